@@ -1,0 +1,7 @@
+/** Time source, injected so tests control expiry, retention and timestamps. */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
