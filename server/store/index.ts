@@ -1,0 +1,21 @@
+import type { Logger } from '../logger.js';
+import { createMemoryStore } from './memory.js';
+import { createMongoStore } from './mongo.js';
+import type { Store } from './types.js';
+
+export type { Store } from './types.js';
+
+/** `MONGODB_URI` set → MongoDB; unset → the embedded in-memory store, with one warning. */
+export function createStore(env: Readonly<Record<string, string | undefined>>, logger: Logger): Store {
+  const uri = env.MONGODB_URI?.trim();
+  if (!uri) {
+    logger.warn('MONGODB_URI is not set: using the in-memory store; every record is lost when the process stops');
+    return createMemoryStore();
+  }
+  const store = createMongoStore(uri);
+  store.ensureIndexes().then(
+    () => logger.info({ store: 'mongodb', database: store.db.databaseName }, 'store ready'),
+    (err: unknown) => logger.error({ err }, 'MongoDB indexes could not be created yet; writes retry and answer 503 meanwhile'),
+  );
+  return store;
+}

@@ -1,0 +1,96 @@
+import type { DeploymentQuery, DeploymentRecord, DeploymentStore, InsertOutcome, Store } from './types.js';
+import { newestFirst } from './types.js';
+
+interface Bucket {
+  readonly byDelivery: Map<string, DeploymentRecord>;
+  /** Oldest first, so the newest are read from the end and the expired trimmed from the front. */
+  readonly history: DeploymentRecord[];
+}
+
+const isLive = (record: DeploymentRecord, now: Date): boolean => record.expireAt.getTime() > now.getTime();
+
+/**
+ * The embedded default store: everything lives in this process and is lost on restart.
+ * Operations are synchronous inside one event-loop turn, which makes insert atomic.
+ */
+class MemoryDeploymentStore implements DeploymentStore {
+  private readonly buckets = new Map<string, Bucket>();
+
+  async insert(record: DeploymentRecord, now: Date): Promise<InsertOutcome> {
+    const bucket = this.bucket(record.repositoryId, now);
+    const existing = bucket.byDelivery.get(record.deliveryId);
+    if (existing && isLive(existing, now)) return { duplicate: true, record: existing };
+    if (existing) this.remove(bucket, existing);
+    bucket.byDelivery.set(record.deliveryId, record);
+    insertSorted(bucket.history, record);
+    return { duplicate: false, record };
+  }
+
+  async setNotified(repositoryId: string, deploymentId: string, notified: Readonly<Record<string, boolean>>): Promise<void> {
+    const bucket = this.buckets.get(repositoryId);
+    if (!bucket) return;
+    const index = bucket.history.findLastIndex((r) => r.deploymentId === deploymentId);
+    const record = bucket.history[index];
+    if (!record) return;
+    const updated: DeploymentRecord = { ...record, notified: { ...notified } };
+    bucket.history[index] = updated;
+    if (bucket.byDelivery.get(record.deliveryId) === record) bucket.byDelivery.set(record.deliveryId, updated);
+  }
+
+  async list(query: DeploymentQuery): Promise<DeploymentRecord[]> {
+    const bucket = this.buckets.get(query.repositoryId);
+    if (!bucket) return [];
+    this.trimExpired(bucket, query.now);
+    const out: DeploymentRecord[] = [];
+    for (let i = bucket.history.length - 1; i >= 0 && out.length < query.limit; i--) {
+      const record = bucket.history[i]!;
+      if (!isLive(record, query.now)) continue;
+      if (query.environment !== undefined && record.environment !== query.environment) continue;
+      out.push(record);
+    }
+    return out;
+  }
+
+  private bucket(repositoryId: string, now: Date): Bucket {
+    let bucket = this.buckets.get(repositoryId);
+    if (!bucket) {
+      bucket = { byDelivery: new Map(), history: [] };
+      this.buckets.set(repositoryId, bucket);
+    } else {
+      this.trimExpired(bucket, now);
+    }
+    return bucket;
+  }
+
+  /** Frees expired records at the old end; reads filter any others (retention may have changed). */
+  private trimExpired(bucket: Bucket, now: Date): void {
+    let drop = 0;
+    while (drop < bucket.history.length && !isLive(bucket.history[drop]!, now)) drop++;
+    for (const record of bucket.history.splice(0, drop)) {
+      if (bucket.byDelivery.get(record.deliveryId)?.deploymentId === record.deploymentId) {
+        bucket.byDelivery.delete(record.deliveryId);
+      }
+    }
+  }
+
+  private remove(bucket: Bucket, record: DeploymentRecord): void {
+    const index = bucket.history.findIndex((r) => r.deploymentId === record.deploymentId);
+    if (index >= 0) bucket.history.splice(index, 1);
+    bucket.byDelivery.delete(record.deliveryId);
+  }
+}
+
+/** Keeps `history` oldest first; appends in the usual case of a non-decreasing clock. */
+function insertSorted(history: DeploymentRecord[], record: DeploymentRecord): void {
+  let i = history.length;
+  while (i > 0 && newestFirst(history[i - 1]!, record) < 0) i--;
+  history.splice(i, 0, record);
+}
+
+export function createMemoryStore(): Store {
+  return {
+    kind: 'memory',
+    deployments: new MemoryDeploymentStore(),
+    close: async () => {},
+  };
+}

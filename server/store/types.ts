@@ -1,0 +1,74 @@
+/** Outcome of a deployment, supplied by the caller. */
+export type DeploymentStatus = 'success' | 'failure' | 'skipped' | 'rolled-back';
+export type DeploymentTarget = 'object-store-cdn' | 'function-zip' | 'iac-wrapper' | 'other';
+
+/** A stored deployment record. It is also its own idempotency marker: (repositoryId, deliveryId) is unique. */
+export interface DeploymentRecord {
+  readonly deploymentId: string;
+  /** Numeric repository id from the token, as a string: the key of the history. */
+  readonly repositoryId: string;
+  /** `owner/name` when recorded. */
+  readonly repository: string;
+  readonly deliveryId: string;
+  readonly environment: string;
+  readonly status: DeploymentStatus;
+  readonly mode: string;
+  readonly target?: DeploymentTarget;
+  readonly version?: string;
+  readonly url?: string;
+  readonly commit?: string;
+  readonly runUrl?: string;
+  readonly actor?: string;
+  readonly verified?: boolean;
+  readonly durationMs?: number;
+  readonly recordedAt: Date;
+  /** End of retention: the record and its marker disappear after this instant. */
+  readonly expireAt: Date;
+  /** Sink name → delivered; written once the first delivery's notifications are done. */
+  readonly notified?: Readonly<Record<string, boolean>>;
+}
+
+export type InsertOutcome =
+  | { readonly duplicate: false; readonly record: DeploymentRecord }
+  | { readonly duplicate: true; readonly record: DeploymentRecord };
+
+export interface DeploymentQuery {
+  readonly repositoryId: string;
+  readonly environment?: string;
+  readonly limit: number;
+  /** Records whose `expireAt` is not after `now` are gone. */
+  readonly now: Date;
+}
+
+export interface DeploymentStore {
+  /**
+   * Stores `record` unless a live record with the same (repositoryId, deliveryId) exists, in which
+   * case nothing is written and that record is returned. Atomic under concurrency.
+   */
+  insert(record: DeploymentRecord, now: Date): Promise<InsertOutcome>;
+  /** Records the notification outcome of a stored record. */
+  setNotified(repositoryId: string, deploymentId: string, notified: Readonly<Record<string, boolean>>): Promise<void>;
+  /** Live records of one repository, newest first (recordedAt, then deploymentId, descending). */
+  list(query: DeploymentQuery): Promise<DeploymentRecord[]>;
+}
+
+export interface Store {
+  readonly kind: 'memory' | 'mongodb';
+  readonly deployments: DeploymentStore;
+  close(): Promise<void>;
+}
+
+/** The store could not be reached or answered with an error: retryable, nothing was decided. */
+export class StoreUnavailable extends Error {
+  override readonly name = 'StoreUnavailable';
+  constructor(options?: { cause?: unknown }) {
+    super('store unavailable', options);
+  }
+}
+
+/** Newest-first order of the history: recordedAt, then deploymentId, descending. */
+export function newestFirst(a: DeploymentRecord, b: DeploymentRecord): number {
+  const byTime = b.recordedAt.getTime() - a.recordedAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.deploymentId < b.deploymentId ? 1 : a.deploymentId > b.deploymentId ? -1 : 0;
+}

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { createMongoStore, databaseName, type MongoStore } from '../../server/store/mongo.js';
+import { StoreUnavailable } from '../../server/store/types.js';
+import { closedPort } from '../support/servers.js';
+import { record, storeContract } from './contract.js';
+
+const uri = process.env.MONGODB_URI;
+
+describe('store contract: MongoDB (runs when MONGODB_URI is set; skipped otherwise)', function () {
+  const databases: string[] = [];
+
+  before(function () {
+    // No MongoDB server can run on the development machines; CI's workflow provides one.
+    if (!uri) this.skip();
+  });
+
+  after(async () => {
+    if (!uri || databases.length === 0) return;
+    const client = new MongoClient(uri);
+    try {
+      for (const name of databases) await client.db(name).dropDatabase();
+    } finally {
+      await client.close();
+    }
+  });
+
+  const open = async (): Promise<MongoStore> => {
+    const name = `gatehouse_test_${randomBytes(6).toString('hex')}`;
+    databases.push(name);
+    const store = createMongoStore(uri!, { dbName: name });
+    await store.ensureIndexes();
+    return store;
+  };
+
+  storeContract(open);
+
+  it('has the unique idempotency index, the TTL index on expireAt and the history index', async () => {
+    const store = await open();
+    try {
+      const indexes = await store.db.collection('deployments').listIndexes().toArray();
+      const byName = new Map(indexes.map((i) => [i.name as string, i]));
+      assert.deepEqual(byName.get('idempotency')?.key, { repositoryId: 1, deliveryId: 1 });
+      assert.equal(byName.get('idempotency')?.unique, true);
+      assert.deepEqual(byName.get('retention')?.key, { expireAt: 1 });
+      assert.equal(byName.get('retention')?.expireAfterSeconds, 0);
+      assert.deepEqual(byName.get('history')?.key, { repositoryId: 1, recordedAt: -1, _id: -1 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('MongoDB store without a server', () => {
+  it('answers StoreUnavailable (retryable) instead of hanging or crashing', async () => {
+    const store = createMongoStore(`mongodb://127.0.0.1:${await closedPort()}/gatehouse`, { serverSelectionTimeoutMs: 300 });
+    try {
+      await assert.rejects(store.deployments.insert(record(), new Date()), StoreUnavailable);
+      await assert.rejects(store.deployments.list({ repositoryId: '1', limit: 1, now: new Date() }), StoreUnavailable);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('uses the database named in the URI, else "gatehouse"', () => {
+    assert.equal(databaseName('mongodb://db.example:27017/ledger?replicaSet=rs0'), 'ledger');
+    assert.equal(databaseName('mongodb+srv://user:pw@cluster0.example.net/prod'), 'prod');
+    assert.equal(databaseName('mongodb://localhost:27017'), 'gatehouse');
+    assert.equal(databaseName('mongodb://localhost:27017/?retryWrites=true'), 'gatehouse');
+  });
+});
