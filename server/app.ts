@@ -1,0 +1,65 @@
+import express, { type Express } from 'express';
+import { KeySetRegistry } from './auth/key-sets.js';
+import { OidcVerifier } from './auth/verifier.js';
+import { systemClock, type Clock } from './clock.js';
+import { ConfigError, type Env } from './config-error.js';
+import { healthRoutes } from './health/routes.js';
+import { errorHandler } from './http/error-handler.js';
+import { notFound, settingsOrMisconfigured } from './http/errors.js';
+import { requestLogging } from './http/request-logging.js';
+import { createChatSink } from './ledger/chat-sink.js';
+import { ledgerRoutes } from './ledger/routes.js';
+import { ledgerSettingsSource } from './ledger/settings.js';
+import type { Logger } from './logger.js';
+import type { Store } from './store/types.js';
+
+export interface AppDeps {
+  /** The settings source: read on every request, so a changed environment applies to the next one. */
+  readonly env: () => Env;
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly clock?: Clock;
+  /** Outbound HTTP client (key sets, chat webhook). */
+  readonly fetch?: typeof fetch;
+  /** Key-set cache; one per process so every request shares it. */
+  readonly keySets?: KeySetRegistry;
+}
+
+/** Every answer is JSON and none may be cached by an intermediary (tokens and records pass here). */
+const apiHeaders: express.RequestHandler = (_req, res, next) => {
+  res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  next();
+};
+
+/** The backend: wires the parts; holds no logic of its own. */
+export function createApp(deps: AppDeps): Express {
+  const clock = deps.clock ?? systemClock;
+  const fetchImpl = deps.fetch ?? fetch;
+  const keySets = deps.keySets ?? new KeySetRegistry({ fetch: fetchImpl, clock });
+  const verifier = new OidcVerifier(keySets, clock);
+  const isConfigError = (err: unknown) => err instanceof ConfigError;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestLogging(deps.logger), apiHeaders);
+
+  app.use(healthRoutes(deps.version));
+  app.use(
+    ledgerRoutes({
+      store: deps.store,
+      clock,
+      logger: deps.logger,
+      verifier,
+      chat: createChatSink({ fetch: fetchImpl, logger: deps.logger }),
+      settings: settingsOrMisconfigured(ledgerSettingsSource(deps.env), isConfigError),
+    }),
+  );
+
+  app.use(() => {
+    throw notFound();
+  });
+  app.use(errorHandler);
+  return app;
+}

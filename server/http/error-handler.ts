@@ -1,0 +1,54 @@
+import type { ErrorRequestHandler } from 'express';
+import { StoreUnavailable } from '../store/types.js';
+import { AppError } from './errors.js';
+
+/** Errors raised by body-parser (raw-body) carry a `type`; map the ones a client can cause. */
+function fromBodyParser(err: { type?: unknown; status?: unknown }): AppError | undefined {
+  switch (err.type) {
+    case 'entity.too.large':
+      return new AppError(413, 'payload_too_large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError(415, 'unsupported_media_type');
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new AppError(400, 'invalid_request');
+    default:
+      return undefined;
+  }
+}
+
+function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  // No verdict was reached and nothing was half-written: the client may retry.
+  if (err instanceof StoreUnavailable) return new AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
+  if (err && typeof err === 'object') {
+    const mapped = fromBodyParser(err as { type?: unknown });
+    if (mapped) return mapped;
+    const status = (err as { status?: unknown }).status;
+    // Other client errors raised by Express itself (for example a malformed URI).
+    if (typeof status === 'number' && status >= 400 && status < 500) return new AppError(status, 'bad_request');
+  }
+  return new AppError(500, 'internal_error');
+}
+
+/** The single place where an error becomes an HTTP response. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const appError = toAppError(err);
+  if (appError.status >= 500) {
+    req.log?.error({ err }, 'request failed');
+  } else if (appError.cause !== undefined) {
+    req.log?.info({ code: appError.code, cause: describeCause(appError.cause) }, 'request refused');
+  }
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.set(appError.headers);
+  res.status(appError.status).json(appError.body());
+};
+
+/** Only the class name and message of a cause are logged: never a stack with request data. */
+function describeCause(cause: unknown): string {
+  return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+}

@@ -1,0 +1,34 @@
+import type { ZodError, ZodType } from 'zod';
+import { AppError } from './errors.js';
+
+export interface ValidationDetail {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Flattens zod issues into `{path, message}` pairs; each unknown field is its own entry. */
+export function validationDetails(error: ZodError): ValidationDetail[] {
+  return error.issues.flatMap((issue) => {
+    const base = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: [...base, key].join('.'), message: 'unknown field (not accepted)' }));
+    }
+    return [{ path: base.join('.') || '(root)', message: issue.message }];
+  });
+}
+
+/** `422 validation_failed` with a readable message and the per-field details. */
+export function validationFailed(details: readonly ValidationDetail[]): AppError {
+  const message = details
+    .slice(0, 5)
+    .map((d) => `${d.path}: ${d.message}`)
+    .join('; ');
+  return new AppError(422, 'validation_failed', { message, details });
+}
+
+/** Parses `input` with `schema`, or throws `422 validation_failed`. */
+export function validate<T>(schema: ZodType<T>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationFailed(validationDetails(result.error));
+  return result.data;
+}

@@ -1,0 +1,49 @@
+import { Router } from 'express';
+import type { CallerIdentity, OidcVerifier } from '../auth/verifier.js';
+import { jsonBody } from '../http/json-body.js';
+import { route } from '../http/routes.js';
+import { validate } from '../http/validation.js';
+import { authenticate } from './authenticate.js';
+import { listDeployments } from './list-deployments.js';
+import { recordDeployment, type RecordDeploymentDeps } from './record-deployment.js';
+import { deploymentRequest, historyQuery } from './schema.js';
+import type { LedgerSettings } from './settings.js';
+import { deploymentView } from './view.js';
+
+/** Deployment records are small; anything near this is not a deployment record. */
+const BODY_LIMIT = '64kb';
+
+export interface LedgerRouteDeps extends RecordDeploymentDeps {
+  readonly verifier: OidcVerifier;
+  readonly settings: () => LedgerSettings;
+}
+
+/** `POST/GET /v1/deployments`: thin handlers over the two use cases. */
+export function ledgerRoutes(deps: LedgerRouteDeps): Router {
+  const router = Router();
+  const auth = authenticate(deps.verifier, deps.settings);
+
+  route(router, '/v1/deployments', {
+    post: [
+      auth,
+      ...jsonBody(BODY_LIMIT),
+      async (req, res) => {
+        const request = validate(deploymentRequest, req.body);
+        const caller = res.locals.caller as CallerIdentity;
+        const { duplicate, record } = await recordDeployment(deps, deps.settings(), caller, request);
+        req.log.info({ deployment_id: record.deploymentId, duplicate }, duplicate ? 'duplicate delivery' : 'deployment recorded');
+        res.status(duplicate ? 200 : 201).json({ ...deploymentView(record), duplicate });
+      },
+    ],
+    get: [
+      auth,
+      async (req, res) => {
+        const query = validate(historyQuery, req.query);
+        const caller = res.locals.caller as CallerIdentity;
+        const records = await listDeployments(deps, caller, query);
+        res.json({ repository: caller.repository, deployments: records.map(deploymentView) });
+      },
+    ],
+  });
+  return router;
+}

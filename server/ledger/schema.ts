@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+export const STATUSES = ['success', 'failure', 'skipped', 'rolled-back'] as const;
+export const TARGETS = ['object-store-cdn', 'function-zip', 'iac-wrapper', 'other'] as const;
+export const DEFAULT_MODE = 'deploy';
+export const HISTORY_DEFAULT_LIMIT = 20;
+export const HISTORY_MAX_LIMIT = 100;
+
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** Free text that ends up in a chat message: bounded, no control characters. */
+const text = (max: number) =>
+  z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !CONTROL_CHARACTERS.test(s), 'must not contain control characters');
+
+/** Notifications render these as links, so only http(s), and no credentials inside. */
+const link = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((s) => {
+    if (!/^https?:\/\//i.test(s) || /\s/.test(s) || CONTROL_CHARACTERS.test(s)) return false;
+    try {
+      const url = new URL(s);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, 'must be an http or https URL without credentials');
+
+/** Body of `POST /v1/deployments`. Unknown fields (`repository` among them) are refused, never dropped. */
+export const deploymentRequest = z.strictObject({
+  delivery_id: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  environment: text(100),
+  status: z.enum(STATUSES),
+  target: z.enum(TARGETS).optional(),
+  mode: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be a short lowercase word (a-z, 0-9, -; at most 32 characters)')
+    .optional(),
+  version: text(200).optional(),
+  url: link.optional(),
+  commit: text(200).optional(),
+  run_url: link.optional(),
+  actor: text(100).optional(),
+  verified: z.boolean().optional(),
+  duration_ms: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export type DeploymentRequest = z.infer<typeof deploymentRequest>;
+
+/** Query of `GET /v1/deployments`. There is no `repository` parameter: the token names it. */
+export const historyQuery = z.strictObject({
+  environment: text(100).optional(),
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,3}$/, `must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`)
+    .transform(Number)
+    .pipe(z.number().min(1, `must be from 1 to ${HISTORY_MAX_LIMIT}`).max(HISTORY_MAX_LIMIT, `must be from 1 to ${HISTORY_MAX_LIMIT}`))
+    .optional(),
+});
+export type HistoryQuery = z.infer<typeof historyQuery>;

@@ -1,0 +1,45 @@
+import type { Server } from 'node:http';
+import type { Logger } from './logger.js';
+import type { Store } from './store/types.js';
+
+/** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Graceful shutdown: stop accepting connections, let in-flight requests finish (bounded), then
+ * close the store. The process then exits on its own, with status 0 when everything closed cleanly.
+ */
+export function installGracefulShutdown(server: Server, store: Store, logger: Logger, graceMs = SHUTDOWN_GRACE_MS): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: refusing new connections, finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.warn({ grace_ms: graceMs }, 'grace period over: closing the remaining connections');
+      server.closeAllConnections();
+    }, graceMs);
+    force.unref();
+    // Connections that finish their request during the grace period become idle: close them
+    // as they do, instead of waiting for each client's keep-alive timeout.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    sweep.unref();
+    server.close((err) => {
+      clearTimeout(force);
+      clearInterval(sweep);
+      store
+        .close()
+        .catch((closeErr: unknown) => {
+          logger.error({ err: closeErr }, 'store did not close cleanly');
+          process.exitCode = 1;
+        })
+        .finally(() => {
+          if (err) process.exitCode = 1;
+          logger.info('stopped');
+        });
+    });
+    server.closeIdleConnections();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

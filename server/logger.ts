@@ -1,0 +1,40 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+/**
+ * Paths whose values never reach a log line, whatever code logs them. Request logs carry no
+ * headers or bodies in the first place; this is the second line of defence.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-hub-signature-256"]',
+  '*.authorization',
+  '*.token',
+  '*.oidcToken',
+  '*.privateKey',
+  '*.secret',
+  '*.password',
+  '*.webhookUrl',
+  '*.chatWebhookUrl',
+  'token',
+  'oidcToken',
+  'privateKey',
+  'secret',
+  'webhookUrl',
+];
+
+/** Structured JSON logs on stdout (or `destination`, which tests use to read the stream). */
+export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: { service: 'gatehouse' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    options.destination,
+  );
+}

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { FakeChat } from '../support/fake-chat.js';
+import { call } from '../support/http.js';
+import { DEFAULT_AUDIENCE, TestIssuer } from '../support/oidc-issuer.js';
+import { runToEnd, startEntry, type Started } from '../support/processes.js';
+
+describe('backend process (server/main.ts)', () => {
+  let issuer: TestIssuer;
+  let chat: FakeChat;
+  let started: Started | undefined;
+
+  before(async () => {
+    issuer = await TestIssuer.start();
+    chat = await FakeChat.start();
+  });
+  after(async () => {
+    await issuer.close();
+    await chat.close();
+  });
+  afterEach(async () => {
+    if (started && started.child.exitCode === null) {
+      started.child.kill('SIGKILL');
+      await started.exited;
+    }
+    started = undefined;
+  });
+
+  const env = () => ({
+    OIDC_ISSUER: issuer.url,
+    LEDGER_AUDIENCE: DEFAULT_AUDIENCE,
+    LEDGER_ALLOWED_OWNERS: 'octo-org',
+    LEDGER_CHAT_WEBHOOK_URL: chat.webhookUrl,
+  });
+
+  it('starts on the in-memory store with a warning, serves /healthz and the ledger', async () => {
+    started = await startEntry('server/main.ts', env());
+    const health = await call(`${started.url}/healthz`);
+    assert.equal(health.status, 200);
+    assert.equal(health.body.status, 'ok');
+    assert.match(String(health.body.version), /^\d+\.\d+\.\d+/);
+    const res = await call(`${started.url}/v1/deployments`, {
+      token: await issuer.mint(),
+      json: { delivery_id: 'process-1', environment: 'production', status: 'success' },
+    });
+    assert.equal(res.status, 201);
+    assert.match(started.output(), /MONGODB_URI is not set: using the in-memory store/);
+  });
+
+  it('on SIGTERM finishes the in-flight request, refuses new connections, exits 0', async () => {
+    started = await startEntry('server/main.ts', env());
+    chat.delayMs = 800;
+    try {
+      const inFlight = call<{ notified: Record<string, boolean> }>(`${started.url}/v1/deployments`, {
+        token: await issuer.mint(),
+        json: { delivery_id: 'in-flight', environment: 'production', status: 'success' },
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      started.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 100));
+      await assert.rejects(fetch(`${started.url}/healthz`), 'accepted a connection while shutting down');
+      const res = await inFlight;
+      assert.equal(res.status, 201);
+      assert.deepEqual(res.body.notified, { chat: true });
+      assert.equal(await started.exited, 0);
+      assert.match(started.output(), /"msg":"stopped"/);
+    } finally {
+      chat.delayMs = 0;
+    }
+  });
+
+  it('SIGINT stops it too', async () => {
+    started = await startEntry('server/main.ts', env());
+    started.child.kill('SIGINT');
+    assert.equal(await started.exited, 0);
+  });
+
+  for (const [setting, value] of [
+    ['LEDGER_RETENTION_DAYS', 'ninety'],
+    ['PORT', 'eighty'],
+    ['OIDC_ISSUER', 'http://issuer.example.com'],
+  ] as const) {
+    it(`refuses to start with an unusable ${setting}, naming it`, async () => {
+      const result = await runToEnd(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env(), [setting]: value },
+      });
+      assert.equal(result.code, 1);
+      assert.match(result.stdout, new RegExp(`invalid configuration: ${setting}`));
+    });
+  }
+
+  it('says at start when the ledger would refuse everyone', async () => {
+    started = await startEntry('server/main.ts', { OIDC_ISSUER: issuer.url });
+    assert.match(started.output(), /LEDGER_AUDIENCE is not set/);
+    assert.match(started.output(), /LEDGER_ALLOWED_OWNERS is empty/);
+  });
+});

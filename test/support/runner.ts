@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ActionsCore } from '../../actions/shared/core.js';
+import { runToEnd } from './processes.js';
+
+/** Parses a `GITHUB_OUTPUT` file (`name<<delimiter` blocks, as @actions/core writes them). */
+export function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([^<=]+)<<(.+)$/.exec(lines[i]!);
+    if (match) {
+      const [, name, delimiter] = match;
+      const value: string[] = [];
+      while (++i < lines.length && lines[i] !== delimiter) value.push(lines[i]!);
+      outputs[name!] = value.join('\n');
+    } else if (lines[i]!.includes('=')) {
+      const [name, ...rest] = lines[i]!.split('=');
+      outputs[name!] = rest.join('=');
+    }
+  }
+  return outputs;
+}
+
+export interface ActionRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly outputs: Record<string, string>;
+  readonly summary: string;
+}
+
+/**
+ * Runs a bundled action as the runner does: `node dist/<name>/index.js` with `INPUT_*` variables,
+ * a `GITHUB_OUTPUT` and a `GITHUB_STEP_SUMMARY` file, and whatever else `env` adds.
+ */
+export async function runAction(bundle: string, inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-action-'));
+  const outputFile = join(dir, 'output');
+  const summaryFile = join(dir, 'summary');
+  writeFileSync(outputFile, '');
+  writeFileSync(summaryFile, '');
+  const inputEnv = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v]));
+  const result = await runToEnd(process.execPath, [bundle], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, RUNNER_TEMP: dir, ...inputEnv, ...env },
+  });
+  return { ...result, outputs: parseOutputFile(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8') };
+}
+
+/** A stand-in for @actions/core that records what the action did. */
+export class RecordingCore implements ActionsCore {
+  readonly outputs: Record<string, string> = {};
+  readonly secrets: string[] = [];
+  readonly messages: { kind: 'info' | 'notice' | 'warning' | 'debug' | 'failed'; text: string }[] = [];
+  readonly summaries: string[] = [];
+  idTokenRequests: string[] = [];
+
+  constructor(
+    private readonly inputs: Record<string, string>,
+    private readonly idToken: string | (() => Promise<string>) = 'header.payload.signature',
+  ) {}
+
+  getInput = (name: string) => this.inputs[name] ?? '';
+  setOutput = (name: string, value: unknown) => void (this.outputs[name] = String(value));
+  setSecret = (secret: string) => void this.secrets.push(secret);
+  setFailed = (message: string | Error) => void this.messages.push({ kind: 'failed', text: String(message) });
+  info = (text: string) => void this.messages.push({ kind: 'info', text });
+  notice = (text: string | Error) => void this.messages.push({ kind: 'notice', text: String(text) });
+  warning = (text: string | Error) => void this.messages.push({ kind: 'warning', text: String(text) });
+  debug = (text: string) => void this.messages.push({ kind: 'debug', text });
+  getIDToken = async (audience?: string) => {
+    this.idTokenRequests.push(audience ?? '');
+    return typeof this.idToken === 'string' ? this.idToken : this.idToken();
+  };
+  summary = (() => {
+    let buffer = '';
+    const summary = {
+      addRaw: (text: string, eol?: boolean) => {
+        buffer += text + (eol ? '\n' : '');
+        return summary;
+      },
+      write: async () => {
+        this.summaries.push(buffer);
+        buffer = '';
+        return summary;
+      },
+    };
+    return summary as unknown as ActionsCore['summary'];
+  })();
+
+  of(kind: RecordingCore['messages'][number]['kind']): string[] {
+    return this.messages.filter((m) => m.kind === kind).map((m) => m.text);
+  }
+}
