@@ -1,0 +1,12 @@
+import type * as actionsCore from '@actions/core';
+
+/**
+ * The part of `@actions/core` the actions use. Entry files pass the real module; tests pass a
+ * recording stand-in, so no test patches globals.
+ */
+export type ActionsCore = Pick<
+  typeof actionsCore,
+  'getInput' | 'setOutput' | 'setSecret' | 'setFailed' | 'info' | 'notice' | 'warning' | 'debug' | 'getIDToken'
+> & {
+  readonly summary: Pick<typeof actionsCore.summary, 'addRaw' | 'write'>;
+};

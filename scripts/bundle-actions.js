@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// Bundles every action (actions/<name>/main.ts, already compiled by tsc into build/) into
+// dist/<name>/index.js with ncc. dist/ is rebuilt from scratch so a removed action leaves nothing behind.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const names = readdirSync(join(root, 'actions'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(root, 'actions', d.name, 'main.ts')))
+  .map((d) => d.name)
+  .sort();
+
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+const ncc = join(root, 'node_modules', '.bin', 'ncc');
+for (const name of names) {
+  const entry = join(root, 'build', 'actions', name, 'main.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run tsc first (npm run build does)`);
+  execFileSync(ncc, ['build', entry, '-o', join(root, 'dist', name), '--license', 'licenses.txt', '--quiet'], { stdio: 'inherit' });
+  console.log(`dist/${name}/index.js`);
+}

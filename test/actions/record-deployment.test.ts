@@ -1,0 +1,215 @@
+import assert from 'node:assert/strict';
+import { HttpClient } from '@actions/http-client';
+import nock from 'nock';
+import { defaultDeliveryId, defaultRunUrl } from '../../actions/record-deployment/record.js';
+import { run } from '../../actions/record-deployment/run.js';
+import { RecordingCore } from '../support/runner.js';
+import { useNock } from '../support/nock.js';
+import { listen } from '../support/servers.js';
+
+const LEDGER = 'https://ledger.example.com';
+const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+const RUNNER_ENV = {
+  ACTIONS_ID_TOKEN_REQUEST_URL: 'https://runner.example/token?api-version=2.0',
+  ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'request-token',
+  GITHUB_RUN_ID: '4242',
+  GITHUB_RUN_ATTEMPT: '2',
+  GITHUB_JOB: 'deploy',
+  GITHUB_SHA: 'f'.repeat(40),
+  GITHUB_ACTOR: 'octocat',
+  GITHUB_SERVER_URL: 'https://github.com',
+  GITHUB_REPOSITORY: 'octo-org/octo-repo',
+};
+const RECORDED = {
+  deployment_id: '0190a5b4-0000-7000-8000-000000000001',
+  repository: 'octo-org/octo-repo',
+  recorded_at: '2026-11-21T10:00:00.000Z',
+  duplicate: false,
+  notified: { chat: true },
+};
+const FAST = { retries: 3, minTimeoutMs: 1 };
+
+const http = () => new HttpClient('test', [], { socketTimeout: 2000 });
+const baseInputs = { 'api-url': LEDGER, environment: 'production', status: 'success' };
+
+describe('record-deployment action (run, with HTTP mocked at the transport)', () => {
+  useNock();
+
+  it('with an empty api-url: a notice and no call at all, not even for a token', async () => {
+    const core = new RecordingCore({ 'api-url': '  ', environment: 'production', status: 'success' });
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    assert.equal(core.of('notice').length, 1);
+    assert.match(core.of('notice')[0]!, /api-url is empty/);
+    assert.deepEqual(core.idTokenRequests, []);
+    assert.deepEqual(core.outputs, {});
+  });
+
+  it('posts the record with the run defaults and the OIDC token, and sets the outputs', async () => {
+    let sent: Record<string, unknown> = {};
+    nock(LEDGER, { reqheaders: { authorization: `Bearer ${TOKEN}` } })
+      .post('/v1/deployments', (body: Record<string, unknown>) => {
+        sent = body;
+        return true;
+      })
+      .reply(201, RECORDED);
+    const core = new RecordingCore({ ...baseInputs, version: '1.2.3', verified: 'TRUE', 'duration-ms': '5000', target: 'function-zip' }, TOKEN);
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    assert.deepEqual(sent, {
+      delivery_id: '4242-2-deploy-production',
+      environment: 'production',
+      status: 'success',
+      target: 'function-zip',
+      version: '1.2.3',
+      commit: 'f'.repeat(40),
+      run_url: 'https://github.com/octo-org/octo-repo/actions/runs/4242/attempts/2',
+      actor: 'octocat',
+      verified: true,
+      duration_ms: 5000,
+    });
+    assert.deepEqual(core.idTokenRequests, ['gatehouse-ledger']);
+    assert.deepEqual(core.outputs, {
+      'deployment-id': RECORDED.deployment_id,
+      duplicate: 'false',
+      'recorded-at': RECORDED.recorded_at,
+      notified: '{"chat":true}',
+    });
+    assert.equal(core.summaries.length, 1);
+    assert.match(core.summaries[0]!, /\| octo-org\/octo-repo \| production \| success \| 1\.2\.3 \|/);
+    assert.deepEqual(core.of('warning'), []);
+    assert.deepEqual(core.of('failed'), []);
+  });
+
+  it('uses the given audience, delivery id and overrides, under an api-url with a path', async () => {
+    nock('https://gw.example.com')
+      .post('/ledger/v1/deployments', (b: Record<string, unknown>) => b.delivery_id === 'release-7' && b.commit === 'abc' && b.actor === 'bot')
+      .reply(200, { ...RECORDED, duplicate: true });
+    const core = new RecordingCore({ ...baseInputs, 'api-url': 'https://gw.example.com/ledger', audience: 'my-ledger', 'delivery-id': 'release-7', commit: 'abc', actor: 'bot' });
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    assert.deepEqual(core.idTokenRequests, ['my-ledger']);
+    assert.equal(core.outputs.duplicate, 'true');
+    assert.match(core.summaries[0]!, /already recorded/);
+  });
+
+  it('retries 5xx and 429, then succeeds', async () => {
+    nock(LEDGER)
+      .post('/v1/deployments')
+      .reply(503, { error: 'jwks_unavailable' })
+      .post('/v1/deployments')
+      .reply(429, { error: 'rate_limited' })
+      .post('/v1/deployments')
+      .reply(201, RECORDED);
+    const core = new RecordingCore(baseInputs);
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    assert.equal(core.outputs['deployment-id'], RECORDED.deployment_id);
+    assert.equal(core.of('info').filter((m) => m.includes('retrying')).length, 2);
+  });
+
+  it('retries a connection reset (a real socket on loopback), then succeeds', async () => {
+    nock.enableNetConnect('127.0.0.1');
+    let calls = 0;
+    const ledger = await listen((req, res) => {
+      calls++;
+      if (calls === 1) {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(RECORDED));
+    });
+    try {
+      const core = new RecordingCore({ ...baseInputs, 'api-url': ledger.url });
+      await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+      assert.equal(calls, 2);
+      assert.equal(core.outputs['deployment-id'], RECORDED.deployment_id);
+      assert.match(core.of('info')[0]!, /attempt 1 failed \(socket hang up\); retrying/);
+    } finally {
+      await ledger.close();
+      nock.disableNetConnect();
+    }
+  });
+
+  it('gives up after the retries: a warning, no outputs, the step does not fail', async () => {
+    nock(LEDGER).post('/v1/deployments').times(4).reply(500, { error: 'internal_error' });
+    const core = new RecordingCore(baseInputs);
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    assert.deepEqual(core.outputs, {});
+    assert.deepEqual(core.of('failed'), []);
+    assert.deepEqual(core.of('warning'), ['deployment not recorded: the ledger refused the record: HTTP 500: internal_error']);
+  });
+
+  it('does not retry a 4xx and reports the ledger’s error', async () => {
+    nock(LEDGER)
+      .post('/v1/deployments')
+      .once()
+      .reply(422, { error: 'validation_failed', message: 'url: must be an http or https URL without credentials', details: [] });
+    const core = new RecordingCore({ ...baseInputs, url: 'javascript:alert(1)' });
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    assert.deepEqual(core.of('warning'), [
+      'deployment not recorded: the ledger refused the record: HTTP 422: validation_failed - url: must be an http or https URL without credentials',
+    ]);
+  });
+
+  it('fail-on-error: true turns a failure into a failed step', async () => {
+    nock(LEDGER).post('/v1/deployments').reply(403, { error: 'forbidden', reason: 'owner_not_allowed' });
+    const core = new RecordingCore({ ...baseInputs, 'fail-on-error': 'true' });
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    assert.deepEqual(core.of('failed'), ['deployment not recorded: the ledger refused the record: HTTP 403: forbidden - owner_not_allowed']);
+    assert.deepEqual(core.of('warning'), []);
+  });
+
+  it('without id-token: write it says so, and calls nothing', async () => {
+    const core = new RecordingCore(baseInputs);
+    const { ACTIONS_ID_TOKEN_REQUEST_URL: _u, ACTIONS_ID_TOKEN_REQUEST_TOKEN: _t, ...env } = RUNNER_ENV;
+    await run({ core, http: http(), env, retry: FAST });
+    assert.deepEqual(core.of('warning'), ["deployment not recorded: cannot request an OIDC token: give the job 'permissions: id-token: write'"]);
+    assert.deepEqual(core.idTokenRequests, []);
+  });
+
+  it('an OIDC request failure is a warning too', async () => {
+    const core = new RecordingCore(baseInputs, async () => {
+      throw new Error('Failed to get ID Token.');
+    });
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    assert.match(core.of('warning')[0]!, /^deployment not recorded: Failed to get ID Token/);
+  });
+
+  for (const [inputs, message] of [
+    [{ ...baseInputs, verified: 'maybe' }, 'input "verified" must be true or false'],
+    [{ ...baseInputs, 'duration-ms': '1.5s' }, 'input "duration-ms" must be a whole number'],
+    [{ ...baseInputs, 'api-url': 'ftp://ledger' }, 'input "api-url" must be an http(s) URL'],
+    [{ ...baseInputs, environment: '' }, 'input "environment" is required'],
+    [{ ...baseInputs, 'fail-on-error': 'yes please' }, 'input "fail-on-error" must be true or false'],
+  ] as const) {
+    it(`refuses bad input: ${message}`, async () => {
+      const core = new RecordingCore(inputs);
+      await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+      assert.deepEqual(core.of('warning'), [`deployment not recorded: ${message}`]);
+      assert.deepEqual(core.idTokenRequests, []);
+    });
+  }
+
+  it('never writes the token into outputs, messages or the summary', async () => {
+    nock(LEDGER).post('/v1/deployments').reply(401, { error: 'invalid_token', reason: 'expired' });
+    const core = new RecordingCore(baseInputs, TOKEN);
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    const seen = JSON.stringify([core.outputs, core.messages, core.summaries]);
+    assert.ok(!seen.includes(TOKEN));
+    assert.deepEqual(core.secrets, [TOKEN]);
+  });
+});
+
+describe('record-deployment defaults', () => {
+  it('delivery id: one value per run attempt, job and environment', () => {
+    assert.equal(defaultDeliveryId(RUNNER_ENV, 'staging'), '4242-2-deploy-staging');
+    assert.equal(defaultDeliveryId(RUNNER_ENV, 'staging'), defaultDeliveryId(RUNNER_ENV, 'staging'));
+    assert.notEqual(defaultDeliveryId({ ...RUNNER_ENV, GITHUB_RUN_ATTEMPT: '3' }, 'staging'), defaultDeliveryId(RUNNER_ENV, 'staging'));
+    const long = defaultDeliveryId({ ...RUNNER_ENV, GITHUB_JOB: 'j'.repeat(100) }, 'e'.repeat(100));
+    assert.ok(long.length <= 200);
+    assert.match(long, /^4242-2-[0-9a-f]{64}$/);
+    assert.throws(() => defaultDeliveryId({}, 'x'), /delivery-id" is required outside/);
+  });
+
+  it('run url: the run attempt’s page', () => {
+    assert.equal(defaultRunUrl(RUNNER_ENV), 'https://github.com/octo-org/octo-repo/actions/runs/4242/attempts/2');
+    assert.equal(defaultRunUrl({}), undefined);
+  });
+});

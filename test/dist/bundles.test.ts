@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { REPO_ROOT } from '../support/processes.js';
+import { runAction, type ActionRun } from '../support/runner.js';
+
+/**
+ * How to run each bundle once on a path that needs no network. A new bundle without an entry
+ * here fails the suite: ncc turns a missing module into a runtime error only a run can reveal.
+ */
+const SMOKE: Record<string, { inputs: Record<string, string>; check: (run: ActionRun) => void }> = {
+  'record-deployment': {
+    inputs: { 'api-url': '', environment: 'production', status: 'success' },
+    check: (run) => {
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /::notice::record-deployment: api-url is empty/);
+    },
+  },
+};
+
+const DIST = join(REPO_ROOT, 'dist');
+const bundles = existsSync(DIST)
+  ? readdirSync(DIST).filter((name) => existsSync(join(DIST, name, 'index.js')))
+  : [];
+
+describe('dist/ bundles', () => {
+  it('exist, one per action', () => {
+    const actions = readdirSync(join(REPO_ROOT, 'actions')).filter((name) => existsSync(join(REPO_ROOT, 'actions', name, 'main.ts')));
+    assert.deepEqual(bundles.sort(), actions.sort());
+  });
+
+  for (const name of bundles) {
+    it(`${name}: runs once from its bundle`, async () => {
+      const smoke = SMOKE[name];
+      assert.ok(smoke, `no smoke run defined for dist/${name}`);
+      smoke.check(await runAction(join(DIST, name, 'index.js'), smoke.inputs));
+    });
+
+    it(`${name}: is an ES module bundle under 2 MB`, () => {
+      assert.deepEqual(JSON.parse(readFileSync(join(DIST, name, 'package.json'), 'utf8')), { type: 'module' });
+      assert.ok(statSync(join(DIST, name, 'index.js')).size < 2 * 1024 * 1024);
+    });
+  }
+});
+
+describe('action metadata', () => {
+  const actionFiles = readdirSync(join(REPO_ROOT, 'actions'))
+    .map((name) => join(REPO_ROOT, 'actions', name, 'action.yml'))
+    .filter((file) => existsSync(file));
+
+  for (const file of actionFiles) {
+    const label = relative(REPO_ROOT, file);
+    it(`${label} runs its own bundle on node24 and declares every input the code reads`, () => {
+      const meta = parse(readFileSync(file, 'utf8')) as { runs: { using: string; main: string }; inputs: Record<string, unknown> };
+      assert.equal(meta.runs.using, 'node24');
+      const main = resolve(dirname(file), meta.runs.main);
+      assert.equal(relative(REPO_ROOT, main), join('dist', relative(join(REPO_ROOT, 'actions'), dirname(file)), 'index.js'));
+      assert.ok(existsSync(main), `${main} missing`);
+      const sources = readdirSync(dirname(file))
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => readFileSync(join(dirname(file), f), 'utf8'))
+        .join('\n');
+      const read = new Set([...sources.matchAll(/(?:optionalInput|requiredInput|booleanInput|integerInput)\(core, '([a-z-]+)'/g)].map((m) => m[1]!));
+      for (const input of read) assert.ok(input in meta.inputs, `${label} lacks input ${input}`);
+    });
+  }
+});
