@@ -36,7 +36,8 @@ function toAppError(err: unknown): AppError {
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const appError = toAppError(err);
   if (appError.status >= 500) {
-    req.log?.error({ err }, 'request failed');
+    // The request log line (pino-http) carries `res.err`: one line per failed request, with the real error.
+    res.err = err instanceof Error ? err : new Error(String(err));
   } else if (appError.cause !== undefined) {
     req.log?.info({ code: appError.code, cause: describeCause(appError.cause) }, 'request refused');
   }

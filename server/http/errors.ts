@@ -1,3 +1,5 @@
+import { ConfigError } from '../config-error.js';
+
 /**
  * The one error type of the backend. Business code throws it; `errorHandler` is the only
  * place that turns an error into an HTTP answer, so every failure has the same JSON shape:
@@ -34,12 +36,12 @@ export const invalidJson = (): AppError => new AppError(400, 'invalid_json');
  * Wraps a settings source so that an unusable setting answers `500 misconfigured` (the body names
  * nothing; the log names the setting) instead of an anonymous crash.
  */
-export function settingsOrMisconfigured<T>(source: () => T, isConfigError: (err: unknown) => boolean): () => T {
+export function settingsOrMisconfigured<T>(source: () => T): () => T {
   return () => {
     try {
       return source();
     } catch (err) {
-      if (isConfigError(err)) throw new AppError(500, 'misconfigured', {}, { cause: err });
+      if (err instanceof ConfigError) throw new AppError(500, 'misconfigured', {}, { cause: err });
       throw err;
     }
   };

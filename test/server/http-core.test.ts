@@ -106,8 +106,12 @@ describe('HTTP core', () => {
       const post = await call(`${down.url}/v1/deployments`, { token, json: { delivery_id: 'x', environment: 'e', status: 'success' } });
       assert.equal(post.status, 503);
       assert.deepEqual(post.body, { error: 'store_unavailable' });
-      const get = await call(`${down.url}/v1/deployments`, { token });
+      const get = await call(`${down.url}/v1/deployments`, { token, headers: { 'x-request-id': 'outage-get' } });
       assert.equal(get.status, 503);
+      const lines = down.logs.lines().filter((l) => (l.req as { id?: string } | undefined)?.id === 'outage-get');
+      assert.equal(lines.length, 1, 'one log line per failed request');
+      assert.equal((lines[0]!.err as { type?: string }).type, 'StoreUnavailable');
+      assert.equal(lines[0]!.level, 'error');
     } finally {
       await down.close();
     }
