@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import { KeySetRegistry } from './auth/key-sets.js';
 import { OidcVerifier } from './auth/verifier.js';
 import { systemClock, type Clock } from './clock.js';
-import { ConfigError, type Env } from './config-error.js';
+import type { Env } from './config-error.js';
 import { healthRoutes } from './health/routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound, settingsOrMisconfigured } from './http/errors.js';
@@ -38,7 +38,6 @@ export function createApp(deps: AppDeps): Express {
   const fetchImpl = deps.fetch ?? fetch;
   const keySets = deps.keySets ?? new KeySetRegistry({ fetch: fetchImpl, clock });
   const verifier = new OidcVerifier(keySets, clock);
-  const isConfigError = (err: unknown) => err instanceof ConfigError;
 
   const app = express();
   app.disable('x-powered-by');
@@ -53,7 +52,7 @@ export function createApp(deps: AppDeps): Express {
       logger: deps.logger,
       verifier,
       chat: createChatSink({ fetch: fetchImpl, logger: deps.logger }),
-      settings: settingsOrMisconfigured(ledgerSettingsSource(deps.env), isConfigError),
+      settings: settingsOrMisconfigured(ledgerSettingsSource(deps.env)),
     }),
   );
 

@@ -12,7 +12,8 @@ const unauthorized = (reason: string, cause?: unknown): AppError =>
 
 /**
  * Authenticates a ledger call: the bearer OIDC token (steps 1–3), then the owner rules (step 4).
- * Puts the caller in `res.locals.caller`. Rejected token → 401, key set unreachable → 503.
+ * Puts the caller and the settings it was checked against in `res.locals` (one read per request).
+ * Rejected token → 401, key set unreachable → 503.
  */
 export function authenticate(verifier: OidcVerifier, settings: () => LedgerSettings): RequestHandler {
   return async (req, res, next) => {
@@ -36,6 +37,7 @@ export function authenticate(verifier: OidcVerifier, settings: () => LedgerSetti
     });
     authorizeOwner(caller, current.allowedOwners);
     res.locals.caller = caller;
+    res.locals.settings = current;
     next();
   };
 }

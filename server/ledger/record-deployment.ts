@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { DeploymentRecord, Store } from '../store/types.js';
 import type { ChatSink } from './chat-sink.js';
+import { storedOptionalFields } from './fields.js';
 import { DEFAULT_MODE, type DeploymentRequest } from './schema.js';
 import type { LedgerSettings } from './settings.js';
 
@@ -49,14 +50,7 @@ export async function recordDeployment(
     environment: request.environment,
     status: request.status,
     mode: request.mode ?? DEFAULT_MODE,
-    ...(request.target === undefined ? {} : { target: request.target }),
-    ...(request.version === undefined ? {} : { version: request.version }),
-    ...(request.url === undefined ? {} : { url: request.url }),
-    ...(request.commit === undefined ? {} : { commit: request.commit }),
-    ...(request.run_url === undefined ? {} : { runUrl: request.run_url }),
-    ...(request.actor === undefined ? {} : { actor: request.actor }),
-    ...(request.verified === undefined ? {} : { verified: request.verified }),
-    ...(request.duration_ms === undefined ? {} : { durationMs: request.duration_ms }),
+    ...storedOptionalFields(request),
     recordedAt: now,
     expireAt: new Date(now.getTime() + settings.retentionDays * DAY_MS),
   };

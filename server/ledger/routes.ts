@@ -30,7 +30,8 @@ export function ledgerRoutes(deps: LedgerRouteDeps): Router {
       async (req, res) => {
         const request = validate(deploymentRequest, req.body);
         const caller = res.locals.caller as CallerIdentity;
-        const { duplicate, record } = await recordDeployment(deps, deps.settings(), caller, request);
+        const settings = res.locals.settings as LedgerSettings;
+        const { duplicate, record } = await recordDeployment(deps, settings, caller, request);
         req.log.info({ deployment_id: record.deploymentId, duplicate }, duplicate ? 'duplicate delivery' : 'deployment recorded');
         res.status(duplicate ? 200 : 201).json({ ...deploymentView(record), duplicate });
       },

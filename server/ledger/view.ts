@@ -1,4 +1,5 @@
 import type { DeploymentRecord } from '../store/types.js';
+import { apiOptionalFields } from './fields.js';
 
 /** The API shape of a stored record (snake_case, ISO timestamps, absent fields omitted). */
 export function deploymentView(record: DeploymentRecord): Record<string, unknown> {
@@ -10,14 +11,7 @@ export function deploymentView(record: DeploymentRecord): Record<string, unknown
     environment: record.environment,
     status: record.status,
     mode: record.mode,
-    ...(record.target === undefined ? {} : { target: record.target }),
-    ...(record.version === undefined ? {} : { version: record.version }),
-    ...(record.url === undefined ? {} : { url: record.url }),
-    ...(record.commit === undefined ? {} : { commit: record.commit }),
-    ...(record.runUrl === undefined ? {} : { run_url: record.runUrl }),
-    ...(record.actor === undefined ? {} : { actor: record.actor }),
-    ...(record.verified === undefined ? {} : { verified: record.verified }),
-    ...(record.durationMs === undefined ? {} : { duration_ms: record.durationMs }),
+    ...apiOptionalFields(record),
     notified: record.notified ?? {},
   };
 }
