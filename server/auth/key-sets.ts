@@ -68,11 +68,6 @@ export class KeySetRegistry {
     return config.pinnedJwks ? this.pinnedResolver(config.pinnedJwks) : this.remoteResolver(config);
   }
 
-  /** Number of key sets currently held (for tests and metrics). */
-  get size(): number {
-    return this.remote.size + this.pinned.size;
-  }
-
   private pinnedResolver(jwks: JSONWebKeySet): KeyResolver {
     const id = JSON.stringify(jwks);
     let local = take(this.pinned, id);
