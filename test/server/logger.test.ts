@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { capturedLogger } from '../support/log-capture.js';
+
+describe('structured logger', () => {
+  it('redacts secrets whatever code logs them', () => {
+    const { logger, lines, text } = capturedLogger();
+    logger.info(
+      {
+        token: 'ghs_secret1',
+        oidcToken: 'eyJ.secret2',
+        req: { headers: { authorization: 'Bearer secret3', cookie: 'session=secret4', 'x-hub-signature-256': 'sha256=secret5' } },
+        settings: { privateKey: '-----BEGIN secret6', webhookUrl: 'https://hooks/secret7', secret: 'secret8' },
+        repository: 'octo-org/octo-repo',
+      },
+      'event',
+    );
+    for (let i = 1; i <= 8; i++) assert.ok(!text().includes(`secret${i}`), `secret${i} reached the log`);
+    const [line] = lines();
+    assert.equal(line!.token, '[redacted]');
+    assert.equal(line!.repository, 'octo-org/octo-repo');
+    assert.equal(line!.level, 'info');
+    assert.equal(line!.service, 'gatehouse');
+    assert.match(String(line!.time), /^\d{4}-\d{2}-\d{2}T/);
+  });
+});
