@@ -1,4 +1,4 @@
-import type { DeploymentQuery, DeploymentRecord, DeploymentStore, InsertOutcome, Store } from './types.js';
+import type { DeploymentQuery, DeploymentRecord, DeploymentStore, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { newestFirst } from './types.js';
 
 interface Bucket {
@@ -87,10 +87,53 @@ function insertSorted(history: DeploymentRecord[], record: DeploymentRecord): vo
   history.splice(i, 0, record);
 }
 
+interface Entry {
+  /** JSON text: values are copied in and out, as a database would. */
+  readonly json: string;
+  readonly expireAt: number | null;
+}
+
+const SWEEP_EVERY_WRITES = 1000;
+
+class MemoryKeyValueStore implements KeyValueStore {
+  private readonly entries = new Map<string, Entry>();
+  private writes = 0;
+
+  async get(namespace: string, key: string, now: Date): Promise<unknown> {
+    const entry = this.live(namespace, key, now.getTime());
+    return entry ? JSON.parse(entry.json) : undefined;
+  }
+
+  async put(namespace: string, key: string, value: unknown, expireAt: Date | null): Promise<void> {
+    this.write(namespace, key, value, expireAt);
+  }
+
+  async claim(namespace: string, key: string, value: unknown, expireAt: Date, now: Date): Promise<boolean> {
+    if (this.live(namespace, key, now.getTime())) return false;
+    this.write(namespace, key, value, expireAt);
+    return true;
+  }
+
+  private live(namespace: string, key: string, now: number): Entry | undefined {
+    const entry = this.entries.get(`${namespace}\u0000${key}`);
+    return entry && (entry.expireAt === null || entry.expireAt > now) ? entry : undefined;
+  }
+
+  private write(namespace: string, key: string, value: unknown, expireAt: Date | null): void {
+    this.entries.set(`${namespace}\u0000${key}`, { json: JSON.stringify(value), expireAt: expireAt?.getTime() ?? null });
+    // Expired entries are unreadable already; sweeping now and then bounds the memory they hold.
+    if (++this.writes % SWEEP_EVERY_WRITES === 0) {
+      const now = Date.now();
+      for (const [k, e] of this.entries) if (e.expireAt !== null && e.expireAt <= now) this.entries.delete(k);
+    }
+  }
+}
+
 export function createMemoryStore(): Store {
   return {
     kind: 'memory',
     deployments: new MemoryDeploymentStore(),
+    keyValues: new MemoryKeyValueStore(),
     close: async () => {},
   };
 }

@@ -1,5 +1,5 @@
 import { MongoClient, MongoError, type Collection, type Db } from 'mongodb';
-import type { DeploymentQuery, DeploymentRecord, DeploymentStore, InsertOutcome, Store } from './types.js';
+import type { DeploymentQuery, DeploymentRecord, DeploymentStore, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { StoreUnavailable } from './types.js';
 
 /** A deployment as stored: the record with its id as `_id`. */
@@ -92,6 +92,71 @@ class MongoDeploymentStore implements DeploymentStore {
   }
 }
 
+/** A key-value entry: `_id` is namespace and key; the value is kept as JSON text (any field names). */
+interface KeyValueDoc {
+  _id: string;
+  namespace: string;
+  json: string;
+  expireAt: Date | null;
+}
+
+class MongoKeyValueStore implements KeyValueStore {
+  private indexes?: Promise<void>;
+
+  constructor(private readonly collection: Collection<KeyValueDoc>) {}
+
+  /** TTL on `expireAt` (null never expires). Reads still check it: the TTL monitor runs about once a minute. */
+  ensureIndexes(): Promise<void> {
+    this.indexes ??= this.collection.createIndexes([{ key: { expireAt: 1 }, name: 'expiry', expireAfterSeconds: 0 }]).then(
+      () => undefined,
+      (err: unknown) => {
+        this.indexes = undefined;
+        throw err;
+      },
+    );
+    return this.indexes;
+  }
+
+  get(namespace: string, key: string, now: Date): Promise<unknown> {
+    return guarded(async () => {
+      const doc = await this.collection.findOne({ _id: idOf(namespace, key), $or: [{ expireAt: null }, { expireAt: { $gt: now } }] });
+      return doc ? JSON.parse(doc.json) : undefined;
+    });
+  }
+
+  put(namespace: string, key: string, value: unknown, expireAt: Date | null): Promise<void> {
+    return guarded(async () => {
+      await this.ensureIndexes();
+      await this.collection.replaceOne(
+        { _id: idOf(namespace, key) },
+        { namespace, json: JSON.stringify(value), expireAt },
+        { upsert: true },
+      );
+    });
+  }
+
+  claim(namespace: string, key: string, value: unknown, expireAt: Date, now: Date): Promise<boolean> {
+    return guarded(async () => {
+      await this.ensureIndexes();
+      // Matches only an expired entry (then replaced) or none (then inserted). A live entry makes the
+      // upsert's insert collide on `_id`: someone else holds the claim. `_id` uniqueness is the atomicity.
+      try {
+        await this.collection.updateOne(
+          { _id: idOf(namespace, key), expireAt: { $lte: now } },
+          { $set: { namespace, json: JSON.stringify(value), expireAt } },
+          { upsert: true },
+        );
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    });
+  }
+}
+
+const idOf = (namespace: string, key: string): string => `${namespace}\u0000${key}`;
+
 /** The database named in the URI's path, else `gatehouse` (the driver's own default would be `test`). */
 export function databaseName(uri: string): string {
   const match = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri);
@@ -116,11 +181,16 @@ export function createMongoStore(uri: string, options: { dbName?: string; server
   });
   const db = client.db(options.dbName ?? databaseName(uri));
   const deployments = new MongoDeploymentStore(db.collection<DeploymentDoc>('deployments'));
+  const keyValues = new MongoKeyValueStore(db.collection<KeyValueDoc>('key_values'));
   return {
     kind: 'mongodb',
     db,
     deployments,
-    ensureIndexes: () => guarded(() => deployments.ensureIndexes()),
+    keyValues,
+    ensureIndexes: () => guarded(async () => {
+      await deployments.ensureIndexes();
+      await keyValues.ensureIndexes();
+    }),
     close: () => client.close(),
   };
 }

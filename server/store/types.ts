@@ -52,9 +52,27 @@ export interface DeploymentStore {
   list(query: DeploymentQuery): Promise<DeploymentRecord[]>;
 }
 
+/**
+ * Small JSON values under a namespace and key, each with an optional end of life: the broker's
+ * key-set snapshots, seen webhook deliveries and the releases aggregate. Values are copied in and
+ * out (never shared with the caller).
+ */
+export interface KeyValueStore {
+  /** The live value, or undefined when absent or expired at `now`. */
+  get(namespace: string, key: string, now: Date): Promise<unknown>;
+  /** Writes or replaces the value; `expireAt` null keeps it until replaced. */
+  put(namespace: string, key: string, value: unknown, expireAt: Date | null): Promise<void>;
+  /**
+   * Writes the value only when no live one exists; true when this call wrote it. Atomic under
+   * concurrency: of many simultaneous claims of one key exactly one wins.
+   */
+  claim(namespace: string, key: string, value: unknown, expireAt: Date, now: Date): Promise<boolean>;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'mongodb';
   readonly deployments: DeploymentStore;
+  readonly keyValues: KeyValueStore;
   close(): Promise<void>;
 }
 

@@ -24,6 +24,9 @@ describe('HTTP core', () => {
         deployments: new Proxy({} as never, {
           get: () => () => Promise.reject(new Error('store must not be read')),
         }),
+        keyValues: new Proxy({} as never, {
+          get: () => () => Promise.reject(new Error('store must not be read')),
+        }),
         close: async () => {},
       },
     });
@@ -97,6 +100,11 @@ describe('HTTP core', () => {
           insert: () => Promise.reject(new StoreUnavailable()),
           setNotified: () => Promise.reject(new StoreUnavailable()),
           list: () => Promise.reject(new StoreUnavailable()),
+        },
+        keyValues: {
+          get: () => Promise.reject(new StoreUnavailable()),
+          put: () => Promise.reject(new StoreUnavailable()),
+          claim: () => Promise.reject(new StoreUnavailable()),
         },
         close: async () => {},
       },

@@ -133,3 +133,65 @@ export function storeContract(open: () => Promise<Store>): void {
     assert.deepEqual(listed!.notified, { chat: false });
   });
 }
+
+/** The key-value half of the store contract. `open` gives a fresh, empty store. */
+export function keyValueContract(open: () => Promise<Store>): void {
+  let store: Store;
+  const MINUTE = 60_000;
+
+  beforeEach(async () => {
+    store = await open();
+  });
+  afterEach(() => store.close());
+
+  it('puts and gets a JSON value, copied in and out', async () => {
+    const value = { keys: [{ kty: 'RSA', kid: 'k1', 'x.y': '$odd' }], n: 1 };
+    await store.keyValues.put('ns', 'k', value, null);
+    value.n = 2;
+    const read = (await store.keyValues.get('ns', 'k', new Date())) as typeof value;
+    assert.deepEqual(read, { keys: [{ kty: 'RSA', kid: 'k1', 'x.y': '$odd' }], n: 1 });
+    read.n = 3;
+    assert.equal(((await store.keyValues.get('ns', 'k', new Date())) as typeof value).n, 1);
+  });
+
+  it('replaces a value and keeps namespaces apart', async () => {
+    await store.keyValues.put('a', 'k', 'first', null);
+    await store.keyValues.put('a', 'k', 'second', null);
+    await store.keyValues.put('b', 'k', 'other', null);
+    assert.equal(await store.keyValues.get('a', 'k', new Date()), 'second');
+    assert.equal(await store.keyValues.get('b', 'k', new Date()), 'other');
+    assert.equal(await store.keyValues.get('c', 'k', new Date()), undefined);
+  });
+
+  it('an expired value reads as absent; a null expiry never expires', async () => {
+    const now = Date.now();
+    await store.keyValues.put('ns', 'short', 1, new Date(now + MINUTE));
+    await store.keyValues.put('ns', 'forever', 2, null);
+    assert.equal(await store.keyValues.get('ns', 'short', new Date(now)), 1);
+    assert.equal(await store.keyValues.get('ns', 'short', new Date(now + 2 * MINUTE)), undefined);
+    assert.equal(await store.keyValues.get('ns', 'forever', new Date(now + 1000 * MINUTE)), 2);
+  });
+
+  it('claim writes only when no live value exists', async () => {
+    const now = new Date();
+    assert.equal(await store.keyValues.claim('seen', 'd-1', true, new Date(now.getTime() + MINUTE), now), true);
+    assert.equal(await store.keyValues.claim('seen', 'd-1', true, new Date(now.getTime() + MINUTE), now), false);
+    await store.keyValues.put('seen', 'kept', true, null);
+    assert.equal(await store.keyValues.claim('seen', 'kept', true, new Date(now.getTime() + MINUTE), now), false);
+  });
+
+  it('an expired claim can be claimed again', async () => {
+    const t = Date.now();
+    assert.equal(await store.keyValues.claim('seen', 'd-2', 'old', new Date(t - MINUTE), new Date(t - 2 * MINUTE)), true);
+    assert.equal(await store.keyValues.claim('seen', 'd-2', 'new', new Date(t + MINUTE), new Date(t)), true);
+    assert.equal(await store.keyValues.get('seen', 'd-2', new Date(t)), 'new');
+  });
+
+  it('50 concurrent claims of one key: exactly one wins', async () => {
+    const now = new Date();
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => store.keyValues.claim('seen', 'race', i, new Date(now.getTime() + MINUTE), now)),
+    );
+    assert.equal(outcomes.filter(Boolean).length, 1);
+  });
+}

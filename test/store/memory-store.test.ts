@@ -1,6 +1,7 @@
 import { createMemoryStore } from '../../server/store/memory.js';
-import { storeContract } from './contract.js';
+import { keyValueContract, storeContract } from './contract.js';
 
 describe('store contract: in-memory', () => {
   storeContract(async () => createMemoryStore());
+  describe('key values', () => keyValueContract(async () => createMemoryStore()));
 });

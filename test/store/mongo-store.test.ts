@@ -4,7 +4,7 @@ import { MongoClient } from 'mongodb';
 import { createMongoStore, databaseName, type MongoStore } from '../../server/store/mongo.js';
 import { StoreUnavailable } from '../../server/store/types.js';
 import { closedPort } from '../support/servers.js';
-import { record, storeContract } from './contract.js';
+import { keyValueContract, record, storeContract } from './contract.js';
 
 const uri = process.env.MONGODB_URI;
 
@@ -35,8 +35,9 @@ describe('store contract: MongoDB (runs when MONGODB_URI is set; skipped otherwi
   };
 
   storeContract(open);
+  describe('key values', () => keyValueContract(open));
 
-  it('has the unique idempotency index, the TTL index on expireAt and the history index', async () => {
+  it('has the unique idempotency index, the TTL indexes on expireAt and the history index', async () => {
     const store = await open();
     try {
       const indexes = await store.db.collection('deployments').listIndexes().toArray();
@@ -46,6 +47,10 @@ describe('store contract: MongoDB (runs when MONGODB_URI is set; skipped otherwi
       assert.deepEqual(byName.get('retention')?.key, { expireAt: 1 });
       assert.equal(byName.get('retention')?.expireAfterSeconds, 0);
       assert.deepEqual(byName.get('history')?.key, { repositoryId: 1, recordedAt: -1, _id: -1 });
+      const kv = await store.db.collection('key_values').listIndexes().toArray();
+      const expiry = kv.find((i) => i.name === 'expiry');
+      assert.deepEqual(expiry?.key, { expireAt: 1 });
+      assert.equal(expiry?.expireAfterSeconds, 0);
     } finally {
       await store.close();
     }
