@@ -68,6 +68,15 @@ export class KeySetRegistry {
     return config.pinnedJwks ? this.pinnedResolver(config.pinnedJwks) : this.remoteResolver(config);
   }
 
+  /**
+   * The keys last fetched for a remote issuer (undefined before the first fetch or for a pinned
+   * one): what a last-known-good snapshot saves.
+   */
+  currentKeys(config: IssuerConfig): JSONWebKeySet | undefined {
+    if (config.pinnedJwks) return undefined;
+    return this.remote.get(config.jwksUrl)?.resolve.jwks();
+  }
+
   private pinnedResolver(jwks: JSONWebKeySet): KeyResolver {
     const id = JSON.stringify(jwks);
     let local = take(this.pinned, id);

@@ -1,0 +1,62 @@
+import { createPrivateKey } from 'node:crypto';
+import { ConfigError } from '../config-error.js';
+
+/** The identity a platform app acts as. `privateKey` is a secret: never logged, never in a body. */
+export interface AppCredentials {
+  readonly appId: string;
+  /** PKCS#8 PEM, whatever form the setting used. */
+  readonly privateKey: string;
+}
+
+/**
+ * A PEM from the environment: a real multi-line PEM, or one line with literal `\n` escapes (how
+ * many secret stores hold it). It must be an RSA private key: the platform signs app JWTs with RS256.
+ */
+export function parsePrivateKey(setting: string, raw: string): string {
+  const pem = raw.trim().replace(/\\n/g, '\n');
+  if (!/^-----BEGIN (RSA )?PRIVATE KEY-----\n[\s\S]+\n-----END (RSA )?PRIVATE KEY-----$/.test(pem)) {
+    throw new ConfigError(setting, 'must be a PEM private key (multi-line, or one line with \\n escapes)');
+  }
+  let key;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    throw new ConfigError(setting, 'is not a readable private key');
+  }
+  if (key.asymmetricKeyType !== 'rsa') throw new ConfigError(setting, 'must be an RSA key');
+  return key.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+/** App id and key read together; either missing makes the app unconfigured. */
+export function parseAppCredentials(
+  env: Readonly<Record<string, string | undefined>>,
+  names: { readonly appId: string; readonly privateKey: string },
+): AppCredentials {
+  const appId = env[names.appId]?.trim();
+  const key = env[names.privateKey]?.trim();
+  if (!appId) throw new ConfigError(names.appId, 'is not set');
+  if (!/^[0-9]{1,20}$/.test(appId)) throw new ConfigError(names.appId, 'must be the numeric app id');
+  if (!key) throw new ConfigError(names.privateKey, 'is not set');
+  return { appId, privateKey: parsePrivateKey(names.privateKey, key) };
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** A REST base such as `https://api.github.com` or `https://ghe.example.com/api/v3`; trailing slashes dropped. */
+export function parseApiBase(setting: string, raw: string): string {
+  const base = raw.trim().replace(/\/+$/, '');
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new ConfigError(setting, 'must be an absolute URL');
+  }
+  // App JWTs and installation tokens travel to this address: never in clear over a network.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+    throw new ConfigError(setting, 'must be an https URL (http is accepted only on loopback)');
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(setting, 'must not carry a query, fragment or credentials');
+  }
+  return base;
+}

@@ -1,0 +1,48 @@
+import { GraphqlResponseError } from '@octokit/graphql';
+import { RequestError } from '@octokit/request-error';
+
+/**
+ * A platform call that failed. `status` is the platform's HTTP status, or null when no answer came
+ * (connection refused, timeout). The message is the platform's own text and never holds a credential.
+ */
+export class PlatformError extends Error {
+  override readonly name = 'PlatformError';
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly details: { readonly retryAfterSeconds?: number; readonly graphqlType?: string } = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** A primary or secondary rate limit (403/429 with a limit signal). */
+  get rateLimited(): boolean {
+    return this.details.retryAfterSeconds !== undefined || /rate limit/i.test(this.message);
+  }
+}
+
+function retryAfter(headers: Record<string, unknown> | undefined): number | undefined {
+  const value = headers?.['retry-after'];
+  const seconds = typeof value === 'string' ? Number(value) : NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+export function toPlatformError(err: unknown): unknown {
+  if (err instanceof PlatformError) return err;
+  if (err instanceof GraphqlResponseError) {
+    const first = err.errors?.[0] as { message?: string; type?: string } | undefined;
+    return new PlatformError(first?.message ?? 'GraphQL error', 200, first?.type ? { graphqlType: first.type } : {}, { cause: err });
+  }
+  if (err instanceof RequestError) {
+    if (!err.response) return new PlatformError('platform unreachable', null, {}, { cause: err.cause ?? err });
+    const data = err.response.data as { message?: unknown } | undefined;
+    const message = typeof data?.message === 'string' ? data.message : `HTTP ${err.status}`;
+    const seconds = retryAfter(err.response.headers as Record<string, unknown>);
+    return new PlatformError(message, err.status, seconds === undefined ? {} : { retryAfterSeconds: seconds });
+  }
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+    return new PlatformError('platform timed out', null, {}, { cause: err });
+  }
+  return err;
+}

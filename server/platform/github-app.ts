@@ -1,0 +1,262 @@
+import { createAppAuth } from '@octokit/auth-app';
+import { Octokit } from '@octokit/core';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
+import type { AppCredentials } from './credentials.js';
+import { toPlatformError } from './errors.js';
+import type { Access } from './permissions.js';
+
+const PlatformOctokit = Octokit.plugin(paginateRest);
+type PlatformOctokit = InstanceType<typeof PlatformOctokit>;
+
+export interface PlatformClientOptions {
+  /** Outbound HTTP client (tests point it at a loopback fake). */
+  readonly fetch?: typeof fetch;
+  /** Bound on one platform call. */
+  readonly timeoutMs?: number;
+  readonly userAgent: string;
+}
+
+export interface Installation {
+  readonly id: number;
+  /** The installation's own grant: permission name → `read` / `write` / `admin`. */
+  readonly permissions: Readonly<Record<string, string>>;
+  /** A suspended installation mints nothing. */
+  readonly suspended: boolean;
+}
+
+export interface MintedToken {
+  /** Secret: never logged (log `fingerprint(token)`). */
+  readonly token: string;
+  /** As the platform wrote it; passed through unchanged. */
+  readonly expiresAt: string;
+  readonly permissions: Readonly<Record<string, string>>;
+}
+
+export interface MintRequest {
+  readonly repositoryIds?: readonly number[];
+  readonly repositoryNames?: readonly string[];
+  readonly permissions: Readonly<Record<string, Access>>;
+}
+
+export interface Repository {
+  readonly id: number;
+  readonly owner: string;
+  readonly name: string;
+  readonly fullName: string;
+}
+
+export interface Release {
+  readonly tag: string;
+  readonly name: string;
+  readonly publishedAt: string;
+  readonly url: string;
+  readonly draft: boolean;
+  readonly prerelease: boolean;
+}
+
+export interface PullRequest {
+  readonly number: number;
+  readonly headSha: string;
+}
+
+export interface CommitOnBranch {
+  readonly repositoryNameWithOwner: string;
+  readonly branchName: string;
+  readonly expectedHeadOid: string;
+  readonly message: { readonly headline: string; readonly body?: string };
+  readonly additions: readonly { readonly path: string; readonly contents: string }[];
+  readonly deletions: readonly { readonly path: string }[];
+}
+
+/** Tokens are minted on every call: keeping them would only hold secrets in memory. */
+const NO_TOKEN_CACHE = { get: async (): Promise<undefined> => undefined, set: async (): Promise<void> => {} };
+const SILENT = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+const PAGE = 100;
+
+function boundedFetch(options: PlatformClientOptions): typeof fetch {
+  const inner = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return inner(input, { ...init, signal });
+  };
+}
+
+function octokitFor(apiBase: string, options: PlatformClientOptions, auth: Record<string, unknown>): PlatformOctokit {
+  return new PlatformOctokit({
+    baseUrl: apiBase,
+    userAgent: options.userAgent,
+    request: { fetch: boundedFetch(options) },
+    log: SILENT,
+    ...auth,
+  });
+}
+
+/** Every platform call goes through here, so every failure becomes a `PlatformError`. */
+async function platformCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw toPlatformError(err);
+  }
+}
+
+/** Calls made as the app itself (app JWT, RS256, `iss` = app id): installations and minting. */
+export class AppClient {
+  private readonly octokit: PlatformOctokit;
+
+  constructor(
+    readonly apiBase: string,
+    readonly credentials: AppCredentials,
+    private readonly options: PlatformClientOptions,
+  ) {
+    this.octokit = octokitFor(apiBase, options, {
+      authStrategy: createAppAuth,
+      auth: { appId: credentials.appId, privateKey: credentials.privateKey, cache: NO_TOKEN_CACHE, log: SILENT },
+    });
+  }
+
+  /** The installation that covers `owner/repo`, or null when the app is not installed there (404). */
+  repositoryInstallation(owner: string, repo: string): Promise<Installation | null> {
+    return nullOn404(() =>
+      this.octokit.request('GET /repos/{owner}/{repo}/installation', { owner, repo }).then(({ data }) => installationOf(data)),
+    );
+  }
+
+  installation(installationId: number): Promise<Installation | null> {
+    return nullOn404(() =>
+      this.octokit
+        .request('GET /app/installations/{installation_id}', { installation_id: installationId })
+        .then(({ data }) => installationOf(data)),
+    );
+  }
+
+  installations(): AsyncGenerator<Installation> {
+    return items(this.octokit.paginate.iterator('GET /app/installations', { per_page: PAGE }), installationOf);
+  }
+
+  /** A fresh installation token narrowed to the given repositories and permissions. */
+  mint(installationId: number, request: MintRequest): Promise<MintedToken> {
+    return platformCall(async () => {
+      const auth = (await this.octokit.auth({
+        type: 'installation',
+        installationId,
+        refresh: true,
+        permissions: request.permissions,
+        ...(request.repositoryIds ? { repositoryIds: [...request.repositoryIds] } : {}),
+        ...(request.repositoryNames ? { repositoryNames: [...request.repositoryNames] } : {}),
+      })) as { token: string; expiresAt: string; permissions: Record<string, string> };
+      return { token: auth.token, expiresAt: auth.expiresAt, permissions: auth.permissions };
+    });
+  }
+
+  /** Calls made with an installation token. */
+  withToken(token: string): InstallationClient {
+    return new InstallationClient(octokitFor(this.apiBase, this.options, { auth: token }));
+  }
+}
+
+/** Calls made with one installation token (repositories, releases, pull requests, commits). */
+export class InstallationClient {
+  constructor(private readonly octokit: PlatformOctokit) {}
+
+  repositories(): AsyncGenerator<Repository> {
+    return items(this.octokit.paginate.iterator('GET /installation/repositories', { per_page: PAGE }), (r) => ({
+      id: Number(r.id),
+      owner: r.owner.login,
+      name: r.name,
+      fullName: r.full_name,
+    }));
+  }
+
+  /** The latest published release (the platform skips drafts and prereleases), or null when there is none. */
+  latestRelease(owner: string, repo: string): Promise<Release | null> {
+    return nullOn404(() =>
+      this.octokit.request('GET /repos/{owner}/{repo}/releases/latest', { owner, repo }).then(({ data }) => ({
+        tag: data.tag_name,
+        name: data.name ?? '',
+        publishedAt: data.published_at ?? data.created_at,
+        url: data.html_url,
+        draft: data.draft,
+        prerelease: data.prerelease,
+      })),
+    );
+  }
+
+  openPullRequests(owner: string, repo: string, base: string): AsyncGenerator<PullRequest> {
+    return items(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/pulls', { owner, repo, base, state: 'open', per_page: PAGE }), (pr) => ({
+      number: pr.number,
+      headSha: pr.head.sha,
+    }));
+  }
+
+  /** Merges the base into the pull request's head, only if the head is still `expectedHeadSha`. */
+  updateBranch(owner: string, repo: string, pullNumber: number, expectedHeadSha: string): Promise<void> {
+    return platformCall(async () => {
+      await this.octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch', {
+        owner,
+        repo,
+        pull_number: pullNumber,
+        expected_head_sha: expectedHeadSha,
+      });
+    });
+  }
+
+  /** GraphQL `createCommitOnBranch`: the platform signs the commit as the app. Returns its commit object. */
+  createCommitOnBranch(input: CommitOnBranch): Promise<Record<string, unknown>> {
+    return platformCall(async () => {
+      const result = await this.octokit.graphql<{ createCommitOnBranch: { commit: Record<string, unknown> } }>(CREATE_COMMIT, {
+        input: {
+          branch: { repositoryNameWithOwner: input.repositoryNameWithOwner, branchName: input.branchName },
+          expectedHeadOid: input.expectedHeadOid,
+          message: input.message,
+          fileChanges: { additions: input.additions, deletions: input.deletions },
+        },
+      });
+      return result.createCommitOnBranch.commit;
+    });
+  }
+
+  /** Revokes the token this client holds. */
+  revoke(): Promise<void> {
+    return platformCall(async () => {
+      await this.octokit.request('DELETE /installation/token');
+    });
+  }
+}
+
+const CREATE_COMMIT = `mutation ($input: CreateCommitOnBranchInput!) {
+  createCommitOnBranch(input: $input) {
+    commit { oid abbreviatedOid url committedDate messageHeadline messageBody signature { isValid state wasSignedByGitHub } }
+  }
+}`;
+
+function installationOf(data: {
+  id: number | bigint;
+  permissions?: Record<string, string | undefined>;
+  suspended_at?: string | null;
+}): Installation {
+  const permissions: Record<string, string> = {};
+  for (const [name, access] of Object.entries(data.permissions ?? {})) if (typeof access === 'string') permissions[name] = access;
+  return { id: Number(data.id), permissions, suspended: Boolean(data.suspended_at) };
+}
+
+/** Follows the platform's `Link` pagination page by page, so a large listing is never held at once. */
+async function* items<D, T>(pages: AsyncIterable<{ data: D[] }>, map: (data: D) => T): AsyncGenerator<T> {
+  const iterator = pages[Symbol.asyncIterator]();
+  for (;;) {
+    const page = await platformCall(() => iterator.next());
+    if (page.done) return;
+    for (const data of page.value.data) yield map(data);
+  }
+}
+
+async function nullOn404<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await platformCall(call);
+  } catch (err) {
+    if ((err as { status?: unknown }).status === 404) return null;
+    throw err;
+  }
+}

@@ -1,0 +1,28 @@
+/** App permission name → access level, as the platform names them (`contents`, `pull_requests`, …). */
+export type Access = 'read' | 'write';
+export type Permissions = Readonly<Record<string, Access>>;
+
+const RANK: Readonly<Record<string, number>> = { read: 1, write: 2, admin: 3 };
+
+/**
+ * What a token may carry given the installation's own grant: a permission the installation lacks is
+ * dropped and a `write` over a `read` grant becomes `read` (the spec: permissions never exceed the
+ * app's grant, and asking for more is not an error). The platform would refuse the whole mint instead.
+ */
+export function withinGrant(requested: Permissions, granted: Readonly<Record<string, string>>): Record<string, Access> {
+  const out: Record<string, Access> = {};
+  for (const [name, access] of Object.entries(requested)) {
+    const grant = RANK[granted[name] ?? ''] ?? 0;
+    if (grant >= RANK.write! && access === 'write') out[name] = 'write';
+    else if (grant >= RANK.read!) out[name] = 'read';
+  }
+  return out;
+}
+
+/**
+ * An empty permission set would make the platform grant everything the installation has, so a
+ * request that keeps nothing asks for `metadata: read` (every installation holds it) instead.
+ */
+export function nonEmpty(permissions: Record<string, Access>): Record<string, Access> {
+  return Object.keys(permissions).length > 0 ? permissions : { metadata: 'read' };
+}
