@@ -3,6 +3,10 @@ import { KeySetRegistry } from './auth/key-sets.js';
 import { OidcVerifier } from './auth/verifier.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Env } from './config-error.js';
+import { KeySetSnapshots } from './broker/key-set-snapshots.js';
+import { ReleasesService } from './broker/releases.js';
+import { brokerRoutes } from './broker/routes.js';
+import { brokerSettingsSource } from './broker/settings.js';
 import { healthRoutes } from './health/routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound, settingsOrMisconfigured } from './http/errors.js';
@@ -11,6 +15,8 @@ import { createChatSink } from './ledger/chat-sink.js';
 import { ledgerRoutes } from './ledger/routes.js';
 import { ledgerSettingsSource } from './ledger/settings.js';
 import type { Logger } from './logger.js';
+import { AppClients } from './platform/clients.js';
+import { InstallationDirectory } from './platform/installations.js';
 import type { Store } from './store/types.js';
 
 export interface AppDeps {
@@ -20,10 +26,12 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly version: string;
   readonly clock?: Clock;
-  /** Outbound HTTP client (key sets, chat webhook). */
+  /** Outbound HTTP client (key sets, chat webhook, platform API). */
   readonly fetch?: typeof fetch;
   /** Key-set cache; one per process so every request shares it. */
   readonly keySets?: KeySetRegistry;
+  /** Installation-lookup cache; one per process. */
+  readonly installations?: InstallationDirectory;
 }
 
 /** Every answer is JSON and none may be cached by an intermediary (tokens and records pass here). */
@@ -38,6 +46,8 @@ export function createApp(deps: AppDeps): Express {
   const fetchImpl = deps.fetch ?? fetch;
   const keySets = deps.keySets ?? new KeySetRegistry({ fetch: fetchImpl, clock });
   const verifier = new OidcVerifier(keySets, clock);
+  const clients = new AppClients({ fetch: fetchImpl, userAgent: `gatehouse/${deps.version}` });
+  const installations = deps.installations ?? new InstallationDirectory();
 
   const app = express();
   app.disable('x-powered-by');
@@ -53,6 +63,20 @@ export function createApp(deps: AppDeps): Express {
       verifier,
       chat: createChatSink({ fetch: fetchImpl, logger: deps.logger }),
       settings: settingsOrMisconfigured(ledgerSettingsSource(deps.env)),
+    }),
+  );
+
+  app.use(
+    brokerRoutes({
+      settings: brokerSettingsSource(deps.env),
+      verifier,
+      keySets,
+      snapshots: new KeySetSnapshots(deps.store.keyValues, clock),
+      clients,
+      installations,
+      clock,
+      keyValues: deps.store.keyValues,
+      releases: new ReleasesService({ clients, clock, keyValues: deps.store.keyValues }),
     }),
   );
 

@@ -2,6 +2,7 @@ import { createApp } from '../../server/app.js';
 import { KeySetRegistry, type KeySetOptions } from '../../server/auth/key-sets.js';
 import type { Clock } from '../../server/clock.js';
 import type { Env } from '../../server/config-error.js';
+import type { InstallationDirectory } from '../../server/platform/installations.js';
 import { createMemoryStore } from '../../server/store/memory.js';
 import type { Store } from '../../server/store/types.js';
 import { capturedLogger } from './log-capture.js';
@@ -23,7 +24,7 @@ export interface Backend {
  * tests change it between requests. Defaults let the issuer's default repository record.
  */
 export async function startBackend(
-  options: { env?: Env; clock?: Clock; store?: Store; keySets?: KeySetOptions; issuer?: TestIssuer } = {},
+  options: { env?: Env; clock?: Clock; store?: Store; keySets?: KeySetOptions; issuer?: TestIssuer; installations?: InstallationDirectory } = {},
 ): Promise<Backend> {
   const issuer = options.issuer ?? (await TestIssuer.start());
   const env: Record<string, string | undefined> = {
@@ -42,6 +43,7 @@ export async function startBackend(
     version: '0.0.0-test',
     keySets,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.installations ? { installations: options.installations } : {}),
   });
   const listening = await listen(app);
   return {

@@ -1,0 +1,48 @@
+import type { JSONWebKeySet } from 'jose';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { KeyValueStore } from '../store/types.js';
+
+const NAMESPACE = 'jwks-snapshot';
+/** A snapshot older than this is not trusted any more (a key the issuer dropped stops working). */
+export const SNAPSHOT_LIFETIME_MS = 7 * 86_400_000;
+/** An unchanged key set is rewritten at most this often (to renew its lifetime), not per request. */
+const REWRITE_AFTER_MS = 3_600_000;
+
+/**
+ * The last key set of each issuer that verified a token, kept in the store so that a replica whose
+ * issuer's key endpoint is unreachable can still verify tokens signed with those keys.
+ */
+export class KeySetSnapshots {
+  private readonly written = new Map<string, { json: string; at: number }>();
+
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async load(issuer: string, log: Logger): Promise<JSONWebKeySet | undefined> {
+    try {
+      const value = (await this.store.get(NAMESPACE, issuer, new Date(this.clock.now()))) as { keys?: unknown } | undefined;
+      return value && Array.isArray(value.keys) && value.keys.length > 0 ? (value as JSONWebKeySet) : undefined;
+    } catch (err) {
+      log.warn({ err, issuer }, 'key-set snapshot unreadable');
+      return undefined;
+    }
+  }
+
+  /** Called after each successful verification; writes only a changed set or a stale write. */
+  async save(issuer: string, jwks: JSONWebKeySet, log: Logger): Promise<void> {
+    const json = JSON.stringify(jwks);
+    const now = this.clock.now();
+    const last = this.written.get(issuer);
+    if (last && last.json === json && now - last.at < REWRITE_AFTER_MS) return;
+    try {
+      await this.store.put(NAMESPACE, issuer, jwks, new Date(now + SNAPSHOT_LIFETIME_MS));
+      this.written.set(issuer, { json, at: now });
+    } catch (err) {
+      // The token verified; a missed snapshot only weakens the next outage's fallback.
+      log.warn({ err, issuer }, 'key-set snapshot not written');
+    }
+  }
+}

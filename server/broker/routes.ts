@@ -1,0 +1,92 @@
+import { Router } from 'express';
+import { AppError } from '../http/errors.js';
+import { parseJson, rawBody } from '../http/json-body.js';
+import { route } from '../http/routes.js';
+import { issueToken, parseTokenRequest, type IssueTokenDeps } from './issue-token.js';
+import type { ReleasesService } from './releases.js';
+import type { BrokerSettings } from './settings.js';
+import { parseSignRequest, signCommit } from './sign-commit.js';
+import { triggerAuth } from './trigger-auth.js';
+import { handleDelivery, signatureValid, type WebhookDeps } from './webhook.js';
+
+/** A token request is a few KB; anything near this is not one. */
+const TOKEN_BODY_LIMIT = '64kb';
+/** File contents travel base64-encoded in the body. */
+const SIGN_BODY_LIMIT = '8mb';
+/** Push payloads stay well below this; the platform itself caps deliveries at 25 MB. */
+const WEBHOOK_BODY_LIMIT = '10mb';
+
+export interface BrokerRouteDeps extends IssueTokenDeps, WebhookDeps {
+  readonly settings: () => BrokerSettings;
+  readonly releases: ReleasesService;
+}
+
+const header = (value: string | string[] | undefined): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+
+/** `POST /token`, `POST /sign`, `GET /releases`, `POST /webhook`: thin handlers over the use cases. */
+export function brokerRoutes(deps: BrokerRouteDeps): Router {
+  const router = Router();
+
+  route(router, '/token', {
+    post: [
+      ...rawBody(TOKEN_BODY_LIMIT),
+      async (req, res) => {
+        const request = parseTokenRequest(parseJson(req.rawBody));
+        res.json(await issueToken(deps, deps.settings(), request, req.log));
+      },
+    ],
+  });
+
+  route(router, '/sign', {
+    post: [
+      triggerAuth(deps.settings, 'sign_disabled'),
+      ...rawBody(SIGN_BODY_LIMIT),
+      async (req, res) => {
+        const commit = parseSignRequest(parseJson(req.rawBody));
+        const created = await signCommit(deps, res.locals.settings as BrokerSettings, commit, req.log);
+        res.json({ ok: true, commit: created });
+      },
+    ],
+  });
+
+  route(router, '/releases', {
+    get: [
+      triggerAuth(deps.settings, 'releases_disabled'),
+      async (req, res) => {
+        res.json(await deps.releases.aggregate(res.locals.settings as BrokerSettings, req.log));
+      },
+    ],
+  });
+
+  route(router, '/webhook', {
+    post: [
+      (_req, res, next) => {
+        const settings = deps.settings();
+        if (!settings.webhookSecret) throw new AppError(503, 'webhook_disabled');
+        res.locals.settings = settings;
+        next();
+      },
+      ...rawBody(WEBHOOK_BODY_LIMIT),
+      async (req, res) => {
+        const settings = res.locals.settings as BrokerSettings & { webhookSecret: string };
+        // Only the raw bytes count: nothing is parsed before the signature holds.
+        if (!signatureValid(settings.webhookSecret, req.rawBody ?? Buffer.alloc(0), header(req.headers['x-hub-signature-256']))) {
+          throw new AppError(401, 'invalid_signature');
+        }
+        const event = header(req.headers['x-github-event']);
+        const id = header(req.headers['x-github-delivery']);
+        if (!event || !id || id.length > 100) {
+          throw new AppError(400, 'invalid_request', { message: 'X-GitHub-Event and X-GitHub-Delivery are required' });
+        }
+        const payload = parseJson(req.rawBody);
+        if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+          throw new AppError(400, 'invalid_request', { message: 'the payload must be a JSON object' });
+        }
+        const log = req.log.child({ delivery: id, event });
+        res.json(await handleDelivery(deps, settings, { event, id, raw: req.rawBody!, payload: payload as Record<string, unknown> }, log));
+      },
+    ],
+  });
+
+  return router;
+}

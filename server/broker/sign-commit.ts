@@ -1,0 +1,126 @@
+import { fingerprint } from '../auth/fingerprint.js';
+import { AppError } from '../http/errors.js';
+import type { Logger } from '../logger.js';
+import type { AppClients } from '../platform/clients.js';
+import { PlatformError } from '../platform/errors.js';
+import type { CommitOnBranch } from '../platform/github-app.js';
+import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
+import { appClientFor } from './platform.js';
+import type { BrokerSettings } from './settings.js';
+
+export interface SignDeps extends RepositoryTokenDeps {
+  readonly clients: AppClients;
+}
+
+/** `/sign` ignores `TOKEN_PERMISSIONS`: its token can write contents and nothing else. */
+const SIGN_PERMISSIONS = { contents: 'write' } as const;
+const MAX_FILE_CHANGES = 1000;
+
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+const NAME = /^[A-Za-z0-9._-]{1,100}$/;
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+const invalid = (message: string): AppError => new AppError(400, 'invalid_request', { message });
+
+/** A repository-relative path: no absolute path, no `.`/`..` segment, no backslash or control character. */
+function isSafePath(path: unknown): path is string {
+  if (typeof path !== 'string' || path.length === 0 || path.length > 4096) return false;
+  // eslint-disable-next-line no-control-regex
+  if (path.startsWith('/') || path.includes('\\') || /[\u0000-\u001f\u007f]/.test(path)) return false;
+  return path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+/** A branch name git and the platform accept (a subset of `git check-ref-format`). */
+function isBranchName(branch: string): boolean {
+  return (
+    branch.length <= 255 &&
+    // eslint-disable-next-line no-control-regex
+    !/[\u0000-\u0020\u007f~^:?*[\\]/.test(branch) &&
+    !branch.includes('..') &&
+    !branch.includes('@{') &&
+    !branch.startsWith('/') &&
+    !branch.endsWith('/') &&
+    !branch.endsWith('.lock') &&
+    !branch.startsWith('-')
+  );
+}
+
+function list<T>(value: unknown, field: string, parse: (entry: unknown, index: number) => T): T[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw invalid(`${field} must be an array`);
+  if (value.length > MAX_FILE_CHANGES) throw invalid(`${field} may hold at most ${MAX_FILE_CHANGES} entries`);
+  return value.map(parse);
+}
+
+/** The spec's validation table, in order: body, required fields, repository, shapes, file changes. */
+export function parseSignRequest(body: unknown): CommitOnBranch {
+  if (!isObject(body)) throw invalid('the body must be a JSON object');
+  const { repo, branch, expected_head_oid: expectedHeadOid, message } = body;
+  const headline = isObject(message) ? message.headline : undefined;
+  if (!present(repo) || !present(branch) || !present(expectedHeadOid) || !present(headline)) {
+    if (present(message) && !isObject(message)) throw invalid('message must be an object');
+    throw new AppError(400, 'missing_required_fields', { message: 'repo, branch, expected_head_oid and message.headline are required' });
+  }
+  const [owner, name, ...rest] = typeof repo === 'string' ? repo.split('/') : [];
+  if (rest.length > 0 || !owner || !name || !OWNER.test(owner) || !NAME.test(name) || name === '.' || name === '..') {
+    throw new AppError(400, 'invalid_repo', { message: 'repo must be owner/name' });
+  }
+  if (typeof branch !== 'string' || !isBranchName(branch)) throw invalid('branch is not a valid branch name');
+  if (typeof expectedHeadOid !== 'string' || !OID.test(expectedHeadOid.toLowerCase())) throw invalid('expected_head_oid must be a full commit id');
+  const bodyText = (message as Record<string, unknown>).body;
+  if (typeof headline !== 'string' || (bodyText !== undefined && bodyText !== null && typeof bodyText !== 'string')) {
+    throw invalid('message.headline and message.body must be strings');
+  }
+  const additions = list(body.additions, 'additions', (entry, i) => {
+    if (!isObject(entry) || !isSafePath(entry.path)) throw invalid(`additions[${i}].path must be a relative path inside the repository`);
+    if (typeof entry.contents !== 'string' || !BASE64.test(entry.contents)) throw invalid(`additions[${i}].contents must be base64`);
+    return { path: entry.path, contents: entry.contents };
+  });
+  const deletions = list(body.deletions, 'deletions', (entry, i) => {
+    if (!isObject(entry) || !isSafePath(entry.path)) throw invalid(`deletions[${i}].path must be a relative path inside the repository`);
+    return { path: entry.path };
+  });
+  if (additions.length === 0 && deletions.length === 0) throw new AppError(400, 'no_file_changes');
+  return {
+    repositoryNameWithOwner: `${owner}/${name}`,
+    branchName: branch,
+    expectedHeadOid: expectedHeadOid.toLowerCase(),
+    message: { headline, ...(typeof bodyText === 'string' && bodyText ? { body: bodyText } : {}) },
+    additions,
+    deletions,
+  };
+}
+
+/**
+ * `POST /sign`: an app-attributed, platform-signed commit through `createCommitOnBranch`. The
+ * platform refuses the write when the branch moved past `expectedHeadOid`, so retries are safe.
+ */
+export async function signCommit(deps: SignDeps, settings: BrokerSettings, commit: CommitOnBranch, log: Logger): Promise<Record<string, unknown>> {
+  if (!settings.primary.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.primary.error });
+  const app = appClientFor(deps.clients, settings.primary.value);
+  const [owner, repo] = commit.repositoryNameWithOwner.split('/') as [string, string];
+
+  let token;
+  try {
+    token = await mintRepositoryToken(deps, app, { owner, repo }, SIGN_PERMISSIONS);
+  } catch (err) {
+    throw new AppError(502, 'installation_token_failed', {}, { cause: err });
+  }
+  const client = app.withToken(token.token);
+  try {
+    const created = await client.createCommitOnBranch(commit);
+    log.info({ repository: commit.repositoryNameWithOwner, branch: commit.branchName, commit: created.oid, token_sha256: fingerprint(token.token) }, 'commit signed');
+    return created;
+  } catch (err) {
+    if (err instanceof PlatformError) {
+      throw new AppError(502, 'sign_failed', { message: err.message }, { cause: err });
+    }
+    throw err;
+  } finally {
+    // Single-use token: revoked at once rather than left valid for an hour.
+    await client.revoke().catch(() => {});
+  }
+}

@@ -1,0 +1,23 @@
+import type { RequestHandler } from 'express';
+import { bearerCredential } from '../auth/bearer.js';
+import { secretsEqual } from '../auth/secrets.js';
+import { AppError } from '../http/errors.js';
+import type { BrokerSettings } from './settings.js';
+
+/**
+ * `Authorization: Bearer <PROCESS_TRIGGER_SECRET>` for `/sign` and `/releases`: the route is off
+ * (`503 <disabledCode>`) while the secret is unset, and `401 unauthorized` for a missing or wrong
+ * bearer. Runs before the body is read, so an unauthenticated caller learns nothing about validation.
+ */
+export function triggerAuth(settings: () => BrokerSettings, disabledCode: string): RequestHandler {
+  return (req, res, next) => {
+    const current = settings();
+    if (!current.triggerSecret) throw new AppError(503, disabledCode);
+    const presented = bearerCredential(req.headers);
+    if (!presented || !secretsEqual(presented, current.triggerSecret)) {
+      throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    }
+    res.locals.settings = current;
+    next();
+  };
+}

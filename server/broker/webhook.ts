@@ -1,0 +1,138 @@
+import { createHash, createHmac } from 'node:crypto';
+import pLimit from 'p-limit';
+import { secretsEqual } from '../auth/secrets.js';
+import { AppError } from '../http/errors.js';
+import type { Logger } from '../logger.js';
+import type { AppClients } from '../platform/clients.js';
+import { PlatformError } from '../platform/errors.js';
+import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
+import type { KeyValueStore } from '../store/types.js';
+import { appClientFor } from './platform.js';
+import type { BrokerSettings } from './settings.js';
+
+/** A delivery seen within this window does nothing the second time. */
+export const DELIVERY_DEDUPE_MS = 86_400_000;
+const NAMESPACE = 'webhook-delivery';
+/** Update-branch calls in flight at once for one push. */
+const CONCURRENCY = 4;
+const UPDATE_PERMISSIONS = { contents: 'write', pull_requests: 'write' } as const;
+
+export interface WebhookDeps extends RepositoryTokenDeps {
+  readonly clients: AppClients;
+  readonly keyValues: KeyValueStore;
+}
+
+export interface Delivery {
+  readonly event: string;
+  readonly id: string;
+  readonly raw: Buffer;
+  readonly payload: Record<string, unknown>;
+}
+
+export interface PushResult {
+  readonly ok: true;
+  readonly event: 'push';
+  readonly branch: string | null;
+  readonly updated: number[];
+  readonly failed: number[];
+}
+
+/** `X-Hub-Signature-256: sha256=<hex>`: HMAC-SHA256 of the raw bytes, compared in constant time. */
+export function signatureValid(secret: string, raw: Buffer, header: string | undefined): boolean {
+  const given = /^sha256=([0-9a-fA-F]{64})$/.exec(header?.trim() ?? '')?.[1];
+  if (!given) return false;
+  const expected = createHmac('sha256', secret).update(raw).digest();
+  return secretsEqual(Buffer.from(given, 'hex'), expected);
+}
+
+/**
+ * Records the delivery; false when its id, or the same signed body under another id, was seen in
+ * the last 24 hours (a replay: the signature covers the body, not the delivery header).
+ */
+async function firstSeen(deps: WebhookDeps, delivery: Delivery): Promise<boolean> {
+  const now = new Date(deps.clock.now());
+  const until = new Date(now.getTime() + DELIVERY_DEDUPE_MS);
+  const digest = createHash('sha256').update(delivery.raw).digest('hex');
+  const byId = await deps.keyValues.claim(NAMESPACE, `id:${delivery.id}`, { event: delivery.event }, until, now);
+  const byBody = await deps.keyValues.claim(NAMESPACE, `sha256:${digest}`, { id: delivery.id }, until, now);
+  return byId && byBody;
+}
+
+/** A verified delivery: dedupe, then only `push` acts. */
+export async function handleDelivery(deps: WebhookDeps, settings: BrokerSettings, delivery: Delivery, log: Logger): Promise<Record<string, unknown>> {
+  if (!(await firstSeen(deps, delivery))) {
+    log.info({ delivery: delivery.id, event: delivery.event }, 'duplicate delivery ignored');
+    return { ok: true, duplicate: true, delivery: delivery.id };
+  }
+  if (delivery.event !== 'push') return { ok: true, ignored: delivery.event };
+  return { ...(await updateBranches(deps, settings, delivery.payload, log)) };
+}
+
+function pushTarget(payload: Record<string, unknown>): { branch: string | null; owner: string; repo: string; repositoryId: number; installationId?: number } {
+  const ref = payload.ref;
+  const repository = payload.repository as { id?: unknown; full_name?: unknown } | undefined;
+  const installation = payload.installation as { id?: unknown } | undefined;
+  const [owner, repo, ...rest] = typeof repository?.full_name === 'string' ? repository.full_name.split('/') : [];
+  if (typeof ref !== 'string' || !owner || !repo || rest.length > 0 || typeof repository?.id !== 'number') {
+    throw new AppError(400, 'invalid_request', { message: 'a push payload needs ref, repository.id and repository.full_name' });
+  }
+  return {
+    branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null,
+    owner,
+    repo,
+    repositoryId: repository.id,
+    ...(typeof installation?.id === 'number' && installation.id > 0 ? { installationId: installation.id } : {}),
+  };
+}
+
+/**
+ * `push` with `AUTO_UPDATE_BRANCHES` on: every open pull request based on the pushed branch gets
+ * update-branch with its current head as `expected_head_sha` (a head that moved meanwhile is left
+ * alone). One refusing pull request is listed in `failed`; it never fails the delivery.
+ */
+async function updateBranches(deps: WebhookDeps, settings: BrokerSettings, payload: Record<string, unknown>, log: Logger): Promise<PushResult> {
+  const target = pushTarget(payload);
+  const result: PushResult = { ok: true, event: 'push', branch: target.branch, updated: [], failed: [] };
+  // Tag pushes and branch deletions have no pull requests to update.
+  if (!target.branch || payload.deleted === true || !settings.autoUpdateBranches) return result;
+  if (!settings.primary.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.primary.error });
+  const app = appClientFor(deps.clients, settings.primary.value);
+
+  let token;
+  try {
+    token = await mintRepositoryToken(deps, app, target, UPDATE_PERMISSIONS);
+  } catch (err) {
+    throw new AppError(502, 'update_branch_failed', { message: 'no token could be minted for the repository' }, { cause: err });
+  }
+  const client = app.withToken(token.token);
+  try {
+    const pulls = [];
+    for await (const pull of client.openPullRequests(target.owner, target.repo, target.branch)) pulls.push(pull);
+    const limit = pLimit(CONCURRENCY);
+    await Promise.all(
+      pulls.map((pull) =>
+        limit(async () => {
+          try {
+            await client.updateBranch(target.owner, target.repo, pull.number, pull.headSha);
+            result.updated.push(pull.number);
+          } catch (err) {
+            if (!(err instanceof PlatformError)) throw err;
+            result.failed.push(pull.number);
+            log.warn({ pull_request: pull.number, status: err.status, platform_message: err.message }, 'update-branch refused');
+          }
+        }),
+      ),
+    );
+  } catch (err) {
+    if (err instanceof PlatformError) {
+      throw new AppError(502, 'update_branch_failed', { message: 'open pull requests could not be listed' }, { cause: err });
+    }
+    throw err;
+  } finally {
+    await client.revoke().catch(() => {});
+  }
+  result.updated.sort((a, b) => a - b);
+  result.failed.sort((a, b) => a - b);
+  log.info({ repository: `${target.owner}/${target.repo}`, branch: target.branch, updated: result.updated, failed: result.failed }, 'branches updated');
+  return result;
+}
