@@ -28,6 +28,7 @@ export interface FakeInstallation {
   readonly id: number;
   readonly account: string;
   permissions: Record<string, string>;
+  suspended?: boolean;
 }
 
 export interface FakeRelease {
@@ -40,6 +41,8 @@ export interface FakePull {
   readonly number: number;
   readonly base: string;
   headSha: string;
+  /** Update-branch answers 422 (a merge conflict). */
+  conflict?: boolean;
 }
 
 export interface FakeRepo {
@@ -107,6 +110,11 @@ export class FakeGitHub {
   /** Lifetimes used (first first) before falling back to `tokenLifetimeMs`. */
   readonly nextTokenLifetimesMs: number[] = [];
   rejectedJwts = 0;
+  /** Delay before every answer (to observe concurrency). */
+  delayMs = 0;
+  /** Most requests of one route in flight at once. */
+  readonly peakInFlight = new Map<FakeRoute, number>();
+  private readonly inFlight = new Map<FakeRoute, number>();
   private readonly tokens = new Map<string, TokenGrant>();
   private readonly injected = new Map<FakeRoute, InjectedAnswer[]>();
   private readonly publicKey: KeyObject;
@@ -201,6 +209,12 @@ export class FakeGitHub {
     this.calls.push({ route: matched?.route ?? 'unknown', method, path: url.pathname + url.search, auth, ...(body === undefined ? {} : { body }) });
     if (!matched) return this.send(res, 404, NOT_FOUND);
 
+    const route = matched.route;
+    this.inFlight.set(route, (this.inFlight.get(route) ?? 0) + 1);
+    this.peakInFlight.set(route, Math.max(this.peakInFlight.get(route) ?? 0, this.inFlight.get(route)!));
+    res.on('close', () => this.inFlight.set(route, this.inFlight.get(route)! - 1));
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+
     const answer = this.injected.get(matched.route)?.shift();
     if (answer === 'reset') {
       req.socket.destroy();
@@ -271,6 +285,7 @@ export class FakeGitHub {
       permissions: i.permissions,
       events: ['push'],
       repository_selection: 'selected',
+      suspended_at: i.suspended ? '2025-06-01T00:00:00Z' : null,
       created_at: '2025-01-01T00:00:00Z',
       updated_at: '2025-01-01T00:00:00Z',
     };
@@ -309,6 +324,7 @@ export class FakeGitHub {
   private mint({ params, body, res }: Ctx): void {
     const installation = this.installations.get(Number(params[0]));
     if (!installation) return this.send(res, 404, NOT_FOUND);
+    if (installation.suspended) return this.send(res, 403, { message: 'This installation has been suspended', documentation_url: 'https://docs.github.com/rest', status: '403' });
     const request = (body ?? {}) as { repository_ids?: number[]; repositories?: string[]; permissions?: Record<string, string> };
     const own = [...this.repos.values()].filter((r) => r.installationId === installation.id);
     let selected: FakeRepo[] | null = null;
@@ -417,6 +433,7 @@ export class FakeGitHub {
     if (expected !== undefined && expected !== pull.headSha) {
       return this.send(res, 422, { message: 'expected_head_sha must match the current head of the pull request', documentation_url: 'https://docs.github.com/rest', status: '422' });
     }
+    if (pull.conflict) return this.send(res, 422, { message: 'merge conflict between base and head', documentation_url: 'https://docs.github.com/rest', status: '422' });
     pull.headSha = sha(`${pull.headSha}+merge`);
     this.updatedBranches.push({ repository: `${repo.owner}/${repo.name}`, number: pull.number });
     this.send(res, 202, { message: 'Updating pull request branch.', url: `https://github.example/${repo.owner}/${repo.name}/pull/${pull.number}` });

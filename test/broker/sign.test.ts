@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { secondaryRateLimit } from '../support/fake-github.js';
+import { call } from '../support/http.js';
+import { INSTALLATION_ID, REPO, startBroker, type BrokerHarness } from '../support/broker.js';
+
+describe('broker POST /sign', () => {
+  let h: BrokerHarness;
+  let head: string;
+
+  beforeEach(async () => {
+    h = await startBroker({ env: { TOKEN_PERMISSIONS: 'issues=write' } });
+    head = h.github.repos.get(REPO)!.branches.get('main')!;
+  });
+  afterEach(() => h.close());
+
+  const request = (overrides: Record<string, unknown> = {}) => ({
+    repo: REPO,
+    branch: 'main',
+    expected_head_oid: head,
+    message: { headline: 'chore: bump version', body: 'Signed by the app.' },
+    additions: [{ path: 'VERSION', contents: Buffer.from('1.2.3\n').toString('base64') }],
+    deletions: [{ path: 'old/notes.txt' }],
+    user: 'ignored-user',
+    ...overrides,
+  });
+  const sign = (body: unknown, secret: string | undefined = h.triggerSecret) =>
+    call(`${h.backend.url}/sign`, { ...(typeof body === 'string' ? { raw: body } : { json: body }), ...(secret === undefined ? {} : { token: secret }) });
+
+  it('creates the commit through createCommitOnBranch and answers {ok: true, commit} with the platform commit', async () => {
+    const res = await sign(request());
+    assert.equal(res.status, 200);
+    assert.equal(res.body.ok, true);
+    const commit = res.body.commit as Record<string, unknown>;
+    const [made] = h.github.commits;
+    assert.ok(made);
+    assert.equal(commit.oid, made.oid);
+    assert.deepEqual(commit.signature, { isValid: true, state: 'VALID', wasSignedByGitHub: true });
+    assert.equal(made.parent, head);
+    assert.equal(made.headline, 'chore: bump version');
+    assert.equal(made.body, 'Signed by the app.');
+    assert.deepEqual(made.additions, [{ path: 'VERSION', contents: Buffer.from('1.2.3\n').toString('base64') }]);
+    assert.deepEqual(made.deletions, [{ path: 'old/notes.txt' }]);
+  });
+
+  it('mints a contents: write-only token for that repository (TOKEN_PERMISSIONS ignored) and revokes it afterwards', async () => {
+    assert.equal((await sign(request())).status, 200);
+    const mint = h.github.calls.find((c) => c.route === 'access_tokens');
+    assert.deepEqual(mint?.body, { repositories: ['octo-repo'], permissions: { contents: 'write' } });
+    assert.equal(h.github.count('revoke'), 1);
+    assert.equal(h.github.revoked.size, 1);
+  });
+
+  it('only additions, or only deletions, is enough', async () => {
+    assert.equal((await sign(request({ deletions: [] }))).status, 200);
+    head = h.github.repos.get(REPO)!.branches.get('main')!;
+    const { additions: _a, ...onlyDeletions } = request();
+    assert.equal((await sign(onlyDeletions)).status, 200);
+  });
+
+  describe('error table', () => {
+    it('401 unauthorized: bearer missing, wrong, empty or of another scheme', async () => {
+      for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: 'Bearer ' }, { authorization: `Basic ${h.triggerSecret}` }, { authorization: h.triggerSecret }]) {
+        const res = await call(`${h.backend.url}/sign`, { json: request(), headers });
+        assert.deepEqual([res.status, res.body], [401, { error: 'unauthorized' }], JSON.stringify(headers));
+      }
+      assert.equal(h.github.count(), 0);
+    });
+
+    it('401 comes before any validation: an unauthenticated caller learns nothing about the body', async () => {
+      const res = await sign('{not json', 'wrong');
+      assert.deepEqual([res.status, res.body], [401, { error: 'unauthorized' }]);
+    });
+
+    it('503 sign_disabled while PROCESS_TRIGGER_SECRET is unset or blank', async () => {
+      for (const value of [undefined, '   ']) {
+        h.backend.env.PROCESS_TRIGGER_SECRET = value;
+        const res = await sign(request());
+        assert.deepEqual([res.status, res.body], [503, { error: 'sign_disabled' }]);
+      }
+    });
+
+    it('400 invalid_json and invalid_request for malformed bodies', async () => {
+      assert.deepEqual((await sign('{')).body, { error: 'invalid_json' });
+      for (const body of ['[]', '"x"', 'null']) {
+        const res = await sign(body);
+        assert.deepEqual([res.status, res.body.error], [400, 'invalid_request']);
+      }
+    });
+
+    for (const field of ['repo', 'branch', 'expected_head_oid', 'message', 'message.headline']) {
+      it(`400 missing_required_fields: ${field} absent`, async () => {
+        const body: Record<string, unknown> = request();
+        if (field === 'message.headline') body.message = { body: 'x' };
+        else delete body[field];
+        const res = await sign(body);
+        assert.deepEqual([res.status, res.body.error], [400, 'missing_required_fields']);
+      });
+    }
+
+    it('400 no_file_changes: additions and deletions both empty or absent', async () => {
+      for (const changes of [{ additions: [], deletions: [] }, { additions: undefined, deletions: undefined }, { additions: null, deletions: [] }]) {
+        const res = await sign(request(changes));
+        assert.deepEqual([res.status, res.body], [400, { error: 'no_file_changes' }]);
+      }
+    });
+
+    for (const repo of ['octo-repo', 'a/b/c', '/octo', 'octo/', 'octo/..', 'oc to/repo', 'octo/re po', 42]) {
+      it(`400 invalid_repo: ${JSON.stringify(repo)}`, async () => {
+        const res = await sign(request({ repo }));
+        assert.deepEqual([res.status, res.body.error], [400, 'invalid_repo']);
+      });
+    }
+
+    const shapes: [string, Record<string, unknown>][] = [
+      ['a path with ..', { additions: [{ path: '../etc/passwd', contents: 'eA==' }] }],
+      ['a path with a .. segment inside', { deletions: [{ path: 'a/../../b' }] }],
+      ['an absolute path', { additions: [{ path: '/etc/passwd', contents: 'eA==' }] }],
+      ['a backslash path', { deletions: [{ path: 'a\\b' }] }],
+      ['an empty segment', { deletions: [{ path: 'a//b' }] }],
+      ['contents that are not base64', { additions: [{ path: 'a', contents: 'not base64!' }] }],
+      ['additions that are not an array', { additions: { path: 'a', contents: 'eA==' } }],
+      ['a short commit id', { expected_head_oid: 'abc123' }],
+      ['a branch with ..', { branch: 'main..x' }],
+      ['a branch with a space', { branch: 'my branch' }],
+      ['a message that is a string', { message: 'hello' }],
+      ['a non-string body', { message: { headline: 'x', body: 3 } }],
+    ];
+    for (const [name, overrides] of shapes) {
+      it(`400 invalid_request: ${name}`, async () => {
+        const res = await sign(request(overrides));
+        assert.deepEqual([res.status, res.body.error], [400, 'invalid_request']);
+        assert.equal(h.github.count(), 0);
+      });
+    }
+
+    it('405 method_not_allowed for GET', async () => {
+      const res = await call(`${h.backend.url}/sign`, { token: h.triggerSecret });
+      assert.deepEqual([res.status, res.body], [405, { error: 'method_not_allowed' }]);
+    });
+
+    it('502 installation_token_failed: the app is not installed there, or the mint fails', async () => {
+      const missing = await sign(request({ repo: 'octo-org/unknown' }));
+      assert.deepEqual([missing.status, missing.body], [502, { error: 'installation_token_failed' }]);
+      h.github.inject('access_tokens', secondaryRateLimit(403));
+      const limited = await sign(request());
+      assert.deepEqual([limited.status, limited.body], [502, { error: 'installation_token_failed' }]);
+    });
+
+    it('502 sign_failed: a stale expected_head_oid (the platform refuses the commit)', async () => {
+      const res = await sign(request({ expected_head_oid: 'f'.repeat(40) }));
+      assert.equal(res.status, 502);
+      assert.equal(res.body.error, 'sign_failed');
+      assert.match(res.body.message as string, /Expected branch to point to/);
+      assert.equal(h.github.commits.length, 0);
+      assert.equal(h.github.count('revoke'), 1, 'the token is revoked on failure too');
+    });
+
+    it('502 sign_failed: the platform answers 5xx', async () => {
+      h.github.inject('graphql', { status: 502, body: { message: 'Server Error' } });
+      const res = await sign(request());
+      assert.deepEqual([res.status, res.body.error], [502, 'sign_failed']);
+    });
+
+    it('502 sign_failed: the installation grants contents: read only (the token cannot write)', async () => {
+      h.github.installations.get(INSTALLATION_ID)!.permissions = { contents: 'read', metadata: 'read' };
+      const res = await sign(request());
+      assert.deepEqual([res.status, res.body.error], [502, 'sign_failed']);
+      assert.match(res.body.message as string, /not accessible/);
+    });
+
+    it('503 app_unconfigured without FORGE_APP_ID', async () => {
+      delete h.backend.env.FORGE_APP_ID;
+      const res = await sign(request());
+      assert.deepEqual([res.status, res.body], [503, { error: 'app_unconfigured' }]);
+    });
+
+    it('413 for a body over the limit', async () => {
+      const res = await sign(request({ additions: [{ path: 'big', contents: 'A'.repeat(9 * 1024 * 1024) }] }));
+      assert.deepEqual([res.status, res.body], [413, { error: 'payload_too_large' }]);
+    });
+  });
+});
