@@ -1,5 +1,7 @@
 import { createServer } from 'node:http';
 import { createApp } from './app.js';
+import { parseBrokerSettings } from './broker/settings.js';
+import { brokerNotices } from './broker/status.js';
 import { ConfigError } from './config-error.js';
 import { parseLedgerSettings } from './ledger/settings.js';
 import { installGracefulShutdown } from './lifecycle.js';
@@ -24,6 +26,8 @@ try {
   const ledger = parseLedgerSettings(env);
   if (ledger.audiences.length === 0) logger.warn('LEDGER_AUDIENCE is not set: the ledger refuses every token');
   if (ledger.allowedOwners.size === 0) logger.warn('LEDGER_ALLOWED_OWNERS is empty: the ledger denies every caller');
+  // The broker's settings never stop the process: each one only disables the routes that need it.
+  for (const notice of brokerNotices(parseBrokerSettings(env))) logger[notice.level](notice.message);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   logger.fatal({ setting: err.setting }, `invalid configuration: ${err.message}`);

@@ -12,6 +12,7 @@ import {
   type PlatformSettings,
   type Setting,
 } from '../../server/broker/settings.js';
+import { brokerNotices } from '../../server/broker/status.js';
 import { ConfigError } from '../../server/config-error.js';
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
@@ -267,5 +268,24 @@ describe('broker settings', () => {
     assert.equal(source(), first);
     env.OIDC_AUDIENCE = 'b';
     assert.deepEqual(source().audiences, ['b']);
+  });
+});
+
+describe('broker start-up notices', () => {
+  it('name each unusable setting and the answer clients will get, never a secret', () => {
+    const notices = brokerNotices(parseBrokerSettings({ FORGE_APP_ID: '1', FORGE_APP_PRIVATE_KEY: 'hunter2', TOKEN_PERMISSIONS: 'x=admin' }));
+    const text = notices.map((n) => n.message).join('\n');
+    assert.match(text, /FORGE_APP_PRIVATE_KEY must be a PEM private key.*503 app_unconfigured/);
+    assert.match(text, /TOKEN_PERMISSIONS .*400 invalid_token_permissions/);
+    assert.match(text, /PROCESS_TRIGGER_SECRET is not set; \/sign and \/releases are disabled/);
+    assert.match(text, /FORGE_WEBHOOK_SECRET is not set; \/webhook is disabled/);
+    assert.ok(!text.includes('hunter2'));
+  });
+
+  it('a complete configuration has nothing to say', () => {
+    const notices = brokerNotices(
+      parseBrokerSettings({ FORGE_APP_ID: '1', FORGE_APP_PRIVATE_KEY: PKCS1, PROCESS_TRIGGER_SECRET: 's', FORGE_WEBHOOK_SECRET: 'w' }),
+    );
+    assert.deepEqual(notices, []);
   });
 });
