@@ -18,3 +18,21 @@ export function commaList(raw: string | undefined): string[] {
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
+
+/**
+ * A settings source read per request (a changed environment applies to the next request) that
+ * parses again only when one of `keys` changed, so per-request reads stay cheap.
+ */
+export function settingsSource<T>(env: () => Env, keys: readonly string[], parse: (env: Env) => T): () => T {
+  let lastKey: string | undefined;
+  let last: { value: T } | undefined;
+  return () => {
+    const current = env();
+    const key = JSON.stringify(keys.map((k) => current[k] ?? null));
+    if (key !== lastKey || !last) {
+      last = { value: parse(current) };
+      lastKey = key;
+    }
+    return last.value;
+  };
+}

@@ -1,6 +1,6 @@
 import type { IssuerConfig, IssuerMap } from '../auth/issuers.js';
 import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseIssuerUrl } from '../auth/issuers.js';
-import { commaList, ConfigError, type Env } from '../config-error.js';
+import { commaList, ConfigError, settingsSource, type Env } from '../config-error.js';
 import { parseApiBase, parseAppCredentials, type AppCredentials } from '../platform/credentials.js';
 import type { Access, Permissions } from '../platform/permissions.js';
 
@@ -196,17 +196,7 @@ export function issuerMapOf(platforms: ReadonlyMap<string, PlatformSettings>): I
   return new Map([...platforms].map(([issuer, platform]) => [issuer, platform.issuer]));
 }
 
-/** Per request, re-parsing (and re-reading PEM keys) only when one of the broker's variables changed. */
+/** Per request, parsing again (and re-reading PEM keys) only when one of the broker's variables changed. */
 export function brokerSettingsSource(env: () => Env): () => BrokerSettings {
-  let lastKey: string | undefined;
-  let last: BrokerSettings | undefined;
-  return () => {
-    const current = env();
-    const key = JSON.stringify(KEYS.map((k) => current[k] ?? null));
-    if (key !== lastKey || !last) {
-      last = parseBrokerSettings(current);
-      lastKey = key;
-    }
-    return last;
-  };
+  return settingsSource(env, KEYS, parseBrokerSettings);
 }

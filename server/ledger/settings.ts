@@ -1,6 +1,6 @@
 import type { IssuerConfig, IssuerMap } from '../auth/issuers.js';
 import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseIssuerUrl, parseJwksDocument } from '../auth/issuers.js';
-import { commaList, ConfigError, type Env } from '../config-error.js';
+import { commaList, ConfigError, settingsSource, type Env } from '../config-error.js';
 
 export interface LedgerSettings {
   readonly issuers: IssuerMap;
@@ -78,20 +78,7 @@ export function parseLedgerSettings(env: Env): LedgerSettings {
   };
 }
 
-/**
- * Reads the settings per request (a changed environment applies to the next request) while
- * parsing only when one of the ledger's variables changed.
- */
+/** Per request, parsing again only when one of the ledger's variables changed. */
 export function ledgerSettingsSource(env: () => Env): () => LedgerSettings {
-  let lastKey: string | undefined;
-  let last: LedgerSettings | undefined;
-  return () => {
-    const current = env();
-    const key = JSON.stringify(KEYS.map((k) => current[k] ?? null));
-    if (key !== lastKey || !last) {
-      last = parseLedgerSettings(current);
-      lastKey = key;
-    }
-    return last;
-  };
+  return settingsSource(env, KEYS, parseLedgerSettings);
 }
