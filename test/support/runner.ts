@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActionsCore } from '../../actions/shared/core.js';
@@ -42,11 +42,16 @@ export async function runAction(bundle: string, inputs: Record<string, string>, 
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
   const inputEnv = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v]));
-  const result = await runToEnd(process.execPath, [bundle], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, RUNNER_TEMP: dir, ...inputEnv, ...env },
-  });
-  return { ...result, outputs: parseOutputFile(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8') };
+  try {
+    const result = await runToEnd(process.execPath, [bundle], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, RUNNER_TEMP: dir, ...inputEnv, ...env },
+    });
+    return { ...result, outputs: parseOutputFile(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8') };
+  } finally {
+    // Each run's workspace is the test's own: leave nothing behind in the temp folder.
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A stand-in for @actions/core that records what the action did. */
