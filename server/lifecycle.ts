@@ -9,7 +9,7 @@ export const SHUTDOWN_GRACE_MS = 10_000;
  * Graceful shutdown: stop accepting connections, let in-flight requests finish (bounded), then
  * close the store. The process then exits on its own, with status 0 when everything closed cleanly.
  */
-export function installGracefulShutdown(server: Server, store: Store, logger: Logger, graceMs = SHUTDOWN_GRACE_MS): void {
+export function installGracefulShutdown(server: Server, store: Pick<Store, 'close'>, logger: Logger, graceMs = SHUTDOWN_GRACE_MS): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

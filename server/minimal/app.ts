@@ -1,0 +1,92 @@
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { KeySetRegistry } from '../auth/key-sets.js';
+import { OidcVerifier } from '../auth/verifier.js';
+import { brokerSettingsSource } from '../broker/settings.js';
+import { systemClock, type Clock } from '../clock.js';
+import type { Env } from '../config-error.js';
+import { parseJson, rawBody } from '../http/json-body.js';
+import type { Logger } from '../logger.js';
+import { AppClients } from '../platform/clients.js';
+import { InstallationDirectory } from '../platform/installations.js';
+import { Refusal, type Outcome } from './outcomes.js';
+import { configurationUsable, mintForCaller, parseRequest } from './token.js';
+
+export interface MinimalAppDeps {
+  readonly env: () => Env;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly clock?: Clock;
+  readonly fetch?: typeof fetch;
+  readonly keySets?: KeySetRegistry;
+  readonly installations?: InstallationDirectory;
+}
+
+const TOKEN_BODY_LIMIT = '64kb';
+
+/** The class name of what failed verification (jose's when there is one) or broke: never a message. */
+function exceptionClass(err: Refusal): string | undefined {
+  if (err.outcome !== 'invalid_oidc' && err.outcome !== 'jwks_unavailable' && err.outcome !== 'internal_error') return undefined;
+  const cause = err.cause instanceof Error && err.cause.cause instanceof Error ? err.cause.cause : err.cause;
+  return cause instanceof Error ? cause.constructor.name : undefined;
+}
+
+/**
+ * The minimal broker: `GET /healthz`, `GET /readyz`, `POST /token`. Every `/token` request
+ * writes exactly one log line, `{"outcome": <code>}`, from a closed vocabulary.
+ */
+export function createMinimalApp(deps: MinimalAppDeps): Express {
+  const clock = deps.clock ?? systemClock;
+  const fetchImpl = deps.fetch ?? fetch;
+  const keySets = deps.keySets ?? new KeySetRegistry({ fetch: fetchImpl, clock });
+  const tokenDeps = {
+    verifier: new OidcVerifier(keySets, clock),
+    clients: new AppClients({ fetch: fetchImpl, userAgent: `gatehouse-minimal/${deps.version}` }),
+    installations: deps.installations ?? new InstallationDirectory(),
+    clock,
+  };
+  const settings = brokerSettingsSource(deps.env);
+  const logOutcome = (outcome: Outcome, exception?: string) => deps.logger.info({ outcome, ...(exception ? { exception } : {}) });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((_req, res, next) => {
+    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    next();
+  });
+
+  const refuse = (outcome: Exclude<Outcome, 'mint_ok'>): RequestHandler => () => {
+    throw new Refusal(outcome);
+  };
+
+  // Answers before any configuration is read: it proves the process runs, nothing more.
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.all('/healthz', refuse('method_not_allowed'));
+
+  app.get('/readyz', (_req, res) => {
+    if (!configurationUsable(settings())) throw new Refusal('config_unavailable');
+    res.json({ status: 'ready' });
+  });
+  app.all('/readyz', refuse('method_not_allowed'));
+
+  app.post('/token', ...rawBody(TOKEN_BODY_LIMIT), async (req, res) => {
+    const request = parseRequest(parseJson(req.rawBody));
+    const answer = await mintForCaller(tokenDeps, settings(), request);
+    logOutcome('mint_ok');
+    res.json(answer);
+  });
+  app.all('/token', refuse('method_not_allowed'));
+  app.use(refuse('not_found'));
+
+  const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+    // Body-parser failures (size, encoding) and unparseable JSON are all "not a JSON object".
+    const parseFailure = (err as { code?: unknown }).code === 'invalid_json' || typeof (err as { type?: unknown }).type === 'string';
+    const refusal = err instanceof Refusal ? err : new Refusal(parseFailure ? 'invalid_json' : 'internal_error', { cause: err });
+    if (req.path === '/token') logOutcome(refusal.outcome, exceptionClass(refusal));
+    else if (refusal.outcome === 'internal_error') deps.logger.error({ err }, 'unexpected failure');
+    if (res.headersSent) return void res.end();
+    res.status(refusal.status).json({ error: refusal.outcome });
+  };
+  app.use(errorHandler);
+  return app;
+}

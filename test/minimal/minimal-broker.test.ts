@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import { createMinimalApp } from '../../server/minimal/app.js';
+import { FakeGitHub } from '../support/fake-github.js';
+import { call } from '../support/http.js';
+import { capturedLogger } from '../support/log-capture.js';
+import { TestIssuer } from '../support/oidc-issuer.js';
+import { listen, type Listening } from '../support/servers.js';
+import { BROKER_AUDIENCE, INSTALLATION_ID, REPO, REPO_ID } from '../support/broker.js';
+
+const VOCABULARY = new Set([
+  'mint_ok',
+  'invalid_json',
+  'missing_fields',
+  'invalid_repository',
+  'invalid_oidc',
+  'repo_mismatch',
+  'repo_not_allowed',
+  'app_not_installed',
+  'mint_failed',
+  'config_unavailable',
+  'jwks_unavailable',
+  'not_found',
+  'method_not_allowed',
+  'internal_error',
+]);
+
+describe('minimal broker', () => {
+  let issuer: TestIssuer;
+  let github: FakeGitHub;
+  let server: Listening;
+  let env: Record<string, string | undefined>;
+  let logs: ReturnType<typeof capturedLogger>;
+
+  beforeEach(async () => {
+    issuer = await TestIssuer.start();
+    github = await FakeGitHub.start();
+    github.addInstallation(INSTALLATION_ID, 'octo-org');
+    github.addRepo(REPO, REPO_ID, INSTALLATION_ID);
+    env = { OIDC_ISSUER: issuer.url, FORGE_API_BASE: github.apiBase, FORGE_APP_ID: github.appId, FORGE_APP_PRIVATE_KEY: github.privateKeyPem };
+    logs = capturedLogger();
+    server = await listen(createMinimalApp({ env: () => env, logger: logs.logger, version: 'test' }));
+  });
+  afterEach(async () => {
+    await server.close();
+    await github.close();
+    await issuer.close();
+  });
+
+  const token = (body: unknown) => call(`${server.url}/token`, typeof body === 'string' ? { raw: body } : { json: body });
+  const body = async (overrides: Record<string, unknown> = {}) => ({
+    oidcToken: await issuer.mint({ aud: BROKER_AUDIENCE }),
+    owner: 'octo-org',
+    repo: 'octo-repo',
+    ...overrides,
+  });
+  const outcomes = () => logs.lines().filter((l) => 'outcome' in l);
+
+  it('mints like the main broker: 200 {token, expires_at, repository}, scoped to the repository id', async () => {
+    const res = await token(await body());
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), ['expires_at', 'repository', 'token']);
+    assert.deepEqual(github.grantOf(res.body.token as string)?.repositoryIds, [REPO_ID]);
+    assert.deepEqual(outcomes().map((l) => l.outcome), ['mint_ok']);
+    assert.ok(!logs.text().includes(res.body.token as string));
+  });
+
+  it('/healthz answers 200 before any configuration is read; /readyz resolves it', async () => {
+    env = {};
+    assert.deepEqual((await call(`${server.url}/healthz`)).body, { status: 'ok' });
+    const notReady = await call(`${server.url}/readyz`);
+    assert.deepEqual([notReady.status, notReady.body], [503, { error: 'config_unavailable' }]);
+    env = { FORGE_APP_ID: github.appId, FORGE_APP_PRIVATE_KEY: github.privateKeyPem };
+    const ready = await call(`${server.url}/readyz`);
+    assert.deepEqual([ready.status, ready.body], [200, { status: 'ready' }]);
+  });
+
+  const table: [string, () => Promise<{ status: number; body: Record<string, unknown> }>, number, string][] = [
+    ['not JSON', () => token('{"oidcToken"'), 400, 'invalid_json'],
+    ['JSON but not an object', () => token('["x"]'), 400, 'invalid_json'],
+    ['invalid UTF-8', () => call(`${server.url}/token`, { raw: Buffer.from([0x7b, 0xff, 0x7d]) }), 400, 'invalid_json'],
+    ['over the size limit', () => token(JSON.stringify({ pad: 'x'.repeat(70_000) })), 400, 'invalid_json'],
+    ['owner absent', async () => token({ ...(await body()), owner: undefined }), 400, 'missing_fields'],
+    ['oidcToken empty', async () => token(await body({ oidcToken: '' })), 400, 'missing_fields'],
+    ['repo null', async () => token(await body({ repo: null })), 400, 'missing_fields'],
+    ['owner not a string', async () => token(await body({ owner: ['octo-org'] })), 400, 'invalid_repository'],
+    ['repo with a path', async () => token(await body({ repo: '../../app/installations' })), 400, 'invalid_repository'],
+    ['owner with a query', async () => token(await body({ owner: 'octo?x=1' })), 400, 'invalid_repository'],
+    ['repo ..', async () => token(await body({ repo: '..' })), 400, 'invalid_repository'],
+    ['a token for another audience', async () => token(await body({ oidcToken: await issuer.mint({ aud: 'other' }) })), 401, 'invalid_oidc'],
+    ['an expired token', async () => token(await body({ oidcToken: await issuer.mint({ aud: BROKER_AUDIENCE, exp: Math.floor(Date.now() / 1000) - 300 }) })), 401, 'invalid_oidc'],
+    ['a token for another repository', async () => token(await body({ repo: 'other' })), 403, 'repo_mismatch'],
+  ];
+  for (const [name, send, status, error] of table) {
+    it(`${status} ${error}: ${name}`, async () => {
+      const res = await send();
+      assert.deepEqual([res.status, res.body], [status, { error }]);
+      assert.deepEqual(outcomes().map((l) => l.outcome), [error], 'exactly one outcome line');
+      assert.equal(github.count(), 0);
+    });
+  }
+
+  it('403 repo_not_allowed: an allowlist without the repository', async () => {
+    env.ALLOWED_REPOSITORIES = 'octo-org/other';
+    const res = await token(await body());
+    assert.deepEqual([res.status, res.body], [403, { error: 'repo_not_allowed' }]);
+  });
+
+  it('403 app_not_installed: the platform answers 404 for the installation', async () => {
+    github.repos.clear();
+    github.addRepo(REPO, REPO_ID, null);
+    const res = await token(await body());
+    assert.deepEqual([res.status, res.body], [403, { error: 'app_not_installed' }]);
+  });
+
+  it('502 mint_failed: the platform refuses the mint, or the lookup, for another reason', async () => {
+    github.inject('access_tokens', { status: 500, body: { message: 'Server Error' } });
+    assert.deepEqual((await token(await body())).body, { error: 'mint_failed' });
+    github.addRepo('octo-org/second', 2, INSTALLATION_ID);
+    github.inject('repository_installation', { status: 403, headers: { 'retry-after': '60' }, body: { message: 'You have exceeded a secondary rate limit.' } });
+    const oidcToken = await issuer.mint({ aud: BROKER_AUDIENCE, repository: 'octo-org/second', repository_id: '2' });
+    const res = await token({ oidcToken, owner: 'octo-org', repo: 'second' });
+    assert.deepEqual([res.status, res.body], [502, { error: 'mint_failed' }]);
+  });
+
+  it('503 config_unavailable: app id or key missing or unreadable', async () => {
+    for (const change of [{ FORGE_APP_ID: undefined }, { FORGE_APP_PRIVATE_KEY: 'garbage' }, { TOKEN_PERMISSIONS: 'contents=admin' }]) {
+      const saved = { ...env };
+      Object.assign(env, change);
+      const res = await token(await body());
+      assert.deepEqual([res.status, res.body], [503, { error: 'config_unavailable' }], JSON.stringify(Object.keys(change)));
+      env = saved;
+    }
+  });
+
+  it('503 jwks_unavailable: the key set cannot be fetched (not a 401)', async () => {
+    issuer.mode = 'down';
+    const res = await token(await body());
+    assert.deepEqual([res.status, res.body], [503, { error: 'jwks_unavailable' }]);
+  });
+
+  it('404 not_found and 405 method_not_allowed', async () => {
+    assert.deepEqual((await call(`${server.url}/sign`, { json: {} })).body, { error: 'not_found' });
+    for (const path of ['/token', '/healthz', '/readyz']) {
+      const res = await call(`${server.url}${path}`, { method: 'PUT', json: {} });
+      assert.deepEqual([res.status, res.body], [405, { error: 'method_not_allowed' }], path);
+    }
+    assert.deepEqual((await call(`${server.url}/token`)).body, { error: 'method_not_allowed' });
+  });
+
+  it('log lines: one per /token request, a closed vocabulary, never caller text; OIDC failures name only the exception class', async () => {
+    const marker = 'CALLER-TEXT-MARKER';
+    await token(await body({ repo: `${marker}/x` }));
+    await token(await body({ owner: marker }));
+    await token(await body({ oidcToken: `${marker}.${marker}.${marker}` }));
+    await token(await body({ oidcToken: await issuer.mint({ aud: BROKER_AUDIENCE, exp: Math.floor(Date.now() / 1000) - 300 }) }));
+    await token(`{"${marker}":`);
+    await token(await body());
+    const lines = outcomes();
+    assert.equal(lines.length, 6);
+    for (const line of lines) {
+      assert.ok(VOCABULARY.has(line.outcome as string), String(line.outcome));
+      const extra = Object.keys(line).filter((k) => !['level', 'time', 'pid', 'hostname', 'service', 'outcome', 'exception'].includes(k));
+      assert.deepEqual(extra, [], 'nothing but the outcome (and an exception class)');
+    }
+    assert.ok(!logs.text().includes(marker), 'caller text never reaches the log');
+    assert.deepEqual(
+      lines.map((l) => [l.outcome, l.exception]),
+      [
+        ['invalid_repository', undefined],
+        ['repo_mismatch', undefined],
+        ['invalid_oidc', 'TypeError'],
+        ['invalid_oidc', 'JWTExpired'],
+        ['invalid_json', undefined],
+        ['mint_ok', undefined],
+      ],
+    );
+  });
+});
