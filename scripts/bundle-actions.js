@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles every action (actions/<name>/main.ts, already compiled by tsc into build/) into
-// dist/<name>/index.js with ncc. dist/ is rebuilt from scratch so a removed action leaves nothing behind.
+// dist/<name>/index.js with ncc, and an action's post step (post.ts) into dist/<name>/post/index.js.
+// dist/ is rebuilt from scratch so a removed action leaves nothing behind.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,9 +14,15 @@ const names = readdirSync(join(root, 'actions'), { withFileTypes: true })
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const ncc = join(root, 'node_modules', '.bin', 'ncc');
-for (const name of names) {
-  const entry = join(root, 'build', 'actions', name, 'main.js');
+function bundle(entry, outDir) {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run tsc first (npm run build does)`);
-  execFileSync(ncc, ['build', entry, '-o', join(root, 'dist', name), '--license', 'licenses.txt', '--quiet'], { stdio: 'inherit' });
-  console.log(`dist/${name}/index.js`);
+  execFileSync(ncc, ['build', entry, '-o', outDir, '--license', 'licenses.txt', '--quiet'], { stdio: 'inherit' });
+  console.log(`${outDir.slice(root.length)}/index.js`);
+}
+
+for (const name of names) {
+  bundle(join(root, 'build', 'actions', name, 'main.js'), join(root, 'dist', name));
+  if (existsSync(join(root, 'actions', name, 'post.ts'))) {
+    bundle(join(root, 'build', 'actions', name, 'post.js'), join(root, 'dist', name, 'post'));
+  }
 }

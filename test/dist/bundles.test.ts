@@ -17,6 +17,21 @@ const SMOKE: Record<string, { inputs: Record<string, string>; check: (run: Actio
       assert.match(run.stdout, /::notice::record-deployment: api-url is empty/);
     },
   },
+  'request-token': {
+    inputs: { 'broker-url': '', 'app-name': 'Gatehouse' },
+    check: (run) => {
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /^::warning::Gatehouse token unavailable \(broker disabled\); comments fall back to the default bot$/m);
+    },
+  },
+};
+
+/** Post steps (`dist/<name>/post/index.js`), run once with no saved state. */
+const POST_SMOKE: Record<string, (run: ActionRun) => void> = {
+  'request-token': (run) => {
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /no token to revoke/);
+  },
 };
 
 const DIST = join(REPO_ROOT, 'dist');
@@ -37,6 +52,14 @@ describe('dist/ bundles', () => {
       smoke.check(await runAction(join(DIST, name, 'index.js'), smoke.inputs));
     });
 
+    if (existsSync(join(DIST, name, 'post', 'index.js'))) {
+      it(`${name}: its post step runs once from its bundle`, async () => {
+        const smoke = POST_SMOKE[name];
+        assert.ok(smoke, `no smoke run defined for dist/${name}/post`);
+        smoke(await runAction(join(DIST, name, 'post', 'index.js'), {}));
+      });
+    }
+
     it(`${name}: is an ES module bundle under 2 MB`, () => {
       assert.deepEqual(JSON.parse(readFileSync(join(DIST, name, 'package.json'), 'utf8')), { type: 'module' });
       assert.ok(statSync(join(DIST, name, 'index.js')).size < 2 * 1024 * 1024);
@@ -52,11 +75,15 @@ describe('action metadata', () => {
   for (const file of actionFiles) {
     const label = relative(REPO_ROOT, file);
     it(`${label} runs its own bundle on node24 and declares every input the code reads`, () => {
-      const meta = parse(readFileSync(file, 'utf8')) as { runs: { using: string; main: string }; inputs: Record<string, unknown> };
+      const meta = parse(readFileSync(file, 'utf8')) as { runs: { using: string; main: string; post?: string }; inputs: Record<string, unknown> };
       assert.equal(meta.runs.using, 'node24');
+      const own = join('dist', relative(join(REPO_ROOT, 'actions'), dirname(file)));
       const main = resolve(dirname(file), meta.runs.main);
-      assert.equal(relative(REPO_ROOT, main), join('dist', relative(join(REPO_ROOT, 'actions'), dirname(file)), 'index.js'));
+      assert.equal(relative(REPO_ROOT, main), join(own, 'index.js'));
       assert.ok(existsSync(main), `${main} missing`);
+      const hasPost = existsSync(join(dirname(file), 'post.ts'));
+      assert.equal(meta.runs.post === undefined, !hasPost, 'runs.post is declared exactly when post.ts exists');
+      if (meta.runs.post) assert.equal(relative(REPO_ROOT, resolve(dirname(file), meta.runs.post)), join(own, 'post', 'index.js'));
       const sources = readdirSync(dirname(file))
         .filter((f) => f.endsWith('.ts'))
         .map((f) => readFileSync(join(dirname(file), f), 'utf8'))

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import type { ActionsCore } from '../../actions/shared/core.js';
-import { runToEnd } from './processes.js';
+import { REPO_ROOT, runToEnd } from './processes.js';
 
 /** Parses a `GITHUB_OUTPUT` file (`name<<delimiter` blocks, as @actions/core writes them). */
 export function parseOutputFile(text: string): Record<string, string> {
@@ -28,26 +29,48 @@ export interface ActionRun {
   readonly stdout: string;
   readonly stderr: string;
   readonly outputs: Record<string, string>;
+  /** What the step saved with `core.saveState` (the runner hands it to the post step as `STATE_<name>`). */
+  readonly state: Record<string, string>;
   readonly summary: string;
 }
 
+/** The `default:` of every input in `actions/<name>/action.yml` for a bundle under `dist/<name>/`. */
+function inputDefaults(bundle: string): Record<string, string> {
+  const name = /[\\/]dist[\\/]([^\\/]+)[\\/]/.exec(bundle)?.[1];
+  const file = name ? join(REPO_ROOT, 'actions', name, 'action.yml') : undefined;
+  if (!file || !existsSync(file)) return {};
+  const meta = parse(readFileSync(file, 'utf8')) as { inputs?: Record<string, { default?: unknown }> };
+  return Object.fromEntries(
+    Object.entries(meta.inputs ?? {}).flatMap(([input, spec]) => (spec.default === undefined ? [] : [[input, String(spec.default)]])),
+  );
+}
+
 /**
- * Runs a bundled action as the runner does: `node dist/<name>/index.js` with `INPUT_*` variables,
- * a `GITHUB_OUTPUT` and a `GITHUB_STEP_SUMMARY` file, and whatever else `env` adds.
+ * Runs a bundled action as the runner does: `node dist/<name>/index.js` with `INPUT_*` variables
+ * (the action.yml defaults, then `inputs`), a `GITHUB_OUTPUT`, `GITHUB_STATE` and
+ * `GITHUB_STEP_SUMMARY` file, and whatever else `env` adds.
  */
 export async function runAction(bundle: string, inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> {
+  inputs = { ...inputDefaults(bundle), ...inputs };
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-action-'));
   const outputFile = join(dir, 'output');
   const summaryFile = join(dir, 'summary');
+  const stateFile = join(dir, 'state');
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
+  writeFileSync(stateFile, '');
   const inputEnv = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v]));
   try {
     const result = await runToEnd(process.execPath, [bundle], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, RUNNER_TEMP: dir, ...inputEnv, ...env },
+      env: { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_STATE: stateFile, RUNNER_TEMP: dir, ...inputEnv, ...env },
     });
-    return { ...result, outputs: parseOutputFile(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8') };
+    return {
+      ...result,
+      outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+      state: parseOutputFile(readFileSync(stateFile, 'utf8')),
+      summary: readFileSync(summaryFile, 'utf8'),
+    };
   } finally {
     // Each run's workspace is the test's own: leave nothing behind in the temp folder.
     rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,223 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMinimalApp } from '../../server/minimal/app.js';
+import { startBroker, type BrokerHarness } from '../support/broker.js';
+import { capturedLogger } from '../support/log-capture.js';
+import { REPO_ROOT, runToEnd } from '../support/processes.js';
+import { parseOutputFile, runAction } from '../support/runner.js';
+import { closedPort, listen, type Listening } from '../support/servers.js';
+
+const BUNDLE = join(REPO_ROOT, 'dist', 'request-token', 'index.js');
+const POST_BUNDLE = join(REPO_ROOT, 'dist', 'request-token', 'post', 'index.js');
+const SCRIPT = join(REPO_ROOT, 'actions', 'request-token', 'request-token.sh');
+
+const which = (tool: string): string | undefined => {
+  try {
+    return execFileSync('bash', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+};
+const BASH = which('bash')!;
+const WARNING = (reason: string) => `::warning::Gatehouse token unavailable (${reason}); comments fall back to the default bot`;
+
+/** Every appearance of the token in a log is inside its own `::add-mask::` line. */
+function onlyMasked(stdout: string, token: string): void {
+  const lines = stdout.split('\n').filter((l) => l.includes(token));
+  assert.ok(lines.length >= 1, 'the token is masked');
+  for (const line of lines) assert.equal(line, `::add-mask::${token}`);
+}
+
+interface ScriptRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly outputs: Record<string, string>;
+}
+
+/** Runs the shell client as a step would: bash, a GITHUB_OUTPUT file, the runner's variables. */
+async function runScript(env: Record<string, string | undefined>, path = process.env.PATH ?? ''): Promise<ScriptRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-sh-'));
+  try {
+    const output = join(dir, 'output');
+    writeFileSync(output, '');
+    const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const result = await runToEnd(BASH, [SCRIPT], { env: { PATH: path, GITHUB_OUTPUT: output, TMPDIR: dir, ...clean }, cwd: dir });
+    return { code: result.code, stdout: result.stdout + result.stderr, outputs: parseOutputFile(readFileSync(output, 'utf8')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A PATH holding only the named tools (to run the client on a runner that lacks one). */
+function pathWith(tools: string[]): { path: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-path-'));
+  for (const tool of tools) symlinkSync(which(tool)!, join(dir, tool));
+  return { path: dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+describe('request-token clients as child processes (bundle and shell script) against real brokers', function () {
+  let h: BrokerHarness;
+  let minimal: Listening;
+  let runnerEnv: Record<string, string>;
+
+  before(function () {
+    if (!which('curl') || !which('jq')) this.skip();
+  });
+
+  beforeEach(async () => {
+    h = await startBroker();
+    minimal = await listen(createMinimalApp({ env: () => h.backend.env, logger: capturedLogger().logger, version: 'test' }));
+    runnerEnv = {
+      ACTIONS_ID_TOKEN_REQUEST_URL: h.issuer.runnerTokenUrl,
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: h.issuer.runnerRequestToken,
+      GITHUB_REPOSITORY: 'octo-org/octo-repo',
+      GITHUB_RUN_ID: '7',
+      GITHUB_API_URL: h.github.apiBase,
+    };
+  });
+  afterEach(async () => {
+    await minimal.close();
+    await h.close();
+  });
+
+  describe('the bundle (dist/request-token)', () => {
+    it('gets a token from the main broker, masks it, saves it for the post step, which revokes it', async () => {
+      const run = await runAction(BUNDLE, { 'broker-url': h.backend.url }, runnerEnv);
+      assert.equal(run.code, 0, run.stderr);
+      const token = run.outputs.token!;
+      assert.match(token, /^ghs_/);
+      assert.equal(run.outputs.repository, 'octo-org/octo-repo');
+      onlyMasked(run.stdout, token);
+      assert.ok(!run.stdout.includes('::warning::'));
+      assert.equal(run.state.token, token);
+
+      const post = await runAction(POST_BUNDLE, {}, { ...runnerEnv, STATE_token: token, 'STATE_expires-at': run.state['expires-at']! });
+      assert.equal(post.code, 0, post.stderr);
+      assert.match(post.stdout, /token revoked/);
+      assert.ok(h.github.revoked.has(token));
+      assert.ok(!post.stdout.includes(token));
+    });
+
+    it('gets a token from the minimal broker', async () => {
+      const run = await runAction(BUNDLE, { 'broker-url': minimal.url }, runnerEnv);
+      assert.match(run.outputs.token!, /^ghs_/);
+      onlyMasked(run.stdout, run.outputs.token!);
+    });
+
+    it('fail-soft: exit 0, one warning, empty outputs (a closed port; no OIDC variables; a 403)', async () => {
+      const port = await closedPort();
+      const cases: [Record<string, string>, Record<string, string>, string][] = [
+        [{ 'broker-url': `http://127.0.0.1:${port}` }, runnerEnv, 'broker unreachable'],
+        [{ 'broker-url': h.backend.url }, { GITHUB_REPOSITORY: 'octo-org/octo-repo' }, "missing 'id-token: write'"],
+        [{ 'broker-url': h.backend.url }, { ...runnerEnv, GITHUB_REPOSITORY: 'nope' }, 'bad GITHUB_REPOSITORY'],
+      ];
+      for (const [inputs, env, reason] of cases) {
+        const run = await runAction(BUNDLE, inputs, env);
+        assert.equal(run.code, 0);
+        assert.deepEqual(run.stdout.split('\n').filter((l) => l.startsWith('::warning::')), [WARNING(reason)]);
+        assert.equal(run.outputs.token, '');
+      }
+      h.backend.env.ALLOWED_REPOSITORIES = 'octo-org/other';
+      const refused = await runAction(BUNDLE, { 'broker-url': h.backend.url }, runnerEnv);
+      assert.deepEqual(refused.stdout.split('\n').filter((l) => l.startsWith('::warning::')), [WARNING('broker HTTP 403')]);
+    });
+  });
+
+  describe('the shell client (request-token.sh)', () => {
+    it('gets a token from the main broker and from the minimal broker; the token only ever appears masked', async () => {
+      for (const url of [h.backend.url, minimal.url]) {
+        const run = await runScript({ ...runnerEnv, BROKER_URL: url });
+        assert.equal(run.code, 0, run.stdout);
+        const token = run.outputs.token!;
+        assert.match(token, /^ghs_/, run.stdout);
+        assert.equal(run.outputs.repository, 'octo-org/octo-repo');
+        assert.match(run.outputs['expires-at']!, /Z$/);
+        onlyMasked(run.stdout, token);
+        assert.ok(run.stdout.includes(`::add-mask::${h.issuer.lastRunnerToken}`), 'the OIDC token is masked too');
+        assert.ok(!run.stdout.includes('::warning::'));
+      }
+    });
+
+    const reasons: [string, () => Promise<Record<string, string | undefined>>][] = [
+      ['broker disabled', async () => ({ ...runnerEnv, BROKER_URL: '' })],
+      ["missing 'id-token: write'", async () => ({ GITHUB_REPOSITORY: 'octo-org/octo-repo', BROKER_URL: h.backend.url })],
+      ['bad GITHUB_REPOSITORY', async () => ({ ...runnerEnv, GITHUB_REPOSITORY: 'octo-org/octo-repo/x', BROKER_URL: h.backend.url })],
+      ['OIDC request failed', async () => ({ ...runnerEnv, ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'wrong', BROKER_URL: h.backend.url })],
+      ['OIDC request failed', async () => ({ ...runnerEnv, ACTIONS_ID_TOKEN_REQUEST_URL: `http://127.0.0.1:${await closedPort()}/t?a=1`, BROKER_URL: h.backend.url })],
+      ['broker unreachable', async () => ({ ...runnerEnv, BROKER_URL: `http://127.0.0.1:${await closedPort()}` })],
+    ];
+    for (const [reason, env] of reasons) {
+      it(`${reason}: exit 0, one warning line, empty outputs`, async () => {
+        const run = await runScript(await env());
+        assert.equal(run.code, 0);
+        assert.deepEqual(run.stdout.split('\n').filter((l) => l.includes('::warning::')), [WARNING(reason)]);
+        assert.deepEqual(run.outputs, { token: '', 'expires-at': '', repository: '' });
+      });
+    }
+
+    it('curl or jq not installed on this runner', async () => {
+      for (const [tools, reason] of [
+        [['jq'], 'curl not installed on this runner'],
+        [['curl'], 'jq not installed on this runner'],
+      ] as const) {
+        const bin = pathWith([...tools]);
+        try {
+          const run = await runScript({ ...runnerEnv, BROKER_URL: h.backend.url }, bin.path);
+          assert.equal(run.code, 0);
+          assert.deepEqual(run.stdout.trim().split('\n'), [WARNING(reason)]);
+          assert.equal(run.outputs.token, '');
+        } finally {
+          bin.cleanup();
+        }
+      }
+    });
+
+    it('OIDC token missing, broker HTTP 403, broker returned no token', async () => {
+      const runner = await listen((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"count":0}'));
+      const empty = await listen((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"repository":"x"}'));
+      try {
+        const missing = await runScript({ ...runnerEnv, ACTIONS_ID_TOKEN_REQUEST_URL: `${runner.url}/t?a=1`, BROKER_URL: h.backend.url });
+        assert.ok(missing.stdout.includes(WARNING('OIDC token missing')));
+        const noToken = await runScript({ ...runnerEnv, BROKER_URL: empty.url });
+        assert.ok(noToken.stdout.includes(WARNING('broker returned no token')));
+        h.backend.env.ALLOWED_REPOSITORIES = 'octo-org/other';
+        const refused = await runScript({ ...runnerEnv, BROKER_URL: h.backend.url });
+        assert.ok(refused.stdout.includes(WARNING('broker HTTP 403')), refused.stdout);
+        assert.equal(refused.code, 0);
+      } finally {
+        await runner.close();
+        await empty.close();
+      }
+    });
+
+    it('the fallback is tried when the primary is unreachable, not when it answers', async () => {
+      const viaFallback = await runScript({ ...runnerEnv, BROKER_URL: `http://127.0.0.1:${await closedPort()}`, FALLBACK_URL: h.backend.url });
+      assert.match(viaFallback.outputs.token!, /^ghs_/, viaFallback.stdout);
+      let fallbackCalls = 0;
+      const fallback = await listen((_req, res) => {
+        fallbackCalls++;
+        res.writeHead(500).end();
+      });
+      const answering = await listen((_req, res) => void res.writeHead(502, { 'content-type': 'application/json' }).end('{}'));
+      try {
+        const run = await runScript({ ...runnerEnv, BROKER_URL: answering.url, FALLBACK_URL: fallback.url });
+        assert.ok(run.stdout.includes(WARNING('broker HTTP 502')));
+        assert.equal(fallbackCalls, 0);
+      } finally {
+        await fallback.close();
+        await answering.close();
+      }
+    });
+
+    it('is clean under shellcheck', async function () {
+      const shellcheck = which('shellcheck');
+      // .ci/run installs shellcheck; a development machine without it reports this as skipped.
+      if (!shellcheck) this.skip();
+      const result = await runToEnd(shellcheck, ['--severity=style', SCRIPT]);
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+    });
+  });
+});
