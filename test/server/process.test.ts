@@ -94,3 +94,24 @@ describe('backend process (server/main.ts)', () => {
     assert.match(started.output(), /LEDGER_ALLOWED_OWNERS is empty/);
   });
 });
+
+describe('minimal broker process (server/minimal/main.ts)', () => {
+  it('starts without configuration: /healthz 200, /readyz 503 with the problem logged; SIGTERM exits 0', async () => {
+    const started = await startEntry('server/minimal/main.ts', {}, 'gatehouse minimal broker listening');
+    try {
+      assert.deepEqual((await call(`${started.url}/healthz`)).body, { status: 'ok' });
+      const ready = await call(`${started.url}/readyz`);
+      assert.deepEqual([ready.status, ready.body], [503, { error: 'config_unavailable' }]);
+      const token = await call(`${started.url}/token`, { json: { oidcToken: 'x', owner: 'o', repo: 'r' } });
+      assert.deepEqual([token.status, token.body], [503, { error: 'config_unavailable' }]);
+      assert.match(started.output(), /FORGE_APP_ID is not set/);
+      // The log stream is asynchronous: the line may land just after the answer.
+      for (let i = 0; i < 40 && !started.output().includes('"outcome":"config_unavailable"'); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.match(started.output(), /"outcome":"config_unavailable"/);
+      started.child.kill('SIGTERM');
+      assert.equal(await started.exited, 0);
+    } finally {
+      if (started.child.exitCode === null) started.child.kill('SIGKILL');
+    }
+  });
+});
