@@ -8,6 +8,7 @@ import { ReleasesService } from './broker/releases.js';
 import { brokerRoutes } from './broker/routes.js';
 import { brokerSettingsSource } from './broker/settings.js';
 import { healthRoutes } from './health/routes.js';
+import { apiHeaders } from './http/api-headers.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound, settingsOrMisconfigured } from './http/errors.js';
 import { requestLogging } from './http/request-logging.js';
@@ -33,12 +34,6 @@ export interface AppDeps {
   /** Installation-lookup cache; one per process. */
   readonly installations?: InstallationDirectory;
 }
-
-/** Every answer is JSON and none may be cached by an intermediary (tokens and records pass here). */
-const apiHeaders: express.RequestHandler = (_req, res, next) => {
-  res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
-  next();
-};
 
 /** The backend: wires the parts; holds no logic of its own. */
 export function createApp(deps: AppDeps): Express {

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
 import { PlatformError } from '../platform/errors.js';
 import type { CommitOnBranch } from '../platform/github-app.js';
+import { isRepositoryPair } from '../platform/identifiers.js';
 import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import { appClientFor } from './platform.js';
 import type { BrokerSettings } from './settings.js';
@@ -16,8 +17,6 @@ export interface SignDeps extends RepositoryTokenDeps {
 const SIGN_PERMISSIONS = { contents: 'write' } as const;
 const MAX_FILE_CHANGES = 1000;
 
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-const NAME = /^[A-Za-z0-9._-]{1,100}$/;
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -65,7 +64,7 @@ export function parseSignRequest(body: unknown): CommitOnBranch {
     throw new AppError(400, 'missing_required_fields', { message: 'repo, branch, expected_head_oid and message.headline are required' });
   }
   const [owner, name, ...rest] = typeof repo === 'string' ? repo.split('/') : [];
-  if (rest.length > 0 || !owner || !name || !OWNER.test(owner) || !NAME.test(name) || name === '.' || name === '..') {
+  if (rest.length > 0 || !isRepositoryPair(owner, name)) {
     throw new AppError(400, 'invalid_repo', { message: 'repo must be owner/name' });
   }
   if (typeof branch !== 'string' || !isBranchName(branch)) throw invalid('branch is not a valid branch name');

@@ -4,6 +4,7 @@ import { OidcVerifier } from '../auth/verifier.js';
 import { brokerSettingsSource } from '../broker/settings.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Env } from '../config-error.js';
+import { apiHeaders } from '../http/api-headers.js';
 import { parseJson, rawBody } from '../http/json-body.js';
 import type { Logger } from '../logger.js';
 import { AppClients } from '../platform/clients.js';
@@ -50,10 +51,7 @@ export function createMinimalApp(deps: MinimalAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use((_req, res, next) => {
-    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
-    next();
-  });
+  app.use(apiHeaders);
 
   const refuse = (outcome: Exclude<Outcome, 'mint_ok'>): RequestHandler => () => {
     throw new Refusal(outcome);

@@ -2,6 +2,7 @@ import { OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
 import type { OidcVerifier } from '../auth/verifier.js';
 import { issuerMapOf, type BrokerSettings, type Setting } from '../broker/settings.js';
 import type { AppClients } from '../platform/clients.js';
+import { isRepositoryPair } from '../platform/identifiers.js';
 import {
   AppNotInstalled,
   InstallationLookupFailed,
@@ -16,9 +17,6 @@ export interface MinimalTokenDeps extends RepositoryTokenDeps {
   readonly clients: AppClients;
 }
 
-/** Plain platform identifiers: checked before either value can reach an API URL. */
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-const REPO = /^[A-Za-z0-9._-]{1,100}$/;
 
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
@@ -32,10 +30,9 @@ export function parseRequest(body: unknown): MinimalTokenRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Refusal('invalid_json');
   const { oidcToken, owner, repo } = body as Record<string, unknown>;
   if (!present(oidcToken) || !present(owner) || !present(repo)) throw new Refusal('missing_fields');
-  if (typeof owner !== 'string' || typeof repo !== 'string' || !OWNER.test(owner) || !REPO.test(repo) || repo === '.' || repo === '..') {
-    throw new Refusal('invalid_repository');
-  }
-  return { oidcToken, owner, repo };
+  // Checked before either value can reach an API URL.
+  if (!isRepositoryPair(owner, repo)) throw new Refusal('invalid_repository');
+  return { oidcToken, owner, repo: repo as string };
 }
 
 /** What keeps the broker from serving `/token` (setting names and problems, never values). */
