@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CiOptions } from './ci.js';
+import { GateError } from './errors.js';
+import { FAIL_ON, type FailOn } from './severity.js';
+
+export const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
+
+export const USAGE = `Usage: gate ci [options]
+
+Classifies SARIF findings as net-new (introduced by the pull request, since the merge-base of
+base and head) or pre-existing, and fails only on net-new ones.
+
+Options:
+  --sarif <path>          SARIF report (default ${DEFAULT_SARIF})
+  --base <sha|ref>        base of the pull request (default: the pull-request event's base sha)
+  --head <sha|ref>        head of the pull request (default HEAD)
+  --repo <path>           repository working tree (default: the current directory)
+  --fail-on <severity>    critical | high | medium | low | any | none (default high)
+  --strict                skipped linters and failed tool runs are errors (exit 2)
+  --filtered-out <path>   write the net-new-only SARIF here
+  --counts-json <path>    write the counts document here
+  --linters <keys>        enabled MegaLinter linter keys, comma-separated
+                          (default: ENABLE_LINTERS, else .mega-linter.yml)
+  --help                  this text
+
+Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,
+for example a shallow clone: check out with fetch-depth: 0).`;
+
+export type Command = { readonly kind: 'help' } | { readonly kind: 'ci'; readonly options: CiOptions };
+
+/** The pull-request event's base commit, when the workflow runs on one. */
+function eventBase(env: NodeJS.ProcessEnv): string | undefined {
+  if (!env.GITHUB_EVENT_PATH) return undefined;
+  try {
+    const event = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as { pull_request?: { base?: { sha?: unknown } } };
+    const sha = event.pull_request?.base?.sha;
+    return typeof sha === 'string' && sha ? sha : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
+export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        sarif: { type: 'string' },
+        base: { type: 'string' },
+        head: { type: 'string' },
+        repo: { type: 'string' },
+        'fail-on': { type: 'string' },
+        strict: { type: 'boolean' },
+        'filtered-out': { type: 'string' },
+        'counts-json': { type: 'string' },
+        linters: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new GateError(`${(err as Error).message}\n\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) return { kind: 'help' };
+  if (positionals[0] !== 'ci' || positionals.length > 1) throw new GateError(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+
+  const failOn = (values['fail-on'] ?? 'high').toLowerCase();
+  if (!FAIL_ON.includes(failOn as FailOn)) throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+  const base = values.base ?? eventBase(env);
+  if (!base) throw new GateError('no --base given and no pull-request event to read it from');
+  return {
+    kind: 'ci',
+    options: {
+      sarif: resolve(cwd, values.sarif ?? DEFAULT_SARIF),
+      base,
+      head: values.head ?? 'HEAD',
+      repo: resolve(cwd, values.repo ?? '.'),
+      failOn: failOn as FailOn,
+      strict: values.strict ?? false,
+      ...(values['filtered-out'] ? { filteredOut: resolve(cwd, values['filtered-out']) } : {}),
+      ...(values['counts-json'] ? { countsJson: resolve(cwd, values['counts-json']) } : {}),
+      ...(values.linters !== undefined ? { linters: values.linters } : {}),
+    },
+  };
+}

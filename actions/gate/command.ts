@@ -1,0 +1,35 @@
+import { parseCommand, USAGE } from './args.js';
+import { runCi } from './ci.js';
+import { EXIT_ERROR, EXIT_OK, GateError } from './errors.js';
+
+export interface CliIo {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+/** The `gate` command: returns the exit code; relative paths resolve against `cwd`. */
+export async function gateCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, io: CliIo): Promise<number> {
+  let command;
+  try {
+    command = parseCommand(argv, env, cwd);
+  } catch (err) {
+    if (!(err instanceof GateError)) throw err;
+    io.err(`gate: ${err.message}`);
+    return EXIT_ERROR;
+  }
+  if (command.kind === 'help') {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  const outcome = await runCi(command.options, env);
+  const c = outcome.counts;
+  for (const finding of outcome.classification?.netNew ?? []) {
+    io.out(`${finding.blocking ? 'BLOCKING' : 'net-new '} ${finding.severity.padEnd(8)} ${finding.location.path}:${finding.location.startLine ?? 1} ${finding.tool}${finding.ruleId ? ` ${finding.ruleId}` : ''}`);
+  }
+  for (const skipped of c.linters_skipped) io.out(`skipped  ${skipped.linter}: ${skipped.reason}`);
+  io.out(
+    `gate: ${c.net_new_count} net-new (${c.blocking_count} blocking), ${c.pre_existing_count} pre-existing, ${c.suppressed_count} suppressed, ${c.sops_ignored_count} SOPS-encrypted, ${c.no_location_count} without location`,
+  );
+  (outcome.exitCode === EXIT_OK ? io.out : io.err)(`gate: ${outcome.message} (exit ${outcome.exitCode})`);
+  return outcome.exitCode;
+}

@@ -1,0 +1,384 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCi, type CiOptions } from '../../actions/gate/ci.js';
+import { gateCommand } from '../../actions/gate/command.js';
+import type { Counts } from '../../actions/gate/report.js';
+import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
+import { GitRepo, lines } from '../support/git-repo.js';
+import { REPO_ROOT } from '../support/processes.js';
+
+const FIXTURES = join(REPO_ROOT, '..', 'shared', 'fixtures', 'gate');
+
+const result = (path: string | undefined, line: number | undefined, extra: Partial<SarifResult> = {}): SarifResult => ({
+  ruleId: 'rule-1',
+  level: 'error',
+  message: { text: 'finding' },
+  ...(path === undefined
+    ? {}
+    : { locations: [{ physicalLocation: { artifactLocation: { uri: path }, ...(line === undefined ? {} : { region: { startLine: line } }) } }] }),
+  ...extra,
+});
+
+const run = (results: SarifResult[], extra: Partial<SarifRun> = {}): SarifRun => ({
+  tool: { driver: { name: 'eslint', rules: [{ id: 'rule-1' }, { id: 'critical-rule', properties: { 'security-severity': '9.5' } }] } },
+  results,
+  ...extra,
+});
+
+describe('gate ci', () => {
+  let repo: GitRepo;
+  let out: string;
+  let base: string;
+
+  /**
+   * main: src/app.js (20 lines), lib/moved.js (10 lines).
+   * pr:   src/app.js gains line 6 and changes line 10; src/new.js is new; lib/moved.js is renamed
+   *       to lib/renamed.js with line 11 added.
+   */
+  beforeEach(() => {
+    repo = GitRepo.create();
+    repo.write('src/app.js', lines(20)).write('lib/moved.js', lines(10, 'moved ')).write('README.md', 'readme\n');
+    base = repo.commit('base');
+    repo.git('checkout', '--quiet', '-b', 'pr');
+    const app = lines(20).split('\n');
+    app.splice(5, 0, 'inserted line');
+    app[10] = 'changed line 10';
+    repo.write('src/app.js', app.join('\n'));
+    repo.write('src/new.js', lines(3, 'new '));
+    repo.git('mv', 'lib/moved.js', 'lib/renamed.js');
+    repo.write('lib/renamed.js', lines(10, 'moved ') + 'added at 11\n');
+    repo.commit('pr');
+    out = mkdtempSync(join(tmpdir(), 'gatehouse-gate-'));
+  });
+  afterEach(() => {
+    repo.cleanup();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  const gate = async (log: unknown, options: Partial<CiOptions> = {}) => {
+    const sarif = join(out, `report-${Math.random()}.sarif`);
+    writeFileSync(sarif, JSON.stringify(log));
+    const outcome = await runCi(
+      {
+        sarif,
+        base,
+        head: 'HEAD',
+        repo: repo.dir,
+        failOn: 'high',
+        strict: false,
+        filteredOut: join(out, 'filtered.sarif'),
+        countsJson: join(out, 'counts.json'),
+        ...options,
+      },
+      {},
+    );
+    const counts = JSON.parse(readFileSync(join(out, 'counts.json'), 'utf8')) as Counts;
+    const filtered = JSON.parse(readFileSync(join(out, 'filtered.sarif'), 'utf8')) as SarifLog;
+    return { outcome, counts, filtered };
+  };
+  const sarif = (...runs: SarifRun[]): SarifLog => ({ version: '2.1.0', runs });
+
+  it('an added line and a new file are net-new; unchanged lines are pre-existing; exit 1 on a blocking one', async () => {
+    const { outcome, counts, filtered } = await gate(
+      sarif(run([result('src/app.js', 6), result('src/app.js', 3), result('src/new.js', 2, { level: 'warning' }), result('README.md', 1)])),
+    );
+    assert.equal(outcome.exitCode, 1);
+    assert.equal(counts.exit_code, 1);
+    assert.equal(counts.total_count, 4);
+    assert.equal(counts.net_new_count, 2);
+    assert.equal(counts.pre_existing_count, 2);
+    assert.equal(counts.blocking_count, 1);
+    assert.deepEqual(counts.net_new_by_severity, { critical: 0, high: 1, medium: 1, low: 0, info: 0 });
+    assert.equal(counts.schema_version, 1);
+    assert.match(outcome.message, /blocked by 1 net-new finding/);
+    const results = filtered.runs[0]!.results!;
+    assert.deepEqual(
+      results.map((r) => [r.locations![0]!.physicalLocation!.artifactLocation!.uri, r.baselineState]),
+      [
+        ['src/app.js', 'new'],
+        ['src/new.js', 'new'],
+      ],
+    );
+    assert.deepEqual(filtered.runs[0]!.tool.driver.rules, run([]).tool.driver.rules, 'tool and rule metadata kept');
+    assert.equal(filtered.version, '2.1.0');
+  });
+
+  it('a changed line counts as added; the lines shifted by an insertion do not', async () => {
+    const { counts } = await gate(sarif(run([result('src/app.js', 11), result('src/app.js', 12), result('src/app.js', 21)])));
+    assert.equal(counts.net_new_count, 1, 'line 11 is the changed line 10, shifted by the insertion');
+  });
+
+  it('a renamed file is matched by its new path: only its added line is net-new', async () => {
+    const { counts } = await gate(sarif(run([result('lib/renamed.js', 11), result('lib/renamed.js', 2), result('lib/moved.js', 2)])));
+    assert.equal(counts.net_new_count, 1);
+    assert.equal(counts.pre_existing_count, 2);
+  });
+
+  it('exit 0 when no net-new finding reaches --fail-on; critical from the security-severity band', async () => {
+    const log = sarif(run([result('src/app.js', 6), result('src/new.js', 1, { ruleId: 'critical-rule', ruleIndex: 1, level: 'note' })]));
+    const critical = await gate(log, { failOn: 'critical' });
+    assert.equal(critical.outcome.exitCode, 1);
+    assert.deepEqual(critical.counts.net_new_by_severity, { critical: 1, high: 1, medium: 0, low: 0, info: 0 });
+    assert.equal(critical.counts.blocking_count, 1);
+    assert.equal((await gate(sarif(run([result('src/app.js', 6)])), { failOn: 'critical' })).outcome.exitCode, 0);
+    assert.equal((await gate(log, { failOn: 'none' })).outcome.exitCode, 0);
+    const any = await gate(sarif(run([result('src/app.js', 6, { level: 'none' })])), { failOn: 'any' });
+    assert.equal(any.outcome.exitCode, 1);
+  });
+
+  it('normalises file:// URIs, absolute workspace paths, uriBaseId and MegaLinter container prefixes', async () => {
+    const uris: [string, string | undefined][] = [
+      [`file://${repo.dir}/src/app.js`, undefined],
+      [`${repo.dir}/src/app.js`, undefined],
+      ['/tmp/lint/src/app.js', undefined],
+      ['/github/workspace/src/app.js', undefined],
+      ['./src/app.js', undefined],
+      ['src/app.js', '%SRCROOT%'],
+      ['app.js', 'SRC'],
+      ['src%2Fapp.js', undefined],
+    ];
+    const results = uris.map(([uri, uriBaseId]) => ({
+      ruleId: 'rule-1',
+      level: 'error',
+      message: { text: 'x' },
+      locations: [{ physicalLocation: { artifactLocation: { uri, ...(uriBaseId ? { uriBaseId } : {}) }, region: { startLine: 6 } } }],
+    }));
+    const { counts } = await gate(
+      sarif(run(results, { originalUriBaseIds: { '%SRCROOT%': { uri: `file://${repo.dir}/` }, SRC: { uri: 'src/', uriBaseId: '%SRCROOT%' } } })),
+    );
+    assert.equal(counts.net_new_count, uris.length);
+  });
+
+  it('a result without a location never blocks and is counted', async () => {
+    const { outcome, counts } = await gate(sarif(run([result(undefined, undefined), result('src/app.js', undefined)])));
+    assert.equal(outcome.exitCode, 0);
+    assert.equal(counts.no_location_count, 1);
+    assert.equal(counts.pre_existing_count, 1, 'a file without a line in a modified file is not guessed to be new');
+  });
+
+  it('suppressed results never block; an empty suppressions list is no suppression; rejected and under review still count', async () => {
+    const { counts } = await gate(
+      sarif(
+        run([
+          result('src/app.js', 6, { suppressions: [{ kind: 'inSource' }] }),
+          result('src/app.js', 6, { suppressions: [{ kind: 'external', status: 'accepted' }] }),
+          result('src/app.js', 6, { suppressions: [] }),
+          result('src/app.js', 6, { suppressions: [{ kind: 'external', status: 'rejected' }] }),
+          result('src/app.js', 6, { suppressions: [{ kind: 'external', status: 'underReview' }] }),
+        ]),
+      ),
+    );
+    assert.equal(counts.suppressed_count, 2);
+    assert.equal(counts.net_new_count, 3);
+    assert.equal(counts.blocking_count, 3);
+  });
+
+  describe('SOPS-encrypted secrets', () => {
+    beforeEach(() => {
+      const sops = readFileSync(join(FIXTURES, 'sops-example.yaml'), 'utf8');
+      repo.write('config/secrets.yaml', `${sops}plaintext_password: hunter2-not-encrypted\n`);
+      repo.commit('add secrets');
+    });
+
+    it('a secret-scanner result on an ENC[AES256_GCM,…] line is dropped; a plaintext secret beside it still gates', async () => {
+      const text = readFileSync(join(repo.dir, 'config/secrets.yaml'), 'utf8').split('\n');
+      const encLine = text.findIndex((l) => l.includes('ENC[AES256_GCM,')) + 1;
+      const plainLine = text.findIndex((l) => l.includes('hunter2')) + 1;
+      assert.ok(encLine > 0 && plainLine > 0);
+      const secrets = run(
+        [
+          // The snippet is redacted by the scanner and never trusted.
+          result('config/secrets.yaml', encLine, { ruleId: 'generic-api-key', locations: [{ physicalLocation: { artifactLocation: { uri: 'config/secrets.yaml' }, region: { startLine: encLine, snippet: { text: 'REDACTED' } } } }] }),
+          result('config/secrets.yaml', plainLine, { ruleId: 'generic-api-key' }),
+        ],
+        { tool: { driver: { name: 'gitleaks' } } },
+      );
+      const { outcome, counts } = await gate(sarif(secrets));
+      assert.equal(counts.sops_ignored_count, 1);
+      assert.equal(counts.net_new_count, 1);
+      assert.equal(outcome.exitCode, 1);
+    });
+
+    it('the same line reported by a tool that is not a secret scanner is not dropped', async () => {
+      const text = readFileSync(join(repo.dir, 'config/secrets.yaml'), 'utf8').split('\n');
+      const encLine = text.findIndex((l) => l.includes('ENC[AES256_GCM,')) + 1;
+      const { counts } = await gate(sarif(run([result('config/secrets.yaml', encLine)])));
+      assert.equal(counts.sops_ignored_count, 0);
+      assert.equal(counts.net_new_count, 1);
+    });
+  });
+
+  describe('exit 2: no answer, never a guess', () => {
+    const zeroCounts = (counts: Counts) => {
+      assert.equal(counts.exit_code, 2);
+      assert.equal(counts.total_count, 0);
+      assert.equal(counts.net_new_count, 0);
+      assert.equal(counts.blocking_count, 0);
+    };
+
+    it('a shallow clone names fetch-depth: 0, and still writes the outputs', async () => {
+      const shallow = mkdtempSync(join(tmpdir(), 'gatehouse-shallow-'));
+      try {
+        execFileSync('git', ['clone', '--quiet', '--depth', '1', '--branch', 'pr', `file://${repo.dir}`, shallow]);
+        const { outcome, counts, filtered } = await gate(sarif(run([result('src/app.js', 6)])), { repo: shallow, base: 'origin/main' });
+        assert.equal(outcome.exitCode, 2);
+        assert.match(outcome.message, /fetch-depth: 0/);
+        zeroCounts(counts);
+        assert.match(counts.error!, /shallow/);
+        assert.deepEqual(filtered.runs, []);
+      } finally {
+        rmSync(shallow, { recursive: true, force: true });
+      }
+    });
+
+    it('an unreachable base', async () => {
+      const { outcome, counts } = await gate(sarif(run([result('src/app.js', 6)])), { base: 'f'.repeat(40) });
+      assert.equal(outcome.exitCode, 2);
+      assert.match(outcome.message, /not reachable.*fetch-depth: 0/);
+      zeroCounts(counts);
+    });
+
+    it('no merge-base (unrelated histories)', async () => {
+      repo.git('checkout', '--quiet', '--orphan', 'unrelated');
+      repo.write('other.txt', 'x\n');
+      const orphan = repo.commit('unrelated root');
+      repo.git('checkout', '--quiet', 'pr');
+      const { outcome } = await gate(sarif(run([result('src/app.js', 6)])), { base: orphan });
+      assert.equal(outcome.exitCode, 2);
+      assert.match(outcome.message, /no merge-base.*fetch-depth: 0/);
+    });
+
+    it('a report with zero runs, on its own (no --strict): a counts document of zeros', async () => {
+      const { outcome, counts } = await gate({ version: '2.1.0', runs: [] });
+      assert.equal(outcome.exitCode, 2);
+      assert.match(outcome.message, /no runs/);
+      zeroCounts(counts);
+    });
+
+    it('a file that is not SARIF, or missing', async () => {
+      assert.equal((await gate({ hello: 'world' })).outcome.exitCode, 2);
+      const missing = await runCi({ sarif: join(out, 'nope.sarif'), base, head: 'HEAD', repo: repo.dir, failOn: 'high', strict: false }, {});
+      assert.equal(missing.exitCode, 2);
+    });
+  });
+
+  describe('MegaLinter', () => {
+    const megalinterRun = (key: string, results: SarifResult[], extra: Partial<SarifRun> = {}): SarifRun =>
+      run(results, { tool: { driver: { name: `${key.toLowerCase()} (MegaLinter ${key})` } }, properties: { megalinter: { linterKey: key } }, ...extra });
+
+    it('an enabled linter without SARIF output is listed in linters_skipped with its reason; --strict makes it exit 2', async () => {
+      const log = { ...sarif(megalinterRun('JAVASCRIPT_ES', [result('src/app.js', 6, { level: 'warning' })])), properties: { dockerImage: { buildVersion: 'v8.3.0' } } };
+      const lenient = await gate(log, { linters: 'JAVASCRIPT_ES,ACTION_ACTIONLINT,PYTHON_PYLINT,POWERSHELL_POWERSHELL' });
+      assert.equal(lenient.outcome.exitCode, 0);
+      assert.deepEqual(
+        lenient.counts.linters_skipped.map((s) => s.linter),
+        ['ACTION_ACTIONLINT', 'POWERSHELL_POWERSHELL', 'PYTHON_PYLINT'],
+      );
+      assert.match(lenient.counts.linters_skipped[0]!.reason, /cannot write SARIF/);
+      const strict = await gate(log, { linters: 'ACTION_ACTIONLINT', strict: true });
+      assert.equal(strict.outcome.exitCode, 2);
+      assert.match(strict.outcome.message, /ACTION_ACTIONLINT/);
+    });
+
+    it('enabled linters come from ENABLE_LINTERS, else .mega-linter.yml', async () => {
+      repo.write('.mega-linter.yml', 'ENABLE_LINTERS:\n  - PYTHON_PYLINT\n  - JAVASCRIPT_ES\n');
+      const fromFile = await gate(sarif(megalinterRun('JAVASCRIPT_ES', [])));
+      assert.deepEqual(fromFile.counts.linters_skipped.map((s) => s.linter), ['PYTHON_PYLINT']);
+      const sarifPath = join(out, 'env.sarif');
+      writeFileSync(sarifPath, JSON.stringify(sarif(megalinterRun('JAVASCRIPT_ES', []))));
+      const fromEnv = await runCi({ sarif: sarifPath, base, head: 'HEAD', repo: repo.dir, failOn: 'high', strict: false }, { ENABLE_LINTERS: 'ACTION_ACTIONLINT' });
+      assert.deepEqual(fromEnv.counts.linters_skipped.map((s) => s.linter), ['ACTION_ACTIONLINT']);
+    });
+
+    it('the linter key comes from the driver-name suffix when properties lack it (even written twice); SBOM runs are not linters', async () => {
+      const doubled = run([result('src/app.js', 6)], { tool: { driver: { name: 'Trivy (MegaLinter PYTHON_PYLINT) (MegaLinter PYTHON_PYLINT)' } } });
+      const sbom = run([], { tool: { driver: { name: 'trivy' } }, properties: { megalinter: { sbom: { bomFormat: 'CycloneDX' } } } });
+      const { counts } = await gate(sarif(doubled, sbom), { linters: 'PYTHON_PYLINT' });
+      assert.equal(counts.net_new_count, 0, 'a skipped linter yields no findings');
+      assert.deepEqual(counts.linters_skipped.map((s) => s.linter), ['PYTHON_PYLINT']);
+    });
+
+    it('a run whose invocation failed is reported, and is a tool error under --strict', async () => {
+      const failed = megalinterRun('JAVASCRIPT_ES', [], { invocations: [{ executionSuccessful: false, exitCode: 2 }] });
+      const lenient = await gate(sarif(failed));
+      assert.equal(lenient.outcome.exitCode, 0);
+      assert.deepEqual(lenient.counts.failed_invocations, ['JAVASCRIPT_ES']);
+      assert.equal((await gate(sarif(failed), { strict: true })).outcome.exitCode, 2);
+    });
+  });
+
+  describe('every fixture of ../shared/fixtures/gate', () => {
+    const files = existsSync(FIXTURES) ? readdirSync(FIXTURES).filter((f) => f.endsWith('.sarif')) : [];
+
+    it('the fixtures folder is present', function () {
+      if (files.length === 0) this.skip();
+      assert.ok(files.length >= 11);
+    });
+
+    for (const file of files) {
+      it(`${file}: every result is accounted for; zero runs is exit 2`, async () => {
+        const log = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as SarifLog;
+        const results = log.runs.reduce((n, r) => n + (r.results?.length ?? 0), 0);
+        const { outcome, counts, filtered } = await gate(log);
+        if (log.runs.length === 0) {
+          assert.equal(outcome.exitCode, 2);
+          return;
+        }
+        assert.equal(counts.total_count, results);
+        assert.equal(
+          counts.net_new_count + counts.pre_existing_count + counts.suppressed_count + counts.sops_ignored_count + counts.no_location_count,
+          results,
+        );
+        assert.equal(filtered.runs.length, log.runs.length);
+        assert.ok([0, 1].includes(outcome.exitCode));
+      });
+    }
+
+    it('a fixture whose files the pull request adds: its results become net-new', async () => {
+      const log = JSON.parse(readFileSync(join(FIXTURES, 'megalinter-v6.6.0-janderssonse-sariftool.sarif'), 'utf8')) as SarifLog;
+      for (const r of log.runs.flatMap((x) => x.results ?? [])) {
+        const uri = r.locations?.[0]?.physicalLocation?.artifactLocation?.uri;
+        if (uri) repo.write(uri, lines(200));
+      }
+      repo.commit('add the linted sources');
+      const { counts, outcome } = await gate(log);
+      assert.equal(counts.net_new_count, counts.total_count);
+      assert.equal(outcome.exitCode, 1, 'checkstyle errors are high');
+    });
+  });
+
+  describe('CLI', () => {
+    const io = () => {
+      const lines: string[] = [];
+      return { lines, io: { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) } };
+    };
+
+    it('--help prints the usage and exits 0; no command prints it too', async () => {
+      for (const argv of [['--help'], [], ['ci', '--help']]) {
+        const c = io();
+        assert.equal(await gateCommand(argv, {}, repo.dir, c.io), 0);
+        assert.match(c.lines.join('\n'), /Usage: gate ci/);
+      }
+    });
+
+    it('usage errors exit 2: an unknown option or command, a bad --fail-on, no base', async () => {
+      for (const argv of [['ci', '--nope'], ['scan'], ['ci', '--base', 'x', '--fail-on', 'severe'], ['ci']]) {
+        const c = io();
+        assert.equal(await gateCommand(argv, {}, repo.dir, c.io), 2, argv.join(' '));
+      }
+    });
+
+    it('reads the base from the pull-request event and the report from MegaLinter\'s default path', async () => {
+      repo.write('megalinter-reports/megalinter-report.sarif', JSON.stringify(sarif(run([result('src/app.js', 6)]))));
+      const event = join(out, 'event.json');
+      writeFileSync(event, JSON.stringify({ pull_request: { base: { sha: base } } }));
+      const c = io();
+      assert.equal(await gateCommand(['ci'], { GITHUB_EVENT_PATH: event }, repo.dir, c.io), 1);
+      assert.match(c.lines.join('\n'), /BLOCKING high +src\/app\.js:6/);
+      assert.match(c.lines.join('\n'), /blocked by 1 net-new finding/);
+    });
+  });
+});

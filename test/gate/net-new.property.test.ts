@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { classify } from '../../actions/gate/classify.js';
+import type { AddedLines, PullRequestDiff } from '../../actions/gate/git-diff.js';
+import type { SarifLog } from '../../actions/gate/sarif.js';
+import { SopsDetector } from '../../actions/gate/secrets.js';
+import { FAIL_ON, type FailOn } from '../../actions/gate/severity.js';
+
+const LEVEL_SEVERITY: Record<string, number> = { error: 3, warning: 2, note: 1, none: 0 };
+const THRESHOLD: Record<FailOn, number> = { critical: 4, high: 3, medium: 2, low: 1, any: 0, none: Infinity };
+
+const files = ['a.js', 'src/b.ts', 'docs/c.md', 'd e.py'];
+const diffArb = fc.record(
+  Object.fromEntries(
+    files.map((f) => [f, fc.oneof(fc.constant<'unchanged'>('unchanged'), fc.constant<'all'>('all'), fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { maxLength: 20 }))]),
+  ) as Record<string, fc.Arbitrary<'unchanged' | 'all' | number[]>>,
+);
+const resultArb = fc.record({
+  file: fc.constantFrom(...files),
+  line: fc.integer({ min: 1, max: 60 }),
+  level: fc.constantFrom('error', 'warning', 'note', 'none'),
+});
+
+describe('net-new classification (property)', () => {
+  it('a finding on an unchanged line is never net-new; one on an added line at or above --fail-on always blocks', () => {
+    fc.assert(
+      fc.property(diffArb, fc.array(resultArb, { maxLength: 40 }), fc.constantFrom(...FAIL_ON), (changes, results, failOn) => {
+        const map = new Map<string, AddedLines>();
+        for (const [file, change] of Object.entries(changes)) {
+          if (change === 'all') map.set(file, 'all');
+          else if (change !== 'unchanged') map.set(file, new Set(change));
+        }
+        const diff: PullRequestDiff = { mergeBase: 'm', head: 'h', files: map };
+        const log: SarifLog = {
+          version: '2.1.0',
+          runs: [
+            {
+              tool: { driver: { name: 'tool' } },
+              results: results.map((r) => ({
+                ruleId: 'r',
+                level: r.level,
+                locations: [{ physicalLocation: { artifactLocation: { uri: r.file }, region: { startLine: r.line } } }],
+              })),
+            },
+          ],
+        };
+        const outcome = classify(log, diff, { failOn, workspace: '/nonexistent', sops: new SopsDetector('/nonexistent'), skippedLinters: new Set() });
+        const netNew = new Set(outcome.netNew.map((f) => f.result));
+        log.runs[0]!.results!.forEach((result, i) => {
+          const r = results[i]!;
+          const added = map.get(r.file);
+          const onAddedLine = added === 'all' || (added !== undefined && added.has(r.line));
+          if (!onAddedLine) {
+            assert.ok(!netNew.has(result), `${r.file}:${r.line} is unchanged but was net-new`);
+          } else {
+            const finding = outcome.netNew.find((f) => f.result === result);
+            assert.ok(finding, `${r.file}:${r.line} was added but not net-new`);
+            if (LEVEL_SEVERITY[r.level]! >= THRESHOLD[failOn]) assert.ok(finding.blocking, `${r.level} at ${failOn} must block`);
+          }
+        });
+        assert.equal(outcome.total, results.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
