@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles every action (actions/<name>/main.ts, already compiled by tsc into build/) into
-// dist/<name>/index.js with ncc, and an action's post step (post.ts) into dist/<name>/post/index.js.
+// dist/<name>/index.js with ncc, an action's post step (post.ts) into dist/<name>/post/index.js and
+// its command-line entry (cli.ts) into dist/<name>/cli/index.js.
 // dist/ is rebuilt from scratch so a removed action leaves nothing behind.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -22,7 +23,9 @@ function bundle(entry, outDir) {
 
 for (const name of names) {
   bundle(join(root, 'build', 'actions', name, 'main.js'), join(root, 'dist', name));
-  if (existsSync(join(root, 'actions', name, 'post.ts'))) {
-    bundle(join(root, 'build', 'actions', name, 'post.js'), join(root, 'dist', name, 'post'));
+  for (const extra of ['post', 'cli']) {
+    if (existsSync(join(root, 'actions', name, `${extra}.ts`))) {
+      bundle(join(root, 'build', 'actions', name, `${extra}.js`), join(root, 'dist', name, extra));
+    }
   }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { REPO_ROOT } from '../support/processes.js';
+import { REPO_ROOT, runToEnd } from '../support/processes.js';
 import { runAction, type ActionRun } from '../support/runner.js';
 
 /**
@@ -23,6 +23,14 @@ const SMOKE: Record<string, { inputs: Record<string, string>; check: (run: Actio
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /^::warning::Gatehouse token unavailable \(broker disabled\); comments fall back to the default bot$/m);
     },
+  },
+};
+
+SMOKE.gate = {
+  inputs: { base: '', sarif: '/nonexistent.sarif' },
+  check: (run) => {
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /::error::no answer: no --base given/);
   },
 };
 
@@ -57,6 +65,14 @@ describe('dist/ bundles', () => {
         const smoke = POST_SMOKE[name];
         assert.ok(smoke, `no smoke run defined for dist/${name}/post`);
         smoke(await runAction(join(DIST, name, 'post', 'index.js'), {}));
+      });
+    }
+
+    if (existsSync(join(DIST, name, 'cli', 'index.js'))) {
+      it(`${name}: its command-line bundle runs once (--help)`, async () => {
+        const result = await runToEnd(process.execPath, [join(DIST, name, 'cli', 'index.js'), '--help']);
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(result.stdout, /^Usage: /);
       });
     }
 

@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ActionsCore } from '../shared/core.js';
+import { optionalInput } from '../shared/inputs.js';
+import { appendSummary } from '../shared/summary.js';
+import { parseCommand } from './args.js';
+import { runCi, type CiOutcome } from './ci.js';
+import { EXIT_BLOCKED, EXIT_OK, GateError } from './errors.js';
+import { upsertComment, type CommentHttp } from './pr-comment.js';
+import { gateReport } from './summary.js';
+
+export type GateCore = ActionsCore & Pick<typeof import('@actions/core'), 'error'>;
+
+export interface GateDeps {
+  readonly core: GateCore;
+  readonly env: NodeJS.ProcessEnv;
+  readonly http: CommentHttp;
+  readonly cwd: string;
+}
+
+/** The action's inputs as `gate ci` arguments, so both share one parser and one set of defaults. */
+function argv(core: GateCore, env: NodeJS.ProcessEnv): string[] {
+  const args = ['ci'];
+  const temp = env.RUNNER_TEMP || '.';
+  const value = (input: string, fallback?: string) => optionalInput(core, input) ?? fallback;
+  for (const [input, flag, fallback] of [
+    ['sarif', '--sarif', undefined],
+    ['base', '--base', undefined],
+    ['head', '--head', undefined],
+    ['repo', '--repo', undefined],
+    ['fail-on', '--fail-on', undefined],
+    ['linters', '--linters', undefined],
+    ['filtered-out', '--filtered-out', join(temp, 'gatehouse-gate', 'filtered.sarif')],
+    ['counts-json', '--counts-json', join(temp, 'gatehouse-gate', 'counts.json')],
+  ] as const) {
+    const v = value(input, fallback);
+    if (v !== undefined) args.push(flag, v);
+  }
+  if (/^true$/i.test(core.getInput('strict').trim())) args.push('--strict');
+  return args;
+}
+
+function pullNumber(env: NodeJS.ProcessEnv): number | undefined {
+  if (!env.GITHUB_EVENT_PATH || !/^pull_request/.test(env.GITHUB_EVENT_NAME ?? '')) return undefined;
+  try {
+    const n = (JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as { pull_request?: { number?: unknown } }).pull_request?.number;
+    return typeof n === 'number' ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function comment(deps: GateDeps, report: string): Promise<void> {
+  const { core, env } = deps;
+  const token = optionalInput(core, 'token');
+  const number = pullNumber(env);
+  if (!token || number === undefined || !env.GITHUB_REPOSITORY) return;
+  try {
+    const api = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+    await upsertComment(deps.http, api, env.GITHUB_REPOSITORY, number, token, report);
+  } catch (err) {
+    // The comment is a convenience: the gate's answer is the step outcome.
+    core.warning(`gate: pull-request comment not written (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/**
+ * The gate action: `gate ci` with the inputs, then outputs, an annotation per blocking finding,
+ * the job summary, one pull-request comment updated in place, and a failed step on exit 1 or 2.
+ */
+export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
+  const { core, env } = deps;
+  let outcome: CiOutcome;
+  try {
+    const command = parseCommand(argv(core, env), env, deps.cwd);
+    if (command.kind !== 'ci') throw new GateError('unreachable: the action always runs gate ci');
+    core.setOutput('filtered-sarif', command.options.filteredOut ?? '');
+    outcome = await runCi(command.options, env);
+  } catch (err) {
+    if (!(err instanceof GateError)) throw err;
+    core.setOutput('exit-code', '2');
+    core.setFailed(`no answer: ${err.message}`);
+    return undefined;
+  }
+
+  const c = outcome.counts;
+  core.setOutput('exit-code', String(outcome.exitCode));
+  core.setOutput('net-new-count', String(c.net_new_count));
+  core.setOutput('blocking-count', String(c.blocking_count));
+  core.setOutput('linters-skipped', JSON.stringify(c.linters_skipped.map((s) => s.linter)));
+  for (const f of outcome.classification?.netNew ?? []) {
+    if (!f.blocking) continue;
+    core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${(f.result.message?.text ?? 'finding').split('\n')[0]}`, {
+      title: `Net-new ${f.severity} finding`,
+      file: f.location.path,
+      ...(f.location.startLine === undefined ? {} : { startLine: f.location.startLine }),
+    });
+  }
+  const report = gateReport(outcome, env);
+  await appendSummary(core, report);
+  await comment(deps, report);
+
+  if (outcome.exitCode === EXIT_BLOCKED) core.setFailed(`blocked by ${c.blocking_count} net-new finding${c.blocking_count === 1 ? '' : 's'}`);
+  else if (outcome.exitCode !== EXIT_OK) core.setFailed(outcome.message);
+  else core.info(`gate: ${outcome.message}`);
+  return outcome;
+}

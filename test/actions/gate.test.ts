@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HttpClient } from '@actions/http-client';
+import type { AnnotationProperties } from '@actions/core';
+import { COMMENT_MARKER } from '../../actions/gate/pr-comment.js';
+import { runGate, type GateCore } from '../../actions/gate/run.js';
+import { GitRepo, lines } from '../support/git-repo.js';
+import { REPO_ROOT } from '../support/processes.js';
+import { RecordingCore, runAction } from '../support/runner.js';
+import { listen, readBody, type Listening } from '../support/servers.js';
+
+class GateRecordingCore extends RecordingCore implements GateCore {
+  readonly annotations: { message: string; properties: AnnotationProperties }[] = [];
+  error = (message: string | Error, properties: AnnotationProperties = {}) => void this.annotations.push({ message: String(message), properties });
+}
+
+/** GitHub's issue-comment endpoints for one pull request, with Link pagination (2 per page). */
+async function commentServer(token: string): Promise<Listening & { comments: { id: number; body: string }[]; calls: string[]; failNext: boolean }> {
+  const state = { comments: [] as { id: number; body: string }[], calls: [] as string[], failNext: false };
+  const server = await listen(async (req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    state.calls.push(`${req.method} ${url.pathname}`);
+    const body = await readBody(req);
+    const send = (status: number, data: unknown, headers: Record<string, string> = {}) =>
+      void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(data));
+    if (req.headers.authorization !== `Bearer ${token}`) return send(401, { message: 'Bad credentials' });
+    if (state.failNext) {
+      state.failNext = false;
+      return send(500, { message: 'Server Error' });
+    }
+    if (req.method === 'GET' && url.pathname === '/repos/octo-org/octo-repo/issues/7/comments') {
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const items = state.comments.slice((page - 1) * 2, page * 2);
+      const more = state.comments.length > page * 2;
+      return send(200, items, more ? { link: `<http://127.0.0.1:${(server.server.address() as { port: number }).port}${url.pathname}?per_page=2&page=${page + 1}>; rel="next"` } : {});
+    }
+    if (req.method === 'POST' && url.pathname === '/repos/octo-org/octo-repo/issues/7/comments') {
+      const comment = { id: 1000 + state.comments.length, body: (JSON.parse(body) as { body: string }).body };
+      state.comments.push(comment);
+      return send(201, comment);
+    }
+    const patch = /^\/repos\/octo-org\/octo-repo\/issues\/comments\/(\d+)$/.exec(url.pathname);
+    if (req.method === 'PATCH' && patch) {
+      const comment = state.comments.find((c) => c.id === Number(patch[1]));
+      if (!comment) return send(404, { message: 'Not Found' });
+      comment.body = (JSON.parse(body) as { body: string }).body;
+      return send(200, comment);
+    }
+    send(404, { message: 'Not Found' });
+  });
+  // The handler reads `state`, so the returned object must be `state` itself.
+  return Object.assign(state, server);
+}
+
+describe('gate action', () => {
+  let repo: GitRepo;
+  let base: string;
+  let head: string;
+  let temp: string;
+
+  beforeEach(() => {
+    repo = GitRepo.create();
+    repo.write('src/app.js', lines(10));
+    base = repo.commit('base');
+    repo.git('checkout', '--quiet', '-b', 'pr');
+    repo.write('src/app.js', `${lines(10)}added line 11\n`);
+    head = repo.commit('pr');
+    temp = mkdtempSync(join(tmpdir(), 'gatehouse-gate-action-'));
+  });
+  afterEach(() => {
+    repo.cleanup();
+    rmSync(temp, { recursive: true, force: true });
+  });
+
+  const report = (results: { line: number; level: string }[], extraRuns: unknown[] = []) => {
+    const path = join(temp, 'report.sarif');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        version: '2.1.0',
+        runs: [
+          {
+            tool: { driver: { name: 'eslint', rules: [{ id: 'no-eval' }] } },
+            results: results.map((r) => ({
+              ruleId: 'no-eval',
+              level: r.level,
+              message: { text: `eval is evil\nsecond line` },
+              locations: [{ physicalLocation: { artifactLocation: { uri: 'src/app.js' }, region: { startLine: r.line } } }],
+            })),
+          },
+          ...extraRuns,
+        ],
+      }),
+    );
+    return path;
+  };
+  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    RUNNER_TEMP: temp,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_REPOSITORY: 'octo-org/octo-repo',
+    ...extra,
+  });
+  const http = () => new HttpClient('test', [], { socketTimeout: 3000 });
+  const inputs = (extra: Record<string, string> = {}) => ({ base, repo: repo.dir, 'fail-on': 'high', strict: 'false', token: '', ...extra });
+
+  it('blocked: outputs, an error annotation per blocking finding, a summary with links to the head commit, a failed step', async () => {
+    const core = new GateRecordingCore(inputs({ sarif: report([{ line: 11, level: 'error' }, { line: 11, level: 'note' }, { line: 2, level: 'error' }]) }));
+    await runGate({ core, env: env(), http: http(), cwd: repo.dir });
+    assert.deepEqual(core.outputs, {
+      'filtered-sarif': join(temp, 'gatehouse-gate', 'filtered.sarif'),
+      'exit-code': '1',
+      'net-new-count': '2',
+      'blocking-count': '1',
+      'linters-skipped': '[]',
+    });
+    assert.deepEqual(core.annotations, [
+      { message: 'eslint no-eval: eval is evil', properties: { title: 'Net-new high finding', file: 'src/app.js', startLine: 11 } },
+    ]);
+    assert.deepEqual(core.of('failed'), ['blocked by 1 net-new finding']);
+    const summary = core.summaries.join('\n');
+    assert.match(summary, /Gatehouse gate: ❌ blocked/);
+    assert.ok(summary.includes(`[src/app.js:11](https://github.com/octo-org/octo-repo/blob/${head}/src/app.js#L11)`));
+    assert.match(summary, /\| 2 \| 1 \| 1 \| 0 \| 0 \| 0 \| 3 \| high \|/);
+    const counts = JSON.parse(readFileSync(join(temp, 'gatehouse-gate', 'counts.json'), 'utf8')) as { net_new_count: number };
+    assert.equal(counts.net_new_count, 2);
+  });
+
+  it('passes: no failure, exit-code 0; skipped linters appear in outputs and the summary', async () => {
+    const core = new GateRecordingCore(inputs({ sarif: report([{ line: 2, level: 'error' }]), linters: 'ACTION_ACTIONLINT' }));
+    await runGate({ core, env: env(), http: http(), cwd: repo.dir });
+    assert.equal(core.outputs['exit-code'], '0');
+    assert.equal(core.outputs['linters-skipped'], '["ACTION_ACTIONLINT"]');
+    assert.deepEqual(core.of('failed'), []);
+    assert.match(core.summaries.join('\n'), /Linters skipped[\s\S]*ACTION_ACTIONLINT/);
+  });
+
+  it('no answer: exit 2 fails the step with a different message', async () => {
+    const empty = join(temp, 'empty.sarif');
+    writeFileSync(empty, JSON.stringify({ version: '2.1.0', runs: [] }));
+    const core = new GateRecordingCore(inputs({ sarif: empty }));
+    await runGate({ core, env: env(), http: http(), cwd: repo.dir });
+    assert.equal(core.outputs['exit-code'], '2');
+    assert.deepEqual(core.of('failed'), ['no answer: the SARIF report has no runs: nothing was scanned']);
+    const noBase = new GateRecordingCore(inputs({ sarif: empty, base: '' }));
+    await runGate({ core: noBase, env: env(), http: http(), cwd: repo.dir });
+    assert.equal(noBase.outputs['exit-code'], '2');
+    assert.match(noBase.of('failed')[0]!, /^no answer: no --base/);
+  });
+
+  describe('pull-request comment', () => {
+    let server: Awaited<ReturnType<typeof commentServer>>;
+    let event: string;
+
+    beforeEach(async () => {
+      server = await commentServer('pr-token');
+      event = join(temp, 'event.json');
+      writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base } } }));
+    });
+    afterEach(() => server.close());
+
+    const prEnv = () => env({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_API_URL: server.url });
+
+    it('one comment, updated in place on every run (found across pages)', async () => {
+      server.comments.push({ id: 1, body: 'a human' }, { id: 2, body: 'another human' }, { id: 3, body: 'third' });
+      const sarif = report([{ line: 11, level: 'error' }]);
+      for (let i = 0; i < 3; i++) {
+        const core = new GateRecordingCore(inputs({ sarif, base: '', token: 'pr-token' }));
+        await runGate({ core, env: prEnv(), http: http(), cwd: repo.dir });
+        assert.deepEqual(core.of('warning'), []);
+      }
+      const mine = server.comments.filter((c) => c.body.startsWith(COMMENT_MARKER));
+      assert.equal(mine.length, 1);
+      assert.match(mine[0]!.body, /Gatehouse gate: ❌ blocked/);
+      assert.equal(server.calls.filter((c) => c.startsWith('POST')).length, 1);
+      assert.equal(server.calls.filter((c) => c.startsWith('PATCH')).length, 2);
+    });
+
+    it('no token or no pull-request event: no comment; an API failure is only a warning', async () => {
+      const sarif = report([{ line: 11, level: 'error' }]);
+      await runGate({ core: new GateRecordingCore(inputs({ sarif, token: '' })), env: prEnv(), http: http(), cwd: repo.dir });
+      await runGate({ core: new GateRecordingCore(inputs({ sarif, token: 'pr-token' })), env: env({ GITHUB_EVENT_NAME: 'push', GITHUB_API_URL: server.url }), http: http(), cwd: repo.dir });
+      assert.deepEqual(server.calls, []);
+      server.failNext = true;
+      const core = new GateRecordingCore(inputs({ sarif, token: 'pr-token' }));
+      await runGate({ core, env: prEnv(), http: http(), cwd: repo.dir });
+      assert.match(core.of('warning')[0]!, /pull-request comment not written/);
+      assert.deepEqual(core.of('failed'), ['blocked by 1 net-new finding'], 'the answer is unchanged');
+    });
+  });
+
+  it('runs from its bundle as a child process: annotations, outputs, failed step', async () => {
+    const run = await runAction(join(REPO_ROOT, 'dist', 'gate', 'index.js'), { sarif: report([{ line: 11, level: 'error' }]), base, repo: repo.dir }, { RUNNER_TEMP: temp });
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /::error title=Net-new high finding,file=src\/app.js,line=11::eslint no-eval: eval is evil/);
+    assert.match(run.stdout, /::error::blocked by 1 net-new finding/);
+    assert.equal(run.outputs['exit-code'], '1');
+    assert.equal(run.outputs['blocking-count'], '1');
+    const filtered = JSON.parse(readFileSync(run.outputs['filtered-sarif']!, 'utf8')) as { runs: { results: { baselineState: string }[] }[] };
+    assert.equal(filtered.runs[0]!.results[0]!.baselineState, 'new');
+  });
+
+  it('the root action.yml (the marketplace entry) is the gate action', () => {
+    const root = readFileSync(join(REPO_ROOT, 'action.yml'), 'utf8');
+    const own = readFileSync(join(REPO_ROOT, 'actions', 'gate', 'action.yml'), 'utf8');
+    assert.equal(root, own.replace('main: ../../dist/gate/index.js', 'main: dist/gate/index.js'));
+  });
+});
