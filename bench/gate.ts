@@ -1,0 +1,121 @@
+/**
+ * `npm run bench:gate`: `gate ci` (the dist bundle, as users run it) on a generated SARIF of
+ * 100,000 results over a generated repository whose pull request changes 2,000 files, beside the
+ * lower bound measured in the same run (JSON.parse of the same file plus git diff of the same
+ * range). Medians of several rounds; one JSON line per figure; results in bench/results/gate.json.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FILES = 2000;
+const LINES = 80;
+const RESULTS = 100_000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+function git(repo: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 }).trim();
+}
+
+/** 2,000 files at base; the pull request adds 5 lines to each and 20 new files. */
+function makeRepository(dir: string): { base: string; head: string } {
+  git(dir, 'init', '--quiet', '--initial-branch=main');
+  git(dir, 'config', 'user.email', 'bench@example.com');
+  git(dir, 'config', 'user.name', 'bench');
+  git(dir, 'config', 'commit.gpgsign', 'false');
+  const body = (i: number, extra: boolean) =>
+    Array.from({ length: LINES }, (_, n) => (extra && n % 16 === 3 ? `changed ${i}:${n}` : `const v${n} = ${i * LINES + n};`)).join('\n') + '\n';
+  for (let i = 0; i < FILES; i++) {
+    mkdirSync(join(dir, `src/m${i % 50}`), { recursive: true });
+    writeFileSync(join(dir, `src/m${i % 50}/f${i}.js`), body(i, false));
+  }
+  git(dir, 'add', '--all');
+  git(dir, 'commit', '--quiet', '-m', 'base');
+  const base = git(dir, 'rev-parse', 'HEAD');
+  git(dir, 'checkout', '--quiet', '-b', 'pr');
+  for (let i = 0; i < FILES; i++) writeFileSync(join(dir, `src/m${i % 50}/f${i}.js`), body(i, true));
+  for (let i = 0; i < 20; i++) writeFileSync(join(dir, `src/new${i}.js`), body(i, false));
+  git(dir, 'add', '--all');
+  git(dir, 'commit', '--quiet', '-m', 'pr');
+  return { base, head: git(dir, 'rev-parse', 'HEAD') };
+}
+
+function makeSarif(path: string): void {
+  const levels = ['error', 'warning', 'note'];
+  const results = Array.from({ length: RESULTS }, (_, k) => ({
+    ruleId: `rule-${k % 40}`,
+    level: levels[k % 3],
+    message: { text: `Finding ${k}: something worth a look in this line of code.` },
+    locations: [{ physicalLocation: { artifactLocation: { uri: `src/m${(k % FILES) % 50}/f${k % FILES}.js` }, region: { startLine: 1 + (k % LINES), startColumn: 1 } } }],
+  }));
+  const rules = Array.from({ length: 40 }, (_, i) => ({ id: `rule-${i}`, shortDescription: { text: `Rule ${i}` } }));
+  writeFileSync(path, JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'bench-linter', rules } }, results }] }));
+}
+
+/** Runs a node script with the peak-memory reporter; returns wall time (ms) and peak RSS (KB). */
+function measure(args: string[]): Promise<{ wallMs: number; maxRssKb: number; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['--import', join(ROOT, 'bench', 'max-rss.mjs'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const rss = /BENCH_MAX_RSS_KB=(\d+)/.exec(stderr);
+      if (!rss) return reject(new Error(`no memory figure:\n${stderr}`));
+      resolve({ wallMs, maxRssKb: Number(rss[1]), code });
+    });
+  });
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'gatehouse-bench-gate-'));
+  try {
+    const repo = join(work, 'repo');
+    mkdirSync(repo);
+    const { base, head } = makeRepository(repo);
+    const sarif = join(work, 'report.sarif');
+    makeSarif(sarif);
+    const sarifBytes = statSync(sarif).size;
+    const cli = join(ROOT, 'dist', 'gate', 'cli', 'index.js');
+    const gateArgs = [cli, 'ci', '--sarif', sarif, '--base', base, '--head', head, '--repo', repo, '--fail-on', 'high', '--filtered-out', join(work, 'out.sarif'), '--counts-json', join(work, 'counts.json')];
+    const boundArgs = [join(ROOT, 'bench', 'parse-bound.mjs'), sarif, repo, base, head];
+
+    const gateRuns = [];
+    const boundRuns = [];
+    // Alternated, so both see the same machine state; the first pair also warms the page cache.
+    await measure(boundArgs);
+    for (let i = 0; i < ROUNDS; i++) {
+      boundRuns.push(await measure(boundArgs));
+      const run = await measure(gateArgs);
+      if (run.code !== 1) throw new Error(`gate ci exited ${run.code}, expected 1 (blocked)`);
+      gateRuns.push(run);
+    }
+    const gateMs = median(gateRuns.map((r) => r.wallMs));
+    const boundMs = median(boundRuns.map((r) => r.wallMs));
+    const gateRss = median(gateRuns.map((r) => r.maxRssKb)) * 1024;
+    const figures = [
+      { name: 'gate.wall_ms', value: Math.round(gateMs), limit: Math.round(boundMs), limit_name: 'JSON.parse + git diff', ratio: +(gateMs / boundMs).toFixed(2), target: 'ratio <= 1.5' , met: gateMs / boundMs <= 1.5 },
+      { name: 'gate.peak_rss_bytes', value: gateRss, limit: sarifBytes, limit_name: 'SARIF file size', ratio: +(gateRss / sarifBytes).toFixed(2), target: 'ratio < 3', met: gateRss / sarifBytes < 3 },
+      { name: 'gate.bound_peak_rss_bytes', value: median(boundRuns.map((r) => r.maxRssKb)) * 1024, limit: sarifBytes, limit_name: 'SARIF file size', ratio: +((median(boundRuns.map((r) => r.maxRssKb)) * 1024) / sarifBytes).toFixed(2), target: 'reference', met: true },
+    ];
+    const meta = { results: RESULTS, changed_files: FILES, rounds: ROUNDS, sarif_bytes: sarifBytes, node: process.version, date: new Date().toISOString() };
+    for (const f of figures) console.log(JSON.stringify({ bench: 'gate', ...f }));
+    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench', 'results', 'gate.json'), `${JSON.stringify({ meta, figures }, null, 2)}\n`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
