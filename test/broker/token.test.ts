@@ -231,6 +231,11 @@ describe('broker POST /token', () => {
         h.github.inject('repository_installation', answer);
         const res = await h.token(await validBody());
         assert.deepEqual([res.status, res.body], [500, { error: 'platform_installation_lookup_failed' }]);
+        // The failure is logged with its causes, but never the app JWT or key that went with the call.
+        const logs = h.backend.logs.text();
+        assert.match(logs, /platform_installation_lookup_failed|InstallationLookupFailed/);
+        assert.ok(!/bearer eyJ/i.test(logs), 'no app JWT in the log');
+        assert.ok(!logs.includes(h.github.privateKeyPem.split('\n')[1]!), 'no key in the log');
       });
     }
 
