@@ -12,6 +12,7 @@ export interface PullRequestDiff {
   readonly files: ReadonlyMap<string, AddedLines>;
 }
 
+const RENAME_LIMIT = 20_000;
 const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-depth: 0)';
 
 async function git(repo: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -80,7 +81,9 @@ export async function pullRequestDiff(repo: string, base: string, head: string):
 async function addedLines(repo: string, from: string, to: string): Promise<Map<string, AddedLines>> {
   const child = spawn(
     'git',
-    ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=0', '--diff-filter=ACMRT', from, to],
+    // A rename limit far above git's default of 1000: past the limit git silently treats renames as
+    // new files, which would make every finding in them net-new.
+    ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACMRT', from, to],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -121,5 +124,8 @@ async function addedLines(repo: string, from: string, to: string): Promise<Map<s
   }
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
   if (code !== 0) throw new GateError(`git diff failed: ${stderr.trim()}`);
+  if (/rename detection was skipped/i.test(stderr)) {
+    throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
+  }
   return files;
 }

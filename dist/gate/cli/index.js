@@ -9108,6 +9108,7 @@ const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(
 
 
 
+const RENAME_LIMIT = 20_000;
 const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-depth: 0)';
 async function git(repo, args) {
     return new Promise((resolve, reject) => {
@@ -9173,7 +9174,10 @@ async function pullRequestDiff(repo, base, head) {
     return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files };
 }
 async function addedLines(repo, from, to) {
-    const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=0', '--diff-filter=ACMRT', from, to], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = (0,external_node_child_process_namespaceObject.spawn)('git', 
+    // A rename limit far above git's default of 1000: past the limit git silently treats renames as
+    // new files, which would make every finding in them net-new.
+    ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACMRT', from, to], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d.toString()));
     const files = new Map();
@@ -9222,6 +9226,9 @@ async function addedLines(repo, from, to) {
     const code = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
     if (code !== 0)
         throw new GateError(`git diff failed: ${stderr.trim()}`);
+    if (/rename detection was skipped/i.test(stderr)) {
+        throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
+    }
     return files;
 }
 
