@@ -114,7 +114,9 @@ async function main(): Promise<void> {
     mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
     writeFileSync(join(ROOT, 'bench', 'results', 'gate.json'), `${JSON.stringify({ meta, figures }, null, 2)}\n`);
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    // BENCH_KEEP=1 keeps the generated repository and report, for profiling (node --cpu-prof).
+    if (process.env.BENCH_KEEP) console.error(`kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
   }
 }
 

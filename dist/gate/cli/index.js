@@ -9346,13 +9346,18 @@ async function runCi(options, env) {
     let exitCode;
     let message;
     let error;
+    // git computes the diff in its own process while this one parses the report (the profile showed
+    // the two back to back: parse 140 ms, then 150 ms idle waiting for git). Report problems are
+    // still reported first.
+    const pendingDiff = pullRequestDiff(options.repo, options.base, options.head);
+    pendingDiff.catch(() => { });
     try {
         log = await loadSarif(options.sarif);
         if (log.runs.length === 0)
             throw new GateError('the SARIF report has no runs: nothing was scanned');
         skipped = skippedLinters(enabledLinters(options.linters, env, options.repo), megalinterMajor(log));
         failed = failedInvocations(log);
-        diff = await pullRequestDiff(options.repo, options.base, options.head);
+        diff = await pendingDiff;
         classification = classify(log, diff, {
             failOn: options.failOn,
             workspace: options.repo,
