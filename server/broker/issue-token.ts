@@ -1,18 +1,12 @@
 import { OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
 import { fingerprint } from '../auth/fingerprint.js';
-import type { CallerIdentity } from '../auth/verifier.js';
 import { AppError } from '../http/errors.js';
+import { isJsonObject, present } from '../http/json-body.js';
 import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
-import {
-  AppNotInstalled,
-  InstallationLookupFailed,
-  MintFailed,
-  mintRepositoryToken,
-  type RepositoryTokenDeps,
-} from '../platform/repository-token.js';
-import { appClientFor } from './platform.js';
-import { issuerMapOf, type BrokerSettings } from './settings.js';
+import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
+import type { BrokerSettings } from './settings.js';
+import { exchangeToken, ExchangeRefused } from './token-exchange.js';
 import { verifyOidcToken, type OidcDeps } from './verify-oidc.js';
 
 export interface TokenRequest {
@@ -33,14 +27,12 @@ export interface IssueTokenDeps extends OidcDeps, RepositoryTokenDeps {
   readonly clients: AppClients;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 /** Caller-supplied context is logged, so it is bounded. */
 const loggable = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v.slice(0, 200) : undefined);
 
 /** Rules 1 and 2: a JSON object with non-empty `oidcToken`, `owner` and `repo`. */
 export function parseTokenRequest(body: unknown): TokenRequest {
-  if (!isObject(body)) throw new AppError(400, 'invalid_request', { message: 'the body must be a JSON object' });
+  if (!isJsonObject(body)) throw new AppError(400, 'invalid_request', { message: 'the body must be a JSON object' });
   const { oidcToken, owner, repo } = body;
   if (!present(oidcToken) || !present(owner) || !present(repo)) {
     throw new AppError(400, 'missing_required_fields', { message: 'oidcToken, owner and repo are required' });
@@ -59,62 +51,39 @@ export function parseTokenRequest(body: unknown): TokenRequest {
   };
 }
 
-async function verify(deps: IssueTokenDeps, settings: BrokerSettings, token: string, log: Logger): Promise<CallerIdentity> {
-  if (!settings.platforms.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.platforms.error });
-  try {
-    return await verifyOidcToken(deps, token, { issuers: issuerMapOf(settings.platforms.value), audiences: settings.audiences }, log);
-  } catch (err) {
-    if (err instanceof OidcTokenRejected) throw new AppError(401, 'invalid_oidc_token', { reason: err.reason }, { cause: err });
-    if (err instanceof OidcKeySetUnavailable) {
-      throw new AppError(503, 'oidc_key_fetch_failed', { reason: 'jwks_unavailable' }, { cause: err, headers: { 'Retry-After': '5' } });
-    }
-    throw err;
-  }
-}
-
 /**
- * `POST /token`, rules 3–8 (the body rules are `parseTokenRequest`): verify the OIDC token, match
- * the repository, then mint a token for that one repository (by its numeric id) with the app of
- * the issuer that signed the OIDC token.
+ * `POST /token`, rules 3–8 (the body rules are `parseTokenRequest`), in the main broker's
+ * vocabulary. The exchange itself is shared with the minimal broker.
  */
 export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings, request: TokenRequest, log: Logger): Promise<TokenResponse> {
   // An operator's mistake answers every request the same way, before any key fetch.
   if (!settings.tokenPermissions.ok) {
     throw new AppError(400, 'invalid_token_permissions', {}, { cause: settings.tokenPermissions.error });
   }
-  const caller = await verify(deps, settings, request.oidcToken, log);
-  const callLog = log.child({ repository: caller.repository, repository_id: caller.repositoryId, oidc_sha256: fingerprint(request.oidcToken) });
+  if (!settings.platforms.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.platforms.error });
 
-  if (`${request.owner}/${request.repo}` !== caller.repository) throw new AppError(403, 'repo_mismatch');
-  if (settings.allowedRepositories && !settings.allowedRepositories.has(caller.repository)) throw new AppError(403, 'repo_not_allowed');
-
-  const platform = settings.platforms.ok ? settings.platforms.value.get(caller.issuer) : undefined;
-  if (!platform) throw new AppError(500, 'internal_error');
-  const app = appClientFor(deps.clients, platform);
-  const [owner, repo] = caller.repository.split('/') as [string, string];
-
-  let minted;
+  let exchanged;
   try {
-    minted = await mintRepositoryToken(
-      deps,
-      app,
+    exchanged = await exchangeToken(
+      { ...deps, verify: (token, policy) => verifyOidcToken(deps, token, policy, log) },
       {
-        owner,
-        repo,
-        repositoryId: Number(caller.repositoryId),
-        ...(platform.installationId === undefined ? {} : { installationId: platform.installationId }),
+        platforms: settings.platforms.value,
+        audiences: settings.audiences,
+        allowedRepositories: settings.allowedRepositories,
+        permissions: settings.tokenPermissions.value,
       },
-      settings.tokenPermissions.value,
+      request,
     );
   } catch (err) {
-    if (err instanceof AppNotInstalled) throw new AppError(404, 'app_not_installed', {}, { cause: err });
-    if (err instanceof InstallationLookupFailed) throw new AppError(500, 'platform_installation_lookup_failed', {}, { cause: err });
-    if (err instanceof MintFailed) throw new AppError(502, 'mint_failed', {}, { cause: err });
-    throw err;
+    throw toHttpError(err);
   }
 
-  callLog.info(
+  const { caller, platform, minted } = exchanged;
+  log.info(
     {
+      repository: caller.repository,
+      repository_id: caller.repositoryId,
+      oidc_sha256: fingerprint(request.oidcToken),
       platform: platform.name,
       installation_id: minted.installationId,
       permissions: minted.permissions,
@@ -125,4 +94,19 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
     'token minted',
   );
   return { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository };
+}
+
+/** The main broker's answers to the exchange's failures (spec error table of `POST /token`). */
+function toHttpError(err: unknown): unknown {
+  if (err instanceof OidcTokenRejected) return new AppError(401, 'invalid_oidc_token', { reason: err.reason }, { cause: err });
+  if (err instanceof OidcKeySetUnavailable) {
+    return new AppError(503, 'oidc_key_fetch_failed', { reason: 'jwks_unavailable' }, { cause: err, headers: { 'Retry-After': '5' } });
+  }
+  if (err instanceof ExchangeRefused) {
+    return err.kind === 'app_unconfigured' ? new AppError(503, 'app_unconfigured', {}, { cause: err.cause }) : new AppError(403, err.kind);
+  }
+  if (err instanceof AppNotInstalled) return new AppError(404, 'app_not_installed', {}, { cause: err });
+  if (err instanceof InstallationLookupFailed) return new AppError(500, 'platform_installation_lookup_failed', {}, { cause: err });
+  if (err instanceof MintFailed) return new AppError(502, 'mint_failed', {}, { cause: err });
+  return err;
 }

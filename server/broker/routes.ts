@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { AppError } from '../http/errors.js';
-import { parseJson, rawBody } from '../http/json-body.js';
+import { isJsonObject, parseJson, rawBody } from '../http/json-body.js';
 import { route } from '../http/routes.js';
 import { issueToken, parseTokenRequest, type IssueTokenDeps } from './issue-token.js';
 import type { ReleasesService } from './releases.js';
@@ -79,11 +79,11 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
           throw new AppError(400, 'invalid_request', { message: 'X-GitHub-Event and X-GitHub-Delivery are required' });
         }
         const payload = parseJson(req.rawBody);
-        if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+        if (!isJsonObject(payload)) {
           throw new AppError(400, 'invalid_request', { message: 'the payload must be a JSON object' });
         }
         const log = req.log.child({ delivery: id, event });
-        res.json(await handleDelivery(deps, settings, { event, id, raw: req.rawBody!, payload: payload as Record<string, unknown> }, log));
+        res.json(await handleDelivery(deps, settings, { event, id, raw: req.rawBody!, payload }, log));
       },
     ],
   });

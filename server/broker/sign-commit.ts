@@ -1,5 +1,6 @@
 import { fingerprint } from '../auth/fingerprint.js';
 import { AppError } from '../http/errors.js';
+import { isJsonObject, present } from '../http/json-body.js';
 import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
 import { PlatformError } from '../platform/errors.js';
@@ -20,8 +21,6 @@ const MAX_FILE_CHANGES = 1000;
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 const invalid = (message: string): AppError => new AppError(400, 'invalid_request', { message });
 
 /** A repository-relative path: no absolute path, no `.`/`..` segment, no backslash or control character. */
@@ -56,11 +55,11 @@ function list<T>(value: unknown, field: string, parse: (entry: unknown, index: n
 
 /** The spec's validation table, in order: body, required fields, repository, shapes, file changes. */
 export function parseSignRequest(body: unknown): CommitOnBranch {
-  if (!isObject(body)) throw invalid('the body must be a JSON object');
+  if (!isJsonObject(body)) throw invalid('the body must be a JSON object');
   const { repo, branch, expected_head_oid: expectedHeadOid, message } = body;
-  const headline = isObject(message) ? message.headline : undefined;
+  const headline = isJsonObject(message) ? message.headline : undefined;
   if (!present(repo) || !present(branch) || !present(expectedHeadOid) || !present(headline)) {
-    if (present(message) && !isObject(message)) throw invalid('message must be an object');
+    if (present(message) && !isJsonObject(message)) throw invalid('message must be an object');
     throw new AppError(400, 'missing_required_fields', { message: 'repo, branch, expected_head_oid and message.headline are required' });
   }
   const [owner, name, ...rest] = typeof repo === 'string' ? repo.split('/') : [];
@@ -74,12 +73,12 @@ export function parseSignRequest(body: unknown): CommitOnBranch {
     throw invalid('message.headline and message.body must be strings');
   }
   const additions = list(body.additions, 'additions', (entry, i) => {
-    if (!isObject(entry) || !isSafePath(entry.path)) throw invalid(`additions[${i}].path must be a relative path inside the repository`);
+    if (!isJsonObject(entry) || !isSafePath(entry.path)) throw invalid(`additions[${i}].path must be a relative path inside the repository`);
     if (typeof entry.contents !== 'string' || !BASE64.test(entry.contents)) throw invalid(`additions[${i}].contents must be base64`);
     return { path: entry.path, contents: entry.contents };
   });
   const deletions = list(body.deletions, 'deletions', (entry, i) => {
-    if (!isObject(entry) || !isSafePath(entry.path)) throw invalid(`deletions[${i}].path must be a relative path inside the repository`);
+    if (!isJsonObject(entry) || !isSafePath(entry.path)) throw invalid(`deletions[${i}].path must be a relative path inside the repository`);
     return { path: entry.path };
   });
   if (additions.length === 0 && deletions.length === 0) throw new AppError(400, 'no_file_changes');

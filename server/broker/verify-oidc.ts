@@ -16,7 +16,7 @@ export interface OidcDeps {
  * verifies against the issuer's last-known-good snapshot instead. A key the snapshot does not
  * know may be in the unreachable set, so that case stays "no verdict" (`OidcKeySetUnavailable`).
  */
-export async function verifyOidcToken(deps: OidcDeps, token: string, policy: VerificationPolicy, log: Logger): Promise<CallerIdentity> {
+export async function verifyOidcToken(deps: OidcDeps, token: unknown, policy: VerificationPolicy, log: Logger): Promise<CallerIdentity> {
   let caller: CallerIdentity;
   try {
     caller = await deps.verifier.verify(token, policy);
@@ -32,7 +32,7 @@ export async function verifyOidcToken(deps: OidcDeps, token: string, policy: Ver
 
 async function verifyWithSnapshot(
   deps: OidcDeps,
-  token: string,
+  token: unknown,
   policy: VerificationPolicy,
   unavailable: OidcKeySetUnavailable,
   log: Logger,

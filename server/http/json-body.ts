@@ -54,3 +54,9 @@ export function jsonBody(limit: string): RequestHandler[] {
     },
   ];
 }
+
+/** A parsed JSON value that is an object (not null, not an array). */
+export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A request field counts as given unless absent, null or the empty string. */
+export const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';

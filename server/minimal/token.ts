@@ -1,15 +1,11 @@
 import { OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
 import type { OidcVerifier } from '../auth/verifier.js';
-import { issuerMapOf, type BrokerSettings, type Setting } from '../broker/settings.js';
+import type { BrokerSettings, Setting } from '../broker/settings.js';
+import { exchangeToken, ExchangeRefused } from '../broker/token-exchange.js';
+import { isJsonObject, present } from '../http/json-body.js';
 import type { AppClients } from '../platform/clients.js';
 import { isRepositoryPair } from '../platform/identifiers.js';
-import {
-  AppNotInstalled,
-  InstallationLookupFailed,
-  MintFailed,
-  mintRepositoryToken,
-  type RepositoryTokenDeps,
-} from '../platform/repository-token.js';
+import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import { Refusal } from './outcomes.js';
 
 export interface MinimalTokenDeps extends RepositoryTokenDeps {
@@ -18,8 +14,6 @@ export interface MinimalTokenDeps extends RepositoryTokenDeps {
 }
 
 
-const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
-
 export interface MinimalTokenRequest {
   readonly oidcToken: unknown;
   readonly owner: string;
@@ -27,8 +21,8 @@ export interface MinimalTokenRequest {
 }
 
 export function parseRequest(body: unknown): MinimalTokenRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Refusal('invalid_json');
-  const { oidcToken, owner, repo } = body as Record<string, unknown>;
+  if (!isJsonObject(body)) throw new Refusal('invalid_json');
+  const { oidcToken, owner, repo } = body;
   if (!present(oidcToken) || !present(owner) || !present(repo)) throw new Refusal('missing_fields');
   // Checked before either value can reach an API URL.
   if (!isRepositoryPair(owner, repo)) throw new Refusal('invalid_repository');
@@ -48,8 +42,8 @@ export function configurationUsable(settings: BrokerSettings): boolean {
 }
 
 /**
- * The minimal `/token`: the same verifier, installation cache and minting as the main broker,
- * answered in the minimal vocabulary. No store, so no key-set snapshot.
+ * The minimal `/token`: the main broker's exchange (same verifier, installation cache and
+ * minting), answered in the minimal vocabulary. No store, so no key-set snapshot.
  */
 export async function mintForCaller(
   deps: MinimalTokenDeps,
@@ -57,37 +51,29 @@ export async function mintForCaller(
   request: MinimalTokenRequest,
 ): Promise<{ token: string; expires_at: string; repository: string }> {
   if (!configurationUsable(settings) || !settings.platforms.ok || !settings.tokenPermissions.ok) throw new Refusal('config_unavailable');
-
-  let caller;
   try {
-    caller = await deps.verifier.verify(request.oidcToken, { issuers: issuerMapOf(settings.platforms.value), audiences: settings.audiences });
-  } catch (err) {
-    if (err instanceof OidcTokenRejected) throw new Refusal('invalid_oidc', { cause: err });
-    if (err instanceof OidcKeySetUnavailable) throw new Refusal('jwks_unavailable', { cause: err });
-    throw err;
-  }
-  if (`${request.owner}/${request.repo}` !== caller.repository) throw new Refusal('repo_mismatch');
-  if (settings.allowedRepositories && !settings.allowedRepositories.has(caller.repository)) throw new Refusal('repo_not_allowed');
-
-  const platform = settings.platforms.value.get(caller.issuer);
-  if (!platform || !platform.app.ok || !platform.apiBase.ok) throw new Refusal('config_unavailable');
-  const app = deps.clients.for(platform.apiBase.value, platform.app.value);
-  try {
-    const minted = await mintRepositoryToken(
-      deps,
-      app,
+    const { caller, minted } = await exchangeToken(
+      { ...deps, verify: (token, policy) => deps.verifier.verify(token, policy) },
       {
-        owner: request.owner,
-        repo: request.repo,
-        repositoryId: Number(caller.repositoryId),
-        ...(platform.installationId === undefined ? {} : { installationId: platform.installationId }),
+        platforms: settings.platforms.value,
+        audiences: settings.audiences,
+        allowedRepositories: settings.allowedRepositories,
+        permissions: settings.tokenPermissions.value,
       },
-      settings.tokenPermissions.value,
+      request,
     );
     return { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository };
   } catch (err) {
-    if (err instanceof AppNotInstalled) throw new Refusal('app_not_installed', { cause: err });
-    if (err instanceof InstallationLookupFailed || err instanceof MintFailed) throw new Refusal('mint_failed', { cause: err });
-    throw err;
+    throw toRefusal(err);
   }
+}
+
+/** The minimal broker's answers to the exchange's failures (its own error table). */
+function toRefusal(err: unknown): unknown {
+  if (err instanceof OidcTokenRejected) return new Refusal('invalid_oidc', { cause: err });
+  if (err instanceof OidcKeySetUnavailable) return new Refusal('jwks_unavailable', { cause: err });
+  if (err instanceof ExchangeRefused) return new Refusal(err.kind === 'app_unconfigured' ? 'config_unavailable' : err.kind, { cause: err });
+  if (err instanceof AppNotInstalled) return new Refusal('app_not_installed', { cause: err });
+  if (err instanceof InstallationLookupFailed || err instanceof MintFailed) return new Refusal('mint_failed', { cause: err });
+  return err;
 }
