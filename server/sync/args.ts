@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util';
+
+export const COMMANDS = ['sync', 'sync-github'] as const;
+export type SyncCommandName = (typeof COMMANDS)[number];
+
+export interface SyncOptions {
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly uploadTimeoutMs: number;
+  readonly retries: number;
+}
+
+export const DEFAULT_OPTIONS: SyncOptions = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
+
+export interface ParsedArgs {
+  readonly command: SyncCommandName;
+  readonly configFile?: string;
+  readonly json: boolean;
+  readonly options: SyncOptions;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `Usage: gatehouse-sync <command> [options]
+
+Commands:
+  sync                  Dependency-Track -> DefectDojo: each project's FPF export reimported
+                        into its own DefectDojo product
+  sync-github           GitHub code-scanning, Dependabot and secret-scanning alerts of every
+                        repository of every GITHUB_TARGETS owner -> DefectDojo, one product
+                        per repository
+
+Options:
+  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
+                        from the environment alone). Secrets always come from the environment.
+  --json                print one JSON summary on stdout; progress stays on stderr
+  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)
+  --timeout <s>         limit of one API call, in seconds (default 60)
+  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)
+  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)
+  -h, --help            this text
+
+Exit codes: 0 every project or repository synced (or skipped for a stated reason);
+1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.
+`;
+
+function whole(name: string, raw: string | undefined, min: number, max: number, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  return Number(raw);
+}
+
+/** The command line, or `'help'`; a `UsageError` names what is wrong. */
+export function parseSyncArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ParsedArgs | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        config: { type: 'string' },
+        json: { type: 'boolean' },
+        concurrency: { type: 'string' },
+        timeout: { type: 'string' },
+        'upload-timeout': { type: 'string' },
+        retries: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  const [command, ...rest] = positionals;
+  if (command === undefined) throw new UsageError('a command is required: sync or sync-github');
+  if (!(COMMANDS as readonly string[]).includes(command)) throw new UsageError(`unknown command "${command}": use sync or sync-github`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
+  return {
+    command: command as SyncCommandName,
+    ...(configFile ? { configFile } : {}),
+    json: values.json ?? false,
+    options: {
+      concurrency: whole('concurrency', values.concurrency, 1, 32, DEFAULT_OPTIONS.concurrency),
+      timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
+      uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
+      retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
+    },
+  };
+}

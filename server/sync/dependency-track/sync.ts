@@ -1,0 +1,94 @@
+import pLimit from 'p-limit';
+import type { DefectDojoClient } from '../defectdojo/client.js';
+import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
+import { retrying, type RetryPolicy } from '../http/retry.js';
+import { finishReport, message, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
+import { countingFindings } from './count-findings.js';
+
+export interface DependencyTrackSyncDeps {
+  readonly dependencyTrack: DependencyTrackClient;
+  readonly defectDojo: DefectDojoClient;
+  readonly excludeInactive: boolean;
+  /** Projects in flight at once (each one export and one reimport). */
+  readonly concurrency: number;
+  readonly retry: RetryPolicy;
+  readonly progress: Progress;
+}
+
+function labelOf(project: DependencyTrackProject): string {
+  return project.version ? `${project.name} ${project.version}` : project.name;
+}
+
+/**
+ * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
+ * A transient failure of either side retries the pair, since the export stream is spent.
+ */
+async function syncProject(project: DependencyTrackProject, deps: DependencyTrackSyncDeps): Promise<ItemResult> {
+  const label = labelOf(project);
+  const base = {
+    label,
+    product: project.name,
+    engagement: ENGAGEMENTS.dependencytrack,
+    test: project.version ?? SCAN_TYPES.dependencyTrack,
+    scan_type: SCAN_TYPES.dependencyTrack,
+  };
+  let attempts = 0;
+  try {
+    const { counts, findings } = await retrying(
+      async (n) => {
+        attempts = n;
+        const abandon = new AbortController();
+        try {
+          const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
+          if (!exported.body) throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
+          const counting = countingFindings(exported.body);
+          const counts = await deps.defectDojo.reimport({
+            scanType: SCAN_TYPES.dependencyTrack,
+            productName: project.name,
+            engagementName: ENGAGEMENTS.dependencytrack,
+            ...(project.version ? { testTitle: project.version } : {}),
+            filename: 'dependency-track-findings.json',
+            content: counting.stream,
+          });
+          return { counts, findings: counting.count() };
+        } finally {
+          // Closes the download when the upload stopped early; harmless once it was read to the end.
+          abandon.abort();
+        }
+      },
+      deps.retry,
+      (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs),
+    );
+    return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), attempts };
+  } catch (err) {
+    return { ...base, status: 'failed', reason: message(err), attempts };
+  }
+}
+
+/** `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure never stops the others. */
+export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promise<SourceReport> {
+  const startedAt = new Date();
+  const head = { command: 'sync' as const, source: 'dependencytrack' as const, startedAt };
+  let projects: DependencyTrackProject[];
+  try {
+    projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) =>
+      deps.progress.retry('project list', error, retry, delayMs),
+    );
+  } catch (err) {
+    return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
+  }
+  deps.progress.started(projects.length);
+  const limit = pLimit(deps.concurrency);
+  let done = 0;
+  const items = await Promise.all(
+    projects.map((project) =>
+      limit(async () => {
+        const result = await syncProject(project, deps);
+        deps.progress.item(++done, projects.length, result);
+        return result;
+      }),
+    ),
+  );
+  return finishReport(head, items);
+}

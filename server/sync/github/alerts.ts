@@ -1,0 +1,90 @@
+import { SCAN_TYPES, type ScanType } from '../defectdojo/scan-types.js';
+import { HttpError } from '../http/request.js';
+import type { GithubClient } from './client.js';
+import { codeScanningReport, dependabotReport, secretScanningReport } from './reports.js';
+
+export interface Repository {
+  readonly owner: string;
+  readonly name: string;
+  readonly fullName: string;
+  readonly htmlUrl: string;
+}
+
+export interface AlertKind {
+  readonly kind: 'code-scanning' | 'dependabot' | 'secret-scanning';
+  /** The test inside the repository's product and engagement. */
+  readonly test: string;
+  readonly scanType: ScanType;
+  list(client: GithubClient, repository: Repository): Promise<unknown[]>;
+  report(repository: Repository, alerts: readonly unknown[]): unknown;
+  /** GitHub's answer when the feature is off for a repository: skipped, not failed. */
+  readonly notEnabled: (error: HttpError) => boolean;
+}
+
+const PER_PAGE = 100;
+
+async function collect(pages: AsyncIterable<{ data: unknown }>): Promise<unknown[]> {
+  const all: unknown[] = [];
+  for await (const page of pages) if (Array.isArray(page.data)) all.push(...page.data);
+  return all;
+}
+
+/** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
+export const ALERT_KINDS: readonly AlertKind[] = [
+  {
+    kind: 'code-scanning',
+    test: 'Code scanning',
+    scanType: SCAN_TYPES.codeScanning,
+    list: (client, { owner, name }) =>
+      collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+    report: (_repository, alerts) => codeScanningReport(alerts),
+    // 403 without Advanced Security, 404 before the first analysis.
+    notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
+  },
+  {
+    kind: 'dependabot',
+    test: 'Dependabot alerts',
+    scanType: SCAN_TYPES.dependabot,
+    // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
+    list: (client, { owner, name }) =>
+      collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+    report: (repository, alerts) => dependabotReport(repository, alerts),
+    notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
+  },
+  {
+    kind: 'secret-scanning',
+    test: 'Secret scanning',
+    scanType: SCAN_TYPES.secretScanning,
+    list: (client, { owner, name }) =>
+      collect(
+        client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }),
+      ),
+    report: (_repository, alerts) => secretScanningReport(alerts),
+    notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
+  },
+];
+
+function repositoryOf(value: unknown): Repository | undefined {
+  const r = value as { name?: unknown; full_name?: unknown; html_url?: unknown; owner?: { login?: unknown } } | null;
+  if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string') return undefined;
+  return { owner: r.owner.login, name: r.name, fullName: r.full_name, htmlUrl: typeof r.html_url === 'string' ? r.html_url : '' };
+}
+
+/**
+ * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
+ * `/user/repos` when the token is that user's (private ones included), else `/users/{user}/repos`.
+ */
+export async function listRepositories(client: GithubClient, owner: string, viewer: () => Promise<string | undefined>): Promise<Repository[]> {
+  let raw: unknown[];
+  try {
+    raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.status !== 404) throw err;
+    const login = await viewer();
+    raw =
+      login?.toLowerCase() === owner.toLowerCase()
+        ? await collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
+        : await collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
+  }
+  return raw.map(repositoryOf).filter((r): r is Repository => r !== undefined);
+}

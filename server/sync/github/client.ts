@@ -1,0 +1,100 @@
+import { Octokit } from '@octokit/core';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
+import { RequestError } from '@octokit/request-error';
+import { HttpError, TransportError } from '../http/request.js';
+import { isTransient, retrying, type RetryPolicy } from '../http/retry.js';
+import type { GithubTarget } from './targets.js';
+
+const AlertsOctokit = Octokit.plugin(paginateRest);
+export type GithubClient = InstanceType<typeof AlertsOctokit>;
+
+const SERVICE = 'GitHub';
+const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
+/** GitHub's advice when a secondary limit comes without `Retry-After`: wait at least a minute. */
+const SECONDARY_DEFAULT_WAIT_MS = 60_000;
+
+/** The primary rate limit is spent: no call is made until it resets. */
+export class RateLimitExhausted extends Error {
+  override readonly name = 'RateLimitExhausted';
+  constructor(
+    server: string,
+    readonly resetAt: Date,
+  ) {
+    super(`${server} rate limit exhausted until ${resetAt.toISOString()}; not attempted`);
+  }
+}
+
+/** A secondary (abuse) rate limit: back off and try again. */
+export class SecondaryRateLimit extends HttpError {}
+
+export interface GithubClientOptions {
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly onRetry?: (operation: string, error: Error, retry: number, delayMs: number) => void;
+}
+
+function header(headers: Record<string, unknown> | undefined, name: string): string | null {
+  const value = headers?.[name];
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
+}
+
+/** The route without host or query, so messages name the call but never its cursor or base. */
+function operationOf(options: { method?: string; url?: string }): string {
+  const url = (options.url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+  return `${options.method ?? 'GET'} ${url}`;
+}
+
+/**
+ * An Octokit for one target whose every request (pages included) honours GitHub's rate limits:
+ * once the primary limit is spent (`x-ratelimit-remaining: 0`) it makes no further call until
+ * the reset and fails fast instead; a secondary limit is waited out (`Retry-After`, else a
+ * minute) and retried, as are 5xx answers and lost connections.
+ */
+export function githubClient(target: GithubTarget, options: GithubClientOptions): GithubClient {
+  let exhaustedUntil = 0;
+  const exhausted = (headers: Record<string, unknown> | undefined): boolean => {
+    if (header(headers, 'x-ratelimit-remaining') !== '0') return false;
+    const reset = Number(header(headers, 'x-ratelimit-reset'));
+    exhaustedUntil = Number.isFinite(reset) && reset > 0 ? reset * 1000 : Date.now() + 60_000;
+    return true;
+  };
+  const octokit = new AlertsOctokit({
+    baseUrl: target.apiBase,
+    auth: target.token,
+    userAgent: 'gatehouse-sync',
+    log: SILENT,
+  });
+  octokit.hook.wrap('request', async (request, requestOptions) => {
+    const operation = operationOf(requestOptions);
+    return retrying(
+      async () => {
+        if (Date.now() < exhaustedUntil) throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
+        try {
+          const response = await request({ ...requestOptions, request: { ...requestOptions.request, signal: AbortSignal.timeout(options.timeoutMs) } });
+          exhausted(response.headers as Record<string, unknown>);
+          return response;
+        } catch (err) {
+          if (!(err instanceof RequestError) || !err.response) {
+            const reason = err instanceof Error ? err.message : 'network error';
+            throw new TransportError(SERVICE, operation, reason);
+          }
+          const headers = err.response.headers as Record<string, unknown>;
+          const data = err.response.data as { message?: unknown } | undefined;
+          const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
+          const retryAfter = header(headers, 'retry-after');
+          const waitMs = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
+          const headerMap = new Headers(Object.entries(headers).map(([k, v]) => [k, String(v)]));
+          if ((err.status === 403 || err.status === 429) && exhausted(headers)) throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
+          if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
+            throw new SecondaryRateLimit(SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS, headerMap);
+          }
+          throw new HttpError(SERVICE, operation, err.status, detail, waitMs, headerMap);
+        }
+      },
+      options.retry,
+      (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs),
+      (error) => error instanceof SecondaryRateLimit || isTransient(error),
+    );
+  });
+  return octokit;
+}

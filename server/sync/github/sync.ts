@@ -1,0 +1,135 @@
+import pLimit from 'p-limit';
+import type { DefectDojoClient } from '../defectdojo/client.js';
+import { ENGAGEMENTS } from '../defectdojo/scan-types.js';
+import { HttpError } from '../http/request.js';
+import { retrying, type RetryPolicy } from '../http/retry.js';
+import { finishReport, message, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { ALERT_KINDS, listRepositories, type AlertKind, type Repository } from './alerts.js';
+import { SecondaryRateLimit, type GithubClient } from './client.js';
+import type { GithubTarget } from './targets.js';
+
+export interface GithubSyncDeps {
+  readonly targets: readonly GithubTarget[];
+  readonly clientFor: (target: GithubTarget) => GithubClient;
+  readonly defectDojo: DefectDojoClient;
+  /** Repositories in flight at once; the three alert kinds of one repository go one after another. */
+  readonly concurrency: number;
+  readonly retry: RetryPolicy;
+  readonly progress: Progress;
+}
+
+interface Work {
+  readonly target: GithubTarget;
+  readonly client: GithubClient;
+  readonly repository: Repository;
+}
+
+async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, productExists: () => Promise<boolean>): Promise<ItemResult> {
+  const { repository } = work;
+  const base = {
+    label: `${repository.fullName} ${kind.kind}`,
+    product: repository.fullName,
+    engagement: ENGAGEMENTS.github,
+    test: kind.test,
+    scan_type: kind.scanType,
+  };
+  let alerts: unknown[];
+  try {
+    alerts = await kind.list(work.client, repository);
+  } catch (err) {
+    if (err instanceof HttpError && !(err instanceof SecondaryRateLimit) && kind.notEnabled(err)) {
+      return { ...base, status: 'skipped', reason: `not enabled on GitHub: ${err.detail ?? err.status}`, attempts: 0 };
+    }
+    return { ...base, status: 'failed', reason: message(err), attempts: 0 };
+  }
+  let attempts = 0;
+  try {
+    // An empty report still goes to an existing product, to close what was fixed; a repository
+    // that never had an alert gets no empty product.
+    if (alerts.length === 0 && !(await productExists())) {
+      return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
+    }
+    const content = Buffer.from(JSON.stringify(kind.report(repository, alerts)));
+    const counts = await retrying(
+      (n) => {
+        attempts = n;
+        return deps.defectDojo.reimport({
+          scanType: kind.scanType,
+          productName: repository.fullName,
+          engagementName: ENGAGEMENTS.github,
+          testTitle: kind.test,
+          filename: `${kind.kind}.json`,
+          content,
+        });
+      },
+      deps.retry,
+      (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs),
+    );
+    return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), attempts };
+  } catch (err) {
+    return { ...base, status: 'failed', reason: message(err), attempts };
+  }
+}
+
+/** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
+function listingFailure(target: GithubTarget, owner: string, err: unknown): ItemResult {
+  return {
+    label: `${target.server}/${owner} (repository list)`,
+    product: owner,
+    engagement: ENGAGEMENTS.github,
+    test: 'repository list',
+    scan_type: '',
+    status: 'failed',
+    reason: message(err),
+    attempts: 0,
+  };
+}
+
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts of every repository of every target. */
+export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
+  const startedAt = new Date();
+  const failures: ItemResult[] = [];
+  const work: Work[] = [];
+  for (const target of deps.targets) {
+    const client = deps.clientFor(target);
+    let viewer: Promise<string | undefined> | undefined;
+    const login = () =>
+      (viewer ??= client.request('GET /user').then(
+        ({ data }) => data.login,
+        () => undefined,
+      ));
+    const seen = new Set<string>();
+    for (const owner of target.owners) {
+      try {
+        for (const repository of await listRepositories(client, owner, login)) {
+          if (seen.has(repository.fullName.toLowerCase())) continue;
+          seen.add(repository.fullName.toLowerCase());
+          work.push({ target, client, repository });
+        }
+      } catch (err) {
+        failures.push(listingFailure(target, owner, err));
+      }
+    }
+  }
+  const total = work.length * ALERT_KINDS.length;
+  deps.progress.started(total);
+  for (const failure of failures) deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+  const limit = pLimit(deps.concurrency);
+  let done = 0;
+  const perRepository = await Promise.all(
+    work.map((w) =>
+      limit(async () => {
+        let exists: Promise<boolean> | undefined;
+        const productExists = () => (exists ??= retrying(() => deps.defectDojo.productExists(w.repository.fullName), deps.retry));
+        const results: ItemResult[] = [];
+        for (const kind of ALERT_KINDS) {
+          const result = await syncKind(w, kind, deps, productExists);
+          deps.progress.item(++done, total, result);
+          results.push(result);
+        }
+        return results;
+      }),
+    ),
+  );
+  return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...perRepository.flat()]);
+}

@@ -1,0 +1,106 @@
+/** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly service: string,
+    readonly operation: string,
+    readonly status: number,
+    readonly detail: string | undefined,
+    /** From `Retry-After`, when the server sent one. */
+    readonly retryAfterMs: number | undefined,
+    readonly headers: Headers,
+  ) {
+    super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+/** No HTTP answer: connection refused or reset, DNS failure, timeout. */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+  constructor(service: string, operation: string, reason: string) {
+    super(`${service} ${operation} failed: ${reason}`);
+  }
+}
+
+/** An answer that is not what the API documents (not JSON, wrong shape). */
+export class UnexpectedAnswerError extends Error {
+  override readonly name = 'UnexpectedAnswerError';
+  constructor(service: string, operation: string, problem: string) {
+    super(`${service} ${operation}: ${problem}`);
+  }
+}
+
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds from `now`. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function transportReason(err: unknown, timeoutMs: number): string {
+  const error = err as { name?: string; cause?: { code?: string; name?: string } };
+  if (error.name === 'TimeoutError' || error.cause?.name === 'TimeoutError') return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+  return error.cause?.code ?? (err instanceof Error ? err.message : 'network error');
+}
+
+/** A short reason from an error body: JSON `detail`/`message`, or DRF-style field errors. */
+async function errorDetail(response: Response): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = (await response.text()).slice(0, 4000);
+  } catch {
+    return undefined;
+  }
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (body && typeof body === 'object') {
+      const { detail, message } = body as { detail?: unknown; message?: unknown };
+      const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : JSON.stringify(body);
+      return reason.slice(0, 300);
+    }
+  } catch {
+    // not JSON: an HTML error page or plain text says little that is safe and useful
+  }
+  return undefined;
+}
+
+export interface SendOptions extends Omit<RequestInit, 'signal'> {
+  readonly timeoutMs: number;
+  /** Aborts the exchange early, e.g. a download whose upload failed. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * One HTTP exchange. Resolves with a 2xx response (body unread, so it can be streamed); throws
+ * `HttpError` for other statuses and `TransportError` when no answer came. The timeout covers
+ * the whole exchange, body included.
+ */
+export async function send(service: string, operation: string, url: string, options: SendOptions): Promise<Response> {
+  const { timeoutMs, signal, ...init } = options;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+  } catch (err) {
+    throw new TransportError(service, operation, transportReason(err, timeoutMs));
+  }
+  if (response.ok) return response;
+  const detail = await errorDetail(response);
+  throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')), response.headers);
+}
+
+/** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
+export async function jsonBody(service: string, operation: string, response: Response, timeoutMs: number): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (err) {
+    throw new TransportError(service, operation, transportReason(err, timeoutMs));
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UnexpectedAnswerError(service, operation, 'the answer is not valid JSON');
+  }
+}

@@ -1,0 +1,125 @@
+import type { SourceName } from './config.js';
+import type { ReimportCounts } from './defectdojo/statistics.js';
+
+export type ItemStatus = 'synced' | 'failed' | 'skipped';
+
+/** One reimport: a Dependency-Track project, or one alert kind of one repository. */
+export interface ItemResult {
+  /** How the operator knows it: `name version`, or `owner/repo code-scanning`. */
+  readonly label: string;
+  readonly product: string;
+  readonly engagement: string;
+  readonly test: string;
+  readonly scan_type: string;
+  readonly status: ItemStatus;
+  /** Findings in the report sent; absent when nothing was sent. */
+  readonly findings?: number;
+  /** DefectDojo's own counts of what the reimport changed, when it gave them. */
+  readonly counts?: ReimportCounts;
+  /** Why it failed or was skipped. */
+  readonly reason?: string;
+  readonly attempts: number;
+}
+
+export interface Totals {
+  readonly items: number;
+  readonly synced: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly findings: number;
+  readonly created: number;
+  readonly closed: number;
+  readonly reactivated: number;
+  readonly untouched: number;
+}
+
+export interface SourceReport {
+  readonly command: 'sync' | 'sync-github';
+  readonly source: SourceName;
+  /** True when every item synced or was skipped for a stated reason, and nothing failed before them. */
+  readonly ok: boolean;
+  /** A failure before any item could start (for example, the project list could not be read). */
+  readonly error?: string;
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly duration_ms: number;
+  readonly totals: Totals;
+  readonly items: readonly ItemResult[];
+}
+
+/** What a running sync tells the operator as it goes. */
+export interface Progress {
+  started(total: number): void;
+  item(index: number, total: number, result: ItemResult): void;
+  retry(label: string, error: Error, retry: number, delayMs: number): void;
+  warn(message: string): void;
+}
+
+export const SILENT: Progress = { started() {}, item() {}, retry() {}, warn() {} };
+
+export function totalsOf(items: readonly ItemResult[]): Totals {
+  const sum = (pick: (i: ItemResult) => number | undefined) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
+  return {
+    items: items.length,
+    synced: items.filter((i) => i.status === 'synced').length,
+    failed: items.filter((i) => i.status === 'failed').length,
+    skipped: items.filter((i) => i.status === 'skipped').length,
+    findings: sum((i) => i.findings),
+    created: sum((i) => i.counts?.created),
+    closed: sum((i) => i.counts?.closed),
+    reactivated: sum((i) => i.counts?.reactivated),
+    untouched: sum((i) => i.counts?.untouched),
+  };
+}
+
+export function finishReport(
+  base: { command: SourceReport['command']; source: SourceName; startedAt: Date; error?: string },
+  items: readonly ItemResult[],
+  now: Date = new Date(),
+): SourceReport {
+  const totals = totalsOf(items);
+  return {
+    command: base.command,
+    source: base.source,
+    ok: base.error === undefined && totals.failed === 0,
+    ...(base.error !== undefined ? { error: base.error } : {}),
+    started_at: base.startedAt.toISOString(),
+    finished_at: now.toISOString(),
+    duration_ms: now.getTime() - base.startedAt.getTime(),
+    totals,
+    items,
+  };
+}
+
+export function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function countsText(counts: ReimportCounts | undefined): string {
+  return counts ? `created ${counts.created}, closed ${counts.closed}, reactivated ${counts.reactivated}, untouched ${counts.untouched}` : 'no statistics in the answer';
+}
+
+/** Plain progress lines for a person watching (stderr of the CLI, the action's log). */
+export function humanProgress(source: SourceName, noun: string, write: (line: string) => void): Progress {
+  return {
+    started: (total) => write(`[${source}] ${total} ${noun}${total === 1 ? '' : 's'} to sync`),
+    item: (index, total, r) => {
+      const head = `[${source}] ${noun} ${index} of ${total}: ${r.label}`;
+      if (r.status === 'synced') write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
+      else write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
+    },
+    retry: (label, error, retry, delayMs) => write(`[${source}] ${label}: ${error.message}; retry ${retry} in ${(delayMs / 1000).toFixed(1)} s`),
+    warn: (text) => write(`[${source}] ${text}`),
+  };
+}
+
+/** The closing lines: totals, then every failure with its reason. */
+export function summaryLines(report: SourceReport): string[] {
+  const t = report.totals;
+  const lines = [
+    `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
+  ];
+  if (report.error) lines.push(`[${report.source}] ${report.error}`);
+  for (const item of report.items.filter((i) => i.status === 'failed')) lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
+  return lines;
+}

@@ -1,0 +1,331 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { Faults, latency, playFault, sendJson } from './faults.js';
+import { listen, type Listening } from './servers.js';
+
+export type DefectDojoRoute = 'reimport' | 'products';
+
+/** DefectDojo's scan types for the parsers this fake reads, as DefectDojo spells them. */
+export const KNOWN_SCAN_TYPES = [
+  'Dependency Track Finding Packaging Format (FPF) Export',
+  'Github SAST Scan',
+  'Github Vulnerability Scan',
+  'Github Secrets Detection Report Scan',
+  'SonarQube Scan',
+] as const;
+
+const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
+type Severity = (typeof SEVERITIES)[number];
+
+export interface FakeFinding {
+  /** What DefectDojo's deduplication matches a reimported finding on, for this parser. */
+  readonly identity: string;
+  readonly title: string;
+  readonly severity: Severity;
+  active: boolean;
+}
+
+export interface FakeTest {
+  readonly id: number;
+  readonly product: string;
+  readonly engagement: string;
+  readonly scanType: string;
+  readonly title: string | undefined;
+  readonly findings: Map<string, FakeFinding>;
+}
+
+export interface RecordedUpload {
+  readonly fields: Record<string, string>;
+  readonly filename: string;
+  /** The uploaded report, kept unless `keepUploads` is off (the benchmark). */
+  readonly text?: string;
+  readonly bytes: number;
+}
+
+/** The parser's error, as DefectDojo answers it: its exception handler gives 500 without details. */
+class ParserCrash extends Error {}
+
+function title(value: string): string {
+  return value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
+}
+
+function severityOf(value: unknown): Severity {
+  const v = String(value ?? '').toLowerCase();
+  if (v === 'moderate') return 'medium';
+  return (SEVERITIES as readonly string[]).includes(v) ? (v as Severity) : 'info';
+}
+
+function findVulnerabilityAlerts(node: unknown): unknown {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = findVulnerabilityAlerts(item);
+      if (found) return found;
+    }
+  } else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'vulnerabilityAlerts') return value;
+      const found = findVulnerabilityAlerts(value);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+type Parsed = Omit<FakeFinding, 'active'> & { active: boolean };
+
+/**
+ * Each parser as DefectDojo's behaves on the inputs that matter here, including where it crashes
+ * (a null `security_severity_level`, a missing alert `id`, a null list) and what it deduplicates on.
+ */
+const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
+  'Dependency Track Finding Packaging Format (FPF) Export': (data) => {
+    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ParserCrash('not an FPF document');
+    const findings = (data as { findings?: unknown }).findings ?? [];
+    if (!Array.isArray(findings)) throw new ParserCrash('findings is not a list');
+    return findings.map((f: { component: { name: string; version?: string }; vulnerability: { vulnId?: string; uuid?: string; severity?: string }; analysis?: { isSuppressed?: boolean } }) => {
+      const { component, vulnerability } = f;
+      if (!component || !vulnerability) throw new ParserCrash('finding without component or vulnerability');
+      const id = vulnerability.vulnId ?? vulnerability.uuid;
+      return {
+        identity: `${component.name}:${component.version ?? ''}:${id}`,
+        title: `${id} in ${component.name}:${component.version ?? ''}`,
+        severity: severityOf(vulnerability.severity),
+        active: f.analysis?.isSuppressed !== true,
+      };
+    });
+  },
+  'Github SAST Scan': (data) => {
+    if (!Array.isArray(data)) throw new ParserCrash('Invalid SAST report format, expected a JSON list of alerts.');
+    return data.map((alert: { number?: number; state?: string; rule?: Record<string, unknown> }) => {
+      const rule = alert.rule ?? {};
+      const level = 'security_severity_level' in rule ? rule.security_severity_level : 'Info';
+      if (typeof level !== 'string') throw new ParserCrash("'NoneType' object has no attribute 'title'");
+      return { identity: String(alert.number), title: `${String(rule.description)} (${String(rule.id)})`, severity: severityOf(title(level)), active: alert.state === 'open' };
+    });
+  },
+  'Github Vulnerability Scan': (data) => {
+    if (!data || typeof data !== 'object' || !('data' in data)) throw new ParserCrash("Invalid report file, no 'data' node found");
+    const alerts = findVulnerabilityAlerts((data as { data: unknown }).data) as { nodes?: unknown } | undefined;
+    if (!alerts) throw new ParserCrash("Invalid report, no 'vulnerabilityAlerts' node found");
+    const nodes = alerts.nodes;
+    if (!Array.isArray(nodes)) throw new ParserCrash("'NoneType' object is not iterable");
+    const dupes = new Map<string, Parsed>();
+    for (const alert of nodes as { id?: string; state?: string; securityVulnerability: { severity?: string; advisory: Record<string, unknown> } }[]) {
+      if (alert.id === undefined) throw new ParserCrash("KeyError: 'id'");
+      const advisory = alert.securityVulnerability?.advisory;
+      if (!advisory || typeof advisory.summary !== 'string' || !('description' in advisory)) throw new ParserCrash("KeyError: 'summary'");
+      for (const list of ['references', 'identifiers'] as const) if (list in advisory && !Array.isArray(advisory[list])) throw new ParserCrash("'NoneType' object is not iterable");
+      if (!dupes.has(alert.id)) {
+        dupes.set(alert.id, {
+          identity: alert.id,
+          title: advisory.summary,
+          severity: severityOf(alert.securityVulnerability.severity ?? 'MODERATE'),
+          active: alert.state !== 'FIXED' && alert.state !== 'DISMISSED',
+        });
+      }
+    }
+    return [...dupes.values()];
+  },
+  'Github Secrets Detection Report Scan': (data) => {
+    if (!Array.isArray(data)) throw new ParserCrash('Invalid GitHub secrets detection report format, expected a JSON list of alerts.');
+    return data.map((alert: { state?: string; secret_type?: string; secret_type_display_name?: string; validity?: string; publicly_leaked?: boolean }) => {
+      const display = alert.secret_type_display_name ?? alert.secret_type ?? 'Unknown';
+      const state = alert.state ?? 'open';
+      const validity = alert.validity ?? 'unknown';
+      const severity: Severity = state === 'resolved' ? 'info' : validity === 'active' && alert.publicly_leaked ? 'critical' : validity === 'active' ? 'high' : 'medium';
+      const findingTitle = `Exposed Secret Detected: ${display}`;
+      // No unique id: DefectDojo's legacy matching on title and severity.
+      return { identity: `${findingTitle}|${severity}`, title: findingTitle, severity, active: true };
+    });
+  },
+};
+
+type Bucket = Record<'active' | 'verified' | 'duplicate' | 'false_p' | 'out_of_scope' | 'is_mitigated' | 'risk_accepted' | 'total', number>;
+
+function statisticsOf(findings: Iterable<{ severity: Severity; active: boolean }>): Record<Severity | 'total', Bucket> {
+  const empty = (): Bucket => ({ active: 0, verified: 0, duplicate: 0, false_p: 0, out_of_scope: 0, is_mitigated: 0, risk_accepted: 0, total: 0 });
+  const out = { info: empty(), low: empty(), medium: empty(), high: empty(), critical: empty(), total: empty() };
+  for (const f of findings) {
+    for (const bucket of [out[f.severity], out.total]) {
+      bucket.total++;
+      if (f.active) bucket.active++;
+      else bucket.is_mitigated++;
+    }
+  }
+  return out;
+}
+
+/**
+ * A loopback fake of DefectDojo's REST API v2 parts the sync uses: `POST /api/v2/reimport-scan/`
+ * (multipart, checked as DefectDojo's serializer checks it; the report read by a stand-in of the
+ * named parser; product, engagement and test created on demand; old findings closed; the 201
+ * body with `statistics`) and `GET /api/v2/products/`. `Authorization: Token <key>` only.
+ */
+export class FakeDefectDojo {
+  readonly faults = new Faults<DefectDojoRoute>();
+  readonly calls: { route: DefectDojoRoute | 'unknown'; url: string; authorization: string | undefined }[] = [];
+  readonly uploads: RecordedUpload[] = [];
+  readonly tests: FakeTest[] = [];
+  readonly products = new Map<string, { id: number; productType: string }>();
+  delayMs = 0;
+  keepUploads = true;
+  /** Off: answers without `statistics.delta`, as some DefectDojo versions do. */
+  includeDelta = true;
+  /** Most reimports in flight at once. */
+  peakInFlight = 0;
+  private inFlight = 0;
+  private nextId = 1;
+
+  private constructor(
+    private readonly listening: Listening,
+    readonly token: string,
+  ) {}
+
+  static async start(token = 'dd-api-token-0123456789abcdef'): Promise<FakeDefectDojo> {
+    let fake: FakeDefectDojo | undefined;
+    const listening = await listen((req, res) => void fake!.handle(req, res));
+    fake = new FakeDefectDojo(listening, token);
+    return fake;
+  }
+
+  get url(): string {
+    return this.listening.url;
+  }
+
+  close(): Promise<void> {
+    return this.listening.close();
+  }
+
+  count(route: DefectDojoRoute): number {
+    return this.calls.filter((c) => c.route === route).length;
+  }
+
+  testOf(product: string, scanType: string, testTitle?: string): FakeTest | undefined {
+    return this.tests.find((t) => t.product === product && t.scanType === scanType && (testTitle === undefined || t.title === testTitle));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const route: DefectDojoRoute | 'unknown' =
+      url.pathname === '/api/v2/reimport-scan/' ? 'reimport' : url.pathname === '/api/v2/products/' ? 'products' : 'unknown';
+    this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization });
+    if (route === 'reimport') this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
+    try {
+      await latency(this.delayMs);
+      if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
+      const auth = req.headers.authorization;
+      if (!auth) return sendJson(res, 401, { detail: 'Authentication credentials were not provided.' }, { 'www-authenticate': 'Token' });
+      if (auth !== `Token ${this.token}`) return sendJson(res, 401, { detail: 'Invalid token.' }, { 'www-authenticate': 'Token' });
+      if (route === 'products' && req.method === 'GET') return this.listProducts(url, res);
+      if (route === 'reimport' && req.method === 'POST') return await this.reimport(req, res);
+      return sendJson(res, 404, { detail: 'Not found.' });
+    } finally {
+      if (route === 'reimport') this.inFlight--;
+    }
+  }
+
+  private listProducts(url: URL, res: ServerResponse): void {
+    const name = (url.searchParams.get('name') ?? '').toLowerCase();
+    const limit = Number(url.searchParams.get('limit') ?? '20');
+    const offset = Number(url.searchParams.get('offset') ?? '0');
+    const all = [...this.products.entries()].filter(([n]) => n.toLowerCase().includes(name)).map(([n, p]) => ({ id: p.id, name: n, prod_type: p.productType }));
+    const page = all.slice(offset, offset + limit);
+    const next = offset + limit < all.length ? `http://defectdojo.internal/api/v2/products/?${new URLSearchParams({ name, limit: String(limit), offset: String(offset + limit) })}` : null;
+    sendJson(res, 200, { count: all.length, next, previous: null, results: page, prefetch: {} });
+  }
+
+  private async reimport(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let form: FormData;
+    try {
+      form = await new Response(Readable.toWeb(req) as ReadableStream, { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+    } catch {
+      return sendJson(res, 400, { detail: 'Multipart form parse error - Invalid boundary in multipart: None' });
+    }
+    const fields: Record<string, string> = {};
+    let file: File | undefined;
+    for (const [key, value] of form.entries()) {
+      if (typeof value === 'string') fields[key] = value;
+      else if (key === 'file') file = value;
+    }
+    const errors: Record<string, string[]> = {};
+    const scanType = fields.scan_type;
+    if (!scanType) errors.scan_type = ['This field is required.'];
+    else if (!(KNOWN_SCAN_TYPES as readonly string[]).includes(scanType)) errors.scan_type = [`"${scanType}" is not a valid choice.`];
+    if (!file) errors.file = ['No file was submitted.'];
+    else if (!/\.(json|fpf|sarif|xml|csv|txt)$/i.test(file.name)) errors.file = [`File extension “${file.name.split('.').pop()}” is not allowed.`];
+    if (Object.keys(errors).length > 0) return sendJson(res, 400, errors);
+    const auto = fields.auto_create_context === 'true';
+    if (!auto) return sendJson(res, 400, { non_field_errors: ['Test to reimport into not found and auto_create_context is not set'] });
+    if (!fields.product_name || !fields.engagement_name) return sendJson(res, 400, { non_field_errors: ['product_name and engagement_name are required with auto_create_context'] });
+    if (!this.products.has(fields.product_name) && !fields.product_type_name) return sendJson(res, 400, { non_field_errors: ['Product Type must be given to create a product'] });
+
+    const text = await file!.text();
+    this.uploads.push({ fields, filename: file!.name, bytes: Buffer.byteLength(text), ...(this.keepUploads ? { text } : {}) });
+    let parsed: Parsed[];
+    try {
+      parsed = PARSERS[scanType!]!(JSON.parse(text));
+    } catch {
+      return sendJson(res, 500, { message: 'Internal server error, check logs for details' });
+    }
+
+    if (!this.products.has(fields.product_name)) this.products.set(fields.product_name, { id: this.nextId++, productType: fields.product_type_name! });
+    let test = this.tests.find(
+      (t) => t.product === fields.product_name && t.engagement === fields.engagement_name && t.scanType === scanType && (fields.test_title ? t.title === fields.test_title : true),
+    );
+    if (!test) {
+      test = { id: this.nextId++, product: fields.product_name, engagement: fields.engagement_name, scanType: scanType!, title: fields.test_title, findings: new Map() };
+      this.tests.push(test);
+    }
+    const before = statisticsOf([...test.findings.values()].map((f) => ({ ...f })));
+    const created: FakeFinding[] = [];
+    const reactivated: FakeFinding[] = [];
+    const untouched: FakeFinding[] = [];
+    const closed: FakeFinding[] = [];
+    const seen = new Set<string>();
+    for (const finding of parsed) {
+      if (seen.has(finding.identity)) continue;
+      seen.add(finding.identity);
+      const existing = test.findings.get(finding.identity);
+      if (!existing) {
+        const f = { ...finding };
+        test.findings.set(f.identity, f);
+        created.push(f);
+      } else if (!existing.active && finding.active) {
+        existing.active = true;
+        reactivated.push(existing);
+      } else {
+        untouched.push(existing);
+      }
+    }
+    if (fields.close_old_findings !== 'false') {
+      for (const f of test.findings.values()) {
+        if (f.active && !seen.has(f.identity)) {
+          f.active = false;
+          closed.push(f);
+        }
+      }
+    }
+    const after = statisticsOf(test.findings.values());
+    const product = this.products.get(fields.product_name)!;
+    sendJson(res, 201, {
+      scan_type: scanType,
+      product_type_name: fields.product_type_name,
+      product_name: fields.product_name,
+      engagement_name: fields.engagement_name,
+      test_title: fields.test_title ?? null,
+      auto_create_context: true,
+      close_old_findings: fields.close_old_findings !== 'false',
+      deduplication_on_engagement: fields.deduplication_on_engagement === 'true',
+      test: test.id,
+      test_id: test.id,
+      product_id: product.id,
+      statistics: {
+        before,
+        ...(this.includeDelta
+          ? { delta: { created: statisticsOf(created), closed: statisticsOf(closed), reactivated: statisticsOf(reactivated), untouched: statisticsOf(untouched) } }
+          : {}),
+        after,
+      },
+    });
+  }
+}

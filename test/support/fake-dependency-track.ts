@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Faults, latency, playFault, sendJson, type Fault } from './faults.js';
+import { listen, type Listening } from './servers.js';
+
+export type DependencyTrackRoute = 'projects' | 'export';
+
+export interface FakeProject {
+  readonly uuid: string;
+  readonly name: string;
+  readonly version?: string;
+  readonly active?: boolean;
+  /** The FPF document served by the export, as text (a fixture file) or built from `findings`. */
+  readonly document?: string;
+  readonly findings?: readonly unknown[];
+}
+
+/**
+ * A loopback fake of the Dependency-Track REST API v1 parts `sync` uses: the paginated project
+ * list (`pageNumber` from 1, `pageSize`, `X-Total-Count`, `excludeInactive`) and the FPF export,
+ * behind `X-Api-Key`.
+ */
+export class FakeDependencyTrack {
+  readonly projects: FakeProject[] = [];
+  readonly faults = new Faults<DependencyTrackRoute>();
+  readonly calls: { route: DependencyTrackRoute | 'unknown'; url: string; apiKey: string | undefined }[] = [];
+  delayMs = 0;
+
+  private constructor(
+    private readonly listening: Listening,
+    readonly apiKey: string,
+  ) {}
+
+  static async start(apiKey = 'odt_test0123456789abcdef'): Promise<FakeDependencyTrack> {
+    let fake: FakeDependencyTrack | undefined;
+    const listening = await listen((req, res) => void fake!.handle(req, res));
+    fake = new FakeDependencyTrack(listening, apiKey);
+    return fake;
+  }
+
+  get url(): string {
+    return this.listening.url;
+  }
+
+  close(): Promise<void> {
+    return this.listening.close();
+  }
+
+  count(route: DependencyTrackRoute): number {
+    return this.calls.filter((c) => c.route === route).length;
+  }
+
+  /** The FPF document of a project, as the export serves it. */
+  documentOf(project: FakeProject): string {
+    if (project.document !== undefined) return project.document;
+    return JSON.stringify({
+      version: '1.2',
+      meta: { application: 'Dependency-Track', version: '4.12.0', timestamp: '2026-11-01T00:00:00Z', baseUrl: this.url },
+      project: { uuid: project.uuid, name: project.name, ...(project.version ? { version: project.version } : {}) },
+      findings: project.findings ?? [],
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const exportMatch = /^\/api\/v1\/finding\/project\/([^/]+)\/export$/.exec(url.pathname);
+    const route: DependencyTrackRoute | 'unknown' = url.pathname === '/api/v1/project' ? 'projects' : exportMatch ? 'export' : 'unknown';
+    const apiKey = req.headers['x-api-key'] as string | undefined;
+    this.calls.push({ route, url: url.pathname + url.search, apiKey });
+    await latency(this.delayMs);
+    if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
+    if (req.method !== 'GET' || route === 'unknown') return sendJson(res, 404, undefined);
+    // Dependency-Track answers a missing or wrong key with a bare 401.
+    if (apiKey !== this.apiKey) {
+      res.writeHead(401, { 'content-type': 'text/plain' });
+      return void res.end('Unauthorized');
+    }
+    if (route === 'projects') {
+      const pageNumber = Number(url.searchParams.get('pageNumber') ?? '1');
+      const pageSize = Number(url.searchParams.get('pageSize') ?? '100');
+      const visible = url.searchParams.get('excludeInactive') === 'true' ? this.projects.filter((p) => p.active !== false) : this.projects;
+      const page = visible.slice((pageNumber - 1) * pageSize, pageNumber * pageSize);
+      const body = page.map((p) => ({ uuid: p.uuid, name: p.name, ...(p.version ? { version: p.version } : {}), active: p.active !== false, classifier: 'APPLICATION' }));
+      return sendJson(res, 200, body, { 'x-total-count': String(visible.length) });
+    }
+    const project = this.projects.find((p) => p.uuid === decodeURIComponent(exportMatch![1]!));
+    if (!project) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      return void res.end('The project could not be found.');
+    }
+    const text = this.documentOf(project);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-disposition': 'attachment; filename="findings.fpf"' });
+    res.end(text);
+  }
+}
+
+export type { Fault };

@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * A canned failure: an HTTP answer; `'reset'` (the connection dropped, after the first body chunk
+ * when the request has a body, so an upload is cut mid-way); `'hang'` (no answer until the
+ * server closes); `'malformed'` (200 with a body cut off mid-JSON).
+ */
+export type Fault = { status: number; body?: unknown; headers?: Record<string, string> } | 'reset' | 'hang' | 'malformed';
+
+/** Faults queued per route, each used `times` times, oldest first. */
+export class Faults<Route extends string> {
+  private readonly queued = new Map<Route, Fault[]>();
+
+  inject(route: Route, fault: Fault, times = 1): void {
+    const list = this.queued.get(route) ?? [];
+    for (let i = 0; i < times; i++) list.push(fault);
+    this.queued.set(route, list);
+  }
+
+  clear(): void {
+    this.queued.clear();
+  }
+
+  take(route: Route): Fault | undefined {
+    return this.queued.get(route)?.shift();
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Plays a fault; `true` when the request is answered (or deliberately left unanswered). */
+export async function playFault(fault: Fault | undefined, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (fault === undefined) return false;
+  if (fault === 'reset') {
+    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+    if (hasBody) await new Promise((resolve) => req.once('data', resolve));
+    req.socket.destroy();
+    return true;
+  }
+  if (fault === 'hang') return true;
+  if (fault === 'malformed') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"results": [ {"name": "cut off');
+    return true;
+  }
+  sendJson(res, fault.status, fault.body, fault.headers);
+  return true;
+}
+
+/** Delays an answer, as a service with `ms` of latency would. */
+export async function latency(ms: number): Promise<void> {
+  if (ms > 0) await sleep(ms);
+}

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { FakeDefectDojo } from '../support/fake-defectdojo.js';
+import { FakeDependencyTrack } from '../support/fake-dependency-track.js';
+import { fixturesDir, haveFixture } from '../support/fixtures.js';
+import { fpfProject, runSync } from './support.js';
+
+const FPF = 'Dependency Track Finding Packaging Format (FPF) Export';
+
+describe('gatehouse-sync sync (Dependency-Track -> DefectDojo)', () => {
+  let dt: FakeDependencyTrack;
+  let dd: FakeDefectDojo;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    dt = await FakeDependencyTrack.start();
+    dd = await FakeDefectDojo.start();
+    env = {
+      SYNC_DEPENDENCYTRACK_URL: dt.url,
+      SYNC_DEFECTDOJO_URL: dd.url,
+      SYNC_DEFECTDOJO_PRODUCT_TYPE: 'Platform',
+      DEPENDENCY_TRACK_API_KEY: dt.apiKey,
+      DEFECTDOJO_TOKEN: dd.token,
+    };
+  });
+  afterEach(async () => {
+    await dt.close();
+    await dd.close();
+  });
+
+  it('reimports every project of every page into its own product, engagement and version test', async () => {
+    for (let i = 0; i < 230; i++) dt.projects.push(fpfProject(i, 3, { version: `2.${i}` }));
+    const run = await runSync(['sync', '--json', '--concurrency', '8'], env);
+    assert.equal(run.code, 0, run.all);
+    assert.equal(dt.count('projects'), 3, 'pageSize 100: three pages for 230 projects');
+    assert.deepEqual(
+      dt.calls.filter((c) => c.route === 'projects').map((c) => new URL(c.url, dt.url).searchParams.get('pageNumber')),
+      ['1', '2', '3'],
+    );
+    assert.equal(dd.uploads.length, 230);
+    const first = dd.uploads.find((u) => u.fields.product_name === 'acme/service-000')!;
+    assert.deepEqual(first.fields, {
+      scan_type: FPF,
+      product_type_name: 'Platform',
+      product_name: 'acme/service-000',
+      engagement_name: 'Dependency-Track',
+      auto_create_context: 'true',
+      close_old_findings: 'true',
+      deduplication_on_engagement: 'true',
+      test_title: '2.0',
+    });
+    assert.match(first.filename, /\.json$/);
+    assert.equal(dd.products.size, 230);
+    const report = run.report!;
+    assert.equal(report.ok, true);
+    assert.deepEqual(
+      { items: report.totals.items, synced: report.totals.synced, failed: report.totals.failed, findings: report.totals.findings, created: report.totals.created },
+      { items: 230, synced: 230, failed: 0, findings: 690, created: 690 },
+    );
+    assert.ok(dd.peakInFlight <= 8, `at most 8 reimports at once, saw ${dd.peakInFlight}`);
+    assert.ok(run.err.some((l) => /project 230 of 230/.test(l)), 'progress names project i of N');
+    assert.ok(run.err.some((l) => /: 3 findings sent; created 3, closed 0, reactivated 0, untouched 0$/.test(l)));
+  });
+
+  it('a second run leaves findings untouched, closes what left the export, and keeps versions apart', async () => {
+    const p = fpfProject(1, 5);
+    dt.projects.push(p, { ...fpfProject(1, 2, { version: '2.0.0' }), uuid: 'second-version' });
+    assert.equal((await runSync(['sync'], env)).code, 0);
+    (p.findings as unknown[]).pop();
+    const again = await runSync(['sync', '--json'], env);
+    assert.equal(again.code, 0, again.all);
+    const v1 = again.report!.items.find((i) => i.test === '1.0.0')!;
+    assert.deepEqual(v1.counts, { created: 0, closed: 1, reactivated: 0, untouched: 4 });
+    assert.equal(dd.tests.filter((t) => t.product === 'acme/service-001').length, 2, 'one test per version');
+  });
+
+  it('skips inactive projects only when asked', async () => {
+    dt.projects.push(fpfProject(1, 1), fpfProject(2, 1, { active: false }));
+    assert.equal((await runSync(['sync', '--json'], env)).report!.totals.synced, 2);
+    const run = await runSync(['sync', '--json'], { ...env, SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE: 'true' });
+    assert.deepEqual(run.report!.items.map((i) => i.product), ['acme/service-001']);
+    assert.equal(new URL(dt.calls.at(-2)!.url, dt.url).searchParams.get('excludeInactive'), 'true');
+  });
+
+  it('sends each real FPF export byte for byte and counts its findings', function () {
+    if (!haveFixture('sync', 'dd__deptrack_npm_4.14.1.json')) this.skip();
+    return (async () => {
+      const files = readdirSync(fixturesDir('sync')).filter((f) => /^dd__(dependency_track|deptrack|one_finding|no_findings)/.test(f));
+      assert.ok(files.length >= 4);
+      files.forEach((file, i) => dt.projects.push({ uuid: `fixture-${i}`, name: file, version: 'main', document: readFileSync(join(fixturesDir('sync'), file), 'utf8') }));
+      const run = await runSync(['sync', '--json'], env);
+      assert.equal(run.code, 0, run.all);
+      for (const [i, file] of files.entries()) {
+        const text = readFileSync(join(fixturesDir('sync'), file), 'utf8');
+        const upload = dd.uploads.find((u) => u.fields.product_name === file)!;
+        assert.equal(upload.text, text, `${file} arrives unchanged`);
+        const item = run.report!.items.find((r) => r.product === file)!;
+        assert.equal(item.findings, (JSON.parse(text) as { findings: unknown[] }).findings.length, `${file}: findings counted`);
+        assert.equal(item.status, 'synced', `${file} (${i})`);
+      }
+    })();
+  });
+
+  it('never prints a token or key, also when the services refuse them', async () => {
+    dt.projects.push(fpfProject(1, 1));
+    const wrong = await runSync(['sync', '--json'], { ...env, DEFECTDOJO_TOKEN: 'wrong-dd-token-0123456789' });
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.report!.items[0]!.reason!, /DefectDojo reimport-scan of acme\/service-001 answered 401: Invalid token\./);
+    assert.ok(!wrong.all.includes('wrong-dd-token-0123456789'));
+    const badKey = await runSync(['sync'], { ...env, DEPENDENCY_TRACK_API_KEY: 'odt_wrongKey0123456789' });
+    assert.equal(badKey.code, 1);
+    assert.match(badKey.all, /could not list projects: Dependency-Track project list \(page 1\) answered 401/);
+    assert.ok(!badKey.all.includes('odt_wrongKey0123456789') && !badKey.all.includes(dd.token));
+    assert.ok(dt.calls.every((c) => c.apiKey !== undefined), 'X-Api-Key on every call');
+    assert.ok(dd.calls.every((c) => c.authorization?.startsWith('Token ')), 'Authorization: Token on every call');
+  });
+
+  it('checks the configuration before any call and names what is missing', async () => {
+    const run = await runSync(['sync'], { SYNC_DEFECTDOJO_URL: 'ftp://dd', DEFECTDOJO_TOKEN: 'secret-token-value' });
+    assert.equal(run.code, 2);
+    assert.match(run.all, /defectdojo\.url \(from SYNC_DEFECTDOJO_URL\) must be an http\(s\) URL/);
+    const missing = await runSync(['sync'], { SYNC_DEFECTDOJO_URL: dd.url });
+    assert.equal(missing.code, 2);
+    assert.match(missing.all, /DEFECTDOJO_TOKEN is required/);
+    assert.match(missing.all, /sources\.dependencytrack\.url is required/);
+    assert.match(missing.all, /DEPENDENCY_TRACK_API_KEY is required/);
+    assert.equal(dt.calls.length + dd.calls.length, 0);
+  });
+});

@@ -1,0 +1,65 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { syncCommand } from '../../server/sync/command.js';
+import type { SourceReport } from '../../server/sync/report.js';
+
+/** Back-off short enough for tests; the policy's shape is the real one. */
+export const FAST_RETRY = { minDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 5_000 };
+
+export interface SyncRun {
+  readonly code: number;
+  readonly out: string[];
+  readonly err: string[];
+  /** The `--json` summary, when asked for. */
+  readonly report?: SourceReport;
+  /** Everything printed, for checks that no secret leaked. */
+  readonly all: string;
+}
+
+export async function runSync(argv: string[], env: Record<string, string>): Promise<SyncRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await syncCommand(argv, { ...env }, { out: (l) => out.push(l), err: (l) => err.push(l) }, FAST_RETRY);
+  const json = argv.includes('--json') && code !== 2 ? out.find((l) => l.startsWith('{')) : undefined;
+  return { code, out, err, all: [...out, ...err].join('\n'), ...(json ? { report: JSON.parse(json) as SourceReport } : {}) };
+}
+
+export function configFile(yaml: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-sync-'));
+  const file = join(dir, 'sync.yaml');
+  writeFileSync(file, yaml);
+  return file;
+}
+
+const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'UNASSIGNED'];
+
+/** A synthetic FPF finding, shaped as Dependency-Track exports them. */
+export function fpfFinding(project: string, i: number): unknown {
+  return {
+    component: { uuid: `c-${project}-${i}`, name: `lib-${i}`, version: `1.${i}.0`, purl: `pkg:npm/lib-${i}@1.${i}.0`, project },
+    vulnerability: {
+      uuid: `v-${i}`,
+      vulnId: `CVE-2026-${10000 + i}`,
+      source: 'NVD',
+      severity: SEVERITIES[i % SEVERITIES.length],
+      description: `A flaw in lib-${i} lets a crafted input "escape" its sandbox; see the advisory. `.repeat(8),
+      cweId: 79,
+      cvssV3BaseScore: 7.5,
+    },
+    analysis: { isSuppressed: false },
+    attribution: { analyzerIdentity: 'INTERNAL_ANALYZER', attributedOn: '2026-11-01 00:00:00' },
+    matrix: `${project}:c-${project}-${i}:v-${i}`,
+  };
+}
+
+export function fpfProject(i: number, findings: number, extra: { version?: string; active?: boolean } = {}) {
+  const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  return {
+    uuid,
+    name: `acme/service-${String(i).padStart(3, '0')}`,
+    version: extra.version ?? '1.0.0',
+    ...(extra.active === false ? { active: false } : {}),
+    findings: Array.from({ length: findings }, (_, n) => fpfFinding(uuid, n)),
+  };
+}
