@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { loadSyncConfig, SyncConfigError } from '../../server/sync/config.js';
+import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
+import { countingFindings } from '../../server/sync/dependency-track/count-findings.js';
+import { dependabotReport, codeScanningReport } from '../../server/sync/github/reports.js';
+import { apiBaseOf } from '../../server/sync/github/targets.js';
+import { multipartBody } from '../../server/sync/http/multipart.js';
+import { delayBefore, DEFAULT_RETRY } from '../../server/sync/http/retry.js';
+import { retryAfterMs } from '../../server/sync/http/request.js';
+import { FakeDefectDojo } from '../support/fake-defectdojo.js';
+import { configFile } from './support.js';
+
+const problemsOf = (fn: () => unknown): string[] => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof SyncConfigError) return [...err.problems];
+    throw err;
+  }
+  return [];
+};
+
+describe('sync configuration', () => {
+  it('reads the file, lets the environment override each key, and fills the defaults', () => {
+    const file = configFile(`mode: cronjob
+schedule:
+  dependencytrack: "15 * * * *"
+  github: 3600
+sources:
+  dependencytrack: { enabled: true, url: "https://dtrack.example.com/" }
+  github: { enabled: false }
+defectdojo: { url: "https://dd.example.com", productType: "Research and Development" }
+github: { minSeverity: critical, maxIssuesPerRun: 10 }
+`);
+    const { config, secrets } = loadSyncConfig({ file, env: { SYNC_GITHUB_ENABLED: 'true', SYNC_DEFECTDOJO_PRODUCT_TYPE: 'Platform', DEFECTDOJO_TOKEN: ' tok ' } });
+    assert.deepEqual(config, {
+      mode: 'cronjob',
+      schedule: { dependencytrack: '15 * * * *', github: '3600', sonarqube: '0 * * * *' },
+      sources: { dependencytrack: { enabled: true, url: 'https://dtrack.example.com', excludeInactive: false }, github: { enabled: true }, sonarqube: { enabled: false } },
+      defectdojo: { url: 'https://dd.example.com', productType: 'Platform' },
+      github: { minSeverity: 'Critical', maxIssuesPerRun: 10 },
+    });
+    assert.equal(secrets.defectDojoToken, 'tok');
+  });
+
+  it('names every bad key and where it came from, never its value', () => {
+    const file = configFile(`mode: sometimes
+schedule: { github: "every hour" }
+sources: { dependencytrack: { url: "https://user:pw@dt.example.com" }, gitlab: { enabled: true } }
+defectdojo: { token: "dd-secret-in-file" }
+github: { maxIssuesPerRun: -1 }
+`);
+    const problems = problemsOf(() => loadSyncConfig({ file, env: { SYNC_GITHUB_MIN_SEVERITY: 'urgent' } }));
+    assert.deepEqual(problems.sort(), [
+      'defectdojo.token: secrets are read only from the environment (DEPENDENCY_TRACK_API_KEY, DEFECTDOJO_TOKEN, SONARQUBE_TOKEN, GITHUB_TARGETS); remove it from the file',
+      'github.maxIssuesPerRun must be a whole number from 0 to 1000',
+      'github.minSeverity (from SYNC_GITHUB_MIN_SEVERITY) must be one of Critical, High, Medium, Low, Info',
+      'mode must be one of deployment, cronjob',
+      'schedule.github must be a cron expression (5 or 6 fields) or an interval in seconds',
+      'sources.dependencytrack.url must not carry credentials (they are read from the environment)',
+      'sources.gitlab: not a known key',
+    ]);
+    assert.ok(!problems.join('\n').includes('dd-secret-in-file') && !problems.join('\n').includes(':pw@'));
+  });
+
+  it('reports unreadable and invalid YAML by position only', () => {
+    assert.match(problemsOf(() => loadSyncConfig({ file: '/nonexistent/sync.yaml', env: {} }))[0]!, /cannot be read \(ENOENT\)/);
+    const file = configFile('defectdojo:\n  url: "https://dd\n  token: ghp_pasted_secret\n');
+    const [problem] = problemsOf(() => loadSyncConfig({ file, env: {} }));
+    assert.match(problem!, /not valid YAML/);
+    assert.ok(!problem!.includes('ghp_pasted_secret'));
+  });
+
+  it('property: any environment value is either accepted or refused with a named key, never thrown otherwise', () => {
+    fc.assert(
+      fc.property(fc.record({ SYNC_MODE: fc.string(), SYNC_SCHEDULE_GITHUB: fc.string(), SYNC_GITHUB_MAX_ISSUES_PER_RUN: fc.string(), SYNC_DEFECTDOJO_URL: fc.string(), GITHUB_TARGETS: fc.string() }), (env) => {
+        const problems = problemsOf(() => loadSyncConfig({ env }));
+        for (const p of problems) assert.match(p, /^(mode|schedule\.github|github\.maxIssuesPerRun|defectdojo\.url) \(from SYNC_|^GITHUB_TARGETS/);
+      }),
+    );
+  });
+});
+
+describe('sync building blocks', () => {
+  it('GitHub API bases: the public API, GHE.com tenants, and servers under /api/v3', () => {
+    assert.deepEqual(apiBaseOf(new URL('https://github.com')), { apiBase: 'https://api.github.com', kind: 'public' });
+    assert.deepEqual(apiBaseOf(new URL('https://octo.ghe.com')), { apiBase: 'https://api.octo.ghe.com', kind: 'enterprise' });
+    assert.deepEqual(apiBaseOf(new URL('https://ghe.corp.example/')), { apiBase: 'https://ghe.corp.example/api/v3', kind: 'enterprise' });
+    assert.deepEqual(apiBaseOf(new URL('https://ghe.corp.example/api/v3')), { apiBase: 'https://ghe.corp.example/api/v3', kind: 'enterprise' });
+  });
+
+  it('counts FPF findings wherever the chunks split the key', async () => {
+    const text = JSON.stringify({ findings: [{ matrix: 'a' }, { d: 'says \\"matrix\\": in text', matrix: 'b' }, { matrix: 'c' }] });
+    for (let size = 1; size <= 12; size++) {
+      const chunks = Array.from({ length: Math.ceil(text.length / size) }, (_, i) => Buffer.from(text.slice(i * size, (i + 1) * size)));
+      const counting = countingFindings((async function* () { yield* chunks; })());
+      const out: Buffer[] = [];
+      for await (const c of counting.stream) out.push(Buffer.from(c));
+      assert.equal(Buffer.concat(out).toString(), text, 'bytes pass unchanged');
+      assert.equal(counting.count(), 3, `chunk size ${size}`);
+    }
+  });
+
+  it('a streamed multipart body is what a multipart parser reads', async () => {
+    const { contentType, body } = multipartBody({ scan_type: 'Github SAST Scan', 'product_name': 'acme/"api"' }, { field: 'file', filename: 'r.json', contentType: 'application/json', content: (async function* () { yield Buffer.from('[1,'); yield Buffer.from('2]'); })() });
+    const chunks: Uint8Array[] = [];
+    for await (const c of body) chunks.push(c);
+    const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': contentType } }).formData();
+    assert.equal(form.get('scan_type'), 'Github SAST Scan');
+    assert.equal(await (form.get('file') as File).text(), '[1,2]');
+    assert.equal((form.get('file') as File).name, 'r.json');
+  });
+
+  it('back-off doubles with jitter, stays capped, and never undercuts Retry-After', () => {
+    assert.equal(delayBefore(1, DEFAULT_RETRY, undefined, () => 1), 1000);
+    assert.equal(delayBefore(3, DEFAULT_RETRY, undefined, () => 0), 2000);
+    assert.equal(delayBefore(10, DEFAULT_RETRY, undefined, () => 1), 30_000);
+    assert.equal(delayBefore(1, DEFAULT_RETRY, 45_000, () => 1), 45_000);
+    assert.equal(retryAfterMs('7'), 7000);
+    assert.equal(retryAfterMs(new Date(Date.UTC(2026, 0, 1, 0, 0, 30)).toUTCString(), Date.UTC(2026, 0, 1)), 30_000);
+    assert.equal(retryAfterMs('soon'), undefined);
+  });
+
+  it('code scanning: a null security_severity_level is filled from the rule severity, a set one kept', () => {
+    const out = codeScanningReport([
+      { number: 1, rule: { severity: 'error', security_severity_level: null } },
+      { number: 2, rule: { severity: 'note', security_severity_level: null } },
+      { number: 3, rule: { severity: 'warning', security_severity_level: 'critical' } },
+      { number: 4, rule: {} },
+    ]) as { rule: { security_severity_level: string } }[];
+    assert.deepEqual(out.map((a) => a.rule.security_severity_level), ['high', 'low', 'critical', 'info']);
+  });
+
+  it('Dependabot: null lists are left out, ids are stable per alert number, medium becomes MODERATE', () => {
+    const doc = JSON.parse(JSON.stringify(dependabotReport({ fullName: 'acme/api', htmlUrl: 'https://github.com/acme/api' }, [
+      { number: 9, state: 'open', security_advisory: { summary: 's', description: null, severity: 'medium', references: null, identifiers: null, cwes: null, cvss: { score: null, vector_string: null } }, security_vulnerability: { severity: 'medium', package: { name: 'lodash', ecosystem: 'npm' } } },
+    ]))) as { data: { repository: { vulnerabilityAlerts: { nodes: Record<string, any>[] } } } };
+    const node = doc.data.repository.vulnerabilityAlerts.nodes[0]!;
+    assert.equal(node.id, 'dependabot/9');
+    assert.equal(node.securityVulnerability.severity, 'MODERATE');
+    assert.deepEqual(Object.keys(node.securityVulnerability.advisory).sort(), ['description', 'summary']);
+    assert.equal(node.securityVulnerability.advisory.description, '');
+  });
+});
+
+describe('the DefectDojo fake refuses what DefectDojo refuses', () => {
+  let dd: FakeDefectDojo;
+  before(async () => {
+    dd = await FakeDefectDojo.start();
+  });
+  after(() => dd.close());
+
+  const client = () => new DefectDojoClient({ url: dd.url, token: dd.token, productType: 'Platform', timeoutMs: 5000, uploadTimeoutMs: 5000 });
+
+  it('an unknown scan_type is a 400 naming the field; a bad extension and an unparsable report too', async () => {
+    const base = { productName: 'p', engagementName: 'e', content: Buffer.from('[]') };
+    await assert.rejects(client().reimport({ ...base, scanType: 'GitHub SAST Scan' as never, filename: 'r.json' }), /answered 400: \{"scan_type":\["\\"GitHub SAST Scan\\" is not a valid choice\."\]\}/);
+    await assert.rejects(client().reimport({ ...base, scanType: 'Github SAST Scan', filename: 'r.exe' }), /answered 400: \{"file"/);
+    await assert.rejects(client().reimport({ ...base, scanType: 'Github SAST Scan', filename: 'r.json', content: Buffer.from('[{"number":1,"rule":{"security_severity_level":null}}]') }), /answered 500/);
+    assert.equal(dd.products.size, 0, 'nothing created by a refused reimport');
+  });
+});
