@@ -34,6 +34,15 @@ SMOKE.gate = {
   },
 };
 
+SMOKE.sync = {
+  inputs: { command: 'sync', 'defectdojo-token': 'dd-smoke-token' },
+  check: (run) => {
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /::error::invalid configuration:%0A  - defectdojo\.url is required/);
+    assert.ok(!run.stdout.replace(/^::add-mask::.*$/m, '').includes('dd-smoke-token'));
+  },
+};
+
 /** Post steps (`dist/<name>/post/index.js`), run once with no saved state. */
 const POST_SMOKE: Record<string, (run: ActionRun) => void> = {
   'request-token': (run) => {

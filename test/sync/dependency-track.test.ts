@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeDependencyTrack } from '../support/fake-dependency-track.js';
 import { fixturesDir, haveFixture } from '../support/fixtures.js';
+import { REPO_ROOT, runToEnd } from '../support/processes.js';
 import { fpfProject, runSync } from './support.js';
 
 const FPF = 'Dependency Track Finding Packaging Format (FPF) Export';
@@ -126,5 +127,18 @@ describe('gatehouse-sync sync (Dependency-Track -> DefectDojo)', () => {
     assert.match(missing.all, /sources\.dependencytrack\.url is required/);
     assert.match(missing.all, /DEPENDENCY_TRACK_API_KEY is required/);
     assert.equal(dt.calls.length + dd.calls.length, 0);
+  });
+
+  it('the bin bundle (dist/sync/cli) syncs, prints one JSON summary on stdout and exits 1 when a project failed', async () => {
+    dt.projects.push(fpfProject(1, 2), fpfProject(2, 2));
+    dd.faults.inject('reimport', { status: 400, body: { engagement_name: ['Ensure this field has no more than 255 characters.'] } });
+    const result = await runToEnd(process.execPath, [join(REPO_ROOT, 'dist', 'sync', 'cli', 'index.js'), 'sync', '--json', '--concurrency', '1'], {
+      env: { PATH: process.env.PATH, ...env },
+    });
+    assert.equal(result.code, 1, result.stderr);
+    const report = JSON.parse(result.stdout) as { ok: boolean; totals: { synced: number; failed: number } };
+    assert.deepEqual({ ok: report.ok, synced: report.totals.synced, failed: report.totals.failed }, { ok: false, synced: 1, failed: 1 });
+    assert.match(result.stderr, /\[dependencytrack\] project 1 of 2: acme\/service-001 1\.0\.0: FAILED: DefectDojo reimport-scan of acme\/service-001 answered 400/);
+    assert.ok(!result.stdout.includes(dd.token) && !result.stderr.includes(dt.apiKey));
   });
 });

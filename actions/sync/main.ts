@@ -1,0 +1,4 @@
+import * as core from '@actions/core';
+import { runSyncAction } from './run.js';
+
+await runSyncAction({ core, env: process.env });
