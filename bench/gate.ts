@@ -4,13 +4,11 @@
  * lower bound measured in the same run (JSON.parse of the same file plus git diff of the same
  * range). Medians of several rounds; one JSON line per figure; results in bench/results/gate.json.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { measure, median, ROOT } from './measure.js';
 const FILES = 2000;
 const LINES = 80;
 const RESULTS = 100_000;
@@ -54,29 +52,6 @@ function makeSarif(path: string): void {
   const rules = Array.from({ length: 40 }, (_, i) => ({ id: `rule-${i}`, shortDescription: { text: `Rule ${i}` } }));
   writeFileSync(path, JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'bench-linter', rules } }, results }] }));
 }
-
-/** Runs a node script with the peak-memory reporter; returns wall time (ms) and peak RSS (KB). */
-function measure(args: string[]): Promise<{ wallMs: number; maxRssKb: number; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--import', join(ROOT, 'bench', 'max-rss.mjs'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const rss = /BENCH_MAX_RSS_KB=(\d+)/.exec(stderr);
-      if (!rss) return reject(new Error(`no memory figure:\n${stderr}`));
-      resolve({ wallMs, maxRssKb: Number(rss[1]), code });
-    });
-  });
-}
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'gatehouse-bench-gate-'));

@@ -36,7 +36,7 @@ describe('gatehouse-sync sync (Dependency-Track -> DefectDojo)', () => {
     assert.equal(run.code, 0, run.all);
     assert.equal(dt.count('projects'), 3, 'pageSize 100: three pages for 230 projects');
     assert.deepEqual(
-      dt.calls.filter((c) => c.route === 'projects').map((c) => new URL(c.url, dt.url).searchParams.get('pageNumber')),
+      dt.calls.filter((c) => c.route === 'projects').map((c) => new URL(c.url, dt.url).searchParams.get('pageNumber')).sort(),
       ['1', '2', '3'],
     );
     assert.equal(dd.uploads.length, 230);

@@ -9,6 +9,8 @@ import { multipartBody } from '../../server/sync/http/multipart.js';
 import { delayBefore, DEFAULT_RETRY } from '../../server/sync/http/retry.js';
 import { retryAfterMs } from '../../server/sync/http/request.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
+import { reimportCounts } from '../../server/sync/defectdojo/statistics.js';
+import { haveFixture, readFixture } from '../support/fixtures.js';
 import { configFile } from './support.js';
 
 const problemsOf = (fn: () => unknown): string[] => {
@@ -159,5 +161,47 @@ describe('the DefectDojo fake refuses what DefectDojo refuses', () => {
     await assert.rejects(client().reimport({ ...base, scanType: 'Github SAST Scan', filename: 'r.exe' }), /answered 400: \{"file"/);
     await assert.rejects(client().reimport({ ...base, scanType: 'Github SAST Scan', filename: 'r.json', content: Buffer.from('[{"number":1,"rule":{"security_severity_level":null}}]') }), /answered 500/);
     assert.equal(dd.products.size, 0, 'nothing created by a refused reimport');
+  });
+});
+
+describe('sync shapes against DefectDojo\'s own test files', () => {
+  before(function () {
+    if (!haveFixture('sync', 'dd__github-5-vuln.json')) this.skip();
+  });
+
+  it('the Dependabot document uses the keys of the GraphQL files DefectDojo tests its parser with', () => {
+    const keysOf = (node: unknown, prefix = ''): string[] =>
+      node && typeof node === 'object' && !Array.isArray(node)
+        ? Object.entries(node).flatMap(([k, v]) => [prefix + k, ...keysOf(Array.isArray(v) ? v[0] : v, `${prefix}${k}.`)])
+        : [];
+    const known = new Set(
+      ['dd__github-5-vuln.json', 'dd__github-1-vuln-repo-dependabot-link.json'].flatMap((f) => {
+        const doc = readFixture<{ data: unknown }>('sync', f);
+        const find = (n: unknown): unknown[] => (n && typeof n === 'object' ? ('vulnerabilityAlerts' in n ? ((n as { vulnerabilityAlerts: { nodes: unknown[] } }).vulnerabilityAlerts.nodes) : Object.values(n).flatMap(find)) : []);
+        return find(doc.data).flatMap((node) => keysOf(node));
+      }),
+    );
+    const rest = readFixture<unknown[]>('sync', 'github__dependabot_alerts_rest_example.json');
+    const ours = dependabotReport({ fullName: 'octo-org/octo-repo', htmlUrl: 'https://github.com/octo-org/octo-repo' }, rest) as { data: { repository: { vulnerabilityAlerts: { nodes: unknown[] } } } };
+    const used = new Set(ours.data.repository.vulnerabilityAlerts.nodes.flatMap((n) => keysOf(JSON.parse(JSON.stringify(n)))));
+    // Keys the parser's code reads that these files happen not to show, and a few only for people reading DefectDojo.
+    const extra = new Set([
+      'securityVulnerability.advisory.cvss',
+      'securityVulnerability.advisory.cvss.score',
+      'securityVulnerability.advisory.cvss.vectorString',
+      'securityVulnerability.advisory.cwes',
+      'securityVulnerability.advisory.cwes.nodes',
+      'securityVulnerability.advisory.cwes.nodes.cweId','vulnerableManifestPath', 'createdAt', 'state', 'url', 'securityVulnerability.package.ecosystem', 'securityVulnerability.vulnerableVersionRange', 'securityVulnerability.firstPatchedVersion', 'securityVulnerability.firstPatchedVersion.identifier', 'securityVulnerability.advisory.ghsaId', 'securityVulnerability.advisory.cwes.nodes.name']);
+    for (const key of used) assert.ok(known.has(key) || extra.has(key), `${key} is not a key DefectDojo's files use`);
+    for (const key of ['id', 'securityVulnerability.severity', 'securityVulnerability.advisory.summary', 'securityVulnerability.advisory.description', 'securityVulnerability.advisory.identifiers.value', 'securityVulnerability.advisory.references.url']) {
+      assert.ok(used.has(key), `${key} is sent`);
+    }
+  });
+
+  it('reads created, closed, reactivated and untouched from a reimport answer', () => {
+    const counts = reimportCounts(readFixture('sync', 'synthetic__dd_reimport_scan_response.json'));
+    assert.ok(counts);
+    for (const value of Object.values(counts)) assert.ok(Number.isInteger(value) && value >= 0);
+    assert.equal(reimportCounts({ statistics: { after: {} } }), undefined, 'no delta: no counts');
   });
 });

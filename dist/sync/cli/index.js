@@ -9435,107 +9435,6 @@ class DefectDojoClient {
     }
 }
 
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./build/server/sync/http/retry.js
-
-
-const DEFAULT_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
-/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
-function isTransient(err) {
-    if (err instanceof TransportError)
-        return true;
-    return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
-}
-/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
-function delayBefore(retry, policy, retryAfter, random = Math.random) {
-    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
-    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
-}
-/**
- * Runs `attempt` until it succeeds or fails for good. `shouldRetry` (default `isTransient`)
- * decides which failures are worth another attempt. p-retry is not used here because it cannot
- * wait for a server's `Retry-After`.
- */
-async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
-    for (let n = 1;; n++) {
-        try {
-            return await attempt(n);
-        }
-        catch (err) {
-            const retryAfter = err instanceof HttpError ? err.retryAfterMs : undefined;
-            if (n > policy.retries || !shouldRetry(err) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
-                throw err;
-            const delay = delayBefore(n, policy, retryAfter);
-            onRetry?.(err, n, delay);
-            await (0,promises_namespaceObject.setTimeout)(delay);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/client.js
-
-
-const client_SERVICE = 'Dependency-Track';
-const PAGE_SIZE = 100;
-function project(value) {
-    const p = value;
-    if (!p || typeof p.uuid !== 'string' || typeof p.name !== 'string' || p.name.trim() === '')
-        return undefined;
-    return {
-        uuid: p.uuid,
-        name: p.name,
-        ...(typeof p.version === 'string' && p.version.trim() !== '' ? { version: p.version } : {}),
-        active: p.active !== false,
-    };
-}
-/** Dependency-Track's REST API v1 with an API key (`X-Api-Key`). */
-class DependencyTrackClient {
-    options;
-    constructor(options) {
-        this.options = options;
-    }
-    get headers() {
-        return { 'x-api-key': this.options.apiKey, accept: 'application/json' };
-    }
-    /** Every project, page by page (`pageNumber` from 1, `pageSize`, `X-Total-Count`); each page retried on its own. */
-    async listProjects(excludeInactive, retry, onRetry) {
-        const projects = [];
-        for (let pageNumber = 1;; pageNumber++) {
-            const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
-            if (excludeInactive)
-                query.set('excludeInactive', 'true');
-            const operation = `project list (page ${pageNumber})`;
-            const { items, total } = await retrying(async () => {
-                const response = await send(client_SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-                const body = await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs);
-                if (!Array.isArray(body))
-                    throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer is not a list of projects');
-                const header = response.headers.get('x-total-count');
-                return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
-            }, retry, onRetry);
-            for (const item of items) {
-                const p = project(item);
-                if (!p)
-                    throw new UnexpectedAnswerError(client_SERVICE, operation, 'a project has no uuid or name');
-                if (!excludeInactive || p.active)
-                    projects.push(p);
-            }
-            // Without X-Total-Count a short page is the last one.
-            if (items.length === 0 || (total !== undefined ? pageNumber * PAGE_SIZE >= total : items.length < PAGE_SIZE))
-                return projects;
-        }
-    }
-    /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
-    exportFindings(project, signal) {
-        return send(client_SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
-            headers: this.headers,
-            timeoutMs: this.options.uploadTimeoutMs,
-            ...(signal ? { signal } : {}),
-        });
-    }
-}
-
 ;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
 /*
 How it works:
@@ -9778,6 +9677,120 @@ function validateConcurrency(concurrency) {
 	}
 }
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./build/server/sync/http/retry.js
+
+
+const DEFAULT_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
+function isTransient(err) {
+    if (err instanceof TransportError)
+        return true;
+    return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
+}
+/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
+function delayBefore(retry, policy, retryAfter, random = Math.random) {
+    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
+    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
+}
+/**
+ * Runs `attempt` until it succeeds or fails for good. `shouldRetry` (default `isTransient`)
+ * decides which failures are worth another attempt. p-retry is not used here because it cannot
+ * wait for a server's `Retry-After`.
+ */
+async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
+    for (let n = 1;; n++) {
+        try {
+            return await attempt(n);
+        }
+        catch (err) {
+            const retryAfter = err instanceof HttpError ? err.retryAfterMs : undefined;
+            if (n > policy.retries || !shouldRetry(err) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
+                throw err;
+            const delay = delayBefore(n, policy, retryAfter);
+            onRetry?.(err, n, delay);
+            await (0,promises_namespaceObject.setTimeout)(delay);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/client.js
+
+
+
+const client_SERVICE = 'Dependency-Track';
+const PAGE_SIZE = 100;
+const LIST_CONCURRENCY = 4;
+function project(value) {
+    const p = value;
+    if (!p || typeof p.uuid !== 'string' || typeof p.name !== 'string' || p.name.trim() === '')
+        return undefined;
+    return {
+        uuid: p.uuid,
+        name: p.name,
+        ...(typeof p.version === 'string' && p.version.trim() !== '' ? { version: p.version } : {}),
+        active: p.active !== false,
+    };
+}
+/** Dependency-Track's REST API v1 with an API key (`X-Api-Key`). */
+class DependencyTrackClient {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    get headers() {
+        return { 'x-api-key': this.options.apiKey, accept: 'application/json' };
+    }
+    /** One page of the project list, retried on its own. */
+    async page(pageNumber, excludeInactive, retry, onRetry) {
+        const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
+        if (excludeInactive)
+            query.set('excludeInactive', 'true');
+        const operation = `project list (page ${pageNumber})`;
+        return retrying(async () => {
+            const response = await send(client_SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs);
+            if (!Array.isArray(body))
+                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer is not a list of projects');
+            if (!body.every((item) => project(item)))
+                throw new UnexpectedAnswerError(client_SERVICE, operation, 'a project has no uuid or name');
+            const header = response.headers.get('x-total-count');
+            return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
+        }, retry, onRetry);
+    }
+    /**
+     * Every project (`pageNumber` from 1, `pageSize`, `X-Total-Count`). Once the first page gives
+     * the total, the other pages are fetched together rather than one after another; without the
+     * header, page by page until a short one.
+     */
+    async listProjects(excludeInactive, retry, onRetry) {
+        const first = await this.page(1, excludeInactive, retry, onRetry);
+        const pages = [first.items];
+        if (first.total !== undefined) {
+            const rest = Array.from({ length: Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) }, (_, i) => i + 2);
+            const limit = pLimit(LIST_CONCURRENCY);
+            pages.push(...(await Promise.all(rest.map((n) => limit(async () => (await this.page(n, excludeInactive, retry, onRetry)).items)))));
+        }
+        else {
+            for (let n = 2, last = first.items; last.length === PAGE_SIZE; n++) {
+                last = (await this.page(n, excludeInactive, retry, onRetry)).items;
+                pages.push(last);
+            }
+        }
+        // Dependency-Track filters inactive projects itself; the check here covers servers that ignore the parameter.
+        return pages.flat().map((item) => project(item)).filter((p) => !excludeInactive || p.active);
+    }
+    /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
+    exportFindings(project, signal) {
+        return send(client_SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
+            headers: this.headers,
+            timeoutMs: this.options.uploadTimeoutMs,
+            ...(signal ? { signal } : {}),
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/server/sync/defectdojo/scan-types.js
 /** DefectDojo parser names (`scan_type`), exactly as DefectDojo spells them. */
 const SCAN_TYPES = {
@@ -9794,24 +9807,42 @@ const ENGAGEMENTS = {
 
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/count-findings.js
 // Every FPF finding carries exactly one `matrix` key. Inside a JSON string a quote is escaped, so
-// the unescaped `"matrix":` can only be a key: counting it counts findings without parsing.
-const KEY = /"matrix"\s*:/g;
-const CARRY = 16;
+// the unescaped `"matrix"` followed by a colon can only be a key: counting it counts findings
+// without parsing. Bytes are searched in place (no string per chunk), keeping the allocation of
+// a large export close to the chunks themselves.
+const KEY = Buffer.from('"matrix"');
+const COLON = 0x3a;
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** Counts keys in `bytes`; returns the count and where the unfinished tail starts (a key cut by the chunk end). */
+function scan(bytes) {
+    let count = 0;
+    let from = 0;
+    for (;;) {
+        const at = bytes.indexOf(KEY, from);
+        if (at < 0)
+            return { count, tailFrom: Math.max(from, bytes.length - KEY.length + 1) };
+        let next = at + KEY.length;
+        while (next < bytes.length && WHITESPACE.has(bytes[next]))
+            next++;
+        if (next >= bytes.length)
+            return { count, tailFrom: at };
+        if (bytes[next] === COLON)
+            count++;
+        from = at + 1;
+    }
+}
 /** Passes the bytes through unchanged and counts the findings in them as they go by. */
 function countingFindings(source) {
     let count = 0;
     async function* stream() {
-        let tail = '';
+        let tail = Buffer.alloc(0);
         for await (const chunk of source) {
-            // latin1 keeps one character per byte; the key is ASCII, and UTF-8 multi-byte units never match it.
-            const text = tail + Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
-            let last = -1;
-            for (const match of text.matchAll(KEY)) {
-                count++;
-                last = match.index + match[0].length;
-            }
-            const keep = Math.max(last, text.length - CARRY);
-            tail = text.slice(Math.max(0, keep));
+            const view = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+            const bytes = tail.length > 0 ? Buffer.concat([tail, view]) : view;
+            const found = scan(bytes);
+            count += found.count;
+            // Copied, so the tail never pins the chunk it came from.
+            tail = Buffer.from(bytes.subarray(found.tailFrom));
             yield chunk;
         }
     }

@@ -1,8 +1,12 @@
 import { jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
+import pLimit from 'p-limit';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 
 const SERVICE = 'Dependency-Track';
 const PAGE_SIZE = 100;
+const LIST_CONCURRENCY = 4;
+
+type OnRetry = (error: Error, retry: number, delayMs: number) => void;
 
 export interface DependencyTrackProject {
   readonly uuid: string;
@@ -37,32 +41,45 @@ export class DependencyTrackClient {
     return { 'x-api-key': this.options.apiKey, accept: 'application/json' };
   }
 
-  /** Every project, page by page (`pageNumber` from 1, `pageSize`, `X-Total-Count`); each page retried on its own. */
-  async listProjects(excludeInactive: boolean, retry: RetryPolicy, onRetry?: (error: Error, retry: number, delayMs: number) => void): Promise<DependencyTrackProject[]> {
-    const projects: DependencyTrackProject[] = [];
-    for (let pageNumber = 1; ; pageNumber++) {
-      const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
-      if (excludeInactive) query.set('excludeInactive', 'true');
-      const operation = `project list (page ${pageNumber})`;
-      const { items, total } = await retrying(
-        async () => {
-          const response = await send(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-          const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
-          if (!Array.isArray(body)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer is not a list of projects');
-          const header = response.headers.get('x-total-count');
-          return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
-        },
-        retry,
-        onRetry,
-      );
-      for (const item of items) {
-        const p = project(item);
-        if (!p) throw new UnexpectedAnswerError(SERVICE, operation, 'a project has no uuid or name');
-        if (!excludeInactive || p.active) projects.push(p);
+  /** One page of the project list, retried on its own. */
+  private async page(pageNumber: number, excludeInactive: boolean, retry: RetryPolicy, onRetry?: OnRetry): Promise<{ items: unknown[]; total: number | undefined }> {
+    const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
+    if (excludeInactive) query.set('excludeInactive', 'true');
+    const operation = `project list (page ${pageNumber})`;
+    return retrying(
+      async () => {
+        const response = await send(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+        const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
+        if (!Array.isArray(body)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer is not a list of projects');
+        if (!body.every((item) => project(item))) throw new UnexpectedAnswerError(SERVICE, operation, 'a project has no uuid or name');
+        const header = response.headers.get('x-total-count');
+        return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
+      },
+      retry,
+      onRetry,
+    );
+  }
+
+  /**
+   * Every project (`pageNumber` from 1, `pageSize`, `X-Total-Count`). Once the first page gives
+   * the total, the other pages are fetched together rather than one after another; without the
+   * header, page by page until a short one.
+   */
+  async listProjects(excludeInactive: boolean, retry: RetryPolicy, onRetry?: OnRetry): Promise<DependencyTrackProject[]> {
+    const first = await this.page(1, excludeInactive, retry, onRetry);
+    const pages = [first.items];
+    if (first.total !== undefined) {
+      const rest = Array.from({ length: Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) }, (_, i) => i + 2);
+      const limit = pLimit(LIST_CONCURRENCY);
+      pages.push(...(await Promise.all(rest.map((n) => limit(async () => (await this.page(n, excludeInactive, retry, onRetry)).items)))));
+    } else {
+      for (let n = 2, last = first.items; last.length === PAGE_SIZE; n++) {
+        last = (await this.page(n, excludeInactive, retry, onRetry)).items;
+        pages.push(last);
       }
-      // Without X-Total-Count a short page is the last one.
-      if (items.length === 0 || (total !== undefined ? pageNumber * PAGE_SIZE >= total : items.length < PAGE_SIZE)) return projects;
     }
+    // Dependency-Track filters inactive projects itself; the check here covers servers that ignore the parameter.
+    return pages.flat().map((item) => project(item)!).filter((p) => !excludeInactive || p.active);
   }
 
   /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
