@@ -136,7 +136,7 @@ function readFile(file: string, problems: string[]): Record<string, unknown> {
     problems.push(`configuration file ${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
     return {};
   }
-  const doc = parseDocument(source, { prettyErrors: false });
+  const doc = parseDocument(source);
   if (doc.errors.length > 0) {
     // Position only: the parser's own message quotes the file, which may hold a pasted secret.
     const at = doc.errors[0]?.linePos?.[0];

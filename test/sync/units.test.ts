@@ -70,7 +70,7 @@ github: { maxIssuesPerRun: -1 }
     assert.match(problemsOf(() => loadSyncConfig({ file: '/nonexistent/sync.yaml', env: {} }))[0]!, /cannot be read \(ENOENT\)/);
     const file = configFile('defectdojo:\n  url: "https://dd\n  token: ghp_pasted_secret\n');
     const [problem] = problemsOf(() => loadSyncConfig({ file, env: {} }));
-    assert.match(problem!, /not valid YAML/);
+    assert.match(problem!, /not valid YAML \(line \d+, column \d+\)/);
     assert.ok(!problem!.includes('ghp_pasted_secret'));
   });
 

@@ -9040,7 +9040,7 @@ function readFile(file, problems) {
         problems.push(`configuration file ${file}: cannot be read (${err.code ?? 'error'})`);
         return {};
     }
-    const doc = (0,dist/* parseDocument */.Tp)(source, { prettyErrors: false });
+    const doc = (0,dist/* parseDocument */.Tp)(source);
     if (doc.errors.length > 0) {
         // Position only: the parser's own message quotes the file, which may hold a pasted secret.
         const at = doc.errors[0]?.linePos?.[0];
