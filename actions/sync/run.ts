@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, DEFAULT_OPTIONS, type SyncCommandName } from '../../server/sync/args.js';
+import { COMMANDS, parseSyncArgs, UsageError, type SyncCommandName } from '../../server/sync/args.js';
 import { loadSyncConfig, SyncConfigError } from '../../server/sync/config.js';
 import type { RetryPolicy } from '../../server/sync/http/retry.js';
-import { humanProgress, summaryLines, type SourceReport } from '../../server/sync/report.js';
-import { runSyncCommand, scrub, secretValues } from '../../server/sync/run.js';
+import { summaryLines, type SourceReport } from '../../server/sync/report.js';
+import { progressFor, runSyncCommand, scrub, secretValues } from '../../server/sync/run.js';
 import type { ActionsCore } from '../shared/core.js';
-import { InputError, integerInput, optionalInput, requiredInput } from '../shared/inputs.js';
+import { InputError, optionalInput, requiredInput } from '../shared/inputs.js';
 import { appendSummary, cell } from '../shared/summary.js';
 
 export interface SyncActionDeps {
@@ -66,16 +66,16 @@ export async function runSyncAction({ core, env, retry }: SyncActionDeps): Promi
       env: { ...env, DEFECTDOJO_TOKEN: ddToken, DEPENDENCY_TRACK_API_KEY: dtKey ?? env.DEPENDENCY_TRACK_API_KEY, GITHUB_TARGETS: targets ?? env.GITHUB_TARGETS },
     });
     secrets = secretValues(loaded);
-    const options = {
-      ...DEFAULT_OPTIONS,
-      concurrency: integerInput(core, 'concurrency') ?? DEFAULT_OPTIONS.concurrency,
-      retries: integerInput(core, 'retries') ?? DEFAULT_OPTIONS.retries,
-    };
-    if (options.concurrency < 1 || options.concurrency > 32) throw new InputError('input "concurrency" must be from 1 to 32');
-    if (options.retries > 10) throw new InputError('input "retries" must be from 0 to 10');
+    // The inputs as command-line options, so the action and the CLI share one parser, its limits and defaults.
+    const flags = (['concurrency', 'retries'] as const).flatMap((input) => {
+      const value = optionalInput(core, input);
+      return value === undefined ? [] : [`--${input}`, value];
+    });
+    const args = parseSyncArgs([command, ...flags], {});
+    if (args === 'help') throw new InputError('unexpected help request');
     const info = (line: string) => core.info(scrub(line, secrets));
     const name = command as SyncCommandName;
-    const report = await runSyncCommand(name, loaded, options, humanProgress(name === 'sync' ? 'dependencytrack' : 'github', name === 'sync' ? 'project' : 'alert list', info), retry);
+    const report = await runSyncCommand(name, loaded, args.options, progressFor(name, info), retry);
     summaryLines(report).forEach(info);
     const dir = join(env.RUNNER_TEMP || '.', 'gatehouse-sync');
     mkdirSync(dir, { recursive: true });
@@ -88,7 +88,7 @@ export async function runSyncAction({ core, env, retry }: SyncActionDeps): Promi
     await appendSummary(core, scrub(table(report), secrets));
     if (!report.ok) core.setFailed(scrub(report.error ?? `${report.totals.failed} of ${report.totals.items} failed; see the job summary`, secrets));
   } catch (err) {
-    if (err instanceof InputError || err instanceof SyncConfigError) return core.setFailed(err.message);
+    if (err instanceof InputError || err instanceof UsageError || err instanceof SyncConfigError) return core.setFailed(err.message);
     core.setFailed(scrub(err instanceof Error ? err.message : String(err), secrets));
   }
 }

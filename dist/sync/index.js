@@ -37364,7 +37364,7 @@ var external_node_util_ = __nccwpck_require__(7975);
 
 const COMMANDS = ['sync', 'sync-github'];
 const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
-class UsageError extends (/* unused pure expression or super */ null && (Error)) {
+class UsageError extends Error {
     name = 'UsageError';
 }
 const USAGE = (/* unused pure expression or super */ null && (`Usage: gatehouse-sync <command> [options]
@@ -37400,7 +37400,7 @@ function whole(name, raw, min, max, fallback) {
 function parseSyncArgs(argv, env) {
     let parsed;
     try {
-        parsed = parseArgs({
+        parsed = (0,external_node_util_.parseArgs)({
             args: [...argv],
             allowPositionals: true,
             strict: true,
@@ -37719,7 +37719,6 @@ function requireFor(command, { config, secrets }) {
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/report.js
-const SILENT = { started() { }, item() { }, retry() { }, warn() { } };
 function totalsOf(items) {
     const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
     return {
@@ -37817,18 +37816,16 @@ class HttpError extends Error {
     status;
     detail;
     retryAfterMs;
-    headers;
     name = 'HttpError';
     constructor(service, operation, status, detail, 
     /** From `Retry-After`, when the server sent one. */
-    retryAfterMs, headers) {
+    retryAfterMs) {
         super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
         this.service = service;
         this.operation = operation;
         this.status = status;
         this.detail = detail;
         this.retryAfterMs = retryAfterMs;
-        this.headers = headers;
     }
 }
 /** No HTTP answer: connection refused or reset, DNS failure, timeout. */
@@ -37900,7 +37897,7 @@ async function send(service, operation, url, options) {
     if (response.ok)
         return response;
     const detail = await errorDetail(response);
-    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')), response.headers);
+    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')));
 }
 /** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
 async function jsonBody(service, operation, response, timeoutMs) {
@@ -40608,7 +40605,7 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 const AlertsOctokit = Octokit.plugin(paginateRest);
 const github_client_SERVICE = 'GitHub';
-const client_SILENT = { debug() { }, info() { }, warn() { }, error() { } };
+const SILENT = { debug() { }, info() { }, warn() { }, error() { } };
 /** GitHub's advice when a secondary limit comes without `Retry-After`: wait at least a minute. */
 const SECONDARY_DEFAULT_WAIT_MS = 60_000;
 /** The primary rate limit is spent: no call is made until it resets. */
@@ -40651,7 +40648,7 @@ function githubClient(target, options) {
         baseUrl: target.apiBase,
         auth: target.token,
         userAgent: 'gatehouse-sync',
-        log: client_SILENT,
+        log: SILENT,
     });
     octokit.hook.wrap('request', async (request, requestOptions) => {
         const operation = operationOf(requestOptions);
@@ -40673,13 +40670,12 @@ function githubClient(target, options) {
                 const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
                 const retryAfter = header(headers, 'retry-after');
                 const waitMs = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
-                const headerMap = new Headers(Object.entries(headers).map(([k, v]) => [k, String(v)]));
                 if ((err.status === 403 || err.status === 429) && exhausted(headers))
                     throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
                 if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
-                    throw new SecondaryRateLimit(github_client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS, headerMap);
+                    throw new SecondaryRateLimit(github_client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
                 }
-                throw new HttpError(github_client_SERVICE, operation, err.status, detail, waitMs, headerMap);
+                throw new HttpError(github_client_SERVICE, operation, err.status, detail, waitMs);
             }
         }, options.retry, (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs), (error) => error instanceof SecondaryRateLimit || isTransient(error));
     });
@@ -40955,6 +40951,7 @@ async function syncGithub(deps) {
 
 
 
+
 /** Every secret value of a configuration, for scrubbing text that leaves the process. */
 function secretValues({ secrets }) {
     return [secrets.dependencyTrackApiKey, secrets.defectDojoToken, secrets.sonarQubeToken, ...(secrets.githubTargets ?? []).map((t) => t.token)].filter((s) => typeof s === 'string' && s.length > 0);
@@ -40962,6 +40959,10 @@ function secretValues({ secrets }) {
 /** Replaces every secret value in `text`: the second line of defence behind messages that never include them. */
 function scrub(text, secrets) {
     return secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+}
+/** Progress lines of a command: its source, and what one item of it is called. */
+function progressFor(command, write) {
+    return command === 'sync' ? humanProgress('dependencytrack', 'project', write) : humanProgress('github', 'alert list', write);
 }
 /** Runs one command against the services its configuration names. Checks what the command needs before calling anything. */
 async function runSyncCommand(command, loaded, options, progress, retryPolicy = {}) {
@@ -41124,18 +41125,17 @@ async function runSyncAction({ core, env, retry }) {
             env: { ...env, DEFECTDOJO_TOKEN: ddToken, DEPENDENCY_TRACK_API_KEY: dtKey ?? env.DEPENDENCY_TRACK_API_KEY, GITHUB_TARGETS: targets ?? env.GITHUB_TARGETS },
         });
         secrets = secretValues(loaded);
-        const options = {
-            ...DEFAULT_OPTIONS,
-            concurrency: integerInput(core, 'concurrency') ?? DEFAULT_OPTIONS.concurrency,
-            retries: integerInput(core, 'retries') ?? DEFAULT_OPTIONS.retries,
-        };
-        if (options.concurrency < 1 || options.concurrency > 32)
-            throw new InputError('input "concurrency" must be from 1 to 32');
-        if (options.retries > 10)
-            throw new InputError('input "retries" must be from 0 to 10');
+        // The inputs as command-line options, so the action and the CLI share one parser, its limits and defaults.
+        const flags = ['concurrency', 'retries'].flatMap((input) => {
+            const value = optionalInput(core, input);
+            return value === undefined ? [] : [`--${input}`, value];
+        });
+        const args = parseSyncArgs([command, ...flags], {});
+        if (args === 'help')
+            throw new InputError('unexpected help request');
         const info = (line) => core.info(scrub(line, secrets));
         const name = command;
-        const report = await runSyncCommand(name, loaded, options, humanProgress(name === 'sync' ? 'dependencytrack' : 'github', name === 'sync' ? 'project' : 'alert list', info), retry);
+        const report = await runSyncCommand(name, loaded, args.options, progressFor(name, info), retry);
         summaryLines(report).forEach(info);
         const dir = (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || '.', 'gatehouse-sync');
         (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
@@ -41150,7 +41150,7 @@ async function runSyncAction({ core, env, retry }) {
             core.setFailed(scrub(report.error ?? `${report.totals.failed} of ${report.totals.items} failed; see the job summary`, secrets));
     }
     catch (err) {
-        if (err instanceof InputError || err instanceof SyncConfigError)
+        if (err instanceof InputError || err instanceof UsageError || err instanceof SyncConfigError)
             return core.setFailed(err.message);
         core.setFailed(scrub(err instanceof Error ? err.message : String(err), secrets));
     }

@@ -1,7 +1,7 @@
 import { parseSyncArgs, USAGE, UsageError } from './args.js';
 import { loadSyncConfig, SyncConfigError, type LoadedConfig } from './config.js';
-import { humanProgress, summaryLines } from './report.js';
-import { runSyncCommand, scrub, secretValues } from './run.js';
+import { summaryLines } from './report.js';
+import { progressFor, runSyncCommand, scrub, secretValues } from './run.js';
 import type { RetryPolicy } from './http/retry.js';
 
 export const EXIT_OK = 0;
@@ -28,8 +28,7 @@ export async function syncCommand(argv: readonly string[], env: NodeJS.ProcessEn
     const secrets = secretValues(loaded);
     const out = (line: string) => io.out(scrub(line, secrets));
     const err = (line: string) => io.err(scrub(line, secrets));
-    const noun = args.command === 'sync' ? 'project' : 'alert list';
-    const report = await runSyncCommand(args.command, loaded, args.options, humanProgress(args.command === 'sync' ? 'dependencytrack' : 'github', noun, err), retryPolicy);
+    const report = await runSyncCommand(args.command, loaded, args.options, progressFor(args.command, err), retryPolicy);
     if (args.json) out(JSON.stringify(report));
     else for (const line of summaryLines(report)) out(line);
     return report.ok ? EXIT_OK : EXIT_FAILED;

@@ -55,8 +55,6 @@ export interface Progress {
   warn(message: string): void;
 }
 
-export const SILENT: Progress = { started() {}, item() {}, retry() {}, warn() {} };
-
 export function totalsOf(items: readonly ItemResult[]): Totals {
   const sum = (pick: (i: ItemResult) => number | undefined) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
   return {

@@ -6,7 +6,7 @@ import { syncDependencyTrack } from './dependency-track/sync.js';
 import { githubClient } from './github/client.js';
 import { syncGithub } from './github/sync.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './http/retry.js';
-import type { Progress, SourceReport } from './report.js';
+import { humanProgress, type Progress, type SourceReport } from './report.js';
 
 /** Every secret value of a configuration, for scrubbing text that leaves the process. */
 export function secretValues({ secrets }: LoadedConfig): string[] {
@@ -18,6 +18,11 @@ export function secretValues({ secrets }: LoadedConfig): string[] {
 /** Replaces every secret value in `text`: the second line of defence behind messages that never include them. */
 export function scrub(text: string, secrets: readonly string[]): string {
   return secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+}
+
+/** Progress lines of a command: its source, and what one item of it is called. */
+export function progressFor(command: SyncCommandName, write: (line: string) => void): Progress {
+  return command === 'sync' ? humanProgress('dependencytrack', 'project', write) : humanProgress('github', 'alert list', write);
 }
 
 /** Runs one command against the services its configuration names. Checks what the command needs before calling anything. */

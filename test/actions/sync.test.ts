@@ -65,6 +65,9 @@ describe('sync action', () => {
     const missing = new RecordingCore({ command: 'sync', 'defectdojo-token': dd.token });
     await runSyncAction({ core: missing, env: { SYNC_DEFECTDOJO_URL: dd.url } });
     assert.match(missing.of('failed')[0]!, /sources\.dependencytrack\.url is required[\s\S]*DEPENDENCY_TRACK_API_KEY is required/);
+    const range = new RecordingCore({ command: 'sync', 'defectdojo-token': dd.token, concurrency: '0' });
+    await runSyncAction({ core: range, env: { SYNC_DEFECTDOJO_URL: dd.url, SYNC_DEPENDENCYTRACK_URL: dt.url, DEPENDENCY_TRACK_API_KEY: dt.apiKey } });
+    assert.deepEqual(range.of('failed'), ['--concurrency must be a whole number from 1 to 32'], 'the CLI\'s own limits');
     assert.equal(dt.calls.length + dd.calls.length, 0);
   });
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Faults, latency, playFault, sendJson, type Fault } from './faults.js';
+import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, type Listening } from './servers.js';
 
 export type DependencyTrackRoute = 'projects' | 'export';
@@ -92,5 +92,3 @@ export class FakeDependencyTrack {
     res.end(text);
   }
 }
-
-export type { Fault };

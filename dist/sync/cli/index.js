@@ -9153,7 +9153,6 @@ function requireFor(command, { config, secrets }) {
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/report.js
-const SILENT = { started() { }, item() { }, retry() { }, warn() { } };
 function totalsOf(items) {
     const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
     return {
@@ -9251,18 +9250,16 @@ class HttpError extends Error {
     status;
     detail;
     retryAfterMs;
-    headers;
     name = 'HttpError';
     constructor(service, operation, status, detail, 
     /** From `Retry-After`, when the server sent one. */
-    retryAfterMs, headers) {
+    retryAfterMs) {
         super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
         this.service = service;
         this.operation = operation;
         this.status = status;
         this.detail = detail;
         this.retryAfterMs = retryAfterMs;
-        this.headers = headers;
     }
 }
 /** No HTTP answer: connection refused or reset, DNS failure, timeout. */
@@ -9334,7 +9331,7 @@ async function send(service, operation, url, options) {
     if (response.ok)
         return response;
     const detail = await errorDetail(response);
-    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')), response.headers);
+    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')));
 }
 /** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
 async function jsonBody(service, operation, response, timeoutMs) {
@@ -12042,7 +12039,7 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 const AlertsOctokit = Octokit.plugin(paginateRest);
 const github_client_SERVICE = 'GitHub';
-const client_SILENT = { debug() { }, info() { }, warn() { }, error() { } };
+const SILENT = { debug() { }, info() { }, warn() { }, error() { } };
 /** GitHub's advice when a secondary limit comes without `Retry-After`: wait at least a minute. */
 const SECONDARY_DEFAULT_WAIT_MS = 60_000;
 /** The primary rate limit is spent: no call is made until it resets. */
@@ -12085,7 +12082,7 @@ function githubClient(target, options) {
         baseUrl: target.apiBase,
         auth: target.token,
         userAgent: 'gatehouse-sync',
-        log: client_SILENT,
+        log: SILENT,
     });
     octokit.hook.wrap('request', async (request, requestOptions) => {
         const operation = operationOf(requestOptions);
@@ -12107,13 +12104,12 @@ function githubClient(target, options) {
                 const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
                 const retryAfter = header(headers, 'retry-after');
                 const waitMs = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
-                const headerMap = new Headers(Object.entries(headers).map(([k, v]) => [k, String(v)]));
                 if ((err.status === 403 || err.status === 429) && exhausted(headers))
                     throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
                 if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
-                    throw new SecondaryRateLimit(github_client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS, headerMap);
+                    throw new SecondaryRateLimit(github_client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
                 }
-                throw new HttpError(github_client_SERVICE, operation, err.status, detail, waitMs, headerMap);
+                throw new HttpError(github_client_SERVICE, operation, err.status, detail, waitMs);
             }
         }, options.retry, (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs), (error) => error instanceof SecondaryRateLimit || isTransient(error));
     });
@@ -12389,6 +12385,7 @@ async function syncGithub(deps) {
 
 
 
+
 /** Every secret value of a configuration, for scrubbing text that leaves the process. */
 function secretValues({ secrets }) {
     return [secrets.dependencyTrackApiKey, secrets.defectDojoToken, secrets.sonarQubeToken, ...(secrets.githubTargets ?? []).map((t) => t.token)].filter((s) => typeof s === 'string' && s.length > 0);
@@ -12396,6 +12393,10 @@ function secretValues({ secrets }) {
 /** Replaces every secret value in `text`: the second line of defence behind messages that never include them. */
 function scrub(text, secrets) {
     return secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+}
+/** Progress lines of a command: its source, and what one item of it is called. */
+function progressFor(command, write) {
+    return command === 'sync' ? humanProgress('dependencytrack', 'project', write) : humanProgress('github', 'alert list', write);
 }
 /** Runs one command against the services its configuration names. Checks what the command needs before calling anything. */
 async function runSyncCommand(command, loaded, options, progress, retryPolicy = {}) {
@@ -12453,8 +12454,7 @@ async function syncCommand(argv, env, io, retryPolicy = {}) {
         const secrets = secretValues(loaded);
         const out = (line) => io.out(scrub(line, secrets));
         const err = (line) => io.err(scrub(line, secrets));
-        const noun = args.command === 'sync' ? 'project' : 'alert list';
-        const report = await runSyncCommand(args.command, loaded, args.options, humanProgress(args.command === 'sync' ? 'dependencytrack' : 'github', noun, err), retryPolicy);
+        const report = await runSyncCommand(args.command, loaded, args.options, progressFor(args.command, err), retryPolicy);
         if (args.json)
             out(JSON.stringify(report));
         else

@@ -83,12 +83,11 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
           const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
           const retryAfter = header(headers, 'retry-after');
           const waitMs = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
-          const headerMap = new Headers(Object.entries(headers).map(([k, v]) => [k, String(v)]));
           if ((err.status === 403 || err.status === 429) && exhausted(headers)) throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
           if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
-            throw new SecondaryRateLimit(SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS, headerMap);
+            throw new SecondaryRateLimit(SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
           }
-          throw new HttpError(SERVICE, operation, err.status, detail, waitMs, headerMap);
+          throw new HttpError(SERVICE, operation, err.status, detail, waitMs);
         }
       },
       options.retry,

@@ -8,7 +8,6 @@ export class HttpError extends Error {
     readonly detail: string | undefined,
     /** From `Retry-After`, when the server sent one. */
     readonly retryAfterMs: number | undefined,
-    readonly headers: Headers,
   ) {
     super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
   }
@@ -87,7 +86,7 @@ export async function send(service: string, operation: string, url: string, opti
   }
   if (response.ok) return response;
   const detail = await errorDetail(response);
-  throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')), response.headers);
+  throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')));
 }
 
 /** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
