@@ -1,10 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, parseSyncArgs, UsageError, type SyncCommandName } from '../../server/sync/args.js';
+import { parseSyncArgs, UsageError } from '../../server/sync/args.js';
 import { loadSyncConfig, SyncConfigError } from '../../server/sync/config.js';
 import type { RetryPolicy } from '../../server/sync/http/retry.js';
 import { summaryLines, type SourceReport } from '../../server/sync/report.js';
-import { progressFor, runSyncCommand, scrub, secretValues } from '../../server/sync/run.js';
+import { CONNECTORS, connectorForCommand } from '../../server/sync/connectors.js';
+import { progressFor, runConnector, scrub, secretValues } from '../../server/sync/run.js';
 import type { ActionsCore } from '../shared/core.js';
 import { InputError, optionalInput, requiredInput } from '../shared/inputs.js';
 import { appendSummary, cell } from '../shared/summary.js';
@@ -59,7 +60,8 @@ export async function runSyncAction({ core, env, retry }: SyncActionDeps): Promi
   let secrets: string[] = [];
   try {
     const command = requiredInput(core, 'command');
-    if (!(COMMANDS as readonly string[]).includes(command)) throw new InputError('input "command" must be sync or sync-github');
+    const connector = connectorForCommand(command);
+    if (!connector) throw new InputError(`input "command" must be one of ${CONNECTORS.map((c) => c.command).join(', ')}`);
     requiredInput(core, 'defectdojo-token');
     const loaded = loadSyncConfig({
       ...(optionalInput(core, 'config') ? { file: optionalInput(core, 'config')! } : {}),
@@ -74,12 +76,11 @@ export async function runSyncAction({ core, env, retry }: SyncActionDeps): Promi
     const args = parseSyncArgs([command, ...flags], {});
     if (args === 'help') throw new InputError('unexpected help request');
     const info = (line: string) => core.info(scrub(line, secrets));
-    const name = command as SyncCommandName;
-    const report = await runSyncCommand(name, loaded, args.options, progressFor(name, info), retry);
+    const report = await runConnector(connector, loaded, args.options, progressFor(connector, info), retry);
     summaryLines(report).forEach(info);
     const dir = join(env.RUNNER_TEMP || '.', 'gatehouse-sync');
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, `${name}-report.json`);
+    const file = join(dir, `${command}-report.json`);
     writeFileSync(file, scrub(JSON.stringify(report, null, 2), secrets));
     core.setOutput('synced-count', String(report.totals.synced));
     core.setOutput('failed-count', String(report.totals.failed));

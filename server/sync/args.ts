@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
+import { CONNECTORS } from './connectors.js';
 
-export const COMMANDS = ['sync', 'sync-github'] as const;
-export type SyncCommandName = (typeof COMMANDS)[number];
+/** `serve` runs the long-lived service; every other command runs one connector once. */
+export const SERVE = 'serve';
+export const COMMANDS: readonly string[] = [...CONNECTORS.map((c) => c.command), SERVE];
 
 export interface SyncOptions {
   readonly concurrency: number;
@@ -13,7 +15,7 @@ export interface SyncOptions {
 export const DEFAULT_OPTIONS: SyncOptions = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
 
 export interface ParsedArgs {
-  readonly command: SyncCommandName;
+  readonly command: string;
   readonly configFile?: string;
   readonly json: boolean;
   readonly options: SyncOptions;
@@ -23,14 +25,15 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+const indent = (text: string) => text.split('\n').join(`\n${' '.repeat(24)}`);
+
 export const USAGE = `Usage: gatehouse-sync <command> [options]
 
 Commands:
-  sync                  Dependency-Track -> DefectDojo: each project's FPF export reimported
-                        into its own DefectDojo product
-  sync-github           GitHub code-scanning, Dependabot and secret-scanning alerts of every
-                        repository of every GITHUB_TARGETS owner -> DefectDojo, one product
-                        per repository
+${CONNECTORS.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
+  ${SERVE.padEnd(22)}${indent(`the long-lived service: in mode deployment, every enabled source on
+its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
+on PORT (default 8080); in mode cronjob, every enabled source once`)}
 
 Options:
   --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
@@ -44,6 +47,7 @@ Options:
 
 Exit codes: 0 every project or repository synced (or skipped for a stated reason);
 1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.
+For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as above.
 `;
 
 function whole(name: string, raw: string | undefined, min: number, max: number, fallback: number): number {
@@ -76,12 +80,12 @@ export function parseSyncArgs(argv: readonly string[], env: Readonly<Record<stri
   const { values, positionals } = parsed;
   if (values.help) return 'help';
   const [command, ...rest] = positionals;
-  if (command === undefined) throw new UsageError('a command is required: sync or sync-github');
-  if (!(COMMANDS as readonly string[]).includes(command)) throw new UsageError(`unknown command "${command}": use sync or sync-github`);
+  if (command === undefined) throw new UsageError(`a command is required: ${COMMANDS.join(', ')}`);
+  if (!COMMANDS.includes(command)) throw new UsageError(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
   const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
   return {
-    command: command as SyncCommandName,
+    command,
     ...(configFile ? { configFile } : {}),
     json: values.json ?? false,
     options: {

@@ -1,7 +1,8 @@
-import { parseSyncArgs, USAGE, UsageError } from './args.js';
+import { parseSyncArgs, SERVE, USAGE, UsageError, type ParsedArgs } from './args.js';
 import { loadSyncConfig, SyncConfigError, type LoadedConfig } from './config.js';
 import { summaryLines } from './report.js';
-import { progressFor, runSyncCommand, scrub, secretValues } from './run.js';
+import { connectorForCommand } from './connectors.js';
+import { progressFor, runConnector, scrub, secretValues } from './run.js';
 import type { RetryPolicy } from './http/retry.js';
 
 export const EXIT_OK = 0;
@@ -15,8 +16,17 @@ export interface SyncIo {
   readonly err: (line: string) => void;
 }
 
+/** Runs `serve` (the long-lived service); passed in so the one-shot commands do not load it. */
+export type Serve = (args: ParsedArgs, env: NodeJS.ProcessEnv, io: SyncIo) => Promise<number>;
+
 /** `gatehouse-sync <command>`: parses, validates the configuration before any call, runs, reports. */
-export async function syncCommand(argv: readonly string[], env: NodeJS.ProcessEnv, io: SyncIo, retryPolicy: Partial<RetryPolicy> = {}): Promise<number> {
+export async function syncCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  io: SyncIo,
+  retryPolicy: Partial<RetryPolicy> = {},
+  serve?: Serve,
+): Promise<number> {
   let loaded: LoadedConfig | undefined;
   try {
     const args = parseSyncArgs(argv, env);
@@ -24,11 +34,16 @@ export async function syncCommand(argv: readonly string[], env: NodeJS.ProcessEn
       io.out(USAGE);
       return EXIT_OK;
     }
+    if (args.command === SERVE) {
+      if (!serve) throw new UsageError('serve is not available here');
+      return await serve(args, env, io);
+    }
+    const connector = connectorForCommand(args.command)!;
     loaded = loadSyncConfig({ ...(args.configFile ? { file: args.configFile } : {}), env });
     const secrets = secretValues(loaded);
     const out = (line: string) => io.out(scrub(line, secrets));
     const err = (line: string) => io.err(scrub(line, secrets));
-    const report = await runSyncCommand(args.command, loaded, args.options, progressFor(args.command, err), retryPolicy);
+    const report = await runConnector(connector, loaded, args.options, progressFor(connector, err), retryPolicy);
     if (args.json) out(JSON.stringify(report));
     else for (const line of summaryLines(report)) out(line);
     return report.ok ? EXIT_OK : EXIT_FAILED;

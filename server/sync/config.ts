@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import type { Env } from '../config-error.js';
 import { parseGithubTargets, type GithubTarget } from './github/targets.js';
+import { parseSchedule } from './service/schedule.js';
 
 export const SOURCES = ['dependencytrack', 'github', 'sonarqube'] as const;
 export type SourceName = (typeof SOURCES)[number];
@@ -80,20 +81,15 @@ const wholeNumber =
     return Number.isInteger(n) && n >= min && n <= max ? { value: n } : { problem: `must be a whole number from ${min} to ${max}` };
   };
 
-// A five- or six-field cron expression, or an interval in whole seconds. The scheduler (a cron
-// library) is the final judge of a cron expression; this catches the obvious mistakes early.
+// A cron expression (UTC) or an interval in seconds, judged by the scheduler's own parser.
 const SCHEDULE: Check = (raw) => {
-  if (typeof raw === 'number' || (typeof raw === 'string' && /^\s*\d+\s*$/.test(raw))) {
-    const seconds = Number(raw);
-    return Number.isInteger(seconds) && seconds >= 60 && seconds <= 7 * 86_400
-      ? { value: String(seconds) }
-      : { problem: 'as an interval must be whole seconds from 60 to 604800' };
+  if (typeof raw !== 'string' && typeof raw !== 'number') return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
+  try {
+    const schedule = parseSchedule(raw);
+    return schedule.next(new Date()) ? { value: schedule.text } : { problem: 'never runs (the expression has no future date)' };
+  } catch (err) {
+    return { problem: (err as Error).message };
   }
-  if (typeof raw === 'string') {
-    const fields = raw.trim().split(/\s+/);
-    if ((fields.length === 5 || fields.length === 6) && fields.every((f) => /^[0-9A-Za-z*,/?#LW-]+$/.test(f))) return { value: fields.join(' ') };
-  }
-  return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
 };
 
 interface Key {
@@ -226,21 +222,10 @@ export function loadSyncConfig(options: { file?: string; env: Env }): LoadedConf
   return { config: tree as unknown as SyncConfig, secrets };
 }
 
-/** What a command needs beyond a valid configuration; throws naming every missing piece. */
-export function requireFor(command: 'sync' | 'sync-github', { config, secrets }: LoadedConfig): void {
-  const problems: string[] = [];
-  const need = (ok: unknown, message: string) => {
-    if (!ok) problems.push(message);
-  };
-  need(config.defectdojo.url, 'defectdojo.url is required (or SYNC_DEFECTDOJO_URL)');
-  need(secrets.defectDojoToken, 'DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)');
-  if (command === 'sync') {
-    need(config.sources.dependencytrack.enabled, 'sources.dependencytrack.enabled is false: this source is switched off');
-    need(config.sources.dependencytrack.url, 'sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)');
-    need(secrets.dependencyTrackApiKey, 'DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)');
-  } else {
-    need(config.sources.github.enabled, 'sources.github.enabled is false: this source is switched off');
-    need(secrets.githubTargets, 'GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})');
-  }
-  if (problems.length > 0) throw new SyncConfigError(problems);
+/** What every source needs: DefectDojo's address and token. */
+export function missingDefectDojo({ config, secrets }: LoadedConfig): string[] {
+  return [
+    ...(config.defectdojo.url ? [] : ['defectdojo.url is required (or SYNC_DEFECTDOJO_URL)']),
+    ...(secrets.defectDojoToken ? [] : ['DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)']),
+  ];
 }

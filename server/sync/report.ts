@@ -34,7 +34,8 @@ export interface Totals {
 }
 
 export interface SourceReport {
-  readonly command: 'sync' | 'sync-github';
+  /** The CLI command of the connector that ran. */
+  readonly command: string;
   readonly source: SourceName;
   /** True when every item synced or was skipped for a stated reason, and nothing failed before them. */
   readonly ok: boolean;

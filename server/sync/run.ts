@@ -1,10 +1,7 @@
-import type { SyncCommandName, SyncOptions } from './args.js';
-import { requireFor, type LoadedConfig } from './config.js';
+import type { SyncOptions } from './args.js';
+import { missingDefectDojo, SyncConfigError, type LoadedConfig } from './config.js';
+import type { Connector } from './connector.js';
 import { DefectDojoClient } from './defectdojo/client.js';
-import { DependencyTrackClient } from './dependency-track/client.js';
-import { syncDependencyTrack } from './dependency-track/sync.js';
-import { githubClient } from './github/client.js';
-import { syncGithub } from './github/sync.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './http/retry.js';
 import { humanProgress, type Progress, type SourceReport } from './report.js';
 
@@ -20,20 +17,26 @@ export function scrub(text: string, secrets: readonly string[]): string {
   return secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }
 
-/** Progress lines of a command: its source, and what one item of it is called. */
-export function progressFor(command: SyncCommandName, write: (line: string) => void): Progress {
-  return command === 'sync' ? humanProgress('dependencytrack', 'project', write) : humanProgress('github', 'alert list', write);
+/** Progress lines of a connector: its source, and what one item of it is called. */
+export function progressFor(connector: Connector, write: (line: string) => void): Progress {
+  return humanProgress(connector.source, connector.noun, write);
 }
 
-/** Runs one command against the services its configuration names. Checks what the command needs before calling anything. */
-export async function runSyncCommand(
-  command: SyncCommandName,
+/** What a run of this connector needs beyond a valid configuration; throws naming every missing piece. */
+export function requireFor(connector: Connector, loaded: LoadedConfig): void {
+  const problems = [...missingDefectDojo(loaded), ...connector.missing(loaded)];
+  if (problems.length > 0) throw new SyncConfigError(problems);
+}
+
+/** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
+export async function runConnector(
+  connector: Connector,
   loaded: LoadedConfig,
   options: SyncOptions,
   progress: Progress,
   retryPolicy: Partial<RetryPolicy> = {},
 ): Promise<SourceReport> {
-  requireFor(command, loaded);
+  requireFor(connector, loaded);
   const { config, secrets } = loaded;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
   const defectDojo = new DefectDojoClient({
@@ -43,26 +46,5 @@ export async function runSyncCommand(
     timeoutMs: options.timeoutMs,
     uploadTimeoutMs: options.uploadTimeoutMs,
   });
-  if (command === 'sync') {
-    const dependencyTrack = new DependencyTrackClient({
-      url: config.sources.dependencytrack.url!,
-      apiKey: secrets.dependencyTrackApiKey!,
-      timeoutMs: options.timeoutMs,
-      uploadTimeoutMs: options.uploadTimeoutMs,
-    });
-    return syncDependencyTrack({ dependencyTrack, defectDojo, excludeInactive: config.sources.dependencytrack.excludeInactive, concurrency: options.concurrency, retry, progress });
-  }
-  return syncGithub({
-    targets: secrets.githubTargets!,
-    clientFor: (target) =>
-      githubClient(target, {
-        timeoutMs: options.timeoutMs,
-        retry,
-        onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
-      }),
-    defectDojo,
-    concurrency: options.concurrency,
-    retry,
-    progress,
-  });
+  return connector.run({ loaded, options, defectDojo, retry, progress });
 }

@@ -1,0 +1,31 @@
+import type { SyncOptions } from './args.js';
+import type { LoadedConfig, SourceName } from './config.js';
+import type { DefectDojoClient } from './defectdojo/client.js';
+import type { RetryPolicy } from './http/retry.js';
+import type { Progress, SourceReport } from './report.js';
+
+/** What every connector gets for one run. */
+export interface ConnectorContext {
+  readonly loaded: LoadedConfig;
+  readonly options: SyncOptions;
+  readonly defectDojo: DefectDojoClient;
+  readonly retry: RetryPolicy;
+  readonly progress: Progress;
+}
+
+/**
+ * One source of findings. A new source is a new module exporting one of these, listed in
+ * `connectors.ts`; nothing else changes.
+ */
+export interface Connector {
+  readonly source: SourceName;
+  /** The CLI command that runs it once. */
+  readonly command: string;
+  /** What one reimport of this source is called in progress lines. */
+  readonly noun: string;
+  /** The command's line in the usage text. */
+  readonly description: string;
+  /** What the configuration lacks for this source, each naming its key or setting; empty when it can run. */
+  missing(loaded: LoadedConfig): string[];
+  run(context: ConnectorContext): Promise<SourceReport>;
+}

@@ -1,0 +1,15 @@
+import type { Connector } from './connector.js';
+import type { SourceName } from './config.js';
+import { dependencyTrackConnector } from './dependency-track/connector.js';
+import { githubConnector } from './github/connector.js';
+
+/** Every source the sync knows, in the order the usage text lists them. */
+export const CONNECTORS: readonly Connector[] = [dependencyTrackConnector, githubConnector];
+
+export function connectorForCommand(command: string): Connector | undefined {
+  return CONNECTORS.find((c) => c.command === command);
+}
+
+export function connectorForSource(source: string): Connector | undefined {
+  return CONNECTORS.find((c) => c.source === (source as SourceName));
+}

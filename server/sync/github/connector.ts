@@ -1,0 +1,31 @@
+import type { Connector } from '../connector.js';
+import { githubClient } from './client.js';
+import { syncGithub } from './sync.js';
+
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
+export const githubConnector: Connector = {
+  source: 'github',
+  command: 'sync-github',
+  noun: 'alert list',
+  description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
+repository of every GITHUB_TARGETS owner -> DefectDojo, one product
+per repository`,
+  missing: ({ config, secrets }) => [
+    ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false: this source is switched off']),
+    ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
+  ],
+  run: ({ loaded, options, defectDojo, retry, progress }) =>
+    syncGithub({
+      targets: loaded.secrets.githubTargets!,
+      clientFor: (target) =>
+        githubClient(target, {
+          timeoutMs: options.timeoutMs,
+          retry,
+          onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
+        }),
+      defectDojo,
+      concurrency: options.concurrency,
+      retry,
+      progress,
+    }),
+};
