@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Faults, latency, playFault, sendJson } from './faults.js';
-import { listen, type Listening } from './servers.js';
+import { listen, readBody, type Listening } from './servers.js';
 
-export type DefectDojoRoute = 'reimport' | 'products';
+export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding';
 
 /** DefectDojo's scan types for the parsers this fake reads, as DefectDojo spells them. */
 export const KNOWN_SCAN_TYPES = [
@@ -12,17 +13,34 @@ export const KNOWN_SCAN_TYPES = [
   'Github Vulnerability Scan',
   'Github Secrets Detection Report Scan',
   'SonarQube Scan',
+  'SonarQube Scan detailed',
 ] as const;
 
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 type Severity = (typeof SEVERITIES)[number];
 
-export interface FakeFinding {
+/** What a parser stand-in reads from a report. */
+interface Parsed {
   /** What DefectDojo's deduplication matches a reimported finding on, for this parser. */
   readonly identity: string;
   readonly title: string;
   readonly severity: Severity;
+  readonly active: boolean;
+  readonly uniqueIdFromTool?: string;
+  readonly componentName?: string;
+  readonly componentVersion?: string;
+  readonly filePath?: string;
+  readonly line?: number;
+  readonly vulnerabilityIds?: readonly string[];
+  readonly description?: string;
+}
+
+export interface FakeFinding extends Omit<Parsed, 'active'> {
+  /** Changes when the finding is re-created (`recreate`), as a new DefectDojo row would. */
+  id: number;
   active: boolean;
+  /** Stored lowercased, as DefectDojo's tag field does. */
+  tags: string[];
 }
 
 export interface FakeTest {
@@ -71,7 +89,6 @@ function findVulnerabilityAlerts(node: unknown): unknown {
   return undefined;
 }
 
-type Parsed = Omit<FakeFinding, 'active'> & { active: boolean };
 
 /**
  * Each parser as DefectDojo's behaves on the inputs that matter here, including where it crashes
@@ -91,6 +108,9 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
         title: `${id} in ${component.name}:${component.version ?? ''}`,
         severity: severityOf(vulnerability.severity),
         active: f.analysis?.isSuppressed !== true,
+        componentName: component.name,
+        ...(component.version ? { componentVersion: component.version } : {}),
+        ...(id ? { vulnerabilityIds: [id] } : {}),
       };
     });
   },
@@ -125,6 +145,31 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
       }
     }
     return [...dupes.values()];
+  },
+  // DefectDojo's SonarQube parser in detailed mode on the sonar-report JSON: it recognises the
+  // shape by truthy date, projectName and hotspotKeys (anything else yields no finding), reads
+  // each issue's fields by key (a missing one crashes), and deduplicates on the issue key.
+  'SonarQube Scan detailed': (data) => {
+    const doc = data as { date?: unknown; projectName?: unknown; hotspotKeys?: unknown; rules?: Record<string, unknown>; issues?: Record<string, unknown>[] };
+    const truthy = (v: unknown) => (Array.isArray(v) ? v.length > 0 : Boolean(v));
+    if (!doc || !truthy(doc.date) || !truthy(doc.projectName) || !truthy(doc.hotspotKeys)) return [];
+    if (!doc.rules || typeof doc.rules !== 'object') throw new ParserCrash("KeyError: 'rules'");
+    if (!Array.isArray(doc.issues)) throw new ParserCrash("KeyError: 'issues'");
+    const sonarSeverity = (v: string): Severity => ({ blocker: 'critical', critical: 'high', major: 'medium', minor: 'low', high: 'high', medium: 'medium', low: 'low' })[v.toLowerCase()] as Severity ?? 'info';
+    return doc.issues.map((issue) => {
+      for (const key of ['key', 'line', 'message', 'description', 'component', 'severity', 'rule']) if (!(key in issue)) throw new ParserCrash(`KeyError: '${key}'`);
+      if (!/^\d+$/.test(String(issue.line))) throw new ParserCrash('invalid literal for int()');
+      return {
+        identity: String(issue.key),
+        uniqueIdFromTool: String(issue.key),
+        title: String(issue.description),
+        severity: sonarSeverity(String(issue.severity)),
+        active: true,
+        filePath: String(issue.component),
+        line: Number(issue.line),
+        description: String(issue.message),
+      };
+    });
   },
   'Github Secrets Detection Report Scan': (data) => {
     if (!Array.isArray(data)) throw new ParserCrash('Invalid GitHub secrets detection report format, expected a JSON list of alerts.');
@@ -207,7 +252,15 @@ export class FakeDefectDojo {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const route: DefectDojoRoute | 'unknown' =
-      url.pathname === '/api/v2/reimport-scan/' ? 'reimport' : url.pathname === '/api/v2/products/' ? 'products' : 'unknown';
+      url.pathname === '/api/v2/reimport-scan/'
+        ? 'reimport'
+        : url.pathname === '/api/v2/products/'
+          ? 'products'
+          : url.pathname === '/api/v2/findings/'
+            ? 'findings'
+            : /^\/api\/v2\/findings\/\d+\/$/.test(url.pathname)
+              ? 'finding'
+              : 'unknown';
     this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization });
     if (route === 'reimport') this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
     try {
@@ -218,6 +271,8 @@ export class FakeDefectDojo {
       if (auth !== `Token ${this.token}`) return sendJson(res, 401, { detail: 'Invalid token.' }, { 'www-authenticate': 'Token' });
       if (route === 'products' && req.method === 'GET') return this.listProducts(url, res);
       if (route === 'reimport' && req.method === 'POST') return await this.reimport(req, res);
+      if (route === 'findings' && req.method === 'GET') return this.listFindings(url, res);
+      if (route === 'finding' && req.method === 'PATCH') return await this.patchFinding(Number(url.pathname.split('/')[4]), req, res);
       return sendJson(res, 404, { detail: 'Not found.' });
     } finally {
       if (route === 'reimport') this.inFlight--;
@@ -232,6 +287,98 @@ export class FakeDefectDojo {
     const page = all.slice(offset, offset + limit);
     const next = offset + limit < all.length ? `http://defectdojo.internal/api/v2/products/?${new URLSearchParams({ name, limit: String(limit), offset: String(offset + limit) })}` : null;
     sendJson(res, 200, { count: all.length, next, previous: null, results: page, prefetch: {} });
+  }
+
+  /** Every finding with its test, for assertions. */
+  findings(): { finding: FakeFinding; test: FakeTest }[] {
+    return this.tests.flatMap((test) => [...test.findings.values()].map((finding) => ({ finding, test })));
+  }
+
+  /**
+   * The findings of a product come back as new rows: new ids, no tags. What a reimport does to
+   * findings it cannot match (for example after its test was deleted and re-created).
+   */
+  recreate(product: string): void {
+    for (const { finding, test } of this.findings()) {
+      if (test.product !== product) continue;
+      finding.id = this.nextId++;
+      finding.tags = [];
+    }
+  }
+
+  /** Which product a finding id belongs to. */
+  private findingById(id: number): { finding: FakeFinding; test: FakeTest } | undefined {
+    return this.findings().find((f) => f.finding.id === id);
+  }
+
+  private findingJson({ finding, test }: { finding: FakeFinding; test: FakeTest }): unknown {
+    return {
+      id: finding.id,
+      tags: finding.tags,
+      title: finding.title,
+      severity: title(finding.severity),
+      numerical_severity: `S${4 - SEVERITIES.indexOf(finding.severity)}`,
+      active: finding.active,
+      verified: false,
+      description: finding.description ?? finding.title,
+      mitigation: null,
+      component_name: finding.componentName ?? null,
+      component_version: finding.componentVersion ?? null,
+      file_path: finding.filePath ?? null,
+      line: finding.line ?? null,
+      cwe: 0,
+      vulnerability_ids: (finding.vulnerabilityIds ?? []).map((v) => ({ vulnerability_id: v })),
+      unique_id_from_tool: finding.uniqueIdFromTool ?? null,
+      hash_code: createHash('sha256').update(`${test.scanType}|${finding.identity}`).digest('hex'),
+      test: test.id,
+      found_by: [test.id],
+    };
+  }
+
+  /** `GET /api/v2/findings/` with the filters issue push uses, limit/offset paging and an absolute `next` on another host. */
+  private listFindings(url: URL, res: ServerResponse): void {
+    const q = url.searchParams;
+    const product = q.get('product_name')?.toLowerCase();
+    const active = q.get('active');
+    const severities = q.get('severity')?.split(',');
+    const notTag = q.get('not_tag')?.toLowerCase();
+    if (active !== null && !['true', 'false'].includes(active)) return sendJson(res, 400, { active: ['Select a valid choice.'], message: 'active' });
+    const all = this.findings()
+      .filter(({ test }) => product === undefined || test.product.toLowerCase() === product)
+      .filter(({ finding }) => active === null || String(finding.active) === active)
+      .filter(({ finding }) => !severities || severities.includes(title(finding.severity)))
+      .filter(({ finding }) => !notTag || !finding.tags.some((t) => t.includes(notTag)))
+      .sort((a, b) => SEVERITIES.indexOf(b.finding.severity) - SEVERITIES.indexOf(a.finding.severity) || a.finding.id - b.finding.id);
+    const limit = Number(q.get('limit') ?? '25');
+    const offset = Number(q.get('offset') ?? '0');
+    const next = new URLSearchParams(q);
+    next.set('offset', String(offset + limit));
+    sendJson(res, 200, {
+      count: all.length,
+      next: offset + limit < all.length ? `https://defectdojo.internal/api/v2/findings/?${next}` : null,
+      previous: null,
+      results: all.slice(offset, offset + limit).map((f) => this.findingJson(f)),
+      prefetch: {},
+    });
+  }
+
+  /** `PATCH /api/v2/findings/{id}/`: `tags` replaces the list, lowercased; DefectDojo's tag validation. */
+  private async patchFinding(id: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const found = this.findingById(id);
+    if (!found) return sendJson(res, 404, { detail: 'No Finding matches the given query.' });
+    let body: { tags?: unknown };
+    try {
+      body = JSON.parse(await readBody(req)) as { tags?: unknown };
+    } catch {
+      return sendJson(res, 400, { message: 'JSON request content is malformed' });
+    }
+    if (body.tags !== undefined) {
+      if (!Array.isArray(body.tags) || !body.tags.every((t) => typeof t === 'string')) return sendJson(res, 400, { tags: ['Expected a list of items.'] });
+      const bad = body.tags.find((t: string) => /[ ,'"]/.test(t) || t.length > 255);
+      if (bad !== undefined) return sendJson(res, 400, { tags: [`Invalid tag: '${bad}'. Tags should not contain spaces, commas, or quotes.`] });
+      found.finding.tags = [...new Set(body.tags.map((t: string) => t.toLowerCase()))];
+    }
+    sendJson(res, 200, this.findingJson(found));
   }
 
   private async reimport(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -287,7 +434,7 @@ export class FakeDefectDojo {
       seen.add(finding.identity);
       const existing = test.findings.get(finding.identity);
       if (!existing) {
-        const f = { ...finding };
+        const f: FakeFinding = { ...finding, id: this.nextId++, tags: [] };
         test.findings.set(f.identity, f);
         created.push(f);
       } else if (!existing.active && finding.active) {

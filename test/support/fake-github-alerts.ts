@@ -1,8 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Faults, latency, playFault, sendJson } from './faults.js';
-import { listen, type Listening } from './servers.js';
+import { listen, readBody, type Listening } from './servers.js';
 
-export type AlertsRoute = 'org_repos' | 'user_repos' | 'viewer' | 'viewer_repos' | 'code_scanning' | 'dependabot' | 'secret_scanning';
+export type AlertsRoute =
+  | 'org_repos'
+  | 'user_repos'
+  | 'viewer'
+  | 'viewer_repos'
+  | 'code_scanning'
+  | 'dependabot'
+  | 'secret_scanning'
+  | 'repo'
+  | 'issues'
+  | 'create_issue'
+  | 'search_issues';
+
+export interface FakeIssue {
+  readonly number: number;
+  readonly title: string;
+  readonly body: string;
+  labels: string[];
+  state: 'open' | 'closed';
+  readonly html_url: string;
+  /** Search finds an issue only once indexed (`indexSearch()`), as GitHub's index lags creation. */
+  indexed: boolean;
+  readonly createdAt: number;
+}
 
 export interface FakeAlertsRepo {
   readonly owner: string;
@@ -10,6 +33,8 @@ export interface FakeAlertsRepo {
   codeScanning: unknown[] | 'disabled' | 'no-analysis';
   dependabot: unknown[] | 'disabled';
   secretScanning: unknown[] | 'disabled';
+  hasIssues: boolean;
+  issues: FakeIssue[];
 }
 
 const MESSAGES = {
@@ -63,13 +88,48 @@ export class FakeGitHubAlerts {
   }
 
   addRepo(repo: Partial<FakeAlertsRepo> & { owner: string; name: string }): FakeAlertsRepo {
-    const full: FakeAlertsRepo = { codeScanning: [], dependabot: [], secretScanning: [], ...repo };
+    const full: FakeAlertsRepo = { codeScanning: [], dependabot: [], secretScanning: [], hasIssues: true, issues: [], ...repo };
     this.repos.push(full);
     return full;
   }
 
   private repoJson(r: FakeAlertsRepo): unknown {
-    return { id: this.repos.indexOf(r) + 1, name: r.name, full_name: `${r.owner}/${r.name}`, owner: { login: r.owner, type: this.orgs.has(r.owner) ? 'Organization' : 'User' }, html_url: `${this.server}/${r.owner}/${r.name}`, private: false, archived: false };
+    return {
+      id: this.repos.indexOf(r) + 1,
+      name: r.name,
+      full_name: `${r.owner}/${r.name}`,
+      owner: { login: r.owner, type: this.orgs.has(r.owner) ? 'Organization' : 'User' },
+      html_url: `${this.server}/${r.owner}/${r.name}`,
+      private: false,
+      archived: false,
+      has_issues: r.hasIssues,
+    };
+  }
+
+  /** Every issue created through the API, across repositories. */
+  allIssues(): FakeIssue[] {
+    return this.repos.flatMap((r) => r.issues);
+  }
+
+  /** Makes every issue searchable, as GitHub's index eventually does. */
+  indexSearch(): void {
+    for (const issue of this.allIssues()) issue.indexed = true;
+  }
+
+  /** Search requests left in the current minute (GitHub allows 30 for a token). */
+  searchRemaining = 30;
+
+  private issueJson(r: FakeAlertsRepo, i: FakeIssue): unknown {
+    return {
+      number: i.number,
+      title: i.title,
+      body: i.body,
+      state: i.state,
+      labels: i.labels.map((name) => ({ name })),
+      html_url: i.html_url,
+      url: `${this.server}${this.prefix}/repos/${r.owner}/${r.name}/issues/${i.number}`,
+      repository_url: `${this.server}${this.prefix}/repos/${r.owner}/${r.name}`,
+    };
   }
 
   private rateHeaders(): Record<string, string> {
@@ -110,6 +170,54 @@ export class FakeGitHubAlerts {
     sendJson(res, 200, items.slice(start, start + perPage), headers);
   }
 
+  /** `POST /repos/{owner}/{repo}/issues`: 410 when issues are off, 422 as GitHub validates, labels created on demand. */
+  private async createIssue(repo: FakeAlertsRepo, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!repo.hasIssues) return sendJson(res, 410, { message: 'Issues are disabled for this repo', documentation_url: 'https://docs.github.com/rest/issues/issues#create-an-issue', status: '410' }, this.rateHeaders());
+    let body: { title?: unknown; body?: unknown; labels?: unknown };
+    try {
+      body = JSON.parse(await readBody(req)) as typeof body;
+    } catch {
+      return sendJson(res, 400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/rest', status: '400' }, this.rateHeaders());
+    }
+    const invalid = (field: string, message: string) =>
+      sendJson(res, 422, { message: 'Validation Failed', errors: [{ resource: 'Issue', code: 'custom', field, message }], documentation_url: 'https://docs.github.com/rest/issues/issues#create-an-issue', status: '422' }, this.rateHeaders());
+    if (typeof body.title !== 'string' || body.title.trim() === '') return invalid('title', 'title is missing');
+    if (body.title.length > 256) return invalid('title', 'title is too long (maximum is 256 characters)');
+    if (typeof body.body === 'string' && body.body.length > 65536) return invalid('body', 'body is too long (maximum is 65536 characters)');
+    const number = this.repos.reduce((n, r) => n + r.issues.length, 0) + 1;
+    const issue: FakeIssue = {
+      number,
+      title: body.title,
+      body: typeof body.body === 'string' ? body.body : '',
+      labels: Array.isArray(body.labels) ? body.labels.map(String) : [],
+      state: 'open',
+      html_url: `${this.server}/${repo.owner}/${repo.name}/issues/${number}`,
+      indexed: false,
+      createdAt: Date.now(),
+    };
+    repo.issues.push(issue);
+    sendJson(res, 201, this.issueJson(repo, issue), this.rateHeaders());
+  }
+
+  /** `GET /search/issues`: `repo:`, `is:issue` (required) and one quoted phrase searched in bodies; its own rate limit. */
+  private searchIssues(url: URL, res: ServerResponse): void {
+    const searchHeaders = { ...this.rateHeaders(), 'x-ratelimit-resource': 'search', 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': String(Math.max(0, this.searchRemaining - 1)) };
+    if (this.searchRemaining <= 0) {
+      return sendJson(res, 403, { message: 'API rate limit exceeded for user ID 1.', documentation_url: 'https://docs.github.com/rest/search/search#rate-limit' }, { ...searchHeaders, 'x-ratelimit-remaining': '0' });
+    }
+    this.searchRemaining--;
+    const q = url.searchParams.get('q') ?? '';
+    if (!/\bis:issue\b/.test(q)) {
+      return sendJson(res, 422, { message: "Query must include 'is:issue' or 'is:pull-request'", documentation_url: 'https://docs.github.com/rest/search/search#search-issues-and-pull-requests', status: '422' }, searchHeaders);
+    }
+    const repoName = /\brepo:([^\s]+)/.exec(q)?.[1]?.toLowerCase();
+    const phrase = /"([^"]+)"/.exec(q)?.[1];
+    const items = this.repos
+      .filter((r) => !repoName || `${r.owner}/${r.name}`.toLowerCase() === repoName)
+      .flatMap((r) => r.issues.filter((i) => i.indexed && (!phrase || i.body.includes(phrase))).map((i) => this.issueJson(r, i)));
+    sendJson(res, 200, { total_count: items.length, incomplete_results: false, items }, searchHeaders);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.server);
     const path = url.pathname.startsWith(this.prefix) ? url.pathname.slice(this.prefix.length) : '/not-under-prefix';
@@ -121,6 +229,9 @@ export class FakeGitHubAlerts {
     else if ((m = /^\/users\/([^/]+)\/repos$/.exec(path))) [route, owner] = ['user_repos', m[1]!];
     else if (path === '/user') route = 'viewer';
     else if (path === '/user/repos') route = 'viewer_repos';
+    else if (path === '/search/issues') route = 'search_issues';
+    else if ((m = /^\/repos\/([^/]+)\/([^/]+)$/.exec(path))) [route, owner, repoName] = ['repo', m[1]!, m[2]!];
+    else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(path))) [route, owner, repoName] = [req.method === 'POST' ? 'create_issue' : 'issues', m[1]!, m[2]!];
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/(code-scanning|dependabot|secret-scanning)\/alerts$/.exec(path))) {
       [owner, repoName] = [m[1]!, m[2]!];
       route = m[3] === 'code-scanning' ? 'code_scanning' : m[3] === 'dependabot' ? 'dependabot' : 'secret_scanning';
@@ -148,9 +259,19 @@ export class FakeGitHubAlerts {
         return this.pageOf(res, url, this.repos.filter((r) => r.owner === this.viewer).map((r) => this.repoJson(r)));
       case 'unknown':
         return notFound();
+      case 'search_issues':
+        return this.searchIssues(url, res);
     }
-    const repo = this.repos.find((r) => r.owner === owner && r.name === repoName);
+    const repo = this.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === repoName.toLowerCase());
     if (!repo) return notFound();
+    if (route === 'repo') return sendJson(res, 200, this.repoJson(repo), this.rateHeaders());
+    if (route === 'issues') {
+      const label = url.searchParams.get('labels');
+      const state = url.searchParams.get('state') ?? 'open';
+      const issues = repo.issues.filter((i) => (!label || i.labels.includes(label)) && (state === 'all' || i.state === state)).map((i) => this.issueJson(repo, i));
+      return this.pageOf(res, url, issues);
+    }
+    if (route === 'create_issue') return this.createIssue(repo, req, res);
     const state = url.searchParams.get('state');
     const open = (alerts: unknown[]) => (state ? alerts.filter((a) => (a as { state?: string }).state === state) : alerts);
     const fail = (status: number, message: string) => sendJson(res, status, { message, documentation_url: 'https://docs.github.com/rest', status: String(status) }, this.rateHeaders());

@@ -60,6 +60,49 @@ export class DefectDojoClient {
     return reimportCounts(await jsonBody(SERVICE, operation, response, this.options.uploadTimeoutMs));
   }
 
+  /** The cheapest authenticated call: proves DefectDojo answers and accepts the token. */
+  async ping(timeoutMs = this.options.timeoutMs): Promise<void> {
+    const response = await send(SERVICE, 'health check', `${this.options.url}/api/v2/products/?limit=1`, { headers: this.headers(), timeoutMs });
+    await response.arrayBuffer();
+  }
+
+  /**
+   * Active findings of one product at the given severities that carry no `issue:` tag, worst
+   * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
+   */
+  async *openFindings(productName: string, severities: readonly string[]): AsyncGenerator<unknown[]> {
+    const base = `${this.options.url}/api/v2/findings/`;
+    const query = new URLSearchParams({
+      product_name: productName,
+      active: 'true',
+      severity: severities.join(','),
+      not_tag: 'issue:',
+      o: 'numerical_severity,id',
+      limit: '100',
+    });
+    let next: string | null = `${base}?${query}`;
+    const operation = `findings of ${productName}`;
+    while (next) {
+      const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+      const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
+      if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
+      yield page.results;
+      next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+    }
+  }
+
+  /** `PATCH /api/v2/findings/{id}/` with the whole tag list (the field is replaced, not merged). */
+  async setFindingTags(id: number, tags: readonly string[]): Promise<void> {
+    const operation = `tagging of finding ${id}`;
+    const response = await send(SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/`, {
+      method: 'PATCH',
+      headers: this.headers({ 'content-type': 'application/json' }),
+      body: JSON.stringify({ tags }),
+      timeoutMs: this.options.timeoutMs,
+    });
+    await response.arrayBuffer();
+  }
+
   /** Whether a product of exactly this name exists (the API's `name` filter matches substrings). */
   async productExists(name: string): Promise<boolean> {
     const base = `${this.options.url}/api/v2/products/`;

@@ -1,0 +1,77 @@
+import { HttpError } from '../http/request.js';
+import type { GithubClient } from '../github/client.js';
+import type { GithubTarget } from '../github/targets.js';
+import { ISSUE_LABEL, bodyHasHash, type IssueText } from './issue-text.js';
+
+/** A repository issues can be opened in. */
+export interface IssueRepository {
+  readonly target: GithubTarget;
+  readonly client: GithubClient;
+  readonly owner: string;
+  readonly name: string;
+  readonly fullName: string;
+  readonly hasIssues: boolean;
+}
+
+const OWNER_NAME = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
+
+/**
+ * The repository of a DefectDojo product: the product (project) name read as `owner/name`, looked
+ * up on each target that lists the owner, the public platform first, then enterprise instances.
+ */
+export async function resolveRepository(
+  product: string,
+  targets: readonly GithubTarget[],
+  clientFor: (target: GithubTarget) => GithubClient,
+): Promise<IssueRepository | undefined> {
+  const match = OWNER_NAME.exec(product.trim());
+  if (!match) return undefined;
+  const [, owner, name] = match as unknown as [string, string, string];
+  for (const target of targets) {
+    if (!target.owners.some((o) => o.toLowerCase() === owner.toLowerCase())) continue;
+    const client = clientFor(target);
+    try {
+      const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo: name });
+      return { target, client, owner: data.owner.login, name: data.name, fullName: data.full_name, hasIssues: data.has_issues !== false };
+    } catch (err) {
+      // Missing here (or not visible to this token): the next target may hold it.
+      if (err instanceof HttpError && err.status === 404) continue;
+      throw err;
+    }
+  }
+  return undefined;
+}
+
+const HASH_IN_BODY = /Gatehouse finding: `([0-9a-f]{32})`/;
+
+/** Every issue of the repository with the Gatehouse label (open or closed), by finding hash. */
+export async function labelledIssues(repo: IssueRepository): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const pages = repo.client.paginate.iterator('GET /repos/{owner}/{repo}/issues', { owner: repo.owner, repo: repo.name, labels: ISSUE_LABEL, state: 'all', per_page: 100 });
+  for await (const { data } of pages) {
+    for (const issue of data) {
+      if (issue.pull_request) continue;
+      const hash = HASH_IN_BODY.exec(issue.body ?? '')?.[1];
+      if (hash && !found.has(hash)) found.set(hash, issue.html_url);
+    }
+  }
+  return found;
+}
+
+/**
+ * The spec's fallback: an issue whose body carries the hash, found by GitHub's search, for
+ * issues that lost the label. Search lags issue creation, which the labelled listing covers.
+ */
+export async function searchIssue(repo: IssueRepository, hash: string): Promise<string | undefined> {
+  const { data } = await repo.client.request('GET /search/issues', {
+    q: `repo:${repo.fullName} is:issue in:body "${hash}"`,
+    advanced_search: 'true',
+    per_page: 10,
+  });
+  return data.items.find((item) => !item.pull_request && bodyHasHash(item.body, hash))?.html_url;
+}
+
+export async function createIssue(repo: IssueRepository, text: IssueText): Promise<string> {
+  const { data } = await repo.client.request('POST /repos/{owner}/{repo}/issues', { owner: repo.owner, repo: repo.name, title: text.title, body: text.body, labels: [...text.labels] });
+  return data.html_url;
+}

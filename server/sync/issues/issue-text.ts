@@ -1,0 +1,62 @@
+import type { OpenFinding } from './finding.js';
+
+/** The label every pushed issue carries; issue push lists a repository's issues by it. */
+export const ISSUE_LABEL = 'gatehouse';
+const TITLE_MAX = 256;
+const QUOTE_MAX = 3000;
+
+export interface IssueText {
+  readonly title: string;
+  readonly body: string;
+  readonly labels: readonly string[];
+}
+
+function identifierLink(id: string): string {
+  if (/^CVE-\d{4}-\d+$/i.test(id)) return `[${id}](https://nvd.nist.gov/vuln/detail/${id.toUpperCase()})`;
+  if (/^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/i.test(id)) return `[${id}](https://github.com/advisories/${id})`;
+  return `\`${id.replace(/`/g, "'")}\``;
+}
+
+/**
+ * Scanner text goes into a fenced block: no @mention notifies anyone, no #123 links an unrelated
+ * issue and no markup breaks the body. The fence is longer than any backtick run inside.
+ */
+function quoted(text: string): string {
+  const cut = text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}\n… (cut; the whole text is in DefectDojo)` : text;
+  const longest = Math.max(2, ...[...cut.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${cut}\n${fence}`;
+}
+
+const code = (s: string): string => `\`${s.replace(/`/g, "'")}\``;
+
+/** Title, body and labels of the issue of one finding; the body ends with the finding's hash. */
+export function issueText(finding: OpenFinding, hash: string, findingUrl: string): IssueText {
+  const component = [finding.componentName, finding.componentVersion].filter(Boolean).join(' ');
+  const location = finding.filePath ? `${code(finding.filePath)}${finding.line ? ` line ${finding.line}` : ''}` : undefined;
+  const identifiers = [...finding.vulnerabilityIds.map(identifierLink), ...(finding.cwe ? [`[CWE-${finding.cwe}](https://cwe.mitre.org/data/definitions/${finding.cwe}.html)`] : [])];
+  const facts = [
+    `**Severity:** ${finding.severity}`,
+    ...(component ? [`**Component:** ${code(component)}`] : []),
+    ...(location ? [`**Location:** ${location}`] : []),
+    ...(identifiers.length ? [`**Identifiers:** ${identifiers.join(', ')}`] : []),
+    `**DefectDojo:** [finding ${finding.id}](${findingUrl}) in product ${code(finding.product)}`,
+  ];
+  const sections = [
+    facts.join('  \n'),
+    ...(finding.description ? [`<details><summary>Description</summary>\n\n${quoted(finding.description)}\n\n</details>`] : []),
+    ...(finding.mitigation ? [`<details><summary>Mitigation</summary>\n\n${quoted(finding.mitigation)}\n\n</details>`] : []),
+    `---\n<sub>Opened by Gatehouse issue push for an active ${finding.severity} finding. Fix it and the next sync closes the finding in DefectDojo. Gatehouse finding: ${code(hash)}</sub>`,
+  ];
+  const title = `${finding.severity}: ${finding.title}`.replace(/\s+/g, ' ').trim();
+  return {
+    title: title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title,
+    body: sections.join('\n\n'),
+    labels: ['security', ISSUE_LABEL, `severity:${finding.severity.toLowerCase()}`],
+  };
+}
+
+/** Whether an issue body carries this finding hash. */
+export function bodyHasHash(body: unknown, hash: string): boolean {
+  return typeof body === 'string' && body.includes(`Gatehouse finding: \`${hash}\``);
+}
