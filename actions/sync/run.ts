@@ -56,7 +56,8 @@ export async function runSyncAction({ core, env, retry }: SyncActionDeps): Promi
   const ddToken = optionalInput(core, 'defectdojo-token');
   const dtKey = optionalInput(core, 'dependency-track-api-key');
   const targets = optionalInput(core, 'github-targets');
-  for (const secret of [ddToken, dtKey, targets]) mask(core, secret);
+  const sonarToken = optionalInput(core, 'sonarqube-token');
+  for (const secret of [ddToken, dtKey, targets, sonarToken]) mask(core, secret);
   let secrets: string[] = [];
   try {
     const command = requiredInput(core, 'command');
@@ -65,7 +66,13 @@ export async function runSyncAction({ core, env, retry }: SyncActionDeps): Promi
     requiredInput(core, 'defectdojo-token');
     const loaded = loadSyncConfig({
       ...(optionalInput(core, 'config') ? { file: optionalInput(core, 'config')! } : {}),
-      env: { ...env, DEFECTDOJO_TOKEN: ddToken, DEPENDENCY_TRACK_API_KEY: dtKey ?? env.DEPENDENCY_TRACK_API_KEY, GITHUB_TARGETS: targets ?? env.GITHUB_TARGETS },
+      env: {
+        ...env,
+        DEFECTDOJO_TOKEN: ddToken,
+        DEPENDENCY_TRACK_API_KEY: dtKey ?? env.DEPENDENCY_TRACK_API_KEY,
+        GITHUB_TARGETS: targets ?? env.GITHUB_TARGETS,
+        SONARQUBE_TOKEN: sonarToken ?? env.SONARQUBE_TOKEN,
+      },
     });
     secrets = secretValues(loaded);
     // The inputs as command-line options, so the action and the CLI share one parser, its limits and defaults.

@@ -61,7 +61,7 @@ describe('sync action', () => {
   it('a bad input or configuration fails the step with the key named and nothing called', async () => {
     const core = new RecordingCore({ command: 'sync-everything', 'defectdojo-token': dd.token });
     await runSyncAction({ core, env: {} });
-    assert.deepEqual(core.of('failed'), ['input "command" must be sync or sync-github']);
+    assert.deepEqual(core.of('failed'), ['input "command" must be one of sync, sync-github, sync-sonarqube']);
     const missing = new RecordingCore({ command: 'sync', 'defectdojo-token': dd.token });
     await runSyncAction({ core: missing, env: { SYNC_DEFECTDOJO_URL: dd.url } });
     assert.match(missing.of('failed')[0]!, /sources\.dependencytrack\.url is required[\s\S]*DEPENDENCY_TRACK_API_KEY is required/);

@@ -4,6 +4,8 @@ export const SCAN_TYPES = {
   codeScanning: 'Github SAST Scan',
   dependabot: 'Github Vulnerability Scan',
   secretScanning: 'Github Secrets Detection Report Scan',
+  /** Deduplicates on the issue key, unlike "SonarQube Scan" (CWE, severity, file). */
+  sonarQube: 'SonarQube Scan detailed',
 } as const;
 
 export type ScanType = (typeof SCAN_TYPES)[keyof typeof SCAN_TYPES];
@@ -12,4 +14,5 @@ export type ScanType = (typeof SCAN_TYPES)[keyof typeof SCAN_TYPES];
 export const ENGAGEMENTS = {
   dependencytrack: 'Dependency-Track',
   github: 'GitHub',
+  sonarqube: 'SonarQube',
 } as const;

@@ -43,7 +43,7 @@ function transportReason(err: unknown, timeoutMs: number): string {
   return error.cause?.code ?? (err instanceof Error ? err.message : 'network error');
 }
 
-/** A short reason from an error body: JSON `detail`/`message`, or DRF-style field errors. */
+/** A short reason from an error body: JSON `detail`/`message`, SonarQube's `errors[0].msg`, or DRF-style field errors. */
 async function errorDetail(response: Response): Promise<string | undefined> {
   let text: string;
   try {
@@ -54,8 +54,10 @@ async function errorDetail(response: Response): Promise<string | undefined> {
   try {
     const body = JSON.parse(text) as unknown;
     if (body && typeof body === 'object') {
-      const { detail, message } = body as { detail?: unknown; message?: unknown };
-      const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : JSON.stringify(body);
+      const { detail, message, errors } = body as { detail?: unknown; message?: unknown; errors?: { msg?: unknown }[] };
+      // SonarQube: {"errors":[{"msg":…}]}
+      const first = Array.isArray(errors) && typeof errors[0]?.msg === 'string' ? errors[0].msg : undefined;
+      const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : (first ?? JSON.stringify(body));
       return reason.slice(0, 300);
     }
   } catch {

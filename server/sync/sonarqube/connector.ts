@@ -1,0 +1,26 @@
+import type { Connector } from '../connector.js';
+import { SonarQubeClient } from './client.js';
+import { syncSonarQube } from './sync.js';
+
+/** `sync-sonarqube`: each SonarQube project's open issues, one DefectDojo product per project. */
+export const sonarQubeConnector: Connector = {
+  source: 'sonarqube',
+  command: 'sync-sonarqube',
+  noun: 'project',
+  description: `SonarQube -> DefectDojo: each project's open issues reimported into
+its own DefectDojo product ("SonarQube Scan detailed")`,
+  missing: ({ config, secrets }) => [
+    ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false: this source is switched off']),
+    ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
+    ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
+  ],
+  run: ({ loaded, options, defectDojo, retry, progress }) =>
+    syncSonarQube({
+      sonarQube: new SonarQubeClient({ url: loaded.config.sources.sonarqube.url!, token: loaded.secrets.sonarQubeToken!, timeoutMs: options.timeoutMs }),
+      serverUrl: loaded.config.sources.sonarqube.url!,
+      defectDojo,
+      concurrency: options.concurrency,
+      retry,
+      progress,
+    }),
+};
