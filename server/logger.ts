@@ -26,11 +26,11 @@ export const REDACTED_PATHS = [
 ];
 
 /** Structured JSON logs on stdout (or `destination`, which tests use to read the stream). */
-export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
+export function createLogger(options: { level?: string; destination?: DestinationStream; service?: string } = {}): Logger {
   return pino(
     {
       level: options.level ?? 'info',
-      base: { service: 'gatehouse' },
+      base: { service: options.service ?? 'gatehouse' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },

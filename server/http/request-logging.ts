@@ -15,13 +15,16 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
 
 /**
  * One log line per request, with the request id, method, path (no query string, no headers,
- * no body), status and duration. `req.log` is a child logger that carries the request id.
+ * no body), status and duration. `probePaths` are logged at debug level. `req.log` is a child logger that carries the request id.
  */
-export function requestLogging(logger: Logger) {
+export function requestLogging(logger: Logger, options: { probePaths?: readonly string[] } = {}) {
+  const probes = new Set(options.probePaths ?? []);
   return pinoHttp({
     logger,
     genReqId: requestId,
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    // Probes and scrapes come every few seconds and say nothing new: debug, whatever they answer.
+    customLogLevel: (req, res, err) =>
+      probes.has((req.url ?? '').split('?')[0]!) ? 'debug' : err || res.statusCode >= 500 ? 'error' : 'info',
     serializers: {
       req: (req: { id: unknown; method: unknown; url?: unknown }) => ({
         id: req.id,

@@ -35,7 +35,11 @@ export const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 
 /** Every problem found, each naming its key (and where the value came from); never a value. */
 export class SyncConfigError extends Error {
   override readonly name = 'SyncConfigError';
-  constructor(readonly problems: readonly string[]) {
+  constructor(
+    readonly problems: readonly string[],
+    /** The mode, when it was itself valid: the service decides from it whether to stay up. */
+    readonly mode?: SyncConfig['mode'],
+  ) {
     super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
 }
@@ -212,7 +216,7 @@ export function loadSyncConfig(options: { file?: string; env: Env }): LoadedConf
     if ('problems' in parsed) problems.push(...parsed.problems);
     else githubTargets = parsed.targets;
   }
-  if (problems.length > 0) throw new SyncConfigError(problems);
+  if (problems.length > 0) throw new SyncConfigError(problems, tree.mode as SyncConfig['mode'] | undefined);
   const secrets: SyncSecrets = {
     dependencyTrackApiKey: present(options.env.DEPENDENCY_TRACK_API_KEY),
     defectDojoToken: present(options.env.DEFECTDOJO_TOKEN),

@@ -1,0 +1,90 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { SOURCES, type SourceName } from '../config.js';
+
+export const METRIC_PREFIX = 'gatehouse_';
+
+/**
+ * The service's Prometheus metrics, on a registry of its own (never prom-client's global one),
+ * so a test or a second service in one process starts from zero.
+ */
+export class SyncMetrics {
+  readonly registry = new Registry();
+  private readonly findings: Counter<'source'>;
+  private readonly issues: Counter;
+  private readonly lastSuccess: Gauge<'source'>;
+  private readonly errors: Counter;
+  private readonly runs: Counter<'source' | 'outcome'>;
+  private readonly duration: Histogram<'source'>;
+  private readonly running: Gauge<'source'>;
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    // The default process metrics keep their usual names (process_*, nodejs_*), which dashboards expect.
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    this.findings = new Counter({
+      name: `${METRIC_PREFIX}sync_findings_total`,
+      help: 'Findings sent to DefectDojo, by source',
+      labelNames: ['source'],
+      registers,
+    });
+    this.issues = new Counter({ name: `${METRIC_PREFIX}issues_total`, help: 'GitHub issues opened for DefectDojo findings', registers });
+    this.lastSuccess = new Gauge({
+      name: `${METRIC_PREFIX}last_success_timestamp`,
+      help: 'Unix time (seconds) at which the last fully successful run of a source ended',
+      labelNames: ['source'],
+      registers,
+    });
+    this.errors = new Counter({
+      name: `${METRIC_PREFIX}errors_total`,
+      help: 'Failures: a project, alert list or finding that failed, or a run that could not start',
+      registers,
+    });
+    this.runs = new Counter({ name: `${METRIC_PREFIX}sync_runs_total`, help: 'Finished runs, by source and outcome', labelNames: ['source', 'outcome'], registers });
+    this.duration = new Histogram({
+      name: `${METRIC_PREFIX}sync_run_duration_seconds`,
+      help: 'Duration of a run of a source, issue push included',
+      labelNames: ['source'],
+      buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600],
+      registers,
+    });
+    this.running = new Gauge({ name: `${METRIC_PREFIX}sync_running`, help: '1 while a run of the source is in progress', labelNames: ['source'], registers });
+    // Every source appears from the first scrape, so a rate() or an absence alert has a series to read.
+    for (const source of SOURCES) {
+      this.findings.inc({ source }, 0);
+      this.running.set({ source }, 0);
+    }
+    this.issues.inc(0);
+    this.errors.inc(0);
+  }
+
+  runStarted(source: SourceName): void {
+    this.running.set({ source }, 1);
+  }
+
+  runFinished(source: SourceName, outcome: 'success' | 'failure', seconds: number, endedAt: Date): void {
+    this.running.set({ source }, 0);
+    this.runs.inc({ source, outcome });
+    this.duration.observe({ source }, seconds);
+    if (outcome === 'success') this.lastSuccess.set({ source }, endedAt.getTime() / 1000);
+  }
+
+  findingsSent(source: SourceName, count: number): void {
+    if (count > 0) this.findings.inc({ source }, count);
+  }
+
+  issuesOpened(count: number): void {
+    if (count > 0) this.issues.inc(count);
+  }
+
+  errorsSeen(count: number): void {
+    if (count > 0) this.errors.inc(count);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,189 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../../logger.js';
+import type { SyncOptions } from '../args.js';
+import type { LoadedConfig } from '../config.js';
+import type { Connector } from '../connector.js';
+import { CONNECTORS } from '../connectors.js';
+import { DefectDojoClient } from '../defectdojo/client.js';
+import { githubClient } from '../github/client.js';
+import type { GithubTarget } from '../github/targets.js';
+import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.js';
+import { Pacer, GITHUB_PACE, type PacerClock } from '../issues/pacer.js';
+import { pushIssues } from '../issues/push.js';
+import { humanProgress } from '../report.js';
+import { missingDefectDojo, SyncConfigError, type SyncConfig } from '../config.js';
+import { runConnector, scrub, secretValues } from '../run.js';
+import { createSyncApp } from './app.js';
+import type { SourceLocks } from './locks.js';
+import { SyncMetrics } from './metrics.js';
+import { Readiness } from './readiness.js';
+import { parseSchedule } from './schedule.js';
+import { Scheduler } from './scheduler.js';
+import { SyncService } from './service.js';
+import type { Timers } from './timers.js';
+
+/** The configuration as loaded, or every problem that keeps it from running. */
+export type ServiceConfig =
+  | { readonly loaded: LoadedConfig; readonly problems: readonly []; readonly mode: SyncConfig['mode'] }
+  | { readonly loaded?: undefined; readonly problems: readonly string[]; readonly mode?: SyncConfig['mode'] };
+
+/** Loads and checks everything the enabled sources need; never throws for a configuration problem. */
+export function checkServiceConfig(load: () => LoadedConfig): ServiceConfig {
+  let loaded: LoadedConfig;
+  try {
+    loaded = load();
+  } catch (err) {
+    if (err instanceof SyncConfigError) return { problems: err.problems, ...(err.mode ? { mode: err.mode } : {}) };
+    throw err;
+  }
+  const enabled = enabledConnectors(loaded);
+  const problems = [
+    ...missingDefectDojo(loaded),
+    ...enabled.flatMap((c) => c.missing(loaded)),
+    ...(enabled.length === 0 ? ['no source is enabled (sources.<name>.enabled)'] : []),
+  ];
+  return problems.length > 0 ? { problems, mode: loaded.config.mode } : { loaded, problems: [], mode: loaded.config.mode };
+}
+
+export function enabledConnectors({ config }: LoadedConfig): Connector[] {
+  return CONNECTORS.filter((c) => config.sources[c.source].enabled);
+}
+
+export interface SyncServiceParts {
+  readonly config: ServiceConfig;
+  readonly options: SyncOptions;
+  readonly locks: SourceLocks;
+  readonly logger: Logger;
+  readonly timers: Timers;
+  /** Waits between GitHub writes; tests pass a clock that does not wait. */
+  readonly pacerClock: PacerClock;
+  readonly version: string;
+  readonly triggerToken?: string;
+  readonly retry?: Partial<RetryPolicy>;
+  readonly metrics?: SyncMetrics;
+}
+
+export interface Assembled {
+  readonly service?: SyncService;
+  readonly readiness: Readiness;
+  readonly metrics: SyncMetrics;
+  readonly scheduler: Scheduler;
+  /** Whether issue push runs after each run (GITHUB_TARGETS set and github.maxIssuesPerRun above 0). */
+  readonly issuePush: boolean;
+  /** Arms one timer per enabled source (mode deployment). */
+  schedule(): void;
+}
+
+/** Builds the service from its parts: clients, issue push, runs, readiness, metrics, scheduler. */
+export function assemble(parts: SyncServiceParts): Assembled {
+  const metrics = parts.metrics ?? new SyncMetrics();
+  const scheduler = new Scheduler(parts.timers);
+  const { loaded } = parts.config;
+  if (!loaded) {
+    const readiness = new Readiness({ configProblems: parts.config.problems, timers: parts.timers });
+    return { readiness, metrics, scheduler, issuePush: false, schedule: () => undefined };
+  }
+  const { config, secrets } = loaded;
+  const secretList = secretValues(loaded);
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...parts.retry, retries: parts.options.retries };
+  const defectDojo = new DefectDojoClient({
+    url: config.defectdojo.url!,
+    token: secrets.defectDojoToken!,
+    productType: config.defectdojo.productType,
+    timeoutMs: parts.options.timeoutMs,
+    uploadTimeoutMs: parts.options.uploadTimeoutMs,
+  });
+  const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(5000), timers: parts.timers });
+  const pacers = new Map<GithubTarget, { create: Pacer; search: Pacer }>();
+  const targets = secrets.githubTargets;
+  const issuePushOn = targets !== undefined && config.github.maxIssuesPerRun > 0;
+  const service = new SyncService({
+    connectors: enabledConnectors(loaded),
+    locks: parts.locks,
+    metrics,
+    logger: parts.logger,
+    timers: parts.timers,
+    onDefectDojoAnswer: () => readiness.defectDojoAnswered(),
+    runSource: (connector, log) =>
+      runConnector(
+        connector,
+        loaded,
+        parts.options,
+        humanProgress(connector.source, connector.noun, (line) => log.info(scrub(line, secretList))),
+        retry,
+      ),
+    ...(issuePushOn
+      ? {
+          issuePush: (report, log) =>
+            pushIssues(
+              report.items.filter((i) => i.status === 'synced').map((i) => i.product),
+              {
+                defectDojo,
+                defectDojoUrl: config.defectdojo.url!,
+                targets,
+                clientFor: (target) => githubClient(target, { timeoutMs: parts.options.timeoutMs, retry }),
+                pacersFor: (target) => {
+                  if (!pacers.has(target)) {
+                    pacers.set(target, {
+                      create: new Pacer(parts.pacerClock, GITHUB_PACE.create.minIntervalMs, GITHUB_PACE.create.perHour),
+                      search: new Pacer(parts.pacerClock, GITHUB_PACE.search.minIntervalMs),
+                    });
+                  }
+                  return pacers.get(target)!;
+                },
+                minSeverity: config.github.minSeverity,
+                maxIssuesPerRun: config.github.maxIssuesPerRun,
+                retry,
+                log,
+              },
+            ).then((outcome) => {
+              log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`);
+              return outcome;
+            }),
+        }
+      : {}),
+  });
+  const schedule = () => {
+    for (const source of service.sources) {
+      scheduler.add(source, parseSchedule(config.schedule[source]), () => {
+        service.start(source, 'schedule').then(
+          (answer) => {
+            if (answer.outcome === 'busy') parts.logger.warn({ source }, 'scheduled run skipped: the previous run of this source is still in progress');
+          },
+          (err: unknown) => {
+            metrics.errorsSeen(1);
+            parts.logger.error({ source, err: err instanceof Error ? err.message : String(err) }, 'scheduled run could not start');
+          },
+        );
+      });
+    }
+  };
+  return { service, readiness, metrics, scheduler, issuePush: issuePushOn, schedule };
+}
+
+export interface Listening {
+  readonly server: Server;
+  readonly port: number;
+}
+
+/** Serves the HTTP surface of an assembled service. */
+export async function listenSyncApp(assembled: Assembled, parts: Pick<SyncServiceParts, 'logger' | 'version' | 'triggerToken'>, port: number, host?: string): Promise<Listening> {
+  const app = createSyncApp({
+    ...(assembled.service ? { service: assembled.service } : {}),
+    readiness: assembled.readiness,
+    metrics: assembled.metrics,
+    logger: parts.logger,
+    version: parts.version,
+    ...(parts.triggerToken ? { triggerToken: parts.triggerToken } : {}),
+  });
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, ...(host ? { host } : {}) }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { createLogger } from '../../server/logger.js';
+import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
+import { loadSyncConfig } from '../../server/sync/config.js';
+import { memoryLocks } from '../../server/sync/service/locks.js';
+import { assemble, checkServiceConfig, listenSyncApp, type Assembled } from '../../server/sync/service/start.js';
+import { realTimers } from '../../server/sync/service/timers.js';
+import { FakeDefectDojo } from '../support/fake-defectdojo.js';
+import { FakeDependencyTrack } from '../support/fake-dependency-track.js';
+import { REPO_ROOT, runToEnd, startEntry } from '../support/processes.js';
+import { configFile, FAST_RETRY, fpfProject } from './support.js';
+
+const TRIGGER = 'sync-trigger-token-0123456789abcdef';
+
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('sync service over HTTP', () => {
+  let dt: FakeDependencyTrack;
+  let dd: FakeDefectDojo;
+  let env: Record<string, string>;
+  let assembled: Assembled;
+  let base: string;
+  let close: () => Promise<void>;
+
+  async function start(extra: Record<string, string> = {}, triggerToken: string | null = TRIGGER): Promise<void> {
+    const config = checkServiceConfig(() => loadSyncConfig({ env: { ...env, ...extra } }));
+    assembled = assemble({
+      config,
+      options: { ...DEFAULT_OPTIONS, retries: 0 },
+      locks: memoryLocks(),
+      logger: createLogger({ level: 'silent' }),
+      timers: realTimers,
+      pacerClock: { now: () => Date.now(), sleep: async () => undefined },
+      version: '9.9.9',
+      retry: FAST_RETRY,
+      ...(triggerToken ? { triggerToken } : {}),
+    });
+    const listening = await listenSyncApp(assembled, { logger: createLogger({ level: 'silent' }), version: '9.9.9', ...(triggerToken ? { triggerToken } : {}) }, 0, '127.0.0.1');
+    base = `http://127.0.0.1:${listening.port}`;
+    close = () => new Promise((resolve) => listening.server.close(() => resolve()));
+  }
+
+  const auth = { authorization: `Bearer ${TRIGGER}` };
+
+  beforeEach(async () => {
+    dt = await FakeDependencyTrack.start();
+    dd = await FakeDefectDojo.start();
+    for (let i = 0; i < 3; i++) dt.projects.push(fpfProject(i, 4));
+    env = {
+      SYNC_DEPENDENCYTRACK_URL: dt.url,
+      SYNC_DEFECTDOJO_URL: dd.url,
+      SYNC_GITHUB_ENABLED: 'false',
+      DEPENDENCY_TRACK_API_KEY: dt.apiKey,
+      DEFECTDOJO_TOKEN: dd.token,
+    };
+  });
+  afterEach(async () => {
+    await close?.();
+    await assembled?.service?.stop(5000);
+    await dt.close();
+    await dd.close();
+  });
+
+  it('POST /sync/{source}: 202 with a run id, 409 while it runs, 404 for a source that is not enabled; metrics follow the run', async () => {
+    await start();
+    dd.delayMs = 150;
+    const first = await fetch(`${base}/sync/dependencytrack`, { method: 'POST', headers: auth });
+    assert.equal(first.status, 202);
+    const body = (await first.json()) as { accepted: boolean; run_id: string };
+    assert.equal(body.accepted, true);
+    assert.match(body.run_id, /^[0-9a-f-]{36}$/);
+    const again = await fetch(`${base}/sync/dependencytrack`, { method: 'POST', headers: auth });
+    assert.equal(again.status, 409);
+    assert.deepEqual(await again.json(), { error: 'run_in_progress' });
+    for (const source of ['github', 'nosuch', '..%2F..']) {
+      const unknown = await fetch(`${base}/sync/${source}`, { method: 'POST', headers: auth });
+      assert.equal(unknown.status, 404, source);
+      assert.deepEqual(await unknown.json(), { error: 'unknown_source' });
+    }
+    assert.equal((await fetch(`${base}/sync/dependencytrack`, { headers: auth })).status, 405);
+    while (assembled.service!.inProgress > 0) await new Promise((r) => setTimeout(r, 20));
+    const metrics = await fetch(`${base}/metrics`, { headers: auth });
+    assert.equal(metrics.status, 200);
+    assert.match(metrics.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
+    const text = await metrics.text();
+    assert.equal(sample(text, 'gatehouse_sync_findings_total{source="dependencytrack"}'), 12);
+    assert.ok(sample(text, 'gatehouse_last_success_timestamp{source="dependencytrack"}')! > Date.now() / 1000 - 60);
+    assert.equal(sample(text, 'gatehouse_errors_total'), 0);
+    assert.equal(sample(text, 'gatehouse_issues_total'), 0);
+    assert.match(text, /^process_cpu_user_seconds_total /m, 'default process metrics');
+    assert.equal(dd.uploads.length, 3);
+  });
+
+  it('the trigger and /metrics need the bearer when SYNC_TRIGGER_TOKEN is set; the probes never do', async () => {
+    await start();
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Basic ${TRIGGER}` }, { authorization: 'Bearer ' }]) {
+      const trigger = await fetch(`${base}/sync/dependencytrack`, { method: 'POST', headers });
+      assert.equal(trigger.status, 401);
+      assert.equal(trigger.headers.get('www-authenticate'), 'Bearer');
+      assert.deepEqual(await trigger.json(), { error: 'unauthorized' });
+      assert.equal((await fetch(`${base}/metrics`, { headers })).status, 401);
+    }
+    assert.equal(dd.uploads.length, 0);
+    const health = await fetch(`${base}/healthz`);
+    assert.deepEqual([health.status, await health.json()], [200, { status: 'ok', service: 'gatehouse-sync', version: '9.9.9' }]);
+    assert.equal((await fetch(`${base}/readyz`)).status, 200);
+  });
+
+  it('/readyz: 503 while DefectDojo does not answer, 200 once it does; 503 with the problems for an invalid configuration', async () => {
+    await start();
+    dd.faults.inject('products', { status: 502, body: { detail: 'Bad gateway' } });
+    const down = await fetch(`${base}/readyz`);
+    assert.deepEqual([down.status, await down.json()], [503, { error: 'not_ready', reason: 'defectdojo_unreachable' }]);
+    const up = await fetch(`${base}/readyz`);
+    assert.deepEqual([up.status, await up.json()], [200, { status: 'ready' }]);
+    await close();
+    await start({ SYNC_DEFECTDOJO_URL: '', DEFECTDOJO_TOKEN: '' }, null);
+    const invalid = await fetch(`${base}/readyz`);
+    assert.equal(invalid.status, 503);
+    const body = (await invalid.json()) as { error: string; reason: string; problems: string[] };
+    assert.equal(body.reason, 'configuration_invalid');
+    assert.deepEqual(body.problems, ['defectdojo.url is required (or SYNC_DEFECTDOJO_URL)', 'DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)']);
+    const trigger = await fetch(`${base}/sync/dependencytrack`, { method: 'POST' });
+    assert.deepEqual([trigger.status, await trigger.json()], [503, { error: 'configuration_invalid' }]);
+    assert.equal((await fetch(`${base}/metrics`)).status, 200, 'no token configured: open');
+  });
+});
+
+describe('gatehouse-sync serve as a process', () => {
+  let dt: FakeDependencyTrack;
+  let dd: FakeDefectDojo;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    dt = await FakeDependencyTrack.start();
+    dd = await FakeDefectDojo.start();
+    for (let i = 0; i < 2; i++) dt.projects.push(fpfProject(i, 2));
+    env = {
+      SYNC_CONFIG: configFile(`schedule:\n  dependencytrack: "0 0 1 1 *"\nsources:\n  dependencytrack: { url: "${dt.url}" }\n  github: { enabled: false }\ndefectdojo: { url: "${dd.url}" }\n`),
+      DEPENDENCY_TRACK_API_KEY: dt.apiKey,
+      DEFECTDOJO_TOKEN: dd.token,
+      SYNC_TRIGGER_TOKEN: TRIGGER,
+    };
+  });
+  afterEach(async () => {
+    await dt.close();
+    await dd.close();
+  });
+
+  it('npm run start:sync’s entry serves, and SIGTERM lets the running sync finish before it exits 0', async () => {
+    const started = await startEntry('server/sync/main.ts', env, 'gatehouse-sync listening');
+    try {
+      assert.equal((await fetch(`${started.url}/healthz`)).status, 200);
+      dd.delayMs = 400;
+      const trigger = await fetch(`${started.url}/sync/dependencytrack`, { method: 'POST', headers: { authorization: `Bearer ${TRIGGER}` } });
+      assert.equal(trigger.status, 202);
+      await new Promise((r) => setTimeout(r, 100));
+      started.child.kill('SIGTERM');
+      assert.equal(await started.exited, 0, started.output());
+      assert.equal(dd.uploads.length, 2, 'the run finished during the grace period');
+      const log = started.output();
+      assert.match(log, /"msg":"shutting down: no new runs; running ones may finish"/);
+      assert.match(log, /"msg":"run finished"/);
+      assert.ok(!log.includes(dd.token) && !log.includes(dt.apiKey) && !log.includes(TRIGGER), 'no secret in the log');
+    } finally {
+      started.child.kill('SIGKILL');
+    }
+  });
+
+  it('mode cronjob runs every enabled source once and exits 0; 1 when one failed; 2 for an invalid configuration', async () => {
+    const run = (extra: Record<string, string>) =>
+      runToEnd(process.execPath, ['--import', 'tsx', 'server/sync/main.ts'], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env, SYNC_MODE: 'cronjob', ...extra } });
+    const ok = await run({});
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.equal(dd.uploads.length, 2);
+    dd.faults.inject('reimport', { status: 400, body: { scan_type: ['"x" is not a valid choice.'] } }, 1);
+    const failed = await run({});
+    assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+    const invalid = await run({ DEFECTDOJO_TOKEN: '' });
+    assert.equal(invalid.code, 2);
+    assert.match(invalid.stderr, /invalid configuration:\n {2}- DEFECTDOJO_TOKEN is required/);
+  });
+});
