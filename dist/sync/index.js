@@ -37335,7 +37335,7 @@ exports.visitAsync = visitAsync;
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9660);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5212);
 
 
 await (0,_run_js__WEBPACK_IMPORTED_MODULE_1__/* .runSyncAction */ .J)({ core: _actions_core__WEBPACK_IMPORTED_MODULE_0__, env: process.env });
@@ -37345,7 +37345,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9660:
+/***/ 5212:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37360,454 +37360,6 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./build/server/sync/args.js
-
-const COMMANDS = ['sync', 'sync-github'];
-const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
-class UsageError extends Error {
-    name = 'UsageError';
-}
-const USAGE = (/* unused pure expression or super */ null && (`Usage: gatehouse-sync <command> [options]
-
-Commands:
-  sync                  Dependency-Track -> DefectDojo: each project's FPF export reimported
-                        into its own DefectDojo product
-  sync-github           GitHub code-scanning, Dependabot and secret-scanning alerts of every
-                        repository of every GITHUB_TARGETS owner -> DefectDojo, one product
-                        per repository
-
-Options:
-  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
-                        from the environment alone). Secrets always come from the environment.
-  --json                print one JSON summary on stdout; progress stays on stderr
-  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)
-  --timeout <s>         limit of one API call, in seconds (default 60)
-  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)
-  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)
-  -h, --help            this text
-
-Exit codes: 0 every project or repository synced (or skipped for a stated reason);
-1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.
-`));
-function whole(name, raw, min, max, fallback) {
-    if (raw === undefined)
-        return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
-        throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-    return Number(raw);
-}
-/** The command line, or `'help'`; a `UsageError` names what is wrong. */
-function parseSyncArgs(argv, env) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_.parseArgs)({
-            args: [...argv],
-            allowPositionals: true,
-            strict: true,
-            options: {
-                config: { type: 'string' },
-                json: { type: 'boolean' },
-                concurrency: { type: 'string' },
-                timeout: { type: 'string' },
-                'upload-timeout': { type: 'string' },
-                retries: { type: 'string' },
-                help: { type: 'boolean', short: 'h' },
-            },
-        });
-    }
-    catch (err) {
-        throw new UsageError(err.message);
-    }
-    const { values, positionals } = parsed;
-    if (values.help)
-        return 'help';
-    const [command, ...rest] = positionals;
-    if (command === undefined)
-        throw new UsageError('a command is required: sync or sync-github');
-    if (!COMMANDS.includes(command))
-        throw new UsageError(`unknown command "${command}": use sync or sync-github`);
-    if (rest.length > 0)
-        throw new UsageError(`unexpected argument "${rest[0]}"`);
-    const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
-    return {
-        command: command,
-        ...(configFile ? { configFile } : {}),
-        json: values.json ?? false,
-        options: {
-            concurrency: whole('concurrency', values.concurrency, 1, 32, DEFAULT_OPTIONS.concurrency),
-            timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
-            uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
-            retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
-        },
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-/** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
-function apiBaseOf(server) {
-    const host = server.hostname.toLowerCase();
-    if (host === 'github.com' || host === 'www.github.com' || host === 'api.github.com')
-        return { apiBase: 'https://api.github.com', kind: 'public' };
-    if (host.endsWith('.ghe.com'))
-        return { apiBase: `https://${host.startsWith('api.') ? host : `api.${host}`}`, kind: 'enterprise' };
-    const path = server.pathname.replace(/\/+$/, '');
-    return { apiBase: `${server.origin}${path.endsWith('/api/v3') ? path : `${path}/api/v3`}`, kind: 'enterprise' };
-}
-/**
- * `GITHUB_TARGETS`: a JSON list of `{server, owners, token}`. Problems name the entry and field,
- * never a value (the setting holds tokens), and the JSON parser's own message is not used
- * because it quotes the input.
- */
-function parseGithubTargets(raw) {
-    let value;
-    try {
-        value = JSON.parse(raw);
-    }
-    catch {
-        return { problems: ['GITHUB_TARGETS is not valid JSON'] };
-    }
-    if (!Array.isArray(value) || value.length === 0)
-        return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
-    const problems = [];
-    const targets = [];
-    value.forEach((entry, i) => {
-        const at = `GITHUB_TARGETS[${i}]`;
-        if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-            problems.push(`${at} must be an object with server, owners and token`);
-            return;
-        }
-        const { server, owners, token, ...rest } = entry;
-        for (const key of Object.keys(rest))
-            problems.push(`${at}.${key} is not a known field`);
-        let url;
-        try {
-            url = typeof server === 'string' ? new URL(server) : undefined;
-        }
-        catch {
-            url = undefined;
-        }
-        if (!url || url.username || url.password || url.search || url.hash)
-            problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
-        else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
-            problems.push(`${at}.server must use https (the token travels with every call)`);
-        if (!Array.isArray(owners) || owners.length === 0 || !owners.every((o) => typeof o === 'string' && OWNER.test(o))) {
-            problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
-        }
-        if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
-            problems.push(`${at}.token must be a non-empty token`);
-        if (problems.length > 0 || !url)
-            return;
-        targets.push({ server: url.href.replace(/\/+$/, ''), ...apiBaseOf(url), owners: [...new Set(owners)], token: token.trim() });
-    });
-    if (problems.length > 0)
-        return { problems };
-    // The public platform first: issue push resolves repositories in this order.
-    return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/config.js
-
-
-
-const SOURCES = (/* unused pure expression or super */ null && (['dependencytrack', 'github', 'sonarqube']));
-const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
-const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 'SONARQUBE_TOKEN', 'GITHUB_TARGETS'];
-/** Every problem found, each naming its key (and where the value came from); never a value. */
-class SyncConfigError extends Error {
-    problems;
-    name = 'SyncConfigError';
-    constructor(problems) {
-        super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-        this.problems = problems;
-    }
-}
-const HTTP_URL = (raw) => {
-    if (typeof raw !== 'string' || raw.trim() === '')
-        return { problem: 'must be an http(s) URL' };
-    let url;
-    try {
-        url = new URL(raw.trim());
-    }
-    catch {
-        return { problem: 'must be an http(s) URL' };
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return { problem: 'must be an http(s) URL' };
-    if (url.username || url.password)
-        return { problem: 'must not carry credentials (they are read from the environment)' };
-    if (url.search || url.hash)
-        return { problem: 'must not have a query or fragment' };
-    return { value: url.href.replace(/\/+$/, '') };
-};
-const BOOLEAN = (raw, fromEnv) => {
-    if (typeof raw === 'boolean')
-        return { value: raw };
-    if (fromEnv && typeof raw === 'string' && /^(true|false)$/i.test(raw.trim()))
-        return { value: /^true$/i.test(raw.trim()) };
-    return { problem: 'must be true or false' };
-};
-const config_text = (max) => (raw) => typeof raw === 'string' && raw.trim() !== '' && raw.trim().length <= max ? { value: raw.trim() } : { problem: `must be a non-empty string of at most ${max} characters` };
-const oneOf = (values) => (raw) => {
-    const found = typeof raw === 'string' ? values.find((v) => v.toLowerCase() === raw.trim().toLowerCase()) : undefined;
-    return found === undefined ? { problem: `must be one of ${values.join(', ')}` } : { value: found };
-};
-const wholeNumber = (min, max) => (raw, fromEnv) => {
-    const n = typeof raw === 'number' ? raw : fromEnv && typeof raw === 'string' && /^\s*\d{1,9}\s*$/.test(raw) ? Number(raw) : NaN;
-    return Number.isInteger(n) && n >= min && n <= max ? { value: n } : { problem: `must be a whole number from ${min} to ${max}` };
-};
-// A five- or six-field cron expression, or an interval in whole seconds. The scheduler (a cron
-// library) is the final judge of a cron expression; this catches the obvious mistakes early.
-const SCHEDULE = (raw) => {
-    if (typeof raw === 'number' || (typeof raw === 'string' && /^\s*\d+\s*$/.test(raw))) {
-        const seconds = Number(raw);
-        return Number.isInteger(seconds) && seconds >= 60 && seconds <= 7 * 86_400
-            ? { value: String(seconds) }
-            : { problem: 'as an interval must be whole seconds from 60 to 604800' };
-    }
-    if (typeof raw === 'string') {
-        const fields = raw.trim().split(/\s+/);
-        if ((fields.length === 5 || fields.length === 6) && fields.every((f) => /^[0-9A-Za-z*,/?#LW-]+$/.test(f)))
-            return { value: fields.join(' ') };
-    }
-    return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
-};
-/** Every key of the file, the environment setting that overrides it, and its default. */
-const KEYS = [
-    { path: 'mode', env: 'SYNC_MODE', check: oneOf(['deployment', 'cronjob']), fallback: 'deployment' },
-    // Hourly, each source 30 minutes after the one before it.
-    { path: 'schedule.dependencytrack', env: 'SYNC_SCHEDULE_DEPENDENCYTRACK', check: SCHEDULE, fallback: '0 * * * *' },
-    { path: 'schedule.github', env: 'SYNC_SCHEDULE_GITHUB', check: SCHEDULE, fallback: '30 * * * *' },
-    { path: 'schedule.sonarqube', env: 'SYNC_SCHEDULE_SONARQUBE', check: SCHEDULE, fallback: '0 * * * *' },
-    { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN, fallback: true },
-    { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
-    { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
-    { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN, fallback: true },
-    { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN, fallback: false },
-    { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
-    { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
-    { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: config_text(255), fallback: 'Research and Development' },
-    { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
-    { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
-];
-const SECRET_WORDS = /(token|key|password|secret|targets|credential)/i;
-function isPlainObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function readFile(file, problems) {
-    let source;
-    try {
-        source = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
-    }
-    catch (err) {
-        problems.push(`configuration file ${file}: cannot be read (${err.code ?? 'error'})`);
-        return {};
-    }
-    const doc = (0,dist/* parseDocument */.Tp)(source);
-    if (doc.errors.length > 0) {
-        // Position only: the parser's own message quotes the file, which may hold a pasted secret.
-        const at = doc.errors[0]?.linePos?.[0];
-        problems.push(`configuration file ${file}: not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}`);
-        return {};
-    }
-    const value = doc.toJS() ?? {};
-    if (!isPlainObject(value)) {
-        problems.push(`configuration file ${file}: must be a mapping of keys`);
-        return {};
-    }
-    return value;
-}
-/** Keys present in the file that the configuration does not know; secrets get their own message. */
-function unknownKeys(tree, prefix, problems) {
-    for (const [name, value] of Object.entries(tree)) {
-        const path = prefix ? `${prefix}.${name}` : name;
-        if (KEYS.some((k) => k.path === path))
-            continue;
-        if (isPlainObject(value) && KEYS.some((k) => k.path.startsWith(`${path}.`))) {
-            unknownKeys(value, path, problems);
-        }
-        else if (SECRET_WORDS.test(name)) {
-            problems.push(`${path}: secrets are read only from the environment (${SECRET_SETTINGS.join(', ')}); remove it from the file`);
-        }
-        else {
-            problems.push(`${path}: not a known key`);
-        }
-    }
-}
-function lookup(tree, path) {
-    let node = tree;
-    for (const part of path.split('.'))
-        node = isPlainObject(node) ? node[part] : undefined;
-    return node;
-}
-function config_assign(tree, path, value) {
-    const parts = path.split('.');
-    let node = tree;
-    for (const part of parts.slice(0, -1))
-        node = (node[part] ??= {});
-    node[parts[parts.length - 1]] = value;
-}
-function present(value) {
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-/**
- * The configuration: the YAML file (optional), each key overridable by its environment
- * setting, defaults for the rest; secrets from the environment only. Throws a
- * `SyncConfigError` listing every problem before anything is called.
- */
-function loadSyncConfig(options) {
-    const problems = [];
-    const fromFile = options.file ? readFile(options.file, problems) : {};
-    unknownKeys(fromFile, '', problems);
-    const tree = {};
-    for (const key of KEYS) {
-        const envValue = present(options.env[key.env]);
-        const raw = envValue ?? lookup(fromFile, key.path);
-        if (raw === undefined || raw === null) {
-            if (key.fallback !== undefined)
-                config_assign(tree, key.path, key.fallback);
-            continue;
-        }
-        const checked = key.check(raw, envValue !== undefined);
-        if ('problem' in checked)
-            problems.push(`${key.path}${envValue !== undefined ? ` (from ${key.env})` : ''} ${checked.problem}`);
-        else
-            config_assign(tree, key.path, checked.value);
-    }
-    let githubTargets;
-    const targets = present(options.env.GITHUB_TARGETS);
-    if (targets !== undefined) {
-        const parsed = parseGithubTargets(targets);
-        if ('problems' in parsed)
-            problems.push(...parsed.problems);
-        else
-            githubTargets = parsed.targets;
-    }
-    if (problems.length > 0)
-        throw new SyncConfigError(problems);
-    const secrets = {
-        dependencyTrackApiKey: present(options.env.DEPENDENCY_TRACK_API_KEY),
-        defectDojoToken: present(options.env.DEFECTDOJO_TOKEN),
-        sonarQubeToken: present(options.env.SONARQUBE_TOKEN),
-        githubTargets,
-    };
-    return { config: tree, secrets };
-}
-/** What a command needs beyond a valid configuration; throws naming every missing piece. */
-function requireFor(command, { config, secrets }) {
-    const problems = [];
-    const need = (ok, message) => {
-        if (!ok)
-            problems.push(message);
-    };
-    need(config.defectdojo.url, 'defectdojo.url is required (or SYNC_DEFECTDOJO_URL)');
-    need(secrets.defectDojoToken, 'DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)');
-    if (command === 'sync') {
-        need(config.sources.dependencytrack.enabled, 'sources.dependencytrack.enabled is false: this source is switched off');
-        need(config.sources.dependencytrack.url, 'sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)');
-        need(secrets.dependencyTrackApiKey, 'DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)');
-    }
-    else {
-        need(config.sources.github.enabled, 'sources.github.enabled is false: this source is switched off');
-        need(secrets.githubTargets, 'GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})');
-    }
-    if (problems.length > 0)
-        throw new SyncConfigError(problems);
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/report.js
-function totalsOf(items) {
-    const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
-    return {
-        items: items.length,
-        synced: items.filter((i) => i.status === 'synced').length,
-        failed: items.filter((i) => i.status === 'failed').length,
-        skipped: items.filter((i) => i.status === 'skipped').length,
-        findings: sum((i) => i.findings),
-        created: sum((i) => i.counts?.created),
-        closed: sum((i) => i.counts?.closed),
-        reactivated: sum((i) => i.counts?.reactivated),
-        untouched: sum((i) => i.counts?.untouched),
-    };
-}
-function finishReport(base, items, now = new Date()) {
-    const totals = totalsOf(items);
-    return {
-        command: base.command,
-        source: base.source,
-        ok: base.error === undefined && totals.failed === 0,
-        ...(base.error !== undefined ? { error: base.error } : {}),
-        started_at: base.startedAt.toISOString(),
-        finished_at: now.toISOString(),
-        duration_ms: now.getTime() - base.startedAt.getTime(),
-        totals,
-        items,
-    };
-}
-function message(err) {
-    return err instanceof Error ? err.message : String(err);
-}
-function countsText(counts) {
-    return counts ? `created ${counts.created}, closed ${counts.closed}, reactivated ${counts.reactivated}, untouched ${counts.untouched}` : 'no statistics in the answer';
-}
-/** Plain progress lines for a person watching (stderr of the CLI, the action's log). */
-function humanProgress(source, noun, write) {
-    return {
-        started: (total) => write(`[${source}] ${total} ${noun}${total === 1 ? '' : 's'} to sync`),
-        item: (index, total, r) => {
-            const head = `[${source}] ${noun} ${index} of ${total}: ${r.label}`;
-            if (r.status === 'synced')
-                write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
-            else
-                write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
-        },
-        retry: (label, error, retry, delayMs) => write(`[${source}] ${label}: ${error.message}; retry ${retry} in ${(delayMs / 1000).toFixed(1)} s`),
-        warn: (text) => write(`[${source}] ${text}`),
-    };
-}
-/** The closing lines: totals, then every failure with its reason. */
-function summaryLines(report) {
-    const t = report.totals;
-    const lines = [
-        `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
-    ];
-    if (report.error)
-        lines.push(`[${report.source}] ${report.error}`);
-    for (const item of report.items.filter((i) => i.status === 'failed'))
-        lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
-    return lines;
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./build/server/sync/http/multipart.js
-
-/**
- * A `multipart/form-data` body produced as it is sent, so a file part of unknown length (a
- * download still arriving) is never held whole. The platform's `FormData` needs every file as a
- * finished `Blob`, which would hold the export in memory.
- */
-function multipartBody(fields, file) {
-    const boundary = `----gatehouse${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
-    const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
-    const encoder = new TextEncoder();
-    async function* body() {
-        for (const [name, value] of Object.entries(fields)) {
-            yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`);
-        }
-        yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`);
-        if (file.content instanceof Uint8Array)
-            yield file.content;
-        else
-            yield* file.content;
-        yield encoder.encode(`\r\n--${boundary}--\r\n`);
-    }
-    return { contentType: `multipart/form-data; boundary=${boundary}`, body: body() };
-}
-
 ;// CONCATENATED MODULE: ./build/server/sync/http/request.js
 /** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
 class HttpError extends Error {
@@ -37857,7 +37409,7 @@ function transportReason(err, timeoutMs) {
         return `no answer within ${Math.round(timeoutMs / 1000)} s`;
     return error.cause?.code ?? (err instanceof Error ? err.message : 'network error');
 }
-/** A short reason from an error body: JSON `detail`/`message`, or DRF-style field errors. */
+/** A short reason from an error body: JSON `detail`/`message`, SonarQube's `errors[0].msg`, or DRF-style field errors. */
 async function errorDetail(response) {
     let text;
     try {
@@ -37869,8 +37421,10 @@ async function errorDetail(response) {
     try {
         const body = JSON.parse(text);
         if (body && typeof body === 'object') {
-            const { detail, message } = body;
-            const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : JSON.stringify(body);
+            const { detail, message, errors } = body;
+            // SonarQube: {"errors":[{"msg":…}]}
+            const first = Array.isArray(errors) && typeof errors[0]?.msg === 'string' ? errors[0].msg : undefined;
+            const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : (first ?? JSON.stringify(body));
             return reason.slice(0, 300);
         }
     }
@@ -37913,88 +37467,6 @@ async function jsonBody(service, operation, response, timeoutMs) {
     }
     catch {
         throw new UnexpectedAnswerError(service, operation, 'the answer is not valid JSON');
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/statistics.js
-function total(node) {
-    const value = node?.total?.total;
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-/**
- * The delta totals, or undefined when the answer has no `statistics.delta` (DefectDojo leaves it
- * out in some versions and configurations; `after` alone says nothing about what changed).
- */
-function reimportCounts(body) {
-    const delta = body?.statistics?.delta;
-    if (!delta || typeof delta !== 'object')
-        return undefined;
-    const created = total(delta.created);
-    const closed = total(delta.closed);
-    const reactivated = total(delta.reactivated);
-    const untouched = total(delta.untouched);
-    if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
-        return undefined;
-    return { created, closed, reactivated, untouched };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
-
-
-
-const SERVICE = 'DefectDojo';
-/** DefectDojo through its REST API v2, with one API token; never a password or session. */
-class DefectDojoClient {
-    options;
-    constructor(options) {
-        this.options = options;
-    }
-    headers(extra = {}) {
-        return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
-    }
-    /**
-     * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
-     * findings the report no longer holds, and deduplicates within the engagement.
-     */
-    async reimport(request) {
-        const fields = {
-            scan_type: request.scanType,
-            product_type_name: this.options.productType,
-            product_name: request.productName,
-            engagement_name: request.engagementName,
-            auto_create_context: 'true',
-            close_old_findings: 'true',
-            deduplication_on_engagement: 'true',
-        };
-        if (request.testTitle)
-            fields.test_title = request.testTitle;
-        const { contentType, body } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
-        const operation = `reimport-scan of ${request.productName}`;
-        const response = await send(SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
-            method: 'POST',
-            headers: this.headers({ 'content-type': contentType }),
-            body,
-            duplex: 'half',
-            timeoutMs: this.options.uploadTimeoutMs,
-        });
-        return reimportCounts(await jsonBody(SERVICE, operation, response, this.options.uploadTimeoutMs));
-    }
-    /** Whether a product of exactly this name exists (the API's `name` filter matches substrings). */
-    async productExists(name) {
-        const base = `${this.options.url}/api/v2/products/`;
-        let next = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
-        const operation = `product lookup of ${name}`;
-        while (next) {
-            const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(page?.results))
-                throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
-            if (page.results.some((p) => p?.name === name))
-                return true;
-            // Only the query of `next` is used: behind a proxy its host and scheme can differ from ours.
-            next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
-        }
-        return false;
     }
 }
 
@@ -38282,7 +37754,7 @@ async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
 
 
 
-const client_SERVICE = 'Dependency-Track';
+const SERVICE = 'Dependency-Track';
 const PAGE_SIZE = 100;
 const LIST_CONCURRENCY = 4;
 function project(value) {
@@ -38312,12 +37784,12 @@ class DependencyTrackClient {
             query.set('excludeInactive', 'true');
         const operation = `project list (page ${pageNumber})`;
         return retrying(async () => {
-            const response = await send(client_SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            const body = await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs);
+            const response = await send(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
             if (!Array.isArray(body))
-                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer is not a list of projects');
+                throw new UnexpectedAnswerError(SERVICE, operation, 'the answer is not a list of projects');
             if (!body.every((item) => project(item)))
-                throw new UnexpectedAnswerError(client_SERVICE, operation, 'a project has no uuid or name');
+                throw new UnexpectedAnswerError(SERVICE, operation, 'a project has no uuid or name');
             const header = response.headers.get('x-total-count');
             return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
         }, retry, onRetry);
@@ -38346,7 +37818,7 @@ class DependencyTrackClient {
     }
     /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
     exportFindings(project, signal) {
-        return send(client_SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
+        return send(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
             headers: this.headers,
             timeoutMs: this.options.uploadTimeoutMs,
             ...(signal ? { signal } : {}),
@@ -38361,12 +37833,78 @@ const SCAN_TYPES = {
     codeScanning: 'Github SAST Scan',
     dependabot: 'Github Vulnerability Scan',
     secretScanning: 'Github Secrets Detection Report Scan',
+    /** Deduplicates on the issue key, unlike "SonarQube Scan" (CWE, severity, file). */
+    sonarQube: 'SonarQube Scan detailed',
 };
 /** The fixed engagement of each source inside a product (one product per project or repository). */
 const ENGAGEMENTS = {
     dependencytrack: 'Dependency-Track',
     github: 'GitHub',
+    sonarqube: 'SonarQube',
 };
+
+;// CONCATENATED MODULE: ./build/server/sync/report.js
+function totalsOf(items) {
+    const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
+    return {
+        items: items.length,
+        synced: items.filter((i) => i.status === 'synced').length,
+        failed: items.filter((i) => i.status === 'failed').length,
+        skipped: items.filter((i) => i.status === 'skipped').length,
+        findings: sum((i) => i.findings),
+        created: sum((i) => i.counts?.created),
+        closed: sum((i) => i.counts?.closed),
+        reactivated: sum((i) => i.counts?.reactivated),
+        untouched: sum((i) => i.counts?.untouched),
+    };
+}
+function finishReport(base, items, now = new Date()) {
+    const totals = totalsOf(items);
+    return {
+        command: base.command,
+        source: base.source,
+        ok: base.error === undefined && totals.failed === 0,
+        ...(base.error !== undefined ? { error: base.error } : {}),
+        started_at: base.startedAt.toISOString(),
+        finished_at: now.toISOString(),
+        duration_ms: now.getTime() - base.startedAt.getTime(),
+        totals,
+        items,
+    };
+}
+function message(err) {
+    return err instanceof Error ? err.message : String(err);
+}
+function countsText(counts) {
+    return counts ? `created ${counts.created}, closed ${counts.closed}, reactivated ${counts.reactivated}, untouched ${counts.untouched}` : 'no statistics in the answer';
+}
+/** Plain progress lines for a person watching (stderr of the CLI, the action's log). */
+function humanProgress(source, noun, write) {
+    return {
+        started: (total) => write(`[${source}] ${total} ${noun}${total === 1 ? '' : 's'} to sync`),
+        item: (index, total, r) => {
+            const head = `[${source}] ${noun} ${index} of ${total}: ${r.label}`;
+            if (r.status === 'synced')
+                write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
+            else
+                write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
+        },
+        retry: (label, error, retry, delayMs) => write(`[${source}] ${label}: ${error.message}; retry ${retry} in ${(delayMs / 1000).toFixed(1)} s`),
+        warn: (text) => write(`[${source}] ${text}`),
+    };
+}
+/** The closing lines: totals, then every failure with its reason. */
+function summaryLines(report) {
+    const t = report.totals;
+    const lines = [
+        `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
+    ];
+    if (report.error)
+        lines.push(`[${report.source}] ${report.error}`);
+    for (const item of report.items.filter((i) => i.status === 'failed'))
+        lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
+    return lines;
+}
 
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/count-findings.js
 // Every FPF finding carries exactly one `matrix` key. Inside a JSON string a quote is escaped, so
@@ -38486,6 +38024,36 @@ async function syncDependencyTrack(deps) {
     })));
     return finishReport(head, items);
 }
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
+
+
+/** `sync`: Dependency-Track projects, each FPF export reimported into its own DefectDojo product. */
+const dependencyTrackConnector = {
+    source: 'dependencytrack',
+    command: 'sync',
+    noun: 'project',
+    description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
+into its own DefectDojo product`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false: this source is switched off']),
+        ...(config.sources.dependencytrack.url ? [] : ['sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)']),
+        ...(secrets.dependencyTrackApiKey ? [] : ['DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)']),
+    ],
+    run: ({ loaded, options, defectDojo, retry, progress }) => syncDependencyTrack({
+        dependencyTrack: new DependencyTrackClient({
+            url: loaded.config.sources.dependencytrack.url,
+            apiKey: loaded.secrets.dependencyTrackApiKey,
+            timeoutMs: options.timeoutMs,
+            uploadTimeoutMs: options.uploadTimeoutMs,
+        }),
+        defectDojo,
+        excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+    }),
+};
 
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -38680,7 +38248,7 @@ function lowercaseKeys(object) {
 }
 
 // pkg/dist-src/util/is-plain-object.js
-function dist_bundle_isPlainObject(value) {
+function isPlainObject(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
   const proto = Object.getPrototypeOf(value);
@@ -38693,7 +38261,7 @@ function dist_bundle_isPlainObject(value) {
 function mergeDeep(defaults, options) {
   const result = Object.assign({}, defaults);
   Object.keys(options).forEach((key) => {
-    if (dist_bundle_isPlainObject(options[key])) {
+    if (isPlainObject(options[key])) {
       if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
       else result[key] = mergeDeep(defaults[key], options[key]);
     } else {
@@ -38994,7 +38562,7 @@ var endpoint = withDefaults(null, DEFAULTS);
 
 
 // EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
-var content_type_dist = __nccwpck_require__(4649);
+var dist = __nccwpck_require__(4649);
 ;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
 const intRegex = /^-?\d+$/;
 const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
@@ -39659,7 +39227,7 @@ var defaults_default = {
 
 
 // pkg/dist-src/is-plain-object.js
-function request_dist_bundle_isPlainObject(value) {
+function dist_bundle_isPlainObject(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
   const proto = Object.getPrototypeOf(value);
@@ -39680,7 +39248,7 @@ async function fetchWrapper(requestOptions) {
   }
   const log = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
-  const body = request_dist_bundle_isPlainObject(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const body = dist_bundle_isPlainObject(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
     Object.entries(requestOptions.headers).map(([name, value]) => [
       name,
@@ -39774,7 +39342,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = (0,content_type_dist/* parse */.qg)(contentType);
+  const mimetype = (0,dist/* parse */.qg)(contentType);
   if (isJSONResponse(mimetype)) {
     let text = "";
     try {
@@ -40604,7 +40172,7 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 
 const AlertsOctokit = Octokit.plugin(paginateRest);
-const github_client_SERVICE = 'GitHub';
+const client_SERVICE = 'GitHub';
 const SILENT = { debug() { }, info() { }, warn() { }, error() { } };
 /** GitHub's advice when a secondary limit comes without `Retry-After`: wait at least a minute. */
 const SECONDARY_DEFAULT_WAIT_MS = 60_000;
@@ -40663,7 +40231,7 @@ function githubClient(target, options) {
             catch (err) {
                 if (!(err instanceof RequestError) || !err.response) {
                     const reason = err instanceof Error ? err.message : 'network error';
-                    throw new TransportError(github_client_SERVICE, operation, reason);
+                    throw new TransportError(client_SERVICE, operation, reason);
                 }
                 const headers = err.response.headers;
                 const data = err.response.data;
@@ -40673,9 +40241,9 @@ function githubClient(target, options) {
                 if ((err.status === 403 || err.status === 429) && exhausted(headers))
                     throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
                 if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
-                    throw new SecondaryRateLimit(github_client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
+                    throw new SecondaryRateLimit(client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
                 }
-                throw new HttpError(github_client_SERVICE, operation, err.status, detail, waitMs);
+                throw new HttpError(client_SERVICE, operation, err.status, detail, waitMs);
             }
         }, options.retry, (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs), (error) => error instanceof SecondaryRateLimit || isTransient(error));
     });
@@ -40943,11 +40511,823 @@ async function syncGithub(deps) {
     return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...perRepository.flat()]);
 }
 
+;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
+
+
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
+const githubConnector = {
+    source: 'github',
+    command: 'sync-github',
+    noun: 'alert list',
+    description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
+repository of every GITHUB_TARGETS owner -> DefectDojo, one product
+per repository`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false: this source is switched off']),
+        ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
+    ],
+    run: ({ loaded, options, defectDojo, retry, progress }) => syncGithub({
+        targets: loaded.secrets.githubTargets,
+        clientFor: (target) => githubClient(target, {
+            timeoutMs: options.timeoutMs,
+            retry,
+            onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
+        }),
+        defectDojo,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+    }),
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
+
+
+const sonarqube_client_SERVICE = 'SonarQube';
+/** The web API's largest page. */
+const client_PAGE_SIZE = 500;
+/** SonarQube's search indexes return at most the first 10,000 results of any query. */
+const SEARCH_WINDOW = 10_000;
+/** More open issues than SonarQube's search can page through. */
+class SearchWindowExceeded extends Error {
+    name = 'SearchWindowExceeded';
+}
+function total(page, operation) {
+    const value = page.paging?.total;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+        throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no paging total');
+    return value;
+}
+function issue(value) {
+    const i = value;
+    if (!i || typeof i.key !== 'string' || typeof i.rule !== 'string' || typeof i.component !== 'string')
+        return undefined;
+    return {
+        key: i.key,
+        rule: i.rule,
+        component: i.component,
+        message: typeof i.message === 'string' ? i.message : '',
+        ...(typeof i.severity === 'string' ? { severity: i.severity } : {}),
+        ...(Array.isArray(i.impacts) ? { impacts: i.impacts } : {}),
+        ...(typeof i.line === 'number' ? { line: i.line } : {}),
+        ...(typeof i.type === 'string' ? { type: i.type } : {}),
+    };
+}
+/**
+ * SonarQube's web API with a user token, sent as the basic-auth login with an empty password: the
+ * one form every version from 9.9 on accepts (bearer needs 10.0).
+ */
+class SonarQubeClient {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    get headers() {
+        return { authorization: `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`, accept: 'application/json' };
+    }
+    async get(operation, path, query, retry, onRetry) {
+        return retrying(async () => {
+            const response = await send(sonarqube_client_SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = await jsonBody(sonarqube_client_SERVICE, operation, response, this.options.timeoutMs);
+            if (!body || typeof body !== 'object' || Array.isArray(body))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer is not an object');
+            return body;
+        }, retry, onRetry);
+    }
+    /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
+    async listProjects(retry, onRetry) {
+        const projects = [];
+        for (let p = 1;; p++) {
+            const operation = `project list (page ${p})`;
+            const page = await this.get(operation, '/api/components/search', new URLSearchParams({ qualifiers: 'TRK', ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
+            const count = total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(`SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`);
+            if (!Array.isArray(page.components))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no components list');
+            for (const c of page.components) {
+                if (typeof c?.key !== 'string')
+                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a project has no key');
+                projects.push({ key: c.key, name: typeof c.name === 'string' && c.name.trim() !== '' ? c.name : c.key });
+            }
+            if (p * client_PAGE_SIZE >= count || page.components.length === 0)
+                return projects;
+        }
+    }
+    /**
+     * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
+     * project past the search window fails whole: a cut-off report would close the rest in DefectDojo.
+     */
+    async projectIssues(project, retry, onRetry) {
+        const issues = [];
+        const rules = new Map();
+        for (let p = 1;; p++) {
+            const operation = `issues of ${project.key} (page ${p})`;
+            // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
+            const query = new URLSearchParams({ componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ps: String(client_PAGE_SIZE), p: String(p) });
+            const page = await this.get(operation, '/api/issues/search', query, retry, onRetry);
+            const count = total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(`${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
+            if (!Array.isArray(page.issues))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no issues list');
+            for (const raw of page.issues) {
+                const parsed = issue(raw);
+                if (!parsed)
+                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'an issue has no key, rule or component');
+                issues.push(parsed);
+            }
+            for (const r of Array.isArray(page.rules) ? page.rules : []) {
+                if (typeof r?.key === 'string' && typeof r.name === 'string')
+                    rules.set(r.key, r.name);
+            }
+            if (p * client_PAGE_SIZE >= count || page.issues.length === 0)
+                return { issues, rules };
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/report.js
+/** Impact severities (10.2 on) in the older severity scale, for issues that carry no `severity`. */
+const FROM_IMPACT = { BLOCKER: 'BLOCKER', HIGH: 'CRITICAL', MEDIUM: 'MAJOR', LOW: 'MINOR', INFO: 'INFO' };
+const ORDER = ['BLOCKER', 'CRITICAL', 'MAJOR', 'MINOR', 'INFO'];
+function severityOf(issue) {
+    if (issue.severity)
+        return issue.severity;
+    const mapped = (issue.impacts ?? []).map((i) => FROM_IMPACT[i.severity ?? ''] ?? 'INFO').sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+    return mapped[0] ?? 'INFO';
+}
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * The report in the JSON shape of the sonar-report tool, which DefectDojo reads as "SonarQube Scan
+ * detailed": one finding per issue, deduplicated on the issue key, so two issues of one rule in
+ * one file stay two findings across reimports. DefectDojo recognises the shape by a non-empty
+ * `hotspotKeys`; it holds the issue keys, so an empty project sends an empty list and its old
+ * findings are closed.
+ */
+function sonarReport(serverUrl, project, found, now = new Date()) {
+    const prefix = `${project.key}:`;
+    const rules = {};
+    for (const issue of found.issues) {
+        if (rules[issue.rule])
+            continue;
+        const name = found.rules.get(issue.rule) ?? issue.rule;
+        const link = `${serverUrl}/coding_rules?open=${encodeURIComponent(issue.rule)}&rule_key=${encodeURIComponent(issue.rule)}`;
+        rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>` };
+    }
+    return {
+        date: now.toISOString().slice(0, 10),
+        projectName: project.name,
+        sonarBaseURL: serverUrl,
+        sonarComponent: project.key,
+        rules,
+        issues: found.issues.map((issue) => ({
+            key: issue.key,
+            rule: issue.rule,
+            severity: severityOf(issue),
+            component: issue.component.startsWith(prefix) ? issue.component.slice(prefix.length) : issue.component,
+            // File-level issues have no line; the parser needs a number.
+            line: issue.line ?? 0,
+            description: found.rules.get(issue.rule) ?? issue.rule,
+            message: issue.message || (found.rules.get(issue.rule) ?? issue.rule),
+            ...(issue.type ? { type: issue.type } : {}),
+        })),
+        hotspotKeys: found.issues.map((i) => i.key),
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/sync.js
+
+
+
+
+
+const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
+async function sync_syncProject(project, deps) {
+    const label = sync_labelOf(project);
+    const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: SCAN_TYPES.sonarQube, scan_type: SCAN_TYPES.sonarQube };
+    const onRetry = (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs);
+    let attempts = 0;
+    try {
+        const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry);
+        // A project without issues gets no empty product; an existing one still gets the empty report, to close what was fixed.
+        if (found.issues.length === 0 && !(await retrying(() => deps.defectDojo.productExists(project.name), deps.retry))) {
+            return { ...base, status: 'skipped', reason: 'no open issues and no DefectDojo product yet', attempts: 0 };
+        }
+        const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
+        const counts = await retrying((n) => {
+            attempts = n;
+            return deps.defectDojo.reimport({
+                scanType: SCAN_TYPES.sonarQube,
+                productName: project.name,
+                engagementName: ENGAGEMENTS.sonarqube,
+                filename: 'sonarqube-issues.json',
+                content,
+            });
+        }, deps.retry, onRetry);
+        return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), attempts };
+    }
+    catch (err) {
+        return { ...base, status: 'failed', reason: message(err), attempts };
+    }
+}
+/** `sync-sonarqube`: every SonarQube project's open issues into its own DefectDojo product. */
+async function syncSonarQube(deps) {
+    const startedAt = new Date();
+    const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
+    let projects;
+    try {
+        projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+    }
+    catch (err) {
+        return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
+    }
+    deps.progress.started(projects.length);
+    const limit = pLimit(deps.concurrency);
+    let done = 0;
+    const items = await Promise.all(projects.map((project) => limit(async () => {
+        const result = await sync_syncProject(project, deps);
+        deps.progress.item(++done, projects.length, result);
+        return result;
+    })));
+    return finishReport(head, items);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js
+
+
+/** `sync-sonarqube`: each SonarQube project's open issues, one DefectDojo product per project. */
+const sonarQubeConnector = {
+    source: 'sonarqube',
+    command: 'sync-sonarqube',
+    noun: 'project',
+    description: `SonarQube -> DefectDojo: each project's open issues reimported into
+its own DefectDojo product ("SonarQube Scan detailed")`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false: this source is switched off']),
+        ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
+        ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
+    ],
+    run: ({ loaded, options, defectDojo, retry, progress }) => syncSonarQube({
+        sonarQube: new SonarQubeClient({ url: loaded.config.sources.sonarqube.url, token: loaded.secrets.sonarQubeToken, timeoutMs: options.timeoutMs }),
+        serverUrl: loaded.config.sources.sonarqube.url,
+        defectDojo,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+    }),
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/connectors.js
+
+
+
+/** Every source the sync knows, in the order the usage text lists them. */
+const connectors_CONNECTORS = [dependencyTrackConnector, githubConnector, sonarQubeConnector];
+function connectorForCommand(command) {
+    return connectors_CONNECTORS.find((c) => c.command === command);
+}
+function connectorForSource(source) {
+    return connectors_CONNECTORS.find((c) => c.source === source);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/args.js
+
+
+/** `serve` runs the long-lived service; every other command runs one connector once. */
+const SERVE = 'serve';
+const COMMANDS = [...connectors_CONNECTORS.map((c) => c.command), SERVE];
+const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
+class UsageError extends Error {
+    name = 'UsageError';
+}
+const indent = (text) => text.split('\n').join(`\n${' '.repeat(24)}`);
+const USAGE = (/* unused pure expression or super */ null && (`Usage: gatehouse-sync <command> [options]
+
+Commands:
+${CONNECTORS.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
+  ${SERVE.padEnd(22)}${indent(`the long-lived service: in mode deployment, every enabled source on
+its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
+on PORT (default 8080); in mode cronjob, every enabled source once`)}
+
+Options:
+  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
+                        from the environment alone). Secrets always come from the environment.
+  --json                print one JSON summary on stdout; progress stays on stderr
+  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)
+  --timeout <s>         limit of one API call, in seconds (default 60)
+  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)
+  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)
+  -h, --help            this text
+
+Exit codes: 0 every project or repository synced (or skipped for a stated reason);
+1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.
+For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as above.
+`));
+function whole(name, raw, min, max, fallback) {
+    if (raw === undefined)
+        return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+        throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+    return Number(raw);
+}
+/** The command line, or `'help'`; a `UsageError` names what is wrong. */
+function parseSyncArgs(argv, env) {
+    let parsed;
+    try {
+        parsed = (0,external_node_util_.parseArgs)({
+            args: [...argv],
+            allowPositionals: true,
+            strict: true,
+            options: {
+                config: { type: 'string' },
+                json: { type: 'boolean' },
+                concurrency: { type: 'string' },
+                timeout: { type: 'string' },
+                'upload-timeout': { type: 'string' },
+                retries: { type: 'string' },
+                help: { type: 'boolean', short: 'h' },
+            },
+        });
+    }
+    catch (err) {
+        throw new UsageError(err.message);
+    }
+    const { values, positionals } = parsed;
+    if (values.help)
+        return 'help';
+    const [command, ...rest] = positionals;
+    if (command === undefined)
+        throw new UsageError(`a command is required: ${COMMANDS.join(', ')}`);
+    if (!COMMANDS.includes(command))
+        throw new UsageError(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
+    if (rest.length > 0)
+        throw new UsageError(`unexpected argument "${rest[0]}"`);
+    const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
+    return {
+        command,
+        ...(configFile ? { configFile } : {}),
+        json: values.json ?? false,
+        options: {
+            concurrency: whole('concurrency', values.concurrency, 1, 32, DEFAULT_OPTIONS.concurrency),
+            timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
+            uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
+            retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
+        },
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var yaml_dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
+function apiBaseOf(server) {
+    const host = server.hostname.toLowerCase();
+    if (host === 'github.com' || host === 'www.github.com' || host === 'api.github.com')
+        return { apiBase: 'https://api.github.com', kind: 'public' };
+    if (host.endsWith('.ghe.com'))
+        return { apiBase: `https://${host.startsWith('api.') ? host : `api.${host}`}`, kind: 'enterprise' };
+    const path = server.pathname.replace(/\/+$/, '');
+    return { apiBase: `${server.origin}${path.endsWith('/api/v3') ? path : `${path}/api/v3`}`, kind: 'enterprise' };
+}
+/**
+ * `GITHUB_TARGETS`: a JSON list of `{server, owners, token}`. Problems name the entry and field,
+ * never a value (the setting holds tokens), and the JSON parser's own message is not used
+ * because it quotes the input.
+ */
+function parseGithubTargets(raw) {
+    let value;
+    try {
+        value = JSON.parse(raw);
+    }
+    catch {
+        return { problems: ['GITHUB_TARGETS is not valid JSON'] };
+    }
+    if (!Array.isArray(value) || value.length === 0)
+        return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
+    const problems = [];
+    const targets = [];
+    value.forEach((entry, i) => {
+        const at = `GITHUB_TARGETS[${i}]`;
+        if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+            problems.push(`${at} must be an object with server, owners and token`);
+            return;
+        }
+        const { server, owners, token, ...rest } = entry;
+        for (const key of Object.keys(rest))
+            problems.push(`${at}.${key} is not a known field`);
+        let url;
+        try {
+            url = typeof server === 'string' ? new URL(server) : undefined;
+        }
+        catch {
+            url = undefined;
+        }
+        if (!url || url.username || url.password || url.search || url.hash)
+            problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
+        else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
+            problems.push(`${at}.server must use https (the token travels with every call)`);
+        if (!Array.isArray(owners) || owners.length === 0 || !owners.every((o) => typeof o === 'string' && OWNER.test(o))) {
+            problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
+        }
+        if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
+            problems.push(`${at}.token must be a non-empty token`);
+        if (problems.length > 0 || !url)
+            return;
+        targets.push({ server: url.href.replace(/\/+$/, ''), ...apiBaseOf(url), owners: [...new Set(owners)], token: token.trim() });
+    });
+    if (problems.length > 0)
+        return { problems };
+    // The public platform first: issue push resolves repositories in this order.
+    return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
+}
+
+;// CONCATENATED MODULE: ./node_modules/croner/dist/croner.js
+function g(s,e,t,n=0,r=0,a=0,i=0){let o=s>=0&&s<100,u=Date.UTC(o?s+400:s,e,t,n,r,a,i);return o?u-126227808e5:u}function D(s){return g(s.y,s.m-1,s.d,s.h,s.i,s.s)}function w(s,e){return s.y===e.y&&s.m===e.m&&s.d===e.d&&s.h===e.h&&s.i===e.i&&s.s===e.s}function O(s){let e=s.substring(9);return e.includes("Z")||e.includes("+")||e.includes("-")}function Z(s,e){let t=new Date(Date.parse(s));if(isNaN(t))throw new Error("Invalid ISO8601 passed to timezone parser.");return O(s)?{tp:T(t.getUTCFullYear(),t.getUTCMonth()+1,t.getUTCDate(),t.getUTCHours(),t.getUTCMinutes(),t.getUTCSeconds(),"Etc/UTC"),ms:t.getUTCMilliseconds()}:{tp:T(t.getFullYear(),t.getMonth()+1,t.getDate(),t.getHours(),t.getMinutes(),t.getSeconds(),e),ms:t.getMilliseconds()}}function v(s,e,t){let{tp:n,ms:r}=Z(s,e);return new Date(N(n,t).getTime()+r)}function N(s,e){let t=_(s);if(t.kind==="single")return t.date;if(t.kind==="ambiguous")return t.earlier;if(e)throw new Error("Invalid date passed to fromTZ()");return t.after}function _(s){let e=D(s),t=i=>R(new Date(i),s.tz),n=e-t(e),r=y(new Date(n),s.tz);if(w(r,s)){let i=D(r)-n,o=n-(t(n-E)-i);if(o<n&&w(y(new Date(o),s.tz),s))return{kind:"ambiguous",earlier:new Date(o),later:new Date(n)};let u=n+(i-t(n+E));return u>n&&w(y(new Date(u),s.tz),s)?{kind:"ambiguous",earlier:new Date(n),later:new Date(u)}:{kind:"single",date:new Date(n)}}let a=e-(D(r)-n);return w(y(new Date(a),s.tz),s)?{kind:"single",date:new Date(a)}:{kind:"gap",before:new Date(Math.min(n,a)),after:new Date(Math.max(n,a))}}var E=3*36e5;function R(s,e){return D(y(s,e))-(s.getTime()-s.getUTCMilliseconds())}function k(s,e,t){let n=R(new Date(s),t);for(;e-s>1e3;){let r=s+Math.floor((e-s)/2e3)*1e3;R(new Date(r),t)===n?s=r:e=r}return e}function U(s,e){let t=_(y(new Date(s),e));if(t.kind==="ambiguous")return s<t.later.getTime()?"earlier":"later"}var H=g(1,0,1),S=864e5,W=new Map;function y(s,e){if(e===void 0)return T(s.getFullYear(),s.getMonth()+1,s.getDate(),s.getHours(),s.getMinutes(),s.getSeconds());let t=W.get(e),n;try{t||(t=new Intl.DateTimeFormat("en-US",{timeZone:e,year:"numeric",month:"numeric",day:"numeric",hour:"numeric",minute:"numeric",second:"numeric",hour12:!1}),W.set(e,t)),n=t.formatToParts(s)}catch(i){let o=i instanceof Error?i.message:String(i);throw new RangeError(`toTZ: Invalid timezone '${e}' or date. Please provide a valid IANA timezone (e.g., 'America/New_York', 'Europe/Stockholm'). Original error: ${o}`)}let r={year:0,month:0,day:0,hour:0,minute:0,second:0};for(let i of n)(i.type==="year"||i.type==="month"||i.type==="day"||i.type==="hour"||i.type==="minute"||i.type==="second")&&(r[i.type]=parseInt(i.value,10));if(isNaN(r.year)||isNaN(r.month)||isNaN(r.day)||isNaN(r.hour)||isNaN(r.minute)||isNaN(r.second))throw new Error(`toTZ: Failed to parse all date components from timezone '${e}'. This may indicate an invalid date or timezone configuration. Parsed components: ${JSON.stringify(r)}`);let a=s.getTime()-H;return(a<-S||a<S&&r.month===12)&&(r.year=1-r.year),r.hour===24&&(r.hour=0),{y:r.year,m:r.month,d:r.day,h:r.hour,i:r.minute,s:r.second,tz:e}}function T(s,e,t,n,r,a,i){return{y:s,m:e,d:t,h:n,i:r,s:a,tz:i}}var x=[1,2,4,8,16],C=class s{pattern;timezone;mode;alternativeWeekdays;sloppyRanges;fixedTimeRule;second;minute;hour;day;month;dayOfWeek;year;lastDayOfMonth;lastWeekday;nearestWeekdays;starDOM;starDOW;starYear;useAndLogic;isFixedTime;constructor(e,t,n){this.pattern=e,this.timezone=t,this.mode=n?.mode??"auto",this.alternativeWeekdays=n?.alternativeWeekdays??!1,this.sloppyRanges=n?.sloppyRanges??!1,this.fixedTimeRule=n?.fixedTimeRule??"single-value",this.second=Array(60).fill(0),this.minute=Array(60).fill(0),this.hour=Array(24).fill(0),this.day=Array(31).fill(0),this.month=Array(12).fill(0),this.dayOfWeek=Array(7).fill(0),this.year=[],this.lastDayOfMonth=!1,this.lastWeekday=!1,this.nearestWeekdays=Array(31).fill(0),this.starDOM=!1,this.starDOW=!1,this.starYear=!1,this.useAndLogic=!1,this.isFixedTime=!1,this.parse()}parse(){if(!(typeof this.pattern=="string"||this.pattern instanceof String))throw new TypeError("CronPattern: Pattern has to be of type string.");this.pattern.indexOf("@")>=0&&(this.pattern=this.handleNicknames(this.pattern).trim());let e=this.pattern.match(/\S+/g)||[""],t=e.length;if(e.length<5||e.length>7)throw new TypeError("CronPattern: invalid configuration format ('"+this.pattern+"'), exactly five, six, or seven space separated parts are required.");if(this.mode!=="auto"){let i;switch(this.mode){case"5-part":i=5;break;case"6-part":i=6;break;case"7-part":i=7;break;case"5-or-6-parts":i=[5,6];break;case"6-or-7-parts":i=[6,7];break;default:i=0}if(!(Array.isArray(i)?i.includes(t):t===i)){let u=Array.isArray(i)?i.join(" or "):i.toString();throw new TypeError(`CronPattern: mode '${this.mode}' requires exactly ${u} parts, but pattern '${this.pattern}' has ${t} parts.`)}}if(e.length===5&&e.unshift("0"),e.length===6&&e.push("*"),this.pattern.indexOf("?")>=0)for(let i=0;i<e.length;i++)e[i]=e[i].replace(/\?/g,"*");if(e[3].toUpperCase()==="LW")this.lastWeekday=!0,e[3]="";else if(e[3].toUpperCase().indexOf("L")>=0){let i=e[3].split(",");if(i.length>1&&i.some(o=>o.toUpperCase()==="LW"))throw new TypeError(`CronPattern: Syntax error, LW can not be in a list in day-of-month ('${e[3]}').`);if(i.some(o=>o===""||o.toUpperCase()!=="L"&&/l/i.test(o)))throw new TypeError("CronPattern: Syntax error, L has to be a value of its own in day-of-month ('"+e[3]+"').");e[3]=i.filter(o=>o.toUpperCase()!=="L").join(","),this.lastDayOfMonth=!0}if(e[3]=="*"&&(this.starDOM=!0),e[6]=="*"&&(this.starYear=!0),e[4].length>=3&&(e[4]=this.replaceAlpha(e[4],s.MONTH_NAMES)),e[5].length>=3&&(e[5]=this.alternativeWeekdays?this.replaceAlpha(e[5],s.DAY_NAMES_QUARTZ):this.replaceAlpha(e[5],s.DAY_NAMES)),e[5].startsWith("+")&&(this.useAndLogic=!0,e[5]=e[5].substring(1),e[5]===""))throw new TypeError("CronPattern: Day-of-week field cannot be empty after '+' modifier.");switch(e[5]=="*"&&(this.starDOW=!0),this.mode){case"5-part":e[0]="0",e[6]="*";break;case"6-part":e[6]="*";break;case"5-or-6-parts":e[6]="*";break;case"6-or-7-parts":break;case"7-part":case"auto":break}this.throwAtIllegalCharacters(e),this.partToArray("second",e[0],0,1),this.partToArray("minute",e[1],0,1),this.partToArray("hour",e[2],0,1),this.partToArray("day",e[3],-1,1),this.partToArray("month",e[4],-1,1);let n=this.alternativeWeekdays?-1:0;this.partToArray("dayOfWeek",e[5],n,63),e[6]==="*"?this.year=Array(1e4).fill(1):(this.year=Array(1e4).fill(0),this.partToArray("year",e[6],0,1)),!this.alternativeWeekdays&&this.dayOfWeek[7]&&(this.dayOfWeek[0]=this.dayOfWeek[7]);let r=this.fixedTimeRule==="single-value",a=(i,o)=>!i.includes("*")&&!i.includes("/")&&(!r||o.filter(u=>u).length===1);this.isFixedTime=a(e[0],this.second)&&a(e[1],this.minute)&&a(e[2],this.hour)}partToArray(e,t,n,r){let a=this[e];if(t===""&&!(e==="day"&&(this.lastDayOfMonth||this.lastWeekday)))throw new TypeError("CronPattern: configuration entry "+e+" ("+t+") is empty, check for trailing spaces.");if(t==="*")return a.fill(r);let i=t.split(",");if(i.length>1)for(let o of i)this.partToArray(e,o,n,r);else t.includes("-")&&t.includes("/")?this.handleRangeWithStepping(t,e,n,r):t.includes("-")?this.handleRange(t,e,n,r):t.includes("/")?this.handleStepping(t,e,n,r):t!==""&&this.handleNumber(t,e,n,r)}throwAtIllegalCharacters(e){for(let t=0;t<e.length;t++)if((t===3?/[^/*0-9,\-WwLl]+/:t===5?/[^/*0-9,\-#Ll]+/:/[^/*0-9,\-]+/).test(e[t]))throw new TypeError("CronPattern: configuration entry "+t+" ("+e[t]+") contains illegal characters.")}handleNumber(e,t,n,r){let a=this.extractNth(e,t),i=e.toUpperCase().includes("W");if(t!=="day"&&i)throw new TypeError("CronPattern: Nearest weekday modifier (W) only allowed in day-of-month.");i&&(t="nearestWeekdays");let o=i?a[0].replace(/W$/i,""):a[0],u=s.toNumber(o)+n;if(isNaN(u))throw new TypeError("CronPattern: "+t+" is not a number: '"+e+"'");this.setPart(t,u,a[1]||r)}setPart(e,t,n){if(!Object.prototype.hasOwnProperty.call(this,e))throw new TypeError("CronPattern: Invalid part specified: "+e);if(e==="dayOfWeek"){if(t===7&&(t=0),t<0||t>6)throw new RangeError("CronPattern: Invalid value for dayOfWeek: "+t);this.setNthWeekdayOfMonth(t,n);return}if(e==="second"||e==="minute"){if(t<0||t>=60)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="hour"){if(t<0||t>=24)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="day"||e==="nearestWeekdays"){if(t<0||t>=31)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="month"){if(t<0||t>=12)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="year"&&(t<1||t>=1e4))throw new RangeError("CronPattern: Invalid value for "+e+": "+t+" (supported range: 1-9999)");this[e][t]=n}static toNumber(e){return/^\d+$/.test(e)?parseInt(e,10):NaN}validateNotNaN(e,t){if(isNaN(e))throw new TypeError(t)}validateRange(e,t,n,r,a){if(e>t)throw new TypeError("CronPattern: From value is larger than to value: '"+a+"'");if(n!==void 0){if(n===0)throw new TypeError("CronPattern: Syntax error, illegal stepping: 0");if(n>this[r].length)throw new TypeError("CronPattern: Syntax error, steps cannot be greater than maximum value of part ("+this[r].length+")")}}handleRangeWithStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in ranges with stepping.");let a=this.extractNth(e,t),i=a[0].match(/^(\d+)-(\d+)\/(\d+)$/);if(i===null)throw new TypeError("CronPattern: Syntax error, illegal range with stepping: '"+e+"'");let[,o,u,l]=i,h=parseInt(o,10)+n,m=parseInt(u,10)+n,d=parseInt(l,10);this.validateNotNaN(h,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(m,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateNotNaN(d,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(h,m,d,t,e);for(let p=h;p<=m;p+=d)this.setPart(t,p,a[1]||r)}extractNth(e,t){let n=e,r;if(n.includes("#")){if(t!=="dayOfWeek")throw new Error("CronPattern: nth (#) only allowed in day-of-week field");let a=n.split("#");if(a.length!==2||a[1]==="")throw new TypeError("CronPattern: Syntax error, illegal nth weekday: '"+e+"'");n=a[0],r=a[1]}else if(n.toUpperCase().endsWith("L")){if(t!=="dayOfWeek")throw new Error("CronPattern: L modifier only allowed in day-of-week field (use L alone for day-of-month)");r="L",n=n.slice(0,-1)}return[n,r]}handleRange(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in a range.");let a=this.extractNth(e,t),i=a[0].split("-");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal range: '"+e+"'");let o=s.toNumber(i[0])+n,u=s.toNumber(i[1])+n;this.validateNotNaN(o,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(u,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateRange(o,u,void 0,t,e);for(let l=o;l<=u;l++)this.setPart(t,l,a[1]||r)}handleStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in parts with stepping.");let a=this.extractNth(e,t),i=a[0].split("/");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal stepping: '"+e+"'");if(this.sloppyRanges)i[0]===""&&(i[0]="*");else{if(i[0]==="")throw new TypeError("CronPattern: Syntax error, stepping with missing prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.");if(i[0]!=="*")throw new TypeError("CronPattern: Syntax error, stepping with numeric prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.")}let o=0;i[0]!=="*"&&(o=s.toNumber(i[0])+n,this.validateNotNaN(o,"CronPattern: Syntax error, illegal stepping start (NaN)"));let u=s.toNumber(i[1]);this.validateNotNaN(u,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(0,this[t].length-1,u,t,e);for(let l=o;l<this[t].length;l+=u)t==="year"&&l===0||this.setPart(t,l,a[1]||r)}replaceAlpha(e,t){let n=e;for(let[r,a]of Object.entries(t))n=n.replace(new RegExp(r,"gi"),(i,o,u)=>{let l=o+i.length-3,h=u.charAt(l-1),m=u.charAt(l+3);if(/[a-z\d/#]/i.test(h)||/[a-km-z\d]/i.test(m))throw new TypeError(`CronPattern: Syntax error, a month or day name has to stand alone ('${e}').`);return a});return n}static DAY_NAMES={"-sun":"-7",sun:"0",mon:"1",tue:"2",wed:"3",thu:"4",fri:"5",sat:"6"};static DAY_NAMES_QUARTZ={sun:"1",mon:"2",tue:"3",wed:"4",thu:"5",fri:"6",sat:"7"};static MONTH_NAMES={jan:"1",feb:"2",mar:"3",apr:"4",may:"5",jun:"6",jul:"7",aug:"8",sep:"9",oct:"10",nov:"11",dec:"12"};static NICKNAME_MAP={"@yearly":"0 0 1 1 *","@annually":"0 0 1 1 *","@monthly":"0 0 1 * *","@weekly":"0 0 * * SUN","@daily":"0 0 * * *","@midnight":"0 0 * * *","@hourly":"0 * * * *"};handleNicknames(e){let t=e.trim().toLowerCase();if(t==="@reboot")throw new TypeError("CronPattern: @reboot is not supported in this environment. This is an event-based trigger that requires system startup detection.");return s.NICKNAME_MAP[t]||e}setNthWeekdayOfMonth(e,t){if(typeof t!="number"&&t.toUpperCase()==="L")this.dayOfWeek[e]=this.dayOfWeek[e]|32;else if(t===63)this.dayOfWeek[e]=63;else if(t<6&&t>0)this.dayOfWeek[e]=this.dayOfWeek[e]|x[t-1];else throw new TypeError(`CronPattern: nth weekday out of range, should be 1-5 or L. Value: ${t}, Type: ${typeof t}`)}};var B=[31,28,31,30,31,30,31,31,30,31,30,31],f=[["month","year",0],["day","month",-1],["hour","day",0],["minute","hour",0],["second","minute",0]],c=class s{tz;instantMs;instantFields;ms;second;minute;hour;day;month;year;constructor(e,t){if(this.tz=t,e&&e instanceof Date)if(!isNaN(e))this.fromDate(e);else throw new TypeError("CronDate: Invalid date passed to CronDate constructor");else if(e==null)this.fromDate(new Date);else if(e&&typeof e=="string")this.fromString(e);else if(e instanceof s)this.fromCronDate(e);else throw new TypeError("CronDate: Invalid type ("+typeof e+") passed to CronDate constructor")}getLastDayOfMonth(e,t){return t!==1?B[t]:new Date(g(e,t+1,0)).getUTCDate()}getLastWeekday(e,t){let n=this.getLastDayOfMonth(e,t),a=new Date(g(e,t,n)).getUTCDay();return a===0?n-2:a===6?n-1:n}getNearestWeekday(e,t,n){let r=this.getLastDayOfMonth(e,t);if(n>r)return-1;let i=new Date(g(e,t,n)).getUTCDay();return i===0?n===r?n-2:n+1:i===6?n===1?n+2:n-1:n}isNthWeekdayOfMonth(e,t,n,r){let i=new Date(g(e,t,n)).getUTCDay(),o=0;for(let u=1;u<=n;u++)new Date(g(e,t,u)).getUTCDay()===i&&o++;if(r&63&&x[o-1]&r)return!0;if(r&32){let u=this.getLastDayOfMonth(e,t);for(let l=n+1;l<=u;l++)if(new Date(g(e,t,l)).getUTCDay()===i)return!1;return!0}return!1}fromDate(e){if(this.tz!==void 0)if(typeof this.tz=="number")this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes()+this.tz,this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),this.apply();else try{let t=y(e,this.tz);this.ms=e.getMilliseconds(),this.second=t.s,this.minute=t.i,this.hour=t.h,this.day=t.d,this.month=t.m-1,this.year=t.y,this.cacheInstant(e.getTime()-this.ms)}catch(t){let n=t instanceof Error?t.message:String(t);throw new TypeError(`CronDate: Failed to convert date to timezone '${this.tz}'. This may happen with invalid timezone names or dates. Original error: ${n}`)}else this.ms=e.getMilliseconds(),this.second=e.getSeconds(),this.minute=e.getMinutes(),this.hour=e.getHours(),this.day=e.getDate(),this.month=e.getMonth(),this.year=e.getFullYear(),this.cacheInstant(e.getTime()-this.ms)}cacheInstant(e){this.instantMs=e;let{year:t,month:n,day:r,hour:a,minute:i,second:o}=this;this.instantFields=[t,n,r,a,i,o,this.tz]}cachedInstant(){let e=this.instantFields;if(!(e===void 0||e[6]!==this.tz)&&!(e[5]!==this.second||e[4]!==this.minute||e[3]!==this.hour)&&!(e[2]!==this.day||e[1]!==this.month||e[0]!==this.year))return this.instantMs}fromCronDate(e){this.tz=e.tz,this.year=e.year,this.month=e.month,this.day=e.day,this.hour=e.hour,this.minute=e.minute,this.second=e.second,this.ms=e.ms,this.instantMs=e.instantMs,this.instantFields=e.instantFields}apply(){if(this.month>11||this.month<0||this.day>this.getLastDayOfMonth(this.year,this.month)||this.day<1||this.hour>23||this.minute>59||this.second>59||this.hour<0||this.minute<0||this.second<0){let e=new Date(0);return e.setUTCFullYear(this.year,this.month,this.day),e.setUTCHours(this.hour,this.minute,this.second,this.ms),this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes(),this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),!0}else return!1}fromString(e){if(typeof this.tz=="number"){if(O(e))return this.fromDate(v(e));let t=v(e,"Etc/UTC");this.ms=t.getUTCMilliseconds(),this.second=t.getUTCSeconds(),this.minute=t.getUTCMinutes(),this.hour=t.getUTCHours(),this.day=t.getUTCDate(),this.month=t.getUTCMonth(),this.year=t.getUTCFullYear(),this.apply()}else return this.fromDate(v(e,this.tz))}findNext(e,t,n,r){return this._findMatch(e,t,n,r,1)}_matchDayValue(e,t,n,r){let a=e;if(!a){for(let i=0;i<n.nearestWeekdays.length;i++)if(n.nearestWeekdays[i]){let o=this.getNearestWeekday(this.year,this.month,i+1);if(o!==-1&&o===t){a=1;break}}}if(n.lastWeekday){let i=this.getLastWeekday(this.year,this.month);t===i&&(a=1)}if(n.lastDayOfMonth){let i=this.getLastDayOfMonth(this.year,this.month);t===i&&(a=1)}if(!n.starDOW){let i=new Date(g(this.year,this.month,1,0,0,0,0)).getUTCDay(),o=n.dayOfWeek[(i+(t-1))%7];o&&o&63&&(o=this.isNthWeekdayOfMonth(this.year,this.month,t,o)?1:0),n.useAndLogic?a=a&&o:!r.domAndDow&&!n.starDOM?a=a||o:a=a&&o}return a}_findMatch(e,t,n,r,a){let i=this[t],o=t==="day"?this.getLastDayOfMonth(this.year,this.month):0,u=this[t]+r,l=a===1?h=>h<n[t].length:h=>h>=0;for(let h=u;l(h);h+=a){let m=n[t][h];if(t==="day"){if(h-r>o)continue;m=this._matchDayValue(m,h-r,n,e)}if(m)return this[t]=h-r,i!==this[t]?2:1}return 3}recurse(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseStep(e,t,a)}return a}recurseStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year+1;i<e.year.length&&i<1e4;i++)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=0,this.day=1,this.hour=0,this.minute=0,this.second=0,this.ms=0}if(this.year>=1e4)return null}let r=this.findNext(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;)this[f[a][0]]=-f[a][2],a++;if(r===3){if(this[f[n][1]]++,this[f[n][0]]=-f[n][2],this.apply(),n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0&&this.year<1e4;)this.year++;if(this.year>=1e4||this.year>=e.year.length)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:(e.starYear?this.year>=3e3:this.year>=1e4)?null:n}increment(e,t,n){return this.instantMs=void 0,this.instantFields=void 0,this.second+=t.interval!==void 0&&t.interval>1&&n?t.interval:1,this.ms=0,this.apply(),this.recurse(e,t,0)}decrement(e,t,n=!0){this.instantMs=void 0,this.instantFields=void 0;let r=t.interval!==void 0&&t.interval>=1;return(this.ms===0||r)&&(this.second-=r&&n?t.interval:1),this.ms=0,this.apply(),this.year<1?null:this.recurseBackward(e,t,0)}recurseBackward(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseBackwardStep(e,t,a)}return a}recurseBackwardStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year-1;i>=0;i--)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=11,this.day=31,this.hour=23,this.minute=59,this.second=59,this.ms=0}if(this.year<1)return null}let r=this.findPrevious(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;){let i=f[a][0],o=f[a][2],u=this.getMaxPatternValue(i,e,o);this[i]=u,a++}if(r===3){if(this[f[n][1]]--,n===0){let u=this.getLastDayOfMonth(this.year,this.month);this.day>u&&(this.day=u)}if(n===1)if(this.day<=0)this.day=1;else{let u=this.year,l=this.month;for(;l<0;)l+=12,u--;for(;l>11;)l-=12,u++;let h=this.getLastDayOfMonth(u,l);this.day>h&&(this.day=h)}this.apply();let i=f[n][0],o=f[n][2];if(this[i]=this.getMaxPatternValue(i,e,o),this.apply(),n===0){let u=f[1][2],l=this.getMaxPatternValue("day",e,u);l!==this.day&&(this.day=l,this.hour=this.getMaxPatternValue("hour",e,f[2][2]),this.minute=this.getMaxPatternValue("minute",e,f[3][2]),this.second=this.getMaxPatternValue("second",e,f[4][2]))}if(n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0;)this.year--;if(this.year<1)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:this.year<1?null:n}getMaxPatternValue(e,t,n){let r=t[e].length-1-n;for(let a=t[e].length-1;a>=0;a--)if(t[e][a]){r=a-n;break}if(e==="day"){let a=this.getLastDayOfMonth(this.year,this.month);return t.lastWeekday||t.nearestWeekdays.some(i=>i)||t.lastDayOfMonth||!t.starDOW?a:Math.min(r,a)}return r}findPrevious(e,t,n,r){return this._findMatch(e,t,n,r,-1)}getDate(e){if(!e&&typeof this.tz!="number"){let t=this.cachedInstant();if(t!==void 0)return new Date(t+(this.tz===void 0?this.ms:0))}if(e||this.tz===void 0){if(this.year>=0&&this.year<100){let t=new Date(0);return t.setFullYear(this.year,this.month,this.day),t.setHours(this.hour,this.minute,this.second,this.ms),t}return new Date(this.year,this.month,this.day,this.hour,this.minute,this.second,this.ms)}else return typeof this.tz=="number"?new Date(g(this.year,this.month,this.day,this.hour,this.minute-this.tz,this.second,this.ms)):N(T(this.year,this.month+1,this.day,this.hour,this.minute,this.second,this.tz),!1)}getTime(){return this.getDate(!1).getTime()}match(e,t){if(!e.starYear&&(this.year<0||this.year>=e.year.length||e.year[this.year]===0))return!1;for(let n=0;n<f.length;n++){let r=f[n][0],a=f[n][2],i=this[r];if(i+a<0||i+a>=e[r].length)return!1;let o=e[r][i+a];if(r==="day"&&(o=this._matchDayValue(o,i,e,t)),!o)return!1}return!0}};function F(s){s===void 0&&(s={}),delete s.name,s.legacyMode!==void 0&&s.domAndDow===void 0?s.domAndDow=!s.legacyMode:s.domAndDow===void 0&&(s.domAndDow=!1),s.legacyMode=!s.domAndDow;let e=(n,r)=>n===void 0?r:n;if(s.paused=e(s.paused,!1),s.maxRuns=e(s.maxRuns,1/0),s.catch=e(s.catch,!1),s.unref=e(s.unref,!1),s.mode=e(s.mode,"auto"),s.alternativeWeekdays=e(s.alternativeWeekdays,!1),s.sloppyRanges=e(s.sloppyRanges,!1),s.fixedTimeRule=e(s.fixedTimeRule,"single-value"),s.allowPast=e(s.allowPast,!1),s.interval=s.interval===void 0?0:parseInt(s.interval.toString(),10),s.utcOffset=s.utcOffset===void 0?void 0:parseInt(s.utcOffset.toString(),10),s.dayOffset=s.dayOffset===void 0?0:parseInt(s.dayOffset.toString(),10),!["auto","5-part","6-part","7-part","5-or-6-parts","6-or-7-parts"].includes(s.mode))throw new Error("CronOptions: mode must be one of 'auto', '5-part', '6-part', '7-part', '5-or-6-parts', or '6-or-7-parts'.");if(!["single-value","no-wildcard"].includes(s.fixedTimeRule))throw new Error("CronOptions: fixedTimeRule must be one of 'single-value' or 'no-wildcard'.");s.timezone===""&&(s.timezone=void 0);let t=s.timezone??s.utcOffset;if(s.startAt&&(s.startAt=I(new c(s.startAt,t))),s.stopAt&&(s.stopAt=I(new c(s.stopAt,t))),s.interval!==null){if(isNaN(s.interval))throw new Error("CronOptions: Supplied value for interval is not a number");if(s.interval<0)throw new Error("CronOptions: Supplied value for interval can not be negative")}if(s.utcOffset!==void 0){if(isNaN(s.utcOffset))throw new Error("CronOptions: Invalid value passed for utcOffset, should be number representing minutes offset from UTC.");if(s.utcOffset<-870||s.utcOffset>870)throw new Error("CronOptions: utcOffset out of bounds.");if(s.utcOffset!==void 0&&s.timezone)throw new Error("CronOptions: Combining 'utcOffset' with 'timezone' is not allowed.")}if(s.unref!==!0&&s.unref!==!1)throw new Error("CronOptions: Unref should be either true, false or undefined(false).");if(s.dayOffset!==void 0&&s.dayOffset!==0&&isNaN(s.dayOffset))throw new Error("CronOptions: Invalid value passed for dayOffset, should be a number representing days to offset.");return s}function I(s){return s.ms?(s.ms=0,new c(new Date(s.getTime()+1e3),s.tz)):s}function b(s){return typeof s=="function"}function L(s){return b(s)}function Y(s){typeof Deno<"u"&&typeof Deno.unrefTimer<"u"?Deno.unrefTimer(s):s&&typeof s.unref<"u"&&s.unref()}var P=1440*60*1e3,$=30*1e3,M=[],j=class{name;options;_states;fn;_startAtRoundingMs=0;getTz(){return this.options.timezone??this.options.utcOffset}applyDayOffset(e){let t=this._offsetMs();return t?new Date(e.getTime()+t):e}_offsetMs(){return(this.options.dayOffset??0)*P}get _startAt(){return this.options.startAt}get _stopAt(){return this.options.stopAt}_nextTarget(e,t){let n=this._offsetMs(),r=this._next(this._shift(e),new Date(t.getTime()-n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_previousTarget(e,t){let n=this._toMs(e??t)-this._offsetMs(),r=this._previous(new Date(n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_shift(e){if(e!=null)return new c(new Date(this._toMs(e)-this._offsetMs()),this.getTz())}constructor(e,t,n){let r,a;if(b(t))a=t;else if(typeof t=="object")r=t;else if(t!==void 0)throw new Error("Cron: Invalid argument passed for optionsIn. Should be one of function, or object (options).");if(b(n))a=n;else if(typeof n=="object")r=n;else if(n!==void 0)throw new Error("Cron: Invalid argument passed for funcIn. Should be one of function, or object (options).");this.name=r?.name;let i=r?.startAt;this.options=F(r),i&&this._startAt&&(this._startAtRoundingMs=this._startAt.getTime()-new c(i,this.getTz()).getTime());let o=!!e&&(e instanceof Date||typeof e=="string"&&e.indexOf(":")>0);if(this._states={kill:!1,blocking:!1,previousRun:void 0,currentRun:void 0,once:void 0,currentTimeout:void 0,maxRuns:r?r.maxRuns:void 0,paused:r?r.paused:!1,pattern:o?new C("* * * * *",void 0,{mode:"auto"}):new C(e,this.options.timezone,{mode:this.options.mode,alternativeWeekdays:this.options.alternativeWeekdays,sloppyRanges:this.options.sloppyRanges,fixedTimeRule:this.options.fixedTimeRule})},o&&(this._states.once=new c(e,this.getTz())),this.name){if(M.find(l=>l.name===this.name))throw new Error("Cron: Tried to initialize new named job '"+this.name+"', but name already taken.");M.push(this)}return a!==void 0&&L(a)&&(this.fn=a,this.schedule()),this}nextRun(e){return this._nextTarget(e,new Date)}nextRuns(e,t){this._states.maxRuns!==void 0&&e>this._states.maxRuns&&(e=this._states.maxRuns);let n=t||this._states.currentRun||void 0;return this._enumerateRuns(e,n,"next")}previousRuns(e,t){return this._enumerateRuns(e,t||void 0,"previous")}enumerate(e){return new A(this,e)}_enumerateRuns(e,t,n){let r=[],a=new Date,i=t;for(;e-- >0;){let o=n==="next"?this._nextTarget(i,a):this._previousTarget(i,a);if(!o)break;r.push(o),i=o}return r}match(e){if(this._states.once){let n=new c(e,this.getTz());n.ms=0;let r=new c(this._states.once,this.getTz());return r.ms=0,n.getTime()===r.getTime()}let t=new c(e,this.getTz());return t.ms=0,t.match(this._states.pattern,this.options)}getPattern(){if(!this._states.once)return this._states.pattern?this._states.pattern.pattern:void 0}getOnce(){return this._states.once?this._states.once.getDate():null}isRunning(){return!this._states.paused&&!this._states.kill&&this.fn!==void 0&&this._nextTarget(this._states.currentRun,new Date)!==null}isStopped(){return this._states.kill}isBusy(){return this._states.blocking}currentRun(){return this._states.currentRun?this._states.currentRun.getDate():null}previousRun(){return this._states.previousRun?this._states.previousRun.getDate():null}msToNext(e){let t=new Date,n=this._nextTarget(e,t);return n?n.getTime()-this._toMs(e??t):null}stop(){this._states.kill=!0,this._states.currentTimeout&&clearTimeout(this._states.currentTimeout);let e=M.indexOf(this);e>=0&&M.splice(e,1)}pause(){return this._states.paused=!0,!this._states.kill}resume(){return this._states.paused=!1,!this._states.kill}schedule(e){return this._schedule(e)}_schedule(e,t){if(e&&this.fn)throw new Error("Cron: It is not allowed to schedule two functions using the same Croner instance.");e&&(this.fn=e);let n=t??new Date,r=this._nextTarget(void 0,n),a=r?r.getTime()-n.getTime():null,i=this._states.currentRun;i&&i.getTime()>n.getTime()&&(i=void 0);let o=this._nextTarget(i,n);return a===null||isNaN(a)||o===null?this:(a>$&&(a=$),a<0&&(a=this._states.paused?1e3:0),this._states.currentTimeout=setTimeout(()=>this._checkTrigger(o),a),this._states.currentTimeout&&this.options.unref&&Y(this._states.currentTimeout),this)}async _trigger(e=new Date){this._states.blocking=!0,this._states.currentRun=new c(e,this.getTz());try{if(this.options.catch)try{this.fn!==void 0&&await this.fn(this,this.options.context)}catch(t){if(b(this.options.catch))try{Promise.resolve(this.options.catch(t,this)).catch(()=>{})}catch{}}else this.fn!==void 0&&await this.fn(this,this.options.context)}finally{this._states.previousRun=new c(e,this.getTz()),this._states.blocking=!1}}async trigger(){await this._trigger()}runsLeft(){return this._states.maxRuns}_checkTrigger(e){let t=new Date,n=!this._states.paused&&t.getTime()>=e.getTime(),r=this._states.blocking&&this.options.protect;n&&!r?(this._states.maxRuns!==void 0&&this._states.maxRuns--,this._trigger(t)):n&&r&&b(this.options.protect)&&setTimeout(()=>this.options.protect(this),0),this._schedule(void 0,n?void 0:t)}_next(e,t,n){let r=n?n.startAt:this._startAt,a=n?n.stopAt:this._stopAt,i=!!e,o=!!(e||this._states.currentRun),u=!1;!e&&r&&this.options.interval&&(e=this._calculatePreviousRun(r,t),e&&(o=!0),u=!e);let l=e??t??new Date,h=this._toMs(l);e=new c(l,this.getTz()),r&&h<r.getTime()&&(e=u?r:new c(new Date(r.getTime()-1e3),this.getTz()),h=e.getTime());let m=this._states.once||new c(e,this.getTz());if(!u&&m!==this._states.once&&(m=this._findOccurrence(e,h,1,o)),this._states.once){let d=this._states.once.getTime(),p=h-d;if(r&&d<r.getTime()-this._startAtRoundingMs||this._states.currentRun&&this.applyDayOffset(this._states.once.getDate()).getTime()<=this._states.currentRun.getTime()||(i?p>=0:p>1e3&&!this.options.allowPast))return null}return m===null||this._states.maxRuns!==void 0&&this._states.maxRuns<=0||this._states.kill||a&&m.getTime()>=a.getTime()?null:m}_previous(e,t){let n=this._toMs(e??new Date);if(t.stopAt&&n>t.stopAt.getTime()&&(n=t.stopAt.getTime()),this._states.once)return this._states.once.getTime()<n?this._states.once:null;let r=this._findOccurrence(new c(new Date(n),this.getTz()),n,-1);return r===null||t.startAt&&r.getTime()<t.startAt.getTime()?null:r}_toMs(e){if(e instanceof Date)return e.getTime();let t=new c(e,this.getTz());return t.getTime()+(typeof t.tz=="string"?t.ms:0)}_findOccurrence(e,t,n,r=!1){let a=this.options.interval??0;if(a>1&&(n===-1||r)){t+=(a-1)*1e3*n;let m=new Date(t);if(isNaN(m.getTime())||(e=new c(m,this.getTz()),!(e.year>=1&&e.year<=9999)))return null;r=!1}let i=this._walk(e,t,n,r),o=this.getTz();if(this._states.pattern.isFixedTime&&n===1||typeof o=="number"||U(t,o)!==(n===1?"earlier":"later"))return i;let u=Math.floor(t/1e3)*1e3,l=n===1?k(u,u+P,o):k(u-P,u,o)-1e3;if(i&&(l-i.getTime())*n>0)return i;let h=this._walk(new c(new Date(l),o),l-n,n,!1,!0);return!i||!h?i??h:(i.getTime()-h.getTime())*n>0?h:i}_walk(e,t,n,r,a=!1){let i=this._states.pattern,o=(l,h)=>n===1?l.increment(i,this.options,h):l.decrement(i,this.options,h),u=new c(e,this.getTz());for((!a||!u.match(i,this.options))&&(u=o(u,r));u;){let l=this._runAt(u,t,n);if(l)return new c(l,this.getTz());u=o(u,!1)}return null}_runAt(e,t,n){let r=d=>(d.getTime()-t)*n>0,a=e.tz;if(typeof a=="number"){let d=e.getDate();return r(d)?d:null}let i=T(e.year,e.month+1,e.day,e.hour,e.minute,e.second,a),o=_(i),u=this._states.pattern.isFixedTime;if(o.kind==="single")return r(o.date)?o.date:null;if(o.kind==="ambiguous"){let{earlier:d,later:p}=o;return(u?[d]:n===1?[d,p]:[p,d]).find(r)??null}if(!u)return null;let l=new Date(k(o.before.getTime(),o.after.getTime(),a)),h=y(l,a);return h.y===i.y&&h.m===i.m&&h.d===i.d&&r(l)?l:null}_calculatePreviousRun(e,t){let n=new c(t,this.getTz()).getTime();if(e.getTime()>n)return;let r=this.options.interval*1e3,a=e;for(;a.getTime()+r<=n;){let i=this._findOccurrence(a,a.getTime(),1,!0);if(i===null)break;a=i}return a}},A=class{cron;cursor;now;done;initialMaxRuns;remainingRuns;constructor(e,t){this.cron=e,this.initialMaxRuns=e.runsLeft()??1/0,this.reset(t)}next(){if(this.done||this.remainingRuns<=0)return this.done=!0,{value:void 0,done:!0};let e=this.cron._nextTarget(this.cursor,this.now);return e===null?(this.done=!0,{value:void 0,done:!0}):(this.cursor=e,this.remainingRuns--,{value:e,done:!1})}peek(){return this.done||this.remainingRuns<=0?null:this.cron._nextTarget(this.cursor,this.now)}reset(e){this.cursor=e instanceof Date?new Date(e.getTime()):e??void 0,this.now=new Date,this.done=!1,this.remainingRuns=this.initialMaxRuns}[Symbol.iterator](){return this}};
+
+;// CONCATENATED MODULE: ./build/server/sync/service/schedule.js
+
+class ScheduleError extends Error {
+    name = 'ScheduleError';
+}
+const MIN_INTERVAL_SECONDS = 60;
+const MAX_INTERVAL_SECONDS = 7 * 86_400;
+/**
+ * A five- or six-field cron expression, evaluated in UTC so a schedule means the same on every
+ * node; or whole seconds from 60 to 604800, counted from the service's start. Croner is the
+ * judge of an expression; its message names the wrong field, never more than the expression.
+ */
+function parseSchedule(raw) {
+    const text = String(raw).trim();
+    if (/^\d+$/.test(text)) {
+        const seconds = Number(text);
+        if (seconds < MIN_INTERVAL_SECONDS || seconds > MAX_INTERVAL_SECONDS) {
+            throw new ScheduleError(`as an interval must be whole seconds from ${MIN_INTERVAL_SECONDS} to ${MAX_INTERVAL_SECONDS}`);
+        }
+        return { text, next: (after) => new Date(after.getTime() + seconds * 1000) };
+    }
+    const fields = text.split(/\s+/);
+    if (fields.length !== 5 && fields.length !== 6)
+        throw new ScheduleError('must be a cron expression (5 or 6 fields) or an interval in seconds');
+    let cron;
+    try {
+        cron = new j(fields.join(' '), { paused: true, timezone: 'Etc/UTC' });
+    }
+    catch (err) {
+        throw new ScheduleError(`is not a valid cron expression (${err.message.replace(/^CronPattern: /, '')})`);
+    }
+    return { text: fields.join(' '), next: (after) => cron.nextRun(after) };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/config.js
+
+
+
+
+const SOURCES = (/* unused pure expression or super */ null && (['dependencytrack', 'github', 'sonarqube']));
+const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
+const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 'SONARQUBE_TOKEN', 'GITHUB_TARGETS'];
+/** Every problem found, each naming its key (and where the value came from); never a value. */
+class SyncConfigError extends Error {
+    problems;
+    mode;
+    name = 'SyncConfigError';
+    constructor(problems, 
+    /** The mode, when it was itself valid: the service decides from it whether to stay up. */
+    mode) {
+        super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+        this.problems = problems;
+        this.mode = mode;
+    }
+}
+const HTTP_URL = (raw) => {
+    if (typeof raw !== 'string' || raw.trim() === '')
+        return { problem: 'must be an http(s) URL' };
+    let url;
+    try {
+        url = new URL(raw.trim());
+    }
+    catch {
+        return { problem: 'must be an http(s) URL' };
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return { problem: 'must be an http(s) URL' };
+    if (url.username || url.password)
+        return { problem: 'must not carry credentials (they are read from the environment)' };
+    if (url.search || url.hash)
+        return { problem: 'must not have a query or fragment' };
+    return { value: url.href.replace(/\/+$/, '') };
+};
+const BOOLEAN = (raw, fromEnv) => {
+    if (typeof raw === 'boolean')
+        return { value: raw };
+    if (fromEnv && typeof raw === 'string' && /^(true|false)$/i.test(raw.trim()))
+        return { value: /^true$/i.test(raw.trim()) };
+    return { problem: 'must be true or false' };
+};
+const config_text = (max) => (raw) => typeof raw === 'string' && raw.trim() !== '' && raw.trim().length <= max ? { value: raw.trim() } : { problem: `must be a non-empty string of at most ${max} characters` };
+const oneOf = (values) => (raw) => {
+    const found = typeof raw === 'string' ? values.find((v) => v.toLowerCase() === raw.trim().toLowerCase()) : undefined;
+    return found === undefined ? { problem: `must be one of ${values.join(', ')}` } : { value: found };
+};
+const wholeNumber = (min, max) => (raw, fromEnv) => {
+    const n = typeof raw === 'number' ? raw : fromEnv && typeof raw === 'string' && /^\s*\d{1,9}\s*$/.test(raw) ? Number(raw) : NaN;
+    return Number.isInteger(n) && n >= min && n <= max ? { value: n } : { problem: `must be a whole number from ${min} to ${max}` };
+};
+// A cron expression (UTC) or an interval in seconds, judged by the scheduler's own parser.
+const SCHEDULE = (raw) => {
+    if (typeof raw !== 'string' && typeof raw !== 'number')
+        return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
+    try {
+        const schedule = parseSchedule(raw);
+        return schedule.next(new Date()) ? { value: schedule.text } : { problem: 'never runs (the expression has no future date)' };
+    }
+    catch (err) {
+        return { problem: err.message };
+    }
+};
+/** Every key of the file, the environment setting that overrides it, and its default. */
+const KEYS = [
+    { path: 'mode', env: 'SYNC_MODE', check: oneOf(['deployment', 'cronjob']), fallback: 'deployment' },
+    // Hourly, each source 30 minutes after the one before it.
+    { path: 'schedule.dependencytrack', env: 'SYNC_SCHEDULE_DEPENDENCYTRACK', check: SCHEDULE, fallback: '0 * * * *' },
+    { path: 'schedule.github', env: 'SYNC_SCHEDULE_GITHUB', check: SCHEDULE, fallback: '30 * * * *' },
+    { path: 'schedule.sonarqube', env: 'SYNC_SCHEDULE_SONARQUBE', check: SCHEDULE, fallback: '0 * * * *' },
+    { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN, fallback: true },
+    { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
+    { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
+    { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN, fallback: true },
+    { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN, fallback: false },
+    { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
+    { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
+    { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: config_text(255), fallback: 'Research and Development' },
+    { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
+    { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
+];
+const SECRET_WORDS = /(token|key|password|secret|targets|credential)/i;
+function config_isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function readFile(file, problems) {
+    let source;
+    try {
+        source = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch (err) {
+        problems.push(`configuration file ${file}: cannot be read (${err.code ?? 'error'})`);
+        return {};
+    }
+    const doc = (0,yaml_dist/* parseDocument */.Tp)(source);
+    if (doc.errors.length > 0) {
+        // Position only: the parser's own message quotes the file, which may hold a pasted secret.
+        const at = doc.errors[0]?.linePos?.[0];
+        problems.push(`configuration file ${file}: not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}`);
+        return {};
+    }
+    const value = doc.toJS() ?? {};
+    if (!config_isPlainObject(value)) {
+        problems.push(`configuration file ${file}: must be a mapping of keys`);
+        return {};
+    }
+    return value;
+}
+/** Keys present in the file that the configuration does not know; secrets get their own message. */
+function unknownKeys(tree, prefix, problems) {
+    for (const [name, value] of Object.entries(tree)) {
+        const path = prefix ? `${prefix}.${name}` : name;
+        if (KEYS.some((k) => k.path === path))
+            continue;
+        if (config_isPlainObject(value) && KEYS.some((k) => k.path.startsWith(`${path}.`))) {
+            unknownKeys(value, path, problems);
+        }
+        else if (SECRET_WORDS.test(name)) {
+            problems.push(`${path}: secrets are read only from the environment (${SECRET_SETTINGS.join(', ')}); remove it from the file`);
+        }
+        else {
+            problems.push(`${path}: not a known key`);
+        }
+    }
+}
+function lookup(tree, path) {
+    let node = tree;
+    for (const part of path.split('.'))
+        node = config_isPlainObject(node) ? node[part] : undefined;
+    return node;
+}
+function config_assign(tree, path, value) {
+    const parts = path.split('.');
+    let node = tree;
+    for (const part of parts.slice(0, -1))
+        node = (node[part] ??= {});
+    node[parts[parts.length - 1]] = value;
+}
+function present(value) {
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+/**
+ * The configuration: the YAML file (optional), each key overridable by its environment
+ * setting, defaults for the rest; secrets from the environment only. Throws a
+ * `SyncConfigError` listing every problem before anything is called.
+ */
+function loadSyncConfig(options) {
+    const problems = [];
+    const fromFile = options.file ? readFile(options.file, problems) : {};
+    unknownKeys(fromFile, '', problems);
+    const tree = {};
+    for (const key of KEYS) {
+        const envValue = present(options.env[key.env]);
+        const raw = envValue ?? lookup(fromFile, key.path);
+        if (raw === undefined || raw === null) {
+            if (key.fallback !== undefined)
+                config_assign(tree, key.path, key.fallback);
+            continue;
+        }
+        const checked = key.check(raw, envValue !== undefined);
+        if ('problem' in checked)
+            problems.push(`${key.path}${envValue !== undefined ? ` (from ${key.env})` : ''} ${checked.problem}`);
+        else
+            config_assign(tree, key.path, checked.value);
+    }
+    let githubTargets;
+    const targets = present(options.env.GITHUB_TARGETS);
+    if (targets !== undefined) {
+        const parsed = parseGithubTargets(targets);
+        if ('problems' in parsed)
+            problems.push(...parsed.problems);
+        else
+            githubTargets = parsed.targets;
+    }
+    if (problems.length > 0)
+        throw new SyncConfigError(problems, tree.mode);
+    const secrets = {
+        dependencyTrackApiKey: present(options.env.DEPENDENCY_TRACK_API_KEY),
+        defectDojoToken: present(options.env.DEFECTDOJO_TOKEN),
+        sonarQubeToken: present(options.env.SONARQUBE_TOKEN),
+        githubTargets,
+    };
+    return { config: tree, secrets };
+}
+/** What every source needs: DefectDojo's address and token. */
+function missingDefectDojo({ config, secrets }) {
+    return [
+        ...(config.defectdojo.url ? [] : ['defectdojo.url is required (or SYNC_DEFECTDOJO_URL)']),
+        ...(secrets.defectDojoToken ? [] : ['DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)']),
+    ];
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./build/server/sync/http/multipart.js
+
+/**
+ * A `multipart/form-data` body produced as it is sent, so a file part of unknown length (a
+ * download still arriving) is never held whole. The platform's `FormData` needs every file as a
+ * finished `Blob`, which would hold the export in memory.
+ */
+function multipartBody(fields, file) {
+    const boundary = `----gatehouse${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
+    const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
+    const encoder = new TextEncoder();
+    async function* body() {
+        for (const [name, value] of Object.entries(fields)) {
+            yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`);
+        }
+        yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`);
+        if (file.content instanceof Uint8Array)
+            yield file.content;
+        else
+            yield* file.content;
+        yield encoder.encode(`\r\n--${boundary}--\r\n`);
+    }
+    return { contentType: `multipart/form-data; boundary=${boundary}`, body: body() };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/statistics.js
+function statistics_total(node) {
+    const value = node?.total?.total;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/**
+ * The delta totals, or undefined when the answer has no `statistics.delta` (DefectDojo leaves it
+ * out in some versions and configurations; `after` alone says nothing about what changed).
+ */
+function reimportCounts(body) {
+    const delta = body?.statistics?.delta;
+    if (!delta || typeof delta !== 'object')
+        return undefined;
+    const created = statistics_total(delta.created);
+    const closed = statistics_total(delta.closed);
+    const reactivated = statistics_total(delta.reactivated);
+    const untouched = statistics_total(delta.untouched);
+    if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
+        return undefined;
+    return { created, closed, reactivated, untouched };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
+
+
+
+const defectdojo_client_SERVICE = 'DefectDojo';
+/** DefectDojo through its REST API v2, with one API token; never a password or session. */
+class DefectDojoClient {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    headers(extra = {}) {
+        return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
+    }
+    /**
+     * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
+     * findings the report no longer holds, and deduplicates within the engagement.
+     */
+    async reimport(request) {
+        const fields = {
+            scan_type: request.scanType,
+            product_type_name: this.options.productType,
+            product_name: request.productName,
+            engagement_name: request.engagementName,
+            auto_create_context: 'true',
+            close_old_findings: 'true',
+            deduplication_on_engagement: 'true',
+        };
+        if (request.testTitle)
+            fields.test_title = request.testTitle;
+        const { contentType, body } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
+        const operation = `reimport-scan of ${request.productName}`;
+        const response = await send(defectdojo_client_SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
+            method: 'POST',
+            headers: this.headers({ 'content-type': contentType }),
+            body,
+            duplex: 'half',
+            timeoutMs: this.options.uploadTimeoutMs,
+        });
+        return reimportCounts(await jsonBody(defectdojo_client_SERVICE, operation, response, this.options.uploadTimeoutMs));
+    }
+    /** The cheapest authenticated call: proves DefectDojo answers and accepts the token. */
+    async ping(timeoutMs = this.options.timeoutMs) {
+        const response = await send(defectdojo_client_SERVICE, 'health check', `${this.options.url}/api/v2/products/?limit=1`, { headers: this.headers(), timeoutMs });
+        await response.arrayBuffer();
+    }
+    /**
+     * Active findings of one product at the given severities that carry no `issue:` tag, worst
+     * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
+     */
+    async *openFindings(productName, severities) {
+        const base = `${this.options.url}/api/v2/findings/`;
+        const query = new URLSearchParams({
+            product_name: productName,
+            active: 'true',
+            severity: severities.join(','),
+            not_tag: 'issue:',
+            o: 'numerical_severity,id',
+            limit: '100',
+        });
+        let next = `${base}?${query}`;
+        const operation = `findings of ${productName}`;
+        while (next) {
+            const response = await send(defectdojo_client_SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+            const page = (await jsonBody(defectdojo_client_SERVICE, operation, response, this.options.timeoutMs));
+            if (!Array.isArray(page?.results))
+                throw new UnexpectedAnswerError(defectdojo_client_SERVICE, operation, 'the answer has no results list');
+            yield page.results;
+            next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+        }
+    }
+    /** `PATCH /api/v2/findings/{id}/` with the whole tag list (the field is replaced, not merged). */
+    async setFindingTags(id, tags) {
+        const operation = `tagging of finding ${id}`;
+        const response = await send(defectdojo_client_SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/`, {
+            method: 'PATCH',
+            headers: this.headers({ 'content-type': 'application/json' }),
+            body: JSON.stringify({ tags }),
+            timeoutMs: this.options.timeoutMs,
+        });
+        await response.arrayBuffer();
+    }
+    /** Whether a product of exactly this name exists (the API's `name` filter matches substrings). */
+    async productExists(name) {
+        const base = `${this.options.url}/api/v2/products/`;
+        let next = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
+        const operation = `product lookup of ${name}`;
+        while (next) {
+            const response = await send(defectdojo_client_SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+            const page = (await jsonBody(defectdojo_client_SERVICE, operation, response, this.options.timeoutMs));
+            if (!Array.isArray(page?.results))
+                throw new UnexpectedAnswerError(defectdojo_client_SERVICE, operation, 'the answer has no results list');
+            if (page.results.some((p) => p?.name === name))
+                return true;
+            // Only the query of `next` is used: behind a proxy its host and scheme can differ from ours.
+            next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+        }
+        return false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/server/sync/run.js
-
-
-
-
 
 
 
@@ -40960,13 +41340,19 @@ function secretValues({ secrets }) {
 function scrub(text, secrets) {
     return secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }
-/** Progress lines of a command: its source, and what one item of it is called. */
-function progressFor(command, write) {
-    return command === 'sync' ? humanProgress('dependencytrack', 'project', write) : humanProgress('github', 'alert list', write);
+/** Progress lines of a connector: its source, and what one item of it is called. */
+function progressFor(connector, write) {
+    return humanProgress(connector.source, connector.noun, write);
 }
-/** Runs one command against the services its configuration names. Checks what the command needs before calling anything. */
-async function runSyncCommand(command, loaded, options, progress, retryPolicy = {}) {
-    requireFor(command, loaded);
+/** What a run of this connector needs beyond a valid configuration; throws naming every missing piece. */
+function requireFor(connector, loaded) {
+    const problems = [...missingDefectDojo(loaded), ...connector.missing(loaded)];
+    if (problems.length > 0)
+        throw new SyncConfigError(problems);
+}
+/** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
+async function runConnector(connector, loaded, options, progress, retryPolicy = {}) {
+    requireFor(connector, loaded);
     const { config, secrets } = loaded;
     const retry = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
     const defectDojo = new DefectDojoClient({
@@ -40976,27 +41362,7 @@ async function runSyncCommand(command, loaded, options, progress, retryPolicy = 
         timeoutMs: options.timeoutMs,
         uploadTimeoutMs: options.uploadTimeoutMs,
     });
-    if (command === 'sync') {
-        const dependencyTrack = new DependencyTrackClient({
-            url: config.sources.dependencytrack.url,
-            apiKey: secrets.dependencyTrackApiKey,
-            timeoutMs: options.timeoutMs,
-            uploadTimeoutMs: options.uploadTimeoutMs,
-        });
-        return syncDependencyTrack({ dependencyTrack, defectDojo, excludeInactive: config.sources.dependencytrack.excludeInactive, concurrency: options.concurrency, retry, progress });
-    }
-    return syncGithub({
-        targets: secrets.githubTargets,
-        clientFor: (target) => githubClient(target, {
-            timeoutMs: options.timeoutMs,
-            retry,
-            onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
-        }),
-        defectDojo,
-        concurrency: options.concurrency,
-        retry,
-        progress,
-    });
+    return connector.run({ loaded, options, defectDojo, retry, progress });
 }
 
 ;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
@@ -41072,6 +41438,7 @@ const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace
 
 
 
+
 /**
  * Masks a secret input, and for the targets JSON every token inside it as well: the runner masks
  * a secret's whole value, not the token when it is printed on its own.
@@ -41112,17 +41479,25 @@ async function runSyncAction({ core, env, retry }) {
     const ddToken = optionalInput(core, 'defectdojo-token');
     const dtKey = optionalInput(core, 'dependency-track-api-key');
     const targets = optionalInput(core, 'github-targets');
-    for (const secret of [ddToken, dtKey, targets])
+    const sonarToken = optionalInput(core, 'sonarqube-token');
+    for (const secret of [ddToken, dtKey, targets, sonarToken])
         mask(core, secret);
     let secrets = [];
     try {
         const command = requiredInput(core, 'command');
-        if (!COMMANDS.includes(command))
-            throw new InputError('input "command" must be sync or sync-github');
+        const connector = connectorForCommand(command);
+        if (!connector)
+            throw new InputError(`input "command" must be one of ${connectors_CONNECTORS.map((c) => c.command).join(', ')}`);
         requiredInput(core, 'defectdojo-token');
         const loaded = loadSyncConfig({
             ...(optionalInput(core, 'config') ? { file: optionalInput(core, 'config') } : {}),
-            env: { ...env, DEFECTDOJO_TOKEN: ddToken, DEPENDENCY_TRACK_API_KEY: dtKey ?? env.DEPENDENCY_TRACK_API_KEY, GITHUB_TARGETS: targets ?? env.GITHUB_TARGETS },
+            env: {
+                ...env,
+                DEFECTDOJO_TOKEN: ddToken,
+                DEPENDENCY_TRACK_API_KEY: dtKey ?? env.DEPENDENCY_TRACK_API_KEY,
+                GITHUB_TARGETS: targets ?? env.GITHUB_TARGETS,
+                SONARQUBE_TOKEN: sonarToken ?? env.SONARQUBE_TOKEN,
+            },
         });
         secrets = secretValues(loaded);
         // The inputs as command-line options, so the action and the CLI share one parser, its limits and defaults.
@@ -41134,12 +41509,11 @@ async function runSyncAction({ core, env, retry }) {
         if (args === 'help')
             throw new InputError('unexpected help request');
         const info = (line) => core.info(scrub(line, secrets));
-        const name = command;
-        const report = await runSyncCommand(name, loaded, args.options, progressFor(name, info), retry);
+        const report = await runConnector(connector, loaded, args.options, progressFor(connector, info), retry);
         summaryLines(report).forEach(info);
         const dir = (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || '.', 'gatehouse-sync');
         (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-        const file = (0,external_node_path_namespaceObject.join)(dir, `${name}-report.json`);
+        const file = (0,external_node_path_namespaceObject.join)(dir, `${command}-report.json`);
         (0,external_node_fs_namespaceObject.writeFileSync)(file, scrub(JSON.stringify(report, null, 2), secrets));
         core.setOutput('synced-count', String(report.totals.synced));
         core.setOutput('failed-count', String(report.totals.failed));

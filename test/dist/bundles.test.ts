@@ -85,6 +85,14 @@ describe('dist/ bundles', () => {
       });
     }
 
+    if (name === 'sync') {
+      it('sync: the command-line bundle loads the service chunk for serve (mode cronjob, nothing configured: exit 2)', async () => {
+        const result = await runToEnd(process.execPath, [join(DIST, name, 'cli', 'index.js'), 'serve'], { env: { PATH: process.env.PATH ?? '', SYNC_MODE: 'cronjob' } });
+        assert.equal(result.code, 2, result.stdout + result.stderr);
+        assert.match(result.stderr, /^gatehouse-sync: invalid configuration:\n {2}- defectdojo\.url is required/);
+      });
+    }
+
     it(`${name}: is an ES module bundle under 2 MB`, () => {
       assert.deepEqual(JSON.parse(readFileSync(join(DIST, name, 'package.json'), 'utf8')), { type: 'module' });
       assert.ok(statSync(join(DIST, name, 'index.js')).size < 2 * 1024 * 1024);

@@ -2,10 +2,220 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 181:
+/***/ 42613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 90290:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("async_hooks");
+
+/***/ }),
+
+/***/ 20181:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
+
+/***/ }),
+
+/***/ 35317:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+
+/***/ }),
+
+/***/ 29907:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("cluster");
+
+/***/ }),
+
+/***/ 76982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 72250:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("dns");
+
+/***/ }),
+
+/***/ 24434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 79896:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+
+/***/ }),
+
+/***/ 91943:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs/promises");
+
+/***/ }),
+
+/***/ 58611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 65692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 73339:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
+
+/***/ }),
+
+/***/ 69278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 77598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 53053:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
+
+/***/ }),
+
+/***/ 78474:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 73024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 37067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
+/***/ 77030:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 48161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+
+/***/ }),
+
+/***/ 76760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 41792:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
+
+/***/ }),
+
+/***/ 58500:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+
+/***/ }),
+
+/***/ 73136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+
+/***/ }),
+
+/***/ 57975:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+
+/***/ }),
+
+/***/ 38522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 70857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
+/***/ 16928:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+
+/***/ }),
+
+/***/ 82987:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("perf_hooks");
 
 /***/ }),
 
@@ -16,19 +226,95 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 /***/ }),
 
-/***/ 7030:
+/***/ 2203:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
+
+/***/ }),
+
+/***/ 13193:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+
+/***/ }),
+
+/***/ 53557:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+
+/***/ }),
+
+/***/ 16460:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers/promises");
+
+/***/ }),
+
+/***/ 64756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 52018:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tty");
+
+/***/ }),
+
+/***/ 87016:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
+
+/***/ }),
+
+/***/ 39023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 11493:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("v8");
+
+/***/ }),
+
+/***/ 28167:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("worker_threads");
+
+/***/ }),
+
+/***/ 43106:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
+
+/***/ }),
+
+/***/ 47030:
 /***/ ((__unused_webpack_module, exports) => {
 
-var __webpack_unused_export__;
 
 /*!
  * content-type
  * Copyright(c) 2015 Douglas Christopher Wilson
  * MIT Licensed
  */
-__webpack_unused_export__ = ({ value: true });
-__webpack_unused_export__ = format;
-exports.qg = parse;
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.format = format;
+exports.parse = parse;
 const TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
 const TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /**
@@ -199,18 +485,18 @@ function qstring(str) {
 
 /***/ }),
 
-/***/ 7349:
+/***/ 57349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveBlockMap = __nccwpck_require__(7103);
-var resolveBlockSeq = __nccwpck_require__(334);
-var resolveFlowCollection = __nccwpck_require__(3142);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveBlockMap = __nccwpck_require__(87103);
+var resolveBlockSeq = __nccwpck_require__(90334);
+var resolveFlowCollection = __nccwpck_require__(13142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -296,15 +582,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 3683:
+/***/ 23683:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var Document = __nccwpck_require__(3021);
-var composeNode = __nccwpck_require__(5937);
-var resolveEnd = __nccwpck_require__(7788);
-var resolveProps = __nccwpck_require__(4631);
+var composeNode = __nccwpck_require__(45937);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -348,17 +634,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 5937:
+/***/ 45937:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var composeCollection = __nccwpck_require__(7349);
+var identity = __nccwpck_require__(41127);
+var composeCollection = __nccwpck_require__(57349);
 var composeScalar = __nccwpck_require__(5413);
-var resolveEnd = __nccwpck_require__(7788);
-var utilEmptyScalarPosition = __nccwpck_require__(2599);
+var resolveEnd = __nccwpck_require__(17788);
+var utilEmptyScalarPosition = __nccwpck_require__(22599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -472,10 +758,10 @@ exports.composeNode = composeNode;
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -562,18 +848,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 9984:
+/***/ 89984:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(1342);
+var directives = __nccwpck_require__(61342);
 var Document = __nccwpck_require__(3021);
-var errors = __nccwpck_require__(1464);
-var identity = __nccwpck_require__(1127);
-var composeDoc = __nccwpck_require__(3683);
-var resolveEnd = __nccwpck_require__(7788);
+var errors = __nccwpck_require__(91464);
+var identity = __nccwpck_require__(41127);
+var composeDoc = __nccwpck_require__(23683);
+var resolveEnd = __nccwpck_require__(17788);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -793,17 +1079,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 7103:
+/***/ 87103:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var resolveProps = __nccwpck_require__(4631);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var resolveProps = __nccwpck_require__(34631);
 var utilContainsNewline = __nccwpck_require__(9499);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
-var utilMapIncludes = __nccwpck_require__(1187);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
+var utilMapIncludes = __nccwpck_require__(81187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -917,12 +1203,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 8913:
+/***/ 48913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -1124,14 +1410,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 334:
+/***/ 90334:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveProps = __nccwpck_require__(4631);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveProps = __nccwpck_require__(34631);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -1182,7 +1468,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 7788:
+/***/ 17788:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1228,19 +1514,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 3142:
+/***/ 13142:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveEnd = __nccwpck_require__(7788);
-var resolveProps = __nccwpck_require__(4631);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
 var utilContainsNewline = __nccwpck_require__(9499);
-var utilMapIncludes = __nccwpck_require__(1187);
+var utilMapIncludes = __nccwpck_require__(81187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -1444,13 +1730,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 6842:
+/***/ 76842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var resolveEnd = __nccwpck_require__(7788);
+var Scalar = __nccwpck_require__(63301);
+var resolveEnd = __nccwpck_require__(17788);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -1679,7 +1965,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 4631:
+/***/ 34631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1877,7 +2163,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 2599:
+/***/ 22599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1912,7 +2198,7 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 4051:
+/***/ 74051:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1936,12 +2222,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 1187:
+/***/ 81187:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -1964,16 +2250,16 @@ exports.mapIncludes = mapIncludes;
 
 
 var Alias = __nccwpck_require__(4065);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var toJS = __nccwpck_require__(4043);
-var Schema = __nccwpck_require__(5840);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var toJS = __nccwpck_require__(74043);
+var Schema = __nccwpck_require__(45840);
 var stringifyDocument = __nccwpck_require__(6829);
-var anchors = __nccwpck_require__(1596);
-var applyReviver = __nccwpck_require__(3661);
-var createNode = __nccwpck_require__(2404);
-var directives = __nccwpck_require__(1342);
+var anchors = __nccwpck_require__(71596);
+var applyReviver = __nccwpck_require__(83661);
+var createNode = __nccwpck_require__(42404);
+var directives = __nccwpck_require__(61342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -2302,13 +2588,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 1596:
+/***/ 71596:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -2385,7 +2671,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 3661:
+/***/ 83661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2449,14 +2735,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 2404:
+/***/ 42404:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -2546,13 +2832,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 1342:
+/***/ 61342:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
 
 const escapeChars = {
     '!': '%21',
@@ -2731,7 +3017,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 1464:
+/***/ 91464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2800,28 +3086,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 8815:
+/***/ 38815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __nccwpck_require__(9984);
+var composer = __nccwpck_require__(89984);
 var Document = __nccwpck_require__(3021);
-var Schema = __nccwpck_require__(5840);
-var errors = __nccwpck_require__(1464);
+var Schema = __nccwpck_require__(45840);
+var errors = __nccwpck_require__(91464);
 var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
 var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
-var lineCounter = __nccwpck_require__(6628);
+var lexer = __nccwpck_require__(40361);
+var lineCounter = __nccwpck_require__(66628);
 var parser = __nccwpck_require__(3456);
-var publicApi = __nccwpck_require__(4047);
-var visit = __nccwpck_require__(204);
+var publicApi = __nccwpck_require__(84047);
+var visit = __nccwpck_require__(10204);
 
 
 
@@ -2858,7 +3144,7 @@ __webpack_unused_export__ = visit.visitAsync;
 
 /***/ }),
 
-/***/ 7249:
+/***/ 57249:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -2889,11 +3175,11 @@ exports.warn = warn;
 
 
 
-var anchors = __nccwpck_require__(1596);
-var visit = __nccwpck_require__(204);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(4043);
+var anchors = __nccwpck_require__(71596);
+var visit = __nccwpck_require__(10204);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -3011,14 +3297,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 101:
+/***/ 40101:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
+var createNode = __nccwpck_require__(42404);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -3169,14 +3455,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 6673:
+/***/ 66673:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(3661);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var applyReviver = __nccwpck_require__(83661);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
 
 class NodeBase {
     constructor(type) {
@@ -3216,15 +3502,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 7165:
+/***/ 57165:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyPair = __nccwpck_require__(9748);
-var addPairToJSMap = __nccwpck_require__(7104);
-var identity = __nccwpck_require__(1127);
+var createNode = __nccwpck_require__(42404);
+var stringifyPair = __nccwpck_require__(59748);
+var addPairToJSMap = __nccwpck_require__(97104);
+var identity = __nccwpck_require__(41127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -3262,14 +3548,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 3301:
+/***/ 63301:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(4043);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -3296,17 +3582,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 4454:
+/***/ 84454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(1212);
-var addPairToJSMap = __nccwpck_require__(7104);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
+var stringifyCollection = __nccwpck_require__(61212);
+var addPairToJSMap = __nccwpck_require__(97104);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -3450,17 +3736,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 2223:
+/***/ 92223:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyCollection = __nccwpck_require__(1212);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var toJS = __nccwpck_require__(4043);
+var createNode = __nccwpck_require__(42404);
+var stringifyCollection = __nccwpck_require__(61212);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var toJS = __nccwpck_require__(74043);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -3572,16 +3858,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 7104:
+/***/ 97104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(7249);
-var merge = __nccwpck_require__(452);
+var log = __nccwpck_require__(57249);
+var merge = __nccwpck_require__(90452);
 var stringify = __nccwpck_require__(2148);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -3644,7 +3930,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 1127:
+/***/ 41127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3704,12 +3990,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 4043:
+/***/ 74043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -3750,15 +4036,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 110:
+/***/ 60110:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
-var errors = __nccwpck_require__(1464);
-var stringifyString = __nccwpck_require__(3069);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
+var errors = __nccwpck_require__(91464);
+var stringifyString = __nccwpck_require__(83069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -3975,7 +4261,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 1733:
+/***/ 91733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4045,7 +4331,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 7715:
+/***/ 97715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4156,9 +4442,9 @@ exports.visit = visit;
 
 
 
-var cstScalar = __nccwpck_require__(110);
-var cstStringify = __nccwpck_require__(1733);
-var cstVisit = __nccwpck_require__(7715);
+var cstScalar = __nccwpck_require__(60110);
+var cstStringify = __nccwpck_require__(91733);
+var cstVisit = __nccwpck_require__(97715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -4270,7 +4556,7 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 361:
+/***/ 40361:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -5000,7 +5286,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 6628:
+/***/ 66628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5055,7 +5341,7 @@ exports.LineCounter = LineCounter;
 
 var node_process = __nccwpck_require__(932);
 var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
+var lexer = __nccwpck_require__(40361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -6035,17 +6321,17 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 4047:
+/***/ 84047:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(9984);
+var composer = __nccwpck_require__(89984);
 var Document = __nccwpck_require__(3021);
-var errors = __nccwpck_require__(1464);
-var log = __nccwpck_require__(7249);
-var identity = __nccwpck_require__(1127);
-var lineCounter = __nccwpck_require__(6628);
+var errors = __nccwpck_require__(91464);
+var log = __nccwpck_require__(57249);
+var identity = __nccwpck_require__(41127);
+var lineCounter = __nccwpck_require__(66628);
 var parser = __nccwpck_require__(3456);
 
 function parseOptions(options) {
@@ -6149,16 +6435,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 5840:
+/***/ 45840:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var map = __nccwpck_require__(7451);
+var identity = __nccwpck_require__(41127);
+var map = __nccwpck_require__(47451);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var tags = __nccwpck_require__(18);
+var string = __nccwpck_require__(66464);
+var tags = __nccwpck_require__(90018);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -6195,13 +6481,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 7451:
+/***/ 47451:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(41127);
+var YAMLMap = __nccwpck_require__(84454);
 
 const map = {
     collection: 'map',
@@ -6221,12 +6507,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 3632:
+/***/ 73632:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 const nullTag = {
     identify: value => value == null,
@@ -6250,8 +6536,8 @@ exports.nullTag = nullTag;
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(41127);
+var YAMLSeq = __nccwpck_require__(92223);
 
 const seq = {
     collection: 'seq',
@@ -6271,12 +6557,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 6464:
+/***/ 66464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(3069);
+var stringifyString = __nccwpck_require__(83069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -6294,12 +6580,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 3959:
+/***/ 73959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -6322,13 +6608,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 8405:
+/***/ 38405:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -6376,12 +6662,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 9874:
+/***/ 59874:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -6425,18 +6711,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 896:
+/***/ 70896:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
 
 const schema = [
     map.map,
@@ -6457,13 +6743,13 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 3559:
+/***/ 33559:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var map = __nccwpck_require__(7451);
+var Scalar = __nccwpck_require__(63301);
+var map = __nccwpck_require__(47451);
 var seq = __nccwpck_require__(1706);
 
 function intIdentify(value) {
@@ -6528,27 +6814,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 18:
+/***/ 90018:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
-var schema = __nccwpck_require__(896);
-var schema$1 = __nccwpck_require__(3559);
-var binary = __nccwpck_require__(6083);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var schema$2 = __nccwpck_require__(5913);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(6752);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
+var schema = __nccwpck_require__(70896);
+var schema$1 = __nccwpck_require__(33559);
+var binary = __nccwpck_require__(56083);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var schema$2 = __nccwpck_require__(35913);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(46752);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -6634,14 +6920,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 6083:
+/***/ 56083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(3301);
-var stringifyString = __nccwpck_require__(3069);
+var node_buffer = __nccwpck_require__(20181);
+var Scalar = __nccwpck_require__(63301);
+var stringifyString = __nccwpck_require__(83069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -6711,12 +6997,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 8398:
+/***/ 88398:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -6747,13 +7033,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 5782:
+/***/ 35782:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -6804,12 +7090,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 873:
+/***/ 10873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -6887,13 +7173,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 452:
+/***/ 90452:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -6965,16 +7251,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 303:
+/***/ 50303:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var pairs = __nccwpck_require__(8385);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var pairs = __nccwpck_require__(18385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -7049,15 +7335,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 8385:
+/***/ 18385:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLSeq = __nccwpck_require__(92223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -7138,24 +7424,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 5913:
+/***/ 35913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var binary = __nccwpck_require__(6083);
-var bool = __nccwpck_require__(8398);
-var float = __nccwpck_require__(5782);
-var int = __nccwpck_require__(873);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(6752);
+var string = __nccwpck_require__(66464);
+var binary = __nccwpck_require__(56083);
+var bool = __nccwpck_require__(88398);
+var float = __nccwpck_require__(35782);
+var int = __nccwpck_require__(10873);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(46752);
 
 const schema = [
     map.map,
@@ -7186,14 +7472,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 1528:
+/***/ 81528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -7289,12 +7575,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 6752:
+/***/ 46752:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(28689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -7401,7 +7687,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 4475:
+/***/ 34475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7564,10 +7850,10 @@ exports.foldFlowLines = foldFlowLines;
 
 
 
-var anchors = __nccwpck_require__(1596);
-var identity = __nccwpck_require__(1127);
-var stringifyComment = __nccwpck_require__(9799);
-var stringifyString = __nccwpck_require__(3069);
+var anchors = __nccwpck_require__(71596);
+var identity = __nccwpck_require__(41127);
+var stringifyComment = __nccwpck_require__(59799);
+var stringifyString = __nccwpck_require__(83069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -7698,14 +7984,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 1212:
+/***/ 61212:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -7860,7 +8146,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 9799:
+/***/ 59799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7896,9 +8182,9 @@ exports.stringifyComment = stringifyComment;
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -7985,7 +8271,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 8689:
+/***/ 28689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -8019,15 +8305,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 9748:
+/***/ 59748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -8178,13 +8464,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 3069:
+/***/ 83069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var foldFlowLines = __nccwpck_require__(4475);
+var Scalar = __nccwpck_require__(63301);
+var foldFlowLines = __nccwpck_require__(34475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -8523,12 +8809,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 204:
+/***/ 10204:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -8766,20 +9052,27 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 9020:
+/***/ 59020:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8772);
+/* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(42859);
 
-process.exitCode = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .Bz)(process.argv.slice(2), process.env, { out: console.log, err: console.error });
+// The service (HTTP server, metrics, MongoDB driver) loads only for `serve`, so the one-shot commands start fast.
+const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(769), __nccwpck_require__.e(991)]).then(__nccwpck_require__.bind(__nccwpck_require__, 50991))).serveCommand(...args);
+const argv = process.argv.slice(2);
+const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .Bz)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
+// `serve` exits explicitly: a run cut off at the end of the shutdown grace would otherwise hold the process.
+if (argv[0] === 'serve')
+    process.exit(code);
+process.exitCode = code;
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 8772:
+/***/ 42859:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8790,23 +9083,28 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: EXIT_FAILED, EXIT_OK, EXIT_USAGE
 
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(57975);
+// EXTERNAL MODULE: ./build/server/sync/connectors.js + 13 modules
+var connectors = __nccwpck_require__(84415);
 ;// CONCATENATED MODULE: ./build/server/sync/args.js
 
-const COMMANDS = ['sync', 'sync-github'];
+
+/** `serve` runs the long-lived service; every other command runs one connector once. */
+const SERVE = 'serve';
+const COMMANDS = [...connectors/* CONNECTORS */.TT.map((c) => c.command), SERVE];
 const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
 class UsageError extends Error {
     name = 'UsageError';
 }
+const indent = (text) => text.split('\n').join(`\n${' '.repeat(24)}`);
 const USAGE = `Usage: gatehouse-sync <command> [options]
 
 Commands:
-  sync                  Dependency-Track -> DefectDojo: each project's FPF export reimported
-                        into its own DefectDojo product
-  sync-github           GitHub code-scanning, Dependabot and secret-scanning alerts of every
-                        repository of every GITHUB_TARGETS owner -> DefectDojo, one product
-                        per repository
+${connectors/* CONNECTORS */.TT.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
+  ${SERVE.padEnd(22)}${indent(`the long-lived service: in mode deployment, every enabled source on
+its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
+on PORT (default 8080); in mode cronjob, every enabled source once`)}
 
 Options:
   --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
@@ -8820,6 +9118,7 @@ Options:
 
 Exit codes: 0 every project or repository synced (or skipped for a stated reason);
 1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.
+For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as above.
 `;
 function whole(name, raw, min, max, fallback) {
     if (raw === undefined)
@@ -8832,7 +9131,7 @@ function whole(name, raw, min, max, fallback) {
 function parseSyncArgs(argv, env) {
     let parsed;
     try {
-        parsed = (0,external_node_util_namespaceObject.parseArgs)({
+        parsed = (0,external_node_util_.parseArgs)({
             args: [...argv],
             allowPositionals: true,
             strict: true,
@@ -8855,14 +9154,14 @@ function parseSyncArgs(argv, env) {
         return 'help';
     const [command, ...rest] = positionals;
     if (command === undefined)
-        throw new UsageError('a command is required: sync or sync-github');
+        throw new UsageError(`a command is required: ${COMMANDS.join(', ')}`);
     if (!COMMANDS.includes(command))
-        throw new UsageError(`unknown command "${command}": use sync or sync-github`);
+        throw new UsageError(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
     if (rest.length > 0)
         throw new UsageError(`unexpected argument "${rest[0]}"`);
     const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
     return {
-        command: command,
+        command,
         ...(configFile ? { configFile } : {}),
         json: values.json ?? false,
         options: {
@@ -8874,10 +9173,85 @@ function parseSyncArgs(argv, env) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
+var config = __nccwpck_require__(44124);
+// EXTERNAL MODULE: ./build/server/sync/report.js
+var sync_report = __nccwpck_require__(4464);
+// EXTERNAL MODULE: ./build/server/sync/run.js
+var run = __nccwpck_require__(21517);
+;// CONCATENATED MODULE: ./build/server/sync/command.js
+
+
+
+
+
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+/** `gatehouse-sync <command>`: parses, validates the configuration before any call, runs, reports. */
+async function syncCommand(argv, env, io, retryPolicy = {}, serve) {
+    let loaded;
+    try {
+        const args = parseSyncArgs(argv, env);
+        if (args === 'help') {
+            io.out(USAGE);
+            return EXIT_OK;
+        }
+        if (args.command === SERVE) {
+            if (!serve)
+                throw new UsageError('serve is not available here');
+            return await serve(args, env, io);
+        }
+        const connector = (0,connectors/* connectorForCommand */.gT)(args.command);
+        loaded = (0,config/* loadSyncConfig */.mw)({ ...(args.configFile ? { file: args.configFile } : {}), env });
+        const secrets = (0,run/* secretValues */.VX)(loaded);
+        const out = (line) => io.out((0,run/* scrub */._I)(line, secrets));
+        const err = (line) => io.err((0,run/* scrub */._I)(line, secrets));
+        const report = await (0,run/* runConnector */.Fq)(connector, loaded, args.options, (0,run/* progressFor */.L7)(connector, err), retryPolicy);
+        if (args.json)
+            out(JSON.stringify(report));
+        else
+            for (const line of (0,sync_report/* summaryLines */.k)(report))
+                out(line);
+        return report.ok ? EXIT_OK : EXIT_FAILED;
+    }
+    catch (error) {
+        if (error instanceof UsageError) {
+            io.err(`gatehouse-sync: ${error.message}\n\n${USAGE}`);
+            return EXIT_USAGE;
+        }
+        if (error instanceof config/* SyncConfigError */._t) {
+            io.err(`gatehouse-sync: ${error.message}`);
+            return EXIT_USAGE;
+        }
+        // Unexpected: still never print a secret.
+        io.err(`gatehouse-sync: ${(0,run/* scrub */._I)(error instanceof Error ? error.message : String(error), loaded ? (0,run/* secretValues */.VX)(loaded) : [])}`);
+        return EXIT_FAILED;
+    }
+}
+
+
+/***/ }),
+
+/***/ 44124:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  oC: () => (/* binding */ SEVERITIES),
+  Hl: () => (/* binding */ SOURCES),
+  _t: () => (/* binding */ SyncConfigError),
+  mw: () => (/* binding */ loadSyncConfig),
+  WE: () => (/* binding */ missingDefectDojo)
+});
+
+// UNUSED EXPORTS: KEYS, SECRET_SETTINGS
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(73024);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
+var dist = __nccwpck_require__(38815);
 ;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -8943,20 +9317,27 @@ function parseGithubTargets(raw) {
     return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
 }
 
+// EXTERNAL MODULE: ./build/server/sync/service/schedule.js + 1 modules
+var service_schedule = __nccwpck_require__(29906);
 ;// CONCATENATED MODULE: ./build/server/sync/config.js
 
 
 
-const SOURCES = (/* unused pure expression or super */ null && (['dependencytrack', 'github', 'sonarqube']));
+
+const SOURCES = ['dependencytrack', 'github', 'sonarqube'];
 const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
 const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 'SONARQUBE_TOKEN', 'GITHUB_TARGETS'];
 /** Every problem found, each naming its key (and where the value came from); never a value. */
 class SyncConfigError extends Error {
     problems;
+    mode;
     name = 'SyncConfigError';
-    constructor(problems) {
+    constructor(problems, 
+    /** The mode, when it was itself valid: the service decides from it whether to stay up. */
+    mode) {
         super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
         this.problems = problems;
+        this.mode = mode;
     }
 }
 const HTTP_URL = (raw) => {
@@ -8993,21 +9374,17 @@ const wholeNumber = (min, max) => (raw, fromEnv) => {
     const n = typeof raw === 'number' ? raw : fromEnv && typeof raw === 'string' && /^\s*\d{1,9}\s*$/.test(raw) ? Number(raw) : NaN;
     return Number.isInteger(n) && n >= min && n <= max ? { value: n } : { problem: `must be a whole number from ${min} to ${max}` };
 };
-// A five- or six-field cron expression, or an interval in whole seconds. The scheduler (a cron
-// library) is the final judge of a cron expression; this catches the obvious mistakes early.
+// A cron expression (UTC) or an interval in seconds, judged by the scheduler's own parser.
 const SCHEDULE = (raw) => {
-    if (typeof raw === 'number' || (typeof raw === 'string' && /^\s*\d+\s*$/.test(raw))) {
-        const seconds = Number(raw);
-        return Number.isInteger(seconds) && seconds >= 60 && seconds <= 7 * 86_400
-            ? { value: String(seconds) }
-            : { problem: 'as an interval must be whole seconds from 60 to 604800' };
+    if (typeof raw !== 'string' && typeof raw !== 'number')
+        return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
+    try {
+        const schedule = (0,service_schedule/* parseSchedule */.nP)(raw);
+        return schedule.next(new Date()) ? { value: schedule.text } : { problem: 'never runs (the expression has no future date)' };
     }
-    if (typeof raw === 'string') {
-        const fields = raw.trim().split(/\s+/);
-        if ((fields.length === 5 || fields.length === 6) && fields.every((f) => /^[0-9A-Za-z*,/?#LW-]+$/.test(f)))
-            return { value: fields.join(' ') };
+    catch (err) {
+        return { problem: err.message };
     }
-    return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
 };
 /** Every key of the file, the environment setting that overrides it, and its default. */
 const KEYS = [
@@ -9034,7 +9411,7 @@ function isPlainObject(value) {
 function readFile(file, problems) {
     let source;
     try {
-        source = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+        source = (0,external_node_fs_.readFileSync)(file, 'utf8');
     }
     catch (err) {
         problems.push(`configuration file ${file}: cannot be read (${err.code ?? 'error'})`);
@@ -9121,7 +9498,7 @@ function loadSyncConfig(options) {
             githubTargets = parsed.targets;
     }
     if (problems.length > 0)
-        throw new SyncConfigError(problems);
+        throw new SyncConfigError(problems, tree.mode);
     const secrets = {
         dependencyTrackApiKey: present(options.env.DEPENDENCY_TRACK_API_KEY),
         defectDojoToken: present(options.env.DEFECTDOJO_TOKEN),
@@ -9130,593 +9507,40 @@ function loadSyncConfig(options) {
     };
     return { config: tree, secrets };
 }
-/** What a command needs beyond a valid configuration; throws naming every missing piece. */
-function requireFor(command, { config, secrets }) {
-    const problems = [];
-    const need = (ok, message) => {
-        if (!ok)
-            problems.push(message);
-    };
-    need(config.defectdojo.url, 'defectdojo.url is required (or SYNC_DEFECTDOJO_URL)');
-    need(secrets.defectDojoToken, 'DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)');
-    if (command === 'sync') {
-        need(config.sources.dependencytrack.enabled, 'sources.dependencytrack.enabled is false: this source is switched off');
-        need(config.sources.dependencytrack.url, 'sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)');
-        need(secrets.dependencyTrackApiKey, 'DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)');
-    }
-    else {
-        need(config.sources.github.enabled, 'sources.github.enabled is false: this source is switched off');
-        need(secrets.githubTargets, 'GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})');
-    }
-    if (problems.length > 0)
-        throw new SyncConfigError(problems);
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/report.js
-function totalsOf(items) {
-    const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
-    return {
-        items: items.length,
-        synced: items.filter((i) => i.status === 'synced').length,
-        failed: items.filter((i) => i.status === 'failed').length,
-        skipped: items.filter((i) => i.status === 'skipped').length,
-        findings: sum((i) => i.findings),
-        created: sum((i) => i.counts?.created),
-        closed: sum((i) => i.counts?.closed),
-        reactivated: sum((i) => i.counts?.reactivated),
-        untouched: sum((i) => i.counts?.untouched),
-    };
-}
-function finishReport(base, items, now = new Date()) {
-    const totals = totalsOf(items);
-    return {
-        command: base.command,
-        source: base.source,
-        ok: base.error === undefined && totals.failed === 0,
-        ...(base.error !== undefined ? { error: base.error } : {}),
-        started_at: base.startedAt.toISOString(),
-        finished_at: now.toISOString(),
-        duration_ms: now.getTime() - base.startedAt.getTime(),
-        totals,
-        items,
-    };
-}
-function message(err) {
-    return err instanceof Error ? err.message : String(err);
-}
-function countsText(counts) {
-    return counts ? `created ${counts.created}, closed ${counts.closed}, reactivated ${counts.reactivated}, untouched ${counts.untouched}` : 'no statistics in the answer';
-}
-/** Plain progress lines for a person watching (stderr of the CLI, the action's log). */
-function humanProgress(source, noun, write) {
-    return {
-        started: (total) => write(`[${source}] ${total} ${noun}${total === 1 ? '' : 's'} to sync`),
-        item: (index, total, r) => {
-            const head = `[${source}] ${noun} ${index} of ${total}: ${r.label}`;
-            if (r.status === 'synced')
-                write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
-            else
-                write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
-        },
-        retry: (label, error, retry, delayMs) => write(`[${source}] ${label}: ${error.message}; retry ${retry} in ${(delayMs / 1000).toFixed(1)} s`),
-        warn: (text) => write(`[${source}] ${text}`),
-    };
-}
-/** The closing lines: totals, then every failure with its reason. */
-function summaryLines(report) {
-    const t = report.totals;
-    const lines = [
-        `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
+/** What every source needs: DefectDojo's address and token. */
+function missingDefectDojo({ config, secrets }) {
+    return [
+        ...(config.defectdojo.url ? [] : ['defectdojo.url is required (or SYNC_DEFECTDOJO_URL)']),
+        ...(secrets.defectDojoToken ? [] : ['DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)']),
     ];
-    if (report.error)
-        lines.push(`[${report.source}] ${report.error}`);
-    for (const item of report.items.filter((i) => i.status === 'failed'))
-        lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
-    return lines;
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./build/server/sync/http/multipart.js
 
-/**
- * A `multipart/form-data` body produced as it is sent, so a file part of unknown length (a
- * download still arriving) is never held whole. The platform's `FormData` needs every file as a
- * finished `Blob`, which would hold the export in memory.
- */
-function multipartBody(fields, file) {
-    const boundary = `----gatehouse${(0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex')}`;
-    const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
-    const encoder = new TextEncoder();
-    async function* body() {
-        for (const [name, value] of Object.entries(fields)) {
-            yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`);
-        }
-        yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`);
-        if (file.content instanceof Uint8Array)
-            yield file.content;
-        else
-            yield* file.content;
-        yield encoder.encode(`\r\n--${boundary}--\r\n`);
-    }
-    return { contentType: `multipart/form-data; boundary=${boundary}`, body: body() };
-}
+/***/ }),
 
-;// CONCATENATED MODULE: ./build/server/sync/http/request.js
-/** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
-class HttpError extends Error {
-    service;
-    operation;
-    status;
-    detail;
-    retryAfterMs;
-    name = 'HttpError';
-    constructor(service, operation, status, detail, 
-    /** From `Retry-After`, when the server sent one. */
-    retryAfterMs) {
-        super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
-        this.service = service;
-        this.operation = operation;
-        this.status = status;
-        this.detail = detail;
-        this.retryAfterMs = retryAfterMs;
-    }
-}
-/** No HTTP answer: connection refused or reset, DNS failure, timeout. */
-class TransportError extends Error {
-    name = 'TransportError';
-    constructor(service, operation, reason) {
-        super(`${service} ${operation} failed: ${reason}`);
-    }
-}
-/** An answer that is not what the API documents (not JSON, wrong shape). */
-class UnexpectedAnswerError extends Error {
-    name = 'UnexpectedAnswerError';
-    constructor(service, operation, problem) {
-        super(`${service} ${operation}: ${problem}`);
-    }
-}
-/** `Retry-After` in seconds or as an HTTP date, in milliseconds from `now`. */
-function retryAfterMs(value, now = Date.now()) {
-    if (!value)
-        return undefined;
-    if (/^\s*\d+\s*$/.test(value))
-        return Number(value) * 1000;
-    const at = Date.parse(value);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-function transportReason(err, timeoutMs) {
-    const error = err;
-    if (error.name === 'TimeoutError' || error.cause?.name === 'TimeoutError')
-        return `no answer within ${Math.round(timeoutMs / 1000)} s`;
-    return error.cause?.code ?? (err instanceof Error ? err.message : 'network error');
-}
-/** A short reason from an error body: JSON `detail`/`message`, or DRF-style field errors. */
-async function errorDetail(response) {
-    let text;
-    try {
-        text = (await response.text()).slice(0, 4000);
-    }
-    catch {
-        return undefined;
-    }
-    try {
-        const body = JSON.parse(text);
-        if (body && typeof body === 'object') {
-            const { detail, message } = body;
-            const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : JSON.stringify(body);
-            return reason.slice(0, 300);
-        }
-    }
-    catch {
-        // not JSON: an HTML error page or plain text says little that is safe and useful
-    }
-    return undefined;
-}
-/**
- * One HTTP exchange. Resolves with a 2xx response (body unread, so it can be streamed); throws
- * `HttpError` for other statuses and `TransportError` when no answer came. The timeout covers
- * the whole exchange, body included.
- */
-async function send(service, operation, url, options) {
-    const { timeoutMs, signal, ...init } = options;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    let response;
-    try {
-        response = await fetch(url, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
-    }
-    catch (err) {
-        throw new TransportError(service, operation, transportReason(err, timeoutMs));
-    }
-    if (response.ok)
-        return response;
-    const detail = await errorDetail(response);
-    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')));
-}
-/** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
-async function jsonBody(service, operation, response, timeoutMs) {
-    let text;
-    try {
-        text = await response.text();
-    }
-    catch (err) {
-        throw new TransportError(service, operation, transportReason(err, timeoutMs));
-    }
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        throw new UnexpectedAnswerError(service, operation, 'the answer is not valid JSON');
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/statistics.js
-function total(node) {
-    const value = node?.total?.total;
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-/**
- * The delta totals, or undefined when the answer has no `statistics.delta` (DefectDojo leaves it
- * out in some versions and configurations; `after` alone says nothing about what changed).
- */
-function reimportCounts(body) {
-    const delta = body?.statistics?.delta;
-    if (!delta || typeof delta !== 'object')
-        return undefined;
-    const created = total(delta.created);
-    const closed = total(delta.closed);
-    const reactivated = total(delta.reactivated);
-    const untouched = total(delta.untouched);
-    if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
-        return undefined;
-    return { created, closed, reactivated, untouched };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
+/***/ 84415:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  TT: () => (/* binding */ CONNECTORS),
+  gT: () => (/* binding */ connectorForCommand)
+});
 
-const SERVICE = 'DefectDojo';
-/** DefectDojo through its REST API v2, with one API token; never a password or session. */
-class DefectDojoClient {
-    options;
-    constructor(options) {
-        this.options = options;
-    }
-    headers(extra = {}) {
-        return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
-    }
-    /**
-     * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
-     * findings the report no longer holds, and deduplicates within the engagement.
-     */
-    async reimport(request) {
-        const fields = {
-            scan_type: request.scanType,
-            product_type_name: this.options.productType,
-            product_name: request.productName,
-            engagement_name: request.engagementName,
-            auto_create_context: 'true',
-            close_old_findings: 'true',
-            deduplication_on_engagement: 'true',
-        };
-        if (request.testTitle)
-            fields.test_title = request.testTitle;
-        const { contentType, body } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
-        const operation = `reimport-scan of ${request.productName}`;
-        const response = await send(SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
-            method: 'POST',
-            headers: this.headers({ 'content-type': contentType }),
-            body,
-            duplex: 'half',
-            timeoutMs: this.options.uploadTimeoutMs,
-        });
-        return reimportCounts(await jsonBody(SERVICE, operation, response, this.options.uploadTimeoutMs));
-    }
-    /** Whether a product of exactly this name exists (the API's `name` filter matches substrings). */
-    async productExists(name) {
-        const base = `${this.options.url}/api/v2/products/`;
-        let next = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
-        const operation = `product lookup of ${name}`;
-        while (next) {
-            const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(page?.results))
-                throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
-            if (page.results.some((p) => p?.name === name))
-                return true;
-            // Only the query of `next` is used: behind a proxy its host and scheme can differ from ours.
-            next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
-        }
-        return false;
-    }
-}
+// UNUSED EXPORTS: connectorForSource
 
-;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
-/*
-How it works:
-`this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
-*/
-
-class Node {
-	value;
-	next;
-
-	constructor(value) {
-		this.value = value;
-	}
-}
-
-class Queue {
-	#head;
-	#tail;
-	#size;
-
-	constructor() {
-		this.clear();
-	}
-
-	enqueue(value) {
-		const node = new Node(value);
-
-		if (this.#head) {
-			this.#tail.next = node;
-			this.#tail = node;
-		} else {
-			this.#head = node;
-			this.#tail = node;
-		}
-
-		this.#size++;
-	}
-
-	dequeue() {
-		const current = this.#head;
-		if (!current) {
-			return;
-		}
-
-		this.#head = this.#head.next;
-		this.#size--;
-
-		// Clean up tail reference when queue becomes empty
-		if (!this.#head) {
-			this.#tail = undefined;
-		}
-
-		return current.value;
-	}
-
-	peek() {
-		if (!this.#head) {
-			return;
-		}
-
-		return this.#head.value;
-
-		// TODO: Node.js 18.
-		// return this.#head?.value;
-	}
-
-	clear() {
-		this.#head = undefined;
-		this.#tail = undefined;
-		this.#size = 0;
-	}
-
-	get size() {
-		return this.#size;
-	}
-
-	* [Symbol.iterator]() {
-		let current = this.#head;
-
-		while (current) {
-			yield current.value;
-			current = current.next;
-		}
-	}
-
-	* drain() {
-		while (this.#head) {
-			yield this.dequeue();
-		}
-	}
-}
-
-;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
-
-
-function pLimit(concurrency) {
-	let rejectOnClear = false;
-
-	if (typeof concurrency === 'object') {
-		({concurrency, rejectOnClear = false} = concurrency);
-	}
-
-	validateConcurrency(concurrency);
-
-	if (typeof rejectOnClear !== 'boolean') {
-		throw new TypeError('Expected `rejectOnClear` to be a boolean');
-	}
-
-	const queue = new Queue();
-	let activeCount = 0;
-
-	const resumeNext = () => {
-		// Process the next queued function if we're under the concurrency limit
-		if (activeCount < concurrency && queue.size > 0) {
-			activeCount++;
-			queue.dequeue().run();
-		}
-	};
-
-	const next = () => {
-		activeCount--;
-		resumeNext();
-	};
-
-	const run = async (function_, resolve, arguments_) => {
-		// Execute the function and capture the result promise
-		const result = (async () => function_(...arguments_))();
-
-		// Resolve immediately with the promise (don't wait for completion)
-		resolve(result);
-
-		// Wait for the function to complete (success or failure)
-		// We catch errors here to prevent unhandled rejections,
-		// but the original promise rejection is preserved for the caller
-		try {
-			await result;
-		} catch {}
-
-		// Decrement active count and process next queued function
-		next();
-	};
-
-	const enqueue = (function_, resolve, reject, arguments_) => {
-		const queueItem = {reject};
-
-		// Queue the internal resolve function instead of the run function
-		// to preserve the asynchronous execution context.
-		new Promise(internalResolve => { // eslint-disable-line promise/param-names
-			queueItem.run = internalResolve;
-			queue.enqueue(queueItem);
-		}).then(run.bind(undefined, function_, resolve, arguments_)); // eslint-disable-line promise/prefer-await-to-then
-
-		// Start processing immediately if we haven't reached the concurrency limit
-		if (activeCount < concurrency) {
-			resumeNext();
-		}
-	};
-
-	const generator = (function_, ...arguments_) => new Promise((resolve, reject) => {
-		enqueue(function_, resolve, reject, arguments_);
-	});
-
-	Object.defineProperties(generator, {
-		activeCount: {
-			get: () => activeCount,
-		},
-		pendingCount: {
-			get: () => queue.size,
-		},
-		clearQueue: {
-			value() {
-				if (!rejectOnClear) {
-					queue.clear();
-					return;
-				}
-
-				const abortError = AbortSignal.abort().reason;
-
-				while (queue.size > 0) {
-					queue.dequeue().reject(abortError);
-				}
-			},
-		},
-		concurrency: {
-			get: () => concurrency,
-
-			set(newConcurrency) {
-				validateConcurrency(newConcurrency);
-				concurrency = newConcurrency;
-
-				queueMicrotask(() => {
-					// eslint-disable-next-line no-unmodified-loop-condition
-					while (activeCount < concurrency && queue.size > 0) {
-						resumeNext();
-					}
-				});
-			},
-		},
-		map: {
-			async value(iterable, function_) {
-				const promises = [];
-
-				try {
-					Array.from(iterable, (value, index) => {
-						const promise = generator(function_, value, index);
-						promises.push(promise);
-						return promise;
-					});
-				} catch (error) {
-					// The iterable threw, so `Promise.all` never observes the already scheduled promises. Observe them here to avoid unhandled rejections.
-					for (const promise of promises) {
-						promise.catch(() => {}); // eslint-disable-line promise/prefer-await-to-then
-					}
-
-					throw error;
-				}
-
-				return Promise.all(promises);
-			},
-		},
-	});
-
-	return generator;
-}
-
-function limitFunction(function_, options) {
-	const limit = pLimit(options);
-
-	const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
-	Object.defineProperty(limitedFunction, 'clearQueue', {
-		value: limit.clearQueue,
-	});
-
-	return limitedFunction;
-}
-
-function validateConcurrency(concurrency) {
-	if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-		throw new TypeError('Expected `concurrency` to be a number from 1 and up');
-	}
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./build/server/sync/http/retry.js
-
-
-const DEFAULT_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
-/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
-function isTransient(err) {
-    if (err instanceof TransportError)
-        return true;
-    return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
-}
-/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
-function delayBefore(retry, policy, retryAfter, random = Math.random) {
-    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
-    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
-}
-/**
- * Runs `attempt` until it succeeds or fails for good. `shouldRetry` (default `isTransient`)
- * decides which failures are worth another attempt. p-retry is not used here because it cannot
- * wait for a server's `Retry-After`.
- */
-async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
-    for (let n = 1;; n++) {
-        try {
-            return await attempt(n);
-        }
-        catch (err) {
-            const retryAfter = err instanceof HttpError ? err.retryAfterMs : undefined;
-            if (n > policy.retries || !shouldRetry(err) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
-                throw err;
-            const delay = delayBefore(n, policy, retryAfter);
-            onRetry?.(err, n, delay);
-            await (0,promises_namespaceObject.setTimeout)(delay);
-        }
-    }
-}
-
+// EXTERNAL MODULE: ./build/server/sync/http/request.js
+var request = __nccwpck_require__(91016);
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __nccwpck_require__(70370);
+// EXTERNAL MODULE: ./build/server/sync/http/retry.js
+var http_retry = __nccwpck_require__(59643);
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/client.js
 
 
 
-const client_SERVICE = 'Dependency-Track';
+const SERVICE = 'Dependency-Track';
 const PAGE_SIZE = 100;
 const LIST_CONCURRENCY = 4;
 function project(value) {
@@ -9745,13 +9569,13 @@ class DependencyTrackClient {
         if (excludeInactive)
             query.set('excludeInactive', 'true');
         const operation = `project list (page ${pageNumber})`;
-        return retrying(async () => {
-            const response = await send(client_SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            const body = await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs);
+        return (0,http_retry/* retrying */.R$)(async () => {
+            const response = await (0,request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = await (0,request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs);
             if (!Array.isArray(body))
-                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer is not a list of projects');
+                throw new request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer is not a list of projects');
             if (!body.every((item) => project(item)))
-                throw new UnexpectedAnswerError(client_SERVICE, operation, 'a project has no uuid or name');
+                throw new request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'a project has no uuid or name');
             const header = response.headers.get('x-total-count');
             return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
         }, retry, onRetry);
@@ -9766,7 +9590,7 @@ class DependencyTrackClient {
         const pages = [first.items];
         if (first.total !== undefined) {
             const rest = Array.from({ length: Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) }, (_, i) => i + 2);
-            const limit = pLimit(LIST_CONCURRENCY);
+            const limit = (0,p_limit/* default */.A)(LIST_CONCURRENCY);
             pages.push(...(await Promise.all(rest.map((n) => limit(async () => (await this.page(n, excludeInactive, retry, onRetry)).items)))));
         }
         else {
@@ -9780,7 +9604,7 @@ class DependencyTrackClient {
     }
     /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
     exportFindings(project, signal) {
-        return send(client_SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
+        return (0,request/* send */.tN)(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
             headers: this.headers,
             timeoutMs: this.options.uploadTimeoutMs,
             ...(signal ? { signal } : {}),
@@ -9795,13 +9619,18 @@ const SCAN_TYPES = {
     codeScanning: 'Github SAST Scan',
     dependabot: 'Github Vulnerability Scan',
     secretScanning: 'Github Secrets Detection Report Scan',
+    /** Deduplicates on the issue key, unlike "SonarQube Scan" (CWE, severity, file). */
+    sonarQube: 'SonarQube Scan detailed',
 };
 /** The fixed engagement of each source inside a product (one product per project or repository). */
 const ENGAGEMENTS = {
     dependencytrack: 'Dependency-Track',
     github: 'GitHub',
+    sonarqube: 'SonarQube',
 };
 
+// EXTERNAL MODULE: ./build/server/sync/report.js
+var report = __nccwpck_require__(4464);
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/count-findings.js
 // Every FPF finding carries exactly one `matrix` key. Inside a JSON string a quote is escaped, so
 // the unescaped `"matrix"` followed by a colon can only be a key: counting it counts findings
@@ -9870,7 +9699,7 @@ async function syncProject(project, deps) {
     };
     let attempts = 0;
     try {
-        const { counts, findings } = await retrying(async (n) => {
+        const { counts, findings } = await (0,http_retry/* retrying */.R$)(async (n) => {
             attempts = n;
             const abandon = new AbortController();
             try {
@@ -9896,7 +9725,7 @@ async function syncProject(project, deps) {
         return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), attempts };
     }
     catch (err) {
-        return { ...base, status: 'failed', reason: message(err), attempts };
+        return { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), attempts };
     }
 }
 /** `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure never stops the others. */
@@ -9908,18 +9737,770 @@ async function syncDependencyTrack(deps) {
         projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
     }
     catch (err) {
-        return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
+        return (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []);
     }
     deps.progress.started(projects.length);
-    const limit = pLimit(deps.concurrency);
+    const limit = (0,p_limit/* default */.A)(deps.concurrency);
     let done = 0;
     const items = await Promise.all(projects.map((project) => limit(async () => {
         const result = await syncProject(project, deps);
         deps.progress.item(++done, projects.length, result);
         return result;
     })));
-    return finishReport(head, items);
+    return (0,report/* finishReport */.Ux)(head, items);
 }
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
+
+
+/** `sync`: Dependency-Track projects, each FPF export reimported into its own DefectDojo product. */
+const dependencyTrackConnector = {
+    source: 'dependencytrack',
+    command: 'sync',
+    noun: 'project',
+    description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
+into its own DefectDojo product`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false: this source is switched off']),
+        ...(config.sources.dependencytrack.url ? [] : ['sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)']),
+        ...(secrets.dependencyTrackApiKey ? [] : ['DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)']),
+    ],
+    run: ({ loaded, options, defectDojo, retry, progress }) => syncDependencyTrack({
+        dependencyTrack: new DependencyTrackClient({
+            url: loaded.config.sources.dependencytrack.url,
+            apiKey: loaded.secrets.dependencyTrackApiKey,
+            timeoutMs: options.timeoutMs,
+            uploadTimeoutMs: options.uploadTimeoutMs,
+        }),
+        defectDojo,
+        excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+    }),
+};
+
+// EXTERNAL MODULE: ./build/server/sync/github/client.js + 14 modules
+var client = __nccwpck_require__(90644);
+;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
+// GitHub's REST alert lists, rewritten into documents DefectDojo's GitHub parsers accept, so that
+// each alert stays one finding across reimports.
+const asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
+const asString = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+const asList = (value) => (Array.isArray(value) ? value.map(asObject) : []);
+/** `rule.severity` (error, warning, note) as a security level: the gate's own mapping. */
+const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
+/**
+ * Code scanning, for "Github SAST Scan". The parser calls `.title()` on
+ * `rule.security_severity_level`, which is null for rules without a security severity: those
+ * get a level from `rule.severity` instead of crashing the import. Identity is the alert number.
+ */
+function codeScanningReport(alerts) {
+    return alerts.map((raw) => {
+        const alert = asObject(raw);
+        const rule = asObject(alert.rule);
+        const level = asString(rule.security_severity_level) ?? LEVEL_FROM_SEVERITY[asString(rule.severity) ?? ''] ?? 'info';
+        return { ...alert, rule: { ...rule, security_severity_level: level } };
+    });
+}
+/** GraphQL's severity words, which the parser maps (MODERATE → Medium). */
+function graphqlSeverity(value) {
+    const severity = (asString(value) ?? 'moderate').toUpperCase();
+    return severity === 'MEDIUM' ? 'MODERATE' : severity;
+}
+/**
+ * Dependabot, for "Github Vulnerability Scan", which reads the GraphQL `vulnerabilityAlerts`
+ * shape. The parser merges alerts with the same `id`, so each gets a stable one of its own
+ * (`dependabot/<number>`); lists are left out rather than sent as null, which the parser cannot
+ * iterate.
+ */
+function dependabotReport(repository, alerts) {
+    const nodes = alerts.map((raw) => {
+        const alert = asObject(raw);
+        const advisory = asObject(alert.security_advisory);
+        const vulnerability = asObject(alert.security_vulnerability);
+        const dependency = asObject(alert.dependency);
+        const pkg = asObject(vulnerability.package ?? dependency.package);
+        const cvss = asObject(advisory.cvss);
+        const cwes = asList(advisory.cwes).filter((c) => asString(c.cwe_id));
+        const identifiers = asList(advisory.identifiers).filter((i) => asString(i.value));
+        const references = asList(advisory.references).filter((r) => asString(r.url));
+        const patched = asString(asObject(vulnerability.first_patched_version).identifier);
+        return {
+            id: `dependabot/${String(alert.number)}`,
+            number: String(alert.number),
+            state: (asString(alert.state) ?? 'open').toUpperCase(),
+            createdAt: asString(alert.created_at),
+            ...(asString(dependency.manifest_path) ? { vulnerableManifestPath: dependency.manifest_path } : {}),
+            ...(asString(alert.html_url) ? { url: alert.html_url } : {}),
+            securityVulnerability: {
+                severity: graphqlSeverity(vulnerability.severity ?? advisory.severity),
+                package: { name: asString(pkg.name) ?? 'unknown', ecosystem: asString(pkg.ecosystem) },
+                ...(asString(vulnerability.vulnerable_version_range) ? { vulnerableVersionRange: vulnerability.vulnerable_version_range } : {}),
+                ...(patched ? { firstPatchedVersion: { identifier: patched } } : {}),
+                advisory: {
+                    ghsaId: asString(advisory.ghsa_id),
+                    summary: asString(advisory.summary) ?? asString(advisory.ghsa_id) ?? `Dependabot alert ${String(alert.number)}`,
+                    description: typeof advisory.description === 'string' ? advisory.description : '',
+                    ...(identifiers.length ? { identifiers: identifiers.map((i) => ({ type: i.type, value: i.value })) } : {}),
+                    ...(references.length ? { references: references.map((r) => ({ url: r.url })) } : {}),
+                    ...(typeof cvss.score === 'number' || asString(cvss.vector_string) ? { cvss: { score: typeof cvss.score === 'number' ? cvss.score : null, vectorString: asString(cvss.vector_string) ?? null } } : {}),
+                    ...(cwes.length ? { cwes: { nodes: cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })) } } : {}),
+                },
+            },
+        };
+    });
+    return { data: { repository: { nameWithOwner: repository.fullName, url: repository.htmlUrl, vulnerabilityAlerts: { nodes } } } };
+}
+/**
+ * Secret scanning, for "Github Secrets Detection Report Scan". That parser sets no unique id, so
+ * DefectDojo matches its findings by title and severity and would fold every alert of one secret
+ * type into one finding: the alert number goes into the display name, which makes the title. The
+ * secret itself is never sent, even if an answer carried it.
+ */
+function secretScanningReport(alerts) {
+    return alerts.map((raw) => {
+        const { secret: _secret, ...alert } = asObject(raw);
+        const display = asString(alert.secret_type_display_name) ?? asString(alert.secret_type) ?? 'secret';
+        return { ...alert, secret_type_display_name: `${display} (alert #${String(alert.number)})` };
+    });
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/alerts.js
+
+
+
+const PER_PAGE = 100;
+async function collect(pages) {
+    const all = [];
+    for await (const page of pages)
+        if (Array.isArray(page.data))
+            all.push(...page.data);
+    return all;
+}
+/** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
+const ALERT_KINDS = [
+    {
+        kind: 'code-scanning',
+        test: 'Code scanning',
+        scanType: SCAN_TYPES.codeScanning,
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+        report: (_repository, alerts) => codeScanningReport(alerts),
+        // 403 without Advanced Security, 404 before the first analysis.
+        notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
+    },
+    {
+        kind: 'dependabot',
+        test: 'Dependabot alerts',
+        scanType: SCAN_TYPES.dependabot,
+        // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+        report: (repository, alerts) => dependabotReport(repository, alerts),
+        notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
+    },
+    {
+        kind: 'secret-scanning',
+        test: 'Secret scanning',
+        scanType: SCAN_TYPES.secretScanning,
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE })),
+        report: (_repository, alerts) => secretScanningReport(alerts),
+        notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
+    },
+];
+function repositoryOf(value) {
+    const r = value;
+    if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string')
+        return undefined;
+    return { owner: r.owner.login, name: r.name, fullName: r.full_name, htmlUrl: typeof r.html_url === 'string' ? r.html_url : '' };
+}
+/**
+ * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
+ * `/user/repos` when the token is that user's (private ones included), else `/users/{user}/repos`.
+ */
+async function listRepositories(client, owner, viewer) {
+    let raw;
+    try {
+        raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
+    }
+    catch (err) {
+        if (!(err instanceof request/* HttpError */.j$) || err.status !== 404)
+            throw err;
+        const login = await viewer();
+        raw =
+            login?.toLowerCase() === owner.toLowerCase()
+                ? await collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
+                : await collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
+    }
+    return raw.map(repositoryOf).filter((r) => r !== undefined);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
+
+
+
+
+
+
+
+async function syncKind(work, kind, deps, productExists) {
+    const { repository } = work;
+    const base = {
+        label: `${repository.fullName} ${kind.kind}`,
+        product: repository.fullName,
+        engagement: ENGAGEMENTS.github,
+        test: kind.test,
+        scan_type: kind.scanType,
+    };
+    let alerts;
+    try {
+        alerts = await kind.list(work.client, repository);
+    }
+    catch (err) {
+        if (err instanceof request/* HttpError */.j$ && !(err instanceof client/* SecondaryRateLimit */.ok) && kind.notEnabled(err)) {
+            return { ...base, status: 'skipped', reason: `not enabled on GitHub: ${err.detail ?? err.status}`, attempts: 0 };
+        }
+        return { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), attempts: 0 };
+    }
+    let attempts = 0;
+    try {
+        // An empty report still goes to an existing product, to close what was fixed; a repository
+        // that never had an alert gets no empty product.
+        if (alerts.length === 0 && !(await productExists())) {
+            return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
+        }
+        const content = Buffer.from(JSON.stringify(kind.report(repository, alerts)));
+        const counts = await (0,http_retry/* retrying */.R$)((n) => {
+            attempts = n;
+            return deps.defectDojo.reimport({
+                scanType: kind.scanType,
+                productName: repository.fullName,
+                engagementName: ENGAGEMENTS.github,
+                testTitle: kind.test,
+                filename: `${kind.kind}.json`,
+                content,
+            });
+        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs));
+        return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), attempts };
+    }
+    catch (err) {
+        return { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), attempts };
+    }
+}
+/** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
+function listingFailure(target, owner, err) {
+    return {
+        label: `${target.server}/${owner} (repository list)`,
+        product: owner,
+        engagement: ENGAGEMENTS.github,
+        test: 'repository list',
+        scan_type: '',
+        status: 'failed',
+        reason: (0,report/* message */.iU)(err),
+        attempts: 0,
+    };
+}
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts of every repository of every target. */
+async function syncGithub(deps) {
+    const startedAt = new Date();
+    const failures = [];
+    const work = [];
+    for (const target of deps.targets) {
+        const client = deps.clientFor(target);
+        let viewer;
+        const login = () => (viewer ??= client.request('GET /user').then(({ data }) => data.login, () => undefined));
+        const seen = new Set();
+        for (const owner of target.owners) {
+            try {
+                for (const repository of await listRepositories(client, owner, login)) {
+                    if (seen.has(repository.fullName.toLowerCase()))
+                        continue;
+                    seen.add(repository.fullName.toLowerCase());
+                    work.push({ target, client, repository });
+                }
+            }
+            catch (err) {
+                failures.push(listingFailure(target, owner, err));
+            }
+        }
+    }
+    const total = work.length * ALERT_KINDS.length;
+    deps.progress.started(total);
+    for (const failure of failures)
+        deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+    const limit = (0,p_limit/* default */.A)(deps.concurrency);
+    let done = 0;
+    const perRepository = await Promise.all(work.map((w) => limit(async () => {
+        let exists;
+        const productExists = () => (exists ??= (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(w.repository.fullName), deps.retry));
+        const results = [];
+        for (const kind of ALERT_KINDS) {
+            const result = await syncKind(w, kind, deps, productExists);
+            deps.progress.item(++done, total, result);
+            results.push(result);
+        }
+        return results;
+    })));
+    return (0,report/* finishReport */.Ux)({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...perRepository.flat()]);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
+
+
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
+const githubConnector = {
+    source: 'github',
+    command: 'sync-github',
+    noun: 'alert list',
+    description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
+repository of every GITHUB_TARGETS owner -> DefectDojo, one product
+per repository`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false: this source is switched off']),
+        ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
+    ],
+    run: ({ loaded, options, defectDojo, retry, progress }) => syncGithub({
+        targets: loaded.secrets.githubTargets,
+        clientFor: (target) => (0,client/* githubClient */.$f)(target, {
+            timeoutMs: options.timeoutMs,
+            retry,
+            onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
+        }),
+        defectDojo,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+    }),
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
+
+
+const client_SERVICE = 'SonarQube';
+/** The web API's largest page. */
+const client_PAGE_SIZE = 500;
+/** SonarQube's search indexes return at most the first 10,000 results of any query. */
+const SEARCH_WINDOW = 10_000;
+/** More open issues than SonarQube's search can page through. */
+class SearchWindowExceeded extends Error {
+    name = 'SearchWindowExceeded';
+}
+function total(page, operation) {
+    const value = page.paging?.total;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+        throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'the answer has no paging total');
+    return value;
+}
+function issue(value) {
+    const i = value;
+    if (!i || typeof i.key !== 'string' || typeof i.rule !== 'string' || typeof i.component !== 'string')
+        return undefined;
+    return {
+        key: i.key,
+        rule: i.rule,
+        component: i.component,
+        message: typeof i.message === 'string' ? i.message : '',
+        ...(typeof i.severity === 'string' ? { severity: i.severity } : {}),
+        ...(Array.isArray(i.impacts) ? { impacts: i.impacts } : {}),
+        ...(typeof i.line === 'number' ? { line: i.line } : {}),
+        ...(typeof i.type === 'string' ? { type: i.type } : {}),
+    };
+}
+/**
+ * SonarQube's web API with a user token, sent as the basic-auth login with an empty password: the
+ * one form every version from 9.9 on accepts (bearer needs 10.0).
+ */
+class SonarQubeClient {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    get headers() {
+        return { authorization: `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`, accept: 'application/json' };
+    }
+    async get(operation, path, query, retry, onRetry) {
+        return (0,http_retry/* retrying */.R$)(async () => {
+            const response = await (0,request/* send */.tN)(client_SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = await (0,request/* jsonBody */.J9)(client_SERVICE, operation, response, this.options.timeoutMs);
+            if (!body || typeof body !== 'object' || Array.isArray(body))
+                throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'the answer is not an object');
+            return body;
+        }, retry, onRetry);
+    }
+    /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
+    async listProjects(retry, onRetry) {
+        const projects = [];
+        for (let p = 1;; p++) {
+            const operation = `project list (page ${p})`;
+            const page = await this.get(operation, '/api/components/search', new URLSearchParams({ qualifiers: 'TRK', ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
+            const count = total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(`SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`);
+            if (!Array.isArray(page.components))
+                throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'the answer has no components list');
+            for (const c of page.components) {
+                if (typeof c?.key !== 'string')
+                    throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'a project has no key');
+                projects.push({ key: c.key, name: typeof c.name === 'string' && c.name.trim() !== '' ? c.name : c.key });
+            }
+            if (p * client_PAGE_SIZE >= count || page.components.length === 0)
+                return projects;
+        }
+    }
+    /**
+     * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
+     * project past the search window fails whole: a cut-off report would close the rest in DefectDojo.
+     */
+    async projectIssues(project, retry, onRetry) {
+        const issues = [];
+        const rules = new Map();
+        for (let p = 1;; p++) {
+            const operation = `issues of ${project.key} (page ${p})`;
+            // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
+            const query = new URLSearchParams({ componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ps: String(client_PAGE_SIZE), p: String(p) });
+            const page = await this.get(operation, '/api/issues/search', query, retry, onRetry);
+            const count = total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(`${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
+            if (!Array.isArray(page.issues))
+                throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'the answer has no issues list');
+            for (const raw of page.issues) {
+                const parsed = issue(raw);
+                if (!parsed)
+                    throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'an issue has no key, rule or component');
+                issues.push(parsed);
+            }
+            for (const r of Array.isArray(page.rules) ? page.rules : []) {
+                if (typeof r?.key === 'string' && typeof r.name === 'string')
+                    rules.set(r.key, r.name);
+            }
+            if (p * client_PAGE_SIZE >= count || page.issues.length === 0)
+                return { issues, rules };
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/report.js
+/** Impact severities (10.2 on) in the older severity scale, for issues that carry no `severity`. */
+const FROM_IMPACT = { BLOCKER: 'BLOCKER', HIGH: 'CRITICAL', MEDIUM: 'MAJOR', LOW: 'MINOR', INFO: 'INFO' };
+const ORDER = ['BLOCKER', 'CRITICAL', 'MAJOR', 'MINOR', 'INFO'];
+function severityOf(issue) {
+    if (issue.severity)
+        return issue.severity;
+    const mapped = (issue.impacts ?? []).map((i) => FROM_IMPACT[i.severity ?? ''] ?? 'INFO').sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+    return mapped[0] ?? 'INFO';
+}
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * The report in the JSON shape of the sonar-report tool, which DefectDojo reads as "SonarQube Scan
+ * detailed": one finding per issue, deduplicated on the issue key, so two issues of one rule in
+ * one file stay two findings across reimports. DefectDojo recognises the shape by a non-empty
+ * `hotspotKeys`; it holds the issue keys, so an empty project sends an empty list and its old
+ * findings are closed.
+ */
+function sonarReport(serverUrl, project, found, now = new Date()) {
+    const prefix = `${project.key}:`;
+    const rules = {};
+    for (const issue of found.issues) {
+        if (rules[issue.rule])
+            continue;
+        const name = found.rules.get(issue.rule) ?? issue.rule;
+        const link = `${serverUrl}/coding_rules?open=${encodeURIComponent(issue.rule)}&rule_key=${encodeURIComponent(issue.rule)}`;
+        rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>` };
+    }
+    return {
+        date: now.toISOString().slice(0, 10),
+        projectName: project.name,
+        sonarBaseURL: serverUrl,
+        sonarComponent: project.key,
+        rules,
+        issues: found.issues.map((issue) => ({
+            key: issue.key,
+            rule: issue.rule,
+            severity: severityOf(issue),
+            component: issue.component.startsWith(prefix) ? issue.component.slice(prefix.length) : issue.component,
+            // File-level issues have no line; the parser needs a number.
+            line: issue.line ?? 0,
+            description: found.rules.get(issue.rule) ?? issue.rule,
+            message: issue.message || (found.rules.get(issue.rule) ?? issue.rule),
+            ...(issue.type ? { type: issue.type } : {}),
+        })),
+        hotspotKeys: found.issues.map((i) => i.key),
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/sync.js
+
+
+
+
+
+const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
+async function sync_syncProject(project, deps) {
+    const label = sync_labelOf(project);
+    const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: SCAN_TYPES.sonarQube, scan_type: SCAN_TYPES.sonarQube };
+    const onRetry = (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs);
+    let attempts = 0;
+    try {
+        const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry);
+        // A project without issues gets no empty product; an existing one still gets the empty report, to close what was fixed.
+        if (found.issues.length === 0 && !(await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(project.name), deps.retry))) {
+            return { ...base, status: 'skipped', reason: 'no open issues and no DefectDojo product yet', attempts: 0 };
+        }
+        const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
+        const counts = await (0,http_retry/* retrying */.R$)((n) => {
+            attempts = n;
+            return deps.defectDojo.reimport({
+                scanType: SCAN_TYPES.sonarQube,
+                productName: project.name,
+                engagementName: ENGAGEMENTS.sonarqube,
+                filename: 'sonarqube-issues.json',
+                content,
+            });
+        }, deps.retry, onRetry);
+        return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), attempts };
+    }
+    catch (err) {
+        return { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), attempts };
+    }
+}
+/** `sync-sonarqube`: every SonarQube project's open issues into its own DefectDojo product. */
+async function syncSonarQube(deps) {
+    const startedAt = new Date();
+    const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
+    let projects;
+    try {
+        projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+    }
+    catch (err) {
+        return (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []);
+    }
+    deps.progress.started(projects.length);
+    const limit = (0,p_limit/* default */.A)(deps.concurrency);
+    let done = 0;
+    const items = await Promise.all(projects.map((project) => limit(async () => {
+        const result = await sync_syncProject(project, deps);
+        deps.progress.item(++done, projects.length, result);
+        return result;
+    })));
+    return (0,report/* finishReport */.Ux)(head, items);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js
+
+
+/** `sync-sonarqube`: each SonarQube project's open issues, one DefectDojo product per project. */
+const sonarQubeConnector = {
+    source: 'sonarqube',
+    command: 'sync-sonarqube',
+    noun: 'project',
+    description: `SonarQube -> DefectDojo: each project's open issues reimported into
+its own DefectDojo product ("SonarQube Scan detailed")`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false: this source is switched off']),
+        ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
+        ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
+    ],
+    run: ({ loaded, options, defectDojo, retry, progress }) => syncSonarQube({
+        sonarQube: new SonarQubeClient({ url: loaded.config.sources.sonarqube.url, token: loaded.secrets.sonarQubeToken, timeoutMs: options.timeoutMs }),
+        serverUrl: loaded.config.sources.sonarqube.url,
+        defectDojo,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+    }),
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/connectors.js
+
+
+
+/** Every source the sync knows, in the order the usage text lists them. */
+const CONNECTORS = [dependencyTrackConnector, githubConnector, sonarQubeConnector];
+function connectorForCommand(command) {
+    return CONNECTORS.find((c) => c.command === command);
+}
+function connectorForSource(source) {
+    return CONNECTORS.find((c) => c.source === source);
+}
+
+
+/***/ }),
+
+/***/ 59998:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  d: () => (/* binding */ DefectDojoClient)
+});
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+;// CONCATENATED MODULE: ./build/server/sync/http/multipart.js
+
+/**
+ * A `multipart/form-data` body produced as it is sent, so a file part of unknown length (a
+ * download still arriving) is never held whole. The platform's `FormData` needs every file as a
+ * finished `Blob`, which would hold the export in memory.
+ */
+function multipartBody(fields, file) {
+    const boundary = `----gatehouse${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
+    const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
+    const encoder = new TextEncoder();
+    async function* body() {
+        for (const [name, value] of Object.entries(fields)) {
+            yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`);
+        }
+        yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`);
+        if (file.content instanceof Uint8Array)
+            yield file.content;
+        else
+            yield* file.content;
+        yield encoder.encode(`\r\n--${boundary}--\r\n`);
+    }
+    return { contentType: `multipart/form-data; boundary=${boundary}`, body: body() };
+}
+
+// EXTERNAL MODULE: ./build/server/sync/http/request.js
+var http_request = __nccwpck_require__(91016);
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/statistics.js
+function total(node) {
+    const value = node?.total?.total;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/**
+ * The delta totals, or undefined when the answer has no `statistics.delta` (DefectDojo leaves it
+ * out in some versions and configurations; `after` alone says nothing about what changed).
+ */
+function reimportCounts(body) {
+    const delta = body?.statistics?.delta;
+    if (!delta || typeof delta !== 'object')
+        return undefined;
+    const created = total(delta.created);
+    const closed = total(delta.closed);
+    const reactivated = total(delta.reactivated);
+    const untouched = total(delta.untouched);
+    if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
+        return undefined;
+    return { created, closed, reactivated, untouched };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
+
+
+
+const SERVICE = 'DefectDojo';
+/** DefectDojo through its REST API v2, with one API token; never a password or session. */
+class DefectDojoClient {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    headers(extra = {}) {
+        return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
+    }
+    /**
+     * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
+     * findings the report no longer holds, and deduplicates within the engagement.
+     */
+    async reimport(request) {
+        const fields = {
+            scan_type: request.scanType,
+            product_type_name: this.options.productType,
+            product_name: request.productName,
+            engagement_name: request.engagementName,
+            auto_create_context: 'true',
+            close_old_findings: 'true',
+            deduplication_on_engagement: 'true',
+        };
+        if (request.testTitle)
+            fields.test_title = request.testTitle;
+        const { contentType, body } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
+        const operation = `reimport-scan of ${request.productName}`;
+        const response = await (0,http_request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
+            method: 'POST',
+            headers: this.headers({ 'content-type': contentType }),
+            body,
+            duplex: 'half',
+            timeoutMs: this.options.uploadTimeoutMs,
+        });
+        return reimportCounts(await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.uploadTimeoutMs));
+    }
+    /** The cheapest authenticated call: proves DefectDojo answers and accepts the token. */
+    async ping(timeoutMs = this.options.timeoutMs) {
+        const response = await (0,http_request/* send */.tN)(SERVICE, 'health check', `${this.options.url}/api/v2/products/?limit=1`, { headers: this.headers(), timeoutMs });
+        await response.arrayBuffer();
+    }
+    /**
+     * Active findings of one product at the given severities that carry no `issue:` tag, worst
+     * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
+     */
+    async *openFindings(productName, severities) {
+        const base = `${this.options.url}/api/v2/findings/`;
+        const query = new URLSearchParams({
+            product_name: productName,
+            active: 'true',
+            severity: severities.join(','),
+            not_tag: 'issue:',
+            o: 'numerical_severity,id',
+            limit: '100',
+        });
+        let next = `${base}?${query}`;
+        const operation = `findings of ${productName}`;
+        while (next) {
+            const response = await (0,http_request/* send */.tN)(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+            const page = (await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
+            if (!Array.isArray(page?.results))
+                throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
+            yield page.results;
+            next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+        }
+    }
+    /** `PATCH /api/v2/findings/{id}/` with the whole tag list (the field is replaced, not merged). */
+    async setFindingTags(id, tags) {
+        const operation = `tagging of finding ${id}`;
+        const response = await (0,http_request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/`, {
+            method: 'PATCH',
+            headers: this.headers({ 'content-type': 'application/json' }),
+            body: JSON.stringify({ tags }),
+            timeoutMs: this.options.timeoutMs,
+        });
+        await response.arrayBuffer();
+    }
+    /** Whether a product of exactly this name exists (the API's `name` filter matches substrings). */
+    async productExists(name) {
+        const base = `${this.options.url}/api/v2/products/`;
+        let next = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
+        const operation = `product lookup of ${name}`;
+        while (next) {
+            const response = await (0,http_request/* send */.tN)(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+            const page = (await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
+            if (!Array.isArray(page?.results))
+                throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
+            if (page.results.some((p) => p?.name === name))
+                return true;
+            // Only the query of `next` is used: behind a proxy its host and scheme can differ from ours.
+            next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+        }
+        return false;
+    }
+}
+
+
+/***/ }),
+
+/***/ 90644:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  ok: () => (/* binding */ SecondaryRateLimit),
+  $f: () => (/* binding */ githubClient)
+});
+
+// UNUSED EXPORTS: RateLimitExhausted
 
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -10114,7 +10695,7 @@ function lowercaseKeys(object) {
 }
 
 // pkg/dist-src/util/is-plain-object.js
-function dist_bundle_isPlainObject(value) {
+function isPlainObject(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
   const proto = Object.getPrototypeOf(value);
@@ -10127,7 +10708,7 @@ function dist_bundle_isPlainObject(value) {
 function mergeDeep(defaults, options) {
   const result = Object.assign({}, defaults);
   Object.keys(options).forEach((key) => {
-    if (dist_bundle_isPlainObject(options[key])) {
+    if (isPlainObject(options[key])) {
       if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
       else result[key] = mergeDeep(defaults[key], options[key]);
     } else {
@@ -10428,7 +11009,7 @@ var endpoint = withDefaults(null, DEFAULTS);
 
 
 // EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
-var content_type_dist = __nccwpck_require__(7030);
+var dist = __nccwpck_require__(47030);
 ;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
 const intRegex = /^-?\d+$/;
 const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
@@ -11093,7 +11674,7 @@ var defaults_default = {
 
 
 // pkg/dist-src/is-plain-object.js
-function request_dist_bundle_isPlainObject(value) {
+function dist_bundle_isPlainObject(value) {
   if (typeof value !== "object" || value === null) return false;
   if (Object.prototype.toString.call(value) !== "[object Object]") return false;
   const proto = Object.getPrototypeOf(value);
@@ -11114,7 +11695,7 @@ async function fetchWrapper(requestOptions) {
   }
   const log = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
-  const body = request_dist_bundle_isPlainObject(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const body = dist_bundle_isPlainObject(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
     Object.entries(requestOptions.headers).map(([name, value]) => [
       name,
@@ -11208,7 +11789,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = (0,content_type_dist/* parse */.qg)(contentType);
+  const mimetype = (0,dist.parse)(contentType);
   if (isJSONResponse(mimetype)) {
     let text = "";
     try {
@@ -12031,6 +12612,10 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 /* v8 ignore next -- @preserve */
 
+// EXTERNAL MODULE: ./build/server/sync/http/request.js
+var http_request = __nccwpck_require__(91016);
+// EXTERNAL MODULE: ./build/server/sync/http/retry.js
+var retry = __nccwpck_require__(59643);
 ;// CONCATENATED MODULE: ./build/server/sync/github/client.js
 
 
@@ -12038,7 +12623,7 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 
 const AlertsOctokit = Octokit.plugin(paginateRest);
-const github_client_SERVICE = 'GitHub';
+const SERVICE = 'GitHub';
 const SILENT = { debug() { }, info() { }, warn() { }, error() { } };
 /** GitHub's advice when a secondary limit comes without `Retry-After`: wait at least a minute. */
 const SECONDARY_DEFAULT_WAIT_MS = 60_000;
@@ -12052,7 +12637,7 @@ class RateLimitExhausted extends Error {
     }
 }
 /** A secondary (abuse) rate limit: back off and try again. */
-class SecondaryRateLimit extends HttpError {
+class SecondaryRateLimit extends http_request/* HttpError */.j$ {
 }
 function header(headers, name) {
     const value = headers?.[name];
@@ -12086,7 +12671,7 @@ function githubClient(target, options) {
     });
     octokit.hook.wrap('request', async (request, requestOptions) => {
         const operation = operationOf(requestOptions);
-        return retrying(async () => {
+        return (0,retry/* retrying */.R$)(async () => {
             if (Date.now() < exhaustedUntil)
                 throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
             try {
@@ -12097,7 +12682,7 @@ function githubClient(target, options) {
             catch (err) {
                 if (!(err instanceof RequestError) || !err.response) {
                     const reason = err instanceof Error ? err.message : 'network error';
-                    throw new TransportError(github_client_SERVICE, operation, reason);
+                    throw new http_request/* TransportError */.wX(SERVICE, operation, reason);
                 }
                 const headers = err.response.headers;
                 const data = err.response.data;
@@ -12107,281 +12692,279 @@ function githubClient(target, options) {
                 if ((err.status === 403 || err.status === 429) && exhausted(headers))
                     throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
                 if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
-                    throw new SecondaryRateLimit(github_client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
+                    throw new SecondaryRateLimit(SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
                 }
-                throw new HttpError(github_client_SERVICE, operation, err.status, detail, waitMs);
+                throw new http_request/* HttpError */.j$(SERVICE, operation, err.status, detail, waitMs);
             }
-        }, options.retry, (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs), (error) => error instanceof SecondaryRateLimit || isTransient(error));
+        }, options.retry, (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs), (error) => error instanceof SecondaryRateLimit || (0,retry/* isTransient */.dg)(error));
     });
     return octokit;
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
-// GitHub's REST alert lists, rewritten into documents DefectDojo's GitHub parsers accept, so that
-// each alert stays one finding across reimports.
-const asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
-const asString = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
-const asList = (value) => (Array.isArray(value) ? value.map(asObject) : []);
-/** `rule.severity` (error, warning, note) as a security level: the gate's own mapping. */
-const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
-/**
- * Code scanning, for "Github SAST Scan". The parser calls `.title()` on
- * `rule.security_severity_level`, which is null for rules without a security severity: those
- * get a level from `rule.severity` instead of crashing the import. Identity is the alert number.
- */
-function codeScanningReport(alerts) {
-    return alerts.map((raw) => {
-        const alert = asObject(raw);
-        const rule = asObject(alert.rule);
-        const level = asString(rule.security_severity_level) ?? LEVEL_FROM_SEVERITY[asString(rule.severity) ?? ''] ?? 'info';
-        return { ...alert, rule: { ...rule, security_severity_level: level } };
-    });
-}
-/** GraphQL's severity words, which the parser maps (MODERATE → Medium). */
-function graphqlSeverity(value) {
-    const severity = (asString(value) ?? 'moderate').toUpperCase();
-    return severity === 'MEDIUM' ? 'MODERATE' : severity;
-}
-/**
- * Dependabot, for "Github Vulnerability Scan", which reads the GraphQL `vulnerabilityAlerts`
- * shape. The parser merges alerts with the same `id`, so each gets a stable one of its own
- * (`dependabot/<number>`); lists are left out rather than sent as null, which the parser cannot
- * iterate.
- */
-function dependabotReport(repository, alerts) {
-    const nodes = alerts.map((raw) => {
-        const alert = asObject(raw);
-        const advisory = asObject(alert.security_advisory);
-        const vulnerability = asObject(alert.security_vulnerability);
-        const dependency = asObject(alert.dependency);
-        const pkg = asObject(vulnerability.package ?? dependency.package);
-        const cvss = asObject(advisory.cvss);
-        const cwes = asList(advisory.cwes).filter((c) => asString(c.cwe_id));
-        const identifiers = asList(advisory.identifiers).filter((i) => asString(i.value));
-        const references = asList(advisory.references).filter((r) => asString(r.url));
-        const patched = asString(asObject(vulnerability.first_patched_version).identifier);
-        return {
-            id: `dependabot/${String(alert.number)}`,
-            number: String(alert.number),
-            state: (asString(alert.state) ?? 'open').toUpperCase(),
-            createdAt: asString(alert.created_at),
-            ...(asString(dependency.manifest_path) ? { vulnerableManifestPath: dependency.manifest_path } : {}),
-            ...(asString(alert.html_url) ? { url: alert.html_url } : {}),
-            securityVulnerability: {
-                severity: graphqlSeverity(vulnerability.severity ?? advisory.severity),
-                package: { name: asString(pkg.name) ?? 'unknown', ecosystem: asString(pkg.ecosystem) },
-                ...(asString(vulnerability.vulnerable_version_range) ? { vulnerableVersionRange: vulnerability.vulnerable_version_range } : {}),
-                ...(patched ? { firstPatchedVersion: { identifier: patched } } : {}),
-                advisory: {
-                    ghsaId: asString(advisory.ghsa_id),
-                    summary: asString(advisory.summary) ?? asString(advisory.ghsa_id) ?? `Dependabot alert ${String(alert.number)}`,
-                    description: typeof advisory.description === 'string' ? advisory.description : '',
-                    ...(identifiers.length ? { identifiers: identifiers.map((i) => ({ type: i.type, value: i.value })) } : {}),
-                    ...(references.length ? { references: references.map((r) => ({ url: r.url })) } : {}),
-                    ...(typeof cvss.score === 'number' || asString(cvss.vector_string) ? { cvss: { score: typeof cvss.score === 'number' ? cvss.score : null, vectorString: asString(cvss.vector_string) ?? null } } : {}),
-                    ...(cwes.length ? { cwes: { nodes: cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })) } } : {}),
-                },
-            },
-        };
-    });
-    return { data: { repository: { nameWithOwner: repository.fullName, url: repository.htmlUrl, vulnerabilityAlerts: { nodes } } } };
-}
-/**
- * Secret scanning, for "Github Secrets Detection Report Scan". That parser sets no unique id, so
- * DefectDojo matches its findings by title and severity and would fold every alert of one secret
- * type into one finding: the alert number goes into the display name, which makes the title. The
- * secret itself is never sent, even if an answer carried it.
- */
-function secretScanningReport(alerts) {
-    return alerts.map((raw) => {
-        const { secret: _secret, ...alert } = asObject(raw);
-        const display = asString(alert.secret_type_display_name) ?? asString(alert.secret_type) ?? 'secret';
-        return { ...alert, secret_type_display_name: `${display} (alert #${String(alert.number)})` };
-    });
-}
 
-;// CONCATENATED MODULE: ./build/server/sync/github/alerts.js
+/***/ }),
 
+/***/ 91016:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-
-const PER_PAGE = 100;
-async function collect(pages) {
-    const all = [];
-    for await (const page of pages)
-        if (Array.isArray(page.data))
-            all.push(...page.data);
-    return all;
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J9: () => (/* binding */ jsonBody),
+/* harmony export */   j$: () => (/* binding */ HttpError),
+/* harmony export */   qx: () => (/* binding */ UnexpectedAnswerError),
+/* harmony export */   tN: () => (/* binding */ send),
+/* harmony export */   wX: () => (/* binding */ TransportError)
+/* harmony export */ });
+/* unused harmony export retryAfterMs */
+/** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
+class HttpError extends Error {
+    service;
+    operation;
+    status;
+    detail;
+    retryAfterMs;
+    name = 'HttpError';
+    constructor(service, operation, status, detail, 
+    /** From `Retry-After`, when the server sent one. */
+    retryAfterMs) {
+        super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
+        this.service = service;
+        this.operation = operation;
+        this.status = status;
+        this.detail = detail;
+        this.retryAfterMs = retryAfterMs;
+    }
 }
-/** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
-const ALERT_KINDS = [
-    {
-        kind: 'code-scanning',
-        test: 'Code scanning',
-        scanType: SCAN_TYPES.codeScanning,
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-        report: (_repository, alerts) => codeScanningReport(alerts),
-        // 403 without Advanced Security, 404 before the first analysis.
-        notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
-    },
-    {
-        kind: 'dependabot',
-        test: 'Dependabot alerts',
-        scanType: SCAN_TYPES.dependabot,
-        // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-        report: (repository, alerts) => dependabotReport(repository, alerts),
-        notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
-    },
-    {
-        kind: 'secret-scanning',
-        test: 'Secret scanning',
-        scanType: SCAN_TYPES.secretScanning,
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE })),
-        report: (_repository, alerts) => secretScanningReport(alerts),
-        notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
-    },
-];
-function repositoryOf(value) {
-    const r = value;
-    if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string')
+/** No HTTP answer: connection refused or reset, DNS failure, timeout. */
+class TransportError extends Error {
+    name = 'TransportError';
+    constructor(service, operation, reason) {
+        super(`${service} ${operation} failed: ${reason}`);
+    }
+}
+/** An answer that is not what the API documents (not JSON, wrong shape). */
+class UnexpectedAnswerError extends Error {
+    name = 'UnexpectedAnswerError';
+    constructor(service, operation, problem) {
+        super(`${service} ${operation}: ${problem}`);
+    }
+}
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds from `now`. */
+function retryAfterMs(value, now = Date.now()) {
+    if (!value)
         return undefined;
-    return { owner: r.owner.login, name: r.name, fullName: r.full_name, htmlUrl: typeof r.html_url === 'string' ? r.html_url : '' };
+    if (/^\s*\d+\s*$/.test(value))
+        return Number(value) * 1000;
+    const at = Date.parse(value);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+function transportReason(err, timeoutMs) {
+    const error = err;
+    if (error.name === 'TimeoutError' || error.cause?.name === 'TimeoutError')
+        return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+    return error.cause?.code ?? (err instanceof Error ? err.message : 'network error');
+}
+/** A short reason from an error body: JSON `detail`/`message`, SonarQube's `errors[0].msg`, or DRF-style field errors. */
+async function errorDetail(response) {
+    let text;
+    try {
+        text = (await response.text()).slice(0, 4000);
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        const body = JSON.parse(text);
+        if (body && typeof body === 'object') {
+            const { detail, message, errors } = body;
+            // SonarQube: {"errors":[{"msg":…}]}
+            const first = Array.isArray(errors) && typeof errors[0]?.msg === 'string' ? errors[0].msg : undefined;
+            const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : (first ?? JSON.stringify(body));
+            return reason.slice(0, 300);
+        }
+    }
+    catch {
+        // not JSON: an HTML error page or plain text says little that is safe and useful
+    }
+    return undefined;
 }
 /**
- * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
- * `/user/repos` when the token is that user's (private ones included), else `/users/{user}/repos`.
+ * One HTTP exchange. Resolves with a 2xx response (body unread, so it can be streamed); throws
+ * `HttpError` for other statuses and `TransportError` when no answer came. The timeout covers
+ * the whole exchange, body included.
  */
-async function listRepositories(client, owner, viewer) {
-    let raw;
+async function send(service, operation, url, options) {
+    const { timeoutMs, signal, ...init } = options;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let response;
     try {
-        raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
+        response = await fetch(url, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
     }
     catch (err) {
-        if (!(err instanceof HttpError) || err.status !== 404)
-            throw err;
-        const login = await viewer();
-        raw =
-            login?.toLowerCase() === owner.toLowerCase()
-                ? await collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
-                : await collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
+        throw new TransportError(service, operation, transportReason(err, timeoutMs));
     }
-    return raw.map(repositoryOf).filter((r) => r !== undefined);
+    if (response.ok)
+        return response;
+    const detail = await errorDetail(response);
+    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')));
+}
+/** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
+async function jsonBody(service, operation, response, timeoutMs) {
+    let text;
+    try {
+        text = await response.text();
+    }
+    catch (err) {
+        throw new TransportError(service, operation, transportReason(err, timeoutMs));
+    }
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new UnexpectedAnswerError(service, operation, 'the answer is not valid JSON');
+    }
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
+
+/***/ }),
+
+/***/ 59643:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   R$: () => (/* binding */ retrying),
+/* harmony export */   dg: () => (/* binding */ isTransient),
+/* harmony export */   vI: () => (/* binding */ DEFAULT_RETRY)
+/* harmony export */ });
+/* unused harmony export delayBefore */
+/* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(58500);
+/* harmony import */ var _request_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(91016);
 
 
-
-
-
-
-
-async function syncKind(work, kind, deps, productExists) {
-    const { repository } = work;
-    const base = {
-        label: `${repository.fullName} ${kind.kind}`,
-        product: repository.fullName,
-        engagement: ENGAGEMENTS.github,
-        test: kind.test,
-        scan_type: kind.scanType,
-    };
-    let alerts;
-    try {
-        alerts = await kind.list(work.client, repository);
-    }
-    catch (err) {
-        if (err instanceof HttpError && !(err instanceof SecondaryRateLimit) && kind.notEnabled(err)) {
-            return { ...base, status: 'skipped', reason: `not enabled on GitHub: ${err.detail ?? err.status}`, attempts: 0 };
+const DEFAULT_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
+function isTransient(err) {
+    if (err instanceof _request_js__WEBPACK_IMPORTED_MODULE_1__/* .TransportError */ .wX)
+        return true;
+    return err instanceof _request_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status >= 500 || err.status === 429 || err.status === 408);
+}
+/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
+function delayBefore(retry, policy, retryAfter, random = Math.random) {
+    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
+    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
+}
+/**
+ * Runs `attempt` until it succeeds or fails for good. `shouldRetry` (default `isTransient`)
+ * decides which failures are worth another attempt. p-retry is not used here because it cannot
+ * wait for a server's `Retry-After`.
+ */
+async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
+    for (let n = 1;; n++) {
+        try {
+            return await attempt(n);
         }
-        return { ...base, status: 'failed', reason: message(err), attempts: 0 };
-    }
-    let attempts = 0;
-    try {
-        // An empty report still goes to an existing product, to close what was fixed; a repository
-        // that never had an alert gets no empty product.
-        if (alerts.length === 0 && !(await productExists())) {
-            return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
+        catch (err) {
+            const retryAfter = err instanceof _request_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ ? err.retryAfterMs : undefined;
+            if (n > policy.retries || !shouldRetry(err) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
+                throw err;
+            const delay = delayBefore(n, policy, retryAfter);
+            onRetry?.(err, n, delay);
+            await (0,node_timers_promises__WEBPACK_IMPORTED_MODULE_0__.setTimeout)(delay);
         }
-        const content = Buffer.from(JSON.stringify(kind.report(repository, alerts)));
-        const counts = await retrying((n) => {
-            attempts = n;
-            return deps.defectDojo.reimport({
-                scanType: kind.scanType,
-                productName: repository.fullName,
-                engagementName: ENGAGEMENTS.github,
-                testTitle: kind.test,
-                filename: `${kind.kind}.json`,
-                content,
-            });
-        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs));
-        return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), attempts };
-    }
-    catch (err) {
-        return { ...base, status: 'failed', reason: message(err), attempts };
     }
 }
-/** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
-function listingFailure(target, owner, err) {
+
+
+/***/ }),
+
+/***/ 4464:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ux: () => (/* binding */ finishReport),
+/* harmony export */   iU: () => (/* binding */ message),
+/* harmony export */   k: () => (/* binding */ summaryLines),
+/* harmony export */   zr: () => (/* binding */ humanProgress)
+/* harmony export */ });
+/* unused harmony export totalsOf */
+function totalsOf(items) {
+    const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
     return {
-        label: `${target.server}/${owner} (repository list)`,
-        product: owner,
-        engagement: ENGAGEMENTS.github,
-        test: 'repository list',
-        scan_type: '',
-        status: 'failed',
-        reason: message(err),
-        attempts: 0,
+        items: items.length,
+        synced: items.filter((i) => i.status === 'synced').length,
+        failed: items.filter((i) => i.status === 'failed').length,
+        skipped: items.filter((i) => i.status === 'skipped').length,
+        findings: sum((i) => i.findings),
+        created: sum((i) => i.counts?.created),
+        closed: sum((i) => i.counts?.closed),
+        reactivated: sum((i) => i.counts?.reactivated),
+        untouched: sum((i) => i.counts?.untouched),
     };
 }
-/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts of every repository of every target. */
-async function syncGithub(deps) {
-    const startedAt = new Date();
-    const failures = [];
-    const work = [];
-    for (const target of deps.targets) {
-        const client = deps.clientFor(target);
-        let viewer;
-        const login = () => (viewer ??= client.request('GET /user').then(({ data }) => data.login, () => undefined));
-        const seen = new Set();
-        for (const owner of target.owners) {
-            try {
-                for (const repository of await listRepositories(client, owner, login)) {
-                    if (seen.has(repository.fullName.toLowerCase()))
-                        continue;
-                    seen.add(repository.fullName.toLowerCase());
-                    work.push({ target, client, repository });
-                }
-            }
-            catch (err) {
-                failures.push(listingFailure(target, owner, err));
-            }
-        }
-    }
-    const total = work.length * ALERT_KINDS.length;
-    deps.progress.started(total);
-    for (const failure of failures)
-        deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
-    const limit = pLimit(deps.concurrency);
-    let done = 0;
-    const perRepository = await Promise.all(work.map((w) => limit(async () => {
-        let exists;
-        const productExists = () => (exists ??= retrying(() => deps.defectDojo.productExists(w.repository.fullName), deps.retry));
-        const results = [];
-        for (const kind of ALERT_KINDS) {
-            const result = await syncKind(w, kind, deps, productExists);
-            deps.progress.item(++done, total, result);
-            results.push(result);
-        }
-        return results;
-    })));
-    return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...perRepository.flat()]);
+function finishReport(base, items, now = new Date()) {
+    const totals = totalsOf(items);
+    return {
+        command: base.command,
+        source: base.source,
+        ok: base.error === undefined && totals.failed === 0,
+        ...(base.error !== undefined ? { error: base.error } : {}),
+        started_at: base.startedAt.toISOString(),
+        finished_at: now.toISOString(),
+        duration_ms: now.getTime() - base.startedAt.getTime(),
+        totals,
+        items,
+    };
+}
+function message(err) {
+    return err instanceof Error ? err.message : String(err);
+}
+function countsText(counts) {
+    return counts ? `created ${counts.created}, closed ${counts.closed}, reactivated ${counts.reactivated}, untouched ${counts.untouched}` : 'no statistics in the answer';
+}
+/** Plain progress lines for a person watching (stderr of the CLI, the action's log). */
+function humanProgress(source, noun, write) {
+    return {
+        started: (total) => write(`[${source}] ${total} ${noun}${total === 1 ? '' : 's'} to sync`),
+        item: (index, total, r) => {
+            const head = `[${source}] ${noun} ${index} of ${total}: ${r.label}`;
+            if (r.status === 'synced')
+                write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
+            else
+                write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
+        },
+        retry: (label, error, retry, delayMs) => write(`[${source}] ${label}: ${error.message}; retry ${retry} in ${(delayMs / 1000).toFixed(1)} s`),
+        warn: (text) => write(`[${source}] ${text}`),
+    };
+}
+/** The closing lines: totals, then every failure with its reason. */
+function summaryLines(report) {
+    const t = report.totals;
+    const lines = [
+        `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
+    ];
+    if (report.error)
+        lines.push(`[${report.source}] ${report.error}`);
+    for (const item of report.items.filter((i) => i.status === 'failed'))
+        lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
+    return lines;
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/run.js
 
+/***/ }),
 
+/***/ 21517:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Fq: () => (/* binding */ runConnector),
+/* harmony export */   L7: () => (/* binding */ progressFor),
+/* harmony export */   VX: () => (/* binding */ secretValues),
+/* harmony export */   _I: () => (/* binding */ scrub)
+/* harmony export */ });
+/* unused harmony export requireFor */
+/* harmony import */ var _config_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44124);
+/* harmony import */ var _defectdojo_client_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(59998);
+/* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(59643);
+/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4464);
 
 
 
@@ -12394,87 +12977,336 @@ function secretValues({ secrets }) {
 function scrub(text, secrets) {
     return secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }
-/** Progress lines of a command: its source, and what one item of it is called. */
-function progressFor(command, write) {
-    return command === 'sync' ? humanProgress('dependencytrack', 'project', write) : humanProgress('github', 'alert list', write);
+/** Progress lines of a connector: its source, and what one item of it is called. */
+function progressFor(connector, write) {
+    return (0,_report_js__WEBPACK_IMPORTED_MODULE_3__/* .humanProgress */ .zr)(connector.source, connector.noun, write);
 }
-/** Runs one command against the services its configuration names. Checks what the command needs before calling anything. */
-async function runSyncCommand(command, loaded, options, progress, retryPolicy = {}) {
-    requireFor(command, loaded);
+/** What a run of this connector needs beyond a valid configuration; throws naming every missing piece. */
+function requireFor(connector, loaded) {
+    const problems = [...(0,_config_js__WEBPACK_IMPORTED_MODULE_0__/* .missingDefectDojo */ .WE)(loaded), ...connector.missing(loaded)];
+    if (problems.length > 0)
+        throw new _config_js__WEBPACK_IMPORTED_MODULE_0__/* .SyncConfigError */ ._t(problems);
+}
+/** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
+async function runConnector(connector, loaded, options, progress, retryPolicy = {}) {
+    requireFor(connector, loaded);
     const { config, secrets } = loaded;
-    const retry = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
-    const defectDojo = new DefectDojoClient({
+    const retry = { ..._http_retry_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULT_RETRY */ .vI, ...retryPolicy, retries: options.retries };
+    const defectDojo = new _defectdojo_client_js__WEBPACK_IMPORTED_MODULE_1__/* .DefectDojoClient */ .d({
         url: config.defectdojo.url,
         token: secrets.defectDojoToken,
         productType: config.defectdojo.productType,
         timeoutMs: options.timeoutMs,
         uploadTimeoutMs: options.uploadTimeoutMs,
     });
-    if (command === 'sync') {
-        const dependencyTrack = new DependencyTrackClient({
-            url: config.sources.dependencytrack.url,
-            apiKey: secrets.dependencyTrackApiKey,
-            timeoutMs: options.timeoutMs,
-            uploadTimeoutMs: options.uploadTimeoutMs,
-        });
-        return syncDependencyTrack({ dependencyTrack, defectDojo, excludeInactive: config.sources.dependencytrack.excludeInactive, concurrency: options.concurrency, retry, progress });
-    }
-    return syncGithub({
-        targets: secrets.githubTargets,
-        clientFor: (target) => githubClient(target, {
-            timeoutMs: options.timeoutMs,
-            retry,
-            onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
-        }),
-        defectDojo,
-        concurrency: options.concurrency,
-        retry,
-        progress,
-    });
+    return connector.run({ loaded, options, defectDojo, retry, progress });
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/command.js
+
+/***/ }),
+
+/***/ 29906:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  nP: () => (/* binding */ parseSchedule)
+});
 
+// UNUSED EXPORTS: MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, ScheduleError
 
-const EXIT_OK = 0;
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
-/** `gatehouse-sync <command>`: parses, validates the configuration before any call, runs, reports. */
-async function syncCommand(argv, env, io, retryPolicy = {}) {
-    let loaded;
+;// CONCATENATED MODULE: ./node_modules/croner/dist/croner.js
+function g(s,e,t,n=0,r=0,a=0,i=0){let o=s>=0&&s<100,u=Date.UTC(o?s+400:s,e,t,n,r,a,i);return o?u-126227808e5:u}function D(s){return g(s.y,s.m-1,s.d,s.h,s.i,s.s)}function w(s,e){return s.y===e.y&&s.m===e.m&&s.d===e.d&&s.h===e.h&&s.i===e.i&&s.s===e.s}function O(s){let e=s.substring(9);return e.includes("Z")||e.includes("+")||e.includes("-")}function Z(s,e){let t=new Date(Date.parse(s));if(isNaN(t))throw new Error("Invalid ISO8601 passed to timezone parser.");return O(s)?{tp:T(t.getUTCFullYear(),t.getUTCMonth()+1,t.getUTCDate(),t.getUTCHours(),t.getUTCMinutes(),t.getUTCSeconds(),"Etc/UTC"),ms:t.getUTCMilliseconds()}:{tp:T(t.getFullYear(),t.getMonth()+1,t.getDate(),t.getHours(),t.getMinutes(),t.getSeconds(),e),ms:t.getMilliseconds()}}function v(s,e,t){let{tp:n,ms:r}=Z(s,e);return new Date(N(n,t).getTime()+r)}function N(s,e){let t=_(s);if(t.kind==="single")return t.date;if(t.kind==="ambiguous")return t.earlier;if(e)throw new Error("Invalid date passed to fromTZ()");return t.after}function _(s){let e=D(s),t=i=>R(new Date(i),s.tz),n=e-t(e),r=y(new Date(n),s.tz);if(w(r,s)){let i=D(r)-n,o=n-(t(n-E)-i);if(o<n&&w(y(new Date(o),s.tz),s))return{kind:"ambiguous",earlier:new Date(o),later:new Date(n)};let u=n+(i-t(n+E));return u>n&&w(y(new Date(u),s.tz),s)?{kind:"ambiguous",earlier:new Date(n),later:new Date(u)}:{kind:"single",date:new Date(n)}}let a=e-(D(r)-n);return w(y(new Date(a),s.tz),s)?{kind:"single",date:new Date(a)}:{kind:"gap",before:new Date(Math.min(n,a)),after:new Date(Math.max(n,a))}}var E=3*36e5;function R(s,e){return D(y(s,e))-(s.getTime()-s.getUTCMilliseconds())}function k(s,e,t){let n=R(new Date(s),t);for(;e-s>1e3;){let r=s+Math.floor((e-s)/2e3)*1e3;R(new Date(r),t)===n?s=r:e=r}return e}function U(s,e){let t=_(y(new Date(s),e));if(t.kind==="ambiguous")return s<t.later.getTime()?"earlier":"later"}var H=g(1,0,1),S=864e5,W=new Map;function y(s,e){if(e===void 0)return T(s.getFullYear(),s.getMonth()+1,s.getDate(),s.getHours(),s.getMinutes(),s.getSeconds());let t=W.get(e),n;try{t||(t=new Intl.DateTimeFormat("en-US",{timeZone:e,year:"numeric",month:"numeric",day:"numeric",hour:"numeric",minute:"numeric",second:"numeric",hour12:!1}),W.set(e,t)),n=t.formatToParts(s)}catch(i){let o=i instanceof Error?i.message:String(i);throw new RangeError(`toTZ: Invalid timezone '${e}' or date. Please provide a valid IANA timezone (e.g., 'America/New_York', 'Europe/Stockholm'). Original error: ${o}`)}let r={year:0,month:0,day:0,hour:0,minute:0,second:0};for(let i of n)(i.type==="year"||i.type==="month"||i.type==="day"||i.type==="hour"||i.type==="minute"||i.type==="second")&&(r[i.type]=parseInt(i.value,10));if(isNaN(r.year)||isNaN(r.month)||isNaN(r.day)||isNaN(r.hour)||isNaN(r.minute)||isNaN(r.second))throw new Error(`toTZ: Failed to parse all date components from timezone '${e}'. This may indicate an invalid date or timezone configuration. Parsed components: ${JSON.stringify(r)}`);let a=s.getTime()-H;return(a<-S||a<S&&r.month===12)&&(r.year=1-r.year),r.hour===24&&(r.hour=0),{y:r.year,m:r.month,d:r.day,h:r.hour,i:r.minute,s:r.second,tz:e}}function T(s,e,t,n,r,a,i){return{y:s,m:e,d:t,h:n,i:r,s:a,tz:i}}var x=[1,2,4,8,16],C=class s{pattern;timezone;mode;alternativeWeekdays;sloppyRanges;fixedTimeRule;second;minute;hour;day;month;dayOfWeek;year;lastDayOfMonth;lastWeekday;nearestWeekdays;starDOM;starDOW;starYear;useAndLogic;isFixedTime;constructor(e,t,n){this.pattern=e,this.timezone=t,this.mode=n?.mode??"auto",this.alternativeWeekdays=n?.alternativeWeekdays??!1,this.sloppyRanges=n?.sloppyRanges??!1,this.fixedTimeRule=n?.fixedTimeRule??"single-value",this.second=Array(60).fill(0),this.minute=Array(60).fill(0),this.hour=Array(24).fill(0),this.day=Array(31).fill(0),this.month=Array(12).fill(0),this.dayOfWeek=Array(7).fill(0),this.year=[],this.lastDayOfMonth=!1,this.lastWeekday=!1,this.nearestWeekdays=Array(31).fill(0),this.starDOM=!1,this.starDOW=!1,this.starYear=!1,this.useAndLogic=!1,this.isFixedTime=!1,this.parse()}parse(){if(!(typeof this.pattern=="string"||this.pattern instanceof String))throw new TypeError("CronPattern: Pattern has to be of type string.");this.pattern.indexOf("@")>=0&&(this.pattern=this.handleNicknames(this.pattern).trim());let e=this.pattern.match(/\S+/g)||[""],t=e.length;if(e.length<5||e.length>7)throw new TypeError("CronPattern: invalid configuration format ('"+this.pattern+"'), exactly five, six, or seven space separated parts are required.");if(this.mode!=="auto"){let i;switch(this.mode){case"5-part":i=5;break;case"6-part":i=6;break;case"7-part":i=7;break;case"5-or-6-parts":i=[5,6];break;case"6-or-7-parts":i=[6,7];break;default:i=0}if(!(Array.isArray(i)?i.includes(t):t===i)){let u=Array.isArray(i)?i.join(" or "):i.toString();throw new TypeError(`CronPattern: mode '${this.mode}' requires exactly ${u} parts, but pattern '${this.pattern}' has ${t} parts.`)}}if(e.length===5&&e.unshift("0"),e.length===6&&e.push("*"),this.pattern.indexOf("?")>=0)for(let i=0;i<e.length;i++)e[i]=e[i].replace(/\?/g,"*");if(e[3].toUpperCase()==="LW")this.lastWeekday=!0,e[3]="";else if(e[3].toUpperCase().indexOf("L")>=0){let i=e[3].split(",");if(i.length>1&&i.some(o=>o.toUpperCase()==="LW"))throw new TypeError(`CronPattern: Syntax error, LW can not be in a list in day-of-month ('${e[3]}').`);if(i.some(o=>o===""||o.toUpperCase()!=="L"&&/l/i.test(o)))throw new TypeError("CronPattern: Syntax error, L has to be a value of its own in day-of-month ('"+e[3]+"').");e[3]=i.filter(o=>o.toUpperCase()!=="L").join(","),this.lastDayOfMonth=!0}if(e[3]=="*"&&(this.starDOM=!0),e[6]=="*"&&(this.starYear=!0),e[4].length>=3&&(e[4]=this.replaceAlpha(e[4],s.MONTH_NAMES)),e[5].length>=3&&(e[5]=this.alternativeWeekdays?this.replaceAlpha(e[5],s.DAY_NAMES_QUARTZ):this.replaceAlpha(e[5],s.DAY_NAMES)),e[5].startsWith("+")&&(this.useAndLogic=!0,e[5]=e[5].substring(1),e[5]===""))throw new TypeError("CronPattern: Day-of-week field cannot be empty after '+' modifier.");switch(e[5]=="*"&&(this.starDOW=!0),this.mode){case"5-part":e[0]="0",e[6]="*";break;case"6-part":e[6]="*";break;case"5-or-6-parts":e[6]="*";break;case"6-or-7-parts":break;case"7-part":case"auto":break}this.throwAtIllegalCharacters(e),this.partToArray("second",e[0],0,1),this.partToArray("minute",e[1],0,1),this.partToArray("hour",e[2],0,1),this.partToArray("day",e[3],-1,1),this.partToArray("month",e[4],-1,1);let n=this.alternativeWeekdays?-1:0;this.partToArray("dayOfWeek",e[5],n,63),e[6]==="*"?this.year=Array(1e4).fill(1):(this.year=Array(1e4).fill(0),this.partToArray("year",e[6],0,1)),!this.alternativeWeekdays&&this.dayOfWeek[7]&&(this.dayOfWeek[0]=this.dayOfWeek[7]);let r=this.fixedTimeRule==="single-value",a=(i,o)=>!i.includes("*")&&!i.includes("/")&&(!r||o.filter(u=>u).length===1);this.isFixedTime=a(e[0],this.second)&&a(e[1],this.minute)&&a(e[2],this.hour)}partToArray(e,t,n,r){let a=this[e];if(t===""&&!(e==="day"&&(this.lastDayOfMonth||this.lastWeekday)))throw new TypeError("CronPattern: configuration entry "+e+" ("+t+") is empty, check for trailing spaces.");if(t==="*")return a.fill(r);let i=t.split(",");if(i.length>1)for(let o of i)this.partToArray(e,o,n,r);else t.includes("-")&&t.includes("/")?this.handleRangeWithStepping(t,e,n,r):t.includes("-")?this.handleRange(t,e,n,r):t.includes("/")?this.handleStepping(t,e,n,r):t!==""&&this.handleNumber(t,e,n,r)}throwAtIllegalCharacters(e){for(let t=0;t<e.length;t++)if((t===3?/[^/*0-9,\-WwLl]+/:t===5?/[^/*0-9,\-#Ll]+/:/[^/*0-9,\-]+/).test(e[t]))throw new TypeError("CronPattern: configuration entry "+t+" ("+e[t]+") contains illegal characters.")}handleNumber(e,t,n,r){let a=this.extractNth(e,t),i=e.toUpperCase().includes("W");if(t!=="day"&&i)throw new TypeError("CronPattern: Nearest weekday modifier (W) only allowed in day-of-month.");i&&(t="nearestWeekdays");let o=i?a[0].replace(/W$/i,""):a[0],u=s.toNumber(o)+n;if(isNaN(u))throw new TypeError("CronPattern: "+t+" is not a number: '"+e+"'");this.setPart(t,u,a[1]||r)}setPart(e,t,n){if(!Object.prototype.hasOwnProperty.call(this,e))throw new TypeError("CronPattern: Invalid part specified: "+e);if(e==="dayOfWeek"){if(t===7&&(t=0),t<0||t>6)throw new RangeError("CronPattern: Invalid value for dayOfWeek: "+t);this.setNthWeekdayOfMonth(t,n);return}if(e==="second"||e==="minute"){if(t<0||t>=60)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="hour"){if(t<0||t>=24)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="day"||e==="nearestWeekdays"){if(t<0||t>=31)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="month"){if(t<0||t>=12)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="year"&&(t<1||t>=1e4))throw new RangeError("CronPattern: Invalid value for "+e+": "+t+" (supported range: 1-9999)");this[e][t]=n}static toNumber(e){return/^\d+$/.test(e)?parseInt(e,10):NaN}validateNotNaN(e,t){if(isNaN(e))throw new TypeError(t)}validateRange(e,t,n,r,a){if(e>t)throw new TypeError("CronPattern: From value is larger than to value: '"+a+"'");if(n!==void 0){if(n===0)throw new TypeError("CronPattern: Syntax error, illegal stepping: 0");if(n>this[r].length)throw new TypeError("CronPattern: Syntax error, steps cannot be greater than maximum value of part ("+this[r].length+")")}}handleRangeWithStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in ranges with stepping.");let a=this.extractNth(e,t),i=a[0].match(/^(\d+)-(\d+)\/(\d+)$/);if(i===null)throw new TypeError("CronPattern: Syntax error, illegal range with stepping: '"+e+"'");let[,o,u,l]=i,h=parseInt(o,10)+n,m=parseInt(u,10)+n,d=parseInt(l,10);this.validateNotNaN(h,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(m,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateNotNaN(d,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(h,m,d,t,e);for(let p=h;p<=m;p+=d)this.setPart(t,p,a[1]||r)}extractNth(e,t){let n=e,r;if(n.includes("#")){if(t!=="dayOfWeek")throw new Error("CronPattern: nth (#) only allowed in day-of-week field");let a=n.split("#");if(a.length!==2||a[1]==="")throw new TypeError("CronPattern: Syntax error, illegal nth weekday: '"+e+"'");n=a[0],r=a[1]}else if(n.toUpperCase().endsWith("L")){if(t!=="dayOfWeek")throw new Error("CronPattern: L modifier only allowed in day-of-week field (use L alone for day-of-month)");r="L",n=n.slice(0,-1)}return[n,r]}handleRange(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in a range.");let a=this.extractNth(e,t),i=a[0].split("-");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal range: '"+e+"'");let o=s.toNumber(i[0])+n,u=s.toNumber(i[1])+n;this.validateNotNaN(o,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(u,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateRange(o,u,void 0,t,e);for(let l=o;l<=u;l++)this.setPart(t,l,a[1]||r)}handleStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in parts with stepping.");let a=this.extractNth(e,t),i=a[0].split("/");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal stepping: '"+e+"'");if(this.sloppyRanges)i[0]===""&&(i[0]="*");else{if(i[0]==="")throw new TypeError("CronPattern: Syntax error, stepping with missing prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.");if(i[0]!=="*")throw new TypeError("CronPattern: Syntax error, stepping with numeric prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.")}let o=0;i[0]!=="*"&&(o=s.toNumber(i[0])+n,this.validateNotNaN(o,"CronPattern: Syntax error, illegal stepping start (NaN)"));let u=s.toNumber(i[1]);this.validateNotNaN(u,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(0,this[t].length-1,u,t,e);for(let l=o;l<this[t].length;l+=u)t==="year"&&l===0||this.setPart(t,l,a[1]||r)}replaceAlpha(e,t){let n=e;for(let[r,a]of Object.entries(t))n=n.replace(new RegExp(r,"gi"),(i,o,u)=>{let l=o+i.length-3,h=u.charAt(l-1),m=u.charAt(l+3);if(/[a-z\d/#]/i.test(h)||/[a-km-z\d]/i.test(m))throw new TypeError(`CronPattern: Syntax error, a month or day name has to stand alone ('${e}').`);return a});return n}static DAY_NAMES={"-sun":"-7",sun:"0",mon:"1",tue:"2",wed:"3",thu:"4",fri:"5",sat:"6"};static DAY_NAMES_QUARTZ={sun:"1",mon:"2",tue:"3",wed:"4",thu:"5",fri:"6",sat:"7"};static MONTH_NAMES={jan:"1",feb:"2",mar:"3",apr:"4",may:"5",jun:"6",jul:"7",aug:"8",sep:"9",oct:"10",nov:"11",dec:"12"};static NICKNAME_MAP={"@yearly":"0 0 1 1 *","@annually":"0 0 1 1 *","@monthly":"0 0 1 * *","@weekly":"0 0 * * SUN","@daily":"0 0 * * *","@midnight":"0 0 * * *","@hourly":"0 * * * *"};handleNicknames(e){let t=e.trim().toLowerCase();if(t==="@reboot")throw new TypeError("CronPattern: @reboot is not supported in this environment. This is an event-based trigger that requires system startup detection.");return s.NICKNAME_MAP[t]||e}setNthWeekdayOfMonth(e,t){if(typeof t!="number"&&t.toUpperCase()==="L")this.dayOfWeek[e]=this.dayOfWeek[e]|32;else if(t===63)this.dayOfWeek[e]=63;else if(t<6&&t>0)this.dayOfWeek[e]=this.dayOfWeek[e]|x[t-1];else throw new TypeError(`CronPattern: nth weekday out of range, should be 1-5 or L. Value: ${t}, Type: ${typeof t}`)}};var B=[31,28,31,30,31,30,31,31,30,31,30,31],f=[["month","year",0],["day","month",-1],["hour","day",0],["minute","hour",0],["second","minute",0]],c=class s{tz;instantMs;instantFields;ms;second;minute;hour;day;month;year;constructor(e,t){if(this.tz=t,e&&e instanceof Date)if(!isNaN(e))this.fromDate(e);else throw new TypeError("CronDate: Invalid date passed to CronDate constructor");else if(e==null)this.fromDate(new Date);else if(e&&typeof e=="string")this.fromString(e);else if(e instanceof s)this.fromCronDate(e);else throw new TypeError("CronDate: Invalid type ("+typeof e+") passed to CronDate constructor")}getLastDayOfMonth(e,t){return t!==1?B[t]:new Date(g(e,t+1,0)).getUTCDate()}getLastWeekday(e,t){let n=this.getLastDayOfMonth(e,t),a=new Date(g(e,t,n)).getUTCDay();return a===0?n-2:a===6?n-1:n}getNearestWeekday(e,t,n){let r=this.getLastDayOfMonth(e,t);if(n>r)return-1;let i=new Date(g(e,t,n)).getUTCDay();return i===0?n===r?n-2:n+1:i===6?n===1?n+2:n-1:n}isNthWeekdayOfMonth(e,t,n,r){let i=new Date(g(e,t,n)).getUTCDay(),o=0;for(let u=1;u<=n;u++)new Date(g(e,t,u)).getUTCDay()===i&&o++;if(r&63&&x[o-1]&r)return!0;if(r&32){let u=this.getLastDayOfMonth(e,t);for(let l=n+1;l<=u;l++)if(new Date(g(e,t,l)).getUTCDay()===i)return!1;return!0}return!1}fromDate(e){if(this.tz!==void 0)if(typeof this.tz=="number")this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes()+this.tz,this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),this.apply();else try{let t=y(e,this.tz);this.ms=e.getMilliseconds(),this.second=t.s,this.minute=t.i,this.hour=t.h,this.day=t.d,this.month=t.m-1,this.year=t.y,this.cacheInstant(e.getTime()-this.ms)}catch(t){let n=t instanceof Error?t.message:String(t);throw new TypeError(`CronDate: Failed to convert date to timezone '${this.tz}'. This may happen with invalid timezone names or dates. Original error: ${n}`)}else this.ms=e.getMilliseconds(),this.second=e.getSeconds(),this.minute=e.getMinutes(),this.hour=e.getHours(),this.day=e.getDate(),this.month=e.getMonth(),this.year=e.getFullYear(),this.cacheInstant(e.getTime()-this.ms)}cacheInstant(e){this.instantMs=e;let{year:t,month:n,day:r,hour:a,minute:i,second:o}=this;this.instantFields=[t,n,r,a,i,o,this.tz]}cachedInstant(){let e=this.instantFields;if(!(e===void 0||e[6]!==this.tz)&&!(e[5]!==this.second||e[4]!==this.minute||e[3]!==this.hour)&&!(e[2]!==this.day||e[1]!==this.month||e[0]!==this.year))return this.instantMs}fromCronDate(e){this.tz=e.tz,this.year=e.year,this.month=e.month,this.day=e.day,this.hour=e.hour,this.minute=e.minute,this.second=e.second,this.ms=e.ms,this.instantMs=e.instantMs,this.instantFields=e.instantFields}apply(){if(this.month>11||this.month<0||this.day>this.getLastDayOfMonth(this.year,this.month)||this.day<1||this.hour>23||this.minute>59||this.second>59||this.hour<0||this.minute<0||this.second<0){let e=new Date(0);return e.setUTCFullYear(this.year,this.month,this.day),e.setUTCHours(this.hour,this.minute,this.second,this.ms),this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes(),this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),!0}else return!1}fromString(e){if(typeof this.tz=="number"){if(O(e))return this.fromDate(v(e));let t=v(e,"Etc/UTC");this.ms=t.getUTCMilliseconds(),this.second=t.getUTCSeconds(),this.minute=t.getUTCMinutes(),this.hour=t.getUTCHours(),this.day=t.getUTCDate(),this.month=t.getUTCMonth(),this.year=t.getUTCFullYear(),this.apply()}else return this.fromDate(v(e,this.tz))}findNext(e,t,n,r){return this._findMatch(e,t,n,r,1)}_matchDayValue(e,t,n,r){let a=e;if(!a){for(let i=0;i<n.nearestWeekdays.length;i++)if(n.nearestWeekdays[i]){let o=this.getNearestWeekday(this.year,this.month,i+1);if(o!==-1&&o===t){a=1;break}}}if(n.lastWeekday){let i=this.getLastWeekday(this.year,this.month);t===i&&(a=1)}if(n.lastDayOfMonth){let i=this.getLastDayOfMonth(this.year,this.month);t===i&&(a=1)}if(!n.starDOW){let i=new Date(g(this.year,this.month,1,0,0,0,0)).getUTCDay(),o=n.dayOfWeek[(i+(t-1))%7];o&&o&63&&(o=this.isNthWeekdayOfMonth(this.year,this.month,t,o)?1:0),n.useAndLogic?a=a&&o:!r.domAndDow&&!n.starDOM?a=a||o:a=a&&o}return a}_findMatch(e,t,n,r,a){let i=this[t],o=t==="day"?this.getLastDayOfMonth(this.year,this.month):0,u=this[t]+r,l=a===1?h=>h<n[t].length:h=>h>=0;for(let h=u;l(h);h+=a){let m=n[t][h];if(t==="day"){if(h-r>o)continue;m=this._matchDayValue(m,h-r,n,e)}if(m)return this[t]=h-r,i!==this[t]?2:1}return 3}recurse(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseStep(e,t,a)}return a}recurseStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year+1;i<e.year.length&&i<1e4;i++)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=0,this.day=1,this.hour=0,this.minute=0,this.second=0,this.ms=0}if(this.year>=1e4)return null}let r=this.findNext(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;)this[f[a][0]]=-f[a][2],a++;if(r===3){if(this[f[n][1]]++,this[f[n][0]]=-f[n][2],this.apply(),n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0&&this.year<1e4;)this.year++;if(this.year>=1e4||this.year>=e.year.length)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:(e.starYear?this.year>=3e3:this.year>=1e4)?null:n}increment(e,t,n){return this.instantMs=void 0,this.instantFields=void 0,this.second+=t.interval!==void 0&&t.interval>1&&n?t.interval:1,this.ms=0,this.apply(),this.recurse(e,t,0)}decrement(e,t,n=!0){this.instantMs=void 0,this.instantFields=void 0;let r=t.interval!==void 0&&t.interval>=1;return(this.ms===0||r)&&(this.second-=r&&n?t.interval:1),this.ms=0,this.apply(),this.year<1?null:this.recurseBackward(e,t,0)}recurseBackward(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseBackwardStep(e,t,a)}return a}recurseBackwardStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year-1;i>=0;i--)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=11,this.day=31,this.hour=23,this.minute=59,this.second=59,this.ms=0}if(this.year<1)return null}let r=this.findPrevious(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;){let i=f[a][0],o=f[a][2],u=this.getMaxPatternValue(i,e,o);this[i]=u,a++}if(r===3){if(this[f[n][1]]--,n===0){let u=this.getLastDayOfMonth(this.year,this.month);this.day>u&&(this.day=u)}if(n===1)if(this.day<=0)this.day=1;else{let u=this.year,l=this.month;for(;l<0;)l+=12,u--;for(;l>11;)l-=12,u++;let h=this.getLastDayOfMonth(u,l);this.day>h&&(this.day=h)}this.apply();let i=f[n][0],o=f[n][2];if(this[i]=this.getMaxPatternValue(i,e,o),this.apply(),n===0){let u=f[1][2],l=this.getMaxPatternValue("day",e,u);l!==this.day&&(this.day=l,this.hour=this.getMaxPatternValue("hour",e,f[2][2]),this.minute=this.getMaxPatternValue("minute",e,f[3][2]),this.second=this.getMaxPatternValue("second",e,f[4][2]))}if(n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0;)this.year--;if(this.year<1)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:this.year<1?null:n}getMaxPatternValue(e,t,n){let r=t[e].length-1-n;for(let a=t[e].length-1;a>=0;a--)if(t[e][a]){r=a-n;break}if(e==="day"){let a=this.getLastDayOfMonth(this.year,this.month);return t.lastWeekday||t.nearestWeekdays.some(i=>i)||t.lastDayOfMonth||!t.starDOW?a:Math.min(r,a)}return r}findPrevious(e,t,n,r){return this._findMatch(e,t,n,r,-1)}getDate(e){if(!e&&typeof this.tz!="number"){let t=this.cachedInstant();if(t!==void 0)return new Date(t+(this.tz===void 0?this.ms:0))}if(e||this.tz===void 0){if(this.year>=0&&this.year<100){let t=new Date(0);return t.setFullYear(this.year,this.month,this.day),t.setHours(this.hour,this.minute,this.second,this.ms),t}return new Date(this.year,this.month,this.day,this.hour,this.minute,this.second,this.ms)}else return typeof this.tz=="number"?new Date(g(this.year,this.month,this.day,this.hour,this.minute-this.tz,this.second,this.ms)):N(T(this.year,this.month+1,this.day,this.hour,this.minute,this.second,this.tz),!1)}getTime(){return this.getDate(!1).getTime()}match(e,t){if(!e.starYear&&(this.year<0||this.year>=e.year.length||e.year[this.year]===0))return!1;for(let n=0;n<f.length;n++){let r=f[n][0],a=f[n][2],i=this[r];if(i+a<0||i+a>=e[r].length)return!1;let o=e[r][i+a];if(r==="day"&&(o=this._matchDayValue(o,i,e,t)),!o)return!1}return!0}};function F(s){s===void 0&&(s={}),delete s.name,s.legacyMode!==void 0&&s.domAndDow===void 0?s.domAndDow=!s.legacyMode:s.domAndDow===void 0&&(s.domAndDow=!1),s.legacyMode=!s.domAndDow;let e=(n,r)=>n===void 0?r:n;if(s.paused=e(s.paused,!1),s.maxRuns=e(s.maxRuns,1/0),s.catch=e(s.catch,!1),s.unref=e(s.unref,!1),s.mode=e(s.mode,"auto"),s.alternativeWeekdays=e(s.alternativeWeekdays,!1),s.sloppyRanges=e(s.sloppyRanges,!1),s.fixedTimeRule=e(s.fixedTimeRule,"single-value"),s.allowPast=e(s.allowPast,!1),s.interval=s.interval===void 0?0:parseInt(s.interval.toString(),10),s.utcOffset=s.utcOffset===void 0?void 0:parseInt(s.utcOffset.toString(),10),s.dayOffset=s.dayOffset===void 0?0:parseInt(s.dayOffset.toString(),10),!["auto","5-part","6-part","7-part","5-or-6-parts","6-or-7-parts"].includes(s.mode))throw new Error("CronOptions: mode must be one of 'auto', '5-part', '6-part', '7-part', '5-or-6-parts', or '6-or-7-parts'.");if(!["single-value","no-wildcard"].includes(s.fixedTimeRule))throw new Error("CronOptions: fixedTimeRule must be one of 'single-value' or 'no-wildcard'.");s.timezone===""&&(s.timezone=void 0);let t=s.timezone??s.utcOffset;if(s.startAt&&(s.startAt=I(new c(s.startAt,t))),s.stopAt&&(s.stopAt=I(new c(s.stopAt,t))),s.interval!==null){if(isNaN(s.interval))throw new Error("CronOptions: Supplied value for interval is not a number");if(s.interval<0)throw new Error("CronOptions: Supplied value for interval can not be negative")}if(s.utcOffset!==void 0){if(isNaN(s.utcOffset))throw new Error("CronOptions: Invalid value passed for utcOffset, should be number representing minutes offset from UTC.");if(s.utcOffset<-870||s.utcOffset>870)throw new Error("CronOptions: utcOffset out of bounds.");if(s.utcOffset!==void 0&&s.timezone)throw new Error("CronOptions: Combining 'utcOffset' with 'timezone' is not allowed.")}if(s.unref!==!0&&s.unref!==!1)throw new Error("CronOptions: Unref should be either true, false or undefined(false).");if(s.dayOffset!==void 0&&s.dayOffset!==0&&isNaN(s.dayOffset))throw new Error("CronOptions: Invalid value passed for dayOffset, should be a number representing days to offset.");return s}function I(s){return s.ms?(s.ms=0,new c(new Date(s.getTime()+1e3),s.tz)):s}function b(s){return typeof s=="function"}function L(s){return b(s)}function Y(s){typeof Deno<"u"&&typeof Deno.unrefTimer<"u"?Deno.unrefTimer(s):s&&typeof s.unref<"u"&&s.unref()}var P=1440*60*1e3,$=30*1e3,M=[],j=class{name;options;_states;fn;_startAtRoundingMs=0;getTz(){return this.options.timezone??this.options.utcOffset}applyDayOffset(e){let t=this._offsetMs();return t?new Date(e.getTime()+t):e}_offsetMs(){return(this.options.dayOffset??0)*P}get _startAt(){return this.options.startAt}get _stopAt(){return this.options.stopAt}_nextTarget(e,t){let n=this._offsetMs(),r=this._next(this._shift(e),new Date(t.getTime()-n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_previousTarget(e,t){let n=this._toMs(e??t)-this._offsetMs(),r=this._previous(new Date(n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_shift(e){if(e!=null)return new c(new Date(this._toMs(e)-this._offsetMs()),this.getTz())}constructor(e,t,n){let r,a;if(b(t))a=t;else if(typeof t=="object")r=t;else if(t!==void 0)throw new Error("Cron: Invalid argument passed for optionsIn. Should be one of function, or object (options).");if(b(n))a=n;else if(typeof n=="object")r=n;else if(n!==void 0)throw new Error("Cron: Invalid argument passed for funcIn. Should be one of function, or object (options).");this.name=r?.name;let i=r?.startAt;this.options=F(r),i&&this._startAt&&(this._startAtRoundingMs=this._startAt.getTime()-new c(i,this.getTz()).getTime());let o=!!e&&(e instanceof Date||typeof e=="string"&&e.indexOf(":")>0);if(this._states={kill:!1,blocking:!1,previousRun:void 0,currentRun:void 0,once:void 0,currentTimeout:void 0,maxRuns:r?r.maxRuns:void 0,paused:r?r.paused:!1,pattern:o?new C("* * * * *",void 0,{mode:"auto"}):new C(e,this.options.timezone,{mode:this.options.mode,alternativeWeekdays:this.options.alternativeWeekdays,sloppyRanges:this.options.sloppyRanges,fixedTimeRule:this.options.fixedTimeRule})},o&&(this._states.once=new c(e,this.getTz())),this.name){if(M.find(l=>l.name===this.name))throw new Error("Cron: Tried to initialize new named job '"+this.name+"', but name already taken.");M.push(this)}return a!==void 0&&L(a)&&(this.fn=a,this.schedule()),this}nextRun(e){return this._nextTarget(e,new Date)}nextRuns(e,t){this._states.maxRuns!==void 0&&e>this._states.maxRuns&&(e=this._states.maxRuns);let n=t||this._states.currentRun||void 0;return this._enumerateRuns(e,n,"next")}previousRuns(e,t){return this._enumerateRuns(e,t||void 0,"previous")}enumerate(e){return new A(this,e)}_enumerateRuns(e,t,n){let r=[],a=new Date,i=t;for(;e-- >0;){let o=n==="next"?this._nextTarget(i,a):this._previousTarget(i,a);if(!o)break;r.push(o),i=o}return r}match(e){if(this._states.once){let n=new c(e,this.getTz());n.ms=0;let r=new c(this._states.once,this.getTz());return r.ms=0,n.getTime()===r.getTime()}let t=new c(e,this.getTz());return t.ms=0,t.match(this._states.pattern,this.options)}getPattern(){if(!this._states.once)return this._states.pattern?this._states.pattern.pattern:void 0}getOnce(){return this._states.once?this._states.once.getDate():null}isRunning(){return!this._states.paused&&!this._states.kill&&this.fn!==void 0&&this._nextTarget(this._states.currentRun,new Date)!==null}isStopped(){return this._states.kill}isBusy(){return this._states.blocking}currentRun(){return this._states.currentRun?this._states.currentRun.getDate():null}previousRun(){return this._states.previousRun?this._states.previousRun.getDate():null}msToNext(e){let t=new Date,n=this._nextTarget(e,t);return n?n.getTime()-this._toMs(e??t):null}stop(){this._states.kill=!0,this._states.currentTimeout&&clearTimeout(this._states.currentTimeout);let e=M.indexOf(this);e>=0&&M.splice(e,1)}pause(){return this._states.paused=!0,!this._states.kill}resume(){return this._states.paused=!1,!this._states.kill}schedule(e){return this._schedule(e)}_schedule(e,t){if(e&&this.fn)throw new Error("Cron: It is not allowed to schedule two functions using the same Croner instance.");e&&(this.fn=e);let n=t??new Date,r=this._nextTarget(void 0,n),a=r?r.getTime()-n.getTime():null,i=this._states.currentRun;i&&i.getTime()>n.getTime()&&(i=void 0);let o=this._nextTarget(i,n);return a===null||isNaN(a)||o===null?this:(a>$&&(a=$),a<0&&(a=this._states.paused?1e3:0),this._states.currentTimeout=setTimeout(()=>this._checkTrigger(o),a),this._states.currentTimeout&&this.options.unref&&Y(this._states.currentTimeout),this)}async _trigger(e=new Date){this._states.blocking=!0,this._states.currentRun=new c(e,this.getTz());try{if(this.options.catch)try{this.fn!==void 0&&await this.fn(this,this.options.context)}catch(t){if(b(this.options.catch))try{Promise.resolve(this.options.catch(t,this)).catch(()=>{})}catch{}}else this.fn!==void 0&&await this.fn(this,this.options.context)}finally{this._states.previousRun=new c(e,this.getTz()),this._states.blocking=!1}}async trigger(){await this._trigger()}runsLeft(){return this._states.maxRuns}_checkTrigger(e){let t=new Date,n=!this._states.paused&&t.getTime()>=e.getTime(),r=this._states.blocking&&this.options.protect;n&&!r?(this._states.maxRuns!==void 0&&this._states.maxRuns--,this._trigger(t)):n&&r&&b(this.options.protect)&&setTimeout(()=>this.options.protect(this),0),this._schedule(void 0,n?void 0:t)}_next(e,t,n){let r=n?n.startAt:this._startAt,a=n?n.stopAt:this._stopAt,i=!!e,o=!!(e||this._states.currentRun),u=!1;!e&&r&&this.options.interval&&(e=this._calculatePreviousRun(r,t),e&&(o=!0),u=!e);let l=e??t??new Date,h=this._toMs(l);e=new c(l,this.getTz()),r&&h<r.getTime()&&(e=u?r:new c(new Date(r.getTime()-1e3),this.getTz()),h=e.getTime());let m=this._states.once||new c(e,this.getTz());if(!u&&m!==this._states.once&&(m=this._findOccurrence(e,h,1,o)),this._states.once){let d=this._states.once.getTime(),p=h-d;if(r&&d<r.getTime()-this._startAtRoundingMs||this._states.currentRun&&this.applyDayOffset(this._states.once.getDate()).getTime()<=this._states.currentRun.getTime()||(i?p>=0:p>1e3&&!this.options.allowPast))return null}return m===null||this._states.maxRuns!==void 0&&this._states.maxRuns<=0||this._states.kill||a&&m.getTime()>=a.getTime()?null:m}_previous(e,t){let n=this._toMs(e??new Date);if(t.stopAt&&n>t.stopAt.getTime()&&(n=t.stopAt.getTime()),this._states.once)return this._states.once.getTime()<n?this._states.once:null;let r=this._findOccurrence(new c(new Date(n),this.getTz()),n,-1);return r===null||t.startAt&&r.getTime()<t.startAt.getTime()?null:r}_toMs(e){if(e instanceof Date)return e.getTime();let t=new c(e,this.getTz());return t.getTime()+(typeof t.tz=="string"?t.ms:0)}_findOccurrence(e,t,n,r=!1){let a=this.options.interval??0;if(a>1&&(n===-1||r)){t+=(a-1)*1e3*n;let m=new Date(t);if(isNaN(m.getTime())||(e=new c(m,this.getTz()),!(e.year>=1&&e.year<=9999)))return null;r=!1}let i=this._walk(e,t,n,r),o=this.getTz();if(this._states.pattern.isFixedTime&&n===1||typeof o=="number"||U(t,o)!==(n===1?"earlier":"later"))return i;let u=Math.floor(t/1e3)*1e3,l=n===1?k(u,u+P,o):k(u-P,u,o)-1e3;if(i&&(l-i.getTime())*n>0)return i;let h=this._walk(new c(new Date(l),o),l-n,n,!1,!0);return!i||!h?i??h:(i.getTime()-h.getTime())*n>0?h:i}_walk(e,t,n,r,a=!1){let i=this._states.pattern,o=(l,h)=>n===1?l.increment(i,this.options,h):l.decrement(i,this.options,h),u=new c(e,this.getTz());for((!a||!u.match(i,this.options))&&(u=o(u,r));u;){let l=this._runAt(u,t,n);if(l)return new c(l,this.getTz());u=o(u,!1)}return null}_runAt(e,t,n){let r=d=>(d.getTime()-t)*n>0,a=e.tz;if(typeof a=="number"){let d=e.getDate();return r(d)?d:null}let i=T(e.year,e.month+1,e.day,e.hour,e.minute,e.second,a),o=_(i),u=this._states.pattern.isFixedTime;if(o.kind==="single")return r(o.date)?o.date:null;if(o.kind==="ambiguous"){let{earlier:d,later:p}=o;return(u?[d]:n===1?[d,p]:[p,d]).find(r)??null}if(!u)return null;let l=new Date(k(o.before.getTime(),o.after.getTime(),a)),h=y(l,a);return h.y===i.y&&h.m===i.m&&h.d===i.d&&r(l)?l:null}_calculatePreviousRun(e,t){let n=new c(t,this.getTz()).getTime();if(e.getTime()>n)return;let r=this.options.interval*1e3,a=e;for(;a.getTime()+r<=n;){let i=this._findOccurrence(a,a.getTime(),1,!0);if(i===null)break;a=i}return a}},A=class{cron;cursor;now;done;initialMaxRuns;remainingRuns;constructor(e,t){this.cron=e,this.initialMaxRuns=e.runsLeft()??1/0,this.reset(t)}next(){if(this.done||this.remainingRuns<=0)return this.done=!0,{value:void 0,done:!0};let e=this.cron._nextTarget(this.cursor,this.now);return e===null?(this.done=!0,{value:void 0,done:!0}):(this.cursor=e,this.remainingRuns--,{value:e,done:!1})}peek(){return this.done||this.remainingRuns<=0?null:this.cron._nextTarget(this.cursor,this.now)}reset(e){this.cursor=e instanceof Date?new Date(e.getTime()):e??void 0,this.now=new Date,this.done=!1,this.remainingRuns=this.initialMaxRuns}[Symbol.iterator](){return this}};
+
+;// CONCATENATED MODULE: ./build/server/sync/service/schedule.js
+
+class ScheduleError extends Error {
+    name = 'ScheduleError';
+}
+const MIN_INTERVAL_SECONDS = 60;
+const MAX_INTERVAL_SECONDS = 7 * 86_400;
+/**
+ * A five- or six-field cron expression, evaluated in UTC so a schedule means the same on every
+ * node; or whole seconds from 60 to 604800, counted from the service's start. Croner is the
+ * judge of an expression; its message names the wrong field, never more than the expression.
+ */
+function parseSchedule(raw) {
+    const text = String(raw).trim();
+    if (/^\d+$/.test(text)) {
+        const seconds = Number(text);
+        if (seconds < MIN_INTERVAL_SECONDS || seconds > MAX_INTERVAL_SECONDS) {
+            throw new ScheduleError(`as an interval must be whole seconds from ${MIN_INTERVAL_SECONDS} to ${MAX_INTERVAL_SECONDS}`);
+        }
+        return { text, next: (after) => new Date(after.getTime() + seconds * 1000) };
+    }
+    const fields = text.split(/\s+/);
+    if (fields.length !== 5 && fields.length !== 6)
+        throw new ScheduleError('must be a cron expression (5 or 6 fields) or an interval in seconds');
+    let cron;
     try {
-        const args = parseSyncArgs(argv, env);
-        if (args === 'help') {
-            io.out(USAGE);
-            return EXIT_OK;
-        }
-        loaded = loadSyncConfig({ ...(args.configFile ? { file: args.configFile } : {}), env });
-        const secrets = secretValues(loaded);
-        const out = (line) => io.out(scrub(line, secrets));
-        const err = (line) => io.err(scrub(line, secrets));
-        const report = await runSyncCommand(args.command, loaded, args.options, progressFor(args.command, err), retryPolicy);
-        if (args.json)
-            out(JSON.stringify(report));
-        else
-            for (const line of summaryLines(report))
-                out(line);
-        return report.ok ? EXIT_OK : EXIT_FAILED;
+        cron = new j(fields.join(' '), { paused: true, timezone: 'Etc/UTC' });
     }
-    catch (error) {
-        if (error instanceof UsageError) {
-            io.err(`gatehouse-sync: ${error.message}\n\n${USAGE}`);
-            return EXIT_USAGE;
-        }
-        if (error instanceof SyncConfigError) {
-            io.err(`gatehouse-sync: ${error.message}`);
-            return EXIT_USAGE;
-        }
-        // Unexpected: still never print a secret.
-        io.err(`gatehouse-sync: ${scrub(error instanceof Error ? error.message : String(error), loaded ? secretValues(loaded) : [])}`);
-        return EXIT_FAILED;
+    catch (err) {
+        throw new ScheduleError(`is not a valid cron expression (${err.message.replace(/^CronPattern: /, '')})`);
     }
+    return { text: fields.join(' '), next: (after) => cron.nextRun(after) };
+}
+
+
+/***/ }),
+
+/***/ 70370:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  A: () => (/* binding */ pLimit)
+});
+
+// UNUSED EXPORTS: limitFunction
+
+;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
+/*
+How it works:
+`this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
+*/
+
+class Node {
+	value;
+	next;
+
+	constructor(value) {
+		this.value = value;
+	}
+}
+
+class Queue {
+	#head;
+	#tail;
+	#size;
+
+	constructor() {
+		this.clear();
+	}
+
+	enqueue(value) {
+		const node = new Node(value);
+
+		if (this.#head) {
+			this.#tail.next = node;
+			this.#tail = node;
+		} else {
+			this.#head = node;
+			this.#tail = node;
+		}
+
+		this.#size++;
+	}
+
+	dequeue() {
+		const current = this.#head;
+		if (!current) {
+			return;
+		}
+
+		this.#head = this.#head.next;
+		this.#size--;
+
+		// Clean up tail reference when queue becomes empty
+		if (!this.#head) {
+			this.#tail = undefined;
+		}
+
+		return current.value;
+	}
+
+	peek() {
+		if (!this.#head) {
+			return;
+		}
+
+		return this.#head.value;
+
+		// TODO: Node.js 18.
+		// return this.#head?.value;
+	}
+
+	clear() {
+		this.#head = undefined;
+		this.#tail = undefined;
+		this.#size = 0;
+	}
+
+	get size() {
+		return this.#size;
+	}
+
+	* [Symbol.iterator]() {
+		let current = this.#head;
+
+		while (current) {
+			yield current.value;
+			current = current.next;
+		}
+	}
+
+	* drain() {
+		while (this.#head) {
+			yield this.dequeue();
+		}
+	}
+}
+
+;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
+
+
+function pLimit(concurrency) {
+	let rejectOnClear = false;
+
+	if (typeof concurrency === 'object') {
+		({concurrency, rejectOnClear = false} = concurrency);
+	}
+
+	validateConcurrency(concurrency);
+
+	if (typeof rejectOnClear !== 'boolean') {
+		throw new TypeError('Expected `rejectOnClear` to be a boolean');
+	}
+
+	const queue = new Queue();
+	let activeCount = 0;
+
+	const resumeNext = () => {
+		// Process the next queued function if we're under the concurrency limit
+		if (activeCount < concurrency && queue.size > 0) {
+			activeCount++;
+			queue.dequeue().run();
+		}
+	};
+
+	const next = () => {
+		activeCount--;
+		resumeNext();
+	};
+
+	const run = async (function_, resolve, arguments_) => {
+		// Execute the function and capture the result promise
+		const result = (async () => function_(...arguments_))();
+
+		// Resolve immediately with the promise (don't wait for completion)
+		resolve(result);
+
+		// Wait for the function to complete (success or failure)
+		// We catch errors here to prevent unhandled rejections,
+		// but the original promise rejection is preserved for the caller
+		try {
+			await result;
+		} catch {}
+
+		// Decrement active count and process next queued function
+		next();
+	};
+
+	const enqueue = (function_, resolve, reject, arguments_) => {
+		const queueItem = {reject};
+
+		// Queue the internal resolve function instead of the run function
+		// to preserve the asynchronous execution context.
+		new Promise(internalResolve => { // eslint-disable-line promise/param-names
+			queueItem.run = internalResolve;
+			queue.enqueue(queueItem);
+		}).then(run.bind(undefined, function_, resolve, arguments_)); // eslint-disable-line promise/prefer-await-to-then
+
+		// Start processing immediately if we haven't reached the concurrency limit
+		if (activeCount < concurrency) {
+			resumeNext();
+		}
+	};
+
+	const generator = (function_, ...arguments_) => new Promise((resolve, reject) => {
+		enqueue(function_, resolve, reject, arguments_);
+	});
+
+	Object.defineProperties(generator, {
+		activeCount: {
+			get: () => activeCount,
+		},
+		pendingCount: {
+			get: () => queue.size,
+		},
+		clearQueue: {
+			value() {
+				if (!rejectOnClear) {
+					queue.clear();
+					return;
+				}
+
+				const abortError = AbortSignal.abort().reason;
+
+				while (queue.size > 0) {
+					queue.dequeue().reject(abortError);
+				}
+			},
+		},
+		concurrency: {
+			get: () => concurrency,
+
+			set(newConcurrency) {
+				validateConcurrency(newConcurrency);
+				concurrency = newConcurrency;
+
+				queueMicrotask(() => {
+					// eslint-disable-next-line no-unmodified-loop-condition
+					while (activeCount < concurrency && queue.size > 0) {
+						resumeNext();
+					}
+				});
+			},
+		},
+		map: {
+			async value(iterable, function_) {
+				const promises = [];
+
+				try {
+					Array.from(iterable, (value, index) => {
+						const promise = generator(function_, value, index);
+						promises.push(promise);
+						return promise;
+					});
+				} catch (error) {
+					// The iterable threw, so `Promise.all` never observes the already scheduled promises. Observe them here to avoid unhandled rejections.
+					for (const promise of promises) {
+						promise.catch(() => {}); // eslint-disable-line promise/prefer-await-to-then
+					}
+
+					throw error;
+				}
+
+				return Promise.all(promises);
+			},
+		},
+	});
+
+	return generator;
+}
+
+function limitFunction(function_, options) {
+	const limit = pLimit(options);
+
+	const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
+	Object.defineProperty(limitedFunction, 'clearQueue', {
+		value: limit.clearQueue,
+	});
+
+	return limitedFunction;
+}
+
+function validateConcurrency(concurrency) {
+	if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+		throw new TypeError('Expected `concurrency` to be a number from 1 and up');
+	}
 }
 
 
@@ -12494,23 +13326,29 @@ async function syncCommand(argv, env, io, retryPolicy = {}) {
 /******/ 	}
 /******/ 	// Create a new module (and put it into the cache)
 /******/ 	var module = __webpack_module_cache__[moduleId] = {
-/******/ 		// no module.id needed
-/******/ 		// no module.loaded needed
+/******/ 		id: moduleId,
+/******/ 		loaded: false,
 /******/ 		exports: {}
 /******/ 	};
 /******/ 
 /******/ 	// Execute the module function
 /******/ 	var threw = true;
 /******/ 	try {
-/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
 /******/ 		threw = false;
 /******/ 	} finally {
 /******/ 		if(threw) delete __webpack_module_cache__[moduleId];
 /******/ 	}
 /******/ 
+/******/ 	// Flag the module as loaded
+/******/ 	module.loaded = true;
+/******/ 
 /******/ 	// Return the exports of the module
 /******/ 	return module.exports;
 /******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
 /******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
@@ -12585,6 +13423,36 @@ async function syncCommand(argv, env, io, retryPolicy = {}) {
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -12597,9 +13465,114 @@ async function syncCommand(argv, env, io, retryPolicy = {}) {
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/node module decorator */
+/******/ (() => {
+/******/ 	__nccwpck_require__.nmd = (module) => {
+/******/ 		module.paths = [];
+/******/ 		if (!module.children) module.children = [];
+/******/ 		return module;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
 /******/ })();
 /******/ 
 /************************************************************************/
@@ -12607,6 +13580,6 @@ async function syncCommand(argv, env, io, retryPolicy = {}) {
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(9020);
+/******/ var __webpack_exports__ = __nccwpck_require__(59020);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

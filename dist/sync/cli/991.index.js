@@ -1,0 +1,1408 @@
+export const id = 991;
+export const ids = [991];
+export const modules = {
+
+/***/ 50991:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  DEFAULT_SHUTDOWN_GRACE_SECONDS: () => (/* binding */ DEFAULT_SHUTDOWN_GRACE_SECONDS),
+  serveCommand: () => (/* binding */ serveCommand)
+});
+
+// EXTERNAL MODULE: external "node:timers/promises"
+var promises_ = __webpack_require__(58500);
+;// CONCATENATED MODULE: ./build/server/config-error.js
+/** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
+class config_error_ConfigError extends Error {
+    setting;
+    problem;
+    name = 'ConfigError';
+    constructor(setting, problem) {
+        super(`${setting} ${problem}`);
+        this.setting = setting;
+        this.problem = problem;
+    }
+}
+/** Comma-separated list: entries trimmed, empty entries dropped. */
+function commaList(raw) {
+    return (raw ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+}
+/**
+ * A settings source read per request (a changed environment applies to the next request) that
+ * parses again only when one of `keys` changed, so per-request reads stay cheap.
+ */
+function settingsSource(env, keys, parse) {
+    let lastKey;
+    let last;
+    return () => {
+        const current = env();
+        const key = JSON.stringify(keys.map((k) => current[k] ?? null));
+        if (key !== lastKey || !last) {
+            last = { value: parse(current) };
+            lastKey = key;
+        }
+        return last.value;
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/pino/pino.js
+var pino = __webpack_require__(65005);
+;// CONCATENATED MODULE: ./build/server/logger.js
+
+/**
+ * Paths whose values never reach a log line, whatever code logs them. Request logs carry no
+ * headers or bodies in the first place; this is the second line of defence.
+ */
+const REDACTED_PATHS = [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'req.headers["x-hub-signature-256"]',
+    '*.authorization',
+    '*.token',
+    '*.oidcToken',
+    '*.privateKey',
+    '*.secret',
+    '*.password',
+    '*.webhookUrl',
+    '*.chatWebhookUrl',
+    'token',
+    'oidcToken',
+    'privateKey',
+    'secret',
+    'webhookUrl',
+];
+/** Structured JSON logs on stdout (or `destination`, which tests use to read the stream). */
+function createLogger(options = {}) {
+    return (0,pino.pino)({
+        level: options.level ?? 'info',
+        base: { service: options.service ?? 'gatehouse' },
+        timestamp: pino.pino.stdTimeFunctions.isoTime,
+        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+        formatters: { level: (label) => ({ level: label }) },
+    }, options.destination);
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __webpack_require__(73136);
+;// CONCATENATED MODULE: ./build/server/version.js
+
+
+
+/**
+ * The package version, read once from the project's package.json (found by walking up, so it
+ * works from the sources and from the compiled `build/` tree alike).
+ */
+function packageVersion() {
+    let dir = (0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url));
+    for (;;) {
+        try {
+            const pkg = JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
+            if (pkg.name === 'gatehouse' && pkg.version)
+                return pkg.version;
+        }
+        catch {
+            // not here: keep walking up
+        }
+        const parent = (0,external_node_path_.dirname)(dir);
+        if (parent === dir)
+            return '0.0.0';
+        dir = parent;
+    }
+}
+
+// EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
+var sync_config = __webpack_require__(44124);
+;// CONCATENATED MODULE: ./build/server/sync/service/locks.js
+/** In-process locks: enough for the single replica the service runs as. */
+function memoryLocks() {
+    const held = new Map();
+    return {
+        kind: 'memory',
+        acquire: async (source, holder) => {
+            if (held.has(source))
+                return undefined;
+            held.set(source, holder);
+            return {
+                release: async () => {
+                    if (held.get(source) === holder)
+                        held.delete(source);
+                },
+            };
+        },
+        close: async () => undefined,
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/mongodb/lib/index.js
+var lib = __webpack_require__(84294);
+;// CONCATENATED MODULE: ./build/server/store/types.js
+/** The store could not be reached or answered with an error: retryable, nothing was decided. */
+class StoreUnavailable extends Error {
+    name = 'StoreUnavailable';
+    constructor(options) {
+        super('store unavailable', options);
+    }
+}
+/** Newest-first order of the history: recordedAt, then deploymentId, descending. */
+function newestFirst(a, b) {
+    const byTime = b.recordedAt.getTime() - a.recordedAt.getTime();
+    if (byTime !== 0)
+        return byTime;
+    return a.deploymentId < b.deploymentId ? 1 : a.deploymentId > b.deploymentId ? -1 : 0;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/locks-mongo.js
+
+
+const DUPLICATE_KEY = 11000;
+/** A lease outlives a crashed holder by at most this long; a live holder renews it every third of it. */
+const DEFAULT_LEASE_MS = 60_000;
+/**
+ * Locks as leases in MongoDB (`sync_locks`, one document per source), for when `MONGODB_URI` is
+ * set: they also hold across a rolling update, where an old and a new process briefly overlap.
+ * Taking a lease is one atomic upsert that matches only an expired document; a held one makes
+ * the upsert collide on `_id`.
+ */
+function mongoLocks(uri, options = {}) {
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const client = new lib.MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000, appName: 'gatehouse-sync' });
+    const locks = client.db(options.dbName).collection('sync_locks');
+    const unavailable = (err) => {
+        throw err instanceof lib.MongoError ? new StoreUnavailable({ cause: err }) : err;
+    };
+    return {
+        kind: 'mongodb',
+        async acquire(source, holder) {
+            const now = new Date();
+            try {
+                await locks.updateOne({ _id: source, expiresAt: { $lte: now } }, { $set: { holder, acquiredAt: now, expiresAt: new Date(now.getTime() + leaseMs) } }, { upsert: true });
+            }
+            catch (err) {
+                if (err instanceof lib.MongoError && err.code === DUPLICATE_KEY)
+                    return undefined;
+                return unavailable(err);
+            }
+            const renewal = setInterval(() => {
+                locks.updateOne({ _id: source, holder }, { $set: { expiresAt: new Date(Date.now() + leaseMs) } }).then((result) => {
+                    if (result.matchedCount === 0)
+                        options.onLost?.(source);
+                }, 
+                // A missed renewal is retried at the next tick; the lease is three ticks long.
+                () => undefined);
+            }, leaseMs / 3);
+            renewal.unref();
+            return {
+                release: async () => {
+                    clearInterval(renewal);
+                    await locks.deleteOne({ _id: source, holder }).catch(unavailable);
+                },
+            };
+        },
+        close: () => client.close(),
+    };
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __webpack_require__(37067);
+// EXTERNAL MODULE: ./build/server/sync/connectors.js + 13 modules
+var connectors = __webpack_require__(84415);
+// EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
+var client = __webpack_require__(59998);
+// EXTERNAL MODULE: ./build/server/sync/github/client.js + 14 modules
+var github_client = __webpack_require__(90644);
+// EXTERNAL MODULE: ./build/server/sync/http/retry.js
+var http_retry = __webpack_require__(59643);
+;// CONCATENATED MODULE: ./build/server/sync/issues/pacer.js
+const HOUR_MS = 3_600_000;
+/**
+ * Spaces requests out under GitHub's limits: at least `minIntervalMs` between two, and at most
+ * `perHour` in any rolling hour. One pacer per token lives as long as the service, so the hourly
+ * budget spans runs and sources.
+ */
+class Pacer {
+    clock;
+    minIntervalMs;
+    perHour;
+    stamps = [];
+    constructor(clock, minIntervalMs, perHour = Number.POSITIVE_INFINITY) {
+        this.clock = clock;
+        this.minIntervalMs = minIntervalMs;
+        this.perHour = perHour;
+    }
+    /** Waits for the next slot; false when the hourly budget is spent (the caller defers the work). */
+    async slot() {
+        const now = this.clock.now();
+        while (this.stamps.length > 0 && this.stamps[0] <= now - HOUR_MS)
+            this.stamps.shift();
+        if (this.stamps.length >= this.perHour)
+            return false;
+        const last = this.stamps[this.stamps.length - 1];
+        if (last !== undefined && now - last < this.minIntervalMs)
+            await this.clock.sleep(this.minIntervalMs - (now - last));
+        this.stamps.push(this.clock.now());
+        return true;
+    }
+}
+/**
+ * GitHub's documented limits: at most 80 content-creating requests a minute and 500 an hour,
+ * with at least a second between writes; search allows 30 requests a minute. The budgets leave
+ * room for other users of the same token.
+ */
+const GITHUB_PACE = {
+    create: { minIntervalMs: 1000, perHour: 400 },
+    search: { minIntervalMs: 2000 },
+};
+
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __webpack_require__(70370);
+// EXTERNAL MODULE: ./build/server/sync/report.js
+var sync_report = __webpack_require__(4464);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
+;// CONCATENATED MODULE: ./build/server/sync/issues/finding.js
+
+
+const ISSUE_TAG = 'issue:';
+const finding_text = (v) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+/** A finding from a findings page, or undefined when the entry lacks what an issue needs. */
+function readFinding(product, raw) {
+    if (!raw || typeof raw !== 'object')
+        return undefined;
+    const f = raw;
+    const severity = sync_config/* SEVERITIES */.oC.find((s) => s === f.severity);
+    if (typeof f.id !== 'number' || !finding_text(f.title) || !severity)
+        return undefined;
+    const ids = Array.isArray(f.vulnerability_ids)
+        ? f.vulnerability_ids.map((v) => (typeof v === 'string' ? v : finding_text(v?.vulnerability_id))).filter((v) => !!v)
+        : [];
+    const optional = (key, value) => (value === undefined ? {} : { [key]: value });
+    return {
+        id: f.id,
+        product,
+        title: f.title,
+        severity,
+        vulnerabilityIds: [...new Set(ids)],
+        tags: Array.isArray(f.tags) ? f.tags.filter((t) => typeof t === 'string') : [],
+        active: f.active !== false,
+        ...optional('description', finding_text(f.description)),
+        ...optional('mitigation', finding_text(f.mitigation)),
+        ...optional('componentName', finding_text(f.component_name)),
+        ...optional('componentVersion', finding_text(f.component_version)),
+        ...optional('filePath', finding_text(f.file_path)),
+        ...optional('line', typeof f.line === 'number' && f.line > 0 ? f.line : undefined),
+        ...optional('cwe', typeof f.cwe === 'number' && f.cwe > 0 ? f.cwe : undefined),
+        ...optional('uniqueIdFromTool', finding_text(f.unique_id_from_tool)),
+        ...optional('hashCode', finding_text(f.hash_code)),
+    };
+}
+/** DefectDojo lowercases tags, so the marker is compared without regard to case. */
+function hasIssueTag(finding) {
+    return finding.tags.some((t) => t.toLowerCase().startsWith(ISSUE_TAG));
+}
+function issueTag(issueUrl) {
+    return `${ISSUE_TAG}${issueUrl}`.toLowerCase();
+}
+/** Severities at or above `min`, worst first, as DefectDojo spells them. */
+function severitiesFrom(min) {
+    return sync_config/* SEVERITIES */.oC.slice(0, sync_config/* SEVERITIES */.oC.indexOf(min) + 1);
+}
+const severityRank = (s) => sync_config/* SEVERITIES */.oC.indexOf(s);
+/**
+ * The identity written into every issue body, which holds when the tag does not: a reimport
+ * that re-creates a finding gives it a new id and no tags. It is built from what identifies the
+ * finding to DefectDojo's own deduplication: the tool's id when the parser sets one, else
+ * DefectDojo's hash code, else the finding's defining fields; always within its product.
+ */
+function findingHash(f) {
+    const identity = f.uniqueIdFromTool
+        ? `uid:${f.uniqueIdFromTool}`
+        : f.hashCode
+            ? `hash:${f.hashCode}`
+            : `fields:${[f.title, f.componentName, f.componentVersion, f.filePath, f.line, [...f.vulnerabilityIds].sort().join(',')].map((v) => v ?? '').join('|')}`;
+    return (0,external_node_crypto_.createHash)('sha256').update(`${f.product}\n${identity}`).digest('hex').slice(0, 32);
+}
+
+// EXTERNAL MODULE: ./build/server/sync/http/request.js
+var request = __webpack_require__(91016);
+;// CONCATENATED MODULE: ./build/server/sync/issues/issue-text.js
+/** The label every pushed issue carries; issue push lists a repository's issues by it. */
+const ISSUE_LABEL = 'gatehouse';
+const TITLE_MAX = 256;
+const QUOTE_MAX = 3000;
+function identifierLink(id) {
+    if (/^CVE-\d{4}-\d+$/i.test(id))
+        return `[${id}](https://nvd.nist.gov/vuln/detail/${id.toUpperCase()})`;
+    if (/^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/i.test(id))
+        return `[${id}](https://github.com/advisories/${id})`;
+    return `\`${id.replace(/`/g, "'")}\``;
+}
+/**
+ * Scanner text goes into a fenced block: no @mention notifies anyone, no #123 links an unrelated
+ * issue and no markup breaks the body. The fence is longer than any backtick run inside.
+ */
+function quoted(text) {
+    const cut = text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}\n… (cut; the whole text is in DefectDojo)` : text;
+    const longest = Math.max(2, ...[...cut.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}text\n${cut}\n${fence}`;
+}
+const code = (s) => `\`${s.replace(/`/g, "'")}\``;
+/** Title, body and labels of the issue of one finding; the body ends with the finding's hash. */
+function issueText(finding, hash, findingUrl) {
+    const component = [finding.componentName, finding.componentVersion].filter(Boolean).join(' ');
+    const location = finding.filePath ? `${code(finding.filePath)}${finding.line ? ` line ${finding.line}` : ''}` : undefined;
+    const identifiers = [...finding.vulnerabilityIds.map(identifierLink), ...(finding.cwe ? [`[CWE-${finding.cwe}](https://cwe.mitre.org/data/definitions/${finding.cwe}.html)`] : [])];
+    const facts = [
+        `**Severity:** ${finding.severity}`,
+        ...(component ? [`**Component:** ${code(component)}`] : []),
+        ...(location ? [`**Location:** ${location}`] : []),
+        ...(identifiers.length ? [`**Identifiers:** ${identifiers.join(', ')}`] : []),
+        `**DefectDojo:** [finding ${finding.id}](${findingUrl}) in product ${code(finding.product)}`,
+    ];
+    const sections = [
+        facts.join('  \n'),
+        ...(finding.description ? [`<details><summary>Description</summary>\n\n${quoted(finding.description)}\n\n</details>`] : []),
+        ...(finding.mitigation ? [`<details><summary>Mitigation</summary>\n\n${quoted(finding.mitigation)}\n\n</details>`] : []),
+        `---\n<sub>Opened by Gatehouse issue push for an active ${finding.severity} finding. Fix it and the next sync closes the finding in DefectDojo. Gatehouse finding: ${code(hash)}</sub>`,
+    ];
+    const title = `${finding.severity}: ${finding.title}`.replace(/\s+/g, ' ').trim();
+    return {
+        title: title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title,
+        body: sections.join('\n\n'),
+        labels: ['security', ISSUE_LABEL, `severity:${finding.severity.toLowerCase()}`],
+    };
+}
+/** Whether an issue body carries this finding hash. */
+function bodyHasHash(body, hash) {
+    return typeof body === 'string' && body.includes(`Gatehouse finding: \`${hash}\``);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/issues/github-issues.js
+
+
+const OWNER_NAME = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
+/**
+ * The repository of a DefectDojo product: the product (project) name read as `owner/name`, looked
+ * up on each target that lists the owner, the public platform first, then enterprise instances.
+ */
+async function resolveRepository(product, targets, clientFor) {
+    const match = OWNER_NAME.exec(product.trim());
+    if (!match)
+        return undefined;
+    const [, owner, name] = match;
+    for (const target of targets) {
+        if (!target.owners.some((o) => o.toLowerCase() === owner.toLowerCase()))
+            continue;
+        const client = clientFor(target);
+        try {
+            const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo: name });
+            return { target, client, owner: data.owner.login, name: data.name, fullName: data.full_name, hasIssues: data.has_issues !== false };
+        }
+        catch (err) {
+            // Missing here (or not visible to this token): the next target may hold it.
+            if (err instanceof request/* HttpError */.j$ && err.status === 404)
+                continue;
+            throw err;
+        }
+    }
+    return undefined;
+}
+const HASH_IN_BODY = /Gatehouse finding: `([0-9a-f]{32})`/;
+/** Every issue of the repository with the Gatehouse label (open or closed), by finding hash. */
+async function labelledIssues(repo) {
+    const found = new Map();
+    const pages = repo.client.paginate.iterator('GET /repos/{owner}/{repo}/issues', { owner: repo.owner, repo: repo.name, labels: ISSUE_LABEL, state: 'all', per_page: 100 });
+    for await (const { data } of pages) {
+        for (const issue of data) {
+            if (issue.pull_request)
+                continue;
+            const hash = HASH_IN_BODY.exec(issue.body ?? '')?.[1];
+            if (hash && !found.has(hash))
+                found.set(hash, issue.html_url);
+        }
+    }
+    return found;
+}
+/**
+ * The spec's fallback: an issue whose body carries the hash, found by GitHub's search, for
+ * issues that lost the label. Search lags issue creation, which the labelled listing covers.
+ */
+async function searchIssue(repo, hash) {
+    const { data } = await repo.client.request('GET /search/issues', {
+        q: `repo:${repo.fullName} is:issue in:body "${hash}"`,
+        advanced_search: 'true',
+        per_page: 10,
+    });
+    return data.items.find((item) => !item.pull_request && bodyHasHash(item.body, hash))?.html_url;
+}
+async function createIssue(repo, text) {
+    const { data } = await repo.client.request('POST /repos/{owner}/{repo}/issues', { owner: repo.owner, repo: repo.name, title: text.title, body: text.body, labels: [...text.labels] });
+    return data.html_url;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/issues/push.js
+
+
+
+
+
+
+const LISTING_CONCURRENCY = 4;
+/** Untagged active findings at or above the threshold, across the products, worst first. */
+async function candidates(products, deps, failures) {
+    const severities = severitiesFrom(deps.minSeverity);
+    const limit = (0,p_limit/* default */.A)(LISTING_CONCURRENCY);
+    const perProduct = await Promise.all(products.map((product) => limit(async () => {
+        try {
+            return await (0,http_retry/* retrying */.R$)(async () => {
+                const found = [];
+                for await (const page of deps.defectDojo.openFindings(product, severities)) {
+                    for (const raw of page) {
+                        const finding = readFinding(product, raw);
+                        // The query already filters; this holds even where a filter is ignored.
+                        if (finding && finding.active && severities.includes(finding.severity) && !hasIssueTag(finding))
+                            found.push(finding);
+                    }
+                }
+                return found;
+            }, deps.retry);
+        }
+        catch (err) {
+            failures.count++;
+            deps.log.warn({ product, err: (0,sync_report/* message */.iU)(err) }, 'issue push: findings could not be listed');
+            return [];
+        }
+    })));
+    return perProduct.flat().sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || a.product.localeCompare(b.product) || a.id - b.id);
+}
+/**
+ * Issue push for the products a run touched: one GitHub issue per active finding at or above
+ * `minSeverity` that has no `issue:` tag, then the tag. Before creating, the finding's hash is
+ * looked up among the repository's Gatehouse issues and through search, so a crash between
+ * creating and tagging, or a reimport that dropped the tag, never opens a second issue.
+ */
+async function pushIssues(products, deps) {
+    const failures = { count: 0 };
+    let opened = 0;
+    let relinked = 0;
+    let deferred = 0;
+    let unresolved = 0;
+    if (deps.maxIssuesPerRun === 0 || products.length === 0)
+        return { opened, relinked, failed: 0, deferred, unresolved };
+    const findings = await candidates([...new Set(products)], deps, failures);
+    const repositories = new Map();
+    const known = new Map();
+    const refused = new Set();
+    for (const [index, finding] of findings.entries()) {
+        if (opened >= deps.maxIssuesPerRun) {
+            deferred = findings.length - index;
+            deps.log.info({ deferred, max_issues_per_run: deps.maxIssuesPerRun }, 'issue push: per-run cap reached; the rest waits for the next run');
+            break;
+        }
+        const at = { finding: finding.id, product: finding.product };
+        let repository;
+        try {
+            if (!repositories.has(finding.product))
+                repositories.set(finding.product, resolveRepository(finding.product, deps.targets, deps.clientFor));
+            repository = await repositories.get(finding.product);
+        }
+        catch (err) {
+            if (!refused.has(finding.product))
+                deps.log.warn({ ...at, err: (0,sync_report/* message */.iU)(err) }, 'issue push: repository lookup failed');
+            refused.add(finding.product);
+            failures.count++;
+            continue;
+        }
+        if (!repository) {
+            unresolved++;
+            continue;
+        }
+        if (!repository.hasIssues) {
+            if (!refused.has(repository.fullName))
+                deps.log.warn({ ...at, repository: repository.fullName }, 'issue push: issues are turned off in the repository');
+            refused.add(repository.fullName);
+            failures.count++;
+            continue;
+        }
+        const hash = findingHash(finding);
+        const pacers = deps.pacersFor(repository.target);
+        try {
+            if (!known.has(repository.fullName))
+                known.set(repository.fullName, labelledIssues(repository));
+            const issues = await known.get(repository.fullName);
+            let url = issues.get(hash);
+            if (!url) {
+                await pacers.search.slot();
+                url = await searchIssue(repository, hash);
+            }
+            if (url) {
+                relinked++;
+            }
+            else {
+                if (!(await pacers.create.slot())) {
+                    deferred = findings.length - index;
+                    deps.log.warn({ deferred }, 'issue push: hourly content-creation budget spent; the rest waits for a later run');
+                    break;
+                }
+                url = await createIssue(repository, issueText(finding, hash, `${deps.defectDojoUrl}/finding/${finding.id}`));
+                opened++;
+                deps.log.info({ ...at, issue: url }, 'issue opened');
+            }
+            issues.set(hash, url);
+            const tags = [...finding.tags, issueTag(url)];
+            await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.setFindingTags(finding.id, tags), deps.retry);
+        }
+        catch (err) {
+            failures.count++;
+            deps.log.warn({ ...at, repository: repository.fullName, err: (0,sync_report/* message */.iU)(err) }, 'issue push: finding not handled; the next run tries again');
+        }
+    }
+    return { opened, relinked, failed: failures.count, deferred, unresolved };
+}
+
+// EXTERNAL MODULE: ./build/server/sync/run.js
+var run = __webpack_require__(21517);
+// EXTERNAL MODULE: ./node_modules/express/index.js
+var express = __webpack_require__(85152);
+;// CONCATENATED MODULE: ./build/server/auth/bearer.js
+/**
+ * The credential of an `Authorization: Bearer <credential>` header, or undefined when the
+ * header is missing, empty, of another scheme or malformed. The scheme is case-insensitive (RFC 7235).
+ */
+function bearerCredential(headers) {
+    const value = headers.authorization;
+    if (typeof value !== 'string')
+        return undefined;
+    const match = /^Bearer +([^\s]+) *$/i.exec(value);
+    return match?.[1];
+}
+
+;// CONCATENATED MODULE: ./build/server/auth/secrets.js
+
+/**
+ * Compares a presented secret with the configured one in constant time, whatever their lengths
+ * (both are hashed first, so neither the content nor the length leaks through timing).
+ */
+function secretsEqual(presented, expected) {
+    const a = (0,external_node_crypto_.createHash)('sha256').update(presented).digest();
+    const b = (0,external_node_crypto_.createHash)('sha256').update(expected).digest();
+    return (0,external_node_crypto_.timingSafeEqual)(a, b);
+}
+
+;// CONCATENATED MODULE: ./build/server/http/api-headers.js
+/** Every answer is JSON and none may be cached by an intermediary (tokens and records pass here). */
+const apiHeaders = (_req, res, next) => {
+    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    next();
+};
+
+;// CONCATENATED MODULE: ./build/server/http/errors.js
+
+/**
+ * The one error type of the backend. Business code throws it; `errorHandler` is the only
+ * place that turns an error into an HTTP answer, so every failure has the same JSON shape:
+ * `{"error": <stable code>, ...extra}`.
+ */
+class AppError extends Error {
+    status;
+    code;
+    extra;
+    name = 'AppError';
+    constructor(status, code, extra = {}, options) {
+        super(code, options?.cause === undefined ? undefined : { cause: options.cause });
+        this.status = status;
+        this.code = code;
+        this.extra = extra;
+        this.headers = options?.headers ?? {};
+    }
+    headers;
+    body() {
+        return { error: this.code, ...this.extra };
+    }
+}
+const notFound = () => new AppError(404, 'not_found');
+const methodNotAllowed = (allowed) => new AppError(405, 'method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
+const invalidJson = () => new AppError(400, 'invalid_json');
+/**
+ * Wraps a settings source so that an unusable setting answers `500 misconfigured` (the body names
+ * nothing; the log names the setting) instead of an anonymous crash.
+ */
+function settingsOrMisconfigured(source) {
+    return () => {
+        try {
+            return source();
+        }
+        catch (err) {
+            if (err instanceof ConfigError)
+                throw new AppError(500, 'misconfigured', {}, { cause: err });
+            throw err;
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/http/error-handler.js
+
+
+/** Errors raised by body-parser (raw-body) carry a `type`; map the ones a client can cause. */
+function fromBodyParser(err) {
+    switch (err.type) {
+        case 'entity.too.large':
+            return new AppError(413, 'payload_too_large');
+        case 'encoding.unsupported':
+        case 'charset.unsupported':
+            return new AppError(415, 'unsupported_media_type');
+        case 'request.aborted':
+        case 'request.size.invalid':
+            return new AppError(400, 'invalid_request');
+        default:
+            return undefined;
+    }
+}
+function toAppError(err) {
+    if (err instanceof AppError)
+        return err;
+    // No verdict was reached and nothing was half-written: the client may retry.
+    if (err instanceof StoreUnavailable)
+        return new AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
+    if (err && typeof err === 'object') {
+        const mapped = fromBodyParser(err);
+        if (mapped)
+            return mapped;
+        const status = err.status;
+        // Other client errors raised by Express itself (for example a malformed URI).
+        if (typeof status === 'number' && status >= 400 && status < 500)
+            return new AppError(status, 'bad_request');
+    }
+    return new AppError(500, 'internal_error');
+}
+/** The single place where an error becomes an HTTP response. */
+const errorHandler = (err, req, res, _next) => {
+    const appError = toAppError(err);
+    if (appError.status >= 500) {
+        // The request log line (pino-http) carries `res.err`: one line per failed request, with the real error.
+        res.err = err instanceof Error ? err : new Error(String(err));
+    }
+    else if (appError.cause !== undefined) {
+        req.log?.info({ code: appError.code, cause: describeCause(appError.cause) }, 'request refused');
+    }
+    if (res.headersSent) {
+        res.end();
+        return;
+    }
+    res.set(appError.headers);
+    res.status(appError.status).json(appError.body());
+};
+/** Only the class name and message of a cause are logged: never a stack with request data. */
+function describeCause(cause) {
+    return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+}
+
+// EXTERNAL MODULE: ./node_modules/pino-http/logger.js
+var pino_http_logger = __webpack_require__(56399);
+;// CONCATENATED MODULE: ./build/server/http/request-logging.js
+
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** Reuses a caller's `x-request-id` when it is a plain token, otherwise makes one. */
+function requestId(req, res) {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : (0,external_node_crypto_.randomUUID)();
+    res.setHeader('x-request-id', id);
+    return id;
+}
+/**
+ * One log line per request, with the request id, method, path (no query string, no headers,
+ * no body), status and duration. `probePaths` are logged at debug level. `req.log` is a child logger that carries the request id.
+ */
+function requestLogging(logger, options = {}) {
+    const probes = new Set(options.probePaths ?? []);
+    return (0,pino_http_logger.pinoHttp)({
+        logger,
+        genReqId: requestId,
+        // Probes and scrapes come every few seconds and say nothing new: debug, whatever they answer.
+        customLogLevel: (req, res, err) => probes.has((req.url ?? '').split('?')[0]) ? 'debug' : err || res.statusCode >= 500 ? 'error' : 'info',
+        serializers: {
+            req: (req) => ({
+                id: req.id,
+                method: req.method,
+                path: typeof req.url === 'string' ? req.url.split('?')[0] : undefined,
+            }),
+            res: (res) => ({ statusCode: res.statusCode }),
+        },
+    });
+}
+
+;// CONCATENATED MODULE: ./build/server/http/routes.js
+
+/**
+ * Registers the handlers of one path and answers every other method with
+ * `405 method_not_allowed` and an `Allow` header (HEAD follows GET, as in Express).
+ */
+function route(router, path, handlers) {
+    const r = router.route(path);
+    const allowed = [];
+    for (const [method, chain] of Object.entries(handlers)) {
+        r[method](...chain);
+        allowed.push(method.toUpperCase());
+        if (method === 'get')
+            allowed.push('HEAD');
+    }
+    r.all(() => {
+        throw methodNotAllowed(allowed);
+    });
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/app.js
+
+
+
+
+
+
+
+
+const SYNC_SERVICE_NAME = 'gatehouse-sync';
+/** Open when no token is configured (the service warns at start); otherwise a constant-time bearer check. */
+function bearer(token) {
+    return (req, _res, next) => {
+        if (token === undefined)
+            return next();
+        const presented = bearerCredential(req.headers);
+        if (!presented || !secretsEqual(presented, token))
+            throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+        next();
+    };
+}
+/** The sync service's HTTP surface: probes, metrics and on-demand runs. Wiring only. */
+function createSyncApp(deps) {
+    const router = (0,express.Router)();
+    const auth = bearer(deps.triggerToken);
+    const health = { status: 'ok', service: SYNC_SERVICE_NAME, version: deps.version };
+    route(router, '/healthz', { get: [(_req, res) => void res.json(health)] });
+    route(router, '/readyz', {
+        get: [
+            async (_req, res) => {
+                const answer = await deps.readiness.check();
+                if (answer.ready)
+                    res.json({ status: 'ready' });
+                else
+                    res.status(503).json({ error: 'not_ready', reason: answer.reason, ...(answer.problems?.length ? { problems: answer.problems } : {}) });
+            },
+        ],
+    });
+    route(router, '/metrics', {
+        get: [
+            auth,
+            async (_req, res) => {
+                const text = await deps.metrics.text();
+                res.set('Content-Type', deps.metrics.contentType).send(text);
+            },
+        ],
+    });
+    // No body is read: the source in the path is the whole request.
+    route(router, '/sync/:source', {
+        post: [
+            auth,
+            async (req, res) => {
+                if (!deps.service)
+                    throw new AppError(503, 'configuration_invalid');
+                const answer = await deps.service.start(String(req.params.source), 'trigger');
+                switch (answer.outcome) {
+                    case 'started':
+                        req.log?.info({ run_id: answer.runId, source: req.params.source }, 'run triggered');
+                        res.status(202).json({ accepted: true, run_id: answer.runId });
+                        return;
+                    case 'busy':
+                        throw new AppError(409, 'run_in_progress');
+                    case 'unknown_source':
+                        throw new AppError(404, 'unknown_source');
+                    case 'stopping':
+                        throw new AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+                }
+            },
+        ],
+    });
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    app.use(requestLogging(deps.logger, { probePaths: ['/healthz', '/readyz', '/metrics'] }), apiHeaders, router);
+    app.use(() => {
+        throw notFound();
+    });
+    app.use(errorHandler);
+    return app;
+}
+
+// EXTERNAL MODULE: ./node_modules/prom-client/index.js
+var prom_client = __webpack_require__(95222);
+;// CONCATENATED MODULE: ./build/server/sync/service/metrics.js
+
+
+const METRIC_PREFIX = 'gatehouse_';
+/**
+ * The service's Prometheus metrics, on a registry of its own (never prom-client's global one),
+ * so a test or a second service in one process starts from zero.
+ */
+class SyncMetrics {
+    registry = new prom_client.Registry();
+    findings;
+    issues;
+    lastSuccess;
+    errors;
+    runs;
+    duration;
+    running;
+    constructor(options = {}) {
+        const registers = [this.registry];
+        // The default process metrics keep their usual names (process_*, nodejs_*), which dashboards expect.
+        if (options.defaultMetrics !== false)
+            (0,prom_client.collectDefaultMetrics)({ register: this.registry });
+        this.findings = new prom_client.Counter({
+            name: `${METRIC_PREFIX}sync_findings_total`,
+            help: 'Findings sent to DefectDojo, by source',
+            labelNames: ['source'],
+            registers,
+        });
+        this.issues = new prom_client.Counter({ name: `${METRIC_PREFIX}issues_total`, help: 'GitHub issues opened for DefectDojo findings', registers });
+        this.lastSuccess = new prom_client.Gauge({
+            name: `${METRIC_PREFIX}last_success_timestamp`,
+            help: 'Unix time (seconds) at which the last fully successful run of a source ended',
+            labelNames: ['source'],
+            registers,
+        });
+        this.errors = new prom_client.Counter({
+            name: `${METRIC_PREFIX}errors_total`,
+            help: 'Failures: a project, alert list or finding that failed, or a run that could not start',
+            registers,
+        });
+        this.runs = new prom_client.Counter({ name: `${METRIC_PREFIX}sync_runs_total`, help: 'Finished runs, by source and outcome', labelNames: ['source', 'outcome'], registers });
+        this.duration = new prom_client.Histogram({
+            name: `${METRIC_PREFIX}sync_run_duration_seconds`,
+            help: 'Duration of a run of a source, issue push included',
+            labelNames: ['source'],
+            buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600],
+            registers,
+        });
+        this.running = new prom_client.Gauge({ name: `${METRIC_PREFIX}sync_running`, help: '1 while a run of the source is in progress', labelNames: ['source'], registers });
+        // Every source appears from the first scrape, so a rate() or an absence alert has a series to read.
+        for (const source of sync_config/* SOURCES */.Hl) {
+            this.findings.inc({ source }, 0);
+            this.running.set({ source }, 0);
+        }
+        this.issues.inc(0);
+        this.errors.inc(0);
+    }
+    runStarted(source) {
+        this.running.set({ source }, 1);
+    }
+    runFinished(source, outcome, seconds, endedAt) {
+        this.running.set({ source }, 0);
+        this.runs.inc({ source, outcome });
+        this.duration.observe({ source }, seconds);
+        if (outcome === 'success')
+            this.lastSuccess.set({ source }, endedAt.getTime() / 1000);
+    }
+    findingsSent(source, count) {
+        if (count > 0)
+            this.findings.inc({ source }, count);
+    }
+    issuesOpened(count) {
+        if (count > 0)
+            this.issues.inc(count);
+    }
+    errorsSeen(count) {
+        if (count > 0)
+            this.errors.inc(count);
+    }
+    text() {
+        return this.registry.metrics();
+    }
+    get contentType() {
+        return this.registry.contentType;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/readiness.js
+const DEFAULT_FRESH_MS = 5 * 60_000;
+/**
+ * `GET /readyz`: the configuration is valid and DefectDojo answered recently. A run's successful
+ * reimport counts as an answer; when none is recent, one probe call is made (shared by
+ * concurrent probes) rather than on every request.
+ */
+class Readiness {
+    options;
+    lastAnswerAt = Number.NEGATIVE_INFINITY;
+    probing;
+    stopping = false;
+    constructor(options) {
+        this.options = options;
+    }
+    /** DefectDojo answered a call with 2xx. */
+    defectDojoAnswered() {
+        this.lastAnswerAt = this.options.timers.now();
+    }
+    shuttingDown() {
+        this.stopping = true;
+    }
+    async check() {
+        if (this.stopping)
+            return { ready: false, reason: 'shutting_down' };
+        if (this.options.configProblems.length > 0 || !this.options.probe) {
+            return { ready: false, reason: 'configuration_invalid', problems: this.options.configProblems };
+        }
+        if (this.options.timers.now() - this.lastAnswerAt <= (this.options.freshMs ?? DEFAULT_FRESH_MS))
+            return { ready: true };
+        this.probing ??= this.options.probe().then(() => {
+            this.defectDojoAnswered();
+            return true;
+        }, () => false);
+        const probing = this.probing;
+        const answered = await probing.finally(() => {
+            if (this.probing === probing)
+                this.probing = undefined;
+        });
+        return answered ? { ready: true } : { ready: false, reason: 'defectdojo_unreachable' };
+    }
+}
+
+// EXTERNAL MODULE: ./build/server/sync/service/schedule.js + 1 modules
+var service_schedule = __webpack_require__(29906);
+;// CONCATENATED MODULE: ./build/server/sync/service/scheduler.js
+/** Node's timers hold at most 2^31-1 ms (about 24.8 days); a later run is reached in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * One timer per source, armed for its next run. Runs missed while the process was busy or
+ * asleep are not caught up: the next one is computed from the later of the planned time and now.
+ */
+class Scheduler {
+    timers;
+    entries = new Map();
+    stopped = false;
+    constructor(timers) {
+        this.timers = timers;
+    }
+    add(name, schedule, fire) {
+        if (this.entries.has(name))
+            throw new Error(`${name} is already scheduled`);
+        const entry = { schedule, fire, nextAt: null };
+        this.entries.set(name, entry);
+        this.arm(entry, new Date(this.timers.now()));
+    }
+    /** The next planned run of each source (null when its expression has no future date). */
+    nextRuns() {
+        return Object.fromEntries([...this.entries].map(([name, e]) => [name, e.nextAt]));
+    }
+    /** Disarms every timer; a run already started is not affected. */
+    stop() {
+        this.stopped = true;
+        for (const entry of this.entries.values())
+            this.timers.clearTimeout(entry.handle);
+    }
+    arm(entry, after) {
+        const at = entry.schedule.next(after);
+        entry.nextAt = at;
+        if (!at || this.stopped)
+            return;
+        const wait = () => {
+            if (this.stopped)
+                return;
+            const delay = at.getTime() - this.timers.now();
+            if (delay > MAX_TIMER_MS) {
+                entry.handle = this.timers.setTimeout(wait, MAX_TIMER_MS);
+                return;
+            }
+            entry.handle = this.timers.setTimeout(() => {
+                if (this.stopped)
+                    return;
+                this.arm(entry, new Date(Math.max(at.getTime(), this.timers.now())));
+                entry.fire();
+            }, Math.max(0, delay));
+        };
+        wait();
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/service.js
+
+
+/**
+ * Runs sources: at most one run per source at a time (the lock), runs of different sources side
+ * by side. Every run ends in the metrics and one summary log line, whatever happened in it.
+ */
+class SyncService {
+    deps;
+    running = new Map();
+    /** Sources between the in-process check and the lock, so two triggers in one tick cannot both pass. */
+    claiming = new Set();
+    stopping = false;
+    constructor(deps) {
+        this.deps = deps;
+    }
+    get sources() {
+        return this.deps.connectors.map((c) => c.source);
+    }
+    /** Starts a run of `source` unless one is in progress; answers without waiting for the run. */
+    async start(source, reason) {
+        const connector = this.deps.connectors.find((c) => c.source === source);
+        if (!connector)
+            return { outcome: 'unknown_source' };
+        if (this.stopping)
+            return { outcome: 'stopping' };
+        if (this.running.has(connector.source) || this.claiming.has(connector.source))
+            return { outcome: 'busy' };
+        this.claiming.add(connector.source);
+        const runId = (this.deps.newRunId ?? external_node_crypto_.randomUUID)();
+        try {
+            const lease = await this.deps.locks.acquire(connector.source, runId);
+            if (!lease)
+                return { outcome: 'busy' };
+            const finished = this.execute(connector, runId, reason).finally(async () => {
+                this.running.delete(connector.source);
+                await lease.release().catch((err) => this.deps.logger.warn({ err, source: connector.source }, 'lock release failed; it expires on its own'));
+            });
+            this.running.set(connector.source, finished);
+            return { outcome: 'started', runId, finished };
+        }
+        finally {
+            this.claiming.delete(connector.source);
+        }
+    }
+    /** Runs in progress. */
+    get inProgress() {
+        return this.running.size;
+    }
+    /**
+     * Refuses new runs and waits for the running ones, at most `graceMs`. True when all finished;
+     * false when some were still running at the bound (the caller stops anyway).
+     */
+    async stop(graceMs) {
+        this.stopping = true;
+        const all = Promise.allSettled([...this.running.values()]).then(() => true);
+        let timer;
+        const bound = new Promise((resolve) => {
+            timer = setTimeout(() => resolve(false), graceMs);
+        });
+        try {
+            return await Promise.race([all, bound]);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    }
+    async execute(connector, runId, reason) {
+        const { metrics, timers } = this.deps;
+        const log = this.deps.logger.child({ run_id: runId, source: connector.source });
+        const startedAt = timers.now();
+        metrics.runStarted(connector.source);
+        log.info({ reason }, 'run started');
+        let result;
+        try {
+            const report = await this.deps.runSource(connector, log);
+            metrics.findingsSent(connector.source, report.totals.findings);
+            metrics.errorsSeen(report.totals.failed + (report.error ? 1 : 0));
+            if (report.totals.synced > 0)
+                this.deps.onDefectDojoAnswer?.();
+            for (const line of (0,sync_report/* summaryLines */.k)(report))
+                log.info({ totals: report.totals }, line);
+            let issues;
+            if (this.deps.issuePush) {
+                try {
+                    issues = await this.deps.issuePush(report, log);
+                }
+                catch (err) {
+                    issues = { opened: 0, failed: 1 };
+                    log.error({ err: (0,sync_report/* message */.iU)(err) }, 'issue push stopped');
+                }
+                metrics.issuesOpened(issues.opened);
+                metrics.errorsSeen(issues.failed);
+            }
+            result = { runId, source: connector.source, ok: report.ok && (issues?.failed ?? 0) === 0, report, ...(issues ? { issues } : {}) };
+        }
+        catch (err) {
+            // A connector reports its failures; reaching here is a bug or a configuration the checks missed.
+            metrics.errorsSeen(1);
+            log.error({ err: (0,sync_report/* message */.iU)(err) }, 'run failed');
+            result = { runId, source: connector.source, ok: false, error: (0,sync_report/* message */.iU)(err) };
+        }
+        const endedAt = timers.now();
+        metrics.runFinished(connector.source, result.ok ? 'success' : 'failure', (endedAt - startedAt) / 1000, new Date(endedAt));
+        log.info({ ok: result.ok, duration_ms: endedAt - startedAt, issues: result.issues }, 'run finished');
+        return result;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/start.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Loads and checks everything the enabled sources need; never throws for a configuration problem. */
+function checkServiceConfig(load) {
+    let loaded;
+    try {
+        loaded = load();
+    }
+    catch (err) {
+        if (err instanceof sync_config/* SyncConfigError */._t)
+            return { problems: err.problems, ...(err.mode ? { mode: err.mode } : {}) };
+        throw err;
+    }
+    const enabled = enabledConnectors(loaded);
+    const problems = [
+        ...(0,sync_config/* missingDefectDojo */.WE)(loaded),
+        ...enabled.flatMap((c) => c.missing(loaded)),
+        ...(enabled.length === 0 ? ['no source is enabled (sources.<name>.enabled)'] : []),
+    ];
+    return problems.length > 0 ? { problems, mode: loaded.config.mode } : { loaded, problems: [], mode: loaded.config.mode };
+}
+function enabledConnectors({ config }) {
+    return connectors/* CONNECTORS */.TT.filter((c) => config.sources[c.source].enabled);
+}
+/** Builds the service from its parts: clients, issue push, runs, readiness, metrics, scheduler. */
+function assemble(parts) {
+    const metrics = parts.metrics ?? new SyncMetrics();
+    const scheduler = new Scheduler(parts.timers);
+    const { loaded } = parts.config;
+    if (!loaded) {
+        const readiness = new Readiness({ configProblems: parts.config.problems, timers: parts.timers });
+        return { readiness, metrics, scheduler, issuePush: false, schedule: () => undefined };
+    }
+    const { config, secrets } = loaded;
+    const secretList = (0,run/* secretValues */.VX)(loaded);
+    const retry = { ...http_retry/* DEFAULT_RETRY */.vI, ...parts.retry, retries: parts.options.retries };
+    const defectDojo = new client/* DefectDojoClient */.d({
+        url: config.defectdojo.url,
+        token: secrets.defectDojoToken,
+        productType: config.defectdojo.productType,
+        timeoutMs: parts.options.timeoutMs,
+        uploadTimeoutMs: parts.options.uploadTimeoutMs,
+    });
+    const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(5000), timers: parts.timers });
+    const pacers = new Map();
+    const targets = secrets.githubTargets;
+    const issuePushOn = targets !== undefined && config.github.maxIssuesPerRun > 0;
+    const service = new SyncService({
+        connectors: enabledConnectors(loaded),
+        locks: parts.locks,
+        metrics,
+        logger: parts.logger,
+        timers: parts.timers,
+        onDefectDojoAnswer: () => readiness.defectDojoAnswered(),
+        runSource: (connector, log) => (0,run/* runConnector */.Fq)(connector, loaded, parts.options, (0,sync_report/* humanProgress */.zr)(connector.source, connector.noun, (line) => log.info((0,run/* scrub */._I)(line, secretList))), retry),
+        ...(issuePushOn
+            ? {
+                issuePush: (report, log) => pushIssues(report.items.filter((i) => i.status === 'synced').map((i) => i.product), {
+                    defectDojo,
+                    defectDojoUrl: config.defectdojo.url,
+                    targets,
+                    clientFor: (target) => (0,github_client/* githubClient */.$f)(target, { timeoutMs: parts.options.timeoutMs, retry }),
+                    pacersFor: (target) => {
+                        if (!pacers.has(target)) {
+                            pacers.set(target, {
+                                create: new Pacer(parts.pacerClock, GITHUB_PACE.create.minIntervalMs, GITHUB_PACE.create.perHour),
+                                search: new Pacer(parts.pacerClock, GITHUB_PACE.search.minIntervalMs),
+                            });
+                        }
+                        return pacers.get(target);
+                    },
+                    minSeverity: config.github.minSeverity,
+                    maxIssuesPerRun: config.github.maxIssuesPerRun,
+                    retry,
+                    log,
+                }).then((outcome) => {
+                    log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`);
+                    return outcome;
+                }),
+            }
+            : {}),
+    });
+    const schedule = () => {
+        for (const source of service.sources) {
+            scheduler.add(source, (0,service_schedule/* parseSchedule */.nP)(config.schedule[source]), () => {
+                service.start(source, 'schedule').then((answer) => {
+                    if (answer.outcome === 'busy')
+                        parts.logger.warn({ source }, 'scheduled run skipped: the previous run of this source is still in progress');
+                }, (err) => {
+                    metrics.errorsSeen(1);
+                    parts.logger.error({ source, err: err instanceof Error ? err.message : String(err) }, 'scheduled run could not start');
+                });
+            });
+        }
+    };
+    return { service, readiness, metrics, scheduler, issuePush: issuePushOn, schedule };
+}
+/** Serves the HTTP surface of an assembled service. */
+async function listenSyncApp(assembled, parts, port, host) {
+    const app = createSyncApp({
+        ...(assembled.service ? { service: assembled.service } : {}),
+        readiness: assembled.readiness,
+        metrics: assembled.metrics,
+        logger: parts.logger,
+        version: parts.version,
+        ...(parts.triggerToken ? { triggerToken: parts.triggerToken } : {}),
+    });
+    const server = (0,external_node_http_.createServer)(app);
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ port, ...(host ? { host } : {}) }, () => {
+            server.off('error', reject);
+            resolve();
+        });
+    });
+    return { server, port: server.address().port };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/timers.js
+const realTimers = {
+    now: () => Date.now(),
+    setTimeout: (fire, ms) => setTimeout(fire, ms),
+    clearTimeout: (handle) => clearTimeout(handle),
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/service/serve.js
+
+
+
+
+
+
+
+
+
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_CONFIG = 2;
+/** How long a running sync may go on after SIGTERM; the chart's termination grace is longer. */
+const DEFAULT_SHUTDOWN_GRACE_SECONDS = 120;
+function whole(env, name, fallback, max) {
+    const raw = env[name]?.trim();
+    if (!raw)
+        return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) > max)
+        throw new config_error_ConfigError(name, `must be a whole number from 0 to ${max}`);
+    return Number(raw);
+}
+function locksFor(env, onLost) {
+    const uri = env.MONGODB_URI?.trim();
+    return uri ? mongoLocks(uri, { onLost }) : memoryLocks();
+}
+/**
+ * `gatehouse-sync serve`. Mode deployment: every enabled source on its schedule, the HTTP
+ * surface on PORT, until SIGTERM or SIGINT; an invalid configuration keeps the process up and
+ * not ready, so the orchestrator shows why. Mode cronjob: every enabled source once, then the
+ * exit status (0 all succeeded, 1 one failed, 2 invalid configuration).
+ */
+async function serveCommand(args, env, io, signals = process) {
+    const logger = createLogger({ level: env.LOG_LEVEL?.trim() || 'info', service: 'gatehouse-sync' });
+    let port;
+    let graceMs;
+    try {
+        port = whole(env, 'PORT', 8080, 65535);
+        graceMs = whole(env, 'SYNC_SHUTDOWN_GRACE_SECONDS', DEFAULT_SHUTDOWN_GRACE_SECONDS, 86_400) * 1000;
+    }
+    catch (err) {
+        if (!(err instanceof config_error_ConfigError))
+            throw err;
+        io.err(`gatehouse-sync: invalid configuration:\n  - ${err.setting} ${err.message}`);
+        return EXIT_CONFIG;
+    }
+    const config = checkServiceConfig(() => (0,sync_config/* loadSyncConfig */.mw)({ ...(args.configFile ? { file: args.configFile } : {}), env }));
+    const mode = config.mode ?? 'deployment';
+    if (config.problems.length > 0) {
+        if (mode === 'cronjob') {
+            io.err(`gatehouse-sync: invalid configuration:\n${config.problems.map((p) => `  - ${p}`).join('\n')}`);
+            return EXIT_CONFIG;
+        }
+        logger.error({ problems: config.problems }, 'invalid configuration: nothing is scheduled and /readyz answers 503 until it is fixed');
+    }
+    const locks = locksFor(env, (source) => logger.error({ source }, 'the lock of a running sync was taken over: another process may be running the same source'));
+    const version = packageVersion();
+    const triggerToken = env.SYNC_TRIGGER_TOKEN?.trim() || undefined;
+    const assembled = assemble({
+        config,
+        options: args.options,
+        locks,
+        logger,
+        timers: realTimers,
+        pacerClock: { now: () => Date.now(), sleep: (ms) => (0,promises_.setTimeout)(ms) },
+        version,
+        ...(triggerToken ? { triggerToken } : {}),
+    });
+    const { service } = assembled;
+    if (mode === 'cronjob') {
+        const started = await Promise.all(service.sources.map((source) => service.start(source, 'once').then((answer) => ({ source, answer }))));
+        let ok = true;
+        for (const { source, answer } of started) {
+            if (answer.outcome === 'started')
+                ok = (await answer.finished).ok && ok;
+            else {
+                ok = false;
+                logger.error({ source, outcome: answer.outcome }, 'not run: another run of this source holds its lock');
+            }
+        }
+        await locks.close();
+        return ok ? EXIT_OK : EXIT_FAILED;
+    }
+    if (!triggerToken)
+        logger.warn('SYNC_TRIGGER_TOKEN is not set: POST /sync/{source} and /metrics answer anyone who can reach the port');
+    const host = env.HOST?.trim() || undefined;
+    let listening;
+    try {
+        listening = await listenSyncApp(assembled, { logger, version, ...(triggerToken ? { triggerToken } : {}) }, port, host);
+    }
+    catch (err) {
+        logger.fatal({ err }, 'cannot listen');
+        await locks.close();
+        return EXIT_FAILED;
+    }
+    assembled.schedule();
+    const nextRuns = Object.fromEntries(Object.entries(assembled.scheduler.nextRuns()).map(([s, at]) => [s, at?.toISOString() ?? null]));
+    logger.info({ address: listening.server.address(), version, mode, locks: locks.kind, sources: service?.sources ?? [], next_runs: nextRuns, issue_push: assembled.issuePush }, 'gatehouse-sync listening');
+    const signal = await new Promise((resolve) => {
+        signals.once('SIGTERM', () => resolve('SIGTERM'));
+        signals.once('SIGINT', () => resolve('SIGINT'));
+    });
+    logger.info({ signal, running: service?.inProgress ?? 0, grace_ms: graceMs }, 'shutting down: no new runs; running ones may finish');
+    assembled.scheduler.stop();
+    assembled.readiness.shuttingDown();
+    const finished = service ? await service.stop(graceMs) : true;
+    if (!finished)
+        logger.warn({ running: service?.inProgress }, 'grace period over: stopping with runs unfinished; the next run repeats their work');
+    await new Promise((resolve) => {
+        listening.server.close(() => resolve());
+        listening.server.closeIdleConnections();
+        setTimeout(() => listening.server.closeAllConnections(), 5000).unref();
+    });
+    await locks.close().catch(() => undefined);
+    logger.info('stopped');
+    return finished ? EXIT_OK : EXIT_FAILED;
+}
+
+
+/***/ })
+
+};
