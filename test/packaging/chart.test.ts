@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import { KEYS, loadSyncConfig } from '../../server/sync/config.js';
+import { REPO_ROOT } from '../support/processes.js';
+import { configFile } from '../sync/support.js';
+
+// Static checks of charts/gatehouse-sync: no Helm binary is needed (CI has none), so the
+// templates are read as text and the values against the schema and the service's own KEYS.
+const CHART = join(REPO_ROOT, 'charts', 'gatehouse-sync');
+const TEMPLATES = join(CHART, 'templates');
+
+type Tree = Record<string, unknown>;
+
+const isTree = (value: unknown): value is Tree => typeof value === 'object' && value !== null && !Array.isArray(value);
+const values = (): Tree => parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Tree;
+const schema = (): Tree => JSON.parse(readFileSync(join(CHART, 'values.schema.json'), 'utf8')) as Tree;
+const template = (name: string): string => readFileSync(join(TEMPLATES, name), 'utf8');
+
+/** The dotted paths of every leaf (anything but a mapping) under `tree`. */
+function leafPaths(tree: Tree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    return isTree(value) ? leafPaths(value, path) : [path];
+  });
+}
+
+function lookup(tree: Tree, path: string): { found: boolean; value?: unknown } {
+  let node: unknown = tree;
+  for (const part of path.split('.')) {
+    if (!isTree(node) || !(part in node)) return { found: false };
+    node = node[part];
+  }
+  return { found: true, value: node };
+}
+
+function withValue(tree: Tree, path: string, value: unknown): Tree {
+  const copy = structuredClone(tree);
+  const parts = path.split('.');
+  let node = copy;
+  for (const part of parts.slice(0, -1)) node = node[part] as Tree;
+  node[parts[parts.length - 1]!] = value;
+  return copy;
+}
+
+/** What the ConfigMap does to .Values.config: empty strings (and nulls) are left out. */
+function withoutEmpty(tree: Tree): Tree {
+  const out: Tree = {};
+  for (const [key, value] of Object.entries(tree)) {
+    if (isTree(value)) out[key] = withoutEmpty(value);
+    else if (value !== '' && value !== null && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+const keyPaths = () => KEYS.map((k) => k.path).sort();
+
+describe('Helm chart gatehouse-sync', () => {
+  describe('values.schema.json', () => {
+    const validator = () => new Ajv({ allErrors: true }).compile(schema());
+
+    it('accepts the chart’s own values.yaml', () => {
+      const validate = validator();
+      assert.equal(validate(values()), true, JSON.stringify(validate.errors));
+    });
+
+    for (const [what, path, value, keyword] of [
+      ['an unknown mode', 'config.mode', 'hourly', 'enum'],
+      ['maxIssuesPerRun above 1000', 'config.github.maxIssuesPerRun', 5000, 'maximum'],
+      ['maxIssuesPerRun below 0', 'config.github.maxIssuesPerRun', -1, 'minimum'],
+      ['a minSeverity that is not one of the five', 'config.github.minSeverity', 'urgent', 'enum'],
+      ['an unknown configuration key', 'config.github.token', 'x', 'additionalProperties'],
+      ['an unknown source', 'config.sources.gitlab', { enabled: true }, 'additionalProperties'],
+      ['a URL carrying credentials', 'config.sources.dependencytrack.url', 'https://user:pw@dt.example.com', 'pattern'],
+      ['an interval below 60 seconds', 'config.schedule.github', 30, 'oneOf'],
+    ] as const) {
+      it(`rejects ${what}`, () => {
+        const validate = validator();
+        assert.equal(validate(withValue(values(), path, value)), false, `${path}: ${JSON.stringify(value)} was accepted`);
+        assert.ok(
+          validate.errors?.some((e) => e.keyword === keyword),
+          `expected a "${keyword}" error, got ${JSON.stringify(validate.errors)}`,
+        );
+      });
+    }
+
+    it('describes exactly the configuration keys under config', () => {
+      const leaves = (node: Tree, prefix = ''): string[] =>
+        Object.entries((node.properties ?? {}) as Tree).flatMap(([key, child]) => {
+          const path = prefix ? `${prefix}.${key}` : key;
+          return isTree(child) && isTree(child.properties) ? leaves(child, path) : [path];
+        });
+      const config = (schema().properties as Tree).config as Tree;
+      assert.deepEqual(leaves(config).sort(), keyPaths());
+    });
+  });
+
+  describe('values.yaml', () => {
+    it('holds exactly the service’s configuration keys under config', () => {
+      assert.deepEqual(leafPaths(values().config as Tree).sort(), keyPaths());
+    });
+
+    it('defaults each configuration key to the service’s own default (empty where it has none)', () => {
+      const config = values().config as Tree;
+      for (const key of KEYS) assert.deepEqual(lookup(config, key.path).value, key.fallback ?? '', key.path);
+    });
+
+    it('makes, as the ConfigMap renders it, a configuration file the service accepts', () => {
+      const file = configFile(JSON.stringify(withoutEmpty(values().config as Tree)));
+      const { config } = loadSyncConfig({ file, env: {} });
+      assert.equal(config.mode, 'deployment');
+      assert.equal(config.github.maxIssuesPerRun, 50);
+    });
+
+    it('has every value a template reads', () => {
+      const files = readdirSync(TEMPLATES).filter((f) => /\.(yaml|tpl|txt)$/.test(f));
+      assert.ok(files.length >= 5, `templates: ${files.join(', ')}`);
+      const all = values();
+      const missing: string[] = [];
+      let references = 0;
+      for (const name of files) {
+        // Only absolute .Values paths: a path relative to `with`/`range` scope is not checked.
+        for (const match of template(name).matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) {
+          references += 1;
+          const path = match[1]!.slice(1);
+          if (!lookup(all, path).found) missing.push(`${name}: .Values.${path}`);
+        }
+      }
+      assert.ok(references > 20, `only ${references} .Values references found`);
+      assert.deepEqual(missing, []);
+    });
+  });
+
+  describe('templates', () => {
+    it('render every configuration key into the ConfigMap', () => {
+      const text = template('configmap.yaml');
+      for (const path of keyPaths()) {
+        assert.ok(text.includes(`"${path}"`), `configmap.yaml does not name ${path}`);
+        const dig = `dig ${path.split('.').map((p) => `"${p}"`).join(' ')} ""`;
+        assert.ok(text.includes(dig), `configmap.yaml does not read ${path} (${dig})`);
+      }
+    });
+
+    it('run one replica, replaced by Recreate, only in mode deployment', () => {
+      const text = template('deployment.yaml');
+      assert.match(text, /^\{\{- if eq \.Values\.config\.mode "deployment" \}\}/);
+      assert.match(text, /^\s+replicas: 1$/m);
+      assert.match(text, /^\s+type: Recreate$/m);
+      assert.match(template('service.yaml'), /^\{\{- if eq \.Values\.config\.mode "deployment" \}\}/);
+    });
+
+    it('run a CronJob that never overlaps, only in mode cronjob', () => {
+      const text = template('cronjob.yaml');
+      assert.match(text, /^\{\{- if eq \.Values\.config\.mode "cronjob" \}\}/);
+      assert.match(text, /^\s+concurrencyPolicy: Forbid$/m);
+      assert.match(text, /^\s+restartPolicy: Never$/m);
+    });
+
+    it('require the Secret and keep the pod hardened', () => {
+      const pod = template('_helpers.tpl');
+      assert.match(pod, /required "existingSecret is required[^"]*" \.Values\.existingSecret/);
+      assert.match(pod, /automountServiceAccountToken: false/);
+      assert.match(pod, /terminationGracePeriodSeconds: \{\{ add \.Values\.shutdownGraceSeconds \d+ \}\}/);
+      const { securityContext, podSecurityContext } = values() as { securityContext: Tree; podSecurityContext: Tree };
+      assert.deepEqual(
+        { ...securityContext },
+        {
+          runAsNonRoot: true,
+          runAsUser: 1000,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+          seccompProfile: { type: 'RuntimeDefault' },
+        },
+      );
+      assert.equal(podSecurityContext.runAsNonRoot, true);
+    });
+  });
+
+  it('defaults the image tag to appVersion, which follows package.json’s version', () => {
+    const chart = parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8')) as Tree;
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(chart.apiVersion, 'v2');
+    assert.equal(chart.name, 'gatehouse-sync');
+    assert.equal(chart.appVersion, pkg.version);
+    assert.equal((values().image as Tree).tag, '');
+    assert.match(template('_helpers.tpl'), /\.Values\.image\.tag \| default \.Chart\.AppVersion/);
+  });
+});
