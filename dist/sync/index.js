@@ -41231,6 +41231,10 @@ function reimportCounts(body) {
 
 
 const defectdojo_client_SERVICE = 'DefectDojo';
+/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
+function nextPage(base, next) {
+    return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
+}
 /** DefectDojo through its REST API v2, with one API token; never a password or session. */
 class DefectDojoClient {
     options;
@@ -41294,7 +41298,7 @@ class DefectDojoClient {
             if (!Array.isArray(page?.results))
                 throw new UnexpectedAnswerError(defectdojo_client_SERVICE, operation, 'the answer has no results list');
             yield page.results;
-            next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+            next = nextPage(base, page.next);
         }
     }
     /** `PATCH /api/v2/findings/{id}/` with the whole tag list (the field is replaced, not merged). */
@@ -41320,8 +41324,7 @@ class DefectDojoClient {
                 throw new UnexpectedAnswerError(defectdojo_client_SERVICE, operation, 'the answer has no results list');
             if (page.results.some((p) => p?.name === name))
                 return true;
-            // Only the query of `next` is used: behind a proxy its host and scheme can differ from ours.
-            next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+            next = nextPage(base, page.next);
         }
         return false;
     }

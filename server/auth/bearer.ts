@@ -1,3 +1,4 @@
+import { secretsEqual } from './secrets.js';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
@@ -9,4 +10,10 @@ export function bearerCredential(headers: IncomingHttpHeaders): string | undefin
   if (typeof value !== 'string') return undefined;
   const match = /^Bearer +([^\s]+) *$/i.exec(value);
   return match?.[1];
+}
+
+/** Whether the request carries `Authorization: Bearer <secret>`, compared in constant time. */
+export function presentsBearer(headers: IncomingHttpHeaders, secret: string): boolean {
+  const presented = bearerCredential(headers);
+  return presented !== undefined && secretsEqual(presented, secret);
 }

@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
-import { bearerCredential } from '../auth/bearer.js';
-import { secretsEqual } from '../auth/secrets.js';
+import { presentsBearer } from '../auth/bearer.js';
 import { AppError } from '../http/errors.js';
 import type { BrokerSettings } from './settings.js';
 
@@ -13,8 +12,7 @@ export function triggerAuth(settings: () => BrokerSettings, disabledCode: string
   return (req, res, next) => {
     const current = settings();
     if (!current.triggerSecret) throw new AppError(503, disabledCode);
-    const presented = bearerCredential(req.headers);
-    if (!presented || !secretsEqual(presented, current.triggerSecret)) {
+    if (!presentsBearer(req.headers, current.triggerSecret)) {
       throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
     res.locals.settings = current;

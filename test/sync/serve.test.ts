@@ -7,15 +7,12 @@ import { assemble, checkServiceConfig, listenSyncApp, type Assembled } from '../
 import { realTimers } from '../../server/sync/service/timers.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeDependencyTrack } from '../support/fake-dependency-track.js';
+import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { REPO_ROOT, runToEnd, startEntry } from '../support/processes.js';
-import { configFile, FAST_RETRY, fpfProject } from './support.js';
+import { configFile, FAST_RETRY, fpfProject, sample } from './support.js';
 
 const TRIGGER = 'sync-trigger-token-0123456789abcdef';
 
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe('sync service over HTTP', () => {
   let dt: FakeDependencyTrack;
@@ -92,6 +89,26 @@ describe('sync service over HTTP', () => {
     assert.equal(sample(text, 'gatehouse_issues_total'), 0);
     assert.match(text, /^process_cpu_user_seconds_total /m, 'default process metrics');
     assert.equal(dd.uploads.length, 3);
+  });
+
+  it('a run is followed by issue push when GITHUB_TARGETS is set, and gatehouse_issues_total counts the issues', async () => {
+    const gh = await FakeGitHubAlerts.start({ prefix: '/api/v3' });
+    try {
+      for (let i = 0; i < 3; i++) gh.addRepo({ owner: 'acme', name: `service-${String(i).padStart(3, '0')}` });
+      await start({ GITHUB_TARGETS: JSON.stringify([{ server: gh.server, owners: ['acme'], token: gh.token }]) });
+      assert.equal(assembled.issuePush, true);
+      const answer = await assembled.service!.start('dependencytrack', 'trigger');
+      assert.ok(answer.outcome === 'started');
+      const result = await answer.finished;
+      assert.equal(result.ok, true);
+      // Four findings per project, one each of Critical, High, Medium and Low: two issues per project.
+      assert.deepEqual(result.issues, { opened: 6, relinked: 0, failed: 0, deferred: 0, unresolved: 0 });
+      assert.equal(gh.allIssues().length, 6);
+      const text = await (await fetch(`${base}/metrics`, { headers: auth })).text();
+      assert.equal(sample(text, 'gatehouse_issues_total'), 6);
+    } finally {
+      await gh.close();
+    }
   });
 
   it('the trigger and /metrics need the bearer when SYNC_TRIGGER_TOKEN is set; the probes never do', async () => {

@@ -9,6 +9,7 @@ import { parseSchedule } from '../../server/sync/service/schedule.js';
 import { Scheduler } from '../../server/sync/service/scheduler.js';
 import { SyncService, type IssuePushOutcome } from '../../server/sync/service/service.js';
 import { FakeTimers } from '../support/fake-timers.js';
+import { sample } from './support.js';
 
 const silent = createLogger({ level: 'silent' });
 
@@ -30,11 +31,6 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-/** The value of one series in the Prometheus text, or undefined when absent. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe('sync service: scheduler (fake clock)', () => {
   it('fires a cron schedule at each matching minute, in UTC', () => {

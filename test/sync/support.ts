@@ -63,3 +63,9 @@ export function fpfProject(i: number, findings: number, extra: { version?: strin
     findings: Array.from({ length: findings }, (_, n) => fpfFinding(uuid, n)),
   };
 }
+
+/** The value of one series in Prometheus text, or undefined when absent. */
+export function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}

@@ -502,6 +502,13 @@ async function pushIssues(products, deps) {
     if (deps.maxIssuesPerRun === 0 || products.length === 0)
         return { opened, relinked, failed: 0, deferred, unresolved };
     const findings = await candidates([...new Set(products)], deps, failures);
+    // One client per target for the whole push, so its rate-limit state covers every lookup.
+    const clients = new Map();
+    const clientFor = (target) => {
+        if (!clients.has(target))
+            clients.set(target, deps.clientFor(target));
+        return clients.get(target);
+    };
     const repositories = new Map();
     const known = new Map();
     const refused = new Set();
@@ -515,7 +522,7 @@ async function pushIssues(products, deps) {
         let repository;
         try {
             if (!repositories.has(finding.product))
-                repositories.set(finding.product, resolveRepository(finding.product, deps.targets, deps.clientFor));
+                repositories.set(finding.product, resolveRepository(finding.product, deps.targets, clientFor));
             repository = await repositories.get(finding.product);
         }
         catch (err) {
@@ -576,7 +583,20 @@ async function pushIssues(products, deps) {
 var run = __webpack_require__(21517);
 // EXTERNAL MODULE: ./node_modules/express/index.js
 var express = __webpack_require__(85152);
+;// CONCATENATED MODULE: ./build/server/auth/secrets.js
+
+/**
+ * Compares a presented secret with the configured one in constant time, whatever their lengths
+ * (both are hashed first, so neither the content nor the length leaks through timing).
+ */
+function secretsEqual(presented, expected) {
+    const a = (0,external_node_crypto_.createHash)('sha256').update(presented).digest();
+    const b = (0,external_node_crypto_.createHash)('sha256').update(expected).digest();
+    return (0,external_node_crypto_.timingSafeEqual)(a, b);
+}
+
 ;// CONCATENATED MODULE: ./build/server/auth/bearer.js
+
 /**
  * The credential of an `Authorization: Bearer <credential>` header, or undefined when the
  * header is missing, empty, of another scheme or malformed. The scheme is case-insensitive (RFC 7235).
@@ -588,17 +608,10 @@ function bearerCredential(headers) {
     const match = /^Bearer +([^\s]+) *$/i.exec(value);
     return match?.[1];
 }
-
-;// CONCATENATED MODULE: ./build/server/auth/secrets.js
-
-/**
- * Compares a presented secret with the configured one in constant time, whatever their lengths
- * (both are hashed first, so neither the content nor the length leaks through timing).
- */
-function secretsEqual(presented, expected) {
-    const a = (0,external_node_crypto_.createHash)('sha256').update(presented).digest();
-    const b = (0,external_node_crypto_.createHash)('sha256').update(expected).digest();
-    return (0,external_node_crypto_.timingSafeEqual)(a, b);
+/** Whether the request carries `Authorization: Bearer <secret>`, compared in constant time. */
+function presentsBearer(headers, secret) {
+    const presented = bearerCredential(headers);
+    return presented !== undefined && secretsEqual(presented, secret);
 }
 
 ;// CONCATENATED MODULE: ./build/server/http/api-headers.js
@@ -772,15 +785,13 @@ function route(router, path, handlers) {
 
 
 
-
 const SYNC_SERVICE_NAME = 'gatehouse-sync';
 /** Open when no token is configured (the service warns at start); otherwise a constant-time bearer check. */
 function bearer(token) {
     return (req, _res, next) => {
         if (token === undefined)
             return next();
-        const presented = bearerCredential(req.headers);
-        if (!presented || !secretsEqual(presented, token))
+        if (!presentsBearer(req.headers, token))
             throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
         next();
     };
@@ -1182,6 +1193,43 @@ function checkServiceConfig(load) {
 function enabledConnectors({ config }) {
     return connectors/* CONNECTORS */.TT.filter((c) => config.sources[c.source].enabled);
 }
+/**
+ * Issue push after a run, for the products it synced; undefined when it is off (no
+ * `GITHUB_TARGETS`, or `github.maxIssuesPerRun` 0). The pacers live as long as the service, so
+ * GitHub's hourly budget spans runs and sources.
+ */
+function issuePushFor(loaded, defectDojo, parts, retry) {
+    const { config, secrets } = loaded;
+    const targets = secrets.githubTargets;
+    if (targets === undefined || config.github.maxIssuesPerRun === 0)
+        return undefined;
+    const pacers = new Map();
+    const pacersFor = (target) => {
+        if (!pacers.has(target)) {
+            pacers.set(target, {
+                create: new Pacer(parts.pacerClock, GITHUB_PACE.create.minIntervalMs, GITHUB_PACE.create.perHour),
+                search: new Pacer(parts.pacerClock, GITHUB_PACE.search.minIntervalMs),
+            });
+        }
+        return pacers.get(target);
+    };
+    return async (report, log) => {
+        const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
+        const outcome = await pushIssues(products, {
+            defectDojo,
+            defectDojoUrl: config.defectdojo.url,
+            targets,
+            clientFor: (target) => (0,github_client/* githubClient */.$f)(target, { timeoutMs: parts.options.timeoutMs, retry }),
+            pacersFor,
+            minSeverity: config.github.minSeverity,
+            maxIssuesPerRun: config.github.maxIssuesPerRun,
+            retry,
+            log,
+        });
+        log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`);
+        return outcome;
+    };
+}
 /** Builds the service from its parts: clients, issue push, runs, readiness, metrics, scheduler. */
 function assemble(parts) {
     const metrics = parts.metrics ?? new SyncMetrics();
@@ -1202,9 +1250,7 @@ function assemble(parts) {
         uploadTimeoutMs: parts.options.uploadTimeoutMs,
     });
     const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(5000), timers: parts.timers });
-    const pacers = new Map();
-    const targets = secrets.githubTargets;
-    const issuePushOn = targets !== undefined && config.github.maxIssuesPerRun > 0;
+    const issuePush = issuePushFor(loaded, defectDojo, parts, retry);
     const service = new SyncService({
         connectors: enabledConnectors(loaded),
         locks: parts.locks,
@@ -1213,32 +1259,7 @@ function assemble(parts) {
         timers: parts.timers,
         onDefectDojoAnswer: () => readiness.defectDojoAnswered(),
         runSource: (connector, log) => (0,run/* runConnector */.Fq)(connector, loaded, parts.options, (0,sync_report/* humanProgress */.zr)(connector.source, connector.noun, (line) => log.info((0,run/* scrub */._I)(line, secretList))), retry),
-        ...(issuePushOn
-            ? {
-                issuePush: (report, log) => pushIssues(report.items.filter((i) => i.status === 'synced').map((i) => i.product), {
-                    defectDojo,
-                    defectDojoUrl: config.defectdojo.url,
-                    targets,
-                    clientFor: (target) => (0,github_client/* githubClient */.$f)(target, { timeoutMs: parts.options.timeoutMs, retry }),
-                    pacersFor: (target) => {
-                        if (!pacers.has(target)) {
-                            pacers.set(target, {
-                                create: new Pacer(parts.pacerClock, GITHUB_PACE.create.minIntervalMs, GITHUB_PACE.create.perHour),
-                                search: new Pacer(parts.pacerClock, GITHUB_PACE.search.minIntervalMs),
-                            });
-                        }
-                        return pacers.get(target);
-                    },
-                    minSeverity: config.github.minSeverity,
-                    maxIssuesPerRun: config.github.maxIssuesPerRun,
-                    retry,
-                    log,
-                }).then((outcome) => {
-                    log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`);
-                    return outcome;
-                }),
-            }
-            : {}),
+        ...(issuePush ? { issuePush } : {}),
     });
     const schedule = () => {
         for (const source of service.sources) {
@@ -1253,7 +1274,7 @@ function assemble(parts) {
             });
         }
     };
-    return { service, readiness, metrics, scheduler, issuePush: issuePushOn, schedule };
+    return { service, readiness, metrics, scheduler, issuePush: issuePush !== undefined, schedule };
 }
 /** Serves the HTTP surface of an assembled service. */
 async function listenSyncApp(assembled, parts, port, host) {

@@ -10391,6 +10391,10 @@ function reimportCounts(body) {
 
 
 const SERVICE = 'DefectDojo';
+/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
+function nextPage(base, next) {
+    return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
+}
 /** DefectDojo through its REST API v2, with one API token; never a password or session. */
 class DefectDojoClient {
     options;
@@ -10454,7 +10458,7 @@ class DefectDojoClient {
             if (!Array.isArray(page?.results))
                 throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
             yield page.results;
-            next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+            next = nextPage(base, page.next);
         }
     }
     /** `PATCH /api/v2/findings/{id}/` with the whole tag list (the field is replaced, not merged). */
@@ -10480,8 +10484,7 @@ class DefectDojoClient {
                 throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
             if (page.results.some((p) => p?.name === name))
                 return true;
-            // Only the query of `next` is used: behind a proxy its host and scheme can differ from ours.
-            next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+            next = nextPage(base, page.next);
         }
         return false;
     }

@@ -5,6 +5,11 @@ import { reimportCounts, type ReimportCounts } from './statistics.js';
 
 const SERVICE = 'DefectDojo';
 
+/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
+function nextPage(base: string, next: unknown): string | null {
+  return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
+}
+
 export interface ReimportRequest {
   readonly scanType: ScanType;
   readonly productName: string;
@@ -87,7 +92,7 @@ export class DefectDojoClient {
       const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
       if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
       yield page.results;
-      next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+      next = nextPage(base, page.next);
     }
   }
 
@@ -113,8 +118,7 @@ export class DefectDojoClient {
       const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
       if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
       if (page.results.some((p: { name?: unknown }) => p?.name === name)) return true;
-      // Only the query of `next` is used: behind a proxy its host and scheme can differ from ours.
-      next = typeof page.next === 'string' && URL.canParse(page.next) ? `${base}${new URL(page.next).search}` : null;
+      next = nextPage(base, page.next);
     }
     return false;
   }

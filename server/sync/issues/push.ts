@@ -84,6 +84,12 @@ export async function pushIssues(products: readonly string[], deps: IssuePushDep
   let unresolved = 0;
   if (deps.maxIssuesPerRun === 0 || products.length === 0) return { opened, relinked, failed: 0, deferred, unresolved };
   const findings = await candidates([...new Set(products)], deps, failures);
+  // One client per target for the whole push, so its rate-limit state covers every lookup.
+  const clients = new Map<GithubTarget, GithubClient>();
+  const clientFor = (target: GithubTarget): GithubClient => {
+    if (!clients.has(target)) clients.set(target, deps.clientFor(target));
+    return clients.get(target)!;
+  };
   const repositories = new Map<string, Promise<IssueRepository | undefined>>();
   const known = new Map<string, Promise<Map<string, string>>>();
   const refused = new Set<string>();
@@ -96,7 +102,7 @@ export async function pushIssues(products: readonly string[], deps: IssuePushDep
     const at = { finding: finding.id, product: finding.product };
     let repository: IssueRepository | undefined;
     try {
-      if (!repositories.has(finding.product)) repositories.set(finding.product, resolveRepository(finding.product, deps.targets, deps.clientFor));
+      if (!repositories.has(finding.product)) repositories.set(finding.product, resolveRepository(finding.product, deps.targets, clientFor));
       repository = await repositories.get(finding.product)!;
     } catch (err) {
       if (!refused.has(finding.product)) deps.log.warn({ ...at, err: message(err) }, 'issue push: repository lookup failed');

@@ -1,6 +1,5 @@
 import express, { Router, type Express, type RequestHandler } from 'express';
-import { bearerCredential } from '../../auth/bearer.js';
-import { secretsEqual } from '../../auth/secrets.js';
+import { presentsBearer } from '../../auth/bearer.js';
 import { apiHeaders } from '../../http/api-headers.js';
 import { errorHandler } from '../../http/error-handler.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -28,8 +27,7 @@ export interface SyncAppDeps {
 function bearer(token: string | undefined): RequestHandler {
   return (req, _res, next) => {
     if (token === undefined) return next();
-    const presented = bearerCredential(req.headers);
-    if (!presented || !secretsEqual(presented, token)) throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    if (!presentsBearer(req.headers, token)) throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
     next();
   };
 }

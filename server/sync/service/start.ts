@@ -20,7 +20,7 @@ import { SyncMetrics } from './metrics.js';
 import { Readiness } from './readiness.js';
 import { parseSchedule } from './schedule.js';
 import { Scheduler } from './scheduler.js';
-import { SyncService } from './service.js';
+import { SyncService, type SyncServiceDeps } from './service.js';
 import type { Timers } from './timers.js';
 
 /** The configuration as loaded, or every problem that keeps it from running. */
@@ -75,6 +75,46 @@ export interface Assembled {
   schedule(): void;
 }
 
+/**
+ * Issue push after a run, for the products it synced; undefined when it is off (no
+ * `GITHUB_TARGETS`, or `github.maxIssuesPerRun` 0). The pacers live as long as the service, so
+ * GitHub's hourly budget spans runs and sources.
+ */
+function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts: SyncServiceParts, retry: RetryPolicy): SyncServiceDeps['issuePush'] {
+  const { config, secrets } = loaded;
+  const targets = secrets.githubTargets;
+  if (targets === undefined || config.github.maxIssuesPerRun === 0) return undefined;
+  const pacers = new Map<GithubTarget, { create: Pacer; search: Pacer }>();
+  const pacersFor = (target: GithubTarget) => {
+    if (!pacers.has(target)) {
+      pacers.set(target, {
+        create: new Pacer(parts.pacerClock, GITHUB_PACE.create.minIntervalMs, GITHUB_PACE.create.perHour),
+        search: new Pacer(parts.pacerClock, GITHUB_PACE.search.minIntervalMs),
+      });
+    }
+    return pacers.get(target)!;
+  };
+  return async (report, log) => {
+    const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
+    const outcome = await pushIssues(products, {
+      defectDojo,
+      defectDojoUrl: config.defectdojo.url!,
+      targets,
+      clientFor: (target) => githubClient(target, { timeoutMs: parts.options.timeoutMs, retry }),
+      pacersFor,
+      minSeverity: config.github.minSeverity,
+      maxIssuesPerRun: config.github.maxIssuesPerRun,
+      retry,
+      log,
+    });
+    log.info(
+      { issues: outcome },
+      `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`,
+    );
+    return outcome;
+  };
+}
+
 /** Builds the service from its parts: clients, issue push, runs, readiness, metrics, scheduler. */
 export function assemble(parts: SyncServiceParts): Assembled {
   const metrics = parts.metrics ?? new SyncMetrics();
@@ -95,9 +135,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
     uploadTimeoutMs: parts.options.uploadTimeoutMs,
   });
   const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(5000), timers: parts.timers });
-  const pacers = new Map<GithubTarget, { create: Pacer; search: Pacer }>();
-  const targets = secrets.githubTargets;
-  const issuePushOn = targets !== undefined && config.github.maxIssuesPerRun > 0;
+  const issuePush = issuePushFor(loaded, defectDojo, parts, retry);
   const service = new SyncService({
     connectors: enabledConnectors(loaded),
     locks: parts.locks,
@@ -113,36 +151,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
         humanProgress(connector.source, connector.noun, (line) => log.info(scrub(line, secretList))),
         retry,
       ),
-    ...(issuePushOn
-      ? {
-          issuePush: (report, log) =>
-            pushIssues(
-              report.items.filter((i) => i.status === 'synced').map((i) => i.product),
-              {
-                defectDojo,
-                defectDojoUrl: config.defectdojo.url!,
-                targets,
-                clientFor: (target) => githubClient(target, { timeoutMs: parts.options.timeoutMs, retry }),
-                pacersFor: (target) => {
-                  if (!pacers.has(target)) {
-                    pacers.set(target, {
-                      create: new Pacer(parts.pacerClock, GITHUB_PACE.create.minIntervalMs, GITHUB_PACE.create.perHour),
-                      search: new Pacer(parts.pacerClock, GITHUB_PACE.search.minIntervalMs),
-                    });
-                  }
-                  return pacers.get(target)!;
-                },
-                minSeverity: config.github.minSeverity,
-                maxIssuesPerRun: config.github.maxIssuesPerRun,
-                retry,
-                log,
-              },
-            ).then((outcome) => {
-              log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`);
-              return outcome;
-            }),
-        }
-      : {}),
+    ...(issuePush ? { issuePush } : {}),
   });
   const schedule = () => {
     for (const source of service.sources) {
@@ -159,7 +168,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
       });
     }
   };
-  return { service, readiness, metrics, scheduler, issuePush: issuePushOn, schedule };
+  return { service, readiness, metrics, scheduler, issuePush: issuePush !== undefined, schedule };
 }
 
 export interface Listening {
