@@ -37844,6 +37844,7 @@ const ENGAGEMENTS = {
 };
 
 ;// CONCATENATED MODULE: ./build/server/sync/report.js
+
 function totalsOf(items) {
     const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
     return {
@@ -37857,6 +37858,17 @@ function totalsOf(items) {
         reactivated: sum((i) => i.counts?.reactivated),
         untouched: sum((i) => i.counts?.untouched),
     };
+}
+/** Syncs every item, `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
+async function syncEach(items, concurrency, progress, syncOne) {
+    progress.started(items.length);
+    const limit = pLimit(concurrency);
+    let done = 0;
+    return Promise.all(items.map((item) => limit(async () => {
+        const result = await syncOne(item);
+        progress.item(++done, items.length, result);
+        return result;
+    })));
 }
 function finishReport(base, items, now = new Date()) {
     const totals = totalsOf(items);
@@ -37955,7 +37967,6 @@ function countingFindings(source) {
 
 
 
-
 function labelOf(project) {
     return project.version ? `${project.name} ${project.version}` : project.name;
 }
@@ -38014,14 +38025,7 @@ async function syncDependencyTrack(deps) {
     catch (err) {
         return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
     }
-    deps.progress.started(projects.length);
-    const limit = pLimit(deps.concurrency);
-    let done = 0;
-    const items = await Promise.all(projects.map((project) => limit(async () => {
-        const result = await syncProject(project, deps);
-        deps.progress.item(++done, projects.length, result);
-        return result;
-    })));
+    const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps));
     return finishReport(head, items);
 }
 
@@ -40701,7 +40705,6 @@ function sonarReport(serverUrl, project, found, now = new Date()) {
 
 
 
-
 const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
 async function sync_syncProject(project, deps) {
     const label = sync_labelOf(project);
@@ -40742,14 +40745,7 @@ async function syncSonarQube(deps) {
     catch (err) {
         return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
     }
-    deps.progress.started(projects.length);
-    const limit = pLimit(deps.concurrency);
-    let done = 0;
-    const items = await Promise.all(projects.map((project) => limit(async () => {
-        const result = await sync_syncProject(project, deps);
-        deps.progress.item(++done, projects.length, result);
-        return result;
-    })));
+    const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => sync_syncProject(project, deps));
     return finishReport(head, items);
 }
 

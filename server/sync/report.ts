@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { SourceName } from './config.js';
 import type { ReimportCounts } from './defectdojo/statistics.js';
 
@@ -69,6 +70,22 @@ export function totalsOf(items: readonly ItemResult[]): Totals {
     reactivated: sum((i) => i.counts?.reactivated),
     untouched: sum((i) => i.counts?.untouched),
   };
+}
+
+/** Syncs every item, `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
+export async function syncEach<T>(items: readonly T[], concurrency: number, progress: Progress, syncOne: (item: T) => Promise<ItemResult>): Promise<ItemResult[]> {
+  progress.started(items.length);
+  const limit = pLimit(concurrency);
+  let done = 0;
+  return Promise.all(
+    items.map((item) =>
+      limit(async () => {
+        const result = await syncOne(item);
+        progress.item(++done, items.length, result);
+        return result;
+      }),
+    ),
+  );
 }
 
 export function finishReport(

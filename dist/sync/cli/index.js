@@ -9680,7 +9680,6 @@ function countingFindings(source) {
 
 
 
-
 function labelOf(project) {
     return project.version ? `${project.name} ${project.version}` : project.name;
 }
@@ -9739,14 +9738,7 @@ async function syncDependencyTrack(deps) {
     catch (err) {
         return (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []);
     }
-    deps.progress.started(projects.length);
-    const limit = (0,p_limit/* default */.A)(deps.concurrency);
-    let done = 0;
-    const items = await Promise.all(projects.map((project) => limit(async () => {
-        const result = await syncProject(project, deps);
-        deps.progress.item(++done, projects.length, result);
-        return result;
-    })));
+    const items = await (0,report/* syncEach */.hT)(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps));
     return (0,report/* finishReport */.Ux)(head, items);
 }
 
@@ -10233,7 +10225,6 @@ function sonarReport(serverUrl, project, found, now = new Date()) {
 
 
 
-
 const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
 async function sync_syncProject(project, deps) {
     const label = sync_labelOf(project);
@@ -10274,14 +10265,7 @@ async function syncSonarQube(deps) {
     catch (err) {
         return (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []);
     }
-    deps.progress.started(projects.length);
-    const limit = (0,p_limit/* default */.A)(deps.concurrency);
-    let done = 0;
-    const items = await Promise.all(projects.map((project) => limit(async () => {
-        const result = await sync_syncProject(project, deps);
-        deps.progress.item(++done, projects.length, result);
-        return result;
-    })));
+    const items = await (0,report/* syncEach */.hT)(projects, deps.concurrency, deps.progress, (project) => sync_syncProject(project, deps));
     return (0,report/* finishReport */.Ux)(head, items);
 }
 
@@ -12884,11 +12868,14 @@ async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ux: () => (/* binding */ finishReport),
+/* harmony export */   hT: () => (/* binding */ syncEach),
 /* harmony export */   iU: () => (/* binding */ message),
 /* harmony export */   k: () => (/* binding */ summaryLines),
 /* harmony export */   zr: () => (/* binding */ humanProgress)
 /* harmony export */ });
 /* unused harmony export totalsOf */
+/* harmony import */ var p_limit__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(70370);
+
 function totalsOf(items) {
     const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
     return {
@@ -12902,6 +12889,17 @@ function totalsOf(items) {
         reactivated: sum((i) => i.counts?.reactivated),
         untouched: sum((i) => i.counts?.untouched),
     };
+}
+/** Syncs every item, `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
+async function syncEach(items, concurrency, progress, syncOne) {
+    progress.started(items.length);
+    const limit = (0,p_limit__WEBPACK_IMPORTED_MODULE_0__/* ["default"] */ .A)(concurrency);
+    let done = 0;
+    return Promise.all(items.map((item) => limit(async () => {
+        const result = await syncOne(item);
+        progress.item(++done, items.length, result);
+        return result;
+    })));
 }
 function finishReport(base, items, now = new Date()) {
     const totals = totalsOf(items);

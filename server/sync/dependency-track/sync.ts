@@ -1,8 +1,7 @@
-import pLimit from 'p-limit';
 import type { DefectDojoClient } from '../defectdojo/client.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
-import { finishReport, message, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { finishReport, message, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
 import { countingFindings } from './count-findings.js';
 
@@ -78,17 +77,6 @@ export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promis
   } catch (err) {
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
   }
-  deps.progress.started(projects.length);
-  const limit = pLimit(deps.concurrency);
-  let done = 0;
-  const items = await Promise.all(
-    projects.map((project) =>
-      limit(async () => {
-        const result = await syncProject(project, deps);
-        deps.progress.item(++done, projects.length, result);
-        return result;
-      }),
-    ),
-  );
+  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps));
   return finishReport(head, items);
 }
