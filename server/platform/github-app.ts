@@ -136,18 +136,20 @@ export class AppClient {
     return items(this.octokit.paginate.iterator('GET /app/installations', { per_page: PAGE }), installationOf);
   }
 
-  /** A fresh installation token narrowed to the given repositories and permissions. */
+  /**
+   * A fresh installation token narrowed to the given repositories and permissions. Called as a
+   * plain request, not through auth-app's installation auth: that shares one token among
+   * concurrent identical requests, and a caller revoking its token would revoke the other's.
+   */
   mint(installationId: number, request: MintRequest): Promise<MintedToken> {
     return platformCall(async () => {
-      const auth = (await this.octokit.auth({
-        type: 'installation',
-        installationId,
-        refresh: true,
+      const { data } = await this.octokit.request('POST /app/installations/{installation_id}/access_tokens', {
+        installation_id: installationId,
         permissions: request.permissions,
-        ...(request.repositoryIds ? { repositoryIds: [...request.repositoryIds] } : {}),
-        ...(request.repositoryNames ? { repositoryNames: [...request.repositoryNames] } : {}),
-      })) as { token: string; expiresAt: string; permissions: Record<string, string> };
-      return { token: auth.token, expiresAt: auth.expiresAt, permissions: auth.permissions };
+        ...(request.repositoryIds ? { repository_ids: [...request.repositoryIds] } : {}),
+        ...(request.repositoryNames ? { repositories: [...request.repositoryNames] } : {}),
+      });
+      return { token: data.token, expiresAt: data.expires_at, permissions: data.permissions as Record<string, string> };
     });
   }
 

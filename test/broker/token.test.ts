@@ -56,6 +56,13 @@ describe('broker POST /token', () => {
       assert.equal(h.github.count(), 6);
     });
 
+    it('concurrent identical requests each get their own token: one revoking never revokes another', async () => {
+      const answers = await Promise.all(Array.from({ length: 8 }, async () => h.token(await validBody())));
+      assert.ok(answers.every((a) => a.status === 200));
+      assert.equal(new Set(answers.map((a) => a.body.token)).size, 8);
+      assert.equal(h.github.count('access_tokens'), 8);
+    });
+
     it('configured permissions are stamped, but never beyond the installation grant (no error)', async () => {
       h.backend.env.TOKEN_PERMISSIONS = 'contents=read, issues:write, pull_requests=write';
       h.github.installations.get(INSTALLATION_ID)!.permissions = { contents: 'write', pull_requests: 'read', metadata: 'read' };
