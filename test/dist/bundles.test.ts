@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { CLI_ARGS, MAIN_INPUTS, POST_INPUTS } from '../support/bundle-runs.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
 import { runAction, type ActionRun } from '../support/runner.js';
 
@@ -11,14 +12,14 @@ import { runAction, type ActionRun } from '../support/runner.js';
  */
 const SMOKE: Record<string, { inputs: Record<string, string>; check: (run: ActionRun) => void }> = {
   'record-deployment': {
-    inputs: { 'api-url': '', environment: 'production', status: 'success' },
+    inputs: MAIN_INPUTS['record-deployment']!,
     check: (run) => {
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /::notice::record-deployment: api-url is empty/);
     },
   },
   'request-token': {
-    inputs: { 'broker-url': '', 'app-name': 'Gatehouse' },
+    inputs: MAIN_INPUTS['request-token']!,
     check: (run) => {
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /^::warning::Gatehouse token unavailable \(broker disabled\); comments fall back to the default bot$/m);
@@ -27,7 +28,7 @@ const SMOKE: Record<string, { inputs: Record<string, string>; check: (run: Actio
 };
 
 SMOKE.gate = {
-  inputs: { base: '', sarif: '/nonexistent.sarif' },
+  inputs: MAIN_INPUTS.gate!,
   check: (run) => {
     assert.equal(run.code, 1, run.stderr);
     assert.match(run.stdout, /::error::no answer: no --base given/);
@@ -35,7 +36,7 @@ SMOKE.gate = {
 };
 
 SMOKE.sync = {
-  inputs: { command: 'sync', 'defectdojo-token': 'dd-smoke-token' },
+  inputs: MAIN_INPUTS.sync!,
   check: (run) => {
     assert.equal(run.code, 1, run.stderr);
     assert.match(run.stdout, /::error::invalid configuration:%0A  - defectdojo\.url is required/);
@@ -73,13 +74,13 @@ describe('dist/ bundles', () => {
       it(`${name}: its post step runs once from its bundle`, async () => {
         const smoke = POST_SMOKE[name];
         assert.ok(smoke, `no smoke run defined for dist/${name}/post`);
-        smoke(await runAction(join(DIST, name, 'post', 'index.js'), {}));
+        smoke(await runAction(join(DIST, name, 'post', 'index.js'), POST_INPUTS[name] ?? {}));
       });
     }
 
     if (existsSync(join(DIST, name, 'cli', 'index.js'))) {
       it(`${name}: its command-line bundle runs once (--help)`, async () => {
-        const result = await runToEnd(process.execPath, [join(DIST, name, 'cli', 'index.js'), '--help']);
+        const result = await runToEnd(process.execPath, [join(DIST, name, 'cli', 'index.js'), ...CLI_ARGS]);
         assert.equal(result.code, 0, result.stderr);
         assert.match(result.stdout, /^Usage: /);
       });
@@ -93,9 +94,10 @@ describe('dist/ bundles', () => {
       });
     }
 
-    it(`${name}: is an ES module bundle under 2 MB`, () => {
+    it(`${name}: is an ES module bundle, every file of it (entries and lazily loaded chunks) under 2 MB`, () => {
       assert.deepEqual(JSON.parse(readFileSync(join(DIST, name, 'package.json'), 'utf8')), { type: 'module' });
-      assert.ok(statSync(join(DIST, name, 'index.js')).size < 2 * 1024 * 1024);
+      const files = readdirSync(join(DIST, name), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+      for (const file of files) assert.ok(statSync(join(DIST, name, file)).size < 2 * 1024 * 1024, `${name}/${file} is 2 MB or more`);
     });
   }
 });

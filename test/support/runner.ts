@@ -46,30 +46,29 @@ function inputDefaults(bundle: string): Record<string, string> {
 }
 
 /**
- * Runs a bundled action as the runner does: `node dist/<name>/index.js` with `INPUT_*` variables
- * (the action.yml defaults, then `inputs`), a `GITHUB_OUTPUT`, `GITHUB_STATE` and
- * `GITHUB_STEP_SUMMARY` file, and whatever else `env` adds.
+ * The environment the runner gives `node dist/<name>/index.js`: `INPUT_*` variables (the
+ * action.yml defaults, then `inputs`) and a `GITHUB_OUTPUT`, `GITHUB_STATE` and
+ * `GITHUB_STEP_SUMMARY` file in `dir` (created empty).
  */
+export function actionEnv(bundle: string, inputs: Record<string, string>, dir: string): Record<string, string> {
+  const all = { ...inputDefaults(bundle), ...inputs };
+  const files = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary'), GITHUB_STATE: join(dir, 'state') };
+  for (const file of Object.values(files)) writeFileSync(file, '');
+  const inputEnv = Object.fromEntries(Object.entries(all).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v]));
+  return { PATH: process.env.PATH ?? '', ...files, RUNNER_TEMP: dir, ...inputEnv };
+}
+
+/** Runs a bundled action as the runner does (see `actionEnv`), with whatever else `env` adds. */
 export async function runAction(bundle: string, inputs: Record<string, string>, env: Record<string, string> = {}): Promise<ActionRun> {
-  inputs = { ...inputDefaults(bundle), ...inputs };
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-action-'));
-  const outputFile = join(dir, 'output');
-  const summaryFile = join(dir, 'summary');
-  const stateFile = join(dir, 'state');
-  writeFileSync(outputFile, '');
-  writeFileSync(summaryFile, '');
-  writeFileSync(stateFile, '');
-  const inputEnv = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v]));
   try {
-    const result = await runToEnd(process.execPath, [bundle], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_STATE: stateFile, RUNNER_TEMP: dir, ...inputEnv, ...env },
-    });
+    const base = actionEnv(bundle, inputs, dir);
+    const result = await runToEnd(process.execPath, [bundle], { cwd: dir, env: { ...base, ...env } });
     return {
       ...result,
-      outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
-      state: parseOutputFile(readFileSync(stateFile, 'utf8')),
-      summary: readFileSync(summaryFile, 'utf8'),
+      outputs: parseOutputFile(readFileSync(base.GITHUB_OUTPUT!, 'utf8')),
+      state: parseOutputFile(readFileSync(base.GITHUB_STATE!, 'utf8')),
+      summary: readFileSync(base.GITHUB_STEP_SUMMARY!, 'utf8'),
     };
   } finally {
     // Each run's workspace is the test's own: leave nothing behind in the temp folder.
@@ -77,7 +76,6 @@ export async function runAction(bundle: string, inputs: Record<string, string>, 
   }
 }
 
-/** A stand-in for @actions/core that records what the action did. */
 export class RecordingCore implements ActionsCore {
   readonly outputs: Record<string, string> = {};
   readonly secrets: string[] = [];
