@@ -46,26 +46,53 @@ export function signatureValid(secret: string, raw: Buffer, header: string | und
 }
 
 /**
- * Records the delivery; false when its id, or the same signed body under another id, was seen in
+ * Claims the delivery; null when its id, or the same signed body under another id, was seen in
  * the last 24 hours (a replay: the signature covers the body, not the delivery header).
+ * Otherwise the keys it claimed, to release if the delivery then fails.
  */
-async function firstSeen(deps: WebhookDeps, delivery: Delivery): Promise<boolean> {
+async function claimDelivery(deps: WebhookDeps, delivery: Delivery, log: Logger): Promise<string[] | null> {
   const now = new Date(deps.clock.now());
   const until = new Date(now.getTime() + DELIVERY_DEDUPE_MS);
   const digest = createHash('sha256').update(delivery.raw).digest('hex');
-  const byId = await deps.keyValues.claim(NAMESPACE, `id:${delivery.id}`, { event: delivery.event }, until, now);
-  const byBody = await deps.keyValues.claim(NAMESPACE, `sha256:${digest}`, { id: delivery.id }, until, now);
-  return byId && byBody;
+  const idKey = `id:${delivery.id}`;
+  const byId = await deps.keyValues.claim(NAMESPACE, idKey, { event: delivery.event }, until, now);
+  let byBody: boolean;
+  try {
+    byBody = await deps.keyValues.claim(NAMESPACE, `sha256:${digest}`, { id: delivery.id }, until, now);
+  } catch (err) {
+    if (byId) await releaseClaims(deps, [idKey], log);
+    throw err;
+  }
+  return byId && byBody ? [idKey, `sha256:${digest}`] : null;
+}
+
+/**
+ * A delivery answered with an error was not handled, so its redelivery (same id, same body) must
+ * not be taken for a replay: its claims end now. Best effort: with the store down they stay.
+ */
+async function releaseClaims(deps: WebhookDeps, keys: readonly string[], log: Logger): Promise<void> {
+  const now = new Date(deps.clock.now());
+  try {
+    for (const key of keys) await deps.keyValues.put(NAMESPACE, key, { released: true }, now);
+  } catch (err) {
+    log.warn({ err }, 'failed delivery still marked seen: a redelivery within 24 hours is ignored');
+  }
 }
 
 /** A verified delivery: dedupe, then only `push` acts. */
 export async function handleDelivery(deps: WebhookDeps, settings: BrokerSettings, delivery: Delivery, log: Logger): Promise<Record<string, unknown>> {
-  if (!(await firstSeen(deps, delivery))) {
+  const claimed = await claimDelivery(deps, delivery, log);
+  if (!claimed) {
     log.info({ delivery: delivery.id, event: delivery.event }, 'duplicate delivery ignored');
     return { ok: true, duplicate: true, delivery: delivery.id };
   }
   if (delivery.event !== 'push') return { ok: true, ignored: delivery.event };
-  return { ...(await updateBranches(deps, settings, delivery.payload, log)) };
+  try {
+    return { ...(await updateBranches(deps, settings, delivery.payload, log)) };
+  } catch (err) {
+    await releaseClaims(deps, claimed, log);
+    throw err;
+  }
 }
 
 function pushTarget(payload: Record<string, unknown>): { branch: string | null; owner: string; repo: string; repositoryId: number; installationId?: number } {

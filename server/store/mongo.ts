@@ -175,9 +175,12 @@ export interface MongoStore extends Store {
  * down at start does not stop the process: health stays green and store calls answer 503.
  */
 export function createMongoStore(uri: string, options: { dbName?: string; serverSelectionTimeoutMs?: number } = {}): MongoStore {
+  // An option object wins over the URI in the driver, so the default must not hide a
+  // `serverSelectionTimeoutMS` the operator put in MONGODB_URI.
+  const uriSetsSelection = /[?&]serverSelectionTimeoutMS=/i.test(uri);
   const client = new MongoClient(uri, {
     appName: 'gatehouse',
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000,
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? (uriSetsSelection ? undefined : 5000),
   });
   const db = client.db(options.dbName ?? databaseName(uri));
   const deployments = new MongoDeploymentStore(db.collection<DeploymentDoc>('deployments'));

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { KeySetOptions } from '../../server/auth/key-sets.js';
 import type { Clock } from '../../server/clock.js';
 import type { Env } from '../../server/config-error.js';
 import type { InstallationDirectory } from '../../server/platform/installations.js';
@@ -29,7 +30,9 @@ export interface BrokerHarness {
  * The real backend with a test issuer and a fake GitHub on loopback, the app installed on the
  * issuer's default repository. The environment object is live (tests change it between requests).
  */
-export async function startBroker(options: { env?: Env; clock?: Clock; store?: Store; installations?: InstallationDirectory } = {}): Promise<BrokerHarness> {
+export async function startBroker(
+  options: { env?: Env; clock?: Clock; store?: Store; installations?: InstallationDirectory; keySets?: KeySetOptions } = {},
+): Promise<BrokerHarness> {
   const issuer = await TestIssuer.start();
   const github = await FakeGitHub.start();
   github.addInstallation(INSTALLATION_ID, 'octo-org');
@@ -49,6 +52,7 @@ export async function startBroker(options: { env?: Env; clock?: Clock; store?: S
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.store ? { store: options.store } : {}),
     ...(options.installations ? { installations: options.installations } : {}),
+    ...(options.keySets ? { keySets: options.keySets } : {}),
   });
   return {
     backend,

@@ -9,6 +9,8 @@ export class FakeChat {
   readonly messages: { text: string; blocks: unknown[] }[] = [];
   status = 200;
   delayMs = 0;
+  /** Requests that reached the webhook, answered or not yet (to know one is in flight). */
+  received = 0;
 
   private constructor(private readonly listening: Listening) {}
 
@@ -29,6 +31,7 @@ export class FakeChat {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.received++;
     const body = await readBody(req);
     if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
     if (res.destroyed) return;
