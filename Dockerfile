@@ -10,13 +10,14 @@ WORKDIR /src
 # Scripts off: compiling needs no install script, and none should run at build time.
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
-# tsconfig.json includes server/, actions/, test/ and bench/, so all four are copied and the
+# tsconfig.json includes server/, actions/, test/, bench/ and demo/, so all five are copied and the
 # build is the project's own `tsc -p tsconfig.json`; only build/server/ reaches the runtime image.
 COPY tsconfig.json ./
 COPY server ./server
 COPY actions ./actions
 COPY test ./test
 COPY bench ./bench
+COPY demo ./demo
 RUN npx tsc -p tsconfig.json
 
 FROM node:24-slim
