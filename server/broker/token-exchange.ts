@@ -50,6 +50,9 @@ export async function exchangeToken(
 ): Promise<Exchanged> {
   const caller = await deps.verify(request.oidcToken, { issuers: issuerMapOf(policy.platforms), audiences: policy.audiences });
   if (`${request.owner}/${request.repo}` !== caller.repository) throw new ExchangeRefused('repo_mismatch');
+  // The token names the owner twice (`repository` and `repository_owner`); when they disagree it
+  // cannot say whose repository it is, so the requested owner matches at most one of them.
+  if (request.owner.toLowerCase() !== caller.repositoryOwner.toLowerCase()) throw new ExchangeRefused('repo_mismatch');
   if (policy.allowedRepositories && !policy.allowedRepositories.has(caller.repository)) throw new ExchangeRefused('repo_not_allowed');
 
   // The verifier only accepts issuers of this map, so the platform is always there.

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
 import { listen, type Listening } from './servers.js';
@@ -32,6 +32,9 @@ interface SigningKey {
 }
 
 export type IssuerMode = 'ok' | 'down' | 'hang' | 'garbage';
+
+/** RSA JWS algorithms `signAs` can sign with (RFC 7518 §3.3 and §3.5). */
+export type RsaAlgorithm = 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512';
 
 export const DEFAULT_AUDIENCE = 'gatehouse-ledger';
 
@@ -146,6 +149,29 @@ export class TestIssuer {
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: options.kid ?? key.kid, ...options.header })
       .sign(key.privateKey);
+  }
+
+  /**
+   * Signs any header and payload with this issuer's current key material under any RSA
+   * algorithm (the key is re-imported for it), bypassing jose's checks on the header: so a
+   * token can carry `crit`, an `alg` that does not name the signing algorithm, or a payload no JWT
+   * builder would accept, and still verify cryptographically against the published key. `alg`
+   * picks the signing algorithm and is the header's `alg` unless `header` says otherwise.
+   */
+  async signAs(alg: RsaAlgorithm, payload: Record<string, unknown> | string, header: Record<string, unknown> = {}): Promise<string> {
+    const key = this.keys[0]!;
+    const pss = alg.startsWith('PS');
+    const hash = `SHA-${alg.slice(2)}`;
+    const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', key.privateKey as unknown as webcrypto.CryptoKey);
+    const material = await webcrypto.subtle.importKey('pkcs8', pkcs8, { name: pss ? 'RSA-PSS' : 'RSASSA-PKCS1-v1_5', hash }, false, ['sign']);
+    const encode = (value: Record<string, unknown> | string) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+    const input = `${encode({ alg, typ: 'JWT', kid: key.kid, ...header })}.${encode(payload)}`;
+    const signature = await webcrypto.subtle.sign(
+      pss ? { name: 'RSA-PSS', saltLength: Number(alg.slice(2)) / 8 } : { name: 'RSASSA-PKCS1-v1_5' },
+      material,
+      new TextEncoder().encode(input),
+    );
+    return `${input}.${Buffer.from(signature).toString('base64url')}`;
   }
 
   close(): Promise<void> {
