@@ -1,6 +1,6 @@
-import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/core';
 import { paginateRest } from '@octokit/plugin-paginate-rest';
+import { AppJwt } from './app-jwt.js';
 import type { AppCredentials } from './credentials.js';
 import { toPlatformError } from './errors.js';
 import type { Access } from './permissions.js';
@@ -68,8 +68,6 @@ export interface CommitOnBranch {
   readonly deletions: readonly { readonly path: string }[];
 }
 
-/** Tokens are minted on every call: keeping them would only hold secrets in memory. */
-const NO_TOKEN_CACHE = { get: async (): Promise<undefined> => undefined, set: async (): Promise<void> => {} };
 const SILENT = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const PAGE = 100;
 
@@ -111,9 +109,10 @@ export class AppClient {
     readonly credentials: AppCredentials,
     private readonly options: PlatformClientOptions,
   ) {
-    this.octokit = octokitFor(apiBase, options, {
-      authStrategy: createAppAuth,
-      auth: { appId: credentials.appId, privateKey: credentials.privateKey, cache: NO_TOKEN_CACHE, log: SILENT },
+    const jwt = new AppJwt(credentials.appId, credentials.privateKey);
+    this.octokit = octokitFor(apiBase, options, {});
+    this.octokit.hook.before('request', async (request) => {
+      request.headers.authorization = `bearer ${await jwt.get()}`;
     });
   }
 
@@ -137,9 +136,9 @@ export class AppClient {
   }
 
   /**
-   * A fresh installation token narrowed to the given repositories and permissions. Called as a
-   * plain request, not through auth-app's installation auth: that shares one token among
-   * concurrent identical requests, and a caller revoking its token would revoke the other's.
+   * A fresh installation token narrowed to the given repositories and permissions, on every
+   * call: never shared between callers (one revoking its token must not revoke another's) and
+   * never kept.
    */
   mint(installationId: number, request: MintRequest): Promise<MintedToken> {
     return platformCall(async () => {

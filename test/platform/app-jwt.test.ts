@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
+import { AppJwt } from '../../server/platform/app-jwt.js';
+
+describe('AppJwt', () => {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  // GitHub hands out PKCS#1 keys; the setting parser converts them, AppJwt takes either.
+  const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  const spki = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+
+  it('signs RS256 with iss = app id, backdated 60 s, at most 10 minutes of life', async () => {
+    const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+    const jwt = await new AppJwt('12345', pem, () => now).get();
+    assert.equal(decodeProtectedHeader(jwt).alg, 'RS256');
+    const claims = decodeJwt(jwt);
+    assert.equal(claims.iss, '12345');
+    assert.equal(claims.iat, now / 1000 - 60);
+    assert.ok(claims.exp! - claims.iat! <= 600);
+    assert.ok(claims.exp! > now / 1000 + 5 * 60, 'still valid when its five minutes of reuse end');
+    await jwtVerify(jwt, await importSPKI(spki, 'RS256'), { issuer: '12345', currentDate: new Date(now) });
+  });
+
+  it('reuses one JWT for five minutes, then signs a new one', async () => {
+    let now = Date.UTC(2026, 10, 21, 12, 0, 0);
+    const jwts = new AppJwt('12345', pem, () => now);
+    const first = await jwts.get();
+    now += 5 * 60_000 - 1;
+    assert.equal(await jwts.get(), first);
+    now += 1;
+    const second = await jwts.get();
+    assert.notEqual(second, first);
+    assert.equal(decodeJwt(second).iat, now / 1000 - 60);
+  });
+
+  it('concurrent callers share the JWT being signed', async () => {
+    const jwts = new AppJwt('12345', pem);
+    const all = await Promise.all(Array.from({ length: 5 }, () => jwts.get()));
+    assert.equal(new Set(all).size, 1);
+  });
+});
