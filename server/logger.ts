@@ -25,7 +25,12 @@ export const REDACTED_PATHS = [
   'webhookUrl',
 ];
 
-/** Structured JSON logs on stdout (or `destination`, which tests use to read the stream). */
+/**
+ * Structured JSON logs on stdout (or `destination`, which tests use to read the stream), written
+ * synchronously: pino's default stdout stream is asynchronous and buffers without bound, and a
+ * load run showed its backlog (retained 16 KB chunks of log lines) growing in memory for as long
+ * as the load lasted. A blocking write is the back-pressure, and a crash loses no line.
+ */
 export function createLogger(options: { level?: string; destination?: DestinationStream; service?: string } = {}): Logger {
   return pino(
     {
@@ -35,6 +40,6 @@ export function createLogger(options: { level?: string; destination?: Destinatio
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
     },
-    options.destination,
+    options.destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
