@@ -1,4 +1,4 @@
-import { cell } from '../shared/summary.js';
+import { cell, inert } from '../shared/summary.js';
 import type { CiOutcome } from './ci.js';
 import { SEVERITIES } from './severity.js';
 
@@ -20,14 +20,14 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, maxRows =
     out.push('| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |');
     for (const f of findings.slice(0, maxRows)) {
       const message = (f.result.message?.text ?? '').split('\n')[0]!.slice(0, 200);
-      out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${link(env, outcome.diff?.head, f.location.path, f.location.startLine)} | ${cell(f.tool)} | ${cell(f.ruleId ?? '')} | ${cell(message)} |`);
+      out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${link(env, outcome.diff?.head, f.location.path, f.location.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`);
     }
     if (findings.length > maxRows) out.push('', `… and ${findings.length - maxRows} more (see the filtered SARIF).`);
     out.push('');
   }
   if (c.linters_skipped.length > 0) {
     out.push('**Linters skipped** (no SARIF output, so no findings):', '');
-    for (const s of c.linters_skipped) out.push(`- \`${s.linter}\`: ${cell(s.reason)}`);
+    for (const s of c.linters_skipped) out.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
     out.push('');
   }
   out.push(

@@ -37240,6 +37240,11 @@ async function appendSummary(core, markdown) {
 }
 /** Escapes text for a markdown table cell. */
 const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+/**
+ * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
+ * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
+ */
+const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
 
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
@@ -38092,7 +38097,7 @@ function gateReport(outcome, env, maxRows = 100) {
         out.push('| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |');
         for (const f of findings.slice(0, maxRows)) {
             const message = (f.result.message?.text ?? '').split('\n')[0].slice(0, 200);
-            out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${summary_link(env, outcome.diff?.head, f.location.path, f.location.startLine)} | ${cell(f.tool)} | ${cell(f.ruleId ?? '')} | ${cell(message)} |`);
+            out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${summary_link(env, outcome.diff?.head, f.location.path, f.location.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`);
         }
         if (findings.length > maxRows)
             out.push('', `… and ${findings.length - maxRows} more (see the filtered SARIF).`);
@@ -38101,7 +38106,7 @@ function gateReport(outcome, env, maxRows = 100) {
     if (c.linters_skipped.length > 0) {
         out.push('**Linters skipped** (no SARIF output, so no findings):', '');
         for (const s of c.linters_skipped)
-            out.push(`- \`${s.linter}\`: ${cell(s.reason)}`);
+            out.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
         out.push('');
     }
     out.push('| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Total | Fail on |', '| --- | --- | --- | --- | --- | --- | --- | --- |', `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.total_count} | ${c.fail_on} |`, '');

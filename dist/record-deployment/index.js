@@ -28985,6 +28985,11 @@ async function appendSummary(core, markdown) {
 }
 /** Escapes text for a markdown table cell. */
 const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+/**
+ * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
+ * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
+ */
+const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
 
 ;// CONCATENATED MODULE: ./build/actions/record-deployment/ledger-client.js
 

@@ -74,7 +74,7 @@ describe('gate action', () => {
     rmSync(temp, { recursive: true, force: true });
   });
 
-  const report = (results: { line: number; level: string }[], extraRuns: unknown[] = []) => {
+  const report = (results: { line: number; level: string }[], extraRuns: unknown[] = [], message = 'eval is evil\nsecond line') => {
     const path = join(temp, 'report.sarif');
     writeFileSync(
       path,
@@ -86,7 +86,7 @@ describe('gate action', () => {
             results: results.map((r) => ({
               ruleId: 'no-eval',
               level: r.level,
-              message: { text: `eval is evil\nsecond line` },
+              message: { text: message },
               locations: [{ physicalLocation: { artifactLocation: { uri: 'src/app.js' }, region: { startLine: r.line } } }],
             })),
           },
@@ -125,6 +125,14 @@ describe('gate action', () => {
     assert.match(summary, /\| 2 \| 1 \| 1 \| 0 \| 0 \| 0 \| 3 \| high \|/);
     const counts = JSON.parse(readFileSync(join(temp, 'gatehouse-gate', 'counts.json'), 'utf8')) as { net_new_count: number };
     assert.equal(counts.net_new_count, 2);
+  });
+
+  it('a finding message cannot mention anyone or cross-reference an issue from the summary and comment', async () => {
+    const core = new GateRecordingCore(inputs({ sarif: report([{ line: 11, level: 'error' }], [], 'ask @octocat, see #12 and octo-org/other#3') }));
+    await runGate({ core, env: env(), http: http(), cwd: repo.dir });
+    const summary = core.summaries.join('\n');
+    assert.ok(summary.includes('ask @\u200boctocat, see #\u200b12 and octo-org/other#\u200b3'), summary);
+    assert.doesNotMatch(summary, /@octocat|#12|#3/);
   });
 
   it('passes: no failure, exit-code 0; skipped linters appear in outputs and the summary', async () => {

@@ -104,7 +104,12 @@ const REDACTED_PATHS = [
     'secret',
     'webhookUrl',
 ];
-/** Structured JSON logs on stdout (or `destination`, which tests use to read the stream). */
+/**
+ * Structured JSON logs on stdout (or `destination`, which tests use to read the stream), written
+ * synchronously: pino's default stdout stream is asynchronous and buffers without bound, and a
+ * load run showed its backlog (retained 16 KB chunks of log lines) growing in memory for as long
+ * as the load lasted. A blocking write is the back-pressure, and a crash loses no line.
+ */
 function createLogger(options = {}) {
     return (0,pino.pino)({
         level: options.level ?? 'info',
@@ -112,7 +117,7 @@ function createLogger(options = {}) {
         timestamp: pino.pino.stdTimeFunctions.isoTime,
         redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
         formatters: { level: (label) => ({ level: label }) },
-    }, options.destination);
+    }, options.destination ?? pino.pino.destination({ dest: 1, sync: true }));
 }
 
 // EXTERNAL MODULE: external "node:fs"
@@ -1292,7 +1297,7 @@ async function locksFor(env, onLost) {
     const uri = env.MONGODB_URI?.trim();
     if (!uri)
         return memoryLocks();
-    const { mongoLocks } = await Promise.all(/* import() */[__webpack_require__.e(245), __webpack_require__.e(741)]).then(__webpack_require__.bind(__webpack_require__, 26741));
+    const { mongoLocks } = await Promise.all(/* import() */[__webpack_require__.e(328), __webpack_require__.e(741)]).then(__webpack_require__.bind(__webpack_require__, 26741));
     return mongoLocks(uri, { onLost });
 }
 /**
