@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,3 +39,34 @@ export const median = (values: number[]): number => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
+
+/** One benchmark figure beside its limit; `met` is absent for reference figures (no target). */
+export interface Figure {
+  readonly name: string;
+  readonly value: number;
+  readonly limit: number;
+  readonly limit_name: string;
+  /** value ÷ limit unless given (a target may be on another ratio). */
+  readonly ratio?: number;
+  readonly target: string;
+  readonly met?: boolean;
+}
+
+/**
+ * Prints one JSON line per figure (what `npm run bench` collects) and keeps the benchmark's own
+ * file in bench/results/ (gitignored) for runs of a single benchmark.
+ */
+export function emit(bench: string, meta: Record<string, unknown>, figures: Figure[]): void {
+  const lines = figures.map((f) => ({
+    bench,
+    ...f,
+    value: round(f.value),
+    limit: round(f.limit),
+    ratio: round(f.ratio ?? f.value / f.limit),
+  }));
+  for (const line of lines) console.log(JSON.stringify(line));
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results', `${bench}.json`), `${JSON.stringify({ meta: { ...meta, node: process.version, date: new Date().toISOString() }, figures: lines }, null, 2)}\n`);
+}
+
+const round = (n: number): number => (Number.isInteger(n) ? n : +n.toPrecision(4));

@@ -5,12 +5,11 @@
  * (requests × latency ÷ concurrency); peak memory at 100 and at 500 projects, which should be
  * flat. Medians of several rounds; one JSON line per figure; results in bench/results/sync.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeDefectDojo } from '../test/support/fake-defectdojo.js';
 import { FakeDependencyTrack } from '../test/support/fake-dependency-track.js';
 import { fpfProject } from '../test/sync/support.js';
-import { measure, median, ROOT } from './measure.js';
+import { emit, measure, median, ROOT } from './measure.js';
 
 const FINDINGS = 40;
 const LATENCY_MS = 20;
@@ -74,18 +73,14 @@ async function main(): Promise<void> {
   const ratio = large.wallMs / large.boundMs;
   const growth = large.peakRssBytes / small.peakRssBytes;
   const retainedGrowth = large.retainedBytes / small.retainedBytes;
-  const figures = [
-    { name: 'sync.wall_ms', value: Math.round(large.wallMs), limit: Math.round(large.boundMs), limit_name: 'requests × 20 ms ÷ concurrency 8', ratio: +ratio.toFixed(2), target: 'ratio <= 1.3', met: ratio <= 1.3 },
-    { name: 'sync.wall_ms_100', value: Math.round(small.wallMs), limit: Math.round(small.boundMs), limit_name: 'requests × 20 ms ÷ concurrency 8', ratio: +(small.wallMs / small.boundMs).toFixed(2), target: 'reference', met: true },
-    { name: 'sync.peak_rss_bytes_500', value: large.peakRssBytes, limit: small.peakRssBytes, limit_name: 'peak RSS at 100 projects', ratio: +growth.toFixed(2), target: 'ratio <= 1.2 (flat)', met: growth <= 1.2 },
-    { name: 'sync.peak_rss_bytes_1000', value: larger.peakRssBytes, limit: large.peakRssBytes, limit_name: 'peak RSS at 500 projects', ratio: +(larger.peakRssBytes / large.peakRssBytes).toFixed(2), target: 'reference (levels off)', met: true },
-    { name: 'sync.retained_heap_bytes_500', value: large.retainedBytes, limit: small.retainedBytes, limit_name: 'retained heap at 100 projects', ratio: +retainedGrowth.toFixed(2), target: 'ratio <= 1.2 (flat)', met: retainedGrowth <= 1.2 },
-    { name: 'sync.export_bytes_500', value: large.exportBytes, limit: large.peakRssBytes, limit_name: 'peak RSS at 500 projects', ratio: +(large.exportBytes / large.peakRssBytes).toFixed(2), target: 'reference', met: true },
-  ];
-  const meta = { findings_per_project: FINDINGS, latency_ms: LATENCY_MS, concurrency: CONCURRENCY, rounds: ROUNDS, node: process.version, date: new Date().toISOString() };
-  for (const f of figures) console.log(JSON.stringify({ bench: 'sync', ...f }));
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', 'sync.json'), `${JSON.stringify({ meta, figures }, null, 2)}\n`);
+  emit('sync', { findings_per_project: FINDINGS, latency_ms: LATENCY_MS, concurrency: CONCURRENCY, rounds: ROUNDS }, [
+    { name: 'sync.wall_ms', value: Math.round(large.wallMs), limit: Math.round(large.boundMs), limit_name: 'requests × 20 ms ÷ concurrency 8, 500 projects', ratio, target: 'ratio <= 1.3', met: ratio <= 1.3 },
+    { name: 'sync.wall_ms_100', value: Math.round(small.wallMs), limit: Math.round(small.boundMs), limit_name: 'requests × 20 ms ÷ concurrency 8, 100 projects', target: 'reference' },
+    { name: 'sync.peak_rss_bytes_500', value: large.peakRssBytes, limit: small.peakRssBytes, limit_name: 'peak RSS at 100 projects', ratio: growth, target: 'ratio <= 1.2 (flat)', met: growth <= 1.2 },
+    { name: 'sync.peak_rss_bytes_1000', value: larger.peakRssBytes, limit: large.peakRssBytes, limit_name: 'peak RSS at 500 projects', target: 'reference (levels off)' },
+    { name: 'sync.retained_heap_bytes_500', value: large.retainedBytes, limit: small.retainedBytes, limit_name: 'retained heap at 100 projects', ratio: retainedGrowth, target: 'ratio <= 1.2 (flat)', met: retainedGrowth <= 1.2 },
+    { name: 'sync.export_bytes_500', value: large.exportBytes, limit: large.peakRssBytes, limit_name: 'peak RSS at 500 projects', target: 'reference' },
+  ]);
 }
 
 await main();

@@ -1,0 +1,135 @@
+/**
+ * HTTP load with autocannon against a server in another process, and the servers those runs
+ * need: the real backend (compiled, as deployed) and the bare-verify limit. Shared by the /token
+ * and ledger benchmarks, the 30 s load runs and the load suite's short form.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { ROOT } from './measure.js';
+
+export interface LoadRequest {
+  readonly path: string;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Record<string, string>;
+  /** A fixed body, or one made for each request (for example a fresh delivery id). */
+  readonly body?: string | (() => string);
+}
+
+export interface LoadResult {
+  /** Requests answered within the run. */
+  readonly requests: number;
+  /** Requests sent, answered or not when the run ended (what the server may have worked on). */
+  readonly sent: number;
+  readonly rps: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Connection errors and timeouts. */
+  readonly errors: number;
+  readonly non2xx: number;
+}
+
+export async function load(url: string, request: LoadRequest, options: { connections: number; seconds: number }): Promise<LoadResult> {
+  const { body } = request;
+  const result = await autocannon({
+    url: url + request.path,
+    connections: options.connections,
+    duration: options.seconds,
+    timeout: 10,
+    requests: [
+      {
+        method: request.method ?? 'GET',
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers },
+        ...(typeof body === 'function' ? { setupRequest: (req) => ({ ...req, body: body() }) } : body === undefined ? {} : { body }),
+      },
+    ],
+  });
+  return {
+    requests: result.requests.total,
+    sent: result.requests.sent,
+    rps: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a server entry on port 0 with its output going to a file, as a container runtime keeps
+ * it (a pipe read by this process would put the server's logging on the load generator's CPU),
+ * and waits for its JSON "listening" line there.
+ */
+async function startServer(entry: string, env: Record<string, string>, readyMessage: string, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-server-'));
+  const logFile = join(dir, 'output.log');
+  const fd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    const line = readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes(readyMessage));
+    if (line) {
+      const port = (JSON.parse(line) as { address: { port: number } }).address.port;
+      return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop };
+    }
+    await sleep(50);
+  }
+  const output = readFileSync(logFile, 'utf8');
+  await stop();
+  throw new Error(`${entry} did not print "${readyMessage}":\n${output}`);
+}
+
+/**
+ * The backend logging as in production: compiled from build/ (npm run build first), or through
+ * tsx from the sources (tests, where build/ may not exist). `heapFile`: once a second the heap
+ * left after a full collection is appended there (bench/heap-sampler.mjs).
+ * BENCH_CPU_PROF=<dir> writes its CPU profile there (summarise with bench/profile-summary.mjs).
+ */
+export function startBackendProcess(env: Record<string, string>, options: { viaTsx?: boolean; heapFile?: string } = {}): Promise<ServerProcess> {
+  const profile = process.env.BENCH_CPU_PROF;
+  const nodeArgs = [
+    ...(options.viaTsx ? ['--import', 'tsx'] : []),
+    ...(options.heapFile ? ['--expose-gc', '--import', join(ROOT, 'bench', 'heap-sampler.mjs')] : []),
+    ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []),
+  ];
+  const entry = options.viaTsx ? join(ROOT, 'server', 'main.ts') : join(ROOT, 'build', 'server', 'main.js');
+  return startServer(entry, { ...env, ...(options.heapFile ? { BENCH_HEAP_FILE: options.heapFile } : {}) }, 'gatehouse listening', nodeArgs);
+}
+
+/** The limit: bare node:http plus jose verifying the same token against the same keys. */
+export function startBareVerify(jwks: unknown, issuer: string, audience: string): Promise<ServerProcess> {
+  const env = { BENCH_JWKS: JSON.stringify(jwks), BENCH_ISSUER: issuer, BENCH_AUDIENCE: audience };
+  return startServer(join(ROOT, 'bench', 'bare-verify.mjs'), env, 'bare verify listening');
+}
+
+/** Resident memory of a process, from /proc (Linux); undefined where there is no /proc. */
+export function residentBytes(pid: number): number | undefined {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
