@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { call } from '../support/http.js';
-import { hubSignature, INSTALLATION_ID, REPO, REPO_ID, startBroker, type BrokerHarness } from '../support/broker.js';
+import { hubSignature, pushPayload, REPO, startBroker, type BrokerHarness } from '../support/broker.js';
 
 describe('broker POST /webhook', () => {
   let h: BrokerHarness;
@@ -17,19 +17,6 @@ describe('broker POST /webhook', () => {
     ];
   });
   afterEach(() => h.close());
-
-  const pushPayload = (overrides: Record<string, unknown> = {}) => ({
-    ref: 'refs/heads/main',
-    before: '1'.repeat(40),
-    // Every real push differs (at least in its new head); identical bodies are replays.
-    after: randomUUID().replace(/-/g, '').padEnd(40, '0'),
-    created: false,
-    deleted: false,
-    repository: { id: REPO_ID, name: 'octo-repo', full_name: REPO, owner: { login: 'octo-org', name: 'octo-org' } },
-    installation: { id: INSTALLATION_ID, node_id: 'MDIz' },
-    sender: { login: 'octocat' },
-    ...overrides,
-  });
 
   /** A delivery as GitHub sends it: the signature is over exactly these bytes. */
   const deliver = (

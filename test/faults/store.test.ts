@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createMongoStore } from '../../server/store/mongo.js';
 import type { DeploymentRecord } from '../../server/store/types.js';
 import { startBackend, type Backend } from '../support/backend.js';
-import { hubSignature, INSTALLATION_ID, REPO, REPO_ID, startBroker, type BrokerHarness } from '../support/broker.js';
+import { hubSignature, pushPayload, REPO, startBroker, type BrokerHarness } from '../support/broker.js';
 import { FakeChat } from '../support/fake-chat.js';
 import { call, type JsonAnswer } from '../support/http.js';
 import { DEFAULT_AUDIENCE, TestIssuer } from '../support/oidc-issuer.js';
@@ -235,20 +235,6 @@ describe('faults: the store failing in the middle of a webhook delivery', () => 
 
 function pick(res: JsonAnswer): [number, unknown] {
   return [res.status, res.body];
-}
-
-/** A push payload; every real push differs at least in its new head, so bodies are unique. */
-function pushPayload(): Record<string, unknown> {
-  return {
-    ref: 'refs/heads/main',
-    before: '1'.repeat(40),
-    after: randomUUID().replace(/-/g, '').padEnd(40, '0'),
-    created: false,
-    deleted: false,
-    repository: { id: REPO_ID, name: 'octo-repo', full_name: REPO, owner: { login: 'octo-org' } },
-    installation: { id: INSTALLATION_ID },
-    sender: { login: 'octocat' },
-  };
 }
 
 /** A signed delivery as GitHub sends it (a redelivery repeats the id and the bytes). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { createMinimalApp } from '../../server/minimal/app.js';
-import { hubSignature, INSTALLATION_ID, REPO, REPO_ID, startBroker, type BrokerHarness } from '../support/broker.js';
+import { hubSignature, pushPayload, REPO, startBroker, type BrokerHarness } from '../support/broker.js';
 import { capturedLogger } from '../support/log-capture.js';
 import { listen, type Listening } from '../support/servers.js';
 import { send, startSyncSurface, SYNC_TRIGGER, type RawAnswer, type SyncSurface } from './raw-http.js';
@@ -20,19 +20,6 @@ let sync: SyncSurface;
 
 const ledgerToken = () => h.issuer.mint();
 const oidcForBroker = () => h.oidc();
-
-/** A push delivery body; every real push differs at least in its new head. */
-const pushPayload = (extra: Record<string, unknown> = {}) => ({
-  ref: 'refs/heads/main',
-  before: '1'.repeat(40),
-  after: randomUUID().replace(/-/g, '').padEnd(40, '0'),
-  created: false,
-  deleted: false,
-  repository: { id: REPO_ID, name: 'octo-repo', full_name: REPO, owner: { login: 'octo-org' } },
-  installation: { id: INSTALLATION_ID },
-  sender: { login: 'octocat' },
-  ...extra,
-});
 
 /** A webhook delivery of exactly these bytes; the signature defaults to the right one over them. */
 function deliver(raw: string | Buffer, options: { signature?: string | string[] | null; id?: string; event?: string; headers?: Record<string, string> } = {}) {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { KeySetOptions } from '../../server/auth/key-sets.js';
 import type { Clock } from '../../server/clock.js';
 import type { Env } from '../../server/config-error.js';
@@ -73,4 +73,22 @@ export async function startBroker(
 /** The `X-Hub-Signature-256` value GitHub would send for these bytes. */
 export function hubSignature(secret: string, raw: string | Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+}
+
+/**
+ * A `push` delivery payload for the default repository, in GitHub's shape. Every real push differs
+ * at least in its new head, so each call's body is unique (identical bodies are replays).
+ */
+export function pushPayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    ref: 'refs/heads/main',
+    before: '1'.repeat(40),
+    after: randomUUID().replace(/-/g, '').padEnd(40, '0'),
+    created: false,
+    deleted: false,
+    repository: { id: REPO_ID, name: 'octo-repo', full_name: REPO, owner: { login: 'octo-org', name: 'octo-org' } },
+    installation: { id: INSTALLATION_ID, node_id: 'MDIz' },
+    sender: { login: 'octocat' },
+    ...overrides,
+  };
 }
