@@ -3,6 +3,7 @@ import { createApp } from './app.js';
 import { parseBrokerSettings } from './broker/settings.js';
 import { brokerNotices } from './broker/status.js';
 import { ConfigError } from './config-error.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { parseLedgerSettings } from './ledger/settings.js';
 import { installGracefulShutdown } from './lifecycle.js';
 import { createLogger } from './logger.js';
@@ -39,6 +40,7 @@ const store = createStore(env, logger);
 const app = createApp({ env: () => process.env, store, logger, version });
 const host = env.HOST?.trim() || undefined;
 const server = createServer(app);
+answerClientErrors(server);
 server.listen({ port, ...(host ? { host } : {}) }, () => {
   logger.info({ address: server.address(), version, store: store.kind }, 'gatehouse listening');
 });

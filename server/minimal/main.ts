@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { parseBrokerSettings } from '../broker/settings.js';
 import { ConfigError } from '../config-error.js';
+import { answerClientErrors } from '../http/client-errors.js';
 import { installGracefulShutdown } from '../lifecycle.js';
 import { createLogger } from '../logger.js';
 import { packageVersion } from '../version.js';
@@ -23,6 +24,7 @@ if (problems.length > 0) logger.warn({ problems }, 'configuration unusable: /rea
 
 const version = packageVersion();
 const server = createServer(createMinimalApp({ env: () => process.env, logger, version }));
+answerClientErrors(server);
 const host = env.HOST?.trim() || undefined;
 server.listen({ port: Number(rawPort), ...(host ? { host } : {}) }, () => {
   logger.info({ address: server.address(), version }, 'gatehouse minimal broker listening');

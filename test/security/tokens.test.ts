@@ -84,10 +84,13 @@ const brokersRefuse = (status: number, error: string): Partial<Record<ConsumerId
   broker: { status, body: { error } },
   minimal: { status, body: { error } },
 });
-/** Node's HTTP parser refuses an Authorization header past its 16 KB header limit before any route runs. */
+/**
+ * Node's HTTP parser refuses an Authorization header past its 16 KB header limit before any route
+ * runs; the server's clientError handler still answers in JSON (server/http/client-errors.ts).
+ */
 const ledgerHeaderTooLarge: Partial<Record<ConsumerId, Expected>> = {
-  'ledger POST': { status: 431, body: undefined },
-  'ledger GET': { status: 431, body: undefined },
+  'ledger POST': { status: 431, body: { error: 'request_headers_too_large' } },
+  'ledger GET': { status: 431, body: { error: 'request_headers_too_large' } },
 };
 
 function expected(id: ConsumerId, v: Variant): Expected {

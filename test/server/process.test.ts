@@ -1,8 +1,26 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { FakeChat } from '../support/fake-chat.js';
 import { call } from '../support/http.js';
 import { DEFAULT_AUDIENCE, TestIssuer } from '../support/oidc-issuer.js';
 import { runToEnd, startEntry, type Started } from '../support/processes.js';
+
+/** Sends raw bytes and reads the whole answer (the server closes after a parser error). */
+function rawExchange(url: string, bytes: string): Promise<{ status: number; headers: string; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head.toLowerCase(), body });
+    });
+  });
+}
+
+const HUGE_HEADER = `GET /healthz HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\n\r\n`;
 
 describe('backend process (server/main.ts)', () => {
   let issuer: TestIssuer;
@@ -88,6 +106,19 @@ describe('backend process (server/main.ts)', () => {
     });
   }
 
+  it('requests Node refuses before any route (headers over 16 KB, malformed HTTP) still get JSON, and the server stays up', async () => {
+    started = await startEntry('server/main.ts', env());
+    const big = await rawExchange(started.url, HUGE_HEADER);
+    assert.equal(big.status, 431);
+    assert.match(big.headers, /content-type: application\/json/);
+    assert.match(big.headers, /cache-control: no-store/);
+    assert.deepEqual(JSON.parse(big.body), { error: 'request_headers_too_large' });
+    const garbage = await rawExchange(started.url, 'NOT HTTP AT ALL\r\n\r\n');
+    assert.equal(garbage.status, 400);
+    assert.deepEqual(JSON.parse(garbage.body), { error: 'invalid_request' });
+    assert.equal((await call(`${started.url}/healthz`)).status, 200);
+  });
+
   it('says at start when the ledger would refuse everyone', async () => {
     started = await startEntry('server/main.ts', { OIDC_ISSUER: issuer.url });
     assert.match(started.output(), /LEDGER_AUDIENCE is not set/);
@@ -105,7 +136,9 @@ describe('minimal broker process (server/minimal/main.ts)', () => {
       const token = await call(`${started.url}/token`, { json: { oidcToken: 'x', owner: 'o', repo: 'r' } });
       assert.deepEqual([token.status, token.body], [503, { error: 'config_unavailable' }]);
       assert.match(started.output(), /FORGE_APP_ID is not set/);
-      // The log stream is asynchronous: the line may land just after the answer.
+      const big = await rawExchange(started.url, HUGE_HEADER);
+      assert.deepEqual([big.status, JSON.parse(big.body)], [431, { error: 'request_headers_too_large' }]);
+      // The log line reaches this process through a pipe: it may land just after the answer.
       for (let i = 0; i < 40 && !started.output().includes('"outcome":"config_unavailable"'); i++) await new Promise((r) => setTimeout(r, 50));
       assert.match(started.output(), /"outcome":"config_unavailable"/);
       started.child.kill('SIGTERM');

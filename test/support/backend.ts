@@ -2,6 +2,7 @@ import { createApp } from '../../server/app.js';
 import { KeySetRegistry, type KeySetOptions } from '../../server/auth/key-sets.js';
 import type { Clock } from '../../server/clock.js';
 import type { Env } from '../../server/config-error.js';
+import { answerClientErrors } from '../../server/http/client-errors.js';
 import type { InstallationDirectory } from '../../server/platform/installations.js';
 import { createMemoryStore } from '../../server/store/memory.js';
 import type { Store } from '../../server/store/types.js';
@@ -46,6 +47,8 @@ export async function startBackend(
     ...(options.installations ? { installations: options.installations } : {}),
   });
   const listening = await listen(app);
+  // As server/main.ts wires it: requests Node's parser refuses still get a JSON answer.
+  answerClientErrors(listening.server);
   return {
     url: listening.url,
     issuer,

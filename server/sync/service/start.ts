@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerClientErrors } from '../../http/client-errors.js';
 import type { Logger } from '../../logger.js';
 import type { SyncOptions } from '../args.js';
 import type { LoadedConfig } from '../config.js';
@@ -187,6 +188,7 @@ export async function listenSyncApp(assembled: Assembled, parts: Pick<SyncServic
     ...(parts.triggerToken ? { triggerToken: parts.triggerToken } : {}),
   });
   const server = createServer(app);
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, ...(host ? { host } : {}) }, () => {
