@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSyncAction } from '../../actions/sync/run.js';
@@ -24,6 +24,7 @@ describe('sync action', () => {
   afterEach(async () => {
     await dt.close();
     await dd.close();
+    rmSync(temp, { recursive: true, force: true });
   });
 
   it('runs sync, masks every secret input, writes the per-project table and the report', async () => {

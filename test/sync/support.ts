@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syncCommand } from '../../server/sync/command.js';
@@ -25,8 +25,16 @@ export async function runSync(argv: string[], env: Record<string, string>): Prom
   return { code, out, err, all: [...out, ...err].join('\n'), ...(json ? { report: JSON.parse(json) as SourceReport } : {}) };
 }
 
+/** Folders of the configuration files below, removed when the test process exits. */
+const configDirs: string[] = [];
+process.once('exit', () => {
+  for (const dir of configDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A configuration file with this text, in a folder of its own (removed at exit). */
 export function configFile(yaml: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-sync-'));
+  configDirs.push(dir);
   const file = join(dir, 'sync.yaml');
   writeFileSync(file, yaml);
   return file;
