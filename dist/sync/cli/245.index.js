@@ -1,5 +1,5 @@
-export const id = 328;
-export const ids = [328];
+export const id = 245;
+export const ids = [245];
 export const modules = {
 
 /***/ 12348:

@@ -1,5 +1,5 @@
-export const id = 357;
-export const ids = [357];
+export const id = 254;
+export const ids = [254];
 export const modules = {
 
 /***/ 39509:
@@ -27,7 +27,7 @@ function newestFirst(a, b) {
 
 /***/ }),
 
-/***/ 48357:
+/***/ 96254:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -177,6 +177,33 @@ function memoryLocks() {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(37067);
+;// CONCATENATED MODULE: ./build/server/http/client-errors.js
+/** What Node's HTTP parser refused, before any route ran: status and error string. */
+function answerFor(code) {
+    if (code === 'HPE_HEADER_OVERFLOW')
+        return { status: 431, reason: 'Request Header Fields Too Large', error: 'request_headers_too_large' };
+    if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+        return { status: 408, reason: 'Request Timeout', error: 'request_timeout' };
+    return { status: 400, reason: 'Bad Request', error: 'invalid_request' };
+}
+/**
+ * Requests Node's parser refuses (headers over its 16 KB limit, malformed HTTP, a request too
+ * slow to arrive) get a JSON error like every other answer, instead of Node's default bare status
+ * line. The connection is closed after it: the parser cannot tell where the next request starts.
+ */
+function answerClientErrors(server) {
+    server.on('clientError', (err, socket) => {
+        if (err.code === 'ECONNRESET' || !socket.writable) {
+            socket.destroy();
+            return;
+        }
+        const { status, reason, error } = answerFor(err.code);
+        const body = JSON.stringify({ error });
+        socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+            `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+    });
+}
+
 // EXTERNAL MODULE: ./build/server/sync/connectors.js + 13 modules
 var connectors = __webpack_require__(84415);
 // EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
@@ -1134,6 +1161,7 @@ class SyncService {
 
 
 
+
 /** Loads and checks everything the enabled sources need; never throws for a configuration problem. */
 function checkServiceConfig(load) {
     let loaded;
@@ -1250,6 +1278,7 @@ async function listenSyncApp(assembled, parts, port, host) {
         ...(parts.triggerToken ? { triggerToken: parts.triggerToken } : {}),
     });
     const server = (0,external_node_http_.createServer)(app);
+    answerClientErrors(server);
     await new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen({ port, ...(host ? { host } : {}) }, () => {
@@ -1297,7 +1326,7 @@ async function locksFor(env, onLost) {
     const uri = env.MONGODB_URI?.trim();
     if (!uri)
         return memoryLocks();
-    const { mongoLocks } = await Promise.all(/* import() */[__webpack_require__.e(328), __webpack_require__.e(741)]).then(__webpack_require__.bind(__webpack_require__, 26741));
+    const { mongoLocks } = await Promise.all(/* import() */[__webpack_require__.e(245), __webpack_require__.e(741)]).then(__webpack_require__.bind(__webpack_require__, 26741));
     return mongoLocks(uri, { onLost });
 }
 /**
