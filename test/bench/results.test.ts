@@ -40,6 +40,7 @@ describe('bench/results.json', () => {
     }
     for (const bundle of ['gate', 'gate/cli', 'record-deployment', 'request-token', 'request-token/post', 'sync', 'sync/cli']) {
       assert.ok(names.has(`actions.${bundle}.startup_above_node.ms`), `start-up of ${bundle} missing`);
+      assert.ok(names.has(`actions.${bundle}.bytes`), `size of ${bundle} missing`);
     }
   });
 
