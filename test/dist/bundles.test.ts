@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { CLI_ARGS, MAIN_INPUTS, POST_INPUTS } from '../support/bundle-runs.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
+import { closedPort } from '../support/servers.js';
 import { runAction, type ActionRun } from '../support/runner.js';
 
 /**
@@ -87,6 +89,26 @@ describe('dist/ bundles', () => {
     }
 
     if (name === 'sync') {
+      it('sync: with MONGODB_URI, serve loads the MongoDB chunk from the bundle and listens (deployment mode, not ready)', async () => {
+        const port = await closedPort();
+        const child = spawn(process.execPath, [join(DIST, name, 'cli', 'index.js'), 'serve'], {
+          env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', MONGODB_URI: `mongodb://127.0.0.1:${port}/gatehouse` },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+        try {
+          for (let i = 0; i < 200 && !out.includes('gatehouse-sync listening') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
+          assert.match(out, /gatehouse-sync listening/, out);
+          child.kill('SIGTERM');
+          assert.equal(await exited, 0, out);
+        } finally {
+          if (child.exitCode === null) child.kill('SIGKILL');
+        }
+      });
+
       it('sync: the command-line bundle loads the service chunk for serve (mode cronjob, nothing configured: exit 2)', async () => {
         const result = await runToEnd(process.execPath, [join(DIST, name, 'cli', 'index.js'), 'serve'], { env: { PATH: process.env.PATH ?? '', SYNC_MODE: 'cronjob' } });
         assert.equal(result.code, 2, result.stdout + result.stderr);

@@ -1321,12 +1321,14 @@ function whole(env, name, fallback, max) {
 /**
  * The MongoDB driver loads only when MONGODB_URI is set: in the command-line bundle it is a chunk
  * of its own (about 1.6 MB), so the service chunk stays under 2 MB and in-memory mode never parses it.
+ * The chunk is named: unnamed, its id changed from one build to the next and dist/ could not equal
+ * a fresh build.
  */
 async function locksFor(env, onLost) {
     const uri = env.MONGODB_URI?.trim();
     if (!uri)
         return memoryLocks();
-    const { mongoLocks } = await Promise.all(/* import() */[__webpack_require__.e(245), __webpack_require__.e(741)]).then(__webpack_require__.bind(__webpack_require__, 26741));
+    const { mongoLocks } = await Promise.all(/* import() | mongo-locks */[__webpack_require__.e(245), __webpack_require__.e(202)]).then(__webpack_require__.bind(__webpack_require__, 26741));
     return mongoLocks(uri, { onLost });
 }
 /**

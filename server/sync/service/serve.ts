@@ -25,11 +25,13 @@ function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, max: numb
 /**
  * The MongoDB driver loads only when MONGODB_URI is set: in the command-line bundle it is a chunk
  * of its own (about 1.6 MB), so the service chunk stays under 2 MB and in-memory mode never parses it.
+ * The chunk is named: unnamed, its id changed from one build to the next and dist/ could not equal
+ * a fresh build.
  */
 async function locksFor(env: NodeJS.ProcessEnv, onLost: (source: string) => void): Promise<SourceLocks> {
   const uri = env.MONGODB_URI?.trim();
   if (!uri) return memoryLocks();
-  const { mongoLocks } = await import('./locks-mongo.js');
+  const { mongoLocks } = await import(/* webpackChunkName: "mongo-locks" */ './locks-mongo.js');
   return mongoLocks(uri, { onLost });
 }
 

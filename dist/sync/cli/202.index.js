@@ -1,5 +1,5 @@
-export const id = 741;
-export const ids = [741];
+export const id = 202;
+export const ids = [202];
 export const modules = {
 
 /***/ 26741:
