@@ -4,6 +4,7 @@ import { AppError } from '../http/errors.js';
 import { isJsonObject, present } from '../http/json-body.js';
 import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
+import { platformRetryAfter } from '../platform/errors.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import type { BrokerSettings } from './settings.js';
 import { exchangeToken, ExchangeRefused } from './token-exchange.js';
@@ -106,7 +107,13 @@ function toHttpError(err: unknown): unknown {
     return err.kind === 'app_unconfigured' ? new AppError(503, 'app_unconfigured', {}, { cause: err.cause }) : new AppError(403, err.kind);
   }
   if (err instanceof AppNotInstalled) return new AppError(404, 'app_not_installed', {}, { cause: err });
-  if (err instanceof InstallationLookupFailed) return new AppError(500, 'platform_installation_lookup_failed', {}, { cause: err });
-  if (err instanceof MintFailed) return new AppError(502, 'mint_failed', {}, { cause: err });
+  if (err instanceof InstallationLookupFailed) return new AppError(500, 'platform_installation_lookup_failed', {}, { cause: err, headers: retryHint(err) });
+  if (err instanceof MintFailed) return new AppError(502, 'mint_failed', {}, { cause: err, headers: retryHint(err) });
   return err;
+}
+
+/** A platform rate limit's `Retry-After` is passed on, so callers wait as long as the platform asks. */
+function retryHint(err: unknown): Record<string, string> {
+  const seconds = platformRetryAfter(err);
+  return seconds === undefined ? {} : { 'Retry-After': String(Math.ceil(seconds)) };
 }

@@ -22,6 +22,14 @@ export class PlatformError extends Error {
   }
 }
 
+/** The platform's own `Retry-After` (seconds) somewhere in an error's cause chain, if it sent one. */
+export function platformRetryAfter(err: unknown): number | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof PlatformError && e.details.retryAfterSeconds !== undefined) return e.details.retryAfterSeconds;
+  }
+  return undefined;
+}
+
 function retryAfter(headers: Record<string, unknown> | undefined): number | undefined {
   const value = headers?.['retry-after'];
   const seconds = typeof value === 'string' ? Number(value) : NaN;

@@ -257,9 +257,17 @@ describe('broker POST /token', () => {
       h.github.inject('access_tokens', { status: 502, body: { message: 'Bad Gateway' } });
       const first = await h.token(await validBody());
       assert.deepEqual([first.status, first.body], [502, { error: 'mint_failed' }]);
-      h.github.inject('access_tokens', secondaryRateLimit(429));
+      assert.equal(first.headers.get('retry-after'), null, 'no hint the platform did not give');
+      h.github.inject('access_tokens', secondaryRateLimit(429, 42));
       const second = await h.token(await validBody());
       assert.deepEqual([second.status, second.body], [502, { error: 'mint_failed' }]);
+      assert.equal(second.headers.get('retry-after'), '42', "the platform's Retry-After is passed on");
+    });
+
+    it("500 platform_installation_lookup_failed passes the platform's Retry-After of a secondary rate limit", async () => {
+      h.github.inject('repository_installation', secondaryRateLimit(403, 17));
+      const res = await h.token(await validBody());
+      assert.deepEqual([res.status, res.body, res.headers.get('retry-after')], [500, { error: 'platform_installation_lookup_failed' }, '17']);
     });
 
     it('502 mint_failed: the platform keeps answering with tokens that expire within 10 minutes', async () => {
