@@ -8,6 +8,8 @@ const NAMESPACE = 'jwks-snapshot';
 export const SNAPSHOT_LIFETIME_MS = 7 * 86_400_000;
 /** An unchanged key set is rewritten at most this often (to renew its lifetime), not per request. */
 const REWRITE_AFTER_MS = 3_600_000;
+/** After a failed write, the next attempt waits this long (a store outage is not hit per request). */
+const RETRY_AFTER_FAILURE_MS = 60_000;
 
 /**
  * The last key set of each issuer that verified a token, kept in the store so that a replica whose
@@ -15,6 +17,8 @@ const REWRITE_AFTER_MS = 3_600_000;
  */
 export class KeySetSnapshots {
   private readonly written = new Map<string, { json: string; at: number }>();
+  /** Per issuer: a write under way, or the time a failed one may be tried again. */
+  private readonly busy = new Map<string, { until: number }>();
 
   constructor(
     private readonly store: KeyValueStore,
@@ -31,18 +35,25 @@ export class KeySetSnapshots {
     }
   }
 
-  /** Called after each successful verification; writes only a changed set or a stale write. */
+  /**
+   * Called after each successful verification; writes only a changed set or a stale write, one
+   * write per issuer at a time, and after a failure not again for a minute. Never throws.
+   */
   async save(issuer: string, jwks: JSONWebKeySet, log: Logger): Promise<void> {
     const json = JSON.stringify(jwks);
     const now = this.clock.now();
     const last = this.written.get(issuer);
     if (last && last.json === json && now - last.at < REWRITE_AFTER_MS) return;
+    if ((this.busy.get(issuer)?.until ?? -Infinity) > now) return;
+    this.busy.set(issuer, { until: Infinity });
     try {
       await this.store.put(NAMESPACE, issuer, jwks, new Date(now + SNAPSHOT_LIFETIME_MS));
       this.written.set(issuer, { json, at: now });
+      this.busy.delete(issuer);
     } catch (err) {
       // The token verified; a missed snapshot only weakens the next outage's fallback.
-      log.warn({ err, issuer }, 'key-set snapshot not written');
+      this.busy.set(issuer, { until: this.clock.now() + RETRY_AFTER_FAILURE_MS });
+      log.warn({ err, issuer }, 'key-set snapshot not written; next attempt in a minute');
     }
   }
 }

@@ -26,7 +26,8 @@ export async function verifyOidcToken(deps: OidcDeps, token: unknown, policy: Ve
   }
   const config = policy.issuers.get(caller.issuer);
   const keys = config && deps.keySets.currentKeys(config);
-  if (keys) await deps.snapshots.save(caller.issuer, keys, log);
+  // Not awaited: the token is verified, and a store that is down must not slow the answer.
+  if (keys) void deps.snapshots.save(caller.issuer, keys, log);
   return caller;
 }
 
