@@ -3,6 +3,14 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * What a child started with its own small environment still inherits: c8's coverage directory,
+ * so code that only runs in child processes (process entries, the serve command) is counted.
+ */
+export function inherited(): Record<string, string> {
+  return process.env.NODE_V8_COVERAGE ? { NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE } : {};
+}
+
 export interface Started {
   readonly child: ChildProcess;
   readonly url: string;
@@ -17,7 +25,7 @@ export interface Started {
 export async function startEntry(entry: string, env: Record<string, string>, readyMessage = 'gatehouse listening'): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...inherited(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -51,7 +59,7 @@ export function runToEnd(
   options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd ?? REPO_ROOT, env: { ...inherited(), ...(options.env ?? process.env) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
