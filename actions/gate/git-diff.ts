@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GateError } from './errors.js';
 
 /** Added lines of one file of the diff, by its path at head; `all` for a new file. */
@@ -58,74 +61,173 @@ export function unquotePath(raw: string): string {
 }
 
 /**
- * The pull request's changes: `git diff -M --unified=0 <merge-base> <head>`, read as a stream.
- * Refuses (exit 2) a shallow clone, an unreachable base or head, and unrelated histories: it
- * never guesses what is new.
+ * The pull request's changes: `git diff -M --unified=0 <merge-base> <head>`. Refuses (exit 2) a
+ * shallow clone, an unreachable base or head, and unrelated histories: it never guesses what is
+ * new. `onRunning` is called once `git diff` works in its own process (or the checks have failed),
+ * so the caller can do its own work meanwhile.
  */
-export async function pullRequestDiff(repo: string, base: string, head: string): Promise<PullRequestDiff> {
-  const shallow = await git(repo, ['rev-parse', '--is-shallow-repository']);
-  if (shallow.code !== 0) throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
-  if (shallow.stdout.trim() === 'true') {
-    throw new GateError(`this is a shallow clone, so the merge-base cannot be found; ${FETCH_DEPTH}`);
+export async function pullRequestDiff(repo: string, base: string, head: string, onRunning: () => void = () => {}): Promise<PullRequestDiff> {
+  try {
+    // The three checks run together; their failures are reported in this order.
+    const [shallow, baseCommit, headCommit] = await Promise.all([
+      git(repo, ['rev-parse', '--is-shallow-repository']),
+      commitOf(repo, base, 'base').catch((err: unknown) => err as GateError),
+      commitOf(repo, head, 'head').catch((err: unknown) => err as GateError),
+    ]);
+    if (shallow.code !== 0) throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
+    if (shallow.stdout.trim() === 'true') {
+      throw new GateError(`this is a shallow clone, so the merge-base cannot be found; ${FETCH_DEPTH}`);
+    }
+    if (typeof baseCommit !== 'string') throw baseCommit;
+    if (typeof headCommit !== 'string') throw headCommit;
+    const mergeBase = await git(repo, ['merge-base', baseCommit, headCommit]);
+    if (mergeBase.code !== 0 || !mergeBase.stdout.trim()) {
+      throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
+    }
+    const files = await addedLines(repo, mergeBase.stdout.trim(), headCommit, onRunning);
+    return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files };
+  } finally {
+    onRunning();
   }
-  const baseCommit = await commitOf(repo, base, 'base');
-  const headCommit = await commitOf(repo, head, 'head');
-  const mergeBase = await git(repo, ['merge-base', baseCommit, headCommit]);
-  if (mergeBase.code !== 0 || !mergeBase.stdout.trim()) {
-    throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
-  }
-  const files = await addedLines(repo, mergeBase.stdout.trim(), headCommit);
-  return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files };
 }
 
-async function addedLines(repo: string, from: string, to: string): Promise<Map<string, AddedLines>> {
-  const child = spawn(
-    'git',
-    // A rename limit far above git's default of 1000: past the limit git silently treats renames as
-    // new files, which would make every finding in them net-new.
-    ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACMRT', from, to],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const files = new Map<string, AddedLines>();
-  let current: Set<number> | undefined;
-  let newFile = false;
-  // Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line.
-  let inHeader = false;
-  for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity })) {
-    if (line.startsWith('diff --git ')) {
-      current = undefined;
-      newFile = false;
-      inHeader = true;
-    } else if (!inHeader && !line.startsWith('@@')) {
-      continue;
-    } else if (line.startsWith('new file mode')) {
-      newFile = true;
-    } else if (line.startsWith('+++ ')) {
-      const target = line.slice(4);
-      if (target === '/dev/null') continue;
-      const path = unquotePath(target).replace(/^b\//, '');
-      if (newFile) {
-        files.set(path, 'all');
-      } else {
-        current = new Set();
-        files.set(path, current);
+/**
+ * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
+ * filled while this process is busy reading the report, and the two are meant to overlap.
+ */
+async function addedLines(repo: string, from: string, to: string, onRunning: () => void): Promise<Map<string, AddedLines>> {
+  const dir = await mkdtemp(join(tmpdir(), 'gatehouse-gate-diff-'));
+  try {
+    const output = join(dir, 'diff');
+    const child = spawn(
+      'git',
+      // A rename limit far above git's default of 1000: past the limit git silently treats renames
+      // as new files, which would make every finding in them net-new.
+      ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACMRT', `--output=${output}`, from, to],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number>((resolve, reject) => {
+      child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
+      child.on('close', (c) => resolve(c ?? 1));
+    });
+    onRunning();
+    const code = await exited;
+    if (code !== 0) throw new GateError(`git diff failed: ${stderr.trim()}`);
+    if (/rename detection was skipped/i.test(stderr)) {
+      throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
+    }
+    return parseDiffFile(output);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function parseDiffFile(path: string): Map<string, AddedLines> {
+  const parser = new DiffParser();
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 16);
+    for (let read; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) parser.push(chunk.subarray(0, read));
+  } finally {
+    closeSync(fd);
+  }
+  parser.end();
+  return parser.files;
+}
+
+const NEWLINE = 0x0a;
+const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
+
+function startsWith(buf: Buffer, start: number, end: number, prefix: string): boolean {
+  if (end - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (buf[start + i] !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
+ * The added lines' text (most of the output) is stepped over without becoming strings.
+ */
+export class DiffParser {
+  readonly files = new Map<string, AddedLines>();
+  private current: Set<number> | undefined;
+  private newFile = false;
+  /** Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line. */
+  private inHeader = false;
+  /** The start of a line that a chunk cut, when it may matter. */
+  private partial: Buffer | undefined;
+  /** A cut line that is hunk content: dropped up to its end. */
+  private skipping = false;
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    if (this.skipping || this.partial) {
+      const newline = chunk.indexOf(NEWLINE);
+      if (newline < 0) {
+        if (this.partial) this.partial = Buffer.concat([this.partial, chunk]);
+        return;
       }
-    } else if (line.startsWith('@@')) {
-      inHeader = false;
-      if (!current) continue;
-      const match = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
-      if (!match) continue;
-      const start = Number(match[1]);
-      const count = match[2] === undefined ? 1 : Number(match[2]);
-      for (let n = start; n < start + count; n++) current.add(n);
+      if (this.partial) {
+        const line = Buffer.concat([this.partial, chunk.subarray(0, newline)]);
+        this.line(line, 0, line.length);
+      }
+      this.partial = undefined;
+      this.skipping = false;
+      start = newline + 1;
+    }
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      if (newline < 0) break;
+      this.line(chunk, start, newline);
+      start = newline + 1;
+    }
+    if (start < chunk.length) {
+      if (this.isContent(chunk[start]!)) this.skipping = true;
+      else this.partial = Buffer.from(chunk.subarray(start));
     }
   }
-  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-  if (code !== 0) throw new GateError(`git diff failed: ${stderr.trim()}`);
-  if (/rename detection was skipped/i.test(stderr)) {
-    throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
+
+  end(): void {
+    if (this.partial) this.line(this.partial, 0, this.partial.length);
+    this.partial = undefined;
   }
-  return files;
+
+  /** A hunk's added or removed line, or git's "\ No newline" marker. */
+  private isContent(first: number): boolean {
+    return !this.inHeader && first !== 0x40 /* @ */ && first !== 0x64 /* d */;
+  }
+
+  private line(buf: Buffer, start: number, end: number): void {
+    if (startsWith(buf, start, end, 'diff --git ')) {
+      this.current = undefined;
+      this.newFile = false;
+      this.inHeader = true;
+    } else if (this.isContent(buf[start]!)) {
+      return;
+    } else if (startsWith(buf, start, end, 'new file mode')) {
+      if (this.inHeader) this.newFile = true;
+    } else if (startsWith(buf, start, end, '+++ ')) {
+      if (!this.inHeader) return;
+      // git ends the name with a tab when it holds a space; a real tab in a name is quoted.
+      const target = buf.toString('utf8', start + 4, buf[end - 1] === 0x09 ? end - 1 : end);
+      if (target === '/dev/null') return;
+      const path = unquotePath(target).replace(/^b\//, '');
+      if (this.newFile) {
+        this.files.set(path, 'all');
+      } else {
+        this.current = new Set();
+        this.files.set(path, this.current);
+      }
+    } else if (startsWith(buf, start, end, '@@')) {
+      this.inHeader = false;
+      if (!this.current) return;
+      const match = HUNK.exec(buf.toString('latin1', start, Math.min(end, start + 100)));
+      if (!match) return;
+      const first = Number(match[1]);
+      const count = match[2] === undefined ? 1 : Number(match[2]);
+      for (let n = first; n < first + count; n++) this.current.add(n);
+    }
+  }
 }

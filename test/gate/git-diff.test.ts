@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
+import { DiffParser, pullRequestDiff, type AddedLines } from '../../actions/gate/git-diff.js';
+import { GitRepo, lines } from '../support/git-repo.js';
+
+/** A map of added lines as plain data, for comparison. */
+const plain = (files: ReadonlyMap<string, AddedLines>): Record<string, 'all' | number[]> =>
+  Object.fromEntries([...files].map(([path, added]) => [path, added === 'all' ? 'all' : [...(added as Set<number>)].sort((a, b) => a - b)]));
+
+describe('pull-request diff', () => {
+  let repo: GitRepo;
+  let base: string;
+  let head: string;
+
+  /**
+   * Paths git writes plainly, quoted (a tab, a double quote), or with spaces and non-ASCII letters;
+   * added lines whose text looks like diff headers; a line longer than any read; a rename with an
+   * added line; a deleted file.
+   */
+  before(() => {
+    repo = GitRepo.create();
+    repo
+      .write('src/app.js', lines(10))
+      .write('ünï/ß.js', lines(5))
+      .write('lib/old name.js', lines(8, 'kept '))
+      .write('gone.js', lines(3));
+    base = repo.commit('base');
+    repo.git('checkout', '--quiet', '-b', 'pr');
+    const app = lines(10).split('\n');
+    app.splice(2, 0, '++ b/evil.js', 'diff --git a/x b/x', '@@ -1 +1,99 @@', 'new file mode 100644');
+    app[8] = 'x'.repeat(200_000);
+    repo.write('src/app.js', app.join('\n'));
+    repo.write('ünï/ß.js', lines(5) + 'added\n');
+    repo.write('dir with space/a b.js', lines(2, 'spaced '));
+    repo.write('tab\there.js', lines(1, 'tabbed '));
+    repo.write('quote"d.js', lines(1, 'quoted '));
+    repo.git('mv', 'lib/old name.js', 'lib/new name.js');
+    repo.write('lib/new name.js', lines(8, 'kept ') + 'added at 9\n');
+    repo.git('rm', '--quiet', 'gone.js');
+    head = repo.commit('pr');
+  });
+  after(() => repo.cleanup());
+
+  const want = {
+    'src/app.js': [3, 4, 5, 6, 9],
+    'ünï/ß.js': [6],
+    'dir with space/a b.js': 'all',
+    'tab\there.js': 'all',
+    'quote"d.js': 'all',
+    'lib/new name.js': [9],
+  };
+
+  it('added lines by head path: new files whole, renames by their new path, quoted paths unquoted, header-like added text ignored', async () => {
+    const diff = await pullRequestDiff(repo.dir, base, head);
+    assert.deepEqual(plain(diff.files), want);
+    assert.equal(diff.head, head);
+    assert.equal(diff.mergeBase, base);
+  });
+
+  it('property: the same answer however git\'s output is cut into chunks', () => {
+    const output = execFileSync(
+      'git',
+      ['-C', repo.dir, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=0', '--diff-filter=ACMRT', base, head],
+      { maxBuffer: 1 << 26 },
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: output.length - 1 }), { maxLength: 40 }), fc.boolean(), (cuts, withLongCut) => {
+        // Some cuts fall inside the 200 KB line, some inside headers.
+        const points = [...cuts, ...(withLongCut ? [output.indexOf('xxxx') + 100] : [])].sort((a, b) => a - b);
+        const parser = new DiffParser();
+        let from = 0;
+        for (const at of [...points, output.length]) {
+          if (at > from) parser.push(output.subarray(from, at));
+          from = Math.max(from, at);
+        }
+        parser.end();
+        assert.deepEqual(plain(parser.files), want);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('one byte at a time through the headers', () => {
+    const output = execFileSync('git', ['-C', repo.dir, '-c', 'core.quotePath=false', 'diff', '--no-color', '--find-renames', '--unified=0', '--diff-filter=ACMRT', base, head], { maxBuffer: 1 << 26 });
+    const parser = new DiffParser();
+    for (let i = 0; i < output.length; i++) parser.push(output.subarray(i, i + 1));
+    parser.end();
+    assert.deepEqual(plain(parser.files), want);
+  });
+});
