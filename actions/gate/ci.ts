@@ -2,8 +2,8 @@ import { classify, type Classification } from './classify.js';
 import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError } from './errors.js';
 import { pullRequestDiff, type PullRequestDiff } from './git-diff.js';
 import { enabledLinters, linterKeyOf, megalinterMajor, skippedLinters, type SkippedLinter } from './megalinter.js';
-import { countsOf, filteredSarif, writeJson, type Counts } from './report.js';
-import { loadSarif, type SarifLog } from './sarif.js';
+import { countsOf, writeFilteredSarif, writeJson, type Counts } from './report.js';
+import { openSarif, type SarifLog, type SarifReport } from './sarif.js';
 import { SopsDetector } from './secrets.js';
 import type { FailOn } from './severity.js';
 
@@ -25,6 +25,8 @@ export interface CiOutcome {
   readonly exitCode: number;
   readonly counts: Counts;
   readonly classification?: Classification;
+  /** The report the classification was made from: findings' messages are read from it again. */
+  readonly report?: SarifReport;
   readonly diff?: PullRequestDiff;
   /** What the exit code means, in one line. */
   readonly message: string;
@@ -43,7 +45,7 @@ function failedInvocations(log: SarifLog): string[] {
  * are written in every case, before the exit code is decided.
  */
 export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise<CiOutcome> {
-  let log: SarifLog | undefined;
+  let report: SarifReport | undefined;
   let diff: PullRequestDiff | undefined;
   let classification: Classification | undefined;
   let skipped: SkippedLinter[] = [];
@@ -52,18 +54,21 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   let message: string;
   let error: string | undefined;
 
-  // git computes the diff in its own process while this one parses the report (the profile showed
-  // the two back to back: parse 140 ms, then 150 ms idle waiting for git). Report problems are
-  // still reported first.
-  const pendingDiff = pullRequestDiff(options.repo, options.base, options.head);
+  // git computes the diff in its own process while this one reads the report: the checks before
+  // it take a few git calls, then `git diff` runs alone. Report problems are still reported first.
+  let running!: () => void;
+  const diffRunning = new Promise<void>((resolve) => (running = resolve));
+  const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
   pendingDiff.catch(() => {});
   try {
-    log = await loadSarif(options.sarif);
+    await diffRunning;
+    report = openSarif(options.sarif);
+    const { log } = report;
     if (log.runs.length === 0) throw new GateError('the SARIF report has no runs: nothing was scanned');
     skipped = skippedLinters(enabledLinters(options.linters, env, options.repo), megalinterMajor(log));
     failed = failedInvocations(log);
     diff = await pendingDiff;
-    classification = classify(log, diff, {
+    classification = classify(report, diff, {
       failOn: options.failOn,
       workspace: options.repo,
       sops: new SopsDetector(options.repo),
@@ -92,6 +97,19 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     classification = undefined;
   }
 
+  if (options.filteredOut) {
+    try {
+      await writeFilteredSarif(options.filteredOut, report, classification);
+    } catch (err) {
+      // Net-new results are read again from the report: one that changed since is no answer.
+      if (!(err instanceof GateError)) throw err;
+      exitCode = EXIT_ERROR;
+      error = err.message;
+      message = `no answer: ${err.message}`;
+      classification = undefined;
+      await writeFilteredSarif(options.filteredOut, undefined, undefined);
+    }
+  }
   const counts = countsOf(classification, {
     exit_code: exitCode,
     fail_on: options.failOn,
@@ -100,7 +118,6 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
     ...(error ? { error } : {}),
   });
-  if (options.filteredOut) await writeJson(options.filteredOut, filteredSarif(log, classification));
   if (options.countsJson) await writeJson(options.countsJson, counts);
-  return { exitCode, counts, message, ...(classification ? { classification } : {}), ...(diff ? { diff } : {}) };
+  return { exitCode, counts, message, ...(classification && report ? { classification, report } : {}), ...(diff ? { diff } : {}) };
 }

@@ -1,16 +1,25 @@
+import { GateError } from './errors.js';
 import type { PullRequestDiff } from './git-diff.js';
-import { locationOf, type ResultLocation } from './locations.js';
+import { RunLocations, type ResultLocation } from './locations.js';
 import { linterKeyOf } from './megalinter.js';
-import type { SarifLog, SarifResult, SarifRun } from './sarif.js';
+import type { ByteRange, SarifReport, SarifResult, SarifRun } from './sarif.js';
 import { isSecretScanner, type SopsDetector } from './secrets.js';
 import { blocks, severityOf, type FailOn, type Severity } from './severity.js';
 
+/**
+ * A net-new result, kept small: a report can have many thousands. The result itself (its message,
+ * its full locations) is read again from the file through `source` when it is needed.
+ */
 export interface Finding {
   readonly runIndex: number;
-  readonly result: SarifResult;
+  /** The result's position in its run's `results`. */
+  readonly index: number;
+  readonly source: ByteRange;
   readonly tool: string;
-  readonly ruleId?: string;
-  readonly location: ResultLocation & { readonly path: string };
+  readonly ruleId: string | undefined;
+  /** Repository-relative path of the first location. */
+  readonly path: string;
+  readonly startLine: number | undefined;
   readonly severity: Severity;
   readonly blocking: boolean;
 }
@@ -50,8 +59,29 @@ export function isNetNew(diff: PullRequestDiff, location: ResultLocation): boole
   return location.startLine !== undefined && added.has(location.startLine);
 }
 
-/** Sorts every result of the report into exactly one bucket. */
-export function classify(log: SarifLog, diff: PullRequestDiff, options: ClassifyOptions): Classification {
+/**
+ * The first line of each finding's message, read again from the report. Empty when a result has
+ * none, and for the rest when the report can no longer be read (the answer is already made;
+ * messages only decorate it).
+ */
+export function messagesOf(report: SarifReport, findings: readonly Finding[]): string[] {
+  const messages: string[] = [];
+  try {
+    for (const result of report.readAgain(findings.map((f) => f.source))) {
+      const text = result.message?.text;
+      messages.push(typeof text === 'string' ? text.split('\n', 1)[0]! : '');
+    }
+  } catch (err) {
+    if (!(err instanceof GateError)) throw err;
+  }
+  return messages;
+}
+
+/**
+ * Sorts every result of the report into exactly one bucket. Results are read one at a time and
+ * only the net-new ones are kept.
+ */
+export function classify(report: SarifReport, diff: PullRequestDiff, options: ClassifyOptions): Classification {
   const netNew: Finding[] = [];
   let total = 0;
   let preExisting = 0;
@@ -59,21 +89,32 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
   let sopsIgnored = 0;
   let noLocation = 0;
   let ignoredRuns = 0;
-  log.runs.forEach((run: SarifRun, runIndex) => {
+  // Many findings share a file or a rule: one copy of each string.
+  const strings = new Map<string, string>();
+  const intern = (text: string): string => {
+    const known = strings.get(text);
+    if (known !== undefined) return known;
+    strings.set(text, text);
+    return text;
+  };
+  report.log.runs.forEach((run: SarifRun, runIndex) => {
     const linter = linterKeyOf(run);
-    const results = Array.isArray(run.results) ? run.results : [];
     if (linter && options.skippedLinters.has(linter)) {
-      ignoredRuns += results.length;
+      for (const _ of report.results(runIndex)) ignoredRuns++;
       return;
     }
     const secrets = isSecretScanner(run, linter);
-    for (const result of results) {
+    const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
+    const locations = new RunLocations(run, options.workspace);
+    let index = -1;
+    for (const { result, source } of report.results(runIndex)) {
+      index++;
       total++;
       if (isSuppressed(result)) {
         suppressed++;
         continue;
       }
-      const location = locationOf(run, result, options.workspace);
+      const location = locations.of(result);
       if (!location.path) {
         noLocation++;
         continue;
@@ -87,12 +128,15 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
         continue;
       }
       const severity = severityOf(run, result);
+      const ruleId = result.ruleId ?? result.rule?.id;
       netNew.push({
         runIndex,
-        result,
-        tool: linter ?? run.tool.driver.name ?? 'unknown tool',
-        ...(result.ruleId ?? result.rule?.id ? { ruleId: result.ruleId ?? result.rule?.id } : {}),
-        location: location as Finding['location'],
+        index,
+        source,
+        tool,
+        ruleId: typeof ruleId === 'string' && ruleId ? intern(ruleId) : undefined,
+        path: location.path,
+        startLine: location.startLine,
         severity,
         blocking: blocks(severity, options.failOn),
       });

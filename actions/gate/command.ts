@@ -24,7 +24,7 @@ export async function gateCommand(argv: readonly string[], env: NodeJS.ProcessEn
   const outcome = await runCi(command.options, env);
   const c = outcome.counts;
   for (const finding of outcome.classification?.netNew ?? []) {
-    io.out(`${finding.blocking ? 'BLOCKING' : 'net-new '} ${finding.severity.padEnd(8)} ${finding.location.path}:${finding.location.startLine ?? 1} ${finding.tool}${finding.ruleId ? ` ${finding.ruleId}` : ''}`);
+    io.out(`${finding.blocking ? 'BLOCKING' : 'net-new '} ${finding.severity.padEnd(8)} ${finding.path}:${finding.startLine ?? 1} ${finding.tool}${finding.ruleId ? ` ${finding.ruleId}` : ''}`);
   }
   for (const skipped of c.linters_skipped) io.out(`skipped  ${skipped.linter}: ${skipped.reason}`);
   io.out(

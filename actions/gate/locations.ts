@@ -59,17 +59,32 @@ export function normaliseUri(run: SarifRun, uri: string, uriBaseId: string | und
   return value.replace(/^(\.\/)+/, '');
 }
 
-/** The first physical location of a result, normalised. */
-export function locationOf(run: SarifRun, result: SarifResult, workspace: string): ResultLocation {
-  const physical = result.locations?.[0]?.physicalLocation;
-  const uri = physical?.artifactLocation?.uri;
-  if (!uri) return {};
-  const region = physical.region;
-  const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
-  const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
-  return {
-    path: normaliseUri(run, uri, physical.artifactLocation?.uriBaseId, workspace),
-    ...(startLine === undefined ? {} : { startLine }),
-    ...(endLine === undefined ? {} : { endLine }),
-  };
+/**
+ * The first physical location of each result of one run, normalised. A report names the same
+ * files over and over, so each distinct URI is normalised once.
+ */
+export class RunLocations {
+  private readonly paths = new Map<string, string>();
+
+  constructor(
+    private readonly run: SarifRun,
+    private readonly workspace: string,
+  ) {}
+
+  of(result: SarifResult): ResultLocation {
+    const physical = result.locations?.[0]?.physicalLocation;
+    const uri = physical?.artifactLocation?.uri;
+    if (!uri || typeof uri !== 'string') return {};
+    const baseId = physical.artifactLocation?.uriBaseId;
+    const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
+    let path = this.paths.get(key);
+    if (path === undefined) {
+      path = normaliseUri(this.run, uri, baseId, this.workspace);
+      this.paths.set(key, path);
+    }
+    const region = physical.region;
+    const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
+    const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
+    return { path, startLine, endLine };
+  }
 }

@@ -1,8 +1,9 @@
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Classification } from './classify.js';
 import type { SkippedLinter } from './megalinter.js';
-import type { SarifLog } from './sarif.js';
+import type { SarifReport, SarifResult } from './sarif.js';
 import { SEVERITIES, type FailOn, type Severity } from './severity.js';
 
 export const COUNTS_SCHEMA_VERSION = 1;
@@ -60,23 +61,78 @@ export function countsOf(
   };
 }
 
+const EMPTY_SARIF = { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
+
+/** An object's JSON without its closing brace, ready for one more member. */
+function openObject(value: object): string {
+  const json = JSON.stringify(value);
+  return json === '{}' ? '{' : `${json.slice(0, -1)},`;
+}
+
 /**
  * The net-new-only SARIF: every run kept with its tool and rule metadata (so code scanning can
- * show the rules), its results narrowed to the net-new ones, each marked `baselineState: "new"`.
+ * show the rules), its results narrowed to the net-new ones, each read again from the report and
+ * marked `baselineState: "new"`. Written piece by piece to a temporary file, then renamed into
+ * place: the results are never all in memory, and a reader never sees half a file.
  */
-export function filteredSarif(log: SarifLog | undefined, classification: Classification | undefined): SarifLog {
-  if (!log || !classification) return { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
-  const byRun = new Map<number, unknown[]>();
-  for (const finding of classification.netNew) {
-    const list = byRun.get(finding.runIndex) ?? [];
-    list.push({ ...finding.result, baselineState: 'new' });
-    byRun.set(finding.runIndex, list);
+export async function writeFilteredSarif(path: string, report: SarifReport | undefined, classification: Classification | undefined): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temporary, 'w');
+  try {
+    const out = new BufferedWriter(fd);
+    if (!report || !classification) {
+      out.write(JSON.stringify(EMPTY_SARIF));
+    } else {
+      const { runs, ...top } = report.log;
+      out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
+      const netNew = classification.netNew;
+      const results = report.readAgain(netNew.map((f) => f.source))[Symbol.iterator]();
+      try {
+        let next = 0;
+        runs.forEach((run, runIndex) => {
+          out.write(`${runIndex > 0 ? ',' : ''}${openObject(run)}"results":[`);
+          for (let first = true; next < netNew.length && netNew[next]!.runIndex === runIndex; next++, first = false) {
+            const result = results.next().value as SarifResult;
+            out.write(`${first ? '' : ','}${JSON.stringify({ ...result, baselineState: 'new' })}`);
+          }
+          out.write(']}');
+        });
+      } finally {
+        results.return?.();
+      }
+      out.write(']}');
+    }
+    out.write('\n');
+    out.flush();
+  } catch (err) {
+    closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw err;
   }
-  return {
-    ...log,
-    version: '2.1.0',
-    runs: log.runs.map((run, i) => ({ ...run, results: (byRun.get(i) ?? []) as NonNullable<typeof run.results> })),
-  };
+  closeSync(fd);
+  renameSync(temporary, path);
+}
+
+/** Collects small writes into large ones. */
+class BufferedWriter {
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(private readonly fd: number) {}
+
+  write(text: string): void {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= 1 << 16) this.flush();
+  }
+
+  flush(): void {
+    if (this.parts.length === 0) return;
+    writeSync(this.fd, this.parts.join(''));
+    this.parts = [];
+    this.size = 0;
+  }
 }
 
 export async function writeJson(path: string, value: unknown): Promise<void> {

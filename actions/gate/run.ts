@@ -5,6 +5,7 @@ import { optionalInput } from '../shared/inputs.js';
 import { appendSummary } from '../shared/summary.js';
 import { parseCommand } from './args.js';
 import { runCi, type CiOutcome } from './ci.js';
+import { messagesOf } from './classify.js';
 import { EXIT_BLOCKED, EXIT_OK, GateError } from './errors.js';
 import { upsertComment, type CommentHttp } from './pr-comment.js';
 import { gateReport } from './summary.js';
@@ -88,12 +89,13 @@ export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
   core.setOutput('net-new-count', String(c.net_new_count));
   core.setOutput('blocking-count', String(c.blocking_count));
   core.setOutput('linters-skipped', JSON.stringify(c.linters_skipped.map((s) => s.linter)));
-  for (const f of outcome.classification?.netNew ?? []) {
-    if (!f.blocking) continue;
-    core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${(f.result.message?.text ?? 'finding').split('\n')[0]}`, {
+  const blocking = (outcome.classification?.netNew ?? []).filter((f) => f.blocking);
+  const messages = outcome.report ? messagesOf(outcome.report, blocking) : [];
+  for (const [i, f] of blocking.entries()) {
+    core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messages[i] || 'finding'}`, {
       title: `Net-new ${f.severity} finding`,
-      file: f.location.path,
-      ...(f.location.startLine === undefined ? {} : { startLine: f.location.startLine }),
+      file: f.path,
+      ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
     });
   }
   const report = gateReport(outcome, env);

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { GateError } from './errors.js';
+import { JsonReader, JsonSyntaxError } from './json-reader.js';
 
 /** The parts of SARIF 2.1.0 the gate reads; everything else is carried through untouched. */
 export interface SarifLog {
@@ -46,19 +47,104 @@ export interface SarifResult {
   [key: string]: unknown;
 }
 
-/** Reads a SARIF file; anything that is not a SARIF log with a `runs` array is a tool error. */
-export async function loadSarif(path: string): Promise<SarifLog> {
-  let text: string;
+/** Where a value's bytes are in the report file. */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface SourcedResult {
+  readonly result: SarifResult;
+  readonly source: ByteRange;
+}
+
+/**
+ * A SARIF report read in two passes, so its results are never all in memory at once: `log` is the
+ * report without its results (runs keep their tool, rules, invocations, base URIs and the rest),
+ * and `results(i)` reads run i's results from the file one at a time, each with its byte range so
+ * that the kept ones can be read again with `readAgain`.
+ */
+export interface SarifReport {
+  /** The report; its runs have no `results` member. */
+  readonly log: SarifLog;
+  results(runIndex: number): Iterable<SourcedResult>;
+  /** The results at these byte ranges, parsed again, in the order given. */
+  readAgain(sources: Iterable<ByteRange>): Iterable<SarifResult>;
+}
+
+/** Sets a parsed member as JSON.parse would: an own property, even one named `__proto__`. */
+function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function readError(path: string, err: unknown): GateError {
+  if (err instanceof JsonSyntaxError) return new GateError(`${path} is not JSON, so not a SARIF report (${err.message})`);
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code) return new GateError(`cannot read the SARIF report ${path}: ${code}`);
+  throw err;
+}
+
+/** One run, its `results` array stepped over and located instead of parsed. */
+function readRun(reader: JsonReader): { run: unknown; results?: ByteRange } {
+  if (reader.peek() !== 0x7b) return { run: reader.readValue() };
+  const run: Record<string, unknown> = {};
+  let results: ByteRange | undefined;
+  for (const key of reader.members()) {
+    if (key === 'results' && reader.peek() === 0x5b) {
+      const start = reader.offset;
+      for (const _ of reader.elements()) reader.skipValue();
+      results = { start, end: reader.offset };
+      // A later duplicate wins, as with JSON.parse.
+      delete run.results;
+    } else {
+      if (key === 'results') results = undefined;
+      setMember(run, key, reader.readValue());
+    }
+  }
+  return { run, ...(results ? { results } : {}) };
+}
+
+/**
+ * Opens a SARIF file: reads everything but the results, and checks that it is a SARIF log with a
+ * `runs` array whose runs each have a `tool.driver`. Anything else is a tool error (exit 2).
+ */
+export function openSarif(path: string, options: { readonly chunkBytes?: number } = {}): SarifReport {
+  let fd: number;
   try {
-    text = await readFile(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (err) {
-    throw new GateError(`cannot read the SARIF report ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw readError(path, err);
   }
   let log: unknown;
+  const ranges: (ByteRange | undefined)[] = [];
   try {
-    log = JSON.parse(text);
-  } catch {
-    throw new GateError(`${path} is not JSON, so not a SARIF report`);
+    const reader = new JsonReader(fd, options);
+    reader.skipByteOrderMark();
+    if (reader.peek() === 0x7b) {
+      const top: Record<string, unknown> = {};
+      for (const key of reader.members()) {
+        if (key === 'runs' && reader.peek() === 0x5b) {
+          const runs: unknown[] = [];
+          ranges.length = 0;
+          for (const _ of reader.elements()) {
+            const { run, results } = readRun(reader);
+            ranges[runs.length] = results;
+            runs.push(run);
+          }
+          setMember(top, key, runs);
+        } else {
+          setMember(top, key, reader.readValue());
+        }
+      }
+      log = top;
+    } else {
+      log = reader.readValue();
+    }
+    reader.expectEnd();
+  } catch (err) {
+    throw readError(path, err);
+  } finally {
+    closeSync(fd);
   }
   const runs = (log as { runs?: unknown } | null)?.runs;
   if (!log || typeof log !== 'object' || !Array.isArray(runs)) throw new GateError(`${path} is not a SARIF 2.1.0 report (no "runs" array)`);
@@ -66,5 +152,68 @@ export async function loadSarif(path: string): Promise<SarifLog> {
     const driver = (run as { tool?: { driver?: unknown } } | null)?.tool?.driver;
     if (!driver || typeof driver !== 'object') throw new GateError(`${path} has a run without tool.driver`);
   }
-  return log as SarifLog;
+  return {
+    log: log as SarifLog,
+    results: (runIndex) => readResults(path, ranges[runIndex], options.chunkBytes),
+    readAgain: (sources) => readAgain(path, sources),
+  };
+}
+
+function* readAgain(path: string, sources: Iterable<ByteRange>): Generator<SarifResult, void, undefined> {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw readError(path, err);
+  }
+  try {
+    // One buffer for all: the ranges are known exactly, so no scanning is needed.
+    let buffer = Buffer.allocUnsafe(1 << 16);
+    for (const { start, end } of sources) {
+      if (end - start > buffer.length) buffer = Buffer.allocUnsafe(end - start);
+      let result: SarifResult;
+      try {
+        const read = readSync(fd, buffer, 0, end - start, start);
+        result = JSON.parse(buffer.toString('utf8', 0, read)) as SarifResult;
+      } catch (err) {
+        throw readError(path, err instanceof SyntaxError ? new JsonSyntaxError(`invalid JSON value at byte ${start}`) : err);
+      }
+      yield result;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A run's results read from their byte range, one parsed at a time. */
+function* readResults(path: string, range: ByteRange | undefined, chunkBytes?: number): Generator<SourcedResult, void, undefined> {
+  if (!range) return;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw readError(path, err);
+  }
+  try {
+    const reader = new JsonReader(fd, { ...range, ...(chunkBytes ? { chunkBytes } : {}) });
+    const elements = reader.elements();
+    for (;;) {
+      let next: SourcedResult;
+      try {
+        if (elements.next().done) {
+          reader.expectEnd();
+          return;
+        }
+        reader.peek();
+        const start = reader.offset;
+        const result = reader.readValue() as SarifResult;
+        next = { result, source: { start, end: reader.offset } };
+      } catch (err) {
+        throw readError(path, err);
+      }
+      yield next;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,5 +1,6 @@
 import { cell, inert } from '../shared/summary.js';
 import type { CiOutcome } from './ci.js';
+import { messagesOf } from './classify.js';
 import { SEVERITIES } from './severity.js';
 
 /** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
@@ -18,9 +19,11 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, maxRows =
   const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
   if (findings.length > 0) {
     out.push('| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |');
-    for (const f of findings.slice(0, maxRows)) {
-      const message = (f.result.message?.text ?? '').split('\n')[0]!.slice(0, 200);
-      out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${link(env, outcome.diff?.head, f.location.path, f.location.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`);
+    const shown = findings.slice(0, maxRows);
+    const messages = outcome.report ? messagesOf(outcome.report, shown) : [];
+    for (const [i, f] of shown.entries()) {
+      const message = (messages[i] ?? '').slice(0, 200);
+      out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`);
     }
     if (findings.length > maxRows) out.push('', `… and ${findings.length - maxRows} more (see the filtered SARIF).`);
     out.push('');

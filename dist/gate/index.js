@@ -37153,7 +37153,7 @@ exports.visitAsync = visitAsync;
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9402);
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4942);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3700);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5809);
 
 
 
@@ -37164,7 +37164,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3700:
+/***/ 5809:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37459,20 +37459,35 @@ function normaliseUri(run, uri, uriBaseId, workspace) {
     }
     return value.replace(/^(\.\/)+/, '');
 }
-/** The first physical location of a result, normalised. */
-function locationOf(run, result, workspace) {
-    const physical = result.locations?.[0]?.physicalLocation;
-    const uri = physical?.artifactLocation?.uri;
-    if (!uri)
-        return {};
-    const region = physical.region;
-    const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
-    const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
-    return {
-        path: normaliseUri(run, uri, physical.artifactLocation?.uriBaseId, workspace),
-        ...(startLine === undefined ? {} : { startLine }),
-        ...(endLine === undefined ? {} : { endLine }),
-    };
+/**
+ * The first physical location of each result of one run, normalised. A report names the same
+ * files over and over, so each distinct URI is normalised once.
+ */
+class RunLocations {
+    run;
+    workspace;
+    paths = new Map();
+    constructor(run, workspace) {
+        this.run = run;
+        this.workspace = workspace;
+    }
+    of(result) {
+        const physical = result.locations?.[0]?.physicalLocation;
+        const uri = physical?.artifactLocation?.uri;
+        if (!uri || typeof uri !== 'string')
+            return {};
+        const baseId = physical.artifactLocation?.uriBaseId;
+        const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
+        let path = this.paths.get(key);
+        if (path === undefined) {
+            path = normaliseUri(this.run, uri, baseId, this.workspace);
+            this.paths.set(key, path);
+        }
+        const region = physical.region;
+        const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
+        const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
+        return { path, startLine, endLine };
+    }
 }
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
@@ -37670,6 +37685,7 @@ class SopsDetector {
 
 
 
+
 /** Suppressed unless every suppression was rejected or is still under review; `[]` is no suppression. */
 function isSuppressed(result) {
     const suppressions = result.suppressions ?? [];
@@ -37686,8 +37702,30 @@ function isNetNew(diff, location) {
         return true;
     return location.startLine !== undefined && added.has(location.startLine);
 }
-/** Sorts every result of the report into exactly one bucket. */
-function classify(log, diff, options) {
+/**
+ * The first line of each finding's message, read again from the report. Empty when a result has
+ * none, and for the rest when the report can no longer be read (the answer is already made;
+ * messages only decorate it).
+ */
+function messagesOf(report, findings) {
+    const messages = [];
+    try {
+        for (const result of report.readAgain(findings.map((f) => f.source))) {
+            const text = result.message?.text;
+            messages.push(typeof text === 'string' ? text.split('\n', 1)[0] : '');
+        }
+    }
+    catch (err) {
+        if (!(err instanceof GateError))
+            throw err;
+    }
+    return messages;
+}
+/**
+ * Sorts every result of the report into exactly one bucket. Results are read one at a time and
+ * only the net-new ones are kept.
+ */
+function classify(report, diff, options) {
     const netNew = [];
     let total = 0;
     let preExisting = 0;
@@ -37695,21 +37733,34 @@ function classify(log, diff, options) {
     let sopsIgnored = 0;
     let noLocation = 0;
     let ignoredRuns = 0;
-    log.runs.forEach((run, runIndex) => {
+    // Many findings share a file or a rule: one copy of each string.
+    const strings = new Map();
+    const intern = (text) => {
+        const known = strings.get(text);
+        if (known !== undefined)
+            return known;
+        strings.set(text, text);
+        return text;
+    };
+    report.log.runs.forEach((run, runIndex) => {
         const linter = linterKeyOf(run);
-        const results = Array.isArray(run.results) ? run.results : [];
         if (linter && options.skippedLinters.has(linter)) {
-            ignoredRuns += results.length;
+            for (const _ of report.results(runIndex))
+                ignoredRuns++;
             return;
         }
         const secrets = isSecretScanner(run, linter);
-        for (const result of results) {
+        const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
+        const locations = new RunLocations(run, options.workspace);
+        let index = -1;
+        for (const { result, source } of report.results(runIndex)) {
+            index++;
             total++;
             if (isSuppressed(result)) {
                 suppressed++;
                 continue;
             }
-            const location = locationOf(run, result, options.workspace);
+            const location = locations.of(result);
             if (!location.path) {
                 noLocation++;
                 continue;
@@ -37723,12 +37774,15 @@ function classify(log, diff, options) {
                 continue;
             }
             const severity = severityOf(run, result);
+            const ruleId = result.ruleId ?? result.rule?.id;
             netNew.push({
                 runIndex,
-                result,
-                tool: linter ?? run.tool.driver.name ?? 'unknown tool',
-                ...(result.ruleId ?? result.rule?.id ? { ruleId: result.ruleId ?? result.rule?.id } : {}),
-                location: location,
+                index,
+                source,
+                tool,
+                ruleId: typeof ruleId === 'string' && ruleId ? intern(ruleId) : undefined,
+                path: location.path,
+                startLine: location.startLine,
                 severity,
                 blocking: blocks(severity, options.failOn),
             });
@@ -37739,9 +37793,14 @@ function classify(log, diff, options) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: external "node:readline"
-const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./build/actions/gate/git-diff.js
+
+
+
 
 
 
@@ -37790,88 +37849,194 @@ function unquotePath(raw) {
     return Buffer.from(bytes).toString('utf8');
 }
 /**
- * The pull request's changes: `git diff -M --unified=0 <merge-base> <head>`, read as a stream.
- * Refuses (exit 2) a shallow clone, an unreachable base or head, and unrelated histories: it
- * never guesses what is new.
+ * The pull request's changes: `git diff -M --unified=0 <merge-base> <head>`. Refuses (exit 2) a
+ * shallow clone, an unreachable base or head, and unrelated histories: it never guesses what is
+ * new. `onRunning` is called once `git diff` works in its own process (or the checks have failed),
+ * so the caller can do its own work meanwhile.
  */
-async function pullRequestDiff(repo, base, head) {
-    const shallow = await git(repo, ['rev-parse', '--is-shallow-repository']);
-    if (shallow.code !== 0)
-        throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
-    if (shallow.stdout.trim() === 'true') {
-        throw new GateError(`this is a shallow clone, so the merge-base cannot be found; ${FETCH_DEPTH}`);
+async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
+    try {
+        // The three checks run together; their failures are reported in this order.
+        const [shallow, baseCommit, headCommit] = await Promise.all([
+            git(repo, ['rev-parse', '--is-shallow-repository']),
+            commitOf(repo, base, 'base').catch((err) => err),
+            commitOf(repo, head, 'head').catch((err) => err),
+        ]);
+        if (shallow.code !== 0)
+            throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
+        if (shallow.stdout.trim() === 'true') {
+            throw new GateError(`this is a shallow clone, so the merge-base cannot be found; ${FETCH_DEPTH}`);
+        }
+        if (typeof baseCommit !== 'string')
+            throw baseCommit;
+        if (typeof headCommit !== 'string')
+            throw headCommit;
+        const mergeBase = await git(repo, ['merge-base', baseCommit, headCommit]);
+        if (mergeBase.code !== 0 || !mergeBase.stdout.trim()) {
+            throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
+        }
+        const files = await addedLines(repo, mergeBase.stdout.trim(), headCommit, onRunning);
+        return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files };
     }
-    const baseCommit = await commitOf(repo, base, 'base');
-    const headCommit = await commitOf(repo, head, 'head');
-    const mergeBase = await git(repo, ['merge-base', baseCommit, headCommit]);
-    if (mergeBase.code !== 0 || !mergeBase.stdout.trim()) {
-        throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
+    finally {
+        onRunning();
     }
-    const files = await addedLines(repo, mergeBase.stdout.trim(), headCommit);
-    return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files };
 }
-async function addedLines(repo, from, to) {
-    const child = (0,external_node_child_process_namespaceObject.spawn)('git', 
-    // A rename limit far above git's default of 1000: past the limit git silently treats renames as
-    // new files, which would make every finding in them net-new.
-    ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACMRT', from, to], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d.toString()));
-    const files = new Map();
-    let current;
-    let newFile = false;
-    // Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line.
-    let inHeader = false;
-    for await (const line of (0,external_node_readline_namespaceObject.createInterface)({ input: child.stdout, crlfDelay: Infinity })) {
-        if (line.startsWith('diff --git ')) {
-            current = undefined;
-            newFile = false;
-            inHeader = true;
+/**
+ * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
+ * filled while this process is busy reading the report, and the two are meant to overlap.
+ */
+async function addedLines(repo, from, to, onRunning) {
+    const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-gate-diff-'));
+    try {
+        const output = (0,external_node_path_namespaceObject.join)(dir, 'diff');
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', 
+        // A rename limit far above git's default of 1000: past the limit git silently treats renames
+        // as new files, which would make every finding in them net-new.
+        ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACMRT', `--output=${output}`, from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        const exited = new Promise((resolve, reject) => {
+            child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
+            child.on('close', (c) => resolve(c ?? 1));
+        });
+        onRunning();
+        const code = await exited;
+        if (code !== 0)
+            throw new GateError(`git diff failed: ${stderr.trim()}`);
+        if (/rename detection was skipped/i.test(stderr)) {
+            throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
         }
-        else if (!inHeader && !line.startsWith('@@')) {
-            continue;
+        return parseDiffFile(output);
+    }
+    finally {
+        await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+    }
+}
+function parseDiffFile(path) {
+    const parser = new DiffParser();
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    try {
+        const chunk = Buffer.allocUnsafe(1 << 16);
+        for (let read; (read = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, null)) > 0;)
+            parser.push(chunk.subarray(0, read));
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    parser.end();
+    return parser.files;
+}
+const NEWLINE = 0x0a;
+const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
+function startsWith(buf, start, end, prefix) {
+    if (end - start < prefix.length)
+        return false;
+    for (let i = 0; i < prefix.length; i++)
+        if (buf[start + i] !== prefix.charCodeAt(i))
+            return false;
+    return true;
+}
+/**
+ * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
+ * The added lines' text (most of the output) is stepped over without becoming strings.
+ */
+class DiffParser {
+    files = new Map();
+    current;
+    newFile = false;
+    /** Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line. */
+    inHeader = false;
+    /** The start of a line that a chunk cut, when it may matter. */
+    partial;
+    /** A cut line that is hunk content: dropped up to its end. */
+    skipping = false;
+    push(chunk) {
+        let start = 0;
+        if (this.skipping || this.partial) {
+            const newline = chunk.indexOf(NEWLINE);
+            if (newline < 0) {
+                if (this.partial)
+                    this.partial = Buffer.concat([this.partial, chunk]);
+                return;
+            }
+            if (this.partial) {
+                const line = Buffer.concat([this.partial, chunk.subarray(0, newline)]);
+                this.line(line, 0, line.length);
+            }
+            this.partial = undefined;
+            this.skipping = false;
+            start = newline + 1;
         }
-        else if (line.startsWith('new file mode')) {
-            newFile = true;
+        for (;;) {
+            const newline = chunk.indexOf(NEWLINE, start);
+            if (newline < 0)
+                break;
+            this.line(chunk, start, newline);
+            start = newline + 1;
         }
-        else if (line.startsWith('+++ ')) {
-            const target = line.slice(4);
+        if (start < chunk.length) {
+            if (this.isContent(chunk[start]))
+                this.skipping = true;
+            else
+                this.partial = Buffer.from(chunk.subarray(start));
+        }
+    }
+    end() {
+        if (this.partial)
+            this.line(this.partial, 0, this.partial.length);
+        this.partial = undefined;
+    }
+    /** A hunk's added or removed line, or git's "\ No newline" marker. */
+    isContent(first) {
+        return !this.inHeader && first !== 0x40 /* @ */ && first !== 0x64 /* d */;
+    }
+    line(buf, start, end) {
+        if (startsWith(buf, start, end, 'diff --git ')) {
+            this.current = undefined;
+            this.newFile = false;
+            this.inHeader = true;
+        }
+        else if (this.isContent(buf[start])) {
+            return;
+        }
+        else if (startsWith(buf, start, end, 'new file mode')) {
+            if (this.inHeader)
+                this.newFile = true;
+        }
+        else if (startsWith(buf, start, end, '+++ ')) {
+            if (!this.inHeader)
+                return;
+            // git ends the name with a tab when it holds a space; a real tab in a name is quoted.
+            const target = buf.toString('utf8', start + 4, buf[end - 1] === 0x09 ? end - 1 : end);
             if (target === '/dev/null')
-                continue;
+                return;
             const path = unquotePath(target).replace(/^b\//, '');
-            if (newFile) {
-                files.set(path, 'all');
+            if (this.newFile) {
+                this.files.set(path, 'all');
             }
             else {
-                current = new Set();
-                files.set(path, current);
+                this.current = new Set();
+                this.files.set(path, this.current);
             }
         }
-        else if (line.startsWith('@@')) {
-            inHeader = false;
-            if (!current)
-                continue;
-            const match = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
+        else if (startsWith(buf, start, end, '@@')) {
+            this.inHeader = false;
+            if (!this.current)
+                return;
+            const match = HUNK.exec(buf.toString('latin1', start, Math.min(end, start + 100)));
             if (!match)
-                continue;
-            const start = Number(match[1]);
+                return;
+            const first = Number(match[1]);
             const count = match[2] === undefined ? 1 : Number(match[2]);
-            for (let n = start; n < start + count; n++)
-                current.add(n);
+            for (let n = first; n < first + count; n++)
+                this.current.add(n);
         }
     }
-    const code = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-    if (code !== 0)
-        throw new GateError(`git diff failed: ${stderr.trim()}`);
-    if (/rename detection was skipped/i.test(stderr)) {
-        throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
-    }
-    return files;
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./build/actions/gate/report.js
+
 
 
 
@@ -37901,48 +38066,393 @@ function countsOf(classification, extra) {
         ...(extra.error ? { error: extra.error } : {}),
     };
 }
+const EMPTY_SARIF = { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
+/** An object's JSON without its closing brace, ready for one more member. */
+function openObject(value) {
+    const json = JSON.stringify(value);
+    return json === '{}' ? '{' : `${json.slice(0, -1)},`;
+}
 /**
  * The net-new-only SARIF: every run kept with its tool and rule metadata (so code scanning can
- * show the rules), its results narrowed to the net-new ones, each marked `baselineState: "new"`.
+ * show the rules), its results narrowed to the net-new ones, each read again from the report and
+ * marked `baselineState: "new"`. Written piece by piece to a temporary file, then renamed into
+ * place: the results are never all in memory, and a reader never sees half a file.
  */
-function filteredSarif(log, classification) {
-    if (!log || !classification)
-        return { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
-    const byRun = new Map();
-    for (const finding of classification.netNew) {
-        const list = byRun.get(finding.runIndex) ?? [];
-        list.push({ ...finding.result, baselineState: 'new' });
-        byRun.set(finding.runIndex, list);
+async function writeFilteredSarif(path, report, classification) {
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    const fd = (0,external_node_fs_namespaceObject.openSync)(temporary, 'w');
+    try {
+        const out = new BufferedWriter(fd);
+        if (!report || !classification) {
+            out.write(JSON.stringify(EMPTY_SARIF));
+        }
+        else {
+            const { runs, ...top } = report.log;
+            out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
+            const netNew = classification.netNew;
+            const results = report.readAgain(netNew.map((f) => f.source))[Symbol.iterator]();
+            try {
+                let next = 0;
+                runs.forEach((run, runIndex) => {
+                    out.write(`${runIndex > 0 ? ',' : ''}${openObject(run)}"results":[`);
+                    for (let first = true; next < netNew.length && netNew[next].runIndex === runIndex; next++, first = false) {
+                        const result = results.next().value;
+                        out.write(`${first ? '' : ','}${JSON.stringify({ ...result, baselineState: 'new' })}`);
+                    }
+                    out.write(']}');
+                });
+            }
+            finally {
+                results.return?.();
+            }
+            out.write(']}');
+        }
+        out.write('\n');
+        out.flush();
     }
-    return {
-        ...log,
-        version: '2.1.0',
-        runs: log.runs.map((run, i) => ({ ...run, results: (byRun.get(i) ?? []) })),
-    };
+    catch (err) {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_namespaceObject.rmSync)(temporary, { force: true });
+        throw err;
+    }
+    (0,external_node_fs_namespaceObject.closeSync)(fd);
+    (0,external_node_fs_namespaceObject.renameSync)(temporary, path);
+}
+/** Collects small writes into large ones. */
+class BufferedWriter {
+    fd;
+    parts = [];
+    size = 0;
+    constructor(fd) {
+        this.fd = fd;
+    }
+    write(text) {
+        this.parts.push(text);
+        this.size += text.length;
+        if (this.size >= 1 << 16)
+            this.flush();
+    }
+    flush() {
+        if (this.parts.length === 0)
+            return;
+        (0,external_node_fs_namespaceObject.writeSync)(this.fd, this.parts.join(''));
+        this.parts = [];
+        this.size = 0;
+    }
 }
 async function writeJson(path, value) {
     await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
     await (0,promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/json-reader.js
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+/** Malformed JSON. The message gives a byte offset, never the text: a report may hold secrets. */
+class JsonSyntaxError extends Error {
+}
+/**
+ * Reads one JSON text from an open file, front to back, through a small buffer, so a large report
+ * is never held whole. The caller walks the structure it cares about (`members`, `elements`) and
+ * takes each value with `readValue` (cut out of the bytes and given to the native JSON.parse) or
+ * steps over it with `skipValue`. Only the largest single value has to fit in the buffer.
+ */
+class JsonReader {
+    fd;
+    buffer;
+    /** `buffer` cut to the filled bytes, so native searches never look at stale ones. */
+    view;
+    /** Next unread byte in `buffer`. */
+    pos = 0;
+    /** File offset of `buffer[0]`. */
+    base;
+    done = false;
+    limit;
+    chunkBytes;
+    constructor(fd, options = {}) {
+        this.fd = fd;
+        this.chunkBytes = options.chunkBytes ?? 1 << 16;
+        this.buffer = Buffer.allocUnsafe(this.chunkBytes);
+        this.view = this.buffer.subarray(0, 0);
+        this.base = options.start ?? 0;
+        this.limit = options.end ?? Infinity;
+    }
+    /** File offset of the next unread byte. */
+    get offset() {
+        return this.base + this.pos;
+    }
+    /** Steps over a UTF-8 byte-order mark, which some Windows tools write before the JSON. */
+    skipByteOrderMark() {
+        while (this.view.length - this.pos < 3 && this.more())
+            ;
+        if (this.view[this.pos] === 0xef && this.view[this.pos + 1] === 0xbb && this.view[this.pos + 2] === 0xbf)
+            this.pos += 3;
+    }
+    /** The next byte that is not white space, left unread; -1 at the end. */
+    peek() {
+        for (;;) {
+            const view = this.view;
+            while (this.pos < view.length) {
+                const c = view[this.pos];
+                if (!isSpace(c))
+                    return c;
+                this.pos++;
+            }
+            if (!this.more())
+                return -1;
+        }
+    }
+    /** Fails unless only white space is left. */
+    expectEnd() {
+        if (this.peek() !== -1)
+            throw this.error('unexpected data after the JSON value');
+    }
+    /** The members of the object that comes next: yields each key; the caller must take its value. */
+    *members() {
+        this.expect(OPEN_BRACE, "'{'");
+        if (this.peek() === CLOSE_BRACE) {
+            this.pos++;
+            return;
+        }
+        for (;;) {
+            if (this.peek() !== QUOTE)
+                throw this.error('expected a property name');
+            const key = this.readValue();
+            this.expect(COLON, "':'");
+            yield key;
+            if (this.separator(CLOSE_BRACE, "',' or '}'"))
+                return;
+        }
+    }
+    /** The elements of the array that comes next: yields before each; the caller must take it. */
+    *elements() {
+        this.expect(OPEN_BRACKET, "'['");
+        if (this.peek() === CLOSE_BRACKET) {
+            this.pos++;
+            return;
+        }
+        for (;;) {
+            yield;
+            if (this.separator(CLOSE_BRACKET, "',' or ']'"))
+                return;
+        }
+    }
+    /** Parses the next value. */
+    readValue() {
+        const [start, end] = this.nextValue();
+        try {
+            return JSON.parse(this.view.toString('utf8', start, end));
+        }
+        catch {
+            // JSON.parse's own message quotes the text; only the offset is kept.
+            throw this.error('invalid JSON value', start);
+        }
+    }
+    /** Steps over the next value without parsing it (its brackets and strings are still matched). */
+    skipValue() {
+        this.nextValue();
+    }
+    /** The bounds of the next value in `view`, after which reading resumes. */
+    nextValue() {
+        if (this.peek() === -1)
+            throw this.error('unexpected end of the JSON text');
+        for (;;) {
+            const end = this.valueEnd(this.pos);
+            if (end >= 0) {
+                const start = this.pos;
+                this.pos = end;
+                return [start, end];
+            }
+            if (!this.more())
+                throw this.error('unexpected end of the JSON text');
+        }
+    }
+    expect(byte, what) {
+        if (this.peek() !== byte)
+            throw this.error(`expected ${what}`);
+        this.pos++;
+    }
+    /** After a member or element: true at the closing byte, false after a comma. */
+    separator(close, what) {
+        const c = this.peek();
+        this.pos++;
+        if (c === COMMA)
+            return false;
+        if (c === close)
+            return true;
+        this.pos--;
+        throw this.error(`expected ${what}`);
+    }
+    /** Where the value starting at `from` ends, or -1 when more bytes are needed to know. */
+    valueEnd(from) {
+        const view = this.view;
+        const first = view[from];
+        if (first === QUOTE)
+            return this.stringEnd(from);
+        if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+            // A number or literal runs to the next delimiter; JSON.parse judges the bytes.
+            for (let i = from; i < view.length; i++) {
+                const c = view[i];
+                if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === COLON || isSpace(c))
+                    return i;
+            }
+            return this.done ? view.length : -1;
+        }
+        let depth = 0;
+        for (let i = from; i < view.length;) {
+            const c = view[i];
+            if (c === QUOTE) {
+                i = this.stringEnd(i);
+                if (i < 0)
+                    return -1;
+                continue;
+            }
+            if (c === OPEN_BRACE || c === OPEN_BRACKET)
+                depth++;
+            else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0)
+                return i + 1;
+            i++;
+        }
+        return -1;
+    }
+    /** The offset after the string opening at `from`, found with the native byte search. */
+    stringEnd(from) {
+        const view = this.view;
+        for (let q = from + 1;; q++) {
+            q = view.indexOf(QUOTE, q);
+            if (q < 0)
+                return -1;
+            let escapes = 0;
+            while (view[q - 1 - escapes] === BACKSLASH)
+                escapes++;
+            if (escapes % 2 === 0)
+                return q + 1;
+        }
+    }
+    /**
+     * Reads more bytes, keeping the unread ones. The buffer grows so that its free room is never
+     * smaller than what it holds: a value longer than a chunk is rescanned at most about twice.
+     */
+    more() {
+        if (this.done)
+            return false;
+        const kept = this.view.length - this.pos;
+        if (this.pos > 0) {
+            this.buffer.copy(this.buffer, 0, this.pos, this.view.length);
+            this.base += this.pos;
+            this.pos = 0;
+        }
+        if (this.buffer.length - kept < Math.max(this.chunkBytes, kept)) {
+            const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, kept * 2 + this.chunkBytes));
+            this.buffer.copy(larger, 0, 0, kept);
+            this.buffer = larger;
+        }
+        const room = Math.min(this.buffer.length - kept, this.limit - (this.base + kept));
+        const read = room > 0 ? (0,external_node_fs_namespaceObject.readSync)(this.fd, this.buffer, kept, room, this.base + kept) : 0;
+        this.view = this.buffer.subarray(0, kept + read);
+        if (read === 0)
+            this.done = true;
+        return read > 0;
+    }
+    error(message, at = this.pos) {
+        return new JsonSyntaxError(`${message} at byte ${this.base + at}`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/sarif.js
 
 
-/** Reads a SARIF file; anything that is not a SARIF log with a `runs` array is a tool error. */
-async function loadSarif(path) {
-    let text;
+
+/** Sets a parsed member as JSON.parse would: an own property, even one named `__proto__`. */
+function setMember(target, key, value) {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+function readError(path, err) {
+    if (err instanceof JsonSyntaxError)
+        return new GateError(`${path} is not JSON, so not a SARIF report (${err.message})`);
+    const code = err.code;
+    if (code)
+        return new GateError(`cannot read the SARIF report ${path}: ${code}`);
+    throw err;
+}
+/** One run, its `results` array stepped over and located instead of parsed. */
+function readRun(reader) {
+    if (reader.peek() !== 0x7b)
+        return { run: reader.readValue() };
+    const run = {};
+    let results;
+    for (const key of reader.members()) {
+        if (key === 'results' && reader.peek() === 0x5b) {
+            const start = reader.offset;
+            for (const _ of reader.elements())
+                reader.skipValue();
+            results = { start, end: reader.offset };
+            // A later duplicate wins, as with JSON.parse.
+            delete run.results;
+        }
+        else {
+            if (key === 'results')
+                results = undefined;
+            setMember(run, key, reader.readValue());
+        }
+    }
+    return { run, ...(results ? { results } : {}) };
+}
+/**
+ * Opens a SARIF file: reads everything but the results, and checks that it is a SARIF log with a
+ * `runs` array whose runs each have a `tool.driver`. Anything else is a tool error (exit 2).
+ */
+function openSarif(path, options = {}) {
+    let fd;
     try {
-        text = await (0,promises_namespaceObject.readFile)(path, 'utf8');
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
     }
     catch (err) {
-        throw new GateError(`cannot read the SARIF report ${path}: ${err.code ?? String(err)}`);
+        throw readError(path, err);
     }
     let log;
+    const ranges = [];
     try {
-        log = JSON.parse(text);
+        const reader = new JsonReader(fd, options);
+        reader.skipByteOrderMark();
+        if (reader.peek() === 0x7b) {
+            const top = {};
+            for (const key of reader.members()) {
+                if (key === 'runs' && reader.peek() === 0x5b) {
+                    const runs = [];
+                    ranges.length = 0;
+                    for (const _ of reader.elements()) {
+                        const { run, results } = readRun(reader);
+                        ranges[runs.length] = results;
+                        runs.push(run);
+                    }
+                    setMember(top, key, runs);
+                }
+                else {
+                    setMember(top, key, reader.readValue());
+                }
+            }
+            log = top;
+        }
+        else {
+            log = reader.readValue();
+        }
+        reader.expectEnd();
     }
-    catch {
-        throw new GateError(`${path} is not JSON, so not a SARIF report`);
+    catch (err) {
+        throw readError(path, err);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
     const runs = log?.runs;
     if (!log || typeof log !== 'object' || !Array.isArray(runs))
@@ -37952,7 +38462,76 @@ async function loadSarif(path) {
         if (!driver || typeof driver !== 'object')
             throw new GateError(`${path} has a run without tool.driver`);
     }
-    return log;
+    return {
+        log: log,
+        results: (runIndex) => readResults(path, ranges[runIndex], options.chunkBytes),
+        readAgain: (sources) => readAgain(path, sources),
+    };
+}
+function* readAgain(path, sources) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    }
+    catch (err) {
+        throw readError(path, err);
+    }
+    try {
+        // One buffer for all: the ranges are known exactly, so no scanning is needed.
+        let buffer = Buffer.allocUnsafe(1 << 16);
+        for (const { start, end } of sources) {
+            if (end - start > buffer.length)
+                buffer = Buffer.allocUnsafe(end - start);
+            let result;
+            try {
+                const read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, end - start, start);
+                result = JSON.parse(buffer.toString('utf8', 0, read));
+            }
+            catch (err) {
+                throw readError(path, err instanceof SyntaxError ? new JsonSyntaxError(`invalid JSON value at byte ${start}`) : err);
+            }
+            yield result;
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** A run's results read from their byte range, one parsed at a time. */
+function* readResults(path, range, chunkBytes) {
+    if (!range)
+        return;
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    }
+    catch (err) {
+        throw readError(path, err);
+    }
+    try {
+        const reader = new JsonReader(fd, { ...range, ...(chunkBytes ? { chunkBytes } : {}) });
+        const elements = reader.elements();
+        for (;;) {
+            let next;
+            try {
+                if (elements.next().done) {
+                    reader.expectEnd();
+                    return;
+                }
+                reader.peek();
+                const start = reader.offset;
+                const result = reader.readValue();
+                next = { result, source: { start, end: reader.offset } };
+            }
+            catch (err) {
+                throw readError(path, err);
+            }
+            yield next;
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/ci.js
@@ -37975,7 +38554,7 @@ function failedInvocations(log) {
  * are written in every case, before the exit code is decided.
  */
 async function runCi(options, env) {
-    let log;
+    let report;
     let diff;
     let classification;
     let skipped = [];
@@ -37983,19 +38562,22 @@ async function runCi(options, env) {
     let exitCode;
     let message;
     let error;
-    // git computes the diff in its own process while this one parses the report (the profile showed
-    // the two back to back: parse 140 ms, then 150 ms idle waiting for git). Report problems are
-    // still reported first.
-    const pendingDiff = pullRequestDiff(options.repo, options.base, options.head);
+    // git computes the diff in its own process while this one reads the report: the checks before
+    // it take a few git calls, then `git diff` runs alone. Report problems are still reported first.
+    let running;
+    const diffRunning = new Promise((resolve) => (running = resolve));
+    const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
     pendingDiff.catch(() => { });
     try {
-        log = await loadSarif(options.sarif);
+        await diffRunning;
+        report = openSarif(options.sarif);
+        const { log } = report;
         if (log.runs.length === 0)
             throw new GateError('the SARIF report has no runs: nothing was scanned');
         skipped = skippedLinters(enabledLinters(options.linters, env, options.repo), megalinterMajor(log));
         failed = failedInvocations(log);
         diff = await pendingDiff;
-        classification = classify(log, diff, {
+        classification = classify(report, diff, {
             failOn: options.failOn,
             workspace: options.repo,
             sops: new SopsDetector(options.repo),
@@ -38027,6 +38609,21 @@ async function runCi(options, env) {
         message = `no answer: ${err.message}`;
         classification = undefined;
     }
+    if (options.filteredOut) {
+        try {
+            await writeFilteredSarif(options.filteredOut, report, classification);
+        }
+        catch (err) {
+            // Net-new results are read again from the report: one that changed since is no answer.
+            if (!(err instanceof GateError))
+                throw err;
+            exitCode = EXIT_ERROR;
+            error = err.message;
+            message = `no answer: ${err.message}`;
+            classification = undefined;
+            await writeFilteredSarif(options.filteredOut, undefined, undefined);
+        }
+    }
     const counts = countsOf(classification, {
         exit_code: exitCode,
         fail_on: options.failOn,
@@ -38035,11 +38632,9 @@ async function runCi(options, env) {
         ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
         ...(error ? { error } : {}),
     });
-    if (options.filteredOut)
-        await writeJson(options.filteredOut, filteredSarif(log, classification));
     if (options.countsJson)
         await writeJson(options.countsJson, counts);
-    return { exitCode, counts, message, ...(classification ? { classification } : {}), ...(diff ? { diff } : {}) };
+    return { exitCode, counts, message, ...(classification && report ? { classification, report } : {}), ...(diff ? { diff } : {}) };
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/pr-comment.js
@@ -38079,6 +38674,7 @@ function nextLink(header) {
 ;// CONCATENATED MODULE: ./build/actions/gate/summary.js
 
 
+
 /** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
 function summary_link(env, head, path, line) {
     const label = `${path}:${line ?? 1}`;
@@ -38095,9 +38691,11 @@ function gateReport(outcome, env, maxRows = 100) {
     const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
     if (findings.length > 0) {
         out.push('| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |');
-        for (const f of findings.slice(0, maxRows)) {
-            const message = (f.result.message?.text ?? '').split('\n')[0].slice(0, 200);
-            out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${summary_link(env, outcome.diff?.head, f.location.path, f.location.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`);
+        const shown = findings.slice(0, maxRows);
+        const messages = outcome.report ? messagesOf(outcome.report, shown) : [];
+        for (const [i, f] of shown.entries()) {
+            const message = (messages[i] ?? '').slice(0, 200);
+            out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${summary_link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`);
         }
         if (findings.length > maxRows)
             out.push('', `… and ${findings.length - maxRows} more (see the filtered SARIF).`);
@@ -38114,6 +38712,7 @@ function gateReport(outcome, env, maxRows = 100) {
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/run.js
+
 
 
 
@@ -38198,13 +38797,13 @@ async function runGate(deps) {
     core.setOutput('net-new-count', String(c.net_new_count));
     core.setOutput('blocking-count', String(c.blocking_count));
     core.setOutput('linters-skipped', JSON.stringify(c.linters_skipped.map((s) => s.linter)));
-    for (const f of outcome.classification?.netNew ?? []) {
-        if (!f.blocking)
-            continue;
-        core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${(f.result.message?.text ?? 'finding').split('\n')[0]}`, {
+    const blocking = (outcome.classification?.netNew ?? []).filter((f) => f.blocking);
+    const messages = outcome.report ? messagesOf(outcome.report, blocking) : [];
+    for (const [i, f] of blocking.entries()) {
+        core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messages[i] || 'finding'}`, {
             title: `Net-new ${f.severity} finding`,
-            file: f.location.path,
-            ...(f.location.startLine === undefined ? {} : { startLine: f.location.startLine }),
+            file: f.path,
+            ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
         });
     }
     const report = gateReport(outcome, env);

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { classify } from '../../actions/gate/classify.js';
 import type { AddedLines, PullRequestDiff } from '../../actions/gate/git-diff.js';
-import type { SarifLog } from '../../actions/gate/sarif.js';
+import { openSarif, type SarifLog } from '../../actions/gate/sarif.js';
 import { SopsDetector } from '../../actions/gate/secrets.js';
 import { FAIL_ON, type FailOn } from '../../actions/gate/severity.js';
 
@@ -22,6 +25,10 @@ const resultArb = fc.record({
 });
 
 describe('net-new classification (property)', () => {
+  let dir: string;
+  before(() => (dir = mkdtempSync(join(tmpdir(), 'gatehouse-net-new-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
   it('a finding on an unchanged line is never net-new; one on an added line at or above --fail-on always blocks', () => {
     fc.assert(
       fc.property(diffArb, fc.array(resultArb, { maxLength: 40 }), fc.constantFrom(...FAIL_ON), (changes, results, failOn) => {
@@ -44,16 +51,20 @@ describe('net-new classification (property)', () => {
             },
           ],
         };
-        const outcome = classify(log, diff, { failOn, workspace: '/nonexistent', sops: new SopsDetector('/nonexistent'), skippedLinters: new Set() });
-        const netNew = new Set(outcome.netNew.map((f) => f.result));
-        log.runs[0]!.results!.forEach((result, i) => {
+        // Through the real reader: the report is a file, its results read back one at a time.
+        const path = join(dir, 'report.sarif');
+        writeFileSync(path, JSON.stringify(log, null, 1));
+        const report = openSarif(path);
+        const outcome = classify(report, diff, { failOn, workspace: '/nonexistent', sops: new SopsDetector('/nonexistent'), skippedLinters: new Set() });
+        const netNew = new Set(outcome.netNew.map((f) => f.index));
+        log.runs[0]!.results!.forEach((_, i) => {
           const r = results[i]!;
           const added = map.get(r.file);
           const onAddedLine = added === 'all' || (added !== undefined && added.has(r.line));
           if (!onAddedLine) {
-            assert.ok(!netNew.has(result), `${r.file}:${r.line} is unchanged but was net-new`);
+            assert.ok(!netNew.has(i), `${r.file}:${r.line} is unchanged but was net-new`);
           } else {
-            const finding = outcome.netNew.find((f) => f.result === result);
+            const finding = outcome.netNew.find((f) => f.index === i);
             assert.ok(finding, `${r.file}:${r.line} was added but not net-new`);
             if (LEVEL_SEVERITY[r.level]! >= THRESHOLD[failOn]) assert.ok(finding.blocking, `${r.level} at ${failOn} must block`);
           }
