@@ -39,6 +39,10 @@ function failedInvocations(log: SarifLog): string[] {
     .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
 }
 
+function noAnswer(err: GateError): { exitCode: number; error: string; message: string; classification: undefined } {
+  return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
+}
+
 /**
  * `gate ci`: classify the report's results against the pull request's diff, write the filtered
  * SARIF and the counts, then choose the exit code (0 pass, 1 blocked, 2 no answer). The outputs
@@ -91,10 +95,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     }
   } catch (err) {
     if (!(err instanceof GateError)) throw err;
-    exitCode = EXIT_ERROR;
-    error = err.message;
-    message = `no answer: ${err.message}`;
-    classification = undefined;
+    ({ exitCode, error, message, classification } = noAnswer(err));
   }
 
   if (options.filteredOut) {
@@ -103,10 +104,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     } catch (err) {
       // Net-new results are read again from the report: one that changed since is no answer.
       if (!(err instanceof GateError)) throw err;
-      exitCode = EXIT_ERROR;
-      error = err.message;
-      message = `no answer: ${err.message}`;
-      classification = undefined;
+      ({ exitCode, error, message, classification } = noAnswer(err));
       await writeFilteredSarif(options.filteredOut, undefined, undefined);
     }
   }

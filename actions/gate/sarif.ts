@@ -84,6 +84,14 @@ function readError(path: string, err: unknown): GateError {
   throw err;
 }
 
+function openReport(path: string): number {
+  try {
+    return openSync(path, 'r');
+  } catch (err) {
+    throw readError(path, err);
+  }
+}
+
 /** One run, its `results` array stepped over and located instead of parsed. */
 function readRun(reader: JsonReader): { run: unknown; results?: ByteRange } {
   if (reader.peek() !== 0x7b) return { run: reader.readValue() };
@@ -109,12 +117,7 @@ function readRun(reader: JsonReader): { run: unknown; results?: ByteRange } {
  * `runs` array whose runs each have a `tool.driver`. Anything else is a tool error (exit 2).
  */
 export function openSarif(path: string, options: { readonly chunkBytes?: number } = {}): SarifReport {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    throw readError(path, err);
-  }
+  const fd = openReport(path);
   let log: unknown;
   const ranges: (ByteRange | undefined)[] = [];
   try {
@@ -160,12 +163,7 @@ export function openSarif(path: string, options: { readonly chunkBytes?: number 
 }
 
 function* readAgain(path: string, sources: Iterable<ByteRange>): Generator<SarifResult, void, undefined> {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    throw readError(path, err);
-  }
+  const fd = openReport(path);
   try {
     // One buffer for all: the ranges are known exactly, so no scanning is needed.
     let buffer = Buffer.allocUnsafe(1 << 16);
@@ -188,12 +186,7 @@ function* readAgain(path: string, sources: Iterable<ByteRange>): Generator<Sarif
 /** A run's results read from their byte range, one parsed at a time. */
 function* readResults(path: string, range: ByteRange | undefined, chunkBytes?: number): Generator<SourcedResult, void, undefined> {
   if (!range) return;
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    throw readError(path, err);
-  }
+  const fd = openReport(path);
   try {
     const reader = new JsonReader(fd, { ...range, ...(chunkBytes ? { chunkBytes } : {}) });
     const elements = reader.elements();

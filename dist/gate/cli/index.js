@@ -9747,6 +9747,14 @@ function readError(path, err) {
         return new errors_GateError(`cannot read the SARIF report ${path}: ${code}`);
     throw err;
 }
+function openReport(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    }
+    catch (err) {
+        throw readError(path, err);
+    }
+}
 /** One run, its `results` array stepped over and located instead of parsed. */
 function readRun(reader) {
     if (reader.peek() !== 0x7b)
@@ -9775,13 +9783,7 @@ function readRun(reader) {
  * `runs` array whose runs each have a `tool.driver`. Anything else is a tool error (exit 2).
  */
 function openSarif(path, options = {}) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
-    }
-    catch (err) {
-        throw readError(path, err);
-    }
+    const fd = openReport(path);
     let log;
     const ranges = [];
     try {
@@ -9832,13 +9834,7 @@ function openSarif(path, options = {}) {
     };
 }
 function* readAgain(path, sources) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
-    }
-    catch (err) {
-        throw readError(path, err);
-    }
+    const fd = openReport(path);
     try {
         // One buffer for all: the ranges are known exactly, so no scanning is needed.
         let buffer = Buffer.allocUnsafe(1 << 16);
@@ -9864,13 +9860,7 @@ function* readAgain(path, sources) {
 function* readResults(path, range, chunkBytes) {
     if (!range)
         return;
-    let fd;
-    try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
-    }
-    catch (err) {
-        throw readError(path, err);
-    }
+    const fd = openReport(path);
     try {
         const reader = new JsonReader(fd, { ...range, ...(chunkBytes ? { chunkBytes } : {}) });
         const elements = reader.elements();
@@ -9910,6 +9900,9 @@ function failedInvocations(log) {
     return log.runs
         .filter((run) => run.invocations?.some((i) => i.executionSuccessful === false))
         .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
+}
+function noAnswer(err) {
+    return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
 }
 /**
  * `gate ci`: classify the report's results against the pull request's diff, write the filtered
@@ -9967,10 +9960,7 @@ async function runCi(options, env) {
     catch (err) {
         if (!(err instanceof errors_GateError))
             throw err;
-        exitCode = EXIT_ERROR;
-        error = err.message;
-        message = `no answer: ${err.message}`;
-        classification = undefined;
+        ({ exitCode, error, message, classification } = noAnswer(err));
     }
     if (options.filteredOut) {
         try {
@@ -9980,10 +9970,7 @@ async function runCi(options, env) {
             // Net-new results are read again from the report: one that changed since is no answer.
             if (!(err instanceof errors_GateError))
                 throw err;
-            exitCode = EXIT_ERROR;
-            error = err.message;
-            message = `no answer: ${err.message}`;
-            classification = undefined;
+            ({ exitCode, error, message, classification } = noAnswer(err));
             await writeFilteredSarif(options.filteredOut, undefined, undefined);
         }
     }
