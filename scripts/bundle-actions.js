@@ -15,9 +15,12 @@ const names = readdirSync(join(root, 'actions'), { withFileTypes: true })
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const ncc = join(root, 'node_modules', '.bin', 'ncc');
+// --no-cache: ncc keeps a webpack cache per working directory (~/.cache/ncc), and a build from a
+// stale cache once numbered a lazily loaded chunk differently from a fresh build, which CI's
+// check that dist/ equals a fresh build would reject.
 function bundle(entry, outDir) {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run tsc first (npm run build does)`);
-  execFileSync(ncc, ['build', entry, '-o', outDir, '--license', 'licenses.txt', '--quiet'], { stdio: 'inherit' });
+  execFileSync(ncc, ['build', entry, '-o', outDir, '--license', 'licenses.txt', '--no-cache', '--quiet'], { stdio: 'inherit' });
   console.log(`${outDir.slice(root.length)}/index.js`);
 }
 
