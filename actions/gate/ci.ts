@@ -69,7 +69,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     report = openSarif(options.sarif);
     const { log } = report;
     if (log.runs.length === 0) throw new GateError('the SARIF report has no runs: nothing was scanned');
-    skipped = skippedLinters(enabledLinters(options.linters, env, options.repo), megalinterMajor(log));
+    skipped = skippedLinters(await enabledLinters(options.linters, env, options.repo), megalinterMajor(log));
     failed = failedInvocations(log);
     diff = await pendingDiff;
     classification = classify(report, diff, {

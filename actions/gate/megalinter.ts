@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { NO_SARIF_LINTERS } from './no-sarif-linters.js';
 import type { SarifLog, SarifRun } from './sarif.js';
 
@@ -38,14 +37,17 @@ function keysFrom(value: unknown): string[] {
 
 /**
  * The enabled linters: `--linters`, else MegaLinter's `ENABLE_LINTERS` setting, else the
- * `ENABLE_LINTERS` of `.mega-linter.yml` in the repository. Undefined when none says.
+ * `ENABLE_LINTERS` of `.mega-linter.yml` in the repository. Undefined when none says. The YAML
+ * parser is loaded only when that file is read: it is most of the gate's code, and most runs
+ * never need it.
  */
-export function enabledLinters(option: string | undefined, env: NodeJS.ProcessEnv, repo: string): string[] | undefined {
+export async function enabledLinters(option: string | undefined, env: NodeJS.ProcessEnv, repo: string): Promise<string[] | undefined> {
   if (option !== undefined) return keysFrom(option);
   if (env.ENABLE_LINTERS?.trim()) return keysFrom(env.ENABLE_LINTERS);
   for (const name of ['.mega-linter.yml', '.mega-linter.yaml']) {
     const file = join(repo, name);
     if (!existsSync(file)) continue;
+    const { parse } = await import(/* webpackChunkName: "yaml" */ 'yaml');
     const config = parse(readFileSync(file, 'utf8')) as { ENABLE_LINTERS?: unknown } | null;
     if (config?.ENABLE_LINTERS !== undefined) return keysFrom(config.ENABLE_LINTERS);
   }

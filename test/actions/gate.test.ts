@@ -7,7 +7,7 @@ import type { AnnotationProperties } from '@actions/core';
 import { COMMENT_MARKER } from '../../actions/gate/pr-comment.js';
 import { runGate, type GateCore } from '../../actions/gate/run.js';
 import { GitRepo, lines } from '../support/git-repo.js';
-import { REPO_ROOT } from '../support/processes.js';
+import { REPO_ROOT, runToEnd } from '../support/processes.js';
 import { RecordingCore, runAction } from '../support/runner.js';
 import { listen, readBody, type Listening } from '../support/servers.js';
 
@@ -207,6 +207,18 @@ describe('gate action', () => {
     assert.equal(run.outputs['blocking-count'], '1');
     const filtered = JSON.parse(readFileSync(run.outputs['filtered-sarif']!, 'utf8')) as { runs: { results: { baselineState: string }[] }[] };
     assert.equal(filtered.runs[0]!.results[0]!.baselineState, 'new');
+  });
+
+  it('from its bundles (action and command line), a .mega-linter.yml is read: the YAML parser loads from its own chunk', async () => {
+    writeFileSync(join(repo.dir, '.mega-linter.yml'), 'ENABLE_LINTERS:\n  - ACTION_ACTIONLINT\n  - JAVASCRIPT_ES\n');
+    const sarif = report([{ line: 3, level: 'error' }]);
+    const run = await runAction(join(REPO_ROOT, 'dist', 'gate', 'index.js'), { sarif, base, repo: repo.dir }, { RUNNER_TEMP: temp });
+    assert.equal(run.code, 0, run.stdout);
+    assert.equal(run.outputs['linters-skipped'], '["ACTION_ACTIONLINT"]');
+    const counts = join(temp, 'cli-counts.json');
+    const cli = await runToEnd(process.execPath, [join(REPO_ROOT, 'dist', 'gate', 'cli', 'index.js'), 'ci', '--sarif', sarif, '--base', base, '--repo', repo.dir, '--counts-json', counts]);
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.deepEqual((JSON.parse(readFileSync(counts, 'utf8')) as { linters_skipped: { linter: string }[] }).linters_skipped.map((s) => s.linter), ['ACTION_ACTIONLINT']);
   });
 
   it('the root action.yml (the marketplace entry) is the gate action', () => {
