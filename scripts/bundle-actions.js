@@ -4,7 +4,8 @@
 // its command-line entry (cli.ts) into dist/<name>/cli/index.js.
 // dist/ is rebuilt from scratch so a removed action leaves nothing behind.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -20,8 +21,48 @@ const ncc = join(root, 'node_modules', '.bin', 'ncc');
 // check that dist/ equals a fresh build would reject.
 function bundle(entry, outDir) {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run tsc first (npm run build does)`);
-  execFileSync(ncc, ['build', entry, '-o', outDir, '--license', 'licenses.txt', '--no-cache', '--quiet'], { stdio: 'inherit' });
+  const work = mkdtempSync(join(tmpdir(), 'gatehouse-bundle-'));
+  try {
+    const stats = join(work, 'stats.json');
+    execFileSync(ncc, ['build', entry, '-o', outDir, '--stats-out', stats, '--no-cache', '--quiet'], { stdio: 'inherit' });
+    writeFileSync(join(outDir, 'licenses.txt'), licenses(JSON.parse(readFileSync(stats, 'utf8'))));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
   console.log(`${outDir.slice(root.length)}/index.js`);
+}
+
+/**
+ * The licenses of every package bundled, in every chunk. ncc's own --license writes one file per
+ * chunk under the same name, so with a lazily loaded chunk the last chunk's list replaced the
+ * rest. Same layout as ncc's: name, license type, license text.
+ */
+function licenses(stats) {
+  const roots = new Map();
+  const visit = (modules) => {
+    for (const module of modules ?? []) {
+      // The identifier is the loader chain, then the file, then a hash.
+      const file = (module.identifier ?? '').split('!').pop().split('|')[0];
+      const at = file.lastIndexOf('/node_modules/');
+      if (at >= 0) {
+        const parts = file.slice(at + '/node_modules/'.length).split('/');
+        const name = parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
+        roots.set(name, `${file.slice(0, at)}/node_modules/${name}`);
+      }
+      visit(module.modules);
+    }
+  };
+  visit(stats.modules);
+  return [...roots]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, dir]) => {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      const type = typeof pkg.license === 'string' ? pkg.license : (pkg.license?.type ?? 'UNKNOWN');
+      const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)/i.test(f));
+      const text = file ? readFileSync(join(dir, file), 'utf8').trim() : '';
+      return `${name}\n${type}\n${text}\n`;
+    })
+    .join('\n');
 }
 
 for (const name of names) {

@@ -65,6 +65,19 @@ describe('dist/ bundles', () => {
     assert.deepEqual(bundles.sort(), actions.sort());
   });
 
+  it('licenses.txt lists the packages of every chunk, the lazily loaded ones included', () => {
+    const listed = (file: string) => new Set(readFileSync(join(DIST, file), 'utf8').split('\n\n').map((entry) => entry.split('\n')[0]));
+    // The main chunk and the chunks loaded on demand (MongoDB for serve, YAML for .mega-linter.yml).
+    for (const [file, packages] of [
+      ['sync/cli/licenses.txt', ['croner', 'yaml', 'mongodb', 'express', 'pino']],
+      ['gate/licenses.txt', ['@actions/core', 'yaml']],
+      ['gate/cli/licenses.txt', ['yaml']],
+    ] as const) {
+      const names = listed(file);
+      for (const name of packages) assert.ok(names.has(name), `${file} lacks ${name}`);
+    }
+  });
+
   for (const name of bundles) {
     it(`${name}: runs once from its bundle`, async () => {
       const smoke = SMOKE[name];
