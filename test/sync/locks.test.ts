@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
 import { memoryLocks, type SourceLocks } from '../../server/sync/service/locks.js';
+import * as mongodb from 'mongodb';
 import { mongoLocks } from '../../server/sync/service/locks-mongo.js';
 import { StoreUnavailable } from '../../server/store/types.js';
 import { closedPort } from '../support/servers.js';
@@ -77,15 +78,15 @@ describe('sync locks contract: MongoDB (runs when MONGODB_URI is set; skipped ot
   locksContract(async () => {
     const dbName = `gatehouse_locks_${randomBytes(6).toString('hex')}`;
     databases.push(dbName);
-    return [mongoLocks(uri!, { dbName }), mongoLocks(uri!, { dbName })];
+    return [mongoLocks(uri!, { dbName }, mongodb), mongoLocks(uri!, { dbName }, mongodb)];
   });
 
   it('a crashed holder’s lease expires; a live holder keeps renewing its own', async () => {
     const dbName = `gatehouse_locks_${randomBytes(6).toString('hex')}`;
     databases.push(dbName);
     const lost: string[] = [];
-    const a = mongoLocks(uri!, { dbName, leaseMs: 300, onLost: (s) => lost.push(s) });
-    const b = mongoLocks(uri!, { dbName, leaseMs: 300 });
+    const a = mongoLocks(uri!, { dbName, leaseMs: 300, onLost: (s) => lost.push(s) }, mongodb);
+    const b = mongoLocks(uri!, { dbName, leaseMs: 300 }, mongodb);
     try {
       const live = (await a.acquire('github', 'live'))!;
       await sleep(700);
@@ -108,7 +109,7 @@ describe('sync locks contract: MongoDB (runs when MONGODB_URI is set; skipped ot
 
 describe('sync locks on MongoDB without a server', () => {
   it('answers StoreUnavailable, so a trigger gets a retryable 503', async () => {
-    const locks = mongoLocks(`mongodb://127.0.0.1:${await closedPort()}/gatehouse`, { dbName: 'x', serverSelectionTimeoutMs: 300 });
+    const locks = mongoLocks(`mongodb://127.0.0.1:${await closedPort()}/gatehouse`, { dbName: 'x', serverSelectionTimeoutMs: 300 }, mongodb);
     try {
       await assert.rejects(locks.acquire('github', 'run'), StoreUnavailable);
     } finally {

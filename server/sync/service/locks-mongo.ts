@@ -1,4 +1,4 @@
-import { MongoClient, MongoError } from 'mongodb';
+import type * as Mongo from 'mongodb';
 import { StoreUnavailable } from '../../store/types.js';
 import type { SourceName } from '../config.js';
 import type { Lease, SourceLocks } from './locks.js';
@@ -13,6 +13,9 @@ interface LockDoc {
 const DUPLICATE_KEY = 11000;
 /** A lease outlives a crashed holder by at most this long; a live holder renews it every third of it. */
 export const DEFAULT_LEASE_MS = 60_000;
+
+/** The driver's module, passed in: the service loads it only when MONGODB_URI is set. */
+export type MongoDriver = Pick<typeof Mongo, 'MongoClient' | 'MongoError'>;
 
 export interface MongoLocksOptions {
   readonly leaseMs?: number;
@@ -30,7 +33,8 @@ export interface MongoLocksOptions {
  * Taking a lease is one atomic upsert that matches only an expired document; a held one makes
  * the upsert collide on `_id`.
  */
-export function mongoLocks(uri: string, options: MongoLocksOptions = {}): SourceLocks {
+export function mongoLocks(uri: string, options: MongoLocksOptions, driver: MongoDriver): SourceLocks {
+  const { MongoClient, MongoError } = driver;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000, appName: 'gatehouse-sync' });
   const locks = client.db(options.dbName).collection<LockDoc>('sync_locks');

@@ -5,6 +5,7 @@ import { packageVersion } from '../../version.js';
 import type { ParsedArgs } from '../args.js';
 import type { SyncIo } from '../command.js';
 import { loadSyncConfig } from '../config.js';
+import { mongoLocks } from './locks-mongo.js';
 import { memoryLocks, type SourceLocks } from './locks.js';
 import { assemble, checkServiceConfig, listenSyncApp } from './start.js';
 import { realTimers } from './timers.js';
@@ -25,14 +26,15 @@ function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, max: numb
 /**
  * The MongoDB driver loads only when MONGODB_URI is set: in the command-line bundle it is a chunk
  * of its own (about 1.6 MB), so the service chunk stays under 2 MB and in-memory mode never parses it.
- * The chunk is named: unnamed, its id changed from one build to the next and dist/ could not equal
- * a fresh build.
+ * The import names the package itself, so the chunk holds only the driver and keeps the id of its
+ * name: importing our own module that imports the driver made webpack split the driver into a
+ * second, unnamed chunk whose id changed between builds, and dist/ could not equal a fresh build.
  */
 async function locksFor(env: NodeJS.ProcessEnv, onLost: (source: string) => void): Promise<SourceLocks> {
   const uri = env.MONGODB_URI?.trim();
   if (!uri) return memoryLocks();
-  const { mongoLocks } = await import(/* webpackChunkName: "mongo-locks" */ './locks-mongo.js');
-  return mongoLocks(uri, { onLost });
+  const driver = await import(/* webpackChunkName: "mongodb" */ 'mongodb');
+  return mongoLocks(uri, { onLost }, driver);
 }
 
 /**

@@ -1,5 +1,5 @@
-export const id = 245;
-export const ids = [245];
+export const id = 755;
+export const ids = [755];
 export const modules = {
 
 /***/ 12348:

@@ -1,33 +1,8 @@
-export const id = 254;
-export const ids = [254];
+export const id = 747;
+export const ids = [747];
 export const modules = {
 
-/***/ 39509:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   u: () => (/* binding */ StoreUnavailable)
-/* harmony export */ });
-/* unused harmony export newestFirst */
-/** The store could not be reached or answered with an error: retryable, nothing was decided. */
-class StoreUnavailable extends Error {
-    name = 'StoreUnavailable';
-    constructor(options) {
-        super('store unavailable', options);
-    }
-}
-/** Newest-first order of the history: recordedAt, then deploymentId, descending. */
-function newestFirst(a, b) {
-    const byTime = b.recordedAt.getTime() - a.recordedAt.getTime();
-    if (byTime !== 0)
-        return byTime;
-    return a.deploymentId < b.deploymentId ? 1 : a.deploymentId > b.deploymentId ? -1 : 0;
-}
-
-
-/***/ }),
-
-/***/ 96254:
+/***/ 8747:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -154,6 +129,73 @@ function packageVersion() {
 
 // EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
 var sync_config = __webpack_require__(44124);
+;// CONCATENATED MODULE: ./build/server/store/types.js
+/** The store could not be reached or answered with an error: retryable, nothing was decided. */
+class StoreUnavailable extends Error {
+    name = 'StoreUnavailable';
+    constructor(options) {
+        super('store unavailable', options);
+    }
+}
+/** Newest-first order of the history: recordedAt, then deploymentId, descending. */
+function newestFirst(a, b) {
+    const byTime = b.recordedAt.getTime() - a.recordedAt.getTime();
+    if (byTime !== 0)
+        return byTime;
+    return a.deploymentId < b.deploymentId ? 1 : a.deploymentId > b.deploymentId ? -1 : 0;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/locks-mongo.js
+
+const DUPLICATE_KEY = 11000;
+/** A lease outlives a crashed holder by at most this long; a live holder renews it every third of it. */
+const DEFAULT_LEASE_MS = 60_000;
+/**
+ * Locks as leases in MongoDB (`sync_locks`, one document per source), for when `MONGODB_URI` is
+ * set: they also hold across a rolling update, where an old and a new process briefly overlap.
+ * Taking a lease is one atomic upsert that matches only an expired document; a held one makes
+ * the upsert collide on `_id`.
+ */
+function mongoLocks(uri, options, driver) {
+    const { MongoClient, MongoError } = driver;
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000, appName: 'gatehouse-sync' });
+    const locks = client.db(options.dbName).collection('sync_locks');
+    const unavailable = (err) => {
+        throw err instanceof MongoError ? new StoreUnavailable({ cause: err }) : err;
+    };
+    return {
+        kind: 'mongodb',
+        async acquire(source, holder) {
+            const now = new Date();
+            try {
+                await locks.updateOne({ _id: source, expiresAt: { $lte: now } }, { $set: { holder, acquiredAt: now, expiresAt: new Date(now.getTime() + leaseMs) } }, { upsert: true });
+            }
+            catch (err) {
+                if (err instanceof MongoError && err.code === DUPLICATE_KEY)
+                    return undefined;
+                return unavailable(err);
+            }
+            const renewal = setInterval(() => {
+                locks.updateOne({ _id: source, holder }, { $set: { expiresAt: new Date(Date.now() + leaseMs) } }).then((result) => {
+                    if (result.matchedCount === 0)
+                        options.onLost?.(source);
+                }, 
+                // A missed renewal is retried at the next tick; the lease is three ticks long.
+                () => undefined);
+            }, leaseMs / 3);
+            renewal.unref();
+            return {
+                release: async () => {
+                    clearInterval(renewal);
+                    await locks.deleteOne({ _id: source, holder }).catch(unavailable);
+                },
+            };
+        },
+        close: () => client.close(),
+    };
+}
+
 ;// CONCATENATED MODULE: ./build/server/sync/service/locks.js
 /** In-process locks: enough for the single replica the service runs as. */
 function memoryLocks() {
@@ -609,8 +651,6 @@ const apiHeaders = (_req, res, next) => {
     next();
 };
 
-// EXTERNAL MODULE: ./build/server/store/types.js
-var types = __webpack_require__(39509);
 ;// CONCATENATED MODULE: ./build/server/http/errors.js
 
 /**
@@ -677,7 +717,7 @@ function toAppError(err) {
     if (err instanceof AppError)
         return err;
     // No verdict was reached and nothing was half-written: the client may retry.
-    if (err instanceof types/* StoreUnavailable */.u)
+    if (err instanceof StoreUnavailable)
         return new AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
     if (err && typeof err === 'object') {
         const mapped = fromBodyParser(err);
@@ -1305,6 +1345,7 @@ const realTimers = {
 
 
 
+
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
 const EXIT_CONFIG = 2;
@@ -1321,15 +1362,16 @@ function whole(env, name, fallback, max) {
 /**
  * The MongoDB driver loads only when MONGODB_URI is set: in the command-line bundle it is a chunk
  * of its own (about 1.6 MB), so the service chunk stays under 2 MB and in-memory mode never parses it.
- * The chunk is named: unnamed, its id changed from one build to the next and dist/ could not equal
- * a fresh build.
+ * The import names the package itself, so the chunk holds only the driver and keeps the id of its
+ * name: importing our own module that imports the driver made webpack split the driver into a
+ * second, unnamed chunk whose id changed between builds, and dist/ could not equal a fresh build.
  */
 async function locksFor(env, onLost) {
     const uri = env.MONGODB_URI?.trim();
     if (!uri)
         return memoryLocks();
-    const { mongoLocks } = await Promise.all(/* import() | mongo-locks */[__webpack_require__.e(245), __webpack_require__.e(202)]).then(__webpack_require__.bind(__webpack_require__, 26741));
-    return mongoLocks(uri, { onLost });
+    const driver = await __webpack_require__.e(/* import() | mongodb */ 755).then(__webpack_require__.t.bind(__webpack_require__, 84294, 19));
+    return mongoLocks(uri, { onLost }, driver);
 }
 /**
  * `gatehouse-sync serve`. Mode deployment: every enabled source on its schedule, the HTTP
