@@ -172,6 +172,7 @@ function* readAgain(path: string, sources: Iterable<ByteRange>): Generator<Sarif
       let result: SarifResult;
       try {
         const read = readSync(fd, buffer, 0, end - start, start);
+        if (read !== end - start) throw new JsonSyntaxError(`the report ended at byte ${start + read} while it was read again`);
         result = JSON.parse(buffer.toString('utf8', 0, read)) as SarifResult;
       } catch (err) {
         throw readError(path, err instanceof SyntaxError ? new JsonSyntaxError(`invalid JSON value at byte ${start}`) : err);

@@ -1277,6 +1277,8 @@ function* readAgain(path, sources) {
             let result;
             try {
                 const read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, end - start, start);
+                if (read !== end - start)
+                    throw new JsonSyntaxError(`the report ended at byte ${start + read} while it was read again`);
                 result = JSON.parse(buffer.toString('utf8', 0, read));
             }
             catch (err) {
