@@ -16,9 +16,8 @@ const names = readdirSync(join(root, 'actions'), { withFileTypes: true })
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const ncc = join(root, 'node_modules', '.bin', 'ncc');
-// --no-cache: ncc keeps a webpack cache per working directory (~/.cache/ncc), and a build from a
-// stale cache once numbered a lazily loaded chunk differently from a fresh build, which CI's
-// check that dist/ equals a fresh build would reject.
+// --no-cache: every build starts from the sources alone, as on a fresh clone (ncc otherwise keeps a
+// webpack cache per working directory in ~/.cache/ncc), since CI checks dist/ against a fresh build.
 function bundle(entry, outDir) {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run tsc first (npm run build does)`);
   const work = mkdtempSync(join(tmpdir(), 'gatehouse-bundle-'));
