@@ -91,7 +91,9 @@ export async function writeFilteredSarif(path: string, report: SarifReport | und
       try {
         let next = 0;
         runs.forEach((run, runIndex) => {
-          out.write(`${runIndex > 0 ? ',' : ''}${openObject(run)}"results":[`);
+          // A `results` that was not an array is still in the run; the filtered one replaces it.
+          const { results: _replaced, ...rest } = run;
+          out.write(`${runIndex > 0 ? ',' : ''}${openObject(rest)}"results":[`);
           for (let first = true; next < netNew.length && netNew[next]!.runIndex === runIndex; next++, first = false) {
             const result = results.next().value as SarifResult;
             out.write(`${first ? '' : ','}${JSON.stringify({ ...result, baselineState: 'new' })}`);

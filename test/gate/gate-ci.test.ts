@@ -273,6 +273,15 @@ describe('gate ci', () => {
     });
   });
 
+  it('a run whose results is not an array has no results; the filtered SARIF gives it one empty list, not two keys', async () => {
+    const { counts, outcome } = await gate({ version: '2.1.0', runs: [{ ...run([]), results: null }, run([result('src/app.js', 6)])] });
+    assert.equal(outcome.exitCode, 1);
+    assert.equal(counts.total_count, 1);
+    const text = readFileSync(join(out, 'filtered.sarif'), 'utf8');
+    assert.equal(text.match(/"results":/g)?.length, 2, text);
+    assert.deepEqual((JSON.parse(text) as SarifLog).runs.map((r) => r.results?.length), [0, 1]);
+  });
+
   describe('MegaLinter', () => {
     const megalinterRun = (key: string, results: SarifResult[], extra: Partial<SarifRun> = {}): SarifRun =>
       run(results, { tool: { driver: { name: `${key.toLowerCase()} (MegaLinter ${key})` } }, properties: { megalinter: { linterKey: key } }, ...extra });
