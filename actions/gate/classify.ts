@@ -89,14 +89,6 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
   let sopsIgnored = 0;
   let noLocation = 0;
   let ignoredRuns = 0;
-  // Many findings share a file or a rule: one copy of each string.
-  const strings = new Map<string, string>();
-  const intern = (text: string): string => {
-    const known = strings.get(text);
-    if (known !== undefined) return known;
-    strings.set(text, text);
-    return text;
-  };
   report.log.runs.forEach((run: SarifRun, runIndex) => {
     const linter = linterKeyOf(run);
     if (linter && options.skippedLinters.has(linter)) {
@@ -134,7 +126,7 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
         index,
         source,
         tool,
-        ruleId: typeof ruleId === 'string' && ruleId ? intern(ruleId) : undefined,
+        ruleId: typeof ruleId === 'string' && ruleId ? ruleId : undefined,
         path: location.path,
         startLine: location.startLine,
         severity,

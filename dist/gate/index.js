@@ -29166,15 +29166,6 @@ function classify(report, diff, options) {
     let sopsIgnored = 0;
     let noLocation = 0;
     let ignoredRuns = 0;
-    // Many findings share a file or a rule: one copy of each string.
-    const strings = new Map();
-    const intern = (text) => {
-        const known = strings.get(text);
-        if (known !== undefined)
-            return known;
-        strings.set(text, text);
-        return text;
-    };
     report.log.runs.forEach((run, runIndex) => {
         const linter = linterKeyOf(run);
         if (linter && options.skippedLinters.has(linter)) {
@@ -29213,7 +29204,7 @@ function classify(report, diff, options) {
                 index,
                 source,
                 tool,
-                ruleId: typeof ruleId === 'string' && ruleId ? intern(ruleId) : undefined,
+                ruleId: typeof ruleId === 'string' && ruleId ? ruleId : undefined,
                 path: location.path,
                 startLine: location.startLine,
                 severity,
