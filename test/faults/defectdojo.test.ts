@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { syncCommand } from '../../server/sync/command.js';
 import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
 import type { SourceReport } from '../../server/sync/report.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
-import { FakeDependencyTrack } from '../support/fake-dependency-track.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
-import { fpfProject } from '../sync/support.js';
+import { runSync, startSyncFakes, type SyncFakes } from '../sync/support.js';
 import { timed } from './support.js';
 
 /**
@@ -15,12 +13,9 @@ import { timed } from './support.js';
 const POLICY = { ...DEFAULT_RETRY, minDelayMs: 5, maxDelayMs: 20 };
 
 async function run(argv: string[], env: Record<string, string>): Promise<{ code: number; report: SourceReport; all: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await syncCommand([...argv, '--json'], { ...env }, { out: (l) => out.push(l), err: (l) => err.push(l) }, POLICY);
-  const json = out.find((l) => l.startsWith('{'));
-  assert.ok(json, `no summary:\n${[...out, ...err].join('\n')}`);
-  return { code, report: JSON.parse(json) as SourceReport, all: [...out, ...err].join('\n') };
+  const { code, report, all } = await runSync([...argv, '--json'], env, POLICY);
+  assert.ok(report, `no summary:\n${all}`);
+  return { code, report, all };
 }
 
 const THROTTLED = (retryAfter: string) => ({
@@ -30,20 +25,15 @@ const THROTTLED = (retryAfter: string) => ({
 });
 
 describe('faults: DefectDojo answering 5xx or 429 during sync', () => {
-  let dt: FakeDependencyTrack;
+  let fakes: SyncFakes;
   let dd: FakeDefectDojo;
   let env: Record<string, string>;
 
   beforeEach(async () => {
-    dt = await FakeDependencyTrack.start();
-    dd = await FakeDefectDojo.start();
-    env = { SYNC_DEPENDENCYTRACK_URL: dt.url, SYNC_DEFECTDOJO_URL: dd.url, DEPENDENCY_TRACK_API_KEY: dt.apiKey, DEFECTDOJO_TOKEN: dd.token };
-    for (let i = 0; i < 3; i++) dt.projects.push(fpfProject(i, 2));
+    fakes = await startSyncFakes(3, 2);
+    ({ dd, env } = fakes);
   });
-  afterEach(async () => {
-    await dt.close();
-    await dd.close();
-  });
+  afterEach(() => fakes.close());
 
   it('429 on every attempt: retried exactly --retries times, then that project fails (exit 1) and the others sync', async () => {
     dd.faults.inject('reimport', THROTTLED('0'), 3);

@@ -1,34 +1,26 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeDefectDojo } from '../support/fake-defectdojo.js';
-import { FakeDependencyTrack } from '../support/fake-dependency-track.js';
+import type { FakeDefectDojo } from '../support/fake-defectdojo.js';
+import type { FakeDependencyTrack } from '../support/fake-dependency-track.js';
 import { fixturesDir, haveFixture } from '../support/fixtures.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
-import { fpfProject, runSync } from './support.js';
+import { fpfProject, runSync, startSyncFakes, type SyncFakes } from './support.js';
 
 const FPF = 'Dependency Track Finding Packaging Format (FPF) Export';
 
 describe('gatehouse-sync sync (Dependency-Track -> DefectDojo)', () => {
+  let fakes: SyncFakes;
   let dt: FakeDependencyTrack;
   let dd: FakeDefectDojo;
   let env: Record<string, string>;
 
   beforeEach(async () => {
-    dt = await FakeDependencyTrack.start();
-    dd = await FakeDefectDojo.start();
-    env = {
-      SYNC_DEPENDENCYTRACK_URL: dt.url,
-      SYNC_DEFECTDOJO_URL: dd.url,
-      SYNC_DEFECTDOJO_PRODUCT_TYPE: 'Platform',
-      DEPENDENCY_TRACK_API_KEY: dt.apiKey,
-      DEFECTDOJO_TOKEN: dd.token,
-    };
+    fakes = await startSyncFakes();
+    ({ dt, dd } = fakes);
+    env = { ...fakes.env, SYNC_DEFECTDOJO_PRODUCT_TYPE: 'Platform' };
   });
-  afterEach(async () => {
-    await dt.close();
-    await dd.close();
-  });
+  afterEach(() => fakes.close());
 
   it('reimports every project of every page into its own product, engagement and version test', async () => {
     for (let i = 0; i < 230; i++) dt.projects.push(fpfProject(i, 3, { version: `2.${i}` }));

@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict';
-import { FakeDefectDojo } from '../support/fake-defectdojo.js';
-import { FakeDependencyTrack } from '../support/fake-dependency-track.js';
-import { fpfProject, runSync } from './support.js';
+import type { FakeDefectDojo } from '../support/fake-defectdojo.js';
+import type { FakeDependencyTrack } from '../support/fake-dependency-track.js';
+import { runSync, startSyncFakes, type SyncFakes } from './support.js';
 
 describe('gatehouse-sync sync under faults: every project ends synced or reported failed', () => {
+  let fakes: SyncFakes;
   let dt: FakeDependencyTrack;
   let dd: FakeDefectDojo;
   let env: Record<string, string>;
 
   beforeEach(async () => {
-    dt = await FakeDependencyTrack.start();
-    dd = await FakeDefectDojo.start();
-    env = { SYNC_DEPENDENCYTRACK_URL: dt.url, SYNC_DEFECTDOJO_URL: dd.url, DEPENDENCY_TRACK_API_KEY: dt.apiKey, DEFECTDOJO_TOKEN: dd.token };
-    for (let i = 0; i < 6; i++) dt.projects.push(fpfProject(i, 4));
+    fakes = await startSyncFakes(6, 4);
+    ({ dt, dd, env } = fakes);
   });
-  afterEach(async () => {
-    await dt.close();
-    await dd.close();
-  });
+  afterEach(() => fakes.close());
 
   const accounted = (run: Awaited<ReturnType<typeof runSync>>) => {
     const items = run.report!.items;

@@ -5,16 +5,17 @@ import { loadSyncConfig } from '../../server/sync/config.js';
 import { memoryLocks } from '../../server/sync/service/locks.js';
 import { assemble, checkServiceConfig, listenSyncApp, type Assembled } from '../../server/sync/service/start.js';
 import { realTimers } from '../../server/sync/service/timers.js';
-import { FakeDefectDojo } from '../support/fake-defectdojo.js';
-import { FakeDependencyTrack } from '../support/fake-dependency-track.js';
+import type { FakeDefectDojo } from '../support/fake-defectdojo.js';
+import type { FakeDependencyTrack } from '../support/fake-dependency-track.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { REPO_ROOT, runToEnd, startEntry } from '../support/processes.js';
-import { configFile, FAST_RETRY, fpfProject, sample } from './support.js';
+import { configFile, FAST_RETRY, sample, startSyncFakes, type SyncFakes } from './support.js';
 
 const TRIGGER = 'sync-trigger-token-0123456789abcdef';
 
 
 describe('sync service over HTTP', () => {
+  let fakes: SyncFakes;
   let dt: FakeDependencyTrack;
   let dd: FakeDefectDojo;
   let env: Record<string, string>;
@@ -43,22 +44,14 @@ describe('sync service over HTTP', () => {
   const auth = { authorization: `Bearer ${TRIGGER}` };
 
   beforeEach(async () => {
-    dt = await FakeDependencyTrack.start();
-    dd = await FakeDefectDojo.start();
-    for (let i = 0; i < 3; i++) dt.projects.push(fpfProject(i, 4));
-    env = {
-      SYNC_DEPENDENCYTRACK_URL: dt.url,
-      SYNC_DEFECTDOJO_URL: dd.url,
-      SYNC_GITHUB_ENABLED: 'false',
-      DEPENDENCY_TRACK_API_KEY: dt.apiKey,
-      DEFECTDOJO_TOKEN: dd.token,
-    };
+    fakes = await startSyncFakes(3, 4);
+    ({ dt, dd } = fakes);
+    env = { ...fakes.env, SYNC_GITHUB_ENABLED: 'false' };
   });
   afterEach(async () => {
     await close?.();
     await assembled?.service?.stop(5000);
-    await dt.close();
-    await dd.close();
+    await fakes.close();
   });
 
   it('POST /sync/{source}: 202 with a run id, 409 while it runs, 404 for a source that is not enabled; metrics follow the run', async () => {
@@ -147,14 +140,14 @@ describe('sync service over HTTP', () => {
 });
 
 describe('gatehouse-sync serve as a process', () => {
+  let fakes: SyncFakes;
   let dt: FakeDependencyTrack;
   let dd: FakeDefectDojo;
   let env: Record<string, string>;
 
   beforeEach(async () => {
-    dt = await FakeDependencyTrack.start();
-    dd = await FakeDefectDojo.start();
-    for (let i = 0; i < 2; i++) dt.projects.push(fpfProject(i, 2));
+    fakes = await startSyncFakes(2, 2);
+    ({ dt, dd } = fakes);
     env = {
       SYNC_CONFIG: configFile(`schedule:\n  dependencytrack: "0 0 1 1 *"\nsources:\n  dependencytrack: { url: "${dt.url}" }\n  github: { enabled: false }\ndefectdojo: { url: "${dd.url}" }\n`),
       DEPENDENCY_TRACK_API_KEY: dt.apiKey,
@@ -162,10 +155,7 @@ describe('gatehouse-sync serve as a process', () => {
       SYNC_TRIGGER_TOKEN: TRIGGER,
     };
   });
-  afterEach(async () => {
-    await dt.close();
-    await dd.close();
-  });
+  afterEach(() => fakes.close());
 
   it('npm run start:sync’s entry serves, and SIGTERM lets the running sync finish before it exits 0', async () => {
     const started = await startEntry('server/sync/main.ts', env, 'gatehouse-sync listening');

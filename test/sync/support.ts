@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syncCommand } from '../../server/sync/command.js';
+import type { RetryPolicy } from '../../server/sync/http/retry.js';
 import type { SourceReport } from '../../server/sync/report.js';
+import { FakeDefectDojo } from '../support/fake-defectdojo.js';
+import { FakeDependencyTrack } from '../support/fake-dependency-track.js';
 
 /** Back-off short enough for tests; the policy's shape is the real one. */
 export const FAST_RETRY = { minDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 5_000 };
@@ -17,10 +20,10 @@ export interface SyncRun {
   readonly all: string;
 }
 
-export async function runSync(argv: string[], env: Record<string, string>): Promise<SyncRun> {
+export async function runSync(argv: string[], env: Record<string, string>, retry: Partial<RetryPolicy> = FAST_RETRY): Promise<SyncRun> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await syncCommand(argv, { ...env }, { out: (l) => out.push(l), err: (l) => err.push(l) }, FAST_RETRY);
+  const code = await syncCommand(argv, { ...env }, { out: (l) => out.push(l), err: (l) => err.push(l) }, retry);
   const json = argv.includes('--json') && code !== 2 ? out.find((l) => l.startsWith('{')) : undefined;
   return { code, out, err, all: [...out, ...err].join('\n'), ...(json ? { report: JSON.parse(json) as SourceReport } : {}) };
 }
@@ -76,4 +79,28 @@ export function fpfProject(i: number, findings: number, extra: { version?: strin
 export function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+/** A loopback Dependency-Track and DefectDojo, and the environment that points a sync at both. */
+export interface SyncFakes {
+  readonly dt: FakeDependencyTrack;
+  readonly dd: FakeDefectDojo;
+  readonly env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** Starts both fakes; Dependency-Track holds `projects` FPF projects of `findings` findings each. */
+export async function startSyncFakes(projects = 0, findings = 2): Promise<SyncFakes> {
+  const dt = await FakeDependencyTrack.start();
+  const dd = await FakeDefectDojo.start();
+  for (let i = 0; i < projects; i++) dt.projects.push(fpfProject(i, findings));
+  return {
+    dt,
+    dd,
+    env: { SYNC_DEPENDENCYTRACK_URL: dt.url, SYNC_DEFECTDOJO_URL: dd.url, DEPENDENCY_TRACK_API_KEY: dt.apiKey, DEFECTDOJO_TOKEN: dd.token },
+    close: async () => {
+      await dt.close();
+      await dd.close();
+    },
+  };
 }
