@@ -4,9 +4,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * A canned failure: an HTTP answer; `'reset'` (the connection dropped, after the first body chunk
  * when the request has a body, so an upload is cut mid-way); `'hang'` (no answer until the
- * server closes); `'malformed'` (200 with a body cut off mid-JSON).
+ * server closes); `'stall-body'` (200 and its headers, the start of a JSON body, then nothing
+ * until the server closes); `'malformed'` (200 with a body cut off mid-JSON).
  */
-export type Fault = { status: number; body?: unknown; headers?: Record<string, string> } | 'reset' | 'hang' | 'malformed';
+export type Fault = { status: number; body?: unknown; headers?: Record<string, string> } | 'reset' | 'hang' | 'stall-body' | 'malformed';
+
+/** The answer of a peer that sends its headers and then stalls: promises more body than it sends. */
+export function stallBody(res: ServerResponse): void {
+  const start = '{"items": [';
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(64 * 1024) });
+  res.write(start);
+}
 
 /** Faults queued per route, each used `times` times, oldest first. */
 export class Faults<Route extends string> {
@@ -43,6 +51,10 @@ export async function playFault(fault: Fault | undefined, req: IncomingMessage, 
     return true;
   }
   if (fault === 'hang') return true;
+  if (fault === 'stall-body') {
+    stallBody(res);
+    return true;
+  }
   if (fault === 'malformed') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"results": [ {"name": "cut off');

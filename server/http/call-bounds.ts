@@ -1,0 +1,66 @@
+import type { CallBounds } from './outbound.js';
+
+/*
+ * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
+ * one table, and a test compares that table with these values.
+ */
+
+/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
+export const KEY_SET_FETCH: CallBounds = { connectMs: 3000, totalMs: 3000 };
+/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
+export const PLATFORM_CALL: CallBounds = { connectMs: 5000, totalMs: 10_000 };
+/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
+export const PLATFORM_COMMIT: CallBounds = { connectMs: 5000, totalMs: 30_000 };
+/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
+export const CHAT_POST: CallBounds = { connectMs: 3000, totalMs: 3000 };
+/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
+export const RELEASES_CRAWL_MS = 60_000;
+
+/** Actions: the runner's OIDC token endpoint. */
+export const RUNNER_OIDC: CallBounds = { connectMs: 5000, totalMs: 10_000 };
+/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
+export const BROKER_TOKEN: CallBounds = { connectMs: 5000, totalMs: 30_000 };
+/** request-token's post step: `DELETE /installation/token`. */
+export const TOKEN_REVOKE: CallBounds = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
+export const LEDGER_POST: CallBounds = { connectMs: 5000, totalMs: 10_000 };
+/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+export const PR_COMMENT: CallBounds = { connectMs: 5000, totalMs: 10_000 };
+
+/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
+export const ACTION_CALLS = {
+  'runner-oidc': RUNNER_OIDC,
+  'broker-token': BROKER_TOKEN,
+  'token-revoke': TOKEN_REVOKE,
+  'ledger-post': LEDGER_POST,
+  'pr-comment': PR_COMMENT,
+} as const satisfies Record<string, CallBounds>;
+export type ActionCall = keyof typeof ACTION_CALLS;
+
+/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
+export function syncCall(timeoutMs: number): CallBounds {
+  return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
+}
+/** Sync service: `/readyz`'s DefectDojo probe. */
+export const READINESS_PROBE: CallBounds = { connectMs: 5000, totalMs: 5000 };
+
+/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** The backend's outbound bounds, as the app factories take them (tests shorten them). */
+export interface BackendBounds {
+  readonly platform: CallBounds;
+  readonly commit: CallBounds;
+  readonly chat: CallBounds;
+  readonly releasesCrawlMs: number;
+}
+
+export function backendBounds(overrides: Partial<BackendBounds> = {}): BackendBounds {
+  return {
+    platform: PLATFORM_CALL,
+    commit: PLATFORM_COMMIT,
+    chat: CHAT_POST,
+    releasesCrawlMs: RELEASES_CRAWL_MS,
+    ...overrides,
+  };
+}

@@ -1,0 +1,207 @@
+import { Agent, fetch as undiciFetch, Response as UndiciResponse, type Dispatcher } from 'undici';
+
+/**
+ * How long one outbound HTTP call may take. Every call of every part goes through
+ * `boundedFetch`, so none can wait on a peer that accepts the connection and never answers, or
+ * sends its headers and then stalls the body. The defaults of each call site are in
+ * `call-bounds.ts` (and the table in docs/outbound-calls.md).
+ */
+export interface CallBounds {
+  /** TCP (and TLS) connection established within this. */
+  readonly connectMs: number;
+  /** The whole exchange — request sent, headers and the last byte of the body received — within this. */
+  readonly totalMs: number;
+}
+
+export type Fetch = typeof fetch;
+
+/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
+export class CallTimedOut extends Error {
+  override readonly name = 'CallTimedOut';
+  constructor(readonly totalMs: number) {
+    super(`no complete answer within ${seconds(totalMs)}`);
+  }
+}
+
+/** A buffered answer grew past its size bound (a peer streaming without end). */
+export class AnswerTooLarge extends Error {
+  override readonly name = 'AnswerTooLarge';
+  constructor(readonly maxBytes: number) {
+    super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+  }
+}
+
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
+ * aborts them with `CallTimedOut`. `clear` once the work is done.
+ */
+export function sharedDeadline(totalMs: number): { readonly signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
+  timer.unref();
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+/**
+ * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
+ * or the network's error code. Never the URL (it can hold a secret path).
+ */
+export function transportFailure(err: unknown, bounds?: CallBounds): string {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof CallTimedOut || e instanceof AnswerTooLarge) return e.message;
+    const code = (e as { code?: unknown }).code;
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
+    if (typeof code === 'string') return code;
+  }
+  return err instanceof Error ? err.message : 'network error';
+}
+
+const agents = new Map<number, Agent>();
+
+/**
+ * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
+ * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
+ */
+function agentFor(connectMs: number): Agent {
+  let agent = agents.get(connectMs);
+  if (!agent) {
+    agent = new Agent({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+    agents.set(connectMs, agent);
+  }
+  return agent;
+}
+
+/**
+ * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
+ * dispatcher for some addresses (the actions' proxy).
+ */
+export function networkTransport(connectMs: number, dispatcherFor?: (url: URL) => Dispatcher | undefined): Fetch {
+  return ((input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    const dispatcher = dispatcherFor?.(url) ?? agentFor(connectMs);
+    return undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher });
+  }) as unknown as Fetch;
+}
+
+export interface BoundedFetchOptions {
+  /** What carries the request; tests pass a recording fetch. Default: `networkTransport(connectMs)`. */
+  readonly transport?: Fetch;
+  /**
+   * Read the whole body inside the deadline (at most `maxBytes`) before resolving. For clients
+   * that read bodies themselves and would otherwise turn a stalled or cut body into an empty
+   * answer (Octokit does), and wherever a body must not hold unbounded memory.
+   */
+  readonly buffer?: { readonly maxBytes: number };
+}
+
+/** Statuses whose answer has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
+ * deadline that aborts the request, the wait for headers and the reading of the body alike, with
+ * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
+ */
+export function boundedFetch(bounds: CallBounds, options: BoundedFetchOptions = {}): Fetch {
+  const transport = options.transport ?? networkTransport(bounds.connectMs);
+  return (async (input: string | URL | Request, init: RequestInit = {}) => {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
+    // The deadline never keeps a process alive on its own.
+    timer.unref();
+    const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+    let response: Response;
+    try {
+      response = await transport(input, { ...init, signal });
+    } catch (err) {
+      clearTimeout(timer);
+      // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
+      throw signal.aborted ? signal.reason : err;
+    }
+    const body = guardedBody(response, signal, () => clearTimeout(timer));
+    if (!options.buffer) return rebuilt(response, body);
+    const bytes = body ? await readAll(body, options.buffer.maxBytes) : null;
+    return rebuilt(response, bytes);
+  }) as Fetch;
+}
+
+/**
+ * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
+ * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
+ * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
+ */
+function guardedBody(response: Response, signal: AbortSignal, ended: () => void): ReadableStream<Uint8Array> | null {
+  if (!response.body) {
+    ended();
+    return null;
+  }
+  const reader = response.body.getReader();
+  let stop: (() => void) | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      stop = () => {
+        controller.error(signal.reason);
+        reader.cancel(signal.reason).catch(() => undefined);
+        ended();
+      };
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    },
+    async pull(controller) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        if (!signal.aborted) {
+          signal.removeEventListener('abort', stop!);
+          ended();
+          controller.error(err);
+        }
+        return;
+      }
+      if (signal.aborted) return;
+      if (chunk.done) {
+        signal.removeEventListener('abort', stop!);
+        ended();
+        controller.close();
+      } else controller.enqueue(chunk.value);
+    },
+    cancel(reason) {
+      signal.removeEventListener('abort', stop!);
+      ended();
+      return reader.cancel(reason);
+    },
+  });
+}
+
+async function readAll(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
+function rebuilt(original: Response, body: ReadableStream<Uint8Array> | Uint8Array | null): Response {
+  const response = new UndiciResponse(NULL_BODY.has(original.status) ? null : (body as ConstructorParameters<typeof UndiciResponse>[0]), {
+    status: original.status,
+    statusText: original.statusText,
+    headers: [...original.headers],
+  }) as unknown as Response;
+  Object.defineProperty(response, 'url', { value: original.url });
+  return response;
+}
