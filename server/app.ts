@@ -9,12 +9,14 @@ import { brokerRoutes } from './broker/routes.js';
 import { brokerSettingsSource } from './broker/settings.js';
 import { healthRoutes } from './health/routes.js';
 import { apiHeaders } from './http/api-headers.js';
+import { backendBounds, type BackendBounds } from './http/call-bounds.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound, settingsOrMisconfigured } from './http/errors.js';
 import { requestLogging } from './http/request-logging.js';
 import { createChatSink } from './ledger/chat-sink.js';
 import { ledgerRoutes } from './ledger/routes.js';
 import { ledgerSettingsSource } from './ledger/settings.js';
+import type { Fetch } from './http/outbound.js';
 import type { Logger } from './logger.js';
 import { AppClients } from './platform/clients.js';
 import { InstallationDirectory } from './platform/installations.js';
@@ -27,8 +29,10 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly version: string;
   readonly clock?: Clock;
-  /** Outbound HTTP client (key sets, chat webhook, platform API). */
-  readonly fetch?: typeof fetch;
+  /** What carries outbound calls (key sets, chat webhook, platform API); default: the network. */
+  readonly transport?: Fetch;
+  /** Bounds of outbound calls; defaults in `http/call-bounds.ts`. */
+  readonly bounds?: Partial<BackendBounds>;
   /** Key-set cache; one per process so every request shares it. */
   readonly keySets?: KeySetRegistry;
   /** Installation-lookup cache; one per process. */
@@ -38,10 +42,11 @@ export interface AppDeps {
 /** The backend: wires the parts; holds no logic of its own. */
 export function createApp(deps: AppDeps): Express {
   const clock = deps.clock ?? systemClock;
-  const fetchImpl = deps.fetch ?? fetch;
-  const keySets = deps.keySets ?? new KeySetRegistry({ fetch: fetchImpl, clock });
+  const transport = deps.transport ? { transport: deps.transport } : {};
+  const bounds = backendBounds(deps.bounds);
+  const keySets = deps.keySets ?? new KeySetRegistry({ ...transport, clock });
   const verifier = new OidcVerifier(keySets, clock);
-  const clients = new AppClients({ fetch: fetchImpl, userAgent: `gatehouse/${deps.version}` });
+  const clients = new AppClients({ ...transport, bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse/${deps.version}` });
   const installations = deps.installations ?? new InstallationDirectory();
 
   const app = express();
@@ -56,7 +61,7 @@ export function createApp(deps: AppDeps): Express {
       clock,
       logger: deps.logger,
       verifier,
-      chat: createChatSink({ fetch: fetchImpl, logger: deps.logger }),
+      chat: createChatSink({ ...transport, bounds: bounds.chat, logger: deps.logger }),
       settings: settingsOrMisconfigured(ledgerSettingsSource(deps.env)),
     }),
   );
@@ -71,7 +76,7 @@ export function createApp(deps: AppDeps): Express {
       installations,
       clock,
       keyValues: deps.store.keyValues,
-      releases: new ReleasesService({ clients, clock, keyValues: deps.store.keyValues }),
+      releases: new ReleasesService({ clients, clock, keyValues: deps.store.keyValues, crawlMs: bounds.releasesCrawlMs }),
     }),
   );
 

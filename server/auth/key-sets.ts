@@ -11,16 +11,18 @@ import {
 } from 'jose';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
+import { KEY_SET_FETCH } from '../http/call-bounds.js';
+import { boundedFetch, type Fetch } from '../http/outbound.js';
 import { OidcKeySetUnavailable, OidcTokenRejected } from './errors.js';
 import type { IssuerConfig } from './issuers.js';
 
 export type KeyResolver = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
 
 export interface KeySetOptions {
-  /** HTTP client for key-set fetches (defaults to the global fetch). */
-  fetch?: typeof fetch;
+  /** What carries key-set fetches (default: the network). */
+  transport?: Fetch;
   clock?: Clock;
-  /** Bound on one key-set fetch. */
+  /** Bound on one key-set fetch, connection and whole body (default `KEY_SET_FETCH`). */
   timeoutMs?: number;
   /** After a successful fetch, an unknown `kid` triggers no new fetch for this long. */
   cooldownMs?: number;
@@ -37,6 +39,9 @@ interface RemoteEntry {
   failedAt?: number;
 }
 
+/** A key set is a handful of keys; an answer this large is not one. */
+const MAX_KEY_SET_BYTES = 1024 * 1024;
+
 const isKeySelectionFailure = (err: unknown): boolean =>
   err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys;
 
@@ -49,13 +54,18 @@ export class KeySetRegistry {
   private readonly remote = new Map<string, RemoteEntry>();
   private readonly pinned = new Map<string, ReturnType<typeof createLocalJWKSet>>();
   private readonly clock: Clock;
-  private readonly options: Required<Omit<KeySetOptions, 'fetch' | 'clock'>> & { fetch?: typeof fetch };
+  private readonly options: Required<Omit<KeySetOptions, 'transport' | 'clock'>>;
+  private readonly fetch: Fetch;
 
   constructor(options: KeySetOptions = {}) {
     this.clock = options.clock ?? systemClock;
+    const timeoutMs = options.timeoutMs ?? KEY_SET_FETCH.totalMs;
+    this.fetch = boundedFetch(
+      { connectMs: Math.min(KEY_SET_FETCH.connectMs, timeoutMs), totalMs: timeoutMs },
+      { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_KEY_SET_BYTES } },
+    );
     this.options = {
-      fetch: options.fetch,
-      timeoutMs: options.timeoutMs ?? 3000,
+      timeoutMs,
       cooldownMs: options.cooldownMs ?? 30_000,
       cacheMaxAgeMs: options.cacheMaxAgeMs ?? 600_000,
       failureBackoffMs: options.failureBackoffMs ?? 1000,
@@ -102,7 +112,7 @@ export class KeySetRegistry {
           timeoutDuration: this.options.timeoutMs,
           cooldownDuration: this.options.cooldownMs,
           cacheMaxAge: this.options.cacheMaxAgeMs,
-          ...(this.options.fetch ? { [customFetch]: this.options.fetch as unknown as FetchImplementation } : {}),
+          [customFetch]: this.fetch as unknown as FetchImplementation,
         }),
       };
       put(this.remote, config.jwksUrl, entry, this.options.maxEntries);

@@ -1,6 +1,8 @@
 import pLimit from 'p-limit';
 import type { Clock } from '../clock.js';
+import { RELEASES_CRAWL_MS } from '../http/call-bounds.js';
 import { AppError } from '../http/errors.js';
+import { sharedDeadline } from '../http/outbound.js';
 import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
 import { PlatformError } from '../platform/errors.js';
@@ -36,6 +38,8 @@ export interface ReleasesDeps {
   readonly clients: AppClients;
   readonly clock: Clock;
   readonly keyValues: KeyValueStore;
+  /** The whole crawl ends within this (default `RELEASES_CRAWL_MS`); each call has its own bound too. */
+  readonly crawlMs?: number;
 }
 
 interface Target {
@@ -97,10 +101,11 @@ export class ReleasesService {
 
   private async crawl(app: AppClient, maxRepos: number, log: Logger): Promise<ReleasesAggregate> {
     const clients: InstallationClient[] = [];
+    const deadline = sharedDeadline(this.deps.crawlMs ?? RELEASES_CRAWL_MS);
     try {
-      const { targets, truncated } = await this.repositories(app, maxRepos, clients, log);
+      const { targets, truncated } = await this.repositories(app, maxRepos, clients, log, deadline.signal);
       const limit = pLimit(CONCURRENCY);
-      const latest = await Promise.all(targets.map((t) => limit(() => t.client.latestRelease(t.owner, t.name))));
+      const latest = await Promise.all(targets.map((t) => limit(() => t.client.latestRelease(t.owner, t.name, deadline.signal))));
       const repos = targets
         .map((t, i) => ({ repo: t.fullName, latest: latest[i] ? view(latest[i]) : null }))
         .sort((a, b) => (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0));
@@ -110,7 +115,9 @@ export class ReleasesService {
       if (err instanceof PlatformError) throw new AppError(502, 'releases_failed', { message: err.message }, { cause: err });
       throw err;
     } finally {
-      await Promise.all(clients.map((c) => c.revoke().catch(() => {})));
+      deadline.clear();
+      // Not awaited: the answer does not wait on clean-up (each revoke has its own bound, and an unrevoked token expires within the hour).
+      void Promise.all(clients.map((c) => c.revoke().catch(() => {})));
     }
   }
 
@@ -120,17 +127,18 @@ export class ReleasesService {
     maxRepos: number,
     clients: InstallationClient[],
     log: Logger,
+    signal: AbortSignal,
   ): Promise<{ targets: Target[]; truncated: boolean }> {
     const targets: Target[] = [];
-    for await (const installation of app.installations()) {
+    for await (const installation of app.installations(signal)) {
       if (installation.suspended) {
         log.info({ installation_id: installation.id }, 'suspended installation skipped');
         continue;
       }
-      const { token } = await app.mint(installation.id, { permissions: nonEmpty(withinGrant({ contents: 'read' }, installation.permissions)) });
+      const { token } = await app.mint(installation.id, { permissions: nonEmpty(withinGrant({ contents: 'read' }, installation.permissions)) }, signal);
       const client = app.withToken(token);
       clients.push(client);
-      for await (const repository of client.repositories()) {
+      for await (const repository of client.repositories(signal)) {
         if (targets.length >= maxRepos) return { targets, truncated: true };
         targets.push({ fullName: repository.fullName, owner: repository.owner, name: repository.name, client });
       }

@@ -1,7 +1,7 @@
+import { CHAT_POST } from '../http/call-bounds.js';
+import { boundedFetch, type CallBounds, type Fetch } from '../http/outbound.js';
 import type { Logger } from '../logger.js';
 import type { DeploymentRecord } from '../store/types.js';
-
-export const CHAT_TIMEOUT_MS = 3000;
 
 /** Slack mrkdwn needs these three escaped; everything else is literal. */
 const escapeMrkdwn = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -47,19 +47,18 @@ export interface ChatSink {
   notify(record: DeploymentRecord, webhookUrl: string): Promise<boolean>;
 }
 
-export function createChatSink(deps: { fetch: typeof fetch; logger: Logger; timeoutMs?: number }): ChatSink {
-  const timeoutMs = deps.timeoutMs ?? CHAT_TIMEOUT_MS;
+export function createChatSink(deps: { transport?: Fetch; logger: Logger; bounds?: CallBounds }): ChatSink {
+  // The answer is read whole (and small) inside the bound, so a webhook that stalls its body cannot hold the request.
+  const post = boundedFetch(deps.bounds ?? CHAT_POST, { ...(deps.transport ? { transport: deps.transport } : {}), buffer: { maxBytes: 64 * 1024 } });
   return {
     async notify(record, webhookUrl) {
       try {
-        const response = await deps.fetch(webhookUrl, {
+        const response = await post(webhookUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(chatMessage(record)),
-          signal: AbortSignal.timeout(timeoutMs),
           redirect: 'error',
         });
-        await response.body?.cancel().catch(() => undefined);
         if (response.ok) return true;
         deps.logger.warn({ sink: 'chat', status: response.status }, 'chat notification refused');
         return false;

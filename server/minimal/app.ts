@@ -5,7 +5,9 @@ import { brokerSettingsSource } from '../broker/settings.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Env } from '../config-error.js';
 import { apiHeaders } from '../http/api-headers.js';
+import { backendBounds, type BackendBounds } from '../http/call-bounds.js';
 import { parseJson, rawBody } from '../http/json-body.js';
+import type { Fetch } from '../http/outbound.js';
 import type { Logger } from '../logger.js';
 import { AppClients } from '../platform/clients.js';
 import { InstallationDirectory } from '../platform/installations.js';
@@ -17,7 +19,10 @@ export interface MinimalAppDeps {
   readonly logger: Logger;
   readonly version: string;
   readonly clock?: Clock;
-  readonly fetch?: typeof fetch;
+  /** What carries outbound calls (key sets, platform API); default: the network. */
+  readonly transport?: Fetch;
+  /** Bounds of outbound calls; defaults in `http/call-bounds.ts`. */
+  readonly bounds?: Partial<BackendBounds>;
   readonly keySets?: KeySetRegistry;
   readonly installations?: InstallationDirectory;
 }
@@ -37,11 +42,12 @@ function exceptionClass(err: Refusal): string | undefined {
  */
 export function createMinimalApp(deps: MinimalAppDeps): Express {
   const clock = deps.clock ?? systemClock;
-  const fetchImpl = deps.fetch ?? fetch;
-  const keySets = deps.keySets ?? new KeySetRegistry({ fetch: fetchImpl, clock });
+  const transport = deps.transport ? { transport: deps.transport } : {};
+  const bounds = backendBounds(deps.bounds);
+  const keySets = deps.keySets ?? new KeySetRegistry({ ...transport, clock });
   const tokenDeps = {
     verifier: new OidcVerifier(keySets, clock),
-    clients: new AppClients({ fetch: fetchImpl, userAgent: `gatehouse-minimal/${deps.version}` }),
+    clients: new AppClients({ ...transport, bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse-minimal/${deps.version}` }),
     installations: deps.installations ?? new InstallationDirectory(),
     clock,
   };

@@ -1,5 +1,6 @@
 import { GraphqlResponseError } from '@octokit/graphql';
 import { RequestError } from '@octokit/request-error';
+import { AnswerTooLarge, CallTimedOut } from '../http/outbound.js';
 
 /**
  * A platform call that failed. `status` is the platform's HTTP status, or null when no answer came
@@ -42,7 +43,10 @@ export function toPlatformError(err: unknown): unknown {
     const first = err.errors?.[0] as { message?: string; type?: string } | undefined;
     return new PlatformError(first?.message ?? 'GraphQL error', 200, first?.type ? { graphqlType: first.type } : {}, { cause: err });
   }
+  if (err instanceof CallTimedOut || err instanceof AnswerTooLarge) return new PlatformError(`platform call failed: ${err.message}`, null, {}, { cause: err });
   if (err instanceof RequestError) {
+    const bounded = err.cause instanceof CallTimedOut || err.cause instanceof AnswerTooLarge ? err.cause : undefined;
+    if (!err.response && bounded) return new PlatformError(`platform call failed: ${bounded.message}`, null, {}, { cause: bounded });
     if (!err.response) return new PlatformError('platform unreachable', null, {}, { cause: err.cause ?? err });
     const data = err.response.data as { message?: unknown } | undefined;
     const message = typeof data?.message === 'string' ? data.message : `HTTP ${err.status}`;

@@ -1,5 +1,7 @@
 import { Octokit } from '@octokit/core';
 import { paginateRest } from '@octokit/plugin-paginate-rest';
+import { MAX_ANSWER_BYTES, PLATFORM_CALL, PLATFORM_COMMIT } from '../http/call-bounds.js';
+import { boundedFetch, type CallBounds, type Fetch } from '../http/outbound.js';
 import { AppJwt } from './app-jwt.js';
 import type { AppCredentials } from './credentials.js';
 import { toPlatformError } from './errors.js';
@@ -9,12 +11,17 @@ const PlatformOctokit = Octokit.plugin(paginateRest);
 type PlatformOctokit = InstanceType<typeof PlatformOctokit>;
 
 export interface PlatformClientOptions {
-  /** Outbound HTTP client (tests point it at a loopback fake). */
-  readonly fetch?: typeof fetch;
-  /** Bound on one platform call. */
-  readonly timeoutMs?: number;
+  /** What carries the requests (default: the network). */
+  readonly transport?: Fetch;
+  /** Bound on one platform call (default `PLATFORM_CALL`). */
+  readonly bounds?: CallBounds;
+  /** Bound on `createCommitOnBranch`, which uploads file contents (default `PLATFORM_COMMIT`). */
+  readonly commitBounds?: CallBounds;
   readonly userAgent: string;
 }
+
+/** The platform's REST API version this client is written against; sent on every call. */
+export const API_VERSION = '2022-11-28';
 
 export interface Installation {
   readonly id: number;
@@ -71,24 +78,33 @@ export interface CommitOnBranch {
 const SILENT = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const PAGE = 100;
 
-function boundedFetch(options: PlatformClientOptions): typeof fetch {
-  const inner = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  return (input, init) => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    return inner(input, { ...init, signal });
-  };
+/**
+ * Bodies are read whole inside the bound: Octokit itself would turn a body that stalls or breaks
+ * off into an empty answer (`data: ""`) instead of an error.
+ */
+function platformFetch(options: PlatformClientOptions, bounds: CallBounds): Fetch {
+  return boundedFetch(bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } });
 }
 
 function octokitFor(apiBase: string, options: PlatformClientOptions, auth: Record<string, unknown>): PlatformOctokit {
-  return new PlatformOctokit({
+  const octokit = new PlatformOctokit({
     baseUrl: apiBase,
     userAgent: options.userAgent,
-    request: { fetch: boundedFetch(options) },
+    request: { fetch: platformFetch(options, options.bounds ?? PLATFORM_CALL) },
     log: SILENT,
     ...auth,
   });
+  // A `before` hook changes the options object every later hook and the request itself receive.
+  octokit.hook.before('request', (request) => {
+    request.headers['x-github-api-version'] = API_VERSION;
+  });
+  return octokit;
+}
+
+/** Per-call request options: a caller's deadline (a whole route's), and another transport bound. */
+function perCall(signal: AbortSignal | undefined, fetch?: Fetch): { request?: { signal?: AbortSignal; fetch?: Fetch } } {
+  if (!signal && !fetch) return {};
+  return { request: { ...(signal ? { signal } : {}), ...(fetch ? { fetch } : {}) } };
 }
 
 /** Every platform call goes through here, so every failure becomes a `PlatformError`. */
@@ -117,9 +133,9 @@ export class AppClient {
   }
 
   /** The installation that covers `owner/repo`, or null when the app is not installed there (404). */
-  repositoryInstallation(owner: string, repo: string): Promise<Installation | null> {
+  repositoryInstallation(owner: string, repo: string, signal?: AbortSignal): Promise<Installation | null> {
     return nullOn404(() =>
-      this.octokit.request('GET /repos/{owner}/{repo}/installation', { owner, repo }).then(({ data }) => installationOf(data)),
+      this.octokit.request('GET /repos/{owner}/{repo}/installation', { owner, repo, ...perCall(signal) }).then(({ data }) => installationOf(data)),
     );
   }
 
@@ -131,8 +147,8 @@ export class AppClient {
     );
   }
 
-  installations(): AsyncGenerator<Installation> {
-    return items(this.octokit.paginate.iterator('GET /app/installations', { per_page: PAGE }), installationOf);
+  installations(signal?: AbortSignal): AsyncGenerator<Installation> {
+    return items(this.octokit.paginate.iterator('GET /app/installations', { per_page: PAGE, ...perCall(signal) }), installationOf);
   }
 
   /**
@@ -140,9 +156,10 @@ export class AppClient {
    * call: never shared between callers (one revoking its token must not revoke another's) and
    * never kept.
    */
-  mint(installationId: number, request: MintRequest): Promise<MintedToken> {
+  mint(installationId: number, request: MintRequest, signal?: AbortSignal): Promise<MintedToken> {
     return platformCall(async () => {
       const { data } = await this.octokit.request('POST /app/installations/{installation_id}/access_tokens', {
+        ...perCall(signal),
         installation_id: installationId,
         permissions: request.permissions,
         ...(request.repositoryIds ? { repository_ids: [...request.repositoryIds] } : {}),
@@ -154,16 +171,23 @@ export class AppClient {
 
   /** Calls made with an installation token. */
   withToken(token: string): InstallationClient {
-    return new InstallationClient(octokitFor(this.apiBase, this.options, { auth: token }));
+    return new InstallationClient(octokitFor(this.apiBase, this.options, { auth: token }), this.options);
   }
 }
 
 /** Calls made with one installation token (repositories, releases, pull requests, commits). */
 export class InstallationClient {
-  constructor(private readonly octokit: PlatformOctokit) {}
+  private readonly commitFetch: Fetch;
 
-  repositories(): AsyncGenerator<Repository> {
-    return items(this.octokit.paginate.iterator('GET /installation/repositories', { per_page: PAGE }), (r) => ({
+  constructor(
+    private readonly octokit: PlatformOctokit,
+    options: PlatformClientOptions,
+  ) {
+    this.commitFetch = platformFetch(options, options.commitBounds ?? PLATFORM_COMMIT);
+  }
+
+  repositories(signal?: AbortSignal): AsyncGenerator<Repository> {
+    return items(this.octokit.paginate.iterator('GET /installation/repositories', { per_page: PAGE, ...perCall(signal) }), (r) => ({
       id: Number(r.id),
       owner: r.owner.login,
       name: r.name,
@@ -172,9 +196,9 @@ export class InstallationClient {
   }
 
   /** The latest published release (the platform skips drafts and prereleases), or null when there is none. */
-  latestRelease(owner: string, repo: string): Promise<Release | null> {
+  latestRelease(owner: string, repo: string, signal?: AbortSignal): Promise<Release | null> {
     return nullOn404(() =>
-      this.octokit.request('GET /repos/{owner}/{repo}/releases/latest', { owner, repo }).then(({ data }) => ({
+      this.octokit.request('GET /repos/{owner}/{repo}/releases/latest', { owner, repo, ...perCall(signal) }).then(({ data }) => ({
         tag: data.tag_name,
         name: data.name ?? '',
         publishedAt: data.published_at ?? data.created_at,
@@ -185,17 +209,19 @@ export class InstallationClient {
     );
   }
 
-  openPullRequests(owner: string, repo: string, base: string): AsyncGenerator<PullRequest> {
-    return items(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/pulls', { owner, repo, base, state: 'open', per_page: PAGE }), (pr) => ({
+  openPullRequests(owner: string, repo: string, base: string, signal?: AbortSignal): AsyncGenerator<PullRequest> {
+    const parameters = { owner, repo, base, state: 'open' as const, per_page: PAGE, ...perCall(signal) };
+    return items(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/pulls', parameters), (pr) => ({
       number: pr.number,
       headSha: pr.head.sha,
     }));
   }
 
   /** Merges the base into the pull request's head, only if the head is still `expectedHeadSha`. */
-  updateBranch(owner: string, repo: string, pullNumber: number, expectedHeadSha: string): Promise<void> {
+  updateBranch(owner: string, repo: string, pullNumber: number, expectedHeadSha: string, signal?: AbortSignal): Promise<void> {
     return platformCall(async () => {
       await this.octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch', {
+        ...perCall(signal),
         owner,
         repo,
         pull_number: pullNumber,
@@ -214,6 +240,7 @@ export class InstallationClient {
           message: input.message,
           fileChanges: { additions: input.additions, deletions: input.deletions },
         },
+        ...perCall(undefined, this.commitFetch),
       });
       return result.createCommitOnBranch.commit;
     });

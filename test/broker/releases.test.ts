@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { eventually } from '../faults/support.js';
 import { manualClock } from '../support/backend.js';
 import { secondaryRateLimit } from '../support/fake-github.js';
 import { call } from '../support/http.js';
@@ -54,7 +55,8 @@ describe('broker GET /releases', () => {
         },
       },
     ]);
-    assert.equal(h.github.count('revoke'), 2, 'the crawl tokens are revoked');
+    // Revoked after the answer, which does not wait on clean-up.
+    await eventually(() => h.github.count('revoke') === 2, 'the crawl tokens are revoked');
   });
 
   it('follows Link pagination of installations and repositories', async () => {
@@ -88,6 +90,7 @@ describe('broker GET /releases', () => {
 
   it('serves the aggregate from the store for 300 s (cached: true), then crawls again', async () => {
     const first = await releases();
+    await eventually(() => h.github.count('revoke') === 2, 'the crawl tokens are revoked');
     const calls = h.github.count();
     clock.advance(299_000);
     const second = await releases();

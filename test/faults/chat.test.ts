@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CHAT_TIMEOUT_MS } from '../../server/ledger/chat-sink.js';
+import { CHAT_POST } from '../../server/http/call-bounds.js';
 import { startBackend, type Backend } from '../support/backend.js';
 import { FakeChat } from '../support/fake-chat.js';
 import { playFault } from '../support/faults.js';
@@ -11,6 +11,8 @@ type Recorded = { deployment_id: string; duplicate: boolean; notified: Record<st
 
 /** The part of a Slack-style webhook URL that is the secret. */
 const SECRET_PATH = '/services/T000/B000/secret-part-of-the-url';
+
+const CHAT_TIMEOUT_MS = CHAT_POST.totalMs;
 
 describe('faults: the chat sink slow or down', () => {
   let chat: FakeChat;
@@ -68,7 +70,7 @@ describe('faults: the chat sink slow or down', () => {
     const { value: res, ms } = await pending;
     assert.ok(ms >= CHAT_TIMEOUT_MS - 100 && ms < CHAT_TIMEOUT_MS + 1500, `answered after ${Math.round(ms)} ms`);
     await assertRecordedWithFailedSink(res, 'slow-sink', chat.webhookUrl);
-    assert.ok(backend.logs.lines().some((l) => l.sink === 'chat' && l.failure === 'TimeoutError'));
+    assert.ok(backend.logs.lines().some((l) => l.sink === 'chat' && l.failure === 'CallTimedOut'));
 
     // The retried step is a duplicate: it neither waits on the sink again nor sends anything.
     const retried = await timed(() => post('slow-sink'));

@@ -60,12 +60,12 @@ const UNAVAILABLE: Record<Service, { body: Record<string, unknown>; retryAfter: 
   minimal: { body: { error: 'jwks_unavailable' }, retryAfter: null },
 };
 
-describe('faults: the issuer key endpoint down, hanging or answering garbage', () => {
+describe('faults: the issuer key endpoint down, hanging, stalling its body or answering garbage', () => {
   let s: Services;
   afterEach(() => s?.close());
 
   for (const service of ['ledger', 'broker', 'minimal'] as const) {
-    for (const mode of ['down', 'hang', 'garbage'] as const satisfies readonly IssuerMode[]) {
+    for (const mode of ['down', 'hang', 'stall-body', 'garbage'] as const satisfies readonly IssuerMode[]) {
       it(`${service}: key endpoint ${mode} → 503 ${JSON.stringify(UNAVAILABLE[service].body)} within the fetch bound`, async () => {
         s = await startServices({ timeoutMs: FETCH_TIMEOUT_MS });
         s.h.issuer.mode = mode;

@@ -5,8 +5,15 @@ import { secondaryRateLimit, type FakeRoute, type InjectedAnswer } from '../supp
 import { call, type JsonAnswer } from '../support/http.js';
 import { capturedLogger } from '../support/log-capture.js';
 import { listen, type Listening } from '../support/servers.js';
+import { timed } from './support.js';
+
+/** Short platform bound for these tests (the default is in the bounds table); and slack over it on a loaded 2-core machine. */
+const BOUNDS = { connectMs: 300, totalMs: 600 };
+const SLACK_MS = 1500;
 
 const FAULTS: [string, InjectedAnswer][] = [
+  ['no answer at all (the connection accepted and held)', 'hang'],
+  ['its headers, then a stalled body', 'stall-body'],
   ['a 500', { status: 500, body: { message: 'Server Error' } }],
   ['a 502', { status: 502, body: { message: 'Bad Gateway' } }],
   ['a secondary rate limit (403 with retry-after)', secondaryRateLimit(403, 60)],
@@ -36,10 +43,10 @@ describe('faults: the platform failing or rate-limiting during /token', () => {
   let repo = '';
   let repoId = 0;
   before(async () => {
-    h = await startBroker();
+    h = await startBroker({ bounds: { platform: BOUNDS } });
     const env = { OIDC_ISSUER: h.issuer.url, FORGE_API_BASE: h.github.apiBase, FORGE_APP_ID: h.github.appId, FORGE_APP_PRIVATE_KEY: h.github.privateKeyPem };
     minimalLogs = capturedLogger();
-    minimal = await listen(createMinimalApp({ env: () => env, logger: minimalLogs.logger, version: 'test' }));
+    minimal = await listen(createMinimalApp({ env: () => env, logger: minimalLogs.logger, version: 'test', bounds: { platform: BOUNDS } }));
   });
   after(async () => {
     await minimal.close();

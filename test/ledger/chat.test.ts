@@ -98,12 +98,12 @@ describe('ledger: chat notification', () => {
   it('gives up on a slow sink after the timeout', async () => {
     chat.delayMs = 1000;
     const { logger, lines } = capturedLogger();
-    const sink = createChatSink({ fetch, logger, timeoutMs: 100 });
+    const sink = createChatSink({ logger, bounds: { connectMs: 100, totalMs: 100 } });
     const started = Date.now();
     const delivered = await sink.notify(sampleRecord(), chat.webhookUrl);
     assert.equal(delivered, false);
     assert.ok(Date.now() - started < 900, 'did not wait for the slow sink');
-    assert.ok(lines().some((l) => l.failure === 'TimeoutError'));
+    assert.ok(lines().some((l) => l.failure === 'CallTimedOut'));
   });
 
   it('escapes Slack markup in caller-supplied text', () => {

@@ -13,9 +13,9 @@ const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKe
 const clock = { now: () => Date.now() };
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-describe('platform client (HTTP mocked with nock)', () => {
+describe('platform client (HTTP mocked with nock at the transport: the global fetch)', () => {
   useNock();
-  const app = () => new AppClient(API, { appId: '99', privateKey }, { userAgent: 'gatehouse/test', timeoutMs: 500 });
+  const app = () => new AppClient(API, { appId: '99', privateKey }, { userAgent: 'gatehouse/test', transport: fetch, bounds: { connectMs: 500, totalMs: 500 } });
 
   it('app calls carry an RS256 app JWT with iss = app id and a lifetime of at most 10 minutes', async () => {
     let authorization = '';

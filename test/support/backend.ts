@@ -2,6 +2,7 @@ import { createApp } from '../../server/app.js';
 import { KeySetRegistry, type KeySetOptions } from '../../server/auth/key-sets.js';
 import type { Clock } from '../../server/clock.js';
 import type { Env } from '../../server/config-error.js';
+import type { BackendBounds } from '../../server/http/call-bounds.js';
 import { answerClientErrors } from '../../server/http/client-errors.js';
 import type { InstallationDirectory } from '../../server/platform/installations.js';
 import { createMemoryStore } from '../../server/store/memory.js';
@@ -25,7 +26,7 @@ export interface Backend {
  * tests change it between requests. Defaults let the issuer's default repository record.
  */
 export async function startBackend(
-  options: { env?: Env; clock?: Clock; store?: Store; keySets?: KeySetOptions; issuer?: TestIssuer; installations?: InstallationDirectory } = {},
+  options: { env?: Env; clock?: Clock; store?: Store; keySets?: KeySetOptions; issuer?: TestIssuer; installations?: InstallationDirectory; bounds?: Partial<BackendBounds> } = {},
 ): Promise<Backend> {
   const issuer = options.issuer ?? (await TestIssuer.start());
   const env: Record<string, string | undefined> = {
@@ -45,6 +46,7 @@ export async function startBackend(
     keySets,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.installations ? { installations: options.installations } : {}),
+    ...(options.bounds ? { bounds: options.bounds } : {}),
   });
   const listening = await listen(app);
   // As server/main.ts wires it: requests Node's parser refuses still get a JSON answer.

@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jwtVerify } from 'jose';
+import { playFault } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
 
 /** The platform endpoints the broker uses; every recorded call names one. */
@@ -74,8 +75,11 @@ interface TokenGrant {
   readonly expiresAt: number;
 }
 
-/** A canned answer, or `'reset'` to drop the connection without one. */
-export type InjectedAnswer = { status: number; body?: unknown; headers?: Record<string, string> } | 'reset';
+/**
+ * A canned answer; `'reset'` drops the connection without one; `'hang'` never answers; `'stall-body'`
+ * sends 200 and its headers, then stalls the body (see `test/support/faults.ts`).
+ */
+export type InjectedAnswer = { status: number; body?: unknown; headers?: Record<string, string> } | 'reset' | 'hang' | 'stall-body';
 
 export const secondaryRateLimit = (status: 403 | 429 = 403, retryAfterSeconds = 60): InjectedAnswer => ({
   status,
@@ -218,6 +222,10 @@ export class FakeGitHub {
     const answer = this.injected.get(matched.route)?.shift();
     if (answer === 'reset') {
       req.socket.destroy();
+      return;
+    }
+    if (answer === 'hang' || answer === 'stall-body') {
+      await playFault(answer, req, res);
       return;
     }
     if (answer) return this.send(res, answer.status, answer.body ?? {}, answer.headers);

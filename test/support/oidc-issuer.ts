@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
+import { stallBody } from './faults.js';
 import { listen, type Listening } from './servers.js';
 
 /** The claim set GitHub Actions puts in its OIDC tokens (values of a plausible run). */
@@ -31,7 +32,7 @@ interface SigningKey {
   readonly publicPem: string;
 }
 
-export type IssuerMode = 'ok' | 'down' | 'hang' | 'garbage';
+export type IssuerMode = 'ok' | 'down' | 'hang' | 'stall-body' | 'garbage';
 
 /** RSA JWS algorithms `signAs` can sign with (RFC 7518 §3.3 and §3.5). */
 export type RsaAlgorithm = 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512';
@@ -183,6 +184,7 @@ export class TestIssuer {
     if (url.pathname === '/.well-known/jwks') {
       this.jwksFetches++;
       if (this.mode === 'hang') return; // never answers; the client's timeout must end it
+      if (this.mode === 'stall-body') return stallBody(res); // headers, then the body stalls
       if (this.mode === 'down') return json(res, 503, { message: 'unavailable' });
       if (this.mode === 'garbage') {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys": [');
