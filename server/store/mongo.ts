@@ -1,4 +1,5 @@
 import { MongoClient, MongoError, type Collection, type Db } from 'mongodb';
+import { mongoClientOptions } from './mongo-options.js';
 import type { DeploymentQuery, DeploymentRecord, DeploymentStore, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { StoreUnavailable } from './types.js';
 
@@ -175,13 +176,10 @@ export interface MongoStore extends Store {
  * down at start does not stop the process: health stays green and store calls answer 503.
  */
 export function createMongoStore(uri: string, options: { dbName?: string; serverSelectionTimeoutMs?: number } = {}): MongoStore {
-  // An option object wins over the URI in the driver, so the default must not hide a
-  // `serverSelectionTimeoutMS` the operator put in MONGODB_URI.
-  const uriSetsSelection = /[?&]serverSelectionTimeoutMS=/i.test(uri);
-  const client = new MongoClient(uri, {
-    appName: 'gatehouse',
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? (uriSetsSelection ? undefined : 5000),
-  });
+  const client = new MongoClient(
+    uri,
+    mongoClientOptions(uri, 'gatehouse', options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }),
+  );
   const db = client.db(options.dbName ?? databaseName(uri));
   const deployments = new MongoDeploymentStore(db.collection<DeploymentDoc>('deployments'));
   const keyValues = new MongoKeyValueStore(db.collection<KeyValueDoc>('key_values'));

@@ -1,4 +1,5 @@
 import type * as Mongo from 'mongodb';
+import { mongoClientOptions } from '../../store/mongo-options.js';
 import { StoreUnavailable } from '../../store/types.js';
 import type { SourceName } from '../config.js';
 import type { Lease, SourceLocks } from './locks.js';
@@ -36,7 +37,10 @@ export interface MongoLocksOptions {
 export function mongoLocks(uri: string, options: MongoLocksOptions, driver: MongoDriver): SourceLocks {
   const { MongoClient, MongoError } = driver;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000, appName: 'gatehouse-sync' });
+  const client = new MongoClient(
+    uri,
+    mongoClientOptions(uri, 'gatehouse-sync', options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }),
+  );
   const locks = client.db(options.dbName).collection<LockDoc>('sync_locks');
   const unavailable = (err: unknown): never => {
     throw err instanceof MongoError ? new StoreUnavailable({ cause: err }) : err;
