@@ -59,7 +59,7 @@ describe('gatehouse-sync sync under faults: every project ends synced or reporte
     const items = accounted(run);
     const failed = items.filter((i) => i.status === 'failed');
     assert.equal(failed.length, 1);
-    assert.match(failed[0]!.reason!, /Dependency-Track FPF export of acme\/service-\d+ failed: no answer within 1 s/);
+    assert.match(failed[0]!.reason!, /Dependency-Track FPF export of acme\/service-\d+ failed: no complete answer within 1 s/);
     assert.match(run.out.join('\n'), /"failed":1/);
   });
 

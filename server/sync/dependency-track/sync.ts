@@ -1,5 +1,7 @@
 import type { DefectDojoClient } from '../defectdojo/client.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
+import { transportFailure } from '../../http/outbound.js';
+import { TransportError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 import { finishReport, message, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
@@ -38,6 +40,7 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
       async (n) => {
         attempts = n;
         const abandon = new AbortController();
+        let exportFailure: unknown;
         try {
           const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
           if (!exported.body) throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
@@ -48,9 +51,13 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
             engagementName: ENGAGEMENTS.dependencytrack,
             ...(project.version ? { testTitle: project.version } : {}),
             filename: 'dependency-track-findings.json',
-            content: counting.stream,
+            content: noting(counting.stream, (err) => (exportFailure ??= err)),
           });
           return { counts, findings: counting.count() };
+        } catch (err) {
+          // A download that broke off mid-stream fails the upload it feeds: name the download.
+          if (exportFailure !== undefined) throw new TransportError('Dependency-Track', `FPF export of ${project.name}`, transportFailure(exportFailure));
+          throw err;
         } finally {
           // Closes the download when the upload stopped early; harmless once it was read to the end.
           abandon.abort();
@@ -62,6 +69,16 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
     return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), attempts };
   } catch (err) {
     return { ...base, status: 'failed', reason: message(err), attempts };
+  }
+}
+
+/** The stream, telling `failed` when reading it fails (before the failure goes on). */
+async function* noting(stream: AsyncIterable<Uint8Array>, failed: (err: unknown) => void): AsyncGenerator<Uint8Array> {
+  try {
+    yield* stream;
+  } catch (err) {
+    failed(err);
+    throw err;
   }
 }
 

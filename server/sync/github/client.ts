@@ -1,6 +1,8 @@
 import { Octokit } from '@octokit/core';
 import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { RequestError } from '@octokit/request-error';
+import { MAX_ANSWER_BYTES, syncCall } from '../../http/call-bounds.js';
+import { boundedFetch, transportFailure, type Fetch } from '../../http/outbound.js';
 import { HttpError, TransportError } from '../http/request.js';
 import { isTransient, retrying, type RetryPolicy } from '../http/retry.js';
 import type { GithubTarget } from './targets.js';
@@ -27,8 +29,14 @@ export class RateLimitExhausted extends Error {
 /** A secondary (abuse) rate limit: back off and try again. */
 export class SecondaryRateLimit extends HttpError {}
 
+/** The REST API version the sync is written against; sent on every call. */
+export const API_VERSION = '2022-11-28';
+
 export interface GithubClientOptions {
+  /** Bound on one call, body included (`--timeout`). */
   readonly timeoutMs: number;
+  /** What carries the requests (default: the network). */
+  readonly transport?: Fetch;
   readonly retry: RetryPolicy;
   readonly onRetry?: (operation: string, error: Error, retry: number, delayMs: number) => void;
 }
@@ -45,10 +53,15 @@ function operationOf(options: { method?: string; url?: string }): string {
 }
 
 /**
- * An Octokit for one target whose every request (pages included) honours GitHub's rate limits:
- * once the primary limit is spent (`x-ratelimit-remaining: 0`) it makes no further call until
- * the reset and fails fast instead; a secondary limit is waited out (`Retry-After`, else a
- * minute) and retried, as are 5xx answers and lost connections.
+ * An Octokit for one target whose every request (pages included) is bounded in time and honours
+ * GitHub's rate limits: once the primary limit is spent (`x-ratelimit-remaining: 0`) it makes no
+ * further call until the reset and fails fast instead; a secondary limit is waited out
+ * (`Retry-After`, else a minute) and retried, as are 5xx answers and lost connections.
+ *
+ * The bound lives in the transport (Octokit's `request.fetch`), not in a hook: before-after-hook
+ * binds one options object to every hook, so a hook that passes a modified copy on is ignored by
+ * the hooks inside it (a signal or header added that way was lost). Hooks here change the options
+ * object in place or pass it on untouched.
  */
 export function githubClient(target: GithubTarget, options: GithubClientOptions): GithubClient {
   let exhaustedUntil = 0;
@@ -58,11 +71,17 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
     exhaustedUntil = Number.isFinite(reset) && reset > 0 ? reset * 1000 : Date.now() + 60_000;
     return true;
   };
+  const bounds = syncCall(options.timeoutMs);
   const octokit = new AlertsOctokit({
     baseUrl: target.apiBase,
     auth: target.token,
     userAgent: 'gatehouse-sync',
     log: SILENT,
+    // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty list.
+    request: { fetch: boundedFetch(bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } }) },
+  });
+  octokit.hook.before('request', (requestOptions) => {
+    requestOptions.headers['x-github-api-version'] = API_VERSION;
   });
   octokit.hook.wrap('request', async (request, requestOptions) => {
     const operation = operationOf(requestOptions);
@@ -70,14 +89,11 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
       async () => {
         if (Date.now() < exhaustedUntil) throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
         try {
-          const response = await request({ ...requestOptions, request: { ...requestOptions.request, signal: AbortSignal.timeout(options.timeoutMs) } });
+          const response = await request(requestOptions);
           exhausted(response.headers as Record<string, unknown>);
           return response;
         } catch (err) {
-          if (!(err instanceof RequestError) || !err.response) {
-            const reason = err instanceof Error ? err.message : 'network error';
-            throw new TransportError(SERVICE, operation, reason);
-          }
+          if (!(err instanceof RequestError) || !err.response) throw new TransportError(SERVICE, operation, transportFailure(err, bounds));
           const headers = err.response.headers as Record<string, unknown>;
           const data = err.response.data as { message?: unknown } | undefined;
           const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;

@@ -1,3 +1,6 @@
+import { syncCall } from '../../http/call-bounds.js';
+import { boundedFetch, transportFailure } from '../../http/outbound.js';
+
 /** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
@@ -38,9 +41,7 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
 }
 
 function transportReason(err: unknown, timeoutMs: number): string {
-  const error = err as { name?: string; cause?: { code?: string; name?: string } };
-  if (error.name === 'TimeoutError' || error.cause?.name === 'TimeoutError') return `no answer within ${Math.round(timeoutMs / 1000)} s`;
-  return error.cause?.code ?? (err instanceof Error ? err.message : 'network error');
+  return transportFailure(err, syncCall(timeoutMs));
 }
 
 /** A short reason from an error body: JSON `detail`/`message`, SonarQube's `errors[0].msg`, or DRF-style field errors. */
@@ -74,15 +75,14 @@ export interface SendOptions extends Omit<RequestInit, 'signal'> {
 
 /**
  * One HTTP exchange. Resolves with a 2xx response (body unread, so it can be streamed); throws
- * `HttpError` for other statuses and `TransportError` when no answer came. The timeout covers
- * the whole exchange, body included.
+ * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
+ * the whole exchange, the body's last byte included (a body read after it rejects).
  */
 export async function send(service: string, operation: string, url: string, options: SendOptions): Promise<Response> {
-  const { timeoutMs, signal, ...init } = options;
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const { timeoutMs, ...init } = options;
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+    response = await boundedFetch(syncCall(timeoutMs))(url, init);
   } catch (err) {
     throw new TransportError(service, operation, transportReason(err, timeoutMs));
   }

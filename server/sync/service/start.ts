@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { READINESS_PROBE } from '../../http/call-bounds.js';
 import { answerClientErrors } from '../../http/client-errors.js';
 import type { Logger } from '../../logger.js';
 import type { SyncOptions } from '../args.js';
@@ -135,7 +136,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
     timeoutMs: parts.options.timeoutMs,
     uploadTimeoutMs: parts.options.uploadTimeoutMs,
   });
-  const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(5000), timers: parts.timers });
+  const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(READINESS_PROBE.totalMs), timers: parts.timers });
   const issuePush = issuePushFor(loaded, defectDojo, parts, retry);
   const service = new SyncService({
     connectors: enabledConnectors(loaded),
