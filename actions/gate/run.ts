@@ -7,7 +7,8 @@ import { parseCommand } from './args.js';
 import { runCi, type CiOutcome } from './ci.js';
 import { messagesOf } from './classify.js';
 import { EXIT_BLOCKED, EXIT_OK, GateError } from './errors.js';
-import { upsertComment, type CommentHttp } from './pr-comment.js';
+import type { ActionHttp } from '../shared/http.js';
+import { upsertComment } from './pr-comment.js';
 import { gateReport } from './summary.js';
 
 export type GateCore = ActionsCore & Pick<typeof import('@actions/core'), 'error'>;
@@ -15,7 +16,7 @@ export type GateCore = ActionsCore & Pick<typeof import('@actions/core'), 'error
 export interface GateDeps {
   readonly core: GateCore;
   readonly env: NodeJS.ProcessEnv;
-  readonly http: CommentHttp;
+  readonly http: ActionHttp;
   readonly cwd: string;
 }
 

@@ -1,4 +1,4 @@
-import type { HttpClient } from '@actions/http-client';
+import { NoAnswer, type ActionHttp } from '../shared/http.js';
 import { PermanentError, withRetry, type RetryPolicy } from '../shared/retry.js';
 import type { LedgerRecord } from './record.js';
 
@@ -10,8 +10,6 @@ export interface RecordedDeployment {
   duplicate: boolean;
   notified: Record<string, boolean>;
 }
-
-export type PostingClient = Pick<HttpClient, 'post'>;
 
 /** One line about an error answer: status, error code, reason and the first validation message. */
 function describeRefusal(status: number, text: string): string {
@@ -26,11 +24,11 @@ function describeRefusal(status: number, text: string): string {
 }
 
 /**
- * Posts the record. Network failures, 5xx and 429 are retried with back-off (the ledger's
- * idempotency makes a repeated POST safe); any other refusal is final.
+ * Posts the record. No answer (refused, or none within the call's bound), 5xx and 429 are retried
+ * with back-off (the ledger's idempotency makes a repeated POST safe); any other refusal is final.
  */
 export async function postDeployment(
-  http: PostingClient,
+  http: ActionHttp,
   apiUrl: URL,
   token: string,
   record: LedgerRecord,
@@ -40,13 +38,18 @@ export async function postDeployment(
   const url = new URL('v1/deployments', apiUrl).href;
   return withRetry(
     async () => {
-      const response = await http.post(url, JSON.stringify(record), {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        authorization: `Bearer ${token}`,
-      });
-      const status = response.message.statusCode ?? 0;
-      const text = await response.readBody();
+      let status: number;
+      let text: string;
+      try {
+        ({ status, text } = await http.call('ledger-post', url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify(record),
+        }));
+      } catch (err) {
+        if (err instanceof NoAnswer) throw new Error(`the ledger did not answer: ${err.reason}`);
+        throw err;
+      }
       if (status === 200 || status === 201) {
         const body = JSON.parse(text) as RecordedDeployment;
         if (typeof body.deployment_id !== 'string') throw new PermanentError('the ledger answered without a deployment_id');

@@ -3,14 +3,15 @@ import { baseUrl, booleanInput, optionalInput } from '../shared/inputs.js';
 import { requestIdToken } from '../shared/oidc.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../shared/retry.js';
 import { appendSummary, cell } from '../shared/summary.js';
-import { postDeployment, type PostingClient, type RecordedDeployment } from './ledger-client.js';
+import type { ActionHttp } from '../shared/http.js';
+import { postDeployment, type RecordedDeployment } from './ledger-client.js';
 import { recordFromInputs, type LedgerRecord } from './record.js';
 
 export const DEFAULT_AUDIENCE = 'gatehouse-ledger';
 
 export interface RecordDeploymentDeps {
   readonly core: ActionsCore;
-  readonly http: PostingClient;
+  readonly http: ActionHttp;
   readonly env: NodeJS.ProcessEnv;
   readonly retry?: RetryPolicy;
 }
@@ -44,7 +45,7 @@ export async function run({ core, http, env, retry = DEFAULT_RETRY }: RecordDepl
     failOnError = booleanInput(core, 'fail-on-error', false);
     const apiUrl = baseUrl('api-url', apiUrlInput);
     const record = recordFromInputs(core, env);
-    const token = await requestIdToken(core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE);
+    const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
     const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));
 
     core.setOutput('deployment-id', result.deployment_id);

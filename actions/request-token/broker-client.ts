@@ -1,13 +1,15 @@
-import type { HttpClient } from '@actions/http-client';
-
-/** The part of `@actions/http-client` the action uses (tests pass a real client against loopback). */
-export type TokenHttp = Pick<HttpClient, 'get' | 'post' | 'del'>;
+import { jsonObject, NoAnswer, type ActionHttp } from '../shared/http.js';
+import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
+import type { ActionsCore } from '../shared/core.js';
 
 /** Why no token came back: the spec's closed vocabulary, printed in the warning line. */
 export class TokenUnavailable extends Error {
   override readonly name = 'TokenUnavailable';
-  constructor(readonly reason: string) {
-    super(reason);
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
   }
 }
 
@@ -21,52 +23,41 @@ export interface BrokerToken {
  * Asks the runner for the job's OIDC token. A failed request and an answer without `value`
  * are different reasons: the second means the runner itself misbehaved.
  */
-export async function fetchOidcToken(http: TokenHttp, requestUrl: string, requestToken: string, audience: string): Promise<string> {
-  let status: number | undefined;
-  let body = '';
+export async function fetchOidcToken(http: ActionHttp, core: Pick<ActionsCore, 'setSecret'>, env: NodeJS.ProcessEnv, audience: string): Promise<string> {
   try {
-    const url = new URL(requestUrl);
-    url.searchParams.set('audience', audience);
-    const res = await http.get(url.href, { authorization: `Bearer ${requestToken}`, accept: 'application/json' });
-    status = res.message.statusCode;
-    body = await res.readBody();
-  } catch {
-    throw new TokenUnavailable('OIDC request failed');
+    return await requestIdToken(http, core, env, audience);
+  } catch (err) {
+    if (err instanceof OidcUnavailable) throw new TokenUnavailable(err.reason, { cause: err });
+    throw err;
   }
-  if (status !== 200) throw new TokenUnavailable('OIDC request failed');
-  const value = parseObject(body)?.value;
-  if (typeof value !== 'string' || value.length === 0) throw new TokenUnavailable('OIDC token missing');
-  return value;
 }
 
+/** The broker's answer, or why none came. */
+export type TokenAnswer = { readonly status: number; readonly body: string } | { readonly noAnswer: string };
+
 /**
- * POSTs the token request. Returns undefined when the broker could not be reached at all
- * (connection refused, DNS failure, timeout): only then is the fallback address tried.
+ * POSTs the token request. `noAnswer` when the broker could not be reached at all (connection
+ * refused, DNS failure, no complete answer within the call's bound): only then is the fallback
+ * address tried.
  */
-export async function postTokenRequest(
-  http: TokenHttp,
-  brokerUrl: string,
-  body: Record<string, string>,
-): Promise<{ status: number; body: string } | undefined> {
+export async function postTokenRequest(http: ActionHttp, brokerUrl: string, body: Record<string, string>): Promise<TokenAnswer> {
   let url: string;
   try {
     url = new URL('token', brokerUrl.endsWith('/') ? brokerUrl : `${brokerUrl}/`).href;
   } catch {
-    return undefined;
+    return { noAnswer: 'the broker URL is not a URL' };
   }
   try {
-    const res = await http.post(url, JSON.stringify(body), { 'content-type': 'application/json', accept: 'application/json' });
-    return { status: res.message.statusCode ?? 0, body: await res.readBody() };
-  } catch {
-    return undefined;
+    const answer = await http.call('broker-token', url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: answer.status, body: answer.text };
+  } catch (err) {
+    if (err instanceof NoAnswer) return { noAnswer: err.reason };
+    throw err;
   }
 }
 
-export function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const parseObject = jsonObject;

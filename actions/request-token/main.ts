@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import { HttpClient } from '@actions/http-client';
+import { actionHttp } from '../shared/http.js';
 import { run } from './run.js';
 
-await run({ core, env: process.env, http: new HttpClient('gatehouse-request-token', [], { socketTimeout: 10_000 }) });
+await run({ core, env: process.env, http: actionHttp({ userAgent: 'gatehouse-request-token' }) });

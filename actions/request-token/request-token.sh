@@ -9,6 +9,8 @@
 #                 fallback, and only when BROKER_URL is the hosted primary
 #   AUDIENCE      OIDC audience (default gatehouse-broker)
 #   APP_NAME      name used in the warning (default Gatehouse)
+#   BROKER_TIMEOUT  seconds one broker call may take, answer included (default 30; the connection
+#                 itself at most 5); the runner's OIDC endpoint gets 10 (connection 5)
 # Outputs (GITHUB_OUTPUT): token (masked), expires-at, repository.
 # Needs bash, curl (7.55 or later) and jq.
 set -uo pipefail
@@ -17,6 +19,9 @@ readonly DEFAULT_BROKER_URL='https://broker.gatehouse.dev'
 readonly DEFAULT_FALLBACK_URL='https://broker-fallback.gatehouse.dev'
 
 app_name="${APP_NAME:-Gatehouse}"
+broker_timeout="${BROKER_TIMEOUT:-30}"
+[[ "$broker_timeout" =~ ^[1-9][0-9]{0,3}$ ]] || broker_timeout=30
+broker_connect_timeout=$((broker_timeout < 5 ? broker_timeout : 5))
 app_name="${app_name//[$'\r\n']/ }"
 broker_url="${BROKER_URL-$DEFAULT_BROKER_URL}"
 audience="${AUDIENCE:-gatehouse-broker}"
@@ -74,7 +79,7 @@ request_body="$(jq -cn --arg t "$oidc_token" --arg o "$owner" --arg r "$repo" \
 
 # Non-zero only when no HTTP answer came (refused, DNS failure, timeout): the fallback's case.
 call_broker() {
-  broker_reply="$(curl --silent --max-time 15 --connect-timeout 5 -w '\n%{http_code}' \
+  broker_reply="$(curl --silent --max-time "$broker_timeout" --connect-timeout "$broker_connect_timeout" -w '\n%{http_code}' \
     -X POST -H 'Content-Type: application/json' -H 'Accept: application/json' \
     --data-binary @- "${1%/}/token" <<<"$request_body")"
 }

@@ -1,6 +1,7 @@
 import type { ActionsCore } from '../shared/core.js';
 import { optionalInput } from '../shared/inputs.js';
-import { fetchOidcToken, parseObject, postTokenRequest, TokenUnavailable, type BrokerToken, type TokenHttp } from './broker-client.js';
+import type { ActionHttp } from '../shared/http.js';
+import { fetchOidcToken, parseObject, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
 
 /** The hosted broker's addresses (README). Self-hosters set `broker-url` (and `fallback-url`). */
 export const DEFAULT_BROKER_URL = 'https://broker.gatehouse.dev';
@@ -12,7 +13,7 @@ export type TokenCore = ActionsCore & Pick<typeof import('@actions/core'), 'save
 
 export interface RequestTokenDeps {
   readonly core: TokenCore;
-  readonly http: TokenHttp;
+  readonly http: ActionHttp;
   readonly env: NodeJS.ProcessEnv;
 }
 
@@ -27,14 +28,11 @@ function fallbackFor(core: TokenCore, brokerUrl: string): string | undefined {
 }
 
 async function obtain({ core, http, env }: RequestTokenDeps, brokerUrl: string): Promise<BrokerToken> {
-  const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
-  const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
-  if (!requestUrl || !requestToken) throw new TokenUnavailable("missing 'id-token: write'");
+  if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN) throw new TokenUnavailable("missing 'id-token: write'");
   const repository = REPOSITORY.exec(env.GITHUB_REPOSITORY ?? '');
   if (!repository) throw new TokenUnavailable('bad GITHUB_REPOSITORY');
 
-  const oidcToken = await fetchOidcToken(http, requestUrl, requestToken, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE);
-  core.setSecret(oidcToken);
+  const oidcToken = await fetchOidcToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE);
 
   const body: Record<string, string> = { oidcToken, owner: repository[1]!, repo: repository[2]! };
   for (const [field, name] of [['ref', 'GITHUB_REF'], ['runId', 'GITHUB_RUN_ID'], ['sha', 'GITHUB_SHA']] as const) {
@@ -42,11 +40,11 @@ async function obtain({ core, http, env }: RequestTokenDeps, brokerUrl: string):
   }
   let answer = await postTokenRequest(http, brokerUrl, body);
   const fallback = fallbackFor(core, brokerUrl);
-  if (!answer && fallback) {
-    core.info(`broker unreachable at ${brokerUrl}; trying ${fallback}`);
+  if ('noAnswer' in answer && fallback) {
+    core.info(`broker unreachable at ${brokerUrl} (${answer.noAnswer}); trying ${fallback}`);
     answer = await postTokenRequest(http, fallback, body);
   }
-  if (!answer) throw new TokenUnavailable('broker unreachable');
+  if ('noAnswer' in answer) throw new TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
   if (answer.status !== 200) throw new TokenUnavailable(`broker HTTP ${answer.status}`);
 
   const parsed = parseObject(answer.body);
@@ -86,6 +84,8 @@ export async function run(deps: RequestTokenDeps): Promise<void> {
     const reason = err instanceof TokenUnavailable ? err.reason : 'unexpected error';
     for (const name of ['token', 'expires-at', 'repository']) core.setOutput(name, '');
     core.warning(`${appName} token unavailable (${reason}); comments fall back to the default bot`);
-    if (!(err instanceof TokenUnavailable)) core.debug(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+    // What the reason's vocabulary leaves out (which bound passed, which status), never a token.
+    const detail = err instanceof TokenUnavailable ? err.cause : err;
+    if (detail instanceof Error) core.info(`${appName} token: ${detail.message}`);
   }
 }

@@ -6,7 +6,7 @@ import type * as actionsCore from '@actions/core';
  */
 export type ActionsCore = Pick<
   typeof actionsCore,
-  'getInput' | 'setOutput' | 'setSecret' | 'setFailed' | 'info' | 'notice' | 'warning' | 'debug' | 'getIDToken'
+  'getInput' | 'setOutput' | 'setSecret' | 'setFailed' | 'info' | 'notice' | 'warning' | 'debug'
 > & {
   readonly summary: Pick<typeof actionsCore.summary, 'addRaw' | 'write'>;
 };

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActionsCore } from './core.js';
+import { jsonObject, NoAnswer, type ActionHttp } from './http.js';
 
 /** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
 export class MissingIdTokenPermission extends Error {
@@ -8,13 +10,53 @@ export class MissingIdTokenPermission extends Error {
   }
 }
 
+/** The runner's token endpoint failed (`reason` is the fail-soft vocabulary; `detail` says more). */
+export class OidcUnavailable extends Error {
+  override readonly name = 'OidcUnavailable';
+  constructor(
+    readonly reason: 'OIDC request failed' | 'OIDC token missing',
+    readonly detail: string,
+  ) {
+    super(`${reason} (${detail})`);
+  }
+}
+
+/** One retry after this long when the endpoint did not answer or answered 5xx. */
+const RETRY_AFTER_MS = 1000;
+
 /**
- * Requests the job's OIDC token for `audience` (the runtime masks it). The runner only sets
+ * Requests the job's OIDC token for `audience` from the runner (what `core.getIDToken` does, but
+ * bounded: see `runner-oidc` in the bounds table) and masks it. The runner only sets
  * `ACTIONS_ID_TOKEN_REQUEST_URL`/`_TOKEN` when the job has `id-token: write`.
  */
-export async function requestIdToken(core: ActionsCore, env: NodeJS.ProcessEnv, audience: string): Promise<string> {
-  if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN) throw new MissingIdTokenPermission();
-  const token = await core.getIDToken(audience);
-  core.setSecret(token);
-  return token;
+export async function requestIdToken(http: ActionHttp, core: Pick<ActionsCore, 'setSecret'>, env: NodeJS.ProcessEnv, audience: string, retryAfterMs = RETRY_AFTER_MS): Promise<string> {
+  const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
+  const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
+  if (!requestUrl || !requestToken) throw new MissingIdTokenPermission();
+  let url: URL;
+  try {
+    url = new URL(requestUrl);
+  } catch {
+    throw new OidcUnavailable('OIDC request failed', 'ACTIONS_ID_TOKEN_REQUEST_URL is not a URL');
+  }
+  url.searchParams.set('audience', audience);
+  for (let attempt = 1; ; attempt++) {
+    let failure: string;
+    try {
+      const answer = await http.call('runner-oidc', url.href, { headers: { authorization: `Bearer ${requestToken}`, accept: 'application/json' } });
+      if (answer.status === 200) {
+        const value = jsonObject(answer.text)?.value;
+        if (typeof value !== 'string' || value.length === 0) throw new OidcUnavailable('OIDC token missing', 'the answer has no value');
+        core.setSecret(value);
+        return value;
+      }
+      failure = `HTTP ${answer.status}`;
+      if (answer.status < 500) throw new OidcUnavailable('OIDC request failed', failure);
+    } catch (err) {
+      if (!(err instanceof NoAnswer)) throw err;
+      failure = err.reason;
+    }
+    if (attempt >= 2) throw new OidcUnavailable('OIDC request failed', failure);
+    await sleep(retryAfterMs);
+  }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpClient } from '@actions/http-client';
+import { actionHttp } from '../../actions/shared/http.js';
 import type { AnnotationProperties } from '@actions/core';
 import { COMMENT_MARKER } from '../../actions/gate/pr-comment.js';
 import { runGate, type GateCore } from '../../actions/gate/run.js';
@@ -10,6 +10,8 @@ import { GitRepo, lines } from '../support/git-repo.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
 import { RecordingCore, runAction } from '../support/runner.js';
 import { listen, readBody, type Listening } from '../support/servers.js';
+import { stallingPeer, STALLS } from '../support/stalling.js';
+import { timed } from '../faults/support.js';
 
 class GateRecordingCore extends RecordingCore implements GateCore {
   readonly annotations: { message: string; properties: AnnotationProperties }[] = [];
@@ -102,7 +104,7 @@ describe('gate action', () => {
     GITHUB_REPOSITORY: 'octo-org/octo-repo',
     ...extra,
   });
-  const http = () => new HttpClient('test', [], { socketTimeout: 3000 });
+  const http = () => actionHttp();
   const inputs = (extra: Record<string, string> = {}) => ({ base, repo: repo.dir, 'fail-on': 'high', strict: 'false', token: '', ...extra });
 
   it('blocked: outputs, an error annotation per blocking finding, a summary with links to the head commit, a failed step', async () => {
@@ -197,6 +199,24 @@ describe('gate action', () => {
       assert.deepEqual(core.of('failed'), ['blocked by 1 net-new finding'], 'the answer is unchanged');
     });
   });
+
+  for (const stall of STALLS) {
+    it(`pull-request comment: an API that ${stall === 'silent' ? 'never answers' : 'stalls its body'} is a warning within the comment bound, and the answer is unchanged`, async () => {
+      const peer = await stallingPeer(stall);
+      try {
+        const event = join(temp, 'event.json');
+        writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base } } }));
+        const core = new GateRecordingCore(inputs({ sarif: report([{ line: 11, level: 'error' }]), base: '', token: 'pr-token' }));
+        const bounded = actionHttp({ bounds: { 'pr-comment': { connectMs: 300, totalMs: 500 } } });
+        const { ms } = await timed(() => runGate({ core, env: env({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_API_URL: peer.url }), http: bounded, cwd: repo.dir }));
+        assert.deepEqual(core.of('warning'), ['gate: pull-request comment not written (no complete answer within 0.5 s)']);
+        assert.deepEqual(core.of('failed'), ['blocked by 1 net-new finding']);
+        assert.ok(ms < 500 + 2000, `ended after ${Math.round(ms)} ms`);
+      } finally {
+        await peer.close();
+      }
+    });
+  }
 
   it('runs from its bundle as a child process: annotations, outputs, failed step', async () => {
     const run = await runAction(join(REPO_ROOT, 'dist', 'gate', 'index.js'), { sarif: report([{ line: 11, level: 'error' }]), base, repo: repo.dir }, { RUNNER_TEMP: temp });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { HttpClient } from '@actions/http-client';
 import nock from 'nock';
 import { defaultDeliveryId, defaultRunUrl } from '../../actions/record-deployment/record.js';
 import { run } from '../../actions/record-deployment/run.js';
+import { actionHttp } from '../../actions/shared/http.js';
 import { RecordingCore } from '../support/runner.js';
 import { useNock } from '../support/nock.js';
 import { listen } from '../support/servers.js';
@@ -29,18 +29,36 @@ const RECORDED = {
 };
 const FAST = { retries: 3, minTimeoutMs: 1 };
 
-const http = () => new HttpClient('test', [], { socketTimeout: 2000 });
+/** nock intercepts the global fetch: it is the transport here, under the actions' own bounds. */
+const http = () => actionHttp({ transport: fetch });
+
+/** Audiences the fake runner was asked for. */
+let audiences: string[] = [];
+/** The runner's OIDC endpoint answers `times` requests with `token`. */
+function runnerIssues(token = TOKEN, times = 1): void {
+  nock('https://runner.example', { reqheaders: { authorization: 'Bearer request-token' } })
+    .get('/token')
+    .query((q) => {
+      audiences.push(String(q.audience));
+      return q['api-version'] === '2.0';
+    })
+    .times(times)
+    .reply(200, { value: token });
+}
 const baseInputs = { 'api-url': LEDGER, environment: 'production', status: 'success' };
 
 describe('record-deployment action (run, with HTTP mocked at the transport)', () => {
   useNock();
+  beforeEach(() => {
+    audiences = [];
+  });
 
   it('with an empty api-url: a notice and no call at all, not even for a token', async () => {
     const core = new RecordingCore({ 'api-url': '  ', environment: 'production', status: 'success' });
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
     assert.equal(core.of('notice').length, 1);
     assert.match(core.of('notice')[0]!, /api-url is empty/);
-    assert.deepEqual(core.idTokenRequests, []);
+    assert.deepEqual(audiences, []);
     assert.deepEqual(core.outputs, {});
   });
 
@@ -52,7 +70,8 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
         return true;
       })
       .reply(201, RECORDED);
-    const core = new RecordingCore({ ...baseInputs, version: '1.2.3', verified: 'TRUE', 'duration-ms': '5000', target: 'function-zip' }, TOKEN);
+    runnerIssues();
+    const core = new RecordingCore({ ...baseInputs, version: '1.2.3', verified: 'TRUE', 'duration-ms': '5000', target: 'function-zip' });
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
     assert.deepEqual(sent, {
       delivery_id: '4242-2-deploy-production',
@@ -66,7 +85,7 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
       verified: true,
       duration_ms: 5000,
     });
-    assert.deepEqual(core.idTokenRequests, ['gatehouse-ledger']);
+    assert.deepEqual(audiences, ['gatehouse-ledger']);
     assert.deepEqual(core.outputs, {
       'deployment-id': RECORDED.deployment_id,
       duplicate: 'false',
@@ -83,9 +102,10 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
     nock('https://gw.example.com')
       .post('/ledger/v1/deployments', (b: Record<string, unknown>) => b.delivery_id === 'release-7' && b.commit === 'abc' && b.actor === 'bot')
       .reply(200, { ...RECORDED, duplicate: true });
+    runnerIssues();
     const core = new RecordingCore({ ...baseInputs, 'api-url': 'https://gw.example.com/ledger', audience: 'my-ledger', 'delivery-id': 'release-7', commit: 'abc', actor: 'bot' });
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
-    assert.deepEqual(core.idTokenRequests, ['my-ledger']);
+    assert.deepEqual(audiences, ['my-ledger']);
     assert.equal(core.outputs.duplicate, 'true');
     assert.match(core.summaries[0]!, /already recorded/);
   });
@@ -98,6 +118,7 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
       .reply(429, { error: 'rate_limited' })
       .post('/v1/deployments')
       .reply(201, RECORDED);
+    runnerIssues();
     const core = new RecordingCore(baseInputs);
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
     assert.equal(core.outputs['deployment-id'], RECORDED.deployment_id);
@@ -116,11 +137,12 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
       res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(RECORDED));
     });
     try {
+      runnerIssues();
       const core = new RecordingCore({ ...baseInputs, 'api-url': ledger.url });
       await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
       assert.equal(calls, 2);
       assert.equal(core.outputs['deployment-id'], RECORDED.deployment_id);
-      assert.match(core.of('info')[0]!, /attempt 1 failed \(socket hang up\); retrying/);
+      assert.match(core.of('info')[0]!, /attempt 1 failed \(the ledger did not answer: .+\); retrying/);
     } finally {
       await ledger.close();
       nock.disableNetConnect();
@@ -129,6 +151,7 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
 
   it('gives up after the retries: a warning, no outputs, the step does not fail', async () => {
     nock(LEDGER).post('/v1/deployments').times(4).reply(500, { error: 'internal_error' });
+    runnerIssues();
     const core = new RecordingCore(baseInputs);
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
     assert.deepEqual(core.outputs, {});
@@ -141,6 +164,7 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
       .post('/v1/deployments')
       .once()
       .reply(422, { error: 'validation_failed', message: 'url: must be an http or https URL without credentials', details: [] });
+    runnerIssues();
     const core = new RecordingCore({ ...baseInputs, url: 'javascript:alert(1)' });
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
     assert.deepEqual(core.of('warning'), [
@@ -150,6 +174,7 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
 
   it('fail-on-error: true turns a failure into a failed step', async () => {
     nock(LEDGER).post('/v1/deployments').reply(403, { error: 'forbidden', reason: 'owner_not_allowed' });
+    runnerIssues();
     const core = new RecordingCore({ ...baseInputs, 'fail-on-error': 'true' });
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
     assert.deepEqual(core.of('failed'), ['deployment not recorded: the ledger refused the record: HTTP 403: forbidden - owner_not_allowed']);
@@ -161,15 +186,21 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
     const { ACTIONS_ID_TOKEN_REQUEST_URL: _u, ACTIONS_ID_TOKEN_REQUEST_TOKEN: _t, ...env } = RUNNER_ENV;
     await run({ core, http: http(), env, retry: FAST });
     assert.deepEqual(core.of('warning'), ["deployment not recorded: cannot request an OIDC token: give the job 'permissions: id-token: write'"]);
-    assert.deepEqual(core.idTokenRequests, []);
+    assert.deepEqual(audiences, []);
   });
 
-  it('an OIDC request failure is a warning too', async () => {
-    const core = new RecordingCore(baseInputs, async () => {
-      throw new Error('Failed to get ID Token.');
-    });
+  it('an OIDC request failure is a warning too (5xx retried once)', async () => {
+    nock('https://runner.example').get('/token').query(true).times(2).reply(500, { message: 'boom' });
+    const core = new RecordingCore(baseInputs);
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
-    assert.match(core.of('warning')[0]!, /^deployment not recorded: Failed to get ID Token/);
+    assert.deepEqual(core.of('warning'), ['deployment not recorded: OIDC request failed (HTTP 500)']);
+  });
+
+  it('an OIDC answer without a value is a warning naming it', async () => {
+    nock('https://runner.example').get('/token').query(true).reply(200, { count: 0 });
+    const core = new RecordingCore(baseInputs);
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    assert.deepEqual(core.of('warning'), ['deployment not recorded: OIDC token missing (the answer has no value)']);
   });
 
   for (const [inputs, message] of [
@@ -183,13 +214,14 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
       const core = new RecordingCore(inputs);
       await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
       assert.deepEqual(core.of('warning'), [`deployment not recorded: ${message}`]);
-      assert.deepEqual(core.idTokenRequests, []);
+      assert.deepEqual(audiences, []);
     });
   }
 
   it('never writes the token into outputs, messages or the summary', async () => {
     nock(LEDGER).post('/v1/deployments').reply(401, { error: 'invalid_token', reason: 'expired' });
-    const core = new RecordingCore(baseInputs, TOKEN);
+    runnerIssues();
+    const core = new RecordingCore(baseInputs);
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
     const seen = JSON.stringify([core.outputs, core.messages, core.summaries]);
     assert.ok(!seen.includes(TOKEN));

@@ -9,6 +9,7 @@ import { capturedLogger } from '../support/log-capture.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
 import { parseOutputFile, runAction } from '../support/runner.js';
 import { closedPort, listen, type Listening } from '../support/servers.js';
+import { stallingPeer, STALLS } from '../support/stalling.js';
 
 const BUNDLE = join(REPO_ROOT, 'dist', 'request-token', 'index.js');
 const POST_BUNDLE = join(REPO_ROOT, 'dist', 'request-token', 'post', 'index.js');
@@ -211,6 +212,34 @@ describe('request-token clients as child processes (bundle and shell script) aga
         await answering.close();
       }
     });
+
+    for (const stall of STALLS) {
+      it(`a broker that ${stall === 'silent' ? 'never answers' : 'stalls its body'}: "broker unreachable" within BROKER_TIMEOUT`, async () => {
+        const peer = await stallingPeer(stall);
+        try {
+          const started = Date.now();
+          const run = await runScript({ ...runnerEnv, BROKER_URL: peer.url, BROKER_TIMEOUT: '1' });
+          assert.equal(run.code, 0);
+          assert.deepEqual(run.stdout.split('\n').filter((l) => l.startsWith('::warning::')), [WARNING('broker unreachable')]);
+          assert.ok(Date.now() - started < 1000 + 2000, `ended after ${Date.now() - started} ms`);
+        } finally {
+          await peer.close();
+        }
+      });
+    }
+
+    it('a runner OIDC endpoint that never answers: "OIDC request failed" within its 10 s bound', async () => {
+      const peer = await stallingPeer('silent');
+      try {
+        const started = Date.now();
+        const run = await runScript({ ...runnerEnv, ACTIONS_ID_TOKEN_REQUEST_URL: `${peer.url}/token?api-version=2.0`, BROKER_URL: h.backend.url });
+        assert.deepEqual(run.stdout.split('\n').filter((l) => l.startsWith('::warning::')), [WARNING('OIDC request failed')]);
+        const ms = Date.now() - started;
+        assert.ok(ms >= 10_000 - 500 && ms < 10_000 + 2000, `ended after ${ms} ms`);
+      } finally {
+        await peer.close();
+      }
+    }).timeout(20_000);
 
     it('is clean under shellcheck', async function () {
       const shellcheck = which('shellcheck');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { HttpClient } from '@actions/http-client';
+import { actionHttp } from '../../actions/shared/http.js';
 import { createMinimalApp } from '../../server/minimal/app.js';
 import { revoke } from '../../actions/request-token/revoke.js';
 import { run, type TokenCore } from '../../actions/request-token/run.js';
@@ -31,7 +31,7 @@ class TokenRecordingCore extends RecordingCore implements TokenCore {
   getState = (name: string) => this.state[name] ?? '';
 }
 
-const http = () => new HttpClient('test', [], { socketTimeout: 3000 });
+const http = () => actionHttp();
 const WARNING = (reason: string) => `Gatehouse token unavailable (${reason}); comments fall back to the default bot`;
 
 describe('request-token action (run, against real brokers on loopback)', () => {

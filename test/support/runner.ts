@@ -81,12 +81,8 @@ export class RecordingCore implements ActionsCore {
   readonly secrets: string[] = [];
   readonly messages: { kind: 'info' | 'notice' | 'warning' | 'debug' | 'failed'; text: string }[] = [];
   readonly summaries: string[] = [];
-  idTokenRequests: string[] = [];
 
-  constructor(
-    private readonly inputs: Record<string, string>,
-    private readonly idToken: string | (() => Promise<string>) = 'header.payload.signature',
-  ) {}
+  constructor(private readonly inputs: Record<string, string>) {}
 
   getInput = (name: string) => this.inputs[name] ?? '';
   setOutput = (name: string, value: unknown) => void (this.outputs[name] = String(value));
@@ -96,10 +92,6 @@ export class RecordingCore implements ActionsCore {
   notice = (text: string | Error) => void this.messages.push({ kind: 'notice', text: String(text) });
   warning = (text: string | Error) => void this.messages.push({ kind: 'warning', text: String(text) });
   debug = (text: string) => void this.messages.push({ kind: 'debug', text });
-  getIDToken = async (audience?: string) => {
-    this.idTokenRequests.push(audience ?? '');
-    return typeof this.idToken === 'string' ? this.idToken : this.idToken();
-  };
   summary = (() => {
     let buffer = '';
     const summary = {

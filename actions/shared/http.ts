@@ -1,0 +1,76 @@
+import { HttpClient } from '@actions/http-client';
+import { ACTION_CALLS, type ActionCall } from '../../server/http/call-bounds.js';
+import { boundedFetch, networkTransport, transportFailure, type CallBounds, type Fetch } from '../../server/http/outbound.js';
+
+/** An answer, read whole. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+}
+
+/** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
+export class NoAnswer extends Error {
+  override readonly name = 'NoAnswer';
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+export interface CallInit {
+  readonly method?: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+  /** Default `error`: a token is never sent on to another address by a redirect. */
+  readonly redirect?: 'error' | 'follow';
+}
+
+/** How the actions talk HTTP: each call named, and bounded by that name's bounds. */
+export interface ActionHttp {
+  call(name: ActionCall, url: string, init?: CallInit): Promise<Answer>;
+}
+
+/** Answers the actions read are small JSON documents. */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The runner's proxy settings (`https_proxy`, `no_proxy`, loopback never proxied), read the way
+ * @actions/http-client reads them, so self-hosted runners behind a proxy keep working.
+ */
+function runnerProxy(): (url: URL) => ReturnType<HttpClient['getAgentDispatcher']> {
+  const client = new HttpClient('gatehouse');
+  return (url) => client.getAgentDispatcher(url.href);
+}
+
+/**
+ * The actions' HTTP client. Every call has a connection bound and a whole-exchange bound (headers
+ * and body) from `ACTION_CALLS`; `bounds` overrides some (tests), `transport` replaces the network.
+ */
+export function actionHttp(options: { userAgent?: string; transport?: Fetch; bounds?: Partial<Record<ActionCall, CallBounds>> } = {}): ActionHttp {
+  // GitHub's API refuses requests without a User-Agent.
+  const userAgent = options.userAgent ?? 'gatehouse';
+  const proxy = runnerProxy();
+  return {
+    async call(name, url, init = {}) {
+      const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
+      const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: MAX_ANSWER_BYTES } });
+      let response: Response;
+      try {
+        response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });
+      } catch (err) {
+        throw new NoAnswer(transportFailure(err, bounds));
+      }
+      return { status: response.status, headers: response.headers, text: await response.text() };
+    },
+  };
+}
+
+/** The body as a JSON object, or undefined when it is not one. */
+export function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
