@@ -316,7 +316,7 @@ __webpack_unused_export__ = Dispatcher
 __webpack_unused_export__ = Client
 __webpack_unused_export__ = Pool
 __webpack_unused_export__ = BalancedPool
-__webpack_unused_export__ = Agent
+module.exports.g6 = Agent
 module.exports.kT = ProxyAgent
 __webpack_unused_export__ = EnvHttpProxyAgent
 __webpack_unused_export__ = RetryAgent
@@ -392,7 +392,7 @@ __webpack_unused_export__ = setGlobalDispatcher
 __webpack_unused_export__ = getGlobalDispatcher
 
 const fetchImpl = (__nccwpck_require__(4398).fetch)
-__webpack_unused_export__ = async function fetch (init, options = undefined) {
+module.exports.hd = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
   } catch (err) {
@@ -404,7 +404,7 @@ __webpack_unused_export__ = async function fetch (init, options = undefined) {
   }
 }
 /* unused reexport */ __nccwpck_require__(660).Headers
-/* unused reexport */ __nccwpck_require__(9051).Response
+module.exports.Response = __nccwpck_require__(9051).Response
 /* unused reexport */ __nccwpck_require__(9967).Request
 /* unused reexport */ __nccwpck_require__(5910).FormData
 __webpack_unused_export__ = globalThis.File ?? (__nccwpck_require__(4573).File)
@@ -28571,19 +28571,19 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9402);
-/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4942);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8875);
+/* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7254);
 
 
 
-await (0,_run_js__WEBPACK_IMPORTED_MODULE_2__/* .run */ .e)({ core: _actions_core__WEBPACK_IMPORTED_MODULE_0__, env: process.env, http: new _actions_http_client__WEBPACK_IMPORTED_MODULE_1__/* .HttpClient */ .Qq('gatehouse-record-deployment', [], { socketTimeout: 10_000 }) });
+await (0,_run_js__WEBPACK_IMPORTED_MODULE_2__/* .run */ .e)({ core: _actions_core__WEBPACK_IMPORTED_MODULE_0__, env: process.env, http: (0,_shared_http_js__WEBPACK_IMPORTED_MODULE_1__/* .actionHttp */ .fm)({ userAgent: 'gatehouse-record-deployment' }) });
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 8875:
+/***/ 7254:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28645,7 +28645,13 @@ function baseUrl(name, value) {
     return url;
 }
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+// EXTERNAL MODULE: ./build/actions/shared/http.js + 2 modules
+var shared_http = __nccwpck_require__(965);
 ;// CONCATENATED MODULE: ./build/actions/shared/oidc.js
+
+
 /** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
 class MissingIdTokenPermission extends Error {
     name = 'MissingIdTokenPermission';
@@ -28653,16 +28659,61 @@ class MissingIdTokenPermission extends Error {
         super("cannot request an OIDC token: give the job 'permissions: id-token: write'");
     }
 }
+/** The runner's token endpoint failed (`reason` is the fail-soft vocabulary; `detail` says more). */
+class OidcUnavailable extends Error {
+    reason;
+    detail;
+    name = 'OidcUnavailable';
+    constructor(reason, detail) {
+        super(`${reason} (${detail})`);
+        this.reason = reason;
+        this.detail = detail;
+    }
+}
+/** One retry after this long when the endpoint did not answer or answered 5xx. */
+const RETRY_AFTER_MS = 1000;
 /**
- * Requests the job's OIDC token for `audience` (the runtime masks it). The runner only sets
+ * Requests the job's OIDC token for `audience` from the runner (what `core.getIDToken` does, but
+ * bounded: see `runner-oidc` in the bounds table) and masks it. The runner only sets
  * `ACTIONS_ID_TOKEN_REQUEST_URL`/`_TOKEN` when the job has `id-token: write`.
  */
-async function requestIdToken(core, env, audience) {
-    if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN)
+async function requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AFTER_MS) {
+    const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
+    const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
+    if (!requestUrl || !requestToken)
         throw new MissingIdTokenPermission();
-    const token = await core.getIDToken(audience);
-    core.setSecret(token);
-    return token;
+    let url;
+    try {
+        url = new URL(requestUrl);
+    }
+    catch {
+        throw new OidcUnavailable('OIDC request failed', 'ACTIONS_ID_TOKEN_REQUEST_URL is not a URL');
+    }
+    url.searchParams.set('audience', audience);
+    for (let attempt = 1;; attempt++) {
+        let failure;
+        try {
+            const answer = await http.call('runner-oidc', url.href, { headers: { authorization: `Bearer ${requestToken}`, accept: 'application/json' } });
+            if (answer.status === 200) {
+                const value = (0,shared_http/* jsonObject */.o$)(answer.text)?.value;
+                if (typeof value !== 'string' || value.length === 0)
+                    throw new OidcUnavailable('OIDC token missing', 'the answer has no value');
+                core.setSecret(value);
+                return value;
+            }
+            failure = `HTTP ${answer.status}`;
+            if (answer.status < 500)
+                throw new OidcUnavailable('OIDC request failed', failure);
+        }
+        catch (err) {
+            if (!(err instanceof shared_http/* NoAnswer */.W_))
+                throw err;
+            failure = err.reason;
+        }
+        if (attempt >= 2)
+            throw new OidcUnavailable('OIDC request failed', failure);
+        await (0,promises_namespaceObject.setTimeout)(retryAfterMs);
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/is-network-error/index.js
@@ -28993,6 +29044,7 @@ const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
 
 ;// CONCATENATED MODULE: ./build/actions/record-deployment/ledger-client.js
 
+
 /** One line about an error answer: status, error code, reason and the first validation message. */
 function describeRefusal(status, text) {
     try {
@@ -29007,19 +29059,26 @@ function describeRefusal(status, text) {
     return `HTTP ${status}`;
 }
 /**
- * Posts the record. Network failures, 5xx and 429 are retried with back-off (the ledger's
- * idempotency makes a repeated POST safe); any other refusal is final.
+ * Posts the record. No answer (refused, or none within the call's bound), 5xx and 429 are retried
+ * with back-off (the ledger's idempotency makes a repeated POST safe); any other refusal is final.
  */
 async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
     const url = new URL('v1/deployments', apiUrl).href;
     return withRetry(async () => {
-        const response = await http.post(url, JSON.stringify(record), {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            authorization: `Bearer ${token}`,
-        });
-        const status = response.message.statusCode ?? 0;
-        const text = await response.readBody();
+        let status;
+        let text;
+        try {
+            ({ status, text } = await http.call('ledger-post', url, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+                body: JSON.stringify(record),
+            }));
+        }
+        catch (err) {
+            if (err instanceof shared_http/* NoAnswer */.W_)
+                throw new Error(`the ledger did not answer: ${err.reason}`);
+            throw err;
+        }
         if (status === 200 || status === 201) {
             const body = JSON.parse(text);
             if (typeof body.deployment_id !== 'string')
@@ -29115,7 +29174,7 @@ async function run({ core, http, env, retry = DEFAULT_RETRY }) {
         failOnError = booleanInput(core, 'fail-on-error', false);
         const apiUrl = baseUrl('api-url', apiUrlInput);
         const record = recordFromInputs(core, env);
-        const token = await requestIdToken(core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE);
+        const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
         const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));
         core.setOutput('deployment-id', result.deployment_id);
         core.setOutput('duplicate', String(result.duplicate));
@@ -29132,6 +29191,318 @@ async function run({ core, http, env, retry = DEFAULT_RETRY }) {
             core.setFailed(message);
         else
             core.warning(message);
+    }
+}
+
+
+/***/ }),
+
+/***/ 965:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  W_: () => (/* binding */ NoAnswer),
+  fm: () => (/* binding */ actionHttp),
+  o$: () => (/* binding */ jsonObject)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(4942);
+;// CONCATENATED MODULE: ./build/server/http/call-bounds.js
+/*
+ * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
+ * one table, and a test compares that table with these values.
+ */
+/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
+const KEY_SET_FETCH = { connectMs: 3000, totalMs: 3000 };
+/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
+const PLATFORM_CALL = { connectMs: 5000, totalMs: 10_000 };
+/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
+const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
+/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
+const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
+/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
+const RELEASES_CRAWL_MS = 60_000;
+/** Actions: the runner's OIDC token endpoint. */
+const RUNNER_OIDC = { connectMs: 5000, totalMs: 10_000 };
+/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
+const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
+/** request-token's post step: `DELETE /installation/token`. */
+const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
+const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
+/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
+/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
+const ACTION_CALLS = {
+    'runner-oidc': RUNNER_OIDC,
+    'broker-token': BROKER_TOKEN,
+    'token-revoke': TOKEN_REVOKE,
+    'ledger-post': LEDGER_POST,
+    'pr-comment': PR_COMMENT,
+};
+/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
+function syncCall(timeoutMs) {
+    return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
+}
+/** Sync service: `/readyz`'s DefectDojo probe. */
+const READINESS_PROBE = { connectMs: 5000, totalMs: 5000 };
+/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
+const MAX_ANSWER_BYTES = (/* unused pure expression or super */ null && (32 * 1024 * 1024));
+function backendBounds(overrides = {}) {
+    return {
+        platform: PLATFORM_CALL,
+        commit: PLATFORM_COMMIT,
+        chat: CHAT_POST,
+        releasesCrawlMs: RELEASES_CRAWL_MS,
+        ...overrides,
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./build/server/http/outbound.js
+
+/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
+class CallTimedOut extends Error {
+    totalMs;
+    name = 'CallTimedOut';
+    constructor(totalMs) {
+        super(`no complete answer within ${seconds(totalMs)}`);
+        this.totalMs = totalMs;
+    }
+}
+/** A buffered answer grew past its size bound (a peer streaming without end). */
+class AnswerTooLarge extends Error {
+    maxBytes;
+    name = 'AnswerTooLarge';
+    constructor(maxBytes) {
+        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+        this.maxBytes = maxBytes;
+    }
+}
+function seconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
+ * aborts them with `CallTimedOut`. `clear` once the work is done.
+ */
+function sharedDeadline(totalMs) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
+    timer.unref();
+    return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+/**
+ * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
+ * or the network's error code. Never the URL (it can hold a secret path).
+ */
+function transportFailure(err, bounds) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return e.message;
+        const code = e.code;
+        if (code === 'UND_ERR_CONNECT_TIMEOUT')
+            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
+        if (typeof code === 'string')
+            return code;
+    }
+    return err instanceof Error ? err.message : 'network error';
+}
+const agents = new Map();
+/**
+ * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
+ * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
+ */
+function agentFor(connectMs) {
+    let agent = agents.get(connectMs);
+    if (!agent) {
+        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+        agents.set(connectMs, agent);
+    }
+    return agent;
+}
+/**
+ * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
+ * dispatcher for some addresses (the actions' proxy).
+ */
+function networkTransport(connectMs, dispatcherFor) {
+    return ((input, init) => {
+        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+        const dispatcher = dispatcherFor?.(url) ?? agentFor(connectMs);
+        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
+    });
+}
+/** Statuses whose answer has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/**
+ * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
+ * deadline that aborts the request, the wait for headers and the reading of the body alike, with
+ * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
+ */
+function boundedFetch(bounds, options = {}) {
+    const transport = options.transport ?? networkTransport(bounds.connectMs);
+    return (async (input, init = {}) => {
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
+        // The deadline never keeps a process alive on its own.
+        timer.unref();
+        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+        let response;
+        try {
+            response = await transport(input, { ...init, signal });
+        }
+        catch (err) {
+            clearTimeout(timer);
+            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
+            throw signal.aborted ? signal.reason : err;
+        }
+        const body = guardedBody(response, signal, () => clearTimeout(timer));
+        if (!options.buffer)
+            return rebuilt(response, body);
+        const bytes = body ? await readAll(body, options.buffer.maxBytes) : null;
+        return rebuilt(response, bytes);
+    });
+}
+/**
+ * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
+ * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
+ * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
+ */
+function guardedBody(response, signal, ended) {
+    if (!response.body) {
+        ended();
+        return null;
+    }
+    const reader = response.body.getReader();
+    let stop;
+    return new ReadableStream({
+        start(controller) {
+            stop = () => {
+                controller.error(signal.reason);
+                reader.cancel(signal.reason).catch(() => undefined);
+                ended();
+            };
+            if (signal.aborted)
+                stop();
+            else
+                signal.addEventListener('abort', stop, { once: true });
+        },
+        async pull(controller) {
+            let chunk;
+            try {
+                chunk = await reader.read();
+            }
+            catch (err) {
+                if (!signal.aborted) {
+                    signal.removeEventListener('abort', stop);
+                    ended();
+                    controller.error(err);
+                }
+                return;
+            }
+            if (signal.aborted)
+                return;
+            if (chunk.done) {
+                signal.removeEventListener('abort', stop);
+                ended();
+                controller.close();
+            }
+            else
+                controller.enqueue(chunk.value);
+        },
+        cancel(reason) {
+            signal.removeEventListener('abort', stop);
+            ended();
+            return reader.cancel(reason);
+        },
+    });
+}
+async function readAll(body, maxBytes) {
+    const chunks = [];
+    let size = 0;
+    const reader = body.getReader();
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            break;
+        size += value.byteLength;
+        if (size > maxBytes) {
+            await reader.cancel().catch(() => undefined);
+            throw new AnswerTooLarge(maxBytes);
+        }
+        chunks.push(value);
+    }
+    return Buffer.concat(chunks, size);
+}
+/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
+function rebuilt(original, body) {
+    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
+        status: original.status,
+        statusText: original.statusText,
+        headers: [...original.headers],
+    });
+    Object.defineProperty(response, 'url', { value: original.url });
+    return response;
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/http.js
+
+
+
+/** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
+class NoAnswer extends Error {
+    reason;
+    name = 'NoAnswer';
+    constructor(reason) {
+        super(reason);
+        this.reason = reason;
+    }
+}
+/** Answers the actions read are small JSON documents. */
+const http_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+/**
+ * The runner's proxy settings (`https_proxy`, `no_proxy`, loopback never proxied), read the way
+ * @actions/http-client reads them, so self-hosted runners behind a proxy keep working.
+ */
+function runnerProxy() {
+    const client = new lib/* HttpClient */.Qq('gatehouse');
+    return (url) => client.getAgentDispatcher(url.href);
+}
+/**
+ * The actions' HTTP client. Every call has a connection bound and a whole-exchange bound (headers
+ * and body) from `ACTION_CALLS`; `bounds` overrides some (tests), `transport` replaces the network.
+ */
+function actionHttp(options = {}) {
+    // GitHub's API refuses requests without a User-Agent.
+    const userAgent = options.userAgent ?? 'gatehouse';
+    const proxy = runnerProxy();
+    return {
+        async call(name, url, init = {}) {
+            const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
+            const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+            let response;
+            try {
+                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });
+            }
+            catch (err) {
+                throw new NoAnswer(transportFailure(err, bounds));
+            }
+            return { status: response.status, headers: response.headers, text: await response.text() };
+        },
+    };
+}
+/** The body as a JSON object, or undefined when it is not one. */
+function jsonObject(text) {
+    try {
+        const value = JSON.parse(text);
+        return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+    }
+    catch {
+        return undefined;
     }
 }
 

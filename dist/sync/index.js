@@ -316,7 +316,7 @@ __webpack_unused_export__ = Dispatcher
 __webpack_unused_export__ = Client
 __webpack_unused_export__ = Pool
 __webpack_unused_export__ = BalancedPool
-__webpack_unused_export__ = Agent
+module.exports.g6 = Agent
 module.exports.kT = ProxyAgent
 __webpack_unused_export__ = EnvHttpProxyAgent
 __webpack_unused_export__ = RetryAgent
@@ -392,7 +392,7 @@ __webpack_unused_export__ = setGlobalDispatcher
 __webpack_unused_export__ = getGlobalDispatcher
 
 const fetchImpl = (__nccwpck_require__(4398).fetch)
-__webpack_unused_export__ = async function fetch (init, options = undefined) {
+module.exports.hd = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
   } catch (err) {
@@ -404,7 +404,7 @@ __webpack_unused_export__ = async function fetch (init, options = undefined) {
   }
 }
 /* unused reexport */ __nccwpck_require__(660).Headers
-/* unused reexport */ __nccwpck_require__(9051).Response
+module.exports.Response = __nccwpck_require__(9051).Response
 /* unused reexport */ __nccwpck_require__(9967).Request
 /* unused reexport */ __nccwpck_require__(5910).FormData
 __webpack_unused_export__ = globalThis.File ?? (__nccwpck_require__(4573).File)
@@ -37335,7 +37335,7 @@ exports.visitAsync = visitAsync;
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5212);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7230);
 
 
 await (0,_run_js__WEBPACK_IMPORTED_MODULE_1__/* .runSyncAction */ .J)({ core: _actions_core__WEBPACK_IMPORTED_MODULE_0__, env: process.env });
@@ -37345,7 +37345,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5212:
+/***/ 7230:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37360,7 +37360,248 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./build/server/http/call-bounds.js
+/*
+ * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
+ * one table, and a test compares that table with these values.
+ */
+/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
+const KEY_SET_FETCH = { connectMs: 3000, totalMs: 3000 };
+/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
+const PLATFORM_CALL = { connectMs: 5000, totalMs: 10_000 };
+/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
+const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
+/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
+const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
+/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
+const RELEASES_CRAWL_MS = 60_000;
+/** Actions: the runner's OIDC token endpoint. */
+const RUNNER_OIDC = { connectMs: 5000, totalMs: 10_000 };
+/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
+const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
+/** request-token's post step: `DELETE /installation/token`. */
+const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
+const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
+/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
+/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
+const ACTION_CALLS = {
+    'runner-oidc': RUNNER_OIDC,
+    'broker-token': BROKER_TOKEN,
+    'token-revoke': TOKEN_REVOKE,
+    'ledger-post': LEDGER_POST,
+    'pr-comment': PR_COMMENT,
+};
+/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
+function syncCall(timeoutMs) {
+    return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
+}
+/** Sync service: `/readyz`'s DefectDojo probe. */
+const READINESS_PROBE = { connectMs: 5000, totalMs: 5000 };
+/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+function backendBounds(overrides = {}) {
+    return {
+        platform: PLATFORM_CALL,
+        commit: PLATFORM_COMMIT,
+        chat: CHAT_POST,
+        releasesCrawlMs: RELEASES_CRAWL_MS,
+        ...overrides,
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./build/server/http/outbound.js
+
+/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
+class CallTimedOut extends Error {
+    totalMs;
+    name = 'CallTimedOut';
+    constructor(totalMs) {
+        super(`no complete answer within ${seconds(totalMs)}`);
+        this.totalMs = totalMs;
+    }
+}
+/** A buffered answer grew past its size bound (a peer streaming without end). */
+class AnswerTooLarge extends Error {
+    maxBytes;
+    name = 'AnswerTooLarge';
+    constructor(maxBytes) {
+        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+        this.maxBytes = maxBytes;
+    }
+}
+function seconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
+ * aborts them with `CallTimedOut`. `clear` once the work is done.
+ */
+function sharedDeadline(totalMs) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
+    timer.unref();
+    return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+/**
+ * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
+ * or the network's error code. Never the URL (it can hold a secret path).
+ */
+function transportFailure(err, bounds) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return e.message;
+        const code = e.code;
+        if (code === 'UND_ERR_CONNECT_TIMEOUT')
+            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
+        if (typeof code === 'string')
+            return code;
+    }
+    return err instanceof Error ? err.message : 'network error';
+}
+const agents = new Map();
+/**
+ * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
+ * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
+ */
+function agentFor(connectMs) {
+    let agent = agents.get(connectMs);
+    if (!agent) {
+        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+        agents.set(connectMs, agent);
+    }
+    return agent;
+}
+/**
+ * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
+ * dispatcher for some addresses (the actions' proxy).
+ */
+function networkTransport(connectMs, dispatcherFor) {
+    return ((input, init) => {
+        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+        const dispatcher = dispatcherFor?.(url) ?? agentFor(connectMs);
+        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
+    });
+}
+/** Statuses whose answer has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/**
+ * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
+ * deadline that aborts the request, the wait for headers and the reading of the body alike, with
+ * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
+ */
+function boundedFetch(bounds, options = {}) {
+    const transport = options.transport ?? networkTransport(bounds.connectMs);
+    return (async (input, init = {}) => {
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
+        // The deadline never keeps a process alive on its own.
+        timer.unref();
+        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+        let response;
+        try {
+            response = await transport(input, { ...init, signal });
+        }
+        catch (err) {
+            clearTimeout(timer);
+            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
+            throw signal.aborted ? signal.reason : err;
+        }
+        const body = guardedBody(response, signal, () => clearTimeout(timer));
+        if (!options.buffer)
+            return rebuilt(response, body);
+        const bytes = body ? await readAll(body, options.buffer.maxBytes) : null;
+        return rebuilt(response, bytes);
+    });
+}
+/**
+ * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
+ * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
+ * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
+ */
+function guardedBody(response, signal, ended) {
+    if (!response.body) {
+        ended();
+        return null;
+    }
+    const reader = response.body.getReader();
+    let stop;
+    return new ReadableStream({
+        start(controller) {
+            stop = () => {
+                controller.error(signal.reason);
+                reader.cancel(signal.reason).catch(() => undefined);
+                ended();
+            };
+            if (signal.aborted)
+                stop();
+            else
+                signal.addEventListener('abort', stop, { once: true });
+        },
+        async pull(controller) {
+            let chunk;
+            try {
+                chunk = await reader.read();
+            }
+            catch (err) {
+                if (!signal.aborted) {
+                    signal.removeEventListener('abort', stop);
+                    ended();
+                    controller.error(err);
+                }
+                return;
+            }
+            if (signal.aborted)
+                return;
+            if (chunk.done) {
+                signal.removeEventListener('abort', stop);
+                ended();
+                controller.close();
+            }
+            else
+                controller.enqueue(chunk.value);
+        },
+        cancel(reason) {
+            signal.removeEventListener('abort', stop);
+            ended();
+            return reader.cancel(reason);
+        },
+    });
+}
+async function readAll(body, maxBytes) {
+    const chunks = [];
+    let size = 0;
+    const reader = body.getReader();
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            break;
+        size += value.byteLength;
+        if (size > maxBytes) {
+            await reader.cancel().catch(() => undefined);
+            throw new AnswerTooLarge(maxBytes);
+        }
+        chunks.push(value);
+    }
+    return Buffer.concat(chunks, size);
+}
+/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
+function rebuilt(original, body) {
+    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
+        status: original.status,
+        statusText: original.statusText,
+        headers: [...original.headers],
+    });
+    Object.defineProperty(response, 'url', { value: original.url });
+    return response;
+}
+
 ;// CONCATENATED MODULE: ./build/server/sync/http/request.js
+
+
 /** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
 class HttpError extends Error {
     service;
@@ -37404,10 +37645,7 @@ function retryAfterMs(value, now = Date.now()) {
     return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 function transportReason(err, timeoutMs) {
-    const error = err;
-    if (error.name === 'TimeoutError' || error.cause?.name === 'TimeoutError')
-        return `no answer within ${Math.round(timeoutMs / 1000)} s`;
-    return error.cause?.code ?? (err instanceof Error ? err.message : 'network error');
+    return transportFailure(err, syncCall(timeoutMs));
 }
 /** A short reason from an error body: JSON `detail`/`message`, SonarQube's `errors[0].msg`, or DRF-style field errors. */
 async function errorDetail(response) {
@@ -37435,15 +37673,14 @@ async function errorDetail(response) {
 }
 /**
  * One HTTP exchange. Resolves with a 2xx response (body unread, so it can be streamed); throws
- * `HttpError` for other statuses and `TransportError` when no answer came. The timeout covers
- * the whole exchange, body included.
+ * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
+ * the whole exchange, the body's last byte included (a body read after it rejects).
  */
 async function send(service, operation, url, options) {
-    const { timeoutMs, signal, ...init } = options;
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const { timeoutMs, ...init } = options;
     let response;
     try {
-        response = await fetch(url, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+        response = await boundedFetch(syncCall(timeoutMs))(url, init);
     }
     catch (err) {
         throw new TransportError(service, operation, transportReason(err, timeoutMs));
@@ -37967,6 +38204,8 @@ function countingFindings(source) {
 
 
 
+
+
 function labelOf(project) {
     return project.version ? `${project.name} ${project.version}` : project.name;
 }
@@ -37988,6 +38227,7 @@ async function syncProject(project, deps) {
         const { counts, findings } = await retrying(async (n) => {
             attempts = n;
             const abandon = new AbortController();
+            let exportFailure;
             try {
                 const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
                 if (!exported.body)
@@ -37999,9 +38239,15 @@ async function syncProject(project, deps) {
                     engagementName: ENGAGEMENTS.dependencytrack,
                     ...(project.version ? { testTitle: project.version } : {}),
                     filename: 'dependency-track-findings.json',
-                    content: counting.stream,
+                    content: noting(counting.stream, (err) => (exportFailure ??= err)),
                 });
                 return { counts, findings: counting.count() };
+            }
+            catch (err) {
+                // A download that broke off mid-stream fails the upload it feeds: name the download.
+                if (exportFailure !== undefined)
+                    throw new TransportError('Dependency-Track', `FPF export of ${project.name}`, transportFailure(exportFailure));
+                throw err;
             }
             finally {
                 // Closes the download when the upload stopped early; harmless once it was read to the end.
@@ -38012,6 +38258,16 @@ async function syncProject(project, deps) {
     }
     catch (err) {
         return { ...base, status: 'failed', reason: message(err), attempts };
+    }
+}
+/** The stream, telling `failed` when reading it fails (before the failure goes on). */
+async function* noting(stream, failed) {
+    try {
+        yield* stream;
+    }
+    catch (err) {
+        failed(err);
+        throw err;
     }
 }
 /** `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure never stops the others. */
@@ -40175,6 +40431,8 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 
 
+
+
 const AlertsOctokit = Octokit.plugin(paginateRest);
 const client_SERVICE = 'GitHub';
 const SILENT = { debug() { }, info() { }, warn() { }, error() { } };
@@ -40192,6 +40450,8 @@ class RateLimitExhausted extends Error {
 /** A secondary (abuse) rate limit: back off and try again. */
 class SecondaryRateLimit extends HttpError {
 }
+/** The REST API version the sync is written against; sent on every call. */
+const API_VERSION = '2022-11-28';
 function header(headers, name) {
     const value = headers?.[name];
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
@@ -40202,10 +40462,15 @@ function operationOf(options) {
     return `${options.method ?? 'GET'} ${url}`;
 }
 /**
- * An Octokit for one target whose every request (pages included) honours GitHub's rate limits:
- * once the primary limit is spent (`x-ratelimit-remaining: 0`) it makes no further call until
- * the reset and fails fast instead; a secondary limit is waited out (`Retry-After`, else a
- * minute) and retried, as are 5xx answers and lost connections.
+ * An Octokit for one target whose every request (pages included) is bounded in time and honours
+ * GitHub's rate limits: once the primary limit is spent (`x-ratelimit-remaining: 0`) it makes no
+ * further call until the reset and fails fast instead; a secondary limit is waited out
+ * (`Retry-After`, else a minute) and retried, as are 5xx answers and lost connections.
+ *
+ * The bound lives in the transport (Octokit's `request.fetch`), not in a hook: before-after-hook
+ * binds one options object to every hook, so a hook that passes a modified copy on is ignored by
+ * the hooks inside it (a signal or header added that way was lost). Hooks here change the options
+ * object in place or pass it on untouched.
  */
 function githubClient(target, options) {
     let exhaustedUntil = 0;
@@ -40216,11 +40481,17 @@ function githubClient(target, options) {
         exhaustedUntil = Number.isFinite(reset) && reset > 0 ? reset * 1000 : Date.now() + 60_000;
         return true;
     };
+    const bounds = syncCall(options.timeoutMs);
     const octokit = new AlertsOctokit({
         baseUrl: target.apiBase,
         auth: target.token,
         userAgent: 'gatehouse-sync',
         log: SILENT,
+        // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty list.
+        request: { fetch: boundedFetch(bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } }) },
+    });
+    octokit.hook.before('request', (requestOptions) => {
+        requestOptions.headers['x-github-api-version'] = API_VERSION;
     });
     octokit.hook.wrap('request', async (request, requestOptions) => {
         const operation = operationOf(requestOptions);
@@ -40228,15 +40499,13 @@ function githubClient(target, options) {
             if (Date.now() < exhaustedUntil)
                 throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
             try {
-                const response = await request({ ...requestOptions, request: { ...requestOptions.request, signal: AbortSignal.timeout(options.timeoutMs) } });
+                const response = await request(requestOptions);
                 exhausted(response.headers);
                 return response;
             }
             catch (err) {
-                if (!(err instanceof RequestError) || !err.response) {
-                    const reason = err instanceof Error ? err.message : 'network error';
-                    throw new TransportError(client_SERVICE, operation, reason);
-                }
+                if (!(err instanceof RequestError) || !err.response)
+                    throw new TransportError(client_SERVICE, operation, transportFailure(err, bounds));
                 const headers = err.response.headers;
                 const data = err.response.data;
                 const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;

@@ -1,8 +1,8 @@
-export const id = 747;
-export const ids = [747];
+export const id = 144;
+export const ids = [144];
 export const modules = {
 
-/***/ 8747:
+/***/ 48144:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -129,6 +129,20 @@ function packageVersion() {
 
 // EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
 var sync_config = __webpack_require__(44124);
+;// CONCATENATED MODULE: ./build/server/store/mongo-options.js
+const MONGO_BOUNDS = { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, socketTimeoutMS: 30_000 };
+function mongoClientOptions(uri, appName, overrides = {}) {
+    const options = { appName };
+    for (const [name, value] of Object.entries(MONGO_BOUNDS)) {
+        const inUri = new RegExp(`[?&]${name}=`, 'i').test(uri);
+        if (overrides[name] !== undefined)
+            options[name] = overrides[name];
+        else if (!inUri)
+            options[name] = value;
+    }
+    return options;
+}
+
 ;// CONCATENATED MODULE: ./build/server/store/types.js
 /** The store could not be reached or answered with an error: retryable, nothing was decided. */
 class StoreUnavailable extends Error {
@@ -147,6 +161,7 @@ function newestFirst(a, b) {
 
 ;// CONCATENATED MODULE: ./build/server/sync/service/locks-mongo.js
 
+
 const DUPLICATE_KEY = 11000;
 /** A lease outlives a crashed holder by at most this long; a live holder renews it every third of it. */
 const DEFAULT_LEASE_MS = 60_000;
@@ -159,7 +174,7 @@ const DEFAULT_LEASE_MS = 60_000;
 function mongoLocks(uri, options, driver) {
     const { MongoClient, MongoError } = driver;
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000, appName: 'gatehouse-sync' });
+    const client = new MongoClient(uri, mongoClientOptions(uri, 'gatehouse-sync', options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }));
     const locks = client.db(options.dbName).collection('sync_locks');
     const unavailable = (err) => {
         throw err instanceof MongoError ? new StoreUnavailable({ cause: err }) : err;
@@ -219,6 +234,8 @@ function memoryLocks() {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(37067);
+// EXTERNAL MODULE: ./build/server/http/call-bounds.js
+var call_bounds = __webpack_require__(71973);
 ;// CONCATENATED MODULE: ./build/server/http/client-errors.js
 /** What Node's HTTP parser refused, before any route ran: status and error string. */
 function answerFor(code) {
@@ -1202,6 +1219,7 @@ class SyncService {
 
 
 
+
 /** Loads and checks everything the enabled sources need; never throws for a configuration problem. */
 function checkServiceConfig(load) {
     let loaded;
@@ -1280,7 +1298,7 @@ function assemble(parts) {
         timeoutMs: parts.options.timeoutMs,
         uploadTimeoutMs: parts.options.uploadTimeoutMs,
     });
-    const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(5000), timers: parts.timers });
+    const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(call_bounds/* READINESS_PROBE */.gS.totalMs), timers: parts.timers });
     const issuePush = issuePushFor(loaded, defectDojo, parts, retry);
     const service = new SyncService({
         connectors: enabledConnectors(loaded),
