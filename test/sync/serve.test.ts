@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { READINESS_PROBE } from '../../server/http/call-bounds.js';
 import { createLogger } from '../../server/logger.js';
 import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
@@ -118,6 +119,18 @@ describe('sync service over HTTP', () => {
     assert.deepEqual([health.status, await health.json()], [200, { status: 'ok', service: 'gatehouse-sync', version: '9.9.9' }]);
     assert.equal((await fetch(`${base}/readyz`)).status, 200);
   });
+
+  for (const fault of ['hang', 'stall-body'] as const) {
+    it(`/readyz: a DefectDojo that ${fault === 'hang' ? 'never answers' : 'stalls its body'} is 503 defectdojo_unreachable within the probe's 5 s bound`, async () => {
+      await start();
+      dd.faults.inject('products', fault);
+      const started = Date.now();
+      const down = await fetch(`${base}/readyz`);
+      assert.deepEqual([down.status, await down.json()], [503, { error: 'not_ready', reason: 'defectdojo_unreachable' }]);
+      const ms = Date.now() - started;
+      assert.ok(ms >= READINESS_PROBE.totalMs - 100 && ms < READINESS_PROBE.totalMs + 1500, `answered after ${ms} ms`);
+    }).timeout(15_000);
+  }
 
   it('/readyz: 503 while DefectDojo does not answer, 200 once it does; 503 with the problems for an invalid configuration', async () => {
     await start();
