@@ -20,13 +20,25 @@ export class OidcTokenRejected extends Error {
   }
 }
 
+/** How long a caller is asked to wait when the issuer's key endpoint failed. */
+export const KEY_SET_RETRY_AFTER_SECONDS = 5;
+
 /** No verdict: the issuer's key set could not be obtained. Retrying often helps (503). */
 export class OidcKeySetUnavailable extends Error {
   override readonly name = 'OidcKeySetUnavailable';
+  /** When a retry can succeed at the earliest: the next fetch the issuer's interval allows. */
+  readonly retryAfterSeconds: number | undefined;
+  /**
+   * The issuer's key endpoint failed (this time, or on the last attempt within the refetch
+   * interval), as opposed to a fetch not being allowed yet after one that worked.
+   */
+  readonly unreachable: boolean;
   constructor(
     readonly issuer: string,
-    options?: { cause?: unknown },
+    options: { cause?: unknown; retryAfterSeconds?: number; unreachable?: boolean } = {},
   ) {
-    super(`key set of ${issuer} unavailable`, options);
+    super(`key set of ${issuer} unavailable`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.unreachable = options.unreachable ?? true;
   }
 }

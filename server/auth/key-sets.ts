@@ -1,14 +1,4 @@
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  customFetch,
-  errors,
-  type CryptoKey,
-  type FetchImplementation,
-  type FlattenedJWSInput,
-  type JSONWebKeySet,
-  type JWSHeaderParameters,
-} from 'jose';
+import { createLocalJWKSet, errors, type CryptoKey, type FlattenedJWSInput, type JSONWebKeySet, type JWSHeaderParameters } from 'jose';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { KEY_SET_FETCH } from '../http/call-bounds.js';
@@ -24,19 +14,16 @@ export interface KeySetOptions {
   clock?: Clock;
   /** Bound on one key-set fetch, connection and whole body (default `KEY_SET_FETCH`). */
   timeoutMs?: number;
-  /** After a successful fetch, an unknown `kid` triggers no new fetch for this long. */
-  cooldownMs?: number;
+  /**
+   * At most one fetch per issuer per this interval, whether the last one worked or not: a flood
+   * of tokens with made-up key ids costs the issuer about one fetch a second, and a failing
+   * issuer is not asked again by every request.
+   */
+  refetchIntervalMs?: number;
   /** Keys older than this are refetched before use. */
   cacheMaxAgeMs?: number;
-  /** After a failed fetch, requests fail fast for this long instead of each trying again. */
-  failureBackoffMs?: number;
   /** Bound on the number of key sets kept (one per issuer in practice). */
   maxEntries?: number;
-}
-
-interface RemoteEntry {
-  readonly resolve: ReturnType<typeof createRemoteJWKSet>;
-  failedAt?: number;
 }
 
 /** A key set is a handful of keys; an answer this large is not one. */
@@ -46,15 +33,105 @@ const isKeySelectionFailure = (err: unknown): boolean =>
   err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys;
 
 /**
- * Key sets for the configured issuers: one jose remote key set per key-set URL for the life of
- * the process (so its cache and refetch cooldown are shared by every request), or a local set for
- * a pinned document. Bounded in size; least recently used entries are dropped first.
+ * One issuer's remote key set. Keys are fetched on first use, when older than the cache age, and
+ * when a token names a key id the cached set lacks (a rotation). One fetch at a time per issuer,
+ * shared by the requests waiting on it, and at most one per `refetchIntervalMs`. The verdict
+ * keeps the 401/503 split: a token whose key is missing from a set fetched for it is refused;
+ * when no fetch can be made for it now (the interval, or the issuer failing) there is no verdict.
+ */
+class RemoteKeySet {
+  private jwks?: JSONWebKeySet;
+  private local?: ReturnType<typeof createLocalJWKSet>;
+  private fetchedAt = Number.NEGATIVE_INFINITY;
+  private attemptedAt = Number.NEGATIVE_INFINITY;
+  private lastAttemptFailed = false;
+  private inflight?: Promise<void>;
+
+  constructor(
+    private readonly config: IssuerConfig,
+    private readonly fetch: Fetch,
+    private readonly clock: Clock,
+    private readonly options: { refetchIntervalMs: number; cacheMaxAgeMs: number },
+  ) {}
+
+  get keys(): JSONWebKeySet | undefined {
+    return this.jwks;
+  }
+
+  async resolve(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> {
+    const fresh = this.local && this.clock.now() - this.fetchedAt < this.options.cacheMaxAgeMs;
+    if (fresh) {
+      const key = await this.select(header, token);
+      if (key) return key;
+    }
+    // Stale, never fetched, or a key id the set lacks: only a fetch made now can decide.
+    await this.refresh();
+    const key = await this.select(header, token);
+    if (!key) throw new OidcTokenRejected('signature_invalid', { cause: new errors.JWKSNoMatchingKey() });
+    return key;
+  }
+
+  /** The key for the token from the cached set, or undefined when the set has none for it. */
+  private async select(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey | undefined> {
+    try {
+      return await this.local!(header, token);
+    } catch (err) {
+      if (err instanceof errors.JWKSNoMatchingKey) return undefined;
+      if (isKeySelectionFailure(err)) throw new OidcTokenRejected('signature_invalid', { cause: err });
+      throw err;
+    }
+  }
+
+  /** Waits for a fetch: the one under way, or a new one when the interval allows it. */
+  private refresh(): Promise<void> {
+    if (this.inflight) return this.inflight;
+    const now = this.clock.now();
+    const wait = this.attemptedAt + this.options.refetchIntervalMs - now;
+    if (wait > 0) {
+      const retryAfterSeconds = Math.ceil(wait / 1000);
+      return Promise.reject(new OidcKeySetUnavailable(this.config.issuer, { retryAfterSeconds, unreachable: this.lastAttemptFailed }));
+    }
+    this.attemptedAt = now;
+    this.inflight = this.load().finally(() => {
+      this.inflight = undefined;
+    });
+    return this.inflight;
+  }
+
+  private async load(): Promise<void> {
+    let jwks: JSONWebKeySet;
+    try {
+      const response = await this.fetch(this.config.jwksUrl, { headers: { accept: 'application/json' }, redirect: 'manual' });
+      if (response.status !== 200) throw new Error(`the key endpoint answered ${response.status}`);
+      const body = (await response.json()) as unknown;
+      if (!isKeySet(body)) throw new Error('the key endpoint answered something that is not a JWKS');
+      jwks = body;
+      this.local = createLocalJWKSet(jwks);
+    } catch (err) {
+      this.lastAttemptFailed = true;
+      throw new OidcKeySetUnavailable(this.config.issuer, { cause: err });
+    }
+    this.lastAttemptFailed = false;
+    this.jwks = jwks;
+    this.fetchedAt = this.clock.now();
+  }
+}
+
+function isKeySet(value: unknown): value is JSONWebKeySet {
+  const keys = (value as { keys?: unknown } | null)?.keys;
+  return Array.isArray(keys) && keys.every((k) => typeof k === 'object' && k !== null && !Array.isArray(k));
+}
+
+/**
+ * Key sets for the configured issuers: one remote key set per key-set URL for the life of the
+ * process (so its cache and fetch limits are shared by every request), or a local set for a
+ * pinned document. Bounded in size; least recently used entries are dropped first.
  */
 export class KeySetRegistry {
-  private readonly remote = new Map<string, RemoteEntry>();
+  private readonly remote = new Map<string, RemoteKeySet>();
   private readonly pinned = new Map<string, ReturnType<typeof createLocalJWKSet>>();
   private readonly clock: Clock;
-  private readonly options: Required<Omit<KeySetOptions, 'transport' | 'clock'>>;
+  private readonly options: { refetchIntervalMs: number; cacheMaxAgeMs: number; maxEntries: number };
   private readonly fetch: Fetch;
 
   constructor(options: KeySetOptions = {}) {
@@ -65,10 +142,8 @@ export class KeySetRegistry {
       { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_KEY_SET_BYTES } },
     );
     this.options = {
-      timeoutMs,
-      cooldownMs: options.cooldownMs ?? 30_000,
+      refetchIntervalMs: options.refetchIntervalMs ?? 1000,
       cacheMaxAgeMs: options.cacheMaxAgeMs ?? 600_000,
-      failureBackoffMs: options.failureBackoffMs ?? 1000,
       maxEntries: options.maxEntries ?? 16,
     };
   }
@@ -84,7 +159,7 @@ export class KeySetRegistry {
    */
   currentKeys(config: IssuerConfig): JSONWebKeySet | undefined {
     if (config.pinnedJwks) return undefined;
-    return this.remote.get(config.jwksUrl)?.resolve.jwks();
+    return this.remote.get(config.jwksUrl)?.keys;
   }
 
   private pinnedResolver(jwks: JSONWebKeySet): KeyResolver {
@@ -107,32 +182,11 @@ export class KeySetRegistry {
   private remoteResolver(config: IssuerConfig): KeyResolver {
     let entry = take(this.remote, config.jwksUrl);
     if (!entry) {
-      entry = {
-        resolve: createRemoteJWKSet(new URL(config.jwksUrl), {
-          timeoutDuration: this.options.timeoutMs,
-          cooldownDuration: this.options.cooldownMs,
-          cacheMaxAge: this.options.cacheMaxAgeMs,
-          [customFetch]: this.fetch as unknown as FetchImplementation,
-        }),
-      };
+      entry = new RemoteKeySet(config, this.fetch, this.clock, this.options);
       put(this.remote, config.jwksUrl, entry, this.options.maxEntries);
     }
     const current = entry;
-    return async (header, token) => {
-      const now = this.clock.now();
-      if (current.failedAt !== undefined && now - current.failedAt < this.options.failureBackoffMs) {
-        throw new OidcKeySetUnavailable(config.issuer);
-      }
-      try {
-        const key = await current.resolve(header, token);
-        current.failedAt = undefined;
-        return key;
-      } catch (err) {
-        if (isKeySelectionFailure(err)) throw new OidcTokenRejected('signature_invalid', { cause: err });
-        current.failedAt = this.clock.now();
-        throw new OidcKeySetUnavailable(config.issuer, { cause: err });
-      }
-    };
+    return (header, token) => current.resolve(header, token);
   }
 }
 

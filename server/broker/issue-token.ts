@@ -1,4 +1,4 @@
-import { OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
+import { KEY_SET_RETRY_AFTER_SECONDS, OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
 import { fingerprint } from '../auth/fingerprint.js';
 import { AppError } from '../http/errors.js';
 import { isJsonObject, present } from '../http/json-body.js';
@@ -101,7 +101,8 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
 function toHttpError(err: unknown): unknown {
   if (err instanceof OidcTokenRejected) return new AppError(401, 'invalid_oidc_token', { reason: err.reason }, { cause: err });
   if (err instanceof OidcKeySetUnavailable) {
-    return new AppError(503, 'oidc_key_fetch_failed', { reason: 'jwks_unavailable' }, { cause: err, headers: { 'Retry-After': '5' } });
+    const retryAfter = String(err.retryAfterSeconds ?? KEY_SET_RETRY_AFTER_SECONDS);
+    return new AppError(503, 'oidc_key_fetch_failed', { reason: 'jwks_unavailable' }, { cause: err, headers: { 'Retry-After': retryAfter } });
   }
   if (err instanceof ExchangeRefused) {
     return err.kind === 'app_unconfigured' ? new AppError(503, 'app_unconfigured', {}, { cause: err.cause }) : new AppError(403, err.kind);

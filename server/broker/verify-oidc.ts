@@ -22,6 +22,9 @@ export async function verifyOidcToken(deps: OidcDeps, token: unknown, policy: Ve
     caller = await deps.verifier.verify(token, policy);
   } catch (err) {
     if (!(err instanceof OidcKeySetUnavailable)) throw err;
+    // The snapshot is a copy of the live set: it can only help while the issuer is unreachable,
+    // not when a fetch that worked a moment ago is all that stands in the way (no store read then).
+    if (!err.unreachable) throw err;
     return verifyWithSnapshot(deps, token, policy, err, log);
   }
   const config = policy.issuers.get(caller.issuer);

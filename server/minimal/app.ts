@@ -89,6 +89,7 @@ export function createMinimalApp(deps: MinimalAppDeps): Express {
     if (req.path === '/token') logOutcome(refusal.outcome, exceptionClass(refusal));
     else if (refusal.outcome === 'internal_error') deps.logger.error({ err }, 'unexpected failure');
     if (res.headersSent) return void res.end();
+    if (refusal.retryAfterSeconds !== undefined) res.set('Retry-After', String(Math.ceil(refusal.retryAfterSeconds)));
     res.status(refusal.status).json({ error: refusal.outcome });
   };
   app.use(errorHandler);

@@ -42,6 +42,8 @@ export class Refusal extends Error {
   constructor(
     readonly outcome: Exclude<Outcome, 'mint_ok'>,
     options?: { cause?: unknown },
+    /** Seconds a retry should wait, sent as `Retry-After` (key set unavailable, platform rate limit). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(outcome, options);
     this.status = STATUS[outcome];

@@ -1,9 +1,10 @@
-import { OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
+import { KEY_SET_RETRY_AFTER_SECONDS, OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
 import type { OidcVerifier } from '../auth/verifier.js';
 import type { BrokerSettings, Setting } from '../broker/settings.js';
 import { exchangeToken, ExchangeRefused } from '../broker/token-exchange.js';
 import { isJsonObject, present } from '../http/json-body.js';
 import type { AppClients } from '../platform/clients.js';
+import { platformRetryAfter } from '../platform/errors.js';
 import { isRepositoryPair } from '../platform/identifiers.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import { Refusal } from './outcomes.js';
@@ -71,9 +72,9 @@ export async function mintForCaller(
 /** The minimal broker's answers to the exchange's failures (its own error table). */
 function toRefusal(err: unknown): unknown {
   if (err instanceof OidcTokenRejected) return new Refusal('invalid_oidc', { cause: err });
-  if (err instanceof OidcKeySetUnavailable) return new Refusal('jwks_unavailable', { cause: err });
+  if (err instanceof OidcKeySetUnavailable) return new Refusal('jwks_unavailable', { cause: err }, err.retryAfterSeconds ?? KEY_SET_RETRY_AFTER_SECONDS);
   if (err instanceof ExchangeRefused) return new Refusal(err.kind === 'app_unconfigured' ? 'config_unavailable' : err.kind, { cause: err });
   if (err instanceof AppNotInstalled) return new Refusal('app_not_installed', { cause: err });
-  if (err instanceof InstallationLookupFailed || err instanceof MintFailed) return new Refusal('mint_failed', { cause: err });
+  if (err instanceof InstallationLookupFailed || err instanceof MintFailed) return new Refusal('mint_failed', { cause: err }, platformRetryAfter(err));
   return err;
 }

@@ -94,43 +94,74 @@ describe('OIDC verifier', () => {
     });
 
     it('an unknown kid causes exactly one refetch, then a rejection', async () => {
-      const verifier = verifierWith({ cooldownMs: 0 });
+      const verifier = verifierWith();
       await verifier.verify(await issuer.mint({}, { nowMs: clock.now() }), policy);
       assert.equal(issuer.jwksFetches, 1);
+      clock.advance(1001);
       const stray = await TestIssuer.strayKey();
       const token = await issuer.mint({}, { signWith: stray, nowMs: clock.now() });
       assert.equal(await rejection(verifier.verify(token, policy)), 'signature_invalid');
       assert.equal(issuer.jwksFetches, 2);
     });
 
-    it('a rotated key is picked up by that one refetch', async () => {
-      const verifier = verifierWith({ cooldownMs: 0 });
-      await verifier.verify(await issuer.mint({}, { nowMs: clock.now() }), policy);
-      const issuerWithRotation = await TestIssuer.start();
+    it('a key rotated in one second after a fetch is accepted the next second: one refetch, no 401 in between', async () => {
+      const rotating = await TestIssuer.start();
       try {
         const rotatedPolicy: VerificationPolicy = {
-          issuers: new Map([[issuerWithRotation.url, { issuer: issuerWithRotation.url, jwksUrl: jwksUrlOf(issuerWithRotation.url) }]]),
+          issuers: new Map([[rotating.url, { issuer: rotating.url, jwksUrl: jwksUrlOf(rotating.url) }]]),
           audiences: [DEFAULT_AUDIENCE],
         };
-        await verifier.verify(await issuerWithRotation.mint({}, { nowMs: clock.now() }), rotatedPolicy);
-        await issuerWithRotation.rotate();
-        const caller = await verifier.verify(await issuerWithRotation.mint({}, { nowMs: clock.now() }), rotatedPolicy);
+        const verifier = verifierWith();
+        await verifier.verify(await rotating.mint({}, { nowMs: clock.now() }), rotatedPolicy);
+        await rotating.rotate();
+        const rotated = await rotating.mint({}, { nowMs: clock.now() });
+        // Within the refetch interval no fetch can be made: no verdict, with the wait named.
+        const early = await verifier.verify(rotated, rotatedPolicy).catch((e: unknown) => e);
+        assert.ok(early instanceof OidcKeySetUnavailable, String(early));
+        assert.equal(early.retryAfterSeconds, 1);
+        clock.advance(1001);
+        const caller = await verifier.verify(rotated, rotatedPolicy);
         assert.equal(caller.repository, 'octo-org/octo-repo');
-        assert.equal(issuerWithRotation.jwksFetches, 2);
+        assert.equal(rotating.jwksFetches, 2);
       } finally {
-        await issuerWithRotation.close();
+        await rotating.close();
       }
     });
 
-    it('within the cooldown an unknown kid causes no refetch', async () => {
-      const verifier = verifierWith({ cooldownMs: 60_000 });
+    it('a flood of made-up key ids costs at most one fetch per interval, and is never a 401 while no fetch can be made', async () => {
+      const verifier = verifierWith();
       await verifier.verify(await issuer.mint({}, { nowMs: clock.now() }), policy);
       const stray = await TestIssuer.strayKey();
-      for (let i = 0; i < 3; i++) {
-        const token = await issuer.mint({}, { signWith: stray, nowMs: clock.now() });
-        assert.equal(await rejection(verifier.verify(token, policy)), 'signature_invalid');
+      const outcomes: string[] = [];
+      const outcome = (r: unknown) => (r instanceof OidcTokenRejected ? `401 ${r.reason}` : r instanceof OidcKeySetUnavailable ? `503 ${r.retryAfterSeconds}` : String(r));
+      const batch = async (label: string) => {
+        const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => issuer.mint({}, { signWith: stray, kid: `made-up-${label}-${i}`, nowMs: clock.now() })));
+        return (await Promise.all(tokens.map((t) => verifier.verify(t, policy).catch((e: unknown) => e)))).map(outcome);
+      };
+      for (let second = 0; second < 3; second++) {
+        clock.advance(1001);
+        // Arriving together, they share the one fetch the interval allows, and get its verdict.
+        outcomes.push(...(await batch(`${second}-a`)));
+        // Arriving after it within the same interval, no fetch can be made for them: no verdict.
+        const late = await batch(`${second}-b`);
+        assert.deepEqual([...new Set(late)], ['503 1']);
       }
-      assert.equal(issuer.jwksFetches, 1);
+      assert.equal(issuer.jwksFetches, 1 + 3, 'one fetch per interval');
+      assert.deepEqual([...new Set(outcomes)], ['401 signature_invalid']);
+      // The real key still verifies from the cache at once, flood or not.
+      await verifier.verify(await issuer.mint({}, { nowMs: clock.now() }), policy);
+      assert.equal(issuer.jwksFetches, 4);
+    });
+
+    it('an unknown kid while the key endpoint is down is no verdict (503), never a 401', async () => {
+      const verifier = verifierWith();
+      await verifier.verify(await issuer.mint({}, { nowMs: clock.now() }), policy);
+      issuer.mode = 'down';
+      clock.advance(1001);
+      const stray = await TestIssuer.strayKey();
+      const err = await verifier.verify(await issuer.mint({}, { signWith: stray, nowMs: clock.now() }), policy).catch((e: unknown) => e);
+      assert.ok(err instanceof OidcKeySetUnavailable, String(err));
+      assert.equal(issuer.jwksFetches, 2);
     });
 
     it('ignores jku, x5u and jwk headers: no call to a URL named by the token', async () => {
@@ -182,7 +213,7 @@ describe('OIDC verifier', () => {
 
     it('after a failed fetch, requests fail fast for the back-off period, then try again', async () => {
       issuer.mode = 'down';
-      const verifier = verifierWith({ failureBackoffMs: 1000 });
+      const verifier = verifierWith({ refetchIntervalMs: 1000 });
       const token = await issuer.mint({}, { nowMs: clock.now() });
       for (let i = 0; i < 3; i++) await assert.rejects(verifier.verify(token, policy), OidcKeySetUnavailable);
       assert.equal(issuer.jwksFetches, 1);

@@ -8,9 +8,9 @@ import { manualClock, startBackend } from '../support/backend.js';
 import { BROKER_AUDIENCE, startBroker, type BrokerHarness } from '../support/broker.js';
 import { call, type JsonAnswer } from '../support/http.js';
 import { capturedLogger } from '../support/log-capture.js';
-import type { IssuerMode } from '../support/oidc-issuer.js';
 import { closedPort, listen, type Listening } from '../support/servers.js';
-import { timed } from './support.js';
+import { TestIssuer, type IssuerMode } from '../support/oidc-issuer.js';
+import { FlakyStore, timed } from './support.js';
 
 /** Short key-set fetch bound for these tests; the default (3 s) gets its own test. */
 const FETCH_TIMEOUT_MS = 300;
@@ -57,7 +57,7 @@ async function request(s: Services, service: Service, oidcOverrides: Record<stri
 const UNAVAILABLE: Record<Service, { body: Record<string, unknown>; retryAfter: string | null }> = {
   ledger: { body: { error: 'jwks_unavailable' }, retryAfter: '5' },
   broker: { body: { error: 'oidc_key_fetch_failed', reason: 'jwks_unavailable' }, retryAfter: '5' },
-  minimal: { body: { error: 'jwks_unavailable' }, retryAfter: null },
+  minimal: { body: { error: 'jwks_unavailable' }, retryAfter: '5' },
 };
 
 describe('faults: the issuer key endpoint down, hanging, stalling its body or answering garbage', () => {
@@ -102,7 +102,7 @@ describe('faults: the issuer key endpoint down, hanging, stalling its body or an
   });
 
   it('concurrent requests while the endpoint hangs share one fetch; after it failed they fail fast; once it is back they pass', async () => {
-    s = await startServices({ timeoutMs: FETCH_TIMEOUT_MS, failureBackoffMs: 1000 });
+    s = await startServices({ timeoutMs: FETCH_TIMEOUT_MS, refetchIntervalMs: 1000 });
     s.h.issuer.mode = 'hang';
     const storm = await timed(() => Promise.all(Array.from({ length: 20 }, () => request(s, 'broker'))));
     assert.ok(storm.value.every((r) => r.status === 503 && r.body.error === 'oidc_key_fetch_failed'));
@@ -124,6 +124,64 @@ describe('faults: the issuer key endpoint down, hanging, stalling its body or an
   });
 });
 
+describe('key rotation: a new key id is fetched, never refused from a stale cache (ledger, broker, minimal broker)', () => {
+  let s: Services;
+  afterEach(() => s?.close());
+
+  /** Verified and answered (the ledger's later posts of the one record are duplicates: 200). */
+  const ok = (res: JsonAnswer) => res.status === 200 || res.status === 201;
+
+  for (const service of ['ledger', 'broker', 'minimal'] as const) {
+    it(`${service}: right after a fetch a rotated key is 503 with Retry-After 1 (not 401); a second later it verifies`, async () => {
+      s = await startServices({ timeoutMs: FETCH_TIMEOUT_MS });
+      assert.ok(ok(await request(s, service)));
+      await s.h.issuer.rotate();
+      const early = await request(s, service);
+      assert.deepEqual([early.status, early.body], [503, UNAVAILABLE[service].body]);
+      assert.equal(early.headers.get('retry-after'), '1');
+      await new Promise((r) => setTimeout(r, 1050));
+      const later = await request(s, service);
+      assert.ok(ok(later), JSON.stringify(later.body));
+      assert.equal(s.h.issuer.jwksFetches, 2, 'one refetch for the new key');
+    });
+
+    it(`${service}: a new key id while the key endpoint is down is 503, not 401`, async () => {
+      s = await startServices({ timeoutMs: FETCH_TIMEOUT_MS, refetchIntervalMs: 0 });
+      assert.ok(ok(await request(s, service)));
+      await s.h.issuer.rotate();
+      s.h.issuer.mode = 'down';
+      const res = await request(s, service);
+      assert.deepEqual([res.status, res.body], [503, UNAVAILABLE[service].body]);
+    });
+  }
+});
+
+describe('key rotation under a flood of made-up key ids (main broker)', () => {
+  it('costs about one key-set fetch a second and no store read, and real tokens keep verifying', async () => {
+    const store = new FlakyStore();
+    const h = await startBroker({ store, keySets: { timeoutMs: FETCH_TIMEOUT_MS } });
+    try {
+      assert.equal((await h.token({ oidcToken: await h.oidc(), owner: 'octo-org', repo: 'octo-repo' })).status, 200);
+      const readsBefore = store.calls.get;
+      const stray = await TestIssuer.strayKey();
+      const started = Date.now();
+      const answers: number[] = [];
+      while (Date.now() - started < 2500) {
+        const forged = await h.issuer.mint({ aud: BROKER_AUDIENCE }, { signWith: stray, kid: `made-up-${answers.length}` });
+        const res = await h.token({ oidcToken: forged, owner: 'octo-org', repo: 'octo-repo' });
+        answers.push(res.status);
+      }
+      assert.ok(answers.length > 20, `only ${answers.length} requests`);
+      assert.ok(answers.every((st) => st === 401 || st === 503), answers.join(','));
+      assert.ok(h.issuer.jwksFetches <= 1 + 4, `${h.issuer.jwksFetches} fetches in 2.5 s`);
+      assert.equal(store.calls.get, readsBefore, 'no snapshot read while the issuer answers');
+      assert.equal((await h.token({ oidcToken: await h.oidc(), owner: 'octo-org', repo: 'octo-repo' })).status, 200);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('faults: key sets kept through an outage of the key endpoint', () => {
   let s: Services;
   afterEach(() => s?.close());
@@ -134,7 +192,7 @@ describe('faults: key sets kept through an outage of the key endpoint', () => {
     assert.ok(await s.h.backend.store.keyValues.get('jwks-snapshot', s.h.issuer.url, new Date()), 'snapshot written');
 
     s.h.issuer.mode = 'hang';
-    await new Promise((r) => setTimeout(r, 250)); // the cached key set is now too old to use
+    await new Promise((r) => setTimeout(r, 1050)); // the cached key set is too old to use, and a refetch is allowed
     const rescued = await timed(() => request(s, 'broker'));
     assert.equal(rescued.value.status, 200, JSON.stringify(rescued.value.body));
     assert.ok(rescued.ms < FETCH_TIMEOUT_MS + SLACK_MS);
@@ -192,7 +250,7 @@ describe('faults: key sets kept through an outage of the key endpoint', () => {
   });
 
   it('minimal broker (no store, no snapshot): keys it already fetched keep verifying through the outage; a key it has not seen is 503, not 401', async () => {
-    s = await startServices({ timeoutMs: FETCH_TIMEOUT_MS, cooldownMs: 0 });
+    s = await startServices({ timeoutMs: FETCH_TIMEOUT_MS, refetchIntervalMs: 0 });
     assert.equal((await request(s, 'minimal')).status, 200);
     s.h.issuer.mode = 'down';
     assert.equal((await request(s, 'minimal')).status, 200, 'cached keys still verify');
