@@ -86,6 +86,7 @@ export async function handleDelivery(deps: WebhookDeps, settings: BrokerSettings
     log.info({ delivery: delivery.id, event: delivery.event }, 'duplicate delivery ignored');
     return { ok: true, duplicate: true, delivery: delivery.id };
   }
+  if (INSTALLATION_EVENTS.has(delivery.event)) forgetInstallation(deps, settings, delivery.payload);
   if (delivery.event !== 'push') return { ok: true, ignored: delivery.event };
   try {
     return { ...(await updateBranches(deps, settings, delivery.payload, log)) };
@@ -93,6 +94,25 @@ export async function handleDelivery(deps: WebhookDeps, settings: BrokerSettings
     await releaseClaims(deps, claimed, log);
     throw err;
   }
+}
+
+/** Events after which cached installation lookups may be wrong (installed, removed, repositories changed). */
+const INSTALLATION_EVENTS = new Set(['installation', 'installation_repositories']);
+
+/**
+ * Forgets the cached lookups an installation event makes stale, so a repository the app was just
+ * installed on is not refused from the "not installed" cache. Nothing is answered differently:
+ * for the sender the event is still only acknowledged.
+ */
+function forgetInstallation(deps: WebhookDeps, settings: BrokerSettings, payload: Record<string, unknown>): void {
+  if (!settings.primary.ok) return;
+  const installation = payload.installation as { id?: unknown } | undefined;
+  const names = ['repositories', 'repositories_added', 'repositories_removed'].flatMap((field) => {
+    const list = payload[field];
+    return Array.isArray(list) ? list.map((r: { full_name?: unknown }) => r?.full_name).filter((n): n is string => typeof n === 'string') : [];
+  });
+  const id = typeof installation?.id === 'number' ? installation.id : undefined;
+  deps.installations.forgetInstallation(appClientFor(deps.clients, settings.primary.value), id, names);
 }
 
 function pushTarget(payload: Record<string, unknown>): { branch: string | null; owner: string; repo: string; repositoryId: number; installationId?: number } {

@@ -4,41 +4,70 @@ import type { AppClient, Installation } from './github-app.js';
 export interface InstallationCacheOptions {
   /** Short: an uninstalled app is noticed within this long (a failed mint also evicts). */
   readonly ttlMs?: number;
+  /** How long "not installed" is remembered for a repository. */
+  readonly notInstalledTtlMs?: number;
   readonly maxEntries?: number;
 }
 
+/** The cached answer "the app is not installed on this repository". */
+const NOT_INSTALLED = Object.freeze({ notInstalled: true as const });
+type Entry = Installation | typeof NOT_INSTALLED;
+
 /**
  * Installation lookups, cached per (API base, app, repository) so a warm `/token` makes one
- * platform call (the mint). Bounded in size and age; concurrent lookups of one key share one call;
- * "not installed" is never cached, so a fresh installation works at once.
+ * platform call (the mint). Bounded in size and age; concurrent lookups of one key share one call.
+ * "Not installed" is remembered for a short while too: a token of a repository without the app,
+ * replayed, would otherwise make a platform lookup per request and spend the app's API budget.
+ * An installation webhook event forgets the repositories it names, so a fresh installation
+ * works at once when the app receives its events.
  */
 export class InstallationDirectory {
-  private readonly cache: LRUCache<string, Installation, () => Promise<Installation | null>>;
+  private readonly cache: LRUCache<string, Entry, () => Promise<Installation | null>>;
+  private readonly notInstalledTtlMs: number;
 
   constructor(options: InstallationCacheOptions = {}) {
+    this.notInstalledTtlMs = options.notInstalledTtlMs ?? 30_000;
     this.cache = new LRUCache({
       max: options.maxEntries ?? 10_000,
       ttl: options.ttlMs ?? 60_000,
-      fetchMethod: async (_key, _stale, { context }) => (await context()) ?? undefined,
+      fetchMethod: async (_key, _stale, { context, options: entry }) => {
+        const found = await context();
+        if (found) return found;
+        entry.ttl = this.notInstalledTtlMs;
+        return NOT_INSTALLED;
+      },
     });
   }
 
   async forRepository(app: AppClient, owner: string, repo: string): Promise<Installation | null> {
     const key = this.key(app, `repo:${owner}/${repo}`.toLowerCase());
-    return (await this.cache.fetch(key, { context: () => app.repositoryInstallation(owner, repo) })) ?? null;
+    return installed(await this.cache.fetch(key, { context: () => app.repositoryInstallation(owner, repo) }));
   }
 
   async byId(app: AppClient, installationId: number): Promise<Installation | null> {
     const key = this.key(app, `id:${installationId}`);
-    return (await this.cache.fetch(key, { context: () => app.installation(installationId) })) ?? null;
+    return installed(await this.cache.fetch(key, { context: () => app.installation(installationId) }));
   }
 
-  /** Drops a cached repository lookup (the installation refused a mint for it). */
+  /** Drops a cached repository lookup (the installation refused a mint for it, or changed). */
   forget(app: AppClient, owner: string, repo: string): void {
     this.cache.delete(this.key(app, `repo:${owner}/${repo}`.toLowerCase()));
+  }
+
+  /** Drops what is cached for an installation and the `owner/name` repositories an event named. */
+  forgetInstallation(app: AppClient, installationId: number | undefined, repositories: readonly string[]): void {
+    if (installationId !== undefined) this.cache.delete(this.key(app, `id:${installationId}`));
+    for (const fullName of repositories) {
+      const [owner, repo, ...rest] = fullName.split('/');
+      if (owner && repo && rest.length === 0) this.forget(app, owner, repo);
+    }
   }
 
   private key(app: AppClient, what: string): string {
     return `${app.apiBase}\n${app.credentials.appId}\n${what}`;
   }
+}
+
+function installed(entry: Entry | undefined): Installation | null {
+  return !entry || 'notInstalled' in entry ? null : entry;
 }

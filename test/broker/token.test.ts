@@ -6,7 +6,7 @@ import { startBackend } from '../support/backend.js';
 import { FakeGitHub, secondaryRateLimit } from '../support/fake-github.js';
 import { call } from '../support/http.js';
 import { TestIssuer } from '../support/oidc-issuer.js';
-import { INSTALLATION_ID, REPO, REPO_ID, startBroker, type BrokerHarness } from '../support/broker.js';
+import { hubSignature, INSTALLATION_ID, REPO, REPO_ID, startBroker, type BrokerHarness } from '../support/broker.js';
 
 /** The same token under another header (its signature no longer matters: the header is refused first). */
 function withHeader(token: string, header: Record<string, unknown>): string {
@@ -209,6 +209,43 @@ describe('broker POST /token', () => {
       h.github.addRepo(REPO, REPO_ID, null);
       const res = await h.token(await validBody());
       assert.deepEqual([res.status, res.body], [404, { error: 'app_not_installed' }]);
+    });
+
+    it('a repository without the app cannot spend the app\'s API budget: 80 replays of its token make one lookup', async () => {
+      h.github.repos.clear();
+      h.github.addRepo(REPO, REPO_ID, null);
+      const replayed = await validBody();
+      const answers = await Promise.all(Array.from({ length: 40 }, () => h.token(replayed)));
+      for (let i = 0; i < 40; i++) answers.push(await h.token(replayed));
+      assert.ok(answers.every((a) => a.status === 404 && a.body.error === 'app_not_installed'));
+      assert.equal(h.github.count('repository_installation'), 1);
+      assert.equal(h.github.count('access_tokens'), 0);
+    });
+
+    it('"not installed" is remembered briefly, and an installation event naming the repository ends it at once', async () => {
+      const quick = await startBroker({ installations: new InstallationDirectory({ notInstalledTtlMs: 50 }) });
+      try {
+        quick.github.repos.clear();
+        quick.github.addRepo(REPO, REPO_ID, null);
+        const body = { oidcToken: await quick.oidc(), owner: 'octo-org', repo: 'octo-repo' };
+        assert.equal((await quick.token(body)).status, 404);
+        await sleep(80);
+        assert.equal((await quick.token(body)).status, 404);
+        assert.equal(quick.github.count('repository_installation'), 2, 'looked up again once the short memory ended');
+
+        quick.github.addRepo(REPO, REPO_ID, INSTALLATION_ID); // installed now; the cache still says "not installed"
+        const cached = await quick.token(body);
+        assert.equal(cached.status, 404);
+        const event = JSON.stringify({ action: 'added', installation: { id: INSTALLATION_ID }, repositories_added: [{ id: REPO_ID, full_name: REPO }], repositories_removed: [] });
+        const delivered = await call(`${quick.backend.url}/webhook`, {
+          raw: event,
+          headers: { 'x-github-event': 'installation_repositories', 'x-github-delivery': 'install-1', 'x-hub-signature-256': hubSignature(quick.webhookSecret, event) },
+        });
+        assert.deepEqual([delivered.status, delivered.body], [200, { ok: true, ignored: 'installation_repositories' }]);
+        assert.equal((await quick.token(body)).status, 200);
+      } finally {
+        await quick.close();
+      }
     });
 
     it('404 app_not_installed: the installation no longer covers the repository id (mint 422), and the cached lookup is dropped', async () => {
