@@ -31,10 +31,17 @@ export function platformRetryAfter(err: unknown): number | undefined {
   return undefined;
 }
 
-function retryAfter(headers: Record<string, unknown> | undefined): number | undefined {
+/**
+ * How long the platform asks callers to wait: its `Retry-After` (a secondary limit), or, when the
+ * primary limit is spent (`x-ratelimit-remaining: 0`), the time until `x-ratelimit-reset`.
+ */
+function retryAfter(headers: Record<string, unknown> | undefined, nowMs = Date.now()): number | undefined {
   const value = headers?.['retry-after'];
   const seconds = typeof value === 'string' ? Number(value) : NaN;
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  if (String(headers?.['x-ratelimit-remaining']) !== '0') return undefined;
+  const reset = Number(headers?.['x-ratelimit-reset']);
+  return Number.isFinite(reset) && reset > 0 ? Math.max(1, Math.ceil(reset - nowMs / 1000)) : undefined;
 }
 
 export function toPlatformError(err: unknown): unknown {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createMinimalApp } from '../../server/minimal/app.js';
 import { BROKER_AUDIENCE, INSTALLATION_ID, startBroker, type BrokerHarness } from '../support/broker.js';
-import { secondaryRateLimit, type FakeRoute, type InjectedAnswer } from '../support/fake-github.js';
+import { primaryRateLimit, secondaryRateLimit, type FakeRoute, type InjectedAnswer } from '../support/fake-github.js';
 import { call, type JsonAnswer } from '../support/http.js';
 import { capturedLogger } from '../support/log-capture.js';
 import { listen, type Listening } from '../support/servers.js';
@@ -18,6 +18,7 @@ const FAULTS: [string, InjectedAnswer][] = [
   ['a 502', { status: 502, body: { message: 'Bad Gateway' } }],
   ['a secondary rate limit (403 with retry-after)', secondaryRateLimit(403, 60)],
   ['a secondary rate limit (429)', secondaryRateLimit(429, 60)],
+  ['a spent primary rate limit (x-ratelimit-remaining: 0)', primaryRateLimit(42)],
   ['a dropped connection', 'reset'],
 ];
 
@@ -85,9 +86,14 @@ describe('faults: the platform failing or rate-limiting during /token', () => {
           const mintsBefore = count('access_tokens');
           h.github.inject(route, answer);
 
-          const res = await token(broker);
+          const { value: res, ms } = await timed(() => token(broker));
           // Exactly the spec's answer: no platform message or rate-limit text passed on.
           assert.deepEqual([res.status, res.body], EXPECTED[broker][route]);
+          // A platform that holds the call is cut off at the call's bound, never waited on.
+          if (answer === 'hang' || answer === 'stall-body') assert.ok(ms < BOUNDS.totalMs + SLACK_MS, `answered after ${Math.round(ms)} ms`);
+          // A rate limit's wait is passed on (a secondary limit's Retry-After, a spent primary limit's reset), by both brokers.
+          const wait = what.includes('secondary') ? /^60$/ : what.includes('primary') ? /^([1-9]|[1-3]\d|4[0-2])$/ : undefined; // the reset was 42 s away when FAULTS was built
+          if (wait) assert.match(res.headers.get('retry-after') ?? '(none)', wait);
           // No retry against a failing or rate-limited platform: the caller decides when to come back.
           assert.equal(count(route), (route === 'access_tokens' ? mintsBefore : lookupsBefore) + 1);
           if (route === 'repository_installation') assert.equal(count('access_tokens'), mintsBefore, 'no mint without an installation');

@@ -90,6 +90,19 @@ export const secondaryRateLimit = (status: 403 | 429 = 403, retryAfterSeconds = 
   },
 });
 
+/** GitHub's answer when an installation's or app's primary (hourly) limit is spent. */
+export const primaryRateLimit = (resetInSeconds = 42): InjectedAnswer => ({
+  status: 403,
+  headers: {
+    'x-ratelimit-limit': '5000',
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-used': '5000',
+    'x-ratelimit-resource': 'core',
+    'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + resetInSeconds),
+  },
+  body: { message: 'API rate limit exceeded for installation ID 31337.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' },
+});
+
 const NOT_FOUND = { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' };
 const RANK: Record<string, number> = { read: 1, write: 2, admin: 3 };
 const sha = (seed: string): string => createHash('sha1').update(seed).digest('hex');
