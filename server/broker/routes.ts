@@ -2,19 +2,30 @@ import { Router } from 'express';
 import { AppError } from '../http/errors.js';
 import { isJsonObject, parseJson, rawBody } from '../http/json-body.js';
 import { route } from '../http/routes.js';
+import { BodySlots, slottedRawBody } from '../http/slotted-body.js';
 import { issueToken, parseTokenRequest, type IssueTokenDeps } from './issue-token.js';
 import type { ReleasesService } from './releases.js';
 import type { BrokerSettings } from './settings.js';
 import { parseSignRequest, signCommit } from './sign-commit.js';
 import { triggerAuth } from './trigger-auth.js';
-import { handleDelivery, signatureValid, type WebhookDeps } from './webhook.js';
+import { handleDelivery, PayloadSignature, statedSignature, type WebhookDeps } from './webhook.js';
 
 /** A token request is a few KB; anything near this is not one. */
 const TOKEN_BODY_LIMIT = '64kb';
 /** File contents travel base64-encoded in the body. */
 const SIGN_BODY_LIMIT = '8mb';
 /** Push payloads stay well below this; the platform itself caps deliveries at 25 MB. */
-const WEBHOOK_BODY_LIMIT = '10mb';
+const WEBHOOK_BODY_LIMIT = 10 * 1024 * 1024;
+/**
+ * Webhook bodies are read before anyone is authenticated, so at most this many at once (others
+ * wait, unread, for at most `WEBHOOK_WAIT_MS`, and at most `WEBHOOK_MAX_WAITING` of them), and
+ * each within GitHub's own 10 s delivery timeout: what a stranger can make the backend hold is
+ * 2 × 10 MB, however many connections it opens.
+ */
+const WEBHOOK_READERS = 2;
+const WEBHOOK_MAX_WAITING = 64;
+const WEBHOOK_WAIT_MS = 10_000;
+const WEBHOOK_READ_MS = 10_000;
 
 export interface BrokerRouteDeps extends IssueTokenDeps, WebhookDeps {
   readonly settings: () => BrokerSettings;
@@ -58,19 +69,35 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
     ],
   });
 
+  const webhookSlots = new BodySlots(WEBHOOK_READERS, WEBHOOK_MAX_WAITING);
   route(router, '/webhook', {
     post: [
-      (_req, res, next) => {
+      (req, res, next) => {
         const settings = deps.settings();
         if (!settings.webhookSecret) throw new AppError(503, 'webhook_disabled');
+        // No body is read for a request that cannot carry a valid signature.
+        const stated = statedSignature(header(req.headers['x-hub-signature-256']));
+        if (!stated) {
+          res.set('Connection', 'close');
+          throw new AppError(401, 'invalid_signature');
+        }
         res.locals.settings = settings;
+        res.locals.stated = stated;
+        res.locals.signature = new PayloadSignature(settings.webhookSecret);
         next();
       },
-      ...rawBody(WEBHOOK_BODY_LIMIT),
+      slottedRawBody({
+        slots: webhookSlots,
+        limit: WEBHOOK_BODY_LIMIT,
+        waitMs: WEBHOOK_WAIT_MS,
+        readMs: WEBHOOK_READ_MS,
+        busyCode: 'webhook_busy',
+        onChunk: (req, chunk) => (req.res!.locals.signature as PayloadSignature).update(chunk),
+      }),
       async (req, res) => {
         const settings = res.locals.settings as BrokerSettings & { webhookSecret: string };
         // Only the raw bytes count: nothing is parsed before the signature holds.
-        if (!signatureValid(settings.webhookSecret, req.rawBody ?? Buffer.alloc(0), header(req.headers['x-hub-signature-256']))) {
+        if (!(res.locals.signature as PayloadSignature).matches(res.locals.stated as Buffer)) {
           throw new AppError(401, 'invalid_signature');
         }
         const event = header(req.headers['x-github-event']);

@@ -37,12 +37,34 @@ export interface PushResult {
   readonly failed: number[];
 }
 
-/** `X-Hub-Signature-256: sha256=<hex>`: HMAC-SHA256 of the raw bytes, compared in constant time. */
-export function signatureValid(secret: string, raw: Buffer, header: string | undefined): boolean {
+/** The digest an `X-Hub-Signature-256: sha256=<hex>` header states, or undefined when it is not one. */
+export function statedSignature(header: string | undefined): Buffer | undefined {
   const given = /^sha256=([0-9a-fA-F]{64})$/.exec(header?.trim() ?? '')?.[1];
-  if (!given) return false;
-  const expected = createHmac('sha256', secret).update(raw).digest();
-  return secretsEqual(Buffer.from(given, 'hex'), expected);
+  return given ? Buffer.from(given, 'hex') : undefined;
+}
+
+/** HMAC-SHA256 of the raw body, fed as it arrives, compared with the stated digest in constant time. */
+export class PayloadSignature {
+  private readonly hmac: ReturnType<typeof createHmac>;
+
+  constructor(secret: string) {
+    this.hmac = createHmac('sha256', secret);
+  }
+
+  update(chunk: Buffer): this {
+    this.hmac.update(chunk);
+    return this;
+  }
+
+  matches(stated: Buffer | undefined): boolean {
+    const expected = this.hmac.digest();
+    return stated !== undefined && secretsEqual(stated, expected);
+  }
+}
+
+/** `X-Hub-Signature-256` checked over a whole body at once. */
+export function signatureValid(secret: string, raw: Buffer, header: string | undefined): boolean {
+  return new PayloadSignature(secret).update(raw).matches(statedSignature(header));
 }
 
 /**

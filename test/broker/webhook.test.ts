@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
+import { send } from '../security/raw-http.js';
 import { call } from '../support/http.js';
 import { hubSignature, pushPayload, REPO, startBroker, type BrokerHarness } from '../support/broker.js';
 
@@ -131,6 +133,32 @@ describe('broker POST /webhook', () => {
         assert.equal(h.github.count(), 0);
       });
     }
+
+    it('401 invalid_signature at once, without reading the body, when the request carries no usable signature header', async () => {
+      const port = Number(new URL(h.backend.url).port);
+      const answer = await new Promise<{ text: string; ms: number }>((resolve) => {
+        const started = Date.now();
+        let text = '';
+        const socket = connect(port, '127.0.0.1', () => {
+          // Announces 10 MB and sends 10 bytes: an answer must not wait for the rest.
+          socket.write('POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Length: 10485760\r\nX-GitHub-Event: push\r\nX-GitHub-Delivery: d\r\n\r\n{"ref": "x');
+        });
+        socket.on('data', (d: Buffer) => (text += d.toString()));
+        socket.on('close', () => resolve({ text, ms: Date.now() - started }));
+        socket.on('error', () => undefined);
+      });
+      assert.match(answer.text, /^HTTP\/1\.1 401/);
+      assert.match(answer.text, /\{"error":"invalid_signature"\}/);
+      assert.ok(answer.ms < 2000, `closed after ${answer.ms} ms`);
+    });
+
+    it('413 payload_too_large for a body announced over 10 MB, before it is read', async () => {
+      const res = await send(`${h.backend.url}/webhook`, {
+        body: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20),
+        headers: { 'x-github-event': 'push', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
+      });
+      assert.deepEqual([res.status, res.body], [413, { error: 'payload_too_large' }]);
+    });
 
     it('the pretty-printed raw body with its own signature is accepted (only the raw bytes count)', async () => {
       const res = await deliver(undefined, { raw: JSON.stringify(pushPayload(), null, 2) });

@@ -685,6 +685,10 @@ describe('attack suite: properties of validators and settings parsers', function
         fc.asyncProperty(body, async (raw) => {
           for (const [url, codes] of [[`${h.backend.url}/token`, mainCodes], [`${minimal.url}/token`, minimalCodes]] as const) {
             const res = await send(url, { body: raw });
+            // A token naming a key id the issuer's set lacks gets no verdict while no refetch can be
+            // made (at most one a second): the retryable 503, never a 401 that could be wrong.
+            const noVerdict = res.status === 503 && ['oidc_key_fetch_failed', 'jwks_unavailable'].includes(res.body?.error as string) && res.headers['retry-after'] === '1';
+            if (noVerdict) continue;
             notServerError(res.status, res.text);
             if (res.status === 200) assert.equal(res.body?.repository, REPO);
             else assert.ok(codes.has(res.body?.error as string), `${url}: ${res.status} ${res.text.slice(0, 200)}`);

@@ -1,0 +1,136 @@
+import type { RequestHandler } from 'express';
+import { AppError } from './errors.js';
+
+/**
+ * A fixed number of request bodies read at once, and a bounded number of requests waiting for a
+ * turn. A request waiting for a slot has not been read: the socket is paused, so it holds a few
+ * kilobytes, not its body. What an unauthenticated sender can make the process hold is therefore
+ * `size × limit`, however many connections it opens.
+ */
+export class BodySlots {
+  private free: number;
+  private readonly queue: { grant: () => void; timer: NodeJS.Timeout }[] = [];
+
+  constructor(
+    size: number,
+    private readonly maxWaiting: number,
+  ) {
+    this.free = size;
+  }
+
+  /** A release function once a slot is free; `undefined` when too many wait or none came within `waitMs`. */
+  acquire(waitMs: number, abandoned?: AbortSignal): Promise<(() => void) | undefined> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve(this.releaser());
+    }
+    if (this.queue.length >= this.maxWaiting) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const entry = {
+        grant: () => resolve(this.releaser()),
+        timer: setTimeout(() => {
+          this.leave(entry);
+          resolve(undefined);
+        }, waitMs),
+      };
+      this.queue.push(entry);
+      // A sender that hangs up while waiting gives its place back at once.
+      abandoned?.addEventListener('abort', () => {
+        clearTimeout(entry.timer);
+        this.leave(entry);
+        resolve(undefined);
+      }, { once: true });
+    });
+  }
+
+  private leave(entry: { grant: () => void; timer: NodeJS.Timeout }): void {
+    const at = this.queue.indexOf(entry);
+    if (at >= 0) this.queue.splice(at, 1);
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.queue.shift();
+      if (next) {
+        clearTimeout(next.timer);
+        next.grant();
+      } else {
+        this.free++;
+      }
+    };
+  }
+}
+
+export interface SlottedBodyOptions {
+  readonly slots: BodySlots;
+  /** Bytes; a declared or received body above it is `413`. */
+  readonly limit: number;
+  /** How long a request may wait for a slot before `503` with `Retry-After`. */
+  readonly waitMs: number;
+  /** How long reading the whole body may take once it has a slot (`408` after it). */
+  readonly readMs: number;
+  /** `503`'s error code when no slot came. */
+  readonly busyCode: string;
+  /** Sees each chunk as it arrives (a signature computed while the body streams in). */
+  readonly onChunk?: (req: Parameters<RequestHandler>[0], chunk: Buffer) => void;
+}
+
+/**
+ * Reads the raw body into `req.rawBody` within a slot: bounded in size, in time and in how many
+ * are read at once. Refusals made before or during the read close the connection, so a sender
+ * cannot keep streaming into a request that was already answered.
+ */
+export function slottedRawBody(options: SlottedBodyOptions): RequestHandler {
+  return (req, res, next) => {
+    const refuse = (error: AppError): void => {
+      res.set('Connection', 'close');
+      next(error);
+    };
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    if (encoding !== 'identity') return refuse(new AppError(415, 'unsupported_media_type'));
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > options.limit) return refuse(new AppError(413, 'payload_too_large'));
+
+    const hungUp = new AbortController();
+    const onHangUp = (): void => hungUp.abort();
+    req.once('close', onHangUp);
+    void options.slots.acquire(options.waitMs, hungUp.signal).then((release) => {
+      req.off('close', onHangUp);
+      if (hungUp.signal.aborted) return release?.();
+      if (!release) return refuse(new AppError(503, options.busyCode, {}, { headers: { 'Retry-After': String(Math.ceil(options.waitMs / 1000)) } }));
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const finish = (error?: AppError): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+        release();
+        if (error) {
+          req.pause();
+          return refuse(error);
+        }
+        req.rawBody = Buffer.concat(chunks, size);
+        next();
+      };
+      const onData = (chunk: Buffer): void => {
+        size += chunk.length;
+        if (size > options.limit) return finish(new AppError(413, 'payload_too_large'));
+        options.onChunk?.(req, chunk);
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => finish();
+      const onError = (): void => finish(new AppError(400, 'invalid_request'));
+      // The sender went away before the end: nothing is answered to anyone, the slot is freed.
+      const onClose = (): void => {
+        if (!req.complete) finish(new AppError(400, 'invalid_request'));
+      };
+      const timer = setTimeout(() => finish(new AppError(408, 'request_timeout')), options.readMs);
+      req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    });
+  };
+}
