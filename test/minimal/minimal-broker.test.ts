@@ -122,6 +122,16 @@ describe('minimal broker', () => {
     assert.deepEqual([res.status, res.body], [502, { error: 'mint_failed' }]);
   });
 
+  it("503 config_unavailable (and not ready): TOKEN_PERMISSIONS outside GitHub's vocabulary, with no platform call", async () => {
+    for (const permissions of ['members=read', 'contents=write,organization_administration=write', 'workflows=read', 'pull_request=write']) {
+      env.TOKEN_PERMISSIONS = permissions;
+      const res = await token(await body());
+      assert.deepEqual([res.status, res.body], [503, { error: 'config_unavailable' }], permissions);
+      assert.equal((await call(`${server.url}/readyz`)).status, 503, permissions);
+    }
+    assert.equal(github.count(), 0);
+  });
+
   it('503 config_unavailable: app id or key missing or unreadable', async () => {
     for (const change of [{ FORGE_APP_ID: undefined }, { FORGE_APP_PRIVATE_KEY: 'garbage' }, { TOKEN_PERMISSIONS: 'contents=admin' }]) {
       const saved = { ...env };
