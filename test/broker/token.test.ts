@@ -245,14 +245,27 @@ describe('broker POST /token', () => {
       assert.equal(h.github.count('access_tokens'), 0);
     });
 
-    it('404 app_not_installed: the installation no longer covers the repository id (mint 422), and the cached lookup is dropped', async () => {
+    it('502 mint_failed, never app_not_installed: the installation no longer covers the repository id (mint 422); the cached lookup is dropped', async () => {
       assert.equal((await h.token(await validBody())).status, 200);
       h.github.repos.clear();
       h.github.addRepo(REPO, 999, INSTALLATION_ID); // the name now belongs to another repository
       const res = await h.token(await validBody());
-      assert.deepEqual([res.status, res.body], [404, { error: 'app_not_installed' }]);
+      assert.deepEqual([res.status, res.body], [502, { error: 'mint_failed' }]);
+      assert.match(h.backend.logs.text(), /not accessible to the parent installation/, "GitHub's reason is in the log");
       await h.token(await validBody());
       assert.equal(h.github.count('repository_installation'), 2, 'looked up again after the refusal');
+    });
+
+    it('502 mint_failed: the grant shrank after the cached lookup (mint 422, permissions not granted); the next request narrows to the new grant', async () => {
+      assert.equal((await h.token(await validBody())).status, 200);
+      h.github.installations.get(INSTALLATION_ID)!.permissions = { contents: 'read', metadata: 'read' };
+      const res = await h.token(await validBody());
+      assert.deepEqual([res.status, res.body], [502, { error: 'mint_failed' }]);
+      assert.match(h.backend.logs.text(), /The permissions requested are not granted to this installation/);
+      const next = await h.token(await validBody());
+      assert.equal(next.status, 200);
+      assert.deepEqual(h.github.grantOf(next.body.token as string)?.permissions, { contents: 'read' });
+      assert.equal(h.github.count('repository_installation'), 2);
     });
 
     it('405 method_not_allowed for GET, PUT and DELETE', async () => {
