@@ -2,6 +2,7 @@ import type { IssuerConfig, IssuerMap } from '../auth/issuers.js';
 import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseIssuerUrl } from '../auth/issuers.js';
 import { commaList, ConfigError, settingsSource, type Env } from '../config-error.js';
 import { parseApiBase, parseAppCredentials, type AppCredentials } from '../platform/credentials.js';
+import { repositoryPermissionProblem } from '../platform/permission-vocabulary.js';
 import type { Access, Permissions } from '../platform/permissions.js';
 
 /** A setting that parsed, or the typed reason it did not (only the routes that need it fail). */
@@ -69,7 +70,10 @@ function attempt<T>(parse: () => T): Setting<T> {
   }
 }
 
-/** Blank → the default pair. Otherwise a JSON object or a comma list of `key=value` / `key:value`. */
+/**
+ * Blank → the default pair. Otherwise a JSON object or a comma list of `key=value` / `key:value`
+ * naming repository permissions GitHub knows, each with a value GitHub accepts for it.
+ */
 export function parseTokenPermissions(raw: string | undefined): Permissions {
   const text = raw?.trim() ?? '';
   if (!text) return DEFAULT_PERMISSIONS;
@@ -81,6 +85,11 @@ export function parseTokenPermissions(raw: string | undefined): Permissions {
     if (access !== 'read' && access !== 'write') throw new ConfigError('TOKEN_PERMISSIONS', 'has a value other than read or write');
     // A repeated key is ambiguous: refuse rather than pick one.
     if (Object.hasOwn(out, name)) throw new ConfigError('TOKEN_PERMISSIONS', 'names a permission twice');
+    // Checked here, not left to the mint: a misspelt name would be dropped silently (no grant
+    // holds it), a value GitHub refuses would fail every mint, and an organization permission
+    // would give a one-repository caller power over the whole organization.
+    const problem = repositoryPermissionProblem(name, access);
+    if (problem) throw new ConfigError('TOKEN_PERMISSIONS', problem);
     out[name] = access;
   }
   return out;

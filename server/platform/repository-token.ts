@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { PlatformError } from './errors.js';
 import type { AppClient, MintedToken } from './github-app.js';
 import type { InstallationDirectory } from './installations.js';
+import { permissionsProblem } from './permission-vocabulary.js';
 import { nonEmpty, withinGrant, type Permissions } from './permissions.js';
 
 /** A token is never handed out with less life than this; the platform's `expires_at` is checked. */
@@ -23,7 +24,10 @@ export class InstallationLookupFailed extends Error {
   }
 }
 
-/** The platform refused the mint for another reason, or kept answering with short-lived tokens. */
+/**
+ * No token: the platform refused the mint (any answer but 404, 422 included), kept answering
+ * with short-lived tokens, or the request named permissions a one-repository token must not carry.
+ */
 export class MintFailed extends Error {
   override readonly name = 'MintFailed';
   constructor(message: string, options?: { cause?: unknown }) {
@@ -50,7 +54,8 @@ export type RepositoryToken = MintedToken & { readonly installationId: number };
 /**
  * Mints an installation token for exactly one repository with at most `requested` permissions
  * (never more than the installation's own grant). Throws `AppNotInstalled`,
- * `InstallationLookupFailed` or `MintFailed`.
+ * `InstallationLookupFailed` or `MintFailed`. Every caller's permissions (`/token`, `/sign`,
+ * `/webhook`) pass the vocabulary check of `TOKEN_PERMISSIONS`, before any platform call.
  */
 export async function mintRepositoryToken(
   deps: RepositoryTokenDeps,
@@ -58,6 +63,8 @@ export async function mintRepositoryToken(
   target: TokenTarget,
   requested: Permissions,
 ): Promise<RepositoryToken> {
+  const problem = permissionsProblem(requested);
+  if (problem) throw new MintFailed(`not asked of the platform: the request ${problem}`);
   let installation;
   try {
     installation =
@@ -79,11 +86,15 @@ export async function mintRepositoryToken(
     try {
       minted = await app.mint(installation.id, request);
     } catch (err) {
-      // 404: the installation is gone; 422: it does not cover this repository.
-      if (err instanceof PlatformError && (err.status === 404 || err.status === 422)) {
+      // 404: the installation is gone since the (cached) lookup found it.
+      if (err instanceof PlatformError && err.status === 404) {
         deps.installations.forget(app, target.owner, target.repo);
         throw new AppNotInstalled({ cause: err });
       }
+      // 422: the installation exists but refused what was asked (a repository it does not cover,
+      // or permissions it does not grant): a refused mint, not "not installed". The cached lookup
+      // may be what is stale, so it is dropped and the next request looks again.
+      if (err instanceof PlatformError && err.status === 422) deps.installations.forget(app, target.owner, target.repo);
       throw new MintFailed('the platform refused the mint', { cause: err });
     }
     const expiresAt = Date.parse(minted.expiresAt);

@@ -86,6 +86,8 @@ describe('broker settings', () => {
       ['{"issues":"write","contents":"read"}', { issues: 'write', contents: 'read' }],
       ['  {"actions": "read"}  ', { actions: 'read' }],
       ['security_events=read', { security_events: 'read' }],
+      ['workflows=write,contents=write', { workflows: 'write', contents: 'write' }],
+      ['{"metadata":"read","repository_projects":"write"}', { metadata: 'read', repository_projects: 'write' }],
     ];
     for (const [raw, expected] of good) {
       it(`${JSON.stringify(raw)} → ${JSON.stringify(expected)}`, () => {
@@ -111,10 +113,27 @@ describe('broker settings', () => {
       '{"contents":',
       'null',
       'contents=read,contents=write',
+      'repository_projects=admin',
     ];
     for (const raw of bad) {
       it(`${JSON.stringify(raw)} is unusable`, () => {
         assert.equal(error(parseBrokerSettings({ TOKEN_PERMISSIONS: raw }).tokenPermissions).setting, 'TOKEN_PERMISSIONS');
+      });
+    }
+
+    // GitHub's vocabulary (server/platform/permission-vocabulary.ts): each refusal names the permission.
+    const refused: [string, string, RegExp][] = [
+      ['an unknown name', 'contents=write,pull_request=write', /^TOKEN_PERMISSIONS names pull_request, which is not a GitHub App permission$/],
+      ['a value GitHub does not accept for the name', 'workflows=read', /^TOKEN_PERMISSIONS sets workflows to read, which GitHub does not accept \(workflows takes write\)$/],
+      ['an organization permission', 'contents:write, members:read', /^TOKEN_PERMISSIONS names members, an organization, account or enterprise permission/],
+      ['an organization permission (JSON)', '{"organization_administration":"write"}', /names organization_administration, an organization/],
+      ['an account permission', 'gpg_keys=read', /names gpg_keys, an organization, account or enterprise permission/],
+      ['an enterprise permission', 'enterprise_administration=read', /names enterprise_administration, an organization/],
+      ['an unknown name, quoted only so far', `${'a'.repeat(300)}=read`, /names a{64}…, which is not a GitHub App permission$/],
+    ];
+    for (const [what, raw, message] of refused) {
+      it(`${what} is unusable, and the problem names it: ${JSON.stringify(raw.slice(0, 60))}`, () => {
+        assert.match(error(parseBrokerSettings({ TOKEN_PERMISSIONS: raw }).tokenPermissions).message, message);
       });
     }
   });
@@ -280,6 +299,20 @@ describe('broker start-up notices', () => {
     assert.match(text, /PROCESS_TRIGGER_SECRET is not set; \/sign and \/releases are disabled/);
     assert.match(text, /FORGE_WEBHOOK_SECRET is not set; \/webhook is disabled/);
     assert.ok(!text.includes('hunter2'));
+  });
+
+  it('an unusable TOKEN_PERMISSIONS: the notice names the setting and the offending permission', () => {
+    for (const [raw, name] of [
+      ['members=read', 'members'],
+      ['workflows=read', 'workflows'],
+      ['contents=write,issue=write', 'issue'],
+    ]) {
+      const text = brokerNotices(parseBrokerSettings({ FORGE_APP_ID: '1', FORGE_APP_PRIVATE_KEY: PKCS1, TOKEN_PERMISSIONS: raw }))
+        .filter((n) => n.level === 'warn')
+        .map((n) => n.message);
+      assert.equal(text.length, 1, text.join('\n'));
+      assert.match(text[0]!, new RegExp(`^broker: TOKEN_PERMISSIONS (names|sets) ${name}\\b.*; /token answers 400 invalid_token_permissions$`));
+    }
   });
 
   it('a complete configuration has nothing to say', () => {

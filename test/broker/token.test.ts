@@ -71,6 +71,14 @@ describe('broker POST /token', () => {
       assert.deepEqual(h.github.grantOf(res.body.token as string)?.permissions, { contents: 'read', pull_requests: 'read' });
     });
 
+    it('a permission GitHub takes only as write (workflows) is stamped as configured', async () => {
+      h.backend.env.TOKEN_PERMISSIONS = '{"contents":"write","workflows":"write"}';
+      h.github.installations.get(INSTALLATION_ID)!.permissions = { contents: 'write', workflows: 'write', metadata: 'read' };
+      const res = await h.token(await validBody());
+      assert.equal(res.status, 200);
+      assert.deepEqual(h.github.grantOf(res.body.token as string)?.permissions, { contents: 'write', workflows: 'write' });
+    });
+
     it('a token with less than 10 minutes left is never handed out: the broker mints again', async () => {
       h.github.nextTokenLifetimesMs.push(5 * 60_000);
       const res = await h.token(await validBody());
@@ -154,7 +162,23 @@ describe('broker POST /token', () => {
       assert.deepEqual([res.status, res.body.error], [400, 'invalid_request']);
     });
 
-    for (const value of ['contents=admin', '{"contents":"admin"}', ',,', '{}', 'Contents=write', 'contents', '[1]', '{"contents":', 'contents=write,contents=read']) {
+    for (const value of [
+      'contents=admin',
+      '{"contents":"admin"}',
+      ',,',
+      '{}',
+      'Contents=write',
+      'contents',
+      '[1]',
+      '{"contents":',
+      'contents=write,contents=read',
+      // GitHub's vocabulary: an unknown name, a value GitHub refuses for the name, organization and account permissions.
+      'contents=write,pull_request=write',
+      'workflows=read',
+      'members=read',
+      '{"contents":"write","organization_administration":"write"}',
+      'gpg_keys:write',
+    ]) {
       it(`400 invalid_token_permissions for every request when TOKEN_PERMISSIONS=${value}`, async () => {
         h.backend.env.TOKEN_PERMISSIONS = value;
         const res = await h.token(await validBody());
@@ -248,14 +272,37 @@ describe('broker POST /token', () => {
       }
     });
 
-    it('404 app_not_installed: the installation no longer covers the repository id (mint 422), and the cached lookup is dropped', async () => {
+    it('400 invalid_token_permissions even when the installation holds the organization permission asked for', async () => {
+      // Without the check the broker would narrow to the grant and mint a one-repository caller
+      // a token with power over the whole organization.
+      h.github.installations.get(INSTALLATION_ID)!.permissions = { contents: 'write', members: 'write', metadata: 'read' };
+      h.backend.env.TOKEN_PERMISSIONS = 'contents=write,members=read';
+      const res = await h.token(await validBody());
+      assert.deepEqual([res.status, res.body], [400, { error: 'invalid_token_permissions' }]);
+      assert.equal(h.github.count('access_tokens'), 0);
+    });
+
+    it('502 mint_failed, never app_not_installed: the installation no longer covers the repository id (mint 422); the cached lookup is dropped', async () => {
       assert.equal((await h.token(await validBody())).status, 200);
       h.github.repos.clear();
       h.github.addRepo(REPO, 999, INSTALLATION_ID); // the name now belongs to another repository
       const res = await h.token(await validBody());
-      assert.deepEqual([res.status, res.body], [404, { error: 'app_not_installed' }]);
+      assert.deepEqual([res.status, res.body], [502, { error: 'mint_failed' }]);
+      assert.match(h.backend.logs.text(), /not accessible to the parent installation/, "GitHub's reason is in the log");
       await h.token(await validBody());
       assert.equal(h.github.count('repository_installation'), 2, 'looked up again after the refusal');
+    });
+
+    it('502 mint_failed: the grant shrank after the cached lookup (mint 422, permissions not granted); the next request narrows to the new grant', async () => {
+      assert.equal((await h.token(await validBody())).status, 200);
+      h.github.installations.get(INSTALLATION_ID)!.permissions = { contents: 'read', metadata: 'read' };
+      const res = await h.token(await validBody());
+      assert.deepEqual([res.status, res.body], [502, { error: 'mint_failed' }]);
+      assert.match(h.backend.logs.text(), /The permissions requested are not granted to this installation/);
+      const next = await h.token(await validBody());
+      assert.equal(next.status, 200);
+      assert.deepEqual(h.github.grantOf(next.body.token as string)?.permissions, { contents: 'read' });
+      assert.equal(h.github.count('repository_installation'), 2);
     });
 
     it('405 method_not_allowed for GET, PUT and DELETE', async () => {

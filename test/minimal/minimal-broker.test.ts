@@ -122,6 +122,34 @@ describe('minimal broker', () => {
     assert.deepEqual([res.status, res.body], [502, { error: 'mint_failed' }]);
   });
 
+  it('502 mint_failed, never app_not_installed: the mint answers 422 (repository not covered, or permissions not granted)', async () => {
+    assert.equal((await token(await body())).status, 200);
+    // The name now belongs to another repository: GitHub refuses the repository id with 422.
+    github.repos.clear();
+    github.addRepo(REPO, 999, INSTALLATION_ID);
+    const uncovered = await token(await body());
+    assert.deepEqual([uncovered.status, uncovered.body], [502, { error: 'mint_failed' }]);
+    // The grant shrank under a cached lookup: GitHub refuses permissions it does not grant with 422.
+    github.repos.clear();
+    github.addRepo(REPO, REPO_ID, INSTALLATION_ID);
+    assert.equal((await token(await body())).status, 200);
+    github.installations.get(INSTALLATION_ID)!.permissions = { contents: 'read', metadata: 'read' };
+    const ungranted = await token(await body());
+    assert.deepEqual([ungranted.status, ungranted.body], [502, { error: 'mint_failed' }]);
+    assert.equal(github.calls.filter((c) => c.route === 'access_tokens').length, 4);
+    assert.deepEqual(outcomes().map((l) => l.outcome), ['mint_ok', 'mint_failed', 'mint_ok', 'mint_failed']);
+  });
+
+  it("503 config_unavailable (and not ready): TOKEN_PERMISSIONS outside GitHub's vocabulary, with no platform call", async () => {
+    for (const permissions of ['members=read', 'contents=write,organization_administration=write', 'workflows=read', 'pull_request=write']) {
+      env.TOKEN_PERMISSIONS = permissions;
+      const res = await token(await body());
+      assert.deepEqual([res.status, res.body], [503, { error: 'config_unavailable' }], permissions);
+      assert.equal((await call(`${server.url}/readyz`)).status, 503, permissions);
+    }
+    assert.equal(github.count(), 0);
+  });
+
   it('503 config_unavailable: app id or key missing or unreadable', async () => {
     for (const change of [{ FORGE_APP_ID: undefined }, { FORGE_APP_PRIVATE_KEY: 'garbage' }, { TOKEN_PERMISSIONS: 'contents=admin' }]) {
       const saved = { ...env };

@@ -5,6 +5,7 @@ import nock from 'nock';
 import { PlatformError } from '../../server/platform/errors.js';
 import { AppClient } from '../../server/platform/github-app.js';
 import { InstallationDirectory } from '../../server/platform/installations.js';
+import type { Access } from '../../server/platform/permissions.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, mintRepositoryToken } from '../../server/platform/repository-token.js';
 import { useNock } from '../support/nock.js';
 
@@ -139,6 +140,50 @@ describe('platform client (HTTP mocked with nock at the transport: the global fe
         .reply(201, { token: 'ghs_a', expires_at: 'soon', permissions: {} });
       await assert.rejects(mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'read' }), MintFailed);
     });
+
+    for (const [what, message] of [
+      ['a repository it does not cover', 'There is at least one repository that does not exist or is not accessible to the parent installation.'],
+      ['permissions it does not grant', 'The permissions requested are not granted to this installation.'],
+    ]) {
+      it(`a mint answered 422 (${what}) is MintFailed, not AppNotInstalled, and the cached lookup is dropped`, async () => {
+        const scope = nock(API)
+          .get('/repos/o/r/installation')
+          .times(2)
+          .reply(200, { id: 5, permissions: { contents: 'write' } })
+          .post('/app/installations/5/access_tokens')
+          .reply(422, { message, documentation_url: 'https://docs.github.com/rest', status: '422' })
+          .post('/app/installations/5/access_tokens')
+          .reply(201, { token: 'ghs_a', expires_at: inAnHour(), permissions: { contents: 'write' } });
+        const d = deps();
+        const client = app();
+        const refused = await mintRepositoryToken(d, client, { owner: 'o', repo: 'r', repositoryId: 42 }, { contents: 'write' }).catch((err: unknown) => err);
+        assert.ok(refused instanceof MintFailed, String(refused));
+        assert.ok(refused.cause instanceof PlatformError && refused.cause.status === 422 && refused.cause.message === message);
+        // The second lookup (times(2)) is only made because the refusal dropped the cached one.
+        assert.equal((await mintRepositoryToken(d, client, { owner: 'o', repo: 'r', repositoryId: 42 }, { contents: 'write' })).token, 'ghs_a');
+        assert.ok(scope.isDone());
+      });
+    }
+
+    it('a mint answered 404 (the installation is gone since the lookup) is AppNotInstalled', async () => {
+      nock(API)
+        .get('/repos/o/r/installation')
+        .reply(200, { id: 5, permissions: { contents: 'write' } })
+        .post('/app/installations/5/access_tokens')
+        .reply(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' });
+      await assert.rejects(mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'write' }), AppNotInstalled);
+    });
+
+    const refusedSets: Record<string, Access>[] = [{ members: 'read' }, { contents: 'write', organization_administration: 'write' }, { workflows: 'read' }, { pull_request: 'write' }];
+    for (const requested of refusedSets) {
+      it(`refuses ${JSON.stringify(requested)} before any platform call (the vocabulary of TOKEN_PERMISSIONS)`, async () => {
+        // No interceptor: any call would fail the test with a connection error instead of this refusal.
+        const refused = await mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, requested).catch((err: unknown) => err);
+        assert.ok(refused instanceof MintFailed, String(refused));
+        assert.match(refused.message, /^not asked of the platform: the request (names|sets) /);
+        assert.ok(refused.message.includes(Object.keys(requested).at(-1)!));
+      });
+    }
   });
 
   afterEach(() => nock.abortPendingRequests());

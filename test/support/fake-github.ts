@@ -342,6 +342,17 @@ export class FakeGitHub {
     this.paginate(ctx, all, (page) => page);
   }
 
+  /**
+   * `POST /app/installations/{id}/access_tokens` as GitHub answers it: 404 for an unknown
+   * installation, 403 when suspended, and 422 (body `{message, documentation_url, status}`) for
+   * a repository the installation does not cover or a permission above its grant. GitHub does
+   * not narrow a request to the grant itself: it refuses the whole mint with "The permissions
+   * requested are not granted to this installation." (reported by users of
+   * actions/create-github-app-token#245 and peter-murray/workflow-application-token-action#48,
+   * for an ungranted and for an unknown name alike), so narrowing is the broker's job (spec rule 4).
+   * Not modelled, for want of a documented answer to copy: a value outside a permission's
+   * schema values (e.g. `workflows: read`) over a grant that covers it is minted here.
+   */
   private mint({ params, body, res }: Ctx): void {
     const installation = this.installations.get(Number(params[0]));
     if (!installation) return this.send(res, 404, NOT_FOUND);
