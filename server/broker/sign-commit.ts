@@ -7,6 +7,7 @@ import { PlatformError } from '../platform/errors.js';
 import type { CommitOnBranch } from '../platform/github-app.js';
 import { isRepositoryPair } from '../platform/identifiers.js';
 import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
+import { isBase64 } from './base64.js';
 import { appClientFor } from './platform.js';
 import type { BrokerSettings } from './settings.js';
 
@@ -19,7 +20,6 @@ const SIGN_PERMISSIONS = { contents: 'write' } as const;
 const MAX_FILE_CHANGES = 1000;
 
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const invalid = (message: string): AppError => new AppError(400, 'invalid_request', { message });
 
@@ -74,7 +74,7 @@ export function parseSignRequest(body: unknown): CommitOnBranch {
   }
   const additions = list(body.additions, 'additions', (entry, i) => {
     if (!isJsonObject(entry) || !isSafePath(entry.path)) throw invalid(`additions[${i}].path must be a relative path inside the repository`);
-    if (typeof entry.contents !== 'string' || !BASE64.test(entry.contents)) throw invalid(`additions[${i}].contents must be base64`);
+    if (typeof entry.contents !== 'string' || !isBase64(entry.contents)) throw invalid(`additions[${i}].contents must be base64`);
     return { path: entry.path, contents: entry.contents };
   });
   const deletions = list(body.deletions, 'deletions', (entry, i) => {
