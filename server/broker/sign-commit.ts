@@ -1,4 +1,5 @@
 import { fingerprint } from '../auth/fingerprint.js';
+import { hasControlCharacter } from '../http/control-characters.js';
 import { AppError } from '../http/errors.js';
 import { isJsonObject, present } from '../http/json-body.js';
 import type { Logger } from '../logger.js';
@@ -26,17 +27,19 @@ const invalid = (message: string): AppError => new AppError(400, 'invalid_reques
 /** A repository-relative path: no absolute path, no `.`/`..` segment, no backslash or control character. */
 function isSafePath(path: unknown): path is string {
   if (typeof path !== 'string' || path.length === 0 || path.length > 4096) return false;
-  // eslint-disable-next-line no-control-regex
-  if (path.startsWith('/') || path.includes('\\') || /[\u0000-\u001f\u007f]/.test(path)) return false;
+  if (path.startsWith('/') || path.includes('\\') || hasControlCharacter(path)) return false;
   return path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 
-/** A branch name git and the platform accept (a subset of `git check-ref-format`). */
+/**
+ * A branch name git and the platform accept (a subset of `git check-ref-format`). Git itself
+ * only refuses ASCII controls; C1 and the line separators are refused here too, as in paths.
+ */
 function isBranchName(branch: string): boolean {
   return (
     branch.length <= 255 &&
-    // eslint-disable-next-line no-control-regex
-    !/[\u0000-\u0020\u007f~^:?*[\\]/.test(branch) &&
+    !/[ ~^:?*[\\]/.test(branch) &&
+    !hasControlCharacter(branch) &&
     !branch.includes('..') &&
     !branch.includes('@{') &&
     !branch.startsWith('/') &&

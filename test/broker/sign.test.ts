@@ -227,4 +227,25 @@ describe('broker POST /sign', () => {
       assert.equal(h.github.count(), 0);
     });
   });
+
+  describe('control characters (Unicode Cc: C0, DEL, C1; and U+2028, U+2029)', () => {
+    const CONTROLS = ['\u0000', '\n', '\u001f', '\u007f', '\u0080', '\u0085', '\u009b', '\u009f', '\u2028', '\u2029'];
+    for (const ch of CONTROLS) {
+      const name = `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+      it(`400 invalid_request: ${name} in an addition's path, a deletion's path or the branch`, async () => {
+        for (const overrides of [{ additions: [{ path: `dir/a${ch}b`, contents: 'eA==' }] }, { deletions: [{ path: `${ch}/notes.txt` }] }, { branch: `release${ch}1` }]) {
+          const res = await sign(request(overrides));
+          assert.deepEqual([res.status, res.body.error], [400, 'invalid_request'], JSON.stringify(overrides));
+        }
+        assert.equal(h.github.count(), 0);
+      });
+    }
+
+    it('their neighbours and format characters are ordinary path characters (~, U+00A0, U+00AD, U+200D, U+202E)', async () => {
+      const paths = ['a~b', 'no\u00a0break', 'soft\u00adhyphen', 'zw\u200dj', 'rl\u202eo'];
+      const res = await sign(request({ additions: paths.map((path) => ({ path, contents: 'eA==' })), deletions: [] }));
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(h.github.commits[0]?.additions.map((a) => a.path), paths);
+    });
+  });
 });
