@@ -1,4 +1,5 @@
 import { fingerprint } from '../auth/fingerprint.js';
+import { hasControlCharacter } from '../http/control-characters.js';
 import { AppError } from '../http/errors.js';
 import { isJsonObject, present } from '../http/json-body.js';
 import type { Logger } from '../logger.js';
@@ -7,6 +8,7 @@ import { PlatformError } from '../platform/errors.js';
 import type { CommitOnBranch } from '../platform/github-app.js';
 import { isRepositoryPair } from '../platform/identifiers.js';
 import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
+import { isBase64 } from './base64.js';
 import { appClientFor } from './platform.js';
 import type { BrokerSettings } from './settings.js';
 
@@ -19,24 +21,25 @@ const SIGN_PERMISSIONS = { contents: 'write' } as const;
 const MAX_FILE_CHANGES = 1000;
 
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const invalid = (message: string): AppError => new AppError(400, 'invalid_request', { message });
 
 /** A repository-relative path: no absolute path, no `.`/`..` segment, no backslash or control character. */
 function isSafePath(path: unknown): path is string {
   if (typeof path !== 'string' || path.length === 0 || path.length > 4096) return false;
-  // eslint-disable-next-line no-control-regex
-  if (path.startsWith('/') || path.includes('\\') || /[\u0000-\u001f\u007f]/.test(path)) return false;
+  if (path.startsWith('/') || path.includes('\\') || hasControlCharacter(path)) return false;
   return path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 
-/** A branch name git and the platform accept (a subset of `git check-ref-format`). */
+/**
+ * A branch name git and the platform accept (a subset of `git check-ref-format`). Git itself
+ * only refuses ASCII controls; C1 and the line separators are refused here too, as in paths.
+ */
 function isBranchName(branch: string): boolean {
   return (
     branch.length <= 255 &&
-    // eslint-disable-next-line no-control-regex
-    !/[\u0000-\u0020\u007f~^:?*[\\]/.test(branch) &&
+    !/[ ~^:?*[\\]/.test(branch) &&
+    !hasControlCharacter(branch) &&
     !branch.includes('..') &&
     !branch.includes('@{') &&
     !branch.startsWith('/') &&
@@ -74,7 +77,7 @@ export function parseSignRequest(body: unknown): CommitOnBranch {
   }
   const additions = list(body.additions, 'additions', (entry, i) => {
     if (!isJsonObject(entry) || !isSafePath(entry.path)) throw invalid(`additions[${i}].path must be a relative path inside the repository`);
-    if (typeof entry.contents !== 'string' || !BASE64.test(entry.contents)) throw invalid(`additions[${i}].contents must be base64`);
+    if (typeof entry.contents !== 'string' || !isBase64(entry.contents)) throw invalid(`additions[${i}].contents must be base64`);
     return { path: entry.path, contents: entry.contents };
   });
   const deletions = list(body.deletions, 'deletions', (entry, i) => {

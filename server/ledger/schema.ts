@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasControlCharacter } from '../http/control-characters.js';
 
 export const STATUSES = ['success', 'failure', 'skipped', 'rolled-back'] as const;
 export const TARGETS = ['object-store-cdn', 'function-zip', 'iac-wrapper', 'other'] as const;
@@ -6,22 +7,20 @@ export const DEFAULT_MODE = 'deploy';
 export const HISTORY_DEFAULT_LIMIT = 20;
 export const HISTORY_MAX_LIMIT = 100;
 
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-
 /** Free text that ends up in a chat message: bounded, no control characters. */
 const text = (max: number) =>
   z
     .string()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
-    .refine((s) => !CONTROL_CHARACTERS.test(s), 'must not contain control characters');
+    .refine((s) => !hasControlCharacter(s), 'must not contain control characters');
 
 /** Notifications render these as links, so only http(s), and no credentials inside. */
 const link = z
   .string()
   .max(2048, 'must be at most 2048 characters')
   .refine((s) => {
-    if (!/^https?:\/\//i.test(s) || /\s/.test(s) || CONTROL_CHARACTERS.test(s)) return false;
+    if (!/^https?:\/\//i.test(s) || /\s/.test(s) || hasControlCharacter(s)) return false;
     try {
       const url = new URL(s);
       return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;

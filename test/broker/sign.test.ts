@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { secondaryRateLimit } from '../support/fake-github.js';
 import { call } from '../support/http.js';
 import { INSTALLATION_ID, REPO, startBroker, type BrokerHarness } from '../support/broker.js';
@@ -177,6 +178,74 @@ describe('broker POST /sign', () => {
     it('413 for a body over the limit', async () => {
       const res = await sign(request({ additions: [{ path: 'big', contents: 'A'.repeat(9 * 1024 * 1024) }] }));
       assert.deepEqual([res.status, res.body], [413, { error: 'payload_too_large' }]);
+    });
+
+    // Contents that are base64 in shape only: wrong length, padding or alphabet, or non-zero bits under the padding.
+    for (const contents of ['eA', 'eA=', 'eA===', '=eA=', 'eA==eA==', 'e===', '====', 'eA-_', 'eA_=', 'eA==\n', ' eA==', 'eB==', 'eAB=', 'ZW5jb2RlZA=\u0000']) {
+      it(`400 invalid_request: contents ${JSON.stringify(contents)}`, async () => {
+        const res = await sign(request({ additions: [{ path: 'a', contents }] }));
+        assert.deepEqual([res.status, res.body.error], [400, 'invalid_request']);
+        assert.equal(h.github.count(), 0);
+      });
+    }
+  });
+
+  describe('near the 8 MB body limit', () => {
+    const LIMIT = 8 * 1024 * 1024;
+    /** The JSON of a one-file commit, padded with trailing whitespace (still JSON) to exactly `size` bytes. */
+    const bodyOf = (contents: string, size: number): string => {
+      const json = JSON.stringify(request({ additions: [{ path: 'assets/bundle.bin', contents }], deletions: [] }));
+      assert.ok(json.length <= size, `${json.length} > ${size}`);
+      return json.padEnd(size, ' ');
+    };
+    /** Random bytes whose base64 leaves `room` bytes of the limit for the rest of the body. */
+    const fileFor = (room: number): Buffer => randomBytes(Math.floor((LIMIT - room) / 4) * 3);
+
+    it('a body of exactly the limit (one file of about 6 MB) is signed, and the platform gets the same contents', async () => {
+      const file = fileFor(1024);
+      const contents = file.toString('base64');
+      const res = await sign(bodyOf(contents, LIMIT));
+      assert.equal(res.status, 200, res.text.slice(0, 300));
+      const [made] = h.github.commits;
+      assert.equal(made?.additions.length, 1);
+      assert.equal(made.additions[0]!.path, 'assets/bundle.bin');
+      assert.ok(made.additions[0]!.contents === contents, 'the contents reached the platform changed');
+      assert.ok(Buffer.from(made.additions[0]!.contents, 'base64').equals(file));
+    });
+
+    it('one byte over the limit is 413 payload_too_large and nothing reaches the platform', async () => {
+      const res = await sign(bodyOf(fileFor(1024).toString('base64'), LIMIT + 1));
+      assert.deepEqual([res.status, res.body], [413, { error: 'payload_too_large' }]);
+      assert.equal(h.github.count(), 0);
+    });
+
+    it('contents of about 6 MB with one character outside the alphabet are 400 invalid_request', async () => {
+      const contents = fileFor(1024).toString('base64');
+      const at = contents.length - 10;
+      const res = await sign(bodyOf(`${contents.slice(0, at)}!${contents.slice(at + 1)}`, LIMIT));
+      assert.deepEqual([res.status, res.body.error], [400, 'invalid_request']);
+      assert.equal(h.github.count(), 0);
+    });
+  });
+
+  describe('control characters (Unicode Cc: C0, DEL, C1; and U+2028, U+2029)', () => {
+    const CONTROLS = ['\u0000', '\n', '\u001f', '\u007f', '\u0080', '\u0085', '\u009b', '\u009f', '\u2028', '\u2029'];
+    for (const ch of CONTROLS) {
+      const name = `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+      it(`400 invalid_request: ${name} in an addition's path, a deletion's path or the branch`, async () => {
+        for (const overrides of [{ additions: [{ path: `dir/a${ch}b`, contents: 'eA==' }] }, { deletions: [{ path: `${ch}/notes.txt` }] }, { branch: `release${ch}1` }]) {
+          const res = await sign(request(overrides));
+          assert.deepEqual([res.status, res.body.error], [400, 'invalid_request'], JSON.stringify(overrides));
+        }
+        assert.equal(h.github.count(), 0);
+      });
+    }
+
+    it('their neighbours and format characters are ordinary path characters (~, U+00A0, U+00AD, U+200D, U+202E)', async () => {
+      const paths = ['a~b', 'no\u00a0break', 'soft\u00adhyphen', 'zw\u200dj', 'rl\u202eo'];
+      const res = await sign(request({ additions: paths.map((path) => ({ path, contents: 'eA==' })), deletions: [] }));
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(h.github.commits[0]?.additions.map((a) => a.path), paths);
     });
   });
 });

@@ -122,6 +122,35 @@ describe('ledger: POST /v1/deployments', () => {
       });
     }
 
+    // Each field that reaches the chat message, with a C0 control (refused before C1 was) as the yardstick.
+    const FIELDS: [string, (c: string) => string][] = [
+      ['environment', (c) => `prod${c}uction`],
+      ['version', (c) => `1.4.0${c}`],
+      ['commit', (c) => `${c}${'b'.repeat(40)}`],
+      ['actor', (c) => `octo${c}cat`],
+      ['url', (c) => `https://app.example.com/a${c}b`],
+      ['run_url', (c) => `https://github.com/octo-org/octo-repo/actions/runs/1${c}`],
+    ];
+    for (const c of ['\u0080', '\u0085', '\u009b', '\u009f', '\u2028', '\u2029']) {
+      const name = `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+      it(`refuses ${name} in every free-text and link field, as it refuses a C0 control`, async () => {
+        for (const [field, value] of FIELDS) {
+          const [res, c0] = [await post({ ...minimal(`cc-${field}`), [field]: value(c) }), await post({ ...minimal(`c0-${field}`), [field]: value('\u0001') })];
+          assert.equal(res.status, 422, `${field}: ${res.text}`);
+          assert.deepEqual(res.body, c0.body, field);
+          assert.deepEqual([c0.status, c0.body.error], [422, 'validation_failed']);
+          assert.deepEqual((res.body.details as { path: string }[]).map((d) => d.path), [field]);
+        }
+      });
+    }
+
+    it('accepts the neighbours of the refused characters and format characters (U+00A0, U+00AD, U+200D, U+202E)', async () => {
+      const body = { ...minimal('format-characters'), environment: 'eu\u00a0west', version: 'v1\u00ad2', actor: 'octo\u200dcat', commit: 'rl\u202eo' };
+      const res = await post(body);
+      assert.equal(res.status, 201, res.text);
+      assert.deepEqual([res.body.environment, res.body.version, res.body.actor, res.body.commit], [body.environment, body.version, body.actor, body.commit]);
+    });
+
     it('stores nothing when validation fails', async () => {
       await post({ ...minimal('never-stored'), repository: 'octo-org/elsewhere' });
       const history = await call<{ deployments: RecordedBody[] }>(deployments, { token });
@@ -202,7 +231,7 @@ describe('ledger: GET /v1/deployments', () => {
     assert.equal((await call<History>(`${deployments}?limit=100`, { token })).body.deployments.length, 25);
   });
 
-  for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=-1', 'limit=2.5', 'limit=', 'limit=1&limit=2', 'repository=octo-org/other', 'environment=']) {
+  for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=-1', 'limit=2.5', 'limit=', 'limit=1&limit=2', 'repository=octo-org/other', 'environment=', 'environment=prod%C2%85', 'environment=prod%C2%9B', 'environment=prod%E2%80%A8', 'environment=prod%00']) {
     it(`refuses ?${query} with 422`, async () => {
       const res = await call(`${deployments}?${query}`, { token });
       assert.equal(res.status, 422, res.text);

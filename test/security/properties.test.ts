@@ -55,7 +55,8 @@ function refusedWith(result: { ok: boolean; error?: unknown }, type: abstract ne
   assert.ok(result.error instanceof type, `${label}: threw ${String(result.error)} instead of ${type.name}`);
 }
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** What the server refuses as a control character: Unicode Cc (C0, DEL, C1) and U+2028, U+2029. */
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 
 // ---- generators -------------------------------------------------------------------------------
 
@@ -107,7 +108,7 @@ const ledgerDefect: fc.Arbitrary<[string, (body: Record<string, unknown>) => voi
   fc.string().filter((s) => !(TARGETS as readonly string[]).includes(s)).map((s): [string, (b: Record<string, unknown>) => void] => [`target ${JSON.stringify(s)}`, (b) => void (b.target = s)]),
   fc.tuple(fc.constantFrom('url', 'run_url'), notALink).map(([f, u]): [string, (b: Record<string, unknown>) => void] => [`${f} ${JSON.stringify(u)}`, (b) => void (b[f] = u)]),
   fc.oneof(fc.constant(''), fc.string({ minLength: 201, maxLength: 400 }).filter((s) => s.length > 200)).map((s): [string, (b: Record<string, unknown>) => void] => [`delivery_id of ${s.length}`, (b) => void (b.delivery_id = s)]),
-  fc.tuple(text(0, 50), fc.integer({ min: 0, max: 31 })).map(([s, c]): [string, (b: Record<string, unknown>) => void] => ['environment with a control character', (b) => void (b.environment = `${s}${String.fromCharCode(c)}`)]),
+  fc.tuple(fc.constantFrom('environment', 'version', 'commit', 'actor'), text(0, 40), fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }), fc.constantFrom(0x2028, 0x2029)), text(0, 50)).map(([f, s, c, t]): [string, (b: Record<string, unknown>) => void] => [`${f} with U+${c.toString(16)}`, (b) => void (b[f] = `${s}${String.fromCharCode(c)}${t}`)]),
   fc.string().filter((s) => !/^[a-z][a-z0-9-]{0,31}$/.test(s)).map((s): [string, (b: Record<string, unknown>) => void] => [`mode ${JSON.stringify(s)}`, (b) => void (b.mode = s)]),
   fc.oneof(fc.integer({ max: -1 }), fc.double({ noNaN: true }).filter((d) => !Number.isInteger(d)), fc.string()).map((d): [string, (b: Record<string, unknown>) => void] => [`duration_ms ${String(d)}`, (b) => void (b.duration_ms = d)]),
   anyJson.filter((v) => typeof v !== 'boolean').map((v): [string, (b: Record<string, unknown>) => void] => [`verified ${JSON.stringify(v)}`, (b) => void (b.verified = v)]),
@@ -130,7 +131,7 @@ const tokenLike = fc.record(
 );
 
 const safePart = fc.constantFrom('a', 'b.txt', '.github', 'ü', 'x y', '%2e%2e', '...', 'C:');
-const dangerousPart = fc.constantFrom('.', '..', '', '\\', '..\\x', '\u0000', 'a\nb');
+const dangerousPart = fc.constantFrom('.', '..', '', '\\', '..\\x', '\u0000', 'a\nb', 'a\u0085b', '\u009b', '\u2028');
 const pathLike = mostly(fc.array(mostly(safePart, dangerousPart), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/')), fc.oneof(hostileString, anyJson));
 
 /**
