@@ -9,6 +9,17 @@ export class ConfigError extends Error {
   }
 }
 
+/** Runs `parse`, adding its `ConfigError` to `problems` instead of throwing it, so every problem is found. */
+export function collect<T>(problems: ConfigError[], parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(err);
+    return undefined;
+  }
+}
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Comma-separated list: entries trimmed, empty entries dropped. */

@@ -1,6 +1,6 @@
 import type { IssuerConfig, IssuerMap } from '../auth/issuers.js';
 import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseIssuerUrl, parseJwksDocument } from '../auth/issuers.js';
-import { commaList, ConfigError, settingsSource, type Env } from '../config-error.js';
+import { collect, commaList, ConfigError, settingsSource, type Env } from '../config-error.js';
 
 export interface LedgerSettings {
   readonly issuers: IssuerMap;
@@ -26,17 +26,18 @@ const KEYS = [
   'LEDGER_CHAT_WEBHOOK_URL',
 ] as const;
 
-function issuerMap(env: Env): IssuerMap {
+function issuer(env: Env): IssuerConfig {
   const raw = env.OIDC_ISSUER?.trim() ? env.OIDC_ISSUER : GITHUB_ACTIONS_ISSUER;
   const parsed = parseIssuerUrl(raw);
   if ('error' in parsed) throw new ConfigError('OIDC_ISSUER', parsed.error);
-  let config: IssuerConfig = { issuer: parsed.issuer, jwksUrl: jwksUrlOf(parsed.issuer) };
-  if (env.LEDGER_JWKS_DOCUMENT?.trim()) {
-    const pinned = parseJwksDocument(env.LEDGER_JWKS_DOCUMENT);
-    if ('error' in pinned) throw new ConfigError('LEDGER_JWKS_DOCUMENT', pinned.error);
-    config = { ...config, pinnedJwks: pinned.jwks };
-  }
-  return new Map([[config.issuer, config]]);
+  return { issuer: parsed.issuer, jwksUrl: jwksUrlOf(parsed.issuer) };
+}
+
+function pinnedJwks(env: Env): Pick<IssuerConfig, 'pinnedJwks'> {
+  if (!env.LEDGER_JWKS_DOCUMENT?.trim()) return {};
+  const pinned = parseJwksDocument(env.LEDGER_JWKS_DOCUMENT);
+  if ('error' in pinned) throw new ConfigError('LEDGER_JWKS_DOCUMENT', pinned.error);
+  return { pinnedJwks: pinned.jwks };
 }
 
 function retentionDays(env: Env): number {
@@ -66,16 +67,35 @@ function chatWebhookUrl(env: Env): string | undefined {
   return url.href;
 }
 
-/** Pure: the environment to typed ledger settings, or a `ConfigError` naming the setting. */
-export function parseLedgerSettings(env: Env): LedgerSettings {
-  const chat = chatWebhookUrl(env);
+/**
+ * Pure: the environment to typed ledger settings, or every unusable setting (each a
+ * `ConfigError` naming it, never its value), so start-up can report them all at once.
+ */
+export function checkLedgerSettings(env: Env): { ok: true; value: LedgerSettings } | { ok: false; problems: ConfigError[] } {
+  const problems: ConfigError[] = [];
+  const issuerConfig = collect(problems, () => issuer(env));
+  const pinned = collect(problems, () => pinnedJwks(env));
+  const retention = collect(problems, () => retentionDays(env));
+  const chat = collect(problems, () => chatWebhookUrl(env));
+  if (problems.length > 0 || !issuerConfig || !pinned || retention === undefined) return { ok: false, problems };
+  const config: IssuerConfig = { ...issuerConfig, ...pinned };
   return {
-    issuers: issuerMap(env),
-    audiences: commaList(env.LEDGER_AUDIENCE),
-    allowedOwners: new Set(commaList(env.LEDGER_ALLOWED_OWNERS).map((o) => o.toLowerCase())),
-    retentionDays: retentionDays(env),
-    ...(chat ? { chatWebhookUrl: chat } : {}),
+    ok: true,
+    value: {
+      issuers: new Map([[config.issuer, config]]),
+      audiences: commaList(env.LEDGER_AUDIENCE),
+      allowedOwners: new Set(commaList(env.LEDGER_ALLOWED_OWNERS).map((o) => o.toLowerCase())),
+      retentionDays: retention,
+      ...(chat ? { chatWebhookUrl: chat } : {}),
+    },
   };
+}
+
+/** Pure: the environment to typed ledger settings, or the first unusable setting's `ConfigError`. */
+export function parseLedgerSettings(env: Env): LedgerSettings {
+  const checked = checkLedgerSettings(env);
+  if (!checked.ok) throw checked.problems[0]!;
+  return checked.value;
 }
 
 /** Per request, parsing again only when one of the ledger's variables changed. */

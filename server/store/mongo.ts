@@ -171,6 +171,9 @@ export interface MongoStore extends Store {
   ensureIndexes(): Promise<void>;
 }
 
+/** The driver's `appName` of the store's client (the start-up check builds its client with the same options). */
+export const STORE_APP_NAME = 'gatehouse';
+
 /**
  * The MongoDB store. Connecting is lazy (the driver connects on first use), so a database that is
  * down at start does not stop the process: health stays green and store calls answer 503.
@@ -178,7 +181,7 @@ export interface MongoStore extends Store {
 export function createMongoStore(uri: string, options: { dbName?: string; serverSelectionTimeoutMs?: number } = {}): MongoStore {
   const client = new MongoClient(
     uri,
-    mongoClientOptions(uri, 'gatehouse', options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }),
+    mongoClientOptions(uri, STORE_APP_NAME, options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }),
   );
   const db = client.db(options.dbName ?? databaseName(uri));
   const deployments = new MongoDeploymentStore(db.collection<DeploymentDoc>('deployments'));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ConfigError } from '../../server/config-error.js';
-import { parseLedgerSettings } from '../../server/ledger/settings.js';
+import { checkLedgerSettings, parseLedgerSettings } from '../../server/ledger/settings.js';
 
 const jwks = JSON.stringify({ keys: [{ kty: 'RSA', n: 'sXch', e: 'AQAB', kid: 'k1' }] });
 
@@ -59,4 +59,22 @@ describe('ledger settings', () => {
       if (setting === 'LEDGER_CHAT_WEBHOOK_URL') assert.ok(!err.message.includes(env[setting]!));
     });
   }
+
+  it('checkLedgerSettings lists every unusable setting at once (the issuer and the pinned key set both), never a value', () => {
+    const hook = 'http://hooks.example.com/services/T0/B0/fake-hook-secret';
+    const checked = checkLedgerSettings({
+      OIDC_ISSUER: 'http://issuer.example.com',
+      LEDGER_JWKS_DOCUMENT: '{keys',
+      LEDGER_RETENTION_DAYS: '0',
+      LEDGER_CHAT_WEBHOOK_URL: hook,
+    });
+    assert.equal(checked.ok, false);
+    if (checked.ok) return;
+    assert.deepEqual(
+      checked.problems.map((p) => p.setting),
+      ['OIDC_ISSUER', 'LEDGER_JWKS_DOCUMENT', 'LEDGER_RETENTION_DAYS', 'LEDGER_CHAT_WEBHOOK_URL'],
+    );
+    assert.ok(checked.problems.every((p) => p instanceof ConfigError && !p.message.includes('fake-hook-secret')));
+    assert.equal(checkLedgerSettings({ LEDGER_RETENTION_DAYS: '7' }).ok, true);
+  });
 });

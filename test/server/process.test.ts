@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { FakeChat } from '../support/fake-chat.js';
 import { call } from '../support/http.js';
 import { DEFAULT_AUDIENCE, TestIssuer } from '../support/oidc-issuer.js';
@@ -19,6 +19,10 @@ function rawExchange(url: string, bytes: string): Promise<{ status: number; head
     });
   });
 }
+
+// Recognisable fakes: a test fails if either ever reaches the output.
+const FAKE_PASSWORD = 'Fake-Mongo-Pa55word-5521';
+const FAKE_HOOK = 'http://hooks.example.com/services/T0/B0/fake-hook-secret';
 
 const HUGE_HEADER = `GET /healthz HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\n\r\n`;
 
@@ -106,6 +110,44 @@ describe('backend process (server/main.ts)', () => {
     });
   }
 
+  it('reports every unusable setting at once, one line each, with no stack trace and no secret value, and exits 1', async () => {
+    const result = await runToEnd(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: 'eighty',
+        HOST: '0.0.0.0:8080',
+        LOG_LEVEL: 'loud',
+        // `@` typed for `:`: the driver reads the password as a host and quotes it in its message.
+        MONGODB_URI: `mongodb://gatehouse@${FAKE_PASSWORD}:99999/gatehouse`,
+        OIDC_ISSUER: 'http://issuer.example.com',
+        LEDGER_RETENTION_DAYS: 'ninety',
+        LEDGER_CHAT_WEBHOOK_URL: FAKE_HOOK,
+        // A broker setting never stops the process, and is not in the list.
+        TOKEN_PERMISSIONS: 'contents=admin',
+      },
+    });
+    const output = result.stdout + result.stderr;
+    assert.equal(result.code, 1, output);
+    const settings = ['PORT', 'HOST', 'LOG_LEVEL', 'MONGODB_URI', 'OIDC_ISSUER', 'LEDGER_RETENTION_DAYS', 'LEDGER_CHAT_WEBHOOK_URL'];
+    const lines = output.trim().split('\n').map((l) => JSON.parse(l) as { level: string; setting: string; msg: string });
+    assert.deepEqual(lines.map((l) => [l.level, l.setting]), settings.map((s) => ['fatal', s]));
+    for (const line of lines) assert.ok(line.msg.startsWith(`invalid configuration: ${line.setting} `), line.msg);
+    assert.match(output, /MONGODB_URI is not a connection string the MongoDB driver accepts: Unable to parse \[redacted\] with URL/);
+    assert.ok(!output.includes('    at '), 'a stack trace was printed');
+    assert.ok(!output.includes(FAKE_PASSWORD), 'the MongoDB password was printed');
+    assert.ok(!output.includes('fake-hook-secret'), 'the chat webhook URL was printed');
+  });
+
+  it('reports start-up problems even with LOG_LEVEL=silent, and accepts level names in any case', async () => {
+    const silent = await runToEnd(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', LEDGER_RETENTION_DAYS: '0' },
+    });
+    assert.equal(silent.code, 1);
+    assert.match(silent.stdout, /"setting":"LEDGER_RETENTION_DAYS"/);
+    started = await startEntry('server/main.ts', { ...env(), LOG_LEVEL: 'DEBUG' });
+    assert.equal((await call(`${started.url}/healthz`)).status, 200);
+  });
+
   it('requests Node refuses before any route (headers over 16 KB, malformed HTTP) still get JSON, and the server stays up', async () => {
     started = await startEntry('server/main.ts', env());
     const big = await rawExchange(started.url, HUGE_HEADER);
@@ -127,6 +169,36 @@ describe('backend process (server/main.ts)', () => {
 });
 
 describe('minimal broker process (server/minimal/main.ts)', () => {
+  it('reports every unusable process setting at once, one line each, with no stack trace, and exits 1', async () => {
+    const result = await runToEnd(process.execPath, ['--import', 'tsx', 'server/minimal/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', PORT: '70000', HOST: 'http://localhost', LOG_LEVEL: 'verbose', FORGE_APP_PRIVATE_KEY: 'not a key' },
+    });
+    const output = result.stdout + result.stderr;
+    assert.equal(result.code, 1, output);
+    const lines = output.trim().split('\n').map((l) => JSON.parse(l) as { level: string; setting: string; msg: string });
+    assert.deepEqual(lines.map((l) => [l.level, l.setting]), [['fatal', 'PORT'], ['fatal', 'HOST'], ['fatal', 'LOG_LEVEL']]);
+    assert.match(output, /invalid configuration: LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent/);
+    assert.ok(!output.includes('    at '), 'a stack trace was printed');
+    assert.ok(!output.includes('not a key'));
+  });
+
+  it('a port already in use is one fatal line with its code, no stack trace, and exit 1', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = holder.address() as AddressInfo;
+      const result = await runToEnd(process.execPath, ['--import', 'tsx', 'server/minimal/main.ts'], {
+        env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1' },
+      });
+      const output = result.stdout + result.stderr;
+      assert.equal(result.code, 1, output);
+      assert.match(output, /"level":"fatal",.*"code":"EADDRINUSE","msg":"cannot listen: listen EADDRINUSE/);
+      assert.ok(!output.includes('    at '), 'a stack trace was printed');
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
   it('starts without configuration: /healthz 200, /readyz 503 with the problem logged; SIGTERM exits 0', async () => {
     const started = await startEntry('server/minimal/main.ts', {}, 'gatehouse minimal broker listening');
     try {

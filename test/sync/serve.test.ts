@@ -10,6 +10,7 @@ import type { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import type { FakeDependencyTrack } from '../support/fake-dependency-track.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { REPO_ROOT, runToEnd, startEntry } from '../support/processes.js';
+import { closedPort } from '../support/servers.js';
 import { configFile, FAST_RETRY, sample, startSyncFakes, type SyncFakes } from './support.js';
 
 const TRIGGER = 'sync-trigger-token-0123456789abcdef';
@@ -202,5 +203,55 @@ describe('gatehouse-sync serve as a process', () => {
     const invalid = await run({ DEFECTDOJO_TOKEN: '' });
     assert.equal(invalid.code, 2);
     assert.match(invalid.stderr, /invalid configuration:\n {2}- DEFECTDOJO_TOKEN is required/);
+  });
+
+  const FAKE_PASSWORD = 'Fake-Locks-Pa55word-8820';
+  const runServe = (extra: Record<string, string>) =>
+    runToEnd(process.execPath, ['--import', 'tsx', 'server/sync/main.ts'], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env, ...extra } });
+
+  it('an unusable process setting stops it in mode deployment too: every problem at once (the configuration’s as well), exit 2, no stack trace, no secret', async () => {
+    const result = await runServe({
+      PORT: '99999',
+      HOST: '0.0.0.0:8080',
+      LOG_LEVEL: 'chatty',
+      SYNC_SHUTDOWN_GRACE_SECONDS: 'soon',
+      // `@` typed for `:`: the driver reads the password as a host and quotes it in its message.
+      MONGODB_URI: `mongodb://sync@${FAKE_PASSWORD}:270170/gatehouse`,
+      SYNC_DEFECTDOJO_URL: 'ftp://defectdojo.example.com',
+    });
+    const output = result.stdout + result.stderr;
+    assert.equal(result.code, 2, output);
+    assert.equal(
+      result.stderr.trim(),
+      [
+        'gatehouse-sync: invalid configuration:',
+        '  - PORT must be a port number (0-65535)',
+        '  - HOST must be an IP address or a host name (no scheme, port or brackets)',
+        '  - LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent',
+        '  - SYNC_SHUTDOWN_GRACE_SECONDS must be a whole number from 0 to 86400',
+        '  - MONGODB_URI is not a connection string the MongoDB driver accepts: Unable to parse [redacted] with URL',
+        '  - defectdojo.url (from SYNC_DEFECTDOJO_URL) must be an http(s) URL',
+      ].join('\n'),
+    );
+    assert.equal(result.stdout, '', 'nothing started');
+    assert.ok(!output.includes('    at '), 'a stack trace was printed');
+    assert.ok(!output.includes(FAKE_PASSWORD) && !output.includes(dd.token) && !output.includes(dt.apiKey), 'a secret was printed');
+  });
+
+  it('a MongoDB that cannot be reached is not a start-up problem: it listens with MongoDB locks, LOG_LEVEL in any case, and never prints the password', async () => {
+    const started = await startEntry(
+      'server/sync/main.ts',
+      { ...env, LOG_LEVEL: 'INFO', MONGODB_URI: `mongodb://sync:${FAKE_PASSWORD}@127.0.0.1:${await closedPort()}/gatehouse?serverSelectionTimeoutMS=200` },
+      'gatehouse-sync listening',
+    );
+    try {
+      assert.match(started.output(), /"locks":"mongodb"/);
+      assert.equal((await fetch(`${started.url}/healthz`)).status, 200);
+      started.child.kill('SIGTERM');
+      assert.equal(await started.exited, 0, started.output());
+      assert.ok(!started.output().includes(FAKE_PASSWORD));
+    } finally {
+      started.child.kill('SIGKILL');
+    }
   });
 });

@@ -28,6 +28,9 @@ export interface MongoLocksOptions {
   readonly serverSelectionTimeoutMs?: number;
 }
 
+/** The driver's `appName` of the locks' client (the start-up check builds its client with the same options). */
+export const LOCKS_APP_NAME = 'gatehouse-sync';
+
 /**
  * Locks as leases in MongoDB (`sync_locks`, one document per source), for when `MONGODB_URI` is
  * set: they also hold across a rolling update, where an old and a new process briefly overlap.
@@ -39,7 +42,7 @@ export function mongoLocks(uri: string, options: MongoLocksOptions, driver: Mong
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const client = new MongoClient(
     uri,
-    mongoClientOptions(uri, 'gatehouse-sync', options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }),
+    mongoClientOptions(uri, LOCKS_APP_NAME, options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }),
   );
   const locks = client.db(options.dbName).collection<LockDoc>('sync_locks');
   const unavailable = (err: unknown): never => {

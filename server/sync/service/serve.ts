@@ -1,27 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError } from '../../config-error.js';
 import { createLogger } from '../../logger.js';
+import { reportListenFailure } from '../../startup/checks.js';
 import { packageVersion } from '../../version.js';
 import type { ParsedArgs } from '../args.js';
 import type { SyncIo } from '../command.js';
 import { loadSyncConfig } from '../config.js';
 import { mongoLocks } from './locks-mongo.js';
 import { memoryLocks, type SourceLocks } from './locks.js';
+import { checkServiceProcess } from './process-settings.js';
 import { assemble, checkServiceConfig, listenSyncApp } from './start.js';
 import { realTimers } from './timers.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
 const EXIT_CONFIG = 2;
-/** How long a running sync may go on after SIGTERM; the chart's termination grace is longer. */
-export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 120;
-
-function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) > max) throw new ConfigError(name, `must be a whole number from 0 to ${max}`);
-  return Number(raw);
-}
 
 /**
  * The MongoDB driver loads only when MONGODB_URI is set: in the command-line bundle it is a chunk
@@ -30,41 +22,36 @@ function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, max: numb
  * name: importing our own module that imports the driver made webpack split the driver into a
  * second, unnamed chunk whose id changed between builds, and dist/ could not equal a fresh build.
  */
-async function locksFor(env: NodeJS.ProcessEnv, onLost: (source: string) => void): Promise<SourceLocks> {
-  const uri = env.MONGODB_URI?.trim();
-  if (!uri) return memoryLocks();
-  const driver = await import(/* webpackChunkName: "mongodb" */ 'mongodb');
-  return mongoLocks(uri, { onLost }, driver);
+const loadDriver = () => import(/* webpackChunkName: "mongodb" */ 'mongodb');
+
+async function locksFor(mongoUri: string | undefined, onLost: (source: string) => void): Promise<SourceLocks> {
+  if (!mongoUri) return memoryLocks();
+  return mongoLocks(mongoUri, { onLost }, await loadDriver());
 }
 
 /**
  * `gatehouse-sync serve`. Mode deployment: every enabled source on its schedule, the HTTP
  * surface on PORT, until SIGTERM or SIGINT; an invalid configuration keeps the process up and
  * not ready, so the orchestrator shows why. Mode cronjob: every enabled source once, then the
- * exit status (0 all succeeded, 1 one failed, 2 invalid configuration).
+ * exit status (0 all succeeded, 1 one failed, 2 invalid configuration). An unusable process
+ * setting (PORT, HOST, LOG_LEVEL, SYNC_SHUTDOWN_GRACE_SECONDS, MONGODB_URI) exits 2 in either mode.
  */
 export async function serveCommand(args: ParsedArgs, env: NodeJS.ProcessEnv, io: SyncIo, signals: Pick<NodeJS.Process, 'once' | 'off'> = process): Promise<number> {
-  const logger = createLogger({ level: env.LOG_LEVEL?.trim() || 'info', service: 'gatehouse-sync' });
-  let port: number;
-  let graceMs: number;
-  try {
-    port = whole(env, 'PORT', 8080, 65535);
-    graceMs = whole(env, 'SYNC_SHUTDOWN_GRACE_SECONDS', DEFAULT_SHUTDOWN_GRACE_SECONDS, 86_400) * 1000;
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    io.err(`gatehouse-sync: invalid configuration:\n  - ${err.setting} ${err.message}`);
-    return EXIT_CONFIG;
-  }
+  const checked = await checkServiceProcess(env, loadDriver);
   const config = checkServiceConfig(() => loadSyncConfig({ ...(args.configFile ? { file: args.configFile } : {}), env }));
   const mode = config.mode ?? 'deployment';
+  // A process setting stops it in either mode; the sync configuration's problems are listed too, so one look shows them all.
+  if (!checked.ok || (config.problems.length > 0 && mode === 'cronjob')) {
+    const problems = [...(checked.ok ? [] : checked.problems.map((p) => p.message)), ...config.problems];
+    io.err(`gatehouse-sync: invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    return EXIT_CONFIG;
+  }
+  const { port, host, logLevel, graceMs, mongoUri } = checked.value;
+  const logger = createLogger({ level: logLevel, service: 'gatehouse-sync' });
   if (config.problems.length > 0) {
-    if (mode === 'cronjob') {
-      io.err(`gatehouse-sync: invalid configuration:\n${config.problems.map((p) => `  - ${p}`).join('\n')}`);
-      return EXIT_CONFIG;
-    }
     logger.error({ problems: config.problems }, 'invalid configuration: nothing is scheduled and /readyz answers 503 until it is fixed');
   }
-  const locks = await locksFor(env, (source) => logger.error({ source }, 'the lock of a running sync was taken over: another process may be running the same source'));
+  const locks = await locksFor(mongoUri, (source) => logger.error({ source }, 'the lock of a running sync was taken over: another process may be running the same source'));
   const version = packageVersion();
   const triggerToken = env.SYNC_TRIGGER_TOKEN?.trim() || undefined;
   const assembled = assemble({
@@ -94,12 +81,11 @@ export async function serveCommand(args: ParsedArgs, env: NodeJS.ProcessEnv, io:
   }
 
   if (!triggerToken) logger.warn('SYNC_TRIGGER_TOKEN is not set: POST /sync/{source} and /metrics answer anyone who can reach the port');
-  const host = env.HOST?.trim() || undefined;
   let listening;
   try {
     listening = await listenSyncApp(assembled, { logger, version, ...(triggerToken ? { triggerToken } : {}) }, port, host);
   } catch (err) {
-    logger.fatal({ err }, 'cannot listen');
+    reportListenFailure(logger, err as NodeJS.ErrnoException);
     await locks.close();
     return EXIT_FAILED;
   }

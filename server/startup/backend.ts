@@ -1,0 +1,34 @@
+import { MongoClient } from 'mongodb';
+import { parseBrokerSettings } from '../broker/settings.js';
+import { brokerNotices } from '../broker/status.js';
+import type { ConfigError, Env } from '../config-error.js';
+import { checkLedgerSettings } from '../ledger/settings.js';
+import { STORE_APP_NAME } from '../store/mongo.js';
+import { mongoUriProblem } from '../store/mongo-uri.js';
+import { checkListenSettings, type ListenSettings, type Notice, type StartupCheck } from './checks.js';
+
+export interface BackendStartup extends ListenSettings {
+  readonly notices: readonly Notice[];
+}
+
+/**
+ * Everything the backend (ledger + broker + webhook) checks before it starts, every problem at
+ * once: PORT, HOST, LOG_LEVEL, the syntax of MONGODB_URI (never whether the server answers: the
+ * store connects lazily) and every ledger setting. Broker settings never stop the process (each
+ * only disables the routes that need it): they come back as notices.
+ */
+export function checkBackendStartup(env: Env): StartupCheck<BackendStartup> {
+  const problems: ConfigError[] = [];
+  const listen = checkListenSettings(env, problems);
+  const uri = env.MONGODB_URI?.trim();
+  const mongo = uri ? mongoUriProblem(uri, MongoClient, STORE_APP_NAME) : undefined;
+  if (mongo) problems.push(mongo);
+  const ledger = checkLedgerSettings(env);
+  if (!ledger.ok) problems.push(...ledger.problems);
+  if (!listen || !ledger.ok || problems.length > 0) return { ok: false, problems };
+  const notices: Notice[] = [];
+  if (ledger.value.audiences.length === 0) notices.push({ level: 'warn', message: 'LEDGER_AUDIENCE is not set: the ledger refuses every token' });
+  if (ledger.value.allowedOwners.size === 0) notices.push({ level: 'warn', message: 'LEDGER_ALLOWED_OWNERS is empty: the ledger denies every caller' });
+  notices.push(...brokerNotices(parseBrokerSettings(env)));
+  return { ok: true, value: { ...listen, notices } };
+}
