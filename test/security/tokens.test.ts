@@ -74,7 +74,21 @@ interface Variant {
   readonly target?: Target;
   /** Answers that are not a verification verdict. */
   readonly answers?: Partial<Record<ConsumerId, Expected>>;
+  /**
+   * The token names a key id the issuer's set lacks. Its key set is refetched for it, at most once
+   * a second per issuer: the verdict when a fetch was made for it, the retryable 503 (never a
+   * 401) when the interval had none left.
+   */
+  readonly unknownKid?: true;
 }
+
+/** Each consumer's "no verdict" answer: the key set could not be fetched for this token now. */
+const NO_VERDICT: Record<ConsumerId, Record<string, unknown>> = {
+  'ledger POST': { error: 'jwks_unavailable' },
+  'ledger GET': { error: 'jwks_unavailable' },
+  broker: { error: 'oidc_key_fetch_failed', reason: 'jwks_unavailable' },
+  minimal: { error: 'jwks_unavailable' },
+};
 
 const ledgerForbidden = (reason: string): Partial<Record<ConsumerId, Expected>> => ({
   'ledger POST': { status: 403, body: { error: 'forbidden', reason } },
@@ -142,12 +156,13 @@ const variants: Variant[] = [
   },
 
   // Step 2: the key comes from the pinned issuer's key set, never from the token.
-  { name: 'kid pointing nowhere', reason: 'signature_invalid', build: (c) => mint(c, {}, { kid: 'no-such-key' }) },
-  { name: 'kid containing a path (../../etc/passwd)', reason: 'signature_invalid', build: (c) => mint(c, {}, { kid: '../../etc/passwd' }) },
-  { name: 'kid containing a URL of the attacker server', reason: 'signature_invalid', build: (c) => mint(c, {}, { kid: `${c.world.attacker.url}/keys/1` }) },
+  { name: 'kid pointing nowhere', reason: 'signature_invalid', unknownKid: true, build: (c) => mint(c, {}, { kid: 'no-such-key' }) },
+  { name: 'kid containing a path (../../etc/passwd)', reason: 'signature_invalid', unknownKid: true, build: (c) => mint(c, {}, { kid: '../../etc/passwd' }) },
+  { name: 'kid containing a URL of the attacker server', reason: 'signature_invalid', unknownKid: true, build: (c) => mint(c, {}, { kid: `${c.world.attacker.url}/keys/1` }) },
   {
     name: 'jku naming the attacker server, signed by the attacker key',
     reason: 'signature_invalid',
+    unknownKid: true,
     build: async (c) => {
       const stray = await TestIssuer.strayKey();
       return mint(c, {}, { signWith: stray, header: { jku: `${c.world.attacker.url}/jwks.json` } });
@@ -156,6 +171,7 @@ const variants: Variant[] = [
   {
     name: 'x5u naming the attacker server, signed by the attacker key',
     reason: 'signature_invalid',
+    unknownKid: true,
     build: async (c) => {
       const stray = await TestIssuer.strayKey();
       return mint(c, {}, { signWith: stray, header: { x5u: `${c.world.attacker.url}/cert.pem` } });
@@ -164,6 +180,7 @@ const variants: Variant[] = [
   {
     name: 'embedded jwk of the attacker key that signed it',
     reason: 'signature_invalid',
+    unknownKid: true,
     build: async (c) => {
       const stray = await TestIssuer.strayKey();
       return mint(c, {}, { signWith: stray, header: { jwk: stray.publicJwk } });
@@ -215,6 +232,7 @@ const variants: Variant[] = [
   {
     name: 'enterprise issuer claimed, signed with the primary key (primary kid)',
     reason: 'signature_invalid',
+    unknownKid: true,
     ledgerReason: 'issuer_not_trusted',
     target: ENTERPRISE_TARGET,
     build: (c) => mint(c, { iss: c.world.enterprise.url, ...enterpriseClaims }),
@@ -229,6 +247,7 @@ const variants: Variant[] = [
   {
     name: 'primary issuer claimed, signed with the enterprise key (enterprise kid)',
     reason: 'signature_invalid',
+    unknownKid: true,
     build: (c) => c.world.enterprise.mint({ aud: c.aud, iss: c.world.primary.url }, { nowMs: c.nowMs }),
   },
   {
@@ -358,7 +377,14 @@ describe('attack suite: crafted OIDC tokens against every token consumer', funct
 
           const res = await consumer.send(token, variant.target ?? DEFAULT_TARGET);
 
-          assert.deepEqual({ status: res.status, body: res.body }, want());
+          const verdict = want();
+          const unverified = variant.unknownKid && verdict.status === 401 && res.status === 503;
+          if (unverified) {
+            assert.deepEqual(res.body, NO_VERDICT[id]);
+            assert.equal(res.headers.get('retry-after'), '1');
+          } else {
+            assert.deepEqual({ status: res.status, body: res.body }, verdict);
+          }
           assert.equal(world.platformCalls(), platformCalls, 'a refused token causes no platform call');
           assert.deepEqual(world.attacker.requests, [], 'nothing named by a token is ever fetched');
           const logs = world.logText();
@@ -367,7 +393,7 @@ describe('attack suite: crafted OIDC tokens against every token consumer', funct
           if (signature.length >= 16) assert.ok(!logs.includes(signature), 'the token signature reached a log');
           if (id === 'minimal') {
             const lines = outcomes().slice(outcomeLines);
-            assert.deepEqual(lines.map((l) => l.outcome), [(want().body as { error: string }).error], 'one outcome line, the answer’s code');
+            assert.deepEqual(lines.map((l) => l.outcome), [(res.body as { error: string }).error], 'one outcome line, the answer’s code');
           }
         });
       }
