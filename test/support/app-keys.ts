@@ -86,6 +86,9 @@ export function appKeyCases(): AppKeyCases {
     { name: 'the public key', value: toPem(rsa.publicKey, 'spki'), problem: NOT_PRIVATE, material: [] },
     { name: 'the public key (PKCS#1)', value: toPem(rsa.publicKey, 'pkcs1'), problem: NOT_PRIVATE, material: [] },
     { name: 'a certificate', value: rootCertificates[0]!, problem: NOT_PRIVATE, material: [] },
+    { name: 'a PEM block of another kind', value: rootCertificates[0]!.replace(/CERTIFICATE/g, 'X509 CRL'), problem: /holds a PEM block of another kind, not a private key/, material: [] },
+    // Node cannot write the OpenSSH format; the refusal goes by the armour alone.
+    { name: 'a key in OpenSSH armour', value: pkcs1.replace(/RSA PRIVATE KEY/g, 'OPENSSH PRIVATE KEY'), problem: /holds an OpenSSH private key: use the \.pem private key/, material: [] },
     { name: 'an EC key (PKCS#8)', value: toPem(ec, 'pkcs8'), problem: NOT_RSA, material: [] },
     { name: 'an EC key (SEC1)', value: toPem(ec, 'sec1'), problem: NOT_RSA, material: [] },
     { name: 'an Ed25519 key', value: ed25519, problem: NOT_RSA, material: [] },
