@@ -1,4 +1,4 @@
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 
 /** How long one app JWT is reused before a new one is signed. */
@@ -11,19 +11,17 @@ const LIFETIME_S = 9 * 60;
  * The app's JWT (RS256, `iss` = app id) for calls made as the app: installation lookups and
  * mints. The key is imported once and one JWT serves five minutes of calls: a CPU profile of
  * `/token` under load showed importing the key and signing a fresh JWT for every call taking
- * about a third of the broker's time. Secret: never logged.
+ * about a third of the broker's time. The key comes parsed from the settings (`private-key.ts`),
+ * so no PEM is read here. Secret: never logged.
  */
 export class AppJwt {
-  private readonly key: KeyObject;
   private current: { readonly jwt: Promise<string>; readonly until: number } | undefined;
 
   constructor(
     private readonly appId: string,
-    privateKeyPem: string,
+    private readonly key: KeyObject,
     private readonly now: () => number = Date.now,
-  ) {
-    this.key = createPrivateKey(privateKeyPem);
-  }
+  ) {}
 
   get(): Promise<string> {
     const now = this.now();

@@ -1,6 +1,18 @@
-import { createHash } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
 import type { AppCredentials } from './credentials.js';
 import { AppClient, type PlatformClientOptions } from './github-app.js';
+
+/** Digest of a key, once per parsed key (settings keep the same `KeyObject` until they change). */
+const digests = new WeakMap<KeyObject, string>();
+
+function keyDigest(key: KeyObject): string {
+  let digest = digests.get(key);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(key.export({ type: 'pkcs8', format: 'der' })).digest('hex');
+    digests.set(key, digest);
+  }
+  return digest;
+}
 
 /**
  * One `AppClient` per (API base, app id, key), kept while the settings stay the same, so a changed
@@ -15,8 +27,7 @@ export class AppClients {
   ) {}
 
   for(apiBase: string, credentials: AppCredentials): AppClient {
-    const keyDigest = createHash('sha256').update(credentials.privateKey).digest('hex');
-    const id = `${apiBase}\n${credentials.appId}\n${keyDigest}`;
+    const id = `${apiBase}\n${credentials.appId}\n${keyDigest(credentials.privateKey)}`;
     let client = this.clients.get(id);
     if (!client) {
       client = new AppClient(apiBase, credentials, this.options);

@@ -1,30 +1,12 @@
-import { createPrivateKey } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { ConfigError } from '../config-error.js';
+import { parsePrivateKey } from './private-key.js';
 
 /** The identity a platform app acts as. `privateKey` is a secret: never logged, never in a body. */
 export interface AppCredentials {
   readonly appId: string;
-  /** PKCS#8 PEM, whatever form the setting used. */
-  readonly privateKey: string;
-}
-
-/**
- * A PEM from the environment: a real multi-line PEM, or one line with literal `\n` escapes (how
- * many secret stores hold it). It must be an RSA private key: the platform signs app JWTs with RS256.
- */
-export function parsePrivateKey(setting: string, raw: string): string {
-  const pem = raw.trim().replace(/\\n/g, '\n');
-  if (!/^-----BEGIN (RSA )?PRIVATE KEY-----\n[\s\S]+\n-----END (RSA )?PRIVATE KEY-----$/.test(pem)) {
-    throw new ConfigError(setting, 'must be a PEM private key (multi-line, or one line with \\n escapes)');
-  }
-  let key;
-  try {
-    key = createPrivateKey(pem);
-  } catch {
-    throw new ConfigError(setting, 'is not a readable private key');
-  }
-  if (key.asymmetricKeyType !== 'rsa') throw new ConfigError(setting, 'must be an RSA key');
-  return key.export({ type: 'pkcs8', format: 'pem' }).toString();
+  /** An RSA private key, whatever form the setting used (`private-key.ts`). */
+  readonly privateKey: KeyObject;
 }
 
 /** App id and key read together; either missing makes the app unconfigured. */

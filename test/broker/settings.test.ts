@@ -152,15 +152,21 @@ describe('broker settings', () => {
       for (const pem of [PKCS1, PKCS8, `\n  ${PKCS1}  \n`]) {
         const app = value(primary({ FORGE_APP_ID: '123', FORGE_APP_PRIVATE_KEY: pem }).app);
         assert.equal(app.appId, '123');
-        assert.match(app.privateKey, /^-----BEGIN PRIVATE KEY-----\n/);
+        assert.ok(app.privateKey.equals(rsa));
       }
     });
 
-    it('accepts one line with literal \\n escapes', () => {
-      const oneLine = PKCS1.trim().replace(/\n/g, '\\n');
-      assert.ok(!oneLine.includes('\n'));
-      const app = value(primary({ FORGE_APP_ID: '123', FORGE_APP_PRIVATE_KEY: oneLine }).app);
-      assert.equal(app.privateKey, value(primary({ FORGE_APP_ID: '123', FORGE_APP_PRIVATE_KEY: PKCS1 }).app).privateKey);
+    // Every form people paste is in test/platform/private-key.test.ts; these go through the settings.
+    it('accepts one line with literal \\n escapes, with or without the trailing \\n of a JSON-encoded .pem', () => {
+      for (const oneLine of [PKCS1.trim().replace(/\n/g, '\\n'), JSON.stringify(PKCS1), JSON.stringify(PKCS8).slice(1, -1)]) {
+        assert.ok(!oneLine.includes('\n'));
+        assert.ok(value(primary({ FORGE_APP_ID: '123', FORGE_APP_PRIVATE_KEY: oneLine }).app).privateKey.equals(rsa));
+      }
+    });
+
+    it('accepts Windows line ends', () => {
+      const app = value(primary({ FORGE_APP_ID: '123', FORGE_APP_PRIVATE_KEY: PKCS1.replace(/\n/g, '\r\n') }).app);
+      assert.ok(app.privateKey.equals(rsa));
     });
 
     const bad: [string, Record<string, string | undefined>, string][] = [
@@ -179,6 +185,17 @@ describe('broker settings', () => {
         assert.ok(!err.message.includes('MII'), 'no key material in the message');
       });
     }
+
+    it('the enterprise key is read by the same parser, with the same refusals', () => {
+      const enterprise = (key: string) =>
+        value(parseBrokerSettings({ ENTERPRISE_OIDC_ISSUER: 'https://ghe.example/_services/token', ENTERPRISE_APP_ID: '7', ENTERPRISE_APP_PRIVATE_KEY: key }).platforms).get(
+          'https://ghe.example/_services/token',
+        )!.app;
+      assert.ok(value(enterprise(JSON.stringify(PKCS1.replace(/\n/g, '\r\n')))).privateKey.equals(rsa));
+      const err = error(enterprise(EC));
+      assert.equal(err.setting, 'ENTERPRISE_APP_PRIVATE_KEY');
+      assert.match(err.message, /type EC, not RSA/);
+    });
   });
 
   describe('issuers and API bases', () => {
@@ -294,7 +311,7 @@ describe('broker start-up notices', () => {
   it('name each unusable setting and the answer clients will get, never a secret', () => {
     const notices = brokerNotices(parseBrokerSettings({ FORGE_APP_ID: '1', FORGE_APP_PRIVATE_KEY: 'hunter2', TOKEN_PERMISSIONS: 'x=admin' }));
     const text = notices.map((n) => n.message).join('\n');
-    assert.match(text, /FORGE_APP_PRIVATE_KEY must be a PEM private key.*503 app_unconfigured/);
+    assert.match(text, /FORGE_APP_PRIVATE_KEY has no PEM header.*; \/token, \/sign and \/releases answer 503 app_unconfigured/);
     assert.match(text, /TOKEN_PERMISSIONS .*400 invalid_token_permissions/);
     assert.match(text, /PROCESS_TRIGGER_SECRET is not set; \/sign and \/releases are disabled/);
     assert.match(text, /FORGE_WEBHOOK_SECRET is not set; \/webhook is disabled/);

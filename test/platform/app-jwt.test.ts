@@ -5,13 +5,12 @@ import { AppJwt } from '../../server/platform/app-jwt.js';
 
 describe('AppJwt', () => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  // GitHub hands out PKCS#1 keys; the setting parser converts them, AppJwt takes either.
-  const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  // AppJwt takes the key as parsed from the settings (server/platform/private-key.ts).
   const spki = publicKey.export({ type: 'spki', format: 'pem' }).toString();
 
   it('signs RS256 with iss = app id, backdated 60 s, at most 10 minutes of life', async () => {
     const now = Date.UTC(2026, 10, 21, 12, 0, 0);
-    const jwt = await new AppJwt('12345', pem, () => now).get();
+    const jwt = await new AppJwt('12345', privateKey, () => now).get();
     assert.equal(decodeProtectedHeader(jwt).alg, 'RS256');
     const claims = decodeJwt(jwt);
     assert.equal(claims.iss, '12345');
@@ -23,7 +22,7 @@ describe('AppJwt', () => {
 
   it('reuses one JWT for five minutes, then signs a new one', async () => {
     let now = Date.UTC(2026, 10, 21, 12, 0, 0);
-    const jwts = new AppJwt('12345', pem, () => now);
+    const jwts = new AppJwt('12345', privateKey, () => now);
     const first = await jwts.get();
     now += 5 * 60_000 - 1;
     assert.equal(await jwts.get(), first);
@@ -34,7 +33,7 @@ describe('AppJwt', () => {
   });
 
   it('concurrent callers share the JWT being signed', async () => {
-    const jwts = new AppJwt('12345', pem);
+    const jwts = new AppJwt('12345', privateKey);
     const all = await Promise.all(Array.from({ length: 5 }, () => jwts.get()));
     assert.equal(new Set(all).size, 1);
   });

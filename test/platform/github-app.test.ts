@@ -10,7 +10,7 @@ import { AppNotInstalled, InstallationLookupFailed, MintFailed, mintRepositoryTo
 import { useNock } from '../support/nock.js';
 
 const API = 'https://api.github.example';
-const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const clock = { now: () => Date.now() };
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
