@@ -204,11 +204,11 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
   });
 
   for (const [inputs, message] of [
-    [{ ...baseInputs, verified: 'maybe' }, 'input "verified" must be true or false'],
+    [{ ...baseInputs, verified: 'maybe' }, 'input "verified" must be true or false (true, True, TRUE, false, False or FALSE)'],
     [{ ...baseInputs, 'duration-ms': '1.5s' }, 'input "duration-ms" must be a whole number'],
     [{ ...baseInputs, 'api-url': 'ftp://ledger' }, 'input "api-url" must be an http(s) URL'],
     [{ ...baseInputs, environment: '' }, 'input "environment" is required'],
-    [{ ...baseInputs, 'fail-on-error': 'yes please' }, 'input "fail-on-error" must be true or false'],
+    [{ ...baseInputs, 'fail-on-error': 'yes please' }, 'input "fail-on-error" must be true or false (true, True, TRUE, false, False or FALSE)'],
   ] as const) {
     it(`refuses bad input: ${message}`, async () => {
       const core = new RecordingCore(inputs);
