@@ -19,6 +19,7 @@ import { REPO_ROOT, runToEnd, startEntry, type Started } from '../test/support/p
 import { runAction, type ActionRun } from '../test/support/runner.js';
 
 const RECORD_BUNDLE = join(REPO_ROOT, 'dist', 'record-deployment', 'index.js');
+const TOKEN_BUNDLE = join(REPO_ROOT, 'dist', 'request-token', 'index.js');
 const GATE_CLI = join(REPO_ROOT, 'dist', 'gate', 'cli', 'index.js');
 const LEDGER_AUDIENCE = 'gatehouse-ledger';
 const BROKER_AUDIENCE = 'gatehouse-broker';
@@ -97,7 +98,7 @@ interface Context {
 }
 
 function checkPrerequisites(): void {
-  for (const bundle of [RECORD_BUNDLE, GATE_CLI]) {
+  for (const bundle of [RECORD_BUNDLE, TOKEN_BUNDLE, GATE_CLI]) {
     expect(existsSync(bundle), `${bundle} is missing: dist/ is committed, so a fresh clone has it; after changing actions/, run npm run build`);
   }
   try {
@@ -264,6 +265,24 @@ async function mintThroughBroker(ctx: Context): Promise<void> {
   const refused = await call(`${ctx.backend.url}/token`, { json: { oidcToken, owner: REPOSITORY.owner, repo: 'another-repo' } });
   expect(refused.status === 403 && refused.body.error === 'repo_mismatch', `asking for another repository should get 403 repo_mismatch, got ${refused.status} ${refused.text}`);
   ok(`the same OIDC token asking for ${REPOSITORY.owner}/another-repo → 403 repo_mismatch (a token only ever speaks for its own repository)`);
+
+  // The same through the bundled action. broker-url is required: there is no default broker.
+  // revoke: false, as no post step runs here.
+  const viaAction = await runAction(TOKEN_BUNDLE, { 'broker-url': ctx.backend.url, revoke: 'false' }, runnerEnv(ctx.issuer, '9100003', 'release'));
+  if (ctx.issuer.lastRunnerToken) secrets.add(ctx.issuer.lastRunnerToken);
+  if (viaAction.outputs.token) secrets.add(viaAction.outputs.token);
+  expect(viaAction.code === 0 && viaAction.outputs.token && viaAction.stdout.includes(`::add-mask::${viaAction.outputs.token}`), `the request-token action got no token: ${annotations(viaAction)}`);
+  ok(`the bundled request-token action (node dist/request-token/index.js, broker-url: ${ctx.backend.url}) got a token for ${viaAction.outputs.repository}, masked in its log (::add-mask::)`);
+
+  const refusedAction = await runAction(TOKEN_BUNDLE, { 'broker-url': ctx.backend.url, audience: 'someone-elses-broker' }, runnerEnv(ctx.issuer, '9100004', 'release'));
+  if (ctx.issuer.lastRunnerToken) secrets.add(ctx.issuer.lastRunnerToken);
+  const warnings = refusedAction.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
+  expect(
+    refusedAction.code === 0 && refusedAction.outputs.token === '' && warnings.length === 2 && warnings[1] === '::warning::broker said: invalid_oidc_token (audience_mismatch)',
+    `an audience the broker does not accept should warn twice (reason, then what the broker said): ${annotations(refusedAction)}`,
+  );
+  ok('the action asking with an audience the broker does not accept: exit 0 (fail-soft), empty outputs, two warnings:');
+  for (const line of warnings) note(line.replace(/^::warning::/, ''));
 }
 
 async function runGate(): Promise<void> {

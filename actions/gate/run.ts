@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionsCore } from '../shared/core.js';
-import { optionalInput } from '../shared/inputs.js';
+import { booleanInput, InputError, optionalInput } from '../shared/inputs.js';
 import { appendSummary } from '../shared/summary.js';
 import { parseCommand } from './args.js';
 import { runCi, type CiOutcome } from './ci.js';
@@ -38,7 +38,7 @@ function argv(core: GateCore, env: NodeJS.ProcessEnv): string[] {
     const v = value(input, fallback);
     if (v !== undefined) args.push(flag, v);
   }
-  if (/^true$/i.test(core.getInput('strict').trim())) args.push('--strict');
+  if (booleanInput(core, 'strict', false)) args.push('--strict');
   return args;
 }
 
@@ -79,7 +79,8 @@ export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
     core.setOutput('filtered-sarif', command.options.filteredOut ?? '');
     outcome = await runCi(command.options, env);
   } catch (err) {
-    if (!(err instanceof GateError)) throw err;
+    // A bad input is a question the gate cannot answer: exit 2, like a bad command-line option.
+    if (!(err instanceof GateError) && !(err instanceof InputError)) throw err;
     core.setOutput('exit-code', '2');
     core.setFailed(`no answer: ${err.message}`);
     return undefined;

@@ -1,4 +1,4 @@
-import { NoAnswer, type ActionHttp } from '../shared/http.js';
+import { jsonObject, NoAnswer, type ActionHttp } from '../shared/http.js';
 import { PermanentError, withRetry, type RetryPolicy } from '../shared/retry.js';
 import type { LedgerRecord } from './record.js';
 
@@ -11,21 +11,38 @@ export interface RecordedDeployment {
   notified: Record<string, boolean>;
 }
 
+/**
+ * The ledger could not be reached or is down: no answer, 5xx or 429, after the retries. The one
+ * failure that is not the step's own doing, so the one that is only a warning by default.
+ */
+export class LedgerUnavailable extends Error {
+  override readonly name = 'LedgerUnavailable';
+}
+
+/** What to change, for refusals whose cause is the workflow's or the ledger's setup. */
+const HINTS: Readonly<Record<string, string>> = {
+  audience_mismatch: `input "audience" must be one of the ledger's LEDGER_AUDIENCE values`,
+  owner_not_allowed: "this repository's owner must be in the ledger's LEDGER_ALLOWED_OWNERS",
+  owner_mismatch: "the token's repository_owner and repository claims disagree",
+};
+
 /** One line about an error answer: status, error code, reason and the first validation message. */
 function describeRefusal(status: number, text: string): string {
-  try {
-    const body = JSON.parse(text) as { error?: unknown; reason?: unknown; message?: unknown };
-    const parts = [body.error, body.reason, body.message].filter((p): p is string => typeof p === 'string');
-    if (parts.length > 0) return `HTTP ${status}: ${parts.join(' - ').slice(0, 500)}`;
-  } catch {
-    // not JSON: status only
-  }
-  return `HTTP ${status}`;
+  const body = jsonObject(text);
+  const parts = [body?.error, body?.reason, body?.message].filter((p): p is string => typeof p === 'string');
+  const line = parts.length > 0 ? `HTTP ${status}: ${parts.join(' - ').slice(0, 500)}` : `HTTP ${status}`;
+  const hint = typeof body?.reason === 'string' ? HINTS[body.reason] : undefined;
+  if (hint) return `${line} (${hint})`;
+  // A path the ledger does not serve: most often an api-url without the ledger's path prefix.
+  if (status === 404 || status === 405) return `${line} (is api-url the ledger's base URL?)`;
+  return line;
 }
 
 /**
  * Posts the record. No answer (refused, or none within the call's bound), 5xx and 429 are retried
- * with back-off (the ledger's idempotency makes a repeated POST safe); any other refusal is final.
+ * with back-off (the ledger's idempotency makes a repeated POST safe) and end in `LedgerUnavailable`;
+ * any other answer that is not a record is final (`PermanentError`): 401/403 (the token or the
+ * owner refused), 422 (a value refused), 404 (not the ledger's address) cannot pass by retrying.
  */
 export async function postDeployment(
   http: ActionHttp,
@@ -47,17 +64,17 @@ export async function postDeployment(
           body: JSON.stringify(record),
         }));
       } catch (err) {
-        if (err instanceof NoAnswer) throw new Error(`the ledger did not answer: ${err.reason}`);
+        if (err instanceof NoAnswer) throw new LedgerUnavailable(`the ledger did not answer: ${err.reason}`);
         throw err;
       }
       if (status === 200 || status === 201) {
-        const body = JSON.parse(text) as RecordedDeployment;
-        if (typeof body.deployment_id !== 'string') throw new PermanentError('the ledger answered without a deployment_id');
-        return body;
+        const body = jsonObject(text);
+        if (typeof body?.deployment_id !== 'string') throw new PermanentError(`the ledger answered HTTP ${status} without a deployment record (is api-url the ledger's base URL?)`);
+        return body as unknown as RecordedDeployment;
       }
-      const message = `the ledger refused the record: ${describeRefusal(status, text)}`;
-      if (status >= 500 || status === 429) throw new Error(message);
-      throw new PermanentError(message);
+      if (status >= 500 || status === 429) throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`);
+      if (status === 401 || status === 403) throw new PermanentError(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
+      throw new PermanentError(`the ledger refused the record: ${describeRefusal(status, text)}`);
     },
     retry,
     (error, attempt) => onRetry(`attempt ${attempt} failed (${error.message}); retrying`),

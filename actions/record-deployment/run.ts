@@ -1,10 +1,10 @@
 import type { ActionsCore } from '../shared/core.js';
 import { baseUrl, booleanInput, optionalInput } from '../shared/inputs.js';
-import { requestIdToken } from '../shared/oidc.js';
+import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../shared/retry.js';
 import { appendSummary, cell } from '../shared/summary.js';
 import type { ActionHttp } from '../shared/http.js';
-import { postDeployment, type RecordedDeployment } from './ledger-client.js';
+import { LedgerUnavailable, postDeployment, type RecordedDeployment } from './ledger-client.js';
 import { recordFromInputs, type LedgerRecord } from './record.js';
 
 export const DEFAULT_AUDIENCE = 'gatehouse-ledger';
@@ -31,18 +31,26 @@ function summaryOf(record: LedgerRecord, result: RecordedDeployment): string {
 }
 
 /**
+ * Failures the step cannot fix by changing itself: the ledger unreachable or down (after the
+ * retries), or the runner's token endpoint failing. Everything else (an input, a URL without a
+ * scheme, a missing `id-token: write`, a refusal: 401, 403, 404, 422) is a mistake to correct.
+ */
+const isOutage = (err: unknown): boolean => err instanceof LedgerUnavailable || err instanceof OidcUnavailable;
+
+/**
  * The record-deployment action. With an empty `api-url` it does nothing (the ledger is optional).
- * A ledger failure is a warning unless `fail-on-error` is true: recording must not fail a deploy.
+ * An outage is a warning unless `fail-on-error` is true (recording must not fail a deploy because
+ * the ledger is down); a mistake in the step or its setup fails the step, or it would go unseen.
  */
 export async function run({ core, http, env, retry = DEFAULT_RETRY }: RecordDeploymentDeps): Promise<void> {
-  const apiUrlInput = optionalInput(core, 'api-url');
-  if (apiUrlInput === undefined) {
-    core.notice('record-deployment: api-url is empty, so nothing was recorded (the ledger is optional)');
-    return;
-  }
   let failOnError = false;
   try {
     failOnError = booleanInput(core, 'fail-on-error', false);
+    const apiUrlInput = optionalInput(core, 'api-url');
+    if (apiUrlInput === undefined) {
+      core.notice('record-deployment: api-url is empty, so nothing was recorded (the ledger is optional)');
+      return;
+    }
     const apiUrl = baseUrl('api-url', apiUrlInput);
     const record = recordFromInputs(core, env);
     const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
@@ -60,7 +68,7 @@ export async function run({ core, http, env, retry = DEFAULT_RETRY }: RecordDepl
     await appendSummary(core, summaryOf(record, result));
   } catch (err) {
     const message = `deployment not recorded: ${err instanceof Error ? err.message : String(err)}`;
-    if (failOnError) core.setFailed(message);
-    else core.warning(message);
+    if (isOutage(err) && !failOnError) core.warning(message);
+    else core.setFailed(message);
   }
 }

@@ -1,16 +1,38 @@
 import { jsonObject, NoAnswer, type ActionHttp } from '../shared/http.js';
 import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
 import type { ActionsCore } from '../shared/core.js';
+import { peerText } from '../shared/peer-text.js';
 
-/** Why no token came back: the spec's closed vocabulary, printed in the warning line. */
+/**
+ * Why no token came back: `reason` is the spec's closed vocabulary, printed in the warning line;
+ * `said` is what the broker's answer gave as `error` and `reason`, already safe to print.
+ */
 export class TokenUnavailable extends Error {
   override readonly name = 'TokenUnavailable';
+  readonly said: string | undefined;
   constructor(
     readonly reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; said?: string | undefined },
   ) {
     super(reason, options);
+    this.said = options?.said;
   }
+}
+
+/** Each of `error` and `reason` is cut to this many characters; codes of the spec are far shorter. */
+const MAX_CODE = 64;
+
+/**
+ * The broker's `error` and `reason` of a refusal, as `invalid_oidc_token (audience_mismatch)`, or
+ * undefined when it sent neither. Whatever could be a credential (`secrets`, the OIDC token sent,
+ * or anything shaped like one) is hidden, control characters go, each part is bounded.
+ */
+export function brokerSaid(body: string, secrets: readonly string[]): string | undefined {
+  const parsed = jsonObject(body);
+  const error = peerText(parsed?.error, { max: MAX_CODE, secrets });
+  const reason = peerText(parsed?.reason, { max: MAX_CODE, secrets });
+  if (error === undefined && reason === undefined) return undefined;
+  return [error, reason === undefined ? undefined : `(${reason})`].filter((part) => part !== undefined).join(' ');
 }
 
 export interface BrokerToken {

@@ -1,37 +1,31 @@
 #!/usr/bin/env bash
 # Gatehouse fail-soft token client: exchanges the job's OIDC token for a GitHub App installation
-# token through the broker. On any failure it prints exactly one warning line, writes empty
-# outputs and exits 0, so the job continues with the default bot identity.
+# token through the broker. On any failure it prints one warning line (and a second one with the
+# broker's error and reason when it sent them), writes empty outputs and exits 0, so the job
+# continues with the default bot identity.
 #
 # Settings (environment):
-#   BROKER_URL    broker base URL; unset: the hosted primary; set but empty: off ("broker disabled")
-#   FALLBACK_URL  second address, tried only when the first cannot be reached; unset: the hosted
-#                 fallback, and only when BROKER_URL is the hosted primary
+#   BROKER_URL    broker base URL, required: there is no default broker. Set but empty: off
+#                 ("broker disabled"); unset: "broker URL not set"
+#   FALLBACK_URL  second address, tried only when the first cannot be reached; unset or empty:
+#                 no fallback
 #   AUDIENCE      OIDC audience (default gatehouse-broker)
 #   APP_NAME      name used in the warning (default Gatehouse)
 #   BROKER_TIMEOUT  seconds one broker call may take, answer included (default 30; the connection
 #                 itself at most 5); the runner's OIDC endpoint gets 10 (connection 5)
 # Outputs (GITHUB_OUTPUT): token (masked), expires-at, repository.
-# Needs bash, curl (7.55 or later) and jq.
+# Needs bash, curl (7.55 or later) and jq (1.6 or later, for --rawfile).
 set -uo pipefail
-
-readonly DEFAULT_BROKER_URL='https://broker.gatehouse.dev'
-readonly DEFAULT_FALLBACK_URL='https://broker-fallback.gatehouse.dev'
 
 app_name="${APP_NAME:-Gatehouse}"
 broker_timeout="${BROKER_TIMEOUT:-30}"
 [[ "$broker_timeout" =~ ^[1-9][0-9]{0,3}$ ]] || broker_timeout=30
 broker_connect_timeout=$((broker_timeout < 5 ? broker_timeout : 5))
 app_name="${app_name//[$'\r\n']/ }"
-broker_url="${BROKER_URL-$DEFAULT_BROKER_URL}"
+broker_url="${BROKER_URL-}"
 audience="${AUDIENCE:-gatehouse-broker}"
-if [[ -n "${FALLBACK_URL:-}" ]]; then
-  fallback_url="$FALLBACK_URL"
-elif [[ "$broker_url" == "$DEFAULT_BROKER_URL" ]]; then
-  fallback_url="$DEFAULT_FALLBACK_URL"
-else
-  fallback_url=''
-fi
+# The OIDC token goes only to addresses the workflow named.
+fallback_url="${FALLBACK_URL:-}"
 
 write_outputs() {
   if [[ -n "${GITHUB_OUTPUT:-}" ]]; then
@@ -39,10 +33,35 @@ write_outputs() {
   fi
 }
 
+# $1: the reason (the spec's vocabulary); $2, optional: what the broker said (see broker_said).
 unavailable() {
   printf '::warning::%s token unavailable (%s); comments fall back to the default bot\n' "$app_name" "$1"
+  if [[ -n "${2:-}" ]]; then printf '::warning::broker said: %s\n' "$2"; fi
   write_outputs '' '' ''
   exit 0
+}
+
+# The broker's `error` and `reason` from the answer body $1, as "invalid_oidc_token
+# (audience_mismatch)", on one line: control characters become spaces, format characters go,
+# the OIDC token and anything shaped like a credential (16+ characters of a token alphabet with a
+# digit or both cases) become [hidden], each part is cut to 64 characters. Empty when the body is
+# not one JSON object or has neither field. The OIDC token reaches jq as a file, not an argument.
+broker_said() {
+  jq -rs --rawfile secret <(printf '%s' "$oidc_token") '
+    def clean($max):
+      if type == "string" then
+        gsub("[\\p{Cc}\u2028\u2029]"; " ") | gsub("\\p{Cf}"; "")
+        | (if ($secret | length) >= 8 then split($secret) | join("[hidden]") else . end)
+        | gsub("(?<run>[A-Za-z0-9+/=_.~-]{16,})"; if (.run | test("[0-9]") or (test("[a-z]") and test("[A-Z]"))) then "[hidden]" else .run end)
+        | gsub("\\s+"; " ") | sub("^ "; "") | sub(" $"; "")
+        | if length == 0 then null elif length <= $max then . else .[0:$max - 1] + "…" end
+      else null end;
+    if length == 1 and (.[0] | type) == "object" then
+      (.[0].error | clean(64)) as $e | (.[0].reason | clean(64)) as $r
+      | if $e == null and $r == null then empty
+        else [$e, (if $r == null then null else "(\($r))" end)] | map(select(. != null)) | join(" ") | gsub("%"; "%25")
+        end
+    else empty end' <<<"$1" 2>/dev/null || true
 }
 
 # Splits curl's "<body>\n<status>" (from -w '\n%{http_code}') into $reply_body and $reply_status.
@@ -51,6 +70,8 @@ split_reply() {
   reply_body="${1%$'\n'*}"
 }
 
+# Unset is a mistake (there is no default broker); set to '' is the spec's intentional off switch.
+[[ -n "${BROKER_URL+set}" ]] || unavailable 'broker URL not set'
 [[ -n "$broker_url" ]] || unavailable 'broker disabled'
 command -v curl >/dev/null 2>&1 || unavailable 'curl not installed on this runner'
 command -v jq >/dev/null 2>&1 || unavailable 'jq not installed on this runner'
@@ -93,7 +114,7 @@ if ! call_broker "$broker_url"; then
   fi
 fi
 split_reply "$broker_reply"
-[[ "$reply_status" == 200 ]] || unavailable "broker HTTP $reply_status"
+[[ "$reply_status" == 200 ]] || unavailable "broker HTTP $reply_status" "$(broker_said "$reply_body")"
 token="$(jq -er '.token | select(type == "string" and length > 0)' <<<"$reply_body" 2>/dev/null)" || unavailable 'broker returned no token'
 # A value with whitespace could forge extra output lines; a real token has none.
 [[ "$token" =~ ^[[:graph:]]+$ ]] || unavailable 'broker returned no token'

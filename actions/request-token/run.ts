@@ -1,11 +1,8 @@
 import type { ActionsCore } from '../shared/core.js';
-import { optionalInput } from '../shared/inputs.js';
+import { baseUrl, booleanInput, InputError, optionalInput } from '../shared/inputs.js';
 import type { ActionHttp } from '../shared/http.js';
-import { fetchOidcToken, parseObject, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
+import { brokerSaid, fetchOidcToken, parseObject, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
 
-/** The hosted broker's addresses (README). Self-hosters set `broker-url` (and `fallback-url`). */
-export const DEFAULT_BROKER_URL = 'https://broker.gatehouse.dev';
-export const DEFAULT_FALLBACK_URL = 'https://broker-fallback.gatehouse.dev';
 export const DEFAULT_AUDIENCE = 'gatehouse-broker';
 export const DEFAULT_APP_NAME = 'Gatehouse';
 
@@ -20,32 +17,48 @@ export interface RequestTokenDeps {
 const REPOSITORY = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
 
 /**
- * The fallback only stands in for the hosted primary: a self-hosted `broker-url` never sends its
- * OIDC token to the hosted fallback unless `fallback-url` says so.
+ * The step's inputs. There is no default broker: the OIDC token goes only where the workflow says.
+ * `brokerUrl` undefined means the input was empty (the runner passes an omitted input as '' too).
  */
-function fallbackFor(core: TokenCore, brokerUrl: string): string | undefined {
-  return optionalInput(core, 'fallback-url') ?? (brokerUrl === DEFAULT_BROKER_URL ? DEFAULT_FALLBACK_URL : undefined);
+interface Settings {
+  readonly brokerUrl: string | undefined;
+  readonly fallbackUrl: string | undefined;
+  readonly audience: string;
+  readonly revoke: boolean;
+  readonly failOnError: boolean;
 }
 
-async function obtain({ core, http, env }: RequestTokenDeps, brokerUrl: string): Promise<BrokerToken> {
+function readSettings(core: TokenCore): Settings {
+  const brokerUrl = optionalInput(core, 'broker-url');
+  const fallbackUrl = optionalInput(core, 'fallback-url');
+  return {
+    brokerUrl: brokerUrl === undefined ? undefined : baseUrl('broker-url', brokerUrl).href,
+    fallbackUrl: fallbackUrl === undefined ? undefined : baseUrl('fallback-url', fallbackUrl).href,
+    audience: optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE,
+    revoke: booleanInput(core, 'revoke', true),
+    failOnError: booleanInput(core, 'fail-on-error', false),
+  };
+}
+
+async function obtain({ core, http, env }: RequestTokenDeps, settings: Settings, brokerUrl: string): Promise<BrokerToken> {
   if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN) throw new TokenUnavailable("missing 'id-token: write'");
   const repository = REPOSITORY.exec(env.GITHUB_REPOSITORY ?? '');
   if (!repository) throw new TokenUnavailable('bad GITHUB_REPOSITORY');
 
-  const oidcToken = await fetchOidcToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE);
+  const oidcToken = await fetchOidcToken(http, core, env, settings.audience);
 
   const body: Record<string, string> = { oidcToken, owner: repository[1]!, repo: repository[2]! };
   for (const [field, name] of [['ref', 'GITHUB_REF'], ['runId', 'GITHUB_RUN_ID'], ['sha', 'GITHUB_SHA']] as const) {
     if (env[name]) body[field] = env[name];
   }
   let answer = await postTokenRequest(http, brokerUrl, body);
-  const fallback = fallbackFor(core, brokerUrl);
-  if ('noAnswer' in answer && fallback) {
-    core.info(`broker unreachable at ${brokerUrl} (${answer.noAnswer}); trying ${fallback}`);
-    answer = await postTokenRequest(http, fallback, body);
+  // Only an address the workflow named: the OIDC token is never sent anywhere else.
+  if ('noAnswer' in answer && settings.fallbackUrl) {
+    core.info(`broker unreachable at ${brokerUrl} (${answer.noAnswer}); trying ${settings.fallbackUrl}`);
+    answer = await postTokenRequest(http, settings.fallbackUrl, body);
   }
   if ('noAnswer' in answer) throw new TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
-  if (answer.status !== 200) throw new TokenUnavailable(`broker HTTP ${answer.status}`);
+  if (answer.status !== 200) throw new TokenUnavailable(`broker HTTP ${answer.status}`, { said: brokerSaid(answer.body, [oidcToken]) });
 
   const parsed = parseObject(answer.body);
   const token = parsed?.token;
@@ -59,31 +72,50 @@ async function obtain({ core, http, env }: RequestTokenDeps, brokerUrl: string):
   };
 }
 
+const emptyOutputs = (core: TokenCore) => {
+  for (const name of ['token', 'expires-at', 'repository']) core.setOutput(name, '');
+};
+
 /**
- * The request-token action, fail-soft: on any failure the outputs are empty, exactly one warning
- * line names the reason, and the step succeeds (callers fall back to the default bot identity).
+ * The request-token action, fail-soft: when no token can be had the outputs are empty, one warning
+ * line names the reason (a second one quotes the broker's `error` and `reason` when it sent them),
+ * and the step succeeds, so callers fall back to the default bot identity. `fail-on-error: true`
+ * fails the step instead, with the same reason. A mistake in the step's own inputs always fails it:
+ * retrying never fixes one.
  */
 export async function run(deps: RequestTokenDeps): Promise<void> {
   const { core } = deps;
-  const appName = (optionalInput(core, 'app-name') ?? DEFAULT_APP_NAME).replace(/[\r\n]+/g, ' ');
+  const appName = (optionalInput(core, 'app-name') ?? DEFAULT_APP_NAME).replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
+  let settings: Settings;
   try {
-    // Set but empty means "off" on purpose; unset inputs arrive as the action.yml default.
-    const brokerUrl = core.getInput('broker-url').trim();
-    if (!brokerUrl) throw new TokenUnavailable('broker disabled');
-    const result = await obtain(deps, brokerUrl);
+    settings = readSettings(core);
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    emptyOutputs(core);
+    core.setFailed(`${appName} token: ${err.message}`);
+    return;
+  }
+  try {
+    if (settings.brokerUrl === undefined) {
+      // '' is the off switch, and an omitted input arrives as '' as well: say how to turn it on.
+      core.notice(`${appName} token: broker-url is empty, so no token was requested. Set it to your broker's base URL (there is no default broker; a variable or secret that is not defined is empty too), or keep it '' to leave the step off.`);
+      throw new TokenUnavailable('broker disabled');
+    }
+    const result = await obtain(deps, settings, settings.brokerUrl);
     core.setOutput('token', result.token);
     core.setOutput('expires-at', result.expiresAt);
     core.setOutput('repository', result.repository);
-    // Anything but an explicit false keeps the safer default: the token is revoked when the job ends.
-    if (!/^false$/i.test(core.getInput('revoke').trim())) {
+    if (settings.revoke) {
       core.saveState('token', result.token);
       core.saveState('expires-at', result.expiresAt);
     }
     core.info(`${appName} token ready for ${result.repository} (expires ${result.expiresAt || 'at an unknown time'})`);
   } catch (err) {
     const reason = err instanceof TokenUnavailable ? err.reason : 'unexpected error';
-    for (const name of ['token', 'expires-at', 'repository']) core.setOutput(name, '');
-    core.warning(`${appName} token unavailable (${reason}); comments fall back to the default bot`);
+    emptyOutputs(core);
+    if (settings.failOnError) core.setFailed(`${appName} token unavailable (${reason}); the step fails because fail-on-error is true`);
+    else core.warning(`${appName} token unavailable (${reason}); comments fall back to the default bot`);
+    if (err instanceof TokenUnavailable && err.said !== undefined) core.warning(`broker said: ${err.said}`);
     // What the reason's vocabulary leaves out (which bound passed, which status), never a token.
     const detail = err instanceof TokenUnavailable ? err.cause : err;
     if (detail instanceof Error) core.info(`${appName} token: ${detail.message}`);

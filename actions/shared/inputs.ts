@@ -1,3 +1,4 @@
+import { YAML_BOOLEAN_WORDS, yamlBoolean } from '../../server/yaml-boolean.js';
 import type { ActionsCore } from './core.js';
 
 /** A problem with the step's own inputs or environment; the message says which input. */
@@ -17,15 +18,20 @@ export function requiredInput(core: ActionsCore, name: string): string {
   return value;
 }
 
-/** `true`/`false` in any case (the YAML 1.2 core schema, as `core.getBooleanInput`); empty gives the default. */
+/**
+ * A boolean input, read the same way in every action: the YAML 1.2 core-schema words
+ * (`true`/`True`/`TRUE`, `false`/`False`/`FALSE`), as `core.getBooleanInput` reads them. Empty
+ * gives `fallback` (the action.yml default, or "leave the field out"); anything else is an
+ * `InputError` naming the input. The value itself is not repeated: it may be a secret by mistake.
+ */
 export function booleanInput(core: ActionsCore, name: string, fallback: boolean): boolean;
 export function booleanInput(core: ActionsCore, name: string): boolean | undefined;
 export function booleanInput(core: ActionsCore, name: string, fallback?: boolean): boolean | undefined {
   const value = optionalInput(core, name);
   if (value === undefined) return fallback;
-  if (/^true$/i.test(value)) return true;
-  if (/^false$/i.test(value)) return false;
-  throw new InputError(`input "${name}" must be true or false`);
+  const parsed = yamlBoolean(value);
+  if (parsed === undefined) throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
+  return parsed;
 }
 
 /** A non-negative whole number, or undefined when empty. */

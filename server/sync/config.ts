@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import type { Env } from '../config-error.js';
+import { YAML_BOOLEAN_WORDS, yamlBoolean } from '../yaml-boolean.js';
 import { parseGithubTargets, type GithubTarget } from './github/targets.js';
 import { parseSchedule } from './service/schedule.js';
 
@@ -60,10 +61,11 @@ const HTTP_URL: Check = (raw) => {
   return { value: url.href.replace(/\/+$/, '') };
 };
 
+// From the environment, the same words as the actions' boolean inputs (and as the file's YAML).
 const BOOLEAN: Check = (raw, fromEnv) => {
   if (typeof raw === 'boolean') return { value: raw };
-  if (fromEnv && typeof raw === 'string' && /^(true|false)$/i.test(raw.trim())) return { value: /^true$/i.test(raw.trim()) };
-  return { problem: 'must be true or false' };
+  const value = fromEnv && typeof raw === 'string' ? yamlBoolean(raw) : undefined;
+  return value === undefined ? { problem: `must be true or false (${YAML_BOOLEAN_WORDS})` } : { value };
 };
 
 const text =

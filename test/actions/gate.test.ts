@@ -159,6 +159,22 @@ describe('gate action', () => {
     assert.match(noBase.of('failed')[0]!, /^no answer: no --base/);
   });
 
+  it('strict takes the YAML 1.2 booleans; any other word is no answer (exit 2) naming the input, never "not strict"', async () => {
+    // A skipped linter passes without strict and is exit 2 with it.
+    const sarif = report([{ line: 2, level: 'error' }]);
+    for (const [strict, exitCode] of [['TRUE', '2'], ['True', '2'], ['FALSE', '0'], ['', '0']] as const) {
+      const core = new GateRecordingCore(inputs({ sarif, linters: 'ACTION_ACTIONLINT', strict }));
+      await runGate({ core, env: env(), http: http(), cwd: repo.dir });
+      assert.equal(core.outputs['exit-code'], exitCode, `strict: ${JSON.stringify(strict)}`);
+    }
+    for (const strict of ['yes', 'tRUE', '1']) {
+      const core = new GateRecordingCore(inputs({ sarif, linters: 'ACTION_ACTIONLINT', strict }));
+      await runGate({ core, env: env(), http: http(), cwd: repo.dir });
+      assert.equal(core.outputs['exit-code'], '2', `strict: ${strict}`);
+      assert.deepEqual(core.of('failed'), ['no answer: input "strict" must be true or false (true, True, TRUE, false, False or FALSE)']);
+    }
+  });
+
   describe('pull-request comment', () => {
     let server: Awaited<ReturnType<typeof commentServer>>;
     let event: string;

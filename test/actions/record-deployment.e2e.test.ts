@@ -70,27 +70,41 @@ describe('record-deployment bundle, end to end (child process → real backend o
     assert.match(second.summary, /### Deployment already recorded/);
   });
 
-  it('a refused record is one warning and exit 0; with fail-on-error it fails the step', async () => {
+  it('an owner the ledger does not allow (403) fails the step (exit 1), fail-on-error or not: a setup mistake must be seen', async () => {
     backend.issuer.runnerClaims = { repository: 'stranger/app', repository_owner: 'stranger' };
     try {
-      const soft = await runAction(BUNDLE, { ...inputs(), 'delivery-id': 'refused' }, runnerEnv);
-      assert.equal(soft.code, 0);
-      assert.match(soft.stdout, /::warning::deployment not recorded: the ledger refused the record: HTTP 403: forbidden - owner_not_allowed/);
-      assert.deepEqual(soft.outputs, {});
-      const hard = await runAction(BUNDLE, { ...inputs(), 'delivery-id': 'refused', 'fail-on-error': 'true' }, runnerEnv);
-      assert.equal(hard.code, 1);
-      assert.match(hard.stdout, /::error::deployment not recorded: the ledger refused the record: HTTP 403/);
+      for (const failOnError of ['false', 'true']) {
+        const run = await runAction(BUNDLE, { ...inputs(), 'delivery-id': 'refused', 'fail-on-error': failOnError }, runnerEnv);
+        assert.equal(run.code, 1, failOnError);
+        assert.match(run.stdout, /^::error::deployment not recorded: the ledger refused the job's token: HTTP 403: forbidden - owner_not_allowed \(this repository's owner must be in the ledger's LEDGER_ALLOWED_OWNERS\)$/m);
+        assert.ok(!run.stdout.includes('::warning::'));
+        assert.deepEqual(run.outputs, {});
+      }
     } finally {
       backend.issuer.runnerClaims = {};
     }
   });
 
-  it('without the OIDC variables (no id-token: write) it warns and exits 0', async () => {
+  it('a value the ledger refuses (422) fails the step with the ledger’s message', async () => {
+    const run = await runAction(BUNDLE, { ...inputs(), 'delivery-id': 'bad-url', url: 'app.example.com' }, runnerEnv);
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /^::error::deployment not recorded: the ledger refused the record: HTTP 422: validation_failed - /m);
+  });
+
+  it('without the OIDC variables (no id-token: write) it fails the step and calls nothing', async () => {
     const { ACTIONS_ID_TOKEN_REQUEST_URL: _u, ACTIONS_ID_TOKEN_REQUEST_TOKEN: _t, ...env } = runnerEnv;
     const requests = backend.issuer.runnerTokenRequests;
     const result = await runAction(BUNDLE, inputs(), env);
-    assert.equal(result.code, 0);
-    assert.match(result.stdout, /::warning::deployment not recorded: cannot request an OIDC token: give the job 'permissions: id-token: write'/);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /::error::deployment not recorded: cannot request an OIDC token: give the job 'permissions: id-token: write'/);
+    assert.equal(backend.issuer.runnerTokenRequests, requests);
+  });
+
+  it('an api-url without a scheme fails the step naming the input, before any token is asked for', async () => {
+    const requests = backend.issuer.runnerTokenRequests;
+    const result = await runAction(BUNDLE, { ...inputs(), 'api-url': backend.url.replace(/^http:\/\//, '') }, runnerEnv);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /^::error::deployment not recorded: input "api-url" must be an http\(s\) URL$/m);
     assert.equal(backend.issuer.runnerTokenRequests, requests);
   });
 });

@@ -5,7 +5,7 @@ import { run } from '../../actions/record-deployment/run.js';
 import { actionHttp } from '../../actions/shared/http.js';
 import { RecordingCore } from '../support/runner.js';
 import { useNock } from '../support/nock.js';
-import { listen } from '../support/servers.js';
+import { closedPort, listen } from '../support/servers.js';
 
 const LEDGER = 'https://ledger.example.com';
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
@@ -149,74 +149,153 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
     }
   });
 
-  it('gives up after the retries: a warning, no outputs, the step does not fail', async () => {
-    nock(LEDGER).post('/v1/deployments').times(4).reply(500, { error: 'internal_error' });
-    runnerIssues();
-    const core = new RecordingCore(baseInputs);
-    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
-    assert.deepEqual(core.outputs, {});
-    assert.deepEqual(core.of('failed'), []);
-    assert.deepEqual(core.of('warning'), ['deployment not recorded: the ledger refused the record: HTTP 500: internal_error']);
-  });
+  describe('the ledger unreachable or down: a warning by default, a failed step with fail-on-error', () => {
+    const outage = async (inputs: Record<string, string>, expected: string) => {
+      const soft = new RecordingCore(inputs);
+      await run({ core: soft, http: http(), env: RUNNER_ENV, retry: FAST });
+      assert.deepEqual(soft.outputs, {});
+      assert.deepEqual(soft.of('failed'), []);
+      assert.deepEqual(soft.of('warning'), [`deployment not recorded: ${expected}`]);
+      const hard = new RecordingCore({ ...inputs, 'fail-on-error': 'true' });
+      await run({ core: hard, http: http(), env: RUNNER_ENV, retry: FAST });
+      assert.deepEqual(hard.of('failed'), [`deployment not recorded: ${expected}`]);
+      assert.deepEqual(hard.of('warning'), []);
+    };
 
-  it('does not retry a 4xx and reports the ledger’s error', async () => {
-    nock(LEDGER)
-      .post('/v1/deployments')
-      .once()
-      .reply(422, { error: 'validation_failed', message: 'url: must be an http or https URL without credentials', details: [] });
-    runnerIssues();
-    const core = new RecordingCore({ ...baseInputs, url: 'javascript:alert(1)' });
-    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
-    assert.deepEqual(core.of('warning'), [
-      'deployment not recorded: the ledger refused the record: HTTP 422: validation_failed - url: must be an http or https URL without credentials',
-    ]);
-  });
+    it('5xx after the retries', async () => {
+      nock(LEDGER).post('/v1/deployments').times(8).reply(500, { error: 'internal_error' });
+      runnerIssues(TOKEN, 2);
+      await outage(baseInputs, 'the ledger is unavailable: HTTP 500: internal_error');
+    });
 
-  it('fail-on-error: true turns a failure into a failed step', async () => {
-    nock(LEDGER).post('/v1/deployments').reply(403, { error: 'forbidden', reason: 'owner_not_allowed' });
-    runnerIssues();
-    const core = new RecordingCore({ ...baseInputs, 'fail-on-error': 'true' });
-    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
-    assert.deepEqual(core.of('failed'), ['deployment not recorded: the ledger refused the record: HTTP 403: forbidden - owner_not_allowed']);
-    assert.deepEqual(core.of('warning'), []);
-  });
+    it('429 after the retries', async () => {
+      nock(LEDGER).post('/v1/deployments').times(8).reply(429, { error: 'rate_limited' });
+      runnerIssues(TOKEN, 2);
+      await outage(baseInputs, 'the ledger is unavailable: HTTP 429: rate_limited');
+    });
 
-  it('without id-token: write it says so, and calls nothing', async () => {
-    const core = new RecordingCore(baseInputs);
-    const { ACTIONS_ID_TOKEN_REQUEST_URL: _u, ACTIONS_ID_TOKEN_REQUEST_TOKEN: _t, ...env } = RUNNER_ENV;
-    await run({ core, http: http(), env, retry: FAST });
-    assert.deepEqual(core.of('warning'), ["deployment not recorded: cannot request an OIDC token: give the job 'permissions: id-token: write'"]);
-    assert.deepEqual(audiences, []);
-  });
+    it('no answer at all (a closed port) after the retries', async () => {
+      nock.enableNetConnect('127.0.0.1');
+      try {
+        runnerIssues(TOKEN, 2);
+        const port = await closedPort();
+        const core = new RecordingCore({ ...baseInputs, 'api-url': `http://127.0.0.1:${port}` });
+        await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+        assert.deepEqual(core.of('failed'), []);
+        assert.match(core.of('warning')[0]!, /^deployment not recorded: the ledger did not answer: /);
+        const hard = new RecordingCore({ ...baseInputs, 'api-url': `http://127.0.0.1:${port}`, 'fail-on-error': 'TRUE' });
+        await run({ core: hard, http: http(), env: RUNNER_ENV, retry: FAST });
+        assert.match(hard.of('failed')[0]!, /^deployment not recorded: the ledger did not answer: /);
+      } finally {
+        nock.disableNetConnect();
+      }
+    });
 
-  it('an OIDC request failure is a warning too (5xx retried once)', async () => {
-    nock('https://runner.example').get('/token').query(true).times(2).reply(500, { message: 'boom' });
-    const core = new RecordingCore(baseInputs);
-    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
-    assert.deepEqual(core.of('warning'), ['deployment not recorded: OIDC request failed (HTTP 500)']);
-  });
+    it('the runner’s OIDC endpoint failing is an outage too (5xx retried once)', async () => {
+      nock('https://runner.example').get('/token').query(true).times(4).reply(500, { message: 'boom' });
+      await outage(baseInputs, 'OIDC request failed (HTTP 500)');
+    });
 
-  it('an OIDC answer without a value is a warning naming it', async () => {
-    nock('https://runner.example').get('/token').query(true).reply(200, { count: 0 });
-    const core = new RecordingCore(baseInputs);
-    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
-    assert.deepEqual(core.of('warning'), ['deployment not recorded: OIDC token missing (the answer has no value)']);
-  });
-
-  for (const [inputs, message] of [
-    [{ ...baseInputs, verified: 'maybe' }, 'input "verified" must be true or false'],
-    [{ ...baseInputs, 'duration-ms': '1.5s' }, 'input "duration-ms" must be a whole number'],
-    [{ ...baseInputs, 'api-url': 'ftp://ledger' }, 'input "api-url" must be an http(s) URL'],
-    [{ ...baseInputs, environment: '' }, 'input "environment" is required'],
-    [{ ...baseInputs, 'fail-on-error': 'yes please' }, 'input "fail-on-error" must be true or false'],
-  ] as const) {
-    it(`refuses bad input: ${message}`, async () => {
-      const core = new RecordingCore(inputs);
+    it('an OIDC answer without a value is a warning naming it', async () => {
+      nock('https://runner.example').get('/token').query(true).reply(200, { count: 0 });
+      const core = new RecordingCore(baseInputs);
       await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
-      assert.deepEqual(core.of('warning'), [`deployment not recorded: ${message}`]);
+      assert.deepEqual(core.of('warning'), ['deployment not recorded: OIDC token missing (the answer has no value)']);
+    });
+  });
+
+  describe('a mistake in the step or its setup fails the step, whatever fail-on-error says', () => {
+    /** Fails once, no retry, no warning, no outputs. */
+    const failsWith = async (core: RecordingCore, expected: string) => {
+      await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+      assert.deepEqual(core.of('failed'), [`deployment not recorded: ${expected}`]);
+      assert.deepEqual(core.of('warning'), []);
+      assert.deepEqual(core.outputs, {});
+      assert.ok(!core.of('info').some((m) => m.includes('retrying')), 'not retried');
+    };
+
+    it('422: a value the ledger refuses, with the ledger’s message', async () => {
+      nock(LEDGER).post('/v1/deployments').once().reply(422, { error: 'validation_failed', message: 'url: must be an http or https URL without credentials', details: [] });
+      runnerIssues();
+      await failsWith(
+        new RecordingCore({ ...baseInputs, url: 'javascript:alert(1)' }),
+        'the ledger refused the record: HTTP 422: validation_failed - url: must be an http or https URL without credentials',
+      );
+    });
+
+    it('401: the job’s token refused (here its audience), with what to change', async () => {
+      nock(LEDGER).post('/v1/deployments').once().reply(401, { error: 'invalid_token', reason: 'audience_mismatch' });
+      runnerIssues();
+      await failsWith(
+        new RecordingCore({ ...baseInputs, audience: 'not-the-ledgers' }),
+        `the ledger refused the job's token: HTTP 401: invalid_token - audience_mismatch (input "audience" must be one of the ledger's LEDGER_AUDIENCE values)`,
+      );
+    });
+
+    it('403: the owner not allowed, with what to change', async () => {
+      nock(LEDGER).post('/v1/deployments').once().reply(403, { error: 'forbidden', reason: 'owner_not_allowed' });
+      runnerIssues();
+      await failsWith(
+        new RecordingCore(baseInputs),
+        "the ledger refused the job's token: HTTP 403: forbidden - owner_not_allowed (this repository's owner must be in the ledger's LEDGER_ALLOWED_OWNERS)",
+      );
+    });
+
+    it('404, or a 200 that is not a record: api-url is not the ledger', async () => {
+      nock(LEDGER).post('/v1/deployments').once().reply(404, { error: 'not_found' });
+      runnerIssues();
+      await failsWith(new RecordingCore(baseInputs), "the ledger refused the record: HTTP 404: not_found (is api-url the ledger's base URL?)");
+      nock(LEDGER).post('/v1/deployments').once().reply(200, '<html>Welcome</html>');
+      runnerIssues();
+      await failsWith(new RecordingCore(baseInputs), "the ledger answered HTTP 200 without a deployment record (is api-url the ledger's base URL?)");
+    });
+
+    it("no id-token: write: says so, and calls nothing", async () => {
+      const { ACTIONS_ID_TOKEN_REQUEST_URL: _u, ACTIONS_ID_TOKEN_REQUEST_TOKEN: _t, ...env } = RUNNER_ENV;
+      const core = new RecordingCore(baseInputs);
+      await run({ core, http: http(), env, retry: FAST });
+      assert.deepEqual(core.of('failed'), ["deployment not recorded: cannot request an OIDC token: give the job 'permissions: id-token: write'"]);
+      assert.deepEqual(core.of('warning'), []);
       assert.deepEqual(audiences, []);
     });
-  }
+
+    for (const [extra, message] of [
+      [{ verified: 'maybe' }, 'input "verified" must be true or false (true, True, TRUE, false, False or FALSE)'],
+      [{ verified: 'tRUE' }, 'input "verified" must be true or false (true, True, TRUE, false, False or FALSE)'],
+      [{ 'duration-ms': '1.5s' }, 'input "duration-ms" must be a whole number'],
+      [{ 'api-url': 'ftp://ledger' }, 'input "api-url" must be an http(s) URL'],
+      [{ 'api-url': 'ledger.example.com' }, 'input "api-url" must be an http(s) URL'],
+      [{ environment: '' }, 'input "environment" is required'],
+      [{ status: ' ' }, 'input "status" is required'],
+      [{ 'fail-on-error': 'yes please' }, 'input "fail-on-error" must be true or false (true, True, TRUE, false, False or FALSE)'],
+      // A bad switch is a mistake even when the step would record nothing.
+      [{ 'api-url': '', 'fail-on-error': 'on' }, 'input "fail-on-error" must be true or false (true, True, TRUE, false, False or FALSE)'],
+    ] as const) {
+      it(`bad input ${JSON.stringify(extra)}: ${message}`, async () => {
+        const core = new RecordingCore({ ...baseInputs, ...extra });
+        await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+        assert.deepEqual(core.of('failed'), [`deployment not recorded: ${message}`]);
+        assert.deepEqual(core.of('warning'), []);
+        assert.deepEqual(audiences, [], 'no token asked for');
+      });
+    }
+  });
+
+  it('verified takes every YAML 1.2 boolean', async () => {
+    for (const [word, value] of [['True', true], ['FALSE', false], ['false', false]] as const) {
+      let sent: unknown;
+      nock(LEDGER)
+        .post('/v1/deployments', (body: Record<string, unknown>) => {
+          sent = body.verified;
+          return true;
+        })
+        .reply(201, RECORDED);
+      runnerIssues();
+      const core = new RecordingCore({ ...baseInputs, verified: word });
+      await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+      assert.equal(sent, value, word);
+    }
+  });
 
   it('never writes the token into outputs, messages or the summary', async () => {
     nock(LEDGER).post('/v1/deployments').reply(401, { error: 'invalid_token', reason: 'expired' });

@@ -8,7 +8,7 @@ import { startBroker, type BrokerHarness } from '../support/broker.js';
 import { capturedLogger } from '../support/log-capture.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
 import { parseOutputFile, runAction } from '../support/runner.js';
-import { closedPort, listen, type Listening } from '../support/servers.js';
+import { closedPort, listen, readBody, type Listening } from '../support/servers.js';
 import { stallingPeer, STALLS } from '../support/stalling.js';
 
 const BUNDLE = join(REPO_ROOT, 'dist', 'request-token', 'index.js');
@@ -24,6 +24,20 @@ const which = (tool: string): string | undefined => {
 };
 const BASH = which('bash')!;
 const WARNING = (reason: string) => `::warning::Gatehouse token unavailable (${reason}); comments fall back to the default bot`;
+const warnings = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('::warning::'));
+
+/**
+ * Refusals that test what the clients print of a broker's `error` and `reason`: the OIDC token
+ * echoed back, a platform token, control characters, unbounded text, a `%`, a body that is not JSON.
+ */
+const REFUSALS: { readonly status: number; readonly body: (oidcToken: string) => string; readonly said: string | undefined }[] = [
+  { status: 400, body: (t) => JSON.stringify({ error: `bad token ${t}`, reason: 'ghs_16C7e42F292c6912E7710c838347Ae178B4a' }), said: 'bad token [hidden] ([hidden])' },
+  { status: 401, body: () => JSON.stringify({ error: 'invalid\r\n::error::forged\u202e\u0007', reason: 'x\u2028y' }), said: 'invalid ::error::forged (x y)' },
+  { status: 403, body: () => JSON.stringify({ error: 'e'.repeat(5000), reason: 'r'.repeat(5000) }), said: `${'e'.repeat(63)}… (${'r'.repeat(63)}…)` },
+  { status: 409, body: () => JSON.stringify({ error: '100%0A::error::x' }), said: '100%250A::error::x' },
+  { status: 502, body: () => '<html>Bad gateway</html>', said: undefined },
+  { status: 503, body: () => '{"error":"a"} {"error":"b"}', said: undefined },
+];
 
 /** Every appearance of the token in a log is inside its own `::add-mask::` line. */
 function onlyMasked(stdout: string, token: string): void {
@@ -123,8 +137,69 @@ describe('request-token clients as child processes (bundle and shell script) aga
       }
       h.backend.env.ALLOWED_REPOSITORIES = 'octo-org/other';
       const refused = await runAction(BUNDLE, { 'broker-url': h.backend.url }, runnerEnv);
-      assert.deepEqual(refused.stdout.split('\n').filter((l) => l.startsWith('::warning::')), [WARNING('broker HTTP 403')]);
+      assert.deepEqual(warnings(refused.stdout), [WARNING('broker HTTP 403'), '::warning::broker said: repo_not_allowed']);
     });
+
+    it('broker-url omitted: there is no default broker, so nothing is called; the step warns "broker disabled" and says how to set it', async () => {
+      const run = await runAction(BUNDLE, {}, runnerEnv);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(warnings(run.stdout), [WARNING('broker disabled')]);
+      assert.match(run.stdout, /^::notice::Gatehouse token: broker-url is empty, so no token was requested/m);
+      assert.equal(h.issuer.runnerTokenRequests, 0);
+      assert.equal(run.outputs.token, '');
+    });
+
+    it('a 401 is actionable: the second warning line gives the broker’s error and reason', async () => {
+      const run = await runAction(BUNDLE, { 'broker-url': h.backend.url, audience: 'someone-elses-broker' }, runnerEnv);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(warnings(run.stdout), [WARNING('broker HTTP 401'), '::warning::broker said: invalid_oidc_token (audience_mismatch)']);
+    });
+
+    it('fail-on-error: true fails the step (exit 1) with the same reason; outputs empty', async () => {
+      h.backend.env.ALLOWED_REPOSITORIES = 'octo-org/other';
+      const run = await runAction(BUNDLE, { 'broker-url': h.backend.url, 'fail-on-error': 'true' }, runnerEnv);
+      assert.equal(run.code, 1);
+      assert.match(run.stdout, /^::error::Gatehouse token unavailable \(broker HTTP 403\); the step fails because fail-on-error is true$/m);
+      assert.deepEqual(warnings(run.stdout), ['::warning::broker said: repo_not_allowed']);
+      assert.deepEqual(run.outputs, { token: '', 'expires-at': '', repository: '' });
+    });
+
+    it('a bad boolean input fails the step and asks for no token', async () => {
+      const run = await runAction(BUNDLE, { 'broker-url': h.backend.url, revoke: 'no' }, runnerEnv);
+      assert.equal(run.code, 1);
+      assert.match(run.stdout, /^::error::Gatehouse token: input "revoke" must be true or false/m);
+      assert.equal(h.issuer.runnerTokenRequests, 0);
+    });
+  });
+
+  describe('what both clients print of a refusal (the same lines)', () => {
+    let broker: Listening;
+    let refusal: (typeof REFUSALS)[number];
+    beforeEach(async () => {
+      broker = await listen(async (req, res) => {
+        const { oidcToken } = JSON.parse(await readBody(req)) as { oidcToken: string };
+        res.writeHead(refusal.status, { 'content-type': 'application/json' }).end(refusal.body(oidcToken));
+      });
+    });
+    afterEach(() => broker.close());
+
+    for (const [i, r] of REFUSALS.entries()) {
+      it(`refusal ${i + 1} (HTTP ${r.status}): ${r.said === undefined ? 'no second line' : JSON.stringify(r.said)}`, async () => {
+        refusal = r;
+        const expected = [WARNING(`broker HTTP ${r.status}`), ...(r.said === undefined ? [] : [`::warning::broker said: ${r.said}`])];
+        const bundle = await runAction(BUNDLE, { 'broker-url': broker.url }, runnerEnv);
+        const bundleToken = h.issuer.lastRunnerToken!;
+        const script = await runScript({ ...runnerEnv, BROKER_URL: broker.url });
+        const scriptToken = h.issuer.lastRunnerToken!;
+        assert.deepEqual(warnings(bundle.stdout), expected, bundle.stdout);
+        assert.deepEqual(warnings(script.stdout), expected, script.stdout);
+        for (const [out, token] of [[bundle.stdout, bundleToken], [script.stdout, scriptToken]] as const) {
+          assert.ok(!out.replace(/^::add-mask::.*$/gm, '').includes(token), 'the OIDC token only appears masked');
+          assert.ok(!out.includes('ghs_16C7e42F'), 'a token the broker sent is never printed');
+          assert.ok(!/^::error::/m.test(out), 'no forged workflow command');
+        }
+      });
+    }
   });
 
   describe('the shell client (request-token.sh)', () => {
@@ -144,6 +219,8 @@ describe('request-token clients as child processes (bundle and shell script) aga
 
     const reasons: [string, () => Promise<Record<string, string | undefined>>][] = [
       ['broker disabled', async () => ({ ...runnerEnv, BROKER_URL: '' })],
+      // No default broker: unset is a mistake, told apart from the intentional ''.
+      ['broker URL not set', async () => ({ ...runnerEnv })],
       ["missing 'id-token: write'", async () => ({ GITHUB_REPOSITORY: 'octo-org/octo-repo', BROKER_URL: h.backend.url })],
       ['bad GITHUB_REPOSITORY', async () => ({ ...runnerEnv, GITHUB_REPOSITORY: 'octo-org/octo-repo/x', BROKER_URL: h.backend.url })],
       ['OIDC request failed', async () => ({ ...runnerEnv, ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'wrong', BROKER_URL: h.backend.url })],
@@ -186,8 +263,10 @@ describe('request-token clients as child processes (bundle and shell script) aga
         assert.ok(noToken.stdout.includes(WARNING('broker returned no token')));
         h.backend.env.ALLOWED_REPOSITORIES = 'octo-org/other';
         const refused = await runScript({ ...runnerEnv, BROKER_URL: h.backend.url });
-        assert.ok(refused.stdout.includes(WARNING('broker HTTP 403')), refused.stdout);
+        assert.deepEqual(warnings(refused.stdout), [WARNING('broker HTTP 403'), '::warning::broker said: repo_not_allowed'], refused.stdout);
         assert.equal(refused.code, 0);
+        const audience = await runScript({ ...runnerEnv, BROKER_URL: h.backend.url, AUDIENCE: 'someone-elses-broker' });
+        assert.deepEqual(warnings(audience.stdout), [WARNING('broker HTTP 401'), '::warning::broker said: invalid_oidc_token (audience_mismatch)'], audience.stdout);
       } finally {
         await runner.close();
         await empty.close();

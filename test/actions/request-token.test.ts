@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { actionHttp } from '../../actions/shared/http.js';
+import { HIDDEN, peerText } from '../../actions/shared/peer-text.js';
 import { createMinimalApp } from '../../server/minimal/app.js';
 import { revoke } from '../../actions/request-token/revoke.js';
 import { run, type TokenCore } from '../../actions/request-token/run.js';
 import { startBroker, type BrokerHarness } from '../support/broker.js';
 import { capturedLogger } from '../support/log-capture.js';
 import { RecordingCore } from '../support/runner.js';
-import { closedPort, listen, type Listening } from '../support/servers.js';
+import { REPO_ROOT } from '../support/processes.js';
+import { closedPort, listen, readBody, type Listening } from '../support/servers.js';
 
 /** RecordingCore plus state, and one ordered event list (to check that masking comes first). */
 class TokenRecordingCore extends RecordingCore implements TokenCore {
@@ -14,7 +19,8 @@ class TokenRecordingCore extends RecordingCore implements TokenCore {
   readonly events: string[] = [];
 
   constructor(inputs: Record<string, string>) {
-    super({ 'broker-url': 'https://broker.gatehouse.dev', audience: 'gatehouse-broker', 'app-name': 'Gatehouse', revoke: 'true', ...inputs });
+    // The action.yml defaults; broker-url has none, so an omitted one reads as ''.
+    super({ audience: 'gatehouse-broker', 'app-name': 'Gatehouse', revoke: 'true', 'fail-on-error': 'false', ...inputs });
     const setSecret = this.setSecret;
     const setOutput = this.setOutput;
     this.setSecret = (secret: string) => {
@@ -52,8 +58,10 @@ describe('request-token action (run, against real brokers on loopback)', () => {
   });
   afterEach(() => h.close());
 
-  const failedWith = (core: TokenRecordingCore, reason: string) => {
-    assert.deepEqual(core.of('warning'), [WARNING(reason)]);
+  /** Fail-soft: the spec's warning line, then what the broker said when it said something. */
+  const failedWith = (core: TokenRecordingCore, reason: string, said?: string) => {
+    assert.deepEqual(core.of('warning'), said === undefined ? [WARNING(reason)] : [WARNING(reason), `broker said: ${said}`]);
+    assert.deepEqual(core.of('failed'), []);
     assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '' });
     assert.deepEqual(core.state, {});
   };
@@ -127,6 +135,69 @@ describe('request-token action (run, against real brokers on loopback)', () => {
       assert.equal(h.issuer.runnerTokenRequests, 0);
     });
 
+    it('broker-url omitted (the runner passes it as an empty string): broker disabled, and a notice says how to set it', async () => {
+      const core = new TokenRecordingCore({});
+      await run({ core, http: http(), env });
+      failedWith(core, 'broker disabled');
+      assert.equal(h.issuer.runnerTokenRequests, 0);
+      assert.equal(core.of('notice').length, 1);
+      assert.match(core.of('notice')[0]!, /broker-url is empty, so no token was requested\. Set it to your broker's base URL \(there is no default broker/);
+    });
+
+    it('broker HTTP 401: a second warning line gives the broker’s error and reason', async () => {
+      // The runner mints for the audience asked; the broker accepts only its own.
+      const core = new TokenRecordingCore({ 'broker-url': h.backend.url, audience: 'someone-elses-broker' });
+      await run({ core, http: http(), env });
+      failedWith(core, 'broker HTTP 401', 'invalid_oidc_token (audience_mismatch)');
+      assert.ok(!JSON.stringify(core.messages).includes(h.issuer.lastRunnerToken!));
+    });
+
+    it('broker HTTP 4xx from the minimal broker: its error alone', async () => {
+      const minimal = await listen(createMinimalApp({ env: () => ({ ...h.backend.env, ALLOWED_REPOSITORIES: 'octo-org/other' }), logger: capturedLogger().logger, version: 'test' }));
+      try {
+        const core = new TokenRecordingCore({ 'broker-url': minimal.url });
+        await run({ core, http: http(), env });
+        failedWith(core, 'broker HTTP 403', 'repo_not_allowed');
+      } finally {
+        await minimal.close();
+      }
+    });
+
+    it('what the broker said is never a token, has no control characters and is bounded; a body without error or reason adds no line', async () => {
+      let answer: (oidcToken: string) => { status: number; body: string } = () => ({ status: 500, body: '' });
+      const broker = await listen(async (req, res) => {
+        const { oidcToken } = JSON.parse(await readBody(req)) as { oidcToken: string };
+        const { status, body } = answer(oidcToken);
+        res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+      });
+      try {
+        const said = async (make: typeof answer): Promise<string[]> => {
+          answer = make;
+          const core = new TokenRecordingCore({ 'broker-url': broker.url });
+          await run({ core, http: http(), env });
+          assert.equal(core.of('warning')[0], WARNING(`broker HTTP ${make('x').status}`));
+          assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '' });
+          const all = JSON.stringify(core.messages);
+          assert.ok(!all.includes(h.issuer.lastRunnerToken!), 'the OIDC token is never echoed');
+          return core.of('warning').slice(1);
+        };
+        // The broker echoes the OIDC token it was sent, and a platform token.
+        assert.deepEqual(await said((t) => ({ status: 400, body: JSON.stringify({ error: `bad token ${t}`, reason: 'ghs_16C7e42F292c6912E7710c838347Ae178B4a' }) })), [
+          `broker said: bad token ${HIDDEN} (${HIDDEN})`,
+        ]);
+        // Control characters cannot start a second workflow command or reorder the line.
+        const [injected] = await said(() => ({ status: 401, body: JSON.stringify({ error: 'invalid\r\n::error::forged\u202e\u0007', reason: 'x\u2028y' }) }));
+        assert.equal(injected, 'broker said: invalid ::error::forged (x y)');
+        const [long] = await said(() => ({ status: 403, body: JSON.stringify({ error: 'e'.repeat(5000), reason: 'r'.repeat(5000) }) }));
+        assert.equal(long, `broker said: ${'e'.repeat(63)}… (${'r'.repeat(63)}…)`);
+        assert.deepEqual(await said(() => ({ status: 502, body: '<html>Bad gateway</html>' })), []);
+        assert.deepEqual(await said(() => ({ status: 503, body: JSON.stringify({ error: { nested: true }, message: 'no' }) })), []);
+        assert.deepEqual(await said(() => ({ status: 503, body: JSON.stringify({ reason: 'jwks_unavailable' }) })), ['broker said: (jwks_unavailable)']);
+      } finally {
+        await broker.close();
+      }
+    });
+
     it("missing 'id-token: write': the runner variables are absent", async () => {
       const core = new TokenRecordingCore({ 'broker-url': h.backend.url });
       await run({ core, http: http(), env: { ...env, ACTIONS_ID_TOKEN_REQUEST_URL: undefined } });
@@ -171,7 +242,7 @@ describe('request-token action (run, against real brokers on loopback)', () => {
       h.backend.env.ALLOWED_REPOSITORIES = 'octo-org/other';
       const core = new TokenRecordingCore({ 'broker-url': h.backend.url });
       await run({ core, http: http(), env });
-      failedWith(core, 'broker HTTP 403');
+      failedWith(core, 'broker HTTP 403', 'repo_not_allowed');
     });
 
     it('broker returned no token: 200 without token', async () => {
@@ -182,6 +253,90 @@ describe('request-token action (run, against real brokers on loopback)', () => {
         failedWith(core, 'broker returned no token');
       } finally {
         await broker.close();
+      }
+    });
+  });
+
+  describe('fail-on-error: true', () => {
+    it('fails the step with the same reason, outputs empty, and still quotes the broker', async () => {
+      h.backend.env.ALLOWED_REPOSITORIES = 'octo-org/other';
+      const core = new TokenRecordingCore({ 'broker-url': h.backend.url, 'fail-on-error': 'true' });
+      await run({ core, http: http(), env });
+      assert.deepEqual(core.of('failed'), ['Gatehouse token unavailable (broker HTTP 403); the step fails because fail-on-error is true']);
+      assert.deepEqual(core.of('warning'), ['broker said: repo_not_allowed']);
+      assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '' });
+      assert.deepEqual(core.state, {});
+    });
+
+    it('an empty broker-url fails too: the job said it cannot go on without the token', async () => {
+      const core = new TokenRecordingCore({ 'broker-url': '', 'fail-on-error': 'TRUE' });
+      await run({ core, http: http(), env });
+      assert.deepEqual(core.of('failed'), ['Gatehouse token unavailable (broker disabled); the step fails because fail-on-error is true']);
+      assert.equal(h.issuer.runnerTokenRequests, 0);
+    });
+
+    it('changes nothing when a token comes back', async () => {
+      const core = new TokenRecordingCore({ 'broker-url': h.backend.url, 'fail-on-error': 'True' });
+      await run({ core, http: http(), env });
+      assert.match(core.outputs.token!, /^ghs_/);
+      assert.deepEqual(core.of('failed'), []);
+    });
+  });
+
+  describe('inputs that mean what they say', () => {
+    it('no default broker or fallback host: broker-url is required without a default, fallback-url empty', () => {
+      const meta = parse(readFileSync(join(REPO_ROOT, 'actions', 'request-token', 'action.yml'), 'utf8')) as { inputs: Record<string, { required?: boolean; default?: unknown }> };
+      assert.equal(meta.inputs['broker-url']!.required, true);
+      assert.equal('default' in meta.inputs['broker-url']!, false);
+      assert.equal(meta.inputs['fallback-url']!.default, '');
+    });
+
+    it('no file the project ships names a broker host of its own (action, shell client, README, docs, demo, test support)', () => {
+      const files = (dir: string): string[] =>
+        readdirSync(join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : [join(dir, d.name)]));
+      const shipped = ['README.md', ...files('actions'), ...files('docs'), ...files('demo'), ...files('scripts'), ...files('test/support')];
+      for (const file of shipped) assert.doesNotMatch(readFileSync(join(REPO_ROOT, file), 'utf8'), /gatehouse\.dev/, file);
+    });
+
+    it('the fallback is only an address the workflow named: an unreachable broker-url is never followed by another host', async () => {
+      const asked: string[] = [];
+      // Every address refuses the connection, except the runner's token endpoint.
+      const transport: typeof fetch = async (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        asked.push(`${init?.method ?? 'GET'} ${new URL(url).origin}`);
+        if (url.startsWith(h.issuer.runnerTokenUrl.split('?')[0]!)) return fetch(input, init);
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+      };
+      // The address the action once used as its default, and once followed with a second host of its own.
+      const core = new TokenRecordingCore({ 'broker-url': 'https://broker.gatehouse.dev' });
+      await run({ core, http: actionHttp({ transport }), env });
+      failedWith(core, 'broker unreachable');
+      assert.deepEqual(asked.filter((a) => a.startsWith('POST')), ['POST https://broker.gatehouse.dev']);
+    });
+
+    for (const [inputs, message] of [
+      [{ revoke: 'no' }, 'input "revoke" must be true or false (true, True, TRUE, false, False or FALSE)'],
+      [{ revoke: 'tRUE' }, 'input "revoke" must be true or false (true, True, TRUE, false, False or FALSE)'],
+      [{ 'fail-on-error': 'yes' }, 'input "fail-on-error" must be true or false (true, True, TRUE, false, False or FALSE)'],
+      [{ 'broker-url': 'broker.example.com' }, 'input "broker-url" must be an http(s) URL'],
+      [{ 'fallback-url': 'ftp://fallback.example.com' }, 'input "fallback-url" must be an http(s) URL'],
+    ] as const) {
+      it(`a mistake in the step fails it, before any token is asked for: ${JSON.stringify(inputs)}`, async () => {
+        const core = new TokenRecordingCore({ 'broker-url': h.backend.url, ...inputs });
+        await run({ core, http: http(), env });
+        assert.deepEqual(core.of('failed'), [`Gatehouse token: ${message}`]);
+        assert.deepEqual(core.of('warning'), []);
+        assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '' });
+        assert.equal(h.issuer.runnerTokenRequests, 0);
+      });
+    }
+
+    it('revoke takes every YAML 1.2 boolean: False and FALSE save nothing for the post step, TRUE does', async () => {
+      for (const [revoke, saved] of [['False', false], ['FALSE', false], ['TRUE', true], ['', true]] as const) {
+        const core = new TokenRecordingCore({ 'broker-url': h.backend.url, revoke });
+        await run({ core, http: http(), env });
+        assert.match(core.outputs.token!, /^ghs_/);
+        assert.equal('token' in core.state, saved, `revoke: ${JSON.stringify(revoke)}`);
       }
     });
   });
@@ -216,7 +371,7 @@ describe('request-token action (run, against real brokers on loopback)', () => {
       try {
         const core = new TokenRecordingCore({ 'broker-url': primary.url, 'fallback-url': fallback.url });
         await run({ core, http: http(), env });
-        failedWith(core, 'broker HTTP 503');
+        failedWith(core, 'broker HTTP 503', 'x');
         assert.equal(fallbackCalls, 0);
       } finally {
         await primary.close();
@@ -228,5 +383,30 @@ describe('request-token action (run, against real brokers on loopback)', () => {
       await run({ core, http: http(), env });
       failedWith(core, 'broker unreachable');
     });
+  });
+});
+
+describe('peerText: text a peer sent, made fit for one log line', () => {
+  it('keeps codes and plain words', () => {
+    for (const code of ['invalid_oidc_token', 'platform_installation_lookup_failed', 'Bad Gateway', 'ERR_UPSTREAM_CONNECT_FAILED']) assert.equal(peerText(code), code);
+  });
+
+  it('hides what could be a credential: the secrets given, JWTs, platform tokens, hex and base64 keys', () => {
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    assert.equal(peerText(`token ${jwt} refused`), `token ${HIDDEN} refused`);
+    assert.equal(peerText('ghp_abcdefghijklmnopqrstuvwxyz0123456789'), HIDDEN);
+    assert.equal(peerText('a'.repeat(20) + '0123'), HIDDEN);
+    assert.equal(peerText('dGhpcyBpcyBhIHNlY3JldA=='), HIDDEN);
+    assert.equal(peerText('secret=hunter2hunter2 done', { secrets: ['hunter2hunter2'] }), `secret=${HIDDEN} done`);
+    // A zero-width character cannot split a token into harmless-looking halves.
+    assert.equal(peerText(`ghs_16C7e42F\u200b292c6912E7710c838347Ae178B4a`), HIDDEN);
+  });
+
+  it('turns control characters into spaces, drops format characters, bounds the length, and gives undefined for nothing', () => {
+    assert.equal(peerText('a\r\nb\u0000c\u001b[31md\u202e'), 'a b c [31md');
+    assert.equal(peerText('x'.repeat(100), { max: 10 }), `${'x'.repeat(9)}…`);
+    assert.equal(peerText(' \n\t '), undefined);
+    assert.equal(peerText(42), undefined);
+    assert.equal(peerText(undefined), undefined);
   });
 });

@@ -50,6 +50,8 @@ describe('npm run demo', function () {
     }
     assert.match(result.stdout, /duplicate=true with the same deployment id/);
     assert.match(result.stdout, /403 repo_mismatch/);
+    assert.match(result.stdout, /the bundled request-token action \(node dist\/request-token\/index\.js, broker-url: http:\/\/127\.0\.0\.1:\d+\) got a token/);
+    assert.match(result.stdout, /^ {5}broker said: invalid_oidc_token \(audience_mismatch\)$/m);
     assert.match(result.stdout, /exit 1, blocked, as it should be/);
     assert.match(result.stdout, /^Done in [\d.]+ s: every step gave the expected answer/m);
 
