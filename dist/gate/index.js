@@ -28586,7 +28586,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9402);
 /* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5809);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9309);
 
 
 
@@ -28597,7 +28597,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5809:
+/***/ 9309:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28610,9 +28610,34 @@ __nccwpck_require__.d(__webpack_exports__, {
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
+/**
+ * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
+ * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
+ * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
+ * silently does the opposite of what was written.
+ */
+function yamlBoolean(text) {
+    switch (text.trim()) {
+        case 'true':
+        case 'True':
+        case 'TRUE':
+            return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+            return false;
+        default:
+            return undefined;
+    }
+}
+/** How a refusal names the accepted words. */
+const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
+
 ;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
+
 /** A problem with the step's own inputs or environment; the message says which input. */
-class InputError extends (/* unused pure expression or super */ null && (Error)) {
+class InputError extends Error {
     name = 'InputError';
 }
 /** The trimmed input, or undefined when empty. */
@@ -28630,11 +28655,10 @@ function booleanInput(core, name, fallback) {
     const value = optionalInput(core, name);
     if (value === undefined)
         return fallback;
-    if (/^true$/i.test(value))
-        return true;
-    if (/^false$/i.test(value))
-        return false;
-    throw new InputError(`input "${name}" must be true or false`);
+    const parsed = yamlBoolean(value);
+    if (parsed === undefined)
+        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
+    return parsed;
 }
 /** A non-negative whole number, or undefined when empty. */
 function integerInput(core, name) {
@@ -30172,7 +30196,7 @@ function argv(core, env) {
         if (v !== undefined)
             args.push(flag, v);
     }
-    if (/^true$/i.test(core.getInput('strict').trim()))
+    if (booleanInput(core, 'strict', false))
         args.push('--strict');
     return args;
 }
@@ -30217,7 +30241,8 @@ async function runGate(deps) {
         outcome = await runCi(command.options, env);
     }
     catch (err) {
-        if (!(err instanceof GateError))
+        // A bad input is a question the gate cannot answer: exit 2, like a bad command-line option.
+        if (!(err instanceof GateError) && !(err instanceof InputError))
             throw err;
         core.setOutput('exit-code', '2');
         core.setFailed(`no answer: ${err.message}`);

@@ -28572,7 +28572,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9402);
 /* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7254);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6137);
 
 
 
@@ -28583,7 +28583,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7254:
+/***/ 6137:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28594,7 +28594,32 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: DEFAULT_AUDIENCE
 
+;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
+/**
+ * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
+ * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
+ * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
+ * silently does the opposite of what was written.
+ */
+function yamlBoolean(text) {
+    switch (text.trim()) {
+        case 'true':
+        case 'True':
+        case 'TRUE':
+            return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+            return false;
+        default:
+            return undefined;
+    }
+}
+/** How a refusal names the accepted words. */
+const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
+
 ;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
+
 /** A problem with the step's own inputs or environment; the message says which input. */
 class InputError extends Error {
     name = 'InputError';
@@ -28614,11 +28639,10 @@ function booleanInput(core, name, fallback) {
     const value = optionalInput(core, name);
     if (value === undefined)
         return fallback;
-    if (/^true$/i.test(value))
-        return true;
-    if (/^false$/i.test(value))
-        return false;
-    throw new InputError(`input "${name}" must be true or false`);
+    const parsed = yamlBoolean(value);
+    if (parsed === undefined)
+        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
+    return parsed;
 }
 /** A non-negative whole number, or undefined when empty. */
 function integerInput(core, name) {
@@ -29045,22 +29069,37 @@ const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
 ;// CONCATENATED MODULE: ./build/actions/record-deployment/ledger-client.js
 
 
+/**
+ * The ledger could not be reached or is down: no answer, 5xx or 429, after the retries. The one
+ * failure that is not the step's own doing, so the one that is only a warning by default.
+ */
+class LedgerUnavailable extends Error {
+    name = 'LedgerUnavailable';
+}
+/** What to change, for refusals whose cause is the workflow's or the ledger's setup. */
+const HINTS = {
+    audience_mismatch: `input "audience" must be one of the ledger's LEDGER_AUDIENCE values`,
+    owner_not_allowed: "this repository's owner must be in the ledger's LEDGER_ALLOWED_OWNERS",
+    owner_mismatch: "the token's repository_owner and repository claims disagree",
+};
 /** One line about an error answer: status, error code, reason and the first validation message. */
 function describeRefusal(status, text) {
-    try {
-        const body = JSON.parse(text);
-        const parts = [body.error, body.reason, body.message].filter((p) => typeof p === 'string');
-        if (parts.length > 0)
-            return `HTTP ${status}: ${parts.join(' - ').slice(0, 500)}`;
-    }
-    catch {
-        // not JSON: status only
-    }
-    return `HTTP ${status}`;
+    const body = (0,shared_http/* jsonObject */.o$)(text);
+    const parts = [body?.error, body?.reason, body?.message].filter((p) => typeof p === 'string');
+    const line = parts.length > 0 ? `HTTP ${status}: ${parts.join(' - ').slice(0, 500)}` : `HTTP ${status}`;
+    const hint = typeof body?.reason === 'string' ? HINTS[body.reason] : undefined;
+    if (hint)
+        return `${line} (${hint})`;
+    // A path the ledger does not serve: most often an api-url without the ledger's path prefix.
+    if (status === 404 || status === 405)
+        return `${line} (is api-url the ledger's base URL?)`;
+    return line;
 }
 /**
  * Posts the record. No answer (refused, or none within the call's bound), 5xx and 429 are retried
- * with back-off (the ledger's idempotency makes a repeated POST safe); any other refusal is final.
+ * with back-off (the ledger's idempotency makes a repeated POST safe) and end in `LedgerUnavailable`;
+ * any other answer that is not a record is final (`PermanentError`): 401/403 (the token or the
+ * owner refused), 422 (a value refused), 404 (not the ledger's address) cannot pass by retrying.
  */
 async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
     const url = new URL('v1/deployments', apiUrl).href;
@@ -29076,19 +29115,20 @@ async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
         }
         catch (err) {
             if (err instanceof shared_http/* NoAnswer */.W_)
-                throw new Error(`the ledger did not answer: ${err.reason}`);
+                throw new LedgerUnavailable(`the ledger did not answer: ${err.reason}`);
             throw err;
         }
         if (status === 200 || status === 201) {
-            const body = JSON.parse(text);
-            if (typeof body.deployment_id !== 'string')
-                throw new PermanentError('the ledger answered without a deployment_id');
+            const body = (0,shared_http/* jsonObject */.o$)(text);
+            if (typeof body?.deployment_id !== 'string')
+                throw new PermanentError(`the ledger answered HTTP ${status} without a deployment record (is api-url the ledger's base URL?)`);
             return body;
         }
-        const message = `the ledger refused the record: ${describeRefusal(status, text)}`;
         if (status >= 500 || status === 429)
-            throw new Error(message);
-        throw new PermanentError(message);
+            throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`);
+        if (status === 401 || status === 403)
+            throw new PermanentError(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
+        throw new PermanentError(`the ledger refused the record: ${describeRefusal(status, text)}`);
     }, retry, (error, attempt) => onRetry(`attempt ${attempt} failed (${error.message}); retrying`));
 }
 
@@ -29160,18 +29200,25 @@ function summaryOf(record, result) {
     ].join('\n');
 }
 /**
+ * Failures the step cannot fix by changing itself: the ledger unreachable or down (after the
+ * retries), or the runner's token endpoint failing. Everything else (an input, a URL without a
+ * scheme, a missing `id-token: write`, a refusal: 401, 403, 404, 422) is a mistake to correct.
+ */
+const isOutage = (err) => err instanceof LedgerUnavailable || err instanceof OidcUnavailable;
+/**
  * The record-deployment action. With an empty `api-url` it does nothing (the ledger is optional).
- * A ledger failure is a warning unless `fail-on-error` is true: recording must not fail a deploy.
+ * An outage is a warning unless `fail-on-error` is true (recording must not fail a deploy because
+ * the ledger is down); a mistake in the step or its setup fails the step, or it would go unseen.
  */
 async function run({ core, http, env, retry = DEFAULT_RETRY }) {
-    const apiUrlInput = optionalInput(core, 'api-url');
-    if (apiUrlInput === undefined) {
-        core.notice('record-deployment: api-url is empty, so nothing was recorded (the ledger is optional)');
-        return;
-    }
     let failOnError = false;
     try {
         failOnError = booleanInput(core, 'fail-on-error', false);
+        const apiUrlInput = optionalInput(core, 'api-url');
+        if (apiUrlInput === undefined) {
+            core.notice('record-deployment: api-url is empty, so nothing was recorded (the ledger is optional)');
+            return;
+        }
         const apiUrl = baseUrl('api-url', apiUrlInput);
         const record = recordFromInputs(core, env);
         const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
@@ -29187,10 +29234,10 @@ async function run({ core, http, env, retry = DEFAULT_RETRY }) {
     }
     catch (err) {
         const message = `deployment not recorded: ${err instanceof Error ? err.message : String(err)}`;
-        if (failOnError)
-            core.setFailed(message);
-        else
+        if (isOutage(err) && !failOnError)
             core.warning(message);
+        else
+            core.setFailed(message);
     }
 }
 

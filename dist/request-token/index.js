@@ -28572,7 +28572,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9402);
 /* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6631);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4315);
 
 
 
@@ -28583,7 +28583,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6631:
+/***/ 4315:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28592,11 +28592,36 @@ __nccwpck_require__.d(__webpack_exports__, {
   eF: () => (/* binding */ run)
 });
 
-// UNUSED EXPORTS: DEFAULT_APP_NAME, DEFAULT_AUDIENCE, DEFAULT_BROKER_URL, DEFAULT_FALLBACK_URL
+// UNUSED EXPORTS: DEFAULT_APP_NAME, DEFAULT_AUDIENCE
+
+;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
+/**
+ * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
+ * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
+ * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
+ * silently does the opposite of what was written.
+ */
+function yamlBoolean(text) {
+    switch (text.trim()) {
+        case 'true':
+        case 'True':
+        case 'TRUE':
+            return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+            return false;
+        default:
+            return undefined;
+    }
+}
+/** How a refusal names the accepted words. */
+const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
 
 ;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
+
 /** A problem with the step's own inputs or environment; the message says which input. */
-class InputError extends (/* unused pure expression or super */ null && (Error)) {
+class InputError extends Error {
     name = 'InputError';
 }
 /** The trimmed input, or undefined when empty. */
@@ -28614,11 +28639,10 @@ function booleanInput(core, name, fallback) {
     const value = optionalInput(core, name);
     if (value === undefined)
         return fallback;
-    if (/^true$/i.test(value))
-        return true;
-    if (/^false$/i.test(value))
-        return false;
-    throw new InputError(`input "${name}" must be true or false`);
+    const parsed = yamlBoolean(value);
+    if (parsed === undefined)
+        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
+    return parsed;
 }
 /** A non-negative whole number, or undefined when empty. */
 function integerInput(core, name) {
@@ -28716,17 +28740,76 @@ async function requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AF
     }
 }
 
+;// CONCATENATED MODULE: ./build/actions/shared/peer-text.js
+/** Control characters and the Unicode line separators: each becomes a space. */
+const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
+/** Format characters (bidi overrides, zero-width): dropped, so they cannot split a credential in two. */
+const FORMAT = /\p{Cf}/gu;
+/** A run of characters a credential is written with (base64, base64url, hex, JWT dots). */
+const CREDENTIAL_RUN = /[A-Za-z0-9+/=_.~-]{16,}/g;
+/**
+ * Could this run be a credential? Sixteen characters or more with a digit, or with both cases:
+ * JWTs, `ghs_…` tokens, hex and base64 keys are; the `snake_case` codes a broker or ledger
+ * answers with (`platform_installation_lookup_failed`) are not.
+ */
+const credentialShaped = (run) => /[0-9]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run));
+const HIDDEN = '[hidden]';
+/**
+ * Text a peer sent (an error code, a reason) made fit for one log line: control characters become
+ * spaces, format characters go, anything that could be a credential (any of `secrets`, or a run shaped
+ * like one) becomes `[hidden]`, and the result is cut to `max` characters. Undefined when `value`
+ * is not a string or nothing printable is left.
+ */
+function peerText(value, options = {}) {
+    if (typeof value !== 'string')
+        return undefined;
+    const max = options.max ?? 80;
+    let text = value.replace(CONTROL, ' ').replace(FORMAT, '');
+    for (const secret of options.secrets ?? [])
+        if (secret.length >= 8)
+            text = text.split(secret).join(HIDDEN);
+    text = text
+        .replace(CREDENTIAL_RUN, (run) => (credentialShaped(run) ? HIDDEN : run))
+        .replace(/\s+/g, ' ')
+        .trim();
+    if (text === '')
+        return undefined;
+    const chars = [...text];
+    return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
 ;// CONCATENATED MODULE: ./build/actions/request-token/broker-client.js
 
 
-/** Why no token came back: the spec's closed vocabulary, printed in the warning line. */
+
+/**
+ * Why no token came back: `reason` is the spec's closed vocabulary, printed in the warning line;
+ * `said` is what the broker's answer gave as `error` and `reason`, already safe to print.
+ */
 class TokenUnavailable extends Error {
     reason;
     name = 'TokenUnavailable';
+    said;
     constructor(reason, options) {
         super(reason, options);
         this.reason = reason;
+        this.said = options?.said;
     }
+}
+/** Each of `error` and `reason` is cut to this many characters; codes of the spec are far shorter. */
+const MAX_CODE = 64;
+/**
+ * The broker's `error` and `reason` of a refusal, as `invalid_oidc_token (audience_mismatch)`, or
+ * undefined when it sent neither. Whatever could be a credential (`secrets`, the OIDC token sent,
+ * or anything shaped like one) is hidden, control characters go, each part is bounded.
+ */
+function brokerSaid(body, secrets) {
+    const parsed = (0,shared_http/* jsonObject */.o$)(body);
+    const error = peerText(parsed?.error, { max: MAX_CODE, secrets });
+    const reason = peerText(parsed?.reason, { max: MAX_CODE, secrets });
+    if (error === undefined && reason === undefined)
+        return undefined;
+    return [error, reason === undefined ? undefined : `(${reason})`].filter((part) => part !== undefined).join(' ');
 }
 /**
  * Asks the runner for the job's OIDC token. A failed request and an answer without `value`
@@ -28774,41 +28857,42 @@ const parseObject = shared_http/* jsonObject */.o$;
 ;// CONCATENATED MODULE: ./build/actions/request-token/run.js
 
 
-/** The hosted broker's addresses (README). Self-hosters set `broker-url` (and `fallback-url`). */
-const DEFAULT_BROKER_URL = 'https://broker.gatehouse.dev';
-const DEFAULT_FALLBACK_URL = 'https://broker-fallback.gatehouse.dev';
 const DEFAULT_AUDIENCE = 'gatehouse-broker';
 const DEFAULT_APP_NAME = 'Gatehouse';
 const REPOSITORY = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
-/**
- * The fallback only stands in for the hosted primary: a self-hosted `broker-url` never sends its
- * OIDC token to the hosted fallback unless `fallback-url` says so.
- */
-function fallbackFor(core, brokerUrl) {
-    return optionalInput(core, 'fallback-url') ?? (brokerUrl === DEFAULT_BROKER_URL ? DEFAULT_FALLBACK_URL : undefined);
+function readSettings(core) {
+    const brokerUrl = optionalInput(core, 'broker-url');
+    const fallbackUrl = optionalInput(core, 'fallback-url');
+    return {
+        brokerUrl: brokerUrl === undefined ? undefined : baseUrl('broker-url', brokerUrl).href,
+        fallbackUrl: fallbackUrl === undefined ? undefined : baseUrl('fallback-url', fallbackUrl).href,
+        audience: optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE,
+        revoke: booleanInput(core, 'revoke', true),
+        failOnError: booleanInput(core, 'fail-on-error', false),
+    };
 }
-async function obtain({ core, http, env }, brokerUrl) {
+async function obtain({ core, http, env }, settings, brokerUrl) {
     if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN)
         throw new TokenUnavailable("missing 'id-token: write'");
     const repository = REPOSITORY.exec(env.GITHUB_REPOSITORY ?? '');
     if (!repository)
         throw new TokenUnavailable('bad GITHUB_REPOSITORY');
-    const oidcToken = await fetchOidcToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE);
+    const oidcToken = await fetchOidcToken(http, core, env, settings.audience);
     const body = { oidcToken, owner: repository[1], repo: repository[2] };
     for (const [field, name] of [['ref', 'GITHUB_REF'], ['runId', 'GITHUB_RUN_ID'], ['sha', 'GITHUB_SHA']]) {
         if (env[name])
             body[field] = env[name];
     }
     let answer = await postTokenRequest(http, brokerUrl, body);
-    const fallback = fallbackFor(core, brokerUrl);
-    if ('noAnswer' in answer && fallback) {
-        core.info(`broker unreachable at ${brokerUrl} (${answer.noAnswer}); trying ${fallback}`);
-        answer = await postTokenRequest(http, fallback, body);
+    // Only an address the workflow named: the OIDC token is never sent anywhere else.
+    if ('noAnswer' in answer && settings.fallbackUrl) {
+        core.info(`broker unreachable at ${brokerUrl} (${answer.noAnswer}); trying ${settings.fallbackUrl}`);
+        answer = await postTokenRequest(http, settings.fallbackUrl, body);
     }
     if ('noAnswer' in answer)
         throw new TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
     if (answer.status !== 200)
-        throw new TokenUnavailable(`broker HTTP ${answer.status}`);
+        throw new TokenUnavailable(`broker HTTP ${answer.status}`, { said: brokerSaid(answer.body, [oidcToken]) });
     const parsed = parseObject(answer.body);
     const token = parsed?.token;
     if (typeof token !== 'string' || token.length === 0)
@@ -28821,24 +28905,42 @@ async function obtain({ core, http, env }, brokerUrl) {
         repository: typeof parsed?.repository === 'string' ? parsed.repository : `${repository[1]}/${repository[2]}`,
     };
 }
+const emptyOutputs = (core) => {
+    for (const name of ['token', 'expires-at', 'repository'])
+        core.setOutput(name, '');
+};
 /**
- * The request-token action, fail-soft: on any failure the outputs are empty, exactly one warning
- * line names the reason, and the step succeeds (callers fall back to the default bot identity).
+ * The request-token action, fail-soft: when no token can be had the outputs are empty, one warning
+ * line names the reason (a second one quotes the broker's `error` and `reason` when it sent them),
+ * and the step succeeds, so callers fall back to the default bot identity. `fail-on-error: true`
+ * fails the step instead, with the same reason. A mistake in the step's own inputs always fails it:
+ * retrying never fixes one.
  */
 async function run(deps) {
     const { core } = deps;
-    const appName = (optionalInput(core, 'app-name') ?? DEFAULT_APP_NAME).replace(/[\r\n]+/g, ' ');
+    const appName = (optionalInput(core, 'app-name') ?? DEFAULT_APP_NAME).replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
+    let settings;
     try {
-        // Set but empty means "off" on purpose; unset inputs arrive as the action.yml default.
-        const brokerUrl = core.getInput('broker-url').trim();
-        if (!brokerUrl)
+        settings = readSettings(core);
+    }
+    catch (err) {
+        if (!(err instanceof InputError))
+            throw err;
+        emptyOutputs(core);
+        core.setFailed(`${appName} token: ${err.message}`);
+        return;
+    }
+    try {
+        if (settings.brokerUrl === undefined) {
+            // '' is the off switch, and an omitted input arrives as '' as well: say how to turn it on.
+            core.notice(`${appName} token: broker-url is empty, so no token was requested. Set it to your broker's base URL (there is no default broker; a variable or secret that is not defined is empty too), or keep it '' to leave the step off.`);
             throw new TokenUnavailable('broker disabled');
-        const result = await obtain(deps, brokerUrl);
+        }
+        const result = await obtain(deps, settings, settings.brokerUrl);
         core.setOutput('token', result.token);
         core.setOutput('expires-at', result.expiresAt);
         core.setOutput('repository', result.repository);
-        // Anything but an explicit false keeps the safer default: the token is revoked when the job ends.
-        if (!/^false$/i.test(core.getInput('revoke').trim())) {
+        if (settings.revoke) {
             core.saveState('token', result.token);
             core.saveState('expires-at', result.expiresAt);
         }
@@ -28846,9 +28948,13 @@ async function run(deps) {
     }
     catch (err) {
         const reason = err instanceof TokenUnavailable ? err.reason : 'unexpected error';
-        for (const name of ['token', 'expires-at', 'repository'])
-            core.setOutput(name, '');
-        core.warning(`${appName} token unavailable (${reason}); comments fall back to the default bot`);
+        emptyOutputs(core);
+        if (settings.failOnError)
+            core.setFailed(`${appName} token unavailable (${reason}); the step fails because fail-on-error is true`);
+        else
+            core.warning(`${appName} token unavailable (${reason}); comments fall back to the default bot`);
+        if (err instanceof TokenUnavailable && err.said !== undefined)
+            core.warning(`broker said: ${err.said}`);
         // What the reason's vocabulary leaves out (which bound passed, which status), never a token.
         const detail = err instanceof TokenUnavailable ? err.cause : err;
         if (detail instanceof Error)

@@ -37335,7 +37335,7 @@ exports.visitAsync = visitAsync;
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7230);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7324);
 
 
 await (0,_run_js__WEBPACK_IMPORTED_MODULE_1__/* .runSyncAction */ .J)({ core: _actions_core__WEBPACK_IMPORTED_MODULE_0__, env: process.env });
@@ -37345,7 +37345,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7230:
+/***/ 7324:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41144,6 +41144,30 @@ function parseSyncArgs(argv, env) {
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var yaml_dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
+/**
+ * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
+ * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
+ * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
+ * silently does the opposite of what was written.
+ */
+function yaml_boolean_yamlBoolean(text) {
+    switch (text.trim()) {
+        case 'true':
+        case 'True':
+        case 'TRUE':
+            return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+            return false;
+        default:
+            return undefined;
+    }
+}
+/** How a refusal names the accepted words. */
+const yaml_boolean_YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
+
 ;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -41251,6 +41275,7 @@ function parseSchedule(raw) {
 
 
 
+
 const SOURCES = (/* unused pure expression or super */ null && (['dependencytrack', 'github', 'sonarqube']));
 const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
 const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 'SONARQUBE_TOKEN', 'GITHUB_TARGETS'];
@@ -41285,12 +41310,12 @@ const HTTP_URL = (raw) => {
         return { problem: 'must not have a query or fragment' };
     return { value: url.href.replace(/\/+$/, '') };
 };
+// From the environment, the same words as the actions' boolean inputs (and as the file's YAML).
 const BOOLEAN = (raw, fromEnv) => {
     if (typeof raw === 'boolean')
         return { value: raw };
-    if (fromEnv && typeof raw === 'string' && /^(true|false)$/i.test(raw.trim()))
-        return { value: /^true$/i.test(raw.trim()) };
-    return { problem: 'must be true or false' };
+    const value = fromEnv && typeof raw === 'string' ? yaml_boolean_yamlBoolean(raw) : undefined;
+    return value === undefined ? { problem: `must be true or false (${yaml_boolean_YAML_BOOLEAN_WORDS})` } : { value };
 };
 const config_text = (max) => (raw) => typeof raw === 'string' && raw.trim() !== '' && raw.trim().length <= max ? { value: raw.trim() } : { problem: `must be a non-empty string of at most ${max} characters` };
 const oneOf = (values) => (raw) => {
@@ -41634,6 +41659,7 @@ async function runConnector(connector, loaded, options, progress, retryPolicy = 
 }
 
 ;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
+
 /** A problem with the step's own inputs or environment; the message says which input. */
 class InputError extends Error {
     name = 'InputError';
@@ -41653,11 +41679,10 @@ function booleanInput(core, name, fallback) {
     const value = optionalInput(core, name);
     if (value === undefined)
         return fallback;
-    if (/^true$/i.test(value))
-        return true;
-    if (/^false$/i.test(value))
-        return false;
-    throw new InputError(`input "${name}" must be true or false`);
+    const parsed = yamlBoolean(value);
+    if (parsed === undefined)
+        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
+    return parsed;
 }
 /** A non-negative whole number, or undefined when empty. */
 function integerInput(core, name) {

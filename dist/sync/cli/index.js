@@ -37218,7 +37218,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 /* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(42859);
 
 // The service (HTTP server, metrics, MongoDB driver) loads only for `serve`, so the one-shot commands start fast.
-const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(999), __nccwpck_require__.e(144)]).then(__nccwpck_require__.bind(__nccwpck_require__, 48144))).serveCommand(...args);
+const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(999), __nccwpck_require__.e(928)]).then(__nccwpck_require__.bind(__nccwpck_require__, 98928))).serveCommand(...args);
 const argv = process.argv.slice(2);
 const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .Bz)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
 // `serve` exits explicitly: a run cut off at the end of the shutdown grace would otherwise hold the process.
@@ -37591,8 +37591,8 @@ function parseSyncArgs(argv, env) {
     };
 }
 
-// EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
-var config = __nccwpck_require__(44124);
+// EXTERNAL MODULE: ./build/server/sync/config.js + 2 modules
+var config = __nccwpck_require__(62377);
 // EXTERNAL MODULE: ./build/server/sync/report.js
 var sync_report = __nccwpck_require__(4464);
 // EXTERNAL MODULE: ./build/server/sync/run.js
@@ -37651,7 +37651,7 @@ async function syncCommand(argv, env, io, retryPolicy = {}, serve) {
 
 /***/ }),
 
-/***/ 44124:
+/***/ 62377:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37670,6 +37670,30 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_node_fs_ = __nccwpck_require__(73024);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(38815);
+;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
+/**
+ * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
+ * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
+ * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
+ * silently does the opposite of what was written.
+ */
+function yamlBoolean(text) {
+    switch (text.trim()) {
+        case 'true':
+        case 'True':
+        case 'TRUE':
+            return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+            return false;
+        default:
+            return undefined;
+    }
+}
+/** How a refusal names the accepted words. */
+const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
+
 ;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -37742,6 +37766,7 @@ var service_schedule = __nccwpck_require__(29906);
 
 
 
+
 const SOURCES = ['dependencytrack', 'github', 'sonarqube'];
 const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
 const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 'SONARQUBE_TOKEN', 'GITHUB_TARGETS'];
@@ -37776,12 +37801,12 @@ const HTTP_URL = (raw) => {
         return { problem: 'must not have a query or fragment' };
     return { value: url.href.replace(/\/+$/, '') };
 };
+// From the environment, the same words as the actions' boolean inputs (and as the file's YAML).
 const BOOLEAN = (raw, fromEnv) => {
     if (typeof raw === 'boolean')
         return { value: raw };
-    if (fromEnv && typeof raw === 'string' && /^(true|false)$/i.test(raw.trim()))
-        return { value: /^true$/i.test(raw.trim()) };
-    return { problem: 'must be true or false' };
+    const value = fromEnv && typeof raw === 'string' ? yamlBoolean(raw) : undefined;
+    return value === undefined ? { problem: `must be true or false (${YAML_BOOLEAN_WORDS})` } : { value };
 };
 const config_text = (max) => (raw) => typeof raw === 'string' && raw.trim() !== '' && raw.trim().length <= max ? { value: raw.trim() } : { problem: `must be a non-empty string of at most ${max} characters` };
 const oneOf = (values) => (raw) => {
@@ -41418,7 +41443,7 @@ function summaryLines(report) {
 /* harmony export */   _I: () => (/* binding */ scrub)
 /* harmony export */ });
 /* unused harmony export requireFor */
-/* harmony import */ var _config_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(44124);
+/* harmony import */ var _config_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(62377);
 /* harmony import */ var _defectdojo_client_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(59998);
 /* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(59643);
 /* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4464);

@@ -1,8 +1,8 @@
-export const id = 144;
-export const ids = [144];
+export const id = 928;
+export const ids = [928];
 export const modules = {
 
-/***/ 48144:
+/***/ 98928:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -10,49 +10,11 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  DEFAULT_SHUTDOWN_GRACE_SECONDS: () => (/* binding */ DEFAULT_SHUTDOWN_GRACE_SECONDS),
   serveCommand: () => (/* binding */ serveCommand)
 });
 
 // EXTERNAL MODULE: external "node:timers/promises"
 var promises_ = __webpack_require__(58500);
-;// CONCATENATED MODULE: ./build/server/config-error.js
-/** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
-class config_error_ConfigError extends Error {
-    setting;
-    problem;
-    name = 'ConfigError';
-    constructor(setting, problem) {
-        super(`${setting} ${problem}`);
-        this.setting = setting;
-        this.problem = problem;
-    }
-}
-/** Comma-separated list: entries trimmed, empty entries dropped. */
-function commaList(raw) {
-    return (raw ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0);
-}
-/**
- * A settings source read per request (a changed environment applies to the next request) that
- * parses again only when one of `keys` changed, so per-request reads stay cheap.
- */
-function settingsSource(env, keys, parse) {
-    let lastKey;
-    let last;
-    return () => {
-        const current = env();
-        const key = JSON.stringify(keys.map((k) => current[k] ?? null));
-        if (key !== lastKey || !last) {
-            last = { value: parse(current) };
-            lastKey = key;
-        }
-        return last.value;
-    };
-}
-
 // EXTERNAL MODULE: ./node_modules/pino/pino.js
 var pino = __webpack_require__(65005);
 ;// CONCATENATED MODULE: ./build/server/logger.js
@@ -85,7 +47,7 @@ const REDACTED_PATHS = [
  * load run showed its backlog (retained 16 KB chunks of log lines) growing in memory for as long
  * as the load lasted. A blocking write is the back-pressure, and a crash loses no line.
  */
-function createLogger(options = {}) {
+function logger_createLogger(options = {}) {
     return (0,pino.pino)({
         level: options.level ?? 'info',
         base: { service: options.service ?? 'gatehouse' },
@@ -93,6 +55,124 @@ function createLogger(options = {}) {
         redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
         formatters: { level: (label) => ({ level: label }) },
     }, options.destination ?? pino.pino.destination({ dest: 1, sync: true }));
+}
+
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __webpack_require__(77030);
+;// CONCATENATED MODULE: ./build/server/config-error.js
+/** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
+class config_error_ConfigError extends Error {
+    setting;
+    problem;
+    name = 'ConfigError';
+    constructor(setting, problem) {
+        super(`${setting} ${problem}`);
+        this.setting = setting;
+        this.problem = problem;
+    }
+}
+/** Runs `parse`, adding its `ConfigError` to `problems` instead of throwing it, so every problem is found. */
+function collect(problems, parse) {
+    try {
+        return parse();
+    }
+    catch (err) {
+        if (!(err instanceof config_error_ConfigError))
+            throw err;
+        problems.push(err);
+        return undefined;
+    }
+}
+/** Comma-separated list: entries trimmed, empty entries dropped. */
+function commaList(raw) {
+    return (raw ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+}
+/**
+ * A settings source read per request (a changed environment applies to the next request) that
+ * parses again only when one of `keys` changed, so per-request reads stay cheap.
+ */
+function settingsSource(env, keys, parse) {
+    let lastKey;
+    let last;
+    return () => {
+        const current = env();
+        const key = JSON.stringify(keys.map((k) => current[k] ?? null));
+        if (key !== lastKey || !last) {
+            last = { value: parse(current) };
+            lastKey = key;
+        }
+        return last.value;
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/startup/checks.js
+
+
+
+
+/** pino's levels, quietest last, and `silent`. Names are matched case-insensitively (`DEBUG` is `debug`). */
+const LOG_LEVELS = [
+    ...Object.entries(pino.pino.levels.values)
+        .sort(([, a], [, b]) => a - b)
+        .map(([name]) => name),
+    'silent',
+];
+function listenPort(env) {
+    const raw = env.PORT?.trim() || '8080';
+    if (!/^[0-9]+$/.test(raw) || Number(raw) > 65535)
+        throw new config_error_ConfigError('PORT', 'must be a port number (0-65535)');
+    return Number(raw);
+}
+// Labels of letters, digits, `-` and `_` (container service names use `_`; the resolver accepts it).
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+/** Unset: every interface. A mistake such as `0.0.0.0:8080` or `http://…` is caught here, not by a failed listen. */
+function listenHost(env) {
+    const raw = env.HOST?.trim();
+    if (!raw)
+        return undefined;
+    if ((0,external_node_net_.isIP)(raw) === 0 && !HOST_NAME.test(raw))
+        throw new config_error_ConfigError('HOST', 'must be an IP address or a host name (no scheme, port or brackets)');
+    return raw;
+}
+/** Unset: `info`. Any case is accepted, so `DEBUG` from an environment convention works. */
+function logLevel(env) {
+    const raw = env.LOG_LEVEL?.trim().toLowerCase();
+    if (!raw)
+        return 'info';
+    if (!LOG_LEVELS.includes(raw))
+        throw new config_error_ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+    return raw;
+}
+/** PORT, HOST and LOG_LEVEL, each problem added to `problems`; undefined when any was unusable. */
+function checkListenSettings(env, problems) {
+    const before = problems.length;
+    const port = collect(problems, () => listenPort(env));
+    const host = collect(problems, () => listenHost(env));
+    const level = collect(problems, () => logLevel(env));
+    if (port === undefined || level === undefined || problems.length > before)
+        return undefined;
+    return { port, logLevel: level, ...(host ? { host } : {}) };
+}
+/**
+ * One fatal JSON line per problem, naming the setting and what is wrong (a `ConfigError` never
+ * holds the value). Written whatever LOG_LEVEL says (it may itself be the problem, and a silent
+ * exit would hide why the process stopped).
+ */
+function reportStartupProblems(problems, options = {}) {
+    const logger = createLogger({ level: 'info', ...options });
+    for (const problem of problems)
+        logger.fatal({ setting: problem.setting }, `invalid configuration: ${problem.message}`);
+}
+function logNotices(logger, notices) {
+    for (const notice of notices)
+        logger[notice.level]({ ...notice.fields }, notice.message);
+}
+/** A failed listen (port in use, address not on this host) in one line: its code and message, no stack. */
+function reportListenFailure(logger, err) {
+    logger.fatal({ code: err.code }, `cannot listen: ${err.message}`);
 }
 
 // EXTERNAL MODULE: external "node:fs"
@@ -127,8 +207,8 @@ function packageVersion() {
     }
 }
 
-// EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
-var sync_config = __webpack_require__(44124);
+// EXTERNAL MODULE: ./build/server/sync/config.js + 2 modules
+var sync_config = __webpack_require__(62377);
 ;// CONCATENATED MODULE: ./build/server/store/mongo-options.js
 const MONGO_BOUNDS = { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, socketTimeoutMS: 30_000 };
 function mongoClientOptions(uri, appName, overrides = {}) {
@@ -165,6 +245,8 @@ function newestFirst(a, b) {
 const DUPLICATE_KEY = 11000;
 /** A lease outlives a crashed holder by at most this long; a live holder renews it every third of it. */
 const DEFAULT_LEASE_MS = 60_000;
+/** The driver's `appName` of the locks' client (the start-up check builds its client with the same options). */
+const LOCKS_APP_NAME = 'gatehouse-sync';
 /**
  * Locks as leases in MongoDB (`sync_locks`, one document per source), for when `MONGODB_URI` is
  * set: they also hold across a rolling update, where an old and a new process briefly overlap.
@@ -174,7 +256,7 @@ const DEFAULT_LEASE_MS = 60_000;
 function mongoLocks(uri, options, driver) {
     const { MongoClient, MongoError } = driver;
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    const client = new MongoClient(uri, mongoClientOptions(uri, 'gatehouse-sync', options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }));
+    const client = new MongoClient(uri, mongoClientOptions(uri, LOCKS_APP_NAME, options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }));
     const locks = client.db(options.dbName).collection('sync_locks');
     const unavailable = (err) => {
         throw err instanceof MongoError ? new StoreUnavailable({ cause: err }) : err;
@@ -230,6 +312,119 @@ function memoryLocks() {
         },
         close: async () => undefined,
     };
+}
+
+;// CONCATENATED MODULE: ./build/server/store/mongo-uri.js
+
+
+const REDACTED = '[redacted]';
+/** Query options whose values may be credentials (authMechanismProperties, tlsCertificateKeyFilePassword, proxyPassword, …). */
+const SECRET_OPTION = /pass|token|secret|key|properties|credential/i;
+/** Shorter pieces are not replaced inside words (that would garble the message): a short user or password withholds it. */
+const MIN_REPLACED = 3;
+function decoded(text) {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+}
+/**
+ * Every piece of `uri` never shown: the URI itself; everything before its last `@` (user and
+ * password, whatever the password holds, even an unescaped `/` or `@`), the user and the password
+ * alone; the host list and each host (a password typed where a host goes, `user@password:port`,
+ * would be quoted as a host); the values of options that may carry secrets. Each raw and
+ * percent-decoded, longest first. Option names and other values stay: they say what is wrong.
+ */
+function hiddenParts(uri) {
+    const parts = [uri];
+    const scheme = uri.indexOf('://');
+    const rest = scheme >= 0 ? uri.slice(scheme + 3) : uri;
+    const at = rest.lastIndexOf('@');
+    if (at >= 0) {
+        const userinfo = rest.slice(0, at);
+        const colon = userinfo.indexOf(':');
+        parts.push(userinfo, ...(colon >= 0 ? [userinfo.slice(0, colon), userinfo.slice(colon + 1)] : []));
+    }
+    const hosts = rest.slice(at + 1).split(/[/?]/)[0] ?? '';
+    // A host too short to replace is left: it is no credential, and withholding every message for it would help no one.
+    parts.push(...[hosts, ...hosts.split(',')].filter((h) => h.length >= MIN_REPLACED));
+    const query = rest.indexOf('?', at + 1);
+    if (query >= 0) {
+        for (const pair of rest.slice(query + 1).split('&')) {
+            const [name = '', value = ''] = pair.split(/=(.*)/s);
+            if (SECRET_OPTION.test(name))
+                parts.push(value, ...value.split(/[,:]/).filter((p) => p.length >= MIN_REPLACED));
+        }
+    }
+    const all = [...parts, ...parts.map(decoded)].filter((p) => p.length > 0);
+    return [...new Set(all)].sort((a, b) => b.length - a.length);
+}
+/** The driver's message with every hidden part replaced; undefined when it cannot be shown safely. */
+function redactedMessage(message, uri) {
+    let text = message.replace(/\s+/g, ' ').trim();
+    for (const part of hiddenParts(uri)) {
+        if (part.length >= MIN_REPLACED)
+            text = text.split(part).join(REDACTED);
+        else if (text.includes(part))
+            return undefined;
+    }
+    return text;
+}
+/**
+ * Whether the driver accepts `uri` with the options the store or the locks will give it: the
+ * check is the driver's own (its constructor parses and validates, and connects only on first
+ * use, so an unreachable server is not a problem here). The problem quotes the driver's
+ * message without the URI, its credentials or its hosts.
+ */
+function mongoUriProblem(uri, Client, appName) {
+    try {
+        new Client(uri, mongoClientOptions(uri, appName));
+        return undefined;
+    }
+    catch (err) {
+        const message = redactedMessage(err instanceof Error ? err.message : String(err), uri);
+        return new config_error_ConfigError('MONGODB_URI', `is not a connection string the MongoDB driver accepts: ${message ?? "the driver's message is withheld because it may quote a credential"}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/process-settings.js
+
+
+
+
+/** How long a running sync may go on after SIGTERM; the chart's termination grace is longer. */
+const DEFAULT_SHUTDOWN_GRACE_SECONDS = 120;
+const MAX_SHUTDOWN_GRACE_SECONDS = 86_400;
+function graceSeconds(env) {
+    const raw = env.SYNC_SHUTDOWN_GRACE_SECONDS?.trim();
+    if (!raw)
+        return DEFAULT_SHUTDOWN_GRACE_SECONDS;
+    if (!/^\d+$/.test(raw) || Number(raw) > MAX_SHUTDOWN_GRACE_SECONDS) {
+        throw new config_error_ConfigError('SYNC_SHUTDOWN_GRACE_SECONDS', `must be a whole number from 0 to ${MAX_SHUTDOWN_GRACE_SECONDS}`);
+    }
+    return Number(raw);
+}
+/**
+ * PORT, HOST, LOG_LEVEL, SYNC_SHUTDOWN_GRACE_SECONDS and the syntax of MONGODB_URI, every
+ * problem at once. Unlike the sync configuration, these stop the process in either mode: it
+ * cannot listen, log or lock without them. `loadDriver` is called only when MONGODB_URI is set
+ * (the command-line bundle keeps the driver in a chunk of its own).
+ */
+async function checkServiceProcess(env, loadDriver) {
+    const problems = [];
+    const listen = checkListenSettings(env, problems);
+    const grace = collect(problems, () => graceSeconds(env));
+    const mongoUri = env.MONGODB_URI?.trim() || undefined;
+    if (mongoUri) {
+        const mongo = mongoUriProblem(mongoUri, (await loadDriver()).MongoClient, LOCKS_APP_NAME);
+        if (mongo)
+            problems.push(mongo);
+    }
+    if (!listen || grace === undefined || problems.length > 0)
+        return { ok: false, problems };
+    return { ok: true, value: { ...listen, graceMs: grace * 1000, ...(mongoUri ? { mongoUri } : {}) } };
 }
 
 // EXTERNAL MODULE: external "node:http"
@@ -1364,19 +1559,10 @@ const realTimers = {
 
 
 
+
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
 const EXIT_CONFIG = 2;
-/** How long a running sync may go on after SIGTERM; the chart's termination grace is longer. */
-const DEFAULT_SHUTDOWN_GRACE_SECONDS = 120;
-function whole(env, name, fallback, max) {
-    const raw = env[name]?.trim();
-    if (!raw)
-        return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) > max)
-        throw new config_error_ConfigError(name, `must be a whole number from 0 to ${max}`);
-    return Number(raw);
-}
 /**
  * The MongoDB driver loads only when MONGODB_URI is set: in the command-line bundle it is a chunk
  * of its own (about 1.6 MB), so the service chunk stays under 2 MB and in-memory mode never parses it.
@@ -1384,43 +1570,35 @@ function whole(env, name, fallback, max) {
  * name: importing our own module that imports the driver made webpack split the driver into a
  * second, unnamed chunk whose id changed between builds, and dist/ could not equal a fresh build.
  */
-async function locksFor(env, onLost) {
-    const uri = env.MONGODB_URI?.trim();
-    if (!uri)
+const loadDriver = () => __webpack_require__.e(/* import() | mongodb */ 755).then(__webpack_require__.t.bind(__webpack_require__, 84294, 19));
+async function locksFor(mongoUri, onLost) {
+    if (!mongoUri)
         return memoryLocks();
-    const driver = await __webpack_require__.e(/* import() | mongodb */ 755).then(__webpack_require__.t.bind(__webpack_require__, 84294, 19));
-    return mongoLocks(uri, { onLost }, driver);
+    return mongoLocks(mongoUri, { onLost }, await loadDriver());
 }
 /**
  * `gatehouse-sync serve`. Mode deployment: every enabled source on its schedule, the HTTP
  * surface on PORT, until SIGTERM or SIGINT; an invalid configuration keeps the process up and
  * not ready, so the orchestrator shows why. Mode cronjob: every enabled source once, then the
- * exit status (0 all succeeded, 1 one failed, 2 invalid configuration).
+ * exit status (0 all succeeded, 1 one failed, 2 invalid configuration). An unusable process
+ * setting (PORT, HOST, LOG_LEVEL, SYNC_SHUTDOWN_GRACE_SECONDS, MONGODB_URI) exits 2 in either mode.
  */
 async function serveCommand(args, env, io, signals = process) {
-    const logger = createLogger({ level: env.LOG_LEVEL?.trim() || 'info', service: 'gatehouse-sync' });
-    let port;
-    let graceMs;
-    try {
-        port = whole(env, 'PORT', 8080, 65535);
-        graceMs = whole(env, 'SYNC_SHUTDOWN_GRACE_SECONDS', DEFAULT_SHUTDOWN_GRACE_SECONDS, 86_400) * 1000;
-    }
-    catch (err) {
-        if (!(err instanceof config_error_ConfigError))
-            throw err;
-        io.err(`gatehouse-sync: invalid configuration:\n  - ${err.setting} ${err.message}`);
-        return EXIT_CONFIG;
-    }
+    const checked = await checkServiceProcess(env, loadDriver);
     const config = checkServiceConfig(() => (0,sync_config/* loadSyncConfig */.mw)({ ...(args.configFile ? { file: args.configFile } : {}), env }));
     const mode = config.mode ?? 'deployment';
+    // A process setting stops it in either mode; the sync configuration's problems are listed too, so one look shows them all.
+    if (!checked.ok || (config.problems.length > 0 && mode === 'cronjob')) {
+        const problems = [...(checked.ok ? [] : checked.problems.map((p) => p.message)), ...config.problems];
+        io.err(`gatehouse-sync: invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+        return EXIT_CONFIG;
+    }
+    const { port, host, logLevel, graceMs, mongoUri } = checked.value;
+    const logger = logger_createLogger({ level: logLevel, service: 'gatehouse-sync' });
     if (config.problems.length > 0) {
-        if (mode === 'cronjob') {
-            io.err(`gatehouse-sync: invalid configuration:\n${config.problems.map((p) => `  - ${p}`).join('\n')}`);
-            return EXIT_CONFIG;
-        }
         logger.error({ problems: config.problems }, 'invalid configuration: nothing is scheduled and /readyz answers 503 until it is fixed');
     }
-    const locks = await locksFor(env, (source) => logger.error({ source }, 'the lock of a running sync was taken over: another process may be running the same source'));
+    const locks = await locksFor(mongoUri, (source) => logger.error({ source }, 'the lock of a running sync was taken over: another process may be running the same source'));
     const version = packageVersion();
     const triggerToken = env.SYNC_TRIGGER_TOKEN?.trim() || undefined;
     const assembled = assemble({
@@ -1450,13 +1628,12 @@ async function serveCommand(args, env, io, signals = process) {
     }
     if (!triggerToken)
         logger.warn('SYNC_TRIGGER_TOKEN is not set: POST /sync/{source} and /metrics answer anyone who can reach the port');
-    const host = env.HOST?.trim() || undefined;
     let listening;
     try {
         listening = await listenSyncApp(assembled, { logger, version, ...(triggerToken ? { triggerToken } : {}) }, port, host);
     }
     catch (err) {
-        logger.fatal({ err }, 'cannot listen');
+        reportListenFailure(logger, err);
         await locks.close();
         return EXIT_FAILED;
     }
