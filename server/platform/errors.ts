@@ -44,6 +44,13 @@ function retryAfter(headers: Record<string, unknown> | undefined, nowMs = Date.n
   return Number.isFinite(reset) && reset > 0 ? Math.max(1, Math.ceil(reset - nowMs / 1000)) : undefined;
 }
 
+/** A platform answer outside 2xx as a `PlatformError`: the platform's message, status and wait. */
+export function answerError(status: number, headers: Record<string, unknown>, data: unknown): PlatformError {
+  const message = typeof (data as { message?: unknown } | null)?.message === 'string' ? (data as { message: string }).message : `HTTP ${status}`;
+  const seconds = retryAfter(headers);
+  return new PlatformError(message, status, seconds === undefined ? {} : { retryAfterSeconds: seconds });
+}
+
 export function toPlatformError(err: unknown): unknown {
   if (err instanceof PlatformError) return err;
   if (err instanceof GraphqlResponseError) {
@@ -55,10 +62,7 @@ export function toPlatformError(err: unknown): unknown {
     const bounded = err.cause instanceof CallTimedOut || err.cause instanceof AnswerTooLarge ? err.cause : undefined;
     if (!err.response && bounded) return new PlatformError(`platform call failed: ${bounded.message}`, null, {}, { cause: bounded });
     if (!err.response) return new PlatformError('platform unreachable', null, {}, { cause: err.cause ?? err });
-    const data = err.response.data as { message?: unknown } | undefined;
-    const message = typeof data?.message === 'string' ? data.message : `HTTP ${err.status}`;
-    const seconds = retryAfter(err.response.headers as Record<string, unknown>);
-    return new PlatformError(message, err.status, seconds === undefined ? {} : { retryAfterSeconds: seconds });
+    return answerError(err.status, err.response.headers as Record<string, unknown>, err.response.data);
   }
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
     return new PlatformError('platform timed out', null, {}, { cause: err });

@@ -4,15 +4,14 @@ import { MAX_ANSWER_BYTES, PLATFORM_CALL, PLATFORM_COMMIT } from '../http/call-b
 import { boundedFetch, type CallBounds, type Fetch } from '../http/outbound.js';
 import { AppJwt } from './app-jwt.js';
 import type { AppCredentials } from './credentials.js';
-import { toPlatformError } from './errors.js';
+import { PlatformError, toPlatformError } from './errors.js';
 import type { Access } from './permissions.js';
+import { API_VERSION, PlatformRest } from './rest.js';
 
 const PlatformOctokit = Octokit.plugin(paginateRest);
 type PlatformOctokit = InstanceType<typeof PlatformOctokit>;
 
 export interface PlatformClientOptions {
-  /** What carries the requests (default: the network). */
-  readonly transport?: Fetch;
   /** Bound on one platform call (default `PLATFORM_CALL`). */
   readonly bounds?: CallBounds;
   /** Bound on `createCommitOnBranch`, which uploads file contents (default `PLATFORM_COMMIT`). */
@@ -20,8 +19,7 @@ export interface PlatformClientOptions {
   readonly userAgent: string;
 }
 
-/** The platform's REST API version this client is written against; sent on every call. */
-export const API_VERSION = '2022-11-28';
+export { API_VERSION };
 
 export interface Installation {
   readonly id: number;
@@ -82,15 +80,15 @@ const PAGE = 100;
  * Bodies are read whole inside the bound: Octokit itself would turn a body that stalls or breaks
  * off into an empty answer (`data: ""`) instead of an error.
  */
-function platformFetch(options: PlatformClientOptions, bounds: CallBounds): Fetch {
-  return boundedFetch(bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } });
+function platformFetch(bounds: CallBounds): Fetch {
+  return boundedFetch(bounds, { buffer: { maxBytes: MAX_ANSWER_BYTES } });
 }
 
 function octokitFor(apiBase: string, options: PlatformClientOptions, auth: Record<string, unknown>): PlatformOctokit {
   const octokit = new PlatformOctokit({
     baseUrl: apiBase,
     userAgent: options.userAgent,
-    request: { fetch: platformFetch(options, options.bounds ?? PLATFORM_CALL) },
+    request: { fetch: platformFetch(options.bounds ?? PLATFORM_CALL) },
     log: SILENT,
     ...auth,
   });
@@ -119,6 +117,9 @@ async function platformCall<T>(call: () => Promise<T>): Promise<T> {
 /** Calls made as the app itself (app JWT, RS256, `iss` = app id): installations and minting. */
 export class AppClient {
   private readonly octokit: PlatformOctokit;
+  private readonly jwt: AppJwt;
+  /** `/token`'s own calls (lookup, mint), without Octokit: see `rest.ts`. */
+  private readonly rest: PlatformRest;
 
   constructor(
     readonly apiBase: string,
@@ -126,25 +127,25 @@ export class AppClient {
     private readonly options: PlatformClientOptions,
   ) {
     const jwt = new AppJwt(credentials.appId, credentials.privateKey);
+    this.jwt = jwt;
+    this.rest = new PlatformRest(apiBase, { userAgent: options.userAgent, bounds: options.bounds ?? PLATFORM_CALL });
     this.octokit = octokitFor(apiBase, options, {});
     this.octokit.hook.before('request', async (request) => {
       request.headers.authorization = `bearer ${await jwt.get()}`;
     });
   }
 
+  private async asApp(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
+    return this.rest.call(method, path, `Bearer ${await this.jwt.get()}`, body, signal);
+  }
+
   /** The installation that covers `owner/repo`, or null when the app is not installed there (404). */
-  repositoryInstallation(owner: string, repo: string, signal?: AbortSignal): Promise<Installation | null> {
-    return nullOn404(() =>
-      this.octokit.request('GET /repos/{owner}/{repo}/installation', { owner, repo, ...perCall(signal) }).then(({ data }) => installationOf(data)),
-    );
+  repositoryInstallation(owner: string, repo: string): Promise<Installation | null> {
+    return nullOn404(async () => installationOf((await this.asApp('GET', `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/installation`)) as InstallationData));
   }
 
   installation(installationId: number): Promise<Installation | null> {
-    return nullOn404(() =>
-      this.octokit
-        .request('GET /app/installations/{installation_id}', { installation_id: installationId })
-        .then(({ data }) => installationOf(data)),
-    );
+    return nullOn404(async () => installationOf((await this.asApp('GET', `/app/installations/${installationId}`)) as InstallationData));
   }
 
   installations(signal?: AbortSignal): AsyncGenerator<Installation> {
@@ -158,14 +159,14 @@ export class AppClient {
    */
   mint(installationId: number, request: MintRequest, signal?: AbortSignal): Promise<MintedToken> {
     return platformCall(async () => {
-      const { data } = await this.octokit.request('POST /app/installations/{installation_id}/access_tokens', {
-        ...perCall(signal),
-        installation_id: installationId,
+      const body = {
         permissions: request.permissions,
         ...(request.repositoryIds ? { repository_ids: [...request.repositoryIds] } : {}),
         ...(request.repositoryNames ? { repositories: [...request.repositoryNames] } : {}),
-      });
-      return { token: data.token, expiresAt: data.expires_at, permissions: data.permissions as Record<string, string> };
+      };
+      const data = (await this.asApp('POST', `/app/installations/${installationId}/access_tokens`, body, signal)) as { token?: unknown; expires_at?: unknown; permissions?: unknown };
+      if (typeof data?.token !== 'string' || typeof data.expires_at !== 'string') throw new PlatformError('the mint answered without a token', 201);
+      return { token: data.token, expiresAt: data.expires_at, permissions: (data.permissions ?? {}) as Record<string, string> };
     });
   }
 
@@ -183,7 +184,7 @@ export class InstallationClient {
     private readonly octokit: PlatformOctokit,
     options: PlatformClientOptions,
   ) {
-    this.commitFetch = platformFetch(options, options.commitBounds ?? PLATFORM_COMMIT);
+    this.commitFetch = platformFetch(options.commitBounds ?? PLATFORM_COMMIT);
   }
 
   repositories(signal?: AbortSignal): AsyncGenerator<Repository> {
@@ -260,11 +261,14 @@ const CREATE_COMMIT = `mutation ($input: CreateCommitOnBranchInput!) {
   }
 }`;
 
-function installationOf(data: {
+interface InstallationData {
   id: number | bigint;
   permissions?: Record<string, string | undefined>;
   suspended_at?: string | null;
-}): Installation {
+}
+
+function installationOf(data: InstallationData): Installation {
+  if (typeof data?.id !== 'number' && typeof data?.id !== 'bigint') throw new PlatformError('the installation lookup answered without an id', 200);
   const permissions: Record<string, string> = {};
   for (const [name, access] of Object.entries(data.permissions ?? {})) if (typeof access === 'string') permissions[name] = access;
   return { id: Number(data.id), permissions, suspended: Boolean(data.suspended_at) };

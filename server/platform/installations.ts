@@ -39,14 +39,19 @@ export class InstallationDirectory {
     });
   }
 
-  async forRepository(app: AppClient, owner: string, repo: string): Promise<Installation | null> {
-    const key = this.key(app, `repo:${owner}/${repo}`.toLowerCase());
-    return installed(await this.cache.fetch(key, { context: () => app.repositoryInstallation(owner, repo) }));
+  forRepository(app: AppClient, owner: string, repo: string): Promise<Installation | null> | Installation | null {
+    return this.lookup(this.key(app, `repo:${owner}/${repo}`.toLowerCase()), () => app.repositoryInstallation(owner, repo));
   }
 
-  async byId(app: AppClient, installationId: number): Promise<Installation | null> {
-    const key = this.key(app, `id:${installationId}`);
-    return installed(await this.cache.fetch(key, { context: () => app.installation(installationId) }));
+  byId(app: AppClient, installationId: number): Promise<Installation | null> | Installation | null {
+    return this.lookup(this.key(app, `id:${installationId}`), () => app.installation(installationId));
+  }
+
+  /** A cached answer at once (the warm `/token` path, without `fetch`'s promise machinery); a shared lookup otherwise. */
+  private lookup(key: string, call: () => Promise<Installation | null>): Promise<Installation | null> | Installation | null {
+    const cached = this.cache.get(key);
+    if (cached) return installed(cached);
+    return this.cache.fetch(key, { context: call }).then(installed);
   }
 
   /** Drops a cached repository lookup (the installation refused a mint for it, or changed). */

@@ -1,56 +1,112 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import nock from 'nock';
+import { listen, readBody, type Listening } from '../support/servers.js';
 import { PlatformError } from '../../server/platform/errors.js';
 import { AppClient } from '../../server/platform/github-app.js';
 import { InstallationDirectory } from '../../server/platform/installations.js';
 import type { Access } from '../../server/platform/permissions.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, mintRepositoryToken } from '../../server/platform/repository-token.js';
-import { useNock } from '../support/nock.js';
 
-const API = 'https://api.github.example';
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const clock = { now: () => Date.now() };
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-describe('platform client (HTTP mocked with nock at the transport: the global fetch)', () => {
-  useNock();
-  const app = () => new AppClient(API, { appId: '99', privateKey }, { userAgent: 'gatehouse/test', transport: fetch, bounds: { connectMs: 500, totalMs: 500 } });
+interface Call {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+type Answer = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
+
+/**
+ * A loopback server answering scripted calls in order, per `METHOD path` (query included), like
+ * the platform would; a call it was not told about is a 599 that fails the test.
+ */
+class ScriptedPlatform {
+  readonly calls: Call[] = [];
+  private readonly script = new Map<string, { answer: Answer | ((call: Call) => Answer); match?: (call: Call) => boolean }[]>();
+  private constructor(private readonly listening: Listening) {}
+
+  static async start(): Promise<ScriptedPlatform> {
+    let platform: ScriptedPlatform | undefined;
+    const listening = await listen((req, res) => void platform!.handle(req, res));
+    platform = new ScriptedPlatform(listening);
+    return platform;
+  }
+
+  get url(): string {
+    return this.listening.url;
+  }
+
+  intercept(method: string, path: string, answer: Answer | ((call: Call) => Answer), options: { times?: number; match?: (call: Call) => boolean } = {}): void {
+    const key = `${method} ${path}`;
+    const list = this.script.get(key) ?? [];
+    for (let i = 0; i < (options.times ?? 1); i++) list.push({ answer, ...(options.match ? { match: options.match } : {}) });
+    this.script.set(key, list);
+  }
+
+  pending(): string[] {
+    return [...this.script].filter(([, list]) => list.length > 0).map(([key]) => key);
+  }
+
+  close(): Promise<void> {
+    return this.listening.close();
+  }
+
+  private async handle(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): Promise<void> {
+    const call: Call = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: await readBody(req) };
+    this.calls.push(call);
+    const next = this.script.get(`${call.method} ${call.path}`)?.shift();
+    if (!next || (next.match && !next.match(call))) return void res.writeHead(599, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `unexpected ${call.method} ${call.path}` }));
+    const answer = typeof next.answer === 'function' ? next.answer(call) : next.answer;
+    if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+    if (res.destroyed) return;
+    res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+  }
+}
+
+/** The platform on loopback: Node's client and undici (Octokit's fetch) both reach it for real. */
+describe('platform client (a scripted platform on loopback)', () => {
+  let github: ScriptedPlatform;
+  beforeEach(async () => {
+    github = await ScriptedPlatform.start();
+  });
+  afterEach(async () => {
+    assert.deepEqual(github.pending(), [], 'scripted calls were not made');
+    await github.close();
+  });
+  const app = () => new AppClient(github.url, { appId: '99', privateKey }, { userAgent: 'gatehouse/test', bounds: { connectMs: 500, totalMs: 500 } });
+  const sameBody = (expected: unknown) => (call: Call) => sameJson(call.body, expected);
 
   it('app calls carry an RS256 app JWT with iss = app id and a lifetime of at most 10 minutes', async () => {
-    let authorization = '';
-    nock(API)
-      .get('/repos/o/r/installation')
-      .reply(function () {
-        authorization = String(this.req.headers.authorization);
-        return [200, { id: 5, permissions: { contents: 'write' } }];
-      });
+    github.intercept('GET', '/repos/o/r/installation', { status: 200, body: { id: 5, permissions: { contents: 'write' } } });
     assert.deepEqual(await app().repositoryInstallation('o', 'r'), { id: 5, permissions: { contents: 'write' }, suspended: false });
-    const jwt = authorization.replace(/^bearer /i, '');
+    const jwt = String(github.calls[0]!.headers.authorization).replace(/^bearer /i, '');
+    const version = github.calls[0]!.headers['x-github-api-version'];
     assert.equal(decodeProtectedHeader(jwt).alg, 'RS256');
     const claims = decodeJwt(jwt);
     assert.equal(String(claims.iss), '99');
     assert.ok(claims.exp! - claims.iat! <= 600);
+    assert.equal(version, '2022-11-28');
   });
 
   it('404 on the installation lookup is null, not an error', async () => {
-    nock(API).get('/repos/o/r/installation').reply(404, { message: 'Not Found' });
+    github.intercept('GET', '/repos/o/r/installation', { status: 404, body: { message: 'Not Found' } });
     assert.equal(await app().repositoryInstallation('o', 'r'), null);
   });
 
   it('mints with repository_ids and permissions, and passes expires_at through unchanged', async () => {
-    nock(API)
-      .post('/app/installations/5/access_tokens', { repository_ids: [42], permissions: { contents: 'read' } })
-      .reply(201, { token: 'ghs_x', expires_at: '2030-01-01T00:00:00Z', permissions: { contents: 'read' } });
+    github.intercept('POST', '/app/installations/5/access_tokens', { status: 201, body: { token: 'ghs_x', expires_at: '2030-01-01T00:00:00Z', permissions: { contents: 'read' } } }, {
+      match: sameBody({ permissions: { contents: 'read' }, repository_ids: [42] }),
+    });
     const minted = await app().mint(5, { repositoryIds: [42], permissions: { contents: 'read' } });
     assert.deepEqual(minted, { token: 'ghs_x', expiresAt: '2030-01-01T00:00:00Z', permissions: { contents: 'read' } });
   });
 
   it('errors become PlatformError with the status, the platform message and retry-after', async () => {
-    nock(API)
-      .post('/app/installations/5/access_tokens')
-      .reply(403, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '60' });
+    github.intercept('POST', '/app/installations/5/access_tokens', { status: 403, body: { message: 'You have exceeded a secondary rate limit.' }, headers: { 'retry-after': '60' } });
     const err = await app()
       .mint(5, { permissions: { contents: 'read' } })
       .catch((e: unknown) => e);
@@ -61,7 +117,7 @@ describe('platform client (HTTP mocked with nock at the transport: the global fe
   });
 
   it('a dropped connection or a timeout is a PlatformError without a status', async () => {
-    nock(API).get('/app/installations/1').delay(2000).reply(200, { id: 1 });
+    github.intercept('GET', '/app/installations/1', { status: 200, body: { id: 1 }, delayMs: 2000 });
     const err = await app()
       .installation(1)
       .catch((e: unknown) => e);
@@ -71,22 +127,21 @@ describe('platform client (HTTP mocked with nock at the transport: the global fe
 
   it('follows Link pagination across pages of /installation/repositories', async () => {
     const repo = (id: number) => ({ id, name: `r${id}`, full_name: `o/r${id}`, owner: { login: 'o' } });
-    nock(API)
-      .get('/installation/repositories')
-      .query({ per_page: '100' })
-      .reply(200, { total_count: 3, repositories: [repo(1), repo(2)] }, { link: `<${API}/installation/repositories?per_page=100&page=2>; rel="next"` })
-      .get('/installation/repositories')
-      .query({ per_page: '100', page: '2' })
-      .reply(200, { total_count: 3, repositories: [repo(3)] });
+    github.intercept('GET', '/installation/repositories?per_page=100', {
+      status: 200,
+      body: { total_count: 3, repositories: [repo(1), repo(2)] },
+      headers: { link: `<${github.url}/installation/repositories?per_page=100&page=2>; rel="next"` },
+    });
+    github.intercept('GET', '/installation/repositories?per_page=100&page=2', { status: 200, body: { total_count: 3, repositories: [repo(3)] } });
     const names = [];
     for await (const r of app().withToken('ghs_t').repositories()) names.push(r.fullName);
     assert.deepEqual(names, ['o/r1', 'o/r2', 'o/r3']);
   });
 
   it('installation-token calls send the token, and GraphQL errors become PlatformError with their type', async () => {
-    nock(API, { reqheaders: { authorization: 'token ghs_t' } })
-      .post('/graphql')
-      .reply(200, { data: { createCommitOnBranch: null }, errors: [{ type: 'STALE_DATA', message: 'Expected branch to point to "x"' }] });
+    github.intercept('POST', '/graphql', { status: 200, body: { data: { createCommitOnBranch: null }, errors: [{ type: 'STALE_DATA', message: 'Expected branch to point to "x"' }] } }, {
+      match: (call) => call.headers.authorization === 'token ghs_t',
+    });
     const err = await app()
       .withToken('ghs_t')
       .createCommitOnBranch({
@@ -106,13 +161,13 @@ describe('platform client (HTTP mocked with nock at the transport: the global fe
     const deps = () => ({ installations: new InstallationDirectory(), clock });
 
     it('narrows the request to the installation grant and asks for metadata: read when nothing is left', async () => {
-      nock(API)
-        .get('/repos/o/r/installation')
-        .reply(200, { id: 5, permissions: { metadata: 'read', issues: 'read' } })
-        .post('/app/installations/5/access_tokens', { repository_ids: [42], permissions: { issues: 'read' } })
-        .reply(201, { token: 'ghs_a', expires_at: inAnHour(), permissions: { issues: 'read' } })
-        .post('/app/installations/5/access_tokens', { repository_ids: [42], permissions: { metadata: 'read' } })
-        .reply(201, { token: 'ghs_b', expires_at: inAnHour(), permissions: { metadata: 'read' } });
+      github.intercept('GET', '/repos/o/r/installation', { status: 200, body: { id: 5, permissions: { metadata: 'read', issues: 'read' } } });
+      github.intercept('POST', '/app/installations/5/access_tokens', { status: 201, body: { token: 'ghs_a', expires_at: inAnHour(), permissions: { issues: 'read' } } }, {
+        match: sameBody({ permissions: { issues: 'read' }, repository_ids: [42] }),
+      });
+      github.intercept('POST', '/app/installations/5/access_tokens', { status: 201, body: { token: 'ghs_b', expires_at: inAnHour(), permissions: { metadata: 'read' } } }, {
+        match: sameBody({ permissions: { metadata: 'read' }, repository_ids: [42] }),
+      });
       const d = deps();
       const client = app();
       assert.equal((await mintRepositoryToken(d, client, { owner: 'o', repo: 'r', repositoryId: 42 }, { issues: 'write', contents: 'write' })).token, 'ghs_a');
@@ -120,24 +175,18 @@ describe('platform client (HTTP mocked with nock at the transport: the global fe
     });
 
     it('maps the outcomes: not installed, lookup failure, mint failure', async () => {
-      nock(API).get('/repos/o/r/installation').reply(404, { message: 'Not Found' });
+      github.intercept('GET', '/repos/o/r/installation', { status: 404, body: { message: 'Not Found' } });
       await assert.rejects(mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'read' }), AppNotInstalled);
-      nock(API).get('/repos/o/r/installation').reply(503, { message: 'Service Unavailable' });
+      github.intercept('GET', '/repos/o/r/installation', { status: 503, body: { message: 'Service Unavailable' } });
       await assert.rejects(mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'read' }), InstallationLookupFailed);
-      nock(API)
-        .get('/repos/o/r/installation')
-        .reply(200, { id: 5, permissions: { contents: 'read' } })
-        .post('/app/installations/5/access_tokens')
-        .reply(500, { message: 'Server Error' });
+      github.intercept('GET', '/repos/o/r/installation', { status: 200, body: { id: 5, permissions: { contents: 'read' } } });
+      github.intercept('POST', '/app/installations/5/access_tokens', { status: 500, body: { message: 'Server Error' } });
       await assert.rejects(mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'read' }), MintFailed);
     });
 
     it('refuses an unusable expires_at', async () => {
-      nock(API)
-        .get('/repos/o/r/installation')
-        .reply(200, { id: 5, permissions: { contents: 'read' } })
-        .post('/app/installations/5/access_tokens')
-        .reply(201, { token: 'ghs_a', expires_at: 'soon', permissions: {} });
+      github.intercept('GET', '/repos/o/r/installation', { status: 200, body: { id: 5, permissions: { contents: 'read' } } });
+      github.intercept('POST', '/app/installations/5/access_tokens', { status: 201, body: { token: 'ghs_a', expires_at: 'soon', permissions: {} } });
       await assert.rejects(mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'read' }), MintFailed);
     });
 
@@ -146,38 +195,30 @@ describe('platform client (HTTP mocked with nock at the transport: the global fe
       ['permissions it does not grant', 'The permissions requested are not granted to this installation.'],
     ]) {
       it(`a mint answered 422 (${what}) is MintFailed, not AppNotInstalled, and the cached lookup is dropped`, async () => {
-        const scope = nock(API)
-          .get('/repos/o/r/installation')
-          .times(2)
-          .reply(200, { id: 5, permissions: { contents: 'write' } })
-          .post('/app/installations/5/access_tokens')
-          .reply(422, { message, documentation_url: 'https://docs.github.com/rest', status: '422' })
-          .post('/app/installations/5/access_tokens')
-          .reply(201, { token: 'ghs_a', expires_at: inAnHour(), permissions: { contents: 'write' } });
+        github.intercept('GET', '/repos/o/r/installation', { status: 200, body: { id: 5, permissions: { contents: 'write' } } }, { times: 2 });
+        github.intercept('POST', '/app/installations/5/access_tokens', { status: 422, body: { message, documentation_url: 'https://docs.github.com/rest', status: '422' } });
+        github.intercept('POST', '/app/installations/5/access_tokens', { status: 201, body: { token: 'ghs_a', expires_at: inAnHour(), permissions: { contents: 'write' } } });
         const d = deps();
         const client = app();
         const refused = await mintRepositoryToken(d, client, { owner: 'o', repo: 'r', repositoryId: 42 }, { contents: 'write' }).catch((err: unknown) => err);
         assert.ok(refused instanceof MintFailed, String(refused));
         assert.ok(refused.cause instanceof PlatformError && refused.cause.status === 422 && refused.cause.message === message);
-        // The second lookup (times(2)) is only made because the refusal dropped the cached one.
+        // The second lookup (times(2)) is only made because the refusal dropped the cached one;
+        // afterEach checks that no interceptor was left unused.
         assert.equal((await mintRepositoryToken(d, client, { owner: 'o', repo: 'r', repositoryId: 42 }, { contents: 'write' })).token, 'ghs_a');
-        assert.ok(scope.isDone());
       });
     }
 
     it('a mint answered 404 (the installation is gone since the lookup) is AppNotInstalled', async () => {
-      nock(API)
-        .get('/repos/o/r/installation')
-        .reply(200, { id: 5, permissions: { contents: 'write' } })
-        .post('/app/installations/5/access_tokens')
-        .reply(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' });
+      github.intercept('GET', '/repos/o/r/installation', { status: 200, body: { id: 5, permissions: { contents: 'write' } } });
+      github.intercept('POST', '/app/installations/5/access_tokens', { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' } });
       await assert.rejects(mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'write' }), AppNotInstalled);
     });
 
     const refusedSets: Record<string, Access>[] = [{ members: 'read' }, { contents: 'write', organization_administration: 'write' }, { workflows: 'read' }, { pull_request: 'write' }];
     for (const requested of refusedSets) {
       it(`refuses ${JSON.stringify(requested)} before any platform call (the vocabulary of TOKEN_PERMISSIONS)`, async () => {
-        // No interceptor: any call would fail the test with a connection error instead of this refusal.
+        // Nothing scripted: any call would be answered 599 and fail the test differently.
         const refused = await mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, requested).catch((err: unknown) => err);
         assert.ok(refused instanceof MintFailed, String(refused));
         assert.match(refused.message, /^not asked of the platform: the request (names|sets) /);
@@ -185,6 +226,11 @@ describe('platform client (HTTP mocked with nock at the transport: the global fe
       });
     }
   });
-
-  afterEach(() => nock.abortPendingRequests());
 });
+
+/** The body sent is this JSON document (whatever its key order). */
+function sameJson(body: string, expected: unknown): boolean {
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sort(x)])) : v;
+  return JSON.stringify(sort(JSON.parse(body))) === JSON.stringify(sort(expected));
+}
