@@ -1,4 +1,5 @@
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express from 'express';
 import { KeySetRegistry } from './auth/key-sets.js';
 import { OidcVerifier } from './auth/verifier.js';
 import { systemClock, type Clock } from './clock.js';
@@ -7,11 +8,13 @@ import { KeySetSnapshots } from './broker/key-set-snapshots.js';
 import { ReleasesService } from './broker/releases.js';
 import { brokerRoutes } from './broker/routes.js';
 import { brokerSettingsSource } from './broker/settings.js';
+import { tokenHandler } from './broker/token-route.js';
 import { healthRoutes } from './health/routes.js';
 import { apiHeaders } from './http/api-headers.js';
 import { backendBounds, type BackendBounds } from './http/call-bounds.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound, settingsOrMisconfigured } from './http/errors.js';
+import { withPlainRoutes } from './http/plain.js';
 import { requestLogging } from './http/request-logging.js';
 import { createChatSink } from './ledger/chat-sink.js';
 import { ledgerRoutes } from './ledger/routes.js';
@@ -39,20 +42,24 @@ export interface AppDeps {
   readonly installations?: InstallationDirectory;
 }
 
-/** The backend: wires the parts; holds no logic of its own. */
-export function createApp(deps: AppDeps): Express {
+/**
+ * The backend: wires the parts; holds no logic of its own. `POST /token` is served by a plain
+ * handler in front of the Express app (see `http/plain.ts`); every other request goes to Express.
+ */
+export function createApp(deps: AppDeps): RequestListener {
   const clock = deps.clock ?? systemClock;
   const transport = deps.transport ? { transport: deps.transport } : {};
   const bounds = backendBounds(deps.bounds);
   const keySets = deps.keySets ?? new KeySetRegistry({ ...transport, clock });
   const verifier = new OidcVerifier(keySets, clock);
-  const clients = new AppClients({ ...transport, bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse/${deps.version}` });
+  const clients = new AppClients({ bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse/${deps.version}` });
   const installations = deps.installations ?? new InstallationDirectory();
 
+  const logRequest = requestLogging(deps.logger);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestLogging(deps.logger), apiHeaders);
+  app.use(logRequest, apiHeaders);
 
   app.use(healthRoutes(deps.version));
   app.use(
@@ -66,23 +73,24 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
-  app.use(
-    brokerRoutes({
-      settings: brokerSettingsSource(deps.env),
-      verifier,
-      keySets,
-      snapshots: new KeySetSnapshots(deps.store.keyValues, clock),
-      clients,
-      installations,
-      clock,
-      keyValues: deps.store.keyValues,
-      releases: new ReleasesService({ clients, clock, keyValues: deps.store.keyValues, crawlMs: bounds.releasesCrawlMs }),
-    }),
-  );
+  const broker = {
+    settings: brokerSettingsSource(deps.env),
+    verifier,
+    keySets,
+    snapshots: new KeySetSnapshots(deps.store.keyValues, clock),
+    clients,
+    installations,
+    clock,
+    keyValues: deps.store.keyValues,
+    releases: new ReleasesService({ clients, clock, keyValues: deps.store.keyValues, crawlMs: bounds.releasesCrawlMs }),
+  };
+  app.use(brokerRoutes(broker));
 
   app.use(() => {
     throw notFound();
   });
   app.use(errorHandler);
-  return app;
+
+  const token = tokenHandler(broker);
+  return withPlainRoutes(app, 'POST', { '/token': (req, res) => logRequest(req, res, () => void token(req, res)) });
 }

@@ -3,15 +3,14 @@ import { AppError } from '../http/errors.js';
 import { isJsonObject, parseJson, rawBody } from '../http/json-body.js';
 import { route } from '../http/routes.js';
 import { BodySlots, slottedRawBody } from '../http/slotted-body.js';
-import { issueToken, parseTokenRequest, type IssueTokenDeps } from './issue-token.js';
+import type { IssueTokenDeps } from './issue-token.js';
 import type { ReleasesService } from './releases.js';
 import type { BrokerSettings } from './settings.js';
 import { parseSignRequest, signCommit } from './sign-commit.js';
+import { tokenHandler } from './token-route.js';
 import { triggerAuth } from './trigger-auth.js';
 import { handleDelivery, PayloadSignature, statedSignature, type WebhookDeps } from './webhook.js';
 
-/** A token request is a few KB; anything near this is not one. */
-const TOKEN_BODY_LIMIT = '64kb';
 /** File contents travel base64-encoded in the body. */
 const SIGN_BODY_LIMIT = '8mb';
 /** Push payloads stay well below this; the platform itself caps deliveries at 25 MB. */
@@ -38,15 +37,10 @@ const header = (value: string | string[] | undefined): string | undefined => (ty
 export function brokerRoutes(deps: BrokerRouteDeps): Router {
   const router = Router();
 
-  route(router, '/token', {
-    post: [
-      ...rawBody(TOKEN_BODY_LIMIT),
-      async (req, res) => {
-        const request = parseTokenRequest(parseJson(req.rawBody));
-        res.json(await issueToken(deps, deps.settings(), request, req.log));
-      },
-    ],
-  });
+  // Served by the plain handler (server/app.ts puts it in front of Express for `POST /token`);
+  // this route takes the spellings Express also matches (`/token/`, `/TOKEN`) and the other methods.
+  const token = tokenHandler(deps);
+  route(router, '/token', { post: [(req, res) => token(req, res)] });
 
   route(router, '/sign', {
     post: [

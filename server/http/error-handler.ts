@@ -1,6 +1,8 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import { StoreUnavailable } from '../store/types.js';
 import { AppError } from './errors.js';
+import { sendJson } from './plain.js';
 
 /** Errors raised by body-parser (raw-body) carry a `type`; map the ones a client can cause. */
 function fromBodyParser(err: { type?: unknown; status?: unknown }): AppError | undefined {
@@ -18,7 +20,7 @@ function fromBodyParser(err: { type?: unknown; status?: unknown }): AppError | u
   }
 }
 
-function toAppError(err: unknown): AppError {
+export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   // No verdict was reached and nothing was half-written: the client may retry.
   if (err instanceof StoreUnavailable) return new AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
@@ -32,11 +34,14 @@ function toAppError(err: unknown): AppError {
   return new AppError(500, 'internal_error');
 }
 
-/** The single place where an error becomes an HTTP response. */
-export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+/**
+ * The single place where an error becomes an HTTP response, for the Express routes (as their
+ * error handler) and the plain ones (`plain.ts`) alike.
+ */
+export function answerError(err: unknown, req: IncomingMessage, res: ServerResponse): void {
   const appError = toAppError(err);
   if (appError.status >= 500) {
-    // The request log line (pino-http) carries `res.err`: one line per failed request, with the real error.
+    // The request's log line carries `res.err`: one line per failed request, with the real error.
     res.err = err instanceof Error ? err : new Error(String(err));
   } else if (appError.cause !== undefined) {
     req.log?.info({ code: appError.code, cause: describeCause(appError.cause) }, 'request refused');
@@ -45,9 +50,10 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     res.end();
     return;
   }
-  res.set(appError.headers);
-  res.status(appError.status).json(appError.body());
-};
+  sendJson(res, appError.status, appError.body(), appError.headers);
+}
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => answerError(err, req, res);
 
 /** Only the class name and message of a cause are logged: never a stack with request data. */
 function describeCause(cause: unknown): string {

@@ -1,4 +1,5 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { KeySetRegistry } from '../auth/key-sets.js';
 import { OidcVerifier } from '../auth/verifier.js';
 import { brokerSettingsSource } from '../broker/settings.js';
@@ -6,13 +7,14 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Env } from '../config-error.js';
 import { apiHeaders } from '../http/api-headers.js';
 import { backendBounds, type BackendBounds } from '../http/call-bounds.js';
-import { parseJson, rawBody } from '../http/json-body.js';
+import { withPlainRoutes } from '../http/plain.js';
 import type { Fetch } from '../http/outbound.js';
 import type { Logger } from '../logger.js';
 import { AppClients } from '../platform/clients.js';
 import { InstallationDirectory } from '../platform/installations.js';
 import { Refusal, type Outcome } from './outcomes.js';
-import { configurationUsable, mintForCaller, parseRequest } from './token.js';
+import { configurationUsable } from './token.js';
+import { answerRefusal, tokenHandler } from './token-route.js';
 
 export interface MinimalAppDeps {
   readonly env: () => Env;
@@ -27,27 +29,19 @@ export interface MinimalAppDeps {
   readonly installations?: InstallationDirectory;
 }
 
-const TOKEN_BODY_LIMIT = '64kb';
-
-/** The class name of what failed verification (jose's when there is one) or broke: never a message. */
-function exceptionClass(err: Refusal): string | undefined {
-  if (err.outcome !== 'invalid_oidc' && err.outcome !== 'jwks_unavailable' && err.outcome !== 'internal_error') return undefined;
-  const cause = err.cause instanceof Error && err.cause.cause instanceof Error ? err.cause.cause : err.cause;
-  return cause instanceof Error ? cause.constructor.name : undefined;
-}
 
 /**
  * The minimal broker: `GET /healthz`, `GET /readyz`, `POST /token`. Every `/token` request
  * writes exactly one log line, `{"outcome": <code>}`, from a closed vocabulary.
  */
-export function createMinimalApp(deps: MinimalAppDeps): Express {
+export function createMinimalApp(deps: MinimalAppDeps): RequestListener {
   const clock = deps.clock ?? systemClock;
   const transport = deps.transport ? { transport: deps.transport } : {};
   const bounds = backendBounds(deps.bounds);
   const keySets = deps.keySets ?? new KeySetRegistry({ ...transport, clock });
   const tokenDeps = {
     verifier: new OidcVerifier(keySets, clock),
-    clients: new AppClients({ ...transport, bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse-minimal/${deps.version}` }),
+    clients: new AppClients({ bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse-minimal/${deps.version}` }),
     installations: deps.installations ?? new InstallationDirectory(),
     clock,
   };
@@ -73,25 +67,18 @@ export function createMinimalApp(deps: MinimalAppDeps): Express {
   });
   app.all('/readyz', refuse('method_not_allowed'));
 
-  app.post('/token', ...rawBody(TOKEN_BODY_LIMIT), async (req, res) => {
-    const request = parseRequest(parseJson(req.rawBody));
-    const answer = await mintForCaller(tokenDeps, settings(), request);
-    logOutcome('mint_ok');
-    res.json(answer);
-  });
+  // `POST /token` is a plain handler in front of Express (see `http/plain.ts`); this route takes
+  // the spellings Express also matches (`/token/`, `/TOKEN`) and answers the other methods.
+  const token = tokenHandler(tokenDeps, settings, logOutcome);
+  app.post('/token', (req, res) => void token(req, res));
   app.all('/token', refuse('method_not_allowed'));
   app.use(refuse('not_found'));
 
-  const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-    // Body-parser failures (size, encoding) and unparseable JSON are all "not a JSON object".
-    const parseFailure = (err as { code?: unknown }).code === 'invalid_json' || typeof (err as { type?: unknown }).type === 'string';
-    const refusal = err instanceof Refusal ? err : new Refusal(parseFailure ? 'invalid_json' : 'internal_error', { cause: err });
-    if (req.path === '/token') logOutcome(refusal.outcome, exceptionClass(refusal));
-    else if (refusal.outcome === 'internal_error') deps.logger.error({ err }, 'unexpected failure');
-    if (res.headersSent) return void res.end();
-    if (refusal.retryAfterSeconds !== undefined) res.set('Retry-After', String(Math.ceil(refusal.retryAfterSeconds)));
-    res.status(refusal.status).json({ error: refusal.outcome });
+  const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
+    const refusal = err instanceof Refusal ? err : new Refusal('internal_error', { cause: err });
+    if (refusal.outcome === 'internal_error') deps.logger.error({ err }, 'unexpected failure');
+    answerRefusal(res, refusal);
   };
   app.use(errorHandler);
-  return app;
+  return withPlainRoutes(app, 'POST', { '/token': (req, res) => void token(req, res) });
 }

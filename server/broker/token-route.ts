@@ -1,0 +1,27 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerError } from '../http/error-handler.js';
+import { parseJson } from '../http/json-body.js';
+import { readBody, sendJson } from '../http/plain.js';
+import { noteLogLine } from '../http/request-logging.js';
+import { issueToken, parseTokenRequest, type IssueTokenDeps } from './issue-token.js';
+import type { BrokerSettings } from './settings.js';
+
+/** A token request is a few KB; anything near this is not one. */
+export const TOKEN_BODY_LIMIT = 64 * 1024;
+
+/**
+ * `POST /token` as a plain node:http handler (see `http/plain.ts` for why it bypasses Express):
+ * the body, the exchange, the answer, and the audit fields on the request's one log line.
+ */
+export function tokenHandler(deps: IssueTokenDeps & { readonly settings: () => BrokerSettings }): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    try {
+      const request = parseTokenRequest(parseJson(await readBody(req, TOKEN_BODY_LIMIT)));
+      const { answer, audit } = await issueToken(deps, deps.settings(), request, req.log);
+      noteLogLine(res, 'token minted', audit);
+      sendJson(res, 200, answer);
+    } catch (err) {
+      answerError(err, req, res);
+    }
+  };
+}
