@@ -2,28 +2,38 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
 
+/** Names whose values never reach a log line, whatever code logs them. */
+const SECRET_NAMES = ['authorization', 'cookie', 'x-hub-signature-256', 'token', 'oidcToken', 'privateKey', 'secret', 'password', 'webhookUrl', 'chatWebhookUrl'];
+const SECRETS = new Set(SECRET_NAMES);
+
 /**
- * Paths whose values never reach a log line, whatever code logs them. Request logs carry no
- * headers or bodies in the first place; this is the second line of defence.
+ * Top-level names, for pino's own redaction, which also covers child-logger bindings (the censor
+ * below sees log objects only). Request logs carry no headers or bodies in the first place; this
+ * is the second line of defence.
  */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-hub-signature-256"]',
-  '*.authorization',
-  '*.token',
-  '*.oidcToken',
-  '*.privateKey',
-  '*.secret',
-  '*.password',
-  '*.webhookUrl',
-  '*.chatWebhookUrl',
-  'token',
-  'oidcToken',
-  'privateKey',
-  'secret',
-  'webhookUrl',
-];
+export const REDACTED_PATHS = [...SECRET_NAMES, 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-hub-signature-256"]'];
+
+/**
+ * The same names anywhere in the first levels of a log object (`settings.privateKey`,
+ * `req.headers.authorization`), censored in one pass over its keys. pino's wildcard paths
+ * (`*.token`) did this at about 40 µs per line, more than the rest of `/token`'s logging.
+ */
+function censored(object: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  let out = object;
+  for (const key in object) {
+    const value = object[key];
+    let replaced: unknown = value;
+    if (SECRETS.has(key)) replaced = '[redacted]';
+    else if (depth < 2 && value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Error)) {
+      replaced = censored(value as Record<string, unknown>, depth + 1);
+    }
+    if (replaced !== value) {
+      if (out === object) out = { ...object };
+      out[key] = replaced;
+    }
+  }
+  return out;
+}
 
 /**
  * Structured JSON logs on stdout (or `destination`, which tests use to read the stream), written
@@ -38,7 +48,7 @@ export function createLogger(options: { level?: string; destination?: Destinatio
       base: { service: options.service ?? 'gatehouse' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: label }), log: (object) => censored(object) },
     },
     options.destination ?? pino.destination({ dest: 1, sync: true }),
   );

@@ -1,6 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** A short, non-reversible name for a credential, so logs can correlate without holding it. */
+/**
+ * A short, non-reversible name for a credential, so logs can correlate without holding it.
+ * `crypto.hash` is the one-shot form: `/token` takes two of these per request, and a hash object
+ * per call showed in its profile.
+ */
 export function fingerprint(credential: string): string {
-  return createHash('sha256').update(credential).digest('hex').slice(0, 16);
+  return hash('sha256', credential, 'hex').slice(0, 16);
 }

@@ -56,7 +56,13 @@ export function parseTokenRequest(body: unknown): TokenRequest {
  * `POST /token`, rules 3–8 (the body rules are `parseTokenRequest`), in the main broker's
  * vocabulary. The exchange itself is shared with the minimal broker.
  */
-export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings, request: TokenRequest, log: Logger): Promise<TokenResponse> {
+/** A minted token's answer, and the fields its request's log line carries. */
+export interface IssuedToken {
+  readonly answer: TokenResponse;
+  readonly audit: Readonly<Record<string, unknown>>;
+}
+
+export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings, request: TokenRequest, log: Logger): Promise<IssuedToken> {
   // An operator's mistake answers every request the same way, before any key fetch.
   if (!settings.tokenPermissions.ok) {
     throw new AppError(400, 'invalid_token_permissions', {}, { cause: settings.tokenPermissions.error });
@@ -80,8 +86,10 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
   }
 
   const { caller, platform, minted } = exchanged;
-  log.info(
-    {
+  return {
+    answer: { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository },
+    // What the request's one log line carries (never a token: only their hashes).
+    audit: {
       repository: caller.repository,
       repository_id: caller.repositoryId,
       oidc_sha256: fingerprint(request.oidcToken),
@@ -92,9 +100,7 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
       expires_at: minted.expiresAt,
       ...request.context,
     },
-    'token minted',
-  );
-  return { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository };
+  };
 }
 
 /** The main broker's answers to the exchange's failures (spec error table of `POST /token`). */

@@ -22,4 +22,14 @@ describe('structured logger', () => {
     assert.equal(line!.service, 'gatehouse');
     assert.match(String(line!.time), /^\d{4}-\d{2}-\d{2}T/);
   });
+
+  it('redacts the names in child-logger bindings and two levels down, and leaves errors whole', () => {
+    const { logger, lines, text } = capturedLogger();
+    logger.child({ token: 'secret1', req: { headers: { authorization: 'Bearer secret2' } } }).info({ outer: { inner: { password: 'secret3' } } }, 'bound');
+    logger.error({ err: new Error('boom') }, 'failed');
+    for (let i = 1; i <= 3; i++) assert.ok(!text().includes(`secret${i}`), `secret${i} reached the log`);
+    const failed = lines().find((l) => l.msg === 'failed') as { err?: { message?: string; stack?: string } };
+    assert.equal(failed.err?.message, 'boom');
+    assert.match(String(failed.err?.stack), /^Error: boom/);
+  });
 });
