@@ -35,15 +35,17 @@ export function commaList(raw: string | undefined): string[] {
  * parses again only when one of `keys` changed, so per-request reads stay cheap.
  */
 export function settingsSource<T>(env: () => Env, keys: readonly string[], parse: (env: Env) => T): () => T {
-  let lastKey: string | undefined;
+  let lastValues: (string | undefined)[] | undefined;
   let last: { value: T } | undefined;
   return () => {
     const current = env();
-    const key = JSON.stringify(keys.map((k) => current[k] ?? null));
-    if (key !== lastKey || !last) {
+    // Compared value by value: this runs on every request (a JSON key per call showed in profiles).
+    let changed = !lastValues || !last;
+    for (let i = 0; !changed && i < keys.length; i++) changed = current[keys[i]!] !== lastValues![i];
+    if (changed) {
       last = { value: parse(current) };
-      lastKey = key;
+      lastValues = keys.map((k) => current[k]);
     }
-    return last.value;
+    return last!.value;
   };
 }

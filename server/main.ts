@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { createApp } from './app.js';
+import { environmentSnapshot } from './env-snapshot.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { installGracefulShutdown } from './lifecycle.js';
 import { createLogger } from './logger.js';
@@ -21,7 +22,7 @@ logNotices(logger, notices);
 
 const version = packageVersion();
 const store = createStore(env, logger);
-const app = createApp({ env: () => process.env, store, logger, version });
+const app = createApp({ env: environmentSnapshot(), store, logger, version });
 const server = createServer(app);
 answerClientErrors(server);
 server.listen({ port, ...(host ? { host } : {}) }, () => {
