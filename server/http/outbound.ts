@@ -66,7 +66,7 @@ const agents = new Map<number, Agent>();
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
  * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
  */
-function agentFor(connectMs: number): Agent {
+function sharedAgent(connectMs: number): Agent {
   let agent = agents.get(connectMs);
   if (!agent) {
     agent = new Agent({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
@@ -82,7 +82,7 @@ function agentFor(connectMs: number): Agent {
 export function networkTransport(connectMs: number, dispatcherFor?: (url: URL) => Dispatcher | undefined): Fetch {
   return ((input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    const dispatcher = dispatcherFor?.(url) ?? agentFor(connectMs);
+    const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
     return undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher });
   }) as unknown as Fetch;
 }
@@ -122,10 +122,13 @@ export function boundedFetch(bounds: CallBounds, options: BoundedFetchOptions = 
       // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
       throw signal.aborted ? signal.reason : err;
     }
-    const body = guardedBody(response, signal, () => clearTimeout(timer));
-    if (!options.buffer) return rebuilt(response, body);
-    const bytes = body ? await readAll(body, options.buffer.maxBytes) : null;
-    return rebuilt(response, bytes);
+    if (!options.buffer) return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
+    try {
+      const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
+      return rebuilt(response, bytes);
+    } finally {
+      clearTimeout(timer);
+    }
   }) as Fetch;
 }
 
@@ -178,19 +181,32 @@ function guardedBody(response: Response, signal: AbortSignal, ended: () => void)
   });
 }
 
-async function readAll(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+/**
+ * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
+ * is ours, so it can be cancelled even while a read waits on a stalled peer).
+ */
+async function readAll(body: ReadableStream<Uint8Array>, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new AnswerTooLarge(maxBytes);
+  const stop = (): void => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new AnswerTooLarge(maxBytes);
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (err) {
+    throw signal.aborted ? signal.reason : err;
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
   return Buffer.concat(chunks, size);
 }

@@ -85,6 +85,7 @@ export class DependencyTrackClient {
   /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
   exportFindings(project: DependencyTrackProject, signal?: AbortSignal): Promise<Response> {
     return send(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
+      stream: true,
       headers: this.headers,
       timeoutMs: this.options.uploadTimeoutMs,
       ...(signal ? { signal } : {}),

@@ -1,4 +1,4 @@
-import { syncCall } from '../../http/call-bounds.js';
+import { MAX_ANSWER_BYTES, syncCall } from '../../http/call-bounds.js';
 import { boundedFetch, transportFailure } from '../../http/outbound.js';
 
 /** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
@@ -69,20 +69,25 @@ async function errorDetail(response: Response): Promise<string | undefined> {
 
 export interface SendOptions extends Omit<RequestInit, 'signal'> {
   readonly timeoutMs: number;
+  /**
+   * The body is handed on unread, to be streamed (an export into a reimport); otherwise it is read
+   * whole inside the bound (every API answer the sync reads is a page of JSON).
+   */
+  readonly stream?: boolean;
   /** Aborts the exchange early, e.g. a download whose upload failed. */
   readonly signal?: AbortSignal;
 }
 
 /**
- * One HTTP exchange. Resolves with a 2xx response (body unread, so it can be streamed); throws
+ * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
  * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
- * the whole exchange, the body's last byte included (a body read after it rejects).
+ * the whole exchange, the body's last byte included (a streamed body read after it rejects).
  */
 export async function send(service: string, operation: string, url: string, options: SendOptions): Promise<Response> {
-  const { timeoutMs, ...init } = options;
+  const { timeoutMs, stream, ...init } = options;
   let response: Response;
   try {
-    response = await boundedFetch(syncCall(timeoutMs))(url, init);
+    response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, init);
   } catch (err) {
     throw new TransportError(service, operation, transportReason(err, timeoutMs));
   }
