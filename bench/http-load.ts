@@ -124,6 +124,40 @@ export function startBareVerify(jwks: unknown, issuer: string, audience: string)
   return startServer(join(ROOT, 'bench', 'bare-verify.mjs'), env, 'bare verify listening');
 }
 
+/** The limit for `/token`: bare node:http verifying the token with jose and making one mint POST to the platform fake. */
+export function startBareMint(options: { jwks: unknown; issuer: string; audience: string; apiBase: string; appId: string; appKey: string; installationId: number; repositoryId: number }): Promise<ServerProcess> {
+  const env = {
+    BENCH_JWKS: JSON.stringify(options.jwks),
+    BENCH_ISSUER: options.issuer,
+    BENCH_AUDIENCE: options.audience,
+    BENCH_API_BASE: options.apiBase,
+    BENCH_APP_ID: options.appId,
+    BENCH_APP_KEY: options.appKey,
+    BENCH_INSTALLATION_ID: String(options.installationId),
+    BENCH_REPOSITORY_ID: String(options.repositoryId),
+  };
+  return startServer(join(ROOT, 'bench', 'bare-mint.mjs'), env, 'bare mint listening');
+}
+
+/** The minimal broker, compiled from build/ (npm run build first). */
+export function startMinimalProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const profile = process.env.BENCH_CPU_PROF;
+  return startServer(join(ROOT, 'build', 'server', 'minimal', 'main.js'), env, 'minimal broker listening', profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []);
+}
+
+/** CPU time (user + system) a process has used so far, in seconds, from /proc (Linux). */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
+
 /** Resident memory of a process, from /proc (Linux); undefined where there is no /proc. */
 export function residentBytes(pid: number): number | undefined {
   try {

@@ -8,6 +8,7 @@ export const BENCHES: readonly { name: string; minutes: number }[] = [
   { name: 'gate', minutes: 3 },
   { name: 'sync', minutes: 3 },
   { name: 'load', minutes: 2 },
+  { name: 'webhook', minutes: 2 },
 ];
 
 /** The markers in docs/benchmarks.md between which the rendered results go. */
@@ -40,11 +41,12 @@ export interface BenchResults {
 
 const TITLES: Record<string, string> = {
   actions: 'Action start-up and bundle size',
-  token: '`POST /token` (autocannon, concurrency 50)',
+  token: '`POST /token` (autocannon, concurrency 50, beside a bare server that verifies and mints)',
   ledger: 'Ledger (autocannon, concurrency 50, in-memory store)',
   gate: '`gate ci` (100,000 results, 2,000 changed files)',
   sync: '`gatehouse-sync sync` (Dependency-Track → DefectDojo, 20 ms fakes)',
   load: 'Load (autocannon, concurrency 100)',
+  webhook: 'Unauthenticated memory (120 slow 10 MB `/webhook` uploads held open)',
 };
 
 const group = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });

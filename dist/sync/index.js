@@ -37467,7 +37467,7 @@ const agents = new Map();
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
  * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
  */
-function agentFor(connectMs) {
+function sharedAgent(connectMs) {
     let agent = agents.get(connectMs);
     if (!agent) {
         agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
@@ -37482,7 +37482,7 @@ function agentFor(connectMs) {
 function networkTransport(connectMs, dispatcherFor) {
     return ((input, init) => {
         const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-        const dispatcher = dispatcherFor?.(url) ?? agentFor(connectMs);
+        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
         return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
     });
 }
@@ -37510,11 +37510,15 @@ function boundedFetch(bounds, options = {}) {
             // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
             throw signal.aborted ? signal.reason : err;
         }
-        const body = guardedBody(response, signal, () => clearTimeout(timer));
         if (!options.buffer)
-            return rebuilt(response, body);
-        const bytes = body ? await readAll(body, options.buffer.maxBytes) : null;
-        return rebuilt(response, bytes);
+            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
+        try {
+            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
+            return rebuilt(response, bytes);
+        }
+        finally {
+            clearTimeout(timer);
+        }
     });
 }
 /**
@@ -37571,20 +37575,36 @@ function guardedBody(response, signal, ended) {
         },
     });
 }
-async function readAll(body, maxBytes) {
+/**
+ * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
+ * is ours, so it can be cancelled even while a read waits on a stalled peer).
+ */
+async function readAll(body, maxBytes, signal) {
     const chunks = [];
     let size = 0;
     const reader = body.getReader();
-    for (;;) {
-        const { done, value } = await reader.read();
-        if (done)
-            break;
-        size += value.byteLength;
-        if (size > maxBytes) {
-            await reader.cancel().catch(() => undefined);
-            throw new AnswerTooLarge(maxBytes);
+    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+        for (;;) {
+            const { done, value } = await reader.read();
+            if (signal.aborted)
+                throw signal.reason;
+            if (done)
+                break;
+            size += value.byteLength;
+            if (size > maxBytes) {
+                await reader.cancel().catch(() => undefined);
+                throw new AnswerTooLarge(maxBytes);
+            }
+            chunks.push(value);
         }
-        chunks.push(value);
+    }
+    catch (err) {
+        throw signal.aborted ? signal.reason : err;
+    }
+    finally {
+        signal.removeEventListener('abort', stop);
     }
     return Buffer.concat(chunks, size);
 }
@@ -37672,15 +37692,15 @@ async function errorDetail(response) {
     return undefined;
 }
 /**
- * One HTTP exchange. Resolves with a 2xx response (body unread, so it can be streamed); throws
+ * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
  * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
- * the whole exchange, the body's last byte included (a body read after it rejects).
+ * the whole exchange, the body's last byte included (a streamed body read after it rejects).
  */
 async function send(service, operation, url, options) {
-    const { timeoutMs, ...init } = options;
+    const { timeoutMs, stream, ...init } = options;
     let response;
     try {
-        response = await boundedFetch(syncCall(timeoutMs))(url, init);
+        response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, init);
     }
     catch (err) {
         throw new TransportError(service, operation, transportReason(err, timeoutMs));
@@ -38056,6 +38076,7 @@ class DependencyTrackClient {
     /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
     exportFindings(project, signal) {
         return send(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
+            stream: true,
             headers: this.headers,
             timeoutMs: this.options.uploadTimeoutMs,
             ...(signal ? { signal } : {}),

@@ -28750,7 +28750,7 @@ const agents = new Map();
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
  * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
  */
-function agentFor(connectMs) {
+function sharedAgent(connectMs) {
     let agent = agents.get(connectMs);
     if (!agent) {
         agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
@@ -28765,7 +28765,7 @@ function agentFor(connectMs) {
 function networkTransport(connectMs, dispatcherFor) {
     return ((input, init) => {
         const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-        const dispatcher = dispatcherFor?.(url) ?? agentFor(connectMs);
+        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
         return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
     });
 }
@@ -28793,11 +28793,15 @@ function boundedFetch(bounds, options = {}) {
             // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
             throw signal.aborted ? signal.reason : err;
         }
-        const body = guardedBody(response, signal, () => clearTimeout(timer));
         if (!options.buffer)
-            return rebuilt(response, body);
-        const bytes = body ? await readAll(body, options.buffer.maxBytes) : null;
-        return rebuilt(response, bytes);
+            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
+        try {
+            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
+            return rebuilt(response, bytes);
+        }
+        finally {
+            clearTimeout(timer);
+        }
     });
 }
 /**
@@ -28854,20 +28858,36 @@ function guardedBody(response, signal, ended) {
         },
     });
 }
-async function readAll(body, maxBytes) {
+/**
+ * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
+ * is ours, so it can be cancelled even while a read waits on a stalled peer).
+ */
+async function readAll(body, maxBytes, signal) {
     const chunks = [];
     let size = 0;
     const reader = body.getReader();
-    for (;;) {
-        const { done, value } = await reader.read();
-        if (done)
-            break;
-        size += value.byteLength;
-        if (size > maxBytes) {
-            await reader.cancel().catch(() => undefined);
-            throw new AnswerTooLarge(maxBytes);
+    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+        for (;;) {
+            const { done, value } = await reader.read();
+            if (signal.aborted)
+                throw signal.reason;
+            if (done)
+                break;
+            size += value.byteLength;
+            if (size > maxBytes) {
+                await reader.cancel().catch(() => undefined);
+                throw new AnswerTooLarge(maxBytes);
+            }
+            chunks.push(value);
         }
-        chunks.push(value);
+    }
+    catch (err) {
+        throw signal.aborted ? signal.reason : err;
+    }
+    finally {
+        signal.removeEventListener('abort', stop);
     }
     return Buffer.concat(chunks, size);
 }

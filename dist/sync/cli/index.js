@@ -37218,7 +37218,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 /* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(42859);
 
 // The service (HTTP server, metrics, MongoDB driver) loads only for `serve`, so the one-shot commands start fast.
-const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(999), __nccwpck_require__.e(928)]).then(__nccwpck_require__.bind(__nccwpck_require__, 98928))).serveCommand(...args);
+const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(821), __nccwpck_require__.e(71)]).then(__nccwpck_require__.bind(__nccwpck_require__, 85071))).serveCommand(...args);
 const argv = process.argv.slice(2);
 const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .Bz)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
 // `serve` exits explicitly: a run cut off at the end of the shutdown grace would otherwise hold the process.
@@ -37355,7 +37355,7 @@ const agents = new Map();
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
  * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
  */
-function agentFor(connectMs) {
+function sharedAgent(connectMs) {
     let agent = agents.get(connectMs);
     if (!agent) {
         agent = new undici__WEBPACK_IMPORTED_MODULE_0__/* .Agent */ .g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
@@ -37370,7 +37370,7 @@ function agentFor(connectMs) {
 function networkTransport(connectMs, dispatcherFor) {
     return ((input, init) => {
         const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-        const dispatcher = dispatcherFor?.(url) ?? agentFor(connectMs);
+        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
         return (0,undici__WEBPACK_IMPORTED_MODULE_0__/* .fetch */ .hd)(input, { ...init, dispatcher });
     });
 }
@@ -37398,11 +37398,15 @@ function boundedFetch(bounds, options = {}) {
             // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
             throw signal.aborted ? signal.reason : err;
         }
-        const body = guardedBody(response, signal, () => clearTimeout(timer));
         if (!options.buffer)
-            return rebuilt(response, body);
-        const bytes = body ? await readAll(body, options.buffer.maxBytes) : null;
-        return rebuilt(response, bytes);
+            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
+        try {
+            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
+            return rebuilt(response, bytes);
+        }
+        finally {
+            clearTimeout(timer);
+        }
     });
 }
 /**
@@ -37459,20 +37463,36 @@ function guardedBody(response, signal, ended) {
         },
     });
 }
-async function readAll(body, maxBytes) {
+/**
+ * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
+ * is ours, so it can be cancelled even while a read waits on a stalled peer).
+ */
+async function readAll(body, maxBytes, signal) {
     const chunks = [];
     let size = 0;
     const reader = body.getReader();
-    for (;;) {
-        const { done, value } = await reader.read();
-        if (done)
-            break;
-        size += value.byteLength;
-        if (size > maxBytes) {
-            await reader.cancel().catch(() => undefined);
-            throw new AnswerTooLarge(maxBytes);
+    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+        for (;;) {
+            const { done, value } = await reader.read();
+            if (signal.aborted)
+                throw signal.reason;
+            if (done)
+                break;
+            size += value.byteLength;
+            if (size > maxBytes) {
+                await reader.cancel().catch(() => undefined);
+                throw new AnswerTooLarge(maxBytes);
+            }
+            chunks.push(value);
         }
-        chunks.push(value);
+    }
+    catch (err) {
+        throw signal.aborted ? signal.reason : err;
+    }
+    finally {
+        signal.removeEventListener('abort', stop);
     }
     return Buffer.concat(chunks, size);
 }
@@ -38048,6 +38068,7 @@ class DependencyTrackClient {
     /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
     exportFindings(project, signal) {
         return (0,request/* send */.tN)(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
+            stream: true,
             headers: this.headers,
             timeoutMs: this.options.uploadTimeoutMs,
             ...(signal ? { signal } : {}),
@@ -41257,15 +41278,15 @@ async function errorDetail(response) {
     return undefined;
 }
 /**
- * One HTTP exchange. Resolves with a 2xx response (body unread, so it can be streamed); throws
+ * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
  * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
- * the whole exchange, the body's last byte included (a body read after it rejects).
+ * the whole exchange, the body's last byte included (a streamed body read after it rejects).
  */
 async function send(service, operation, url, options) {
-    const { timeoutMs, ...init } = options;
+    const { timeoutMs, stream, ...init } = options;
     let response;
     try {
-        response = await (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_1__/* .boundedFetch */ .A)((0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs))(url, init);
+        response = await (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_1__/* .boundedFetch */ .A)((0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs), stream ? {} : { buffer: { maxBytes: _http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ANSWER_BYTES */ .gB } })(url, init);
     }
     catch (err) {
         throw new TransportError(service, operation, transportReason(err, timeoutMs));

@@ -1,8 +1,8 @@
-export const id = 928;
-export const ids = [928];
+export const id = 71;
+export const ids = [71];
 export const modules = {
 
-/***/ 98928:
+/***/ 85071:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -19,28 +19,38 @@ var promises_ = __webpack_require__(58500);
 var pino = __webpack_require__(65005);
 ;// CONCATENATED MODULE: ./build/server/logger.js
 
+/** Names whose values never reach a log line, whatever code logs them. */
+const SECRET_NAMES = ['authorization', 'cookie', 'x-hub-signature-256', 'token', 'oidcToken', 'privateKey', 'secret', 'password', 'webhookUrl', 'chatWebhookUrl'];
+const SECRETS = new Set(SECRET_NAMES);
 /**
- * Paths whose values never reach a log line, whatever code logs them. Request logs carry no
- * headers or bodies in the first place; this is the second line of defence.
+ * Top-level names, for pino's own redaction, which also covers child-logger bindings (the censor
+ * below sees log objects only). Request logs carry no headers or bodies in the first place; this
+ * is the second line of defence.
  */
-const REDACTED_PATHS = [
-    'req.headers.authorization',
-    'req.headers.cookie',
-    'req.headers["x-hub-signature-256"]',
-    '*.authorization',
-    '*.token',
-    '*.oidcToken',
-    '*.privateKey',
-    '*.secret',
-    '*.password',
-    '*.webhookUrl',
-    '*.chatWebhookUrl',
-    'token',
-    'oidcToken',
-    'privateKey',
-    'secret',
-    'webhookUrl',
-];
+const REDACTED_PATHS = [...SECRET_NAMES, 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-hub-signature-256"]'];
+/**
+ * The same names anywhere in the first levels of a log object (`settings.privateKey`,
+ * `req.headers.authorization`), censored in one pass over its keys. pino's wildcard paths
+ * (`*.token`) did this at about 40 µs per line, more than the rest of `/token`'s logging.
+ */
+function censored(object, depth = 0) {
+    let out = object;
+    for (const key in object) {
+        const value = object[key];
+        let replaced = value;
+        if (SECRETS.has(key))
+            replaced = '[redacted]';
+        else if (depth < 2 && value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Error)) {
+            replaced = censored(value, depth + 1);
+        }
+        if (replaced !== value) {
+            if (out === object)
+                out = { ...object };
+            out[key] = replaced;
+        }
+    }
+    return out;
+}
 /**
  * Structured JSON logs on stdout (or `destination`, which tests use to read the stream), written
  * synchronously: pino's default stdout stream is asynchronous and buffers without bound, and a
@@ -53,7 +63,7 @@ function logger_createLogger(options = {}) {
         base: { service: options.service ?? 'gatehouse' },
         timestamp: pino.pino.stdTimeFunctions.isoTime,
         redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-        formatters: { level: (label) => ({ level: label }) },
+        formatters: { level: (label) => ({ level: label }), log: (object) => censored(object) },
     }, options.destination ?? pino.pino.destination({ dest: 1, sync: true }));
 }
 
@@ -95,14 +105,17 @@ function commaList(raw) {
  * parses again only when one of `keys` changed, so per-request reads stay cheap.
  */
 function settingsSource(env, keys, parse) {
-    let lastKey;
+    let lastValues;
     let last;
     return () => {
         const current = env();
-        const key = JSON.stringify(keys.map((k) => current[k] ?? null));
-        if (key !== lastKey || !last) {
+        // Compared value by value: this runs on every request (a JSON key per call showed in profiles).
+        let changed = !lastValues || !last;
+        for (let i = 0; !changed && i < keys.length; i++)
+            changed = current[keys[i]] !== lastValues[i];
+        if (changed) {
             last = { value: parse(current) };
-            lastKey = key;
+            lastValues = keys.map((k) => current[k]);
         }
         return last.value;
     };
@@ -870,7 +883,7 @@ const apiHeaders = (_req, res, next) => {
  * place that turns an error into an HTTP answer, so every failure has the same JSON shape:
  * `{"error": <stable code>, ...extra}`.
  */
-class AppError extends Error {
+class errors_AppError extends Error {
     status;
     code;
     extra;
@@ -887,9 +900,9 @@ class AppError extends Error {
         return { error: this.code, ...this.extra };
     }
 }
-const notFound = () => new AppError(404, 'not_found');
-const methodNotAllowed = (allowed) => new AppError(405, 'method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
-const invalidJson = () => new AppError(400, 'invalid_json');
+const notFound = () => new errors_AppError(404, 'not_found');
+const methodNotAllowed = (allowed) => new errors_AppError(405, 'method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
+const invalidJson = () => new errors_AppError(400, 'invalid_json');
 /**
  * Wraps a settings source so that an unusable setting answers `500 misconfigured` (the body names
  * nothing; the log names the setting) instead of an anonymous crash.
@@ -901,36 +914,105 @@ function settingsOrMisconfigured(source) {
         }
         catch (err) {
             if (err instanceof ConfigError)
-                throw new AppError(500, 'misconfigured', {}, { cause: err });
+                throw new errors_AppError(500, 'misconfigured', {}, { cause: err });
             throw err;
         }
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/http/plain.js
+
+/**
+ * Plain node:http for the one route that runs hot (`POST /token`): under load, Express's own work
+ * per request (routing, its request and response extensions, body-parser, `res.json`) cost more
+ * CPU than verifying the token and minting together (bench: about 135 µs of a 220 µs limit for
+ * routing alone). Everything else stays on Express. These helpers give the hot route the same
+ * answers the Express routes give: the same headers, body limits and error bodies.
+ */
+/** Headers every answer carries (`apiHeaders` for the Express routes). */
+const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+/** A JSON answer with the API headers and an exact length. */
+function sendJson(res, status, body, headers = {}) {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { ...API_HEADERS, ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+}
+/**
+ * The request body, at most `limit` bytes (`413 payload_too_large`); a compressed body is
+ * `415 unsupported_media_type` and a body cut off is `400 invalid_request`, as body-parser answers
+ * them on the Express routes.
+ */
+function readBody(req, limit) {
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    if (encoding !== 'identity')
+        return Promise.reject(new AppError(415, 'unsupported_media_type'));
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit)
+        return Promise.reject(new AppError(413, 'payload_too_large'));
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        const fail = (error) => {
+            req.off('data', onData).off('end', onEnd).off('close', onClose);
+            req.pause();
+            reject(error);
+        };
+        const onData = (chunk) => {
+            size += chunk.length;
+            if (size > limit)
+                return fail(new AppError(413, 'payload_too_large'));
+            chunks.push(chunk);
+        };
+        const onEnd = () => {
+            req.off('close', onClose);
+            resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+        };
+        const onClose = () => {
+            if (!req.complete)
+                fail(new AppError(400, 'invalid_request'));
+        };
+        req.on('data', onData).once('end', onEnd).once('close', onClose);
+    });
+}
+/** Paths served by plain handlers for one method; everything else goes to `fallback` (the Express app). */
+function withPlainRoutes(fallback, method, routes) {
+    return (req, res) => {
+        if (req.method === method) {
+            const url = req.url ?? '';
+            const query = url.indexOf('?');
+            const handler = routes[query < 0 ? url : url.slice(0, query)];
+            if (handler)
+                return handler(req, res);
+        }
+        return fallback(req, res);
     };
 }
 
 ;// CONCATENATED MODULE: ./build/server/http/error-handler.js
 
 
+
 /** Errors raised by body-parser (raw-body) carry a `type`; map the ones a client can cause. */
 function fromBodyParser(err) {
     switch (err.type) {
         case 'entity.too.large':
-            return new AppError(413, 'payload_too_large');
+            return new errors_AppError(413, 'payload_too_large');
         case 'encoding.unsupported':
         case 'charset.unsupported':
-            return new AppError(415, 'unsupported_media_type');
+            return new errors_AppError(415, 'unsupported_media_type');
         case 'request.aborted':
         case 'request.size.invalid':
-            return new AppError(400, 'invalid_request');
+            return new errors_AppError(400, 'invalid_request');
         default:
             return undefined;
     }
 }
 function toAppError(err) {
-    if (err instanceof AppError)
+    if (err instanceof errors_AppError)
         return err;
     // No verdict was reached and nothing was half-written: the client may retry.
     if (err instanceof StoreUnavailable)
-        return new AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
+        return new errors_AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
     if (err && typeof err === 'object') {
         const mapped = fromBodyParser(err);
         if (mapped)
@@ -938,15 +1020,18 @@ function toAppError(err) {
         const status = err.status;
         // Other client errors raised by Express itself (for example a malformed URI).
         if (typeof status === 'number' && status >= 400 && status < 500)
-            return new AppError(status, 'bad_request');
+            return new errors_AppError(status, 'bad_request');
     }
-    return new AppError(500, 'internal_error');
+    return new errors_AppError(500, 'internal_error');
 }
-/** The single place where an error becomes an HTTP response. */
-const errorHandler = (err, req, res, _next) => {
+/**
+ * The single place where an error becomes an HTTP response, for the Express routes (as their
+ * error handler) and the plain ones (`plain.ts`) alike.
+ */
+function answerError(err, req, res) {
     const appError = toAppError(err);
     if (appError.status >= 500) {
-        // The request log line (pino-http) carries `res.err`: one line per failed request, with the real error.
+        // The request's log line carries `res.err`: one line per failed request, with the real error.
         res.err = err instanceof Error ? err : new Error(String(err));
     }
     else if (appError.cause !== undefined) {
@@ -956,19 +1041,22 @@ const errorHandler = (err, req, res, _next) => {
         res.end();
         return;
     }
-    res.set(appError.headers);
-    res.status(appError.status).json(appError.body());
-};
+    sendJson(res, appError.status, appError.body(), appError.headers);
+}
+const errorHandler = (err, req, res, _next) => answerError(err, req, res);
 /** Only the class name and message of a cause are logged: never a stack with request data. */
 function describeCause(cause) {
     return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
 }
 
-// EXTERNAL MODULE: ./node_modules/pino-http/logger.js
-var pino_http_logger = __webpack_require__(56399);
 ;// CONCATENATED MODULE: ./build/server/http/request-logging.js
 
-
+/** What a route adds to its request's one log line (`msg` replaces "request completed"). */
+const logLines = new WeakMap();
+/** Puts `fields` on the request's one log line, under `msg`: a route's outcome without a second line. */
+function noteLogLine(res, msg, fields) {
+    logLines.set(res, { msg, fields });
+}
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Reuses a caller's `x-request-id` when it is a plain token, otherwise makes one. */
 function requestId(req, res) {
@@ -978,25 +1066,49 @@ function requestId(req, res) {
     return id;
 }
 /**
- * One log line per request, with the request id, method, path (no query string, no headers,
- * no body), status and duration. `probePaths` are logged at debug level. `req.log` is a child logger that carries the request id.
+ * One log line per request, when it ends: the request id, method and path (no query string, no
+ * headers, no body), the status, the duration, and what the route added (`noteLogLine`:
+ * `/token` puts its audit fields there instead of logging a second line). `probePaths` are logged
+ * at debug level. `req.log` is a child logger that carries the request. Written here rather than
+ * with pino-http: this is one child logger and one listener per request, where pino-http made two
+ * child loggers and its per-request work showed in `/token`'s profile.
  */
 function requestLogging(logger, options = {}) {
     const probes = new Set(options.probePaths ?? []);
-    return (0,pino_http_logger.pinoHttp)({
-        logger,
-        genReqId: requestId,
-        // Probes and scrapes come every few seconds and say nothing new: debug, whatever they answer.
-        customLogLevel: (req, res, err) => probes.has((req.url ?? '').split('?')[0]) ? 'debug' : err || res.statusCode >= 500 ? 'error' : 'info',
-        serializers: {
-            req: (req) => ({
-                id: req.id,
-                method: req.method,
-                path: typeof req.url === 'string' ? req.url.split('?')[0] : undefined,
-            }),
-            res: (res) => ({ statusCode: res.statusCode }),
-        },
-    });
+    return (req, res, next) => {
+        const started = performance.now();
+        const id = requestId(req, res);
+        const path = (req.url ?? '').split('?')[0];
+        req.id = id;
+        // The child logger is made when a route first logs through it: most requests log only their
+        // one line at the end, and a child per request was a measurable part of `/token`'s cost.
+        const request = { id, method: req.method, path };
+        let child;
+        Object.defineProperty(req, 'log', {
+            configurable: true,
+            get: () => (child ??= logger.child({ req: request })),
+            set: (replacement) => void (child = replacement),
+        });
+        let logged = false;
+        const done = () => {
+            if (logged)
+                return;
+            logged = true;
+            const responseTime = Math.round(performance.now() - started);
+            const failed = res.err !== undefined || res.statusCode >= 500;
+            const line = logLines.get(res);
+            const fields = { res: { statusCode: res.statusCode }, responseTime, ...(failed ? { err: res.err ?? new Error(`failed with status code ${res.statusCode}`) } : {}), ...line?.fields };
+            const level = probes.has(path) ? 'debug' : failed ? 'error' : 'info';
+            const message = failed ? 'request errored' : res.writableFinished ? (line?.msg ?? 'request completed') : 'request aborted';
+            if (child)
+                child[level](fields, message);
+            else
+                logger[level]({ req: request, ...fields }, message);
+        };
+        res.once('finish', done);
+        res.once('close', done);
+        next();
+    };
 }
 
 ;// CONCATENATED MODULE: ./build/server/http/routes.js
@@ -1034,7 +1146,7 @@ function bearer(token) {
         if (token === undefined)
             return next();
         if (!presentsBearer(req.headers, token))
-            throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+            throw new errors_AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
         next();
     };
 }
@@ -1070,7 +1182,7 @@ function createSyncApp(deps) {
             auth,
             async (req, res) => {
                 if (!deps.service)
-                    throw new AppError(503, 'configuration_invalid');
+                    throw new errors_AppError(503, 'configuration_invalid');
                 const answer = await deps.service.start(String(req.params.source), 'trigger');
                 switch (answer.outcome) {
                     case 'started':
@@ -1078,11 +1190,11 @@ function createSyncApp(deps) {
                         res.status(202).json({ accepted: true, run_id: answer.runId });
                         return;
                     case 'busy':
-                        throw new AppError(409, 'run_in_progress');
+                        throw new errors_AppError(409, 'run_in_progress');
                     case 'unknown_source':
-                        throw new AppError(404, 'unknown_source');
+                        throw new errors_AppError(404, 'unknown_source');
                     case 'stopping':
-                        throw new AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+                        throw new errors_AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
                 }
             },
         ],
