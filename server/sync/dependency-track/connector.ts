@@ -10,7 +10,7 @@ export const dependencyTrackConnector: Connector = {
   description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
 into its own DefectDojo product`,
   missing: ({ config, secrets }) => [
-    ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false: this source is switched off']),
+    ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
     ...(config.sources.dependencytrack.url ? [] : ['sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)']),
     ...(secrets.dependencyTrackApiKey ? [] : ['DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)']),
   ],

@@ -10,7 +10,7 @@ export const sonarQubeConnector: Connector = {
   description: `SonarQube -> DefectDojo: each project's open issues reimported into
 its own DefectDojo product ("SonarQube Scan detailed")`,
   missing: ({ config, secrets }) => [
-    ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false: this source is switched off']),
+    ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
     ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
     ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
   ],
