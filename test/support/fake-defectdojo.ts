@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
 
-export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding';
+export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'user_profile';
 
 /** DefectDojo's scan types for the parsers this fake reads, as DefectDojo spells them. */
 export const KNOWN_SCAN_TYPES = [
@@ -260,7 +260,9 @@ export class FakeDefectDojo {
             ? 'findings'
             : /^\/api\/v2\/findings\/\d+\/$/.test(url.pathname)
               ? 'finding'
-              : 'unknown';
+              : url.pathname === '/api/v2/user_profile/'
+                ? 'user_profile'
+                : 'unknown';
     this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization });
     if (route === 'reimport') this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
     try {
@@ -270,6 +272,17 @@ export class FakeDefectDojo {
       if (!auth) return sendJson(res, 401, { detail: 'Authentication credentials were not provided.' }, { 'www-authenticate': 'Token' });
       if (auth !== `Token ${this.token}`) return sendJson(res, 401, { detail: 'Invalid token.' }, { 'www-authenticate': 'Token' });
       if (route === 'products' && req.method === 'GET') return this.listProducts(url, res);
+      // UserProfileView: the token's user (IsAuthenticated only), in UserProfileSerializer's shape.
+      if (route === 'user_profile' && req.method === 'GET') {
+        return sendJson(res, 200, {
+          user: { id: 2, username: 'gatehouse-sync', first_name: '', last_name: '', email: '', is_active: true, is_superuser: false },
+          user_contact_info: null,
+          global_role: null,
+          dojo_group_member: [],
+          product_type_member: [],
+          product_member: [],
+        });
+      }
       if (route === 'reimport' && req.method === 'POST') return await this.reimport(req, res);
       if (route === 'findings' && req.method === 'GET') return this.listFindings(url, res);
       if (route === 'finding' && req.method === 'PATCH') return await this.patchFinding(Number(url.pathname.split('/')[4]), req, res);

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, type Listening } from './servers.js';
 
-export type SonarQubeRoute = 'components' | 'issues';
+export type SonarQubeRoute = 'components' | 'issues' | 'validate';
 
 export interface FakeSonarProject {
   readonly key: string;
@@ -103,10 +103,13 @@ export class FakeSonarQube {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
-    const route: SonarQubeRoute | 'unknown' = url.pathname === '/api/components/search' ? 'components' : url.pathname === '/api/issues/search' ? 'issues' : 'unknown';
+    const route: SonarQubeRoute | 'unknown' =
+      url.pathname === '/api/components/search' ? 'components' : url.pathname === '/api/issues/search' ? 'issues' : url.pathname === '/api/authentication/validate' ? 'validate' : 'unknown';
     this.calls.push({ route, query: url.searchParams, authorization: req.headers.authorization });
     await latency(0);
     if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
+    // api/authentication/validate answers 200 whatever the token; `valid` says whether it was accepted.
+    if (route === 'validate') return sendJson(res, 200, { valid: req.headers.authorization === `Basic ${Buffer.from(`${this.token}:`).toString('base64')}` });
     if (req.headers.authorization !== `Basic ${Buffer.from(`${this.token}:`).toString('base64')}`) {
       res.writeHead(401).end();
       return;

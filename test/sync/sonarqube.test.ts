@@ -92,7 +92,7 @@ describe('gatehouse-sync sync-sonarqube (SonarQube -> DefectDojo)', () => {
     assert.match(retried.all, /answered 503: Issues are being indexed; retry 1/);
     const bad = await runSync(['sync-sonarqube', '--json'], { ...env, SONARQUBE_TOKEN: 'squ_wrong' });
     assert.equal(bad.code, 1);
-    assert.match(bad.report!.error!, /could not list projects: SonarQube project list \(page 1\) answered 401/);
+    assert.match(bad.report!.error!, /SonarQube at http:\/\/127\.0\.0\.1:\d+ refused SONARQUBE_TOKEN: api\/authentication\/validate answered valid: false/);
     assert.ok(!bad.all.includes('squ_wrong'));
   });
 

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import type { DefectDojoClient } from '../defectdojo/client.js';
 import { ENGAGEMENTS } from '../defectdojo/scan-types.js';
+import { refusedAs } from '../credentials.js';
 import { HttpError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 import { finishReport, message, type ItemResult, type Progress, type SourceReport } from '../report.js';
@@ -107,7 +108,7 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
           work.push({ target, client, repository });
         }
       } catch (err) {
-        failures.push(listingFailure(target, owner, err));
+        failures.push(listingFailure(target, owner, refusedAs(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server)));
       }
     }
   }

@@ -92,6 +92,16 @@ export class SonarQubeClient {
     );
   }
 
+  /**
+   * `api/authentication/validate`: whether SonarQube accepts the token. It answers 200 with
+   * `{"valid": false}` for a refused token rather than 401, so the flag is what is read.
+   */
+  async tokenValid(retry: RetryPolicy, onRetry?: OnRetry): Promise<boolean> {
+    const body = await this.get('token check (authentication/validate)', '/api/authentication/validate', new URLSearchParams(), retry, onRetry);
+    if (typeof body.valid !== 'boolean') throw new UnexpectedAnswerError(SERVICE, 'token check (authentication/validate)', 'the answer has no valid flag');
+    return body.valid;
+  }
+
   /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
   async listProjects(retry: RetryPolicy, onRetry?: OnRetry): Promise<SonarQubeProject[]> {
     const projects: SonarQubeProject[] = [];

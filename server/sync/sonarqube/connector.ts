@@ -1,4 +1,5 @@
-import type { Connector } from '../connector.js';
+import type { Connector, ConnectorContext } from '../connector.js';
+import { CredentialRefused, refusedAs } from '../credentials.js';
 import { SonarQubeClient } from './client.js';
 import { syncSonarQube } from './sync.js';
 
@@ -14,9 +15,19 @@ its own DefectDojo product ("SonarQube Scan detailed")`,
     ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
     ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
   ],
+  check: async ({ loaded, options, retry }) => {
+    const url = loaded.config.sources.sonarqube.url!;
+    let valid: boolean;
+    try {
+      valid = await clientOf({ loaded, options }).tokenValid(retry);
+    } catch (err) {
+      throw refusedAs(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
+    }
+    if (!valid) throw new CredentialRefused('SONARQUBE_TOKEN', 'SonarQube', url, 'api/authentication/validate answered valid: false');
+  },
   run: ({ loaded, options, defectDojo, retry, progress }) =>
     syncSonarQube({
-      sonarQube: new SonarQubeClient({ url: loaded.config.sources.sonarqube.url!, token: loaded.secrets.sonarQubeToken!, timeoutMs: options.timeoutMs }),
+      sonarQube: clientOf({ loaded, options }),
       serverUrl: loaded.config.sources.sonarqube.url!,
       defectDojo,
       concurrency: options.concurrency,
@@ -24,3 +35,7 @@ its own DefectDojo product ("SonarQube Scan detailed")`,
       progress,
     }),
 };
+
+function clientOf({ loaded, options }: Pick<ConnectorContext, 'loaded' | 'options'>): SonarQubeClient {
+  return new SonarQubeClient({ url: loaded.config.sources.sonarqube.url!, token: loaded.secrets.sonarQubeToken!, timeoutMs: options.timeoutMs });
+}
