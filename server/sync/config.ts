@@ -17,7 +17,8 @@ export interface SyncConfig {
   readonly sources: {
     readonly dependencytrack: { readonly enabled: boolean; readonly url?: string; readonly excludeInactive: boolean };
     readonly github: { readonly enabled: boolean };
-    readonly sonarqube: { readonly enabled: boolean; readonly url?: string };
+    /** `allIssueTypes`: bugs and code smells too, not only vulnerabilities. */
+    readonly sonarqube: { readonly enabled: boolean; readonly url?: string; readonly allIssueTypes: boolean };
   };
   readonly defectdojo: { readonly url?: string; readonly productType: string };
   readonly github: { readonly minSeverity: Severity; readonly maxIssuesPerRun: number };
@@ -120,6 +121,7 @@ export const KEYS: readonly Key[] = [
   { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
   { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
   { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
+  { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },
   { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
   { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: text(255), fallback: 'Research and Development' },
   { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },

@@ -33,6 +33,8 @@ interface Parsed {
   readonly line?: number;
   readonly vulnerabilityIds?: readonly string[];
   readonly description?: string;
+  /** The parser's CWE (0: none), as the finding's `cwe` field holds it. */
+  readonly cwe?: number;
 }
 
 export interface FakeFinding extends Omit<Parsed, 'active'> {
@@ -156,8 +158,13 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
     if (!doc.rules || typeof doc.rules !== 'object') throw new ParserCrash("KeyError: 'rules'");
     if (!Array.isArray(doc.issues)) throw new ParserCrash("KeyError: 'issues'");
     const sonarSeverity = (v: string): Severity => ({ blocker: 'critical', critical: 'high', major: 'medium', minor: 'low', high: 'high', medium: 'medium', low: 'low' })[v.toLowerCase()] as Severity ?? 'info';
+    const rules = doc.rules as Record<string, { htmlDesc?: unknown }>;
     return doc.issues.map((issue) => {
       for (const key of ['key', 'line', 'message', 'description', 'component', 'severity', 'rule']) if (!(key in issue)) throw new ParserCrash(`KeyError: '${key}'`);
+      // The CWE: the first "CWE-<n>" in the rule key followed by the texts of the rule's htmlDesc links.
+      const html = rules[String(issue.rule)]?.htmlDesc;
+      const links = typeof html === 'string' ? [...html.matchAll(/<a\b[^>]*>([^<]*)<\/a>/gi)].map((m) => m[1]) : [];
+      const cwe = /CWE-([0-9]*)/i.exec([String(issue.rule), ...links].join('\n'))?.[1];
       if (!/^\d+$/.test(String(issue.line))) throw new ParserCrash('invalid literal for int()');
       return {
         identity: String(issue.key),
@@ -168,6 +175,7 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
         filePath: String(issue.component),
         line: Number(issue.line),
         description: String(issue.message),
+        cwe: cwe ? Number(cwe) : 0,
       };
     });
   },
@@ -339,7 +347,7 @@ export class FakeDefectDojo {
       component_version: finding.componentVersion ?? null,
       file_path: finding.filePath ?? null,
       line: finding.line ?? null,
-      cwe: 0,
+      cwe: finding.cwe ?? 0,
       vulnerability_ids: (finding.vulnerabilityIds ?? []).map((v) => ({ vulnerability_id: v })),
       unique_id_from_tool: finding.uniqueIdFromTool ?? null,
       hash_code: createHash('sha256').update(`${test.scanType}|${finding.identity}`).digest('hex'),

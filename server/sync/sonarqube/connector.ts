@@ -8,8 +8,9 @@ export const sonarQubeConnector: Connector = {
   source: 'sonarqube',
   command: 'sync-sonarqube',
   noun: 'project',
-  description: `SonarQube -> DefectDojo: each project's open issues reimported into
-its own DefectDojo product ("SonarQube Scan detailed")`,
+  description: `SonarQube -> DefectDojo: each project's open vulnerabilities (every
+open issue with --all-issue-types) and its hotspots to review, each in a
+test of its own product ("SonarQube Scan detailed")`,
   missing: ({ config, secrets }) => [
     ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
     ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
@@ -29,6 +30,7 @@ its own DefectDojo product ("SonarQube Scan detailed")`,
     syncSonarQube({
       sonarQube: clientOf({ loaded, options }),
       serverUrl: loaded.config.sources.sonarqube.url!,
+      allIssueTypes: options.allIssueTypes ?? loaded.config.sources.sonarqube.allIssueTypes,
       defectDojo,
       concurrency: options.concurrency,
       retry,
