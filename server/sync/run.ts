@@ -2,10 +2,9 @@ import type { SyncOptions } from './args.js';
 import { missingDefectDojo, SyncConfigError, type LoadedConfig } from './config.js';
 import type { Connector } from './connector.js';
 import { DefectDojoClient } from './defectdojo/client.js';
-import { DEFAULT_RETRY, type RetryPolicy } from './http/retry.js';
-import { finishReport, humanProgress, message, type Progress, type SourceReport } from './report.js';
 import { refusedAs } from './credentials.js';
-import { retrying } from './http/retry.js';
+import { DEFAULT_RETRY, retrying, type RetryPolicy } from './http/retry.js';
+import { finishReport, humanProgress, message, type Progress, type SourceReport } from './report.js';
 
 /** Every secret value of a configuration, for scrubbing text that leaves the process. */
 export function secretValues({ secrets }: LoadedConfig): string[] {

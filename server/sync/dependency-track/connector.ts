@@ -16,11 +16,11 @@ into its own DefectDojo product`,
     ...(config.sources.dependencytrack.url ? [] : ['sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)']),
     ...(secrets.dependencyTrackApiKey ? [] : ['DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)']),
   ],
-  check: async ({ loaded, options, retry }) => {
+  check: async ({ loaded, options, retry, progress }) => {
     const url = loaded.config.sources.dependencytrack.url!;
     let missing: string[];
     try {
-      missing = await clientOf({ loaded, options }).missingPermissions(retry);
+      missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs));
     } catch (err) {
       // Versions without `team/self` answer 404: the project list then shows a refused key.
       if (err instanceof HttpError && err.status === 404) return;

@@ -16,11 +16,11 @@ test of its own product ("SonarQube Scan detailed")`,
     ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
     ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
   ],
-  check: async ({ loaded, options, retry }) => {
+  check: async ({ loaded, options, retry, progress }) => {
     const url = loaded.config.sources.sonarqube.url!;
     let valid: boolean;
     try {
-      valid = await clientOf({ loaded, options }).tokenValid(retry);
+      valid = await clientOf({ loaded, options }).tokenValid(retry, (error, n, delayMs) => progress.retry('token check', error, n, delayMs));
     } catch (err) {
       throw refusedAs(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
     }
