@@ -178,7 +178,7 @@ export class SonarQubeClient {
       if (!Array.isArray(page.hotspots)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no hotspots list');
       for (const raw of page.hotspots as Record<string, unknown>[]) {
         if (typeof raw?.key !== 'string' || typeof raw.component !== 'string') throw new UnexpectedAnswerError(SERVICE, operation, 'a hotspot has no key or component');
-        // `ruleKey` is in the answer from 9.8 on; before, the security category stands in for the rule.
+        // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
         const rule = typeof raw.ruleKey === 'string' ? raw.ruleKey : `hotspot:${typeof raw.securityCategory === 'string' ? raw.securityCategory : 'others'}`;
         hotspots.push({
           key: raw.key,
