@@ -64,20 +64,24 @@ describe('credentials are checked before anything is exported, and a refusal nam
     try {
       good.orgs.add('acme');
       good.addRepo({ owner: 'acme', name: 'api', dependabot: [] });
+      good.missingOwners.add('ghost');
       bad.orgs.add('corp');
       const env = {
         SYNC_DEFECTDOJO_URL: fakes.dd.url,
         DEFECTDOJO_TOKEN: fakes.dd.token,
         GITHUB_TARGETS: JSON.stringify([
           { server: good.server, owners: ['acme'], token: good.token },
+          { server: good.server, owners: ['ghost'], token: good.token },
           { server: bad.server, owners: ['corp'], token: 'ghe_wrongToken0123456789abcdefXYZ' },
         ]),
       };
       const run = await runSync(['sync-github', '--json'], env);
       assert.equal(run.code, 1);
       const failed = run.report!.items.filter((i) => i.status === 'failed');
-      assert.equal(failed.length, 1);
-      assert.match(failed[0]!.reason!, new RegExp(`GitHub at ${escape(bad.server)} refused the token of its GITHUB_TARGETS entry: answered 401 \\(Bad credentials\\)`));
+      assert.equal(failed.length, 2);
+      assert.match(failed.find((i) => i.product === 'corp')!.reason!, new RegExp(`GitHub at ${escape(bad.server)} refused the token of its GITHUB_TARGETS entry: answered 401 \\(Bad credentials\\)`));
+      // An owner the token cannot see (or that does not exist) is named with its server too.
+      assert.match(failed.find((i) => i.product === 'ghost')!.reason!, new RegExp(`GitHub at ${escape(good.server)}: owner ghost does not exist, or the token of its GITHUB_TARGETS entry cannot see it`));
       assert.ok(run.report!.items.some((i) => i.product === 'acme/api' && i.status !== 'failed'));
       assert.ok(!run.all.includes('ghe_wrongToken0123456789abcdefXYZ'));
     } finally {

@@ -72,6 +72,14 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
   }
 }
 
+/** Why an owner could not be listed, naming the target's token when GitHub refused it or cannot show the owner to it. */
+function ownerFailure(target: GithubTarget, owner: string, err: unknown): unknown {
+  if (err instanceof HttpError && err.status === 404) {
+    return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
+  }
+  return refusedAs(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
+}
+
 /** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
 function listingFailure(target: GithubTarget, owner: string, err: unknown): ItemResult {
   return {
@@ -108,7 +116,7 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
           work.push({ target, client, repository });
         }
       } catch (err) {
-        failures.push(listingFailure(target, owner, refusedAs(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server)));
+        failures.push(listingFailure(target, owner, ownerFailure(target, owner, err)));
       }
     }
   }
