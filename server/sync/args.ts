@@ -10,6 +10,8 @@ export interface SyncOptions {
   readonly timeoutMs: number;
   readonly uploadTimeoutMs: number;
   readonly retries: number;
+  /** `--all-issue-types`: sync-sonarqube imports bugs and code smells too (overrides the configuration). */
+  readonly allIssueTypes?: boolean;
 }
 
 export const DEFAULT_OPTIONS: SyncOptions = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
@@ -43,6 +45,8 @@ Options:
   --timeout <s>         limit of one API call, in seconds (default 60)
   --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)
   --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)
+  --all-issue-types     sync-sonarqube: bugs and code smells too, not only vulnerabilities
+                        (sources.sonarqube.allIssueTypes)
   -h, --help            this text
 
 Exit codes: 0 every project or repository synced (or skipped for a stated reason);
@@ -71,6 +75,7 @@ export function parseSyncArgs(argv: readonly string[], env: Readonly<Record<stri
         timeout: { type: 'string' },
         'upload-timeout': { type: 'string' },
         retries: { type: 'string' },
+        'all-issue-types': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -93,6 +98,7 @@ export function parseSyncArgs(argv: readonly string[], env: Readonly<Record<stri
       timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
       uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
       retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
+      ...(values['all-issue-types'] ? { allIssueTypes: true } : {}),
     },
   };
 }

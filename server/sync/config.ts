@@ -17,7 +17,8 @@ export interface SyncConfig {
   readonly sources: {
     readonly dependencytrack: { readonly enabled: boolean; readonly url?: string; readonly excludeInactive: boolean };
     readonly github: { readonly enabled: boolean };
-    readonly sonarqube: { readonly enabled: boolean; readonly url?: string };
+    /** `allIssueTypes`: bugs and code smells too, not only vulnerabilities. */
+    readonly sonarqube: { readonly enabled: boolean; readonly url?: string; readonly allIssueTypes: boolean };
   };
   readonly defectdojo: { readonly url?: string; readonly productType: string };
   readonly github: { readonly minSeverity: Severity; readonly maxIssuesPerRun: number };
@@ -112,17 +113,27 @@ export const KEYS: readonly Key[] = [
   { path: 'schedule.dependencytrack', env: 'SYNC_SCHEDULE_DEPENDENCYTRACK', check: SCHEDULE, fallback: '0 * * * *' },
   { path: 'schedule.github', env: 'SYNC_SCHEDULE_GITHUB', check: SCHEDULE, fallback: '30 * * * *' },
   { path: 'schedule.sonarqube', env: 'SYNC_SCHEDULE_SONARQUBE', check: SCHEDULE, fallback: '0 * * * *' },
-  { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN, fallback: true },
+  // A source's switch has no fixed default: unset, the source is on exactly when one of its own
+  // settings is given (ENABLED_WHEN_GIVEN), so a configuration names only what it uses.
+  { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN },
   { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
   { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
-  { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN, fallback: true },
-  { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN, fallback: false },
+  { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
+  { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
   { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
+  { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },
   { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
   { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: text(255), fallback: 'Research and Development' },
   { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
   { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
 ];
+
+/** The settings (key paths and secrets) that switch a source on when its `enabled` is unset. */
+export const ENABLED_WHEN_GIVEN: Readonly<Record<SourceName, { readonly keys: readonly string[]; readonly secrets: readonly string[] }>> = {
+  dependencytrack: { keys: ['sources.dependencytrack.url'], secrets: ['DEPENDENCY_TRACK_API_KEY'] },
+  github: { keys: [], secrets: ['GITHUB_TARGETS'] },
+  sonarqube: { keys: ['sources.sonarqube.url'], secrets: ['SONARQUBE_TOKEN'] },
+};
 
 const SECRET_WORDS = /(token|key|password|secret|targets|credential)/i;
 
@@ -219,6 +230,12 @@ export function loadSyncConfig(options: { file?: string; env: Env }): LoadedConf
     else githubTargets = parsed.targets;
   }
   if (problems.length > 0) throw new SyncConfigError(problems, tree.mode as SyncConfig['mode'] | undefined);
+  for (const source of SOURCES) {
+    const path = `sources.${source}.enabled`;
+    if (lookup(tree, path) !== undefined) continue;
+    const given = ENABLED_WHEN_GIVEN[source];
+    assign(tree, path, given.keys.some((k) => lookup(tree, k) !== undefined) || given.secrets.some((name) => present(options.env[name]) !== undefined));
+  }
   const secrets: SyncSecrets = {
     dependencyTrackApiKey: present(options.env.DEPENDENCY_TRACK_API_KEY),
     defectDojoToken: present(options.env.DEFECTDOJO_TOKEN),

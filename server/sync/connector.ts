@@ -27,5 +27,10 @@ export interface Connector {
   readonly description: string;
   /** What the configuration lacks for this source, each naming its key or setting; empty when it can run. */
   missing(loaded: LoadedConfig): string[];
+  /**
+   * One cheap authenticated call that proves the source's own credential is accepted, made before
+   * anything is exported; throws (a `CredentialRefused` for a refusal) when it is not.
+   */
+  check?(context: ConnectorContext): Promise<void>;
   run(context: ConnectorContext): Promise<SourceReport>;
 }

@@ -2,8 +2,9 @@ import type { SyncOptions } from './args.js';
 import { missingDefectDojo, SyncConfigError, type LoadedConfig } from './config.js';
 import type { Connector } from './connector.js';
 import { DefectDojoClient } from './defectdojo/client.js';
-import { DEFAULT_RETRY, type RetryPolicy } from './http/retry.js';
-import { humanProgress, type Progress, type SourceReport } from './report.js';
+import { refusedAs } from './credentials.js';
+import { DEFAULT_RETRY, retrying, type RetryPolicy } from './http/retry.js';
+import { finishReport, humanProgress, message, type Progress, type SourceReport } from './report.js';
 
 /** Every secret value of a configuration, for scrubbing text that leaves the process. */
 export function secretValues({ secrets }: LoadedConfig): string[] {
@@ -46,5 +47,17 @@ export async function runConnector(
     timeoutMs: options.timeoutMs,
     uploadTimeoutMs: options.uploadTimeoutMs,
   });
-  return connector.run({ loaded, options, defectDojo, retry, progress });
+  const context = { loaded, options, defectDojo, retry, progress };
+  // Every credential is tried before anything is exported: a refused DefectDojo token would
+  // otherwise let each project export in full and then fail its upload.
+  const startedAt = new Date();
+  try {
+    await retrying(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err: unknown) => {
+      throw refusedAs(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url!);
+    });
+    await connector.check?.(context);
+  } catch (err) {
+    return finishReport({ command: connector.command, source: connector.source, startedAt, error: `nothing was exported: ${message(err)}` }, []);
+  }
+  return connector.run(context);
 }

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
 
-export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding';
+export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'user_profile';
 
 /** DefectDojo's scan types for the parsers this fake reads, as DefectDojo spells them. */
 export const KNOWN_SCAN_TYPES = [
@@ -33,6 +33,8 @@ interface Parsed {
   readonly line?: number;
   readonly vulnerabilityIds?: readonly string[];
   readonly description?: string;
+  /** The parser's CWE (0: none), as the finding's `cwe` field holds it. */
+  readonly cwe?: number;
 }
 
 export interface FakeFinding extends Omit<Parsed, 'active'> {
@@ -156,8 +158,13 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
     if (!doc.rules || typeof doc.rules !== 'object') throw new ParserCrash("KeyError: 'rules'");
     if (!Array.isArray(doc.issues)) throw new ParserCrash("KeyError: 'issues'");
     const sonarSeverity = (v: string): Severity => ({ blocker: 'critical', critical: 'high', major: 'medium', minor: 'low', high: 'high', medium: 'medium', low: 'low' })[v.toLowerCase()] as Severity ?? 'info';
+    const rules = doc.rules as Record<string, { htmlDesc?: unknown }>;
     return doc.issues.map((issue) => {
       for (const key of ['key', 'line', 'message', 'description', 'component', 'severity', 'rule']) if (!(key in issue)) throw new ParserCrash(`KeyError: '${key}'`);
+      // The CWE: the first "CWE-<n>" in the rule key followed by the texts of the rule's htmlDesc links.
+      const html = rules[String(issue.rule)]?.htmlDesc;
+      const links = typeof html === 'string' ? [...html.matchAll(/<a\b[^>]*>([^<]*)<\/a>/gi)].map((m) => m[1]) : [];
+      const cwe = /CWE-([0-9]*)/i.exec([String(issue.rule), ...links].join('\n'))?.[1];
       if (!/^\d+$/.test(String(issue.line))) throw new ParserCrash('invalid literal for int()');
       return {
         identity: String(issue.key),
@@ -168,6 +175,7 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
         filePath: String(issue.component),
         line: Number(issue.line),
         description: String(issue.message),
+        cwe: cwe ? Number(cwe) : 0,
       };
     });
   },
@@ -260,7 +268,9 @@ export class FakeDefectDojo {
             ? 'findings'
             : /^\/api\/v2\/findings\/\d+\/$/.test(url.pathname)
               ? 'finding'
-              : 'unknown';
+              : url.pathname === '/api/v2/user_profile/'
+                ? 'user_profile'
+                : 'unknown';
     this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization });
     if (route === 'reimport') this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
     try {
@@ -270,6 +280,17 @@ export class FakeDefectDojo {
       if (!auth) return sendJson(res, 401, { detail: 'Authentication credentials were not provided.' }, { 'www-authenticate': 'Token' });
       if (auth !== `Token ${this.token}`) return sendJson(res, 401, { detail: 'Invalid token.' }, { 'www-authenticate': 'Token' });
       if (route === 'products' && req.method === 'GET') return this.listProducts(url, res);
+      // UserProfileView: the token's user (IsAuthenticated only), in UserProfileSerializer's shape.
+      if (route === 'user_profile' && req.method === 'GET') {
+        return sendJson(res, 200, {
+          user: { id: 2, username: 'gatehouse-sync', first_name: '', last_name: '', email: '', is_active: true, is_superuser: false },
+          user_contact_info: null,
+          global_role: null,
+          dojo_group_member: [],
+          product_type_member: [],
+          product_member: [],
+        });
+      }
       if (route === 'reimport' && req.method === 'POST') return await this.reimport(req, res);
       if (route === 'findings' && req.method === 'GET') return this.listFindings(url, res);
       if (route === 'finding' && req.method === 'PATCH') return await this.patchFinding(Number(url.pathname.split('/')[4]), req, res);
@@ -326,7 +347,7 @@ export class FakeDefectDojo {
       component_version: finding.componentVersion ?? null,
       file_path: finding.filePath ?? null,
       line: finding.line ?? null,
-      cwe: 0,
+      cwe: finding.cwe ?? 0,
       vulnerability_ids: (finding.vulnerabilityIds ?? []).map((v) => ({ vulnerability_id: v })),
       unique_id_from_tool: finding.uniqueIdFromTool ?? null,
       hash_code: createHash('sha256').update(`${test.scanType}|${finding.identity}`).digest('hex'),

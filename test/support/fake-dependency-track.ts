@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, type Listening } from './servers.js';
 
-export type DependencyTrackRoute = 'projects' | 'export';
+export type DependencyTrackRoute = 'projects' | 'export' | 'team_self';
 
 export interface FakeProject {
   readonly uuid: string;
@@ -24,6 +24,8 @@ export class FakeDependencyTrack {
   readonly faults = new Faults<DependencyTrackRoute>();
   readonly calls: { route: DependencyTrackRoute | 'unknown'; url: string; apiKey: string | undefined }[] = [];
   delayMs = 0;
+  /** The permissions of the key's team, as `GET /api/v1/team/self` lists them. */
+  permissions: string[] = ['VIEW_PORTFOLIO', 'VIEW_VULNERABILITY'];
 
   private constructor(
     private readonly listening: Listening,
@@ -63,7 +65,8 @@ export class FakeDependencyTrack {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const exportMatch = /^\/api\/v1\/finding\/project\/([^/]+)\/export$/.exec(url.pathname);
-    const route: DependencyTrackRoute | 'unknown' = url.pathname === '/api/v1/project' ? 'projects' : exportMatch ? 'export' : 'unknown';
+    const route: DependencyTrackRoute | 'unknown' =
+      url.pathname === '/api/v1/project' ? 'projects' : exportMatch ? 'export' : url.pathname === '/api/v1/team/self' ? 'team_self' : 'unknown';
     const apiKey = req.headers['x-api-key'] as string | undefined;
     this.calls.push({ route, url: url.pathname + url.search, apiKey });
     await latency(this.delayMs);
@@ -73,6 +76,10 @@ export class FakeDependencyTrack {
     if (apiKey !== this.apiKey) {
       res.writeHead(401, { 'content-type': 'text/plain' });
       return void res.end('Unauthorized');
+    }
+    if (route === 'team_self') {
+      // TeamSelfResponse: the team's uuid, name and permissions.
+      return sendJson(res, 200, { uuid: '6a1b2c3d-0000-4000-8000-000000000001', name: 'gatehouse-sync', permissions: this.permissions.map((name) => ({ name, description: name })) });
     }
     if (route === 'projects') {
       const pageNumber = Number(url.searchParams.get('pageNumber') ?? '1');

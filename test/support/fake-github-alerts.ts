@@ -59,6 +59,12 @@ export class FakeGitHubAlerts {
   /** The login of the token's user (`GET /user`). */
   viewer = 'octocat';
   rateLimit = { limit: 5000, remaining: 5000, reset: Math.floor(Date.now() / 1000) + 3600 };
+  /** Names that are neither an organisation nor a user here (or not visible to the token): 404 for their repository lists. */
+  readonly missingOwners = new Set<string>();
+  /** On: answers as GitHub Enterprise Server versions that ignore `hide_secret` do, the secret value in every alert. */
+  ignoresHideSecret = false;
+  /** The secret value this fake puts in a secret-scanning alert when it is not hidden. */
+  static readonly LEAKED_SECRET = 'ghp_THE-LEAKED-SECRET-VALUE';
   delayMs = 0;
 
   private constructor(
@@ -252,7 +258,7 @@ export class FakeGitHubAlerts {
       case 'org_repos':
         return this.orgs.has(owner) ? this.pageOf(res, url, this.repos.filter((r) => r.owner === owner).map((r) => this.repoJson(r))) : notFound();
       case 'user_repos':
-        return this.orgs.has(owner) ? notFound() : this.pageOf(res, url, this.repos.filter((r) => r.owner === owner).map((r) => this.repoJson(r)));
+        return this.orgs.has(owner) || this.missingOwners.has(owner) ? notFound() : this.pageOf(res, url, this.repos.filter((r) => r.owner === owner).map((r) => this.repoJson(r)));
       case 'viewer':
         return sendJson(res, 200, { login: this.viewer, id: 1, type: 'User' }, this.rateHeaders());
       case 'viewer_repos':
@@ -286,7 +292,7 @@ export class FakeGitHubAlerts {
     }
     if (repo.secretScanning === 'disabled') return fail(404, MESSAGES.secretScanningDisabled);
     // Without hide_secret=true GitHub includes the secret value in each alert.
-    const hide = url.searchParams.get('hide_secret') === 'true';
-    return this.pageOf(res, url, open(repo.secretScanning).map((a) => (hide ? a : { ...(a as object), secret: 'ghp_THE-LEAKED-SECRET-VALUE' })));
+    const hide = url.searchParams.get('hide_secret') === 'true' && !this.ignoresHideSecret;
+    return this.pageOf(res, url, open(repo.secretScanning).map((a) => (hide ? a : { ...(a as object), secret: FakeGitHubAlerts.LEAKED_SECRET })));
   }
 }

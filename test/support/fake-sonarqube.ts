@@ -2,13 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, type Listening } from './servers.js';
 
-export type SonarQubeRoute = 'components' | 'issues';
+export type SonarQubeRoute = 'components' | 'issues' | 'validate' | 'hotspots' | 'rules';
 
 export interface FakeSonarProject {
   readonly key: string;
   readonly name: string;
   /** Issues as `api/issues/search` returns them; `resolution` set means resolved. */
   issues: Record<string, unknown>[];
+  /** Hotspots as `api/hotspots/search` returns them; `status` TO_REVIEW or REVIEWED. */
+  hotspots?: Record<string, unknown>[];
 }
 
 const MAX_PAGE_SIZE = 500;
@@ -29,6 +31,8 @@ export class FakeSonarQube {
   readonly hidden = new Set<string>();
   /** Rule names for `additionalFields=rules`. */
   readonly ruleNames = new Map<string, string>();
+  /** The CWEs of each rule's security standards, as `api/rules/search`'s `cwe` facet counts them. */
+  readonly ruleCwes = new Map<string, string[]>();
   /** Set: the instance reports this many issues for any project (to reach the search window without holding them). */
   totalOverride?: number;
 
@@ -60,6 +64,27 @@ export class FakeSonarQube {
     const project = { key, name, issues };
     this.projects.push(project);
     return project;
+  }
+
+  /** A security hotspot of `project` as `api/hotspots/search` returns it (10.x: with `ruleKey`). */
+  static hotspot(project: string, n: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+    return {
+      key: `AZhs${project.replace(/[^A-Za-z0-9]/g, '')}${String(n).padStart(6, '0')}`,
+      component: `${project}:app/settings.py`,
+      project,
+      securityCategory: 'csrf',
+      vulnerabilityProbability: 'HIGH',
+      status: 'TO_REVIEW',
+      line: n,
+      message: 'Make sure allowing safe and unsafe HTTP methods is safe here.',
+      author: 'dev@example.com',
+      creationDate: '2026-10-01T10:00:00+0000',
+      updateDate: '2026-10-01T10:00:00+0000',
+      ruleKey: 'python:S3752',
+      flows: [],
+      messageFormattings: [],
+      ...overrides,
+    };
   }
 
   /** An issue of `project` in SonarQube 10.x's shape. */
@@ -103,10 +128,23 @@ export class FakeSonarQube {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
-    const route: SonarQubeRoute | 'unknown' = url.pathname === '/api/components/search' ? 'components' : url.pathname === '/api/issues/search' ? 'issues' : 'unknown';
+    const route: SonarQubeRoute | 'unknown' =
+      url.pathname === '/api/components/search'
+        ? 'components'
+        : url.pathname === '/api/issues/search'
+          ? 'issues'
+          : url.pathname === '/api/authentication/validate'
+            ? 'validate'
+            : url.pathname === '/api/hotspots/search'
+              ? 'hotspots'
+              : url.pathname === '/api/rules/search'
+                ? 'rules'
+                : 'unknown';
     this.calls.push({ route, query: url.searchParams, authorization: req.headers.authorization });
     await latency(0);
     if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
+    // api/authentication/validate answers 200 whatever the token; `valid` says whether it was accepted.
+    if (route === 'validate') return sendJson(res, 200, { valid: req.headers.authorization === `Basic ${Buffer.from(`${this.token}:`).toString('base64')}` });
     if (req.headers.authorization !== `Basic ${Buffer.from(`${this.token}:`).toString('base64')}`) {
       res.writeHead(401).end();
       return;
@@ -121,9 +159,32 @@ export class FakeSonarQube {
       const all = visible.map((pr) => ({ key: pr.key, name: pr.name, qualifier: 'TRK', project: pr.key }));
       return sendJson(res, 200, { paging: { pageIndex: p, pageSize: ps, total: all.length }, components: all.slice((p - 1) * ps, p * ps) });
     }
+    if (route === 'rules') {
+      // One rule by `rule_key`; the `cwe` facet over it lists its CWEs ("unknown" when it has none).
+      const key = url.searchParams.get('rule_key');
+      const known = key !== null && (this.ruleNames.has(key) || this.ruleCwes.has(key) || visible.some((pr) => pr.issues.some((i) => i.rule === key) || (pr.hotspots ?? []).some((h) => h.ruleKey === key)));
+      const matched = known ? [{ key, name: this.ruleNames.get(key!) ?? `Rule ${key}` }] : [];
+      const facets = (url.searchParams.get('facets') ?? '').split(',').includes('cwe')
+        ? [{ name: 'cwe', values: known ? (this.ruleCwes.get(key!)?.length ? this.ruleCwes.get(key!)!.map((val) => ({ val, count: 1 })) : [{ val: 'unknown', count: 1 }]) : [] }]
+        : [];
+      return sendJson(res, 200, { total: matched.length, p, ps, paging: { pageIndex: p, pageSize: ps, total: matched.length }, rules: matched.slice(0, ps), facets });
+    }
+    if (route === 'hotspots') {
+      const projectKey = url.searchParams.get('projectKey') ?? url.searchParams.get('project');
+      if (!projectKey) return sendJson(res, 400, { errors: [{ msg: "A value must be provided for either parameter 'project' or parameter 'hotspots'" }] });
+      const status = url.searchParams.get('status');
+      const all = visible.filter((pr) => pr.key === projectKey).flatMap((pr) => pr.hotspots ?? []).filter((h) => !status || h.status === status);
+      const pageOf = all.slice((p - 1) * ps, p * ps);
+      return sendJson(res, 200, { paging: { pageIndex: p, pageSize: ps, total: all.length }, hotspots: pageOf, components: [{ key: projectKey, qualifier: 'TRK', name: projectKey, longName: projectKey }] });
+    }
     const keys = (url.searchParams.get('componentKeys') ?? url.searchParams.get('components') ?? '').split(',').filter(Boolean);
     const unresolved = url.searchParams.get('resolved') === 'false';
-    const issues = visible.filter((pr) => keys.length === 0 || keys.includes(pr.key)).flatMap((pr) => pr.issues).filter((i) => !unresolved || !i.resolution);
+    const types = url.searchParams.get('types')?.split(',');
+    const issues = visible
+      .filter((pr) => keys.length === 0 || keys.includes(pr.key))
+      .flatMap((pr) => pr.issues)
+      .filter((i) => !unresolved || !i.resolution)
+      .filter((i) => !types || types.includes(String(i.type)));
     const total = this.totalOverride ?? issues.length;
     const page = issues.slice((p - 1) * ps, p * ps);
     const withRules = (url.searchParams.get('additionalFields') ?? '').split(',').includes('rules');

@@ -99,11 +99,11 @@ describe('gatehouse-sync sync (Dependency-Track -> DefectDojo)', () => {
     dt.projects.push(fpfProject(1, 1));
     const wrong = await runSync(['sync', '--json'], { ...env, DEFECTDOJO_TOKEN: 'wrong-dd-token-0123456789' });
     assert.equal(wrong.code, 1);
-    assert.match(wrong.report!.items[0]!.reason!, /DefectDojo reimport-scan of acme\/service-001 answered 401: Invalid token\./);
+    assert.match(wrong.report!.error!, /DefectDojo at http:\/\/127\.0\.0\.1:\d+ refused DEFECTDOJO_TOKEN: answered 401 \(Invalid token\.\)/);
     assert.ok(!wrong.all.includes('wrong-dd-token-0123456789'));
     const badKey = await runSync(['sync'], { ...env, DEPENDENCY_TRACK_API_KEY: 'odt_wrongKey0123456789' });
     assert.equal(badKey.code, 1);
-    assert.match(badKey.all, /could not list projects: Dependency-Track project list \(page 1\) answered 401/);
+    assert.match(badKey.all, /Dependency-Track at http:\/\/127\.0\.0\.1:\d+ refused DEPENDENCY_TRACK_API_KEY: answered 401/);
     assert.ok(!badKey.all.includes('odt_wrongKey0123456789') && !badKey.all.includes(dd.token));
     assert.ok(dt.calls.every((c) => c.apiKey !== undefined), 'X-Api-Key on every call');
     assert.ok(dd.calls.every((c) => c.authorization?.startsWith('Token ')), 'Authorization: Token on every call');

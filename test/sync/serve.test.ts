@@ -133,11 +133,15 @@ describe('sync service over HTTP', () => {
     }).timeout(15_000);
   }
 
-  it('/readyz: 503 while DefectDojo does not answer, 200 once it does; 503 with the problems for an invalid configuration', async () => {
+  it('/readyz: 503 while DefectDojo does not answer (remembered, not asked again at once), 200 once a run reached it; 503 with the problems for an invalid configuration', async () => {
     await start();
     dd.faults.inject('products', { status: 502, body: { detail: 'Bad gateway' } });
     const down = await fetch(`${base}/readyz`);
     assert.deepEqual([down.status, await down.json()], [503, { error: 'not_ready', reason: 'defectdojo_unreachable' }]);
+    const remembered = await fetch(`${base}/readyz`);
+    assert.deepEqual([remembered.status, dd.count('products')], [503, 1]);
+    const run = await assembled.service!.start('dependencytrack', 'trigger');
+    assert.equal(run.outcome === 'started' && (await run.finished).ok, true);
     const up = await fetch(`${base}/readyz`);
     assert.deepEqual([up.status, await up.json()], [200, { status: 'ready' }]);
     await close();

@@ -41,9 +41,10 @@ describe('gatehouse-sync sync-sonarqube (SonarQube -> DefectDojo)', () => {
     const bigCalls = sonar.calls.filter((c) => c.route === 'issues' && c.query.get('componentKeys') === big.key);
     assert.deepEqual(bigCalls.map((c) => c.query.get('p')), ['1', '2', '3']);
     assert.ok(bigCalls.every((c) => c.query.get('resolved') === 'false' && c.query.get('ps') === '500' && c.query.get('additionalFields') === 'rules'));
-    // Projects without issues and without a product get no empty product.
-    assert.equal(run.report!.totals.synced, 2);
-    assert.equal(run.report!.totals.skipped, 518);
+    // Projects without issues and without a product get no empty product; the two with issues
+    // also get their (empty) hotspots report, their product being there.
+    assert.equal(run.report!.totals.synced, 4);
+    assert.equal(run.report!.totals.skipped, 1036);
     const test = dd.testOf('acme/p0', DETAILED)!;
     assert.equal(test.engagement, 'SonarQube');
     assert.equal(test.findings.size, 1203, 'same rule, same file, different issues: distinct findings');
@@ -92,7 +93,7 @@ describe('gatehouse-sync sync-sonarqube (SonarQube -> DefectDojo)', () => {
     assert.match(retried.all, /answered 503: Issues are being indexed; retry 1/);
     const bad = await runSync(['sync-sonarqube', '--json'], { ...env, SONARQUBE_TOKEN: 'squ_wrong' });
     assert.equal(bad.code, 1);
-    assert.match(bad.report!.error!, /could not list projects: SonarQube project list \(page 1\) answered 401/);
+    assert.match(bad.report!.error!, /SonarQube at http:\/\/127\.0\.0\.1:\d+ refused SONARQUBE_TOKEN: api\/authentication\/validate answered valid: false/);
     assert.ok(!bad.all.includes('squ_wrong'));
   });
 
@@ -103,5 +104,95 @@ describe('gatehouse-sync sync-sonarqube (SonarQube -> DefectDojo)', () => {
     assert.match(run.all, /sources\.sonarqube\.url is required/);
     assert.match(run.all, /SONARQUBE_TOKEN is required/);
     assert.equal(sonar.calls.length + dd.calls.length, 0);
+  });
+});
+
+describe('gatehouse-sync sync-sonarqube: security findings, CWEs and hotspots', () => {
+  let sonar: FakeSonarQube;
+  let dd: FakeDefectDojo;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    sonar = await FakeSonarQube.start();
+    dd = await FakeDefectDojo.start();
+    // No SYNC_SONARQUBE_ENABLED: the url and token switch it on.
+    env = { SYNC_SONARQUBE_URL: sonar.url, SYNC_DEFECTDOJO_URL: dd.url, SONARQUBE_TOKEN: sonar.token, DEFECTDOJO_TOKEN: dd.token };
+  });
+  afterEach(async () => {
+    await sonar.close();
+    await dd.close();
+  });
+
+  const mixed = (project: string) => [
+    FakeSonarQube.issue(project, 1),
+    FakeSonarQube.issue(project, 2, { type: 'CODE_SMELL', rule: 'python:S1481', severity: 'MINOR', impacts: [{ softwareQuality: 'MAINTAINABILITY', severity: 'LOW' }], tags: [] }),
+    FakeSonarQube.issue(project, 3, { type: 'BUG', rule: 'python:S5754', severity: 'MAJOR', impacts: [{ softwareQuality: 'RELIABILITY', severity: 'MEDIUM' }], tags: [] }),
+  ];
+
+  it('imports vulnerabilities only by default; --all-issue-types or sources.sonarqube.allIssueTypes brings bugs and code smells', async () => {
+    sonar.addProject('acme_api', 'acme/api', mixed('acme_api'));
+    const run = await runSync(['sync-sonarqube', '--json'], env);
+    assert.equal(run.code, 0, run.all);
+    assert.ok(sonar.calls.filter((c) => c.route === 'issues').every((c) => c.query.get('types') === 'VULNERABILITY'));
+    const issuesTest = dd.testOf('acme/api', DETAILED, 'acme/api (SonarQube issues)')!;
+    assert.deepEqual([...issuesTest.findings.values()].map((f) => f.line), [1]);
+    const flag = await runSync(['sync-sonarqube', '--json', '--all-issue-types'], env);
+    assert.equal(flag.code, 0, flag.all);
+    assert.equal(sonar.calls.filter((c) => c.route === 'issues').at(-1)!.query.get('types'), null);
+    assert.deepEqual([...issuesTest.findings.values()].map((f) => f.line).sort(), [1, 2, 3]);
+    const setting = await runSync(['sync-sonarqube', '--json'], { ...env, SYNC_SONARQUBE_ALL_ISSUE_TYPES: 'true' });
+    assert.equal(setting.report!.totals.untouched, 3);
+  });
+
+  it('keeps SonarQube’s CWE: each rule’s CWEs, looked up once per rule, reach the finding DefectDojo’s parser makes', async () => {
+    sonar.ruleCwes.set('python:S4502', ['352']);
+    sonar.ruleCwes.set('python:S3752', ['352', '1275']);
+    for (const n of [1, 2, 3]) {
+      const key = `acme_p${n}`;
+      const project = sonar.addProject(key, `acme/p${n}`, [FakeSonarQube.issue(key, 1), FakeSonarQube.issue(key, 2, { rule: 'python:S2076' })]);
+      project.hotspots = [FakeSonarQube.hotspot(key, 1)];
+    }
+    const run = await runSync(['sync-sonarqube', '--json'], env);
+    assert.equal(run.code, 0, run.all);
+    const byLine = new Map([...dd.testOf('acme/p1', DETAILED, 'acme/p1 (SonarQube issues)')!.findings.values()].map((f) => [f.line, f.cwe]));
+    assert.deepEqual([byLine.get(1), byLine.get(2)], [352, 0], 'a rule without a CWE leaves it unset');
+    assert.deepEqual([...dd.testOf('acme/p1', DETAILED, 'acme/p1 (SonarQube hotspots)')!.findings.values()].map((f) => f.cwe), [352]);
+    const lookups = sonar.calls.filter((c) => c.route === 'rules');
+    assert.deepEqual(lookups.map((c) => c.query.get('rule_key')).sort(), ['python:S2076', 'python:S3752', 'python:S4502'], 'once per rule for the whole run');
+    assert.ok(lookups.every((c) => c.query.get('facets') === 'cwe'));
+    // The finding in DefectDojo's API carries it (what issue push links to MITRE).
+    const found = (await (await fetch(`${dd.url}/api/v2/findings/?product_name=acme/p1&limit=100`, { headers: { authorization: `Token ${dd.token}` } })).json()) as { results: { cwe: number }[] };
+    assert.ok(found.results.some((f) => f.cwe === 352));
+  });
+
+  it('sends hotspots to review as their own test, named on every reimport, so issues and hotspots never close each other', async () => {
+    const project = sonar.addProject('acme_api', 'acme/api', [FakeSonarQube.issue('acme_api', 1), FakeSonarQube.issue('acme_api', 2)]);
+    project.hotspots = [FakeSonarQube.hotspot('acme_api', 1), FakeSonarQube.hotspot('acme_api', 2, { vulnerabilityProbability: 'LOW' }), FakeSonarQube.hotspot('acme_api', 3, { status: 'REVIEWED', resolution: 'SAFE' })];
+    const first = await runSync(['sync-sonarqube', '--json'], env);
+    assert.equal(first.code, 0, first.all);
+    assert.ok(sonar.calls.filter((c) => c.route === 'hotspots').every((c) => c.query.get('projectKey') === 'acme_api' && c.query.get('status') === 'TO_REVIEW'));
+    const titles = dd.uploads.map((u) => [u.fields.scan_type, u.fields.test_title]);
+    assert.deepEqual(titles, [
+      [DETAILED, 'acme/api (SonarQube issues)'],
+      [DETAILED, 'acme/api (SonarQube hotspots)'],
+    ]);
+    const hotspots = dd.testOf('acme/api', DETAILED, 'acme/api (SonarQube hotspots)')!;
+    assert.deepEqual([...hotspots.findings.values()].map((f) => [f.line, f.severity, f.title]), [
+      [1, 'high', 'Rule python:S3752'],
+      [2, 'low', 'Rule python:S3752'],
+    ]);
+    assert.deepEqual(first.report!.items.map((i) => [i.test, i.findings]), [
+      ['acme/api (SonarQube issues)', 2],
+      ['acme/api (SonarQube hotspots)', 2],
+    ]);
+    // One hotspot reviewed: closed in the hotspots test; the issues test is untouched.
+    project.hotspots[0]!.status = 'REVIEWED';
+    const second = await runSync(['sync-sonarqube', '--json'], env);
+    assert.deepEqual(second.report!.items.map((i) => [i.counts?.closed, i.counts?.untouched]), [
+      [0, 2],
+      [1, 1],
+    ]);
+    const issues = dd.testOf('acme/api', DETAILED, 'acme/api (SonarQube issues)')!;
+    assert.equal([...issues.findings.values()].filter((f) => f.active).length, 2);
   });
 });

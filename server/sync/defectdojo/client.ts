@@ -72,6 +72,15 @@ export class DefectDojoClient {
   }
 
   /**
+   * `GET /api/v2/user_profile/`: the token's own user, the cheapest call that needs only a valid
+   * token; made before anything is exported, so a refused token stops a run before its first export.
+   */
+  async checkToken(): Promise<void> {
+    const response = await send(SERVICE, 'token check (user_profile)', `${this.options.url}/api/v2/user_profile/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+    await response.arrayBuffer();
+  }
+
+  /**
    * Active findings of one product at the given severities that carry no `issue:` tag, worst
    * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
    */

@@ -5,6 +5,8 @@ import { retrying, type RetryPolicy } from '../http/retry.js';
 const SERVICE = 'Dependency-Track';
 const PAGE_SIZE = 100;
 const LIST_CONCURRENCY = 4;
+/** What the key's team needs: the project list and each project's findings. */
+export const REQUIRED_PERMISSIONS = ['VIEW_PORTFOLIO', 'VIEW_VULNERABILITY'] as const;
 
 type OnRetry = (error: Error, retry: number, delayMs: number) => void;
 
@@ -39,6 +41,26 @@ export class DependencyTrackClient {
 
   private get headers(): Record<string, string> {
     return { 'x-api-key': this.options.apiKey, accept: 'application/json' };
+  }
+
+  /**
+   * `GET /api/v1/team/self`: the key's team and its permissions. Throws `HttpError` when the key
+   * is refused; answers the permissions the sync needs that the team lacks (empty when it has
+   * them, or when the server does not list them).
+   */
+  async missingPermissions(retry: RetryPolicy, onRetry?: OnRetry): Promise<string[]> {
+    const operation = 'key check (team/self)';
+    return retrying(
+      async () => {
+        const response = await send(SERVICE, operation, `${this.options.url}/api/v1/team/self`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+        const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { permissions?: unknown } | null;
+        if (!Array.isArray(body?.permissions)) return [];
+        const held = new Set(body.permissions.map((p: { name?: unknown }) => p?.name));
+        return REQUIRED_PERMISSIONS.filter((name) => !held.has(name));
+      },
+      retry,
+      onRetry,
+    );
   }
 
   /** One page of the project list, retried on its own. */

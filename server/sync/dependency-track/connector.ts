@@ -1,4 +1,6 @@
-import type { Connector } from '../connector.js';
+import type { Connector, ConnectorContext } from '../connector.js';
+import { CredentialRefused, refusedAs } from '../credentials.js';
+import { HttpError } from '../http/request.js';
 import { DependencyTrackClient } from './client.js';
 import { syncDependencyTrack } from './sync.js';
 
@@ -10,18 +12,25 @@ export const dependencyTrackConnector: Connector = {
   description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
 into its own DefectDojo product`,
   missing: ({ config, secrets }) => [
-    ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false: this source is switched off']),
+    ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
     ...(config.sources.dependencytrack.url ? [] : ['sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)']),
     ...(secrets.dependencyTrackApiKey ? [] : ['DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)']),
   ],
+  check: async ({ loaded, options, retry, progress }) => {
+    const url = loaded.config.sources.dependencytrack.url!;
+    let missing: string[];
+    try {
+      missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs));
+    } catch (err) {
+      // Versions without `team/self` answer 404: the project list then shows a refused key.
+      if (err instanceof HttpError && err.status === 404) return;
+      throw refusedAs(err, 'DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url);
+    }
+    if (missing.length > 0) throw new CredentialRefused('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
+  },
   run: ({ loaded, options, defectDojo, retry, progress }) =>
     syncDependencyTrack({
-      dependencyTrack: new DependencyTrackClient({
-        url: loaded.config.sources.dependencytrack.url!,
-        apiKey: loaded.secrets.dependencyTrackApiKey!,
-        timeoutMs: options.timeoutMs,
-        uploadTimeoutMs: options.uploadTimeoutMs,
-      }),
+      dependencyTrack: clientOf({ loaded, options }),
       defectDojo,
       excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
       concurrency: options.concurrency,
@@ -29,3 +38,12 @@ into its own DefectDojo product`,
       progress,
     }),
 };
+
+function clientOf({ loaded, options }: Pick<ConnectorContext, 'loaded' | 'options'>): DependencyTrackClient {
+  return new DependencyTrackClient({
+    url: loaded.config.sources.dependencytrack.url!,
+    apiKey: loaded.secrets.dependencyTrackApiKey!,
+    timeoutMs: options.timeoutMs,
+    uploadTimeoutMs: options.uploadTimeoutMs,
+  });
+}

@@ -23,10 +23,21 @@ export interface AlertKind {
 
 const PER_PAGE = 100;
 
-async function collect(pages: AsyncIterable<{ data: unknown }>): Promise<unknown[]> {
+/** Every item of every page, each passed through `read` as its page arrives (before the next is asked for). */
+async function collect(pages: AsyncIterable<{ data: unknown }>, read: (item: unknown) => unknown = (item) => item): Promise<unknown[]> {
   const all: unknown[] = [];
-  for await (const page of pages) if (Array.isArray(page.data)) all.push(...page.data);
+  for await (const page of pages) if (Array.isArray(page.data)) for (const item of page.data) all.push(read(item));
   return all;
+}
+
+/**
+ * A secret-scanning alert without its `secret`: GitHub Enterprise Server versions that ignore
+ * `hide_secret=true` send the secret value in each alert. It is deleted from the parsed page in
+ * place, as soon as the page is read, so no copy is kept, reported, logged or uploaded.
+ */
+export function withoutSecret(alert: unknown): unknown {
+  if (alert && typeof alert === 'object' && 'secret' in alert) delete (alert as { secret?: unknown }).secret;
+  return alert;
 }
 
 /** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
@@ -58,6 +69,7 @@ export const ALERT_KINDS: readonly AlertKind[] = [
     list: (client, { owner, name }) =>
       collect(
         client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }),
+        withoutSecret,
       ),
     report: (_repository, alerts) => secretScanningReport(alerts),
     notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),

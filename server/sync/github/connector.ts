@@ -11,7 +11,7 @@ export const githubConnector: Connector = {
 repository of every GITHUB_TARGETS owner -> DefectDojo, one product
 per repository`,
   missing: ({ config, secrets }) => [
-    ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false: this source is switched off']),
+    ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
     ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
   ],
   run: ({ loaded, options, defectDojo, retry, progress }) =>

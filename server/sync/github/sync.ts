@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import type { DefectDojoClient } from '../defectdojo/client.js';
 import { ENGAGEMENTS } from '../defectdojo/scan-types.js';
+import { refusedAs } from '../credentials.js';
 import { HttpError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 import { finishReport, message, type ItemResult, type Progress, type SourceReport } from '../report.js';
@@ -71,6 +72,14 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
   }
 }
 
+/** Why an owner could not be listed, naming the target's token when GitHub refused it or cannot show the owner to it. */
+function ownerFailure(target: GithubTarget, owner: string, err: unknown): unknown {
+  if (err instanceof HttpError && err.status === 404) {
+    return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
+  }
+  return refusedAs(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
+}
+
 /** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
 function listingFailure(target: GithubTarget, owner: string, err: unknown): ItemResult {
   return {
@@ -107,7 +116,7 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
           work.push({ target, client, repository });
         }
       } catch (err) {
-        failures.push(listingFailure(target, owner, err));
+        failures.push(listingFailure(target, owner, ownerFailure(target, owner, err)));
       }
     }
   }

@@ -30,7 +30,7 @@ export class SyncMetrics {
     this.issues = new Counter({ name: `${METRIC_PREFIX}issues_total`, help: 'GitHub issues opened for DefectDojo findings', registers });
     this.lastSuccess = new Gauge({
       name: `${METRIC_PREFIX}last_success_timestamp`,
-      help: 'Unix time (seconds) at which the last fully successful run of a source ended',
+      help: 'Unix time (seconds) at which the last fully successful run of a source ended; until one has since the service started, the time it started',
       labelNames: ['source'],
       registers,
     });
@@ -55,6 +55,15 @@ export class SyncMetrics {
     }
     this.issues.inc(0);
     this.errors.inc(0);
+  }
+
+  /**
+   * The enabled sources, at the service's start: each one's last-success series starts at the
+   * start time, so a staleness alert (`time() - gatehouse_last_success_timestamp > …`) has a
+   * series from the first scrape and fires when no run has succeeded that long after a restart.
+   */
+  sourcesEnabled(sources: readonly SourceName[], startedAt: Date): void {
+    for (const source of sources) this.lastSuccess.set({ source }, startedAt.getTime() / 1000);
   }
 
   runStarted(source: SourceName): void {

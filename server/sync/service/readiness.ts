@@ -1,6 +1,8 @@
+import { HttpError } from '../http/request.js';
 import type { Timers } from './timers.js';
 
-export type ReadinessAnswer = { ready: true } | { ready: false; reason: 'configuration_invalid' | 'defectdojo_unreachable' | 'shutting_down'; problems?: readonly string[] };
+export type NotReadyReason = 'configuration_invalid' | 'defectdojo_unreachable' | 'defectdojo_unauthorized' | 'shutting_down';
+export type ReadinessAnswer = { ready: true } | { ready: false; reason: NotReadyReason; problems?: readonly string[] };
 
 export interface ReadinessOptions {
   /** Empty when the configuration is valid and every enabled source has what it needs. */
@@ -10,9 +12,18 @@ export interface ReadinessOptions {
   readonly timers: Pick<Timers, 'now'>;
   /** How long a DefectDojo answer counts as recent. */
   readonly freshMs?: number;
+  /** How long a failed probe is the answer, before DefectDojo is asked again. */
+  readonly failureMs?: number;
 }
 
 export const DEFAULT_FRESH_MS = 5 * 60_000;
+/** A probe every few seconds at most while DefectDojo fails: not one call with the token per `/readyz`. */
+export const DEFAULT_FAILURE_MS = 10_000;
+
+/** A refusal of the token (401/403) is told apart from DefectDojo not answering. */
+function failureReason(err: unknown): NotReadyReason {
+  return err instanceof HttpError && (err.status === 401 || err.status === 403) ? 'defectdojo_unauthorized' : 'defectdojo_unreachable';
+}
 
 /**
  * `GET /readyz`: the configuration is valid and DefectDojo answered recently. A run's successful
@@ -21,7 +32,8 @@ export const DEFAULT_FRESH_MS = 5 * 60_000;
  */
 export class Readiness {
   private lastAnswerAt = Number.NEGATIVE_INFINITY;
-  private probing?: Promise<boolean>;
+  private lastFailure?: { readonly at: number; readonly reason: NotReadyReason };
+  private probing?: Promise<NotReadyReason | undefined>;
   private stopping = false;
 
   constructor(private readonly options: ReadinessOptions) {}
@@ -29,6 +41,7 @@ export class Readiness {
   /** DefectDojo answered a call with 2xx. */
   defectDojoAnswered(): void {
     this.lastAnswerAt = this.options.timers.now();
+    this.lastFailure = undefined;
   }
 
   shuttingDown(): void {
@@ -40,18 +53,24 @@ export class Readiness {
     if (this.options.configProblems.length > 0 || !this.options.probe) {
       return { ready: false, reason: 'configuration_invalid', problems: this.options.configProblems };
     }
-    if (this.options.timers.now() - this.lastAnswerAt <= (this.options.freshMs ?? DEFAULT_FRESH_MS)) return { ready: true };
+    const now = this.options.timers.now();
+    if (now - this.lastAnswerAt <= (this.options.freshMs ?? DEFAULT_FRESH_MS)) return { ready: true };
+    if (this.lastFailure && now - this.lastFailure.at < (this.options.failureMs ?? DEFAULT_FAILURE_MS)) return { ready: false, reason: this.lastFailure.reason };
     this.probing ??= this.options.probe().then(
       () => {
         this.defectDojoAnswered();
-        return true;
+        return undefined;
       },
-      () => false,
+      (err: unknown) => {
+        const reason = failureReason(err);
+        this.lastFailure = { at: this.options.timers.now(), reason };
+        return reason;
+      },
     );
     const probing = this.probing;
-    const answered = await probing.finally(() => {
+    const failed = await probing.finally(() => {
       if (this.probing === probing) this.probing = undefined;
     });
-    return answered ? { ready: true } : { ready: false, reason: 'defectdojo_unreachable' };
+    return failed === undefined ? { ready: true } : { ready: false, reason: failed };
   }
 }

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLogger } from '../../logger.js';
 import { reportListenFailure } from '../../startup/checks.js';
 import { packageVersion } from '../../version.js';
 import type { ParsedArgs } from '../args.js';
 import type { SyncIo } from '../command.js';
 import { loadSyncConfig } from '../config.js';
+import { serviceLogger, serviceSecrets } from './log.js';
 import { mongoLocks } from './locks-mongo.js';
 import { memoryLocks, type SourceLocks } from './locks.js';
 import { checkServiceProcess } from './process-settings.js';
@@ -47,7 +47,8 @@ export async function serveCommand(args: ParsedArgs, env: NodeJS.ProcessEnv, io:
     return EXIT_CONFIG;
   }
   const { port, host, logLevel, graceMs, mongoUri } = checked.value;
-  const logger = createLogger({ level: logLevel, service: 'gatehouse-sync' });
+  // Every line scrubbed of the configured secrets, whatever logged it (an upstream may echo one).
+  const logger = serviceLogger({ level: logLevel, secrets: serviceSecrets(config.loaded, env) });
   if (config.problems.length > 0) {
     logger.error({ problems: config.problems }, 'invalid configuration: nothing is scheduled and /readyz answers 503 until it is fixed');
   }

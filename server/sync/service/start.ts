@@ -138,8 +138,13 @@ export function assemble(parts: SyncServiceParts): Assembled {
   });
   const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(READINESS_PROBE.totalMs), timers: parts.timers });
   const issuePush = issuePushFor(loaded, defectDojo, parts, retry);
+  const connectors = enabledConnectors(loaded);
+  metrics.sourcesEnabled(
+    connectors.map((c) => c.source),
+    new Date(parts.timers.now()),
+  );
   const service = new SyncService({
-    connectors: enabledConnectors(loaded),
+    connectors,
     locks: parts.locks,
     metrics,
     logger: parts.logger,

@@ -28,9 +28,20 @@ export interface SonarQubeIssue {
 
 export interface ProjectIssues {
   readonly issues: SonarQubeIssue[];
-  /** Rule key → rule name, from `additionalFields=rules`. */
+  /** Rule key → rule name, from `additionalFields=rules` (or the rule lookup, for hotspots). */
   readonly rules: Map<string, string>;
+  /** Rule key → its CWE identifiers (numbers as text), from the rule lookup; absent: not looked up. */
+  readonly cwes?: ReadonlyMap<string, readonly string[]>;
 }
+
+/** What `api/rules/search` tells about one rule: its name and the CWEs of its security standards. */
+export interface RuleDetails {
+  readonly name?: string;
+  readonly cwes: readonly string[];
+}
+
+/** Issue types imported by default: vulnerabilities; bugs and code smells are not security findings. */
+export const SECURITY_TYPES = 'VULNERABILITY';
 
 /** More open issues than SonarQube's search can page through. */
 export class SearchWindowExceeded extends Error {
@@ -73,6 +84,9 @@ function issue(value: unknown): SonarQubeIssue | undefined {
  * one form every version from 9.9 on accepts (bearer needs 10.0).
  */
 export class SonarQubeClient {
+  /** Rule lookups of this run, shared by every project (rules are the server's, not a project's). */
+  private readonly ruleCache = new Map<string, Promise<RuleDetails>>();
+
   constructor(private readonly options: SonarQubeClientOptions) {}
 
   private get headers(): Record<string, string> {
@@ -90,6 +104,16 @@ export class SonarQubeClient {
       retry,
       onRetry,
     );
+  }
+
+  /**
+   * `api/authentication/validate`: whether SonarQube accepts the token. It answers 200 with
+   * `{"valid": false}` for a refused token rather than 401, so the flag is what is read.
+   */
+  async tokenValid(retry: RetryPolicy, onRetry?: OnRetry): Promise<boolean> {
+    const body = await this.get('token check (authentication/validate)', '/api/authentication/validate', new URLSearchParams(), retry, onRetry);
+    if (typeof body.valid !== 'boolean') throw new UnexpectedAnswerError(SERVICE, 'token check (authentication/validate)', 'the answer has no valid flag');
+    return body.valid;
   }
 
   /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
@@ -113,13 +137,15 @@ export class SonarQubeClient {
    * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
    * project past the search window fails whole: a cut-off report would close the rest in DefectDojo.
    */
-  async projectIssues(project: SonarQubeProject, retry: RetryPolicy, onRetry?: OnRetry): Promise<ProjectIssues> {
+  async projectIssues(project: SonarQubeProject, retry: RetryPolicy, onRetry?: OnRetry, options: { readonly allTypes?: boolean } = {}): Promise<ProjectIssues> {
     const issues: SonarQubeIssue[] = [];
     const rules = new Map<string, string>();
     for (let p = 1; ; p++) {
       const operation = `issues of ${project.key} (page ${p})`;
       // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
       const query = new URLSearchParams({ componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ps: String(PAGE_SIZE), p: String(p) });
+      // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
+      if (!options.allTypes) query.set('types', SECURITY_TYPES);
       const page = await this.get(operation, '/api/issues/search', query, retry, onRetry);
       const count = total(page, operation);
       if (count > SEARCH_WINDOW) throw new SearchWindowExceeded(`${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
@@ -134,5 +160,64 @@ export class SonarQubeClient {
       }
       if (p * PAGE_SIZE >= count || page.issues.length === 0) return { issues, rules };
     }
+  }
+
+  /**
+   * Every security hotspot of a project still to review (`api/hotspots/search`, `projectKey`,
+   * `status=TO_REVIEW`), as issues of type SECURITY_HOTSPOT whose severity is the hotspot's
+   * vulnerability probability (HIGH, MEDIUM, LOW). Past the search window it fails whole, as issues do.
+   */
+  async projectHotspots(project: SonarQubeProject, retry: RetryPolicy, onRetry?: OnRetry): Promise<SonarQubeIssue[]> {
+    const hotspots: SonarQubeIssue[] = [];
+    for (let p = 1; ; p++) {
+      const operation = `hotspots of ${project.key} (page ${p})`;
+      const query = new URLSearchParams({ projectKey: project.key, status: 'TO_REVIEW', ps: String(PAGE_SIZE), p: String(p) });
+      const page = await this.get(operation, '/api/hotspots/search', query, retry, onRetry);
+      const count = total(page, operation);
+      if (count > SEARCH_WINDOW) throw new SearchWindowExceeded(`${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
+      if (!Array.isArray(page.hotspots)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no hotspots list');
+      for (const raw of page.hotspots as Record<string, unknown>[]) {
+        if (typeof raw?.key !== 'string' || typeof raw.component !== 'string') throw new UnexpectedAnswerError(SERVICE, operation, 'a hotspot has no key or component');
+        // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
+        const rule = typeof raw.ruleKey === 'string' ? raw.ruleKey : `hotspot:${typeof raw.securityCategory === 'string' ? raw.securityCategory : 'others'}`;
+        hotspots.push({
+          key: raw.key,
+          rule,
+          component: raw.component,
+          message: typeof raw.message === 'string' ? raw.message : '',
+          severity: typeof raw.vulnerabilityProbability === 'string' ? raw.vulnerabilityProbability : 'LOW',
+          ...(typeof raw.line === 'number' ? { line: raw.line } : {}),
+          type: 'SECURITY_HOTSPOT',
+        });
+      }
+      if (p * PAGE_SIZE >= count || page.hotspots.length === 0) return hotspots;
+    }
+  }
+
+  /**
+   * A rule's name and CWEs: `api/rules/search?rule_key=<key>&facets=cwe`, whose `cwe` facet over
+   * that one rule lists the CWEs of its security standards (SonarQube's own mapping; the API
+   * gives no per-issue CWE). Once per rule and run; a rule SonarQube does not know has none.
+   */
+  ruleDetails(ruleKey: string, retry: RetryPolicy, onRetry?: OnRetry): Promise<RuleDetails> {
+    let found = this.ruleCache.get(ruleKey);
+    if (!found) {
+      found = this.lookUpRule(ruleKey, retry, onRetry);
+      this.ruleCache.set(ruleKey, found);
+      // A failure is not kept: the next project asks again.
+      found.catch(() => this.ruleCache.delete(ruleKey));
+    }
+    return found;
+  }
+
+  private async lookUpRule(ruleKey: string, retry: RetryPolicy, onRetry?: OnRetry): Promise<RuleDetails> {
+    if (ruleKey.startsWith('hotspot:')) return { cwes: [] };
+    const page = await this.get(`rule ${ruleKey}`, '/api/rules/search', new URLSearchParams({ rule_key: ruleKey, facets: 'cwe', f: 'name', ps: '1' }), retry, onRetry);
+    const rule = Array.isArray(page.rules) ? (page.rules as { key?: unknown; name?: unknown }[]).find((r) => r?.key === ruleKey) : undefined;
+    const facets = Array.isArray(page.facets) ? (page.facets as { name?: unknown; property?: unknown; values?: unknown }[]) : [];
+    const facet = facets.find((f) => f?.name === 'cwe' || f?.property === 'cwe');
+    const values = Array.isArray(facet?.values) ? (facet.values as { val?: unknown; count?: unknown }[]) : [];
+    const cwes = values.filter((v) => typeof v?.val === 'string' && /^\d+$/.test(v.val) && (typeof v.count !== 'number' || v.count > 0)).map((v) => v.val as string);
+    return { ...(typeof rule?.name === 'string' ? { name: rule.name } : {}), cwes };
   }
 }

@@ -17,7 +17,9 @@ const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g,
  * detailed": one finding per issue, deduplicated on the issue key, so two issues of one rule in
  * one file stay two findings across reimports. DefectDojo recognises the shape by a non-empty
  * `hotspotKeys`; it holds the issue keys, so an empty project sends an empty list and its old
- * findings are closed.
+ * findings are closed. Each rule's CWEs (SonarQube's security standards) are links in its
+ * `htmlDesc`, where DefectDojo's parser reads a finding's CWE. Hotspots use the same shape, in a
+ * test of their own.
  */
 export function sonarReport(serverUrl: string, project: SonarQubeProject, found: ProjectIssues, now = new Date()): unknown {
   const prefix = `${project.key}:`;
@@ -26,7 +28,9 @@ export function sonarReport(serverUrl: string, project: SonarQubeProject, found:
     if (rules[issue.rule]) continue;
     const name = found.rules.get(issue.rule) ?? issue.rule;
     const link = `${serverUrl}/coding_rules?open=${encodeURIComponent(issue.rule)}&rule_key=${encodeURIComponent(issue.rule)}`;
-    rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>` };
+    // DefectDojo takes a finding's CWE from the first "CWE-<n>" among the texts of the rule's links.
+    const cwes = (found.cwes?.get(issue.rule) ?? []).map((cwe) => `<p><a href="https://cwe.mitre.org/data/definitions/${cwe}.html">CWE-${cwe}</a></p>`);
+    rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>${cwes.join('')}` };
   }
   return {
     date: now.toISOString().slice(0, 10),

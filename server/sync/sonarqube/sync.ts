@@ -1,31 +1,79 @@
+import pLimit from 'p-limit';
 import type { DefectDojoClient } from '../defectdojo/client.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
-import { finishReport, message, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
-import type { SonarQubeClient, SonarQubeProject } from './client.js';
+import { finishReport, message, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import type { ProjectIssues, SonarQubeClient, SonarQubeIssue, SonarQubeProject } from './client.js';
 import { sonarReport } from './report.js';
 
 export interface SonarQubeSyncDeps {
   readonly sonarQube: SonarQubeClient;
   readonly serverUrl: string;
   readonly defectDojo: DefectDojoClient;
+  /** Bugs and code smells too; by default only vulnerabilities are imported. */
+  readonly allIssueTypes: boolean;
   readonly concurrency: number;
   readonly retry: RetryPolicy;
   readonly progress: Progress;
 }
 
+type OnRetry = (error: Error, retry: number, delayMs: number) => void;
+
+/**
+ * What one project sends: its issues, and its security hotspots to review, each into a test of its
+ * own. Both use one scan type, so each test is named (`test_title`) on every reimport: DefectDojo
+ * would otherwise reimport into the newest test of that scan type in the engagement, and the two
+ * would close each other's findings. The titles are fixed per project, so they never change.
+ */
+interface Kind {
+  readonly kind: 'issues' | 'hotspots';
+  readonly testTitle: (project: SonarQubeProject) => string;
+  readonly filename: string;
+  readonly read: (project: SonarQubeProject, deps: SonarQubeSyncDeps, onRetry: OnRetry) => Promise<ProjectIssues>;
+}
+
+/** The name and CWEs of each rule the findings use, looked up once per rule and run. */
+async function withRules(issues: SonarQubeIssue[], names: Map<string, string>, deps: SonarQubeSyncDeps, onRetry: OnRetry): Promise<ProjectIssues> {
+  const cwes = new Map<string, readonly string[]>();
+  for (const rule of new Set(issues.map((i) => i.rule))) {
+    const details = await deps.sonarQube.ruleDetails(rule, deps.retry, onRetry);
+    cwes.set(rule, details.cwes);
+    if (!names.has(rule) && details.name) names.set(rule, details.name);
+  }
+  return { issues, rules: names, cwes };
+}
+
+export const SONARQUBE_KINDS: readonly Kind[] = [
+  {
+    kind: 'issues',
+    testTitle: (project) => `${project.name} (SonarQube issues)`,
+    filename: 'sonarqube-issues.json',
+    read: async (project, deps, onRetry) => {
+      const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry, { allTypes: deps.allIssueTypes });
+      return withRules(found.issues, found.rules, deps, onRetry);
+    },
+  },
+  {
+    kind: 'hotspots',
+    testTitle: (project) => `${project.name} (SonarQube hotspots)`,
+    filename: 'sonarqube-hotspots.json',
+    read: async (project, deps, onRetry) => withRules(await deps.sonarQube.projectHotspots(project, deps.retry, onRetry), new Map(), deps, onRetry),
+  },
+];
+
 const labelOf = (p: SonarQubeProject): string => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
 
-async function syncProject(project: SonarQubeProject, deps: SonarQubeSyncDeps): Promise<ItemResult> {
-  const label = labelOf(project);
-  const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: SCAN_TYPES.sonarQube, scan_type: SCAN_TYPES.sonarQube };
+async function syncKind(project: SonarQubeProject, kind: Kind, deps: SonarQubeSyncDeps, productExists: () => Promise<boolean>): Promise<ItemResult> {
+  const label = `${labelOf(project)} ${kind.kind}`;
+  const testTitle = kind.testTitle(project);
+  const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: testTitle, scan_type: SCAN_TYPES.sonarQube };
   const onRetry = (error: Error, retry: number, delayMs: number) => deps.progress.retry(label, error, retry, delayMs);
   let attempts = 0;
   try {
-    const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry);
-    // A project without issues gets no empty product; an existing one still gets the empty report, to close what was fixed.
-    if (found.issues.length === 0 && !(await retrying(() => deps.defectDojo.productExists(project.name), deps.retry))) {
-      return { ...base, status: 'skipped', reason: 'no open issues and no DefectDojo product yet', attempts: 0 };
+    const found = await kind.read(project, deps, onRetry);
+    // Nothing to send and no product yet: no empty product; an existing one still gets the empty report, to close what was fixed.
+    if (found.issues.length === 0 && !(await productExists())) {
+      return { ...base, status: 'skipped', reason: `no open ${kind.kind} and no DefectDojo product yet`, attempts: 0 };
     }
     const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
     const counts = await retrying(
@@ -35,7 +83,8 @@ async function syncProject(project: SonarQubeProject, deps: SonarQubeSyncDeps): 
           scanType: SCAN_TYPES.sonarQube,
           productName: project.name,
           engagementName: ENGAGEMENTS.sonarqube,
-          filename: 'sonarqube-issues.json',
+          testTitle,
+          filename: kind.filename,
           content,
         });
       },
@@ -48,7 +97,11 @@ async function syncProject(project: SonarQubeProject, deps: SonarQubeSyncDeps): 
   }
 }
 
-/** `sync-sonarqube`: every SonarQube project's open issues into its own DefectDojo product. */
+/**
+ * `sync-sonarqube`: every SonarQube project's open vulnerabilities (every open issue with
+ * `allIssueTypes`) and its hotspots to review into its own DefectDojo product. A project's two
+ * reimports go one after the other, so they never both create its product.
+ */
 export async function syncSonarQube(deps: SonarQubeSyncDeps): Promise<SourceReport> {
   const startedAt = new Date();
   const head = { command: 'sync-sonarqube', source: 'sonarqube' as const, startedAt };
@@ -58,6 +111,27 @@ export async function syncSonarQube(deps: SonarQubeSyncDeps): Promise<SourceRepo
   } catch (err) {
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
   }
-  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps));
-  return finishReport(head, items);
+  const total = projects.length * SONARQUBE_KINDS.length;
+  deps.progress.started(total);
+  const limit = pLimit(deps.concurrency);
+  let done = 0;
+  const perProject = await Promise.all(
+    projects.map((project) =>
+      limit(async () => {
+        let exists: Promise<boolean> | undefined;
+        // Asked once, and only when a kind has nothing to send; a reimport before it made the product.
+        let made = false;
+        const productExists = async () => made || (await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
+        const results: ItemResult[] = [];
+        for (const kind of SONARQUBE_KINDS) {
+          const result = await syncKind(project, kind, deps, productExists);
+          if (result.status === 'synced') made = true;
+          deps.progress.item(++done, total, result);
+          results.push(result);
+        }
+        return results;
+      }),
+    ),
+  );
+  return finishReport(head, perProject.flat());
 }
