@@ -28,7 +28,7 @@ class ConfigProblem extends Error {}
  * A MegaLinter list setting: a YAML list, a comma-separated string, or a JSON array in a string
  * (config.py's `get_list`). Only linter-key-shaped entries are kept.
  */
-export function keysFrom(value: unknown): string[] {
+function keysFrom(value: unknown): string[] {
   let list: unknown[] = [];
   if (Array.isArray(value)) list = value;
   else if (typeof value === 'string' && value.trim().startsWith('[')) {
@@ -64,7 +64,7 @@ const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
  * under `.github/` (MegaLinter reads those only through MEGALINTER_CONFIG, which is usually set on
  * MegaLinter's step alone and so is not seen by the gate's).
  */
-export function configFile(env: NodeJS.ProcessEnv, repo: string): string | undefined {
+function configFile(env: NodeJS.ProcessEnv, repo: string): string | undefined {
   const named = env.MEGALINTER_CONFIG?.trim();
   if (named) {
     if (isUrl(named)) throw new ConfigProblem(`MEGALINTER_CONFIG is a URL (${shownUrl(named)}), which the gate does not fetch`);
@@ -148,7 +148,8 @@ export async function megalinterSettings(option: string | undefined, env: NodeJS
     file = configFile(env, repo);
     if (!file) return envSettings;
     const { parse } = await import(/* webpackChunkName: "yaml" */ 'yaml');
-    const parseYaml = (text: string): unknown => parse(text);
+    // As PyYAML reads it for MegaLinter: a repeated key takes the last value, `<<` merges.
+    const parseYaml = (text: string): unknown => parse(text, { uniqueKeys: false, merge: true });
     config = withExtends(readConfig(file, repo, parseYaml), repo, parseYaml, new Set([resolve(file)]));
   } catch (err) {
     if (!(err instanceof ConfigProblem)) throw err;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 function git(repo: string, args: string[]): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
@@ -13,6 +13,14 @@ function git(repo: string, args: string[]): Promise<{ code: number; stdout: stri
   });
 }
 
+/** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
+function underAWorkTree(file: string): boolean {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
 /**
  * Whether the report is a file committed at head rather than this run's output: the path lies in
  * the repository, git tracks it, and its bytes hash to the very blob that head's tree holds there
@@ -21,11 +29,18 @@ function git(repo: string, args: string[]): Promise<{ code: number; stdout: stri
  * untracked, or changed since head is never stale. Returns the repository-relative path when stale.
  */
 export async function staleReport(sarif: string, repo: string, head: string): Promise<string | undefined> {
+  let report: string;
+  try {
+    report = realpathSync(sarif);
+  } catch {
+    return undefined;
+  }
+  if (!underAWorkTree(report)) return undefined;
   const top = await git(repo, ['rev-parse', '--show-toplevel']);
   if (top.code !== 0) return undefined;
   let path: string;
   try {
-    path = relative(realpathSync(top.stdout.trim()), realpathSync(sarif));
+    path = relative(realpathSync(top.stdout.trim()), report);
   } catch {
     return undefined;
   }

@@ -11,7 +11,7 @@ function link(env: NodeJS.ProcessEnv, head: string | undefined, path: string, li
   return `[${cell(label)}](${url})`;
 }
 
-/** The job summary and the pull-request comment: findings by severity, skipped linters, counts. */
+/** The job summary and the pull-request comment: findings by severity, warnings, missing and skipped linters, counts. */
 export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, maxRows = 100): string {
   const c = outcome.counts;
   const cautions = c.warnings.length + c.linters_missing.length;

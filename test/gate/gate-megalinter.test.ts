@@ -207,6 +207,13 @@ describe('gate ci: MegaLinter configuration, missing runs and stale reports', ()
       assert.match(broken.warnings[0]!, /\.mega-linter\.yml cannot be read \(not valid YAML\)/);
     });
 
+    it('a repeated key takes its last value and `<<` merges, as PyYAML reads the file for MegaLinter', async () => {
+      repo.write('.mega-linter.yml', 'ENABLE_LINTERS: [ACTION_ACTIONLINT]\nENABLE_LINTERS: [PYTHON_PYLINT]\n');
+      assert.deepEqual(keys((await skippedBy()).linters_skipped), ['PYTHON_PYLINT']);
+      repo.write('.mega-linter.yml', 'base: &base\n  ENABLE_LINTERS: [ACTION_ACTIONLINT]\n<<: *base\n');
+      assert.deepEqual(keys((await skippedBy()).linters_skipped), ['ACTION_ACTIONLINT']);
+    });
+
     it('a local EXTENDS is followed (the file on top, CONFIG_PROPERTIES_TO_APPEND joins lists); a remote one is a warning', async () => {
       repo.write('lint/base.yml', 'ENABLE_LINTERS: [ACTION_ACTIONLINT]\nSARIF_REPORTER_LINTERS: [JAVASCRIPT_ES]\n');
       repo.write('.mega-linter.yml', 'EXTENDS: lint/base.yml\n');
@@ -302,6 +309,17 @@ describe('gate ci: MegaLinter configuration, missing runs and stale reports', ()
       const outside = join(out, 'megalinter-report.sarif');
       writeFileSync(outside, readFileSync(sarif));
       assert.equal((await judge({ sarif: outside })).counts.stale_report, false);
+    });
+
+    it('a report committed, unchanged, in another repository is not this repository\'s stale report', async () => {
+      const other = GitRepo.create();
+      try {
+        other.write(inRepo, JSON.stringify(committed));
+        other.commit('the other repository\'s report');
+        assert.equal((await judge({ sarif: join(other.dir, inRepo) })).counts.stale_report, false);
+      } finally {
+        other.cleanup();
+      }
     });
 
     it('a report deleted from the index but left in the work tree is not the tracked file', async () => {
