@@ -18,11 +18,13 @@ Options:
   --head <sha|ref>        head of the pull request (default HEAD)
   --repo <path>           repository working tree (default: the current directory)
   --fail-on <severity>    critical | high | medium | low | any | none (default high)
-  --strict                skipped linters and failed tool runs are errors (exit 2)
+  --strict                skipped or missing linters, failed tool runs, a stale report and
+                          unknown enabled linters are errors (exit 2)
   --filtered-out <path>   write the net-new-only SARIF here
   --counts-json <path>    write the counts document here
   --linters <keys>        enabled MegaLinter linter keys, comma-separated
-                          (default: ENABLE_LINTERS, else .mega-linter.yml)
+                          (default: ENABLE_LINTERS, else MegaLinter's configuration file:
+                          MEGALINTER_CONFIG, .mega-linter.yml and the like, .github/ too)
   --help                  this text
 
 Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,

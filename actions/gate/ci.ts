@@ -1,10 +1,12 @@
 import { classify, type Classification } from './classify.js';
 import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError } from './errors.js';
 import { pullRequestDiff, type PullRequestDiff } from './git-diff.js';
-import { enabledLinters, linterKeyOf, megalinterMajor, skippedLinters, type SkippedLinter } from './megalinter.js';
+import { linterKeyOf, megalinterMajor, missingLinters, skippedLinters, type SkippedLinter } from './megalinter.js';
+import { megalinterSettings } from './megalinter-config.js';
 import { countsOf, writeFilteredSarif, writeJson, type Counts } from './report.js';
 import { openSarif, type SarifLog, type SarifReport } from './sarif.js';
 import { SopsDetector } from './secrets.js';
+import { staleReport } from './stale-report.js';
 import type { FailOn } from './severity.js';
 
 export interface CiOptions {
@@ -53,7 +55,11 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   let diff: PullRequestDiff | undefined;
   let classification: Classification | undefined;
   let skipped: SkippedLinter[] = [];
+  let missing: SkippedLinter[] = [];
   let failed: string[] = [];
+  let lintersSource: string | undefined;
+  let stale: string | undefined;
+  const warnings: string[] = [];
   let exitCode: number;
   let message: string;
   let error: string | undefined;
@@ -64,14 +70,20 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   const diffRunning = new Promise<void>((resolve) => (running = resolve));
   const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
   pendingDiff.catch(() => {});
+  const pendingStale = staleReport(options.sarif, options.repo, options.head);
   try {
     await diffRunning;
     report = openSarif(options.sarif);
     const { log } = report;
     if (log.runs.length === 0) throw new GateError('the SARIF report has no runs: nothing was scanned');
-    skipped = skippedLinters(await enabledLinters(options.linters, env, options.repo), megalinterMajor(log));
+    const settings = await megalinterSettings(options.linters, env, options.repo);
+    lintersSource = settings.source;
+    if (settings.problem) warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
+    skipped = skippedLinters(settings.enabled, megalinterMajor(log), settings.sarifLinters);
+    missing = missingLinters(log, options.sarif, settings.enabled, skipped);
     failed = failedInvocations(log);
     diff = await pendingDiff;
+    stale = await pendingStale;
     classification = classify(report, diff, {
       failOn: options.failOn,
       workspace: options.repo,
@@ -79,7 +91,13 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
       skippedLinters: new Set(skipped.map((s) => s.linter)),
     });
     const toolErrors = options.strict
-      ? [...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`), ...failed.map((f) => `${f} failed to run`)]
+      ? [
+          ...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`),
+          ...missing.map((m) => `${m.linter} is enabled but has no run in the report`),
+          ...failed.map((f) => `${f} failed to run`),
+          ...(stale ? [`the report ${stale} is unchanged from the committed file at head (stale)`] : []),
+          ...(settings.problem && !settings.enabled ? [`the enabled linters are unknown (${settings.problem})`] : []),
+        ]
       : [];
     const blocking = classification.netNew.filter((f) => f.blocking).length;
     if (toolErrors.length > 0) {
@@ -96,7 +114,9 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   } catch (err) {
     if (!(err instanceof GateError)) throw err;
     ({ exitCode, error, message, classification } = noAnswer(err));
+    stale ??= await pendingStale;
   }
+  if (stale) warnings.push(`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`);
 
   if (options.filteredOut) {
     try {
@@ -112,7 +132,11 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     exit_code: exitCode,
     fail_on: options.failOn,
     linters_skipped: skipped,
+    linters_missing: missing,
     failed_invocations: failed,
+    stale_report: stale !== undefined,
+    warnings,
+    ...(lintersSource ? { linters_source: lintersSource } : {}),
     ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
     ...(error ? { error } : {}),
   });

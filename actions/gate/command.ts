@@ -27,6 +27,8 @@ export async function gateCommand(argv: readonly string[], env: NodeJS.ProcessEn
     io.out(`${finding.blocking ? 'BLOCKING' : 'net-new '} ${finding.severity.padEnd(8)} ${finding.path}:${finding.startLine ?? 1} ${finding.tool}${finding.ruleId ? ` ${finding.ruleId}` : ''}`);
   }
   for (const skipped of c.linters_skipped) io.out(`skipped  ${skipped.linter}: ${skipped.reason}`);
+  for (const missing of c.linters_missing) io.out(`missing  ${missing.linter}: ${missing.reason}`);
+  for (const warning of c.warnings) io.err(`warning: ${warning}`);
   io.out(
     `gate: ${c.net_new_count} net-new (${c.blocking_count} blocking), ${c.pre_existing_count} pre-existing, ${c.suppressed_count} suppressed, ${c.sops_ignored_count} SOPS-encrypted, ${c.no_location_count} without location`,
   );

@@ -23,8 +23,16 @@ export interface Counts {
   /** Net-new results per severity. */
   readonly net_new_by_severity: Readonly<Record<Severity, number>>;
   readonly linters_skipped: readonly SkippedLinter[];
+  /** Enabled linters able to write SARIF with no run in the report (a tool error under --strict). */
+  readonly linters_missing: readonly SkippedLinter[];
+  /** Where the enabled linters came from: `--linters`, `ENABLE_LINTERS` or the configuration file's path. */
+  readonly linters_source?: string;
   /** Runs whose tool reported a failed invocation (a tool error under --strict). */
   readonly failed_invocations: readonly string[];
+  /** The report is the file committed at head, unchanged: an earlier run's (a tool error under --strict). */
+  readonly stale_report: boolean;
+  /** What the summary warns about, one sentence each. */
+  readonly warnings: readonly string[];
   readonly base?: string;
   readonly head?: string;
   readonly merge_base?: string;
@@ -36,7 +44,8 @@ const zeroSeverities = (): Record<Severity, number> => Object.fromEntries(SEVERI
 
 export function countsOf(
   classification: Classification | undefined,
-  extra: Pick<Counts, 'exit_code' | 'fail_on' | 'linters_skipped' | 'failed_invocations'> & Partial<Pick<Counts, 'base' | 'head' | 'merge_base' | 'error'>>,
+  extra: Pick<Counts, 'exit_code' | 'fail_on' | 'linters_skipped' | 'linters_missing' | 'failed_invocations' | 'stale_report' | 'warnings'> &
+    Partial<Pick<Counts, 'linters_source' | 'base' | 'head' | 'merge_base' | 'error'>>,
 ): Counts {
   const bySeverity = zeroSeverities();
   for (const finding of classification?.netNew ?? []) bySeverity[finding.severity]++;
@@ -53,7 +62,11 @@ export function countsOf(
     blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
     net_new_by_severity: bySeverity,
     linters_skipped: extra.linters_skipped,
+    linters_missing: extra.linters_missing,
+    ...(extra.linters_source ? { linters_source: extra.linters_source } : {}),
     failed_invocations: extra.failed_invocations,
+    stale_report: extra.stale_report,
+    warnings: extra.warnings,
     ...(extra.base ? { base: extra.base } : {}),
     ...(extra.head ? { head: extra.head } : {}),
     ...(extra.merge_base ? { merge_base: extra.merge_base } : {}),

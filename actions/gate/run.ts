@@ -91,6 +91,9 @@ export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
   core.setOutput('net-new-count', String(c.net_new_count));
   core.setOutput('blocking-count', String(c.blocking_count));
   core.setOutput('linters-skipped', JSON.stringify(c.linters_skipped.map((s) => s.linter)));
+  core.setOutput('linters-missing', JSON.stringify(c.linters_missing.map((m) => m.linter)));
+  core.setOutput('stale-report', String(c.stale_report));
+  for (const w of c.warnings) core.warning(`gate: ${w}`);
   const blocking = (outcome.classification?.netNew ?? []).filter((f) => f.blocking);
   const messages = outcome.report ? messagesOf(outcome.report, blocking) : [];
   for (const [i, f] of blocking.entries()) {

@@ -11,10 +11,11 @@ function link(env: NodeJS.ProcessEnv, head: string | undefined, path: string, li
   return `[${cell(label)}](${url})`;
 }
 
-/** The job summary and the pull-request comment: findings by severity, skipped linters, counts. */
+/** The job summary and the pull-request comment: findings by severity, warnings, missing and skipped linters, counts. */
 export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, maxRows = 100): string {
   const c = outcome.counts;
-  const status = outcome.exitCode === 0 ? '✅ passed' : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
+  const cautions = c.warnings.length + c.linters_missing.length;
+  const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
   const out = [`### Gatehouse gate: ${status}`, '', cell(outcome.message), ''];
   const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
   if (findings.length > 0) {
@@ -26,6 +27,16 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, maxRows =
       out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`);
     }
     if (findings.length > maxRows) out.push('', `… and ${findings.length - maxRows} more (see the filtered SARIF).`);
+    out.push('');
+  }
+  if (c.warnings.length > 0) {
+    out.push('**Warnings**:', '');
+    for (const w of c.warnings) out.push(`- ${cell(inert(w))}`);
+    out.push('');
+  }
+  if (c.linters_missing.length > 0) {
+    out.push('**Linters missing** (enabled, but no run in the report, so no findings):', '');
+    for (const m of c.linters_missing) out.push(`- \`${m.linter}\`: ${cell(inert(m.reason))}`);
     out.push('');
   }
   if (c.linters_skipped.length > 0) {
