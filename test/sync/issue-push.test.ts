@@ -123,6 +123,19 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     assert.ok(pacing.sleeps.some((ms) => ms >= 1000 - 1), `sleeps: ${pacing.sleeps.join(',')}`);
   });
 
+  it('tags each finding with POST /api/v2/findings/{id}/tags/ (added to its tags), never a PATCH of the finding', async () => {
+    gh.addRepo({ owner: 'acme', name: 'api' });
+    await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'HIGH' }]);
+    const finding = dd.findings()[0]!.finding;
+    finding.tags = ['team-payments'];
+    const report = await pushIssues(['acme/api'], deps());
+    assert.equal(report.opened, 1);
+    const tagging = dd.calls.filter((c) => c.route === 'finding_tags');
+    assert.deepEqual(tagging.map((c) => [c.method, c.url]), [['POST', `/api/v2/findings/${finding.id}/tags/`]]);
+    assert.equal(dd.calls.filter((c) => c.method === 'PATCH').length, 0, 'a PATCH saves the whole finding (and may push it to JIRA)');
+    assert.deepEqual(finding.tags, ['team-payments', `issue:${gh.allIssues()[0]!.html_url}`.toLowerCase()]);
+  });
+
   it('a re-run opens nothing: tagged findings are not asked for again', async () => {
     gh.addRepo({ owner: 'acme', name: 'api' });
     await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'HIGH' }]);
@@ -141,7 +154,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
   it('a crash between creating the issue and tagging the finding never opens a second issue', async () => {
     gh.addRepo({ owner: 'acme', name: 'api' });
     await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'CRITICAL' }]);
-    dd.faults.inject('finding', { status: 503, body: { detail: 'Service unavailable' } });
+    dd.faults.inject('finding_tags', { status: 503, body: { detail: 'Service unavailable' } });
     const crashed = await pushIssues(['acme/api'], deps());
     assert.deepEqual(crashed, { opened: 1, relinked: 0, failed: 1, deferred: 0, unresolved: 0 });
     assert.deepEqual(dd.findings()[0]!.finding.tags, []);

@@ -143,8 +143,7 @@ export async function pushIssues(products: readonly string[], deps: IssuePushDep
         deps.log.info({ ...at, issue: url }, 'issue opened');
       }
       issues.set(hash, url);
-      const tags = [...finding.tags, issueTag(url)];
-      await retrying(() => deps.defectDojo.setFindingTags(finding.id, tags), deps.retry);
+      await retrying(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
     } catch (err) {
       failures.count++;
       deps.log.warn({ ...at, repository: repository.fullName, err: message(err) }, 'issue push: finding not handled; the next run tries again');
