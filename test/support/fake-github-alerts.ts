@@ -13,8 +13,7 @@ export type AlertsRoute =
   | 'repo'
   | 'issues'
   | 'create_issue'
-  | 'search_issues'
-  | 'rate_limit';
+  | 'search_issues';
 
 export interface FakeIssue {
   readonly number: number;
@@ -62,8 +61,13 @@ const MESSAGES = {
  * A loopback fake of the GitHub REST endpoints `sync-github` reads, with GitHub's shapes:
  * repository lists (page `Link` pagination), code-scanning and secret-scanning alerts (page
  * pagination), Dependabot alerts (cursor pagination only: `after` in `Link`, `page` refused with
- * 400), the feature-off answers, the primary rate limit (`x-ratelimit-*` headers on every answer,
- * 403 once spent) and injected secondary limits. Served under `/api/v3` for an enterprise server.
+ * 400), the feature-off answers, the primary rate limit per resource (`x-ratelimit-limit`,
+ * `-remaining`, `-reset`, `-used` and `-resource` on every answer; `core` and `search` counted
+ * apart, each refilled at its reset by the fake's clock; 403 or 429 once spent) and injected
+ * secondary limits. For issue push: issues in GitHub's shape, labels silently dropped when the
+ * token cannot push (`canPush: false`), and a search index that lags behind creation
+ * (`searchLag`). Every call records its method and `X-GitHub-Api-Version`. Served under
+ * `/api/v3` for an enterprise server.
  */
 export class FakeGitHubAlerts {
   readonly repos: FakeAlertsRepo[] = [];
@@ -257,15 +261,6 @@ export class FakeGitHubAlerts {
     };
   }
 
-  /** `GET /rate_limit`: every budget, as `rate-limit-overview`; GitHub does not count this call. */
-  private rateLimitJson(): unknown {
-    const of = (resource: 'core' | 'search' | 'graphql') => {
-      const b = this.budget(resource);
-      return { limit: b.limit, remaining: Math.max(0, b.remaining), reset: b.reset, used: b.limit - Math.max(0, b.remaining) };
-    };
-    return { resources: { core: of('core'), search: of('search'), graphql: of('graphql') }, rate: of('core') };
-  }
-
   private rateHeaders(): Record<string, string> {
     return this.budgetHeaders('core');
   }
@@ -361,7 +356,6 @@ export class FakeGitHubAlerts {
     else if (path === '/user') route = 'viewer';
     else if (path === '/user/repos') route = 'viewer_repos';
     else if (path === '/search/issues') route = 'search_issues';
-    else if (path === '/rate_limit') route = 'rate_limit';
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)$/.exec(path))) [route, owner, repoName] = ['repo', m[1]!, m[2]!];
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(path))) [route, owner, repoName] = [req.method === 'POST' ? 'create_issue' : 'issues', m[1]!, m[2]!];
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/(code-scanning|dependabot|secret-scanning)\/alerts$/.exec(path))) {
@@ -375,9 +369,8 @@ export class FakeGitHubAlerts {
     if (auth !== `token ${this.token}` && auth !== `Bearer ${this.token}`) {
       return sendJson(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' });
     }
-    // Search draws on its own budget, and `GET /rate_limit` on none.
+    // Search draws on its own budget.
     if (route === 'search_issues') return this.searchIssues(url, res);
-    if (route === 'rate_limit') return sendJson(res, 200, this.rateLimitJson(), this.rateHeaders());
     const core = this.budget('core');
     if (core.remaining <= 0) return this.spent(res, 'core');
     core.remaining--;
