@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as mongodb from 'mongodb';
 import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
 import { SCAN_TYPES } from '../../server/sync/defectdojo/scan-types.js';
-import { githubClient } from '../../server/sync/github/client.js';
+import { API_VERSION, githubClient } from '../../server/sync/github/client.js';
 import type { GithubTarget } from '../../server/sync/github/targets.js';
 import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
 import { Pacer, PacerRegistry } from '../../server/sync/issues/pacer.js';
@@ -128,6 +128,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     assert.equal(gh.repos[0]!.issues.length, 2);
     // At least a second between two creations.
     assert.ok(pacing.sleeps.some((ms) => ms >= 1000 - 1), `sleeps: ${pacing.sleeps.join(',')}`);
+    assert.ok(gh.calls.every((c) => c.apiVersion === API_VERSION), 'every GitHub call names the REST API version');
   });
 
   it('tags each finding with POST /api/v2/findings/{id}/tags/ (added to its tags), never a PATCH of the finding', async () => {
