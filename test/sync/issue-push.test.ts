@@ -144,6 +144,22 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     assert.deepEqual(finding.tags, ['team-payments', `issue:${gh.allIssues()[0]!.html_url}`.toLowerCase()]);
   });
 
+  it("the DefectDojo fake's tags action answers as DefectDojo's FindingViewSet.tags does", async () => {
+    await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'HIGH' }]);
+    const finding = dd.findings()[0]!.finding;
+    const call = (method: string, body?: unknown) =>
+      fetch(`${dd.url}/api/v2/findings/${finding.id}/tags/`, { method, headers: { authorization: `Token ${dd.token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const answer = async (res: Response) => ({ status: res.status, body: await res.json() });
+    assert.deepEqual(await answer(await call('POST', {})), { status: 400, body: { tags: ['This field is required.'] } });
+    assert.deepEqual(await answer(await call('POST', { tags: ['has space'] })), { status: 400, body: { tags: ["Invalid tag: 'has space'. Tags should not contain spaces, commas, or quotes."] } });
+    assert.deepEqual(await answer(await call('POST', { tags: 'not json' })), { status: 400, body: { tags: ['Invalid json list. A tag list submitted in string form must be valid json.'] } });
+    // A comma splits a tag in two; tags are lowercased and added to the finding's own.
+    assert.deepEqual(await answer(await call('POST', { tags: ['Team-A,issue:https://x/1'] })), { status: 200, body: { tags: ['team-a', 'issue:https://x/1'] } });
+    assert.deepEqual(await answer(await call('POST', { tags: '["team-a"]' })), { status: 200, body: { tags: ['team-a', 'issue:https://x/1'] } });
+    assert.deepEqual(await answer(await call('GET')), { status: 200, body: { tags: ['team-a', 'issue:https://x/1'] } });
+    assert.equal((await call('PUT', { tags: [] })).status, 405);
+  });
+
   it('a re-run opens nothing: tagged findings are not asked for again', async () => {
     gh.addRepo({ owner: 'acme', name: 'api' });
     await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'HIGH' }]);
