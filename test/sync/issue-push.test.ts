@@ -390,6 +390,19 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       });
     });
 
+    it("with the service's client (search not waited for), a search budget that resets in 30 s is not waited for either", async () => {
+      gh.addRepo({ owner: 'acme', name: 'api' });
+      await reimport('acme/api', FINDINGS);
+      gh.budgets.search.remaining = 0;
+      gh.budgets.search.reset = Math.floor(Date.now() / 1000) + 30;
+      const waits: number[] = [];
+      const clock = { now: Date.now, sleep: async (ms: number) => void waits.push(ms) };
+      const report = await pushIssues(['acme/api'], deps({ clientFor: (target) => githubClient(target, { timeoutMs: 5000, retry: RETRY, clock, maxRateLimitWaitMsFor: { search: 0 } }) }));
+      assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0 });
+      assert.deepEqual(waits, [], 'the reset was not waited for');
+      assert.ok(gh.calls.some((c) => c.route === 'issues' && !c.query.has('labels')), 'every issue listed instead');
+    });
+
     it('pushes in one process share the pacers of a GitHub account (server and token), whatever the target object', () => {
       const a = pacers.for(targets[0]!);
       assert.equal(pacers.for({ ...targets[0]! }), a, 'another run, another source: the same pacers');

@@ -56,6 +56,8 @@ export interface GithubClientOptions {
   readonly onRetry?: (operation: string, error: Error, retry: number, delayMs: number) => void;
   /** The longest wait for a spent primary limit to reset; beyond it the call fails (default 5 minutes). */
   readonly maxRateLimitWaitMs?: number;
+  /** The same per resource, where a caller has a better use of the time (issue push lists instead of searching). */
+  readonly maxRateLimitWaitMsFor?: Partial<Record<RateLimitResource, number>>;
   /** Time and waiting for rate-limit resets; tests pass a clock that does not wait. */
   readonly clock?: { now(): number; sleep(ms: number): Promise<void> };
   /** Told before a spent primary limit is waited out. */
@@ -100,7 +102,7 @@ function operationOf(options: { method?: string; url?: string }): string {
  */
 export function githubClient(target: GithubTarget, options: GithubClientOptions): GithubClient {
   const clock = options.clock ?? REAL_CLOCK;
-  const maxWaitMs = options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
+  const maxWaitMsOf = (resource: RateLimitResource): number => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
   /** Per resource: until when its primary limit is spent (epoch ms). */
   const exhaustedUntil = new Map<RateLimitResource, number>();
   /** Records a spent budget from an answer's headers; true when the answer says it is spent. */
@@ -120,6 +122,7 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
       exhaustedUntil.delete(resource);
       return;
     }
+    const maxWaitMs = maxWaitMsOf(resource);
     if (waitMs + RESET_SLACK_MS > maxWaitMs) throw new RateLimitExhausted(target.server, new Date(until), resource, maxWaitMs);
     options.onRateLimitWait?.(resource, waitMs + RESET_SLACK_MS);
     await clock.sleep(waitMs + RESET_SLACK_MS);

@@ -91,7 +91,8 @@ function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts:
   const pacers = new PacerRegistry(parts.pacerClock);
   const clients = new Map<GithubTarget, GithubClient>();
   const clientFor = (target: GithubTarget): GithubClient => {
-    if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry }));
+    // A spent search budget is not waited for: the push lists the repository's issues instead.
+    if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 } }));
     return clients.get(target)!;
   };
   const lockClock = { now: () => parts.timers.now(), sleep: (ms: number) => new Promise<void>((resolve) => void parts.timers.setTimeout(resolve, ms)) };
