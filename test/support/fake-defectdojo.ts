@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
 
-export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'user_profile';
+export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'finding_tags' | 'user_profile';
 
 /** DefectDojo's scan types for the parsers this fake reads, as DefectDojo spells them. */
 export const KNOWN_SCAN_TYPES = [
@@ -216,7 +216,7 @@ function statisticsOf(findings: Iterable<{ severity: Severity; active: boolean }
  */
 export class FakeDefectDojo {
   readonly faults = new Faults<DefectDojoRoute>();
-  readonly calls: { route: DefectDojoRoute | 'unknown'; url: string; authorization: string | undefined }[] = [];
+  readonly calls: { route: DefectDojoRoute | 'unknown'; url: string; authorization: string | undefined; method?: string }[] = [];
   readonly uploads: RecordedUpload[] = [];
   readonly tests: FakeTest[] = [];
   readonly products = new Map<string, { id: number; productType: string }>();
@@ -268,10 +268,12 @@ export class FakeDefectDojo {
             ? 'findings'
             : /^\/api\/v2\/findings\/\d+\/$/.test(url.pathname)
               ? 'finding'
-              : url.pathname === '/api/v2/user_profile/'
-                ? 'user_profile'
-                : 'unknown';
-    this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization });
+              : /^\/api\/v2\/findings\/\d+\/tags\/$/.test(url.pathname)
+                ? 'finding_tags'
+                : url.pathname === '/api/v2/user_profile/'
+                  ? 'user_profile'
+                  : 'unknown';
+    this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization, method: req.method ?? 'GET' });
     if (route === 'reimport') this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
     try {
       await latency(this.delayMs);
@@ -294,6 +296,8 @@ export class FakeDefectDojo {
       if (route === 'reimport' && req.method === 'POST') return await this.reimport(req, res);
       if (route === 'findings' && req.method === 'GET') return this.listFindings(url, res);
       if (route === 'finding' && req.method === 'PATCH') return await this.patchFinding(Number(url.pathname.split('/')[4]), req, res);
+      if (route === 'finding_tags' && (req.method === 'GET' || req.method === 'POST')) return await this.findingTags(Number(url.pathname.split('/')[4]), req, res);
+      if (route === 'finding_tags') return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
       return sendJson(res, 404, { detail: 'Not found.' });
     } finally {
       if (route === 'reimport') this.inFlight--;
@@ -400,6 +404,42 @@ export class FakeDefectDojo {
       found.finding.tags = [...new Set(body.tags.map((t: string) => t.toLowerCase()))];
     }
     sendJson(res, 200, this.findingJson(found));
+  }
+
+  /**
+   * `GET|POST /api/v2/findings/{id}/tags/` as DefectDojo's `FindingViewSet.tags` action: the POST
+   * body is `TagSerializer` (`{"tags": [...]}`, required, a list of strings, or a JSON list as a
+   * string), each tag split on commas and validated like `tag_validator`; new tags are appended to
+   * the finding's (lowercased, duplicates dropped) without touching anything else of the finding
+   * (no save of other fields, so no JIRA push). The answer is 200 with `{"tags": [...]}`.
+   */
+  private async findingTags(id: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const found = this.findingById(id);
+    if (!found) return sendJson(res, 404, { detail: 'No Finding matches the given query.' });
+    if (req.method === 'POST') {
+      let body: { tags?: unknown };
+      try {
+        body = JSON.parse(await readBody(req)) as { tags?: unknown };
+      } catch {
+        return sendJson(res, 400, { detail: 'JSON parse error - Expecting value: line 1 column 1 (char 0)' });
+      }
+      let tags = body?.tags;
+      if (tags === undefined) return sendJson(res, 400, { tags: ['This field is required.'] });
+      if (typeof tags === 'string') {
+        try {
+          tags = tags === '' ? [] : JSON.parse(tags);
+        } catch {
+          return sendJson(res, 400, { tags: ['Invalid json list. A tag list submitted in string form must be valid json.'] });
+        }
+      }
+      if (!Array.isArray(tags)) return sendJson(res, 400, { tags: [`Expected a list of items but got type "${typeof tags === 'object' ? 'dict' : typeof tags}".`] });
+      if (!tags.every((t) => typeof t === 'string')) return sendJson(res, 400, { tags: ['All list items must be of string type.'] });
+      const parts = (tags as string[]).flatMap((t) => t.match(/(?:"[^"]*"|[^",]+)/g) ?? []);
+      const bad = parts.find((t) => /[ ,'"]/.test(t));
+      if (bad !== undefined) return sendJson(res, 400, { tags: [`Invalid tag: '${bad}'. Tags should not contain spaces, commas, or quotes.`] });
+      for (const tag of parts.map((t) => t.toLowerCase())) if (!found.finding.tags.includes(tag)) found.finding.tags.push(tag);
+    }
+    sendJson(res, 200, { tags: found.finding.tags });
   }
 
   private async reimport(req: IncomingMessage, res: ServerResponse): Promise<void> {

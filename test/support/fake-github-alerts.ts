@@ -25,6 +25,17 @@ export interface FakeIssue {
   /** Search finds an issue only once indexed (`indexSearch()`), as GitHub's index lags creation. */
   indexed: boolean;
   readonly createdAt: number;
+  /** Search calls answered since the issue was created (see `searchLag`). */
+  searchesSince?: number;
+}
+
+/** One of GitHub's rate-limit budgets (`x-ratelimit-resource`), reset every `windowS` seconds. */
+export interface FakeBudget {
+  limit: number;
+  remaining: number;
+  /** Epoch seconds. */
+  reset: number;
+  readonly windowS: number;
 }
 
 export interface FakeAlertsRepo {
@@ -35,6 +46,8 @@ export interface FakeAlertsRepo {
   secretScanning: unknown[] | 'disabled';
   hasIssues: boolean;
   issues: FakeIssue[];
+  /** False: the token cannot push, so GitHub silently drops the labels of a new issue (and says `permissions.push: false`). */
+  canPush?: boolean;
 }
 
 const MESSAGES = {
@@ -48,17 +61,36 @@ const MESSAGES = {
  * A loopback fake of the GitHub REST endpoints `sync-github` reads, with GitHub's shapes:
  * repository lists (page `Link` pagination), code-scanning and secret-scanning alerts (page
  * pagination), Dependabot alerts (cursor pagination only: `after` in `Link`, `page` refused with
- * 400), the feature-off answers, the primary rate limit (`x-ratelimit-*` headers on every answer,
- * 403 once spent) and injected secondary limits. Served under `/api/v3` for an enterprise server.
+ * 400), the feature-off answers, the primary rate limit per resource (`x-ratelimit-limit`,
+ * `-remaining`, `-reset`, `-used` and `-resource` on every answer; `core` and `search` counted
+ * apart, each refilled at its reset by the fake's clock; 403 or 429 once spent) and injected
+ * secondary limits. For issue push: issues in GitHub's shape, labels silently dropped when the
+ * token cannot push (`canPush: false`), and a search index that lags behind creation
+ * (`searchLag`). Every call records its method and `X-GitHub-Api-Version`. Served under
+ * `/api/v3` for an enterprise server.
  */
 export class FakeGitHubAlerts {
   readonly repos: FakeAlertsRepo[] = [];
   readonly orgs = new Set<string>();
   readonly faults = new Faults<AlertsRoute>();
-  readonly calls: { route: AlertsRoute | 'unknown'; path: string; query: URLSearchParams; authorization: string | undefined }[] = [];
+  readonly calls: { route: AlertsRoute | 'unknown'; path: string; query: URLSearchParams; authorization: string | undefined; method?: string; apiVersion?: string | undefined; at?: number }[] = [];
   /** The login of the token's user (`GET /user`). */
   viewer = 'octocat';
-  rateLimit = { limit: 5000, remaining: 5000, reset: Math.floor(Date.now() / 1000) + 3600 };
+  /** The fake's clock (epoch ms): budgets reset and the search index catches up by it. */
+  now: () => number = () => Date.now();
+  /** GitHub's budgets per resource; `core` for REST, `search` (30 a minute), `graphql`. */
+  readonly budgets: Record<'core' | 'search' | 'graphql', FakeBudget> = {
+    core: { limit: 5000, remaining: 5000, reset: Math.floor(Date.now() / 1000) + 3600, windowS: 3600 },
+    search: { limit: 30, remaining: 30, reset: Math.floor(Date.now() / 1000) + 60, windowS: 60 },
+    graphql: { limit: 5000, remaining: 5000, reset: Math.floor(Date.now() / 1000) + 3600, windowS: 3600 },
+  };
+  /** The status of a spent primary limit: GitHub documents 403 or 429. */
+  rateLimitStatus: 403 | 429 = 403;
+  /**
+   * How far the search index lags issue creation: an issue is found only after `calls` search
+   * requests, or `ms` of the fake's clock, since it was created. Unset: only after `indexSearch()`.
+   */
+  searchLag: { calls?: number; ms?: number } | undefined;
   /** Names that are neither an organisation nor a user here (or not visible to the token): 404 for their repository lists. */
   readonly missingOwners = new Set<string>();
   /** On: answers as GitHub Enterprise Server versions that ignore `hide_secret` do, the secret value in every alert. */
@@ -109,6 +141,7 @@ export class FakeGitHubAlerts {
       private: false,
       archived: false,
       has_issues: r.hasIssues,
+      permissions: { admin: false, maintain: false, push: r.canPush !== false, triage: r.canPush !== false, pull: true },
     };
   }
 
@@ -122,30 +155,120 @@ export class FakeGitHubAlerts {
     for (const issue of this.allIssues()) issue.indexed = true;
   }
 
-  /** Search requests left in the current minute (GitHub allows 30 for a token). */
-  searchRemaining = 30;
+  /** The core budget (REST calls). */
+  get rateLimit(): FakeBudget {
+    return this.budgets.core;
+  }
 
-  private issueJson(r: FakeAlertsRepo, i: FakeIssue): unknown {
+  /** Search requests left in the current minute (GitHub allows 30 for a token). */
+  get searchRemaining(): number {
+    return this.budgets.search.remaining;
+  }
+
+  set searchRemaining(value: number) {
+    this.budgets.search.remaining = value;
+  }
+
+  /** Whether search finds the issue yet. */
+  private searchable(issue: FakeIssue): boolean {
+    if (issue.indexed) return true;
+    const lag = this.searchLag;
+    if (!lag) return false;
+    return (lag.calls !== undefined && (issue.searchesSince ?? 0) >= lag.calls) || (lag.ms !== undefined && this.now() - issue.createdAt >= lag.ms);
+  }
+
+  /** The budget, in a new window once its reset has passed, as GitHub's budgets do. */
+  private budget(resource: 'core' | 'search' | 'graphql'): FakeBudget {
+    const b = this.budgets[resource];
+    const nowS = Math.floor(this.now() / 1000);
+    if (nowS >= b.reset) {
+      b.remaining = b.limit;
+      b.reset = nowS + b.windowS;
+    }
+    return b;
+  }
+
+  private budgetHeaders(resource: 'core' | 'search' | 'graphql'): Record<string, string> {
+    const b = this.budgets[resource];
     return {
+      'x-ratelimit-limit': String(b.limit),
+      'x-ratelimit-remaining': String(Math.max(0, b.remaining)),
+      'x-ratelimit-reset': String(b.reset),
+      'x-ratelimit-used': String(b.limit - Math.max(0, b.remaining)),
+      'x-ratelimit-resource': resource,
+    };
+  }
+
+  /** GitHub's answer to a call on a spent budget: 403 (or 429), `x-ratelimit-remaining: 0`. */
+  private spent(res: ServerResponse, resource: 'core' | 'search' | 'graphql'): void {
+    sendJson(
+      res,
+      this.rateLimitStatus,
+      { message: 'API rate limit exceeded for user ID 1. If you reach out to GitHub Support for help, please include the request ID 0000:0000:0000000:0000000:00000000.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api', status: String(this.rateLimitStatus) },
+      { ...this.budgetHeaders(resource), 'x-ratelimit-remaining': '0' },
+    );
+  }
+
+  /** An issue as GitHub's `issue` schema has it (every required field). */
+  private issueJson(r: FakeAlertsRepo, i: FakeIssue): Record<string, unknown> {
+    const api = `${this.server}${this.prefix}`;
+    const url = `${api}/repos/${r.owner}/${r.name}/issues/${i.number}`;
+    const created = new Date(i.createdAt).toISOString();
+    const user = this.userJson('gatehouse-bot[bot]', 41898282, 'Bot');
+    return {
+      id: 1_000_000 + i.number,
+      node_id: `I_kwDO${Buffer.from(String(i.number)).toString('base64url')}`,
+      url,
+      repository_url: `${api}/repos/${r.owner}/${r.name}`,
+      labels_url: `${url}/labels{/name}`,
+      comments_url: `${url}/comments`,
+      events_url: `${url}/events`,
+      html_url: i.html_url,
       number: i.number,
+      state: i.state,
       title: i.title,
       body: i.body,
-      state: i.state,
-      labels: i.labels.map((name) => ({ name })),
-      html_url: i.html_url,
-      url: `${this.server}${this.prefix}/repos/${r.owner}/${r.name}/issues/${i.number}`,
-      repository_url: `${this.server}${this.prefix}/repos/${r.owner}/${r.name}`,
+      user,
+      labels: i.labels.map((name, n) => ({ id: 2_000_000 + n, node_id: `LA_${name}`, url: `${api}/repos/${r.owner}/${r.name}/labels/${encodeURIComponent(name)}`, name, description: null, color: 'ededed', default: false })),
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      locked: false,
+      comments: 0,
+      closed_at: i.state === 'closed' ? created : null,
+      created_at: created,
+      updated_at: created,
+      author_association: 'NONE',
+    };
+  }
+
+  private userJson(login: string, id: number, type: 'User' | 'Bot'): Record<string, unknown> {
+    const api = `${this.server}${this.prefix}`;
+    const at = `${api}/users/${encodeURIComponent(login)}`;
+    return {
+      login,
+      id,
+      node_id: `U_${id}`,
+      avatar_url: `${this.server}/avatars/${id}`,
+      gravatar_id: '',
+      url: at,
+      html_url: `${this.server}/${encodeURIComponent(login)}`,
+      followers_url: `${at}/followers`,
+      following_url: `${at}/following{/other_user}`,
+      gists_url: `${at}/gists{/gist_id}`,
+      starred_url: `${at}/starred{/owner}{/repo}`,
+      subscriptions_url: `${at}/subscriptions`,
+      organizations_url: `${at}/orgs`,
+      repos_url: `${at}/repos`,
+      events_url: `${at}/events{/privacy}`,
+      received_events_url: `${at}/received_events`,
+      type,
+      site_admin: false,
     };
   }
 
   private rateHeaders(): Record<string, string> {
-    return {
-      'x-ratelimit-limit': String(this.rateLimit.limit),
-      'x-ratelimit-remaining': String(this.rateLimit.remaining),
-      'x-ratelimit-reset': String(this.rateLimit.reset),
-      'x-ratelimit-used': String(this.rateLimit.limit - this.rateLimit.remaining),
-      'x-ratelimit-resource': 'core',
-    };
+    return this.budgetHeaders('core');
   }
 
   private pageOf(res: ServerResponse, url: URL, items: readonly unknown[]): void {
@@ -195,23 +318,26 @@ export class FakeGitHubAlerts {
       number,
       title: body.title,
       body: typeof body.body === 'string' ? body.body : '',
-      labels: Array.isArray(body.labels) ? body.labels.map(String) : [],
+      // GitHub: "the labels are silently dropped for users without push access to the repository".
+      labels: Array.isArray(body.labels) && repo.canPush !== false ? body.labels.map(String) : [],
       state: 'open',
       html_url: `${this.server}/${repo.owner}/${repo.name}/issues/${number}`,
       indexed: false,
-      createdAt: Date.now(),
+      createdAt: this.now(),
+      searchesSince: 0,
     };
     repo.issues.push(issue);
-    sendJson(res, 201, this.issueJson(repo, issue), this.rateHeaders());
+    const json = this.issueJson(repo, issue);
+    sendJson(res, 201, json, { ...this.rateHeaders(), location: String(json.url) });
   }
 
   /** `GET /search/issues`: `repo:`, `is:issue` (required) and one quoted phrase searched in bodies; its own rate limit. */
   private searchIssues(url: URL, res: ServerResponse): void {
-    const searchHeaders = { ...this.rateHeaders(), 'x-ratelimit-resource': 'search', 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': String(Math.max(0, this.searchRemaining - 1)) };
-    if (this.searchRemaining <= 0) {
-      return sendJson(res, 403, { message: 'API rate limit exceeded for user ID 1.', documentation_url: 'https://docs.github.com/rest/search/search#rate-limit' }, { ...searchHeaders, 'x-ratelimit-remaining': '0' });
-    }
-    this.searchRemaining--;
+    const budget = this.budget('search');
+    if (budget.remaining <= 0) return this.spent(res, 'search');
+    budget.remaining--;
+    const searchHeaders = this.budgetHeaders('search');
+    for (const issue of this.allIssues()) issue.searchesSince = (issue.searchesSince ?? 0) + 1;
     const q = url.searchParams.get('q') ?? '';
     if (!/\bis:issue\b/.test(q)) {
       return sendJson(res, 422, { message: "Query must include 'is:issue' or 'is:pull-request'", documentation_url: 'https://docs.github.com/rest/search/search#search-issues-and-pull-requests', status: '422' }, searchHeaders);
@@ -220,8 +346,8 @@ export class FakeGitHubAlerts {
     const phrase = /"([^"]+)"/.exec(q)?.[1];
     const items = this.repos
       .filter((r) => !repoName || `${r.owner}/${r.name}`.toLowerCase() === repoName)
-      .flatMap((r) => r.issues.filter((i) => i.indexed && (!phrase || i.body.includes(phrase))).map((i) => this.issueJson(r, i)));
-    sendJson(res, 200, { total_count: items.length, incomplete_results: false, items }, searchHeaders);
+      .flatMap((r) => r.issues.filter((i) => this.searchable(i) && (!phrase || i.body.includes(phrase))).map((i) => ({ ...this.issueJson(r, i), score: 1 })));
+    sendJson(res, 200, { total_count: items.length, incomplete_results: false, items, search_type: 'lexical' }, searchHeaders);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -242,17 +368,18 @@ export class FakeGitHubAlerts {
       [owner, repoName] = [m[1]!, m[2]!];
       route = m[3] === 'code-scanning' ? 'code_scanning' : m[3] === 'dependabot' ? 'dependabot' : 'secret_scanning';
     }
-    this.calls.push({ route, path, query: url.searchParams, authorization: req.headers.authorization });
+    this.calls.push({ route, path, query: url.searchParams, authorization: req.headers.authorization, method: req.method ?? 'GET', apiVersion: req.headers['x-github-api-version'] as string | undefined, at: this.now() });
     await latency(this.delayMs);
     if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
     const auth = req.headers.authorization ?? '';
     if (auth !== `token ${this.token}` && auth !== `Bearer ${this.token}`) {
       return sendJson(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' });
     }
-    if (this.rateLimit.remaining <= 0) {
-      return sendJson(res, 403, { message: 'API rate limit exceeded for user ID 1.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' }, this.rateHeaders());
-    }
-    this.rateLimit.remaining--;
+    // Search draws on its own budget.
+    if (route === 'search_issues') return this.searchIssues(url, res);
+    const core = this.budget('core');
+    if (core.remaining <= 0) return this.spent(res, 'core');
+    core.remaining--;
     const notFound = () => sendJson(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' }, this.rateHeaders());
     switch (route) {
       case 'org_repos':
@@ -265,8 +392,6 @@ export class FakeGitHubAlerts {
         return this.pageOf(res, url, this.repos.filter((r) => r.owner === this.viewer).map((r) => this.repoJson(r)));
       case 'unknown':
         return notFound();
-      case 'search_issues':
-        return this.searchIssues(url, res);
     }
     const repo = this.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === repoName.toLowerCase());
     if (!repo) return notFound();

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { API_VERSION } from '../../server/sync/github/client.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { haveFixture, readFixture } from '../support/fixtures.js';
@@ -119,6 +120,7 @@ describe('gatehouse-sync sync-github (GitHub alerts -> DefectDojo)', () => {
     const fresh = run.report!.items.filter((i) => i.product === 'acme/fresh').map((i) => i.reason);
     assert.deepEqual(fresh, ['not enabled on GitHub: no analysis found', 'no open alerts and no DefectDojo product yet', 'no open alerts and no DefectDojo product yet']);
     assert.equal(dd.uploads.length, 0, 'no empty products');
+    assert.ok(github.calls.length > 0 && github.calls.every((c) => c.apiVersion === API_VERSION), 'every REST call names the API version');
   });
 
   it('the token owner\'s own repositories come from /user/repos (private ones included)', async () => {

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as mongodb from 'mongodb';
 import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
 import { SCAN_TYPES } from '../../server/sync/defectdojo/scan-types.js';
-import { githubClient } from '../../server/sync/github/client.js';
+import { API_VERSION, githubClient } from '../../server/sync/github/client.js';
 import type { GithubTarget } from '../../server/sync/github/targets.js';
 import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
-import { Pacer } from '../../server/sync/issues/pacer.js';
+import { Pacer, PacerRegistry } from '../../server/sync/issues/pacer.js';
+import { mongoLocks } from '../../server/sync/service/locks-mongo.js';
+import { memoryLocks, type SourceLocks } from '../../server/sync/service/locks.js';
 import { pushIssues, type IssuePushDeps } from '../../server/sync/issues/push.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
@@ -50,6 +54,8 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
   let defectDojo: DefectDojoClient;
   let targets: GithubTarget[];
   let pacing: ReturnType<typeof fakePacerClock>;
+  let pacers: PacerRegistry;
+  let locks: SourceLocks;
   let logs: { level: string; obj: unknown; msg: string }[];
 
   async function reimport(product: string, findings: { id: string; severity: string }[]): Promise<void> {
@@ -57,16 +63,15 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
   }
 
   function deps(overrides: Partial<IssuePushDeps> = {}): IssuePushDeps {
-    const pacers = new Map<GithubTarget, { create: Pacer; search: Pacer }>();
     return {
       defectDojo,
       defectDojoUrl: dd.url,
       targets,
       clientFor: (target) => githubClient(target, { timeoutMs: 5000, retry: RETRY }),
-      pacersFor: (target) => {
-        if (!pacers.has(target)) pacers.set(target, { create: new Pacer(pacing.clock, 1000, 400), search: new Pacer(pacing.clock, 2000) });
-        return pacers.get(target)!;
-      },
+      pacersFor: (target) => pacers.for(target),
+      locks,
+      // Waiting for another push is real (short) waiting: the other push needs the event loop.
+      lockWait: { clock: { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, waitMs: 10_000, pollMs: 5 },
       minSeverity: 'High',
       maxIssuesPerRun: 50,
       retry: RETRY,
@@ -89,6 +94,8 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       { server: ghe.server, apiBase: `${ghe.server}/api/v3`, kind: 'enterprise', owners: ['acme', 'corp'], token: ghe.token },
     ];
     pacing = fakePacerClock();
+    pacers = new PacerRegistry(pacing.clock);
+    locks = memoryLocks();
     logs = [];
   });
   afterEach(async () => {
@@ -121,6 +128,36 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     assert.equal(gh.repos[0]!.issues.length, 2);
     // At least a second between two creations.
     assert.ok(pacing.sleeps.some((ms) => ms >= 1000 - 1), `sleeps: ${pacing.sleeps.join(',')}`);
+    assert.ok(gh.calls.every((c) => c.apiVersion === API_VERSION), 'every GitHub call names the REST API version');
+  });
+
+  it('tags each finding with POST /api/v2/findings/{id}/tags/ (added to its tags), never a PATCH of the finding', async () => {
+    gh.addRepo({ owner: 'acme', name: 'api' });
+    await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'HIGH' }]);
+    const finding = dd.findings()[0]!.finding;
+    finding.tags = ['team-payments'];
+    const report = await pushIssues(['acme/api'], deps());
+    assert.equal(report.opened, 1);
+    const tagging = dd.calls.filter((c) => c.route === 'finding_tags');
+    assert.deepEqual(tagging.map((c) => [c.method, c.url]), [['POST', `/api/v2/findings/${finding.id}/tags/`]]);
+    assert.equal(dd.calls.filter((c) => c.method === 'PATCH').length, 0, 'a PATCH saves the whole finding (and may push it to JIRA)');
+    assert.deepEqual(finding.tags, ['team-payments', `issue:${gh.allIssues()[0]!.html_url}`.toLowerCase()]);
+  });
+
+  it("the DefectDojo fake's tags action answers as DefectDojo's FindingViewSet.tags does", async () => {
+    await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'HIGH' }]);
+    const finding = dd.findings()[0]!.finding;
+    const call = (method: string, body?: unknown) =>
+      fetch(`${dd.url}/api/v2/findings/${finding.id}/tags/`, { method, headers: { authorization: `Token ${dd.token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const answer = async (res: Response) => ({ status: res.status, body: await res.json() });
+    assert.deepEqual(await answer(await call('POST', {})), { status: 400, body: { tags: ['This field is required.'] } });
+    assert.deepEqual(await answer(await call('POST', { tags: ['has space'] })), { status: 400, body: { tags: ["Invalid tag: 'has space'. Tags should not contain spaces, commas, or quotes."] } });
+    assert.deepEqual(await answer(await call('POST', { tags: 'not json' })), { status: 400, body: { tags: ['Invalid json list. A tag list submitted in string form must be valid json.'] } });
+    // A comma splits a tag in two; tags are lowercased and added to the finding's own.
+    assert.deepEqual(await answer(await call('POST', { tags: ['Team-A,issue:https://x/1'] })), { status: 200, body: { tags: ['team-a', 'issue:https://x/1'] } });
+    assert.deepEqual(await answer(await call('POST', { tags: '["team-a"]' })), { status: 200, body: { tags: ['team-a', 'issue:https://x/1'] } });
+    assert.deepEqual(await answer(await call('GET')), { status: 200, body: { tags: ['team-a', 'issue:https://x/1'] } });
+    assert.equal((await call('PUT', { tags: [] })).status, 405);
   });
 
   it('a re-run opens nothing: tagged findings are not asked for again', async () => {
@@ -141,7 +178,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
   it('a crash between creating the issue and tagging the finding never opens a second issue', async () => {
     gh.addRepo({ owner: 'acme', name: 'api' });
     await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'CRITICAL' }]);
-    dd.faults.inject('finding', { status: 503, body: { detail: 'Service unavailable' } });
+    dd.faults.inject('finding_tags', { status: 503, body: { detail: 'Service unavailable' } });
     const crashed = await pushIssues(['acme/api'], deps());
     assert.deepEqual(crashed, { opened: 1, relinked: 0, failed: 1, deferred: 0, unresolved: 0 });
     assert.deepEqual(dd.findings()[0]!.finding.tags, []);
@@ -196,7 +233,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
   it('stops for the run when the hourly content budget is spent', async () => {
     gh.addRepo({ owner: 'acme', name: 'api' });
     await reimport('acme/api', Array.from({ length: 3 }, (_, i) => ({ id: `CVE-2026-200${i}`, severity: 'HIGH' })));
-    const create = new Pacer(pacing.clock, 1000, 1);
+    const create = new Pacer(pacing.clock, 1000, [{ ms: 3_600_000, max: 1, whenFull: 'defer' }]);
     const search = new Pacer(pacing.clock, 2000);
     const report = await pushIssues(['acme/api'], deps({ pacersFor: () => ({ create, search }) }));
     assert.deepEqual(report, { opened: 1, relinked: 0, failed: 0, deferred: 2, unresolved: 0 });
@@ -239,6 +276,178 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     const report = await pushIssues(['acme/api'], deps());
     assert.deepEqual(report, { opened: 1, relinked: 0, failed: 1, deferred: 0, unresolved: 0 });
     assert.ok(logs.some((l) => l.level === 'warn' && JSON.stringify(l.obj).includes('answered 422')));
+  });
+
+  describe('never a second issue for one finding', () => {
+    const FINDINGS = [
+      { id: 'CVE-2026-3001', severity: 'CRITICAL' },
+      { id: 'CVE-2026-3002', severity: 'HIGH' },
+      { id: 'CVE-2026-3003', severity: 'HIGH' },
+    ];
+
+    /** Every finding of the product has exactly one issue, and is tagged with it. */
+    function assertOneIssueEach(product: string, repoName: string): void {
+      const issues = gh.repos.find((r) => r.name === repoName)!.issues;
+      const findings = dd.findings().filter((f) => f.test.product === product);
+      assert.equal(issues.length, findings.length, `issues: ${issues.map((i) => i.title).join(' | ')}`);
+      for (const { finding } of findings) {
+        const tags = finding.tags.filter((t) => t.startsWith('issue:'));
+        assert.equal(tags.length, 1, `finding ${finding.id}: ${finding.tags.join(',')}`);
+        assert.ok(issues.some((i) => `issue:${i.html_url}`.toLowerCase() === tags[0]));
+      }
+    }
+
+    it('two pushes of the same product at once, against a search index that lags behind creation, open one issue per finding', async () => {
+      gh.addRepo({ owner: 'acme', name: 'api' });
+      gh.addRepo({ owner: 'acme', name: 'web' });
+      gh.searchLag = { calls: 1_000 };
+      await reimport('acme/api', FINDINGS);
+      await reimport('acme/web', [{ id: 'CVE-2026-3004', severity: 'HIGH' }]);
+      // As after two sources' runs, or every source at once in cronjob mode.
+      const [a, b] = await Promise.all([pushIssues(['acme/api'], deps()), pushIssues(['acme/web', 'acme/api'], deps())]);
+      assert.equal(a.opened + b.opened, 4);
+      assert.equal(a.failed + b.failed, 0);
+      assertOneIssueEach('acme/api', 'api');
+      assertOneIssueEach('acme/web', 'web');
+    });
+
+    it('a token that cannot push: GitHub drops the labels, and every issue of the repository is listed instead (a crash before tagging opens no second issue)', async () => {
+      gh.addRepo({ owner: 'acme', name: 'api', canPush: false });
+      gh.searchLag = { calls: 1_000 };
+      await reimport('acme/api', FINDINGS);
+      // Tagging fails for every finding of the first push (after its issue was created).
+      for (let i = 0; i < FINDINGS.length; i++) dd.faults.inject('finding_tags', { status: 503, body: { detail: 'Service unavailable' } });
+      const first = await pushIssues(['acme/api'], deps());
+      assert.deepEqual(first, { opened: 3, relinked: 0, failed: 3, deferred: 0, unresolved: 0 });
+      assert.ok(gh.allIssues().every((i) => i.labels.length === 0), 'the fake dropped the labels');
+      const second = await pushIssues(['acme/api'], deps());
+      assert.deepEqual(second, { opened: 0, relinked: 3, failed: 0, deferred: 0, unresolved: 0 });
+      assertOneIssueEach('acme/api', 'api');
+      const listings = gh.calls.filter((c) => c.route === 'issues');
+      assert.ok(listings.length > 0 && listings.every((c) => !c.query.has('labels')), 'listed without the label filter');
+      assert.equal(gh.count('search_issues'), 0, 'the complete listing needs no search');
+    });
+
+    it('labels missing from GitHub\'s answer to a creation are noticed, and the rest of the push lists every issue', async () => {
+      const repo = gh.addRepo({ owner: 'acme', name: 'api', canPush: false });
+      // The repository's answer claims push access; only the creation's answer shows the labels gone.
+      gh.faults.inject('repo', { status: 200, body: { id: 1, name: repo.name, full_name: 'acme/api', owner: { login: 'acme' }, has_issues: true, permissions: { push: true, pull: true } } });
+      await reimport('acme/api', FINDINGS);
+      const report = await pushIssues(['acme/api'], deps());
+      assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0 });
+      assert.equal(logs.filter((l) => /GitHub dropped the labels/.test(l.msg)).length, 1);
+      const listings = gh.calls.filter((c) => c.route === 'issues');
+      assert.ok(listings[0]!.query.get('labels') === 'gatehouse' && listings.some((c) => !c.query.has('labels')));
+    });
+
+    it('a spent search budget does not stop issue creation: the repository\'s issues are listed instead', async () => {
+      gh.addRepo({ owner: 'acme', name: 'api' });
+      await reimport('acme/api', FINDINGS);
+      gh.budgets.search.remaining = 0;
+      gh.budgets.search.reset = Math.floor(Date.now() / 1000) + 3000;
+      const report = await pushIssues(['acme/api'], deps());
+      assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0 });
+      assert.equal(gh.count('search_issues'), 1, 'one refused search, then none');
+      assert.ok(logs.some((l) => /search budget is spent/.test(l.msg)));
+    });
+
+    describe('across processes: the MongoDB locks (runs when MONGODB_URI is set; skipped otherwise)', function () {
+      const uri = process.env.MONGODB_URI;
+      const dbName = `gatehouse_push_${randomBytes(6).toString('hex')}`;
+      before(function () {
+        // No MongoDB server can run on the development machines; CI's workflow provides one.
+        if (!uri) this.skip();
+      });
+      after(async () => {
+        if (!uri) return;
+        const client = new mongodb.MongoClient(uri);
+        try {
+          await client.db(dbName).dropDatabase();
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('two processes pushing the same product at once open one issue per finding', async () => {
+        gh.addRepo({ owner: 'acme', name: 'api' });
+        gh.searchLag = { calls: 1_000 };
+        await reimport('acme/api', FINDINGS);
+        // Each process has its own locks client and its own pacers; only the database is shared.
+        const first = mongoLocks(uri!, { dbName }, mongodb);
+        const second = mongoLocks(uri!, { dbName }, mongodb);
+        const otherProcess = new PacerRegistry(pacing.clock);
+        try {
+          const [a, b] = await Promise.all([
+            pushIssues(['acme/api'], deps({ locks: first })),
+            pushIssues(['acme/api'], deps({ locks: second, pacersFor: (t) => otherProcess.for(t) })),
+          ]);
+          assert.equal(a.opened + b.opened, FINDINGS.length);
+          assertOneIssueEach('acme/api', 'api');
+        } finally {
+          await first.close();
+          await second.close();
+        }
+      });
+    });
+
+    it("with the service's client (search not waited for), a search budget that resets in 30 s is not waited for either", async () => {
+      gh.addRepo({ owner: 'acme', name: 'api' });
+      await reimport('acme/api', FINDINGS);
+      gh.budgets.search.remaining = 0;
+      gh.budgets.search.reset = Math.floor(Date.now() / 1000) + 30;
+      const waits: number[] = [];
+      const clock = { now: Date.now, sleep: async (ms: number) => void waits.push(ms) };
+      const report = await pushIssues(['acme/api'], deps({ clientFor: (target) => githubClient(target, { timeoutMs: 5000, retry: RETRY, clock, maxRateLimitWaitMsFor: { search: 0 } }) }));
+      assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0 });
+      assert.deepEqual(waits, [], 'the reset was not waited for');
+      assert.ok(gh.calls.some((c) => c.route === 'issues' && !c.query.has('labels')), 'every issue listed instead');
+    });
+
+    it('pushes in one process share the pacers of a GitHub account (server and token), whatever the target object', () => {
+      const a = pacers.for(targets[0]!);
+      assert.equal(pacers.for({ ...targets[0]! }), a, 'another run, another source: the same pacers');
+      assert.notEqual(pacers.for(targets[1]!), a);
+      assert.notEqual(pacers.for({ ...targets[0]!, token: 'ghp_anotherToken0123456789abcdefABCDEFGH' }), a);
+    });
+
+    it('a push waits while another holds its product; past the wait it gives up and says so', async () => {
+      gh.addRepo({ owner: 'acme', name: 'api' });
+      await reimport('acme/api', FINDINGS);
+      const { productKey } = await import('../../server/sync/issues/push-locks.js');
+      const lease = (await locks.acquire(productKey('acme/api'), 'another-push'))!;
+      const report = await pushIssues(['acme/api'], deps({ lockWait: { clock: { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, waitMs: 50, pollMs: 5 } }));
+      assert.deepEqual(report, { opened: 0, relinked: 0, failed: 1, deferred: 0, unresolved: 0 });
+      assert.ok(logs.some((l) => l.level === 'warn' && /another issue push held issue-push:product:acme\/api/.test(JSON.stringify(l.obj))));
+      assert.equal(dd.count('findings'), 0, 'nothing was listed without the lock');
+      setTimeout(() => void lease.release(), 30);
+      const later = await pushIssues(['acme/api'], deps());
+      assert.equal(later.opened, 3);
+    });
+  });
+
+  describe('pacing', () => {
+    it('slots taken at once by concurrent callers still go out one interval apart', async () => {
+      const pacer = new Pacer({ now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, 25);
+      const at: number[] = [];
+      await Promise.all(Array.from({ length: 4 }, () => pacer.slot().then(() => at.push(Date.now()))));
+      at.sort((x, y) => x - y);
+      for (let i = 1; i < at.length; i++) assert.ok(at[i]! - at[i - 1]! >= 23, `slots at +${at.map((t) => t - at[0]!).join(', +')} ms`);
+    });
+
+    it("GitHub's content limits: a full minute is waited for, a full hour defers", async () => {
+      const { GITHUB_PACE } = await import('../../server/sync/issues/pacer.js');
+      assert.deepEqual(GITHUB_PACE.create.windows.map((w) => [w.ms, w.max, w.whenFull]), [[60_000, 80, 'wait'], [3_600_000, 500, 'defer']]);
+      const minute = new Pacer(pacing.clock, 0, [{ ms: 60_000, max: 3, whenFull: 'wait' }]);
+      for (let i = 0; i < 3; i++) assert.equal(await minute.slot(), true);
+      assert.deepEqual(pacing.sleeps, []);
+      assert.equal(await minute.slot(), true);
+      assert.deepEqual(pacing.sleeps, [60_000], 'the fourth waited for the first to leave the minute');
+      const hour = new Pacer(pacing.clock, GITHUB_PACE.create.minIntervalMs, GITHUB_PACE.create.windows);
+      for (let i = 0; i < 500; i++) assert.equal(await hour.slot(), true);
+      assert.equal(await hour.slot(), false, 'the 501st in an hour is deferred');
+      await pacing.clock.sleep(3_600_000);
+      assert.equal(await hour.slot(), true);
+    });
   });
 
   it('scanner text cannot mention people or break out of its block', async () => {

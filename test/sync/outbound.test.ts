@@ -221,13 +221,15 @@ describe('faults: gatehouse-sync against services that stall', () => {
 
     const push = () => {
       const targets: GithubTarget[] = [{ server: gh.server, apiBase: gh.server, kind: 'public', owners: ['acme'], token: gh.token }];
-      const pacers = { create: new Pacer({ now: Date.now, sleep: async () => undefined }, 0, 400), search: new Pacer({ now: Date.now, sleep: async () => undefined }, 0) };
+      const pacers = { create: new Pacer({ now: Date.now, sleep: async () => undefined }, 0), search: new Pacer({ now: Date.now, sleep: async () => undefined }, 0) };
       return pushIssues(['acme/api'], {
         defectDojo,
         defectDojoUrl: dd.url,
         targets,
         clientFor: (t) => githubClient(t, { timeoutMs: 1000, retry: RETRY }),
         pacersFor: () => pacers,
+        locks: memoryLocks(),
+        lockWait: { clock: { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, waitMs: 1000, pollMs: 5 },
         minSeverity: 'High',
         maxIssuesPerRun: 50,
         retry: RETRY,

@@ -3,7 +3,8 @@ import { READINESS_PROBE } from '../../server/http/call-bounds.js';
 import { createLogger } from '../../server/logger.js';
 import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
-import { memoryLocks } from '../../server/sync/service/locks.js';
+import { productKey } from '../../server/sync/issues/push-locks.js';
+import { memoryLocks, type SourceLocks } from '../../server/sync/service/locks.js';
 import { assemble, checkServiceConfig, listenSyncApp, type Assembled } from '../../server/sync/service/start.js';
 import { realTimers } from '../../server/sync/service/timers.js';
 import type { FakeDefectDojo } from '../support/fake-defectdojo.js';
@@ -24,13 +25,14 @@ describe('sync service over HTTP', () => {
   let assembled: Assembled;
   let base: string;
   let close: () => Promise<void>;
+  let locks: SourceLocks;
 
   async function start(extra: Record<string, string> = {}, triggerToken: string | null = TRIGGER): Promise<void> {
     const config = checkServiceConfig(() => loadSyncConfig({ env: { ...env, ...extra } }));
     assembled = assemble({
       config,
       options: { ...DEFAULT_OPTIONS, retries: 0 },
-      locks: memoryLocks(),
+      locks: (locks = memoryLocks()),
       logger: createLogger({ level: 'silent' }),
       timers: realTimers,
       pacerClock: { now: () => Date.now(), sleep: async () => undefined },
@@ -101,6 +103,27 @@ describe('sync service over HTTP', () => {
       assert.equal(gh.allIssues().length, 6);
       const text = await (await fetch(`${base}/metrics`, { headers: auth })).text();
       assert.equal(sample(text, 'gatehouse_issues_total'), 6);
+    } finally {
+      await gh.close();
+    }
+  });
+
+  it("a run's issue push waits while another push (another source's run) holds one of its products, in the service's own locks", async () => {
+    const gh = await FakeGitHubAlerts.start({ prefix: '/api/v3' });
+    try {
+      for (let i = 0; i < 3; i++) gh.addRepo({ owner: 'acme', name: `service-${String(i).padStart(3, '0')}` });
+      await start({ GITHUB_TARGETS: JSON.stringify([{ server: gh.server, owners: ['acme'], token: gh.token }]) });
+      const other = (await locks.acquire(productKey('acme/service-001'), 'a push of another source'))!;
+      const answer = await assembled.service!.start('dependencytrack', 'trigger');
+      assert.ok(answer.outcome === 'started');
+      // The run's reimports finish; its push cannot list any finding while the product is held.
+      while (dd.uploads.length < 3) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(gh.count('create_issue'), 0);
+      assert.equal(dd.count('findings'), 0);
+      await other.release();
+      const result = await answer.finished;
+      assert.deepEqual(result.issues, { opened: 6, relinked: 0, failed: 0, deferred: 0, unresolved: 0 });
     } finally {
       await gh.close();
     }

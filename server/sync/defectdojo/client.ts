@@ -105,11 +105,15 @@ export class DefectDojoClient {
     }
   }
 
-  /** `PATCH /api/v2/findings/{id}/` with the whole tag list (the field is replaced, not merged). */
-  async setFindingTags(id: number, tags: readonly string[]): Promise<void> {
+  /**
+   * `POST /api/v2/findings/{id}/tags/` (`{"tags": [...]}`): DefectDojo adds the tags to the
+   * finding's own and saves nothing else. A finding `PATCH` would save the whole finding, which can
+   * push it to JIRA and fail there.
+   */
+  async addFindingTags(id: number, tags: readonly string[]): Promise<void> {
     const operation = `tagging of finding ${id}`;
-    const response = await send(SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/`, {
-      method: 'PATCH',
+    const response = await send(SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/tags/`, {
+      method: 'POST',
       headers: this.headers({ 'content-type': 'application/json' }),
       body: JSON.stringify({ tags }),
       timeoutMs: this.options.timeoutMs,

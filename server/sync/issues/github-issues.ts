@@ -11,6 +11,11 @@ export interface IssueRepository {
   readonly name: string;
   readonly fullName: string;
   readonly hasIssues: boolean;
+  /**
+   * Whether the token may push (`permissions.push` of the repository's answer). Without it GitHub
+   * silently drops the labels of a new issue, so the Gatehouse label cannot find them.
+   */
+  readonly canPush: boolean;
 }
 
 const OWNER_NAME = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
@@ -32,7 +37,15 @@ export async function resolveRepository(
     const client = clientFor(target);
     try {
       const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo: name });
-      return { target, client, owner: data.owner.login, name: data.name, fullName: data.full_name, hasIssues: data.has_issues !== false };
+      return {
+        target,
+        client,
+        owner: data.owner.login,
+        name: data.name,
+        fullName: data.full_name,
+        hasIssues: data.has_issues !== false,
+        canPush: data.permissions?.push !== false,
+      };
     } catch (err) {
       // Missing here (or not visible to this token): the next target may hold it.
       if (err instanceof HttpError && err.status === 404) continue;
@@ -44,10 +57,20 @@ export async function resolveRepository(
 
 const HASH_IN_BODY = /Gatehouse finding: `([0-9a-f]{32})`/;
 
-/** Every issue of the repository with the Gatehouse label (open or closed), by finding hash. */
-export async function labelledIssues(repo: IssueRepository): Promise<Map<string, string>> {
+/**
+ * The repository's issues (open or closed) by finding hash: those with the Gatehouse label, or
+ * with `labelled: false` every issue, for issues whose label GitHub dropped. The listing reads
+ * GitHub's database, so unlike search it holds an issue from the moment it is created.
+ */
+export async function issuesByHash(repo: IssueRepository, { labelled }: { labelled: boolean }): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  const pages = repo.client.paginate.iterator('GET /repos/{owner}/{repo}/issues', { owner: repo.owner, repo: repo.name, labels: ISSUE_LABEL, state: 'all', per_page: 100 });
+  const pages = repo.client.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
+    owner: repo.owner,
+    repo: repo.name,
+    ...(labelled ? { labels: ISSUE_LABEL } : {}),
+    state: 'all',
+    per_page: 100,
+  });
   for await (const { data } of pages) {
     for (const issue of data) {
       if (issue.pull_request) continue;
@@ -71,7 +94,14 @@ export async function searchIssue(repo: IssueRepository, hash: string): Promise<
   return data.items.find((item) => !item.pull_request && bodyHasHash(item.body, hash))?.html_url;
 }
 
-export async function createIssue(repo: IssueRepository, text: IssueText): Promise<string> {
+export interface CreatedIssue {
+  readonly url: string;
+  /** Labels asked for that GitHub's answer does not carry (dropped for a token that cannot push). */
+  readonly droppedLabels: readonly string[];
+}
+
+export async function createIssue(repo: IssueRepository, text: IssueText): Promise<CreatedIssue> {
   const { data } = await repo.client.request('POST /repos/{owner}/{repo}/issues', { owner: repo.owner, repo: repo.name, title: text.title, body: text.body, labels: [...text.labels] });
-  return data.html_url;
+  const given = new Set(data.labels.map((l) => (typeof l === 'string' ? l : l.name)).filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase()));
+  return { url: data.html_url, droppedLabels: text.labels.filter((l) => !given.has(l.toLowerCase())) };
 }

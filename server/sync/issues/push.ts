@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { Logger } from '../../logger.js';
 import type { Severity } from '../config.js';
@@ -6,10 +7,13 @@ import type { GithubClient } from '../github/client.js';
 import type { GithubTarget } from '../github/targets.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 import { message } from '../report.js';
+import type { SourceLocks } from '../service/locks.js';
 import { findingHash, hasIssueTag, issueTag, readFinding, severitiesFrom, severityRank, type OpenFinding } from './finding.js';
-import { createIssue, labelledIssues, resolveRepository, searchIssue, type IssueRepository } from './github-issues.js';
+import { createIssue, resolveRepository, type IssueRepository } from './github-issues.js';
+import { IssueIndex } from './issue-index.js';
 import { issueText } from './issue-text.js';
-import type { Pacer } from './pacer.js';
+import type { GithubPacers } from './pacer.js';
+import { holdKeys, productKey, PushLockTimeout, repositoryKey, type PushLockOptions } from './push-locks.js';
 
 export interface IssuePushDeps {
   readonly defectDojo: DefectDojoClient;
@@ -18,7 +22,11 @@ export interface IssuePushDeps {
   /** Public platform first, then enterprise instances. */
   readonly targets: readonly GithubTarget[];
   readonly clientFor: (target: GithubTarget) => GithubClient;
-  readonly pacersFor: (target: GithubTarget) => { readonly create: Pacer; readonly search: Pacer };
+  /** The pacers of the target's account, shared by everything in the process that creates issues. */
+  readonly pacersFor: (target: GithubTarget) => GithubPacers;
+  /** The locks runs use (MongoDB with MONGODB_URI): one push at a time per product and per repository. */
+  readonly locks: SourceLocks;
+  readonly lockWait: PushLockOptions;
   readonly minSeverity: Severity;
   readonly maxIssuesPerRun: number;
   readonly retry: RetryPolicy;
@@ -72,46 +80,91 @@ async function candidates(products: readonly string[], deps: IssuePushDeps, fail
 
 /**
  * Issue push for the products a run touched: one GitHub issue per active finding at or above
- * `minSeverity` that has no `issue:` tag, then the tag. Before creating, the finding's hash is
- * looked up among the repository's Gatehouse issues and through search, so a crash between
- * creating and tagging, or a reimport that dropped the tag, never opens a second issue.
+ * `minSeverity` that has no `issue:` tag, then the tag, at once. Pushes exclude each other per
+ * product and per repository (another push's findings are listed only after it tagged them), and
+ * before creating, the finding's hash is looked up among the repository's issues (see
+ * `IssueIndex`), so a crash between creating and tagging, a reimport that dropped the tag, or a
+ * token whose labels GitHub drops never opens a second issue.
  */
 export async function pushIssues(products: readonly string[], deps: IssuePushDeps): Promise<IssuePushReport> {
   const failures = { count: 0 };
-  let opened = 0;
-  let relinked = 0;
-  let deferred = 0;
-  let unresolved = 0;
-  if (deps.maxIssuesPerRun === 0 || products.length === 0) return { opened, relinked, failed: 0, deferred, unresolved };
-  const findings = await candidates([...new Set(products)], deps, failures);
+  const counts = { opened: 0, relinked: 0, deferred: 0, unresolved: 0 };
+  const report = (): IssuePushReport => ({ opened: counts.opened, relinked: counts.relinked, failed: failures.count, deferred: counts.deferred, unresolved: counts.unresolved });
+  if (deps.maxIssuesPerRun === 0 || products.length === 0) return report();
+  const unique = [...new Set(products)];
+  const holder = randomUUID();
+  const held = await holding(deps, unique.map(productKey), holder, { products: unique });
+  if (!held) return { ...report(), failed: 1 };
+  try {
+    const findings = await candidates(unique, deps, failures);
+    const repositories = await resolveAll(findings, deps, failures);
+    const repositoryKeys = [...new Set([...repositories.values()].filter((r): r is IssueRepository => !!r?.hasIssues).map((r) => repositoryKey(r.target.server, r.fullName)))];
+    const heldRepositories = await holding(deps, repositoryKeys, holder, { products: unique });
+    if (!heldRepositories) return { ...report(), failed: failures.count + 1 };
+    try {
+      await pushFindings(findings, repositories, deps, counts, failures);
+    } finally {
+      await heldRepositories();
+    }
+  } finally {
+    await held();
+  }
+  return report();
+}
+
+/** The release of the keys, or undefined (logged) when another push held one too long. */
+async function holding(deps: IssuePushDeps, keys: readonly string[], holder: string, at: object): Promise<(() => Promise<void>) | undefined> {
+  try {
+    return await holdKeys(deps.locks, keys, holder, deps.lockWait);
+  } catch (err) {
+    if (!(err instanceof PushLockTimeout)) throw err;
+    deps.log.warn({ ...at, err: err.message }, 'issue push: skipped; the next run tries again');
+    return undefined;
+  }
+}
+
+/** The repository of every product with findings (read-only calls, made before the repository locks). */
+async function resolveAll(findings: readonly OpenFinding[], deps: IssuePushDeps, failures: { count: number }): Promise<Map<string, IssueRepository | undefined>> {
   // One client per target for the whole push, so its rate-limit state covers every lookup.
   const clients = new Map<GithubTarget, GithubClient>();
   const clientFor = (target: GithubTarget): GithubClient => {
     if (!clients.has(target)) clients.set(target, deps.clientFor(target));
     return clients.get(target)!;
   };
-  const repositories = new Map<string, Promise<IssueRepository | undefined>>();
-  const known = new Map<string, Promise<Map<string, string>>>();
+  const resolved = new Map<string, IssueRepository | undefined>();
+  for (const product of new Set(findings.map((f) => f.product))) {
+    try {
+      resolved.set(product, await resolveRepository(product, deps.targets, clientFor));
+    } catch (err) {
+      const count = findings.filter((f) => f.product === product).length;
+      deps.log.warn({ product, findings: count, err: message(err) }, 'issue push: repository lookup failed');
+      failures.count += count;
+    }
+  }
+  return resolved;
+}
+
+async function pushFindings(
+  findings: readonly OpenFinding[],
+  repositories: ReadonlyMap<string, IssueRepository | undefined>,
+  deps: IssuePushDeps,
+  counts: { opened: number; relinked: number; deferred: number; unresolved: number },
+  failures: { count: number },
+): Promise<void> {
+  const indexes = new Map<string, IssueIndex>();
   const refused = new Set<string>();
   for (const [index, finding] of findings.entries()) {
-    if (opened >= deps.maxIssuesPerRun) {
-      deferred = findings.length - index;
-      deps.log.info({ deferred, max_issues_per_run: deps.maxIssuesPerRun }, 'issue push: per-run cap reached; the rest waits for the next run');
-      break;
+    if (counts.opened >= deps.maxIssuesPerRun) {
+      counts.deferred = findings.length - index;
+      deps.log.info({ deferred: counts.deferred, max_issues_per_run: deps.maxIssuesPerRun }, 'issue push: per-run cap reached; the rest waits for the next run');
+      return;
     }
     const at = { finding: finding.id, product: finding.product };
-    let repository: IssueRepository | undefined;
-    try {
-      if (!repositories.has(finding.product)) repositories.set(finding.product, resolveRepository(finding.product, deps.targets, clientFor));
-      repository = await repositories.get(finding.product)!;
-    } catch (err) {
-      if (!refused.has(finding.product)) deps.log.warn({ ...at, err: message(err) }, 'issue push: repository lookup failed');
-      refused.add(finding.product);
-      failures.count++;
-      continue;
-    }
+    // Not in the map: its lookup failed (counted there).
+    if (!repositories.has(finding.product)) continue;
+    const repository = repositories.get(finding.product);
     if (!repository) {
-      unresolved++;
+      counts.unresolved++;
       continue;
     }
     if (!repository.hasIssues) {
@@ -122,33 +175,34 @@ export async function pushIssues(products: readonly string[], deps: IssuePushDep
     }
     const hash = findingHash(finding);
     const pacers = deps.pacersFor(repository.target);
+    const key = repositoryKey(repository.target.server, repository.fullName);
+    if (!indexes.has(key)) indexes.set(key, new IssueIndex(repository, pacers.search, deps.log));
+    const issues = indexes.get(key)!;
     try {
-      if (!known.has(repository.fullName)) known.set(repository.fullName, labelledIssues(repository));
-      const issues = await known.get(repository.fullName)!;
-      let url = issues.get(hash);
-      if (!url) {
-        await pacers.search.slot();
-        url = await searchIssue(repository, hash);
-      }
+      let url = await issues.find(hash);
       if (url) {
-        relinked++;
+        counts.relinked++;
       } else {
         if (!(await pacers.create.slot())) {
-          deferred = findings.length - index;
-          deps.log.warn({ deferred }, 'issue push: hourly content-creation budget spent; the rest waits for a later run');
-          break;
+          counts.deferred = findings.length - index;
+          deps.log.warn({ deferred: counts.deferred }, 'issue push: hourly content-creation budget spent; the rest waits for a later run');
+          return;
         }
-        url = await createIssue(repository, issueText(finding, hash, `${deps.defectDojoUrl}/finding/${finding.id}`));
-        opened++;
+        const created = await createIssue(repository, issueText(finding, hash, `${deps.defectDojoUrl}/finding/${finding.id}`));
+        url = created.url;
+        counts.opened++;
+        issues.record(hash, url);
         deps.log.info({ ...at, issue: url }, 'issue opened');
+        // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
+        await retrying(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url!)]), deps.retry);
+        if (created.droppedLabels.length > 0) await issues.labelsDropped(created.droppedLabels);
+        continue;
       }
-      issues.set(hash, url);
-      const tags = [...finding.tags, issueTag(url)];
-      await retrying(() => deps.defectDojo.setFindingTags(finding.id, tags), deps.retry);
+      issues.record(hash, url);
+      await retrying(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
     } catch (err) {
       failures.count++;
       deps.log.warn({ ...at, repository: repository.fullName, err: message(err) }, 'issue push: finding not handled; the next run tries again');
     }
   }
-  return { opened, relinked, failed: failures.count, deferred, unresolved };
 }

@@ -1,7 +1,6 @@
 import type * as Mongo from 'mongodb';
 import { mongoClientOptions } from '../../store/mongo-options.js';
 import { StoreUnavailable } from '../../store/types.js';
-import type { SourceName } from '../config.js';
 import type { Lease, SourceLocks } from './locks.js';
 
 interface LockDoc {
@@ -21,7 +20,7 @@ export type MongoDriver = Pick<typeof Mongo, 'MongoClient' | 'MongoError'>;
 export interface MongoLocksOptions {
   readonly leaseMs?: number;
   /** Told when a renewal found the lease taken over (the holder was paused longer than the lease). */
-  readonly onLost?: (source: SourceName) => void;
+  readonly onLost?: (key: string) => void;
   /** The database; default: the one named in the URI. */
   readonly dbName?: string;
   /** How long an unreachable server is waited for before a call fails. */
@@ -32,7 +31,8 @@ export interface MongoLocksOptions {
 export const LOCKS_APP_NAME = 'gatehouse-sync';
 
 /**
- * Locks as leases in MongoDB (`sync_locks`, one document per source), for when `MONGODB_URI` is
+ * Locks as leases in MongoDB (`sync_locks`, one document per key: a source, or an issue-push
+ * product or repository), for when `MONGODB_URI` is
  * set: they also hold across a rolling update, where an old and a new process briefly overlap.
  * Taking a lease is one atomic upsert that matches only an expired document; a held one makes
  * the upsert collide on `_id`.

@@ -24,7 +24,7 @@ const EXIT_CONFIG = 2;
  */
 const loadDriver = () => import(/* webpackChunkName: "mongodb" */ 'mongodb');
 
-async function locksFor(mongoUri: string | undefined, onLost: (source: string) => void): Promise<SourceLocks> {
+async function locksFor(mongoUri: string | undefined, onLost: (key: string) => void): Promise<SourceLocks> {
   if (!mongoUri) return memoryLocks();
   return mongoLocks(mongoUri, { onLost }, await loadDriver());
 }
@@ -52,7 +52,8 @@ export async function serveCommand(args: ParsedArgs, env: NodeJS.ProcessEnv, io:
   if (config.problems.length > 0) {
     logger.error({ problems: config.problems }, 'invalid configuration: nothing is scheduled and /readyz answers 503 until it is fixed');
   }
-  const locks = await locksFor(mongoUri, (source) => logger.error({ source }, 'the lock of a running sync was taken over: another process may be running the same source'));
+  // A key is a source, or an issue push's product or repository (`issue-push:…`).
+  const locks = await locksFor(mongoUri, (key) => logger.error({ lock: key }, 'the lock of a running sync or issue push was taken over: another process may be doing the same work'));
   const version = packageVersion();
   const triggerToken = env.SYNC_TRIGGER_TOKEN?.trim() || undefined;
   const assembled = assemble({

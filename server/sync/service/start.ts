@@ -8,10 +8,11 @@ import type { LoadedConfig } from '../config.js';
 import type { Connector } from '../connector.js';
 import { CONNECTORS } from '../connectors.js';
 import { DefectDojoClient } from '../defectdojo/client.js';
-import { githubClient } from '../github/client.js';
+import { githubClient, type GithubClient } from '../github/client.js';
 import type { GithubTarget } from '../github/targets.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.js';
-import { Pacer, GITHUB_PACE, type PacerClock } from '../issues/pacer.js';
+import { PacerRegistry, type PacerClock } from '../issues/pacer.js';
+import { DEFAULT_PUSH_LOCK_WAIT } from '../issues/push-locks.js';
 import { pushIssues } from '../issues/push.js';
 import { humanProgress } from '../report.js';
 import { missingDefectDojo, SyncConfigError, type SyncConfig } from '../config.js';
@@ -79,31 +80,32 @@ export interface Assembled {
 
 /**
  * Issue push after a run, for the products it synced; undefined when it is off (no
- * `GITHUB_TARGETS`, or `github.maxIssuesPerRun` 0). The pacers live as long as the service, so
- * GitHub's hourly budget spans runs and sources.
+ * `GITHUB_TARGETS`, or `github.maxIssuesPerRun` 0). The pacers and GitHub clients live as long as
+ * the service, so GitHub's budgets (content creation, and each rate-limit resource) span runs and
+ * sources; pushes exclude each other per product and repository through the runs' locks.
  */
 function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts: SyncServiceParts, retry: RetryPolicy): SyncServiceDeps['issuePush'] {
   const { config, secrets } = loaded;
   const targets = secrets.githubTargets;
   if (targets === undefined || config.github.maxIssuesPerRun === 0) return undefined;
-  const pacers = new Map<GithubTarget, { create: Pacer; search: Pacer }>();
-  const pacersFor = (target: GithubTarget) => {
-    if (!pacers.has(target)) {
-      pacers.set(target, {
-        create: new Pacer(parts.pacerClock, GITHUB_PACE.create.minIntervalMs, GITHUB_PACE.create.perHour),
-        search: new Pacer(parts.pacerClock, GITHUB_PACE.search.minIntervalMs),
-      });
-    }
-    return pacers.get(target)!;
+  const pacers = new PacerRegistry(parts.pacerClock);
+  const clients = new Map<GithubTarget, GithubClient>();
+  const clientFor = (target: GithubTarget): GithubClient => {
+    // A spent search budget is not waited for: the push lists the repository's issues instead.
+    if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 } }));
+    return clients.get(target)!;
   };
+  const lockClock = { now: () => parts.timers.now(), sleep: (ms: number) => new Promise<void>((resolve) => void parts.timers.setTimeout(resolve, ms)) };
   return async (report, log) => {
     const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
     const outcome = await pushIssues(products, {
       defectDojo,
       defectDojoUrl: config.defectdojo.url!,
       targets,
-      clientFor: (target) => githubClient(target, { timeoutMs: parts.options.timeoutMs, retry }),
-      pacersFor,
+      clientFor,
+      pacersFor: (target) => pacers.for(target),
+      locks: parts.locks,
+      lockWait: { clock: lockClock, ...DEFAULT_PUSH_LOCK_WAIT },
       minSeverity: config.github.minSeverity,
       maxIssuesPerRun: config.github.maxIssuesPerRun,
       retry,

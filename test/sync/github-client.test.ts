@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { API_VERSION, githubClient, RateLimitExhausted, resourceOf } from '../../server/sync/github/client.js';
+import type { GithubTarget } from '../../server/sync/github/targets.js';
+import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
+import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
+import { FAST_RETRY } from './support.js';
+
+const RETRY = { ...DEFAULT_RETRY, ...FAST_RETRY, retries: 2 };
+
+/**
+ * One virtual clock for the fake and the client: a sleep moves it at once (and is recorded), so a
+ * reset minutes away is waited out without real waiting.
+ */
+function virtualClock() {
+  let offset = 0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => Date.now() + offset,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      offset += ms;
+    },
+  };
+}
+
+describe('sync GitHub client: rate-limit budgets per resource, waited out within a bound', () => {
+  let gh: FakeGitHubAlerts;
+  let target: GithubTarget;
+  let clock: ReturnType<typeof virtualClock>;
+
+  beforeEach(async () => {
+    gh = await FakeGitHubAlerts.start({ token: 'ghp_clientTest0123456789abcdefABCDEFGHIJ' });
+    gh.addRepo({ owner: 'acme', name: 'api' });
+    target = { server: gh.server, apiBase: gh.server, kind: 'public', owners: ['acme'], token: gh.token };
+    clock = virtualClock();
+    gh.now = clock.now;
+  });
+  afterEach(() => gh.close());
+
+  const client = (maxRateLimitWaitMs?: number) =>
+    githubClient(target, { timeoutMs: 5000, retry: RETRY, clock, ...(maxRateLimitWaitMs === undefined ? {} : { maxRateLimitWaitMs }) });
+
+  for (const status of [403, 429] as const) {
+    it(`a spent primary limit (${status}, x-ratelimit-remaining: 0) is waited out until x-ratelimit-reset, then the call is made again`, async () => {
+      gh.rateLimitStatus = status;
+      gh.budgets.core.remaining = 0;
+      gh.budgets.core.reset = Math.floor(clock.now() / 1000) + 90;
+      const { data } = await client().request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'api' });
+      assert.equal(data.full_name, 'acme/api');
+      assert.equal(gh.count('repo'), 2, 'refused once, then answered after the reset');
+      assert.equal(clock.sleeps.length, 1);
+      assert.ok(clock.sleeps[0]! >= 89_000 && clock.sleeps[0]! <= 92_000, `slept ${clock.sleeps[0]} ms`);
+      assert.ok(gh.calls[1]!.at! >= gh.budgets.core.reset * 1000 - gh.budgets.core.windowS * 1000, 'the second call came after the reset');
+    });
+  }
+
+  it('an answer saying the budget is spent holds the next call until the reset, without a refused call', async () => {
+    gh.budgets.core.remaining = 1;
+    gh.budgets.core.reset = Math.floor(clock.now() / 1000) + 30;
+    const c = client();
+    await c.request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'api' });
+    await c.request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'api' });
+    assert.equal(gh.count('repo'), 2, 'no 403 was provoked');
+    assert.equal(clock.sleeps.length, 1);
+  });
+
+  it('a reset further away than the bound fails the call at once with a message naming the reset and the bound', async () => {
+    gh.budgets.core.remaining = 0;
+    gh.budgets.core.reset = Math.floor(clock.now() / 1000) + 3000;
+    const c = client(60_000);
+    await assert.rejects(c.request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'api' }), (err: unknown) => {
+      assert.ok(err instanceof RateLimitExhausted);
+      assert.match(err.message, /rate limit exhausted until \d{4}-.*Z, later than the 60 s the sync waits for a reset; not attempted/);
+      return true;
+    });
+    await assert.rejects(c.request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'api' }), RateLimitExhausted);
+    assert.equal(gh.count('repo'), 1, 'no call after the answer that said the limit was spent');
+    assert.deepEqual(clock.sleeps, [], 'nothing waited');
+  });
+
+  it('a spent search budget does not hold back issue creation (budgets are per x-ratelimit-resource)', async () => {
+    gh.budgets.search.remaining = 0;
+    gh.budgets.search.reset = Math.floor(clock.now() / 1000) + 3000;
+    const c = client(60_000);
+    await assert.rejects(c.request('GET /search/issues', { q: 'repo:acme/api is:issue in:body "x"' }), (err: unknown) => err instanceof RateLimitExhausted && err.resource === 'search');
+    const { data } = await c.request('POST /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'api', title: 't', body: 'b' });
+    assert.equal(data.number, 1);
+    await assert.rejects(c.request('GET /search/issues', { q: 'repo:acme/api is:issue in:body "x"' }), RateLimitExhausted);
+    assert.equal(gh.count('search_issues'), 1);
+  });
+
+  it('names the resource of a call before its answer does', () => {
+    assert.equal(resourceOf('/search/issues?q=x'), 'search');
+    assert.equal(resourceOf('https://ghe.example.com/api/v3/search/issues'), 'search');
+    assert.equal(resourceOf('/graphql'), 'graphql');
+    assert.equal(resourceOf('/repos/acme/search/issues'), 'core');
+    assert.equal(resourceOf('/repos/acme/api/issues'), 'core');
+  });
+
+  it(`every call sends X-GitHub-Api-Version: ${API_VERSION}, pages included`, async () => {
+    for (let i = 0; i < 150; i++) gh.repos[0]!.issues.push({ number: i + 1, title: `t${i}`, body: '', labels: ['gatehouse'], state: 'open', html_url: `${gh.server}/acme/api/issues/${i + 1}`, indexed: true, createdAt: clock.now() });
+    const c = client();
+    const all = await c.paginate('GET /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'api', per_page: 100, state: 'all' });
+    assert.equal(all.length, 150);
+    await c.request('GET /search/issues', { q: 'repo:acme/api is:issue in:body "x"' });
+    assert.equal(gh.calls.length, 3);
+    assert.deepEqual(gh.calls.map((call) => call.apiVersion), [API_VERSION, API_VERSION, API_VERSION]);
+  });
+});

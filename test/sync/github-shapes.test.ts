@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
+
+// GitHub's published REST description (devDependency @octokit/openapi), read once; never from server code.
+const GENERATED = join(dirname(createRequire(import.meta.url).resolve('@octokit/openapi/package.json')), 'generated');
+
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: Record<string, Record<string, unknown>> };
+
+/**
+ * OpenAPI 3.0's `nullable` next to `$ref`, `allOf` or `anyOf` (no `type`), which Ajv refuses, as
+ * the JSON-schema `anyOf` with null it means.
+ */
+function nullables(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(nullables);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = nullables(v);
+  if (out.nullable === true && out.type === undefined) {
+    const { nullable: _, ...rest } = out;
+    return { anyOf: [rest, { type: 'null' }] };
+  }
+  return out;
+}
+
+/** The JSON schema of one documented answer, its `$ref`s resolved against the whole description. */
+function answerSchema(doc: Doc, path: string, method: string, status: string): unknown {
+  let response = doc.paths[path]?.[method]?.responses[status] as { $ref?: string; content?: Record<string, { schema: unknown }> } | undefined;
+  assert.ok(response, `${method.toUpperCase()} ${path} documents no ${status}`);
+  if (response.$ref) response = doc.components.responses![response.$ref.split('/').pop()!] as typeof response;
+  const schema = response!.content?.['application/json']?.schema;
+  assert.ok(schema, `${method.toUpperCase()} ${path} ${status} has no JSON schema`);
+  return schema;
+}
+
+describe("the GitHub fake's issue-push answers match GitHub's published REST description", function () {
+  this.timeout(60_000);
+  let doc: Doc;
+  let ajv: Ajv;
+  let gh: FakeGitHubAlerts;
+
+  before(() => {
+    doc = JSON.parse(readFileSync(join(GENERATED, 'api.github.com.json'), 'utf8')) as Doc;
+    // OpenAPI 3.0 schemas: `nullable` is understood by Ajv; examples and x-github annotations are not checked.
+    ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+    ajv.addSchema({ $id: 'https://api.github.com/openapi.json', components: { schemas: nullables(doc.components.schemas) } });
+  });
+  beforeEach(async () => {
+    gh = await FakeGitHubAlerts.start({ token: 'ghp_shapeTest0123456789abcdefABCDEFGHIJK' });
+    gh.addRepo({ owner: 'acme', name: 'api' });
+  });
+  afterEach(() => gh.close());
+
+  /** A validator of a documented answer; `$ref`s point into the registered description. */
+  function validator(path: string, method: string, status: string): ValidateFunction {
+    const schema = JSON.parse(JSON.stringify(nullables(answerSchema(doc, path, method, status))).replaceAll('"#/components/', '"https://api.github.com/openapi.json#/components/'));
+    return ajv.compile(schema as object);
+  }
+
+  function call(path: string, init: RequestInit = {}): Promise<Response> {
+    return fetch(`${gh.server}${path}`, { ...init, headers: { authorization: `Bearer ${gh.token}`, 'x-github-api-version': '2022-11-28', 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  }
+
+  function assertValid(validate: ValidateFunction, body: unknown, what: string): void {
+    assert.ok(validate(body), `${what}: ${ajv.errorsText(validate.errors)}`);
+  }
+
+  function assertRateHeaders(res: Response, resource: string): void {
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-used']) assert.match(res.headers.get(name) ?? '', /^\d+$/, name);
+    assert.equal(res.headers.get('x-ratelimit-resource'), resource);
+  }
+
+  it('issue creation (201, with Location), the issue list and issue search', async () => {
+    const created = await call('/repos/acme/api/issues', { method: 'POST', body: JSON.stringify({ title: 'High: x', body: 'Gatehouse finding: `0`', labels: ['gatehouse'] }) });
+    assert.equal(created.status, 201);
+    assert.ok(created.headers.get('location'));
+    assertRateHeaders(created, 'core');
+    assertValid(validator('/repos/{owner}/{repo}/issues', 'post', '201'), await created.json(), 'create an issue');
+
+    const listed = await call('/repos/acme/api/issues?state=all&labels=gatehouse');
+    assertValid(validator('/repos/{owner}/{repo}/issues', 'get', '200'), await listed.json(), 'list issues');
+
+    gh.indexSearch();
+    const searched = await call(`/search/issues?q=${encodeURIComponent('repo:acme/api is:issue in:body "0"')}`);
+    assertRateHeaders(searched, 'search');
+    const body = (await searched.json()) as { items: unknown[] };
+    assert.equal(body.items.length, 1);
+    assertValid(validator('/search/issues', 'get', '200'), body, 'search issues');
+  });
+
+  for (const status of [403, 429] as const) {
+    it(`a spent primary limit answers ${status} with a basic error and x-ratelimit-remaining: 0, per resource`, async () => {
+      gh.rateLimitStatus = status;
+      gh.budgets.search.remaining = 0;
+      const searched = await call(`/search/issues?q=${encodeURIComponent('repo:acme/api is:issue')}`);
+      assert.equal(searched.status, status);
+      assertRateHeaders(searched, 'search');
+      assert.equal(searched.headers.get('x-ratelimit-remaining'), '0');
+      assertValid(validator('/search/issues', 'get', '403'), await searched.json(), 'search refused');
+      // The core budget is untouched by the spent search budget.
+      const created = await call('/repos/acme/api/issues', { method: 'POST', body: JSON.stringify({ title: 't' }) });
+      assert.equal(created.status, 201);
+      gh.budgets.core.remaining = 0;
+      const refused = await call('/repos/acme/api/issues', { method: 'POST', body: JSON.stringify({ title: 't' }) });
+      assert.equal(refused.status, status);
+      assertRateHeaders(refused, 'core');
+      assertValid(validator('/repos/{owner}/{repo}/issues', 'post', '403'), await refused.json(), 'creation refused');
+    });
+  }
+
+  it('checks what it claims to: a wrong shape is refused', () => {
+    assert.equal(validator('/repos/{owner}/{repo}/issues', 'post', '201')({ number: 1, title: 't' }), false);
+    assert.equal(validator('/search/issues', 'get', '200')({ total_count: 0, incomplete_results: false, items: [] }), false, 'search_type is required');
+  });
+});
