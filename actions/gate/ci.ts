@@ -1,3 +1,4 @@
+import { checkoutOf } from './checkout.js';
 import { classify, type Classification } from './classify.js';
 import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError } from './errors.js';
 import { pullRequestDiff, type PullRequestDiff } from './git-diff.js';
@@ -39,6 +40,20 @@ function failedInvocations(log: SarifLog): string[] {
     .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
 }
 
+/**
+ * When results name files but none of them is a file of the head, the report was made from
+ * another checkout (or another directory): nothing can be judged, so there is no answer.
+ */
+function pathsMismatch(c: Classification, topLevel: string): string | undefined {
+  const mapped = c.netNew.length + c.preExisting + c.sopsIgnored;
+  if (c.unmapped === 0 || mapped > 0) return undefined;
+  return (
+    `the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
+    `of the head commit under ${topLevel} (for example ${c.unmappedExamples.join(', ')}); ` +
+    'run the gate on the checkout the report was made from, or point --repo at the directory it scanned'
+  );
+}
+
 function noAnswer(err: GateError): { exitCode: number; error: string; message: string; classification: undefined } {
   return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
 }
@@ -66,16 +81,20 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   pendingDiff.catch(() => {});
   try {
     await diffRunning;
+    // The head's file list, read while the report is: the diff's own errors are reported first.
+    const pendingCheckout = checkoutOf(options.repo, options.head);
+    pendingCheckout.catch(() => {});
     report = openSarif(options.sarif);
     const { log } = report;
     if (log.runs.length === 0) throw new GateError('the SARIF report has no runs: nothing was scanned');
     skipped = skippedLinters(await enabledLinters(options.linters, env, options.repo), megalinterMajor(log));
     failed = failedInvocations(log);
     diff = await pendingDiff;
+    const checkout = await pendingCheckout;
     classification = classify(report, diff, {
       failOn: options.failOn,
-      workspace: options.repo,
-      sops: new SopsDetector(options.repo),
+      checkout,
+      sops: new SopsDetector(checkout.topLevel),
       skippedLinters: new Set(skipped.map((s) => s.linter)),
     });
     const toolErrors = options.strict
@@ -85,6 +104,9 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     if (toolErrors.length > 0) {
       exitCode = EXIT_ERROR;
       error = `--strict: ${toolErrors.join('; ')}`;
+      message = `no answer: ${error}`;
+    } else if ((error = pathsMismatch(classification, checkout.topLevel))) {
+      exitCode = EXIT_ERROR;
       message = `no answer: ${error}`;
     } else if (blocking > 0) {
       exitCode = EXIT_BLOCKED;
