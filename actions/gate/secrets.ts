@@ -9,7 +9,7 @@ import { ruleOf } from './severity.js';
  * of is covered when it describes its findings the usual way:
  * - the tool: its driver name or MegaLinter key names a secret scanner, or says "secret";
  * - the rule: its id, name or short description speaks of secrets, passwords, credentials, API,
- *   access or private keys, high-entropy strings or hard-coded values (checkov `CKV_SECRET_*`,
+ *   access or private keys, or high-entropy strings (checkov `CKV_SECRET_*`,
  *   KICS "Passwords And Secrets - …", Semgrep `….secrets.…`, CodeQL `…/hardcoded-credentials`);
  * - tags (`properties.tags` of the rule or the result) or `properties.category` saying so, or
  *   naming CWE-798, 259, 260 or 321 (hard-coded credentials, passwords and keys) — Trivy tags its
@@ -17,7 +17,8 @@ import { ruleOf } from './severity.js';
  * - a rule's relationship to one of those CWEs (KICS links each rule to its CWE taxon).
  */
 const SECRET_TOOL = /secret|gitleaks|trufflehog|ggshield|nosey-?parker|talisman|whispers|kingfisher/i;
-const SECRET_WORDS = /secret|passw(?:or)?d|credential|api[-_ ]?key|access[-_ ]?key|private[-_ ]?key|high[-_ ]?entropy|hard[-_ ]?coded/i;
+// "hard-coded" alone is not enough: bandit's hardcoded_tmp_directory is no secret.
+const SECRET_WORDS = /secret|passw(?:or)?d|credential|api[-_ ]?key|access[-_ ]?key|private[-_ ]?key|high[-_ ]?entropy/i;
 const SECRET_CWE = /\bcwe[-_/ ]?0*(?:798|259|260|321)\b/i;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -37,10 +38,11 @@ function ruleSays(rule: SarifRule): boolean {
   return relationships.some((r) => /^cwe$/i.test(text(r.target?.toolComponent?.name)) && SECRET_CWE.test(`CWE-${text(r.target?.id)}`));
 }
 
-/** Whether one run's results are secret-like; rules are judged once each. */
+/** Whether one run's results are secret-like; each rule (by index and id) is judged once. */
 export class SecretLike {
   private readonly tool: boolean;
-  private readonly rules = new WeakMap<SarifRule, boolean>();
+  /** Verdicts by `ruleIndex` (a number) or rule id (a string), or a composite key for `rule` references. */
+  private readonly rules = new Map<number | string, boolean>();
 
   constructor(
     private readonly run: SarifRun,
@@ -51,13 +53,19 @@ export class SecretLike {
 
   test(result: SarifResult): boolean {
     if (this.tool) return true;
-    if (SECRET_WORDS.test(text(result.ruleId ?? result.rule?.id)) || propertiesSay(result.properties)) return true;
-    const rule = ruleOf(this.run, result);
-    if (!rule) return false;
-    let verdict = this.rules.get(rule);
+    if (propertiesSay(result.properties)) return true;
+    const id = text(result.ruleId ?? result.rule?.id);
+    // Called for every result: the common shapes (a ruleIndex, or only a ruleId) build no key.
+    const key = result.rule
+      ? `${result.rule.toolComponent?.index ?? ''}/${result.rule.index ?? result.ruleIndex ?? ''}/${id}`
+      : typeof result.ruleIndex === 'number'
+        ? result.ruleIndex
+        : `/${id}`;
+    let verdict = this.rules.get(key);
     if (verdict === undefined) {
-      verdict = ruleSays(rule);
-      this.rules.set(rule, verdict);
+      const rule = ruleOf(this.run, result);
+      verdict = SECRET_WORDS.test(id) || (rule !== undefined && ruleSays(rule));
+      this.rules.set(key, verdict);
     }
     return verdict;
   }

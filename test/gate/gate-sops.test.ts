@@ -229,6 +229,7 @@ describe('SOPS metadata and secret-like findings (units, from sops\'s own file f
     assert.ok(judge(toolRun('devskim', [], []), result('DS1', { properties: { tags: ['Secrets.Credential'] } })));
     assert.ok(judge(toolRun('tool', [{ id: 'r', properties: { category: 'Secret Management' } }], []), result('r')));
     assert.ok(!judge(toolRun('yamllint', [{ id: 'line-length' }], []), result('line-length')));
+    assert.ok(!judge(toolRun('bandit', [{ id: 'B108', name: 'hardcoded_tmp_directory' }], []), result('B108')));
     assert.ok(!judge(toolRun('KICS', [{ id: 'u-2', name: 'Container Running As Root', relationships: [{ target: { id: '250', toolComponent: { name: 'CWE' } } }] }], []), result('u-2')));
     assert.ok(!judge(toolRun('Trivy', [{ id: 'CVE-2024-0001', properties: { tags: ['vulnerability', 'security', 'HIGH'] } }], []), result('CVE-2024-0001')));
   });
