@@ -81,14 +81,14 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   pendingDiff.catch(() => {});
   try {
     await diffRunning;
-    // The head's file list, read while the report is: the diff's own errors are reported first.
-    const pendingCheckout = checkoutOf(options.repo, options.head);
-    pendingCheckout.catch(() => {});
     report = openSarif(options.sarif);
     const { log } = report;
     if (log.runs.length === 0) throw new GateError('the SARIF report has no runs: nothing was scanned');
     skipped = skippedLinters(await enabledLinters(options.linters, env, options.repo), megalinterMajor(log));
     failed = failedInvocations(log);
+    // The head's file list is read while git diff still runs; the diff's own errors come first.
+    const pendingCheckout = checkoutOf(options.repo, options.head);
+    pendingCheckout.catch(() => {});
     diff = await pendingDiff;
     const checkout = await pendingCheckout;
     classification = classify(report, diff, {

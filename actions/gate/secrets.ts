@@ -57,10 +57,10 @@ export class SecretLike {
     const id = text(result.ruleId ?? result.rule?.id);
     // Called for every result: the common shapes (a ruleIndex, or only a ruleId) build no key.
     const key = result.rule
-      ? `${result.rule.toolComponent?.index ?? ''}/${result.rule.index ?? result.ruleIndex ?? ''}/${id}`
+      ? `\0${result.rule.toolComponent?.index ?? ''}/${result.rule.index ?? result.ruleIndex ?? ''}/${id}`
       : typeof result.ruleIndex === 'number'
         ? result.ruleIndex
-        : `/${id}`;
+        : id;
     let verdict = this.rules.get(key);
     if (verdict === undefined) {
       const rule = ruleOf(this.run, result);
