@@ -106,8 +106,8 @@ interface Resolved {
 /**
  * The first physical location of each result of one run, as a path of the head commit. A path
  * that names no file of the head is `unmapped`. When a path exists both under `--repo` and under
- * the top level, the run's other paths decide: the base that more of them were found in so far
- * (the given directory on a tie). A report names the same files over and over, so each distinct
+ * the top level, the run's other paths decide: the base that more of them were found in, counting
+ * the run's `artifacts` list first and the results read so far (the given directory on a tie). A report names the same files over and over, so each distinct
  * URI is resolved once.
  */
 export class RunLocations {
@@ -117,13 +117,30 @@ export class RunLocations {
   constructor(
     private readonly run: SarifRun,
     private readonly checkout: Checkout,
-  ) {}
+  ) {
+    // The run's artifact list, when the tool writes one, votes before any result is read.
+    const artifacts = Array.isArray(run.artifacts) ? (run.artifacts as { location?: { uri?: unknown; uriBaseId?: unknown } }[]) : [];
+    for (const artifact of artifacts) {
+      const uri = artifact?.location?.uri;
+      const baseId = artifact?.location?.uriBaseId;
+      if (typeof uri === 'string' && uri) this.resolve(uri, typeof baseId === 'string' ? baseId : undefined);
+    }
+  }
 
   of(result: SarifResult): ResultLocation {
     const physical = result.locations?.[0]?.physicalLocation;
     const uri = physical?.artifactLocation?.uri;
     if (!uri || typeof uri !== 'string') return {};
-    const baseId = physical.artifactLocation?.uriBaseId;
+    const entry = this.resolve(uri, physical.artifactLocation?.uriBaseId);
+    const region = physical.region;
+    const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
+    const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
+    if (entry.existing.length === 0) return { path: entry.display, startLine, endLine, unmapped: true };
+    const chosen = entry.existing.length === 1 ? entry.existing[0]! : this.preferred(entry.existing);
+    return { path: chosen.path, startLine, endLine };
+  }
+
+  private resolve(uri: string, baseId: string | undefined): Resolved {
     const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
     let entry = this.resolved.get(key);
     if (entry === undefined) {
@@ -134,12 +151,7 @@ export class RunLocations {
       entry = { existing, display: candidates[0]?.path ?? decoded };
       this.resolved.set(key, entry);
     }
-    const region = physical.region;
-    const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
-    const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
-    if (entry.existing.length === 0) return { path: entry.display, startLine, endLine, unmapped: true };
-    const chosen = entry.existing.length === 1 ? entry.existing[0]! : this.preferred(entry.existing);
-    return { path: chosen.path, startLine, endLine };
+    return entry;
   }
 
   private preferred(existing: readonly Candidate[]): Candidate {

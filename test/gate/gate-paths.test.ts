@@ -89,6 +89,16 @@ describe('gate ci: the report\'s paths and the checkout', () => {
     assert.equal(fromTop.outcome.classification!.netNew[0]!.path, 'README.md');
   });
 
+  it('the run\'s artifacts list votes before the results: an ambiguous first result is read against the right base', async () => {
+    const log = report(at('README.md', 2), at('tools/build.py', 1));
+    const run = log.runs[0]!;
+    assert.equal((await gate(log, { repo: svc })).counts.net_new_count, 0, 'without artifacts, the first result falls to --repo on the tie');
+    run.artifacts = [{ location: { uri: 'README.md' } }, { location: { uri: 'tools/build.py' } }, { location: { uri: 'pnpm-lock.yaml' } }];
+    const { counts, outcome } = await gate(log, { repo: svc });
+    assert.equal(counts.net_new_count, 1);
+    assert.equal(outcome.classification!.netNew[0]!.path, 'README.md');
+  });
+
   it('the CLI run from a subdirectory reads the report against the top level when that is where its files are', async () => {
     const sarif = join(out, 'cli.sarif');
     writeFileSync(sarif, JSON.stringify(report(at('pnpm-lock.yaml', 1), at('svc/src/app.py', 6))));
