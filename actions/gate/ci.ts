@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
+import { checkoutOf, type Checkout } from './checkout.js';
 import { classify, type Classification } from './classify.js';
 import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError } from './errors.js';
 import { pullRequestDiff, type PullRequestDiff } from './git-diff.js';
 import { linterKeyOf, megalinterMajor, missingLinters, skippedLinters, type SkippedLinter } from './megalinter.js';
-import { megalinterSettings } from './megalinter-config.js';
+import { megalinterSettings, type MegalinterSettings } from './megalinter-config.js';
 import { countsOf, writeFilteredSarif, writeJson, type Counts } from './report.js';
 import { openSarif, type SarifLog, type SarifReport } from './sarif.js';
 import { SopsDetector } from './secrets.js';
@@ -41,8 +43,33 @@ function failedInvocations(log: SarifLog): string[] {
     .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
 }
 
+/**
+ * When results name files but none of them is a file of the head, the report was made from
+ * another checkout (or another directory): nothing can be judged, so there is no answer.
+ */
+function pathsMismatch(c: Classification, topLevel: string): string | undefined {
+  const mapped = c.netNew.length + c.preExisting + c.sopsIgnored;
+  if (c.unmapped === 0 || mapped > 0) return undefined;
+  return (
+    `the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
+    `of the head commit under ${topLevel} (for example ${c.unmappedExamples.join(', ')}); ` +
+    'run the gate on the checkout the report was made from, or point --repo at the directory it scanned'
+  );
+}
+
 function noAnswer(err: GateError): { exitCode: number; error: string; message: string; classification: undefined } {
   return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
+}
+
+/**
+ * MegaLinter's settings as read from `--repo`, else, when `--repo` is a directory inside the work
+ * tree and holds no configuration, from the top level (where MegaLinter usually runs).
+ */
+async function megalinterSettingsOf(options: CiOptions, env: NodeJS.ProcessEnv, pendingCheckout: Promise<Checkout>): Promise<MegalinterSettings> {
+  const settings = await megalinterSettings(options.linters, env, options.repo);
+  if (settings.source || settings.problem) return settings;
+  const topLevel = await pendingCheckout.then((c) => c.topLevel).catch(() => undefined);
+  return topLevel && resolve(topLevel) !== resolve(options.repo) ? megalinterSettings(options.linters, env, topLevel) : settings;
 }
 
 /**
@@ -76,7 +103,10 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     report = openSarif(options.sarif);
     const { log } = report;
     if (log.runs.length === 0) throw new GateError('the SARIF report has no runs: nothing was scanned');
-    const settings = await megalinterSettings(options.linters, env, options.repo);
+    // The head's file list is read while git diff still runs; the diff's own errors come first.
+    const pendingCheckout = checkoutOf(options.repo, options.head);
+    pendingCheckout.catch(() => {});
+    const settings = await megalinterSettingsOf(options, env, pendingCheckout);
     lintersSource = settings.source;
     if (settings.problem) warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
     skipped = skippedLinters(settings.enabled, megalinterMajor(log), settings.sarifLinters);
@@ -84,10 +114,11 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     failed = failedInvocations(log);
     diff = await pendingDiff;
     stale = await pendingStale;
+    const checkout = await pendingCheckout;
     classification = classify(report, diff, {
       failOn: options.failOn,
-      workspace: options.repo,
-      sops: new SopsDetector(options.repo),
+      checkout,
+      sops: new SopsDetector(checkout.topLevel),
       skippedLinters: new Set(skipped.map((s) => s.linter)),
     });
     const toolErrors = options.strict
@@ -103,6 +134,9 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     if (toolErrors.length > 0) {
       exitCode = EXIT_ERROR;
       error = `--strict: ${toolErrors.join('; ')}`;
+      message = `no answer: ${error}`;
+    } else if ((error = pathsMismatch(classification, checkout.topLevel))) {
+      exitCode = EXIT_ERROR;
       message = `no answer: ${error}`;
     } else if (blocking > 0) {
       exitCode = EXIT_BLOCKED;

@@ -1,9 +1,10 @@
+import type { Checkout } from './checkout.js';
 import { GateError } from './errors.js';
 import type { PullRequestDiff } from './git-diff.js';
 import { RunLocations, type ResultLocation } from './locations.js';
 import { linterKeyOf } from './megalinter.js';
 import type { ByteRange, SarifReport, SarifResult, SarifRun } from './sarif.js';
-import { isSecretScanner, type SopsDetector } from './secrets.js';
+import { SecretLike, type SopsDetector } from './secrets.js';
 import { blocks, severityOf, type FailOn, type Severity } from './severity.js';
 
 /**
@@ -17,7 +18,7 @@ export interface Finding {
   readonly source: ByteRange;
   readonly tool: string;
   readonly ruleId: string | undefined;
-  /** Repository-relative path of the first location. */
+  /** Path of the first location, relative to the git top level. */
   readonly path: string;
   readonly startLine: number | undefined;
   readonly severity: Severity;
@@ -32,17 +33,24 @@ export interface Classification {
   readonly suppressed: number;
   readonly sopsIgnored: number;
   readonly noLocation: number;
+  /** Results whose file is not a file of the head commit. */
+  readonly unmapped: number;
+  /** A few of their paths, as the report names them (distinct, first seen first). */
+  readonly unmappedExamples: string[];
   /** Results of runs whose linter was skipped by name (never findings). */
   readonly ignoredRuns: number;
 }
 
 export interface ClassifyOptions {
   readonly failOn: FailOn;
-  readonly workspace: string;
+  /** Where the report's paths are looked up: the top level, `--repo`, the head's files. */
+  readonly checkout: Checkout;
   readonly sops: SopsDetector;
   /** Linter keys skipped by name: their runs yield no findings. */
   readonly skippedLinters: ReadonlySet<string>;
 }
+
+const UNMAPPED_EXAMPLES = 5;
 
 /** Suppressed unless every suppression was rejected or is still under review; `[]` is no suppression. */
 export function isSuppressed(result: SarifResult): boolean {
@@ -88,6 +96,8 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
   let suppressed = 0;
   let sopsIgnored = 0;
   let noLocation = 0;
+  let unmapped = 0;
+  const unmappedExamples: string[] = [];
   let ignoredRuns = 0;
   report.log.runs.forEach((run: SarifRun, runIndex) => {
     const linter = linterKeyOf(run);
@@ -95,9 +105,9 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
       for (const _ of report.results(runIndex)) ignoredRuns++;
       return;
     }
-    const secrets = isSecretScanner(run, linter);
+    const secretLike = new SecretLike(run, linter);
     const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
-    const locations = new RunLocations(run, options.workspace);
+    const locations = new RunLocations(run, options.checkout);
     let index = -1;
     for (const { result, source } of report.results(runIndex)) {
       index++;
@@ -111,7 +121,12 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
         noLocation++;
         continue;
       }
-      if (secrets && options.sops.isEncrypted(location)) {
+      if (location.unmapped) {
+        unmapped++;
+        if (unmappedExamples.length < UNMAPPED_EXAMPLES && !unmappedExamples.includes(location.path)) unmappedExamples.push(location.path);
+        continue;
+      }
+      if (secretLike.test(result) && options.sops.isEncrypted(location)) {
         sopsIgnored++;
         continue;
       }
@@ -134,5 +149,5 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
       });
     }
   });
-  return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, ignoredRuns };
+  return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ignoredRuns };
 }

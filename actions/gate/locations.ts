@@ -1,13 +1,16 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Checkout } from './checkout.js';
 import type { SarifResult, SarifRun } from './sarif.js';
 
 /** Where MegaLinter mounts the workspace in its container. */
 const CONTAINER_ROOTS = ['/tmp/lint/', '/github/workspace/'];
 
 export interface ResultLocation {
-  /** Repository-relative, `/`-separated; undefined when the result names no file. */
+  /** Relative to the git top level, `/`-separated; undefined when the result names no file. */
   readonly path?: string;
+  /** The path names no file of the head commit (`path` is then the report's, for display). */
+  readonly unmapped?: true;
   readonly startLine?: number;
   readonly endLine?: number;
 }
@@ -28,11 +31,11 @@ function joinUri(base: string, uri: string): string {
 }
 
 /**
- * A SARIF artifact URI as a path relative to the repository: `file://` URIs, absolute paths under
- * the workspace, `uriBaseId` (`%SRCROOT%` and friends) and MegaLinter's container prefixes all
- * become `src/app.ts`. A path outside the workspace stays absolute (it can never match the diff).
+ * A SARIF artifact URI decoded to a path: `file://` URIs and `uriBaseId` (`%SRCROOT%` and
+ * friends, through `originalUriBaseIds`) resolved, percent-escapes decoded. The result is an
+ * absolute path or a relative one as the tool wrote it (without a leading `./`).
  */
-export function normaliseUri(run: SarifRun, uri: string, uriBaseId: string | undefined, workspace: string): string {
+export function decodeUri(run: SarifRun, uri: string, uriBaseId: string | undefined): string {
   const base = baseOf(run, uriBaseId);
   let value = base && base !== 'file://' && base !== 'file:///' ? joinUri(base, uri) : uri;
   if (/^file:/i.test(value)) {
@@ -48,43 +51,111 @@ export function normaliseUri(run: SarifRun, uri: string, uriBaseId: string | und
       // Keep an undecodable URI as written.
     }
   }
-  for (const root of CONTAINER_ROOTS) {
-    if (value.startsWith(root)) return value.slice(root.length);
-  }
-  if (isAbsolute(value)) {
-    const inside = relative(resolve(workspace), value);
-    if (!inside.startsWith('..') && !isAbsolute(inside)) return inside.split(sep).join('/');
-    return value;
-  }
   return value.replace(/^(\.\/)+/, '');
 }
 
+/** A way to read a path, in order of preference; `given` is relative to `--repo`, `top` to the top level. */
+interface Candidate {
+  readonly path: string;
+  readonly base: 'given' | 'top';
+}
+
+function inside(root: string, path: string): string | undefined {
+  const rel = relative(resolve(root), path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : undefined;
+}
+
+/** A relative path read against the given directory, then against the top level. */
+function relativeCandidates(path: string, checkout: Checkout): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const [joined, base] of [
+    [posix.normalize(checkout.prefix + path), 'given'],
+    [posix.normalize(path), 'top'],
+  ] as const) {
+    if (!joined.startsWith('../') && joined !== '..' && !candidates.some((c) => c.path === joined)) candidates.push({ path: joined, base });
+  }
+  return candidates;
+}
+
 /**
- * The first physical location of each result of one run, normalised. A report names the same
- * files over and over, so each distinct URI is normalised once.
+ * The repository paths (relative to the git top level, as the diff's are) a decoded path may
+ * name. An absolute path under the top level or under `--repo` is read from there; MegaLinter's
+ * container prefixes (`/tmp/lint/`, `/github/workspace/`: where it mounts the workspace) leave a
+ * relative path; any other absolute path is root-relative (scanners that scan at `/` write
+ * `/src/app.py`), read against the top level first.
+ */
+export function candidatePaths(decoded: string, checkout: Checkout): Candidate[] {
+  for (const root of CONTAINER_ROOTS) {
+    if (decoded.startsWith(root)) return relativeCandidates(decoded.slice(root.length), checkout);
+  }
+  if (!isAbsolute(decoded)) return relativeCandidates(decoded, checkout);
+  const underTop = inside(checkout.topLevel, decoded);
+  if (underTop !== undefined) return [{ path: underTop, base: 'top' }];
+  const underGiven = inside(checkout.directory, decoded);
+  if (underGiven !== undefined) return [{ path: posix.normalize(checkout.prefix + underGiven), base: 'given' }];
+  return relativeCandidates(decoded.replace(/^\/+/, ''), checkout).reverse();
+}
+
+interface Resolved {
+  /** Candidates naming a file of the head commit. */
+  readonly existing: readonly Candidate[];
+  /** What to show when none does. */
+  readonly display: string;
+}
+
+/**
+ * The first physical location of each result of one run, as a path of the head commit. A path
+ * that names no file of the head is `unmapped`. When a path exists both under `--repo` and under
+ * the top level, the run's other paths decide: the base that more of them were found in, counting
+ * the run's `artifacts` list first and the results read so far (the given directory on a tie). A report names the same files over and over, so each distinct
+ * URI is resolved once.
  */
 export class RunLocations {
-  private readonly paths = new Map<string, string>();
+  private readonly resolved = new Map<string, Resolved>();
+  private readonly votes = { given: 0, top: 0 };
 
   constructor(
     private readonly run: SarifRun,
-    private readonly workspace: string,
-  ) {}
+    private readonly checkout: Checkout,
+  ) {
+    // The run's artifact list, when the tool writes one, votes before any result is read.
+    const artifacts = Array.isArray(run.artifacts) ? (run.artifacts as { location?: { uri?: unknown; uriBaseId?: unknown } }[]) : [];
+    for (const artifact of artifacts) {
+      const uri = artifact?.location?.uri;
+      const baseId = artifact?.location?.uriBaseId;
+      if (typeof uri === 'string' && uri) this.resolve(uri, typeof baseId === 'string' ? baseId : undefined);
+    }
+  }
 
   of(result: SarifResult): ResultLocation {
     const physical = result.locations?.[0]?.physicalLocation;
     const uri = physical?.artifactLocation?.uri;
     if (!uri || typeof uri !== 'string') return {};
-    const baseId = physical.artifactLocation?.uriBaseId;
-    const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
-    let path = this.paths.get(key);
-    if (path === undefined) {
-      path = normaliseUri(this.run, uri, baseId, this.workspace);
-      this.paths.set(key, path);
-    }
+    const entry = this.resolve(uri, physical.artifactLocation?.uriBaseId);
     const region = physical.region;
     const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
     const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
-    return { path, startLine, endLine };
+    if (entry.existing.length === 0) return { path: entry.display, startLine, endLine, unmapped: true };
+    const chosen = entry.existing.length === 1 ? entry.existing[0]! : this.preferred(entry.existing);
+    return { path: chosen.path, startLine, endLine };
+  }
+
+  private resolve(uri: string, baseId: string | undefined): Resolved {
+    const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
+    let entry = this.resolved.get(key);
+    if (entry === undefined) {
+      const decoded = decodeUri(this.run, uri, baseId);
+      const candidates = candidatePaths(decoded, this.checkout);
+      const existing = candidates.filter((c) => this.checkout.files.has(c.path));
+      if (existing.length === 1) this.votes[existing[0]!.base]++;
+      entry = { existing, display: candidates[0]?.path ?? decoded };
+      this.resolved.set(key, entry);
+    }
+    return entry;
+  }
+
+  private preferred(existing: readonly Candidate[]): Candidate {
+    const base = this.votes.top > this.votes.given ? 'top' : 'given';
+    return existing.find((c) => c.base === base) ?? existing[0]!;
   }
 }

@@ -19,6 +19,8 @@ export interface Counts {
   readonly suppressed_count: number;
   readonly sops_ignored_count: number;
   readonly no_location_count: number;
+  /** Results that name a file which is not a file of the head commit. */
+  readonly unmapped_count: number;
   readonly blocking_count: number;
   /** Net-new results per severity. */
   readonly net_new_by_severity: Readonly<Record<Severity, number>>;
@@ -59,6 +61,7 @@ export function countsOf(
     suppressed_count: classification?.suppressed ?? 0,
     sops_ignored_count: classification?.sopsIgnored ?? 0,
     no_location_count: classification?.noLocation ?? 0,
+    unmapped_count: classification?.unmapped ?? 0,
     blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
     net_new_by_severity: bySeverity,
     linters_skipped: extra.linters_skipped,

@@ -44,6 +44,10 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, maxRows =
     for (const s of c.linters_skipped) out.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
     out.push('');
   }
+  if (c.unmapped_count > 0) {
+    const examples = (outcome.classification?.unmappedExamples ?? []).map((p) => `\`${cell(inert(p))}\``).join(', ');
+    out.push(`**Not in the repository**: ${c.unmapped_count} result${c.unmapped_count === 1 ? '' : 's'} name a file that the head commit does not have, so they were not judged${examples ? ` (for example ${examples})` : ''}.`, '');
+  }
   out.push(
     '| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Total | Fail on |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',

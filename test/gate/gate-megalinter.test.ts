@@ -154,6 +154,17 @@ describe('gate ci: MegaLinter configuration, missing runs and stale reports', ()
       assert.equal(counts.linters_source, '.github/.mega-linter.yml');
     });
 
+    it('--repo a directory inside the work tree: its own configuration, else the top level\'s', async () => {
+      repo.write('.mega-linter.yml', 'ENABLE_LINTERS: [JAVASCRIPT_ES, ACTION_ACTIONLINT]\n');
+      const sub = join(repo.dir, 'src');
+      const fromTop = (await gate(report, { repo: sub })).counts;
+      assert.deepEqual(keys(fromTop.linters_skipped), ['ACTION_ACTIONLINT']);
+      repo.write('src/.mega-linter.yml', 'ENABLE_LINTERS: [JAVASCRIPT_ES, PYTHON_PYLINT]\n');
+      const own = (await gate(report, { repo: sub })).counts;
+      assert.deepEqual(keys(own.linters_skipped), ['PYTHON_PYLINT']);
+      assert.equal(own.linters_source, '.mega-linter.yml');
+    });
+
     it('MegaLinter\'s order: .mega-linter.yml, .megalinter.yml, .mega-linter.yaml, .megalinter.yaml, the root before .github/', async () => {
       const names = ['.mega-linter.yml', '.megalinter.yml', '.mega-linter.yaml', '.megalinter.yaml', '.github/.mega-linter.yml', '.github/.mega-linter.yaml'];
       const linterOf = ['ACTION_ACTIONLINT', 'PYTHON_PYLINT', 'PYTHON_BLACK', 'PYTHON_FLAKE8', 'YAML_YAMLLINT', 'XML_XMLLINT'];

@@ -55,7 +55,8 @@ describe('net-new classification (property)', () => {
         const path = join(dir, 'report.sarif');
         writeFileSync(path, JSON.stringify(log, null, 1));
         const report = openSarif(path);
-        const outcome = classify(report, diff, { failOn, workspace: '/nonexistent', sops: new SopsDetector('/nonexistent'), skippedLinters: new Set() });
+        const checkout = { topLevel: '/nonexistent', directory: '/nonexistent', prefix: '', files: new Set(files) };
+        const outcome = classify(report, diff, { failOn, checkout, sops: new SopsDetector('/nonexistent'), skippedLinters: new Set() });
         const netNew = new Set(outcome.netNew.map((f) => f.index));
         log.runs[0]!.results!.forEach((_, i) => {
           const r = results[i]!;
