@@ -98,9 +98,10 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     ({ exitCode, error, message, classification } = noAnswer(err));
   }
 
+  let leftOut = 0;
   if (options.filteredOut) {
     try {
-      await writeFilteredSarif(options.filteredOut, report, classification);
+      ({ leftOut } = await writeFilteredSarif(options.filteredOut, report, classification));
     } catch (err) {
       // Net-new results are read again from the report: one that changed since is no answer.
       if (!(err instanceof GateError)) throw err;
@@ -113,6 +114,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     fail_on: options.failOn,
     linters_skipped: skipped,
     failed_invocations: failed,
+    filtered_left_out_count: leftOut,
     ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
     ...(error ? { error } : {}),
   });
