@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { runCi, type CiOptions } from '../../actions/gate/ci.js';
 import type { Counts } from '../../actions/gate/report.js';
 import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
+import { gateReport } from '../../actions/gate/summary.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 import { REPO_ROOT } from '../support/processes.js';
 import { sarifSchemaErrors } from '../support/sarif-schema.js';
@@ -146,6 +147,7 @@ describe('gate ci: the filtered SARIF is accepted by code scanning as it is', ()
       [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 18, 19, 27, 28, 29],
     );
     assert.equal(counts.filtered_left_out_count, 5 * 2);
+    assert.match(gateReport(outcome, {}), /^10 net-new results are not in the filtered SARIF: code scanning takes at most 20 runs per upload/m);
     assert.equal(counts.net_new_count, 22 * 2 + 3);
     assert.equal(outcome.exitCode, 1);
   });
