@@ -152,9 +152,10 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   }
   if (stale) warnings.push(`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`);
 
+  let leftOut = 0;
   if (options.filteredOut) {
     try {
-      await writeFilteredSarif(options.filteredOut, report, classification);
+      ({ leftOut } = await writeFilteredSarif(options.filteredOut, report, classification));
     } catch (err) {
       // Net-new results are read again from the report: one that changed since is no answer.
       if (!(err instanceof GateError)) throw err;
@@ -171,6 +172,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     stale_report: stale !== undefined,
     warnings,
     ...(lintersSource ? { linters_source: lintersSource } : {}),
+    filtered_left_out_count: leftOut,
     ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
     ...(error ? { error } : {}),
   });

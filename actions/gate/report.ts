@@ -5,6 +5,7 @@ import type { Classification } from './classify.js';
 import type { SkippedLinter } from './megalinter.js';
 import type { SarifReport, SarifResult } from './sarif.js';
 import { SEVERITIES, type FailOn, type Severity } from './severity.js';
+import { shapeForUpload } from './upload-shape.js';
 
 export const COUNTS_SCHEMA_VERSION = 1;
 
@@ -35,6 +36,8 @@ export interface Counts {
   readonly stale_report: boolean;
   /** What the summary warns about, one sentence each. */
   readonly warnings: readonly string[];
+  /** Net-new results not in the filtered SARIF: past code scanning's 20 runs per upload. */
+  readonly filtered_left_out_count: number;
   readonly base?: string;
   readonly head?: string;
   readonly merge_base?: string;
@@ -47,7 +50,7 @@ const zeroSeverities = (): Record<Severity, number> => Object.fromEntries(SEVERI
 export function countsOf(
   classification: Classification | undefined,
   extra: Pick<Counts, 'exit_code' | 'fail_on' | 'linters_skipped' | 'linters_missing' | 'failed_invocations' | 'stale_report' | 'warnings'> &
-    Partial<Pick<Counts, 'linters_source' | 'base' | 'head' | 'merge_base' | 'error'>>,
+    Partial<Pick<Counts, 'linters_source' | 'filtered_left_out_count' | 'base' | 'head' | 'merge_base' | 'error'>>,
 ): Counts {
   const bySeverity = zeroSeverities();
   for (const finding of classification?.netNew ?? []) bySeverity[finding.severity]++;
@@ -70,6 +73,7 @@ export function countsOf(
     failed_invocations: extra.failed_invocations,
     stale_report: extra.stale_report,
     warnings: extra.warnings,
+    filtered_left_out_count: extra.filtered_left_out_count ?? 0,
     ...(extra.base ? { base: extra.base } : {}),
     ...(extra.head ? { head: extra.head } : {}),
     ...(extra.merge_base ? { merge_base: extra.merge_base } : {}),
@@ -85,35 +89,47 @@ function openObject(value: object): string {
   return json === '{}' ? '{' : `${json.slice(0, -1)},`;
 }
 
+/** What the filtered SARIF holds, for the counts and the summary. */
+export interface FilteredSarif {
+  readonly runs: number;
+  /** Net-new results left out by code scanning's runs-per-file limit (see `shapeForUpload`). */
+  readonly leftOut: number;
+}
+
 /**
- * The net-new-only SARIF: every run kept with its tool and rule metadata (so code scanning can
- * show the rules), its results narrowed to the net-new ones, each read again from the report and
- * marked `baselineState: "new"`. Written piece by piece to a temporary file, then renamed into
- * place: the results are never all in memory, and a reader never sees half a file.
+ * The net-new-only SARIF, shaped so code scanning takes it as it is (`shapeForUpload`): each kept
+ * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
+ * to the net-new ones, each read again from the report and marked `baselineState: "new"`. Written
+ * piece by piece to a temporary file, then renamed into place: the results are never all in
+ * memory, and a reader never sees half a file. Without a classification (no answer) the file is a
+ * valid SARIF log with no runs, which code scanning refuses: the README's workflow skips the
+ * upload on exit 2.
  */
-export async function writeFilteredSarif(path: string, report: SarifReport | undefined, classification: Classification | undefined): Promise<void> {
+export async function writeFilteredSarif(path: string, report: SarifReport | undefined, classification: Classification | undefined): Promise<FilteredSarif> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   const fd = openSync(temporary, 'w');
+  let written: FilteredSarif = { runs: 0, leftOut: 0 };
   try {
     const out = new BufferedWriter(fd);
     if (!report || !classification) {
       out.write(JSON.stringify(EMPTY_SARIF));
     } else {
       const { runs, ...top } = report.log;
+      const { parts, leftOut } = shapeForUpload(runs, classification.netNew);
+      written = { runs: parts.length, leftOut };
       out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
-      const netNew = classification.netNew;
-      const results = report.readAgain(netNew.map((f) => f.source))[Symbol.iterator]();
+      const results = report.readAgain(parts.flatMap((p) => p.findings.map((f) => f.source)))[Symbol.iterator]();
       try {
-        let next = 0;
-        runs.forEach((run, runIndex) => {
+        parts.forEach((part, i) => {
           // A `results` that was not an array is still in the run; the filtered one replaces it.
-          const { results: _replaced, ...rest } = run;
-          out.write(`${runIndex > 0 ? ',' : ''}${openObject(rest)}"results":[`);
-          for (let first = true; next < netNew.length && netNew[next]!.runIndex === runIndex; next++, first = false) {
+          const { results: _replaced, ...rest } = runs[part.runIndex]!;
+          const run = part.automationId ? { ...rest, automationDetails: { ...(rest.automationDetails as object | undefined), id: part.automationId } } : rest;
+          out.write(`${i > 0 ? ',' : ''}${openObject(run)}"results":[`);
+          part.findings.forEach((_, j) => {
             const result = results.next().value as SarifResult;
-            out.write(`${first ? '' : ','}${JSON.stringify({ ...result, baselineState: 'new' })}`);
-          }
+            out.write(`${j > 0 ? ',' : ''}${JSON.stringify({ ...result, baselineState: 'new' })}`);
+          });
           out.write(']}');
         });
       } finally {
@@ -130,6 +146,7 @@ export async function writeFilteredSarif(path: string, report: SarifReport | und
   }
   closeSync(fd);
   renameSync(temporary, path);
+  return written;
 }
 
 /** Collects small writes into large ones. */

@@ -8,10 +8,11 @@ import { runCi, type CiOutcome } from './ci.js';
 import { messagesOf } from './classify.js';
 import { EXIT_BLOCKED, EXIT_OK, GateError } from './errors.js';
 import type { ActionHttp } from '../shared/http.js';
-import { upsertComment } from './pr-comment.js';
-import { gateReport } from './summary.js';
+import { COMMENT_LIMIT, upsertComment } from './pr-comment.js';
+import { gateReport, SUMMARY_LIMIT } from './summary.js';
+import { SEVERITIES } from './severity.js';
 
-export type GateCore = ActionsCore & Pick<typeof import('@actions/core'), 'error'>;
+export type GateCore = ActionsCore & Pick<typeof import('@actions/core'), 'error' | 'notice'>;
 
 export interface GateDeps {
   readonly core: GateCore;
@@ -67,7 +68,30 @@ async function comment(deps: GateDeps, report: string): Promise<void> {
 }
 
 /**
- * The gate action: `gate ci` with the inputs, then outputs, an annotation per blocking finding,
+ * GitHub shows at most 10 error annotations per step, and a failed step's own message is one of
+ * them: the 9 worst blocking findings (severity, then report order) get one each, and one notice
+ * says how many more the job summary lists.
+ */
+export const MAX_FINDING_ANNOTATIONS = 9;
+
+function annotate(core: GateCore, outcome: CiOutcome): void {
+  const blocking = (outcome.classification?.netNew ?? []).filter((f) => f.blocking);
+  // Array.prototype.sort is stable: equal severities stay in report order.
+  const worst = [...blocking].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity)).slice(0, MAX_FINDING_ANNOTATIONS);
+  const messages = outcome.report ? messagesOf(outcome.report, worst) : [];
+  for (const [i, f] of worst.entries()) {
+    core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messages[i] || 'finding'}`, {
+      title: `Net-new ${f.severity} finding`,
+      file: f.path,
+      ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
+    });
+  }
+  const more = blocking.length - worst.length;
+  if (more > 0) core.notice(`${more} more blocking finding${more === 1 ? ' is' : 's are'} listed in the job summary (GitHub shows 10 error annotations per step)`, { title: 'More blocking findings' });
+}
+
+/**
+ * The gate action: `gate ci` with the inputs, then outputs, an annotation per blocking finding (the worst 9),
  * the job summary, one pull-request comment updated in place, and a failed step on exit 1 or 2.
  */
 export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
@@ -94,18 +118,9 @@ export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
   core.setOutput('linters-missing', JSON.stringify(c.linters_missing.map((m) => m.linter)));
   core.setOutput('stale-report', String(c.stale_report));
   for (const w of c.warnings) core.warning(`gate: ${w}`);
-  const blocking = (outcome.classification?.netNew ?? []).filter((f) => f.blocking);
-  const messages = outcome.report ? messagesOf(outcome.report, blocking) : [];
-  for (const [i, f] of blocking.entries()) {
-    core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messages[i] || 'finding'}`, {
-      title: `Net-new ${f.severity} finding`,
-      file: f.path,
-      ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
-    });
-  }
-  const report = gateReport(outcome, env);
-  await appendSummary(core, report);
-  await comment(deps, report);
+  annotate(core, outcome);
+  await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT));
+  await comment(deps, gateReport(outcome, env, COMMENT_LIMIT));
 
   if (outcome.exitCode === EXIT_BLOCKED) core.setFailed(`blocked by ${c.blocking_count} net-new finding${c.blocking_count === 1 ? '' : 's'}`);
   else if (outcome.exitCode !== EXIT_OK) core.setFailed(outcome.message);

@@ -11,48 +11,119 @@ function link(env: NodeJS.ProcessEnv, head: string | undefined, path: string, li
   return `[${cell(label)}](${url})`;
 }
 
-/** The job summary and the pull-request comment: findings by severity, warnings, missing and skipped linters, counts. */
-export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, maxRows = 100): string {
+/** How large a report may be, measured as its destination measures it. */
+export interface ReportLimit {
+  /** Table rows at most (each row's message is read again from the report). */
+  readonly maxRows: number;
+  /** The most the whole text may measure, its final newline included. */
+  readonly maxSize: number;
+  readonly size: (text: string) => number;
+}
+
+/** Unicode code points: what GitHub counts against a comment's 65,536 characters. */
+export function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** The job summary: GitHub takes at most 1 MiB per step (UTF-8 bytes). */
+export const SUMMARY_LIMIT: ReportLimit = { maxRows: 1000, maxSize: 1024 * 1024, size: (text) => Buffer.byteLength(text, 'utf8') };
+
+/** At most `max` code points of `text`, never half a surrogate pair. */
+function cutCodePoints(text: string, max: number): string {
+  let end = 0;
+  for (let n = 0; n < max && end < text.length; n++) {
+    const c = text.charCodeAt(end);
+    end += c >= 0xd800 && c <= 0xdbff && end + 1 < text.length ? 2 : 1;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * The job summary and the pull-request comment: findings by severity (worst first, then report
+ * order), warnings, missing and skipped linters, results not in the repository, counts. The table is cut to what `limit` allows, with a line saying how
+ * many rows were left out; everything else is always there.
+ */
+export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: ReportLimit = SUMMARY_LIMIT): string {
   const c = outcome.counts;
   const cautions = c.warnings.length + c.linters_missing.length;
   const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
-  const out = [`### Gatehouse gate: ${status}`, '', cell(outcome.message), ''];
-  const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
-  if (findings.length > 0) {
-    out.push('| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |');
-    const shown = findings.slice(0, maxRows);
-    const messages = outcome.report ? messagesOf(outcome.report, shown) : [];
-    for (const [i, f] of shown.entries()) {
-      const message = (messages[i] ?? '').slice(0, 200);
-      out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`);
-    }
-    if (findings.length > maxRows) out.push('', `… and ${findings.length - maxRows} more (see the filtered SARIF).`);
-    out.push('');
-  }
+  const head = [`### Gatehouse gate: ${status}`, '', cell(outcome.message), ''];
+  const tail: string[] = [];
   if (c.warnings.length > 0) {
-    out.push('**Warnings**:', '');
-    for (const w of c.warnings) out.push(`- ${cell(inert(w))}`);
-    out.push('');
+    tail.push('**Warnings**:', '');
+    for (const w of c.warnings) tail.push(`- ${cell(inert(w))}`);
+    tail.push('');
   }
   if (c.linters_missing.length > 0) {
-    out.push('**Linters missing** (enabled, but no run in the report, so no findings):', '');
-    for (const m of c.linters_missing) out.push(`- \`${m.linter}\`: ${cell(inert(m.reason))}`);
-    out.push('');
+    tail.push('**Linters missing** (enabled, but no run in the report, so no findings):', '');
+    for (const m of c.linters_missing) tail.push(`- \`${m.linter}\`: ${cell(inert(m.reason))}`);
+    tail.push('');
   }
   if (c.linters_skipped.length > 0) {
-    out.push('**Linters skipped** (no SARIF output, so no findings):', '');
-    for (const s of c.linters_skipped) out.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
-    out.push('');
+    tail.push('**Linters skipped** (no SARIF output, so no findings):', '');
+    for (const s of c.linters_skipped) tail.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
+    tail.push('');
   }
   if (c.unmapped_count > 0) {
     const examples = (outcome.classification?.unmappedExamples ?? []).map((p) => `\`${cell(inert(p))}\``).join(', ');
-    out.push(`**Not in the repository**: ${c.unmapped_count} result${c.unmapped_count === 1 ? '' : 's'} name a file that the head commit does not have, so they were not judged${examples ? ` (for example ${examples})` : ''}.`, '');
+    tail.push(`**Not in the repository**: ${c.unmapped_count} result${c.unmapped_count === 1 ? '' : 's'} name a file that the head commit does not have, so they were not judged${examples ? ` (for example ${examples})` : ''}.`, '');
   }
-  out.push(
-    '| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Total | Fail on |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
-    `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.total_count} | ${c.fail_on} |`,
+  if (c.filtered_left_out_count > 0) {
+    tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
+  }
+  tail.push(
+    '| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Total | Fail on |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.total_count} | ${c.fail_on} |`,
     '',
   );
-  return out.join('\n');
+
+  const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+  const table: string[] = [];
+  if (findings.length > 0) {
+    const header = ['| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |'];
+    const leftOutLine = (n: number) => `… ${n} more row${n === 1 ? '' : 's'} left out of ${findings.length} (see the filtered SARIF).`;
+    // Lines are joined with '\n' and the text ends with one: each line costs its size plus one.
+    const cost = (lines: readonly string[]) => lines.reduce((n, line) => n + limit.size(line) + 1, 0);
+    // The room for rows keeps space for the left-out line at its longest.
+    let room = limit.maxSize - cost(head) - cost(tail) - cost(header) - cost(['', leftOutLine(findings.length), '']);
+    const candidates = findings.slice(0, limit.maxRows);
+    const messages = outcome.report ? messagesOf(outcome.report, candidates) : [];
+    const rows: string[] = [];
+    for (const [i, f] of candidates.entries()) {
+      const message = cutCodePoints(messages[i] ?? '', 200);
+      const row = `| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`;
+      room -= limit.size(row) + 1;
+      if (room < 0) break;
+      rows.push(row);
+    }
+    table.push(...header, ...rows);
+    if (rows.length < findings.length) table.push('', leftOutLine(findings.length - rows.length));
+    table.push('');
+  }
+  const text = [...head, ...table, ...tail].join('\n');
+  // The parts above are bounded by the room left for rows; only a huge message of the gate's own
+  // (head) or a huge list of skipped linters (tail) could still overflow: cut the text then.
+  return limit.size(`${text}\n`) <= limit.maxSize ? text : cutToSize(text, limit);
+}
+
+function cutToSize(text: string, limit: ReportLimit): string {
+  let low = 0;
+  let high = codePoints(text);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (limit.size(`${cutCodePoints(text, mid)}\n`) <= limit.maxSize) low = mid;
+    else high = mid - 1;
+  }
+  return cutCodePoints(text, low);
 }

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AnnotationProperties } from '@actions/core';
+import { parse } from 'yaml';
+import { COMMENT_MARKER } from '../../actions/gate/pr-comment.js';
+import { runGate, type GateCore } from '../../actions/gate/run.js';
+import { actionHttp } from '../../actions/shared/http.js';
+import { GitRepo, lines } from '../support/git-repo.js';
+import { REPO_ROOT } from '../support/processes.js';
+import { RecordingCore } from '../support/runner.js';
+import { listen, readBody, type Listening } from '../support/servers.js';
+
+class AnnotatingCore extends RecordingCore implements GateCore {
+  readonly annotations: { message: string; properties: AnnotationProperties }[] = [];
+  error = (message: string | Error, properties: AnnotationProperties = {}) => void this.annotations.push({ message: String(message), properties });
+}
+
+/** Code points, counted without the code under test: what GitHub counts against 65,536. */
+const characters = (text: string): number => [...text].length;
+
+/** GitHub's issue-comment endpoints for pull request 7, refusing a body over 65,536 characters as GitHub does. */
+async function commentServer(): Promise<Listening & { bodies: string[] }> {
+  const bodies: string[] = [];
+  const server = await listen(async (req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    const body = await readBody(req);
+    const send = (status: number, data: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(data));
+    if (req.method === 'GET' && url.pathname === '/repos/octo-org/octo-repo/issues/7/comments') return send(200, []);
+    if (req.method === 'POST' && url.pathname === '/repos/octo-org/octo-repo/issues/7/comments') {
+      const text = (JSON.parse(body) as { body: string }).body;
+      if (characters(text) > 65_536) return send(422, { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
+      bodies.push(text);
+      return send(201, { id: 1, body: text });
+    }
+    send(404, { message: 'Not Found' });
+  });
+  return Object.assign(server, { bodies });
+}
+
+describe('gate action: what it writes stays within GitHub\'s limits', () => {
+  let repo: GitRepo;
+  let base: string;
+  let temp: string;
+
+  beforeEach(() => {
+    repo = GitRepo.create();
+    repo.write('README.md', 'readme\n');
+    base = repo.commit('base');
+    repo.git('checkout', '--quiet', '-b', 'pr');
+    temp = mkdtempSync(join(tmpdir(), 'gatehouse-gate-limits-'));
+  });
+  afterEach(() => {
+    repo.cleanup();
+    rmSync(temp, { recursive: true, force: true });
+  });
+
+  /** A report of `count` results on new files; `at(i)` says where result i is and how bad. */
+  const report = (count: number, at: (i: number) => { path: string; line: number; rule?: string; message?: string }) => {
+    const path = join(temp, 'report.sarif');
+    const results = Array.from({ length: count }, (_, i) => {
+      const r = at(i);
+      return {
+        ruleId: r.rule ?? 'no-eval',
+        level: 'error',
+        message: { text: r.message ?? `finding ${i}` },
+        locations: [{ physicalLocation: { artifactLocation: { uri: r.path }, region: { startLine: r.line } } }],
+      };
+    });
+    writeFileSync(path, JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'eslint', rules: [{ id: 'no-eval' }, { id: 'cve', properties: { 'security-severity': '9.1' } }] } }, results }] }));
+    return path;
+  };
+  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ RUNNER_TEMP: temp, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'octo-org/octo-repo', ...extra });
+  const inputs = (sarif: string, extra: Record<string, string> = {}) => ({ sarif, base, repo: repo.dir, 'fail-on': 'high', strict: 'false', token: '', ...extra });
+
+  it('25 blocking findings: 9 error annotations, worst first (severity, then report order), and one notice for the 16 others; the summary lists all 25', async () => {
+    repo.write('src/app.js', lines(30));
+    repo.commit('pr');
+    // Results 0–19 are high; 20–24 (last in the report) are critical.
+    const sarif = report(25, (i) => ({ path: 'src/app.js', line: i + 1, ...(i >= 20 ? { rule: 'cve' } : {}) }));
+    const core = new AnnotatingCore(inputs(sarif));
+    await runGate({ core, env: env(), http: actionHttp(), cwd: repo.dir });
+    assert.equal(core.outputs['blocking-count'], '25');
+    assert.deepEqual(
+      core.annotations.map((a) => [a.properties.title, a.properties.startLine]),
+      [...[21, 22, 23, 24, 25].map((l) => ['Net-new critical finding', l]), ...[1, 2, 3, 4].map((l) => ['Net-new high finding', l])],
+    );
+    assert.deepEqual(core.of('notice'), ['16 more blocking findings are listed in the job summary (GitHub shows 10 error annotations per step)']);
+    assert.deepEqual(core.of('failed'), ['blocked by 25 net-new findings'], 'the failed step is the tenth error annotation');
+    assert.equal(core.summaries.join('\n').match(/^\| (critical|high) \| yes \|/gm)?.length, 25);
+  });
+
+  it('a few blocking findings: one annotation each and no notice', async () => {
+    repo.write('src/app.js', lines(5));
+    repo.commit('pr');
+    const core = new AnnotatingCore(inputs(report(3, (i) => ({ path: 'src/app.js', line: i + 1 }))));
+    await runGate({ core, env: env(), http: actionHttp(), cwd: repo.dir });
+    assert.equal(core.annotations.length, 3);
+    assert.deepEqual(core.of('notice'), []);
+  });
+
+  it('500 long findings: the pull-request comment stays within 65,536 characters (its marker included), cut with a line saying how many rows were left out', async () => {
+    // Long paths (each is linked twice in a row) and messages of astral characters, which count
+    // one each for GitHub but two in a JavaScript string.
+    const dir = `${'d'.repeat(120)}/${'e'.repeat(120)}`;
+    for (let f = 0; f < 5; f++) repo.write(`${dir}/file-${f}.js`, lines(100));
+    repo.commit('pr');
+    const sarif = report(500, (i) => ({ path: `${dir}/file-${i % 5}.js`, line: Math.floor(i / 5) + 1, message: `🔥 ${'𝒳'.repeat(300)} @team #${i}` }));
+    const server = await commentServer();
+    try {
+      const event = join(temp, 'event.json');
+      writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base } } }));
+      const core = new AnnotatingCore(inputs(sarif, { base: '', token: 'pr-token' }));
+      await runGate({ core, env: env({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_API_URL: server.url }), http: actionHttp(), cwd: repo.dir });
+      assert.deepEqual(core.of('warning'), [], 'the comment was accepted');
+      const body = server.bodies[0]!;
+      assert.ok(body.startsWith(`${COMMENT_MARKER}\n`));
+      assert.ok(characters(body) <= 65_536, `${characters(body)} characters`);
+      const rows = body.match(/^\| high \| yes \|/gm)?.length ?? 0;
+      assert.ok(rows > 10 && rows < 100, `${rows} rows`);
+      assert.match(body, new RegExp(`^… ${500 - rows} more rows left out of 500 \\(see the filtered SARIF\\)\\.$`, 'm'));
+      assert.match(body, /\| Net-new \| Blocking \|[\s\S]*\| 500 \| 500 \|/, 'the counts table is always there');
+      // The job summary has its own, larger limit: more rows.
+      const summaryRows = core.summaries.join('\n').match(/^\| high \| yes \|/gm)?.length ?? 0;
+      assert.ok(summaryRows > rows, `${summaryRows} summary rows`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the job summary stays within GitHub\'s 1 MiB per step, cut with a line saying how many rows were left out', async () => {
+    const dir = ['é'.repeat(100), 'ü'.repeat(100), 'ø'.repeat(100)].join('/');
+    repo.write(`${dir}/big.js`, lines(1500));
+    repo.commit('pr');
+    const sarif = report(1500, (i) => ({ path: `${dir}/big.js`, line: i + 1, message: `${'ß'.repeat(199)} ${i}` }));
+    const core = new AnnotatingCore(inputs(sarif));
+    await runGate({ core, env: env(), http: actionHttp(), cwd: repo.dir });
+    const summary = core.summaries.join('');
+    assert.ok(Buffer.byteLength(summary) <= 1024 * 1024, `${Buffer.byteLength(summary)} bytes`);
+    assert.ok(Buffer.byteLength(summary) > 900 * 1024, 'the room is used');
+    const rows = summary.match(/^\| high \| yes \|/gm)?.length ?? 0;
+    assert.match(summary, new RegExp(`^… ${1500 - rows} more rows left out of 1500 \\(see the filtered SARIF\\)\\.$`, 'm'));
+  });
+
+  it('the README\'s workflow uploads the filtered SARIF on exit 0 and 1 and skips it on exit 2 (a no-answer file may have no runs, which code scanning refuses)', async () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## The gate'));
+    const yaml = /### A complete workflow\s+```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const steps = (parse(yaml) as { jobs: Record<string, { steps: { id?: string; uses?: string; if?: string; with?: Record<string, string> }[] }> }).jobs.lint!.steps;
+    const upload = steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@'))!;
+    assert.equal(upload.with?.sarif_file, '${{ steps.gate.outputs.filtered-sarif }}');
+    // The condition, evaluated for each exit code the way the runner would.
+    const condition = /^always\(\) && contains\(fromJSON\('(\[[^']*\])'\), steps\.gate\.outputs\.exit-code\)$/.exec(upload.if ?? '');
+    assert.ok(condition, `upload condition: ${upload.if}`);
+    const uploadsOn = JSON.parse(condition[1]!) as string[];
+    assert.deepEqual(['0', '1', '2', ''].filter((code) => uploadsOn.includes(code)), ['0', '1']);
+
+    // And the action does say 2 when there is no answer, with a file that has no runs.
+    const empty = join(temp, 'empty.sarif');
+    writeFileSync(empty, JSON.stringify({ version: '2.1.0', runs: [] }));
+    const core = new AnnotatingCore(inputs(empty));
+    await runGate({ core, env: env(), http: actionHttp(), cwd: repo.dir });
+    assert.equal(core.outputs['exit-code'], '2');
+    assert.deepEqual((JSON.parse(readFileSync(core.outputs['filtered-sarif']!, 'utf8')) as { runs: unknown[] }).runs, []);
+  });
+});
