@@ -1,4 +1,4 @@
-import { classify, type Classification } from './classify.js';
+import { classify, type Classification, type Unattributed } from './classify.js';
 import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError } from './errors.js';
 import { pullRequestDiff, type PullRequestDiff } from './git-diff.js';
 import { enabledLinters, linterKeyOf, megalinterMajor, skippedLinters, type SkippedLinter } from './megalinter.js';
@@ -19,6 +19,8 @@ export interface CiOptions {
   readonly countsJson?: string;
   /** `--linters`; undefined reads MegaLinter's own setting. */
   readonly linters?: string;
+  /** `--unattributed-dependency`; default net-new. */
+  readonly unattributed?: Unattributed;
 }
 
 export interface CiOutcome {
@@ -77,6 +79,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
       workspace: options.repo,
       sops: new SopsDetector(options.repo),
       skippedLinters: new Set(skipped.map((s) => s.linter)),
+      ...(options.unattributed ? { unattributed: options.unattributed } : {}),
     });
     const toolErrors = options.strict
       ? [...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`), ...failed.map((f) => `${f} failed to run`)]

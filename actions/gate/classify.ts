@@ -1,3 +1,4 @@
+import { DependencyChanges, packageOf } from './dependencies.js';
 import { GateError } from './errors.js';
 import type { PullRequestDiff } from './git-diff.js';
 import { RunLocations, type ResultLocation } from './locations.js';
@@ -34,7 +35,15 @@ export interface Classification {
   readonly noLocation: number;
   /** Results of runs whose linter was skipped by name (never findings). */
   readonly ignoredRuns: number;
+  /** Pre-existing results on added lines that only moved (or changed indentation or line endings). */
+  readonly moved: number;
+  /** Results without a line in a changed file, naming no package (net-new or not per `unattributed`). */
+  readonly unattributed: number;
 }
+
+/** What a result without a line in a changed file, naming no package, counts as. */
+export const UNATTRIBUTED = ['net-new', 'pre-existing'] as const;
+export type Unattributed = (typeof UNATTRIBUTED)[number];
 
 export interface ClassifyOptions {
   readonly failOn: FailOn;
@@ -42,6 +51,8 @@ export interface ClassifyOptions {
   readonly sops: SopsDetector;
   /** Linter keys skipped by name: their runs yield no findings. */
   readonly skippedLinters: ReadonlySet<string>;
+  /** Default `net-new`: the gate does not pass what it cannot place. */
+  readonly unattributed?: Unattributed;
 }
 
 /** Suppressed unless every suppression was rejected or is still under review; `[]` is no suppression. */
@@ -50,13 +61,33 @@ export function isSuppressed(result: SarifResult): boolean {
   return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
 }
 
-/** Net-new: the file is new in the pull request, or the result's start line is an added line. */
+/**
+ * Net-new: the file is new in the pull request, or the result's start line is an added line;
+ * either way not when that line only moved (its text, whitespace normalised, was removed
+ * elsewhere in the diff).
+ */
 export function isNetNew(diff: PullRequestDiff, location: ResultLocation): boolean {
   if (!location.path) return false;
   const added = diff.files.get(location.path);
   if (added === undefined) return false;
+  if (location.startLine !== undefined && diff.moved.get(location.path)?.has(location.startLine)) return false;
   if (added === 'all') return true;
   return location.startLine !== undefined && added.has(location.startLine);
+}
+
+/** How a result in a file the pull request changed is judged. */
+type Verdict = 'net-new' | 'pre-existing' | 'moved' | 'unattributed';
+
+function verdictOf(diff: PullRequestDiff, dependencies: DependencyChanges, result: SarifResult, location: ResultLocation): Verdict {
+  const path = location.path!;
+  if (!diff.files.has(path)) return 'pre-existing';
+  // Dependency scanners put a lockfile's findings on line 1 or on no line: the package decides.
+  const pkg = packageOf(result);
+  if (pkg) return dependencies.introduces(path, pkg) ? 'net-new' : 'pre-existing';
+  if (location.startLine === undefined) return diff.files.get(path) === 'all' ? 'net-new' : 'unattributed';
+  if (isNetNew(diff, location)) return 'net-new';
+  const added = diff.files.get(path)!;
+  return added === 'all' || added.has(location.startLine) ? 'moved' : 'pre-existing';
 }
 
 /**
@@ -89,6 +120,10 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
   let sopsIgnored = 0;
   let noLocation = 0;
   let ignoredRuns = 0;
+  let moved = 0;
+  let unattributed = 0;
+  const dependencies = new DependencyChanges(diff, options.workspace);
+  const unattributedNetNew = (options.unattributed ?? 'net-new') === 'net-new';
   report.log.runs.forEach((run: SarifRun, runIndex) => {
     const linter = linterKeyOf(run);
     if (linter && options.skippedLinters.has(linter)) {
@@ -115,7 +150,10 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
         sopsIgnored++;
         continue;
       }
-      if (!isNetNew(diff, location)) {
+      const verdict = verdictOf(diff, dependencies, result, location);
+      if (verdict === 'unattributed') unattributed++;
+      if (verdict === 'moved') moved++;
+      if (verdict === 'pre-existing' || verdict === 'moved' || (verdict === 'unattributed' && !unattributedNetNew)) {
         preExisting++;
         continue;
       }
@@ -134,5 +172,5 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
       });
     }
   });
-  return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, ignoredRuns };
+  return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, ignoredRuns, moved, unattributed };
 }

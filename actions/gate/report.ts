@@ -19,6 +19,10 @@ export interface Counts {
   readonly suppressed_count: number;
   readonly sops_ignored_count: number;
   readonly no_location_count: number;
+  /** Of pre_existing_count: results on added lines that only moved (or were re-indented). */
+  readonly moved_count: number;
+  /** Results without a line in a changed file naming no package (net-new unless --unattributed-dependency pre-existing). */
+  readonly unattributed_count: number;
   readonly blocking_count: number;
   /** Net-new results per severity. */
   readonly net_new_by_severity: Readonly<Record<Severity, number>>;
@@ -50,6 +54,8 @@ export function countsOf(
     suppressed_count: classification?.suppressed ?? 0,
     sops_ignored_count: classification?.sopsIgnored ?? 0,
     no_location_count: classification?.noLocation ?? 0,
+    moved_count: classification?.moved ?? 0,
+    unattributed_count: classification?.unattributed ?? 0,
     blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
     net_new_by_severity: bySeverity,
     linters_skipped: extra.linters_skipped,

@@ -37,7 +37,7 @@ describe('net-new classification (property)', () => {
           if (change === 'all') map.set(file, 'all');
           else if (change !== 'unchanged') map.set(file, new Set(change));
         }
-        const diff: PullRequestDiff = { mergeBase: 'm', head: 'h', files: map };
+        const diff: PullRequestDiff = { mergeBase: 'm', head: 'h', files: map, moved: new Map() };
         const log: SarifLog = {
           version: '2.1.0',
           runs: [
