@@ -80,14 +80,20 @@ type Verdict = 'net-new' | 'pre-existing' | 'moved' | 'unattributed';
 
 function verdictOf(diff: PullRequestDiff, dependencies: DependencyChanges, result: SarifResult, location: ResultLocation): Verdict {
   const path = location.path!;
-  if (!diff.files.has(path)) return 'pre-existing';
+  const added = diff.files.get(path);
+  if (added === undefined) return 'pre-existing';
   // Dependency scanners put a lockfile's findings on line 1 or on no line: the package decides.
+  // A real line (past 1) that is added still counts, so a result misread as naming a package is
+  // never passed by it.
   const pkg = packageOf(result);
-  if (pkg) return dependencies.introduces(path, pkg) ? 'net-new' : 'pre-existing';
-  if (location.startLine === undefined) return diff.files.get(path) === 'all' ? 'net-new' : 'unattributed';
-  if (isNetNew(diff, location)) return 'net-new';
-  const added = diff.files.get(path)!;
-  return added === 'all' || added.has(location.startLine) ? 'moved' : 'pre-existing';
+  if (pkg) {
+    if (dependencies.introduces(path, pkg)) return 'net-new';
+    return location.startLine !== undefined && location.startLine > 1 && isNetNew(diff, location) ? 'net-new' : 'pre-existing';
+  }
+  const line = location.startLine;
+  if (line === undefined) return added === 'all' ? 'net-new' : 'unattributed';
+  if (added !== 'all' && !added.has(line)) return 'pre-existing';
+  return diff.moved.get(path)?.has(line) ? 'moved' : 'net-new';
 }
 
 /**

@@ -53,10 +53,14 @@ const TEXT_PATTERNS: RegExp[] = [
   /Package '(.+)@([^@']+)' is vulnerable/,
 ];
 
-const NAME_KEYS = ['PkgName', 'pkgName', 'packageName', 'package_name', 'package', 'pkg_name', 'dependency', 'component'];
-const VERSION_KEYS = ['InstalledVersion', 'installedVersion', 'packageVersion', 'package_version', 'installed_version', 'version'];
+// Only names that cannot mean anything but a package: a code finding misread as a dependency one
+// would be judged by the wrong rule.
+const NAME_KEYS = ['PkgName', 'pkgName', 'packageName', 'package_name', 'pkg_name'];
+const PURL_KEYS = ['purl', 'purls', 'packageUrl', 'package_url'];
+const VERSION_KEYS = ['InstalledVersion', 'installedVersion', 'packageVersion', 'package_version', 'installed_version'];
 
 function purlIn(values: unknown): Package | undefined {
+  if (values === undefined) return undefined;
   for (const v of Array.isArray(values) ? values : [values]) {
     if (typeof v === 'string' && v.startsWith('pkg:')) {
       const p = parsePurl(v);
@@ -66,36 +70,43 @@ function purlIn(values: unknown): Package | undefined {
   return undefined;
 }
 
+function purlInValues(prints: unknown): Package | undefined {
+  return prints && typeof prints === 'object' ? purlIn(Object.values(prints)) : undefined;
+}
+
 /**
  * The package a result names, or undefined: properties (`PkgName`/`InstalledVersion` and the
  * like, `purl`/`purls`), fingerprints holding a package URL, then the message text as Trivy,
  * grype and osv-scanner write it, then any package URL in the message.
  */
 export function packageOf(result: SarifResult): Package | undefined {
-  const props = result.properties ?? {};
-  for (const key of ['purl', 'purls', 'packageUrl', 'package_url']) {
-    const p = purlIn(props[key]);
-    if (p) return p;
-  }
-  const nameKey = NAME_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
-  if (nameKey) {
-    const versionKey = VERSION_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
-    const p = fromNameVersion(props[nameKey] as string, versionKey ? (props[versionKey] as string) : undefined);
-    if (p) return p;
-  }
-  for (const prints of [result.partialFingerprints, result.fingerprints]) {
-    if (prints && typeof prints === 'object') {
-      const p = purlIn(Object.values(prints as Record<string, unknown>));
+  // Called for every result in a changed file: the common case (no properties, no fingerprints,
+  // no package in the message) allocates nothing.
+  const props = result.properties;
+  if (props && typeof props === 'object') {
+    for (const key of PURL_KEYS) {
+      const p = purlIn(props[key]);
+      if (p) return p;
+    }
+    const nameKey = NAME_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
+    if (nameKey) {
+      const versionKey = VERSION_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
+      const p = fromNameVersion(props[nameKey] as string, versionKey ? (props[versionKey] as string) : undefined);
       if (p) return p;
     }
   }
+  const fingerprinted = purlInValues(result.partialFingerprints) ?? purlInValues(result.fingerprints);
+  if (fingerprinted) return fingerprinted;
   const text = result.message?.text;
   if (typeof text !== 'string') return undefined;
-  for (const pattern of TEXT_PATTERNS) {
-    const m = pattern.exec(text);
-    if (m) return fromNameVersion(m[1], m[2]);
+  // Most results name no package: two substring tests spare them the patterns.
+  if (text.includes('ackage')) {
+    for (const pattern of TEXT_PATTERNS) {
+      const m = pattern.exec(text);
+      if (m) return fromNameVersion(m[1], m[2]);
+    }
   }
-  const purl = /pkg:[a-z][a-z0-9.+-]*\/[^\s"'<>()]+/i.exec(text);
+  const purl = text.includes('pkg:') ? /pkg:[a-z][a-z0-9.+-]*\/[^\s"'<>()]+/i.exec(text) : null;
   return purl ? parsePurl(purl[0]) : undefined;
 }
 

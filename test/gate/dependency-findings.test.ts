@@ -319,6 +319,16 @@ describe('gate ci: dependency findings on manifests and lockfiles', () => {
     assert.equal(counts.pre_existing_count, 2);
   });
 
+  it('a finding naming a package on a real added line (past line 1) stays net-new; line 1 is only the scanners\' placeholder', async () => {
+    const text = readFileSync(join(repo.dir, 'package-lock.json'), 'utf8').split('\n');
+    const added = text.findIndex((l) => l.includes('"node_modules/@babel/traverse"')) + 1;
+    assert.ok(added > 1);
+    const at = (line: number): SarifResult => ({ ...trivy('package-lock.json', 'left-pad', '1.3.0'), locations: [location('package-lock.json', line)] });
+    const { counts } = await gate([tool('scanner', [at(added), at(1), at(2)])]);
+    assert.equal(counts.net_new_count, 1, 'the added line');
+    assert.equal(counts.pre_existing_count, 2, 'line 1 and the unchanged line 2');
+  });
+
   it('a package URL in properties or fingerprints names the package (grype, Dependabot-like)', async () => {
     const byPurl = (uri: string, purl: string, where: 'properties' | 'partialFingerprints'): SarifResult => ({
       ruleId: 'GHSA-0000',
