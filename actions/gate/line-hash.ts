@@ -6,6 +6,11 @@
  * stays small (no line text is kept), and a collision, which would let a finding pass as moved,
  * is about one in 10^15 per pair of lines.
  */
+/** Byte classes: 1 whitespace (space, tab, CR, vertical tab, form feed), 2 letter, digit or non-ASCII, 0 the rest. */
+const CLASS = new Uint8Array(256);
+for (const b of [0x20, 0x09, 0x0d, 0x0b, 0x0c]) CLASS[b] = 1;
+for (let b = 0; b < 256; b++) if (b >= 0x80 || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a)) CLASS[b] = 2;
+
 export class LineHasher {
   private h1 = 0;
   private h2 = 0;
@@ -23,25 +28,28 @@ export class LineHasher {
   }
 
   feed(buf: Uint8Array, start: number, end: number): void {
-    let { h1, h2, started, space, meaningful } = this;
+    let h1 = this.h1;
+    let h2 = this.h2;
+    let started = this.started;
+    let space = this.space;
+    let meaningful = this.meaningful;
     for (let i = start; i < end; i++) {
       const b = buf[i]!;
-      // space, tab, CR, vertical tab, form feed
-      if (b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0b || b === 0x0c) {
-        if (started) space = true;
+      const kind = CLASS[b]!;
+      if (kind === 1) {
+        space = started;
         continue;
       }
       if (space) {
         h1 = Math.imul(h1 ^ 0x20, 0x01000193);
         h2 = Math.imul(h2 ^ 0x20, 0x5bd1e995);
-        h2 ^= h2 >>> 15;
         space = false;
       }
+      // Two FNV-1a style hashes with different odd multipliers.
       h1 = Math.imul(h1 ^ b, 0x01000193);
       h2 = Math.imul(h2 ^ b, 0x5bd1e995);
-      h2 ^= h2 >>> 15;
       started = true;
-      if (!meaningful && (b >= 0x80 || (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a))) meaningful = true;
+      if (kind === 2) meaningful = true;
     }
     this.h1 = h1;
     this.h2 = h2;
@@ -52,6 +60,7 @@ export class LineHasher {
 
   /** The line's hash: a non-negative integer below 2^53. */
   digest(): number {
-    return (this.h1 >>> 0) * 0x200000 + (this.h2 >>> 11);
+    // The second hash's low bits mix least: keep its high 21.
+    return (this.h1 >>> 0) * 0x200000 + ((this.h2 ^ (this.h2 >>> 15)) >>> 11);
   }
 }

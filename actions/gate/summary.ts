@@ -33,6 +33,11 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, maxRows =
     for (const s of c.linters_skipped) out.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
     out.push('');
   }
+  if (c.unattributed_count > 0) {
+    const n = c.unattributed_count;
+    out.push(`${n} finding${n === 1 ? '' : 's'} without a line in a changed file name${n === 1 ? 's' : ''} no package: net-new unless \`unattributed-dependency\` is \`pre-existing\`.`, '');
+  }
+  if (c.moved_count > 0) out.push(`${c.moved_count} finding${c.moved_count === 1 ? ' is' : 's are'} on lines that only moved (or changed indentation or line endings): pre-existing.`, '');
   out.push(
     '| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Total | Fail on |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -183,6 +183,7 @@ describe('gate action', () => {
       const core = new GateRecordingCore(inputs({ sarif, ...(value === undefined ? {} : { 'unattributed-dependency': value }) }));
       await runGate({ core, env: env(), http: http(), cwd: repo.dir });
       assert.equal(core.outputs['exit-code'], exitCode, `unattributed-dependency: ${String(value)}`);
+      if (exitCode !== '2') assert.match(core.summaries.join('\n'), /1 finding without a line in a changed file names no package: net-new unless `unattributed-dependency` is `pre-existing`/);
     }
   });
 

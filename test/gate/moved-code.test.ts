@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi } from '../../actions/gate/ci.js';
+import { gateReport } from '../../actions/gate/summary.js';
 import type { Counts } from '../../actions/gate/report.js';
 import type { SarifResult } from '../../actions/gate/sarif.js';
 import { GitRepo } from '../support/git-repo.js';
@@ -86,6 +87,7 @@ describe('gate ci: moving code is not introducing it', () => {
     assert.equal(counts.moved_count, 2);
     assert.equal(counts.pre_existing_count, 2);
     assert.equal(outcome.exitCode, 0);
+    assert.match(gateReport(outcome, {}), /2 findings are on lines that only moved \(or changed indentation or line endings\): pre-existing\./);
   });
 
   it('re-indented code is not new; the line that wraps it is', async () => {
