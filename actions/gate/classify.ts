@@ -1,4 +1,4 @@
-import { DependencyChanges, packageOf } from './dependencies.js';
+import { DependencyChanges, isLockfile, packageOf } from './dependencies.js';
 import { GateError } from './errors.js';
 import type { PullRequestDiff } from './git-diff.js';
 import { RunLocations, type ResultLocation } from './locations.js';
@@ -91,7 +91,8 @@ function verdictOf(diff: PullRequestDiff, dependencies: DependencyChanges, resul
     return location.startLine !== undefined && location.startLine > 1 && isNetNew(diff, location) ? 'net-new' : 'pre-existing';
   }
   const line = location.startLine;
-  if (line === undefined) return added === 'all' ? 'net-new' : 'unattributed';
+  // Line 1 of a lockfile is where scanners put what has no line.
+  if (line === undefined || (line === 1 && isLockfile(path))) return added === 'all' ? 'net-new' : 'unattributed';
   if (added !== 'all' && !added.has(line)) return 'pre-existing';
   return diff.moved.get(path)?.has(line) ? 'moved' : 'net-new';
 }

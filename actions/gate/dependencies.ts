@@ -110,6 +110,37 @@ export function packageOf(result: SarifResult): Package | undefined {
   return purl ? parsePurl(purl[0]) : undefined;
 }
 
+/**
+ * Lockfiles by name: machine-written, read only by dependency scanners, whose line 1 is a
+ * placeholder. (Manifests such as package.json or pom.xml are also linted, with real lines.)
+ */
+const LOCKFILES = new Set([
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'go.sum',
+  'gradle.lockfile',
+  'uv.lock',
+  'poetry.lock',
+  'Pipfile.lock',
+  'pdm.lock',
+  'Cargo.lock',
+  'Gemfile.lock',
+  'composer.lock',
+  'packages.lock.json',
+  'mix.lock',
+  'pubspec.lock',
+  'Podfile.lock',
+  'Package.resolved',
+  'conan.lock',
+]);
+
+export function isLockfile(path: string): boolean {
+  return LOCKFILES.has(path.slice(path.lastIndexOf('/') + 1));
+}
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A name as it appears in lockfiles: case aside, `-`, `_` and `.` interchangeable (PyPI's rule). */

@@ -381,6 +381,19 @@ describe('gate ci: dependency findings on manifests and lockfiles', () => {
       assert.equal(lenient.outcome.exitCode, 0);
     });
 
+    it('on line 1 of a changed lockfile (the scanners\' placeholder): the same as no line', async () => {
+      const onLine1 = (uri: string): SarifResult => ({ ...unplaced(uri), locations: [location(uri, 1)] });
+      const strict = await gate([tool('npm-audit', [onLine1('package-lock.json'), onLine1('rust/Cargo.lock')])]);
+      assert.equal(strict.counts.net_new_count, 2);
+      assert.equal(strict.counts.unattributed_count, 2);
+      const lenient = await gate([tool('npm-audit', [onLine1('package-lock.json'), onLine1('rust/Cargo.lock')])], { unattributed: 'pre-existing' });
+      assert.equal(lenient.counts.net_new_count, 0);
+      // A manifest is linted too, with real lines: its line 1 is a line.
+      const manifest = await gate([tool('npm-package-json-lint', [onLine1('java/pom.xml')])]);
+      assert.equal(manifest.counts.pre_existing_count, 1);
+      assert.equal(manifest.counts.unattributed_count, 0);
+    });
+
     it('in an unchanged file: pre-existing, not unattributed', async () => {
       const { counts } = await gate([tool('npm-audit', [unplaced('README.md')])]);
       assert.equal(counts.pre_existing_count, 1);
