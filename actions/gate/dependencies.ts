@@ -226,11 +226,13 @@ export class DependencyChanges {
   private onAddedLine(lines: readonly string[], added: ReadonlySet<number>, pkg: Package): boolean {
     const names = pkg.names.map(nameRegExp);
     const version = pkg.version ? versionRegExp(pkg.version) : undefined;
+    // A plain substring test first: a regenerated lockfile can have many thousand added lines.
+    const core = pkg.version?.replace(/^v(?=\d)/, '');
     const named = (text: string) => names.some((n) => n.test(text));
     for (const n of added) {
       const text = lines[n - 1];
       if (text === undefined) continue;
-      if (version && !version.test(text)) continue;
+      if (version && (!text.includes(core!) || !version.test(text))) continue;
       if (named(text)) return true;
       const [from, to] = entryOf(lines, n - 1);
       for (let i = from; i <= to; i++) if (i !== n - 1 && named(lines[i]!)) return true;
