@@ -179,9 +179,12 @@ export class DiffParser {
   private nextLine = 0;
   /** Normalised hashes of every meaningful removed line, from every file (deleted ones too). */
   private readonly removed = new Set<number>();
-  /** The current file's meaningful added lines, as pairs (line, hash), until `end()`. */
-  private pending: number[] | undefined;
-  private readonly pendingByPath = new Map<string, number[]>();
+  /** Head paths of the diff, in order; `pending` refers to them by index. */
+  private readonly paths: string[] = [];
+  /** The index in `paths` of the current file, -1 for a deleted one. */
+  private path = -1;
+  /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one array, not one per file. */
+  private readonly pending: number[] = [];
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -222,15 +225,16 @@ export class DiffParser {
     if (this.open) this.endContent();
     if (this.partial) this.line(this.partial, 0, this.partial.length);
     this.partial = undefined;
-    for (const [path, pairs] of this.pendingByPath) {
-      let moved: Set<number> | undefined;
-      for (let i = 0; i < pairs.length; i += 2) {
-        if (!this.removed.has(pairs[i + 1]!)) continue;
-        if (!moved) this.moved.set(path, (moved = new Set()));
-        moved.add(pairs[i]!);
-      }
+    const pending = this.pending;
+    for (let i = 0; i < pending.length; i += 3) {
+      if (!this.removed.has(pending[i + 2]!)) continue;
+      const path = this.paths[pending[i]!]!;
+      let moved = this.moved.get(path);
+      if (!moved) this.moved.set(path, (moved = new Set()));
+      moved.add(pending[i + 1]!);
     }
-    this.pendingByPath.clear();
+    pending.length = 0;
+    this.paths.length = 0;
     this.removed.clear();
   }
 
@@ -251,14 +255,14 @@ export class DiffParser {
       if (this.hasher.meaningful) this.removed.add(this.hasher.digest());
     } else if (this.kind === 0x2b) {
       const line = this.nextLine++;
-      if (this.hasher.meaningful && this.pending) this.pending.push(line, this.hasher.digest());
+      if (this.hasher.meaningful && this.path >= 0) this.pending.push(this.path, line, this.hasher.digest());
     }
   }
 
   private line(buf: Buffer, start: number, end: number): void {
     if (startsWith(buf, start, end, 'diff --git ')) {
       this.current = undefined;
-      this.pending = undefined;
+      this.path = -1;
       this.newFile = false;
       this.inHeader = true;
     } else if (this.isContent(buf[start]!)) {
@@ -278,8 +282,7 @@ export class DiffParser {
         this.current = new Set();
         this.files.set(path, this.current);
       }
-      this.pending = [];
-      this.pendingByPath.set(path, this.pending);
+      this.path = this.paths.push(path) - 1;
     } else if (startsWith(buf, start, end, '@@')) {
       this.inHeader = false;
       const match = HUNK.exec(buf.toString('latin1', start, Math.min(end, start + 100)));
