@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { CiOptions } from './ci.js';
 import { GateError } from './errors.js';
 import { FAIL_ON, type FailOn } from './severity.js';
+import { UNATTRIBUTED, type Unattributed } from './classify.js';
 
 export const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
 
@@ -25,6 +26,9 @@ Options:
   --linters <keys>        enabled MegaLinter linter keys, comma-separated
                           (default: ENABLE_LINTERS, else MegaLinter's configuration file:
                           MEGALINTER_CONFIG, .mega-linter.yml and the like, .github/ too)
+  --unattributed-dependency <net-new|pre-existing>
+                          a finding without a line in a changed file that names no
+                          package (default net-new)
   --help                  this text
 
 Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,
@@ -62,6 +66,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         'filtered-out': { type: 'string' },
         'counts-json': { type: 'string' },
         linters: { type: 'string' },
+        'unattributed-dependency': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -74,6 +79,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cw
 
   const failOn = (values['fail-on'] ?? 'high').toLowerCase();
   if (!FAIL_ON.includes(failOn as FailOn)) throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+  const unattributed = (values['unattributed-dependency'] ?? 'net-new').toLowerCase();
+  if (!UNATTRIBUTED.includes(unattributed as Unattributed)) throw new GateError(`--unattributed-dependency must be one of ${UNATTRIBUTED.join(', ')}`);
   const base = values.base ?? eventBase(env);
   if (!base) throw new GateError('no --base given and no pull-request event to read it from');
   return {
@@ -88,6 +95,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       ...(values['filtered-out'] ? { filteredOut: resolve(cwd, values['filtered-out']) } : {}),
       ...(values['counts-json'] ? { countsJson: resolve(cwd, values['counts-json']) } : {}),
       ...(values.linters !== undefined ? { linters: values.linters } : {}),
+      unattributed: unattributed as Unattributed,
     },
   };
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { checkoutOf, type Checkout } from './checkout.js';
-import { classify, type Classification } from './classify.js';
+import { classify, type Classification, type Unattributed } from './classify.js';
 import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError } from './errors.js';
 import { pullRequestDiff, type PullRequestDiff } from './git-diff.js';
 import { linterKeyOf, megalinterMajor, missingLinters, skippedLinters, type SkippedLinter } from './megalinter.js';
@@ -23,6 +23,8 @@ export interface CiOptions {
   readonly countsJson?: string;
   /** `--linters`; undefined reads MegaLinter's own setting. */
   readonly linters?: string;
+  /** `--unattributed-dependency`; default net-new. */
+  readonly unattributed?: Unattributed;
 }
 
 export interface CiOutcome {
@@ -120,6 +122,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
       checkout,
       sops: new SopsDetector(checkout.topLevel),
       skippedLinters: new Set(skipped.map((s) => s.linter)),
+      ...(options.unattributed ? { unattributed: options.unattributed } : {}),
     });
     const toolErrors = options.strict
       ? [

@@ -1,4 +1,5 @@
 import type { Checkout } from './checkout.js';
+import { DependencyChanges, isLockfile, packageOf } from './dependencies.js';
 import { GateError } from './errors.js';
 import type { PullRequestDiff } from './git-diff.js';
 import { RunLocations, type ResultLocation } from './locations.js';
@@ -39,7 +40,15 @@ export interface Classification {
   readonly unmappedExamples: string[];
   /** Results of runs whose linter was skipped by name (never findings). */
   readonly ignoredRuns: number;
+  /** Pre-existing results on added lines that only moved (or changed indentation or line endings). */
+  readonly moved: number;
+  /** Results without a line in a changed file, naming no package (net-new or not per `unattributed`). */
+  readonly unattributed: number;
 }
+
+/** What a result without a line in a changed file, naming no package, counts as. */
+export const UNATTRIBUTED = ['net-new', 'pre-existing'] as const;
+export type Unattributed = (typeof UNATTRIBUTED)[number];
 
 export interface ClassifyOptions {
   readonly failOn: FailOn;
@@ -48,6 +57,8 @@ export interface ClassifyOptions {
   readonly sops: SopsDetector;
   /** Linter keys skipped by name: their runs yield no findings. */
   readonly skippedLinters: ReadonlySet<string>;
+  /** Default `net-new`: the gate does not pass what it cannot place. */
+  readonly unattributed?: Unattributed;
 }
 
 const UNMAPPED_EXAMPLES = 5;
@@ -58,13 +69,40 @@ export function isSuppressed(result: SarifResult): boolean {
   return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
 }
 
-/** Net-new: the file is new in the pull request, or the result's start line is an added line. */
+/**
+ * Net-new: the file is new in the pull request, or the result's start line is an added line;
+ * either way not when that line only moved (its text, whitespace normalised, was removed
+ * elsewhere in the diff).
+ */
 export function isNetNew(diff: PullRequestDiff, location: ResultLocation): boolean {
   if (!location.path) return false;
   const added = diff.files.get(location.path);
   if (added === undefined) return false;
+  if (location.startLine !== undefined && diff.moved.get(location.path)?.has(location.startLine)) return false;
   if (added === 'all') return true;
   return location.startLine !== undefined && added.has(location.startLine);
+}
+
+/** How a result in a file the pull request changed is judged. */
+type Verdict = 'net-new' | 'pre-existing' | 'moved' | 'unattributed';
+
+function verdictOf(diff: PullRequestDiff, dependencies: DependencyChanges, result: SarifResult, location: ResultLocation): Verdict {
+  const path = location.path!;
+  const added = diff.files.get(path);
+  if (added === undefined) return 'pre-existing';
+  // Dependency scanners put a lockfile's findings on line 1 or on no line: the package decides.
+  // A real line (past 1) that is added still counts, so a result misread as naming a package is
+  // never passed by it.
+  const pkg = packageOf(result);
+  if (pkg) {
+    if (dependencies.introduces(path, pkg)) return 'net-new';
+    return location.startLine !== undefined && location.startLine > 1 && isNetNew(diff, location) ? 'net-new' : 'pre-existing';
+  }
+  const line = location.startLine;
+  // Line 1 of a lockfile is where scanners put what has no line.
+  if (line === undefined || (line === 1 && isLockfile(path))) return added === 'all' ? 'net-new' : 'unattributed';
+  if (added !== 'all' && !added.has(line)) return 'pre-existing';
+  return diff.moved.get(path)?.has(line) ? 'moved' : 'net-new';
 }
 
 /**
@@ -99,6 +137,10 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
   let unmapped = 0;
   const unmappedExamples: string[] = [];
   let ignoredRuns = 0;
+  let moved = 0;
+  let unattributed = 0;
+  const dependencies = new DependencyChanges(diff, options.checkout.topLevel);
+  const unattributedNetNew = (options.unattributed ?? 'net-new') === 'net-new';
   report.log.runs.forEach((run: SarifRun, runIndex) => {
     const linter = linterKeyOf(run);
     if (linter && options.skippedLinters.has(linter)) {
@@ -130,7 +172,10 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
         sopsIgnored++;
         continue;
       }
-      if (!isNetNew(diff, location)) {
+      const verdict = verdictOf(diff, dependencies, result, location);
+      if (verdict === 'unattributed') unattributed++;
+      if (verdict === 'moved') moved++;
+      if (verdict === 'pre-existing' || verdict === 'moved' || (verdict === 'unattributed' && !unattributedNetNew)) {
         preExisting++;
         continue;
       }
@@ -149,5 +194,5 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
       });
     }
   });
-  return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ignoredRuns };
+  return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ignoredRuns, moved, unattributed };
 }

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GateError } from './errors.js';
+import { LineHasher } from './line-hash.js';
 
 /** Added lines of one file of the diff, by its path at head; `all` for a new file. */
 export type AddedLines = 'all' | ReadonlySet<number>;
@@ -13,6 +14,12 @@ export interface PullRequestDiff {
   readonly head: string;
   /** Head path → what the pull request added there. Files absent from the map are unchanged. */
   readonly files: ReadonlyMap<string, AddedLines>;
+  /**
+   * Head path → added lines (of `files`) whose text, whitespace normalised, is a removed line
+   * anywhere in the diff, deleted files included: code that moved, was re-indented or changed
+   * line endings. Absent when no line of the file moved.
+   */
+  readonly moved: ReadonlyMap<string, ReadonlySet<number>>;
 }
 
 const RENAME_LIMIT = 20_000;
@@ -84,8 +91,8 @@ export async function pullRequestDiff(repo: string, base: string, head: string, 
     if (mergeBase.code !== 0 || !mergeBase.stdout.trim()) {
       throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
     }
-    const files = await addedLines(repo, mergeBase.stdout.trim(), headCommit, onRunning);
-    return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files };
+    const { files, moved } = await addedLines(repo, mergeBase.stdout.trim(), headCommit, onRunning);
+    return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files, moved };
   } finally {
     onRunning();
   }
@@ -95,15 +102,16 @@ export async function pullRequestDiff(repo: string, base: string, head: string, 
  * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
  * filled while this process is busy reading the report, and the two are meant to overlap.
  */
-async function addedLines(repo: string, from: string, to: string, onRunning: () => void): Promise<Map<string, AddedLines>> {
+async function addedLines(repo: string, from: string, to: string, onRunning: () => void): Promise<Pick<PullRequestDiff, 'files' | 'moved'>> {
   const dir = await mkdtemp(join(tmpdir(), 'gatehouse-gate-diff-'));
   try {
     const output = join(dir, 'diff');
     const child = spawn(
       'git',
       // A rename limit far above git's default of 1000: past the limit git silently treats renames
-      // as new files, which would make every finding in them net-new.
-      ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACMRT', `--output=${output}`, from, to],
+      // as new files, which would make every finding in them net-new. Deleted files are read
+      // too: their removed lines are code that may have moved elsewhere.
+      ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACDMRT', `--output=${output}`, from, to],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
@@ -124,7 +132,7 @@ async function addedLines(repo: string, from: string, to: string, onRunning: () 
   }
 }
 
-function parseDiffFile(path: string): Map<string, AddedLines> {
+function parseDiffFile(path: string): Pick<PullRequestDiff, 'files' | 'moved'> {
   const parser = new DiffParser();
   const fd = openSync(path, 'r');
   try {
@@ -134,7 +142,7 @@ function parseDiffFile(path: string): Map<string, AddedLines> {
     closeSync(fd);
   }
   parser.end();
-  return parser.files;
+  return { files: parser.files, moved: parser.moved };
 }
 
 const NEWLINE = 0x0a;
@@ -148,33 +156,53 @@ function startsWith(buf: Buffer, start: number, end: number, prefix: string): bo
 
 /**
  * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
- * The added lines' text (most of the output) is stepped over without becoming strings.
+ * The added and removed lines' text (most of the output) never becomes strings: each line is
+ * hashed after whitespace normalisation (see `LineHasher`), removed lines into one set, added
+ * lines beside their line number, so that `end()` can tell which added lines only moved.
  */
 export class DiffParser {
   readonly files = new Map<string, AddedLines>();
+  /** Filled by `end()`: head path → added lines whose text was removed somewhere in the diff. */
+  readonly moved = new Map<string, Set<number>>();
   private current: Set<number> | undefined;
   private newFile = false;
   /** Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line. */
   private inHeader = false;
   /** The start of a line that a chunk cut, when it may matter. */
   private partial: Buffer | undefined;
-  /** A cut line that is hunk content: dropped up to its end. */
-  private skipping = false;
+  /** A hunk line that a chunk cut: its hash goes on in the next chunk. */
+  private open = false;
+  private readonly hasher = new LineHasher();
+  /** The kind of hunk line being hashed: 0x2b "+", 0x2d "-", else nothing to record. */
+  private kind = 0;
+  /** The head line number the next added line of this hunk will have. */
+  private nextLine = 0;
+  /** Normalised hashes of every meaningful removed line, from every file (deleted ones too). */
+  private readonly removed = new Set<number>();
+  /** Head paths of the diff, in order; `pending` refers to them by index. */
+  private readonly paths: string[] = [];
+  /** The index in `paths` of the current file, -1 for a deleted one. */
+  private path = -1;
+  /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one array, not one per file. */
+  private readonly pending: number[] = [];
 
   push(chunk: Buffer): void {
     let start = 0;
-    if (this.skipping || this.partial) {
+    if (this.open || this.partial) {
       const newline = chunk.indexOf(NEWLINE);
       if (newline < 0) {
-        if (this.partial) this.partial = Buffer.concat([this.partial, chunk]);
+        if (this.open) this.hasher.feed(chunk, 0, chunk.length);
+        else this.partial = Buffer.concat([this.partial!, chunk]);
         return;
       }
-      if (this.partial) {
-        const line = Buffer.concat([this.partial, chunk.subarray(0, newline)]);
+      if (this.open) {
+        this.hasher.feed(chunk, 0, newline);
+        this.endContent();
+      } else {
+        const line = Buffer.concat([this.partial!, chunk.subarray(0, newline)]);
+        this.partial = undefined;
         this.line(line, 0, line.length);
       }
-      this.partial = undefined;
-      this.skipping = false;
       start = newline + 1;
     }
     for (;;) {
@@ -184,14 +212,30 @@ export class DiffParser {
       start = newline + 1;
     }
     if (start < chunk.length) {
-      if (this.isContent(chunk[start]!)) this.skipping = true;
-      else this.partial = Buffer.from(chunk.subarray(start));
+      if (this.isContent(chunk[start]!)) {
+        this.beginContent(chunk, start, chunk.length);
+        this.open = true;
+      } else {
+        this.partial = Buffer.from(chunk.subarray(start));
+      }
     }
   }
 
   end(): void {
+    if (this.open) this.endContent();
     if (this.partial) this.line(this.partial, 0, this.partial.length);
     this.partial = undefined;
+    const pending = this.pending;
+    for (let i = 0; i < pending.length; i += 3) {
+      if (!this.removed.has(pending[i + 2]!)) continue;
+      const path = this.paths[pending[i]!]!;
+      let moved = this.moved.get(path);
+      if (!moved) this.moved.set(path, (moved = new Set()));
+      moved.add(pending[i + 1]!);
+    }
+    pending.length = 0;
+    this.paths.length = 0;
+    this.removed.clear();
   }
 
   /** A hunk's added or removed line, or git's "\ No newline" marker. */
@@ -199,13 +243,31 @@ export class DiffParser {
     return !this.inHeader && first !== 0x40 /* @ */ && first !== 0x64 /* d */;
   }
 
+  private beginContent(buf: Buffer, start: number, end: number): void {
+    this.kind = buf[start]!;
+    this.hasher.reset();
+    if (this.kind === 0x2b || this.kind === 0x2d) this.hasher.feed(buf, start + 1, end);
+  }
+
+  private endContent(): void {
+    this.open = false;
+    if (this.kind === 0x2d) {
+      if (this.hasher.meaningful) this.removed.add(this.hasher.digest());
+    } else if (this.kind === 0x2b) {
+      const line = this.nextLine++;
+      if (this.hasher.meaningful && this.path >= 0) this.pending.push(this.path, line, this.hasher.digest());
+    }
+  }
+
   private line(buf: Buffer, start: number, end: number): void {
     if (startsWith(buf, start, end, 'diff --git ')) {
       this.current = undefined;
+      this.path = -1;
       this.newFile = false;
       this.inHeader = true;
     } else if (this.isContent(buf[start]!)) {
-      return;
+      this.beginContent(buf, start, end);
+      this.endContent();
     } else if (startsWith(buf, start, end, 'new file mode')) {
       if (this.inHeader) this.newFile = true;
     } else if (startsWith(buf, start, end, '+++ ')) {
@@ -220,13 +282,15 @@ export class DiffParser {
         this.current = new Set();
         this.files.set(path, this.current);
       }
+      this.path = this.paths.push(path) - 1;
     } else if (startsWith(buf, start, end, '@@')) {
       this.inHeader = false;
-      if (!this.current) return;
       const match = HUNK.exec(buf.toString('latin1', start, Math.min(end, start + 100)));
       if (!match) return;
       const first = Number(match[1]);
       const count = match[2] === undefined ? 1 : Number(match[2]);
+      this.nextLine = first;
+      if (!this.current) return;
       for (let n = first; n < first + count; n++) this.current.add(n);
     }
   }

@@ -22,6 +22,10 @@ export interface Counts {
   readonly no_location_count: number;
   /** Results that name a file which is not a file of the head commit. */
   readonly unmapped_count: number;
+  /** Of pre_existing_count: results on added lines that only moved (or were re-indented). */
+  readonly moved_count: number;
+  /** Results without a line in a changed file naming no package (net-new unless --unattributed-dependency pre-existing). */
+  readonly unattributed_count: number;
   readonly blocking_count: number;
   /** Net-new results per severity. */
   readonly net_new_by_severity: Readonly<Record<Severity, number>>;
@@ -65,6 +69,8 @@ export function countsOf(
     sops_ignored_count: classification?.sopsIgnored ?? 0,
     no_location_count: classification?.noLocation ?? 0,
     unmapped_count: classification?.unmapped ?? 0,
+    moved_count: classification?.moved ?? 0,
+    unattributed_count: classification?.unattributed ?? 0,
     blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
     net_new_by_severity: bySeverity,
     linters_skipped: extra.linters_skipped,

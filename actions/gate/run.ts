@@ -33,6 +33,7 @@ function argv(core: GateCore, env: NodeJS.ProcessEnv): string[] {
     ['repo', '--repo', undefined],
     ['fail-on', '--fail-on', undefined],
     ['linters', '--linters', undefined],
+    ['unattributed-dependency', '--unattributed-dependency', undefined],
     ['filtered-out', '--filtered-out', join(temp, 'gatehouse-gate', 'filtered.sarif')],
     ['counts-json', '--counts-json', join(temp, 'gatehouse-gate', 'counts.json')],
   ] as const) {

@@ -78,6 +78,11 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: Re
     const examples = (outcome.classification?.unmappedExamples ?? []).map((p) => `\`${cell(inert(p))}\``).join(', ');
     tail.push(`**Not in the repository**: ${c.unmapped_count} result${c.unmapped_count === 1 ? '' : 's'} name a file that the head commit does not have, so they were not judged${examples ? ` (for example ${examples})` : ''}.`, '');
   }
+  if (c.unattributed_count > 0) {
+    const n = c.unattributed_count;
+    tail.push(`${n} finding${n === 1 ? '' : 's'} without a line in a changed file name${n === 1 ? 's' : ''} no package: net-new unless \`unattributed-dependency\` is \`pre-existing\`.`, '');
+  }
+  if (c.moved_count > 0) tail.push(`${c.moved_count} finding${c.moved_count === 1 ? ' is' : 's are'} on lines that only moved (or changed indentation or line endings): pre-existing.`, '');
   if (c.filtered_left_out_count > 0) {
     tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
   }

@@ -177,6 +177,18 @@ describe('gate action', () => {
     }
   });
 
+  it('unattributed-dependency: a finding without a line in a changed file blocks by default, and passes as pre-existing when told', async () => {
+    const sarif = join(temp, 'no-line.sarif');
+    const noLine = { ruleId: 'no-eval', level: 'error', message: { text: 'somewhere in this file' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'src/app.js' } } }] };
+    writeFileSync(sarif, JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'eslint' } }, results: [noLine] }] }));
+    for (const [value, exitCode] of [[undefined, '1'], ['net-new', '1'], ['pre-existing', '0'], ['maybe', '2']] as const) {
+      const core = new GateRecordingCore(inputs({ sarif, ...(value === undefined ? {} : { 'unattributed-dependency': value }) }));
+      await runGate({ core, env: env(), http: http(), cwd: repo.dir });
+      assert.equal(core.outputs['exit-code'], exitCode, `unattributed-dependency: ${String(value)}`);
+      if (exitCode !== '2') assert.match(core.summaries.join('\n'), /1 finding without a line in a changed file names no package: net-new unless `unattributed-dependency` is `pre-existing`/);
+    }
+  });
+
   describe('pull-request comment', () => {
     let server: Awaited<ReturnType<typeof commentServer>>;
     let event: string;

@@ -157,11 +157,18 @@ describe('gate ci', () => {
     assert.equal(counts.net_new_count, uris.length);
   });
 
-  it('a result without a location never blocks and is counted', async () => {
-    const { outcome, counts } = await gate(sarif(run([result(undefined, undefined), result('src/app.js', undefined)])));
-    assert.equal(outcome.exitCode, 0);
+  it('a result without a file never blocks and is counted; one without a line in a modified file is net-new unless told otherwise', async () => {
+    const log = sarif(run([result(undefined, undefined), result('src/app.js', undefined), result('README.md', undefined)]));
+    const { outcome, counts } = await gate(log);
+    assert.equal(outcome.exitCode, 1, 'a finding the gate cannot place in a changed file is not passed');
     assert.equal(counts.no_location_count, 1);
-    assert.equal(counts.pre_existing_count, 1, 'a file without a line in a modified file is not guessed to be new');
+    assert.equal(counts.net_new_count, 1);
+    assert.equal(counts.unattributed_count, 1);
+    assert.equal(counts.pre_existing_count, 1, 'README.md is unchanged');
+    const lenient = await gate(log, { unattributed: 'pre-existing' });
+    assert.equal(lenient.outcome.exitCode, 0);
+    assert.equal(lenient.counts.pre_existing_count, 2);
+    assert.equal(lenient.counts.unattributed_count, 1);
   });
 
   it('suppressed results never block; an empty suppressions list is no suppression; rejected and under review still count', async () => {

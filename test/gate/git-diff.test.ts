@@ -16,7 +16,8 @@ describe('pull-request diff', () => {
   /**
    * Paths git writes plainly, quoted (a tab, a double quote), or with spaces and non-ASCII letters;
    * added lines whose text looks like diff headers; a line longer than any read; a rename with an
-   * added line; a deleted file.
+   * added line; a deleted file. The long line and a re-indented line with a CR come from the
+   * deleted file: they moved.
    */
   before(() => {
     repo = GitRepo.create();
@@ -24,14 +25,14 @@ describe('pull-request diff', () => {
       .write('src/app.js', lines(10))
       .write('ünï/ß.js', lines(5))
       .write('lib/old name.js', lines(8, 'kept '))
-      .write('gone.js', lines(3));
+      .write('gone.js', lines(3) + 'x'.repeat(200_000) + '\n');
     base = repo.commit('base');
     repo.git('checkout', '--quiet', '-b', 'pr');
     const app = lines(10).split('\n');
     app.splice(2, 0, '++ b/evil.js', 'diff --git a/x b/x', '@@ -1 +1,99 @@', 'new file mode 100644');
     app[8] = 'x'.repeat(200_000);
     repo.write('src/app.js', app.join('\n'));
-    repo.write('ünï/ß.js', lines(5) + 'added\n');
+    repo.write('ünï/ß.js', lines(5) + 'added\n' + '\t line  3 \r\n' + '}\n');
     repo.write('dir with space/a b.js', lines(2, 'spaced '));
     repo.write('tab\there.js', lines(1, 'tabbed '));
     repo.write('quote"d.js', lines(1, 'quoted '));
@@ -44,16 +45,20 @@ describe('pull-request diff', () => {
 
   const want = {
     'src/app.js': [3, 4, 5, 6, 9],
-    'ünï/ß.js': [6],
+    'ünï/ß.js': [6, 7, 8],
     'dir with space/a b.js': 'all',
     'tab\there.js': 'all',
     'quote"d.js': 'all',
     'lib/new name.js': [9],
   };
+  /** The long line, and "line 3" with other whitespace; not "}", which says nothing about where it came from. */
+  const wantMoved = { 'src/app.js': [9], 'ünï/ß.js': [7] };
+  const plainMoved = (moved: ReadonlyMap<string, ReadonlySet<number>>) => Object.fromEntries([...moved].map(([p, s]) => [p, [...s].sort((a, b) => a - b)]));
 
   it('added lines by head path: new files whole, renames by their new path, quoted paths unquoted, header-like added text ignored', async () => {
     const diff = await pullRequestDiff(repo.dir, base, head);
     assert.deepEqual(plain(diff.files), want);
+    assert.deepEqual(plainMoved(diff.moved), wantMoved);
     assert.equal(diff.head, head);
     assert.equal(diff.mergeBase, base);
   });
@@ -61,7 +66,7 @@ describe('pull-request diff', () => {
   it('property: the same answer however git\'s output is cut into chunks', () => {
     const output = execFileSync(
       'git',
-      ['-C', repo.dir, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=0', '--diff-filter=ACMRT', base, head],
+      ['-C', repo.dir, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=0', '--diff-filter=ACDMRT', base, head],
       { maxBuffer: 1 << 26 },
     );
     fc.assert(
@@ -76,16 +81,18 @@ describe('pull-request diff', () => {
         }
         parser.end();
         assert.deepEqual(plain(parser.files), want);
+        assert.deepEqual(plainMoved(parser.moved), wantMoved);
       }),
       { numRuns: 200 },
     );
   });
 
   it('one byte at a time through the headers', () => {
-    const output = execFileSync('git', ['-C', repo.dir, '-c', 'core.quotePath=false', 'diff', '--no-color', '--find-renames', '--unified=0', '--diff-filter=ACMRT', base, head], { maxBuffer: 1 << 26 });
+    const output = execFileSync('git', ['-C', repo.dir, '-c', 'core.quotePath=false', 'diff', '--no-color', '--find-renames', '--unified=0', '--diff-filter=ACDMRT', base, head], { maxBuffer: 1 << 26 });
     const parser = new DiffParser();
     for (let i = 0; i < output.length; i++) parser.push(output.subarray(i, i + 1));
     parser.end();
     assert.deepEqual(plain(parser.files), want);
+    assert.deepEqual(plainMoved(parser.moved), wantMoved);
   });
 });

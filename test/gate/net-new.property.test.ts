@@ -29,15 +29,17 @@ describe('net-new classification (property)', () => {
   before(() => (dir = mkdtempSync(join(tmpdir(), 'gatehouse-net-new-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a finding on an unchanged line is never net-new; one on an added line at or above --fail-on always blocks', () => {
+  it('a finding on an unchanged or moved line is never net-new; one on an added line at or above --fail-on always blocks', () => {
     fc.assert(
-      fc.property(diffArb, fc.array(resultArb, { maxLength: 40 }), fc.constantFrom(...FAIL_ON), (changes, results, failOn) => {
+      fc.property(diffArb, fc.array(resultArb, { maxLength: 40 }), fc.constantFrom(...FAIL_ON), fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { maxLength: 20 }), (changes, results, failOn, movedLines) => {
         const map = new Map<string, AddedLines>();
         for (const [file, change] of Object.entries(changes)) {
           if (change === 'all') map.set(file, 'all');
           else if (change !== 'unchanged') map.set(file, new Set(change));
         }
-        const diff: PullRequestDiff = { mergeBase: 'm', head: 'h', files: map };
+        // Some lines of every changed file only moved.
+        const moved = new Map([...map.keys()].map((file) => [file, new Set(movedLines)]));
+        const diff: PullRequestDiff = { mergeBase: 'm', head: 'h', files: map, moved };
         const log: SarifLog = {
           version: '2.1.0',
           runs: [
@@ -61,9 +63,9 @@ describe('net-new classification (property)', () => {
         log.runs[0]!.results!.forEach((_, i) => {
           const r = results[i]!;
           const added = map.get(r.file);
-          const onAddedLine = added === 'all' || (added !== undefined && added.has(r.line));
+          const onAddedLine = (added === 'all' || (added !== undefined && added.has(r.line))) && !movedLines.includes(r.line);
           if (!onAddedLine) {
-            assert.ok(!netNew.has(i), `${r.file}:${r.line} is unchanged but was net-new`);
+            assert.ok(!netNew.has(i), `${r.file}:${r.line} is unchanged or moved but was net-new`);
           } else {
             const finding = outcome.netNew.find((f) => f.index === i);
             assert.ok(finding, `${r.file}:${r.line} was added but not net-new`);

@@ -1,0 +1,259 @@
+import { execFileSync } from 'node:child_process';
+import type { PullRequestDiff } from './git-diff.js';
+import type { SarifResult } from './sarif.js';
+
+/** The package a dependency finding is about, as the scanner named it. */
+export interface Package {
+  /** Spellings to look for: `group:artifact` and `artifact` for Maven, the full name otherwise. */
+  readonly names: readonly string[];
+  readonly version?: string;
+}
+
+/** `pkg:type/namespace/name@version?qualifiers#subpath` (the package URL spec), decoded. */
+export function parsePurl(purl: string): Package | undefined {
+  const match = /^pkg:([a-z][a-z0-9.+-]*)\/([^?#\s]+)/i.exec(purl.trim());
+  if (!match) return undefined;
+  const type = match[1]!.toLowerCase();
+  let path = match[2]!;
+  let version: string | undefined;
+  const at = path.lastIndexOf('@');
+  if (at > 0) {
+    version = path.slice(at + 1);
+    path = path.slice(0, at);
+  }
+  let parts: string[];
+  try {
+    parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+    if (version !== undefined) version = decodeURIComponent(version);
+  } catch {
+    return undefined;
+  }
+  const name = parts.pop();
+  if (!name) return undefined;
+  const namespace = parts.join('/');
+  const names = !namespace ? [name] : type === 'maven' ? [`${namespace}:${name}`, name] : [`${namespace}/${name}`];
+  return { names, ...(version ? { version } : {}) };
+}
+
+function fromNameVersion(name: string | undefined, version: string | undefined): Package | undefined {
+  const n = name?.trim();
+  if (!n) return undefined;
+  // Maven coordinates `group:artifact`: the pom names the artifact on its own line.
+  const names = n.includes(':') && !n.startsWith('pkg:') ? [n, n.slice(n.lastIndexOf(':') + 1)] : [n];
+  const v = version?.trim();
+  return { names, ...(v ? { version: v } : {}) };
+}
+
+const TEXT_PATTERNS: RegExp[] = [
+  // Trivy: "Package: lodash\nInstalled Version: 4.17.20\nVulnerability CVE-…"
+  /Package: *(\S+)\s*\n\s*Installed Version: *(\S+)/,
+  // grype: "A high vulnerability in npm package: lodash, version 4.17.20 was found at: /package-lock.json"
+  /package: *(\S+?), version (\S+) was found/,
+  // osv-scanner: "Package 'lodash@4.17.20' is vulnerable to 'GHSA-…'" (scoped npm names hold an @ too)
+  /Package '(.+)@([^@']+)' is vulnerable/,
+];
+
+// Only names that cannot mean anything but a package: a code finding misread as a dependency one
+// would be judged by the wrong rule.
+const NAME_KEYS = ['PkgName', 'pkgName', 'packageName', 'package_name', 'pkg_name'];
+const PURL_KEYS = ['purl', 'purls', 'packageUrl', 'package_url'];
+const VERSION_KEYS = ['InstalledVersion', 'installedVersion', 'packageVersion', 'package_version', 'installed_version'];
+
+function purlIn(values: unknown): Package | undefined {
+  if (values === undefined) return undefined;
+  for (const v of Array.isArray(values) ? values : [values]) {
+    if (typeof v === 'string' && v.startsWith('pkg:')) {
+      const p = parsePurl(v);
+      if (p) return p;
+    }
+  }
+  return undefined;
+}
+
+function purlInValues(prints: unknown): Package | undefined {
+  return prints && typeof prints === 'object' ? purlIn(Object.values(prints)) : undefined;
+}
+
+/**
+ * The package a result names, or undefined: properties (`PkgName`/`InstalledVersion` and the
+ * like, `purl`/`purls`), fingerprints holding a package URL, then the message text as Trivy,
+ * grype and osv-scanner write it, then any package URL in the message.
+ */
+export function packageOf(result: SarifResult): Package | undefined {
+  // Called for every result in a changed file: the common case (no properties, no fingerprints,
+  // no package in the message) allocates nothing.
+  const props = result.properties;
+  if (props && typeof props === 'object') {
+    for (const key of PURL_KEYS) {
+      const p = purlIn(props[key]);
+      if (p) return p;
+    }
+    const nameKey = NAME_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
+    if (nameKey) {
+      const versionKey = VERSION_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
+      const p = fromNameVersion(props[nameKey] as string, versionKey ? (props[versionKey] as string) : undefined);
+      if (p) return p;
+    }
+  }
+  const fingerprinted = purlInValues(result.partialFingerprints) ?? purlInValues(result.fingerprints);
+  if (fingerprinted) return fingerprinted;
+  const text = result.message?.text;
+  if (typeof text !== 'string') return undefined;
+  // Most results name no package: two substring tests spare them the patterns.
+  if (text.includes('ackage')) {
+    for (const pattern of TEXT_PATTERNS) {
+      const m = pattern.exec(text);
+      if (m) return fromNameVersion(m[1], m[2]);
+    }
+  }
+  const purl = text.includes('pkg:') ? /pkg:[a-z][a-z0-9.+-]*\/[^\s"'<>()]+/i.exec(text) : null;
+  return purl ? parsePurl(purl[0]) : undefined;
+}
+
+/**
+ * Lockfiles by name: machine-written, read only by dependency scanners, whose line 1 is a
+ * placeholder. (Manifests such as package.json or pom.xml are also linted, with real lines.)
+ */
+const LOCKFILES = new Set([
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'go.sum',
+  'gradle.lockfile',
+  'uv.lock',
+  'poetry.lock',
+  'Pipfile.lock',
+  'pdm.lock',
+  'Cargo.lock',
+  'Gemfile.lock',
+  'composer.lock',
+  'packages.lock.json',
+  'mix.lock',
+  'pubspec.lock',
+  'Podfile.lock',
+  'Package.resolved',
+  'conan.lock',
+]);
+
+export function isLockfile(path: string): boolean {
+  return LOCKFILES.has(path.slice(path.lastIndexOf('/') + 1));
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A name as it appears in lockfiles: case aside, `-`, `_` and `.` interchangeable (PyPI's rule). */
+function nameRegExp(name: string): RegExp {
+  const body = name
+    .split(/[-_.]/)
+    .map(escape)
+    .join('[-_.]');
+  // Not inside a longer name: `lodash` does not match `lodash.merge` or `lodash-es`, but does
+  // match `lodash-4.17.21.tgz` and `lodash@4.17.21`.
+  return new RegExp(`(?<![A-Za-z0-9_.-])${body}(?![A-Za-z0-9_]|[-_.][A-Za-z])`, 'i');
+}
+
+/** A version with an optional leading `v` (go.mod writes v1.2.3, osv-scanner 1.2.3), not a prefix of a longer one. */
+function versionRegExp(version: string): RegExp {
+  const core = escape(version.replace(/^v(?=\d)/, ''));
+  return new RegExp(`(?<![0-9A-Za-z.])v?${core}(?![0-9]|\\.[0-9])`);
+}
+
+function indentOf(line: string): number {
+  let i = 0;
+  while (i < line.length && (line[i] === ' ' || line[i] === '\t')) i++;
+  return i;
+}
+
+const blank = (line: string) => line.trim() === '';
+
+/**
+ * The entry an added line belongs to, as line indexes [from, to]: for an indented line, its
+ * parent (the nearest line above with less indentation) and all the parent's children, which
+ * is a package's object in package-lock.json, its `<dependency>` in pom.xml, its entry in
+ * yarn.lock and pnpm-lock.yaml; for an unindented line, its paragraph (lines between blank
+ * lines), which is a `[[package]]` table in Cargo.lock, poetry.lock and uv.lock.
+ */
+function entryOf(lines: readonly string[], index: number): [number, number] {
+  const indent = indentOf(lines[index]!);
+  if (indent === 0 || blank(lines[index]!)) {
+    let from = index;
+    while (from > 0 && !blank(lines[from - 1]!)) from--;
+    let to = index;
+    while (to + 1 < lines.length && !blank(lines[to + 1]!)) to++;
+    return [from, to];
+  }
+  let parent = index - 1;
+  while (parent >= 0 && (blank(lines[parent]!) || indentOf(lines[parent]!) >= indent)) parent--;
+  if (parent < 0) return [0, lines.length - 1];
+  const parentIndent = indentOf(lines[parent]!);
+  let to = index;
+  while (to + 1 < lines.length && (blank(lines[to + 1]!) || indentOf(lines[to + 1]!) > parentIndent)) to++;
+  return [parent, to];
+}
+
+/**
+ * Whether the pull request introduced a package in a changed file: the package appears on an
+ * added line of it. With a version, the version must be on the added line and the name on it or
+ * in its entry (a version bump in package-lock.json, Cargo.lock or pom.xml changes the version
+ * line, not the name line). Head files are read from git only for the files asked about.
+ */
+export class DependencyChanges {
+  private readonly texts = new Map<string, string[] | undefined>();
+  private readonly answers = new Map<string, boolean>();
+
+  constructor(
+    private readonly diff: PullRequestDiff,
+    private readonly repo: string,
+  ) {}
+
+  introduces(path: string, pkg: Package): boolean {
+    const added = this.diff.files.get(path);
+    if (added === undefined) return false;
+    if (added === 'all') return true;
+    const key = `${path}\u0000${pkg.names.join('\u0000')}\u0000${pkg.version ?? ''}`;
+    let answer = this.answers.get(key);
+    if (answer === undefined) {
+      const lines = this.headLines(path);
+      // A changed file that cannot be read at head cannot clear the finding.
+      answer = lines === undefined || this.onAddedLine(lines, added, pkg);
+      this.answers.set(key, answer);
+    }
+    return answer;
+  }
+
+  private onAddedLine(lines: readonly string[], added: ReadonlySet<number>, pkg: Package): boolean {
+    const names = pkg.names.map(nameRegExp);
+    const version = pkg.version ? versionRegExp(pkg.version) : undefined;
+    // A plain substring test first: a regenerated lockfile can have many thousand added lines.
+    const core = pkg.version?.replace(/^v(?=\d)/, '');
+    const named = (text: string) => names.some((n) => n.test(text));
+    for (const n of added) {
+      const text = lines[n - 1];
+      if (text === undefined) continue;
+      if (version && (!text.includes(core!) || !version.test(text))) continue;
+      if (named(text)) return true;
+      const [from, to] = entryOf(lines, n - 1);
+      for (let i = from; i <= to; i++) if (i !== n - 1 && named(lines[i]!)) return true;
+    }
+    return false;
+  }
+
+  private headLines(path: string): string[] | undefined {
+    if (this.texts.has(path)) return this.texts.get(path);
+    let lines: string[] | undefined;
+    try {
+      const text = execFileSync('git', ['-C', this.repo, 'cat-file', 'blob', `${this.diff.head}:${path}`], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      lines = text.split(/\r?\n/);
+    } catch {
+      lines = undefined;
+    }
+    this.texts.set(path, lines);
+    return lines;
+  }
+}
