@@ -19,7 +19,7 @@ export interface SyncConfig {
     readonly github: { readonly enabled: boolean };
     readonly sonarqube: { readonly enabled: boolean; readonly url?: string };
   };
-  readonly defectdojo: { readonly url?: string; readonly productType: string };
+  readonly defectdojo: { readonly url?: string; readonly productType: string; readonly maxUploadMb: number };
   readonly github: { readonly minSeverity: Severity; readonly maxIssuesPerRun: number };
 }
 
@@ -120,6 +120,8 @@ export const KEYS: readonly Key[] = [
   { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
   { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
   { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: text(255), fallback: 'Research and Development' },
+  // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
+  { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', check: wholeNumber(1, 100_000), fallback: 100 },
   { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
   { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
 ];

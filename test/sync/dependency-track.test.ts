@@ -99,7 +99,7 @@ describe('gatehouse-sync sync (Dependency-Track -> DefectDojo)', () => {
     dt.projects.push(fpfProject(1, 1));
     const wrong = await runSync(['sync', '--json'], { ...env, DEFECTDOJO_TOKEN: 'wrong-dd-token-0123456789' });
     assert.equal(wrong.code, 1);
-    assert.match(wrong.report!.items[0]!.reason!, /DefectDojo reimport-scan of acme\/service-001 answered 401: Invalid token\./);
+    assert.match(wrong.report!.items[0]!.reason!, /DefectDojo product lookup of acme\/service-001 answered 401: Invalid token\./);
     assert.ok(!wrong.all.includes('wrong-dd-token-0123456789'));
     const badKey = await runSync(['sync'], { ...env, DEPENDENCY_TRACK_API_KEY: 'odt_wrongKey0123456789' });
     assert.equal(badKey.code, 1);

@@ -1,9 +1,10 @@
-import type { DefectDojoClient } from '../defectdojo/client.js';
+import { megabytes, UploadTooLarge, type DefectDojoClient } from '../defectdojo/client.js';
+import type { FileContent } from '../http/multipart.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { transportFailure } from '../../http/outbound.js';
 import { TransportError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
-import { finishReport, message, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
 import { countingFindings } from './count-findings.js';
 
@@ -22,6 +23,40 @@ function labelOf(project: DependencyTrackProject): string {
 }
 
 /**
+ * The DefectDojo test of a project: its version, or this title for a project without one. Named
+ * on every reimport: without a title DefectDojo takes the engagement's newest test of the scan
+ * type, so a project without a version would land in its versioned twin's test.
+ */
+export const UNVERSIONED_TEST = '(no version)';
+
+/**
+ * The export as an upload: streamed on when Dependency-Track says its length (the upload then
+ * carries a `Content-Length` without holding it), otherwise read whole, up to the upload limit.
+ * Either way an export above the limit is refused before anything is sent to DefectDojo.
+ */
+async function exportContent(project: DependencyTrackProject, exported: Response, body: AsyncIterable<Uint8Array>, limit: number): Promise<FileContent> {
+  const tooLarge = (size: string) =>
+    new UploadTooLarge(
+      `the FPF export of Dependency-Track project ${labelOf(project)} is ${size} MB, above the upload limit of ${megabytes(limit)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`,
+    );
+  const header = exported.headers.get('content-length');
+  // A compressed answer's length is not the length of the bytes read from it.
+  if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
+    const length = Number(header);
+    if (length > limit) throw tooLarge(megabytes(length));
+    return { stream: body, length };
+  }
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    length += chunk.byteLength;
+    if (length > limit) throw tooLarge(`over ${megabytes(limit)}`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, length);
+}
+
+/**
  * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
  * A transient failure of either side retries the pair, since the export stream is spent.
  */
@@ -31,10 +66,11 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
     label,
     product: project.name,
     engagement: ENGAGEMENTS.dependencytrack,
-    test: project.version ?? SCAN_TYPES.dependencyTrack,
+    test: project.version ?? UNVERSIONED_TEST,
     scan_type: SCAN_TYPES.dependencyTrack,
   };
   let attempts = 0;
+  const notes: string[] = [];
   try {
     const { counts, findings } = await retrying(
       async (n) => {
@@ -45,13 +81,15 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
           const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
           if (!exported.body) throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
           const counting = countingFindings(exported.body);
+          const content = await exportContent(project, exported, noting(counting.stream, (err) => (exportFailure ??= err)), deps.defectDojo.maxUploadBytes);
           const counts = await deps.defectDojo.reimport({
             scanType: SCAN_TYPES.dependencyTrack,
             productName: project.name,
             engagementName: ENGAGEMENTS.dependencytrack,
-            ...(project.version ? { testTitle: project.version } : {}),
+            testTitle: base.test,
             filename: 'dependency-track-findings.json',
-            content: noting(counting.stream, (err) => (exportFailure ??= err)),
+            content,
+            note: (text) => notes.push(text),
           });
           return { counts, findings: counting.count() };
         } catch (err) {
@@ -66,9 +104,9 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
       deps.retry,
       (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs),
     );
-    return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), attempts };
+    return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
   } catch (err) {
-    return { ...base, status: 'failed', reason: message(err), attempts };
+    return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
   }
 }
 

@@ -1,7 +1,7 @@
 import type { DefectDojoClient } from '../defectdojo/client.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
-import { finishReport, message, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { SonarQubeClient, SonarQubeProject } from './client.js';
 import { sonarReport } from './report.js';
 
@@ -21,6 +21,7 @@ async function syncProject(project: SonarQubeProject, deps: SonarQubeSyncDeps): 
   const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: SCAN_TYPES.sonarQube, scan_type: SCAN_TYPES.sonarQube };
   const onRetry = (error: Error, retry: number, delayMs: number) => deps.progress.retry(label, error, retry, delayMs);
   let attempts = 0;
+  const notes: string[] = [];
   try {
     const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry);
     // A project without issues gets no empty product; an existing one still gets the empty report, to close what was fixed.
@@ -35,14 +36,16 @@ async function syncProject(project: SonarQubeProject, deps: SonarQubeSyncDeps): 
           scanType: SCAN_TYPES.sonarQube,
           productName: project.name,
           engagementName: ENGAGEMENTS.sonarqube,
+          testTitle: base.test,
           filename: 'sonarqube-issues.json',
           content,
+          note: (text) => notes.push(text),
         });
       },
       deps.retry,
       onRetry,
     );
-    return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), attempts };
+    return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
   } catch (err) {
     return { ...base, status: 'failed', reason: message(err), attempts };
   }
