@@ -49,6 +49,7 @@ describe('gatehouse-sync sync-sonarqube (SonarQube -> DefectDojo)', () => {
     assert.equal(test.findings.size, 1203, 'same rule, same file, different issues: distinct findings');
     const upload = dd.uploads.find((u) => u.fields.product_name === 'acme/p0')!;
     assert.equal(upload.fields.scan_type, DETAILED);
+    assert.ok(dd.uploads.every((u) => u.fields.test_title === DETAILED), 'every reimport names its test');
     const doc = JSON.parse(upload.text!) as { issues: { component: string; description: string; severity: string }[]; hotspotKeys: string[] };
     assert.equal(doc.issues[0]!.component, 'app/views.py');
     assert.equal(doc.issues[0]!.description, 'Disabling CSRF protections is security-sensitive');

@@ -36,9 +36,8 @@ export class ScanTypeUnknown extends Error {
   override readonly name = 'ScanTypeUnknown';
 }
 
-/** What a product lookup found: the product's id and its product type's name. */
+/** What a product lookup found: its product type's name (undefined when the token may not read the type). */
 interface FoundProduct {
-  readonly id: number;
   readonly productType: string | undefined;
 }
 
@@ -211,10 +210,10 @@ export class DefectDojoClient {
       const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
       const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
       if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
-      const product = (page.results as { id?: unknown; name?: unknown; prod_type?: unknown }[]).find((p) => p?.name === name);
+      const product = (page.results as { name?: unknown; prod_type?: unknown }[]).find((p) => p?.name === name);
       if (product) {
         const typeId = typeof product.prod_type === 'number' ? product.prod_type : undefined;
-        return { id: typeof product.id === 'number' ? product.id : 0, productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
+        return { productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
       }
       next = nextPage(base, page.next);
     }
