@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
 
-export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'product_type';
+export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'product_type' | 'product_types';
 
 /** DefectDojo's scan types for the parsers this fake reads, as DefectDojo spells them. */
 export const KNOWN_SCAN_TYPES = [
@@ -370,7 +370,9 @@ export class FakeDefectDojo {
               ? 'finding'
               : /^\/api\/v2\/product_types\/\d+\/$/.test(url.pathname)
                 ? 'product_type'
-                : 'unknown';
+                : url.pathname === '/api/v2/product_types/'
+                  ? 'product_types'
+                  : 'unknown';
     this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization });
     if (route === 'reimport') this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
     try {
@@ -381,6 +383,7 @@ export class FakeDefectDojo {
       if (auth !== `Token ${this.token}`) return sendJson(res, 401, { detail: 'Invalid token.' }, { 'www-authenticate': 'Token' });
       if (route === 'products' && req.method === 'GET') return this.listProducts(url, res);
       if (route === 'product_type' && req.method === 'GET') return this.productType(Number(url.pathname.split('/')[4]), res);
+      if (route === 'product_types' && req.method === 'GET') return this.listProductTypes(url, res);
       if (route === 'reimport' && req.method === 'POST') return await this.reimport(req, res);
       if (route === 'findings' && req.method === 'GET') return this.listFindings(url, res);
       if (route === 'finding' && req.method === 'PATCH') return await this.patchFinding(Number(url.pathname.split('/')[4]), req, res);
@@ -408,6 +411,16 @@ export class FakeDefectDojo {
     let id = this.productTypeIds.get(name);
     if (id === undefined) this.productTypeIds.set(name, (id = this.nextId++));
     return id;
+  }
+
+  /** `GET /api/v2/product_types/`, limit/offset paging. */
+  private listProductTypes(url: URL, res: ServerResponse): void {
+    for (const { productType } of this.products.values()) this.productTypeId(productType);
+    const limit = Number(url.searchParams.get('limit') ?? '20');
+    const offset = Number(url.searchParams.get('offset') ?? '0');
+    const all = [...this.productTypeIds.entries()].map(([name, id]) => ({ id, name, description: null, critical_product: false, key_product: false }));
+    const next = offset + limit < all.length ? `http://defectdojo.internal/api/v2/product_types/?${new URLSearchParams({ limit: String(limit), offset: String(offset + limit) })}` : null;
+    sendJson(res, 200, { count: all.length, next, previous: null, results: all.slice(offset, offset + limit), prefetch: {} });
   }
 
   /** `GET /api/v2/product_types/{id}/`. */

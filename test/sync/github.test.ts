@@ -144,9 +144,10 @@ describe('gatehouse-sync sync-github (GitHub alerts -> DefectDojo)', () => {
     assert.equal(run.code, 0, run.all);
     const item = run.report!.items.find((i) => i.scan_type === 'Github SAST Scan')!;
     assert.deepEqual(item.counts, { created: 0, closed: 1, reactivated: 0, untouched: 0 });
-    // The existence check for the two empty lists that had a product to find, and the lookup
-    // before each of the six reimports (product_type_name only for a product not there yet).
-    assert.equal(dd.count('products'), 8);
+    // One product list per run (whether to name a product type), and the existence check for the
+    // two empty lists that had a product to find.
+    assert.equal(dd.count('products'), 4);
+    assert.equal(dd.count('product_types'), 2);
   });
 
   it('stops calling a target once its primary rate limit is spent and reports what was not attempted', async () => {

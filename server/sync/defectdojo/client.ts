@@ -24,6 +24,16 @@ export interface ReimportRequest {
   readonly content: FileContent;
   /** Told what the operator should know about this reimport (a product found under another type). */
   readonly note?: (text: string) => void;
+  /**
+   * What this run's product directory says of the product (`productDirectory`): null when it was
+   * not there; left out, the product is looked up before the upload.
+   */
+  readonly product?: KnownProduct | null;
+}
+
+/** A product as found: its product type's name (undefined when the token may not read the type). */
+export interface KnownProduct {
+  readonly productType: string | undefined;
 }
 
 /** A report larger than DefectDojo accepts: refused here, before anything is sent. */
@@ -34,11 +44,6 @@ export class UploadTooLarge extends Error {
 /** DefectDojo does not know the scan type: its release predates the parser. */
 export class ScanTypeUnknown extends Error {
   override readonly name = 'ScanTypeUnknown';
-}
-
-/** What a product lookup found: its product type's name (undefined when the token may not read the type). */
-interface FoundProduct {
-  readonly productType: string | undefined;
 }
 
 /** Mebibytes as DefectDojo counts them (`file_size_mb`: bytes / 1048576), one decimal. */
@@ -86,8 +91,8 @@ export class DefectDojoClient {
         `the ${request.scanType} report of ${request.productName} is ${megabytes(size)} MB, above the upload limit of ${megabytes(this.maxUploadBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`,
       );
     }
-    // Looked up on every reimport: the service's client lives across runs, and products move.
-    const found = await this.product(request.productName);
+    // Not kept by the client: the service's client lives across runs, and products move.
+    const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
     if (found && found.productType !== undefined && found.productType !== this.options.productType) {
       request.note?.(`product ${request.productName} is under product type "${found.productType}", not "${this.options.productType}"; synced where it is`);
     }
@@ -201,8 +206,39 @@ export class DefectDojoClient {
     return (await this.product(name)) !== undefined;
   }
 
+  /**
+   * Every product's type by product name, for one run: two paged lists (`/product_types/`,
+   * `/products/`) in place of a lookup before each reimport.
+   */
+  async productDirectory(): Promise<Map<string, KnownProduct>> {
+    const types = new Map<number, string>();
+    for await (const page of this.pages('/api/v2/product_types/', 'product type list')) {
+      for (const t of page as { id?: unknown; name?: unknown }[]) if (typeof t?.id === 'number' && typeof t.name === 'string') types.set(t.id, t.name);
+    }
+    const products = new Map<string, KnownProduct>();
+    for await (const page of this.pages('/api/v2/products/', 'product list')) {
+      for (const p of page as { name?: unknown; prod_type?: unknown }[]) {
+        if (typeof p?.name === 'string') products.set(p.name, { productType: typeof p.prod_type === 'number' ? types.get(p.prod_type) : undefined });
+      }
+    }
+    return products;
+  }
+
+  /** Every page of a DRF list, 100 at a time. */
+  private async *pages(path: string, operation: string): AsyncGenerator<unknown[]> {
+    const base = `${this.options.url}${path}`;
+    let next: string | null = `${base}?limit=100`;
+    while (next) {
+      const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+      const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
+      if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
+      yield page.results;
+      next = nextPage(base, page.next);
+    }
+  }
+
   /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
-  private async product(name: string): Promise<FoundProduct | undefined> {
+  private async product(name: string): Promise<KnownProduct | undefined> {
     const base = `${this.options.url}/api/v2/products/`;
     let next: string | null = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
     const operation = `product lookup of ${name}`;

@@ -1,4 +1,5 @@
-import { megabytes, UploadTooLarge, type DefectDojoClient } from '../defectdojo/client.js';
+import { megabytes, UploadTooLarge, type DefectDojoClient, type KnownProduct } from '../defectdojo/client.js';
+import { productDirectory } from '../defectdojo/products.js';
 import type { FileContent } from '../http/multipart.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { transportFailure } from '../../http/outbound.js';
@@ -60,7 +61,7 @@ async function exportContent(project: DependencyTrackProject, exported: Response
  * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
  * A transient failure of either side retries the pair, since the export stream is spent.
  */
-async function syncProject(project: DependencyTrackProject, deps: DependencyTrackSyncDeps): Promise<ItemResult> {
+async function syncProject(project: DependencyTrackProject, deps: DependencyTrackSyncDeps, products: ReadonlyMap<string, KnownProduct> | undefined): Promise<ItemResult> {
   const label = labelOf(project);
   const base = {
     label,
@@ -90,6 +91,7 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
             filename: 'dependency-track-findings.json',
             content,
             note: (text) => notes.push(text),
+            ...(products ? { product: products.get(project.name) ?? null } : {}),
           });
           return { counts, findings: counting.count() };
         } catch (err) {
@@ -132,6 +134,7 @@ export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promis
   } catch (err) {
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
   }
-  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps));
+  const products = await productDirectory(deps.defectDojo, deps.retry, deps.progress);
+  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products));
   return finishReport(head, items);
 }

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
-import type { DefectDojoClient } from '../defectdojo/client.js';
+import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
+import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS } from '../defectdojo/scan-types.js';
 import { HttpError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
@@ -25,7 +26,7 @@ interface Work {
   readonly repository: Repository;
 }
 
-async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, productExists: () => Promise<boolean>): Promise<ItemResult> {
+async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, productExists: () => Promise<boolean>, products: ReadonlyMap<string, KnownProduct> | undefined): Promise<ItemResult> {
   const { repository } = work;
   const base = {
     label: `${repository.fullName} ${kind.kind}`,
@@ -70,6 +71,8 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
           filename: `${kind.kind}.json`,
           content,
           note: (text) => notes.push(text),
+          // Not in the directory: created by this run's first kind (under the configured type) or new.
+          ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
         });
       },
       deps.retry,
@@ -135,6 +138,7 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
   const total = work.length * ALERT_KINDS.length;
   deps.progress.started(total);
   for (const failure of failures) deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+  const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
   const limit = pLimit(deps.concurrency);
   let done = 0;
   const perRepository = await Promise.all(
@@ -144,7 +148,7 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
         const productExists = () => (exists ??= retrying(() => deps.defectDojo.productExists(w.repository.fullName), deps.retry));
         const results: ItemResult[] = [];
         for (const kind of ALERT_KINDS) {
-          const result = await syncKind(w, kind, deps, productExists);
+          const result = await syncKind(w, kind, deps, productExists, products);
           deps.progress.item(++done, total, result);
           results.push(result);
         }
