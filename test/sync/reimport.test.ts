@@ -55,6 +55,13 @@ describe('reimports as DefectDojo takes them (Dependency-Track)', () => {
     assert.ok(run.err.includes(line), 'in the progress lines');
     const plain = await runSync(['sync'], env);
     assert.ok(plain.out.includes(line), `in the closing summary: ${plain.out.join('\n')}`);
+    // Without the run's product list, the product is looked up before its reimport.
+    dd.faults.inject('product_types', { status: 403, body: { detail: 'You do not have permission to perform this action.' } });
+    const looked = await runSync(['sync', '--json'], env);
+    assert.equal(looked.code, 0, looked.all);
+    assert.ok(looked.err.some((l) => /DefectDojo products could not be listed \(DefectDojo product type list answered 403/.test(l)), looked.err.join('\n'));
+    assert.deepEqual(looked.report!.items[0]!.notes, item.notes);
+    assert.ok(dd.calls.some((c) => c.url.startsWith('/api/v2/products/?name=acme%2Fservice-001')), 'looked up by name');
   });
 
   it('the fake refuses a chunked upload as DefectDojo behind its nginx does, and the sync never sends one', async () => {
