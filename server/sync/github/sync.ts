@@ -52,7 +52,8 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
     if (alerts.length === 0 && !(await productExists())) {
       return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
     }
-    const known = kind.knownPrefix && alerts.length > 0 && (await productExists()) ? await knownAlerts(deps, repository.fullName, kind.knownPrefix) : new Map<string, KnownAlert>();
+    const held = kind.knownPrefix !== undefined && alerts.length > 0 && (products ? products.has(repository.fullName) : await productExists());
+    const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix!) : new Map<string, KnownAlert>();
     const { document, kept } = kind.report(repository, alerts, known);
     if (kept && kept.length > 0) {
       notes.push(
