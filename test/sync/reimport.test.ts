@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { FakeDefectDojo } from '../support/fake-defectdojo.js';
+import { FakeDefectDojo, hashCodeOf } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { haveFixture, readFixture } from '../support/fixtures.js';
 import { fpfProject, runSync, startSyncFakes, type SyncFakes } from './support.js';
@@ -104,6 +104,26 @@ describe('reimports as DefectDojo takes them (Dependency-Track)', () => {
       assert.equal(failed.attempts, 1, 'not retried');
     }
     assert.ok(dd.uploads.every((u) => u.fields.product_name === 'acme/service-002'), 'the large export never reached DefectDojo');
+  });
+});
+
+describe('the DefectDojo fake hashes as DefectDojo does', () => {
+  // Expected values from Python, with DefectDojo's Finding.compute_hash_code / hash_fields steps:
+  // the configured fields' str() concatenated, casefold(), encode, strip(), SHA-256.
+  it('configured fields in order, None for an empty one, vulnerability ids sorted; the legacy hash without settings', () => {
+    const hex = (scanType: string, finding: Parameters<typeof hashCodeOf>[1]) => hashCodeOf(scanType, finding);
+    assert.equal(
+      hex('Github SAST Scan', { title: 'ignored', severity: 'high', active: true, vulnIdFromTool: 'py/path-injection #34', filePath: 'src/file2.py', line: 78 }),
+      '32d07e04016729c3cddb23a9dd93d1daca7ea4231067da685462663f3a39dabc',
+    );
+    assert.equal(
+      hex('Github Vulnerability Scan', { title: 'Django allows remote attackers', severity: 'high', active: true, componentName: 'django', vulnerabilityIds: ['GHSA-rf4j-j272-fj86', 'CVE-2018-6188'] }),
+      '860c32e6f453772949668b19bdaa82856621d9d9bbbc7374f095f6791fa15813',
+    );
+    assert.equal(
+      hex('Github Secrets Detection Report Scan', { title: 'Exposed Secret Detected: GitHub Token (alert #7)', severity: 'high', active: true }),
+      'abcec6e23ba061fc8cc035e5f608f42049b0e8db3e3c5dd9cd3e149dbfe6b06d',
+    );
   });
 });
 
