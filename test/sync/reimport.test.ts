@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Ajv } from 'ajv';
+import { dependabotReport } from '../../server/sync/github/reports.js';
 import { FakeDefectDojo, hashCodeOf } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { haveFixture, readFixture } from '../support/fixtures.js';
@@ -209,7 +214,13 @@ describe('GitHub alerts as DefectDojo deduplicates them by default', () => {
       cvss_v3: { vector_string: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N', score: 7.5 },
       cvss_v4: { vector_string: 'CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:N/VA:N/SC:N/SI:N/SA:N', score: 8.7 },
     };
-    alert.security_advisory.epss = [{ percentage: 0.00045, percentile: '0.16001e0' }];
+    alert.security_advisory.epss = { percentage: 0.00045, percentile: 0.16001 };
+    // The advisory as GitHub's published description has it (the list endpoint's item schema).
+    const description = join(dirname(createRequire(import.meta.url).resolve('@octokit/openapi/package.json')), 'generated', 'api.github.com.deref.json');
+    const paths = (JSON.parse(readFileSync(description, 'utf8')) as { paths: Record<string, any> }).paths;
+    const advisorySchema = paths['/repos/{owner}/{repo}/dependabot/alerts']!.get.responses['200'].content['application/json'].schema.items.properties.security_advisory;
+    const validate = new Ajv({ strict: false, validateFormats: false }).compile(advisorySchema);
+    assert.ok(validate(alert.security_advisory), JSON.stringify(validate.errors));
     github.addRepo({ owner: 'acme', name: 'api', codeScanning: [], dependabot: [alert], secretScanning: [] });
     const run = await runSync(['sync-github'], env);
     assert.equal(run.code, 0, run.all);
@@ -220,6 +231,13 @@ describe('GitHub alerts as DefectDojo deduplicates them by default', () => {
       { score: 7.5, vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N', epss: 0.00045, percentile: 0.16001, version: alert.security_vulnerability.vulnerable_version_range },
     );
     assert.match(finding!.description!, /CVSS v4: 8\.7 CVSS:4\.0\/AV:N/);
+  });
+
+  it("Dependabot: EPSS as GitHub's own examples show it (a list of one, a numeric string) is read too", () => {
+    const [template] = readFixture<Alert[]>('sync', 'github__dependabot_alerts_rest_example.json');
+    const { document } = dependabotReport({ fullName: 'acme/api', htmlUrl: 'https://github.com/acme/api' }, [template!]);
+    const node = (document as { data: { repository: { vulnerabilityAlerts: { nodes: any[] } } } }).data.repository.vulnerabilityAlerts.nodes[0];
+    assert.deepEqual(node.securityVulnerability.advisory.epss, { percentage: 0.00045, percentile: 0.16001 });
   });
 
   it('a DefectDojo without the code-scanning parser is named too old, with the version that has it', async () => {
