@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -89,8 +90,13 @@ describe('reimports as DefectDojo takes them (Dependency-Track)', () => {
     assert.equal((await runSync(['sync'], env)).code, 0);
     dt.chunkedExports = true;
     dt.projects.push(fpfProject(3, 3));
+    const spools = () => readdirSync(tmpdir()).filter((name) => name.startsWith('gatehouse-upload-')).length;
+    const before = spools();
     const run = await runSync(['sync', '--json'], env);
     assert.equal(run.code, 0, run.all);
+    assert.equal(spools(), before, 'the chunked exports were spooled to files that are gone');
+    const spooled = dd.uploads.find((u) => u.fields.product_name === 'acme/service-003')!;
+    assert.equal(spooled.text, dt.documentOf(dt.projects[2]!), 'a spooled export arrives byte for byte');
     assert.equal(dd.refusedChunked, 1, 'only the request above came chunked');
     assert.equal(dd.uploads.length, 5);
   });

@@ -1,6 +1,7 @@
 import { megabytes, UploadTooLarge, type DefectDojoClient, type KnownProduct } from '../defectdojo/client.js';
 import { productDirectory } from '../defectdojo/products.js';
 import type { FileContent } from '../http/multipart.js';
+import { spool } from '../http/spool.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { transportFailure } from '../../http/outbound.js';
 import { TransportError } from '../http/request.js';
@@ -31,11 +32,12 @@ function labelOf(project: DependencyTrackProject): string {
 export const UNVERSIONED_TEST = '(no version)';
 
 /**
- * The export as an upload: streamed on when Dependency-Track says its length (the upload then
- * carries a `Content-Length` without holding it), otherwise read whole, up to the upload limit.
- * Either way an export above the limit is refused before anything is sent to DefectDojo.
+ * The export as an upload of known length: streamed on when Dependency-Track states its length
+ * (`Content-Length`); otherwise (a chunked answer, as large exports come) spooled to a private
+ * temporary file first, never held whole in memory. Either way an export above the upload limit
+ * is refused before anything is sent to DefectDojo.
  */
-async function exportContent(project: DependencyTrackProject, exported: Response, body: AsyncIterable<Uint8Array>, limit: number): Promise<FileContent> {
+async function exportContent(project: DependencyTrackProject, exported: Response, body: AsyncIterable<Uint8Array>, limit: number): Promise<{ content: FileContent; dispose?: () => Promise<void> }> {
   const tooLarge = (size: string) =>
     new UploadTooLarge(
       `the FPF export of Dependency-Track project ${labelOf(project)} is ${size} MB, above the upload limit of ${megabytes(limit)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`,
@@ -45,16 +47,10 @@ async function exportContent(project: DependencyTrackProject, exported: Response
   if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
     const length = Number(header);
     if (length > limit) throw tooLarge(megabytes(length));
-    return { stream: body, length };
+    return { content: { stream: body, length } };
   }
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of body) {
-    length += chunk.byteLength;
-    if (length > limit) throw tooLarge(`over ${megabytes(limit)}`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, length);
+  const spooled = await spool(body, limit, () => tooLarge(`over ${megabytes(limit)}`));
+  return { content: spooled, dispose: spooled.dispose };
 }
 
 /**
@@ -78,11 +74,14 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
         attempts = n;
         const abandon = new AbortController();
         let exportFailure: unknown;
+        let dispose: (() => Promise<void>) | undefined;
         try {
           const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
           if (!exported.body) throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
           const counting = countingFindings(exported.body);
-          const content = await exportContent(project, exported, noting(counting.stream, (err) => (exportFailure ??= err)), deps.defectDojo.maxUploadBytes);
+          const prepared = await exportContent(project, exported, noting(counting.stream, (err) => (exportFailure ??= err)), deps.defectDojo.maxUploadBytes);
+          dispose = prepared.dispose;
+          const content = prepared.content;
           const counts = await deps.defectDojo.reimport({
             scanType: SCAN_TYPES.dependencyTrack,
             productName: project.name,
@@ -101,6 +100,7 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
         } finally {
           // Closes the download when the upload stopped early; harmless once it was read to the end.
           abandon.abort();
+          await dispose?.();
         }
       },
       deps.retry,
