@@ -20,7 +20,7 @@ export interface SyncConfig {
     /** `allIssueTypes`: bugs and code smells too, not only vulnerabilities. */
     readonly sonarqube: { readonly enabled: boolean; readonly url?: string; readonly allIssueTypes: boolean };
   };
-  readonly defectdojo: { readonly url?: string; readonly productType: string };
+  readonly defectdojo: { readonly url?: string; readonly productType: string; readonly maxUploadMb: number };
   readonly github: { readonly minSeverity: Severity; readonly maxIssuesPerRun: number };
 }
 
@@ -124,6 +124,8 @@ export const KEYS: readonly Key[] = [
   { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },
   { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
   { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: text(255), fallback: 'Research and Development' },
+  // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
+  { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', check: wholeNumber(1, 100_000), fallback: 100 },
   { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
   { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
 ];

@@ -19,7 +19,14 @@ export interface ItemResult {
   readonly counts?: ReimportCounts;
   /** Why it failed or was skipped. */
   readonly reason?: string;
+  /** What the operator should know even when it synced (a product found under another product type). */
+  readonly notes?: readonly string[];
   readonly attempts: number;
+}
+
+/** `notes` for an item result, left out when there is none; repeated notes (retries) once. */
+export function notesOf(notes: readonly string[]): { notes?: readonly string[] } {
+  return notes.length > 0 ? { notes: [...new Set(notes)] } : {};
 }
 
 export interface Totals {
@@ -123,6 +130,7 @@ export function humanProgress(source: SourceName, noun: string, write: (line: st
       const head = `[${source}] ${noun} ${index} of ${total}: ${r.label}`;
       if (r.status === 'synced') write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
       else write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
+      for (const note of r.notes ?? []) write(`[${source}] note: ${r.label}: ${note}`);
     },
     retry: (label, error, retry, delayMs) => write(`[${source}] ${label}: ${error.message}; retry ${retry} in ${(delayMs / 1000).toFixed(1)} s`),
     warn: (text) => write(`[${source}] ${text}`),
@@ -137,5 +145,6 @@ export function summaryLines(report: SourceReport): string[] {
   ];
   if (report.error) lines.push(`[${report.source}] ${report.error}`);
   for (const item of report.items.filter((i) => i.status === 'failed')) lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
+  for (const item of report.items) for (const note of item.notes ?? []) lines.push(`[${report.source}] note: ${item.label}: ${note}`);
   return lines;
 }

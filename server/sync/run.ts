@@ -44,6 +44,7 @@ export async function runConnector(
     url: config.defectdojo.url!,
     token: secrets.defectDojoToken!,
     productType: config.defectdojo.productType,
+    maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
     timeoutMs: options.timeoutMs,
     uploadTimeoutMs: options.uploadTimeoutMs,
   });

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
 
-export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'finding_tags' | 'user_profile';
+export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'finding_tags' | 'user_profile' | 'product_type' | 'product_types';
 
 /** DefectDojo's scan types for the parsers this fake reads, as DefectDojo spells them. */
 export const KNOWN_SCAN_TYPES = [
@@ -19,25 +19,29 @@ export const KNOWN_SCAN_TYPES = [
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 type Severity = (typeof SEVERITIES)[number];
 
-/** What a parser stand-in reads from a report. */
+/** What a parser stand-in reads from a report: the DefectDojo `Finding` fields that matter here. */
 interface Parsed {
-  /** What DefectDojo's deduplication matches a reimported finding on, for this parser. */
-  readonly identity: string;
   readonly title: string;
   readonly severity: Severity;
   readonly active: boolean;
   readonly uniqueIdFromTool?: string;
+  readonly vulnIdFromTool?: string;
   readonly componentName?: string;
   readonly componentVersion?: string;
   readonly filePath?: string;
   readonly line?: number;
+  readonly cwe?: number;
   readonly vulnerabilityIds?: readonly string[];
   readonly description?: string;
-  /** The parser's CWE (0: none), as the finding's `cwe` field holds it. */
-  readonly cwe?: number;
+  readonly cvssv3Score?: number;
+  readonly cvssv3?: string;
+  readonly epssScore?: number;
+  readonly epssPercentile?: number;
 }
 
 export interface FakeFinding extends Omit<Parsed, 'active'> {
+  /** DefectDojo's `hash_code`, computed as its `compute_hash_code` does with the default settings. */
+  readonly hashCode: string;
   /** Changes when the finding is re-created (`recreate`), as a new DefectDojo row would. */
   id: number;
   active: boolean;
@@ -51,6 +55,7 @@ export interface FakeTest {
   readonly engagement: string;
   readonly scanType: string;
   readonly title: string | undefined;
+  /** Keyed by `unique_id_from_tool`, else by `hash_code` (a later duplicate key gets `#<id>`). */
   readonly findings: Map<string, FakeFinding>;
 }
 
@@ -101,50 +106,85 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
     if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ParserCrash('not an FPF document');
     const findings = (data as { findings?: unknown }).findings ?? [];
     if (!Array.isArray(findings)) throw new ParserCrash('findings is not a list');
-    return findings.map((f: { component: { name: string; version?: string }; vulnerability: { vulnId?: string; uuid?: string; severity?: string }; analysis?: { isSuppressed?: boolean } }) => {
+    type Fpf = { matrix?: string; component: { name: string; version?: string | null }; vulnerability: { vulnId?: string; uuid?: string; source?: string; severity?: string; cweId?: number | null; matrix?: string }; analysis?: { isSuppressed?: boolean } };
+    return findings.map((f: Fpf) => {
       const { component, vulnerability } = f;
       if (!component || !vulnerability) throw new ParserCrash('finding without component or vulnerability');
       const id = vulnerability.vulnId ?? vulnerability.uuid;
+      const version = component.version ?? undefined;
+      const uid = vulnerability.matrix ?? f.matrix;
       return {
-        identity: `${component.name}:${component.version ?? ''}:${id}`,
-        title: `${id} in ${component.name}:${component.version ?? ''}`,
+        // DefectDojo's title reads "<name>:<version> affected by: <id> (<source>)"; kept short as issue push's tests expect.
+        title: `${id} in ${component.name}:${version ?? ''}`,
         severity: severityOf(vulnerability.severity),
         active: f.analysis?.isSuppressed !== true,
+        ...(uid ? { uniqueIdFromTool: uid } : {}),
+        ...(vulnerability.uuid ? { vulnIdFromTool: vulnerability.uuid } : {}),
         componentName: component.name,
-        ...(component.version ? { componentVersion: component.version } : {}),
+        ...(version !== undefined ? { componentVersion: version } : {}),
+        cwe: vulnerability.cweId ?? 1035,
         ...(id ? { vulnerabilityIds: [id] } : {}),
       };
     });
   },
+  // The parser reads rule and most_recent_instance.location; the alert number is unique_id_from_tool.
   'Github SAST Scan': (data) => {
     if (!Array.isArray(data)) throw new ParserCrash('Invalid SAST report format, expected a JSON list of alerts.');
-    return data.map((alert: { number?: number; state?: string; rule?: Record<string, unknown> }) => {
+    type Sast = { number?: number; state?: string; rule?: Record<string, unknown>; most_recent_instance?: { location?: { path?: string; start_line?: number } } };
+    return data.map((alert: Sast) => {
       const rule = alert.rule ?? {};
       const level = 'security_severity_level' in rule ? rule.security_severity_level : 'Info';
       if (typeof level !== 'string') throw new ParserCrash("'NoneType' object has no attribute 'title'");
-      return { identity: String(alert.number), title: `${String(rule.description)} (${String(rule.id)})`, severity: severityOf(title(level)), active: alert.state === 'open' };
+      const location = alert.most_recent_instance?.location ?? {};
+      return {
+        title: `${String(rule.description)} (${String(rule.id)})`,
+        severity: severityOf(title(level)),
+        active: alert.state === 'open',
+        ...(alert.number !== undefined && alert.number !== null ? { uniqueIdFromTool: String(alert.number) } : {}),
+        ...(typeof rule.id === 'string' ? { vulnIdFromTool: rule.id } : {}),
+        ...(location.path ? { filePath: location.path } : {}),
+        ...(typeof location.start_line === 'number' ? { line: location.start_line } : {}),
+      };
     });
   },
+  // The GraphQL shape: `id` is unique_id_from_tool (alerts sharing one are merged),
+  // `vulnerableRequirements` the component version, `cvssSeverities.cvssV3` before the deprecated
+  // `cvss`, `epss` as an object.
   'Github Vulnerability Scan': (data) => {
     if (!data || typeof data !== 'object' || !('data' in data)) throw new ParserCrash("Invalid report file, no 'data' node found");
     const alerts = findVulnerabilityAlerts((data as { data: unknown }).data) as { nodes?: unknown } | undefined;
     if (!alerts) throw new ParserCrash("Invalid report, no 'vulnerabilityAlerts' node found");
     const nodes = alerts.nodes;
     if (!Array.isArray(nodes)) throw new ParserCrash("'NoneType' object is not iterable");
+    type Node = { id?: string; state?: string; vulnerableManifestPath?: string; vulnerableRequirements?: string; securityVulnerability: { severity?: string; package?: { name?: string }; advisory: Record<string, any> } };
     const dupes = new Map<string, Parsed>();
-    for (const alert of nodes as { id?: string; state?: string; securityVulnerability: { severity?: string; advisory: Record<string, unknown> } }[]) {
+    for (const alert of nodes as Node[]) {
       if (alert.id === undefined) throw new ParserCrash("KeyError: 'id'");
       const advisory = alert.securityVulnerability?.advisory;
       if (!advisory || typeof advisory.summary !== 'string' || !('description' in advisory)) throw new ParserCrash("KeyError: 'summary'");
       for (const list of ['references', 'identifiers'] as const) if (list in advisory && !Array.isArray(advisory[list])) throw new ParserCrash("'NoneType' object is not iterable");
-      if (!dupes.has(alert.id)) {
-        dupes.set(alert.id, {
-          identity: alert.id,
-          title: advisory.summary,
-          severity: severityOf(alert.securityVulnerability.severity ?? 'MODERATE'),
-          active: alert.state !== 'FIXED' && alert.state !== 'DISMISSED',
-        });
-      }
+      if (dupes.has(alert.id)) continue;
+      const ids = ((advisory.identifiers ?? []) as { value?: string }[]).map((i) => i.value).filter((v): v is string => Boolean(v));
+      const cwe = /^CWE-(\d+)$/.exec(String(advisory.cwes?.nodes?.[0]?.cweId ?? ''));
+      const req = alert.vulnerableRequirements ?? '';
+      const cvss = advisory.cvssSeverities ? advisory.cvssSeverities.cvssV3 : advisory.cvss;
+      const epss = advisory.epss ?? {};
+      dupes.set(alert.id, {
+        title: advisory.summary,
+        severity: severityOf(alert.securityVulnerability.severity ?? 'MODERATE'),
+        active: alert.state !== 'FIXED' && alert.state !== 'DISMISSED',
+        uniqueIdFromTool: alert.id,
+        description: String(advisory.description),
+        ...(alert.vulnerableManifestPath ? { filePath: alert.vulnerableManifestPath } : {}),
+        ...(req ? { componentVersion: req.startsWith('= ') ? req.slice(2) : req } : {}),
+        ...(alert.securityVulnerability.package?.name ? { componentName: alert.securityVulnerability.package.name } : {}),
+        ...(cwe ? { cwe: Number(cwe[1]) } : {}),
+        ...(ids.length ? { vulnerabilityIds: ids } : {}),
+        ...(typeof cvss?.score === 'number' ? { cvssv3Score: cvss.score } : {}),
+        ...(typeof cvss?.vectorString === 'string' ? { cvssv3: cvss.vectorString } : {}),
+        ...(typeof epss.percentage === 'number' ? { epssScore: epss.percentage } : {}),
+        ...(typeof epss.percentile === 'number' ? { epssPercentile: epss.percentile } : {}),
+      });
     }
     return [...dupes.values()];
   },
@@ -167,7 +207,6 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
       const cwe = /CWE-([0-9]*)/i.exec([String(issue.rule), ...links].join('\n'))?.[1];
       if (!/^\d+$/.test(String(issue.line))) throw new ParserCrash('invalid literal for int()');
       return {
-        identity: String(issue.key),
         uniqueIdFromTool: String(issue.key),
         title: String(issue.description),
         severity: sonarSeverity(String(issue.severity)),
@@ -187,11 +226,72 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
       const validity = alert.validity ?? 'unknown';
       const severity: Severity = state === 'resolved' ? 'info' : validity === 'active' && alert.publicly_leaked ? 'critical' : validity === 'active' ? 'high' : 'medium';
       const findingTitle = `Exposed Secret Detected: ${display}`;
-      // No unique id: DefectDojo's legacy matching on title and severity.
-      return { identity: `${findingTitle}|${severity}`, title: findingTitle, severity, active: true };
+      // No unique id and no dedupe settings for this scan type: DefectDojo's legacy matching on title and severity.
+      return { title: findingTitle, severity, active: true };
     });
   },
 };
+
+// DefectDojo's default deduplication settings (dojo/settings/settings.dist.py) for these scan types.
+// A scan type without fields gets the legacy hash; one without an algorithm, legacy matching.
+const HASHCODE_FIELDS_PER_SCANNER: Record<string, readonly string[]> = {
+  'Dependency Track Finding Packaging Format (FPF) Export': ['component_name', 'component_version', 'vulnerability_ids'],
+  'Github SAST Scan': ['vuln_id_from_tool', 'severity', 'file_path', 'line'],
+  'Github Vulnerability Scan': ['title', 'severity', 'component_name', 'vulnerability_ids', 'file_path'],
+  'SonarQube Scan': ['cwe', 'severity', 'file_path'],
+  'SonarQube API Import': ['title', 'file_path', 'line'],
+};
+/** HASHCODE_ALLOWS_NULL_CWE entries that are False: a cwe of 0 falls back to the legacy hash. */
+const NULL_CWE_REFUSED = new Set(['SonarQube Scan']);
+type Algorithm = 'hash_code' | 'unique_id_from_tool' | 'unique_id_from_tool_or_hash_code' | 'legacy';
+const DEDUPLICATION_ALGORITHM_PER_PARSER: Record<string, Algorithm> = {
+  'Dependency Track Finding Packaging Format (FPF) Export': 'unique_id_from_tool_or_hash_code',
+  'Github SAST Scan': 'unique_id_from_tool_or_hash_code',
+  'Github Vulnerability Scan': 'hash_code',
+  'SonarQube Scan detailed': 'unique_id_from_tool',
+  'SonarQube Scan': 'hash_code',
+  'SonarQube API Import': 'hash_code',
+};
+
+/** Python's `str()` of a field that may be None. */
+const py = (value: unknown): string => (value === undefined || value === null ? 'None' : String(value));
+
+/** `Finding.compute_hash_code`: the configured fields concatenated, casefolded, SHA-256. */
+export function hashCodeOf(scanType: string, f: Parsed): string {
+  const fields = HASHCODE_FIELDS_PER_SCANNER[scanType];
+  const cwe = f.cwe ?? 0;
+  let text: string;
+  if (!fields || (cwe === 0 && NULL_CWE_REFUSED.has(scanType))) {
+    text = f.title + String(cwe) + py(f.line) + py(f.filePath) + (f.description ?? '');
+  } else {
+    const value: Record<string, () => string> = {
+      title: () => f.title,
+      severity: () => title(f.severity),
+      file_path: () => py(f.filePath),
+      line: () => py(f.line),
+      cwe: () => String(cwe),
+      vuln_id_from_tool: () => py(f.vulnIdFromTool),
+      component_name: () => py(f.componentName),
+      component_version: () => py(f.componentVersion),
+      vulnerability_ids: () => [...new Set(f.vulnerabilityIds ?? [])].sort().join(''),
+    };
+    text = fields.map((name) => value[name]!()).join('');
+  }
+  return createHash('sha256').update(text.toLowerCase().trim()).digest('hex');
+}
+
+/** The reimporter's `match_finding_to_candidate_reimport`: every candidate of the algorithm, oldest first. */
+function matchesOf(algorithm: Algorithm, incoming: FakeFinding, candidates: Iterable<FakeFinding>): FakeFinding[] {
+  const found = [...candidates].filter((c) => {
+    const byHash = c.hashCode === incoming.hashCode;
+    const byUid = incoming.uniqueIdFromTool !== undefined && c.uniqueIdFromTool === incoming.uniqueIdFromTool;
+    if (algorithm === 'hash_code') return byHash;
+    if (algorithm === 'unique_id_from_tool') return byUid;
+    if (algorithm === 'unique_id_from_tool_or_hash_code') return byHash || byUid;
+    return c.title.toLowerCase() === incoming.title.toLowerCase() && c.severity === incoming.severity;
+  });
+  return found.sort((a, b) => a.id - b.id);
+}
 
 type Bucket = Record<'active' | 'verified' | 'duplicate' | 'false_p' | 'out_of_scope' | 'is_mitigated' | 'risk_accepted' | 'total', number>;
 
@@ -220,6 +320,12 @@ export class FakeDefectDojo {
   readonly uploads: RecordedUpload[] = [];
   readonly tests: FakeTest[] = [];
   readonly products = new Map<string, { id: number; productType: string }>();
+  /** The scan types this server knows: remove one to play a DefectDojo older than its parser. */
+  readonly scanTypes = new Set<string>(KNOWN_SCAN_TYPES);
+  /** DD_SCAN_FILE_MAX_SIZE (MB), 100 by default. */
+  scanFileMaxMb = 100;
+  /** Reimports refused because their body came chunked. */
+  refusedChunked = 0;
   delayMs = 0;
   keepUploads = true;
   /** Off: answers without `statistics.delta`, as some DefectDojo versions do. */
@@ -272,7 +378,11 @@ export class FakeDefectDojo {
                 ? 'finding_tags'
                 : url.pathname === '/api/v2/user_profile/'
                   ? 'user_profile'
-                  : 'unknown';
+                  : /^\/api\/v2\/product_types\/\d+\/$/.test(url.pathname)
+                    ? 'product_type'
+                    : url.pathname === '/api/v2/product_types/'
+                      ? 'product_types'
+                      : 'unknown';
     this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization, method: req.method ?? 'GET' });
     if (route === 'reimport') this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
     try {
@@ -293,6 +403,8 @@ export class FakeDefectDojo {
           product_member: [],
         });
       }
+      if (route === 'product_type' && req.method === 'GET') return this.productType(Number(url.pathname.split('/')[4]), res);
+      if (route === 'product_types' && req.method === 'GET') return this.listProductTypes(url, res);
       if (route === 'reimport' && req.method === 'POST') return await this.reimport(req, res);
       if (route === 'findings' && req.method === 'GET') return this.listFindings(url, res);
       if (route === 'finding' && req.method === 'PATCH') return await this.patchFinding(Number(url.pathname.split('/')[4]), req, res);
@@ -308,10 +420,37 @@ export class FakeDefectDojo {
     const name = (url.searchParams.get('name') ?? '').toLowerCase();
     const limit = Number(url.searchParams.get('limit') ?? '20');
     const offset = Number(url.searchParams.get('offset') ?? '0');
-    const all = [...this.products.entries()].filter(([n]) => n.toLowerCase().includes(name)).map(([n, p]) => ({ id: p.id, name: n, prod_type: p.productType }));
+    // `prod_type` is the product type's id, as DefectDojo's ProductSerializer gives it.
+    const all = [...this.products.entries()].filter(([n]) => n.toLowerCase().includes(name)).map(([n, p]) => ({ id: p.id, name: n, prod_type: this.productTypeId(p.productType) }));
     const page = all.slice(offset, offset + limit);
     const next = offset + limit < all.length ? `http://defectdojo.internal/api/v2/products/?${new URLSearchParams({ name, limit: String(limit), offset: String(offset + limit) })}` : null;
     sendJson(res, 200, { count: all.length, next, previous: null, results: page, prefetch: {} });
+  }
+
+  /** Product types get ids as they are first named. */
+  private readonly productTypeIds = new Map<string, number>();
+
+  private productTypeId(name: string): number {
+    let id = this.productTypeIds.get(name);
+    if (id === undefined) this.productTypeIds.set(name, (id = this.nextId++));
+    return id;
+  }
+
+  /** `GET /api/v2/product_types/`, limit/offset paging. */
+  private listProductTypes(url: URL, res: ServerResponse): void {
+    for (const { productType } of this.products.values()) this.productTypeId(productType);
+    const limit = Number(url.searchParams.get('limit') ?? '20');
+    const offset = Number(url.searchParams.get('offset') ?? '0');
+    const all = [...this.productTypeIds.entries()].map(([name, id]) => ({ id, name, description: null, critical_product: false, key_product: false }));
+    const next = offset + limit < all.length ? `http://defectdojo.internal/api/v2/product_types/?${new URLSearchParams({ limit: String(limit), offset: String(offset + limit) })}` : null;
+    sendJson(res, 200, { count: all.length, next, previous: null, results: all.slice(offset, offset + limit), prefetch: {} });
+  }
+
+  /** `GET /api/v2/product_types/{id}/`. */
+  private productType(id: number, res: ServerResponse): void {
+    const name = [...this.productTypeIds.entries()].find(([, i]) => i === id)?.[0];
+    if (name === undefined) return sendJson(res, 404, { detail: 'No Product_Type matches the given query.' });
+    sendJson(res, 200, { id, name, description: null, critical_product: false, key_product: false });
   }
 
   /** Every finding with its test, for assertions. */
@@ -354,7 +493,12 @@ export class FakeDefectDojo {
       cwe: finding.cwe ?? 0,
       vulnerability_ids: (finding.vulnerabilityIds ?? []).map((v) => ({ vulnerability_id: v })),
       unique_id_from_tool: finding.uniqueIdFromTool ?? null,
-      hash_code: createHash('sha256').update(`${test.scanType}|${finding.identity}`).digest('hex'),
+      hash_code: finding.hashCode,
+      vuln_id_from_tool: finding.vulnIdFromTool ?? null,
+      cvssv3: finding.cvssv3 ?? null,
+      cvssv3_score: finding.cvssv3Score ?? null,
+      epss_score: finding.epssScore ?? null,
+      epss_percentile: finding.epssPercentile ?? null,
       test: test.id,
       found_by: [test.id],
     };
@@ -367,12 +511,15 @@ export class FakeDefectDojo {
     const active = q.get('active');
     const severities = q.get('severity')?.split(',');
     const notTag = q.get('not_tag')?.toLowerCase();
+    const uid = q.get('unique_id_from_tool')?.toLowerCase();
     if (active !== null && !['true', 'false'].includes(active)) return sendJson(res, 400, { active: ['Select a valid choice.'], message: 'active' });
     const all = this.findings()
       .filter(({ test }) => product === undefined || test.product.toLowerCase() === product)
       .filter(({ finding }) => active === null || String(finding.active) === active)
       .filter(({ finding }) => !severities || severities.includes(title(finding.severity)))
       .filter(({ finding }) => !notTag || !finding.tags.some((t) => t.includes(notTag)))
+      // icontains, as ApiFindingFilter declares it.
+      .filter(({ finding }) => uid === undefined || (finding.uniqueIdFromTool ?? '').toLowerCase().includes(uid))
       .sort((a, b) => SEVERITIES.indexOf(b.finding.severity) - SEVERITIES.indexOf(a.finding.severity) || a.finding.id - b.finding.id);
     const limit = Number(q.get('limit') ?? '25');
     const offset = Number(q.get('offset') ?? '0');
@@ -443,6 +590,13 @@ export class FakeDefectDojo {
   }
 
   private async reimport(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Behind DefectDojo's nginx and uWSGI a chunked request body reaches Django empty: the
+    // serializer then sees no field at all, and scan_type is the one it requires.
+    if (req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] === undefined) {
+      await readBody(req);
+      this.refusedChunked++;
+      return sendJson(res, 400, { scan_type: ['This field is required.'], message: "{'scan_type': [ErrorDetail(string='This field is required.', code='required')]}" });
+    }
     let form: FormData;
     try {
       form = await new Response(Readable.toWeb(req) as ReadableStream, { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
@@ -458,14 +612,28 @@ export class FakeDefectDojo {
     const errors: Record<string, string[]> = {};
     const scanType = fields.scan_type;
     if (!scanType) errors.scan_type = ['This field is required.'];
-    else if (!(KNOWN_SCAN_TYPES as readonly string[]).includes(scanType)) errors.scan_type = [`"${scanType}" is not a valid choice.`];
+    else if (!this.scanTypes.has(scanType)) errors.scan_type = [`"${scanType}" is not a valid choice.`];
     if (!file) errors.file = ['No file was submitted.'];
     else if (!/\.(json|fpf|sarif|xml|csv|txt)$/i.test(file.name)) errors.file = [`File extension “${file.name.split('.').pop()}” is not allowed.`];
-    if (Object.keys(errors).length > 0) return sendJson(res, 400, errors);
+    if (Object.keys(errors).length > 0) {
+      // DRF's field errors, plus the "message" DefectDojo's exception handler adds.
+      const detail = Object.entries(errors).map(([k, v]) => `'${k}': [ErrorDetail(string='${v[0]}', code='invalid')]`).join(', ');
+      return sendJson(res, 400, { ...errors, message: `{${detail}}` });
+    }
+    if (file!.size / 1048576 > this.scanFileMaxMb) {
+      return sendJson(res, 400, { non_field_errors: [`Report file is too large. Maximum supported size is ${this.scanFileMaxMb} MB`] });
+    }
     const auto = fields.auto_create_context === 'true';
     if (!auto) return sendJson(res, 400, { non_field_errors: ['Test to reimport into not found and auto_create_context is not set'] });
     if (!fields.product_name || !fields.engagement_name) return sendJson(res, 400, { non_field_errors: ['product_name and engagement_name are required with auto_create_context'] });
-    if (!this.products.has(fields.product_name) && !fields.product_type_name) return sendJson(res, 400, { non_field_errors: ['Product Type must be given to create a product'] });
+    const existingProduct = this.products.get(fields.product_name);
+    // AutoCreateContextManager.get_target_product_if_exists raises a django ValidationError, which
+    // DefectDojo's exception handler answers as {"message": str(error)}.
+    if (existingProduct && fields.product_type_name && existingProduct.productType !== fields.product_type_name) {
+      const conflict = `The fetched product has a conflict with the supplied product type name: existing product type name - ${existingProduct.productType} vs supplied product type name - ${fields.product_type_name}`;
+      return sendJson(res, 400, { message: `['${conflict}']` });
+    }
+    if (!existingProduct && !fields.product_type_name) return sendJson(res, 400, { non_field_errors: ['Product Type must be given to create a product'] });
 
     const text = await file!.text();
     this.uploads.push({ fields, filename: file!.name, bytes: Buffer.byteLength(text), ...(this.keepUploads ? { text } : {}) });
@@ -476,10 +644,14 @@ export class FakeDefectDojo {
       return sendJson(res, 500, { message: 'Internal server error, check logs for details' });
     }
 
-    if (!this.products.has(fields.product_name)) this.products.set(fields.product_name, { id: this.nextId++, productType: fields.product_type_name! });
-    let test = this.tests.find(
-      (t) => t.product === fields.product_name && t.engagement === fields.engagement_name && t.scanType === scanType && (fields.test_title ? t.title === fields.test_title : true),
-    );
+    if (!existingProduct) this.products.set(fields.product_name, { id: this.nextId++, productType: fields.product_type_name! });
+    // get_target_test_if_exists: the newest test of the engagement with this scan type and, when
+    // test_title is given, this title; without it, whatever its title.
+    let test = this.tests
+      .filter((t) => t.product === fields.product_name && t.engagement === fields.engagement_name && t.scanType === scanType && (fields.test_title ? t.title === fields.test_title : true))
+      .at(-1);
+    // A new test comes from an import, which never closes old findings.
+    const closeOld = test !== undefined && fields.close_old_findings !== 'false';
     if (!test) {
       test = { id: this.nextId++, product: fields.product_name, engagement: fields.engagement_name, scanType: scanType!, title: fields.test_title, findings: new Map() };
       this.tests.push(test);
@@ -489,25 +661,31 @@ export class FakeDefectDojo {
     const reactivated: FakeFinding[] = [];
     const untouched: FakeFinding[] = [];
     const closed: FakeFinding[] = [];
-    const seen = new Set<string>();
+    const matched = new Set<FakeFinding>();
+    const algorithm = DEDUPLICATION_ALGORITHM_PER_PARSER[scanType!] ?? 'legacy';
     for (const finding of parsed) {
-      if (seen.has(finding.identity)) continue;
-      seen.add(finding.identity);
-      const existing = test.findings.get(finding.identity);
+      const incoming: FakeFinding = { ...finding, hashCode: hashCodeOf(scanType!, finding), id: 0, tags: [] };
+      // Candidates: the test's findings, and those this report created before (add_new_finding_to_candidates).
+      const [existing] = matchesOf(algorithm, incoming, test.findings.values());
       if (!existing) {
-        const f: FakeFinding = { ...finding, id: this.nextId++, tags: [] };
-        test.findings.set(f.identity, f);
+        const f: FakeFinding = { ...incoming, id: this.nextId++ };
+        const key = f.uniqueIdFromTool ?? f.hashCode;
+        test.findings.set(test.findings.has(key) ? `${key}#${f.id}` : key, f);
         created.push(f);
-      } else if (!existing.active && finding.active) {
-        existing.active = true;
-        reactivated.push(existing);
-      } else {
-        untouched.push(existing);
+        matched.add(f);
+      } else if (!matched.has(existing)) {
+        matched.add(existing);
+        if (!existing.active && finding.active) {
+          existing.active = true;
+          reactivated.push(existing);
+        } else {
+          untouched.push(existing);
+        }
       }
     }
-    if (fields.close_old_findings !== 'false') {
+    if (closeOld) {
       for (const f of test.findings.values()) {
-        if (f.active && !seen.has(f.identity)) {
+        if (f.active && !matched.has(f)) {
           f.active = false;
           closed.push(f);
         }

@@ -20,6 +20,8 @@ export interface FakeProject {
  * behind `X-Api-Key`.
  */
 export class FakeDependencyTrack {
+  /** On: exports come chunked, without a Content-Length. */
+  chunkedExports = false;
   readonly projects: FakeProject[] = [];
   readonly faults = new Faults<DependencyTrackRoute>();
   readonly calls: { route: DependencyTrackRoute | 'unknown'; url: string; apiKey: string | undefined }[] = [];
@@ -96,6 +98,12 @@ export class FakeDependencyTrack {
     }
     const text = this.documentOf(project);
     res.writeHead(200, { 'content-type': 'application/json', 'content-disposition': 'attachment; filename="findings.fpf"' });
+    if (this.chunkedExports) {
+      // Written in parts: Node sends it chunked, without a Content-Length, as a streaming server would.
+      const half = Math.floor(text.length / 2);
+      res.write(text.slice(0, half));
+      return void res.end(text.slice(half));
+    }
     res.end(text);
   }
 }

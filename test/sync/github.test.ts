@@ -18,7 +18,12 @@ function codeScanningAlerts(): Alert[] {
 
 function dependabotAlerts(count: number): Alert[] {
   const [template] = readFixture<Alert[]>('sync', 'github__dependabot_alerts_rest_example.json');
-  return Array.from({ length: count }, (_, i) => ({ ...structuredClone(template!), number: i + 1, state: 'open', dismissed_at: null, dismissed_reason: null }));
+  // One alert per advisory and manifest, as GitHub raises them.
+  return Array.from({ length: count }, (_, i) => {
+    const alert = structuredClone(template!) as Alert & { dependency: { manifest_path: string } };
+    alert.dependency.manifest_path = i === 0 ? 'path/to/requirements.txt' : `services/svc-${i}/requirements.txt`;
+    return { ...alert, number: i + 1, state: 'open', dismissed_at: null, dismissed_reason: null };
+  });
 }
 
 function secretAlerts(): Alert[] {
@@ -141,7 +146,10 @@ describe('gatehouse-sync sync-github (GitHub alerts -> DefectDojo)', () => {
     assert.equal(run.code, 0, run.all);
     const item = run.report!.items.find((i) => i.scan_type === 'Github SAST Scan')!;
     assert.deepEqual(item.counts, { created: 0, closed: 1, reactivated: 0, untouched: 0 });
-    assert.equal(dd.count('products'), 2, 'the existence check only for the two empty lists that had a product to find');
+    // One product list per run (whether to name a product type), and the existence check for the
+    // two empty lists that had a product to find.
+    assert.equal(dd.count('products'), 4);
+    assert.equal(dd.count('product_types'), 2);
   });
 
   it('stops calling a target once its primary rate limit is spent and reports what was not attempted', async () => {

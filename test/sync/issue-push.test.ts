@@ -59,7 +59,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
   let logs: { level: string; obj: unknown; msg: string }[];
 
   async function reimport(product: string, findings: { id: string; severity: string }[]): Promise<void> {
-    await defectDojo.reimport({ scanType: SCAN_TYPES.dependencyTrack, productName: product, engagementName: 'Dependency-Track', filename: 'f.json', content: fpf(findings) });
+    await defectDojo.reimport({ scanType: SCAN_TYPES.dependencyTrack, productName: product, engagementName: 'Dependency-Track', testTitle: '1.0', filename: 'f.json', content: fpf(findings) });
   }
 
   function deps(overrides: Partial<IssuePushDeps> = {}): IssuePushDeps {

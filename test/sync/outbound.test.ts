@@ -212,7 +212,7 @@ describe('faults: gatehouse-sync against services that stall', () => {
       gh.addRepo({ owner: 'acme', name: 'api' });
       defectDojo = new DefectDojoClient({ url: dd.url, token: dd.token, productType: 'R&D', timeoutMs: 1000, uploadTimeoutMs: 1000 });
       const fpf = { version: '1.2', findings: ['A', 'B'].map((id) => ({ component: { uuid: `c-${id}`, name: 'lodash', version: '4.17.20' }, vulnerability: { uuid: `v-${id}`, vulnId: `CVE-${id}`, source: 'NVD', severity: 'CRITICAL' }, analysis: { isSuppressed: false }, matrix: `p:c-${id}:v-${id}` })) };
-      await defectDojo.reimport({ scanType: SCAN_TYPES.dependencyTrack, productName: 'acme/api', engagementName: 'Dependency-Track', filename: 'f.json', content: Buffer.from(JSON.stringify(fpf)) });
+      await defectDojo.reimport({ scanType: SCAN_TYPES.dependencyTrack, productName: 'acme/api', engagementName: 'Dependency-Track', testTitle: '1.0', filename: 'f.json', content: Buffer.from(JSON.stringify(fpf)) });
     });
     afterEach(async () => {
       await dd.close();

@@ -45,11 +45,12 @@ describe('gatehouse-sync sync-sonarqube (SonarQube -> DefectDojo)', () => {
     // also get their (empty) hotspots report, their product being there.
     assert.equal(run.report!.totals.synced, 4);
     assert.equal(run.report!.totals.skipped, 1036);
-    const test = dd.testOf('acme/p0', DETAILED)!;
+    const test = dd.testOf('acme/p0', DETAILED, 'acme/p0 (SonarQube issues)')!;
     assert.equal(test.engagement, 'SonarQube');
     assert.equal(test.findings.size, 1203, 'same rule, same file, different issues: distinct findings');
-    const upload = dd.uploads.find((u) => u.fields.product_name === 'acme/p0')!;
+    const upload = dd.uploads.find((u) => u.fields.product_name === 'acme/p0' && u.fields.test_title === 'acme/p0 (SonarQube issues)')!;
     assert.equal(upload.fields.scan_type, DETAILED);
+    assert.ok(dd.uploads.every((u) => u.fields.test_title === `${u.fields.product_name} (SonarQube ${u.filename === 'sonarqube-hotspots.json' ? 'hotspots' : 'issues'})`), 'every reimport names its test');
     const doc = JSON.parse(upload.text!) as { issues: { component: string; description: string; severity: string }[]; hotspotKeys: string[] };
     assert.equal(doc.issues[0]!.component, 'app/views.py');
     assert.equal(doc.issues[0]!.description, 'Disabling CSRF protections is security-sensitive');
@@ -73,7 +74,7 @@ describe('gatehouse-sync sync-sonarqube (SonarQube -> DefectDojo)', () => {
     project.issues = [];
     const emptied = await runSync(['sync-sonarqube', '--json'], env);
     assert.equal(emptied.report!.totals.closed, 1);
-    assert.equal([...dd.testOf('acme/api', DETAILED)!.findings.values()].filter((f) => f.active).length, 0);
+    assert.equal([...dd.testOf('acme/api', DETAILED, 'acme/api (SonarQube issues)')!.findings.values()].filter((f) => f.active).length, 0);
   });
 
   it('a project past the 10,000-issue search window fails whole; nothing partial is sent', async () => {

@@ -40,7 +40,7 @@ github: { minSeverity: critical, maxIssuesPerRun: 10 }
       mode: 'cronjob',
       schedule: { dependencytrack: '15 * * * *', github: '3600', sonarqube: '0 * * * *' },
       sources: { dependencytrack: { enabled: true, url: 'https://dtrack.example.com', excludeInactive: false }, github: { enabled: true }, sonarqube: { enabled: false, allIssueTypes: false } },
-      defectdojo: { url: 'https://dd.example.com', productType: 'Platform' },
+      defectdojo: { url: 'https://dd.example.com', productType: 'Platform', maxUploadMb: 100 },
       github: { minSeverity: 'Critical', maxIssuesPerRun: 10 },
     });
     assert.equal(secrets.defectDojoToken, 'tok');
@@ -105,9 +105,10 @@ describe('sync building blocks', () => {
   });
 
   it('a streamed multipart body is what a multipart parser reads', async () => {
-    const { contentType, body } = multipartBody({ scan_type: 'Github SAST Scan', 'product_name': 'acme/"api"' }, { field: 'file', filename: 'r.json', contentType: 'application/json', content: (async function* () { yield Buffer.from('[1,'); yield Buffer.from('2]'); })() });
+    const { contentType, body, length } = multipartBody({ scan_type: 'Github SAST Scan', 'product_name': 'acme/"api"' }, { field: 'file', filename: 'r.json', contentType: 'application/json', content: { stream: (async function* () { yield Buffer.from('[1,'); yield Buffer.from('2]'); })(), length: 5 } });
     const chunks: Uint8Array[] = [];
     for await (const c of body) chunks.push(c);
+    assert.equal(Buffer.concat(chunks).byteLength, length, 'the computed length is the length sent');
     const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': contentType } }).formData();
     assert.equal(form.get('scan_type'), 'Github SAST Scan');
     assert.equal(await (form.get('file') as File).text(), '[1,2]');
@@ -137,7 +138,7 @@ describe('sync building blocks', () => {
   it('Dependabot: null lists are left out, ids are stable per alert number, medium becomes MODERATE', () => {
     const doc = JSON.parse(JSON.stringify(dependabotReport({ fullName: 'acme/api', htmlUrl: 'https://github.com/acme/api' }, [
       { number: 9, state: 'open', security_advisory: { summary: 's', description: null, severity: 'medium', references: null, identifiers: null, cwes: null, cvss: { score: null, vector_string: null } }, security_vulnerability: { severity: 'medium', package: { name: 'lodash', ecosystem: 'npm' } } },
-    ]))) as { data: { repository: { vulnerabilityAlerts: { nodes: Record<string, any>[] } } } };
+    ]).document)) as { data: { repository: { vulnerabilityAlerts: { nodes: Record<string, any>[] } } } };
     const node = doc.data.repository.vulnerabilityAlerts.nodes[0]!;
     assert.equal(node.id, 'dependabot/9');
     assert.equal(node.securityVulnerability.severity, 'MODERATE');
@@ -156,9 +157,9 @@ describe('the DefectDojo fake refuses what DefectDojo refuses', () => {
   const client = () => new DefectDojoClient({ url: dd.url, token: dd.token, productType: 'Platform', timeoutMs: 5000, uploadTimeoutMs: 5000 });
 
   it('an unknown scan_type is a 400 naming the field; a bad extension and an unparsable report too', async () => {
-    const base = { productName: 'p', engagementName: 'e', content: Buffer.from('[]') };
-    await assert.rejects(client().reimport({ ...base, scanType: 'GitHub SAST Scan' as never, filename: 'r.json' }), /answered 400: \{"scan_type":\["\\"GitHub SAST Scan\\" is not a valid choice\."\]\}/);
-    await assert.rejects(client().reimport({ ...base, scanType: 'Github SAST Scan', filename: 'r.exe' }), /answered 400: \{"file"/);
+    const base = { productName: 'p', engagementName: 'e', testTitle: 't', content: Buffer.from('[]') };
+    await assert.rejects(client().reimport({ ...base, scanType: 'GitHub SAST Scan' as never, filename: 'r.json' }), /DefectDojo at http:\/\/127\.0\.0\.1:\d+ does not know the scan type "GitHub SAST Scan"$/);
+    await assert.rejects(client().reimport({ ...base, scanType: 'Github SAST Scan', filename: 'r.exe' }), /answered 400: \{'file': \[ErrorDetail\(string='File extension “exe” is not allowed\./);
     await assert.rejects(client().reimport({ ...base, scanType: 'Github SAST Scan', filename: 'r.json', content: Buffer.from('[{"number":1,"rule":{"security_severity_level":null}}]') }), /answered 500/);
     assert.equal(dd.products.size, 0, 'nothing created by a refused reimport');
   });
@@ -182,7 +183,7 @@ describe('sync shapes against DefectDojo\'s own test files', () => {
       }),
     );
     const rest = readFixture<unknown[]>('sync', 'github__dependabot_alerts_rest_example.json');
-    const ours = dependabotReport({ fullName: 'octo-org/octo-repo', htmlUrl: 'https://github.com/octo-org/octo-repo' }, rest) as { data: { repository: { vulnerabilityAlerts: { nodes: unknown[] } } } };
+    const ours = dependabotReport({ fullName: 'octo-org/octo-repo', htmlUrl: 'https://github.com/octo-org/octo-repo' }, rest).document as { data: { repository: { vulnerabilityAlerts: { nodes: unknown[] } } } };
     const used = new Set(ours.data.repository.vulnerabilityAlerts.nodes.flatMap((n) => keysOf(JSON.parse(JSON.stringify(n)))));
     // Keys the parser's code reads that these files happen not to show, and a few only for people reading DefectDojo.
     const extra = new Set([
@@ -191,7 +192,16 @@ describe('sync shapes against DefectDojo\'s own test files', () => {
       'securityVulnerability.advisory.cvss.vectorString',
       'securityVulnerability.advisory.cwes',
       'securityVulnerability.advisory.cwes.nodes',
-      'securityVulnerability.advisory.cwes.nodes.cweId','vulnerableManifestPath', 'createdAt', 'state', 'url', 'securityVulnerability.package.ecosystem', 'securityVulnerability.vulnerableVersionRange', 'securityVulnerability.firstPatchedVersion', 'securityVulnerability.firstPatchedVersion.identifier', 'securityVulnerability.advisory.ghsaId', 'securityVulnerability.advisory.cwes.nodes.name']);
+      'securityVulnerability.advisory.cwes.nodes.cweId','vulnerableManifestPath',
+      // Read by the parser since 2.31.1 (vulnerableRequirements) and 2.52.0 (cvssSeverities, epss).
+      'vulnerableRequirements',
+      'securityVulnerability.advisory.cvssSeverities',
+      'securityVulnerability.advisory.cvssSeverities.cvssV3',
+      'securityVulnerability.advisory.cvssSeverities.cvssV3.score',
+      'securityVulnerability.advisory.cvssSeverities.cvssV3.vectorString',
+      'securityVulnerability.advisory.epss',
+      'securityVulnerability.advisory.epss.percentage',
+      'securityVulnerability.advisory.epss.percentile', 'createdAt', 'state', 'url', 'securityVulnerability.package.ecosystem', 'securityVulnerability.vulnerableVersionRange', 'securityVulnerability.firstPatchedVersion', 'securityVulnerability.firstPatchedVersion.identifier', 'securityVulnerability.advisory.ghsaId', 'securityVulnerability.advisory.cwes.nodes.name']);
     for (const key of used) assert.ok(known.has(key) || extra.has(key), `${key} is not a key DefectDojo's files use`);
     for (const key of ['id', 'securityVulnerability.severity', 'securityVulnerability.advisory.summary', 'securityVulnerability.advisory.description', 'securityVulnerability.advisory.identifiers.value', 'securityVulnerability.advisory.references.url']) {
       assert.ok(used.has(key), `${key} is sent`);

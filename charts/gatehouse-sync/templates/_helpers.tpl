@@ -83,6 +83,9 @@ containers:
       - name: config
         mountPath: {{ include "gatehouse-sync.configDir" . }}
         readOnly: true
+      # Dependency-Track exports that come without a length are spooled here before their upload.
+      - name: tmp
+        mountPath: /tmp
 {{- if eq .Values.config.mode "deployment" }}
     ports:
       - name: http
@@ -108,6 +111,8 @@ volumes:
   - name: config
     configMap:
       name: {{ include "gatehouse-sync.fullname" . }}
+  - name: tmp
+    emptyDir: {}
 {{- with .Values.nodeSelector }}
 nodeSelector:
   {{- toYaml . | nindent 2 }}

@@ -1,6 +1,6 @@
-import { multipartBody } from '../http/multipart.js';
-import { jsonBody, send, UnexpectedAnswerError, type SendOptions } from '../http/request.js';
-import type { ScanType } from './scan-types.js';
+import { multipartBody, type FileContent } from '../http/multipart.js';
+import { HttpError, jsonBody, send, UnexpectedAnswerError, type SendOptions } from '../http/request.js';
+import { MINIMUM_DEFECTDOJO_VERSION, type ScanType } from './scan-types.js';
 import { reimportCounts, type ReimportCounts } from './statistics.js';
 
 const SERVICE = 'DefectDojo';
@@ -14,12 +14,40 @@ export interface ReimportRequest {
   readonly scanType: ScanType;
   readonly productName: string;
   readonly engagementName: string;
-  /** Names the test inside the engagement, so one scan type can hold several (project versions). */
-  readonly testTitle?: string;
+  /**
+   * Names the test inside the engagement, always: without it DefectDojo reimports into the newest
+   * test of the scan type in the engagement, whichever that is (another project version's).
+   */
+  readonly testTitle: string;
   readonly filename: string;
-  /** Consumed once: a retry needs a new request. */
-  readonly content: AsyncIterable<Uint8Array> | Uint8Array;
+  /** Whole, or a stream of known length; consumed once: a retry needs a new request. */
+  readonly content: FileContent;
+  /** Told what the operator should know about this reimport (a product found under another type). */
+  readonly note?: (text: string) => void;
+  /**
+   * What this run's product directory says of the product (`productDirectory`): null when it was
+   * not there; left out, the product is looked up before the upload.
+   */
+  readonly product?: KnownProduct | null;
 }
+
+/** A product as found: its product type's name (undefined when the token may not read the type). */
+export interface KnownProduct {
+  readonly productType: string | undefined;
+}
+
+/** A report larger than DefectDojo accepts: refused here, before anything is sent. */
+export class UploadTooLarge extends Error {
+  override readonly name = 'UploadTooLarge';
+}
+
+/** DefectDojo does not know the scan type: its release predates the parser. */
+export class ScanTypeUnknown extends Error {
+  override readonly name = 'ScanTypeUnknown';
+}
+
+/** Mebibytes as DefectDojo counts them (`file_size_mb`: bytes / 1048576), one decimal. */
+export const megabytes = (bytes: number): string => (bytes / 1048576).toFixed(1);
 
 export interface DefectDojoClientOptions {
   readonly url: string;
@@ -28,7 +56,12 @@ export interface DefectDojoClientOptions {
   readonly timeoutMs: number;
   /** Reimports of large reports take DefectDojo minutes. */
   readonly uploadTimeoutMs: number;
+  /** The largest report sent, in bytes (default: DefectDojo's own default DD_SCAN_FILE_MAX_SIZE, 100 MB). */
+  readonly maxUploadBytes?: number;
 }
+
+/** DefectDojo's default DD_SCAN_FILE_MAX_SIZE: 100 MB, counted as bytes / 1048576. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1048576;
 
 /** DefectDojo through its REST API v2, with one API token; never a password or session. */
 export class DefectDojoClient {
@@ -38,31 +71,67 @@ export class DefectDojoClient {
     return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
   }
 
+  /** Product type names by id, kept for the client's life (a renamed type only makes a note stale). */
+  private readonly productTypeNames = new Map<number, Promise<string | undefined>>();
+
+  get maxUploadBytes(): number {
+    return this.options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  }
+
   /**
    * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
    * findings the report no longer holds, and deduplicates within the engagement.
+   * `product_type_name` goes only with a product that does not exist yet: DefectDojo refuses (400)
+   * a reimport whose type disagrees with an existing product's, e.g. after the product was moved.
    */
   async reimport(request: ReimportRequest): Promise<ReimportCounts | undefined> {
+    const size = request.content instanceof Uint8Array ? request.content.byteLength : request.content.length;
+    if (size > this.maxUploadBytes) {
+      throw new UploadTooLarge(
+        `the ${request.scanType} report of ${request.productName} is ${megabytes(size)} MB, above the upload limit of ${megabytes(this.maxUploadBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`,
+      );
+    }
+    // Not kept by the client: the service's client lives across runs, and products move.
+    const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
+    if (found && found.productType !== undefined && found.productType !== this.options.productType) {
+      request.note?.(`product ${request.productName} is under product type "${found.productType}", not "${this.options.productType}"; synced where it is`);
+    }
     const fields: Record<string, string> = {
       scan_type: request.scanType,
-      product_type_name: this.options.productType,
+      ...(found ? {} : { product_type_name: this.options.productType }),
       product_name: request.productName,
       engagement_name: request.engagementName,
+      test_title: request.testTitle,
       auto_create_context: 'true',
       close_old_findings: 'true',
       deduplication_on_engagement: 'true',
     };
-    if (request.testTitle) fields.test_title = request.testTitle;
-    const { contentType, body } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
+    const { contentType, body, length } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
     const operation = `reimport-scan of ${request.productName}`;
-    const response = await send(SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
-      method: 'POST',
-      headers: this.headers({ 'content-type': contentType }),
-      body,
-      duplex: 'half',
-      timeoutMs: this.options.uploadTimeoutMs,
-    } as SendOptions);
+    let response: Response;
+    try {
+      response = await send(SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
+        method: 'POST',
+        headers: this.headers({ 'content-type': contentType, 'content-length': String(length) }),
+        body,
+        duplex: 'half',
+        timeoutMs: this.options.uploadTimeoutMs,
+      } as SendOptions);
+    } catch (err) {
+      throw this.explained(err, request);
+    }
     return reimportCounts(await jsonBody(SERVICE, operation, response, this.options.uploadTimeoutMs));
+  }
+
+  /** DefectDojo's refusal of an unknown scan type (DRF's choice error), said as what it means. */
+  private explained(err: unknown, request: ReimportRequest): unknown {
+    // DRF's field error, "\"<type>\" is not a valid choice.", quoted as JSON or as Python's repr.
+    const detail = (err instanceof HttpError ? (err.detail ?? '') : '').replace(/\\"/g, '"');
+    if (!(err instanceof HttpError) || err.status !== 400 || !detail.includes(`"${request.scanType}" is not a valid choice`)) return err;
+    const minimum = MINIMUM_DEFECTDOJO_VERSION[request.scanType] as string | undefined;
+    return new ScanTypeUnknown(
+      `DefectDojo at ${this.options.url} does not know the scan type "${request.scanType}"${minimum ? `: the server is too old for this source; it needs DefectDojo ${minimum} or later` : ''}`,
+    );
   }
 
   /** The cheapest authenticated call: proves DefectDojo answers and accepts the token. */
@@ -106,6 +175,30 @@ export class DefectDojoClient {
   }
 
   /**
+   * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
+   * filter matches substrings: checked again here), every page, as DefectDojo holds it.
+   */
+  async findingsByUniqueId(productName: string, prefix: string): Promise<{ id: number; uniqueIdFromTool: string; title: string; severity: string; active: boolean; vulnerabilityIds: string[] }[]> {
+    const base = `${this.options.url}/api/v2/findings/`;
+    let next: string | null = `${base}?${new URLSearchParams({ product_name: productName, unique_id_from_tool: prefix, limit: '100' })}`;
+    const operation = `findings of ${productName}`;
+    const found = [];
+    while (next) {
+      const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+      const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
+      if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
+      for (const f of page.results as Record<string, unknown>[]) {
+        if (typeof f?.unique_id_from_tool !== 'string' || !f.unique_id_from_tool.startsWith(prefix) || typeof f.id !== 'number') continue;
+        if (typeof f.title !== 'string' || typeof f.severity !== 'string') continue;
+        const ids = Array.isArray(f.vulnerability_ids) ? f.vulnerability_ids.map((v: { vulnerability_id?: unknown }) => v?.vulnerability_id).filter((v): v is string => typeof v === 'string') : [];
+        found.push({ id: f.id, uniqueIdFromTool: f.unique_id_from_tool, title: f.title, severity: f.severity, active: f.active === true, vulnerabilityIds: ids });
+      }
+      next = nextPage(base, page.next);
+    }
+    return found;
+  }
+
+  /**
    * `POST /api/v2/findings/{id}/tags/` (`{"tags": [...]}`): DefectDojo adds the tags to the
    * finding's own and saves nothing else. A finding `PATCH` would save the whole finding, which can
    * push it to JIRA and fail there.
@@ -121,8 +214,44 @@ export class DefectDojoClient {
     await response.arrayBuffer();
   }
 
-  /** Whether a product of exactly this name exists (the API's `name` filter matches substrings). */
+  /** Whether a product of exactly this name exists. */
   async productExists(name: string): Promise<boolean> {
+    return (await this.product(name)) !== undefined;
+  }
+
+  /**
+   * Every product's type by product name, for one run: two paged lists (`/product_types/`,
+   * `/products/`) in place of a lookup before each reimport.
+   */
+  async productDirectory(): Promise<Map<string, KnownProduct>> {
+    const types = new Map<number, string>();
+    for await (const page of this.pages('/api/v2/product_types/', 'product type list')) {
+      for (const t of page as { id?: unknown; name?: unknown }[]) if (typeof t?.id === 'number' && typeof t.name === 'string') types.set(t.id, t.name);
+    }
+    const products = new Map<string, KnownProduct>();
+    for await (const page of this.pages('/api/v2/products/', 'product list')) {
+      for (const p of page as { name?: unknown; prod_type?: unknown }[]) {
+        if (typeof p?.name === 'string') products.set(p.name, { productType: typeof p.prod_type === 'number' ? types.get(p.prod_type) : undefined });
+      }
+    }
+    return products;
+  }
+
+  /** Every page of a DRF list, 100 at a time. */
+  private async *pages(path: string, operation: string): AsyncGenerator<unknown[]> {
+    const base = `${this.options.url}${path}`;
+    let next: string | null = `${base}?limit=100`;
+    while (next) {
+      const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+      const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
+      if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
+      yield page.results;
+      next = nextPage(base, page.next);
+    }
+  }
+
+  /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
+  private async product(name: string): Promise<KnownProduct | undefined> {
     const base = `${this.options.url}/api/v2/products/`;
     let next: string | null = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
     const operation = `product lookup of ${name}`;
@@ -130,9 +259,34 @@ export class DefectDojoClient {
       const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
       const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
       if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
-      if (page.results.some((p: { name?: unknown }) => p?.name === name)) return true;
+      const product = (page.results as { name?: unknown; prod_type?: unknown }[]).find((p) => p?.name === name);
+      if (product) {
+        const typeId = typeof product.prod_type === 'number' ? product.prod_type : undefined;
+        return { productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
+      }
       next = nextPage(base, page.next);
     }
-    return false;
+    return undefined;
+  }
+
+  /** `GET /api/v2/product_types/{id}/`, once per id; undefined when the token may not read it. */
+  private productTypeName(id: number): Promise<string | undefined> {
+    let name = this.productTypeNames.get(id);
+    if (!name) {
+      const operation = `product type ${id}`;
+      name = send(SERVICE, operation, `${this.options.url}/api/v2/product_types/${id}/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs }).then(
+        async (response) => {
+          const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { name?: unknown };
+          return typeof body?.name === 'string' ? body.name : undefined;
+        },
+        (err: unknown) => {
+          if (err instanceof HttpError && (err.status === 403 || err.status === 404)) return undefined;
+          throw err;
+        },
+      );
+      this.productTypeNames.set(id, name);
+      name.catch(() => this.productTypeNames.delete(id));
+    }
+    return name;
   }
 }

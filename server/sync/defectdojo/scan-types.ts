@@ -16,3 +16,16 @@ export const ENGAGEMENTS = {
   github: 'GitHub',
   sonarqube: 'SonarQube',
 } as const;
+
+/**
+ * The oldest DefectDojo release that parses each report as the sync shapes it: the later of the
+ * parser's first release and 2.6.0 (reimport with `auto_create_context`). Read from DefectDojo's
+ * history (the tag first holding the parser). Used to explain a server's refusal of a scan type.
+ */
+export const MINIMUM_DEFECTDOJO_VERSION: Readonly<Record<ScanType, string>> = {
+  [SCAN_TYPES.dependencyTrack]: '2.6.0',
+  [SCAN_TYPES.codeScanning]: '2.52.0',
+  [SCAN_TYPES.dependabot]: '2.6.0',
+  [SCAN_TYPES.secretScanning]: '2.51.0',
+  [SCAN_TYPES.sonarQube]: '2.6.0',
+};

@@ -1,9 +1,12 @@
-import type { DefectDojoClient } from '../defectdojo/client.js';
+import { megabytes, UploadTooLarge, type DefectDojoClient, type KnownProduct } from '../defectdojo/client.js';
+import { productDirectory } from '../defectdojo/products.js';
+import type { FileContent } from '../http/multipart.js';
+import { spool } from '../http/spool.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { transportFailure } from '../../http/outbound.js';
 import { TransportError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
-import { finishReport, message, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
 import { countingFindings } from './count-findings.js';
 
@@ -22,36 +25,72 @@ function labelOf(project: DependencyTrackProject): string {
 }
 
 /**
+ * The DefectDojo test of a project: its version, or this title for a project without one. Named
+ * on every reimport: without a title DefectDojo takes the engagement's newest test of the scan
+ * type, so a project without a version would land in its versioned twin's test.
+ */
+export const UNVERSIONED_TEST = '(no version)';
+
+/**
+ * The export as an upload of known length: streamed on when Dependency-Track states its length
+ * (`Content-Length`); otherwise (a chunked answer, as large exports come) spooled to a private
+ * temporary file first, never held whole in memory. Either way an export above the upload limit
+ * is refused before anything is sent to DefectDojo.
+ */
+async function exportContent(project: DependencyTrackProject, exported: Response, body: AsyncIterable<Uint8Array>, limit: number): Promise<{ content: FileContent; dispose?: () => Promise<void> }> {
+  const tooLarge = (size: string) =>
+    new UploadTooLarge(
+      `the FPF export of Dependency-Track project ${labelOf(project)} is ${size} MB, above the upload limit of ${megabytes(limit)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`,
+    );
+  const header = exported.headers.get('content-length');
+  // A compressed answer's length is not the length of the bytes read from it.
+  if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
+    const length = Number(header);
+    if (length > limit) throw tooLarge(megabytes(length));
+    return { content: { stream: body, length } };
+  }
+  const spooled = await spool(body, limit, () => tooLarge(`over ${megabytes(limit)}`));
+  return { content: spooled, dispose: spooled.dispose };
+}
+
+/**
  * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
  * A transient failure of either side retries the pair, since the export stream is spent.
  */
-async function syncProject(project: DependencyTrackProject, deps: DependencyTrackSyncDeps): Promise<ItemResult> {
+async function syncProject(project: DependencyTrackProject, deps: DependencyTrackSyncDeps, products: ReadonlyMap<string, KnownProduct> | undefined): Promise<ItemResult> {
   const label = labelOf(project);
   const base = {
     label,
     product: project.name,
     engagement: ENGAGEMENTS.dependencytrack,
-    test: project.version ?? SCAN_TYPES.dependencyTrack,
+    test: project.version ?? UNVERSIONED_TEST,
     scan_type: SCAN_TYPES.dependencyTrack,
   };
   let attempts = 0;
+  const notes: string[] = [];
   try {
     const { counts, findings } = await retrying(
       async (n) => {
         attempts = n;
         const abandon = new AbortController();
         let exportFailure: unknown;
+        let dispose: (() => Promise<void>) | undefined;
         try {
           const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
           if (!exported.body) throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
           const counting = countingFindings(exported.body);
+          const prepared = await exportContent(project, exported, noting(counting.stream, (err) => (exportFailure ??= err)), deps.defectDojo.maxUploadBytes);
+          dispose = prepared.dispose;
+          const content = prepared.content;
           const counts = await deps.defectDojo.reimport({
             scanType: SCAN_TYPES.dependencyTrack,
             productName: project.name,
             engagementName: ENGAGEMENTS.dependencytrack,
-            ...(project.version ? { testTitle: project.version } : {}),
+            testTitle: base.test,
             filename: 'dependency-track-findings.json',
-            content: noting(counting.stream, (err) => (exportFailure ??= err)),
+            content,
+            note: (text) => notes.push(text),
+            ...(products ? { product: products.get(project.name) ?? null } : {}),
           });
           return { counts, findings: counting.count() };
         } catch (err) {
@@ -61,14 +100,15 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
         } finally {
           // Closes the download when the upload stopped early; harmless once it was read to the end.
           abandon.abort();
+          await dispose?.();
         }
       },
       deps.retry,
       (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs),
     );
-    return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), attempts };
+    return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
   } catch (err) {
-    return { ...base, status: 'failed', reason: message(err), attempts };
+    return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
   }
 }
 
@@ -94,6 +134,7 @@ export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promis
   } catch (err) {
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
   }
-  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps));
+  const products = await productDirectory(deps.defectDojo, deps.retry, deps.progress);
+  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products));
   return finishReport(head, items);
 }

@@ -1,7 +1,7 @@
 import { SCAN_TYPES, type ScanType } from '../defectdojo/scan-types.js';
 import { HttpError } from '../http/request.js';
 import type { GithubClient } from './client.js';
-import { codeScanningReport, dependabotReport, secretScanningReport } from './reports.js';
+import { codeScanningReport, dependabotReport, secretScanningReport, type KnownAlert } from './reports.js';
 
 export interface Repository {
   readonly owner: string;
@@ -16,7 +16,12 @@ export interface AlertKind {
   readonly test: string;
   readonly scanType: ScanType;
   list(client: GithubClient, repository: Repository): Promise<unknown[]>;
-  report(repository: Repository, alerts: readonly unknown[]): unknown;
+  /**
+   * The `unique_id_from_tool` prefix of this kind's findings, when the report needs what
+   * DefectDojo already holds for them (`known`, by unique id) to keep each alert one finding.
+   */
+  readonly knownPrefix?: string;
+  report(repository: Repository, alerts: readonly unknown[], known: ReadonlyMap<string, KnownAlert>): { document: unknown; kept?: readonly string[] };
   /** GitHub's answer when the feature is off for a repository: skipped, not failed. */
   readonly notEnabled: (error: HttpError) => boolean;
 }
@@ -48,7 +53,7 @@ export const ALERT_KINDS: readonly AlertKind[] = [
     scanType: SCAN_TYPES.codeScanning,
     list: (client, { owner, name }) =>
       collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-    report: (_repository, alerts) => codeScanningReport(alerts),
+    report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
     // 403 without Advanced Security, 404 before the first analysis.
     notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
   },
@@ -59,7 +64,8 @@ export const ALERT_KINDS: readonly AlertKind[] = [
     // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
     list: (client, { owner, name }) =>
       collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-    report: (repository, alerts) => dependabotReport(repository, alerts),
+    knownPrefix: 'dependabot/',
+    report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
     notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
   },
   {
@@ -71,7 +77,7 @@ export const ALERT_KINDS: readonly AlertKind[] = [
         client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }),
         withoutSecret,
       ),
-    report: (_repository, alerts) => secretScanningReport(alerts),
+    report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
     notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
   },
 ];

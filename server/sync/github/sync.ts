@@ -1,12 +1,14 @@
 import pLimit from 'p-limit';
-import type { DefectDojoClient } from '../defectdojo/client.js';
+import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
+import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS } from '../defectdojo/scan-types.js';
 import { refusedAs } from '../credentials.js';
 import { HttpError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
-import { finishReport, message, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { finishReport, message, notesOf, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import { ALERT_KINDS, listRepositories, type AlertKind, type Repository } from './alerts.js';
 import { SecondaryRateLimit, type GithubClient } from './client.js';
+import type { KnownAlert } from './reports.js';
 import type { GithubTarget } from './targets.js';
 
 export interface GithubSyncDeps {
@@ -25,7 +27,7 @@ interface Work {
   readonly repository: Repository;
 }
 
-async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, productExists: () => Promise<boolean>): Promise<ItemResult> {
+async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, productExists: () => Promise<boolean>, products: ReadonlyMap<string, KnownProduct> | undefined): Promise<ItemResult> {
   const { repository } = work;
   const base = {
     label: `${repository.fullName} ${kind.kind}`,
@@ -44,13 +46,22 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
     return { ...base, status: 'failed', reason: message(err), attempts: 0 };
   }
   let attempts = 0;
+  const notes: string[] = [];
   try {
     // An empty report still goes to an existing product, to close what was fixed; a repository
     // that never had an alert gets no empty product.
     if (alerts.length === 0 && !(await productExists())) {
       return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
     }
-    const content = Buffer.from(JSON.stringify(kind.report(repository, alerts)));
+    const held = kind.knownPrefix !== undefined && alerts.length > 0 && (products ? products.has(repository.fullName) : await productExists());
+    const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix!) : new Map<string, KnownAlert>();
+    const { document, kept } = kind.report(repository, alerts, known);
+    if (kept && kept.length > 0) {
+      notes.push(
+        `${kept.length} alert${kept.length === 1 ? '' : 's'} changed on GitHub (severity, summary or identifiers) since DefectDojo first saw ${kept.length === 1 ? 'it' : 'them'}: kept as DefectDojo has them, so each stays one finding with its triage (alerts #${kept.join(', #')})`,
+      );
+    }
+    const content = Buffer.from(JSON.stringify(document));
     const counts = await retrying(
       (n) => {
         attempts = n;
@@ -61,14 +72,17 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
           testTitle: kind.test,
           filename: `${kind.kind}.json`,
           content,
+          note: (text) => notes.push(text),
+          // Not in the directory: created by this run's first kind (under the configured type) or new.
+          ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
         });
       },
       deps.retry,
       (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs),
     );
-    return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), attempts };
+    return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
   } catch (err) {
-    return { ...base, status: 'failed', reason: message(err), attempts };
+    return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
   }
 }
 
@@ -78,6 +92,17 @@ function ownerFailure(target: GithubTarget, owner: string, err: unknown): unknow
     return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
   }
   return refusedAs(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
+}
+
+/** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
+async function knownAlerts(deps: GithubSyncDeps, product: string, prefix: string): Promise<Map<string, KnownAlert>> {
+  const findings = await retrying(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
+  const best = new Map<string, (typeof findings)[number]>();
+  for (const f of findings) {
+    const held = best.get(f.uniqueIdFromTool);
+    if (!held || (f.active && !held.active) || (f.active === held.active && f.id > held.id)) best.set(f.uniqueIdFromTool, f);
+  }
+  return new Map([...best].map(([id, f]) => [id, { title: f.title, severity: f.severity, vulnerabilityIds: f.vulnerabilityIds }]));
 }
 
 /** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
@@ -123,6 +148,7 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
   const total = work.length * ALERT_KINDS.length;
   deps.progress.started(total);
   for (const failure of failures) deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+  const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
   const limit = pLimit(deps.concurrency);
   let done = 0;
   const perRepository = await Promise.all(
@@ -132,7 +158,7 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
         const productExists = () => (exists ??= retrying(() => deps.defectDojo.productExists(w.repository.fullName), deps.retry));
         const results: ItemResult[] = [];
         for (const kind of ALERT_KINDS) {
-          const result = await syncKind(w, kind, deps, productExists);
+          const result = await syncKind(w, kind, deps, productExists, products);
           deps.progress.item(++done, total, result);
           results.push(result);
         }

@@ -135,6 +135,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
     url: config.defectdojo.url!,
     token: secrets.defectDojoToken!,
     productType: config.defectdojo.productType,
+    maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
     timeoutMs: parts.options.timeoutMs,
     uploadTimeoutMs: parts.options.uploadTimeoutMs,
   });

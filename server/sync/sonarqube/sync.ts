@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { DefectDojoClient } from '../defectdojo/client.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
-import { finishReport, message, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { ProjectIssues, SonarQubeClient, SonarQubeIssue, SonarQubeProject } from './client.js';
 import { sonarReport } from './report.js';
 
@@ -69,6 +69,7 @@ async function syncKind(project: SonarQubeProject, kind: Kind, deps: SonarQubeSy
   const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: testTitle, scan_type: SCAN_TYPES.sonarQube };
   const onRetry = (error: Error, retry: number, delayMs: number) => deps.progress.retry(label, error, retry, delayMs);
   let attempts = 0;
+  const notes: string[] = [];
   try {
     const found = await kind.read(project, deps, onRetry);
     // Nothing to send and no product yet: no empty product; an existing one still gets the empty report, to close what was fixed.
@@ -86,12 +87,13 @@ async function syncKind(project: SonarQubeProject, kind: Kind, deps: SonarQubeSy
           testTitle,
           filename: kind.filename,
           content,
+          note: (text) => notes.push(text),
         });
       },
       deps.retry,
       onRetry,
     );
-    return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), attempts };
+    return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
   } catch (err) {
     return { ...base, status: 'failed', reason: message(err), attempts };
   }
