@@ -53,10 +53,14 @@ export async function runConnector(
   // otherwise let each project export in full and then fail its upload.
   const startedAt = new Date();
   try {
-    await retrying(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err: unknown) => {
-      throw refusedAs(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url!);
-    });
-    await connector.check?.(context);
+    // Both checks at once; DefectDojo's refusal is named first when both fail.
+    const checks = await Promise.allSettled([
+      retrying(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err: unknown) => {
+        throw refusedAs(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url!);
+      }),
+      connector.check?.(context),
+    ]);
+    for (const check of checks) if (check.status === 'rejected') throw check.reason;
   } catch (err) {
     return finishReport({ command: connector.command, source: connector.source, startedAt, error: `nothing was exported: ${message(err)}` }, []);
   }

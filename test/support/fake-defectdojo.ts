@@ -281,6 +281,34 @@ export function hashCodeOf(scanType: string, f: Parsed): string {
 }
 
 /** The reimporter's `match_finding_to_candidate_reimport`: every candidate of the algorithm, oldest first. */
+/**
+ * The candidates of one reimport, indexed by hash code and unique id: the benchmark reimports
+ * thousands of findings, and a scan of the test per finding made the fake, not the sync, the cost.
+ */
+class Candidates {
+  private readonly byHash = new Map<string, FakeFinding[]>();
+  private readonly byUid = new Map<string, FakeFinding[]>();
+  private readonly all: FakeFinding[] = [];
+
+  constructor(findings: Iterable<FakeFinding>) {
+    for (const f of findings) this.add(f);
+  }
+
+  add(f: FakeFinding): void {
+    this.all.push(f);
+    const put = (map: Map<string, FakeFinding[]>, key: string | undefined) => key !== undefined && (map.get(key) ?? map.set(key, []).get(key)!).push(f);
+    put(this.byHash, f.hashCode);
+    put(this.byUid, f.uniqueIdFromTool);
+  }
+
+  /** What DefectDojo's matching for `algorithm` would consider, a superset of the matches. */
+  of(algorithm: Algorithm, incoming: FakeFinding): Iterable<FakeFinding> {
+    const hash = algorithm === 'hash_code' || algorithm === 'unique_id_from_tool_or_hash_code' ? (this.byHash.get(incoming.hashCode) ?? []) : [];
+    const uid = algorithm === 'unique_id_from_tool' || algorithm === 'unique_id_from_tool_or_hash_code' ? (incoming.uniqueIdFromTool === undefined ? [] : (this.byUid.get(incoming.uniqueIdFromTool) ?? [])) : [];
+    return algorithm === 'legacy' ? this.all : new Set([...hash, ...uid]);
+  }
+}
+
 function matchesOf(algorithm: Algorithm, incoming: FakeFinding, candidates: Iterable<FakeFinding>): FakeFinding[] {
   const found = [...candidates].filter((c) => {
     const byHash = c.hashCode === incoming.hashCode;
@@ -663,14 +691,16 @@ export class FakeDefectDojo {
     const closed: FakeFinding[] = [];
     const matched = new Set<FakeFinding>();
     const algorithm = DEDUPLICATION_ALGORITHM_PER_PARSER[scanType!] ?? 'legacy';
+    // Candidates: the test's findings, and those this report created before (add_new_finding_to_candidates).
+    const candidates = new Candidates(test.findings.values());
     for (const finding of parsed) {
       const incoming: FakeFinding = { ...finding, hashCode: hashCodeOf(scanType!, finding), id: 0, tags: [] };
-      // Candidates: the test's findings, and those this report created before (add_new_finding_to_candidates).
-      const [existing] = matchesOf(algorithm, incoming, test.findings.values());
+      const [existing] = matchesOf(algorithm, incoming, candidates.of(algorithm, incoming));
       if (!existing) {
         const f: FakeFinding = { ...incoming, id: this.nextId++ };
         const key = f.uniqueIdFromTool ?? f.hashCode;
         test.findings.set(test.findings.has(key) ? `${key}#${f.id}` : key, f);
+        candidates.add(f);
         created.push(f);
         matched.add(f);
       } else if (!matched.has(existing)) {

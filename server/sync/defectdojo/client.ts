@@ -224,17 +224,29 @@ export class DefectDojoClient {
    * `/products/`) in place of a lookup before each reimport.
    */
   async productDirectory(): Promise<Map<string, KnownProduct>> {
-    const types = new Map<number, string>();
-    for await (const page of this.pages('/api/v2/product_types/', 'product type list')) {
-      for (const t of page as { id?: unknown; name?: unknown }[]) if (typeof t?.id === 'number' && typeof t.name === 'string') types.set(t.id, t.name);
-    }
-    const products = new Map<string, KnownProduct>();
-    for await (const page of this.pages('/api/v2/products/', 'product list')) {
-      for (const p of page as { name?: unknown; prod_type?: unknown }[]) {
-        if (typeof p?.name === 'string') products.set(p.name, { productType: typeof p.prod_type === 'number' ? types.get(p.prod_type) : undefined });
+    // The two lists are independent until products are given their types' names: read together.
+    const [types, listed] = await Promise.all([
+      this.all('/api/v2/product_types/', 'product type list', (t: { id?: unknown; name?: unknown }) =>
+        typeof t?.id === 'number' && typeof t.name === 'string' ? ([t.id, t.name] as const) : undefined,
+      ),
+      this.all('/api/v2/products/', 'product list', (p: { name?: unknown; prod_type?: unknown }) =>
+        typeof p?.name === 'string' ? ([p.name, typeof p.prod_type === 'number' ? p.prod_type : undefined] as const) : undefined,
+      ),
+    ]);
+    const typeNames = new Map(types);
+    return new Map(listed.map(([name, type]) => [name, { productType: type === undefined ? undefined : typeNames.get(type) }]));
+  }
+
+  /** Every entry of a DRF list that `pick` keeps, every page read. */
+  private async all<E, T>(path: string, operation: string, pick: (entry: E) => T | undefined): Promise<T[]> {
+    const kept: T[] = [];
+    for await (const page of this.pages(path, operation)) {
+      for (const entry of page as E[]) {
+        const value = pick(entry);
+        if (value !== undefined) kept.push(value);
       }
     }
-    return products;
+    return kept;
   }
 
   /** Every page of a DRF list, 100 at a time. */

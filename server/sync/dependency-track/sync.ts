@@ -127,14 +127,17 @@ export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promis
   const startedAt = new Date();
   const head = { command: 'sync' as const, source: 'dependencytrack' as const, startedAt };
   let projects: DependencyTrackProject[];
+  // DefectDojo's products are listed while Dependency-Track lists its projects.
+  const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
   try {
     projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) =>
       deps.progress.retry('project list', error, retry, delayMs),
     );
   } catch (err) {
+    await pendingProducts;
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
   }
-  const products = await productDirectory(deps.defectDojo, deps.retry, deps.progress);
+  const products = await pendingProducts;
   const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products));
   return finishReport(head, items);
 }
