@@ -347,6 +347,8 @@ export class FakeDefectDojo {
   readonly calls: { route: DefectDojoRoute | 'unknown'; url: string; authorization: string | undefined; method?: string }[] = [];
   readonly uploads: RecordedUpload[] = [];
   readonly tests: FakeTest[] = [];
+  /** The tests of each product, engagement and scan type, oldest first: what a reimport looks in. */
+  private readonly testsByContext = new Map<string, FakeTest[]>();
   readonly products = new Map<string, { id: number; productType: string }>();
   /** The scan types this server knows: remove one to play a DefectDojo older than its parser. */
   readonly scanTypes = new Set<string>(KNOWN_SCAN_TYPES);
@@ -675,14 +677,15 @@ export class FakeDefectDojo {
     if (!existingProduct) this.products.set(fields.product_name, { id: this.nextId++, productType: fields.product_type_name! });
     // get_target_test_if_exists: the newest test of the engagement with this scan type and, when
     // test_title is given, this title; without it, whatever its title.
-    let test = this.tests
-      .filter((t) => t.product === fields.product_name && t.engagement === fields.engagement_name && t.scanType === scanType && (fields.test_title ? t.title === fields.test_title : true))
-      .at(-1);
+    const context = `${fields.product_name}\u0000${fields.engagement_name}\u0000${scanType}`;
+    const inContext = this.testsByContext.get(context) ?? this.testsByContext.set(context, []).get(context)!;
+    let test = inContext.filter((t) => (fields.test_title ? t.title === fields.test_title : true)).at(-1);
     // A new test comes from an import, which never closes old findings.
     const closeOld = test !== undefined && fields.close_old_findings !== 'false';
     if (!test) {
       test = { id: this.nextId++, product: fields.product_name, engagement: fields.engagement_name, scanType: scanType!, title: fields.test_title, findings: new Map() };
       this.tests.push(test);
+      inContext.push(test);
     }
     const before = statisticsOf([...test.findings.values()].map((f) => ({ ...f })));
     const created: FakeFinding[] = [];
