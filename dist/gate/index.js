@@ -28586,7 +28586,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9402);
 /* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9309);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5924);
 
 
 
@@ -28597,7 +28597,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9309:
+/***/ 5924:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28605,6 +28605,8 @@ __webpack_async_result__();
 __nccwpck_require__.d(__webpack_exports__, {
   R: () => (/* binding */ runGate)
 });
+
+// UNUSED EXPORTS: MAX_FINDING_ANNOTATIONS
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -28765,96 +28767,267 @@ function blocks(severity, failOn) {
     return RANK[severity] >= RANK[failOn];
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/args.js
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./build/actions/gate/dependencies.js
 
-
-
-
-
-const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
-const USAGE = `Usage: gate ci [options]
-
-Classifies SARIF findings as net-new (introduced by the pull request, since the merge-base of
-base and head) or pre-existing, and fails only on net-new ones.
-
-Options:
-  --sarif <path>          SARIF report (default ${DEFAULT_SARIF})
-  --base <sha|ref>        base of the pull request (default: the pull-request event's base sha)
-  --head <sha|ref>        head of the pull request (default HEAD)
-  --repo <path>           repository working tree (default: the current directory)
-  --fail-on <severity>    critical | high | medium | low | any | none (default high)
-  --strict                skipped linters and failed tool runs are errors (exit 2)
-  --filtered-out <path>   write the net-new-only SARIF here
-  --counts-json <path>    write the counts document here
-  --linters <keys>        enabled MegaLinter linter keys, comma-separated
-                          (default: ENABLE_LINTERS, else .mega-linter.yml)
-  --help                  this text
-
-Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,
-for example a shallow clone: check out with fetch-depth: 0).`;
-/** The pull-request event's base commit, when the workflow runs on one. */
-function eventBase(env) {
-    if (!env.GITHUB_EVENT_PATH)
+/** `pkg:type/namespace/name@version?qualifiers#subpath` (the package URL spec), decoded. */
+function parsePurl(purl) {
+    const match = /^pkg:([a-z][a-z0-9.+-]*)\/([^?#\s]+)/i.exec(purl.trim());
+    if (!match)
         return undefined;
+    const type = match[1].toLowerCase();
+    let path = match[2];
+    let version;
+    const at = path.lastIndexOf('@');
+    if (at > 0) {
+        version = path.slice(at + 1);
+        path = path.slice(0, at);
+    }
+    let parts;
     try {
-        const event = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
-        const sha = event.pull_request?.base?.sha;
-        return typeof sha === 'string' && sha ? sha : undefined;
+        parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+        if (version !== undefined)
+            version = decodeURIComponent(version);
     }
     catch {
         return undefined;
     }
+    const name = parts.pop();
+    if (!name)
+        return undefined;
+    const namespace = parts.join('/');
+    const names = !namespace ? [name] : type === 'maven' ? [`${namespace}:${name}`, name] : [`${namespace}/${name}`];
+    return { names, ...(version ? { version } : {}) };
 }
-/** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
-function parseCommand(argv, env, cwd) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_.parseArgs)({
-            args: [...argv],
-            allowPositionals: true,
-            strict: true,
-            options: {
-                sarif: { type: 'string' },
-                base: { type: 'string' },
-                head: { type: 'string' },
-                repo: { type: 'string' },
-                'fail-on': { type: 'string' },
-                strict: { type: 'boolean' },
-                'filtered-out': { type: 'string' },
-                'counts-json': { type: 'string' },
-                linters: { type: 'string' },
-                help: { type: 'boolean', short: 'h' },
-            },
-        });
+function fromNameVersion(name, version) {
+    const n = name?.trim();
+    if (!n)
+        return undefined;
+    // Maven coordinates `group:artifact`: the pom names the artifact on its own line.
+    const names = n.includes(':') && !n.startsWith('pkg:') ? [n, n.slice(n.lastIndexOf(':') + 1)] : [n];
+    const v = version?.trim();
+    return { names, ...(v ? { version: v } : {}) };
+}
+const TEXT_PATTERNS = [
+    // Trivy: "Package: lodash\nInstalled Version: 4.17.20\nVulnerability CVE-…"
+    /Package: *(\S+)\s*\n\s*Installed Version: *(\S+)/,
+    // grype: "A high vulnerability in npm package: lodash, version 4.17.20 was found at: /package-lock.json"
+    /package: *(\S+?), version (\S+) was found/,
+    // osv-scanner: "Package 'lodash@4.17.20' is vulnerable to 'GHSA-…'" (scoped npm names hold an @ too)
+    /Package '(.+)@([^@']+)' is vulnerable/,
+];
+// Only names that cannot mean anything but a package: a code finding misread as a dependency one
+// would be judged by the wrong rule.
+const NAME_KEYS = ['PkgName', 'pkgName', 'packageName', 'package_name', 'pkg_name'];
+const PURL_KEYS = ['purl', 'purls', 'packageUrl', 'package_url'];
+const VERSION_KEYS = ['InstalledVersion', 'installedVersion', 'packageVersion', 'package_version', 'installed_version'];
+function purlIn(values) {
+    if (values === undefined)
+        return undefined;
+    for (const v of Array.isArray(values) ? values : [values]) {
+        if (typeof v === 'string' && v.startsWith('pkg:')) {
+            const p = parsePurl(v);
+            if (p)
+                return p;
+        }
     }
-    catch (err) {
-        throw new GateError(`${err.message}\n\n${USAGE}`);
+    return undefined;
+}
+function purlInValues(prints) {
+    return prints && typeof prints === 'object' ? purlIn(Object.values(prints)) : undefined;
+}
+/**
+ * The package a result names, or undefined: properties (`PkgName`/`InstalledVersion` and the
+ * like, `purl`/`purls`), fingerprints holding a package URL, then the message text as Trivy,
+ * grype and osv-scanner write it, then any package URL in the message.
+ */
+function packageOf(result) {
+    // Called for every result in a changed file: the common case (no properties, no fingerprints,
+    // no package in the message) allocates nothing.
+    const props = result.properties;
+    if (props && typeof props === 'object') {
+        for (const key of PURL_KEYS) {
+            const p = purlIn(props[key]);
+            if (p)
+                return p;
+        }
+        const nameKey = NAME_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
+        if (nameKey) {
+            const versionKey = VERSION_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
+            const p = fromNameVersion(props[nameKey], versionKey ? props[versionKey] : undefined);
+            if (p)
+                return p;
+        }
     }
-    const { values, positionals } = parsed;
-    if (values.help || positionals.length === 0)
-        return { kind: 'help' };
-    if (positionals[0] !== 'ci' || positionals.length > 1)
-        throw new GateError(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
-    const failOn = (values['fail-on'] ?? 'high').toLowerCase();
-    if (!FAIL_ON.includes(failOn))
-        throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
-    const base = values.base ?? eventBase(env);
-    if (!base)
-        throw new GateError('no --base given and no pull-request event to read it from');
-    return {
-        kind: 'ci',
-        options: {
-            sarif: (0,external_node_path_namespaceObject.resolve)(cwd, values.sarif ?? DEFAULT_SARIF),
-            base,
-            head: values.head ?? 'HEAD',
-            repo: (0,external_node_path_namespaceObject.resolve)(cwd, values.repo ?? '.'),
-            failOn: failOn,
-            strict: values.strict ?? false,
-            ...(values['filtered-out'] ? { filteredOut: (0,external_node_path_namespaceObject.resolve)(cwd, values['filtered-out']) } : {}),
-            ...(values['counts-json'] ? { countsJson: (0,external_node_path_namespaceObject.resolve)(cwd, values['counts-json']) } : {}),
-            ...(values.linters !== undefined ? { linters: values.linters } : {}),
-        },
-    };
+    const fingerprinted = purlInValues(result.partialFingerprints) ?? purlInValues(result.fingerprints);
+    if (fingerprinted)
+        return fingerprinted;
+    const text = result.message?.text;
+    if (typeof text !== 'string')
+        return undefined;
+    // Most results name no package: two substring tests spare them the patterns.
+    if (text.includes('ackage')) {
+        for (const pattern of TEXT_PATTERNS) {
+            const m = pattern.exec(text);
+            if (m)
+                return fromNameVersion(m[1], m[2]);
+        }
+    }
+    const purl = text.includes('pkg:') ? /pkg:[a-z][a-z0-9.+-]*\/[^\s"'<>()]+/i.exec(text) : null;
+    return purl ? parsePurl(purl[0]) : undefined;
+}
+/**
+ * Lockfiles by name: machine-written, read only by dependency scanners, whose line 1 is a
+ * placeholder. (Manifests such as package.json or pom.xml are also linted, with real lines.)
+ */
+const LOCKFILES = new Set([
+    'package-lock.json',
+    'npm-shrinkwrap.json',
+    'yarn.lock',
+    'pnpm-lock.yaml',
+    'bun.lock',
+    'go.sum',
+    'gradle.lockfile',
+    'uv.lock',
+    'poetry.lock',
+    'Pipfile.lock',
+    'pdm.lock',
+    'Cargo.lock',
+    'Gemfile.lock',
+    'composer.lock',
+    'packages.lock.json',
+    'mix.lock',
+    'pubspec.lock',
+    'Podfile.lock',
+    'Package.resolved',
+    'conan.lock',
+]);
+function isLockfile(path) {
+    return LOCKFILES.has(path.slice(path.lastIndexOf('/') + 1));
+}
+const dependencies_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A name as it appears in lockfiles: case aside, `-`, `_` and `.` interchangeable (PyPI's rule). */
+function nameRegExp(name) {
+    const body = name
+        .split(/[-_.]/)
+        .map(dependencies_escape)
+        .join('[-_.]');
+    // Not inside a longer name: `lodash` does not match `lodash.merge` or `lodash-es`, but does
+    // match `lodash-4.17.21.tgz` and `lodash@4.17.21`.
+    return new RegExp(`(?<![A-Za-z0-9_.-])${body}(?![A-Za-z0-9_]|[-_.][A-Za-z])`, 'i');
+}
+/** A version with an optional leading `v` (go.mod writes v1.2.3, osv-scanner 1.2.3), not a prefix of a longer one. */
+function versionRegExp(version) {
+    const core = dependencies_escape(version.replace(/^v(?=\d)/, ''));
+    return new RegExp(`(?<![0-9A-Za-z.])v?${core}(?![0-9]|\\.[0-9])`);
+}
+function indentOf(line) {
+    let i = 0;
+    while (i < line.length && (line[i] === ' ' || line[i] === '\t'))
+        i++;
+    return i;
+}
+const blank = (line) => line.trim() === '';
+/**
+ * The entry an added line belongs to, as line indexes [from, to]: for an indented line, its
+ * parent (the nearest line above with less indentation) and all the parent's children, which
+ * is a package's object in package-lock.json, its `<dependency>` in pom.xml, its entry in
+ * yarn.lock and pnpm-lock.yaml; for an unindented line, its paragraph (lines between blank
+ * lines), which is a `[[package]]` table in Cargo.lock, poetry.lock and uv.lock.
+ */
+function entryOf(lines, index) {
+    const indent = indentOf(lines[index]);
+    if (indent === 0 || blank(lines[index])) {
+        let from = index;
+        while (from > 0 && !blank(lines[from - 1]))
+            from--;
+        let to = index;
+        while (to + 1 < lines.length && !blank(lines[to + 1]))
+            to++;
+        return [from, to];
+    }
+    let parent = index - 1;
+    while (parent >= 0 && (blank(lines[parent]) || indentOf(lines[parent]) >= indent))
+        parent--;
+    if (parent < 0)
+        return [0, lines.length - 1];
+    const parentIndent = indentOf(lines[parent]);
+    let to = index;
+    while (to + 1 < lines.length && (blank(lines[to + 1]) || indentOf(lines[to + 1]) > parentIndent))
+        to++;
+    return [parent, to];
+}
+/**
+ * Whether the pull request introduced a package in a changed file: the package appears on an
+ * added line of it. With a version, the version must be on the added line and the name on it or
+ * in its entry (a version bump in package-lock.json, Cargo.lock or pom.xml changes the version
+ * line, not the name line). Head files are read from git only for the files asked about.
+ */
+class DependencyChanges {
+    diff;
+    repo;
+    texts = new Map();
+    answers = new Map();
+    constructor(diff, repo) {
+        this.diff = diff;
+        this.repo = repo;
+    }
+    introduces(path, pkg) {
+        const added = this.diff.files.get(path);
+        if (added === undefined)
+            return false;
+        if (added === 'all')
+            return true;
+        const key = `${path}\u0000${pkg.names.join('\u0000')}\u0000${pkg.version ?? ''}`;
+        let answer = this.answers.get(key);
+        if (answer === undefined) {
+            const lines = this.headLines(path);
+            // A changed file that cannot be read at head cannot clear the finding.
+            answer = lines === undefined || this.onAddedLine(lines, added, pkg);
+            this.answers.set(key, answer);
+        }
+        return answer;
+    }
+    onAddedLine(lines, added, pkg) {
+        const names = pkg.names.map(nameRegExp);
+        const version = pkg.version ? versionRegExp(pkg.version) : undefined;
+        // A plain substring test first: a regenerated lockfile can have many thousand added lines.
+        const core = pkg.version?.replace(/^v(?=\d)/, '');
+        const named = (text) => names.some((n) => n.test(text));
+        for (const n of added) {
+            const text = lines[n - 1];
+            if (text === undefined)
+                continue;
+            if (version && (!text.includes(core) || !version.test(text)))
+                continue;
+            if (named(text))
+                return true;
+            const [from, to] = entryOf(lines, n - 1);
+            for (let i = from; i <= to; i++)
+                if (i !== n - 1 && named(lines[i]))
+                    return true;
+        }
+        return false;
+    }
+    headLines(path) {
+        if (this.texts.has(path))
+            return this.texts.get(path);
+        let lines;
+        try {
+            const text = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', `${this.diff.head}:${path}`], {
+                encoding: 'utf8',
+                maxBuffer: 1 << 30,
+                stdio: ['ignore', 'pipe', 'ignore'],
+            });
+            lines = text.split(/\r?\n/);
+        }
+        catch {
+            lines = undefined;
+        }
+        this.texts.set(path, lines);
+        return lines;
+    }
 }
 
 // EXTERNAL MODULE: external "node:url"
@@ -28881,11 +29054,11 @@ function joinUri(base, uri) {
     return `${base.endsWith('/') ? base : `${base}/`}${uri}`;
 }
 /**
- * A SARIF artifact URI as a path relative to the repository: `file://` URIs, absolute paths under
- * the workspace, `uriBaseId` (`%SRCROOT%` and friends) and MegaLinter's container prefixes all
- * become `src/app.ts`. A path outside the workspace stays absolute (it can never match the diff).
+ * A SARIF artifact URI decoded to a path: `file://` URIs and `uriBaseId` (`%SRCROOT%` and
+ * friends, through `originalUriBaseIds`) resolved, percent-escapes decoded. The result is an
+ * absolute path or a relative one as the tool wrote it (without a leading `./`).
  */
-function normaliseUri(run, uri, uriBaseId, workspace) {
+function decodeUri(run, uri, uriBaseId) {
     const base = baseOf(run, uriBaseId);
     let value = base && base !== 'file://' && base !== 'file:///' ? joinUri(base, uri) : uri;
     if (/^file:/i.test(value)) {
@@ -28904,46 +29077,101 @@ function normaliseUri(run, uri, uriBaseId, workspace) {
             // Keep an undecodable URI as written.
         }
     }
-    for (const root of CONTAINER_ROOTS) {
-        if (value.startsWith(root))
-            return value.slice(root.length);
-    }
-    if ((0,external_node_path_namespaceObject.isAbsolute)(value)) {
-        const inside = (0,external_node_path_namespaceObject.relative)((0,external_node_path_namespaceObject.resolve)(workspace), value);
-        if (!inside.startsWith('..') && !(0,external_node_path_namespaceObject.isAbsolute)(inside))
-            return inside.split(external_node_path_namespaceObject.sep).join('/');
-        return value;
-    }
     return value.replace(/^(\.\/)+/, '');
 }
+function inside(root, path) {
+    const rel = (0,external_node_path_namespaceObject.relative)((0,external_node_path_namespaceObject.resolve)(root), path);
+    return rel !== '' && !rel.startsWith('..') && !(0,external_node_path_namespaceObject.isAbsolute)(rel) ? rel.split(external_node_path_namespaceObject.sep).join('/') : undefined;
+}
+/** A relative path read against the given directory, then against the top level. */
+function relativeCandidates(path, checkout) {
+    const candidates = [];
+    for (const [joined, base] of [
+        [external_node_path_namespaceObject.posix.normalize(checkout.prefix + path), 'given'],
+        [external_node_path_namespaceObject.posix.normalize(path), 'top'],
+    ]) {
+        if (!joined.startsWith('../') && joined !== '..' && !candidates.some((c) => c.path === joined))
+            candidates.push({ path: joined, base });
+    }
+    return candidates;
+}
 /**
- * The first physical location of each result of one run, normalised. A report names the same
- * files over and over, so each distinct URI is normalised once.
+ * The repository paths (relative to the git top level, as the diff's are) a decoded path may
+ * name. An absolute path under the top level or under `--repo` is read from there; MegaLinter's
+ * container prefixes (`/tmp/lint/`, `/github/workspace/`: where it mounts the workspace) leave a
+ * relative path; any other absolute path is root-relative (scanners that scan at `/` write
+ * `/src/app.py`), read against the top level first.
+ */
+function candidatePaths(decoded, checkout) {
+    for (const root of CONTAINER_ROOTS) {
+        if (decoded.startsWith(root))
+            return relativeCandidates(decoded.slice(root.length), checkout);
+    }
+    if (!(0,external_node_path_namespaceObject.isAbsolute)(decoded))
+        return relativeCandidates(decoded, checkout);
+    const underTop = inside(checkout.topLevel, decoded);
+    if (underTop !== undefined)
+        return [{ path: underTop, base: 'top' }];
+    const underGiven = inside(checkout.directory, decoded);
+    if (underGiven !== undefined)
+        return [{ path: external_node_path_namespaceObject.posix.normalize(checkout.prefix + underGiven), base: 'given' }];
+    return relativeCandidates(decoded.replace(/^\/+/, ''), checkout).reverse();
+}
+/**
+ * The first physical location of each result of one run, as a path of the head commit. A path
+ * that names no file of the head is `unmapped`. When a path exists both under `--repo` and under
+ * the top level, the run's other paths decide: the base that more of them were found in, counting
+ * the run's `artifacts` list first and the results read so far (the given directory on a tie). A report names the same files over and over, so each distinct
+ * URI is resolved once.
  */
 class RunLocations {
     run;
-    workspace;
-    paths = new Map();
-    constructor(run, workspace) {
+    checkout;
+    resolved = new Map();
+    votes = { given: 0, top: 0 };
+    constructor(run, checkout) {
         this.run = run;
-        this.workspace = workspace;
+        this.checkout = checkout;
+        // The run's artifact list, when the tool writes one, votes before any result is read.
+        const artifacts = Array.isArray(run.artifacts) ? run.artifacts : [];
+        for (const artifact of artifacts) {
+            const uri = artifact?.location?.uri;
+            const baseId = artifact?.location?.uriBaseId;
+            if (typeof uri === 'string' && uri)
+                this.resolve(uri, typeof baseId === 'string' ? baseId : undefined);
+        }
     }
     of(result) {
         const physical = result.locations?.[0]?.physicalLocation;
         const uri = physical?.artifactLocation?.uri;
         if (!uri || typeof uri !== 'string')
             return {};
-        const baseId = physical.artifactLocation?.uriBaseId;
-        const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
-        let path = this.paths.get(key);
-        if (path === undefined) {
-            path = normaliseUri(this.run, uri, baseId, this.workspace);
-            this.paths.set(key, path);
-        }
+        const entry = this.resolve(uri, physical.artifactLocation?.uriBaseId);
         const region = physical.region;
         const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
         const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
-        return { path, startLine, endLine };
+        if (entry.existing.length === 0)
+            return { path: entry.display, startLine, endLine, unmapped: true };
+        const chosen = entry.existing.length === 1 ? entry.existing[0] : this.preferred(entry.existing);
+        return { path: chosen.path, startLine, endLine };
+    }
+    resolve(uri, baseId) {
+        const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
+        let entry = this.resolved.get(key);
+        if (entry === undefined) {
+            const decoded = decodeUri(this.run, uri, baseId);
+            const candidates = candidatePaths(decoded, this.checkout);
+            const existing = candidates.filter((c) => this.checkout.files.has(c.path));
+            if (existing.length === 1)
+                this.votes[existing[0].base]++;
+            entry = { existing, display: candidates[0]?.path ?? decoded };
+            this.resolved.set(key, entry);
+        }
+        return entry;
+    }
+    preferred(existing) {
+        const base = this.votes.top > this.votes.given ? 'top' : 'given';
+        return existing.find((c) => c.base === base) ?? existing[0];
     }
 }
 
@@ -28951,12 +29179,61 @@ class RunLocations {
 /**
  * MegaLinter linters whose descriptor lacks `can_output_sarif: true`, per major version: they never
  * reach the merged SARIF report, so an enabled one is skipped by name. Read from
- * oxsecurity/megalinter: v8.8.0 (e08c2b05) and v9.6.0 (ef3e84b8) descriptor files; v10.0.0
- * (15e5b455) from the linter table of its README, which is generated from the descriptors and
- * shows the SARIF badge exactly when `can_output_sarif` is true. Disabled and deprecated linters
- * are included (enabling one still yields no SARIF). Regenerate when a new major ships.
+ * oxsecurity/megalinter's descriptor files (`megalinter/descriptors/*.megalinter-descriptor.yml`,
+ * the key being a linter's `name`, else `<descriptor_id>_<LINTER_NAME>` with `-` as `_`, as
+ * Linter.py builds it): v6 at tag v6.22.2 (93700f8c, the last v6 release), v7 at tag v7.13.0
+ * (bacb5f86, the last v7 release), both read from forks that carry the upstream tags, since the
+ * upstream snapshot was too large to fetch here; v8 at v8.8.0 (e08c2b05) and v9 at v9.6.0
+ * (ef3e84b8); v10 at v10.0.0 (15e5b455) from the linter table of its README, which is generated
+ * from the descriptors and shows the SARIF badge exactly when `can_output_sarif` is true. Each
+ * major's table is its last (or a late) release: a linter that gained SARIF within a major is
+ * missing from an older minor's report, not skipped, and so is still reported. Disabled and
+ * deprecated linters are included (enabling one still yields no SARIF). Regenerate when a new
+ * major ships.
  */
 const NO_SARIF_LINTERS = {
+    6: new Set([
+        'ACTION_ACTIONLINT', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER', 'CLOJURE_CLJ_KONDO',
+        'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT',
+        'CSS_SCSS_LINT', 'CSS_STYLELINT', 'C_CPPLINT', 'DART_DARTANALYZER', 'EDITORCONFIG_EDITORCONFIG_CHECKER',
+        'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT', 'GO_GOLANGCI_LINT', 'GRAPHQL_GRAPHQL_SCHEMA_LINTER',
+        'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER', 'JAVASCRIPT_STANDARD', 'JSON_JSONLINT',
+        'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R', 'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM',
+        'KUBERNETES_KUBEVAL', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT',
+        'MARKDOWN_MARKDOWN_LINK_CHECK', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT',
+        'OPENAPI_SPECTRAL', 'PERL_PERLCRITIC', 'PHP_PHPCS', 'PHP_PHPLINT', 'PHP_PHPSTAN', 'POWERSHELL_POWERSHELL',
+        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
+        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT', 'PYTHON_RUFF',
+        'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_GOODCHECK', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT',
+        'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR', 'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA',
+        'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL',
+        'SPELL_MISSPELL', 'SPELL_PROSELINT', 'SQL_SQLFLUFF', 'SQL_SQL_LINT', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
+        'TEKTON_TEKTON_LINT', 'TERRAFORM_KICS', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT',
+        'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER',
+        'YAML_V8R', 'YAML_YAMLLINT',
+    ]),
+    7: new Set([
+        'ACTION_ACTIONLINT', 'API_SPECTRAL', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
+        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
+        'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR', 'CSS_SCSS_LINT',
+        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPLINT', 'DART_DARTANALYZER', 'EDITORCONFIG_EDITORCONFIG_CHECKER',
+        'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT', 'GO_GOLANGCI_LINT', 'GRAPHQL_GRAPHQL_SCHEMA_LINTER',
+        'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER', 'JAVASCRIPT_STANDARD', 'JSON_JSONLINT',
+        'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R', 'KOTLIN_DETEKT', 'KUBERNETES_HELM',
+        'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT',
+        'MARKDOWN_MARKDOWN_LINK_CHECK', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT',
+        'OPENAPI_SPECTRAL', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER', 'POWERSHELL_POWERSHELL',
+        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
+        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT', 'RAKU_RAKU',
+        'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT',
+        'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR', 'SALESFORCE_LIGHTNING_FLOW_SCANNER',
+        'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA', 'SALESFORCE_SFDX_SCANNER_LWC',
+        'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL', 'SPELL_LYCHEE',
+        'SPELL_PROSELINT', 'SPELL_VALE', 'SQL_SQLFLUFF', 'SQL_SQL_LINT', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
+        'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER',
+        'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R',
+        'YAML_YAMLLINT',
+    ]),
     8: new Set([
         'ACTION_ACTIONLINT', 'API_SPECTRAL', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
         'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
@@ -29040,100 +29317,278 @@ function linterKeyOf(run) {
     const match = /\(MegaLinter ([A-Z0-9_]+)\)/.exec(run.tool.driver.name ?? '');
     return match?.[1];
 }
-/** The MegaLinter major version that wrote the report (its image's build version or a docs URL). */
+/** A major version from MegaLinter's version texts: `v8`, `v7.10.0`, `8.3.0`, never `latest` or `beta`. */
+const VERSION = /^v?(\d+)(?:\.\d+){0,2}$/;
+/**
+ * The MegaLinter major version that wrote the report: its image's build version (`v6`, `v7.10.0`),
+ * else the last path segment of a docs URL (`https://megalinter.io/8.3.0`,
+ * `https://oxsecurity.github.io/megalinter/v6.6.0`), the report's own, then its runs'
+ * (`…/7.9.0/descriptors/bash_shellcheck`).
+ */
 function megalinterMajor(log) {
     const image = log.properties?.dockerImage?.buildVersion;
-    const doc = log.properties?.docUrl;
-    for (const text of [image, doc]) {
-        const match = typeof text === 'string' ? /v?(\d+)\.\d+\.\d+/.exec(text) : null;
-        if (match)
-            return Number(match[1]);
-    }
-    return undefined;
-}
-function keysFrom(value) {
-    const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-    return list.map((k) => String(k).trim()).filter((k) => /^[A-Z0-9_]+$/.test(k));
-}
-/**
- * The enabled linters: `--linters`, else MegaLinter's `ENABLE_LINTERS` setting, else the
- * `ENABLE_LINTERS` of `.mega-linter.yml` in the repository. Undefined when none says. The YAML
- * parser is loaded only when that file is read: it is most of the gate's code, and most runs
- * never need it.
- */
-async function enabledLinters(option, env, repo) {
-    if (option !== undefined)
-        return keysFrom(option);
-    if (env.ENABLE_LINTERS?.trim())
-        return keysFrom(env.ENABLE_LINTERS);
-    for (const name of ['.mega-linter.yml', '.mega-linter.yaml']) {
-        const file = (0,external_node_path_namespaceObject.join)(repo, name);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(file))
+    if (typeof image === 'string' && VERSION.test(image.trim()))
+        return Number(VERSION.exec(image.trim())[1]);
+    const urls = [log.properties?.docUrl, ...log.runs.map((run) => run.properties?.megalinter?.docUrl)];
+    for (const url of urls) {
+        if (typeof url !== 'string')
             continue;
-        const { parse } = await __nccwpck_require__.e(/* import() | yaml */ 602).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
-        const config = parse((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8'));
-        if (config?.ENABLE_LINTERS !== undefined)
-            return keysFrom(config.ENABLE_LINTERS);
+        for (const segment of url.split(/[/?#]/)) {
+            const match = VERSION.exec(segment);
+            if (match)
+                return Number(match[1]);
+        }
     }
     return undefined;
 }
-/**
- * Enabled linters that cannot reach the merged SARIF (their descriptor lacks `can_output_sarif`):
- * they are skipped by name, with the reason, and yield no findings.
- */
-function skippedLinters(enabled, major) {
-    if (!enabled)
-        return [];
-    // An older report uses the oldest table, an unknown or newer one the newest.
+/** A report MegaLinter merged: its comment or image says so, or a run carries a linter key. */
+function isMegalinterReport(log) {
+    const comment = log.properties?.comment;
+    return (typeof comment === 'string' && /MegaLinter/i.test(comment)) || log.properties?.dockerImage !== undefined || log.runs.some((run) => linterKeyOf(run) !== undefined);
+}
+/** The table of a major version: an older report uses the oldest table, an unknown or newer one the newest. */
+function tableFor(major) {
     const versions = Object.keys(NO_SARIF_LINTERS).map(Number).sort((a, b) => a - b);
     const version = major === undefined ? versions.at(-1) : major < versions[0] ? versions[0] : (versions.filter((v) => v <= major).at(-1) ?? versions.at(-1));
-    const table = NO_SARIF_LINTERS[version];
+    return { version, table: NO_SARIF_LINTERS[version] };
+}
+/**
+ * Enabled linters that cannot reach the merged SARIF: their descriptor lacks `can_output_sarif`,
+ * or `SARIF_REPORTER_LINTERS` leaves them out. They are skipped by name, with the reason, and
+ * yield no findings.
+ */
+function skippedLinters(enabled, major, sarifLinters) {
+    if (!enabled)
+        return [];
+    const { version, table } = tableFor(major);
+    const skipped = [];
+    for (const linter of [...new Set(enabled)].sort()) {
+        if (table.has(linter))
+            skipped.push({ linter, reason: `MegaLinter v${version} cannot write SARIF for ${linter} (no can_output_sarif in its descriptor)` });
+        else if (sarifLinters && !sarifLinters.includes(linter))
+            skipped.push({ linter, reason: `SARIF_REPORTER_LINTERS does not list ${linter}, so MegaLinter writes no SARIF for it` });
+    }
+    return skipped;
+}
+/**
+ * Enabled linters that can write SARIF but have no run in the report. MegaLinter's SARIF reporter
+ * merges the runs of each linter's own `sarif/<KEY>.sarif` and silently leaves out one that is
+ * missing or is not JSON; it also has no run for a linter that had no file to lint. When the
+ * linter's own file is beside the report, it was written but not merged: the reason says so.
+ */
+function missingLinters(log, sarifPath, enabled, skipped) {
+    if (!enabled || !isMegalinterReport(log))
+        return [];
+    const ran = new Set(log.runs.map(linterKeyOf).filter((k) => k !== undefined));
+    const notExpected = new Set(skipped.map((s) => s.linter));
     return [...new Set(enabled)]
-        .filter((key) => table.has(key))
+        .filter((linter) => !ran.has(linter) && !notExpected.has(linter))
         .sort()
-        .map((linter) => ({ linter, reason: `MegaLinter v${version} cannot write SARIF for ${linter} (no can_output_sarif in its descriptor)` }));
+        .map((linter) => {
+        const own = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(sarifPath), 'sarif', `${linter}.sarif`);
+        return {
+            linter,
+            reason: (0,external_node_fs_namespaceObject.existsSync)(own)
+                ? `enabled, but its SARIF file sarif/${linter}.sarif beside the report was not merged (MegaLinter leaves out a file it cannot read as JSON)`
+                : 'enabled and able to write SARIF, but the report has no run of it (its SARIF file was not written, or it had no file to lint)',
+        };
+    });
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/secrets.js
 
 
-/** Secret scanners whose findings may point at SOPS-encrypted values. */
-const SECRET_SCANNERS = /gitleaks|secretlint|trufflehog|detect-secrets|ggshield|kics-secrets|devskim-secrets|REPOSITORY_GITLEAKS|REPOSITORY_SECRETLINT|REPOSITORY_TRUFFLEHOG/i;
-const SOPS_VALUE = /ENC\[AES256_GCM,/;
-function isSecretScanner(run, linterKey) {
-    return SECRET_SCANNERS.test(run.tool.driver.name ?? '') || SECRET_SCANNERS.test(linterKey ?? '');
+
+/**
+ * "Secret-like" is decided from what the report says, so that a scanner the gate has never heard
+ * of is covered when it describes its findings the usual way:
+ * - the tool: its driver name or MegaLinter key names a secret scanner, or says "secret";
+ * - the rule: its id, name or short description speaks of secrets, passwords, credentials, API,
+ *   access or private keys, or high-entropy strings (checkov `CKV_SECRET_*`,
+ *   KICS "Passwords And Secrets - …", Semgrep `….secrets.…`, CodeQL `…/hardcoded-credentials`);
+ * - tags (`properties.tags` of the rule or the result) or `properties.category` saying so, or
+ *   naming CWE-798, 259, 260 or 321 (hard-coded credentials, passwords and keys) — Trivy tags its
+ *   secret rules `secret`, Semgrep and CodeQL tag the CWE;
+ * - a rule's relationship to one of those CWEs (KICS links each rule to its CWE taxon).
+ */
+const SECRET_TOOL = /secret|gitleaks|trufflehog|ggshield|nosey-?parker|talisman|whispers|kingfisher/i;
+// "hard-coded" alone is not enough: bandit's hardcoded_tmp_directory is no secret.
+const SECRET_WORDS = /secret|passw(?:or)?d|credential|api[-_ ]?key|access[-_ ]?key|private[-_ ]?key|high[-_ ]?entropy/i;
+const SECRET_CWE = /\bcwe[-_/ ]?0*(?:798|259|260|321)\b/i;
+const secrets_text = (value) => (typeof value === 'string' ? value : '');
+const says = (value) => SECRET_WORDS.test(secrets_text(value)) || SECRET_CWE.test(secrets_text(value));
+function propertiesSay(properties) {
+    if (!properties)
+        return false;
+    const tags = properties.tags;
+    return (Array.isArray(tags) && tags.some(says)) || says(properties.category);
+}
+function ruleSays(rule) {
+    const description = rule.shortDescription?.text;
+    if ([rule.id, rule.name, description].some((v) => SECRET_WORDS.test(secrets_text(v))))
+        return true;
+    if (propertiesSay(rule.properties))
+        return true;
+    const relationships = Array.isArray(rule.relationships) ? rule.relationships : [];
+    return relationships.some((r) => /^cwe$/i.test(secrets_text(r.target?.toolComponent?.name)) && SECRET_CWE.test(`CWE-${secrets_text(r.target?.id)}`));
+}
+/** Whether one run's results are secret-like; each rule (by index and id) is judged once. */
+class SecretLike {
+    run;
+    tool;
+    /** Verdicts by `ruleIndex` (a number) or rule id (a string), or a composite key for `rule` references. */
+    rules = new Map();
+    constructor(run, linterKey) {
+        this.run = run;
+        this.tool = SECRET_TOOL.test(run.tool.driver.name ?? '') || SECRET_TOOL.test(linterKey ?? '');
+    }
+    test(result) {
+        if (this.tool)
+            return true;
+        if (propertiesSay(result.properties))
+            return true;
+        const id = secrets_text(result.ruleId ?? result.rule?.id);
+        // Called for every result: the common shapes (a ruleIndex, or only a ruleId) build no key.
+        const key = result.rule
+            ? `\0${result.rule.toolComponent?.index ?? ''}/${result.rule.index ?? result.ruleIndex ?? ''}/${id}`
+            : typeof result.ruleIndex === 'number'
+                ? result.ruleIndex
+                : id;
+        let verdict = this.rules.get(key);
+        if (verdict === undefined) {
+            const rule = ruleOf(this.run, result);
+            verdict = SECRET_WORDS.test(id) || (rule !== undefined && ruleSays(rule));
+            this.rules.set(key, verdict);
+        }
+        return verdict;
+    }
+}
+const BASE64 = '[A-Za-z0-9+/=]';
+/** One SOPS value: AES256-GCM data, IV, tag and type. */
+const SOPS_VALUE = new RegExp(`ENC\\[AES256_GCM,data:${BASE64}*,iv:${BASE64}+,tag:${BASE64}+,type:[a-z]+\\]`, 'g');
+/**
+ * A line that holds a SOPS value and nothing else but its key and punctuation: `key: ENC[…]`,
+ * `- ENC[…]`, `#ENC[…]` (an encrypted comment), `"key": "ENC[…]",`, `KEY=ENC[…]`, `key = ENC[…]`.
+ */
+const ONLY_VALUE = /^\s*(?:-\s+)?(?:#\s*)?(?:(?:"[^"]*"|'[^']*'|[^\s"'#:=][^"'#:=]*?)\s*[:=]\s*)?(?:"\0"|'\0'|\0)\s*,?\s*$/;
+/** ISO 8601 (YAML, dotenv) or seconds since the epoch (older JSON files). */
+const TIMESTAMP = /^(?:\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)|\d+(?:\.\d+)?)$/;
+/** An armour header such as `Version: GnuPG v1`. */
+const ARMOUR_HEADER = '[A-Za-z-]+: [^\\\\]*?';
+/** A SOPS file's own metadata (the `sops:` block): what each key may hold. */
+const METADATA = {
+    mac: /^ENC\[AES256_GCM,[^\]]*\]$/,
+    lastmodified: TIMESTAMP,
+    created_at: TIMESTAMP,
+    fp: /^[A-Fa-f0-9]{16,40}$/,
+    recipient: /^age1[0-9a-z]{20,}$/,
+    arn: /^arn:aws[\w-]*:kms:[\w-]+:\d+:(?:key|alias)\/[\w/-]+$/,
+    resource_id: /^projects\/[\w-]+\/locations\/[\w-]+\/keyRings\/[\w-]+\/cryptoKeys\/[\w-]+$/,
+    version: /^[\w.]+$/,
+    // The data key encrypted to a recipient: an armoured block, KMS base64, or Vault's ciphertext.
+    enc: new RegExp(`^(?:[|>][-+]?|${BASE64}{16,}|vault:v\\d+:${BASE64}+|-----BEGIN [A-Z ]+-----(?:\\\\n(?:${ARMOUR_HEADER}|${BASE64}*))+\\\\n-----END [A-Z ]+-----(?:\\\\n)?)$`),
+};
+/** A line of an armoured block (`enc: |`): its header, base64 body, checksum, or a blank line. */
+const ARMOUR_LINE = new RegExp(`^\\s*(?:-----(?:BEGIN|END) [A-Z ]+-----|${ARMOUR_HEADER}|${BASE64}*)\\s*$`);
+/** `key: value`, `"key": "value",`, `key = value`, `key=value`, the key without dotenv/INI nesting. */
+function keyValue(line) {
+    const match = /^\s*(?:-\s+)?(?:"([\w.-]+)"|([\w.-]+))\s*[:=]\s*(.*?)\s*,?\s*$/.exec(line);
+    if (!match)
+        return undefined;
+    const key = (match[1] ?? match[2]).replace(/^sops_/, '').replace(/^.*__map_/, '');
+    const value = match[3].replace(/^(["'])(.*)\1$/, '$2');
+    return { key, value };
 }
 /**
- * Whether the finding's lines in the working-tree file hold a SOPS ciphertext. The SARIF
- * snippet is never trusted (scanners redact it); the file is read instead. Files are read once.
+ * Line numbers (1-based) of a SOPS file's metadata that hold only key material: the encrypted
+ * data keys of every recipient (armoured PGP or age blocks, KMS and Vault ciphertexts), the MAC,
+ * fingerprints, age recipients, KMS ARNs, timestamps, the format version. The block is `sops:` in YAML, `"sops": {`
+ * in JSON, `[sops]` in INI, and the `sops_` keys of a dotenv file. Anything else in it (a key the
+ * list does not know, a value of the wrong shape) is not metadata and still gates.
+ */
+function sopsMetadataLines(lines) {
+    const found = new Set();
+    let block;
+    let jsonIndent = '';
+    let armourIndent = -1;
+    lines.forEach((line, i) => {
+        if (armourIndent >= 0) {
+            const indent = /^\s*/.exec(line)[0].length;
+            if ((indent > armourIndent || line.trim() === '') && ARMOUR_LINE.test(line)) {
+                found.add(i + 1);
+                return;
+            }
+            armourIndent = -1;
+        }
+        if (block === 'yaml' && /^[^\s#]/.test(line))
+            block = undefined;
+        else if (block === 'json' && line.startsWith(`${jsonIndent}}`))
+            block = undefined;
+        else if (block === 'ini' && /^\s*\[/.test(line))
+            block = undefined;
+        if (/^sops:\s*$/.test(line))
+            block = 'yaml';
+        else if (/^(\s*)"sops":\s*\{\s*$/.test(line))
+            [block, jsonIndent] = ['json', /^\s*/.exec(line)[0]];
+        else if (/^\s*\[sops\]\s*$/.test(line))
+            block = 'ini';
+        if (!block && !/^sops_\w+=/.test(line))
+            return;
+        const pair = keyValue(line);
+        if (!pair || !METADATA[pair.key]?.test(pair.value))
+            return;
+        found.add(i + 1);
+        if (block === 'yaml' && pair.key === 'enc' && /^[|>]/.test(pair.value))
+            armourIndent = /^\s*/.exec(line)[0].length;
+    });
+    return found;
+}
+/**
+ * Whether a finding's line in the working-tree file holds only SOPS ciphertext: a SOPS value
+ * alone on its line, or a SOPS file's key-material metadata (`sopsMetadataLines`). The SARIF snippet is never
+ * trusted (scanners redact it); the file is read instead, once.
  */
 class SopsDetector {
-    workspace;
+    root;
     files = new Map();
-    constructor(workspace) {
-        this.workspace = workspace;
+    /** `root`: the directory the locations' paths are relative to (the git top level). */
+    constructor(root) {
+        this.root = root;
     }
     isEncrypted(location) {
-        if (!location.path || location.startLine === undefined)
+        if (!location.path || location.startLine === undefined || location.unmapped)
             return false;
-        const lines = this.lines(location.path);
-        if (!lines)
+        const file = this.file(location.path);
+        if (!file)
             return false;
         // The finding's own line only: a plaintext secret on a neighbouring line still gates.
-        return SOPS_VALUE.test(lines[location.startLine - 1] ?? '');
+        const line = file.lines[location.startLine - 1];
+        if (line === undefined)
+            return false;
+        const masked = line.replace(SOPS_VALUE, '\0');
+        if (masked !== line && ONLY_VALUE.test(masked))
+            return true;
+        file.metadata ??= sopsMetadataLines(file.lines);
+        return file.metadata.has(location.startLine);
     }
-    lines(path) {
-        let lines = this.files.get(path);
-        if (lines === undefined) {
+    file(path) {
+        let file = this.files.get(path);
+        if (file === undefined) {
+            file = null;
             try {
-                lines = path.startsWith('/') || path.split('/').includes('..') ? null : (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.workspace, path), 'utf8').split('\n');
+                if (!path.startsWith('/') && !path.split('/').includes('..')) {
+                    const content = (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.root, path), 'utf8');
+                    // Only files that hold a SOPS value can hold SOPS ciphertext: the rest are not kept.
+                    if (content.includes('ENC[AES256_GCM,'))
+                        file = { lines: content.split(/\r?\n/) };
+                }
             }
             catch {
-                lines = null;
+                file = null;
             }
-            this.files.set(path, lines);
+            this.files.set(path, file);
         }
-        return lines;
+        return file;
     }
 }
 
@@ -29143,21 +29598,53 @@ class SopsDetector {
 
 
 
+
+/** What a result without a line in a changed file, naming no package, counts as. */
+const UNATTRIBUTED = ['net-new', 'pre-existing'];
+const UNMAPPED_EXAMPLES = 5;
 /** Suppressed unless every suppression was rejected or is still under review; `[]` is no suppression. */
 function isSuppressed(result) {
     const suppressions = result.suppressions ?? [];
     return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
 }
-/** Net-new: the file is new in the pull request, or the result's start line is an added line. */
+/**
+ * Net-new: the file is new in the pull request, or the result's start line is an added line;
+ * either way not when that line only moved (its text, whitespace normalised, was removed
+ * elsewhere in the diff).
+ */
 function isNetNew(diff, location) {
     if (!location.path)
         return false;
     const added = diff.files.get(location.path);
     if (added === undefined)
         return false;
+    if (location.startLine !== undefined && diff.moved.get(location.path)?.has(location.startLine))
+        return false;
     if (added === 'all')
         return true;
     return location.startLine !== undefined && added.has(location.startLine);
+}
+function verdictOf(diff, dependencies, result, location) {
+    const path = location.path;
+    const added = diff.files.get(path);
+    if (added === undefined)
+        return 'pre-existing';
+    // Dependency scanners put a lockfile's findings on line 1 or on no line: the package decides.
+    // A real line (past 1) that is added still counts, so a result misread as naming a package is
+    // never passed by it.
+    const pkg = packageOf(result);
+    if (pkg) {
+        if (dependencies.introduces(path, pkg))
+            return 'net-new';
+        return location.startLine !== undefined && location.startLine > 1 && isNetNew(diff, location) ? 'net-new' : 'pre-existing';
+    }
+    const line = location.startLine;
+    // Line 1 of a lockfile is where scanners put what has no line.
+    if (line === undefined || (line === 1 && isLockfile(path)))
+        return added === 'all' ? 'net-new' : 'unattributed';
+    if (added !== 'all' && !added.has(line))
+        return 'pre-existing';
+    return diff.moved.get(path)?.has(line) ? 'moved' : 'net-new';
 }
 /**
  * The first line of each finding's message, read again from the report. Empty when a result has
@@ -29189,7 +29676,13 @@ function classify(report, diff, options) {
     let suppressed = 0;
     let sopsIgnored = 0;
     let noLocation = 0;
+    let unmapped = 0;
+    const unmappedExamples = [];
     let ignoredRuns = 0;
+    let moved = 0;
+    let unattributed = 0;
+    const dependencies = new DependencyChanges(diff, options.checkout.topLevel);
+    const unattributedNetNew = (options.unattributed ?? 'net-new') === 'net-new';
     report.log.runs.forEach((run, runIndex) => {
         const linter = linterKeyOf(run);
         if (linter && options.skippedLinters.has(linter)) {
@@ -29197,9 +29690,9 @@ function classify(report, diff, options) {
                 ignoredRuns++;
             return;
         }
-        const secrets = isSecretScanner(run, linter);
+        const secretLike = new SecretLike(run, linter);
         const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
-        const locations = new RunLocations(run, options.workspace);
+        const locations = new RunLocations(run, options.checkout);
         let index = -1;
         for (const { result, source } of report.results(runIndex)) {
             index++;
@@ -29213,11 +29706,22 @@ function classify(report, diff, options) {
                 noLocation++;
                 continue;
             }
-            if (secrets && options.sops.isEncrypted(location)) {
+            if (location.unmapped) {
+                unmapped++;
+                if (unmappedExamples.length < UNMAPPED_EXAMPLES && !unmappedExamples.includes(location.path))
+                    unmappedExamples.push(location.path);
+                continue;
+            }
+            if (secretLike.test(result) && options.sops.isEncrypted(location)) {
                 sopsIgnored++;
                 continue;
             }
-            if (!isNetNew(diff, location)) {
+            const verdict = verdictOf(diff, dependencies, result, location);
+            if (verdict === 'unattributed')
+                unattributed++;
+            if (verdict === 'moved')
+                moved++;
+            if (verdict === 'pre-existing' || verdict === 'moved' || (verdict === 'unattributed' && !unattributedNetNew)) {
                 preExisting++;
                 continue;
             }
@@ -29236,16 +29740,225 @@ function classify(report, diff, options) {
             });
         }
     });
-    return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, ignoredRuns };
+    return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ignoredRuns, moved, unattributed };
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./build/actions/gate/args.js
+
+
+
+
+
+
+const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
+const USAGE = `Usage: gate ci [options]
+
+Classifies SARIF findings as net-new (introduced by the pull request, since the merge-base of
+base and head) or pre-existing, and fails only on net-new ones.
+
+Options:
+  --sarif <path>          SARIF report (default ${DEFAULT_SARIF})
+  --base <sha|ref>        base of the pull request (default: the pull-request event's base sha)
+  --head <sha|ref>        head of the pull request (default HEAD)
+  --repo <path>           repository working tree (default: the current directory)
+  --fail-on <severity>    critical | high | medium | low | any | none (default high)
+  --strict                skipped or missing linters, failed tool runs, a stale report and
+                          unknown enabled linters are errors (exit 2)
+  --filtered-out <path>   write the net-new-only SARIF here
+  --counts-json <path>    write the counts document here
+  --linters <keys>        enabled MegaLinter linter keys, comma-separated
+                          (default: ENABLE_LINTERS, else MegaLinter's configuration file:
+                          MEGALINTER_CONFIG, .mega-linter.yml and the like, .github/ too)
+  --unattributed-dependency <net-new|pre-existing>
+                          a finding without a line in a changed file that names no
+                          package (default net-new)
+  --help                  this text
+
+Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,
+for example a shallow clone: check out with fetch-depth: 0).`;
+/** The pull-request event's base commit, when the workflow runs on one. */
+function eventBase(env) {
+    if (!env.GITHUB_EVENT_PATH)
+        return undefined;
+    try {
+        const event = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
+        const sha = event.pull_request?.base?.sha;
+        return typeof sha === 'string' && sha ? sha : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
+function parseCommand(argv, env, cwd) {
+    let parsed;
+    try {
+        parsed = (0,external_node_util_.parseArgs)({
+            args: [...argv],
+            allowPositionals: true,
+            strict: true,
+            options: {
+                sarif: { type: 'string' },
+                base: { type: 'string' },
+                head: { type: 'string' },
+                repo: { type: 'string' },
+                'fail-on': { type: 'string' },
+                strict: { type: 'boolean' },
+                'filtered-out': { type: 'string' },
+                'counts-json': { type: 'string' },
+                linters: { type: 'string' },
+                'unattributed-dependency': { type: 'string' },
+                help: { type: 'boolean', short: 'h' },
+            },
+        });
+    }
+    catch (err) {
+        throw new GateError(`${err.message}\n\n${USAGE}`);
+    }
+    const { values, positionals } = parsed;
+    if (values.help || positionals.length === 0)
+        return { kind: 'help' };
+    if (positionals[0] !== 'ci' || positionals.length > 1)
+        throw new GateError(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+    const failOn = (values['fail-on'] ?? 'high').toLowerCase();
+    if (!FAIL_ON.includes(failOn))
+        throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+    const unattributed = (values['unattributed-dependency'] ?? 'net-new').toLowerCase();
+    if (!UNATTRIBUTED.includes(unattributed))
+        throw new GateError(`--unattributed-dependency must be one of ${UNATTRIBUTED.join(', ')}`);
+    const base = values.base ?? eventBase(env);
+    if (!base)
+        throw new GateError('no --base given and no pull-request event to read it from');
+    return {
+        kind: 'ci',
+        options: {
+            sarif: (0,external_node_path_namespaceObject.resolve)(cwd, values.sarif ?? DEFAULT_SARIF),
+            base,
+            head: values.head ?? 'HEAD',
+            repo: (0,external_node_path_namespaceObject.resolve)(cwd, values.repo ?? '.'),
+            failOn: failOn,
+            strict: values.strict ?? false,
+            ...(values['filtered-out'] ? { filteredOut: (0,external_node_path_namespaceObject.resolve)(cwd, values['filtered-out']) } : {}),
+            ...(values['counts-json'] ? { countsJson: (0,external_node_path_namespaceObject.resolve)(cwd, values['counts-json']) } : {}),
+            ...(values.linters !== undefined ? { linters: values.linters } : {}),
+            unattributed: unattributed,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/checkout.js
+
+
+/** A git command's standard output as bytes; a failure is a `GateError` naming the command. */
+async function gitOutput(repo, args) {
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const chunks = [];
+        let stderr = '';
+        child.stdout.on('data', (d) => chunks.push(d));
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
+        child.on('close', (code) => {
+            if (code === 0)
+                resolve(Buffer.concat(chunks));
+            else
+                reject(new GateError(`git ${args[0]} failed: ${stderr.trim()}`));
+        });
+    });
+}
+/**
+ * The checkout the report is judged against. The head's file list is one `git ls-tree` into a
+ * set (about a hundred bytes a file): whether a report's path names a file of the repository is
+ * then a lookup, however many results name it. `--full-tree` lists from the top level even when
+ * `directory` is a subdirectory.
+ */
+async function checkoutOf(directory, head) {
+    const [where, listing] = await Promise.all([
+        gitOutput(directory, ['rev-parse', '--show-toplevel', '--show-prefix']),
+        gitOutput(directory, ['ls-tree', '-r', '-z', '--full-tree', '--name-only', head]),
+    ]);
+    const [topLevel = '', prefix = ''] = where.toString('utf8').split('\n');
+    const files = new Set();
+    let start = 0;
+    for (let end; (end = listing.indexOf(0, start)) >= 0; start = end + 1)
+        files.add(listing.toString('utf8', start, end));
+    return { topLevel, directory, prefix, files };
+}
+
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./build/actions/gate/line-hash.js
+/**
+ * A hash of one diff line's text after whitespace normalisation, computed on its bytes as they
+ * arrive (a line may be cut across reads): leading and trailing whitespace (CR included) dropped,
+ * inner runs of whitespace counted as one space. So `\tfoo(a,  b)\r` and `foo(a, b)` hash alike,
+ * and `foo(a,b)` does not. Two 32-bit multiplicative hashes make one 53-bit number: a Set of them
+ * stays small (no line text is kept), and a collision, which would let a finding pass as moved,
+ * is about one in 10^15 per pair of lines.
+ */
+/** Byte classes: 1 whitespace (space, tab, CR, vertical tab, form feed), 2 letter, digit or non-ASCII, 0 the rest. */
+const CLASS = new Uint8Array(256);
+for (const b of [0x20, 0x09, 0x0d, 0x0b, 0x0c])
+    CLASS[b] = 1;
+for (let b = 0; b < 256; b++)
+    if (b >= 0x80 || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a))
+        CLASS[b] = 2;
+class LineHasher {
+    h1 = 0;
+    h2 = 0;
+    started = false;
+    space = false;
+    /** The line holds a letter, a digit or a non-ASCII byte: blank lines and lone brackets do not. */
+    meaningful = false;
+    reset() {
+        this.h1 = 0x811c9dc5;
+        this.h2 = 0x9747b28c;
+        this.started = false;
+        this.space = false;
+        this.meaningful = false;
+    }
+    feed(buf, start, end) {
+        let h1 = this.h1;
+        let h2 = this.h2;
+        let started = this.started;
+        let space = this.space;
+        let meaningful = this.meaningful;
+        for (let i = start; i < end; i++) {
+            const b = buf[i];
+            const kind = CLASS[b];
+            if (kind === 1) {
+                space = started;
+                continue;
+            }
+            if (space) {
+                h1 = Math.imul(h1 ^ 0x20, 0x01000193);
+                h2 = Math.imul(h2 ^ 0x20, 0x5bd1e995);
+                space = false;
+            }
+            // Two FNV-1a style hashes with different odd multipliers.
+            h1 = Math.imul(h1 ^ b, 0x01000193);
+            h2 = Math.imul(h2 ^ b, 0x5bd1e995);
+            started = true;
+            if (kind === 2)
+                meaningful = true;
+        }
+        this.h1 = h1;
+        this.h2 = h2;
+        this.started = started;
+        this.space = space;
+        this.meaningful = meaningful;
+    }
+    /** The line's hash: a non-negative integer below 2^53. */
+    digest() {
+        // The second hash's low bits mix least: keep its high 21.
+        return (this.h1 >>> 0) * 0x200000 + ((this.h2 ^ (this.h2 >>> 15)) >>> 11);
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/git-diff.js
+
 
 
 
@@ -29323,8 +30036,8 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
         if (mergeBase.code !== 0 || !mergeBase.stdout.trim()) {
             throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
         }
-        const files = await addedLines(repo, mergeBase.stdout.trim(), headCommit, onRunning);
-        return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files };
+        const { files, moved } = await addedLines(repo, mergeBase.stdout.trim(), headCommit, onRunning);
+        return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files, moved };
     }
     finally {
         onRunning();
@@ -29340,8 +30053,9 @@ async function addedLines(repo, from, to, onRunning) {
         const output = (0,external_node_path_namespaceObject.join)(dir, 'diff');
         const child = (0,external_node_child_process_namespaceObject.spawn)('git', 
         // A rename limit far above git's default of 1000: past the limit git silently treats renames
-        // as new files, which would make every finding in them net-new.
-        ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACMRT', `--output=${output}`, from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
+        // as new files, which would make every finding in them net-new. Deleted files are read
+        // too: their removed lines are code that may have moved elsewhere.
+        ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACDMRT', `--output=${output}`, from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
         let stderr = '';
         child.stderr.on('data', (d) => (stderr += d.toString()));
         const exited = new Promise((resolve, reject) => {
@@ -29373,7 +30087,7 @@ function parseDiffFile(path) {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
     parser.end();
-    return parser.files;
+    return { files: parser.files, moved: parser.moved };
 }
 const NEWLINE = 0x0a;
 const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
@@ -29387,33 +30101,55 @@ function startsWith(buf, start, end, prefix) {
 }
 /**
  * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
- * The added lines' text (most of the output) is stepped over without becoming strings.
+ * The added and removed lines' text (most of the output) never becomes strings: each line is
+ * hashed after whitespace normalisation (see `LineHasher`), removed lines into one set, added
+ * lines beside their line number, so that `end()` can tell which added lines only moved.
  */
 class DiffParser {
     files = new Map();
+    /** Filled by `end()`: head path → added lines whose text was removed somewhere in the diff. */
+    moved = new Map();
     current;
     newFile = false;
     /** Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line. */
     inHeader = false;
     /** The start of a line that a chunk cut, when it may matter. */
     partial;
-    /** A cut line that is hunk content: dropped up to its end. */
-    skipping = false;
+    /** A hunk line that a chunk cut: its hash goes on in the next chunk. */
+    open = false;
+    hasher = new LineHasher();
+    /** The kind of hunk line being hashed: 0x2b "+", 0x2d "-", else nothing to record. */
+    kind = 0;
+    /** The head line number the next added line of this hunk will have. */
+    nextLine = 0;
+    /** Normalised hashes of every meaningful removed line, from every file (deleted ones too). */
+    removed = new Set();
+    /** Head paths of the diff, in order; `pending` refers to them by index. */
+    paths = [];
+    /** The index in `paths` of the current file, -1 for a deleted one. */
+    path = -1;
+    /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one array, not one per file. */
+    pending = [];
     push(chunk) {
         let start = 0;
-        if (this.skipping || this.partial) {
+        if (this.open || this.partial) {
             const newline = chunk.indexOf(NEWLINE);
             if (newline < 0) {
-                if (this.partial)
+                if (this.open)
+                    this.hasher.feed(chunk, 0, chunk.length);
+                else
                     this.partial = Buffer.concat([this.partial, chunk]);
                 return;
             }
-            if (this.partial) {
+            if (this.open) {
+                this.hasher.feed(chunk, 0, newline);
+                this.endContent();
+            }
+            else {
                 const line = Buffer.concat([this.partial, chunk.subarray(0, newline)]);
+                this.partial = undefined;
                 this.line(line, 0, line.length);
             }
-            this.partial = undefined;
-            this.skipping = false;
             start = newline + 1;
         }
         for (;;) {
@@ -29424,29 +30160,67 @@ class DiffParser {
             start = newline + 1;
         }
         if (start < chunk.length) {
-            if (this.isContent(chunk[start]))
-                this.skipping = true;
-            else
+            if (this.isContent(chunk[start])) {
+                this.beginContent(chunk, start, chunk.length);
+                this.open = true;
+            }
+            else {
                 this.partial = Buffer.from(chunk.subarray(start));
+            }
         }
     }
     end() {
+        if (this.open)
+            this.endContent();
         if (this.partial)
             this.line(this.partial, 0, this.partial.length);
         this.partial = undefined;
+        const pending = this.pending;
+        for (let i = 0; i < pending.length; i += 3) {
+            if (!this.removed.has(pending[i + 2]))
+                continue;
+            const path = this.paths[pending[i]];
+            let moved = this.moved.get(path);
+            if (!moved)
+                this.moved.set(path, (moved = new Set()));
+            moved.add(pending[i + 1]);
+        }
+        pending.length = 0;
+        this.paths.length = 0;
+        this.removed.clear();
     }
     /** A hunk's added or removed line, or git's "\ No newline" marker. */
     isContent(first) {
         return !this.inHeader && first !== 0x40 /* @ */ && first !== 0x64 /* d */;
     }
+    beginContent(buf, start, end) {
+        this.kind = buf[start];
+        this.hasher.reset();
+        if (this.kind === 0x2b || this.kind === 0x2d)
+            this.hasher.feed(buf, start + 1, end);
+    }
+    endContent() {
+        this.open = false;
+        if (this.kind === 0x2d) {
+            if (this.hasher.meaningful)
+                this.removed.add(this.hasher.digest());
+        }
+        else if (this.kind === 0x2b) {
+            const line = this.nextLine++;
+            if (this.hasher.meaningful && this.path >= 0)
+                this.pending.push(this.path, line, this.hasher.digest());
+        }
+    }
     line(buf, start, end) {
         if (startsWith(buf, start, end, 'diff --git ')) {
             this.current = undefined;
+            this.path = -1;
             this.newFile = false;
             this.inHeader = true;
         }
         else if (this.isContent(buf[start])) {
-            return;
+            this.beginContent(buf, start, end);
+            this.endContent();
         }
         else if (startsWith(buf, start, end, 'new file mode')) {
             if (this.inHeader)
@@ -29467,23 +30241,261 @@ class DiffParser {
                 this.current = new Set();
                 this.files.set(path, this.current);
             }
+            this.path = this.paths.push(path) - 1;
         }
         else if (startsWith(buf, start, end, '@@')) {
             this.inHeader = false;
-            if (!this.current)
-                return;
             const match = HUNK.exec(buf.toString('latin1', start, Math.min(end, start + 100)));
             if (!match)
                 return;
             const first = Number(match[1]);
             const count = match[2] === undefined ? 1 : Number(match[2]);
+            this.nextLine = first;
+            if (!this.current)
+                return;
             for (let n = first; n < first + count; n++)
                 this.current.add(n);
         }
     }
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/megalinter-config.js
+
+
+/** Where MegaLinter mounts the workspace in its container: a MEGALINTER_CONFIG path under them is a repository path. */
+const megalinter_config_CONTAINER_ROOTS = ['/tmp/lint/', '/github/workspace/'];
+/** MegaLinter's own default names, in its order (config.py), then the same names under `.github/`. */
+const ROOT_NAMES = ['.mega-linter.yml', '.megalinter.yml', '.mega-linter.yaml', '.megalinter.yaml'];
+const CANDIDATES = [...ROOT_NAMES, ...ROOT_NAMES.map((name) => `.github/${name}`)];
+class ConfigProblem extends Error {
+}
+/**
+ * A MegaLinter list setting: a YAML list, a comma-separated string, or a JSON array in a string
+ * (config.py's `get_list`). Only linter-key-shaped entries are kept.
+ */
+function keysFrom(value) {
+    let list = [];
+    if (Array.isArray(value))
+        list = value;
+    else if (typeof value === 'string' && value.trim().startsWith('[')) {
+        try {
+            const parsed = JSON.parse(value);
+            if (Array.isArray(parsed))
+                list = parsed;
+        }
+        catch {
+            list = value.split(',');
+        }
+    }
+    else if (typeof value === 'string')
+        list = value.split(',');
+    return list.map((k) => String(k).trim()).filter((k) => /^[A-Z0-9_]+$/.test(k));
+}
+const isUrl = (value) => /^https?:\/\//i.test(value);
+/** A URL without credentials or query, so a token in it never reaches the summary. */
+function shownUrl(value) {
+    try {
+        const url = new URL(value);
+        return `${url.origin}${url.pathname}`;
+    }
+    catch {
+        return 'a URL';
+    }
+}
+const isFile = (path) => (0,external_node_fs_namespaceObject.existsSync)(path) && (0,external_node_fs_namespaceObject.statSync)(path).isFile();
+/**
+ * The configuration file MegaLinter reads for this repository. `MEGALINTER_CONFIG` first, as
+ * config.py resolves it: a URL (never fetched here: a problem), a path that exists as given, else
+ * a path inside the workspace (MegaLinter's container roots are mapped to the repository). Without
+ * it, MegaLinter's default names at the root; then, as the gate's own fallback, the same names
+ * under `.github/` (MegaLinter reads those only through MEGALINTER_CONFIG, which is usually set on
+ * MegaLinter's step alone and so is not seen by the gate's).
+ */
+function configFile(env, repo) {
+    const named = env.MEGALINTER_CONFIG?.trim();
+    if (named) {
+        if (isUrl(named))
+            throw new ConfigProblem(`MEGALINTER_CONFIG is a URL (${shownUrl(named)}), which the gate does not fetch`);
+        const root = megalinter_config_CONTAINER_ROOTS.find((r) => named.startsWith(r));
+        const candidates = (0,external_node_path_namespaceObject.isAbsolute)(named) ? [named, ...(root ? [(0,external_node_path_namespaceObject.join)(repo, named.slice(root.length))] : [])] : [(0,external_node_path_namespaceObject.join)(repo, named)];
+        const found = candidates.find(isFile);
+        if (!found)
+            throw new ConfigProblem(`MEGALINTER_CONFIG names ${named}, which is not a file of this checkout`);
+        return found;
+    }
+    return CANDIDATES.map((name) => (0,external_node_path_namespaceObject.join)(repo, name)).find(isFile);
+}
+/** Later values win; keys named in CONFIG_PROPERTIES_TO_APPEND join lists instead (config.py's merge_dicts). */
+function merge(into, from, append) {
+    for (const [key, value] of Object.entries(from)) {
+        const before = into[key];
+        into[key] = Array.isArray(before) && Array.isArray(value) && append.includes(key) ? [...before, ...value] : value;
+    }
+}
+/**
+ * A configuration with its local `EXTENDS` applied: each extended file (a path in the workspace)
+ * first, in order, with its own `EXTENDS` applied the same way, then the file itself on top. A
+ * remote `EXTENDS` (a URL) is not fetched: a problem, since it may set the linters.
+ */
+function withExtends(config, repo, parse, seen) {
+    if (config.EXTENDS === undefined)
+        return config;
+    const items = Array.isArray(config.EXTENDS) ? config.EXTENDS.map(String) : String(config.EXTENDS).split(',');
+    const append = keysFrom(config.CONFIG_PROPERTIES_TO_APPEND);
+    const combined = {};
+    for (const item of items.map((i) => i.trim()).filter(Boolean)) {
+        if (isUrl(item))
+            throw new ConfigProblem(`EXTENDS names a URL (${shownUrl(item)}), which the gate does not fetch`);
+        const file = (0,external_node_path_namespaceObject.resolve)(repo, item);
+        if (seen.has(file))
+            throw new ConfigProblem(`EXTENDS of ${item} loops back to a file already read`);
+        merge(combined, withExtends(readConfig(file, repo, parse), repo, parse, new Set([...seen, file])), append);
+    }
+    merge(combined, config, append);
+    return combined;
+}
+function readConfig(file, repo, parse) {
+    const name = (0,external_node_path_namespaceObject.relative)(repo, file) || file;
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch (err) {
+        throw new ConfigProblem(`the MegaLinter configuration ${name} cannot be read (${err.code ?? 'unreadable'})`);
+    }
+    let value;
+    try {
+        value = parse(text);
+    }
+    catch {
+        // The parser's message quotes the text, which may hold a secret: only say where.
+        throw new ConfigProblem(`the MegaLinter configuration ${name} cannot be read (not valid YAML)`);
+    }
+    if (value === null || value === undefined)
+        return {};
+    if (typeof value !== 'object' || Array.isArray(value))
+        throw new ConfigProblem(`the MegaLinter configuration ${name} is not a mapping`);
+    return value;
+}
+/**
+ * The enabled linters and the SARIF reporter's list, as MegaLinter settles them: `--linters`
+ * (the gate's own option) first; else each setting from the environment, which wins over the
+ * file in MegaLinter too, else from the configuration file with its local EXTENDS. The YAML
+ * parser is loaded only when a file is read: it is most of the gate's code, and most runs never
+ * need it.
+ */
+async function megalinterSettings(option, env, repo) {
+    if (option !== undefined)
+        return { enabled: keysFrom(option), source: '--linters' };
+    const fromEnv = (key) => (env[key]?.trim() ? keysFrom(env[key]) : undefined);
+    const enabledEnv = fromEnv('ENABLE_LINTERS');
+    const sarifEnv = fromEnv('SARIF_REPORTER_LINTERS');
+    const envSettings = {
+        ...(enabledEnv ? { enabled: enabledEnv, source: 'ENABLE_LINTERS' } : {}),
+        ...(sarifEnv ? { sarifLinters: sarifEnv } : {}),
+    };
+    if (enabledEnv && sarifEnv)
+        return envSettings;
+    let file;
+    let config;
+    try {
+        file = configFile(env, repo);
+        if (!file)
+            return envSettings;
+        const { parse } = await __nccwpck_require__.e(/* import() | yaml */ 602).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
+        // As PyYAML reads it for MegaLinter: a repeated key takes the last value, `<<` merges.
+        const parseYaml = (text) => parse(text, { uniqueKeys: false, merge: true });
+        config = withExtends(readConfig(file, repo, parseYaml), repo, parseYaml, new Set([(0,external_node_path_namespaceObject.resolve)(file)]));
+    }
+    catch (err) {
+        if (!(err instanceof ConfigProblem))
+            throw err;
+        // What the environment says still holds; only the file's part is unknown.
+        return { ...envSettings, problem: err.message };
+    }
+    const source = (0,external_node_path_namespaceObject.relative)(repo, file).startsWith('..') ? file : (0,external_node_path_namespaceObject.relative)(repo, file);
+    const enabled = enabledEnv ?? (config.ENABLE_LINTERS !== undefined ? keysFrom(config.ENABLE_LINTERS) : undefined);
+    const sarifLinters = sarifEnv ?? (config.SARIF_REPORTER_LINTERS !== undefined ? keysFrom(config.SARIF_REPORTER_LINTERS) : undefined);
+    return {
+        ...(enabled ? { enabled, source: enabledEnv ? 'ENABLE_LINTERS' : source } : {}),
+        ...(sarifLinters ? { sarifLinters } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/upload-shape.js
+
+/**
+ * What code scanning accepts in one upload (GitHub's "SARIF support for code scanning"): more
+ * runs or results are refused whole ("rejecting SARIF, as there are more runs than allowed").
+ */
+const CODE_SCANNING_LIMITS = { runsPerFile: 20, resultsPerRun: 25_000 };
+/** The category given to the extra parts of a run that has none of its own. */
+const DEFAULT_CATEGORY = 'gatehouse-net-new';
+/**
+ * The identity code scanning gives a run: since July 2025 an upload whose runs share it is
+ * refused ("multiple SARIF runs with the same category"). codeql-action's upload-sarif builds it
+ * from these driver fields and `automationDetails.id`, before its `category` input is applied.
+ */
+function runKey(run) {
+    const d = run.tool.driver;
+    const automation = run.automationDetails?.id;
+    return JSON.stringify([d.name, d.fullName, d.version, d.semanticVersion, d.guid, automation]);
+}
+/** `automationDetails.id` for the n-th part (n ≥ 2) of a run: a category of its own. */
+function partCategory(run, n) {
+    const own = run.automationDetails?.id;
+    // The category is what precedes the last '/': ending the id with '/' makes all of it the category.
+    const base = typeof own === 'string' && own ? (own.endsWith('/') ? own : `${own}/`) : `${DEFAULT_CATEGORY}/`;
+    return `${base}part-${n}/`;
+}
+const rank = (part) => part.findings.reduce((worst, f) => Math.min(worst, SEVERITIES.indexOf(f.severity)), SEVERITIES.length);
+/**
+ * Decides the runs of the filtered SARIF so that code scanning takes it as it is:
+ * - a run without net-new results is left out (MegaLinter writes one run per linter, most of them
+ *   empty, often more than 20); when no run has any, the report's first run is kept, empty, because
+ *   an upload needs at least one run;
+ * - a run with more than 25,000 net-new results is cut into parts of at most 25,000;
+ * - a part whose run identity (`runKey`) is already taken gets a category of its own,
+ *   `<its automationDetails.id, else gatehouse-net-new>/part-<n>/`;
+ * - past 20 parts, those holding the worst findings are kept (severity, then report order) and
+ *   the others' results are counted as left out: the gate's answer and the summary still hold them.
+ */
+function shapeForUpload(runs, netNew) {
+    const byRun = new Map();
+    for (const finding of netNew) {
+        const list = byRun.get(finding.runIndex);
+        if (list)
+            list.push(finding);
+        else
+            byRun.set(finding.runIndex, [finding]);
+    }
+    if (byRun.size === 0)
+        return { parts: runs.length > 0 ? [{ runIndex: 0, findings: [] }] : [], leftOut: 0 };
+    const seen = new Map();
+    const parts = [];
+    for (const [runIndex, findings] of [...byRun].sort((a, b) => a[0] - b[0])) {
+        const run = runs[runIndex];
+        const key = runKey(run);
+        for (let start = 0; start < findings.length; start += CODE_SCANNING_LIMITS.resultsPerRun) {
+            const n = (seen.get(key) ?? 0) + 1;
+            seen.set(key, n);
+            const slice = findings.slice(start, start + CODE_SCANNING_LIMITS.resultsPerRun);
+            parts.push({ runIndex, findings: slice, ...(n > 1 ? { automationId: partCategory(run, n) } : {}) });
+        }
+    }
+    if (parts.length <= CODE_SCANNING_LIMITS.runsPerFile)
+        return { parts, leftOut: 0 };
+    const kept = new Set(parts
+        .map((part, order) => ({ part, order, rank: rank(part) }))
+        .sort((a, b) => a.rank - b.rank || a.order - b.order)
+        .slice(0, CODE_SCANNING_LIMITS.runsPerFile)
+        .map((p) => p.part));
+    const leftOut = parts.filter((p) => !kept.has(p)).reduce((n, p) => n + p.findings.length, 0);
+    return { parts: parts.filter((p) => kept.has(p)), leftOut };
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/report.js
+
 
 
 
@@ -29504,10 +30516,18 @@ function countsOf(classification, extra) {
         suppressed_count: classification?.suppressed ?? 0,
         sops_ignored_count: classification?.sopsIgnored ?? 0,
         no_location_count: classification?.noLocation ?? 0,
+        unmapped_count: classification?.unmapped ?? 0,
+        moved_count: classification?.moved ?? 0,
+        unattributed_count: classification?.unattributed ?? 0,
         blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
         net_new_by_severity: bySeverity,
         linters_skipped: extra.linters_skipped,
+        linters_missing: extra.linters_missing,
+        ...(extra.linters_source ? { linters_source: extra.linters_source } : {}),
         failed_invocations: extra.failed_invocations,
+        stale_report: extra.stale_report,
+        warnings: extra.warnings,
+        filtered_left_out_count: extra.filtered_left_out_count ?? 0,
         ...(extra.base ? { base: extra.base } : {}),
         ...(extra.head ? { head: extra.head } : {}),
         ...(extra.merge_base ? { merge_base: extra.merge_base } : {}),
@@ -29521,15 +30541,19 @@ function openObject(value) {
     return json === '{}' ? '{' : `${json.slice(0, -1)},`;
 }
 /**
- * The net-new-only SARIF: every run kept with its tool and rule metadata (so code scanning can
- * show the rules), its results narrowed to the net-new ones, each read again from the report and
- * marked `baselineState: "new"`. Written piece by piece to a temporary file, then renamed into
- * place: the results are never all in memory, and a reader never sees half a file.
+ * The net-new-only SARIF, shaped so code scanning takes it as it is (`shapeForUpload`): each kept
+ * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
+ * to the net-new ones, each read again from the report and marked `baselineState: "new"`. Written
+ * piece by piece to a temporary file, then renamed into place: the results are never all in
+ * memory, and a reader never sees half a file. Without a classification (no answer) the file is a
+ * valid SARIF log with no runs, which code scanning refuses: the README's workflow skips the
+ * upload on exit 2.
  */
 async function writeFilteredSarif(path, report, classification) {
     await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
     const temporary = `${path}.${process.pid}.tmp`;
     const fd = (0,external_node_fs_namespaceObject.openSync)(temporary, 'w');
+    let written = { runs: 0, leftOut: 0 };
     try {
         const out = new BufferedWriter(fd);
         if (!report || !classification) {
@@ -29537,19 +30561,20 @@ async function writeFilteredSarif(path, report, classification) {
         }
         else {
             const { runs, ...top } = report.log;
+            const { parts, leftOut } = shapeForUpload(runs, classification.netNew);
+            written = { runs: parts.length, leftOut };
             out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
-            const netNew = classification.netNew;
-            const results = report.readAgain(netNew.map((f) => f.source))[Symbol.iterator]();
+            const results = report.readAgain(parts.flatMap((p) => p.findings.map((f) => f.source)))[Symbol.iterator]();
             try {
-                let next = 0;
-                runs.forEach((run, runIndex) => {
+                parts.forEach((part, i) => {
                     // A `results` that was not an array is still in the run; the filtered one replaces it.
-                    const { results: _replaced, ...rest } = run;
-                    out.write(`${runIndex > 0 ? ',' : ''}${openObject(rest)}"results":[`);
-                    for (let first = true; next < netNew.length && netNew[next].runIndex === runIndex; next++, first = false) {
+                    const { results: _replaced, ...rest } = runs[part.runIndex];
+                    const run = part.automationId ? { ...rest, automationDetails: { ...rest.automationDetails, id: part.automationId } } : rest;
+                    out.write(`${i > 0 ? ',' : ''}${openObject(run)}"results":[`);
+                    part.findings.forEach((_, j) => {
                         const result = results.next().value;
-                        out.write(`${first ? '' : ','}${JSON.stringify({ ...result, baselineState: 'new' })}`);
-                    }
+                        out.write(`${j > 0 ? ',' : ''}${JSON.stringify({ ...result, baselineState: 'new' })}`);
+                    });
                     out.write(']}');
                 });
             }
@@ -29568,6 +30593,7 @@ async function writeFilteredSarif(path, report, classification) {
     }
     (0,external_node_fs_namespaceObject.closeSync)(fd);
     (0,external_node_fs_namespaceObject.renameSync)(temporary, path);
+    return written;
 }
 /** Collects small writes into large ones. */
 class BufferedWriter {
@@ -29976,7 +31002,76 @@ function* readResults(path, range, chunkBytes) {
     }
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/stale-report.js
+
+
+
+function stale_report_git(repo, args) {
+    return new Promise((resolve) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+        let stdout = '';
+        child.stdout.on('data', (d) => (stdout += d.toString()));
+        // A git that cannot run says nothing about staleness; the diff reports it.
+        child.on('error', () => resolve({ code: 1, stdout: '' }));
+        child.on('close', (code) => resolve({ code: code ?? 1, stdout }));
+    });
+}
+/** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
+function underAWorkTree(file) {
+    for (let dir = (0,external_node_path_namespaceObject.dirname)(file);; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
+            return true;
+        if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
+            return false;
+    }
+}
+/**
+ * Whether the report is a file committed at head rather than this run's output: the path lies in
+ * the repository, git tracks it, and its bytes hash to the very blob that head's tree holds there
+ * (`git hash-object` against `git rev-parse <head>:<path>`). A linter that wrote nothing leaves
+ * such a file in place, and judging it would judge an earlier run. A report outside the repository,
+ * untracked, or changed since head is never stale. Returns the repository-relative path when stale.
+ */
+async function staleReport(sarif, repo, head) {
+    let report;
+    try {
+        report = (0,external_node_fs_namespaceObject.realpathSync)(sarif);
+    }
+    catch {
+        return undefined;
+    }
+    if (!underAWorkTree(report))
+        return undefined;
+    const top = await stale_report_git(repo, ['rev-parse', '--show-toplevel']);
+    if (top.code !== 0)
+        return undefined;
+    let path;
+    try {
+        path = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_namespaceObject.realpathSync)(top.stdout.trim()), report);
+    }
+    catch {
+        return undefined;
+    }
+    if (!path || path.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(path))
+        return undefined;
+    const inRepo = path.split(external_node_path_namespaceObject.sep).join('/');
+    const root = top.stdout.trim();
+    // `:(literal)` so a path with glob characters names only itself.
+    const [tracked, blob] = await Promise.all([
+        stale_report_git(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
+        stale_report_git(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
+    ]);
+    if (tracked.code !== 0 || blob.code !== 0)
+        return undefined;
+    const hashed = await stale_report_git(root, ['hash-object', '--', inRepo]);
+    return hashed.code === 0 && hashed.stdout.trim() === blob.stdout.trim() ? inRepo : undefined;
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/ci.js
+
+
+
+
 
 
 
@@ -29990,8 +31085,31 @@ function failedInvocations(log) {
         .filter((run) => run.invocations?.some((i) => i.executionSuccessful === false))
         .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
 }
+/**
+ * When results name files but none of them is a file of the head, the report was made from
+ * another checkout (or another directory): nothing can be judged, so there is no answer.
+ */
+function pathsMismatch(c, topLevel) {
+    const mapped = c.netNew.length + c.preExisting + c.sopsIgnored;
+    if (c.unmapped === 0 || mapped > 0)
+        return undefined;
+    return (`the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
+        `of the head commit under ${topLevel} (for example ${c.unmappedExamples.join(', ')}); ` +
+        'run the gate on the checkout the report was made from, or point --repo at the directory it scanned');
+}
 function noAnswer(err) {
     return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
+}
+/**
+ * MegaLinter's settings as read from `--repo`, else, when `--repo` is a directory inside the work
+ * tree and holds no configuration, from the top level (where MegaLinter usually runs).
+ */
+async function megalinterSettingsOf(options, env, pendingCheckout) {
+    const settings = await megalinterSettings(options.linters, env, options.repo);
+    if (settings.source || settings.problem)
+        return settings;
+    const topLevel = await pendingCheckout.then((c) => c.topLevel).catch(() => undefined);
+    return topLevel && (0,external_node_path_namespaceObject.resolve)(topLevel) !== (0,external_node_path_namespaceObject.resolve)(options.repo) ? megalinterSettings(options.linters, env, topLevel) : settings;
 }
 /**
  * `gate ci`: classify the report's results against the pull request's diff, write the filtered
@@ -30003,7 +31121,11 @@ async function runCi(options, env) {
     let diff;
     let classification;
     let skipped = [];
+    let missing = [];
     let failed = [];
+    let lintersSource;
+    let stale;
+    const warnings = [];
     let exitCode;
     let message;
     let error;
@@ -30013,28 +31135,50 @@ async function runCi(options, env) {
     const diffRunning = new Promise((resolve) => (running = resolve));
     const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
     pendingDiff.catch(() => { });
+    const pendingStale = staleReport(options.sarif, options.repo, options.head);
     try {
         await diffRunning;
         report = openSarif(options.sarif);
         const { log } = report;
         if (log.runs.length === 0)
             throw new GateError('the SARIF report has no runs: nothing was scanned');
-        skipped = skippedLinters(await enabledLinters(options.linters, env, options.repo), megalinterMajor(log));
+        // The head's file list is read while git diff still runs; the diff's own errors come first.
+        const pendingCheckout = checkoutOf(options.repo, options.head);
+        pendingCheckout.catch(() => { });
+        const settings = await megalinterSettingsOf(options, env, pendingCheckout);
+        lintersSource = settings.source;
+        if (settings.problem)
+            warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
+        skipped = skippedLinters(settings.enabled, megalinterMajor(log), settings.sarifLinters);
+        missing = missingLinters(log, options.sarif, settings.enabled, skipped);
         failed = failedInvocations(log);
         diff = await pendingDiff;
+        stale = await pendingStale;
+        const checkout = await pendingCheckout;
         classification = classify(report, diff, {
             failOn: options.failOn,
-            workspace: options.repo,
-            sops: new SopsDetector(options.repo),
+            checkout,
+            sops: new SopsDetector(checkout.topLevel),
             skippedLinters: new Set(skipped.map((s) => s.linter)),
+            ...(options.unattributed ? { unattributed: options.unattributed } : {}),
         });
         const toolErrors = options.strict
-            ? [...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`), ...failed.map((f) => `${f} failed to run`)]
+            ? [
+                ...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`),
+                ...missing.map((m) => `${m.linter} is enabled but has no run in the report`),
+                ...failed.map((f) => `${f} failed to run`),
+                ...(stale ? [`the report ${stale} is unchanged from the committed file at head (stale)`] : []),
+                ...(settings.problem && !settings.enabled ? [`the enabled linters are unknown (${settings.problem})`] : []),
+            ]
             : [];
         const blocking = classification.netNew.filter((f) => f.blocking).length;
         if (toolErrors.length > 0) {
             exitCode = EXIT_ERROR;
             error = `--strict: ${toolErrors.join('; ')}`;
+            message = `no answer: ${error}`;
+        }
+        else if ((error = pathsMismatch(classification, checkout.topLevel))) {
+            exitCode = EXIT_ERROR;
             message = `no answer: ${error}`;
         }
         else if (blocking > 0) {
@@ -30050,10 +31194,14 @@ async function runCi(options, env) {
         if (!(err instanceof GateError))
             throw err;
         ({ exitCode, error, message, classification } = noAnswer(err));
+        stale ??= await pendingStale;
     }
+    if (stale)
+        warnings.push(`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`);
+    let leftOut = 0;
     if (options.filteredOut) {
         try {
-            await writeFilteredSarif(options.filteredOut, report, classification);
+            ({ leftOut } = await writeFilteredSarif(options.filteredOut, report, classification));
         }
         catch (err) {
             // Net-new results are read again from the report: one that changed since is no answer.
@@ -30067,7 +31215,12 @@ async function runCi(options, env) {
         exit_code: exitCode,
         fail_on: options.failOn,
         linters_skipped: skipped,
+        linters_missing: missing,
         failed_invocations: failed,
+        stale_report: stale !== undefined,
+        warnings,
+        ...(lintersSource ? { linters_source: lintersSource } : {}),
+        filtered_left_out_count: leftOut,
         ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
         ...(error ? { error } : {}),
     });
@@ -30078,10 +31231,142 @@ async function runCi(options, env) {
 
 // EXTERNAL MODULE: ./build/actions/shared/http.js + 2 modules
 var shared_http = __nccwpck_require__(965);
+;// CONCATENATED MODULE: ./build/actions/gate/summary.js
+
+
+
+/** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
+function summary_link(env, head, path, line) {
+    const label = `${path}:${line ?? 1}`;
+    if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY || !head)
+        return `\`${cell(label)}\``;
+    const url = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/blob/${head}/${path.split('/').map(encodeURIComponent).join('/')}#L${line ?? 1}`;
+    return `[${cell(label)}](${url})`;
+}
+/** Unicode code points: what GitHub counts against a comment's 65,536 characters. */
+function codePoints(text) {
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        // A high surrogate followed by a low one is one code point.
+        if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+            const d = text.charCodeAt(i + 1);
+            if (d >= 0xdc00 && d <= 0xdfff)
+                i++;
+        }
+        n++;
+    }
+    return n;
+}
+/** The job summary: GitHub takes at most 1 MiB per step (UTF-8 bytes). */
+const SUMMARY_LIMIT = { maxRows: 1000, maxSize: 1024 * 1024, size: (text) => Buffer.byteLength(text, 'utf8') };
+/** At most `max` code points of `text`, never half a surrogate pair. */
+function cutCodePoints(text, max) {
+    let end = 0;
+    for (let n = 0; n < max && end < text.length; n++) {
+        const c = text.charCodeAt(end);
+        end += c >= 0xd800 && c <= 0xdbff && end + 1 < text.length ? 2 : 1;
+    }
+    return text.slice(0, end);
+}
+/**
+ * The job summary and the pull-request comment: findings by severity (worst first, then report
+ * order), warnings, missing and skipped linters, results not in the repository, counts. The table is cut to what `limit` allows, with a line saying how
+ * many rows were left out; everything else is always there.
+ */
+function gateReport(outcome, env, limit = SUMMARY_LIMIT) {
+    const c = outcome.counts;
+    const cautions = c.warnings.length + c.linters_missing.length;
+    const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
+    const head = [`### Gatehouse gate: ${status}`, '', cell(outcome.message), ''];
+    const tail = [];
+    if (c.warnings.length > 0) {
+        tail.push('**Warnings**:', '');
+        for (const w of c.warnings)
+            tail.push(`- ${cell(inert(w))}`);
+        tail.push('');
+    }
+    if (c.linters_missing.length > 0) {
+        tail.push('**Linters missing** (enabled, but no run in the report, so no findings):', '');
+        for (const m of c.linters_missing)
+            tail.push(`- \`${m.linter}\`: ${cell(inert(m.reason))}`);
+        tail.push('');
+    }
+    if (c.linters_skipped.length > 0) {
+        tail.push('**Linters skipped** (no SARIF output, so no findings):', '');
+        for (const s of c.linters_skipped)
+            tail.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
+        tail.push('');
+    }
+    if (c.unmapped_count > 0) {
+        const examples = (outcome.classification?.unmappedExamples ?? []).map((p) => `\`${cell(inert(p))}\``).join(', ');
+        tail.push(`**Not in the repository**: ${c.unmapped_count} result${c.unmapped_count === 1 ? '' : 's'} name a file that the head commit does not have, so they were not judged${examples ? ` (for example ${examples})` : ''}.`, '');
+    }
+    if (c.unattributed_count > 0) {
+        const n = c.unattributed_count;
+        tail.push(`${n} finding${n === 1 ? '' : 's'} without a line in a changed file name${n === 1 ? 's' : ''} no package: net-new unless \`unattributed-dependency\` is \`pre-existing\`.`, '');
+    }
+    if (c.moved_count > 0)
+        tail.push(`${c.moved_count} finding${c.moved_count === 1 ? ' is' : 's are'} on lines that only moved (or changed indentation or line endings): pre-existing.`, '');
+    if (c.filtered_left_out_count > 0) {
+        tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
+    }
+    tail.push('| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Total | Fail on |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |', `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.total_count} | ${c.fail_on} |`, '');
+    const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+    const table = [];
+    if (findings.length > 0) {
+        const header = ['| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |'];
+        const leftOutLine = (n) => `… ${n} more row${n === 1 ? '' : 's'} left out of ${findings.length} (see the filtered SARIF).`;
+        // Lines are joined with '\n' and the text ends with one: each line costs its size plus one.
+        const cost = (lines) => lines.reduce((n, line) => n + limit.size(line) + 1, 0);
+        // The room for rows keeps space for the left-out line at its longest.
+        let room = limit.maxSize - cost(head) - cost(tail) - cost(header) - cost(['', leftOutLine(findings.length), '']);
+        const candidates = findings.slice(0, limit.maxRows);
+        const messages = outcome.report ? messagesOf(outcome.report, candidates) : [];
+        const rows = [];
+        for (const [i, f] of candidates.entries()) {
+            const message = cutCodePoints(messages[i] ?? '', 200);
+            const row = `| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${summary_link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`;
+            room -= limit.size(row) + 1;
+            if (room < 0)
+                break;
+            rows.push(row);
+        }
+        table.push(...header, ...rows);
+        if (rows.length < findings.length)
+            table.push('', leftOutLine(findings.length - rows.length));
+        table.push('');
+    }
+    const text = [...head, ...table, ...tail].join('\n');
+    // The parts above are bounded by the room left for rows; only a huge message of the gate's own
+    // (head) or a huge list of skipped linters (tail) could still overflow: cut the text then.
+    return limit.size(`${text}\n`) <= limit.maxSize ? text : cutToSize(text, limit);
+}
+function cutToSize(text, limit) {
+    let low = 0;
+    let high = codePoints(text);
+    while (low < high) {
+        const mid = Math.ceil((low + high) / 2);
+        if (limit.size(`${cutCodePoints(text, mid)}\n`) <= limit.maxSize)
+            low = mid;
+        else
+            high = mid - 1;
+    }
+    return cutCodePoints(text, low);
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/pr-comment.js
+
 
 /** Marks the gate's own comment, so each run updates it instead of adding another. */
 const COMMENT_MARKER = '<!-- gatehouse-gate -->';
+/**
+ * GitHub refuses a comment body over 65,536 characters, counted as Unicode code points (an
+ * astral emoji is one); the marker and its newline are part of the body.
+ */
+const COMMENT_MAX_CHARACTERS = 65_536;
+/** How long the report in the comment may be, in code points, and how many table rows it shows. */
+const COMMENT_LIMIT = { maxRows: 100, maxSize: COMMENT_MAX_CHARACTERS - codePoints(`${COMMENT_MARKER}\n`), size: codePoints };
 function comments(text) {
     try {
         const value = JSON.parse(text);
@@ -30126,47 +31411,8 @@ function nextLink(header) {
     return /<([^>]+)>;\s*rel="next"/.exec(header ?? '')?.[1];
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/summary.js
-
-
-
-/** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
-function summary_link(env, head, path, line) {
-    const label = `${path}:${line ?? 1}`;
-    if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY || !head)
-        return `\`${cell(label)}\``;
-    const url = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/blob/${head}/${path.split('/').map(encodeURIComponent).join('/')}#L${line ?? 1}`;
-    return `[${cell(label)}](${url})`;
-}
-/** The job summary and the pull-request comment: findings by severity, skipped linters, counts. */
-function gateReport(outcome, env, maxRows = 100) {
-    const c = outcome.counts;
-    const status = outcome.exitCode === 0 ? '✅ passed' : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
-    const out = [`### Gatehouse gate: ${status}`, '', cell(outcome.message), ''];
-    const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
-    if (findings.length > 0) {
-        out.push('| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |');
-        const shown = findings.slice(0, maxRows);
-        const messages = outcome.report ? messagesOf(outcome.report, shown) : [];
-        for (const [i, f] of shown.entries()) {
-            const message = (messages[i] ?? '').slice(0, 200);
-            out.push(`| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${summary_link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`);
-        }
-        if (findings.length > maxRows)
-            out.push('', `… and ${findings.length - maxRows} more (see the filtered SARIF).`);
-        out.push('');
-    }
-    if (c.linters_skipped.length > 0) {
-        out.push('**Linters skipped** (no SARIF output, so no findings):', '');
-        for (const s of c.linters_skipped)
-            out.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
-        out.push('');
-    }
-    out.push('| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Total | Fail on |', '| --- | --- | --- | --- | --- | --- | --- | --- |', `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.total_count} | ${c.fail_on} |`, '');
-    return out.join('\n');
-}
-
 ;// CONCATENATED MODULE: ./build/actions/gate/run.js
+
 
 
 
@@ -30189,6 +31435,7 @@ function argv(core, env) {
         ['repo', '--repo', undefined],
         ['fail-on', '--fail-on', undefined],
         ['linters', '--linters', undefined],
+        ['unattributed-dependency', '--unattributed-dependency', undefined],
         ['filtered-out', '--filtered-out', (0,external_node_path_namespaceObject.join)(temp, 'gatehouse-gate', 'filtered.sarif')],
         ['counts-json', '--counts-json', (0,external_node_path_namespaceObject.join)(temp, 'gatehouse-gate', 'counts.json')],
     ]) {
@@ -30227,7 +31474,29 @@ async function comment(deps, report) {
     }
 }
 /**
- * The gate action: `gate ci` with the inputs, then outputs, an annotation per blocking finding,
+ * GitHub shows at most 10 error annotations per step, and a failed step's own message is one of
+ * them: the 9 worst blocking findings (severity, then report order) get one each, and one notice
+ * says how many more the job summary lists.
+ */
+const MAX_FINDING_ANNOTATIONS = 9;
+function annotate(core, outcome) {
+    const blocking = (outcome.classification?.netNew ?? []).filter((f) => f.blocking);
+    // Array.prototype.sort is stable: equal severities stay in report order.
+    const worst = [...blocking].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity)).slice(0, MAX_FINDING_ANNOTATIONS);
+    const messages = outcome.report ? messagesOf(outcome.report, worst) : [];
+    for (const [i, f] of worst.entries()) {
+        core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messages[i] || 'finding'}`, {
+            title: `Net-new ${f.severity} finding`,
+            file: f.path,
+            ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
+        });
+    }
+    const more = blocking.length - worst.length;
+    if (more > 0)
+        core.notice(`${more} more blocking finding${more === 1 ? ' is' : 's are'} listed in the job summary (GitHub shows 10 error annotations per step)`, { title: 'More blocking findings' });
+}
+/**
+ * The gate action: `gate ci` with the inputs, then outputs, an annotation per blocking finding (the worst 9),
  * the job summary, one pull-request comment updated in place, and a failed step on exit 1 or 2.
  */
 async function runGate(deps) {
@@ -30253,18 +31522,13 @@ async function runGate(deps) {
     core.setOutput('net-new-count', String(c.net_new_count));
     core.setOutput('blocking-count', String(c.blocking_count));
     core.setOutput('linters-skipped', JSON.stringify(c.linters_skipped.map((s) => s.linter)));
-    const blocking = (outcome.classification?.netNew ?? []).filter((f) => f.blocking);
-    const messages = outcome.report ? messagesOf(outcome.report, blocking) : [];
-    for (const [i, f] of blocking.entries()) {
-        core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messages[i] || 'finding'}`, {
-            title: `Net-new ${f.severity} finding`,
-            file: f.path,
-            ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
-        });
-    }
-    const report = gateReport(outcome, env);
-    await appendSummary(core, report);
-    await comment(deps, report);
+    core.setOutput('linters-missing', JSON.stringify(c.linters_missing.map((m) => m.linter)));
+    core.setOutput('stale-report', String(c.stale_report));
+    for (const w of c.warnings)
+        core.warning(`gate: ${w}`);
+    annotate(core, outcome);
+    await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT));
+    await comment(deps, gateReport(outcome, env, COMMENT_LIMIT));
     if (outcome.exitCode === EXIT_BLOCKED)
         core.setFailed(`blocked by ${c.blocking_count} net-new finding${c.blocking_count === 1 ? '' : 's'}`);
     else if (outcome.exitCode !== EXIT_OK)

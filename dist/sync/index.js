@@ -37335,7 +37335,7 @@ exports.visitAsync = visitAsync;
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7324);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5199);
 
 
 await (0,_run_js__WEBPACK_IMPORTED_MODULE_1__/* .runSyncAction */ .J)({ core: _actions_core__WEBPACK_IMPORTED_MODULE_0__, env: process.env });
@@ -37345,7 +37345,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7324:
+/***/ 5199:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37727,6 +37727,31 @@ async function jsonBody(service, operation, response, timeoutMs) {
     }
 }
 
+;// CONCATENATED MODULE: ./build/server/sync/credentials.js
+
+/**
+ * A credential the server refused (401 or 403). The message names the credential (its setting,
+ * never its value) and the server, so the operator knows which of several to replace.
+ */
+class CredentialRefused extends Error {
+    credential;
+    service;
+    server;
+    name = 'CredentialRefused';
+    constructor(credential, service, server, reason) {
+        super(`${service} at ${server} refused ${credential}: ${reason}`);
+        this.credential = credential;
+        this.service = service;
+        this.server = server;
+    }
+}
+/** `err` as a `CredentialRefused` when it is a 401 or 403 answer; otherwise unchanged. */
+function refusedAs(err, credential, service, server) {
+    if (!(err instanceof HttpError) || (err.status !== 401 && err.status !== 403))
+        return err;
+    return new CredentialRefused(credential, service, server, `answered ${err.status}${err.detail ? ` (${err.detail})` : ''} to ${err.operation}`);
+}
+
 ;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
 /*
 How it works:
@@ -38014,6 +38039,8 @@ async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
 const SERVICE = 'Dependency-Track';
 const PAGE_SIZE = 100;
 const LIST_CONCURRENCY = 4;
+/** What the key's team needs: the project list and each project's findings. */
+const REQUIRED_PERMISSIONS = ['VIEW_PORTFOLIO', 'VIEW_VULNERABILITY'];
 function project(value) {
     const p = value;
     if (!p || typeof p.uuid !== 'string' || typeof p.name !== 'string' || p.name.trim() === '')
@@ -38033,6 +38060,22 @@ class DependencyTrackClient {
     }
     get headers() {
         return { 'x-api-key': this.options.apiKey, accept: 'application/json' };
+    }
+    /**
+     * `GET /api/v1/team/self`: the key's team and its permissions. Throws `HttpError` when the key
+     * is refused; answers the permissions the sync needs that the team lacks (empty when it has
+     * them, or when the server does not list them).
+     */
+    async missingPermissions(retry, onRetry) {
+        const operation = 'key check (team/self)';
+        return retrying(async () => {
+            const response = await send(SERVICE, operation, `${this.options.url}/api/v1/team/self`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
+            if (!Array.isArray(body?.permissions))
+                return [];
+            const held = new Set(body.permissions.map((p) => p?.name));
+            return REQUIRED_PERMISSIONS.filter((name) => !held.has(name));
+        }, retry, onRetry);
     }
     /** One page of the project list, retried on its own. */
     async page(pageNumber, excludeInactive, retry, onRetry) {
@@ -38084,6 +38127,40 @@ class DependencyTrackClient {
     }
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./build/server/sync/http/multipart.js
+
+/**
+ * A `multipart/form-data` body produced as it is sent, so a file part that is still arriving (a
+ * download) is never held whole, and its exact length, computed from the parts' sizes: the body
+ * goes out with a `Content-Length`, never chunked (Django behind DefectDojo's nginx and uWSGI reads
+ * a chunked body as empty). The platform's `FormData` needs every file as a finished `Blob`, which
+ * would hold the export in memory.
+ */
+function multipartBody(fields, file) {
+    const boundary = `----gatehouse${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
+    const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
+    const encoder = new TextEncoder();
+    const head = [
+        ...Object.entries(fields).map(([name, value]) => encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`)),
+        encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`),
+    ];
+    const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
+    const content = file.content;
+    const fileLength = content instanceof Uint8Array ? content.byteLength : content.length;
+    const length = head.reduce((n, part) => n + part.byteLength, 0) + fileLength + tail.byteLength;
+    async function* body() {
+        yield* head;
+        if (content instanceof Uint8Array)
+            yield content;
+        else
+            yield* content.stream;
+        yield tail;
+    }
+    return { contentType: `multipart/form-data; boundary=${boundary}`, body: body(), length };
+}
+
 ;// CONCATENATED MODULE: ./build/server/sync/defectdojo/scan-types.js
 /** DefectDojo parser names (`scan_type`), exactly as DefectDojo spells them. */
 const SCAN_TYPES = {
@@ -38100,9 +38177,305 @@ const ENGAGEMENTS = {
     github: 'GitHub',
     sonarqube: 'SonarQube',
 };
+/**
+ * The oldest DefectDojo release that parses each report as the sync shapes it: the later of the
+ * parser's first release and 2.6.0 (reimport with `auto_create_context`). Read from DefectDojo's
+ * history (the tag first holding the parser). Used to explain a server's refusal of a scan type.
+ */
+const MINIMUM_DEFECTDOJO_VERSION = {
+    [SCAN_TYPES.dependencyTrack]: '2.6.0',
+    [SCAN_TYPES.codeScanning]: '2.52.0',
+    [SCAN_TYPES.dependabot]: '2.6.0',
+    [SCAN_TYPES.secretScanning]: '2.51.0',
+    [SCAN_TYPES.sonarQube]: '2.6.0',
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/statistics.js
+function total(node) {
+    const value = node?.total?.total;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/**
+ * The delta totals, or undefined when the answer has no `statistics.delta` (DefectDojo leaves it
+ * out in some versions and configurations; `after` alone says nothing about what changed).
+ */
+function reimportCounts(body) {
+    const delta = body?.statistics?.delta;
+    if (!delta || typeof delta !== 'object')
+        return undefined;
+    const created = total(delta.created);
+    const closed = total(delta.closed);
+    const reactivated = total(delta.reactivated);
+    const untouched = total(delta.untouched);
+    if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
+        return undefined;
+    return { created, closed, reactivated, untouched };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
+
+
+
+
+
+const client_SERVICE = 'DefectDojo';
+/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
+/** The page size of the lists read whole. */
+const PAGE = 100;
+function nextPage(base, next) {
+    return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
+}
+/** A report larger than DefectDojo accepts: refused here, before anything is sent. */
+class UploadTooLarge extends Error {
+    name = 'UploadTooLarge';
+}
+/** DefectDojo does not know the scan type: its release predates the parser. */
+class ScanTypeUnknown extends Error {
+    name = 'ScanTypeUnknown';
+}
+/** Mebibytes as DefectDojo counts them (`file_size_mb`: bytes / 1048576), one decimal. */
+const megabytes = (bytes) => (bytes / 1048576).toFixed(1);
+/** DefectDojo's default DD_SCAN_FILE_MAX_SIZE: 100 MB, counted as bytes / 1048576. */
+const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1048576;
+/** DefectDojo through its REST API v2, with one API token; never a password or session. */
+class DefectDojoClient {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    headers(extra = {}) {
+        return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
+    }
+    /** Product type names by id, kept for the client's life (a renamed type only makes a note stale). */
+    productTypeNames = new Map();
+    get maxUploadBytes() {
+        return this.options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+    }
+    /**
+     * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
+     * findings the report no longer holds, and deduplicates within the engagement.
+     * `product_type_name` goes only with a product that does not exist yet: DefectDojo refuses (400)
+     * a reimport whose type disagrees with an existing product's, e.g. after the product was moved.
+     */
+    async reimport(request) {
+        const size = request.content instanceof Uint8Array ? request.content.byteLength : request.content.length;
+        if (size > this.maxUploadBytes) {
+            throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName} is ${megabytes(size)} MB, above the upload limit of ${megabytes(this.maxUploadBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+        }
+        // Not kept by the client: the service's client lives across runs, and products move.
+        const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
+        if (found && found.productType !== undefined && found.productType !== this.options.productType) {
+            request.note?.(`product ${request.productName} is under product type "${found.productType}", not "${this.options.productType}"; synced where it is`);
+        }
+        const fields = {
+            scan_type: request.scanType,
+            ...(found ? {} : { product_type_name: this.options.productType }),
+            product_name: request.productName,
+            engagement_name: request.engagementName,
+            test_title: request.testTitle,
+            auto_create_context: 'true',
+            close_old_findings: 'true',
+            deduplication_on_engagement: 'true',
+        };
+        const { contentType, body, length } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
+        const operation = `reimport-scan of ${request.productName}`;
+        let response;
+        try {
+            response = await send(client_SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
+                method: 'POST',
+                headers: this.headers({ 'content-type': contentType, 'content-length': String(length) }),
+                body,
+                duplex: 'half',
+                timeoutMs: this.options.uploadTimeoutMs,
+            });
+        }
+        catch (err) {
+            throw this.explained(err, request);
+        }
+        return reimportCounts(await jsonBody(client_SERVICE, operation, response, this.options.uploadTimeoutMs));
+    }
+    /** DefectDojo's refusal of an unknown scan type (DRF's choice error), said as what it means. */
+    explained(err, request) {
+        // DRF's field error, "\"<type>\" is not a valid choice.", quoted as JSON or as Python's repr.
+        const detail = (err instanceof HttpError ? (err.detail ?? '') : '').replace(/\\"/g, '"');
+        if (!(err instanceof HttpError) || err.status !== 400 || !detail.includes(`"${request.scanType}" is not a valid choice`))
+            return err;
+        const minimum = MINIMUM_DEFECTDOJO_VERSION[request.scanType];
+        return new ScanTypeUnknown(`DefectDojo at ${this.options.url} does not know the scan type "${request.scanType}"${minimum ? `: the server is too old for this source; it needs DefectDojo ${minimum} or later` : ''}`);
+    }
+    /** The cheapest authenticated call: proves DefectDojo answers and accepts the token. */
+    async ping(timeoutMs = this.options.timeoutMs) {
+        const response = await send(client_SERVICE, 'health check', `${this.options.url}/api/v2/products/?limit=1`, { headers: this.headers(), timeoutMs });
+        await response.arrayBuffer();
+    }
+    /**
+     * `GET /api/v2/user_profile/`: the token's own user, the cheapest call that needs only a valid
+     * token; made before anything is exported, so a refused token stops a run before its first export.
+     */
+    async checkToken() {
+        const response = await send(client_SERVICE, 'token check (user_profile)', `${this.options.url}/api/v2/user_profile/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+        await response.arrayBuffer();
+    }
+    /**
+     * Active findings of one product at the given severities that carry no `issue:` tag, worst
+     * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
+     */
+    async *openFindings(productName, severities) {
+        const base = `${this.options.url}/api/v2/findings/`;
+        const query = new URLSearchParams({
+            product_name: productName,
+            active: 'true',
+            severity: severities.join(','),
+            not_tag: 'issue:',
+            o: 'numerical_severity,id',
+            limit: '100',
+        });
+        let next = `${base}?${query}`;
+        const operation = `findings of ${productName}`;
+        while (next) {
+            const response = await send(client_SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+            const page = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
+            if (!Array.isArray(page?.results))
+                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
+            yield page.results;
+            next = nextPage(base, page.next);
+        }
+    }
+    /**
+     * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
+     * filter matches substrings: checked again here), every page, as DefectDojo holds it.
+     */
+    async findingsByUniqueId(productName, prefix) {
+        const base = `${this.options.url}/api/v2/findings/`;
+        let next = `${base}?${new URLSearchParams({ product_name: productName, unique_id_from_tool: prefix, limit: '100' })}`;
+        const operation = `findings of ${productName}`;
+        const found = [];
+        while (next) {
+            const response = await send(client_SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+            const page = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
+            if (!Array.isArray(page?.results))
+                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
+            for (const f of page.results) {
+                if (typeof f?.unique_id_from_tool !== 'string' || !f.unique_id_from_tool.startsWith(prefix) || typeof f.id !== 'number')
+                    continue;
+                if (typeof f.title !== 'string' || typeof f.severity !== 'string')
+                    continue;
+                const ids = Array.isArray(f.vulnerability_ids) ? f.vulnerability_ids.map((v) => v?.vulnerability_id).filter((v) => typeof v === 'string') : [];
+                found.push({ id: f.id, uniqueIdFromTool: f.unique_id_from_tool, title: f.title, severity: f.severity, active: f.active === true, vulnerabilityIds: ids });
+            }
+            next = nextPage(base, page.next);
+        }
+        return found;
+    }
+    /**
+     * `POST /api/v2/findings/{id}/tags/` (`{"tags": [...]}`): DefectDojo adds the tags to the
+     * finding's own and saves nothing else. A finding `PATCH` would save the whole finding, which can
+     * push it to JIRA and fail there.
+     */
+    async addFindingTags(id, tags) {
+        const operation = `tagging of finding ${id}`;
+        const response = await send(client_SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/tags/`, {
+            method: 'POST',
+            headers: this.headers({ 'content-type': 'application/json' }),
+            body: JSON.stringify({ tags }),
+            timeoutMs: this.options.timeoutMs,
+        });
+        await response.arrayBuffer();
+    }
+    /** Whether a product of exactly this name exists. */
+    async productExists(name) {
+        return (await this.product(name)) !== undefined;
+    }
+    /**
+     * Every product's type by product name, for one run: two paged lists (`/product_types/`,
+     * `/products/`) in place of a lookup before each reimport.
+     */
+    async productDirectory() {
+        // The two lists are independent until products are given their types' names: read together.
+        const [types, listed] = await Promise.all([
+            this.all('/api/v2/product_types/', 'product type list', (t) => typeof t?.id === 'number' && typeof t.name === 'string' ? [t.id, t.name] : undefined),
+            this.all('/api/v2/products/', 'product list', (p) => typeof p?.name === 'string' ? [p.name, typeof p.prod_type === 'number' ? p.prod_type : undefined] : undefined),
+        ]);
+        const typeNames = new Map(types);
+        return new Map(listed.map(([name, type]) => [name, { productType: type === undefined ? undefined : typeNames.get(type) }]));
+    }
+    /**
+     * Every entry of a DRF list that `pick` keeps. The first page's `count` gives the number of
+     * pages; the others are read by `offset`, four at a time (read one by one through `next`, the
+     * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
+     */
+    async all(path, operation, pick) {
+        const base = `${this.options.url}${path}`;
+        const page = async (offset) => {
+            const response = await send(client_SERVICE, operation, `${base}?limit=${PAGE}&offset=${offset}`, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+            const body = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
+            if (!Array.isArray(body?.results))
+                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
+            return { count: body.count, results: body.results };
+        };
+        const first = await page(0);
+        if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0)
+            throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no count');
+        const offsets = [];
+        for (let offset = PAGE; offset < first.count; offset += PAGE)
+            offsets.push(offset);
+        const limit = pLimit(4);
+        const rest = await Promise.all(offsets.map((offset) => limit(() => page(offset))));
+        const kept = [];
+        for (const { results } of [first, ...rest]) {
+            for (const entry of results) {
+                const value = pick(entry);
+                if (value !== undefined)
+                    kept.push(value);
+            }
+        }
+        return kept;
+    }
+    /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
+    async product(name) {
+        const base = `${this.options.url}/api/v2/products/`;
+        let next = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
+        const operation = `product lookup of ${name}`;
+        while (next) {
+            const response = await send(client_SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+            const page = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
+            if (!Array.isArray(page?.results))
+                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
+            const product = page.results.find((p) => p?.name === name);
+            if (product) {
+                const typeId = typeof product.prod_type === 'number' ? product.prod_type : undefined;
+                return { productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
+            }
+            next = nextPage(base, page.next);
+        }
+        return undefined;
+    }
+    /** `GET /api/v2/product_types/{id}/`, once per id; undefined when the token may not read it. */
+    productTypeName(id) {
+        let name = this.productTypeNames.get(id);
+        if (!name) {
+            const operation = `product type ${id}`;
+            name = send(client_SERVICE, operation, `${this.options.url}/api/v2/product_types/${id}/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs }).then(async (response) => {
+                const body = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
+                return typeof body?.name === 'string' ? body.name : undefined;
+            }, (err) => {
+                if (err instanceof HttpError && (err.status === 403 || err.status === 404))
+                    return undefined;
+                throw err;
+            });
+            this.productTypeNames.set(id, name);
+            name.catch(() => this.productTypeNames.delete(id));
+        }
+        return name;
+    }
+}
 
 ;// CONCATENATED MODULE: ./build/server/sync/report.js
 
+/** `notes` for an item result, left out when there is none; repeated notes (retries) once. */
+function notesOf(notes) {
+    return notes.length > 0 ? { notes: [...new Set(notes)] } : {};
+}
 function totalsOf(items) {
     const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
     return {
@@ -38158,6 +38531,8 @@ function humanProgress(source, noun, write) {
                 write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
             else
                 write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
+            for (const note of r.notes ?? [])
+                write(`[${source}] note: ${r.label}: ${note}`);
         },
         retry: (label, error, retry, delayMs) => write(`[${source}] ${label}: ${error.message}; retry ${retry} in ${(delayMs / 1000).toFixed(1)} s`),
         warn: (text) => write(`[${source}] ${text}`),
@@ -38173,7 +38548,105 @@ function summaryLines(report) {
         lines.push(`[${report.source}] ${report.error}`);
     for (const item of report.items.filter((i) => i.status === 'failed'))
         lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
+    for (const item of report.items)
+        for (const note of item.notes ?? [])
+            lines.push(`[${report.source}] note: ${item.label}: ${note}`);
     return lines;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/products.js
+
+
+/**
+ * DefectDojo's products for one run (each reimport then knows whether to name a product type),
+ * or undefined when they could not be listed: each reimport then looks its product up itself.
+ */
+async function productDirectory(defectDojo, retry, progress) {
+    try {
+        return await retrying(() => defectDojo.productDirectory(), retry);
+    }
+    catch (err) {
+        progress.warn(`DefectDojo products could not be listed (${message(err)}); each product is looked up before its reimport`);
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+;// CONCATENATED MODULE: ./build/server/sync/http/spool.js
+
+
+
+
+
+/**
+ * Bytes kept in memory before the rest goes to a file. Most exports are tens of KB: a temporary
+ * file each cost about 1.7 ms of CPU per project in the sync benchmark (create, write, read,
+ * remove). With the sync's concurrency (8 by default) this holds at most 8 × 4 MiB at once.
+ */
+const IN_MEMORY_BYTES = 4 * 1024 * 1024;
+async function* replay(chunks) {
+    yield* chunks;
+}
+/**
+ * Reads `body` so an upload of a download that came without `Content-Length` needs no chunked
+ * transfer: up to `inMemory` bytes are kept in memory; a larger body goes, from its first byte,
+ * to a private temporary file (mode 0600, in a directory of its own) and is read back from it,
+ * so it is never held whole. Stops with `tooLarge()` as soon as more than `limit` bytes arrived.
+ */
+async function spool(body, limit, tooLarge, inMemory = IN_MEMORY_BYTES) {
+    let chunks = [];
+    let length = 0;
+    let dir;
+    let out;
+    let reader;
+    const dispose = async () => {
+        // An upload that stopped early leaves the reader open.
+        reader?.destroy();
+        if (dir)
+            await (0,external_node_fs_promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+    };
+    try {
+        try {
+            for await (const chunk of body) {
+                length += chunk.byteLength;
+                if (length > limit)
+                    throw tooLarge();
+                if (chunks && length <= inMemory) {
+                    chunks.push(chunk);
+                    continue;
+                }
+                if (!out) {
+                    dir = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-upload-'));
+                    out = (0,external_node_fs_namespaceObject.createWriteStream)((0,external_node_path_namespaceObject.join)(dir, 'body'), { mode: 0o600 });
+                    for (const held of chunks ?? [])
+                        if (!out.write(held))
+                            await (0,external_node_events_.once)(out, 'drain');
+                    chunks = undefined;
+                }
+                if (!out.write(chunk))
+                    await (0,external_node_events_.once)(out, 'drain');
+            }
+        }
+        finally {
+            if (out) {
+                out.end();
+                await (0,external_node_events_.once)(out, 'close');
+            }
+        }
+        if (!dir)
+            return { stream: replay(chunks ?? []), length, onDisk: false, dispose };
+        reader = (0,external_node_fs_namespaceObject.createReadStream)((0,external_node_path_namespaceObject.join)(dir, 'body'));
+        return { stream: reader, length, onDisk: true, dispose };
+    }
+    catch (err) {
+        await dispose();
+        throw err;
+    }
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/count-findings.js
@@ -38227,40 +38700,75 @@ function countingFindings(source) {
 
 
 
+
+
+
 function labelOf(project) {
     return project.version ? `${project.name} ${project.version}` : project.name;
+}
+/**
+ * The DefectDojo test of a project: its version, or this title for a project without one. Named
+ * on every reimport: without a title DefectDojo takes the engagement's newest test of the scan
+ * type, so a project without a version would land in its versioned twin's test.
+ */
+const UNVERSIONED_TEST = '(no version)';
+/**
+ * The export as an upload of known length: streamed on when Dependency-Track states its length
+ * (`Content-Length`); otherwise (a chunked answer, as large exports come) spooled to a private
+ * temporary file first, never held whole in memory. Either way an export above the upload limit
+ * is refused before anything is sent to DefectDojo.
+ */
+async function exportContent(project, exported, body, limit) {
+    const tooLarge = (size) => new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)} is ${size} MB, above the upload limit of ${megabytes(limit)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+    const header = exported.headers.get('content-length');
+    // A compressed answer's length is not the length of the bytes read from it.
+    if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
+        const length = Number(header);
+        if (length > limit)
+            throw tooLarge(megabytes(length));
+        return { content: { stream: body, length } };
+    }
+    const spooled = await spool(body, limit, () => tooLarge(`over ${megabytes(limit)}`));
+    return { content: spooled, dispose: spooled.dispose };
 }
 /**
  * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
  * A transient failure of either side retries the pair, since the export stream is spent.
  */
-async function syncProject(project, deps) {
+async function syncProject(project, deps, products) {
     const label = labelOf(project);
     const base = {
         label,
         product: project.name,
         engagement: ENGAGEMENTS.dependencytrack,
-        test: project.version ?? SCAN_TYPES.dependencyTrack,
+        test: project.version ?? UNVERSIONED_TEST,
         scan_type: SCAN_TYPES.dependencyTrack,
     };
     let attempts = 0;
+    const notes = [];
     try {
         const { counts, findings } = await retrying(async (n) => {
             attempts = n;
             const abandon = new AbortController();
             let exportFailure;
+            let dispose;
             try {
                 const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
                 if (!exported.body)
                     throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
                 const counting = countingFindings(exported.body);
+                const prepared = await exportContent(project, exported, noting(counting.stream, (err) => (exportFailure ??= err)), deps.defectDojo.maxUploadBytes);
+                dispose = prepared.dispose;
+                const content = prepared.content;
                 const counts = await deps.defectDojo.reimport({
                     scanType: SCAN_TYPES.dependencyTrack,
                     productName: project.name,
                     engagementName: ENGAGEMENTS.dependencytrack,
-                    ...(project.version ? { testTitle: project.version } : {}),
+                    testTitle: base.test,
                     filename: 'dependency-track-findings.json',
-                    content: noting(counting.stream, (err) => (exportFailure ??= err)),
+                    content,
+                    note: (text) => notes.push(text),
+                    ...(products ? { product: products.get(project.name) ?? null } : {}),
                 });
                 return { counts, findings: counting.count() };
             }
@@ -38273,12 +38781,13 @@ async function syncProject(project, deps) {
             finally {
                 // Closes the download when the upload stopped early; harmless once it was read to the end.
                 abandon.abort();
+                await dispose?.();
             }
         }, deps.retry, (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs));
-        return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), attempts };
+        return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
     }
     catch (err) {
-        return { ...base, status: 'failed', reason: message(err), attempts };
+        return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
     }
 }
 /** The stream, telling `failed` when reading it fails (before the failure goes on). */
@@ -38296,17 +38805,23 @@ async function syncDependencyTrack(deps) {
     const startedAt = new Date();
     const head = { command: 'sync', source: 'dependencytrack', startedAt };
     let projects;
+    // DefectDojo's products are listed while Dependency-Track lists its projects.
+    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
     try {
         projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
     }
     catch (err) {
+        await pendingProducts;
         return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
     }
-    const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps));
+    const products = await pendingProducts;
+    const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products));
     return finishReport(head, items);
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
+
+
 
 
 /** `sync`: Dependency-Track projects, each FPF export reimported into its own DefectDojo product. */
@@ -38317,17 +38832,27 @@ const dependencyTrackConnector = {
     description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
 into its own DefectDojo product`,
     missing: ({ config, secrets }) => [
-        ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false: this source is switched off']),
+        ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
         ...(config.sources.dependencytrack.url ? [] : ['sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)']),
         ...(secrets.dependencyTrackApiKey ? [] : ['DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)']),
     ],
+    check: async ({ loaded, options, retry, progress }) => {
+        const url = loaded.config.sources.dependencytrack.url;
+        let missing;
+        try {
+            missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs));
+        }
+        catch (err) {
+            // Versions without `team/self` answer 404: the project list then shows a refused key.
+            if (err instanceof HttpError && err.status === 404)
+                return;
+            throw refusedAs(err, 'DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url);
+        }
+        if (missing.length > 0)
+            throw new CredentialRefused('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
+    },
     run: ({ loaded, options, defectDojo, retry, progress }) => syncDependencyTrack({
-        dependencyTrack: new DependencyTrackClient({
-            url: loaded.config.sources.dependencytrack.url,
-            apiKey: loaded.secrets.dependencyTrackApiKey,
-            timeoutMs: options.timeoutMs,
-            uploadTimeoutMs: options.uploadTimeoutMs,
-        }),
+        dependencyTrack: clientOf({ loaded, options }),
         defectDojo,
         excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
         concurrency: options.concurrency,
@@ -38335,6 +38860,14 @@ into its own DefectDojo product`,
         progress,
     }),
 };
+function clientOf({ loaded, options }) {
+    return new DependencyTrackClient({
+        url: loaded.config.sources.dependencytrack.url,
+        apiKey: loaded.secrets.dependencyTrackApiKey,
+        timeoutMs: options.timeoutMs,
+        uploadTimeoutMs: options.uploadTimeoutMs,
+    });
+}
 
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -40455,17 +40988,27 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 
 const AlertsOctokit = Octokit.plugin(paginateRest);
-const client_SERVICE = 'GitHub';
+const github_client_SERVICE = 'GitHub';
 const SILENT = { debug() { }, info() { }, warn() { }, error() { } };
 /** GitHub's advice when a secondary limit comes without `Retry-After`: wait at least a minute. */
 const SECONDARY_DEFAULT_WAIT_MS = 60_000;
-/** The primary rate limit is spent: no call is made until it resets. */
+/**
+ * How long a spent primary limit is waited for by default: the search budget (reset every
+ * minute) always, the core budget (hourly) only near its reset; a target further from it fails.
+ */
+const DEFAULT_RATE_LIMIT_WAIT_MS = 5 * 60_000;
+/** GitHub's reset is whole seconds by its clock: a little slack so the first call after it is not refused again. */
+const RESET_SLACK_MS = 1000;
+/** The primary rate limit of one resource is spent, and its reset is further away than the sync waits. */
 class RateLimitExhausted extends Error {
     resetAt;
+    resource;
     name = 'RateLimitExhausted';
-    constructor(server, resetAt) {
-        super(`${server} rate limit exhausted until ${resetAt.toISOString()}; not attempted`);
+    constructor(server, resetAt, resource = 'core', maxWaitMs) {
+        super(`${server} rate limit${resource === 'core' ? '' : ` (${resource})`} exhausted until ${resetAt.toISOString()}` +
+            `${maxWaitMs === undefined ? '' : `, later than the ${Math.round(maxWaitMs / 1000)} s the sync waits for a reset`}; not attempted`);
         this.resetAt = resetAt;
+        this.resource = resource;
     }
 }
 /** A secondary (abuse) rate limit: back off and try again. */
@@ -40473,6 +41016,17 @@ class SecondaryRateLimit extends HttpError {
 }
 /** The REST API version the sync is written against; sent on every call. */
 const API_VERSION = '2022-11-28';
+const REAL_CLOCK = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+/** The budget a call draws on, before its answer names it (`x-ratelimit-resource`). */
+function resourceOf(url) {
+    const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+    // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
+    if (/^(?:\/api\/v3)?\/search\//.test(path))
+        return 'search';
+    if (/^(?:\/api)?\/graphql$/.test(path))
+        return 'graphql';
+    return 'core';
+}
 function header(headers, name) {
     const value = headers?.[name];
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
@@ -40484,9 +41038,12 @@ function operationOf(options) {
 }
 /**
  * An Octokit for one target whose every request (pages included) is bounded in time and honours
- * GitHub's rate limits: once the primary limit is spent (`x-ratelimit-remaining: 0`) it makes no
- * further call until the reset and fails fast instead; a secondary limit is waited out
- * (`Retry-After`, else a minute) and retried, as are 5xx answers and lost connections.
+ * GitHub's rate limits, each resource's budget apart (`x-ratelimit-resource`: a spent search
+ * budget never holds back issue creation): once a primary limit is spent (`x-ratelimit-remaining:
+ * 0`, or a 403/429 saying so) calls on that resource wait for `x-ratelimit-reset` when it is within
+ * `maxRateLimitWaitMs`, and fail at once with `RateLimitExhausted` when it is further; a secondary
+ * limit is waited out (`Retry-After`, else a minute) and retried, as are 5xx answers and lost
+ * connections. Every call sends `X-GitHub-Api-Version`.
  *
  * The bound lives in the transport (Octokit's `request.fetch`), not in a hook: before-after-hook
  * binds one options object to every hook, so a hook that passes a modified copy on is ignored by
@@ -40494,13 +41051,36 @@ function operationOf(options) {
  * object in place or pass it on untouched.
  */
 function githubClient(target, options) {
-    let exhaustedUntil = 0;
-    const exhausted = (headers) => {
+    const clock = options.clock ?? REAL_CLOCK;
+    const maxWaitMsOf = (resource) => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
+    /** Per resource: until when its primary limit is spent (epoch ms). */
+    const exhaustedUntil = new Map();
+    /** Records a spent budget from an answer's headers; true when the answer says it is spent. */
+    const exhausted = (headers, requested) => {
         if (header(headers, 'x-ratelimit-remaining') !== '0')
             return false;
+        const resource = header(headers, 'x-ratelimit-resource') ?? requested;
         const reset = Number(header(headers, 'x-ratelimit-reset'));
-        exhaustedUntil = Number.isFinite(reset) && reset > 0 ? reset * 1000 : Date.now() + 60_000;
+        exhaustedUntil.set(resource, Number.isFinite(reset) && reset > 0 ? reset * 1000 : clock.now() + 60_000);
         return true;
+    };
+    /** Waits for the resource's reset when it is near enough; throws when it is not. */
+    const awaitBudget = async (resource) => {
+        const until = exhaustedUntil.get(resource);
+        if (until === undefined)
+            return;
+        const waitMs = until - clock.now();
+        if (waitMs <= 0) {
+            exhaustedUntil.delete(resource);
+            return;
+        }
+        const maxWaitMs = maxWaitMsOf(resource);
+        if (waitMs + RESET_SLACK_MS > maxWaitMs)
+            throw new RateLimitExhausted(target.server, new Date(until), resource, maxWaitMs);
+        options.onRateLimitWait?.(resource, waitMs + RESET_SLACK_MS);
+        await clock.sleep(waitMs + RESET_SLACK_MS);
+        if (exhaustedUntil.get(resource) === until)
+            exhaustedUntil.delete(resource);
     };
     const bounds = syncCall(options.timeoutMs);
     const octokit = new AlertsOctokit({
@@ -40516,28 +41096,34 @@ function githubClient(target, options) {
     });
     octokit.hook.wrap('request', async (request, requestOptions) => {
         const operation = operationOf(requestOptions);
+        const resource = resourceOf(requestOptions.url);
         return retrying(async () => {
-            if (Date.now() < exhaustedUntil)
-                throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
-            try {
-                const response = await request(requestOptions);
-                exhausted(response.headers);
-                return response;
-            }
-            catch (err) {
-                if (!(err instanceof RequestError) || !err.response)
-                    throw new TransportError(client_SERVICE, operation, transportFailure(err, bounds));
-                const headers = err.response.headers;
-                const data = err.response.data;
-                const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
-                const retryAfter = header(headers, 'retry-after');
-                const waitMs = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
-                if ((err.status === 403 || err.status === 429) && exhausted(headers))
-                    throw new RateLimitExhausted(target.server, new Date(exhaustedUntil));
-                if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
-                    throw new SecondaryRateLimit(client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
+            // A 403/429 for a spent budget is not a failure of the call: it is made again after the reset, once.
+            for (let waited = false;; waited = true) {
+                await awaitBudget(resource);
+                try {
+                    const response = await request(requestOptions);
+                    exhausted(response.headers, resource);
+                    return response;
                 }
-                throw new HttpError(client_SERVICE, operation, err.status, detail, waitMs);
+                catch (err) {
+                    if (!(err instanceof RequestError) || !err.response)
+                        throw new TransportError(github_client_SERVICE, operation, transportFailure(err, bounds));
+                    const headers = err.response.headers;
+                    const data = err.response.data;
+                    const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
+                    const retryAfter = header(headers, 'retry-after');
+                    const waitMs = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
+                    if ((err.status === 403 || err.status === 429) && exhausted(headers, resource)) {
+                        if (!waited)
+                            continue;
+                        throw new RateLimitExhausted(target.server, new Date(exhaustedUntil.get(header(headers, 'x-ratelimit-resource') ?? resource)), resource);
+                    }
+                    if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
+                        throw new SecondaryRateLimit(github_client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
+                    }
+                    throw new HttpError(github_client_SERVICE, operation, err.status, detail, waitMs);
+                }
             }
         }, options.retry, (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs), (error) => error instanceof SecondaryRateLimit || isTransient(error));
     });
@@ -40555,14 +41141,21 @@ const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
 /**
  * Code scanning, for "Github SAST Scan". The parser calls `.title()` on
  * `rule.security_severity_level`, which is null for rules without a security severity: those
- * get a level from `rule.severity` instead of crashing the import. Identity is the alert number.
+ * get a level from `rule.severity` instead of crashing the import.
+ *
+ * Identity is the alert number. The parser makes it `unique_id_from_tool`, but DefectDojo's
+ * default hash for this scan type is rule id (`vuln_id_from_tool`), severity, file and line, and
+ * its reimport matches on either: two alerts of one rule on one line became one finding. The
+ * alert number goes into the rule id (`js/sql-injection #12`), which makes every alert's hash its
+ * own; the finding title then reads "<rule description> (js/sql-injection #12)".
  */
 function codeScanningReport(alerts) {
     return alerts.map((raw) => {
         const alert = asObject(raw);
         const rule = asObject(alert.rule);
         const level = asString(rule.security_severity_level) ?? LEVEL_FROM_SEVERITY[asString(rule.severity) ?? ''] ?? 'info';
-        return { ...alert, rule: { ...rule, security_severity_level: level } };
+        const id = `${asString(rule.id) ?? asString(rule.name) ?? 'rule'} #${String(alert.number)}`;
+        return { ...alert, rule: { ...rule, id, security_severity_level: level } };
     });
 }
 /** GraphQL's severity words, which the parser maps (MODERATE → Medium). */
@@ -40570,49 +41163,112 @@ function graphqlSeverity(value) {
     const severity = (asString(value) ?? 'moderate').toUpperCase();
     return severity === 'MEDIUM' ? 'MODERATE' : severity;
 }
+/** DefectDojo's severity as the GraphQL word the parser maps back to it. */
+const fromDefectDojoSeverity = (severity) => (severity.toLowerCase() === 'medium' ? 'MODERATE' : severity.toUpperCase());
+/** EPSS as GitHub sends it: an object, or (in GitHub's own examples) a list of one, with numbers or numeric strings. */
+function epssOf(value) {
+    const entry = asObject(Array.isArray(value) ? value[0] : value);
+    const number = (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+    const percentage = number(entry.percentage);
+    const percentile = number(entry.percentile);
+    if (percentage === undefined && percentile === undefined)
+        return undefined;
+    return { ...(percentage !== undefined ? { percentage } : {}), ...(percentile !== undefined ? { percentile } : {}) };
+}
+/** `{score, vector_string}` as the GraphQL `{score, vectorString}`, or undefined when it holds neither. */
+function cvssOf(value) {
+    const cvss = asObject(value);
+    const vectorString = asString(cvss.vector_string) ?? null;
+    // The deprecated `cvss` says "none" as score 0 without a vector.
+    const score = typeof cvss.score === 'number' && (cvss.score > 0 || vectorString !== null) ? cvss.score : null;
+    return score !== null || vectorString !== null ? { score, vectorString } : undefined;
+}
 /**
  * Dependabot, for "Github Vulnerability Scan", which reads the GraphQL `vulnerabilityAlerts`
  * shape. The parser merges alerts with the same `id`, so each gets a stable one of its own
  * (`dependabot/<number>`); lists are left out rather than sent as null, which the parser cannot
  * iterate.
+ *
+ * DefectDojo's default identity for this scan type is a hash of title (the advisory summary),
+ * severity, package, identifiers and manifest: when GitHub re-rates an advisory, edits its
+ * summary or adds a CVE, the hash changes and the reimport closes the finding and opens a new
+ * one, losing its triage. An alert DefectDojo already holds (`known`) is therefore sent with the
+ * values DefectDojo has, so the alert number stays the identity.
+ *
+ * CVSS: the parser reads `cvssSeverities.cvssV3` before the deprecated `cvss`; GitHub's
+ * `cvss_severities` may hold only a v4 score, which the parser has no field for, so v4 goes into
+ * the description. The vulnerable range becomes `vulnerableRequirements`, which the parser makes
+ * the component version (the REST API gives no installed version).
  */
-function dependabotReport(repository, alerts) {
+function dependabotReport(repository, alerts, known = new Map()) {
+    const kept = [];
     const nodes = alerts.map((raw) => {
         const alert = asObject(raw);
         const advisory = asObject(alert.security_advisory);
         const vulnerability = asObject(alert.security_vulnerability);
         const dependency = asObject(alert.dependency);
         const pkg = asObject(vulnerability.package ?? dependency.package);
-        const cvss = asObject(advisory.cvss);
+        const severities = asObject(advisory.cvss_severities);
+        const cvssV3 = cvssOf(severities.cvss_v3);
+        const cvssV4 = cvssOf(severities.cvss_v4);
+        // Also as `cvss`, for parsers before DefectDojo 2.52.0, which read only that key.
+        const cvss = cvssOf(advisory.cvss) ?? cvssV3;
+        const epss = epssOf(advisory.epss);
         const cwes = asList(advisory.cwes).filter((c) => asString(c.cwe_id));
-        const identifiers = asList(advisory.identifiers).filter((i) => asString(i.value));
         const references = asList(advisory.references).filter((r) => asString(r.url));
         const patched = asString(asObject(vulnerability.first_patched_version).identifier);
+        const range = asString(vulnerability.vulnerable_version_range);
+        const id = `dependabot/${String(alert.number)}`;
+        let severity = graphqlSeverity(vulnerability.severity ?? advisory.severity);
+        let summary = asString(advisory.summary) ?? asString(advisory.ghsa_id) ?? `Dependabot alert ${String(alert.number)}`;
+        let identifiers = asList(advisory.identifiers)
+            .filter((i) => asString(i.value))
+            .map((i) => ({ type: i.type, value: i.value }));
+        const held = known.get(id);
+        if (held) {
+            const heldSeverity = fromDefectDojoSeverity(held.severity);
+            const heldIds = [...new Set(held.vulnerabilityIds)].sort();
+            const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
+            if (heldSeverity !== severity || held.title !== summary || heldIds.join('\n') !== sentIds.join('\n'))
+                kept.push(String(alert.number));
+            severity = heldSeverity;
+            summary = held.title;
+            identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
+        }
+        const description = [
+            typeof advisory.description === 'string' ? advisory.description : '',
+            ...(cvssV4 ? [`CVSS v4: ${cvssV4.score ?? ''} ${cvssV4.vectorString ?? ''}`.trim()] : []),
+        ]
+            .filter((line) => line !== '')
+            .join('\n\n');
         return {
-            id: `dependabot/${String(alert.number)}`,
+            id,
             number: String(alert.number),
             state: (asString(alert.state) ?? 'open').toUpperCase(),
             createdAt: asString(alert.created_at),
             ...(asString(dependency.manifest_path) ? { vulnerableManifestPath: dependency.manifest_path } : {}),
+            ...(range ? { vulnerableRequirements: range } : {}),
             ...(asString(alert.html_url) ? { url: alert.html_url } : {}),
             securityVulnerability: {
-                severity: graphqlSeverity(vulnerability.severity ?? advisory.severity),
+                severity,
                 package: { name: asString(pkg.name) ?? 'unknown', ecosystem: asString(pkg.ecosystem) },
-                ...(asString(vulnerability.vulnerable_version_range) ? { vulnerableVersionRange: vulnerability.vulnerable_version_range } : {}),
+                ...(range ? { vulnerableVersionRange: range } : {}),
                 ...(patched ? { firstPatchedVersion: { identifier: patched } } : {}),
                 advisory: {
                     ghsaId: asString(advisory.ghsa_id),
-                    summary: asString(advisory.summary) ?? asString(advisory.ghsa_id) ?? `Dependabot alert ${String(alert.number)}`,
-                    description: typeof advisory.description === 'string' ? advisory.description : '',
-                    ...(identifiers.length ? { identifiers: identifiers.map((i) => ({ type: i.type, value: i.value })) } : {}),
+                    summary,
+                    description,
+                    ...(identifiers.length ? { identifiers } : {}),
                     ...(references.length ? { references: references.map((r) => ({ url: r.url })) } : {}),
-                    ...(typeof cvss.score === 'number' || asString(cvss.vector_string) ? { cvss: { score: typeof cvss.score === 'number' ? cvss.score : null, vectorString: asString(cvss.vector_string) ?? null } } : {}),
+                    ...(cvssV3 ? { cvssSeverities: { cvssV3 } } : {}),
+                    ...(cvss ? { cvss } : {}),
+                    ...(epss ? { epss } : {}),
                     ...(cwes.length ? { cwes: { nodes: cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })) } } : {}),
                 },
             },
         };
     });
-    return { data: { repository: { nameWithOwner: repository.fullName, url: repository.htmlUrl, vulnerabilityAlerts: { nodes } } } };
+    return { document: { data: { repository: { nameWithOwner: repository.fullName, url: repository.htmlUrl, vulnerabilityAlerts: { nodes } } } }, kept };
 }
 /**
  * Secret scanning, for "Github Secrets Detection Report Scan". That parser sets no unique id, so
@@ -40633,12 +41289,24 @@ function secretScanningReport(alerts) {
 
 
 const PER_PAGE = 100;
-async function collect(pages) {
+/** Every item of every page, each passed through `read` as its page arrives (before the next is asked for). */
+async function collect(pages, read = (item) => item) {
     const all = [];
     for await (const page of pages)
         if (Array.isArray(page.data))
-            all.push(...page.data);
+            for (const item of page.data)
+                all.push(read(item));
     return all;
+}
+/**
+ * A secret-scanning alert without its `secret`: GitHub Enterprise Server versions that ignore
+ * `hide_secret=true` send the secret value in each alert. It is deleted from the parsed page in
+ * place, as soon as the page is read, so no copy is kept, reported, logged or uploaded.
+ */
+function withoutSecret(alert) {
+    if (alert && typeof alert === 'object' && 'secret' in alert)
+        delete alert.secret;
+    return alert;
 }
 /** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
 const ALERT_KINDS = [
@@ -40647,7 +41315,7 @@ const ALERT_KINDS = [
         test: 'Code scanning',
         scanType: SCAN_TYPES.codeScanning,
         list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-        report: (_repository, alerts) => codeScanningReport(alerts),
+        report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
         // 403 without Advanced Security, 404 before the first analysis.
         notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
     },
@@ -40657,15 +41325,16 @@ const ALERT_KINDS = [
         scanType: SCAN_TYPES.dependabot,
         // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
         list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-        report: (repository, alerts) => dependabotReport(repository, alerts),
+        knownPrefix: 'dependabot/',
+        report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
         notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
     },
     {
         kind: 'secret-scanning',
         test: 'Secret scanning',
         scanType: SCAN_TYPES.secretScanning,
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE })),
-        report: (_repository, alerts) => secretScanningReport(alerts),
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
+        report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
         notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
     },
 ];
@@ -40704,7 +41373,9 @@ async function listRepositories(client, owner, viewer) {
 
 
 
-async function syncKind(work, kind, deps, productExists) {
+
+
+async function syncKind(work, kind, deps, productExists, products) {
     const { repository } = work;
     const base = {
         label: `${repository.fullName} ${kind.kind}`,
@@ -40724,13 +41395,20 @@ async function syncKind(work, kind, deps, productExists) {
         return { ...base, status: 'failed', reason: message(err), attempts: 0 };
     }
     let attempts = 0;
+    const notes = [];
     try {
         // An empty report still goes to an existing product, to close what was fixed; a repository
         // that never had an alert gets no empty product.
         if (alerts.length === 0 && !(await productExists())) {
             return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
         }
-        const content = Buffer.from(JSON.stringify(kind.report(repository, alerts)));
+        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (products ? products.has(repository.fullName) : await productExists());
+        const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix) : new Map();
+        const { document, kept } = kind.report(repository, alerts, known);
+        if (kept && kept.length > 0) {
+            notes.push(`${kept.length} alert${kept.length === 1 ? '' : 's'} changed on GitHub (severity, summary or identifiers) since DefectDojo first saw ${kept.length === 1 ? 'it' : 'them'}: kept as DefectDojo has them, so each stays one finding with its triage (alerts #${kept.join(', #')})`);
+        }
+        const content = Buffer.from(JSON.stringify(document));
         const counts = await retrying((n) => {
             attempts = n;
             return deps.defectDojo.reimport({
@@ -40740,13 +41418,34 @@ async function syncKind(work, kind, deps, productExists) {
                 testTitle: kind.test,
                 filename: `${kind.kind}.json`,
                 content,
+                note: (text) => notes.push(text),
+                // Not in the directory: created by this run's first kind (under the configured type) or new.
+                ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
             });
         }, deps.retry, (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs));
-        return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), attempts };
+        return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
     }
     catch (err) {
-        return { ...base, status: 'failed', reason: message(err), attempts };
+        return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
     }
+}
+/** Why an owner could not be listed, naming the target's token when GitHub refused it or cannot show the owner to it. */
+function ownerFailure(target, owner, err) {
+    if (err instanceof HttpError && err.status === 404) {
+        return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
+    }
+    return refusedAs(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
+}
+/** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
+async function knownAlerts(deps, product, prefix) {
+    const findings = await retrying(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
+    const best = new Map();
+    for (const f of findings) {
+        const held = best.get(f.uniqueIdFromTool);
+        if (!held || (f.active && !held.active) || (f.active === held.active && f.id > held.id))
+            best.set(f.uniqueIdFromTool, f);
+    }
+    return new Map([...best].map(([id, f]) => [id, { title: f.title, severity: f.severity, vulnerabilityIds: f.vulnerabilityIds }]));
 }
 /** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
 function listingFailure(target, owner, err) {
@@ -40781,7 +41480,7 @@ async function syncGithub(deps) {
                 }
             }
             catch (err) {
-                failures.push(listingFailure(target, owner, err));
+                failures.push(listingFailure(target, owner, ownerFailure(target, owner, err)));
             }
         }
     }
@@ -40789,6 +41488,7 @@ async function syncGithub(deps) {
     deps.progress.started(total);
     for (const failure of failures)
         deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+    const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
     const limit = pLimit(deps.concurrency);
     let done = 0;
     const perRepository = await Promise.all(work.map((w) => limit(async () => {
@@ -40796,7 +41496,7 @@ async function syncGithub(deps) {
         const productExists = () => (exists ??= retrying(() => deps.defectDojo.productExists(w.repository.fullName), deps.retry));
         const results = [];
         for (const kind of ALERT_KINDS) {
-            const result = await syncKind(w, kind, deps, productExists);
+            const result = await syncKind(w, kind, deps, productExists, products);
             deps.progress.item(++done, total, result);
             results.push(result);
         }
@@ -40817,7 +41517,7 @@ const githubConnector = {
 repository of every GITHUB_TARGETS owner -> DefectDojo, one product
 per repository`,
     missing: ({ config, secrets }) => [
-        ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false: this source is switched off']),
+        ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
         ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
     ],
     run: ({ loaded, options, defectDojo, retry, progress }) => syncGithub({
@@ -40826,6 +41526,7 @@ per repository`,
             timeoutMs: options.timeoutMs,
             retry,
             onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
+            onRateLimitWait: (resource, waitMs) => progress.warn(`${target.server}: the ${resource} rate limit is spent; waiting ${Math.ceil(waitMs / 1000)} s for its reset`),
         }),
         defectDojo,
         concurrency: options.concurrency,
@@ -40842,11 +41543,13 @@ const sonarqube_client_SERVICE = 'SonarQube';
 const client_PAGE_SIZE = 500;
 /** SonarQube's search indexes return at most the first 10,000 results of any query. */
 const SEARCH_WINDOW = 10_000;
+/** Issue types imported by default: vulnerabilities; bugs and code smells are not security findings. */
+const SECURITY_TYPES = 'VULNERABILITY';
 /** More open issues than SonarQube's search can page through. */
 class SearchWindowExceeded extends Error {
     name = 'SearchWindowExceeded';
 }
-function total(page, operation) {
+function client_total(page, operation) {
     const value = page.paging?.total;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
         throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no paging total');
@@ -40873,6 +41576,8 @@ function issue(value) {
  */
 class SonarQubeClient {
     options;
+    /** Rule lookups of this run, shared by every project (rules are the server's, not a project's). */
+    ruleCache = new Map();
     constructor(options) {
         this.options = options;
     }
@@ -40888,13 +41593,23 @@ class SonarQubeClient {
             return body;
         }, retry, onRetry);
     }
+    /**
+     * `api/authentication/validate`: whether SonarQube accepts the token. It answers 200 with
+     * `{"valid": false}` for a refused token rather than 401, so the flag is what is read.
+     */
+    async tokenValid(retry, onRetry) {
+        const body = await this.get('token check (authentication/validate)', '/api/authentication/validate', new URLSearchParams(), retry, onRetry);
+        if (typeof body.valid !== 'boolean')
+            throw new UnexpectedAnswerError(sonarqube_client_SERVICE, 'token check (authentication/validate)', 'the answer has no valid flag');
+        return body.valid;
+    }
     /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
     async listProjects(retry, onRetry) {
         const projects = [];
         for (let p = 1;; p++) {
             const operation = `project list (page ${p})`;
             const page = await this.get(operation, '/api/components/search', new URLSearchParams({ qualifiers: 'TRK', ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
-            const count = total(page, operation);
+            const count = client_total(page, operation);
             if (count > SEARCH_WINDOW)
                 throw new SearchWindowExceeded(`SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`);
             if (!Array.isArray(page.components))
@@ -40912,15 +41627,18 @@ class SonarQubeClient {
      * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
      * project past the search window fails whole: a cut-off report would close the rest in DefectDojo.
      */
-    async projectIssues(project, retry, onRetry) {
+    async projectIssues(project, retry, onRetry, options = {}) {
         const issues = [];
         const rules = new Map();
         for (let p = 1;; p++) {
             const operation = `issues of ${project.key} (page ${p})`;
             // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
             const query = new URLSearchParams({ componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ps: String(client_PAGE_SIZE), p: String(p) });
+            // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
+            if (!options.allTypes)
+                query.set('types', SECURITY_TYPES);
             const page = await this.get(operation, '/api/issues/search', query, retry, onRetry);
-            const count = total(page, operation);
+            const count = client_total(page, operation);
             if (count > SEARCH_WINDOW)
                 throw new SearchWindowExceeded(`${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
             if (!Array.isArray(page.issues))
@@ -40938,6 +41656,67 @@ class SonarQubeClient {
             if (p * client_PAGE_SIZE >= count || page.issues.length === 0)
                 return { issues, rules };
         }
+    }
+    /**
+     * Every security hotspot of a project still to review (`api/hotspots/search`, `projectKey`,
+     * `status=TO_REVIEW`), as issues of type SECURITY_HOTSPOT whose severity is the hotspot's
+     * vulnerability probability (HIGH, MEDIUM, LOW). Past the search window it fails whole, as issues do.
+     */
+    async projectHotspots(project, retry, onRetry) {
+        const hotspots = [];
+        for (let p = 1;; p++) {
+            const operation = `hotspots of ${project.key} (page ${p})`;
+            const query = new URLSearchParams({ projectKey: project.key, status: 'TO_REVIEW', ps: String(client_PAGE_SIZE), p: String(p) });
+            const page = await this.get(operation, '/api/hotspots/search', query, retry, onRetry);
+            const count = client_total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(`${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
+            if (!Array.isArray(page.hotspots))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no hotspots list');
+            for (const raw of page.hotspots) {
+                if (typeof raw?.key !== 'string' || typeof raw.component !== 'string')
+                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a hotspot has no key or component');
+                // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
+                const rule = typeof raw.ruleKey === 'string' ? raw.ruleKey : `hotspot:${typeof raw.securityCategory === 'string' ? raw.securityCategory : 'others'}`;
+                hotspots.push({
+                    key: raw.key,
+                    rule,
+                    component: raw.component,
+                    message: typeof raw.message === 'string' ? raw.message : '',
+                    severity: typeof raw.vulnerabilityProbability === 'string' ? raw.vulnerabilityProbability : 'LOW',
+                    ...(typeof raw.line === 'number' ? { line: raw.line } : {}),
+                    type: 'SECURITY_HOTSPOT',
+                });
+            }
+            if (p * client_PAGE_SIZE >= count || page.hotspots.length === 0)
+                return hotspots;
+        }
+    }
+    /**
+     * A rule's name and CWEs: `api/rules/search?rule_key=<key>&facets=cwe`, whose `cwe` facet over
+     * that one rule lists the CWEs of its security standards (SonarQube's own mapping; the API
+     * gives no per-issue CWE). Once per rule and run; a rule SonarQube does not know has none.
+     */
+    ruleDetails(ruleKey, retry, onRetry) {
+        let found = this.ruleCache.get(ruleKey);
+        if (!found) {
+            found = this.lookUpRule(ruleKey, retry, onRetry);
+            this.ruleCache.set(ruleKey, found);
+            // A failure is not kept: the next project asks again.
+            found.catch(() => this.ruleCache.delete(ruleKey));
+        }
+        return found;
+    }
+    async lookUpRule(ruleKey, retry, onRetry) {
+        if (ruleKey.startsWith('hotspot:'))
+            return { cwes: [] };
+        const page = await this.get(`rule ${ruleKey}`, '/api/rules/search', new URLSearchParams({ rule_key: ruleKey, facets: 'cwe', f: 'name', ps: '1' }), retry, onRetry);
+        const rule = Array.isArray(page.rules) ? page.rules.find((r) => r?.key === ruleKey) : undefined;
+        const facets = Array.isArray(page.facets) ? page.facets : [];
+        const facet = facets.find((f) => f?.name === 'cwe' || f?.property === 'cwe');
+        const values = Array.isArray(facet?.values) ? facet.values : [];
+        const cwes = values.filter((v) => typeof v?.val === 'string' && /^\d+$/.test(v.val) && (typeof v.count !== 'number' || v.count > 0)).map((v) => v.val);
+        return { ...(typeof rule?.name === 'string' ? { name: rule.name } : {}), cwes };
     }
 }
 
@@ -40957,7 +41736,9 @@ const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace
  * detailed": one finding per issue, deduplicated on the issue key, so two issues of one rule in
  * one file stay two findings across reimports. DefectDojo recognises the shape by a non-empty
  * `hotspotKeys`; it holds the issue keys, so an empty project sends an empty list and its old
- * findings are closed.
+ * findings are closed. Each rule's CWEs (SonarQube's security standards) are links in its
+ * `htmlDesc`, where DefectDojo's parser reads a finding's CWE. Hotspots use the same shape, in a
+ * test of their own.
  */
 function sonarReport(serverUrl, project, found, now = new Date()) {
     const prefix = `${project.key}:`;
@@ -40967,7 +41748,9 @@ function sonarReport(serverUrl, project, found, now = new Date()) {
             continue;
         const name = found.rules.get(issue.rule) ?? issue.rule;
         const link = `${serverUrl}/coding_rules?open=${encodeURIComponent(issue.rule)}&rule_key=${encodeURIComponent(issue.rule)}`;
-        rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>` };
+        // DefectDojo takes a finding's CWE from the first "CWE-<n>" among the texts of the rule's links.
+        const cwes = (found.cwes?.get(issue.rule) ?? []).map((cwe) => `<p><a href="https://cwe.mitre.org/data/definitions/${cwe}.html">CWE-${cwe}</a></p>`);
+        rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>${cwes.join('')}` };
     }
     return {
         date: now.toISOString().slice(0, 10),
@@ -40995,17 +41778,48 @@ function sonarReport(serverUrl, project, found, now = new Date()) {
 
 
 
+
+/** The name and CWEs of each rule the findings use, looked up once per rule and run. */
+async function withRules(issues, names, deps, onRetry) {
+    const cwes = new Map();
+    for (const rule of new Set(issues.map((i) => i.rule))) {
+        const details = await deps.sonarQube.ruleDetails(rule, deps.retry, onRetry);
+        cwes.set(rule, details.cwes);
+        if (!names.has(rule) && details.name)
+            names.set(rule, details.name);
+    }
+    return { issues, rules: names, cwes };
+}
+const SONARQUBE_KINDS = [
+    {
+        kind: 'issues',
+        testTitle: (project) => `${project.name} (SonarQube issues)`,
+        filename: 'sonarqube-issues.json',
+        read: async (project, deps, onRetry) => {
+            const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry, { allTypes: deps.allIssueTypes });
+            return withRules(found.issues, found.rules, deps, onRetry);
+        },
+    },
+    {
+        kind: 'hotspots',
+        testTitle: (project) => `${project.name} (SonarQube hotspots)`,
+        filename: 'sonarqube-hotspots.json',
+        read: async (project, deps, onRetry) => withRules(await deps.sonarQube.projectHotspots(project, deps.retry, onRetry), new Map(), deps, onRetry),
+    },
+];
 const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
-async function sync_syncProject(project, deps) {
-    const label = sync_labelOf(project);
-    const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: SCAN_TYPES.sonarQube, scan_type: SCAN_TYPES.sonarQube };
+async function sync_syncKind(project, kind, deps, productExists) {
+    const label = `${sync_labelOf(project)} ${kind.kind}`;
+    const testTitle = kind.testTitle(project);
+    const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: testTitle, scan_type: SCAN_TYPES.sonarQube };
     const onRetry = (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs);
     let attempts = 0;
+    const notes = [];
     try {
-        const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry);
-        // A project without issues gets no empty product; an existing one still gets the empty report, to close what was fixed.
-        if (found.issues.length === 0 && !(await retrying(() => deps.defectDojo.productExists(project.name), deps.retry))) {
-            return { ...base, status: 'skipped', reason: 'no open issues and no DefectDojo product yet', attempts: 0 };
+        const found = await kind.read(project, deps, onRetry);
+        // Nothing to send and no product yet: no empty product; an existing one still gets the empty report, to close what was fixed.
+        if (found.issues.length === 0 && !(await productExists())) {
+            return { ...base, status: 'skipped', reason: `no open ${kind.kind} and no DefectDojo product yet`, attempts: 0 };
         }
         const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
         const counts = await retrying((n) => {
@@ -41014,17 +41828,23 @@ async function sync_syncProject(project, deps) {
                 scanType: SCAN_TYPES.sonarQube,
                 productName: project.name,
                 engagementName: ENGAGEMENTS.sonarqube,
-                filename: 'sonarqube-issues.json',
+                testTitle,
+                filename: kind.filename,
                 content,
+                note: (text) => notes.push(text),
             });
         }, deps.retry, onRetry);
-        return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), attempts };
+        return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
     }
     catch (err) {
         return { ...base, status: 'failed', reason: message(err), attempts };
     }
 }
-/** `sync-sonarqube`: every SonarQube project's open issues into its own DefectDojo product. */
+/**
+ * `sync-sonarqube`: every SonarQube project's open vulnerabilities (every open issue with
+ * `allIssueTypes`) and its hotspots to review into its own DefectDojo product. A project's two
+ * reimports go one after the other, so they never both create its product.
+ */
 async function syncSonarQube(deps) {
     const startedAt = new Date();
     const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
@@ -41035,11 +41855,30 @@ async function syncSonarQube(deps) {
     catch (err) {
         return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
     }
-    const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => sync_syncProject(project, deps));
-    return finishReport(head, items);
+    const total = projects.length * SONARQUBE_KINDS.length;
+    deps.progress.started(total);
+    const limit = pLimit(deps.concurrency);
+    let done = 0;
+    const perProject = await Promise.all(projects.map((project) => limit(async () => {
+        let exists;
+        // Asked once, and only when a kind has nothing to send; a reimport before it made the product.
+        let made = false;
+        const productExists = async () => made || (await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
+        const results = [];
+        for (const kind of SONARQUBE_KINDS) {
+            const result = await sync_syncKind(project, kind, deps, productExists);
+            if (result.status === 'synced')
+                made = true;
+            deps.progress.item(++done, total, result);
+            results.push(result);
+        }
+        return results;
+    })));
+    return finishReport(head, perProject.flat());
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js
+
 
 
 /** `sync-sonarqube`: each SonarQube project's open issues, one DefectDojo product per project. */
@@ -41047,22 +41886,39 @@ const sonarQubeConnector = {
     source: 'sonarqube',
     command: 'sync-sonarqube',
     noun: 'project',
-    description: `SonarQube -> DefectDojo: each project's open issues reimported into
-its own DefectDojo product ("SonarQube Scan detailed")`,
+    description: `SonarQube -> DefectDojo: each project's open vulnerabilities (every
+open issue with --all-issue-types) and its hotspots to review, each in a
+test of its own product ("SonarQube Scan detailed")`,
     missing: ({ config, secrets }) => [
-        ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false: this source is switched off']),
+        ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
         ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
         ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
     ],
+    check: async ({ loaded, options, retry, progress }) => {
+        const url = loaded.config.sources.sonarqube.url;
+        let valid;
+        try {
+            valid = await connector_clientOf({ loaded, options }).tokenValid(retry, (error, n, delayMs) => progress.retry('token check', error, n, delayMs));
+        }
+        catch (err) {
+            throw refusedAs(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
+        }
+        if (!valid)
+            throw new CredentialRefused('SONARQUBE_TOKEN', 'SonarQube', url, 'api/authentication/validate answered valid: false');
+    },
     run: ({ loaded, options, defectDojo, retry, progress }) => syncSonarQube({
-        sonarQube: new SonarQubeClient({ url: loaded.config.sources.sonarqube.url, token: loaded.secrets.sonarQubeToken, timeoutMs: options.timeoutMs }),
+        sonarQube: connector_clientOf({ loaded, options }),
         serverUrl: loaded.config.sources.sonarqube.url,
+        allIssueTypes: options.allIssueTypes ?? loaded.config.sources.sonarqube.allIssueTypes,
         defectDojo,
         concurrency: options.concurrency,
         retry,
         progress,
     }),
 };
+function connector_clientOf({ loaded, options }) {
+    return new SonarQubeClient({ url: loaded.config.sources.sonarqube.url, token: loaded.secrets.sonarQubeToken, timeoutMs: options.timeoutMs });
+}
 
 ;// CONCATENATED MODULE: ./build/server/sync/connectors.js
 
@@ -41104,6 +41960,8 @@ Options:
   --timeout <s>         limit of one API call, in seconds (default 60)
   --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)
   --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)
+  --all-issue-types     sync-sonarqube: bugs and code smells too, not only vulnerabilities
+                        (sources.sonarqube.allIssueTypes)
   -h, --help            this text
 
 Exit codes: 0 every project or repository synced (or skipped for a stated reason);
@@ -41132,6 +41990,7 @@ function parseSyncArgs(argv, env) {
                 timeout: { type: 'string' },
                 'upload-timeout': { type: 'string' },
                 retries: { type: 'string' },
+                'all-issue-types': { type: 'boolean' },
                 help: { type: 'boolean', short: 'h' },
             },
         });
@@ -41159,6 +42018,7 @@ function parseSyncArgs(argv, env) {
             timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
             uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
             retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
+            ...(values['all-issue-types'] ? { allIssueTypes: true } : {}),
         },
     };
 }
@@ -41297,7 +42157,7 @@ function parseSchedule(raw) {
 
 
 
-const SOURCES = (/* unused pure expression or super */ null && (['dependencytrack', 'github', 'sonarqube']));
+const SOURCES = ['dependencytrack', 'github', 'sonarqube'];
 const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
 const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 'SONARQUBE_TOKEN', 'GITHUB_TARGETS'];
 /** Every problem found, each naming its key (and where the value came from); never a value. */
@@ -41366,17 +42226,28 @@ const KEYS = [
     { path: 'schedule.dependencytrack', env: 'SYNC_SCHEDULE_DEPENDENCYTRACK', check: SCHEDULE, fallback: '0 * * * *' },
     { path: 'schedule.github', env: 'SYNC_SCHEDULE_GITHUB', check: SCHEDULE, fallback: '30 * * * *' },
     { path: 'schedule.sonarqube', env: 'SYNC_SCHEDULE_SONARQUBE', check: SCHEDULE, fallback: '0 * * * *' },
-    { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN, fallback: true },
+    // A source's switch has no fixed default: unset, the source is on exactly when one of its own
+    // settings is given (ENABLED_WHEN_GIVEN), so a configuration names only what it uses.
+    { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN },
     { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
     { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
-    { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN, fallback: true },
-    { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN, fallback: false },
+    { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
+    { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
     { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
+    { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },
     { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
     { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: config_text(255), fallback: 'Research and Development' },
+    // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
+    { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', check: wholeNumber(1, 100_000), fallback: 100 },
     { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
     { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
 ];
+/** The settings (key paths and secrets) that switch a source on when its `enabled` is unset. */
+const ENABLED_WHEN_GIVEN = {
+    dependencytrack: { keys: ['sources.dependencytrack.url'], secrets: ['DEPENDENCY_TRACK_API_KEY'] },
+    github: { keys: [], secrets: ['GITHUB_TARGETS'] },
+    sonarqube: { keys: ['sources.sonarqube.url'], secrets: ['SONARQUBE_TOKEN'] },
+};
 const SECRET_WORDS = /(token|key|password|secret|targets|credential)/i;
 function config_isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -41472,6 +42343,13 @@ function loadSyncConfig(options) {
     }
     if (problems.length > 0)
         throw new SyncConfigError(problems, tree.mode);
+    for (const source of SOURCES) {
+        const path = `sources.${source}.enabled`;
+        if (lookup(tree, path) !== undefined)
+            continue;
+        const given = ENABLED_WHEN_GIVEN[source];
+        config_assign(tree, path, given.keys.some((k) => lookup(tree, k) !== undefined) || given.secrets.some((name) => present(options.env[name]) !== undefined));
+    }
     const secrets = {
         dependencyTrackApiKey: present(options.env.DEPENDENCY_TRACK_API_KEY),
         defectDojoToken: present(options.env.DEFECTDOJO_TOKEN),
@@ -41488,160 +42366,8 @@ function missingDefectDojo({ config, secrets }) {
     ];
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./build/server/sync/http/multipart.js
-
-/**
- * A `multipart/form-data` body produced as it is sent, so a file part of unknown length (a
- * download still arriving) is never held whole. The platform's `FormData` needs every file as a
- * finished `Blob`, which would hold the export in memory.
- */
-function multipartBody(fields, file) {
-    const boundary = `----gatehouse${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
-    const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
-    const encoder = new TextEncoder();
-    async function* body() {
-        for (const [name, value] of Object.entries(fields)) {
-            yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`);
-        }
-        yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`);
-        if (file.content instanceof Uint8Array)
-            yield file.content;
-        else
-            yield* file.content;
-        yield encoder.encode(`\r\n--${boundary}--\r\n`);
-    }
-    return { contentType: `multipart/form-data; boundary=${boundary}`, body: body() };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/statistics.js
-function statistics_total(node) {
-    const value = node?.total?.total;
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-/**
- * The delta totals, or undefined when the answer has no `statistics.delta` (DefectDojo leaves it
- * out in some versions and configurations; `after` alone says nothing about what changed).
- */
-function reimportCounts(body) {
-    const delta = body?.statistics?.delta;
-    if (!delta || typeof delta !== 'object')
-        return undefined;
-    const created = statistics_total(delta.created);
-    const closed = statistics_total(delta.closed);
-    const reactivated = statistics_total(delta.reactivated);
-    const untouched = statistics_total(delta.untouched);
-    if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
-        return undefined;
-    return { created, closed, reactivated, untouched };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
-
-
-
-const defectdojo_client_SERVICE = 'DefectDojo';
-/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
-function nextPage(base, next) {
-    return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
-}
-/** DefectDojo through its REST API v2, with one API token; never a password or session. */
-class DefectDojoClient {
-    options;
-    constructor(options) {
-        this.options = options;
-    }
-    headers(extra = {}) {
-        return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
-    }
-    /**
-     * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
-     * findings the report no longer holds, and deduplicates within the engagement.
-     */
-    async reimport(request) {
-        const fields = {
-            scan_type: request.scanType,
-            product_type_name: this.options.productType,
-            product_name: request.productName,
-            engagement_name: request.engagementName,
-            auto_create_context: 'true',
-            close_old_findings: 'true',
-            deduplication_on_engagement: 'true',
-        };
-        if (request.testTitle)
-            fields.test_title = request.testTitle;
-        const { contentType, body } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
-        const operation = `reimport-scan of ${request.productName}`;
-        const response = await send(defectdojo_client_SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
-            method: 'POST',
-            headers: this.headers({ 'content-type': contentType }),
-            body,
-            duplex: 'half',
-            timeoutMs: this.options.uploadTimeoutMs,
-        });
-        return reimportCounts(await jsonBody(defectdojo_client_SERVICE, operation, response, this.options.uploadTimeoutMs));
-    }
-    /** The cheapest authenticated call: proves DefectDojo answers and accepts the token. */
-    async ping(timeoutMs = this.options.timeoutMs) {
-        const response = await send(defectdojo_client_SERVICE, 'health check', `${this.options.url}/api/v2/products/?limit=1`, { headers: this.headers(), timeoutMs });
-        await response.arrayBuffer();
-    }
-    /**
-     * Active findings of one product at the given severities that carry no `issue:` tag, worst
-     * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
-     */
-    async *openFindings(productName, severities) {
-        const base = `${this.options.url}/api/v2/findings/`;
-        const query = new URLSearchParams({
-            product_name: productName,
-            active: 'true',
-            severity: severities.join(','),
-            not_tag: 'issue:',
-            o: 'numerical_severity,id',
-            limit: '100',
-        });
-        let next = `${base}?${query}`;
-        const operation = `findings of ${productName}`;
-        while (next) {
-            const response = await send(defectdojo_client_SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const page = (await jsonBody(defectdojo_client_SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(page?.results))
-                throw new UnexpectedAnswerError(defectdojo_client_SERVICE, operation, 'the answer has no results list');
-            yield page.results;
-            next = nextPage(base, page.next);
-        }
-    }
-    /** `PATCH /api/v2/findings/{id}/` with the whole tag list (the field is replaced, not merged). */
-    async setFindingTags(id, tags) {
-        const operation = `tagging of finding ${id}`;
-        const response = await send(defectdojo_client_SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/`, {
-            method: 'PATCH',
-            headers: this.headers({ 'content-type': 'application/json' }),
-            body: JSON.stringify({ tags }),
-            timeoutMs: this.options.timeoutMs,
-        });
-        await response.arrayBuffer();
-    }
-    /** Whether a product of exactly this name exists (the API's `name` filter matches substrings). */
-    async productExists(name) {
-        const base = `${this.options.url}/api/v2/products/`;
-        let next = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
-        const operation = `product lookup of ${name}`;
-        while (next) {
-            const response = await send(defectdojo_client_SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const page = (await jsonBody(defectdojo_client_SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(page?.results))
-                throw new UnexpectedAnswerError(defectdojo_client_SERVICE, operation, 'the answer has no results list');
-            if (page.results.some((p) => p?.name === name))
-                return true;
-            next = nextPage(base, page.next);
-        }
-        return false;
-    }
-}
-
 ;// CONCATENATED MODULE: ./build/server/sync/run.js
+
 
 
 
@@ -41673,10 +42399,30 @@ async function runConnector(connector, loaded, options, progress, retryPolicy = 
         url: config.defectdojo.url,
         token: secrets.defectDojoToken,
         productType: config.defectdojo.productType,
+        maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
         timeoutMs: options.timeoutMs,
         uploadTimeoutMs: options.uploadTimeoutMs,
     });
-    return connector.run({ loaded, options, defectDojo, retry, progress });
+    const context = { loaded, options, defectDojo, retry, progress };
+    // Every credential is tried before anything is exported: a refused DefectDojo token would
+    // otherwise let each project export in full and then fail its upload.
+    const startedAt = new Date();
+    try {
+        // Both checks at once; DefectDojo's refusal is named first when both fail.
+        const checks = await Promise.allSettled([
+            retrying(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err) => {
+                throw refusedAs(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url);
+            }),
+            connector.check?.(context),
+        ]);
+        for (const check of checks)
+            if (check.status === 'rejected')
+                throw check.reason;
+    }
+    catch (err) {
+        return finishReport({ command: connector.command, source: connector.source, startedAt, error: `nothing was exported: ${message(err)}` }, []);
+    }
+    return connector.run(context);
 }
 
 ;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
