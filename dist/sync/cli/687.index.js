@@ -1,0 +1,2090 @@
+export const id = 687;
+export const ids = [687];
+export const modules = {
+
+/***/ 7687:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  serveCommand: () => (/* binding */ serveCommand)
+});
+
+// EXTERNAL MODULE: external "node:timers/promises"
+var promises_ = __webpack_require__(58500);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __webpack_require__(77030);
+// EXTERNAL MODULE: ./node_modules/pino/pino.js
+var pino = __webpack_require__(65005);
+;// CONCATENATED MODULE: ./build/server/config-error.js
+/** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
+class config_error_ConfigError extends Error {
+    setting;
+    problem;
+    name = 'ConfigError';
+    constructor(setting, problem) {
+        super(`${setting} ${problem}`);
+        this.setting = setting;
+        this.problem = problem;
+    }
+}
+/** Runs `parse`, adding its `ConfigError` to `problems` instead of throwing it, so every problem is found. */
+function collect(problems, parse) {
+    try {
+        return parse();
+    }
+    catch (err) {
+        if (!(err instanceof config_error_ConfigError))
+            throw err;
+        problems.push(err);
+        return undefined;
+    }
+}
+/** Comma-separated list: entries trimmed, empty entries dropped. */
+function commaList(raw) {
+    return (raw ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+}
+/**
+ * A settings source read per request (a changed environment applies to the next request) that
+ * parses again only when one of `keys` changed, so per-request reads stay cheap.
+ */
+function settingsSource(env, keys, parse) {
+    let lastValues;
+    let last;
+    return () => {
+        const current = env();
+        // Compared value by value: this runs on every request (a JSON key per call showed in profiles).
+        let changed = !lastValues || !last;
+        for (let i = 0; !changed && i < keys.length; i++)
+            changed = current[keys[i]] !== lastValues[i];
+        if (changed) {
+            last = { value: parse(current) };
+            lastValues = keys.map((k) => current[k]);
+        }
+        return last.value;
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/logger.js
+
+/** Names whose values never reach a log line, whatever code logs them. */
+const SECRET_NAMES = ['authorization', 'cookie', 'x-hub-signature-256', 'token', 'oidcToken', 'privateKey', 'secret', 'password', 'webhookUrl', 'chatWebhookUrl'];
+const SECRETS = new Set(SECRET_NAMES);
+/**
+ * Top-level names, for pino's own redaction, which also covers child-logger bindings (the censor
+ * below sees log objects only). Request logs carry no headers or bodies in the first place; this
+ * is the second line of defence.
+ */
+const REDACTED_PATHS = [...SECRET_NAMES, 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-hub-signature-256"]'];
+/**
+ * The same names anywhere in the first levels of a log object (`settings.privateKey`,
+ * `req.headers.authorization`), censored in one pass over its keys. pino's wildcard paths
+ * (`*.token`) did this at about 40 µs per line, more than the rest of `/token`'s logging.
+ */
+function censored(object, depth = 0) {
+    let out = object;
+    for (const key in object) {
+        const value = object[key];
+        let replaced = value;
+        if (SECRETS.has(key))
+            replaced = '[redacted]';
+        else if (depth < 2 && value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Error)) {
+            replaced = censored(value, depth + 1);
+        }
+        if (replaced !== value) {
+            if (out === object)
+                out = { ...object };
+            out[key] = replaced;
+        }
+    }
+    return out;
+}
+/**
+ * Structured JSON logs on stdout (or `destination`, which tests use to read the stream), written
+ * synchronously: pino's default stdout stream is asynchronous and buffers without bound, and a
+ * load run showed its backlog (retained 16 KB chunks of log lines) growing in memory for as long
+ * as the load lasted. A blocking write is the back-pressure, and a crash loses no line.
+ */
+function logger_createLogger(options = {}) {
+    return (0,pino.pino)({
+        level: options.level ?? 'info',
+        base: { service: options.service ?? 'gatehouse' },
+        timestamp: pino.pino.stdTimeFunctions.isoTime,
+        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+        formatters: { level: (label) => ({ level: label }), log: (object) => censored(object) },
+    }, options.destination ?? pino.pino.destination({ dest: 1, sync: true }));
+}
+
+;// CONCATENATED MODULE: ./build/server/startup/checks.js
+
+
+
+
+/** pino's levels, quietest last, and `silent`. Names are matched case-insensitively (`DEBUG` is `debug`). */
+const LOG_LEVELS = [
+    ...Object.entries(pino.pino.levels.values)
+        .sort(([, a], [, b]) => a - b)
+        .map(([name]) => name),
+    'silent',
+];
+function listenPort(env) {
+    const raw = env.PORT?.trim() || '8080';
+    if (!/^[0-9]+$/.test(raw) || Number(raw) > 65535)
+        throw new config_error_ConfigError('PORT', 'must be a port number (0-65535)');
+    return Number(raw);
+}
+// Labels of letters, digits, `-` and `_` (container service names use `_`; the resolver accepts it).
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+/** Unset: every interface. A mistake such as `0.0.0.0:8080` or `http://…` is caught here, not by a failed listen. */
+function listenHost(env) {
+    const raw = env.HOST?.trim();
+    if (!raw)
+        return undefined;
+    if ((0,external_node_net_.isIP)(raw) === 0 && !HOST_NAME.test(raw))
+        throw new config_error_ConfigError('HOST', 'must be an IP address or a host name (no scheme, port or brackets)');
+    return raw;
+}
+/** Unset: `info`. Any case is accepted, so `DEBUG` from an environment convention works. */
+function logLevel(env) {
+    const raw = env.LOG_LEVEL?.trim().toLowerCase();
+    if (!raw)
+        return 'info';
+    if (!LOG_LEVELS.includes(raw))
+        throw new config_error_ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+    return raw;
+}
+/** PORT, HOST and LOG_LEVEL, each problem added to `problems`; undefined when any was unusable. */
+function checkListenSettings(env, problems) {
+    const before = problems.length;
+    const port = collect(problems, () => listenPort(env));
+    const host = collect(problems, () => listenHost(env));
+    const level = collect(problems, () => logLevel(env));
+    if (port === undefined || level === undefined || problems.length > before)
+        return undefined;
+    return { port, logLevel: level, ...(host ? { host } : {}) };
+}
+/**
+ * One fatal JSON line per problem, naming the setting and what is wrong (a `ConfigError` never
+ * holds the value). Written whatever LOG_LEVEL says (it may itself be the problem, and a silent
+ * exit would hide why the process stopped).
+ */
+function reportStartupProblems(problems, options = {}) {
+    const logger = createLogger({ level: 'info', ...options });
+    for (const problem of problems)
+        logger.fatal({ setting: problem.setting }, `invalid configuration: ${problem.message}`);
+}
+function logNotices(logger, notices) {
+    for (const notice of notices)
+        logger[notice.level]({ ...notice.fields }, notice.message);
+}
+/** A failed listen (port in use, address not on this host) in one line: its code and message, no stack. */
+function reportListenFailure(logger, err) {
+    logger.fatal({ code: err.code }, `cannot listen: ${err.message}`);
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __webpack_require__(73136);
+;// CONCATENATED MODULE: ./build/server/version.js
+
+
+
+/**
+ * The package version, read once from the project's package.json (found by walking up, so it
+ * works from the sources and from the compiled `build/` tree alike).
+ */
+function packageVersion() {
+    let dir = (0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url));
+    for (;;) {
+        try {
+            const pkg = JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
+            if (pkg.name === 'gatehouse' && pkg.version)
+                return pkg.version;
+        }
+        catch {
+            // not here: keep walking up
+        }
+        const parent = (0,external_node_path_.dirname)(dir);
+        if (parent === dir)
+            return '0.0.0';
+        dir = parent;
+    }
+}
+
+// EXTERNAL MODULE: ./build/server/sync/config.js + 2 modules
+var sync_config = __webpack_require__(62377);
+// EXTERNAL MODULE: ./build/server/sync/run.js
+var run = __webpack_require__(21517);
+;// CONCATENATED MODULE: ./build/server/sync/service/log.js
+
+
+
+
+/**
+ * Every configured secret value, as it appears in the text and inside a JSON string (a quote or
+ * backslash in it is escaped there), longest first so a secret containing another is replaced whole.
+ */
+function log_forms(secrets) {
+    const all = secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
+    return [...new Set(all)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+}
+/**
+ * A destination that replaces every secret value in each serialised line before it is written:
+ * the service's counterpart of the CLI scrubbing its stdout and stderr. An upstream that echoes a
+ * credential into an error body reaches a run's reasons, its summary and any error logged, and
+ * the line is the one place they all pass through.
+ */
+function scrubbingDestination(destination, secrets) {
+    const values = log_forms(secrets);
+    if (values.length === 0)
+        return destination;
+    return { write: (line) => destination.write((0,run/* scrub */._I)(line, values)) };
+}
+/**
+ * The secrets a service process knows: from the loaded configuration, or (when it is invalid)
+ * the raw values of the secret settings, and the trigger token.
+ */
+function serviceSecrets(loaded, env) {
+    const raw = [...sync_config/* SECRET_SETTINGS */.Rt, 'SYNC_TRIGGER_TOKEN'].map((name) => env[name]?.trim()).filter((v) => !!v);
+    return [...(loaded ? (0,run/* secretValues */.VX)(loaded) : []), ...raw];
+}
+/** The service's logger: JSON lines on stdout (or `destination`), scrubbed of `secrets`. */
+function serviceLogger(options) {
+    const destination = options.destination ?? pino.pino.destination({ dest: 1, sync: true });
+    return logger_createLogger({ level: options.level, service: 'gatehouse-sync', destination: scrubbingDestination(destination, options.secrets) });
+}
+
+;// CONCATENATED MODULE: ./build/server/store/mongo-options.js
+const MONGO_BOUNDS = { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, socketTimeoutMS: 30_000 };
+function mongoClientOptions(uri, appName, overrides = {}) {
+    const options = { appName };
+    for (const [name, value] of Object.entries(MONGO_BOUNDS)) {
+        const inUri = new RegExp(`[?&]${name}=`, 'i').test(uri);
+        if (overrides[name] !== undefined)
+            options[name] = overrides[name];
+        else if (!inUri)
+            options[name] = value;
+    }
+    return options;
+}
+
+;// CONCATENATED MODULE: ./build/server/store/types.js
+/** The store could not be reached or answered with an error: retryable, nothing was decided. */
+class StoreUnavailable extends Error {
+    name = 'StoreUnavailable';
+    constructor(options) {
+        super('store unavailable', options);
+    }
+}
+/** Newest-first order of the history: recordedAt, then deploymentId, descending. */
+function newestFirst(a, b) {
+    const byTime = b.recordedAt.getTime() - a.recordedAt.getTime();
+    if (byTime !== 0)
+        return byTime;
+    return a.deploymentId < b.deploymentId ? 1 : a.deploymentId > b.deploymentId ? -1 : 0;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/locks-mongo.js
+
+
+const DUPLICATE_KEY = 11000;
+/** A lease outlives a crashed holder by at most this long; a live holder renews it every third of it. */
+const DEFAULT_LEASE_MS = 60_000;
+/** The driver's `appName` of the locks' client (the start-up check builds its client with the same options). */
+const LOCKS_APP_NAME = 'gatehouse-sync';
+/**
+ * Locks as leases in MongoDB (`sync_locks`, one document per key: a source, or an issue-push
+ * product or repository), for when `MONGODB_URI` is
+ * set: they also hold across a rolling update, where an old and a new process briefly overlap.
+ * Taking a lease is one atomic upsert that matches only an expired document; a held one makes
+ * the upsert collide on `_id`.
+ */
+function mongoLocks(uri, options, driver) {
+    const { MongoClient, MongoError } = driver;
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const client = new MongoClient(uri, mongoClientOptions(uri, LOCKS_APP_NAME, options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }));
+    const locks = client.db(options.dbName).collection('sync_locks');
+    const unavailable = (err) => {
+        throw err instanceof MongoError ? new StoreUnavailable({ cause: err }) : err;
+    };
+    return {
+        kind: 'mongodb',
+        async acquire(source, holder) {
+            const now = new Date();
+            try {
+                await locks.updateOne({ _id: source, expiresAt: { $lte: now } }, { $set: { holder, acquiredAt: now, expiresAt: new Date(now.getTime() + leaseMs) } }, { upsert: true });
+            }
+            catch (err) {
+                if (err instanceof MongoError && err.code === DUPLICATE_KEY)
+                    return undefined;
+                return unavailable(err);
+            }
+            const renewal = setInterval(() => {
+                locks.updateOne({ _id: source, holder }, { $set: { expiresAt: new Date(Date.now() + leaseMs) } }).then((result) => {
+                    if (result.matchedCount === 0)
+                        options.onLost?.(source);
+                }, 
+                // A missed renewal is retried at the next tick; the lease is three ticks long.
+                () => undefined);
+            }, leaseMs / 3);
+            renewal.unref();
+            return {
+                release: async () => {
+                    clearInterval(renewal);
+                    await locks.deleteOne({ _id: source, holder }).catch(unavailable);
+                },
+            };
+        },
+        close: () => client.close(),
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/locks.js
+/** In-process locks: enough for the single replica the service runs as. */
+function memoryLocks() {
+    const held = new Map();
+    return {
+        kind: 'memory',
+        acquire: async (source, holder) => {
+            if (held.has(source))
+                return undefined;
+            held.set(source, holder);
+            return {
+                release: async () => {
+                    if (held.get(source) === holder)
+                        held.delete(source);
+                },
+            };
+        },
+        close: async () => undefined,
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/store/mongo-uri.js
+
+
+const REDACTED = '[redacted]';
+/** Query options whose values may be credentials (authMechanismProperties, tlsCertificateKeyFilePassword, proxyPassword, …). */
+const SECRET_OPTION = /pass|token|secret|key|properties|credential/i;
+/** Shorter pieces are not replaced inside words (that would garble the message): a short user or password withholds it. */
+const MIN_REPLACED = 3;
+function decoded(text) {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+}
+/**
+ * Every piece of `uri` never shown: the URI itself; everything before its last `@` (user and
+ * password, whatever the password holds, even an unescaped `/` or `@`), the user and the password
+ * alone; the host list and each host (a password typed where a host goes, `user@password:port`,
+ * would be quoted as a host); the values of options that may carry secrets. Each raw and
+ * percent-decoded, longest first. Option names and other values stay: they say what is wrong.
+ */
+function hiddenParts(uri) {
+    const parts = [uri];
+    const scheme = uri.indexOf('://');
+    const rest = scheme >= 0 ? uri.slice(scheme + 3) : uri;
+    const at = rest.lastIndexOf('@');
+    if (at >= 0) {
+        const userinfo = rest.slice(0, at);
+        const colon = userinfo.indexOf(':');
+        parts.push(userinfo, ...(colon >= 0 ? [userinfo.slice(0, colon), userinfo.slice(colon + 1)] : []));
+    }
+    const hosts = rest.slice(at + 1).split(/[/?]/)[0] ?? '';
+    // A host too short to replace is left: it is no credential, and withholding every message for it would help no one.
+    parts.push(...[hosts, ...hosts.split(',')].filter((h) => h.length >= MIN_REPLACED));
+    const query = rest.indexOf('?', at + 1);
+    if (query >= 0) {
+        for (const pair of rest.slice(query + 1).split('&')) {
+            const [name = '', value = ''] = pair.split(/=(.*)/s);
+            if (SECRET_OPTION.test(name))
+                parts.push(value, ...value.split(/[,:]/).filter((p) => p.length >= MIN_REPLACED));
+        }
+    }
+    const all = [...parts, ...parts.map(decoded)].filter((p) => p.length > 0);
+    return [...new Set(all)].sort((a, b) => b.length - a.length);
+}
+/** The driver's message with every hidden part replaced; undefined when it cannot be shown safely. */
+function redactedMessage(message, uri) {
+    let text = message.replace(/\s+/g, ' ').trim();
+    for (const part of hiddenParts(uri)) {
+        if (part.length >= MIN_REPLACED)
+            text = text.split(part).join(REDACTED);
+        else if (text.includes(part))
+            return undefined;
+    }
+    return text;
+}
+/**
+ * Whether the driver accepts `uri` with the options the store or the locks will give it: the
+ * check is the driver's own (its constructor parses and validates, and connects only on first
+ * use, so an unreachable server is not a problem here). The problem quotes the driver's
+ * message without the URI, its credentials or its hosts.
+ */
+function mongoUriProblem(uri, Client, appName) {
+    try {
+        new Client(uri, mongoClientOptions(uri, appName));
+        return undefined;
+    }
+    catch (err) {
+        const message = redactedMessage(err instanceof Error ? err.message : String(err), uri);
+        return new config_error_ConfigError('MONGODB_URI', `is not a connection string the MongoDB driver accepts: ${message ?? "the driver's message is withheld because it may quote a credential"}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/process-settings.js
+
+
+
+
+/** How long a running sync may go on after SIGTERM; the chart's termination grace is longer. */
+const DEFAULT_SHUTDOWN_GRACE_SECONDS = 120;
+const MAX_SHUTDOWN_GRACE_SECONDS = 86_400;
+function graceSeconds(env) {
+    const raw = env.SYNC_SHUTDOWN_GRACE_SECONDS?.trim();
+    if (!raw)
+        return DEFAULT_SHUTDOWN_GRACE_SECONDS;
+    if (!/^\d+$/.test(raw) || Number(raw) > MAX_SHUTDOWN_GRACE_SECONDS) {
+        throw new config_error_ConfigError('SYNC_SHUTDOWN_GRACE_SECONDS', `must be a whole number from 0 to ${MAX_SHUTDOWN_GRACE_SECONDS}`);
+    }
+    return Number(raw);
+}
+/**
+ * PORT, HOST, LOG_LEVEL, SYNC_SHUTDOWN_GRACE_SECONDS and the syntax of MONGODB_URI, every
+ * problem at once. Unlike the sync configuration, these stop the process in either mode: it
+ * cannot listen, log or lock without them. `loadDriver` is called only when MONGODB_URI is set
+ * (the command-line bundle keeps the driver in a chunk of its own).
+ */
+async function checkServiceProcess(env, loadDriver) {
+    const problems = [];
+    const listen = checkListenSettings(env, problems);
+    const grace = collect(problems, () => graceSeconds(env));
+    const mongoUri = env.MONGODB_URI?.trim() || undefined;
+    if (mongoUri) {
+        const mongo = mongoUriProblem(mongoUri, (await loadDriver()).MongoClient, LOCKS_APP_NAME);
+        if (mongo)
+            problems.push(mongo);
+    }
+    if (!listen || grace === undefined || problems.length > 0)
+        return { ok: false, problems };
+    return { ok: true, value: { ...listen, graceMs: grace * 1000, ...(mongoUri ? { mongoUri } : {}) } };
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __webpack_require__(37067);
+// EXTERNAL MODULE: ./build/server/http/call-bounds.js
+var call_bounds = __webpack_require__(71973);
+;// CONCATENATED MODULE: ./build/server/http/client-errors.js
+/** What Node's HTTP parser refused, before any route ran: status and error string. */
+function answerFor(code) {
+    if (code === 'HPE_HEADER_OVERFLOW')
+        return { status: 431, reason: 'Request Header Fields Too Large', error: 'request_headers_too_large' };
+    if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+        return { status: 408, reason: 'Request Timeout', error: 'request_timeout' };
+    return { status: 400, reason: 'Bad Request', error: 'invalid_request' };
+}
+/**
+ * Requests Node's parser refuses (headers over its 16 KB limit, malformed HTTP, a request too
+ * slow to arrive) get a JSON error like every other answer, instead of Node's default bare status
+ * line. The connection is closed after it: the parser cannot tell where the next request starts.
+ */
+function answerClientErrors(server) {
+    server.on('clientError', (err, socket) => {
+        if (err.code === 'ECONNRESET' || !socket.writable) {
+            socket.destroy();
+            return;
+        }
+        const { status, reason, error } = answerFor(err.code);
+        const body = JSON.stringify({ error });
+        socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+            `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+    });
+}
+
+// EXTERNAL MODULE: ./build/server/sync/connectors.js + 15 modules
+var connectors = __webpack_require__(3983);
+// EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
+var client = __webpack_require__(59998);
+// EXTERNAL MODULE: ./build/server/sync/github/client.js + 14 modules
+var github_client = __webpack_require__(90644);
+// EXTERNAL MODULE: ./build/server/sync/http/retry.js
+var http_retry = __webpack_require__(59643);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
+;// CONCATENATED MODULE: ./build/server/sync/issues/pacer.js
+
+/**
+ * Spaces requests out under GitHub's limits: at least `minIntervalMs` between two, and within
+ * every window. Callers queue: concurrent pushes sharing a pacer take their slots one after
+ * another (two that looked at the same last stamp used to go out in the same millisecond).
+ */
+class Pacer {
+    clock;
+    minIntervalMs;
+    windows;
+    /** Slots taken within the longest window. */
+    stamps = [];
+    last;
+    queue = Promise.resolve();
+    longest;
+    constructor(clock, minIntervalMs, windows = []) {
+        this.clock = clock;
+        this.minIntervalMs = minIntervalMs;
+        this.windows = windows;
+        this.longest = Math.max(0, ...windows.map((w) => w.ms));
+    }
+    /** Waits for the next slot; false when a `defer` window is full (the caller defers the work). */
+    slot() {
+        const turn = this.queue.then(() => this.take());
+        this.queue = turn.catch(() => undefined);
+        return turn;
+    }
+    /** Runs alone (queued): after the computed wait the slot is free, as no other taker ran meanwhile. */
+    async take() {
+        const now = this.clock.now();
+        while (this.stamps.length > 0 && this.stamps[0] <= now - this.longest)
+            this.stamps.shift();
+        let waitMs = 0;
+        for (const w of this.windows) {
+            const inWindow = this.stamps.filter((t) => t > now - w.ms);
+            if (inWindow.length < w.max)
+                continue;
+            if (w.whenFull === 'defer')
+                return false;
+            // The slot frees when the oldest stamp that keeps the window full leaves it.
+            waitMs = Math.max(waitMs, inWindow[inWindow.length - w.max] + w.ms - now);
+        }
+        if (this.last !== undefined)
+            waitMs = Math.max(waitMs, this.minIntervalMs - (now - this.last));
+        if (waitMs > 0)
+            await this.clock.sleep(waitMs);
+        this.last = this.clock.now();
+        if (this.windows.length > 0)
+            this.stamps.push(this.last);
+        return true;
+    }
+}
+/**
+ * GitHub's documented limits for content creation: at most 80 requests a minute and 500 an hour,
+ * with at least a second between writes; search allows 30 requests a minute. A full minute is
+ * waited for; a full hour defers the rest of the push to a later run.
+ */
+const GITHUB_PACE = {
+    create: {
+        minIntervalMs: 1000,
+        windows: [
+            { ms: 60_000, max: 80, whenFull: 'wait' },
+            { ms: 3_600_000, max: 500, whenFull: 'defer' },
+        ],
+    },
+    search: { minIntervalMs: 2000, windows: [{ ms: 60_000, max: 30, whenFull: 'wait' }] },
+};
+/**
+ * The pacers of one GitHub account: GitHub counts content creation per user (per token), so
+ * everything in the process that creates issues with one token on one server shares them, across
+ * runs and sources. Keyed by server and a hash of the token, so the map keeps no token.
+ */
+class PacerRegistry {
+    clock;
+    pacers = new Map();
+    constructor(clock) {
+        this.clock = clock;
+    }
+    for(target) {
+        const key = `${target.server.toLowerCase()}\n${(0,external_node_crypto_.createHash)('sha256').update(target.token).digest('hex')}`;
+        let pacers = this.pacers.get(key);
+        if (!pacers) {
+            pacers = {
+                create: new Pacer(this.clock, GITHUB_PACE.create.minIntervalMs, GITHUB_PACE.create.windows),
+                search: new Pacer(this.clock, GITHUB_PACE.search.minIntervalMs, GITHUB_PACE.search.windows),
+            };
+            this.pacers.set(key, pacers);
+        }
+        return pacers;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/issues/push-locks.js
+/** Another push held a key longer than the wait. */
+class PushLockTimeout extends Error {
+    name = 'PushLockTimeout';
+}
+/**
+ * The keys of issue push in the locks the runs use (`sync_locks` with MONGODB_URI): one per
+ * DefectDojo product, one per GitHub repository. Names are compared without case, as GitHub
+ * compares repository names (so two spellings of one product cannot push side by side).
+ */
+const productKey = (product) => `issue-push:product:${product.toLowerCase()}`;
+const repositoryKey = (server, fullName) => `issue-push:repository:${server.toLowerCase()} ${fullName.toLowerCase()}`;
+/**
+ * Holds every key, taken in sorted order so two pushes that want overlapping keys never each hold
+ * what the other waits for; a held key is tried again every `pollMs` up to `waitMs`. Callers take
+ * all product keys before any repository key. On a timeout, what was taken is released again.
+ */
+async function holdKeys(locks, keys, holder, options) {
+    const leases = [];
+    const release = async () => {
+        // Every lease is released even when one release fails; a Mongo lease left behind expires.
+        await Promise.allSettled(leases.splice(0).reverse().map((l) => l.release()));
+    };
+    const deadline = options.clock.now() + options.waitMs;
+    try {
+        for (const key of [...new Set(keys)].sort()) {
+            for (;;) {
+                const lease = await locks.acquire(key, holder);
+                if (lease) {
+                    leases.push(lease);
+                    break;
+                }
+                if (options.clock.now() >= deadline)
+                    throw new PushLockTimeout(`another issue push held ${key} for longer than ${Math.round(options.waitMs / 1000)} s`);
+                await options.clock.sleep(options.pollMs);
+            }
+        }
+    }
+    catch (err) {
+        await release();
+        throw err;
+    }
+    return release;
+}
+/** How long a push waits for another push of the same product or repository, and how often it looks. */
+const DEFAULT_PUSH_LOCK_WAIT = { waitMs: 15 * 60_000, pollMs: 2000 };
+
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __webpack_require__(70370);
+// EXTERNAL MODULE: ./build/server/sync/report.js
+var sync_report = __webpack_require__(4464);
+;// CONCATENATED MODULE: ./build/server/sync/issues/finding.js
+
+
+const ISSUE_TAG = 'issue:';
+const finding_text = (v) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+/** A finding from a findings page, or undefined when the entry lacks what an issue needs. */
+function readFinding(product, raw) {
+    if (!raw || typeof raw !== 'object')
+        return undefined;
+    const f = raw;
+    const severity = sync_config/* SEVERITIES */.oC.find((s) => s === f.severity);
+    if (typeof f.id !== 'number' || !finding_text(f.title) || !severity)
+        return undefined;
+    const ids = Array.isArray(f.vulnerability_ids)
+        ? f.vulnerability_ids.map((v) => (typeof v === 'string' ? v : finding_text(v?.vulnerability_id))).filter((v) => !!v)
+        : [];
+    const optional = (key, value) => (value === undefined ? {} : { [key]: value });
+    return {
+        id: f.id,
+        product,
+        title: f.title,
+        severity,
+        vulnerabilityIds: [...new Set(ids)],
+        tags: Array.isArray(f.tags) ? f.tags.filter((t) => typeof t === 'string') : [],
+        active: f.active !== false,
+        ...optional('description', finding_text(f.description)),
+        ...optional('mitigation', finding_text(f.mitigation)),
+        ...optional('componentName', finding_text(f.component_name)),
+        ...optional('componentVersion', finding_text(f.component_version)),
+        ...optional('filePath', finding_text(f.file_path)),
+        ...optional('line', typeof f.line === 'number' && f.line > 0 ? f.line : undefined),
+        ...optional('cwe', typeof f.cwe === 'number' && f.cwe > 0 ? f.cwe : undefined),
+        ...optional('uniqueIdFromTool', finding_text(f.unique_id_from_tool)),
+        ...optional('hashCode', finding_text(f.hash_code)),
+    };
+}
+/** DefectDojo lowercases tags, so the marker is compared without regard to case. */
+function hasIssueTag(finding) {
+    return finding.tags.some((t) => t.toLowerCase().startsWith(ISSUE_TAG));
+}
+function issueTag(issueUrl) {
+    return `${ISSUE_TAG}${issueUrl}`.toLowerCase();
+}
+/** Severities at or above `min`, worst first, as DefectDojo spells them. */
+function severitiesFrom(min) {
+    return sync_config/* SEVERITIES */.oC.slice(0, sync_config/* SEVERITIES */.oC.indexOf(min) + 1);
+}
+const severityRank = (s) => sync_config/* SEVERITIES */.oC.indexOf(s);
+/**
+ * The identity written into every issue body, which holds when the tag does not: a reimport
+ * that re-creates a finding gives it a new id and no tags. It is built from what identifies the
+ * finding to DefectDojo's own deduplication: the tool's id when the parser sets one, else
+ * DefectDojo's hash code, else the finding's defining fields; always within its product.
+ */
+function findingHash(f) {
+    const identity = f.uniqueIdFromTool
+        ? `uid:${f.uniqueIdFromTool}`
+        : f.hashCode
+            ? `hash:${f.hashCode}`
+            : `fields:${[f.title, f.componentName, f.componentVersion, f.filePath, f.line, [...f.vulnerabilityIds].sort().join(',')].map((v) => v ?? '').join('|')}`;
+    return (0,external_node_crypto_.createHash)('sha256').update(`${f.product}\n${identity}`).digest('hex').slice(0, 32);
+}
+
+// EXTERNAL MODULE: ./build/server/sync/http/request.js
+var request = __webpack_require__(91016);
+;// CONCATENATED MODULE: ./build/server/sync/issues/issue-text.js
+/** The label every pushed issue carries; issue push lists a repository's issues by it. */
+const ISSUE_LABEL = 'gatehouse';
+const TITLE_MAX = 256;
+const QUOTE_MAX = 3000;
+function identifierLink(id) {
+    if (/^CVE-\d{4}-\d+$/i.test(id))
+        return `[${id}](https://nvd.nist.gov/vuln/detail/${id.toUpperCase()})`;
+    if (/^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/i.test(id))
+        return `[${id}](https://github.com/advisories/${id})`;
+    return `\`${id.replace(/`/g, "'")}\``;
+}
+/**
+ * Scanner text goes into a fenced block: no @mention notifies anyone, no #123 links an unrelated
+ * issue and no markup breaks the body. The fence is longer than any backtick run inside.
+ */
+function quoted(text) {
+    const cut = text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}\n… (cut; the whole text is in DefectDojo)` : text;
+    const longest = Math.max(2, ...[...cut.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}text\n${cut}\n${fence}`;
+}
+const code = (s) => `\`${s.replace(/`/g, "'")}\``;
+/** Title, body and labels of the issue of one finding; the body ends with the finding's hash. */
+function issueText(finding, hash, findingUrl) {
+    const component = [finding.componentName, finding.componentVersion].filter(Boolean).join(' ');
+    const location = finding.filePath ? `${code(finding.filePath)}${finding.line ? ` line ${finding.line}` : ''}` : undefined;
+    const identifiers = [...finding.vulnerabilityIds.map(identifierLink), ...(finding.cwe ? [`[CWE-${finding.cwe}](https://cwe.mitre.org/data/definitions/${finding.cwe}.html)`] : [])];
+    const facts = [
+        `**Severity:** ${finding.severity}`,
+        ...(component ? [`**Component:** ${code(component)}`] : []),
+        ...(location ? [`**Location:** ${location}`] : []),
+        ...(identifiers.length ? [`**Identifiers:** ${identifiers.join(', ')}`] : []),
+        `**DefectDojo:** [finding ${finding.id}](${findingUrl}) in product ${code(finding.product)}`,
+    ];
+    const sections = [
+        facts.join('  \n'),
+        ...(finding.description ? [`<details><summary>Description</summary>\n\n${quoted(finding.description)}\n\n</details>`] : []),
+        ...(finding.mitigation ? [`<details><summary>Mitigation</summary>\n\n${quoted(finding.mitigation)}\n\n</details>`] : []),
+        `---\n<sub>Opened by Gatehouse issue push for an active ${finding.severity} finding. Fix it and the next sync closes the finding in DefectDojo. Gatehouse finding: ${code(hash)}</sub>`,
+    ];
+    const title = `${finding.severity}: ${finding.title}`.replace(/\s+/g, ' ').trim();
+    return {
+        title: title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title,
+        body: sections.join('\n\n'),
+        labels: ['security', ISSUE_LABEL, `severity:${finding.severity.toLowerCase()}`],
+    };
+}
+/** Whether an issue body carries this finding hash. */
+function bodyHasHash(body, hash) {
+    return typeof body === 'string' && body.includes(`Gatehouse finding: \`${hash}\``);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/issues/github-issues.js
+
+
+const OWNER_NAME = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
+/**
+ * The repository of a DefectDojo product: the product (project) name read as `owner/name`, looked
+ * up on each target that lists the owner, the public platform first, then enterprise instances.
+ */
+async function resolveRepository(product, targets, clientFor) {
+    const match = OWNER_NAME.exec(product.trim());
+    if (!match)
+        return undefined;
+    const [, owner, name] = match;
+    for (const target of targets) {
+        if (!target.owners.some((o) => o.toLowerCase() === owner.toLowerCase()))
+            continue;
+        const client = clientFor(target);
+        try {
+            const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo: name });
+            return {
+                target,
+                client,
+                owner: data.owner.login,
+                name: data.name,
+                fullName: data.full_name,
+                hasIssues: data.has_issues !== false,
+                canPush: data.permissions?.push !== false,
+            };
+        }
+        catch (err) {
+            // Missing here (or not visible to this token): the next target may hold it.
+            if (err instanceof request/* HttpError */.j$ && err.status === 404)
+                continue;
+            throw err;
+        }
+    }
+    return undefined;
+}
+const HASH_IN_BODY = /Gatehouse finding: `([0-9a-f]{32})`/;
+/**
+ * The repository's issues (open or closed) by finding hash: those with the Gatehouse label, or
+ * with `labelled: false` every issue, for issues whose label GitHub dropped. The listing reads
+ * GitHub's database, so unlike search it holds an issue from the moment it is created.
+ */
+async function issuesByHash(repo, { labelled }) {
+    const found = new Map();
+    const pages = repo.client.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
+        owner: repo.owner,
+        repo: repo.name,
+        ...(labelled ? { labels: ISSUE_LABEL } : {}),
+        state: 'all',
+        per_page: 100,
+    });
+    for await (const { data } of pages) {
+        for (const issue of data) {
+            if (issue.pull_request)
+                continue;
+            const hash = HASH_IN_BODY.exec(issue.body ?? '')?.[1];
+            if (hash && !found.has(hash))
+                found.set(hash, issue.html_url);
+        }
+    }
+    return found;
+}
+/**
+ * The spec's fallback: an issue whose body carries the hash, found by GitHub's search, for
+ * issues that lost the label. Search lags issue creation, which the labelled listing covers.
+ */
+async function searchIssue(repo, hash) {
+    const { data } = await repo.client.request('GET /search/issues', {
+        q: `repo:${repo.fullName} is:issue in:body "${hash}"`,
+        advanced_search: 'true',
+        per_page: 10,
+    });
+    return data.items.find((item) => !item.pull_request && bodyHasHash(item.body, hash))?.html_url;
+}
+async function createIssue(repo, text) {
+    const { data } = await repo.client.request('POST /repos/{owner}/{repo}/issues', { owner: repo.owner, repo: repo.name, title: text.title, body: text.body, labels: [...text.labels] });
+    const given = new Set(data.labels.map((l) => (typeof l === 'string' ? l : l.name)).filter((n) => typeof n === 'string').map((n) => n.toLowerCase()));
+    return { url: data.html_url, droppedLabels: text.labels.filter((l) => !given.has(l.toLowerCase())) };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/issues/issue-index.js
+
+
+
+/**
+ * What one push knows of a repository's Gatehouse issues, by finding hash. It starts from the
+ * labelled listing; search covers issues that lost their label. When labels cannot be relied on
+ * (the token cannot push, or GitHub's answer to a creation lacked them) or search is out of
+ * budget, it lists every issue of the repository instead: that listing is complete and, unlike
+ * search, never lags behind creation.
+ */
+class IssueIndex {
+    repo;
+    search;
+    log;
+    known;
+    /** Every issue of the repository was listed: a miss is a real miss, no search needed. */
+    complete = false;
+    constructor(repo, search, log) {
+        this.repo = repo;
+        this.search = search;
+        this.log = log;
+    }
+    /** The issue of this finding hash, if the repository has one. */
+    async find(hash) {
+        const known = await this.listing();
+        const hit = known.get(hash);
+        if (hit || this.complete)
+            return hit;
+        try {
+            await this.search.slot();
+            return await searchIssue(this.repo, hash);
+        }
+        catch (err) {
+            if (!(err instanceof github_client/* RateLimitExhausted */.Nq) || err.resource !== 'search')
+                throw err;
+            this.log.warn({ repository: this.repo.fullName, err: (0,sync_report/* message */.iU)(err) }, 'issue push: the search budget is spent; every issue of the repository is listed instead');
+            await this.listEverything();
+            return this.known.get(hash);
+        }
+    }
+    /** An issue this push created or linked. */
+    record(hash, url) {
+        this.known?.set(hash, url);
+    }
+    /** GitHub's answer to a creation lacked labels asked for: from now on the listing covers every issue. */
+    async labelsDropped(dropped) {
+        if (this.complete)
+            return;
+        this.log.warn({ repository: this.repo.fullName, dropped }, 'issue push: GitHub dropped the labels of a new issue (the token cannot push to the repository); issues are found by the hash in their body');
+        await this.listEverything();
+    }
+    async listing() {
+        if (this.known)
+            return this.known;
+        if (this.repo.canPush) {
+            this.known = await issuesByHash(this.repo, { labelled: true });
+        }
+        else {
+            this.known = await issuesByHash(this.repo, { labelled: false });
+            this.complete = true;
+        }
+        return this.known;
+    }
+    async listEverything() {
+        const all = await issuesByHash(this.repo, { labelled: false });
+        const known = this.known ?? new Map();
+        for (const [hash, url] of all)
+            if (!known.has(hash))
+                known.set(hash, url);
+        this.known = known;
+        this.complete = true;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/issues/push.js
+
+
+
+
+
+
+
+
+
+const LISTING_CONCURRENCY = 4;
+/** Untagged active findings at or above the threshold, across the products, worst first. */
+async function candidates(products, deps, failures) {
+    const severities = severitiesFrom(deps.minSeverity);
+    const limit = (0,p_limit/* default */.A)(LISTING_CONCURRENCY);
+    const perProduct = await Promise.all(products.map((product) => limit(async () => {
+        try {
+            return await (0,http_retry/* retrying */.R$)(async () => {
+                const found = [];
+                for await (const page of deps.defectDojo.openFindings(product, severities)) {
+                    for (const raw of page) {
+                        const finding = readFinding(product, raw);
+                        // The query already filters; this holds even where a filter is ignored.
+                        if (finding && finding.active && severities.includes(finding.severity) && !hasIssueTag(finding))
+                            found.push(finding);
+                    }
+                }
+                return found;
+            }, deps.retry);
+        }
+        catch (err) {
+            failures.count++;
+            deps.log.warn({ product, err: (0,sync_report/* message */.iU)(err) }, 'issue push: findings could not be listed');
+            return [];
+        }
+    })));
+    return perProduct.flat().sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || a.product.localeCompare(b.product) || a.id - b.id);
+}
+/**
+ * Issue push for the products a run touched: one GitHub issue per active finding at or above
+ * `minSeverity` that has no `issue:` tag, then the tag, at once. Pushes exclude each other per
+ * product and per repository (another push's findings are listed only after it tagged them), and
+ * before creating, the finding's hash is looked up among the repository's issues (see
+ * `IssueIndex`), so a crash between creating and tagging, a reimport that dropped the tag, or a
+ * token whose labels GitHub drops never opens a second issue.
+ */
+async function pushIssues(products, deps) {
+    const failures = { count: 0 };
+    const counts = { opened: 0, relinked: 0, deferred: 0, unresolved: 0 };
+    const report = () => ({ opened: counts.opened, relinked: counts.relinked, failed: failures.count, deferred: counts.deferred, unresolved: counts.unresolved });
+    if (deps.maxIssuesPerRun === 0 || products.length === 0)
+        return report();
+    const unique = [...new Set(products)];
+    const holder = (0,external_node_crypto_.randomUUID)();
+    const held = await holding(deps, unique.map(productKey), holder, { products: unique });
+    if (!held)
+        return { ...report(), failed: 1 };
+    try {
+        const findings = await candidates(unique, deps, failures);
+        const repositories = await resolveAll(findings, deps, failures);
+        const repositoryKeys = [...new Set([...repositories.values()].filter((r) => !!r?.hasIssues).map((r) => repositoryKey(r.target.server, r.fullName)))];
+        const heldRepositories = await holding(deps, repositoryKeys, holder, { products: unique });
+        if (!heldRepositories)
+            return { ...report(), failed: failures.count + 1 };
+        try {
+            await pushFindings(findings, repositories, deps, counts, failures);
+        }
+        finally {
+            await heldRepositories();
+        }
+    }
+    finally {
+        await held();
+    }
+    return report();
+}
+/** The release of the keys, or undefined (logged) when another push held one too long. */
+async function holding(deps, keys, holder, at) {
+    try {
+        return await holdKeys(deps.locks, keys, holder, deps.lockWait);
+    }
+    catch (err) {
+        if (!(err instanceof PushLockTimeout))
+            throw err;
+        deps.log.warn({ ...at, err: err.message }, 'issue push: skipped; the next run tries again');
+        return undefined;
+    }
+}
+/** The repository of every product with findings (read-only calls, made before the repository locks). */
+async function resolveAll(findings, deps, failures) {
+    // One client per target for the whole push, so its rate-limit state covers every lookup.
+    const clients = new Map();
+    const clientFor = (target) => {
+        if (!clients.has(target))
+            clients.set(target, deps.clientFor(target));
+        return clients.get(target);
+    };
+    const resolved = new Map();
+    for (const product of new Set(findings.map((f) => f.product))) {
+        try {
+            resolved.set(product, await resolveRepository(product, deps.targets, clientFor));
+        }
+        catch (err) {
+            const count = findings.filter((f) => f.product === product).length;
+            deps.log.warn({ product, findings: count, err: (0,sync_report/* message */.iU)(err) }, 'issue push: repository lookup failed');
+            failures.count += count;
+        }
+    }
+    return resolved;
+}
+async function pushFindings(findings, repositories, deps, counts, failures) {
+    const indexes = new Map();
+    const refused = new Set();
+    for (const [index, finding] of findings.entries()) {
+        if (counts.opened >= deps.maxIssuesPerRun) {
+            counts.deferred = findings.length - index;
+            deps.log.info({ deferred: counts.deferred, max_issues_per_run: deps.maxIssuesPerRun }, 'issue push: per-run cap reached; the rest waits for the next run');
+            return;
+        }
+        const at = { finding: finding.id, product: finding.product };
+        // Not in the map: its lookup failed (counted there).
+        if (!repositories.has(finding.product))
+            continue;
+        const repository = repositories.get(finding.product);
+        if (!repository) {
+            counts.unresolved++;
+            continue;
+        }
+        if (!repository.hasIssues) {
+            if (!refused.has(repository.fullName))
+                deps.log.warn({ ...at, repository: repository.fullName }, 'issue push: issues are turned off in the repository');
+            refused.add(repository.fullName);
+            failures.count++;
+            continue;
+        }
+        const hash = findingHash(finding);
+        const pacers = deps.pacersFor(repository.target);
+        const key = repositoryKey(repository.target.server, repository.fullName);
+        if (!indexes.has(key))
+            indexes.set(key, new IssueIndex(repository, pacers.search, deps.log));
+        const issues = indexes.get(key);
+        try {
+            let url = await issues.find(hash);
+            if (url) {
+                counts.relinked++;
+            }
+            else {
+                if (!(await pacers.create.slot())) {
+                    counts.deferred = findings.length - index;
+                    deps.log.warn({ deferred: counts.deferred }, 'issue push: hourly content-creation budget spent; the rest waits for a later run');
+                    return;
+                }
+                const created = await createIssue(repository, issueText(finding, hash, `${deps.defectDojoUrl}/finding/${finding.id}`));
+                url = created.url;
+                counts.opened++;
+                issues.record(hash, url);
+                deps.log.info({ ...at, issue: url }, 'issue opened');
+                // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
+                await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
+                if (created.droppedLabels.length > 0)
+                    await issues.labelsDropped(created.droppedLabels);
+                continue;
+            }
+            issues.record(hash, url);
+            await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
+        }
+        catch (err) {
+            failures.count++;
+            deps.log.warn({ ...at, repository: repository.fullName, err: (0,sync_report/* message */.iU)(err) }, 'issue push: finding not handled; the next run tries again');
+        }
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/express/index.js
+var express = __webpack_require__(85152);
+;// CONCATENATED MODULE: ./build/server/auth/secrets.js
+
+/**
+ * Compares a presented secret with the configured one in constant time, whatever their lengths
+ * (both are hashed first, so neither the content nor the length leaks through timing).
+ */
+function secretsEqual(presented, expected) {
+    const a = (0,external_node_crypto_.createHash)('sha256').update(presented).digest();
+    const b = (0,external_node_crypto_.createHash)('sha256').update(expected).digest();
+    return (0,external_node_crypto_.timingSafeEqual)(a, b);
+}
+
+;// CONCATENATED MODULE: ./build/server/auth/bearer.js
+
+/**
+ * The credential of an `Authorization: Bearer <credential>` header, or undefined when the
+ * header is missing, empty, of another scheme or malformed. The scheme is case-insensitive (RFC 7235).
+ */
+function bearerCredential(headers) {
+    const value = headers.authorization;
+    if (typeof value !== 'string')
+        return undefined;
+    const match = /^Bearer +([^\s]+) *$/i.exec(value);
+    return match?.[1];
+}
+/** Whether the request carries `Authorization: Bearer <secret>`, compared in constant time. */
+function presentsBearer(headers, secret) {
+    const presented = bearerCredential(headers);
+    return presented !== undefined && secretsEqual(presented, secret);
+}
+
+;// CONCATENATED MODULE: ./build/server/http/api-headers.js
+/** Every answer is JSON and none may be cached by an intermediary (tokens and records pass here). */
+const apiHeaders = (_req, res, next) => {
+    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    next();
+};
+
+;// CONCATENATED MODULE: ./build/server/http/errors.js
+
+/**
+ * The one error type of the backend. Business code throws it; `errorHandler` is the only
+ * place that turns an error into an HTTP answer, so every failure has the same JSON shape:
+ * `{"error": <stable code>, ...extra}`.
+ */
+class errors_AppError extends Error {
+    status;
+    code;
+    extra;
+    name = 'AppError';
+    constructor(status, code, extra = {}, options) {
+        super(code, options?.cause === undefined ? undefined : { cause: options.cause });
+        this.status = status;
+        this.code = code;
+        this.extra = extra;
+        this.headers = options?.headers ?? {};
+    }
+    headers;
+    body() {
+        return { error: this.code, ...this.extra };
+    }
+}
+const notFound = () => new errors_AppError(404, 'not_found');
+const methodNotAllowed = (allowed) => new errors_AppError(405, 'method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
+const invalidJson = () => new errors_AppError(400, 'invalid_json');
+/**
+ * Wraps a settings source so that an unusable setting answers `500 misconfigured` (the body names
+ * nothing; the log names the setting) instead of an anonymous crash.
+ */
+function settingsOrMisconfigured(source) {
+    return () => {
+        try {
+            return source();
+        }
+        catch (err) {
+            if (err instanceof ConfigError)
+                throw new errors_AppError(500, 'misconfigured', {}, { cause: err });
+            throw err;
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/http/plain.js
+
+/**
+ * Plain node:http for the one route that runs hot (`POST /token`): under load, Express's own work
+ * per request (routing, its request and response extensions, body-parser, `res.json`) cost more
+ * CPU than verifying the token and minting together (bench: about 135 µs of a 220 µs limit for
+ * routing alone). Everything else stays on Express. These helpers give the hot route the same
+ * answers the Express routes give: the same headers, body limits and error bodies.
+ */
+/** Headers every answer carries (`apiHeaders` for the Express routes). */
+const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+/** A JSON answer with the API headers and an exact length. */
+function sendJson(res, status, body, headers = {}) {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { ...API_HEADERS, ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+}
+/**
+ * The request body, at most `limit` bytes (`413 payload_too_large`); a compressed body is
+ * `415 unsupported_media_type` and a body cut off is `400 invalid_request`, as body-parser answers
+ * them on the Express routes.
+ */
+function readBody(req, limit) {
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    if (encoding !== 'identity')
+        return Promise.reject(new AppError(415, 'unsupported_media_type'));
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit)
+        return Promise.reject(new AppError(413, 'payload_too_large'));
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let size = 0;
+        const fail = (error) => {
+            req.off('data', onData).off('end', onEnd).off('close', onClose);
+            req.pause();
+            reject(error);
+        };
+        const onData = (chunk) => {
+            size += chunk.length;
+            if (size > limit)
+                return fail(new AppError(413, 'payload_too_large'));
+            chunks.push(chunk);
+        };
+        const onEnd = () => {
+            req.off('close', onClose);
+            resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+        };
+        const onClose = () => {
+            if (!req.complete)
+                fail(new AppError(400, 'invalid_request'));
+        };
+        req.on('data', onData).once('end', onEnd).once('close', onClose);
+    });
+}
+/** Paths served by plain handlers for one method; everything else goes to `fallback` (the Express app). */
+function withPlainRoutes(fallback, method, routes) {
+    return (req, res) => {
+        if (req.method === method) {
+            const url = req.url ?? '';
+            const query = url.indexOf('?');
+            const handler = routes[query < 0 ? url : url.slice(0, query)];
+            if (handler)
+                return handler(req, res);
+        }
+        return fallback(req, res);
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/http/error-handler.js
+
+
+
+/** Errors raised by body-parser (raw-body) carry a `type`; map the ones a client can cause. */
+function fromBodyParser(err) {
+    switch (err.type) {
+        case 'entity.too.large':
+            return new errors_AppError(413, 'payload_too_large');
+        case 'encoding.unsupported':
+        case 'charset.unsupported':
+            return new errors_AppError(415, 'unsupported_media_type');
+        case 'request.aborted':
+        case 'request.size.invalid':
+            return new errors_AppError(400, 'invalid_request');
+        default:
+            return undefined;
+    }
+}
+function toAppError(err) {
+    if (err instanceof errors_AppError)
+        return err;
+    // No verdict was reached and nothing was half-written: the client may retry.
+    if (err instanceof StoreUnavailable)
+        return new errors_AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
+    if (err && typeof err === 'object') {
+        const mapped = fromBodyParser(err);
+        if (mapped)
+            return mapped;
+        const status = err.status;
+        // Other client errors raised by Express itself (for example a malformed URI).
+        if (typeof status === 'number' && status >= 400 && status < 500)
+            return new errors_AppError(status, 'bad_request');
+    }
+    return new errors_AppError(500, 'internal_error');
+}
+/**
+ * The single place where an error becomes an HTTP response, for the Express routes (as their
+ * error handler) and the plain ones (`plain.ts`) alike.
+ */
+function answerError(err, req, res) {
+    const appError = toAppError(err);
+    if (appError.status >= 500) {
+        // The request's log line carries `res.err`: one line per failed request, with the real error.
+        res.err = err instanceof Error ? err : new Error(String(err));
+    }
+    else if (appError.cause !== undefined) {
+        req.log?.info({ code: appError.code, cause: describeCause(appError.cause) }, 'request refused');
+    }
+    if (res.headersSent) {
+        res.end();
+        return;
+    }
+    sendJson(res, appError.status, appError.body(), appError.headers);
+}
+const errorHandler = (err, req, res, _next) => answerError(err, req, res);
+/** Only the class name and message of a cause are logged: never a stack with request data. */
+function describeCause(cause) {
+    return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+}
+
+;// CONCATENATED MODULE: ./build/server/http/request-logging.js
+
+/** What a route adds to its request's one log line (`msg` replaces "request completed"). */
+const logLines = new WeakMap();
+/** Puts `fields` on the request's one log line, under `msg`: a route's outcome without a second line. */
+function noteLogLine(res, msg, fields) {
+    logLines.set(res, { msg, fields });
+}
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** Reuses a caller's `x-request-id` when it is a plain token, otherwise makes one. */
+function requestId(req, res) {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : (0,external_node_crypto_.randomUUID)();
+    res.setHeader('x-request-id', id);
+    return id;
+}
+/**
+ * One log line per request, when it ends: the request id, method and path (no query string, no
+ * headers, no body), the status, the duration, and what the route added (`noteLogLine`:
+ * `/token` puts its audit fields there instead of logging a second line). `probePaths` are logged
+ * at debug level. `req.log` is a child logger that carries the request. Written here rather than
+ * with pino-http: this is one child logger and one listener per request, where pino-http made two
+ * child loggers and its per-request work showed in `/token`'s profile.
+ */
+function requestLogging(logger, options = {}) {
+    const probes = new Set(options.probePaths ?? []);
+    return (req, res, next) => {
+        const started = performance.now();
+        const id = requestId(req, res);
+        const path = (req.url ?? '').split('?')[0];
+        req.id = id;
+        // The child logger is made when a route first logs through it: most requests log only their
+        // one line at the end, and a child per request was a measurable part of `/token`'s cost.
+        const request = { id, method: req.method, path };
+        let child;
+        Object.defineProperty(req, 'log', {
+            configurable: true,
+            get: () => (child ??= logger.child({ req: request })),
+            set: (replacement) => void (child = replacement),
+        });
+        let logged = false;
+        const done = () => {
+            if (logged)
+                return;
+            logged = true;
+            const responseTime = Math.round(performance.now() - started);
+            const failed = res.err !== undefined || res.statusCode >= 500;
+            const line = logLines.get(res);
+            const fields = { res: { statusCode: res.statusCode }, responseTime, ...(failed ? { err: res.err ?? new Error(`failed with status code ${res.statusCode}`) } : {}), ...line?.fields };
+            const level = probes.has(path) ? 'debug' : failed ? 'error' : 'info';
+            const message = failed ? 'request errored' : res.writableFinished ? (line?.msg ?? 'request completed') : 'request aborted';
+            if (child)
+                child[level](fields, message);
+            else
+                logger[level]({ req: request, ...fields }, message);
+        };
+        res.once('finish', done);
+        res.once('close', done);
+        next();
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/http/routes.js
+
+/**
+ * Registers the handlers of one path and answers every other method with
+ * `405 method_not_allowed` and an `Allow` header (HEAD follows GET, as in Express).
+ */
+function route(router, path, handlers) {
+    const r = router.route(path);
+    const allowed = [];
+    for (const [method, chain] of Object.entries(handlers)) {
+        r[method](...chain);
+        allowed.push(method.toUpperCase());
+        if (method === 'get')
+            allowed.push('HEAD');
+    }
+    r.all(() => {
+        throw methodNotAllowed(allowed);
+    });
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/app.js
+
+
+
+
+
+
+
+const SYNC_SERVICE_NAME = 'gatehouse-sync';
+/** Open when no token is configured (the service warns at start); otherwise a constant-time bearer check. */
+function bearer(token) {
+    return (req, _res, next) => {
+        if (token === undefined)
+            return next();
+        if (!presentsBearer(req.headers, token))
+            throw new errors_AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+        next();
+    };
+}
+/** The sync service's HTTP surface: probes, metrics and on-demand runs. Wiring only. */
+function createSyncApp(deps) {
+    const router = (0,express.Router)();
+    const auth = bearer(deps.triggerToken);
+    const health = { status: 'ok', service: SYNC_SERVICE_NAME, version: deps.version };
+    route(router, '/healthz', { get: [(_req, res) => void res.json(health)] });
+    route(router, '/readyz', {
+        get: [
+            async (_req, res) => {
+                const answer = await deps.readiness.check();
+                if (answer.ready)
+                    res.json({ status: 'ready' });
+                else
+                    res.status(503).json({ error: 'not_ready', reason: answer.reason, ...(answer.problems?.length ? { problems: answer.problems } : {}) });
+            },
+        ],
+    });
+    route(router, '/metrics', {
+        get: [
+            auth,
+            async (_req, res) => {
+                const text = await deps.metrics.text();
+                res.set('Content-Type', deps.metrics.contentType).send(text);
+            },
+        ],
+    });
+    // No body is read: the source in the path is the whole request.
+    route(router, '/sync/:source', {
+        post: [
+            auth,
+            async (req, res) => {
+                if (!deps.service)
+                    throw new errors_AppError(503, 'configuration_invalid');
+                const answer = await deps.service.start(String(req.params.source), 'trigger');
+                switch (answer.outcome) {
+                    case 'started':
+                        req.log?.info({ run_id: answer.runId, source: req.params.source }, 'run triggered');
+                        res.status(202).json({ accepted: true, run_id: answer.runId });
+                        return;
+                    case 'busy':
+                        throw new errors_AppError(409, 'run_in_progress');
+                    case 'unknown_source':
+                        throw new errors_AppError(404, 'unknown_source');
+                    case 'stopping':
+                        throw new errors_AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+                }
+            },
+        ],
+    });
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    app.use(requestLogging(deps.logger, { probePaths: ['/healthz', '/readyz', '/metrics'] }), apiHeaders, router);
+    app.use(() => {
+        throw notFound();
+    });
+    app.use(errorHandler);
+    return app;
+}
+
+// EXTERNAL MODULE: ./node_modules/prom-client/index.js
+var prom_client = __webpack_require__(95222);
+;// CONCATENATED MODULE: ./build/server/sync/service/metrics.js
+
+
+const METRIC_PREFIX = 'gatehouse_';
+/**
+ * The service's Prometheus metrics, on a registry of its own (never prom-client's global one),
+ * so a test or a second service in one process starts from zero.
+ */
+class SyncMetrics {
+    registry = new prom_client.Registry();
+    findings;
+    issues;
+    lastSuccess;
+    errors;
+    runs;
+    duration;
+    running;
+    constructor(options = {}) {
+        const registers = [this.registry];
+        // The default process metrics keep their usual names (process_*, nodejs_*), which dashboards expect.
+        if (options.defaultMetrics !== false)
+            (0,prom_client.collectDefaultMetrics)({ register: this.registry });
+        this.findings = new prom_client.Counter({
+            name: `${METRIC_PREFIX}sync_findings_total`,
+            help: 'Findings sent to DefectDojo, by source',
+            labelNames: ['source'],
+            registers,
+        });
+        this.issues = new prom_client.Counter({ name: `${METRIC_PREFIX}issues_total`, help: 'GitHub issues opened for DefectDojo findings', registers });
+        this.lastSuccess = new prom_client.Gauge({
+            name: `${METRIC_PREFIX}last_success_timestamp`,
+            help: 'Unix time (seconds) at which the last fully successful run of a source ended; until one has since the service started, the time it started',
+            labelNames: ['source'],
+            registers,
+        });
+        this.errors = new prom_client.Counter({
+            name: `${METRIC_PREFIX}errors_total`,
+            help: 'Failures: a project, alert list or finding that failed, or a run that could not start',
+            registers,
+        });
+        this.runs = new prom_client.Counter({ name: `${METRIC_PREFIX}sync_runs_total`, help: 'Finished runs, by source and outcome', labelNames: ['source', 'outcome'], registers });
+        this.duration = new prom_client.Histogram({
+            name: `${METRIC_PREFIX}sync_run_duration_seconds`,
+            help: 'Duration of a run of a source, issue push included',
+            labelNames: ['source'],
+            buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600],
+            registers,
+        });
+        this.running = new prom_client.Gauge({ name: `${METRIC_PREFIX}sync_running`, help: '1 while a run of the source is in progress', labelNames: ['source'], registers });
+        // Every source appears from the first scrape, so a rate() or an absence alert has a series to read.
+        for (const source of sync_config/* SOURCES */.Hl) {
+            this.findings.inc({ source }, 0);
+            this.running.set({ source }, 0);
+        }
+        this.issues.inc(0);
+        this.errors.inc(0);
+    }
+    /**
+     * The enabled sources, at the service's start: each one's last-success series starts at the
+     * start time, so a staleness alert (`time() - gatehouse_last_success_timestamp > …`) has a
+     * series from the first scrape and fires when no run has succeeded that long after a restart.
+     */
+    sourcesEnabled(sources, startedAt) {
+        for (const source of sources)
+            this.lastSuccess.set({ source }, startedAt.getTime() / 1000);
+    }
+    runStarted(source) {
+        this.running.set({ source }, 1);
+    }
+    runFinished(source, outcome, seconds, endedAt) {
+        this.running.set({ source }, 0);
+        this.runs.inc({ source, outcome });
+        this.duration.observe({ source }, seconds);
+        if (outcome === 'success')
+            this.lastSuccess.set({ source }, endedAt.getTime() / 1000);
+    }
+    findingsSent(source, count) {
+        if (count > 0)
+            this.findings.inc({ source }, count);
+    }
+    issuesOpened(count) {
+        if (count > 0)
+            this.issues.inc(count);
+    }
+    errorsSeen(count) {
+        if (count > 0)
+            this.errors.inc(count);
+    }
+    text() {
+        return this.registry.metrics();
+    }
+    get contentType() {
+        return this.registry.contentType;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/readiness.js
+
+const DEFAULT_FRESH_MS = 5 * 60_000;
+/** A probe every few seconds at most while DefectDojo fails: not one call with the token per `/readyz`. */
+const DEFAULT_FAILURE_MS = 10_000;
+/** A refusal of the token (401/403) is told apart from DefectDojo not answering. */
+function failureReason(err) {
+    return err instanceof request/* HttpError */.j$ && (err.status === 401 || err.status === 403) ? 'defectdojo_unauthorized' : 'defectdojo_unreachable';
+}
+/**
+ * `GET /readyz`: the configuration is valid and DefectDojo answered recently. A run's successful
+ * reimport counts as an answer; when none is recent, one probe call is made (shared by
+ * concurrent probes) rather than on every request.
+ */
+class Readiness {
+    options;
+    lastAnswerAt = Number.NEGATIVE_INFINITY;
+    lastFailure;
+    probing;
+    stopping = false;
+    constructor(options) {
+        this.options = options;
+    }
+    /** DefectDojo answered a call with 2xx. */
+    defectDojoAnswered() {
+        this.lastAnswerAt = this.options.timers.now();
+        this.lastFailure = undefined;
+    }
+    shuttingDown() {
+        this.stopping = true;
+    }
+    async check() {
+        if (this.stopping)
+            return { ready: false, reason: 'shutting_down' };
+        if (this.options.configProblems.length > 0 || !this.options.probe) {
+            return { ready: false, reason: 'configuration_invalid', problems: this.options.configProblems };
+        }
+        const now = this.options.timers.now();
+        if (now - this.lastAnswerAt <= (this.options.freshMs ?? DEFAULT_FRESH_MS))
+            return { ready: true };
+        if (this.lastFailure && now - this.lastFailure.at < (this.options.failureMs ?? DEFAULT_FAILURE_MS))
+            return { ready: false, reason: this.lastFailure.reason };
+        this.probing ??= this.options.probe().then(() => {
+            this.defectDojoAnswered();
+            return undefined;
+        }, (err) => {
+            const reason = failureReason(err);
+            this.lastFailure = { at: this.options.timers.now(), reason };
+            return reason;
+        });
+        const probing = this.probing;
+        const failed = await probing.finally(() => {
+            if (this.probing === probing)
+                this.probing = undefined;
+        });
+        return failed === undefined ? { ready: true } : { ready: false, reason: failed };
+    }
+}
+
+// EXTERNAL MODULE: ./build/server/sync/service/schedule.js + 1 modules
+var service_schedule = __webpack_require__(29906);
+;// CONCATENATED MODULE: ./build/server/sync/service/scheduler.js
+/** Node's timers hold at most 2^31-1 ms (about 24.8 days); a later run is reached in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * One timer per source, armed for its next run. Runs missed while the process was busy or
+ * asleep are not caught up: the next one is computed from the later of the planned time and now.
+ */
+class Scheduler {
+    timers;
+    entries = new Map();
+    stopped = false;
+    constructor(timers) {
+        this.timers = timers;
+    }
+    add(name, schedule, fire) {
+        if (this.entries.has(name))
+            throw new Error(`${name} is already scheduled`);
+        const entry = { schedule, fire, nextAt: null };
+        this.entries.set(name, entry);
+        this.arm(entry, new Date(this.timers.now()));
+    }
+    /** The next planned run of each source (null when its expression has no future date). */
+    nextRuns() {
+        return Object.fromEntries([...this.entries].map(([name, e]) => [name, e.nextAt]));
+    }
+    /** Disarms every timer; a run already started is not affected. */
+    stop() {
+        this.stopped = true;
+        for (const entry of this.entries.values())
+            this.timers.clearTimeout(entry.handle);
+    }
+    arm(entry, after) {
+        const at = entry.schedule.next(after);
+        entry.nextAt = at;
+        if (!at || this.stopped)
+            return;
+        const wait = () => {
+            if (this.stopped)
+                return;
+            const delay = at.getTime() - this.timers.now();
+            if (delay > MAX_TIMER_MS) {
+                entry.handle = this.timers.setTimeout(wait, MAX_TIMER_MS);
+                return;
+            }
+            entry.handle = this.timers.setTimeout(() => {
+                if (this.stopped)
+                    return;
+                this.arm(entry, new Date(Math.max(at.getTime(), this.timers.now())));
+                entry.fire();
+            }, Math.max(0, delay));
+        };
+        wait();
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/service.js
+
+
+/**
+ * Runs sources: at most one run per source at a time (the lock), runs of different sources side
+ * by side. Every run ends in the metrics and one summary log line, whatever happened in it.
+ */
+class SyncService {
+    deps;
+    running = new Map();
+    /** Sources between the in-process check and the lock, so two triggers in one tick cannot both pass. */
+    claiming = new Set();
+    stopping = false;
+    constructor(deps) {
+        this.deps = deps;
+    }
+    get sources() {
+        return this.deps.connectors.map((c) => c.source);
+    }
+    /** Starts a run of `source` unless one is in progress; answers without waiting for the run. */
+    async start(source, reason) {
+        const connector = this.deps.connectors.find((c) => c.source === source);
+        if (!connector)
+            return { outcome: 'unknown_source' };
+        if (this.stopping)
+            return { outcome: 'stopping' };
+        if (this.running.has(connector.source) || this.claiming.has(connector.source))
+            return { outcome: 'busy' };
+        this.claiming.add(connector.source);
+        const runId = (this.deps.newRunId ?? external_node_crypto_.randomUUID)();
+        try {
+            const lease = await this.deps.locks.acquire(connector.source, runId);
+            if (!lease)
+                return { outcome: 'busy' };
+            const finished = this.execute(connector, runId, reason).finally(async () => {
+                this.running.delete(connector.source);
+                await lease.release().catch((err) => this.deps.logger.warn({ err, source: connector.source }, 'lock release failed; it expires on its own'));
+            });
+            this.running.set(connector.source, finished);
+            return { outcome: 'started', runId, finished };
+        }
+        finally {
+            this.claiming.delete(connector.source);
+        }
+    }
+    /** Runs in progress. */
+    get inProgress() {
+        return this.running.size;
+    }
+    /**
+     * Refuses new runs and waits for the running ones, at most `graceMs`. True when all finished;
+     * false when some were still running at the bound (the caller stops anyway).
+     */
+    async stop(graceMs) {
+        this.stopping = true;
+        const all = Promise.allSettled([...this.running.values()]).then(() => true);
+        let timer;
+        const bound = new Promise((resolve) => {
+            timer = setTimeout(() => resolve(false), graceMs);
+        });
+        try {
+            return await Promise.race([all, bound]);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    }
+    async execute(connector, runId, reason) {
+        const { metrics, timers } = this.deps;
+        const log = this.deps.logger.child({ run_id: runId, source: connector.source });
+        const startedAt = timers.now();
+        metrics.runStarted(connector.source);
+        log.info({ reason }, 'run started');
+        let result;
+        try {
+            const report = await this.deps.runSource(connector, log);
+            metrics.findingsSent(connector.source, report.totals.findings);
+            metrics.errorsSeen(report.totals.failed + (report.error ? 1 : 0));
+            if (report.totals.synced > 0)
+                this.deps.onDefectDojoAnswer?.();
+            for (const line of (0,sync_report/* summaryLines */.k)(report))
+                log.info({ totals: report.totals }, line);
+            let issues;
+            if (this.deps.issuePush) {
+                try {
+                    issues = await this.deps.issuePush(report, log);
+                }
+                catch (err) {
+                    issues = { opened: 0, failed: 1 };
+                    log.error({ err: (0,sync_report/* message */.iU)(err) }, 'issue push stopped');
+                }
+                metrics.issuesOpened(issues.opened);
+                metrics.errorsSeen(issues.failed);
+            }
+            result = { runId, source: connector.source, ok: report.ok && (issues?.failed ?? 0) === 0, report, ...(issues ? { issues } : {}) };
+        }
+        catch (err) {
+            // A connector reports its failures; reaching here is a bug or a configuration the checks missed.
+            metrics.errorsSeen(1);
+            log.error({ err: (0,sync_report/* message */.iU)(err) }, 'run failed');
+            result = { runId, source: connector.source, ok: false, error: (0,sync_report/* message */.iU)(err) };
+        }
+        const endedAt = timers.now();
+        metrics.runFinished(connector.source, result.ok ? 'success' : 'failure', (endedAt - startedAt) / 1000, new Date(endedAt));
+        log.info({ ok: result.ok, duration_ms: endedAt - startedAt, issues: result.issues }, 'run finished');
+        return result;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/start.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Loads and checks everything the enabled sources need; never throws for a configuration problem. */
+function checkServiceConfig(load) {
+    let loaded;
+    try {
+        loaded = load();
+    }
+    catch (err) {
+        if (err instanceof sync_config/* SyncConfigError */._t)
+            return { problems: err.problems, ...(err.mode ? { mode: err.mode } : {}) };
+        throw err;
+    }
+    const enabled = enabledConnectors(loaded);
+    const problems = [
+        ...(0,sync_config/* missingDefectDojo */.WE)(loaded),
+        ...enabled.flatMap((c) => c.missing(loaded)),
+        ...(enabled.length === 0 ? ['no source is enabled (sources.<name>.enabled)'] : []),
+    ];
+    return problems.length > 0 ? { problems, mode: loaded.config.mode } : { loaded, problems: [], mode: loaded.config.mode };
+}
+function enabledConnectors({ config }) {
+    return connectors/* CONNECTORS */.TT.filter((c) => config.sources[c.source].enabled);
+}
+/**
+ * Issue push after a run, for the products it synced; undefined when it is off (no
+ * `GITHUB_TARGETS`, or `github.maxIssuesPerRun` 0). The pacers and GitHub clients live as long as
+ * the service, so GitHub's budgets (content creation, and each rate-limit resource) span runs and
+ * sources; pushes exclude each other per product and repository through the runs' locks.
+ */
+function issuePushFor(loaded, defectDojo, parts, retry) {
+    const { config, secrets } = loaded;
+    const targets = secrets.githubTargets;
+    if (targets === undefined || config.github.maxIssuesPerRun === 0)
+        return undefined;
+    const pacers = new PacerRegistry(parts.pacerClock);
+    const clients = new Map();
+    const clientFor = (target) => {
+        // A spent search budget is not waited for: the push lists the repository's issues instead.
+        if (!clients.has(target))
+            clients.set(target, (0,github_client/* githubClient */.$f)(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 } }));
+        return clients.get(target);
+    };
+    const lockClock = { now: () => parts.timers.now(), sleep: (ms) => new Promise((resolve) => void parts.timers.setTimeout(resolve, ms)) };
+    return async (report, log) => {
+        const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
+        const outcome = await pushIssues(products, {
+            defectDojo,
+            defectDojoUrl: config.defectdojo.url,
+            targets,
+            clientFor,
+            pacersFor: (target) => pacers.for(target),
+            locks: parts.locks,
+            lockWait: { clock: lockClock, ...DEFAULT_PUSH_LOCK_WAIT },
+            minSeverity: config.github.minSeverity,
+            maxIssuesPerRun: config.github.maxIssuesPerRun,
+            retry,
+            log,
+        });
+        log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`);
+        return outcome;
+    };
+}
+/** Builds the service from its parts: clients, issue push, runs, readiness, metrics, scheduler. */
+function assemble(parts) {
+    const metrics = parts.metrics ?? new SyncMetrics();
+    const scheduler = new Scheduler(parts.timers);
+    const { loaded } = parts.config;
+    if (!loaded) {
+        const readiness = new Readiness({ configProblems: parts.config.problems, timers: parts.timers });
+        return { readiness, metrics, scheduler, issuePush: false, schedule: () => undefined };
+    }
+    const { config, secrets } = loaded;
+    const secretList = (0,run/* secretValues */.VX)(loaded);
+    const retry = { ...http_retry/* DEFAULT_RETRY */.vI, ...parts.retry, retries: parts.options.retries };
+    const defectDojo = new client/* DefectDojoClient */.dw({
+        url: config.defectdojo.url,
+        token: secrets.defectDojoToken,
+        productType: config.defectdojo.productType,
+        maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
+        timeoutMs: parts.options.timeoutMs,
+        uploadTimeoutMs: parts.options.uploadTimeoutMs,
+    });
+    const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(call_bounds/* READINESS_PROBE */.gS.totalMs), timers: parts.timers });
+    const issuePush = issuePushFor(loaded, defectDojo, parts, retry);
+    const connectors = enabledConnectors(loaded);
+    metrics.sourcesEnabled(connectors.map((c) => c.source), new Date(parts.timers.now()));
+    const service = new SyncService({
+        connectors,
+        locks: parts.locks,
+        metrics,
+        logger: parts.logger,
+        timers: parts.timers,
+        onDefectDojoAnswer: () => readiness.defectDojoAnswered(),
+        runSource: (connector, log) => (0,run/* runConnector */.Fq)(connector, loaded, parts.options, (0,sync_report/* humanProgress */.zr)(connector.source, connector.noun, (line) => log.info((0,run/* scrub */._I)(line, secretList))), retry),
+        ...(issuePush ? { issuePush } : {}),
+    });
+    const schedule = () => {
+        for (const source of service.sources) {
+            scheduler.add(source, (0,service_schedule/* parseSchedule */.nP)(config.schedule[source]), () => {
+                service.start(source, 'schedule').then((answer) => {
+                    if (answer.outcome === 'busy')
+                        parts.logger.warn({ source }, 'scheduled run skipped: the previous run of this source is still in progress');
+                }, (err) => {
+                    metrics.errorsSeen(1);
+                    parts.logger.error({ source, err: err instanceof Error ? err.message : String(err) }, 'scheduled run could not start');
+                });
+            });
+        }
+    };
+    return { service, readiness, metrics, scheduler, issuePush: issuePush !== undefined, schedule };
+}
+/** Serves the HTTP surface of an assembled service. */
+async function listenSyncApp(assembled, parts, port, host) {
+    const app = createSyncApp({
+        ...(assembled.service ? { service: assembled.service } : {}),
+        readiness: assembled.readiness,
+        metrics: assembled.metrics,
+        logger: parts.logger,
+        version: parts.version,
+        ...(parts.triggerToken ? { triggerToken: parts.triggerToken } : {}),
+    });
+    const server = (0,external_node_http_.createServer)(app);
+    answerClientErrors(server);
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ port, ...(host ? { host } : {}) }, () => {
+            server.off('error', reject);
+            resolve();
+        });
+    });
+    return { server, port: server.address().port };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/timers.js
+const realTimers = {
+    now: () => Date.now(),
+    setTimeout: (fire, ms) => setTimeout(fire, ms),
+    clearTimeout: (handle) => clearTimeout(handle),
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/service/serve.js
+
+
+
+
+
+
+
+
+
+
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_CONFIG = 2;
+/**
+ * The MongoDB driver loads only when MONGODB_URI is set: in the command-line bundle it is a chunk
+ * of its own (about 1.6 MB), so the service chunk stays under 2 MB and in-memory mode never parses it.
+ * The import names the package itself, so the chunk holds only the driver and keeps the id of its
+ * name: importing our own module that imports the driver made webpack split the driver into a
+ * second, unnamed chunk whose id changed between builds, and dist/ could not equal a fresh build.
+ */
+const loadDriver = () => __webpack_require__.e(/* import() | mongodb */ 755).then(__webpack_require__.t.bind(__webpack_require__, 84294, 19));
+async function locksFor(mongoUri, onLost) {
+    if (!mongoUri)
+        return memoryLocks();
+    return mongoLocks(mongoUri, { onLost }, await loadDriver());
+}
+/**
+ * `gatehouse-sync serve`. Mode deployment: every enabled source on its schedule, the HTTP
+ * surface on PORT, until SIGTERM or SIGINT; an invalid configuration keeps the process up and
+ * not ready, so the orchestrator shows why. Mode cronjob: every enabled source once, then the
+ * exit status (0 all succeeded, 1 one failed, 2 invalid configuration). An unusable process
+ * setting (PORT, HOST, LOG_LEVEL, SYNC_SHUTDOWN_GRACE_SECONDS, MONGODB_URI) exits 2 in either mode.
+ */
+async function serveCommand(args, env, io, signals = process) {
+    const checked = await checkServiceProcess(env, loadDriver);
+    const config = checkServiceConfig(() => (0,sync_config/* loadSyncConfig */.mw)({ ...(args.configFile ? { file: args.configFile } : {}), env }));
+    const mode = config.mode ?? 'deployment';
+    // A process setting stops it in either mode; the sync configuration's problems are listed too, so one look shows them all.
+    if (!checked.ok || (config.problems.length > 0 && mode === 'cronjob')) {
+        const problems = [...(checked.ok ? [] : checked.problems.map((p) => p.message)), ...config.problems];
+        io.err(`gatehouse-sync: invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+        return EXIT_CONFIG;
+    }
+    const { port, host, logLevel, graceMs, mongoUri } = checked.value;
+    // Every line scrubbed of the configured secrets, whatever logged it (an upstream may echo one).
+    const logger = serviceLogger({ level: logLevel, secrets: serviceSecrets(config.loaded, env) });
+    if (config.problems.length > 0) {
+        logger.error({ problems: config.problems }, 'invalid configuration: nothing is scheduled and /readyz answers 503 until it is fixed');
+    }
+    // A key is a source, or an issue push's product or repository (`issue-push:…`).
+    const locks = await locksFor(mongoUri, (key) => logger.error({ lock: key }, 'the lock of a running sync or issue push was taken over: another process may be doing the same work'));
+    const version = packageVersion();
+    const triggerToken = env.SYNC_TRIGGER_TOKEN?.trim() || undefined;
+    const assembled = assemble({
+        config,
+        options: args.options,
+        locks,
+        logger,
+        timers: realTimers,
+        pacerClock: { now: () => Date.now(), sleep: (ms) => (0,promises_.setTimeout)(ms) },
+        version,
+        ...(triggerToken ? { triggerToken } : {}),
+    });
+    const { service } = assembled;
+    if (mode === 'cronjob') {
+        const started = await Promise.all(service.sources.map((source) => service.start(source, 'once').then((answer) => ({ source, answer }))));
+        let ok = true;
+        for (const { source, answer } of started) {
+            if (answer.outcome === 'started')
+                ok = (await answer.finished).ok && ok;
+            else {
+                ok = false;
+                logger.error({ source, outcome: answer.outcome }, 'not run: another run of this source holds its lock');
+            }
+        }
+        await locks.close();
+        return ok ? EXIT_OK : EXIT_FAILED;
+    }
+    if (!triggerToken)
+        logger.warn('SYNC_TRIGGER_TOKEN is not set: POST /sync/{source} and /metrics answer anyone who can reach the port');
+    let listening;
+    try {
+        listening = await listenSyncApp(assembled, { logger, version, ...(triggerToken ? { triggerToken } : {}) }, port, host);
+    }
+    catch (err) {
+        reportListenFailure(logger, err);
+        await locks.close();
+        return EXIT_FAILED;
+    }
+    assembled.schedule();
+    const nextRuns = Object.fromEntries(Object.entries(assembled.scheduler.nextRuns()).map(([s, at]) => [s, at?.toISOString() ?? null]));
+    logger.info({ address: listening.server.address(), version, mode, locks: locks.kind, sources: service?.sources ?? [], next_runs: nextRuns, issue_push: assembled.issuePush }, 'gatehouse-sync listening');
+    const signal = await new Promise((resolve) => {
+        signals.once('SIGTERM', () => resolve('SIGTERM'));
+        signals.once('SIGINT', () => resolve('SIGINT'));
+    });
+    logger.info({ signal, running: service?.inProgress ?? 0, grace_ms: graceMs }, 'shutting down: no new runs; running ones may finish');
+    assembled.scheduler.stop();
+    assembled.readiness.shuttingDown();
+    const finished = service ? await service.stop(graceMs) : true;
+    if (!finished)
+        logger.warn({ running: service?.inProgress }, 'grace period over: stopping with runs unfinished; the next run repeats their work');
+    await new Promise((resolve) => {
+        listening.server.close(() => resolve());
+        listening.server.closeIdleConnections();
+        setTimeout(() => listening.server.closeAllConnections(), 5000).unref();
+    });
+    await locks.close().catch(() => undefined);
+    logger.info('stopped');
+    return finished ? EXIT_OK : EXIT_FAILED;
+}
+
+
+/***/ })
+
+};
