@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { GateError } from './errors.js';
+import { git } from './git.js';
 
 /** Where the report's paths can point: the git work tree and the files of the head commit. */
 export interface Checkout {
@@ -15,18 +15,9 @@ export interface Checkout {
 
 /** A git command's standard output as bytes; a failure is a `GateError` naming the command. */
 async function gitOutput(repo: string, args: string[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => chunks.push(d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
-    child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(chunks));
-      else reject(new GateError(`git ${args[0]} failed: ${stderr.trim()}`));
-    });
-  });
+  const { code, stdout, stderr } = await git(repo, args);
+  if (code !== 0) throw new GateError(`git ${args[0]} failed: ${stderr.trim()}`);
+  return stdout;
 }
 
 /**

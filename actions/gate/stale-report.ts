@@ -1,16 +1,12 @@
-import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { git, gitText, type GitResult } from './git.js';
 
-function git(repo: string, args: string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    // A git that cannot run says nothing about staleness; the diff reports it.
-    child.on('error', () => resolve({ code: 1, stdout: '' }));
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout }));
-  });
+const NO: GitResult = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
+
+/** A git that cannot run says nothing about staleness (the diff reports it): a "no". */
+function ask(repo: string, args: string[]): Promise<GitResult> {
+  return git(repo, args).catch(() => NO);
 }
 
 /** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
@@ -36,23 +32,23 @@ export async function staleReport(sarif: string, repo: string, head: string): Pr
     return undefined;
   }
   if (!underAWorkTree(report)) return undefined;
-  const top = await git(repo, ['rev-parse', '--show-toplevel']);
+  const top = await ask(repo, ['rev-parse', '--show-toplevel']);
   if (top.code !== 0) return undefined;
+  const root = gitText(top);
   let path: string;
   try {
-    path = relative(realpathSync(top.stdout.trim()), report);
+    path = relative(realpathSync(root), report);
   } catch {
     return undefined;
   }
   if (!path || path.startsWith('..') || isAbsolute(path)) return undefined;
   const inRepo = path.split(sep).join('/');
-  const root = top.stdout.trim();
   // `:(literal)` so a path with glob characters names only itself.
   const [tracked, blob] = await Promise.all([
-    git(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
-    git(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
+    ask(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
+    ask(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
   ]);
   if (tracked.code !== 0 || blob.code !== 0) return undefined;
-  const hashed = await git(root, ['hash-object', '--', inRepo]);
-  return hashed.code === 0 && hashed.stdout.trim() === blob.stdout.trim() ? inRepo : undefined;
+  const hashed = await ask(root, ['hash-object', '--', inRepo]);
+  return hashed.code === 0 && gitText(hashed) === gitText(blob) ? inRepo : undefined;
 }
