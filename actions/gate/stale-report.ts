@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import type { Checkout } from './checkout.js';
 import { git, gitText, type GitResult } from './git.js';
 
 const NO: GitResult = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
@@ -19,12 +20,16 @@ function underAWorkTree(file: string): boolean {
 
 /**
  * Whether the report is a file committed at head rather than this run's output: the path lies in
- * the repository, git tracks it, and its bytes hash to the very blob that head's tree holds there
- * (`git hash-object` against `git rev-parse <head>:<path>`). A linter that wrote nothing leaves
- * such a file in place, and judging it would judge an earlier run. A report outside the repository,
- * untracked, or changed since head is never stale. Returns the repository-relative path when stale.
+ * the repository, the head commit has it, git tracks it, and its bytes hash to the very blob that
+ * head's tree holds there (`git hash-object` against `git rev-parse <head>:<path>`). A linter that
+ * wrote nothing leaves such a file in place, and judging it would judge an earlier run. A report
+ * outside the repository, untracked, or changed since head is never stale. Returns the
+ * repository-relative path when stale.
+ *
+ * The top level and the head's files come from the checkout the gate reads anyway: a report that
+ * is not one of the head's files (the usual case, an untracked output) costs no git process.
  */
-export async function staleReport(sarif: string, repo: string, head: string): Promise<string | undefined> {
+export async function staleReport(sarif: string, head: string, pendingCheckout: Promise<Checkout>): Promise<string | undefined> {
   let report: string;
   try {
     report = realpathSync(sarif);
@@ -32,18 +37,21 @@ export async function staleReport(sarif: string, repo: string, head: string): Pr
     return undefined;
   }
   if (!underAWorkTree(report)) return undefined;
-  const top = await ask(repo, ['rev-parse', '--show-toplevel']);
-  if (top.code !== 0) return undefined;
-  const root = gitText(top);
+  let checkout: Checkout;
   let path: string;
   try {
-    path = relative(realpathSync(root), report);
+    checkout = await pendingCheckout;
+    path = relative(realpathSync(checkout.topLevel), report);
   } catch {
+    // A checkout git cannot read says nothing about staleness; the diff or the checkout reports it.
     return undefined;
   }
   if (!path || path.startsWith('..') || isAbsolute(path)) return undefined;
   const inRepo = path.split(sep).join('/');
-  // `:(literal)` so a path with glob characters names only itself.
+  if (!checkout.files.has(inRepo)) return undefined;
+  const root = checkout.topLevel;
+  // Tracked, not only present at head: a report removed from the index but left in the work tree
+  // is this run's to rewrite. `:(literal)` so a path with glob characters names only itself.
   const [tracked, blob] = await Promise.all([
     ask(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
     ask(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
