@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnnotationProperties } from '@actions/core';
 import { parse } from 'yaml';
-import { COMMENT_MARKER } from '../../actions/gate/pr-comment.js';
+import { COMMENT_LIMIT, COMMENT_MARKER } from '../../actions/gate/pr-comment.js';
+import { gateReport, SUMMARY_LIMIT } from '../../actions/gate/summary.js';
 import { runGate, type GateCore } from '../../actions/gate/run.js';
 import { actionHttp } from '../../actions/shared/http.js';
 import { GitRepo, lines } from '../support/git-repo.js';
@@ -86,6 +87,11 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
       core.annotations.map((a) => [a.properties.title, a.properties.startLine]),
       [...[21, 22, 23, 24, 25].map((l) => ['Net-new critical finding', l]), ...[1, 2, 3, 4].map((l) => ['Net-new high finding', l])],
     );
+    // Each annotation carries its own finding's message (the messages are read once, for the ranking).
+    assert.deepEqual(
+      core.annotations.map((a) => a.message),
+      [...[20, 21, 22, 23, 24].map((i) => `eslint cve: finding ${i}`), ...[0, 1, 2, 3].map((i) => `eslint no-eval: finding ${i}`)],
+    );
     assert.deepEqual(core.of('notice'), ['16 more blocking findings are listed in the job summary (GitHub shows 10 error annotations per step)']);
     assert.deepEqual(core.of('failed'), ['blocked by 25 net-new findings'], 'the failed step is the tenth error annotation');
     assert.equal(core.summaries.join('\n').match(/^\| (critical|high) \| yes \|/gm)?.length, 25);
@@ -112,7 +118,8 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
       const event = join(temp, 'event.json');
       writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base } } }));
       const core = new AnnotatingCore(inputs(sarif, { base: '', token: 'pr-token' }));
-      await runGate({ core, env: env({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_API_URL: server.url }), http: actionHttp(), cwd: repo.dir });
+      const runEnv = env({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_API_URL: server.url });
+      const outcome = await runGate({ core, env: runEnv, http: actionHttp(), cwd: repo.dir });
       assert.deepEqual(core.of('warning'), [], 'the comment was accepted');
       const body = server.bodies[0]!;
       assert.ok(body.startsWith(`${COMMENT_MARKER}\n`));
@@ -124,6 +131,9 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
       // The job summary has its own, larger limit: more rows.
       const summaryRows = core.summaries.join('\n').match(/^\| high \| yes \|/gm)?.length ?? 0;
       assert.ok(summaryRows > rows, `${summaryRows} summary rows`);
+      // The action ranks the findings once for both: each text is what the report alone would be.
+      assert.equal(body, `${COMMENT_MARKER}\n${gateReport(outcome!, runEnv, COMMENT_LIMIT)}`);
+      assert.equal(core.summaries.join(''), `${gateReport(outcome!, runEnv, SUMMARY_LIMIT)}\n`);
     } finally {
       await server.close();
     }
