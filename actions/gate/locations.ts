@@ -1,10 +1,8 @@
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Checkout } from './checkout.js';
+import { CONTAINER_ROOTS } from './megalinter.js';
 import type { SarifResult, SarifRun } from './sarif.js';
-
-/** Where MegaLinter mounts the workspace in its container. */
-const CONTAINER_ROOTS = ['/tmp/lint/', '/github/workspace/'];
 
 export interface ResultLocation {
   /** Relative to the git top level, `/`-separated; undefined when the result names no file. */

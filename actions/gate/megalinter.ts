@@ -3,6 +3,9 @@ import { dirname, join } from 'node:path';
 import { NO_SARIF_LINTERS } from './no-sarif-linters.js';
 import type { SarifLog, SarifRun } from './sarif.js';
 
+/** Where MegaLinter mounts the workspace in its container: a path under one is a repository path. */
+export const CONTAINER_ROOTS: readonly string[] = ['/tmp/lint/', '/github/workspace/'];
+
 export interface SkippedLinter {
   readonly linter: string;
   readonly reason: string;
