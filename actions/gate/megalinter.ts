@@ -46,7 +46,7 @@ export function megalinterMajor(log: SarifLog): number | undefined {
 }
 
 /** A report MegaLinter merged: its comment or image says so, or a run carries a linter key. */
-export function isMegalinterReport(log: SarifLog): boolean {
+function isMegalinterReport(log: SarifLog): boolean {
   const comment = log.properties?.comment;
   return (typeof comment === 'string' && /MegaLinter/i.test(comment)) || log.properties?.dockerImage !== undefined || log.runs.some((run) => linterKeyOf(run) !== undefined);
 }

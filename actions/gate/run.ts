@@ -71,7 +71,7 @@ async function comment(deps: GateDeps, report: string): Promise<void> {
  * them: the 9 worst blocking findings (severity, then report order) get one each, and one notice
  * says how many more the job summary lists.
  */
-export const MAX_FINDING_ANNOTATIONS = 9;
+const MAX_FINDING_ANNOTATIONS = 9;
 
 function annotate(core: GateCore, ranked: RankedFindings): void {
   const blocking = ranked.findings.filter((f) => f.blocking).length;
