@@ -23,7 +23,7 @@ export interface CiOptions {
   readonly countsJson?: string;
   /** `--linters`; undefined reads MegaLinter's own setting. */
   readonly linters?: string;
-  /** `--unattributed-dependency`; default net-new. */
+  /** `--unattributed-dependency`; undefined takes classify's default (net-new). */
   readonly unattributed?: Unattributed;
 }
 
@@ -123,7 +123,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
       checkout,
       sops: new SopsDetector(checkout.topLevel),
       skippedLinters: new Set(skipped.map((s) => s.linter)),
-      ...(options.unattributed ? { unattributed: options.unattributed } : {}),
+      unattributed: options.unattributed,
     });
     const toolErrors = options.strict
       ? [
