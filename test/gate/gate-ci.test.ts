@@ -226,11 +226,18 @@ describe('gate ci', () => {
   });
 
   describe('exit 2: no answer, never a guess', () => {
+    /** The spec's "counts document of zeros": every count, the severity breakdown, nothing missing, not stale. */
     const zeroCounts = (counts: Counts) => {
       assert.equal(counts.exit_code, 2);
       assert.equal(counts.total_count, 0);
       assert.equal(counts.net_new_count, 0);
       assert.equal(counts.blocking_count, 0);
+      const countKeys = Object.keys(counts).filter((k) => k.endsWith('_count'));
+      assert.ok(countKeys.length >= 10, `${countKeys.length} count fields`);
+      for (const key of countKeys) assert.equal(counts[key as keyof Counts], 0, key);
+      assert.ok(Object.values(counts.net_new_by_severity).every((n) => n === 0), JSON.stringify(counts.net_new_by_severity));
+      assert.deepEqual(counts.linters_missing, []);
+      assert.equal(counts.stale_report, false);
     };
 
     it('a shallow clone names fetch-depth: 0, and still writes the outputs', async () => {
