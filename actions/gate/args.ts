@@ -79,8 +79,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cw
 
   const failOn = (values['fail-on'] ?? 'high').toLowerCase();
   if (!FAIL_ON.includes(failOn as FailOn)) throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
-  const unattributed = (values['unattributed-dependency'] ?? 'net-new').toLowerCase();
-  if (!UNATTRIBUTED.includes(unattributed as Unattributed)) throw new GateError(`--unattributed-dependency must be one of ${UNATTRIBUTED.join(', ')}`);
+  // Left out when not given: classify holds the default.
+  const unattributed = values['unattributed-dependency']?.toLowerCase();
+  if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed as Unattributed)) throw new GateError(`--unattributed-dependency must be one of ${UNATTRIBUTED.join(', ')}`);
   const base = values.base ?? eventBase(env);
   if (!base) throw new GateError('no --base given and no pull-request event to read it from');
   return {
@@ -95,7 +96,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       ...(values['filtered-out'] ? { filteredOut: resolve(cwd, values['filtered-out']) } : {}),
       ...(values['counts-json'] ? { countsJson: resolve(cwd, values['counts-json']) } : {}),
       ...(values.linters !== undefined ? { linters: values.linters } : {}),
-      unattributed: unattributed as Unattributed,
+      ...(unattributed !== undefined ? { unattributed: unattributed as Unattributed } : {}),
     },
   };
 }

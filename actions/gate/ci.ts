@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { checkoutOf, type Checkout } from './checkout.js';
+import { checkoutOf, type WorkTree } from './checkout.js';
 import { classify, type Classification, type Unattributed } from './classify.js';
 import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError } from './errors.js';
 import { pullRequestDiff, type PullRequestDiff } from './git-diff.js';
@@ -23,7 +23,7 @@ export interface CiOptions {
   readonly countsJson?: string;
   /** `--linters`; undefined reads MegaLinter's own setting. */
   readonly linters?: string;
-  /** `--unattributed-dependency`; default net-new. */
+  /** `--unattributed-dependency`; undefined takes classify's default (net-new). */
   readonly unattributed?: Unattributed;
 }
 
@@ -67,10 +67,10 @@ function noAnswer(err: GateError): { exitCode: number; error: string; message: s
  * MegaLinter's settings as read from `--repo`, else, when `--repo` is a directory inside the work
  * tree and holds no configuration, from the top level (where MegaLinter usually runs).
  */
-async function megalinterSettingsOf(options: CiOptions, env: NodeJS.ProcessEnv, pendingCheckout: Promise<Checkout>): Promise<MegalinterSettings> {
+async function megalinterSettingsOf(options: CiOptions, env: NodeJS.ProcessEnv, pendingWorkTree: Promise<WorkTree>): Promise<MegalinterSettings> {
   const settings = await megalinterSettings(options.linters, env, options.repo);
   if (settings.source || settings.problem) return settings;
-  const topLevel = await pendingCheckout.then((c) => c.topLevel).catch(() => undefined);
+  const topLevel = await pendingWorkTree.then((w) => w.topLevel).catch(() => undefined);
   return topLevel && resolve(topLevel) !== resolve(options.repo) ? megalinterSettings(options.linters, env, topLevel) : settings;
 }
 
@@ -99,16 +99,17 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   const diffRunning = new Promise<void>((resolve) => (running = resolve));
   const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
   pendingDiff.catch(() => {});
-  const pendingStale = staleReport(options.sarif, options.repo, options.head);
+  // The head's file list is read beside the diff; its errors wait until the diff's are reported.
+  const pending = checkoutOf(options.repo, options.head);
+  pending.workTree.catch(() => {});
+  pending.checkout.catch(() => {});
+  const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
   try {
     await diffRunning;
     report = openSarif(options.sarif);
     const { log } = report;
     if (log.runs.length === 0) throw new GateError('the SARIF report has no runs: nothing was scanned');
-    // The head's file list is read while git diff still runs; the diff's own errors come first.
-    const pendingCheckout = checkoutOf(options.repo, options.head);
-    pendingCheckout.catch(() => {});
-    const settings = await megalinterSettingsOf(options, env, pendingCheckout);
+    const settings = await megalinterSettingsOf(options, env, pending.workTree);
     lintersSource = settings.source;
     if (settings.problem) warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
     skipped = skippedLinters(settings.enabled, megalinterMajor(log), settings.sarifLinters);
@@ -116,13 +117,13 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     failed = failedInvocations(log);
     diff = await pendingDiff;
     stale = await pendingStale;
-    const checkout = await pendingCheckout;
+    const checkout = await pending.checkout;
     classification = classify(report, diff, {
       failOn: options.failOn,
       checkout,
       sops: new SopsDetector(checkout.topLevel),
       skippedLinters: new Set(skipped.map((s) => s.linter)),
-      ...(options.unattributed ? { unattributed: options.unattributed } : {}),
+      unattributed: options.unattributed,
     });
     const toolErrors = options.strict
       ? [

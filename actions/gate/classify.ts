@@ -69,40 +69,34 @@ export function isSuppressed(result: SarifResult): boolean {
   return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
 }
 
-/**
- * Net-new: the file is new in the pull request, or the result's start line is an added line;
- * either way not when that line only moved (its text, whitespace normalised, was removed
- * elsewhere in the diff).
- */
-export function isNetNew(diff: PullRequestDiff, location: ResultLocation): boolean {
-  if (!location.path) return false;
-  const added = diff.files.get(location.path);
-  if (added === undefined) return false;
-  if (location.startLine !== undefined && diff.moved.get(location.path)?.has(location.startLine)) return false;
-  if (added === 'all') return true;
-  return location.startLine !== undefined && added.has(location.startLine);
-}
-
 /** How a result in a file the pull request changed is judged. */
 type Verdict = 'net-new' | 'pre-existing' | 'moved' | 'unattributed';
 
+/**
+ * Net-new: the file is new in the pull request, or the result's start line is an added line;
+ * either way not when that line only moved (its text, whitespace normalised, was removed
+ * elsewhere in the diff). Results naming a package, and results without a line, have rules of
+ * their own below.
+ */
 function verdictOf(diff: PullRequestDiff, dependencies: DependencyChanges, result: SarifResult, location: ResultLocation): Verdict {
   const path = location.path!;
   const added = diff.files.get(path);
   if (added === undefined) return 'pre-existing';
+  const line = location.startLine;
+  const onAdded = line !== undefined && (added === 'all' || added.has(line));
+  const moved = line !== undefined && diff.moved.get(path)?.has(line) === true;
   // Dependency scanners put a lockfile's findings on line 1 or on no line: the package decides.
   // A real line (past 1) that is added still counts, so a result misread as naming a package is
   // never passed by it.
   const pkg = packageOf(result);
   if (pkg) {
     if (dependencies.introduces(path, pkg)) return 'net-new';
-    return location.startLine !== undefined && location.startLine > 1 && isNetNew(diff, location) ? 'net-new' : 'pre-existing';
+    return line !== undefined && line > 1 && onAdded && !moved ? 'net-new' : 'pre-existing';
   }
-  const line = location.startLine;
   // Line 1 of a lockfile is where scanners put what has no line.
   if (line === undefined || (line === 1 && isLockfile(path))) return added === 'all' ? 'net-new' : 'unattributed';
-  if (added !== 'all' && !added.has(line)) return 'pre-existing';
-  return diff.moved.get(path)?.has(line) ? 'moved' : 'net-new';
+  if (!onAdded) return 'pre-existing';
+  return moved ? 'moved' : 'net-new';
 }
 
 /**

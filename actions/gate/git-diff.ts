@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GateError } from './errors.js';
+import { git, gitText } from './git.js';
 import { LineHasher } from './line-hash.js';
 
 /** Added lines of one file of the diff, by its path at head; `all` for a new file. */
@@ -25,22 +26,10 @@ export interface PullRequestDiff {
 const RENAME_LIMIT = 20_000;
 const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-depth: 0)';
 
-async function git(repo: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
-
 async function commitOf(repo: string, ref: string, what: string): Promise<string> {
-  const { code, stdout } = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-  if (code !== 0) throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
-  return stdout.trim();
+  const found = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  if (found.code !== 0) throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
+  return gitText(found);
 }
 
 /** Git's C-style quoting of unusual paths ("a\tb", octal escapes for non-ASCII bytes). */
@@ -85,16 +74,17 @@ export async function pullRequestDiff(repo: string, base: string, head: string, 
       git(repo, ['merge-base', `${base}^{commit}`, `${head}^{commit}`]),
     ]);
     if (shallow.code !== 0) throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
-    if (shallow.stdout.trim() === 'true') {
+    if (gitText(shallow) === 'true') {
       throw new GateError(`this is a shallow clone, so the merge-base cannot be found; ${FETCH_DEPTH}`);
     }
     if (typeof baseCommit !== 'string') throw baseCommit;
     if (typeof headCommit !== 'string') throw headCommit;
-    if (mergeBase.code !== 0 || !mergeBase.stdout.trim()) {
+    const mergeBaseCommit = gitText(mergeBase);
+    if (mergeBase.code !== 0 || !mergeBaseCommit) {
       throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
     }
-    const { files, moved } = await addedLines(repo, mergeBase.stdout.trim(), headCommit, onRunning);
-    return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files, moved };
+    const { files, moved } = await addedLines(repo, mergeBaseCommit, headCommit, onRunning);
+    return { mergeBase: mergeBaseCommit, head: headCommit, files, moved };
   } finally {
     onRunning();
   }

@@ -1,10 +1,8 @@
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Checkout } from './checkout.js';
+import { CONTAINER_ROOTS } from './megalinter.js';
 import type { SarifResult, SarifRun } from './sarif.js';
-
-/** Where MegaLinter mounts the workspace in its container. */
-const CONTAINER_ROOTS = ['/tmp/lint/', '/github/workspace/'];
 
 export interface ResultLocation {
   /** Relative to the git top level, `/`-separated; undefined when the result names no file. */
@@ -35,7 +33,7 @@ function joinUri(base: string, uri: string): string {
  * friends, through `originalUriBaseIds`) resolved, percent-escapes decoded. The result is an
  * absolute path or a relative one as the tool wrote it (without a leading `./`).
  */
-export function decodeUri(run: SarifRun, uri: string, uriBaseId: string | undefined): string {
+function decodeUri(run: SarifRun, uri: string, uriBaseId: string | undefined): string {
   const base = baseOf(run, uriBaseId);
   let value = base && base !== 'file://' && base !== 'file:///' ? joinUri(base, uri) : uri;
   if (/^file:/i.test(value)) {
@@ -84,7 +82,7 @@ function relativeCandidates(path: string, checkout: Checkout): Candidate[] {
  * relative path; any other absolute path is root-relative (scanners that scan at `/` write
  * `/src/app.py`), read against the top level first.
  */
-export function candidatePaths(decoded: string, checkout: Checkout): Candidate[] {
+function candidatePaths(decoded: string, checkout: Checkout): Candidate[] {
   for (const root of CONTAINER_ROOTS) {
     if (decoded.startsWith(root)) return relativeCandidates(decoded.slice(root.length), checkout);
   }

@@ -1,8 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-
-/** Where MegaLinter mounts the workspace in its container: a MEGALINTER_CONFIG path under them is a repository path. */
-const CONTAINER_ROOTS = ['/tmp/lint/', '/github/workspace/'];
+import { CONTAINER_ROOTS } from './megalinter.js';
 
 /** MegaLinter's own default names, in its order (config.py), then the same names under `.github/`. */
 const ROOT_NAMES = ['.mega-linter.yml', '.megalinter.yml', '.mega-linter.yaml', '.megalinter.yaml'];

@@ -3,6 +3,9 @@ import { dirname, join } from 'node:path';
 import { NO_SARIF_LINTERS } from './no-sarif-linters.js';
 import type { SarifLog, SarifRun } from './sarif.js';
 
+/** Where MegaLinter mounts the workspace in its container: a path under one is a repository path. */
+export const CONTAINER_ROOTS: readonly string[] = ['/tmp/lint/', '/github/workspace/'];
+
 export interface SkippedLinter {
   readonly linter: string;
   readonly reason: string;
@@ -43,7 +46,7 @@ export function megalinterMajor(log: SarifLog): number | undefined {
 }
 
 /** A report MegaLinter merged: its comment or image says so, or a run carries a linter key. */
-export function isMegalinterReport(log: SarifLog): boolean {
+function isMegalinterReport(log: SarifLog): boolean {
   const comment = log.properties?.comment;
   return (typeof comment === 'string' && /MegaLinter/i.test(comment)) || log.properties?.dockerImage !== undefined || log.runs.some((run) => linterKeyOf(run) !== undefined);
 }

@@ -8,7 +8,7 @@ export const COMMENT_MARKER = '<!-- gatehouse-gate -->';
  * GitHub refuses a comment body over 65,536 characters, counted as Unicode code points (an
  * astral emoji is one); the marker and its newline are part of the body.
  */
-export const COMMENT_MAX_CHARACTERS = 65_536;
+const COMMENT_MAX_CHARACTERS = 65_536;
 
 /** How long the report in the comment may be, in code points, and how many table rows it shows. */
 export const COMMENT_LIMIT: ReportLimit = { maxRows: 100, maxSize: COMMENT_MAX_CHARACTERS - codePoints(`${COMMENT_MARKER}\n`), size: codePoints };

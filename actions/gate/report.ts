@@ -97,7 +97,6 @@ function openObject(value: object): string {
 
 /** What the filtered SARIF holds, for the counts and the summary. */
 export interface FilteredSarif {
-  readonly runs: number;
   /** Net-new results left out by code scanning's runs-per-file limit (see `shapeForUpload`). */
   readonly leftOut: number;
 }
@@ -115,7 +114,7 @@ export async function writeFilteredSarif(path: string, report: SarifReport | und
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   const fd = openSync(temporary, 'w');
-  let written: FilteredSarif = { runs: 0, leftOut: 0 };
+  let written: FilteredSarif = { leftOut: 0 };
   try {
     const out = new BufferedWriter(fd);
     if (!report || !classification) {
@@ -123,7 +122,7 @@ export async function writeFilteredSarif(path: string, report: SarifReport | und
     } else {
       const { runs, ...top } = report.log;
       const { parts, leftOut } = shapeForUpload(runs, classification.netNew);
-      written = { runs: parts.length, leftOut };
+      written = { leftOut };
       out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
       const results = report.readAgain(parts.flatMap((p) => p.findings.map((f) => f.source)))[Symbol.iterator]();
       try {

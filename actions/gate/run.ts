@@ -5,12 +5,10 @@ import { booleanInput, InputError, optionalInput } from '../shared/inputs.js';
 import { appendSummary } from '../shared/summary.js';
 import { parseCommand } from './args.js';
 import { runCi, type CiOutcome } from './ci.js';
-import { messagesOf } from './classify.js';
 import { EXIT_BLOCKED, EXIT_OK, GateError } from './errors.js';
 import type { ActionHttp } from '../shared/http.js';
 import { COMMENT_LIMIT, upsertComment } from './pr-comment.js';
-import { gateReport, SUMMARY_LIMIT } from './summary.js';
-import { SEVERITIES } from './severity.js';
+import { gateReport, rankFindings, SUMMARY_LIMIT, type RankedFindings } from './summary.js';
 
 export type GateCore = ActionsCore & Pick<typeof import('@actions/core'), 'error' | 'notice'>;
 
@@ -73,21 +71,23 @@ async function comment(deps: GateDeps, report: string): Promise<void> {
  * them: the 9 worst blocking findings (severity, then report order) get one each, and one notice
  * says how many more the job summary lists.
  */
-export const MAX_FINDING_ANNOTATIONS = 9;
+const MAX_FINDING_ANNOTATIONS = 9;
 
-function annotate(core: GateCore, outcome: CiOutcome): void {
-  const blocking = (outcome.classification?.netNew ?? []).filter((f) => f.blocking);
-  // Array.prototype.sort is stable: equal severities stay in report order.
-  const worst = [...blocking].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity)).slice(0, MAX_FINDING_ANNOTATIONS);
-  const messages = outcome.report ? messagesOf(outcome.report, worst) : [];
-  for (const [i, f] of worst.entries()) {
-    core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messages[i] || 'finding'}`, {
+function annotate(core: GateCore, ranked: RankedFindings): void {
+  const blocking = ranked.findings.filter((f) => f.blocking).length;
+  // Blocking is a severity threshold, so the blocking findings lead the ranking; taking them by
+  // their index keeps each one's message.
+  const worst: number[] = [];
+  for (let i = 0; i < ranked.findings.length && worst.length < MAX_FINDING_ANNOTATIONS; i++) if (ranked.findings[i]!.blocking) worst.push(i);
+  for (const i of worst) {
+    const f = ranked.findings[i]!;
+    core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${ranked.messages[i] || 'finding'}`, {
       title: `Net-new ${f.severity} finding`,
       file: f.path,
       ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
     });
   }
-  const more = blocking.length - worst.length;
+  const more = blocking - worst.length;
   if (more > 0) core.notice(`${more} more blocking finding${more === 1 ? ' is' : 's are'} listed in the job summary (GitHub shows 10 error annotations per step)`, { title: 'More blocking findings' });
 }
 
@@ -119,9 +119,11 @@ export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
   core.setOutput('linters-missing', JSON.stringify(c.linters_missing.map((m) => m.linter)));
   core.setOutput('stale-report', String(c.stale_report));
   for (const w of c.warnings) core.warning(`gate: ${w}`);
-  annotate(core, outcome);
-  await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT));
-  await comment(deps, gateReport(outcome, env, COMMENT_LIMIT));
+  // One ranking, its messages read once, for the annotations, the summary and the comment.
+  const ranked = rankFindings(outcome, Math.max(MAX_FINDING_ANNOTATIONS, SUMMARY_LIMIT.maxRows, COMMENT_LIMIT.maxRows));
+  annotate(core, ranked);
+  await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT, ranked));
+  await comment(deps, gateReport(outcome, env, COMMENT_LIMIT, ranked));
 
   if (outcome.exitCode === EXIT_BLOCKED) core.setFailed(`blocked by ${c.blocking_count} net-new finding${c.blocking_count === 1 ? '' : 's'}`);
   else if (outcome.exitCode !== EXIT_OK) core.setFailed(outcome.message);

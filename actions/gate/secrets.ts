@@ -163,8 +163,9 @@ export class SopsDetector {
   /** `root`: the directory the locations' paths are relative to (the git top level). */
   constructor(private readonly root: string) {}
 
+  /** `location`: a mapped one (classify never asks about a path the head does not have). */
   isEncrypted(location: ResultLocation): boolean {
-    if (!location.path || location.startLine === undefined || location.unmapped) return false;
+    if (!location.path || location.startLine === undefined) return false;
     const file = this.file(location.path);
     if (!file) return false;
     // The finding's own line only: a plaintext secret on a neighbouring line still gates.

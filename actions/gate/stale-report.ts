@@ -1,16 +1,13 @@
-import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import type { Checkout } from './checkout.js';
+import { git, gitText, type GitResult } from './git.js';
 
-function git(repo: string, args: string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    // A git that cannot run says nothing about staleness; the diff reports it.
-    child.on('error', () => resolve({ code: 1, stdout: '' }));
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout }));
-  });
+const NO: GitResult = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
+
+/** A git that cannot run says nothing about staleness (the diff reports it): a "no". */
+function ask(repo: string, args: string[]): Promise<GitResult> {
+  return git(repo, args).catch(() => NO);
 }
 
 /** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
@@ -23,12 +20,16 @@ function underAWorkTree(file: string): boolean {
 
 /**
  * Whether the report is a file committed at head rather than this run's output: the path lies in
- * the repository, git tracks it, and its bytes hash to the very blob that head's tree holds there
- * (`git hash-object` against `git rev-parse <head>:<path>`). A linter that wrote nothing leaves
- * such a file in place, and judging it would judge an earlier run. A report outside the repository,
- * untracked, or changed since head is never stale. Returns the repository-relative path when stale.
+ * the repository, the head commit has it, git tracks it, and its bytes hash to the very blob that
+ * head's tree holds there (`git hash-object` against `git rev-parse <head>:<path>`). A linter that
+ * wrote nothing leaves such a file in place, and judging it would judge an earlier run. A report
+ * outside the repository, untracked, or changed since head is never stale. Returns the
+ * repository-relative path when stale.
+ *
+ * The top level and the head's files come from the checkout the gate reads anyway: a report that
+ * is not one of the head's files (the usual case, an untracked output) costs no git process.
  */
-export async function staleReport(sarif: string, repo: string, head: string): Promise<string | undefined> {
+export async function staleReport(sarif: string, head: string, pendingCheckout: Promise<Checkout>): Promise<string | undefined> {
   let report: string;
   try {
     report = realpathSync(sarif);
@@ -36,23 +37,26 @@ export async function staleReport(sarif: string, repo: string, head: string): Pr
     return undefined;
   }
   if (!underAWorkTree(report)) return undefined;
-  const top = await git(repo, ['rev-parse', '--show-toplevel']);
-  if (top.code !== 0) return undefined;
+  let checkout: Checkout;
   let path: string;
   try {
-    path = relative(realpathSync(top.stdout.trim()), report);
+    checkout = await pendingCheckout;
+    path = relative(realpathSync(checkout.topLevel), report);
   } catch {
+    // A checkout git cannot read says nothing about staleness; the diff or the checkout reports it.
     return undefined;
   }
   if (!path || path.startsWith('..') || isAbsolute(path)) return undefined;
   const inRepo = path.split(sep).join('/');
-  const root = top.stdout.trim();
-  // `:(literal)` so a path with glob characters names only itself.
+  if (!checkout.files.has(inRepo)) return undefined;
+  const root = checkout.topLevel;
+  // Tracked, not only present at head: a report removed from the index but left in the work tree
+  // is this run's to rewrite. `:(literal)` so a path with glob characters names only itself.
   const [tracked, blob] = await Promise.all([
-    git(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
-    git(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
+    ask(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
+    ask(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
   ]);
   if (tracked.code !== 0 || blob.code !== 0) return undefined;
-  const hashed = await git(root, ['hash-object', '--', inRepo]);
-  return hashed.code === 0 && hashed.stdout.trim() === blob.stdout.trim() ? inRepo : undefined;
+  const hashed = await ask(root, ['hash-object', '--', inRepo]);
+  return hashed.code === 0 && gitText(hashed) === gitText(blob) ? inRepo : undefined;
 }

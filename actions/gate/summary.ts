@@ -1,6 +1,6 @@
 import { cell, inert } from '../shared/summary.js';
 import type { CiOutcome } from './ci.js';
-import { messagesOf } from './classify.js';
+import { messagesOf, type Finding } from './classify.js';
 import { SEVERITIES } from './severity.js';
 
 /** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
@@ -48,12 +48,31 @@ function cutCodePoints(text: string, max: number): string {
   return text.slice(0, end);
 }
 
+/** Net-new findings worst first (severity, then report order), with the messages of the first ones. */
+export interface RankedFindings {
+  readonly findings: readonly Finding[];
+  /** The first line of the message of `findings[i]`, for the first few; missing ones are unknown. */
+  readonly messages: readonly string[];
+}
+
+/**
+ * Sorts the net-new findings and reads the messages of the first `rows` again from the report.
+ * The summary, the comment and the annotations each show a prefix of the same ranking, so one
+ * ranking, for the most rows any of them shows, serves all three.
+ */
+export function rankFindings(outcome: CiOutcome, rows: number): RankedFindings {
+  // Array.prototype.sort is stable: equal severities stay in report order.
+  const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+  return { findings, messages: outcome.report ? messagesOf(outcome.report, findings.slice(0, rows)) : [] };
+}
+
 /**
  * The job summary and the pull-request comment: findings by severity (worst first, then report
  * order), warnings, missing and skipped linters, results not in the repository, counts. The table is cut to what `limit` allows, with a line saying how
- * many rows were left out; everything else is always there.
+ * many rows were left out; everything else is always there. `ranked` must hold messages for at least
+ * `limit.maxRows` findings (by default it is made for this report alone).
  */
-export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: ReportLimit = SUMMARY_LIMIT): string {
+export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: ReportLimit = SUMMARY_LIMIT, ranked: RankedFindings = rankFindings(outcome, limit.maxRows)): string {
   const c = outcome.counts;
   const cautions = c.warnings.length + c.linters_missing.length;
   const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
@@ -93,7 +112,7 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: Re
     '',
   );
 
-  const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+  const { findings, messages } = ranked;
   const table: string[] = [];
   if (findings.length > 0) {
     const header = ['| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |'];
@@ -103,7 +122,6 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: Re
     // The room for rows keeps space for the left-out line at its longest.
     let room = limit.maxSize - cost(head) - cost(tail) - cost(header) - cost(['', leftOutLine(findings.length), '']);
     const candidates = findings.slice(0, limit.maxRows);
-    const messages = outcome.report ? messagesOf(outcome.report, candidates) : [];
     const rows: string[] = [];
     for (const [i, f] of candidates.entries()) {
       const message = cutCodePoints(messages[i] ?? '', 200);

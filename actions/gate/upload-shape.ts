@@ -6,13 +6,13 @@ import { SEVERITIES } from './severity.js';
  * What code scanning accepts in one upload (GitHub's "SARIF support for code scanning"): more
  * runs or results are refused whole ("rejecting SARIF, as there are more runs than allowed").
  */
-export const CODE_SCANNING_LIMITS = { runsPerFile: 20, resultsPerRun: 25_000 } as const;
+const CODE_SCANNING_LIMITS = { runsPerFile: 20, resultsPerRun: 25_000 } as const;
 
 /** The category given to the extra parts of a run that has none of its own. */
-export const DEFAULT_CATEGORY = 'gatehouse-net-new';
+const DEFAULT_CATEGORY = 'gatehouse-net-new';
 
 /** One run of the filtered SARIF: a report run's metadata with some of its net-new results. */
-export interface RunPart {
+interface RunPart {
   readonly runIndex: number;
   /** Net-new findings of that run, in report order. */
   readonly findings: readonly Finding[];
@@ -20,7 +20,7 @@ export interface RunPart {
   readonly automationId?: string;
 }
 
-export interface UploadShape {
+interface UploadShape {
   /** The runs to write, in report order; never empty when the report has a run. */
   readonly parts: readonly RunPart[];
   /** Net-new findings left out of the file by the runs-per-file limit. */
@@ -32,7 +32,7 @@ export interface UploadShape {
  * refused ("multiple SARIF runs with the same category"). codeql-action's upload-sarif builds it
  * from these driver fields and `automationDetails.id`, before its `category` input is applied.
  */
-export function runKey(run: SarifRun): string {
+function runKey(run: SarifRun): string {
   const d = run.tool.driver as Record<string, unknown>;
   const automation = (run.automationDetails as { id?: unknown } | undefined)?.id;
   return JSON.stringify([d.name, d.fullName, d.version, d.semanticVersion, d.guid, automation]);

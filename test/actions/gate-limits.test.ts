@@ -2,42 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AnnotationProperties } from '@actions/core';
 import { parse } from 'yaml';
-import { COMMENT_MARKER } from '../../actions/gate/pr-comment.js';
-import { runGate, type GateCore } from '../../actions/gate/run.js';
+import { COMMENT_LIMIT, COMMENT_MARKER } from '../../actions/gate/pr-comment.js';
+import { gateReport, SUMMARY_LIMIT } from '../../actions/gate/summary.js';
+import { runGate } from '../../actions/gate/run.js';
 import { actionHttp } from '../../actions/shared/http.js';
+import { characters, commentServer, GateRecordingCore } from '../support/gate-action.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 import { REPO_ROOT } from '../support/processes.js';
-import { RecordingCore } from '../support/runner.js';
-import { listen, readBody, type Listening } from '../support/servers.js';
-
-class AnnotatingCore extends RecordingCore implements GateCore {
-  readonly annotations: { message: string; properties: AnnotationProperties }[] = [];
-  error = (message: string | Error, properties: AnnotationProperties = {}) => void this.annotations.push({ message: String(message), properties });
-}
-
-/** Code points, counted without the code under test: what GitHub counts against 65,536. */
-const characters = (text: string): number => [...text].length;
-
-/** GitHub's issue-comment endpoints for pull request 7, refusing a body over 65,536 characters as GitHub does. */
-async function commentServer(): Promise<Listening & { bodies: string[] }> {
-  const bodies: string[] = [];
-  const server = await listen(async (req, res) => {
-    const url = new URL(req.url!, 'http://x');
-    const body = await readBody(req);
-    const send = (status: number, data: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(data));
-    if (req.method === 'GET' && url.pathname === '/repos/octo-org/octo-repo/issues/7/comments') return send(200, []);
-    if (req.method === 'POST' && url.pathname === '/repos/octo-org/octo-repo/issues/7/comments') {
-      const text = (JSON.parse(body) as { body: string }).body;
-      if (characters(text) > 65_536) return send(422, { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
-      bodies.push(text);
-      return send(201, { id: 1, body: text });
-    }
-    send(404, { message: 'Not Found' });
-  });
-  return Object.assign(server, { bodies });
-}
 
 describe('gate action: what it writes stays within GitHub\'s limits', () => {
   let repo: GitRepo;
@@ -79,12 +51,17 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
     repo.commit('pr');
     // Results 0–19 are high; 20–24 (last in the report) are critical.
     const sarif = report(25, (i) => ({ path: 'src/app.js', line: i + 1, ...(i >= 20 ? { rule: 'cve' } : {}) }));
-    const core = new AnnotatingCore(inputs(sarif));
+    const core = new GateRecordingCore(inputs(sarif));
     await runGate({ core, env: env(), http: actionHttp(), cwd: repo.dir });
     assert.equal(core.outputs['blocking-count'], '25');
     assert.deepEqual(
       core.annotations.map((a) => [a.properties.title, a.properties.startLine]),
       [...[21, 22, 23, 24, 25].map((l) => ['Net-new critical finding', l]), ...[1, 2, 3, 4].map((l) => ['Net-new high finding', l])],
+    );
+    // Each annotation carries its own finding's message (the messages are read once, for the ranking).
+    assert.deepEqual(
+      core.annotations.map((a) => a.message),
+      [...[20, 21, 22, 23, 24].map((i) => `eslint cve: finding ${i}`), ...[0, 1, 2, 3].map((i) => `eslint no-eval: finding ${i}`)],
     );
     assert.deepEqual(core.of('notice'), ['16 more blocking findings are listed in the job summary (GitHub shows 10 error annotations per step)']);
     assert.deepEqual(core.of('failed'), ['blocked by 25 net-new findings'], 'the failed step is the tenth error annotation');
@@ -94,7 +71,7 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
   it('a few blocking findings: one annotation each and no notice', async () => {
     repo.write('src/app.js', lines(5));
     repo.commit('pr');
-    const core = new AnnotatingCore(inputs(report(3, (i) => ({ path: 'src/app.js', line: i + 1 }))));
+    const core = new GateRecordingCore(inputs(report(3, (i) => ({ path: 'src/app.js', line: i + 1 }))));
     await runGate({ core, env: env(), http: actionHttp(), cwd: repo.dir });
     assert.equal(core.annotations.length, 3);
     assert.deepEqual(core.of('notice'), []);
@@ -107,14 +84,15 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
     for (let f = 0; f < 5; f++) repo.write(`${dir}/file-${f}.js`, lines(100));
     repo.commit('pr');
     const sarif = report(500, (i) => ({ path: `${dir}/file-${i % 5}.js`, line: Math.floor(i / 5) + 1, message: `🔥 ${'𝒳'.repeat(300)} @team #${i}` }));
-    const server = await commentServer();
+    const server = await commentServer('pr-token', { maxBodyCharacters: 65_536 });
     try {
       const event = join(temp, 'event.json');
       writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base } } }));
-      const core = new AnnotatingCore(inputs(sarif, { base: '', token: 'pr-token' }));
-      await runGate({ core, env: env({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_API_URL: server.url }), http: actionHttp(), cwd: repo.dir });
+      const core = new GateRecordingCore(inputs(sarif, { base: '', token: 'pr-token' }));
+      const runEnv = env({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_API_URL: server.url });
+      const outcome = await runGate({ core, env: runEnv, http: actionHttp(), cwd: repo.dir });
       assert.deepEqual(core.of('warning'), [], 'the comment was accepted');
-      const body = server.bodies[0]!;
+      const body = server.comments[0]!.body;
       assert.ok(body.startsWith(`${COMMENT_MARKER}\n`));
       assert.ok(characters(body) <= 65_536, `${characters(body)} characters`);
       const rows = body.match(/^\| high \| yes \|/gm)?.length ?? 0;
@@ -124,6 +102,21 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
       // The job summary has its own, larger limit: more rows.
       const summaryRows = core.summaries.join('\n').match(/^\| high \| yes \|/gm)?.length ?? 0;
       assert.ok(summaryRows > rows, `${summaryRows} summary rows`);
+      // The action ranks the findings once for both: each text is what the report alone would be.
+      assert.equal(body, `${COMMENT_MARKER}\n${gateReport(outcome!, runEnv, COMMENT_LIMIT)}`);
+      assert.equal(core.summaries.join(''), `${gateReport(outcome!, runEnv, SUMMARY_LIMIT)}\n`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the fake comment endpoint refuses a body over 65,536 code points, as GitHub does (so the test above can fail)', async () => {
+    const server = await commentServer('pr-token', { maxBodyCharacters: 65_536 });
+    try {
+      const post = (body: string) =>
+        fetch(`${server.url}/repos/octo-org/octo-repo/issues/7/comments`, { method: 'POST', headers: { authorization: 'Bearer pr-token' }, body: JSON.stringify({ body }) });
+      assert.equal((await post('𝒳'.repeat(65_537))).status, 422);
+      assert.equal((await post('𝒳'.repeat(65_536))).status, 201, 'an astral character is one');
     } finally {
       await server.close();
     }
@@ -134,7 +127,7 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
     repo.write(`${dir}/big.js`, lines(1500));
     repo.commit('pr');
     const sarif = report(1500, (i) => ({ path: `${dir}/big.js`, line: i + 1, message: `${'ß'.repeat(199)} ${i}` }));
-    const core = new AnnotatingCore(inputs(sarif));
+    const core = new GateRecordingCore(inputs(sarif));
     await runGate({ core, env: env(), http: actionHttp(), cwd: repo.dir });
     const summary = core.summaries.join('');
     assert.ok(Buffer.byteLength(summary) <= 1024 * 1024, `${Buffer.byteLength(summary)} bytes`);
@@ -159,7 +152,7 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
     // And the action does say 2 when there is no answer, with a file that has no runs.
     const empty = join(temp, 'empty.sarif');
     writeFileSync(empty, JSON.stringify({ version: '2.1.0', runs: [] }));
-    const core = new AnnotatingCore(inputs(empty));
+    const core = new GateRecordingCore(inputs(empty));
     await runGate({ core, env: env(), http: actionHttp(), cwd: repo.dir });
     assert.equal(core.outputs['exit-code'], '2');
     assert.deepEqual((JSON.parse(readFileSync(core.outputs['filtered-sarif']!, 'utf8')) as { runs: unknown[] }).runs, []);

@@ -3,58 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { actionHttp } from '../../actions/shared/http.js';
-import type { AnnotationProperties } from '@actions/core';
 import { COMMENT_MARKER } from '../../actions/gate/pr-comment.js';
-import { runGate, type GateCore } from '../../actions/gate/run.js';
+import { runGate } from '../../actions/gate/run.js';
+import { commentServer, GateRecordingCore, type CommentServer } from '../support/gate-action.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
-import { RecordingCore, runAction } from '../support/runner.js';
-import { listen, readBody, type Listening } from '../support/servers.js';
+import { runAction } from '../support/runner.js';
 import { stallingPeer, STALLS } from '../support/stalling.js';
 import { timed } from '../faults/support.js';
-
-class GateRecordingCore extends RecordingCore implements GateCore {
-  readonly annotations: { message: string; properties: AnnotationProperties }[] = [];
-  error = (message: string | Error, properties: AnnotationProperties = {}) => void this.annotations.push({ message: String(message), properties });
-}
-
-/** GitHub's issue-comment endpoints for one pull request, with Link pagination (2 per page). */
-async function commentServer(token: string): Promise<Listening & { comments: { id: number; body: string }[]; calls: string[]; failNext: boolean }> {
-  const state = { comments: [] as { id: number; body: string }[], calls: [] as string[], failNext: false };
-  const server = await listen(async (req, res) => {
-    const url = new URL(req.url!, 'http://x');
-    state.calls.push(`${req.method} ${url.pathname}`);
-    const body = await readBody(req);
-    const send = (status: number, data: unknown, headers: Record<string, string> = {}) =>
-      void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(data));
-    if (req.headers.authorization !== `Bearer ${token}`) return send(401, { message: 'Bad credentials' });
-    if (state.failNext) {
-      state.failNext = false;
-      return send(500, { message: 'Server Error' });
-    }
-    if (req.method === 'GET' && url.pathname === '/repos/octo-org/octo-repo/issues/7/comments') {
-      const page = Number(url.searchParams.get('page') ?? 1);
-      const items = state.comments.slice((page - 1) * 2, page * 2);
-      const more = state.comments.length > page * 2;
-      return send(200, items, more ? { link: `<http://127.0.0.1:${(server.server.address() as { port: number }).port}${url.pathname}?per_page=2&page=${page + 1}>; rel="next"` } : {});
-    }
-    if (req.method === 'POST' && url.pathname === '/repos/octo-org/octo-repo/issues/7/comments') {
-      const comment = { id: 1000 + state.comments.length, body: (JSON.parse(body) as { body: string }).body };
-      state.comments.push(comment);
-      return send(201, comment);
-    }
-    const patch = /^\/repos\/octo-org\/octo-repo\/issues\/comments\/(\d+)$/.exec(url.pathname);
-    if (req.method === 'PATCH' && patch) {
-      const comment = state.comments.find((c) => c.id === Number(patch[1]));
-      if (!comment) return send(404, { message: 'Not Found' });
-      comment.body = (JSON.parse(body) as { body: string }).body;
-      return send(200, comment);
-    }
-    send(404, { message: 'Not Found' });
-  });
-  // The handler reads `state`, so the returned object must be `state` itself.
-  return Object.assign(state, server);
-}
 
 describe('gate action', () => {
   let repo: GitRepo;
@@ -190,7 +146,7 @@ describe('gate action', () => {
   });
 
   describe('pull-request comment', () => {
-    let server: Awaited<ReturnType<typeof commentServer>>;
+    let server: CommentServer;
     let event: string;
 
     beforeEach(async () => {

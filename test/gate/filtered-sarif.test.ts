@@ -7,12 +7,10 @@ import type { Counts } from '../../actions/gate/report.js';
 import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
 import { gateReport } from '../../actions/gate/summary.js';
 import { GitRepo, lines } from '../support/git-repo.js';
-import { REPO_ROOT } from '../support/processes.js';
+import { fixturesDir, readFixture } from '../support/fixtures.js';
 import { sarifSchemaErrors } from '../support/sarif-schema.js';
 
-const FIXTURES = process.env.GATEHOUSE_FIXTURES_DIR
-  ? join(process.env.GATEHOUSE_FIXTURES_DIR, 'gate')
-  : join(REPO_ROOT, '..', 'shared', 'fixtures', 'gate');
+const FIXTURES = fixturesDir('gate');
 
 /**
  * What code scanning and codeql-action's upload-sarif accept, checked independently of the gate's
@@ -87,7 +85,7 @@ describe('gate ci: the filtered SARIF is accepted by code scanning as it is', ()
 
     for (const file of files) {
       it(file, async () => {
-        const log = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as SarifLog;
+        const log = readFixture<SarifLog>('gate', file);
         repo.commit('nothing changed');
         const unchanged = await gate(log);
         if (log.runs.length === 0) {

@@ -8,13 +8,11 @@ import { gateCommand } from '../../actions/gate/command.js';
 import type { Counts } from '../../actions/gate/report.js';
 import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
 import { GitRepo, lines } from '../support/git-repo.js';
-import { REPO_ROOT } from '../support/processes.js';
+import { fixturesDir, haveFixture, readFixture } from '../support/fixtures.js';
 
 /** The shared real-world fixtures (../shared/fixtures beside the clone); tests that need them skip, saying so, when absent. */
-const FIXTURES = process.env.GATEHOUSE_FIXTURES_DIR
-  ? join(process.env.GATEHOUSE_FIXTURES_DIR, 'gate')
-  : join(REPO_ROOT, '..', 'shared', 'fixtures', 'gate');
-const HAVE_FIXTURES = existsSync(join(FIXTURES, 'sops-example.yaml'));
+const FIXTURES = fixturesDir('gate');
+const HAVE_FIXTURES = haveFixture('gate', 'sops-example.yaml');
 
 const result = (path: string | undefined, line: number | undefined, extra: Partial<SarifResult> = {}): SarifResult => ({
   ruleId: 'rule-1',
@@ -228,11 +226,18 @@ describe('gate ci', () => {
   });
 
   describe('exit 2: no answer, never a guess', () => {
+    /** The spec's "counts document of zeros": every count, the severity breakdown, nothing missing, not stale. */
     const zeroCounts = (counts: Counts) => {
       assert.equal(counts.exit_code, 2);
       assert.equal(counts.total_count, 0);
       assert.equal(counts.net_new_count, 0);
       assert.equal(counts.blocking_count, 0);
+      const countKeys = Object.keys(counts).filter((k) => k.endsWith('_count'));
+      assert.ok(countKeys.length >= 10, `${countKeys.length} count fields`);
+      for (const key of countKeys) assert.equal(counts[key as keyof Counts], 0, key);
+      assert.ok(Object.values(counts.net_new_by_severity).every((n) => n === 0), JSON.stringify(counts.net_new_by_severity));
+      assert.deepEqual(counts.linters_missing, []);
+      assert.equal(counts.stale_report, false);
     };
 
     it('a shallow clone names fetch-depth: 0, and still writes the outputs', async () => {
@@ -350,7 +355,7 @@ describe('gate ci', () => {
 
     for (const file of files) {
       it(`${file}: every result is accounted for; zero runs is exit 2`, async () => {
-        const log = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as SarifLog;
+        const log = readFixture<SarifLog>('gate', file);
         const results = log.runs.reduce((n, r) => n + (r.results?.length ?? 0), 0);
         const { outcome, counts, filtered } = await gate(log);
         if (log.runs.length === 0) {
@@ -377,7 +382,7 @@ describe('gate ci', () => {
     }
 
     it('a fixture whose files the pull request adds: its results become net-new', async () => {
-      const log = JSON.parse(readFileSync(join(FIXTURES, 'megalinter-v6.6.0-janderssonse-sariftool.sarif'), 'utf8')) as SarifLog;
+      const log = readFixture<SarifLog>('gate', 'megalinter-v6.6.0-janderssonse-sariftool.sarif');
       for (const r of log.runs.flatMap((x) => x.results ?? [])) {
         const uri = r.locations?.[0]?.physicalLocation?.artifactLocation?.uri;
         if (uri) repo.write(uri, lines(200));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi, type CiOptions, type CiOutcome } from '../../actions/gate/ci.js';
@@ -8,16 +8,10 @@ import type { Counts } from '../../actions/gate/report.js';
 import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
 import { gateReport } from '../../actions/gate/summary.js';
 import { GitRepo, lines } from '../support/git-repo.js';
-import { REPO_ROOT } from '../support/processes.js';
+import { haveFixture, readFixture } from '../support/fixtures.js';
 
-/** The shared real-world fixtures (../shared/fixtures beside the clone); tests that need them skip when absent. */
-const FIXTURES = process.env.GATEHOUSE_FIXTURES_DIR
-  ? join(process.env.GATEHOUSE_FIXTURES_DIR, 'gate')
-  : join(REPO_ROOT, '..', 'shared', 'fixtures', 'gate');
-const fixture = (name: string): SarifLog | undefined => {
-  const file = join(FIXTURES, name);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SarifLog) : undefined;
-};
+/** A shared real-world fixture (../shared/fixtures/gate); tests that need one skip when it is absent. */
+const fixture = (name: string): SarifLog | undefined => (haveFixture('gate', name) ? readFixture<SarifLog>('gate', name) : undefined);
 
 const result = (path: string, line: number): SarifResult => ({
   ruleId: 'rule-1',

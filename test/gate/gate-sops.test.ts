@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi } from '../../actions/gate/ci.js';
@@ -8,10 +8,9 @@ import type { Counts } from '../../actions/gate/report.js';
 import type { SarifLog, SarifResult, SarifRule, SarifRun } from '../../actions/gate/sarif.js';
 import { SecretLike, sopsMetadataLines } from '../../actions/gate/secrets.js';
 import { GitRepo } from '../support/git-repo.js';
-import { REPO_ROOT } from '../support/processes.js';
+import { fixturesDir, haveFixture } from '../support/fixtures.js';
 
-const FIXTURES = process.env.GATEHOUSE_FIXTURES_DIR ? join(process.env.GATEHOUSE_FIXTURES_DIR, 'gate') : join(REPO_ROOT, '..', 'shared', 'fixtures', 'gate');
-const SOPS_EXAMPLE = join(FIXTURES, 'sops-example.yaml');
+const SOPS_EXAMPLE = join(fixturesDir('gate'), 'sops-example.yaml');
 
 const b64 = (bytes: number) => randomBytes(bytes).toString('base64');
 
@@ -114,7 +113,7 @@ describe('gate ci: SOPS ciphertext is judged by the file, whatever the scanner (
   const path = 'deploy/secrets.enc.yaml';
 
   before(function () {
-    if (!existsSync(SOPS_EXAMPLE)) this.skip();
+    if (!haveFixture('gate', 'sops-example.yaml')) this.skip();
   });
   beforeEach(() => {
     repo = GitRepo.create();
