@@ -53,7 +53,7 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
     if (alerts.length === 0 && !(await productExists())) {
       return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
     }
-    const held = kind.knownPrefix !== undefined && alerts.length > 0 && (products ? products.has(repository.fullName) : await productExists());
+    const held = kind.knownPrefix !== undefined && alerts.length > 0 && (await productExists());
     const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix!) : new Map<string, KnownAlert>();
     const { document, kept } = kind.report(repository, alerts, known);
     if (kept && kept.length > 0) {
@@ -154,8 +154,11 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
   const perRepository = await Promise.all(
     work.map((w) =>
       limit(async () => {
+        const name = w.repository.fullName;
         let exists: Promise<boolean> | undefined;
-        const productExists = () => (exists ??= retrying(() => deps.defectDojo.productExists(w.repository.fullName), deps.retry));
+        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
+        // not true once an earlier kind made it: an empty list has nothing to close there.
+        const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
         const results: ItemResult[] = [];
         for (const kind of ALERT_KINDS) {
           const result = await syncKind(w, kind, deps, productExists, products);
