@@ -16,7 +16,7 @@ import { DEFAULT_PUSH_LOCK_WAIT } from '../issues/push-locks.js';
 import { pushIssues } from '../issues/push.js';
 import { humanProgress } from '../report.js';
 import { missingDefectDojo, SyncConfigError, type SyncConfig } from '../config.js';
-import { runConnector, scrub, secretValues } from '../run.js';
+import { runConnector } from '../run.js';
 import { createSyncApp } from './app.js';
 import type { SourceLocks } from './locks.js';
 import { SyncMetrics } from './metrics.js';
@@ -57,6 +57,7 @@ export interface SyncServiceParts {
   readonly config: ServiceConfig;
   readonly options: SyncOptions;
   readonly locks: SourceLocks;
+  /** `serviceLogger` (serve.ts): it scrubs the secrets from every line, progress lines included. */
   readonly logger: Logger;
   readonly timers: Timers;
   /** Waits between GitHub writes; tests pass a clock that does not wait. */
@@ -129,7 +130,6 @@ export function assemble(parts: SyncServiceParts): Assembled {
     return { readiness, metrics, scheduler, issuePush: false, schedule: () => undefined };
   }
   const { config, secrets } = loaded;
-  const secretList = secretValues(loaded);
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...parts.retry, retries: parts.options.retries };
   const defectDojo = new DefectDojoClient({
     url: config.defectdojo.url!,
@@ -158,7 +158,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
         connector,
         loaded,
         parts.options,
-        humanProgress(connector.source, connector.noun, (line) => log.info(scrub(line, secretList))),
+        humanProgress(connector.source, connector.noun, (line) => log.info(line)),
         retry,
       ),
     ...(issuePush ? { issuePush } : {}),
