@@ -43,6 +43,11 @@ export interface KnownProduct {
 /** A report larger than DefectDojo accepts: refused here, before anything is sent. */
 export class UploadTooLarge extends Error {
   override readonly name = 'UploadTooLarge';
+  /** `what` (the report) and its size in bytes; undefined when it was only seen to pass the limit. */
+  constructor(what: string, bytes: number | undefined, limitBytes: number) {
+    const size = bytes === undefined ? `over ${megabytes(limitBytes)}` : megabytes(bytes);
+    super(`${what} is ${size} MB, above the upload limit of ${megabytes(limitBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+  }
 }
 
 /** DefectDojo does not know the scan type: its release predates the parser. */
@@ -51,7 +56,7 @@ export class ScanTypeUnknown extends Error {
 }
 
 /** Mebibytes as DefectDojo counts them (`file_size_mb`: bytes / 1048576), one decimal. */
-export const megabytes = (bytes: number): string => (bytes / 1048576).toFixed(1);
+const megabytes = (bytes: number): string => (bytes / 1048576).toFixed(1);
 
 export interface DefectDojoClientOptions {
   readonly url: string;
@@ -91,9 +96,7 @@ export class DefectDojoClient {
   async reimport(request: ReimportRequest): Promise<ReimportCounts | undefined> {
     const size = request.content instanceof Uint8Array ? request.content.byteLength : request.content.length;
     if (size > this.maxUploadBytes) {
-      throw new UploadTooLarge(
-        `the ${request.scanType} report of ${request.productName} is ${megabytes(size)} MB, above the upload limit of ${megabytes(this.maxUploadBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`,
-      );
+      throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName}`, size, this.maxUploadBytes);
     }
     // Not kept by the client: the service's client lives across runs, and products move.
     const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
