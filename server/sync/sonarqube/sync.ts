@@ -1,9 +1,8 @@
-import pLimit from 'p-limit';
 import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
 import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
-import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { finishReport, message, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { ProjectIssues, SonarQubeClient, SonarQubeIssue, SonarQubeProject } from './client.js';
 import { sonarReport } from './report.js';
 
@@ -126,28 +125,17 @@ export async function syncSonarQube(deps: SonarQubeSyncDeps): Promise<SourceRepo
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
   }
   const products = await pendingProducts;
-  const total = projects.length * SONARQUBE_KINDS.length;
-  deps.progress.started(total);
-  const limit = pLimit(deps.concurrency);
-  let done = 0;
-  const perProject = await Promise.all(
-    projects.map((project) =>
-      limit(async () => {
-        let exists: Promise<boolean> | undefined;
-        // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
-        let made = false;
-        const productExists = async () =>
-          made || (products ? products.has(project.name) : await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
-        const results: ItemResult[] = [];
-        for (const kind of SONARQUBE_KINDS) {
-          const result = await syncKind(project, kind, deps, productExists, products);
-          if (result.status === 'synced') made = true;
-          deps.progress.item(++done, total, result);
-          results.push(result);
-        }
-        return results;
-      }),
-    ),
-  );
-  return finishReport(head, perProject.flat());
+  const items = await syncEachKind(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
+    let exists: Promise<boolean> | undefined;
+    // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
+    let made = false;
+    const productExists = async () =>
+      made || (products ? products.has(project.name) : await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
+    return async (kind) => {
+      const result = await syncKind(project, kind, deps, productExists, products);
+      if (result.status === 'synced') made = true;
+      return result;
+    };
+  });
+  return finishReport(head, items);
 }
