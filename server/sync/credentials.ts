@@ -16,8 +16,13 @@ export class CredentialRefused extends Error {
   }
 }
 
+/** Whether `err` is a server's refusal of the credential: a 401 or 403 answer. */
+export function isRefusal(err: unknown): err is HttpError {
+  return err instanceof HttpError && (err.status === 401 || err.status === 403);
+}
+
 /** `err` as a `CredentialRefused` when it is a 401 or 403 answer; otherwise unchanged. */
 export function refusedAs(err: unknown, credential: string, service: string, server: string): unknown {
-  if (!(err instanceof HttpError) || (err.status !== 401 && err.status !== 403)) return err;
+  if (!isRefusal(err)) return err;
   return new CredentialRefused(credential, service, server, `answered ${err.status}${err.detail ? ` (${err.detail})` : ''} to ${err.operation}`);
 }

@@ -95,6 +95,40 @@ export async function syncEach<T>(items: readonly T[], concurrency: number, prog
   );
 }
 
+/**
+ * `syncEach` for items of several kinds each (a project's issues and hotspots, a repository's
+ * alert kinds): the items `concurrency` at a time, one item's kinds one after another, so two of
+ * them never both create its product. `forItem` is called as an item starts and answers how each
+ * of its kinds syncs (with what the kinds of one item share). Results in the items' order.
+ */
+export async function syncEachKind<T, K>(
+  items: readonly T[],
+  kinds: readonly K[],
+  concurrency: number,
+  progress: Progress,
+  forItem: (item: T) => (kind: K) => Promise<ItemResult>,
+): Promise<ItemResult[]> {
+  const total = items.length * kinds.length;
+  progress.started(total);
+  const limit = pLimit(concurrency);
+  let done = 0;
+  const perItem = await Promise.all(
+    items.map((item) =>
+      limit(async () => {
+        const syncKind = forItem(item);
+        const results: ItemResult[] = [];
+        for (const kind of kinds) {
+          const result = await syncKind(kind);
+          progress.item(++done, total, result);
+          results.push(result);
+        }
+        return results;
+      }),
+    ),
+  );
+  return perItem.flat();
+}
+
 export function finishReport(
   base: { command: SourceReport['command']; source: SourceName; startedAt: Date; error?: string },
   items: readonly ItemResult[],

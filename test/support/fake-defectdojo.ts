@@ -280,7 +280,25 @@ export function hashCodeOf(scanType: string, f: Parsed): string {
   return createHash('sha256').update(text.toLowerCase().trim()).digest('hex');
 }
 
-/** The reimporter's `match_finding_to_candidate_reimport`: every candidate of the algorithm, oldest first. */
+/**
+ * One page of a DRF list, limit/offset paging as DefectDojo answers it (`limit` defaults to the
+ * view's page size). `next` is absolute and on another host, as behind a proxy: the request's
+ * query with the next offset.
+ */
+function sendPage<T>(res: ServerResponse, url: URL, all: readonly T[], defaultLimit: number, shape: (entry: T) => unknown = (entry) => entry): void {
+  const limit = Number(url.searchParams.get('limit') ?? defaultLimit);
+  const offset = Number(url.searchParams.get('offset') ?? '0');
+  const next = new URLSearchParams(url.searchParams);
+  next.set('offset', String(offset + limit));
+  sendJson(res, 200, {
+    count: all.length,
+    next: offset + limit < all.length ? `https://defectdojo.internal${url.pathname}?${next}` : null,
+    previous: null,
+    results: all.slice(offset, offset + limit).map(shape),
+    prefetch: {},
+  });
+}
+
 /**
  * The candidates of one reimport, indexed by hash code and unique id: the benchmark reimports
  * thousands of findings, and a scan of the test per finding made the fake, not the sync, the cost.
@@ -309,6 +327,7 @@ class Candidates {
   }
 }
 
+/** The reimporter's `match_finding_to_candidate_reimport`: every candidate of the algorithm, oldest first. */
 function matchesOf(algorithm: Algorithm, incoming: FakeFinding, candidates: Iterable<FakeFinding>): FakeFinding[] {
   const found = [...candidates].filter((c) => {
     const byHash = c.hashCode === incoming.hashCode;
@@ -448,13 +467,9 @@ export class FakeDefectDojo {
 
   private listProducts(url: URL, res: ServerResponse): void {
     const name = (url.searchParams.get('name') ?? '').toLowerCase();
-    const limit = Number(url.searchParams.get('limit') ?? '20');
-    const offset = Number(url.searchParams.get('offset') ?? '0');
     // `prod_type` is the product type's id, as DefectDojo's ProductSerializer gives it.
     const all = [...this.products.entries()].filter(([n]) => n.toLowerCase().includes(name)).map(([n, p]) => ({ id: p.id, name: n, prod_type: this.productTypeId(p.productType) }));
-    const page = all.slice(offset, offset + limit);
-    const next = offset + limit < all.length ? `http://defectdojo.internal/api/v2/products/?${new URLSearchParams({ name, limit: String(limit), offset: String(offset + limit) })}` : null;
-    sendJson(res, 200, { count: all.length, next, previous: null, results: page, prefetch: {} });
+    sendPage(res, url, all, 20);
   }
 
   /** Product types get ids as they are first named. */
@@ -469,11 +484,8 @@ export class FakeDefectDojo {
   /** `GET /api/v2/product_types/`, limit/offset paging. */
   private listProductTypes(url: URL, res: ServerResponse): void {
     for (const { productType } of this.products.values()) this.productTypeId(productType);
-    const limit = Number(url.searchParams.get('limit') ?? '20');
-    const offset = Number(url.searchParams.get('offset') ?? '0');
     const all = [...this.productTypeIds.entries()].map(([name, id]) => ({ id, name, description: null, critical_product: false, key_product: false }));
-    const next = offset + limit < all.length ? `http://defectdojo.internal/api/v2/product_types/?${new URLSearchParams({ limit: String(limit), offset: String(offset + limit) })}` : null;
-    sendJson(res, 200, { count: all.length, next, previous: null, results: all.slice(offset, offset + limit), prefetch: {} });
+    sendPage(res, url, all, 20);
   }
 
   /** `GET /api/v2/product_types/{id}/`. */
@@ -551,17 +563,7 @@ export class FakeDefectDojo {
       // icontains, as ApiFindingFilter declares it.
       .filter(({ finding }) => uid === undefined || (finding.uniqueIdFromTool ?? '').toLowerCase().includes(uid))
       .sort((a, b) => SEVERITIES.indexOf(b.finding.severity) - SEVERITIES.indexOf(a.finding.severity) || a.finding.id - b.finding.id);
-    const limit = Number(q.get('limit') ?? '25');
-    const offset = Number(q.get('offset') ?? '0');
-    const next = new URLSearchParams(q);
-    next.set('offset', String(offset + limit));
-    sendJson(res, 200, {
-      count: all.length,
-      next: offset + limit < all.length ? `https://defectdojo.internal/api/v2/findings/?${next}` : null,
-      previous: null,
-      results: all.slice(offset, offset + limit).map((f) => this.findingJson(f)),
-      prefetch: {},
-    });
+    sendPage(res, url, all, 25, (f) => this.findingJson(f));
   }
 
   /** `PATCH /api/v2/findings/{id}/`: `tags` replaces the list, lowercased; DefectDojo's tag validation. */

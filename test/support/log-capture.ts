@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '../../server/logger.js';
 
-/** A real pino logger whose JSON lines are kept for assertions. */
-export function capturedLogger(level = 'debug'): { logger: Logger; lines: () => Record<string, unknown>[]; text: () => string } {
+/** A destination whose writes are kept, for checks on the whole text. */
+export function capturedDestination(): { destination: Writable; text: () => string } {
   const raw: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -10,8 +10,13 @@ export function capturedLogger(level = 'debug'): { logger: Logger; lines: () => 
       done();
     },
   });
+  return { destination, text: () => raw.join('') };
+}
+
+/** A real pino logger whose JSON lines are kept for assertions. */
+export function capturedLogger(level = 'debug'): { logger: Logger; lines: () => Record<string, unknown>[]; text: () => string } {
+  const { destination, text } = capturedDestination();
   const logger = createLogger({ level, destination });
-  const text = () => raw.join('');
   const lines = () =>
     text()
       .split('\n')

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
 import { ALERT_KINDS } from '../../server/sync/github/alerts.js';
@@ -12,6 +11,7 @@ import { assemble, checkServiceConfig } from '../../server/sync/service/start.js
 import { realTimers } from '../../server/sync/service/timers.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
+import { capturedDestination } from '../support/log-capture.js';
 import { FAST_RETRY, runSync } from './support.js';
 
 const SECRET = FakeGitHubAlerts.LEAKED_SECRET;
@@ -71,13 +71,7 @@ describe('secret scanning against a GitHub that ignores hide_secret', () => {
   });
 
   it('writes it in no service log line', async () => {
-    const raw: string[] = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        raw.push(chunk.toString('utf8'));
-        done();
-      },
-    });
+    const { destination, text } = capturedDestination();
     const loaded = loadSyncConfig({ env });
     const logger = serviceLogger({ level: 'trace', secrets: serviceSecrets(loaded, env), destination });
     const assembled = assemble({
@@ -94,7 +88,7 @@ describe('secret scanning against a GitHub that ignores hide_secret', () => {
     assert.equal(answer.outcome, 'started');
     const result = answer.outcome === 'started' ? await answer.finished : undefined;
     assert.equal(result?.report?.totals.findings, 130);
-    assert.ok(raw.length > 0 && !raw.join('').includes(SECRET));
+    assert.ok(text().length > 0 && !text().includes(SECRET));
     assert.ok(!JSON.stringify(result).includes(SECRET));
     await assembled.service!.stop(5000);
   });

@@ -12,8 +12,8 @@ import { assemble, checkServiceConfig, enabledConnectors, listenSyncApp, type As
 import { realTimers } from '../../server/sync/service/timers.js';
 import { createLogger } from '../../server/logger.js';
 import { FakeTimers } from '../support/fake-timers.js';
+import { capturedDestination } from '../support/log-capture.js';
 import { REPO_ROOT } from '../support/processes.js';
-import { Writable } from 'node:stream';
 import { configFile, FAST_RETRY, startSyncFakes, type SyncFakes } from './support.js';
 
 type Tree = Record<string, unknown>;
@@ -28,18 +28,6 @@ function section(title: string): string {
   const level = /^#+/.exec(title)![0];
   const next = README.indexOf(`\n${level} `, start + title.length);
   return README.slice(start, next < 0 ? undefined : next);
-}
-
-/** Lines written to a captured destination, for checks on the whole text. */
-function captured(): { destination: Writable; text: () => string } {
-  const raw: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      raw.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  return { destination, text: () => raw.join('') };
 }
 
 describe('sync service, as operators run it', () => {
@@ -129,7 +117,7 @@ describe('sync service, as operators run it', () => {
     // A Dependency-Track that quotes the key it was given in its error answer.
     dt.faults.inject('export', { status: 400, body: { message: `API key ${dt.apiKey} may not export this project` } }, 2);
     const env = { ...fakes.env, SYNC_GITHUB_ENABLED: 'false' };
-    const out = captured();
+    const out = capturedDestination();
     const logger = serviceLogger({ level: 'debug', secrets: serviceSecrets(loadSyncConfig({ env }), env), destination: out.destination });
     await start(env, logger);
     const answer = await assembled!.service!.start('dependencytrack', 'trigger');

@@ -45,6 +45,9 @@ describe('gatehouse-sync sync-sonarqube (SonarQube -> DefectDojo)', () => {
     // also get their (empty) hotspots report, their product being there.
     assert.equal(run.report!.totals.synced, 4);
     assert.equal(run.report!.totals.skipped, 1036);
+    // The run's product directory answers every project: one product list, no lookup by name.
+    assert.equal(dd.count('products'), 1);
+    assert.equal(dd.count('product_types'), 1);
     const test = dd.testOf('acme/p0', DETAILED, 'acme/p0 (SonarQube issues)')!;
     assert.equal(test.engagement, 'SonarQube');
     assert.equal(test.findings.size, 1203, 'same rule, same file, different issues: distinct findings');

@@ -165,6 +165,46 @@ describe('the DefectDojo fake refuses what DefectDojo refuses', () => {
   });
 });
 
+describe('the DefectDojo client reads every page of a list', () => {
+  let dd: FakeDefectDojo;
+  beforeEach(async () => {
+    dd = await FakeDefectDojo.start();
+  });
+  afterEach(() => dd.close());
+
+  const client = () => new DefectDojoClient({ url: dd.url, token: dd.token, productType: 'Platform', timeoutMs: 5000, uploadTimeoutMs: 5000 });
+
+  it('follows `next` (on another host, as behind a proxy) to our own address, 100 a page, and stops at the match', async () => {
+    // `?name=` matches substrings: "svc" matches all 151, and the exact one is on the second page.
+    for (let i = 0; i < 150; i++) dd.products.set(`svc-${i}`, { id: 1000 + i, productType: 'Platform' });
+    dd.products.set('svc', { id: 2000, productType: 'Platform' });
+    assert.equal(await client().productExists('svc'), true);
+    assert.deepEqual(
+      dd.calls.filter((c) => c.route === 'products').map((c) => c.url),
+      ['/api/v2/products/?name=svc&limit=100', '/api/v2/products/?name=svc&limit=100&offset=100'],
+    );
+    assert.equal(await client().productExists('sv'), false);
+    assert.equal(dd.count('products'), 4);
+  });
+
+  it('open findings and findings by unique id, across pages', async () => {
+    const findings = Array.from({ length: 230 }, (_, i) => ({
+      component: { uuid: `c-${i}`, name: 'lodash', version: '4.17.20' },
+      vulnerability: { uuid: `v-${i}`, vulnId: `CVE-2026-${1000 + i}`, source: 'NVD', severity: 'HIGH' },
+      analysis: { isSuppressed: false },
+      matrix: `p:c-${i}:v-${i}`,
+    }));
+    const content = Buffer.from(JSON.stringify({ version: '1.2', findings }));
+    await client().reimport({ scanType: 'Dependency Track Finding Packaging Format (FPF) Export', productName: 'acme/api', engagementName: 'e', testTitle: 't', filename: 'f.json', content });
+    const pages: number[] = [];
+    for await (const page of client().openFindings('acme/api', ['High'])) pages.push(page.length);
+    assert.deepEqual(pages, [100, 100, 30]);
+    assert.equal(dd.count('findings'), 3);
+    assert.equal((await client().findingsByUniqueId('acme/api', 'p:')).length, 230);
+    assert.equal(dd.count('findings'), 6);
+  });
+});
+
 describe('sync shapes against DefectDojo\'s own test files', () => {
   before(function () {
     if (!haveFixture('sync', 'dd__github-5-vuln.json')) this.skip();

@@ -6,10 +6,10 @@ import { reimportCounts, type ReimportCounts } from './statistics.js';
 
 const SERVICE = 'DefectDojo';
 
-/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
-/** The page size of the lists read whole. */
+/** The page size of every list read. */
 const PAGE = 100;
 
+/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
 function nextPage(base: string, next: unknown): string | null {
   return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
 }
@@ -43,6 +43,11 @@ export interface KnownProduct {
 /** A report larger than DefectDojo accepts: refused here, before anything is sent. */
 export class UploadTooLarge extends Error {
   override readonly name = 'UploadTooLarge';
+  /** `what` (the report) and its size in bytes; undefined when it was only seen to pass the limit. */
+  constructor(what: string, bytes: number | undefined, limitBytes: number) {
+    const size = bytes === undefined ? `over ${megabytes(limitBytes)}` : megabytes(bytes);
+    super(`${what} is ${size} MB, above the upload limit of ${megabytes(limitBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+  }
 }
 
 /** DefectDojo does not know the scan type: its release predates the parser. */
@@ -51,7 +56,7 @@ export class ScanTypeUnknown extends Error {
 }
 
 /** Mebibytes as DefectDojo counts them (`file_size_mb`: bytes / 1048576), one decimal. */
-export const megabytes = (bytes: number): string => (bytes / 1048576).toFixed(1);
+const megabytes = (bytes: number): string => (bytes / 1048576).toFixed(1);
 
 export interface DefectDojoClientOptions {
   readonly url: string;
@@ -91,9 +96,7 @@ export class DefectDojoClient {
   async reimport(request: ReimportRequest): Promise<ReimportCounts | undefined> {
     const size = request.content instanceof Uint8Array ? request.content.byteLength : request.content.length;
     if (size > this.maxUploadBytes) {
-      throw new UploadTooLarge(
-        `the ${request.scanType} report of ${request.productName} is ${megabytes(size)} MB, above the upload limit of ${megabytes(this.maxUploadBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`,
-      );
+      throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName}`, size, this.maxUploadBytes);
     }
     // Not kept by the client: the service's client lives across runs, and products move.
     const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
@@ -157,25 +160,9 @@ export class DefectDojoClient {
    * Active findings of one product at the given severities that carry no `issue:` tag, worst
    * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
    */
-  async *openFindings(productName: string, severities: readonly string[]): AsyncGenerator<unknown[]> {
-    const base = `${this.options.url}/api/v2/findings/`;
-    const query = new URLSearchParams({
-      product_name: productName,
-      active: 'true',
-      severity: severities.join(','),
-      not_tag: 'issue:',
-      o: 'numerical_severity,id',
-      limit: '100',
-    });
-    let next: string | null = `${base}?${query}`;
-    const operation = `findings of ${productName}`;
-    while (next) {
-      const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-      const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
-      if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
-      yield page.results;
-      next = nextPage(base, page.next);
-    }
+  openFindings(productName: string, severities: readonly string[]): AsyncGenerator<unknown[]> {
+    const query = { product_name: productName, active: 'true', severity: severities.join(','), not_tag: 'issue:', o: 'numerical_severity,id' };
+    return this.pages('/api/v2/findings/', query, `findings of ${productName}`);
   }
 
   /**
@@ -183,21 +170,14 @@ export class DefectDojoClient {
    * filter matches substrings: checked again here), every page, as DefectDojo holds it.
    */
   async findingsByUniqueId(productName: string, prefix: string): Promise<{ id: number; uniqueIdFromTool: string; title: string; severity: string; active: boolean; vulnerabilityIds: string[] }[]> {
-    const base = `${this.options.url}/api/v2/findings/`;
-    let next: string | null = `${base}?${new URLSearchParams({ product_name: productName, unique_id_from_tool: prefix, limit: '100' })}`;
-    const operation = `findings of ${productName}`;
     const found = [];
-    while (next) {
-      const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-      const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
-      if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
-      for (const f of page.results as Record<string, unknown>[]) {
+    for await (const results of this.pages<Record<string, unknown>>('/api/v2/findings/', { product_name: productName, unique_id_from_tool: prefix }, `findings of ${productName}`)) {
+      for (const f of results) {
         if (typeof f?.unique_id_from_tool !== 'string' || !f.unique_id_from_tool.startsWith(prefix) || typeof f.id !== 'number') continue;
         if (typeof f.title !== 'string' || typeof f.severity !== 'string') continue;
         const ids = Array.isArray(f.vulnerability_ids) ? f.vulnerability_ids.map((v: { vulnerability_id?: unknown }) => v?.vulnerability_id).filter((v): v is string => typeof v === 'string') : [];
         found.push({ id: f.id, uniqueIdFromTool: f.unique_id_from_tool, title: f.title, severity: f.severity, active: f.active === true, vulnerabilityIds: ids });
       }
-      next = nextPage(base, page.next);
     }
     return found;
   }
@@ -247,13 +227,7 @@ export class DefectDojoClient {
    * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
    */
   private async all<E, T>(path: string, operation: string, pick: (entry: E) => T | undefined): Promise<T[]> {
-    const base = `${this.options.url}${path}`;
-    const page = async (offset: number): Promise<{ count: unknown; results: E[] }> => {
-      const response = await send(SERVICE, operation, `${base}?limit=${PAGE}&offset=${offset}`, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-      const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; count?: unknown };
-      if (!Array.isArray(body?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
-      return { count: body.count, results: body.results as E[] };
-    };
+    const page = (offset: number) => this.page<E>(`${this.options.url}${path}?limit=${PAGE}&offset=${offset}`, operation);
     const first = await page(0);
     if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no count');
     const offsets: number[] = [];
@@ -272,21 +246,32 @@ export class DefectDojoClient {
 
   /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
   private async product(name: string): Promise<KnownProduct | undefined> {
-    const base = `${this.options.url}/api/v2/products/`;
-    let next: string | null = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
-    const operation = `product lookup of ${name}`;
-    while (next) {
-      const response = await send(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-      const page = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown };
-      if (!Array.isArray(page?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
-      const product = (page.results as { name?: unknown; prod_type?: unknown }[]).find((p) => p?.name === name);
+    for await (const results of this.pages<{ name?: unknown; prod_type?: unknown }>('/api/v2/products/', { name }, `product lookup of ${name}`)) {
+      const product = results.find((p) => p?.name === name);
       if (product) {
         const typeId = typeof product.prod_type === 'number' ? product.prod_type : undefined;
         return { productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
       }
-      next = nextPage(base, page.next);
     }
     return undefined;
+  }
+
+  /** One page of a DRF list: its entries, the next page's address (ours: `nextPage`) and the total `count` as answered. */
+  private async page<E>(url: string, operation: string): Promise<{ results: E[]; next: string | null; count: unknown }> {
+    const response = await send(SERVICE, operation, url, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+    const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown; count?: unknown };
+    if (!Array.isArray(body?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
+    return { results: body.results as E[], next: nextPage(url.split('?')[0]!, body.next), count: body.count };
+  }
+
+  /** Every page of a DRF list filtered by `query`, one after another through `next`: the caller may stop early. */
+  private async *pages<E>(path: string, query: Record<string, string>, operation: string): AsyncGenerator<E[]> {
+    let next: string | null = `${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE) })}`;
+    while (next) {
+      const page: { results: E[]; next: string | null } = await this.page<E>(next, operation);
+      yield page.results;
+      next = page.next;
+    }
   }
 
   /** `GET /api/v2/product_types/{id}/`, once per id; undefined when the token may not read it. */

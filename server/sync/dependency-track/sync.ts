@@ -1,4 +1,4 @@
-import { megabytes, UploadTooLarge, type DefectDojoClient, type KnownProduct } from '../defectdojo/client.js';
+import { UploadTooLarge, type DefectDojoClient, type KnownProduct } from '../defectdojo/client.js';
 import { productDirectory } from '../defectdojo/products.js';
 import type { FileContent } from '../http/multipart.js';
 import { spool } from '../http/spool.js';
@@ -38,18 +38,15 @@ export const UNVERSIONED_TEST = '(no version)';
  * is refused before anything is sent to DefectDojo.
  */
 async function exportContent(project: DependencyTrackProject, exported: Response, body: AsyncIterable<Uint8Array>, limit: number): Promise<{ content: FileContent; dispose?: () => Promise<void> }> {
-  const tooLarge = (size: string) =>
-    new UploadTooLarge(
-      `the FPF export of Dependency-Track project ${labelOf(project)} is ${size} MB, above the upload limit of ${megabytes(limit)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`,
-    );
+  const tooLarge = (bytes?: number) => new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
   const header = exported.headers.get('content-length');
   // A compressed answer's length is not the length of the bytes read from it.
   if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
     const length = Number(header);
-    if (length > limit) throw tooLarge(megabytes(length));
+    if (length > limit) throw tooLarge(length);
     return { content: { stream: body, length } };
   }
-  const spooled = await spool(body, limit, () => tooLarge(`over ${megabytes(limit)}`));
+  const spooled = await spool(body, limit, () => tooLarge());
   return { content: spooled, dispose: spooled.dispose };
 }
 

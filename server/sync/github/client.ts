@@ -3,6 +3,7 @@ import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { RequestError } from '@octokit/request-error';
 import { MAX_ANSWER_BYTES, syncCall } from '../../http/call-bounds.js';
 import { boundedFetch, transportFailure, type Fetch } from '../../http/outbound.js';
+import { realClock, type WaitingClock } from '../clock.js';
 import { HttpError, TransportError } from '../http/request.js';
 import { isTransient, retrying, type RetryPolicy } from '../http/retry.js';
 import type { GithubTarget } from './targets.js';
@@ -59,12 +60,10 @@ export interface GithubClientOptions {
   /** The same per resource, where a caller has a better use of the time (issue push lists instead of searching). */
   readonly maxRateLimitWaitMsFor?: Partial<Record<RateLimitResource, number>>;
   /** Time and waiting for rate-limit resets; tests pass a clock that does not wait. */
-  readonly clock?: { now(): number; sleep(ms: number): Promise<void> };
+  readonly clock?: WaitingClock;
   /** Told before a spent primary limit is waited out. */
   readonly onRateLimitWait?: (resource: RateLimitResource, waitMs: number) => void;
 }
-
-const REAL_CLOCK = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 
 /** The budget a call draws on, before its answer names it (`x-ratelimit-resource`). */
 export function resourceOf(url: string | undefined): RateLimitResource {
@@ -101,7 +100,7 @@ function operationOf(options: { method?: string; url?: string }): string {
  * object in place or pass it on untouched.
  */
 export function githubClient(target: GithubTarget, options: GithubClientOptions): GithubClient {
-  const clock = options.clock ?? REAL_CLOCK;
+  const clock = options.clock ?? realClock;
   const maxWaitMsOf = (resource: RateLimitResource): number => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
   /** Per resource: until when its primary limit is spent (epoch ms). */
   const exhaustedUntil = new Map<RateLimitResource, number>();

@@ -1,11 +1,10 @@
-import pLimit from 'p-limit';
 import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
 import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS } from '../defectdojo/scan-types.js';
 import { refusedAs } from '../credentials.js';
 import { HttpError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
-import { finishReport, message, notesOf, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { finishReport, message, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import { ALERT_KINDS, listRepositories, type AlertKind, type Repository } from './alerts.js';
 import { SecondaryRateLimit, type GithubClient } from './client.js';
 import type { KnownAlert } from './reports.js';
@@ -53,7 +52,7 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
     if (alerts.length === 0 && !(await productExists())) {
       return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
     }
-    const held = kind.knownPrefix !== undefined && alerts.length > 0 && (products ? products.has(repository.fullName) : await productExists());
+    const held = kind.knownPrefix !== undefined && alerts.length > 0 && (await productExists());
     const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix!) : new Map<string, KnownAlert>();
     const { document, kept } = kind.report(repository, alerts, known);
     if (kept && kept.length > 0) {
@@ -145,26 +144,15 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
       }
     }
   }
-  const total = work.length * ALERT_KINDS.length;
-  deps.progress.started(total);
   for (const failure of failures) deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
   const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
-  const limit = pLimit(deps.concurrency);
-  let done = 0;
-  const perRepository = await Promise.all(
-    work.map((w) =>
-      limit(async () => {
-        let exists: Promise<boolean> | undefined;
-        const productExists = () => (exists ??= retrying(() => deps.defectDojo.productExists(w.repository.fullName), deps.retry));
-        const results: ItemResult[] = [];
-        for (const kind of ALERT_KINDS) {
-          const result = await syncKind(w, kind, deps, productExists, products);
-          deps.progress.item(++done, total, result);
-          results.push(result);
-        }
-        return results;
-      }),
-    ),
-  );
-  return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...perRepository.flat()]);
+  const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+    const name = w.repository.fullName;
+    let exists: Promise<boolean> | undefined;
+    // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
+    // not true once an earlier kind made it: an empty list has nothing to close there.
+    const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
+    return (kind) => syncKind(w, kind, deps, productExists, products);
+  });
+  return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
 }

@@ -17,7 +17,7 @@ export interface Spooled {
 /**
  * Bytes kept in memory before the rest goes to a file. Most exports are tens of KB: a temporary
  * file each cost about 1.7 ms of CPU per project in the sync benchmark (create, write, read,
- * remove). With the sync's concurrency (8 by default) this holds at most 8 × 4 MiB at once.
+ * remove). With the sync's concurrency (4 by default) this holds at most 4 × 4 MiB at once.
  */
 export const IN_MEMORY_BYTES = 4 * 1024 * 1024;
 

@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
-
-export interface PacerClock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
+import type { WaitingClock } from '../clock.js';
 
 /** At most `max` requests in any rolling `ms`; when full, `wait` for a slot or `defer` (the caller leaves the work for later). */
 export interface PaceWindow {
@@ -25,7 +21,7 @@ export class Pacer {
   private readonly longest: number;
 
   constructor(
-    private readonly clock: PacerClock,
+    private readonly clock: WaitingClock,
     private readonly minIntervalMs: number,
     private readonly windows: readonly PaceWindow[] = [],
   ) {
@@ -88,7 +84,7 @@ export interface GithubPacers {
 export class PacerRegistry {
   private readonly pacers = new Map<string, GithubPacers>();
 
-  constructor(private readonly clock: PacerClock) {}
+  constructor(private readonly clock: WaitingClock) {}
 
   for(target: { readonly server: string; readonly token: string }): GithubPacers {
     const key = `${target.server.toLowerCase()}\n${createHash('sha256').update(target.token).digest('hex')}`;

@@ -1,13 +1,9 @@
+import type { WaitingClock } from '../clock.js';
 import type { Lease, SourceLocks } from '../service/locks.js';
 
-/** Waiting for another push's locks; tests pass a clock that does not wait. */
-export interface LockClock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
 export interface PushLockOptions {
-  readonly clock: LockClock;
+  /** Waiting for another push's locks. */
+  readonly clock: WaitingClock;
   /** The longest wait for another push to finish with a key. */
   readonly waitMs: number;
   /** Pause between two attempts on a held key. */

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/request.js';
+import { isRefusal } from '../credentials.js';
 import type { Timers } from './timers.js';
 
 export type NotReadyReason = 'configuration_invalid' | 'defectdojo_unreachable' | 'defectdojo_unauthorized' | 'shutting_down';
@@ -22,7 +22,7 @@ export const DEFAULT_FAILURE_MS = 10_000;
 
 /** A refusal of the token (401/403) is told apart from DefectDojo not answering. */
 function failureReason(err: unknown): NotReadyReason {
-  return err instanceof HttpError && (err.status === 401 || err.status === 403) ? 'defectdojo_unauthorized' : 'defectdojo_unreachable';
+  return isRefusal(err) ? 'defectdojo_unauthorized' : 'defectdojo_unreachable';
 }
 
 /**

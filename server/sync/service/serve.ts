@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { reportListenFailure } from '../../startup/checks.js';
 import { packageVersion } from '../../version.js';
 import type { ParsedArgs } from '../args.js';
+import { realClock } from '../clock.js';
 import type { SyncIo } from '../command.js';
 import { loadSyncConfig } from '../config.js';
 import { serviceLogger, serviceSecrets } from './log.js';
@@ -62,7 +62,7 @@ export async function serveCommand(args: ParsedArgs, env: NodeJS.ProcessEnv, io:
     locks,
     logger,
     timers: realTimers,
-    pacerClock: { now: () => Date.now(), sleep: (ms) => sleep(ms) },
+    pacerClock: realClock,
     version,
     ...(triggerToken ? { triggerToken } : {}),
   });

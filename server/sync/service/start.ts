@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { READINESS_PROBE } from '../../http/call-bounds.js';
 import { answerClientErrors } from '../../http/client-errors.js';
 import type { Logger } from '../../logger.js';
+import type { WaitingClock } from '../clock.js';
 import type { SyncOptions } from '../args.js';
 import type { LoadedConfig } from '../config.js';
 import type { Connector } from '../connector.js';
@@ -11,12 +12,12 @@ import { DefectDojoClient } from '../defectdojo/client.js';
 import { githubClient, type GithubClient } from '../github/client.js';
 import type { GithubTarget } from '../github/targets.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.js';
-import { PacerRegistry, type PacerClock } from '../issues/pacer.js';
+import { PacerRegistry } from '../issues/pacer.js';
 import { DEFAULT_PUSH_LOCK_WAIT } from '../issues/push-locks.js';
 import { pushIssues } from '../issues/push.js';
 import { humanProgress } from '../report.js';
 import { missingDefectDojo, SyncConfigError, type SyncConfig } from '../config.js';
-import { runConnector, scrub, secretValues } from '../run.js';
+import { runConnector } from '../run.js';
 import { createSyncApp } from './app.js';
 import type { SourceLocks } from './locks.js';
 import { SyncMetrics } from './metrics.js';
@@ -57,10 +58,11 @@ export interface SyncServiceParts {
   readonly config: ServiceConfig;
   readonly options: SyncOptions;
   readonly locks: SourceLocks;
+  /** `serviceLogger` (serve.ts): it scrubs the secrets from every line, progress lines included. */
   readonly logger: Logger;
   readonly timers: Timers;
   /** Waits between GitHub writes; tests pass a clock that does not wait. */
-  readonly pacerClock: PacerClock;
+  readonly pacerClock: WaitingClock;
   readonly version: string;
   readonly triggerToken?: string;
   readonly retry?: Partial<RetryPolicy>;
@@ -95,7 +97,8 @@ function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts:
     if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 } }));
     return clients.get(target)!;
   };
-  const lockClock = { now: () => parts.timers.now(), sleep: (ms: number) => new Promise<void>((resolve) => void parts.timers.setTimeout(resolve, ms)) };
+  // The service's own timers, not the real clock: whatever time the service was given.
+  const lockClock: WaitingClock = { now: () => parts.timers.now(), sleep: (ms) => new Promise<void>((resolve) => void parts.timers.setTimeout(resolve, ms)) };
   return async (report, log) => {
     const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
     const outcome = await pushIssues(products, {
@@ -129,7 +132,6 @@ export function assemble(parts: SyncServiceParts): Assembled {
     return { readiness, metrics, scheduler, issuePush: false, schedule: () => undefined };
   }
   const { config, secrets } = loaded;
-  const secretList = secretValues(loaded);
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...parts.retry, retries: parts.options.retries };
   const defectDojo = new DefectDojoClient({
     url: config.defectdojo.url!,
@@ -158,7 +160,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
         connector,
         loaded,
         parts.options,
-        humanProgress(connector.source, connector.noun, (line) => log.info(scrub(line, secretList))),
+        humanProgress(connector.source, connector.noun, (line) => log.info(line)),
         retry,
       ),
     ...(issuePush ? { issuePush } : {}),

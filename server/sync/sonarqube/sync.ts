@@ -1,8 +1,8 @@
-import pLimit from 'p-limit';
-import type { DefectDojoClient } from '../defectdojo/client.js';
+import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
+import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
-import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { finishReport, message, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { ProjectIssues, SonarQubeClient, SonarQubeIssue, SonarQubeProject } from './client.js';
 import { sonarReport } from './report.js';
 
@@ -63,7 +63,13 @@ export const SONARQUBE_KINDS: readonly Kind[] = [
 
 const labelOf = (p: SonarQubeProject): string => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
 
-async function syncKind(project: SonarQubeProject, kind: Kind, deps: SonarQubeSyncDeps, productExists: () => Promise<boolean>): Promise<ItemResult> {
+async function syncKind(
+  project: SonarQubeProject,
+  kind: Kind,
+  deps: SonarQubeSyncDeps,
+  productExists: () => Promise<boolean>,
+  products: ReadonlyMap<string, KnownProduct> | undefined,
+): Promise<ItemResult> {
   const label = `${labelOf(project)} ${kind.kind}`;
   const testTitle = kind.testTitle(project);
   const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: testTitle, scan_type: SCAN_TYPES.sonarQube };
@@ -88,6 +94,8 @@ async function syncKind(project: SonarQubeProject, kind: Kind, deps: SonarQubeSy
           filename: kind.filename,
           content,
           note: (text) => notes.push(text),
+          // Not in the directory: created by this run's issues (under the configured type) or new.
+          ...(products ? { product: products.get(project.name) ?? null } : {}),
         });
       },
       deps.retry,
@@ -108,32 +116,26 @@ export async function syncSonarQube(deps: SonarQubeSyncDeps): Promise<SourceRepo
   const startedAt = new Date();
   const head = { command: 'sync-sonarqube', source: 'sonarqube' as const, startedAt };
   let projects: SonarQubeProject[];
+  // DefectDojo's products are listed while SonarQube lists its projects.
+  const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
   try {
     projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
   } catch (err) {
+    await pendingProducts;
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
   }
-  const total = projects.length * SONARQUBE_KINDS.length;
-  deps.progress.started(total);
-  const limit = pLimit(deps.concurrency);
-  let done = 0;
-  const perProject = await Promise.all(
-    projects.map((project) =>
-      limit(async () => {
-        let exists: Promise<boolean> | undefined;
-        // Asked once, and only when a kind has nothing to send; a reimport before it made the product.
-        let made = false;
-        const productExists = async () => made || (await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
-        const results: ItemResult[] = [];
-        for (const kind of SONARQUBE_KINDS) {
-          const result = await syncKind(project, kind, deps, productExists);
-          if (result.status === 'synced') made = true;
-          deps.progress.item(++done, total, result);
-          results.push(result);
-        }
-        return results;
-      }),
-    ),
-  );
-  return finishReport(head, perProject.flat());
+  const products = await pendingProducts;
+  const items = await syncEachKind(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
+    let exists: Promise<boolean> | undefined;
+    // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
+    let made = false;
+    const productExists = async () =>
+      made || (products ? products.has(project.name) : await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
+    return async (kind) => {
+      const result = await syncKind(project, kind, deps, productExists, products);
+      if (result.status === 'synced') made = true;
+      return result;
+    };
+  });
+  return finishReport(head, items);
 }
