@@ -84,6 +84,20 @@ describe('broker POST /webhook', () => {
     assert.equal(h.github.count(), 0);
   });
 
+  it('installation events are acknowledged even when the app is unconfigured (nothing was cached for it to forget)', async () => {
+    const configured = { ...h.backend.env };
+    for (const change of [{ FORGE_APP_ID: undefined }, { FORGE_APP_PRIVATE_KEY: 'garbage' }, { FORGE_API_BASE: 'not a url' }]) {
+      Object.assign(h.backend.env, change);
+      for (const event of ['installation', 'installation_repositories']) {
+        const payload = { action: 'added', installation: { id: 99 }, repositories_added: [{ full_name: REPO }], event, change: Object.keys(change) };
+        const res = await deliver(payload, { event });
+        assert.deepEqual([res.status, res.body], [200, { ok: true, ignored: event }], JSON.stringify(change));
+      }
+      Object.assign(h.backend.env, configured);
+    }
+    assert.equal(h.github.count(), 0);
+  });
+
   it('a delivery id seen in the last 24 hours does nothing the second time', async () => {
     const id = randomUUID();
     const payload = pushPayload();
