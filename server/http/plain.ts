@@ -12,6 +12,9 @@ import { AppError } from './errors.js';
 /** Headers every answer carries (`apiHeaders` for the Express routes). */
 export const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
 
+/** A token request (both brokers' `POST /token`) is a few KB; anything near this is not one. */
+export const TOKEN_BODY_LIMIT = 64 * 1024;
+
 /** A JSON answer with the API headers and an exact length. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
   const text = JSON.stringify(body);
