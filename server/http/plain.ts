@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { API_HEADERS } from './api-headers.js';
 import { AppError } from './errors.js';
 
 /**
@@ -8,9 +9,6 @@ import { AppError } from './errors.js';
  * routing alone). Everything else stays on Express. These helpers give the hot route the same
  * answers the Express routes give: the same headers, body limits and error bodies.
  */
-
-/** Headers every answer carries (`apiHeaders` for the Express routes). */
-export const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
 
 /** A token request (both brokers' `POST /token`) is a few KB; anything near this is not one. */
 export const TOKEN_BODY_LIMIT = 64 * 1024;
