@@ -7,13 +7,6 @@ const SECRET_NAMES = ['authorization', 'cookie', 'x-hub-signature-256', 'token',
 const SECRETS = new Set(SECRET_NAMES);
 
 /**
- * Top-level names, for pino's own redaction, which also covers child-logger bindings (the censor
- * below sees log objects only). Request logs carry no headers or bodies in the first place; this
- * is the second line of defence.
- */
-export const REDACTED_PATHS = [...SECRET_NAMES, 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-hub-signature-256"]'];
-
-/**
  * The same names anywhere in the first levels of a log object (`settings.privateKey`,
  * `req.headers.authorization`), censored in one pass over its keys. pino's wildcard paths
  * (`*.token`) did this at about 40 µs per line, more than the rest of `/token`'s logging.
@@ -47,7 +40,11 @@ export function createLogger(options: { level?: string; destination?: Destinatio
       level: options.level ?? 'info',
       base: { service: options.service ?? 'gatehouse' },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      // pino's redaction covers child-logger bindings, which the `log` formatter never sees: the
+      // names at the top level, and a `req` binding through its serializer (nested redact paths
+      // such as `req.headers.authorization` cost about 1.4 µs on every line).
+      redact: { paths: SECRET_NAMES, censor: '[redacted]' },
+      serializers: { req: (req: Record<string, unknown>) => censored(req) },
       formatters: { level: (label) => ({ level: label }), log: (object) => censored(object) },
     },
     options.destination ?? pino.destination({ dest: 1, sync: true }),

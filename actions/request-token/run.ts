@@ -1,6 +1,7 @@
 import type { ActionsCore } from '../shared/core.js';
 import { baseUrl, booleanInput, InputError, optionalInput } from '../shared/inputs.js';
 import type { ActionHttp } from '../shared/http.js';
+import { spaceControlCharacters } from '../../server/http/control-characters.js';
 import { brokerSaid, fetchOidcToken, parseObject, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
 
 export const DEFAULT_AUDIENCE = 'gatehouse-broker';
@@ -85,7 +86,7 @@ const emptyOutputs = (core: TokenCore) => {
  */
 export async function run(deps: RequestTokenDeps): Promise<void> {
   const { core } = deps;
-  const appName = (optionalInput(core, 'app-name') ?? DEFAULT_APP_NAME).replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
+  const appName = spaceControlCharacters(optionalInput(core, 'app-name') ?? DEFAULT_APP_NAME);
   let settings: Settings;
   try {
     settings = readSettings(core);

@@ -1,5 +1,5 @@
-/** Control characters and the Unicode line separators: each becomes a space. */
-const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
+import { spaceControlCharacters } from '../../server/http/control-characters.js';
+
 /** Format characters (bidi overrides, zero-width): dropped, so they cannot split a credential in two. */
 const FORMAT = /\p{Cf}/gu;
 /** A run of characters a credential is written with (base64, base64url, hex, JWT dots). */
@@ -23,7 +23,8 @@ export const HIDDEN = '[hidden]';
 export function peerText(value: unknown, options: { max?: number; secrets?: readonly string[] } = {}): string | undefined {
   if (typeof value !== 'string') return undefined;
   const max = options.max ?? 80;
-  let text = value.replace(CONTROL, ' ').replace(FORMAT, '');
+  // Control characters and the Unicode line separators become spaces (runs of spaces are one below).
+  let text = spaceControlCharacters(value).replace(FORMAT, '');
   for (const secret of options.secrets ?? []) if (secret.length >= 8) text = text.split(secret).join(HIDDEN);
   text = text
     .replace(CREDENTIAL_RUN, (run) => (credentialShaped(run) ? HIDDEN : run))

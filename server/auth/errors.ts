@@ -21,13 +21,16 @@ export class OidcTokenRejected extends Error {
 }
 
 /** How long a caller is asked to wait when the issuer's key endpoint failed. */
-export const KEY_SET_RETRY_AFTER_SECONDS = 5;
+const KEY_SET_RETRY_AFTER_SECONDS = 5;
 
 /** No verdict: the issuer's key set could not be obtained. Retrying often helps (503). */
 export class OidcKeySetUnavailable extends Error {
   override readonly name = 'OidcKeySetUnavailable';
-  /** When a retry can succeed at the earliest: the next fetch the issuer's interval allows. */
-  readonly retryAfterSeconds: number | undefined;
+  /**
+   * When a retry can succeed at the earliest: the next fetch the issuer's interval allows, or
+   * `KEY_SET_RETRY_AFTER_SECONDS` when the fetch itself failed. Every route's `Retry-After`.
+   */
+  readonly retryAfterSeconds: number;
   /**
    * The issuer's key endpoint failed (this time, or on the last attempt within the refetch
    * interval), as opposed to a fetch not being allowed yet after one that worked.
@@ -38,7 +41,7 @@ export class OidcKeySetUnavailable extends Error {
     options: { cause?: unknown; retryAfterSeconds?: number; unreachable?: boolean } = {},
   ) {
     super(`key set of ${issuer} unavailable`, options.cause === undefined ? undefined : { cause: options.cause });
-    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.retryAfterSeconds = options.retryAfterSeconds ?? KEY_SET_RETRY_AFTER_SECONDS;
     this.unreachable = options.unreachable ?? true;
   }
 }

@@ -1,4 +1,4 @@
-import { KEY_SET_RETRY_AFTER_SECONDS, OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
+import { OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
 import { fingerprint } from '../auth/fingerprint.js';
 import { AppError } from '../http/errors.js';
 import { isJsonObject, present } from '../http/json-body.js';
@@ -107,7 +107,7 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
 function toHttpError(err: unknown): unknown {
   if (err instanceof OidcTokenRejected) return new AppError(401, 'invalid_oidc_token', { reason: err.reason }, { cause: err });
   if (err instanceof OidcKeySetUnavailable) {
-    const retryAfter = String(err.retryAfterSeconds ?? KEY_SET_RETRY_AFTER_SECONDS);
+    const retryAfter = String(err.retryAfterSeconds);
     return new AppError(503, 'oidc_key_fetch_failed', { reason: 'jwks_unavailable' }, { cause: err, headers: { 'Retry-After': retryAfter } });
   }
   if (err instanceof ExchangeRefused) {

@@ -13,18 +13,14 @@ import { handleDelivery, PayloadSignature, statedSignature, type WebhookDeps } f
 
 /** File contents travel base64-encoded in the body. */
 const SIGN_BODY_LIMIT = '8mb';
-/** Push payloads stay well below this; the platform itself caps deliveries at 25 MB. */
-const WEBHOOK_BODY_LIMIT = 10 * 1024 * 1024;
 /**
- * Webhook bodies are read before anyone is authenticated, so at most this many at once (others
- * wait, unread, for at most `WEBHOOK_WAIT_MS`, and at most `WEBHOOK_MAX_WAITING` of them), and
- * each within GitHub's own 10 s delivery timeout: what a stranger can make the backend hold is
- * 2 × 10 MB, however many connections it opens.
+ * Webhook bodies are read before anyone is authenticated, so at most `readers` at once (others
+ * wait, unread, for at most `waitMs`, and at most `maxWaiting` of them), and each within GitHub's
+ * own 10 s delivery timeout: what a stranger can make the backend hold is 2 × 10 MB, however many
+ * connections it opens. Push payloads stay well below `limit`; the platform itself caps deliveries
+ * at 25 MB. Exported for the tests that pin these bounds without waiting them out.
  */
-const WEBHOOK_READERS = 2;
-const WEBHOOK_MAX_WAITING = 64;
-const WEBHOOK_WAIT_MS = 10_000;
-const WEBHOOK_READ_MS = 10_000;
+export const WEBHOOK_BODY = { readers: 2, maxWaiting: 64, limit: 10 * 1024 * 1024, waitMs: 10_000, readMs: 10_000 } as const;
 
 export interface BrokerRouteDeps extends IssueTokenDeps, WebhookDeps {
   readonly settings: () => BrokerSettings;
@@ -63,7 +59,7 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
     ],
   });
 
-  const webhookSlots = new BodySlots(WEBHOOK_READERS, WEBHOOK_MAX_WAITING);
+  const webhookSlots = new BodySlots(WEBHOOK_BODY.readers, WEBHOOK_BODY.maxWaiting);
   route(router, '/webhook', {
     post: [
       (req, res, next) => {
@@ -82,9 +78,9 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
       },
       slottedRawBody({
         slots: webhookSlots,
-        limit: WEBHOOK_BODY_LIMIT,
-        waitMs: WEBHOOK_WAIT_MS,
-        readMs: WEBHOOK_READ_MS,
+        limit: WEBHOOK_BODY.limit,
+        waitMs: WEBHOOK_BODY.waitMs,
+        readMs: WEBHOOK_BODY.readMs,
         busyCode: 'webhook_busy',
         onChunk: (req, chunk) => (req.res!.locals.signature as PayloadSignature).update(chunk),
       }),

@@ -1,13 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerError } from '../http/error-handler.js';
 import { parseJson } from '../http/json-body.js';
-import { readBody, sendJson } from '../http/plain.js';
+import { readBody, sendJson, TOKEN_BODY_LIMIT } from '../http/plain.js';
 import { noteLogLine } from '../http/request-logging.js';
 import { issueToken, parseTokenRequest, type IssueTokenDeps } from './issue-token.js';
 import type { BrokerSettings } from './settings.js';
-
-/** A token request is a few KB; anything near this is not one. */
-export const TOKEN_BODY_LIMIT = 64 * 1024;
 
 /**
  * `POST /token` as a plain node:http handler (see `http/plain.ts` for why it bypasses Express):

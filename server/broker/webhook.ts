@@ -127,14 +127,16 @@ const INSTALLATION_EVENTS = new Set(['installation', 'installation_repositories'
  * for the sender the event is still only acknowledged.
  */
 function forgetInstallation(deps: WebhookDeps, settings: BrokerSettings, payload: Record<string, unknown>): void {
-  if (!settings.primary.ok) return;
+  // Without a usable app nothing was cached for it, and the event is acknowledged all the same.
+  if (!settings.primary.ok || !settings.primary.value.apiBase.ok || !settings.primary.value.app.ok) return;
+  const { apiBase, app } = settings.primary.value;
   const installation = payload.installation as { id?: unknown } | undefined;
   const names = ['repositories', 'repositories_added', 'repositories_removed'].flatMap((field) => {
     const list = payload[field];
     return Array.isArray(list) ? list.map((r: { full_name?: unknown }) => r?.full_name).filter((n): n is string => typeof n === 'string') : [];
   });
   const id = typeof installation?.id === 'number' ? installation.id : undefined;
-  deps.installations.forgetInstallation(appClientFor(deps.clients, settings.primary.value), id, names);
+  deps.installations.forgetInstallation(apiBase.value, app.value.appId, id, names);
 }
 
 function pushTarget(payload: Record<string, unknown>): { branch: string | null; owner: string; repo: string; repositoryId: number; installationId?: number } {

@@ -12,6 +12,10 @@
  * line; refusing them would be a different rule about how text displays.
  */
 const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+const CONTROL_RUNS = new RegExp(`${CONTROL.source}+`, 'gu');
 
 /** Whether `s` holds a control character in the sense above. One class, no quantifier: linear. */
 export const hasControlCharacter = (s: string): boolean => CONTROL.test(s);
+
+/** `s` with each run of control characters in the sense above made one space: text for one line. */
+export const spaceControlCharacters = (s: string): string => s.replace(CONTROL_RUNS, ' ');

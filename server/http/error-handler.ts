@@ -20,7 +20,8 @@ function fromBodyParser(err: { type?: unknown; status?: unknown }): AppError | u
   }
 }
 
-export function toAppError(err: unknown): AppError {
+/** What an error is answered with: its own status and code, or the client error behind it, or 500. */
+function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   // No verdict was reached and nothing was half-written: the client may retry.
   if (err instanceof StoreUnavailable) return new AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { API_HEADERS } from './api-headers.js';
 import { AppError } from './errors.js';
 
 /**
@@ -9,8 +10,8 @@ import { AppError } from './errors.js';
  * answers the Express routes give: the same headers, body limits and error bodies.
  */
 
-/** Headers every answer carries (`apiHeaders` for the Express routes). */
-export const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
+/** A token request (both brokers' `POST /token`) is a few KB; anything near this is not one. */
+export const TOKEN_BODY_LIMIT = 64 * 1024;
 
 /** A JSON answer with the API headers and an exact length. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
@@ -20,36 +21,57 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /**
- * The request body, at most `limit` bytes (`413 payload_too_large`); a compressed body is
- * `415 unsupported_media_type` and a body cut off is `400 invalid_request`, as body-parser answers
- * them on the Express routes.
+ * Why a body cannot be read at all, from its headers alone: compressed (`415
+ * unsupported_media_type`) or announced over `limit` (`413 payload_too_large`), as body-parser
+ * answers them on the Express routes.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function bodyRefusal(req: IncomingMessage, limit: number): AppError | undefined {
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
-  if (encoding !== 'identity') return Promise.reject(new AppError(415, 'unsupported_media_type'));
+  if (encoding !== 'identity') return new AppError(415, 'unsupported_media_type');
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(new AppError(413, 'payload_too_large'));
+  if (declared !== undefined && Number(declared) > limit) return new AppError(413, 'payload_too_large');
+  return undefined;
+}
+
+export interface ReadBodyOptions {
+  /** Sees each chunk as it arrives (a signature computed while the body streams in). */
+  readonly onChunk?: (chunk: Buffer) => void;
+  /** How long the whole body may take to arrive (`408 request_timeout` after it). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The request body, at most `limit` bytes: refused as `bodyRefusal` says, `413
+ * payload_too_large` when more arrives, `400 invalid_request` when it is cut off or the stream
+ * fails, `408 request_timeout` past `timeoutMs`. A refused body's stream is paused.
+ */
+export function readBody(req: IncomingMessage, limit: number, options: ReadBodyOptions = {}): Promise<Buffer> {
+  const refused = bodyRefusal(req, limit);
+  if (refused) return Promise.reject(refused);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const fail = (error: AppError): void => {
-      req.off('data', onData).off('end', onEnd).off('close', onClose);
+    const settle = (error?: AppError): void => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (!error) return resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
       req.pause();
       reject(error);
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) return fail(new AppError(413, 'payload_too_large'));
+      if (size > limit) return settle(new AppError(413, 'payload_too_large'));
+      options.onChunk?.(chunk);
       chunks.push(chunk);
     };
-    const onEnd = (): void => {
-      req.off('close', onClose);
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
+    const onEnd = (): void => settle();
+    const onError = (): void => settle(new AppError(400, 'invalid_request'));
+    // The sender went away before the end.
     const onClose = (): void => {
-      if (!req.complete) fail(new AppError(400, 'invalid_request'));
+      if (!req.complete) settle(new AppError(400, 'invalid_request'));
     };
-    req.on('data', onData).once('end', onEnd).once('close', onClose);
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => settle(new AppError(408, 'request_timeout')), options.timeoutMs);
+    req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
   });
 }
 

@@ -48,15 +48,7 @@ export function requestLogging(logger: Logger, options: { probePaths?: readonly 
     const id = requestId(req, res);
     const path = (req.url ?? '').split('?')[0]!;
     req.id = id;
-    // The child logger is made when a route first logs through it: most requests log only their
-    // one line at the end, and a child per request was a measurable part of `/token`'s cost.
-    const request = { id, method: req.method, path };
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      get: () => (child ??= logger.child({ req: request })),
-      set: (replacement: Logger) => void (child = replacement),
-    });
+    req.log = logger.child({ req: { id, method: req.method, path } });
     let logged = false;
     const done = (): void => {
       if (logged) return;
@@ -67,8 +59,7 @@ export function requestLogging(logger: Logger, options: { probePaths?: readonly 
       const fields = { res: { statusCode: res.statusCode }, responseTime, ...(failed ? { err: res.err ?? new Error(`failed with status code ${res.statusCode}`) } : {}), ...line?.fields };
       const level = probes.has(path) ? 'debug' : failed ? 'error' : 'info';
       const message = failed ? 'request errored' : res.writableFinished ? (line?.msg ?? 'request completed') : 'request aborted';
-      if (child) child[level](fields, message);
-      else logger[level]({ req: request, ...fields }, message);
+      req.log[level](fields, message);
     };
     res.once('finish', done);
     res.once('close', done);

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError } from './errors.js';
+import { bodyRefusal, readBody } from './plain.js';
 
 /**
  * A fixed number of request bodies read at once, and a bounded number of requests waiting for a
@@ -89,10 +90,9 @@ export function slottedRawBody(options: SlottedBodyOptions): RequestHandler {
       res.set('Connection', 'close');
       next(error);
     };
-    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
-    if (encoding !== 'identity') return refuse(new AppError(415, 'unsupported_media_type'));
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > options.limit) return refuse(new AppError(413, 'payload_too_large'));
+    // Refused from the headers alone, without taking a slot.
+    const refused = bodyRefusal(req, options.limit);
+    if (refused) return refuse(refused);
 
     const hungUp = new AbortController();
     const onHangUp = (): void => hungUp.abort();
@@ -101,36 +101,19 @@ export function slottedRawBody(options: SlottedBodyOptions): RequestHandler {
       req.off('close', onHangUp);
       if (hungUp.signal.aborted) return release?.();
       if (!release) return refuse(new AppError(503, options.busyCode, {}, { headers: { 'Retry-After': String(Math.ceil(options.waitMs / 1000)) } }));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      const finish = (error?: AppError): void => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-        release();
-        if (error) {
-          req.pause();
-          return refuse(error);
-        }
-        req.rawBody = Buffer.concat(chunks, size);
-        next();
-      };
-      const onData = (chunk: Buffer): void => {
-        size += chunk.length;
-        if (size > options.limit) return finish(new AppError(413, 'payload_too_large'));
-        options.onChunk?.(req, chunk);
-        chunks.push(chunk);
-      };
-      const onEnd = (): void => finish();
-      const onError = (): void => finish(new AppError(400, 'invalid_request'));
-      // The sender went away before the end: nothing is answered to anyone, the slot is freed.
-      const onClose = (): void => {
-        if (!req.complete) finish(new AppError(400, 'invalid_request'));
-      };
-      const timer = setTimeout(() => finish(new AppError(408, 'request_timeout')), options.readMs);
-      req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+      const onChunk = options.onChunk;
+      readBody(req, options.limit, { timeoutMs: options.readMs, ...(onChunk ? { onChunk: (chunk: Buffer) => onChunk(req, chunk) } : {}) }).then(
+        (body) => {
+          release();
+          req.rawBody = body;
+          next();
+        },
+        (error: AppError) => {
+          // A sender that went away is answered nothing; the slot is freed all the same.
+          release();
+          refuse(error);
+        },
+      );
     });
   };
 }

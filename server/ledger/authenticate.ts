@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { bearerCredential } from '../auth/bearer.js';
-import { KEY_SET_RETRY_AFTER_SECONDS, OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
+import { OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
 import { fingerprint } from '../auth/fingerprint.js';
 import type { OidcVerifier } from '../auth/verifier.js';
 import { AppError } from '../http/errors.js';
@@ -26,7 +26,7 @@ export function authenticate(verifier: OidcVerifier, settings: () => LedgerSetti
     } catch (err) {
       if (err instanceof OidcTokenRejected) throw unauthorized(err.reason, err);
       if (err instanceof OidcKeySetUnavailable) {
-        throw new AppError(503, 'jwks_unavailable', {}, { cause: err, headers: { 'Retry-After': String(err.retryAfterSeconds ?? KEY_SET_RETRY_AFTER_SECONDS) } });
+        throw new AppError(503, 'jwks_unavailable', {}, { cause: err, headers: { 'Retry-After': String(err.retryAfterSeconds) } });
       }
       throw err;
     }

@@ -71,7 +71,11 @@ export function createMinimalApp(deps: MinimalAppDeps): RequestListener {
   // the spellings Express also matches (`/token/`, `/TOKEN`) and answers the other methods.
   const token = tokenHandler(tokenDeps, settings, logOutcome);
   app.post('/token', (req, res) => void token(req, res));
-  app.all('/token', refuse('method_not_allowed'));
+  // A refused `/token` request is a `/token` request too: it writes its one outcome line.
+  app.all('/token', () => {
+    logOutcome('method_not_allowed');
+    throw new Refusal('method_not_allowed');
+  });
   app.use(refuse('not_found'));
 
   const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {

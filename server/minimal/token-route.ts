@@ -2,12 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BrokerSettings } from '../broker/settings.js';
 import { AppError } from '../http/errors.js';
 import { parseJson } from '../http/json-body.js';
-import { readBody, sendJson } from '../http/plain.js';
+import { readBody, sendJson, TOKEN_BODY_LIMIT } from '../http/plain.js';
 import { Refusal, type Outcome } from './outcomes.js';
 import { mintForCaller, parseRequest, type MinimalTokenDeps } from './token.js';
-
-/** A token request is a few KB; anything near this is not one. */
-const TOKEN_BODY_LIMIT = 64 * 1024;
 
 /** The class name of what failed verification (jose's when there is one) or broke: never a message. */
 function exceptionClass(err: Refusal): string | undefined {

@@ -1,4 +1,4 @@
-import { KEY_SET_RETRY_AFTER_SECONDS, OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
+import { OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
 import type { OidcVerifier } from '../auth/verifier.js';
 import type { BrokerSettings, Setting } from '../broker/settings.js';
 import { exchangeToken, ExchangeRefused } from '../broker/token-exchange.js';
@@ -72,7 +72,7 @@ export async function mintForCaller(
 /** The minimal broker's answers to the exchange's failures (its own error table). */
 function toRefusal(err: unknown): unknown {
   if (err instanceof OidcTokenRejected) return new Refusal('invalid_oidc', { cause: err });
-  if (err instanceof OidcKeySetUnavailable) return new Refusal('jwks_unavailable', { cause: err }, err.retryAfterSeconds ?? KEY_SET_RETRY_AFTER_SECONDS);
+  if (err instanceof OidcKeySetUnavailable) return new Refusal('jwks_unavailable', { cause: err }, err.retryAfterSeconds);
   if (err instanceof ExchangeRefused) return new Refusal(err.kind === 'app_unconfigured' ? 'config_unavailable' : err.kind, { cause: err });
   if (err instanceof AppNotInstalled) return new Refusal('app_not_installed', { cause: err });
   if (err instanceof InstallationLookupFailed || err instanceof MintFailed) return new Refusal('mint_failed', { cause: err }, platformRetryAfter(err));

@@ -19,8 +19,6 @@ export interface PlatformClientOptions {
   readonly userAgent: string;
 }
 
-export { API_VERSION };
-
 export interface Installation {
   readonly id: number;
   /** The installation's own grant: permission name → `read` / `write` / `admin`. */

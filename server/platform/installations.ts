@@ -40,11 +40,11 @@ export class InstallationDirectory {
   }
 
   forRepository(app: AppClient, owner: string, repo: string): Promise<Installation | null> | Installation | null {
-    return this.lookup(this.key(app, `repo:${owner}/${repo}`.toLowerCase()), () => app.repositoryInstallation(owner, repo));
+    return this.lookup(repositoryKey(app.apiBase, app.credentials.appId, owner, repo), () => app.repositoryInstallation(owner, repo));
   }
 
   byId(app: AppClient, installationId: number): Promise<Installation | null> | Installation | null {
-    return this.lookup(this.key(app, `id:${installationId}`), () => app.installation(installationId));
+    return this.lookup(installationKey(app.apiBase, app.credentials.appId, installationId), () => app.installation(installationId));
   }
 
   /** A cached answer at once (the warm `/token` path, without `fetch`'s promise machinery); a shared lookup otherwise. */
@@ -56,21 +56,30 @@ export class InstallationDirectory {
 
   /** Drops a cached repository lookup (the installation refused a mint for it, or changed). */
   forget(app: AppClient, owner: string, repo: string): void {
-    this.cache.delete(this.key(app, `repo:${owner}/${repo}`.toLowerCase()));
+    this.cache.delete(repositoryKey(app.apiBase, app.credentials.appId, owner, repo));
   }
 
-  /** Drops what is cached for an installation and the `owner/name` repositories an event named. */
-  forgetInstallation(app: AppClient, installationId: number | undefined, repositories: readonly string[]): void {
-    if (installationId !== undefined) this.cache.delete(this.key(app, `id:${installationId}`));
+  /**
+   * Drops what is cached for an installation and the `owner/name` repositories an event named.
+   * Takes the API base and app id, not a client: the webhook has no use for one, and building it
+   * would parse the app key (and fail when it is unusable) only to name cache entries.
+   */
+  forgetInstallation(apiBase: string, appId: string, installationId: number | undefined, repositories: readonly string[]): void {
+    if (installationId !== undefined) this.cache.delete(installationKey(apiBase, appId, installationId));
     for (const fullName of repositories) {
       const [owner, repo, ...rest] = fullName.split('/');
-      if (owner && repo && rest.length === 0) this.forget(app, owner, repo);
+      if (owner && repo && rest.length === 0) this.cache.delete(repositoryKey(apiBase, appId, owner, repo));
     }
   }
+}
 
-  private key(app: AppClient, what: string): string {
-    return `${app.apiBase}\n${app.credentials.appId}\n${what}`;
-  }
+/** Cache keys: per API base and app, so two platforms or apps never share an answer. */
+function repositoryKey(apiBase: string, appId: string, owner: string, repo: string): string {
+  return `${apiBase}\n${appId}\n${`repo:${owner}/${repo}`.toLowerCase()}`;
+}
+
+function installationKey(apiBase: string, appId: string, installationId: number): string {
+  return `${apiBase}\n${appId}\nid:${installationId}`;
 }
 
 function installed(entry: Entry | undefined): Installation | null {

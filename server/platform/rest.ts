@@ -19,6 +19,16 @@ class ConnectTimedOut extends Error {
 }
 
 /**
+ * Keep-alive pools shared by every client of the process (an agent keeps one pool per host and
+ * port): a client is made per (API base, app, key), and `AppClients` drops old ones without a
+ * hook to close a pool of their own, while their calls in flight may still use it.
+ */
+const AGENTS = {
+  'http:': new HttpAgent({ keepAlive: true, scheduling: 'lifo' }),
+  'https:': new HttpsAgent({ keepAlive: true, scheduling: 'lifo' }),
+} as const;
+
+/**
  * The platform calls on `/token`'s path (installation lookup, mint), made with Node's own HTTP
  * client over keep-alive connections and nothing around it. Octokit over `fetch` cost about twice
  * a plain HTTP request per call (a Request, web streams, hooks, a bigint-safe JSON parser), and
@@ -38,7 +48,7 @@ export class PlatformRest {
     this.base = new URL(apiBase.endsWith('/') ? apiBase : `${apiBase}/`);
     const secure = this.base.protocol === 'https:';
     this.send = secure ? httpsRequest : httpRequest;
-    this.agent = secure ? new HttpsAgent({ keepAlive: true, scheduling: 'lifo' }) : new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
+    this.agent = AGENTS[secure ? 'https:' : 'http:'];
   }
 
   /** The answer's JSON on 2xx; a `PlatformError` otherwise (with status, or null when no answer came). */

@@ -311,6 +311,12 @@ describe('broker POST /token', () => {
         assert.deepEqual([res.status, res.body], [405, { error: 'method_not_allowed' }]);
         assert.equal(res.headers.get('allow'), 'POST');
       }
+      // Each refused request still writes its one request log line.
+      const lines = h.backend.logs.lines().filter((l) => (l.req as { path?: string } | undefined)?.path === '/token');
+      assert.deepEqual(
+        lines.map((l) => [(l.req as { method: string }).method, (l.res as { statusCode: number }).statusCode]),
+        [['GET', 405], ['PUT', 405], ['DELETE', 405]],
+      );
     });
 
     for (const [what, answer] of [

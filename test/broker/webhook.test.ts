@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WEBHOOK_BODY } from '../../server/broker/routes.js';
 import { send } from '../security/raw-http.js';
+import { heldUpload } from '../support/held-upload.js';
 import { call } from '../support/http.js';
 import { hubSignature, pushPayload, REPO, startBroker, type BrokerHarness } from '../support/broker.js';
 
@@ -84,6 +87,20 @@ describe('broker POST /webhook', () => {
     assert.equal(h.github.count(), 0);
   });
 
+  it('installation events are acknowledged even when the app is unconfigured (nothing was cached for it to forget)', async () => {
+    const configured = { ...h.backend.env };
+    for (const change of [{ FORGE_APP_ID: undefined }, { FORGE_APP_PRIVATE_KEY: 'garbage' }, { FORGE_API_BASE: 'not a url' }]) {
+      Object.assign(h.backend.env, change);
+      for (const event of ['installation', 'installation_repositories']) {
+        const payload = { action: 'added', installation: { id: 99 }, repositories_added: [{ full_name: REPO }], event, change: Object.keys(change) };
+        const res = await deliver(payload, { event });
+        assert.deepEqual([res.status, res.body], [200, { ok: true, ignored: event }], JSON.stringify(change));
+      }
+      Object.assign(h.backend.env, configured);
+    }
+    assert.equal(h.github.count(), 0);
+  });
+
   it('a delivery id seen in the last 24 hours does nothing the second time', async () => {
     const id = randomUUID();
     const payload = pushPayload();
@@ -150,6 +167,23 @@ describe('broker POST /webhook', () => {
       assert.match(answer.text, /^HTTP\/1\.1 401/);
       assert.match(answer.text, /\{"error":"invalid_signature"\}/);
       assert.ok(answer.ms < 2000, `closed after ${answer.ms} ms`);
+    });
+
+    it('503 webhook_busy with Retry-After: 10 once 2 bodies are being read and 64 wait; the read and wait bounds are 10 s', async () => {
+      assert.deepEqual(WEBHOOK_BODY, { readers: 2, maxWaiting: 64, limit: 10 * 1024 * 1024, waitMs: 10_000, readMs: 10_000 });
+      const port = Number(new URL(h.backend.url).port);
+      const headers = { 'x-github-event': 'push', 'x-github-delivery': 'held', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` };
+      // Two readers each hold a slot with a body half sent; 64 more wait for one, unread.
+      const held = await Promise.all(Array.from({ length: 2 + 64 }, () => heldUpload(port, 500, 10, { path: '/webhook', headers })));
+      try {
+        await sleep(500);
+        const started = Date.now();
+        const res = await send(`${h.backend.url}/webhook`, { body: '{}', headers: { ...headers, 'x-github-delivery': randomUUID() } });
+        assert.deepEqual([res.status, res.body, res.headers['retry-after']], [503, { error: 'webhook_busy' }, '10']);
+        assert.ok(Date.now() - started < 2000, 'refused at once, not after waiting');
+      } finally {
+        for (const socket of held) socket.destroy();
+      }
     });
 
     it('413 payload_too_large for a body announced over 10 MB, before it is read', async () => {

@@ -173,6 +173,8 @@ describe('minimal broker', () => {
       assert.deepEqual([res.status, res.body], [405, { error: 'method_not_allowed' }], path);
     }
     assert.deepEqual((await call(`${server.url}/token`)).body, { error: 'method_not_allowed' });
+    // The PUT and the GET on /token each wrote their one outcome line; the other paths wrote none.
+    assert.deepEqual(outcomes().map((l) => l.outcome), ['method_not_allowed', 'method_not_allowed']);
   });
 
   it('log lines: one per /token request, a closed vocabulary, never caller text; OIDC failures name only the exception class', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { hasControlCharacter } from '../../server/http/control-characters.js';
+import { hasControlCharacter, spaceControlCharacters } from '../../server/http/control-characters.js';
 
 /** The decision, spelled out as code points: C0, DEL, C1, LINE SEPARATOR, PARAGRAPH SEPARATOR. */
 const refused = (cp: number): boolean => cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029;
@@ -29,5 +29,16 @@ describe('hasControlCharacter (the one "no control character" rule)', () => {
       assert.equal(hasControlCharacter(`${c}${long}`), true);
     }
     assert.equal(hasControlCharacter(`${long}\u00a0\u202e\u200d\u{1f600}`), false);
+  });
+});
+
+describe('spaceControlCharacters (the same rule, for text written on one line)', () => {
+  it('makes each run of refused characters one space and leaves everything else', () => {
+    assert.equal(spaceControlCharacters('a\r\n\u0085b\u2028c\u2029\u0000d'), 'a b c d');
+    assert.equal(spaceControlCharacters('\u202e\u200d\u00a0\u{1f600} ok'), '\u202e\u200d\u00a0\u{1f600} ok');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => assert.equal(hasControlCharacter(spaceControlCharacters(s)), false)),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import { errorHandler } from '../../server/http/error-handler.js';
 import { BodySlots, slottedRawBody } from '../../server/http/slotted-body.js';
 import { send } from '../security/raw-http.js';
+import { heldUpload } from '../support/held-upload.js';
 import { listen, type Listening } from '../support/servers.js';
-
-/** An upload that sends its head and `sent` bytes of the announced body, then holds the connection. */
-function heldUpload(port: number, announced: number, sent: number): Promise<Socket> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`POST /in HTTP/1.1\r\nHost: x\r\nContent-Length: ${announced}\r\n\r\n${'a'.repeat(sent)}`);
-      resolve(socket);
-    });
-    socket.on('error', () => undefined);
-  });
-}
 
 describe('slotted request bodies (bounded readers, size and time)', () => {
   let server: Listening;
