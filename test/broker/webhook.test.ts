@@ -176,7 +176,9 @@ describe('broker POST /webhook', () => {
       // Two readers each hold a slot with a body half sent; 64 more wait for one, unread.
       const held = await Promise.all(Array.from({ length: 2 + 64 }, () => heldUpload(port, 500, 10, { path: '/webhook', headers })));
       try {
-        await sleep(500);
+        // Time for the 66 held requests' heads to reach the server: generous, since a refusal
+        // that comes too early would queue this probe instead of refusing it.
+        await sleep(1500);
         const started = Date.now();
         const res = await send(`${h.backend.url}/webhook`, { body: '{}', headers: { ...headers, 'x-github-delivery': randomUUID() } });
         assert.deepEqual([res.status, res.body, res.headers['retry-after']], [503, { error: 'webhook_busy' }, '10']);
