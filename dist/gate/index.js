@@ -28586,7 +28586,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9402);
 /* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5924);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8271);
 
 
 
@@ -28597,7 +28597,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5924:
+/***/ 8271:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28605,8 +28605,6 @@ __webpack_async_result__();
 __nccwpck_require__.d(__webpack_exports__, {
   R: () => (/* binding */ runGate)
 });
-
-// UNUSED EXPORTS: MAX_FINDING_ANNOTATIONS
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -29032,11 +29030,232 @@ class DependencyChanges {
 
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./build/actions/gate/no-sarif-linters.js
+/**
+ * MegaLinter linters whose descriptor lacks `can_output_sarif: true`, per major version: they never
+ * reach the merged SARIF report, so an enabled one is skipped by name. Read from
+ * oxsecurity/megalinter's descriptor files (`megalinter/descriptors/*.megalinter-descriptor.yml`,
+ * the key being a linter's `name`, else `<descriptor_id>_<LINTER_NAME>` with `-` as `_`, as
+ * Linter.py builds it): v6 at tag v6.22.2 (93700f8c, the last v6 release), v7 at tag v7.13.0
+ * (bacb5f86, the last v7 release), both read from forks that carry the upstream tags, since the
+ * upstream snapshot was too large to fetch here; v8 at v8.8.0 (e08c2b05) and v9 at v9.6.0
+ * (ef3e84b8); v10 at v10.0.0 (15e5b455) from the linter table of its README, which is generated
+ * from the descriptors and shows the SARIF badge exactly when `can_output_sarif` is true. Each
+ * major's table is its last (or a late) release: a linter that gained SARIF within a major is
+ * missing from an older minor's report, not skipped, and so is still reported. Disabled and
+ * deprecated linters are included (enabling one still yields no SARIF). Regenerate when a new
+ * major ships.
+ */
+const NO_SARIF_LINTERS = {
+    6: new Set([
+        'ACTION_ACTIONLINT', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER', 'CLOJURE_CLJ_KONDO',
+        'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT',
+        'CSS_SCSS_LINT', 'CSS_STYLELINT', 'C_CPPLINT', 'DART_DARTANALYZER', 'EDITORCONFIG_EDITORCONFIG_CHECKER',
+        'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT', 'GO_GOLANGCI_LINT', 'GRAPHQL_GRAPHQL_SCHEMA_LINTER',
+        'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER', 'JAVASCRIPT_STANDARD', 'JSON_JSONLINT',
+        'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R', 'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM',
+        'KUBERNETES_KUBEVAL', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT',
+        'MARKDOWN_MARKDOWN_LINK_CHECK', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT',
+        'OPENAPI_SPECTRAL', 'PERL_PERLCRITIC', 'PHP_PHPCS', 'PHP_PHPLINT', 'PHP_PHPSTAN', 'POWERSHELL_POWERSHELL',
+        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
+        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT', 'PYTHON_RUFF',
+        'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_GOODCHECK', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT',
+        'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR', 'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA',
+        'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL',
+        'SPELL_MISSPELL', 'SPELL_PROSELINT', 'SQL_SQLFLUFF', 'SQL_SQL_LINT', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
+        'TEKTON_TEKTON_LINT', 'TERRAFORM_KICS', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT',
+        'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER',
+        'YAML_V8R', 'YAML_YAMLLINT',
+    ]),
+    7: new Set([
+        'ACTION_ACTIONLINT', 'API_SPECTRAL', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
+        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
+        'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR', 'CSS_SCSS_LINT',
+        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPLINT', 'DART_DARTANALYZER', 'EDITORCONFIG_EDITORCONFIG_CHECKER',
+        'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT', 'GO_GOLANGCI_LINT', 'GRAPHQL_GRAPHQL_SCHEMA_LINTER',
+        'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER', 'JAVASCRIPT_STANDARD', 'JSON_JSONLINT',
+        'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R', 'KOTLIN_DETEKT', 'KUBERNETES_HELM',
+        'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT',
+        'MARKDOWN_MARKDOWN_LINK_CHECK', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT',
+        'OPENAPI_SPECTRAL', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER', 'POWERSHELL_POWERSHELL',
+        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
+        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT', 'RAKU_RAKU',
+        'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT',
+        'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR', 'SALESFORCE_LIGHTNING_FLOW_SCANNER',
+        'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA', 'SALESFORCE_SFDX_SCANNER_LWC',
+        'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL', 'SPELL_LYCHEE',
+        'SPELL_PROSELINT', 'SPELL_VALE', 'SQL_SQLFLUFF', 'SQL_SQL_LINT', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
+        'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER',
+        'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R',
+        'YAML_YAMLLINT',
+    ]),
+    8: new Set([
+        'ACTION_ACTIONLINT', 'API_SPECTRAL', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
+        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
+        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
+        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
+        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
+        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
+        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
+        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_SELENE', 'LUA_STYLUA',
+        'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_LINK_CHECK',
+        'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER',
+        'POWERSHELL_POWERSHELL', 'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT',
+        'PYTHON_BLACK', 'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
+        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_TRUFFLEHOG',
+        'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR',
+        'SALESFORCE_LIGHTNING_FLOW_SCANNER', 'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA',
+        'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL',
+        'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE', 'SQL_SQLFLUFF', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
+        'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER',
+        'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R',
+        'YAML_YAMLLINT',
+    ]),
+    9: new Set([
+        'ACTION_ACTIONLINT', 'ACTION_ZIZMOR', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
+        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
+        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
+        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
+        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
+        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
+        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
+        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_SELENE', 'LUA_STYLUA',
+        'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER',
+        'MARKDOWN_REMARK_LINT', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER', 'POWERSHELL_POWERSHELL',
+        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
+        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_NBQA_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
+        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_OSV_SCANNER',
+        'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY',
+        'R_LINTR', 'SALESFORCE_CODE_ANALYZER_APEX', 'SALESFORCE_CODE_ANALYZER_AURA',
+        'SALESFORCE_CODE_ANALYZER_LWC', 'SALESFORCE_LIGHTNING_FLOW_SCANNER', 'SALESFORCE_SFDX_SCANNER_APEX',
+        'SALESFORCE_SFDX_SCANNER_AURA', 'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT',
+        'SNAKEMAKE_SNAKEFMT', 'SPELL_CODESPELL', 'SPELL_CSPELL', 'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE',
+        'SQL_SQLFLUFF', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT', 'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT',
+        'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT',
+        'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R', 'YAML_YAMLLINT',
+    ]),
+    10: new Set([
+        'ACTION_ACTIONLINT', 'ACTION_ZIZMOR', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
+        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
+        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
+        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
+        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
+        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
+        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
+        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_STYLUA',
+        'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER',
+        'POWERSHELL_POWERSHELL', 'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PYTHON_BLACK',
+        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_NBQA_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
+        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_OSV_SCANNER',
+        'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY',
+        'R_LINTR', 'SALESFORCE_CODE_ANALYZER_APEX', 'SALESFORCE_CODE_ANALYZER_AURA',
+        'SALESFORCE_CODE_ANALYZER_FLOW', 'SALESFORCE_CODE_ANALYZER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT',
+        'SNAKEMAKE_SNAKEFMT', 'SPELL_CODESPELL', 'SPELL_CSPELL', 'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE',
+        'SQL_SQLFLUFF', 'SWIFT_SWIFTLINT', 'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT',
+        'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT',
+        'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R', 'YAML_YAMLLINT',
+    ]),
+};
+
+;// CONCATENATED MODULE: ./build/actions/gate/megalinter.js
+
+
+
+/** Where MegaLinter mounts the workspace in its container: a path under one is a repository path. */
+const CONTAINER_ROOTS = ['/tmp/lint/', '/github/workspace/'];
+/**
+ * The MegaLinter linter key of a run: `properties.megalinter.linterKey`, else the driver-name
+ * suffix `(MegaLinter KEY)` (which some versions write twice). SBOM runs carry no key: not linters.
+ */
+function linterKeyOf(run) {
+    const megalinter = run.properties?.megalinter;
+    if (typeof megalinter?.linterKey === 'string' && megalinter.linterKey)
+        return megalinter.linterKey;
+    const match = /\(MegaLinter ([A-Z0-9_]+)\)/.exec(run.tool.driver.name ?? '');
+    return match?.[1];
+}
+/** A major version from MegaLinter's version texts: `v8`, `v7.10.0`, `8.3.0`, never `latest` or `beta`. */
+const VERSION = /^v?(\d+)(?:\.\d+){0,2}$/;
+/**
+ * The MegaLinter major version that wrote the report: its image's build version (`v6`, `v7.10.0`),
+ * else the last path segment of a docs URL (`https://megalinter.io/8.3.0`,
+ * `https://oxsecurity.github.io/megalinter/v6.6.0`), the report's own, then its runs'
+ * (`…/7.9.0/descriptors/bash_shellcheck`).
+ */
+function megalinterMajor(log) {
+    const image = log.properties?.dockerImage?.buildVersion;
+    if (typeof image === 'string' && VERSION.test(image.trim()))
+        return Number(VERSION.exec(image.trim())[1]);
+    const urls = [log.properties?.docUrl, ...log.runs.map((run) => run.properties?.megalinter?.docUrl)];
+    for (const url of urls) {
+        if (typeof url !== 'string')
+            continue;
+        for (const segment of url.split(/[/?#]/)) {
+            const match = VERSION.exec(segment);
+            if (match)
+                return Number(match[1]);
+        }
+    }
+    return undefined;
+}
+/** A report MegaLinter merged: its comment or image says so, or a run carries a linter key. */
+function isMegalinterReport(log) {
+    const comment = log.properties?.comment;
+    return (typeof comment === 'string' && /MegaLinter/i.test(comment)) || log.properties?.dockerImage !== undefined || log.runs.some((run) => linterKeyOf(run) !== undefined);
+}
+/** The table of a major version: an older report uses the oldest table, an unknown or newer one the newest. */
+function tableFor(major) {
+    const versions = Object.keys(NO_SARIF_LINTERS).map(Number).sort((a, b) => a - b);
+    const version = major === undefined ? versions.at(-1) : major < versions[0] ? versions[0] : (versions.filter((v) => v <= major).at(-1) ?? versions.at(-1));
+    return { version, table: NO_SARIF_LINTERS[version] };
+}
+/**
+ * Enabled linters that cannot reach the merged SARIF: their descriptor lacks `can_output_sarif`,
+ * or `SARIF_REPORTER_LINTERS` leaves them out. They are skipped by name, with the reason, and
+ * yield no findings.
+ */
+function skippedLinters(enabled, major, sarifLinters) {
+    if (!enabled)
+        return [];
+    const { version, table } = tableFor(major);
+    const skipped = [];
+    for (const linter of [...new Set(enabled)].sort()) {
+        if (table.has(linter))
+            skipped.push({ linter, reason: `MegaLinter v${version} cannot write SARIF for ${linter} (no can_output_sarif in its descriptor)` });
+        else if (sarifLinters && !sarifLinters.includes(linter))
+            skipped.push({ linter, reason: `SARIF_REPORTER_LINTERS does not list ${linter}, so MegaLinter writes no SARIF for it` });
+    }
+    return skipped;
+}
+/**
+ * Enabled linters that can write SARIF but have no run in the report. MegaLinter's SARIF reporter
+ * merges the runs of each linter's own `sarif/<KEY>.sarif` and silently leaves out one that is
+ * missing or is not JSON; it also has no run for a linter that had no file to lint. When the
+ * linter's own file is beside the report, it was written but not merged: the reason says so.
+ */
+function missingLinters(log, sarifPath, enabled, skipped) {
+    if (!enabled || !isMegalinterReport(log))
+        return [];
+    const ran = new Set(log.runs.map(linterKeyOf).filter((k) => k !== undefined));
+    const notExpected = new Set(skipped.map((s) => s.linter));
+    return [...new Set(enabled)]
+        .filter((linter) => !ran.has(linter) && !notExpected.has(linter))
+        .sort()
+        .map((linter) => {
+        const own = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(sarifPath), 'sarif', `${linter}.sarif`);
+        return {
+            linter,
+            reason: (0,external_node_fs_namespaceObject.existsSync)(own)
+                ? `enabled, but its SARIF file sarif/${linter}.sarif beside the report was not merged (MegaLinter leaves out a file it cannot read as JSON)`
+                : 'enabled and able to write SARIF, but the report has no run of it (its SARIF file was not written, or it had no file to lint)',
+        };
+    });
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/locations.js
 
 
-/** Where MegaLinter mounts the workspace in its container. */
-const CONTAINER_ROOTS = ['/tmp/lint/', '/github/workspace/'];
+
 /** A `uriBaseId` resolved through `originalUriBaseIds` (chains allowed, loops refused). */
 function baseOf(run, id, seen = new Set()) {
     if (!id || seen.has(id))
@@ -29173,226 +29392,6 @@ class RunLocations {
         const base = this.votes.top > this.votes.given ? 'top' : 'given';
         return existing.find((c) => c.base === base) ?? existing[0];
     }
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/no-sarif-linters.js
-/**
- * MegaLinter linters whose descriptor lacks `can_output_sarif: true`, per major version: they never
- * reach the merged SARIF report, so an enabled one is skipped by name. Read from
- * oxsecurity/megalinter's descriptor files (`megalinter/descriptors/*.megalinter-descriptor.yml`,
- * the key being a linter's `name`, else `<descriptor_id>_<LINTER_NAME>` with `-` as `_`, as
- * Linter.py builds it): v6 at tag v6.22.2 (93700f8c, the last v6 release), v7 at tag v7.13.0
- * (bacb5f86, the last v7 release), both read from forks that carry the upstream tags, since the
- * upstream snapshot was too large to fetch here; v8 at v8.8.0 (e08c2b05) and v9 at v9.6.0
- * (ef3e84b8); v10 at v10.0.0 (15e5b455) from the linter table of its README, which is generated
- * from the descriptors and shows the SARIF badge exactly when `can_output_sarif` is true. Each
- * major's table is its last (or a late) release: a linter that gained SARIF within a major is
- * missing from an older minor's report, not skipped, and so is still reported. Disabled and
- * deprecated linters are included (enabling one still yields no SARIF). Regenerate when a new
- * major ships.
- */
-const NO_SARIF_LINTERS = {
-    6: new Set([
-        'ACTION_ACTIONLINT', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER', 'CLOJURE_CLJ_KONDO',
-        'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT',
-        'CSS_SCSS_LINT', 'CSS_STYLELINT', 'C_CPPLINT', 'DART_DARTANALYZER', 'EDITORCONFIG_EDITORCONFIG_CHECKER',
-        'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT', 'GO_GOLANGCI_LINT', 'GRAPHQL_GRAPHQL_SCHEMA_LINTER',
-        'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER', 'JAVASCRIPT_STANDARD', 'JSON_JSONLINT',
-        'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R', 'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM',
-        'KUBERNETES_KUBEVAL', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT',
-        'MARKDOWN_MARKDOWN_LINK_CHECK', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT',
-        'OPENAPI_SPECTRAL', 'PERL_PERLCRITIC', 'PHP_PHPCS', 'PHP_PHPLINT', 'PHP_PHPSTAN', 'POWERSHELL_POWERSHELL',
-        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
-        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT', 'PYTHON_RUFF',
-        'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_GOODCHECK', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT',
-        'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR', 'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA',
-        'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL',
-        'SPELL_MISSPELL', 'SPELL_PROSELINT', 'SQL_SQLFLUFF', 'SQL_SQL_LINT', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
-        'TEKTON_TEKTON_LINT', 'TERRAFORM_KICS', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT',
-        'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER',
-        'YAML_V8R', 'YAML_YAMLLINT',
-    ]),
-    7: new Set([
-        'ACTION_ACTIONLINT', 'API_SPECTRAL', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
-        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
-        'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR', 'CSS_SCSS_LINT',
-        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPLINT', 'DART_DARTANALYZER', 'EDITORCONFIG_EDITORCONFIG_CHECKER',
-        'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT', 'GO_GOLANGCI_LINT', 'GRAPHQL_GRAPHQL_SCHEMA_LINTER',
-        'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER', 'JAVASCRIPT_STANDARD', 'JSON_JSONLINT',
-        'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R', 'KOTLIN_DETEKT', 'KUBERNETES_HELM',
-        'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT',
-        'MARKDOWN_MARKDOWN_LINK_CHECK', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT',
-        'OPENAPI_SPECTRAL', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER', 'POWERSHELL_POWERSHELL',
-        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
-        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT', 'RAKU_RAKU',
-        'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT',
-        'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR', 'SALESFORCE_LIGHTNING_FLOW_SCANNER',
-        'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA', 'SALESFORCE_SFDX_SCANNER_LWC',
-        'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL', 'SPELL_LYCHEE',
-        'SPELL_PROSELINT', 'SPELL_VALE', 'SQL_SQLFLUFF', 'SQL_SQL_LINT', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
-        'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER',
-        'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R',
-        'YAML_YAMLLINT',
-    ]),
-    8: new Set([
-        'ACTION_ACTIONLINT', 'API_SPECTRAL', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
-        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
-        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
-        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
-        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
-        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
-        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
-        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_SELENE', 'LUA_STYLUA',
-        'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_LINK_CHECK',
-        'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER',
-        'POWERSHELL_POWERSHELL', 'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT',
-        'PYTHON_BLACK', 'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
-        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_TRUFFLEHOG',
-        'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR',
-        'SALESFORCE_LIGHTNING_FLOW_SCANNER', 'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA',
-        'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL',
-        'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE', 'SQL_SQLFLUFF', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
-        'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER',
-        'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R',
-        'YAML_YAMLLINT',
-    ]),
-    9: new Set([
-        'ACTION_ACTIONLINT', 'ACTION_ZIZMOR', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
-        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
-        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
-        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
-        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
-        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
-        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
-        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_SELENE', 'LUA_STYLUA',
-        'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER',
-        'MARKDOWN_REMARK_LINT', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER', 'POWERSHELL_POWERSHELL',
-        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
-        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_NBQA_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
-        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_OSV_SCANNER',
-        'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY',
-        'R_LINTR', 'SALESFORCE_CODE_ANALYZER_APEX', 'SALESFORCE_CODE_ANALYZER_AURA',
-        'SALESFORCE_CODE_ANALYZER_LWC', 'SALESFORCE_LIGHTNING_FLOW_SCANNER', 'SALESFORCE_SFDX_SCANNER_APEX',
-        'SALESFORCE_SFDX_SCANNER_AURA', 'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT',
-        'SNAKEMAKE_SNAKEFMT', 'SPELL_CODESPELL', 'SPELL_CSPELL', 'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE',
-        'SQL_SQLFLUFF', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT', 'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT',
-        'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT',
-        'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R', 'YAML_YAMLLINT',
-    ]),
-    10: new Set([
-        'ACTION_ACTIONLINT', 'ACTION_ZIZMOR', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
-        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
-        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
-        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
-        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
-        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
-        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
-        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_STYLUA',
-        'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER',
-        'POWERSHELL_POWERSHELL', 'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PYTHON_BLACK',
-        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_NBQA_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
-        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_OSV_SCANNER',
-        'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY',
-        'R_LINTR', 'SALESFORCE_CODE_ANALYZER_APEX', 'SALESFORCE_CODE_ANALYZER_AURA',
-        'SALESFORCE_CODE_ANALYZER_FLOW', 'SALESFORCE_CODE_ANALYZER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT',
-        'SNAKEMAKE_SNAKEFMT', 'SPELL_CODESPELL', 'SPELL_CSPELL', 'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE',
-        'SQL_SQLFLUFF', 'SWIFT_SWIFTLINT', 'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT',
-        'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT',
-        'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R', 'YAML_YAMLLINT',
-    ]),
-};
-
-;// CONCATENATED MODULE: ./build/actions/gate/megalinter.js
-
-
-
-/**
- * The MegaLinter linter key of a run: `properties.megalinter.linterKey`, else the driver-name
- * suffix `(MegaLinter KEY)` (which some versions write twice). SBOM runs carry no key: not linters.
- */
-function linterKeyOf(run) {
-    const megalinter = run.properties?.megalinter;
-    if (typeof megalinter?.linterKey === 'string' && megalinter.linterKey)
-        return megalinter.linterKey;
-    const match = /\(MegaLinter ([A-Z0-9_]+)\)/.exec(run.tool.driver.name ?? '');
-    return match?.[1];
-}
-/** A major version from MegaLinter's version texts: `v8`, `v7.10.0`, `8.3.0`, never `latest` or `beta`. */
-const VERSION = /^v?(\d+)(?:\.\d+){0,2}$/;
-/**
- * The MegaLinter major version that wrote the report: its image's build version (`v6`, `v7.10.0`),
- * else the last path segment of a docs URL (`https://megalinter.io/8.3.0`,
- * `https://oxsecurity.github.io/megalinter/v6.6.0`), the report's own, then its runs'
- * (`…/7.9.0/descriptors/bash_shellcheck`).
- */
-function megalinterMajor(log) {
-    const image = log.properties?.dockerImage?.buildVersion;
-    if (typeof image === 'string' && VERSION.test(image.trim()))
-        return Number(VERSION.exec(image.trim())[1]);
-    const urls = [log.properties?.docUrl, ...log.runs.map((run) => run.properties?.megalinter?.docUrl)];
-    for (const url of urls) {
-        if (typeof url !== 'string')
-            continue;
-        for (const segment of url.split(/[/?#]/)) {
-            const match = VERSION.exec(segment);
-            if (match)
-                return Number(match[1]);
-        }
-    }
-    return undefined;
-}
-/** A report MegaLinter merged: its comment or image says so, or a run carries a linter key. */
-function isMegalinterReport(log) {
-    const comment = log.properties?.comment;
-    return (typeof comment === 'string' && /MegaLinter/i.test(comment)) || log.properties?.dockerImage !== undefined || log.runs.some((run) => linterKeyOf(run) !== undefined);
-}
-/** The table of a major version: an older report uses the oldest table, an unknown or newer one the newest. */
-function tableFor(major) {
-    const versions = Object.keys(NO_SARIF_LINTERS).map(Number).sort((a, b) => a - b);
-    const version = major === undefined ? versions.at(-1) : major < versions[0] ? versions[0] : (versions.filter((v) => v <= major).at(-1) ?? versions.at(-1));
-    return { version, table: NO_SARIF_LINTERS[version] };
-}
-/**
- * Enabled linters that cannot reach the merged SARIF: their descriptor lacks `can_output_sarif`,
- * or `SARIF_REPORTER_LINTERS` leaves them out. They are skipped by name, with the reason, and
- * yield no findings.
- */
-function skippedLinters(enabled, major, sarifLinters) {
-    if (!enabled)
-        return [];
-    const { version, table } = tableFor(major);
-    const skipped = [];
-    for (const linter of [...new Set(enabled)].sort()) {
-        if (table.has(linter))
-            skipped.push({ linter, reason: `MegaLinter v${version} cannot write SARIF for ${linter} (no can_output_sarif in its descriptor)` });
-        else if (sarifLinters && !sarifLinters.includes(linter))
-            skipped.push({ linter, reason: `SARIF_REPORTER_LINTERS does not list ${linter}, so MegaLinter writes no SARIF for it` });
-    }
-    return skipped;
-}
-/**
- * Enabled linters that can write SARIF but have no run in the report. MegaLinter's SARIF reporter
- * merges the runs of each linter's own `sarif/<KEY>.sarif` and silently leaves out one that is
- * missing or is not JSON; it also has no run for a linter that had no file to lint. When the
- * linter's own file is beside the report, it was written but not merged: the reason says so.
- */
-function missingLinters(log, sarifPath, enabled, skipped) {
-    if (!enabled || !isMegalinterReport(log))
-        return [];
-    const ran = new Set(log.runs.map(linterKeyOf).filter((k) => k !== undefined));
-    const notExpected = new Set(skipped.map((s) => s.linter));
-    return [...new Set(enabled)]
-        .filter((linter) => !ran.has(linter) && !notExpected.has(linter))
-        .sort()
-        .map((linter) => {
-        const own = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(sarifPath), 'sarif', `${linter}.sarif`);
-        return {
-            linter,
-            reason: (0,external_node_fs_namespaceObject.existsSync)(own)
-                ? `enabled, but its SARIF file sarif/${linter}.sarif beside the report was not merged (MegaLinter leaves out a file it cannot read as JSON)`
-                : 'enabled and able to write SARIF, but the report has no run of it (its SARIF file was not written, or it had no file to lint)',
-        };
-    });
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/secrets.js
@@ -29555,8 +29554,9 @@ class SopsDetector {
     constructor(root) {
         this.root = root;
     }
+    /** `location`: a mapped one (classify never asks about a path the head does not have). */
     isEncrypted(location) {
-        if (!location.path || location.startLine === undefined || location.unmapped)
+        if (!location.path || location.startLine === undefined)
             return false;
         const file = this.file(location.path);
         if (!file)
@@ -29610,25 +29610,17 @@ function isSuppressed(result) {
 /**
  * Net-new: the file is new in the pull request, or the result's start line is an added line;
  * either way not when that line only moved (its text, whitespace normalised, was removed
- * elsewhere in the diff).
+ * elsewhere in the diff). Results naming a package, and results without a line, have rules of
+ * their own below.
  */
-function isNetNew(diff, location) {
-    if (!location.path)
-        return false;
-    const added = diff.files.get(location.path);
-    if (added === undefined)
-        return false;
-    if (location.startLine !== undefined && diff.moved.get(location.path)?.has(location.startLine))
-        return false;
-    if (added === 'all')
-        return true;
-    return location.startLine !== undefined && added.has(location.startLine);
-}
 function verdictOf(diff, dependencies, result, location) {
     const path = location.path;
     const added = diff.files.get(path);
     if (added === undefined)
         return 'pre-existing';
+    const line = location.startLine;
+    const onAdded = line !== undefined && (added === 'all' || added.has(line));
+    const moved = line !== undefined && diff.moved.get(path)?.has(line) === true;
     // Dependency scanners put a lockfile's findings on line 1 or on no line: the package decides.
     // A real line (past 1) that is added still counts, so a result misread as naming a package is
     // never passed by it.
@@ -29636,15 +29628,14 @@ function verdictOf(diff, dependencies, result, location) {
     if (pkg) {
         if (dependencies.introduces(path, pkg))
             return 'net-new';
-        return location.startLine !== undefined && location.startLine > 1 && isNetNew(diff, location) ? 'net-new' : 'pre-existing';
+        return line !== undefined && line > 1 && onAdded && !moved ? 'net-new' : 'pre-existing';
     }
-    const line = location.startLine;
     // Line 1 of a lockfile is where scanners put what has no line.
     if (line === undefined || (line === 1 && isLockfile(path)))
         return added === 'all' ? 'net-new' : 'unattributed';
-    if (added !== 'all' && !added.has(line))
+    if (!onAdded)
         return 'pre-existing';
-    return diff.moved.get(path)?.has(line) ? 'moved' : 'net-new';
+    return moved ? 'moved' : 'net-new';
 }
 /**
  * The first line of each finding's message, read again from the report. Empty when a result has
@@ -29823,8 +29814,9 @@ function parseCommand(argv, env, cwd) {
     const failOn = (values['fail-on'] ?? 'high').toLowerCase();
     if (!FAIL_ON.includes(failOn))
         throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
-    const unattributed = (values['unattributed-dependency'] ?? 'net-new').toLowerCase();
-    if (!UNATTRIBUTED.includes(unattributed))
+    // Left out when not given: classify holds the default.
+    const unattributed = values['unattributed-dependency']?.toLowerCase();
+    if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed))
         throw new GateError(`--unattributed-dependency must be one of ${UNATTRIBUTED.join(', ')}`);
     const base = values.base ?? eventBase(env);
     if (!base)
@@ -29841,16 +29833,20 @@ function parseCommand(argv, env, cwd) {
             ...(values['filtered-out'] ? { filteredOut: (0,external_node_path_namespaceObject.resolve)(cwd, values['filtered-out']) } : {}),
             ...(values['counts-json'] ? { countsJson: (0,external_node_path_namespaceObject.resolve)(cwd, values['counts-json']) } : {}),
             ...(values.linters !== undefined ? { linters: values.linters } : {}),
-            unattributed: unattributed,
+            ...(unattributed !== undefined ? { unattributed: unattributed } : {}),
         },
     };
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/checkout.js
+;// CONCATENATED MODULE: ./build/actions/gate/git.js
 
 
-/** A git command's standard output as bytes; a failure is a `GateError` naming the command. */
-async function gitOutput(repo, args) {
+/**
+ * Runs `git -C <repo> <args>` to its end. A non-zero exit is a result, not an error: to some
+ * callers it means "no" (not tracked, not a commit), to others a failure they word themselves.
+ * Only a git that cannot be started rejects (a `GateError`).
+ */
+function git(repo, args) {
     return new Promise((resolve, reject) => {
         const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
         const chunks = [];
@@ -29858,31 +29854,48 @@ async function gitOutput(repo, args) {
         child.stdout.on('data', (d) => chunks.push(d));
         child.stderr.on('data', (d) => (stderr += d.toString()));
         child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
-        child.on('close', (code) => {
-            if (code === 0)
-                resolve(Buffer.concat(chunks));
-            else
-                reject(new GateError(`git ${args[0]} failed: ${stderr.trim()}`));
-        });
+        child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
     });
+}
+/** The output as trimmed text: for commands that print one name or hash. */
+function gitText(result) {
+    return result.stdout.toString('utf8').trim();
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/checkout.js
+
+
+/** A git command's standard output as bytes; a failure is a `GateError` naming the command. */
+async function gitOutput(repo, args) {
+    const { code, stdout, stderr } = await git(repo, args);
+    if (code !== 0)
+        throw new GateError(`git ${args[0]} failed: ${stderr.trim()}`);
+    return stdout;
 }
 /**
  * The checkout the report is judged against. The head's file list is one `git ls-tree` into a
  * set (about a hundred bytes a file): whether a report's path names a file of the repository is
  * then a lookup, however many results name it. `--full-tree` lists from the top level even when
- * `directory` is a subdirectory.
+ * `directory` is a subdirectory. The two git commands run together; `workTree` settles as soon as
+ * the quick one has answered, for callers that need only the top level.
  */
-async function checkoutOf(directory, head) {
-    const [where, listing] = await Promise.all([
-        gitOutput(directory, ['rev-parse', '--show-toplevel', '--show-prefix']),
-        gitOutput(directory, ['ls-tree', '-r', '-z', '--full-tree', '--name-only', head]),
-    ]);
-    const [topLevel = '', prefix = ''] = where.toString('utf8').split('\n');
-    const files = new Set();
-    let start = 0;
-    for (let end; (end = listing.indexOf(0, start)) >= 0; start = end + 1)
-        files.add(listing.toString('utf8', start, end));
-    return { topLevel, directory, prefix, files };
+function checkoutOf(directory, head) {
+    const workTree = gitOutput(directory, ['rev-parse', '--show-toplevel', '--show-prefix']).then((where) => {
+        const [topLevel = '', prefix = ''] = where.toString('utf8').split('\n');
+        return { topLevel, directory, prefix };
+    });
+    const listing = gitOutput(directory, ['ls-tree', '-r', '-z', '--full-tree', '--name-only', head]);
+    // The listing's own failure must not go unhandled while the work tree's is awaited first.
+    listing.catch(() => { });
+    const checkout = workTree.then(async (tree) => {
+        const bytes = await listing;
+        const files = new Set();
+        let start = 0;
+        for (let end; (end = bytes.indexOf(0, start)) >= 0; start = end + 1)
+            files.add(bytes.toString('utf8', start, end));
+        return { ...tree, files };
+    });
+    return { workTree, checkout };
 }
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
@@ -29965,24 +29978,14 @@ class LineHasher {
 
 
 
+
 const RENAME_LIMIT = 20_000;
 const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-depth: 0)';
-async function git(repo, args) {
-    return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d.toString()));
-        child.stderr.on('data', (d) => (stderr += d.toString()));
-        child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
-        child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    });
-}
 async function commitOf(repo, ref, what) {
-    const { code, stdout } = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-    if (code !== 0)
+    const found = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    if (found.code !== 0)
         throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
-    return stdout.trim();
+    return gitText(found);
 }
 /** Git's C-style quoting of unusual paths ("a\tb", octal escapes for non-ASCII bytes). */
 function unquotePath(raw) {
@@ -30028,18 +30031,19 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
         ]);
         if (shallow.code !== 0)
             throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
-        if (shallow.stdout.trim() === 'true') {
+        if (gitText(shallow) === 'true') {
             throw new GateError(`this is a shallow clone, so the merge-base cannot be found; ${FETCH_DEPTH}`);
         }
         if (typeof baseCommit !== 'string')
             throw baseCommit;
         if (typeof headCommit !== 'string')
             throw headCommit;
-        if (mergeBase.code !== 0 || !mergeBase.stdout.trim()) {
+        const mergeBaseCommit = gitText(mergeBase);
+        if (mergeBase.code !== 0 || !mergeBaseCommit) {
             throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
         }
-        const { files, moved } = await addedLines(repo, mergeBase.stdout.trim(), headCommit, onRunning);
-        return { mergeBase: mergeBase.stdout.trim(), head: headCommit, files, moved };
+        const { files, moved } = await addedLines(repo, mergeBaseCommit, headCommit, onRunning);
+        return { mergeBase: mergeBaseCommit, head: headCommit, files, moved };
     }
     finally {
         onRunning();
@@ -30264,8 +30268,7 @@ class DiffParser {
 ;// CONCATENATED MODULE: ./build/actions/gate/megalinter-config.js
 
 
-/** Where MegaLinter mounts the workspace in its container: a MEGALINTER_CONFIG path under them is a repository path. */
-const megalinter_config_CONTAINER_ROOTS = ['/tmp/lint/', '/github/workspace/'];
+
 /** MegaLinter's own default names, in its order (config.py), then the same names under `.github/`. */
 const ROOT_NAMES = ['.mega-linter.yml', '.megalinter.yml', '.mega-linter.yaml', '.megalinter.yaml'];
 const CANDIDATES = [...ROOT_NAMES, ...ROOT_NAMES.map((name) => `.github/${name}`)];
@@ -30318,7 +30321,7 @@ function configFile(env, repo) {
     if (named) {
         if (isUrl(named))
             throw new ConfigProblem(`MEGALINTER_CONFIG is a URL (${shownUrl(named)}), which the gate does not fetch`);
-        const root = megalinter_config_CONTAINER_ROOTS.find((r) => named.startsWith(r));
+        const root = CONTAINER_ROOTS.find((r) => named.startsWith(r));
         const candidates = (0,external_node_path_namespaceObject.isAbsolute)(named) ? [named, ...(root ? [(0,external_node_path_namespaceObject.join)(repo, named.slice(root.length))] : [])] : [(0,external_node_path_namespaceObject.join)(repo, named)];
         const found = candidates.find(isFile);
         if (!found)
@@ -30555,7 +30558,7 @@ async function writeFilteredSarif(path, report, classification) {
     await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
     const temporary = `${path}.${process.pid}.tmp`;
     const fd = (0,external_node_fs_namespaceObject.openSync)(temporary, 'w');
-    let written = { runs: 0, leftOut: 0 };
+    let written = { leftOut: 0 };
     try {
         const out = new BufferedWriter(fd);
         if (!report || !classification) {
@@ -30564,7 +30567,7 @@ async function writeFilteredSarif(path, report, classification) {
         else {
             const { runs, ...top } = report.log;
             const { parts, leftOut } = shapeForUpload(runs, classification.netNew);
-            written = { runs: parts.length, leftOut };
+            written = { leftOut };
             out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
             const results = report.readAgain(parts.flatMap((p) => p.findings.map((f) => f.source)))[Symbol.iterator]();
             try {
@@ -31008,15 +31011,10 @@ function* readResults(path, range, chunkBytes) {
 
 
 
-function stale_report_git(repo, args) {
-    return new Promise((resolve) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-        let stdout = '';
-        child.stdout.on('data', (d) => (stdout += d.toString()));
-        // A git that cannot run says nothing about staleness; the diff reports it.
-        child.on('error', () => resolve({ code: 1, stdout: '' }));
-        child.on('close', (code) => resolve({ code: code ?? 1, stdout }));
-    });
+const NO = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
+/** A git that cannot run says nothing about staleness (the diff reports it): a "no". */
+function ask(repo, args) {
+    return git(repo, args).catch(() => NO);
 }
 /** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
 function underAWorkTree(file) {
@@ -31029,12 +31027,16 @@ function underAWorkTree(file) {
 }
 /**
  * Whether the report is a file committed at head rather than this run's output: the path lies in
- * the repository, git tracks it, and its bytes hash to the very blob that head's tree holds there
- * (`git hash-object` against `git rev-parse <head>:<path>`). A linter that wrote nothing leaves
- * such a file in place, and judging it would judge an earlier run. A report outside the repository,
- * untracked, or changed since head is never stale. Returns the repository-relative path when stale.
+ * the repository, the head commit has it, git tracks it, and its bytes hash to the very blob that
+ * head's tree holds there (`git hash-object` against `git rev-parse <head>:<path>`). A linter that
+ * wrote nothing leaves such a file in place, and judging it would judge an earlier run. A report
+ * outside the repository, untracked, or changed since head is never stale. Returns the
+ * repository-relative path when stale.
+ *
+ * The top level and the head's files come from the checkout the gate reads anyway: a report that
+ * is not one of the head's files (the usual case, an untracked output) costs no git process.
  */
-async function staleReport(sarif, repo, head) {
+async function staleReport(sarif, head, pendingCheckout) {
     let report;
     try {
         report = (0,external_node_fs_namespaceObject.realpathSync)(sarif);
@@ -31044,29 +31046,32 @@ async function staleReport(sarif, repo, head) {
     }
     if (!underAWorkTree(report))
         return undefined;
-    const top = await stale_report_git(repo, ['rev-parse', '--show-toplevel']);
-    if (top.code !== 0)
-        return undefined;
+    let checkout;
     let path;
     try {
-        path = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_namespaceObject.realpathSync)(top.stdout.trim()), report);
+        checkout = await pendingCheckout;
+        path = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_namespaceObject.realpathSync)(checkout.topLevel), report);
     }
     catch {
+        // A checkout git cannot read says nothing about staleness; the diff or the checkout reports it.
         return undefined;
     }
     if (!path || path.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(path))
         return undefined;
     const inRepo = path.split(external_node_path_namespaceObject.sep).join('/');
-    const root = top.stdout.trim();
-    // `:(literal)` so a path with glob characters names only itself.
+    if (!checkout.files.has(inRepo))
+        return undefined;
+    const root = checkout.topLevel;
+    // Tracked, not only present at head: a report removed from the index but left in the work tree
+    // is this run's to rewrite. `:(literal)` so a path with glob characters names only itself.
     const [tracked, blob] = await Promise.all([
-        stale_report_git(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
-        stale_report_git(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
+        ask(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
+        ask(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
     ]);
     if (tracked.code !== 0 || blob.code !== 0)
         return undefined;
-    const hashed = await stale_report_git(root, ['hash-object', '--', inRepo]);
-    return hashed.code === 0 && hashed.stdout.trim() === blob.stdout.trim() ? inRepo : undefined;
+    const hashed = await ask(root, ['hash-object', '--', inRepo]);
+    return hashed.code === 0 && gitText(hashed) === gitText(blob) ? inRepo : undefined;
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/ci.js
@@ -31106,11 +31111,11 @@ function noAnswer(err) {
  * MegaLinter's settings as read from `--repo`, else, when `--repo` is a directory inside the work
  * tree and holds no configuration, from the top level (where MegaLinter usually runs).
  */
-async function megalinterSettingsOf(options, env, pendingCheckout) {
+async function megalinterSettingsOf(options, env, pendingWorkTree) {
     const settings = await megalinterSettings(options.linters, env, options.repo);
     if (settings.source || settings.problem)
         return settings;
-    const topLevel = await pendingCheckout.then((c) => c.topLevel).catch(() => undefined);
+    const topLevel = await pendingWorkTree.then((w) => w.topLevel).catch(() => undefined);
     return topLevel && (0,external_node_path_namespaceObject.resolve)(topLevel) !== (0,external_node_path_namespaceObject.resolve)(options.repo) ? megalinterSettings(options.linters, env, topLevel) : settings;
 }
 /**
@@ -31137,17 +31142,18 @@ async function runCi(options, env) {
     const diffRunning = new Promise((resolve) => (running = resolve));
     const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
     pendingDiff.catch(() => { });
-    const pendingStale = staleReport(options.sarif, options.repo, options.head);
+    // The head's file list is read beside the diff; its errors wait until the diff's are reported.
+    const pending = checkoutOf(options.repo, options.head);
+    pending.workTree.catch(() => { });
+    pending.checkout.catch(() => { });
+    const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
     try {
         await diffRunning;
         report = openSarif(options.sarif);
         const { log } = report;
         if (log.runs.length === 0)
             throw new GateError('the SARIF report has no runs: nothing was scanned');
-        // The head's file list is read while git diff still runs; the diff's own errors come first.
-        const pendingCheckout = checkoutOf(options.repo, options.head);
-        pendingCheckout.catch(() => { });
-        const settings = await megalinterSettingsOf(options, env, pendingCheckout);
+        const settings = await megalinterSettingsOf(options, env, pending.workTree);
         lintersSource = settings.source;
         if (settings.problem)
             warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
@@ -31156,13 +31162,13 @@ async function runCi(options, env) {
         failed = failedInvocations(log);
         diff = await pendingDiff;
         stale = await pendingStale;
-        const checkout = await pendingCheckout;
+        const checkout = await pending.checkout;
         classification = classify(report, diff, {
             failOn: options.failOn,
             checkout,
             sops: new SopsDetector(checkout.topLevel),
             skippedLinters: new Set(skipped.map((s) => s.linter)),
-            ...(options.unattributed ? { unattributed: options.unattributed } : {}),
+            unattributed: options.unattributed,
         });
         const toolErrors = options.strict
             ? [
@@ -31272,11 +31278,22 @@ function cutCodePoints(text, max) {
     return text.slice(0, end);
 }
 /**
+ * Sorts the net-new findings and reads the messages of the first `rows` again from the report.
+ * The summary, the comment and the annotations each show a prefix of the same ranking, so one
+ * ranking, for the most rows any of them shows, serves all three.
+ */
+function rankFindings(outcome, rows) {
+    // Array.prototype.sort is stable: equal severities stay in report order.
+    const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+    return { findings, messages: outcome.report ? messagesOf(outcome.report, findings.slice(0, rows)) : [] };
+}
+/**
  * The job summary and the pull-request comment: findings by severity (worst first, then report
  * order), warnings, missing and skipped linters, results not in the repository, counts. The table is cut to what `limit` allows, with a line saying how
- * many rows were left out; everything else is always there.
+ * many rows were left out; everything else is always there. `ranked` must hold messages for at least
+ * `limit.maxRows` findings (by default it is made for this report alone).
  */
-function gateReport(outcome, env, limit = SUMMARY_LIMIT) {
+function gateReport(outcome, env, limit = SUMMARY_LIMIT, ranked = rankFindings(outcome, limit.maxRows)) {
     const c = outcome.counts;
     const cautions = c.warnings.length + c.linters_missing.length;
     const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
@@ -31314,7 +31331,7 @@ function gateReport(outcome, env, limit = SUMMARY_LIMIT) {
         tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
     }
     tail.push('| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Total | Fail on |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |', `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.total_count} | ${c.fail_on} |`, '');
-    const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+    const { findings, messages } = ranked;
     const table = [];
     if (findings.length > 0) {
         const header = ['| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |'];
@@ -31324,7 +31341,6 @@ function gateReport(outcome, env, limit = SUMMARY_LIMIT) {
         // The room for rows keeps space for the left-out line at its longest.
         let room = limit.maxSize - cost(head) - cost(tail) - cost(header) - cost(['', leftOutLine(findings.length), '']);
         const candidates = findings.slice(0, limit.maxRows);
-        const messages = outcome.report ? messagesOf(outcome.report, candidates) : [];
         const rows = [];
         for (const [i, f] of candidates.entries()) {
             const message = cutCodePoints(messages[i] ?? '', 200);
@@ -31423,8 +31439,6 @@ function nextLink(header) {
 
 
 
-
-
 /** The action's inputs as `gate ci` arguments, so both share one parser and one set of defaults. */
 function argv(core, env) {
     const args = ['ci'];
@@ -31481,19 +31495,23 @@ async function comment(deps, report) {
  * says how many more the job summary lists.
  */
 const MAX_FINDING_ANNOTATIONS = 9;
-function annotate(core, outcome) {
-    const blocking = (outcome.classification?.netNew ?? []).filter((f) => f.blocking);
-    // Array.prototype.sort is stable: equal severities stay in report order.
-    const worst = [...blocking].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity)).slice(0, MAX_FINDING_ANNOTATIONS);
-    const messages = outcome.report ? messagesOf(outcome.report, worst) : [];
-    for (const [i, f] of worst.entries()) {
-        core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messages[i] || 'finding'}`, {
+function annotate(core, ranked) {
+    const blocking = ranked.findings.filter((f) => f.blocking).length;
+    // Blocking is a severity threshold, so the blocking findings lead the ranking; taking them by
+    // their index keeps each one's message.
+    const worst = [];
+    for (let i = 0; i < ranked.findings.length && worst.length < MAX_FINDING_ANNOTATIONS; i++)
+        if (ranked.findings[i].blocking)
+            worst.push(i);
+    for (const i of worst) {
+        const f = ranked.findings[i];
+        core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${ranked.messages[i] || 'finding'}`, {
             title: `Net-new ${f.severity} finding`,
             file: f.path,
             ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
         });
     }
-    const more = blocking.length - worst.length;
+    const more = blocking - worst.length;
     if (more > 0)
         core.notice(`${more} more blocking finding${more === 1 ? ' is' : 's are'} listed in the job summary (GitHub shows 10 error annotations per step)`, { title: 'More blocking findings' });
 }
@@ -31528,9 +31546,11 @@ async function runGate(deps) {
     core.setOutput('stale-report', String(c.stale_report));
     for (const w of c.warnings)
         core.warning(`gate: ${w}`);
-    annotate(core, outcome);
-    await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT));
-    await comment(deps, gateReport(outcome, env, COMMENT_LIMIT));
+    // One ranking, its messages read once, for the annotations, the summary and the comment.
+    const ranked = rankFindings(outcome, Math.max(MAX_FINDING_ANNOTATIONS, SUMMARY_LIMIT.maxRows, COMMENT_LIMIT.maxRows));
+    annotate(core, ranked);
+    await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT, ranked));
+    await comment(deps, gateReport(outcome, env, COMMENT_LIMIT, ranked));
     if (outcome.exitCode === EXIT_BLOCKED)
         core.setFailed(`blocked by ${c.blocking_count} net-new finding${c.blocking_count === 1 ? '' : 's'}`);
     else if (outcome.exitCode !== EXIT_OK)

@@ -28572,7 +28572,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9402);
 /* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4315);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6306);
 
 
 
@@ -28583,7 +28583,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4315:
+/***/ 6306:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28669,6 +28669,27 @@ function baseUrl(name, value) {
     return url;
 }
 
+;// CONCATENATED MODULE: ./build/server/http/control-characters.js
+/**
+ * The server's one "no control character" rule (`/sign` paths and branch, ledger text and links).
+ *
+ * Refused: Unicode general category Cc, which is C0 (U+0000–U+001F), DEL (U+007F) and C1
+ * (U+0080–U+009F: NEL U+0085 breaks lines, CSI U+009B starts terminal escape sequences); and the
+ * line and paragraph separators, categories Zl and Zp (U+2028, U+2029), which break a line like
+ * `\n` does (Unicode line breaking and JavaScript both treat them as line terminators). A line
+ * break inside one field of a chat message or log line is what this rule exists to prevent.
+ *
+ * Allowed: format characters (Cf: bidi controls, zero-width joiners, soft hyphen). Ordinary text
+ * needs them (emoji sequences, Persian and Indic names, mixed-direction text) and they break no
+ * line; refusing them would be a different rule about how text displays.
+ */
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+const CONTROL_RUNS = new RegExp(`${CONTROL.source}+`, 'gu');
+/** Whether `s` holds a control character in the sense above. One class, no quantifier: linear. */
+const hasControlCharacter = (s) => CONTROL.test(s);
+/** `s` with each run of control characters in the sense above made one space: text for one line. */
+const spaceControlCharacters = (s) => s.replace(CONTROL_RUNS, ' ');
+
 // EXTERNAL MODULE: ./build/actions/shared/http.js + 2 modules
 var shared_http = __nccwpck_require__(965);
 ;// CONCATENATED MODULE: external "node:timers/promises"
@@ -28741,8 +28762,7 @@ async function requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AF
 }
 
 ;// CONCATENATED MODULE: ./build/actions/shared/peer-text.js
-/** Control characters and the Unicode line separators: each becomes a space. */
-const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
+
 /** Format characters (bidi overrides, zero-width): dropped, so they cannot split a credential in two. */
 const FORMAT = /\p{Cf}/gu;
 /** A run of characters a credential is written with (base64, base64url, hex, JWT dots). */
@@ -28764,7 +28784,8 @@ function peerText(value, options = {}) {
     if (typeof value !== 'string')
         return undefined;
     const max = options.max ?? 80;
-    let text = value.replace(CONTROL, ' ').replace(FORMAT, '');
+    // Control characters and the Unicode line separators become spaces (runs of spaces are one below).
+    let text = spaceControlCharacters(value).replace(FORMAT, '');
     for (const secret of options.secrets ?? [])
         if (secret.length >= 8)
             text = text.split(secret).join(HIDDEN);
@@ -28857,6 +28878,7 @@ const parseObject = shared_http/* jsonObject */.o$;
 ;// CONCATENATED MODULE: ./build/actions/request-token/run.js
 
 
+
 const DEFAULT_AUDIENCE = 'gatehouse-broker';
 const DEFAULT_APP_NAME = 'Gatehouse';
 const REPOSITORY = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
@@ -28918,7 +28940,7 @@ const emptyOutputs = (core) => {
  */
 async function run(deps) {
     const { core } = deps;
-    const appName = (optionalInput(core, 'app-name') ?? DEFAULT_APP_NAME).replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
+    const appName = spaceControlCharacters(optionalInput(core, 'app-name') ?? DEFAULT_APP_NAME);
     let settings;
     try {
         settings = readSettings(core);

@@ -37335,7 +37335,7 @@ exports.visitAsync = visitAsync;
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5199);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8773);
 
 
 await (0,_run_js__WEBPACK_IMPORTED_MODULE_1__/* .runSyncAction */ .J)({ core: _actions_core__WEBPACK_IMPORTED_MODULE_0__, env: process.env });
@@ -37345,7 +37345,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5199:
+/***/ 8773:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37745,9 +37745,13 @@ class CredentialRefused extends Error {
         this.server = server;
     }
 }
+/** Whether `err` is a server's refusal of the credential: a 401 or 403 answer. */
+function isRefusal(err) {
+    return err instanceof HttpError && (err.status === 401 || err.status === 403);
+}
 /** `err` as a `CredentialRefused` when it is a 401 or 403 answer; otherwise unchanged. */
 function refusedAs(err, credential, service, server) {
-    if (!(err instanceof HttpError) || (err.status !== 401 && err.status !== 403))
+    if (!isRefusal(err))
         return err;
     return new CredentialRefused(credential, service, server, `answered ${err.status}${err.detail ? ` (${err.detail})` : ''} to ${err.operation}`);
 }
@@ -38219,15 +38223,20 @@ function reimportCounts(body) {
 
 
 const client_SERVICE = 'DefectDojo';
-/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
-/** The page size of the lists read whole. */
+/** The page size of every list read. */
 const PAGE = 100;
+/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
 function nextPage(base, next) {
     return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
 }
 /** A report larger than DefectDojo accepts: refused here, before anything is sent. */
 class UploadTooLarge extends Error {
     name = 'UploadTooLarge';
+    /** `what` (the report) and its size in bytes; undefined when it was only seen to pass the limit. */
+    constructor(what, bytes, limitBytes) {
+        const size = bytes === undefined ? `over ${megabytes(limitBytes)}` : megabytes(bytes);
+        super(`${what} is ${size} MB, above the upload limit of ${megabytes(limitBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+    }
 }
 /** DefectDojo does not know the scan type: its release predates the parser. */
 class ScanTypeUnknown extends Error {
@@ -38260,7 +38269,7 @@ class DefectDojoClient {
     async reimport(request) {
         const size = request.content instanceof Uint8Array ? request.content.byteLength : request.content.length;
         if (size > this.maxUploadBytes) {
-            throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName} is ${megabytes(size)} MB, above the upload limit of ${megabytes(this.maxUploadBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+            throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName}`, size, this.maxUploadBytes);
         }
         // Not kept by the client: the service's client lives across runs, and products move.
         const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
@@ -38320,42 +38329,18 @@ class DefectDojoClient {
      * Active findings of one product at the given severities that carry no `issue:` tag, worst
      * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
      */
-    async *openFindings(productName, severities) {
-        const base = `${this.options.url}/api/v2/findings/`;
-        const query = new URLSearchParams({
-            product_name: productName,
-            active: 'true',
-            severity: severities.join(','),
-            not_tag: 'issue:',
-            o: 'numerical_severity,id',
-            limit: '100',
-        });
-        let next = `${base}?${query}`;
-        const operation = `findings of ${productName}`;
-        while (next) {
-            const response = await send(client_SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const page = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(page?.results))
-                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
-            yield page.results;
-            next = nextPage(base, page.next);
-        }
+    openFindings(productName, severities) {
+        const query = { product_name: productName, active: 'true', severity: severities.join(','), not_tag: 'issue:', o: 'numerical_severity,id' };
+        return this.pages('/api/v2/findings/', query, `findings of ${productName}`);
     }
     /**
      * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
      * filter matches substrings: checked again here), every page, as DefectDojo holds it.
      */
     async findingsByUniqueId(productName, prefix) {
-        const base = `${this.options.url}/api/v2/findings/`;
-        let next = `${base}?${new URLSearchParams({ product_name: productName, unique_id_from_tool: prefix, limit: '100' })}`;
-        const operation = `findings of ${productName}`;
         const found = [];
-        while (next) {
-            const response = await send(client_SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const page = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(page?.results))
-                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
-            for (const f of page.results) {
+        for await (const results of this.pages('/api/v2/findings/', { product_name: productName, unique_id_from_tool: prefix }, `findings of ${productName}`)) {
+            for (const f of results) {
                 if (typeof f?.unique_id_from_tool !== 'string' || !f.unique_id_from_tool.startsWith(prefix) || typeof f.id !== 'number')
                     continue;
                 if (typeof f.title !== 'string' || typeof f.severity !== 'string')
@@ -38363,7 +38348,6 @@ class DefectDojoClient {
                 const ids = Array.isArray(f.vulnerability_ids) ? f.vulnerability_ids.map((v) => v?.vulnerability_id).filter((v) => typeof v === 'string') : [];
                 found.push({ id: f.id, uniqueIdFromTool: f.unique_id_from_tool, title: f.title, severity: f.severity, active: f.active === true, vulnerabilityIds: ids });
             }
-            next = nextPage(base, page.next);
         }
         return found;
     }
@@ -38405,14 +38389,7 @@ class DefectDojoClient {
      * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
      */
     async all(path, operation, pick) {
-        const base = `${this.options.url}${path}`;
-        const page = async (offset) => {
-            const response = await send(client_SERVICE, operation, `${base}?limit=${PAGE}&offset=${offset}`, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const body = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(body?.results))
-                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
-            return { count: body.count, results: body.results };
-        };
+        const page = (offset) => this.page(`${this.options.url}${path}?limit=${PAGE}&offset=${offset}`, operation);
         const first = await page(0);
         if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0)
             throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no count');
@@ -38433,22 +38410,31 @@ class DefectDojoClient {
     }
     /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
     async product(name) {
-        const base = `${this.options.url}/api/v2/products/`;
-        let next = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
-        const operation = `product lookup of ${name}`;
-        while (next) {
-            const response = await send(client_SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const page = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(page?.results))
-                throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
-            const product = page.results.find((p) => p?.name === name);
+        for await (const results of this.pages('/api/v2/products/', { name }, `product lookup of ${name}`)) {
+            const product = results.find((p) => p?.name === name);
             if (product) {
                 const typeId = typeof product.prod_type === 'number' ? product.prod_type : undefined;
                 return { productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
             }
-            next = nextPage(base, page.next);
         }
         return undefined;
+    }
+    /** One page of a DRF list: its entries, the next page's address (ours: `nextPage`) and the total `count` as answered. */
+    async page(url, operation) {
+        const response = await send(client_SERVICE, operation, url, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+        const body = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
+        if (!Array.isArray(body?.results))
+            throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
+        return { results: body.results, next: nextPage(url.split('?')[0], body.next), count: body.count };
+    }
+    /** Every page of a DRF list filtered by `query`, one after another through `next`: the caller may stop early. */
+    async *pages(path, query, operation) {
+        let next = `${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE) })}`;
+        while (next) {
+            const page = await this.page(next, operation);
+            yield page.results;
+            next = page.next;
+        }
     }
     /** `GET /api/v2/product_types/{id}/`, once per id; undefined when the token may not read it. */
     productTypeName(id) {
@@ -38500,6 +38486,29 @@ async function syncEach(items, concurrency, progress, syncOne) {
         progress.item(++done, items.length, result);
         return result;
     })));
+}
+/**
+ * `syncEach` for items of several kinds each (a project's issues and hotspots, a repository's
+ * alert kinds): the items `concurrency` at a time, one item's kinds one after another, so two of
+ * them never both create its product. `forItem` is called as an item starts and answers how each
+ * of its kinds syncs (with what the kinds of one item share). Results in the items' order.
+ */
+async function syncEachKind(items, kinds, concurrency, progress, forItem) {
+    const total = items.length * kinds.length;
+    progress.started(total);
+    const limit = pLimit(concurrency);
+    let done = 0;
+    const perItem = await Promise.all(items.map((item) => limit(async () => {
+        const syncKind = forItem(item);
+        const results = [];
+        for (const kind of kinds) {
+            const result = await syncKind(kind);
+            progress.item(++done, total, result);
+            results.push(result);
+        }
+        return results;
+    })));
+    return perItem.flat();
 }
 function finishReport(base, items, now = new Date()) {
     const totals = totalsOf(items);
@@ -38586,7 +38595,7 @@ var external_node_events_ = __nccwpck_require__(8474);
 /**
  * Bytes kept in memory before the rest goes to a file. Most exports are tens of KB: a temporary
  * file each cost about 1.7 ms of CPU per project in the sync benchmark (create, write, read,
- * remove). With the sync's concurrency (8 by default) this holds at most 8 × 4 MiB at once.
+ * remove). With the sync's concurrency (4 by default) this holds at most 4 × 4 MiB at once.
  */
 const IN_MEMORY_BYTES = 4 * 1024 * 1024;
 async function* replay(chunks) {
@@ -38719,16 +38728,16 @@ const UNVERSIONED_TEST = '(no version)';
  * is refused before anything is sent to DefectDojo.
  */
 async function exportContent(project, exported, body, limit) {
-    const tooLarge = (size) => new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)} is ${size} MB, above the upload limit of ${megabytes(limit)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+    const tooLarge = (bytes) => new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
     const header = exported.headers.get('content-length');
     // A compressed answer's length is not the length of the bytes read from it.
     if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
         const length = Number(header);
         if (length > limit)
-            throw tooLarge(megabytes(length));
+            throw tooLarge(length);
         return { content: { stream: body, length } };
     }
-    const spooled = await spool(body, limit, () => tooLarge(`over ${megabytes(limit)}`));
+    const spooled = await spool(body, limit, () => tooLarge());
     return { content: spooled, dispose: spooled.dispose };
 }
 /**
@@ -40979,7 +40988,11 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 /* v8 ignore next -- @preserve */
 
+;// CONCATENATED MODULE: ./build/server/sync/clock.js
+const realClock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
 ;// CONCATENATED MODULE: ./build/server/sync/github/client.js
+
 
 
 
@@ -41016,7 +41029,6 @@ class SecondaryRateLimit extends HttpError {
 }
 /** The REST API version the sync is written against; sent on every call. */
 const API_VERSION = '2022-11-28';
-const REAL_CLOCK = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 /** The budget a call draws on, before its answer names it (`x-ratelimit-resource`). */
 function resourceOf(url) {
     const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
@@ -41051,7 +41063,7 @@ function operationOf(options) {
  * object in place or pass it on untouched.
  */
 function githubClient(target, options) {
-    const clock = options.clock ?? REAL_CLOCK;
+    const clock = options.clock ?? realClock;
     const maxWaitMsOf = (resource) => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
     /** Per resource: until when its primary limit is spent (epoch ms). */
     const exhaustedUntil = new Map();
@@ -41374,7 +41386,6 @@ async function listRepositories(client, owner, viewer) {
 
 
 
-
 async function syncKind(work, kind, deps, productExists, products) {
     const { repository } = work;
     const base = {
@@ -41402,7 +41413,7 @@ async function syncKind(work, kind, deps, productExists, products) {
         if (alerts.length === 0 && !(await productExists())) {
             return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
         }
-        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (products ? products.has(repository.fullName) : await productExists());
+        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (await productExists());
         const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix) : new Map();
         const { document, kept } = kind.report(repository, alerts, known);
         if (kept && kept.length > 0) {
@@ -41484,25 +41495,18 @@ async function syncGithub(deps) {
             }
         }
     }
-    const total = work.length * ALERT_KINDS.length;
-    deps.progress.started(total);
     for (const failure of failures)
         deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
     const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
-    const limit = pLimit(deps.concurrency);
-    let done = 0;
-    const perRepository = await Promise.all(work.map((w) => limit(async () => {
+    const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+        const name = w.repository.fullName;
         let exists;
-        const productExists = () => (exists ??= retrying(() => deps.defectDojo.productExists(w.repository.fullName), deps.retry));
-        const results = [];
-        for (const kind of ALERT_KINDS) {
-            const result = await syncKind(w, kind, deps, productExists, products);
-            deps.progress.item(++done, total, result);
-            results.push(result);
-        }
-        return results;
-    })));
-    return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...perRepository.flat()]);
+        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
+        // not true once an earlier kind made it: an empty list has nothing to close there.
+        const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
+        return (kind) => syncKind(w, kind, deps, productExists, products);
+    });
+    return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
@@ -41808,7 +41812,7 @@ const SONARQUBE_KINDS = [
     },
 ];
 const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
-async function sync_syncKind(project, kind, deps, productExists) {
+async function sync_syncKind(project, kind, deps, productExists, products) {
     const label = `${sync_labelOf(project)} ${kind.kind}`;
     const testTitle = kind.testTitle(project);
     const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: testTitle, scan_type: SCAN_TYPES.sonarQube };
@@ -41832,6 +41836,8 @@ async function sync_syncKind(project, kind, deps, productExists) {
                 filename: kind.filename,
                 content,
                 note: (text) => notes.push(text),
+                // Not in the directory: created by this run's issues (under the configured type) or new.
+                ...(products ? { product: products.get(project.name) ?? null } : {}),
             });
         }, deps.retry, onRetry);
         return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
@@ -41849,32 +41855,29 @@ async function syncSonarQube(deps) {
     const startedAt = new Date();
     const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
     let projects;
+    // DefectDojo's products are listed while SonarQube lists its projects.
+    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
     try {
         projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
     }
     catch (err) {
+        await pendingProducts;
         return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
     }
-    const total = projects.length * SONARQUBE_KINDS.length;
-    deps.progress.started(total);
-    const limit = pLimit(deps.concurrency);
-    let done = 0;
-    const perProject = await Promise.all(projects.map((project) => limit(async () => {
+    const products = await pendingProducts;
+    const items = await syncEachKind(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
         let exists;
-        // Asked once, and only when a kind has nothing to send; a reimport before it made the product.
+        // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
         let made = false;
-        const productExists = async () => made || (await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
-        const results = [];
-        for (const kind of SONARQUBE_KINDS) {
-            const result = await sync_syncKind(project, kind, deps, productExists);
+        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
+        return async (kind) => {
+            const result = await sync_syncKind(project, kind, deps, productExists, products);
             if (result.status === 'synced')
                 made = true;
-            deps.progress.item(++done, total, result);
-            results.push(result);
-        }
-        return results;
-    })));
-    return finishReport(head, perProject.flat());
+            return result;
+        };
+    });
+    return finishReport(head, items);
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js

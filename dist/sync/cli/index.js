@@ -28308,13 +28308,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream"
 
 /***/ }),
 
-/***/ 58500:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-
-/***/ }),
-
 /***/ 41692:
 /***/ ((module) => {
 
@@ -37510,6 +37503,17 @@ function rebuilt(original, body) {
 
 /***/ }),
 
+/***/ 65310:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ realClock)
+/* harmony export */ });
+const realClock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+
+/***/ }),
+
 /***/ 42859:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -38022,8 +38026,8 @@ var credentials = __nccwpck_require__(71930);
 var request = __nccwpck_require__(91016);
 // EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
 var p_limit = __nccwpck_require__(70370);
-// EXTERNAL MODULE: ./build/server/sync/http/retry.js
-var http_retry = __nccwpck_require__(59643);
+// EXTERNAL MODULE: ./build/server/sync/http/retry.js + 1 modules
+var http_retry = __nccwpck_require__(32995);
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/client.js
 
 
@@ -38159,7 +38163,7 @@ var external_node_events_ = __nccwpck_require__(78474);
 /**
  * Bytes kept in memory before the rest goes to a file. Most exports are tens of KB: a temporary
  * file each cost about 1.7 ms of CPU per project in the sync benchmark (create, write, read,
- * remove). With the sync's concurrency (8 by default) this holds at most 8 × 4 MiB at once.
+ * remove). With the sync's concurrency (4 by default) this holds at most 4 × 4 MiB at once.
  */
 const IN_MEMORY_BYTES = 4 * 1024 * 1024;
 async function* replay(chunks) {
@@ -38296,16 +38300,16 @@ const UNVERSIONED_TEST = '(no version)';
  * is refused before anything is sent to DefectDojo.
  */
 async function exportContent(project, exported, body, limit) {
-    const tooLarge = (size) => new client/* UploadTooLarge */.du(`the FPF export of Dependency-Track project ${labelOf(project)} is ${size} MB, above the upload limit of ${(0,client/* megabytes */.ix)(limit)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+    const tooLarge = (bytes) => new client/* UploadTooLarge */.du(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
     const header = exported.headers.get('content-length');
     // A compressed answer's length is not the length of the bytes read from it.
     if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
         const length = Number(header);
         if (length > limit)
-            throw tooLarge((0,client/* megabytes */.ix)(length));
+            throw tooLarge(length);
         return { content: { stream: body, length } };
     }
-    const spooled = await spool(body, limit, () => tooLarge(`over ${(0,client/* megabytes */.ix)(limit)}`));
+    const spooled = await spool(body, limit, () => tooLarge());
     return { content: spooled, dispose: spooled.dispose };
 }
 /**
@@ -38423,10 +38427,10 @@ into its own DefectDojo product`,
             // Versions without `team/self` answer 404: the project list then shows a refused key.
             if (err instanceof request/* HttpError */.j$ && err.status === 404)
                 return;
-            throw (0,credentials/* refusedAs */.x)(err, 'DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url);
+            throw (0,credentials/* refusedAs */.xb)(err, 'DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url);
         }
         if (missing.length > 0)
-            throw new credentials/* CredentialRefused */.I('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
+            throw new credentials/* CredentialRefused */.In('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
     },
     run: ({ loaded, options, defectDojo, retry, progress }) => syncDependencyTrack({
         dependencyTrack: clientOf({ loaded, options }),
@@ -38692,7 +38696,6 @@ async function listRepositories(client, owner, viewer) {
 
 
 
-
 async function syncKind(work, kind, deps, productExists, products) {
     const { repository } = work;
     const base = {
@@ -38720,7 +38723,7 @@ async function syncKind(work, kind, deps, productExists, products) {
         if (alerts.length === 0 && !(await productExists())) {
             return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
         }
-        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (products ? products.has(repository.fullName) : await productExists());
+        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (await productExists());
         const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix) : new Map();
         const { document, kept } = kind.report(repository, alerts, known);
         if (kept && kept.length > 0) {
@@ -38752,7 +38755,7 @@ function ownerFailure(target, owner, err) {
     if (err instanceof request/* HttpError */.j$ && err.status === 404) {
         return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
     }
-    return (0,credentials/* refusedAs */.x)(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
+    return (0,credentials/* refusedAs */.xb)(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
 }
 /** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
 async function knownAlerts(deps, product, prefix) {
@@ -38802,25 +38805,18 @@ async function syncGithub(deps) {
             }
         }
     }
-    const total = work.length * ALERT_KINDS.length;
-    deps.progress.started(total);
     for (const failure of failures)
         deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
     const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
-    const limit = (0,p_limit/* default */.A)(deps.concurrency);
-    let done = 0;
-    const perRepository = await Promise.all(work.map((w) => limit(async () => {
+    const items = await (0,report/* syncEachKind */.vt)(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+        const name = w.repository.fullName;
         let exists;
-        const productExists = () => (exists ??= (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(w.repository.fullName), deps.retry));
-        const results = [];
-        for (const kind of ALERT_KINDS) {
-            const result = await syncKind(w, kind, deps, productExists, products);
-            deps.progress.item(++done, total, result);
-            results.push(result);
-        }
-        return results;
-    })));
-    return (0,report/* finishReport */.Ux)({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...perRepository.flat()]);
+        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
+        // not true once an earlier kind made it: an empty list has nothing to close there.
+        const productExists = async () => (products ? products.has(name) : (exists ??= (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(name), deps.retry)));
+        return (kind) => syncKind(w, kind, deps, productExists, products);
+    });
+    return (0,report/* finishReport */.Ux)({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
@@ -39126,7 +39122,7 @@ const SONARQUBE_KINDS = [
     },
 ];
 const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
-async function sync_syncKind(project, kind, deps, productExists) {
+async function sync_syncKind(project, kind, deps, productExists, products) {
     const label = `${sync_labelOf(project)} ${kind.kind}`;
     const testTitle = kind.testTitle(project);
     const base = { label, product: project.name, engagement: scan_types/* ENGAGEMENTS */.nC.sonarqube, test: testTitle, scan_type: scan_types/* SCAN_TYPES */.g8.sonarQube };
@@ -39150,6 +39146,8 @@ async function sync_syncKind(project, kind, deps, productExists) {
                 filename: kind.filename,
                 content,
                 note: (text) => notes.push(text),
+                // Not in the directory: created by this run's issues (under the configured type) or new.
+                ...(products ? { product: products.get(project.name) ?? null } : {}),
             });
         }, deps.retry, onRetry);
         return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
@@ -39167,32 +39165,29 @@ async function syncSonarQube(deps) {
     const startedAt = new Date();
     const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
     let projects;
+    // DefectDojo's products are listed while SonarQube lists its projects.
+    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
     try {
         projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
     }
     catch (err) {
+        await pendingProducts;
         return (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []);
     }
-    const total = projects.length * SONARQUBE_KINDS.length;
-    deps.progress.started(total);
-    const limit = (0,p_limit/* default */.A)(deps.concurrency);
-    let done = 0;
-    const perProject = await Promise.all(projects.map((project) => limit(async () => {
+    const products = await pendingProducts;
+    const items = await (0,report/* syncEachKind */.vt)(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
         let exists;
-        // Asked once, and only when a kind has nothing to send; a reimport before it made the product.
+        // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
         let made = false;
-        const productExists = async () => made || (await (exists ??= (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(project.name), deps.retry)));
-        const results = [];
-        for (const kind of SONARQUBE_KINDS) {
-            const result = await sync_syncKind(project, kind, deps, productExists);
+        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(project.name), deps.retry)));
+        return async (kind) => {
+            const result = await sync_syncKind(project, kind, deps, productExists, products);
             if (result.status === 'synced')
                 made = true;
-            deps.progress.item(++done, total, result);
-            results.push(result);
-        }
-        return results;
-    })));
-    return (0,report/* finishReport */.Ux)(head, perProject.flat());
+            return result;
+        };
+    });
+    return (0,report/* finishReport */.Ux)(head, items);
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js
@@ -39219,10 +39214,10 @@ test of its own product ("SonarQube Scan detailed")`,
             valid = await connector_clientOf({ loaded, options }).tokenValid(retry, (error, n, delayMs) => progress.retry('token check', error, n, delayMs));
         }
         catch (err) {
-            throw (0,credentials/* refusedAs */.x)(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
+            throw (0,credentials/* refusedAs */.xb)(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
         }
         if (!valid)
-            throw new credentials/* CredentialRefused */.I('SONARQUBE_TOKEN', 'SonarQube', url, 'api/authentication/validate answered valid: false');
+            throw new credentials/* CredentialRefused */.In('SONARQUBE_TOKEN', 'SonarQube', url, 'api/authentication/validate answered valid: false');
     },
     run: ({ loaded, options, defectDojo, retry, progress }) => syncSonarQube({
         sonarQube: connector_clientOf({ loaded, options }),
@@ -39258,8 +39253,9 @@ function connectorForSource(source) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   I: () => (/* binding */ CredentialRefused),
-/* harmony export */   x: () => (/* binding */ refusedAs)
+/* harmony export */   In: () => (/* binding */ CredentialRefused),
+/* harmony export */   vu: () => (/* binding */ isRefusal),
+/* harmony export */   xb: () => (/* binding */ refusedAs)
 /* harmony export */ });
 /* harmony import */ var _http_request_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(91016);
 
@@ -39279,9 +39275,13 @@ class CredentialRefused extends Error {
         this.server = server;
     }
 }
+/** Whether `err` is a server's refusal of the credential: a 401 or 403 answer. */
+function isRefusal(err) {
+    return err instanceof _http_request_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && (err.status === 401 || err.status === 403);
+}
 /** `err` as a `CredentialRefused` when it is a 401 or 403 answer; otherwise unchanged. */
 function refusedAs(err, credential, service, server) {
-    if (!(err instanceof _http_request_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$) || (err.status !== 401 && err.status !== 403))
+    if (!isRefusal(err))
         return err;
     return new CredentialRefused(credential, service, server, `answered ${err.status}${err.detail ? ` (${err.detail})` : ''} to ${err.operation}`);
 }
@@ -39296,8 +39296,7 @@ function refusedAs(err, credential, service, server) {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   dw: () => (/* binding */ DefectDojoClient),
-  du: () => (/* binding */ UploadTooLarge),
-  ix: () => (/* binding */ megabytes)
+  du: () => (/* binding */ UploadTooLarge)
 });
 
 // UNUSED EXPORTS: DEFAULT_MAX_UPLOAD_BYTES, ScanTypeUnknown
@@ -39371,15 +39370,20 @@ function reimportCounts(body) {
 
 
 const SERVICE = 'DefectDojo';
-/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
-/** The page size of the lists read whole. */
+/** The page size of every list read. */
 const PAGE = 100;
+/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
 function nextPage(base, next) {
     return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
 }
 /** A report larger than DefectDojo accepts: refused here, before anything is sent. */
 class UploadTooLarge extends Error {
     name = 'UploadTooLarge';
+    /** `what` (the report) and its size in bytes; undefined when it was only seen to pass the limit. */
+    constructor(what, bytes, limitBytes) {
+        const size = bytes === undefined ? `over ${megabytes(limitBytes)}` : megabytes(bytes);
+        super(`${what} is ${size} MB, above the upload limit of ${megabytes(limitBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+    }
 }
 /** DefectDojo does not know the scan type: its release predates the parser. */
 class ScanTypeUnknown extends Error {
@@ -39412,7 +39416,7 @@ class DefectDojoClient {
     async reimport(request) {
         const size = request.content instanceof Uint8Array ? request.content.byteLength : request.content.length;
         if (size > this.maxUploadBytes) {
-            throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName} is ${megabytes(size)} MB, above the upload limit of ${megabytes(this.maxUploadBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+            throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName}`, size, this.maxUploadBytes);
         }
         // Not kept by the client: the service's client lives across runs, and products move.
         const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
@@ -39472,42 +39476,18 @@ class DefectDojoClient {
      * Active findings of one product at the given severities that carry no `issue:` tag, worst
      * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
      */
-    async *openFindings(productName, severities) {
-        const base = `${this.options.url}/api/v2/findings/`;
-        const query = new URLSearchParams({
-            product_name: productName,
-            active: 'true',
-            severity: severities.join(','),
-            not_tag: 'issue:',
-            o: 'numerical_severity,id',
-            limit: '100',
-        });
-        let next = `${base}?${query}`;
-        const operation = `findings of ${productName}`;
-        while (next) {
-            const response = await (0,http_request/* send */.tN)(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const page = (await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(page?.results))
-                throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
-            yield page.results;
-            next = nextPage(base, page.next);
-        }
+    openFindings(productName, severities) {
+        const query = { product_name: productName, active: 'true', severity: severities.join(','), not_tag: 'issue:', o: 'numerical_severity,id' };
+        return this.pages('/api/v2/findings/', query, `findings of ${productName}`);
     }
     /**
      * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
      * filter matches substrings: checked again here), every page, as DefectDojo holds it.
      */
     async findingsByUniqueId(productName, prefix) {
-        const base = `${this.options.url}/api/v2/findings/`;
-        let next = `${base}?${new URLSearchParams({ product_name: productName, unique_id_from_tool: prefix, limit: '100' })}`;
-        const operation = `findings of ${productName}`;
         const found = [];
-        while (next) {
-            const response = await (0,http_request/* send */.tN)(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const page = (await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(page?.results))
-                throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
-            for (const f of page.results) {
+        for await (const results of this.pages('/api/v2/findings/', { product_name: productName, unique_id_from_tool: prefix }, `findings of ${productName}`)) {
+            for (const f of results) {
                 if (typeof f?.unique_id_from_tool !== 'string' || !f.unique_id_from_tool.startsWith(prefix) || typeof f.id !== 'number')
                     continue;
                 if (typeof f.title !== 'string' || typeof f.severity !== 'string')
@@ -39515,7 +39495,6 @@ class DefectDojoClient {
                 const ids = Array.isArray(f.vulnerability_ids) ? f.vulnerability_ids.map((v) => v?.vulnerability_id).filter((v) => typeof v === 'string') : [];
                 found.push({ id: f.id, uniqueIdFromTool: f.unique_id_from_tool, title: f.title, severity: f.severity, active: f.active === true, vulnerabilityIds: ids });
             }
-            next = nextPage(base, page.next);
         }
         return found;
     }
@@ -39557,14 +39536,7 @@ class DefectDojoClient {
      * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
      */
     async all(path, operation, pick) {
-        const base = `${this.options.url}${path}`;
-        const page = async (offset) => {
-            const response = await (0,http_request/* send */.tN)(SERVICE, operation, `${base}?limit=${PAGE}&offset=${offset}`, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const body = (await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(body?.results))
-                throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
-            return { count: body.count, results: body.results };
-        };
+        const page = (offset) => this.page(`${this.options.url}${path}?limit=${PAGE}&offset=${offset}`, operation);
         const first = await page(0);
         if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0)
             throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no count');
@@ -39585,22 +39557,31 @@ class DefectDojoClient {
     }
     /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
     async product(name) {
-        const base = `${this.options.url}/api/v2/products/`;
-        let next = `${base}?${new URLSearchParams({ name, limit: '100' })}`;
-        const operation = `product lookup of ${name}`;
-        while (next) {
-            const response = await (0,http_request/* send */.tN)(SERVICE, operation, next, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-            const page = (await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(page?.results))
-                throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
-            const product = page.results.find((p) => p?.name === name);
+        for await (const results of this.pages('/api/v2/products/', { name }, `product lookup of ${name}`)) {
+            const product = results.find((p) => p?.name === name);
             if (product) {
                 const typeId = typeof product.prod_type === 'number' ? product.prod_type : undefined;
                 return { productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
             }
-            next = nextPage(base, page.next);
         }
         return undefined;
+    }
+    /** One page of a DRF list: its entries, the next page's address (ours: `nextPage`) and the total `count` as answered. */
+    async page(url, operation) {
+        const response = await (0,http_request/* send */.tN)(SERVICE, operation, url, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+        const body = (await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
+        if (!Array.isArray(body?.results))
+            throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
+        return { results: body.results, next: nextPage(url.split('?')[0], body.next), count: body.count };
+    }
+    /** Every page of a DRF list filtered by `query`, one after another through `next`: the caller may stop early. */
+    async *pages(path, query, operation) {
+        let next = `${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE) })}`;
+        while (next) {
+            const page = await this.page(next, operation);
+            yield page.results;
+            next = page.next;
+        }
     }
     /** `GET /api/v2/product_types/{id}/`, once per id; undefined when the token may not read it. */
     productTypeName(id) {
@@ -41791,11 +41772,14 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 var call_bounds = __nccwpck_require__(71973);
 // EXTERNAL MODULE: ./build/server/http/outbound.js
 var outbound = __nccwpck_require__(97587);
+// EXTERNAL MODULE: ./build/server/sync/clock.js
+var sync_clock = __nccwpck_require__(65310);
 // EXTERNAL MODULE: ./build/server/sync/http/request.js
 var http_request = __nccwpck_require__(91016);
-// EXTERNAL MODULE: ./build/server/sync/http/retry.js
-var retry = __nccwpck_require__(59643);
+// EXTERNAL MODULE: ./build/server/sync/http/retry.js + 1 modules
+var retry = __nccwpck_require__(32995);
 ;// CONCATENATED MODULE: ./build/server/sync/github/client.js
+
 
 
 
@@ -41832,7 +41816,6 @@ class SecondaryRateLimit extends http_request/* HttpError */.j$ {
 }
 /** The REST API version the sync is written against; sent on every call. */
 const API_VERSION = '2022-11-28';
-const REAL_CLOCK = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 /** The budget a call draws on, before its answer names it (`x-ratelimit-resource`). */
 function resourceOf(url) {
     const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
@@ -41867,7 +41850,7 @@ function operationOf(options) {
  * object in place or pass it on untouched.
  */
 function githubClient(target, options) {
-    const clock = options.clock ?? REAL_CLOCK;
+    const clock = options.clock ?? sync_clock/* realClock */.d;
     const maxWaitMsOf = (resource) => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
     /** Per resource: until when its primary limit is spent (epoch ms). */
     const exhaustedUntil = new Map();
@@ -42072,25 +42055,32 @@ async function jsonBody(service, operation, response, timeoutMs) {
 
 /***/ }),
 
-/***/ 59643:
+/***/ 32995:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   R$: () => (/* binding */ retrying),
-/* harmony export */   dg: () => (/* binding */ isTransient),
-/* harmony export */   vI: () => (/* binding */ DEFAULT_RETRY)
-/* harmony export */ });
-/* unused harmony export delayBefore */
-/* harmony import */ var node_timers_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(58500);
-/* harmony import */ var _request_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(91016);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  vI: () => (/* binding */ DEFAULT_RETRY),
+  dg: () => (/* binding */ isTransient),
+  R$: () => (/* binding */ retrying)
+});
+
+// UNUSED EXPORTS: delayBefore
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+// EXTERNAL MODULE: ./build/server/sync/http/request.js
+var request = __nccwpck_require__(91016);
+;// CONCATENATED MODULE: ./build/server/sync/http/retry.js
 
 
 const DEFAULT_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
 /** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
 function isTransient(err) {
-    if (err instanceof _request_js__WEBPACK_IMPORTED_MODULE_1__/* .TransportError */ .wX)
+    if (err instanceof request/* TransportError */.wX)
         return true;
-    return err instanceof _request_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ && (err.status >= 500 || err.status === 429 || err.status === 408);
+    return err instanceof request/* HttpError */.j$ && (err.status >= 500 || err.status === 429 || err.status === 408);
 }
 /** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
 function delayBefore(retry, policy, retryAfter, random = Math.random) {
@@ -42108,12 +42098,12 @@ async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
             return await attempt(n);
         }
         catch (err) {
-            const retryAfter = err instanceof _request_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$ ? err.retryAfterMs : undefined;
+            const retryAfter = err instanceof request/* HttpError */.j$ ? err.retryAfterMs : undefined;
             if (n > policy.retries || !shouldRetry(err) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
                 throw err;
             const delay = delayBefore(n, policy, retryAfter);
             onRetry?.(err, n, delay);
-            await (0,node_timers_promises__WEBPACK_IMPORTED_MODULE_0__.setTimeout)(delay);
+            await (0,promises_namespaceObject.setTimeout)(delay);
         }
     }
 }
@@ -42130,6 +42120,7 @@ async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
 /* harmony export */   hT: () => (/* binding */ syncEach),
 /* harmony export */   iU: () => (/* binding */ message),
 /* harmony export */   k: () => (/* binding */ summaryLines),
+/* harmony export */   vt: () => (/* binding */ syncEachKind),
 /* harmony export */   zr: () => (/* binding */ humanProgress)
 /* harmony export */ });
 /* unused harmony export totalsOf */
@@ -42163,6 +42154,29 @@ async function syncEach(items, concurrency, progress, syncOne) {
         progress.item(++done, items.length, result);
         return result;
     })));
+}
+/**
+ * `syncEach` for items of several kinds each (a project's issues and hotspots, a repository's
+ * alert kinds): the items `concurrency` at a time, one item's kinds one after another, so two of
+ * them never both create its product. `forItem` is called as an item starts and answers how each
+ * of its kinds syncs (with what the kinds of one item share). Results in the items' order.
+ */
+async function syncEachKind(items, kinds, concurrency, progress, forItem) {
+    const total = items.length * kinds.length;
+    progress.started(total);
+    const limit = (0,p_limit__WEBPACK_IMPORTED_MODULE_0__/* ["default"] */ .A)(concurrency);
+    let done = 0;
+    const perItem = await Promise.all(items.map((item) => limit(async () => {
+        const syncKind = forItem(item);
+        const results = [];
+        for (const kind of kinds) {
+            const result = await syncKind(kind);
+            progress.item(++done, total, result);
+            results.push(result);
+        }
+        return results;
+    })));
+    return perItem.flat();
 }
 function finishReport(base, items, now = new Date()) {
     const totals = totalsOf(items);
@@ -42233,7 +42247,7 @@ function summaryLines(report) {
 /* harmony import */ var _config_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(62377);
 /* harmony import */ var _defectdojo_client_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(59998);
 /* harmony import */ var _credentials_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(71930);
-/* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(59643);
+/* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(32995);
 /* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4464);
 
 
@@ -42279,7 +42293,7 @@ async function runConnector(connector, loaded, options, progress, retryPolicy = 
         // Both checks at once; DefectDojo's refusal is named first when both fail.
         const checks = await Promise.allSettled([
             (0,_http_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .retrying */ .R$)(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err) => {
-                throw (0,_credentials_js__WEBPACK_IMPORTED_MODULE_2__/* .refusedAs */ .x)(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url);
+                throw (0,_credentials_js__WEBPACK_IMPORTED_MODULE_2__/* .refusedAs */ .xb)(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url);
             }),
             connector.check?.(context),
         ]);
