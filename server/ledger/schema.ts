@@ -29,6 +29,14 @@ const link = z
     }
   }, 'must be an http or https URL without credentials');
 
+/**
+ * An ISO 8601 date-time with its offset (`Z` or `±hh:mm`): a time without one names no instant.
+ * zod also refuses impossible dates (February 30), which `Date` would roll over silently.
+ */
+export const instant = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm)' })
+  .transform((s) => new Date(s));
+
 /** Body of `POST /v1/deployments`. Unknown fields (`repository` among them) are refused, never dropped. */
 export const deploymentRequest = z.strictObject({
   delivery_id: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -46,6 +54,7 @@ export const deploymentRequest = z.strictObject({
   actor: text(100).optional(),
   verified: z.boolean().optional(),
   duration_ms: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  committed_at: instant.optional(),
 });
 export type DeploymentRequest = z.infer<typeof deploymentRequest>;
 

@@ -21,6 +21,8 @@ export interface DeploymentRecord {
   readonly actor?: string;
   readonly verified?: boolean;
   readonly durationMs?: number;
+  /** When the deployed commit was made (caller-supplied): the start of its lead time. */
+  readonly committedAt?: Date;
   readonly recordedAt: Date;
   /** End of retention: the record and its marker disappear after this instant. */
   readonly expireAt: Date;

@@ -42,6 +42,7 @@ export function storeContract(open: () => Promise<Store>): void {
       actor: 'octocat',
       verified: true,
       durationMs: 1234,
+      committedAt: new Date('2026-11-20T08:30:00.250Z'),
     });
     const outcome = await store.deployments.insert(full, now());
     assert.equal(outcome.duplicate, false);
