@@ -4,6 +4,7 @@ import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../shared/retry.js';
 import { appendSummary, cell } from '../shared/summary.js';
 import type { ActionHttp } from '../shared/http.js';
+import { committedAt } from './committed-at.js';
 import { LedgerUnavailable, postDeployment, type RecordedDeployment } from './ledger-client.js';
 import { recordFromInputs, type LedgerRecord } from './record.js';
 
@@ -53,6 +54,8 @@ export async function run({ core, http, env, retry = DEFAULT_RETRY }: RecordDepl
     }
     const apiUrl = baseUrl('api-url', apiUrlInput);
     const record = recordFromInputs(core, env);
+    const committed = await committedAt(core, env, record.commit);
+    if (committed) record.committed_at = committed;
     const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
     const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));
 

@@ -100,10 +100,13 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
 
   it('uses the given audience, delivery id and overrides, under an api-url with a path', async () => {
     nock('https://gw.example.com')
-      .post('/ledger/v1/deployments', (b: Record<string, unknown>) => b.delivery_id === 'release-7' && b.commit === 'abc' && b.actor === 'bot')
+      .post(
+        '/ledger/v1/deployments',
+        (b: Record<string, unknown>) => b.delivery_id === 'release-7' && b.commit === 'abc' && b.actor === 'bot' && b.committed_at === '2026-11-20T08:30:00.000Z',
+      )
       .reply(200, { ...RECORDED, duplicate: true });
     runnerIssues();
-    const core = new RecordingCore({ ...baseInputs, 'api-url': 'https://gw.example.com/ledger', audience: 'my-ledger', 'delivery-id': 'release-7', commit: 'abc', actor: 'bot' });
+    const core = new RecordingCore({ ...baseInputs, 'api-url': 'https://gw.example.com/ledger', audience: 'my-ledger', 'delivery-id': 'release-7', commit: 'abc', actor: 'bot', 'committed-at': '2026-11-20T10:30:00+02:00' });
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
     assert.deepEqual(audiences, ['my-ledger']);
     assert.equal(core.outputs.duplicate, 'true');
@@ -263,6 +266,7 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
       [{ verified: 'maybe' }, 'input "verified" must be true or false (true, True, TRUE, false, False or FALSE)'],
       [{ verified: 'tRUE' }, 'input "verified" must be true or false (true, True, TRUE, false, False or FALSE)'],
       [{ 'duration-ms': '1.5s' }, 'input "duration-ms" must be a whole number'],
+      [{ 'committed-at': '2026-11-20' }, 'input "committed-at" must be an ISO 8601 date-time with seconds and an offset (for example 2026-11-20T10:30:00+02:00)'],
       [{ 'api-url': 'ftp://ledger' }, 'input "api-url" must be an http(s) URL'],
       [{ 'api-url': 'ledger.example.com' }, 'input "api-url" must be an http(s) URL'],
       [{ environment: '' }, 'input "environment" is required'],
