@@ -4,9 +4,10 @@ import { jsonBody } from '../http/json-body.js';
 import { route } from '../http/routes.js';
 import { validate } from '../http/validation.js';
 import { authenticate } from './authenticate.js';
+import { deliveryFigures } from './delivery-figures.js';
 import { listDeployments } from './list-deployments.js';
 import { recordDeployment, type RecordDeploymentDeps } from './record-deployment.js';
-import { deploymentRequest, historyQuery } from './schema.js';
+import { deploymentRequest, figuresQuery, historyQuery } from './schema.js';
 import type { LedgerSettings } from './settings.js';
 import { deploymentView } from './view.js';
 
@@ -18,7 +19,7 @@ export interface LedgerRouteDeps extends RecordDeploymentDeps {
   readonly settings: () => LedgerSettings;
 }
 
-/** `POST/GET /v1/deployments`: thin handlers over the two use cases. */
+/** The ledger's routes: thin handlers over its use cases. */
 export function ledgerRoutes(deps: LedgerRouteDeps): Router {
   const router = Router();
   const auth = authenticate(deps.verifier, deps.settings);
@@ -43,6 +44,16 @@ export function ledgerRoutes(deps: LedgerRouteDeps): Router {
         const caller = res.locals.caller as CallerIdentity;
         const records = await listDeployments(deps, caller, query);
         res.json({ repository: caller.repository, deployments: records.map(deploymentView) });
+      },
+    ],
+  });
+
+  route(router, '/v1/deployments/metrics', {
+    get: [
+      auth,
+      async (req, res) => {
+        const query = validate(figuresQuery, req.query);
+        res.json(await deliveryFigures(deps, res.locals.caller as CallerIdentity, query));
       },
     ],
   });

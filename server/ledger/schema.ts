@@ -6,6 +6,8 @@ export const TARGETS = ['object-store-cdn', 'function-zip', 'iac-wrapper', 'othe
 export const DEFAULT_MODE = 'deploy';
 export const HISTORY_DEFAULT_LIMIT = 20;
 export const HISTORY_MAX_LIMIT = 100;
+export const FIGURES_DEFAULT_DAYS = 30;
+export const FIGURES_MAX_DAYS = 365;
 
 /** Free text that ends up in a chat message: bounded, no control characters. */
 const text = (max: number) =>
@@ -69,3 +71,15 @@ export const historyQuery = z.strictObject({
     .optional(),
 });
 export type HistoryQuery = z.infer<typeof historyQuery>;
+
+/** Query of `GET /v1/deployments/metrics`: refused with 422 as the history query is. */
+export const figuresQuery = z.strictObject({
+  environment: text(100).optional(),
+  days: z
+    .string()
+    .regex(/^[0-9]{1,3}$/, `must be a whole number of days from 1 to ${FIGURES_MAX_DAYS}`)
+    .transform(Number)
+    .pipe(z.number().min(1, `must be from 1 to ${FIGURES_MAX_DAYS}`).max(FIGURES_MAX_DAYS, `must be from 1 to ${FIGURES_MAX_DAYS}`))
+    .optional(),
+});
+export type FiguresRequest = z.infer<typeof figuresQuery>;

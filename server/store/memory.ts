@@ -1,4 +1,5 @@
-import type { DeploymentQuery, DeploymentRecord, DeploymentStore, InsertOutcome, KeyValueStore, Store } from './types.js';
+import { FiguresAccumulator } from './figures.js';
+import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { newestFirst } from './types.js';
 
 interface Bucket {
@@ -51,6 +52,23 @@ class MemoryDeploymentStore implements DeploymentStore {
     return out;
   }
 
+  async figures(query: FiguresQuery): Promise<DeploymentFigures> {
+    const figures = new FiguresAccumulator();
+    const bucket = this.buckets.get(query.repositoryId);
+    if (!bucket) return figures.result();
+    this.trimExpired(bucket, query.now);
+    // As the index range scan does: straight to the window's first record, then in order to its end.
+    const to = query.to.getTime();
+    for (let i = firstAtOrAfter(bucket.history, query.from.getTime()); i < bucket.history.length; i++) {
+      const record = bucket.history[i]!;
+      if (record.recordedAt.getTime() > to) break;
+      if (!isLive(record, query.now)) continue;
+      if (query.environment !== undefined && record.environment !== query.environment) continue;
+      figures.add(record);
+    }
+    return figures.result();
+  }
+
   private bucket(repositoryId: string, now: Date): Bucket {
     let bucket = this.buckets.get(repositoryId);
     if (!bucket) {
@@ -78,6 +96,18 @@ class MemoryDeploymentStore implements DeploymentStore {
     if (index >= 0) bucket.history.splice(index, 1);
     bucket.byDelivery.delete(record.deliveryId);
   }
+}
+
+/** Index of the first record of `history` (oldest first) recorded at or after `ms`: a binary search. */
+function firstAtOrAfter(history: readonly DeploymentRecord[], ms: number): number {
+  let low = 0;
+  let high = history.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (history[mid]!.recordedAt.getTime() < ms) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** Keeps `history` oldest first; appends in the usual case of a non-decreasing clock. */

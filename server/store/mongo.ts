@@ -1,6 +1,7 @@
 import { MongoClient, MongoError, type Collection, type Db } from 'mongodb';
+import { FIGURES_INDEX, figuresFrom, figuresPipeline, type FiguresDoc } from './mongo-figures.js';
 import { mongoClientOptions } from './mongo-options.js';
-import type { DeploymentQuery, DeploymentRecord, DeploymentStore, InsertOutcome, KeyValueStore, Store } from './types.js';
+import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { StoreUnavailable } from './types.js';
 
 /** A deployment as stored: the record with its id as `_id`. */
@@ -89,6 +90,15 @@ class MongoDeploymentStore implements DeploymentStore {
         .limit(query.limit)
         .toArray();
       return docs.map(fromDoc);
+    });
+  }
+
+  figures(query: FiguresQuery): Promise<DeploymentFigures> {
+    return guarded(async () => {
+      // The hint names an index: it must exist first (a no-op once created).
+      await this.ensureIndexes();
+      const [doc] = await this.collection.aggregate<FiguresDoc>(figuresPipeline(query), { hint: FIGURES_INDEX }).toArray();
+      return figuresFrom(doc);
     });
   }
 }

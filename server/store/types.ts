@@ -42,6 +42,34 @@ export interface DeploymentQuery {
   readonly now: Date;
 }
 
+/** The records of a figures query: one repository, optionally one environment, `recordedAt` in [from, to]. */
+export interface FiguresQuery {
+  readonly repositoryId: string;
+  readonly environment?: string;
+  readonly from: Date;
+  readonly to: Date;
+  /** Records whose `expireAt` is not after `now` are gone. */
+  readonly now: Date;
+}
+
+/** Median and 90th percentile (nearest rank) of `count` durations, in milliseconds. */
+export interface Distribution {
+  readonly median: number;
+  readonly p90: number;
+  readonly count: number;
+}
+
+/** What a figures query computes from the records it selects; the ledger turns it into rates. */
+export interface DeploymentFigures {
+  readonly counts: Readonly<Record<DeploymentStatus, number>>;
+  /** Distinct UTC dates with at least one success record. */
+  readonly successDays: number;
+  /** Failure streaks (per environment) that a success ended. */
+  readonly recovery: Distribution | null;
+  /** `recordedAt − committedAt` of the success records that carry `committedAt`. */
+  readonly leadTime: Distribution | null;
+}
+
 export interface DeploymentStore {
   /**
    * Stores `record` unless a live record with the same (repositoryId, deliveryId) exists, in which
@@ -52,6 +80,11 @@ export interface DeploymentStore {
   setNotified(repositoryId: string, deploymentId: string, notified: Readonly<Record<string, boolean>>): Promise<void>;
   /** Live records of one repository, newest first (recordedAt, then deploymentId, descending). */
   list(query: DeploymentQuery): Promise<DeploymentRecord[]>;
+  /**
+   * The delivery figures of the selected records, computed where the records are (one query; the
+   * records themselves never leave the store). Streaks follow (recordedAt, deploymentId) order.
+   */
+  figures(query: FiguresQuery): Promise<DeploymentFigures>;
 }
 
 /**

@@ -1,8 +1,47 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { v7 as uuidv7 } from 'uuid';
 import type { DeploymentRecord, Store } from '../../server/store/types.js';
+import { referenceFigures } from '../support/figures-reference.js';
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const STATUSES = ['success', 'failure', 'rolled-back', 'skipped'] as const;
+
+/**
+ * Generated histories around `now`: times on a whole-hour grid (so equal times happen and the
+ * (recordedAt, deploymentId) order matters), some outside the window or in the future, some
+ * expired, some of another repository, some with committedAt.
+ */
+export const historyArbitrary = (now: number, repositoryId: string) =>
+  fc.array(
+    fc.record({
+      // Mostly the last few days (dense enough for streaks), some anywhere in the last 40.
+      hoursAgo: fc.oneof({ arbitrary: fc.integer({ min: -3, max: 96 }), weight: 4 }, { arbitrary: fc.integer({ min: -3, max: 40 * 24 }), weight: 1 }),
+      environment: fc.constantFrom('production', 'staging'),
+      status: fc.constantFrom(...STATUSES),
+      leadHours: fc.option(fc.integer({ min: -2, max: 200 }), { nil: undefined }),
+      expired: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+      otherRepository: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+      idSuffix: fc.integer({ min: 0, max: 0xffffff }),
+    }),
+    { maxLength: 60, size: 'max' },
+  ).map((rows) =>
+    rows.map((row, i) => {
+      const recordedAt = new Date(now - row.hoursAgo * HOUR);
+      return record({
+        // Random order among equal times, unique by the row number.
+        deploymentId: `00000000-0000-7000-8000-${row.idSuffix.toString(16).padStart(6, '0')}${i.toString(16).padStart(6, '0')}`,
+        repositoryId: row.otherRepository ? `${repositoryId}-other` : repositoryId,
+        deliveryId: `gen-${i}`,
+        environment: row.environment,
+        status: row.status,
+        recordedAt,
+        expireAt: row.expired ? new Date(now - HOUR) : new Date(now + 90 * DAY),
+        ...(row.leadHours === undefined ? {} : { committedAt: new Date(recordedAt.getTime() - row.leadHours * HOUR) }),
+      });
+    }),
+  );
 
 export function record(overrides: Partial<DeploymentRecord> = {}): DeploymentRecord {
   const recordedAt = overrides.recordedAt ?? new Date();
@@ -132,6 +171,100 @@ export function storeContract(open: () => Promise<Store>): void {
     assert.deepEqual(dup.record.notified, { chat: false });
     const [listed] = await store.deployments.list({ repositoryId: '1001', limit: 1, now: now() });
     assert.deepEqual(listed!.notified, { chat: false });
+  });
+}
+
+/** The figures query of the store contract (both stores compute the same figures). */
+export function figuresContract(open: () => Promise<Store>): void {
+  let store: Store;
+
+  beforeEach(async () => {
+    store = await open();
+  });
+  afterEach(() => store.close());
+
+  const now = Date.UTC(2026, 10, 20, 12, 0, 0);
+  const at = (hoursAgo: number) => new Date(now - hoursAgo * HOUR);
+  const window = { from: new Date(now - 30 * DAY), to: new Date(now), now: new Date(now) };
+  const insertAll = async (records: DeploymentRecord[]) => {
+    for (const r of records) assert.equal((await store.deployments.insert(r, new Date(now))).duplicate, false);
+  };
+
+  it('counts each status, success days, failure streaks per environment and lead times', async () => {
+    await insertAll([
+      // production: a streak of two failing records, a skipped one inside it, ended 5 h after it began.
+      record({ environment: 'production', status: 'success', recordedAt: at(100), committedAt: at(101) }),
+      record({ environment: 'production', status: 'failure', recordedAt: at(50) }),
+      record({ environment: 'production', status: 'skipped', recordedAt: at(49) }),
+      record({ environment: 'production', status: 'rolled-back', recordedAt: at(48) }),
+      record({ environment: 'production', status: 'success', recordedAt: at(45), committedAt: at(48) }),
+      // staging: a failure interleaved in time with production's streak is its own streak of 1 h.
+      record({ environment: 'staging', status: 'failure', recordedAt: at(47) }),
+      record({ environment: 'staging', status: 'success', recordedAt: at(46), committedAt: at(56) }),
+      // An open streak (no success after it) counts in the rate but has no recovery.
+      record({ environment: 'staging', status: 'failure', recordedAt: at(2) }),
+    ]);
+    const all = await store.deployments.figures({ repositoryId: '1001', ...window });
+    assert.deepEqual(all, {
+      counts: { success: 3, failure: 3, 'rolled-back': 1, skipped: 1 },
+      successDays: new Set([at(100), at(45), at(46)].map((d) => d.toISOString().slice(0, 10))).size,
+      recovery: { median: 1 * HOUR, p90: 5 * HOUR, count: 2 },
+      leadTime: { median: 3 * HOUR, p90: 10 * HOUR, count: 3 },
+    });
+    const production = await store.deployments.figures({ repositoryId: '1001', environment: 'production', ...window });
+    assert.deepEqual(production.recovery, { median: 5 * HOUR, p90: 5 * HOUR, count: 1 });
+    assert.deepEqual(production.counts, { success: 2, failure: 1, 'rolled-back': 1, skipped: 1 });
+  });
+
+  it('a failing record that opens the window starts a streak; the window is inclusive at both ends', async () => {
+    await insertAll([
+      record({ status: 'success', recordedAt: new Date(window.from.getTime() - 1) }),
+      record({ status: 'failure', recordedAt: window.from }),
+      record({ status: 'success', recordedAt: window.to }),
+      record({ status: 'success', recordedAt: new Date(now + 1) }),
+    ]);
+    const figures = await store.deployments.figures({ repositoryId: '1001', ...window });
+    assert.deepEqual(figures.counts, { success: 1, failure: 1, 'rolled-back': 0, skipped: 0 });
+    assert.deepEqual(figures.recovery, { median: 30 * DAY, p90: 30 * DAY, count: 1 });
+    assert.equal(figures.leadTime, null);
+  });
+
+  it('equal times follow the history order (deploymentId): a failure and a success at one instant', async () => {
+    const t = at(10);
+    await insertAll([
+      record({ deploymentId: '00000000-0000-7000-8000-000000000002', status: 'success', recordedAt: t }),
+      record({ deploymentId: '00000000-0000-7000-8000-000000000001', status: 'failure', recordedAt: t }),
+    ]);
+    assert.deepEqual((await store.deployments.figures({ repositoryId: '1001', ...window })).recovery, { median: 0, p90: 0, count: 1 });
+  });
+
+  it('leaves out expired records and other repositories; nothing selected gives zeros and nulls', async () => {
+    await insertAll([
+      record({ status: 'failure', recordedAt: at(3), expireAt: at(1) }),
+      record({ status: 'success', recordedAt: at(2), repositoryId: '2002', repository: 'octo-org/api' }),
+    ]);
+    assert.deepEqual(await store.deployments.figures({ repositoryId: '1001', ...window }), {
+      counts: { success: 0, failure: 0, 'rolled-back': 0, skipped: 0 },
+      successDays: 0,
+      recovery: null,
+      leadTime: null,
+    });
+    assert.deepEqual((await store.deployments.figures({ repositoryId: '1001', environment: 'nowhere', ...window })).recovery, null);
+  });
+
+  it('property: the figures of generated histories equal a direct computation', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(historyArbitrary(now, 'gen'), fc.constantFrom(undefined, 'production', 'staging'), fc.integer({ min: 1, max: 35 }), async (history, environment, days) => {
+        // A repository of its own per run: the store is not emptied between runs.
+        const repositoryId = `gen-${run++}`;
+        const records = history.map((r) => ({ ...r, repositoryId: r.repositoryId.replace(/^gen/, repositoryId) }));
+        await insertAll(records);
+        const query = { repositoryId, from: new Date(now - days * DAY), to: new Date(now), now: new Date(now), ...(environment ? { environment } : {}) };
+        assert.deepEqual(await store.deployments.figures(query), referenceFigures(records, query));
+      }),
+      { numRuns: 60 },
+    );
   });
 }
 
