@@ -5,9 +5,10 @@ import { route } from '../http/routes.js';
 import { validate } from '../http/validation.js';
 import { authenticate } from './authenticate.js';
 import { deliveryFigures } from './delivery-figures.js';
+import { environmentsOf } from './environments.js';
 import { listDeployments } from './list-deployments.js';
 import { recordDeployment, type RecordDeploymentDeps } from './record-deployment.js';
-import { deploymentRequest, figuresQuery, historyQuery } from './schema.js';
+import { deploymentRequest, environmentsQuery, figuresQuery, historyQuery } from './schema.js';
 import type { LedgerSettings } from './settings.js';
 import { deploymentView } from './view.js';
 
@@ -54,6 +55,16 @@ export function ledgerRoutes(deps: LedgerRouteDeps): Router {
       async (req, res) => {
         const query = validate(figuresQuery, req.query);
         res.json(await deliveryFigures(deps, res.locals.caller as CallerIdentity, query));
+      },
+    ],
+  });
+
+  route(router, '/v1/environments', {
+    get: [
+      auth,
+      async (req, res) => {
+        validate(environmentsQuery, req.query);
+        res.json(await environmentsOf(deps, res.locals.caller as CallerIdentity));
       },
     ],
   });

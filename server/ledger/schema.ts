@@ -83,3 +83,6 @@ export const figuresQuery = z.strictObject({
     .optional(),
 });
 export type FiguresRequest = z.infer<typeof figuresQuery>;
+
+/** `GET /v1/environments` takes no parameter; any one (`repository` among them) is refused. */
+export const environmentsQuery = z.strictObject({});

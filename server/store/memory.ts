@@ -1,5 +1,5 @@
 import { FiguresAccumulator } from './figures.js';
-import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
+import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { newestFirst } from './types.js';
 
 interface Bucket {
@@ -67,6 +67,25 @@ class MemoryDeploymentStore implements DeploymentStore {
       figures.add(record);
     }
     return figures.result();
+  }
+
+  async environments(repositoryId: string, now: Date): Promise<EnvironmentState[]> {
+    const bucket = this.buckets.get(repositoryId);
+    if (!bucket) return [];
+    this.trimExpired(bucket, now);
+    // Newest first: an environment's first record seen is its latest, and it is met in answer order.
+    const states = new Map<string, { environment: string; latest: DeploymentRecord; latestSuccess: DeploymentRecord | null }>();
+    for (let i = bucket.history.length - 1; i >= 0; i--) {
+      const record = bucket.history[i]!;
+      if (!isLive(record, now)) continue;
+      let state = states.get(record.environment);
+      if (!state) {
+        state = { environment: record.environment, latest: record, latestSuccess: null };
+        states.set(record.environment, state);
+      }
+      if (state.latestSuccess === null && record.status === 'success') state.latestSuccess = record;
+    }
+    return [...states.values()];
   }
 
   private bucket(repositoryId: string, now: Date): Bucket {

@@ -1,7 +1,7 @@
 import { MongoClient, MongoError, type Collection, type Db } from 'mongodb';
 import { FIGURES_INDEX, figuresFrom, figuresPipeline, type FiguresDoc } from './mongo-figures.js';
 import { mongoClientOptions } from './mongo-options.js';
-import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
+import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { StoreUnavailable } from './types.js';
 
 /** A deployment as stored: the record with its id as `_id`. */
@@ -99,6 +99,35 @@ class MongoDeploymentStore implements DeploymentStore {
       await this.ensureIndexes();
       const [doc] = await this.collection.aggregate<FiguresDoc>(figuresPipeline(query), { hint: FIGURES_INDEX }).toArray();
       return figuresFrom(doc);
+    });
+  }
+
+  environments(repositoryId: string, now: Date): Promise<EnvironmentState[]> {
+    return guarded(async () => {
+      await this.ensureIndexes();
+      const groups = await this.collection
+        .aggregate<{ _id: string; latest: DeploymentDoc & { isSuccess: boolean }; latestSuccess: DeploymentDoc & { isSuccess: boolean } }>(
+          [
+            { $match: { repositoryId, expireAt: { $gt: now } } },
+            { $set: { isSuccess: { $eq: ['$status', 'success'] } } },
+            {
+              $group: {
+                _id: '$environment',
+                latest: { $top: { sortBy: { recordedAt: -1, _id: -1 }, output: '$$ROOT' } },
+                // Successes sort first (true > false), so this is the newest success when there is one.
+                latestSuccess: { $top: { sortBy: { isSuccess: -1, recordedAt: -1, _id: -1 }, output: '$$ROOT' } },
+              },
+            },
+            { $sort: { 'latest.recordedAt': -1, 'latest._id': -1 } },
+          ],
+          { hint: FIGURES_INDEX },
+        )
+        .toArray();
+      return groups.map(({ _id, latest: { isSuccess: _, ...latest }, latestSuccess: { isSuccess, ...success } }) => ({
+        environment: _id,
+        latest: fromDoc(latest),
+        latestSuccess: isSuccess ? fromDoc(success) : null,
+      }));
     });
   }
 }

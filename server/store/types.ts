@@ -70,6 +70,13 @@ export interface DeploymentFigures {
   readonly leadTime: Distribution | null;
 }
 
+/** What runs where: an environment's newest record and its newest success. */
+export interface EnvironmentState {
+  readonly environment: string;
+  readonly latest: DeploymentRecord;
+  readonly latestSuccess: DeploymentRecord | null;
+}
+
 export interface DeploymentStore {
   /**
    * Stores `record` unless a live record with the same (repositoryId, deliveryId) exists, in which
@@ -85,6 +92,8 @@ export interface DeploymentStore {
    * records themselves never leave the store). Streaks follow (recordedAt, deploymentId) order.
    */
   figures(query: FiguresQuery): Promise<DeploymentFigures>;
+  /** Each environment of one repository with live records, newest `latest` first (history order). */
+  environments(repositoryId: string, now: Date): Promise<EnvironmentState[]>;
 }
 
 /**

@@ -101,6 +101,7 @@ describe('HTTP core', () => {
           setNotified: () => Promise.reject(new StoreUnavailable()),
           list: () => Promise.reject(new StoreUnavailable()),
           figures: () => Promise.reject(new StoreUnavailable()),
+          environments: () => Promise.reject(new StoreUnavailable()),
         },
         keyValues: {
           get: () => Promise.reject(new StoreUnavailable()),

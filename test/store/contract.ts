@@ -162,6 +162,42 @@ export function storeContract(open: () => Promise<Store>): void {
     assert.notEqual(again.record.deploymentId, old.deploymentId);
   });
 
+  it('environments: each one’s newest record and newest success, newest environment first', async () => {
+    const t = Date.now();
+    const at = (ms: number) => new Date(t - ms);
+    const prodOk = record({ environment: 'production', status: 'success', recordedAt: at(5000), version: 'p-ok' });
+    const prodFail = record({ environment: 'production', status: 'failure', recordedAt: at(1000) });
+    const stagingOld = record({ environment: 'staging', status: 'success', recordedAt: at(9000) });
+    const stagingNew = record({ environment: 'staging', status: 'success', recordedAt: at(500), version: 's-new' });
+    const previewOnlyFailed = record({ environment: 'preview', status: 'rolled-back', recordedAt: at(3000) });
+    const expired = record({ environment: 'gone', recordedAt: at(2 * DAY), expireAt: at(DAY) });
+    const elsewhere = record({ environment: 'elsewhere', repositoryId: '2002', repository: 'octo-org/api' });
+    for (const r of [prodOk, prodFail, stagingOld, stagingNew, previewOnlyFailed, expired, elsewhere]) await store.deployments.insert(r, now());
+    const states = await store.deployments.environments('1001', now());
+    assert.deepEqual(states, [
+      { environment: 'staging', latest: stagingNew, latestSuccess: stagingNew },
+      { environment: 'production', latest: prodFail, latestSuccess: prodOk },
+      { environment: 'preview', latest: previewOnlyFailed, latestSuccess: null },
+    ]);
+    assert.deepEqual(await store.deployments.environments('3003', now()), []);
+  });
+
+  it('environments: equal times resolve by deploymentId, as the history lists them', async () => {
+    const t = new Date(Date.now() - 1000);
+    const a = record({ environment: 'a', recordedAt: t, deploymentId: '00000000-0000-7000-8000-00000000000a' });
+    const b1 = record({ environment: 'b', recordedAt: t, deploymentId: '00000000-0000-7000-8000-0000000000b1', status: 'failure' });
+    const b2 = record({ environment: 'b', recordedAt: t, deploymentId: '00000000-0000-7000-8000-0000000000b0' });
+    for (const r of [a, b1, b2]) await store.deployments.insert(r, now());
+    const states = await store.deployments.environments('1001', now());
+    assert.deepEqual(
+      states.map((s) => [s.environment, s.latest.deploymentId, s.latestSuccess?.deploymentId]),
+      [
+        ['b', b1.deploymentId, b2.deploymentId],
+        ['a', a.deploymentId, a.deploymentId],
+      ],
+    );
+  });
+
   it('keeps the notification outcome and returns it with a duplicate', async () => {
     const first = record({ deliveryId: 'n-1' });
     await store.deployments.insert(first, now());
