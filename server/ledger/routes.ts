@@ -43,8 +43,8 @@ export function ledgerRoutes(deps: LedgerRouteDeps): Router {
       async (req, res) => {
         const query = validate(historyQuery, req.query);
         const caller = res.locals.caller as CallerIdentity;
-        const records = await listDeployments(deps, caller, query);
-        res.json({ repository: caller.repository, deployments: records.map(deploymentView) });
+        const page = await listDeployments(deps, caller, query);
+        res.json({ repository: caller.repository, deployments: page.records.map(deploymentView), next: page.next ?? null });
       },
     ],
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hasControlCharacter } from '../http/control-characters.js';
+import { decodeCursor } from './cursor.js';
 
 export const STATUSES = ['success', 'failure', 'skipped', 'rolled-back'] as const;
 export const TARGETS = ['object-store-cdn', 'function-zip', 'iac-wrapper', 'other'] as const;
@@ -61,15 +62,27 @@ export const deploymentRequest = z.strictObject({
 export type DeploymentRequest = z.infer<typeof deploymentRequest>;
 
 /** Query of `GET /v1/deployments`. There is no `repository` parameter: the token names it. */
-export const historyQuery = z.strictObject({
-  environment: text(100).optional(),
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,3}$/, `must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`)
-    .transform(Number)
-    .pipe(z.number().min(1, `must be from 1 to ${HISTORY_MAX_LIMIT}`).max(HISTORY_MAX_LIMIT, `must be from 1 to ${HISTORY_MAX_LIMIT}`))
-    .optional(),
-});
+export const historyQuery = z
+  .strictObject({
+    environment: text(100).optional(),
+    limit: z
+      .string()
+      .regex(/^[0-9]{1,3}$/, `must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`)
+      .transform(Number)
+      .pipe(z.number().min(1, `must be from 1 to ${HISTORY_MAX_LIMIT}`).max(HISTORY_MAX_LIMIT, `must be from 1 to ${HISTORY_MAX_LIMIT}`))
+      .optional(),
+    since: instant.optional(),
+    until: instant.optional(),
+    cursor: z
+      .string()
+      .transform((value, ctx) => {
+        const position = decodeCursor(value);
+        if (!position) ctx.addIssue({ code: 'custom', message: 'must be a "next" value this service returned' });
+        return position ?? z.NEVER;
+      })
+      .optional(),
+  })
+  .refine((q) => !q.since || !q.until || q.since.getTime() <= q.until.getTime(), { path: ['since'], message: 'must not be after until' });
 export type HistoryQuery = z.infer<typeof historyQuery>;
 
 /** Query of `GET /v1/deployments/metrics`: refused with 422 as the history query is. */

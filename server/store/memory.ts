@@ -1,5 +1,5 @@
 import { FiguresAccumulator } from './figures.js';
-import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
+import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, HistoryPosition, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { newestFirst } from './types.js';
 
 interface Bucket {
@@ -43,8 +43,13 @@ class MemoryDeploymentStore implements DeploymentStore {
     if (!bucket) return [];
     this.trimExpired(bucket, query.now);
     const out: DeploymentRecord[] = [];
-    for (let i = bucket.history.length - 1; i >= 0 && out.length < query.limit; i--) {
+    const since = query.since?.getTime() ?? -Infinity;
+    // Start at the newest record the query can list: at `until`, or just after the page's last one.
+    const upper = Math.min(query.until?.getTime() ?? Infinity, query.after?.recordedAt.getTime() ?? Infinity);
+    for (let i = firstAtOrAfter(bucket.history, upper + 1) - 1; i >= 0 && out.length < query.limit; i--) {
       const record = bucket.history[i]!;
+      if (record.recordedAt.getTime() < since) break;
+      if (query.after && !listedAfter(record, query.after)) continue;
       if (!isLive(record, query.now)) continue;
       if (query.environment !== undefined && record.environment !== query.environment) continue;
       out.push(record);
@@ -115,6 +120,12 @@ class MemoryDeploymentStore implements DeploymentStore {
     if (index >= 0) bucket.history.splice(index, 1);
     bucket.byDelivery.delete(record.deliveryId);
   }
+}
+
+/** Whether `record` is listed after `position`, newest first: older, or as old with a smaller id. */
+function listedAfter(record: DeploymentRecord, position: HistoryPosition): boolean {
+  const byTime = record.recordedAt.getTime() - position.recordedAt.getTime();
+  return byTime < 0 || (byTime === 0 && record.deploymentId < position.deploymentId);
 }
 
 /** Index of the first record of `history` (oldest first) recorded at or after `ms`: a binary search. */

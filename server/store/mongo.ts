@@ -1,4 +1,4 @@
-import { MongoClient, MongoError, type Collection, type Db } from 'mongodb';
+import { MongoClient, MongoError, type Collection, type Db, type Filter } from 'mongodb';
 import { FIGURES_INDEX, figuresFrom, figuresPipeline, type FiguresDoc } from './mongo-figures.js';
 import { mongoClientOptions } from './mongo-options.js';
 import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
@@ -22,6 +22,22 @@ async function guarded<T>(op: () => Promise<T>): Promise<T> {
     if (err instanceof MongoError) throw new StoreUnavailable({ cause: err });
     throw err;
   }
+}
+
+/**
+ * The `recordedAt` bounds of a history query, and the keyset condition of a page: listed after
+ * `after` means older, or as old with a smaller `_id`. The bounds stay on `recordedAt` alone so the
+ * history indexes' range scan starts at the page's place; the tie condition filters its first keys.
+ */
+function historyRange(query: DeploymentQuery): Filter<DeploymentDoc> {
+  const recordedAt: { $gte?: Date; $lte?: Date } = {};
+  if (query.since) recordedAt.$gte = query.since;
+  const upper = [query.until, query.after?.recordedAt].filter((d): d is Date => d !== undefined);
+  if (upper.length > 0) recordedAt.$lte = new Date(Math.min(...upper.map((d) => d.getTime())));
+  return {
+    ...(Object.keys(recordedAt).length > 0 ? { recordedAt } : {}),
+    ...(query.after ? { $or: [{ recordedAt: { $lt: query.after.recordedAt } }, { _id: { $lt: query.after.deploymentId } }] } : {}),
+  };
 }
 
 class MongoDeploymentStore implements DeploymentStore {
@@ -85,6 +101,7 @@ class MongoDeploymentStore implements DeploymentStore {
           repositoryId: query.repositoryId,
           expireAt: { $gt: query.now },
           ...(query.environment === undefined ? {} : { environment: query.environment }),
+          ...historyRange(query),
         })
         .sort({ recordedAt: -1, _id: -1 })
         .limit(query.limit)

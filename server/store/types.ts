@@ -34,9 +34,21 @@ export type InsertOutcome =
   | { readonly duplicate: false; readonly record: DeploymentRecord }
   | { readonly duplicate: true; readonly record: DeploymentRecord };
 
+/** A place in the history's order: the records listed after it are those before it in time. */
+export interface HistoryPosition {
+  readonly recordedAt: Date;
+  readonly deploymentId: string;
+}
+
 export interface DeploymentQuery {
   readonly repositoryId: string;
   readonly environment?: string;
+  /** Only records with `recordedAt` at or after this instant. */
+  readonly since?: Date;
+  /** Only records with `recordedAt` at or before this instant. */
+  readonly until?: Date;
+  /** Only records listed after this one: older, or as old with a smaller deploymentId (keyset paging). */
+  readonly after?: HistoryPosition;
   readonly limit: number;
   /** Records whose `expireAt` is not after `now` are gone. */
   readonly now: Date;

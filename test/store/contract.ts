@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { v7 as uuidv7 } from 'uuid';
-import type { DeploymentRecord, Store } from '../../server/store/types.js';
+import { newestFirst, type DeploymentRecord, type Store } from '../../server/store/types.js';
 import { referenceFigures } from '../support/figures-reference.js';
 
 const DAY = 86_400_000;
@@ -144,6 +144,59 @@ export function storeContract(open: () => Promise<Store>): void {
     assert.equal(staging[0]!.repositoryId, '1001');
     assert.equal(staging[0]!.environment, 'staging');
     assert.deepEqual(await store.deployments.list({ repositoryId: '3003', limit: 10, now: now() }), []);
+  });
+
+  it('since and until bound recordedAt, both inclusive', async () => {
+    const t = Date.now();
+    const rs = [5000, 4000, 3000, 2000, 1000].map((ago) => record({ recordedAt: new Date(t - ago), version: String(ago) }));
+    for (const r of rs) await store.deployments.insert(r, now());
+    const listed = await store.deployments.list({ repositoryId: '1001', since: new Date(t - 4000), until: new Date(t - 2000), limit: 10, now: now() });
+    assert.deepEqual(
+      listed.map((r) => r.version),
+      ['2000', '3000', '4000'],
+    );
+    const staging = await store.deployments.list({ repositoryId: '1001', environment: 'staging', since: new Date(t - 4000), limit: 10, now: now() });
+    assert.deepEqual(staging, []);
+  });
+
+  it('after: the records listed after a place, equal times resolved by deploymentId', async () => {
+    const t = new Date(Date.now() - 1000);
+    const ids = ['01', '02', '03', '04', '05'].map((n) => `00000000-0000-7000-8000-0000000000${n}`);
+    const same = ids.slice(0, 4).map((deploymentId) => record({ deploymentId, recordedAt: t }));
+    const older = record({ deploymentId: ids[4]!, recordedAt: new Date(t.getTime() - 1) });
+    for (const r of [...same, older]) await store.deployments.insert(r, now());
+    const page = await store.deployments.list({ repositoryId: '1001', after: { recordedAt: t, deploymentId: ids[2]! }, limit: 10, now: now() });
+    assert.deepEqual(
+      page.map((r) => r.deploymentId),
+      [ids[1], ids[0], ids[4]],
+    );
+    const withUntil = await store.deployments.list({ repositoryId: '1001', after: { recordedAt: t, deploymentId: ids[2]! }, until: new Date(t.getTime() - 1), limit: 10, now: now() });
+    assert.deepEqual(
+      withUntil.map((r) => r.deploymentId),
+      [ids[4]],
+    );
+  });
+
+  it('paging by place while newer records arrive: every record once, none missed, newest first', async () => {
+    const t = Date.now() - 10 * 60_000;
+    // Coarse times: many records share one, so the deploymentId tie-break is exercised.
+    const initial = Array.from({ length: 57 }, (_, i) => record({ recordedAt: new Date(t + Math.floor(i / 4) * 1000), environment: i % 3 ? 'production' : 'staging' }));
+    for (const r of initial) await store.deployments.insert(r, now());
+    const seen: DeploymentRecord[] = [];
+    let after: { recordedAt: Date; deploymentId: string } | undefined;
+    for (let page = 0; page < 100; page++) {
+      const records = await store.deployments.list({ repositoryId: '1001', limit: 5, now: now(), ...(after ? { after } : {}) });
+      // Arrivals between pages (the clock moves on): newer than everything listed so far.
+      await store.deployments.insert(record({ recordedAt: new Date(t + 60_000 + page) }), now());
+      if (records.length === 0) break;
+      seen.push(...records);
+      after = records[records.length - 1]!;
+    }
+    const initialIds = new Set(initial.map((r) => r.deploymentId));
+    const seenInitial = seen.filter((r) => initialIds.has(r.deploymentId));
+    assert.equal(new Set(seen.map((r) => r.deploymentId)).size, seen.length, 'a record listed twice');
+    assert.equal(seenInitial.length, initial.length, 'a record missed');
+    for (let i = 1; i < seen.length; i++) assert.ok(newestFirst(seen[i - 1]!, seen[i]!) < 0, 'not newest first');
   });
 
   it('expired records are gone, and their delivery id can be recorded again', async () => {
