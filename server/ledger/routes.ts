@@ -11,6 +11,7 @@ import { recordDeployment, type RecordDeploymentDeps } from './record-deployment
 import { deploymentRequest, environmentsQuery, figuresQuery, historyQuery } from './schema.js';
 import type { LedgerSettings } from './settings.js';
 import { deploymentView } from './view.js';
+import type { DeploymentRecord } from '../store/types.js';
 
 /** Deployment records are small; anything near this is not a deployment record. */
 const BODY_LIMIT = '64kb';
@@ -18,6 +19,8 @@ const BODY_LIMIT = '64kb';
 export interface LedgerRouteDeps extends RecordDeploymentDeps {
   readonly verifier: OidcVerifier;
   readonly settings: () => LedgerSettings;
+  /** Counts each answered delivery (the backend's metrics). */
+  readonly deploymentAnswered?: (record: DeploymentRecord, duplicate: boolean) => void;
 }
 
 /** The ledger's routes: thin handlers over its use cases. */
@@ -35,6 +38,7 @@ export function ledgerRoutes(deps: LedgerRouteDeps): Router {
         const settings = res.locals.settings as LedgerSettings;
         const { duplicate, record } = await recordDeployment(deps, settings, caller, request);
         req.log.info({ deployment_id: record.deploymentId, duplicate }, duplicate ? 'duplicate delivery' : 'deployment recorded');
+        deps.deploymentAnswered?.(record, duplicate);
         res.status(duplicate ? 200 : 201).json({ ...deploymentView(record), duplicate });
       },
     ],
