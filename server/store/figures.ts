@@ -1,5 +1,7 @@
 import type { DeploymentFigures, DeploymentRecord, DeploymentStatus, Distribution } from './types.js';
 
+const DAY_MS = 86_400_000;
+
 /** The two statuses that open or extend a failure streak. */
 export const FAILING: ReadonlySet<DeploymentStatus> = new Set(['failure', 'rolled-back']);
 
@@ -22,7 +24,8 @@ export function distributionOf(sorted: readonly number[]): Distribution | null {
  */
 export class FiguresAccumulator {
   private readonly counts: Record<DeploymentStatus, number> = { success: 0, failure: 0, 'rolled-back': 0, skipped: 0 };
-  private readonly successDates = new Set<string>();
+  /** UTC dates as day numbers since the epoch (cheaper than formatting each record's date). */
+  private readonly successDates = new Set<number>();
   /** Environment → start (ms) of its open failure streak; absent: no streak open. */
   private readonly openStreaks = new Map<string, number>();
   private readonly recoveries: number[] = [];
@@ -34,7 +37,7 @@ export class FiguresAccumulator {
     if (FAILING.has(record.status)) {
       if (!this.openStreaks.has(record.environment)) this.openStreaks.set(record.environment, at);
     } else if (record.status === 'success') {
-      this.successDates.add(record.recordedAt.toISOString().slice(0, 10));
+      this.successDates.add(Math.floor(at / DAY_MS));
       const start = this.openStreaks.get(record.environment);
       if (start !== undefined) {
         this.recoveries.push(at - start);
