@@ -93,6 +93,28 @@ describe('backend GET /metrics', () => {
   });
 });
 
+describe('backend GET /metrics: key-set fetches', () => {
+  it('counts a failed fetch (the issuer down: 503 to the caller) and an ok one', async () => {
+    const backend = await startBackend();
+    try {
+      backend.issuer.mode = 'down';
+      const refused = await call(`${backend.url}/v1/deployments`, { token: await backend.issuer.mint() });
+      assert.equal(refused.status, 503);
+      let text = await scrape(backend);
+      assert.equal(sample(text, 'gatehouse_key_set_fetches_total', { result: 'failed' }), 1);
+      assert.equal(sample(text, 'gatehouse_key_set_fetches_total', { result: 'ok' }), 0);
+      backend.issuer.mode = 'ok';
+      // At most one fetch a second per issuer: the next one is allowed after that.
+      await new Promise((r) => setTimeout(r, 1100));
+      assert.equal((await call(`${backend.url}/v1/deployments`, { token: await backend.issuer.mint() })).status, 200);
+      text = await scrape(backend);
+      assert.equal(sample(text, 'gatehouse_key_set_fetches_total', { result: 'ok' }), 1);
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
 describe('backend GET /metrics with METRICS_TOKEN', () => {
   let backend: Backend;
   before(async () => {
