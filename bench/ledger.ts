@@ -3,10 +3,12 @@
  * each request and with one repeated id (the duplicate answer), and `GET /v1/deployments?limit=100`
  * once the store holds every record of the POST rounds; beside the bare-verify limit measured in
  * the same run (the same token and body, the same method). Rounds alternate; figures are medians.
+ * Then `GET /v1/deployments/metrics` over 10,000 records of one repository (bench/ledger-figures.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_AUDIENCE, TestIssuer } from '../test/support/oidc-issuer.js';
 import { load, startBackendProcess, startBareVerify, type LoadRequest, type LoadResult } from './http-load.js';
+import { FIGURES_RECORDS, ledgerFiguresBench } from './ledger-figures.js';
 import { emit, median, type Figure } from './measure.js';
 
 const CONNECTIONS = 50;
@@ -68,7 +70,9 @@ async function main(): Promise<void> {
       });
       figures.push({ name: `ledger.${kind}_p99_ms`, value: p99(runs[kind]), limit: p99(kind === 'get' ? runs.limit_get : runs.limit_post), limit_name: 'bare verify p99', target: 'reference' });
     }
-    emit('ledger', { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, records_at_get: runs.post_new.reduce((n, r) => n + r.requests, 0) }, figures);
+    // The delivery figures over a large history (bench/ledger-figures.ts), after the load rounds.
+    figures.push(...(await ledgerFiguresBench()));
+    emit('ledger', { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, records_at_get: runs.post_new.reduce((n, r) => n + r.requests, 0), metrics_records: FIGURES_RECORDS }, figures);
   } finally {
     await Promise.all([ledger.stop(), limit.stop()]);
     await issuer.close();

@@ -19,6 +19,8 @@ import { requestLogging } from './http/request-logging.js';
 import { createChatSink } from './ledger/chat-sink.js';
 import { ledgerRoutes } from './ledger/routes.js';
 import { ledgerSettingsSource } from './ledger/settings.js';
+import { BackendMetrics } from './metrics/backend-metrics.js';
+import { metricsRoutes } from './metrics/routes.js';
 import type { Fetch } from './http/outbound.js';
 import type { Logger } from './logger.js';
 import { AppClients } from './platform/clients.js';
@@ -40,6 +42,8 @@ export interface AppDeps {
   readonly keySets?: KeySetRegistry;
   /** Installation-lookup cache; one per process. */
   readonly installations?: InstallationDirectory;
+  /** Prometheus metrics; one per process. A given `keySets` reports its fetches only if made with `metrics.keySetFetched`. */
+  readonly metrics?: BackendMetrics;
 }
 
 /**
@@ -50,18 +54,21 @@ export function createApp(deps: AppDeps): RequestListener {
   const clock = deps.clock ?? systemClock;
   const transport = deps.transport ? { transport: deps.transport } : {};
   const bounds = backendBounds(deps.bounds);
-  const keySets = deps.keySets ?? new KeySetRegistry({ ...transport, clock });
+  const metrics = deps.metrics ?? new BackendMetrics();
+  const keySets = deps.keySets ?? new KeySetRegistry({ ...transport, clock, onFetch: metrics.keySetFetched });
   const verifier = new OidcVerifier(keySets, clock);
   const clients = new AppClients({ bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse/${deps.version}` });
   const installations = deps.installations ?? new InstallationDirectory();
 
-  const logRequest = requestLogging(deps.logger);
+  // Scrapes come every few seconds: their lines are debug-level.
+  const logRequest = requestLogging(deps.logger, { probePaths: ['/metrics'] });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(logRequest, apiHeaders);
 
   app.use(healthRoutes(deps.version));
+  app.use(metricsRoutes({ metrics, env: deps.env }));
   app.use(
     ledgerRoutes({
       store: deps.store,
@@ -70,6 +77,7 @@ export function createApp(deps: AppDeps): RequestListener {
       verifier,
       chat: createChatSink({ ...transport, bounds: bounds.chat, logger: deps.logger }),
       settings: settingsOrMisconfigured(ledgerSettingsSource(deps.env)),
+      deploymentAnswered: (record, duplicate) => metrics.deploymentAnswered(record, duplicate),
     }),
   );
 
@@ -83,6 +91,7 @@ export function createApp(deps: AppDeps): RequestListener {
     clock,
     keyValues: deps.store.keyValues,
     releases: new ReleasesService({ clients, clock, keyValues: deps.store.keyValues, crawlMs: bounds.releasesCrawlMs }),
+    tokenAnswered: metrics.tokenAnswered,
   };
   app.use(brokerRoutes(broker));
 
@@ -92,5 +101,5 @@ export function createApp(deps: AppDeps): RequestListener {
   app.use(errorHandler);
 
   const token = tokenHandler(broker);
-  return withPlainRoutes(app, 'POST', { '/token': (req, res) => logRequest(req, res, () => void token(req, res)) });
+  return metrics.timed(withPlainRoutes(app, 'POST', { '/token': (req, res) => logRequest(req, res, () => void token(req, res)) }), ['/token']);
 }

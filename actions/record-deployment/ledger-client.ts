@@ -80,3 +80,53 @@ export async function postDeployment(
     (error, attempt) => onRetry(`attempt ${attempt} failed (${error.message}); retrying`),
   );
 }
+
+/** Median, p90 and count of durations in milliseconds, as the ledger's metrics answer gives them. */
+export interface Distribution {
+  median: number;
+  p90: number;
+  count: number;
+}
+
+/** The ledger's answer to `GET /v1/deployments/metrics`. */
+export interface DeliveryFigures {
+  environment: string | null;
+  window: { from: string; to: string; days: number };
+  deployments: { total: number; success: number; failure: number; rolled_back: number; skipped: number };
+  deployment_frequency: { per_day: number; days_with_deployment: number };
+  change_failure_rate: number | null;
+  recovery_time_ms: Distribution | null;
+  lead_time_ms: Distribution | null;
+}
+
+const isDistribution = (v: unknown): v is Distribution | null =>
+  v === null || (typeof v === 'object' && ['median', 'p90', 'count'].every((k) => typeof (v as Record<string, unknown>)[k] === 'number'));
+
+/**
+ * The environment's figures over the last `days` days. One attempt: the figures only decorate a
+ * recorded deployment, so any failure is an `Error` saying why, for a warning.
+ */
+export async function getFigures(http: ActionHttp, apiUrl: URL, token: string, environment: string, days: number): Promise<DeliveryFigures> {
+  const url = new URL('v1/deployments/metrics', apiUrl);
+  url.searchParams.set('environment', environment);
+  url.searchParams.set('days', String(days));
+  let answer;
+  try {
+    answer = await http.call('ledger-metrics', url.href, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
+  } catch (err) {
+    if (err instanceof NoAnswer) throw new Error(`the ledger did not answer: ${err.reason}`);
+    throw err;
+  }
+  if (answer.status === 404) throw new Error(`HTTP 404 (a ledger older than GET /v1/deployments/metrics?)`);
+  if (answer.status !== 200) throw new Error(describeRefusal(answer.status, answer.text));
+  const body = jsonObject(answer.text) as Partial<DeliveryFigures> | undefined;
+  const valid =
+    typeof body?.deployments?.total === 'number' &&
+    typeof body.deployment_frequency?.per_day === 'number' &&
+    (body.change_failure_rate === null || typeof body.change_failure_rate === 'number') &&
+    isDistribution(body.recovery_time_ms) &&
+    isDistribution(body.lead_time_ms) &&
+    typeof body.window?.days === 'number';
+  if (!valid) throw new Error(`the ledger answered HTTP 200 without figures (a ledger older than GET /v1/deployments/metrics?)`);
+  return body as DeliveryFigures;
+}

@@ -16,6 +16,7 @@ export interface LedgerRecord {
   actor?: string;
   verified?: boolean;
   duration_ms?: number;
+  committed_at?: string;
 }
 
 const MAX_DELIVERY_ID = 200;

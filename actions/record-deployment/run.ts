@@ -4,7 +4,9 @@ import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../shared/retry.js';
 import { appendSummary, cell } from '../shared/summary.js';
 import type { ActionHttp } from '../shared/http.js';
-import { LedgerUnavailable, postDeployment, type RecordedDeployment } from './ledger-client.js';
+import { committedAt } from './committed-at.js';
+import { FIGURES_DAYS, figuresOutputs, figuresSummary } from './figures.js';
+import { getFigures, LedgerUnavailable, postDeployment, type RecordedDeployment } from './ledger-client.js';
 import { recordFromInputs, type LedgerRecord } from './record.js';
 
 export const DEFAULT_AUDIENCE = 'gatehouse-ledger';
@@ -31,6 +33,20 @@ function summaryOf(record: LedgerRecord, result: RecordedDeployment): string {
 }
 
 /**
+ * The environment's figures of the last 30 days, as outputs and in the job summary. They only
+ * decorate a recorded deployment: any failure is a warning, whatever `fail-on-error` says.
+ */
+async function showFigures({ core, http }: RecordDeploymentDeps, apiUrl: URL, token: string, environment: string): Promise<void> {
+  try {
+    const figures = await getFigures(http, apiUrl, token, environment, FIGURES_DAYS);
+    for (const [name, value] of Object.entries(figuresOutputs(figures))) core.setOutput(name, value);
+    await appendSummary(core, figuresSummary(environment, figures));
+  } catch (err) {
+    core.warning(`figures not shown: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
  * Failures the step cannot fix by changing itself: the ledger unreachable or down (after the
  * retries), or the runner's token endpoint failing. Everything else (an input, a URL without a
  * scheme, a missing `id-token: write`, a refusal: 401, 403, 404, 422) is a mistake to correct.
@@ -42,7 +58,8 @@ const isOutage = (err: unknown): boolean => err instanceof LedgerUnavailable || 
  * An outage is a warning unless `fail-on-error` is true (recording must not fail a deploy because
  * the ledger is down); a mistake in the step or its setup fails the step, or it would go unseen.
  */
-export async function run({ core, http, env, retry = DEFAULT_RETRY }: RecordDeploymentDeps): Promise<void> {
+export async function run(deps: RecordDeploymentDeps): Promise<void> {
+  const { core, http, env, retry = DEFAULT_RETRY } = deps;
   let failOnError = false;
   try {
     failOnError = booleanInput(core, 'fail-on-error', false);
@@ -53,6 +70,8 @@ export async function run({ core, http, env, retry = DEFAULT_RETRY }: RecordDepl
     }
     const apiUrl = baseUrl('api-url', apiUrlInput);
     const record = recordFromInputs(core, env);
+    const committed = await committedAt(core, env, record.commit);
+    if (committed) record.committed_at = committed;
     const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
     const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));
 
@@ -66,6 +85,7 @@ export async function run({ core, http, env, retry = DEFAULT_RETRY }: RecordDepl
         : `recorded ${record.environment} ${record.status} as ${result.deployment_id}`,
     );
     await appendSummary(core, summaryOf(record, result));
+    await showFigures(deps, apiUrl, token, record.environment);
   } catch (err) {
     const message = `deployment not recorded: ${err instanceof Error ? err.message : String(err)}`;
     if (isOutage(err) && !failOnError) core.warning(message);

@@ -24,6 +24,8 @@ export interface KeySetOptions {
   cacheMaxAgeMs?: number;
   /** Bound on the number of key sets kept (one per issuer in practice). */
   maxEntries?: number;
+  /** Told each fetch's result (the backend's metrics count them). */
+  onFetch?: (result: 'ok' | 'failed') => void;
 }
 
 /** A key set is a handful of keys; an answer this large is not one. */
@@ -51,7 +53,7 @@ class RemoteKeySet {
     private readonly config: IssuerConfig,
     private readonly fetch: Fetch,
     private readonly clock: Clock,
-    private readonly options: { refetchIntervalMs: number; cacheMaxAgeMs: number },
+    private readonly options: { refetchIntervalMs: number; cacheMaxAgeMs: number; onFetch?: (result: 'ok' | 'failed') => void },
   ) {}
 
   get keys(): JSONWebKeySet | undefined {
@@ -109,8 +111,10 @@ class RemoteKeySet {
       this.local = createLocalJWKSet(jwks);
     } catch (err) {
       this.lastAttemptFailed = true;
+      this.options.onFetch?.('failed');
       throw new OidcKeySetUnavailable(this.config.issuer, { cause: err });
     }
+    this.options.onFetch?.('ok');
     this.lastAttemptFailed = false;
     this.jwks = jwks;
     this.fetchedAt = this.clock.now();
@@ -131,7 +135,7 @@ export class KeySetRegistry {
   private readonly remote = new Map<string, RemoteKeySet>();
   private readonly pinned = new Map<string, ReturnType<typeof createLocalJWKSet>>();
   private readonly clock: Clock;
-  private readonly options: { refetchIntervalMs: number; cacheMaxAgeMs: number; maxEntries: number };
+  private readonly options: { refetchIntervalMs: number; cacheMaxAgeMs: number; maxEntries: number; onFetch?: (result: 'ok' | 'failed') => void };
   private readonly fetch: Fetch;
 
   constructor(options: KeySetOptions = {}) {
@@ -145,6 +149,7 @@ export class KeySetRegistry {
       refetchIntervalMs: options.refetchIntervalMs ?? 1000,
       cacheMaxAgeMs: options.cacheMaxAgeMs ?? 600_000,
       maxEntries: options.maxEntries ?? 16,
+      ...(options.onFetch ? { onFetch: options.onFetch } : {}),
     };
   }
 

@@ -24,6 +24,8 @@ export const WEBHOOK_BODY = { readers: 2, maxWaiting: 64, limit: 10 * 1024 * 102
 
 export interface BrokerRouteDeps extends IssueTokenDeps, WebhookDeps {
   readonly settings: () => BrokerSettings;
+  /** Counts each `POST /token` answer (the backend's metrics). */
+  readonly tokenAnswered?: (outcome: string) => void;
   readonly releases: ReleasesService;
 }
 

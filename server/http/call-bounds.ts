@@ -24,6 +24,8 @@ export const BROKER_TOKEN: CallBounds = { connectMs: 5000, totalMs: 30_000 };
 export const TOKEN_REVOKE: CallBounds = { connectMs: 5000, totalMs: 10_000 };
 /** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
 export const LEDGER_POST: CallBounds = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
+export const LEDGER_METRICS: CallBounds = { connectMs: 5000, totalMs: 10_000 };
 /** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
 export const PR_COMMENT: CallBounds = { connectMs: 5000, totalMs: 10_000 };
 
@@ -33,6 +35,7 @@ export const ACTION_CALLS = {
   'broker-token': BROKER_TOKEN,
   'token-revoke': TOKEN_REVOKE,
   'ledger-post': LEDGER_POST,
+  'ledger-metrics': LEDGER_METRICS,
   'pr-comment': PR_COMMENT,
 } as const satisfies Record<string, CallBounds>;
 export type ActionCall = keyof typeof ACTION_CALLS;

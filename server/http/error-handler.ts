@@ -35,6 +35,9 @@ function toAppError(err: unknown): AppError {
   return new AppError(500, 'internal_error');
 }
 
+/** The error code an error is answered with (for counting outcomes without answering twice). */
+export const answeredCode = (err: unknown): string => toAppError(err).code;
+
 /**
  * The single place where an error becomes an HTTP response, for the Express routes (as their
  * error handler) and the plain ones (`plain.ts`) alike.

@@ -11,6 +11,7 @@ const OPTIONAL_FIELDS = {
   actor: 'actor',
   verified: 'verified',
   duration_ms: 'durationMs',
+  committed_at: 'committedAt',
 } as const satisfies Partial<Record<keyof DeploymentRequest, keyof DeploymentRecord>>;
 
 type OptionalApiField = keyof typeof OPTIONAL_FIELDS;
@@ -22,7 +23,12 @@ export function storedOptionalFields(request: DeploymentRequest): Partial<Pick<D
   return Object.fromEntries(ENTRIES.filter(([api]) => request[api] !== undefined).map(([api, stored]) => [stored, request[api]]));
 }
 
-/** The optional fields present in a record, under their API names. */
-export function apiOptionalFields(record: DeploymentRecord): Partial<Pick<DeploymentRequest, OptionalApiField>> {
-  return Object.fromEntries(ENTRIES.filter(([, stored]) => record[stored] !== undefined).map(([api, stored]) => [api, record[stored]]));
+/** The optional fields present in a record, under their API names; instants as ISO 8601 UTC text. */
+export function apiOptionalFields(record: DeploymentRecord): Record<string, unknown> {
+  return Object.fromEntries(
+    ENTRIES.filter(([, stored]) => record[stored] !== undefined).map(([api, stored]) => {
+      const value = record[stored];
+      return [api, value instanceof Date ? value.toISOString() : value];
+    }),
+  );
 }

@@ -1,18 +1,31 @@
 import type { CallerIdentity } from '../auth/verifier.js';
 import type { Clock } from '../clock.js';
 import type { DeploymentRecord, Store } from '../store/types.js';
+import { encodeCursor } from './cursor.js';
 import { HISTORY_DEFAULT_LIMIT, type HistoryQuery } from './schema.js';
 
-/** The caller's own records (by repository id, never by name), newest first. */
-export function listDeployments(
-  deps: { readonly store: Store; readonly clock: Clock },
-  caller: CallerIdentity,
-  query: HistoryQuery,
-): Promise<DeploymentRecord[]> {
-  return deps.store.deployments.list({
+export interface HistoryPage {
+  readonly records: DeploymentRecord[];
+  /** The cursor of the following page; undefined when this page is the last. */
+  readonly next?: string;
+}
+
+/**
+ * The caller's own records (by repository id, never by name), newest first, one page. One more
+ * record than the page is read, so `next` is given only when a following page has something.
+ */
+export async function listDeployments(deps: { readonly store: Store; readonly clock: Clock }, caller: CallerIdentity, query: HistoryQuery): Promise<HistoryPage> {
+  const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
+  const found = await deps.store.deployments.list({
     repositoryId: caller.repositoryId,
-    limit: query.limit ?? HISTORY_DEFAULT_LIMIT,
+    limit: limit + 1,
     now: new Date(deps.clock.now()),
     ...(query.environment === undefined ? {} : { environment: query.environment }),
+    ...(query.since === undefined ? {} : { since: query.since }),
+    ...(query.until === undefined ? {} : { until: query.until }),
+    ...(query.cursor === undefined ? {} : { after: query.cursor }),
   });
+  if (found.length <= limit) return { records: found };
+  const records = found.slice(0, limit);
+  return { records, next: encodeCursor(records[records.length - 1]!) };
 }

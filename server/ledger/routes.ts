@@ -4,11 +4,14 @@ import { jsonBody } from '../http/json-body.js';
 import { route } from '../http/routes.js';
 import { validate } from '../http/validation.js';
 import { authenticate } from './authenticate.js';
+import { deliveryFigures } from './delivery-figures.js';
+import { environmentsOf } from './environments.js';
 import { listDeployments } from './list-deployments.js';
 import { recordDeployment, type RecordDeploymentDeps } from './record-deployment.js';
-import { deploymentRequest, historyQuery } from './schema.js';
+import { deploymentRequest, environmentsQuery, figuresQuery, historyQuery } from './schema.js';
 import type { LedgerSettings } from './settings.js';
 import { deploymentView } from './view.js';
+import type { DeploymentRecord } from '../store/types.js';
 
 /** Deployment records are small; anything near this is not a deployment record. */
 const BODY_LIMIT = '64kb';
@@ -16,9 +19,11 @@ const BODY_LIMIT = '64kb';
 export interface LedgerRouteDeps extends RecordDeploymentDeps {
   readonly verifier: OidcVerifier;
   readonly settings: () => LedgerSettings;
+  /** Counts each answered delivery (the backend's metrics). */
+  readonly deploymentAnswered?: (record: DeploymentRecord, duplicate: boolean) => void;
 }
 
-/** `POST/GET /v1/deployments`: thin handlers over the two use cases. */
+/** The ledger's routes: thin handlers over its use cases. */
 export function ledgerRoutes(deps: LedgerRouteDeps): Router {
   const router = Router();
   const auth = authenticate(deps.verifier, deps.settings);
@@ -33,6 +38,7 @@ export function ledgerRoutes(deps: LedgerRouteDeps): Router {
         const settings = res.locals.settings as LedgerSettings;
         const { duplicate, record } = await recordDeployment(deps, settings, caller, request);
         req.log.info({ deployment_id: record.deploymentId, duplicate }, duplicate ? 'duplicate delivery' : 'deployment recorded');
+        deps.deploymentAnswered?.(record, duplicate);
         res.status(duplicate ? 200 : 201).json({ ...deploymentView(record), duplicate });
       },
     ],
@@ -41,8 +47,28 @@ export function ledgerRoutes(deps: LedgerRouteDeps): Router {
       async (req, res) => {
         const query = validate(historyQuery, req.query);
         const caller = res.locals.caller as CallerIdentity;
-        const records = await listDeployments(deps, caller, query);
-        res.json({ repository: caller.repository, deployments: records.map(deploymentView) });
+        const page = await listDeployments(deps, caller, query);
+        res.json({ repository: caller.repository, deployments: page.records.map(deploymentView), next: page.next ?? null });
+      },
+    ],
+  });
+
+  route(router, '/v1/deployments/metrics', {
+    get: [
+      auth,
+      async (req, res) => {
+        const query = validate(figuresQuery, req.query);
+        res.json(await deliveryFigures(deps, res.locals.caller as CallerIdentity, query));
+      },
+    ],
+  });
+
+  route(router, '/v1/environments', {
+    get: [
+      auth,
+      async (req, res) => {
+        validate(environmentsQuery, req.query);
+        res.json(await environmentsOf(deps, res.locals.caller as CallerIdentity));
       },
     ],
   });

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { hasControlCharacter } from '../http/control-characters.js';
+import { decodeCursor } from './cursor.js';
 
 export const STATUSES = ['success', 'failure', 'skipped', 'rolled-back'] as const;
 export const TARGETS = ['object-store-cdn', 'function-zip', 'iac-wrapper', 'other'] as const;
 export const DEFAULT_MODE = 'deploy';
 export const HISTORY_DEFAULT_LIMIT = 20;
 export const HISTORY_MAX_LIMIT = 100;
+export const FIGURES_DEFAULT_DAYS = 30;
+export const FIGURES_MAX_DAYS = 365;
 
 /** Free text that ends up in a chat message: bounded, no control characters. */
 const text = (max: number) =>
@@ -29,6 +32,14 @@ const link = z
     }
   }, 'must be an http or https URL without credentials');
 
+/**
+ * An ISO 8601 date-time with its offset (`Z` or `±hh:mm`): a time without one names no instant.
+ * zod also refuses impossible dates (February 30), which `Date` would roll over silently.
+ */
+export const instant = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm)' })
+  .transform((s) => new Date(s));
+
 /** Body of `POST /v1/deployments`. Unknown fields (`repository` among them) are refused, never dropped. */
 export const deploymentRequest = z.strictObject({
   delivery_id: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -46,17 +57,45 @@ export const deploymentRequest = z.strictObject({
   actor: text(100).optional(),
   verified: z.boolean().optional(),
   duration_ms: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  committed_at: instant.optional(),
 });
 export type DeploymentRequest = z.infer<typeof deploymentRequest>;
 
 /** Query of `GET /v1/deployments`. There is no `repository` parameter: the token names it. */
-export const historyQuery = z.strictObject({
+export const historyQuery = z
+  .strictObject({
+    environment: text(100).optional(),
+    limit: z
+      .string()
+      .regex(/^[0-9]{1,3}$/, `must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`)
+      .transform(Number)
+      .pipe(z.number().min(1, `must be from 1 to ${HISTORY_MAX_LIMIT}`).max(HISTORY_MAX_LIMIT, `must be from 1 to ${HISTORY_MAX_LIMIT}`))
+      .optional(),
+    since: instant.optional(),
+    until: instant.optional(),
+    cursor: z
+      .string()
+      .transform((value, ctx) => {
+        const position = decodeCursor(value);
+        if (!position) ctx.addIssue({ code: 'custom', message: 'must be a "next" value this service returned' });
+        return position ?? z.NEVER;
+      })
+      .optional(),
+  })
+  .refine((q) => !q.since || !q.until || q.since.getTime() <= q.until.getTime(), { path: ['since'], message: 'must not be after until' });
+export type HistoryQuery = z.infer<typeof historyQuery>;
+
+/** Query of `GET /v1/deployments/metrics`: refused with 422 as the history query is. */
+export const figuresQuery = z.strictObject({
   environment: text(100).optional(),
-  limit: z
+  days: z
     .string()
-    .regex(/^[0-9]{1,3}$/, `must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`)
+    .regex(/^[0-9]{1,3}$/, `must be a whole number of days from 1 to ${FIGURES_MAX_DAYS}`)
     .transform(Number)
-    .pipe(z.number().min(1, `must be from 1 to ${HISTORY_MAX_LIMIT}`).max(HISTORY_MAX_LIMIT, `must be from 1 to ${HISTORY_MAX_LIMIT}`))
+    .pipe(z.number().min(1, `must be from 1 to ${FIGURES_MAX_DAYS}`).max(FIGURES_MAX_DAYS, `must be from 1 to ${FIGURES_MAX_DAYS}`))
     .optional(),
 });
-export type HistoryQuery = z.infer<typeof historyQuery>;
+export type FiguresRequest = z.infer<typeof figuresQuery>;
+
+/** `GET /v1/environments` takes no parameter; any one (`repository` among them) is refused. */
+export const environmentsQuery = z.strictObject({});

@@ -29,6 +29,7 @@ export function checkBackendStartup(env: Env): StartupCheck<BackendStartup> {
   const notices: Notice[] = [];
   if (ledger.value.audiences.length === 0) notices.push({ level: 'warn', message: 'LEDGER_AUDIENCE is not set: the ledger refuses every token' });
   if (ledger.value.allowedOwners.size === 0) notices.push({ level: 'warn', message: 'LEDGER_ALLOWED_OWNERS is empty: the ledger denies every caller' });
+  if (!env.METRICS_TOKEN?.trim()) notices.push({ level: 'warn', message: 'METRICS_TOKEN is not set: GET /metrics answers anyone who can reach the port' });
   notices.push(...brokerNotices(parseBrokerSettings(env)));
   return { ok: true, value: { ...listen, notices } };
 }

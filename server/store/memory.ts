@@ -1,4 +1,5 @@
-import type { DeploymentQuery, DeploymentRecord, DeploymentStore, InsertOutcome, KeyValueStore, Store } from './types.js';
+import { FiguresAccumulator } from './figures.js';
+import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, HistoryPosition, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { newestFirst } from './types.js';
 
 interface Bucket {
@@ -42,13 +43,54 @@ class MemoryDeploymentStore implements DeploymentStore {
     if (!bucket) return [];
     this.trimExpired(bucket, query.now);
     const out: DeploymentRecord[] = [];
-    for (let i = bucket.history.length - 1; i >= 0 && out.length < query.limit; i--) {
+    const since = query.since?.getTime() ?? -Infinity;
+    // Start at the newest record the query can list: at `until`, or just after the page's last one.
+    const upper = Math.min(query.until?.getTime() ?? Infinity, query.after?.recordedAt.getTime() ?? Infinity);
+    for (let i = firstAtOrAfter(bucket.history, upper + 1) - 1; i >= 0 && out.length < query.limit; i--) {
       const record = bucket.history[i]!;
+      if (record.recordedAt.getTime() < since) break;
+      if (query.after && !listedAfter(record, query.after)) continue;
       if (!isLive(record, query.now)) continue;
       if (query.environment !== undefined && record.environment !== query.environment) continue;
       out.push(record);
     }
     return out;
+  }
+
+  async figures(query: FiguresQuery): Promise<DeploymentFigures> {
+    const figures = new FiguresAccumulator();
+    const bucket = this.buckets.get(query.repositoryId);
+    if (!bucket) return figures.result();
+    this.trimExpired(bucket, query.now);
+    // As the index range scan does: straight to the window's first record, then in order to its end.
+    const to = query.to.getTime();
+    for (let i = firstAtOrAfter(bucket.history, query.from.getTime()); i < bucket.history.length; i++) {
+      const record = bucket.history[i]!;
+      if (record.recordedAt.getTime() > to) break;
+      if (!isLive(record, query.now)) continue;
+      if (query.environment !== undefined && record.environment !== query.environment) continue;
+      figures.add(record);
+    }
+    return figures.result();
+  }
+
+  async environments(repositoryId: string, now: Date): Promise<EnvironmentState[]> {
+    const bucket = this.buckets.get(repositoryId);
+    if (!bucket) return [];
+    this.trimExpired(bucket, now);
+    // Newest first: an environment's first record seen is its latest, and it is met in answer order.
+    const states = new Map<string, { environment: string; latest: DeploymentRecord; latestSuccess: DeploymentRecord | null }>();
+    for (let i = bucket.history.length - 1; i >= 0; i--) {
+      const record = bucket.history[i]!;
+      if (!isLive(record, now)) continue;
+      let state = states.get(record.environment);
+      if (!state) {
+        state = { environment: record.environment, latest: record, latestSuccess: null };
+        states.set(record.environment, state);
+      }
+      if (state.latestSuccess === null && record.status === 'success') state.latestSuccess = record;
+    }
+    return [...states.values()];
   }
 
   private bucket(repositoryId: string, now: Date): Bucket {
@@ -78,6 +120,24 @@ class MemoryDeploymentStore implements DeploymentStore {
     if (index >= 0) bucket.history.splice(index, 1);
     bucket.byDelivery.delete(record.deliveryId);
   }
+}
+
+/** Whether `record` is listed after `position`, newest first: older, or as old with a smaller id. */
+function listedAfter(record: DeploymentRecord, position: HistoryPosition): boolean {
+  const byTime = record.recordedAt.getTime() - position.recordedAt.getTime();
+  return byTime < 0 || (byTime === 0 && record.deploymentId < position.deploymentId);
+}
+
+/** Index of the first record of `history` (oldest first) recorded at or after `ms`: a binary search. */
+function firstAtOrAfter(history: readonly DeploymentRecord[], ms: number): number {
+  let low = 0;
+  let high = history.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (history[mid]!.recordedAt.getTime() < ms) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** Keeps `history` oldest first; appends in the usual case of a non-decreasing clock. */

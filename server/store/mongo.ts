@@ -1,6 +1,7 @@
-import { MongoClient, MongoError, type Collection, type Db } from 'mongodb';
+import { MongoClient, MongoError, type Collection, type Db, type Filter } from 'mongodb';
+import { FIGURES_INDEX, figuresFrom, figuresPipeline, type FiguresDoc } from './mongo-figures.js';
 import { mongoClientOptions } from './mongo-options.js';
-import type { DeploymentQuery, DeploymentRecord, DeploymentStore, InsertOutcome, KeyValueStore, Store } from './types.js';
+import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { StoreUnavailable } from './types.js';
 
 /** A deployment as stored: the record with its id as `_id`. */
@@ -21,6 +22,22 @@ async function guarded<T>(op: () => Promise<T>): Promise<T> {
     if (err instanceof MongoError) throw new StoreUnavailable({ cause: err });
     throw err;
   }
+}
+
+/**
+ * The `recordedAt` bounds of a history query, and the keyset condition of a page: listed after
+ * `after` means older, or as old with a smaller `_id`. The bounds stay on `recordedAt` alone so the
+ * history indexes' range scan starts at the page's place; the tie condition filters its first keys.
+ */
+function historyRange(query: DeploymentQuery): Filter<DeploymentDoc> {
+  const recordedAt: { $gte?: Date; $lte?: Date } = {};
+  if (query.since) recordedAt.$gte = query.since;
+  const upper = [query.until, query.after?.recordedAt].filter((d): d is Date => d !== undefined);
+  if (upper.length > 0) recordedAt.$lte = new Date(Math.min(...upper.map((d) => d.getTime())));
+  return {
+    ...(Object.keys(recordedAt).length > 0 ? { recordedAt } : {}),
+    ...(query.after ? { $or: [{ recordedAt: { $lt: query.after.recordedAt } }, { _id: { $lt: query.after.deploymentId } }] } : {}),
+  };
 }
 
 class MongoDeploymentStore implements DeploymentStore {
@@ -84,11 +101,50 @@ class MongoDeploymentStore implements DeploymentStore {
           repositoryId: query.repositoryId,
           expireAt: { $gt: query.now },
           ...(query.environment === undefined ? {} : { environment: query.environment }),
+          ...historyRange(query),
         })
         .sort({ recordedAt: -1, _id: -1 })
         .limit(query.limit)
         .toArray();
       return docs.map(fromDoc);
+    });
+  }
+
+  figures(query: FiguresQuery): Promise<DeploymentFigures> {
+    return guarded(async () => {
+      // The hint names an index: it must exist first (a no-op once created).
+      await this.ensureIndexes();
+      const [doc] = await this.collection.aggregate<FiguresDoc>(figuresPipeline(query), { hint: FIGURES_INDEX }).toArray();
+      return figuresFrom(doc);
+    });
+  }
+
+  environments(repositoryId: string, now: Date): Promise<EnvironmentState[]> {
+    return guarded(async () => {
+      await this.ensureIndexes();
+      const groups = await this.collection
+        .aggregate<{ _id: string; latest: DeploymentDoc & { isSuccess: boolean }; latestSuccess: DeploymentDoc & { isSuccess: boolean } }>(
+          [
+            { $match: { repositoryId, expireAt: { $gt: now } } },
+            { $set: { isSuccess: { $eq: ['$status', 'success'] } } },
+            {
+              $group: {
+                _id: '$environment',
+                latest: { $top: { sortBy: { recordedAt: -1, _id: -1 }, output: '$$ROOT' } },
+                // Successes sort first (true > false), so this is the newest success when there is one.
+                latestSuccess: { $top: { sortBy: { isSuccess: -1, recordedAt: -1, _id: -1 }, output: '$$ROOT' } },
+              },
+            },
+            { $sort: { 'latest.recordedAt': -1, 'latest._id': -1 } },
+          ],
+          { hint: FIGURES_INDEX },
+        )
+        .toArray();
+      return groups.map(({ _id, latest: { isSuccess: _, ...latest }, latestSuccess: { isSuccess, ...success } }) => ({
+        environment: _id,
+        latest: fromDoc(latest),
+        latestSuccess: isSuccess ? fromDoc(success) : null,
+      }));
     });
   }
 }

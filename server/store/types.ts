@@ -21,6 +21,8 @@ export interface DeploymentRecord {
   readonly actor?: string;
   readonly verified?: boolean;
   readonly durationMs?: number;
+  /** When the deployed commit was made (caller-supplied): the start of its lead time. */
+  readonly committedAt?: Date;
   readonly recordedAt: Date;
   /** End of retention: the record and its marker disappear after this instant. */
   readonly expireAt: Date;
@@ -32,12 +34,59 @@ export type InsertOutcome =
   | { readonly duplicate: false; readonly record: DeploymentRecord }
   | { readonly duplicate: true; readonly record: DeploymentRecord };
 
+/** A place in the history's order: the records listed after it are those before it in time. */
+export interface HistoryPosition {
+  readonly recordedAt: Date;
+  readonly deploymentId: string;
+}
+
 export interface DeploymentQuery {
   readonly repositoryId: string;
   readonly environment?: string;
+  /** Only records with `recordedAt` at or after this instant. */
+  readonly since?: Date;
+  /** Only records with `recordedAt` at or before this instant. */
+  readonly until?: Date;
+  /** Only records listed after this one: older, or as old with a smaller deploymentId (keyset paging). */
+  readonly after?: HistoryPosition;
   readonly limit: number;
   /** Records whose `expireAt` is not after `now` are gone. */
   readonly now: Date;
+}
+
+/** The records of a figures query: one repository, optionally one environment, `recordedAt` in [from, to]. */
+export interface FiguresQuery {
+  readonly repositoryId: string;
+  readonly environment?: string;
+  readonly from: Date;
+  readonly to: Date;
+  /** Records whose `expireAt` is not after `now` are gone. */
+  readonly now: Date;
+}
+
+/** Median and 90th percentile (nearest rank) of `count` durations, in milliseconds. */
+export interface Distribution {
+  readonly median: number;
+  readonly p90: number;
+  readonly count: number;
+}
+
+/** What a figures query computes from the records it selects; the ledger turns it into rates. */
+export interface DeploymentFigures {
+  readonly counts: Readonly<Record<DeploymentStatus, number>>;
+  /** Distinct UTC dates with at least one success record. */
+  readonly successDays: number;
+  /** Failure streaks (per environment) that a success ended. */
+  readonly recovery: Distribution | null;
+  /** `recordedAt − committedAt` of the success records that carry `committedAt`. */
+  readonly leadTime: Distribution | null;
+}
+
+/** What runs where: an environment's newest record and its newest success. */
+export interface EnvironmentState {
+  readonly environment: string;
+  readonly latest: DeploymentRecord;
+  readonly latestSuccess: DeploymentRecord | null;
 }
 
 export interface DeploymentStore {
@@ -50,6 +99,13 @@ export interface DeploymentStore {
   setNotified(repositoryId: string, deploymentId: string, notified: Readonly<Record<string, boolean>>): Promise<void>;
   /** Live records of one repository, newest first (recordedAt, then deploymentId, descending). */
   list(query: DeploymentQuery): Promise<DeploymentRecord[]>;
+  /**
+   * The delivery figures of the selected records, computed where the records are (one query; the
+   * records themselves never leave the store). Streaks follow (recordedAt, deploymentId) order.
+   */
+  figures(query: FiguresQuery): Promise<DeploymentFigures>;
+  /** Each environment of one repository with live records, newest `latest` first (history order). */
+  environments(repositoryId: string, now: Date): Promise<EnvironmentState[]>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { startBackend, type Backend } from '../support/backend.js';
+import { GitRepo } from '../support/git-repo.js';
 import { call } from '../support/http.js';
 import { REPO_ROOT } from '../support/processes.js';
 import { runAction } from '../support/runner.js';
@@ -68,6 +69,30 @@ describe('record-deployment bundle, end to end (child process → real backend o
     assert.equal(second.outputs.duplicate, 'true');
     assert.equal(second.outputs['deployment-id'], first.outputs['deployment-id']);
     assert.match(second.summary, /### Deployment already recorded/);
+  });
+
+  it('sends committed_at from the checkout and shows the environment’s 30-day figures as outputs and in the summary', async () => {
+    const repo = GitRepo.create();
+    try {
+      repo.write('app.txt', 'v1\n');
+      const sha = repo.commit('release');
+      const committedAt = new Date(repo.git('show', '--no-patch', '--format=%cI', sha)).toISOString();
+      const env = { ...runnerEnv, GITHUB_SHA: sha, GITHUB_WORKSPACE: repo.dir, GITHUB_RUN_ID: '778' };
+      const run = await runAction(BUNDLE, { ...inputs(), environment: 'e2e-figures' }, env);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      const history = await call<{ deployments: Record<string, unknown>[] }>(`${backend.url}/v1/deployments?environment=e2e-figures`, { token: await backend.issuer.mint() });
+      assert.equal(history.body.deployments[0]!.committed_at, committedAt);
+      const lead = new Date(run.outputs['recorded-at']!).getTime() - new Date(committedAt).getTime();
+      assert.equal(run.outputs['lead-time-ms'], String(lead));
+      assert.equal(run.outputs['deployment-frequency'], String(1 / 30));
+      assert.equal(run.outputs['change-failure-rate'], '0');
+      assert.equal(run.outputs['recovery-time-ms'], '');
+      assert.equal(JSON.parse(run.outputs.figures!).deployments.total, 1);
+      assert.match(run.summary, /#### e2e-figures: the last 30 days/);
+      assert.ok(!run.stdout.includes('::warning::'), run.stdout);
+    } finally {
+      repo.cleanup();
+    }
   });
 
   it('an owner the ledger does not allow (403) fails the step (exit 1), fail-on-error or not: a setup mistake must be seen', async () => {

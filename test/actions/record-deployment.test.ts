@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import nock from 'nock';
+import { humanDuration } from '../../actions/record-deployment/figures.js';
 import { defaultDeliveryId, defaultRunUrl } from '../../actions/record-deployment/record.js';
 import { run } from '../../actions/record-deployment/run.js';
 import { actionHttp } from '../../actions/shared/http.js';
@@ -28,6 +29,16 @@ const RECORDED = {
   notified: { chat: true },
 };
 const FAST = { retries: 3, minTimeoutMs: 1 };
+const FIGURES = {
+  repository: 'octo-org/octo-repo',
+  environment: 'production',
+  window: { from: '2026-10-22T10:00:00.000Z', to: '2026-11-21T10:00:00.000Z', days: 30 },
+  deployments: { total: 15, success: 12, failure: 1, rolled_back: 1, skipped: 1 },
+  deployment_frequency: { per_day: 0.4, days_with_deployment: 9 },
+  change_failure_rate: 2 / 14,
+  recovery_time_ms: { median: 5_400_000, p90: 176_400_000, count: 2 },
+  lead_time_ms: { median: 7_200_000, p90: 86_400_000, count: 10 },
+};
 
 /** nock intercepts the global fetch: it is the transport here, under the actions' own bounds. */
 const http = () => actionHttp({ transport: fetch });
@@ -65,6 +76,10 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
   it('posts the record with the run defaults and the OIDC token, and sets the outputs', async () => {
     let sent: Record<string, unknown> = {};
     nock(LEDGER, { reqheaders: { authorization: `Bearer ${TOKEN}` } })
+      .get('/v1/deployments/metrics')
+      .query({ environment: 'production', days: '30' })
+      .reply(200, FIGURES);
+    nock(LEDGER, { reqheaders: { authorization: `Bearer ${TOKEN}` } })
       .post('/v1/deployments', (body: Record<string, unknown>) => {
         sent = body;
         return true;
@@ -91,19 +106,32 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
       duplicate: 'false',
       'recorded-at': RECORDED.recorded_at,
       notified: '{"chat":true}',
+      'deployment-frequency': '0.4',
+      'change-failure-rate': '0.14285714285714285',
+      'recovery-time-ms': '5400000',
+      'lead-time-ms': '7200000',
+      figures: JSON.stringify(FIGURES),
     });
-    assert.equal(core.summaries.length, 1);
+    assert.equal(core.summaries.length, 2);
     assert.match(core.summaries[0]!, /\| octo-org\/octo-repo \| production \| success \| 1\.2\.3 \|/);
+    assert.match(core.summaries[1]!, /#### production: the last 30 days/);
+    assert.match(
+      core.summaries[1]!,
+      /\| 15 \(12 success, 1 failure, 1 rolled back, 1 skipped\) \| 0\.40 \| 9 \| 14\.3 % \| median 1 h 30 min, p90 2 d 1 h \(2\) \| median 2 h, p90 1 d \(10\) \|/,
+    );
     assert.deepEqual(core.of('warning'), []);
     assert.deepEqual(core.of('failed'), []);
   });
 
   it('uses the given audience, delivery id and overrides, under an api-url with a path', async () => {
     nock('https://gw.example.com')
-      .post('/ledger/v1/deployments', (b: Record<string, unknown>) => b.delivery_id === 'release-7' && b.commit === 'abc' && b.actor === 'bot')
+      .post(
+        '/ledger/v1/deployments',
+        (b: Record<string, unknown>) => b.delivery_id === 'release-7' && b.commit === 'abc' && b.actor === 'bot' && b.committed_at === '2026-11-20T08:30:00.000Z',
+      )
       .reply(200, { ...RECORDED, duplicate: true });
     runnerIssues();
-    const core = new RecordingCore({ ...baseInputs, 'api-url': 'https://gw.example.com/ledger', audience: 'my-ledger', 'delivery-id': 'release-7', commit: 'abc', actor: 'bot' });
+    const core = new RecordingCore({ ...baseInputs, 'api-url': 'https://gw.example.com/ledger', audience: 'my-ledger', 'delivery-id': 'release-7', commit: 'abc', actor: 'bot', 'committed-at': '2026-11-20T10:30:00+02:00' });
     await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
     assert.deepEqual(audiences, ['my-ledger']);
     assert.equal(core.outputs.duplicate, 'true');
@@ -129,6 +157,8 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
     nock.enableNetConnect('127.0.0.1');
     let calls = 0;
     const ledger = await listen((req, res) => {
+      // The figures' GET after recording is not what this test counts.
+      if (req.method !== 'POST') return void res.writeHead(404).end();
       calls++;
       if (calls === 1) {
         req.socket.destroy();
@@ -263,6 +293,7 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
       [{ verified: 'maybe' }, 'input "verified" must be true or false (true, True, TRUE, false, False or FALSE)'],
       [{ verified: 'tRUE' }, 'input "verified" must be true or false (true, True, TRUE, false, False or FALSE)'],
       [{ 'duration-ms': '1.5s' }, 'input "duration-ms" must be a whole number'],
+      [{ 'committed-at': '2026-11-20' }, 'input "committed-at" must be an ISO 8601 date-time with seconds and an offset (for example 2026-11-20T10:30:00+02:00)'],
       [{ 'api-url': 'ftp://ledger' }, 'input "api-url" must be an http(s) URL'],
       [{ 'api-url': 'ledger.example.com' }, 'input "api-url" must be an http(s) URL'],
       [{ environment: '' }, 'input "environment" is required'],
@@ -305,6 +336,65 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
     const seen = JSON.stringify([core.outputs, core.messages, core.summaries]);
     assert.ok(!seen.includes(TOKEN));
     assert.deepEqual(core.secrets, [TOKEN]);
+  });
+});
+
+describe('record-deployment figures (after recording)', () => {
+  useNock();
+
+  const recordWith = async (figures: (scope: nock.Interceptor) => nock.Scope, inputs: Record<string, string> = {}) => {
+    nock(LEDGER).post('/v1/deployments').reply(201, RECORDED);
+    figures(nock(LEDGER).get('/v1/deployments/metrics').query(true));
+    runnerIssues();
+    const core = new RecordingCore({ ...baseInputs, ...inputs });
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    return core;
+  };
+
+  for (const [label, answer, warning] of [
+    ['a 5xx', (i: nock.Interceptor) => i.reply(503, { error: 'store_unavailable' }), 'figures not shown: HTTP 503: store_unavailable'],
+    ['a 404 (a ledger without the route)', (i: nock.Interceptor) => i.reply(404, { error: 'not_found' }), 'figures not shown: HTTP 404 (a ledger older than GET /v1/deployments/metrics?)'],
+    ['a 200 that is not figures', (i: nock.Interceptor) => i.reply(200, { ok: true }), 'figures not shown: the ledger answered HTTP 200 without figures (a ledger older than GET /v1/deployments/metrics?)'],
+    ['no answer', (i: nock.Interceptor) => i.replyWithError({ code: 'ECONNRESET' }), 'figures not shown: the ledger did not answer'],
+  ] as const) {
+    it(`${label}: a warning, the record's outputs and summary, and never a failed step (fail-on-error or not)`, async () => {
+      for (const failOnError of ['false', 'true']) {
+        const core = await recordWith(answer, { 'fail-on-error': failOnError });
+        assert.deepEqual(core.of('failed'), []);
+        assert.equal(core.of('warning').length, 1);
+        assert.ok(core.of('warning')[0]!.startsWith(warning), core.of('warning')[0]);
+        assert.equal(core.outputs['deployment-id'], RECORDED.deployment_id);
+        assert.equal(core.outputs['change-failure-rate'], undefined);
+        assert.equal(core.summaries.length, 1);
+      }
+    });
+  }
+
+  it('null figures: empty outputs, and the summary says why', async () => {
+    const empty = {
+      ...{ repository: 'octo-org/octo-repo', environment: 'production', window: { from: 'x', to: 'y', days: 30 } },
+      deployments: { total: 1, success: 0, failure: 0, rolled_back: 0, skipped: 1 },
+      deployment_frequency: { per_day: 0, days_with_deployment: 0 },
+      change_failure_rate: null,
+      recovery_time_ms: null,
+      lead_time_ms: null,
+    };
+    const core = await recordWith((i) => i.reply(200, empty));
+    assert.deepEqual(core.of('warning'), []);
+    assert.deepEqual(
+      [core.outputs['deployment-frequency'], core.outputs['change-failure-rate'], core.outputs['recovery-time-ms'], core.outputs['lead-time-ms']],
+      ['0', '', '', ''],
+    );
+    assert.match(core.summaries[1]!, /\| n\/a \(no change\) \| no recovered failure \| no commit times \|/);
+  });
+
+  it('durations for people: the two largest units', () => {
+    assert.equal(humanDuration(0), 'under 1 s');
+    assert.equal(humanDuration(999), 'under 1 s');
+    assert.equal(humanDuration(61_000), '1 min 1 s');
+    assert.equal(humanDuration(2 * 86_400_000 + 3 * 3_600_000 + 59_000), '2 d 3 h');
+    assert.equal(humanDuration(86_400_000 + 5 * 60_000), '1 d');
+    assert.equal(humanDuration(-90_000), '−1 min 30 s');
   });
 });
 

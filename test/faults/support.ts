@@ -11,7 +11,7 @@ import {
 } from '../../server/store/types.js';
 import { closedPort } from '../support/servers.js';
 
-export type StoreOp = 'insert' | 'setNotified' | 'list' | 'get' | 'put' | 'claim';
+export type StoreOp = 'insert' | 'setNotified' | 'list' | 'figures' | 'environments' | 'get' | 'put' | 'claim';
 
 /**
  * How a planned failure hits: `before` the operation reaches the data (connection refused, no
@@ -53,7 +53,7 @@ export class FlakyStore implements Store {
   readonly inner = createMemoryStore();
   /** Every operation fails before it reaches the data, as with the database unreachable. */
   down = false;
-  readonly calls: Record<StoreOp, number> = { insert: 0, setNotified: 0, list: 0, get: 0, put: 0, claim: 0 };
+  readonly calls: Record<StoreOp, number> = { insert: 0, setNotified: 0, list: 0, figures: 0, environments: 0, get: 0, put: 0, claim: 0 };
   readonly deployments: DeploymentStore;
   readonly keyValues: KeyValueStore;
   private readonly planned = new Map<StoreOp, Planned[]>();
@@ -65,6 +65,8 @@ export class FlakyStore implements Store {
       insert: (record: DeploymentRecord, now: Date): Promise<InsertOutcome> => this.run('insert', () => d.insert(record, now)),
       setNotified: (repositoryId, deploymentId, notified) => this.run('setNotified', () => d.setNotified(repositoryId, deploymentId, notified)),
       list: (query: DeploymentQuery) => this.run('list', () => d.list(query)),
+      figures: (query) => this.run('figures', () => d.figures(query)),
+      environments: (repositoryId, now) => this.run('environments', () => d.environments(repositoryId, now)),
     };
     this.keyValues = {
       get: (namespace, key, now) => this.run('get', () => kv.get(namespace, key, now)),

@@ -67,6 +67,16 @@ describe('ledger: POST /v1/deployments', () => {
     assert.equal(history.body.deployments.filter((d) => d.delivery_id === 'repeat-me').length, 1);
   });
 
+  it('stores committed_at and returns it as ISO 8601 UTC, whatever offset it was sent with', async () => {
+    const res = await post({ ...minimal('committed-at'), committed_at: '2026-11-20T10:30:00.5+02:00' });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.committed_at, '2026-11-20T08:30:00.500Z');
+    const history = await call<{ deployments: RecordedBody[] }>(deployments, { token });
+    assert.equal(history.body.deployments.find((d) => d.delivery_id === 'committed-at')?.committed_at, '2026-11-20T08:30:00.500Z');
+    const without = await post(minimal('no-committed-at'));
+    assert.ok(!('committed_at' in without.body));
+  });
+
   it('mode defaults to "deploy"', async () => {
     const res = await post(minimal('default-mode'));
     assert.equal(res.body.mode, 'deploy');
@@ -104,6 +114,10 @@ describe('ledger: POST /v1/deployments', () => {
       ['a fractional duration_ms', { ...minimal('x'), duration_ms: 1.5 }, 'duration_ms'],
       ['a negative duration_ms', { ...minimal('x'), duration_ms: -1 }, 'duration_ms'],
       ['a number as version', { ...minimal('x'), version: 3 }, 'version'],
+      ['a committed_at without an offset', { ...minimal('x'), committed_at: '2026-11-20T10:30:00' }, 'committed_at'],
+      ['a committed_at that is a date only', { ...minimal('x'), committed_at: '2026-11-20' }, 'committed_at'],
+      ['a committed_at on February 30', { ...minimal('x'), committed_at: '2026-02-30T10:30:00Z' }, 'committed_at'],
+      ['a committed_at as epoch milliseconds', { ...minimal('x'), committed_at: 1763634600000 }, 'committed_at'],
       ['an array body', [minimal('x')], '(root)'],
       ['a string body', 'hello', '(root)'],
       ['null', null, '(root)'],

@@ -100,6 +100,8 @@ describe('HTTP core', () => {
           insert: () => Promise.reject(new StoreUnavailable()),
           setNotified: () => Promise.reject(new StoreUnavailable()),
           list: () => Promise.reject(new StoreUnavailable()),
+          figures: () => Promise.reject(new StoreUnavailable()),
+          environments: () => Promise.reject(new StoreUnavailable()),
         },
         keyValues: {
           get: () => Promise.reject(new StoreUnavailable()),

@@ -179,6 +179,10 @@ describe('start-up checks', () => {
       assert.equal(checked.value.logLevel, 'debug');
       const messages = checked.value.notices.map((n) => `${n.level} ${n.message}`);
       assert.ok(messages.includes('warn LEDGER_AUDIENCE is not set: the ledger refuses every token'));
+      assert.ok(messages.includes('warn METRICS_TOKEN is not set: GET /metrics answers anyone who can reach the port'));
+      const withToken = checkBackendStartup({ METRICS_TOKEN: 'scrape-secret' });
+      assert.ok(withToken.ok);
+      assert.ok(!withToken.value.notices.some((n) => n.message.startsWith('METRICS_TOKEN')));
       assert.ok(messages.includes('warn broker: TOKEN_PERMISSIONS has a value other than read or write; /token answers 400 invalid_token_permissions'));
       assert.ok(!messages.join('\n').includes('fake-hook-secret'));
     });

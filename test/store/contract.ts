@@ -1,8 +1,47 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { v7 as uuidv7 } from 'uuid';
-import type { DeploymentRecord, Store } from '../../server/store/types.js';
+import { newestFirst, type DeploymentRecord, type Store } from '../../server/store/types.js';
+import { referenceFigures } from '../support/figures-reference.js';
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const STATUSES = ['success', 'failure', 'rolled-back', 'skipped'] as const;
+
+/**
+ * Generated histories around `now`: times on a whole-hour grid (so equal times happen and the
+ * (recordedAt, deploymentId) order matters), some outside the window or in the future, some
+ * expired, some of another repository, some with committedAt.
+ */
+export const historyArbitrary = (now: number, repositoryId: string) =>
+  fc.array(
+    fc.record({
+      // Mostly the last few days (dense enough for streaks), some anywhere in the last 40.
+      hoursAgo: fc.oneof({ arbitrary: fc.integer({ min: -3, max: 96 }), weight: 4 }, { arbitrary: fc.integer({ min: -3, max: 40 * 24 }), weight: 1 }),
+      environment: fc.constantFrom('production', 'staging'),
+      status: fc.constantFrom(...STATUSES),
+      leadHours: fc.option(fc.integer({ min: -2, max: 200 }), { nil: undefined }),
+      expired: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+      otherRepository: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+      idSuffix: fc.integer({ min: 0, max: 0xffffff }),
+    }),
+    { maxLength: 60, size: 'max' },
+  ).map((rows) =>
+    rows.map((row, i) => {
+      const recordedAt = new Date(now - row.hoursAgo * HOUR);
+      return record({
+        // Random order among equal times, unique by the row number.
+        deploymentId: `00000000-0000-7000-8000-${row.idSuffix.toString(16).padStart(6, '0')}${i.toString(16).padStart(6, '0')}`,
+        repositoryId: row.otherRepository ? `${repositoryId}-other` : repositoryId,
+        deliveryId: `gen-${i}`,
+        environment: row.environment,
+        status: row.status,
+        recordedAt,
+        expireAt: row.expired ? new Date(now - HOUR) : new Date(now + 90 * DAY),
+        ...(row.leadHours === undefined ? {} : { committedAt: new Date(recordedAt.getTime() - row.leadHours * HOUR) }),
+      });
+    }),
+  );
 
 export function record(overrides: Partial<DeploymentRecord> = {}): DeploymentRecord {
   const recordedAt = overrides.recordedAt ?? new Date();
@@ -42,6 +81,7 @@ export function storeContract(open: () => Promise<Store>): void {
       actor: 'octocat',
       verified: true,
       durationMs: 1234,
+      committedAt: new Date('2026-11-20T08:30:00.250Z'),
     });
     const outcome = await store.deployments.insert(full, now());
     assert.equal(outcome.duplicate, false);
@@ -106,6 +146,59 @@ export function storeContract(open: () => Promise<Store>): void {
     assert.deepEqual(await store.deployments.list({ repositoryId: '3003', limit: 10, now: now() }), []);
   });
 
+  it('since and until bound recordedAt, both inclusive', async () => {
+    const t = Date.now();
+    const rs = [5000, 4000, 3000, 2000, 1000].map((ago) => record({ recordedAt: new Date(t - ago), version: String(ago) }));
+    for (const r of rs) await store.deployments.insert(r, now());
+    const listed = await store.deployments.list({ repositoryId: '1001', since: new Date(t - 4000), until: new Date(t - 2000), limit: 10, now: now() });
+    assert.deepEqual(
+      listed.map((r) => r.version),
+      ['2000', '3000', '4000'],
+    );
+    const staging = await store.deployments.list({ repositoryId: '1001', environment: 'staging', since: new Date(t - 4000), limit: 10, now: now() });
+    assert.deepEqual(staging, []);
+  });
+
+  it('after: the records listed after a place, equal times resolved by deploymentId', async () => {
+    const t = new Date(Date.now() - 1000);
+    const ids = ['01', '02', '03', '04', '05'].map((n) => `00000000-0000-7000-8000-0000000000${n}`);
+    const same = ids.slice(0, 4).map((deploymentId) => record({ deploymentId, recordedAt: t }));
+    const older = record({ deploymentId: ids[4]!, recordedAt: new Date(t.getTime() - 1) });
+    for (const r of [...same, older]) await store.deployments.insert(r, now());
+    const page = await store.deployments.list({ repositoryId: '1001', after: { recordedAt: t, deploymentId: ids[2]! }, limit: 10, now: now() });
+    assert.deepEqual(
+      page.map((r) => r.deploymentId),
+      [ids[1], ids[0], ids[4]],
+    );
+    const withUntil = await store.deployments.list({ repositoryId: '1001', after: { recordedAt: t, deploymentId: ids[2]! }, until: new Date(t.getTime() - 1), limit: 10, now: now() });
+    assert.deepEqual(
+      withUntil.map((r) => r.deploymentId),
+      [ids[4]],
+    );
+  });
+
+  it('paging by place while newer records arrive: every record once, none missed, newest first', async () => {
+    const t = Date.now() - 10 * 60_000;
+    // Coarse times: many records share one, so the deploymentId tie-break is exercised.
+    const initial = Array.from({ length: 57 }, (_, i) => record({ recordedAt: new Date(t + Math.floor(i / 4) * 1000), environment: i % 3 ? 'production' : 'staging' }));
+    for (const r of initial) await store.deployments.insert(r, now());
+    const seen: DeploymentRecord[] = [];
+    let after: { recordedAt: Date; deploymentId: string } | undefined;
+    for (let page = 0; page < 100; page++) {
+      const records = await store.deployments.list({ repositoryId: '1001', limit: 5, now: now(), ...(after ? { after } : {}) });
+      // Arrivals between pages (the clock moves on): newer than everything listed so far.
+      await store.deployments.insert(record({ recordedAt: new Date(t + 60_000 + page) }), now());
+      if (records.length === 0) break;
+      seen.push(...records);
+      after = records[records.length - 1]!;
+    }
+    const initialIds = new Set(initial.map((r) => r.deploymentId));
+    const seenInitial = seen.filter((r) => initialIds.has(r.deploymentId));
+    assert.equal(new Set(seen.map((r) => r.deploymentId)).size, seen.length, 'a record listed twice');
+    assert.equal(seenInitial.length, initial.length, 'a record missed');
+    for (let i = 1; i < seen.length; i++) assert.ok(newestFirst(seen[i - 1]!, seen[i]!) < 0, 'not newest first');
+  });
+
   it('expired records are gone, and their delivery id can be recorded again', async () => {
     const t = Date.now();
     const old = record({ deliveryId: 'old', recordedAt: new Date(t - 2 * DAY), expireAt: new Date(t - DAY) });
@@ -122,6 +215,42 @@ export function storeContract(open: () => Promise<Store>): void {
     assert.notEqual(again.record.deploymentId, old.deploymentId);
   });
 
+  it('environments: each one’s newest record and newest success, newest environment first', async () => {
+    const t = Date.now();
+    const at = (ms: number) => new Date(t - ms);
+    const prodOk = record({ environment: 'production', status: 'success', recordedAt: at(5000), version: 'p-ok' });
+    const prodFail = record({ environment: 'production', status: 'failure', recordedAt: at(1000) });
+    const stagingOld = record({ environment: 'staging', status: 'success', recordedAt: at(9000) });
+    const stagingNew = record({ environment: 'staging', status: 'success', recordedAt: at(500), version: 's-new' });
+    const previewOnlyFailed = record({ environment: 'preview', status: 'rolled-back', recordedAt: at(3000) });
+    const expired = record({ environment: 'gone', recordedAt: at(2 * DAY), expireAt: at(DAY) });
+    const elsewhere = record({ environment: 'elsewhere', repositoryId: '2002', repository: 'octo-org/api' });
+    for (const r of [prodOk, prodFail, stagingOld, stagingNew, previewOnlyFailed, expired, elsewhere]) await store.deployments.insert(r, now());
+    const states = await store.deployments.environments('1001', now());
+    assert.deepEqual(states, [
+      { environment: 'staging', latest: stagingNew, latestSuccess: stagingNew },
+      { environment: 'production', latest: prodFail, latestSuccess: prodOk },
+      { environment: 'preview', latest: previewOnlyFailed, latestSuccess: null },
+    ]);
+    assert.deepEqual(await store.deployments.environments('3003', now()), []);
+  });
+
+  it('environments: equal times resolve by deploymentId, as the history lists them', async () => {
+    const t = new Date(Date.now() - 1000);
+    const a = record({ environment: 'a', recordedAt: t, deploymentId: '00000000-0000-7000-8000-00000000000a' });
+    const b1 = record({ environment: 'b', recordedAt: t, deploymentId: '00000000-0000-7000-8000-0000000000b1', status: 'failure' });
+    const b2 = record({ environment: 'b', recordedAt: t, deploymentId: '00000000-0000-7000-8000-0000000000b0' });
+    for (const r of [a, b1, b2]) await store.deployments.insert(r, now());
+    const states = await store.deployments.environments('1001', now());
+    assert.deepEqual(
+      states.map((s) => [s.environment, s.latest.deploymentId, s.latestSuccess?.deploymentId]),
+      [
+        ['b', b1.deploymentId, b2.deploymentId],
+        ['a', a.deploymentId, a.deploymentId],
+      ],
+    );
+  });
+
   it('keeps the notification outcome and returns it with a duplicate', async () => {
     const first = record({ deliveryId: 'n-1' });
     await store.deployments.insert(first, now());
@@ -131,6 +260,102 @@ export function storeContract(open: () => Promise<Store>): void {
     assert.deepEqual(dup.record.notified, { chat: false });
     const [listed] = await store.deployments.list({ repositoryId: '1001', limit: 1, now: now() });
     assert.deepEqual(listed!.notified, { chat: false });
+  });
+}
+
+/** The figures query of the store contract (both stores compute the same figures). */
+export function figuresContract(open: () => Promise<Store>): void {
+  let store: Store;
+
+  beforeEach(async () => {
+    store = await open();
+  });
+  afterEach(() => store.close());
+
+  const now = Date.UTC(2026, 10, 20, 12, 0, 0);
+  const at = (hoursAgo: number) => new Date(now - hoursAgo * HOUR);
+  const window = { from: new Date(now - 30 * DAY), to: new Date(now), now: new Date(now) };
+  const insertAll = async (records: DeploymentRecord[]) => {
+    for (const r of records) assert.equal((await store.deployments.insert(r, new Date(now))).duplicate, false);
+  };
+
+  it('counts each status, success days, failure streaks per environment and lead times', async () => {
+    await insertAll([
+      // production: a streak of two failing records, a skipped one inside it, ended 5 h after it began.
+      record({ environment: 'production', status: 'success', recordedAt: at(100), committedAt: at(101) }),
+      record({ environment: 'production', status: 'failure', recordedAt: at(50) }),
+      record({ environment: 'production', status: 'skipped', recordedAt: at(49) }),
+      record({ environment: 'production', status: 'rolled-back', recordedAt: at(48) }),
+      record({ environment: 'production', status: 'success', recordedAt: at(45), committedAt: at(48) }),
+      // staging: a failure interleaved in time with production's streak is its own streak of 1 h.
+      record({ environment: 'staging', status: 'failure', recordedAt: at(47) }),
+      record({ environment: 'staging', status: 'success', recordedAt: at(46), committedAt: at(56) }),
+      // An open streak (no success after it) counts in the rate but has no recovery.
+      record({ environment: 'staging', status: 'failure', recordedAt: at(2) }),
+    ]);
+    const all = await store.deployments.figures({ repositoryId: '1001', ...window });
+    assert.deepEqual(all, {
+      counts: { success: 3, failure: 3, 'rolled-back': 1, skipped: 1 },
+      successDays: new Set([at(100), at(45), at(46)].map((d) => d.toISOString().slice(0, 10))).size,
+      recovery: { median: 1 * HOUR, p90: 5 * HOUR, count: 2 },
+      leadTime: { median: 3 * HOUR, p90: 10 * HOUR, count: 3 },
+    });
+    const production = await store.deployments.figures({ repositoryId: '1001', environment: 'production', ...window });
+    assert.deepEqual(production.recovery, { median: 5 * HOUR, p90: 5 * HOUR, count: 1 });
+    assert.deepEqual(production.counts, { success: 2, failure: 1, 'rolled-back': 1, skipped: 1 });
+  });
+
+  it('a failing record that opens the window starts a streak; the window is inclusive at both ends', async () => {
+    await insertAll([
+      record({ status: 'success', recordedAt: new Date(window.from.getTime() - 1) }),
+      record({ status: 'failure', recordedAt: window.from }),
+      record({ status: 'success', recordedAt: window.to }),
+      record({ status: 'success', recordedAt: new Date(now + 1) }),
+    ]);
+    const figures = await store.deployments.figures({ repositoryId: '1001', ...window });
+    assert.deepEqual(figures.counts, { success: 1, failure: 1, 'rolled-back': 0, skipped: 0 });
+    assert.deepEqual(figures.recovery, { median: 30 * DAY, p90: 30 * DAY, count: 1 });
+    assert.equal(figures.leadTime, null);
+  });
+
+  it('equal times follow the history order (deploymentId): a failure and a success at one instant', async () => {
+    const t = at(10);
+    await insertAll([
+      record({ deploymentId: '00000000-0000-7000-8000-000000000002', status: 'success', recordedAt: t }),
+      record({ deploymentId: '00000000-0000-7000-8000-000000000001', status: 'failure', recordedAt: t }),
+    ]);
+    assert.deepEqual((await store.deployments.figures({ repositoryId: '1001', ...window })).recovery, { median: 0, p90: 0, count: 1 });
+  });
+
+  it('leaves out expired records and other repositories; nothing selected gives zeros and nulls', async () => {
+    await insertAll([
+      record({ status: 'failure', recordedAt: at(3), expireAt: at(1) }),
+      record({ status: 'success', recordedAt: at(2), repositoryId: '2002', repository: 'octo-org/api' }),
+    ]);
+    assert.deepEqual(await store.deployments.figures({ repositoryId: '1001', ...window }), {
+      counts: { success: 0, failure: 0, 'rolled-back': 0, skipped: 0 },
+      successDays: 0,
+      recovery: null,
+      leadTime: null,
+    });
+    assert.deepEqual((await store.deployments.figures({ repositoryId: '1001', environment: 'nowhere', ...window })).recovery, null);
+  });
+
+  it('property: the figures of generated histories equal a direct computation', async function () {
+    // Up to 60 histories of up to 60 inserts each: MongoDB in CI needs more than the default bound.
+    this.timeout(120_000);
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(historyArbitrary(now, 'gen'), fc.constantFrom(undefined, 'production', 'staging'), fc.integer({ min: 1, max: 35 }), async (history, environment, days) => {
+        // A repository of its own per run: the store is not emptied between runs.
+        const repositoryId = `gen-${run++}`;
+        const records = history.map((r) => ({ ...r, repositoryId: r.repositoryId.replace(/^gen/, repositoryId) }));
+        await insertAll(records);
+        const query = { repositoryId, from: new Date(now - days * DAY), to: new Date(now), now: new Date(now), ...(environment ? { environment } : {}) };
+        assert.deepEqual(await store.deployments.figures(query), referenceFigures(records, query));
+      }),
+      { numRuns: 60 },
+    );
   });
 }
 

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
+import { FIGURES_INDEX, figuresPipeline } from '../../server/store/mongo-figures.js';
 import { createMongoStore, databaseName, type MongoStore } from '../../server/store/mongo.js';
 import { StoreUnavailable } from '../../server/store/types.js';
 import { closedPort } from '../support/servers.js';
-import { keyValueContract, record, storeContract } from './contract.js';
+import { figuresContract, keyValueContract, record, storeContract } from './contract.js';
 
 const uri = process.env.MONGODB_URI;
 
@@ -35,6 +36,7 @@ describe('store contract: MongoDB (runs when MONGODB_URI is set; skipped otherwi
   };
 
   storeContract(open);
+  describe('figures', () => figuresContract(open));
   describe('key values', () => keyValueContract(open));
 
   it('has the unique idempotency index, the TTL indexes on expireAt and the history index', async () => {
@@ -55,6 +57,25 @@ describe('store contract: MongoDB (runs when MONGODB_URI is set; skipped otherwi
       await store.close();
     }
   });
+
+  it('figures: one aggregation over the history_by_environment index (an index scan, never a collection scan)', async () => {
+    const store = await open();
+    try {
+      const t = Date.now();
+      for (let i = 0; i < 20; i++) {
+        await store.deployments.insert(record({ environment: i % 2 ? 'staging' : 'production', recordedAt: new Date(t - i * 3_600_000) }), new Date(t));
+      }
+      for (const environment of ['production', undefined]) {
+        const query = { repositoryId: '1001', from: new Date(t - 86_400_000), to: new Date(t), now: new Date(t), ...(environment ? { environment } : {}) };
+        const plan = JSON.stringify(await store.db.collection('deployments').aggregate(figuresPipeline(query), { hint: FIGURES_INDEX }).explain('queryPlanner'));
+        assert.match(plan, /"indexName":"history_by_environment"/, String(environment));
+        assert.doesNotMatch(plan, /COLLSCAN/, String(environment));
+        assert.equal((await store.deployments.figures(query)).counts.success, environment ? 10 : 20);
+      }
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe('MongoDB store without a server', () => {
@@ -63,6 +84,7 @@ describe('MongoDB store without a server', () => {
     try {
       await assert.rejects(store.deployments.insert(record(), new Date()), StoreUnavailable);
       await assert.rejects(store.deployments.list({ repositoryId: '1', limit: 1, now: new Date() }), StoreUnavailable);
+      await assert.rejects(store.deployments.figures({ repositoryId: '1', from: new Date(0), to: new Date(), now: new Date() }), StoreUnavailable);
     } finally {
       await store.close();
     }

@@ -4,6 +4,7 @@ import type { Clock } from '../../server/clock.js';
 import type { Env } from '../../server/config-error.js';
 import type { BackendBounds } from '../../server/http/call-bounds.js';
 import { answerClientErrors } from '../../server/http/client-errors.js';
+import { BackendMetrics } from '../../server/metrics/backend-metrics.js';
 import type { InstallationDirectory } from '../../server/platform/installations.js';
 import { createMemoryStore } from '../../server/store/memory.js';
 import type { Store } from '../../server/store/types.js';
@@ -18,6 +19,7 @@ export interface Backend {
   readonly env: Record<string, string | undefined>;
   readonly logs: ReturnType<typeof capturedLogger>;
   readonly keySets: KeySetRegistry;
+  readonly metrics: BackendMetrics;
   close(): Promise<void>;
 }
 
@@ -37,13 +39,15 @@ export async function startBackend(
   };
   const store = options.store ?? createMemoryStore();
   const logs = capturedLogger();
-  const keySets = new KeySetRegistry({ ...(options.clock ? { clock: options.clock } : {}), ...options.keySets });
+  const metrics = new BackendMetrics({ defaultMetrics: false });
+  const keySets = new KeySetRegistry({ ...(options.clock ? { clock: options.clock } : {}), onFetch: metrics.keySetFetched, ...options.keySets });
   const app = createApp({
     env: () => env,
     store,
     logger: logs.logger,
     version: '0.0.0-test',
     keySets,
+    metrics,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.installations ? { installations: options.installations } : {}),
     ...(options.bounds ? { bounds: options.bounds } : {}),
@@ -58,6 +62,7 @@ export async function startBackend(
     env,
     logs,
     keySets,
+    metrics,
     close: async () => {
       await listening.close();
       await store.close();

@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import type { ActionsCore } from '../shared/core.js';
+import { InputError, optionalInput } from '../shared/inputs.js';
+
+/** A date-time with seconds and an offset, as git's `%cI` and GitHub's event payloads write it. */
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const GIT_TIMEOUT_MS = 10_000;
+/** A commit named by its object id: anything else is not looked up (no option or revision syntax reaches git). */
+const OBJECT_ID = /^[0-9a-f]{4,64}$/i;
+
+/**
+ * The instant of an ISO 8601 date-time with an offset, as UTC text the ledger accepts; undefined
+ * for anything else, impossible dates included (`Date` would roll February 30 over into March).
+ */
+export function isoInstant(text: string): string | undefined {
+  const match = ISO_WITH_OFFSET.exec(text.trim());
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second] = match.map(Number) as number[];
+  const calendar = new Date(Date.UTC(year!, month! - 1, day!));
+  if (calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day || hour! > 23 || minute! > 59 || second! > 59) return undefined;
+  const instant = new Date(text.trim());
+  return Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
+}
+
+/** The committer date of `commit` in the checkout, or undefined (no checkout, a shallow clone without it, no git). */
+function committerDate(workspace: string, commit: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['-C', workspace, 'show', '--no-patch', '--format=%cI', `${commit}^{commit}`],
+      { timeout: GIT_TIMEOUT_MS, encoding: 'utf8' },
+      (err, stdout) => resolve(err ? undefined : isoInstant(stdout)),
+    );
+  });
+}
+
+/** The push event's head commit time, when that commit is the one recorded. */
+async function pushedHeadCommitTime(env: NodeJS.ProcessEnv, commit: string): Promise<string | undefined> {
+  if (env.GITHUB_EVENT_NAME !== 'push' || !env.GITHUB_EVENT_PATH) return undefined;
+  try {
+    const event = JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as { head_commit?: { id?: unknown; timestamp?: unknown } | null };
+    const head = event.head_commit;
+    if (typeof head?.id !== 'string' || head.id.toLowerCase() !== commit.toLowerCase() || typeof head.timestamp !== 'string') return undefined;
+    return isoInstant(head.timestamp);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `committed_at` of the record: the `committed-at` input (a bad value fails the step, as other
+ * inputs do), else the commit's committer date from the checkout, else the push event's head
+ * commit timestamp (the same commit only), else nothing. A lookup that fails only leaves the field out.
+ */
+export async function committedAt(core: ActionsCore, env: NodeJS.ProcessEnv, commit: string | undefined): Promise<string | undefined> {
+  const input = optionalInput(core, 'committed-at');
+  if (input !== undefined) {
+    const instant = isoInstant(input);
+    if (!instant) throw new InputError('input "committed-at" must be an ISO 8601 date-time with seconds and an offset (for example 2026-11-20T10:30:00+02:00)');
+    return instant;
+  }
+  if (!commit || !OBJECT_ID.test(commit)) return undefined;
+  const fromCheckout = env.GITHUB_WORKSPACE ? await committerDate(env.GITHUB_WORKSPACE, commit) : undefined;
+  if (fromCheckout) return fromCheckout;
+  const fromEvent = await pushedHeadCommitTime(env, commit);
+  if (!fromEvent) core.debug(`committed_at left out: commit ${commit} is neither in the checkout nor the push event's head commit`);
+  return fromEvent;
+}

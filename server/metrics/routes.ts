@@ -1,0 +1,25 @@
+import { Router } from 'express';
+import { presentsBearer } from '../auth/bearer.js';
+import type { Env } from '../config-error.js';
+import { AppError } from '../http/errors.js';
+import { route } from '../http/routes.js';
+import type { BackendMetrics } from './backend-metrics.js';
+
+/**
+ * `GET /metrics`: Prometheus text. With `METRICS_TOKEN` set (read per request, like every backend
+ * setting) it needs `Authorization: Bearer <METRICS_TOKEN>`, compared in constant time.
+ */
+export function metricsRoutes(deps: { readonly metrics: BackendMetrics; readonly env: () => Env }): Router {
+  const router = Router();
+  route(router, '/metrics', {
+    get: [
+      async (req, res) => {
+        const token = deps.env().METRICS_TOKEN?.trim();
+        if (token && !presentsBearer(req.headers, token)) throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+        const text = await deps.metrics.text();
+        res.set('Content-Type', deps.metrics.contentType).send(text);
+      },
+    ],
+  });
+  return router;
+}

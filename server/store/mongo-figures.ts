@@ -1,0 +1,122 @@
+import type { Document } from 'mongodb';
+import type { DeploymentFigures, Distribution, FiguresQuery } from './types.js';
+
+/*
+ * The figures of one repository's window in one aggregation (MongoDB 5.2 or later: $setWindowFields,
+ * $shift, $sortArray). The plan and why it is cheap are in docs/self-hosting.md ("Ledger figures").
+ */
+
+/**
+ * The index the aggregation reads: (repositoryId, environment, recordedAt, _id). Named, so the plan
+ * never depends on the planner's trial (the idempotency index also starts with repositoryId).
+ * Without an environment the scan's environment bounds are [MinKey, MaxKey] and it seeks to the
+ * recordedAt range within each environment of the repository.
+ */
+export const FIGURES_INDEX = 'history_by_environment';
+
+const FAILING = ['failure', 'rolled-back'];
+const isStatus = (status: string): Document => ({ $eq: ['$status', status] });
+const isFailing: Document = { $in: ['$status', FAILING] };
+const countOf = (status: string): Document => ({ $sum: { $cond: [isStatus(status), 1, 0] } });
+const withoutNulls = (array: string): Document => ({ $filter: { input: array, cond: { $ne: ['$$this', null] } } });
+
+/** Element at the 1-based nearest rank ⌈p·n/100⌉ of a sorted array (p·n is exact, as in figures.ts). */
+const atRank = (sorted: string, p: number): Document => ({
+  $arrayElemAt: [sorted, { $toInt: { $subtract: [{ $ceil: { $divide: [{ $multiply: [p, { $size: sorted }] }, 100] } }, 1] } }],
+});
+const distribution = (sorted: string): Document => ({
+  $cond: [{ $eq: [{ $size: sorted }, 0] }, null, { median: atRank(sorted, 50), p90: atRank(sorted, 90), count: { $size: sorted } }],
+});
+
+/**
+ * Streaks run per environment over the non-skipped records; skipped ones get a partition of their
+ * own, so they are counted but never seen as a streak's neighbour. (recordedAt, _id) is the
+ * history's order, so equal times resolve as the listing shows them.
+ */
+const PARTITION: Document = { environment: '$environment', skipped: { $eq: ['$status', 'skipped'] } };
+const ORDER: Document = { recordedAt: 1, _id: 1 };
+
+export function figuresPipeline(query: FiguresQuery): Document[] {
+  return [
+    // Equality on repositoryId (and environment) and a range on recordedAt: an index range scan
+    // of the history indexes; expireAt is checked on the fetched documents.
+    {
+      $match: {
+        repositoryId: query.repositoryId,
+        ...(query.environment === undefined ? {} : { environment: query.environment }),
+        recordedAt: { $gte: query.from, $lte: query.to },
+        expireAt: { $gt: query.now },
+      },
+    },
+    { $setWindowFields: { partitionBy: PARTITION, sortBy: ORDER, output: { previousStatus: { $shift: { output: '$status', by: -1, default: null } } } } },
+    // A failing record after a success, or first in its environment's window, opens a streak.
+    { $set: { streakStart: { $cond: [{ $and: [isFailing, { $not: [{ $in: ['$previousStatus', FAILING] }] }] }, '$recordedAt', null] } } },
+    // The start of the streak a record belongs to: the latest start so far ($max skips nulls).
+    { $setWindowFields: { partitionBy: PARTITION, sortBy: ORDER, output: { lastStart: { $max: '$streakStart', window: { documents: ['unbounded', 'current'] } } } } },
+    {
+      $group: {
+        _id: null,
+        success: countOf('success'),
+        failure: countOf('failure'),
+        rolledBack: countOf('rolled-back'),
+        skipped: countOf('skipped'),
+        successDates: { $addToSet: { $cond: [isStatus('success'), { $dateToString: { date: '$recordedAt', format: '%Y-%m-%d', timezone: 'UTC' } }, null] } },
+        // A success right after a failing record ends a streak.
+        recoveries: {
+          $push: { $cond: [{ $and: [isStatus('success'), { $in: ['$previousStatus', FAILING] }] }, { $subtract: ['$recordedAt', '$lastStart'] }, null] },
+        },
+        leadTimes: {
+          $push: { $cond: [{ $and: [isStatus('success'), { $eq: [{ $type: '$committedAt' }, 'date'] }] }, { $subtract: ['$recordedAt', '$committedAt'] }, null] },
+        },
+      },
+    },
+    {
+      $project: {
+        _id: 0,
+        success: 1,
+        failure: 1,
+        rolledBack: 1,
+        skipped: 1,
+        successDays: { $size: withoutNulls('$successDates') },
+        recoveries: { $sortArray: { input: withoutNulls('$recoveries'), sortBy: 1 } },
+        leadTimes: { $sortArray: { input: withoutNulls('$leadTimes'), sortBy: 1 } },
+      },
+    },
+    {
+      $project: {
+        success: 1,
+        failure: 1,
+        rolledBack: 1,
+        skipped: 1,
+        successDays: 1,
+        recovery: distribution('$recoveries'),
+        leadTime: distribution('$leadTimes'),
+      },
+    },
+  ];
+}
+
+/** The pipeline's one document (none when no record matched). */
+export interface FiguresDoc {
+  success: number;
+  failure: number;
+  rolledBack: number;
+  skipped: number;
+  successDays: number;
+  recovery: Distribution | null;
+  leadTime: Distribution | null;
+}
+
+const number = (value: unknown): number => Number(value);
+const distributionFrom = (d: Distribution | null): Distribution | null =>
+  d === null ? null : { median: number(d.median), p90: number(d.p90), count: number(d.count) };
+
+export function figuresFrom(doc: FiguresDoc | undefined): DeploymentFigures {
+  if (!doc) return { counts: { success: 0, failure: 0, 'rolled-back': 0, skipped: 0 }, successDays: 0, recovery: null, leadTime: null };
+  return {
+    counts: { success: number(doc.success), failure: number(doc.failure), 'rolled-back': number(doc.rolledBack), skipped: number(doc.skipped) },
+    successDays: number(doc.successDays),
+    recovery: distributionFrom(doc.recovery),
+    leadTime: distributionFrom(doc.leadTime),
+  };
+}
