@@ -166,6 +166,14 @@ export class DefectDojoClient {
   }
 
   /**
+   * Every finding of one product, in any state, with a tag containing `issue:` (the findings issue
+   * push linked to an issue), every page; `tag` matches by substring, callers check again.
+   */
+  linkedFindings(productName: string): AsyncGenerator<unknown[]> {
+    return this.pages('/api/v2/findings/', { product_name: productName, tag: 'issue:', o: 'id' }, `linked findings of ${productName}`);
+  }
+
+  /**
    * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
    * filter matches substrings: checked again here), every page, as DefectDojo holds it.
    */

@@ -11,6 +11,9 @@ import type { Timers } from './timers.js';
 export interface IssuePushOutcome {
   readonly opened: number;
   readonly failed: number;
+  /** Issues closed and reopened by issue lifecycle (absent: none). */
+  readonly closed?: number;
+  readonly reopened?: number;
 }
 
 export type RunReason = 'schedule' | 'trigger' | 'once';
@@ -128,6 +131,7 @@ export class SyncService {
           log.error({ err: message(err) }, 'issue push stopped');
         }
         metrics.issuesOpened(issues.opened);
+        metrics.issuesChanged(issues.closed ?? 0, issues.reopened ?? 0);
         metrics.errorsSeen(issues.failed);
       }
       result = { runId, source: connector.source, ok: report.ok && (issues?.failed ?? 0) === 0, report, ...(issues ? { issues } : {}) };

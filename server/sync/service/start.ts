@@ -116,7 +116,7 @@ function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts:
     });
     log.info(
       { issues: outcome },
-      `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`,
+      `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.closed} closed, ${outcome.reopened} reopened, ${outcome.keptClosed} kept closed (closed by hand), ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`,
     );
     return outcome;
   };
