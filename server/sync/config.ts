@@ -20,7 +20,7 @@ export interface SyncConfig {
     /** `allIssueTypes`: bugs and code smells too, not only vulnerabilities. */
     readonly sonarqube: { readonly enabled: boolean; readonly url?: string; readonly allIssueTypes: boolean };
   };
-  readonly defectdojo: { readonly url?: string; readonly productType: string; readonly maxUploadMb: number };
+  readonly defectdojo: { readonly url?: string; readonly productType: string; readonly maxUploadMb: number; readonly doNotReactivate: boolean };
   readonly github: { readonly minSeverity: Severity; readonly maxIssuesPerRun: number };
 }
 
@@ -126,6 +126,8 @@ export const KEYS: readonly Key[] = [
   { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: text(255), fallback: 'Research and Development' },
   // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
   { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', check: wholeNumber(1, 100_000), fallback: 100 },
+  // DefectDojo's do_not_reactivate on every reimport: a finding closed in DefectDojo stays closed.
+  { path: 'defectdojo.doNotReactivate', env: 'SYNC_DEFECTDOJO_DO_NOT_REACTIVATE', check: BOOLEAN, fallback: false },
   { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
   { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
 ];

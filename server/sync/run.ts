@@ -29,6 +29,19 @@ export function requireFor(connector: Connector, loaded: LoadedConfig): void {
   if (problems.length > 0) throw new SyncConfigError(problems);
 }
 
+/** The DefectDojo client of a configuration (its address and token checked present by the caller). */
+export function defectDojoClientFor({ config, secrets }: LoadedConfig, options: Pick<SyncOptions, 'timeoutMs' | 'uploadTimeoutMs'>): DefectDojoClient {
+  return new DefectDojoClient({
+    url: config.defectdojo.url!,
+    token: secrets.defectDojoToken!,
+    productType: config.defectdojo.productType,
+    maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
+    doNotReactivate: config.defectdojo.doNotReactivate,
+    timeoutMs: options.timeoutMs,
+    uploadTimeoutMs: options.uploadTimeoutMs,
+  });
+}
+
 /** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
 export async function runConnector(
   connector: Connector,
@@ -40,14 +53,7 @@ export async function runConnector(
   requireFor(connector, loaded);
   const { config, secrets } = loaded;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
-  const defectDojo = new DefectDojoClient({
-    url: config.defectdojo.url!,
-    token: secrets.defectDojoToken!,
-    productType: config.defectdojo.productType,
-    maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
-    timeoutMs: options.timeoutMs,
-    uploadTimeoutMs: options.uploadTimeoutMs,
-  });
+  const defectDojo = defectDojoClientFor(loaded, options);
   const context = { loaded, options, defectDojo, retry, progress };
   // Every credential is tried before anything is exported: a refused DefectDojo token would
   // otherwise let each project export in full and then fail its upload.

@@ -12,6 +12,8 @@ export interface FakeProject {
   /** The FPF document served by the export, as text (a fixture file) or built from `findings`. */
   readonly document?: string;
   readonly findings?: readonly unknown[];
+  /** The project's external references, as the project list gives them (`{type, url}`, type in lower case). */
+  readonly externalReferences?: readonly { type: string; url: string }[];
 }
 
 /**
@@ -88,7 +90,14 @@ export class FakeDependencyTrack {
       const pageSize = Number(url.searchParams.get('pageSize') ?? '100');
       const visible = url.searchParams.get('excludeInactive') === 'true' ? this.projects.filter((p) => p.active !== false) : this.projects;
       const page = visible.slice((pageNumber - 1) * pageSize, pageNumber * pageSize);
-      const body = page.map((p) => ({ uuid: p.uuid, name: p.name, ...(p.version ? { version: p.version } : {}), active: p.active !== false, classifier: 'APPLICATION' }));
+      const body = page.map((p) => ({
+        uuid: p.uuid,
+        name: p.name,
+        ...(p.version ? { version: p.version } : {}),
+        active: p.active !== false,
+        classifier: 'APPLICATION',
+        ...(p.externalReferences ? { externalReferences: p.externalReferences } : {}),
+      }));
       return sendJson(res, 200, body, { 'x-total-count': String(visible.length) });
     }
     const project = this.projects.find((p) => p.uuid === decodeURIComponent(exportMatch![1]!));

@@ -58,6 +58,8 @@ export interface FakeAlertsRepo {
   issues: FakeIssue[];
   /** False: the token cannot push, so GitHub silently drops the labels of a new issue (and says `permissions.push: false`). */
   canPush?: boolean;
+  /** `default_branch` (default `main`). */
+  defaultBranch?: string;
 }
 
 /** GitHub writes timestamps in whole seconds. */
@@ -151,6 +153,7 @@ export class FakeGitHubAlerts {
       full_name: `${r.owner}/${r.name}`,
       owner: { login: r.owner, type: this.orgs.has(r.owner) ? 'Organization' : 'User' },
       html_url: `${this.server}/${r.owner}/${r.name}`,
+      default_branch: r.defaultBranch ?? 'main',
       private: false,
       archived: false,
       has_issues: r.hasIssues,

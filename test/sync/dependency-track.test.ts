@@ -42,6 +42,8 @@ describe('gatehouse-sync sync (Dependency-Track -> DefectDojo)', () => {
       close_old_findings: 'true',
       deduplication_on_engagement: 'true',
       test_title: '2.0',
+      // The project's version, stored on the test by DefectDojo.
+      version: '2.0',
     });
     assert.match(first.filename, /\.json$/);
     assert.equal(dd.products.size, 230);

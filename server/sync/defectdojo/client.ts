@@ -14,6 +14,51 @@ function nextPage(base: string, next: unknown): string | null {
   return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
 }
 
+/**
+ * What DefectDojo can store about the scan a report comes from, written on the test by every
+ * reimport (`update_test_meta`); each as far as the source knows it. A field left out is written
+ * empty by DefectDojo, so the test always shows the latest reimport's facts.
+ */
+export interface ScanFacts {
+  readonly version?: string;
+  readonly commitHash?: string;
+  readonly branchTag?: string;
+  readonly buildId?: string;
+  /** The repository's web address; DefectDojo keeps it on the engagement when the reimport creates it. */
+  readonly sourceCodeManagementUri?: string;
+}
+
+/** The Test model's column lengths (and the engagement's URL field): a longer value fails in DefectDojo's database with a 500. */
+const SCAN_FACT_FIELDS: readonly { readonly key: keyof ScanFacts; readonly field: string; readonly max: number }[] = [
+  { key: 'version', field: 'version', max: 100 },
+  { key: 'commitHash', field: 'commit_hash', max: 150 },
+  { key: 'branchTag', field: 'branch_tag', max: 150 },
+  { key: 'buildId', field: 'build_id', max: 150 },
+  { key: 'sourceCodeManagementUri', field: 'source_code_management_uri', max: 600 },
+];
+
+/**
+ * The form fields of the facts DefectDojo accepts: a value too long for its column, or an address
+ * its URLField refuses, is left out (and said through `note`) rather than failing the reimport.
+ */
+export function scanFactFields(facts: ScanFacts | undefined, note?: (text: string) => void): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const { key, field, max } of SCAN_FACT_FIELDS) {
+    const value = facts?.[key]?.trim();
+    if (!value) continue;
+    if (value.length > max) {
+      note?.(`${field} is longer than DefectDojo stores (${max} characters); not sent`);
+      continue;
+    }
+    if (key === 'sourceCodeManagementUri' && (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))) {
+      note?.(`${field} is not an http(s) address; not sent`);
+      continue;
+    }
+    fields[field] = value;
+  }
+  return fields;
+}
+
 export interface ReimportRequest {
   readonly scanType: ScanType;
   readonly productName: string;
@@ -28,6 +73,8 @@ export interface ReimportRequest {
   readonly content: FileContent;
   /** Told what the operator should know about this reimport (a product found under another type). */
   readonly note?: (text: string) => void;
+  /** What the source knows of the scan (version, commit, branch, build, repository). */
+  readonly scan?: ScanFacts;
   /**
    * What this run's product directory says of the product (`productDirectory`): null when it was
    * not there; left out, the product is looked up before the upload.
@@ -67,6 +114,12 @@ export interface DefectDojoClientOptions {
   readonly uploadTimeoutMs: number;
   /** The largest report sent, in bytes (default: DefectDojo's own default DD_SCAN_FILE_MAX_SIZE, 100 MB). */
   readonly maxUploadBytes?: number;
+  /**
+   * `defectdojo.doNotReactivate`: every reimport sends `do_not_reactivate=true`, so a finding closed
+   * in DefectDojo (mitigated by hand or by an earlier reimport) stays closed when the report still
+   * holds it.
+   */
+  readonly doNotReactivate?: boolean;
 }
 
 /** DefectDojo's default DD_SCAN_FILE_MAX_SIZE: 100 MB, counted as bytes / 1048576. */
@@ -112,6 +165,8 @@ export class DefectDojoClient {
       auto_create_context: 'true',
       close_old_findings: 'true',
       deduplication_on_engagement: 'true',
+      ...(this.options.doNotReactivate ? { do_not_reactivate: 'true' } : {}),
+      ...scanFactFields(request.scan, request.note),
     };
     const { contentType, body, length } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
     const operation = `reimport-scan of ${request.productName}`;

@@ -15,6 +15,8 @@ export interface DependencyTrackProject {
   readonly name: string;
   readonly version?: string;
   readonly active: boolean;
+  /** The project's `vcs` external reference, when it has one: its source repository. */
+  readonly vcsUrl?: string;
 }
 
 export interface DependencyTrackClientOptions {
@@ -25,13 +27,17 @@ export interface DependencyTrackClientOptions {
 }
 
 function project(value: unknown): DependencyTrackProject | undefined {
-  const p = value as { uuid?: unknown; name?: unknown; version?: unknown; active?: unknown } | null;
+  const p = value as { uuid?: unknown; name?: unknown; version?: unknown; active?: unknown; externalReferences?: unknown } | null;
   if (!p || typeof p.uuid !== 'string' || typeof p.name !== 'string' || p.name.trim() === '') return undefined;
+  // CycloneDX external reference types; Dependency-Track serialises them in lower case.
+  const references = Array.isArray(p.externalReferences) ? (p.externalReferences as { type?: unknown; url?: unknown }[]) : [];
+  const vcs = references.find((r) => typeof r?.type === 'string' && r.type.toLowerCase() === 'vcs' && typeof r.url === 'string' && r.url.trim() !== '');
   return {
     uuid: p.uuid,
     name: p.name,
     ...(typeof p.version === 'string' && p.version.trim() !== '' ? { version: p.version } : {}),
     active: p.active !== false,
+    ...(vcs ? { vcsUrl: (vcs.url as string).trim() } : {}),
   };
 }
 

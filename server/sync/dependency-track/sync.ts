@@ -1,4 +1,4 @@
-import { UploadTooLarge, type DefectDojoClient, type KnownProduct } from '../defectdojo/client.js';
+import { UploadTooLarge, type DefectDojoClient, type KnownProduct, type ScanFacts } from '../defectdojo/client.js';
 import { productDirectory } from '../defectdojo/products.js';
 import type { FileContent } from '../http/multipart.js';
 import { spool } from '../http/spool.js';
@@ -50,6 +50,11 @@ async function exportContent(project: DependencyTrackProject, exported: Response
   return { content: spooled, dispose: spooled.dispose };
 }
 
+/** What DefectDojo's test records of a project's scan: its version and its repository (a `vcs` external reference). */
+export function scanFactsOf(project: DependencyTrackProject): ScanFacts {
+  return { ...(project.version ? { version: project.version } : {}), ...(project.vcsUrl ? { sourceCodeManagementUri: project.vcsUrl } : {}) };
+}
+
 /**
  * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
  * A transient failure of either side retries the pair, since the export stream is spent.
@@ -87,6 +92,7 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
             filename: 'dependency-track-findings.json',
             content,
             note: (text) => notes.push(text),
+            scan: scanFactsOf(project),
             ...(products ? { product: products.get(project.name) ?? null } : {}),
           });
           return { counts, findings: counting.count() };

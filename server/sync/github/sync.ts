@@ -72,6 +72,7 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
           filename: `${kind.kind}.json`,
           content,
           note: (text) => notes.push(text),
+          scan: kind.scan(repository, alerts),
           // Not in the directory: created by this run's first kind (under the configured type) or new.
           ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
         });

@@ -17,7 +17,7 @@ import { DEFAULT_PUSH_LOCK_WAIT } from '../issues/push-locks.js';
 import { pushIssues } from '../issues/push.js';
 import { humanProgress } from '../report.js';
 import { missingDefectDojo, SyncConfigError, type SyncConfig } from '../config.js';
-import { runConnector } from '../run.js';
+import { defectDojoClientFor, runConnector } from '../run.js';
 import { createSyncApp } from './app.js';
 import type { SourceLocks } from './locks.js';
 import { SyncMetrics } from './metrics.js';
@@ -133,14 +133,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
   }
   const { config, secrets } = loaded;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...parts.retry, retries: parts.options.retries };
-  const defectDojo = new DefectDojoClient({
-    url: config.defectdojo.url!,
-    token: secrets.defectDojoToken!,
-    productType: config.defectdojo.productType,
-    maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
-    timeoutMs: parts.options.timeoutMs,
-    uploadTimeoutMs: parts.options.uploadTimeoutMs,
-  });
+  const defectDojo = defectDojoClientFor(loaded, parts.options);
   const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(READINESS_PROBE.totalMs), timers: parts.timers });
   const issuePush = issuePushFor(loaded, defectDojo, parts, retry);
   const connectors = enabledConnectors(loaded);
