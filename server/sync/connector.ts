@@ -1,6 +1,7 @@
 import type { SyncOptions } from './args.js';
 import type { LoadedConfig, SourceName } from './config.js';
 import type { DefectDojoClient } from './defectdojo/client.js';
+import type { ConditionalAnswers } from './github/conditional.js';
 import type { RetryPolicy } from './http/retry.js';
 import type { Progress, SourceReport } from './report.js';
 
@@ -11,6 +12,8 @@ export interface ConnectorContext {
   readonly defectDojo: DefectDojoClient;
   readonly retry: RetryPolicy;
   readonly progress: Progress;
+  /** GitHub answers kept for conditional requests, shared by every run of the process (the service); absent: none kept. */
+  readonly conditional?: ConditionalAnswers;
 }
 
 /**

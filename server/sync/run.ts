@@ -3,6 +3,7 @@ import { missingDefectDojo, SyncConfigError, type LoadedConfig } from './config.
 import type { Connector } from './connector.js';
 import { DefectDojoClient } from './defectdojo/client.js';
 import { refusedAs } from './credentials.js';
+import type { ConditionalAnswers } from './github/conditional.js';
 import { DEFAULT_RETRY, retrying, type RetryPolicy } from './http/retry.js';
 import { finishReport, humanProgress, message, type Progress, type SourceReport } from './report.js';
 
@@ -49,12 +50,13 @@ export async function runConnector(
   options: SyncOptions,
   progress: Progress,
   retryPolicy: Partial<RetryPolicy> = {},
+  conditional?: ConditionalAnswers,
 ): Promise<SourceReport> {
   requireFor(connector, loaded);
   const { config, secrets } = loaded;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
   const defectDojo = defectDojoClientFor(loaded, options);
-  const context = { loaded, options, defectDojo, retry, progress };
+  const context = { loaded, options, defectDojo, retry, progress, ...(conditional ? { conditional } : {}) };
   // Every credential is tried before anything is exported: a refused DefectDojo token would
   // otherwise let each project export in full and then fail its upload.
   const startedAt = new Date();

@@ -55,12 +55,15 @@ export class FakeDependencyTrack {
     return this.calls.filter((c) => c.route === route).length;
   }
 
-  /** The FPF document of a project, as the export serves it. */
-  documentOf(project: FakeProject): string {
+  /**
+   * The FPF document of a project, as the export serves it: `meta.timestamp` is the time of the
+   * export, as Dependency-Track writes it (whole seconds), so two exports of the same findings differ.
+   */
+  documentOf(project: FakeProject, at = new Date()): string {
     if (project.document !== undefined) return project.document;
     return JSON.stringify({
       version: '1.2',
-      meta: { application: 'Dependency-Track', version: '4.12.0', timestamp: '2026-11-01T00:00:00Z', baseUrl: this.url },
+      meta: { application: 'Dependency-Track', version: '4.12.0', timestamp: at.toISOString().replace(/\.\d{3}Z$/, 'Z'), baseUrl: this.url },
       project: { uuid: project.uuid, name: project.name, ...(project.version ? { version: project.version } : {}) },
       findings: project.findings ?? [],
     });

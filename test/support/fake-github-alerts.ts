@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
@@ -88,7 +89,21 @@ export class FakeGitHubAlerts {
   readonly repos: FakeAlertsRepo[] = [];
   readonly orgs = new Set<string>();
   readonly faults = new Faults<AlertsRoute>();
-  readonly calls: { route: AlertsRoute | 'unknown'; path: string; query: URLSearchParams; authorization: string | undefined; method?: string; apiVersion?: string | undefined; at?: number }[] = [];
+  readonly calls: {
+    route: AlertsRoute | 'unknown';
+    path: string;
+    query: URLSearchParams;
+    authorization: string | undefined;
+    method?: string;
+    apiVersion?: string | undefined;
+    at?: number;
+    /** Counted against the primary rate limit (a 304 is not). */
+    counted?: boolean;
+    /** Answered 304 Not Modified. */
+    notModified?: boolean;
+  }[] = [];
+  /** The request behind each answer being written, for conditional answers. */
+  private readonly pending = new WeakMap<ServerResponse, { req: IncomingMessage; call: FakeGitHubAlerts['calls'][number] }>();
   /** The login of the token's user (`GET /user`). */
   viewer = 'octocat';
   /** The fake's clock (epoch ms): budgets reset and the search index catches up by it. */
@@ -252,7 +267,8 @@ export class FakeGitHubAlerts {
       locked: false,
       comments: i.comments?.length ?? 0,
       closed_at: i.state === 'closed' ? githubTime(i.closedAt ?? i.createdAt) : null,
-      state_reason: i.stateReason ?? null,
+      // Left out while null: the description's enum does not list null (it marks the field nullable).
+      ...(i.stateReason ? { state_reason: i.stateReason } : {}),
       created_at: created,
       updated_at: githubTime(i.updatedAt ?? i.createdAt),
       author_association: 'NONE',
@@ -297,7 +313,35 @@ export class FakeGitHubAlerts {
       next.searchParams.set('page', String(page + 1));
       headers.link = `<${next.href}>; rel="next"`;
     }
-    sendJson(res, 200, items.slice((page - 1) * perPage, page * perPage), headers);
+    this.ok(res, items.slice((page - 1) * perPage, page * perPage), headers);
+  }
+
+  /**
+   * A 200 with GitHub's conditional-request behaviour: every answer carries an `ETag` (here a hash
+   * of its body); a GET whose `If-None-Match` names the current one gets `304 Not Modified` without
+   * a body, and does not count against the primary rate limit.
+   */
+  private ok(res: ServerResponse, body: unknown, headers: Record<string, string>): void {
+    const text = JSON.stringify(body);
+    const etag = `W/"${createHash('sha256').update(text).digest('hex')}"`;
+    const pending = this.pending.get(res);
+    const asked = pending?.req.headers['if-none-match'];
+    if (pending?.req.method === 'GET' && typeof asked === 'string' && asked.split(',').map((t) => t.trim()).includes(etag)) {
+      if (pending.call.counted) {
+        this.budgets.core.remaining++;
+        pending.call.counted = false;
+      }
+      pending.call.notModified = true;
+      res.writeHead(304, { ...headers, ...this.rateHeaders(), etag });
+      return void res.end();
+    }
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers, etag });
+    res.end(text);
+  }
+
+  /** Calls that counted against the core primary limit. */
+  countedCalls(): number {
+    return this.calls.filter((c) => c.counted).length;
   }
 
   private cursorPageOf(res: ServerResponse, url: URL, items: readonly unknown[]): void {
@@ -313,7 +357,7 @@ export class FakeGitHubAlerts {
       next.searchParams.set('after', Buffer.from(String(start + perPage)).toString('base64url'));
       headers.link = `<${next.href}>; rel="next"`;
     }
-    sendJson(res, 200, items.slice(start, start + perPage), headers);
+    this.ok(res, items.slice(start, start + perPage), headers);
   }
 
   /** `POST /repos/{owner}/{repo}/issues`: 410 when issues are off, 422 as GitHub validates, labels created on demand. */
@@ -456,7 +500,9 @@ export class FakeGitHubAlerts {
       [owner, repoName] = [m[1]!, m[2]!];
       route = m[3] === 'code-scanning' ? 'code_scanning' : m[3] === 'dependabot' ? 'dependabot' : 'secret_scanning';
     }
-    this.calls.push({ route, path, query: url.searchParams, authorization: req.headers.authorization, method: req.method ?? 'GET', apiVersion: req.headers['x-github-api-version'] as string | undefined, at: this.now() });
+    const call: FakeGitHubAlerts['calls'][number] = { route, path, query: url.searchParams, authorization: req.headers.authorization, method: req.method ?? 'GET', apiVersion: req.headers['x-github-api-version'] as string | undefined, at: this.now() };
+    this.calls.push(call);
+    this.pending.set(res, { req, call });
     await latency(this.delayMs);
     if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
     const auth = req.headers.authorization ?? '';
@@ -468,6 +514,7 @@ export class FakeGitHubAlerts {
     const core = this.budget('core');
     if (core.remaining <= 0) return this.spent(res, 'core');
     core.remaining--;
+    call.counted = true;
     const notFound = () => sendJson(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' }, this.rateHeaders());
     switch (route) {
       case 'org_repos':
@@ -483,7 +530,7 @@ export class FakeGitHubAlerts {
     }
     const repo = this.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === repoName.toLowerCase());
     if (!repo) return notFound();
-    if (route === 'repo') return sendJson(res, 200, this.repoJson(repo), this.rateHeaders());
+    if (route === 'repo') return this.ok(res, this.repoJson(repo), this.rateHeaders());
     if (route === 'issues') {
       const label = url.searchParams.get('labels');
       const state = url.searchParams.get('state') ?? 'open';
@@ -494,7 +541,7 @@ export class FakeGitHubAlerts {
     if (route === 'issue' || route === 'update_issue' || route === 'issue_comments') {
       const issue = repo.issues.find((i) => i.number === issueNumber);
       if (!issue) return notFound();
-      if (route === 'issue') return sendJson(res, 200, this.issueJson(repo, issue), this.rateHeaders());
+      if (route === 'issue') return this.ok(res, this.issueJson(repo, issue), this.rateHeaders());
       if (route === 'update_issue') return this.updateIssue(repo, issue, req, res);
       if (req.method !== 'POST') return notFound();
       return this.comment(repo, issue, req, res);

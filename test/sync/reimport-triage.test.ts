@@ -22,6 +22,8 @@ describe('reimports that respect triage (do_not_reactivate)', () => {
     const [mitigated, falsePositive] = dd.findings().map((f) => f.finding);
     dd.setStatus(mitigated!.id, { isMitigated: true, active: false });
     dd.setStatus(falsePositive!.id, { falseP: true });
+    // A new finding: the report changed, so it is sent (an unchanged one would not be).
+    dt.projects[0] = fpfProject(1, 4);
     const run = await runSync(['sync', '--json'], env);
     assert.equal(run.code, 0, run.all);
     return { mitigated: mitigated!, falsePositive: falsePositive!, counts: run.report!.items[0]!.counts };
@@ -34,7 +36,7 @@ describe('reimports that respect triage (do_not_reactivate)', () => {
     assert.equal(mitigated.isMitigated, false);
     // A false positive is never re-opened by a reimport, with or without the option.
     assert.equal(falsePositive.active, false);
-    assert.deepEqual(counts, { created: 0, closed: 0, reactivated: 1, untouched: 1 });
+    assert.deepEqual(counts, { created: 1, closed: 0, reactivated: 1, untouched: 1 });
   });
 
   it('defectdojo.doNotReactivate (SYNC_DEFECTDOJO_DO_NOT_REACTIVATE): every reimport sends do_not_reactivate=true and the triage holds', async () => {
@@ -43,7 +45,7 @@ describe('reimports that respect triage (do_not_reactivate)', () => {
     assert.equal(mitigated.active, false);
     assert.equal(mitigated.isMitigated, true);
     assert.equal(falsePositive.active, false);
-    assert.deepEqual(counts, { created: 0, closed: 0, reactivated: 0, untouched: 1 });
+    assert.deepEqual(counts, { created: 1, closed: 0, reactivated: 0, untouched: 1 });
   });
 
   it('the option is checked like every boolean setting', async () => {

@@ -224,7 +224,8 @@ describe('gatehouse-sync serve as a process', () => {
     const ok = await run({});
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     assert.equal(dd.uploads.length, 2);
-    dd.faults.inject('reimport', { status: 400, body: { scan_type: ['"x" is not a valid choice.'] } }, 1);
+    // The exports are unchanged, so nothing is sent again: the failure is the export's.
+    dt.faults.inject('export', { status: 400, body: { message: 'bad request' } }, 1);
     const failed = await run({});
     assert.equal(failed.code, 1, failed.stdout + failed.stderr);
     const invalid = await run({ DEFECTDOJO_TOKEN: '' });

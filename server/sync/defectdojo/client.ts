@@ -75,6 +75,8 @@ export interface ReimportRequest {
   readonly note?: (text: string) => void;
   /** What the source knows of the scan (version, commit, branch, build, repository). */
   readonly scan?: ScanFacts;
+  /** The report's digest (`digests.ts`), sent as the test's `build_id`. */
+  readonly digest?: string;
   /**
    * What this run's product directory says of the product (`productDirectory`): null when it was
    * not there; left out, the product is looked up before the upload.
@@ -136,6 +138,10 @@ export class DefectDojoClient {
   /** Product type names by id, kept for the client's life (a renamed type only makes a note stale). */
   private readonly productTypeNames = new Map<number, Promise<string | undefined>>();
 
+  get doNotReactivate(): boolean {
+    return this.options.doNotReactivate === true;
+  }
+
   get maxUploadBytes(): number {
     return this.options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   }
@@ -166,7 +172,7 @@ export class DefectDojoClient {
       close_old_findings: 'true',
       deduplication_on_engagement: 'true',
       ...(this.options.doNotReactivate ? { do_not_reactivate: 'true' } : {}),
-      ...scanFactFields(request.scan, request.note),
+      ...scanFactFields(request.digest ? { ...request.scan, buildId: request.digest } : request.scan, request.note),
     };
     const { contentType, body, length } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
     const operation = `reimport-scan of ${request.productName}`;
@@ -261,6 +267,22 @@ export class DefectDojoClient {
     await response.arrayBuffer();
   }
 
+  /**
+   * Every test of one scan type (`GET /api/v2/tests/?scan_type=…`, every page): its engagement's
+   * id, its title and its `build_id`, where the sync keeps the digest of the last report imported.
+   */
+  async tests(scanType: string): Promise<{ id: number; engagement: number; title: string; buildId: string }[]> {
+    return this.all(
+      '/api/v2/tests/',
+      `test list (${scanType})`,
+      (t: { id?: unknown; engagement?: unknown; title?: unknown; build_id?: unknown; scan_type?: unknown }) =>
+        typeof t?.id === 'number' && typeof t.engagement === 'number' && (t.scan_type === undefined || t.scan_type === scanType)
+          ? { id: t.id, engagement: t.engagement, title: typeof t.title === 'string' ? t.title : '', buildId: typeof t.build_id === 'string' ? t.build_id : '' }
+          : undefined,
+      { scan_type: scanType },
+    );
+  }
+
   /** Whether a product of exactly this name exists. */
   async productExists(name: string): Promise<boolean> {
     return (await this.product(name)) !== undefined;
@@ -289,8 +311,8 @@ export class DefectDojoClient {
    * pages; the others are read by `offset`, four at a time (read one by one through `next`, the
    * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
    */
-  private async all<E, T>(path: string, operation: string, pick: (entry: E) => T | undefined): Promise<T[]> {
-    const page = (offset: number) => this.page<E>(`${this.options.url}${path}?limit=${PAGE}&offset=${offset}`, operation);
+  private async all<E, T>(path: string, operation: string, pick: (entry: E) => T | undefined, query: Record<string, string> = {}): Promise<T[]> {
+    const page = (offset: number) => this.page<E>(`${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE), offset: String(offset) })}`, operation);
     const first = await page(0);
     if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no count');
     const offsets: number[] = [];

@@ -9,6 +9,8 @@ import { retrying, type RetryPolicy } from '../http/retry.js';
 import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
 import { countingFindings } from './count-findings.js';
+import { digestingFpf } from './fpf-digest.js';
+import { ImportedDigests, reportHash } from '../defectdojo/digests.js';
 
 export interface DependencyTrackSyncDeps {
   readonly dependencyTrack: DependencyTrackClient;
@@ -32,20 +34,17 @@ function labelOf(project: DependencyTrackProject): string {
 export const UNVERSIONED_TEST = '(no version)';
 
 /**
- * The export as an upload of known length: streamed on when Dependency-Track states its length
- * (`Content-Length`); otherwise (a chunked answer, as large exports come) spooled to a private
- * temporary file first, never held whole in memory. Either way an export above the upload limit
- * is refused before anything is sent to DefectDojo.
+ * The export as an upload of known length, read whole first so its digest is known before
+ * anything is sent: up to 4 MiB in memory, past that to a private temporary file (`spool`), never
+ * held whole in memory. An export above the upload limit is refused before anything is sent to
+ * DefectDojo: at once when Dependency-Track states its length (`Content-Length`), else as soon as
+ * more than the limit has arrived.
  */
-async function exportContent(project: DependencyTrackProject, exported: Response, body: AsyncIterable<Uint8Array>, limit: number): Promise<{ content: FileContent; dispose?: () => Promise<void> }> {
+async function exportContent(project: DependencyTrackProject, exported: Response, body: AsyncIterable<Uint8Array>, limit: number): Promise<{ content: FileContent; dispose: () => Promise<void> }> {
   const tooLarge = (bytes?: number) => new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
   const header = exported.headers.get('content-length');
   // A compressed answer's length is not the length of the bytes read from it.
-  if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
-    const length = Number(header);
-    if (length > limit) throw tooLarge(length);
-    return { content: { stream: body, length } };
-  }
+  if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding') && Number(header) > limit) throw tooLarge(Number(header));
   const spooled = await spool(body, limit, () => tooLarge());
   return { content: spooled, dispose: spooled.dispose };
 }
@@ -59,7 +58,12 @@ export function scanFactsOf(project: DependencyTrackProject): ScanFacts {
  * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
  * A transient failure of either side retries the pair, since the export stream is spent.
  */
-async function syncProject(project: DependencyTrackProject, deps: DependencyTrackSyncDeps, products: ReadonlyMap<string, KnownProduct> | undefined): Promise<ItemResult> {
+async function syncProject(
+  project: DependencyTrackProject,
+  deps: DependencyTrackSyncDeps,
+  products: ReadonlyMap<string, KnownProduct> | undefined,
+  digests: ImportedDigests,
+): Promise<ItemResult> {
   const label = labelOf(project);
   const base = {
     label,
@@ -71,7 +75,7 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
   let attempts = 0;
   const notes: string[] = [];
   try {
-    const { counts, findings } = await retrying(
+    const { counts, findings, unchanged } = await retrying(
       async (n) => {
         attempts = n;
         const abandon = new AbortController();
@@ -81,9 +85,14 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
           const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
           if (!exported.body) throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
           const counting = countingFindings(exported.body);
-          const prepared = await exportContent(project, exported, noting(counting.stream, (err) => (exportFailure ??= err)), deps.defectDojo.maxUploadBytes);
+          const scan = scanFactsOf(project);
+          const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
+          const { hash, digest } = reportHash(target);
+          const prepared = await exportContent(project, exported, digestingFpf(noting(counting.stream, (err) => (exportFailure ??= err)), hash), deps.defectDojo.maxUploadBytes);
           dispose = prepared.dispose;
           const content = prepared.content;
+          const reportDigest = digest();
+          if (await digests.unchanged(SCAN_TYPES.dependencyTrack, reportDigest)) return { counts: undefined, findings: counting.count(), unchanged: true };
           const counts = await deps.defectDojo.reimport({
             scanType: SCAN_TYPES.dependencyTrack,
             productName: project.name,
@@ -92,10 +101,11 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
             filename: 'dependency-track-findings.json',
             content,
             note: (text) => notes.push(text),
-            scan: scanFactsOf(project),
+            scan,
+            digest: reportDigest,
             ...(products ? { product: products.get(project.name) ?? null } : {}),
           });
-          return { counts, findings: counting.count() };
+          return { counts, findings: counting.count(), unchanged: false };
         } catch (err) {
           // A download that broke off mid-stream fails the upload it feeds: name the download.
           if (exportFailure !== undefined) throw new TransportError('Dependency-Track', `FPF export of ${project.name}`, transportFailure(exportFailure));
@@ -109,6 +119,7 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
       deps.retry,
       (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs),
     );
+    if (unchanged) return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts };
     return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
   } catch (err) {
     return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
@@ -141,6 +152,7 @@ export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promis
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
   }
   const products = await pendingProducts;
-  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products));
+  const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products, digests));
   return finishReport(head, items);
 }

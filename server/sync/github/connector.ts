@@ -14,7 +14,7 @@ per repository`,
     ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
     ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
   ],
-  run: ({ loaded, options, defectDojo, retry, progress }) =>
+  run: ({ loaded, options, defectDojo, retry, progress, conditional }) =>
     syncGithub({
       targets: loaded.secrets.githubTargets!,
       clientFor: (target) =>
@@ -23,6 +23,7 @@ per repository`,
           retry,
           onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
           onRateLimitWait: (resource, waitMs) => progress.warn(`${target.server}: the ${resource} rate limit is spent; waiting ${Math.ceil(waitMs / 1000)} s for its reset`),
+          ...(conditional ? { conditional } : {}),
         }),
       defectDojo,
       concurrency: options.concurrency,

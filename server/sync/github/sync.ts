@@ -1,4 +1,5 @@
 import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
+import { ImportedDigests, reportDigest } from '../defectdojo/digests.js';
 import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS } from '../defectdojo/scan-types.js';
 import { refusedAs } from '../credentials.js';
@@ -26,7 +27,14 @@ interface Work {
   readonly repository: Repository;
 }
 
-async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, productExists: () => Promise<boolean>, products: ReadonlyMap<string, KnownProduct> | undefined): Promise<ItemResult> {
+async function syncKind(
+  work: Work,
+  kind: AlertKind,
+  deps: GithubSyncDeps,
+  productExists: () => Promise<boolean>,
+  products: ReadonlyMap<string, KnownProduct> | undefined,
+  digests: ImportedDigests,
+): Promise<ItemResult> {
   const { repository } = work;
   const base = {
     label: `${repository.fullName} ${kind.kind}`,
@@ -61,6 +69,12 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
       );
     }
     const content = Buffer.from(JSON.stringify(document));
+    const scan = kind.scan(repository, alerts);
+    const digest = reportDigest(
+      { scanType: kind.scanType, productName: repository.fullName, engagementName: ENGAGEMENTS.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate },
+      content,
+    );
+    if (await digests.unchanged(kind.scanType, digest)) return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts: 0 };
     const counts = await retrying(
       (n) => {
         attempts = n;
@@ -72,7 +86,8 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
           filename: `${kind.kind}.json`,
           content,
           note: (text) => notes.push(text),
-          scan: kind.scan(repository, alerts),
+          scan,
+          digest,
           // Not in the directory: created by this run's first kind (under the configured type) or new.
           ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
         });
@@ -147,13 +162,14 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
   }
   for (const failure of failures) deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
   const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
+  const digests = new ImportedDigests(deps.defectDojo, deps.progress);
   const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
     const name = w.repository.fullName;
     let exists: Promise<boolean> | undefined;
     // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
     // not true once an earlier kind made it: an empty list has nothing to close there.
     const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
-    return (kind) => syncKind(w, kind, deps, productExists, products);
+    return (kind) => syncKind(w, kind, deps, productExists, products, digests);
   });
   return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
 }

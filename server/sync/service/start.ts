@@ -10,6 +10,7 @@ import type { Connector } from '../connector.js';
 import { CONNECTORS } from '../connectors.js';
 import { DefectDojoClient } from '../defectdojo/client.js';
 import { githubClient, type GithubClient } from '../github/client.js';
+import { ConditionalAnswers } from '../github/conditional.js';
 import type { GithubTarget } from '../github/targets.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.js';
 import { PacerRegistry } from '../issues/pacer.js';
@@ -86,7 +87,7 @@ export interface Assembled {
  * the service, so GitHub's budgets (content creation, and each rate-limit resource) span runs and
  * sources; pushes exclude each other per product and repository through the runs' locks.
  */
-function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts: SyncServiceParts, retry: RetryPolicy): SyncServiceDeps['issuePush'] {
+function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts: SyncServiceParts, retry: RetryPolicy, conditional: ConditionalAnswers): SyncServiceDeps['issuePush'] {
   const { config, secrets } = loaded;
   const targets = secrets.githubTargets;
   if (targets === undefined || config.github.maxIssuesPerRun === 0) return undefined;
@@ -94,7 +95,7 @@ function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts:
   const clients = new Map<GithubTarget, GithubClient>();
   const clientFor = (target: GithubTarget): GithubClient => {
     // A spent search budget is not waited for: the push lists the repository's issues instead.
-    if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 } }));
+    if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional }));
     return clients.get(target)!;
   };
   // The service's own timers, not the real clock: whatever time the service was given.
@@ -135,7 +136,9 @@ export function assemble(parts: SyncServiceParts): Assembled {
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...parts.retry, retries: parts.options.retries };
   const defectDojo = defectDojoClientFor(loaded, parts.options);
   const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(READINESS_PROBE.totalMs), timers: parts.timers });
-  const issuePush = issuePushFor(loaded, defectDojo, parts, retry);
+  // GitHub answers with ETags, for every run and push of the process: an unchanged list costs no rate limit.
+  const conditional = new ConditionalAnswers();
+  const issuePush = issuePushFor(loaded, defectDojo, parts, retry, conditional);
   const connectors = enabledConnectors(loaded);
   metrics.sourcesEnabled(
     connectors.map((c) => c.source),
@@ -155,6 +158,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
         parts.options,
         humanProgress(connector.source, connector.noun, (line) => log.info(line)),
         retry,
+        conditional,
       ),
     ...(issuePush ? { issuePush } : {}),
   });
