@@ -69,7 +69,7 @@ async function github(): Promise<[Run, Run]> {
     const loaded = loadSyncConfig({ env: { SYNC_DEFECTDOJO_URL: dd.url, DEFECTDOJO_TOKEN: dd.token, GITHUB_TARGETS: JSON.stringify([{ server: gh.server, owners: ['acme'], token: gh.token }]) } });
     const conditional = new ConditionalAnswers();
     return await twice(
-      () => runConnector(githubConnector, loaded, { ...DEFAULT_OPTIONS, concurrency: CONCURRENCY }, SILENT, {}, conditional),
+      () => runConnector(githubConnector, loaded, { ...DEFAULT_OPTIONS, concurrency: CONCURRENCY }, SILENT, {}, { conditional }),
       () => dd.uploads.length,
       () => gh.countedCalls(),
     );

@@ -50,13 +50,13 @@ export async function runConnector(
   options: SyncOptions,
   progress: Progress,
   retryPolicy: Partial<RetryPolicy> = {},
-  conditional?: ConditionalAnswers,
+  service: { readonly conditional?: ConditionalAnswers; readonly scope?: readonly string[] } = {},
 ): Promise<SourceReport> {
   requireFor(connector, loaded);
   const { config, secrets } = loaded;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
   const defectDojo = defectDojoClientFor(loaded, options);
-  const context = { loaded, options, defectDojo, retry, progress, ...(conditional ? { conditional } : {}) };
+  const context = { loaded, options, defectDojo, retry, progress, ...(service.conditional ? { conditional: service.conditional } : {}), ...(service.scope ? { scope: service.scope } : {}) };
   // Every credential is tried before anything is exported: a refused DefectDojo token would
   // otherwise let each project export in full and then fail its upload.
   const startedAt = new Date();

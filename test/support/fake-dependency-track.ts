@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, type Listening } from './servers.js';
 
-export type DependencyTrackRoute = 'projects' | 'export' | 'team_self';
+export type DependencyTrackRoute = 'projects' | 'project' | 'export' | 'team_self';
 
 export interface FakeProject {
   readonly uuid: string;
@@ -72,8 +72,17 @@ export class FakeDependencyTrack {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const exportMatch = /^\/api\/v1\/finding\/project\/([^/]+)\/export$/.exec(url.pathname);
+    const projectMatch = /^\/api\/v1\/project\/([^/]+)$/.exec(url.pathname);
     const route: DependencyTrackRoute | 'unknown' =
-      url.pathname === '/api/v1/project' ? 'projects' : exportMatch ? 'export' : url.pathname === '/api/v1/team/self' ? 'team_self' : 'unknown';
+      url.pathname === '/api/v1/project'
+        ? 'projects'
+        : exportMatch
+          ? 'export'
+          : projectMatch
+            ? 'project'
+            : url.pathname === '/api/v1/team/self'
+              ? 'team_self'
+              : 'unknown';
     const apiKey = req.headers['x-api-key'] as string | undefined;
     this.calls.push({ route, url: url.pathname + url.search, apiKey });
     await latency(this.delayMs);
@@ -88,19 +97,29 @@ export class FakeDependencyTrack {
       // TeamSelfResponse: the team's uuid, name and permissions.
       return sendJson(res, 200, { uuid: '6a1b2c3d-0000-4000-8000-000000000001', name: 'gatehouse-sync', permissions: this.permissions.map((name) => ({ name, description: name })) });
     }
+    const listed = (p: FakeProject) => ({
+      uuid: p.uuid,
+      name: p.name,
+      ...(p.version ? { version: p.version } : {}),
+      active: p.active !== false,
+      classifier: 'APPLICATION',
+      ...(p.externalReferences ? { externalReferences: p.externalReferences } : {}),
+    });
+    if (route === 'project') {
+      // ProjectResource.getProject: 404 with a text body for an unknown UUID.
+      const one = this.projects.find((p) => p.uuid === decodeURIComponent(projectMatch![1]!));
+      if (!one) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        return void res.end('The project could not be found.');
+      }
+      return sendJson(res, 200, listed(one));
+    }
     if (route === 'projects') {
       const pageNumber = Number(url.searchParams.get('pageNumber') ?? '1');
       const pageSize = Number(url.searchParams.get('pageSize') ?? '100');
       const visible = url.searchParams.get('excludeInactive') === 'true' ? this.projects.filter((p) => p.active !== false) : this.projects;
       const page = visible.slice((pageNumber - 1) * pageSize, pageNumber * pageSize);
-      const body = page.map((p) => ({
-        uuid: p.uuid,
-        name: p.name,
-        ...(p.version ? { version: p.version } : {}),
-        active: p.active !== false,
-        classifier: 'APPLICATION',
-        ...(p.externalReferences ? { externalReferences: p.externalReferences } : {}),
-      }));
+      const body = page.map(listed);
       return sendJson(res, 200, body, { 'x-total-count': String(visible.length) });
     }
     const project = this.projects.find((p) => p.uuid === decodeURIComponent(exportMatch![1]!));

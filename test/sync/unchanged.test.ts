@@ -138,7 +138,7 @@ describe('nothing changed, nothing sent', () => {
       }
       const loaded = loadSyncConfig({ env: { SYNC_DEFECTDOJO_URL: dd.url, DEFECTDOJO_TOKEN: dd.token, GITHUB_TARGETS: JSON.stringify([{ server: gh.server, owners: ['acme'], token: gh.token }]) } });
       const conditional = new ConditionalAnswers();
-      const run = () => runConnector(githubConnector, loaded, DEFAULT_OPTIONS, SILENT, FAST_RETRY, conditional);
+      const run = () => runConnector(githubConnector, loaded, DEFAULT_OPTIONS, SILENT, FAST_RETRY, { conditional });
       const first = await run();
       assert.equal(first.ok, true, JSON.stringify(first));
       const counted = gh.countedCalls();

@@ -1,4 +1,4 @@
-import { jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
+import { HttpError, jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
 import pLimit from 'p-limit';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 
@@ -108,6 +108,27 @@ export class DependencyTrackClient {
     }
     // Dependency-Track filters inactive projects itself; the check here covers servers that ignore the parameter.
     return pages.flat().map((item) => project(item)!).filter((p) => !excludeInactive || p.active);
+  }
+
+  /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
+  async projectByUuid(uuid: string, retry: RetryPolicy, onRetry?: OnRetry): Promise<DependencyTrackProject | undefined> {
+    const operation = `project ${uuid}`;
+    return retrying(
+      async () => {
+        let response: Response;
+        try {
+          response = await send(SERVICE, operation, `${this.options.url}/api/v1/project/${encodeURIComponent(uuid)}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+        } catch (err) {
+          if (err instanceof HttpError && err.status === 404) return undefined;
+          throw err;
+        }
+        const found = project(await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
+        if (!found) throw new UnexpectedAnswerError(SERVICE, operation, 'the project has no uuid or name');
+        return found;
+      },
+      retry,
+      onRetry,
+    );
   }
 
   /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */

@@ -9,6 +9,7 @@ export const dependencyTrackConnector: Connector = {
   source: 'dependencytrack',
   command: 'sync',
   noun: 'project',
+  scope: { parameter: 'project', pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, form: 'a Dependency-Track project UUID' },
   description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
 into its own DefectDojo product`,
   missing: ({ config, secrets }) => [
@@ -28,11 +29,12 @@ into its own DefectDojo product`,
     }
     if (missing.length > 0) throw new CredentialRefused('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
   },
-  run: ({ loaded, options, defectDojo, retry, progress }) =>
+  run: ({ loaded, options, defectDojo, retry, progress, scope }) =>
     syncDependencyTrack({
       dependencyTrack: clientOf({ loaded, options }),
       defectDojo,
       excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
+      ...(scope ? { only: scope } : {}),
       concurrency: options.concurrency,
       retry,
       progress,

@@ -16,6 +16,8 @@ export interface DependencyTrackSyncDeps {
   readonly dependencyTrack: DependencyTrackClient;
   readonly defectDojo: DefectDojoClient;
   readonly excludeInactive: boolean;
+  /** Only these project UUIDs (a one-project run); absent: every project. */
+  readonly only?: readonly string[];
   /** Projects in flight at once (each one export and one reimport). */
   readonly concurrency: number;
   readonly retry: RetryPolicy;
@@ -143,10 +145,18 @@ export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promis
   let projects: DependencyTrackProject[];
   // DefectDojo's products are listed while Dependency-Track lists its projects.
   const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
+  const missing: ItemResult[] = [];
   try {
-    projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) =>
-      deps.progress.retry('project list', error, retry, delayMs),
-    );
+    if (deps.only) {
+      projects = [];
+      for (const uuid of deps.only) {
+        const found = await deps.dependencyTrack.projectByUuid(uuid, deps.retry, (error, retry, delayMs) => deps.progress.retry(`project ${uuid}`, error, retry, delayMs));
+        if (found) projects.push(found);
+        else missing.push({ label: uuid, product: '', engagement: ENGAGEMENTS.dependencytrack, test: '', scan_type: SCAN_TYPES.dependencyTrack, status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+      }
+    } else {
+      projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+    }
   } catch (err) {
     await pendingProducts;
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
@@ -154,5 +164,5 @@ export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promis
   const products = await pendingProducts;
   const digests = new ImportedDigests(deps.defectDojo, deps.progress);
   const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products, digests));
-  return finishReport(head, items);
+  return finishReport(head, [...missing, ...items]);
 }

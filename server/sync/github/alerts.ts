@@ -111,7 +111,7 @@ export const ALERT_KINDS: readonly AlertKind[] = [
   },
 ];
 
-function repositoryOf(value: unknown): Repository | undefined {
+export function repositoryOf(value: unknown): Repository | undefined {
   const r = value as { name?: unknown; full_name?: unknown; html_url?: unknown; default_branch?: unknown; owner?: { login?: unknown } } | null;
   if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string') return undefined;
   return {

@@ -6,7 +6,7 @@ import { refusedAs } from '../credentials.js';
 import { HttpError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 import { finishReport, message, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
-import { ALERT_KINDS, listRepositories, type AlertKind, type Repository } from './alerts.js';
+import { ALERT_KINDS, listRepositories, repositoryOf, type AlertKind, type Repository } from './alerts.js';
 import { SecondaryRateLimit, type GithubClient } from './client.js';
 import type { KnownAlert } from './reports.js';
 import type { GithubTarget } from './targets.js';
@@ -19,6 +19,8 @@ export interface GithubSyncDeps {
   readonly concurrency: number;
   readonly retry: RetryPolicy;
   readonly progress: Progress;
+  /** Only these repositories (`owner/name`; a one-repository run); absent: every repository of every owner. */
+  readonly only?: readonly string[];
 }
 
 interface Work {
@@ -139,6 +141,51 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
   const startedAt = new Date();
   const failures: ItemResult[] = [];
   const work: Work[] = [];
+  if (deps.only) await namedRepositories(deps, deps.only, work, failures);
+  else await everyRepository(deps, work, failures);
+  for (const failure of failures) deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+  const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
+  const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+  const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+    const name = w.repository.fullName;
+    let exists: Promise<boolean> | undefined;
+    // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
+    // not true once an earlier kind made it: an empty list has nothing to close there.
+    const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
+    return (kind) => syncKind(w, kind, deps, productExists, products, digests);
+  });
+  return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
+}
+
+/**
+ * The named repositories (`GET /repos/{owner}/{repo}`), each on the first target that lists its
+ * owner (the public platform first); one no target lists, or GitHub does not show, is a failed item.
+ */
+async function namedRepositories(deps: GithubSyncDeps, names: readonly string[], work: Work[], failures: ItemResult[]): Promise<void> {
+  const clients = new Map<GithubTarget, GithubClient>();
+  for (const name of names) {
+    const [owner, repo] = name.split('/') as [string, string];
+    const target = deps.targets.find((t) => t.owners.some((o) => o.toLowerCase() === owner.toLowerCase()));
+    const failed = (reason: string) => failures.push({ label: name, product: name, engagement: ENGAGEMENTS.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
+    if (!target) {
+      failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
+      continue;
+    }
+    if (!clients.has(target)) clients.set(target, deps.clientFor(target));
+    const client = clients.get(target)!;
+    try {
+      const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
+      const repository = repositoryOf(data);
+      if (repository) work.push({ target, client, repository });
+      else failed('GitHub answered without the repository\'s name or owner');
+    } catch (err) {
+      failed(err instanceof HttpError && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : message(err));
+    }
+  }
+}
+
+/** Every repository of every owner of every target. */
+async function everyRepository(deps: GithubSyncDeps, work: Work[], failures: ItemResult[]): Promise<void> {
   for (const target of deps.targets) {
     const client = deps.clientFor(target);
     let viewer: Promise<string | undefined> | undefined;
@@ -160,16 +207,4 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
       }
     }
   }
-  for (const failure of failures) deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
-  const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
-  const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-  const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
-    const name = w.repository.fullName;
-    let exists: Promise<boolean> | undefined;
-    // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
-    // not true once an earlier kind made it: an empty list has nothing to close there.
-    const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
-    return (kind) => syncKind(w, kind, deps, productExists, products, digests);
-  });
-  return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
 }

@@ -151,14 +151,14 @@ export function assemble(parts: SyncServiceParts): Assembled {
     logger: parts.logger,
     timers: parts.timers,
     onDefectDojoAnswer: () => readiness.defectDojoAnswered(),
-    runSource: (connector, log) =>
+    runSource: (connector, log, scope) =>
       runConnector(
         connector,
         loaded,
         parts.options,
         humanProgress(connector.source, connector.noun, (line) => log.info(line)),
         retry,
-        conditional,
+        { conditional, ...(scope ? { scope: scope.items } : {}) },
       ),
     ...(issuePush ? { issuePush } : {}),
   });
@@ -186,7 +186,12 @@ export interface Listening {
 }
 
 /** Serves the HTTP surface of an assembled service. */
-export async function listenSyncApp(assembled: Assembled, parts: Pick<SyncServiceParts, 'logger' | 'version' | 'triggerToken'>, port: number, host?: string): Promise<Listening> {
+export async function listenSyncApp(
+  assembled: Assembled,
+  parts: Pick<SyncServiceParts, 'logger' | 'version' | 'triggerToken'> & { readonly webhookSecret?: string },
+  port: number,
+  host?: string,
+): Promise<Listening> {
   const app = createSyncApp({
     ...(assembled.service ? { service: assembled.service } : {}),
     readiness: assembled.readiness,
@@ -194,6 +199,7 @@ export async function listenSyncApp(assembled: Assembled, parts: Pick<SyncServic
     logger: parts.logger,
     version: parts.version,
     ...(parts.triggerToken ? { triggerToken: parts.triggerToken } : {}),
+    ...(parts.webhookSecret ? { webhookSecret: parts.webhookSecret } : {}),
   });
   const server = createServer(app);
   answerClientErrors(server);
