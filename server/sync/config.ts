@@ -15,7 +15,8 @@ export interface SyncConfig {
   readonly mode: 'deployment' | 'cronjob';
   readonly schedule: Readonly<Record<SourceName, string>>;
   readonly sources: {
-    readonly dependencytrack: { readonly enabled: boolean; readonly url?: string; readonly excludeInactive: boolean };
+    /** `writeBackTriage`: DefectDojo's false positives and accepted risks written back as Dependency-Track analyses. */
+    readonly dependencytrack: { readonly enabled: boolean; readonly url?: string; readonly excludeInactive: boolean; readonly writeBackTriage: boolean };
     readonly github: { readonly enabled: boolean };
     /** `allIssueTypes`: bugs and code smells too, not only vulnerabilities. */
     readonly sonarqube: { readonly enabled: boolean; readonly url?: string; readonly allIssueTypes: boolean };
@@ -118,6 +119,8 @@ export const KEYS: readonly Key[] = [
   { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN },
   { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
   { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
+  // Off by default: it writes to Dependency-Track (dependency-track/triage.ts).
+  { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', check: BOOLEAN, fallback: false },
   { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
   { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
   { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },

@@ -61,6 +61,8 @@ export interface SourceReport {
   readonly duration_ms: number;
   readonly totals: Totals;
   readonly items: readonly ItemResult[];
+  /** DefectDojo's triage written back to Dependency-Track (`sources.dependencytrack.writeBackTriage`). */
+  readonly triage?: { readonly written: number; readonly unchanged: number; readonly kept: number; readonly failed: number };
 }
 
 /** What a running sync tells the operator as it goes. */
@@ -187,6 +189,10 @@ export function summaryLines(report: SourceReport): string[] {
     `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced (${t.unchanged} unchanged, not sent), ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
   ];
   if (report.error) lines.push(`[${report.source}] ${report.error}`);
+  if (report.triage) {
+    const t = report.triage;
+    lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed`);
+  }
   for (const item of report.items.filter((i) => i.status === 'failed')) lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
   for (const item of report.items) for (const note of item.notes ?? []) lines.push(`[${report.source}] note: ${item.label}: ${note}`);
   return lines;

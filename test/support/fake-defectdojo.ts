@@ -104,6 +104,9 @@ export interface FakeTest {
   readonly engagementId: number;
 }
 
+/** ApiFindingFilter's boolean filters on status fields, by query name. */
+const STATUS_FILTERS = { false_p: 'falseP', risk_accepted: 'riskAccepted', is_mitigated: 'isMitigated', out_of_scope: 'outOfScope', duplicate: 'duplicate' } as const;
+
 /** Test model column lengths: a longer value fails in the database, which DefectDojo answers with 500. */
 const TEST_META_MAX = { version: 100, build_id: 150, commit_hash: 150, branch_tag: 150 } as const;
 /** DRF's BooleanField: the words it reads as true or false; anything else is refused. */
@@ -667,12 +670,18 @@ export class FakeDefectDojo {
     const tag = q.get('tag')?.toLowerCase();
     const uid = q.get('unique_id_from_tool')?.toLowerCase();
     if (active !== null && !['true', 'false'].includes(active)) return sendJson(res, 400, { active: ['Select a valid choice.'], message: 'active' });
+    for (const name of Object.keys(STATUS_FILTERS)) {
+      const value = q.get(name);
+      if (value !== null && !['true', 'false'].includes(value)) return sendJson(res, 400, { [name]: ['Select a valid choice.'], message: name });
+    }
     const all = this.findings()
       .filter(({ test }) => product === undefined || test.product.toLowerCase() === product)
       .filter(({ finding }) => active === null || String(finding.active) === active)
       .filter(({ finding }) => !severities || severities.includes(title(finding.severity)))
       .filter(({ finding }) => !notTag || !finding.tags.some((t) => t.includes(notTag)))
       .filter(({ finding }) => !tag || finding.tags.some((t) => t.includes(tag)))
+      // ApiFindingFilter's BooleanFilters on the status fields.
+      .filter(({ finding }) => (Object.entries(STATUS_FILTERS) as [string, keyof FakeFinding][]).every(([name, field]) => q.get(name) === null || String(Boolean(finding[field])) === q.get(name)))
       // icontains, as ApiFindingFilter declares it.
       .filter(({ finding }) => uid === undefined || (finding.uniqueIdFromTool ?? '').toLowerCase().includes(uid))
       .sort((a, b) => SEVERITIES.indexOf(b.finding.severity) - SEVERITIES.indexOf(a.finding.severity) || a.finding.id - b.finding.id);

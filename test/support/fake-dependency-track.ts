@@ -2,7 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, type Listening } from './servers.js';
 
-export type DependencyTrackRoute = 'projects' | 'project' | 'export' | 'team_self';
+export type DependencyTrackRoute = 'projects' | 'project' | 'export' | 'team_self' | 'analysis';
+
+/** AnalysisState, as Dependency-Track's model names it. */
+const ANALYSIS_STATES = ['EXPLOITABLE', 'IN_TRIAGE', 'FALSE_POSITIVE', 'NOT_AFFECTED', 'RESOLVED', 'NOT_SET'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface FakeAnalysis {
+  analysisState: string;
+  isSuppressed: boolean;
+  /** The audit trail: each comment as given. */
+  comments: string[];
+}
 
 export interface FakeProject {
   readonly uuid: string;
@@ -28,6 +39,8 @@ export class FakeDependencyTrack {
   readonly faults = new Faults<DependencyTrackRoute>();
   readonly calls: { route: DependencyTrackRoute | 'unknown'; url: string; apiKey: string | undefined }[] = [];
   delayMs = 0;
+  /** Analysis decisions by `<project>:<component>:<vulnerability>` UUIDs. */
+  readonly analyses = new Map<string, FakeAnalysis>();
   /** The permissions of the key's team, as `GET /api/v1/team/self` lists them. */
   permissions: string[] = ['VIEW_PORTFOLIO', 'VIEW_VULNERABILITY'];
 
@@ -69,6 +82,60 @@ export class FakeDependencyTrack {
     });
   }
 
+  /** Whether the project's findings hold this component and vulnerability. */
+  private holds(projectUuid: string, component: string, vulnerability: string): 'project' | 'component' | 'vulnerability' | undefined {
+    const project = this.projects.find((p) => p.uuid === projectUuid);
+    if (!project) return 'project';
+    const findings = (JSON.parse(this.documentOf(project)) as { findings: { component: { uuid: string }; vulnerability: { uuid: string } }[] }).findings;
+    if (!findings.some((f) => f.component.uuid === component)) return 'component';
+    if (!findings.some((f) => f.vulnerability.uuid === vulnerability)) return 'vulnerability';
+    return undefined;
+  }
+
+  /**
+   * \`GET|PUT /api/v1/analysis\` as AnalysisResource has them: VULNERABILITY_ANALYSIS required (403);
+   * the UUIDs checked by pattern (400); 404 with a text body for an unknown project, component or
+   * vulnerability, or (GET) no analysis; PUT answers the analysis, a comment added to its trail.
+   */
+  private async analysis(req: IncomingMessage, url: URL, res: ServerResponse): Promise<void> {
+    if (!this.permissions.includes('VULNERABILITY_ANALYSIS')) {
+      res.writeHead(403, { 'content-type': 'text/plain' });
+      return void res.end('Forbidden');
+    }
+    const text = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end(body);
+    };
+    let ids: { project?: unknown; component?: unknown; vulnerability?: unknown };
+    let body: { analysisState?: unknown; comment?: unknown; isSuppressed?: unknown } = {};
+    if (req.method === 'GET') ids = Object.fromEntries(url.searchParams);
+    else {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString()) as typeof body;
+      } catch {
+        return text(400, 'Unable to process JSON');
+      }
+      ids = body as typeof ids;
+    }
+    for (const key of ['project', 'component', 'vulnerability'] as const) {
+      if (typeof ids[key] !== 'string' || !UUID.test(ids[key] as string)) return sendJson(res, 400, [{ message: `The ${key} must be a valid 36 character UUID`, messageTemplate: `The ${key} must be a valid 36 character UUID`, path: key, invalidValue: String(ids[key]) }]);
+    }
+    const missing = this.holds(ids.project as string, ids.component as string, ids.vulnerability as string);
+    if (missing) return text(404, `The ${missing} could not be found.`);
+    const key = `${ids.project}:${ids.component}:${ids.vulnerability}`;
+    const held = this.analyses.get(key);
+    if (req.method === 'GET') return held ? sendJson(res, 200, { analysisState: held.analysisState, isSuppressed: held.isSuppressed, analysisComments: held.comments.map((comment) => ({ comment })) }) : text(404, 'No analysis exists.');
+    if (body.analysisState !== undefined && !ANALYSIS_STATES.includes(String(body.analysisState))) return text(400, 'Unable to process JSON');
+    const analysis = held ?? { analysisState: 'NOT_SET', isSuppressed: false, comments: [] };
+    if (body.analysisState !== undefined) analysis.analysisState = String(body.analysisState);
+    if (typeof body.isSuppressed === 'boolean') analysis.isSuppressed = body.isSuppressed;
+    if (typeof body.comment === 'string' && body.comment.trim() !== '') analysis.comments.push(body.comment.trim());
+    this.analyses.set(key, analysis);
+    sendJson(res, 200, { analysisState: analysis.analysisState, isSuppressed: analysis.isSuppressed, analysisComments: analysis.comments.map((comment) => ({ comment })) });
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const exportMatch = /^\/api\/v1\/finding\/project\/([^/]+)\/export$/.exec(url.pathname);
@@ -82,17 +149,20 @@ export class FakeDependencyTrack {
             ? 'project'
             : url.pathname === '/api/v1/team/self'
               ? 'team_self'
-              : 'unknown';
+              : url.pathname === '/api/v1/analysis'
+                ? 'analysis'
+                : 'unknown';
     const apiKey = req.headers['x-api-key'] as string | undefined;
     this.calls.push({ route, url: url.pathname + url.search, apiKey });
     await latency(this.delayMs);
     if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
-    if (req.method !== 'GET' || route === 'unknown') return sendJson(res, 404, undefined);
+    if ((req.method !== 'GET' && !(route === 'analysis' && req.method === 'PUT')) || route === 'unknown') return sendJson(res, 404, undefined);
     // Dependency-Track answers a missing or wrong key with a bare 401.
     if (apiKey !== this.apiKey) {
       res.writeHead(401, { 'content-type': 'text/plain' });
       return void res.end('Unauthorized');
     }
+    if (route === 'analysis') return this.analysis(req, url, res);
     if (route === 'team_self') {
       // TeamSelfResponse: the team's uuid, name and permissions.
       return sendJson(res, 200, { uuid: '6a1b2c3d-0000-4000-8000-000000000001', name: 'gatehouse-sync', permissions: this.permissions.map((name) => ({ name, description: name })) });

@@ -235,6 +235,23 @@ export class DefectDojoClient {
   }
 
   /**
+   * The findings of one product marked false positive, and those whose risk is accepted (two
+   * lists: the API's filters are ANDed), every page, as DefectDojo holds them.
+   */
+  async triagedFindings(productName: string): Promise<{ id: number; uniqueIdFromTool: string; falseP: boolean; riskAccepted: boolean }[]> {
+    const found = new Map<number, { id: number; uniqueIdFromTool: string; falseP: boolean; riskAccepted: boolean }>();
+    for (const flag of ['false_p', 'risk_accepted'] as const) {
+      for await (const results of this.pages<Record<string, unknown>>('/api/v2/findings/', { product_name: productName, [flag]: 'true', o: 'id' }, `triaged findings of ${productName}`)) {
+        for (const f of results) {
+          if (typeof f?.id !== 'number' || typeof f.unique_id_from_tool !== 'string' || f[flag] !== true) continue;
+          found.set(f.id, { id: f.id, uniqueIdFromTool: f.unique_id_from_tool, falseP: f.false_p === true, riskAccepted: f.risk_accepted === true });
+        }
+      }
+    }
+    return [...found.values()];
+  }
+
+  /**
    * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
    * filter matches substrings: checked again here), every page, as DefectDojo holds it.
    */

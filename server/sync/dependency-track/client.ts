@@ -19,6 +19,13 @@ export interface DependencyTrackProject {
   readonly vcsUrl?: string;
 }
 
+/** A finding of Dependency-Track: its project's, component's and vulnerability's UUIDs (the FPF `matrix`). */
+export interface FindingRef {
+  readonly project: string;
+  readonly component: string;
+  readonly vulnerability: string;
+}
+
 export interface DependencyTrackClientOptions {
   readonly url: string;
   readonly apiKey: string;
@@ -54,7 +61,7 @@ export class DependencyTrackClient {
    * is refused; answers the permissions the sync needs that the team lacks (empty when it has
    * them, or when the server does not list them).
    */
-  async missingPermissions(retry: RetryPolicy, onRetry?: OnRetry): Promise<string[]> {
+  async missingPermissions(retry: RetryPolicy, onRetry?: OnRetry, required: readonly string[] = REQUIRED_PERMISSIONS): Promise<string[]> {
     const operation = 'key check (team/self)';
     return retrying(
       async () => {
@@ -62,7 +69,7 @@ export class DependencyTrackClient {
         const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { permissions?: unknown } | null;
         if (!Array.isArray(body?.permissions)) return [];
         const held = new Set(body.permissions.map((p: { name?: unknown }) => p?.name));
-        return REQUIRED_PERMISSIONS.filter((name) => !held.has(name));
+        return required.filter((name) => !held.has(name));
       },
       retry,
       onRetry,
@@ -129,6 +136,34 @@ export class DependencyTrackClient {
       retry,
       onRetry,
     );
+  }
+
+  /** `GET /api/v1/analysis?project=&component=&vulnerability=`: the finding's analysis state; undefined when it has none (404). */
+  async analysisState(finding: FindingRef): Promise<string | undefined> {
+    const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+    const query = new URLSearchParams({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability });
+    let response: Response;
+    try {
+      response = await send(SERVICE, operation, `${this.options.url}/api/v1/analysis?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+    } catch (err) {
+      // 404 "No analysis exists." (or the finding is gone: the PUT says so).
+      if (err instanceof HttpError && err.status === 404) return undefined;
+      throw err;
+    }
+    const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { analysisState?: unknown } | null;
+    return typeof body?.analysisState === 'string' ? body.analysisState : undefined;
+  }
+
+  /** `PUT /api/v1/analysis`: records an analysis decision with a comment (VULNERABILITY_ANALYSIS); suppression is left as it is. */
+  async recordAnalysis(finding: FindingRef, analysisState: 'FALSE_POSITIVE' | 'NOT_AFFECTED', comment: string): Promise<void> {
+    const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+    const response = await send(SERVICE, operation, `${this.options.url}/api/v1/analysis`, {
+      method: 'PUT',
+      headers: { ...this.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability, analysisState, comment }),
+      timeoutMs: this.options.timeoutMs,
+    });
+    await response.arrayBuffer();
   }
 
   /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
