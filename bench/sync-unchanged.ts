@@ -19,8 +19,9 @@ import { readFixture } from '../test/support/fixtures.js';
 import { fpfProject } from '../test/sync/support.js';
 import type { Figure } from './measure.js';
 
-const REPOSITORIES = 500;
-const PROJECTS = 500;
+// BENCH_REPOSITORIES / BENCH_PROJECTS: smaller runs while profiling; the figures are for 500 each.
+const REPOSITORIES = Number(process.env.BENCH_REPOSITORIES ?? 500);
+const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 500);
 const FINDINGS = 10;
 const LATENCY_MS = 10;
 const CONCURRENCY = 8;

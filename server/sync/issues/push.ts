@@ -91,7 +91,8 @@ async function candidates(products: readonly string[], deps: IssuePushDeps, fail
  * product and per repository (another push's findings are listed only after it tagged them), and
  * before creating, the finding's hash is looked up among the repository's issues (see
  * `IssueIndex`), so a crash between creating and tagging, a reimport that dropped the tag, or a
- * token whose labels GitHub drops never opens a second issue.
+ * token whose labels GitHub drops never opens a second issue. Then, under the same product locks,
+ * the issues opened before follow their findings (`followIssues`: closed, reopened).
  */
 export async function pushIssues(products: readonly string[], deps: IssuePushDeps): Promise<IssuePushReport> {
   const failures = { count: 0 };
