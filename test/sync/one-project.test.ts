@@ -155,6 +155,16 @@ describe('one project at a time: POST /sync/{source}?…, POST /hooks/dependency
     assert.match(logText(), /\/hooks\/dependency-track\/\[redacted\]/);
   });
 
+  it('a body that is not JSON is 400, one above 32 MB is 413, and neither syncs anything', async () => {
+    await start();
+    const bad = await fetch(`${base}/hooks/dependency-track/${HOOK_SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"notification":' });
+    assert.equal(bad.status, 400);
+    const huge = JSON.stringify(notification('BOM_PROCESSED', { bom: { content: 'A'.repeat(33 * 1024 * 1024) }, project: { uuid: dt.projects[0]!.uuid } }));
+    const tooLarge = await fetch(`${base}/hooks/dependency-track/${HOOK_SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge });
+    assert.deepEqual([tooLarge.status, await tooLarge.json()], [413, { error: 'payload_too_large' }]);
+    assert.equal(dt.count('export'), 0);
+  });
+
   it('without SYNC_DEPENDENCY_TRACK_WEBHOOK_SECRET the hook is off', async () => {
     await start({}, null);
     assert.equal((await post('/hooks/dependency-track', notification('BOM_PROCESSED', { project: { uuid: dt.projects[0]!.uuid } }))).status, 404);
