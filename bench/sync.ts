@@ -3,13 +3,16 @@
  * Dependency-Track projects of 40 findings each, with loopback fakes of Dependency-Track and
  * DefectDojo that answer after 20 ms. Wall time beside the bound computed in the same run
  * (requests × latency ÷ concurrency); peak memory at 100 and at 500 projects, which should be
- * flat. Medians of several rounds; one JSON line per figure; results in bench/results/sync.json.
+ * flat. Medians of several rounds. Then two runs over unchanged sources (bench/sync-unchanged.ts):
+ * uploads and GitHub requests counted against the primary limit in the second run. One JSON line
+ * per figure; results in bench/results/sync.json.
  */
 import { join } from 'node:path';
 import { FakeDefectDojo } from '../test/support/fake-defectdojo.js';
 import { FakeDependencyTrack } from '../test/support/fake-dependency-track.js';
 import { fpfProject } from '../test/sync/support.js';
 import { emit, measure, median, ROOT } from './measure.js';
+import { unchangedFigures } from './sync-unchanged.js';
 
 const FINDINGS = 40;
 const LATENCY_MS = 20;
@@ -46,6 +49,8 @@ async function runSize(projects: number): Promise<SizeResult> {
     const rss: number[] = [];
     const retained: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
+      // Each round sends every report again: the digests of the round before are forgotten (the unchanged case is measured apart).
+      for (const test of dd.tests) test.buildId = '';
       const run = await measure(['--expose-gc', cli, 'sync', '--json', '--concurrency', String(CONCURRENCY)], env);
       const report = JSON.parse(run.stdout) as { ok: boolean; totals: { synced: number; findings: number } };
       if (run.code !== 0 || !report.ok || report.totals.synced !== projects || report.totals.findings !== projects * FINDINGS) {
@@ -72,6 +77,8 @@ async function main(): Promise<void> {
   const large = await runSize(500);
   // A third size shows whether peak RSS keeps growing (something retained) or levels off (V8 sizing its heap).
   const larger = await runSize(1000);
+  // Two runs over unchanged sources (bench/sync-unchanged.ts), after the sizes: the machine is otherwise idle.
+  const unchanged = await unchangedFigures();
   const ratio = large.wallMs / large.boundMs;
   const growth = large.peakRssBytes / small.peakRssBytes;
   const retainedGrowth = large.retainedBytes / small.retainedBytes;
@@ -82,6 +89,7 @@ async function main(): Promise<void> {
     { name: 'sync.peak_rss_bytes_1000', value: larger.peakRssBytes, limit: large.peakRssBytes, limit_name: 'peak RSS at 500 projects', target: 'reference (levels off)' },
     { name: 'sync.retained_heap_bytes_500', value: large.retainedBytes, limit: small.retainedBytes, limit_name: 'retained heap at 100 projects', ratio: retainedGrowth, target: 'ratio <= 1.2 (flat)', met: retainedGrowth <= 1.2 },
     { name: 'sync.export_bytes_500', value: large.exportBytes, limit: large.peakRssBytes, limit_name: 'peak RSS at 500 projects', target: 'reference' },
+    ...unchanged,
   ]);
 }
 

@@ -15,12 +15,13 @@ export interface SyncConfig {
   readonly mode: 'deployment' | 'cronjob';
   readonly schedule: Readonly<Record<SourceName, string>>;
   readonly sources: {
-    readonly dependencytrack: { readonly enabled: boolean; readonly url?: string; readonly excludeInactive: boolean };
+    /** `writeBackTriage`: DefectDojo's false positives and accepted risks written back as Dependency-Track analyses. */
+    readonly dependencytrack: { readonly enabled: boolean; readonly url?: string; readonly excludeInactive: boolean; readonly writeBackTriage: boolean };
     readonly github: { readonly enabled: boolean };
     /** `allIssueTypes`: bugs and code smells too, not only vulnerabilities. */
     readonly sonarqube: { readonly enabled: boolean; readonly url?: string; readonly allIssueTypes: boolean };
   };
-  readonly defectdojo: { readonly url?: string; readonly productType: string; readonly maxUploadMb: number };
+  readonly defectdojo: { readonly url?: string; readonly productType: string; readonly maxUploadMb: number; readonly doNotReactivate: boolean };
   readonly github: { readonly minSeverity: Severity; readonly maxIssuesPerRun: number };
 }
 
@@ -118,6 +119,8 @@ export const KEYS: readonly Key[] = [
   { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN },
   { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
   { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
+  // Off by default: it writes to Dependency-Track (dependency-track/triage.ts).
+  { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', check: BOOLEAN, fallback: false },
   { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
   { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
   { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
@@ -126,6 +129,8 @@ export const KEYS: readonly Key[] = [
   { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: text(255), fallback: 'Research and Development' },
   // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
   { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', check: wholeNumber(1, 100_000), fallback: 100 },
+  // DefectDojo's do_not_reactivate on every reimport: a finding closed in DefectDojo stays closed.
+  { path: 'defectdojo.doNotReactivate', env: 'SYNC_DEFECTDOJO_DO_NOT_REACTIVATE', check: BOOLEAN, fallback: false },
   { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
   { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
 ];

@@ -1,6 +1,7 @@
 import type { SyncOptions } from './args.js';
 import type { LoadedConfig, SourceName } from './config.js';
 import type { DefectDojoClient } from './defectdojo/client.js';
+import type { ConditionalAnswers } from './github/conditional.js';
 import type { RetryPolicy } from './http/retry.js';
 import type { Progress, SourceReport } from './report.js';
 
@@ -11,6 +12,10 @@ export interface ConnectorContext {
   readonly defectDojo: DefectDojoClient;
   readonly retry: RetryPolicy;
   readonly progress: Progress;
+  /** GitHub answers kept for conditional requests, shared by every run of the process (the service); absent: none kept. */
+  readonly conditional?: ConditionalAnswers;
+  /** Only these items (`Connector.scope`): Dependency-Track project UUIDs, GitHub `owner/name`; absent: every item. */
+  readonly scope?: readonly string[];
 }
 
 /**
@@ -25,6 +30,11 @@ export interface Connector {
   readonly noun: string;
   /** The command's line in the usage text. */
   readonly description: string;
+  /**
+   * The query parameter that narrows a run to one item (`POST /sync/{source}?<name>=…`), with the
+   * item's form; absent when the source runs only whole.
+   */
+  readonly scope?: { readonly parameter: string; readonly pattern: RegExp; readonly form: string };
   /** What the configuration lacks for this source, each naming its key or setting; empty when it can run. */
   missing(loaded: LoadedConfig): string[];
   /**

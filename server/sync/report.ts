@@ -15,6 +15,11 @@ export interface ItemResult {
   readonly status: ItemStatus;
   /** Findings in the report sent; absent when nothing was sent. */
   readonly findings?: number;
+  /**
+   * The report was not sent: its digest equals that of the last report imported into its test
+   * (`defectdojo/digests.ts`). The item still counts as synced (DefectDojo holds this report).
+   */
+  readonly unchanged?: true;
   /** DefectDojo's own counts of what the reimport changed, when it gave them. */
   readonly counts?: ReimportCounts;
   /** Why it failed or was skipped. */
@@ -34,6 +39,8 @@ export interface Totals {
   readonly synced: number;
   readonly failed: number;
   readonly skipped: number;
+  /** Synced items whose report was unchanged, so not sent. */
+  readonly unchanged: number;
   readonly findings: number;
   readonly created: number;
   readonly closed: number;
@@ -54,6 +61,8 @@ export interface SourceReport {
   readonly duration_ms: number;
   readonly totals: Totals;
   readonly items: readonly ItemResult[];
+  /** DefectDojo's triage written back to Dependency-Track (`sources.dependencytrack.writeBackTriage`). */
+  readonly triage?: { readonly written: number; readonly unchanged: number; readonly kept: number; readonly failed: number };
 }
 
 /** What a running sync tells the operator as it goes. */
@@ -71,6 +80,7 @@ export function totalsOf(items: readonly ItemResult[]): Totals {
     synced: items.filter((i) => i.status === 'synced').length,
     failed: items.filter((i) => i.status === 'failed').length,
     skipped: items.filter((i) => i.status === 'skipped').length,
+    unchanged: items.filter((i) => i.unchanged === true).length,
     findings: sum((i) => i.findings),
     created: sum((i) => i.counts?.created),
     closed: sum((i) => i.counts?.closed),
@@ -162,7 +172,8 @@ export function humanProgress(source: SourceName, noun: string, write: (line: st
     started: (total) => write(`[${source}] ${total} ${noun}${total === 1 ? '' : 's'} to sync`),
     item: (index, total, r) => {
       const head = `[${source}] ${noun} ${index} of ${total}: ${r.label}`;
-      if (r.status === 'synced') write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
+      if (r.unchanged) write(`${head}: unchanged since the last import; not sent`);
+      else if (r.status === 'synced') write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
       else write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
       for (const note of r.notes ?? []) write(`[${source}] note: ${r.label}: ${note}`);
     },
@@ -175,9 +186,13 @@ export function humanProgress(source: SourceName, noun: string, write: (line: st
 export function summaryLines(report: SourceReport): string[] {
   const t = report.totals;
   const lines = [
-    `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
+    `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced (${t.unchanged} unchanged, not sent), ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
   ];
   if (report.error) lines.push(`[${report.source}] ${report.error}`);
+  if (report.triage) {
+    const t = report.triage;
+    lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed`);
+  }
   for (const item of report.items.filter((i) => i.status === 'failed')) lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
   for (const item of report.items) for (const note of item.notes ?? []) lines.push(`[${report.source}] note: ${item.label}: ${note}`);
   return lines;

@@ -3,6 +3,7 @@ import { missingDefectDojo, SyncConfigError, type LoadedConfig } from './config.
 import type { Connector } from './connector.js';
 import { DefectDojoClient } from './defectdojo/client.js';
 import { refusedAs } from './credentials.js';
+import type { ConditionalAnswers } from './github/conditional.js';
 import { DEFAULT_RETRY, retrying, type RetryPolicy } from './http/retry.js';
 import { finishReport, humanProgress, message, type Progress, type SourceReport } from './report.js';
 
@@ -29,6 +30,19 @@ export function requireFor(connector: Connector, loaded: LoadedConfig): void {
   if (problems.length > 0) throw new SyncConfigError(problems);
 }
 
+/** The DefectDojo client of a configuration (its address and token checked present by the caller). */
+export function defectDojoClientFor({ config, secrets }: LoadedConfig, options: Pick<SyncOptions, 'timeoutMs' | 'uploadTimeoutMs'>): DefectDojoClient {
+  return new DefectDojoClient({
+    url: config.defectdojo.url!,
+    token: secrets.defectDojoToken!,
+    productType: config.defectdojo.productType,
+    maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
+    doNotReactivate: config.defectdojo.doNotReactivate,
+    timeoutMs: options.timeoutMs,
+    uploadTimeoutMs: options.uploadTimeoutMs,
+  });
+}
+
 /** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
 export async function runConnector(
   connector: Connector,
@@ -36,19 +50,13 @@ export async function runConnector(
   options: SyncOptions,
   progress: Progress,
   retryPolicy: Partial<RetryPolicy> = {},
+  service: { readonly conditional?: ConditionalAnswers; readonly scope?: readonly string[] } = {},
 ): Promise<SourceReport> {
   requireFor(connector, loaded);
   const { config, secrets } = loaded;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
-  const defectDojo = new DefectDojoClient({
-    url: config.defectdojo.url!,
-    token: secrets.defectDojoToken!,
-    productType: config.defectdojo.productType,
-    maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
-    timeoutMs: options.timeoutMs,
-    uploadTimeoutMs: options.uploadTimeoutMs,
-  });
-  const context = { loaded, options, defectDojo, retry, progress };
+  const defectDojo = defectDojoClientFor(loaded, options);
+  const context = { loaded, options, defectDojo, retry, progress, ...(service.conditional ? { conditional: service.conditional } : {}), ...(service.scope ? { scope: service.scope } : {}) };
   // Every credential is tried before anything is exported: a refused DefectDojo token would
   // otherwise let each project export in full and then fail its upload.
   const startedAt = new Date();

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
 
-export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'finding_tags' | 'user_profile' | 'product_type' | 'product_types';
+export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'finding_tags' | 'user_profile' | 'product_type' | 'product_types' | 'tests';
 
 /** DefectDojo's scan types for the parsers this fake reads, as DefectDojo spells them. */
 export const KNOWN_SCAN_TYPES = [
@@ -47,6 +47,44 @@ export interface FakeFinding extends Omit<Parsed, 'active'> {
   active: boolean;
   /** Stored lowercased, as DefectDojo's tag field does. */
   tags: string[];
+  /** DefectDojo's status fields (`Finding` model); changed only through `setStatus` and the reimport. */
+  isMitigated?: boolean;
+  /** `mitigated`, epoch ms; null when not mitigated. */
+  mitigated?: number | null;
+  falseP?: boolean;
+  outOfScope?: boolean;
+  riskAccepted?: boolean;
+  duplicate?: boolean;
+  /** `last_status_update`, epoch ms: set by DefectDojo's `update_finding_status` on every status change. */
+  lastStatusUpdate?: number;
+}
+
+/** The status fields a person changes in DefectDojo's UI or API. */
+export type FindingStatusChange = Partial<Pick<FakeFinding, 'active' | 'isMitigated' | 'falseP' | 'outOfScope' | 'riskAccepted' | 'duplicate'>>;
+
+/**
+ * DefectDojo's `update_finding_status` (dojo/finding/helper.py), run on a save that changed a
+ * status field: mitigating stamps `mitigated`, un-mitigating clears it; (re)activating clears
+ * false positive, out of scope and mitigation; false positive or out of scope imply mitigated and
+ * inactive; every such save stamps `last_status_update`.
+ */
+export function applyStatusChange(finding: FakeFinding, change: FindingStatusChange, now: number): void {
+  const changed = (Object.keys(change) as (keyof FindingStatusChange)[]).filter((k) => change[k] !== undefined && Boolean(finding[k]) !== change[k]);
+  Object.assign(finding, change);
+  if (changed.includes('isMitigated')) finding.mitigated = finding.isMitigated ? (finding.mitigated ?? now) : null;
+  if (finding.isMitigated && !finding.mitigated) finding.mitigated = now;
+  if (changed.includes('active') && finding.active) {
+    finding.falseP = false;
+    finding.outOfScope = false;
+    finding.isMitigated = false;
+    finding.mitigated = null;
+  }
+  if ((changed.includes('falseP') || changed.includes('outOfScope')) && (finding.falseP || finding.outOfScope)) {
+    finding.mitigated = finding.mitigated ?? now;
+    finding.isMitigated = true;
+    finding.active = false;
+  }
+  if (changed.length > 0) finding.lastStatusUpdate = now;
 }
 
 export interface FakeTest {
@@ -57,7 +95,23 @@ export interface FakeTest {
   readonly title: string | undefined;
   /** Keyed by `unique_id_from_tool`, else by `hash_code` (a later duplicate key gets `#<id>`). */
   readonly findings: Map<string, FakeFinding>;
+  /** `update_test_meta`: each reimport writes what it sent, the empty string for what it did not. */
+  version: string;
+  buildId: string;
+  commitHash: string;
+  branchTag: string;
+  /** The test's engagement id (TestSerializer's `engagement`). */
+  readonly engagementId: number;
 }
+
+/** ApiFindingFilter's boolean filters on status fields, by query name. */
+const STATUS_FILTERS = { false_p: 'falseP', risk_accepted: 'riskAccepted', is_mitigated: 'isMitigated', out_of_scope: 'outOfScope', duplicate: 'duplicate' } as const;
+
+/** Test model column lengths: a longer value fails in the database, which DefectDojo answers with 500. */
+const TEST_META_MAX = { version: 100, build_id: 150, commit_hash: 150, branch_tag: 150 } as const;
+/** DRF's BooleanField: the words it reads as true or false; anything else is refused. */
+const DRF_TRUE = new Set(['true', 'True', 'TRUE', 'on', 'On', 'ON', '1', 'yes', 'Yes', 'YES', 'y', 'Y']);
+const DRF_FALSE = new Set(['false', 'False', 'FALSE', 'off', 'Off', 'OFF', '0', 'no', 'No', 'NO', 'n', 'N']);
 
 export interface RecordedUpload {
   readonly fields: Record<string, string>;
@@ -369,6 +423,10 @@ export class FakeDefectDojo {
   /** The tests of each product, engagement and scan type, oldest first: what a reimport looks in. */
   private readonly testsByContext = new Map<string, FakeTest[]>();
   readonly products = new Map<string, { id: number; productType: string }>();
+  /** Engagements by product and name, as the reimport creates them. */
+  readonly engagements = new Map<string, { id: number; sourceCodeManagementUri: string | null }>();
+  /** DefectDojo's clock (epoch ms), for `mitigated` and `last_status_update`. */
+  now: () => number = () => Date.now();
   /** The scan types this server knows: remove one to play a DefectDojo older than its parser. */
   readonly scanTypes = new Set<string>(KNOWN_SCAN_TYPES);
   /** DD_SCAN_FILE_MAX_SIZE (MB), 100 by default. */
@@ -431,7 +489,9 @@ export class FakeDefectDojo {
                     ? 'product_type'
                     : url.pathname === '/api/v2/product_types/'
                       ? 'product_types'
-                      : 'unknown';
+                      : url.pathname === '/api/v2/tests/'
+                        ? 'tests'
+                        : 'unknown';
     this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization, method: req.method ?? 'GET' });
     if (route === 'reimport') this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
     try {
@@ -456,6 +516,7 @@ export class FakeDefectDojo {
       if (route === 'product_types' && req.method === 'GET') return this.listProductTypes(url, res);
       if (route === 'reimport' && req.method === 'POST') return await this.reimport(req, res);
       if (route === 'findings' && req.method === 'GET') return this.listFindings(url, res);
+      if (route === 'tests' && req.method === 'GET') return this.listTests(url, res);
       if (route === 'finding' && req.method === 'PATCH') return await this.patchFinding(Number(url.pathname.split('/')[4]), req, res);
       if (route === 'finding_tags' && (req.method === 'GET' || req.method === 'POST')) return await this.findingTags(Number(url.pathname.split('/')[4]), req, res);
       if (route === 'finding_tags') return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
@@ -512,6 +573,52 @@ export class FakeDefectDojo {
     }
   }
 
+  /** A status change made in DefectDojo (by a person, or its API), with DefectDojo's side effects. */
+  setStatus(id: number, change: FindingStatusChange): FakeFinding {
+    const found = this.findingById(id);
+    if (!found) throw new Error(`no finding ${id}`);
+    applyStatusChange(found.finding, change, this.now());
+    return found.finding;
+  }
+
+  /** `GET /api/v2/tests/` (ApiTestFilter: exact `scan_type`, `title`, `engagement`, `build_id`), in TestSerializer's shape. */
+  private listTests(url: URL, res: ServerResponse): void {
+    const q = url.searchParams;
+    const all = this.tests
+      .filter((t) => q.get('scan_type') === null || t.scanType === q.get('scan_type'))
+      .filter((t) => q.get('title') === null || t.title === q.get('title'))
+      .filter((t) => q.get('engagement') === null || String(t.engagementId) === q.get('engagement'))
+      .filter((t) => q.get('build_id') === null || t.buildId === q.get('build_id'))
+      .sort((a, b) => a.id - b.id);
+    sendPage(res, url, all, 25, (t) => ({
+      id: t.id,
+      tags: [],
+      test_type_name: t.scanType,
+      finding_groups: [],
+      title: t.title ?? null,
+      description: null,
+      target_start: '2026-11-01T00:00:00Z',
+      target_end: '2026-11-01T00:00:00Z',
+      estimated_time: null,
+      actual_time: null,
+      percent_complete: 100,
+      updated: '2026-11-01T00:00:00Z',
+      created: '2026-11-01T00:00:00Z',
+      version: t.version,
+      build_id: t.buildId,
+      commit_hash: t.commitHash,
+      branch_tag: t.branchTag,
+      scan_type: t.scanType,
+      engagement: t.engagementId,
+      lead: null,
+      test_type: 1,
+      environment: null,
+      api_scan_configuration: null,
+      notes: [],
+      files: [],
+    }));
+  }
+
   /** Which product a finding id belongs to. */
   private findingById(id: number): { finding: FakeFinding; test: FakeTest } | undefined {
     return this.findings().find((f) => f.finding.id === id);
@@ -526,6 +633,13 @@ export class FakeDefectDojo {
       numerical_severity: `S${4 - SEVERITIES.indexOf(finding.severity)}`,
       active: finding.active,
       verified: false,
+      is_mitigated: finding.isMitigated ?? false,
+      mitigated: finding.mitigated ? new Date(finding.mitigated).toISOString() : null,
+      false_p: finding.falseP ?? false,
+      out_of_scope: finding.outOfScope ?? false,
+      risk_accepted: finding.riskAccepted ?? false,
+      duplicate: finding.duplicate ?? false,
+      last_status_update: finding.lastStatusUpdate === undefined ? null : new Date(finding.lastStatusUpdate).toISOString(),
       description: finding.description ?? finding.title,
       mitigation: null,
       component_name: finding.componentName ?? null,
@@ -553,13 +667,21 @@ export class FakeDefectDojo {
     const active = q.get('active');
     const severities = q.get('severity')?.split(',');
     const notTag = q.get('not_tag')?.toLowerCase();
+    const tag = q.get('tag')?.toLowerCase();
     const uid = q.get('unique_id_from_tool')?.toLowerCase();
     if (active !== null && !['true', 'false'].includes(active)) return sendJson(res, 400, { active: ['Select a valid choice.'], message: 'active' });
+    for (const name of Object.keys(STATUS_FILTERS)) {
+      const value = q.get(name);
+      if (value !== null && !['true', 'false'].includes(value)) return sendJson(res, 400, { [name]: ['Select a valid choice.'], message: name });
+    }
     const all = this.findings()
       .filter(({ test }) => product === undefined || test.product.toLowerCase() === product)
       .filter(({ finding }) => active === null || String(finding.active) === active)
       .filter(({ finding }) => !severities || severities.includes(title(finding.severity)))
       .filter(({ finding }) => !notTag || !finding.tags.some((t) => t.includes(notTag)))
+      .filter(({ finding }) => !tag || finding.tags.some((t) => t.includes(tag)))
+      // ApiFindingFilter's BooleanFilters on the status fields.
+      .filter(({ finding }) => (Object.entries(STATUS_FILTERS) as [string, keyof FakeFinding][]).every(([name, field]) => q.get(name) === null || String(Boolean(finding[field])) === q.get(name)))
       // icontains, as ApiFindingFilter declares it.
       .filter(({ finding }) => uid === undefined || (finding.uniqueIdFromTool ?? '').toLowerCase().includes(uid))
       .sort((a, b) => SEVERITIES.indexOf(b.finding.severity) - SEVERITIES.indexOf(a.finding.severity) || a.finding.id - b.finding.id);
@@ -645,6 +767,13 @@ export class FakeDefectDojo {
     const scanType = fields.scan_type;
     if (!scanType) errors.scan_type = ['This field is required.'];
     else if (!this.scanTypes.has(scanType)) errors.scan_type = [`"${scanType}" is not a valid choice.`];
+    for (const name of ['do_not_reactivate', 'auto_create_context', 'close_old_findings', 'deduplication_on_engagement']) {
+      if (fields[name] !== undefined && !DRF_TRUE.has(fields[name]!) && !DRF_FALSE.has(fields[name]!)) errors[name] = ['Must be a valid boolean.'];
+    }
+    // serializers.URLField(max_length=600): Django's URLValidator (http, https, ftp, ftps).
+    const scm = fields.source_code_management_uri;
+    if (scm !== undefined && (!URL.canParse(scm) || !/^(https?|ftps?):$/.test(new URL(scm).protocol) || !new URL(scm).hostname)) errors.source_code_management_uri = ['Enter a valid URL.'];
+    else if (scm !== undefined && scm.length > 600) errors.source_code_management_uri = ['Ensure this field has no more than 600 characters.'];
     if (!file) errors.file = ['No file was submitted.'];
     else if (!/\.(json|fpf|sarif|xml|csv|txt)$/i.test(file.name)) errors.file = [`File extension “${file.name.split('.').pop()}” is not allowed.`];
     if (Object.keys(errors).length > 0) {
@@ -667,6 +796,9 @@ export class FakeDefectDojo {
     }
     if (!existingProduct && !fields.product_type_name) return sendJson(res, 400, { non_field_errors: ['Product Type must be given to create a product'] });
 
+    for (const [name, max] of Object.entries(TEST_META_MAX)) {
+      if ((fields[name]?.length ?? 0) > max) return sendJson(res, 500, { message: 'Internal server error, check logs for details' });
+    }
     const text = await file!.text();
     this.uploads.push({ fields, filename: file!.name, bytes: Buffer.byteLength(text), ...(this.keepUploads ? { text } : {}) });
     let parsed: Parsed[];
@@ -683,18 +815,44 @@ export class FakeDefectDojo {
     const inContext = this.testsByContext.get(context) ?? this.testsByContext.set(context, []).get(context)!;
     let test = inContext.filter((t) => (fields.test_title ? t.title === fields.test_title : true)).at(-1);
     // A new test comes from an import, which never closes old findings.
-    const closeOld = test !== undefined && fields.close_old_findings !== 'false';
+    const closeOld = test !== undefined && !DRF_FALSE.has(fields.close_old_findings ?? 'true');
     if (!test) {
-      test = { id: this.nextId++, product: fields.product_name, engagement: fields.engagement_name, scanType: scanType!, title: fields.test_title, findings: new Map() };
+      // get_or_create_engagement: source_code_management_uri is written only when it creates the engagement.
+      const engagementKey = `${fields.product_name}\u0000${fields.engagement_name}`;
+      let engagement = this.engagements.get(engagementKey);
+      if (!engagement) this.engagements.set(engagementKey, (engagement = { id: this.nextId++, sourceCodeManagementUri: scm ?? null }));
+      test = {
+        id: this.nextId++,
+        product: fields.product_name,
+        engagement: fields.engagement_name,
+        engagementId: engagement.id,
+        scanType: scanType!,
+        title: fields.test_title,
+        findings: new Map(),
+        version: '',
+        buildId: '',
+        commitHash: '',
+        branchTag: '',
+      };
       this.tests.push(test);
       inContext.push(test);
     }
+    // update_test_meta: a field left out arrives as "" and is written, since "".isspace() is False.
+    const meta = (name: string) => (fields[name] !== undefined && fields[name]!.trim() === '' && fields[name] !== '' ? undefined : (fields[name] ?? ''));
+    test.version = meta('version') ?? test.version;
+    test.buildId = meta('build_id') ?? test.buildId;
+    test.commitHash = meta('commit_hash') ?? test.commitHash;
+    test.branchTag = meta('branch_tag') ?? test.branchTag;
     const before = statisticsOf([...test.findings.values()].map((f) => ({ ...f })));
     const created: FakeFinding[] = [];
     const reactivated: FakeFinding[] = [];
     const untouched: FakeFinding[] = [];
     const closed: FakeFinding[] = [];
-    const matched = new Set<FakeFinding>();
+    /** The reimporter's `unchanged_items` and `reactivated_items`: what close_old_findings leaves alone. */
+    const kept = new Set<FakeFinding>();
+    const seen = new Set<FakeFinding>();
+    const now = this.now();
+    const doNotReactivate = DRF_TRUE.has(fields.do_not_reactivate ?? 'false');
     const algorithm = DEDUPLICATION_ALGORITHM_PER_PARSER[scanType!] ?? 'legacy';
     // Candidates: the test's findings, and those this report created before (add_new_finding_to_candidates).
     const candidates = new Candidates(test.findings.values());
@@ -702,28 +860,47 @@ export class FakeDefectDojo {
       const incoming: FakeFinding = { ...finding, hashCode: hashCodeOf(scanType!, finding), id: 0, tags: [] };
       const [existing] = matchesOf(algorithm, incoming, candidates.of(algorithm, incoming));
       if (!existing) {
-        const f: FakeFinding = { ...incoming, id: this.nextId++ };
+        const f: FakeFinding = { ...incoming, id: this.nextId++, isMitigated: false, mitigated: null, lastStatusUpdate: now };
         const key = f.uniqueIdFromTool ?? f.hashCode;
         test.findings.set(test.findings.has(key) ? `${key}#${f.id}` : key, f);
         candidates.add(f);
         created.push(f);
-        matched.add(f);
-      } else if (!matched.has(existing)) {
-        matched.add(existing);
-        if (!existing.active && finding.active) {
-          existing.active = true;
-          reactivated.push(existing);
-        } else {
+        kept.add(f);
+        seen.add(f);
+        continue;
+      }
+      if (seen.has(existing)) continue;
+      seen.add(existing);
+      // process_matched_finding: special statuses first, then mitigated, then active.
+      if (existing.falseP || existing.outOfScope || existing.riskAccepted) {
+        // The report's finding carries none of these flags: only an inactive risk acceptance is kept as
+        // unchanged; a false positive stays as it is (already mitigated, so close_old_findings skips it).
+        if (existing.riskAccepted && !existing.active) {
+          kept.add(existing);
           untouched.push(existing);
         }
+      } else if (existing.isMitigated) {
+        if (!finding.active) {
+          kept.add(existing);
+          untouched.push(existing);
+        } else if (!doNotReactivate) {
+          // Un-mitigated; a duplicate stays inactive.
+          applyStatusChange(existing, { isMitigated: false, ...(existing.duplicate ? {} : { active: true }) }, now);
+          kept.add(existing);
+          reactivated.push(existing);
+        }
+        // do_not_reactivate: left mitigated, and not counted (the reimporter "continues" past it).
+      } else {
+        kept.add(existing);
+        untouched.push(existing);
       }
     }
     if (closeOld) {
       for (const f of test.findings.values()) {
-        if (f.active && !matched.has(f)) {
-          f.active = false;
-          closed.push(f);
-        }
+        // close_old_findings: every finding of the test the report did not keep, unless already mitigated.
+        if (kept.has(f) || (f.isMitigated && f.mitigated)) continue;
+        applyStatusChange(f, { isMitigated: true, active: false }, now);
+        closed.push(f);
       }
     }
     const after = statisticsOf(test.findings.values());

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
@@ -13,6 +14,9 @@ export type AlertsRoute =
   | 'repo'
   | 'issues'
   | 'create_issue'
+  | 'issue'
+  | 'update_issue'
+  | 'issue_comments'
   | 'search_issues';
 
 export interface FakeIssue {
@@ -27,6 +31,13 @@ export interface FakeIssue {
   readonly createdAt: number;
   /** Search calls answered since the issue was created (see `searchLag`). */
   searchesSince?: number;
+  /** Epoch ms of the last close; null while open. GitHub's `closed_at` (whole seconds). */
+  closedAt?: number | null;
+  stateReason?: 'completed' | 'not_planned' | 'duplicate' | 'reopened' | null;
+  /** Epoch ms of the last change (`updated_at`). */
+  updatedAt?: number;
+  /** Comments in the order written. */
+  comments?: { body: string; at: number }[];
 }
 
 /** One of GitHub's rate-limit budgets (`x-ratelimit-resource`), reset every `windowS` seconds. */
@@ -48,7 +59,12 @@ export interface FakeAlertsRepo {
   issues: FakeIssue[];
   /** False: the token cannot push, so GitHub silently drops the labels of a new issue (and says `permissions.push: false`). */
   canPush?: boolean;
+  /** `default_branch` (default `main`). */
+  defaultBranch?: string;
 }
+
+/** GitHub writes timestamps in whole seconds. */
+const githubTime = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const MESSAGES = {
   codeScanningDisabled: 'Advanced Security must be enabled for this repository to use code scanning.',
@@ -73,7 +89,21 @@ export class FakeGitHubAlerts {
   readonly repos: FakeAlertsRepo[] = [];
   readonly orgs = new Set<string>();
   readonly faults = new Faults<AlertsRoute>();
-  readonly calls: { route: AlertsRoute | 'unknown'; path: string; query: URLSearchParams; authorization: string | undefined; method?: string; apiVersion?: string | undefined; at?: number }[] = [];
+  readonly calls: {
+    route: AlertsRoute | 'unknown';
+    path: string;
+    query: URLSearchParams;
+    authorization: string | undefined;
+    method?: string;
+    apiVersion?: string | undefined;
+    at?: number;
+    /** Counted against the primary rate limit (a 304 is not). */
+    counted?: boolean;
+    /** Answered 304 Not Modified. */
+    notModified?: boolean;
+  }[] = [];
+  /** The request behind each answer being written, for conditional answers. */
+  private readonly pending = new WeakMap<ServerResponse, { req: IncomingMessage; call: FakeGitHubAlerts['calls'][number] }>();
   /** The login of the token's user (`GET /user`). */
   viewer = 'octocat';
   /** The fake's clock (epoch ms): budgets reset and the search index catches up by it. */
@@ -138,6 +168,7 @@ export class FakeGitHubAlerts {
       full_name: `${r.owner}/${r.name}`,
       owner: { login: r.owner, type: this.orgs.has(r.owner) ? 'Organization' : 'User' },
       html_url: `${this.server}/${r.owner}/${r.name}`,
+      default_branch: r.defaultBranch ?? 'main',
       private: false,
       archived: false,
       has_issues: r.hasIssues,
@@ -213,7 +244,7 @@ export class FakeGitHubAlerts {
   private issueJson(r: FakeAlertsRepo, i: FakeIssue): Record<string, unknown> {
     const api = `${this.server}${this.prefix}`;
     const url = `${api}/repos/${r.owner}/${r.name}/issues/${i.number}`;
-    const created = new Date(i.createdAt).toISOString();
+    const created = githubTime(i.createdAt);
     const user = this.userJson('gatehouse-bot[bot]', 41898282, 'Bot');
     return {
       id: 1_000_000 + i.number,
@@ -234,10 +265,12 @@ export class FakeGitHubAlerts {
       assignees: [],
       milestone: null,
       locked: false,
-      comments: 0,
-      closed_at: i.state === 'closed' ? created : null,
+      comments: i.comments?.length ?? 0,
+      closed_at: i.state === 'closed' ? githubTime(i.closedAt ?? i.createdAt) : null,
+      // Left out while null: the description's enum does not list null (it marks the field nullable).
+      ...(i.stateReason ? { state_reason: i.stateReason } : {}),
       created_at: created,
-      updated_at: created,
+      updated_at: githubTime(i.updatedAt ?? i.createdAt),
       author_association: 'NONE',
     };
   }
@@ -280,7 +313,35 @@ export class FakeGitHubAlerts {
       next.searchParams.set('page', String(page + 1));
       headers.link = `<${next.href}>; rel="next"`;
     }
-    sendJson(res, 200, items.slice((page - 1) * perPage, page * perPage), headers);
+    this.ok(res, items.slice((page - 1) * perPage, page * perPage), headers);
+  }
+
+  /**
+   * A 200 with GitHub's conditional-request behaviour: every answer carries an `ETag` (here a hash
+   * of its body); a GET whose `If-None-Match` names the current one gets `304 Not Modified` without
+   * a body, and does not count against the primary rate limit.
+   */
+  private ok(res: ServerResponse, body: unknown, headers: Record<string, string>): void {
+    const text = JSON.stringify(body);
+    const etag = `W/"${createHash('sha256').update(text).digest('hex')}"`;
+    const pending = this.pending.get(res);
+    const asked = pending?.req.headers['if-none-match'];
+    if (pending?.req.method === 'GET' && typeof asked === 'string' && asked.split(',').map((t) => t.trim()).includes(etag)) {
+      if (pending.call.counted) {
+        this.budgets.core.remaining++;
+        pending.call.counted = false;
+      }
+      pending.call.notModified = true;
+      res.writeHead(304, { ...headers, ...this.rateHeaders(), etag });
+      return void res.end();
+    }
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers, etag });
+    res.end(text);
+  }
+
+  /** Calls that counted against the core primary limit. */
+  countedCalls(): number {
+    return this.calls.filter((c) => c.counted).length;
   }
 
   private cursorPageOf(res: ServerResponse, url: URL, items: readonly unknown[]): void {
@@ -296,7 +357,7 @@ export class FakeGitHubAlerts {
       next.searchParams.set('after', Buffer.from(String(start + perPage)).toString('base64url'));
       headers.link = `<${next.href}>; rel="next"`;
     }
-    sendJson(res, 200, items.slice(start, start + perPage), headers);
+    this.ok(res, items.slice(start, start + perPage), headers);
   }
 
   /** `POST /repos/{owner}/{repo}/issues`: 410 when issues are off, 422 as GitHub validates, labels created on demand. */
@@ -331,6 +392,74 @@ export class FakeGitHubAlerts {
     sendJson(res, 201, json, { ...this.rateHeaders(), location: String(json.url) });
   }
 
+  /** A person closes (or reopens) the issue on GitHub, at the fake's clock. */
+  setIssueState(issue: FakeIssue, state: 'open' | 'closed', reason: FakeIssue['stateReason'] = state === 'closed' ? 'completed' : 'reopened'): void {
+    issue.state = state;
+    issue.stateReason = reason;
+    issue.closedAt = state === 'closed' ? this.now() : null;
+    issue.updatedAt = this.now();
+  }
+
+  /**
+   * `PATCH /repos/{owner}/{repo}/issues/{number}` as the openapi description has it: \`state\` open or
+   * closed, \`state_reason\` one of completed, not_planned, duplicate, reopened or null, "ignored
+   * unless state is changed"; closing without a reason gives completed, reopening gives reopened.
+   */
+  private async updateIssue(repo: FakeAlertsRepo, issue: FakeIssue, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: { state?: unknown; state_reason?: unknown; title?: unknown; body?: unknown };
+    try {
+      body = JSON.parse(await readBody(req)) as typeof body;
+    } catch {
+      return sendJson(res, 400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/rest', status: '400' }, this.rateHeaders());
+    }
+    const invalid = (field: string, value: unknown) =>
+      sendJson(res, 422, { message: 'Validation Failed', errors: [{ resource: 'Issue', code: 'invalid', field, value }], documentation_url: 'https://docs.github.com/rest/issues/issues#update-an-issue', status: '422' }, this.rateHeaders());
+    if (body.state !== undefined && body.state !== 'open' && body.state !== 'closed') return invalid('state', body.state);
+    if (body.state_reason !== undefined && body.state_reason !== null && !['completed', 'not_planned', 'duplicate', 'reopened'].includes(String(body.state_reason))) {
+      return invalid('state_reason', body.state_reason);
+    }
+    if (body.state !== undefined && body.state !== issue.state) {
+      const reason = (body.state_reason ?? (body.state === 'closed' ? 'completed' : 'reopened')) as FakeIssue['stateReason'];
+      this.setIssueState(issue, body.state, reason);
+    }
+    sendJson(res, 200, this.issueJson(repo, issue), this.rateHeaders());
+  }
+
+  /** `POST /repos/{owner}/{repo}/issues/{number}/comments`: \`body\` required; 201 with the comment. */
+  private async comment(repo: FakeAlertsRepo, issue: FakeIssue, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!repo.hasIssues) return sendJson(res, 410, { message: 'Issues are disabled for this repo', documentation_url: 'https://docs.github.com/rest', status: '410' }, this.rateHeaders());
+    let body: { body?: unknown };
+    try {
+      body = JSON.parse(await readBody(req)) as typeof body;
+    } catch {
+      return sendJson(res, 400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/rest', status: '400' }, this.rateHeaders());
+    }
+    if (typeof body.body !== 'string' || body.body.trim() === '') {
+      return sendJson(res, 422, { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }], documentation_url: 'https://docs.github.com/rest', status: '422' }, this.rateHeaders());
+    }
+    (issue.comments ??= []).push({ body: body.body, at: this.now() });
+    issue.updatedAt = this.now();
+    const id = 3_000_000 + issue.comments.length;
+    const api = `${this.server}${this.prefix}/repos/${repo.owner}/${repo.name}`;
+    sendJson(
+      res,
+      201,
+      {
+        id,
+        node_id: `IC_${id}`,
+        url: `${api}/issues/comments/${id}`,
+        html_url: `${issue.html_url}#issuecomment-${id}`,
+        issue_url: `${api}/issues/${issue.number}`,
+        body: body.body,
+        user: this.userJson('gatehouse-bot[bot]', 41898282, 'Bot'),
+        created_at: githubTime(this.now()),
+        updated_at: githubTime(this.now()),
+        author_association: 'NONE',
+      },
+      this.rateHeaders(),
+    );
+  }
+
   /** `GET /search/issues`: `repo:`, `is:issue` (required) and one quoted phrase searched in bodies; its own rate limit. */
   private searchIssues(url: URL, res: ServerResponse): void {
     const budget = this.budget('search');
@@ -357,6 +486,7 @@ export class FakeGitHubAlerts {
     let route: AlertsRoute | 'unknown' = 'unknown';
     let owner = '';
     let repoName = '';
+    let issueNumber = 0;
     if ((m = /^\/orgs\/([^/]+)\/repos$/.exec(path))) [route, owner] = ['org_repos', m[1]!];
     else if ((m = /^\/users\/([^/]+)\/repos$/.exec(path))) [route, owner] = ['user_repos', m[1]!];
     else if (path === '/user') route = 'viewer';
@@ -364,11 +494,15 @@ export class FakeGitHubAlerts {
     else if (path === '/search/issues') route = 'search_issues';
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)$/.exec(path))) [route, owner, repoName] = ['repo', m[1]!, m[2]!];
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(path))) [route, owner, repoName] = [req.method === 'POST' ? 'create_issue' : 'issues', m[1]!, m[2]!];
+    else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(path))) [route, owner, repoName, issueNumber] = [req.method === 'PATCH' ? 'update_issue' : 'issue', m[1]!, m[2]!, Number(m[3])];
+    else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path))) [route, owner, repoName, issueNumber] = ['issue_comments', m[1]!, m[2]!, Number(m[3])];
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/(code-scanning|dependabot|secret-scanning)\/alerts$/.exec(path))) {
       [owner, repoName] = [m[1]!, m[2]!];
       route = m[3] === 'code-scanning' ? 'code_scanning' : m[3] === 'dependabot' ? 'dependabot' : 'secret_scanning';
     }
-    this.calls.push({ route, path, query: url.searchParams, authorization: req.headers.authorization, method: req.method ?? 'GET', apiVersion: req.headers['x-github-api-version'] as string | undefined, at: this.now() });
+    const call: FakeGitHubAlerts['calls'][number] = { route, path, query: url.searchParams, authorization: req.headers.authorization, method: req.method ?? 'GET', apiVersion: req.headers['x-github-api-version'] as string | undefined, at: this.now() };
+    this.calls.push(call);
+    this.pending.set(res, { req, call });
     await latency(this.delayMs);
     if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
     const auth = req.headers.authorization ?? '';
@@ -380,6 +514,7 @@ export class FakeGitHubAlerts {
     const core = this.budget('core');
     if (core.remaining <= 0) return this.spent(res, 'core');
     core.remaining--;
+    call.counted = true;
     const notFound = () => sendJson(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' }, this.rateHeaders());
     switch (route) {
       case 'org_repos':
@@ -395,7 +530,7 @@ export class FakeGitHubAlerts {
     }
     const repo = this.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === repoName.toLowerCase());
     if (!repo) return notFound();
-    if (route === 'repo') return sendJson(res, 200, this.repoJson(repo), this.rateHeaders());
+    if (route === 'repo') return this.ok(res, this.repoJson(repo), this.rateHeaders());
     if (route === 'issues') {
       const label = url.searchParams.get('labels');
       const state = url.searchParams.get('state') ?? 'open';
@@ -403,6 +538,14 @@ export class FakeGitHubAlerts {
       return this.pageOf(res, url, issues);
     }
     if (route === 'create_issue') return this.createIssue(repo, req, res);
+    if (route === 'issue' || route === 'update_issue' || route === 'issue_comments') {
+      const issue = repo.issues.find((i) => i.number === issueNumber);
+      if (!issue) return notFound();
+      if (route === 'issue') return this.ok(res, this.issueJson(repo, issue), this.rateHeaders());
+      if (route === 'update_issue') return this.updateIssue(repo, issue, req, res);
+      if (req.method !== 'POST') return notFound();
+      return this.comment(repo, issue, req, res);
+    }
     const state = url.searchParams.get('state');
     const open = (alerts: unknown[]) => (state ? alerts.filter((a) => (a as { state?: string }).state === state) : alerts);
     const fail = (status: number, message: string) => sendJson(res, status, { message, documentation_url: 'https://docs.github.com/rest', status: String(status) }, this.rateHeaders());

@@ -42,7 +42,12 @@ describe('gatehouse-sync sync (Dependency-Track -> DefectDojo)', () => {
       close_old_findings: 'true',
       deduplication_on_engagement: 'true',
       test_title: '2.0',
+      // The project's version, stored on the test by DefectDojo.
+      version: '2.0',
+      // The report's digest (defectdojo/digests.ts).
+      build_id: first.fields.build_id,
     });
+    assert.match(first.fields.build_id!, /^gatehouse:sha256:[0-9a-f]{64}$/);
     assert.match(first.filename, /\.json$/);
     assert.equal(dd.products.size, 230);
     const report = run.report!;

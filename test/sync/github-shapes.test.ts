@@ -91,6 +91,33 @@ describe("the GitHub fake's issue-push answers match GitHub's published REST des
     assertValid(validator('/search/issues', 'get', '200'), body, 'search issues');
   });
 
+  it('issue lifecycle: one issue, its update (close with state_reason, reopen), a comment, and 304 to a matching If-None-Match', async () => {
+    const created = await call('/repos/acme/api/issues', { method: 'POST', body: JSON.stringify({ title: 'High: x', body: 'b', labels: ['gatehouse'] }) });
+    const { number } = (await created.json()) as { number: number };
+    const one = await call(`/repos/acme/api/issues/${number}`);
+    assert.equal(one.status, 200);
+    const etag = one.headers.get('etag');
+    assert.ok(etag);
+    assertValid(validator('/repos/{owner}/{repo}/issues/{issue_number}', 'get', '200'), await one.json(), 'get an issue');
+    const unchanged = await call(`/repos/acme/api/issues/${number}`, { headers: { 'if-none-match': etag } });
+    assert.equal(unchanged.status, 304);
+    assert.equal(await unchanged.text(), '');
+    const comment = await call(`/repos/acme/api/issues/${number}/comments`, { method: 'POST', body: JSON.stringify({ body: 'Closed by Gatehouse' }) });
+    assert.equal(comment.status, 201);
+    assertValid(validator('/repos/{owner}/{repo}/issues/{issue_number}/comments', 'post', '201'), await comment.json(), 'comment');
+    const closed = await call(`/repos/acme/api/issues/${number}`, { method: 'PATCH', body: JSON.stringify({ state: 'closed', state_reason: 'not_planned' }) });
+    const closedBody = (await closed.json()) as { state: string; state_reason: string; closed_at: string };
+    assertValid(validator('/repos/{owner}/{repo}/issues/{issue_number}', 'patch', '200'), closedBody, 'close');
+    assert.deepEqual([closedBody.state, closedBody.state_reason], ['closed', 'not_planned']);
+    assert.match(closedBody.closed_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.equal((await call(`/repos/acme/api/issues/${number}`, { headers: { 'if-none-match': etag } })).status, 200, 'changed: answered in full');
+    const reopened = (await (await call(`/repos/acme/api/issues/${number}`, { method: 'PATCH', body: JSON.stringify({ state: 'open' }) })).json()) as { state: string; state_reason: string; closed_at: null };
+    assert.deepEqual([reopened.state, reopened.state_reason, reopened.closed_at], ['open', 'reopened', null]);
+    const invalid = await call(`/repos/acme/api/issues/${number}`, { method: 'PATCH', body: JSON.stringify({ state: 'closed', state_reason: 'wontfix' }) });
+    assert.equal(invalid.status, 422);
+    assertValid(validator('/repos/{owner}/{repo}/issues/{issue_number}', 'patch', '422'), await invalid.json(), 'refused update');
+  });
+
   for (const status of [403, 429] as const) {
     it(`a spent primary limit answers ${status} with a basic error and x-ratelimit-remaining: 0, per resource`, async () => {
       gh.rateLimitStatus = status;

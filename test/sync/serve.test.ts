@@ -99,7 +99,7 @@ describe('sync service over HTTP', () => {
       const result = await answer.finished;
       assert.equal(result.ok, true);
       // Four findings per project, one each of Critical, High, Medium and Low: two issues per project.
-      assert.deepEqual(result.issues, { opened: 6, relinked: 0, failed: 0, deferred: 0, unresolved: 0 });
+      assert.deepEqual(result.issues, { opened: 6, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
       assert.equal(gh.allIssues().length, 6);
       const text = await (await fetch(`${base}/metrics`, { headers: auth })).text();
       assert.equal(sample(text, 'gatehouse_issues_total'), 6);
@@ -123,7 +123,7 @@ describe('sync service over HTTP', () => {
       assert.equal(dd.count('findings'), 0);
       await other.release();
       const result = await answer.finished;
-      assert.deepEqual(result.issues, { opened: 6, relinked: 0, failed: 0, deferred: 0, unresolved: 0 });
+      assert.deepEqual(result.issues, { opened: 6, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
     } finally {
       await gh.close();
     }
@@ -224,7 +224,8 @@ describe('gatehouse-sync serve as a process', () => {
     const ok = await run({});
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     assert.equal(dd.uploads.length, 2);
-    dd.faults.inject('reimport', { status: 400, body: { scan_type: ['"x" is not a valid choice.'] } }, 1);
+    // The exports are unchanged, so nothing is sent again: the failure is the export's.
+    dt.faults.inject('export', { status: 400, body: { message: 'bad request' } }, 1);
     const failed = await run({});
     assert.equal(failed.code, 1, failed.stdout + failed.stderr);
     const invalid = await run({ DEFECTDOJO_TOKEN: '' });

@@ -134,10 +134,12 @@ describe('sync service: runs, the lock per source, metrics', () => {
     const before = await metrics.text();
     assert.equal(sample(before, 'gatehouse_sync_findings_total{source="dependencytrack"}'), 0);
     assert.equal(sample(before, 'gatehouse_issues_total'), 0);
+    assert.equal(sample(before, 'gatehouse_issues_closed_total'), 0);
+    assert.equal(sample(before, 'gatehouse_issues_reopened_total'), 0);
     assert.equal(sample(before, 'gatehouse_errors_total'), 0);
     assert.equal(sample(before, 'gatehouse_last_success_timestamp{source="dependencytrack"}'), undefined);
 
-    pushed = { opened: 2, failed: 0 };
+    pushed = { opened: 2, failed: 0, closed: 3, reopened: 1 };
     const ok = await service.start('dependencytrack', 'trigger');
     await new Promise((r) => setImmediate(r));
     timers.jump(90_000);
@@ -146,6 +148,8 @@ describe('sync service: runs, the lock per source, metrics', () => {
     let text = await metrics.text();
     assert.equal(sample(text, 'gatehouse_sync_findings_total{source="dependencytrack"}'), 5);
     assert.equal(sample(text, 'gatehouse_issues_total'), 2);
+    assert.equal(sample(text, 'gatehouse_issues_closed_total'), 3);
+    assert.equal(sample(text, 'gatehouse_issues_reopened_total'), 1);
     assert.equal(sample(text, 'gatehouse_errors_total'), 0);
     assert.equal(sample(text, 'gatehouse_last_success_timestamp{source="dependencytrack"}'), Date.parse('2026-03-01T10:01:30Z') / 1000);
     assert.equal(sample(text, 'gatehouse_sync_runs_total{source="dependencytrack",outcome="success"}'), 1);

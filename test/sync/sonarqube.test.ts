@@ -69,8 +69,10 @@ describe('gatehouse-sync sync-sonarqube (SonarQube -> DefectDojo)', () => {
   it('a second run changes nothing; a fixed issue is closed, and an emptied project closes all', async () => {
     const project = sonar.addProject('acme_api', 'acme/api', [FakeSonarQube.issue('acme_api', 1), FakeSonarQube.issue('acme_api', 2)]);
     assert.equal((await runSync(['sync-sonarqube'], env)).code, 0);
+    const sent = dd.uploads.length;
     const again = await runSync(['sync-sonarqube', '--json'], env);
-    assert.deepEqual([again.report!.totals.created, again.report!.totals.untouched], [0, 2]);
+    // Issues and hotspots unchanged: neither report is sent again (the digest on the test says so).
+    assert.deepEqual([again.report!.totals.synced, again.report!.totals.unchanged, dd.uploads.length], [2, 2, sent]);
     project.issues[0]!.resolution = 'FIXED';
     const fixed = await runSync(['sync-sonarqube', '--json'], env);
     assert.deepEqual([fixed.report!.totals.closed, fixed.report!.totals.untouched], [1, 1]);
@@ -145,7 +147,9 @@ describe('gatehouse-sync sync-sonarqube: security findings, CWEs and hotspots', 
     assert.equal(sonar.calls.filter((c) => c.route === 'issues').at(-1)!.query.get('types'), null);
     assert.deepEqual([...issuesTest.findings.values()].map((f) => f.line).sort(), [1, 2, 3]);
     const setting = await runSync(['sync-sonarqube', '--json'], { ...env, SYNC_SONARQUBE_ALL_ISSUE_TYPES: 'true' });
-    assert.equal(setting.report!.totals.untouched, 3);
+    assert.equal(sonar.calls.filter((c) => c.route === 'issues').at(-1)!.query.get('types'), null);
+    // The same three issues as the flag's run: that report is not sent again.
+    assert.equal(setting.report!.items.find((i) => i.label.endsWith(' issues'))!.unchanged, true);
   });
 
   it('keeps SonarQube’s CWE: each rule’s CWEs, looked up once per rule, reach the finding DefectDojo’s parser makes', async () => {
@@ -192,9 +196,10 @@ describe('gatehouse-sync sync-sonarqube: security findings, CWEs and hotspots', 
     // One hotspot reviewed: closed in the hotspots test; the issues test is untouched.
     project.hotspots[0]!.status = 'REVIEWED';
     const second = await runSync(['sync-sonarqube', '--json'], env);
-    assert.deepEqual(second.report!.items.map((i) => [i.counts?.closed, i.counts?.untouched]), [
-      [0, 2],
-      [1, 1],
+    // The issues' report is unchanged (not sent); the hotspots' closes the reviewed one.
+    assert.deepEqual(second.report!.items.map((i) => [i.unchanged, i.counts?.closed, i.counts?.untouched]), [
+      [true, undefined, undefined],
+      [undefined, 1, 1],
     ]);
     const issues = dd.testOf('acme/api', DETAILED, 'acme/api (SonarQube issues)')!;
     assert.equal([...issues.findings.values()].filter((f) => f.active).length, 2);

@@ -39,8 +39,8 @@ github: { minSeverity: critical, maxIssuesPerRun: 10 }
     assert.deepEqual(config, {
       mode: 'cronjob',
       schedule: { dependencytrack: '15 * * * *', github: '3600', sonarqube: '0 * * * *' },
-      sources: { dependencytrack: { enabled: true, url: 'https://dtrack.example.com', excludeInactive: false }, github: { enabled: true }, sonarqube: { enabled: false, allIssueTypes: false } },
-      defectdojo: { url: 'https://dd.example.com', productType: 'Platform', maxUploadMb: 100 },
+      sources: { dependencytrack: { enabled: true, url: 'https://dtrack.example.com', excludeInactive: false, writeBackTriage: false }, github: { enabled: true }, sonarqube: { enabled: false, allIssueTypes: false } },
+      defectdojo: { url: 'https://dd.example.com', productType: 'Platform', maxUploadMb: 100, doNotReactivate: false },
       github: { minSeverity: 'Critical', maxIssuesPerRun: 10 },
     });
     assert.equal(secrets.defectDojoToken, 'tok');

@@ -14,6 +14,51 @@ function nextPage(base: string, next: unknown): string | null {
   return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
 }
 
+/**
+ * What DefectDojo can store about the scan a report comes from, written on the test by every
+ * reimport (`update_test_meta`); each as far as the source knows it. A field left out is written
+ * empty by DefectDojo, so the test always shows the latest reimport's facts.
+ */
+export interface ScanFacts {
+  readonly version?: string;
+  readonly commitHash?: string;
+  readonly branchTag?: string;
+  readonly buildId?: string;
+  /** The repository's web address; DefectDojo keeps it on the engagement when the reimport creates it. */
+  readonly sourceCodeManagementUri?: string;
+}
+
+/** The Test model's column lengths (and the engagement's URL field): a longer value fails in DefectDojo's database with a 500. */
+const SCAN_FACT_FIELDS: readonly { readonly key: keyof ScanFacts; readonly field: string; readonly max: number }[] = [
+  { key: 'version', field: 'version', max: 100 },
+  { key: 'commitHash', field: 'commit_hash', max: 150 },
+  { key: 'branchTag', field: 'branch_tag', max: 150 },
+  { key: 'buildId', field: 'build_id', max: 150 },
+  { key: 'sourceCodeManagementUri', field: 'source_code_management_uri', max: 600 },
+];
+
+/**
+ * The form fields of the facts DefectDojo accepts: a value too long for its column, or an address
+ * its URLField refuses, is left out (and said through `note`) rather than failing the reimport.
+ */
+export function scanFactFields(facts: ScanFacts | undefined, note?: (text: string) => void): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const { key, field, max } of SCAN_FACT_FIELDS) {
+    const value = facts?.[key]?.trim();
+    if (!value) continue;
+    if (value.length > max) {
+      note?.(`${field} is longer than DefectDojo stores (${max} characters); not sent`);
+      continue;
+    }
+    if (key === 'sourceCodeManagementUri' && (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))) {
+      note?.(`${field} is not an http(s) address; not sent`);
+      continue;
+    }
+    fields[field] = value;
+  }
+  return fields;
+}
+
 export interface ReimportRequest {
   readonly scanType: ScanType;
   readonly productName: string;
@@ -28,6 +73,10 @@ export interface ReimportRequest {
   readonly content: FileContent;
   /** Told what the operator should know about this reimport (a product found under another type). */
   readonly note?: (text: string) => void;
+  /** What the source knows of the scan (version, commit, branch, build, repository). */
+  readonly scan?: ScanFacts;
+  /** The report's digest (`digests.ts`), sent as the test's `build_id`. */
+  readonly digest?: string;
   /**
    * What this run's product directory says of the product (`productDirectory`): null when it was
    * not there; left out, the product is looked up before the upload.
@@ -67,6 +116,12 @@ export interface DefectDojoClientOptions {
   readonly uploadTimeoutMs: number;
   /** The largest report sent, in bytes (default: DefectDojo's own default DD_SCAN_FILE_MAX_SIZE, 100 MB). */
   readonly maxUploadBytes?: number;
+  /**
+   * `defectdojo.doNotReactivate`: every reimport sends `do_not_reactivate=true`, so a finding closed
+   * in DefectDojo (mitigated by hand or by an earlier reimport) stays closed when the report still
+   * holds it.
+   */
+  readonly doNotReactivate?: boolean;
 }
 
 /** DefectDojo's default DD_SCAN_FILE_MAX_SIZE: 100 MB, counted as bytes / 1048576. */
@@ -82,6 +137,10 @@ export class DefectDojoClient {
 
   /** Product type names by id, kept for the client's life (a renamed type only makes a note stale). */
   private readonly productTypeNames = new Map<number, Promise<string | undefined>>();
+
+  get doNotReactivate(): boolean {
+    return this.options.doNotReactivate === true;
+  }
 
   get maxUploadBytes(): number {
     return this.options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
@@ -112,6 +171,8 @@ export class DefectDojoClient {
       auto_create_context: 'true',
       close_old_findings: 'true',
       deduplication_on_engagement: 'true',
+      ...(this.options.doNotReactivate ? { do_not_reactivate: 'true' } : {}),
+      ...scanFactFields(request.digest ? { ...request.scan, buildId: request.digest } : request.scan, request.note),
     };
     const { contentType, body, length } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
     const operation = `reimport-scan of ${request.productName}`;
@@ -166,6 +227,31 @@ export class DefectDojoClient {
   }
 
   /**
+   * Every finding of one product, in any state, with a tag containing `issue:` (the findings issue
+   * push linked to an issue), every page; `tag` matches by substring, callers check again.
+   */
+  linkedFindings(productName: string): AsyncGenerator<unknown[]> {
+    return this.pages('/api/v2/findings/', { product_name: productName, tag: 'issue:', o: 'id' }, `linked findings of ${productName}`);
+  }
+
+  /**
+   * The findings of one product marked false positive, and those whose risk is accepted (two
+   * lists: the API's filters are ANDed), every page, as DefectDojo holds them.
+   */
+  async triagedFindings(productName: string): Promise<{ id: number; uniqueIdFromTool: string; falseP: boolean; riskAccepted: boolean }[]> {
+    const found = new Map<number, { id: number; uniqueIdFromTool: string; falseP: boolean; riskAccepted: boolean }>();
+    for (const flag of ['false_p', 'risk_accepted'] as const) {
+      for await (const results of this.pages<Record<string, unknown>>('/api/v2/findings/', { product_name: productName, [flag]: 'true', o: 'id' }, `triaged findings of ${productName}`)) {
+        for (const f of results) {
+          if (typeof f?.id !== 'number' || typeof f.unique_id_from_tool !== 'string' || f[flag] !== true) continue;
+          found.set(f.id, { id: f.id, uniqueIdFromTool: f.unique_id_from_tool, falseP: f.false_p === true, riskAccepted: f.risk_accepted === true });
+        }
+      }
+    }
+    return [...found.values()];
+  }
+
+  /**
    * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
    * filter matches substrings: checked again here), every page, as DefectDojo holds it.
    */
@@ -198,6 +284,22 @@ export class DefectDojoClient {
     await response.arrayBuffer();
   }
 
+  /**
+   * Every test of one scan type (`GET /api/v2/tests/?scan_type=…`, every page): its engagement's
+   * id, its title and its `build_id`, where the sync keeps the digest of the last report imported.
+   */
+  async tests(scanType: string): Promise<{ id: number; engagement: number; title: string; buildId: string }[]> {
+    return this.all(
+      '/api/v2/tests/',
+      `test list (${scanType})`,
+      (t: { id?: unknown; engagement?: unknown; title?: unknown; build_id?: unknown; scan_type?: unknown }) =>
+        typeof t?.id === 'number' && typeof t.engagement === 'number' && (t.scan_type === undefined || t.scan_type === scanType)
+          ? { id: t.id, engagement: t.engagement, title: typeof t.title === 'string' ? t.title : '', buildId: typeof t.build_id === 'string' ? t.build_id : '' }
+          : undefined,
+      { scan_type: scanType },
+    );
+  }
+
   /** Whether a product of exactly this name exists. */
   async productExists(name: string): Promise<boolean> {
     return (await this.product(name)) !== undefined;
@@ -226,8 +328,8 @@ export class DefectDojoClient {
    * pages; the others are read by `offset`, four at a time (read one by one through `next`, the
    * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
    */
-  private async all<E, T>(path: string, operation: string, pick: (entry: E) => T | undefined): Promise<T[]> {
-    const page = (offset: number) => this.page<E>(`${this.options.url}${path}?limit=${PAGE}&offset=${offset}`, operation);
+  private async all<E, T>(path: string, operation: string, pick: (entry: E) => T | undefined, query: Record<string, string> = {}): Promise<T[]> {
+    const page = (offset: number) => this.page<E>(`${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE), offset: String(offset) })}`, operation);
     const first = await page(0);
     if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no count');
     const offsets: number[] = [];

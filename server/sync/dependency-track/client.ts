@@ -1,4 +1,4 @@
-import { jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
+import { HttpError, jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
 import pLimit from 'p-limit';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 
@@ -15,6 +15,15 @@ export interface DependencyTrackProject {
   readonly name: string;
   readonly version?: string;
   readonly active: boolean;
+  /** The project's `vcs` external reference, when it has one: its source repository. */
+  readonly vcsUrl?: string;
+}
+
+/** A finding of Dependency-Track: its project's, component's and vulnerability's UUIDs (the FPF `matrix`). */
+export interface FindingRef {
+  readonly project: string;
+  readonly component: string;
+  readonly vulnerability: string;
 }
 
 export interface DependencyTrackClientOptions {
@@ -25,13 +34,17 @@ export interface DependencyTrackClientOptions {
 }
 
 function project(value: unknown): DependencyTrackProject | undefined {
-  const p = value as { uuid?: unknown; name?: unknown; version?: unknown; active?: unknown } | null;
+  const p = value as { uuid?: unknown; name?: unknown; version?: unknown; active?: unknown; externalReferences?: unknown } | null;
   if (!p || typeof p.uuid !== 'string' || typeof p.name !== 'string' || p.name.trim() === '') return undefined;
+  // CycloneDX external reference types; Dependency-Track serialises them in lower case.
+  const references = Array.isArray(p.externalReferences) ? (p.externalReferences as { type?: unknown; url?: unknown }[]) : [];
+  const vcs = references.find((r) => typeof r?.type === 'string' && r.type.toLowerCase() === 'vcs' && typeof r.url === 'string' && r.url.trim() !== '');
   return {
     uuid: p.uuid,
     name: p.name,
     ...(typeof p.version === 'string' && p.version.trim() !== '' ? { version: p.version } : {}),
     active: p.active !== false,
+    ...(vcs ? { vcsUrl: (vcs.url as string).trim() } : {}),
   };
 }
 
@@ -48,7 +61,7 @@ export class DependencyTrackClient {
    * is refused; answers the permissions the sync needs that the team lacks (empty when it has
    * them, or when the server does not list them).
    */
-  async missingPermissions(retry: RetryPolicy, onRetry?: OnRetry): Promise<string[]> {
+  async missingPermissions(retry: RetryPolicy, onRetry?: OnRetry, required: readonly string[] = REQUIRED_PERMISSIONS): Promise<string[]> {
     const operation = 'key check (team/self)';
     return retrying(
       async () => {
@@ -56,7 +69,7 @@ export class DependencyTrackClient {
         const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { permissions?: unknown } | null;
         if (!Array.isArray(body?.permissions)) return [];
         const held = new Set(body.permissions.map((p: { name?: unknown }) => p?.name));
-        return REQUIRED_PERMISSIONS.filter((name) => !held.has(name));
+        return required.filter((name) => !held.has(name));
       },
       retry,
       onRetry,
@@ -102,6 +115,55 @@ export class DependencyTrackClient {
     }
     // Dependency-Track filters inactive projects itself; the check here covers servers that ignore the parameter.
     return pages.flat().map((item) => project(item)!).filter((p) => !excludeInactive || p.active);
+  }
+
+  /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
+  async projectByUuid(uuid: string, retry: RetryPolicy, onRetry?: OnRetry): Promise<DependencyTrackProject | undefined> {
+    const operation = `project ${uuid}`;
+    return retrying(
+      async () => {
+        let response: Response;
+        try {
+          response = await send(SERVICE, operation, `${this.options.url}/api/v1/project/${encodeURIComponent(uuid)}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+        } catch (err) {
+          if (err instanceof HttpError && err.status === 404) return undefined;
+          throw err;
+        }
+        const found = project(await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
+        if (!found) throw new UnexpectedAnswerError(SERVICE, operation, 'the project has no uuid or name');
+        return found;
+      },
+      retry,
+      onRetry,
+    );
+  }
+
+  /** `GET /api/v1/analysis?project=&component=&vulnerability=`: the finding's analysis state; undefined when it has none (404). */
+  async analysisState(finding: FindingRef): Promise<string | undefined> {
+    const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+    const query = new URLSearchParams({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability });
+    let response: Response;
+    try {
+      response = await send(SERVICE, operation, `${this.options.url}/api/v1/analysis?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+    } catch (err) {
+      // 404 "No analysis exists." (or the finding is gone: the PUT says so).
+      if (err instanceof HttpError && err.status === 404) return undefined;
+      throw err;
+    }
+    const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { analysisState?: unknown } | null;
+    return typeof body?.analysisState === 'string' ? body.analysisState : undefined;
+  }
+
+  /** `PUT /api/v1/analysis`: records an analysis decision with a comment (VULNERABILITY_ANALYSIS); suppression is left as it is. */
+  async recordAnalysis(finding: FindingRef, analysisState: 'FALSE_POSITIVE' | 'NOT_AFFECTED', comment: string): Promise<void> {
+    const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+    const response = await send(SERVICE, operation, `${this.options.url}/api/v1/analysis`, {
+      method: 'PUT',
+      headers: { ...this.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability, analysisState, comment }),
+      timeoutMs: this.options.timeoutMs,
+    });
+    await response.arrayBuffer();
   }
 
   /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */

@@ -1,7 +1,8 @@
 import type { Connector, ConnectorContext } from '../connector.js';
 import { CredentialRefused, refusedAs } from '../credentials.js';
 import { HttpError } from '../http/request.js';
-import { DependencyTrackClient } from './client.js';
+import { DependencyTrackClient, REQUIRED_PERMISSIONS } from './client.js';
+import { writeBackTriage } from './triage.js';
 import { syncDependencyTrack } from './sync.js';
 
 /** `sync`: Dependency-Track projects, each FPF export reimported into its own DefectDojo product. */
@@ -9,6 +10,7 @@ export const dependencyTrackConnector: Connector = {
   source: 'dependencytrack',
   command: 'sync',
   noun: 'project',
+  scope: { parameter: 'project', pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, form: 'a Dependency-Track project UUID' },
   description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
 into its own DefectDojo product`,
   missing: ({ config, secrets }) => [
@@ -20,7 +22,9 @@ into its own DefectDojo product`,
     const url = loaded.config.sources.dependencytrack.url!;
     let missing: string[];
     try {
-      missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs));
+      // Writing DefectDojo's triage back records analyses: VULNERABILITY_ANALYSIS.
+      const required = [...REQUIRED_PERMISSIONS, ...(loaded.config.sources.dependencytrack.writeBackTriage ? ['VULNERABILITY_ANALYSIS'] : [])];
+      missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs), required);
     } catch (err) {
       // Versions without `team/self` answer 404: the project list then shows a refused key.
       if (err instanceof HttpError && err.status === 404) return;
@@ -28,15 +32,22 @@ into its own DefectDojo product`,
     }
     if (missing.length > 0) throw new CredentialRefused('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
   },
-  run: ({ loaded, options, defectDojo, retry, progress }) =>
-    syncDependencyTrack({
-      dependencyTrack: clientOf({ loaded, options }),
+  run: async ({ loaded, options, defectDojo, retry, progress, scope }) => {
+    const dependencyTrack = clientOf({ loaded, options });
+    const report = await syncDependencyTrack({
+      dependencyTrack,
       defectDojo,
       excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
+      ...(scope ? { only: scope } : {}),
       concurrency: options.concurrency,
       retry,
       progress,
-    }),
+    });
+    if (!loaded.config.sources.dependencytrack.writeBackTriage) return report;
+    const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
+    const triage = await writeBackTriage(products, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url!, retry, progress });
+    return { ...report, ok: report.ok && triage.failed === 0, triage };
+  },
 };
 
 function clientOf({ loaded, options }: Pick<ConnectorContext, 'loaded' | 'options'>): DependencyTrackClient {

@@ -1,4 +1,4 @@
-import { UploadTooLarge, type DefectDojoClient, type KnownProduct } from '../defectdojo/client.js';
+import { UploadTooLarge, type DefectDojoClient, type KnownProduct, type ScanFacts } from '../defectdojo/client.js';
 import { productDirectory } from '../defectdojo/products.js';
 import type { FileContent } from '../http/multipart.js';
 import { spool } from '../http/spool.js';
@@ -9,11 +9,15 @@ import { retrying, type RetryPolicy } from '../http/retry.js';
 import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
 import { countingFindings } from './count-findings.js';
+import { digestingFpf } from './fpf-digest.js';
+import { ImportedDigests, reportHash } from '../defectdojo/digests.js';
 
 export interface DependencyTrackSyncDeps {
   readonly dependencyTrack: DependencyTrackClient;
   readonly defectDojo: DefectDojoClient;
   readonly excludeInactive: boolean;
+  /** Only these project UUIDs (a one-project run); absent: every project. */
+  readonly only?: readonly string[];
   /** Projects in flight at once (each one export and one reimport). */
   readonly concurrency: number;
   readonly retry: RetryPolicy;
@@ -32,29 +36,36 @@ function labelOf(project: DependencyTrackProject): string {
 export const UNVERSIONED_TEST = '(no version)';
 
 /**
- * The export as an upload of known length: streamed on when Dependency-Track states its length
- * (`Content-Length`); otherwise (a chunked answer, as large exports come) spooled to a private
- * temporary file first, never held whole in memory. Either way an export above the upload limit
- * is refused before anything is sent to DefectDojo.
+ * The export as an upload of known length, read whole first so its digest is known before
+ * anything is sent: up to 4 MiB in memory, past that to a private temporary file (`spool`), never
+ * held whole in memory. An export above the upload limit is refused before anything is sent to
+ * DefectDojo: at once when Dependency-Track states its length (`Content-Length`), else as soon as
+ * more than the limit has arrived.
  */
-async function exportContent(project: DependencyTrackProject, exported: Response, body: AsyncIterable<Uint8Array>, limit: number): Promise<{ content: FileContent; dispose?: () => Promise<void> }> {
+async function exportContent(project: DependencyTrackProject, exported: Response, body: AsyncIterable<Uint8Array>, limit: number): Promise<{ content: FileContent; dispose: () => Promise<void> }> {
   const tooLarge = (bytes?: number) => new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
   const header = exported.headers.get('content-length');
   // A compressed answer's length is not the length of the bytes read from it.
-  if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
-    const length = Number(header);
-    if (length > limit) throw tooLarge(length);
-    return { content: { stream: body, length } };
-  }
+  if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding') && Number(header) > limit) throw tooLarge(Number(header));
   const spooled = await spool(body, limit, () => tooLarge());
   return { content: spooled, dispose: spooled.dispose };
+}
+
+/** What DefectDojo's test records of a project's scan: its version and its repository (a `vcs` external reference). */
+export function scanFactsOf(project: DependencyTrackProject): ScanFacts {
+  return { ...(project.version ? { version: project.version } : {}), ...(project.vcsUrl ? { sourceCodeManagementUri: project.vcsUrl } : {}) };
 }
 
 /**
  * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
  * A transient failure of either side retries the pair, since the export stream is spent.
  */
-async function syncProject(project: DependencyTrackProject, deps: DependencyTrackSyncDeps, products: ReadonlyMap<string, KnownProduct> | undefined): Promise<ItemResult> {
+async function syncProject(
+  project: DependencyTrackProject,
+  deps: DependencyTrackSyncDeps,
+  products: ReadonlyMap<string, KnownProduct> | undefined,
+  digests: ImportedDigests,
+): Promise<ItemResult> {
   const label = labelOf(project);
   const base = {
     label,
@@ -66,7 +77,7 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
   let attempts = 0;
   const notes: string[] = [];
   try {
-    const { counts, findings } = await retrying(
+    const { counts, findings, unchanged } = await retrying(
       async (n) => {
         attempts = n;
         const abandon = new AbortController();
@@ -76,9 +87,14 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
           const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
           if (!exported.body) throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
           const counting = countingFindings(exported.body);
-          const prepared = await exportContent(project, exported, noting(counting.stream, (err) => (exportFailure ??= err)), deps.defectDojo.maxUploadBytes);
+          const scan = scanFactsOf(project);
+          const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
+          const { hash, digest } = reportHash(target);
+          const prepared = await exportContent(project, exported, digestingFpf(noting(counting.stream, (err) => (exportFailure ??= err)), hash), deps.defectDojo.maxUploadBytes);
           dispose = prepared.dispose;
           const content = prepared.content;
+          const reportDigest = digest();
+          if (await digests.unchanged(SCAN_TYPES.dependencyTrack, reportDigest)) return { counts: undefined, findings: counting.count(), unchanged: true };
           const counts = await deps.defectDojo.reimport({
             scanType: SCAN_TYPES.dependencyTrack,
             productName: project.name,
@@ -87,9 +103,11 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
             filename: 'dependency-track-findings.json',
             content,
             note: (text) => notes.push(text),
+            scan,
+            digest: reportDigest,
             ...(products ? { product: products.get(project.name) ?? null } : {}),
           });
-          return { counts, findings: counting.count() };
+          return { counts, findings: counting.count(), unchanged: false };
         } catch (err) {
           // A download that broke off mid-stream fails the upload it feeds: name the download.
           if (exportFailure !== undefined) throw new TransportError('Dependency-Track', `FPF export of ${project.name}`, transportFailure(exportFailure));
@@ -103,6 +121,7 @@ async function syncProject(project: DependencyTrackProject, deps: DependencyTrac
       deps.retry,
       (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs),
     );
+    if (unchanged) return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts };
     return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
   } catch (err) {
     return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
@@ -126,15 +145,24 @@ export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promis
   let projects: DependencyTrackProject[];
   // DefectDojo's products are listed while Dependency-Track lists its projects.
   const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
+  const missing: ItemResult[] = [];
   try {
-    projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) =>
-      deps.progress.retry('project list', error, retry, delayMs),
-    );
+    if (deps.only) {
+      projects = [];
+      for (const uuid of deps.only) {
+        const found = await deps.dependencyTrack.projectByUuid(uuid, deps.retry, (error, retry, delayMs) => deps.progress.retry(`project ${uuid}`, error, retry, delayMs));
+        if (found) projects.push(found);
+        else missing.push({ label: uuid, product: '', engagement: ENGAGEMENTS.dependencytrack, test: '', scan_type: SCAN_TYPES.dependencyTrack, status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+      }
+    } else {
+      projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+    }
   } catch (err) {
     await pendingProducts;
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
   }
   const products = await pendingProducts;
-  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products));
-  return finishReport(head, items);
+  const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products, digests));
+  return finishReport(head, [...missing, ...items]);
 }

@@ -1,3 +1,4 @@
+import type { ScanFacts } from '../defectdojo/client.js';
 import { SCAN_TYPES, type ScanType } from '../defectdojo/scan-types.js';
 import { HttpError } from '../http/request.js';
 import type { GithubClient } from './client.js';
@@ -8,6 +9,8 @@ export interface Repository {
   readonly name: string;
   readonly fullName: string;
   readonly htmlUrl: string;
+  /** `default_branch`, when the listing gives it. */
+  readonly defaultBranch?: string;
 }
 
 export interface AlertKind {
@@ -24,6 +27,27 @@ export interface AlertKind {
   report(repository: Repository, alerts: readonly unknown[], known: ReadonlyMap<string, KnownAlert>): { document: unknown; kept?: readonly string[] };
   /** GitHub's answer when the feature is off for a repository: skipped, not failed. */
   readonly notEnabled: (error: HttpError) => boolean;
+  /** What this kind's alerts say of the scan, for the test in DefectDojo (`ScanFacts`). */
+  scan(repository: Repository, alerts: readonly unknown[]): ScanFacts;
+}
+
+const repositoryFacts = (repository: Repository): ScanFacts => (repository.htmlUrl ? { sourceCodeManagementUri: repository.htmlUrl } : {});
+
+/**
+ * Code scanning: the commit and branch of the latest analysis, read from the open alerts' most
+ * recent instances, the default branch's first (an open alert's most recent instance is on the
+ * latest analysis of its branch); none without an open alert.
+ */
+function codeScanningFacts(repository: Repository, alerts: readonly unknown[]): ScanFacts {
+  const instances = alerts
+    .map((a) => (a as { most_recent_instance?: { ref?: unknown; commit_sha?: unknown } } | null)?.most_recent_instance)
+    .filter((i): i is { ref: string; commit_sha: string } => typeof i?.ref === 'string' && typeof i.commit_sha === 'string' && /^[0-9a-f]{40,64}$/i.test(i.commit_sha));
+  const onDefault = repository.defaultBranch ? instances.find((i) => i.ref === `refs/heads/${repository.defaultBranch}`) : undefined;
+  const chosen = onDefault ?? instances[0];
+  return {
+    ...repositoryFacts(repository),
+    ...(chosen ? { commitHash: chosen.commit_sha, branchTag: chosen.ref.replace(/^refs\/heads\//, '') } : {}),
+  };
 }
 
 const PER_PAGE = 100;
@@ -54,6 +78,7 @@ export const ALERT_KINDS: readonly AlertKind[] = [
     list: (client, { owner, name }) =>
       collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
     report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
+    scan: codeScanningFacts,
     // 403 without Advanced Security, 404 before the first analysis.
     notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
   },
@@ -66,6 +91,8 @@ export const ALERT_KINDS: readonly AlertKind[] = [
       collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
     knownPrefix: 'dependabot/',
     report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
+    // Dependabot reads the manifests of the default branch.
+    scan: (repository) => ({ ...repositoryFacts(repository), ...(repository.defaultBranch ? { branchTag: repository.defaultBranch } : {}) }),
     notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
   },
   {
@@ -78,14 +105,22 @@ export const ALERT_KINDS: readonly AlertKind[] = [
         withoutSecret,
       ),
     report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
+    // Secret scanning covers the whole history: no one commit or branch.
+    scan: repositoryFacts,
     notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
   },
 ];
 
-function repositoryOf(value: unknown): Repository | undefined {
-  const r = value as { name?: unknown; full_name?: unknown; html_url?: unknown; owner?: { login?: unknown } } | null;
+export function repositoryOf(value: unknown): Repository | undefined {
+  const r = value as { name?: unknown; full_name?: unknown; html_url?: unknown; default_branch?: unknown; owner?: { login?: unknown } } | null;
   if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string') return undefined;
-  return { owner: r.owner.login, name: r.name, fullName: r.full_name, htmlUrl: typeof r.html_url === 'string' ? r.html_url : '' };
+  return {
+    owner: r.owner.login,
+    name: r.name,
+    fullName: r.full_name,
+    htmlUrl: typeof r.html_url === 'string' ? r.html_url : '',
+    ...(typeof r.default_branch === 'string' && r.default_branch !== '' ? { defaultBranch: r.default_branch } : {}),
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ import { boundedFetch, transportFailure, type Fetch } from '../../http/outbound.
 import { realClock, type WaitingClock } from '../clock.js';
 import { HttpError, TransportError } from '../http/request.js';
 import { isTransient, retrying, type RetryPolicy } from '../http/retry.js';
+import { ConditionalAnswers } from './conditional.js';
 import type { GithubTarget } from './targets.js';
 
 const AlertsOctokit = Octokit.plugin(paginateRest);
@@ -63,6 +64,12 @@ export interface GithubClientOptions {
   readonly clock?: WaitingClock;
   /** Told before a spent primary limit is waited out. */
   readonly onRateLimitWait?: (resource: RateLimitResource, waitMs: number) => void;
+  /**
+   * GET answers with ETags, shared by the clients of the process: each GET is made with
+   * `If-None-Match`, and a `304` is answered with the kept answer (pages included, so Octokit's
+   * paging follows the kept `Link`).
+   */
+  readonly conditional?: ConditionalAnswers;
 }
 
 /** The budget a call draws on, before its answer names it (`x-ratelimit-resource`). */
@@ -142,6 +149,11 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
   octokit.hook.wrap('request', async (request, requestOptions) => {
     const operation = operationOf(requestOptions);
     const resource = resourceOf(requestOptions.url);
+    const conditional = options.conditional;
+    const method = (requestOptions.method ?? 'GET').toUpperCase();
+    const key = conditional && method === 'GET' ? ConditionalAnswers.key(target.token, octokit.request.endpoint.parse(requestOptions).url) : undefined;
+    const kept = key ? conditional!.get(key) : undefined;
+    if (kept) requestOptions.headers['if-none-match'] = kept.etag;
     return retrying(
       async () => {
         // A 403/429 for a spent budget is not a failure of the call: it is made again after the reset, once.
@@ -150,10 +162,20 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
           try {
             const response = await request(requestOptions);
             exhausted(response.headers as Record<string, unknown>, resource);
+            if (key) {
+              conditional!.full++;
+              conditional!.keep(key, { status: response.status, url: response.url, headers: response.headers as Record<string, unknown>, data: response.data });
+            }
             return response;
           } catch (err) {
             if (!(err instanceof RequestError) || !err.response) throw new TransportError(SERVICE, operation, transportFailure(err, bounds));
             const headers = err.response.headers as Record<string, unknown>;
+            // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
+            if (err.status === 304 && kept) {
+              exhausted(headers, resource);
+              conditional!.notModified++;
+              return { status: kept.status, url: kept.url, headers: kept.headers, data: kept.data } as Awaited<ReturnType<typeof request>>;
+            }
             const data = err.response.data as { message?: unknown } | undefined;
             const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
             const retryAfter = header(headers, 'retry-after');

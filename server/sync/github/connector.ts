@@ -7,6 +7,7 @@ export const githubConnector: Connector = {
   source: 'github',
   command: 'sync-github',
   noun: 'alert list',
+  scope: { parameter: 'repository', pattern: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, form: 'a repository as owner/name' },
   description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
 repository of every GITHUB_TARGETS owner -> DefectDojo, one product
 per repository`,
@@ -14,7 +15,7 @@ per repository`,
     ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
     ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
   ],
-  run: ({ loaded, options, defectDojo, retry, progress }) =>
+  run: ({ loaded, options, defectDojo, retry, progress, conditional, scope }) =>
     syncGithub({
       targets: loaded.secrets.githubTargets!,
       clientFor: (target) =>
@@ -23,10 +24,12 @@ per repository`,
           retry,
           onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
           onRateLimitWait: (resource, waitMs) => progress.warn(`${target.server}: the ${resource} rate limit is spent; waiting ${Math.ceil(waitMs / 1000)} s for its reset`),
+          ...(conditional ? { conditional } : {}),
         }),
       defectDojo,
       concurrency: options.concurrency,
       retry,
       progress,
+      ...(scope ? { only: scope } : {}),
     }),
 };

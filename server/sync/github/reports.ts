@@ -127,10 +127,14 @@ export function dependabotReport(
       const heldSeverity = fromDefectDojoSeverity(held.severity);
       const heldIds = [...new Set(held.vulnerabilityIds)].sort();
       const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
-      if (heldSeverity !== severity || held.title !== summary || heldIds.join('\n') !== sentIds.join('\n')) kept.push(String(alert.number));
-      severity = heldSeverity;
-      summary = held.title;
-      identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
+      // Sent as DefectDojo holds it only when it differs: an unchanged alert keeps GitHub's own
+      // identifiers (order and types), so its report is the same bytes run after run.
+      if (heldSeverity !== severity || held.title !== summary || heldIds.join('\n') !== sentIds.join('\n')) {
+        kept.push(String(alert.number));
+        severity = heldSeverity;
+        summary = held.title;
+        identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
+      }
     }
     const description = [
       typeof advisory.description === 'string' ? advisory.description : '',

@@ -1,11 +1,12 @@
 import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
+import { ImportedDigests, reportDigest } from '../defectdojo/digests.js';
 import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS } from '../defectdojo/scan-types.js';
 import { refusedAs } from '../credentials.js';
 import { HttpError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 import { finishReport, message, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
-import { ALERT_KINDS, listRepositories, type AlertKind, type Repository } from './alerts.js';
+import { ALERT_KINDS, listRepositories, repositoryOf, type AlertKind, type Repository } from './alerts.js';
 import { SecondaryRateLimit, type GithubClient } from './client.js';
 import type { KnownAlert } from './reports.js';
 import type { GithubTarget } from './targets.js';
@@ -18,6 +19,8 @@ export interface GithubSyncDeps {
   readonly concurrency: number;
   readonly retry: RetryPolicy;
   readonly progress: Progress;
+  /** Only these repositories (`owner/name`; a one-repository run); absent: every repository of every owner. */
+  readonly only?: readonly string[];
 }
 
 interface Work {
@@ -26,7 +29,14 @@ interface Work {
   readonly repository: Repository;
 }
 
-async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, productExists: () => Promise<boolean>, products: ReadonlyMap<string, KnownProduct> | undefined): Promise<ItemResult> {
+async function syncKind(
+  work: Work,
+  kind: AlertKind,
+  deps: GithubSyncDeps,
+  productExists: () => Promise<boolean>,
+  products: ReadonlyMap<string, KnownProduct> | undefined,
+  digests: ImportedDigests,
+): Promise<ItemResult> {
   const { repository } = work;
   const base = {
     label: `${repository.fullName} ${kind.kind}`,
@@ -61,6 +71,12 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
       );
     }
     const content = Buffer.from(JSON.stringify(document));
+    const scan = kind.scan(repository, alerts);
+    const digest = reportDigest(
+      { scanType: kind.scanType, productName: repository.fullName, engagementName: ENGAGEMENTS.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate },
+      content,
+    );
+    if (await digests.unchanged(kind.scanType, digest)) return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts: 0 };
     const counts = await retrying(
       (n) => {
         attempts = n;
@@ -72,6 +88,8 @@ async function syncKind(work: Work, kind: AlertKind, deps: GithubSyncDeps, produ
           filename: `${kind.kind}.json`,
           content,
           note: (text) => notes.push(text),
+          scan,
+          digest,
           // Not in the directory: created by this run's first kind (under the configured type) or new.
           ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
         });
@@ -123,6 +141,51 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
   const startedAt = new Date();
   const failures: ItemResult[] = [];
   const work: Work[] = [];
+  if (deps.only) await namedRepositories(deps, deps.only, work, failures);
+  else await everyRepository(deps, work, failures);
+  for (const failure of failures) deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+  const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
+  const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+  const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+    const name = w.repository.fullName;
+    let exists: Promise<boolean> | undefined;
+    // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
+    // not true once an earlier kind made it: an empty list has nothing to close there.
+    const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
+    return (kind) => syncKind(w, kind, deps, productExists, products, digests);
+  });
+  return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
+}
+
+/**
+ * The named repositories (`GET /repos/{owner}/{repo}`), each on the first target that lists its
+ * owner (the public platform first); one no target lists, or GitHub does not show, is a failed item.
+ */
+async function namedRepositories(deps: GithubSyncDeps, names: readonly string[], work: Work[], failures: ItemResult[]): Promise<void> {
+  const clients = new Map<GithubTarget, GithubClient>();
+  for (const name of names) {
+    const [owner, repo] = name.split('/') as [string, string];
+    const target = deps.targets.find((t) => t.owners.some((o) => o.toLowerCase() === owner.toLowerCase()));
+    const failed = (reason: string) => failures.push({ label: name, product: name, engagement: ENGAGEMENTS.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
+    if (!target) {
+      failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
+      continue;
+    }
+    if (!clients.has(target)) clients.set(target, deps.clientFor(target));
+    const client = clients.get(target)!;
+    try {
+      const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
+      const repository = repositoryOf(data);
+      if (repository) work.push({ target, client, repository });
+      else failed('GitHub answered without the repository\'s name or owner');
+    } catch (err) {
+      failed(err instanceof HttpError && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : message(err));
+    }
+  }
+}
+
+/** Every repository of every owner of every target. */
+async function everyRepository(deps: GithubSyncDeps, work: Work[], failures: ItemResult[]): Promise<void> {
   for (const target of deps.targets) {
     const client = deps.clientFor(target);
     let viewer: Promise<string | undefined> | undefined;
@@ -144,15 +207,4 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
       }
     }
   }
-  for (const failure of failures) deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
-  const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
-  const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
-    const name = w.repository.fullName;
-    let exists: Promise<boolean> | undefined;
-    // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
-    // not true once an earlier kind made it: an empty list has nothing to close there.
-    const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
-    return (kind) => syncKind(w, kind, deps, productExists, products);
-  });
-  return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
 }

@@ -105,3 +105,54 @@ export async function createIssue(repo: IssueRepository, text: IssueText): Promi
   const given = new Set(data.labels.map((l) => (typeof l === 'string' ? l : l.name)).filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase()));
   return { url: data.html_url, droppedLabels: text.labels.filter((l) => !given.has(l.toLowerCase())) };
 }
+
+/** An issue named by its web address, with the target whose server serves it. */
+export interface IssueRef {
+  readonly target: GithubTarget;
+  readonly owner: string;
+  readonly repo: string;
+  readonly number: number;
+}
+
+/**
+ * The issue of an `issue:` tag's URL (`<server>/<owner>/<repo>/issues/<n>`, lowercased by
+ * DefectDojo; GitHub compares owner and repository names without case), on the first target
+ * whose server it starts with; undefined when no target serves it.
+ */
+export function issueRefOf(url: string, targets: readonly GithubTarget[]): IssueRef | undefined {
+  for (const target of targets) {
+    const base = `${target.server.toLowerCase()}/`;
+    if (!url.toLowerCase().startsWith(base)) continue;
+    const match = /^([A-Za-z0-9-]{1,39})\/([A-Za-z0-9._-]{1,100})\/issues\/(\d{1,12})$/.exec(url.slice(base.length));
+    if (match) return { target, owner: match[1]!, repo: match[2]!, number: Number(match[3]) };
+  }
+  return undefined;
+}
+
+/** What issue lifecycle reads of an issue. */
+export interface IssueState {
+  readonly state: 'open' | 'closed';
+  readonly closedAt?: Date;
+  readonly htmlUrl: string;
+}
+
+export async function issueState(client: GithubClient, ref: IssueRef): Promise<IssueState> {
+  const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: ref.owner, repo: ref.repo, issue_number: ref.number });
+  const closedAt = data.closed_at ? new Date(data.closed_at) : undefined;
+  return { state: data.state === 'closed' ? 'closed' : 'open', htmlUrl: data.html_url, ...(closedAt && !Number.isNaN(closedAt.getTime()) ? { closedAt } : {}) };
+}
+
+export async function commentOnIssue(client: GithubClient, ref: IssueRef, body: string): Promise<void> {
+  await client.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: ref.owner, repo: ref.repo, issue_number: ref.number, body });
+}
+
+/** Closes (with GitHub's `state_reason`) or reopens the issue. */
+export async function setIssueState(client: GithubClient, ref: IssueRef, state: 'open' | 'closed', stateReason?: 'completed' | 'not_planned'): Promise<void> {
+  await client.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
+    owner: ref.owner,
+    repo: ref.repo,
+    issue_number: ref.number,
+    state,
+    ...(stateReason ? { state_reason: stateReason } : {}),
+  });
+}

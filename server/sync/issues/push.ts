@@ -13,6 +13,7 @@ import { createIssue, resolveRepository, type IssueRepository } from './github-i
 import { IssueIndex } from './issue-index.js';
 import { issueText } from './issue-text.js';
 import type { GithubPacers } from './pacer.js';
+import { followIssues, type LifecycleReport } from './lifecycle.js';
 import { holdKeys, productKey, PushLockTimeout, repositoryKey, type PushLockOptions } from './push-locks.js';
 
 export interface IssuePushDeps {
@@ -44,6 +45,12 @@ export interface IssuePushReport {
   readonly deferred: number;
   /** Findings whose product names no repository of the configured targets. */
   readonly unresolved: number;
+  /** Issues closed because their finding is no longer active (see `lifecycle.ts`). */
+  readonly closed: number;
+  /** Issues reopened because their finding became active again after the issue was closed. */
+  readonly reopened: number;
+  /** Closed issues of active findings left closed: closed by hand after the finding's last status change. */
+  readonly keptClosed: number;
 }
 
 const LISTING_CONCURRENCY = 4;
@@ -84,20 +91,37 @@ async function candidates(products: readonly string[], deps: IssuePushDeps, fail
  * product and per repository (another push's findings are listed only after it tagged them), and
  * before creating, the finding's hash is looked up among the repository's issues (see
  * `IssueIndex`), so a crash between creating and tagging, a reimport that dropped the tag, or a
- * token whose labels GitHub drops never opens a second issue.
+ * token whose labels GitHub drops never opens a second issue. Then, under the same product locks,
+ * the issues opened before follow their findings (`followIssues`: closed, reopened).
  */
 export async function pushIssues(products: readonly string[], deps: IssuePushDeps): Promise<IssuePushReport> {
   const failures = { count: 0 };
   const counts = { opened: 0, relinked: 0, deferred: 0, unresolved: 0 };
-  const report = (): IssuePushReport => ({ opened: counts.opened, relinked: counts.relinked, failed: failures.count, deferred: counts.deferred, unresolved: counts.unresolved });
+  let lifecycle: LifecycleReport = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0 };
+  const report = (): IssuePushReport => ({
+    opened: counts.opened,
+    relinked: counts.relinked,
+    failed: failures.count + lifecycle.failed,
+    deferred: counts.deferred + lifecycle.deferred,
+    unresolved: counts.unresolved,
+    closed: lifecycle.closed,
+    reopened: lifecycle.reopened,
+    keptClosed: lifecycle.keptClosed,
+  });
   if (deps.maxIssuesPerRun === 0 || products.length === 0) return report();
   const unique = [...new Set(products)];
   const holder = randomUUID();
   const held = await holding(deps, unique.map(productKey), holder, { products: unique });
   if (!held) return { ...report(), failed: 1 };
+  // One client per target for the whole push, so its rate-limit state covers every call.
+  const clients = new Map<GithubTarget, GithubClient>();
+  const clientFor = (target: GithubTarget): GithubClient => {
+    if (!clients.has(target)) clients.set(target, deps.clientFor(target));
+    return clients.get(target)!;
+  };
   try {
     const findings = await candidates(unique, deps, failures);
-    const repositories = await resolveAll(findings, deps, failures);
+    const repositories = await resolveAll(findings, { ...deps, clientFor }, failures);
     const repositoryKeys = [...new Set([...repositories.values()].filter((r): r is IssueRepository => !!r?.hasIssues).map((r) => repositoryKey(r.target.server, r.fullName)))];
     const heldRepositories = await holding(deps, repositoryKeys, holder, { products: unique });
     if (!heldRepositories) return { ...report(), failed: failures.count + 1 };
@@ -106,6 +130,8 @@ export async function pushIssues(products: readonly string[], deps: IssuePushDep
     } finally {
       await heldRepositories();
     }
+    // Issues opened before (by any run) follow their findings, under the same product locks.
+    lifecycle = await followIssues(unique, { ...deps, clientFor, maxChangesPerRun: deps.maxIssuesPerRun });
   } finally {
     await held();
   }
@@ -125,12 +151,7 @@ async function holding(deps: IssuePushDeps, keys: readonly string[], holder: str
 
 /** The repository of every product with findings (read-only calls, made before the repository locks). */
 async function resolveAll(findings: readonly OpenFinding[], deps: IssuePushDeps, failures: { count: number }): Promise<Map<string, IssueRepository | undefined>> {
-  // One client per target for the whole push, so its rate-limit state covers every lookup.
-  const clients = new Map<GithubTarget, GithubClient>();
-  const clientFor = (target: GithubTarget): GithubClient => {
-    if (!clients.has(target)) clients.set(target, deps.clientFor(target));
-    return clients.get(target)!;
-  };
+  const clientFor = deps.clientFor;
   const resolved = new Map<string, IssueRepository | undefined>();
   for (const product of new Set(findings.map((f) => f.product))) {
     try {

@@ -1,5 +1,8 @@
-import express, { Router, type Express, type RequestHandler } from 'express';
+import express, { Router, type Express, type Request, type RequestHandler } from 'express';
 import { presentsBearer } from '../../auth/bearer.js';
+import { secretsEqual } from '../../auth/secrets.js';
+import { validationFailed } from '../../http/validation.js';
+import { readNotification } from './dependency-track-hook.js';
 import { apiHeaders } from '../../http/api-headers.js';
 import { errorHandler } from '../../http/error-handler.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -21,6 +24,41 @@ export interface SyncAppDeps {
   readonly version: string;
   /** `SYNC_TRIGGER_TOKEN`: when set, `POST /sync/{source}` and `/metrics` need it as a bearer. */
   readonly triggerToken?: string;
+  /** `SYNC_DEPENDENCY_TRACK_WEBHOOK_SECRET`: `POST /hooks/dependency-track` needs it; unset, the route is off. */
+  readonly webhookSecret?: string;
+}
+
+/** The largest notification read (a BOM_PROCESSED notification carries the whole BOM, base64). */
+export const HOOK_BODY_LIMIT = '32mb';
+
+/** The one scope parameter of a run (`?project=` / `?repository=`), checked; undefined without a query. */
+function scopeOf(req: Request, service: SyncService, source: string): { items: string[] } | undefined {
+  const names = Object.keys(req.query);
+  if (names.length === 0) return undefined;
+  const scope = service.scopeOf(source);
+  if (!scope) {
+    if (!service.sources.includes(source as never)) throw new AppError(404, 'unknown_source');
+    throw validationFailed(names.map((name) => ({ path: name, message: `${source} runs whole: it takes no query parameter` })));
+  }
+  const unknown = names.filter((n) => n !== scope.parameter);
+  if (unknown.length > 0) throw validationFailed(unknown.map((name) => ({ path: name, message: `unknown parameter (${source} takes ${scope.parameter})` })));
+  const value = req.query[scope.parameter];
+  if (typeof value !== 'string' || !scope.pattern.test(value)) throw validationFailed([{ path: scope.parameter, message: `must be ${scope.form}, once` }]);
+  return { items: [value] };
+}
+
+/**
+ * Dependency-Track's webhook publisher signs nothing: the secret comes as a bearer header or as
+ * the last path segment, compared in constant time (the path is scrubbed from every log line).
+ */
+function hookSecret(secret: string | undefined): RequestHandler {
+  return (req, _res, next) => {
+    if (secret === undefined) throw new AppError(404, 'not_found');
+    const inPath = typeof req.params.secret === 'string' ? req.params.secret : undefined;
+    const ok = inPath !== undefined ? secretsEqual(inPath, secret) : presentsBearer(req.headers, secret);
+    if (!ok) throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    next();
+  };
 }
 
 /** Open when no token is configured (the service warns at start); otherwise a constant-time bearer check. */
@@ -60,16 +98,18 @@ export function createSyncApp(deps: SyncAppDeps): Express {
     ],
   });
 
-  // No body is read: the source in the path is the whole request.
+  // No body is read: the source in the path (and a project or repository in the query) is the whole request.
   route(router, '/sync/:source', {
     post: [
       auth,
       async (req, res) => {
         if (!deps.service) throw new AppError(503, 'configuration_invalid');
-        const answer = await deps.service.start(String(req.params.source), 'trigger');
+        const source = String(req.params.source);
+        const scope = scopeOf(req, deps.service, source);
+        const answer = await deps.service.start(source, 'trigger', scope);
         switch (answer.outcome) {
           case 'started':
-            req.log?.info({ run_id: answer.runId, source: req.params.source }, 'run triggered');
+            req.log?.info({ run_id: answer.runId, source: req.params.source, ...(scope ? { items: scope.items } : {}) }, 'run triggered');
             res.status(202).json({ accepted: true, run_id: answer.runId });
             return;
           case 'busy':
@@ -82,6 +122,28 @@ export function createSyncApp(deps: SyncAppDeps): Express {
       },
     ],
   });
+
+  // Dependency-Track's notifications: the projects they name are synced (queued behind a run in progress).
+  const hook: RequestHandler[] = [
+    hookSecret(deps.webhookSecret),
+    express.json({ limit: HOOK_BODY_LIMIT, type: () => true }),
+    async (req, res) => {
+      if (!deps.service) throw new AppError(503, 'configuration_invalid');
+      if (!deps.service.sources.includes('dependencytrack')) throw new AppError(404, 'unknown_source');
+      const reading = readNotification(req.body);
+      if (reading.kind === 'invalid') throw validationFailed([{ path: 'notification', message: reading.message }]);
+      if (reading.kind === 'ignored') {
+        res.status(200).json({ accepted: false, group: reading.group, reason: 'group_not_synced' });
+        return;
+      }
+      const outcome = await deps.service.enqueue('dependencytrack', reading.projects);
+      if (outcome === 'stopping') throw new AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+      req.log?.info({ group: reading.group, projects: reading.projects, outcome }, 'Dependency-Track notification');
+      res.status(202).json({ accepted: true, group: reading.group, projects: reading.projects, queued: outcome === 'queued' });
+    },
+  ];
+  route(router, '/hooks/dependency-track', { post: hook });
+  route(router, '/hooks/dependency-track/:secret', { post: hook });
 
   const app = express();
   app.disable('x-powered-by');

@@ -29,7 +29,7 @@ export function scrubbingDestination(destination: DestinationStream, secrets: re
  * the raw values of the secret settings, and the trigger token.
  */
 export function serviceSecrets(loaded: LoadedConfig | undefined, env: Readonly<Record<string, string | undefined>>): string[] {
-  const raw = [...SECRET_SETTINGS, 'SYNC_TRIGGER_TOKEN'].map((name) => env[name]?.trim()).filter((v): v is string => !!v);
+  const raw = [...SECRET_SETTINGS, 'SYNC_TRIGGER_TOKEN', 'SYNC_DEPENDENCY_TRACK_WEBHOOK_SECRET'].map((name) => env[name]?.trim()).filter((v): v is string => !!v);
   return [...(loaded ? secretValues(loaded) : []), ...raw];
 }
 

@@ -11,6 +11,8 @@ export class SyncMetrics {
   readonly registry = new Registry();
   private readonly findings: Counter<'source'>;
   private readonly issues: Counter;
+  private readonly issuesClosed: Counter;
+  private readonly issuesReopened: Counter;
   private readonly lastSuccess: Gauge<'source'>;
   private readonly errors: Counter;
   private readonly runs: Counter<'source' | 'outcome'>;
@@ -28,6 +30,8 @@ export class SyncMetrics {
       registers,
     });
     this.issues = new Counter({ name: `${METRIC_PREFIX}issues_total`, help: 'GitHub issues opened for DefectDojo findings', registers });
+    this.issuesClosed = new Counter({ name: `${METRIC_PREFIX}issues_closed_total`, help: 'GitHub issues closed because their DefectDojo finding is no longer active', registers });
+    this.issuesReopened = new Counter({ name: `${METRIC_PREFIX}issues_reopened_total`, help: 'GitHub issues reopened because their DefectDojo finding became active again', registers });
     this.lastSuccess = new Gauge({
       name: `${METRIC_PREFIX}last_success_timestamp`,
       help: 'Unix time (seconds) at which the last fully successful run of a source ended; until one has since the service started, the time it started',
@@ -54,6 +58,8 @@ export class SyncMetrics {
       this.running.set({ source }, 0);
     }
     this.issues.inc(0);
+    this.issuesClosed.inc(0);
+    this.issuesReopened.inc(0);
     this.errors.inc(0);
   }
 
@@ -83,6 +89,12 @@ export class SyncMetrics {
 
   issuesOpened(count: number): void {
     if (count > 0) this.issues.inc(count);
+  }
+
+  /** Issue lifecycle after a run: issues closed and reopened. */
+  issuesChanged(closed: number, reopened: number): void {
+    if (closed > 0) this.issuesClosed.inc(closed);
+    if (reopened > 0) this.issuesReopened.inc(reopened);
   }
 
   errorsSeen(count: number): void {

@@ -56,6 +56,7 @@ export async function serveCommand(args: ParsedArgs, env: NodeJS.ProcessEnv, io:
   const locks = await locksFor(mongoUri, (key) => logger.error({ lock: key }, 'the lock of a running sync or issue push was taken over: another process may be doing the same work'));
   const version = packageVersion();
   const triggerToken = env.SYNC_TRIGGER_TOKEN?.trim() || undefined;
+  const webhookSecret = env.SYNC_DEPENDENCY_TRACK_WEBHOOK_SECRET?.trim() || undefined;
   const assembled = assemble({
     config,
     options: args.options,
@@ -85,7 +86,7 @@ export async function serveCommand(args: ParsedArgs, env: NodeJS.ProcessEnv, io:
   if (!triggerToken) logger.warn('SYNC_TRIGGER_TOKEN is not set: POST /sync/{source} and /metrics answer anyone who can reach the port');
   let listening;
   try {
-    listening = await listenSyncApp(assembled, { logger, version, ...(triggerToken ? { triggerToken } : {}) }, port, host);
+    listening = await listenSyncApp(assembled, { logger, version, ...(triggerToken ? { triggerToken } : {}), ...(webhookSecret ? { webhookSecret } : {}) }, port, host);
   } catch (err) {
     reportListenFailure(logger, err as NodeJS.ErrnoException);
     await locks.close();

@@ -11,9 +11,20 @@ import type { Timers } from './timers.js';
 export interface IssuePushOutcome {
   readonly opened: number;
   readonly failed: number;
+  /** Issues closed and reopened by issue lifecycle (absent: none). */
+  readonly closed?: number;
+  readonly reopened?: number;
 }
 
-export type RunReason = 'schedule' | 'trigger' | 'once';
+export type RunReason = 'schedule' | 'trigger' | 'once' | 'webhook';
+
+/**
+ * What a run covers: every item of the source (absent), or only these (Dependency-Track project
+ * UUIDs, GitHub `owner/name` repositories).
+ */
+export interface RunScope {
+  readonly items: readonly string[];
+}
 
 export interface RunResult {
   readonly runId: string;
@@ -32,8 +43,8 @@ export type StartAnswer =
 export interface SyncServiceDeps {
   /** The enabled sources. */
   readonly connectors: readonly Connector[];
-  /** Runs one connector once (configuration, clients and progress already bound). */
-  readonly runSource: (connector: Connector, log: Logger) => Promise<SourceReport>;
+  /** Runs one connector once (configuration, clients and progress already bound), over the scope when one is given. */
+  readonly runSource: (connector: Connector, log: Logger, scope?: RunScope) => Promise<SourceReport>;
   /** Opens issues for what the run brought in; absent when issue push is off. */
   readonly issuePush?: (report: SourceReport, log: Logger) => Promise<IssuePushOutcome>;
   readonly locks: SourceLocks;
@@ -53,6 +64,8 @@ export class SyncService {
   private readonly running = new Map<SourceName, Promise<RunResult>>();
   /** Sources between the in-process check and the lock, so two triggers in one tick cannot both pass. */
   private readonly claiming = new Set<SourceName>();
+  /** Items asked for (webhooks) while their source was busy: run together once it is free. */
+  private readonly queued = new Map<SourceName, Set<string>>();
   private stopping = false;
 
   constructor(private readonly deps: SyncServiceDeps) {}
@@ -61,8 +74,47 @@ export class SyncService {
     return this.deps.connectors.map((c) => c.source);
   }
 
+  /** How a run of an enabled source is narrowed to one item (`Connector.scope`); undefined when it cannot be, or the source is not enabled. */
+  scopeOf(source: string): Connector['scope'] {
+    return this.deps.connectors.find((c) => c.source === source)?.scope;
+  }
+
+  /**
+   * Runs `items` of `source` as soon as no other run of it holds its lock: now when it is free,
+   * else after the run in progress (items asked for meanwhile are run together). Answers whether
+   * they started now or wait.
+   */
+  async enqueue(source: SourceName, items: readonly string[]): Promise<'started' | 'queued' | 'unknown_source' | 'stopping'> {
+    if (!this.deps.connectors.some((c) => c.source === source)) return 'unknown_source';
+    if (this.stopping) return 'stopping';
+    const pending = this.queued.get(source) ?? new Set<string>();
+    for (const item of items) pending.add(item);
+    this.queued.set(source, pending);
+    return (await this.drain(source)) ? 'started' : 'queued';
+  }
+
+  /** Starts the queued items of a source when it is free; true when a run started. */
+  private async drain(source: SourceName): Promise<boolean> {
+    const pending = this.queued.get(source);
+    if (!pending || pending.size === 0 || this.stopping || this.running.has(source) || this.claiming.has(source)) return false;
+    const items = [...pending];
+    this.queued.delete(source);
+    const answer = await this.start(source, 'webhook', { items });
+    if (answer.outcome === 'started') return true;
+    // Held (by another process's lock): put back, tried again when a run of the source ends here.
+    const back = this.queued.get(source) ?? new Set<string>();
+    for (const item of items) back.add(item);
+    this.queued.set(source, back);
+    return false;
+  }
+
+  /** Items waiting for their source to be free. */
+  queuedItems(source: SourceName): readonly string[] {
+    return [...(this.queued.get(source) ?? [])];
+  }
+
   /** Starts a run of `source` unless one is in progress; answers without waiting for the run. */
-  async start(source: string, reason: RunReason): Promise<StartAnswer> {
+  async start(source: string, reason: RunReason, scope?: RunScope): Promise<StartAnswer> {
     const connector = this.deps.connectors.find((c) => c.source === source);
     if (!connector) return { outcome: 'unknown_source' };
     if (this.stopping) return { outcome: 'stopping' };
@@ -72,9 +124,11 @@ export class SyncService {
     try {
       const lease = await this.deps.locks.acquire(connector.source, runId);
       if (!lease) return { outcome: 'busy' };
-      const finished = this.execute(connector, runId, reason).finally(async () => {
+      const finished = this.execute(connector, runId, reason, scope).finally(async () => {
         this.running.delete(connector.source);
         await lease.release().catch((err: unknown) => this.deps.logger.warn({ err, source: connector.source }, 'lock release failed; it expires on its own'));
+        // Items a webhook asked for during this run.
+        void this.drain(connector.source).catch((err: unknown) => this.deps.logger.error({ source: connector.source, err: message(err) }, 'queued items could not start'));
       });
       this.running.set(connector.source, finished);
       return { outcome: 'started', runId, finished };
@@ -106,15 +160,15 @@ export class SyncService {
     }
   }
 
-  private async execute(connector: Connector, runId: string, reason: RunReason): Promise<RunResult> {
+  private async execute(connector: Connector, runId: string, reason: RunReason, scope?: RunScope): Promise<RunResult> {
     const { metrics, timers } = this.deps;
     const log = this.deps.logger.child({ run_id: runId, source: connector.source });
     const startedAt = timers.now();
     metrics.runStarted(connector.source);
-    log.info({ reason }, 'run started');
+    log.info({ reason, ...(scope ? { items: scope.items } : {}) }, 'run started');
     let result: RunResult;
     try {
-      const report = await this.deps.runSource(connector, log);
+      const report = await this.deps.runSource(connector, log, scope);
       metrics.findingsSent(connector.source, report.totals.findings);
       metrics.errorsSeen(report.totals.failed + (report.error ? 1 : 0));
       if (report.totals.synced > 0) this.deps.onDefectDojoAnswer?.();
@@ -128,6 +182,7 @@ export class SyncService {
           log.error({ err: message(err) }, 'issue push stopped');
         }
         metrics.issuesOpened(issues.opened);
+        metrics.issuesChanged(issues.closed ?? 0, issues.reopened ?? 0);
         metrics.errorsSeen(issues.failed);
       }
       result = { runId, source: connector.source, ok: report.ok && (issues?.failed ?? 0) === 0, report, ...(issues ? { issues } : {}) };

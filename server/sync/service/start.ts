@@ -10,6 +10,7 @@ import type { Connector } from '../connector.js';
 import { CONNECTORS } from '../connectors.js';
 import { DefectDojoClient } from '../defectdojo/client.js';
 import { githubClient, type GithubClient } from '../github/client.js';
+import { ConditionalAnswers } from '../github/conditional.js';
 import type { GithubTarget } from '../github/targets.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.js';
 import { PacerRegistry } from '../issues/pacer.js';
@@ -17,7 +18,7 @@ import { DEFAULT_PUSH_LOCK_WAIT } from '../issues/push-locks.js';
 import { pushIssues } from '../issues/push.js';
 import { humanProgress } from '../report.js';
 import { missingDefectDojo, SyncConfigError, type SyncConfig } from '../config.js';
-import { runConnector } from '../run.js';
+import { defectDojoClientFor, runConnector } from '../run.js';
 import { createSyncApp } from './app.js';
 import type { SourceLocks } from './locks.js';
 import { SyncMetrics } from './metrics.js';
@@ -86,7 +87,7 @@ export interface Assembled {
  * the service, so GitHub's budgets (content creation, and each rate-limit resource) span runs and
  * sources; pushes exclude each other per product and repository through the runs' locks.
  */
-function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts: SyncServiceParts, retry: RetryPolicy): SyncServiceDeps['issuePush'] {
+function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts: SyncServiceParts, retry: RetryPolicy, conditional: ConditionalAnswers): SyncServiceDeps['issuePush'] {
   const { config, secrets } = loaded;
   const targets = secrets.githubTargets;
   if (targets === undefined || config.github.maxIssuesPerRun === 0) return undefined;
@@ -94,7 +95,7 @@ function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts:
   const clients = new Map<GithubTarget, GithubClient>();
   const clientFor = (target: GithubTarget): GithubClient => {
     // A spent search budget is not waited for: the push lists the repository's issues instead.
-    if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 } }));
+    if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional }));
     return clients.get(target)!;
   };
   // The service's own timers, not the real clock: whatever time the service was given.
@@ -116,7 +117,7 @@ function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts:
     });
     log.info(
       { issues: outcome },
-      `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`,
+      `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.closed} closed, ${outcome.reopened} reopened, ${outcome.keptClosed} kept closed (closed by hand), ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`,
     );
     return outcome;
   };
@@ -133,16 +134,11 @@ export function assemble(parts: SyncServiceParts): Assembled {
   }
   const { config, secrets } = loaded;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...parts.retry, retries: parts.options.retries };
-  const defectDojo = new DefectDojoClient({
-    url: config.defectdojo.url!,
-    token: secrets.defectDojoToken!,
-    productType: config.defectdojo.productType,
-    maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
-    timeoutMs: parts.options.timeoutMs,
-    uploadTimeoutMs: parts.options.uploadTimeoutMs,
-  });
+  const defectDojo = defectDojoClientFor(loaded, parts.options);
   const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(READINESS_PROBE.totalMs), timers: parts.timers });
-  const issuePush = issuePushFor(loaded, defectDojo, parts, retry);
+  // GitHub answers with ETags, for every run and push of the process: an unchanged list costs no rate limit.
+  const conditional = new ConditionalAnswers();
+  const issuePush = issuePushFor(loaded, defectDojo, parts, retry, conditional);
   const connectors = enabledConnectors(loaded);
   metrics.sourcesEnabled(
     connectors.map((c) => c.source),
@@ -155,13 +151,14 @@ export function assemble(parts: SyncServiceParts): Assembled {
     logger: parts.logger,
     timers: parts.timers,
     onDefectDojoAnswer: () => readiness.defectDojoAnswered(),
-    runSource: (connector, log) =>
+    runSource: (connector, log, scope) =>
       runConnector(
         connector,
         loaded,
         parts.options,
         humanProgress(connector.source, connector.noun, (line) => log.info(line)),
         retry,
+        { conditional, ...(scope ? { scope: scope.items } : {}) },
       ),
     ...(issuePush ? { issuePush } : {}),
   });
@@ -189,7 +186,12 @@ export interface Listening {
 }
 
 /** Serves the HTTP surface of an assembled service. */
-export async function listenSyncApp(assembled: Assembled, parts: Pick<SyncServiceParts, 'logger' | 'version' | 'triggerToken'>, port: number, host?: string): Promise<Listening> {
+export async function listenSyncApp(
+  assembled: Assembled,
+  parts: Pick<SyncServiceParts, 'logger' | 'version' | 'triggerToken'> & { readonly webhookSecret?: string },
+  port: number,
+  host?: string,
+): Promise<Listening> {
   const app = createSyncApp({
     ...(assembled.service ? { service: assembled.service } : {}),
     readiness: assembled.readiness,
@@ -197,6 +199,7 @@ export async function listenSyncApp(assembled: Assembled, parts: Pick<SyncServic
     logger: parts.logger,
     version: parts.version,
     ...(parts.triggerToken ? { triggerToken: parts.triggerToken } : {}),
+    ...(parts.webhookSecret ? { webhookSecret: parts.webhookSecret } : {}),
   });
   const server = createServer(app);
   answerClientErrors(server);

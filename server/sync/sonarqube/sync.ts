@@ -1,4 +1,5 @@
 import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
+import { ImportedDigests, reportDigest } from '../defectdojo/digests.js';
 import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
@@ -69,6 +70,7 @@ async function syncKind(
   deps: SonarQubeSyncDeps,
   productExists: () => Promise<boolean>,
   products: ReadonlyMap<string, KnownProduct> | undefined,
+  digests: ImportedDigests,
 ): Promise<ItemResult> {
   const label = `${labelOf(project)} ${kind.kind}`;
   const testTitle = kind.testTitle(project);
@@ -83,6 +85,12 @@ async function syncKind(
       return { ...base, status: 'skipped', reason: `no open ${kind.kind} and no DefectDojo product yet`, attempts: 0 };
     }
     const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
+    // The digest leaves out the report's date (the day it was made): the same issues give the same digest.
+    const digest = reportDigest(
+      { scanType: SCAN_TYPES.sonarQube, productName: project.name, engagementName: ENGAGEMENTS.sonarqube, testTitle, doNotReactivate: deps.defectDojo.doNotReactivate },
+      Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))),
+    );
+    if (await digests.unchanged(SCAN_TYPES.sonarQube, digest)) return { ...base, status: 'synced', unchanged: true, attempts: 0 };
     const counts = await retrying(
       (n) => {
         attempts = n;
@@ -94,6 +102,7 @@ async function syncKind(
           filename: kind.filename,
           content,
           note: (text) => notes.push(text),
+          digest,
           // Not in the directory: created by this run's issues (under the configured type) or new.
           ...(products ? { product: products.get(project.name) ?? null } : {}),
         });
@@ -125,6 +134,7 @@ export async function syncSonarQube(deps: SonarQubeSyncDeps): Promise<SourceRepo
     return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
   }
   const products = await pendingProducts;
+  const digests = new ImportedDigests(deps.defectDojo, deps.progress);
   const items = await syncEachKind(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
     let exists: Promise<boolean> | undefined;
     // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
@@ -132,7 +142,7 @@ export async function syncSonarQube(deps: SonarQubeSyncDeps): Promise<SourceRepo
     const productExists = async () =>
       made || (products ? products.has(project.name) : await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
     return async (kind) => {
-      const result = await syncKind(project, kind, deps, productExists, products);
+      const result = await syncKind(project, kind, deps, productExists, products, digests);
       if (result.status === 'synced') made = true;
       return result;
     };

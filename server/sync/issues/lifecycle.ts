@@ -1,0 +1,159 @@
+import pLimit from 'p-limit';
+import type { Logger } from '../../logger.js';
+import type { DefectDojoClient } from '../defectdojo/client.js';
+import type { GithubClient } from '../github/client.js';
+import type { GithubTarget } from '../github/targets.js';
+import { retrying, type RetryPolicy } from '../http/retry.js';
+import { message } from '../report.js';
+import { closingComment, readLinkedFinding, reopeningComment, stateReasonFor, type LinkedFinding } from './finding-status.js';
+import { commentOnIssue, issueRefOf, issueState, setIssueState, type IssueRef } from './github-issues.js';
+import type { GithubPacers } from './pacer.js';
+
+export interface LifecycleDeps {
+  readonly defectDojo: DefectDojoClient;
+  readonly defectDojoUrl: string;
+  readonly targets: readonly GithubTarget[];
+  /** One client per target for the whole push (its rate-limit state covers every call). */
+  readonly clientFor: (target: GithubTarget) => GithubClient;
+  readonly pacersFor: (target: GithubTarget) => GithubPacers;
+  /** The most issues closed or reopened in one run (`github.maxIssuesPerRun`, counted apart from openings). */
+  readonly maxChangesPerRun: number;
+  readonly retry: RetryPolicy;
+  readonly log: Pick<Logger, 'info' | 'warn'>;
+}
+
+export interface LifecycleReport {
+  /** Issues closed because their finding is no longer active. */
+  readonly closed: number;
+  /** Issues reopened because their finding became active after the issue was closed. */
+  readonly reopened: number;
+  /** Closed issues of active findings left closed: closed (by hand) after the finding's last status change. */
+  readonly keptClosed: number;
+  /** Findings or issues that could not be handled (logged); tried again by the next run. */
+  readonly failed: number;
+  /** Changes left for a later run: the per-run cap or the hourly content budget was reached. */
+  readonly deferred: number;
+}
+
+const LISTING_CONCURRENCY = 4;
+
+type Change = { readonly kind: 'close' | 'reopen'; readonly finding: LinkedFinding; readonly ref: IssueRef; readonly url: string };
+
+/** What the issue of `finding` needs, if anything; `kept` when a closed issue stays closed. */
+export function decide(finding: LinkedFinding, issue: { state: 'open' | 'closed'; closedAt?: Date }): 'close' | 'reopen' | 'kept' | 'none' {
+  if (!finding.active) return issue.state === 'open' ? 'close' : 'none';
+  if (issue.state === 'open') return 'none';
+  // Reopened only when DefectDojo changed the finding's status after the issue was closed: an issue
+  // closed by hand while its finding stayed active stays closed until the finding is closed and
+  // re-activated. Both times are the servers' own clocks (GitHub's in whole seconds).
+  return finding.lastStatusUpdate && issue.closedAt && finding.lastStatusUpdate.getTime() > issue.closedAt.getTime() ? 'reopen' : 'kept';
+}
+
+/**
+ * Issue lifecycle for the products of a run: for every finding issue push linked to an issue (its
+ * `issue:` tag), the issue is closed with a comment when the finding is no longer active
+ * (`state_reason` completed when mitigated, not_planned for a false positive, out of scope, risk
+ * accepted or duplicate) and reopened with a comment when the finding is active again after the
+ * issue was closed. Every write takes a slot of the account's content-creation pacer, as creation
+ * does. Running it twice changes nothing the second time: each change is read back from GitHub's
+ * and DefectDojo's own state.
+ */
+export async function followIssues(products: readonly string[], deps: LifecycleDeps): Promise<LifecycleReport> {
+  const counts = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0 };
+  const changes: Change[] = [];
+  for (const [url, finding] of byIssue(await linkedFindings(products, deps, counts))) {
+    const ref = issueRefOf(url, deps.targets);
+    if (!ref) continue;
+    try {
+      const issue = await issueState(deps.clientFor(ref.target), ref);
+      const decision = decide(finding, issue);
+      if (decision === 'kept') counts.keptClosed++;
+      else if (decision !== 'none') changes.push({ kind: decision, finding, ref, url: issue.htmlUrl });
+    } catch (err) {
+      counts.failed++;
+      deps.log.warn({ finding: finding.id, product: finding.product, issue: url, err: message(err) }, 'issue lifecycle: issue could not be read; the next run tries again');
+    }
+  }
+  for (const [index, change] of changes.entries()) {
+    if (counts.closed + counts.reopened >= deps.maxChangesPerRun) {
+      counts.deferred = changes.length - index;
+      deps.log.info({ deferred: counts.deferred, max_issues_per_run: deps.maxChangesPerRun }, 'issue lifecycle: per-run cap reached; the rest waits for the next run');
+      break;
+    }
+    const outcome = await apply(change, deps);
+    if (outcome === 'deferred') {
+      counts.deferred = changes.length - index;
+      deps.log.warn({ deferred: counts.deferred }, 'issue lifecycle: hourly content-creation budget spent; the rest waits for a later run');
+      break;
+    }
+    if (outcome === 'failed') counts.failed++;
+    else if (change.kind === 'close') counts.closed++;
+    else counts.reopened++;
+  }
+  return counts;
+}
+
+/** The comment, then the state change, each in a paced slot. A failure between them leaves the comment; the next run writes both again. */
+async function apply(change: Change, deps: LifecycleDeps): Promise<'done' | 'deferred' | 'failed'> {
+  const { finding, ref } = change;
+  const client = deps.clientFor(ref.target);
+  const pacer = deps.pacersFor(ref.target).create;
+  const findingUrl = `${deps.defectDojoUrl}/finding/${finding.id}`;
+  try {
+    if (!(await pacer.slot())) return 'deferred';
+    await commentOnIssue(client, ref, change.kind === 'close' ? closingComment(finding, findingUrl) : reopeningComment(finding, findingUrl));
+    if (!(await pacer.slot())) return 'deferred';
+    if (change.kind === 'close') await setIssueState(client, ref, 'closed', stateReasonFor(finding.reason ?? 'inactive'));
+    else await setIssueState(client, ref, 'open');
+    deps.log.info({ finding: finding.id, product: finding.product, issue: change.url, ...(finding.reason ? { reason: finding.reason } : {}) }, change.kind === 'close' ? 'issue closed' : 'issue reopened');
+    return 'done';
+  } catch (err) {
+    deps.log.warn({ finding: finding.id, product: finding.product, issue: change.url, err: message(err) }, `issue lifecycle: issue not ${change.kind === 'close' ? 'closed' : 'reopened'}; the next run tries again`);
+    return 'failed';
+  }
+}
+
+/**
+ * Each issue once, with the finding that decides it: when several findings carry one issue (a
+ * finding re-created by a reimport and linked again), an active one (the latest changed) keeps the
+ * issue open; otherwise the latest changed inactive one says why it closes.
+ */
+function byIssue(findings: readonly LinkedFinding[]): Map<string, LinkedFinding> {
+  const time = (f: LinkedFinding) => f.lastStatusUpdate?.getTime() ?? 0;
+  const chosen = new Map<string, LinkedFinding>();
+  for (const finding of findings) {
+    for (const url of new Set(finding.issueUrls)) {
+      const held = chosen.get(url);
+      if (!held || (finding.active && !held.active) || (finding.active === held.active && time(finding) > time(held))) chosen.set(url, finding);
+    }
+  }
+  return chosen;
+}
+
+/** The linked findings of the products, in product and id order; a product that cannot be listed counts as one failure. */
+async function linkedFindings(products: readonly string[], deps: LifecycleDeps, counts: { failed: number }): Promise<LinkedFinding[]> {
+  const limit = pLimit(LISTING_CONCURRENCY);
+  const perProduct = await Promise.all(
+    products.map((product) =>
+      limit(async () => {
+        try {
+          return await retrying(async () => {
+            const found: LinkedFinding[] = [];
+            for await (const page of deps.defectDojo.linkedFindings(product)) {
+              for (const raw of page) {
+                const finding = readLinkedFinding(product, raw);
+                if (finding) found.push(finding);
+              }
+            }
+            return found;
+          }, deps.retry);
+        } catch (err) {
+          counts.failed++;
+          deps.log.warn({ product, err: message(err) }, 'issue lifecycle: linked findings could not be listed');
+          return [];
+        }
+      }),
+    ),
+  );
+  return perProduct.flat();
+}

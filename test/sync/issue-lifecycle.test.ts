@@ -1,0 +1,229 @@
+import assert from 'node:assert/strict';
+import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
+import { SCAN_TYPES } from '../../server/sync/defectdojo/scan-types.js';
+import { githubClient } from '../../server/sync/github/client.js';
+import type { GithubTarget } from '../../server/sync/github/targets.js';
+import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
+import { decide } from '../../server/sync/issues/lifecycle.js';
+import { PacerRegistry } from '../../server/sync/issues/pacer.js';
+import { pushIssues, type IssuePushDeps } from '../../server/sync/issues/push.js';
+import { memoryLocks } from '../../server/sync/service/locks.js';
+import { FakeDefectDojo, type FakeFinding } from '../support/fake-defectdojo.js';
+import { FakeGitHubAlerts, type FakeIssue } from '../support/fake-github-alerts.js';
+import { FAST_RETRY } from './support.js';
+
+const RETRY = { ...DEFAULT_RETRY, ...FAST_RETRY, retries: 0 };
+const PRODUCT = 'acme/api';
+
+function fpf(ids: readonly string[]): Uint8Array {
+  return Buffer.from(
+    JSON.stringify({
+      version: '1.2',
+      findings: ids.map((id) => ({
+        component: { uuid: `c-${id}`, name: 'lodash', version: '4.17.20' },
+        vulnerability: { uuid: `v-${id}`, vulnId: id, source: 'NVD', severity: 'HIGH' },
+        analysis: { isSuppressed: false },
+        matrix: `p:c-${id}:v-${id}`,
+      })),
+    }),
+  );
+}
+
+describe('issue lifecycle (issues follow their DefectDojo findings)', () => {
+  let dd: FakeDefectDojo;
+  let gh: FakeGitHubAlerts;
+  let defectDojo: DefectDojoClient;
+  let targets: GithubTarget[];
+  /** One clock for both fakes and the pacer: DefectDojo's status times and GitHub's closed_at compare on it. */
+  let now: number;
+  let sleeps: number[];
+  let pacers: PacerRegistry;
+  let logs: { level: string; obj: unknown; msg: string }[];
+
+  const advance = (ms = 60_000) => void (now += ms);
+
+  async function reimport(ids: readonly string[]): Promise<void> {
+    await defectDojo.reimport({ scanType: SCAN_TYPES.dependencyTrack, productName: PRODUCT, engagementName: 'Dependency-Track', testTitle: '1.0', filename: 'f.json', content: fpf(ids) });
+  }
+
+  function deps(overrides: Partial<IssuePushDeps> = {}): IssuePushDeps {
+    return {
+      defectDojo,
+      defectDojoUrl: dd.url,
+      targets,
+      clientFor: (target) => githubClient(target, { timeoutMs: 5000, retry: RETRY }),
+      pacersFor: (target) => pacers.for(target),
+      locks: memoryLocks(),
+      lockWait: { clock: { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, waitMs: 10_000, pollMs: 5 },
+      minSeverity: 'High',
+      maxIssuesPerRun: 50,
+      retry: RETRY,
+      log: {
+        info: ((obj: unknown, msg: string) => void logs.push({ level: 'info', obj, msg })) as never,
+        warn: ((obj: unknown, msg: string) => void logs.push({ level: 'warn', obj, msg })) as never,
+      },
+      ...overrides,
+    };
+  }
+
+  const findingOf = (id: string): FakeFinding => dd.findings().find((f) => f.finding.title.startsWith(`${id} `))!.finding;
+  const issueOf = (id: string): FakeIssue => gh.allIssues().find((i) => i.title.includes(id))!;
+  const push = async (overrides: Partial<IssuePushDeps> = {}) => {
+    const report = await pushIssues([PRODUCT], deps(overrides));
+    advance();
+    return report;
+  };
+
+  beforeEach(async () => {
+    now = Date.parse('2026-11-20T10:00:00Z');
+    dd = await FakeDefectDojo.start();
+    gh = await FakeGitHubAlerts.start({ token: 'ghp_publicToken0123456789abcdefABCDEFGH' });
+    dd.now = () => now;
+    gh.now = () => now;
+    defectDojo = new DefectDojoClient({ url: dd.url, token: dd.token, productType: 'R&D', timeoutMs: 5000, uploadTimeoutMs: 5000 });
+    targets = [{ server: gh.server, apiBase: gh.server, kind: 'public', owners: ['acme'], token: gh.token }];
+    sleeps = [];
+    pacers = new PacerRegistry({
+      now: () => now,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    });
+    logs = [];
+    gh.addRepo({ owner: 'acme', name: 'api' });
+  });
+  afterEach(async () => {
+    await Promise.all([dd.close(), gh.close()]);
+  });
+
+  it('closes the issue of a finding a reimport closed, as completed with a comment; a second run changes nothing', async () => {
+    await reimport(['CVE-2026-0001', 'CVE-2026-0002']);
+    assert.equal((await push()).opened, 2);
+    advance();
+    await reimport(['CVE-2026-0002']);
+    assert.equal(findingOf('CVE-2026-0001').isMitigated, true);
+    const report = await push();
+    assert.deepEqual(report, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 1, reopened: 0, keptClosed: 0 });
+    const closed = issueOf('CVE-2026-0001');
+    assert.equal(closed.state, 'closed');
+    assert.equal(closed.stateReason, 'completed');
+    assert.equal(closed.comments?.length, 1);
+    assert.match(closed.comments![0]!.body, new RegExp(`^Closed by Gatehouse: \\[DefectDojo finding ${findingOf('CVE-2026-0001').id}\\]\\(${dd.url}/finding/\\d+\\) is mitigated`));
+    assert.equal(issueOf('CVE-2026-0002').state, 'open');
+    // The comment is written before the state changes.
+    const writes = gh.calls.filter((c) => c.route === 'issue_comments' || c.route === 'update_issue').map((c) => c.route);
+    assert.deepEqual(writes, ['issue_comments', 'update_issue']);
+    const again = await push();
+    assert.deepEqual(again, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.equal(closed.comments?.length, 1);
+    assert.equal(gh.count('update_issue'), 1);
+  });
+
+  for (const [name, change, reason] of [
+    ['a false positive', { falseP: true }, /is marked as a false positive/],
+    ['out of scope', { outOfScope: true }, /is marked as out of scope/],
+    ['a risk accepted', { riskAccepted: true, active: false }, /has its risk accepted/],
+    ['a duplicate', { duplicate: true, active: false }, /is marked as a duplicate/],
+  ] as const) {
+    it(`closes the issue of ${name} as not_planned, saying why`, async () => {
+      await reimport(['CVE-2026-0001']);
+      await push();
+      dd.setStatus(findingOf('CVE-2026-0001').id, change);
+      assert.equal(findingOf('CVE-2026-0001').active, false);
+      const report = await push();
+      assert.equal(report.closed, 1);
+      const issue = issueOf('CVE-2026-0001');
+      assert.equal(issue.state, 'closed');
+      assert.equal(issue.stateReason, 'not_planned');
+      assert.match(issue.comments![0]!.body, reason);
+    });
+  }
+
+  it('reopens the issue with a comment when a reimport re-activates its finding, and only once', async () => {
+    await reimport(['CVE-2026-0001']);
+    await push();
+    await reimport([]);
+    await push();
+    assert.equal(issueOf('CVE-2026-0001').state, 'closed');
+    await reimport(['CVE-2026-0001']);
+    assert.equal(findingOf('CVE-2026-0001').active, true);
+    const report = await push();
+    assert.deepEqual(report, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 1, keptClosed: 0 });
+    const issue = issueOf('CVE-2026-0001');
+    assert.equal(issue.state, 'open');
+    assert.equal(issue.stateReason, 'reopened');
+    assert.match(issue.comments!.at(-1)!.body, /^Reopened by Gatehouse: \[DefectDojo finding \d+\]\(.*\) became active again on 2026-/);
+    assert.equal((await push()).reopened, 0);
+    assert.equal(issue.comments!.length, 2);
+  });
+
+  it('an issue closed by hand stays closed while its finding stays active, and is reopened once the finding is re-activated after that', async () => {
+    await reimport(['CVE-2026-0001']);
+    await push();
+    const issue = issueOf('CVE-2026-0001');
+    gh.setIssueState(issue, 'closed', 'not_planned');
+    advance();
+    // Reimports that leave the finding active change nothing.
+    await reimport(['CVE-2026-0001']);
+    const kept = await push();
+    assert.deepEqual(kept, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 1 });
+    assert.equal(issue.state, 'closed');
+    assert.equal(issue.comments, undefined);
+    // Fixed, then back: the re-activation comes after the hand close.
+    await reimport([]);
+    assert.equal((await push()).closed, 0, 'a closed issue of an inactive finding is left as it is');
+    await reimport(['CVE-2026-0001']);
+    const reopened = await push();
+    assert.equal(reopened.reopened, 1);
+    assert.equal(issue.state, 'open');
+  });
+
+  it('decides on the two clocks: DefectDojo status changed after GitHub closed the issue, never before or without times', () => {
+    const closedAt = new Date('2026-11-20T10:00:00Z');
+    const finding = (active: boolean, at?: string) => ({ id: 1, product: 'p', issueUrls: ['u'], active, ...(at ? { lastStatusUpdate: new Date(at) } : {}) });
+    assert.equal(decide(finding(true, '2026-11-20T10:00:00.500Z'), { state: 'closed', closedAt }), 'reopen');
+    assert.equal(decide(finding(true, '2026-11-20T10:00:00Z'), { state: 'closed', closedAt }), 'kept');
+    assert.equal(decide(finding(true), { state: 'closed', closedAt }), 'kept');
+    assert.equal(decide(finding(true, '2026-11-20T10:00:01Z'), { state: 'closed' }), 'kept');
+    assert.equal(decide(finding(false, '2026-11-20T10:00:01Z'), { state: 'open' }), 'close');
+    assert.equal(decide(finding(false), { state: 'closed', closedAt }), 'none');
+    assert.equal(decide(finding(true), { state: 'open' }), 'none');
+  });
+
+  it('paces every write like creation and stops at the per-run cap; the rest is closed by the next run', async () => {
+    const ids = ['CVE-2026-0001', 'CVE-2026-0002', 'CVE-2026-0003'];
+    await reimport(ids);
+    await push();
+    await reimport([]);
+    sleeps.length = 0;
+    const capped = await push({ maxIssuesPerRun: 2 });
+    assert.equal(capped.closed, 2);
+    assert.equal(capped.deferred, 1);
+    assert.equal(gh.allIssues().filter((i) => i.state === 'closed').length, 2);
+    // Four writes (two comments, two closes), each at least a second after the one before.
+    assert.ok(sleeps.filter((ms) => ms >= 999).length >= 3, `sleeps: ${sleeps.join(',')}`);
+    const rest = await push({ maxIssuesPerRun: 2 });
+    assert.equal(rest.closed, 1);
+    assert.equal(gh.allIssues().filter((i) => i.state === 'closed').length, 3);
+  });
+
+  it('a failed close is counted, logged and done by the next run; an issue on no configured server is left alone', async () => {
+    await reimport(['CVE-2026-0001', 'CVE-2026-0002']);
+    await push();
+    // A finding of this product linked to an issue elsewhere.
+    const other = findingOf('CVE-2026-0002');
+    other.tags = ['issue:https://elsewhere.example/acme/api/issues/9'];
+    await reimport([]);
+    gh.faults.inject('update_issue', { status: 502, body: { message: 'Server Error' } });
+    const failed = await push();
+    assert.equal(failed.failed, 1);
+    assert.equal(failed.closed, 0);
+    assert.ok(logs.some((l) => l.level === 'warn' && /issue not closed/.test(l.msg)));
+    const retried = await push();
+    assert.equal(retried.closed, 1);
+    assert.equal(retried.failed, 0);
+    assert.equal(issueOf('CVE-2026-0001').state, 'closed');
+    assert.equal(issueOf('CVE-2026-0002').state, 'open', 'the issue of the other tag was not touched');
+  });
+});
