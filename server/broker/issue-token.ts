@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
 import { platformRetryAfter } from '../platform/errors.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
+import { applicableRule, ceilingOf, PolicyDenied } from './policy/authorize.js';
 import type { BrokerSettings } from './settings.js';
 import { exchangeToken, ExchangeRefused } from './token-exchange.js';
 import { verifyOidcToken, type OidcDeps } from './verify-oidc.js';
@@ -67,8 +68,13 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
   if (!settings.tokenPermissions.ok) {
     throw new AppError(400, 'invalid_token_permissions', {}, { cause: settings.tokenPermissions.error });
   }
+  if (!settings.policy.ok) throw new AppError(500, 'invalid_policy', {}, { cause: settings.policy.error });
   if (!settings.platforms.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.platforms.error });
 
+  const tokenPermissions = settings.tokenPermissions.value;
+  const policy = settings.policy.value;
+  // Which rule let the token through, for the log line.
+  let applied: { readonly entry: string; readonly rule: number } | undefined;
   let exchanged;
   try {
     exchanged = await exchangeToken(
@@ -77,7 +83,13 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
         platforms: settings.platforms.value,
         audiences: settings.audiences,
         allowedRepositories: settings.allowedRepositories,
-        permissions: settings.tokenPermissions.value,
+        permissions: !policy
+          ? tokenPermissions
+          : (caller) => {
+              const { entry, rule } = applicableRule(policy, caller);
+              applied = { entry, rule: rule.index };
+              return ceilingOf(rule, tokenPermissions);
+            },
       },
       request,
     );
@@ -98,6 +110,7 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
       permissions: minted.permissions,
       token_sha256: fingerprint(minted.token),
       expires_at: minted.expiresAt,
+      ...(applied ? { policy_entry: applied.entry, policy_rule: applied.rule } : {}),
       ...request.context,
     },
   };
@@ -113,6 +126,8 @@ function toHttpError(err: unknown): unknown {
   if (err instanceof ExchangeRefused) {
     return err.kind === 'app_unconfigured' ? new AppError(503, 'app_unconfigured', {}, { cause: err.cause }) : new AppError(403, err.kind);
   }
+  // The reason is coarse; which rules were tried, and on which claim each failed, goes to the log (the cause).
+  if (err instanceof PolicyDenied) return new AppError(403, 'policy_denied', { reason: err.reason }, { cause: err });
   if (err instanceof AppNotInstalled) return new AppError(404, 'app_not_installed', {}, { cause: err });
   if (err instanceof InstallationLookupFailed) return new AppError(500, 'platform_installation_lookup_failed', {}, { cause: err, headers: retryHint(err) });
   if (err instanceof MintFailed) return new AppError(502, 'mint_failed', {}, { cause: err, headers: retryHint(err) });
