@@ -148,7 +148,7 @@ function asked(request: TokenRequest, ceiling: Permissions): Permissions {
 }
 
 /** The main broker's answers to the exchange's failures (spec error table of `POST /token`). */
-function toHttpError(err: unknown): unknown {
+export function toHttpError(err: unknown): unknown {
   if (err instanceof OidcTokenRejected) return new AppError(401, 'invalid_oidc_token', { reason: err.reason }, { cause: err });
   if (err instanceof OidcKeySetUnavailable) {
     const retryAfter = String(err.retryAfterSeconds);
