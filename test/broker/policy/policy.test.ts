@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { decide, entryFor } from '../../../server/broker/policy/evaluate.js';
 import { parsePolicy, PolicyError } from '../../../server/broker/policy/parse.js';
 
@@ -98,6 +99,27 @@ describe('trust policy: parsing', () => {
       assert.equal(err.message, `BROKER_POLICY is invalid at line ${line}, column ${column}: ${err.detail}`);
     });
   }
+
+  it('any text, or any JSON document, is a policy or a PolicyError with a position inside the text (property)', () => {
+    const texts = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.json({ maxDepth: 5 }),
+      fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify({ repositories: { 'a/b': [{ if: v }] } })),
+      fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify({ repositories: { 'a/b': [{ permissions: v, sign: v }] } })),
+    );
+    fc.assert(
+      fc.property(texts, (text) => {
+        try {
+          parsePolicy(text);
+        } catch (err) {
+          assert.ok(err instanceof PolicyError, String(err));
+          const lines = text.split(/\r\n|\r|\n/).length;
+          assert.ok(err.line >= 1 && err.line <= lines + 1 && err.column >= 1, `${err.line}:${err.column} of ${lines} lines`);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
 
   it('never quotes more than a bounded key back', () => {
     const err = refusal(`repositories:\n  ${'x'.repeat(500)}: []\n`);
