@@ -41,7 +41,13 @@ export function settingsSource<T>(env: () => Env, keys: readonly string[], parse
     const current = env();
     // Compared value by value: this runs on every request (a JSON key per call showed in profiles).
     let changed = !lastValues || !last;
-    for (let i = 0; !changed && i < keys.length; i++) changed = current[keys[i]!] !== lastValues![i];
+    for (let i = 0; !changed && i < keys.length; i++) {
+      const value = current[keys[i]!];
+      changed = value !== lastValues![i];
+      // Equal text from a fresh copy of the environment: keep this copy's string, so the next
+      // requests compare it by identity, not by content (BROKER_POLICY may be 100 KB).
+      lastValues![i] = value;
+    }
     if (changed) {
       last = { value: parse(current) };
       lastValues = keys.map((k) => current[k]);

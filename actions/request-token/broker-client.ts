@@ -39,6 +39,8 @@ export interface BrokerToken {
   readonly token: string;
   readonly expiresAt: string;
   readonly repository: string;
+  /** JSON of what the token carries, as the broker said; empty when it did not say. */
+  readonly permissions: string;
 }
 
 /**
@@ -62,7 +64,7 @@ export type TokenAnswer = { readonly status: number; readonly body: string } | {
  * refused, DNS failure, no complete answer within the call's bound): only then is the fallback
  * address tried.
  */
-export async function postTokenRequest(http: ActionHttp, brokerUrl: string, body: Record<string, string>): Promise<TokenAnswer> {
+export async function postTokenRequest(http: ActionHttp, brokerUrl: string, body: Readonly<Record<string, unknown>>): Promise<TokenAnswer> {
   let url: string;
   try {
     url = new URL('token', brokerUrl.endsWith('/') ? brokerUrl : `${brokerUrl}/`).href;

@@ -2,6 +2,7 @@ import type { ActionsCore } from '../shared/core.js';
 import { baseUrl, booleanInput, InputError, optionalInput } from '../shared/inputs.js';
 import type { ActionHttp } from '../shared/http.js';
 import { spaceControlCharacters } from '../../server/http/control-characters.js';
+import { requestedPermissions } from './permission-inputs.js';
 import { brokerSaid, fetchOidcToken, parseObject, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
 
 export const DEFAULT_AUDIENCE = 'gatehouse-broker';
@@ -27,6 +28,8 @@ interface Settings {
   readonly audience: string;
   readonly revoke: boolean;
   readonly failOnError: boolean;
+  /** From the `permission-<name>` inputs; undefined when none is set (the broker's ceiling applies). */
+  readonly permissions: Readonly<Record<string, string>> | undefined;
 }
 
 function readSettings(core: TokenCore): Settings {
@@ -38,6 +41,7 @@ function readSettings(core: TokenCore): Settings {
     audience: optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE,
     revoke: booleanInput(core, 'revoke', true),
     failOnError: booleanInput(core, 'fail-on-error', false),
+    permissions: requestedPermissions(core),
   };
 }
 
@@ -48,10 +52,11 @@ async function obtain({ core, http, env }: RequestTokenDeps, settings: Settings,
 
   const oidcToken = await fetchOidcToken(http, core, env, settings.audience);
 
-  const body: Record<string, string> = { oidcToken, owner: repository[1]!, repo: repository[2]! };
+  const body: Record<string, unknown> = { oidcToken, owner: repository[1]!, repo: repository[2]! };
   for (const [field, name] of [['ref', 'GITHUB_REF'], ['runId', 'GITHUB_RUN_ID'], ['sha', 'GITHUB_SHA']] as const) {
     if (env[name]) body[field] = env[name];
   }
+  if (settings.permissions) body.permissions = settings.permissions;
   let answer = await postTokenRequest(http, brokerUrl, body);
   // Only an address the workflow named: the OIDC token is never sent anywhere else.
   if ('noAnswer' in answer && settings.fallbackUrl) {
@@ -70,11 +75,20 @@ async function obtain({ core, http, env }: RequestTokenDeps, settings: Settings,
     token,
     expiresAt: typeof parsed?.expires_at === 'string' ? parsed.expires_at : '',
     repository: typeof parsed?.repository === 'string' ? parsed.repository : `${repository[1]}/${repository[2]}`,
+    // A broker from before per-request permissions sends none: the output stays empty then.
+    permissions: carriedPermissions(parsed?.permissions),
   };
 }
 
+/** The answer's `permissions` as one JSON line, kept only when it is a flat object of words. */
+function carriedPermissions(raw: unknown): string {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return '';
+  const entries = Object.entries(raw).filter(([name, access]) => /^[a-z_]{1,64}$/.test(name) && typeof access === 'string' && /^[a-z]{1,16}$/.test(access));
+  return JSON.stringify(Object.fromEntries(entries));
+}
+
 const emptyOutputs = (core: TokenCore) => {
-  for (const name of ['token', 'expires-at', 'repository']) core.setOutput(name, '');
+  for (const name of ['token', 'expires-at', 'repository', 'permissions']) core.setOutput(name, '');
 };
 
 /**
@@ -106,6 +120,7 @@ export async function run(deps: RequestTokenDeps): Promise<void> {
     core.setOutput('token', result.token);
     core.setOutput('expires-at', result.expiresAt);
     core.setOutput('repository', result.repository);
+    core.setOutput('permissions', result.permissions);
     if (settings.revoke) {
       core.saveState('token', result.token);
       core.saveState('expires-at', result.expiresAt);

@@ -5,7 +5,10 @@ import { isJsonObject, present } from '../http/json-body.js';
 import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
 import { platformRetryAfter } from '../platform/errors.js';
+import { repositoryPermissionProblem } from '../platform/permission-vocabulary.js';
+import { narrowedTo, type Access, type Permissions } from '../platform/permissions.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
+import { applicableRule, ceilingOf, PolicyDenied } from './policy/authorize.js';
 import type { BrokerSettings } from './settings.js';
 import { exchangeToken, ExchangeRefused } from './token-exchange.js';
 import { verifyOidcToken, type OidcDeps } from './verify-oidc.js';
@@ -14,6 +17,8 @@ export interface TokenRequest {
   readonly oidcToken: string;
   readonly owner: string;
   readonly repo: string;
+  /** What the caller asks for; the token carries it narrowed by the ceiling and the installation's grant. */
+  readonly permissions?: Permissions;
   /** Logged only; never authorise anything. */
   readonly context: { readonly ref?: string; readonly runId?: string; readonly sha?: string };
 }
@@ -22,6 +27,8 @@ export interface TokenResponse {
   readonly token: string;
   readonly expires_at: string;
   readonly repository: string;
+  /** What the token really carries, as the platform's mint answer says. */
+  readonly permissions: Readonly<Record<string, string>>;
 }
 
 export interface IssueTokenDeps extends OidcDeps, RepositoryTokenDeps {
@@ -41,6 +48,7 @@ export function parseTokenRequest(body: unknown): TokenRequest {
   if (typeof oidcToken !== 'string' || typeof owner !== 'string' || typeof repo !== 'string') {
     throw new AppError(400, 'invalid_request', { message: 'oidcToken, owner and repo must be strings' });
   }
+  const permissions = requestedPermissions(body.permissions);
   const ref = loggable(body.ref);
   const runId = loggable(body.runId);
   const sha = loggable(body.sha);
@@ -48,8 +56,27 @@ export function parseTokenRequest(body: unknown): TokenRequest {
     oidcToken,
     owner,
     repo,
+    ...(permissions ? { permissions } : {}),
     context: { ...(ref ? { ref } : {}), ...(runId ? { runId } : {}), ...(sha ? { sha } : {}) },
   };
+}
+
+/**
+ * The optional `permissions` object: names of GitHub's repository permissions, each `read` or
+ * `write` (the vocabulary of TOKEN_PERMISSIONS). A name outside it is a malformed request, not
+ * "asking for more": it could never be granted, and the caller should hear so.
+ */
+function requestedPermissions(raw: unknown): Permissions | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isJsonObject(raw)) throw new AppError(400, 'invalid_request', { message: 'permissions must be an object of permission names to read or write' });
+  const out: Record<string, Access> = {};
+  for (const [name, access] of Object.entries(raw)) {
+    if (access !== 'read' && access !== 'write') throw new AppError(400, 'invalid_request', { message: 'permissions values must be read or write' });
+    const problem = repositoryPermissionProblem(name, access);
+    if (problem) throw new AppError(400, 'invalid_request', { message: `permissions ${problem}` });
+    out[name] = access;
+  }
+  return out;
 }
 
 /**
@@ -67,8 +94,13 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
   if (!settings.tokenPermissions.ok) {
     throw new AppError(400, 'invalid_token_permissions', {}, { cause: settings.tokenPermissions.error });
   }
+  if (!settings.policy.ok) throw new AppError(500, 'invalid_policy', {}, { cause: settings.policy.error });
   if (!settings.platforms.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.platforms.error });
 
+  const tokenPermissions = settings.tokenPermissions.value;
+  const policy = settings.policy.value;
+  // Which rule let the token through, for the log line.
+  let applied: { readonly entry: string; readonly rule: number } | undefined;
   let exchanged;
   try {
     exchanged = await exchangeToken(
@@ -77,7 +109,13 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
         platforms: settings.platforms.value,
         audiences: settings.audiences,
         allowedRepositories: settings.allowedRepositories,
-        permissions: settings.tokenPermissions.value,
+        permissions: !policy
+          ? asked(request, tokenPermissions)
+          : (caller) => {
+              const { entry, rule } = applicableRule(policy, caller);
+              applied = { entry, rule: rule.index };
+              return asked(request, ceilingOf(rule, tokenPermissions));
+            },
       },
       request,
     );
@@ -87,7 +125,7 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
 
   const { caller, platform, minted } = exchanged;
   return {
-    answer: { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository },
+    answer: { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository, permissions: minted.permissions },
     // What the request's one log line carries (never a token: only their hashes).
     audit: {
       repository: caller.repository,
@@ -98,13 +136,19 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
       permissions: minted.permissions,
       token_sha256: fingerprint(minted.token),
       expires_at: minted.expiresAt,
+      ...(applied ? { policy_entry: applied.entry, policy_rule: applied.rule } : {}),
       ...request.context,
     },
   };
 }
 
+/** The request's permissions under the ceiling, or the ceiling itself when it names none. */
+function asked(request: TokenRequest, ceiling: Permissions): Permissions {
+  return request.permissions ? narrowedTo(request.permissions, ceiling) : ceiling;
+}
+
 /** The main broker's answers to the exchange's failures (spec error table of `POST /token`). */
-function toHttpError(err: unknown): unknown {
+export function toHttpError(err: unknown): unknown {
   if (err instanceof OidcTokenRejected) return new AppError(401, 'invalid_oidc_token', { reason: err.reason }, { cause: err });
   if (err instanceof OidcKeySetUnavailable) {
     const retryAfter = String(err.retryAfterSeconds);
@@ -113,6 +157,8 @@ function toHttpError(err: unknown): unknown {
   if (err instanceof ExchangeRefused) {
     return err.kind === 'app_unconfigured' ? new AppError(503, 'app_unconfigured', {}, { cause: err.cause }) : new AppError(403, err.kind);
   }
+  // The reason is coarse; which rules were tried, and on which claim each failed, goes to the log (the cause).
+  if (err instanceof PolicyDenied) return new AppError(403, 'policy_denied', { reason: err.reason }, { cause: err });
   if (err instanceof AppNotInstalled) return new AppError(404, 'app_not_installed', {}, { cause: err });
   if (err instanceof InstallationLookupFailed) return new AppError(500, 'platform_installation_lookup_failed', {}, { cause: err, headers: retryHint(err) });
   if (err instanceof MintFailed) return new AppError(502, 'mint_failed', {}, { cause: err, headers: retryHint(err) });

@@ -6,6 +6,7 @@ import { BodySlots, slottedRawBody } from '../http/slotted-body.js';
 import type { IssueTokenDeps } from './issue-token.js';
 import type { ReleasesService } from './releases.js';
 import type { BrokerSettings } from './settings.js';
+import { oidcSigningPlatform, signAuth, type Signer } from './sign-auth.js';
 import { parseSignRequest, signCommit } from './sign-commit.js';
 import { tokenHandler } from './token-route.js';
 import { triggerAuth } from './trigger-auth.js';
@@ -42,11 +43,20 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
 
   route(router, '/sign', {
     post: [
-      triggerAuth(deps.settings, 'sign_disabled'),
+      signAuth(deps),
       ...rawBody(SIGN_BODY_LIMIT),
       async (req, res) => {
         const commit = parseSignRequest(parseJson(req.rawBody));
-        const created = await signCommit(deps, res.locals.settings as BrokerSettings, commit, req.log);
+        const settings = res.locals.settings as BrokerSettings;
+        const signer = res.locals.signer as Signer;
+        let created;
+        if (signer.kind === 'oidc') {
+          const { platform, entry, rule } = oidcSigningPlatform(settings, signer, commit);
+          created = await signCommit(deps, platform, commit, req.log.child({ signer: 'oidc', policy_entry: entry, policy_rule: rule }));
+        } else {
+          if (!settings.primary.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.primary.error });
+          created = await signCommit(deps, settings.primary.value, commit, req.log);
+        }
         res.json({ ok: true, commit: created });
       },
     ],

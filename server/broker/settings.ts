@@ -4,6 +4,8 @@ import { commaList, ConfigError, settingsSource, type Env } from '../config-erro
 import { parseApiBase, parseAppCredentials, type AppCredentials } from '../platform/credentials.js';
 import { repositoryPermissionProblem } from '../platform/permission-vocabulary.js';
 import type { Access, Permissions } from '../platform/permissions.js';
+import type { Policy } from './policy/model.js';
+import { parsePolicy } from './policy/parse.js';
 
 /** A setting that parsed, or the typed reason it did not (only the routes that need it fail). */
 export type Setting<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ConfigError };
@@ -31,6 +33,8 @@ export interface BrokerSettings {
   readonly platforms: Setting<ReadonlyMap<string, PlatformSettings>>;
   readonly primary: Setting<PlatformSettings>;
   readonly releasesMaxRepos: Setting<number>;
+  /** `BROKER_POLICY`: undefined value when unset (today's checks only). */
+  readonly policy: Setting<Policy | undefined>;
 }
 
 /** The current audience and the legacy one from before the rename; clients pin one, so both stay. */
@@ -56,6 +60,7 @@ const KEYS = [
   'ENTERPRISE_APP_PRIVATE_KEY',
   'ENTERPRISE_APP_INSTALLATION_ID',
   'RELEASES_MAX_REPOS',
+  'BROKER_POLICY',
 ] as const;
 
 const PERMISSION_NAME = /^[a-z]+(_[a-z]+)*$/;
@@ -112,6 +117,25 @@ function listEntries(text: string): [string, unknown][] {
     if (!match) throw new ConfigError('TOKEN_PERMISSIONS', 'has an entry that is not key=value or key:value');
     return [match[1]!.trim(), match[2]!.trim()];
   });
+}
+
+/**
+ * The policies parsed so far, by text: any broker variable changing parses the settings again,
+ * and a large policy should not be parsed again with them (the last few texts are kept).
+ */
+const parsedPolicies = new Map<string, Setting<Policy>>();
+const KEPT_POLICIES = 4;
+
+/** Blank or unset: no policy. The text is parsed as given, so line numbers are the operator's. */
+export function policySetting(raw: string | undefined): Setting<Policy | undefined> {
+  if (!raw?.trim()) return { ok: true, value: undefined };
+  let parsed = parsedPolicies.get(raw);
+  if (!parsed) {
+    parsed = attempt(() => parsePolicy(raw));
+    if (parsedPolicies.size >= KEPT_POLICIES) parsedPolicies.delete(parsedPolicies.keys().next().value!);
+    parsedPolicies.set(raw, parsed);
+  }
+  return parsed;
 }
 
 export function parseFlag(raw: string | undefined): boolean {
@@ -197,6 +221,7 @@ export function parseBrokerSettings(env: Env): BrokerSettings {
     platforms,
     primary,
     releasesMaxRepos: attempt(() => parseReleasesMaxRepos(env.RELEASES_MAX_REPOS)),
+    policy: policySetting(env.BROKER_POLICY),
   };
 }
 

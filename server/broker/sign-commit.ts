@@ -10,7 +10,7 @@ import { isRepositoryPair } from '../platform/identifiers.js';
 import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import { isBase64 } from './base64.js';
 import { appClientFor } from './platform.js';
-import type { BrokerSettings } from './settings.js';
+import type { PlatformSettings } from './settings.js';
 
 export interface SignDeps extends RepositoryTokenDeps {
   readonly clients: AppClients;
@@ -96,12 +96,13 @@ export function parseSignRequest(body: unknown): CommitOnBranch {
 }
 
 /**
- * `POST /sign`: an app-attributed, platform-signed commit through `createCommitOnBranch`. The
- * platform refuses the write when the branch moved past `expectedHeadOid`, so retries are safe.
+ * `POST /sign`: an app-attributed, platform-signed commit through `createCommitOnBranch`, made
+ * with the app of `platform` (the primary one for the trigger secret, the token issuer's for an
+ * OIDC caller). The platform refuses the write when the branch moved past `expectedHeadOid`, so
+ * retries are safe.
  */
-export async function signCommit(deps: SignDeps, settings: BrokerSettings, commit: CommitOnBranch, log: Logger): Promise<Record<string, unknown>> {
-  if (!settings.primary.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.primary.error });
-  const app = appClientFor(deps.clients, settings.primary.value);
+export async function signCommit(deps: SignDeps, platform: PlatformSettings, commit: CommitOnBranch, log: Logger): Promise<Record<string, unknown>> {
+  const app = appClientFor(deps.clients, platform);
   const [owner, repo] = commit.repositoryNameWithOwner.split('/') as [string, string];
 
   let token;

@@ -22,6 +22,10 @@ export function brokerNotices(settings: BrokerSettings): { level: 'warn' | 'info
     }
   }
   if (!settings.tokenPermissions.ok) warn(`broker: ${settings.tokenPermissions.error.message}; /token answers 400 invalid_token_permissions`);
+  if (!settings.policy.ok) warn(`broker: ${settings.policy.error.message}; /token answers 500 invalid_policy`);
+  else if (settings.policy.value) {
+    notices.push({ level: 'info', message: `broker: BROKER_POLICY is set (${settings.policy.value.entries.size} entries); /token mints only for tokens a rule of it holds for` });
+  }
   if (!settings.releasesMaxRepos.ok) warn(`broker: ${settings.releasesMaxRepos.error.message}; /releases answers 500 misconfigured`);
   if (!settings.triggerSecret) notices.push({ level: 'info', message: 'broker: PROCESS_TRIGGER_SECRET is not set; /sign and /releases are disabled' });
   if (!settings.webhookSecret) notices.push({ level: 'info', message: 'broker: FORGE_WEBHOOK_SECRET is not set; /webhook is disabled' });

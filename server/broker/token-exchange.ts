@@ -27,7 +27,8 @@ export interface ExchangePolicy {
   readonly platforms: ReadonlyMap<string, PlatformSettings>;
   readonly audiences: readonly string[];
   readonly allowedRepositories: ReadonlySet<string> | null;
-  readonly permissions: Permissions;
+  /** Fixed, or decided from the verified caller (it may refuse by throwing: nothing is asked of the platform then). */
+  readonly permissions: Permissions | ((caller: CallerIdentity) => Permissions);
 }
 
 export interface Exchanged {
@@ -54,6 +55,7 @@ export async function exchangeToken(
   // cannot say whose repository it is, so the requested owner matches at most one of them.
   if (request.owner.toLowerCase() !== caller.repositoryOwner.toLowerCase()) throw new ExchangeRefused('repo_mismatch');
   if (policy.allowedRepositories && !policy.allowedRepositories.has(caller.repository)) throw new ExchangeRefused('repo_not_allowed');
+  const permissions = typeof policy.permissions === 'function' ? policy.permissions(caller) : policy.permissions;
 
   // The verifier only accepts issuers of this map, so the platform is always there.
   const platform = policy.platforms.get(caller.issuer)!;
@@ -70,7 +72,7 @@ export async function exchangeToken(
       repositoryId: Number(caller.repositoryId),
       ...(platform.installationId === undefined ? {} : { installationId: platform.installationId }),
     },
-    policy.permissions,
+    permissions,
   );
   return { caller, platform, minted };
 }

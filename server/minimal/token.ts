@@ -34,8 +34,13 @@ export function parseRequest(body: unknown): MinimalTokenRequest {
 export function configurationProblems(settings: BrokerSettings): string[] {
   const parts: Setting<unknown>[] = [settings.platforms, settings.primary, settings.tokenPermissions];
   if (settings.primary.ok) parts.push(settings.primary.value.app, settings.primary.value.apiBase);
-  return parts.flatMap((part) => (part.ok ? [] : [part.error.message]));
+  const problems = parts.flatMap((part) => (part.ok ? [] : [part.error.message]));
+  // Fail closed: an operator who set a policy expects it enforced, and this broker does not.
+  if (!settings.policy.ok || settings.policy.value !== undefined) problems.push(POLICY_NOT_ENFORCED);
+  return problems;
 }
+
+export const POLICY_NOT_ENFORCED = 'BROKER_POLICY is set, but the minimal broker does not enforce trust policies: run the main broker';
 
 /** Whether the broker can serve `/token` at all with these settings (`/readyz`). */
 export function configurationUsable(settings: BrokerSettings): boolean {

@@ -20,6 +20,19 @@ export function withinGrant(requested: Permissions, granted: Readonly<Record<str
 }
 
 /**
+ * What a caller asked for, narrowed by a ceiling: a permission the ceiling lacks is dropped, and
+ * `write` under a `read` ceiling becomes `read`. Asking for more is not an error.
+ */
+export function narrowedTo(requested: Permissions, ceiling: Permissions): Record<string, Access> {
+  const out: Record<string, Access> = {};
+  for (const [name, access] of Object.entries(requested)) {
+    const limit = ceiling[name];
+    if (limit) out[name] = access === 'write' && limit === 'write' ? 'write' : 'read';
+  }
+  return out;
+}
+
+/**
  * An empty permission set would make the platform grant everything the installation has, so a
  * request that keeps nothing asks for `metadata: read` (every installation holds it) instead.
  */

@@ -48,7 +48,7 @@ describe('faults: the actions against peers that stall', () => {
       const env = { ...runner(), ACTIONS_ID_TOKEN_REQUEST_URL: `${peer.url}/token?api-version=2.0` };
       const { ms } = await timed(() => requestToken({ core, http: http(), env }));
       assert.deepEqual(core.of('warning'), ['Gatehouse token unavailable (OIDC request failed); comments fall back to the default bot']);
-      assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '' });
+      assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '', permissions: '' });
       assert.equal(peer.requests, 2, 'asked twice');
       within(ms, OIDC_WORST_MS);
     });

@@ -116,6 +116,13 @@ describe('request-token clients as child processes (bundle and shell script) aga
       assert.ok(!post.stdout.includes(token));
     });
 
+    it('permission-<name> inputs narrow the token; the permissions output says what it carries', async () => {
+      const run = await runAction(BUNDLE, { 'broker-url': h.backend.url, 'permission-contents': 'read', revoke: 'false' }, runnerEnv);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.outputs.permissions, '{"contents":"read"}');
+      assert.deepEqual(h.github.grantOf(run.outputs.token!)?.permissions, { contents: 'read' });
+    });
+
     it('gets a token from the minimal broker', async () => {
       const run = await runAction(BUNDLE, { 'broker-url': minimal.url }, runnerEnv);
       assert.match(run.outputs.token!, /^ghs_/);
@@ -161,7 +168,7 @@ describe('request-token clients as child processes (bundle and shell script) aga
       assert.equal(run.code, 1);
       assert.match(run.stdout, /^::error::Gatehouse token unavailable \(broker HTTP 403\); the step fails because fail-on-error is true$/m);
       assert.deepEqual(warnings(run.stdout), ['::warning::broker said: repo_not_allowed']);
-      assert.deepEqual(run.outputs, { token: '', 'expires-at': '', repository: '' });
+      assert.deepEqual(run.outputs, { token: '', 'expires-at': '', repository: '', permissions: '' });
     });
 
     it('a bad boolean input fails the step and asks for no token', async () => {

@@ -5,7 +5,9 @@ import { parse } from 'yaml';
 import { actionHttp } from '../../actions/shared/http.js';
 import { HIDDEN, peerText } from '../../actions/shared/peer-text.js';
 import { createMinimalApp } from '../../server/minimal/app.js';
+import { PERMISSION_INPUTS } from '../../actions/request-token/permission-inputs.js';
 import { revoke } from '../../actions/request-token/revoke.js';
+import { REPOSITORY_PERMISSIONS } from '../../server/platform/permission-vocabulary.js';
 import { run, type TokenCore } from '../../actions/request-token/run.js';
 import { startBroker, type BrokerHarness } from '../support/broker.js';
 import { capturedLogger } from '../support/log-capture.js';
@@ -62,7 +64,7 @@ describe('request-token action (run, against real brokers on loopback)', () => {
   const failedWith = (core: TokenRecordingCore, reason: string, said?: string) => {
     assert.deepEqual(core.of('warning'), said === undefined ? [WARNING(reason)] : [WARNING(reason), `broker said: ${said}`]);
     assert.deepEqual(core.of('failed'), []);
-    assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '' });
+    assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '', permissions: '' });
     assert.deepEqual(core.state, {});
   };
 
@@ -78,6 +80,9 @@ describe('request-token action (run, against real brokers on loopback)', () => {
     assert.equal(core.events[firstUse], `secret:${token}`, 'masked first');
     assert.ok(core.secrets.includes(h.issuer.lastRunnerToken!), 'the OIDC token is masked too');
     assert.deepEqual(core.state, { token, 'expires-at': core.outputs['expires-at'] });
+    assert.equal(core.outputs.permissions, '{"contents":"write","pull_requests":"write"}');
+    const body = h.backend.logs.lines().find((l) => l.msg === 'token minted');
+    assert.deepEqual(body?.permissions, { contents: 'write', pull_requests: 'write' }, 'no permission input: the broker ceiling');
     assert.ok(!core.messages.some((m) => m.text.includes(token)));
     const minted = h.backend.logs.lines().find((l) => l.msg === 'token minted');
     assert.deepEqual([minted?.ref, minted?.runId, minted?.sha], ['refs/heads/main', '99', 'a'.repeat(40)]);
@@ -176,7 +181,7 @@ describe('request-token action (run, against real brokers on loopback)', () => {
           const core = new TokenRecordingCore({ 'broker-url': broker.url });
           await run({ core, http: http(), env });
           assert.equal(core.of('warning')[0], WARNING(`broker HTTP ${make('x').status}`));
-          assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '' });
+          assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '', permissions: '' });
           const all = JSON.stringify(core.messages);
           assert.ok(!all.includes(h.issuer.lastRunnerToken!), 'the OIDC token is never echoed');
           return core.of('warning').slice(1);
@@ -264,7 +269,7 @@ describe('request-token action (run, against real brokers on loopback)', () => {
       await run({ core, http: http(), env });
       assert.deepEqual(core.of('failed'), ['Gatehouse token unavailable (broker HTTP 403); the step fails because fail-on-error is true']);
       assert.deepEqual(core.of('warning'), ['broker said: repo_not_allowed']);
-      assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '' });
+      assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '', permissions: '' });
       assert.deepEqual(core.state, {});
     });
 
@@ -326,7 +331,7 @@ describe('request-token action (run, against real brokers on loopback)', () => {
         await run({ core, http: http(), env });
         assert.deepEqual(core.of('failed'), [`Gatehouse token: ${message}`]);
         assert.deepEqual(core.of('warning'), []);
-        assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '' });
+        assert.deepEqual(core.outputs, { token: '', 'expires-at': '', repository: '', permissions: '' });
         assert.equal(h.issuer.runnerTokenRequests, 0);
       });
     }
@@ -337,6 +342,63 @@ describe('request-token action (run, against real brokers on loopback)', () => {
         await run({ core, http: http(), env });
         assert.match(core.outputs.token!, /^ghs_/);
         assert.equal('token' in core.state, saved, `revoke: ${JSON.stringify(revoke)}`);
+      }
+    });
+  });
+
+  describe('permission-<name> inputs', () => {
+    it('action.yml declares one input per GitHub repository permission, hyphenated as create-github-app-token names them', () => {
+      const inputs = Object.keys((parse(readFileSync(join(REPO_ROOT, 'actions', 'request-token', 'action.yml'), 'utf8')) as { inputs: object }).inputs);
+      const declared = inputs.filter((name) => name.startsWith('permission-'));
+      assert.deepEqual(declared, PERMISSION_INPUTS);
+      assert.equal(declared.length, Object.keys(REPOSITORY_PERMISSIONS).length);
+      assert.ok(declared.includes('permission-pull-requests') && !declared.some((n) => n.includes('organization')));
+    });
+
+    it('the inputs set are asked for; the token and the permissions output carry them narrowed by the broker', async () => {
+      h.backend.env.BROKER_POLICY = 'repositories:\n  octo-org/octo-repo:\n    - permissions: { contents: read, pull_requests: write }\n';
+      const core = new TokenRecordingCore({ 'broker-url': h.backend.url, 'permission-contents': 'write', 'permission-pull-requests': 'Read', 'permission-issues': 'write' });
+      await run({ core, http: http(), env });
+      assert.deepEqual(core.of('warning'), []);
+      assert.equal(core.outputs.permissions, '{"contents":"read","pull_requests":"read"}');
+      assert.deepEqual(h.github.grantOf(core.outputs.token!)?.permissions, { contents: 'read', pull_requests: 'read' });
+    });
+
+    for (const [input, value, message] of [
+      ['permission-contents', 'admin', 'input "permission-contents" must be read or write'],
+      ['permission-workflows', 'read', 'input "permission-workflows" must be write'],
+      ['permission-issues', 'yes', 'input "permission-issues" must be read or write'],
+    ] as const) {
+      it(`${input}: ${value} fails the step before any token is asked for`, async () => {
+        const core = new TokenRecordingCore({ 'broker-url': h.backend.url, [input]: value });
+        await run({ core, http: http(), env });
+        assert.deepEqual(core.of('failed'), [`Gatehouse token: ${message}`]);
+        assert.equal(h.issuer.runnerTokenRequests, 0);
+        assert.equal(core.outputs.permissions, '');
+      });
+    }
+
+    it('a broker that does not report permissions leaves the output empty; a malformed report is filtered', async () => {
+      const old = await listen(async (req, res) => {
+        await readBody(req);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token: 'ghs_old', expires_at: '2030-01-01T00:00:00Z', repository: 'octo-org/octo-repo' }));
+      });
+      const odd = await listen(async (req, res) => {
+        await readBody(req);
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ token: 'ghs_odd', expires_at: '2030-01-01T00:00:00Z', repository: 'octo-org/octo-repo', permissions: { contents: 'read', 'x\n::set-output': 'write', issues: { nested: 1 } } }));
+      });
+      try {
+        const core = new TokenRecordingCore({ 'broker-url': old.url, revoke: 'false' });
+        await run({ core, http: http(), env });
+        assert.deepEqual([core.outputs.token, core.outputs.permissions], ['ghs_old', '']);
+        const second = new TokenRecordingCore({ 'broker-url': odd.url, revoke: 'false' });
+        await run({ core: second, http: http(), env });
+        assert.equal(second.outputs.permissions, '{"contents":"read"}');
+      } finally {
+        await old.close();
+        await odd.close();
       }
     });
   });

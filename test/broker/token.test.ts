@@ -33,7 +33,8 @@ describe('broker POST /token', () => {
     it('mints a token scoped to the repository id with the default permissions; expires_at unchanged', async () => {
       const res = await h.token(await validBody({ ref: 'refs/heads/main', runId: '42', sha: 'a'.repeat(40) }));
       assert.equal(res.status, 200);
-      assert.deepEqual(Object.keys(res.body).sort(), ['expires_at', 'repository', 'token']);
+      assert.deepEqual(Object.keys(res.body).sort(), ['expires_at', 'permissions', 'repository', 'token']);
+      assert.deepEqual(res.body.permissions, { contents: 'write', pull_requests: 'write' });
       assert.equal(res.body.repository, REPO);
       assert.match(res.body.expires_at as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       const grant = h.github.grantOf(res.body.token as string);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { createMinimalApp } from '../../server/minimal/app.js';
+import { checkMinimalStartup } from '../../server/minimal/startup.js';
+import { POLICY_NOT_ENFORCED } from '../../server/minimal/token.js';
 import { FakeGitHub } from '../support/fake-github.js';
 import { call } from '../support/http.js';
 import { capturedLogger } from '../support/log-capture.js';
@@ -148,6 +150,21 @@ describe('minimal broker', () => {
       assert.equal((await call(`${server.url}/readyz`)).status, 503, permissions);
     }
     assert.equal(github.count(), 0);
+  });
+
+  it('503 config_unavailable (and not ready) while BROKER_POLICY is set, valid or not: it does not enforce policies, so it fails closed', async () => {
+    for (const policy of ['repositories:\n  "*":\n    - {}\n', 'repositories: [']) {
+      env.BROKER_POLICY = policy;
+      const res = await token(await body());
+      assert.deepEqual([res.status, res.body], [503, { error: 'config_unavailable' }]);
+      assert.equal((await call(`${server.url}/readyz`)).status, 503);
+    }
+    assert.equal(github.count(), 0);
+    const checked = checkMinimalStartup({ BROKER_POLICY: 'repositories: {}', FORGE_APP_ID: '1' });
+    assert.ok(checked.ok);
+    assert.ok((checked.value.notices[0]?.fields?.problems as string[]).includes(POLICY_NOT_ENFORCED));
+    env.BROKER_POLICY = ' ';
+    assert.equal((await token(await body())).status, 200, 'blank is unset');
   });
 
   it('503 config_unavailable: app id or key missing or unreadable', async () => {
