@@ -100,9 +100,12 @@ export class TestIssuer {
     return { keys: this.keys.map((k) => k.publicJwk) };
   }
 
-  /** Adds a key (a rotation); new tokens are signed with it. Returns its `kid`. */
-  async rotate(): Promise<string> {
-    const key = await makeKey();
+  /**
+   * Adds a key (a rotation); new tokens are signed with it. Returns its `kid`. A key made
+   * beforehand (`TestIssuer.strayKey()`) makes the rotation instant, for tests that time it.
+   */
+  async rotate(prepared?: SigningKey): Promise<string> {
+    const key = prepared ?? (await makeKey());
     this.keys.unshift(key);
     return key.kid;
   }
