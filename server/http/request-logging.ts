@@ -14,8 +14,8 @@ declare module 'node:http' {
     err?: Error;
     /**
      * What a route adds to its request's one log line (`msg` replaces "request completed"). A
-     * property rather than a WeakMap keyed by the response: an entry per request in a WeakMap
-     * made every young-generation collection under `/token` load walk those entries.
+     * property rather than a WeakMap keyed by the response: each WeakMap entry is an ephemeron
+     * the garbage collector traces separately, one more per `/token` request under load.
      */
     logLine?: { readonly msg: string; readonly fields: Readonly<Record<string, unknown>> };
   }
