@@ -108,11 +108,10 @@ async function startServer(entry: string, env: Record<string, string>, readyMess
  * BENCH_CPU_PROF=<dir> writes its CPU profile there (summarise with bench/profile-summary.mjs).
  */
 export function startBackendProcess(env: Record<string, string>, options: { viaTsx?: boolean; heapFile?: string } = {}): Promise<ServerProcess> {
-  const profile = process.env.BENCH_CPU_PROF;
   const nodeArgs = [
     ...(options.viaTsx ? ['--import', 'tsx'] : []),
     ...(options.heapFile ? ['--expose-gc', '--import', join(ROOT, 'bench', 'heap-sampler.mjs')] : []),
-    ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []),
+    ...profileArgs(),
   ];
   const entry = options.viaTsx ? join(ROOT, 'server', 'main.ts') : join(ROOT, 'build', 'server', 'main.js');
   return startServer(entry, { ...env, ...(options.heapFile ? { BENCH_HEAP_FILE: options.heapFile } : {}) }, 'gatehouse listening', nodeArgs);
@@ -121,7 +120,7 @@ export function startBackendProcess(env: Record<string, string>, options: { viaT
 /** The limit: bare node:http plus jose verifying the same token against the same keys. */
 export function startBareVerify(jwks: unknown, issuer: string, audience: string): Promise<ServerProcess> {
   const env = { BENCH_JWKS: JSON.stringify(jwks), BENCH_ISSUER: issuer, BENCH_AUDIENCE: audience };
-  return startServer(join(ROOT, 'bench', 'bare-verify.mjs'), env, 'bare verify listening');
+  return startServer(join(ROOT, 'bench', 'bare-verify.mjs'), env, 'bare verify listening', profileArgs());
 }
 
 /** The limit for `/token`: bare node:http verifying the token with jose and making one mint POST to the platform fake. */
@@ -136,13 +135,24 @@ export function startBareMint(options: { jwks: unknown; issuer: string; audience
     BENCH_INSTALLATION_ID: String(options.installationId),
     BENCH_REPOSITORY_ID: String(options.repositoryId),
   };
-  return startServer(join(ROOT, 'bench', 'bare-mint.mjs'), env, 'bare mint listening');
+  return startServer(join(ROOT, 'bench', 'bare-mint.mjs'), env, 'bare mint listening', profileArgs());
 }
 
 /** The minimal broker, compiled from build/ (npm run build first). */
 export function startMinimalProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const profile = process.env.BENCH_CPU_PROF;
-  return startServer(join(ROOT, 'build', 'server', 'minimal', 'main.js'), env, 'minimal broker listening', profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []);
+  return startServer(join(ROOT, 'build', 'server', 'minimal', 'main.js'), env, 'minimal broker listening', profileArgs());
+}
+
+/**
+ * `BENCH_CPU_PROF=<dir>`: the servers under load write a CPU profile there, the limit included so
+ * that profiling burdens both sides of a ratio alike. `BENCH_CPU_PROF_INTERVAL`: the sampling
+ * interval in µs (V8's default, 1000, is too coarse for a request of a few hundred µs).
+ */
+function profileArgs(): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return [];
+  const interval = process.env.BENCH_CPU_PROF_INTERVAL;
+  return ['--cpu-prof', '--cpu-prof-dir', dir, ...(interval ? ['--cpu-prof-interval', interval] : [])];
 }
 
 /** CPU time (user + system) a process has used so far, in seconds, from /proc (Linux). */

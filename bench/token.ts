@@ -3,10 +3,11 @@
  * broker (built, own processes) with a zero-latency loopback platform fake, beside the limit
  * measured in the same run: a bare node:http server that verifies the same RS256 token with jose
  * and makes one mint POST to the same fake with Node's own HTTP client (bench/bare-mint.mjs),
- * which is what any broker must do. Rounds alternate limit, broker and minimal broker; figures are
- * medians. CPU per token is each server process's own CPU time over its measured rounds divided
- * by the requests it answered. Platform calls per request come from the fake's counter over the
- * measured rounds (after a warm-up, so the installation is cached).
+ * which is what any broker must do. Rounds alternate limit, broker and minimal broker (the order
+ * reversed every other round); figures are medians. CPU per token is each server process's own
+ * CPU time over its measured rounds divided by the requests it answered. Platform calls per
+ * request come from the fake's counter over the measured rounds (after a warm-up, so the
+ * installation is cached).
  */
 import { BROKER_AUDIENCE, INSTALLATION_ID, REPO, REPO_ID } from '../test/support/broker.js';
 import { FakeGitHub } from '../test/support/fake-github.js';
@@ -37,7 +38,7 @@ async function round(label: string, server: ServerProcess, request: Parameters<t
 
 /**
  * The figures of one broker beside the limit's. Ratios are taken round by round (each broker
- * round right after a limit round) and their median reported: this machine's speed drifts by tens
+ * round next to a limit round) and their median reported: this machine's speed drifts by tens
  * of percent over a run, and a ratio of medians taken at different moments carries that drift.
  */
 function figures(prefix: string, runs: Round[], limit: Round[]): Figure[] {
@@ -81,12 +82,20 @@ async function main(): Promise<void> {
 
     const runs: Record<'limit' | 'broker' | 'minimal', Round[]> = { limit: [], broker: [], minimal: [] };
     let brokerMints = 0;
+    // The order turns round every other round (limit, broker, minimal; then minimal, broker,
+    // limit), so that neither side of a ratio is always the one measured first: the fake's own
+    // state and the machine drift within a round.
+    const servers = [
+      ['limit', limit],
+      ['broker', broker],
+      ['minimal', minimal],
+    ] as const;
     for (let i = 0; i < ROUNDS; i++) {
-      runs.limit.push(await round('limit', limit, request));
-      const before = github.count('access_tokens');
-      runs.broker.push(await round('broker', broker, request));
-      brokerMints += github.count('access_tokens') - before;
-      runs.minimal.push(await round('minimal', minimal, request));
+      for (const [label, server] of i % 2 === 0 ? servers : [...servers].reverse()) {
+        const before = github.count('access_tokens');
+        runs[label].push(await round(label, server, request));
+        if (label === 'broker') brokerMints += github.count('access_tokens') - before;
+      }
     }
     const sent = runs.broker.reduce((n, r) => n + r.sent, 0);
     // Mints only: the installation lookup is cached for 60 s, so a long run also makes a lookup a

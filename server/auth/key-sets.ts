@@ -6,7 +6,8 @@ import { boundedFetch, type Fetch } from '../http/outbound.js';
 import { OidcKeySetUnavailable, OidcTokenRejected } from './errors.js';
 import type { IssuerConfig } from './issuers.js';
 
-export type KeyResolver = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
+/** A key at once when it is known (jose awaits whatever comes back), or a promise of one. */
+export type KeyResolver = (header: JWSHeaderParameters, token: FlattenedJWSInput) => CryptoKey | Promise<CryptoKey>;
 
 export interface KeySetOptions {
   /** What carries key-set fetches (default: the network). */
@@ -44,6 +45,11 @@ const isKeySelectionFailure = (err: unknown): boolean =>
 class RemoteKeySet {
   private jwks?: JSONWebKeySet;
   private local?: ReturnType<typeof createLocalJWKSet>;
+  /**
+   * The key each key id selected from the current set (RS256 is the only algorithm, so the key id
+   * alone decides). A new map per fetched set; only ids the set holds ever enter it.
+   */
+  private selected = new Map<string | undefined, CryptoKey>();
   private fetchedAt = Number.NEGATIVE_INFINITY;
   private attemptedAt = Number.NEGATIVE_INFINITY;
   private lastAttemptFailed = false;
@@ -60,7 +66,19 @@ class RemoteKeySet {
     return this.jwks;
   }
 
-  async resolve(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> {
+  /**
+   * Synchronous for a key id already selected from a fresh set: every `/token` takes this path,
+   * and the chain of promises through jose's set selection showed in its profile.
+   */
+  resolve(header: JWSHeaderParameters, token: FlattenedJWSInput): CryptoKey | Promise<CryptoKey> {
+    if (this.local && this.clock.now() - this.fetchedAt < this.options.cacheMaxAgeMs) {
+      const known = this.selected.get(header.kid);
+      if (known) return known;
+    }
+    return this.resolveSlowly(header, token);
+  }
+
+  private async resolveSlowly(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> {
     const fresh = this.local && this.clock.now() - this.fetchedAt < this.options.cacheMaxAgeMs;
     if (fresh) {
       const key = await this.select(header, token);
@@ -75,8 +93,12 @@ class RemoteKeySet {
 
   /** The key for the token from the cached set, or undefined when the set has none for it. */
   private async select(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey | undefined> {
+    // The map of the set this selection reads: a fetch finishing meanwhile starts a new one.
+    const selected = this.selected;
     try {
-      return await this.local!(header, token);
+      const key = await this.local!(header, token);
+      if (header.kid === undefined || typeof header.kid === 'string') selected.set(header.kid, key);
+      return key;
     } catch (err) {
       if (err instanceof errors.JWKSNoMatchingKey) return undefined;
       if (isKeySelectionFailure(err)) throw new OidcTokenRejected('signature_invalid', { cause: err });
@@ -109,6 +131,7 @@ class RemoteKeySet {
       if (!isKeySet(body)) throw new Error('the key endpoint answered something that is not a JWKS');
       jwks = body;
       this.local = createLocalJWKSet(jwks);
+      this.selected = new Map();
     } catch (err) {
       this.lastAttemptFailed = true;
       this.options.onFetch?.('failed');

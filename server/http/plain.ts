@@ -13,10 +13,13 @@ import { AppError } from './errors.js';
 /** A token request (both brokers' `POST /token`) is a few KB; anything near this is not one. */
 export const TOKEN_BODY_LIMIT = 64 * 1024;
 
+const JSON_HEADERS = { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8' } as const;
+
 /** A JSON answer with the API headers and an exact length. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...API_HEADERS, ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  const length = Buffer.byteLength(text);
+  res.writeHead(status, headers === undefined ? { ...JSON_HEADERS, 'content-length': length } : { ...API_HEADERS, ...headers, 'content-type': JSON_HEADERS['content-type'], 'content-length': length });
   res.end(text);
 }
 

@@ -15,7 +15,7 @@ const LIFETIME_S = 9 * 60;
  * so no PEM is read here. Secret: never logged.
  */
 export class AppJwt {
-  private current: { readonly jwt: Promise<string>; readonly until: number } | undefined;
+  private current: { readonly jwt: Promise<string>; readonly until: number; authorization?: string } | undefined;
 
   constructor(
     private readonly appId: string,
@@ -33,13 +33,27 @@ export class AppJwt {
         .setIssuedAt(iat)
         .setExpirationTime(iat + BACKDATE_S + LIFETIME_S)
         .sign(this.key);
-      const entry = { jwt, until: now + REUSE_MS };
+      const entry: { jwt: Promise<string>; until: number; authorization?: string } = { jwt, until: now + REUSE_MS };
       this.current = entry;
-      // A failed signing is not kept: the next call tries again.
-      jwt.catch(() => {
-        if (this.current === entry) this.current = undefined;
-      });
+      jwt.then(
+        (signed) => {
+          entry.authorization = `Bearer ${signed}`;
+        },
+        // A failed signing is not kept: the next call tries again.
+        () => {
+          if (this.current === entry) this.current = undefined;
+        },
+      );
     }
     return this.current.jwt;
+  }
+
+  /**
+   * `Bearer <jwt>` at once while a signed JWT is in its reuse window, otherwise undefined (then
+   * `get()`): a platform call then waits on no promise for it.
+   */
+  authorization(): string | undefined {
+    const current = this.current;
+    return current && this.now() < current.until ? current.authorization : undefined;
   }
 }

@@ -133,8 +133,10 @@ export class AppClient {
     });
   }
 
-  private async asApp(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
-    return this.rest.call(method, path, `Bearer ${await this.jwt.get()}`, body, signal);
+  private asApp(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
+    const authorization = this.jwt.authorization();
+    if (authorization) return this.rest.call(method, path, authorization, body, signal);
+    return this.jwt.get().then((jwt) => this.rest.call(method, path, `Bearer ${jwt}`, body, signal));
   }
 
   /** The installation that covers `owner/repo`, or null when the app is not installed there (404). */

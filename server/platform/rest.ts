@@ -40,6 +40,9 @@ export class PlatformRest {
   private readonly base: URL;
   private readonly send: typeof httpRequest;
   private readonly agent: HttpAgent;
+  private readonly pathPrefix: string;
+  /** The headers every call sends, built once (a call adds its authorization and body headers). */
+  private readonly fixedHeaders: Readonly<Record<string, string>>;
 
   constructor(
     apiBase: string,
@@ -49,6 +52,8 @@ export class PlatformRest {
     const secure = this.base.protocol === 'https:';
     this.send = secure ? httpsRequest : httpRequest;
     this.agent = AGENTS[secure ? 'https:' : 'http:'];
+    this.pathPrefix = this.base.pathname.slice(0, -1);
+    this.fixedHeaders = { accept: 'application/vnd.github+json', 'user-agent': options.userAgent, 'x-github-api-version': API_VERSION };
   }
 
   /** The answer's JSON on 2xx; a `PlatformError` otherwise (with status, or null when no answer came). */
@@ -59,16 +64,13 @@ export class PlatformRest {
       protocol: this.base.protocol,
       hostname: this.base.hostname,
       port: this.base.port,
-      path: `${this.base.pathname.slice(0, -1)}${path}`,
+      path: this.pathPrefix + path,
       method,
       agent: this.agent,
-      headers: {
-        authorization,
-        accept: 'application/vnd.github+json',
-        'user-agent': this.options.userAgent,
-        'x-github-api-version': API_VERSION,
-        ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-      },
+      headers:
+        payload === undefined
+          ? { authorization, ...this.fixedHeaders }
+          : { authorization, ...this.fixedHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
     };
     return new Promise((resolve, reject) => {
       let settled = false;

@@ -307,11 +307,22 @@ describe('OIDC verifier', () => {
       ['garbage segments', 'a.b.c'],
       ['a number', 42],
       ['a huge token', `${'a'.repeat(20_000)}.b.c`],
+      ['four segments', `${b64url({ alg: 'RS256' })}.${b64url({ iss: 'x' })}.c.d`],
+      ['a header that is JSON but not an object', `${b64url(['RS256'])}.${b64url({ iss: 'x' })}.c`],
     ] as const) {
       it(`refuses ${label}`, async () => {
         assert.equal(await rejection(verifierWith().verify(token, policy)), 'malformed');
         assert.equal(issuer.jwksFetches, 0);
       });
     }
+
+    // Node's base64url decoder skips characters outside the alphabet; the token is refused as
+    // malformed before its (readable) issuer is looked at, as jose's strict decoder did.
+    it('refuses a payload with characters outside base64url, whatever it names', async () => {
+      const [h, p, s] = (await issuer.mint({ iss: 'https://untrusted.example' }, { nowMs: clock.now() })).split('.');
+      const token = `${h}.${p!.slice(0, 8)}*${p!.slice(8)}.${s}`;
+      assert.equal(await rejection(verifierWith().verify(token, policy)), 'malformed');
+      assert.equal(issuer.jwksFetches, 0);
+    });
   });
 });

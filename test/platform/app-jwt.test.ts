@@ -32,6 +32,20 @@ describe('AppJwt', () => {
     assert.equal(decodeJwt(second).iat, now / 1000 - 60);
   });
 
+  it('gives the authorization header at once while the signed JWT is reused, and none before it is signed or after its window', async () => {
+    let now = Date.UTC(2026, 10, 21, 12, 0, 0);
+    const jwts = new AppJwt('12345', privateKey, () => now);
+    assert.equal(jwts.authorization(), undefined);
+    const pending = jwts.get();
+    assert.equal(jwts.authorization(), undefined, 'not before the JWT is signed');
+    const first = await pending;
+    assert.equal(jwts.authorization(), `Bearer ${first}`);
+    now += 5 * 60_000;
+    assert.equal(jwts.authorization(), undefined, 'its reuse window is over: get() signs a new one');
+    const second = await jwts.get();
+    assert.equal(jwts.authorization(), `Bearer ${second}`);
+  });
+
   it('concurrent callers share the JWT being signed', async () => {
     const jwts = new AppJwt('12345', privateKey);
     const all = await Promise.all(Array.from({ length: 5 }, () => jwts.get()));
