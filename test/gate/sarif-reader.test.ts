@@ -98,6 +98,25 @@ describe('SARIF reader (two passes through a small buffer)', () => {
     );
   });
 
+  it('property: each result\'s byte range is exactly its JSON text, white space and commas left out', () => {
+    fc.assert(
+      fc.property(sarifText, fc.integer({ min: 1, max: 64 }), (text, chunk) => {
+        writeFileSync(file, text);
+        const bytes = Buffer.from(text);
+        const report = openSarif(file, { chunkBytes: chunk });
+        report.log.runs.forEach((_, i) => {
+          for (const { result, source } of report.results(i)) {
+            const own = bytes.toString('utf8', source.start, source.end);
+            assert.equal(own.trim(), own);
+            assert.ok(!own.endsWith(','));
+            assert.deepEqual(JSON.parse(own), result);
+          }
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('property: a damaged document is refused exactly when JSON.parse (or the SARIF shape check) refuses it', () => {
     const written = JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x', rules: [{ id: 'a\\"b' }] } }, results: [{ ruleId: 'r', message: { text: 'tab\t"q" \\ ü' }, locations: [{}] }, 1, 'two', null, [true]] }] }, null, 1);
     const damage = fc.oneof(
@@ -170,6 +189,15 @@ describe('SARIF reader (two passes through a small buffer)', () => {
     writeFileSync(file, text.slice(0, text.length - 20));
     assert.throws(() => [...report.results(0)], GateError);
     assert.throws(() => [...report.readAgain(first.map((r) => r.source))], GateError);
+  });
+
+  it('a report whose separators moved after its first pass is refused, not misread', () => {
+    const text = JSON.stringify({ runs: [{ tool: { driver: { name: 't' } }, results: [{ ruleId: 'a' }, { ruleId: 'b' }] }] });
+    writeFileSync(file, text);
+    const report = openSarif(file);
+    // Same length, the comma between the two results moved into the first one's text.
+    writeFileSync(file, text.replace('{"ruleId":"a"},{', '{"ruleId":"a",}{'));
+    assert.throws(() => [...report.results(0)], (err: unknown) => err instanceof GateError && /changed at byte \d+ since it was first read/.test(err.message));
   });
 
   it('readAgain returns each result from its byte range, in the order asked', () => {
