@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { GateError } from './errors.js';
 import { git, gitText } from './git.js';
 import { LineHasher } from './line-hash.js';
+import { NumberList } from './number-list.js';
 
 /** Added lines of one file of the diff, by its path at head; `all` for a new file. */
 export type AddedLines = 'all' | ReadonlySet<number>;
@@ -149,7 +150,7 @@ function startsWith(buf: Buffer, start: number, end: number, prefix: string): bo
 /**
  * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
  * The added and removed lines' text (most of the output) never becomes strings: each line is
- * hashed after whitespace normalisation (see `LineHasher`), removed lines into one set, added
+ * hashed after whitespace normalisation (see `LineHasher`), removed lines into one list, added
  * lines beside their line number, so that `end()` can tell which added lines only moved.
  */
 export class DiffParser {
@@ -170,13 +171,13 @@ export class DiffParser {
   /** The head line number the next added line of this hunk will have. */
   private nextLine = 0;
   /** Normalised hashes of every meaningful removed line, from every file (deleted ones too). */
-  private readonly removed = new Set<number>();
+  private removed = new NumberList();
   /** Head paths of the diff, in order; `pending` refers to them by index. */
   private readonly paths: string[] = [];
   /** The index in `paths` of the current file, -1 for a deleted one. */
   private path = -1;
-  /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one array, not one per file. */
-  private readonly pending: number[] = [];
+  /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one list, not one per file. */
+  private pending = new NumberList();
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -217,17 +218,18 @@ export class DiffParser {
     if (this.open) this.endContent();
     if (this.partial) this.line(this.partial, 0, this.partial.length);
     this.partial = undefined;
-    const pending = this.pending;
+    const { pending } = this;
+    const removed = this.removed.sorted();
     for (let i = 0; i < pending.length; i += 3) {
-      if (!this.removed.has(pending[i + 2]!)) continue;
-      const path = this.paths[pending[i]!]!;
+      if (!removed.includes(pending.at(i + 2))) continue;
+      const path = this.paths[pending.at(i)]!;
       let moved = this.moved.get(path);
       if (!moved) this.moved.set(path, (moved = new Set()));
-      moved.add(pending[i + 1]!);
+      moved.add(pending.at(i + 1));
     }
-    pending.length = 0;
+    this.pending = new NumberList();
     this.paths.length = 0;
-    this.removed.clear();
+    this.removed = new NumberList();
   }
 
   /** A hunk's added or removed line, or git's "\ No newline" marker. */
@@ -244,10 +246,14 @@ export class DiffParser {
   private endContent(): void {
     this.open = false;
     if (this.kind === 0x2d) {
-      if (this.hasher.meaningful) this.removed.add(this.hasher.digest());
+      if (this.hasher.meaningful) this.removed.push(this.hasher.digest());
     } else if (this.kind === 0x2b) {
       const line = this.nextLine++;
-      if (this.hasher.meaningful && this.path >= 0) this.pending.push(this.path, line, this.hasher.digest());
+      if (this.hasher.meaningful && this.path >= 0) {
+        this.pending.push(this.path);
+        this.pending.push(line);
+        this.pending.push(this.hasher.digest());
+      }
     }
   }
 
