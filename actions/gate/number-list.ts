@@ -4,8 +4,8 @@ const BLOCK = 4096;
  * A list of numbers kept off the JavaScript heap, in fixed blocks of doubles (exact for every
  * integer below 2^53): it grows without copying, and the garbage collector neither scans nor
  * moves it. The gate keeps such lists for every result or diff line, tens of thousands on a large
- * pull request; as arrays and sets on the heap, their survivors made V8 double its young
- * generation (8 MB more peak memory).
+ * pull request; on the heap, every one that survives a young-generation pass counts towards V8
+ * doubling that generation (8 MB more peak memory on the benchmark).
  */
 export class NumberList {
   private readonly blocks: Float64Array[] = [];
