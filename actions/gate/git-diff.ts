@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GateError } from './errors.js';
@@ -96,7 +95,9 @@ export async function pullRequestDiff(repo: string, base: string, head: string, 
  * filled while this process is busy reading the report, and the two are meant to overlap.
  */
 async function addedLines(repo: string, from: string, to: string, onRunning: () => void): Promise<Pick<PullRequestDiff, 'files' | 'moved'>> {
-  const dir = await mkdtemp(join(tmpdir(), 'gatehouse-gate-diff-'));
+  // Made and removed synchronously: a thread-pool round trip each way sat between the checks and
+  // git diff, and between git diff and the results.
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-gate-diff-'));
   try {
     const output = join(dir, 'diff');
     const child = spawn(
@@ -121,7 +122,7 @@ async function addedLines(repo: string, from: string, to: string, onRunning: () 
     }
     return parseDiffFile(output);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
