@@ -108,11 +108,7 @@ function readRun(reader: JsonReader): { run: unknown; results?: ResultsArray } {
     if (key === 'results' && reader.peek() === 0x5b) {
       const start = reader.offset;
       const starts = new NumberList();
-      for (const _ of reader.elements()) {
-        reader.peek();
-        starts.push(reader.offset);
-        reader.skipValue();
-      }
+      reader.skipArray((offset) => starts.push(offset));
       results = { start, end: reader.offset, starts };
       // A later duplicate wins, as with JSON.parse.
       delete run.results;

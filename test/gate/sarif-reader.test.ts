@@ -218,6 +218,50 @@ describe('SARIF reader (two passes through a small buffer)', () => {
       }
     };
 
+    it('property: skipArray finds the element starts and the end that elements() and skipValue() find, and refuses what they refuse', () => {
+      /** The element-by-element walk skipArray replaces: starts and end, or the error's message. */
+      const byElements = (reader: JsonReader): { starts: number[]; end: number } | string => {
+        const starts: number[] = [];
+        try {
+          for (const _ of reader.elements()) {
+            reader.peek();
+            starts.push(reader.offset);
+            reader.skipValue();
+          }
+          return { starts, end: reader.offset };
+        } catch (err) {
+          return (err as Error).constructor.name;
+        }
+      };
+      const bySkipArray = (reader: JsonReader): { starts: number[]; end: number } | string => {
+        const starts: number[] = [];
+        try {
+          reader.skipArray((offset) => starts.push(offset));
+          return { starts, end: reader.offset };
+        } catch (err) {
+          return (err as Error).constructor.name;
+        }
+      };
+      const arrayText = fc
+        .tuple(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 6 }), fc.constantFrom(undefined, 1, '\t'))
+        .map(([values, indent]) => JSON.stringify(values, null, indent));
+      const damage = fc.record({ at: fc.nat(), text: fc.constantFrom('', '{', '}', '[', ']', ',', ':', '"', '\\', ' ', '0', 'x', '\n') });
+      fc.assert(
+        fc.property(arrayText, fc.array(damage, { maxLength: 3 }), fc.integer({ min: 1, max: 16 }), (original, damages, chunk) => {
+          let text = original;
+          // An empty text deletes the byte at `at`; any other is inserted there.
+          for (const d of damages) {
+            const at = d.at % (text.length + 1);
+            text = d.text === '' ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + d.text + text.slice(at);
+          }
+          const want = withReader(`${text} `, chunk, byElements);
+          const got = withReader(`${text} `, chunk, bySkipArray);
+          assert.deepEqual(got, want, JSON.stringify(text));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
     it('a value longer than the buffer grows it; a skipped one is matched without being parsed', () => {
       const long = JSON.stringify({ a: 'x'.repeat(10_000), b: [[['"]']]] });
       withReader(`[${long}, ${long}]`, 16, (reader) => {
