@@ -200,6 +200,21 @@ describe('SARIF reader (two passes through a small buffer)', () => {
     assert.throws(() => [...report.results(0)], (err: unknown) => err instanceof GateError && /changed at byte \d+ since it was first read/.test(err.message));
   });
 
+  it('results read in batches: an invalid one among valid ones is named by its own offset, after the valid ones before it', () => {
+    const results = Array.from({ length: 40 }, (_, n) => JSON.stringify({ n }));
+    results[21] = '{"n":21,"x":tru}';
+    const text = `{"runs":[{"tool":{"driver":{"name":"t"}},"results":[${results.join(', ')}]}]}`;
+    writeFileSync(file, text);
+    const seen: unknown[] = [];
+    assert.throws(
+      () => {
+        for (const { result } of openSarif(file).results(0)) seen.push(result);
+      },
+      (err: unknown) => err instanceof GateError && err.message.includes(`invalid JSON value at byte ${Buffer.byteLength(text.slice(0, text.indexOf('{"n":21')))}`),
+    );
+    assert.deepEqual(seen, Array.from({ length: 21 }, (_, n) => ({ n })));
+  });
+
   it('readAgain returns each result from its byte range, in the order asked', () => {
     writeFileSync(file, JSON.stringify({ runs: [{ tool: { driver: { name: 't' } }, results: [{ n: 1 }, { n: 2, s: 'é' }, { n: 3 }] }] }, null, 2));
     const report = openSarif(file);
