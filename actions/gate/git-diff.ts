@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { GateError } from './errors.js';
 import { git, gitText } from './git.js';
 import { LineHasher } from './line-hash.js';
@@ -92,7 +93,8 @@ export async function pullRequestDiff(repo: string, base: string, head: string, 
 
 /**
  * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
- * filled while this process is busy reading the report, and the two are meant to overlap.
+ * filled while this process is busy reading the report, and the two are meant to overlap. The
+ * file is parsed as it grows (`parseAsWritten`).
  */
 async function addedLines(repo: string, from: string, to: string, onRunning: () => void): Promise<Pick<PullRequestDiff, 'files' | 'moved'>> {
   // Made and removed synchronously: a thread-pool round trip each way sat between the checks and
@@ -115,28 +117,58 @@ async function addedLines(repo: string, from: string, to: string, onRunning: () 
       child.on('close', (c) => resolve(c ?? 1));
     });
     onRunning();
-    const code = await exited;
+    const parser = new DiffParser();
+    const code = await parseAsWritten(output, exited, parser);
     if (code !== 0) throw new GateError(`git diff failed: ${stderr.trim()}`);
     if (/rename detection was skipped/i.test(stderr)) {
       throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
     }
-    return parseDiffFile(output);
+    parser.end();
+    return { files: parser.files, moved: parser.moved };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function parseDiffFile(path: string): Pick<PullRequestDiff, 'files' | 'moved'> {
-  const parser = new DiffParser();
-  const fd = openSync(path, 'r');
+/** How often git diff's output is looked at while git runs and this process waits. */
+const POLL_MS = 2;
+
+/**
+ * Parses git diff's output file as git writes it, whenever this process waits (the caller reads
+ * the report meanwhile, then waits for the diff), and the rest once git has exited: the parse is
+ * then mostly done by the time git ends, instead of starting only then. Resolves to git's exit
+ * code; on a failure, what was parsed is the caller's to drop.
+ */
+export async function parseAsWritten(path: string, exited: Promise<number>, parser: DiffParser): Promise<number> {
+  let code: number | undefined;
+  exited.then(
+    (c) => (code = c),
+    () => {},
+  );
+  const chunk = Buffer.allocUnsafe(1 << 16);
+  let fd: number | undefined;
+  let position = 0;
   try {
-    const chunk = Buffer.allocUnsafe(1 << 16);
-    for (let read; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) parser.push(chunk.subarray(0, read));
+    for (;;) {
+      // Read after git has exited, this pass sees all it wrote.
+      const ended = code !== undefined;
+      if (fd === undefined) {
+        try {
+          fd = openSync(path, 'r');
+        } catch (err) {
+          // Not made yet: git opens it once it starts.
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        }
+      }
+      if (fd !== undefined) {
+        for (let read; (read = readSync(fd, chunk, 0, chunk.length, position)) > 0; position += read) parser.push(chunk.subarray(0, read));
+      }
+      if (ended) return code!;
+      await Promise.race([exited, delay(POLL_MS)]);
+    }
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
-  parser.end();
-  return { files: parser.files, moved: parser.moved };
 }
 
 const NEWLINE = 0x0a;
