@@ -111,8 +111,8 @@ export class JsonReader {
 
   /**
    * Steps over the array that comes next, calling `onElement` with the file offset of each
-   * element's first byte: `elements()` and `skipValue()` in one loop, without a generator step and
-   * a callback's closure per element (the first pass's overhead on a report's results).
+   * element's first byte: `elements()` and `skipValue()` in one loop, without a generator step per
+   * element (the first pass's overhead on a report's results).
    */
   skipArray(onElement: (offset: number) => void): void {
     this.expect(OPEN_BRACKET, "'['");

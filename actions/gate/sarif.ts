@@ -192,7 +192,7 @@ function* readAgain(path: string, sources: Iterable<ByteRange>): Generator<Sarif
   }
 }
 
-/** A run's results, each parsed from the byte range the first pass found, one at a time. */
+/** A run's results, parsed from the starts the first pass noted (a few per JSON.parse call) and handed out one at a time. */
 function* readResults(path: string, results: ResultsArray | undefined, chunkBytes?: number): Generator<SourcedResult, void, undefined> {
   if (!results) return;
   const fd = openReport(path);
