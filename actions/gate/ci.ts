@@ -99,13 +99,15 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   const diffRunning = new Promise<void>((resolve) => (running = resolve));
   const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
   pendingDiff.catch(() => {});
-  // The head's file list is read beside the diff; its errors wait until the diff's are reported.
+  await diffRunning;
+  // The head's file list is read beside the diff, once git diff runs: starting a process takes
+  // this one's thread a few milliseconds, which would otherwise delay git diff. Its errors wait
+  // until the diff's are reported.
   const pending = checkoutOf(options.repo, options.head);
   pending.workTree.catch(() => {});
   pending.checkout.catch(() => {});
   const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
   try {
-    await diffRunning;
     report = openSarif(options.sarif);
     const { log } = report;
     if (log.runs.length === 0) throw new GateError('the SARIF report has no runs: nothing was scanned');

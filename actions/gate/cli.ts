@@ -1,4 +1,10 @@
 #!/usr/bin/env node
+import { CliOutput } from './cli-output.js';
 import { gateCommand } from './command.js';
 
-process.exitCode = await gateCommand(process.argv.slice(2), process.env, process.cwd(), { out: console.log, err: console.error });
+const io = new CliOutput(process.stdout, process.stderr);
+try {
+  process.exitCode = await gateCommand(process.argv.slice(2), process.env, process.cwd(), io);
+} finally {
+  io.flush();
+}

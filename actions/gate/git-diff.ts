@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { GateError } from './errors.js';
 import { git, gitText } from './git.js';
 import { LineHasher } from './line-hash.js';
+import { NumberList } from './number-list.js';
 
 /** Added lines of one file of the diff, by its path at head; `all` for a new file. */
 export type AddedLines = 'all' | ReadonlySet<number>;
@@ -92,10 +93,13 @@ export async function pullRequestDiff(repo: string, base: string, head: string, 
 
 /**
  * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
- * filled while this process is busy reading the report, and the two are meant to overlap.
+ * filled while this process is busy reading the report, and the two are meant to overlap. The
+ * file is parsed as it grows (`parseAsWritten`).
  */
 async function addedLines(repo: string, from: string, to: string, onRunning: () => void): Promise<Pick<PullRequestDiff, 'files' | 'moved'>> {
-  const dir = await mkdtemp(join(tmpdir(), 'gatehouse-gate-diff-'));
+  // Made and removed synchronously: a thread-pool round trip each way sat between the checks and
+  // git diff, and between git diff and the results.
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-gate-diff-'));
   try {
     const output = join(dir, 'diff');
     const child = spawn(
@@ -113,28 +117,58 @@ async function addedLines(repo: string, from: string, to: string, onRunning: () 
       child.on('close', (c) => resolve(c ?? 1));
     });
     onRunning();
-    const code = await exited;
+    const parser = new DiffParser();
+    const code = await parseAsWritten(output, exited, parser);
     if (code !== 0) throw new GateError(`git diff failed: ${stderr.trim()}`);
     if (/rename detection was skipped/i.test(stderr)) {
       throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
     }
-    return parseDiffFile(output);
+    parser.end();
+    return { files: parser.files, moved: parser.moved };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function parseDiffFile(path: string): Pick<PullRequestDiff, 'files' | 'moved'> {
-  const parser = new DiffParser();
-  const fd = openSync(path, 'r');
+/** How often git diff's output is looked at while git runs and this process waits. */
+const POLL_MS = 2;
+
+/**
+ * Parses git diff's output file as git writes it, whenever this process waits (the caller reads
+ * the report meanwhile, then waits for the diff), and the rest once git has exited: the parse is
+ * then mostly done by the time git ends, instead of starting only then. Resolves to git's exit
+ * code; on a failure, what was parsed is the caller's to drop.
+ */
+export async function parseAsWritten(path: string, exited: Promise<number>, parser: DiffParser): Promise<number> {
+  let code: number | undefined;
+  exited.then(
+    (c) => (code = c),
+    () => {},
+  );
+  const chunk = Buffer.allocUnsafe(1 << 16);
+  let fd: number | undefined;
+  let position = 0;
   try {
-    const chunk = Buffer.allocUnsafe(1 << 16);
-    for (let read; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) parser.push(chunk.subarray(0, read));
+    for (;;) {
+      // Read after git has exited, this pass sees all it wrote.
+      const ended = code !== undefined;
+      if (fd === undefined) {
+        try {
+          fd = openSync(path, 'r');
+        } catch (err) {
+          // Not made yet: git opens it once it starts.
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        }
+      }
+      if (fd !== undefined) {
+        for (let read; (read = readSync(fd, chunk, 0, chunk.length, position)) > 0; position += read) parser.push(chunk.subarray(0, read));
+      }
+      if (ended) return code!;
+      await Promise.race([exited, delay(POLL_MS)]);
+    }
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
-  parser.end();
-  return { files: parser.files, moved: parser.moved };
 }
 
 const NEWLINE = 0x0a;
@@ -149,7 +183,7 @@ function startsWith(buf: Buffer, start: number, end: number, prefix: string): bo
 /**
  * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
  * The added and removed lines' text (most of the output) never becomes strings: each line is
- * hashed after whitespace normalisation (see `LineHasher`), removed lines into one set, added
+ * hashed after whitespace normalisation (see `LineHasher`), removed lines into one list, added
  * lines beside their line number, so that `end()` can tell which added lines only moved.
  */
 export class DiffParser {
@@ -170,13 +204,13 @@ export class DiffParser {
   /** The head line number the next added line of this hunk will have. */
   private nextLine = 0;
   /** Normalised hashes of every meaningful removed line, from every file (deleted ones too). */
-  private readonly removed = new Set<number>();
+  private removed = new NumberList();
   /** Head paths of the diff, in order; `pending` refers to them by index. */
   private readonly paths: string[] = [];
   /** The index in `paths` of the current file, -1 for a deleted one. */
   private path = -1;
-  /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one array, not one per file. */
-  private readonly pending: number[] = [];
+  /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one list, not one per file. */
+  private pending = new NumberList();
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -217,17 +251,18 @@ export class DiffParser {
     if (this.open) this.endContent();
     if (this.partial) this.line(this.partial, 0, this.partial.length);
     this.partial = undefined;
-    const pending = this.pending;
+    const { pending } = this;
+    const removed = this.removed.sorted();
     for (let i = 0; i < pending.length; i += 3) {
-      if (!this.removed.has(pending[i + 2]!)) continue;
-      const path = this.paths[pending[i]!]!;
+      if (!removed.includes(pending.at(i + 2))) continue;
+      const path = this.paths[pending.at(i)]!;
       let moved = this.moved.get(path);
       if (!moved) this.moved.set(path, (moved = new Set()));
-      moved.add(pending[i + 1]!);
+      moved.add(pending.at(i + 1));
     }
-    pending.length = 0;
+    this.pending = new NumberList();
     this.paths.length = 0;
-    this.removed.clear();
+    this.removed = new NumberList();
   }
 
   /** A hunk's added or removed line, or git's "\ No newline" marker. */
@@ -244,10 +279,14 @@ export class DiffParser {
   private endContent(): void {
     this.open = false;
     if (this.kind === 0x2d) {
-      if (this.hasher.meaningful) this.removed.add(this.hasher.digest());
+      if (this.hasher.meaningful) this.removed.push(this.hasher.digest());
     } else if (this.kind === 0x2b) {
       const line = this.nextLine++;
-      if (this.hasher.meaningful && this.path >= 0) this.pending.push(this.path, line, this.hasher.digest());
+      if (this.hasher.meaningful && this.path >= 0) {
+        this.pending.push(this.path);
+        this.pending.push(line);
+        this.pending.push(this.hasher.digest());
+      }
     }
   }
 

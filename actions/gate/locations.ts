@@ -95,7 +95,7 @@ function candidatePaths(decoded: string, checkout: Checkout): Candidate[] {
 }
 
 interface Resolved {
-  /** Candidates naming a file of the head commit. */
+  /** Candidates naming a file of the head commit: none, or more than one. */
   readonly existing: readonly Candidate[];
   /** What to show when none does. */
   readonly display: string;
@@ -109,7 +109,12 @@ interface Resolved {
  * URI is resolved once.
  */
 export class RunLocations {
-  private readonly resolved = new Map<string, Resolved>();
+  /**
+   * By URI (and base id): the path itself when exactly one candidate names a file of the head, the
+   * usual case, else what the candidates say. One string an entry, not four objects: the entries
+   * live as long as the run is read, and survivors make V8 grow its young generation.
+   */
+  private readonly resolved = new Map<string, string | Resolved>();
   private readonly votes = { given: 0, top: 0 };
 
   constructor(
@@ -133,12 +138,12 @@ export class RunLocations {
     const region = physical.region;
     const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
     const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
+    if (typeof entry === 'string') return { path: entry, startLine, endLine };
     if (entry.existing.length === 0) return { path: entry.display, startLine, endLine, unmapped: true };
-    const chosen = entry.existing.length === 1 ? entry.existing[0]! : this.preferred(entry.existing);
-    return { path: chosen.path, startLine, endLine };
+    return { path: this.preferred(entry.existing).path, startLine, endLine };
   }
 
-  private resolve(uri: string, baseId: string | undefined): Resolved {
+  private resolve(uri: string, baseId: string | undefined): string | Resolved {
     const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
     let entry = this.resolved.get(key);
     if (entry === undefined) {
@@ -146,7 +151,7 @@ export class RunLocations {
       const candidates = candidatePaths(decoded, this.checkout);
       const existing = candidates.filter((c) => this.checkout.files.has(c.path));
       if (existing.length === 1) this.votes[existing[0]!.base]++;
-      entry = { existing, display: candidates[0]?.path ?? decoded };
+      entry = existing.length === 1 ? existing[0]!.path : { existing, display: candidates[0]?.path ?? decoded };
       this.resolved.set(key, entry);
     }
     return entry;

@@ -1,6 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { GateError } from './errors.js';
+import { readElements } from './json-elements.js';
 import { JsonReader, JsonSyntaxError } from './json-reader.js';
+import { NumberList } from './number-list.js';
 
 /** The parts of SARIF 2.1.0 the gate reads; everything else is carried through untouched. */
 export interface SarifLog {
@@ -92,16 +94,22 @@ function openReport(path: string): number {
   }
 }
 
+/** A run's `results` array: its bytes, and where each result starts (so it is not scanned again). */
+interface ResultsArray extends ByteRange {
+  readonly starts: NumberList;
+}
+
 /** One run, its `results` array stepped over and located instead of parsed. */
-function readRun(reader: JsonReader): { run: unknown; results?: ByteRange } {
+function readRun(reader: JsonReader): { run: unknown; results?: ResultsArray } {
   if (reader.peek() !== 0x7b) return { run: reader.readValue() };
   const run: Record<string, unknown> = {};
-  let results: ByteRange | undefined;
+  let results: ResultsArray | undefined;
   for (const key of reader.members()) {
     if (key === 'results' && reader.peek() === 0x5b) {
       const start = reader.offset;
-      for (const _ of reader.elements()) reader.skipValue();
-      results = { start, end: reader.offset };
+      const starts = new NumberList();
+      reader.skipArray((offset) => starts.push(offset));
+      results = { start, end: reader.offset, starts };
       // A later duplicate wins, as with JSON.parse.
       delete run.results;
     } else {
@@ -119,7 +127,7 @@ function readRun(reader: JsonReader): { run: unknown; results?: ByteRange } {
 export function openSarif(path: string, options: { readonly chunkBytes?: number } = {}): SarifReport {
   const fd = openReport(path);
   let log: unknown;
-  const ranges: (ByteRange | undefined)[] = [];
+  const ranges: (ResultsArray | undefined)[] = [];
   try {
     const reader = new JsonReader(fd, options);
     reader.skipByteOrderMark();
@@ -184,24 +192,19 @@ function* readAgain(path: string, sources: Iterable<ByteRange>): Generator<Sarif
   }
 }
 
-/** A run's results read from their byte range, one parsed at a time. */
-function* readResults(path: string, range: ByteRange | undefined, chunkBytes?: number): Generator<SourcedResult, void, undefined> {
-  if (!range) return;
+/** A run's results, parsed from the starts the first pass noted (a few per JSON.parse call) and handed out one at a time. */
+function* readResults(path: string, results: ResultsArray | undefined, chunkBytes?: number): Generator<SourcedResult, void, undefined> {
+  if (!results) return;
   const fd = openReport(path);
   try {
-    const reader = new JsonReader(fd, { ...range, ...(chunkBytes ? { chunkBytes } : {}) });
-    const elements = reader.elements();
+    const elements = readElements(fd, results.starts, results.end, chunkBytes);
     for (;;) {
       let next: SourcedResult;
       try {
-        if (elements.next().done) {
-          reader.expectEnd();
-          return;
-        }
-        reader.peek();
-        const start = reader.offset;
-        const result = reader.readValue() as SarifResult;
-        next = { result, source: { start, end: reader.offset } };
+        const element = elements.next();
+        if (element.done) return;
+        const { value, start, end } = element.value;
+        next = { result: value as SarifResult, source: { start, end } };
       } catch (err) {
         throw readError(path, err);
       }

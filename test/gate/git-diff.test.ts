@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { DiffParser, pullRequestDiff, type AddedLines } from '../../actions/gate/git-diff.js';
+import { DiffParser, parseAsWritten, pullRequestDiff, type AddedLines } from '../../actions/gate/git-diff.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 
 /** A map of added lines as plain data, for comparison. */
@@ -94,5 +97,38 @@ describe('pull-request diff', () => {
     parser.end();
     assert.deepEqual(plain(parser.files), want);
     assert.deepEqual(plainMoved(parser.moved), wantMoved);
+  });
+  it('the output file is parsed while it grows, appearing late and cut anywhere, with the same answer once the writer exits', async () => {
+    const output = execFileSync('git', ['-C', repo.dir, '-c', 'core.quotePath=false', 'diff', '--no-color', '--find-renames', '--unified=0', '--diff-filter=ACDMRT', base, head], { maxBuffer: 1 << 26 });
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-diff-growing-'));
+    try {
+      const path = join(dir, 'diff');
+      let exit!: (code: number) => void;
+      const exited = new Promise<number>((resolve) => (exit = resolve));
+      const parser = new DiffParser();
+      const parsing = parseAsWritten(path, exited, parser);
+      // The file does not exist for a while, then grows in uneven pieces, with pauses the parser sees.
+      await new Promise((r) => setTimeout(r, 10));
+      const pieces = [0, 7, 300, 301, 5000, output.indexOf('xxxx') + 100, output.length - 3, output.length].sort((a, b) => a - b);
+      for (let i = 1; i < pieces.length; i++) {
+        appendFileSync(path, output.subarray(pieces[i - 1], pieces[i]));
+        // The last piece is written just before the writer exits.
+        if (i < pieces.length - 1) await new Promise((r) => setTimeout(r, 5));
+      }
+      exit(0);
+      assert.equal(await parsing, 0);
+      parser.end();
+      assert.deepEqual(plain(parser.files), want);
+      assert.deepEqual(plainMoved(parser.moved), wantMoved);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a writer that fails before making its file: its exit code, nothing parsed', async () => {
+    const parser = new DiffParser();
+    assert.equal(await parseAsWritten(join(tmpdir(), 'gatehouse-no-such-diff', 'diff'), Promise.resolve(128), parser), 128);
+    parser.end();
+    assert.equal(parser.files.size, 0);
   });
 });

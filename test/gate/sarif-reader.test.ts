@@ -98,6 +98,25 @@ describe('SARIF reader (two passes through a small buffer)', () => {
     );
   });
 
+  it('property: each result\'s byte range is exactly its JSON text, white space and commas left out', () => {
+    fc.assert(
+      fc.property(sarifText, fc.integer({ min: 1, max: 64 }), (text, chunk) => {
+        writeFileSync(file, text);
+        const bytes = Buffer.from(text);
+        const report = openSarif(file, { chunkBytes: chunk });
+        report.log.runs.forEach((_, i) => {
+          for (const { result, source } of report.results(i)) {
+            const own = bytes.toString('utf8', source.start, source.end);
+            assert.equal(own.trim(), own);
+            assert.ok(!own.endsWith(','));
+            assert.deepEqual(JSON.parse(own), result);
+          }
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('property: a damaged document is refused exactly when JSON.parse (or the SARIF shape check) refuses it', () => {
     const written = JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x', rules: [{ id: 'a\\"b' }] } }, results: [{ ruleId: 'r', message: { text: 'tab\t"q" \\ ü' }, locations: [{}] }, 1, 'two', null, [true]] }] }, null, 1);
     const damage = fc.oneof(
@@ -172,6 +191,30 @@ describe('SARIF reader (two passes through a small buffer)', () => {
     assert.throws(() => [...report.readAgain(first.map((r) => r.source))], GateError);
   });
 
+  it('a report whose separators moved after its first pass is refused, not misread', () => {
+    const text = JSON.stringify({ runs: [{ tool: { driver: { name: 't' } }, results: [{ ruleId: 'a' }, { ruleId: 'b' }] }] });
+    writeFileSync(file, text);
+    const report = openSarif(file);
+    // Same length, the comma between the two results moved into the first one's text.
+    writeFileSync(file, text.replace('{"ruleId":"a"},{', '{"ruleId":"a",}{'));
+    assert.throws(() => [...report.results(0)], (err: unknown) => err instanceof GateError && /changed at byte \d+ since it was first read/.test(err.message));
+  });
+
+  it('results read in batches: an invalid one among valid ones is named by its own offset, after the valid ones before it', () => {
+    const results = Array.from({ length: 40 }, (_, n) => JSON.stringify({ n }));
+    results[21] = '{"n":21,"x":tru}';
+    const text = `{"runs":[{"tool":{"driver":{"name":"t"}},"results":[${results.join(', ')}]}]}`;
+    writeFileSync(file, text);
+    const seen: unknown[] = [];
+    assert.throws(
+      () => {
+        for (const { result } of openSarif(file).results(0)) seen.push(result);
+      },
+      (err: unknown) => err instanceof GateError && err.message.includes(`invalid JSON value at byte ${Buffer.byteLength(text.slice(0, text.indexOf('{"n":21')))}`),
+    );
+    assert.deepEqual(seen, Array.from({ length: 21 }, (_, n) => ({ n })));
+  });
+
   it('readAgain returns each result from its byte range, in the order asked', () => {
     writeFileSync(file, JSON.stringify({ runs: [{ tool: { driver: { name: 't' } }, results: [{ n: 1 }, { n: 2, s: 'é' }, { n: 3 }] }] }, null, 2));
     const report = openSarif(file);
@@ -189,6 +232,50 @@ describe('SARIF reader (two passes through a small buffer)', () => {
         closeSync(fd);
       }
     };
+
+    it('property: skipArray finds the element starts and the end that elements() and skipValue() find, and refuses what they refuse', () => {
+      /** The element-by-element walk skipArray replaces: starts and end, or the error's message. */
+      const byElements = (reader: JsonReader): { starts: number[]; end: number } | string => {
+        const starts: number[] = [];
+        try {
+          for (const _ of reader.elements()) {
+            reader.peek();
+            starts.push(reader.offset);
+            reader.skipValue();
+          }
+          return { starts, end: reader.offset };
+        } catch (err) {
+          return (err as Error).constructor.name;
+        }
+      };
+      const bySkipArray = (reader: JsonReader): { starts: number[]; end: number } | string => {
+        const starts: number[] = [];
+        try {
+          reader.skipArray((offset) => starts.push(offset));
+          return { starts, end: reader.offset };
+        } catch (err) {
+          return (err as Error).constructor.name;
+        }
+      };
+      const arrayText = fc
+        .tuple(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 6 }), fc.constantFrom(undefined, 1, '\t'))
+        .map(([values, indent]) => JSON.stringify(values, null, indent));
+      const damage = fc.record({ at: fc.nat(), text: fc.constantFrom('', '{', '}', '[', ']', ',', ':', '"', '\\', ' ', '0', 'x', '\n') });
+      fc.assert(
+        fc.property(arrayText, fc.array(damage, { maxLength: 3 }), fc.integer({ min: 1, max: 16 }), (original, damages, chunk) => {
+          let text = original;
+          // An empty text deletes the byte at `at`; any other is inserted there.
+          for (const d of damages) {
+            const at = d.at % (text.length + 1);
+            text = d.text === '' ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + d.text + text.slice(at);
+          }
+          const want = withReader(`${text} `, chunk, byElements);
+          const got = withReader(`${text} `, chunk, bySkipArray);
+          assert.deepEqual(got, want, JSON.stringify(text));
+        }),
+        { numRuns: 2000 },
+      );
+    });
 
     it('a value longer than the buffer grows it; a skipped one is matched without being parsed', () => {
       const long = JSON.stringify({ a: 'x'.repeat(10_000), b: [[['"]']]] });
