@@ -136,10 +136,9 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
     assert.match(summary, new RegExp(`^… ${1500 - rows} more rows left out of 1500 \\(see the filtered SARIF\\)\\.$`, 'm'));
   });
 
-  it('the README\'s workflow uploads the filtered SARIF on exit 0 and 1 and skips it on exit 2 (a no-answer file may have no runs, which code scanning refuses)', async () => {
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## The gate'));
-    const yaml = /### A complete workflow\s+```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+  it('docs/gate.md\'s workflow uploads the filtered SARIF on exit 0 and 1 and skips it on exit 2 (a no-answer file may have no runs, which code scanning refuses)', async () => {
+    const page = readFileSync(join(REPO_ROOT, 'docs', 'gate.md'), 'utf8');
+    const yaml = /## A complete workflow\s+```yaml\n([\s\S]*?)```/.exec(page)![1]!;
     const steps = (parse(yaml) as { jobs: Record<string, { steps: { id?: string; uses?: string; if?: string; with?: Record<string, string> }[] }> }).jobs.lint!.steps;
     const upload = steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@'))!;
     assert.equal(upload.with?.sarif_file, '${{ steps.gate.outputs.filtered-sarif }}');

@@ -19,15 +19,16 @@ import { configFile, FAST_RETRY, startSyncFakes, type SyncFakes } from './suppor
 type Tree = Record<string, unknown>;
 const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+const page = (name: string) => readFileSync(join(REPO_ROOT, 'docs', name), 'utf8');
 
-/** The README text from the heading `title` to the next heading of the same level. */
-function section(title: string): string {
-  const start = README.indexOf(title);
-  assert.ok(start >= 0, `README has ${title}`);
+/** The text of docs/`name` from the heading `title` to the next heading of the same level. */
+function section(name: string, title: string): string {
+  const text = page(name);
+  const start = text.indexOf(title);
+  assert.ok(start >= 0, `docs/${name} has ${title}`);
   const level = /^#+/.exec(title)![0];
-  const next = README.indexOf(`\n${level} `, start + title.length);
-  return README.slice(start, next < 0 ? undefined : next);
+  const next = text.indexOf(`\n${level} `, start + title.length);
+  return text.slice(start, next < 0 ? undefined : next);
 }
 
 describe('sync service, as operators run it', () => {
@@ -86,9 +87,9 @@ describe('sync service, as operators run it', () => {
   });
 
   it('the Helm example’s Secret holds what each source it enables needs', () => {
-    const text = section('## Container images, the Helm chart and releases');
+    const text = section('self-hosting.md', '## Container images, the Helm chart and releases');
     const block = /```sh\n([\s\S]*?kubectl create secret[\s\S]*?helm install[\s\S]*?)```/.exec(text)?.[1];
-    assert.ok(block, 'the README shows kubectl create secret and helm install');
+    assert.ok(block, 'docs/self-hosting.md shows kubectl create secret and helm install');
     const env: Record<string, string> = {};
     for (const [, name] of block.matchAll(/--from-literal=([A-Z_]+)=/g)) {
       env[name!] = name === 'GITHUB_TARGETS' ? JSON.stringify([{ server: 'https://github.com', owners: ['acme'], token: 'ghp_example' }]) : `${name!.toLowerCase()}-example`;
@@ -140,7 +141,7 @@ describe('sync service, as operators run it', () => {
     assert.equal(fakes.dd.calls.length, calls, 'no call with the token on every /readyz');
   });
 
-  it('/metrics has each enabled source’s last-success series from the first scrape, and the README’s alert reads series it has', async () => {
+  it('/metrics has each enabled source’s last-success series from the first scrape, and the alert of docs/sync-service.md reads series it has', async () => {
     const base = await start(fakes.env);
     const text = await (await fetch(`${base}/metrics`)).text();
     const series = text.split('\n').filter((l) => l && !l.startsWith('#'));
@@ -148,9 +149,9 @@ describe('sync service, as operators run it', () => {
     assert.ok(at, 'the series exists before any run');
     assert.ok(Math.abs(Number(at.split(' ')[1]) - Date.now() / 1000) < 60, 'it starts at the service start');
     assert.ok(!series.some((l) => l.startsWith('gatehouse_last_success_timestamp{source="github"}')), 'a source that is off has none');
-    // Every selector of the README's alert expressions names a metric and labels /metrics has.
-    const promql = [...section('### Metrics').matchAll(/```promql\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    assert.ok(promql.length > 0, 'the README shows its alert in a promql block');
+    // Every selector of docs/sync-service.md's alert expressions names a metric and labels /metrics has.
+    const promql = [...section('sync-service.md', '## Metrics').matchAll(/```promql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    assert.ok(promql.length > 0, 'docs/sync-service.md shows its alert in a promql block');
     const selectors = promql.flatMap((q) => [...q.matchAll(/\b(gatehouse_[a-z_]+|process_[a-z_]+)(\{([^}]*)\})?/g)]);
     assert.ok(selectors.length > 0);
     for (const [whole, name, , labels] of selectors) {

@@ -5,10 +5,10 @@ import { decide } from '../../../server/broker/policy/evaluate.js';
 import { parsePolicy } from '../../../server/broker/policy/parse.js';
 import { REPO_ROOT } from '../../support/processes.js';
 
-/** The YAML blocks of the README's trust-policy section, in order: the reference, then the worked examples. */
+/** The YAML blocks of docs/broker.md's trust-policy section, in order: the reference, then the worked examples. */
 function readmePolicies(): string[] {
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Trust policies (`BROKER_POLICY`)'), readme.indexOf('### The GitHub App to register'));
+  const page = readFileSync(join(REPO_ROOT, 'docs', 'broker.md'), 'utf8');
+  const section = page.slice(page.indexOf('## Trust policies (`BROKER_POLICY`)'), page.indexOf('## The GitHub App to register'));
   return [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
@@ -19,7 +19,7 @@ const outcome = (policy: string, repository: string, claims: Record<string, stri
   return d.allowed ? { rule: d.rule.index, permissions: d.rule.permissions ?? 'TOKEN_PERMISSIONS', sign: d.rule.sign } : { reason: d.reason };
 };
 
-describe('README trust-policy examples do what the text says', () => {
+describe('docs/broker.md trust-policy examples do what the text says', () => {
   const [reference, deployFromMain, pullRequestsReadOnly, releaseTags] = readmePolicies();
 
   it('there are the reference and three worked examples', () => {
