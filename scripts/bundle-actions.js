@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fillCliPackage } from './cli-package.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const names = readdirSync(join(root, 'actions'), { withFileTypes: true })
@@ -79,3 +80,6 @@ for (const name of names) {
     }
   }
 }
+
+// The CLIs' npm package gets the fresh command-line bundles too (packages/cli/dist, not committed).
+fillCliPackage();
