@@ -35,9 +35,12 @@ export async function gateCommand(argv: readonly string[], env: NodeJS.ProcessEn
   for (const skipped of c.linters_skipped) io.out(`skipped  ${skipped.linter}: ${skipped.reason}`);
   for (const missing of c.linters_missing) io.out(`missing  ${missing.linter}: ${missing.reason}`);
   for (const warning of c.warnings) io.err(`warning: ${warning}`);
-  io.out(
-    `gate: ${c.net_new_count} net-new (${c.blocking_count} blocking), ${c.pre_existing_count} pre-existing, ${c.suppressed_count} suppressed, ${c.sops_ignored_count} SOPS-encrypted, ${c.no_location_count} without location, ${c.unmapped_count} not in the repository`,
-  );
+  // Counts only when findings were classified: "0 net-new" after no answer would read like a pass.
+  if (outcome.classification) {
+    io.out(
+      `gate: ${c.net_new_count} net-new (${c.blocking_count} blocking), ${c.pre_existing_count} pre-existing, ${c.suppressed_count} suppressed, ${c.sops_ignored_count} SOPS-encrypted, ${c.no_location_count} without location, ${c.unmapped_count} not in the repository`,
+    );
+  }
   if (outcome.exitCode === EXIT_ERROR) io.err(noAnswerLine(c.error ?? outcome.message));
   else (outcome.exitCode === EXIT_OK ? io.out : io.err)(`gate: ${outcome.message} (exit ${outcome.exitCode})`);
   return outcome.exitCode;

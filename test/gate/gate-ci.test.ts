@@ -441,14 +441,14 @@ describe('gate ci', () => {
       }
     });
 
-    it('exit 2 after a run ends with the NO ANSWER line, after the counts, on stderr; exits 0 and 1 keep theirs', async () => {
+    it('exit 2 after a run ends with the NO ANSWER line on stderr, and no "0 net-new" counts when nothing was classified; exit 0 keeps its line', async () => {
       const empty = join(out, 'empty.sarif');
       writeFileSync(empty, JSON.stringify({ version: '2.1.0', runs: [] }));
       const printed: string[] = [];
       const errors: string[] = [];
       const code = await gateCommand(['ci', '--base', base, '--sarif', empty], {}, repo.dir, { out: (l) => printed.push(`out ${l}`), err: (l) => (printed.push(`err ${l}`), errors.push(l)) });
       assert.equal(code, 2);
-      assert.match(printed.at(-2)!, /^out gate: 0 net-new \(0 blocking\)/);
+      assert.ok(!printed.some((l) => /net-new \(/.test(l)), printed.join('\n'));
       assert.equal(printed.at(-1), 'err gate: NO ANSWER (exit 2): the SARIF report has no runs: nothing was scanned');
       assert.ok(!errors.some((l) => /^gate: no answer/.test(l)), 'one NO ANSWER line, not a second lowercase one');
 
@@ -456,6 +456,7 @@ describe('gate ci', () => {
       writeFileSync(passing, JSON.stringify(sarif(run([]))));
       const c = io();
       assert.equal(await gateCommand(['ci', '--base', base, '--sarif', passing], {}, repo.dir, c.io), 0);
+      assert.match(c.lines.at(-2)!, /^gate: 0 net-new \(0 blocking\), 0 pre-existing/);
       assert.match(c.lines.at(-1)!, /^gate: no blocking net-new findings .*\(exit 0\)$/);
     });
 
