@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Bundles every action (actions/<name>/main.ts, already compiled by tsc into build/) into
-// dist/<name>/index.js with ncc, an action's post step (post.ts) into dist/<name>/post/index.js and
-// its command-line entry (cli.ts) into dist/<name>/cli/index.js.
+// Bundles every action (actions/<name>/index.ts, which calls the run() main.ts exports; already
+// compiled by tsc into build/) into dist/<name>/index.js with ncc, an action's post step
+// (post-index.ts, calling post.ts's run()) into dist/<name>/post/index.js and its command-line
+// entry (cli.ts) into dist/<name>/cli/index.js.
 // dist/ is rebuilt from scratch so a removed action leaves nothing behind.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fillCliPackage } from './cli-package.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const names = readdirSync(join(root, 'actions'), { withFileTypes: true })
@@ -64,11 +66,20 @@ function licenses(stats) {
     .join('\n');
 }
 
+// The runner's entry of each part: main and post only call run() (main.ts, post.ts export it for
+// tools that import an action, such as @github/local-action); the CLI runs on import.
+const ENTRIES = [
+  ['index', ''],
+  ['post-index', 'post'],
+  ['cli', 'cli'],
+];
 for (const name of names) {
-  bundle(join(root, 'build', 'actions', name, 'main.js'), join(root, 'dist', name));
-  for (const extra of ['post', 'cli']) {
-    if (existsSync(join(root, 'actions', name, `${extra}.ts`))) {
-      bundle(join(root, 'build', 'actions', name, `${extra}.js`), join(root, 'dist', name, extra));
+  for (const [entry, outDir] of ENTRIES) {
+    if (existsSync(join(root, 'actions', name, `${entry}.ts`))) {
+      bundle(join(root, 'build', 'actions', name, `${entry}.js`), join(root, 'dist', name, outDir));
     }
   }
 }
+
+// The CLIs' npm package gets the fresh command-line bundles too (packages/cli/dist, not committed).
+fillCliPackage();

@@ -2,13 +2,25 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CiOptions } from './ci.js';
-import { GateError } from './errors.js';
+import { GateError, GateUsageError } from './errors.js';
 import { FAIL_ON, type FailOn } from './severity.js';
 import { UNATTRIBUTED, type Unattributed } from './classify.js';
 
 export const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
 
-export const USAGE = `Usage: gate ci [options]
+/** `gate --help`: the commands; each command's options are in its own `--help`. */
+export const USAGE = `Usage: gate <command> [options]
+
+Commands:
+  ci                      classify a SARIF report's findings as net-new or pre-existing
+                          and fail only on net-new ones (gate ci --help lists its options)
+
+Options:
+  --version               print the version
+  --help                  this text`;
+
+/** `gate ci --help`: the options of ci only. */
+export const CI_USAGE = `Usage: gate ci [options]
 
 Classifies SARIF findings as net-new (introduced by the pull request, since the merge-base of
 base and head) or pre-existing, and fails only on net-new ones.
@@ -30,11 +42,15 @@ Options:
                           a finding without a line in a changed file that names no
                           package (default net-new)
   --help                  this text
+  --version               print the version
 
 Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,
 for example a shallow clone: check out with fetch-depth: 0).`;
 
-export type Command = { readonly kind: 'help' } | { readonly kind: 'ci'; readonly options: CiOptions };
+export type Command =
+  | { readonly kind: 'help'; readonly text: string }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'ci'; readonly options: CiOptions };
 
 /** The pull-request event's base commit, when the workflow runs on one. */
 function eventBase(env: NodeJS.ProcessEnv): string | undefined {
@@ -68,14 +84,17 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         linters: { type: 'string' },
         'unattributed-dependency': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
     });
   } catch (err) {
-    throw new GateError(`${(err as Error).message}\n\n${USAGE}`);
+    throw new GateUsageError((err as Error).message, argv[0] === 'ci' ? CI_USAGE : USAGE);
   }
   const { values, positionals } = parsed;
-  if (values.help || positionals.length === 0) return { kind: 'help' };
-  if (positionals[0] !== 'ci' || positionals.length > 1) throw new GateError(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+  if (values.version) return { kind: 'version' };
+  const isCi = positionals[0] === 'ci' && positionals.length === 1;
+  if (values.help || positionals.length === 0) return { kind: 'help', text: isCi ? CI_USAGE : USAGE };
+  if (!isCi) throw new GateUsageError(`unknown command "${positionals.join(' ')}"`, USAGE);
 
   const failOn = (values['fail-on'] ?? 'high').toLowerCase();
   if (!FAIL_ON.includes(failOn as FailOn)) throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);

@@ -1,6 +1,7 @@
-import { parseCommand, USAGE } from './args.js';
+import { packageVersion } from '../../server/version.js';
+import { parseCommand } from './args.js';
 import { runCi } from './ci.js';
-import { EXIT_ERROR, EXIT_OK, GateError } from './errors.js';
+import { EXIT_ERROR, EXIT_OK, GateError, GateUsageError, noAnswerLine } from './errors.js';
 
 export interface CliIo {
   readonly out: (line: string) => void;
@@ -14,11 +15,16 @@ export async function gateCommand(argv: readonly string[], env: NodeJS.ProcessEn
     command = parseCommand(argv, env, cwd);
   } catch (err) {
     if (!(err instanceof GateError)) throw err;
-    io.err(`gate: ${err.message}`);
+    if (err instanceof GateUsageError) io.err(err.usage);
+    io.err(noAnswerLine(err.message));
     return EXIT_ERROR;
   }
   if (command.kind === 'help') {
-    io.out(USAGE);
+    io.out(command.text);
+    return EXIT_OK;
+  }
+  if (command.kind === 'version') {
+    io.out(packageVersion());
     return EXIT_OK;
   }
   const outcome = await runCi(command.options, env);
@@ -29,9 +35,13 @@ export async function gateCommand(argv: readonly string[], env: NodeJS.ProcessEn
   for (const skipped of c.linters_skipped) io.out(`skipped  ${skipped.linter}: ${skipped.reason}`);
   for (const missing of c.linters_missing) io.out(`missing  ${missing.linter}: ${missing.reason}`);
   for (const warning of c.warnings) io.err(`warning: ${warning}`);
-  io.out(
-    `gate: ${c.net_new_count} net-new (${c.blocking_count} blocking), ${c.pre_existing_count} pre-existing, ${c.suppressed_count} suppressed, ${c.sops_ignored_count} SOPS-encrypted, ${c.no_location_count} without location, ${c.unmapped_count} not in the repository`,
-  );
-  (outcome.exitCode === EXIT_OK ? io.out : io.err)(`gate: ${outcome.message} (exit ${outcome.exitCode})`);
+  // Counts only when findings were classified: "0 net-new" after no answer would read like a pass.
+  if (outcome.classification) {
+    io.out(
+      `gate: ${c.net_new_count} net-new (${c.blocking_count} blocking), ${c.pre_existing_count} pre-existing, ${c.suppressed_count} suppressed, ${c.sops_ignored_count} SOPS-encrypted, ${c.no_location_count} without location, ${c.unmapped_count} not in the repository`,
+    );
+  }
+  if (outcome.exitCode === EXIT_ERROR) io.err(noAnswerLine(c.error ?? outcome.message));
+  else (outcome.exitCode === EXIT_OK ? io.out : io.err)(`gate: ${outcome.message} (exit ${outcome.exitCode})`);
   return outcome.exitCode;
 }

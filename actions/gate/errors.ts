@@ -8,5 +8,22 @@ export const EXIT_ERROR = 2;
  * a pass. The message says what to fix.
  */
 export class GateError extends Error {
-  override readonly name = 'GateError';
+  override readonly name: string = 'GateError';
 }
+
+/** A command-line mistake: printed with the usage text of the command it was made in. */
+export class GateUsageError extends GateError {
+  override readonly name = 'GateUsageError';
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The last line of every exit 2: "no answer" in capitals, so neither a skimming reader nor a log
+ * tail takes it for a pass.
+ */
+export const noAnswerLine = (reason: string): string => `gate: NO ANSWER (exit ${EXIT_ERROR}): ${reason}`;

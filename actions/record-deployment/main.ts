@@ -1,5 +1,8 @@
 import * as core from '@actions/core';
 import { actionHttp } from '../shared/http.js';
-import { run } from './run.js';
+import { run as recordDeployment } from './run.js';
 
-await run({ core, env: process.env, http: actionHttp({ userAgent: 'gatehouse-record-deployment' }) });
+/** The record-deployment action as the runner runs it (index.ts calls this; `@github/local-action` imports it). */
+export async function run(): Promise<void> {
+  await recordDeployment({ core, env: process.env, http: actionHttp({ userAgent: 'gatehouse-record-deployment' }) });
+}

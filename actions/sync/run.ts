@@ -81,7 +81,7 @@ export async function runSyncAction({ core, env, retry }: SyncActionDeps): Promi
       return value === undefined ? [] : [`--${input}`, value];
     });
     const args = parseSyncArgs([command, ...flags], {});
-    if (args === 'help') throw new InputError('unexpected help request');
+    if (args === 'version' || 'help' in args) throw new InputError('unexpected help or version request');
     const info = (line: string) => core.info(scrub(line, secrets));
     const report = await runConnector(connector, loaded, args.options, progressFor(connector, info), retry);
     summaryLines(report).forEach(info);

@@ -1,3 +1,4 @@
+import { packageVersion } from '../version.js';
 import { parseSyncArgs, SERVE, USAGE, UsageError, type ParsedArgs } from './args.js';
 import { loadSyncConfig, SyncConfigError, type LoadedConfig } from './config.js';
 import { summaryLines } from './report.js';
@@ -30,8 +31,12 @@ export async function syncCommand(
   let loaded: LoadedConfig | undefined;
   try {
     const args = parseSyncArgs(argv, env);
-    if (args === 'help') {
-      io.out(USAGE);
+    if (args === 'version') {
+      io.out(packageVersion());
+      return EXIT_OK;
+    }
+    if ('help' in args) {
+      io.out(args.help);
       return EXIT_OK;
     }
     if (args.command === SERVE) {

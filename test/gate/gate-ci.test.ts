@@ -400,19 +400,64 @@ describe('gate ci', () => {
       return { lines, io: { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) } };
     };
 
-    it('--help prints the usage and exits 0; no command prints it too', async () => {
-      for (const argv of [['--help'], [], ['ci', '--help']]) {
+    it('--help lists the commands, and no command does too; ci --help lists the options of ci only', async () => {
+      for (const argv of [['--help'], []]) {
         const c = io();
         assert.equal(await gateCommand(argv, {}, repo.dir, c.io), 0);
-        assert.match(c.lines.join('\n'), /Usage: gate ci/);
+        const text = c.lines.join('\n');
+        assert.match(text, /^Usage: gate <command> \[options\]/);
+        assert.match(text, /^ {2}ci {2,}/m);
+        assert.doesNotMatch(text, /--sarif|--fail-on/);
+      }
+      const c = io();
+      assert.equal(await gateCommand(['ci', '--help'], {}, repo.dir, c.io), 0);
+      const text = c.lines.join('\n');
+      assert.match(text, /^Usage: gate ci \[options\]/);
+      const options = [...text.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);
+      assert.deepEqual(options, ['--sarif', '--base', '--head', '--repo', '--fail-on', '--strict', '--filtered-out', '--counts-json', '--linters', '--unattributed-dependency', '--help', '--version']);
+    });
+
+    it('--version prints the package version alone', async () => {
+      const version = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+      for (const argv of [['--version'], ['ci', '--version']]) {
+        const c = io();
+        assert.equal(await gateCommand(argv, {}, repo.dir, c.io), 0);
+        assert.deepEqual(c.lines, [version]);
       }
     });
 
-    it('usage errors exit 2: an unknown option or command, a bad --fail-on, no base', async () => {
-      for (const argv of [['ci', '--nope'], ['scan'], ['ci', '--base', 'x', '--fail-on', 'severe'], ['ci']]) {
+    it('usage errors exit 2: an unknown option or command, a bad --fail-on, no base; the last line says NO ANSWER and why', async () => {
+      for (const [argv, reason] of [
+        [['ci', '--nope'], /Unknown option '--nope'/],
+        [['scan'], /unknown command "scan"/],
+        [['ci', '--base', 'x', '--fail-on', 'severe'], /--fail-on must be one of/],
+        [['ci'], /no --base given/],
+      ] as const) {
         const c = io();
         assert.equal(await gateCommand(argv, {}, repo.dir, c.io), 2, argv.join(' '));
+        const last = c.lines.at(-1)!.split('\n').at(-1)!;
+        assert.match(last, /^gate: NO ANSWER \(exit 2\): /, argv.join(' '));
+        assert.match(last, reason);
       }
+    });
+
+    it('exit 2 after a run ends with the NO ANSWER line on stderr, and no "0 net-new" counts when nothing was classified; exit 0 keeps its line', async () => {
+      const empty = join(out, 'empty.sarif');
+      writeFileSync(empty, JSON.stringify({ version: '2.1.0', runs: [] }));
+      const printed: string[] = [];
+      const errors: string[] = [];
+      const code = await gateCommand(['ci', '--base', base, '--sarif', empty], {}, repo.dir, { out: (l) => printed.push(`out ${l}`), err: (l) => (printed.push(`err ${l}`), errors.push(l)) });
+      assert.equal(code, 2);
+      assert.ok(!printed.some((l) => /net-new \(/.test(l)), printed.join('\n'));
+      assert.equal(printed.at(-1), 'err gate: NO ANSWER (exit 2): the SARIF report has no runs: nothing was scanned');
+      assert.ok(!errors.some((l) => /^gate: no answer/.test(l)), 'one NO ANSWER line, not a second lowercase one');
+
+      const passing = join(out, 'pass.sarif');
+      writeFileSync(passing, JSON.stringify(sarif(run([]))));
+      const c = io();
+      assert.equal(await gateCommand(['ci', '--base', base, '--sarif', passing], {}, repo.dir, c.io), 0);
+      assert.match(c.lines.at(-2)!, /^gate: 0 net-new \(0 blocking\), 0 pre-existing/);
+      assert.match(c.lines.at(-1)!, /^gate: no blocking net-new findings .*\(exit 0\)$/);
     });
 
     it('reads the base from the pull-request event and the report from MegaLinter\'s default path', async () => {

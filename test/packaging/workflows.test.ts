@@ -76,6 +76,22 @@ describe('GitHub workflows', () => {
       }
     });
 
+    it('publishes the CLIs\' package (packages/cli) with provenance, on release only, with an id-token', () => {
+      interface RunStep { readonly run?: string; readonly 'working-directory'?: string }
+      interface ReleaseJob { readonly permissions?: Record<string, string>; readonly if?: string; readonly needs?: string; readonly steps?: readonly RunStep[] }
+      const release = parse(text('release.yml')) as { jobs: Record<string, ReleaseJob> };
+      const publishing = Object.values(release.jobs).filter((job) => (job.steps ?? []).some((s) => /npm publish/.test(String(s.run))));
+      assert.equal(publishing.length, 1);
+      const job = publishing[0]!;
+      const step = job.steps!.find((s) => /npm publish/.test(String(s.run)))!;
+      assert.equal(step['working-directory'], 'packages/cli');
+      assert.match(String(step.run), /npm publish --provenance --access public/);
+      assert.equal(job.permissions?.['id-token'], 'write');
+      assert.equal(job.needs, 'release-please');
+      assert.match(String(job.if), /release_created == 'true'/);
+      assert.ok(existsSync(join(REPO_ROOT, 'packages', 'cli', 'package.json')));
+    });
+
     it('names the images gatehouse and gatehouse-sync on ghcr.io', () => {
       const images = stepsUsing('docker/metadata-action').flatMap(({ job, step }) => {
         const template = String(step.with?.images);
@@ -97,8 +113,15 @@ describe('GitHub workflows', () => {
       // Tags stay vX.Y.Z, the only form the major-tag step accepts.
       assert.equal(config.packages['.']?.['include-component-in-tag'], false);
       assert.deepEqual(manifest, { '.': pkg.version });
-      for (const extra of (config.packages['.']?.['extra-files'] ?? []) as string[]) {
-        assert.match(readFileSync(join(REPO_ROOT, extra), 'utf8'), /x-release-please-version/, `${extra} has no version marker`);
+      for (const extra of (config.packages['.']?.['extra-files'] ?? []) as (string | { type: string; path: string; jsonpath: string })[]) {
+        if (typeof extra === 'string') {
+          assert.match(readFileSync(join(REPO_ROOT, extra), 'utf8'), /x-release-please-version/, `${extra} has no version marker`);
+        } else {
+          // A JSON file has no comment to mark: release-please sets the field the jsonpath names.
+          assert.equal(extra.type, 'json');
+          assert.equal(extra.jsonpath, '$.version');
+          assert.equal((JSON.parse(readFileSync(join(REPO_ROOT, extra.path), 'utf8')) as { version: string }).version, pkg.version, extra.path);
+        }
       }
     });
   });

@@ -545,8 +545,8 @@ describe('attack suite: properties of validators and settings parsers', function
       );
     });
 
-    it('sync arguments: parsed, help, or a UsageError (exit 2); numbers outside their ranges are refused', () => {
-      const options = ['sync', 'sync-github', 'sync-sonarqube', 'serve', '--config', '--json', '--concurrency', '--timeout', '--upload-timeout', '--retries', '--help', '-h', '--retries=3', '--'];
+    it('sync arguments: parsed, help, version, or a UsageError (exit 2); numbers outside their ranges are refused', () => {
+      const options = ['sync', 'sync-github', 'sync-sonarqube', 'serve', '--config', '--json', '--concurrency', '--timeout', '--upload-timeout', '--retries', '--help', '-h', '--version', '--retries=3', '--'];
       fc.assert(
         fc.property(argv(options), fc.constantFrom({}, { SYNC_CONFIG: ' ' }, { SYNC_CONFIG: 'x.yaml' }), (args, env) => {
           const result = attempt(() => parseSyncArgs(args, env));
