@@ -28580,3358 +28580,26 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 8293:
+/***/ 2930:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9402);
-/* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8271);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(618);
 
-
-
-await (0,_run_js__WEBPACK_IMPORTED_MODULE_2__/* .runGate */ .R)({ core: _actions_core__WEBPACK_IMPORTED_MODULE_0__, env: process.env, cwd: process.env.GITHUB_WORKSPACE || process.cwd(), http: (0,_shared_http_js__WEBPACK_IMPORTED_MODULE_1__/* .actionHttp */ .fm)({ userAgent: 'gatehouse-gate' }) });
+await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 8271:
+/***/ 618:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  R: () => (/* binding */ runGate)
-});
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
-/**
- * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
- * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
- * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
- * silently does the opposite of what was written.
- */
-function yamlBoolean(text) {
-    switch (text.trim()) {
-        case 'true':
-        case 'True':
-        case 'TRUE':
-            return true;
-        case 'false':
-        case 'False':
-        case 'FALSE':
-            return false;
-        default:
-            return undefined;
-    }
-}
-/** How a refusal names the accepted words. */
-const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
-
-;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
-
-/** A problem with the step's own inputs or environment; the message says which input. */
-class InputError extends Error {
-    name = 'InputError';
-}
-/** The trimmed input, or undefined when empty. */
-function optionalInput(core, name) {
-    const value = core.getInput(name).trim();
-    return value === '' ? undefined : value;
-}
-function requiredInput(core, name) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        throw new InputError(`input "${name}" is required`);
-    return value;
-}
-function booleanInput(core, name, fallback) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        return fallback;
-    const parsed = yamlBoolean(value);
-    if (parsed === undefined)
-        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
-    return parsed;
-}
-/** A non-negative whole number, or undefined when empty. */
-function integerInput(core, name) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        return undefined;
-    if (!/^[0-9]{1,15}$/.test(value))
-        throw new InputError(`input "${name}" must be a whole number`);
-    return Number(value);
-}
-/** An http(s) base URL input, normalised to end with one slash so relative paths join under it. */
-function baseUrl(name, value) {
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new InputError(`input "${name}" must be an http(s) URL`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw new InputError(`input "${name}" must be an http(s) URL`);
-    if (!url.pathname.endsWith('/'))
-        url.pathname += '/';
-    return url;
-}
-
-;// CONCATENATED MODULE: ./build/actions/shared/summary.js
-/** Appends markdown to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) it is skipped. */
-async function appendSummary(core, markdown) {
-    try {
-        await core.summary.addRaw(markdown, true).write();
-    }
-    catch (err) {
-        core.debug(`job summary not written: ${err instanceof Error ? err.message : String(err)}`);
-    }
-}
-/** Escapes text for a markdown table cell. */
-const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-/**
- * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
- * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
- */
-const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
-
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./build/actions/gate/errors.js
-/** Exit codes of `gate ci` (spec: EXIT_OK, EXIT_BLOCKED, EXIT_ERROR). */
-const EXIT_OK = 0;
-const EXIT_BLOCKED = 1;
-const EXIT_ERROR = 2;
-/**
- * A setup or tool problem: nothing could be decided, so the gate answers 2 ("no answer"), never
- * a pass. The message says what to fix.
- */
-class GateError extends Error {
-    name = 'GateError';
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/severity.js
-const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
-const FAIL_ON = ['critical', 'high', 'medium', 'low', 'any', 'none'];
-const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
-/** The rule a result points at: by index (driver or extension), else by id. */
-function ruleOf(run, result) {
-    const component = result.rule?.toolComponent?.index;
-    const rules = component === undefined ? run.tool.driver.rules : run.tool.extensions?.[component]?.rules;
-    const index = result.rule?.index ?? result.ruleIndex;
-    if (typeof index === 'number' && rules?.[index])
-        return rules[index];
-    const id = result.ruleId ?? result.rule?.id;
-    return id === undefined ? undefined : rules?.find((r) => r.id === id) ?? run.tool.driver.rules?.find((r) => r.id === id);
-}
-function band(score) {
-    const value = typeof score === 'string' ? Number(score) : typeof score === 'number' ? score : NaN;
-    if (!Number.isFinite(value) || value <= 0)
-        return undefined;
-    if (value >= 9)
-        return 'critical';
-    if (value >= 7)
-        return 'high';
-    if (value >= 4)
-        return 'medium';
-    return 'low';
-}
-/**
- * The `security-severity` band when present (≥9 critical, ≥7 high, ≥4 medium, >0 low), otherwise
- * the level (error → high, warning → medium, note → low, none → info), the level being the
- * result's, then the rule's default, then `warning`.
- */
-function severityOf(run, result) {
-    const rule = ruleOf(run, result);
-    const scored = band(rule?.properties?.['security-severity']) ?? band(result.properties?.['security-severity']);
-    if (scored)
-        return scored;
-    const level = result.level ?? rule?.defaultConfiguration?.level ?? 'warning';
-    return level === 'error' ? 'high' : level === 'warning' ? 'medium' : level === 'note' ? 'low' : 'info';
-}
-function blocks(severity, failOn) {
-    if (failOn === 'none')
-        return false;
-    if (failOn === 'any')
-        return true;
-    return RANK[severity] >= RANK[failOn];
-}
-
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ./build/actions/gate/dependencies.js
-
-/** `pkg:type/namespace/name@version?qualifiers#subpath` (the package URL spec), decoded. */
-function parsePurl(purl) {
-    const match = /^pkg:([a-z][a-z0-9.+-]*)\/([^?#\s]+)/i.exec(purl.trim());
-    if (!match)
-        return undefined;
-    const type = match[1].toLowerCase();
-    let path = match[2];
-    let version;
-    const at = path.lastIndexOf('@');
-    if (at > 0) {
-        version = path.slice(at + 1);
-        path = path.slice(0, at);
-    }
-    let parts;
-    try {
-        parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
-        if (version !== undefined)
-            version = decodeURIComponent(version);
-    }
-    catch {
-        return undefined;
-    }
-    const name = parts.pop();
-    if (!name)
-        return undefined;
-    const namespace = parts.join('/');
-    const names = !namespace ? [name] : type === 'maven' ? [`${namespace}:${name}`, name] : [`${namespace}/${name}`];
-    return { names, ...(version ? { version } : {}) };
-}
-function fromNameVersion(name, version) {
-    const n = name?.trim();
-    if (!n)
-        return undefined;
-    // Maven coordinates `group:artifact`: the pom names the artifact on its own line.
-    const names = n.includes(':') && !n.startsWith('pkg:') ? [n, n.slice(n.lastIndexOf(':') + 1)] : [n];
-    const v = version?.trim();
-    return { names, ...(v ? { version: v } : {}) };
-}
-const TEXT_PATTERNS = [
-    // Trivy: "Package: lodash\nInstalled Version: 4.17.20\nVulnerability CVE-…"
-    /Package: *(\S+)\s*\n\s*Installed Version: *(\S+)/,
-    // grype: "A high vulnerability in npm package: lodash, version 4.17.20 was found at: /package-lock.json"
-    /package: *(\S+?), version (\S+) was found/,
-    // osv-scanner: "Package 'lodash@4.17.20' is vulnerable to 'GHSA-…'" (scoped npm names hold an @ too)
-    /Package '(.+)@([^@']+)' is vulnerable/,
-];
-// Only names that cannot mean anything but a package: a code finding misread as a dependency one
-// would be judged by the wrong rule.
-const NAME_KEYS = ['PkgName', 'pkgName', 'packageName', 'package_name', 'pkg_name'];
-const PURL_KEYS = ['purl', 'purls', 'packageUrl', 'package_url'];
-const VERSION_KEYS = ['InstalledVersion', 'installedVersion', 'packageVersion', 'package_version', 'installed_version'];
-function purlIn(values) {
-    if (values === undefined)
-        return undefined;
-    for (const v of Array.isArray(values) ? values : [values]) {
-        if (typeof v === 'string' && v.startsWith('pkg:')) {
-            const p = parsePurl(v);
-            if (p)
-                return p;
-        }
-    }
-    return undefined;
-}
-function purlInValues(prints) {
-    return prints && typeof prints === 'object' ? purlIn(Object.values(prints)) : undefined;
-}
-/**
- * The package a result names, or undefined: properties (`PkgName`/`InstalledVersion` and the
- * like, `purl`/`purls`), fingerprints holding a package URL, then the message text as Trivy,
- * grype and osv-scanner write it, then any package URL in the message.
- */
-function packageOf(result) {
-    // Called for every result in a changed file: the common case (no properties, no fingerprints,
-    // no package in the message) allocates nothing.
-    const props = result.properties;
-    if (props && typeof props === 'object') {
-        for (const key of PURL_KEYS) {
-            const p = purlIn(props[key]);
-            if (p)
-                return p;
-        }
-        const nameKey = NAME_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
-        if (nameKey) {
-            const versionKey = VERSION_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
-            const p = fromNameVersion(props[nameKey], versionKey ? props[versionKey] : undefined);
-            if (p)
-                return p;
-        }
-    }
-    const fingerprinted = purlInValues(result.partialFingerprints) ?? purlInValues(result.fingerprints);
-    if (fingerprinted)
-        return fingerprinted;
-    const text = result.message?.text;
-    if (typeof text !== 'string')
-        return undefined;
-    // Most results name no package: two substring tests spare them the patterns.
-    if (text.includes('ackage')) {
-        for (const pattern of TEXT_PATTERNS) {
-            const m = pattern.exec(text);
-            if (m)
-                return fromNameVersion(m[1], m[2]);
-        }
-    }
-    const purl = text.includes('pkg:') ? /pkg:[a-z][a-z0-9.+-]*\/[^\s"'<>()]+/i.exec(text) : null;
-    return purl ? parsePurl(purl[0]) : undefined;
-}
-/**
- * Lockfiles by name: machine-written, read only by dependency scanners, whose line 1 is a
- * placeholder. (Manifests such as package.json or pom.xml are also linted, with real lines.)
- */
-const LOCKFILES = new Set([
-    'package-lock.json',
-    'npm-shrinkwrap.json',
-    'yarn.lock',
-    'pnpm-lock.yaml',
-    'bun.lock',
-    'go.sum',
-    'gradle.lockfile',
-    'uv.lock',
-    'poetry.lock',
-    'Pipfile.lock',
-    'pdm.lock',
-    'Cargo.lock',
-    'Gemfile.lock',
-    'composer.lock',
-    'packages.lock.json',
-    'mix.lock',
-    'pubspec.lock',
-    'Podfile.lock',
-    'Package.resolved',
-    'conan.lock',
-]);
-function isLockfile(path) {
-    return LOCKFILES.has(path.slice(path.lastIndexOf('/') + 1));
-}
-const dependencies_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A name as it appears in lockfiles: case aside, `-`, `_` and `.` interchangeable (PyPI's rule). */
-function nameRegExp(name) {
-    const body = name
-        .split(/[-_.]/)
-        .map(dependencies_escape)
-        .join('[-_.]');
-    // Not inside a longer name: `lodash` does not match `lodash.merge` or `lodash-es`, but does
-    // match `lodash-4.17.21.tgz` and `lodash@4.17.21`.
-    return new RegExp(`(?<![A-Za-z0-9_.-])${body}(?![A-Za-z0-9_]|[-_.][A-Za-z])`, 'i');
-}
-/** A version with an optional leading `v` (go.mod writes v1.2.3, osv-scanner 1.2.3), not a prefix of a longer one. */
-function versionRegExp(version) {
-    const core = dependencies_escape(version.replace(/^v(?=\d)/, ''));
-    return new RegExp(`(?<![0-9A-Za-z.])v?${core}(?![0-9]|\\.[0-9])`);
-}
-function indentOf(line) {
-    let i = 0;
-    while (i < line.length && (line[i] === ' ' || line[i] === '\t'))
-        i++;
-    return i;
-}
-const blank = (line) => line.trim() === '';
-/**
- * The entry an added line belongs to, as line indexes [from, to]: for an indented line, its
- * parent (the nearest line above with less indentation) and all the parent's children, which
- * is a package's object in package-lock.json, its `<dependency>` in pom.xml, its entry in
- * yarn.lock and pnpm-lock.yaml; for an unindented line, its paragraph (lines between blank
- * lines), which is a `[[package]]` table in Cargo.lock, poetry.lock and uv.lock.
- */
-function entryOf(lines, index) {
-    const indent = indentOf(lines[index]);
-    if (indent === 0 || blank(lines[index])) {
-        let from = index;
-        while (from > 0 && !blank(lines[from - 1]))
-            from--;
-        let to = index;
-        while (to + 1 < lines.length && !blank(lines[to + 1]))
-            to++;
-        return [from, to];
-    }
-    let parent = index - 1;
-    while (parent >= 0 && (blank(lines[parent]) || indentOf(lines[parent]) >= indent))
-        parent--;
-    if (parent < 0)
-        return [0, lines.length - 1];
-    const parentIndent = indentOf(lines[parent]);
-    let to = index;
-    while (to + 1 < lines.length && (blank(lines[to + 1]) || indentOf(lines[to + 1]) > parentIndent))
-        to++;
-    return [parent, to];
-}
-/**
- * Whether the pull request introduced a package in a changed file: the package appears on an
- * added line of it. With a version, the version must be on the added line and the name on it or
- * in its entry (a version bump in package-lock.json, Cargo.lock or pom.xml changes the version
- * line, not the name line). Head files are read from git only for the files asked about.
- */
-class DependencyChanges {
-    diff;
-    repo;
-    texts = new Map();
-    answers = new Map();
-    constructor(diff, repo) {
-        this.diff = diff;
-        this.repo = repo;
-    }
-    introduces(path, pkg) {
-        const added = this.diff.files.get(path);
-        if (added === undefined)
-            return false;
-        if (added === 'all')
-            return true;
-        const key = `${path}\u0000${pkg.names.join('\u0000')}\u0000${pkg.version ?? ''}`;
-        let answer = this.answers.get(key);
-        if (answer === undefined) {
-            const lines = this.headLines(path);
-            // A changed file that cannot be read at head cannot clear the finding.
-            answer = lines === undefined || this.onAddedLine(lines, added, pkg);
-            this.answers.set(key, answer);
-        }
-        return answer;
-    }
-    onAddedLine(lines, added, pkg) {
-        const names = pkg.names.map(nameRegExp);
-        const version = pkg.version ? versionRegExp(pkg.version) : undefined;
-        // A plain substring test first: a regenerated lockfile can have many thousand added lines.
-        const core = pkg.version?.replace(/^v(?=\d)/, '');
-        const named = (text) => names.some((n) => n.test(text));
-        for (const n of added) {
-            const text = lines[n - 1];
-            if (text === undefined)
-                continue;
-            if (version && (!text.includes(core) || !version.test(text)))
-                continue;
-            if (named(text))
-                return true;
-            const [from, to] = entryOf(lines, n - 1);
-            for (let i = from; i <= to; i++)
-                if (i !== n - 1 && named(lines[i]))
-                    return true;
-        }
-        return false;
-    }
-    headLines(path) {
-        if (this.texts.has(path))
-            return this.texts.get(path);
-        let lines;
-        try {
-            const text = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', `${this.diff.head}:${path}`], {
-                encoding: 'utf8',
-                maxBuffer: 1 << 30,
-                stdio: ['ignore', 'pipe', 'ignore'],
-            });
-            lines = text.split(/\r?\n/);
-        }
-        catch {
-            lines = undefined;
-        }
-        this.texts.set(path, lines);
-        return lines;
-    }
-}
-
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
-;// CONCATENATED MODULE: ./build/actions/gate/no-sarif-linters.js
-/**
- * MegaLinter linters whose descriptor lacks `can_output_sarif: true`, per major version: they never
- * reach the merged SARIF report, so an enabled one is skipped by name. Read from
- * oxsecurity/megalinter's descriptor files (`megalinter/descriptors/*.megalinter-descriptor.yml`,
- * the key being a linter's `name`, else `<descriptor_id>_<LINTER_NAME>` with `-` as `_`, as
- * Linter.py builds it): v6 at tag v6.22.2 (93700f8c, the last v6 release), v7 at tag v7.13.0
- * (bacb5f86, the last v7 release), both read from forks that carry the upstream tags, since the
- * upstream snapshot was too large to fetch here; v8 at v8.8.0 (e08c2b05) and v9 at v9.6.0
- * (ef3e84b8); v10 at v10.0.0 (15e5b455) from the linter table of its README, which is generated
- * from the descriptors and shows the SARIF badge exactly when `can_output_sarif` is true. Each
- * major's table is its last (or a late) release: a linter that gained SARIF within a major is
- * missing from an older minor's report, not skipped, and so is still reported. Disabled and
- * deprecated linters are included (enabling one still yields no SARIF). Regenerate when a new
- * major ships.
- */
-const NO_SARIF_LINTERS = {
-    6: new Set([
-        'ACTION_ACTIONLINT', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER', 'CLOJURE_CLJ_KONDO',
-        'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT',
-        'CSS_SCSS_LINT', 'CSS_STYLELINT', 'C_CPPLINT', 'DART_DARTANALYZER', 'EDITORCONFIG_EDITORCONFIG_CHECKER',
-        'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT', 'GO_GOLANGCI_LINT', 'GRAPHQL_GRAPHQL_SCHEMA_LINTER',
-        'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER', 'JAVASCRIPT_STANDARD', 'JSON_JSONLINT',
-        'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R', 'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM',
-        'KUBERNETES_KUBEVAL', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT',
-        'MARKDOWN_MARKDOWN_LINK_CHECK', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT',
-        'OPENAPI_SPECTRAL', 'PERL_PERLCRITIC', 'PHP_PHPCS', 'PHP_PHPLINT', 'PHP_PHPSTAN', 'POWERSHELL_POWERSHELL',
-        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
-        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT', 'PYTHON_RUFF',
-        'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_GOODCHECK', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT',
-        'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR', 'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA',
-        'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL',
-        'SPELL_MISSPELL', 'SPELL_PROSELINT', 'SQL_SQLFLUFF', 'SQL_SQL_LINT', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
-        'TEKTON_TEKTON_LINT', 'TERRAFORM_KICS', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT',
-        'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER',
-        'YAML_V8R', 'YAML_YAMLLINT',
-    ]),
-    7: new Set([
-        'ACTION_ACTIONLINT', 'API_SPECTRAL', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
-        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
-        'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR', 'CSS_SCSS_LINT',
-        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPLINT', 'DART_DARTANALYZER', 'EDITORCONFIG_EDITORCONFIG_CHECKER',
-        'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT', 'GO_GOLANGCI_LINT', 'GRAPHQL_GRAPHQL_SCHEMA_LINTER',
-        'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER', 'JAVASCRIPT_STANDARD', 'JSON_JSONLINT',
-        'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R', 'KOTLIN_DETEKT', 'KUBERNETES_HELM',
-        'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT',
-        'MARKDOWN_MARKDOWN_LINK_CHECK', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT',
-        'OPENAPI_SPECTRAL', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER', 'POWERSHELL_POWERSHELL',
-        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
-        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT', 'RAKU_RAKU',
-        'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT',
-        'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR', 'SALESFORCE_LIGHTNING_FLOW_SCANNER',
-        'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA', 'SALESFORCE_SFDX_SCANNER_LWC',
-        'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL', 'SPELL_LYCHEE',
-        'SPELL_PROSELINT', 'SPELL_VALE', 'SQL_SQLFLUFF', 'SQL_SQL_LINT', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
-        'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER',
-        'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R',
-        'YAML_YAMLLINT',
-    ]),
-    8: new Set([
-        'ACTION_ACTIONLINT', 'API_SPECTRAL', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
-        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
-        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
-        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
-        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
-        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
-        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
-        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_SELENE', 'LUA_STYLUA',
-        'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_LINK_CHECK',
-        'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER',
-        'POWERSHELL_POWERSHELL', 'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT',
-        'PYTHON_BLACK', 'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
-        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_TRUFFLEHOG',
-        'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR',
-        'SALESFORCE_LIGHTNING_FLOW_SCANNER', 'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA',
-        'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL',
-        'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE', 'SQL_SQLFLUFF', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
-        'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER',
-        'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R',
-        'YAML_YAMLLINT',
-    ]),
-    9: new Set([
-        'ACTION_ACTIONLINT', 'ACTION_ZIZMOR', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
-        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
-        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
-        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
-        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
-        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
-        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
-        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_SELENE', 'LUA_STYLUA',
-        'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER',
-        'MARKDOWN_REMARK_LINT', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER', 'POWERSHELL_POWERSHELL',
-        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
-        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_NBQA_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
-        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_OSV_SCANNER',
-        'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY',
-        'R_LINTR', 'SALESFORCE_CODE_ANALYZER_APEX', 'SALESFORCE_CODE_ANALYZER_AURA',
-        'SALESFORCE_CODE_ANALYZER_LWC', 'SALESFORCE_LIGHTNING_FLOW_SCANNER', 'SALESFORCE_SFDX_SCANNER_APEX',
-        'SALESFORCE_SFDX_SCANNER_AURA', 'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT',
-        'SNAKEMAKE_SNAKEFMT', 'SPELL_CODESPELL', 'SPELL_CSPELL', 'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE',
-        'SQL_SQLFLUFF', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT', 'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT',
-        'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT',
-        'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R', 'YAML_YAMLLINT',
-    ]),
-    10: new Set([
-        'ACTION_ACTIONLINT', 'ACTION_ZIZMOR', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
-        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
-        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
-        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
-        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
-        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
-        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
-        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_STYLUA',
-        'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER',
-        'POWERSHELL_POWERSHELL', 'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PYTHON_BLACK',
-        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_NBQA_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
-        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_OSV_SCANNER',
-        'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY',
-        'R_LINTR', 'SALESFORCE_CODE_ANALYZER_APEX', 'SALESFORCE_CODE_ANALYZER_AURA',
-        'SALESFORCE_CODE_ANALYZER_FLOW', 'SALESFORCE_CODE_ANALYZER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT',
-        'SNAKEMAKE_SNAKEFMT', 'SPELL_CODESPELL', 'SPELL_CSPELL', 'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE',
-        'SQL_SQLFLUFF', 'SWIFT_SWIFTLINT', 'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT',
-        'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT',
-        'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R', 'YAML_YAMLLINT',
-    ]),
-};
-
-;// CONCATENATED MODULE: ./build/actions/gate/megalinter.js
-
-
-
-/** Where MegaLinter mounts the workspace in its container: a path under one is a repository path. */
-const CONTAINER_ROOTS = ['/tmp/lint/', '/github/workspace/'];
-/**
- * The MegaLinter linter key of a run: `properties.megalinter.linterKey`, else the driver-name
- * suffix `(MegaLinter KEY)` (which some versions write twice). SBOM runs carry no key: not linters.
- */
-function linterKeyOf(run) {
-    const megalinter = run.properties?.megalinter;
-    if (typeof megalinter?.linterKey === 'string' && megalinter.linterKey)
-        return megalinter.linterKey;
-    const match = /\(MegaLinter ([A-Z0-9_]+)\)/.exec(run.tool.driver.name ?? '');
-    return match?.[1];
-}
-/** A major version from MegaLinter's version texts: `v8`, `v7.10.0`, `8.3.0`, never `latest` or `beta`. */
-const VERSION = /^v?(\d+)(?:\.\d+){0,2}$/;
-/**
- * The MegaLinter major version that wrote the report: its image's build version (`v6`, `v7.10.0`),
- * else the last path segment of a docs URL (`https://megalinter.io/8.3.0`,
- * `https://oxsecurity.github.io/megalinter/v6.6.0`), the report's own, then its runs'
- * (`…/7.9.0/descriptors/bash_shellcheck`).
- */
-function megalinterMajor(log) {
-    const image = log.properties?.dockerImage?.buildVersion;
-    if (typeof image === 'string' && VERSION.test(image.trim()))
-        return Number(VERSION.exec(image.trim())[1]);
-    const urls = [log.properties?.docUrl, ...log.runs.map((run) => run.properties?.megalinter?.docUrl)];
-    for (const url of urls) {
-        if (typeof url !== 'string')
-            continue;
-        for (const segment of url.split(/[/?#]/)) {
-            const match = VERSION.exec(segment);
-            if (match)
-                return Number(match[1]);
-        }
-    }
-    return undefined;
-}
-/** A report MegaLinter merged: its comment or image says so, or a run carries a linter key. */
-function isMegalinterReport(log) {
-    const comment = log.properties?.comment;
-    return (typeof comment === 'string' && /MegaLinter/i.test(comment)) || log.properties?.dockerImage !== undefined || log.runs.some((run) => linterKeyOf(run) !== undefined);
-}
-/** The table of a major version: an older report uses the oldest table, an unknown or newer one the newest. */
-function tableFor(major) {
-    const versions = Object.keys(NO_SARIF_LINTERS).map(Number).sort((a, b) => a - b);
-    const version = major === undefined ? versions.at(-1) : major < versions[0] ? versions[0] : (versions.filter((v) => v <= major).at(-1) ?? versions.at(-1));
-    return { version, table: NO_SARIF_LINTERS[version] };
-}
-/**
- * Enabled linters that cannot reach the merged SARIF: their descriptor lacks `can_output_sarif`,
- * or `SARIF_REPORTER_LINTERS` leaves them out. They are skipped by name, with the reason, and
- * yield no findings.
- */
-function skippedLinters(enabled, major, sarifLinters) {
-    if (!enabled)
-        return [];
-    const { version, table } = tableFor(major);
-    const skipped = [];
-    for (const linter of [...new Set(enabled)].sort()) {
-        if (table.has(linter))
-            skipped.push({ linter, reason: `MegaLinter v${version} cannot write SARIF for ${linter} (no can_output_sarif in its descriptor)` });
-        else if (sarifLinters && !sarifLinters.includes(linter))
-            skipped.push({ linter, reason: `SARIF_REPORTER_LINTERS does not list ${linter}, so MegaLinter writes no SARIF for it` });
-    }
-    return skipped;
-}
-/**
- * Enabled linters that can write SARIF but have no run in the report. MegaLinter's SARIF reporter
- * merges the runs of each linter's own `sarif/<KEY>.sarif` and silently leaves out one that is
- * missing or is not JSON; it also has no run for a linter that had no file to lint. When the
- * linter's own file is beside the report, it was written but not merged: the reason says so.
- */
-function missingLinters(log, sarifPath, enabled, skipped) {
-    if (!enabled || !isMegalinterReport(log))
-        return [];
-    const ran = new Set(log.runs.map(linterKeyOf).filter((k) => k !== undefined));
-    const notExpected = new Set(skipped.map((s) => s.linter));
-    return [...new Set(enabled)]
-        .filter((linter) => !ran.has(linter) && !notExpected.has(linter))
-        .sort()
-        .map((linter) => {
-        const own = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(sarifPath), 'sarif', `${linter}.sarif`);
-        return {
-            linter,
-            reason: (0,external_node_fs_namespaceObject.existsSync)(own)
-                ? `enabled, but its SARIF file sarif/${linter}.sarif beside the report was not merged (MegaLinter leaves out a file it cannot read as JSON)`
-                : 'enabled and able to write SARIF, but the report has no run of it (its SARIF file was not written, or it had no file to lint)',
-        };
-    });
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/locations.js
-
-
-
-/** A `uriBaseId` resolved through `originalUriBaseIds` (chains allowed, loops refused). */
-function baseOf(run, id, seen = new Set()) {
-    if (!id || seen.has(id))
-        return undefined;
-    seen.add(id);
-    const entry = run.originalUriBaseIds?.[id];
-    if (!entry?.uri)
-        return undefined;
-    const parent = baseOf(run, entry.uriBaseId, seen);
-    return parent ? joinUri(parent, entry.uri) : entry.uri;
-}
-function joinUri(base, uri) {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.startsWith('/'))
-        return uri;
-    return `${base.endsWith('/') ? base : `${base}/`}${uri}`;
-}
-/**
- * A SARIF artifact URI decoded to a path: `file://` URIs and `uriBaseId` (`%SRCROOT%` and
- * friends, through `originalUriBaseIds`) resolved, percent-escapes decoded. The result is an
- * absolute path or a relative one as the tool wrote it (without a leading `./`).
- */
-function decodeUri(run, uri, uriBaseId) {
-    const base = baseOf(run, uriBaseId);
-    let value = base && base !== 'file://' && base !== 'file:///' ? joinUri(base, uri) : uri;
-    if (/^file:/i.test(value)) {
-        try {
-            value = (0,external_node_url_.fileURLToPath)(value.replace(/^file:\/\/(?!\/)/i, 'file:///'));
-        }
-        catch {
-            value = decodeURIComponent(value.replace(/^file:\/*/i, '/'));
-        }
-    }
-    else {
-        try {
-            value = decodeURIComponent(value);
-        }
-        catch {
-            // Keep an undecodable URI as written.
-        }
-    }
-    return value.replace(/^(\.\/)+/, '');
-}
-function inside(root, path) {
-    const rel = (0,external_node_path_namespaceObject.relative)((0,external_node_path_namespaceObject.resolve)(root), path);
-    return rel !== '' && !rel.startsWith('..') && !(0,external_node_path_namespaceObject.isAbsolute)(rel) ? rel.split(external_node_path_namespaceObject.sep).join('/') : undefined;
-}
-/** A relative path read against the given directory, then against the top level. */
-function relativeCandidates(path, checkout) {
-    const candidates = [];
-    for (const [joined, base] of [
-        [external_node_path_namespaceObject.posix.normalize(checkout.prefix + path), 'given'],
-        [external_node_path_namespaceObject.posix.normalize(path), 'top'],
-    ]) {
-        if (!joined.startsWith('../') && joined !== '..' && !candidates.some((c) => c.path === joined))
-            candidates.push({ path: joined, base });
-    }
-    return candidates;
-}
-/**
- * The repository paths (relative to the git top level, as the diff's are) a decoded path may
- * name. An absolute path under the top level or under `--repo` is read from there; MegaLinter's
- * container prefixes (`/tmp/lint/`, `/github/workspace/`: where it mounts the workspace) leave a
- * relative path; any other absolute path is root-relative (scanners that scan at `/` write
- * `/src/app.py`), read against the top level first.
- */
-function candidatePaths(decoded, checkout) {
-    for (const root of CONTAINER_ROOTS) {
-        if (decoded.startsWith(root))
-            return relativeCandidates(decoded.slice(root.length), checkout);
-    }
-    if (!(0,external_node_path_namespaceObject.isAbsolute)(decoded))
-        return relativeCandidates(decoded, checkout);
-    const underTop = inside(checkout.topLevel, decoded);
-    if (underTop !== undefined)
-        return [{ path: underTop, base: 'top' }];
-    const underGiven = inside(checkout.directory, decoded);
-    if (underGiven !== undefined)
-        return [{ path: external_node_path_namespaceObject.posix.normalize(checkout.prefix + underGiven), base: 'given' }];
-    return relativeCandidates(decoded.replace(/^\/+/, ''), checkout).reverse();
-}
-/**
- * The first physical location of each result of one run, as a path of the head commit. A path
- * that names no file of the head is `unmapped`. When a path exists both under `--repo` and under
- * the top level, the run's other paths decide: the base that more of them were found in, counting
- * the run's `artifacts` list first and the results read so far (the given directory on a tie). A report names the same files over and over, so each distinct
- * URI is resolved once.
- */
-class RunLocations {
-    run;
-    checkout;
-    resolved = new Map();
-    votes = { given: 0, top: 0 };
-    constructor(run, checkout) {
-        this.run = run;
-        this.checkout = checkout;
-        // The run's artifact list, when the tool writes one, votes before any result is read.
-        const artifacts = Array.isArray(run.artifacts) ? run.artifacts : [];
-        for (const artifact of artifacts) {
-            const uri = artifact?.location?.uri;
-            const baseId = artifact?.location?.uriBaseId;
-            if (typeof uri === 'string' && uri)
-                this.resolve(uri, typeof baseId === 'string' ? baseId : undefined);
-        }
-    }
-    of(result) {
-        const physical = result.locations?.[0]?.physicalLocation;
-        const uri = physical?.artifactLocation?.uri;
-        if (!uri || typeof uri !== 'string')
-            return {};
-        const entry = this.resolve(uri, physical.artifactLocation?.uriBaseId);
-        const region = physical.region;
-        const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
-        const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
-        if (entry.existing.length === 0)
-            return { path: entry.display, startLine, endLine, unmapped: true };
-        const chosen = entry.existing.length === 1 ? entry.existing[0] : this.preferred(entry.existing);
-        return { path: chosen.path, startLine, endLine };
-    }
-    resolve(uri, baseId) {
-        const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
-        let entry = this.resolved.get(key);
-        if (entry === undefined) {
-            const decoded = decodeUri(this.run, uri, baseId);
-            const candidates = candidatePaths(decoded, this.checkout);
-            const existing = candidates.filter((c) => this.checkout.files.has(c.path));
-            if (existing.length === 1)
-                this.votes[existing[0].base]++;
-            entry = { existing, display: candidates[0]?.path ?? decoded };
-            this.resolved.set(key, entry);
-        }
-        return entry;
-    }
-    preferred(existing) {
-        const base = this.votes.top > this.votes.given ? 'top' : 'given';
-        return existing.find((c) => c.base === base) ?? existing[0];
-    }
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/secrets.js
-
-
-
-/**
- * "Secret-like" is decided from what the report says, so that a scanner the gate has never heard
- * of is covered when it describes its findings the usual way:
- * - the tool: its driver name or MegaLinter key names a secret scanner, or says "secret";
- * - the rule: its id, name or short description speaks of secrets, passwords, credentials, API,
- *   access or private keys, or high-entropy strings (checkov `CKV_SECRET_*`,
- *   KICS "Passwords And Secrets - …", Semgrep `….secrets.…`, CodeQL `…/hardcoded-credentials`);
- * - tags (`properties.tags` of the rule or the result) or `properties.category` saying so, or
- *   naming CWE-798, 259, 260 or 321 (hard-coded credentials, passwords and keys) — Trivy tags its
- *   secret rules `secret`, Semgrep and CodeQL tag the CWE;
- * - a rule's relationship to one of those CWEs (KICS links each rule to its CWE taxon).
- */
-const SECRET_TOOL = /secret|gitleaks|trufflehog|ggshield|nosey-?parker|talisman|whispers|kingfisher/i;
-// "hard-coded" alone is not enough: bandit's hardcoded_tmp_directory is no secret.
-const SECRET_WORDS = /secret|passw(?:or)?d|credential|api[-_ ]?key|access[-_ ]?key|private[-_ ]?key|high[-_ ]?entropy/i;
-const SECRET_CWE = /\bcwe[-_/ ]?0*(?:798|259|260|321)\b/i;
-const secrets_text = (value) => (typeof value === 'string' ? value : '');
-const says = (value) => SECRET_WORDS.test(secrets_text(value)) || SECRET_CWE.test(secrets_text(value));
-function propertiesSay(properties) {
-    if (!properties)
-        return false;
-    const tags = properties.tags;
-    return (Array.isArray(tags) && tags.some(says)) || says(properties.category);
-}
-function ruleSays(rule) {
-    const description = rule.shortDescription?.text;
-    if ([rule.id, rule.name, description].some((v) => SECRET_WORDS.test(secrets_text(v))))
-        return true;
-    if (propertiesSay(rule.properties))
-        return true;
-    const relationships = Array.isArray(rule.relationships) ? rule.relationships : [];
-    return relationships.some((r) => /^cwe$/i.test(secrets_text(r.target?.toolComponent?.name)) && SECRET_CWE.test(`CWE-${secrets_text(r.target?.id)}`));
-}
-/** Whether one run's results are secret-like; each rule (by index and id) is judged once. */
-class SecretLike {
-    run;
-    tool;
-    /** Verdicts by `ruleIndex` (a number) or rule id (a string), or a composite key for `rule` references. */
-    rules = new Map();
-    constructor(run, linterKey) {
-        this.run = run;
-        this.tool = SECRET_TOOL.test(run.tool.driver.name ?? '') || SECRET_TOOL.test(linterKey ?? '');
-    }
-    test(result) {
-        if (this.tool)
-            return true;
-        if (propertiesSay(result.properties))
-            return true;
-        const id = secrets_text(result.ruleId ?? result.rule?.id);
-        // Called for every result: the common shapes (a ruleIndex, or only a ruleId) build no key.
-        const key = result.rule
-            ? `\0${result.rule.toolComponent?.index ?? ''}/${result.rule.index ?? result.ruleIndex ?? ''}/${id}`
-            : typeof result.ruleIndex === 'number'
-                ? result.ruleIndex
-                : id;
-        let verdict = this.rules.get(key);
-        if (verdict === undefined) {
-            const rule = ruleOf(this.run, result);
-            verdict = SECRET_WORDS.test(id) || (rule !== undefined && ruleSays(rule));
-            this.rules.set(key, verdict);
-        }
-        return verdict;
-    }
-}
-const BASE64 = '[A-Za-z0-9+/=]';
-/** One SOPS value: AES256-GCM data, IV, tag and type. */
-const SOPS_VALUE = new RegExp(`ENC\\[AES256_GCM,data:${BASE64}*,iv:${BASE64}+,tag:${BASE64}+,type:[a-z]+\\]`, 'g');
-/**
- * A line that holds a SOPS value and nothing else but its key and punctuation: `key: ENC[…]`,
- * `- ENC[…]`, `#ENC[…]` (an encrypted comment), `"key": "ENC[…]",`, `KEY=ENC[…]`, `key = ENC[…]`.
- */
-const ONLY_VALUE = /^\s*(?:-\s+)?(?:#\s*)?(?:(?:"[^"]*"|'[^']*'|[^\s"'#:=][^"'#:=]*?)\s*[:=]\s*)?(?:"\0"|'\0'|\0)\s*,?\s*$/;
-/** ISO 8601 (YAML, dotenv) or seconds since the epoch (older JSON files). */
-const TIMESTAMP = /^(?:\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)|\d+(?:\.\d+)?)$/;
-/** An armour header such as `Version: GnuPG v1`. */
-const ARMOUR_HEADER = '[A-Za-z-]+: [^\\\\]*?';
-/** A SOPS file's own metadata (the `sops:` block): what each key may hold. */
-const METADATA = {
-    mac: /^ENC\[AES256_GCM,[^\]]*\]$/,
-    lastmodified: TIMESTAMP,
-    created_at: TIMESTAMP,
-    fp: /^[A-Fa-f0-9]{16,40}$/,
-    recipient: /^age1[0-9a-z]{20,}$/,
-    arn: /^arn:aws[\w-]*:kms:[\w-]+:\d+:(?:key|alias)\/[\w/-]+$/,
-    resource_id: /^projects\/[\w-]+\/locations\/[\w-]+\/keyRings\/[\w-]+\/cryptoKeys\/[\w-]+$/,
-    version: /^[\w.]+$/,
-    // The data key encrypted to a recipient: an armoured block, KMS base64, or Vault's ciphertext.
-    enc: new RegExp(`^(?:[|>][-+]?|${BASE64}{16,}|vault:v\\d+:${BASE64}+|-----BEGIN [A-Z ]+-----(?:\\\\n(?:${ARMOUR_HEADER}|${BASE64}*))+\\\\n-----END [A-Z ]+-----(?:\\\\n)?)$`),
-};
-/** A line of an armoured block (`enc: |`): its header, base64 body, checksum, or a blank line. */
-const ARMOUR_LINE = new RegExp(`^\\s*(?:-----(?:BEGIN|END) [A-Z ]+-----|${ARMOUR_HEADER}|${BASE64}*)\\s*$`);
-/** `key: value`, `"key": "value",`, `key = value`, `key=value`, the key without dotenv/INI nesting. */
-function keyValue(line) {
-    const match = /^\s*(?:-\s+)?(?:"([\w.-]+)"|([\w.-]+))\s*[:=]\s*(.*?)\s*,?\s*$/.exec(line);
-    if (!match)
-        return undefined;
-    const key = (match[1] ?? match[2]).replace(/^sops_/, '').replace(/^.*__map_/, '');
-    const value = match[3].replace(/^(["'])(.*)\1$/, '$2');
-    return { key, value };
-}
-/**
- * Line numbers (1-based) of a SOPS file's metadata that hold only key material: the encrypted
- * data keys of every recipient (armoured PGP or age blocks, KMS and Vault ciphertexts), the MAC,
- * fingerprints, age recipients, KMS ARNs, timestamps, the format version. The block is `sops:` in YAML, `"sops": {`
- * in JSON, `[sops]` in INI, and the `sops_` keys of a dotenv file. Anything else in it (a key the
- * list does not know, a value of the wrong shape) is not metadata and still gates.
- */
-function sopsMetadataLines(lines) {
-    const found = new Set();
-    let block;
-    let jsonIndent = '';
-    let armourIndent = -1;
-    lines.forEach((line, i) => {
-        if (armourIndent >= 0) {
-            const indent = /^\s*/.exec(line)[0].length;
-            if ((indent > armourIndent || line.trim() === '') && ARMOUR_LINE.test(line)) {
-                found.add(i + 1);
-                return;
-            }
-            armourIndent = -1;
-        }
-        if (block === 'yaml' && /^[^\s#]/.test(line))
-            block = undefined;
-        else if (block === 'json' && line.startsWith(`${jsonIndent}}`))
-            block = undefined;
-        else if (block === 'ini' && /^\s*\[/.test(line))
-            block = undefined;
-        if (/^sops:\s*$/.test(line))
-            block = 'yaml';
-        else if (/^(\s*)"sops":\s*\{\s*$/.test(line))
-            [block, jsonIndent] = ['json', /^\s*/.exec(line)[0]];
-        else if (/^\s*\[sops\]\s*$/.test(line))
-            block = 'ini';
-        if (!block && !/^sops_\w+=/.test(line))
-            return;
-        const pair = keyValue(line);
-        if (!pair || !METADATA[pair.key]?.test(pair.value))
-            return;
-        found.add(i + 1);
-        if (block === 'yaml' && pair.key === 'enc' && /^[|>]/.test(pair.value))
-            armourIndent = /^\s*/.exec(line)[0].length;
-    });
-    return found;
-}
-/**
- * Whether a finding's line in the working-tree file holds only SOPS ciphertext: a SOPS value
- * alone on its line, or a SOPS file's key-material metadata (`sopsMetadataLines`). The SARIF snippet is never
- * trusted (scanners redact it); the file is read instead, once.
- */
-class SopsDetector {
-    root;
-    files = new Map();
-    /** `root`: the directory the locations' paths are relative to (the git top level). */
-    constructor(root) {
-        this.root = root;
-    }
-    /** `location`: a mapped one (classify never asks about a path the head does not have). */
-    isEncrypted(location) {
-        if (!location.path || location.startLine === undefined)
-            return false;
-        const file = this.file(location.path);
-        if (!file)
-            return false;
-        // The finding's own line only: a plaintext secret on a neighbouring line still gates.
-        const line = file.lines[location.startLine - 1];
-        if (line === undefined)
-            return false;
-        const masked = line.replace(SOPS_VALUE, '\0');
-        if (masked !== line && ONLY_VALUE.test(masked))
-            return true;
-        file.metadata ??= sopsMetadataLines(file.lines);
-        return file.metadata.has(location.startLine);
-    }
-    file(path) {
-        let file = this.files.get(path);
-        if (file === undefined) {
-            file = null;
-            try {
-                if (!path.startsWith('/') && !path.split('/').includes('..')) {
-                    const content = (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.root, path), 'utf8');
-                    // Only files that hold a SOPS value can hold SOPS ciphertext: the rest are not kept.
-                    if (content.includes('ENC[AES256_GCM,'))
-                        file = { lines: content.split(/\r?\n/) };
-                }
-            }
-            catch {
-                file = null;
-            }
-            this.files.set(path, file);
-        }
-        return file;
-    }
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/classify.js
-
-
-
-
-
-
-/** What a result without a line in a changed file, naming no package, counts as. */
-const UNATTRIBUTED = ['net-new', 'pre-existing'];
-const UNMAPPED_EXAMPLES = 5;
-/** Suppressed unless every suppression was rejected or is still under review; `[]` is no suppression. */
-function isSuppressed(result) {
-    const suppressions = result.suppressions ?? [];
-    return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
-}
-/**
- * Net-new: the file is new in the pull request, or the result's start line is an added line;
- * either way not when that line only moved (its text, whitespace normalised, was removed
- * elsewhere in the diff). Results naming a package, and results without a line, have rules of
- * their own below.
- */
-function verdictOf(diff, dependencies, result, location) {
-    const path = location.path;
-    const added = diff.files.get(path);
-    if (added === undefined)
-        return 'pre-existing';
-    const line = location.startLine;
-    const onAdded = line !== undefined && (added === 'all' || added.has(line));
-    const moved = line !== undefined && diff.moved.get(path)?.has(line) === true;
-    // Dependency scanners put a lockfile's findings on line 1 or on no line: the package decides.
-    // A real line (past 1) that is added still counts, so a result misread as naming a package is
-    // never passed by it.
-    const pkg = packageOf(result);
-    if (pkg) {
-        if (dependencies.introduces(path, pkg))
-            return 'net-new';
-        return line !== undefined && line > 1 && onAdded && !moved ? 'net-new' : 'pre-existing';
-    }
-    // Line 1 of a lockfile is where scanners put what has no line.
-    if (line === undefined || (line === 1 && isLockfile(path)))
-        return added === 'all' ? 'net-new' : 'unattributed';
-    if (!onAdded)
-        return 'pre-existing';
-    return moved ? 'moved' : 'net-new';
-}
-/**
- * The first line of each finding's message, read again from the report. Empty when a result has
- * none, and for the rest when the report can no longer be read (the answer is already made;
- * messages only decorate it).
- */
-function messagesOf(report, findings) {
-    const messages = [];
-    try {
-        for (const result of report.readAgain(findings.map((f) => f.source))) {
-            const text = result.message?.text;
-            messages.push(typeof text === 'string' ? text.split('\n', 1)[0] : '');
-        }
-    }
-    catch (err) {
-        if (!(err instanceof GateError))
-            throw err;
-    }
-    return messages;
-}
-/**
- * Sorts every result of the report into exactly one bucket. Results are read one at a time and
- * only the net-new ones are kept.
- */
-function classify(report, diff, options) {
-    const netNew = [];
-    let total = 0;
-    let preExisting = 0;
-    let suppressed = 0;
-    let sopsIgnored = 0;
-    let noLocation = 0;
-    let unmapped = 0;
-    const unmappedExamples = [];
-    let ignoredRuns = 0;
-    let moved = 0;
-    let unattributed = 0;
-    const dependencies = new DependencyChanges(diff, options.checkout.topLevel);
-    const unattributedNetNew = (options.unattributed ?? 'net-new') === 'net-new';
-    report.log.runs.forEach((run, runIndex) => {
-        const linter = linterKeyOf(run);
-        if (linter && options.skippedLinters.has(linter)) {
-            for (const _ of report.results(runIndex))
-                ignoredRuns++;
-            return;
-        }
-        const secretLike = new SecretLike(run, linter);
-        const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
-        const locations = new RunLocations(run, options.checkout);
-        let index = -1;
-        for (const { result, source } of report.results(runIndex)) {
-            index++;
-            total++;
-            if (isSuppressed(result)) {
-                suppressed++;
-                continue;
-            }
-            const location = locations.of(result);
-            if (!location.path) {
-                noLocation++;
-                continue;
-            }
-            if (location.unmapped) {
-                unmapped++;
-                if (unmappedExamples.length < UNMAPPED_EXAMPLES && !unmappedExamples.includes(location.path))
-                    unmappedExamples.push(location.path);
-                continue;
-            }
-            if (secretLike.test(result) && options.sops.isEncrypted(location)) {
-                sopsIgnored++;
-                continue;
-            }
-            const verdict = verdictOf(diff, dependencies, result, location);
-            if (verdict === 'unattributed')
-                unattributed++;
-            if (verdict === 'moved')
-                moved++;
-            if (verdict === 'pre-existing' || verdict === 'moved' || (verdict === 'unattributed' && !unattributedNetNew)) {
-                preExisting++;
-                continue;
-            }
-            const severity = severityOf(run, result);
-            const ruleId = result.ruleId ?? result.rule?.id;
-            netNew.push({
-                runIndex,
-                index,
-                source,
-                tool,
-                ruleId: typeof ruleId === 'string' && ruleId ? ruleId : undefined,
-                path: location.path,
-                startLine: location.startLine,
-                severity,
-                blocking: blocks(severity, options.failOn),
-            });
-        }
-    });
-    return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ignoredRuns, moved, unattributed };
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/args.js
-
-
-
-
-
-
-const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
-const USAGE = `Usage: gate ci [options]
-
-Classifies SARIF findings as net-new (introduced by the pull request, since the merge-base of
-base and head) or pre-existing, and fails only on net-new ones.
-
-Options:
-  --sarif <path>          SARIF report (default ${DEFAULT_SARIF})
-  --base <sha|ref>        base of the pull request (default: the pull-request event's base sha)
-  --head <sha|ref>        head of the pull request (default HEAD)
-  --repo <path>           repository working tree (default: the current directory)
-  --fail-on <severity>    critical | high | medium | low | any | none (default high)
-  --strict                skipped or missing linters, failed tool runs, a stale report and
-                          unknown enabled linters are errors (exit 2)
-  --filtered-out <path>   write the net-new-only SARIF here
-  --counts-json <path>    write the counts document here
-  --linters <keys>        enabled MegaLinter linter keys, comma-separated
-                          (default: ENABLE_LINTERS, else MegaLinter's configuration file:
-                          MEGALINTER_CONFIG, .mega-linter.yml and the like, .github/ too)
-  --unattributed-dependency <net-new|pre-existing>
-                          a finding without a line in a changed file that names no
-                          package (default net-new)
-  --help                  this text
-
-Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,
-for example a shallow clone: check out with fetch-depth: 0).`;
-/** The pull-request event's base commit, when the workflow runs on one. */
-function eventBase(env) {
-    if (!env.GITHUB_EVENT_PATH)
-        return undefined;
-    try {
-        const event = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
-        const sha = event.pull_request?.base?.sha;
-        return typeof sha === 'string' && sha ? sha : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
-function parseCommand(argv, env, cwd) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_.parseArgs)({
-            args: [...argv],
-            allowPositionals: true,
-            strict: true,
-            options: {
-                sarif: { type: 'string' },
-                base: { type: 'string' },
-                head: { type: 'string' },
-                repo: { type: 'string' },
-                'fail-on': { type: 'string' },
-                strict: { type: 'boolean' },
-                'filtered-out': { type: 'string' },
-                'counts-json': { type: 'string' },
-                linters: { type: 'string' },
-                'unattributed-dependency': { type: 'string' },
-                help: { type: 'boolean', short: 'h' },
-            },
-        });
-    }
-    catch (err) {
-        throw new GateError(`${err.message}\n\n${USAGE}`);
-    }
-    const { values, positionals } = parsed;
-    if (values.help || positionals.length === 0)
-        return { kind: 'help' };
-    if (positionals[0] !== 'ci' || positionals.length > 1)
-        throw new GateError(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
-    const failOn = (values['fail-on'] ?? 'high').toLowerCase();
-    if (!FAIL_ON.includes(failOn))
-        throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
-    // Left out when not given: classify holds the default.
-    const unattributed = values['unattributed-dependency']?.toLowerCase();
-    if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed))
-        throw new GateError(`--unattributed-dependency must be one of ${UNATTRIBUTED.join(', ')}`);
-    const base = values.base ?? eventBase(env);
-    if (!base)
-        throw new GateError('no --base given and no pull-request event to read it from');
-    return {
-        kind: 'ci',
-        options: {
-            sarif: (0,external_node_path_namespaceObject.resolve)(cwd, values.sarif ?? DEFAULT_SARIF),
-            base,
-            head: values.head ?? 'HEAD',
-            repo: (0,external_node_path_namespaceObject.resolve)(cwd, values.repo ?? '.'),
-            failOn: failOn,
-            strict: values.strict ?? false,
-            ...(values['filtered-out'] ? { filteredOut: (0,external_node_path_namespaceObject.resolve)(cwd, values['filtered-out']) } : {}),
-            ...(values['counts-json'] ? { countsJson: (0,external_node_path_namespaceObject.resolve)(cwd, values['counts-json']) } : {}),
-            ...(values.linters !== undefined ? { linters: values.linters } : {}),
-            ...(unattributed !== undefined ? { unattributed: unattributed } : {}),
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/git.js
-
-
-/**
- * Runs `git -C <repo> <args>` to its end. A non-zero exit is a result, not an error: to some
- * callers it means "no" (not tracked, not a commit), to others a failure they word themselves.
- * Only a git that cannot be started rejects (a `GateError`).
- */
-function git(repo, args) {
-    return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-        const chunks = [];
-        let stderr = '';
-        child.stdout.on('data', (d) => chunks.push(d));
-        child.stderr.on('data', (d) => (stderr += d.toString()));
-        child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
-        child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
-    });
-}
-/** The output as trimmed text: for commands that print one name or hash. */
-function gitText(result) {
-    return result.stdout.toString('utf8').trim();
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/checkout.js
-
-
-/** A git command's standard output as bytes; a failure is a `GateError` naming the command. */
-async function gitOutput(repo, args) {
-    const { code, stdout, stderr } = await git(repo, args);
-    if (code !== 0)
-        throw new GateError(`git ${args[0]} failed: ${stderr.trim()}`);
-    return stdout;
-}
-/**
- * The checkout the report is judged against. The head's file list is one `git ls-tree` into a
- * set (about a hundred bytes a file): whether a report's path names a file of the repository is
- * then a lookup, however many results name it. `--full-tree` lists from the top level even when
- * `directory` is a subdirectory. The two git commands run together; `workTree` settles as soon as
- * the quick one has answered, for callers that need only the top level.
- */
-function checkoutOf(directory, head) {
-    const workTree = gitOutput(directory, ['rev-parse', '--show-toplevel', '--show-prefix']).then((where) => {
-        const [topLevel = '', prefix = ''] = where.toString('utf8').split('\n');
-        return { topLevel, directory, prefix };
-    });
-    const listing = gitOutput(directory, ['ls-tree', '-r', '-z', '--full-tree', '--name-only', head]);
-    // The listing's own failure must not go unhandled while the work tree's is awaited first.
-    listing.catch(() => { });
-    const checkout = workTree.then(async (tree) => {
-        const bytes = await listing;
-        const files = new Set();
-        let start = 0;
-        for (let end; (end = bytes.indexOf(0, start)) >= 0; start = end + 1)
-            files.add(bytes.toString('utf8', start, end));
-        return { ...tree, files };
-    });
-    return { workTree, checkout };
-}
-
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./build/actions/gate/line-hash.js
-/**
- * A hash of one diff line's text after whitespace normalisation, computed on its bytes as they
- * arrive (a line may be cut across reads): leading and trailing whitespace (CR included) dropped,
- * inner runs of whitespace counted as one space. So `\tfoo(a,  b)\r` and `foo(a, b)` hash alike,
- * and `foo(a,b)` does not. Two 32-bit multiplicative hashes make one 53-bit number: a Set of them
- * stays small (no line text is kept), and a collision, which would let a finding pass as moved,
- * is about one in 10^15 per pair of lines.
- */
-/** Byte classes: 1 whitespace (space, tab, CR, vertical tab, form feed), 2 letter, digit or non-ASCII, 0 the rest. */
-const CLASS = new Uint8Array(256);
-for (const b of [0x20, 0x09, 0x0d, 0x0b, 0x0c])
-    CLASS[b] = 1;
-for (let b = 0; b < 256; b++)
-    if (b >= 0x80 || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a))
-        CLASS[b] = 2;
-class LineHasher {
-    h1 = 0;
-    h2 = 0;
-    started = false;
-    space = false;
-    /** The line holds a letter, a digit or a non-ASCII byte: blank lines and lone brackets do not. */
-    meaningful = false;
-    reset() {
-        this.h1 = 0x811c9dc5;
-        this.h2 = 0x9747b28c;
-        this.started = false;
-        this.space = false;
-        this.meaningful = false;
-    }
-    feed(buf, start, end) {
-        let h1 = this.h1;
-        let h2 = this.h2;
-        let started = this.started;
-        let space = this.space;
-        let meaningful = this.meaningful;
-        for (let i = start; i < end; i++) {
-            const b = buf[i];
-            const kind = CLASS[b];
-            if (kind === 1) {
-                space = started;
-                continue;
-            }
-            if (space) {
-                h1 = Math.imul(h1 ^ 0x20, 0x01000193);
-                h2 = Math.imul(h2 ^ 0x20, 0x5bd1e995);
-                space = false;
-            }
-            // Two FNV-1a style hashes with different odd multipliers.
-            h1 = Math.imul(h1 ^ b, 0x01000193);
-            h2 = Math.imul(h2 ^ b, 0x5bd1e995);
-            started = true;
-            if (kind === 2)
-                meaningful = true;
-        }
-        this.h1 = h1;
-        this.h2 = h2;
-        this.started = started;
-        this.space = space;
-        this.meaningful = meaningful;
-    }
-    /** The line's hash: a non-negative integer below 2^53. */
-    digest() {
-        // The second hash's low bits mix least: keep its high 21.
-        return (this.h1 >>> 0) * 0x200000 + ((this.h2 ^ (this.h2 >>> 15)) >>> 11);
-    }
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/git-diff.js
-
-
-
-
-
-
-
-
-const RENAME_LIMIT = 20_000;
-const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-depth: 0)';
-async function commitOf(repo, ref, what) {
-    const found = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-    if (found.code !== 0)
-        throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
-    return gitText(found);
-}
-/** Git's C-style quoting of unusual paths ("a\tb", octal escapes for non-ASCII bytes). */
-function unquotePath(raw) {
-    if (!raw.startsWith('"'))
-        return raw;
-    const bytes = [];
-    const body = raw.slice(1, -1);
-    const simple = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
-    for (let i = 0; i < body.length; i++) {
-        const ch = body[i];
-        if (ch !== '\\') {
-            bytes.push(...Buffer.from(ch, 'utf8'));
-            continue;
-        }
-        const next = body[i + 1];
-        if (/[0-7]/.test(next)) {
-            bytes.push(parseInt(body.slice(i + 1, i + 4), 8));
-            i += 3;
-        }
-        else {
-            bytes.push(simple[next] ?? next.charCodeAt(0));
-            i += 1;
-        }
-    }
-    return Buffer.from(bytes).toString('utf8');
-}
-/**
- * The pull request's changes: `git diff -M --unified=0 <merge-base> <head>`. Refuses (exit 2) a
- * shallow clone, an unreachable base or head, and unrelated histories: it never guesses what is
- * new. `onRunning` is called once `git diff` works in its own process (or the checks have failed),
- * so the caller can do its own work meanwhile.
- */
-async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
-    try {
-        // The three checks run together; their failures are reported in this order.
-        // The merge-base is asked for beside the checks, from the same names (one git process less
-        // on the way to `git diff`); its answer counts only once they passed.
-        const [shallow, baseCommit, headCommit, mergeBase] = await Promise.all([
-            git(repo, ['rev-parse', '--is-shallow-repository']),
-            commitOf(repo, base, 'base').catch((err) => err),
-            commitOf(repo, head, 'head').catch((err) => err),
-            git(repo, ['merge-base', `${base}^{commit}`, `${head}^{commit}`]),
-        ]);
-        if (shallow.code !== 0)
-            throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
-        if (gitText(shallow) === 'true') {
-            throw new GateError(`this is a shallow clone, so the merge-base cannot be found; ${FETCH_DEPTH}`);
-        }
-        if (typeof baseCommit !== 'string')
-            throw baseCommit;
-        if (typeof headCommit !== 'string')
-            throw headCommit;
-        const mergeBaseCommit = gitText(mergeBase);
-        if (mergeBase.code !== 0 || !mergeBaseCommit) {
-            throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
-        }
-        const { files, moved } = await addedLines(repo, mergeBaseCommit, headCommit, onRunning);
-        return { mergeBase: mergeBaseCommit, head: headCommit, files, moved };
-    }
-    finally {
-        onRunning();
-    }
-}
-/**
- * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
- * filled while this process is busy reading the report, and the two are meant to overlap.
- */
-async function addedLines(repo, from, to, onRunning) {
-    const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-gate-diff-'));
-    try {
-        const output = (0,external_node_path_namespaceObject.join)(dir, 'diff');
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', 
-        // A rename limit far above git's default of 1000: past the limit git silently treats renames
-        // as new files, which would make every finding in them net-new. Deleted files are read
-        // too: their removed lines are code that may have moved elsewhere.
-        ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACDMRT', `--output=${output}`, from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
-        let stderr = '';
-        child.stderr.on('data', (d) => (stderr += d.toString()));
-        const exited = new Promise((resolve, reject) => {
-            child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
-            child.on('close', (c) => resolve(c ?? 1));
-        });
-        onRunning();
-        const code = await exited;
-        if (code !== 0)
-            throw new GateError(`git diff failed: ${stderr.trim()}`);
-        if (/rename detection was skipped/i.test(stderr)) {
-            throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
-        }
-        return parseDiffFile(output);
-    }
-    finally {
-        await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
-    }
-}
-function parseDiffFile(path) {
-    const parser = new DiffParser();
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
-    try {
-        const chunk = Buffer.allocUnsafe(1 << 16);
-        for (let read; (read = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, null)) > 0;)
-            parser.push(chunk.subarray(0, read));
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-    parser.end();
-    return { files: parser.files, moved: parser.moved };
-}
-const NEWLINE = 0x0a;
-const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
-function startsWith(buf, start, end, prefix) {
-    if (end - start < prefix.length)
-        return false;
-    for (let i = 0; i < prefix.length; i++)
-        if (buf[start + i] !== prefix.charCodeAt(i))
-            return false;
-    return true;
-}
-/**
- * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
- * The added and removed lines' text (most of the output) never becomes strings: each line is
- * hashed after whitespace normalisation (see `LineHasher`), removed lines into one set, added
- * lines beside their line number, so that `end()` can tell which added lines only moved.
- */
-class DiffParser {
-    files = new Map();
-    /** Filled by `end()`: head path → added lines whose text was removed somewhere in the diff. */
-    moved = new Map();
-    current;
-    newFile = false;
-    /** Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line. */
-    inHeader = false;
-    /** The start of a line that a chunk cut, when it may matter. */
-    partial;
-    /** A hunk line that a chunk cut: its hash goes on in the next chunk. */
-    open = false;
-    hasher = new LineHasher();
-    /** The kind of hunk line being hashed: 0x2b "+", 0x2d "-", else nothing to record. */
-    kind = 0;
-    /** The head line number the next added line of this hunk will have. */
-    nextLine = 0;
-    /** Normalised hashes of every meaningful removed line, from every file (deleted ones too). */
-    removed = new Set();
-    /** Head paths of the diff, in order; `pending` refers to them by index. */
-    paths = [];
-    /** The index in `paths` of the current file, -1 for a deleted one. */
-    path = -1;
-    /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one array, not one per file. */
-    pending = [];
-    push(chunk) {
-        let start = 0;
-        if (this.open || this.partial) {
-            const newline = chunk.indexOf(NEWLINE);
-            if (newline < 0) {
-                if (this.open)
-                    this.hasher.feed(chunk, 0, chunk.length);
-                else
-                    this.partial = Buffer.concat([this.partial, chunk]);
-                return;
-            }
-            if (this.open) {
-                this.hasher.feed(chunk, 0, newline);
-                this.endContent();
-            }
-            else {
-                const line = Buffer.concat([this.partial, chunk.subarray(0, newline)]);
-                this.partial = undefined;
-                this.line(line, 0, line.length);
-            }
-            start = newline + 1;
-        }
-        for (;;) {
-            const newline = chunk.indexOf(NEWLINE, start);
-            if (newline < 0)
-                break;
-            this.line(chunk, start, newline);
-            start = newline + 1;
-        }
-        if (start < chunk.length) {
-            if (this.isContent(chunk[start])) {
-                this.beginContent(chunk, start, chunk.length);
-                this.open = true;
-            }
-            else {
-                this.partial = Buffer.from(chunk.subarray(start));
-            }
-        }
-    }
-    end() {
-        if (this.open)
-            this.endContent();
-        if (this.partial)
-            this.line(this.partial, 0, this.partial.length);
-        this.partial = undefined;
-        const pending = this.pending;
-        for (let i = 0; i < pending.length; i += 3) {
-            if (!this.removed.has(pending[i + 2]))
-                continue;
-            const path = this.paths[pending[i]];
-            let moved = this.moved.get(path);
-            if (!moved)
-                this.moved.set(path, (moved = new Set()));
-            moved.add(pending[i + 1]);
-        }
-        pending.length = 0;
-        this.paths.length = 0;
-        this.removed.clear();
-    }
-    /** A hunk's added or removed line, or git's "\ No newline" marker. */
-    isContent(first) {
-        return !this.inHeader && first !== 0x40 /* @ */ && first !== 0x64 /* d */;
-    }
-    beginContent(buf, start, end) {
-        this.kind = buf[start];
-        this.hasher.reset();
-        if (this.kind === 0x2b || this.kind === 0x2d)
-            this.hasher.feed(buf, start + 1, end);
-    }
-    endContent() {
-        this.open = false;
-        if (this.kind === 0x2d) {
-            if (this.hasher.meaningful)
-                this.removed.add(this.hasher.digest());
-        }
-        else if (this.kind === 0x2b) {
-            const line = this.nextLine++;
-            if (this.hasher.meaningful && this.path >= 0)
-                this.pending.push(this.path, line, this.hasher.digest());
-        }
-    }
-    line(buf, start, end) {
-        if (startsWith(buf, start, end, 'diff --git ')) {
-            this.current = undefined;
-            this.path = -1;
-            this.newFile = false;
-            this.inHeader = true;
-        }
-        else if (this.isContent(buf[start])) {
-            this.beginContent(buf, start, end);
-            this.endContent();
-        }
-        else if (startsWith(buf, start, end, 'new file mode')) {
-            if (this.inHeader)
-                this.newFile = true;
-        }
-        else if (startsWith(buf, start, end, '+++ ')) {
-            if (!this.inHeader)
-                return;
-            // git ends the name with a tab when it holds a space; a real tab in a name is quoted.
-            const target = buf.toString('utf8', start + 4, buf[end - 1] === 0x09 ? end - 1 : end);
-            if (target === '/dev/null')
-                return;
-            const path = unquotePath(target).replace(/^b\//, '');
-            if (this.newFile) {
-                this.files.set(path, 'all');
-            }
-            else {
-                this.current = new Set();
-                this.files.set(path, this.current);
-            }
-            this.path = this.paths.push(path) - 1;
-        }
-        else if (startsWith(buf, start, end, '@@')) {
-            this.inHeader = false;
-            const match = HUNK.exec(buf.toString('latin1', start, Math.min(end, start + 100)));
-            if (!match)
-                return;
-            const first = Number(match[1]);
-            const count = match[2] === undefined ? 1 : Number(match[2]);
-            this.nextLine = first;
-            if (!this.current)
-                return;
-            for (let n = first; n < first + count; n++)
-                this.current.add(n);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/megalinter-config.js
-
-
-
-/** MegaLinter's own default names, in its order (config.py), then the same names under `.github/`. */
-const ROOT_NAMES = ['.mega-linter.yml', '.megalinter.yml', '.mega-linter.yaml', '.megalinter.yaml'];
-const CANDIDATES = [...ROOT_NAMES, ...ROOT_NAMES.map((name) => `.github/${name}`)];
-class ConfigProblem extends Error {
-}
-/**
- * A MegaLinter list setting: a YAML list, a comma-separated string, or a JSON array in a string
- * (config.py's `get_list`). Only linter-key-shaped entries are kept.
- */
-function keysFrom(value) {
-    let list = [];
-    if (Array.isArray(value))
-        list = value;
-    else if (typeof value === 'string' && value.trim().startsWith('[')) {
-        try {
-            const parsed = JSON.parse(value);
-            if (Array.isArray(parsed))
-                list = parsed;
-        }
-        catch {
-            list = value.split(',');
-        }
-    }
-    else if (typeof value === 'string')
-        list = value.split(',');
-    return list.map((k) => String(k).trim()).filter((k) => /^[A-Z0-9_]+$/.test(k));
-}
-const isUrl = (value) => /^https?:\/\//i.test(value);
-/** A URL without credentials or query, so a token in it never reaches the summary. */
-function shownUrl(value) {
-    try {
-        const url = new URL(value);
-        return `${url.origin}${url.pathname}`;
-    }
-    catch {
-        return 'a URL';
-    }
-}
-const isFile = (path) => (0,external_node_fs_namespaceObject.existsSync)(path) && (0,external_node_fs_namespaceObject.statSync)(path).isFile();
-/**
- * The configuration file MegaLinter reads for this repository. `MEGALINTER_CONFIG` first, as
- * config.py resolves it: a URL (never fetched here: a problem), a path that exists as given, else
- * a path inside the workspace (MegaLinter's container roots are mapped to the repository). Without
- * it, MegaLinter's default names at the root; then, as the gate's own fallback, the same names
- * under `.github/` (MegaLinter reads those only through MEGALINTER_CONFIG, which is usually set on
- * MegaLinter's step alone and so is not seen by the gate's).
- */
-function configFile(env, repo) {
-    const named = env.MEGALINTER_CONFIG?.trim();
-    if (named) {
-        if (isUrl(named))
-            throw new ConfigProblem(`MEGALINTER_CONFIG is a URL (${shownUrl(named)}), which the gate does not fetch`);
-        const root = CONTAINER_ROOTS.find((r) => named.startsWith(r));
-        const candidates = (0,external_node_path_namespaceObject.isAbsolute)(named) ? [named, ...(root ? [(0,external_node_path_namespaceObject.join)(repo, named.slice(root.length))] : [])] : [(0,external_node_path_namespaceObject.join)(repo, named)];
-        const found = candidates.find(isFile);
-        if (!found)
-            throw new ConfigProblem(`MEGALINTER_CONFIG names ${named}, which is not a file of this checkout`);
-        return found;
-    }
-    return CANDIDATES.map((name) => (0,external_node_path_namespaceObject.join)(repo, name)).find(isFile);
-}
-/** Later values win; keys named in CONFIG_PROPERTIES_TO_APPEND join lists instead (config.py's merge_dicts). */
-function merge(into, from, append) {
-    for (const [key, value] of Object.entries(from)) {
-        const before = into[key];
-        into[key] = Array.isArray(before) && Array.isArray(value) && append.includes(key) ? [...before, ...value] : value;
-    }
-}
-/**
- * A configuration with its local `EXTENDS` applied: each extended file (a path in the workspace)
- * first, in order, with its own `EXTENDS` applied the same way, then the file itself on top. A
- * remote `EXTENDS` (a URL) is not fetched: a problem, since it may set the linters.
- */
-function withExtends(config, repo, parse, seen) {
-    if (config.EXTENDS === undefined)
-        return config;
-    const items = Array.isArray(config.EXTENDS) ? config.EXTENDS.map(String) : String(config.EXTENDS).split(',');
-    const append = keysFrom(config.CONFIG_PROPERTIES_TO_APPEND);
-    const combined = {};
-    for (const item of items.map((i) => i.trim()).filter(Boolean)) {
-        if (isUrl(item))
-            throw new ConfigProblem(`EXTENDS names a URL (${shownUrl(item)}), which the gate does not fetch`);
-        const file = (0,external_node_path_namespaceObject.resolve)(repo, item);
-        if (seen.has(file))
-            throw new ConfigProblem(`EXTENDS of ${item} loops back to a file already read`);
-        merge(combined, withExtends(readConfig(file, repo, parse), repo, parse, new Set([...seen, file])), append);
-    }
-    merge(combined, config, append);
-    return combined;
-}
-function readConfig(file, repo, parse) {
-    const name = (0,external_node_path_namespaceObject.relative)(repo, file) || file;
-    let text;
-    try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
-    }
-    catch (err) {
-        throw new ConfigProblem(`the MegaLinter configuration ${name} cannot be read (${err.code ?? 'unreadable'})`);
-    }
-    let value;
-    try {
-        value = parse(text);
-    }
-    catch {
-        // The parser's message quotes the text, which may hold a secret: only say where.
-        throw new ConfigProblem(`the MegaLinter configuration ${name} cannot be read (not valid YAML)`);
-    }
-    if (value === null || value === undefined)
-        return {};
-    if (typeof value !== 'object' || Array.isArray(value))
-        throw new ConfigProblem(`the MegaLinter configuration ${name} is not a mapping`);
-    return value;
-}
-/**
- * The enabled linters and the SARIF reporter's list, as MegaLinter settles them: `--linters`
- * (the gate's own option) first; else each setting from the environment, which wins over the
- * file in MegaLinter too, else from the configuration file with its local EXTENDS. The YAML
- * parser is loaded only when a file is read: it is most of the gate's code, and most runs never
- * need it.
- */
-async function megalinterSettings(option, env, repo) {
-    if (option !== undefined)
-        return { enabled: keysFrom(option), source: '--linters' };
-    const fromEnv = (key) => (env[key]?.trim() ? keysFrom(env[key]) : undefined);
-    const enabledEnv = fromEnv('ENABLE_LINTERS');
-    const sarifEnv = fromEnv('SARIF_REPORTER_LINTERS');
-    const envSettings = {
-        ...(enabledEnv ? { enabled: enabledEnv, source: 'ENABLE_LINTERS' } : {}),
-        ...(sarifEnv ? { sarifLinters: sarifEnv } : {}),
-    };
-    if (enabledEnv && sarifEnv)
-        return envSettings;
-    let file;
-    let config;
-    try {
-        file = configFile(env, repo);
-        if (!file)
-            return envSettings;
-        const { parse } = await __nccwpck_require__.e(/* import() | yaml */ 602).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
-        // As PyYAML reads it for MegaLinter: a repeated key takes the last value, `<<` merges.
-        const parseYaml = (text) => parse(text, { uniqueKeys: false, merge: true });
-        config = withExtends(readConfig(file, repo, parseYaml), repo, parseYaml, new Set([(0,external_node_path_namespaceObject.resolve)(file)]));
-    }
-    catch (err) {
-        if (!(err instanceof ConfigProblem))
-            throw err;
-        // What the environment says still holds; only the file's part is unknown.
-        return { ...envSettings, problem: err.message };
-    }
-    const source = (0,external_node_path_namespaceObject.relative)(repo, file).startsWith('..') ? file : (0,external_node_path_namespaceObject.relative)(repo, file);
-    const enabled = enabledEnv ?? (config.ENABLE_LINTERS !== undefined ? keysFrom(config.ENABLE_LINTERS) : undefined);
-    const sarifLinters = sarifEnv ?? (config.SARIF_REPORTER_LINTERS !== undefined ? keysFrom(config.SARIF_REPORTER_LINTERS) : undefined);
-    return {
-        ...(enabled ? { enabled, source: enabledEnv ? 'ENABLE_LINTERS' : source } : {}),
-        ...(sarifLinters ? { sarifLinters } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/upload-shape.js
-
-/**
- * What code scanning accepts in one upload (GitHub's "SARIF support for code scanning"): more
- * runs or results are refused whole ("rejecting SARIF, as there are more runs than allowed").
- */
-const CODE_SCANNING_LIMITS = { runsPerFile: 20, resultsPerRun: 25_000 };
-/** The category given to the extra parts of a run that has none of its own. */
-const DEFAULT_CATEGORY = 'gatehouse-net-new';
-/**
- * The identity code scanning gives a run: since July 2025 an upload whose runs share it is
- * refused ("multiple SARIF runs with the same category"). codeql-action's upload-sarif builds it
- * from these driver fields and `automationDetails.id`, before its `category` input is applied.
- */
-function runKey(run) {
-    const d = run.tool.driver;
-    const automation = run.automationDetails?.id;
-    return JSON.stringify([d.name, d.fullName, d.version, d.semanticVersion, d.guid, automation]);
-}
-/** `automationDetails.id` for the n-th part (n ≥ 2) of a run: a category of its own. */
-function partCategory(run, n) {
-    const own = run.automationDetails?.id;
-    // The category is what precedes the last '/': ending the id with '/' makes all of it the category.
-    const base = typeof own === 'string' && own ? (own.endsWith('/') ? own : `${own}/`) : `${DEFAULT_CATEGORY}/`;
-    return `${base}part-${n}/`;
-}
-const rank = (part) => part.findings.reduce((worst, f) => Math.min(worst, SEVERITIES.indexOf(f.severity)), SEVERITIES.length);
-/**
- * Decides the runs of the filtered SARIF so that code scanning takes it as it is:
- * - a run without net-new results is left out (MegaLinter writes one run per linter, most of them
- *   empty, often more than 20); when no run has any, the report's first run is kept, empty, because
- *   an upload needs at least one run;
- * - a run with more than 25,000 net-new results is cut into parts of at most 25,000;
- * - a part whose run identity (`runKey`) is already taken gets a category of its own,
- *   `<its automationDetails.id, else gatehouse-net-new>/part-<n>/`;
- * - past 20 parts, those holding the worst findings are kept (severity, then report order) and
- *   the others' results are counted as left out: the gate's answer and the summary still hold them.
- */
-function shapeForUpload(runs, netNew) {
-    const byRun = new Map();
-    for (const finding of netNew) {
-        const list = byRun.get(finding.runIndex);
-        if (list)
-            list.push(finding);
-        else
-            byRun.set(finding.runIndex, [finding]);
-    }
-    if (byRun.size === 0)
-        return { parts: runs.length > 0 ? [{ runIndex: 0, findings: [] }] : [], leftOut: 0 };
-    const seen = new Map();
-    const parts = [];
-    for (const [runIndex, findings] of [...byRun].sort((a, b) => a[0] - b[0])) {
-        const run = runs[runIndex];
-        const key = runKey(run);
-        for (let start = 0; start < findings.length; start += CODE_SCANNING_LIMITS.resultsPerRun) {
-            const n = (seen.get(key) ?? 0) + 1;
-            seen.set(key, n);
-            const slice = findings.slice(start, start + CODE_SCANNING_LIMITS.resultsPerRun);
-            parts.push({ runIndex, findings: slice, ...(n > 1 ? { automationId: partCategory(run, n) } : {}) });
-        }
-    }
-    if (parts.length <= CODE_SCANNING_LIMITS.runsPerFile)
-        return { parts, leftOut: 0 };
-    const kept = new Set(parts
-        .map((part, order) => ({ part, order, rank: rank(part) }))
-        .sort((a, b) => a.rank - b.rank || a.order - b.order)
-        .slice(0, CODE_SCANNING_LIMITS.runsPerFile)
-        .map((p) => p.part));
-    const leftOut = parts.filter((p) => !kept.has(p)).reduce((n, p) => n + p.findings.length, 0);
-    return { parts: parts.filter((p) => kept.has(p)), leftOut };
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/report.js
-
-
-
-
-
-const COUNTS_SCHEMA_VERSION = 1;
-const zeroSeverities = () => Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
-function countsOf(classification, extra) {
-    const bySeverity = zeroSeverities();
-    for (const finding of classification?.netNew ?? [])
-        bySeverity[finding.severity]++;
-    return {
-        schema_version: COUNTS_SCHEMA_VERSION,
-        exit_code: extra.exit_code,
-        fail_on: extra.fail_on,
-        total_count: classification?.total ?? 0,
-        net_new_count: classification?.netNew.length ?? 0,
-        pre_existing_count: classification?.preExisting ?? 0,
-        suppressed_count: classification?.suppressed ?? 0,
-        sops_ignored_count: classification?.sopsIgnored ?? 0,
-        no_location_count: classification?.noLocation ?? 0,
-        unmapped_count: classification?.unmapped ?? 0,
-        moved_count: classification?.moved ?? 0,
-        unattributed_count: classification?.unattributed ?? 0,
-        blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
-        net_new_by_severity: bySeverity,
-        linters_skipped: extra.linters_skipped,
-        linters_missing: extra.linters_missing,
-        ...(extra.linters_source ? { linters_source: extra.linters_source } : {}),
-        failed_invocations: extra.failed_invocations,
-        stale_report: extra.stale_report,
-        warnings: extra.warnings,
-        filtered_left_out_count: extra.filtered_left_out_count ?? 0,
-        ...(extra.base ? { base: extra.base } : {}),
-        ...(extra.head ? { head: extra.head } : {}),
-        ...(extra.merge_base ? { merge_base: extra.merge_base } : {}),
-        ...(extra.error ? { error: extra.error } : {}),
-    };
-}
-const EMPTY_SARIF = { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
-/** An object's JSON without its closing brace, ready for one more member. */
-function openObject(value) {
-    const json = JSON.stringify(value);
-    return json === '{}' ? '{' : `${json.slice(0, -1)},`;
-}
-/**
- * The net-new-only SARIF, shaped so code scanning takes it as it is (`shapeForUpload`): each kept
- * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
- * to the net-new ones, each read again from the report and marked `baselineState: "new"`. Written
- * piece by piece to a temporary file, then renamed into place: the results are never all in
- * memory, and a reader never sees half a file. Without a classification (no answer) the file is a
- * valid SARIF log with no runs, which code scanning refuses: the README's workflow skips the
- * upload on exit 2.
- */
-async function writeFilteredSarif(path, report, classification) {
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    const temporary = `${path}.${process.pid}.tmp`;
-    const fd = (0,external_node_fs_namespaceObject.openSync)(temporary, 'w');
-    let written = { leftOut: 0 };
-    try {
-        const out = new BufferedWriter(fd);
-        if (!report || !classification) {
-            out.write(JSON.stringify(EMPTY_SARIF));
-        }
-        else {
-            const { runs, ...top } = report.log;
-            const { parts, leftOut } = shapeForUpload(runs, classification.netNew);
-            written = { leftOut };
-            out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
-            const results = report.readAgain(parts.flatMap((p) => p.findings.map((f) => f.source)))[Symbol.iterator]();
-            try {
-                parts.forEach((part, i) => {
-                    // A `results` that was not an array is still in the run; the filtered one replaces it.
-                    const { results: _replaced, ...rest } = runs[part.runIndex];
-                    const run = part.automationId ? { ...rest, automationDetails: { ...rest.automationDetails, id: part.automationId } } : rest;
-                    out.write(`${i > 0 ? ',' : ''}${openObject(run)}"results":[`);
-                    part.findings.forEach((_, j) => {
-                        const result = results.next().value;
-                        out.write(`${j > 0 ? ',' : ''}${JSON.stringify({ ...result, baselineState: 'new' })}`);
-                    });
-                    out.write(']}');
-                });
-            }
-            finally {
-                results.return?.();
-            }
-            out.write(']}');
-        }
-        out.write('\n');
-        out.flush();
-    }
-    catch (err) {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-        (0,external_node_fs_namespaceObject.rmSync)(temporary, { force: true });
-        throw err;
-    }
-    (0,external_node_fs_namespaceObject.closeSync)(fd);
-    (0,external_node_fs_namespaceObject.renameSync)(temporary, path);
-    return written;
-}
-/** Collects small writes into large ones. */
-class BufferedWriter {
-    fd;
-    parts = [];
-    size = 0;
-    constructor(fd) {
-        this.fd = fd;
-    }
-    write(text) {
-        this.parts.push(text);
-        this.size += text.length;
-        if (this.size >= 1 << 16)
-            this.flush();
-    }
-    flush() {
-        if (this.parts.length === 0)
-            return;
-        (0,external_node_fs_namespaceObject.writeSync)(this.fd, this.parts.join(''));
-        this.parts = [];
-        this.size = 0;
-    }
-}
-async function writeJson(path, value) {
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    await (0,promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/json-reader.js
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-/** Malformed JSON. The message gives a byte offset, never the text: a report may hold secrets. */
-class JsonSyntaxError extends Error {
-}
-/**
- * Reads one JSON text from an open file, front to back, through a small buffer, so a large report
- * is never held whole. The caller walks the structure it cares about (`members`, `elements`) and
- * takes each value with `readValue` (cut out of the bytes and given to the native JSON.parse) or
- * steps over it with `skipValue`. Only the largest single value has to fit in the buffer.
- */
-class JsonReader {
-    fd;
-    buffer;
-    /** `buffer` cut to the filled bytes, so native searches never look at stale ones. */
-    view;
-    /** Next unread byte in `buffer`. */
-    pos = 0;
-    /** File offset of `buffer[0]`. */
-    base;
-    done = false;
-    limit;
-    chunkBytes;
-    constructor(fd, options = {}) {
-        this.fd = fd;
-        this.chunkBytes = options.chunkBytes ?? 1 << 16;
-        this.buffer = Buffer.allocUnsafe(this.chunkBytes);
-        this.view = this.buffer.subarray(0, 0);
-        this.base = options.start ?? 0;
-        this.limit = options.end ?? Infinity;
-    }
-    /** File offset of the next unread byte. */
-    get offset() {
-        return this.base + this.pos;
-    }
-    /** Steps over a UTF-8 byte-order mark, which some Windows tools write before the JSON. */
-    skipByteOrderMark() {
-        while (this.view.length - this.pos < 3 && this.more())
-            ;
-        if (this.view[this.pos] === 0xef && this.view[this.pos + 1] === 0xbb && this.view[this.pos + 2] === 0xbf)
-            this.pos += 3;
-    }
-    /** The next byte that is not white space, left unread; -1 at the end. */
-    peek() {
-        for (;;) {
-            const view = this.view;
-            while (this.pos < view.length) {
-                const c = view[this.pos];
-                if (!isSpace(c))
-                    return c;
-                this.pos++;
-            }
-            if (!this.more())
-                return -1;
-        }
-    }
-    /** Fails unless only white space is left. */
-    expectEnd() {
-        if (this.peek() !== -1)
-            throw this.error('unexpected data after the JSON value');
-    }
-    /** The members of the object that comes next: yields each key; the caller must take its value. */
-    *members() {
-        this.expect(OPEN_BRACE, "'{'");
-        if (this.peek() === CLOSE_BRACE) {
-            this.pos++;
-            return;
-        }
-        for (;;) {
-            if (this.peek() !== QUOTE)
-                throw this.error('expected a property name');
-            const key = this.readValue();
-            this.expect(COLON, "':'");
-            yield key;
-            if (this.separator(CLOSE_BRACE, "',' or '}'"))
-                return;
-        }
-    }
-    /** The elements of the array that comes next: yields before each; the caller must take it. */
-    *elements() {
-        this.expect(OPEN_BRACKET, "'['");
-        if (this.peek() === CLOSE_BRACKET) {
-            this.pos++;
-            return;
-        }
-        for (;;) {
-            yield;
-            if (this.separator(CLOSE_BRACKET, "',' or ']'"))
-                return;
-        }
-    }
-    /** Parses the next value. */
-    readValue() {
-        const [start, end] = this.nextValue();
-        try {
-            return JSON.parse(this.view.toString('utf8', start, end));
-        }
-        catch {
-            // JSON.parse's own message quotes the text; only the offset is kept.
-            throw this.error('invalid JSON value', start);
-        }
-    }
-    /** Steps over the next value without parsing it (its brackets and strings are still matched). */
-    skipValue() {
-        this.nextValue();
-    }
-    /** The bounds of the next value in `view`, after which reading resumes. */
-    nextValue() {
-        if (this.peek() === -1)
-            throw this.error('unexpected end of the JSON text');
-        for (;;) {
-            const end = this.valueEnd(this.pos);
-            if (end >= 0) {
-                const start = this.pos;
-                this.pos = end;
-                return [start, end];
-            }
-            if (!this.more())
-                throw this.error('unexpected end of the JSON text');
-        }
-    }
-    expect(byte, what) {
-        if (this.peek() !== byte)
-            throw this.error(`expected ${what}`);
-        this.pos++;
-    }
-    /** After a member or element: true at the closing byte, false after a comma. */
-    separator(close, what) {
-        const c = this.peek();
-        this.pos++;
-        if (c === COMMA)
-            return false;
-        if (c === close)
-            return true;
-        this.pos--;
-        throw this.error(`expected ${what}`);
-    }
-    /** Where the value starting at `from` ends, or -1 when more bytes are needed to know. */
-    valueEnd(from) {
-        const view = this.view;
-        const first = view[from];
-        if (first === QUOTE)
-            return this.stringEnd(from);
-        if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
-            // A number or literal runs to the next delimiter; JSON.parse judges the bytes.
-            for (let i = from; i < view.length; i++) {
-                const c = view[i];
-                if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === COLON || isSpace(c))
-                    return i;
-            }
-            return this.done ? view.length : -1;
-        }
-        let depth = 0;
-        for (let i = from; i < view.length;) {
-            const c = view[i];
-            if (c === QUOTE) {
-                i = this.stringEnd(i);
-                if (i < 0)
-                    return -1;
-                continue;
-            }
-            if (c === OPEN_BRACE || c === OPEN_BRACKET)
-                depth++;
-            else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0)
-                return i + 1;
-            i++;
-        }
-        return -1;
-    }
-    /** The offset after the string opening at `from`, found with the native byte search. */
-    stringEnd(from) {
-        const view = this.view;
-        for (let q = from + 1;; q++) {
-            q = view.indexOf(QUOTE, q);
-            if (q < 0)
-                return -1;
-            let escapes = 0;
-            while (view[q - 1 - escapes] === BACKSLASH)
-                escapes++;
-            if (escapes % 2 === 0)
-                return q + 1;
-        }
-    }
-    /**
-     * Reads more bytes, keeping the unread ones. The buffer grows so that its free room is never
-     * smaller than what it holds: a value longer than a chunk is rescanned at most about twice.
-     */
-    more() {
-        if (this.done)
-            return false;
-        const kept = this.view.length - this.pos;
-        if (this.pos > 0) {
-            this.buffer.copy(this.buffer, 0, this.pos, this.view.length);
-            this.base += this.pos;
-            this.pos = 0;
-        }
-        if (this.buffer.length - kept < Math.max(this.chunkBytes, kept)) {
-            const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, kept * 2 + this.chunkBytes));
-            this.buffer.copy(larger, 0, 0, kept);
-            this.buffer = larger;
-        }
-        const room = Math.min(this.buffer.length - kept, this.limit - (this.base + kept));
-        const read = room > 0 ? (0,external_node_fs_namespaceObject.readSync)(this.fd, this.buffer, kept, room, this.base + kept) : 0;
-        this.view = this.buffer.subarray(0, kept + read);
-        if (read === 0)
-            this.done = true;
-        return read > 0;
-    }
-    error(message, at = this.pos) {
-        return new JsonSyntaxError(`${message} at byte ${this.base + at}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/sarif.js
-
-
-
-/** Sets a parsed member as JSON.parse would: an own property, even one named `__proto__`. */
-function setMember(target, key, value) {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-function readError(path, err) {
-    if (err instanceof JsonSyntaxError)
-        return new GateError(`${path} is not JSON, so not a SARIF report (${err.message})`);
-    const code = err.code;
-    if (code)
-        return new GateError(`cannot read the SARIF report ${path}: ${code}`);
-    throw err;
-}
-function openReport(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.openSync)(path, 'r');
-    }
-    catch (err) {
-        throw readError(path, err);
-    }
-}
-/** One run, its `results` array stepped over and located instead of parsed. */
-function readRun(reader) {
-    if (reader.peek() !== 0x7b)
-        return { run: reader.readValue() };
-    const run = {};
-    let results;
-    for (const key of reader.members()) {
-        if (key === 'results' && reader.peek() === 0x5b) {
-            const start = reader.offset;
-            for (const _ of reader.elements())
-                reader.skipValue();
-            results = { start, end: reader.offset };
-            // A later duplicate wins, as with JSON.parse.
-            delete run.results;
-        }
-        else {
-            if (key === 'results')
-                results = undefined;
-            setMember(run, key, reader.readValue());
-        }
-    }
-    return { run, ...(results ? { results } : {}) };
-}
-/**
- * Opens a SARIF file: reads everything but the results, and checks that it is a SARIF log with a
- * `runs` array whose runs each have a `tool.driver`. Anything else is a tool error (exit 2).
- */
-function openSarif(path, options = {}) {
-    const fd = openReport(path);
-    let log;
-    const ranges = [];
-    try {
-        const reader = new JsonReader(fd, options);
-        reader.skipByteOrderMark();
-        if (reader.peek() === 0x7b) {
-            const top = {};
-            for (const key of reader.members()) {
-                if (key === 'runs' && reader.peek() === 0x5b) {
-                    const runs = [];
-                    ranges.length = 0;
-                    for (const _ of reader.elements()) {
-                        const { run, results } = readRun(reader);
-                        ranges[runs.length] = results;
-                        runs.push(run);
-                    }
-                    setMember(top, key, runs);
-                }
-                else {
-                    setMember(top, key, reader.readValue());
-                }
-            }
-            log = top;
-        }
-        else {
-            log = reader.readValue();
-        }
-        reader.expectEnd();
-    }
-    catch (err) {
-        throw readError(path, err);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-    const runs = log?.runs;
-    if (!log || typeof log !== 'object' || !Array.isArray(runs))
-        throw new GateError(`${path} is not a SARIF 2.1.0 report (no "runs" array)`);
-    for (const run of runs) {
-        const driver = run?.tool?.driver;
-        if (!driver || typeof driver !== 'object')
-            throw new GateError(`${path} has a run without tool.driver`);
-    }
-    return {
-        log: log,
-        results: (runIndex) => readResults(path, ranges[runIndex], options.chunkBytes),
-        readAgain: (sources) => readAgain(path, sources),
-    };
-}
-function* readAgain(path, sources) {
-    const fd = openReport(path);
-    try {
-        // One buffer for all: the ranges are known exactly, so no scanning is needed.
-        let buffer = Buffer.allocUnsafe(1 << 16);
-        for (const { start, end } of sources) {
-            if (end - start > buffer.length)
-                buffer = Buffer.allocUnsafe(end - start);
-            let result;
-            try {
-                const read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, end - start, start);
-                if (read !== end - start)
-                    throw new JsonSyntaxError(`the report ended at byte ${start + read} while it was read again`);
-                result = JSON.parse(buffer.toString('utf8', 0, read));
-            }
-            catch (err) {
-                throw readError(path, err instanceof SyntaxError ? new JsonSyntaxError(`invalid JSON value at byte ${start}`) : err);
-            }
-            yield result;
-        }
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-/** A run's results read from their byte range, one parsed at a time. */
-function* readResults(path, range, chunkBytes) {
-    if (!range)
-        return;
-    const fd = openReport(path);
-    try {
-        const reader = new JsonReader(fd, { ...range, ...(chunkBytes ? { chunkBytes } : {}) });
-        const elements = reader.elements();
-        for (;;) {
-            let next;
-            try {
-                if (elements.next().done) {
-                    reader.expectEnd();
-                    return;
-                }
-                reader.peek();
-                const start = reader.offset;
-                const result = reader.readValue();
-                next = { result, source: { start, end: reader.offset } };
-            }
-            catch (err) {
-                throw readError(path, err);
-            }
-            yield next;
-        }
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/stale-report.js
-
-
-
-const NO = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
-/** A git that cannot run says nothing about staleness (the diff reports it): a "no". */
-function ask(repo, args) {
-    return git(repo, args).catch(() => NO);
-}
-/** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
-function underAWorkTree(file) {
-    for (let dir = (0,external_node_path_namespaceObject.dirname)(file);; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
-            return true;
-        if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
-            return false;
-    }
-}
-/**
- * Whether the report is a file committed at head rather than this run's output: the path lies in
- * the repository, the head commit has it, git tracks it, and its bytes hash to the very blob that
- * head's tree holds there (`git hash-object` against `git rev-parse <head>:<path>`). A linter that
- * wrote nothing leaves such a file in place, and judging it would judge an earlier run. A report
- * outside the repository, untracked, or changed since head is never stale. Returns the
- * repository-relative path when stale.
- *
- * The top level and the head's files come from the checkout the gate reads anyway: a report that
- * is not one of the head's files (the usual case, an untracked output) costs no git process.
- */
-async function staleReport(sarif, head, pendingCheckout) {
-    let report;
-    try {
-        report = (0,external_node_fs_namespaceObject.realpathSync)(sarif);
-    }
-    catch {
-        return undefined;
-    }
-    if (!underAWorkTree(report))
-        return undefined;
-    let checkout;
-    let path;
-    try {
-        checkout = await pendingCheckout;
-        path = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_namespaceObject.realpathSync)(checkout.topLevel), report);
-    }
-    catch {
-        // A checkout git cannot read says nothing about staleness; the diff or the checkout reports it.
-        return undefined;
-    }
-    if (!path || path.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(path))
-        return undefined;
-    const inRepo = path.split(external_node_path_namespaceObject.sep).join('/');
-    if (!checkout.files.has(inRepo))
-        return undefined;
-    const root = checkout.topLevel;
-    // Tracked, not only present at head: a report removed from the index but left in the work tree
-    // is this run's to rewrite. `:(literal)` so a path with glob characters names only itself.
-    const [tracked, blob] = await Promise.all([
-        ask(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
-        ask(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
-    ]);
-    if (tracked.code !== 0 || blob.code !== 0)
-        return undefined;
-    const hashed = await ask(root, ['hash-object', '--', inRepo]);
-    return hashed.code === 0 && gitText(hashed) === gitText(blob) ? inRepo : undefined;
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/ci.js
-
-
-
-
-
-
-
-
-
-
-
-/** Runs whose tool says its invocation failed: a partial scan. */
-function failedInvocations(log) {
-    return log.runs
-        .filter((run) => run.invocations?.some((i) => i.executionSuccessful === false))
-        .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
-}
-/**
- * When results name files but none of them is a file of the head, the report was made from
- * another checkout (or another directory): nothing can be judged, so there is no answer.
- */
-function pathsMismatch(c, topLevel) {
-    const mapped = c.netNew.length + c.preExisting + c.sopsIgnored;
-    if (c.unmapped === 0 || mapped > 0)
-        return undefined;
-    return (`the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
-        `of the head commit under ${topLevel} (for example ${c.unmappedExamples.join(', ')}); ` +
-        'run the gate on the checkout the report was made from, or point --repo at the directory it scanned');
-}
-function noAnswer(err) {
-    return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
-}
-/**
- * MegaLinter's settings as read from `--repo`, else, when `--repo` is a directory inside the work
- * tree and holds no configuration, from the top level (where MegaLinter usually runs).
- */
-async function megalinterSettingsOf(options, env, pendingWorkTree) {
-    const settings = await megalinterSettings(options.linters, env, options.repo);
-    if (settings.source || settings.problem)
-        return settings;
-    const topLevel = await pendingWorkTree.then((w) => w.topLevel).catch(() => undefined);
-    return topLevel && (0,external_node_path_namespaceObject.resolve)(topLevel) !== (0,external_node_path_namespaceObject.resolve)(options.repo) ? megalinterSettings(options.linters, env, topLevel) : settings;
-}
-/**
- * `gate ci`: classify the report's results against the pull request's diff, write the filtered
- * SARIF and the counts, then choose the exit code (0 pass, 1 blocked, 2 no answer). The outputs
- * are written in every case, before the exit code is decided.
- */
-async function runCi(options, env) {
-    let report;
-    let diff;
-    let classification;
-    let skipped = [];
-    let missing = [];
-    let failed = [];
-    let lintersSource;
-    let stale;
-    const warnings = [];
-    let exitCode;
-    let message;
-    let error;
-    // git computes the diff in its own process while this one reads the report: the checks before
-    // it take a few git calls, then `git diff` runs alone. Report problems are still reported first.
-    let running;
-    const diffRunning = new Promise((resolve) => (running = resolve));
-    const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
-    pendingDiff.catch(() => { });
-    // The head's file list is read beside the diff; its errors wait until the diff's are reported.
-    const pending = checkoutOf(options.repo, options.head);
-    pending.workTree.catch(() => { });
-    pending.checkout.catch(() => { });
-    const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
-    try {
-        await diffRunning;
-        report = openSarif(options.sarif);
-        const { log } = report;
-        if (log.runs.length === 0)
-            throw new GateError('the SARIF report has no runs: nothing was scanned');
-        const settings = await megalinterSettingsOf(options, env, pending.workTree);
-        lintersSource = settings.source;
-        if (settings.problem)
-            warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
-        skipped = skippedLinters(settings.enabled, megalinterMajor(log), settings.sarifLinters);
-        missing = missingLinters(log, options.sarif, settings.enabled, skipped);
-        failed = failedInvocations(log);
-        diff = await pendingDiff;
-        stale = await pendingStale;
-        const checkout = await pending.checkout;
-        classification = classify(report, diff, {
-            failOn: options.failOn,
-            checkout,
-            sops: new SopsDetector(checkout.topLevel),
-            skippedLinters: new Set(skipped.map((s) => s.linter)),
-            unattributed: options.unattributed,
-        });
-        const toolErrors = options.strict
-            ? [
-                ...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`),
-                ...missing.map((m) => `${m.linter} is enabled but has no run in the report`),
-                ...failed.map((f) => `${f} failed to run`),
-                ...(stale ? [`the report ${stale} is unchanged from the committed file at head (stale)`] : []),
-                ...(settings.problem && !settings.enabled ? [`the enabled linters are unknown (${settings.problem})`] : []),
-            ]
-            : [];
-        const blocking = classification.netNew.filter((f) => f.blocking).length;
-        if (toolErrors.length > 0) {
-            exitCode = EXIT_ERROR;
-            error = `--strict: ${toolErrors.join('; ')}`;
-            message = `no answer: ${error}`;
-        }
-        else if ((error = pathsMismatch(classification, checkout.topLevel))) {
-            exitCode = EXIT_ERROR;
-            message = `no answer: ${error}`;
-        }
-        else if (blocking > 0) {
-            exitCode = EXIT_BLOCKED;
-            message = `blocked by ${blocking} net-new finding${blocking === 1 ? '' : 's'} at or above ${options.failOn}`;
-        }
-        else {
-            exitCode = EXIT_OK;
-            message = `no blocking net-new findings (${classification.netNew.length} net-new, ${classification.preExisting} pre-existing)`;
-        }
-    }
-    catch (err) {
-        if (!(err instanceof GateError))
-            throw err;
-        ({ exitCode, error, message, classification } = noAnswer(err));
-        stale ??= await pendingStale;
-    }
-    if (stale)
-        warnings.push(`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`);
-    let leftOut = 0;
-    if (options.filteredOut) {
-        try {
-            ({ leftOut } = await writeFilteredSarif(options.filteredOut, report, classification));
-        }
-        catch (err) {
-            // Net-new results are read again from the report: one that changed since is no answer.
-            if (!(err instanceof GateError))
-                throw err;
-            ({ exitCode, error, message, classification } = noAnswer(err));
-            await writeFilteredSarif(options.filteredOut, undefined, undefined);
-        }
-    }
-    const counts = countsOf(classification, {
-        exit_code: exitCode,
-        fail_on: options.failOn,
-        linters_skipped: skipped,
-        linters_missing: missing,
-        failed_invocations: failed,
-        stale_report: stale !== undefined,
-        warnings,
-        ...(lintersSource ? { linters_source: lintersSource } : {}),
-        filtered_left_out_count: leftOut,
-        ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
-        ...(error ? { error } : {}),
-    });
-    if (options.countsJson)
-        await writeJson(options.countsJson, counts);
-    return { exitCode, counts, message, ...(classification && report ? { classification, report } : {}), ...(diff ? { diff } : {}) };
-}
-
-// EXTERNAL MODULE: ./build/actions/shared/http.js + 2 modules
-var shared_http = __nccwpck_require__(965);
-;// CONCATENATED MODULE: ./build/actions/gate/summary.js
-
-
-
-/** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
-function summary_link(env, head, path, line) {
-    const label = `${path}:${line ?? 1}`;
-    if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY || !head)
-        return `\`${cell(label)}\``;
-    const url = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/blob/${head}/${path.split('/').map(encodeURIComponent).join('/')}#L${line ?? 1}`;
-    return `[${cell(label)}](${url})`;
-}
-/** Unicode code points: what GitHub counts against a comment's 65,536 characters. */
-function codePoints(text) {
-    let n = 0;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        // A high surrogate followed by a low one is one code point.
-        if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-            const d = text.charCodeAt(i + 1);
-            if (d >= 0xdc00 && d <= 0xdfff)
-                i++;
-        }
-        n++;
-    }
-    return n;
-}
-/** The job summary: GitHub takes at most 1 MiB per step (UTF-8 bytes). */
-const SUMMARY_LIMIT = { maxRows: 1000, maxSize: 1024 * 1024, size: (text) => Buffer.byteLength(text, 'utf8') };
-/** At most `max` code points of `text`, never half a surrogate pair. */
-function cutCodePoints(text, max) {
-    let end = 0;
-    for (let n = 0; n < max && end < text.length; n++) {
-        const c = text.charCodeAt(end);
-        end += c >= 0xd800 && c <= 0xdbff && end + 1 < text.length ? 2 : 1;
-    }
-    return text.slice(0, end);
-}
-/**
- * Sorts the net-new findings and reads the messages of the first `rows` again from the report.
- * The summary, the comment and the annotations each show a prefix of the same ranking, so one
- * ranking, for the most rows any of them shows, serves all three.
- */
-function rankFindings(outcome, rows) {
-    // Array.prototype.sort is stable: equal severities stay in report order.
-    const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
-    return { findings, messages: outcome.report ? messagesOf(outcome.report, findings.slice(0, rows)) : [] };
-}
-/**
- * The job summary and the pull-request comment: findings by severity (worst first, then report
- * order), warnings, missing and skipped linters, results not in the repository, counts. The table is cut to what `limit` allows, with a line saying how
- * many rows were left out; everything else is always there. `ranked` must hold messages for at least
- * `limit.maxRows` findings (by default it is made for this report alone).
- */
-function gateReport(outcome, env, limit = SUMMARY_LIMIT, ranked = rankFindings(outcome, limit.maxRows)) {
-    const c = outcome.counts;
-    const cautions = c.warnings.length + c.linters_missing.length;
-    const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
-    const head = [`### Gatehouse gate: ${status}`, '', cell(outcome.message), ''];
-    const tail = [];
-    if (c.warnings.length > 0) {
-        tail.push('**Warnings**:', '');
-        for (const w of c.warnings)
-            tail.push(`- ${cell(inert(w))}`);
-        tail.push('');
-    }
-    if (c.linters_missing.length > 0) {
-        tail.push('**Linters missing** (enabled, but no run in the report, so no findings):', '');
-        for (const m of c.linters_missing)
-            tail.push(`- \`${m.linter}\`: ${cell(inert(m.reason))}`);
-        tail.push('');
-    }
-    if (c.linters_skipped.length > 0) {
-        tail.push('**Linters skipped** (no SARIF output, so no findings):', '');
-        for (const s of c.linters_skipped)
-            tail.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
-        tail.push('');
-    }
-    if (c.unmapped_count > 0) {
-        const examples = (outcome.classification?.unmappedExamples ?? []).map((p) => `\`${cell(inert(p))}\``).join(', ');
-        tail.push(`**Not in the repository**: ${c.unmapped_count} result${c.unmapped_count === 1 ? '' : 's'} name a file that the head commit does not have, so they were not judged${examples ? ` (for example ${examples})` : ''}.`, '');
-    }
-    if (c.unattributed_count > 0) {
-        const n = c.unattributed_count;
-        tail.push(`${n} finding${n === 1 ? '' : 's'} without a line in a changed file name${n === 1 ? 's' : ''} no package: net-new unless \`unattributed-dependency\` is \`pre-existing\`.`, '');
-    }
-    if (c.moved_count > 0)
-        tail.push(`${c.moved_count} finding${c.moved_count === 1 ? ' is' : 's are'} on lines that only moved (or changed indentation or line endings): pre-existing.`, '');
-    if (c.filtered_left_out_count > 0) {
-        tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
-    }
-    tail.push('| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Total | Fail on |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |', `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.total_count} | ${c.fail_on} |`, '');
-    const { findings, messages } = ranked;
-    const table = [];
-    if (findings.length > 0) {
-        const header = ['| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |'];
-        const leftOutLine = (n) => `… ${n} more row${n === 1 ? '' : 's'} left out of ${findings.length} (see the filtered SARIF).`;
-        // Lines are joined with '\n' and the text ends with one: each line costs its size plus one.
-        const cost = (lines) => lines.reduce((n, line) => n + limit.size(line) + 1, 0);
-        // The room for rows keeps space for the left-out line at its longest.
-        let room = limit.maxSize - cost(head) - cost(tail) - cost(header) - cost(['', leftOutLine(findings.length), '']);
-        const candidates = findings.slice(0, limit.maxRows);
-        const rows = [];
-        for (const [i, f] of candidates.entries()) {
-            const message = cutCodePoints(messages[i] ?? '', 200);
-            const row = `| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${summary_link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`;
-            room -= limit.size(row) + 1;
-            if (room < 0)
-                break;
-            rows.push(row);
-        }
-        table.push(...header, ...rows);
-        if (rows.length < findings.length)
-            table.push('', leftOutLine(findings.length - rows.length));
-        table.push('');
-    }
-    const text = [...head, ...table, ...tail].join('\n');
-    // The parts above are bounded by the room left for rows; only a huge message of the gate's own
-    // (head) or a huge list of skipped linters (tail) could still overflow: cut the text then.
-    return limit.size(`${text}\n`) <= limit.maxSize ? text : cutToSize(text, limit);
-}
-function cutToSize(text, limit) {
-    let low = 0;
-    let high = codePoints(text);
-    while (low < high) {
-        const mid = Math.ceil((low + high) / 2);
-        if (limit.size(`${cutCodePoints(text, mid)}\n`) <= limit.maxSize)
-            low = mid;
-        else
-            high = mid - 1;
-    }
-    return cutCodePoints(text, low);
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/pr-comment.js
-
-
-/** Marks the gate's own comment, so each run updates it instead of adding another. */
-const COMMENT_MARKER = '<!-- gatehouse-gate -->';
-/**
- * GitHub refuses a comment body over 65,536 characters, counted as Unicode code points (an
- * astral emoji is one); the marker and its newline are part of the body.
- */
-const COMMENT_MAX_CHARACTERS = 65_536;
-/** How long the report in the comment may be, in code points, and how many table rows it shows. */
-const COMMENT_LIMIT = { maxRows: 100, maxSize: COMMENT_MAX_CHARACTERS - codePoints(`${COMMENT_MARKER}\n`), size: codePoints };
-function comments(text) {
-    try {
-        const value = JSON.parse(text);
-        return Array.isArray(value) ? value : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * Creates or updates the gate's one comment on a pull request (GitHub REST, issue comments),
- * following `Link` pagination to find an earlier one. Returns the comment's id. Each call is
- * bounded (`pr-comment` in the bounds table); a call without an answer rejects.
- */
-async function upsertComment(http, api, repository, pullNumber, token, body) {
-    const headers = { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', 'content-type': 'application/json' };
-    const text = JSON.stringify({ body: `${COMMENT_MARKER}\n${body}` });
-    // GitHub answers a renamed repository's API calls with a redirect to its new address.
-    const send = (url, init = {}) => http.call('pr-comment', url, { ...init, headers, redirect: 'follow' });
-    let url = `${api}/repos/${repository}/issues/${pullNumber}/comments?per_page=100`;
-    while (url) {
-        const page = await send(url);
-        const listed = comments(page.text);
-        if (page.status !== 200 || !listed)
-            throw new Error(`listing comments answered HTTP ${page.status}`);
-        const mine = listed.find((c) => c.body?.startsWith(COMMENT_MARKER));
-        if (mine) {
-            const updated = await send(`${api}/repos/${repository}/issues/comments/${mine.id}`, { method: 'PATCH', body: text });
-            if (updated.status !== 200)
-                throw new Error(`updating the comment answered HTTP ${updated.status}`);
-            return mine.id;
-        }
-        url = nextLink(page.headers.get('link'));
-    }
-    const created = await send(`${api}/repos/${repository}/issues/${pullNumber}/comments`, { method: 'POST', body: text });
-    const id = (0,shared_http/* jsonObject */.o$)(created.text)?.id;
-    if (created.status !== 201 || typeof id !== 'number')
-        throw new Error(`creating the comment answered HTTP ${created.status}`);
-    return id;
-}
-function nextLink(header) {
-    return /<([^>]+)>;\s*rel="next"/.exec(header ?? '')?.[1];
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/run.js
-
-
-
-
-
-
-
-
-
-/** The action's inputs as `gate ci` arguments, so both share one parser and one set of defaults. */
-function argv(core, env) {
-    const args = ['ci'];
-    const temp = env.RUNNER_TEMP || '.';
-    const value = (input, fallback) => optionalInput(core, input) ?? fallback;
-    for (const [input, flag, fallback] of [
-        ['sarif', '--sarif', undefined],
-        ['base', '--base', undefined],
-        ['head', '--head', undefined],
-        ['repo', '--repo', undefined],
-        ['fail-on', '--fail-on', undefined],
-        ['linters', '--linters', undefined],
-        ['unattributed-dependency', '--unattributed-dependency', undefined],
-        ['filtered-out', '--filtered-out', (0,external_node_path_namespaceObject.join)(temp, 'gatehouse-gate', 'filtered.sarif')],
-        ['counts-json', '--counts-json', (0,external_node_path_namespaceObject.join)(temp, 'gatehouse-gate', 'counts.json')],
-    ]) {
-        const v = value(input, fallback);
-        if (v !== undefined)
-            args.push(flag, v);
-    }
-    if (booleanInput(core, 'strict', false))
-        args.push('--strict');
-    return args;
-}
-function pullNumber(env) {
-    if (!env.GITHUB_EVENT_PATH || !/^pull_request/.test(env.GITHUB_EVENT_NAME ?? ''))
-        return undefined;
-    try {
-        const n = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8')).pull_request?.number;
-        return typeof n === 'number' ? n : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-async function comment(deps, report) {
-    const { core, env } = deps;
-    const token = optionalInput(core, 'token');
-    const number = pullNumber(env);
-    if (!token || number === undefined || !env.GITHUB_REPOSITORY)
-        return;
-    try {
-        const api = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
-        await upsertComment(deps.http, api, env.GITHUB_REPOSITORY, number, token, report);
-    }
-    catch (err) {
-        // The comment is a convenience: the gate's answer is the step outcome.
-        core.warning(`gate: pull-request comment not written (${err instanceof Error ? err.message : String(err)})`);
-    }
-}
-/**
- * GitHub shows at most 10 error annotations per step, and a failed step's own message is one of
- * them: the 9 worst blocking findings (severity, then report order) get one each, and one notice
- * says how many more the job summary lists.
- */
-const MAX_FINDING_ANNOTATIONS = 9;
-function annotate(core, ranked) {
-    const blocking = ranked.findings.filter((f) => f.blocking).length;
-    // Blocking is a severity threshold, so the blocking findings lead the ranking; taking them by
-    // their index keeps each one's message.
-    const worst = [];
-    for (let i = 0; i < ranked.findings.length && worst.length < MAX_FINDING_ANNOTATIONS; i++)
-        if (ranked.findings[i].blocking)
-            worst.push(i);
-    for (const i of worst) {
-        const f = ranked.findings[i];
-        core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${ranked.messages[i] || 'finding'}`, {
-            title: `Net-new ${f.severity} finding`,
-            file: f.path,
-            ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
-        });
-    }
-    const more = blocking - worst.length;
-    if (more > 0)
-        core.notice(`${more} more blocking finding${more === 1 ? ' is' : 's are'} listed in the job summary (GitHub shows 10 error annotations per step)`, { title: 'More blocking findings' });
-}
-/**
- * The gate action: `gate ci` with the inputs, then outputs, an annotation per blocking finding (the worst 9),
- * the job summary, one pull-request comment updated in place, and a failed step on exit 1 or 2.
- */
-async function runGate(deps) {
-    const { core, env } = deps;
-    let outcome;
-    try {
-        const command = parseCommand(argv(core, env), env, deps.cwd);
-        if (command.kind !== 'ci')
-            throw new GateError('unreachable: the action always runs gate ci');
-        core.setOutput('filtered-sarif', command.options.filteredOut ?? '');
-        outcome = await runCi(command.options, env);
-    }
-    catch (err) {
-        // A bad input is a question the gate cannot answer: exit 2, like a bad command-line option.
-        if (!(err instanceof GateError) && !(err instanceof InputError))
-            throw err;
-        core.setOutput('exit-code', '2');
-        core.setFailed(`no answer: ${err.message}`);
-        return undefined;
-    }
-    const c = outcome.counts;
-    core.setOutput('exit-code', String(outcome.exitCode));
-    core.setOutput('net-new-count', String(c.net_new_count));
-    core.setOutput('blocking-count', String(c.blocking_count));
-    core.setOutput('linters-skipped', JSON.stringify(c.linters_skipped.map((s) => s.linter)));
-    core.setOutput('linters-missing', JSON.stringify(c.linters_missing.map((m) => m.linter)));
-    core.setOutput('stale-report', String(c.stale_report));
-    for (const w of c.warnings)
-        core.warning(`gate: ${w}`);
-    // One ranking, its messages read once, for the annotations, the summary and the comment.
-    const ranked = rankFindings(outcome, Math.max(MAX_FINDING_ANNOTATIONS, SUMMARY_LIMIT.maxRows, COMMENT_LIMIT.maxRows));
-    annotate(core, ranked);
-    await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT, ranked));
-    await comment(deps, gateReport(outcome, env, COMMENT_LIMIT, ranked));
-    if (outcome.exitCode === EXIT_BLOCKED)
-        core.setFailed(`blocked by ${c.blocking_count} net-new finding${c.blocking_count === 1 ? '' : 's'}`);
-    else if (outcome.exitCode !== EXIT_OK)
-        core.setFailed(outcome.message);
-    else
-        core.info(`gate: ${outcome.message}`);
-    return outcome;
-}
-
-
-/***/ }),
-
-/***/ 965:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  fm: () => (/* binding */ actionHttp),
-  o$: () => (/* binding */ jsonObject)
-});
-
-// UNUSED EXPORTS: NoAnswer
-
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
-;// CONCATENATED MODULE: ./build/server/http/call-bounds.js
-/*
- * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
- * one table, and a test compares that table with these values.
- */
-/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
-const KEY_SET_FETCH = { connectMs: 3000, totalMs: 3000 };
-/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
-const PLATFORM_CALL = { connectMs: 5000, totalMs: 10_000 };
-/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
-const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
-/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
-const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
-/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
-const RELEASES_CRAWL_MS = 60_000;
-/** Actions: the runner's OIDC token endpoint. */
-const RUNNER_OIDC = { connectMs: 5000, totalMs: 10_000 };
-/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
-const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
-/** request-token's post step: `DELETE /installation/token`. */
-const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
-/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
-const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
-/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
-const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
-/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
-const ACTION_CALLS = {
-    'runner-oidc': RUNNER_OIDC,
-    'broker-token': BROKER_TOKEN,
-    'token-revoke': TOKEN_REVOKE,
-    'ledger-post': LEDGER_POST,
-    'pr-comment': PR_COMMENT,
-};
-/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
-function syncCall(timeoutMs) {
-    return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
-}
-/** Sync service: `/readyz`'s DefectDojo probe. */
-const READINESS_PROBE = { connectMs: 5000, totalMs: 5000 };
-/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
-const MAX_ANSWER_BYTES = (/* unused pure expression or super */ null && (32 * 1024 * 1024));
-function backendBounds(overrides = {}) {
-    return {
-        platform: PLATFORM_CALL,
-        commit: PLATFORM_COMMIT,
-        chat: CHAT_POST,
-        releasesCrawlMs: RELEASES_CRAWL_MS,
-        ...overrides,
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./build/server/http/outbound.js
-
-/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
-class CallTimedOut extends Error {
-    totalMs;
-    name = 'CallTimedOut';
-    constructor(totalMs) {
-        super(`no complete answer within ${seconds(totalMs)}`);
-        this.totalMs = totalMs;
-    }
-}
-/** A buffered answer grew past its size bound (a peer streaming without end). */
-class AnswerTooLarge extends Error {
-    maxBytes;
-    name = 'AnswerTooLarge';
-    constructor(maxBytes) {
-        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-        this.maxBytes = maxBytes;
-    }
-}
-function seconds(ms) {
-    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-/**
- * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
- * aborts them with `CallTimedOut`. `clear` once the work is done.
- */
-function sharedDeadline(totalMs) {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
-    timer.unref();
-    return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-/**
- * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
- * or the network's error code. Never the URL (it can hold a secret path).
- */
-function transportFailure(err, bounds) {
-    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
-            return e.message;
-        const code = e.code;
-        if (code === 'UND_ERR_CONNECT_TIMEOUT')
-            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
-        if (typeof code === 'string')
-            return code;
-    }
-    return err instanceof Error ? err.message : 'network error';
-}
-const agents = new Map();
-/**
- * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
- * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
- */
-function sharedAgent(connectMs) {
-    let agent = agents.get(connectMs);
-    if (!agent) {
-        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
-        agents.set(connectMs, agent);
-    }
-    return agent;
-}
-/**
- * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
- * dispatcher for some addresses (the actions' proxy).
- */
-function networkTransport(connectMs, dispatcherFor) {
-    return ((input, init) => {
-        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
-        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
-    });
-}
-/** Statuses whose answer has no body (the Response constructor refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-/**
- * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
- * deadline that aborts the request, the wait for headers and the reading of the body alike, with
- * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
- */
-function boundedFetch(bounds, options = {}) {
-    const transport = options.transport ?? networkTransport(bounds.connectMs);
-    return (async (input, init = {}) => {
-        const deadline = new AbortController();
-        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
-        // The deadline never keeps a process alive on its own.
-        timer.unref();
-        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
-        let response;
-        try {
-            response = await transport(input, { ...init, signal });
-        }
-        catch (err) {
-            clearTimeout(timer);
-            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
-            throw signal.aborted ? signal.reason : err;
-        }
-        if (!options.buffer)
-            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
-        try {
-            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
-            return rebuilt(response, bytes);
-        }
-        finally {
-            clearTimeout(timer);
-        }
-    });
-}
-/**
- * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
- * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
- * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
- */
-function guardedBody(response, signal, ended) {
-    if (!response.body) {
-        ended();
-        return null;
-    }
-    const reader = response.body.getReader();
-    let stop;
-    return new ReadableStream({
-        start(controller) {
-            stop = () => {
-                controller.error(signal.reason);
-                reader.cancel(signal.reason).catch(() => undefined);
-                ended();
-            };
-            if (signal.aborted)
-                stop();
-            else
-                signal.addEventListener('abort', stop, { once: true });
-        },
-        async pull(controller) {
-            let chunk;
-            try {
-                chunk = await reader.read();
-            }
-            catch (err) {
-                if (!signal.aborted) {
-                    signal.removeEventListener('abort', stop);
-                    ended();
-                    controller.error(err);
-                }
-                return;
-            }
-            if (signal.aborted)
-                return;
-            if (chunk.done) {
-                signal.removeEventListener('abort', stop);
-                ended();
-                controller.close();
-            }
-            else
-                controller.enqueue(chunk.value);
-        },
-        cancel(reason) {
-            signal.removeEventListener('abort', stop);
-            ended();
-            return reader.cancel(reason);
-        },
-    });
-}
-/**
- * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
- * is ours, so it can be cancelled even while a read waits on a stalled peer).
- */
-async function readAll(body, maxBytes, signal) {
-    const chunks = [];
-    let size = 0;
-    const reader = body.getReader();
-    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
-    signal.addEventListener('abort', stop, { once: true });
-    try {
-        for (;;) {
-            const { done, value } = await reader.read();
-            if (signal.aborted)
-                throw signal.reason;
-            if (done)
-                break;
-            size += value.byteLength;
-            if (size > maxBytes) {
-                await reader.cancel().catch(() => undefined);
-                throw new AnswerTooLarge(maxBytes);
-            }
-            chunks.push(value);
-        }
-    }
-    catch (err) {
-        throw signal.aborted ? signal.reason : err;
-    }
-    finally {
-        signal.removeEventListener('abort', stop);
-    }
-    return Buffer.concat(chunks, size);
-}
-/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
-function rebuilt(original, body) {
-    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
-        status: original.status,
-        statusText: original.statusText,
-        headers: [...original.headers],
-    });
-    Object.defineProperty(response, 'url', { value: original.url });
-    return response;
-}
-
-;// CONCATENATED MODULE: ./build/actions/shared/http.js
-
-
-
-/** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
-class NoAnswer extends Error {
-    reason;
-    name = 'NoAnswer';
-    constructor(reason) {
-        super(reason);
-        this.reason = reason;
-    }
-}
-/** Answers the actions read are small JSON documents. */
-const http_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-/**
- * The runner's proxy settings (`https_proxy`, `no_proxy`, loopback never proxied), read the way
- * @actions/http-client reads them, so self-hosted runners behind a proxy keep working.
- */
-function runnerProxy() {
-    const client = new lib/* HttpClient */.Qq('gatehouse');
-    return (url) => client.getAgentDispatcher(url.href);
-}
-/**
- * The actions' HTTP client. Every call has a connection bound and a whole-exchange bound (headers
- * and body) from `ACTION_CALLS`; `bounds` overrides some (tests), `transport` replaces the network.
- */
-function actionHttp(options = {}) {
-    // GitHub's API refuses requests without a User-Agent.
-    const userAgent = options.userAgent ?? 'gatehouse';
-    const proxy = runnerProxy();
-    return {
-        async call(name, url, init = {}) {
-            const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-            const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
-            let response;
-            try {
-                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });
-            }
-            catch (err) {
-                throw new NoAnswer(transportFailure(err, bounds));
-            }
-            return { status: response.status, headers: response.headers, text: await response.text() };
-        },
-    };
-}
-/** The body as a JSON object, or undefined when it is not one. */
-function jsonObject(text) {
-    try {
-        const value = JSON.parse(text);
-        return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-
-
-/***/ }),
-
-/***/ 9402:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-// ESM COMPAT FLAG
-__nccwpck_require__.r(__webpack_exports__);
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  ExitCode: () => (/* binding */ ExitCode),
-  addPath: () => (/* binding */ addPath),
-  debug: () => (/* binding */ debug),
-  endGroup: () => (/* binding */ endGroup),
-  error: () => (/* binding */ error),
-  exportVariable: () => (/* binding */ exportVariable),
-  getBooleanInput: () => (/* binding */ getBooleanInput),
-  getIDToken: () => (/* binding */ getIDToken),
-  getInput: () => (/* binding */ getInput),
-  getMultilineInput: () => (/* binding */ getMultilineInput),
-  getState: () => (/* binding */ getState),
-  group: () => (/* binding */ group),
-  info: () => (/* binding */ info),
-  isDebug: () => (/* binding */ isDebug),
-  markdownSummary: () => (/* reexport */ markdownSummary),
-  notice: () => (/* binding */ notice),
-  platform: () => (/* reexport */ platform_namespaceObject),
-  saveState: () => (/* binding */ saveState),
-  setCommandEcho: () => (/* binding */ setCommandEcho),
-  setFailed: () => (/* binding */ setFailed),
-  setOutput: () => (/* binding */ setOutput),
-  setSecret: () => (/* binding */ setSecret),
-  startGroup: () => (/* binding */ startGroup),
-  summary: () => (/* reexport */ summary),
-  toPlatformPath: () => (/* reexport */ toPlatformPath),
-  toPosixPath: () => (/* reexport */ toPosixPath),
-  toWin32Path: () => (/* reexport */ toWin32Path),
-  warning: () => (/* binding */ warning)
+  e: () => (/* binding */ run)
 });
 
 // NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
@@ -31944,6 +28612,40 @@ __nccwpck_require__.d(platform_namespaceObject, {
   isMacOS: () => (isMacOS),
   isWindows: () => (isWindows),
   platform: () => (platform)
+});
+
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/core.js
+var core_namespaceObject = {};
+__nccwpck_require__.r(core_namespaceObject);
+__nccwpck_require__.d(core_namespaceObject, {
+  ExitCode: () => (ExitCode),
+  addPath: () => (addPath),
+  debug: () => (debug),
+  endGroup: () => (endGroup),
+  error: () => (error),
+  exportVariable: () => (exportVariable),
+  getBooleanInput: () => (getBooleanInput),
+  getIDToken: () => (getIDToken),
+  getInput: () => (getInput),
+  getMultilineInput: () => (getMultilineInput),
+  getState: () => (getState),
+  group: () => (group),
+  info: () => (info),
+  isDebug: () => (isDebug),
+  markdownSummary: () => (markdownSummary),
+  notice: () => (notice),
+  platform: () => (platform_namespaceObject),
+  saveState: () => (saveState),
+  setCommandEcho: () => (setCommandEcho),
+  setFailed: () => (setFailed),
+  setOutput: () => (setOutput),
+  setSecret: () => (setSecret),
+  startGroup: () => (startGroup),
+  summary: () => (summary),
+  toPlatformPath: () => (toPlatformPath),
+  toPosixPath: () => (toPosixPath),
+  toWin32Path: () => (toWin32Path),
+  warning: () => (warning)
 });
 
 ;// CONCATENATED MODULE: external "os"
@@ -32117,10 +28819,806 @@ function prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
 const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(8611);
+var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(5692);
+var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+//# sourceMappingURL=proxy.js.map
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(770);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+/* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function lib_getProxyUrl(serverUrl) {
+    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new undici/* ProxyAgent */.kT(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
         function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
@@ -32145,7 +29643,7 @@ class BasicCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
+        return auth_awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -32167,7 +29665,7 @@ class BearerCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
+        return auth_awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -32189,7 +29687,7 @@ class PersonalAccessTokenCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
+        return auth_awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -32214,7 +29712,7 @@ class OidcClient {
             allowRetries: allowRetry,
             maxRetries: maxRetry
         };
-        return new lib/* HttpClient */.Qq('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
     }
     static getRequestToken() {
         const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
@@ -34097,818 +31595,3538 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ./build/server/http/call-bounds.js
+/*
+ * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
+ * one table, and a test compares that table with these values.
+ */
+/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
+const KEY_SET_FETCH = { connectMs: 3000, totalMs: 3000 };
+/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
+const PLATFORM_CALL = { connectMs: 5000, totalMs: 10_000 };
+/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
+const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
+/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
+const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
+/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
+const RELEASES_CRAWL_MS = 60_000;
+/** Actions: the runner's OIDC token endpoint. */
+const RUNNER_OIDC = { connectMs: 5000, totalMs: 10_000 };
+/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
+const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
+/** request-token's post step: `DELETE /installation/token`. */
+const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
+const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
+const LEDGER_METRICS = { connectMs: 5000, totalMs: 10_000 };
+/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
+/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
+const ACTION_CALLS = {
+    'runner-oidc': RUNNER_OIDC,
+    'broker-token': BROKER_TOKEN,
+    'token-revoke': TOKEN_REVOKE,
+    'ledger-post': LEDGER_POST,
+    'ledger-metrics': LEDGER_METRICS,
+    'pr-comment': PR_COMMENT,
+};
+/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
+function syncCall(timeoutMs) {
+    return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
+}
+/** Sync service: `/readyz`'s DefectDojo probe. */
+const READINESS_PROBE = { connectMs: 5000, totalMs: 5000 };
+/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
+const MAX_ANSWER_BYTES = (/* unused pure expression or super */ null && (32 * 1024 * 1024));
+function backendBounds(overrides = {}) {
+    return {
+        platform: PLATFORM_CALL,
+        commit: PLATFORM_COMMIT,
+        chat: CHAT_POST,
+        releasesCrawlMs: RELEASES_CRAWL_MS,
+        ...overrides,
+    };
+}
 
-/***/ }),
+;// CONCATENATED MODULE: ./build/server/http/outbound.js
 
-/***/ 4942:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
+class CallTimedOut extends Error {
+    totalMs;
+    name = 'CallTimedOut';
+    constructor(totalMs) {
+        super(`no complete answer within ${seconds(totalMs)}`);
+        this.totalMs = totalMs;
+    }
+}
+/** A buffered answer grew past its size bound (a peer streaming without end). */
+class AnswerTooLarge extends Error {
+    maxBytes;
+    name = 'AnswerTooLarge';
+    constructor(maxBytes) {
+        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+        this.maxBytes = maxBytes;
+    }
+}
+function seconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
+ * aborts them with `CallTimedOut`. `clear` once the work is done.
+ */
+function sharedDeadline(totalMs) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
+    timer.unref();
+    return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+/**
+ * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
+ * or the network's error code. Never the URL (it can hold a secret path).
+ */
+function transportFailure(err, bounds) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return e.message;
+        const code = e.code;
+        if (code === 'UND_ERR_CONNECT_TIMEOUT')
+            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
+        if (typeof code === 'string')
+            return code;
+    }
+    return err instanceof Error ? err.message : 'network error';
+}
+const agents = new Map();
+/**
+ * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
+ * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
+ */
+function sharedAgent(connectMs) {
+    let agent = agents.get(connectMs);
+    if (!agent) {
+        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+        agents.set(connectMs, agent);
+    }
+    return agent;
+}
+/**
+ * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
+ * dispatcher for some addresses (the actions' proxy).
+ */
+function networkTransport(connectMs, dispatcherFor) {
+    return ((input, init) => {
+        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
+        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
+    });
+}
+/** Statuses whose answer has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/**
+ * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
+ * deadline that aborts the request, the wait for headers and the reading of the body alike, with
+ * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
+ */
+function boundedFetch(bounds, options = {}) {
+    const transport = options.transport ?? networkTransport(bounds.connectMs);
+    return (async (input, init = {}) => {
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
+        // The deadline never keeps a process alive on its own.
+        timer.unref();
+        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+        let response;
+        try {
+            response = await transport(input, { ...init, signal });
+        }
+        catch (err) {
+            clearTimeout(timer);
+            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
+            throw signal.aborted ? signal.reason : err;
+        }
+        if (!options.buffer)
+            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
+        try {
+            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
+            return rebuilt(response, bytes);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    });
+}
+/**
+ * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
+ * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
+ * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
+ */
+function guardedBody(response, signal, ended) {
+    if (!response.body) {
+        ended();
+        return null;
+    }
+    const reader = response.body.getReader();
+    let stop;
+    return new ReadableStream({
+        start(controller) {
+            stop = () => {
+                controller.error(signal.reason);
+                reader.cancel(signal.reason).catch(() => undefined);
+                ended();
+            };
+            if (signal.aborted)
+                stop();
+            else
+                signal.addEventListener('abort', stop, { once: true });
+        },
+        async pull(controller) {
+            let chunk;
+            try {
+                chunk = await reader.read();
+            }
+            catch (err) {
+                if (!signal.aborted) {
+                    signal.removeEventListener('abort', stop);
+                    ended();
+                    controller.error(err);
+                }
+                return;
+            }
+            if (signal.aborted)
+                return;
+            if (chunk.done) {
+                signal.removeEventListener('abort', stop);
+                ended();
+                controller.close();
+            }
+            else
+                controller.enqueue(chunk.value);
+        },
+        cancel(reason) {
+            signal.removeEventListener('abort', stop);
+            ended();
+            return reader.cancel(reason);
+        },
+    });
+}
+/**
+ * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
+ * is ours, so it can be cancelled even while a read waits on a stalled peer).
+ */
+async function readAll(body, maxBytes, signal) {
+    const chunks = [];
+    let size = 0;
+    const reader = body.getReader();
+    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+        for (;;) {
+            const { done, value } = await reader.read();
+            if (signal.aborted)
+                throw signal.reason;
+            if (done)
+                break;
+            size += value.byteLength;
+            if (size > maxBytes) {
+                await reader.cancel().catch(() => undefined);
+                throw new AnswerTooLarge(maxBytes);
+            }
+            chunks.push(value);
+        }
+    }
+    catch (err) {
+        throw signal.aborted ? signal.reason : err;
+    }
+    finally {
+        signal.removeEventListener('abort', stop);
+    }
+    return Buffer.concat(chunks, size);
+}
+/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
+function rebuilt(original, body) {
+    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
+        status: original.status,
+        statusText: original.statusText,
+        headers: [...original.headers],
+    });
+    Object.defineProperty(response, 'url', { value: original.url });
+    return response;
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/http.js
 
 
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Qq: () => (/* binding */ HttpClient)
-});
 
-// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, getProxyUrl, isHttps
-
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
-var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-    const usingSsl = reqUrl.protocol === 'https:';
-    if (checkBypass(reqUrl)) {
+/** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
+class NoAnswer extends Error {
+    reason;
+    name = 'NoAnswer';
+    constructor(reason) {
+        super(reason);
+        this.reason = reason;
+    }
+}
+/** Answers the actions read are small JSON documents. */
+const http_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+/**
+ * The runner's proxy settings (`https_proxy`, `no_proxy`, loopback never proxied), read the way
+ * @actions/http-client reads them, so self-hosted runners behind a proxy keep working.
+ */
+function runnerProxy() {
+    const client = new HttpClient('gatehouse');
+    return (url) => client.getAgentDispatcher(url.href);
+}
+/**
+ * The actions' HTTP client. Every call has a connection bound and a whole-exchange bound (headers
+ * and body) from `ACTION_CALLS`; `bounds` overrides some (tests), `transport` replaces the network.
+ */
+function actionHttp(options = {}) {
+    // GitHub's API refuses requests without a User-Agent.
+    const userAgent = options.userAgent ?? 'gatehouse';
+    const proxy = runnerProxy();
+    return {
+        async call(name, url, init = {}) {
+            const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
+            const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+            let response;
+            try {
+                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });
+            }
+            catch (err) {
+                throw new NoAnswer(transportFailure(err, bounds));
+            }
+            return { status: response.status, headers: response.headers, text: await response.text() };
+        },
+    };
+}
+/** The body as a JSON object, or undefined when it is not one. */
+function jsonObject(text) {
+    try {
+        const value = JSON.parse(text);
+        return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+    }
+    catch {
         return undefined;
     }
-    const proxyVar = (() => {
-        if (usingSsl) {
-            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
+/**
+ * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
+ * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
+ * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
+ * silently does the opposite of what was written.
+ */
+function yamlBoolean(text) {
+    switch (text.trim()) {
+        case 'true':
+        case 'True':
+        case 'TRUE':
+            return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+            return false;
+        default:
+            return undefined;
+    }
+}
+/** How a refusal names the accepted words. */
+const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
+
+;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
+
+/** A problem with the step's own inputs or environment; the message says which input. */
+class InputError extends Error {
+    name = 'InputError';
+}
+/** The trimmed input, or undefined when empty. */
+function optionalInput(core, name) {
+    const value = core.getInput(name).trim();
+    return value === '' ? undefined : value;
+}
+function requiredInput(core, name) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        throw new InputError(`input "${name}" is required`);
+    return value;
+}
+function booleanInput(core, name, fallback) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        return fallback;
+    const parsed = yamlBoolean(value);
+    if (parsed === undefined)
+        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
+    return parsed;
+}
+/** A non-negative whole number, or undefined when empty. */
+function integerInput(core, name) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        return undefined;
+    if (!/^[0-9]{1,15}$/.test(value))
+        throw new InputError(`input "${name}" must be a whole number`);
+    return Number(value);
+}
+/** An http(s) base URL input, normalised to end with one slash so relative paths join under it. */
+function baseUrl(name, value) {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new InputError(`input "${name}" must be an http(s) URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new InputError(`input "${name}" must be an http(s) URL`);
+    if (!url.pathname.endsWith('/'))
+        url.pathname += '/';
+    return url;
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/summary.js
+/** Appends markdown to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) it is skipped. */
+async function appendSummary(core, markdown) {
+    try {
+        await core.summary.addRaw(markdown, true).write();
+    }
+    catch (err) {
+        core.debug(`job summary not written: ${err instanceof Error ? err.message : String(err)}`);
+    }
+}
+/** Escapes text for a markdown table cell. */
+const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+/**
+ * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
+ * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
+ */
+const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./build/actions/gate/errors.js
+/** Exit codes of `gate ci` (spec: EXIT_OK, EXIT_BLOCKED, EXIT_ERROR). */
+const EXIT_OK = 0;
+const EXIT_BLOCKED = 1;
+const EXIT_ERROR = 2;
+/**
+ * A setup or tool problem: nothing could be decided, so the gate answers 2 ("no answer"), never
+ * a pass. The message says what to fix.
+ */
+class GateError extends Error {
+    name = 'GateError';
+}
+/** A command-line mistake: printed with the usage text of the command it was made in. */
+class GateUsageError extends GateError {
+    usage;
+    name = 'GateUsageError';
+    constructor(message, usage) {
+        super(message);
+        this.usage = usage;
+    }
+}
+/**
+ * The last line of every exit 2: "no answer" in capitals, so neither a skimming reader nor a log
+ * tail takes it for a pass.
+ */
+const noAnswerLine = (reason) => `gate: NO ANSWER (exit ${EXIT_ERROR}): ${reason}`;
+
+;// CONCATENATED MODULE: ./build/actions/gate/severity.js
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
+const FAIL_ON = ['critical', 'high', 'medium', 'low', 'any', 'none'];
+const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
+/** The rule a result points at: by index (driver or extension), else by id. */
+function ruleOf(run, result) {
+    const component = result.rule?.toolComponent?.index;
+    const rules = component === undefined ? run.tool.driver.rules : run.tool.extensions?.[component]?.rules;
+    const index = result.rule?.index ?? result.ruleIndex;
+    if (typeof index === 'number' && rules?.[index])
+        return rules[index];
+    const id = result.ruleId ?? result.rule?.id;
+    return id === undefined ? undefined : rules?.find((r) => r.id === id) ?? run.tool.driver.rules?.find((r) => r.id === id);
+}
+function band(score) {
+    const value = typeof score === 'string' ? Number(score) : typeof score === 'number' ? score : NaN;
+    if (!Number.isFinite(value) || value <= 0)
+        return undefined;
+    if (value >= 9)
+        return 'critical';
+    if (value >= 7)
+        return 'high';
+    if (value >= 4)
+        return 'medium';
+    return 'low';
+}
+/**
+ * The `security-severity` band when present (≥9 critical, ≥7 high, ≥4 medium, >0 low), otherwise
+ * the level (error → high, warning → medium, note → low, none → info), the level being the
+ * result's, then the rule's default, then `warning`.
+ */
+function severityOf(run, result) {
+    const rule = ruleOf(run, result);
+    const scored = band(rule?.properties?.['security-severity']) ?? band(result.properties?.['security-severity']);
+    if (scored)
+        return scored;
+    const level = result.level ?? rule?.defaultConfiguration?.level ?? 'warning';
+    return level === 'error' ? 'high' : level === 'warning' ? 'medium' : level === 'note' ? 'low' : 'info';
+}
+function blocks(severity, failOn) {
+    if (failOn === 'none')
+        return false;
+    if (failOn === 'any')
+        return true;
+    return RANK[severity] >= RANK[failOn];
+}
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./build/actions/gate/dependencies.js
+
+/** `pkg:type/namespace/name@version?qualifiers#subpath` (the package URL spec), decoded. */
+function parsePurl(purl) {
+    const match = /^pkg:([a-z][a-z0-9.+-]*)\/([^?#\s]+)/i.exec(purl.trim());
+    if (!match)
+        return undefined;
+    const type = match[1].toLowerCase();
+    let path = match[2];
+    let version;
+    const at = path.lastIndexOf('@');
+    if (at > 0) {
+        version = path.slice(at + 1);
+        path = path.slice(0, at);
+    }
+    let parts;
+    try {
+        parts = path.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+        if (version !== undefined)
+            version = decodeURIComponent(version);
+    }
+    catch {
+        return undefined;
+    }
+    const name = parts.pop();
+    if (!name)
+        return undefined;
+    const namespace = parts.join('/');
+    const names = !namespace ? [name] : type === 'maven' ? [`${namespace}:${name}`, name] : [`${namespace}/${name}`];
+    return { names, ...(version ? { version } : {}) };
+}
+function fromNameVersion(name, version) {
+    const n = name?.trim();
+    if (!n)
+        return undefined;
+    // Maven coordinates `group:artifact`: the pom names the artifact on its own line.
+    const names = n.includes(':') && !n.startsWith('pkg:') ? [n, n.slice(n.lastIndexOf(':') + 1)] : [n];
+    const v = version?.trim();
+    return { names, ...(v ? { version: v } : {}) };
+}
+const TEXT_PATTERNS = [
+    // Trivy: "Package: lodash\nInstalled Version: 4.17.20\nVulnerability CVE-…"
+    /Package: *(\S+)\s*\n\s*Installed Version: *(\S+)/,
+    // grype: "A high vulnerability in npm package: lodash, version 4.17.20 was found at: /package-lock.json"
+    /package: *(\S+?), version (\S+) was found/,
+    // osv-scanner: "Package 'lodash@4.17.20' is vulnerable to 'GHSA-…'" (scoped npm names hold an @ too)
+    /Package '(.+)@([^@']+)' is vulnerable/,
+];
+// Only names that cannot mean anything but a package: a code finding misread as a dependency one
+// would be judged by the wrong rule.
+const NAME_KEYS = ['PkgName', 'pkgName', 'packageName', 'package_name', 'pkg_name'];
+const PURL_KEYS = ['purl', 'purls', 'packageUrl', 'package_url'];
+const VERSION_KEYS = ['InstalledVersion', 'installedVersion', 'packageVersion', 'package_version', 'installed_version'];
+function purlIn(values) {
+    if (values === undefined)
+        return undefined;
+    for (const v of Array.isArray(values) ? values : [values]) {
+        if (typeof v === 'string' && v.startsWith('pkg:')) {
+            const p = parsePurl(v);
+            if (p)
+                return p;
         }
-        else {
-            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+    }
+    return undefined;
+}
+function purlInValues(prints) {
+    return prints && typeof prints === 'object' ? purlIn(Object.values(prints)) : undefined;
+}
+/**
+ * The package a result names, or undefined: properties (`PkgName`/`InstalledVersion` and the
+ * like, `purl`/`purls`), fingerprints holding a package URL, then the message text as Trivy,
+ * grype and osv-scanner write it, then any package URL in the message.
+ */
+function packageOf(result) {
+    // Called for every result in a changed file: the common case (no properties, no fingerprints,
+    // no package in the message) allocates nothing.
+    const props = result.properties;
+    if (props && typeof props === 'object') {
+        for (const key of PURL_KEYS) {
+            const p = purlIn(props[key]);
+            if (p)
+                return p;
         }
-    })();
-    if (proxyVar) {
+        const nameKey = NAME_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
+        if (nameKey) {
+            const versionKey = VERSION_KEYS.find((k) => typeof props[k] === 'string' && props[k]);
+            const p = fromNameVersion(props[nameKey], versionKey ? props[versionKey] : undefined);
+            if (p)
+                return p;
+        }
+    }
+    const fingerprinted = purlInValues(result.partialFingerprints) ?? purlInValues(result.fingerprints);
+    if (fingerprinted)
+        return fingerprinted;
+    const text = result.message?.text;
+    if (typeof text !== 'string')
+        return undefined;
+    // Most results name no package: two substring tests spare them the patterns.
+    if (text.includes('ackage')) {
+        for (const pattern of TEXT_PATTERNS) {
+            const m = pattern.exec(text);
+            if (m)
+                return fromNameVersion(m[1], m[2]);
+        }
+    }
+    const purl = text.includes('pkg:') ? /pkg:[a-z][a-z0-9.+-]*\/[^\s"'<>()]+/i.exec(text) : null;
+    return purl ? parsePurl(purl[0]) : undefined;
+}
+/**
+ * Lockfiles by name: machine-written, read only by dependency scanners, whose line 1 is a
+ * placeholder. (Manifests such as package.json or pom.xml are also linted, with real lines.)
+ */
+const LOCKFILES = new Set([
+    'package-lock.json',
+    'npm-shrinkwrap.json',
+    'yarn.lock',
+    'pnpm-lock.yaml',
+    'bun.lock',
+    'go.sum',
+    'gradle.lockfile',
+    'uv.lock',
+    'poetry.lock',
+    'Pipfile.lock',
+    'pdm.lock',
+    'Cargo.lock',
+    'Gemfile.lock',
+    'composer.lock',
+    'packages.lock.json',
+    'mix.lock',
+    'pubspec.lock',
+    'Podfile.lock',
+    'Package.resolved',
+    'conan.lock',
+]);
+function isLockfile(path) {
+    return LOCKFILES.has(path.slice(path.lastIndexOf('/') + 1));
+}
+const dependencies_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A name as it appears in lockfiles: case aside, `-`, `_` and `.` interchangeable (PyPI's rule). */
+function nameRegExp(name) {
+    const body = name
+        .split(/[-_.]/)
+        .map(dependencies_escape)
+        .join('[-_.]');
+    // Not inside a longer name: `lodash` does not match `lodash.merge` or `lodash-es`, but does
+    // match `lodash-4.17.21.tgz` and `lodash@4.17.21`.
+    return new RegExp(`(?<![A-Za-z0-9_.-])${body}(?![A-Za-z0-9_]|[-_.][A-Za-z])`, 'i');
+}
+/** A version with an optional leading `v` (go.mod writes v1.2.3, osv-scanner 1.2.3), not a prefix of a longer one. */
+function versionRegExp(version) {
+    const core = dependencies_escape(version.replace(/^v(?=\d)/, ''));
+    return new RegExp(`(?<![0-9A-Za-z.])v?${core}(?![0-9]|\\.[0-9])`);
+}
+function indentOf(line) {
+    let i = 0;
+    while (i < line.length && (line[i] === ' ' || line[i] === '\t'))
+        i++;
+    return i;
+}
+const blank = (line) => line.trim() === '';
+/**
+ * The entry an added line belongs to, as line indexes [from, to]: for an indented line, its
+ * parent (the nearest line above with less indentation) and all the parent's children, which
+ * is a package's object in package-lock.json, its `<dependency>` in pom.xml, its entry in
+ * yarn.lock and pnpm-lock.yaml; for an unindented line, its paragraph (lines between blank
+ * lines), which is a `[[package]]` table in Cargo.lock, poetry.lock and uv.lock.
+ */
+function entryOf(lines, index) {
+    const indent = indentOf(lines[index]);
+    if (indent === 0 || blank(lines[index])) {
+        let from = index;
+        while (from > 0 && !blank(lines[from - 1]))
+            from--;
+        let to = index;
+        while (to + 1 < lines.length && !blank(lines[to + 1]))
+            to++;
+        return [from, to];
+    }
+    let parent = index - 1;
+    while (parent >= 0 && (blank(lines[parent]) || indentOf(lines[parent]) >= indent))
+        parent--;
+    if (parent < 0)
+        return [0, lines.length - 1];
+    const parentIndent = indentOf(lines[parent]);
+    let to = index;
+    while (to + 1 < lines.length && (blank(lines[to + 1]) || indentOf(lines[to + 1]) > parentIndent))
+        to++;
+    return [parent, to];
+}
+/**
+ * Whether the pull request introduced a package in a changed file: the package appears on an
+ * added line of it. With a version, the version must be on the added line and the name on it or
+ * in its entry (a version bump in package-lock.json, Cargo.lock or pom.xml changes the version
+ * line, not the name line). Head files are read from git only for the files asked about.
+ */
+class DependencyChanges {
+    diff;
+    repo;
+    texts = new Map();
+    answers = new Map();
+    constructor(diff, repo) {
+        this.diff = diff;
+        this.repo = repo;
+    }
+    introduces(path, pkg) {
+        const added = this.diff.files.get(path);
+        if (added === undefined)
+            return false;
+        if (added === 'all')
+            return true;
+        const key = `${path}\u0000${pkg.names.join('\u0000')}\u0000${pkg.version ?? ''}`;
+        let answer = this.answers.get(key);
+        if (answer === undefined) {
+            const lines = this.headLines(path);
+            // A changed file that cannot be read at head cannot clear the finding.
+            answer = lines === undefined || this.onAddedLine(lines, added, pkg);
+            this.answers.set(key, answer);
+        }
+        return answer;
+    }
+    onAddedLine(lines, added, pkg) {
+        const names = pkg.names.map(nameRegExp);
+        const version = pkg.version ? versionRegExp(pkg.version) : undefined;
+        // A plain substring test first: a regenerated lockfile can have many thousand added lines.
+        const core = pkg.version?.replace(/^v(?=\d)/, '');
+        const named = (text) => names.some((n) => n.test(text));
+        for (const n of added) {
+            const text = lines[n - 1];
+            if (text === undefined)
+                continue;
+            if (version && (!text.includes(core) || !version.test(text)))
+                continue;
+            if (named(text))
+                return true;
+            const [from, to] = entryOf(lines, n - 1);
+            for (let i = from; i <= to; i++)
+                if (i !== n - 1 && named(lines[i]))
+                    return true;
+        }
+        return false;
+    }
+    headLines(path) {
+        if (this.texts.has(path))
+            return this.texts.get(path);
+        let lines;
         try {
-            return new DecodedURL(proxyVar);
+            const text = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', `${this.diff.head}:${path}`], {
+                encoding: 'utf8',
+                maxBuffer: 1 << 30,
+                stdio: ['ignore', 'pipe', 'ignore'],
+            });
+            lines = text.split(/\r?\n/);
         }
-        catch (_a) {
-            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
-                return new DecodedURL(`http://${proxyVar}`);
+        catch {
+            lines = undefined;
+        }
+        this.texts.set(path, lines);
+        return lines;
+    }
+}
+
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./build/actions/gate/no-sarif-linters.js
+/**
+ * MegaLinter linters whose descriptor lacks `can_output_sarif: true`, per major version: they never
+ * reach the merged SARIF report, so an enabled one is skipped by name. Read from
+ * oxsecurity/megalinter's descriptor files (`megalinter/descriptors/*.megalinter-descriptor.yml`,
+ * the key being a linter's `name`, else `<descriptor_id>_<LINTER_NAME>` with `-` as `_`, as
+ * Linter.py builds it): v6 at tag v6.22.2 (93700f8c, the last v6 release), v7 at tag v7.13.0
+ * (bacb5f86, the last v7 release), both read from forks that carry the upstream tags, since the
+ * upstream snapshot was too large to fetch here; v8 at v8.8.0 (e08c2b05) and v9 at v9.6.0
+ * (ef3e84b8); v10 at v10.0.0 (15e5b455) from the linter table of its README, which is generated
+ * from the descriptors and shows the SARIF badge exactly when `can_output_sarif` is true. Each
+ * major's table is its last (or a late) release: a linter that gained SARIF within a major is
+ * missing from an older minor's report, not skipped, and so is still reported. Disabled and
+ * deprecated linters are included (enabling one still yields no SARIF). Regenerate when a new
+ * major ships.
+ */
+const NO_SARIF_LINTERS = {
+    6: new Set([
+        'ACTION_ACTIONLINT', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER', 'CLOJURE_CLJ_KONDO',
+        'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT',
+        'CSS_SCSS_LINT', 'CSS_STYLELINT', 'C_CPPLINT', 'DART_DARTANALYZER', 'EDITORCONFIG_EDITORCONFIG_CHECKER',
+        'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT', 'GO_GOLANGCI_LINT', 'GRAPHQL_GRAPHQL_SCHEMA_LINTER',
+        'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER', 'JAVASCRIPT_STANDARD', 'JSON_JSONLINT',
+        'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R', 'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM',
+        'KUBERNETES_KUBEVAL', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT',
+        'MARKDOWN_MARKDOWN_LINK_CHECK', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT',
+        'OPENAPI_SPECTRAL', 'PERL_PERLCRITIC', 'PHP_PHPCS', 'PHP_PHPLINT', 'PHP_PHPSTAN', 'POWERSHELL_POWERSHELL',
+        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
+        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT', 'PYTHON_RUFF',
+        'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_GOODCHECK', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT',
+        'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR', 'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA',
+        'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL',
+        'SPELL_MISSPELL', 'SPELL_PROSELINT', 'SQL_SQLFLUFF', 'SQL_SQL_LINT', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
+        'TEKTON_TEKTON_LINT', 'TERRAFORM_KICS', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT',
+        'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER',
+        'YAML_V8R', 'YAML_YAMLLINT',
+    ]),
+    7: new Set([
+        'ACTION_ACTIONLINT', 'API_SPECTRAL', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
+        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
+        'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR', 'CSS_SCSS_LINT',
+        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPLINT', 'DART_DARTANALYZER', 'EDITORCONFIG_EDITORCONFIG_CHECKER',
+        'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT', 'GO_GOLANGCI_LINT', 'GRAPHQL_GRAPHQL_SCHEMA_LINTER',
+        'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER', 'JAVASCRIPT_STANDARD', 'JSON_JSONLINT',
+        'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R', 'KOTLIN_DETEKT', 'KUBERNETES_HELM',
+        'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT',
+        'MARKDOWN_MARKDOWN_LINK_CHECK', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT',
+        'OPENAPI_SPECTRAL', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER', 'POWERSHELL_POWERSHELL',
+        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
+        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT', 'RAKU_RAKU',
+        'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT',
+        'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR', 'SALESFORCE_LIGHTNING_FLOW_SCANNER',
+        'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA', 'SALESFORCE_SFDX_SCANNER_LWC',
+        'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL', 'SPELL_LYCHEE',
+        'SPELL_PROSELINT', 'SPELL_VALE', 'SQL_SQLFLUFF', 'SQL_SQL_LINT', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
+        'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER',
+        'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R',
+        'YAML_YAMLLINT',
+    ]),
+    8: new Set([
+        'ACTION_ACTIONLINT', 'API_SPECTRAL', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
+        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
+        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
+        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
+        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
+        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
+        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
+        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_SELENE', 'LUA_STYLUA',
+        'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_LINK_CHECK',
+        'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'MARKDOWN_REMARK_LINT', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER',
+        'POWERSHELL_POWERSHELL', 'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT',
+        'PYTHON_BLACK', 'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
+        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_TRUFFLEHOG',
+        'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY', 'R_LINTR',
+        'SALESFORCE_LIGHTNING_FLOW_SCANNER', 'SALESFORCE_SFDX_SCANNER_APEX', 'SALESFORCE_SFDX_SCANNER_AURA',
+        'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT', 'SNAKEMAKE_SNAKEFMT', 'SPELL_CSPELL',
+        'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE', 'SQL_SQLFLUFF', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT',
+        'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT', 'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER',
+        'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT', 'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R',
+        'YAML_YAMLLINT',
+    ]),
+    9: new Set([
+        'ACTION_ACTIONLINT', 'ACTION_ZIZMOR', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
+        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
+        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
+        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
+        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
+        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
+        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
+        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_SELENE', 'LUA_STYLUA',
+        'MAKEFILE_CHECKMAKE', 'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER',
+        'MARKDOWN_REMARK_LINT', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER', 'POWERSHELL_POWERSHELL',
+        'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PUPPET_PUPPET_LINT', 'PYTHON_BLACK',
+        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_NBQA_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
+        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_OSV_SCANNER',
+        'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY',
+        'R_LINTR', 'SALESFORCE_CODE_ANALYZER_APEX', 'SALESFORCE_CODE_ANALYZER_AURA',
+        'SALESFORCE_CODE_ANALYZER_LWC', 'SALESFORCE_LIGHTNING_FLOW_SCANNER', 'SALESFORCE_SFDX_SCANNER_APEX',
+        'SALESFORCE_SFDX_SCANNER_AURA', 'SALESFORCE_SFDX_SCANNER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT',
+        'SNAKEMAKE_SNAKEFMT', 'SPELL_CODESPELL', 'SPELL_CSPELL', 'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE',
+        'SQL_SQLFLUFF', 'SQL_TSQLLINT', 'SWIFT_SWIFTLINT', 'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT',
+        'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT',
+        'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R', 'YAML_YAMLLINT',
+    ]),
+    10: new Set([
+        'ACTION_ACTIONLINT', 'ACTION_ZIZMOR', 'ARM_ARM_TTK', 'BASH_EXEC', 'BASH_SHFMT', 'BICEP_BICEP_LINTER',
+        'CLOJURE_CLJSTYLE', 'CLOJURE_CLJ_KONDO', 'COFFEE_COFFEELINT', 'COPYPASTE_JSCPD', 'CPP_CLANG_FORMAT',
+        'CPP_CPPCHECK', 'CPP_CPPLINT', 'CSHARP_CSHARPIER', 'CSHARP_DOTNET_FORMAT', 'CSHARP_ROSLYNATOR',
+        'CSS_STYLELINT', 'C_CLANG_FORMAT', 'C_CPPCHECK', 'C_CPPLINT', 'DART_DARTANALYZER',
+        'EDITORCONFIG_EDITORCONFIG_CHECKER', 'ENV_DOTENV_LINTER', 'GHERKIN_GHERKIN_LINT',
+        'GRAPHQL_GRAPHQL_SCHEMA_LINTER', 'HTML_DJLINT', 'HTML_HTMLHINT', 'JAVASCRIPT_PRETTIER',
+        'JAVASCRIPT_STANDARD', 'JSON_JSONLINT', 'JSON_NPM_PACKAGE_JSON_LINT', 'JSON_PRETTIER', 'JSON_V8R',
+        'KUBERNETES_HELM', 'KUBERNETES_KUBECONFORM', 'LATEX_CHKTEX', 'LUA_LUACHECK', 'LUA_STYLUA',
+        'MARKDOWN_MARKDOWNLINT', 'MARKDOWN_MARKDOWN_TABLE_FORMATTER', 'PERL_PERLCRITIC', 'PHP_PHPCSFIXER',
+        'POWERSHELL_POWERSHELL', 'POWERSHELL_POWERSHELL_FORMATTER', 'PROTOBUF_PROTOLINT', 'PYTHON_BLACK',
+        'PYTHON_FLAKE8', 'PYTHON_ISORT', 'PYTHON_MYPY', 'PYTHON_NBQA_MYPY', 'PYTHON_PYLINT', 'PYTHON_PYRIGHT',
+        'PYTHON_RUFF_FORMAT', 'RAKU_RAKU', 'REPOSITORY_GIT_DIFF', 'REPOSITORY_LS_LINT', 'REPOSITORY_OSV_SCANNER',
+        'REPOSITORY_TRUFFLEHOG', 'RST_RSTCHECK', 'RST_RSTFMT', 'RST_RST_LINT', 'RUBY_RUBOCOP', 'RUST_CLIPPY',
+        'R_LINTR', 'SALESFORCE_CODE_ANALYZER_APEX', 'SALESFORCE_CODE_ANALYZER_AURA',
+        'SALESFORCE_CODE_ANALYZER_FLOW', 'SALESFORCE_CODE_ANALYZER_LWC', 'SCALA_SCALAFIX', 'SNAKEMAKE_LINT',
+        'SNAKEMAKE_SNAKEFMT', 'SPELL_CODESPELL', 'SPELL_CSPELL', 'SPELL_LYCHEE', 'SPELL_PROSELINT', 'SPELL_VALE',
+        'SQL_SQLFLUFF', 'SWIFT_SWIFTLINT', 'TEKTON_TEKTON_LINT', 'TERRAFORM_TERRAFORM_FMT',
+        'TERRAFORM_TERRAGRUNT', 'TYPESCRIPT_PRETTIER', 'TYPESCRIPT_STANDARD', 'VBDOTNET_DOTNET_FORMAT',
+        'XML_XMLLINT', 'YAML_PRETTIER', 'YAML_V8R', 'YAML_YAMLLINT',
+    ]),
+};
+
+;// CONCATENATED MODULE: ./build/actions/gate/megalinter.js
+
+
+
+/** Where MegaLinter mounts the workspace in its container: a path under one is a repository path. */
+const CONTAINER_ROOTS = ['/tmp/lint/', '/github/workspace/'];
+/**
+ * The MegaLinter linter key of a run: `properties.megalinter.linterKey`, else the driver-name
+ * suffix `(MegaLinter KEY)` (which some versions write twice). SBOM runs carry no key: not linters.
+ */
+function linterKeyOf(run) {
+    const megalinter = run.properties?.megalinter;
+    if (typeof megalinter?.linterKey === 'string' && megalinter.linterKey)
+        return megalinter.linterKey;
+    const match = /\(MegaLinter ([A-Z0-9_]+)\)/.exec(run.tool.driver.name ?? '');
+    return match?.[1];
+}
+/** A major version from MegaLinter's version texts: `v8`, `v7.10.0`, `8.3.0`, never `latest` or `beta`. */
+const VERSION = /^v?(\d+)(?:\.\d+){0,2}$/;
+/**
+ * The MegaLinter major version that wrote the report: its image's build version (`v6`, `v7.10.0`),
+ * else the last path segment of a docs URL (`https://megalinter.io/8.3.0`,
+ * `https://oxsecurity.github.io/megalinter/v6.6.0`), the report's own, then its runs'
+ * (`…/7.9.0/descriptors/bash_shellcheck`).
+ */
+function megalinterMajor(log) {
+    const image = log.properties?.dockerImage?.buildVersion;
+    if (typeof image === 'string' && VERSION.test(image.trim()))
+        return Number(VERSION.exec(image.trim())[1]);
+    const urls = [log.properties?.docUrl, ...log.runs.map((run) => run.properties?.megalinter?.docUrl)];
+    for (const url of urls) {
+        if (typeof url !== 'string')
+            continue;
+        for (const segment of url.split(/[/?#]/)) {
+            const match = VERSION.exec(segment);
+            if (match)
+                return Number(match[1]);
+        }
+    }
+    return undefined;
+}
+/** A report MegaLinter merged: its comment or image says so, or a run carries a linter key. */
+function isMegalinterReport(log) {
+    const comment = log.properties?.comment;
+    return (typeof comment === 'string' && /MegaLinter/i.test(comment)) || log.properties?.dockerImage !== undefined || log.runs.some((run) => linterKeyOf(run) !== undefined);
+}
+/** The table of a major version: an older report uses the oldest table, an unknown or newer one the newest. */
+function tableFor(major) {
+    const versions = Object.keys(NO_SARIF_LINTERS).map(Number).sort((a, b) => a - b);
+    const version = major === undefined ? versions.at(-1) : major < versions[0] ? versions[0] : (versions.filter((v) => v <= major).at(-1) ?? versions.at(-1));
+    return { version, table: NO_SARIF_LINTERS[version] };
+}
+/**
+ * Enabled linters that cannot reach the merged SARIF: their descriptor lacks `can_output_sarif`,
+ * or `SARIF_REPORTER_LINTERS` leaves them out. They are skipped by name, with the reason, and
+ * yield no findings.
+ */
+function skippedLinters(enabled, major, sarifLinters) {
+    if (!enabled)
+        return [];
+    const { version, table } = tableFor(major);
+    const skipped = [];
+    for (const linter of [...new Set(enabled)].sort()) {
+        if (table.has(linter))
+            skipped.push({ linter, reason: `MegaLinter v${version} cannot write SARIF for ${linter} (no can_output_sarif in its descriptor)` });
+        else if (sarifLinters && !sarifLinters.includes(linter))
+            skipped.push({ linter, reason: `SARIF_REPORTER_LINTERS does not list ${linter}, so MegaLinter writes no SARIF for it` });
+    }
+    return skipped;
+}
+/**
+ * Enabled linters that can write SARIF but have no run in the report. MegaLinter's SARIF reporter
+ * merges the runs of each linter's own `sarif/<KEY>.sarif` and silently leaves out one that is
+ * missing or is not JSON; it also has no run for a linter that had no file to lint. When the
+ * linter's own file is beside the report, it was written but not merged: the reason says so.
+ */
+function missingLinters(log, sarifPath, enabled, skipped) {
+    if (!enabled || !isMegalinterReport(log))
+        return [];
+    const ran = new Set(log.runs.map(linterKeyOf).filter((k) => k !== undefined));
+    const notExpected = new Set(skipped.map((s) => s.linter));
+    return [...new Set(enabled)]
+        .filter((linter) => !ran.has(linter) && !notExpected.has(linter))
+        .sort()
+        .map((linter) => {
+        const own = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(sarifPath), 'sarif', `${linter}.sarif`);
+        return {
+            linter,
+            reason: (0,external_node_fs_namespaceObject.existsSync)(own)
+                ? `enabled, but its SARIF file sarif/${linter}.sarif beside the report was not merged (MegaLinter leaves out a file it cannot read as JSON)`
+                : 'enabled and able to write SARIF, but the report has no run of it (its SARIF file was not written, or it had no file to lint)',
+        };
+    });
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/locations.js
+
+
+
+/** A `uriBaseId` resolved through `originalUriBaseIds` (chains allowed, loops refused). */
+function baseOf(run, id, seen = new Set()) {
+    if (!id || seen.has(id))
+        return undefined;
+    seen.add(id);
+    const entry = run.originalUriBaseIds?.[id];
+    if (!entry?.uri)
+        return undefined;
+    const parent = baseOf(run, entry.uriBaseId, seen);
+    return parent ? joinUri(parent, entry.uri) : entry.uri;
+}
+function joinUri(base, uri) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.startsWith('/'))
+        return uri;
+    return `${base.endsWith('/') ? base : `${base}/`}${uri}`;
+}
+/**
+ * A SARIF artifact URI decoded to a path: `file://` URIs and `uriBaseId` (`%SRCROOT%` and
+ * friends, through `originalUriBaseIds`) resolved, percent-escapes decoded. The result is an
+ * absolute path or a relative one as the tool wrote it (without a leading `./`).
+ */
+function decodeUri(run, uri, uriBaseId) {
+    const base = baseOf(run, uriBaseId);
+    let value = base && base !== 'file://' && base !== 'file:///' ? joinUri(base, uri) : uri;
+    if (/^file:/i.test(value)) {
+        try {
+            value = (0,external_node_url_.fileURLToPath)(value.replace(/^file:\/\/(?!\/)/i, 'file:///'));
+        }
+        catch {
+            value = decodeURIComponent(value.replace(/^file:\/*/i, '/'));
         }
     }
     else {
+        try {
+            value = decodeURIComponent(value);
+        }
+        catch {
+            // Keep an undecodable URI as written.
+        }
+    }
+    return value.replace(/^(\.\/)+/, '');
+}
+function inside(root, path) {
+    const rel = (0,external_node_path_namespaceObject.relative)((0,external_node_path_namespaceObject.resolve)(root), path);
+    return rel !== '' && !rel.startsWith('..') && !(0,external_node_path_namespaceObject.isAbsolute)(rel) ? rel.split(external_node_path_namespaceObject.sep).join('/') : undefined;
+}
+/** A relative path read against the given directory, then against the top level. */
+function relativeCandidates(path, checkout) {
+    const candidates = [];
+    for (const [joined, base] of [
+        [external_node_path_namespaceObject.posix.normalize(checkout.prefix + path), 'given'],
+        [external_node_path_namespaceObject.posix.normalize(path), 'top'],
+    ]) {
+        if (!joined.startsWith('../') && joined !== '..' && !candidates.some((c) => c.path === joined))
+            candidates.push({ path: joined, base });
+    }
+    return candidates;
+}
+/**
+ * The repository paths (relative to the git top level, as the diff's are) a decoded path may
+ * name. An absolute path under the top level or under `--repo` is read from there; MegaLinter's
+ * container prefixes (`/tmp/lint/`, `/github/workspace/`: where it mounts the workspace) leave a
+ * relative path; any other absolute path is root-relative (scanners that scan at `/` write
+ * `/src/app.py`), read against the top level first.
+ */
+function candidatePaths(decoded, checkout) {
+    for (const root of CONTAINER_ROOTS) {
+        if (decoded.startsWith(root))
+            return relativeCandidates(decoded.slice(root.length), checkout);
+    }
+    if (!(0,external_node_path_namespaceObject.isAbsolute)(decoded))
+        return relativeCandidates(decoded, checkout);
+    const underTop = inside(checkout.topLevel, decoded);
+    if (underTop !== undefined)
+        return [{ path: underTop, base: 'top' }];
+    const underGiven = inside(checkout.directory, decoded);
+    if (underGiven !== undefined)
+        return [{ path: external_node_path_namespaceObject.posix.normalize(checkout.prefix + underGiven), base: 'given' }];
+    return relativeCandidates(decoded.replace(/^\/+/, ''), checkout).reverse();
+}
+/**
+ * The first physical location of each result of one run, as a path of the head commit. A path
+ * that names no file of the head is `unmapped`. When a path exists both under `--repo` and under
+ * the top level, the run's other paths decide: the base that more of them were found in, counting
+ * the run's `artifacts` list first and the results read so far (the given directory on a tie). A report names the same files over and over, so each distinct
+ * URI is resolved once.
+ */
+class RunLocations {
+    run;
+    checkout;
+    /**
+     * By URI (and base id): the path itself when exactly one candidate names a file of the head, the
+     * usual case, else what the candidates say. One string an entry, not four objects: the entries
+     * live as long as the run is read, and survivors make V8 grow its young generation.
+     */
+    resolved = new Map();
+    votes = { given: 0, top: 0 };
+    constructor(run, checkout) {
+        this.run = run;
+        this.checkout = checkout;
+        // The run's artifact list, when the tool writes one, votes before any result is read.
+        const artifacts = Array.isArray(run.artifacts) ? run.artifacts : [];
+        for (const artifact of artifacts) {
+            const uri = artifact?.location?.uri;
+            const baseId = artifact?.location?.uriBaseId;
+            if (typeof uri === 'string' && uri)
+                this.resolve(uri, typeof baseId === 'string' ? baseId : undefined);
+        }
+    }
+    of(result) {
+        const physical = result.locations?.[0]?.physicalLocation;
+        const uri = physical?.artifactLocation?.uri;
+        if (!uri || typeof uri !== 'string')
+            return {};
+        const entry = this.resolve(uri, physical.artifactLocation?.uriBaseId);
+        const region = physical.region;
+        const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
+        const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
+        if (typeof entry === 'string')
+            return { path: entry, startLine, endLine };
+        if (entry.existing.length === 0)
+            return { path: entry.display, startLine, endLine, unmapped: true };
+        return { path: this.preferred(entry.existing).path, startLine, endLine };
+    }
+    resolve(uri, baseId) {
+        const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
+        let entry = this.resolved.get(key);
+        if (entry === undefined) {
+            const decoded = decodeUri(this.run, uri, baseId);
+            const candidates = candidatePaths(decoded, this.checkout);
+            const existing = candidates.filter((c) => this.checkout.files.has(c.path));
+            if (existing.length === 1)
+                this.votes[existing[0].base]++;
+            entry = existing.length === 1 ? existing[0].path : { existing, display: candidates[0]?.path ?? decoded };
+            this.resolved.set(key, entry);
+        }
+        return entry;
+    }
+    preferred(existing) {
+        const base = this.votes.top > this.votes.given ? 'top' : 'given';
+        return existing.find((c) => c.base === base) ?? existing[0];
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/secrets.js
+
+
+
+/**
+ * "Secret-like" is decided from what the report says, so that a scanner the gate has never heard
+ * of is covered when it describes its findings the usual way:
+ * - the tool: its driver name or MegaLinter key names a secret scanner, or says "secret";
+ * - the rule: its id, name or short description speaks of secrets, passwords, credentials, API,
+ *   access or private keys, or high-entropy strings (checkov `CKV_SECRET_*`,
+ *   KICS "Passwords And Secrets - …", Semgrep `….secrets.…`, CodeQL `…/hardcoded-credentials`);
+ * - tags (`properties.tags` of the rule or the result) or `properties.category` saying so, or
+ *   naming CWE-798, 259, 260 or 321 (hard-coded credentials, passwords and keys) — Trivy tags its
+ *   secret rules `secret`, Semgrep and CodeQL tag the CWE;
+ * - a rule's relationship to one of those CWEs (KICS links each rule to its CWE taxon).
+ */
+const SECRET_TOOL = /secret|gitleaks|trufflehog|ggshield|nosey-?parker|talisman|whispers|kingfisher/i;
+// "hard-coded" alone is not enough: bandit's hardcoded_tmp_directory is no secret.
+const SECRET_WORDS = /secret|passw(?:or)?d|credential|api[-_ ]?key|access[-_ ]?key|private[-_ ]?key|high[-_ ]?entropy/i;
+const SECRET_CWE = /\bcwe[-_/ ]?0*(?:798|259|260|321)\b/i;
+const secrets_text = (value) => (typeof value === 'string' ? value : '');
+const says = (value) => SECRET_WORDS.test(secrets_text(value)) || SECRET_CWE.test(secrets_text(value));
+function propertiesSay(properties) {
+    if (!properties)
+        return false;
+    const tags = properties.tags;
+    return (Array.isArray(tags) && tags.some(says)) || says(properties.category);
+}
+function ruleSays(rule) {
+    const description = rule.shortDescription?.text;
+    if ([rule.id, rule.name, description].some((v) => SECRET_WORDS.test(secrets_text(v))))
+        return true;
+    if (propertiesSay(rule.properties))
+        return true;
+    const relationships = Array.isArray(rule.relationships) ? rule.relationships : [];
+    return relationships.some((r) => /^cwe$/i.test(secrets_text(r.target?.toolComponent?.name)) && SECRET_CWE.test(`CWE-${secrets_text(r.target?.id)}`));
+}
+/** Whether one run's results are secret-like; each rule (by index and id) is judged once. */
+class SecretLike {
+    run;
+    tool;
+    /** Verdicts by `ruleIndex` (a number) or rule id (a string), or a composite key for `rule` references. */
+    rules = new Map();
+    constructor(run, linterKey) {
+        this.run = run;
+        this.tool = SECRET_TOOL.test(run.tool.driver.name ?? '') || SECRET_TOOL.test(linterKey ?? '');
+    }
+    test(result) {
+        if (this.tool)
+            return true;
+        if (propertiesSay(result.properties))
+            return true;
+        const id = secrets_text(result.ruleId ?? result.rule?.id);
+        // Called for every result: the common shapes (a ruleIndex, or only a ruleId) build no key.
+        const key = result.rule
+            ? `\0${result.rule.toolComponent?.index ?? ''}/${result.rule.index ?? result.ruleIndex ?? ''}/${id}`
+            : typeof result.ruleIndex === 'number'
+                ? result.ruleIndex
+                : id;
+        let verdict = this.rules.get(key);
+        if (verdict === undefined) {
+            const rule = ruleOf(this.run, result);
+            verdict = SECRET_WORDS.test(id) || (rule !== undefined && ruleSays(rule));
+            this.rules.set(key, verdict);
+        }
+        return verdict;
+    }
+}
+const BASE64 = '[A-Za-z0-9+/=]';
+/** One SOPS value: AES256-GCM data, IV, tag and type. */
+const SOPS_VALUE = new RegExp(`ENC\\[AES256_GCM,data:${BASE64}*,iv:${BASE64}+,tag:${BASE64}+,type:[a-z]+\\]`, 'g');
+/**
+ * A line that holds a SOPS value and nothing else but its key and punctuation: `key: ENC[…]`,
+ * `- ENC[…]`, `#ENC[…]` (an encrypted comment), `"key": "ENC[…]",`, `KEY=ENC[…]`, `key = ENC[…]`.
+ */
+const ONLY_VALUE = /^\s*(?:-\s+)?(?:#\s*)?(?:(?:"[^"]*"|'[^']*'|[^\s"'#:=][^"'#:=]*?)\s*[:=]\s*)?(?:"\0"|'\0'|\0)\s*,?\s*$/;
+/** ISO 8601 (YAML, dotenv) or seconds since the epoch (older JSON files). */
+const TIMESTAMP = /^(?:\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)|\d+(?:\.\d+)?)$/;
+/** An armour header such as `Version: GnuPG v1`. */
+const ARMOUR_HEADER = '[A-Za-z-]+: [^\\\\]*?';
+/** A SOPS file's own metadata (the `sops:` block): what each key may hold. */
+const METADATA = {
+    mac: /^ENC\[AES256_GCM,[^\]]*\]$/,
+    lastmodified: TIMESTAMP,
+    created_at: TIMESTAMP,
+    fp: /^[A-Fa-f0-9]{16,40}$/,
+    recipient: /^age1[0-9a-z]{20,}$/,
+    arn: /^arn:aws[\w-]*:kms:[\w-]+:\d+:(?:key|alias)\/[\w/-]+$/,
+    resource_id: /^projects\/[\w-]+\/locations\/[\w-]+\/keyRings\/[\w-]+\/cryptoKeys\/[\w-]+$/,
+    version: /^[\w.]+$/,
+    // The data key encrypted to a recipient: an armoured block, KMS base64, or Vault's ciphertext.
+    enc: new RegExp(`^(?:[|>][-+]?|${BASE64}{16,}|vault:v\\d+:${BASE64}+|-----BEGIN [A-Z ]+-----(?:\\\\n(?:${ARMOUR_HEADER}|${BASE64}*))+\\\\n-----END [A-Z ]+-----(?:\\\\n)?)$`),
+};
+/** A line of an armoured block (`enc: |`): its header, base64 body, checksum, or a blank line. */
+const ARMOUR_LINE = new RegExp(`^\\s*(?:-----(?:BEGIN|END) [A-Z ]+-----|${ARMOUR_HEADER}|${BASE64}*)\\s*$`);
+/** `key: value`, `"key": "value",`, `key = value`, `key=value`, the key without dotenv/INI nesting. */
+function keyValue(line) {
+    const match = /^\s*(?:-\s+)?(?:"([\w.-]+)"|([\w.-]+))\s*[:=]\s*(.*?)\s*,?\s*$/.exec(line);
+    if (!match)
+        return undefined;
+    const key = (match[1] ?? match[2]).replace(/^sops_/, '').replace(/^.*__map_/, '');
+    const value = match[3].replace(/^(["'])(.*)\1$/, '$2');
+    return { key, value };
+}
+/**
+ * Line numbers (1-based) of a SOPS file's metadata that hold only key material: the encrypted
+ * data keys of every recipient (armoured PGP or age blocks, KMS and Vault ciphertexts), the MAC,
+ * fingerprints, age recipients, KMS ARNs, timestamps, the format version. The block is `sops:` in YAML, `"sops": {`
+ * in JSON, `[sops]` in INI, and the `sops_` keys of a dotenv file. Anything else in it (a key the
+ * list does not know, a value of the wrong shape) is not metadata and still gates.
+ */
+function sopsMetadataLines(lines) {
+    const found = new Set();
+    let block;
+    let jsonIndent = '';
+    let armourIndent = -1;
+    lines.forEach((line, i) => {
+        if (armourIndent >= 0) {
+            const indent = /^\s*/.exec(line)[0].length;
+            if ((indent > armourIndent || line.trim() === '') && ARMOUR_LINE.test(line)) {
+                found.add(i + 1);
+                return;
+            }
+            armourIndent = -1;
+        }
+        if (block === 'yaml' && /^[^\s#]/.test(line))
+            block = undefined;
+        else if (block === 'json' && line.startsWith(`${jsonIndent}}`))
+            block = undefined;
+        else if (block === 'ini' && /^\s*\[/.test(line))
+            block = undefined;
+        if (/^sops:\s*$/.test(line))
+            block = 'yaml';
+        else if (/^(\s*)"sops":\s*\{\s*$/.test(line))
+            [block, jsonIndent] = ['json', /^\s*/.exec(line)[0]];
+        else if (/^\s*\[sops\]\s*$/.test(line))
+            block = 'ini';
+        if (!block && !/^sops_\w+=/.test(line))
+            return;
+        const pair = keyValue(line);
+        if (!pair || !METADATA[pair.key]?.test(pair.value))
+            return;
+        found.add(i + 1);
+        if (block === 'yaml' && pair.key === 'enc' && /^[|>]/.test(pair.value))
+            armourIndent = /^\s*/.exec(line)[0].length;
+    });
+    return found;
+}
+/**
+ * Whether a finding's line in the working-tree file holds only SOPS ciphertext: a SOPS value
+ * alone on its line, or a SOPS file's key-material metadata (`sopsMetadataLines`). The SARIF snippet is never
+ * trusted (scanners redact it); the file is read instead, once.
+ */
+class SopsDetector {
+    root;
+    files = new Map();
+    /** `root`: the directory the locations' paths are relative to (the git top level). */
+    constructor(root) {
+        this.root = root;
+    }
+    /** `location`: a mapped one (classify never asks about a path the head does not have). */
+    isEncrypted(location) {
+        if (!location.path || location.startLine === undefined)
+            return false;
+        const file = this.file(location.path);
+        if (!file)
+            return false;
+        // The finding's own line only: a plaintext secret on a neighbouring line still gates.
+        const line = file.lines[location.startLine - 1];
+        if (line === undefined)
+            return false;
+        const masked = line.replace(SOPS_VALUE, '\0');
+        if (masked !== line && ONLY_VALUE.test(masked))
+            return true;
+        file.metadata ??= sopsMetadataLines(file.lines);
+        return file.metadata.has(location.startLine);
+    }
+    file(path) {
+        let file = this.files.get(path);
+        if (file === undefined) {
+            file = null;
+            try {
+                if (!path.startsWith('/') && !path.split('/').includes('..')) {
+                    const content = (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.root, path), 'utf8');
+                    // Only files that hold a SOPS value can hold SOPS ciphertext: the rest are not kept.
+                    if (content.includes('ENC[AES256_GCM,'))
+                        file = { lines: content.split(/\r?\n/) };
+                }
+            }
+            catch {
+                file = null;
+            }
+            this.files.set(path, file);
+        }
+        return file;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/classify.js
+
+
+
+
+
+
+/** What a result without a line in a changed file, naming no package, counts as. */
+const UNATTRIBUTED = ['net-new', 'pre-existing'];
+const UNMAPPED_EXAMPLES = 5;
+/** Suppressed unless every suppression was rejected or is still under review; `[]` is no suppression. */
+function isSuppressed(result) {
+    const suppressions = result.suppressions ?? [];
+    return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
+}
+/**
+ * Net-new: the file is new in the pull request, or the result's start line is an added line;
+ * either way not when that line only moved (its text, whitespace normalised, was removed
+ * elsewhere in the diff). Results naming a package, and results without a line, have rules of
+ * their own below.
+ */
+function verdictOf(diff, dependencies, result, location) {
+    const path = location.path;
+    const added = diff.files.get(path);
+    if (added === undefined)
+        return 'pre-existing';
+    const line = location.startLine;
+    const onAdded = line !== undefined && (added === 'all' || added.has(line));
+    const moved = line !== undefined && diff.moved.get(path)?.has(line) === true;
+    // Dependency scanners put a lockfile's findings on line 1 or on no line: the package decides.
+    // A real line (past 1) that is added still counts, so a result misread as naming a package is
+    // never passed by it.
+    const pkg = packageOf(result);
+    if (pkg) {
+        if (dependencies.introduces(path, pkg))
+            return 'net-new';
+        return line !== undefined && line > 1 && onAdded && !moved ? 'net-new' : 'pre-existing';
+    }
+    // Line 1 of a lockfile is where scanners put what has no line.
+    if (line === undefined || (line === 1 && isLockfile(path)))
+        return added === 'all' ? 'net-new' : 'unattributed';
+    if (!onAdded)
+        return 'pre-existing';
+    return moved ? 'moved' : 'net-new';
+}
+/**
+ * The first line of each finding's message, read again from the report. Empty when a result has
+ * none, and for the rest when the report can no longer be read (the answer is already made;
+ * messages only decorate it).
+ */
+function messagesOf(report, findings) {
+    const messages = [];
+    try {
+        for (const result of report.readAgain(findings.map((f) => f.source))) {
+            const text = result.message?.text;
+            messages.push(typeof text === 'string' ? text.split('\n', 1)[0] : '');
+        }
+    }
+    catch (err) {
+        if (!(err instanceof GateError))
+            throw err;
+    }
+    return messages;
+}
+/**
+ * Sorts every result of the report into exactly one bucket. Results are read one at a time and
+ * only the net-new ones are kept.
+ */
+function classify(report, diff, options) {
+    const netNew = [];
+    let total = 0;
+    let preExisting = 0;
+    let suppressed = 0;
+    let sopsIgnored = 0;
+    let noLocation = 0;
+    let unmapped = 0;
+    const unmappedExamples = [];
+    let ignoredRuns = 0;
+    let moved = 0;
+    let unattributed = 0;
+    const dependencies = new DependencyChanges(diff, options.checkout.topLevel);
+    const unattributedNetNew = (options.unattributed ?? 'net-new') === 'net-new';
+    report.log.runs.forEach((run, runIndex) => {
+        const linter = linterKeyOf(run);
+        if (linter && options.skippedLinters.has(linter)) {
+            for (const _ of report.results(runIndex))
+                ignoredRuns++;
+            return;
+        }
+        const secretLike = new SecretLike(run, linter);
+        const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
+        const locations = new RunLocations(run, options.checkout);
+        let index = -1;
+        for (const { result, source } of report.results(runIndex)) {
+            index++;
+            total++;
+            if (isSuppressed(result)) {
+                suppressed++;
+                continue;
+            }
+            const location = locations.of(result);
+            if (!location.path) {
+                noLocation++;
+                continue;
+            }
+            if (location.unmapped) {
+                unmapped++;
+                if (unmappedExamples.length < UNMAPPED_EXAMPLES && !unmappedExamples.includes(location.path))
+                    unmappedExamples.push(location.path);
+                continue;
+            }
+            if (secretLike.test(result) && options.sops.isEncrypted(location)) {
+                sopsIgnored++;
+                continue;
+            }
+            const verdict = verdictOf(diff, dependencies, result, location);
+            if (verdict === 'unattributed')
+                unattributed++;
+            if (verdict === 'moved')
+                moved++;
+            if (verdict === 'pre-existing' || verdict === 'moved' || (verdict === 'unattributed' && !unattributedNetNew)) {
+                preExisting++;
+                continue;
+            }
+            const severity = severityOf(run, result);
+            const ruleId = result.ruleId ?? result.rule?.id;
+            netNew.push({
+                runIndex,
+                index,
+                source,
+                tool,
+                ruleId: typeof ruleId === 'string' && ruleId ? ruleId : undefined,
+                path: location.path,
+                startLine: location.startLine,
+                severity,
+                blocking: blocks(severity, options.failOn),
+            });
+        }
+    });
+    return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ignoredRuns, moved, unattributed };
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/args.js
+
+
+
+
+
+
+const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
+/** `gate --help`: the commands; each command's options are in its own `--help`. */
+const USAGE = `Usage: gate <command> [options]
+
+Commands:
+  ci                      classify a SARIF report's findings as net-new or pre-existing
+                          and fail only on net-new ones (gate ci --help lists its options)
+
+Options:
+  --version               print the version
+  --help                  this text`;
+/** `gate ci --help`: the options of ci only. */
+const CI_USAGE = `Usage: gate ci [options]
+
+Classifies SARIF findings as net-new (introduced by the pull request, since the merge-base of
+base and head) or pre-existing, and fails only on net-new ones.
+
+Options:
+  --sarif <path>          SARIF report (default ${DEFAULT_SARIF})
+  --base <sha|ref>        base of the pull request (default: the pull-request event's base sha)
+  --head <sha|ref>        head of the pull request (default HEAD)
+  --repo <path>           repository working tree (default: the current directory)
+  --fail-on <severity>    critical | high | medium | low | any | none (default high)
+  --strict                skipped or missing linters, failed tool runs, a stale report and
+                          unknown enabled linters are errors (exit 2)
+  --filtered-out <path>   write the net-new-only SARIF here
+  --counts-json <path>    write the counts document here
+  --linters <keys>        enabled MegaLinter linter keys, comma-separated
+                          (default: ENABLE_LINTERS, else MegaLinter's configuration file:
+                          MEGALINTER_CONFIG, .mega-linter.yml and the like, .github/ too)
+  --unattributed-dependency <net-new|pre-existing>
+                          a finding without a line in a changed file that names no
+                          package (default net-new)
+  --help                  this text
+  --version               print the version
+
+Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,
+for example a shallow clone: check out with fetch-depth: 0).`;
+/** The pull-request event's base commit, when the workflow runs on one. */
+function eventBase(env) {
+    if (!env.GITHUB_EVENT_PATH)
+        return undefined;
+    try {
+        const event = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
+        const sha = event.pull_request?.base?.sha;
+        return typeof sha === 'string' && sha ? sha : undefined;
+    }
+    catch {
         return undefined;
     }
 }
-function checkBypass(reqUrl) {
-    if (!reqUrl.hostname) {
-        return false;
+/** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
+function parseCommand(argv, env, cwd) {
+    let parsed;
+    try {
+        parsed = (0,external_node_util_.parseArgs)({
+            args: [...argv],
+            allowPositionals: true,
+            strict: true,
+            options: {
+                sarif: { type: 'string' },
+                base: { type: 'string' },
+                head: { type: 'string' },
+                repo: { type: 'string' },
+                'fail-on': { type: 'string' },
+                strict: { type: 'boolean' },
+                'filtered-out': { type: 'string' },
+                'counts-json': { type: 'string' },
+                linters: { type: 'string' },
+                'unattributed-dependency': { type: 'string' },
+                help: { type: 'boolean', short: 'h' },
+                version: { type: 'boolean' },
+            },
+        });
     }
-    const reqHost = reqUrl.hostname;
-    if (isLoopbackAddress(reqHost)) {
-        return true;
+    catch (err) {
+        throw new GateUsageError(err.message, argv[0] === 'ci' ? CI_USAGE : USAGE);
     }
-    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
-    if (!noProxy) {
-        return false;
-    }
-    // Determine the request port
-    let reqPort;
-    if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-    }
-    else if (reqUrl.protocol === 'http:') {
-        reqPort = 80;
-    }
-    else if (reqUrl.protocol === 'https:') {
-        reqPort = 443;
-    }
-    // Format the request hostname and hostname with port
-    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-    if (typeof reqPort === 'number') {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-    }
-    // Compare request host against noproxy
-    for (const upperNoProxyItem of noProxy
-        .split(',')
-        .map(x => x.trim().toUpperCase())
-        .filter(x => x)) {
-        if (upperNoProxyItem === '*' ||
-            upperReqHosts.some(x => x === upperNoProxyItem ||
-                x.endsWith(`.${upperNoProxyItem}`) ||
-                (upperNoProxyItem.startsWith('.') &&
-                    x.endsWith(`${upperNoProxyItem}`)))) {
-            return true;
-        }
-    }
-    return false;
+    const { values, positionals } = parsed;
+    if (values.version)
+        return { kind: 'version' };
+    const isCi = positionals[0] === 'ci' && positionals.length === 1;
+    if (values.help || positionals.length === 0)
+        return { kind: 'help', text: isCi ? CI_USAGE : USAGE };
+    if (!isCi)
+        throw new GateUsageError(`unknown command "${positionals.join(' ')}"`, USAGE);
+    const failOn = (values['fail-on'] ?? 'high').toLowerCase();
+    if (!FAIL_ON.includes(failOn))
+        throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+    // Left out when not given: classify holds the default.
+    const unattributed = values['unattributed-dependency']?.toLowerCase();
+    if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed))
+        throw new GateError(`--unattributed-dependency must be one of ${UNATTRIBUTED.join(', ')}`);
+    const base = values.base ?? eventBase(env);
+    if (!base)
+        throw new GateError('no --base given and no pull-request event to read it from');
+    return {
+        kind: 'ci',
+        options: {
+            sarif: (0,external_node_path_namespaceObject.resolve)(cwd, values.sarif ?? DEFAULT_SARIF),
+            base,
+            head: values.head ?? 'HEAD',
+            repo: (0,external_node_path_namespaceObject.resolve)(cwd, values.repo ?? '.'),
+            failOn: failOn,
+            strict: values.strict ?? false,
+            ...(values['filtered-out'] ? { filteredOut: (0,external_node_path_namespaceObject.resolve)(cwd, values['filtered-out']) } : {}),
+            ...(values['counts-json'] ? { countsJson: (0,external_node_path_namespaceObject.resolve)(cwd, values['counts-json']) } : {}),
+            ...(values.linters !== undefined ? { linters: values.linters } : {}),
+            ...(unattributed !== undefined ? { unattributed: unattributed } : {}),
+        },
+    };
 }
-function isLoopbackAddress(host) {
-    const hostLower = host.toLowerCase();
-    return (hostLower === 'localhost' ||
-        hostLower.startsWith('127.') ||
-        hostLower.startsWith('[::1]') ||
-        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
-}
-class DecodedURL extends URL {
-    constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-    }
-    get username() {
-        return this._decodedUsername;
-    }
-    get password() {
-        return this._decodedPassword;
-    }
-}
-//# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
-/* eslint-disable @typescript-eslint/no-explicit-any */
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
+
+;// CONCATENATED MODULE: ./build/actions/gate/git.js
 
 
-
-
-
-var HttpCodes;
-(function (HttpCodes) {
-    HttpCodes[HttpCodes["OK"] = 200] = "OK";
-    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function (Headers) {
-    Headers["Accept"] = "accept";
-    Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function (MediaTypes) {
-    MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
 /**
- * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
- * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ * Runs `git -C <repo> <args>` to its end. A non-zero exit is a result, not an error: to some
+ * callers it means "no" (not tracked, not a commit), to others a failure they word themselves.
+ * Only a git that cannot be started rejects (a `GateError`).
  */
-function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
-    return proxyUrl ? proxyUrl.href : '';
+function git(repo, args) {
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const chunks = [];
+        let stderr = '';
+        child.stdout.on('data', (d) => chunks.push(d));
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
+        child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
+    });
 }
-const HttpRedirectCodes = [
-    HttpCodes.MovedPermanently,
-    HttpCodes.ResourceMoved,
-    HttpCodes.SeeOther,
-    HttpCodes.TemporaryRedirect,
-    HttpCodes.PermanentRedirect
-];
-const HttpResponseRetryCodes = [
-    HttpCodes.BadGateway,
-    HttpCodes.ServiceUnavailable,
-    HttpCodes.GatewayTimeout
-];
-const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
-const ExponentialBackoffCeiling = 10;
-const ExponentialBackoffTimeSlice = 5;
-class HttpClientError extends Error {
-    constructor(message, statusCode) {
-        super(message);
-        this.name = 'HttpClientError';
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, HttpClientError.prototype);
+/** The output as trimmed text: for commands that print one name or hash. */
+function gitText(result) {
+    return result.stdout.toString('utf8').trim();
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/checkout.js
+
+
+/** A git command's standard output as bytes; a failure is a `GateError` naming the command. */
+async function gitOutput(repo, args) {
+    const { code, stdout, stderr } = await git(repo, args);
+    if (code !== 0)
+        throw new GateError(`git ${args[0]} failed: ${stderr.trim()}`);
+    return stdout;
+}
+/**
+ * The checkout the report is judged against. The head's file list is one `git ls-tree` into a
+ * set (about a hundred bytes a file): whether a report's path names a file of the repository is
+ * then a lookup, however many results name it. `--full-tree` lists from the top level even when
+ * `directory` is a subdirectory. The two git commands run together; `workTree` settles as soon as
+ * the quick one has answered, for callers that need only the top level.
+ */
+function checkoutOf(directory, head) {
+    const workTree = gitOutput(directory, ['rev-parse', '--show-toplevel', '--show-prefix']).then((where) => {
+        const [topLevel = '', prefix = ''] = where.toString('utf8').split('\n');
+        return { topLevel, directory, prefix };
+    });
+    const listing = gitOutput(directory, ['ls-tree', '-r', '-z', '--full-tree', '--name-only', head]);
+    // The listing's own failure must not go unhandled while the work tree's is awaited first.
+    listing.catch(() => { });
+    const checkout = workTree.then(async (tree) => {
+        const bytes = await listing;
+        const files = new Set();
+        let start = 0;
+        for (let end; (end = bytes.indexOf(0, start)) >= 0; start = end + 1)
+            files.add(bytes.toString('utf8', start, end));
+        return { ...tree, files };
+    });
+    return { workTree, checkout };
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./build/actions/gate/line-hash.js
+/**
+ * A hash of one diff line's text after whitespace normalisation, computed on its bytes as they
+ * arrive (a line may be cut across reads): leading and trailing whitespace (CR included) dropped,
+ * inner runs of whitespace counted as one space. So `\tfoo(a,  b)\r` and `foo(a, b)` hash alike,
+ * and `foo(a,b)` does not. Two 32-bit multiplicative hashes make one 53-bit number: a Set of them
+ * stays small (no line text is kept), and a collision, which would let a finding pass as moved,
+ * is about one in 10^15 per pair of lines.
+ */
+/** Byte classes: 1 whitespace (space, tab, CR, vertical tab, form feed), 2 letter, digit or non-ASCII, 0 the rest. */
+const CLASS = new Uint8Array(256);
+for (const b of [0x20, 0x09, 0x0d, 0x0b, 0x0c])
+    CLASS[b] = 1;
+for (let b = 0; b < 256; b++)
+    if (b >= 0x80 || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a))
+        CLASS[b] = 2;
+class LineHasher {
+    h1 = 0;
+    h2 = 0;
+    started = false;
+    space = false;
+    /** The line holds a letter, a digit or a non-ASCII byte: blank lines and lone brackets do not. */
+    meaningful = false;
+    reset() {
+        this.h1 = 0x811c9dc5;
+        this.h2 = 0x9747b28c;
+        this.started = false;
+        this.space = false;
+        this.meaningful = false;
+    }
+    feed(buf, start, end) {
+        let h1 = this.h1;
+        let h2 = this.h2;
+        let started = this.started;
+        let space = this.space;
+        let meaningful = this.meaningful;
+        for (let i = start; i < end; i++) {
+            const b = buf[i];
+            const kind = CLASS[b];
+            if (kind === 1) {
+                space = started;
+                continue;
+            }
+            if (space) {
+                h1 = Math.imul(h1 ^ 0x20, 0x01000193);
+                h2 = Math.imul(h2 ^ 0x20, 0x5bd1e995);
+                space = false;
+            }
+            // Two FNV-1a style hashes with different odd multipliers.
+            h1 = Math.imul(h1 ^ b, 0x01000193);
+            h2 = Math.imul(h2 ^ b, 0x5bd1e995);
+            started = true;
+            if (kind === 2)
+                meaningful = true;
+        }
+        this.h1 = h1;
+        this.h2 = h2;
+        this.started = started;
+        this.space = space;
+        this.meaningful = meaningful;
+    }
+    /** The line's hash: a non-negative integer below 2^53. */
+    digest() {
+        // The second hash's low bits mix least: keep its high 21.
+        return (this.h1 >>> 0) * 0x200000 + ((this.h2 ^ (this.h2 >>> 15)) >>> 11);
     }
 }
-class HttpClientResponse {
-    constructor(message) {
-        this.message = message;
+
+;// CONCATENATED MODULE: ./build/actions/gate/number-list.js
+const BLOCK = 4096;
+/**
+ * A list of numbers kept off the JavaScript heap, in fixed blocks of doubles (exact for every
+ * integer below 2^53): it grows without copying, and the garbage collector neither scans nor
+ * moves it. The gate keeps such lists for every result or diff line, tens of thousands on a large
+ * pull request; on the heap, every one that survives a young-generation pass counts towards V8
+ * doubling that generation (8 MB more peak memory on the benchmark).
+ */
+class NumberList {
+    blocks = [];
+    length = 0;
+    push(value) {
+        const slot = this.length % BLOCK;
+        if (slot === 0)
+            this.blocks.push(new Float64Array(BLOCK));
+        this.blocks[this.blocks.length - 1][slot] = value;
+        this.length++;
     }
-    readBody() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                let output = Buffer.alloc(0);
-                this.message.on('data', (chunk) => {
-                    output = Buffer.concat([output, chunk]);
-                });
-                this.message.on('end', () => {
-                    resolve(output.toString());
-                });
-            }));
-        });
+    at(index) {
+        return this.blocks[Math.floor(index / BLOCK)][index % BLOCK];
     }
-    readBodyBuffer() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                const chunks = [];
-                this.message.on('data', (chunk) => {
-                    chunks.push(chunk);
-                });
-                this.message.on('end', () => {
-                    resolve(Buffer.concat(chunks));
-                });
-            }));
-        });
+    /** The numbers in ascending order, for `includes`. */
+    sorted() {
+        const all = new Float64Array(this.length);
+        this.blocks.forEach((block, i) => all.set(i === this.blocks.length - 1 ? block.subarray(0, this.length - i * BLOCK) : block, i * BLOCK));
+        return new SortedNumbers(all.sort());
     }
 }
-function isHttps(requestUrl) {
-    const parsedUrl = new URL(requestUrl);
-    return parsedUrl.protocol === 'https:';
+/** Numbers in ascending order, searched by halving. */
+class SortedNumbers {
+    values;
+    constructor(values) {
+        this.values = values;
+    }
+    includes(value) {
+        let low = 0;
+        let high = this.values.length - 1;
+        while (low <= high) {
+            const middle = (low + high) >>> 1;
+            const found = this.values[middle];
+            if (found === value)
+                return true;
+            if (found < value)
+                low = middle + 1;
+            else
+                high = middle - 1;
+        }
+        return false;
+    }
 }
-class HttpClient {
-    constructor(userAgent, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-            if (requestOptions.ignoreSslError != null) {
-                this._ignoreSslError = requestOptions.ignoreSslError;
-            }
-            this._socketTimeout = requestOptions.socketTimeout;
-            if (requestOptions.allowRedirects != null) {
-                this._allowRedirects = requestOptions.allowRedirects;
-            }
-            if (requestOptions.allowRedirectDowngrade != null) {
-                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-            }
-            if (requestOptions.maxRedirects != null) {
-                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-            }
-            if (requestOptions.keepAlive != null) {
-                this._keepAlive = requestOptions.keepAlive;
-            }
-            if (requestOptions.allowRetries != null) {
-                this._allowRetries = requestOptions.allowRetries;
-            }
-            if (requestOptions.maxRetries != null) {
-                this._maxRetries = requestOptions.maxRetries;
-            }
+
+;// CONCATENATED MODULE: ./build/actions/gate/git-diff.js
+
+
+
+
+
+
+
+
+
+const RENAME_LIMIT = 20_000;
+const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-depth: 0)';
+async function commitOf(repo, ref, what) {
+    const found = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    if (found.code !== 0)
+        throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
+    return gitText(found);
+}
+/** Git's C-style quoting of unusual paths ("a\tb", octal escapes for non-ASCII bytes). */
+function unquotePath(raw) {
+    if (!raw.startsWith('"'))
+        return raw;
+    const bytes = [];
+    const body = raw.slice(1, -1);
+    const simple = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+    for (let i = 0; i < body.length; i++) {
+        const ch = body[i];
+        if (ch !== '\\') {
+            bytes.push(...Buffer.from(ch, 'utf8'));
+            continue;
         }
-    }
-    options(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    get(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('GET', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    del(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    post(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('POST', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    patch(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    put(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PUT', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    head(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-    }
-    /**
-     * Gets a typed object from an endpoint
-     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-     */
-    getJson(requestUrl_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            const res = yield this.get(requestUrl, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    postJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.post(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    putJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.put(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    patchJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.patch(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    /**
-     * Makes a raw http request.
-     * All other methods such as get, post, patch, and request ultimately call this.
-     * Prefer get, del, post and patch
-     */
-    request(verb, requestUrl, data, headers) {
-        return __awaiter(this, void 0, void 0, function* () {
-            if (this._disposed) {
-                throw new Error('Client has already been disposed.');
-            }
-            const parsedUrl = new URL(requestUrl);
-            let info = this._prepareRequest(verb, parsedUrl, headers);
-            // Only perform retries on reads since writes may not be idempotent.
-            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
-                ? this._maxRetries + 1
-                : 1;
-            let numTries = 0;
-            let response;
-            do {
-                response = yield this.requestRaw(info, data);
-                // Check if it's an authentication challenge
-                if (response &&
-                    response.message &&
-                    response.message.statusCode === HttpCodes.Unauthorized) {
-                    let authenticationHandler;
-                    for (const handler of this.handlers) {
-                        if (handler.canHandleAuthentication(response)) {
-                            authenticationHandler = handler;
-                            break;
-                        }
-                    }
-                    if (authenticationHandler) {
-                        return authenticationHandler.handleAuthentication(this, info, data);
-                    }
-                    else {
-                        // We have received an unauthorized response but have no handlers to handle it.
-                        // Let the response return to the caller.
-                        return response;
-                    }
-                }
-                let redirectsRemaining = this._maxRedirects;
-                while (response.message.statusCode &&
-                    HttpRedirectCodes.includes(response.message.statusCode) &&
-                    this._allowRedirects &&
-                    redirectsRemaining > 0) {
-                    const redirectUrl = response.message.headers['location'];
-                    if (!redirectUrl) {
-                        // if there's no location to redirect to, we won't
-                        break;
-                    }
-                    const parsedRedirectUrl = new URL(redirectUrl);
-                    if (parsedUrl.protocol === 'https:' &&
-                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
-                        !this._allowRedirectDowngrade) {
-                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
-                    }
-                    // we need to finish reading the response before reassigning response
-                    // which will leak the open socket.
-                    yield response.readBody();
-                    // strip authorization header if redirected to a different hostname
-                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                        for (const header in headers) {
-                            // header names are case insensitive
-                            if (header.toLowerCase() === 'authorization') {
-                                delete headers[header];
-                            }
-                        }
-                    }
-                    // let's make the request with the new redirectUrl
-                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-                    response = yield this.requestRaw(info, data);
-                    redirectsRemaining--;
-                }
-                if (!response.message.statusCode ||
-                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-                    // If not a retry code, return immediately instead of retrying
-                    return response;
-                }
-                numTries += 1;
-                if (numTries < maxTries) {
-                    yield response.readBody();
-                    yield this._performExponentialBackoff(numTries);
-                }
-            } while (numTries < maxTries);
-            return response;
-        });
-    }
-    /**
-     * Needs to be called if keepAlive is set to true in request options.
-     */
-    dispose() {
-        if (this._agent) {
-            this._agent.destroy();
-        }
-        this._disposed = true;
-    }
-    /**
-     * Raw request.
-     * @param info
-     * @param data
-     */
-    requestRaw(info, data) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => {
-                function callbackForResult(err, res) {
-                    if (err) {
-                        reject(err);
-                    }
-                    else if (!res) {
-                        // If `err` is not passed, then `res` must be passed.
-                        reject(new Error('Unknown error'));
-                    }
-                    else {
-                        resolve(res);
-                    }
-                }
-                this.requestRawWithCallback(info, data, callbackForResult);
-            });
-        });
-    }
-    /**
-     * Raw request with callback.
-     * @param info
-     * @param data
-     * @param onResult
-     */
-    requestRawWithCallback(info, data, onResult) {
-        if (typeof data === 'string') {
-            if (!info.options.headers) {
-                info.options.headers = {};
-            }
-            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-            if (!callbackCalled) {
-                callbackCalled = true;
-                onResult(err, res);
-            }
-        }
-        const req = info.httpModule.request(info.options, (msg) => {
-            const res = new HttpClientResponse(msg);
-            handleResult(undefined, res);
-        });
-        let socket;
-        req.on('socket', sock => {
-            socket = sock;
-        });
-        // If we ever get disconnected, we want the socket to timeout eventually
-        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-            if (socket) {
-                socket.end();
-            }
-            handleResult(new Error(`Request timeout: ${info.options.path}`));
-        });
-        req.on('error', function (err) {
-            // err has statusCode property
-            // res should have headers
-            handleResult(err);
-        });
-        if (data && typeof data === 'string') {
-            req.write(data, 'utf8');
-        }
-        if (data && typeof data !== 'string') {
-            data.on('close', function () {
-                req.end();
-            });
-            data.pipe(req);
+        const next = body[i + 1];
+        if (/[0-7]/.test(next)) {
+            bytes.push(parseInt(body.slice(i + 1, i + 4), 8));
+            i += 3;
         }
         else {
-            req.end();
+            bytes.push(simple[next] ?? next.charCodeAt(0));
+            i += 1;
         }
     }
-    /**
-     * Gets an http agent. This function is useful when you need an http agent that handles
-     * routing through a proxy server - depending upon the url and proxy environment variables.
-     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-     */
-    getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
+    return Buffer.from(bytes).toString('utf8');
+}
+/**
+ * The pull request's changes: `git diff -M --unified=0 <merge-base> <head>`. Refuses (exit 2) a
+ * shallow clone, an unreachable base or head, and unrelated histories: it never guesses what is
+ * new. `onRunning` is called once `git diff` works in its own process (or the checks have failed),
+ * so the caller can do its own work meanwhile.
+ */
+async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
+    try {
+        // The three checks run together; their failures are reported in this order.
+        // The merge-base is asked for beside the checks, from the same names (one git process less
+        // on the way to `git diff`); its answer counts only once they passed.
+        const [shallow, baseCommit, headCommit, mergeBase] = await Promise.all([
+            git(repo, ['rev-parse', '--is-shallow-repository']),
+            commitOf(repo, base, 'base').catch((err) => err),
+            commitOf(repo, head, 'head').catch((err) => err),
+            git(repo, ['merge-base', `${base}^{commit}`, `${head}^{commit}`]),
+        ]);
+        if (shallow.code !== 0)
+            throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
+        if (gitText(shallow) === 'true') {
+            throw new GateError(`this is a shallow clone, so the merge-base cannot be found; ${FETCH_DEPTH}`);
+        }
+        if (typeof baseCommit !== 'string')
+            throw baseCommit;
+        if (typeof headCommit !== 'string')
+            throw headCommit;
+        const mergeBaseCommit = gitText(mergeBase);
+        if (mergeBase.code !== 0 || !mergeBaseCommit) {
+            throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
+        }
+        const { files, moved } = await addedLines(repo, mergeBaseCommit, headCommit, onRunning);
+        return { mergeBase: mergeBaseCommit, head: headCommit, files, moved };
     }
-    getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
-            return;
-        }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-    }
-    _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
-        const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port
-            ? parseInt(info.parsedUrl.port)
-            : defaultPort;
-        info.options.path =
-            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-            info.options.headers['user-agent'] = this.userAgent;
-        }
-        info.options.agent = this._getAgent(info.parsedUrl);
-        // gives handlers an opportunity to participate
-        if (this.handlers) {
-            for (const handler of this.handlers) {
-                handler.prepareRequest(info.options);
-            }
-        }
-        return info;
-    }
-    _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-        }
-        return lowercaseKeys(headers || {});
-    }
-    /**
-     * Gets an existing header value or returns a default.
-     * Handles converting number header values to strings since HTTP headers must be strings.
-     * Note: This returns string | string[] since some headers can have multiple values.
-     * For headers that must always be a single string (like Content-Type), use the
-     * specialized _getExistingOrDefaultContentTypeHeader method instead.
-     */
-    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-            if (headerValue) {
-                clientHeader =
-                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
-            }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== undefined) {
-            return typeof additionalValue === 'number'
-                ? additionalValue.toString()
-                : additionalValue;
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    /**
-     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-     * Always returns a single string (not an array) since Content-Type should be a single value.
-     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-     */
-    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-            if (headerValue) {
-                if (typeof headerValue === 'number') {
-                    clientHeader = String(headerValue);
-                }
-                else if (Array.isArray(headerValue)) {
-                    clientHeader = headerValue.join(', ');
-                }
-                else {
-                    clientHeader = headerValue;
-                }
-            }
-        }
-        const additionalValue = additionalHeaders[Headers.ContentType];
-        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
-        if (additionalValue !== undefined) {
-            if (typeof additionalValue === 'number') {
-                return String(additionalValue);
-            }
-            else if (Array.isArray(additionalValue)) {
-                return additionalValue.join(', ');
-            }
-            else {
-                return additionalValue;
-            }
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-            agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-            agent = this._agent;
-        }
-        // if agent is already assigned use that agent.
-        if (agent) {
-            return agent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        let maxSockets = 100;
-        if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
-        }
-        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
-        if (proxyUrl && proxyUrl.hostname) {
-            const agentOptions = {
-                maxSockets,
-                keepAlive: this._keepAlive,
-                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
-                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-                })), { host: proxyUrl.hostname, port: proxyUrl.port })
-            };
-            let tunnelAgent;
-            const overHttps = proxyUrl.protocol === 'https:';
-            if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
-            }
-            else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
-            }
-            agent = tunnelAgent(agentOptions);
-            this._proxyAgent = agent;
-        }
-        // if tunneling agent isn't assigned create a new agent
-        if (!agent) {
-            const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
-            this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            agent.options = Object.assign(agent.options || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return agent;
-    }
-    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-            proxyAgent = this._proxyAgentDispatcher;
-        }
-        // if agent is already assigned use that agent.
-        if (proxyAgent) {
-            return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new undici/* ProxyAgent */.kT(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
-            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
-        })));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return proxyAgent;
-    }
-    _getUserAgentWithOrchestrationId(userAgent) {
-        const baseUserAgent = userAgent || 'actions/http-client';
-        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
-        if (orchId) {
-            // Sanitize the orchestration ID to ensure it contains only valid characters
-            // Valid characters: 0-9, a-z, _, -, .
-            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
-            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-    }
-    _performExponentialBackoff(retryNumber) {
-        return __awaiter(this, void 0, void 0, function* () {
-            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-            return new Promise(resolve => setTimeout(() => resolve(), ms));
-        });
-    }
-    _processResponse(res, options) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                const statusCode = res.message.statusCode || 0;
-                const response = {
-                    statusCode,
-                    result: null,
-                    headers: {}
-                };
-                // not found leads to null obj returned
-                if (statusCode === HttpCodes.NotFound) {
-                    resolve(response);
-                }
-                // get the result from the body
-                function dateTimeDeserializer(key, value) {
-                    if (typeof value === 'string') {
-                        const a = new Date(value);
-                        if (!isNaN(a.valueOf())) {
-                            return a;
-                        }
-                    }
-                    return value;
-                }
-                let obj;
-                let contents;
-                try {
-                    contents = yield res.readBody();
-                    if (contents && contents.length > 0) {
-                        if (options && options.deserializeDates) {
-                            obj = JSON.parse(contents, dateTimeDeserializer);
-                        }
-                        else {
-                            obj = JSON.parse(contents);
-                        }
-                        response.result = obj;
-                    }
-                    response.headers = res.message.headers;
-                }
-                catch (err) {
-                    // Invalid resource (contents not json);  leaving result obj null
-                }
-                // note that 3xx redirects are handled by the http layer.
-                if (statusCode > 299) {
-                    let msg;
-                    // if exception/error in body, attempt to get better error
-                    if (obj && obj.message) {
-                        msg = obj.message;
-                    }
-                    else if (contents && contents.length > 0) {
-                        // it may be the case that the exception is in the body message as string
-                        msg = contents;
-                    }
-                    else {
-                        msg = `Failed request: (${statusCode})`;
-                    }
-                    const err = new HttpClientError(msg, statusCode);
-                    err.result = response.result;
-                    reject(err);
-                }
-                else {
-                    resolve(response);
-                }
-            }));
-        });
+    finally {
+        onRunning();
     }
 }
-const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
+/**
+ * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
+ * filled while this process is busy reading the report, and the two are meant to overlap. The
+ * file is parsed as it grows (`parseAsWritten`).
+ */
+async function addedLines(repo, from, to, onRunning) {
+    // Made and removed synchronously: a thread-pool round trip each way sat between the checks and
+    // git diff, and between git diff and the results.
+    const dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-gate-diff-'));
+    try {
+        const output = (0,external_node_path_namespaceObject.join)(dir, 'diff');
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', 
+        // A rename limit far above git's default of 1000: past the limit git silently treats renames
+        // as new files, which would make every finding in them net-new. Deleted files are read
+        // too: their removed lines are code that may have moved elsewhere.
+        ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACDMRT', `--output=${output}`, from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        const exited = new Promise((resolve, reject) => {
+            child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
+            child.on('close', (c) => resolve(c ?? 1));
+        });
+        onRunning();
+        const parser = new DiffParser();
+        const code = await parseAsWritten(output, exited, parser);
+        if (code !== 0)
+            throw new GateError(`git diff failed: ${stderr.trim()}`);
+        if (/rename detection was skipped/i.test(stderr)) {
+            throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
+        }
+        parser.end();
+        return { files: parser.files, moved: parser.moved };
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+    }
+}
+/** How often git diff's output is looked at while git runs and this process waits. */
+const POLL_MS = 2;
+/**
+ * Parses git diff's output file as git writes it, whenever this process waits (the caller reads
+ * the report meanwhile, then waits for the diff), and the rest once git has exited: the parse is
+ * then mostly done by the time git ends, instead of starting only then. Resolves to git's exit
+ * code; on a failure, what was parsed is the caller's to drop.
+ */
+async function parseAsWritten(path, exited, parser) {
+    let code;
+    exited.then((c) => (code = c), () => { });
+    const chunk = Buffer.allocUnsafe(1 << 16);
+    let fd;
+    let position = 0;
+    try {
+        for (;;) {
+            // Read after git has exited, this pass sees all it wrote.
+            const ended = code !== undefined;
+            if (fd === undefined) {
+                try {
+                    fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+                }
+                catch (err) {
+                    // Not made yet: git opens it once it starts.
+                    if (err.code !== 'ENOENT')
+                        throw err;
+                }
+            }
+            if (fd !== undefined) {
+                for (let read; (read = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, position)) > 0; position += read)
+                    parser.push(chunk.subarray(0, read));
+            }
+            if (ended)
+                return code;
+            await Promise.race([exited, (0,promises_namespaceObject.setTimeout)(POLL_MS)]);
+        }
+    }
+    finally {
+        if (fd !== undefined)
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+const NEWLINE = 0x0a;
+const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
+function startsWith(buf, start, end, prefix) {
+    if (end - start < prefix.length)
+        return false;
+    for (let i = 0; i < prefix.length; i++)
+        if (buf[start + i] !== prefix.charCodeAt(i))
+            return false;
+    return true;
+}
+/**
+ * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
+ * The added and removed lines' text (most of the output) never becomes strings: each line is
+ * hashed after whitespace normalisation (see `LineHasher`), removed lines into one list, added
+ * lines beside their line number, so that `end()` can tell which added lines only moved.
+ */
+class DiffParser {
+    files = new Map();
+    /** Filled by `end()`: head path → added lines whose text was removed somewhere in the diff. */
+    moved = new Map();
+    current;
+    newFile = false;
+    /** Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line. */
+    inHeader = false;
+    /** The start of a line that a chunk cut, when it may matter. */
+    partial;
+    /** A hunk line that a chunk cut: its hash goes on in the next chunk. */
+    open = false;
+    hasher = new LineHasher();
+    /** The kind of hunk line being hashed: 0x2b "+", 0x2d "-", else nothing to record. */
+    kind = 0;
+    /** The head line number the next added line of this hunk will have. */
+    nextLine = 0;
+    /** Normalised hashes of every meaningful removed line, from every file (deleted ones too). */
+    removed = new NumberList();
+    /** Head paths of the diff, in order; `pending` refers to them by index. */
+    paths = [];
+    /** The index in `paths` of the current file, -1 for a deleted one. */
+    path = -1;
+    /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one list, not one per file. */
+    pending = new NumberList();
+    push(chunk) {
+        let start = 0;
+        if (this.open || this.partial) {
+            const newline = chunk.indexOf(NEWLINE);
+            if (newline < 0) {
+                if (this.open)
+                    this.hasher.feed(chunk, 0, chunk.length);
+                else
+                    this.partial = Buffer.concat([this.partial, chunk]);
+                return;
+            }
+            if (this.open) {
+                this.hasher.feed(chunk, 0, newline);
+                this.endContent();
+            }
+            else {
+                const line = Buffer.concat([this.partial, chunk.subarray(0, newline)]);
+                this.partial = undefined;
+                this.line(line, 0, line.length);
+            }
+            start = newline + 1;
+        }
+        for (;;) {
+            const newline = chunk.indexOf(NEWLINE, start);
+            if (newline < 0)
+                break;
+            this.line(chunk, start, newline);
+            start = newline + 1;
+        }
+        if (start < chunk.length) {
+            if (this.isContent(chunk[start])) {
+                this.beginContent(chunk, start, chunk.length);
+                this.open = true;
+            }
+            else {
+                this.partial = Buffer.from(chunk.subarray(start));
+            }
+        }
+    }
+    end() {
+        if (this.open)
+            this.endContent();
+        if (this.partial)
+            this.line(this.partial, 0, this.partial.length);
+        this.partial = undefined;
+        const { pending } = this;
+        const removed = this.removed.sorted();
+        for (let i = 0; i < pending.length; i += 3) {
+            if (!removed.includes(pending.at(i + 2)))
+                continue;
+            const path = this.paths[pending.at(i)];
+            let moved = this.moved.get(path);
+            if (!moved)
+                this.moved.set(path, (moved = new Set()));
+            moved.add(pending.at(i + 1));
+        }
+        this.pending = new NumberList();
+        this.paths.length = 0;
+        this.removed = new NumberList();
+    }
+    /** A hunk's added or removed line, or git's "\ No newline" marker. */
+    isContent(first) {
+        return !this.inHeader && first !== 0x40 /* @ */ && first !== 0x64 /* d */;
+    }
+    beginContent(buf, start, end) {
+        this.kind = buf[start];
+        this.hasher.reset();
+        if (this.kind === 0x2b || this.kind === 0x2d)
+            this.hasher.feed(buf, start + 1, end);
+    }
+    endContent() {
+        this.open = false;
+        if (this.kind === 0x2d) {
+            if (this.hasher.meaningful)
+                this.removed.push(this.hasher.digest());
+        }
+        else if (this.kind === 0x2b) {
+            const line = this.nextLine++;
+            if (this.hasher.meaningful && this.path >= 0) {
+                this.pending.push(this.path);
+                this.pending.push(line);
+                this.pending.push(this.hasher.digest());
+            }
+        }
+    }
+    line(buf, start, end) {
+        if (startsWith(buf, start, end, 'diff --git ')) {
+            this.current = undefined;
+            this.path = -1;
+            this.newFile = false;
+            this.inHeader = true;
+        }
+        else if (this.isContent(buf[start])) {
+            this.beginContent(buf, start, end);
+            this.endContent();
+        }
+        else if (startsWith(buf, start, end, 'new file mode')) {
+            if (this.inHeader)
+                this.newFile = true;
+        }
+        else if (startsWith(buf, start, end, '+++ ')) {
+            if (!this.inHeader)
+                return;
+            // git ends the name with a tab when it holds a space; a real tab in a name is quoted.
+            const target = buf.toString('utf8', start + 4, buf[end - 1] === 0x09 ? end - 1 : end);
+            if (target === '/dev/null')
+                return;
+            const path = unquotePath(target).replace(/^b\//, '');
+            if (this.newFile) {
+                this.files.set(path, 'all');
+            }
+            else {
+                this.current = new Set();
+                this.files.set(path, this.current);
+            }
+            this.path = this.paths.push(path) - 1;
+        }
+        else if (startsWith(buf, start, end, '@@')) {
+            this.inHeader = false;
+            const match = HUNK.exec(buf.toString('latin1', start, Math.min(end, start + 100)));
+            if (!match)
+                return;
+            const first = Number(match[1]);
+            const count = match[2] === undefined ? 1 : Number(match[2]);
+            this.nextLine = first;
+            if (!this.current)
+                return;
+            for (let n = first; n < first + count; n++)
+                this.current.add(n);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/megalinter-config.js
+
+
+
+/** MegaLinter's own default names, in its order (config.py), then the same names under `.github/`. */
+const ROOT_NAMES = ['.mega-linter.yml', '.megalinter.yml', '.mega-linter.yaml', '.megalinter.yaml'];
+const CANDIDATES = [...ROOT_NAMES, ...ROOT_NAMES.map((name) => `.github/${name}`)];
+class ConfigProblem extends Error {
+}
+/**
+ * A MegaLinter list setting: a YAML list, a comma-separated string, or a JSON array in a string
+ * (config.py's `get_list`). Only linter-key-shaped entries are kept.
+ */
+function keysFrom(value) {
+    let list = [];
+    if (Array.isArray(value))
+        list = value;
+    else if (typeof value === 'string' && value.trim().startsWith('[')) {
+        try {
+            const parsed = JSON.parse(value);
+            if (Array.isArray(parsed))
+                list = parsed;
+        }
+        catch {
+            list = value.split(',');
+        }
+    }
+    else if (typeof value === 'string')
+        list = value.split(',');
+    return list.map((k) => String(k).trim()).filter((k) => /^[A-Z0-9_]+$/.test(k));
+}
+const isUrl = (value) => /^https?:\/\//i.test(value);
+/** A URL without credentials or query, so a token in it never reaches the summary. */
+function shownUrl(value) {
+    try {
+        const url = new URL(value);
+        return `${url.origin}${url.pathname}`;
+    }
+    catch {
+        return 'a URL';
+    }
+}
+const isFile = (path) => (0,external_node_fs_namespaceObject.existsSync)(path) && (0,external_node_fs_namespaceObject.statSync)(path).isFile();
+/**
+ * The configuration file MegaLinter reads for this repository. `MEGALINTER_CONFIG` first, as
+ * config.py resolves it: a URL (never fetched here: a problem), a path that exists as given, else
+ * a path inside the workspace (MegaLinter's container roots are mapped to the repository). Without
+ * it, MegaLinter's default names at the root; then, as the gate's own fallback, the same names
+ * under `.github/` (MegaLinter reads those only through MEGALINTER_CONFIG, which is usually set on
+ * MegaLinter's step alone and so is not seen by the gate's).
+ */
+function configFile(env, repo) {
+    const named = env.MEGALINTER_CONFIG?.trim();
+    if (named) {
+        if (isUrl(named))
+            throw new ConfigProblem(`MEGALINTER_CONFIG is a URL (${shownUrl(named)}), which the gate does not fetch`);
+        const root = CONTAINER_ROOTS.find((r) => named.startsWith(r));
+        const candidates = (0,external_node_path_namespaceObject.isAbsolute)(named) ? [named, ...(root ? [(0,external_node_path_namespaceObject.join)(repo, named.slice(root.length))] : [])] : [(0,external_node_path_namespaceObject.join)(repo, named)];
+        const found = candidates.find(isFile);
+        if (!found)
+            throw new ConfigProblem(`MEGALINTER_CONFIG names ${named}, which is not a file of this checkout`);
+        return found;
+    }
+    return CANDIDATES.map((name) => (0,external_node_path_namespaceObject.join)(repo, name)).find(isFile);
+}
+/** Later values win; keys named in CONFIG_PROPERTIES_TO_APPEND join lists instead (config.py's merge_dicts). */
+function merge(into, from, append) {
+    for (const [key, value] of Object.entries(from)) {
+        const before = into[key];
+        into[key] = Array.isArray(before) && Array.isArray(value) && append.includes(key) ? [...before, ...value] : value;
+    }
+}
+/**
+ * A configuration with its local `EXTENDS` applied: each extended file (a path in the workspace)
+ * first, in order, with its own `EXTENDS` applied the same way, then the file itself on top. A
+ * remote `EXTENDS` (a URL) is not fetched: a problem, since it may set the linters.
+ */
+function withExtends(config, repo, parse, seen) {
+    if (config.EXTENDS === undefined)
+        return config;
+    const items = Array.isArray(config.EXTENDS) ? config.EXTENDS.map(String) : String(config.EXTENDS).split(',');
+    const append = keysFrom(config.CONFIG_PROPERTIES_TO_APPEND);
+    const combined = {};
+    for (const item of items.map((i) => i.trim()).filter(Boolean)) {
+        if (isUrl(item))
+            throw new ConfigProblem(`EXTENDS names a URL (${shownUrl(item)}), which the gate does not fetch`);
+        const file = (0,external_node_path_namespaceObject.resolve)(repo, item);
+        if (seen.has(file))
+            throw new ConfigProblem(`EXTENDS of ${item} loops back to a file already read`);
+        merge(combined, withExtends(readConfig(file, repo, parse), repo, parse, new Set([...seen, file])), append);
+    }
+    merge(combined, config, append);
+    return combined;
+}
+function readConfig(file, repo, parse) {
+    const name = (0,external_node_path_namespaceObject.relative)(repo, file) || file;
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch (err) {
+        throw new ConfigProblem(`the MegaLinter configuration ${name} cannot be read (${err.code ?? 'unreadable'})`);
+    }
+    let value;
+    try {
+        value = parse(text);
+    }
+    catch {
+        // The parser's message quotes the text, which may hold a secret: only say where.
+        throw new ConfigProblem(`the MegaLinter configuration ${name} cannot be read (not valid YAML)`);
+    }
+    if (value === null || value === undefined)
+        return {};
+    if (typeof value !== 'object' || Array.isArray(value))
+        throw new ConfigProblem(`the MegaLinter configuration ${name} is not a mapping`);
+    return value;
+}
+/**
+ * The enabled linters and the SARIF reporter's list, as MegaLinter settles them: `--linters`
+ * (the gate's own option) first; else each setting from the environment, which wins over the
+ * file in MegaLinter too, else from the configuration file with its local EXTENDS. The YAML
+ * parser is loaded only when a file is read: it is most of the gate's code, and most runs never
+ * need it.
+ */
+async function megalinterSettings(option, env, repo) {
+    if (option !== undefined)
+        return { enabled: keysFrom(option), source: '--linters' };
+    const fromEnv = (key) => (env[key]?.trim() ? keysFrom(env[key]) : undefined);
+    const enabledEnv = fromEnv('ENABLE_LINTERS');
+    const sarifEnv = fromEnv('SARIF_REPORTER_LINTERS');
+    const envSettings = {
+        ...(enabledEnv ? { enabled: enabledEnv, source: 'ENABLE_LINTERS' } : {}),
+        ...(sarifEnv ? { sarifLinters: sarifEnv } : {}),
+    };
+    if (enabledEnv && sarifEnv)
+        return envSettings;
+    let file;
+    let config;
+    try {
+        file = configFile(env, repo);
+        if (!file)
+            return envSettings;
+        const { parse } = await __nccwpck_require__.e(/* import() | yaml */ 602).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
+        // As PyYAML reads it for MegaLinter: a repeated key takes the last value, `<<` merges.
+        const parseYaml = (text) => parse(text, { uniqueKeys: false, merge: true });
+        config = withExtends(readConfig(file, repo, parseYaml), repo, parseYaml, new Set([(0,external_node_path_namespaceObject.resolve)(file)]));
+    }
+    catch (err) {
+        if (!(err instanceof ConfigProblem))
+            throw err;
+        // What the environment says still holds; only the file's part is unknown.
+        return { ...envSettings, problem: err.message };
+    }
+    const source = (0,external_node_path_namespaceObject.relative)(repo, file).startsWith('..') ? file : (0,external_node_path_namespaceObject.relative)(repo, file);
+    const enabled = enabledEnv ?? (config.ENABLE_LINTERS !== undefined ? keysFrom(config.ENABLE_LINTERS) : undefined);
+    const sarifLinters = sarifEnv ?? (config.SARIF_REPORTER_LINTERS !== undefined ? keysFrom(config.SARIF_REPORTER_LINTERS) : undefined);
+    return {
+        ...(enabled ? { enabled, source: enabledEnv ? 'ENABLE_LINTERS' : source } : {}),
+        ...(sarifLinters ? { sarifLinters } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./build/actions/gate/upload-shape.js
+
+/**
+ * What code scanning accepts in one upload (GitHub's "SARIF support for code scanning"): more
+ * runs or results are refused whole ("rejecting SARIF, as there are more runs than allowed").
+ */
+const CODE_SCANNING_LIMITS = { runsPerFile: 20, resultsPerRun: 25_000 };
+/** The category given to the extra parts of a run that has none of its own. */
+const DEFAULT_CATEGORY = 'gatehouse-net-new';
+/**
+ * The identity code scanning gives a run: since July 2025 an upload whose runs share it is
+ * refused ("multiple SARIF runs with the same category"). codeql-action's upload-sarif builds it
+ * from these driver fields and `automationDetails.id`, before its `category` input is applied.
+ */
+function runKey(run) {
+    const d = run.tool.driver;
+    const automation = run.automationDetails?.id;
+    return JSON.stringify([d.name, d.fullName, d.version, d.semanticVersion, d.guid, automation]);
+}
+/** `automationDetails.id` for the n-th part (n ≥ 2) of a run: a category of its own. */
+function partCategory(run, n) {
+    const own = run.automationDetails?.id;
+    // The category is what precedes the last '/': ending the id with '/' makes all of it the category.
+    const base = typeof own === 'string' && own ? (own.endsWith('/') ? own : `${own}/`) : `${DEFAULT_CATEGORY}/`;
+    return `${base}part-${n}/`;
+}
+const rank = (part) => part.findings.reduce((worst, f) => Math.min(worst, SEVERITIES.indexOf(f.severity)), SEVERITIES.length);
+/**
+ * Decides the runs of the filtered SARIF so that code scanning takes it as it is:
+ * - a run without net-new results is left out (MegaLinter writes one run per linter, most of them
+ *   empty, often more than 20); when no run has any, the report's first run is kept, empty, because
+ *   an upload needs at least one run;
+ * - a run with more than 25,000 net-new results is cut into parts of at most 25,000;
+ * - a part whose run identity (`runKey`) is already taken gets a category of its own,
+ *   `<its automationDetails.id, else gatehouse-net-new>/part-<n>/`;
+ * - past 20 parts, those holding the worst findings are kept (severity, then report order) and
+ *   the others' results are counted as left out: the gate's answer and the summary still hold them.
+ */
+function shapeForUpload(runs, netNew) {
+    const byRun = new Map();
+    for (const finding of netNew) {
+        const list = byRun.get(finding.runIndex);
+        if (list)
+            list.push(finding);
+        else
+            byRun.set(finding.runIndex, [finding]);
+    }
+    if (byRun.size === 0)
+        return { parts: runs.length > 0 ? [{ runIndex: 0, findings: [] }] : [], leftOut: 0 };
+    const seen = new Map();
+    const parts = [];
+    for (const [runIndex, findings] of [...byRun].sort((a, b) => a[0] - b[0])) {
+        const run = runs[runIndex];
+        const key = runKey(run);
+        for (let start = 0; start < findings.length; start += CODE_SCANNING_LIMITS.resultsPerRun) {
+            const n = (seen.get(key) ?? 0) + 1;
+            seen.set(key, n);
+            const slice = findings.slice(start, start + CODE_SCANNING_LIMITS.resultsPerRun);
+            parts.push({ runIndex, findings: slice, ...(n > 1 ? { automationId: partCategory(run, n) } : {}) });
+        }
+    }
+    if (parts.length <= CODE_SCANNING_LIMITS.runsPerFile)
+        return { parts, leftOut: 0 };
+    const kept = new Set(parts
+        .map((part, order) => ({ part, order, rank: rank(part) }))
+        .sort((a, b) => a.rank - b.rank || a.order - b.order)
+        .slice(0, CODE_SCANNING_LIMITS.runsPerFile)
+        .map((p) => p.part));
+    const leftOut = parts.filter((p) => !kept.has(p)).reduce((n, p) => n + p.findings.length, 0);
+    return { parts: parts.filter((p) => kept.has(p)), leftOut };
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/report.js
+
+
+
+
+
+const COUNTS_SCHEMA_VERSION = 1;
+const zeroSeverities = () => Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
+function countsOf(classification, extra) {
+    const bySeverity = zeroSeverities();
+    for (const finding of classification?.netNew ?? [])
+        bySeverity[finding.severity]++;
+    return {
+        schema_version: COUNTS_SCHEMA_VERSION,
+        exit_code: extra.exit_code,
+        fail_on: extra.fail_on,
+        total_count: classification?.total ?? 0,
+        net_new_count: classification?.netNew.length ?? 0,
+        pre_existing_count: classification?.preExisting ?? 0,
+        suppressed_count: classification?.suppressed ?? 0,
+        sops_ignored_count: classification?.sopsIgnored ?? 0,
+        no_location_count: classification?.noLocation ?? 0,
+        unmapped_count: classification?.unmapped ?? 0,
+        moved_count: classification?.moved ?? 0,
+        unattributed_count: classification?.unattributed ?? 0,
+        blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
+        net_new_by_severity: bySeverity,
+        linters_skipped: extra.linters_skipped,
+        linters_missing: extra.linters_missing,
+        ...(extra.linters_source ? { linters_source: extra.linters_source } : {}),
+        failed_invocations: extra.failed_invocations,
+        stale_report: extra.stale_report,
+        warnings: extra.warnings,
+        filtered_left_out_count: extra.filtered_left_out_count ?? 0,
+        ...(extra.base ? { base: extra.base } : {}),
+        ...(extra.head ? { head: extra.head } : {}),
+        ...(extra.merge_base ? { merge_base: extra.merge_base } : {}),
+        ...(extra.error ? { error: extra.error } : {}),
+    };
+}
+const EMPTY_SARIF = { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
+/** An object's JSON without its closing brace, ready for one more member. */
+function openObject(value) {
+    const json = JSON.stringify(value);
+    return json === '{}' ? '{' : `${json.slice(0, -1)},`;
+}
+/**
+ * The net-new-only SARIF, shaped so code scanning takes it as it is (`shapeForUpload`): each kept
+ * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
+ * to the net-new ones, each read again from the report and marked `baselineState: "new"`. Written
+ * piece by piece to a temporary file, then renamed into place: the results are never all in
+ * memory, and a reader never sees half a file. Without a classification (no answer) the file is a
+ * valid SARIF log with no runs, which code scanning refuses: the README's workflow skips the
+ * upload on exit 2.
+ */
+async function writeFilteredSarif(path, report, classification) {
+    await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    const fd = (0,external_node_fs_namespaceObject.openSync)(temporary, 'w');
+    let written = { leftOut: 0 };
+    try {
+        const out = new BufferedWriter(fd);
+        if (!report || !classification) {
+            out.write(JSON.stringify(EMPTY_SARIF));
+        }
+        else {
+            const { runs, ...top } = report.log;
+            const { parts, leftOut } = shapeForUpload(runs, classification.netNew);
+            written = { leftOut };
+            out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
+            // The ranges are handed over one at a time, not gathered into an array first.
+            const results = report.readAgain(sourcesOf(parts))[Symbol.iterator]();
+            try {
+                parts.forEach((part, i) => {
+                    // A `results` that was not an array is still in the run; the filtered one replaces it.
+                    const { results: _replaced, ...rest } = runs[part.runIndex];
+                    const run = part.automationId ? { ...rest, automationDetails: { ...rest.automationDetails, id: part.automationId } } : rest;
+                    out.write(`${i > 0 ? ',' : ''}${openObject(run)}"results":[`);
+                    part.findings.forEach((_, j) => {
+                        const result = results.next().value;
+                        // Marked in place (the result was parsed for this write alone): a spread copy of each
+                        // one left V8 with survivors enough to double its young generation.
+                        result.baselineState = 'new';
+                        out.write(`${j > 0 ? ',' : ''}${JSON.stringify(result)}`);
+                    });
+                    out.write(']}');
+                });
+            }
+            finally {
+                results.return?.();
+            }
+            out.write(']}');
+        }
+        out.write('\n');
+        out.flush();
+    }
+    catch (err) {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_namespaceObject.rmSync)(temporary, { force: true });
+        throw err;
+    }
+    (0,external_node_fs_namespaceObject.closeSync)(fd);
+    (0,external_node_fs_namespaceObject.renameSync)(temporary, path);
+    return written;
+}
+function* sourcesOf(parts) {
+    for (const part of parts)
+        for (const finding of part.findings)
+            yield finding.source;
+}
+/**
+ * Collects small writes into large ones, as bytes: held strings would live through the garbage
+ * collector's young-generation passes (each survivor counts towards growing it), bytes in a
+ * buffer are outside the heap.
+ */
+class BufferedWriter {
+    fd;
+    buffer = Buffer.allocUnsafe(1 << 16);
+    used = 0;
+    constructor(fd) {
+        this.fd = fd;
+    }
+    write(text) {
+        // A UTF-8 character is at most 3 bytes per UTF-16 code unit.
+        if (this.used + text.length * 3 > this.buffer.length) {
+            this.flush();
+            if (text.length * 3 > this.buffer.length) {
+                (0,external_node_fs_namespaceObject.writeSync)(this.fd, text);
+                return;
+            }
+        }
+        this.used += this.buffer.write(text, this.used);
+    }
+    flush() {
+        if (this.used === 0)
+            return;
+        (0,external_node_fs_namespaceObject.writeSync)(this.fd, this.buffer, 0, this.used);
+        this.used = 0;
+    }
+}
+async function writeJson(path, value) {
+    await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    await (0,external_node_fs_promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/json-reader.js
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+/** Malformed JSON. The message gives a byte offset, never the text: a report may hold secrets. */
+class JsonSyntaxError extends Error {
+}
+/**
+ * Reads one JSON text from an open file, front to back, through a small buffer, so a large report
+ * is never held whole. The caller walks the structure it cares about (`members`, `elements`) and
+ * takes each value with `readValue` (cut out of the bytes and given to the native JSON.parse) or
+ * steps over it with `skipValue`. Only the largest single value has to fit in the buffer.
+ */
+class JsonReader {
+    fd;
+    buffer;
+    /** `buffer` cut to the filled bytes, so native searches never look at stale ones. */
+    view;
+    /** Next unread byte in `buffer`. */
+    pos = 0;
+    /** File offset of `buffer[0]`. */
+    base;
+    done = false;
+    limit;
+    chunkBytes;
+    constructor(fd, options = {}) {
+        this.fd = fd;
+        this.chunkBytes = options.chunkBytes ?? 1 << 16;
+        this.buffer = Buffer.allocUnsafe(this.chunkBytes);
+        this.view = this.buffer.subarray(0, 0);
+        this.base = options.start ?? 0;
+        this.limit = options.end ?? Infinity;
+    }
+    /** File offset of the next unread byte. */
+    get offset() {
+        return this.base + this.pos;
+    }
+    /** Steps over a UTF-8 byte-order mark, which some Windows tools write before the JSON. */
+    skipByteOrderMark() {
+        while (this.view.length - this.pos < 3 && this.more())
+            ;
+        if (this.view[this.pos] === 0xef && this.view[this.pos + 1] === 0xbb && this.view[this.pos + 2] === 0xbf)
+            this.pos += 3;
+    }
+    /** The next byte that is not white space, left unread; -1 at the end. */
+    peek() {
+        for (;;) {
+            const view = this.view;
+            while (this.pos < view.length) {
+                const c = view[this.pos];
+                if (!isSpace(c))
+                    return c;
+                this.pos++;
+            }
+            if (!this.more())
+                return -1;
+        }
+    }
+    /** Fails unless only white space is left. */
+    expectEnd() {
+        if (this.peek() !== -1)
+            throw this.error('unexpected data after the JSON value');
+    }
+    /** The members of the object that comes next: yields each key; the caller must take its value. */
+    *members() {
+        this.expect(OPEN_BRACE, "'{'");
+        if (this.peek() === CLOSE_BRACE) {
+            this.pos++;
+            return;
+        }
+        for (;;) {
+            if (this.peek() !== QUOTE)
+                throw this.error('expected a property name');
+            const key = this.readValue();
+            this.expect(COLON, "':'");
+            yield key;
+            if (this.separator(CLOSE_BRACE, "',' or '}'"))
+                return;
+        }
+    }
+    /** The elements of the array that comes next: yields before each; the caller must take it. */
+    *elements() {
+        this.expect(OPEN_BRACKET, "'['");
+        if (this.peek() === CLOSE_BRACKET) {
+            this.pos++;
+            return;
+        }
+        for (;;) {
+            yield;
+            if (this.separator(CLOSE_BRACKET, "',' or ']'"))
+                return;
+        }
+    }
+    /**
+     * Steps over the array that comes next, calling `onElement` with the file offset of each
+     * element's first byte: `elements()` and `skipValue()` in one loop, without a generator step per
+     * element (the first pass's overhead on a report's results).
+     */
+    skipArray(onElement) {
+        this.expect(OPEN_BRACKET, "'['");
+        if (this.peek() === CLOSE_BRACKET) {
+            this.pos++;
+            return;
+        }
+        do {
+            this.peek();
+            onElement(this.base + this.pos);
+            this.nextValue();
+        } while (!this.separator(CLOSE_BRACKET, "',' or ']'"));
+    }
+    /** Parses the next value. */
+    readValue() {
+        const [start, end] = this.nextValue();
+        try {
+            return JSON.parse(this.view.toString('utf8', start, end));
+        }
+        catch {
+            // JSON.parse's own message quotes the text; only the offset is kept.
+            throw this.error('invalid JSON value', start);
+        }
+    }
+    /** Steps over the next value without parsing it (its brackets and strings are still matched). */
+    skipValue() {
+        this.nextValue();
+    }
+    /** The bounds of the next value in `view`, after which reading resumes. */
+    nextValue() {
+        if (this.peek() === -1)
+            throw this.error('unexpected end of the JSON text');
+        for (;;) {
+            const end = this.valueEnd(this.pos);
+            if (end >= 0) {
+                const start = this.pos;
+                this.pos = end;
+                return [start, end];
+            }
+            if (!this.more())
+                throw this.error('unexpected end of the JSON text');
+        }
+    }
+    expect(byte, what) {
+        if (this.peek() !== byte)
+            throw this.error(`expected ${what}`);
+        this.pos++;
+    }
+    /** After a member or element: true at the closing byte, false after a comma. */
+    separator(close, what) {
+        const c = this.peek();
+        this.pos++;
+        if (c === COMMA)
+            return false;
+        if (c === close)
+            return true;
+        this.pos--;
+        throw this.error(`expected ${what}`);
+    }
+    /** Where the value starting at `from` ends, or -1 when more bytes are needed to know. */
+    valueEnd(from) {
+        const view = this.view;
+        const first = view[from];
+        if (first === QUOTE)
+            return this.stringEnd(from);
+        if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+            // A number or literal runs to the next delimiter; JSON.parse judges the bytes.
+            for (let i = from; i < view.length; i++) {
+                const c = view[i];
+                if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === COLON || isSpace(c))
+                    return i;
+            }
+            return this.done ? view.length : -1;
+        }
+        let depth = 0;
+        for (let i = from; i < view.length;) {
+            const c = view[i];
+            if (c === QUOTE) {
+                i = this.stringEnd(i);
+                if (i < 0)
+                    return -1;
+                continue;
+            }
+            if (c === OPEN_BRACE || c === OPEN_BRACKET)
+                depth++;
+            else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0)
+                return i + 1;
+            i++;
+        }
+        return -1;
+    }
+    /** The offset after the string opening at `from`, found with the native byte search. */
+    stringEnd(from) {
+        const view = this.view;
+        for (let q = from + 1;; q++) {
+            q = view.indexOf(QUOTE, q);
+            if (q < 0)
+                return -1;
+            let escapes = 0;
+            while (view[q - 1 - escapes] === BACKSLASH)
+                escapes++;
+            if (escapes % 2 === 0)
+                return q + 1;
+        }
+    }
+    /**
+     * Reads more bytes, keeping the unread ones. The buffer grows so that its free room is never
+     * smaller than what it holds: a value longer than a chunk is rescanned at most about twice.
+     */
+    more() {
+        if (this.done)
+            return false;
+        const kept = this.view.length - this.pos;
+        if (this.pos > 0) {
+            this.buffer.copy(this.buffer, 0, this.pos, this.view.length);
+            this.base += this.pos;
+            this.pos = 0;
+        }
+        if (this.buffer.length - kept < Math.max(this.chunkBytes, kept)) {
+            const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, kept * 2 + this.chunkBytes));
+            this.buffer.copy(larger, 0, 0, kept);
+            this.buffer = larger;
+        }
+        const room = Math.min(this.buffer.length - kept, this.limit - (this.base + kept));
+        const read = room > 0 ? (0,external_node_fs_namespaceObject.readSync)(this.fd, this.buffer, kept, room, this.base + kept) : 0;
+        this.view = this.buffer.subarray(0, kept + read);
+        if (read === 0)
+            this.done = true;
+        return read > 0;
+    }
+    error(message, at = this.pos) {
+        return new JsonSyntaxError(`${message} at byte ${this.base + at}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/json-elements.js
+
+
+/** Elements parsed by one JSON.parse call: fewer calls, and few results alive at once. */
+const BATCH = 16;
+/**
+ * The elements of a JSON array read again from the file once their starts are known: each one's
+ * bytes run from its start to the comma before the next start (or to the array's `]`, the last
+ * byte before `arrayEnd`), white space trimmed. No byte is scanned in JavaScript, which is most of
+ * what reading element by element costs beside JSON.parse. Consecutive elements in the buffer
+ * are parsed together, as the array they are part of (`[` + their bytes, separators included, +
+ * `]`): the bytes between them are only commas and white space, so that array holds exactly
+ * these values when each element is valid JSON; when the batch is refused, its elements are
+ * parsed one by one and the first invalid one is reported. The bytes come through one buffer,
+ * refilled from the element being read, so only the largest element has to fit in it. A file
+ * that no longer has a comma (or the `]`) where the first pass saw one has changed since: refused.
+ */
+function* readElements(fd, starts, arrayEnd, chunkBytes = 1 << 16) {
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    /** File offset of `buffer[0]`, and how many bytes from there are filled. */
+    let base = 0;
+    let filled = 0;
+    /** Where each element of the batch ends, relative to `buffer`. */
+    const ends = [];
+    for (let i = 0; i < starts.length;) {
+        let count = 0;
+        for (let k = i; k < starts.length && count < BATCH; k++, count++) {
+            const start = starts.at(k);
+            // The separator: a comma before the next element, or the array's closing bracket.
+            const last = k + 1 === starts.length;
+            const boundary = last ? arrayEnd - 1 : starts.at(k + 1);
+            const need = boundary + (last ? 1 : 0);
+            if (start < base || need > base + filled) {
+                if (count > 0)
+                    break;
+                if (need - start > buffer.length)
+                    buffer = Buffer.allocUnsafe(Math.max(need - start, buffer.length * 2));
+                base = start;
+                filled = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, start);
+                if (filled < need - start)
+                    throw new JsonSyntaxError(`the report ended at byte ${start + filled} while it was read again`);
+            }
+            let end = boundary - base;
+            if (last) {
+                if (buffer[end] !== 0x5d)
+                    throw changed(boundary);
+            }
+            else {
+                while (isSpace(buffer[end - 1]))
+                    end--;
+                if (buffer[end - 1] !== 0x2c)
+                    throw changed(base + end - 1);
+                end--;
+            }
+            while (end > start - base && isSpace(buffer[end - 1]))
+                end--;
+            ends[count] = end;
+        }
+        let values;
+        if (count > 1) {
+            try {
+                const parsed = JSON.parse(`[${buffer.toString('utf8', starts.at(i) - base, ends[count - 1])}]`);
+                if (Array.isArray(parsed) && parsed.length === count)
+                    values = parsed;
+            }
+            catch {
+                // One of them is not valid JSON: found below.
+            }
+        }
+        for (let k = 0; k < count; k++, i++) {
+            const start = starts.at(i);
+            const end = ends[k];
+            let value;
+            if (values)
+                value = values[k];
+            else {
+                try {
+                    value = JSON.parse(buffer.toString('utf8', start - base, end));
+                }
+                catch {
+                    // JSON.parse's own message quotes the text; only the offset is kept.
+                    throw new JsonSyntaxError(`invalid JSON value at byte ${start}`);
+                }
+            }
+            yield { value, start, end: base + end };
+        }
+    }
+}
+function changed(at) {
+    return new JsonSyntaxError(`the report changed at byte ${at} since it was first read`);
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/sarif.js
+
+
+
+
+
+/** Sets a parsed member as JSON.parse would: an own property, even one named `__proto__`. */
+function setMember(target, key, value) {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+function readError(path, err) {
+    if (err instanceof JsonSyntaxError)
+        return new GateError(`${path} is not JSON, so not a SARIF report (${err.message})`);
+    const code = err.code;
+    if (code)
+        return new GateError(`cannot read the SARIF report ${path}: ${code}`);
+    throw err;
+}
+function openReport(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    }
+    catch (err) {
+        throw readError(path, err);
+    }
+}
+/** One run, its `results` array stepped over and located instead of parsed. */
+function readRun(reader) {
+    if (reader.peek() !== 0x7b)
+        return { run: reader.readValue() };
+    const run = {};
+    let results;
+    for (const key of reader.members()) {
+        if (key === 'results' && reader.peek() === 0x5b) {
+            const start = reader.offset;
+            const starts = new NumberList();
+            reader.skipArray((offset) => starts.push(offset));
+            results = { start, end: reader.offset, starts };
+            // A later duplicate wins, as with JSON.parse.
+            delete run.results;
+        }
+        else {
+            if (key === 'results')
+                results = undefined;
+            setMember(run, key, reader.readValue());
+        }
+    }
+    return { run, ...(results ? { results } : {}) };
+}
+/**
+ * Opens a SARIF file: reads everything but the results, and checks that it is a SARIF log with a
+ * `runs` array whose runs each have a `tool.driver`. Anything else is a tool error (exit 2).
+ */
+function openSarif(path, options = {}) {
+    const fd = openReport(path);
+    let log;
+    const ranges = [];
+    try {
+        const reader = new JsonReader(fd, options);
+        reader.skipByteOrderMark();
+        if (reader.peek() === 0x7b) {
+            const top = {};
+            for (const key of reader.members()) {
+                if (key === 'runs' && reader.peek() === 0x5b) {
+                    const runs = [];
+                    ranges.length = 0;
+                    for (const _ of reader.elements()) {
+                        const { run, results } = readRun(reader);
+                        ranges[runs.length] = results;
+                        runs.push(run);
+                    }
+                    setMember(top, key, runs);
+                }
+                else {
+                    setMember(top, key, reader.readValue());
+                }
+            }
+            log = top;
+        }
+        else {
+            log = reader.readValue();
+        }
+        reader.expectEnd();
+    }
+    catch (err) {
+        throw readError(path, err);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    const runs = log?.runs;
+    if (!log || typeof log !== 'object' || !Array.isArray(runs))
+        throw new GateError(`${path} is not a SARIF 2.1.0 report (no "runs" array)`);
+    for (const run of runs) {
+        const driver = run?.tool?.driver;
+        if (!driver || typeof driver !== 'object')
+            throw new GateError(`${path} has a run without tool.driver`);
+    }
+    return {
+        log: log,
+        results: (runIndex) => readResults(path, ranges[runIndex], options.chunkBytes),
+        readAgain: (sources) => readAgain(path, sources),
+    };
+}
+function* readAgain(path, sources) {
+    const fd = openReport(path);
+    try {
+        // One buffer for all: the ranges are known exactly, so no scanning is needed.
+        let buffer = Buffer.allocUnsafe(1 << 16);
+        for (const { start, end } of sources) {
+            if (end - start > buffer.length)
+                buffer = Buffer.allocUnsafe(end - start);
+            let result;
+            try {
+                const read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, end - start, start);
+                if (read !== end - start)
+                    throw new JsonSyntaxError(`the report ended at byte ${start + read} while it was read again`);
+                result = JSON.parse(buffer.toString('utf8', 0, read));
+            }
+            catch (err) {
+                throw readError(path, err instanceof SyntaxError ? new JsonSyntaxError(`invalid JSON value at byte ${start}`) : err);
+            }
+            yield result;
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** A run's results, parsed from the starts the first pass noted (a few per JSON.parse call) and handed out one at a time. */
+function* readResults(path, results, chunkBytes) {
+    if (!results)
+        return;
+    const fd = openReport(path);
+    try {
+        const elements = readElements(fd, results.starts, results.end, chunkBytes);
+        for (;;) {
+            let next;
+            try {
+                const element = elements.next();
+                if (element.done)
+                    return;
+                const { value, start, end } = element.value;
+                next = { result: value, source: { start, end } };
+            }
+            catch (err) {
+                throw readError(path, err);
+            }
+            yield next;
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/stale-report.js
+
+
+
+const NO = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
+/** A git that cannot run says nothing about staleness (the diff reports it): a "no". */
+function ask(repo, args) {
+    return git(repo, args).catch(() => NO);
+}
+/** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
+function underAWorkTree(file) {
+    for (let dir = (0,external_node_path_namespaceObject.dirname)(file);; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
+            return true;
+        if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
+            return false;
+    }
+}
+/**
+ * Whether the report is a file committed at head rather than this run's output: the path lies in
+ * the repository, the head commit has it, git tracks it, and its bytes hash to the very blob that
+ * head's tree holds there (`git hash-object` against `git rev-parse <head>:<path>`). A linter that
+ * wrote nothing leaves such a file in place, and judging it would judge an earlier run. A report
+ * outside the repository, untracked, or changed since head is never stale. Returns the
+ * repository-relative path when stale.
+ *
+ * The top level and the head's files come from the checkout the gate reads anyway: a report that
+ * is not one of the head's files (the usual case, an untracked output) costs no git process.
+ */
+async function staleReport(sarif, head, pendingCheckout) {
+    let report;
+    try {
+        report = (0,external_node_fs_namespaceObject.realpathSync)(sarif);
+    }
+    catch {
+        return undefined;
+    }
+    if (!underAWorkTree(report))
+        return undefined;
+    let checkout;
+    let path;
+    try {
+        checkout = await pendingCheckout;
+        path = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_namespaceObject.realpathSync)(checkout.topLevel), report);
+    }
+    catch {
+        // A checkout git cannot read says nothing about staleness; the diff or the checkout reports it.
+        return undefined;
+    }
+    if (!path || path.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(path))
+        return undefined;
+    const inRepo = path.split(external_node_path_namespaceObject.sep).join('/');
+    if (!checkout.files.has(inRepo))
+        return undefined;
+    const root = checkout.topLevel;
+    // Tracked, not only present at head: a report removed from the index but left in the work tree
+    // is this run's to rewrite. `:(literal)` so a path with glob characters names only itself.
+    const [tracked, blob] = await Promise.all([
+        ask(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
+        ask(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
+    ]);
+    if (tracked.code !== 0 || blob.code !== 0)
+        return undefined;
+    const hashed = await ask(root, ['hash-object', '--', inRepo]);
+    return hashed.code === 0 && gitText(hashed) === gitText(blob) ? inRepo : undefined;
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/ci.js
+
+
+
+
+
+
+
+
+
+
+
+/** Runs whose tool says its invocation failed: a partial scan. */
+function failedInvocations(log) {
+    return log.runs
+        .filter((run) => run.invocations?.some((i) => i.executionSuccessful === false))
+        .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
+}
+/**
+ * When results name files but none of them is a file of the head, the report was made from
+ * another checkout (or another directory): nothing can be judged, so there is no answer.
+ */
+function pathsMismatch(c, topLevel) {
+    const mapped = c.netNew.length + c.preExisting + c.sopsIgnored;
+    if (c.unmapped === 0 || mapped > 0)
+        return undefined;
+    return (`the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
+        `of the head commit under ${topLevel} (for example ${c.unmappedExamples.join(', ')}); ` +
+        'run the gate on the checkout the report was made from, or point --repo at the directory it scanned');
+}
+function noAnswer(err) {
+    return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
+}
+/**
+ * MegaLinter's settings as read from `--repo`, else, when `--repo` is a directory inside the work
+ * tree and holds no configuration, from the top level (where MegaLinter usually runs).
+ */
+async function megalinterSettingsOf(options, env, pendingWorkTree) {
+    const settings = await megalinterSettings(options.linters, env, options.repo);
+    if (settings.source || settings.problem)
+        return settings;
+    const topLevel = await pendingWorkTree.then((w) => w.topLevel).catch(() => undefined);
+    return topLevel && (0,external_node_path_namespaceObject.resolve)(topLevel) !== (0,external_node_path_namespaceObject.resolve)(options.repo) ? megalinterSettings(options.linters, env, topLevel) : settings;
+}
+/**
+ * `gate ci`: classify the report's results against the pull request's diff, write the filtered
+ * SARIF and the counts, then choose the exit code (0 pass, 1 blocked, 2 no answer). The outputs
+ * are written in every case, before the exit code is decided.
+ */
+async function runCi(options, env) {
+    let report;
+    let diff;
+    let classification;
+    let skipped = [];
+    let missing = [];
+    let failed = [];
+    let lintersSource;
+    let stale;
+    const warnings = [];
+    let exitCode;
+    let message;
+    let error;
+    // git computes the diff in its own process while this one reads the report: the checks before
+    // it take a few git calls, then `git diff` runs alone. Report problems are still reported first.
+    let running;
+    const diffRunning = new Promise((resolve) => (running = resolve));
+    const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
+    pendingDiff.catch(() => { });
+    await diffRunning;
+    // The head's file list is read beside the diff, once git diff runs: starting a process takes
+    // this one's thread a few milliseconds, which would otherwise delay git diff. Its errors wait
+    // until the diff's are reported.
+    const pending = checkoutOf(options.repo, options.head);
+    pending.workTree.catch(() => { });
+    pending.checkout.catch(() => { });
+    const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
+    try {
+        report = openSarif(options.sarif);
+        const { log } = report;
+        if (log.runs.length === 0)
+            throw new GateError('the SARIF report has no runs: nothing was scanned');
+        const settings = await megalinterSettingsOf(options, env, pending.workTree);
+        lintersSource = settings.source;
+        if (settings.problem)
+            warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
+        skipped = skippedLinters(settings.enabled, megalinterMajor(log), settings.sarifLinters);
+        missing = missingLinters(log, options.sarif, settings.enabled, skipped);
+        failed = failedInvocations(log);
+        diff = await pendingDiff;
+        stale = await pendingStale;
+        const checkout = await pending.checkout;
+        classification = classify(report, diff, {
+            failOn: options.failOn,
+            checkout,
+            sops: new SopsDetector(checkout.topLevel),
+            skippedLinters: new Set(skipped.map((s) => s.linter)),
+            unattributed: options.unattributed,
+        });
+        const toolErrors = options.strict
+            ? [
+                ...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`),
+                ...missing.map((m) => `${m.linter} is enabled but has no run in the report`),
+                ...failed.map((f) => `${f} failed to run`),
+                ...(stale ? [`the report ${stale} is unchanged from the committed file at head (stale)`] : []),
+                ...(settings.problem && !settings.enabled ? [`the enabled linters are unknown (${settings.problem})`] : []),
+            ]
+            : [];
+        const blocking = classification.netNew.filter((f) => f.blocking).length;
+        if (toolErrors.length > 0) {
+            exitCode = EXIT_ERROR;
+            error = `--strict: ${toolErrors.join('; ')}`;
+            message = `no answer: ${error}`;
+        }
+        else if ((error = pathsMismatch(classification, checkout.topLevel))) {
+            exitCode = EXIT_ERROR;
+            message = `no answer: ${error}`;
+        }
+        else if (blocking > 0) {
+            exitCode = EXIT_BLOCKED;
+            message = `blocked by ${blocking} net-new finding${blocking === 1 ? '' : 's'} at or above ${options.failOn}`;
+        }
+        else {
+            exitCode = EXIT_OK;
+            message = `no blocking net-new findings (${classification.netNew.length} net-new, ${classification.preExisting} pre-existing)`;
+        }
+    }
+    catch (err) {
+        if (!(err instanceof GateError))
+            throw err;
+        ({ exitCode, error, message, classification } = noAnswer(err));
+        stale ??= await pendingStale;
+    }
+    if (stale)
+        warnings.push(`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`);
+    let leftOut = 0;
+    if (options.filteredOut) {
+        try {
+            ({ leftOut } = await writeFilteredSarif(options.filteredOut, report, classification));
+        }
+        catch (err) {
+            // Net-new results are read again from the report: one that changed since is no answer.
+            if (!(err instanceof GateError))
+                throw err;
+            ({ exitCode, error, message, classification } = noAnswer(err));
+            await writeFilteredSarif(options.filteredOut, undefined, undefined);
+        }
+    }
+    const counts = countsOf(classification, {
+        exit_code: exitCode,
+        fail_on: options.failOn,
+        linters_skipped: skipped,
+        linters_missing: missing,
+        failed_invocations: failed,
+        stale_report: stale !== undefined,
+        warnings,
+        ...(lintersSource ? { linters_source: lintersSource } : {}),
+        filtered_left_out_count: leftOut,
+        ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
+        ...(error ? { error } : {}),
+    });
+    if (options.countsJson)
+        await writeJson(options.countsJson, counts);
+    return { exitCode, counts, message, ...(classification && report ? { classification, report } : {}), ...(diff ? { diff } : {}) };
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/summary.js
+
+
+
+/** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
+function summary_link(env, head, path, line) {
+    const label = `${path}:${line ?? 1}`;
+    if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY || !head)
+        return `\`${cell(label)}\``;
+    const url = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/blob/${head}/${path.split('/').map(encodeURIComponent).join('/')}#L${line ?? 1}`;
+    return `[${cell(label)}](${url})`;
+}
+/** Unicode code points: what GitHub counts against a comment's 65,536 characters. */
+function codePoints(text) {
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        // A high surrogate followed by a low one is one code point.
+        if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+            const d = text.charCodeAt(i + 1);
+            if (d >= 0xdc00 && d <= 0xdfff)
+                i++;
+        }
+        n++;
+    }
+    return n;
+}
+/** The job summary: GitHub takes at most 1 MiB per step (UTF-8 bytes). */
+const SUMMARY_LIMIT = { maxRows: 1000, maxSize: 1024 * 1024, size: (text) => Buffer.byteLength(text, 'utf8') };
+/** At most `max` code points of `text`, never half a surrogate pair. */
+function cutCodePoints(text, max) {
+    let end = 0;
+    for (let n = 0; n < max && end < text.length; n++) {
+        const c = text.charCodeAt(end);
+        end += c >= 0xd800 && c <= 0xdbff && end + 1 < text.length ? 2 : 1;
+    }
+    return text.slice(0, end);
+}
+/**
+ * Sorts the net-new findings and reads the messages of the first `rows` again from the report.
+ * The summary, the comment and the annotations each show a prefix of the same ranking, so one
+ * ranking, for the most rows any of them shows, serves all three.
+ */
+function rankFindings(outcome, rows) {
+    // Array.prototype.sort is stable: equal severities stay in report order.
+    const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+    return { findings, messages: outcome.report ? messagesOf(outcome.report, findings.slice(0, rows)) : [] };
+}
+/**
+ * The job summary and the pull-request comment: findings by severity (worst first, then report
+ * order), warnings, missing and skipped linters, results not in the repository, counts. The table is cut to what `limit` allows, with a line saying how
+ * many rows were left out; everything else is always there. `ranked` must hold messages for at least
+ * `limit.maxRows` findings (by default it is made for this report alone).
+ */
+function gateReport(outcome, env, limit = SUMMARY_LIMIT, ranked = rankFindings(outcome, limit.maxRows)) {
+    const c = outcome.counts;
+    const cautions = c.warnings.length + c.linters_missing.length;
+    const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
+    const head = [`### Gatehouse gate: ${status}`, '', cell(outcome.message), ''];
+    const tail = [];
+    if (c.warnings.length > 0) {
+        tail.push('**Warnings**:', '');
+        for (const w of c.warnings)
+            tail.push(`- ${cell(inert(w))}`);
+        tail.push('');
+    }
+    if (c.linters_missing.length > 0) {
+        tail.push('**Linters missing** (enabled, but no run in the report, so no findings):', '');
+        for (const m of c.linters_missing)
+            tail.push(`- \`${m.linter}\`: ${cell(inert(m.reason))}`);
+        tail.push('');
+    }
+    if (c.linters_skipped.length > 0) {
+        tail.push('**Linters skipped** (no SARIF output, so no findings):', '');
+        for (const s of c.linters_skipped)
+            tail.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
+        tail.push('');
+    }
+    if (c.unmapped_count > 0) {
+        const examples = (outcome.classification?.unmappedExamples ?? []).map((p) => `\`${cell(inert(p))}\``).join(', ');
+        tail.push(`**Not in the repository**: ${c.unmapped_count} result${c.unmapped_count === 1 ? '' : 's'} name a file that the head commit does not have, so they were not judged${examples ? ` (for example ${examples})` : ''}.`, '');
+    }
+    if (c.unattributed_count > 0) {
+        const n = c.unattributed_count;
+        tail.push(`${n} finding${n === 1 ? '' : 's'} without a line in a changed file name${n === 1 ? 's' : ''} no package: net-new unless \`unattributed-dependency\` is \`pre-existing\`.`, '');
+    }
+    if (c.moved_count > 0)
+        tail.push(`${c.moved_count} finding${c.moved_count === 1 ? ' is' : 's are'} on lines that only moved (or changed indentation or line endings): pre-existing.`, '');
+    if (c.filtered_left_out_count > 0) {
+        tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
+    }
+    tail.push('| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Total | Fail on |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |', `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.total_count} | ${c.fail_on} |`, '');
+    const { findings, messages } = ranked;
+    const table = [];
+    if (findings.length > 0) {
+        const header = ['| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |'];
+        const leftOutLine = (n) => `… ${n} more row${n === 1 ? '' : 's'} left out of ${findings.length} (see the filtered SARIF).`;
+        // Lines are joined with '\n' and the text ends with one: each line costs its size plus one.
+        const cost = (lines) => lines.reduce((n, line) => n + limit.size(line) + 1, 0);
+        // The room for rows keeps space for the left-out line at its longest.
+        let room = limit.maxSize - cost(head) - cost(tail) - cost(header) - cost(['', leftOutLine(findings.length), '']);
+        const candidates = findings.slice(0, limit.maxRows);
+        const rows = [];
+        for (const [i, f] of candidates.entries()) {
+            const message = cutCodePoints(messages[i] ?? '', 200);
+            const row = `| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${summary_link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`;
+            room -= limit.size(row) + 1;
+            if (room < 0)
+                break;
+            rows.push(row);
+        }
+        table.push(...header, ...rows);
+        if (rows.length < findings.length)
+            table.push('', leftOutLine(findings.length - rows.length));
+        table.push('');
+    }
+    const text = [...head, ...table, ...tail].join('\n');
+    // The parts above are bounded by the room left for rows; only a huge message of the gate's own
+    // (head) or a huge list of skipped linters (tail) could still overflow: cut the text then.
+    return limit.size(`${text}\n`) <= limit.maxSize ? text : cutToSize(text, limit);
+}
+function cutToSize(text, limit) {
+    let low = 0;
+    let high = codePoints(text);
+    while (low < high) {
+        const mid = Math.ceil((low + high) / 2);
+        if (limit.size(`${cutCodePoints(text, mid)}\n`) <= limit.maxSize)
+            low = mid;
+        else
+            high = mid - 1;
+    }
+    return cutCodePoints(text, low);
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/pr-comment.js
+
+
+/** Marks the gate's own comment, so each run updates it instead of adding another. */
+const COMMENT_MARKER = '<!-- gatehouse-gate -->';
+/**
+ * GitHub refuses a comment body over 65,536 characters, counted as Unicode code points (an
+ * astral emoji is one); the marker and its newline are part of the body.
+ */
+const COMMENT_MAX_CHARACTERS = 65_536;
+/** How long the report in the comment may be, in code points, and how many table rows it shows. */
+const COMMENT_LIMIT = { maxRows: 100, maxSize: COMMENT_MAX_CHARACTERS - codePoints(`${COMMENT_MARKER}\n`), size: codePoints };
+function comments(text) {
+    try {
+        const value = JSON.parse(text);
+        return Array.isArray(value) ? value : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Creates or updates the gate's one comment on a pull request (GitHub REST, issue comments),
+ * following `Link` pagination to find an earlier one. Returns the comment's id. Each call is
+ * bounded (`pr-comment` in the bounds table); a call without an answer rejects.
+ */
+async function upsertComment(http, api, repository, pullNumber, token, body) {
+    const headers = { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', 'content-type': 'application/json' };
+    const text = JSON.stringify({ body: `${COMMENT_MARKER}\n${body}` });
+    // GitHub answers a renamed repository's API calls with a redirect to its new address.
+    const send = (url, init = {}) => http.call('pr-comment', url, { ...init, headers, redirect: 'follow' });
+    let url = `${api}/repos/${repository}/issues/${pullNumber}/comments?per_page=100`;
+    while (url) {
+        const page = await send(url);
+        const listed = comments(page.text);
+        if (page.status !== 200 || !listed)
+            throw new Error(`listing comments answered HTTP ${page.status}`);
+        const mine = listed.find((c) => c.body?.startsWith(COMMENT_MARKER));
+        if (mine) {
+            const updated = await send(`${api}/repos/${repository}/issues/comments/${mine.id}`, { method: 'PATCH', body: text });
+            if (updated.status !== 200)
+                throw new Error(`updating the comment answered HTTP ${updated.status}`);
+            return mine.id;
+        }
+        url = nextLink(page.headers.get('link'));
+    }
+    const created = await send(`${api}/repos/${repository}/issues/${pullNumber}/comments`, { method: 'POST', body: text });
+    const id = jsonObject(created.text)?.id;
+    if (created.status !== 201 || typeof id !== 'number')
+        throw new Error(`creating the comment answered HTTP ${created.status}`);
+    return id;
+}
+function nextLink(header) {
+    return /<([^>]+)>;\s*rel="next"/.exec(header ?? '')?.[1];
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/run.js
+
+
+
+
+
+
+
+
+
+/** The action's inputs as `gate ci` arguments, so both share one parser and one set of defaults. */
+function argv(core, env) {
+    const args = ['ci'];
+    const temp = env.RUNNER_TEMP || '.';
+    const value = (input, fallback) => optionalInput(core, input) ?? fallback;
+    for (const [input, flag, fallback] of [
+        ['sarif', '--sarif', undefined],
+        ['base', '--base', undefined],
+        ['head', '--head', undefined],
+        ['repo', '--repo', undefined],
+        ['fail-on', '--fail-on', undefined],
+        ['linters', '--linters', undefined],
+        ['unattributed-dependency', '--unattributed-dependency', undefined],
+        ['filtered-out', '--filtered-out', (0,external_node_path_namespaceObject.join)(temp, 'gatehouse-gate', 'filtered.sarif')],
+        ['counts-json', '--counts-json', (0,external_node_path_namespaceObject.join)(temp, 'gatehouse-gate', 'counts.json')],
+    ]) {
+        const v = value(input, fallback);
+        if (v !== undefined)
+            args.push(flag, v);
+    }
+    if (booleanInput(core, 'strict', false))
+        args.push('--strict');
+    return args;
+}
+function pullNumber(env) {
+    if (!env.GITHUB_EVENT_PATH || !/^pull_request/.test(env.GITHUB_EVENT_NAME ?? ''))
+        return undefined;
+    try {
+        const n = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8')).pull_request?.number;
+        return typeof n === 'number' ? n : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+async function comment(deps, report) {
+    const { core, env } = deps;
+    const token = optionalInput(core, 'token');
+    const number = pullNumber(env);
+    if (!token || number === undefined || !env.GITHUB_REPOSITORY)
+        return;
+    try {
+        const api = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+        await upsertComment(deps.http, api, env.GITHUB_REPOSITORY, number, token, report);
+    }
+    catch (err) {
+        // The comment is a convenience: the gate's answer is the step outcome.
+        core.warning(`gate: pull-request comment not written (${err instanceof Error ? err.message : String(err)})`);
+    }
+}
+/**
+ * GitHub shows at most 10 error annotations per step, and a failed step's own message is one of
+ * them: the 9 worst blocking findings (severity, then report order) get one each, and one notice
+ * says how many more the job summary lists.
+ */
+const MAX_FINDING_ANNOTATIONS = 9;
+function annotate(core, ranked) {
+    const blocking = ranked.findings.filter((f) => f.blocking).length;
+    // Blocking is a severity threshold, so the blocking findings lead the ranking; taking them by
+    // their index keeps each one's message.
+    const worst = [];
+    for (let i = 0; i < ranked.findings.length && worst.length < MAX_FINDING_ANNOTATIONS; i++)
+        if (ranked.findings[i].blocking)
+            worst.push(i);
+    for (const i of worst) {
+        const f = ranked.findings[i];
+        core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${ranked.messages[i] || 'finding'}`, {
+            title: `Net-new ${f.severity} finding`,
+            file: f.path,
+            ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
+        });
+    }
+    const more = blocking - worst.length;
+    if (more > 0)
+        core.notice(`${more} more blocking finding${more === 1 ? ' is' : 's are'} listed in the job summary (GitHub shows 10 error annotations per step)`, { title: 'More blocking findings' });
+}
+/**
+ * The gate action: `gate ci` with the inputs, then outputs, an annotation per blocking finding (the worst 9),
+ * the job summary, one pull-request comment updated in place, and a failed step on exit 1 or 2.
+ */
+async function runGate(deps) {
+    const { core, env } = deps;
+    let outcome;
+    try {
+        const command = parseCommand(argv(core, env), env, deps.cwd);
+        if (command.kind !== 'ci')
+            throw new GateError('unreachable: the action always runs gate ci');
+        core.setOutput('filtered-sarif', command.options.filteredOut ?? '');
+        outcome = await runCi(command.options, env);
+    }
+    catch (err) {
+        // A bad input is a question the gate cannot answer: exit 2, like a bad command-line option.
+        if (!(err instanceof GateError) && !(err instanceof InputError))
+            throw err;
+        core.setOutput('exit-code', '2');
+        core.setFailed(`no answer: ${err.message}`);
+        return undefined;
+    }
+    const c = outcome.counts;
+    core.setOutput('exit-code', String(outcome.exitCode));
+    core.setOutput('net-new-count', String(c.net_new_count));
+    core.setOutput('blocking-count', String(c.blocking_count));
+    core.setOutput('linters-skipped', JSON.stringify(c.linters_skipped.map((s) => s.linter)));
+    core.setOutput('linters-missing', JSON.stringify(c.linters_missing.map((m) => m.linter)));
+    core.setOutput('stale-report', String(c.stale_report));
+    for (const w of c.warnings)
+        core.warning(`gate: ${w}`);
+    // One ranking, its messages read once, for the annotations, the summary and the comment.
+    const ranked = rankFindings(outcome, Math.max(MAX_FINDING_ANNOTATIONS, SUMMARY_LIMIT.maxRows, COMMENT_LIMIT.maxRows));
+    annotate(core, ranked);
+    await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT, ranked));
+    await comment(deps, gateReport(outcome, env, COMMENT_LIMIT, ranked));
+    if (outcome.exitCode === EXIT_BLOCKED)
+        core.setFailed(`blocked by ${c.blocking_count} net-new finding${c.blocking_count === 1 ? '' : 's'}`);
+    else if (outcome.exitCode !== EXIT_OK)
+        core.setFailed(outcome.message);
+    else
+        core.info(`gate: ${outcome.message}`);
+    return outcome;
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/main.js
+
+
+
+/** The gate action as the runner runs it (index.ts calls this; `@github/local-action` imports it). */
+async function run() {
+    await runGate({ core: core_namespaceObject, env: process.env, cwd: process.env.GITHUB_WORKSPACE || process.cwd(), http: actionHttp({ userAgent: 'gatehouse-gate' }) });
+}
+
 
 /***/ })
 
@@ -35168,6 +35386,6 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(8293);
+/******/ var __webpack_exports__ = __nccwpck_require__(2930);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

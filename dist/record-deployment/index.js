@@ -28566,1052 +28566,26 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 2391:
+/***/ 9536:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9402);
-/* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6137);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7901);
 
-
-
-await (0,_run_js__WEBPACK_IMPORTED_MODULE_2__/* .run */ .e)({ core: _actions_core__WEBPACK_IMPORTED_MODULE_0__, env: process.env, http: (0,_shared_http_js__WEBPACK_IMPORTED_MODULE_1__/* .actionHttp */ .fm)({ userAgent: 'gatehouse-record-deployment' }) });
+await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 6137:
+/***/ 7901:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run)
-});
-
-// UNUSED EXPORTS: DEFAULT_AUDIENCE
-
-;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
-/**
- * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
- * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
- * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
- * silently does the opposite of what was written.
- */
-function yamlBoolean(text) {
-    switch (text.trim()) {
-        case 'true':
-        case 'True':
-        case 'TRUE':
-            return true;
-        case 'false':
-        case 'False':
-        case 'FALSE':
-            return false;
-        default:
-            return undefined;
-    }
-}
-/** How a refusal names the accepted words. */
-const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
-
-;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
-
-/** A problem with the step's own inputs or environment; the message says which input. */
-class InputError extends Error {
-    name = 'InputError';
-}
-/** The trimmed input, or undefined when empty. */
-function optionalInput(core, name) {
-    const value = core.getInput(name).trim();
-    return value === '' ? undefined : value;
-}
-function requiredInput(core, name) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        throw new InputError(`input "${name}" is required`);
-    return value;
-}
-function booleanInput(core, name, fallback) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        return fallback;
-    const parsed = yamlBoolean(value);
-    if (parsed === undefined)
-        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
-    return parsed;
-}
-/** A non-negative whole number, or undefined when empty. */
-function integerInput(core, name) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        return undefined;
-    if (!/^[0-9]{1,15}$/.test(value))
-        throw new InputError(`input "${name}" must be a whole number`);
-    return Number(value);
-}
-/** An http(s) base URL input, normalised to end with one slash so relative paths join under it. */
-function baseUrl(name, value) {
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new InputError(`input "${name}" must be an http(s) URL`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw new InputError(`input "${name}" must be an http(s) URL`);
-    if (!url.pathname.endsWith('/'))
-        url.pathname += '/';
-    return url;
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-// EXTERNAL MODULE: ./build/actions/shared/http.js + 2 modules
-var shared_http = __nccwpck_require__(965);
-;// CONCATENATED MODULE: ./build/actions/shared/oidc.js
-
-
-/** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
-class MissingIdTokenPermission extends Error {
-    name = 'MissingIdTokenPermission';
-    constructor() {
-        super("cannot request an OIDC token: give the job 'permissions: id-token: write'");
-    }
-}
-/** The runner's token endpoint failed (`reason` is the fail-soft vocabulary; `detail` says more). */
-class OidcUnavailable extends Error {
-    reason;
-    detail;
-    name = 'OidcUnavailable';
-    constructor(reason, detail) {
-        super(`${reason} (${detail})`);
-        this.reason = reason;
-        this.detail = detail;
-    }
-}
-/** One retry after this long when the endpoint did not answer or answered 5xx. */
-const RETRY_AFTER_MS = 1000;
-/**
- * Requests the job's OIDC token for `audience` from the runner (what `core.getIDToken` does, but
- * bounded: see `runner-oidc` in the bounds table) and masks it. The runner only sets
- * `ACTIONS_ID_TOKEN_REQUEST_URL`/`_TOKEN` when the job has `id-token: write`.
- */
-async function requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AFTER_MS) {
-    const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
-    const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
-    if (!requestUrl || !requestToken)
-        throw new MissingIdTokenPermission();
-    let url;
-    try {
-        url = new URL(requestUrl);
-    }
-    catch {
-        throw new OidcUnavailable('OIDC request failed', 'ACTIONS_ID_TOKEN_REQUEST_URL is not a URL');
-    }
-    url.searchParams.set('audience', audience);
-    for (let attempt = 1;; attempt++) {
-        let failure;
-        try {
-            const answer = await http.call('runner-oidc', url.href, { headers: { authorization: `Bearer ${requestToken}`, accept: 'application/json' } });
-            if (answer.status === 200) {
-                const value = (0,shared_http/* jsonObject */.o$)(answer.text)?.value;
-                if (typeof value !== 'string' || value.length === 0)
-                    throw new OidcUnavailable('OIDC token missing', 'the answer has no value');
-                core.setSecret(value);
-                return value;
-            }
-            failure = `HTTP ${answer.status}`;
-            if (answer.status < 500)
-                throw new OidcUnavailable('OIDC request failed', failure);
-        }
-        catch (err) {
-            if (!(err instanceof shared_http/* NoAnswer */.W_))
-                throw err;
-            failure = err.reason;
-        }
-        if (attempt >= 2)
-            throw new OidcUnavailable('OIDC request failed', failure);
-        await (0,promises_namespaceObject.setTimeout)(retryAfterMs);
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/is-network-error/index.js
-const objectToString = Object.prototype.toString;
-
-const isError = value => objectToString.call(value) === '[object Error]';
-
-const errorMessages = new Set([
-	'network error', // Chrome
-	'NetworkError when attempting to fetch resource.', // Firefox
-	'The Internet connection appears to be offline.', // Safari 16
-	'Network request failed', // `cross-fetch`
-	'fetch failed', // Undici (Node.js)
-	'terminated', // Undici (Node.js)
-	' A network error occurred.', // Bun (WebKit)
-	'Network connection lost', // Cloudflare Workers (fetch)
-]);
-
-function isNetworkError(error) {
-	const isValid = error
-		&& isError(error)
-		&& error.name === 'TypeError'
-		&& typeof error.message === 'string';
-
-	if (!isValid) {
-		return false;
-	}
-
-	const {message, stack} = error;
-
-	// Safari 17+ has generic message but no stack for network errors
-	if (message === 'Load failed' || (message.startsWith('Load failed (') && message.endsWith(')'))) {
-		return stack === undefined
-			// Sentry adds its own stack trace to the fetch error, so also check for that
-			|| '__sentry_captured__' in error;
-	}
-
-	// Deno network errors start with specific text
-	if (message.startsWith('error sending request for url')) {
-		return true;
-	}
-
-	// Chrome: exact "Failed to fetch" or with hostname: "Failed to fetch (example.com)"
-	if (message === 'Failed to fetch' || (message.startsWith('Failed to fetch (') && message.endsWith(')'))) {
-		return true;
-	}
-
-	// Standard network error messages
-	return errorMessages.has(message);
-}
-
-;// CONCATENATED MODULE: ./node_modules/p-retry/index.js
-
-
-function validateRetries(retries) {
-	if (typeof retries === 'number') {
-		if (retries < 0) {
-			throw new TypeError('Expected `retries` to be a non-negative number.');
-		}
-
-		if (Number.isNaN(retries)) {
-			throw new TypeError('Expected `retries` to be a valid number or Infinity, got NaN.');
-		}
-	} else if (retries !== undefined) {
-		throw new TypeError('Expected `retries` to be a number or Infinity.');
-	}
-}
-
-function validateNumberOption(name, value, {min = 0, allowInfinity = false} = {}) {
-	if (value === undefined) {
-		return;
-	}
-
-	if (typeof value !== 'number' || Number.isNaN(value)) {
-		throw new TypeError(`Expected \`${name}\` to be a number${allowInfinity ? ' or Infinity' : ''}.`);
-	}
-
-	if (!allowInfinity && !Number.isFinite(value)) {
-		throw new TypeError(`Expected \`${name}\` to be a finite number.`);
-	}
-
-	if (value < min) {
-		throw new TypeError(`Expected \`${name}\` to be \u2265 ${min}.`);
-	}
-}
-
-class AbortError extends Error {
-	constructor(message) {
-		super();
-
-		if (message instanceof Error) {
-			this.originalError = message;
-			({message} = message);
-		} else {
-			this.originalError = new Error(message);
-			this.originalError.stack = this.stack;
-		}
-
-		this.name = 'AbortError';
-		this.message = message;
-	}
-}
-
-function calculateDelay(retriesConsumed, options) {
-	const attempt = Math.max(1, retriesConsumed + 1);
-	const random = options.randomize ? (Math.random() + 1) : 1;
-
-	let timeout = Math.round(random * options.minTimeout * (options.factor ** (attempt - 1)));
-	timeout = Math.min(timeout, options.maxTimeout);
-
-	return timeout;
-}
-
-function calculateRemainingTime(start, max) {
-	if (!Number.isFinite(max)) {
-		return max;
-	}
-
-	return max - (performance.now() - start);
-}
-
-async function onAttemptFailure({error, attemptNumber, retriesConsumed, startTime, options}) {
-	const normalizedError = error instanceof Error
-		? error
-		: new TypeError(`Non-error was thrown: "${error}". You should only throw errors.`);
-
-	if (normalizedError instanceof AbortError) {
-		throw normalizedError.originalError;
-	}
-
-	const retriesLeft = Number.isFinite(options.retries)
-		? Math.max(0, options.retries - retriesConsumed)
-		: options.retries;
-
-	const maxRetryTime = options.maxRetryTime ?? Number.POSITIVE_INFINITY;
-
-	const context = Object.freeze({
-		error: normalizedError,
-		attemptNumber,
-		retriesLeft,
-		retriesConsumed,
-	});
-
-	await options.onFailedAttempt(context);
-
-	if (calculateRemainingTime(startTime, maxRetryTime) <= 0) {
-		throw normalizedError;
-	}
-
-	const consumeRetry = await options.shouldConsumeRetry(context);
-
-	const remainingTime = calculateRemainingTime(startTime, maxRetryTime);
-
-	if (remainingTime <= 0 || retriesLeft <= 0) {
-		throw normalizedError;
-	}
-
-	if (normalizedError instanceof TypeError && !isNetworkError(normalizedError)) {
-		if (consumeRetry) {
-			throw normalizedError;
-		}
-
-		options.signal?.throwIfAborted();
-		return false;
-	}
-
-	if (!await options.shouldRetry(context)) {
-		throw normalizedError;
-	}
-
-	if (!consumeRetry) {
-		options.signal?.throwIfAborted();
-		return false;
-	}
-
-	const delayTime = calculateDelay(retriesConsumed, options);
-	const finalDelay = Math.min(delayTime, remainingTime);
-
-	options.signal?.throwIfAborted();
-
-	if (finalDelay > 0) {
-		await new Promise((resolve, reject) => {
-			const onAbort = () => {
-				clearTimeout(timeoutToken);
-				options.signal?.removeEventListener('abort', onAbort);
-				reject(options.signal.reason);
-			};
-
-			const timeoutToken = setTimeout(() => {
-				options.signal?.removeEventListener('abort', onAbort);
-				resolve();
-			}, finalDelay);
-
-			if (options.unref) {
-				timeoutToken.unref?.();
-			}
-
-			options.signal?.addEventListener('abort', onAbort, {once: true});
-		});
-	}
-
-	options.signal?.throwIfAborted();
-
-	return true;
-}
-
-async function pRetry(input, options = {}) {
-	options = {...options};
-
-	validateRetries(options.retries);
-
-	if (Object.hasOwn(options, 'forever')) {
-		throw new Error('The `forever` option is no longer supported. For many use-cases, you can set `retries: Infinity` instead.');
-	}
-
-	options.retries ??= 10;
-	options.factor ??= 2;
-	options.minTimeout ??= 1000;
-	options.maxTimeout ??= Number.POSITIVE_INFINITY;
-	options.maxRetryTime ??= Number.POSITIVE_INFINITY;
-	options.randomize ??= false;
-	options.onFailedAttempt ??= () => {};
-	options.shouldRetry ??= () => true;
-	options.shouldConsumeRetry ??= () => true;
-
-	// Validate numeric options and normalize edge cases
-	validateNumberOption('factor', options.factor, {min: 0, allowInfinity: false});
-	validateNumberOption('minTimeout', options.minTimeout, {min: 0, allowInfinity: false});
-	validateNumberOption('maxTimeout', options.maxTimeout, {min: 0, allowInfinity: true});
-	validateNumberOption('maxRetryTime', options.maxRetryTime, {min: 0, allowInfinity: true});
-
-	// Treat non-positive factor as 1 to avoid zero backoff or negative behavior
-	if (!(options.factor > 0)) {
-		options.factor = 1;
-	}
-
-	options.signal?.throwIfAborted();
-
-	let attemptNumber = 0;
-	let retriesConsumed = 0;
-	const startTime = performance.now();
-
-	while (Number.isFinite(options.retries) ? retriesConsumed <= options.retries : true) {
-		attemptNumber++;
-
-		try {
-			options.signal?.throwIfAborted();
-
-			const result = await input(attemptNumber);
-
-			options.signal?.throwIfAborted();
-
-			return result;
-		} catch (error) {
-			if (await onAttemptFailure({
-				error,
-				attemptNumber,
-				retriesConsumed,
-				startTime,
-				options,
-			})) {
-				retriesConsumed++;
-			}
-		}
-	}
-
-	// Should not reach here, but in case it does, throw an error
-	throw new Error('Retry attempts exhausted without throwing an error.');
-}
-
-function makeRetriable(function_, options) {
-	return function (...arguments_) {
-		return pRetry(() => function_.apply(this, arguments_), options);
-	};
-}
-
-;// CONCATENATED MODULE: ./build/actions/shared/retry.js
-
-const DEFAULT_RETRY = { retries: 3, minTimeoutMs: 1000 };
-/** A failure that will not go away by retrying (a 4xx answer, bad input). */
-class PermanentError extends Error {
-    name = 'PermanentError';
-}
-/**
- * Runs `attempt` until it succeeds, retrying transient failures (anything but a
- * `PermanentError`) with exponential back-off and jitter.
- */
-function withRetry(attempt, policy, onRetry) {
-    return pRetry(async () => {
-        try {
-            return await attempt();
-        }
-        catch (err) {
-            if (err instanceof PermanentError)
-                throw new AbortError(err);
-            // p-retry would not retry a TypeError; a transient failure of any class is retried here.
-            throw err instanceof TypeError ? new Error(err.message, { cause: err }) : err;
-        }
-    }, {
-        retries: policy.retries,
-        minTimeout: policy.minTimeoutMs,
-        factor: 2,
-        randomize: true,
-        onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-            if (retriesLeft > 0)
-                onRetry?.(error, attemptNumber);
-        },
-    });
-}
-
-;// CONCATENATED MODULE: ./build/actions/shared/summary.js
-/** Appends markdown to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) it is skipped. */
-async function appendSummary(core, markdown) {
-    try {
-        await core.summary.addRaw(markdown, true).write();
-    }
-    catch (err) {
-        core.debug(`job summary not written: ${err instanceof Error ? err.message : String(err)}`);
-    }
-}
-/** Escapes text for a markdown table cell. */
-const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-/**
- * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
- * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
- */
-const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
-
-;// CONCATENATED MODULE: ./build/actions/record-deployment/ledger-client.js
-
-
-/**
- * The ledger could not be reached or is down: no answer, 5xx or 429, after the retries. The one
- * failure that is not the step's own doing, so the one that is only a warning by default.
- */
-class LedgerUnavailable extends Error {
-    name = 'LedgerUnavailable';
-}
-/** What to change, for refusals whose cause is the workflow's or the ledger's setup. */
-const HINTS = {
-    audience_mismatch: `input "audience" must be one of the ledger's LEDGER_AUDIENCE values`,
-    owner_not_allowed: "this repository's owner must be in the ledger's LEDGER_ALLOWED_OWNERS",
-    owner_mismatch: "the token's repository_owner and repository claims disagree",
-};
-/** One line about an error answer: status, error code, reason and the first validation message. */
-function describeRefusal(status, text) {
-    const body = (0,shared_http/* jsonObject */.o$)(text);
-    const parts = [body?.error, body?.reason, body?.message].filter((p) => typeof p === 'string');
-    const line = parts.length > 0 ? `HTTP ${status}: ${parts.join(' - ').slice(0, 500)}` : `HTTP ${status}`;
-    const hint = typeof body?.reason === 'string' ? HINTS[body.reason] : undefined;
-    if (hint)
-        return `${line} (${hint})`;
-    // A path the ledger does not serve: most often an api-url without the ledger's path prefix.
-    if (status === 404 || status === 405)
-        return `${line} (is api-url the ledger's base URL?)`;
-    return line;
-}
-/**
- * Posts the record. No answer (refused, or none within the call's bound), 5xx and 429 are retried
- * with back-off (the ledger's idempotency makes a repeated POST safe) and end in `LedgerUnavailable`;
- * any other answer that is not a record is final (`PermanentError`): 401/403 (the token or the
- * owner refused), 422 (a value refused), 404 (not the ledger's address) cannot pass by retrying.
- */
-async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
-    const url = new URL('v1/deployments', apiUrl).href;
-    return withRetry(async () => {
-        let status;
-        let text;
-        try {
-            ({ status, text } = await http.call('ledger-post', url, {
-                method: 'POST',
-                headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
-                body: JSON.stringify(record),
-            }));
-        }
-        catch (err) {
-            if (err instanceof shared_http/* NoAnswer */.W_)
-                throw new LedgerUnavailable(`the ledger did not answer: ${err.reason}`);
-            throw err;
-        }
-        if (status === 200 || status === 201) {
-            const body = (0,shared_http/* jsonObject */.o$)(text);
-            if (typeof body?.deployment_id !== 'string')
-                throw new PermanentError(`the ledger answered HTTP ${status} without a deployment record (is api-url the ledger's base URL?)`);
-            return body;
-        }
-        if (status >= 500 || status === 429)
-            throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`);
-        if (status === 401 || status === 403)
-            throw new PermanentError(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
-        throw new PermanentError(`the ledger refused the record: ${describeRefusal(status, text)}`);
-    }, retry, (error, attempt) => onRetry(`attempt ${attempt} failed (${error.message}); retrying`));
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./build/actions/record-deployment/record.js
-
-
-const MAX_DELIVERY_ID = 200;
-/**
- * The default idempotency key: one value per run attempt, job and environment. A retried step in
- * the same attempt repeats it (and is reported as a duplicate); a re-run is a new attempt.
- */
-function defaultDeliveryId(env, environment) {
-    const { GITHUB_RUN_ID: runId, GITHUB_RUN_ATTEMPT: attempt, GITHUB_JOB: job } = env;
-    if (!runId || !attempt)
-        throw new InputError('input "delivery-id" is required outside a GitHub Actions run');
-    const id = `${runId}-${attempt}-${job ?? 'job'}-${environment}`;
-    if (id.length <= MAX_DELIVERY_ID)
-        return id;
-    return `${runId}-${attempt}-${(0,external_node_crypto_.createHash)('sha256').update(`${job}\n${environment}`).digest('hex')}`;
-}
-/** The run's own page, for `run-url` when the input is empty. */
-function defaultRunUrl(env) {
-    const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId, GITHUB_RUN_ATTEMPT: attempt } = env;
-    if (!server || !repo || !runId)
-        return undefined;
-    return `${server}/${repo}/actions/runs/${runId}${attempt ? `/attempts/${attempt}` : ''}`;
-}
-/** Reads the record from the step's inputs, filling the run's defaults. Empty inputs are omitted. */
-function recordFromInputs(core, env) {
-    const environment = requiredInput(core, 'environment');
-    const fields = {
-        delivery_id: optionalInput(core, 'delivery-id') ?? defaultDeliveryId(env, environment),
-        environment,
-        status: requiredInput(core, 'status'),
-        target: optionalInput(core, 'target'),
-        mode: optionalInput(core, 'mode'),
-        version: optionalInput(core, 'version'),
-        url: optionalInput(core, 'url'),
-        commit: optionalInput(core, 'commit') ?? env.GITHUB_SHA,
-        run_url: optionalInput(core, 'run-url') ?? defaultRunUrl(env),
-        actor: optionalInput(core, 'actor') ?? env.GITHUB_ACTOR,
-        verified: booleanInput(core, 'verified'),
-        duration_ms: integerInput(core, 'duration-ms'),
-    };
-    return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ''));
-}
-
-;// CONCATENATED MODULE: ./build/actions/record-deployment/run.js
-
-
-
-
-
-
-const DEFAULT_AUDIENCE = 'gatehouse-ledger';
-function summaryOf(record, result) {
-    const notified = Object.entries(result.notified)
-        .map(([sink, ok]) => `${sink}: ${ok ? 'sent' : 'failed'}`)
-        .join(', ');
-    return [
-        `### Deployment ${result.duplicate ? 'already recorded' : 'recorded'}`,
-        '',
-        '| Repository | Environment | Status | Version | Deployment id | Recorded at | Notified |',
-        '| --- | --- | --- | --- | --- | --- | --- |',
-        `| ${cell(result.repository)} | ${cell(record.environment)} | ${cell(record.status)} | ${cell(record.version ?? '')} | ${cell(result.deployment_id)} | ${cell(result.recorded_at)} | ${cell(notified || 'none configured')} |`,
-        '',
-    ].join('\n');
-}
-/**
- * Failures the step cannot fix by changing itself: the ledger unreachable or down (after the
- * retries), or the runner's token endpoint failing. Everything else (an input, a URL without a
- * scheme, a missing `id-token: write`, a refusal: 401, 403, 404, 422) is a mistake to correct.
- */
-const isOutage = (err) => err instanceof LedgerUnavailable || err instanceof OidcUnavailable;
-/**
- * The record-deployment action. With an empty `api-url` it does nothing (the ledger is optional).
- * An outage is a warning unless `fail-on-error` is true (recording must not fail a deploy because
- * the ledger is down); a mistake in the step or its setup fails the step, or it would go unseen.
- */
-async function run({ core, http, env, retry = DEFAULT_RETRY }) {
-    let failOnError = false;
-    try {
-        failOnError = booleanInput(core, 'fail-on-error', false);
-        const apiUrlInput = optionalInput(core, 'api-url');
-        if (apiUrlInput === undefined) {
-            core.notice('record-deployment: api-url is empty, so nothing was recorded (the ledger is optional)');
-            return;
-        }
-        const apiUrl = baseUrl('api-url', apiUrlInput);
-        const record = recordFromInputs(core, env);
-        const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
-        const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));
-        core.setOutput('deployment-id', result.deployment_id);
-        core.setOutput('duplicate', String(result.duplicate));
-        core.setOutput('recorded-at', result.recorded_at);
-        core.setOutput('notified', JSON.stringify(result.notified));
-        core.info(result.duplicate
-            ? `delivery ${record.delivery_id} was already recorded as ${result.deployment_id}`
-            : `recorded ${record.environment} ${record.status} as ${result.deployment_id}`);
-        await appendSummary(core, summaryOf(record, result));
-    }
-    catch (err) {
-        const message = `deployment not recorded: ${err instanceof Error ? err.message : String(err)}`;
-        if (isOutage(err) && !failOnError)
-            core.warning(message);
-        else
-            core.setFailed(message);
-    }
-}
-
-
-/***/ }),
-
-/***/ 965:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  W_: () => (/* binding */ NoAnswer),
-  fm: () => (/* binding */ actionHttp),
-  o$: () => (/* binding */ jsonObject)
-});
-
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
-;// CONCATENATED MODULE: ./build/server/http/call-bounds.js
-/*
- * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
- * one table, and a test compares that table with these values.
- */
-/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
-const KEY_SET_FETCH = { connectMs: 3000, totalMs: 3000 };
-/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
-const PLATFORM_CALL = { connectMs: 5000, totalMs: 10_000 };
-/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
-const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
-/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
-const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
-/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
-const RELEASES_CRAWL_MS = 60_000;
-/** Actions: the runner's OIDC token endpoint. */
-const RUNNER_OIDC = { connectMs: 5000, totalMs: 10_000 };
-/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
-const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
-/** request-token's post step: `DELETE /installation/token`. */
-const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
-/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
-const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
-/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
-const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
-/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
-const ACTION_CALLS = {
-    'runner-oidc': RUNNER_OIDC,
-    'broker-token': BROKER_TOKEN,
-    'token-revoke': TOKEN_REVOKE,
-    'ledger-post': LEDGER_POST,
-    'pr-comment': PR_COMMENT,
-};
-/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
-function syncCall(timeoutMs) {
-    return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
-}
-/** Sync service: `/readyz`'s DefectDojo probe. */
-const READINESS_PROBE = { connectMs: 5000, totalMs: 5000 };
-/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
-const MAX_ANSWER_BYTES = (/* unused pure expression or super */ null && (32 * 1024 * 1024));
-function backendBounds(overrides = {}) {
-    return {
-        platform: PLATFORM_CALL,
-        commit: PLATFORM_COMMIT,
-        chat: CHAT_POST,
-        releasesCrawlMs: RELEASES_CRAWL_MS,
-        ...overrides,
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./build/server/http/outbound.js
-
-/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
-class CallTimedOut extends Error {
-    totalMs;
-    name = 'CallTimedOut';
-    constructor(totalMs) {
-        super(`no complete answer within ${seconds(totalMs)}`);
-        this.totalMs = totalMs;
-    }
-}
-/** A buffered answer grew past its size bound (a peer streaming without end). */
-class AnswerTooLarge extends Error {
-    maxBytes;
-    name = 'AnswerTooLarge';
-    constructor(maxBytes) {
-        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-        this.maxBytes = maxBytes;
-    }
-}
-function seconds(ms) {
-    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-/**
- * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
- * aborts them with `CallTimedOut`. `clear` once the work is done.
- */
-function sharedDeadline(totalMs) {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
-    timer.unref();
-    return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-/**
- * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
- * or the network's error code. Never the URL (it can hold a secret path).
- */
-function transportFailure(err, bounds) {
-    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
-            return e.message;
-        const code = e.code;
-        if (code === 'UND_ERR_CONNECT_TIMEOUT')
-            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
-        if (typeof code === 'string')
-            return code;
-    }
-    return err instanceof Error ? err.message : 'network error';
-}
-const agents = new Map();
-/**
- * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
- * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
- */
-function sharedAgent(connectMs) {
-    let agent = agents.get(connectMs);
-    if (!agent) {
-        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
-        agents.set(connectMs, agent);
-    }
-    return agent;
-}
-/**
- * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
- * dispatcher for some addresses (the actions' proxy).
- */
-function networkTransport(connectMs, dispatcherFor) {
-    return ((input, init) => {
-        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
-        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
-    });
-}
-/** Statuses whose answer has no body (the Response constructor refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-/**
- * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
- * deadline that aborts the request, the wait for headers and the reading of the body alike, with
- * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
- */
-function boundedFetch(bounds, options = {}) {
-    const transport = options.transport ?? networkTransport(bounds.connectMs);
-    return (async (input, init = {}) => {
-        const deadline = new AbortController();
-        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
-        // The deadline never keeps a process alive on its own.
-        timer.unref();
-        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
-        let response;
-        try {
-            response = await transport(input, { ...init, signal });
-        }
-        catch (err) {
-            clearTimeout(timer);
-            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
-            throw signal.aborted ? signal.reason : err;
-        }
-        if (!options.buffer)
-            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
-        try {
-            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
-            return rebuilt(response, bytes);
-        }
-        finally {
-            clearTimeout(timer);
-        }
-    });
-}
-/**
- * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
- * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
- * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
- */
-function guardedBody(response, signal, ended) {
-    if (!response.body) {
-        ended();
-        return null;
-    }
-    const reader = response.body.getReader();
-    let stop;
-    return new ReadableStream({
-        start(controller) {
-            stop = () => {
-                controller.error(signal.reason);
-                reader.cancel(signal.reason).catch(() => undefined);
-                ended();
-            };
-            if (signal.aborted)
-                stop();
-            else
-                signal.addEventListener('abort', stop, { once: true });
-        },
-        async pull(controller) {
-            let chunk;
-            try {
-                chunk = await reader.read();
-            }
-            catch (err) {
-                if (!signal.aborted) {
-                    signal.removeEventListener('abort', stop);
-                    ended();
-                    controller.error(err);
-                }
-                return;
-            }
-            if (signal.aborted)
-                return;
-            if (chunk.done) {
-                signal.removeEventListener('abort', stop);
-                ended();
-                controller.close();
-            }
-            else
-                controller.enqueue(chunk.value);
-        },
-        cancel(reason) {
-            signal.removeEventListener('abort', stop);
-            ended();
-            return reader.cancel(reason);
-        },
-    });
-}
-/**
- * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
- * is ours, so it can be cancelled even while a read waits on a stalled peer).
- */
-async function readAll(body, maxBytes, signal) {
-    const chunks = [];
-    let size = 0;
-    const reader = body.getReader();
-    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
-    signal.addEventListener('abort', stop, { once: true });
-    try {
-        for (;;) {
-            const { done, value } = await reader.read();
-            if (signal.aborted)
-                throw signal.reason;
-            if (done)
-                break;
-            size += value.byteLength;
-            if (size > maxBytes) {
-                await reader.cancel().catch(() => undefined);
-                throw new AnswerTooLarge(maxBytes);
-            }
-            chunks.push(value);
-        }
-    }
-    catch (err) {
-        throw signal.aborted ? signal.reason : err;
-    }
-    finally {
-        signal.removeEventListener('abort', stop);
-    }
-    return Buffer.concat(chunks, size);
-}
-/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
-function rebuilt(original, body) {
-    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
-        status: original.status,
-        statusText: original.statusText,
-        headers: [...original.headers],
-    });
-    Object.defineProperty(response, 'url', { value: original.url });
-    return response;
-}
-
-;// CONCATENATED MODULE: ./build/actions/shared/http.js
-
-
-
-/** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
-class NoAnswer extends Error {
-    reason;
-    name = 'NoAnswer';
-    constructor(reason) {
-        super(reason);
-        this.reason = reason;
-    }
-}
-/** Answers the actions read are small JSON documents. */
-const http_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-/**
- * The runner's proxy settings (`https_proxy`, `no_proxy`, loopback never proxied), read the way
- * @actions/http-client reads them, so self-hosted runners behind a proxy keep working.
- */
-function runnerProxy() {
-    const client = new lib/* HttpClient */.Qq('gatehouse');
-    return (url) => client.getAgentDispatcher(url.href);
-}
-/**
- * The actions' HTTP client. Every call has a connection bound and a whole-exchange bound (headers
- * and body) from `ACTION_CALLS`; `bounds` overrides some (tests), `transport` replaces the network.
- */
-function actionHttp(options = {}) {
-    // GitHub's API refuses requests without a User-Agent.
-    const userAgent = options.userAgent ?? 'gatehouse';
-    const proxy = runnerProxy();
-    return {
-        async call(name, url, init = {}) {
-            const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-            const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
-            let response;
-            try {
-                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });
-            }
-            catch (err) {
-                throw new NoAnswer(transportFailure(err, bounds));
-            }
-            return { status: response.status, headers: response.headers, text: await response.text() };
-        },
-    };
-}
-/** The body as a JSON object, or undefined when it is not one. */
-function jsonObject(text) {
-    try {
-        const value = JSON.parse(text);
-        return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-
-
-/***/ }),
-
-/***/ 9402:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-// ESM COMPAT FLAG
-__nccwpck_require__.r(__webpack_exports__);
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  ExitCode: () => (/* binding */ ExitCode),
-  addPath: () => (/* binding */ addPath),
-  debug: () => (/* binding */ debug),
-  endGroup: () => (/* binding */ endGroup),
-  error: () => (/* binding */ error),
-  exportVariable: () => (/* binding */ exportVariable),
-  getBooleanInput: () => (/* binding */ getBooleanInput),
-  getIDToken: () => (/* binding */ getIDToken),
-  getInput: () => (/* binding */ getInput),
-  getMultilineInput: () => (/* binding */ getMultilineInput),
-  getState: () => (/* binding */ getState),
-  group: () => (/* binding */ group),
-  info: () => (/* binding */ info),
-  isDebug: () => (/* binding */ isDebug),
-  markdownSummary: () => (/* reexport */ markdownSummary),
-  notice: () => (/* binding */ notice),
-  platform: () => (/* reexport */ platform_namespaceObject),
-  saveState: () => (/* binding */ saveState),
-  setCommandEcho: () => (/* binding */ setCommandEcho),
-  setFailed: () => (/* binding */ setFailed),
-  setOutput: () => (/* binding */ setOutput),
-  setSecret: () => (/* binding */ setSecret),
-  startGroup: () => (/* binding */ startGroup),
-  summary: () => (/* reexport */ summary),
-  toPlatformPath: () => (/* reexport */ toPlatformPath),
-  toPosixPath: () => (/* reexport */ toPosixPath),
-  toWin32Path: () => (/* reexport */ toWin32Path),
-  warning: () => (/* binding */ warning)
+  e: () => (/* binding */ main_run)
 });
 
 // NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
@@ -29624,6 +28598,40 @@ __nccwpck_require__.d(platform_namespaceObject, {
   isMacOS: () => (isMacOS),
   isWindows: () => (isWindows),
   platform: () => (platform)
+});
+
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/core.js
+var core_namespaceObject = {};
+__nccwpck_require__.r(core_namespaceObject);
+__nccwpck_require__.d(core_namespaceObject, {
+  ExitCode: () => (ExitCode),
+  addPath: () => (addPath),
+  debug: () => (debug),
+  endGroup: () => (endGroup),
+  error: () => (error),
+  exportVariable: () => (exportVariable),
+  getBooleanInput: () => (getBooleanInput),
+  getIDToken: () => (getIDToken),
+  getInput: () => (getInput),
+  getMultilineInput: () => (getMultilineInput),
+  getState: () => (getState),
+  group: () => (group),
+  info: () => (info),
+  isDebug: () => (isDebug),
+  markdownSummary: () => (markdownSummary),
+  notice: () => (notice),
+  platform: () => (platform_namespaceObject),
+  saveState: () => (saveState),
+  setCommandEcho: () => (setCommandEcho),
+  setFailed: () => (setFailed),
+  setOutput: () => (setOutput),
+  setSecret: () => (setSecret),
+  startGroup: () => (startGroup),
+  summary: () => (summary),
+  toPlatformPath: () => (toPlatformPath),
+  toPosixPath: () => (toPosixPath),
+  toWin32Path: () => (toWin32Path),
+  warning: () => (warning)
 });
 
 ;// CONCATENATED MODULE: external "os"
@@ -29797,10 +28805,806 @@ function prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
 const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
-var lib = __nccwpck_require__(4942);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(8611);
+var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(5692);
+var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+//# sourceMappingURL=proxy.js.map
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(770);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+/* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function lib_getProxyUrl(serverUrl) {
+    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new undici/* ProxyAgent */.kT(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
         function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
@@ -29825,7 +29629,7 @@ class BasicCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
+        return auth_awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -29847,7 +29651,7 @@ class BearerCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
+        return auth_awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -29869,7 +29673,7 @@ class PersonalAccessTokenCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
+        return auth_awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -29894,7 +29698,7 @@ class OidcClient {
             allowRetries: allowRetry,
             maxRetries: maxRetry
         };
-        return new lib/* HttpClient */.Qq('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
     }
     static getRequestToken() {
         const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
@@ -31777,818 +31581,1159 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-
-/***/ }),
-
-/***/ 4942:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Qq: () => (/* binding */ HttpClient)
-});
-
-// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, getProxyUrl, isHttps
-
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
-var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-    const usingSsl = reqUrl.protocol === 'https:';
-    if (checkBypass(reqUrl)) {
-        return undefined;
-    }
-    const proxyVar = (() => {
-        if (usingSsl) {
-            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
-        }
-        else {
-            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
-        }
-    })();
-    if (proxyVar) {
-        try {
-            return new DecodedURL(proxyVar);
-        }
-        catch (_a) {
-            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
-                return new DecodedURL(`http://${proxyVar}`);
-        }
-    }
-    else {
-        return undefined;
-    }
-}
-function checkBypass(reqUrl) {
-    if (!reqUrl.hostname) {
-        return false;
-    }
-    const reqHost = reqUrl.hostname;
-    if (isLoopbackAddress(reqHost)) {
-        return true;
-    }
-    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
-    if (!noProxy) {
-        return false;
-    }
-    // Determine the request port
-    let reqPort;
-    if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-    }
-    else if (reqUrl.protocol === 'http:') {
-        reqPort = 80;
-    }
-    else if (reqUrl.protocol === 'https:') {
-        reqPort = 443;
-    }
-    // Format the request hostname and hostname with port
-    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-    if (typeof reqPort === 'number') {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-    }
-    // Compare request host against noproxy
-    for (const upperNoProxyItem of noProxy
-        .split(',')
-        .map(x => x.trim().toUpperCase())
-        .filter(x => x)) {
-        if (upperNoProxyItem === '*' ||
-            upperReqHosts.some(x => x === upperNoProxyItem ||
-                x.endsWith(`.${upperNoProxyItem}`) ||
-                (upperNoProxyItem.startsWith('.') &&
-                    x.endsWith(`${upperNoProxyItem}`)))) {
-            return true;
-        }
-    }
-    return false;
-}
-function isLoopbackAddress(host) {
-    const hostLower = host.toLowerCase();
-    return (hostLower === 'localhost' ||
-        hostLower.startsWith('127.') ||
-        hostLower.startsWith('[::1]') ||
-        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
-}
-class DecodedURL extends URL {
-    constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-    }
-    get username() {
-        return this._decodedUsername;
-    }
-    get password() {
-        return this._decodedPassword;
-    }
-}
-//# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
-/* eslint-disable @typescript-eslint/no-explicit-any */
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-var HttpCodes;
-(function (HttpCodes) {
-    HttpCodes[HttpCodes["OK"] = 200] = "OK";
-    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function (Headers) {
-    Headers["Accept"] = "accept";
-    Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function (MediaTypes) {
-    MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
-/**
- * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
- * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+;// CONCATENATED MODULE: ./build/server/http/call-bounds.js
+/*
+ * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
+ * one table, and a test compares that table with these values.
  */
-function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
-    return proxyUrl ? proxyUrl.href : '';
+/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
+const KEY_SET_FETCH = { connectMs: 3000, totalMs: 3000 };
+/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
+const PLATFORM_CALL = { connectMs: 5000, totalMs: 10_000 };
+/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
+const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
+/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
+const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
+/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
+const RELEASES_CRAWL_MS = 60_000;
+/** Actions: the runner's OIDC token endpoint. */
+const RUNNER_OIDC = { connectMs: 5000, totalMs: 10_000 };
+/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
+const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
+/** request-token's post step: `DELETE /installation/token`. */
+const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
+const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
+const LEDGER_METRICS = { connectMs: 5000, totalMs: 10_000 };
+/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
+/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
+const ACTION_CALLS = {
+    'runner-oidc': RUNNER_OIDC,
+    'broker-token': BROKER_TOKEN,
+    'token-revoke': TOKEN_REVOKE,
+    'ledger-post': LEDGER_POST,
+    'ledger-metrics': LEDGER_METRICS,
+    'pr-comment': PR_COMMENT,
+};
+/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
+function syncCall(timeoutMs) {
+    return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
 }
-const HttpRedirectCodes = [
-    HttpCodes.MovedPermanently,
-    HttpCodes.ResourceMoved,
-    HttpCodes.SeeOther,
-    HttpCodes.TemporaryRedirect,
-    HttpCodes.PermanentRedirect
-];
-const HttpResponseRetryCodes = [
-    HttpCodes.BadGateway,
-    HttpCodes.ServiceUnavailable,
-    HttpCodes.GatewayTimeout
-];
-const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
-const ExponentialBackoffCeiling = 10;
-const ExponentialBackoffTimeSlice = 5;
-class HttpClientError extends Error {
-    constructor(message, statusCode) {
-        super(message);
-        this.name = 'HttpClientError';
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, HttpClientError.prototype);
+/** Sync service: `/readyz`'s DefectDojo probe. */
+const READINESS_PROBE = { connectMs: 5000, totalMs: 5000 };
+/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
+const MAX_ANSWER_BYTES = (/* unused pure expression or super */ null && (32 * 1024 * 1024));
+function backendBounds(overrides = {}) {
+    return {
+        platform: PLATFORM_CALL,
+        commit: PLATFORM_COMMIT,
+        chat: CHAT_POST,
+        releasesCrawlMs: RELEASES_CRAWL_MS,
+        ...overrides,
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/http/outbound.js
+
+/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
+class CallTimedOut extends Error {
+    totalMs;
+    name = 'CallTimedOut';
+    constructor(totalMs) {
+        super(`no complete answer within ${seconds(totalMs)}`);
+        this.totalMs = totalMs;
     }
 }
-class HttpClientResponse {
-    constructor(message) {
-        this.message = message;
-    }
-    readBody() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                let output = Buffer.alloc(0);
-                this.message.on('data', (chunk) => {
-                    output = Buffer.concat([output, chunk]);
-                });
-                this.message.on('end', () => {
-                    resolve(output.toString());
-                });
-            }));
-        });
-    }
-    readBodyBuffer() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                const chunks = [];
-                this.message.on('data', (chunk) => {
-                    chunks.push(chunk);
-                });
-                this.message.on('end', () => {
-                    resolve(Buffer.concat(chunks));
-                });
-            }));
-        });
+/** A buffered answer grew past its size bound (a peer streaming without end). */
+class AnswerTooLarge extends Error {
+    maxBytes;
+    name = 'AnswerTooLarge';
+    constructor(maxBytes) {
+        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+        this.maxBytes = maxBytes;
     }
 }
-function isHttps(requestUrl) {
-    const parsedUrl = new URL(requestUrl);
-    return parsedUrl.protocol === 'https:';
+function seconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
-class HttpClient {
-    constructor(userAgent, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-            if (requestOptions.ignoreSslError != null) {
-                this._ignoreSslError = requestOptions.ignoreSslError;
+/**
+ * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
+ * aborts them with `CallTimedOut`. `clear` once the work is done.
+ */
+function sharedDeadline(totalMs) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
+    timer.unref();
+    return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+/**
+ * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
+ * or the network's error code. Never the URL (it can hold a secret path).
+ */
+function transportFailure(err, bounds) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return e.message;
+        const code = e.code;
+        if (code === 'UND_ERR_CONNECT_TIMEOUT')
+            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
+        if (typeof code === 'string')
+            return code;
+    }
+    return err instanceof Error ? err.message : 'network error';
+}
+const agents = new Map();
+/**
+ * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
+ * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
+ */
+function sharedAgent(connectMs) {
+    let agent = agents.get(connectMs);
+    if (!agent) {
+        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+        agents.set(connectMs, agent);
+    }
+    return agent;
+}
+/**
+ * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
+ * dispatcher for some addresses (the actions' proxy).
+ */
+function networkTransport(connectMs, dispatcherFor) {
+    return ((input, init) => {
+        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
+        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
+    });
+}
+/** Statuses whose answer has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/**
+ * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
+ * deadline that aborts the request, the wait for headers and the reading of the body alike, with
+ * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
+ */
+function boundedFetch(bounds, options = {}) {
+    const transport = options.transport ?? networkTransport(bounds.connectMs);
+    return (async (input, init = {}) => {
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
+        // The deadline never keeps a process alive on its own.
+        timer.unref();
+        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+        let response;
+        try {
+            response = await transport(input, { ...init, signal });
+        }
+        catch (err) {
+            clearTimeout(timer);
+            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
+            throw signal.aborted ? signal.reason : err;
+        }
+        if (!options.buffer)
+            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
+        try {
+            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
+            return rebuilt(response, bytes);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    });
+}
+/**
+ * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
+ * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
+ * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
+ */
+function guardedBody(response, signal, ended) {
+    if (!response.body) {
+        ended();
+        return null;
+    }
+    const reader = response.body.getReader();
+    let stop;
+    return new ReadableStream({
+        start(controller) {
+            stop = () => {
+                controller.error(signal.reason);
+                reader.cancel(signal.reason).catch(() => undefined);
+                ended();
+            };
+            if (signal.aborted)
+                stop();
+            else
+                signal.addEventListener('abort', stop, { once: true });
+        },
+        async pull(controller) {
+            let chunk;
+            try {
+                chunk = await reader.read();
             }
-            this._socketTimeout = requestOptions.socketTimeout;
-            if (requestOptions.allowRedirects != null) {
-                this._allowRedirects = requestOptions.allowRedirects;
+            catch (err) {
+                if (!signal.aborted) {
+                    signal.removeEventListener('abort', stop);
+                    ended();
+                    controller.error(err);
+                }
+                return;
             }
-            if (requestOptions.allowRedirectDowngrade != null) {
-                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            if (signal.aborted)
+                return;
+            if (chunk.done) {
+                signal.removeEventListener('abort', stop);
+                ended();
+                controller.close();
             }
-            if (requestOptions.maxRedirects != null) {
-                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            else
+                controller.enqueue(chunk.value);
+        },
+        cancel(reason) {
+            signal.removeEventListener('abort', stop);
+            ended();
+            return reader.cancel(reason);
+        },
+    });
+}
+/**
+ * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
+ * is ours, so it can be cancelled even while a read waits on a stalled peer).
+ */
+async function readAll(body, maxBytes, signal) {
+    const chunks = [];
+    let size = 0;
+    const reader = body.getReader();
+    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+        for (;;) {
+            const { done, value } = await reader.read();
+            if (signal.aborted)
+                throw signal.reason;
+            if (done)
+                break;
+            size += value.byteLength;
+            if (size > maxBytes) {
+                await reader.cancel().catch(() => undefined);
+                throw new AnswerTooLarge(maxBytes);
             }
-            if (requestOptions.keepAlive != null) {
-                this._keepAlive = requestOptions.keepAlive;
-            }
-            if (requestOptions.allowRetries != null) {
-                this._allowRetries = requestOptions.allowRetries;
-            }
-            if (requestOptions.maxRetries != null) {
-                this._maxRetries = requestOptions.maxRetries;
-            }
+            chunks.push(value);
         }
     }
-    options(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
-        });
+    catch (err) {
+        throw signal.aborted ? signal.reason : err;
     }
-    get(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('GET', requestUrl, null, additionalHeaders || {});
-        });
+    finally {
+        signal.removeEventListener('abort', stop);
     }
-    del(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
-        });
+    return Buffer.concat(chunks, size);
+}
+/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
+function rebuilt(original, body) {
+    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
+        status: original.status,
+        statusText: original.statusText,
+        headers: [...original.headers],
+    });
+    Object.defineProperty(response, 'url', { value: original.url });
+    return response;
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/http.js
+
+
+
+/** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
+class NoAnswer extends Error {
+    reason;
+    name = 'NoAnswer';
+    constructor(reason) {
+        super(reason);
+        this.reason = reason;
     }
-    post(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('POST', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    patch(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    put(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PUT', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    head(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-    }
-    /**
-     * Gets a typed object from an endpoint
-     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-     */
-    getJson(requestUrl_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            const res = yield this.get(requestUrl, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    postJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.post(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    putJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.put(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    patchJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.patch(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    /**
-     * Makes a raw http request.
-     * All other methods such as get, post, patch, and request ultimately call this.
-     * Prefer get, del, post and patch
-     */
-    request(verb, requestUrl, data, headers) {
-        return __awaiter(this, void 0, void 0, function* () {
-            if (this._disposed) {
-                throw new Error('Client has already been disposed.');
-            }
-            const parsedUrl = new URL(requestUrl);
-            let info = this._prepareRequest(verb, parsedUrl, headers);
-            // Only perform retries on reads since writes may not be idempotent.
-            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
-                ? this._maxRetries + 1
-                : 1;
-            let numTries = 0;
+}
+/** Answers the actions read are small JSON documents. */
+const http_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+/**
+ * The runner's proxy settings (`https_proxy`, `no_proxy`, loopback never proxied), read the way
+ * @actions/http-client reads them, so self-hosted runners behind a proxy keep working.
+ */
+function runnerProxy() {
+    const client = new HttpClient('gatehouse');
+    return (url) => client.getAgentDispatcher(url.href);
+}
+/**
+ * The actions' HTTP client. Every call has a connection bound and a whole-exchange bound (headers
+ * and body) from `ACTION_CALLS`; `bounds` overrides some (tests), `transport` replaces the network.
+ */
+function actionHttp(options = {}) {
+    // GitHub's API refuses requests without a User-Agent.
+    const userAgent = options.userAgent ?? 'gatehouse';
+    const proxy = runnerProxy();
+    return {
+        async call(name, url, init = {}) {
+            const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
+            const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
             let response;
-            do {
-                response = yield this.requestRaw(info, data);
-                // Check if it's an authentication challenge
-                if (response &&
-                    response.message &&
-                    response.message.statusCode === HttpCodes.Unauthorized) {
-                    let authenticationHandler;
-                    for (const handler of this.handlers) {
-                        if (handler.canHandleAuthentication(response)) {
-                            authenticationHandler = handler;
-                            break;
-                        }
-                    }
-                    if (authenticationHandler) {
-                        return authenticationHandler.handleAuthentication(this, info, data);
-                    }
-                    else {
-                        // We have received an unauthorized response but have no handlers to handle it.
-                        // Let the response return to the caller.
-                        return response;
-                    }
-                }
-                let redirectsRemaining = this._maxRedirects;
-                while (response.message.statusCode &&
-                    HttpRedirectCodes.includes(response.message.statusCode) &&
-                    this._allowRedirects &&
-                    redirectsRemaining > 0) {
-                    const redirectUrl = response.message.headers['location'];
-                    if (!redirectUrl) {
-                        // if there's no location to redirect to, we won't
-                        break;
-                    }
-                    const parsedRedirectUrl = new URL(redirectUrl);
-                    if (parsedUrl.protocol === 'https:' &&
-                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
-                        !this._allowRedirectDowngrade) {
-                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
-                    }
-                    // we need to finish reading the response before reassigning response
-                    // which will leak the open socket.
-                    yield response.readBody();
-                    // strip authorization header if redirected to a different hostname
-                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                        for (const header in headers) {
-                            // header names are case insensitive
-                            if (header.toLowerCase() === 'authorization') {
-                                delete headers[header];
-                            }
-                        }
-                    }
-                    // let's make the request with the new redirectUrl
-                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-                    response = yield this.requestRaw(info, data);
-                    redirectsRemaining--;
-                }
-                if (!response.message.statusCode ||
-                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-                    // If not a retry code, return immediately instead of retrying
-                    return response;
-                }
-                numTries += 1;
-                if (numTries < maxTries) {
-                    yield response.readBody();
-                    yield this._performExponentialBackoff(numTries);
-                }
-            } while (numTries < maxTries);
-            return response;
-        });
-    }
-    /**
-     * Needs to be called if keepAlive is set to true in request options.
-     */
-    dispose() {
-        if (this._agent) {
-            this._agent.destroy();
-        }
-        this._disposed = true;
-    }
-    /**
-     * Raw request.
-     * @param info
-     * @param data
-     */
-    requestRaw(info, data) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => {
-                function callbackForResult(err, res) {
-                    if (err) {
-                        reject(err);
-                    }
-                    else if (!res) {
-                        // If `err` is not passed, then `res` must be passed.
-                        reject(new Error('Unknown error'));
-                    }
-                    else {
-                        resolve(res);
-                    }
-                }
-                this.requestRawWithCallback(info, data, callbackForResult);
-            });
-        });
-    }
-    /**
-     * Raw request with callback.
-     * @param info
-     * @param data
-     * @param onResult
-     */
-    requestRawWithCallback(info, data, onResult) {
-        if (typeof data === 'string') {
-            if (!info.options.headers) {
-                info.options.headers = {};
+            try {
+                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });
             }
-            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-            if (!callbackCalled) {
-                callbackCalled = true;
-                onResult(err, res);
+            catch (err) {
+                throw new NoAnswer(transportFailure(err, bounds));
             }
-        }
-        const req = info.httpModule.request(info.options, (msg) => {
-            const res = new HttpClientResponse(msg);
-            handleResult(undefined, res);
-        });
-        let socket;
-        req.on('socket', sock => {
-            socket = sock;
-        });
-        // If we ever get disconnected, we want the socket to timeout eventually
-        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-            if (socket) {
-                socket.end();
+            return { status: response.status, headers: response.headers, text: await response.text() };
+        },
+    };
+}
+/** The body as a JSON object, or undefined when it is not one. */
+function jsonObject(text) {
+    try {
+        const value = JSON.parse(text);
+        return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
+/**
+ * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
+ * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
+ * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
+ * silently does the opposite of what was written.
+ */
+function yamlBoolean(text) {
+    switch (text.trim()) {
+        case 'true':
+        case 'True':
+        case 'TRUE':
+            return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+            return false;
+        default:
+            return undefined;
+    }
+}
+/** How a refusal names the accepted words. */
+const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
+
+;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
+
+/** A problem with the step's own inputs or environment; the message says which input. */
+class InputError extends Error {
+    name = 'InputError';
+}
+/** The trimmed input, or undefined when empty. */
+function optionalInput(core, name) {
+    const value = core.getInput(name).trim();
+    return value === '' ? undefined : value;
+}
+function requiredInput(core, name) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        throw new InputError(`input "${name}" is required`);
+    return value;
+}
+function booleanInput(core, name, fallback) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        return fallback;
+    const parsed = yamlBoolean(value);
+    if (parsed === undefined)
+        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
+    return parsed;
+}
+/** A non-negative whole number, or undefined when empty. */
+function integerInput(core, name) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        return undefined;
+    if (!/^[0-9]{1,15}$/.test(value))
+        throw new InputError(`input "${name}" must be a whole number`);
+    return Number(value);
+}
+/** An http(s) base URL input, normalised to end with one slash so relative paths join under it. */
+function baseUrl(name, value) {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new InputError(`input "${name}" must be an http(s) URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new InputError(`input "${name}" must be an http(s) URL`);
+    if (!url.pathname.endsWith('/'))
+        url.pathname += '/';
+    return url;
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./build/actions/shared/oidc.js
+
+
+/** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
+class MissingIdTokenPermission extends Error {
+    name = 'MissingIdTokenPermission';
+    constructor() {
+        super("cannot request an OIDC token: give the job 'permissions: id-token: write'");
+    }
+}
+/** The runner's token endpoint failed (`reason` is the fail-soft vocabulary; `detail` says more). */
+class OidcUnavailable extends Error {
+    reason;
+    detail;
+    name = 'OidcUnavailable';
+    constructor(reason, detail) {
+        super(`${reason} (${detail})`);
+        this.reason = reason;
+        this.detail = detail;
+    }
+}
+/** One retry after this long when the endpoint did not answer or answered 5xx. */
+const RETRY_AFTER_MS = 1000;
+/**
+ * Requests the job's OIDC token for `audience` from the runner (what `core.getIDToken` does, but
+ * bounded: see `runner-oidc` in the bounds table) and masks it. The runner only sets
+ * `ACTIONS_ID_TOKEN_REQUEST_URL`/`_TOKEN` when the job has `id-token: write`.
+ */
+async function requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AFTER_MS) {
+    const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
+    const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
+    if (!requestUrl || !requestToken)
+        throw new MissingIdTokenPermission();
+    let url;
+    try {
+        url = new URL(requestUrl);
+    }
+    catch {
+        throw new OidcUnavailable('OIDC request failed', 'ACTIONS_ID_TOKEN_REQUEST_URL is not a URL');
+    }
+    url.searchParams.set('audience', audience);
+    for (let attempt = 1;; attempt++) {
+        let failure;
+        try {
+            const answer = await http.call('runner-oidc', url.href, { headers: { authorization: `Bearer ${requestToken}`, accept: 'application/json' } });
+            if (answer.status === 200) {
+                const value = jsonObject(answer.text)?.value;
+                if (typeof value !== 'string' || value.length === 0)
+                    throw new OidcUnavailable('OIDC token missing', 'the answer has no value');
+                core.setSecret(value);
+                return value;
             }
-            handleResult(new Error(`Request timeout: ${info.options.path}`));
-        });
-        req.on('error', function (err) {
-            // err has statusCode property
-            // res should have headers
-            handleResult(err);
-        });
-        if (data && typeof data === 'string') {
-            req.write(data, 'utf8');
+            failure = `HTTP ${answer.status}`;
+            if (answer.status < 500)
+                throw new OidcUnavailable('OIDC request failed', failure);
         }
-        if (data && typeof data !== 'string') {
-            data.on('close', function () {
-                req.end();
-            });
-            data.pipe(req);
+        catch (err) {
+            if (!(err instanceof NoAnswer))
+                throw err;
+            failure = err.reason;
         }
-        else {
-            req.end();
-        }
+        if (attempt >= 2)
+            throw new OidcUnavailable('OIDC request failed', failure);
+        await (0,promises_namespaceObject.setTimeout)(retryAfterMs);
     }
-    /**
-     * Gets an http agent. This function is useful when you need an http agent that handles
-     * routing through a proxy server - depending upon the url and proxy environment variables.
-     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-     */
-    getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
+}
+
+;// CONCATENATED MODULE: ./node_modules/is-network-error/index.js
+const objectToString = Object.prototype.toString;
+
+const isError = value => objectToString.call(value) === '[object Error]';
+
+const errorMessages = new Set([
+	'network error', // Chrome
+	'NetworkError when attempting to fetch resource.', // Firefox
+	'The Internet connection appears to be offline.', // Safari 16
+	'Network request failed', // `cross-fetch`
+	'fetch failed', // Undici (Node.js)
+	'terminated', // Undici (Node.js)
+	' A network error occurred.', // Bun (WebKit)
+	'Network connection lost', // Cloudflare Workers (fetch)
+]);
+
+function isNetworkError(error) {
+	const isValid = error
+		&& isError(error)
+		&& error.name === 'TypeError'
+		&& typeof error.message === 'string';
+
+	if (!isValid) {
+		return false;
+	}
+
+	const {message, stack} = error;
+
+	// Safari 17+ has generic message but no stack for network errors
+	if (message === 'Load failed' || (message.startsWith('Load failed (') && message.endsWith(')'))) {
+		return stack === undefined
+			// Sentry adds its own stack trace to the fetch error, so also check for that
+			|| '__sentry_captured__' in error;
+	}
+
+	// Deno network errors start with specific text
+	if (message.startsWith('error sending request for url')) {
+		return true;
+	}
+
+	// Chrome: exact "Failed to fetch" or with hostname: "Failed to fetch (example.com)"
+	if (message === 'Failed to fetch' || (message.startsWith('Failed to fetch (') && message.endsWith(')'))) {
+		return true;
+	}
+
+	// Standard network error messages
+	return errorMessages.has(message);
+}
+
+;// CONCATENATED MODULE: ./node_modules/p-retry/index.js
+
+
+function validateRetries(retries) {
+	if (typeof retries === 'number') {
+		if (retries < 0) {
+			throw new TypeError('Expected `retries` to be a non-negative number.');
+		}
+
+		if (Number.isNaN(retries)) {
+			throw new TypeError('Expected `retries` to be a valid number or Infinity, got NaN.');
+		}
+	} else if (retries !== undefined) {
+		throw new TypeError('Expected `retries` to be a number or Infinity.');
+	}
+}
+
+function validateNumberOption(name, value, {min = 0, allowInfinity = false} = {}) {
+	if (value === undefined) {
+		return;
+	}
+
+	if (typeof value !== 'number' || Number.isNaN(value)) {
+		throw new TypeError(`Expected \`${name}\` to be a number${allowInfinity ? ' or Infinity' : ''}.`);
+	}
+
+	if (!allowInfinity && !Number.isFinite(value)) {
+		throw new TypeError(`Expected \`${name}\` to be a finite number.`);
+	}
+
+	if (value < min) {
+		throw new TypeError(`Expected \`${name}\` to be \u2265 ${min}.`);
+	}
+}
+
+class AbortError extends Error {
+	constructor(message) {
+		super();
+
+		if (message instanceof Error) {
+			this.originalError = message;
+			({message} = message);
+		} else {
+			this.originalError = new Error(message);
+			this.originalError.stack = this.stack;
+		}
+
+		this.name = 'AbortError';
+		this.message = message;
+	}
+}
+
+function calculateDelay(retriesConsumed, options) {
+	const attempt = Math.max(1, retriesConsumed + 1);
+	const random = options.randomize ? (Math.random() + 1) : 1;
+
+	let timeout = Math.round(random * options.minTimeout * (options.factor ** (attempt - 1)));
+	timeout = Math.min(timeout, options.maxTimeout);
+
+	return timeout;
+}
+
+function calculateRemainingTime(start, max) {
+	if (!Number.isFinite(max)) {
+		return max;
+	}
+
+	return max - (performance.now() - start);
+}
+
+async function onAttemptFailure({error, attemptNumber, retriesConsumed, startTime, options}) {
+	const normalizedError = error instanceof Error
+		? error
+		: new TypeError(`Non-error was thrown: "${error}". You should only throw errors.`);
+
+	if (normalizedError instanceof AbortError) {
+		throw normalizedError.originalError;
+	}
+
+	const retriesLeft = Number.isFinite(options.retries)
+		? Math.max(0, options.retries - retriesConsumed)
+		: options.retries;
+
+	const maxRetryTime = options.maxRetryTime ?? Number.POSITIVE_INFINITY;
+
+	const context = Object.freeze({
+		error: normalizedError,
+		attemptNumber,
+		retriesLeft,
+		retriesConsumed,
+	});
+
+	await options.onFailedAttempt(context);
+
+	if (calculateRemainingTime(startTime, maxRetryTime) <= 0) {
+		throw normalizedError;
+	}
+
+	const consumeRetry = await options.shouldConsumeRetry(context);
+
+	const remainingTime = calculateRemainingTime(startTime, maxRetryTime);
+
+	if (remainingTime <= 0 || retriesLeft <= 0) {
+		throw normalizedError;
+	}
+
+	if (normalizedError instanceof TypeError && !isNetworkError(normalizedError)) {
+		if (consumeRetry) {
+			throw normalizedError;
+		}
+
+		options.signal?.throwIfAborted();
+		return false;
+	}
+
+	if (!await options.shouldRetry(context)) {
+		throw normalizedError;
+	}
+
+	if (!consumeRetry) {
+		options.signal?.throwIfAborted();
+		return false;
+	}
+
+	const delayTime = calculateDelay(retriesConsumed, options);
+	const finalDelay = Math.min(delayTime, remainingTime);
+
+	options.signal?.throwIfAborted();
+
+	if (finalDelay > 0) {
+		await new Promise((resolve, reject) => {
+			const onAbort = () => {
+				clearTimeout(timeoutToken);
+				options.signal?.removeEventListener('abort', onAbort);
+				reject(options.signal.reason);
+			};
+
+			const timeoutToken = setTimeout(() => {
+				options.signal?.removeEventListener('abort', onAbort);
+				resolve();
+			}, finalDelay);
+
+			if (options.unref) {
+				timeoutToken.unref?.();
+			}
+
+			options.signal?.addEventListener('abort', onAbort, {once: true});
+		});
+	}
+
+	options.signal?.throwIfAborted();
+
+	return true;
+}
+
+async function pRetry(input, options = {}) {
+	options = {...options};
+
+	validateRetries(options.retries);
+
+	if (Object.hasOwn(options, 'forever')) {
+		throw new Error('The `forever` option is no longer supported. For many use-cases, you can set `retries: Infinity` instead.');
+	}
+
+	options.retries ??= 10;
+	options.factor ??= 2;
+	options.minTimeout ??= 1000;
+	options.maxTimeout ??= Number.POSITIVE_INFINITY;
+	options.maxRetryTime ??= Number.POSITIVE_INFINITY;
+	options.randomize ??= false;
+	options.onFailedAttempt ??= () => {};
+	options.shouldRetry ??= () => true;
+	options.shouldConsumeRetry ??= () => true;
+
+	// Validate numeric options and normalize edge cases
+	validateNumberOption('factor', options.factor, {min: 0, allowInfinity: false});
+	validateNumberOption('minTimeout', options.minTimeout, {min: 0, allowInfinity: false});
+	validateNumberOption('maxTimeout', options.maxTimeout, {min: 0, allowInfinity: true});
+	validateNumberOption('maxRetryTime', options.maxRetryTime, {min: 0, allowInfinity: true});
+
+	// Treat non-positive factor as 1 to avoid zero backoff or negative behavior
+	if (!(options.factor > 0)) {
+		options.factor = 1;
+	}
+
+	options.signal?.throwIfAborted();
+
+	let attemptNumber = 0;
+	let retriesConsumed = 0;
+	const startTime = performance.now();
+
+	while (Number.isFinite(options.retries) ? retriesConsumed <= options.retries : true) {
+		attemptNumber++;
+
+		try {
+			options.signal?.throwIfAborted();
+
+			const result = await input(attemptNumber);
+
+			options.signal?.throwIfAborted();
+
+			return result;
+		} catch (error) {
+			if (await onAttemptFailure({
+				error,
+				attemptNumber,
+				retriesConsumed,
+				startTime,
+				options,
+			})) {
+				retriesConsumed++;
+			}
+		}
+	}
+
+	// Should not reach here, but in case it does, throw an error
+	throw new Error('Retry attempts exhausted without throwing an error.');
+}
+
+function makeRetriable(function_, options) {
+	return function (...arguments_) {
+		return pRetry(() => function_.apply(this, arguments_), options);
+	};
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/retry.js
+
+const DEFAULT_RETRY = { retries: 3, minTimeoutMs: 1000 };
+/** A failure that will not go away by retrying (a 4xx answer, bad input). */
+class PermanentError extends Error {
+    name = 'PermanentError';
+}
+/**
+ * Runs `attempt` until it succeeds, retrying transient failures (anything but a
+ * `PermanentError`) with exponential back-off and jitter.
+ */
+function withRetry(attempt, policy, onRetry) {
+    return pRetry(async () => {
+        try {
+            return await attempt();
+        }
+        catch (err) {
+            if (err instanceof PermanentError)
+                throw new AbortError(err);
+            // p-retry would not retry a TypeError; a transient failure of any class is retried here.
+            throw err instanceof TypeError ? new Error(err.message, { cause: err }) : err;
+        }
+    }, {
+        retries: policy.retries,
+        minTimeout: policy.minTimeoutMs,
+        factor: 2,
+        randomize: true,
+        onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+            if (retriesLeft > 0)
+                onRetry?.(error, attemptNumber);
+        },
+    });
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/summary.js
+/** Appends markdown to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) it is skipped. */
+async function appendSummary(core, markdown) {
+    try {
+        await core.summary.addRaw(markdown, true).write();
     }
-    getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
+    catch (err) {
+        core.debug(`job summary not written: ${err instanceof Error ? err.message : String(err)}`);
+    }
+}
+/** Escapes text for a markdown table cell. */
+const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+/**
+ * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
+ * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
+ */
+const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:fs/promises"
+const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./build/actions/record-deployment/committed-at.js
+
+
+
+/** A date-time with seconds and an offset, as git's `%cI` and GitHub's event payloads write it. */
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const GIT_TIMEOUT_MS = 10_000;
+/** A commit named by its object id: anything else is not looked up (no option or revision syntax reaches git). */
+const OBJECT_ID = /^[0-9a-f]{4,64}$/i;
+/**
+ * The instant of an ISO 8601 date-time with an offset, as UTC text the ledger accepts; undefined
+ * for anything else, impossible dates included (`Date` would roll February 30 over into March).
+ */
+function isoInstant(text) {
+    const match = ISO_WITH_OFFSET.exec(text.trim());
+    if (!match)
+        return undefined;
+    const [, year, month, day, hour, minute, second] = match.map(Number);
+    const calendar = new Date(Date.UTC(year, month - 1, day));
+    if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
+        return undefined;
+    const instant = new Date(text.trim());
+    return Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
+}
+/** The committer date of `commit` in the checkout, or undefined (no checkout, a shallow clone without it, no git). */
+function committerDate(workspace, commit) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', ['-C', workspace, 'show', '--no-patch', '--format=%cI', `${commit}^{commit}`], { timeout: GIT_TIMEOUT_MS, encoding: 'utf8' }, (err, stdout) => resolve(err ? undefined : isoInstant(stdout)));
+    });
+}
+/** The push event's head commit time, when that commit is the one recorded. */
+async function pushedHeadCommitTime(env, commit) {
+    if (env.GITHUB_EVENT_NAME !== 'push' || !env.GITHUB_EVENT_PATH)
+        return undefined;
+    try {
+        const event = JSON.parse(await (0,external_node_fs_promises_namespaceObject.readFile)(env.GITHUB_EVENT_PATH, 'utf8'));
+        const head = event.head_commit;
+        if (typeof head?.id !== 'string' || head.id.toLowerCase() !== commit.toLowerCase() || typeof head.timestamp !== 'string')
+            return undefined;
+        return isoInstant(head.timestamp);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * `committed_at` of the record: the `committed-at` input (a bad value fails the step, as other
+ * inputs do), else the commit's committer date from the checkout, else the push event's head
+ * commit timestamp (the same commit only), else nothing. A lookup that fails only leaves the field out.
+ */
+async function committedAt(core, env, commit) {
+    const input = optionalInput(core, 'committed-at');
+    if (input !== undefined) {
+        const instant = isoInstant(input);
+        if (!instant)
+            throw new InputError('input "committed-at" must be an ISO 8601 date-time with seconds and an offset (for example 2026-11-20T10:30:00+02:00)');
+        return instant;
+    }
+    if (!commit || !OBJECT_ID.test(commit))
+        return undefined;
+    const fromCheckout = env.GITHUB_WORKSPACE ? await committerDate(env.GITHUB_WORKSPACE, commit) : undefined;
+    if (fromCheckout)
+        return fromCheckout;
+    const fromEvent = await pushedHeadCommitTime(env, commit);
+    if (!fromEvent)
+        core.debug(`committed_at left out: commit ${commit} is neither in the checkout nor the push event's head commit`);
+    return fromEvent;
+}
+
+;// CONCATENATED MODULE: ./build/actions/record-deployment/figures.js
+
+/** The window the action shows: the last 30 days, the ledger's default. */
+const FIGURES_DAYS = 30;
+const UNITS = [
+    [86_400_000, 'd'],
+    [3_600_000, 'h'],
+    [60_000, 'min'],
+    [1000, 's'],
+];
+/** A duration for people: its two largest units ("2 d 3 h", "5 min 12 s"), "under 1 s" below a second. */
+function humanDuration(ms) {
+    const sign = ms < 0 ? '−' : '';
+    let rest = Math.abs(Math.round(ms));
+    const parts = [];
+    for (const [size, unit] of UNITS) {
+        if (rest >= size && parts.length < 2) {
+            parts.push(`${Math.floor(rest / size)} ${unit}`);
+            rest %= size;
+        }
+        else if (parts.length > 0)
+            break;
+    }
+    return parts.length === 0 ? 'under 1 s' : sign + parts.join(' ');
+}
+const ratio = (value) => (value === null ? '' : String(value));
+const percent = (value) => (value === null ? 'n/a (no change)' : `${(value * 100).toFixed(1)} %`);
+const spread = (d, none) => d === null ? none : `median ${humanDuration(d.median)}, p90 ${humanDuration(d.p90)} (${d.count})`;
+/**
+ * The step's outputs of the figures: plain numbers (empty when the ledger says null) so a later
+ * step can compare them, and the whole answer as JSON.
+ */
+function figuresOutputs(f) {
+    return {
+        'deployment-frequency': String(f.deployment_frequency.per_day),
+        'change-failure-rate': ratio(f.change_failure_rate),
+        'recovery-time-ms': ratio(f.recovery_time_ms?.median ?? null),
+        'lead-time-ms': ratio(f.lead_time_ms?.median ?? null),
+        figures: JSON.stringify(f),
+    };
+}
+/** The job summary's table of the figures. */
+function figuresSummary(environment, f) {
+    const d = f.deployments;
+    return [
+        `#### ${cell(environment)}: the last ${f.window.days} days`,
+        '',
+        '| Deployments | Per day | Days with a deployment | Change failure rate | Time to recover | Lead time |',
+        '| --- | --- | --- | --- | --- | --- |',
+        `| ${d.total} (${d.success} success, ${d.failure} failure, ${d.rolled_back} rolled back, ${d.skipped} skipped) | ${f.deployment_frequency.per_day.toFixed(2)} | ${f.deployment_frequency.days_with_deployment} | ${percent(f.change_failure_rate)} | ${spread(f.recovery_time_ms, 'no recovered failure')} | ${spread(f.lead_time_ms, 'no commit times')} |`,
+        '',
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./build/actions/record-deployment/ledger-client.js
+
+
+/**
+ * The ledger could not be reached or is down: no answer, 5xx or 429, after the retries. The one
+ * failure that is not the step's own doing, so the one that is only a warning by default.
+ */
+class LedgerUnavailable extends Error {
+    name = 'LedgerUnavailable';
+}
+/** What to change, for refusals whose cause is the workflow's or the ledger's setup. */
+const HINTS = {
+    audience_mismatch: `input "audience" must be one of the ledger's LEDGER_AUDIENCE values`,
+    owner_not_allowed: "this repository's owner must be in the ledger's LEDGER_ALLOWED_OWNERS",
+    owner_mismatch: "the token's repository_owner and repository claims disagree",
+};
+/** One line about an error answer: status, error code, reason and the first validation message. */
+function describeRefusal(status, text) {
+    const body = jsonObject(text);
+    const parts = [body?.error, body?.reason, body?.message].filter((p) => typeof p === 'string');
+    const line = parts.length > 0 ? `HTTP ${status}: ${parts.join(' - ').slice(0, 500)}` : `HTTP ${status}`;
+    const hint = typeof body?.reason === 'string' ? HINTS[body.reason] : undefined;
+    if (hint)
+        return `${line} (${hint})`;
+    // A path the ledger does not serve: most often an api-url without the ledger's path prefix.
+    if (status === 404 || status === 405)
+        return `${line} (is api-url the ledger's base URL?)`;
+    return line;
+}
+/**
+ * Posts the record. No answer (refused, or none within the call's bound), 5xx and 429 are retried
+ * with back-off (the ledger's idempotency makes a repeated POST safe) and end in `LedgerUnavailable`;
+ * any other answer that is not a record is final (`PermanentError`): 401/403 (the token or the
+ * owner refused), 422 (a value refused), 404 (not the ledger's address) cannot pass by retrying.
+ */
+async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
+    const url = new URL('v1/deployments', apiUrl).href;
+    return withRetry(async () => {
+        let status;
+        let text;
+        try {
+            ({ status, text } = await http.call('ledger-post', url, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+                body: JSON.stringify(record),
+            }));
+        }
+        catch (err) {
+            if (err instanceof NoAnswer)
+                throw new LedgerUnavailable(`the ledger did not answer: ${err.reason}`);
+            throw err;
+        }
+        if (status === 200 || status === 201) {
+            const body = jsonObject(text);
+            if (typeof body?.deployment_id !== 'string')
+                throw new PermanentError(`the ledger answered HTTP ${status} without a deployment record (is api-url the ledger's base URL?)`);
+            return body;
+        }
+        if (status >= 500 || status === 429)
+            throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`);
+        if (status === 401 || status === 403)
+            throw new PermanentError(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
+        throw new PermanentError(`the ledger refused the record: ${describeRefusal(status, text)}`);
+    }, retry, (error, attempt) => onRetry(`attempt ${attempt} failed (${error.message}); retrying`));
+}
+const isDistribution = (v) => v === null || (typeof v === 'object' && ['median', 'p90', 'count'].every((k) => typeof v[k] === 'number'));
+/**
+ * The environment's figures over the last `days` days. One attempt: the figures only decorate a
+ * recorded deployment, so any failure is an `Error` saying why, for a warning.
+ */
+async function getFigures(http, apiUrl, token, environment, days) {
+    const url = new URL('v1/deployments/metrics', apiUrl);
+    url.searchParams.set('environment', environment);
+    url.searchParams.set('days', String(days));
+    let answer;
+    try {
+        answer = await http.call('ledger-metrics', url.href, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
+    }
+    catch (err) {
+        if (err instanceof NoAnswer)
+            throw new Error(`the ledger did not answer: ${err.reason}`);
+        throw err;
+    }
+    if (answer.status === 404)
+        throw new Error(`HTTP 404 (a ledger older than GET /v1/deployments/metrics?)`);
+    if (answer.status !== 200)
+        throw new Error(describeRefusal(answer.status, answer.text));
+    const body = jsonObject(answer.text);
+    const valid = typeof body?.deployments?.total === 'number' &&
+        typeof body.deployment_frequency?.per_day === 'number' &&
+        (body.change_failure_rate === null || typeof body.change_failure_rate === 'number') &&
+        isDistribution(body.recovery_time_ms) &&
+        isDistribution(body.lead_time_ms) &&
+        typeof body.window?.days === 'number';
+    if (!valid)
+        throw new Error(`the ledger answered HTTP 200 without figures (a ledger older than GET /v1/deployments/metrics?)`);
+    return body;
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./build/actions/record-deployment/record.js
+
+
+const MAX_DELIVERY_ID = 200;
+/**
+ * The default idempotency key: one value per run attempt, job and environment. A retried step in
+ * the same attempt repeats it (and is reported as a duplicate); a re-run is a new attempt.
+ */
+function defaultDeliveryId(env, environment) {
+    const { GITHUB_RUN_ID: runId, GITHUB_RUN_ATTEMPT: attempt, GITHUB_JOB: job } = env;
+    if (!runId || !attempt)
+        throw new InputError('input "delivery-id" is required outside a GitHub Actions run');
+    const id = `${runId}-${attempt}-${job ?? 'job'}-${environment}`;
+    if (id.length <= MAX_DELIVERY_ID)
+        return id;
+    return `${runId}-${attempt}-${(0,external_node_crypto_.createHash)('sha256').update(`${job}\n${environment}`).digest('hex')}`;
+}
+/** The run's own page, for `run-url` when the input is empty. */
+function defaultRunUrl(env) {
+    const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId, GITHUB_RUN_ATTEMPT: attempt } = env;
+    if (!server || !repo || !runId)
+        return undefined;
+    return `${server}/${repo}/actions/runs/${runId}${attempt ? `/attempts/${attempt}` : ''}`;
+}
+/** Reads the record from the step's inputs, filling the run's defaults. Empty inputs are omitted. */
+function recordFromInputs(core, env) {
+    const environment = requiredInput(core, 'environment');
+    const fields = {
+        delivery_id: optionalInput(core, 'delivery-id') ?? defaultDeliveryId(env, environment),
+        environment,
+        status: requiredInput(core, 'status'),
+        target: optionalInput(core, 'target'),
+        mode: optionalInput(core, 'mode'),
+        version: optionalInput(core, 'version'),
+        url: optionalInput(core, 'url'),
+        commit: optionalInput(core, 'commit') ?? env.GITHUB_SHA,
+        run_url: optionalInput(core, 'run-url') ?? defaultRunUrl(env),
+        actor: optionalInput(core, 'actor') ?? env.GITHUB_ACTOR,
+        verified: booleanInput(core, 'verified'),
+        duration_ms: integerInput(core, 'duration-ms'),
+    };
+    return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+;// CONCATENATED MODULE: ./build/actions/record-deployment/run.js
+
+
+
+
+
+
+
+
+const DEFAULT_AUDIENCE = 'gatehouse-ledger';
+function summaryOf(record, result) {
+    const notified = Object.entries(result.notified)
+        .map(([sink, ok]) => `${sink}: ${ok ? 'sent' : 'failed'}`)
+        .join(', ');
+    return [
+        `### Deployment ${result.duplicate ? 'already recorded' : 'recorded'}`,
+        '',
+        '| Repository | Environment | Status | Version | Deployment id | Recorded at | Notified |',
+        '| --- | --- | --- | --- | --- | --- | --- |',
+        `| ${cell(result.repository)} | ${cell(record.environment)} | ${cell(record.status)} | ${cell(record.version ?? '')} | ${cell(result.deployment_id)} | ${cell(result.recorded_at)} | ${cell(notified || 'none configured')} |`,
+        '',
+    ].join('\n');
+}
+/**
+ * The environment's figures of the last 30 days, as outputs and in the job summary. They only
+ * decorate a recorded deployment: any failure is a warning, whatever `fail-on-error` says.
+ */
+async function showFigures({ core, http }, apiUrl, token, environment) {
+    try {
+        const figures = await getFigures(http, apiUrl, token, environment, FIGURES_DAYS);
+        for (const [name, value] of Object.entries(figuresOutputs(figures)))
+            core.setOutput(name, value);
+        await appendSummary(core, figuresSummary(environment, figures));
+    }
+    catch (err) {
+        core.warning(`figures not shown: ${err instanceof Error ? err.message : String(err)}`);
+    }
+}
+/**
+ * Failures the step cannot fix by changing itself: the ledger unreachable or down (after the
+ * retries), or the runner's token endpoint failing. Everything else (an input, a URL without a
+ * scheme, a missing `id-token: write`, a refusal: 401, 403, 404, 422) is a mistake to correct.
+ */
+const isOutage = (err) => err instanceof LedgerUnavailable || err instanceof OidcUnavailable;
+/**
+ * The record-deployment action. With an empty `api-url` it does nothing (the ledger is optional).
+ * An outage is a warning unless `fail-on-error` is true (recording must not fail a deploy because
+ * the ledger is down); a mistake in the step or its setup fails the step, or it would go unseen.
+ */
+async function run(deps) {
+    const { core, http, env, retry = DEFAULT_RETRY } = deps;
+    let failOnError = false;
+    try {
+        failOnError = booleanInput(core, 'fail-on-error', false);
+        const apiUrlInput = optionalInput(core, 'api-url');
+        if (apiUrlInput === undefined) {
+            core.notice('record-deployment: api-url is empty, so nothing was recorded (the ledger is optional)');
             return;
         }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+        const apiUrl = baseUrl('api-url', apiUrlInput);
+        const record = recordFromInputs(core, env);
+        const committed = await committedAt(core, env, record.commit);
+        if (committed)
+            record.committed_at = committed;
+        const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
+        const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));
+        core.setOutput('deployment-id', result.deployment_id);
+        core.setOutput('duplicate', String(result.duplicate));
+        core.setOutput('recorded-at', result.recorded_at);
+        core.setOutput('notified', JSON.stringify(result.notified));
+        core.info(result.duplicate
+            ? `delivery ${record.delivery_id} was already recorded as ${result.deployment_id}`
+            : `recorded ${record.environment} ${record.status} as ${result.deployment_id}`);
+        await appendSummary(core, summaryOf(record, result));
+        await showFigures(deps, apiUrl, token, record.environment);
     }
-    _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
-        const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port
-            ? parseInt(info.parsedUrl.port)
-            : defaultPort;
-        info.options.path =
-            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-            info.options.headers['user-agent'] = this.userAgent;
-        }
-        info.options.agent = this._getAgent(info.parsedUrl);
-        // gives handlers an opportunity to participate
-        if (this.handlers) {
-            for (const handler of this.handlers) {
-                handler.prepareRequest(info.options);
-            }
-        }
-        return info;
-    }
-    _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-        }
-        return lowercaseKeys(headers || {});
-    }
-    /**
-     * Gets an existing header value or returns a default.
-     * Handles converting number header values to strings since HTTP headers must be strings.
-     * Note: This returns string | string[] since some headers can have multiple values.
-     * For headers that must always be a single string (like Content-Type), use the
-     * specialized _getExistingOrDefaultContentTypeHeader method instead.
-     */
-    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-            if (headerValue) {
-                clientHeader =
-                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
-            }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== undefined) {
-            return typeof additionalValue === 'number'
-                ? additionalValue.toString()
-                : additionalValue;
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    /**
-     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-     * Always returns a single string (not an array) since Content-Type should be a single value.
-     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-     */
-    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-            if (headerValue) {
-                if (typeof headerValue === 'number') {
-                    clientHeader = String(headerValue);
-                }
-                else if (Array.isArray(headerValue)) {
-                    clientHeader = headerValue.join(', ');
-                }
-                else {
-                    clientHeader = headerValue;
-                }
-            }
-        }
-        const additionalValue = additionalHeaders[Headers.ContentType];
-        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
-        if (additionalValue !== undefined) {
-            if (typeof additionalValue === 'number') {
-                return String(additionalValue);
-            }
-            else if (Array.isArray(additionalValue)) {
-                return additionalValue.join(', ');
-            }
-            else {
-                return additionalValue;
-            }
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-            agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-            agent = this._agent;
-        }
-        // if agent is already assigned use that agent.
-        if (agent) {
-            return agent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        let maxSockets = 100;
-        if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
-        }
-        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
-        if (proxyUrl && proxyUrl.hostname) {
-            const agentOptions = {
-                maxSockets,
-                keepAlive: this._keepAlive,
-                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
-                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-                })), { host: proxyUrl.hostname, port: proxyUrl.port })
-            };
-            let tunnelAgent;
-            const overHttps = proxyUrl.protocol === 'https:';
-            if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
-            }
-            else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
-            }
-            agent = tunnelAgent(agentOptions);
-            this._proxyAgent = agent;
-        }
-        // if tunneling agent isn't assigned create a new agent
-        if (!agent) {
-            const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
-            this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            agent.options = Object.assign(agent.options || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return agent;
-    }
-    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-            proxyAgent = this._proxyAgentDispatcher;
-        }
-        // if agent is already assigned use that agent.
-        if (proxyAgent) {
-            return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new undici/* ProxyAgent */.kT(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
-            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
-        })));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return proxyAgent;
-    }
-    _getUserAgentWithOrchestrationId(userAgent) {
-        const baseUserAgent = userAgent || 'actions/http-client';
-        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
-        if (orchId) {
-            // Sanitize the orchestration ID to ensure it contains only valid characters
-            // Valid characters: 0-9, a-z, _, -, .
-            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
-            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-    }
-    _performExponentialBackoff(retryNumber) {
-        return __awaiter(this, void 0, void 0, function* () {
-            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-            return new Promise(resolve => setTimeout(() => resolve(), ms));
-        });
-    }
-    _processResponse(res, options) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                const statusCode = res.message.statusCode || 0;
-                const response = {
-                    statusCode,
-                    result: null,
-                    headers: {}
-                };
-                // not found leads to null obj returned
-                if (statusCode === HttpCodes.NotFound) {
-                    resolve(response);
-                }
-                // get the result from the body
-                function dateTimeDeserializer(key, value) {
-                    if (typeof value === 'string') {
-                        const a = new Date(value);
-                        if (!isNaN(a.valueOf())) {
-                            return a;
-                        }
-                    }
-                    return value;
-                }
-                let obj;
-                let contents;
-                try {
-                    contents = yield res.readBody();
-                    if (contents && contents.length > 0) {
-                        if (options && options.deserializeDates) {
-                            obj = JSON.parse(contents, dateTimeDeserializer);
-                        }
-                        else {
-                            obj = JSON.parse(contents);
-                        }
-                        response.result = obj;
-                    }
-                    response.headers = res.message.headers;
-                }
-                catch (err) {
-                    // Invalid resource (contents not json);  leaving result obj null
-                }
-                // note that 3xx redirects are handled by the http layer.
-                if (statusCode > 299) {
-                    let msg;
-                    // if exception/error in body, attempt to get better error
-                    if (obj && obj.message) {
-                        msg = obj.message;
-                    }
-                    else if (contents && contents.length > 0) {
-                        // it may be the case that the exception is in the body message as string
-                        msg = contents;
-                    }
-                    else {
-                        msg = `Failed request: (${statusCode})`;
-                    }
-                    const err = new HttpClientError(msg, statusCode);
-                    err.result = response.result;
-                    reject(err);
-                }
-                else {
-                    resolve(response);
-                }
-            }));
-        });
+    catch (err) {
+        const message = `deployment not recorded: ${err instanceof Error ? err.message : String(err)}`;
+        if (isOutage(err) && !failOnError)
+            core.warning(message);
+        else
+            core.setFailed(message);
     }
 }
-const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
+
+;// CONCATENATED MODULE: ./build/actions/record-deployment/main.js
+
+
+
+/** The record-deployment action as the runner runs it (index.ts calls this; `@github/local-action` imports it). */
+async function main_run() {
+    await run({ core: core_namespaceObject, env: process.env, http: actionHttp({ userAgent: 'gatehouse-record-deployment' }) });
+}
+
 
 /***/ })
 
@@ -32760,6 +32905,6 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(2391);
+/******/ var __webpack_exports__ = __nccwpck_require__(9536);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

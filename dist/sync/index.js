@@ -37330,5313 +37330,26 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 8589:
+/***/ 4666:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8773);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2858);
 
-
-await (0,_run_js__WEBPACK_IMPORTED_MODULE_1__/* .runSyncAction */ .J)({ core: _actions_core__WEBPACK_IMPORTED_MODULE_0__, env: process.env });
+await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 8773:
+/***/ 2858:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  J: () => (/* binding */ runSyncAction)
-});
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./build/server/http/call-bounds.js
-/*
- * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
- * one table, and a test compares that table with these values.
- */
-/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
-const KEY_SET_FETCH = { connectMs: 3000, totalMs: 3000 };
-/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
-const PLATFORM_CALL = { connectMs: 5000, totalMs: 10_000 };
-/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
-const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
-/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
-const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
-/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
-const RELEASES_CRAWL_MS = 60_000;
-/** Actions: the runner's OIDC token endpoint. */
-const RUNNER_OIDC = { connectMs: 5000, totalMs: 10_000 };
-/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
-const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
-/** request-token's post step: `DELETE /installation/token`. */
-const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
-/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
-const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
-/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
-const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
-/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
-const ACTION_CALLS = {
-    'runner-oidc': RUNNER_OIDC,
-    'broker-token': BROKER_TOKEN,
-    'token-revoke': TOKEN_REVOKE,
-    'ledger-post': LEDGER_POST,
-    'pr-comment': PR_COMMENT,
-};
-/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
-function syncCall(timeoutMs) {
-    return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
-}
-/** Sync service: `/readyz`'s DefectDojo probe. */
-const READINESS_PROBE = { connectMs: 5000, totalMs: 5000 };
-/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
-const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-function backendBounds(overrides = {}) {
-    return {
-        platform: PLATFORM_CALL,
-        commit: PLATFORM_COMMIT,
-        chat: CHAT_POST,
-        releasesCrawlMs: RELEASES_CRAWL_MS,
-        ...overrides,
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./build/server/http/outbound.js
-
-/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
-class CallTimedOut extends Error {
-    totalMs;
-    name = 'CallTimedOut';
-    constructor(totalMs) {
-        super(`no complete answer within ${seconds(totalMs)}`);
-        this.totalMs = totalMs;
-    }
-}
-/** A buffered answer grew past its size bound (a peer streaming without end). */
-class AnswerTooLarge extends Error {
-    maxBytes;
-    name = 'AnswerTooLarge';
-    constructor(maxBytes) {
-        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-        this.maxBytes = maxBytes;
-    }
-}
-function seconds(ms) {
-    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-/**
- * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
- * aborts them with `CallTimedOut`. `clear` once the work is done.
- */
-function sharedDeadline(totalMs) {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
-    timer.unref();
-    return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-/**
- * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
- * or the network's error code. Never the URL (it can hold a secret path).
- */
-function transportFailure(err, bounds) {
-    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
-            return e.message;
-        const code = e.code;
-        if (code === 'UND_ERR_CONNECT_TIMEOUT')
-            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
-        if (typeof code === 'string')
-            return code;
-    }
-    return err instanceof Error ? err.message : 'network error';
-}
-const agents = new Map();
-/**
- * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
- * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
- */
-function sharedAgent(connectMs) {
-    let agent = agents.get(connectMs);
-    if (!agent) {
-        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
-        agents.set(connectMs, agent);
-    }
-    return agent;
-}
-/**
- * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
- * dispatcher for some addresses (the actions' proxy).
- */
-function networkTransport(connectMs, dispatcherFor) {
-    return ((input, init) => {
-        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
-        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
-    });
-}
-/** Statuses whose answer has no body (the Response constructor refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-/**
- * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
- * deadline that aborts the request, the wait for headers and the reading of the body alike, with
- * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
- */
-function boundedFetch(bounds, options = {}) {
-    const transport = options.transport ?? networkTransport(bounds.connectMs);
-    return (async (input, init = {}) => {
-        const deadline = new AbortController();
-        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
-        // The deadline never keeps a process alive on its own.
-        timer.unref();
-        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
-        let response;
-        try {
-            response = await transport(input, { ...init, signal });
-        }
-        catch (err) {
-            clearTimeout(timer);
-            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
-            throw signal.aborted ? signal.reason : err;
-        }
-        if (!options.buffer)
-            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
-        try {
-            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
-            return rebuilt(response, bytes);
-        }
-        finally {
-            clearTimeout(timer);
-        }
-    });
-}
-/**
- * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
- * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
- * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
- */
-function guardedBody(response, signal, ended) {
-    if (!response.body) {
-        ended();
-        return null;
-    }
-    const reader = response.body.getReader();
-    let stop;
-    return new ReadableStream({
-        start(controller) {
-            stop = () => {
-                controller.error(signal.reason);
-                reader.cancel(signal.reason).catch(() => undefined);
-                ended();
-            };
-            if (signal.aborted)
-                stop();
-            else
-                signal.addEventListener('abort', stop, { once: true });
-        },
-        async pull(controller) {
-            let chunk;
-            try {
-                chunk = await reader.read();
-            }
-            catch (err) {
-                if (!signal.aborted) {
-                    signal.removeEventListener('abort', stop);
-                    ended();
-                    controller.error(err);
-                }
-                return;
-            }
-            if (signal.aborted)
-                return;
-            if (chunk.done) {
-                signal.removeEventListener('abort', stop);
-                ended();
-                controller.close();
-            }
-            else
-                controller.enqueue(chunk.value);
-        },
-        cancel(reason) {
-            signal.removeEventListener('abort', stop);
-            ended();
-            return reader.cancel(reason);
-        },
-    });
-}
-/**
- * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
- * is ours, so it can be cancelled even while a read waits on a stalled peer).
- */
-async function readAll(body, maxBytes, signal) {
-    const chunks = [];
-    let size = 0;
-    const reader = body.getReader();
-    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
-    signal.addEventListener('abort', stop, { once: true });
-    try {
-        for (;;) {
-            const { done, value } = await reader.read();
-            if (signal.aborted)
-                throw signal.reason;
-            if (done)
-                break;
-            size += value.byteLength;
-            if (size > maxBytes) {
-                await reader.cancel().catch(() => undefined);
-                throw new AnswerTooLarge(maxBytes);
-            }
-            chunks.push(value);
-        }
-    }
-    catch (err) {
-        throw signal.aborted ? signal.reason : err;
-    }
-    finally {
-        signal.removeEventListener('abort', stop);
-    }
-    return Buffer.concat(chunks, size);
-}
-/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
-function rebuilt(original, body) {
-    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
-        status: original.status,
-        statusText: original.statusText,
-        headers: [...original.headers],
-    });
-    Object.defineProperty(response, 'url', { value: original.url });
-    return response;
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/http/request.js
-
-
-/** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
-class HttpError extends Error {
-    service;
-    operation;
-    status;
-    detail;
-    retryAfterMs;
-    name = 'HttpError';
-    constructor(service, operation, status, detail, 
-    /** From `Retry-After`, when the server sent one. */
-    retryAfterMs) {
-        super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
-        this.service = service;
-        this.operation = operation;
-        this.status = status;
-        this.detail = detail;
-        this.retryAfterMs = retryAfterMs;
-    }
-}
-/** No HTTP answer: connection refused or reset, DNS failure, timeout. */
-class TransportError extends Error {
-    name = 'TransportError';
-    constructor(service, operation, reason) {
-        super(`${service} ${operation} failed: ${reason}`);
-    }
-}
-/** An answer that is not what the API documents (not JSON, wrong shape). */
-class UnexpectedAnswerError extends Error {
-    name = 'UnexpectedAnswerError';
-    constructor(service, operation, problem) {
-        super(`${service} ${operation}: ${problem}`);
-    }
-}
-/** `Retry-After` in seconds or as an HTTP date, in milliseconds from `now`. */
-function retryAfterMs(value, now = Date.now()) {
-    if (!value)
-        return undefined;
-    if (/^\s*\d+\s*$/.test(value))
-        return Number(value) * 1000;
-    const at = Date.parse(value);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-function transportReason(err, timeoutMs) {
-    return transportFailure(err, syncCall(timeoutMs));
-}
-/** A short reason from an error body: JSON `detail`/`message`, SonarQube's `errors[0].msg`, or DRF-style field errors. */
-async function errorDetail(response) {
-    let text;
-    try {
-        text = (await response.text()).slice(0, 4000);
-    }
-    catch {
-        return undefined;
-    }
-    try {
-        const body = JSON.parse(text);
-        if (body && typeof body === 'object') {
-            const { detail, message, errors } = body;
-            // SonarQube: {"errors":[{"msg":…}]}
-            const first = Array.isArray(errors) && typeof errors[0]?.msg === 'string' ? errors[0].msg : undefined;
-            const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : (first ?? JSON.stringify(body));
-            return reason.slice(0, 300);
-        }
-    }
-    catch {
-        // not JSON: an HTML error page or plain text says little that is safe and useful
-    }
-    return undefined;
-}
-/**
- * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
- * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
- * the whole exchange, the body's last byte included (a streamed body read after it rejects).
- */
-async function send(service, operation, url, options) {
-    const { timeoutMs, stream, ...init } = options;
-    let response;
-    try {
-        response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, init);
-    }
-    catch (err) {
-        throw new TransportError(service, operation, transportReason(err, timeoutMs));
-    }
-    if (response.ok)
-        return response;
-    const detail = await errorDetail(response);
-    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')));
-}
-/** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
-async function jsonBody(service, operation, response, timeoutMs) {
-    let text;
-    try {
-        text = await response.text();
-    }
-    catch (err) {
-        throw new TransportError(service, operation, transportReason(err, timeoutMs));
-    }
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        throw new UnexpectedAnswerError(service, operation, 'the answer is not valid JSON');
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/credentials.js
-
-/**
- * A credential the server refused (401 or 403). The message names the credential (its setting,
- * never its value) and the server, so the operator knows which of several to replace.
- */
-class CredentialRefused extends Error {
-    credential;
-    service;
-    server;
-    name = 'CredentialRefused';
-    constructor(credential, service, server, reason) {
-        super(`${service} at ${server} refused ${credential}: ${reason}`);
-        this.credential = credential;
-        this.service = service;
-        this.server = server;
-    }
-}
-/** Whether `err` is a server's refusal of the credential: a 401 or 403 answer. */
-function isRefusal(err) {
-    return err instanceof HttpError && (err.status === 401 || err.status === 403);
-}
-/** `err` as a `CredentialRefused` when it is a 401 or 403 answer; otherwise unchanged. */
-function refusedAs(err, credential, service, server) {
-    if (!isRefusal(err))
-        return err;
-    return new CredentialRefused(credential, service, server, `answered ${err.status}${err.detail ? ` (${err.detail})` : ''} to ${err.operation}`);
-}
-
-;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
-/*
-How it works:
-`this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
-*/
-
-class Node {
-	value;
-	next;
-
-	constructor(value) {
-		this.value = value;
-	}
-}
-
-class Queue {
-	#head;
-	#tail;
-	#size;
-
-	constructor() {
-		this.clear();
-	}
-
-	enqueue(value) {
-		const node = new Node(value);
-
-		if (this.#head) {
-			this.#tail.next = node;
-			this.#tail = node;
-		} else {
-			this.#head = node;
-			this.#tail = node;
-		}
-
-		this.#size++;
-	}
-
-	dequeue() {
-		const current = this.#head;
-		if (!current) {
-			return;
-		}
-
-		this.#head = this.#head.next;
-		this.#size--;
-
-		// Clean up tail reference when queue becomes empty
-		if (!this.#head) {
-			this.#tail = undefined;
-		}
-
-		return current.value;
-	}
-
-	peek() {
-		if (!this.#head) {
-			return;
-		}
-
-		return this.#head.value;
-
-		// TODO: Node.js 18.
-		// return this.#head?.value;
-	}
-
-	clear() {
-		this.#head = undefined;
-		this.#tail = undefined;
-		this.#size = 0;
-	}
-
-	get size() {
-		return this.#size;
-	}
-
-	* [Symbol.iterator]() {
-		let current = this.#head;
-
-		while (current) {
-			yield current.value;
-			current = current.next;
-		}
-	}
-
-	* drain() {
-		while (this.#head) {
-			yield this.dequeue();
-		}
-	}
-}
-
-;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
-
-
-function pLimit(concurrency) {
-	let rejectOnClear = false;
-
-	if (typeof concurrency === 'object') {
-		({concurrency, rejectOnClear = false} = concurrency);
-	}
-
-	validateConcurrency(concurrency);
-
-	if (typeof rejectOnClear !== 'boolean') {
-		throw new TypeError('Expected `rejectOnClear` to be a boolean');
-	}
-
-	const queue = new Queue();
-	let activeCount = 0;
-
-	const resumeNext = () => {
-		// Process the next queued function if we're under the concurrency limit
-		if (activeCount < concurrency && queue.size > 0) {
-			activeCount++;
-			queue.dequeue().run();
-		}
-	};
-
-	const next = () => {
-		activeCount--;
-		resumeNext();
-	};
-
-	const run = async (function_, resolve, arguments_) => {
-		// Execute the function and capture the result promise
-		const result = (async () => function_(...arguments_))();
-
-		// Resolve immediately with the promise (don't wait for completion)
-		resolve(result);
-
-		// Wait for the function to complete (success or failure)
-		// We catch errors here to prevent unhandled rejections,
-		// but the original promise rejection is preserved for the caller
-		try {
-			await result;
-		} catch {}
-
-		// Decrement active count and process next queued function
-		next();
-	};
-
-	const enqueue = (function_, resolve, reject, arguments_) => {
-		const queueItem = {reject};
-
-		// Queue the internal resolve function instead of the run function
-		// to preserve the asynchronous execution context.
-		new Promise(internalResolve => { // eslint-disable-line promise/param-names
-			queueItem.run = internalResolve;
-			queue.enqueue(queueItem);
-		}).then(run.bind(undefined, function_, resolve, arguments_)); // eslint-disable-line promise/prefer-await-to-then
-
-		// Start processing immediately if we haven't reached the concurrency limit
-		if (activeCount < concurrency) {
-			resumeNext();
-		}
-	};
-
-	const generator = (function_, ...arguments_) => new Promise((resolve, reject) => {
-		enqueue(function_, resolve, reject, arguments_);
-	});
-
-	Object.defineProperties(generator, {
-		activeCount: {
-			get: () => activeCount,
-		},
-		pendingCount: {
-			get: () => queue.size,
-		},
-		clearQueue: {
-			value() {
-				if (!rejectOnClear) {
-					queue.clear();
-					return;
-				}
-
-				const abortError = AbortSignal.abort().reason;
-
-				while (queue.size > 0) {
-					queue.dequeue().reject(abortError);
-				}
-			},
-		},
-		concurrency: {
-			get: () => concurrency,
-
-			set(newConcurrency) {
-				validateConcurrency(newConcurrency);
-				concurrency = newConcurrency;
-
-				queueMicrotask(() => {
-					// eslint-disable-next-line no-unmodified-loop-condition
-					while (activeCount < concurrency && queue.size > 0) {
-						resumeNext();
-					}
-				});
-			},
-		},
-		map: {
-			async value(iterable, function_) {
-				const promises = [];
-
-				try {
-					Array.from(iterable, (value, index) => {
-						const promise = generator(function_, value, index);
-						promises.push(promise);
-						return promise;
-					});
-				} catch (error) {
-					// The iterable threw, so `Promise.all` never observes the already scheduled promises. Observe them here to avoid unhandled rejections.
-					for (const promise of promises) {
-						promise.catch(() => {}); // eslint-disable-line promise/prefer-await-to-then
-					}
-
-					throw error;
-				}
-
-				return Promise.all(promises);
-			},
-		},
-	});
-
-	return generator;
-}
-
-function limitFunction(function_, options) {
-	const limit = pLimit(options);
-
-	const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
-	Object.defineProperty(limitedFunction, 'clearQueue', {
-		value: limit.clearQueue,
-	});
-
-	return limitedFunction;
-}
-
-function validateConcurrency(concurrency) {
-	if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-		throw new TypeError('Expected `concurrency` to be a number from 1 and up');
-	}
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./build/server/sync/http/retry.js
-
-
-const DEFAULT_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
-/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
-function isTransient(err) {
-    if (err instanceof TransportError)
-        return true;
-    return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
-}
-/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
-function delayBefore(retry, policy, retryAfter, random = Math.random) {
-    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
-    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
-}
-/**
- * Runs `attempt` until it succeeds or fails for good. `shouldRetry` (default `isTransient`)
- * decides which failures are worth another attempt. p-retry is not used here because it cannot
- * wait for a server's `Retry-After`.
- */
-async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
-    for (let n = 1;; n++) {
-        try {
-            return await attempt(n);
-        }
-        catch (err) {
-            const retryAfter = err instanceof HttpError ? err.retryAfterMs : undefined;
-            if (n > policy.retries || !shouldRetry(err) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
-                throw err;
-            const delay = delayBefore(n, policy, retryAfter);
-            onRetry?.(err, n, delay);
-            await (0,promises_namespaceObject.setTimeout)(delay);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/client.js
-
-
-
-const SERVICE = 'Dependency-Track';
-const PAGE_SIZE = 100;
-const LIST_CONCURRENCY = 4;
-/** What the key's team needs: the project list and each project's findings. */
-const REQUIRED_PERMISSIONS = ['VIEW_PORTFOLIO', 'VIEW_VULNERABILITY'];
-function project(value) {
-    const p = value;
-    if (!p || typeof p.uuid !== 'string' || typeof p.name !== 'string' || p.name.trim() === '')
-        return undefined;
-    return {
-        uuid: p.uuid,
-        name: p.name,
-        ...(typeof p.version === 'string' && p.version.trim() !== '' ? { version: p.version } : {}),
-        active: p.active !== false,
-    };
-}
-/** Dependency-Track's REST API v1 with an API key (`X-Api-Key`). */
-class DependencyTrackClient {
-    options;
-    constructor(options) {
-        this.options = options;
-    }
-    get headers() {
-        return { 'x-api-key': this.options.apiKey, accept: 'application/json' };
-    }
-    /**
-     * `GET /api/v1/team/self`: the key's team and its permissions. Throws `HttpError` when the key
-     * is refused; answers the permissions the sync needs that the team lacks (empty when it has
-     * them, or when the server does not list them).
-     */
-    async missingPermissions(retry, onRetry) {
-        const operation = 'key check (team/self)';
-        return retrying(async () => {
-            const response = await send(SERVICE, operation, `${this.options.url}/api/v1/team/self`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(body?.permissions))
-                return [];
-            const held = new Set(body.permissions.map((p) => p?.name));
-            return REQUIRED_PERMISSIONS.filter((name) => !held.has(name));
-        }, retry, onRetry);
-    }
-    /** One page of the project list, retried on its own. */
-    async page(pageNumber, excludeInactive, retry, onRetry) {
-        const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
-        if (excludeInactive)
-            query.set('excludeInactive', 'true');
-        const operation = `project list (page ${pageNumber})`;
-        return retrying(async () => {
-            const response = await send(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
-            if (!Array.isArray(body))
-                throw new UnexpectedAnswerError(SERVICE, operation, 'the answer is not a list of projects');
-            if (!body.every((item) => project(item)))
-                throw new UnexpectedAnswerError(SERVICE, operation, 'a project has no uuid or name');
-            const header = response.headers.get('x-total-count');
-            return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
-        }, retry, onRetry);
-    }
-    /**
-     * Every project (`pageNumber` from 1, `pageSize`, `X-Total-Count`). Once the first page gives
-     * the total, the other pages are fetched together rather than one after another; without the
-     * header, page by page until a short one.
-     */
-    async listProjects(excludeInactive, retry, onRetry) {
-        const first = await this.page(1, excludeInactive, retry, onRetry);
-        const pages = [first.items];
-        if (first.total !== undefined) {
-            const rest = Array.from({ length: Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) }, (_, i) => i + 2);
-            const limit = pLimit(LIST_CONCURRENCY);
-            pages.push(...(await Promise.all(rest.map((n) => limit(async () => (await this.page(n, excludeInactive, retry, onRetry)).items)))));
-        }
-        else {
-            for (let n = 2, last = first.items; last.length === PAGE_SIZE; n++) {
-                last = (await this.page(n, excludeInactive, retry, onRetry)).items;
-                pages.push(last);
-            }
-        }
-        // Dependency-Track filters inactive projects itself; the check here covers servers that ignore the parameter.
-        return pages.flat().map((item) => project(item)).filter((p) => !excludeInactive || p.active);
-    }
-    /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
-    exportFindings(project, signal) {
-        return send(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
-            stream: true,
-            headers: this.headers,
-            timeoutMs: this.options.uploadTimeoutMs,
-            ...(signal ? { signal } : {}),
-        });
-    }
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./build/server/sync/http/multipart.js
-
-/**
- * A `multipart/form-data` body produced as it is sent, so a file part that is still arriving (a
- * download) is never held whole, and its exact length, computed from the parts' sizes: the body
- * goes out with a `Content-Length`, never chunked (Django behind DefectDojo's nginx and uWSGI reads
- * a chunked body as empty). The platform's `FormData` needs every file as a finished `Blob`, which
- * would hold the export in memory.
- */
-function multipartBody(fields, file) {
-    const boundary = `----gatehouse${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
-    const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
-    const encoder = new TextEncoder();
-    const head = [
-        ...Object.entries(fields).map(([name, value]) => encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`)),
-        encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`),
-    ];
-    const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
-    const content = file.content;
-    const fileLength = content instanceof Uint8Array ? content.byteLength : content.length;
-    const length = head.reduce((n, part) => n + part.byteLength, 0) + fileLength + tail.byteLength;
-    async function* body() {
-        yield* head;
-        if (content instanceof Uint8Array)
-            yield content;
-        else
-            yield* content.stream;
-        yield tail;
-    }
-    return { contentType: `multipart/form-data; boundary=${boundary}`, body: body(), length };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/scan-types.js
-/** DefectDojo parser names (`scan_type`), exactly as DefectDojo spells them. */
-const SCAN_TYPES = {
-    dependencyTrack: 'Dependency Track Finding Packaging Format (FPF) Export',
-    codeScanning: 'Github SAST Scan',
-    dependabot: 'Github Vulnerability Scan',
-    secretScanning: 'Github Secrets Detection Report Scan',
-    /** Deduplicates on the issue key, unlike "SonarQube Scan" (CWE, severity, file). */
-    sonarQube: 'SonarQube Scan detailed',
-};
-/** The fixed engagement of each source inside a product (one product per project or repository). */
-const ENGAGEMENTS = {
-    dependencytrack: 'Dependency-Track',
-    github: 'GitHub',
-    sonarqube: 'SonarQube',
-};
-/**
- * The oldest DefectDojo release that parses each report as the sync shapes it: the later of the
- * parser's first release and 2.6.0 (reimport with `auto_create_context`). Read from DefectDojo's
- * history (the tag first holding the parser). Used to explain a server's refusal of a scan type.
- */
-const MINIMUM_DEFECTDOJO_VERSION = {
-    [SCAN_TYPES.dependencyTrack]: '2.6.0',
-    [SCAN_TYPES.codeScanning]: '2.52.0',
-    [SCAN_TYPES.dependabot]: '2.6.0',
-    [SCAN_TYPES.secretScanning]: '2.51.0',
-    [SCAN_TYPES.sonarQube]: '2.6.0',
-};
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/statistics.js
-function total(node) {
-    const value = node?.total?.total;
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-/**
- * The delta totals, or undefined when the answer has no `statistics.delta` (DefectDojo leaves it
- * out in some versions and configurations; `after` alone says nothing about what changed).
- */
-function reimportCounts(body) {
-    const delta = body?.statistics?.delta;
-    if (!delta || typeof delta !== 'object')
-        return undefined;
-    const created = total(delta.created);
-    const closed = total(delta.closed);
-    const reactivated = total(delta.reactivated);
-    const untouched = total(delta.untouched);
-    if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
-        return undefined;
-    return { created, closed, reactivated, untouched };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
-
-
-
-
-
-const client_SERVICE = 'DefectDojo';
-/** The page size of every list read. */
-const PAGE = 100;
-/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
-function nextPage(base, next) {
-    return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
-}
-/** A report larger than DefectDojo accepts: refused here, before anything is sent. */
-class UploadTooLarge extends Error {
-    name = 'UploadTooLarge';
-    /** `what` (the report) and its size in bytes; undefined when it was only seen to pass the limit. */
-    constructor(what, bytes, limitBytes) {
-        const size = bytes === undefined ? `over ${megabytes(limitBytes)}` : megabytes(bytes);
-        super(`${what} is ${size} MB, above the upload limit of ${megabytes(limitBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
-    }
-}
-/** DefectDojo does not know the scan type: its release predates the parser. */
-class ScanTypeUnknown extends Error {
-    name = 'ScanTypeUnknown';
-}
-/** Mebibytes as DefectDojo counts them (`file_size_mb`: bytes / 1048576), one decimal. */
-const megabytes = (bytes) => (bytes / 1048576).toFixed(1);
-/** DefectDojo's default DD_SCAN_FILE_MAX_SIZE: 100 MB, counted as bytes / 1048576. */
-const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1048576;
-/** DefectDojo through its REST API v2, with one API token; never a password or session. */
-class DefectDojoClient {
-    options;
-    constructor(options) {
-        this.options = options;
-    }
-    headers(extra = {}) {
-        return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
-    }
-    /** Product type names by id, kept for the client's life (a renamed type only makes a note stale). */
-    productTypeNames = new Map();
-    get maxUploadBytes() {
-        return this.options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-    }
-    /**
-     * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
-     * findings the report no longer holds, and deduplicates within the engagement.
-     * `product_type_name` goes only with a product that does not exist yet: DefectDojo refuses (400)
-     * a reimport whose type disagrees with an existing product's, e.g. after the product was moved.
-     */
-    async reimport(request) {
-        const size = request.content instanceof Uint8Array ? request.content.byteLength : request.content.length;
-        if (size > this.maxUploadBytes) {
-            throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName}`, size, this.maxUploadBytes);
-        }
-        // Not kept by the client: the service's client lives across runs, and products move.
-        const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
-        if (found && found.productType !== undefined && found.productType !== this.options.productType) {
-            request.note?.(`product ${request.productName} is under product type "${found.productType}", not "${this.options.productType}"; synced where it is`);
-        }
-        const fields = {
-            scan_type: request.scanType,
-            ...(found ? {} : { product_type_name: this.options.productType }),
-            product_name: request.productName,
-            engagement_name: request.engagementName,
-            test_title: request.testTitle,
-            auto_create_context: 'true',
-            close_old_findings: 'true',
-            deduplication_on_engagement: 'true',
-        };
-        const { contentType, body, length } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
-        const operation = `reimport-scan of ${request.productName}`;
-        let response;
-        try {
-            response = await send(client_SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
-                method: 'POST',
-                headers: this.headers({ 'content-type': contentType, 'content-length': String(length) }),
-                body,
-                duplex: 'half',
-                timeoutMs: this.options.uploadTimeoutMs,
-            });
-        }
-        catch (err) {
-            throw this.explained(err, request);
-        }
-        return reimportCounts(await jsonBody(client_SERVICE, operation, response, this.options.uploadTimeoutMs));
-    }
-    /** DefectDojo's refusal of an unknown scan type (DRF's choice error), said as what it means. */
-    explained(err, request) {
-        // DRF's field error, "\"<type>\" is not a valid choice.", quoted as JSON or as Python's repr.
-        const detail = (err instanceof HttpError ? (err.detail ?? '') : '').replace(/\\"/g, '"');
-        if (!(err instanceof HttpError) || err.status !== 400 || !detail.includes(`"${request.scanType}" is not a valid choice`))
-            return err;
-        const minimum = MINIMUM_DEFECTDOJO_VERSION[request.scanType];
-        return new ScanTypeUnknown(`DefectDojo at ${this.options.url} does not know the scan type "${request.scanType}"${minimum ? `: the server is too old for this source; it needs DefectDojo ${minimum} or later` : ''}`);
-    }
-    /** The cheapest authenticated call: proves DefectDojo answers and accepts the token. */
-    async ping(timeoutMs = this.options.timeoutMs) {
-        const response = await send(client_SERVICE, 'health check', `${this.options.url}/api/v2/products/?limit=1`, { headers: this.headers(), timeoutMs });
-        await response.arrayBuffer();
-    }
-    /**
-     * `GET /api/v2/user_profile/`: the token's own user, the cheapest call that needs only a valid
-     * token; made before anything is exported, so a refused token stops a run before its first export.
-     */
-    async checkToken() {
-        const response = await send(client_SERVICE, 'token check (user_profile)', `${this.options.url}/api/v2/user_profile/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-        await response.arrayBuffer();
-    }
-    /**
-     * Active findings of one product at the given severities that carry no `issue:` tag, worst
-     * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
-     */
-    openFindings(productName, severities) {
-        const query = { product_name: productName, active: 'true', severity: severities.join(','), not_tag: 'issue:', o: 'numerical_severity,id' };
-        return this.pages('/api/v2/findings/', query, `findings of ${productName}`);
-    }
-    /**
-     * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
-     * filter matches substrings: checked again here), every page, as DefectDojo holds it.
-     */
-    async findingsByUniqueId(productName, prefix) {
-        const found = [];
-        for await (const results of this.pages('/api/v2/findings/', { product_name: productName, unique_id_from_tool: prefix }, `findings of ${productName}`)) {
-            for (const f of results) {
-                if (typeof f?.unique_id_from_tool !== 'string' || !f.unique_id_from_tool.startsWith(prefix) || typeof f.id !== 'number')
-                    continue;
-                if (typeof f.title !== 'string' || typeof f.severity !== 'string')
-                    continue;
-                const ids = Array.isArray(f.vulnerability_ids) ? f.vulnerability_ids.map((v) => v?.vulnerability_id).filter((v) => typeof v === 'string') : [];
-                found.push({ id: f.id, uniqueIdFromTool: f.unique_id_from_tool, title: f.title, severity: f.severity, active: f.active === true, vulnerabilityIds: ids });
-            }
-        }
-        return found;
-    }
-    /**
-     * `POST /api/v2/findings/{id}/tags/` (`{"tags": [...]}`): DefectDojo adds the tags to the
-     * finding's own and saves nothing else. A finding `PATCH` would save the whole finding, which can
-     * push it to JIRA and fail there.
-     */
-    async addFindingTags(id, tags) {
-        const operation = `tagging of finding ${id}`;
-        const response = await send(client_SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/tags/`, {
-            method: 'POST',
-            headers: this.headers({ 'content-type': 'application/json' }),
-            body: JSON.stringify({ tags }),
-            timeoutMs: this.options.timeoutMs,
-        });
-        await response.arrayBuffer();
-    }
-    /** Whether a product of exactly this name exists. */
-    async productExists(name) {
-        return (await this.product(name)) !== undefined;
-    }
-    /**
-     * Every product's type by product name, for one run: two paged lists (`/product_types/`,
-     * `/products/`) in place of a lookup before each reimport.
-     */
-    async productDirectory() {
-        // The two lists are independent until products are given their types' names: read together.
-        const [types, listed] = await Promise.all([
-            this.all('/api/v2/product_types/', 'product type list', (t) => typeof t?.id === 'number' && typeof t.name === 'string' ? [t.id, t.name] : undefined),
-            this.all('/api/v2/products/', 'product list', (p) => typeof p?.name === 'string' ? [p.name, typeof p.prod_type === 'number' ? p.prod_type : undefined] : undefined),
-        ]);
-        const typeNames = new Map(types);
-        return new Map(listed.map(([name, type]) => [name, { productType: type === undefined ? undefined : typeNames.get(type) }]));
-    }
-    /**
-     * Every entry of a DRF list that `pick` keeps. The first page's `count` gives the number of
-     * pages; the others are read by `offset`, four at a time (read one by one through `next`, the
-     * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
-     */
-    async all(path, operation, pick) {
-        const page = (offset) => this.page(`${this.options.url}${path}?limit=${PAGE}&offset=${offset}`, operation);
-        const first = await page(0);
-        if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0)
-            throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no count');
-        const offsets = [];
-        for (let offset = PAGE; offset < first.count; offset += PAGE)
-            offsets.push(offset);
-        const limit = pLimit(4);
-        const rest = await Promise.all(offsets.map((offset) => limit(() => page(offset))));
-        const kept = [];
-        for (const { results } of [first, ...rest]) {
-            for (const entry of results) {
-                const value = pick(entry);
-                if (value !== undefined)
-                    kept.push(value);
-            }
-        }
-        return kept;
-    }
-    /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
-    async product(name) {
-        for await (const results of this.pages('/api/v2/products/', { name }, `product lookup of ${name}`)) {
-            const product = results.find((p) => p?.name === name);
-            if (product) {
-                const typeId = typeof product.prod_type === 'number' ? product.prod_type : undefined;
-                return { productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
-            }
-        }
-        return undefined;
-    }
-    /** One page of a DRF list: its entries, the next page's address (ours: `nextPage`) and the total `count` as answered. */
-    async page(url, operation) {
-        const response = await send(client_SERVICE, operation, url, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-        const body = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
-        if (!Array.isArray(body?.results))
-            throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
-        return { results: body.results, next: nextPage(url.split('?')[0], body.next), count: body.count };
-    }
-    /** Every page of a DRF list filtered by `query`, one after another through `next`: the caller may stop early. */
-    async *pages(path, query, operation) {
-        let next = `${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE) })}`;
-        while (next) {
-            const page = await this.page(next, operation);
-            yield page.results;
-            next = page.next;
-        }
-    }
-    /** `GET /api/v2/product_types/{id}/`, once per id; undefined when the token may not read it. */
-    productTypeName(id) {
-        let name = this.productTypeNames.get(id);
-        if (!name) {
-            const operation = `product type ${id}`;
-            name = send(client_SERVICE, operation, `${this.options.url}/api/v2/product_types/${id}/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs }).then(async (response) => {
-                const body = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
-                return typeof body?.name === 'string' ? body.name : undefined;
-            }, (err) => {
-                if (err instanceof HttpError && (err.status === 403 || err.status === 404))
-                    return undefined;
-                throw err;
-            });
-            this.productTypeNames.set(id, name);
-            name.catch(() => this.productTypeNames.delete(id));
-        }
-        return name;
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/report.js
-
-/** `notes` for an item result, left out when there is none; repeated notes (retries) once. */
-function notesOf(notes) {
-    return notes.length > 0 ? { notes: [...new Set(notes)] } : {};
-}
-function totalsOf(items) {
-    const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
-    return {
-        items: items.length,
-        synced: items.filter((i) => i.status === 'synced').length,
-        failed: items.filter((i) => i.status === 'failed').length,
-        skipped: items.filter((i) => i.status === 'skipped').length,
-        findings: sum((i) => i.findings),
-        created: sum((i) => i.counts?.created),
-        closed: sum((i) => i.counts?.closed),
-        reactivated: sum((i) => i.counts?.reactivated),
-        untouched: sum((i) => i.counts?.untouched),
-    };
-}
-/** Syncs every item, `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
-async function syncEach(items, concurrency, progress, syncOne) {
-    progress.started(items.length);
-    const limit = pLimit(concurrency);
-    let done = 0;
-    return Promise.all(items.map((item) => limit(async () => {
-        const result = await syncOne(item);
-        progress.item(++done, items.length, result);
-        return result;
-    })));
-}
-/**
- * `syncEach` for items of several kinds each (a project's issues and hotspots, a repository's
- * alert kinds): the items `concurrency` at a time, one item's kinds one after another, so two of
- * them never both create its product. `forItem` is called as an item starts and answers how each
- * of its kinds syncs (with what the kinds of one item share). Results in the items' order.
- */
-async function syncEachKind(items, kinds, concurrency, progress, forItem) {
-    const total = items.length * kinds.length;
-    progress.started(total);
-    const limit = pLimit(concurrency);
-    let done = 0;
-    const perItem = await Promise.all(items.map((item) => limit(async () => {
-        const syncKind = forItem(item);
-        const results = [];
-        for (const kind of kinds) {
-            const result = await syncKind(kind);
-            progress.item(++done, total, result);
-            results.push(result);
-        }
-        return results;
-    })));
-    return perItem.flat();
-}
-function finishReport(base, items, now = new Date()) {
-    const totals = totalsOf(items);
-    return {
-        command: base.command,
-        source: base.source,
-        ok: base.error === undefined && totals.failed === 0,
-        ...(base.error !== undefined ? { error: base.error } : {}),
-        started_at: base.startedAt.toISOString(),
-        finished_at: now.toISOString(),
-        duration_ms: now.getTime() - base.startedAt.getTime(),
-        totals,
-        items,
-    };
-}
-function message(err) {
-    return err instanceof Error ? err.message : String(err);
-}
-function countsText(counts) {
-    return counts ? `created ${counts.created}, closed ${counts.closed}, reactivated ${counts.reactivated}, untouched ${counts.untouched}` : 'no statistics in the answer';
-}
-/** Plain progress lines for a person watching (stderr of the CLI, the action's log). */
-function humanProgress(source, noun, write) {
-    return {
-        started: (total) => write(`[${source}] ${total} ${noun}${total === 1 ? '' : 's'} to sync`),
-        item: (index, total, r) => {
-            const head = `[${source}] ${noun} ${index} of ${total}: ${r.label}`;
-            if (r.status === 'synced')
-                write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
-            else
-                write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
-            for (const note of r.notes ?? [])
-                write(`[${source}] note: ${r.label}: ${note}`);
-        },
-        retry: (label, error, retry, delayMs) => write(`[${source}] ${label}: ${error.message}; retry ${retry} in ${(delayMs / 1000).toFixed(1)} s`),
-        warn: (text) => write(`[${source}] ${text}`),
-    };
-}
-/** The closing lines: totals, then every failure with its reason. */
-function summaryLines(report) {
-    const t = report.totals;
-    const lines = [
-        `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
-    ];
-    if (report.error)
-        lines.push(`[${report.source}] ${report.error}`);
-    for (const item of report.items.filter((i) => i.status === 'failed'))
-        lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
-    for (const item of report.items)
-        for (const note of item.notes ?? [])
-            lines.push(`[${report.source}] note: ${item.label}: ${note}`);
-    return lines;
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/products.js
-
-
-/**
- * DefectDojo's products for one run (each reimport then knows whether to name a product type),
- * or undefined when they could not be listed: each reimport then looks its product up itself.
- */
-async function productDirectory(defectDojo, retry, progress) {
-    try {
-        return await retrying(() => defectDojo.productDirectory(), retry);
-    }
-    catch (err) {
-        progress.warn(`DefectDojo products could not be listed (${message(err)}); each product is looked up before its reimport`);
-        return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: external "node:fs/promises"
-const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: ./build/server/sync/http/spool.js
-
-
-
-
-
-/**
- * Bytes kept in memory before the rest goes to a file. Most exports are tens of KB: a temporary
- * file each cost about 1.7 ms of CPU per project in the sync benchmark (create, write, read,
- * remove). With the sync's concurrency (4 by default) this holds at most 4 × 4 MiB at once.
- */
-const IN_MEMORY_BYTES = 4 * 1024 * 1024;
-async function* replay(chunks) {
-    yield* chunks;
-}
-/**
- * Reads `body` so an upload of a download that came without `Content-Length` needs no chunked
- * transfer: up to `inMemory` bytes are kept in memory; a larger body goes, from its first byte,
- * to a private temporary file (mode 0600, in a directory of its own) and is read back from it,
- * so it is never held whole. Stops with `tooLarge()` as soon as more than `limit` bytes arrived.
- */
-async function spool(body, limit, tooLarge, inMemory = IN_MEMORY_BYTES) {
-    let chunks = [];
-    let length = 0;
-    let dir;
-    let out;
-    let reader;
-    const dispose = async () => {
-        // An upload that stopped early leaves the reader open.
-        reader?.destroy();
-        if (dir)
-            await (0,external_node_fs_promises_namespaceObject.rm)(dir, { recursive: true, force: true });
-    };
-    try {
-        try {
-            for await (const chunk of body) {
-                length += chunk.byteLength;
-                if (length > limit)
-                    throw tooLarge();
-                if (chunks && length <= inMemory) {
-                    chunks.push(chunk);
-                    continue;
-                }
-                if (!out) {
-                    dir = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-upload-'));
-                    out = (0,external_node_fs_namespaceObject.createWriteStream)((0,external_node_path_namespaceObject.join)(dir, 'body'), { mode: 0o600 });
-                    for (const held of chunks ?? [])
-                        if (!out.write(held))
-                            await (0,external_node_events_.once)(out, 'drain');
-                    chunks = undefined;
-                }
-                if (!out.write(chunk))
-                    await (0,external_node_events_.once)(out, 'drain');
-            }
-        }
-        finally {
-            if (out) {
-                out.end();
-                await (0,external_node_events_.once)(out, 'close');
-            }
-        }
-        if (!dir)
-            return { stream: replay(chunks ?? []), length, onDisk: false, dispose };
-        reader = (0,external_node_fs_namespaceObject.createReadStream)((0,external_node_path_namespaceObject.join)(dir, 'body'));
-        return { stream: reader, length, onDisk: true, dispose };
-    }
-    catch (err) {
-        await dispose();
-        throw err;
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/count-findings.js
-// Every FPF finding carries exactly one `matrix` key. Inside a JSON string a quote is escaped, so
-// the unescaped `"matrix"` followed by a colon can only be a key: counting it counts findings
-// without parsing. Bytes are searched in place (no string per chunk), keeping the allocation of
-// a large export close to the chunks themselves.
-const KEY = Buffer.from('"matrix"');
-const COLON = 0x3a;
-const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
-/** Counts keys in `bytes`; returns the count and where the unfinished tail starts (a key cut by the chunk end). */
-function scan(bytes) {
-    let count = 0;
-    let from = 0;
-    for (;;) {
-        const at = bytes.indexOf(KEY, from);
-        if (at < 0)
-            return { count, tailFrom: Math.max(from, bytes.length - KEY.length + 1) };
-        let next = at + KEY.length;
-        while (next < bytes.length && WHITESPACE.has(bytes[next]))
-            next++;
-        if (next >= bytes.length)
-            return { count, tailFrom: at };
-        if (bytes[next] === COLON)
-            count++;
-        from = at + 1;
-    }
-}
-/** Passes the bytes through unchanged and counts the findings in them as they go by. */
-function countingFindings(source) {
-    let count = 0;
-    async function* stream() {
-        let tail = Buffer.alloc(0);
-        for await (const chunk of source) {
-            const view = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-            const bytes = tail.length > 0 ? Buffer.concat([tail, view]) : view;
-            const found = scan(bytes);
-            count += found.count;
-            // Copied, so the tail never pins the chunk it came from.
-            tail = Buffer.from(bytes.subarray(found.tailFrom));
-            yield chunk;
-        }
-    }
-    return { stream: stream(), count: () => count };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/sync.js
-
-
-
-
-
-
-
-
-
-function labelOf(project) {
-    return project.version ? `${project.name} ${project.version}` : project.name;
-}
-/**
- * The DefectDojo test of a project: its version, or this title for a project without one. Named
- * on every reimport: without a title DefectDojo takes the engagement's newest test of the scan
- * type, so a project without a version would land in its versioned twin's test.
- */
-const UNVERSIONED_TEST = '(no version)';
-/**
- * The export as an upload of known length: streamed on when Dependency-Track states its length
- * (`Content-Length`); otherwise (a chunked answer, as large exports come) spooled to a private
- * temporary file first, never held whole in memory. Either way an export above the upload limit
- * is refused before anything is sent to DefectDojo.
- */
-async function exportContent(project, exported, body, limit) {
-    const tooLarge = (bytes) => new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
-    const header = exported.headers.get('content-length');
-    // A compressed answer's length is not the length of the bytes read from it.
-    if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
-        const length = Number(header);
-        if (length > limit)
-            throw tooLarge(length);
-        return { content: { stream: body, length } };
-    }
-    const spooled = await spool(body, limit, () => tooLarge());
-    return { content: spooled, dispose: spooled.dispose };
-}
-/**
- * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
- * A transient failure of either side retries the pair, since the export stream is spent.
- */
-async function syncProject(project, deps, products) {
-    const label = labelOf(project);
-    const base = {
-        label,
-        product: project.name,
-        engagement: ENGAGEMENTS.dependencytrack,
-        test: project.version ?? UNVERSIONED_TEST,
-        scan_type: SCAN_TYPES.dependencyTrack,
-    };
-    let attempts = 0;
-    const notes = [];
-    try {
-        const { counts, findings } = await retrying(async (n) => {
-            attempts = n;
-            const abandon = new AbortController();
-            let exportFailure;
-            let dispose;
-            try {
-                const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
-                if (!exported.body)
-                    throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
-                const counting = countingFindings(exported.body);
-                const prepared = await exportContent(project, exported, noting(counting.stream, (err) => (exportFailure ??= err)), deps.defectDojo.maxUploadBytes);
-                dispose = prepared.dispose;
-                const content = prepared.content;
-                const counts = await deps.defectDojo.reimport({
-                    scanType: SCAN_TYPES.dependencyTrack,
-                    productName: project.name,
-                    engagementName: ENGAGEMENTS.dependencytrack,
-                    testTitle: base.test,
-                    filename: 'dependency-track-findings.json',
-                    content,
-                    note: (text) => notes.push(text),
-                    ...(products ? { product: products.get(project.name) ?? null } : {}),
-                });
-                return { counts, findings: counting.count() };
-            }
-            catch (err) {
-                // A download that broke off mid-stream fails the upload it feeds: name the download.
-                if (exportFailure !== undefined)
-                    throw new TransportError('Dependency-Track', `FPF export of ${project.name}`, transportFailure(exportFailure));
-                throw err;
-            }
-            finally {
-                // Closes the download when the upload stopped early; harmless once it was read to the end.
-                abandon.abort();
-                await dispose?.();
-            }
-        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs));
-        return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
-    }
-    catch (err) {
-        return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
-    }
-}
-/** The stream, telling `failed` when reading it fails (before the failure goes on). */
-async function* noting(stream, failed) {
-    try {
-        yield* stream;
-    }
-    catch (err) {
-        failed(err);
-        throw err;
-    }
-}
-/** `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure never stops the others. */
-async function syncDependencyTrack(deps) {
-    const startedAt = new Date();
-    const head = { command: 'sync', source: 'dependencytrack', startedAt };
-    let projects;
-    // DefectDojo's products are listed while Dependency-Track lists its projects.
-    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
-    try {
-        projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
-    }
-    catch (err) {
-        await pendingProducts;
-        return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
-    }
-    const products = await pendingProducts;
-    const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products));
-    return finishReport(head, items);
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
-
-
-
-
-/** `sync`: Dependency-Track projects, each FPF export reimported into its own DefectDojo product. */
-const dependencyTrackConnector = {
-    source: 'dependencytrack',
-    command: 'sync',
-    noun: 'project',
-    description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
-into its own DefectDojo product`,
-    missing: ({ config, secrets }) => [
-        ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
-        ...(config.sources.dependencytrack.url ? [] : ['sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)']),
-        ...(secrets.dependencyTrackApiKey ? [] : ['DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)']),
-    ],
-    check: async ({ loaded, options, retry, progress }) => {
-        const url = loaded.config.sources.dependencytrack.url;
-        let missing;
-        try {
-            missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs));
-        }
-        catch (err) {
-            // Versions without `team/self` answer 404: the project list then shows a refused key.
-            if (err instanceof HttpError && err.status === 404)
-                return;
-            throw refusedAs(err, 'DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url);
-        }
-        if (missing.length > 0)
-            throw new CredentialRefused('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
-    },
-    run: ({ loaded, options, defectDojo, retry, progress }) => syncDependencyTrack({
-        dependencyTrack: clientOf({ loaded, options }),
-        defectDojo,
-        excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
-        concurrency: options.concurrency,
-        retry,
-        progress,
-    }),
-};
-function clientOf({ loaded, options }) {
-    return new DependencyTrackClient({
-        url: loaded.config.sources.dependencytrack.url,
-        apiKey: loaded.secrets.dependencyTrackApiKey,
-        timeoutMs: options.timeoutMs,
-        uploadTimeoutMs: options.uploadTimeoutMs,
-    });
-}
-
-;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
-function getUserAgent() {
-  if (typeof navigator === "object" && "userAgent" in navigator) {
-    return navigator.userAgent;
-  }
-
-  if (typeof process === "object" && process.version !== undefined) {
-    return `Node.js/${process.version.substr(1)} (${process.platform}; ${
-      process.arch
-    })`;
-  }
-
-  return "<environment undetectable>";
-}
-
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/register.js
-// @ts-check
-
-function register(state, name, method, options) {
-  if (typeof method !== "function") {
-    throw new Error("method for before hook must be a function");
-  }
-
-  if (!options) {
-    options = {};
-  }
-
-  if (Array.isArray(name)) {
-    return name.reverse().reduce((callback, name) => {
-      return register.bind(null, state, name, callback, options);
-    }, method)();
-  }
-
-  return Promise.resolve().then(() => {
-    if (!state.registry[name]) {
-      return method(options);
-    }
-
-    return state.registry[name].reduce((method, registered) => {
-      return registered.hook.bind(null, method, options);
-    }, method)();
-  });
-}
-
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/add.js
-// @ts-check
-
-function addHook(state, kind, name, hook) {
-  const orig = hook;
-  if (!state.registry[name]) {
-    state.registry[name] = [];
-  }
-
-  if (kind === "before") {
-    hook = (method, options) => {
-      return Promise.resolve()
-        .then(orig.bind(null, options))
-        .then(method.bind(null, options));
-    };
-  }
-
-  if (kind === "after") {
-    hook = (method, options) => {
-      let result;
-      return Promise.resolve()
-        .then(method.bind(null, options))
-        .then((result_) => {
-          result = result_;
-          return orig(result, options);
-        })
-        .then(() => {
-          return result;
-        });
-    };
-  }
-
-  if (kind === "error") {
-    hook = (method, options) => {
-      return Promise.resolve()
-        .then(method.bind(null, options))
-        .catch((error) => {
-          return orig(error, options);
-        });
-    };
-  }
-
-  state.registry[name].push({
-    hook: hook,
-    orig: orig,
-  });
-}
-
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/remove.js
-// @ts-check
-
-function removeHook(state, name, method) {
-  if (!state.registry[name]) {
-    return;
-  }
-
-  const index = state.registry[name]
-    .map((registered) => {
-      return registered.orig;
-    })
-    .indexOf(method);
-
-  if (index === -1) {
-    return;
-  }
-
-  state.registry[name].splice(index, 1);
-}
-
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/index.js
-// @ts-check
-
-
-
-
-
-// bind with array of arguments: https://stackoverflow.com/a/21792913
-const bind = Function.bind;
-const bindable = bind.bind(bind);
-
-function bindApi(hook, state, name) {
-  const removeHookRef = bindable(removeHook, null).apply(
-    null,
-    name ? [state, name] : [state]
-  );
-  hook.api = { remove: removeHookRef };
-  hook.remove = removeHookRef;
-  ["before", "error", "after", "wrap"].forEach((kind) => {
-    const args = name ? [state, kind, name] : [state, kind];
-    hook[kind] = hook.api[kind] = bindable(addHook, null).apply(null, args);
-  });
-}
-
-function Singular() {
-  const singularHookName = Symbol("Singular");
-  const singularHookState = {
-    registry: {},
-  };
-  const singularHook = register.bind(null, singularHookState, singularHookName);
-  bindApi(singularHook, singularHookState, singularHookName);
-  return singularHook;
-}
-
-function Collection() {
-  const state = {
-    registry: {},
-  };
-
-  const hook = register.bind(null, state);
-  bindApi(hook, state);
-
-  return hook;
-}
-
-/* harmony default export */ const before_after_hook = ({ Singular, Collection });
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/endpoint/dist-bundle/index.js
-// pkg/dist-src/defaults.js
-
-
-// pkg/dist-src/version.js
-var VERSION = "0.0.0-development";
-
-// pkg/dist-src/defaults.js
-var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
-var DEFAULTS = {
-  method: "GET",
-  baseUrl: "https://api.github.com",
-  headers: {
-    accept: "application/vnd.github.v3+json",
-    "user-agent": userAgent
-  },
-  mediaType: {
-    format: ""
-  }
-};
-
-// pkg/dist-src/util/lowercase-keys.js
-function lowercaseKeys(object) {
-  if (!object) {
-    return {};
-  }
-  return Object.keys(object).reduce((newObj, key) => {
-    newObj[key.toLowerCase()] = object[key];
-    return newObj;
-  }, {});
-}
-
-// pkg/dist-src/util/is-plain-object.js
-function isPlainObject(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
-  if (proto === null) return true;
-  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
-}
-
-// pkg/dist-src/util/merge-deep.js
-function mergeDeep(defaults, options) {
-  const result = Object.assign({}, defaults);
-  Object.keys(options).forEach((key) => {
-    if (isPlainObject(options[key])) {
-      if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
-      else result[key] = mergeDeep(defaults[key], options[key]);
-    } else {
-      Object.assign(result, { [key]: options[key] });
-    }
-  });
-  return result;
-}
-
-// pkg/dist-src/util/remove-undefined-properties.js
-function removeUndefinedProperties(obj) {
-  for (const key in obj) {
-    if (obj[key] === void 0) {
-      delete obj[key];
-    }
-  }
-  return obj;
-}
-
-// pkg/dist-src/merge.js
-function merge(defaults, route, options) {
-  if (typeof route === "string") {
-    let [method, url] = route.split(" ");
-    options = Object.assign(url ? { method, url } : { url: method }, options);
-  } else {
-    options = Object.assign({}, route);
-  }
-  options.headers = lowercaseKeys(options.headers);
-  removeUndefinedProperties(options);
-  removeUndefinedProperties(options.headers);
-  const mergedOptions = mergeDeep(defaults || {}, options);
-  if (options.url === "/graphql") {
-    if (defaults && defaults.mediaType.previews?.length) {
-      mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
-        (preview) => !mergedOptions.mediaType.previews.includes(preview)
-      ).concat(mergedOptions.mediaType.previews);
-    }
-    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview) => preview.replace(/-preview/, ""));
-  }
-  return mergedOptions;
-}
-
-// pkg/dist-src/util/add-query-parameters.js
-function addQueryParameters(url, parameters) {
-  const separator = /\?/.test(url) ? "&" : "?";
-  const names = Object.keys(parameters);
-  if (names.length === 0) {
-    return url;
-  }
-  return url + separator + names.map((name) => {
-    if (name === "q") {
-      return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
-    }
-    return `${name}=${encodeURIComponent(parameters[name])}`;
-  }).join("&");
-}
-
-// pkg/dist-src/util/extract-url-variable-names.js
-var urlVariableRegex = /\{[^{}}]+\}/g;
-function removeNonChars(variableName) {
-  return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
-}
-function extractUrlVariableNames(url) {
-  const matches = url.match(urlVariableRegex);
-  if (!matches) {
-    return [];
-  }
-  return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
-}
-
-// pkg/dist-src/util/omit.js
-function omit(object, keysToOmit) {
-  const result = { __proto__: null };
-  for (const key of Object.keys(object)) {
-    if (keysToOmit.indexOf(key) === -1) {
-      result[key] = object[key];
-    }
-  }
-  return result;
-}
-
-// pkg/dist-src/util/url-template.js
-function encodeReserved(str) {
-  return str.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
-    if (!/%[0-9A-Fa-f]/.test(part)) {
-      part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
-    }
-    return part;
-  }).join("");
-}
-function encodeUnreserved(str) {
-  return encodeURIComponent(str).replace(/[!'()*]/g, function(c) {
-    return "%" + c.charCodeAt(0).toString(16).toUpperCase();
-  });
-}
-function encodeValue(operator, value, key) {
-  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
-  if (key) {
-    return encodeUnreserved(key) + "=" + value;
-  } else {
-    return value;
-  }
-}
-function isDefined(value) {
-  return value !== void 0 && value !== null;
-}
-function isKeyOperator(operator) {
-  return operator === ";" || operator === "&" || operator === "?";
-}
-function getValues(context, operator, key, modifier) {
-  var value = context[key], result = [];
-  if (isDefined(value) && value !== "") {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
-      value = value.toString();
-      if (modifier && modifier !== "*") {
-        value = value.substring(0, parseInt(modifier, 10));
-      }
-      result.push(
-        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
-      );
-    } else {
-      if (modifier === "*") {
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
-            result.push(
-              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
-            );
-          });
-        } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
-              result.push(encodeValue(operator, value[k], k));
-            }
-          });
-        }
-      } else {
-        const tmp = [];
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
-            tmp.push(encodeValue(operator, value2));
-          });
-        } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
-              tmp.push(encodeUnreserved(k));
-              tmp.push(encodeValue(operator, value[k].toString()));
-            }
-          });
-        }
-        if (isKeyOperator(operator)) {
-          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
-        } else if (tmp.length !== 0) {
-          result.push(tmp.join(","));
-        }
-      }
-    }
-  } else {
-    if (operator === ";") {
-      if (isDefined(value)) {
-        result.push(encodeUnreserved(key));
-      }
-    } else if (value === "" && (operator === "&" || operator === "?")) {
-      result.push(encodeUnreserved(key) + "=");
-    } else if (value === "") {
-      result.push("");
-    }
-  }
-  return result;
-}
-function parseUrl(template) {
-  return {
-    expand: expand.bind(null, template)
-  };
-}
-function expand(template, context) {
-  var operators = ["+", "#", ".", "/", ";", "?", "&"];
-  template = template.replace(
-    /\{([^\{\}]+)\}|([^\{\}]+)/g,
-    function(_, expression, literal) {
-      if (expression) {
-        let operator = "";
-        const values = [];
-        if (operators.indexOf(expression.charAt(0)) !== -1) {
-          operator = expression.charAt(0);
-          expression = expression.substr(1);
-        }
-        expression.split(/,/g).forEach(function(variable) {
-          var tmp = /([^:\*]*)(?::(\d+)|(\*))?/.exec(variable);
-          values.push(getValues(context, operator, tmp[1], tmp[2] || tmp[3]));
-        });
-        if (operator && operator !== "+") {
-          var separator = ",";
-          if (operator === "?") {
-            separator = "&";
-          } else if (operator !== "#") {
-            separator = operator;
-          }
-          return (values.length !== 0 ? operator : "") + values.join(separator);
-        } else {
-          return values.join(",");
-        }
-      } else {
-        return encodeReserved(literal);
-      }
-    }
-  );
-  if (template === "/") {
-    return template;
-  } else {
-    return template.replace(/\/$/, "");
-  }
-}
-
-// pkg/dist-src/parse.js
-function parse(options) {
-  let method = options.method.toUpperCase();
-  let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
-  let headers = Object.assign({}, options.headers);
-  let body;
-  let parameters = omit(options, [
-    "method",
-    "baseUrl",
-    "url",
-    "headers",
-    "request",
-    "mediaType"
-  ]);
-  const urlVariableNames = extractUrlVariableNames(url);
-  url = parseUrl(url).expand(parameters);
-  if (!/^http/.test(url)) {
-    url = options.baseUrl + url;
-  }
-  const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
-  const remainingParameters = omit(parameters, omittedParameters);
-  const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
-  if (!isBinaryRequest) {
-    if (options.mediaType.format) {
-      headers.accept = headers.accept.split(/,/).map(
-        (format) => format.replace(
-          /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
-          `application/vnd$1$2.${options.mediaType.format}`
-        )
-      ).join(",");
-    }
-    if (url.endsWith("/graphql")) {
-      if (options.mediaType.previews?.length) {
-        const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
-        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
-          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
-          return `application/vnd.github.${preview}-preview${format}`;
-        }).join(",");
-      }
-    }
-  }
-  if (["GET", "HEAD"].includes(method)) {
-    url = addQueryParameters(url, remainingParameters);
-  } else {
-    if ("data" in remainingParameters) {
-      body = remainingParameters.data;
-    } else {
-      if (Object.keys(remainingParameters).length) {
-        body = remainingParameters;
-      }
-    }
-  }
-  if (!headers["content-type"] && typeof body !== "undefined") {
-    headers["content-type"] = "application/json; charset=utf-8";
-  }
-  if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
-    body = "";
-  }
-  return Object.assign(
-    { method, url, headers },
-    typeof body !== "undefined" ? { body } : null,
-    options.request ? { request: options.request } : null
-  );
-}
-
-// pkg/dist-src/endpoint-with-defaults.js
-function endpointWithDefaults(defaults, route, options) {
-  return parse(merge(defaults, route, options));
-}
-
-// pkg/dist-src/with-defaults.js
-function withDefaults(oldDefaults, newDefaults) {
-  const DEFAULTS2 = merge(oldDefaults, newDefaults);
-  const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
-  return Object.assign(endpoint2, {
-    DEFAULTS: DEFAULTS2,
-    defaults: withDefaults.bind(null, DEFAULTS2),
-    merge: merge.bind(null, DEFAULTS2),
-    parse
-  });
-}
-
-// pkg/dist-src/index.js
-var endpoint = withDefaults(null, DEFAULTS);
-
-
-// EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
-var dist = __nccwpck_require__(4649);
-;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
-const intRegex = /^-?\d+$/;
-const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
-const originalStringify = JSON.stringify;
-const originalParse = JSON.parse;
-const customFormat = /^-?\d+n$/;
-
-const bigIntsStringify = /([\[:])?"(-?\d+)n"($|\s*[,\}\]])/g;
-const noiseStringify = /([\[:])?("-?\d+n+)n("$|"\s*[,\}\]])/g;
-
-/**
- * @typedef {(this: any, key: string | number | undefined, value: any) => any} Replacer
- * @typedef {(key: string | number | undefined, value: any, context?: { source: string }) => any} Reviver
- */
-
-/**
- * Checks if a value is unstringifiable according to native JSON.stringify rules.
- *
- * @param {any} val The value to check.
- * @returns {boolean} True if the value is undefined, a function, or a symbol.
- */
-const isUnstringifiable = (val) =>
-  val === undefined || typeof val === "function" || typeof val === "symbol";
-
-/**
- * Checks if a value is a native JSON.rawJSON object (Node.js 22+).
- *
- * @param {any} val The value to check.
- * @returns {boolean} True if the value is a RawJSON instance.
- */
-const isRawJSON = (val) =>
-  val !== null &&
-  typeof val === "object" &&
-  val.constructor &&
-  val.constructor.name === "RawJSON";
-
-/**
- * Iteratively converts a JS value to a JSON string.
- * Used as a fallback when the native JSON.stringify hits the Maximum Call Stack size.
- * Fully compliant with JSON formatting (space), replacers, and toJSON behaviors.
- *
- * @param {any} rootValue The value to stringify.
- * @param {Replacer | Array<string | number> | null} [replacer] User's custom replacer function.
- * @param {string | number} [spaceParam] Indentation for pretty-printing.
- * @returns {string | undefined} The generated JSON string.
- */
-const stringifyIteratively = (rootValue, replacer, spaceParam) => {
-  let space = "";
-
-  if (typeof spaceParam === "number") {
-    space = " ".repeat(Math.min(10, Math.max(0, Math.floor(spaceParam))));
-  } else if (typeof spaceParam === "string") {
-    space = spaceParam.slice(0, 10);
-  }
-
-  const isFunctionReplacer = typeof replacer === "function";
-  const propertyList = Array.isArray(replacer)
-    ? new Set(replacer.map(String))
-    : null;
-
-  /**
-   * Prepares a value for stringification by resolving toJSON, handling BigInts,
-   * applying custom replacers, and unwrapping primitive objects.
-   *
-   * @param {object|Array} parent The parent object or array holding the value.
-   * @param {string} key The key associated with the value.
-   * @param {any} val The raw value to process.
-   * @returns {any} The processed value ready for stringification.
-   */
-  const prepareVal = (parent, key, val) => {
-    const isObject = val !== null && typeof val === "object";
-    const hasToJSON = isObject && typeof val.toJSON === "function";
-
-    if (hasToJSON) {
-      val = val.toJSON(key);
-    }
-
-    const isNoise = typeof val === "string" && noiseValue.test(val);
-
-    if (isNoise) return val + "n";
-
-    const isBigInt = typeof val === "bigint";
-
-    if (isBigInt) {
-      const supportsRawJSON = "rawJSON" in JSON;
-
-      if (supportsRawJSON) return JSON.rawJSON(val.toString());
-
-      return val.toString() + "n";
-    }
-
-    if (isFunctionReplacer) {
-      val = replacer.call(parent, key, val);
-    }
-
-    const isPostReplacerObject = val !== null && typeof val === "object";
-
-    if (isPostReplacerObject) {
-      const isPrimitiveWrapper =
-        val instanceof Number ||
-        val instanceof String ||
-        val instanceof Boolean;
-
-      if (isPrimitiveWrapper) {
-        val = val.valueOf();
-      }
-    }
-
-    return val;
-  };
-
-  const rootProcessed = prepareVal({ "": rootValue }, "", rootValue);
-
-  if (isUnstringifiable(rootProcessed)) {
-    return undefined;
-  }
-
-  const isRootPrimitive =
-    rootProcessed === null || typeof rootProcessed !== "object";
-  const isRootNativeRawJSON = isRawJSON(rootProcessed);
-
-  if (isRootPrimitive || isRootNativeRawJSON) {
-    return originalStringify(rootProcessed);
-  }
-
-  const chunks = [];
-  let level = 0;
-
-  const stack = [
-    {
-      parent: { "": rootProcessed },
-      key: "",
-      val: rootProcessed,
-      isArray: Array.isArray(rootProcessed),
-      keys: Array.isArray(rootProcessed) ? null : Object.keys(rootProcessed),
-      index: 0,
-      first: true,
-    },
-  ];
-
-  const visited = new WeakSet([rootProcessed]);
-
-  while (stack.length > 0) {
-    const node = stack[stack.length - 1];
-
-    if (node.index === 0) {
-      chunks.push(node.isArray ? "[" : "{");
-      level++;
-    }
-
-    let isDone = false;
-
-    if (node.isArray) {
-      if (node.index < node.val.length) {
-        if (!node.first) chunks.push(",");
-
-        if (space) chunks.push("\n" + space.repeat(level));
-
-        const childRaw = node.val[node.index];
-        const childVal = prepareVal(node.val, String(node.index), childRaw);
-
-        if (isUnstringifiable(childVal)) {
-          chunks.push("null");
-          node.first = false;
-          node.index++;
-        } else {
-          const isComplexObject =
-            childVal !== null && typeof childVal === "object";
-          const isNativeRaw = isRawJSON(childVal);
-
-          if (isComplexObject && !isNativeRaw) {
-            if (visited.has(childVal)) {
-              throw new TypeError("Converting circular structure to JSON");
-            }
-
-            visited.add(childVal);
-
-            stack.push({
-              parent: node.val,
-              key: String(node.index),
-              val: childVal,
-              isArray: Array.isArray(childVal),
-              keys: Array.isArray(childVal) ? null : Object.keys(childVal),
-              index: 0,
-              first: true,
-            });
-
-            node.first = false;
-            node.index++;
-          } else {
-            chunks.push(originalStringify(childVal));
-            node.first = false;
-            node.index++;
-          }
-        }
-      } else {
-        isDone = true;
-      }
-    } else {
-      while (node.index < node.keys.length) {
-        const k = node.keys[node.index++];
-
-        const isFilteredOutByArray = propertyList && !propertyList.has(k);
-
-        if (isFilteredOutByArray) continue;
-
-        const childRaw = node.val[k];
-        const childVal = prepareVal(node.val, k, childRaw);
-
-        if (isUnstringifiable(childVal)) continue;
-
-        if (!node.first) chunks.push(",");
-
-        if (space) {
-          chunks.push("\n" + space.repeat(level) + originalStringify(k) + ": ");
-        } else {
-          chunks.push(originalStringify(k) + ":");
-        }
-
-        const isComplexObject =
-          childVal !== null && typeof childVal === "object";
-        const isNativeRaw = isRawJSON(childVal);
-
-        if (isComplexObject && !isNativeRaw) {
-          if (visited.has(childVal)) {
-            throw new TypeError("Converting circular structure to JSON");
-          }
-
-          visited.add(childVal);
-
-          stack.push({
-            parent: node.val,
-            key: k,
-            val: childVal,
-            isArray: Array.isArray(childVal),
-            keys: Array.isArray(childVal) ? null : Object.keys(childVal),
-            index: 0,
-            first: true,
-          });
-
-          node.first = false;
-
-          break; // Stop current loop level to process the newly pushed stack node
-        } else {
-          chunks.push(originalStringify(childVal));
-          node.first = false;
-        }
-      }
-
-      const isNodeFullyProcessed =
-        node.index >= node.keys.length && stack[stack.length - 1] === node;
-
-      if (isNodeFullyProcessed) {
-        isDone = true;
-      }
-    }
-
-    if (isDone) {
-      level--;
-
-      if (!node.first && space) chunks.push("\n" + space.repeat(level));
-
-      chunks.push(node.isArray ? "]" : "}");
-      visited.delete(node.val);
-      stack.pop();
-    }
-  }
-
-  return chunks.join("");
-};
-
-/**
- * Converts a JavaScript value to a JSON string.
- *
- * Supports serialization of BigInt values using two strategies:
- * 1. Custom format "123n" → "123" (universal fallback)
- * 2. Native JSON.rawJSON() (Node.js 22+, fastest) when available
- *
- * All other values are serialized exactly like native JSON.stringify().
- *
- * @param {*} value The value to convert to a JSON string.
- * @param {Replacer | Array<string | number> | null} [replacer]
- * A function that alters the behavior of the stringification process,
- * or an array of strings/numbers to indicate properties to exclude.
- * @param {string | number} [space]
- * A string or number to specify indentation or pretty-printing.
- * @returns {string} The JSON string representation.
- */
-const JSONStringify = (value, replacer, space) => {
-  try {
-    const supportsRawJSON = "rawJSON" in JSON;
-
-    if (supportsRawJSON) {
-      return originalStringify(
-        value,
-        (key, val) => {
-          if (typeof val === "bigint") return JSON.rawJSON(val.toString());
-
-          const hasFunctionReplacer = typeof replacer === "function";
-
-          if (hasFunctionReplacer) return replacer(key, val);
-
-          const isKeyInArrayReplacer =
-            Array.isArray(replacer) && replacer.includes(key);
-
-          if (isKeyInArrayReplacer) return val;
-
-          return val;
-        },
-        space,
-      );
-    }
-
-    if (!value) return originalStringify(value, replacer, space);
-
-    const convertedToCustomJSON = originalStringify(
-      value,
-      (key, val) => {
-        const isNoise = typeof val === "string" && noiseValue.test(val);
-
-        if (isNoise) return val.toString() + "n"; // Mark noise values with additional "n" to offset the deletion of one "n" during the processing
-
-        if (typeof val === "bigint") return val.toString() + "n";
-
-        const hasFunctionReplacer = typeof replacer === "function";
-
-        if (hasFunctionReplacer) return replacer(key, val);
-
-        const isKeyInArrayReplacer =
-          Array.isArray(replacer) && replacer.includes(key);
-
-        if (isKeyInArrayReplacer) return val;
-
-        return val;
-      },
-      space,
-    );
-
-    const processedJSON = convertedToCustomJSON.replace(
-      bigIntsStringify,
-      "$1$2$3",
-    ); // Delete one "n" off the end of every BigInt value
-
-    const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3"); // Remove one "n" off the end of every noisy string
-
-    return denoisedJSON;
-  } catch (error) {
-    if (error instanceof RangeError) {
-      const convertedJSON = stringifyIteratively(value, replacer, space);
-
-      if (convertedJSON === undefined) return undefined;
-
-      const supportsRawJSON = "rawJSON" in JSON;
-
-      if (supportsRawJSON) return convertedJSON;
-
-      const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
-
-      return processedJSON.replace(noiseStringify, "$1$2$3");
-    }
-
-    throw error;
-  }
-};
-
-const featureCache = new Map();
-
-/**
- * Detects if the current JSON.parse implementation supports the context.source feature.
- *
- * Uses toString() fingerprinting to cache results and automatically detect runtime
- * replacements of JSON.parse (polyfills, mocks, etc.).
- *
- * @returns {boolean} true if context.source is supported, false otherwise.
- */
-const isContextSourceSupported = () => {
-  const parseFingerprint = JSON.parse.toString();
-
-  if (featureCache.has(parseFingerprint)) {
-    return featureCache.get(parseFingerprint);
-  }
-
-  try {
-    const result = JSON.parse(
-      "1",
-      (_, __, context) => !!context?.source && context.source === "1",
-    );
-    featureCache.set(parseFingerprint, result);
-
-    return result;
-  } catch {
-    featureCache.set(parseFingerprint, false);
-
-    return false;
-  }
-};
-
-/**
- * Reviver function that converts custom-format BigInt strings back to BigInt values.
- * Also handles "noise" strings that accidentally match the BigInt format.
- *
- * @param {string | number | undefined} key The object key.
- * @param {*} value The value being parsed.
- * @param {object} [context] Parse context (if supported by JSON.parse).
- * @param {Reviver} [userReviver] User's custom reviver function.
- * @returns {any} The transformed value.
- */
-const convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
-  const isCustomFormatBigInt =
-    typeof value === "string" && customFormat.test(value);
-
-  if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
-
-  const isNoiseValue = typeof value === "string" && noiseValue.test(value);
-  if (isNoiseValue) return value.slice(0, -1);
-
-  const hasUserReviver = typeof userReviver === "function";
-
-  if (!hasUserReviver) return value;
-
-  return userReviver(key, value, context);
-};
-
-/**
- * Fast JSON.parse implementation (~2x faster than classic fallback).
- * Uses JSON.parse's context.source feature to detect integers and convert
- * large numbers directly to BigInt without string manipulation.
- *
- * Does not support legacy custom format from v1 of this library.
- *
- * @param {string} text JSON string to parse.
- * @param {Reviver} [reviver] Transform function to apply to each value.
- * @returns {any} Parsed JavaScript value.
- */
-const JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key, value, context) => {
-    const isNumber = typeof value === "number";
-    const isOutOfBounds =
-      value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-    const isBigNumber = isNumber && isOutOfBounds;
-    const isInt = context && intRegex.test(context.source);
-    const isBigInt = isBigNumber && isInt;
-
-    if (isBigInt) return BigInt(context.source);
-
-    const hasCustomReviver = typeof reviver === "function";
-
-    if (!hasCustomReviver) return value;
-
-    return reviver(key, value, context);
-  });
-};
-
-const MAX_INT = Number.MAX_SAFE_INTEGER.toString();
-const MAX_DIGITS = MAX_INT.length;
-const stringsOrLargeNumbers =
-  /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/g;
-const noiseValueWithQuotes = /^"-?\d+n+"$/; // Noise - strings that match the custom format before being converted to it
-
-/**
- * Iteratively traverses the parsed object bottom-up (post-order),
- * emulating the native JSON.parse reviver behavior.
- * This avoids Call Stack overflows (RangeError) on deeply nested structures.
- *
- * @param {any} parsed The natively parsed JSON object.
- * @param {Reviver} [userReviver] User's custom reviver function.
- * @returns {any} The fully processed object.
- */
-const applyReviverIteratively = (parsed, userReviver) => {
-  const rootHolder = { "": parsed };
-  const stack = [{ parent: rootHolder, key: "", visited: false }];
-
-  while (stack.length > 0) {
-    const node = stack[stack.length - 1];
-
-    if (!node.visited) {
-      node.visited = true;
-
-      const value = node.parent[node.key];
-      const isComplexObject = value !== null && typeof value === "object";
-
-      if (isComplexObject) {
-        const keys = Object.keys(value);
-
-        for (let i = keys.length - 1; i >= 0; i--) {
-          stack.push({ parent: value, key: keys[i], visited: false });
-        }
-      }
-    } else {
-      const { parent, key } = node;
-      let value = parent[key];
-
-      if (typeof value === "string") {
-        const isCustomFormatBigInt = customFormat.test(value);
-
-        if (isCustomFormatBigInt) {
-          value = BigInt(value.slice(0, -1));
-        } else {
-          const isNoise = noiseValue.test(value);
-
-          if (isNoise) value = value.slice(0, -1);
-        }
-      }
-
-      const hasUserReviver = typeof userReviver === "function";
-
-      if (hasUserReviver) {
-        value = userReviver.call(parent, key, value);
-      }
-
-      const isDeleted = value === undefined;
-
-      if (isDeleted) {
-        delete parent[key];
-      } else {
-        parent[key] = value;
-      }
-
-      stack.pop();
-    }
-  }
-
-  return rootHolder[""];
-};
-
-/**
- * Pre-processes the JSON string to mark large numbers with an 'n' suffix.
- *
- * @param {string} text The raw JSON string.
- * @returns {string} The serialized string with marked BigInts.
- */
-const serializeBigInts = (text) => {
-  return text.replace(
-    stringsOrLargeNumbers,
-    (match, digits, fractional, exponential) => {
-      const isString = match[0] === '"';
-      const isNoise = isString && noiseValueWithQuotes.test(match);
-
-      if (isNoise) return match.substring(0, match.length - 1) + 'n"'; // Mark noise values with additional "n" to offset the deletion of one "n" during the processing
-
-      const hasFractionalOrExponential = fractional || exponential;
-
-      // With a fixed number of digits, we can correctly use lexicographical comparison to do a numeric comparison
-      const isLessThanMaxSafeInt =
-        digits &&
-        (digits.length < MAX_DIGITS ||
-          (digits.length === MAX_DIGITS && digits <= MAX_INT));
-
-      const isStandardValue =
-        isString || hasFractionalOrExponential || isLessThanMaxSafeInt;
-
-      if (isStandardValue) return match;
-
-      return '"' + match + 'n"';
-    },
-  );
-};
-
-/**
- * Converts a JSON string into a JavaScript value.
- *
- * Supports parsing of large integers using two strategies:
- * 1. Classic fallback: Marks large numbers with "123n" format, then converts to BigInt
- * 2. Fast path (JSONParseV2): Uses context.source feature (~2x faster) when available
- *
- * All other JSON values are parsed exactly like native JSON.parse().
- *
- * @param {string} text A valid JSON string.
- * @param {Reviver} [reviver]
- * A function that transforms the results. This function is called for each member
- * of the object. If a member contains nested objects, the nested objects are
- * transformed before the parent object is.
- * @returns {any} The parsed JavaScript value.
- * @throws {SyntaxError} If text is not valid JSON.
- */
-const JSONParse = (text, reviver) => {
-  if (!text) return originalParse(text, reviver);
-
-  try {
-    if (isContextSourceSupported()) return JSONParseV2(text, reviver); // Shortcut to a faster (2x) and simpler version
-
-    // Find and mark big numbers with "n"
-    const serializedData = serializeBigInts(text);
-
-    return originalParse(serializedData, (key, value, context) =>
-      convertMarkedBigIntsReviver(key, value, context, reviver),
-    );
-  } catch (error) {
-    if (error instanceof RangeError) {
-      const serializedData = serializeBigInts(text);
-      const parsed = originalParse(serializedData);
-
-      return applyReviverIteratively(parsed, reviver);
-    }
-
-    throw error;
-  }
-};
-
-
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-class RequestError extends Error {
-  name;
-  /**
-   * http status code
-   */
-  status;
-  /**
-   * Request options that lead to the error.
-   */
-  request;
-  /**
-   * Response object if a response was received
-   */
-  response;
-  constructor(message, statusCode, options) {
-    super(message, { cause: options.cause });
-    this.name = "HttpError";
-    this.status = Number.parseInt(statusCode);
-    if (Number.isNaN(this.status)) {
-      this.status = 0;
-    }
-    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
-    if ("response" in options) {
-      this.response = options.response;
-    }
-    const requestCopy = Object.assign({}, options.request);
-    if (options.request.headers.authorization) {
-      requestCopy.headers = Object.assign({}, options.request.headers, {
-        authorization: options.request.headers.authorization.replace(
-          /(?<! ) .*$/,
-          " [REDACTED]"
-        )
-      });
-    }
-    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
-    this.request = requestCopy;
-  }
-}
-
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
-// pkg/dist-src/index.js
-
-
-// pkg/dist-src/defaults.js
-
-
-// pkg/dist-src/version.js
-var dist_bundle_VERSION = "10.0.14";
-
-// pkg/dist-src/defaults.js
-var defaults_default = {
-  headers: {
-    "user-agent": `octokit-request.js/${dist_bundle_VERSION} ${getUserAgent()}`
-  }
-};
-
-// pkg/dist-src/fetch-wrapper.js
-
-
-
-// pkg/dist-src/is-plain-object.js
-function dist_bundle_isPlainObject(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
-  if (proto === null) return true;
-  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
-}
-
-// pkg/dist-src/fetch-wrapper.js
-
-var noop = () => "";
-async function fetchWrapper(requestOptions) {
-  const fetch = requestOptions.request?.fetch || globalThis.fetch;
-  if (!fetch) {
-    throw new Error(
-      "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
-    );
-  }
-  const log = requestOptions.request?.log || console;
-  const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
-  const body = dist_bundle_isPlainObject(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
-  const requestHeaders = Object.fromEntries(
-    Object.entries(requestOptions.headers).map(([name, value]) => [
-      name,
-      String(value)
-    ])
-  );
-  let fetchResponse;
-  try {
-    fetchResponse = await fetch(requestOptions.url, {
-      method: requestOptions.method,
-      body,
-      redirect: requestOptions.request?.redirect,
-      headers: requestHeaders,
-      signal: requestOptions.request?.signal,
-      // duplex must be set if request.body is ReadableStream or Async Iterables.
-      // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
-      ...requestOptions.body && { duplex: "half" }
-    });
-  } catch (error) {
-    let message = "Unknown Error";
-    if (error instanceof Error) {
-      if (error.name === "AbortError") {
-        error.status = 500;
-        throw error;
-      }
-      message = error.message;
-      if (error.name === "TypeError" && "cause" in error) {
-        if (error.cause instanceof Error) {
-          message = error.cause.message;
-        } else if (typeof error.cause === "string") {
-          message = error.cause;
-        }
-      }
-    }
-    const requestError = new RequestError(message, 500, {
-      request: requestOptions
-    });
-    requestError.cause = error;
-    throw requestError;
-  }
-  const status = fetchResponse.status;
-  const url = fetchResponse.url;
-  const responseHeaders = {};
-  for (const [key, value] of fetchResponse.headers) {
-    responseHeaders[key] = value;
-  }
-  const octokitResponse = {
-    url,
-    status,
-    headers: responseHeaders,
-    data: ""
-  };
-  if ("deprecation" in responseHeaders) {
-    const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
-    const deprecationLink = matches && matches.pop();
-    log.warn(
-      `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
-    );
-  }
-  if (status === 204 || status === 205) {
-    return octokitResponse;
-  }
-  if (requestOptions.method === "HEAD") {
-    if (status < 400) {
-      return octokitResponse;
-    }
-    throw new RequestError(fetchResponse.statusText, status, {
-      response: octokitResponse,
-      request: requestOptions
-    });
-  }
-  if (status === 304) {
-    octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status, {
-      response: octokitResponse,
-      request: requestOptions
-    });
-  }
-  if (status >= 400) {
-    octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
-      response: octokitResponse,
-      request: requestOptions
-    });
-  }
-  octokitResponse.data = parseSuccessResponseBody ? await getResponseData(fetchResponse) : fetchResponse.body;
-  return octokitResponse;
-}
-async function getResponseData(response) {
-  const contentType = response.headers.get("content-type");
-  if (!contentType) {
-    return response.text().catch(noop);
-  }
-  const mimetype = (0,dist/* parse */.qg)(contentType);
-  if (isJSONResponse(mimetype)) {
-    let text = "";
-    try {
-      text = await response.text();
-      return JSONParse(text);
-    } catch (err) {
-      return text;
-    }
-  } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
-  // (RFC 2046) and must never be decoded as text, even when the response
-  // carries a (misleading) `charset=utf-8` parameter — see #751.
-  mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
-    return response.text().catch(noop);
-  } else {
-    return response.arrayBuffer().catch(
-      /* v8 ignore next -- @preserve */
-      () => new ArrayBuffer(0)
-    );
-  }
-}
-function isJSONResponse(mimetype) {
-  return mimetype.type === "application/json" || mimetype.type === "application/scim+json";
-}
-function toErrorMessage(data) {
-  if (typeof data === "string") {
-    return data;
-  }
-  if (data instanceof ArrayBuffer) {
-    return "Unknown error";
-  }
-  if (typeof data === "object" && data !== null && "message" in data) {
-    const objectData = data;
-    const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
-    return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v) => JSON.stringify(v)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
-  }
-  return `Unknown error: ${JSON.stringify(data)}`;
-}
-
-// pkg/dist-src/with-defaults.js
-function dist_bundle_withDefaults(oldEndpoint, newDefaults) {
-  const endpoint2 = oldEndpoint.defaults(newDefaults);
-  const newApi = function(route, parameters) {
-    const endpointOptions = endpoint2.merge(route, parameters);
-    if (!endpointOptions.request || !endpointOptions.request.hook) {
-      return fetchWrapper(endpoint2.parse(endpointOptions));
-    }
-    const request2 = (route2, parameters2) => {
-      return fetchWrapper(
-        endpoint2.parse(endpoint2.merge(route2, parameters2))
-      );
-    };
-    Object.assign(request2, {
-      endpoint: endpoint2,
-      defaults: dist_bundle_withDefaults.bind(null, endpoint2)
-    });
-    return endpointOptions.request.hook(request2, endpointOptions);
-  };
-  return Object.assign(newApi, {
-    endpoint: endpoint2,
-    defaults: dist_bundle_withDefaults.bind(null, endpoint2)
-  });
-}
-
-// pkg/dist-src/index.js
-var request = dist_bundle_withDefaults(endpoint, defaults_default);
-
-/* v8 ignore next -- @preserve */
-/* v8 ignore else -- @preserve */
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/graphql/dist-bundle/index.js
-// pkg/dist-src/index.js
-
-
-
-// pkg/dist-src/version.js
-var graphql_dist_bundle_VERSION = "0.0.0-development";
-
-// pkg/dist-src/with-defaults.js
-
-
-// pkg/dist-src/graphql.js
-
-
-// pkg/dist-src/error.js
-function _buildMessageForResponseErrors(data) {
-  return `Request failed due to following response errors:
-` + data.errors.map((e) => ` - ${e.message}`).join("\n");
-}
-var GraphqlResponseError = class extends Error {
-  constructor(request2, headers, response) {
-    super(_buildMessageForResponseErrors(response));
-    this.request = request2;
-    this.headers = headers;
-    this.response = response;
-    this.errors = response.errors;
-    this.data = response.data;
-    if (Error.captureStackTrace) {
-      Error.captureStackTrace(this, this.constructor);
-    }
-  }
-  request;
-  headers;
-  response;
-  name = "GraphqlResponseError";
-  errors;
-  data;
-};
-
-// pkg/dist-src/graphql.js
-var NON_VARIABLE_OPTIONS = [
-  "method",
-  "baseUrl",
-  "url",
-  "headers",
-  "request",
-  "query",
-  "mediaType",
-  "operationName"
-];
-var FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
-var GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
-function graphql(request2, query, options) {
-  if (options) {
-    if (typeof query === "string" && "query" in options) {
-      return Promise.reject(
-        new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
-      );
-    }
-    for (const key in options) {
-      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
-      return Promise.reject(
-        new Error(
-          `[@octokit/graphql] "${key}" cannot be used as variable name`
-        )
-      );
-    }
-  }
-  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
-  const requestOptions = Object.keys(
-    parsedOptions
-  ).reduce((result, key) => {
-    if (NON_VARIABLE_OPTIONS.includes(key)) {
-      result[key] = parsedOptions[key];
-      return result;
-    }
-    if (!result.variables) {
-      result.variables = {};
-    }
-    result.variables[key] = parsedOptions[key];
-    return result;
-  }, {});
-  const baseUrl = parsedOptions.baseUrl || request2.endpoint.DEFAULTS.baseUrl;
-  if (GHES_V3_SUFFIX_REGEX.test(baseUrl)) {
-    requestOptions.url = baseUrl.replace(GHES_V3_SUFFIX_REGEX, "/api/graphql");
-  }
-  return request2(requestOptions).then((response) => {
-    if (response.data.errors) {
-      const headers = {};
-      for (const key of Object.keys(response.headers)) {
-        headers[key] = response.headers[key];
-      }
-      throw new GraphqlResponseError(
-        requestOptions,
-        headers,
-        response.data
-      );
-    }
-    return response.data.data;
-  });
-}
-
-// pkg/dist-src/with-defaults.js
-function graphql_dist_bundle_withDefaults(request2, newDefaults) {
-  const newRequest = request2.defaults(newDefaults);
-  const newApi = (query, options) => {
-    return graphql(newRequest, query, options);
-  };
-  return Object.assign(newApi, {
-    defaults: graphql_dist_bundle_withDefaults.bind(null, newRequest),
-    endpoint: newRequest.endpoint
-  });
-}
-
-// pkg/dist-src/index.js
-var graphql2 = graphql_dist_bundle_withDefaults(request, {
-  headers: {
-    "user-agent": `octokit-graphql.js/${graphql_dist_bundle_VERSION} ${getUserAgent()}`
-  },
-  method: "POST",
-  url: "/graphql"
-});
-function withCustomRequest(customRequest) {
-  return graphql_dist_bundle_withDefaults(customRequest, {
-    method: "POST",
-    url: "/graphql"
-  });
-}
-
-/* v8 ignore if -- @preserve */
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/auth-token/dist-bundle/index.js
-// pkg/dist-src/is-jwt.js
-var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
-var isJWT = jwtRE.test.bind(jwtRE);
-
-// pkg/dist-src/auth.js
-async function auth(token) {
-  const isApp = isJWT(token);
-  const isInstallation = token.startsWith("v1.") || token.startsWith("ghs_");
-  const isUserToServer = token.startsWith("ghu_");
-  const tokenType = isApp ? "app" : isInstallation ? "installation" : isUserToServer ? "user-to-server" : "oauth";
-  return {
-    type: "token",
-    token,
-    tokenType
-  };
-}
-
-// pkg/dist-src/with-authorization-prefix.js
-function withAuthorizationPrefix(token) {
-  if (token.split(/\./).length === 3) {
-    return `bearer ${token}`;
-  }
-  return `token ${token}`;
-}
-
-// pkg/dist-src/hook.js
-async function hook(token, request, route, parameters) {
-  const endpoint = request.endpoint.merge(
-    route,
-    parameters
-  );
-  endpoint.headers.authorization = withAuthorizationPrefix(token);
-  return request(endpoint);
-}
-
-// pkg/dist-src/index.js
-var createTokenAuth = function createTokenAuth2(token) {
-  if (!token) {
-    throw new Error("[@octokit/auth-token] No token passed to createTokenAuth");
-  }
-  if (typeof token !== "string") {
-    throw new Error(
-      "[@octokit/auth-token] Token passed to createTokenAuth is not a string"
-    );
-  }
-  token = token.replace(/^(token|bearer) +/i, "");
-  return Object.assign(auth.bind(null, token), {
-    hook: hook.bind(null, token)
-  });
-};
-
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/version.js
-const version_VERSION = "7.0.8";
-
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/index.js
-
-
-
-
-
-
-const dist_src_noop = () => {
-};
-const consoleWarn = console.warn.bind(console);
-const consoleError = console.error.bind(console);
-function createLogger(logger = {}) {
-  if (typeof logger.debug !== "function") {
-    logger.debug = dist_src_noop;
-  }
-  if (typeof logger.info !== "function") {
-    logger.info = dist_src_noop;
-  }
-  if (typeof logger.warn !== "function") {
-    logger.warn = consoleWarn;
-  }
-  if (typeof logger.error !== "function") {
-    logger.error = consoleError;
-  }
-  return logger;
-}
-const userAgentTrail = `octokit-core.js/${version_VERSION} ${getUserAgent()}`;
-class Octokit {
-  static VERSION = version_VERSION;
-  static defaults(defaults) {
-    const OctokitWithDefaults = class extends this {
-      constructor(...args) {
-        const options = args[0] || {};
-        if (typeof defaults === "function") {
-          super(defaults(options));
-          return;
-        }
-        super(
-          Object.assign(
-            {},
-            defaults,
-            options,
-            options.userAgent && defaults.userAgent ? {
-              userAgent: `${options.userAgent} ${defaults.userAgent}`
-            } : null
-          )
-        );
-      }
-    };
-    return OctokitWithDefaults;
-  }
-  static plugins = [];
-  /**
-   * Attach a plugin (or many) to your Octokit instance.
-   *
-   * @example
-   * const API = Octokit.plugin(plugin1, plugin2, plugin3, ...)
-   */
-  static plugin(...newPlugins) {
-    const currentPlugins = this.plugins;
-    const NewOctokit = class extends this {
-      static plugins = currentPlugins.concat(
-        newPlugins.filter((plugin) => !currentPlugins.includes(plugin))
-      );
-    };
-    return NewOctokit;
-  }
-  constructor(options = {}) {
-    const hook = new before_after_hook.Collection();
-    const requestDefaults = {
-      baseUrl: request.endpoint.DEFAULTS.baseUrl,
-      headers: {},
-      request: Object.assign({}, options.request, {
-        // @ts-ignore internal usage only, no need to type
-        hook: hook.bind(null, "request")
-      }),
-      mediaType: {
-        previews: [],
-        format: ""
-      }
-    };
-    requestDefaults.headers["user-agent"] = options.userAgent ? `${options.userAgent} ${userAgentTrail}` : userAgentTrail;
-    if (options.baseUrl) {
-      requestDefaults.baseUrl = options.baseUrl;
-    }
-    if (options.previews) {
-      requestDefaults.mediaType.previews = options.previews;
-    }
-    if (options.timeZone) {
-      requestDefaults.headers["time-zone"] = options.timeZone;
-    }
-    this.request = request.defaults(requestDefaults);
-    this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
-    this.log = createLogger(options.log);
-    this.hook = hook;
-    if (!options.authStrategy) {
-      if (!options.auth) {
-        this.auth = async () => ({
-          type: "unauthenticated"
-        });
-      } else {
-        const auth = createTokenAuth(options.auth);
-        hook.wrap("request", auth.hook);
-        this.auth = auth;
-      }
-    } else {
-      const { authStrategy, ...otherOptions } = options;
-      const auth = authStrategy(
-        Object.assign(
-          {
-            request: this.request,
-            log: this.log,
-            // we pass the current octokit instance as well as its constructor options
-            // to allow for authentication strategies that return a new octokit instance
-            // that shares the same internal state as the current one. The original
-            // requirement for this was the "event-octokit" authentication strategy
-            // of https://github.com/probot/octokit-auth-probot.
-            octokit: this,
-            octokitOptions: otherOptions
-          },
-          options.auth
-        )
-      );
-      hook.wrap("request", auth.hook);
-      this.auth = auth;
-    }
-    const classConstructor = this.constructor;
-    for (let i = 0; i < classConstructor.plugins.length; ++i) {
-      Object.assign(this, classConstructor.plugins[i](this, options));
-    }
-  }
-  // assigned during constructor
-  request;
-  graphql;
-  log;
-  hook;
-  // TODO: type `octokit.auth` based on passed options.authStrategy
-  auth;
-}
-
-
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
-// pkg/dist-src/version.js
-var plugin_paginate_rest_dist_bundle_VERSION = "0.0.0-development";
-
-// pkg/dist-src/normalize-paginated-list-response.js
-function normalizePaginatedListResponse(response) {
-  if (!response.data) {
-    return {
-      ...response,
-      data: []
-    };
-  }
-  const responseNeedsNormalization = ("total_count" in response.data || "total_commits" in response.data) && !("url" in response.data);
-  if (!responseNeedsNormalization) return response;
-  const incompleteResults = response.data.incomplete_results;
-  const repositorySelection = response.data.repository_selection;
-  const totalCount = response.data.total_count;
-  const totalCommits = response.data.total_commits;
-  delete response.data.incomplete_results;
-  delete response.data.repository_selection;
-  delete response.data.total_count;
-  delete response.data.total_commits;
-  const namespaceKey = Object.keys(response.data)[0];
-  const data = response.data[namespaceKey];
-  response.data = data;
-  if (typeof incompleteResults !== "undefined") {
-    response.data.incomplete_results = incompleteResults;
-  }
-  if (typeof repositorySelection !== "undefined") {
-    response.data.repository_selection = repositorySelection;
-  }
-  response.data.total_count = totalCount;
-  response.data.total_commits = totalCommits;
-  return response;
-}
-
-// pkg/dist-src/iterator.js
-function iterator(octokit, route, parameters) {
-  const options = typeof route === "function" ? route.endpoint(parameters) : octokit.request.endpoint(route, parameters);
-  const requestMethod = typeof route === "function" ? route : octokit.request;
-  const method = options.method;
-  const headers = options.headers;
-  let url = options.url;
-  return {
-    [Symbol.asyncIterator]: () => ({
-      async next() {
-        if (!url) return { done: true };
-        try {
-          const response = await requestMethod({ method, url, headers });
-          const normalizedResponse = normalizePaginatedListResponse(response);
-          url = ((normalizedResponse.headers.link || "").match(
-            /<([^<>]+)>;\s*rel="next"/
-          ) || [])[1];
-          if (!url && "total_commits" in normalizedResponse.data) {
-            const parsedUrl = new URL(normalizedResponse.url);
-            const params = parsedUrl.searchParams;
-            const page = parseInt(params.get("page") || "1", 10);
-            const per_page = parseInt(params.get("per_page") || "250", 10);
-            if (page * per_page < normalizedResponse.data.total_commits) {
-              params.set("page", String(page + 1));
-              url = parsedUrl.toString();
-            }
-          }
-          return { value: normalizedResponse };
-        } catch (error) {
-          if (error.status !== 409) throw error;
-          url = "";
-          return {
-            value: {
-              status: 200,
-              headers: {},
-              data: []
-            }
-          };
-        }
-      }
-    })
-  };
-}
-
-// pkg/dist-src/paginate.js
-function paginate(octokit, route, parameters, mapFn) {
-  if (typeof parameters === "function") {
-    mapFn = parameters;
-    parameters = void 0;
-  }
-  return gather(
-    octokit,
-    [],
-    iterator(octokit, route, parameters)[Symbol.asyncIterator](),
-    mapFn
-  );
-}
-function gather(octokit, results, iterator2, mapFn) {
-  return iterator2.next().then((result) => {
-    if (result.done) {
-      return results;
-    }
-    let earlyExit = false;
-    function done() {
-      earlyExit = true;
-    }
-    results = results.concat(
-      mapFn ? mapFn(result.value, done) : result.value.data
-    );
-    if (earlyExit) {
-      return results;
-    }
-    return gather(octokit, results, iterator2, mapFn);
-  });
-}
-
-// pkg/dist-src/compose-paginate.js
-var composePaginateRest = Object.assign(paginate, {
-  iterator
-});
-
-// pkg/dist-src/generated/paginating-endpoints.js
-var paginatingEndpoints = (/* unused pure expression or super */ null && ([
-  "GET /advisories",
-  "GET /agents/repos/{owner}/{repo}/tasks",
-  "GET /agents/tasks",
-  "GET /app/hook/deliveries",
-  "GET /app/installation-requests",
-  "GET /app/installations",
-  "GET /assignments/{assignment_id}/accepted_assignments",
-  "GET /classrooms",
-  "GET /classrooms/{classroom_id}/assignments",
-  "GET /enterprises/{enterprise}/code-security/configurations",
-  "GET /enterprises/{enterprise}/code-security/configurations/{configuration_id}/repositories",
-  "GET /enterprises/{enterprise}/dependabot/alerts",
-  "GET /enterprises/{enterprise}/dependabot/repository-access",
-  "GET /enterprises/{enterprise}/teams",
-  "GET /enterprises/{enterprise}/teams/{enterprise-team}/memberships",
-  "GET /enterprises/{enterprise}/teams/{enterprise-team}/organizations",
-  "GET /events",
-  "GET /gists",
-  "GET /gists/public",
-  "GET /gists/starred",
-  "GET /gists/{gist_id}/comments",
-  "GET /gists/{gist_id}/commits",
-  "GET /gists/{gist_id}/forks",
-  "GET /installation/repositories",
-  "GET /issues",
-  "GET /licenses",
-  "GET /marketplace_listing/plans",
-  "GET /marketplace_listing/plans/{plan_id}/accounts",
-  "GET /marketplace_listing/stubbed/plans",
-  "GET /marketplace_listing/stubbed/plans/{plan_id}/accounts",
-  "GET /networks/{owner}/{repo}/events",
-  "GET /notifications",
-  "GET /organizations",
-  "GET /organizations/{org}/settings/billing/budgets",
-  "GET /orgs/{org}/actions/cache/usage-by-repository",
-  "GET /orgs/{org}/actions/hosted-runners",
-  "GET /orgs/{org}/actions/permissions/repositories",
-  "GET /orgs/{org}/actions/permissions/self-hosted-runners/repositories",
-  "GET /orgs/{org}/actions/runner-groups",
-  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/hosted-runners",
-  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories",
-  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners",
-  "GET /orgs/{org}/actions/runners",
-  "GET /orgs/{org}/actions/secrets",
-  "GET /orgs/{org}/actions/secrets/{secret_name}/repositories",
-  "GET /orgs/{org}/actions/variables",
-  "GET /orgs/{org}/actions/variables/{name}/repositories",
-  "GET /orgs/{org}/agents/secrets",
-  "GET /orgs/{org}/agents/secrets/{secret_name}/repositories",
-  "GET /orgs/{org}/agents/variables",
-  "GET /orgs/{org}/agents/variables/{name}/repositories",
-  "GET /orgs/{org}/attestations/repositories",
-  "GET /orgs/{org}/attestations/{subject_digest}",
-  "GET /orgs/{org}/blocks",
-  "GET /orgs/{org}/campaigns",
-  "GET /orgs/{org}/code-scanning/alerts",
-  "GET /orgs/{org}/code-security/configurations",
-  "GET /orgs/{org}/code-security/configurations/{configuration_id}/repositories",
-  "GET /orgs/{org}/codespaces",
-  "GET /orgs/{org}/codespaces/secrets",
-  "GET /orgs/{org}/codespaces/secrets/{secret_name}/repositories",
-  "GET /orgs/{org}/copilot-spaces",
-  "GET /orgs/{org}/copilot/billing/seats",
-  "GET /orgs/{org}/copilot/coding-agent/permissions/repositories",
-  "GET /orgs/{org}/dependabot/alerts",
-  "GET /orgs/{org}/dependabot/repository-access",
-  "GET /orgs/{org}/dependabot/secrets",
-  "GET /orgs/{org}/dependabot/secrets/{secret_name}/repositories",
-  "GET /orgs/{org}/events",
-  "GET /orgs/{org}/failed_invitations",
-  "GET /orgs/{org}/hooks",
-  "GET /orgs/{org}/hooks/{hook_id}/deliveries",
-  "GET /orgs/{org}/insights/api/route-stats/{actor_type}/{actor_id}",
-  "GET /orgs/{org}/insights/api/subject-stats",
-  "GET /orgs/{org}/insights/api/user-stats/{user_id}",
-  "GET /orgs/{org}/installations",
-  "GET /orgs/{org}/invitations",
-  "GET /orgs/{org}/invitations/{invitation_id}/teams",
-  "GET /orgs/{org}/issues",
-  "GET /orgs/{org}/members",
-  "GET /orgs/{org}/members/{username}/codespaces",
-  "GET /orgs/{org}/migrations",
-  "GET /orgs/{org}/migrations/{migration_id}/repositories",
-  "GET /orgs/{org}/organization-roles/{role_id}/teams",
-  "GET /orgs/{org}/organization-roles/{role_id}/users",
-  "GET /orgs/{org}/outside_collaborators",
-  "GET /orgs/{org}/packages",
-  "GET /orgs/{org}/packages/{package_type}/{package_name}/versions",
-  "GET /orgs/{org}/personal-access-token-requests",
-  "GET /orgs/{org}/personal-access-token-requests/{pat_request_id}/repositories",
-  "GET /orgs/{org}/personal-access-tokens",
-  "GET /orgs/{org}/personal-access-tokens/{pat_id}/repositories",
-  "GET /orgs/{org}/private-registries",
-  "GET /orgs/{org}/projectsV2",
-  "GET /orgs/{org}/projectsV2/{project_number}/fields",
-  "GET /orgs/{org}/projectsV2/{project_number}/items",
-  "GET /orgs/{org}/projectsV2/{project_number}/views/{view_number}/items",
-  "GET /orgs/{org}/properties/values",
-  "GET /orgs/{org}/public_members",
-  "GET /orgs/{org}/repos",
-  "GET /orgs/{org}/rulesets",
-  "GET /orgs/{org}/rulesets/rule-suites",
-  "GET /orgs/{org}/rulesets/{ruleset_id}/history",
-  "GET /orgs/{org}/secret-scanning/alerts",
-  "GET /orgs/{org}/secret-scanning/custom-patterns",
-  "GET /orgs/{org}/security-advisories",
-  "GET /orgs/{org}/settings/immutable-releases/repositories",
-  "GET /orgs/{org}/settings/network-configurations",
-  "GET /orgs/{org}/teams",
-  "GET /orgs/{org}/teams/{team_slug}/invitations",
-  "GET /orgs/{org}/teams/{team_slug}/members",
-  "GET /orgs/{org}/teams/{team_slug}/repos",
-  "GET /orgs/{org}/teams/{team_slug}/teams",
-  "GET /repos/{owner}/{repo}/actions/artifacts",
-  "GET /repos/{owner}/{repo}/actions/caches",
-  "GET /repos/{owner}/{repo}/actions/concurrency_groups",
-  "GET /repos/{owner}/{repo}/actions/organization-secrets",
-  "GET /repos/{owner}/{repo}/actions/organization-variables",
-  "GET /repos/{owner}/{repo}/actions/runners",
-  "GET /repos/{owner}/{repo}/actions/runs",
-  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
-  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs",
-  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/concurrency_groups",
-  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
-  "GET /repos/{owner}/{repo}/actions/secrets",
-  "GET /repos/{owner}/{repo}/actions/variables",
-  "GET /repos/{owner}/{repo}/actions/workflows",
-  "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
-  "GET /repos/{owner}/{repo}/activity",
-  "GET /repos/{owner}/{repo}/agents/organization-secrets",
-  "GET /repos/{owner}/{repo}/agents/organization-variables",
-  "GET /repos/{owner}/{repo}/agents/secrets",
-  "GET /repos/{owner}/{repo}/agents/variables",
-  "GET /repos/{owner}/{repo}/assignees",
-  "GET /repos/{owner}/{repo}/attestations/{subject_digest}",
-  "GET /repos/{owner}/{repo}/branches",
-  "GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations",
-  "GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs",
-  "GET /repos/{owner}/{repo}/code-quality/findings",
-  "GET /repos/{owner}/{repo}/code-scanning/alerts",
-  "GET /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}/instances",
-  "GET /repos/{owner}/{repo}/code-scanning/analyses",
-  "GET /repos/{owner}/{repo}/codespaces",
-  "GET /repos/{owner}/{repo}/codespaces/devcontainers",
-  "GET /repos/{owner}/{repo}/codespaces/secrets",
-  "GET /repos/{owner}/{repo}/collaborators",
-  "GET /repos/{owner}/{repo}/comments",
-  "GET /repos/{owner}/{repo}/comments/{comment_id}/reactions",
-  "GET /repos/{owner}/{repo}/commits",
-  "GET /repos/{owner}/{repo}/commits/{commit_sha}/comments",
-  "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls",
-  "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
-  "GET /repos/{owner}/{repo}/commits/{ref}/check-suites",
-  "GET /repos/{owner}/{repo}/commits/{ref}/status",
-  "GET /repos/{owner}/{repo}/commits/{ref}/statuses",
-  "GET /repos/{owner}/{repo}/compare/{basehead}",
-  "GET /repos/{owner}/{repo}/compare/{base}...{head}",
-  "GET /repos/{owner}/{repo}/contributors",
-  "GET /repos/{owner}/{repo}/dependabot/alerts",
-  "GET /repos/{owner}/{repo}/dependabot/secrets",
-  "GET /repos/{owner}/{repo}/deployments",
-  "GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses",
-  "GET /repos/{owner}/{repo}/environments",
-  "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies",
-  "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/apps",
-  "GET /repos/{owner}/{repo}/environments/{environment_name}/secrets",
-  "GET /repos/{owner}/{repo}/environments/{environment_name}/variables",
-  "GET /repos/{owner}/{repo}/events",
-  "GET /repos/{owner}/{repo}/forks",
-  "GET /repos/{owner}/{repo}/hooks",
-  "GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries",
-  "GET /repos/{owner}/{repo}/invitations",
-  "GET /repos/{owner}/{repo}/issues",
-  "GET /repos/{owner}/{repo}/issues/comments",
-  "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
-  "GET /repos/{owner}/{repo}/issues/events",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/events",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/labels",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/reactions",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/suggestions",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline",
-  "GET /repos/{owner}/{repo}/keys",
-  "GET /repos/{owner}/{repo}/labels",
-  "GET /repos/{owner}/{repo}/milestones",
-  "GET /repos/{owner}/{repo}/milestones/{milestone_number}/labels",
-  "GET /repos/{owner}/{repo}/notifications",
-  "GET /repos/{owner}/{repo}/pages/builds",
-  "GET /repos/{owner}/{repo}/pulls",
-  "GET /repos/{owner}/{repo}/pulls/comments",
-  "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions",
-  "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments",
-  "GET /repos/{owner}/{repo}/pulls/{pull_number}/commits",
-  "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
-  "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
-  "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments",
-  "GET /repos/{owner}/{repo}/releases",
-  "GET /repos/{owner}/{repo}/releases/{release_id}/assets",
-  "GET /repos/{owner}/{repo}/releases/{release_id}/reactions",
-  "GET /repos/{owner}/{repo}/rules/branches/{branch}",
-  "GET /repos/{owner}/{repo}/rulesets",
-  "GET /repos/{owner}/{repo}/rulesets/rule-suites",
-  "GET /repos/{owner}/{repo}/rulesets/{ruleset_id}/history",
-  "GET /repos/{owner}/{repo}/secret-scanning/alerts",
-  "GET /repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}/locations",
-  "GET /repos/{owner}/{repo}/secret-scanning/custom-patterns",
-  "GET /repos/{owner}/{repo}/security-advisories",
-  "GET /repos/{owner}/{repo}/stacks",
-  "GET /repos/{owner}/{repo}/stargazers",
-  "GET /repos/{owner}/{repo}/subscribers",
-  "GET /repos/{owner}/{repo}/tags",
-  "GET /repos/{owner}/{repo}/teams",
-  "GET /repos/{owner}/{repo}/topics",
-  "GET /repositories",
-  "GET /search/code",
-  "GET /search/commits",
-  "GET /search/issues",
-  "GET /search/labels",
-  "GET /search/repositories",
-  "GET /search/topics",
-  "GET /search/users",
-  "GET /teams/{team_id}/invitations",
-  "GET /teams/{team_id}/members",
-  "GET /teams/{team_id}/repos",
-  "GET /teams/{team_id}/teams",
-  "GET /user/blocks",
-  "GET /user/codespaces",
-  "GET /user/codespaces/secrets",
-  "GET /user/emails",
-  "GET /user/followers",
-  "GET /user/following",
-  "GET /user/gpg_keys",
-  "GET /user/installations",
-  "GET /user/installations/{installation_id}/repositories",
-  "GET /user/issues",
-  "GET /user/keys",
-  "GET /user/marketplace_purchases",
-  "GET /user/marketplace_purchases/stubbed",
-  "GET /user/memberships/orgs",
-  "GET /user/migrations",
-  "GET /user/migrations/{migration_id}/repositories",
-  "GET /user/orgs",
-  "GET /user/packages",
-  "GET /user/packages/{package_type}/{package_name}/versions",
-  "GET /user/public_emails",
-  "GET /user/repos",
-  "GET /user/repository_invitations",
-  "GET /user/social_accounts",
-  "GET /user/ssh_signing_keys",
-  "GET /user/starred",
-  "GET /user/subscriptions",
-  "GET /user/teams",
-  "GET /users",
-  "GET /users/{username}/attestations/{subject_digest}",
-  "GET /users/{username}/copilot-spaces",
-  "GET /users/{username}/events",
-  "GET /users/{username}/events/orgs/{org}",
-  "GET /users/{username}/events/public",
-  "GET /users/{username}/followers",
-  "GET /users/{username}/following",
-  "GET /users/{username}/gists",
-  "GET /users/{username}/gpg_keys",
-  "GET /users/{username}/keys",
-  "GET /users/{username}/orgs",
-  "GET /users/{username}/packages",
-  "GET /users/{username}/projectsV2",
-  "GET /users/{username}/projectsV2/{project_number}/fields",
-  "GET /users/{username}/projectsV2/{project_number}/items",
-  "GET /users/{username}/projectsV2/{project_number}/views/{view_number}/items",
-  "GET /users/{username}/received_events",
-  "GET /users/{username}/received_events/public",
-  "GET /users/{username}/repos",
-  "GET /users/{username}/social_accounts",
-  "GET /users/{username}/ssh_signing_keys",
-  "GET /users/{username}/starred",
-  "GET /users/{username}/subscriptions"
-]));
-
-// pkg/dist-src/paginating-endpoints.js
-function isPaginatingEndpoint(arg) {
-  if (typeof arg === "string") {
-    return paginatingEndpoints.includes(arg);
-  } else {
-    return false;
-  }
-}
-
-// pkg/dist-src/index.js
-function paginateRest(octokit) {
-  return {
-    paginate: Object.assign(paginate.bind(null, octokit), {
-      iterator: iterator.bind(null, octokit)
-    })
-  };
-}
-paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
-
-/* v8 ignore next -- @preserve */
-
-;// CONCATENATED MODULE: ./build/server/sync/clock.js
-const realClock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
-
-;// CONCATENATED MODULE: ./build/server/sync/github/client.js
-
-
-
-
-
-
-
-
-const AlertsOctokit = Octokit.plugin(paginateRest);
-const github_client_SERVICE = 'GitHub';
-const SILENT = { debug() { }, info() { }, warn() { }, error() { } };
-/** GitHub's advice when a secondary limit comes without `Retry-After`: wait at least a minute. */
-const SECONDARY_DEFAULT_WAIT_MS = 60_000;
-/**
- * How long a spent primary limit is waited for by default: the search budget (reset every
- * minute) always, the core budget (hourly) only near its reset; a target further from it fails.
- */
-const DEFAULT_RATE_LIMIT_WAIT_MS = 5 * 60_000;
-/** GitHub's reset is whole seconds by its clock: a little slack so the first call after it is not refused again. */
-const RESET_SLACK_MS = 1000;
-/** The primary rate limit of one resource is spent, and its reset is further away than the sync waits. */
-class RateLimitExhausted extends Error {
-    resetAt;
-    resource;
-    name = 'RateLimitExhausted';
-    constructor(server, resetAt, resource = 'core', maxWaitMs) {
-        super(`${server} rate limit${resource === 'core' ? '' : ` (${resource})`} exhausted until ${resetAt.toISOString()}` +
-            `${maxWaitMs === undefined ? '' : `, later than the ${Math.round(maxWaitMs / 1000)} s the sync waits for a reset`}; not attempted`);
-        this.resetAt = resetAt;
-        this.resource = resource;
-    }
-}
-/** A secondary (abuse) rate limit: back off and try again. */
-class SecondaryRateLimit extends HttpError {
-}
-/** The REST API version the sync is written against; sent on every call. */
-const API_VERSION = '2022-11-28';
-/** The budget a call draws on, before its answer names it (`x-ratelimit-resource`). */
-function resourceOf(url) {
-    const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
-    // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
-    if (/^(?:\/api\/v3)?\/search\//.test(path))
-        return 'search';
-    if (/^(?:\/api)?\/graphql$/.test(path))
-        return 'graphql';
-    return 'core';
-}
-function header(headers, name) {
-    const value = headers?.[name];
-    return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
-}
-/** The route without host or query, so messages name the call but never its cursor or base. */
-function operationOf(options) {
-    const url = (options.url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
-    return `${options.method ?? 'GET'} ${url}`;
-}
-/**
- * An Octokit for one target whose every request (pages included) is bounded in time and honours
- * GitHub's rate limits, each resource's budget apart (`x-ratelimit-resource`: a spent search
- * budget never holds back issue creation): once a primary limit is spent (`x-ratelimit-remaining:
- * 0`, or a 403/429 saying so) calls on that resource wait for `x-ratelimit-reset` when it is within
- * `maxRateLimitWaitMs`, and fail at once with `RateLimitExhausted` when it is further; a secondary
- * limit is waited out (`Retry-After`, else a minute) and retried, as are 5xx answers and lost
- * connections. Every call sends `X-GitHub-Api-Version`.
- *
- * The bound lives in the transport (Octokit's `request.fetch`), not in a hook: before-after-hook
- * binds one options object to every hook, so a hook that passes a modified copy on is ignored by
- * the hooks inside it (a signal or header added that way was lost). Hooks here change the options
- * object in place or pass it on untouched.
- */
-function githubClient(target, options) {
-    const clock = options.clock ?? realClock;
-    const maxWaitMsOf = (resource) => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
-    /** Per resource: until when its primary limit is spent (epoch ms). */
-    const exhaustedUntil = new Map();
-    /** Records a spent budget from an answer's headers; true when the answer says it is spent. */
-    const exhausted = (headers, requested) => {
-        if (header(headers, 'x-ratelimit-remaining') !== '0')
-            return false;
-        const resource = header(headers, 'x-ratelimit-resource') ?? requested;
-        const reset = Number(header(headers, 'x-ratelimit-reset'));
-        exhaustedUntil.set(resource, Number.isFinite(reset) && reset > 0 ? reset * 1000 : clock.now() + 60_000);
-        return true;
-    };
-    /** Waits for the resource's reset when it is near enough; throws when it is not. */
-    const awaitBudget = async (resource) => {
-        const until = exhaustedUntil.get(resource);
-        if (until === undefined)
-            return;
-        const waitMs = until - clock.now();
-        if (waitMs <= 0) {
-            exhaustedUntil.delete(resource);
-            return;
-        }
-        const maxWaitMs = maxWaitMsOf(resource);
-        if (waitMs + RESET_SLACK_MS > maxWaitMs)
-            throw new RateLimitExhausted(target.server, new Date(until), resource, maxWaitMs);
-        options.onRateLimitWait?.(resource, waitMs + RESET_SLACK_MS);
-        await clock.sleep(waitMs + RESET_SLACK_MS);
-        if (exhaustedUntil.get(resource) === until)
-            exhaustedUntil.delete(resource);
-    };
-    const bounds = syncCall(options.timeoutMs);
-    const octokit = new AlertsOctokit({
-        baseUrl: target.apiBase,
-        auth: target.token,
-        userAgent: 'gatehouse-sync',
-        log: SILENT,
-        // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty list.
-        request: { fetch: boundedFetch(bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } }) },
-    });
-    octokit.hook.before('request', (requestOptions) => {
-        requestOptions.headers['x-github-api-version'] = API_VERSION;
-    });
-    octokit.hook.wrap('request', async (request, requestOptions) => {
-        const operation = operationOf(requestOptions);
-        const resource = resourceOf(requestOptions.url);
-        return retrying(async () => {
-            // A 403/429 for a spent budget is not a failure of the call: it is made again after the reset, once.
-            for (let waited = false;; waited = true) {
-                await awaitBudget(resource);
-                try {
-                    const response = await request(requestOptions);
-                    exhausted(response.headers, resource);
-                    return response;
-                }
-                catch (err) {
-                    if (!(err instanceof RequestError) || !err.response)
-                        throw new TransportError(github_client_SERVICE, operation, transportFailure(err, bounds));
-                    const headers = err.response.headers;
-                    const data = err.response.data;
-                    const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
-                    const retryAfter = header(headers, 'retry-after');
-                    const waitMs = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
-                    if ((err.status === 403 || err.status === 429) && exhausted(headers, resource)) {
-                        if (!waited)
-                            continue;
-                        throw new RateLimitExhausted(target.server, new Date(exhaustedUntil.get(header(headers, 'x-ratelimit-resource') ?? resource)), resource);
-                    }
-                    if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
-                        throw new SecondaryRateLimit(github_client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
-                    }
-                    throw new HttpError(github_client_SERVICE, operation, err.status, detail, waitMs);
-                }
-            }
-        }, options.retry, (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs), (error) => error instanceof SecondaryRateLimit || isTransient(error));
-    });
-    return octokit;
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
-// GitHub's REST alert lists, rewritten into documents DefectDojo's GitHub parsers accept, so that
-// each alert stays one finding across reimports.
-const asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
-const asString = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
-const asList = (value) => (Array.isArray(value) ? value.map(asObject) : []);
-/** `rule.severity` (error, warning, note) as a security level: the gate's own mapping. */
-const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
-/**
- * Code scanning, for "Github SAST Scan". The parser calls `.title()` on
- * `rule.security_severity_level`, which is null for rules without a security severity: those
- * get a level from `rule.severity` instead of crashing the import.
- *
- * Identity is the alert number. The parser makes it `unique_id_from_tool`, but DefectDojo's
- * default hash for this scan type is rule id (`vuln_id_from_tool`), severity, file and line, and
- * its reimport matches on either: two alerts of one rule on one line became one finding. The
- * alert number goes into the rule id (`js/sql-injection #12`), which makes every alert's hash its
- * own; the finding title then reads "<rule description> (js/sql-injection #12)".
- */
-function codeScanningReport(alerts) {
-    return alerts.map((raw) => {
-        const alert = asObject(raw);
-        const rule = asObject(alert.rule);
-        const level = asString(rule.security_severity_level) ?? LEVEL_FROM_SEVERITY[asString(rule.severity) ?? ''] ?? 'info';
-        const id = `${asString(rule.id) ?? asString(rule.name) ?? 'rule'} #${String(alert.number)}`;
-        return { ...alert, rule: { ...rule, id, security_severity_level: level } };
-    });
-}
-/** GraphQL's severity words, which the parser maps (MODERATE → Medium). */
-function graphqlSeverity(value) {
-    const severity = (asString(value) ?? 'moderate').toUpperCase();
-    return severity === 'MEDIUM' ? 'MODERATE' : severity;
-}
-/** DefectDojo's severity as the GraphQL word the parser maps back to it. */
-const fromDefectDojoSeverity = (severity) => (severity.toLowerCase() === 'medium' ? 'MODERATE' : severity.toUpperCase());
-/** EPSS as GitHub sends it: an object, or (in GitHub's own examples) a list of one, with numbers or numeric strings. */
-function epssOf(value) {
-    const entry = asObject(Array.isArray(value) ? value[0] : value);
-    const number = (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
-    const percentage = number(entry.percentage);
-    const percentile = number(entry.percentile);
-    if (percentage === undefined && percentile === undefined)
-        return undefined;
-    return { ...(percentage !== undefined ? { percentage } : {}), ...(percentile !== undefined ? { percentile } : {}) };
-}
-/** `{score, vector_string}` as the GraphQL `{score, vectorString}`, or undefined when it holds neither. */
-function cvssOf(value) {
-    const cvss = asObject(value);
-    const vectorString = asString(cvss.vector_string) ?? null;
-    // The deprecated `cvss` says "none" as score 0 without a vector.
-    const score = typeof cvss.score === 'number' && (cvss.score > 0 || vectorString !== null) ? cvss.score : null;
-    return score !== null || vectorString !== null ? { score, vectorString } : undefined;
-}
-/**
- * Dependabot, for "Github Vulnerability Scan", which reads the GraphQL `vulnerabilityAlerts`
- * shape. The parser merges alerts with the same `id`, so each gets a stable one of its own
- * (`dependabot/<number>`); lists are left out rather than sent as null, which the parser cannot
- * iterate.
- *
- * DefectDojo's default identity for this scan type is a hash of title (the advisory summary),
- * severity, package, identifiers and manifest: when GitHub re-rates an advisory, edits its
- * summary or adds a CVE, the hash changes and the reimport closes the finding and opens a new
- * one, losing its triage. An alert DefectDojo already holds (`known`) is therefore sent with the
- * values DefectDojo has, so the alert number stays the identity.
- *
- * CVSS: the parser reads `cvssSeverities.cvssV3` before the deprecated `cvss`; GitHub's
- * `cvss_severities` may hold only a v4 score, which the parser has no field for, so v4 goes into
- * the description. The vulnerable range becomes `vulnerableRequirements`, which the parser makes
- * the component version (the REST API gives no installed version).
- */
-function dependabotReport(repository, alerts, known = new Map()) {
-    const kept = [];
-    const nodes = alerts.map((raw) => {
-        const alert = asObject(raw);
-        const advisory = asObject(alert.security_advisory);
-        const vulnerability = asObject(alert.security_vulnerability);
-        const dependency = asObject(alert.dependency);
-        const pkg = asObject(vulnerability.package ?? dependency.package);
-        const severities = asObject(advisory.cvss_severities);
-        const cvssV3 = cvssOf(severities.cvss_v3);
-        const cvssV4 = cvssOf(severities.cvss_v4);
-        // Also as `cvss`, for parsers before DefectDojo 2.52.0, which read only that key.
-        const cvss = cvssOf(advisory.cvss) ?? cvssV3;
-        const epss = epssOf(advisory.epss);
-        const cwes = asList(advisory.cwes).filter((c) => asString(c.cwe_id));
-        const references = asList(advisory.references).filter((r) => asString(r.url));
-        const patched = asString(asObject(vulnerability.first_patched_version).identifier);
-        const range = asString(vulnerability.vulnerable_version_range);
-        const id = `dependabot/${String(alert.number)}`;
-        let severity = graphqlSeverity(vulnerability.severity ?? advisory.severity);
-        let summary = asString(advisory.summary) ?? asString(advisory.ghsa_id) ?? `Dependabot alert ${String(alert.number)}`;
-        let identifiers = asList(advisory.identifiers)
-            .filter((i) => asString(i.value))
-            .map((i) => ({ type: i.type, value: i.value }));
-        const held = known.get(id);
-        if (held) {
-            const heldSeverity = fromDefectDojoSeverity(held.severity);
-            const heldIds = [...new Set(held.vulnerabilityIds)].sort();
-            const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
-            if (heldSeverity !== severity || held.title !== summary || heldIds.join('\n') !== sentIds.join('\n'))
-                kept.push(String(alert.number));
-            severity = heldSeverity;
-            summary = held.title;
-            identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
-        }
-        const description = [
-            typeof advisory.description === 'string' ? advisory.description : '',
-            ...(cvssV4 ? [`CVSS v4: ${cvssV4.score ?? ''} ${cvssV4.vectorString ?? ''}`.trim()] : []),
-        ]
-            .filter((line) => line !== '')
-            .join('\n\n');
-        return {
-            id,
-            number: String(alert.number),
-            state: (asString(alert.state) ?? 'open').toUpperCase(),
-            createdAt: asString(alert.created_at),
-            ...(asString(dependency.manifest_path) ? { vulnerableManifestPath: dependency.manifest_path } : {}),
-            ...(range ? { vulnerableRequirements: range } : {}),
-            ...(asString(alert.html_url) ? { url: alert.html_url } : {}),
-            securityVulnerability: {
-                severity,
-                package: { name: asString(pkg.name) ?? 'unknown', ecosystem: asString(pkg.ecosystem) },
-                ...(range ? { vulnerableVersionRange: range } : {}),
-                ...(patched ? { firstPatchedVersion: { identifier: patched } } : {}),
-                advisory: {
-                    ghsaId: asString(advisory.ghsa_id),
-                    summary,
-                    description,
-                    ...(identifiers.length ? { identifiers } : {}),
-                    ...(references.length ? { references: references.map((r) => ({ url: r.url })) } : {}),
-                    ...(cvssV3 ? { cvssSeverities: { cvssV3 } } : {}),
-                    ...(cvss ? { cvss } : {}),
-                    ...(epss ? { epss } : {}),
-                    ...(cwes.length ? { cwes: { nodes: cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })) } } : {}),
-                },
-            },
-        };
-    });
-    return { document: { data: { repository: { nameWithOwner: repository.fullName, url: repository.htmlUrl, vulnerabilityAlerts: { nodes } } } }, kept };
-}
-/**
- * Secret scanning, for "Github Secrets Detection Report Scan". That parser sets no unique id, so
- * DefectDojo matches its findings by title and severity and would fold every alert of one secret
- * type into one finding: the alert number goes into the display name, which makes the title. The
- * secret itself is never sent, even if an answer carried it.
- */
-function secretScanningReport(alerts) {
-    return alerts.map((raw) => {
-        const { secret: _secret, ...alert } = asObject(raw);
-        const display = asString(alert.secret_type_display_name) ?? asString(alert.secret_type) ?? 'secret';
-        return { ...alert, secret_type_display_name: `${display} (alert #${String(alert.number)})` };
-    });
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/github/alerts.js
-
-
-
-const PER_PAGE = 100;
-/** Every item of every page, each passed through `read` as its page arrives (before the next is asked for). */
-async function collect(pages, read = (item) => item) {
-    const all = [];
-    for await (const page of pages)
-        if (Array.isArray(page.data))
-            for (const item of page.data)
-                all.push(read(item));
-    return all;
-}
-/**
- * A secret-scanning alert without its `secret`: GitHub Enterprise Server versions that ignore
- * `hide_secret=true` send the secret value in each alert. It is deleted from the parsed page in
- * place, as soon as the page is read, so no copy is kept, reported, logged or uploaded.
- */
-function withoutSecret(alert) {
-    if (alert && typeof alert === 'object' && 'secret' in alert)
-        delete alert.secret;
-    return alert;
-}
-/** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
-const ALERT_KINDS = [
-    {
-        kind: 'code-scanning',
-        test: 'Code scanning',
-        scanType: SCAN_TYPES.codeScanning,
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-        report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
-        // 403 without Advanced Security, 404 before the first analysis.
-        notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
-    },
-    {
-        kind: 'dependabot',
-        test: 'Dependabot alerts',
-        scanType: SCAN_TYPES.dependabot,
-        // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-        knownPrefix: 'dependabot/',
-        report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
-        notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
-    },
-    {
-        kind: 'secret-scanning',
-        test: 'Secret scanning',
-        scanType: SCAN_TYPES.secretScanning,
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
-        report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
-        notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
-    },
-];
-function repositoryOf(value) {
-    const r = value;
-    if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string')
-        return undefined;
-    return { owner: r.owner.login, name: r.name, fullName: r.full_name, htmlUrl: typeof r.html_url === 'string' ? r.html_url : '' };
-}
-/**
- * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
- * `/user/repos` when the token is that user's (private ones included), else `/users/{user}/repos`.
- */
-async function listRepositories(client, owner, viewer) {
-    let raw;
-    try {
-        raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
-    }
-    catch (err) {
-        if (!(err instanceof HttpError) || err.status !== 404)
-            throw err;
-        const login = await viewer();
-        raw =
-            login?.toLowerCase() === owner.toLowerCase()
-                ? await collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
-                : await collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
-    }
-    return raw.map(repositoryOf).filter((r) => r !== undefined);
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
-
-
-
-
-
-
-
-
-async function syncKind(work, kind, deps, productExists, products) {
-    const { repository } = work;
-    const base = {
-        label: `${repository.fullName} ${kind.kind}`,
-        product: repository.fullName,
-        engagement: ENGAGEMENTS.github,
-        test: kind.test,
-        scan_type: kind.scanType,
-    };
-    let alerts;
-    try {
-        alerts = await kind.list(work.client, repository);
-    }
-    catch (err) {
-        if (err instanceof HttpError && !(err instanceof SecondaryRateLimit) && kind.notEnabled(err)) {
-            return { ...base, status: 'skipped', reason: `not enabled on GitHub: ${err.detail ?? err.status}`, attempts: 0 };
-        }
-        return { ...base, status: 'failed', reason: message(err), attempts: 0 };
-    }
-    let attempts = 0;
-    const notes = [];
-    try {
-        // An empty report still goes to an existing product, to close what was fixed; a repository
-        // that never had an alert gets no empty product.
-        if (alerts.length === 0 && !(await productExists())) {
-            return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
-        }
-        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (await productExists());
-        const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix) : new Map();
-        const { document, kept } = kind.report(repository, alerts, known);
-        if (kept && kept.length > 0) {
-            notes.push(`${kept.length} alert${kept.length === 1 ? '' : 's'} changed on GitHub (severity, summary or identifiers) since DefectDojo first saw ${kept.length === 1 ? 'it' : 'them'}: kept as DefectDojo has them, so each stays one finding with its triage (alerts #${kept.join(', #')})`);
-        }
-        const content = Buffer.from(JSON.stringify(document));
-        const counts = await retrying((n) => {
-            attempts = n;
-            return deps.defectDojo.reimport({
-                scanType: kind.scanType,
-                productName: repository.fullName,
-                engagementName: ENGAGEMENTS.github,
-                testTitle: kind.test,
-                filename: `${kind.kind}.json`,
-                content,
-                note: (text) => notes.push(text),
-                // Not in the directory: created by this run's first kind (under the configured type) or new.
-                ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
-            });
-        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs));
-        return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
-    }
-    catch (err) {
-        return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
-    }
-}
-/** Why an owner could not be listed, naming the target's token when GitHub refused it or cannot show the owner to it. */
-function ownerFailure(target, owner, err) {
-    if (err instanceof HttpError && err.status === 404) {
-        return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
-    }
-    return refusedAs(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
-}
-/** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
-async function knownAlerts(deps, product, prefix) {
-    const findings = await retrying(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
-    const best = new Map();
-    for (const f of findings) {
-        const held = best.get(f.uniqueIdFromTool);
-        if (!held || (f.active && !held.active) || (f.active === held.active && f.id > held.id))
-            best.set(f.uniqueIdFromTool, f);
-    }
-    return new Map([...best].map(([id, f]) => [id, { title: f.title, severity: f.severity, vulnerabilityIds: f.vulnerabilityIds }]));
-}
-/** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
-function listingFailure(target, owner, err) {
-    return {
-        label: `${target.server}/${owner} (repository list)`,
-        product: owner,
-        engagement: ENGAGEMENTS.github,
-        test: 'repository list',
-        scan_type: '',
-        status: 'failed',
-        reason: message(err),
-        attempts: 0,
-    };
-}
-/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts of every repository of every target. */
-async function syncGithub(deps) {
-    const startedAt = new Date();
-    const failures = [];
-    const work = [];
-    for (const target of deps.targets) {
-        const client = deps.clientFor(target);
-        let viewer;
-        const login = () => (viewer ??= client.request('GET /user').then(({ data }) => data.login, () => undefined));
-        const seen = new Set();
-        for (const owner of target.owners) {
-            try {
-                for (const repository of await listRepositories(client, owner, login)) {
-                    if (seen.has(repository.fullName.toLowerCase()))
-                        continue;
-                    seen.add(repository.fullName.toLowerCase());
-                    work.push({ target, client, repository });
-                }
-            }
-            catch (err) {
-                failures.push(listingFailure(target, owner, ownerFailure(target, owner, err)));
-            }
-        }
-    }
-    for (const failure of failures)
-        deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
-    const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
-    const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
-        const name = w.repository.fullName;
-        let exists;
-        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
-        // not true once an earlier kind made it: an empty list has nothing to close there.
-        const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
-        return (kind) => syncKind(w, kind, deps, productExists, products);
-    });
-    return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
-
-
-/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
-const githubConnector = {
-    source: 'github',
-    command: 'sync-github',
-    noun: 'alert list',
-    description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
-repository of every GITHUB_TARGETS owner -> DefectDojo, one product
-per repository`,
-    missing: ({ config, secrets }) => [
-        ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
-        ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
-    ],
-    run: ({ loaded, options, defectDojo, retry, progress }) => syncGithub({
-        targets: loaded.secrets.githubTargets,
-        clientFor: (target) => githubClient(target, {
-            timeoutMs: options.timeoutMs,
-            retry,
-            onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
-            onRateLimitWait: (resource, waitMs) => progress.warn(`${target.server}: the ${resource} rate limit is spent; waiting ${Math.ceil(waitMs / 1000)} s for its reset`),
-        }),
-        defectDojo,
-        concurrency: options.concurrency,
-        retry,
-        progress,
-    }),
-};
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
-
-
-const sonarqube_client_SERVICE = 'SonarQube';
-/** The web API's largest page. */
-const client_PAGE_SIZE = 500;
-/** SonarQube's search indexes return at most the first 10,000 results of any query. */
-const SEARCH_WINDOW = 10_000;
-/** Issue types imported by default: vulnerabilities; bugs and code smells are not security findings. */
-const SECURITY_TYPES = 'VULNERABILITY';
-/** More open issues than SonarQube's search can page through. */
-class SearchWindowExceeded extends Error {
-    name = 'SearchWindowExceeded';
-}
-function client_total(page, operation) {
-    const value = page.paging?.total;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-        throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no paging total');
-    return value;
-}
-function issue(value) {
-    const i = value;
-    if (!i || typeof i.key !== 'string' || typeof i.rule !== 'string' || typeof i.component !== 'string')
-        return undefined;
-    return {
-        key: i.key,
-        rule: i.rule,
-        component: i.component,
-        message: typeof i.message === 'string' ? i.message : '',
-        ...(typeof i.severity === 'string' ? { severity: i.severity } : {}),
-        ...(Array.isArray(i.impacts) ? { impacts: i.impacts } : {}),
-        ...(typeof i.line === 'number' ? { line: i.line } : {}),
-        ...(typeof i.type === 'string' ? { type: i.type } : {}),
-    };
-}
-/**
- * SonarQube's web API with a user token, sent as the basic-auth login with an empty password: the
- * one form every version from 9.9 on accepts (bearer needs 10.0).
- */
-class SonarQubeClient {
-    options;
-    /** Rule lookups of this run, shared by every project (rules are the server's, not a project's). */
-    ruleCache = new Map();
-    constructor(options) {
-        this.options = options;
-    }
-    get headers() {
-        return { authorization: `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`, accept: 'application/json' };
-    }
-    async get(operation, path, query, retry, onRetry) {
-        return retrying(async () => {
-            const response = await send(sonarqube_client_SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            const body = await jsonBody(sonarqube_client_SERVICE, operation, response, this.options.timeoutMs);
-            if (!body || typeof body !== 'object' || Array.isArray(body))
-                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer is not an object');
-            return body;
-        }, retry, onRetry);
-    }
-    /**
-     * `api/authentication/validate`: whether SonarQube accepts the token. It answers 200 with
-     * `{"valid": false}` for a refused token rather than 401, so the flag is what is read.
-     */
-    async tokenValid(retry, onRetry) {
-        const body = await this.get('token check (authentication/validate)', '/api/authentication/validate', new URLSearchParams(), retry, onRetry);
-        if (typeof body.valid !== 'boolean')
-            throw new UnexpectedAnswerError(sonarqube_client_SERVICE, 'token check (authentication/validate)', 'the answer has no valid flag');
-        return body.valid;
-    }
-    /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
-    async listProjects(retry, onRetry) {
-        const projects = [];
-        for (let p = 1;; p++) {
-            const operation = `project list (page ${p})`;
-            const page = await this.get(operation, '/api/components/search', new URLSearchParams({ qualifiers: 'TRK', ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
-            const count = client_total(page, operation);
-            if (count > SEARCH_WINDOW)
-                throw new SearchWindowExceeded(`SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`);
-            if (!Array.isArray(page.components))
-                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no components list');
-            for (const c of page.components) {
-                if (typeof c?.key !== 'string')
-                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a project has no key');
-                projects.push({ key: c.key, name: typeof c.name === 'string' && c.name.trim() !== '' ? c.name : c.key });
-            }
-            if (p * client_PAGE_SIZE >= count || page.components.length === 0)
-                return projects;
-        }
-    }
-    /**
-     * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
-     * project past the search window fails whole: a cut-off report would close the rest in DefectDojo.
-     */
-    async projectIssues(project, retry, onRetry, options = {}) {
-        const issues = [];
-        const rules = new Map();
-        for (let p = 1;; p++) {
-            const operation = `issues of ${project.key} (page ${p})`;
-            // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
-            const query = new URLSearchParams({ componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ps: String(client_PAGE_SIZE), p: String(p) });
-            // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
-            if (!options.allTypes)
-                query.set('types', SECURITY_TYPES);
-            const page = await this.get(operation, '/api/issues/search', query, retry, onRetry);
-            const count = client_total(page, operation);
-            if (count > SEARCH_WINDOW)
-                throw new SearchWindowExceeded(`${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
-            if (!Array.isArray(page.issues))
-                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no issues list');
-            for (const raw of page.issues) {
-                const parsed = issue(raw);
-                if (!parsed)
-                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'an issue has no key, rule or component');
-                issues.push(parsed);
-            }
-            for (const r of Array.isArray(page.rules) ? page.rules : []) {
-                if (typeof r?.key === 'string' && typeof r.name === 'string')
-                    rules.set(r.key, r.name);
-            }
-            if (p * client_PAGE_SIZE >= count || page.issues.length === 0)
-                return { issues, rules };
-        }
-    }
-    /**
-     * Every security hotspot of a project still to review (`api/hotspots/search`, `projectKey`,
-     * `status=TO_REVIEW`), as issues of type SECURITY_HOTSPOT whose severity is the hotspot's
-     * vulnerability probability (HIGH, MEDIUM, LOW). Past the search window it fails whole, as issues do.
-     */
-    async projectHotspots(project, retry, onRetry) {
-        const hotspots = [];
-        for (let p = 1;; p++) {
-            const operation = `hotspots of ${project.key} (page ${p})`;
-            const query = new URLSearchParams({ projectKey: project.key, status: 'TO_REVIEW', ps: String(client_PAGE_SIZE), p: String(p) });
-            const page = await this.get(operation, '/api/hotspots/search', query, retry, onRetry);
-            const count = client_total(page, operation);
-            if (count > SEARCH_WINDOW)
-                throw new SearchWindowExceeded(`${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
-            if (!Array.isArray(page.hotspots))
-                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no hotspots list');
-            for (const raw of page.hotspots) {
-                if (typeof raw?.key !== 'string' || typeof raw.component !== 'string')
-                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a hotspot has no key or component');
-                // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
-                const rule = typeof raw.ruleKey === 'string' ? raw.ruleKey : `hotspot:${typeof raw.securityCategory === 'string' ? raw.securityCategory : 'others'}`;
-                hotspots.push({
-                    key: raw.key,
-                    rule,
-                    component: raw.component,
-                    message: typeof raw.message === 'string' ? raw.message : '',
-                    severity: typeof raw.vulnerabilityProbability === 'string' ? raw.vulnerabilityProbability : 'LOW',
-                    ...(typeof raw.line === 'number' ? { line: raw.line } : {}),
-                    type: 'SECURITY_HOTSPOT',
-                });
-            }
-            if (p * client_PAGE_SIZE >= count || page.hotspots.length === 0)
-                return hotspots;
-        }
-    }
-    /**
-     * A rule's name and CWEs: `api/rules/search?rule_key=<key>&facets=cwe`, whose `cwe` facet over
-     * that one rule lists the CWEs of its security standards (SonarQube's own mapping; the API
-     * gives no per-issue CWE). Once per rule and run; a rule SonarQube does not know has none.
-     */
-    ruleDetails(ruleKey, retry, onRetry) {
-        let found = this.ruleCache.get(ruleKey);
-        if (!found) {
-            found = this.lookUpRule(ruleKey, retry, onRetry);
-            this.ruleCache.set(ruleKey, found);
-            // A failure is not kept: the next project asks again.
-            found.catch(() => this.ruleCache.delete(ruleKey));
-        }
-        return found;
-    }
-    async lookUpRule(ruleKey, retry, onRetry) {
-        if (ruleKey.startsWith('hotspot:'))
-            return { cwes: [] };
-        const page = await this.get(`rule ${ruleKey}`, '/api/rules/search', new URLSearchParams({ rule_key: ruleKey, facets: 'cwe', f: 'name', ps: '1' }), retry, onRetry);
-        const rule = Array.isArray(page.rules) ? page.rules.find((r) => r?.key === ruleKey) : undefined;
-        const facets = Array.isArray(page.facets) ? page.facets : [];
-        const facet = facets.find((f) => f?.name === 'cwe' || f?.property === 'cwe');
-        const values = Array.isArray(facet?.values) ? facet.values : [];
-        const cwes = values.filter((v) => typeof v?.val === 'string' && /^\d+$/.test(v.val) && (typeof v.count !== 'number' || v.count > 0)).map((v) => v.val);
-        return { ...(typeof rule?.name === 'string' ? { name: rule.name } : {}), cwes };
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/report.js
-/** Impact severities (10.2 on) in the older severity scale, for issues that carry no `severity`. */
-const FROM_IMPACT = { BLOCKER: 'BLOCKER', HIGH: 'CRITICAL', MEDIUM: 'MAJOR', LOW: 'MINOR', INFO: 'INFO' };
-const ORDER = ['BLOCKER', 'CRITICAL', 'MAJOR', 'MINOR', 'INFO'];
-function severityOf(issue) {
-    if (issue.severity)
-        return issue.severity;
-    const mapped = (issue.impacts ?? []).map((i) => FROM_IMPACT[i.severity ?? ''] ?? 'INFO').sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
-    return mapped[0] ?? 'INFO';
-}
-const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-/**
- * The report in the JSON shape of the sonar-report tool, which DefectDojo reads as "SonarQube Scan
- * detailed": one finding per issue, deduplicated on the issue key, so two issues of one rule in
- * one file stay two findings across reimports. DefectDojo recognises the shape by a non-empty
- * `hotspotKeys`; it holds the issue keys, so an empty project sends an empty list and its old
- * findings are closed. Each rule's CWEs (SonarQube's security standards) are links in its
- * `htmlDesc`, where DefectDojo's parser reads a finding's CWE. Hotspots use the same shape, in a
- * test of their own.
- */
-function sonarReport(serverUrl, project, found, now = new Date()) {
-    const prefix = `${project.key}:`;
-    const rules = {};
-    for (const issue of found.issues) {
-        if (rules[issue.rule])
-            continue;
-        const name = found.rules.get(issue.rule) ?? issue.rule;
-        const link = `${serverUrl}/coding_rules?open=${encodeURIComponent(issue.rule)}&rule_key=${encodeURIComponent(issue.rule)}`;
-        // DefectDojo takes a finding's CWE from the first "CWE-<n>" among the texts of the rule's links.
-        const cwes = (found.cwes?.get(issue.rule) ?? []).map((cwe) => `<p><a href="https://cwe.mitre.org/data/definitions/${cwe}.html">CWE-${cwe}</a></p>`);
-        rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>${cwes.join('')}` };
-    }
-    return {
-        date: now.toISOString().slice(0, 10),
-        projectName: project.name,
-        sonarBaseURL: serverUrl,
-        sonarComponent: project.key,
-        rules,
-        issues: found.issues.map((issue) => ({
-            key: issue.key,
-            rule: issue.rule,
-            severity: severityOf(issue),
-            component: issue.component.startsWith(prefix) ? issue.component.slice(prefix.length) : issue.component,
-            // File-level issues have no line; the parser needs a number.
-            line: issue.line ?? 0,
-            description: found.rules.get(issue.rule) ?? issue.rule,
-            message: issue.message || (found.rules.get(issue.rule) ?? issue.rule),
-            ...(issue.type ? { type: issue.type } : {}),
-        })),
-        hotspotKeys: found.issues.map((i) => i.key),
-    };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/sync.js
-
-
-
-
-
-/** The name and CWEs of each rule the findings use, looked up once per rule and run. */
-async function withRules(issues, names, deps, onRetry) {
-    const cwes = new Map();
-    for (const rule of new Set(issues.map((i) => i.rule))) {
-        const details = await deps.sonarQube.ruleDetails(rule, deps.retry, onRetry);
-        cwes.set(rule, details.cwes);
-        if (!names.has(rule) && details.name)
-            names.set(rule, details.name);
-    }
-    return { issues, rules: names, cwes };
-}
-const SONARQUBE_KINDS = [
-    {
-        kind: 'issues',
-        testTitle: (project) => `${project.name} (SonarQube issues)`,
-        filename: 'sonarqube-issues.json',
-        read: async (project, deps, onRetry) => {
-            const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry, { allTypes: deps.allIssueTypes });
-            return withRules(found.issues, found.rules, deps, onRetry);
-        },
-    },
-    {
-        kind: 'hotspots',
-        testTitle: (project) => `${project.name} (SonarQube hotspots)`,
-        filename: 'sonarqube-hotspots.json',
-        read: async (project, deps, onRetry) => withRules(await deps.sonarQube.projectHotspots(project, deps.retry, onRetry), new Map(), deps, onRetry),
-    },
-];
-const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
-async function sync_syncKind(project, kind, deps, productExists, products) {
-    const label = `${sync_labelOf(project)} ${kind.kind}`;
-    const testTitle = kind.testTitle(project);
-    const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: testTitle, scan_type: SCAN_TYPES.sonarQube };
-    const onRetry = (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs);
-    let attempts = 0;
-    const notes = [];
-    try {
-        const found = await kind.read(project, deps, onRetry);
-        // Nothing to send and no product yet: no empty product; an existing one still gets the empty report, to close what was fixed.
-        if (found.issues.length === 0 && !(await productExists())) {
-            return { ...base, status: 'skipped', reason: `no open ${kind.kind} and no DefectDojo product yet`, attempts: 0 };
-        }
-        const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
-        const counts = await retrying((n) => {
-            attempts = n;
-            return deps.defectDojo.reimport({
-                scanType: SCAN_TYPES.sonarQube,
-                productName: project.name,
-                engagementName: ENGAGEMENTS.sonarqube,
-                testTitle,
-                filename: kind.filename,
-                content,
-                note: (text) => notes.push(text),
-                // Not in the directory: created by this run's issues (under the configured type) or new.
-                ...(products ? { product: products.get(project.name) ?? null } : {}),
-            });
-        }, deps.retry, onRetry);
-        return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
-    }
-    catch (err) {
-        return { ...base, status: 'failed', reason: message(err), attempts };
-    }
-}
-/**
- * `sync-sonarqube`: every SonarQube project's open vulnerabilities (every open issue with
- * `allIssueTypes`) and its hotspots to review into its own DefectDojo product. A project's two
- * reimports go one after the other, so they never both create its product.
- */
-async function syncSonarQube(deps) {
-    const startedAt = new Date();
-    const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
-    let projects;
-    // DefectDojo's products are listed while SonarQube lists its projects.
-    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
-    try {
-        projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
-    }
-    catch (err) {
-        await pendingProducts;
-        return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
-    }
-    const products = await pendingProducts;
-    const items = await syncEachKind(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
-        let exists;
-        // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
-        let made = false;
-        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
-        return async (kind) => {
-            const result = await sync_syncKind(project, kind, deps, productExists, products);
-            if (result.status === 'synced')
-                made = true;
-            return result;
-        };
-    });
-    return finishReport(head, items);
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js
-
-
-
-/** `sync-sonarqube`: each SonarQube project's open issues, one DefectDojo product per project. */
-const sonarQubeConnector = {
-    source: 'sonarqube',
-    command: 'sync-sonarqube',
-    noun: 'project',
-    description: `SonarQube -> DefectDojo: each project's open vulnerabilities (every
-open issue with --all-issue-types) and its hotspots to review, each in a
-test of its own product ("SonarQube Scan detailed")`,
-    missing: ({ config, secrets }) => [
-        ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
-        ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
-        ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
-    ],
-    check: async ({ loaded, options, retry, progress }) => {
-        const url = loaded.config.sources.sonarqube.url;
-        let valid;
-        try {
-            valid = await connector_clientOf({ loaded, options }).tokenValid(retry, (error, n, delayMs) => progress.retry('token check', error, n, delayMs));
-        }
-        catch (err) {
-            throw refusedAs(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
-        }
-        if (!valid)
-            throw new CredentialRefused('SONARQUBE_TOKEN', 'SonarQube', url, 'api/authentication/validate answered valid: false');
-    },
-    run: ({ loaded, options, defectDojo, retry, progress }) => syncSonarQube({
-        sonarQube: connector_clientOf({ loaded, options }),
-        serverUrl: loaded.config.sources.sonarqube.url,
-        allIssueTypes: options.allIssueTypes ?? loaded.config.sources.sonarqube.allIssueTypes,
-        defectDojo,
-        concurrency: options.concurrency,
-        retry,
-        progress,
-    }),
-};
-function connector_clientOf({ loaded, options }) {
-    return new SonarQubeClient({ url: loaded.config.sources.sonarqube.url, token: loaded.secrets.sonarQubeToken, timeoutMs: options.timeoutMs });
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/connectors.js
-
-
-
-/** Every source the sync knows, in the order the usage text lists them. */
-const connectors_CONNECTORS = [dependencyTrackConnector, githubConnector, sonarQubeConnector];
-function connectorForCommand(command) {
-    return connectors_CONNECTORS.find((c) => c.command === command);
-}
-function connectorForSource(source) {
-    return connectors_CONNECTORS.find((c) => c.source === source);
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/args.js
-
-
-/** `serve` runs the long-lived service; every other command runs one connector once. */
-const SERVE = 'serve';
-const COMMANDS = [...connectors_CONNECTORS.map((c) => c.command), SERVE];
-const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
-class UsageError extends Error {
-    name = 'UsageError';
-}
-const indent = (text) => text.split('\n').join(`\n${' '.repeat(24)}`);
-const USAGE = (/* unused pure expression or super */ null && (`Usage: gatehouse-sync <command> [options]
-
-Commands:
-${CONNECTORS.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
-  ${SERVE.padEnd(22)}${indent(`the long-lived service: in mode deployment, every enabled source on
-its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
-on PORT (default 8080); in mode cronjob, every enabled source once`)}
-
-Options:
-  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
-                        from the environment alone). Secrets always come from the environment.
-  --json                print one JSON summary on stdout; progress stays on stderr
-  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)
-  --timeout <s>         limit of one API call, in seconds (default 60)
-  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)
-  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)
-  --all-issue-types     sync-sonarqube: bugs and code smells too, not only vulnerabilities
-                        (sources.sonarqube.allIssueTypes)
-  -h, --help            this text
-
-Exit codes: 0 every project or repository synced (or skipped for a stated reason);
-1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.
-For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as above.
-`));
-function whole(name, raw, min, max, fallback) {
-    if (raw === undefined)
-        return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
-        throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-    return Number(raw);
-}
-/** The command line, or `'help'`; a `UsageError` names what is wrong. */
-function parseSyncArgs(argv, env) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_.parseArgs)({
-            args: [...argv],
-            allowPositionals: true,
-            strict: true,
-            options: {
-                config: { type: 'string' },
-                json: { type: 'boolean' },
-                concurrency: { type: 'string' },
-                timeout: { type: 'string' },
-                'upload-timeout': { type: 'string' },
-                retries: { type: 'string' },
-                'all-issue-types': { type: 'boolean' },
-                help: { type: 'boolean', short: 'h' },
-            },
-        });
-    }
-    catch (err) {
-        throw new UsageError(err.message);
-    }
-    const { values, positionals } = parsed;
-    if (values.help)
-        return 'help';
-    const [command, ...rest] = positionals;
-    if (command === undefined)
-        throw new UsageError(`a command is required: ${COMMANDS.join(', ')}`);
-    if (!COMMANDS.includes(command))
-        throw new UsageError(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
-    if (rest.length > 0)
-        throw new UsageError(`unexpected argument "${rest[0]}"`);
-    const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
-    return {
-        command,
-        ...(configFile ? { configFile } : {}),
-        json: values.json ?? false,
-        options: {
-            concurrency: whole('concurrency', values.concurrency, 1, 32, DEFAULT_OPTIONS.concurrency),
-            timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
-            uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
-            retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
-            ...(values['all-issue-types'] ? { allIssueTypes: true } : {}),
-        },
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var yaml_dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
-/**
- * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
- * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
- * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
- * silently does the opposite of what was written.
- */
-function yaml_boolean_yamlBoolean(text) {
-    switch (text.trim()) {
-        case 'true':
-        case 'True':
-        case 'TRUE':
-            return true;
-        case 'false':
-        case 'False':
-        case 'FALSE':
-            return false;
-        default:
-            return undefined;
-    }
-}
-/** How a refusal names the accepted words. */
-const yaml_boolean_YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
-
-;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-/** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
-function apiBaseOf(server) {
-    const host = server.hostname.toLowerCase();
-    if (host === 'github.com' || host === 'www.github.com' || host === 'api.github.com')
-        return { apiBase: 'https://api.github.com', kind: 'public' };
-    if (host.endsWith('.ghe.com'))
-        return { apiBase: `https://${host.startsWith('api.') ? host : `api.${host}`}`, kind: 'enterprise' };
-    const path = server.pathname.replace(/\/+$/, '');
-    return { apiBase: `${server.origin}${path.endsWith('/api/v3') ? path : `${path}/api/v3`}`, kind: 'enterprise' };
-}
-/**
- * `GITHUB_TARGETS`: a JSON list of `{server, owners, token}`. Problems name the entry and field,
- * never a value (the setting holds tokens), and the JSON parser's own message is not used
- * because it quotes the input.
- */
-function parseGithubTargets(raw) {
-    let value;
-    try {
-        value = JSON.parse(raw);
-    }
-    catch {
-        return { problems: ['GITHUB_TARGETS is not valid JSON'] };
-    }
-    if (!Array.isArray(value) || value.length === 0)
-        return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
-    const problems = [];
-    const targets = [];
-    value.forEach((entry, i) => {
-        const at = `GITHUB_TARGETS[${i}]`;
-        if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-            problems.push(`${at} must be an object with server, owners and token`);
-            return;
-        }
-        const { server, owners, token, ...rest } = entry;
-        for (const key of Object.keys(rest))
-            problems.push(`${at}.${key} is not a known field`);
-        let url;
-        try {
-            url = typeof server === 'string' ? new URL(server) : undefined;
-        }
-        catch {
-            url = undefined;
-        }
-        if (!url || url.username || url.password || url.search || url.hash)
-            problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
-        else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
-            problems.push(`${at}.server must use https (the token travels with every call)`);
-        if (!Array.isArray(owners) || owners.length === 0 || !owners.every((o) => typeof o === 'string' && OWNER.test(o))) {
-            problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
-        }
-        if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
-            problems.push(`${at}.token must be a non-empty token`);
-        if (problems.length > 0 || !url)
-            return;
-        targets.push({ server: url.href.replace(/\/+$/, ''), ...apiBaseOf(url), owners: [...new Set(owners)], token: token.trim() });
-    });
-    if (problems.length > 0)
-        return { problems };
-    // The public platform first: issue push resolves repositories in this order.
-    return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
-}
-
-;// CONCATENATED MODULE: ./node_modules/croner/dist/croner.js
-function g(s,e,t,n=0,r=0,a=0,i=0){let o=s>=0&&s<100,u=Date.UTC(o?s+400:s,e,t,n,r,a,i);return o?u-126227808e5:u}function D(s){return g(s.y,s.m-1,s.d,s.h,s.i,s.s)}function w(s,e){return s.y===e.y&&s.m===e.m&&s.d===e.d&&s.h===e.h&&s.i===e.i&&s.s===e.s}function O(s){let e=s.substring(9);return e.includes("Z")||e.includes("+")||e.includes("-")}function Z(s,e){let t=new Date(Date.parse(s));if(isNaN(t))throw new Error("Invalid ISO8601 passed to timezone parser.");return O(s)?{tp:T(t.getUTCFullYear(),t.getUTCMonth()+1,t.getUTCDate(),t.getUTCHours(),t.getUTCMinutes(),t.getUTCSeconds(),"Etc/UTC"),ms:t.getUTCMilliseconds()}:{tp:T(t.getFullYear(),t.getMonth()+1,t.getDate(),t.getHours(),t.getMinutes(),t.getSeconds(),e),ms:t.getMilliseconds()}}function v(s,e,t){let{tp:n,ms:r}=Z(s,e);return new Date(N(n,t).getTime()+r)}function N(s,e){let t=_(s);if(t.kind==="single")return t.date;if(t.kind==="ambiguous")return t.earlier;if(e)throw new Error("Invalid date passed to fromTZ()");return t.after}function _(s){let e=D(s),t=i=>R(new Date(i),s.tz),n=e-t(e),r=y(new Date(n),s.tz);if(w(r,s)){let i=D(r)-n,o=n-(t(n-E)-i);if(o<n&&w(y(new Date(o),s.tz),s))return{kind:"ambiguous",earlier:new Date(o),later:new Date(n)};let u=n+(i-t(n+E));return u>n&&w(y(new Date(u),s.tz),s)?{kind:"ambiguous",earlier:new Date(n),later:new Date(u)}:{kind:"single",date:new Date(n)}}let a=e-(D(r)-n);return w(y(new Date(a),s.tz),s)?{kind:"single",date:new Date(a)}:{kind:"gap",before:new Date(Math.min(n,a)),after:new Date(Math.max(n,a))}}var E=3*36e5;function R(s,e){return D(y(s,e))-(s.getTime()-s.getUTCMilliseconds())}function k(s,e,t){let n=R(new Date(s),t);for(;e-s>1e3;){let r=s+Math.floor((e-s)/2e3)*1e3;R(new Date(r),t)===n?s=r:e=r}return e}function U(s,e){let t=_(y(new Date(s),e));if(t.kind==="ambiguous")return s<t.later.getTime()?"earlier":"later"}var H=g(1,0,1),S=864e5,W=new Map;function y(s,e){if(e===void 0)return T(s.getFullYear(),s.getMonth()+1,s.getDate(),s.getHours(),s.getMinutes(),s.getSeconds());let t=W.get(e),n;try{t||(t=new Intl.DateTimeFormat("en-US",{timeZone:e,year:"numeric",month:"numeric",day:"numeric",hour:"numeric",minute:"numeric",second:"numeric",hour12:!1}),W.set(e,t)),n=t.formatToParts(s)}catch(i){let o=i instanceof Error?i.message:String(i);throw new RangeError(`toTZ: Invalid timezone '${e}' or date. Please provide a valid IANA timezone (e.g., 'America/New_York', 'Europe/Stockholm'). Original error: ${o}`)}let r={year:0,month:0,day:0,hour:0,minute:0,second:0};for(let i of n)(i.type==="year"||i.type==="month"||i.type==="day"||i.type==="hour"||i.type==="minute"||i.type==="second")&&(r[i.type]=parseInt(i.value,10));if(isNaN(r.year)||isNaN(r.month)||isNaN(r.day)||isNaN(r.hour)||isNaN(r.minute)||isNaN(r.second))throw new Error(`toTZ: Failed to parse all date components from timezone '${e}'. This may indicate an invalid date or timezone configuration. Parsed components: ${JSON.stringify(r)}`);let a=s.getTime()-H;return(a<-S||a<S&&r.month===12)&&(r.year=1-r.year),r.hour===24&&(r.hour=0),{y:r.year,m:r.month,d:r.day,h:r.hour,i:r.minute,s:r.second,tz:e}}function T(s,e,t,n,r,a,i){return{y:s,m:e,d:t,h:n,i:r,s:a,tz:i}}var x=[1,2,4,8,16],C=class s{pattern;timezone;mode;alternativeWeekdays;sloppyRanges;fixedTimeRule;second;minute;hour;day;month;dayOfWeek;year;lastDayOfMonth;lastWeekday;nearestWeekdays;starDOM;starDOW;starYear;useAndLogic;isFixedTime;constructor(e,t,n){this.pattern=e,this.timezone=t,this.mode=n?.mode??"auto",this.alternativeWeekdays=n?.alternativeWeekdays??!1,this.sloppyRanges=n?.sloppyRanges??!1,this.fixedTimeRule=n?.fixedTimeRule??"single-value",this.second=Array(60).fill(0),this.minute=Array(60).fill(0),this.hour=Array(24).fill(0),this.day=Array(31).fill(0),this.month=Array(12).fill(0),this.dayOfWeek=Array(7).fill(0),this.year=[],this.lastDayOfMonth=!1,this.lastWeekday=!1,this.nearestWeekdays=Array(31).fill(0),this.starDOM=!1,this.starDOW=!1,this.starYear=!1,this.useAndLogic=!1,this.isFixedTime=!1,this.parse()}parse(){if(!(typeof this.pattern=="string"||this.pattern instanceof String))throw new TypeError("CronPattern: Pattern has to be of type string.");this.pattern.indexOf("@")>=0&&(this.pattern=this.handleNicknames(this.pattern).trim());let e=this.pattern.match(/\S+/g)||[""],t=e.length;if(e.length<5||e.length>7)throw new TypeError("CronPattern: invalid configuration format ('"+this.pattern+"'), exactly five, six, or seven space separated parts are required.");if(this.mode!=="auto"){let i;switch(this.mode){case"5-part":i=5;break;case"6-part":i=6;break;case"7-part":i=7;break;case"5-or-6-parts":i=[5,6];break;case"6-or-7-parts":i=[6,7];break;default:i=0}if(!(Array.isArray(i)?i.includes(t):t===i)){let u=Array.isArray(i)?i.join(" or "):i.toString();throw new TypeError(`CronPattern: mode '${this.mode}' requires exactly ${u} parts, but pattern '${this.pattern}' has ${t} parts.`)}}if(e.length===5&&e.unshift("0"),e.length===6&&e.push("*"),this.pattern.indexOf("?")>=0)for(let i=0;i<e.length;i++)e[i]=e[i].replace(/\?/g,"*");if(e[3].toUpperCase()==="LW")this.lastWeekday=!0,e[3]="";else if(e[3].toUpperCase().indexOf("L")>=0){let i=e[3].split(",");if(i.length>1&&i.some(o=>o.toUpperCase()==="LW"))throw new TypeError(`CronPattern: Syntax error, LW can not be in a list in day-of-month ('${e[3]}').`);if(i.some(o=>o===""||o.toUpperCase()!=="L"&&/l/i.test(o)))throw new TypeError("CronPattern: Syntax error, L has to be a value of its own in day-of-month ('"+e[3]+"').");e[3]=i.filter(o=>o.toUpperCase()!=="L").join(","),this.lastDayOfMonth=!0}if(e[3]=="*"&&(this.starDOM=!0),e[6]=="*"&&(this.starYear=!0),e[4].length>=3&&(e[4]=this.replaceAlpha(e[4],s.MONTH_NAMES)),e[5].length>=3&&(e[5]=this.alternativeWeekdays?this.replaceAlpha(e[5],s.DAY_NAMES_QUARTZ):this.replaceAlpha(e[5],s.DAY_NAMES)),e[5].startsWith("+")&&(this.useAndLogic=!0,e[5]=e[5].substring(1),e[5]===""))throw new TypeError("CronPattern: Day-of-week field cannot be empty after '+' modifier.");switch(e[5]=="*"&&(this.starDOW=!0),this.mode){case"5-part":e[0]="0",e[6]="*";break;case"6-part":e[6]="*";break;case"5-or-6-parts":e[6]="*";break;case"6-or-7-parts":break;case"7-part":case"auto":break}this.throwAtIllegalCharacters(e),this.partToArray("second",e[0],0,1),this.partToArray("minute",e[1],0,1),this.partToArray("hour",e[2],0,1),this.partToArray("day",e[3],-1,1),this.partToArray("month",e[4],-1,1);let n=this.alternativeWeekdays?-1:0;this.partToArray("dayOfWeek",e[5],n,63),e[6]==="*"?this.year=Array(1e4).fill(1):(this.year=Array(1e4).fill(0),this.partToArray("year",e[6],0,1)),!this.alternativeWeekdays&&this.dayOfWeek[7]&&(this.dayOfWeek[0]=this.dayOfWeek[7]);let r=this.fixedTimeRule==="single-value",a=(i,o)=>!i.includes("*")&&!i.includes("/")&&(!r||o.filter(u=>u).length===1);this.isFixedTime=a(e[0],this.second)&&a(e[1],this.minute)&&a(e[2],this.hour)}partToArray(e,t,n,r){let a=this[e];if(t===""&&!(e==="day"&&(this.lastDayOfMonth||this.lastWeekday)))throw new TypeError("CronPattern: configuration entry "+e+" ("+t+") is empty, check for trailing spaces.");if(t==="*")return a.fill(r);let i=t.split(",");if(i.length>1)for(let o of i)this.partToArray(e,o,n,r);else t.includes("-")&&t.includes("/")?this.handleRangeWithStepping(t,e,n,r):t.includes("-")?this.handleRange(t,e,n,r):t.includes("/")?this.handleStepping(t,e,n,r):t!==""&&this.handleNumber(t,e,n,r)}throwAtIllegalCharacters(e){for(let t=0;t<e.length;t++)if((t===3?/[^/*0-9,\-WwLl]+/:t===5?/[^/*0-9,\-#Ll]+/:/[^/*0-9,\-]+/).test(e[t]))throw new TypeError("CronPattern: configuration entry "+t+" ("+e[t]+") contains illegal characters.")}handleNumber(e,t,n,r){let a=this.extractNth(e,t),i=e.toUpperCase().includes("W");if(t!=="day"&&i)throw new TypeError("CronPattern: Nearest weekday modifier (W) only allowed in day-of-month.");i&&(t="nearestWeekdays");let o=i?a[0].replace(/W$/i,""):a[0],u=s.toNumber(o)+n;if(isNaN(u))throw new TypeError("CronPattern: "+t+" is not a number: '"+e+"'");this.setPart(t,u,a[1]||r)}setPart(e,t,n){if(!Object.prototype.hasOwnProperty.call(this,e))throw new TypeError("CronPattern: Invalid part specified: "+e);if(e==="dayOfWeek"){if(t===7&&(t=0),t<0||t>6)throw new RangeError("CronPattern: Invalid value for dayOfWeek: "+t);this.setNthWeekdayOfMonth(t,n);return}if(e==="second"||e==="minute"){if(t<0||t>=60)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="hour"){if(t<0||t>=24)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="day"||e==="nearestWeekdays"){if(t<0||t>=31)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="month"){if(t<0||t>=12)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="year"&&(t<1||t>=1e4))throw new RangeError("CronPattern: Invalid value for "+e+": "+t+" (supported range: 1-9999)");this[e][t]=n}static toNumber(e){return/^\d+$/.test(e)?parseInt(e,10):NaN}validateNotNaN(e,t){if(isNaN(e))throw new TypeError(t)}validateRange(e,t,n,r,a){if(e>t)throw new TypeError("CronPattern: From value is larger than to value: '"+a+"'");if(n!==void 0){if(n===0)throw new TypeError("CronPattern: Syntax error, illegal stepping: 0");if(n>this[r].length)throw new TypeError("CronPattern: Syntax error, steps cannot be greater than maximum value of part ("+this[r].length+")")}}handleRangeWithStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in ranges with stepping.");let a=this.extractNth(e,t),i=a[0].match(/^(\d+)-(\d+)\/(\d+)$/);if(i===null)throw new TypeError("CronPattern: Syntax error, illegal range with stepping: '"+e+"'");let[,o,u,l]=i,h=parseInt(o,10)+n,m=parseInt(u,10)+n,d=parseInt(l,10);this.validateNotNaN(h,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(m,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateNotNaN(d,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(h,m,d,t,e);for(let p=h;p<=m;p+=d)this.setPart(t,p,a[1]||r)}extractNth(e,t){let n=e,r;if(n.includes("#")){if(t!=="dayOfWeek")throw new Error("CronPattern: nth (#) only allowed in day-of-week field");let a=n.split("#");if(a.length!==2||a[1]==="")throw new TypeError("CronPattern: Syntax error, illegal nth weekday: '"+e+"'");n=a[0],r=a[1]}else if(n.toUpperCase().endsWith("L")){if(t!=="dayOfWeek")throw new Error("CronPattern: L modifier only allowed in day-of-week field (use L alone for day-of-month)");r="L",n=n.slice(0,-1)}return[n,r]}handleRange(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in a range.");let a=this.extractNth(e,t),i=a[0].split("-");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal range: '"+e+"'");let o=s.toNumber(i[0])+n,u=s.toNumber(i[1])+n;this.validateNotNaN(o,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(u,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateRange(o,u,void 0,t,e);for(let l=o;l<=u;l++)this.setPart(t,l,a[1]||r)}handleStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in parts with stepping.");let a=this.extractNth(e,t),i=a[0].split("/");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal stepping: '"+e+"'");if(this.sloppyRanges)i[0]===""&&(i[0]="*");else{if(i[0]==="")throw new TypeError("CronPattern: Syntax error, stepping with missing prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.");if(i[0]!=="*")throw new TypeError("CronPattern: Syntax error, stepping with numeric prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.")}let o=0;i[0]!=="*"&&(o=s.toNumber(i[0])+n,this.validateNotNaN(o,"CronPattern: Syntax error, illegal stepping start (NaN)"));let u=s.toNumber(i[1]);this.validateNotNaN(u,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(0,this[t].length-1,u,t,e);for(let l=o;l<this[t].length;l+=u)t==="year"&&l===0||this.setPart(t,l,a[1]||r)}replaceAlpha(e,t){let n=e;for(let[r,a]of Object.entries(t))n=n.replace(new RegExp(r,"gi"),(i,o,u)=>{let l=o+i.length-3,h=u.charAt(l-1),m=u.charAt(l+3);if(/[a-z\d/#]/i.test(h)||/[a-km-z\d]/i.test(m))throw new TypeError(`CronPattern: Syntax error, a month or day name has to stand alone ('${e}').`);return a});return n}static DAY_NAMES={"-sun":"-7",sun:"0",mon:"1",tue:"2",wed:"3",thu:"4",fri:"5",sat:"6"};static DAY_NAMES_QUARTZ={sun:"1",mon:"2",tue:"3",wed:"4",thu:"5",fri:"6",sat:"7"};static MONTH_NAMES={jan:"1",feb:"2",mar:"3",apr:"4",may:"5",jun:"6",jul:"7",aug:"8",sep:"9",oct:"10",nov:"11",dec:"12"};static NICKNAME_MAP={"@yearly":"0 0 1 1 *","@annually":"0 0 1 1 *","@monthly":"0 0 1 * *","@weekly":"0 0 * * SUN","@daily":"0 0 * * *","@midnight":"0 0 * * *","@hourly":"0 * * * *"};handleNicknames(e){let t=e.trim().toLowerCase();if(t==="@reboot")throw new TypeError("CronPattern: @reboot is not supported in this environment. This is an event-based trigger that requires system startup detection.");return s.NICKNAME_MAP[t]||e}setNthWeekdayOfMonth(e,t){if(typeof t!="number"&&t.toUpperCase()==="L")this.dayOfWeek[e]=this.dayOfWeek[e]|32;else if(t===63)this.dayOfWeek[e]=63;else if(t<6&&t>0)this.dayOfWeek[e]=this.dayOfWeek[e]|x[t-1];else throw new TypeError(`CronPattern: nth weekday out of range, should be 1-5 or L. Value: ${t}, Type: ${typeof t}`)}};var B=[31,28,31,30,31,30,31,31,30,31,30,31],f=[["month","year",0],["day","month",-1],["hour","day",0],["minute","hour",0],["second","minute",0]],c=class s{tz;instantMs;instantFields;ms;second;minute;hour;day;month;year;constructor(e,t){if(this.tz=t,e&&e instanceof Date)if(!isNaN(e))this.fromDate(e);else throw new TypeError("CronDate: Invalid date passed to CronDate constructor");else if(e==null)this.fromDate(new Date);else if(e&&typeof e=="string")this.fromString(e);else if(e instanceof s)this.fromCronDate(e);else throw new TypeError("CronDate: Invalid type ("+typeof e+") passed to CronDate constructor")}getLastDayOfMonth(e,t){return t!==1?B[t]:new Date(g(e,t+1,0)).getUTCDate()}getLastWeekday(e,t){let n=this.getLastDayOfMonth(e,t),a=new Date(g(e,t,n)).getUTCDay();return a===0?n-2:a===6?n-1:n}getNearestWeekday(e,t,n){let r=this.getLastDayOfMonth(e,t);if(n>r)return-1;let i=new Date(g(e,t,n)).getUTCDay();return i===0?n===r?n-2:n+1:i===6?n===1?n+2:n-1:n}isNthWeekdayOfMonth(e,t,n,r){let i=new Date(g(e,t,n)).getUTCDay(),o=0;for(let u=1;u<=n;u++)new Date(g(e,t,u)).getUTCDay()===i&&o++;if(r&63&&x[o-1]&r)return!0;if(r&32){let u=this.getLastDayOfMonth(e,t);for(let l=n+1;l<=u;l++)if(new Date(g(e,t,l)).getUTCDay()===i)return!1;return!0}return!1}fromDate(e){if(this.tz!==void 0)if(typeof this.tz=="number")this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes()+this.tz,this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),this.apply();else try{let t=y(e,this.tz);this.ms=e.getMilliseconds(),this.second=t.s,this.minute=t.i,this.hour=t.h,this.day=t.d,this.month=t.m-1,this.year=t.y,this.cacheInstant(e.getTime()-this.ms)}catch(t){let n=t instanceof Error?t.message:String(t);throw new TypeError(`CronDate: Failed to convert date to timezone '${this.tz}'. This may happen with invalid timezone names or dates. Original error: ${n}`)}else this.ms=e.getMilliseconds(),this.second=e.getSeconds(),this.minute=e.getMinutes(),this.hour=e.getHours(),this.day=e.getDate(),this.month=e.getMonth(),this.year=e.getFullYear(),this.cacheInstant(e.getTime()-this.ms)}cacheInstant(e){this.instantMs=e;let{year:t,month:n,day:r,hour:a,minute:i,second:o}=this;this.instantFields=[t,n,r,a,i,o,this.tz]}cachedInstant(){let e=this.instantFields;if(!(e===void 0||e[6]!==this.tz)&&!(e[5]!==this.second||e[4]!==this.minute||e[3]!==this.hour)&&!(e[2]!==this.day||e[1]!==this.month||e[0]!==this.year))return this.instantMs}fromCronDate(e){this.tz=e.tz,this.year=e.year,this.month=e.month,this.day=e.day,this.hour=e.hour,this.minute=e.minute,this.second=e.second,this.ms=e.ms,this.instantMs=e.instantMs,this.instantFields=e.instantFields}apply(){if(this.month>11||this.month<0||this.day>this.getLastDayOfMonth(this.year,this.month)||this.day<1||this.hour>23||this.minute>59||this.second>59||this.hour<0||this.minute<0||this.second<0){let e=new Date(0);return e.setUTCFullYear(this.year,this.month,this.day),e.setUTCHours(this.hour,this.minute,this.second,this.ms),this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes(),this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),!0}else return!1}fromString(e){if(typeof this.tz=="number"){if(O(e))return this.fromDate(v(e));let t=v(e,"Etc/UTC");this.ms=t.getUTCMilliseconds(),this.second=t.getUTCSeconds(),this.minute=t.getUTCMinutes(),this.hour=t.getUTCHours(),this.day=t.getUTCDate(),this.month=t.getUTCMonth(),this.year=t.getUTCFullYear(),this.apply()}else return this.fromDate(v(e,this.tz))}findNext(e,t,n,r){return this._findMatch(e,t,n,r,1)}_matchDayValue(e,t,n,r){let a=e;if(!a){for(let i=0;i<n.nearestWeekdays.length;i++)if(n.nearestWeekdays[i]){let o=this.getNearestWeekday(this.year,this.month,i+1);if(o!==-1&&o===t){a=1;break}}}if(n.lastWeekday){let i=this.getLastWeekday(this.year,this.month);t===i&&(a=1)}if(n.lastDayOfMonth){let i=this.getLastDayOfMonth(this.year,this.month);t===i&&(a=1)}if(!n.starDOW){let i=new Date(g(this.year,this.month,1,0,0,0,0)).getUTCDay(),o=n.dayOfWeek[(i+(t-1))%7];o&&o&63&&(o=this.isNthWeekdayOfMonth(this.year,this.month,t,o)?1:0),n.useAndLogic?a=a&&o:!r.domAndDow&&!n.starDOM?a=a||o:a=a&&o}return a}_findMatch(e,t,n,r,a){let i=this[t],o=t==="day"?this.getLastDayOfMonth(this.year,this.month):0,u=this[t]+r,l=a===1?h=>h<n[t].length:h=>h>=0;for(let h=u;l(h);h+=a){let m=n[t][h];if(t==="day"){if(h-r>o)continue;m=this._matchDayValue(m,h-r,n,e)}if(m)return this[t]=h-r,i!==this[t]?2:1}return 3}recurse(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseStep(e,t,a)}return a}recurseStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year+1;i<e.year.length&&i<1e4;i++)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=0,this.day=1,this.hour=0,this.minute=0,this.second=0,this.ms=0}if(this.year>=1e4)return null}let r=this.findNext(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;)this[f[a][0]]=-f[a][2],a++;if(r===3){if(this[f[n][1]]++,this[f[n][0]]=-f[n][2],this.apply(),n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0&&this.year<1e4;)this.year++;if(this.year>=1e4||this.year>=e.year.length)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:(e.starYear?this.year>=3e3:this.year>=1e4)?null:n}increment(e,t,n){return this.instantMs=void 0,this.instantFields=void 0,this.second+=t.interval!==void 0&&t.interval>1&&n?t.interval:1,this.ms=0,this.apply(),this.recurse(e,t,0)}decrement(e,t,n=!0){this.instantMs=void 0,this.instantFields=void 0;let r=t.interval!==void 0&&t.interval>=1;return(this.ms===0||r)&&(this.second-=r&&n?t.interval:1),this.ms=0,this.apply(),this.year<1?null:this.recurseBackward(e,t,0)}recurseBackward(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseBackwardStep(e,t,a)}return a}recurseBackwardStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year-1;i>=0;i--)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=11,this.day=31,this.hour=23,this.minute=59,this.second=59,this.ms=0}if(this.year<1)return null}let r=this.findPrevious(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;){let i=f[a][0],o=f[a][2],u=this.getMaxPatternValue(i,e,o);this[i]=u,a++}if(r===3){if(this[f[n][1]]--,n===0){let u=this.getLastDayOfMonth(this.year,this.month);this.day>u&&(this.day=u)}if(n===1)if(this.day<=0)this.day=1;else{let u=this.year,l=this.month;for(;l<0;)l+=12,u--;for(;l>11;)l-=12,u++;let h=this.getLastDayOfMonth(u,l);this.day>h&&(this.day=h)}this.apply();let i=f[n][0],o=f[n][2];if(this[i]=this.getMaxPatternValue(i,e,o),this.apply(),n===0){let u=f[1][2],l=this.getMaxPatternValue("day",e,u);l!==this.day&&(this.day=l,this.hour=this.getMaxPatternValue("hour",e,f[2][2]),this.minute=this.getMaxPatternValue("minute",e,f[3][2]),this.second=this.getMaxPatternValue("second",e,f[4][2]))}if(n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0;)this.year--;if(this.year<1)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:this.year<1?null:n}getMaxPatternValue(e,t,n){let r=t[e].length-1-n;for(let a=t[e].length-1;a>=0;a--)if(t[e][a]){r=a-n;break}if(e==="day"){let a=this.getLastDayOfMonth(this.year,this.month);return t.lastWeekday||t.nearestWeekdays.some(i=>i)||t.lastDayOfMonth||!t.starDOW?a:Math.min(r,a)}return r}findPrevious(e,t,n,r){return this._findMatch(e,t,n,r,-1)}getDate(e){if(!e&&typeof this.tz!="number"){let t=this.cachedInstant();if(t!==void 0)return new Date(t+(this.tz===void 0?this.ms:0))}if(e||this.tz===void 0){if(this.year>=0&&this.year<100){let t=new Date(0);return t.setFullYear(this.year,this.month,this.day),t.setHours(this.hour,this.minute,this.second,this.ms),t}return new Date(this.year,this.month,this.day,this.hour,this.minute,this.second,this.ms)}else return typeof this.tz=="number"?new Date(g(this.year,this.month,this.day,this.hour,this.minute-this.tz,this.second,this.ms)):N(T(this.year,this.month+1,this.day,this.hour,this.minute,this.second,this.tz),!1)}getTime(){return this.getDate(!1).getTime()}match(e,t){if(!e.starYear&&(this.year<0||this.year>=e.year.length||e.year[this.year]===0))return!1;for(let n=0;n<f.length;n++){let r=f[n][0],a=f[n][2],i=this[r];if(i+a<0||i+a>=e[r].length)return!1;let o=e[r][i+a];if(r==="day"&&(o=this._matchDayValue(o,i,e,t)),!o)return!1}return!0}};function F(s){s===void 0&&(s={}),delete s.name,s.legacyMode!==void 0&&s.domAndDow===void 0?s.domAndDow=!s.legacyMode:s.domAndDow===void 0&&(s.domAndDow=!1),s.legacyMode=!s.domAndDow;let e=(n,r)=>n===void 0?r:n;if(s.paused=e(s.paused,!1),s.maxRuns=e(s.maxRuns,1/0),s.catch=e(s.catch,!1),s.unref=e(s.unref,!1),s.mode=e(s.mode,"auto"),s.alternativeWeekdays=e(s.alternativeWeekdays,!1),s.sloppyRanges=e(s.sloppyRanges,!1),s.fixedTimeRule=e(s.fixedTimeRule,"single-value"),s.allowPast=e(s.allowPast,!1),s.interval=s.interval===void 0?0:parseInt(s.interval.toString(),10),s.utcOffset=s.utcOffset===void 0?void 0:parseInt(s.utcOffset.toString(),10),s.dayOffset=s.dayOffset===void 0?0:parseInt(s.dayOffset.toString(),10),!["auto","5-part","6-part","7-part","5-or-6-parts","6-or-7-parts"].includes(s.mode))throw new Error("CronOptions: mode must be one of 'auto', '5-part', '6-part', '7-part', '5-or-6-parts', or '6-or-7-parts'.");if(!["single-value","no-wildcard"].includes(s.fixedTimeRule))throw new Error("CronOptions: fixedTimeRule must be one of 'single-value' or 'no-wildcard'.");s.timezone===""&&(s.timezone=void 0);let t=s.timezone??s.utcOffset;if(s.startAt&&(s.startAt=I(new c(s.startAt,t))),s.stopAt&&(s.stopAt=I(new c(s.stopAt,t))),s.interval!==null){if(isNaN(s.interval))throw new Error("CronOptions: Supplied value for interval is not a number");if(s.interval<0)throw new Error("CronOptions: Supplied value for interval can not be negative")}if(s.utcOffset!==void 0){if(isNaN(s.utcOffset))throw new Error("CronOptions: Invalid value passed for utcOffset, should be number representing minutes offset from UTC.");if(s.utcOffset<-870||s.utcOffset>870)throw new Error("CronOptions: utcOffset out of bounds.");if(s.utcOffset!==void 0&&s.timezone)throw new Error("CronOptions: Combining 'utcOffset' with 'timezone' is not allowed.")}if(s.unref!==!0&&s.unref!==!1)throw new Error("CronOptions: Unref should be either true, false or undefined(false).");if(s.dayOffset!==void 0&&s.dayOffset!==0&&isNaN(s.dayOffset))throw new Error("CronOptions: Invalid value passed for dayOffset, should be a number representing days to offset.");return s}function I(s){return s.ms?(s.ms=0,new c(new Date(s.getTime()+1e3),s.tz)):s}function b(s){return typeof s=="function"}function L(s){return b(s)}function Y(s){typeof Deno<"u"&&typeof Deno.unrefTimer<"u"?Deno.unrefTimer(s):s&&typeof s.unref<"u"&&s.unref()}var P=1440*60*1e3,$=30*1e3,M=[],j=class{name;options;_states;fn;_startAtRoundingMs=0;getTz(){return this.options.timezone??this.options.utcOffset}applyDayOffset(e){let t=this._offsetMs();return t?new Date(e.getTime()+t):e}_offsetMs(){return(this.options.dayOffset??0)*P}get _startAt(){return this.options.startAt}get _stopAt(){return this.options.stopAt}_nextTarget(e,t){let n=this._offsetMs(),r=this._next(this._shift(e),new Date(t.getTime()-n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_previousTarget(e,t){let n=this._toMs(e??t)-this._offsetMs(),r=this._previous(new Date(n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_shift(e){if(e!=null)return new c(new Date(this._toMs(e)-this._offsetMs()),this.getTz())}constructor(e,t,n){let r,a;if(b(t))a=t;else if(typeof t=="object")r=t;else if(t!==void 0)throw new Error("Cron: Invalid argument passed for optionsIn. Should be one of function, or object (options).");if(b(n))a=n;else if(typeof n=="object")r=n;else if(n!==void 0)throw new Error("Cron: Invalid argument passed for funcIn. Should be one of function, or object (options).");this.name=r?.name;let i=r?.startAt;this.options=F(r),i&&this._startAt&&(this._startAtRoundingMs=this._startAt.getTime()-new c(i,this.getTz()).getTime());let o=!!e&&(e instanceof Date||typeof e=="string"&&e.indexOf(":")>0);if(this._states={kill:!1,blocking:!1,previousRun:void 0,currentRun:void 0,once:void 0,currentTimeout:void 0,maxRuns:r?r.maxRuns:void 0,paused:r?r.paused:!1,pattern:o?new C("* * * * *",void 0,{mode:"auto"}):new C(e,this.options.timezone,{mode:this.options.mode,alternativeWeekdays:this.options.alternativeWeekdays,sloppyRanges:this.options.sloppyRanges,fixedTimeRule:this.options.fixedTimeRule})},o&&(this._states.once=new c(e,this.getTz())),this.name){if(M.find(l=>l.name===this.name))throw new Error("Cron: Tried to initialize new named job '"+this.name+"', but name already taken.");M.push(this)}return a!==void 0&&L(a)&&(this.fn=a,this.schedule()),this}nextRun(e){return this._nextTarget(e,new Date)}nextRuns(e,t){this._states.maxRuns!==void 0&&e>this._states.maxRuns&&(e=this._states.maxRuns);let n=t||this._states.currentRun||void 0;return this._enumerateRuns(e,n,"next")}previousRuns(e,t){return this._enumerateRuns(e,t||void 0,"previous")}enumerate(e){return new A(this,e)}_enumerateRuns(e,t,n){let r=[],a=new Date,i=t;for(;e-- >0;){let o=n==="next"?this._nextTarget(i,a):this._previousTarget(i,a);if(!o)break;r.push(o),i=o}return r}match(e){if(this._states.once){let n=new c(e,this.getTz());n.ms=0;let r=new c(this._states.once,this.getTz());return r.ms=0,n.getTime()===r.getTime()}let t=new c(e,this.getTz());return t.ms=0,t.match(this._states.pattern,this.options)}getPattern(){if(!this._states.once)return this._states.pattern?this._states.pattern.pattern:void 0}getOnce(){return this._states.once?this._states.once.getDate():null}isRunning(){return!this._states.paused&&!this._states.kill&&this.fn!==void 0&&this._nextTarget(this._states.currentRun,new Date)!==null}isStopped(){return this._states.kill}isBusy(){return this._states.blocking}currentRun(){return this._states.currentRun?this._states.currentRun.getDate():null}previousRun(){return this._states.previousRun?this._states.previousRun.getDate():null}msToNext(e){let t=new Date,n=this._nextTarget(e,t);return n?n.getTime()-this._toMs(e??t):null}stop(){this._states.kill=!0,this._states.currentTimeout&&clearTimeout(this._states.currentTimeout);let e=M.indexOf(this);e>=0&&M.splice(e,1)}pause(){return this._states.paused=!0,!this._states.kill}resume(){return this._states.paused=!1,!this._states.kill}schedule(e){return this._schedule(e)}_schedule(e,t){if(e&&this.fn)throw new Error("Cron: It is not allowed to schedule two functions using the same Croner instance.");e&&(this.fn=e);let n=t??new Date,r=this._nextTarget(void 0,n),a=r?r.getTime()-n.getTime():null,i=this._states.currentRun;i&&i.getTime()>n.getTime()&&(i=void 0);let o=this._nextTarget(i,n);return a===null||isNaN(a)||o===null?this:(a>$&&(a=$),a<0&&(a=this._states.paused?1e3:0),this._states.currentTimeout=setTimeout(()=>this._checkTrigger(o),a),this._states.currentTimeout&&this.options.unref&&Y(this._states.currentTimeout),this)}async _trigger(e=new Date){this._states.blocking=!0,this._states.currentRun=new c(e,this.getTz());try{if(this.options.catch)try{this.fn!==void 0&&await this.fn(this,this.options.context)}catch(t){if(b(this.options.catch))try{Promise.resolve(this.options.catch(t,this)).catch(()=>{})}catch{}}else this.fn!==void 0&&await this.fn(this,this.options.context)}finally{this._states.previousRun=new c(e,this.getTz()),this._states.blocking=!1}}async trigger(){await this._trigger()}runsLeft(){return this._states.maxRuns}_checkTrigger(e){let t=new Date,n=!this._states.paused&&t.getTime()>=e.getTime(),r=this._states.blocking&&this.options.protect;n&&!r?(this._states.maxRuns!==void 0&&this._states.maxRuns--,this._trigger(t)):n&&r&&b(this.options.protect)&&setTimeout(()=>this.options.protect(this),0),this._schedule(void 0,n?void 0:t)}_next(e,t,n){let r=n?n.startAt:this._startAt,a=n?n.stopAt:this._stopAt,i=!!e,o=!!(e||this._states.currentRun),u=!1;!e&&r&&this.options.interval&&(e=this._calculatePreviousRun(r,t),e&&(o=!0),u=!e);let l=e??t??new Date,h=this._toMs(l);e=new c(l,this.getTz()),r&&h<r.getTime()&&(e=u?r:new c(new Date(r.getTime()-1e3),this.getTz()),h=e.getTime());let m=this._states.once||new c(e,this.getTz());if(!u&&m!==this._states.once&&(m=this._findOccurrence(e,h,1,o)),this._states.once){let d=this._states.once.getTime(),p=h-d;if(r&&d<r.getTime()-this._startAtRoundingMs||this._states.currentRun&&this.applyDayOffset(this._states.once.getDate()).getTime()<=this._states.currentRun.getTime()||(i?p>=0:p>1e3&&!this.options.allowPast))return null}return m===null||this._states.maxRuns!==void 0&&this._states.maxRuns<=0||this._states.kill||a&&m.getTime()>=a.getTime()?null:m}_previous(e,t){let n=this._toMs(e??new Date);if(t.stopAt&&n>t.stopAt.getTime()&&(n=t.stopAt.getTime()),this._states.once)return this._states.once.getTime()<n?this._states.once:null;let r=this._findOccurrence(new c(new Date(n),this.getTz()),n,-1);return r===null||t.startAt&&r.getTime()<t.startAt.getTime()?null:r}_toMs(e){if(e instanceof Date)return e.getTime();let t=new c(e,this.getTz());return t.getTime()+(typeof t.tz=="string"?t.ms:0)}_findOccurrence(e,t,n,r=!1){let a=this.options.interval??0;if(a>1&&(n===-1||r)){t+=(a-1)*1e3*n;let m=new Date(t);if(isNaN(m.getTime())||(e=new c(m,this.getTz()),!(e.year>=1&&e.year<=9999)))return null;r=!1}let i=this._walk(e,t,n,r),o=this.getTz();if(this._states.pattern.isFixedTime&&n===1||typeof o=="number"||U(t,o)!==(n===1?"earlier":"later"))return i;let u=Math.floor(t/1e3)*1e3,l=n===1?k(u,u+P,o):k(u-P,u,o)-1e3;if(i&&(l-i.getTime())*n>0)return i;let h=this._walk(new c(new Date(l),o),l-n,n,!1,!0);return!i||!h?i??h:(i.getTime()-h.getTime())*n>0?h:i}_walk(e,t,n,r,a=!1){let i=this._states.pattern,o=(l,h)=>n===1?l.increment(i,this.options,h):l.decrement(i,this.options,h),u=new c(e,this.getTz());for((!a||!u.match(i,this.options))&&(u=o(u,r));u;){let l=this._runAt(u,t,n);if(l)return new c(l,this.getTz());u=o(u,!1)}return null}_runAt(e,t,n){let r=d=>(d.getTime()-t)*n>0,a=e.tz;if(typeof a=="number"){let d=e.getDate();return r(d)?d:null}let i=T(e.year,e.month+1,e.day,e.hour,e.minute,e.second,a),o=_(i),u=this._states.pattern.isFixedTime;if(o.kind==="single")return r(o.date)?o.date:null;if(o.kind==="ambiguous"){let{earlier:d,later:p}=o;return(u?[d]:n===1?[d,p]:[p,d]).find(r)??null}if(!u)return null;let l=new Date(k(o.before.getTime(),o.after.getTime(),a)),h=y(l,a);return h.y===i.y&&h.m===i.m&&h.d===i.d&&r(l)?l:null}_calculatePreviousRun(e,t){let n=new c(t,this.getTz()).getTime();if(e.getTime()>n)return;let r=this.options.interval*1e3,a=e;for(;a.getTime()+r<=n;){let i=this._findOccurrence(a,a.getTime(),1,!0);if(i===null)break;a=i}return a}},A=class{cron;cursor;now;done;initialMaxRuns;remainingRuns;constructor(e,t){this.cron=e,this.initialMaxRuns=e.runsLeft()??1/0,this.reset(t)}next(){if(this.done||this.remainingRuns<=0)return this.done=!0,{value:void 0,done:!0};let e=this.cron._nextTarget(this.cursor,this.now);return e===null?(this.done=!0,{value:void 0,done:!0}):(this.cursor=e,this.remainingRuns--,{value:e,done:!1})}peek(){return this.done||this.remainingRuns<=0?null:this.cron._nextTarget(this.cursor,this.now)}reset(e){this.cursor=e instanceof Date?new Date(e.getTime()):e??void 0,this.now=new Date,this.done=!1,this.remainingRuns=this.initialMaxRuns}[Symbol.iterator](){return this}};
-
-;// CONCATENATED MODULE: ./build/server/sync/service/schedule.js
-
-class ScheduleError extends Error {
-    name = 'ScheduleError';
-}
-const MIN_INTERVAL_SECONDS = 60;
-const MAX_INTERVAL_SECONDS = 7 * 86_400;
-/**
- * A five- or six-field cron expression, evaluated in UTC so a schedule means the same on every
- * node; or whole seconds from 60 to 604800, counted from the service's start. Croner is the
- * judge of an expression; its message names the wrong field, never more than the expression.
- */
-function parseSchedule(raw) {
-    const text = String(raw).trim();
-    if (/^\d+$/.test(text)) {
-        const seconds = Number(text);
-        if (seconds < MIN_INTERVAL_SECONDS || seconds > MAX_INTERVAL_SECONDS) {
-            throw new ScheduleError(`as an interval must be whole seconds from ${MIN_INTERVAL_SECONDS} to ${MAX_INTERVAL_SECONDS}`);
-        }
-        return { text, next: (after) => new Date(after.getTime() + seconds * 1000) };
-    }
-    const fields = text.split(/\s+/);
-    if (fields.length !== 5 && fields.length !== 6)
-        throw new ScheduleError('must be a cron expression (5 or 6 fields) or an interval in seconds');
-    let cron;
-    try {
-        cron = new j(fields.join(' '), { paused: true, timezone: 'Etc/UTC' });
-    }
-    catch (err) {
-        throw new ScheduleError(`is not a valid cron expression (${err.message.replace(/^CronPattern: /, '')})`);
-    }
-    return { text: fields.join(' '), next: (after) => cron.nextRun(after) };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/config.js
-
-
-
-
-
-const SOURCES = ['dependencytrack', 'github', 'sonarqube'];
-const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
-const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 'SONARQUBE_TOKEN', 'GITHUB_TARGETS'];
-/** Every problem found, each naming its key (and where the value came from); never a value. */
-class SyncConfigError extends Error {
-    problems;
-    mode;
-    name = 'SyncConfigError';
-    constructor(problems, 
-    /** The mode, when it was itself valid: the service decides from it whether to stay up. */
-    mode) {
-        super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-        this.problems = problems;
-        this.mode = mode;
-    }
-}
-const HTTP_URL = (raw) => {
-    if (typeof raw !== 'string' || raw.trim() === '')
-        return { problem: 'must be an http(s) URL' };
-    let url;
-    try {
-        url = new URL(raw.trim());
-    }
-    catch {
-        return { problem: 'must be an http(s) URL' };
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return { problem: 'must be an http(s) URL' };
-    if (url.username || url.password)
-        return { problem: 'must not carry credentials (they are read from the environment)' };
-    if (url.search || url.hash)
-        return { problem: 'must not have a query or fragment' };
-    return { value: url.href.replace(/\/+$/, '') };
-};
-// From the environment, the same words as the actions' boolean inputs (and as the file's YAML).
-const BOOLEAN = (raw, fromEnv) => {
-    if (typeof raw === 'boolean')
-        return { value: raw };
-    const value = fromEnv && typeof raw === 'string' ? yaml_boolean_yamlBoolean(raw) : undefined;
-    return value === undefined ? { problem: `must be true or false (${yaml_boolean_YAML_BOOLEAN_WORDS})` } : { value };
-};
-const config_text = (max) => (raw) => typeof raw === 'string' && raw.trim() !== '' && raw.trim().length <= max ? { value: raw.trim() } : { problem: `must be a non-empty string of at most ${max} characters` };
-const oneOf = (values) => (raw) => {
-    const found = typeof raw === 'string' ? values.find((v) => v.toLowerCase() === raw.trim().toLowerCase()) : undefined;
-    return found === undefined ? { problem: `must be one of ${values.join(', ')}` } : { value: found };
-};
-const wholeNumber = (min, max) => (raw, fromEnv) => {
-    const n = typeof raw === 'number' ? raw : fromEnv && typeof raw === 'string' && /^\s*\d{1,9}\s*$/.test(raw) ? Number(raw) : NaN;
-    return Number.isInteger(n) && n >= min && n <= max ? { value: n } : { problem: `must be a whole number from ${min} to ${max}` };
-};
-// A cron expression (UTC) or an interval in seconds, judged by the scheduler's own parser.
-const SCHEDULE = (raw) => {
-    if (typeof raw !== 'string' && typeof raw !== 'number')
-        return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
-    try {
-        const schedule = parseSchedule(raw);
-        return schedule.next(new Date()) ? { value: schedule.text } : { problem: 'never runs (the expression has no future date)' };
-    }
-    catch (err) {
-        return { problem: err.message };
-    }
-};
-/** Every key of the file, the environment setting that overrides it, and its default. */
-const KEYS = [
-    { path: 'mode', env: 'SYNC_MODE', check: oneOf(['deployment', 'cronjob']), fallback: 'deployment' },
-    // Hourly, each source 30 minutes after the one before it.
-    { path: 'schedule.dependencytrack', env: 'SYNC_SCHEDULE_DEPENDENCYTRACK', check: SCHEDULE, fallback: '0 * * * *' },
-    { path: 'schedule.github', env: 'SYNC_SCHEDULE_GITHUB', check: SCHEDULE, fallback: '30 * * * *' },
-    { path: 'schedule.sonarqube', env: 'SYNC_SCHEDULE_SONARQUBE', check: SCHEDULE, fallback: '0 * * * *' },
-    // A source's switch has no fixed default: unset, the source is on exactly when one of its own
-    // settings is given (ENABLED_WHEN_GIVEN), so a configuration names only what it uses.
-    { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN },
-    { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
-    { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
-    { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
-    { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
-    { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
-    { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },
-    { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
-    { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: config_text(255), fallback: 'Research and Development' },
-    // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
-    { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', check: wholeNumber(1, 100_000), fallback: 100 },
-    { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
-    { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
-];
-/** The settings (key paths and secrets) that switch a source on when its `enabled` is unset. */
-const ENABLED_WHEN_GIVEN = {
-    dependencytrack: { keys: ['sources.dependencytrack.url'], secrets: ['DEPENDENCY_TRACK_API_KEY'] },
-    github: { keys: [], secrets: ['GITHUB_TARGETS'] },
-    sonarqube: { keys: ['sources.sonarqube.url'], secrets: ['SONARQUBE_TOKEN'] },
-};
-const SECRET_WORDS = /(token|key|password|secret|targets|credential)/i;
-function config_isPlainObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function readFile(file, problems) {
-    let source;
-    try {
-        source = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
-    }
-    catch (err) {
-        problems.push(`configuration file ${file}: cannot be read (${err.code ?? 'error'})`);
-        return {};
-    }
-    const doc = (0,yaml_dist/* parseDocument */.Tp)(source);
-    if (doc.errors.length > 0) {
-        // Position only: the parser's own message quotes the file, which may hold a pasted secret.
-        const at = doc.errors[0]?.linePos?.[0];
-        problems.push(`configuration file ${file}: not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}`);
-        return {};
-    }
-    const value = doc.toJS() ?? {};
-    if (!config_isPlainObject(value)) {
-        problems.push(`configuration file ${file}: must be a mapping of keys`);
-        return {};
-    }
-    return value;
-}
-/** Keys present in the file that the configuration does not know; secrets get their own message. */
-function unknownKeys(tree, prefix, problems) {
-    for (const [name, value] of Object.entries(tree)) {
-        const path = prefix ? `${prefix}.${name}` : name;
-        if (KEYS.some((k) => k.path === path))
-            continue;
-        if (config_isPlainObject(value) && KEYS.some((k) => k.path.startsWith(`${path}.`))) {
-            unknownKeys(value, path, problems);
-        }
-        else if (SECRET_WORDS.test(name)) {
-            problems.push(`${path}: secrets are read only from the environment (${SECRET_SETTINGS.join(', ')}); remove it from the file`);
-        }
-        else {
-            problems.push(`${path}: not a known key`);
-        }
-    }
-}
-function lookup(tree, path) {
-    let node = tree;
-    for (const part of path.split('.'))
-        node = config_isPlainObject(node) ? node[part] : undefined;
-    return node;
-}
-function config_assign(tree, path, value) {
-    const parts = path.split('.');
-    let node = tree;
-    for (const part of parts.slice(0, -1))
-        node = (node[part] ??= {});
-    node[parts[parts.length - 1]] = value;
-}
-function present(value) {
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-/**
- * The configuration: the YAML file (optional), each key overridable by its environment
- * setting, defaults for the rest; secrets from the environment only. Throws a
- * `SyncConfigError` listing every problem before anything is called.
- */
-function loadSyncConfig(options) {
-    const problems = [];
-    const fromFile = options.file ? readFile(options.file, problems) : {};
-    unknownKeys(fromFile, '', problems);
-    const tree = {};
-    for (const key of KEYS) {
-        const envValue = present(options.env[key.env]);
-        const raw = envValue ?? lookup(fromFile, key.path);
-        if (raw === undefined || raw === null) {
-            if (key.fallback !== undefined)
-                config_assign(tree, key.path, key.fallback);
-            continue;
-        }
-        const checked = key.check(raw, envValue !== undefined);
-        if ('problem' in checked)
-            problems.push(`${key.path}${envValue !== undefined ? ` (from ${key.env})` : ''} ${checked.problem}`);
-        else
-            config_assign(tree, key.path, checked.value);
-    }
-    let githubTargets;
-    const targets = present(options.env.GITHUB_TARGETS);
-    if (targets !== undefined) {
-        const parsed = parseGithubTargets(targets);
-        if ('problems' in parsed)
-            problems.push(...parsed.problems);
-        else
-            githubTargets = parsed.targets;
-    }
-    if (problems.length > 0)
-        throw new SyncConfigError(problems, tree.mode);
-    for (const source of SOURCES) {
-        const path = `sources.${source}.enabled`;
-        if (lookup(tree, path) !== undefined)
-            continue;
-        const given = ENABLED_WHEN_GIVEN[source];
-        config_assign(tree, path, given.keys.some((k) => lookup(tree, k) !== undefined) || given.secrets.some((name) => present(options.env[name]) !== undefined));
-    }
-    const secrets = {
-        dependencyTrackApiKey: present(options.env.DEPENDENCY_TRACK_API_KEY),
-        defectDojoToken: present(options.env.DEFECTDOJO_TOKEN),
-        sonarQubeToken: present(options.env.SONARQUBE_TOKEN),
-        githubTargets,
-    };
-    return { config: tree, secrets };
-}
-/** What every source needs: DefectDojo's address and token. */
-function missingDefectDojo({ config, secrets }) {
-    return [
-        ...(config.defectdojo.url ? [] : ['defectdojo.url is required (or SYNC_DEFECTDOJO_URL)']),
-        ...(secrets.defectDojoToken ? [] : ['DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)']),
-    ];
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/run.js
-
-
-
-
-
-/** Every secret value of a configuration, for scrubbing text that leaves the process. */
-function secretValues({ secrets }) {
-    return [secrets.dependencyTrackApiKey, secrets.defectDojoToken, secrets.sonarQubeToken, ...(secrets.githubTargets ?? []).map((t) => t.token)].filter((s) => typeof s === 'string' && s.length > 0);
-}
-/** Replaces every secret value in `text`: the second line of defence behind messages that never include them. */
-function scrub(text, secrets) {
-    return secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
-}
-/** Progress lines of a connector: its source, and what one item of it is called. */
-function progressFor(connector, write) {
-    return humanProgress(connector.source, connector.noun, write);
-}
-/** What a run of this connector needs beyond a valid configuration; throws naming every missing piece. */
-function requireFor(connector, loaded) {
-    const problems = [...missingDefectDojo(loaded), ...connector.missing(loaded)];
-    if (problems.length > 0)
-        throw new SyncConfigError(problems);
-}
-/** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
-async function runConnector(connector, loaded, options, progress, retryPolicy = {}) {
-    requireFor(connector, loaded);
-    const { config, secrets } = loaded;
-    const retry = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
-    const defectDojo = new DefectDojoClient({
-        url: config.defectdojo.url,
-        token: secrets.defectDojoToken,
-        productType: config.defectdojo.productType,
-        maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
-        timeoutMs: options.timeoutMs,
-        uploadTimeoutMs: options.uploadTimeoutMs,
-    });
-    const context = { loaded, options, defectDojo, retry, progress };
-    // Every credential is tried before anything is exported: a refused DefectDojo token would
-    // otherwise let each project export in full and then fail its upload.
-    const startedAt = new Date();
-    try {
-        // Both checks at once; DefectDojo's refusal is named first when both fail.
-        const checks = await Promise.allSettled([
-            retrying(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err) => {
-                throw refusedAs(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url);
-            }),
-            connector.check?.(context),
-        ]);
-        for (const check of checks)
-            if (check.status === 'rejected')
-                throw check.reason;
-    }
-    catch (err) {
-        return finishReport({ command: connector.command, source: connector.source, startedAt, error: `nothing was exported: ${message(err)}` }, []);
-    }
-    return connector.run(context);
-}
-
-;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
-
-/** A problem with the step's own inputs or environment; the message says which input. */
-class InputError extends Error {
-    name = 'InputError';
-}
-/** The trimmed input, or undefined when empty. */
-function optionalInput(core, name) {
-    const value = core.getInput(name).trim();
-    return value === '' ? undefined : value;
-}
-function requiredInput(core, name) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        throw new InputError(`input "${name}" is required`);
-    return value;
-}
-function booleanInput(core, name, fallback) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        return fallback;
-    const parsed = yamlBoolean(value);
-    if (parsed === undefined)
-        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
-    return parsed;
-}
-/** A non-negative whole number, or undefined when empty. */
-function integerInput(core, name) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        return undefined;
-    if (!/^[0-9]{1,15}$/.test(value))
-        throw new InputError(`input "${name}" must be a whole number`);
-    return Number(value);
-}
-/** An http(s) base URL input, normalised to end with one slash so relative paths join under it. */
-function baseUrl(name, value) {
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new InputError(`input "${name}" must be an http(s) URL`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw new InputError(`input "${name}" must be an http(s) URL`);
-    if (!url.pathname.endsWith('/'))
-        url.pathname += '/';
-    return url;
-}
-
-;// CONCATENATED MODULE: ./build/actions/shared/summary.js
-/** Appends markdown to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) it is skipped. */
-async function appendSummary(core, markdown) {
-    try {
-        await core.summary.addRaw(markdown, true).write();
-    }
-    catch (err) {
-        core.debug(`job summary not written: ${err instanceof Error ? err.message : String(err)}`);
-    }
-}
-/** Escapes text for a markdown table cell. */
-const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-/**
- * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
- * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
- */
-const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
-
-;// CONCATENATED MODULE: ./build/actions/sync/run.js
-
-
-
-
-
-
-
-
-
-/**
- * Masks a secret input, and for the targets JSON every token inside it as well: the runner masks
- * a secret's whole value, not the token when it is printed on its own.
- */
-function mask(core, value) {
-    if (!value)
-        return;
-    core.setSecret(value);
-    try {
-        const walk = (node) => {
-            if (Array.isArray(node))
-                node.forEach(walk);
-            else if (node && typeof node === 'object')
-                for (const [k, v] of Object.entries(node))
-                    (k === 'token' && typeof v === 'string' && v ? core.setSecret(v) : walk(v));
-        };
-        walk(JSON.parse(value));
-    }
-    catch {
-        // not JSON: masked whole above
-    }
-}
-function table(report) {
-    const head = `### Gatehouse ${report.command}: ${report.ok ? 'done' : 'failed'}\n\n`;
-    const t = report.totals;
-    const totals = `${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; DefectDojo created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}.\n\n`;
-    const error = report.error ? `**${cell(report.error)}**\n\n` : '';
-    const rows = report.items.map((i) => [i.product, i.test, i.status, i.findings ?? '', i.counts?.created ?? '', i.counts?.closed ?? '', i.counts?.reactivated ?? '', i.counts?.untouched ?? '', i.reason ?? '']
-        .map((v) => cell(String(v)))
-        .join(' | '));
-    const body = rows.length
-        ? `| Product | Test | Status | Findings | Created | Closed | Reactivated | Untouched | Note |\n| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n${rows.map((r) => `| ${r} |`).join('\n')}\n`
-        : '';
-    return head + error + totals + body;
-}
-/** The `sync` action: one command, every secret input masked, a per-project table in the job summary. */
-async function runSyncAction({ core, env, retry }) {
-    const ddToken = optionalInput(core, 'defectdojo-token');
-    const dtKey = optionalInput(core, 'dependency-track-api-key');
-    const targets = optionalInput(core, 'github-targets');
-    const sonarToken = optionalInput(core, 'sonarqube-token');
-    for (const secret of [ddToken, dtKey, targets, sonarToken])
-        mask(core, secret);
-    let secrets = [];
-    try {
-        const command = requiredInput(core, 'command');
-        const connector = connectorForCommand(command);
-        if (!connector)
-            throw new InputError(`input "command" must be one of ${connectors_CONNECTORS.map((c) => c.command).join(', ')}`);
-        requiredInput(core, 'defectdojo-token');
-        const loaded = loadSyncConfig({
-            ...(optionalInput(core, 'config') ? { file: optionalInput(core, 'config') } : {}),
-            env: {
-                ...env,
-                DEFECTDOJO_TOKEN: ddToken,
-                DEPENDENCY_TRACK_API_KEY: dtKey ?? env.DEPENDENCY_TRACK_API_KEY,
-                GITHUB_TARGETS: targets ?? env.GITHUB_TARGETS,
-                SONARQUBE_TOKEN: sonarToken ?? env.SONARQUBE_TOKEN,
-            },
-        });
-        secrets = secretValues(loaded);
-        // The inputs as command-line options, so the action and the CLI share one parser, its limits and defaults.
-        const flags = ['concurrency', 'retries'].flatMap((input) => {
-            const value = optionalInput(core, input);
-            return value === undefined ? [] : [`--${input}`, value];
-        });
-        const args = parseSyncArgs([command, ...flags], {});
-        if (args === 'help')
-            throw new InputError('unexpected help request');
-        const info = (line) => core.info(scrub(line, secrets));
-        const report = await runConnector(connector, loaded, args.options, progressFor(connector, info), retry);
-        summaryLines(report).forEach(info);
-        const dir = (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || '.', 'gatehouse-sync');
-        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
-        const file = (0,external_node_path_namespaceObject.join)(dir, `${command}-report.json`);
-        (0,external_node_fs_namespaceObject.writeFileSync)(file, scrub(JSON.stringify(report, null, 2), secrets));
-        core.setOutput('synced-count', String(report.totals.synced));
-        core.setOutput('failed-count', String(report.totals.failed));
-        core.setOutput('skipped-count', String(report.totals.skipped));
-        core.setOutput('report', file);
-        await appendSummary(core, scrub(table(report), secrets));
-        if (!report.ok)
-            core.setFailed(scrub(report.error ?? `${report.totals.failed} of ${report.totals.items} failed; see the job summary`, secrets));
-    }
-    catch (err) {
-        if (err instanceof InputError || err instanceof UsageError || err instanceof SyncConfigError)
-            return core.setFailed(err.message);
-        core.setFailed(scrub(err instanceof Error ? err.message : String(err), secrets));
-    }
-}
-
-
-/***/ }),
-
-/***/ 3218:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-// ESM COMPAT FLAG
-__nccwpck_require__.r(__webpack_exports__);
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  ExitCode: () => (/* binding */ ExitCode),
-  addPath: () => (/* binding */ addPath),
-  debug: () => (/* binding */ debug),
-  endGroup: () => (/* binding */ endGroup),
-  error: () => (/* binding */ error),
-  exportVariable: () => (/* binding */ exportVariable),
-  getBooleanInput: () => (/* binding */ getBooleanInput),
-  getIDToken: () => (/* binding */ getIDToken),
-  getInput: () => (/* binding */ getInput),
-  getMultilineInput: () => (/* binding */ getMultilineInput),
-  getState: () => (/* binding */ getState),
-  group: () => (/* binding */ group),
-  info: () => (/* binding */ info),
-  isDebug: () => (/* binding */ isDebug),
-  markdownSummary: () => (/* reexport */ markdownSummary),
-  notice: () => (/* binding */ notice),
-  platform: () => (/* reexport */ platform_namespaceObject),
-  saveState: () => (/* binding */ saveState),
-  setCommandEcho: () => (/* binding */ setCommandEcho),
-  setFailed: () => (/* binding */ setFailed),
-  setOutput: () => (/* binding */ setOutput),
-  setSecret: () => (/* binding */ setSecret),
-  startGroup: () => (/* binding */ startGroup),
-  summary: () => (/* reexport */ summary),
-  toPlatformPath: () => (/* reexport */ toPlatformPath),
-  toPosixPath: () => (/* reexport */ toPosixPath),
-  toWin32Path: () => (/* reexport */ toWin32Path),
-  warning: () => (/* binding */ warning)
+  e: () => (/* binding */ run)
 });
 
 // NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
@@ -42649,6 +37362,40 @@ __nccwpck_require__.d(platform_namespaceObject, {
   isMacOS: () => (isMacOS),
   isWindows: () => (isWindows),
   platform: () => (platform)
+});
+
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/core.js
+var core_namespaceObject = {};
+__nccwpck_require__.r(core_namespaceObject);
+__nccwpck_require__.d(core_namespaceObject, {
+  ExitCode: () => (ExitCode),
+  addPath: () => (addPath),
+  debug: () => (debug),
+  endGroup: () => (endGroup),
+  error: () => (error),
+  exportVariable: () => (exportVariable),
+  getBooleanInput: () => (getBooleanInput),
+  getIDToken: () => (getIDToken),
+  getInput: () => (getInput),
+  getMultilineInput: () => (getMultilineInput),
+  getState: () => (getState),
+  group: () => (group),
+  info: () => (info),
+  isDebug: () => (isDebug),
+  markdownSummary: () => (markdownSummary),
+  notice: () => (notice),
+  platform: () => (platform_namespaceObject),
+  saveState: () => (saveState),
+  setCommandEcho: () => (setCommandEcho),
+  setFailed: () => (setFailed),
+  setOutput: () => (setOutput),
+  setSecret: () => (setSecret),
+  startGroup: () => (startGroup),
+  summary: () => (summary),
+  toPlatformPath: () => (toPlatformPath),
+  toPosixPath: () => (toPosixPath),
+  toWin32Path: () => (toWin32Path),
+  warning: () => (warning)
 });
 
 ;// CONCATENATED MODULE: external "os"
@@ -45598,6 +40345,5771 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./build/server/http/call-bounds.js
+/*
+ * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
+ * one table, and a test compares that table with these values.
+ */
+/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
+const KEY_SET_FETCH = { connectMs: 3000, totalMs: 3000 };
+/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
+const PLATFORM_CALL = { connectMs: 5000, totalMs: 10_000 };
+/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
+const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
+/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
+const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
+/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
+const RELEASES_CRAWL_MS = 60_000;
+/** Actions: the runner's OIDC token endpoint. */
+const RUNNER_OIDC = { connectMs: 5000, totalMs: 10_000 };
+/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
+const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
+/** request-token's post step: `DELETE /installation/token`. */
+const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
+const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
+const LEDGER_METRICS = { connectMs: 5000, totalMs: 10_000 };
+/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
+/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
+const ACTION_CALLS = {
+    'runner-oidc': RUNNER_OIDC,
+    'broker-token': BROKER_TOKEN,
+    'token-revoke': TOKEN_REVOKE,
+    'ledger-post': LEDGER_POST,
+    'ledger-metrics': LEDGER_METRICS,
+    'pr-comment': PR_COMMENT,
+};
+/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
+function syncCall(timeoutMs) {
+    return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
+}
+/** Sync service: `/readyz`'s DefectDojo probe. */
+const READINESS_PROBE = { connectMs: 5000, totalMs: 5000 };
+/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+function backendBounds(overrides = {}) {
+    return {
+        platform: PLATFORM_CALL,
+        commit: PLATFORM_COMMIT,
+        chat: CHAT_POST,
+        releasesCrawlMs: RELEASES_CRAWL_MS,
+        ...overrides,
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/http/outbound.js
+
+/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
+class CallTimedOut extends Error {
+    totalMs;
+    name = 'CallTimedOut';
+    constructor(totalMs) {
+        super(`no complete answer within ${seconds(totalMs)}`);
+        this.totalMs = totalMs;
+    }
+}
+/** A buffered answer grew past its size bound (a peer streaming without end). */
+class AnswerTooLarge extends Error {
+    maxBytes;
+    name = 'AnswerTooLarge';
+    constructor(maxBytes) {
+        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+        this.maxBytes = maxBytes;
+    }
+}
+function seconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
+ * aborts them with `CallTimedOut`. `clear` once the work is done.
+ */
+function sharedDeadline(totalMs) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
+    timer.unref();
+    return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+/**
+ * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
+ * or the network's error code. Never the URL (it can hold a secret path).
+ */
+function transportFailure(err, bounds) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return e.message;
+        const code = e.code;
+        if (code === 'UND_ERR_CONNECT_TIMEOUT')
+            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
+        if (typeof code === 'string')
+            return code;
+    }
+    return err instanceof Error ? err.message : 'network error';
+}
+const agents = new Map();
+/**
+ * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
+ * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
+ */
+function sharedAgent(connectMs) {
+    let agent = agents.get(connectMs);
+    if (!agent) {
+        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+        agents.set(connectMs, agent);
+    }
+    return agent;
+}
+/**
+ * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
+ * dispatcher for some addresses (the actions' proxy).
+ */
+function networkTransport(connectMs, dispatcherFor) {
+    return ((input, init) => {
+        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
+        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
+    });
+}
+/** Statuses whose answer has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/**
+ * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
+ * deadline that aborts the request, the wait for headers and the reading of the body alike, with
+ * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
+ */
+function boundedFetch(bounds, options = {}) {
+    const transport = options.transport ?? networkTransport(bounds.connectMs);
+    return (async (input, init = {}) => {
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
+        // The deadline never keeps a process alive on its own.
+        timer.unref();
+        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+        let response;
+        try {
+            response = await transport(input, { ...init, signal });
+        }
+        catch (err) {
+            clearTimeout(timer);
+            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
+            throw signal.aborted ? signal.reason : err;
+        }
+        if (!options.buffer)
+            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
+        try {
+            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
+            return rebuilt(response, bytes);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    });
+}
+/**
+ * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
+ * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
+ * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
+ */
+function guardedBody(response, signal, ended) {
+    if (!response.body) {
+        ended();
+        return null;
+    }
+    const reader = response.body.getReader();
+    let stop;
+    return new ReadableStream({
+        start(controller) {
+            stop = () => {
+                controller.error(signal.reason);
+                reader.cancel(signal.reason).catch(() => undefined);
+                ended();
+            };
+            if (signal.aborted)
+                stop();
+            else
+                signal.addEventListener('abort', stop, { once: true });
+        },
+        async pull(controller) {
+            let chunk;
+            try {
+                chunk = await reader.read();
+            }
+            catch (err) {
+                if (!signal.aborted) {
+                    signal.removeEventListener('abort', stop);
+                    ended();
+                    controller.error(err);
+                }
+                return;
+            }
+            if (signal.aborted)
+                return;
+            if (chunk.done) {
+                signal.removeEventListener('abort', stop);
+                ended();
+                controller.close();
+            }
+            else
+                controller.enqueue(chunk.value);
+        },
+        cancel(reason) {
+            signal.removeEventListener('abort', stop);
+            ended();
+            return reader.cancel(reason);
+        },
+    });
+}
+/**
+ * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
+ * is ours, so it can be cancelled even while a read waits on a stalled peer).
+ */
+async function readAll(body, maxBytes, signal) {
+    const chunks = [];
+    let size = 0;
+    const reader = body.getReader();
+    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+        for (;;) {
+            const { done, value } = await reader.read();
+            if (signal.aborted)
+                throw signal.reason;
+            if (done)
+                break;
+            size += value.byteLength;
+            if (size > maxBytes) {
+                await reader.cancel().catch(() => undefined);
+                throw new AnswerTooLarge(maxBytes);
+            }
+            chunks.push(value);
+        }
+    }
+    catch (err) {
+        throw signal.aborted ? signal.reason : err;
+    }
+    finally {
+        signal.removeEventListener('abort', stop);
+    }
+    return Buffer.concat(chunks, size);
+}
+/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
+function rebuilt(original, body) {
+    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
+        status: original.status,
+        statusText: original.statusText,
+        headers: [...original.headers],
+    });
+    Object.defineProperty(response, 'url', { value: original.url });
+    return response;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/http/request.js
+
+
+/** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
+class HttpError extends Error {
+    service;
+    operation;
+    status;
+    detail;
+    retryAfterMs;
+    name = 'HttpError';
+    constructor(service, operation, status, detail, 
+    /** From `Retry-After`, when the server sent one. */
+    retryAfterMs) {
+        super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
+        this.service = service;
+        this.operation = operation;
+        this.status = status;
+        this.detail = detail;
+        this.retryAfterMs = retryAfterMs;
+    }
+}
+/** No HTTP answer: connection refused or reset, DNS failure, timeout. */
+class TransportError extends Error {
+    name = 'TransportError';
+    constructor(service, operation, reason) {
+        super(`${service} ${operation} failed: ${reason}`);
+    }
+}
+/** An answer that is not what the API documents (not JSON, wrong shape). */
+class UnexpectedAnswerError extends Error {
+    name = 'UnexpectedAnswerError';
+    constructor(service, operation, problem) {
+        super(`${service} ${operation}: ${problem}`);
+    }
+}
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds from `now`. */
+function retryAfterMs(value, now = Date.now()) {
+    if (!value)
+        return undefined;
+    if (/^\s*\d+\s*$/.test(value))
+        return Number(value) * 1000;
+    const at = Date.parse(value);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+function transportReason(err, timeoutMs) {
+    return transportFailure(err, syncCall(timeoutMs));
+}
+/** A short reason from an error body: JSON `detail`/`message`, SonarQube's `errors[0].msg`, or DRF-style field errors. */
+async function errorDetail(response) {
+    let text;
+    try {
+        text = (await response.text()).slice(0, 4000);
+    }
+    catch {
+        return undefined;
+    }
+    try {
+        const body = JSON.parse(text);
+        if (body && typeof body === 'object') {
+            const { detail, message, errors } = body;
+            // SonarQube: {"errors":[{"msg":…}]}
+            const first = Array.isArray(errors) && typeof errors[0]?.msg === 'string' ? errors[0].msg : undefined;
+            const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : (first ?? JSON.stringify(body));
+            return reason.slice(0, 300);
+        }
+    }
+    catch {
+        // not JSON: an HTML error page or plain text says little that is safe and useful
+    }
+    return undefined;
+}
+/**
+ * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
+ * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
+ * the whole exchange, the body's last byte included (a streamed body read after it rejects).
+ */
+async function send(service, operation, url, options) {
+    const { timeoutMs, stream, ...init } = options;
+    let response;
+    try {
+        response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, init);
+    }
+    catch (err) {
+        throw new TransportError(service, operation, transportReason(err, timeoutMs));
+    }
+    if (response.ok)
+        return response;
+    const detail = await errorDetail(response);
+    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')));
+}
+/** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
+async function jsonBody(service, operation, response, timeoutMs) {
+    let text;
+    try {
+        text = await response.text();
+    }
+    catch (err) {
+        throw new TransportError(service, operation, transportReason(err, timeoutMs));
+    }
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new UnexpectedAnswerError(service, operation, 'the answer is not valid JSON');
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/credentials.js
+
+/**
+ * A credential the server refused (401 or 403). The message names the credential (its setting,
+ * never its value) and the server, so the operator knows which of several to replace.
+ */
+class CredentialRefused extends Error {
+    credential;
+    service;
+    server;
+    name = 'CredentialRefused';
+    constructor(credential, service, server, reason) {
+        super(`${service} at ${server} refused ${credential}: ${reason}`);
+        this.credential = credential;
+        this.service = service;
+        this.server = server;
+    }
+}
+/** Whether `err` is a server's refusal of the credential: a 401 or 403 answer. */
+function isRefusal(err) {
+    return err instanceof HttpError && (err.status === 401 || err.status === 403);
+}
+/** `err` as a `CredentialRefused` when it is a 401 or 403 answer; otherwise unchanged. */
+function refusedAs(err, credential, service, server) {
+    if (!isRefusal(err))
+        return err;
+    return new CredentialRefused(credential, service, server, `answered ${err.status}${err.detail ? ` (${err.detail})` : ''} to ${err.operation}`);
+}
+
+;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
+/*
+How it works:
+`this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
+*/
+
+class Node {
+	value;
+	next;
+
+	constructor(value) {
+		this.value = value;
+	}
+}
+
+class Queue {
+	#head;
+	#tail;
+	#size;
+
+	constructor() {
+		this.clear();
+	}
+
+	enqueue(value) {
+		const node = new Node(value);
+
+		if (this.#head) {
+			this.#tail.next = node;
+			this.#tail = node;
+		} else {
+			this.#head = node;
+			this.#tail = node;
+		}
+
+		this.#size++;
+	}
+
+	dequeue() {
+		const current = this.#head;
+		if (!current) {
+			return;
+		}
+
+		this.#head = this.#head.next;
+		this.#size--;
+
+		// Clean up tail reference when queue becomes empty
+		if (!this.#head) {
+			this.#tail = undefined;
+		}
+
+		return current.value;
+	}
+
+	peek() {
+		if (!this.#head) {
+			return;
+		}
+
+		return this.#head.value;
+
+		// TODO: Node.js 18.
+		// return this.#head?.value;
+	}
+
+	clear() {
+		this.#head = undefined;
+		this.#tail = undefined;
+		this.#size = 0;
+	}
+
+	get size() {
+		return this.#size;
+	}
+
+	* [Symbol.iterator]() {
+		let current = this.#head;
+
+		while (current) {
+			yield current.value;
+			current = current.next;
+		}
+	}
+
+	* drain() {
+		while (this.#head) {
+			yield this.dequeue();
+		}
+	}
+}
+
+;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
+
+
+function pLimit(concurrency) {
+	let rejectOnClear = false;
+
+	if (typeof concurrency === 'object') {
+		({concurrency, rejectOnClear = false} = concurrency);
+	}
+
+	validateConcurrency(concurrency);
+
+	if (typeof rejectOnClear !== 'boolean') {
+		throw new TypeError('Expected `rejectOnClear` to be a boolean');
+	}
+
+	const queue = new Queue();
+	let activeCount = 0;
+
+	const resumeNext = () => {
+		// Process the next queued function if we're under the concurrency limit
+		if (activeCount < concurrency && queue.size > 0) {
+			activeCount++;
+			queue.dequeue().run();
+		}
+	};
+
+	const next = () => {
+		activeCount--;
+		resumeNext();
+	};
+
+	const run = async (function_, resolve, arguments_) => {
+		// Execute the function and capture the result promise
+		const result = (async () => function_(...arguments_))();
+
+		// Resolve immediately with the promise (don't wait for completion)
+		resolve(result);
+
+		// Wait for the function to complete (success or failure)
+		// We catch errors here to prevent unhandled rejections,
+		// but the original promise rejection is preserved for the caller
+		try {
+			await result;
+		} catch {}
+
+		// Decrement active count and process next queued function
+		next();
+	};
+
+	const enqueue = (function_, resolve, reject, arguments_) => {
+		const queueItem = {reject};
+
+		// Queue the internal resolve function instead of the run function
+		// to preserve the asynchronous execution context.
+		new Promise(internalResolve => { // eslint-disable-line promise/param-names
+			queueItem.run = internalResolve;
+			queue.enqueue(queueItem);
+		}).then(run.bind(undefined, function_, resolve, arguments_)); // eslint-disable-line promise/prefer-await-to-then
+
+		// Start processing immediately if we haven't reached the concurrency limit
+		if (activeCount < concurrency) {
+			resumeNext();
+		}
+	};
+
+	const generator = (function_, ...arguments_) => new Promise((resolve, reject) => {
+		enqueue(function_, resolve, reject, arguments_);
+	});
+
+	Object.defineProperties(generator, {
+		activeCount: {
+			get: () => activeCount,
+		},
+		pendingCount: {
+			get: () => queue.size,
+		},
+		clearQueue: {
+			value() {
+				if (!rejectOnClear) {
+					queue.clear();
+					return;
+				}
+
+				const abortError = AbortSignal.abort().reason;
+
+				while (queue.size > 0) {
+					queue.dequeue().reject(abortError);
+				}
+			},
+		},
+		concurrency: {
+			get: () => concurrency,
+
+			set(newConcurrency) {
+				validateConcurrency(newConcurrency);
+				concurrency = newConcurrency;
+
+				queueMicrotask(() => {
+					// eslint-disable-next-line no-unmodified-loop-condition
+					while (activeCount < concurrency && queue.size > 0) {
+						resumeNext();
+					}
+				});
+			},
+		},
+		map: {
+			async value(iterable, function_) {
+				const promises = [];
+
+				try {
+					Array.from(iterable, (value, index) => {
+						const promise = generator(function_, value, index);
+						promises.push(promise);
+						return promise;
+					});
+				} catch (error) {
+					// The iterable threw, so `Promise.all` never observes the already scheduled promises. Observe them here to avoid unhandled rejections.
+					for (const promise of promises) {
+						promise.catch(() => {}); // eslint-disable-line promise/prefer-await-to-then
+					}
+
+					throw error;
+				}
+
+				return Promise.all(promises);
+			},
+		},
+	});
+
+	return generator;
+}
+
+function limitFunction(function_, options) {
+	const limit = pLimit(options);
+
+	const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
+	Object.defineProperty(limitedFunction, 'clearQueue', {
+		value: limit.clearQueue,
+	});
+
+	return limitedFunction;
+}
+
+function validateConcurrency(concurrency) {
+	if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+		throw new TypeError('Expected `concurrency` to be a number from 1 and up');
+	}
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./build/server/sync/http/retry.js
+
+
+const DEFAULT_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
+function isTransient(err) {
+    if (err instanceof TransportError)
+        return true;
+    return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
+}
+/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
+function delayBefore(retry, policy, retryAfter, random = Math.random) {
+    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
+    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
+}
+/**
+ * Runs `attempt` until it succeeds or fails for good. `shouldRetry` (default `isTransient`)
+ * decides which failures are worth another attempt. p-retry is not used here because it cannot
+ * wait for a server's `Retry-After`.
+ */
+async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
+    for (let n = 1;; n++) {
+        try {
+            return await attempt(n);
+        }
+        catch (err) {
+            const retryAfter = err instanceof HttpError ? err.retryAfterMs : undefined;
+            if (n > policy.retries || !shouldRetry(err) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
+                throw err;
+            const delay = delayBefore(n, policy, retryAfter);
+            onRetry?.(err, n, delay);
+            await (0,promises_namespaceObject.setTimeout)(delay);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/client.js
+
+
+
+const SERVICE = 'Dependency-Track';
+const PAGE_SIZE = 100;
+const LIST_CONCURRENCY = 4;
+/** What the key's team needs: the project list and each project's findings. */
+const REQUIRED_PERMISSIONS = ['VIEW_PORTFOLIO', 'VIEW_VULNERABILITY'];
+function project(value) {
+    const p = value;
+    if (!p || typeof p.uuid !== 'string' || typeof p.name !== 'string' || p.name.trim() === '')
+        return undefined;
+    // CycloneDX external reference types; Dependency-Track serialises them in lower case.
+    const references = Array.isArray(p.externalReferences) ? p.externalReferences : [];
+    const vcs = references.find((r) => typeof r?.type === 'string' && r.type.toLowerCase() === 'vcs' && typeof r.url === 'string' && r.url.trim() !== '');
+    return {
+        uuid: p.uuid,
+        name: p.name,
+        ...(typeof p.version === 'string' && p.version.trim() !== '' ? { version: p.version } : {}),
+        active: p.active !== false,
+        ...(vcs ? { vcsUrl: vcs.url.trim() } : {}),
+    };
+}
+/** Dependency-Track's REST API v1 with an API key (`X-Api-Key`). */
+class DependencyTrackClient {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    get headers() {
+        return { 'x-api-key': this.options.apiKey, accept: 'application/json' };
+    }
+    /**
+     * `GET /api/v1/team/self`: the key's team and its permissions. Throws `HttpError` when the key
+     * is refused; answers the permissions the sync needs that the team lacks (empty when it has
+     * them, or when the server does not list them).
+     */
+    async missingPermissions(retry, onRetry, required = REQUIRED_PERMISSIONS) {
+        const operation = 'key check (team/self)';
+        return retrying(async () => {
+            const response = await send(SERVICE, operation, `${this.options.url}/api/v1/team/self`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
+            if (!Array.isArray(body?.permissions))
+                return [];
+            const held = new Set(body.permissions.map((p) => p?.name));
+            return required.filter((name) => !held.has(name));
+        }, retry, onRetry);
+    }
+    /** One page of the project list, retried on its own. */
+    async page(pageNumber, excludeInactive, retry, onRetry) {
+        const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
+        if (excludeInactive)
+            query.set('excludeInactive', 'true');
+        const operation = `project list (page ${pageNumber})`;
+        return retrying(async () => {
+            const response = await send(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
+            if (!Array.isArray(body))
+                throw new UnexpectedAnswerError(SERVICE, operation, 'the answer is not a list of projects');
+            if (!body.every((item) => project(item)))
+                throw new UnexpectedAnswerError(SERVICE, operation, 'a project has no uuid or name');
+            const header = response.headers.get('x-total-count');
+            return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
+        }, retry, onRetry);
+    }
+    /**
+     * Every project (`pageNumber` from 1, `pageSize`, `X-Total-Count`). Once the first page gives
+     * the total, the other pages are fetched together rather than one after another; without the
+     * header, page by page until a short one.
+     */
+    async listProjects(excludeInactive, retry, onRetry) {
+        const first = await this.page(1, excludeInactive, retry, onRetry);
+        const pages = [first.items];
+        if (first.total !== undefined) {
+            const rest = Array.from({ length: Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) }, (_, i) => i + 2);
+            const limit = pLimit(LIST_CONCURRENCY);
+            pages.push(...(await Promise.all(rest.map((n) => limit(async () => (await this.page(n, excludeInactive, retry, onRetry)).items)))));
+        }
+        else {
+            for (let n = 2, last = first.items; last.length === PAGE_SIZE; n++) {
+                last = (await this.page(n, excludeInactive, retry, onRetry)).items;
+                pages.push(last);
+            }
+        }
+        // Dependency-Track filters inactive projects itself; the check here covers servers that ignore the parameter.
+        return pages.flat().map((item) => project(item)).filter((p) => !excludeInactive || p.active);
+    }
+    /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
+    async projectByUuid(uuid, retry, onRetry) {
+        const operation = `project ${uuid}`;
+        return retrying(async () => {
+            let response;
+            try {
+                response = await send(SERVICE, operation, `${this.options.url}/api/v1/project/${encodeURIComponent(uuid)}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            }
+            catch (err) {
+                if (err instanceof HttpError && err.status === 404)
+                    return undefined;
+                throw err;
+            }
+            const found = project(await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
+            if (!found)
+                throw new UnexpectedAnswerError(SERVICE, operation, 'the project has no uuid or name');
+            return found;
+        }, retry, onRetry);
+    }
+    /** `GET /api/v1/analysis?project=&component=&vulnerability=`: the finding's analysis state; undefined when it has none (404). */
+    async analysisState(finding) {
+        const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+        const query = new URLSearchParams({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability });
+        let response;
+        try {
+            response = await send(SERVICE, operation, `${this.options.url}/api/v1/analysis?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+        }
+        catch (err) {
+            // 404 "No analysis exists." (or the finding is gone: the PUT says so).
+            if (err instanceof HttpError && err.status === 404)
+                return undefined;
+            throw err;
+        }
+        const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
+        return typeof body?.analysisState === 'string' ? body.analysisState : undefined;
+    }
+    /** `PUT /api/v1/analysis`: records an analysis decision with a comment (VULNERABILITY_ANALYSIS); suppression is left as it is. */
+    async recordAnalysis(finding, analysisState, comment) {
+        const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+        const response = await send(SERVICE, operation, `${this.options.url}/api/v1/analysis`, {
+            method: 'PUT',
+            headers: { ...this.headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability, analysisState, comment }),
+            timeoutMs: this.options.timeoutMs,
+        });
+        await response.arrayBuffer();
+    }
+    /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
+    exportFindings(project, signal) {
+        return send(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
+            stream: true,
+            headers: this.headers,
+            timeoutMs: this.options.uploadTimeoutMs,
+            ...(signal ? { signal } : {}),
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/report.js
+
+/** `notes` for an item result, left out when there is none; repeated notes (retries) once. */
+function notesOf(notes) {
+    return notes.length > 0 ? { notes: [...new Set(notes)] } : {};
+}
+function totalsOf(items) {
+    const sum = (pick) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
+    return {
+        items: items.length,
+        synced: items.filter((i) => i.status === 'synced').length,
+        failed: items.filter((i) => i.status === 'failed').length,
+        skipped: items.filter((i) => i.status === 'skipped').length,
+        unchanged: items.filter((i) => i.unchanged === true).length,
+        findings: sum((i) => i.findings),
+        created: sum((i) => i.counts?.created),
+        closed: sum((i) => i.counts?.closed),
+        reactivated: sum((i) => i.counts?.reactivated),
+        untouched: sum((i) => i.counts?.untouched),
+    };
+}
+/** Syncs every item, `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
+async function syncEach(items, concurrency, progress, syncOne) {
+    progress.started(items.length);
+    const limit = pLimit(concurrency);
+    let done = 0;
+    return Promise.all(items.map((item) => limit(async () => {
+        const result = await syncOne(item);
+        progress.item(++done, items.length, result);
+        return result;
+    })));
+}
+/**
+ * `syncEach` for items of several kinds each (a project's issues and hotspots, a repository's
+ * alert kinds): the items `concurrency` at a time, one item's kinds one after another, so two of
+ * them never both create its product. `forItem` is called as an item starts and answers how each
+ * of its kinds syncs (with what the kinds of one item share). Results in the items' order.
+ */
+async function syncEachKind(items, kinds, concurrency, progress, forItem) {
+    const total = items.length * kinds.length;
+    progress.started(total);
+    const limit = pLimit(concurrency);
+    let done = 0;
+    const perItem = await Promise.all(items.map((item) => limit(async () => {
+        const syncKind = forItem(item);
+        const results = [];
+        for (const kind of kinds) {
+            const result = await syncKind(kind);
+            progress.item(++done, total, result);
+            results.push(result);
+        }
+        return results;
+    })));
+    return perItem.flat();
+}
+function finishReport(base, items, now = new Date()) {
+    const totals = totalsOf(items);
+    return {
+        command: base.command,
+        source: base.source,
+        ok: base.error === undefined && totals.failed === 0,
+        ...(base.error !== undefined ? { error: base.error } : {}),
+        started_at: base.startedAt.toISOString(),
+        finished_at: now.toISOString(),
+        duration_ms: now.getTime() - base.startedAt.getTime(),
+        totals,
+        items,
+    };
+}
+function message(err) {
+    return err instanceof Error ? err.message : String(err);
+}
+function countsText(counts) {
+    return counts ? `created ${counts.created}, closed ${counts.closed}, reactivated ${counts.reactivated}, untouched ${counts.untouched}` : 'no statistics in the answer';
+}
+/** Plain progress lines for a person watching (stderr of the CLI, the action's log). */
+function humanProgress(source, noun, write) {
+    return {
+        started: (total) => write(`[${source}] ${total} ${noun}${total === 1 ? '' : 's'} to sync`),
+        item: (index, total, r) => {
+            const head = `[${source}] ${noun} ${index} of ${total}: ${r.label}`;
+            if (r.unchanged)
+                write(`${head}: unchanged since the last import; not sent`);
+            else if (r.status === 'synced')
+                write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
+            else
+                write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
+            for (const note of r.notes ?? [])
+                write(`[${source}] note: ${r.label}: ${note}`);
+        },
+        retry: (label, error, retry, delayMs) => write(`[${source}] ${label}: ${error.message}; retry ${retry} in ${(delayMs / 1000).toFixed(1)} s`),
+        warn: (text) => write(`[${source}] ${text}`),
+    };
+}
+/** The closing lines: totals, then every failure with its reason. */
+function summaryLines(report) {
+    const t = report.totals;
+    const lines = [
+        `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced (${t.unchanged} unchanged, not sent), ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
+    ];
+    if (report.error)
+        lines.push(`[${report.source}] ${report.error}`);
+    if (report.triage) {
+        const t = report.triage;
+        lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed`);
+    }
+    for (const item of report.items.filter((i) => i.status === 'failed'))
+        lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
+    for (const item of report.items)
+        for (const note of item.notes ?? [])
+            lines.push(`[${report.source}] note: ${item.label}: ${note}`);
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/triage.js
+
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** The FPF `matrix` DefectDojo keeps as the finding's `unique_id_from_tool`: project, component and vulnerability UUIDs. */
+const MATRIX = new RegExp(`^(${UUID}):(${UUID}):(${UUID})$`, 'i');
+/** Analyses Dependency-Track starts from, which a write-back may replace; any other was decided there and stays. */
+const UNDECIDED = new Set([undefined, 'NOT_SET', 'IN_TRIAGE']);
+function findingRefOf(uniqueIdFromTool) {
+    const m = MATRIX.exec(uniqueIdFromTool);
+    return m ? { project: m[1].toLowerCase(), component: m[2].toLowerCase(), vulnerability: m[3].toLowerCase() } : undefined;
+}
+/**
+ * DefectDojo's triage written back to Dependency-Track (`sources.dependencytrack.writeBackTriage`,
+ * off by default): for each finding of the products marked false positive in DefectDojo, the
+ * analysis `FALSE_POSITIVE`; for each whose risk is accepted there, `NOT_AFFECTED` (Dependency-Track
+ * has no "accepted" state); each with a comment naming DefectDojo and the finding. Only an
+ * analysis that is not set, or in triage, is written: a decision made in Dependency-Track is
+ * never overwritten, and one already equal is not written again. Suppression is left as it is.
+ */
+async function writeBackTriage(products, deps) {
+    const counts = { written: 0, unchanged: 0, kept: 0, failed: 0 };
+    for (const product of new Set(products)) {
+        let findings;
+        try {
+            findings = await retrying(() => deps.defectDojo.triagedFindings(product), deps.retry);
+        }
+        catch (err) {
+            counts.failed++;
+            deps.progress.warn(`triage write-back: the triaged findings of ${product} could not be listed: ${message(err)}`);
+            continue;
+        }
+        for (const finding of findings) {
+            const ref = findingRefOf(finding.uniqueIdFromTool);
+            if (!ref)
+                continue;
+            const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
+            const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
+            try {
+                const current = await retrying(() => deps.dependencyTrack.analysisState(ref), deps.retry);
+                if (current === state) {
+                    counts.unchanged++;
+                    continue;
+                }
+                if (!UNDECIDED.has(current)) {
+                    counts.kept++;
+                    continue;
+                }
+                const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
+                await retrying(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
+                counts.written++;
+            }
+            catch (err) {
+                counts.failed++;
+                deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product}: ${message(err)}`);
+            }
+        }
+    }
+    return counts;
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./build/server/sync/http/multipart.js
+
+/**
+ * A `multipart/form-data` body produced as it is sent, so a file part that is still arriving (a
+ * download) is never held whole, and its exact length, computed from the parts' sizes: the body
+ * goes out with a `Content-Length`, never chunked (Django behind DefectDojo's nginx and uWSGI reads
+ * a chunked body as empty). The platform's `FormData` needs every file as a finished `Blob`, which
+ * would hold the export in memory.
+ */
+function multipartBody(fields, file) {
+    const boundary = `----gatehouse${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
+    const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
+    const encoder = new TextEncoder();
+    const head = [
+        ...Object.entries(fields).map(([name, value]) => encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`)),
+        encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`),
+    ];
+    const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
+    const content = file.content;
+    const fileLength = content instanceof Uint8Array ? content.byteLength : content.length;
+    const length = head.reduce((n, part) => n + part.byteLength, 0) + fileLength + tail.byteLength;
+    async function* body() {
+        yield* head;
+        if (content instanceof Uint8Array)
+            yield content;
+        else
+            yield* content.stream;
+        yield tail;
+    }
+    return { contentType: `multipart/form-data; boundary=${boundary}`, body: body(), length };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/scan-types.js
+/** DefectDojo parser names (`scan_type`), exactly as DefectDojo spells them. */
+const SCAN_TYPES = {
+    dependencyTrack: 'Dependency Track Finding Packaging Format (FPF) Export',
+    codeScanning: 'Github SAST Scan',
+    dependabot: 'Github Vulnerability Scan',
+    secretScanning: 'Github Secrets Detection Report Scan',
+    /** Deduplicates on the issue key, unlike "SonarQube Scan" (CWE, severity, file). */
+    sonarQube: 'SonarQube Scan detailed',
+};
+/** The fixed engagement of each source inside a product (one product per project or repository). */
+const ENGAGEMENTS = {
+    dependencytrack: 'Dependency-Track',
+    github: 'GitHub',
+    sonarqube: 'SonarQube',
+};
+/**
+ * The oldest DefectDojo release that parses each report as the sync shapes it: the later of the
+ * parser's first release and 2.6.0 (reimport with `auto_create_context`). Read from DefectDojo's
+ * history (the tag first holding the parser). Used to explain a server's refusal of a scan type.
+ */
+const MINIMUM_DEFECTDOJO_VERSION = {
+    [SCAN_TYPES.dependencyTrack]: '2.6.0',
+    [SCAN_TYPES.codeScanning]: '2.52.0',
+    [SCAN_TYPES.dependabot]: '2.6.0',
+    [SCAN_TYPES.secretScanning]: '2.51.0',
+    [SCAN_TYPES.sonarQube]: '2.6.0',
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/statistics.js
+function total(node) {
+    const value = node?.total?.total;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/**
+ * The delta totals, or undefined when the answer has no `statistics.delta` (DefectDojo leaves it
+ * out in some versions and configurations; `after` alone says nothing about what changed).
+ */
+function reimportCounts(body) {
+    const delta = body?.statistics?.delta;
+    if (!delta || typeof delta !== 'object')
+        return undefined;
+    const created = total(delta.created);
+    const closed = total(delta.closed);
+    const reactivated = total(delta.reactivated);
+    const untouched = total(delta.untouched);
+    if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
+        return undefined;
+    return { created, closed, reactivated, untouched };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
+
+
+
+
+
+const client_SERVICE = 'DefectDojo';
+/** The page size of every list read. */
+const PAGE = 100;
+/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
+function nextPage(base, next) {
+    return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
+}
+/** The Test model's column lengths (and the engagement's URL field): a longer value fails in DefectDojo's database with a 500. */
+const SCAN_FACT_FIELDS = [
+    { key: 'version', field: 'version', max: 100 },
+    { key: 'commitHash', field: 'commit_hash', max: 150 },
+    { key: 'branchTag', field: 'branch_tag', max: 150 },
+    { key: 'buildId', field: 'build_id', max: 150 },
+    { key: 'sourceCodeManagementUri', field: 'source_code_management_uri', max: 600 },
+];
+/**
+ * The form fields of the facts DefectDojo accepts: a value too long for its column, or an address
+ * its URLField refuses, is left out (and said through `note`) rather than failing the reimport.
+ */
+function scanFactFields(facts, note) {
+    const fields = {};
+    for (const { key, field, max } of SCAN_FACT_FIELDS) {
+        const value = facts?.[key]?.trim();
+        if (!value)
+            continue;
+        if (value.length > max) {
+            note?.(`${field} is longer than DefectDojo stores (${max} characters); not sent`);
+            continue;
+        }
+        if (key === 'sourceCodeManagementUri' && (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))) {
+            note?.(`${field} is not an http(s) address; not sent`);
+            continue;
+        }
+        fields[field] = value;
+    }
+    return fields;
+}
+/** A report larger than DefectDojo accepts: refused here, before anything is sent. */
+class UploadTooLarge extends Error {
+    name = 'UploadTooLarge';
+    /** `what` (the report) and its size in bytes; undefined when it was only seen to pass the limit. */
+    constructor(what, bytes, limitBytes) {
+        const size = bytes === undefined ? `over ${megabytes(limitBytes)}` : megabytes(bytes);
+        super(`${what} is ${size} MB, above the upload limit of ${megabytes(limitBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+    }
+}
+/** DefectDojo does not know the scan type: its release predates the parser. */
+class ScanTypeUnknown extends Error {
+    name = 'ScanTypeUnknown';
+}
+/** Mebibytes as DefectDojo counts them (`file_size_mb`: bytes / 1048576), one decimal. */
+const megabytes = (bytes) => (bytes / 1048576).toFixed(1);
+/** DefectDojo's default DD_SCAN_FILE_MAX_SIZE: 100 MB, counted as bytes / 1048576. */
+const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1048576;
+/** DefectDojo through its REST API v2, with one API token; never a password or session. */
+class DefectDojoClient {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    headers(extra = {}) {
+        return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
+    }
+    /** Product type names by id, kept for the client's life (a renamed type only makes a note stale). */
+    productTypeNames = new Map();
+    get doNotReactivate() {
+        return this.options.doNotReactivate === true;
+    }
+    get maxUploadBytes() {
+        return this.options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+    }
+    /**
+     * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
+     * findings the report no longer holds, and deduplicates within the engagement.
+     * `product_type_name` goes only with a product that does not exist yet: DefectDojo refuses (400)
+     * a reimport whose type disagrees with an existing product's, e.g. after the product was moved.
+     */
+    async reimport(request) {
+        const size = request.content instanceof Uint8Array ? request.content.byteLength : request.content.length;
+        if (size > this.maxUploadBytes) {
+            throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName}`, size, this.maxUploadBytes);
+        }
+        // Not kept by the client: the service's client lives across runs, and products move.
+        const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
+        if (found && found.productType !== undefined && found.productType !== this.options.productType) {
+            request.note?.(`product ${request.productName} is under product type "${found.productType}", not "${this.options.productType}"; synced where it is`);
+        }
+        const fields = {
+            scan_type: request.scanType,
+            ...(found ? {} : { product_type_name: this.options.productType }),
+            product_name: request.productName,
+            engagement_name: request.engagementName,
+            test_title: request.testTitle,
+            auto_create_context: 'true',
+            close_old_findings: 'true',
+            deduplication_on_engagement: 'true',
+            ...(this.options.doNotReactivate ? { do_not_reactivate: 'true' } : {}),
+            ...scanFactFields(request.digest ? { ...request.scan, buildId: request.digest } : request.scan, request.note),
+        };
+        const { contentType, body, length } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
+        const operation = `reimport-scan of ${request.productName}`;
+        let response;
+        try {
+            response = await send(client_SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
+                method: 'POST',
+                headers: this.headers({ 'content-type': contentType, 'content-length': String(length) }),
+                body,
+                duplex: 'half',
+                timeoutMs: this.options.uploadTimeoutMs,
+            });
+        }
+        catch (err) {
+            throw this.explained(err, request);
+        }
+        return reimportCounts(await jsonBody(client_SERVICE, operation, response, this.options.uploadTimeoutMs));
+    }
+    /** DefectDojo's refusal of an unknown scan type (DRF's choice error), said as what it means. */
+    explained(err, request) {
+        // DRF's field error, "\"<type>\" is not a valid choice.", quoted as JSON or as Python's repr.
+        const detail = (err instanceof HttpError ? (err.detail ?? '') : '').replace(/\\"/g, '"');
+        if (!(err instanceof HttpError) || err.status !== 400 || !detail.includes(`"${request.scanType}" is not a valid choice`))
+            return err;
+        const minimum = MINIMUM_DEFECTDOJO_VERSION[request.scanType];
+        return new ScanTypeUnknown(`DefectDojo at ${this.options.url} does not know the scan type "${request.scanType}"${minimum ? `: the server is too old for this source; it needs DefectDojo ${minimum} or later` : ''}`);
+    }
+    /** The cheapest authenticated call: proves DefectDojo answers and accepts the token. */
+    async ping(timeoutMs = this.options.timeoutMs) {
+        const response = await send(client_SERVICE, 'health check', `${this.options.url}/api/v2/products/?limit=1`, { headers: this.headers(), timeoutMs });
+        await response.arrayBuffer();
+    }
+    /**
+     * `GET /api/v2/user_profile/`: the token's own user, the cheapest call that needs only a valid
+     * token; made before anything is exported, so a refused token stops a run before its first export.
+     */
+    async checkToken() {
+        const response = await send(client_SERVICE, 'token check (user_profile)', `${this.options.url}/api/v2/user_profile/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+        await response.arrayBuffer();
+    }
+    /**
+     * Active findings of one product at the given severities that carry no `issue:` tag, worst
+     * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
+     */
+    openFindings(productName, severities) {
+        const query = { product_name: productName, active: 'true', severity: severities.join(','), not_tag: 'issue:', o: 'numerical_severity,id' };
+        return this.pages('/api/v2/findings/', query, `findings of ${productName}`);
+    }
+    /**
+     * Every finding of one product, in any state, with a tag containing `issue:` (the findings issue
+     * push linked to an issue), every page; `tag` matches by substring, callers check again.
+     */
+    linkedFindings(productName) {
+        return this.pages('/api/v2/findings/', { product_name: productName, tag: 'issue:', o: 'id' }, `linked findings of ${productName}`);
+    }
+    /**
+     * The findings of one product marked false positive, and those whose risk is accepted (two
+     * lists: the API's filters are ANDed), every page, as DefectDojo holds them.
+     */
+    async triagedFindings(productName) {
+        const found = new Map();
+        for (const flag of ['false_p', 'risk_accepted']) {
+            for await (const results of this.pages('/api/v2/findings/', { product_name: productName, [flag]: 'true', o: 'id' }, `triaged findings of ${productName}`)) {
+                for (const f of results) {
+                    if (typeof f?.id !== 'number' || typeof f.unique_id_from_tool !== 'string' || f[flag] !== true)
+                        continue;
+                    found.set(f.id, { id: f.id, uniqueIdFromTool: f.unique_id_from_tool, falseP: f.false_p === true, riskAccepted: f.risk_accepted === true });
+                }
+            }
+        }
+        return [...found.values()];
+    }
+    /**
+     * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
+     * filter matches substrings: checked again here), every page, as DefectDojo holds it.
+     */
+    async findingsByUniqueId(productName, prefix) {
+        const found = [];
+        for await (const results of this.pages('/api/v2/findings/', { product_name: productName, unique_id_from_tool: prefix }, `findings of ${productName}`)) {
+            for (const f of results) {
+                if (typeof f?.unique_id_from_tool !== 'string' || !f.unique_id_from_tool.startsWith(prefix) || typeof f.id !== 'number')
+                    continue;
+                if (typeof f.title !== 'string' || typeof f.severity !== 'string')
+                    continue;
+                const ids = Array.isArray(f.vulnerability_ids) ? f.vulnerability_ids.map((v) => v?.vulnerability_id).filter((v) => typeof v === 'string') : [];
+                found.push({ id: f.id, uniqueIdFromTool: f.unique_id_from_tool, title: f.title, severity: f.severity, active: f.active === true, vulnerabilityIds: ids });
+            }
+        }
+        return found;
+    }
+    /**
+     * `POST /api/v2/findings/{id}/tags/` (`{"tags": [...]}`): DefectDojo adds the tags to the
+     * finding's own and saves nothing else. A finding `PATCH` would save the whole finding, which can
+     * push it to JIRA and fail there.
+     */
+    async addFindingTags(id, tags) {
+        const operation = `tagging of finding ${id}`;
+        const response = await send(client_SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/tags/`, {
+            method: 'POST',
+            headers: this.headers({ 'content-type': 'application/json' }),
+            body: JSON.stringify({ tags }),
+            timeoutMs: this.options.timeoutMs,
+        });
+        await response.arrayBuffer();
+    }
+    /**
+     * Every test of one scan type (`GET /api/v2/tests/?scan_type=…`, every page): its engagement's
+     * id, its title and its `build_id`, where the sync keeps the digest of the last report imported.
+     */
+    async tests(scanType) {
+        return this.all('/api/v2/tests/', `test list (${scanType})`, (t) => typeof t?.id === 'number' && typeof t.engagement === 'number' && (t.scan_type === undefined || t.scan_type === scanType)
+            ? { id: t.id, engagement: t.engagement, title: typeof t.title === 'string' ? t.title : '', buildId: typeof t.build_id === 'string' ? t.build_id : '' }
+            : undefined, { scan_type: scanType });
+    }
+    /** Whether a product of exactly this name exists. */
+    async productExists(name) {
+        return (await this.product(name)) !== undefined;
+    }
+    /**
+     * Every product's type by product name, for one run: two paged lists (`/product_types/`,
+     * `/products/`) in place of a lookup before each reimport.
+     */
+    async productDirectory() {
+        // The two lists are independent until products are given their types' names: read together.
+        const [types, listed] = await Promise.all([
+            this.all('/api/v2/product_types/', 'product type list', (t) => typeof t?.id === 'number' && typeof t.name === 'string' ? [t.id, t.name] : undefined),
+            this.all('/api/v2/products/', 'product list', (p) => typeof p?.name === 'string' ? [p.name, typeof p.prod_type === 'number' ? p.prod_type : undefined] : undefined),
+        ]);
+        const typeNames = new Map(types);
+        return new Map(listed.map(([name, type]) => [name, { productType: type === undefined ? undefined : typeNames.get(type) }]));
+    }
+    /**
+     * Every entry of a DRF list that `pick` keeps. The first page's `count` gives the number of
+     * pages; the others are read by `offset`, four at a time (read one by one through `next`, the
+     * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
+     */
+    async all(path, operation, pick, query = {}) {
+        const page = (offset) => this.page(`${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE), offset: String(offset) })}`, operation);
+        const first = await page(0);
+        if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0)
+            throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no count');
+        const offsets = [];
+        for (let offset = PAGE; offset < first.count; offset += PAGE)
+            offsets.push(offset);
+        const limit = pLimit(4);
+        const rest = await Promise.all(offsets.map((offset) => limit(() => page(offset))));
+        const kept = [];
+        for (const { results } of [first, ...rest]) {
+            for (const entry of results) {
+                const value = pick(entry);
+                if (value !== undefined)
+                    kept.push(value);
+            }
+        }
+        return kept;
+    }
+    /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
+    async product(name) {
+        for await (const results of this.pages('/api/v2/products/', { name }, `product lookup of ${name}`)) {
+            const product = results.find((p) => p?.name === name);
+            if (product) {
+                const typeId = typeof product.prod_type === 'number' ? product.prod_type : undefined;
+                return { productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
+            }
+        }
+        return undefined;
+    }
+    /** One page of a DRF list: its entries, the next page's address (ours: `nextPage`) and the total `count` as answered. */
+    async page(url, operation) {
+        const response = await send(client_SERVICE, operation, url, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+        const body = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
+        if (!Array.isArray(body?.results))
+            throw new UnexpectedAnswerError(client_SERVICE, operation, 'the answer has no results list');
+        return { results: body.results, next: nextPage(url.split('?')[0], body.next), count: body.count };
+    }
+    /** Every page of a DRF list filtered by `query`, one after another through `next`: the caller may stop early. */
+    async *pages(path, query, operation) {
+        let next = `${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE) })}`;
+        while (next) {
+            const page = await this.page(next, operation);
+            yield page.results;
+            next = page.next;
+        }
+    }
+    /** `GET /api/v2/product_types/{id}/`, once per id; undefined when the token may not read it. */
+    productTypeName(id) {
+        let name = this.productTypeNames.get(id);
+        if (!name) {
+            const operation = `product type ${id}`;
+            name = send(client_SERVICE, operation, `${this.options.url}/api/v2/product_types/${id}/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs }).then(async (response) => {
+                const body = (await jsonBody(client_SERVICE, operation, response, this.options.timeoutMs));
+                return typeof body?.name === 'string' ? body.name : undefined;
+            }, (err) => {
+                if (err instanceof HttpError && (err.status === 403 || err.status === 404))
+                    return undefined;
+                throw err;
+            });
+            this.productTypeNames.set(id, name);
+            name.catch(() => this.productTypeNames.delete(id));
+        }
+        return name;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/products.js
+
+
+/**
+ * DefectDojo's products for one run (each reimport then knows whether to name a product type),
+ * or undefined when they could not be listed: each reimport then looks its product up itself.
+ */
+async function productDirectory(defectDojo, retry, progress) {
+    try {
+        return await retrying(() => defectDojo.productDirectory(), retry);
+    }
+    catch (err) {
+        progress.warn(`DefectDojo products could not be listed (${message(err)}); each product is looked up before its reimport`);
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+;// CONCATENATED MODULE: ./build/server/sync/http/spool.js
+
+
+
+
+
+/**
+ * Bytes kept in memory before the rest goes to a file. Most exports are tens of KB: a temporary
+ * file each cost about 1.7 ms of CPU per project in the sync benchmark (create, write, read,
+ * remove). With the sync's concurrency (4 by default) this holds at most 4 × 4 MiB at once.
+ */
+const IN_MEMORY_BYTES = 4 * 1024 * 1024;
+async function* replay(chunks) {
+    yield* chunks;
+}
+/**
+ * Reads `body` so an upload of a download that came without `Content-Length` needs no chunked
+ * transfer: up to `inMemory` bytes are kept in memory; a larger body goes, from its first byte,
+ * to a private temporary file (mode 0600, in a directory of its own) and is read back from it,
+ * so it is never held whole. Stops with `tooLarge()` as soon as more than `limit` bytes arrived.
+ */
+async function spool(body, limit, tooLarge, inMemory = IN_MEMORY_BYTES) {
+    let chunks = [];
+    let length = 0;
+    let dir;
+    let out;
+    let reader;
+    const dispose = async () => {
+        // An upload that stopped early leaves the reader open.
+        reader?.destroy();
+        if (dir)
+            await (0,external_node_fs_promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+    };
+    try {
+        try {
+            for await (const chunk of body) {
+                length += chunk.byteLength;
+                if (length > limit)
+                    throw tooLarge();
+                if (chunks && length <= inMemory) {
+                    chunks.push(chunk);
+                    continue;
+                }
+                if (!out) {
+                    dir = await (0,external_node_fs_promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-upload-'));
+                    out = (0,external_node_fs_namespaceObject.createWriteStream)((0,external_node_path_namespaceObject.join)(dir, 'body'), { mode: 0o600 });
+                    for (const held of chunks ?? [])
+                        if (!out.write(held))
+                            await (0,external_node_events_.once)(out, 'drain');
+                    chunks = undefined;
+                }
+                if (!out.write(chunk))
+                    await (0,external_node_events_.once)(out, 'drain');
+            }
+        }
+        finally {
+            if (out) {
+                out.end();
+                await (0,external_node_events_.once)(out, 'close');
+            }
+        }
+        if (!dir)
+            return { stream: replay(chunks ?? []), length, onDisk: false, dispose };
+        reader = (0,external_node_fs_namespaceObject.createReadStream)((0,external_node_path_namespaceObject.join)(dir, 'body'));
+        return { stream: reader, length, onDisk: true, dispose };
+    }
+    catch (err) {
+        await dispose();
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/count-findings.js
+// Every FPF finding carries exactly one `matrix` key. Inside a JSON string a quote is escaped, so
+// the unescaped `"matrix"` followed by a colon can only be a key: counting it counts findings
+// without parsing. Bytes are searched in place (no string per chunk), keeping the allocation of
+// a large export close to the chunks themselves.
+const KEY = Buffer.from('"matrix"');
+const COLON = 0x3a;
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** Counts keys in `bytes`; returns the count and where the unfinished tail starts (a key cut by the chunk end). */
+function scan(bytes) {
+    let count = 0;
+    let from = 0;
+    for (;;) {
+        const at = bytes.indexOf(KEY, from);
+        if (at < 0)
+            return { count, tailFrom: Math.max(from, bytes.length - KEY.length + 1) };
+        let next = at + KEY.length;
+        while (next < bytes.length && WHITESPACE.has(bytes[next]))
+            next++;
+        if (next >= bytes.length)
+            return { count, tailFrom: at };
+        if (bytes[next] === COLON)
+            count++;
+        from = at + 1;
+    }
+}
+/** Passes the bytes through unchanged and counts the findings in them as they go by. */
+function countingFindings(source) {
+    let count = 0;
+    async function* stream() {
+        let tail = Buffer.alloc(0);
+        for await (const chunk of source) {
+            const view = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+            const bytes = tail.length > 0 ? Buffer.concat([tail, view]) : view;
+            const found = scan(bytes);
+            count += found.count;
+            // Copied, so the tail never pins the chunk it came from.
+            tail = Buffer.from(bytes.subarray(found.tailFrom));
+            yield chunk;
+        }
+    }
+    return { stream: stream(), count: () => count };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/fpf-digest.js
+// An FPF export carries the time it was made (`meta.timestamp`), so two exports of unchanged
+// findings differ in that value alone. The digest leaves every `"timestamp"` value out: inside a
+// JSON string a quote is escaped, so an unescaped `"timestamp"` followed by a colon is a key.
+const TIMESTAMP = /"timestamp"\s*:\s*"[^"\\]*"/g;
+/**
+ * Held back at each chunk's end, in case a timestamp key and value are cut by it. A match longer
+ * than this (a value of over 100 characters) may go in as it is: the digest then differs from run
+ * to run and the report is sent, never wrongly kept.
+ */
+const TAIL = 128;
+/** Passes the bytes through unchanged and feeds `hash` with them, every timestamp value emptied. */
+async function* digestingFpf(source, hash) {
+    // latin1 maps each byte to one character and back, so the hashed bytes are the export's own.
+    let carry = '';
+    for await (const chunk of source) {
+        const text = (carry + Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1')).replace(TIMESTAMP, '"timestamp":""');
+        const cut = Math.max(0, text.length - TAIL);
+        hash.update(text.slice(0, cut), 'latin1');
+        carry = text.slice(cut);
+        yield chunk;
+    }
+    hash.update(carry.replace(TIMESTAMP, '"timestamp":""'), 'latin1');
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/digests.js
+
+
+/**
+ * The digest of a report is written on its DefectDojo test as the test's `build_id`
+ * (`gatehouse:sha256:<64 hex>`): DefectDojo sets it on every reimport (`update_test_meta`), so it
+ * is always the digest of the last report imported into that test, and no source has a build id
+ * of its own to put there. The sync keeps no state: it reads the tests back.
+ */
+const DIGEST_PREFIX = 'gatehouse:sha256:';
+/** A hash of the target, then of the report's bytes; `digest()` when every byte went in. */
+function reportHash(target) {
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    const { scan } = target;
+    hash.update(JSON.stringify([
+        target.scanType,
+        target.productName,
+        target.engagementName,
+        target.testTitle,
+        scan?.version ?? '',
+        scan?.commitHash ?? '',
+        scan?.branchTag ?? '',
+        scan?.sourceCodeManagementUri ?? '',
+        target.doNotReactivate,
+    ]));
+    hash.update('\n');
+    return { hash, digest: () => `${DIGEST_PREFIX}${hash.digest('hex')}` };
+}
+/** The digest of a report held whole. */
+function reportDigest(target, content) {
+    const { hash, digest } = reportHash(target);
+    hash.update(content);
+    return digest();
+}
+/**
+ * The digests DefectDojo's tests hold, per scan type, read once per run: `GET /api/v2/tests/?scan_type=…`,
+ * every page, keeping each engagement's newest test per title (the one a reimport names). A list
+ * that cannot be read is said once and every report of the type is sent.
+ */
+class ImportedDigests {
+    defectDojo;
+    progress;
+    byType = new Map();
+    constructor(defectDojo, progress) {
+        this.defectDojo = defectDojo;
+        this.progress = progress;
+    }
+    /** Whether the last report imported into the test this target names had this digest. */
+    async unchanged(scanType, digest) {
+        let digests = this.byType.get(scanType);
+        if (!digests) {
+            digests = this.load(scanType);
+            this.byType.set(scanType, digests);
+        }
+        return (await digests).has(digest);
+    }
+    async load(scanType) {
+        try {
+            const newest = new Map();
+            for (const test of await this.defectDojo.tests(scanType)) {
+                const key = `${test.engagement}\u0000${test.title}`;
+                const held = newest.get(key);
+                if (!held || test.id > held.id)
+                    newest.set(key, { id: test.id, buildId: test.buildId });
+            }
+            return new Set([...newest.values()].map((t) => t.buildId).filter((b) => b.startsWith(DIGEST_PREFIX)));
+        }
+        catch (err) {
+            this.progress.warn(`DefectDojo tests of "${scanType}" could not be listed (${message(err)}); every report of that type is sent`);
+            return new Set();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/sync.js
+
+
+
+
+
+
+
+
+
+
+
+function labelOf(project) {
+    return project.version ? `${project.name} ${project.version}` : project.name;
+}
+/**
+ * The DefectDojo test of a project: its version, or this title for a project without one. Named
+ * on every reimport: without a title DefectDojo takes the engagement's newest test of the scan
+ * type, so a project without a version would land in its versioned twin's test.
+ */
+const UNVERSIONED_TEST = '(no version)';
+/**
+ * The export as an upload of known length, read whole first so its digest is known before
+ * anything is sent: up to 4 MiB in memory, past that to a private temporary file (`spool`), never
+ * held whole in memory. An export above the upload limit is refused before anything is sent to
+ * DefectDojo: at once when Dependency-Track states its length (`Content-Length`), else as soon as
+ * more than the limit has arrived.
+ */
+async function exportContent(project, exported, body, limit) {
+    const tooLarge = (bytes) => new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
+    const header = exported.headers.get('content-length');
+    // A compressed answer's length is not the length of the bytes read from it.
+    if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding') && Number(header) > limit)
+        throw tooLarge(Number(header));
+    const spooled = await spool(body, limit, () => tooLarge());
+    return { content: spooled, dispose: spooled.dispose };
+}
+/** What DefectDojo's test records of a project's scan: its version and its repository (a `vcs` external reference). */
+function scanFactsOf(project) {
+    return { ...(project.version ? { version: project.version } : {}), ...(project.vcsUrl ? { sourceCodeManagementUri: project.vcsUrl } : {}) };
+}
+/**
+ * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
+ * A transient failure of either side retries the pair, since the export stream is spent.
+ */
+async function syncProject(project, deps, products, digests) {
+    const label = labelOf(project);
+    const base = {
+        label,
+        product: project.name,
+        engagement: ENGAGEMENTS.dependencytrack,
+        test: project.version ?? UNVERSIONED_TEST,
+        scan_type: SCAN_TYPES.dependencyTrack,
+    };
+    let attempts = 0;
+    const notes = [];
+    try {
+        const { counts, findings, unchanged } = await retrying(async (n) => {
+            attempts = n;
+            const abandon = new AbortController();
+            let exportFailure;
+            let dispose;
+            try {
+                const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
+                if (!exported.body)
+                    throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
+                const counting = countingFindings(exported.body);
+                const scan = scanFactsOf(project);
+                const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
+                const { hash, digest } = reportHash(target);
+                const prepared = await exportContent(project, exported, digestingFpf(noting(counting.stream, (err) => (exportFailure ??= err)), hash), deps.defectDojo.maxUploadBytes);
+                dispose = prepared.dispose;
+                const content = prepared.content;
+                const reportDigest = digest();
+                if (await digests.unchanged(SCAN_TYPES.dependencyTrack, reportDigest))
+                    return { counts: undefined, findings: counting.count(), unchanged: true };
+                const counts = await deps.defectDojo.reimport({
+                    scanType: SCAN_TYPES.dependencyTrack,
+                    productName: project.name,
+                    engagementName: ENGAGEMENTS.dependencytrack,
+                    testTitle: base.test,
+                    filename: 'dependency-track-findings.json',
+                    content,
+                    note: (text) => notes.push(text),
+                    scan,
+                    digest: reportDigest,
+                    ...(products ? { product: products.get(project.name) ?? null } : {}),
+                });
+                return { counts, findings: counting.count(), unchanged: false };
+            }
+            catch (err) {
+                // A download that broke off mid-stream fails the upload it feeds: name the download.
+                if (exportFailure !== undefined)
+                    throw new TransportError('Dependency-Track', `FPF export of ${project.name}`, transportFailure(exportFailure));
+                throw err;
+            }
+            finally {
+                // Closes the download when the upload stopped early; harmless once it was read to the end.
+                abandon.abort();
+                await dispose?.();
+            }
+        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs));
+        if (unchanged)
+            return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts };
+        return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
+    }
+    catch (err) {
+        return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
+    }
+}
+/** The stream, telling `failed` when reading it fails (before the failure goes on). */
+async function* noting(stream, failed) {
+    try {
+        yield* stream;
+    }
+    catch (err) {
+        failed(err);
+        throw err;
+    }
+}
+/** `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure never stops the others. */
+async function syncDependencyTrack(deps) {
+    const startedAt = new Date();
+    const head = { command: 'sync', source: 'dependencytrack', startedAt };
+    let projects;
+    // DefectDojo's products are listed while Dependency-Track lists its projects.
+    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
+    const missing = [];
+    try {
+        if (deps.only) {
+            projects = [];
+            for (const uuid of deps.only) {
+                const found = await deps.dependencyTrack.projectByUuid(uuid, deps.retry, (error, retry, delayMs) => deps.progress.retry(`project ${uuid}`, error, retry, delayMs));
+                if (found)
+                    projects.push(found);
+                else
+                    missing.push({ label: uuid, product: '', engagement: ENGAGEMENTS.dependencytrack, test: '', scan_type: SCAN_TYPES.dependencyTrack, status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+            }
+        }
+        else {
+            projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+        }
+    }
+    catch (err) {
+        await pendingProducts;
+        return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
+    }
+    const products = await pendingProducts;
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+    const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products, digests));
+    return finishReport(head, [...missing, ...items]);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
+
+
+
+
+
+/** `sync`: Dependency-Track projects, each FPF export reimported into its own DefectDojo product. */
+const dependencyTrackConnector = {
+    source: 'dependencytrack',
+    command: 'sync',
+    noun: 'project',
+    scope: { parameter: 'project', pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, form: 'a Dependency-Track project UUID' },
+    description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
+into its own DefectDojo product`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
+        ...(config.sources.dependencytrack.url ? [] : ['sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)']),
+        ...(secrets.dependencyTrackApiKey ? [] : ['DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)']),
+    ],
+    check: async ({ loaded, options, retry, progress }) => {
+        const url = loaded.config.sources.dependencytrack.url;
+        let missing;
+        try {
+            // Writing DefectDojo's triage back records analyses: VULNERABILITY_ANALYSIS.
+            const required = [...REQUIRED_PERMISSIONS, ...(loaded.config.sources.dependencytrack.writeBackTriage ? ['VULNERABILITY_ANALYSIS'] : [])];
+            missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs), required);
+        }
+        catch (err) {
+            // Versions without `team/self` answer 404: the project list then shows a refused key.
+            if (err instanceof HttpError && err.status === 404)
+                return;
+            throw refusedAs(err, 'DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url);
+        }
+        if (missing.length > 0)
+            throw new CredentialRefused('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
+    },
+    run: async ({ loaded, options, defectDojo, retry, progress, scope }) => {
+        const dependencyTrack = clientOf({ loaded, options });
+        const report = await syncDependencyTrack({
+            dependencyTrack,
+            defectDojo,
+            excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
+            ...(scope ? { only: scope } : {}),
+            concurrency: options.concurrency,
+            retry,
+            progress,
+        });
+        if (!loaded.config.sources.dependencytrack.writeBackTriage)
+            return report;
+        const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
+        const triage = await writeBackTriage(products, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url, retry, progress });
+        return { ...report, ok: report.ok && triage.failed === 0, triage };
+    },
+};
+function clientOf({ loaded, options }) {
+    return new DependencyTrackClient({
+        url: loaded.config.sources.dependencytrack.url,
+        apiKey: loaded.secrets.dependencyTrackApiKey,
+        timeoutMs: options.timeoutMs,
+        uploadTimeoutMs: options.uploadTimeoutMs,
+    });
+}
+
+;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
+function getUserAgent() {
+  if (typeof navigator === "object" && "userAgent" in navigator) {
+    return navigator.userAgent;
+  }
+
+  if (typeof process === "object" && process.version !== undefined) {
+    return `Node.js/${process.version.substr(1)} (${process.platform}; ${
+      process.arch
+    })`;
+  }
+
+  return "<environment undetectable>";
+}
+
+;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/register.js
+// @ts-check
+
+function register(state, name, method, options) {
+  if (typeof method !== "function") {
+    throw new Error("method for before hook must be a function");
+  }
+
+  if (!options) {
+    options = {};
+  }
+
+  if (Array.isArray(name)) {
+    return name.reverse().reduce((callback, name) => {
+      return register.bind(null, state, name, callback, options);
+    }, method)();
+  }
+
+  return Promise.resolve().then(() => {
+    if (!state.registry[name]) {
+      return method(options);
+    }
+
+    return state.registry[name].reduce((method, registered) => {
+      return registered.hook.bind(null, method, options);
+    }, method)();
+  });
+}
+
+;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/add.js
+// @ts-check
+
+function addHook(state, kind, name, hook) {
+  const orig = hook;
+  if (!state.registry[name]) {
+    state.registry[name] = [];
+  }
+
+  if (kind === "before") {
+    hook = (method, options) => {
+      return Promise.resolve()
+        .then(orig.bind(null, options))
+        .then(method.bind(null, options));
+    };
+  }
+
+  if (kind === "after") {
+    hook = (method, options) => {
+      let result;
+      return Promise.resolve()
+        .then(method.bind(null, options))
+        .then((result_) => {
+          result = result_;
+          return orig(result, options);
+        })
+        .then(() => {
+          return result;
+        });
+    };
+  }
+
+  if (kind === "error") {
+    hook = (method, options) => {
+      return Promise.resolve()
+        .then(method.bind(null, options))
+        .catch((error) => {
+          return orig(error, options);
+        });
+    };
+  }
+
+  state.registry[name].push({
+    hook: hook,
+    orig: orig,
+  });
+}
+
+;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/remove.js
+// @ts-check
+
+function removeHook(state, name, method) {
+  if (!state.registry[name]) {
+    return;
+  }
+
+  const index = state.registry[name]
+    .map((registered) => {
+      return registered.orig;
+    })
+    .indexOf(method);
+
+  if (index === -1) {
+    return;
+  }
+
+  state.registry[name].splice(index, 1);
+}
+
+;// CONCATENATED MODULE: ./node_modules/before-after-hook/index.js
+// @ts-check
+
+
+
+
+
+// bind with array of arguments: https://stackoverflow.com/a/21792913
+const bind = Function.bind;
+const bindable = bind.bind(bind);
+
+function bindApi(hook, state, name) {
+  const removeHookRef = bindable(removeHook, null).apply(
+    null,
+    name ? [state, name] : [state]
+  );
+  hook.api = { remove: removeHookRef };
+  hook.remove = removeHookRef;
+  ["before", "error", "after", "wrap"].forEach((kind) => {
+    const args = name ? [state, kind, name] : [state, kind];
+    hook[kind] = hook.api[kind] = bindable(addHook, null).apply(null, args);
+  });
+}
+
+function Singular() {
+  const singularHookName = Symbol("Singular");
+  const singularHookState = {
+    registry: {},
+  };
+  const singularHook = register.bind(null, singularHookState, singularHookName);
+  bindApi(singularHook, singularHookState, singularHookName);
+  return singularHook;
+}
+
+function Collection() {
+  const state = {
+    registry: {},
+  };
+
+  const hook = register.bind(null, state);
+  bindApi(hook, state);
+
+  return hook;
+}
+
+/* harmony default export */ const before_after_hook = ({ Singular, Collection });
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/endpoint/dist-bundle/index.js
+// pkg/dist-src/defaults.js
+
+
+// pkg/dist-src/version.js
+var VERSION = "0.0.0-development";
+
+// pkg/dist-src/defaults.js
+var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
+var DEFAULTS = {
+  method: "GET",
+  baseUrl: "https://api.github.com",
+  headers: {
+    accept: "application/vnd.github.v3+json",
+    "user-agent": userAgent
+  },
+  mediaType: {
+    format: ""
+  }
+};
+
+// pkg/dist-src/util/lowercase-keys.js
+function dist_bundle_lowercaseKeys(object) {
+  if (!object) {
+    return {};
+  }
+  return Object.keys(object).reduce((newObj, key) => {
+    newObj[key.toLowerCase()] = object[key];
+    return newObj;
+  }, {});
+}
+
+// pkg/dist-src/util/is-plain-object.js
+function isPlainObject(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+}
+
+// pkg/dist-src/util/merge-deep.js
+function mergeDeep(defaults, options) {
+  const result = Object.assign({}, defaults);
+  Object.keys(options).forEach((key) => {
+    if (isPlainObject(options[key])) {
+      if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
+      else result[key] = mergeDeep(defaults[key], options[key]);
+    } else {
+      Object.assign(result, { [key]: options[key] });
+    }
+  });
+  return result;
+}
+
+// pkg/dist-src/util/remove-undefined-properties.js
+function removeUndefinedProperties(obj) {
+  for (const key in obj) {
+    if (obj[key] === void 0) {
+      delete obj[key];
+    }
+  }
+  return obj;
+}
+
+// pkg/dist-src/merge.js
+function merge(defaults, route, options) {
+  if (typeof route === "string") {
+    let [method, url] = route.split(" ");
+    options = Object.assign(url ? { method, url } : { url: method }, options);
+  } else {
+    options = Object.assign({}, route);
+  }
+  options.headers = dist_bundle_lowercaseKeys(options.headers);
+  removeUndefinedProperties(options);
+  removeUndefinedProperties(options.headers);
+  const mergedOptions = mergeDeep(defaults || {}, options);
+  if (options.url === "/graphql") {
+    if (defaults && defaults.mediaType.previews?.length) {
+      mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
+        (preview) => !mergedOptions.mediaType.previews.includes(preview)
+      ).concat(mergedOptions.mediaType.previews);
+    }
+    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview) => preview.replace(/-preview/, ""));
+  }
+  return mergedOptions;
+}
+
+// pkg/dist-src/util/add-query-parameters.js
+function addQueryParameters(url, parameters) {
+  const separator = /\?/.test(url) ? "&" : "?";
+  const names = Object.keys(parameters);
+  if (names.length === 0) {
+    return url;
+  }
+  return url + separator + names.map((name) => {
+    if (name === "q") {
+      return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
+    }
+    return `${name}=${encodeURIComponent(parameters[name])}`;
+  }).join("&");
+}
+
+// pkg/dist-src/util/extract-url-variable-names.js
+var urlVariableRegex = /\{[^{}}]+\}/g;
+function removeNonChars(variableName) {
+  return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
+}
+function extractUrlVariableNames(url) {
+  const matches = url.match(urlVariableRegex);
+  if (!matches) {
+    return [];
+  }
+  return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+}
+
+// pkg/dist-src/util/omit.js
+function omit(object, keysToOmit) {
+  const result = { __proto__: null };
+  for (const key of Object.keys(object)) {
+    if (keysToOmit.indexOf(key) === -1) {
+      result[key] = object[key];
+    }
+  }
+  return result;
+}
+
+// pkg/dist-src/util/url-template.js
+function encodeReserved(str) {
+  return str.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
+    if (!/%[0-9A-Fa-f]/.test(part)) {
+      part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
+    }
+    return part;
+  }).join("");
+}
+function encodeUnreserved(str) {
+  return encodeURIComponent(str).replace(/[!'()*]/g, function(c) {
+    return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+  });
+}
+function encodeValue(operator, value, key) {
+  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
+  if (key) {
+    return encodeUnreserved(key) + "=" + value;
+  } else {
+    return value;
+  }
+}
+function isDefined(value) {
+  return value !== void 0 && value !== null;
+}
+function isKeyOperator(operator) {
+  return operator === ";" || operator === "&" || operator === "?";
+}
+function getValues(context, operator, key, modifier) {
+  var value = context[key], result = [];
+  if (isDefined(value) && value !== "") {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+      value = value.toString();
+      if (modifier && modifier !== "*") {
+        value = value.substring(0, parseInt(modifier, 10));
+      }
+      result.push(
+        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+      );
+    } else {
+      if (modifier === "*") {
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            result.push(
+              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+            );
+          });
+        } else {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              result.push(encodeValue(operator, value[k], k));
+            }
+          });
+        }
+      } else {
+        const tmp = [];
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            tmp.push(encodeValue(operator, value2));
+          });
+        } else {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              tmp.push(encodeUnreserved(k));
+              tmp.push(encodeValue(operator, value[k].toString()));
+            }
+          });
+        }
+        if (isKeyOperator(operator)) {
+          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
+        } else if (tmp.length !== 0) {
+          result.push(tmp.join(","));
+        }
+      }
+    }
+  } else {
+    if (operator === ";") {
+      if (isDefined(value)) {
+        result.push(encodeUnreserved(key));
+      }
+    } else if (value === "" && (operator === "&" || operator === "?")) {
+      result.push(encodeUnreserved(key) + "=");
+    } else if (value === "") {
+      result.push("");
+    }
+  }
+  return result;
+}
+function parseUrl(template) {
+  return {
+    expand: expand.bind(null, template)
+  };
+}
+function expand(template, context) {
+  var operators = ["+", "#", ".", "/", ";", "?", "&"];
+  template = template.replace(
+    /\{([^\{\}]+)\}|([^\{\}]+)/g,
+    function(_, expression, literal) {
+      if (expression) {
+        let operator = "";
+        const values = [];
+        if (operators.indexOf(expression.charAt(0)) !== -1) {
+          operator = expression.charAt(0);
+          expression = expression.substr(1);
+        }
+        expression.split(/,/g).forEach(function(variable) {
+          var tmp = /([^:\*]*)(?::(\d+)|(\*))?/.exec(variable);
+          values.push(getValues(context, operator, tmp[1], tmp[2] || tmp[3]));
+        });
+        if (operator && operator !== "+") {
+          var separator = ",";
+          if (operator === "?") {
+            separator = "&";
+          } else if (operator !== "#") {
+            separator = operator;
+          }
+          return (values.length !== 0 ? operator : "") + values.join(separator);
+        } else {
+          return values.join(",");
+        }
+      } else {
+        return encodeReserved(literal);
+      }
+    }
+  );
+  if (template === "/") {
+    return template;
+  } else {
+    return template.replace(/\/$/, "");
+  }
+}
+
+// pkg/dist-src/parse.js
+function parse(options) {
+  let method = options.method.toUpperCase();
+  let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
+  let headers = Object.assign({}, options.headers);
+  let body;
+  let parameters = omit(options, [
+    "method",
+    "baseUrl",
+    "url",
+    "headers",
+    "request",
+    "mediaType"
+  ]);
+  const urlVariableNames = extractUrlVariableNames(url);
+  url = parseUrl(url).expand(parameters);
+  if (!/^http/.test(url)) {
+    url = options.baseUrl + url;
+  }
+  const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
+  const remainingParameters = omit(parameters, omittedParameters);
+  const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
+  if (!isBinaryRequest) {
+    if (options.mediaType.format) {
+      headers.accept = headers.accept.split(/,/).map(
+        (format) => format.replace(
+          /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
+          `application/vnd$1$2.${options.mediaType.format}`
+        )
+      ).join(",");
+    }
+    if (url.endsWith("/graphql")) {
+      if (options.mediaType.previews?.length) {
+        const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
+        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
+          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
+          return `application/vnd.github.${preview}-preview${format}`;
+        }).join(",");
+      }
+    }
+  }
+  if (["GET", "HEAD"].includes(method)) {
+    url = addQueryParameters(url, remainingParameters);
+  } else {
+    if ("data" in remainingParameters) {
+      body = remainingParameters.data;
+    } else {
+      if (Object.keys(remainingParameters).length) {
+        body = remainingParameters;
+      }
+    }
+  }
+  if (!headers["content-type"] && typeof body !== "undefined") {
+    headers["content-type"] = "application/json; charset=utf-8";
+  }
+  if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
+    body = "";
+  }
+  return Object.assign(
+    { method, url, headers },
+    typeof body !== "undefined" ? { body } : null,
+    options.request ? { request: options.request } : null
+  );
+}
+
+// pkg/dist-src/endpoint-with-defaults.js
+function endpointWithDefaults(defaults, route, options) {
+  return parse(merge(defaults, route, options));
+}
+
+// pkg/dist-src/with-defaults.js
+function withDefaults(oldDefaults, newDefaults) {
+  const DEFAULTS2 = merge(oldDefaults, newDefaults);
+  const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
+  return Object.assign(endpoint2, {
+    DEFAULTS: DEFAULTS2,
+    defaults: withDefaults.bind(null, DEFAULTS2),
+    merge: merge.bind(null, DEFAULTS2),
+    parse
+  });
+}
+
+// pkg/dist-src/index.js
+var endpoint = withDefaults(null, DEFAULTS);
+
+
+// EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
+var dist = __nccwpck_require__(4649);
+;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
+const intRegex = /^-?\d+$/;
+const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
+const originalStringify = JSON.stringify;
+const originalParse = JSON.parse;
+const customFormat = /^-?\d+n$/;
+
+const bigIntsStringify = /([\[:])?"(-?\d+)n"($|\s*[,\}\]])/g;
+const noiseStringify = /([\[:])?("-?\d+n+)n("$|"\s*[,\}\]])/g;
+
+/**
+ * @typedef {(this: any, key: string | number | undefined, value: any) => any} Replacer
+ * @typedef {(key: string | number | undefined, value: any, context?: { source: string }) => any} Reviver
+ */
+
+/**
+ * Checks if a value is unstringifiable according to native JSON.stringify rules.
+ *
+ * @param {any} val The value to check.
+ * @returns {boolean} True if the value is undefined, a function, or a symbol.
+ */
+const isUnstringifiable = (val) =>
+  val === undefined || typeof val === "function" || typeof val === "symbol";
+
+/**
+ * Checks if a value is a native JSON.rawJSON object (Node.js 22+).
+ *
+ * @param {any} val The value to check.
+ * @returns {boolean} True if the value is a RawJSON instance.
+ */
+const isRawJSON = (val) =>
+  val !== null &&
+  typeof val === "object" &&
+  val.constructor &&
+  val.constructor.name === "RawJSON";
+
+/**
+ * Iteratively converts a JS value to a JSON string.
+ * Used as a fallback when the native JSON.stringify hits the Maximum Call Stack size.
+ * Fully compliant with JSON formatting (space), replacers, and toJSON behaviors.
+ *
+ * @param {any} rootValue The value to stringify.
+ * @param {Replacer | Array<string | number> | null} [replacer] User's custom replacer function.
+ * @param {string | number} [spaceParam] Indentation for pretty-printing.
+ * @returns {string | undefined} The generated JSON string.
+ */
+const stringifyIteratively = (rootValue, replacer, spaceParam) => {
+  let space = "";
+
+  if (typeof spaceParam === "number") {
+    space = " ".repeat(Math.min(10, Math.max(0, Math.floor(spaceParam))));
+  } else if (typeof spaceParam === "string") {
+    space = spaceParam.slice(0, 10);
+  }
+
+  const isFunctionReplacer = typeof replacer === "function";
+  const propertyList = Array.isArray(replacer)
+    ? new Set(replacer.map(String))
+    : null;
+
+  /**
+   * Prepares a value for stringification by resolving toJSON, handling BigInts,
+   * applying custom replacers, and unwrapping primitive objects.
+   *
+   * @param {object|Array} parent The parent object or array holding the value.
+   * @param {string} key The key associated with the value.
+   * @param {any} val The raw value to process.
+   * @returns {any} The processed value ready for stringification.
+   */
+  const prepareVal = (parent, key, val) => {
+    const isObject = val !== null && typeof val === "object";
+    const hasToJSON = isObject && typeof val.toJSON === "function";
+
+    if (hasToJSON) {
+      val = val.toJSON(key);
+    }
+
+    const isNoise = typeof val === "string" && noiseValue.test(val);
+
+    if (isNoise) return val + "n";
+
+    const isBigInt = typeof val === "bigint";
+
+    if (isBigInt) {
+      const supportsRawJSON = "rawJSON" in JSON;
+
+      if (supportsRawJSON) return JSON.rawJSON(val.toString());
+
+      return val.toString() + "n";
+    }
+
+    if (isFunctionReplacer) {
+      val = replacer.call(parent, key, val);
+    }
+
+    const isPostReplacerObject = val !== null && typeof val === "object";
+
+    if (isPostReplacerObject) {
+      const isPrimitiveWrapper =
+        val instanceof Number ||
+        val instanceof String ||
+        val instanceof Boolean;
+
+      if (isPrimitiveWrapper) {
+        val = val.valueOf();
+      }
+    }
+
+    return val;
+  };
+
+  const rootProcessed = prepareVal({ "": rootValue }, "", rootValue);
+
+  if (isUnstringifiable(rootProcessed)) {
+    return undefined;
+  }
+
+  const isRootPrimitive =
+    rootProcessed === null || typeof rootProcessed !== "object";
+  const isRootNativeRawJSON = isRawJSON(rootProcessed);
+
+  if (isRootPrimitive || isRootNativeRawJSON) {
+    return originalStringify(rootProcessed);
+  }
+
+  const chunks = [];
+  let level = 0;
+
+  const stack = [
+    {
+      parent: { "": rootProcessed },
+      key: "",
+      val: rootProcessed,
+      isArray: Array.isArray(rootProcessed),
+      keys: Array.isArray(rootProcessed) ? null : Object.keys(rootProcessed),
+      index: 0,
+      first: true,
+    },
+  ];
+
+  const visited = new WeakSet([rootProcessed]);
+
+  while (stack.length > 0) {
+    const node = stack[stack.length - 1];
+
+    if (node.index === 0) {
+      chunks.push(node.isArray ? "[" : "{");
+      level++;
+    }
+
+    let isDone = false;
+
+    if (node.isArray) {
+      if (node.index < node.val.length) {
+        if (!node.first) chunks.push(",");
+
+        if (space) chunks.push("\n" + space.repeat(level));
+
+        const childRaw = node.val[node.index];
+        const childVal = prepareVal(node.val, String(node.index), childRaw);
+
+        if (isUnstringifiable(childVal)) {
+          chunks.push("null");
+          node.first = false;
+          node.index++;
+        } else {
+          const isComplexObject =
+            childVal !== null && typeof childVal === "object";
+          const isNativeRaw = isRawJSON(childVal);
+
+          if (isComplexObject && !isNativeRaw) {
+            if (visited.has(childVal)) {
+              throw new TypeError("Converting circular structure to JSON");
+            }
+
+            visited.add(childVal);
+
+            stack.push({
+              parent: node.val,
+              key: String(node.index),
+              val: childVal,
+              isArray: Array.isArray(childVal),
+              keys: Array.isArray(childVal) ? null : Object.keys(childVal),
+              index: 0,
+              first: true,
+            });
+
+            node.first = false;
+            node.index++;
+          } else {
+            chunks.push(originalStringify(childVal));
+            node.first = false;
+            node.index++;
+          }
+        }
+      } else {
+        isDone = true;
+      }
+    } else {
+      while (node.index < node.keys.length) {
+        const k = node.keys[node.index++];
+
+        const isFilteredOutByArray = propertyList && !propertyList.has(k);
+
+        if (isFilteredOutByArray) continue;
+
+        const childRaw = node.val[k];
+        const childVal = prepareVal(node.val, k, childRaw);
+
+        if (isUnstringifiable(childVal)) continue;
+
+        if (!node.first) chunks.push(",");
+
+        if (space) {
+          chunks.push("\n" + space.repeat(level) + originalStringify(k) + ": ");
+        } else {
+          chunks.push(originalStringify(k) + ":");
+        }
+
+        const isComplexObject =
+          childVal !== null && typeof childVal === "object";
+        const isNativeRaw = isRawJSON(childVal);
+
+        if (isComplexObject && !isNativeRaw) {
+          if (visited.has(childVal)) {
+            throw new TypeError("Converting circular structure to JSON");
+          }
+
+          visited.add(childVal);
+
+          stack.push({
+            parent: node.val,
+            key: k,
+            val: childVal,
+            isArray: Array.isArray(childVal),
+            keys: Array.isArray(childVal) ? null : Object.keys(childVal),
+            index: 0,
+            first: true,
+          });
+
+          node.first = false;
+
+          break; // Stop current loop level to process the newly pushed stack node
+        } else {
+          chunks.push(originalStringify(childVal));
+          node.first = false;
+        }
+      }
+
+      const isNodeFullyProcessed =
+        node.index >= node.keys.length && stack[stack.length - 1] === node;
+
+      if (isNodeFullyProcessed) {
+        isDone = true;
+      }
+    }
+
+    if (isDone) {
+      level--;
+
+      if (!node.first && space) chunks.push("\n" + space.repeat(level));
+
+      chunks.push(node.isArray ? "]" : "}");
+      visited.delete(node.val);
+      stack.pop();
+    }
+  }
+
+  return chunks.join("");
+};
+
+/**
+ * Converts a JavaScript value to a JSON string.
+ *
+ * Supports serialization of BigInt values using two strategies:
+ * 1. Custom format "123n" → "123" (universal fallback)
+ * 2. Native JSON.rawJSON() (Node.js 22+, fastest) when available
+ *
+ * All other values are serialized exactly like native JSON.stringify().
+ *
+ * @param {*} value The value to convert to a JSON string.
+ * @param {Replacer | Array<string | number> | null} [replacer]
+ * A function that alters the behavior of the stringification process,
+ * or an array of strings/numbers to indicate properties to exclude.
+ * @param {string | number} [space]
+ * A string or number to specify indentation or pretty-printing.
+ * @returns {string} The JSON string representation.
+ */
+const JSONStringify = (value, replacer, space) => {
+  try {
+    const supportsRawJSON = "rawJSON" in JSON;
+
+    if (supportsRawJSON) {
+      return originalStringify(
+        value,
+        (key, val) => {
+          if (typeof val === "bigint") return JSON.rawJSON(val.toString());
+
+          const hasFunctionReplacer = typeof replacer === "function";
+
+          if (hasFunctionReplacer) return replacer(key, val);
+
+          const isKeyInArrayReplacer =
+            Array.isArray(replacer) && replacer.includes(key);
+
+          if (isKeyInArrayReplacer) return val;
+
+          return val;
+        },
+        space,
+      );
+    }
+
+    if (!value) return originalStringify(value, replacer, space);
+
+    const convertedToCustomJSON = originalStringify(
+      value,
+      (key, val) => {
+        const isNoise = typeof val === "string" && noiseValue.test(val);
+
+        if (isNoise) return val.toString() + "n"; // Mark noise values with additional "n" to offset the deletion of one "n" during the processing
+
+        if (typeof val === "bigint") return val.toString() + "n";
+
+        const hasFunctionReplacer = typeof replacer === "function";
+
+        if (hasFunctionReplacer) return replacer(key, val);
+
+        const isKeyInArrayReplacer =
+          Array.isArray(replacer) && replacer.includes(key);
+
+        if (isKeyInArrayReplacer) return val;
+
+        return val;
+      },
+      space,
+    );
+
+    const processedJSON = convertedToCustomJSON.replace(
+      bigIntsStringify,
+      "$1$2$3",
+    ); // Delete one "n" off the end of every BigInt value
+
+    const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3"); // Remove one "n" off the end of every noisy string
+
+    return denoisedJSON;
+  } catch (error) {
+    if (error instanceof RangeError) {
+      const convertedJSON = stringifyIteratively(value, replacer, space);
+
+      if (convertedJSON === undefined) return undefined;
+
+      const supportsRawJSON = "rawJSON" in JSON;
+
+      if (supportsRawJSON) return convertedJSON;
+
+      const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
+
+      return processedJSON.replace(noiseStringify, "$1$2$3");
+    }
+
+    throw error;
+  }
+};
+
+const featureCache = new Map();
+
+/**
+ * Detects if the current JSON.parse implementation supports the context.source feature.
+ *
+ * Uses toString() fingerprinting to cache results and automatically detect runtime
+ * replacements of JSON.parse (polyfills, mocks, etc.).
+ *
+ * @returns {boolean} true if context.source is supported, false otherwise.
+ */
+const isContextSourceSupported = () => {
+  const parseFingerprint = JSON.parse.toString();
+
+  if (featureCache.has(parseFingerprint)) {
+    return featureCache.get(parseFingerprint);
+  }
+
+  try {
+    const result = JSON.parse(
+      "1",
+      (_, __, context) => !!context?.source && context.source === "1",
+    );
+    featureCache.set(parseFingerprint, result);
+
+    return result;
+  } catch {
+    featureCache.set(parseFingerprint, false);
+
+    return false;
+  }
+};
+
+/**
+ * Reviver function that converts custom-format BigInt strings back to BigInt values.
+ * Also handles "noise" strings that accidentally match the BigInt format.
+ *
+ * @param {string | number | undefined} key The object key.
+ * @param {*} value The value being parsed.
+ * @param {object} [context] Parse context (if supported by JSON.parse).
+ * @param {Reviver} [userReviver] User's custom reviver function.
+ * @returns {any} The transformed value.
+ */
+const convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
+  const isCustomFormatBigInt =
+    typeof value === "string" && customFormat.test(value);
+
+  if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
+
+  const isNoiseValue = typeof value === "string" && noiseValue.test(value);
+  if (isNoiseValue) return value.slice(0, -1);
+
+  const hasUserReviver = typeof userReviver === "function";
+
+  if (!hasUserReviver) return value;
+
+  return userReviver(key, value, context);
+};
+
+/**
+ * Fast JSON.parse implementation (~2x faster than classic fallback).
+ * Uses JSON.parse's context.source feature to detect integers and convert
+ * large numbers directly to BigInt without string manipulation.
+ *
+ * Does not support legacy custom format from v1 of this library.
+ *
+ * @param {string} text JSON string to parse.
+ * @param {Reviver} [reviver] Transform function to apply to each value.
+ * @returns {any} Parsed JavaScript value.
+ */
+const JSONParseV2 = (text, reviver) => {
+  return JSON.parse(text, (key, value, context) => {
+    const isNumber = typeof value === "number";
+    const isOutOfBounds =
+      value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
+    const isBigNumber = isNumber && isOutOfBounds;
+    const isInt = context && intRegex.test(context.source);
+    const isBigInt = isBigNumber && isInt;
+
+    if (isBigInt) return BigInt(context.source);
+
+    const hasCustomReviver = typeof reviver === "function";
+
+    if (!hasCustomReviver) return value;
+
+    return reviver(key, value, context);
+  });
+};
+
+const MAX_INT = Number.MAX_SAFE_INTEGER.toString();
+const MAX_DIGITS = MAX_INT.length;
+const stringsOrLargeNumbers =
+  /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/g;
+const noiseValueWithQuotes = /^"-?\d+n+"$/; // Noise - strings that match the custom format before being converted to it
+
+/**
+ * Iteratively traverses the parsed object bottom-up (post-order),
+ * emulating the native JSON.parse reviver behavior.
+ * This avoids Call Stack overflows (RangeError) on deeply nested structures.
+ *
+ * @param {any} parsed The natively parsed JSON object.
+ * @param {Reviver} [userReviver] User's custom reviver function.
+ * @returns {any} The fully processed object.
+ */
+const applyReviverIteratively = (parsed, userReviver) => {
+  const rootHolder = { "": parsed };
+  const stack = [{ parent: rootHolder, key: "", visited: false }];
+
+  while (stack.length > 0) {
+    const node = stack[stack.length - 1];
+
+    if (!node.visited) {
+      node.visited = true;
+
+      const value = node.parent[node.key];
+      const isComplexObject = value !== null && typeof value === "object";
+
+      if (isComplexObject) {
+        const keys = Object.keys(value);
+
+        for (let i = keys.length - 1; i >= 0; i--) {
+          stack.push({ parent: value, key: keys[i], visited: false });
+        }
+      }
+    } else {
+      const { parent, key } = node;
+      let value = parent[key];
+
+      if (typeof value === "string") {
+        const isCustomFormatBigInt = customFormat.test(value);
+
+        if (isCustomFormatBigInt) {
+          value = BigInt(value.slice(0, -1));
+        } else {
+          const isNoise = noiseValue.test(value);
+
+          if (isNoise) value = value.slice(0, -1);
+        }
+      }
+
+      const hasUserReviver = typeof userReviver === "function";
+
+      if (hasUserReviver) {
+        value = userReviver.call(parent, key, value);
+      }
+
+      const isDeleted = value === undefined;
+
+      if (isDeleted) {
+        delete parent[key];
+      } else {
+        parent[key] = value;
+      }
+
+      stack.pop();
+    }
+  }
+
+  return rootHolder[""];
+};
+
+/**
+ * Pre-processes the JSON string to mark large numbers with an 'n' suffix.
+ *
+ * @param {string} text The raw JSON string.
+ * @returns {string} The serialized string with marked BigInts.
+ */
+const serializeBigInts = (text) => {
+  return text.replace(
+    stringsOrLargeNumbers,
+    (match, digits, fractional, exponential) => {
+      const isString = match[0] === '"';
+      const isNoise = isString && noiseValueWithQuotes.test(match);
+
+      if (isNoise) return match.substring(0, match.length - 1) + 'n"'; // Mark noise values with additional "n" to offset the deletion of one "n" during the processing
+
+      const hasFractionalOrExponential = fractional || exponential;
+
+      // With a fixed number of digits, we can correctly use lexicographical comparison to do a numeric comparison
+      const isLessThanMaxSafeInt =
+        digits &&
+        (digits.length < MAX_DIGITS ||
+          (digits.length === MAX_DIGITS && digits <= MAX_INT));
+
+      const isStandardValue =
+        isString || hasFractionalOrExponential || isLessThanMaxSafeInt;
+
+      if (isStandardValue) return match;
+
+      return '"' + match + 'n"';
+    },
+  );
+};
+
+/**
+ * Converts a JSON string into a JavaScript value.
+ *
+ * Supports parsing of large integers using two strategies:
+ * 1. Classic fallback: Marks large numbers with "123n" format, then converts to BigInt
+ * 2. Fast path (JSONParseV2): Uses context.source feature (~2x faster) when available
+ *
+ * All other JSON values are parsed exactly like native JSON.parse().
+ *
+ * @param {string} text A valid JSON string.
+ * @param {Reviver} [reviver]
+ * A function that transforms the results. This function is called for each member
+ * of the object. If a member contains nested objects, the nested objects are
+ * transformed before the parent object is.
+ * @returns {any} The parsed JavaScript value.
+ * @throws {SyntaxError} If text is not valid JSON.
+ */
+const JSONParse = (text, reviver) => {
+  if (!text) return originalParse(text, reviver);
+
+  try {
+    if (isContextSourceSupported()) return JSONParseV2(text, reviver); // Shortcut to a faster (2x) and simpler version
+
+    // Find and mark big numbers with "n"
+    const serializedData = serializeBigInts(text);
+
+    return originalParse(serializedData, (key, value, context) =>
+      convertMarkedBigIntsReviver(key, value, context, reviver),
+    );
+  } catch (error) {
+    if (error instanceof RangeError) {
+      const serializedData = serializeBigInts(text);
+      const parsed = originalParse(serializedData);
+
+      return applyReviverIteratively(parsed, reviver);
+    }
+
+    throw error;
+  }
+};
+
+
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
+class RequestError extends Error {
+  name;
+  /**
+   * http status code
+   */
+  status;
+  /**
+   * Request options that lead to the error.
+   */
+  request;
+  /**
+   * Response object if a response was received
+   */
+  response;
+  constructor(message, statusCode, options) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = Number.parseInt(statusCode);
+    if (Number.isNaN(this.status)) {
+      this.status = 0;
+    }
+    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
+    if ("response" in options) {
+      this.response = options.response;
+    }
+    const requestCopy = Object.assign({}, options.request);
+    if (options.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options.request.headers, {
+        authorization: options.request.headers.authorization.replace(
+          /(?<! ) .*$/,
+          " [REDACTED]"
+        )
+      });
+    }
+    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+    this.request = requestCopy;
+  }
+}
+
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
+// pkg/dist-src/index.js
+
+
+// pkg/dist-src/defaults.js
+
+
+// pkg/dist-src/version.js
+var dist_bundle_VERSION = "10.0.14";
+
+// pkg/dist-src/defaults.js
+var defaults_default = {
+  headers: {
+    "user-agent": `octokit-request.js/${dist_bundle_VERSION} ${getUserAgent()}`
+  }
+};
+
+// pkg/dist-src/fetch-wrapper.js
+
+
+
+// pkg/dist-src/is-plain-object.js
+function dist_bundle_isPlainObject(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+}
+
+// pkg/dist-src/fetch-wrapper.js
+
+var noop = () => "";
+async function fetchWrapper(requestOptions) {
+  const fetch = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch) {
+    throw new Error(
+      "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
+    );
+  }
+  const log = requestOptions.request?.log || console;
+  const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
+  const body = dist_bundle_isPlainObject(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const requestHeaders = Object.fromEntries(
+    Object.entries(requestOptions.headers).map(([name, value]) => [
+      name,
+      String(value)
+    ])
+  );
+  let fetchResponse;
+  try {
+    fetchResponse = await fetch(requestOptions.url, {
+      method: requestOptions.method,
+      body,
+      redirect: requestOptions.request?.redirect,
+      headers: requestHeaders,
+      signal: requestOptions.request?.signal,
+      // duplex must be set if request.body is ReadableStream or Async Iterables.
+      // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
+      ...requestOptions.body && { duplex: "half" }
+    });
+  } catch (error) {
+    let message = "Unknown Error";
+    if (error instanceof Error) {
+      if (error.name === "AbortError") {
+        error.status = 500;
+        throw error;
+      }
+      message = error.message;
+      if (error.name === "TypeError" && "cause" in error) {
+        if (error.cause instanceof Error) {
+          message = error.cause.message;
+        } else if (typeof error.cause === "string") {
+          message = error.cause;
+        }
+      }
+    }
+    const requestError = new RequestError(message, 500, {
+      request: requestOptions
+    });
+    requestError.cause = error;
+    throw requestError;
+  }
+  const status = fetchResponse.status;
+  const url = fetchResponse.url;
+  const responseHeaders = {};
+  for (const [key, value] of fetchResponse.headers) {
+    responseHeaders[key] = value;
+  }
+  const octokitResponse = {
+    url,
+    status,
+    headers: responseHeaders,
+    data: ""
+  };
+  if ("deprecation" in responseHeaders) {
+    const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
+    const deprecationLink = matches && matches.pop();
+    log.warn(
+      `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
+    );
+  }
+  if (status === 204 || status === 205) {
+    return octokitResponse;
+  }
+  if (requestOptions.method === "HEAD") {
+    if (status < 400) {
+      return octokitResponse;
+    }
+    throw new RequestError(fetchResponse.statusText, status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  if (status === 304) {
+    octokitResponse.data = await getResponseData(fetchResponse);
+    throw new RequestError("Not modified", status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  if (status >= 400) {
+    octokitResponse.data = await getResponseData(fetchResponse);
+    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  octokitResponse.data = parseSuccessResponseBody ? await getResponseData(fetchResponse) : fetchResponse.body;
+  return octokitResponse;
+}
+async function getResponseData(response) {
+  const contentType = response.headers.get("content-type");
+  if (!contentType) {
+    return response.text().catch(noop);
+  }
+  const mimetype = (0,dist/* parse */.qg)(contentType);
+  if (isJSONResponse(mimetype)) {
+    let text = "";
+    try {
+      text = await response.text();
+      return JSONParse(text);
+    } catch (err) {
+      return text;
+    }
+  } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
+  // (RFC 2046) and must never be decoded as text, even when the response
+  // carries a (misleading) `charset=utf-8` parameter — see #751.
+  mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
+    return response.text().catch(noop);
+  } else {
+    return response.arrayBuffer().catch(
+      /* v8 ignore next -- @preserve */
+      () => new ArrayBuffer(0)
+    );
+  }
+}
+function isJSONResponse(mimetype) {
+  return mimetype.type === "application/json" || mimetype.type === "application/scim+json";
+}
+function toErrorMessage(data) {
+  if (typeof data === "string") {
+    return data;
+  }
+  if (data instanceof ArrayBuffer) {
+    return "Unknown error";
+  }
+  if (typeof data === "object" && data !== null && "message" in data) {
+    const objectData = data;
+    const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
+    return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v) => JSON.stringify(v)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
+  }
+  return `Unknown error: ${JSON.stringify(data)}`;
+}
+
+// pkg/dist-src/with-defaults.js
+function dist_bundle_withDefaults(oldEndpoint, newDefaults) {
+  const endpoint2 = oldEndpoint.defaults(newDefaults);
+  const newApi = function(route, parameters) {
+    const endpointOptions = endpoint2.merge(route, parameters);
+    if (!endpointOptions.request || !endpointOptions.request.hook) {
+      return fetchWrapper(endpoint2.parse(endpointOptions));
+    }
+    const request2 = (route2, parameters2) => {
+      return fetchWrapper(
+        endpoint2.parse(endpoint2.merge(route2, parameters2))
+      );
+    };
+    Object.assign(request2, {
+      endpoint: endpoint2,
+      defaults: dist_bundle_withDefaults.bind(null, endpoint2)
+    });
+    return endpointOptions.request.hook(request2, endpointOptions);
+  };
+  return Object.assign(newApi, {
+    endpoint: endpoint2,
+    defaults: dist_bundle_withDefaults.bind(null, endpoint2)
+  });
+}
+
+// pkg/dist-src/index.js
+var request = dist_bundle_withDefaults(endpoint, defaults_default);
+
+/* v8 ignore next -- @preserve */
+/* v8 ignore else -- @preserve */
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/graphql/dist-bundle/index.js
+// pkg/dist-src/index.js
+
+
+
+// pkg/dist-src/version.js
+var graphql_dist_bundle_VERSION = "0.0.0-development";
+
+// pkg/dist-src/with-defaults.js
+
+
+// pkg/dist-src/graphql.js
+
+
+// pkg/dist-src/error.js
+function _buildMessageForResponseErrors(data) {
+  return `Request failed due to following response errors:
+` + data.errors.map((e) => ` - ${e.message}`).join("\n");
+}
+var GraphqlResponseError = class extends Error {
+  constructor(request2, headers, response) {
+    super(_buildMessageForResponseErrors(response));
+    this.request = request2;
+    this.headers = headers;
+    this.response = response;
+    this.errors = response.errors;
+    this.data = response.data;
+    if (Error.captureStackTrace) {
+      Error.captureStackTrace(this, this.constructor);
+    }
+  }
+  request;
+  headers;
+  response;
+  name = "GraphqlResponseError";
+  errors;
+  data;
+};
+
+// pkg/dist-src/graphql.js
+var NON_VARIABLE_OPTIONS = [
+  "method",
+  "baseUrl",
+  "url",
+  "headers",
+  "request",
+  "query",
+  "mediaType",
+  "operationName"
+];
+var FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
+var GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
+function graphql(request2, query, options) {
+  if (options) {
+    if (typeof query === "string" && "query" in options) {
+      return Promise.reject(
+        new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
+      );
+    }
+    for (const key in options) {
+      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
+      return Promise.reject(
+        new Error(
+          `[@octokit/graphql] "${key}" cannot be used as variable name`
+        )
+      );
+    }
+  }
+  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
+  const requestOptions = Object.keys(
+    parsedOptions
+  ).reduce((result, key) => {
+    if (NON_VARIABLE_OPTIONS.includes(key)) {
+      result[key] = parsedOptions[key];
+      return result;
+    }
+    if (!result.variables) {
+      result.variables = {};
+    }
+    result.variables[key] = parsedOptions[key];
+    return result;
+  }, {});
+  const baseUrl = parsedOptions.baseUrl || request2.endpoint.DEFAULTS.baseUrl;
+  if (GHES_V3_SUFFIX_REGEX.test(baseUrl)) {
+    requestOptions.url = baseUrl.replace(GHES_V3_SUFFIX_REGEX, "/api/graphql");
+  }
+  return request2(requestOptions).then((response) => {
+    if (response.data.errors) {
+      const headers = {};
+      for (const key of Object.keys(response.headers)) {
+        headers[key] = response.headers[key];
+      }
+      throw new GraphqlResponseError(
+        requestOptions,
+        headers,
+        response.data
+      );
+    }
+    return response.data.data;
+  });
+}
+
+// pkg/dist-src/with-defaults.js
+function graphql_dist_bundle_withDefaults(request2, newDefaults) {
+  const newRequest = request2.defaults(newDefaults);
+  const newApi = (query, options) => {
+    return graphql(newRequest, query, options);
+  };
+  return Object.assign(newApi, {
+    defaults: graphql_dist_bundle_withDefaults.bind(null, newRequest),
+    endpoint: newRequest.endpoint
+  });
+}
+
+// pkg/dist-src/index.js
+var graphql2 = graphql_dist_bundle_withDefaults(request, {
+  headers: {
+    "user-agent": `octokit-graphql.js/${graphql_dist_bundle_VERSION} ${getUserAgent()}`
+  },
+  method: "POST",
+  url: "/graphql"
+});
+function withCustomRequest(customRequest) {
+  return graphql_dist_bundle_withDefaults(customRequest, {
+    method: "POST",
+    url: "/graphql"
+  });
+}
+
+/* v8 ignore if -- @preserve */
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/auth-token/dist-bundle/index.js
+// pkg/dist-src/is-jwt.js
+var b64url = "(?:[a-zA-Z0-9_-]+)";
+var sep = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
+var isJWT = jwtRE.test.bind(jwtRE);
+
+// pkg/dist-src/auth.js
+async function auth(token) {
+  const isApp = isJWT(token);
+  const isInstallation = token.startsWith("v1.") || token.startsWith("ghs_");
+  const isUserToServer = token.startsWith("ghu_");
+  const tokenType = isApp ? "app" : isInstallation ? "installation" : isUserToServer ? "user-to-server" : "oauth";
+  return {
+    type: "token",
+    token,
+    tokenType
+  };
+}
+
+// pkg/dist-src/with-authorization-prefix.js
+function withAuthorizationPrefix(token) {
+  if (token.split(/\./).length === 3) {
+    return `bearer ${token}`;
+  }
+  return `token ${token}`;
+}
+
+// pkg/dist-src/hook.js
+async function hook(token, request, route, parameters) {
+  const endpoint = request.endpoint.merge(
+    route,
+    parameters
+  );
+  endpoint.headers.authorization = withAuthorizationPrefix(token);
+  return request(endpoint);
+}
+
+// pkg/dist-src/index.js
+var createTokenAuth = function createTokenAuth2(token) {
+  if (!token) {
+    throw new Error("[@octokit/auth-token] No token passed to createTokenAuth");
+  }
+  if (typeof token !== "string") {
+    throw new Error(
+      "[@octokit/auth-token] Token passed to createTokenAuth is not a string"
+    );
+  }
+  token = token.replace(/^(token|bearer) +/i, "");
+  return Object.assign(auth.bind(null, token), {
+    hook: hook.bind(null, token)
+  });
+};
+
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/version.js
+const version_VERSION = "7.0.8";
+
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/index.js
+
+
+
+
+
+
+const dist_src_noop = () => {
+};
+const consoleWarn = console.warn.bind(console);
+const consoleError = console.error.bind(console);
+function createLogger(logger = {}) {
+  if (typeof logger.debug !== "function") {
+    logger.debug = dist_src_noop;
+  }
+  if (typeof logger.info !== "function") {
+    logger.info = dist_src_noop;
+  }
+  if (typeof logger.warn !== "function") {
+    logger.warn = consoleWarn;
+  }
+  if (typeof logger.error !== "function") {
+    logger.error = consoleError;
+  }
+  return logger;
+}
+const userAgentTrail = `octokit-core.js/${version_VERSION} ${getUserAgent()}`;
+class Octokit {
+  static VERSION = version_VERSION;
+  static defaults(defaults) {
+    const OctokitWithDefaults = class extends this {
+      constructor(...args) {
+        const options = args[0] || {};
+        if (typeof defaults === "function") {
+          super(defaults(options));
+          return;
+        }
+        super(
+          Object.assign(
+            {},
+            defaults,
+            options,
+            options.userAgent && defaults.userAgent ? {
+              userAgent: `${options.userAgent} ${defaults.userAgent}`
+            } : null
+          )
+        );
+      }
+    };
+    return OctokitWithDefaults;
+  }
+  static plugins = [];
+  /**
+   * Attach a plugin (or many) to your Octokit instance.
+   *
+   * @example
+   * const API = Octokit.plugin(plugin1, plugin2, plugin3, ...)
+   */
+  static plugin(...newPlugins) {
+    const currentPlugins = this.plugins;
+    const NewOctokit = class extends this {
+      static plugins = currentPlugins.concat(
+        newPlugins.filter((plugin) => !currentPlugins.includes(plugin))
+      );
+    };
+    return NewOctokit;
+  }
+  constructor(options = {}) {
+    const hook = new before_after_hook.Collection();
+    const requestDefaults = {
+      baseUrl: request.endpoint.DEFAULTS.baseUrl,
+      headers: {},
+      request: Object.assign({}, options.request, {
+        // @ts-ignore internal usage only, no need to type
+        hook: hook.bind(null, "request")
+      }),
+      mediaType: {
+        previews: [],
+        format: ""
+      }
+    };
+    requestDefaults.headers["user-agent"] = options.userAgent ? `${options.userAgent} ${userAgentTrail}` : userAgentTrail;
+    if (options.baseUrl) {
+      requestDefaults.baseUrl = options.baseUrl;
+    }
+    if (options.previews) {
+      requestDefaults.mediaType.previews = options.previews;
+    }
+    if (options.timeZone) {
+      requestDefaults.headers["time-zone"] = options.timeZone;
+    }
+    this.request = request.defaults(requestDefaults);
+    this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
+    this.log = createLogger(options.log);
+    this.hook = hook;
+    if (!options.authStrategy) {
+      if (!options.auth) {
+        this.auth = async () => ({
+          type: "unauthenticated"
+        });
+      } else {
+        const auth = createTokenAuth(options.auth);
+        hook.wrap("request", auth.hook);
+        this.auth = auth;
+      }
+    } else {
+      const { authStrategy, ...otherOptions } = options;
+      const auth = authStrategy(
+        Object.assign(
+          {
+            request: this.request,
+            log: this.log,
+            // we pass the current octokit instance as well as its constructor options
+            // to allow for authentication strategies that return a new octokit instance
+            // that shares the same internal state as the current one. The original
+            // requirement for this was the "event-octokit" authentication strategy
+            // of https://github.com/probot/octokit-auth-probot.
+            octokit: this,
+            octokitOptions: otherOptions
+          },
+          options.auth
+        )
+      );
+      hook.wrap("request", auth.hook);
+      this.auth = auth;
+    }
+    const classConstructor = this.constructor;
+    for (let i = 0; i < classConstructor.plugins.length; ++i) {
+      Object.assign(this, classConstructor.plugins[i](this, options));
+    }
+  }
+  // assigned during constructor
+  request;
+  graphql;
+  log;
+  hook;
+  // TODO: type `octokit.auth` based on passed options.authStrategy
+  auth;
+}
+
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+// pkg/dist-src/version.js
+var plugin_paginate_rest_dist_bundle_VERSION = "0.0.0-development";
+
+// pkg/dist-src/normalize-paginated-list-response.js
+function normalizePaginatedListResponse(response) {
+  if (!response.data) {
+    return {
+      ...response,
+      data: []
+    };
+  }
+  const responseNeedsNormalization = ("total_count" in response.data || "total_commits" in response.data) && !("url" in response.data);
+  if (!responseNeedsNormalization) return response;
+  const incompleteResults = response.data.incomplete_results;
+  const repositorySelection = response.data.repository_selection;
+  const totalCount = response.data.total_count;
+  const totalCommits = response.data.total_commits;
+  delete response.data.incomplete_results;
+  delete response.data.repository_selection;
+  delete response.data.total_count;
+  delete response.data.total_commits;
+  const namespaceKey = Object.keys(response.data)[0];
+  const data = response.data[namespaceKey];
+  response.data = data;
+  if (typeof incompleteResults !== "undefined") {
+    response.data.incomplete_results = incompleteResults;
+  }
+  if (typeof repositorySelection !== "undefined") {
+    response.data.repository_selection = repositorySelection;
+  }
+  response.data.total_count = totalCount;
+  response.data.total_commits = totalCommits;
+  return response;
+}
+
+// pkg/dist-src/iterator.js
+function iterator(octokit, route, parameters) {
+  const options = typeof route === "function" ? route.endpoint(parameters) : octokit.request.endpoint(route, parameters);
+  const requestMethod = typeof route === "function" ? route : octokit.request;
+  const method = options.method;
+  const headers = options.headers;
+  let url = options.url;
+  return {
+    [Symbol.asyncIterator]: () => ({
+      async next() {
+        if (!url) return { done: true };
+        try {
+          const response = await requestMethod({ method, url, headers });
+          const normalizedResponse = normalizePaginatedListResponse(response);
+          url = ((normalizedResponse.headers.link || "").match(
+            /<([^<>]+)>;\s*rel="next"/
+          ) || [])[1];
+          if (!url && "total_commits" in normalizedResponse.data) {
+            const parsedUrl = new URL(normalizedResponse.url);
+            const params = parsedUrl.searchParams;
+            const page = parseInt(params.get("page") || "1", 10);
+            const per_page = parseInt(params.get("per_page") || "250", 10);
+            if (page * per_page < normalizedResponse.data.total_commits) {
+              params.set("page", String(page + 1));
+              url = parsedUrl.toString();
+            }
+          }
+          return { value: normalizedResponse };
+        } catch (error) {
+          if (error.status !== 409) throw error;
+          url = "";
+          return {
+            value: {
+              status: 200,
+              headers: {},
+              data: []
+            }
+          };
+        }
+      }
+    })
+  };
+}
+
+// pkg/dist-src/paginate.js
+function paginate(octokit, route, parameters, mapFn) {
+  if (typeof parameters === "function") {
+    mapFn = parameters;
+    parameters = void 0;
+  }
+  return gather(
+    octokit,
+    [],
+    iterator(octokit, route, parameters)[Symbol.asyncIterator](),
+    mapFn
+  );
+}
+function gather(octokit, results, iterator2, mapFn) {
+  return iterator2.next().then((result) => {
+    if (result.done) {
+      return results;
+    }
+    let earlyExit = false;
+    function done() {
+      earlyExit = true;
+    }
+    results = results.concat(
+      mapFn ? mapFn(result.value, done) : result.value.data
+    );
+    if (earlyExit) {
+      return results;
+    }
+    return gather(octokit, results, iterator2, mapFn);
+  });
+}
+
+// pkg/dist-src/compose-paginate.js
+var composePaginateRest = Object.assign(paginate, {
+  iterator
+});
+
+// pkg/dist-src/generated/paginating-endpoints.js
+var paginatingEndpoints = (/* unused pure expression or super */ null && ([
+  "GET /advisories",
+  "GET /agents/repos/{owner}/{repo}/tasks",
+  "GET /agents/tasks",
+  "GET /app/hook/deliveries",
+  "GET /app/installation-requests",
+  "GET /app/installations",
+  "GET /assignments/{assignment_id}/accepted_assignments",
+  "GET /classrooms",
+  "GET /classrooms/{classroom_id}/assignments",
+  "GET /enterprises/{enterprise}/code-security/configurations",
+  "GET /enterprises/{enterprise}/code-security/configurations/{configuration_id}/repositories",
+  "GET /enterprises/{enterprise}/dependabot/alerts",
+  "GET /enterprises/{enterprise}/dependabot/repository-access",
+  "GET /enterprises/{enterprise}/teams",
+  "GET /enterprises/{enterprise}/teams/{enterprise-team}/memberships",
+  "GET /enterprises/{enterprise}/teams/{enterprise-team}/organizations",
+  "GET /events",
+  "GET /gists",
+  "GET /gists/public",
+  "GET /gists/starred",
+  "GET /gists/{gist_id}/comments",
+  "GET /gists/{gist_id}/commits",
+  "GET /gists/{gist_id}/forks",
+  "GET /installation/repositories",
+  "GET /issues",
+  "GET /licenses",
+  "GET /marketplace_listing/plans",
+  "GET /marketplace_listing/plans/{plan_id}/accounts",
+  "GET /marketplace_listing/stubbed/plans",
+  "GET /marketplace_listing/stubbed/plans/{plan_id}/accounts",
+  "GET /networks/{owner}/{repo}/events",
+  "GET /notifications",
+  "GET /organizations",
+  "GET /organizations/{org}/settings/billing/budgets",
+  "GET /orgs/{org}/actions/cache/usage-by-repository",
+  "GET /orgs/{org}/actions/hosted-runners",
+  "GET /orgs/{org}/actions/permissions/repositories",
+  "GET /orgs/{org}/actions/permissions/self-hosted-runners/repositories",
+  "GET /orgs/{org}/actions/runner-groups",
+  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/hosted-runners",
+  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories",
+  "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners",
+  "GET /orgs/{org}/actions/runners",
+  "GET /orgs/{org}/actions/secrets",
+  "GET /orgs/{org}/actions/secrets/{secret_name}/repositories",
+  "GET /orgs/{org}/actions/variables",
+  "GET /orgs/{org}/actions/variables/{name}/repositories",
+  "GET /orgs/{org}/agents/secrets",
+  "GET /orgs/{org}/agents/secrets/{secret_name}/repositories",
+  "GET /orgs/{org}/agents/variables",
+  "GET /orgs/{org}/agents/variables/{name}/repositories",
+  "GET /orgs/{org}/attestations/repositories",
+  "GET /orgs/{org}/attestations/{subject_digest}",
+  "GET /orgs/{org}/blocks",
+  "GET /orgs/{org}/campaigns",
+  "GET /orgs/{org}/code-scanning/alerts",
+  "GET /orgs/{org}/code-security/configurations",
+  "GET /orgs/{org}/code-security/configurations/{configuration_id}/repositories",
+  "GET /orgs/{org}/codespaces",
+  "GET /orgs/{org}/codespaces/secrets",
+  "GET /orgs/{org}/codespaces/secrets/{secret_name}/repositories",
+  "GET /orgs/{org}/copilot-spaces",
+  "GET /orgs/{org}/copilot/billing/seats",
+  "GET /orgs/{org}/copilot/coding-agent/permissions/repositories",
+  "GET /orgs/{org}/dependabot/alerts",
+  "GET /orgs/{org}/dependabot/repository-access",
+  "GET /orgs/{org}/dependabot/secrets",
+  "GET /orgs/{org}/dependabot/secrets/{secret_name}/repositories",
+  "GET /orgs/{org}/events",
+  "GET /orgs/{org}/failed_invitations",
+  "GET /orgs/{org}/hooks",
+  "GET /orgs/{org}/hooks/{hook_id}/deliveries",
+  "GET /orgs/{org}/insights/api/route-stats/{actor_type}/{actor_id}",
+  "GET /orgs/{org}/insights/api/subject-stats",
+  "GET /orgs/{org}/insights/api/user-stats/{user_id}",
+  "GET /orgs/{org}/installations",
+  "GET /orgs/{org}/invitations",
+  "GET /orgs/{org}/invitations/{invitation_id}/teams",
+  "GET /orgs/{org}/issues",
+  "GET /orgs/{org}/members",
+  "GET /orgs/{org}/members/{username}/codespaces",
+  "GET /orgs/{org}/migrations",
+  "GET /orgs/{org}/migrations/{migration_id}/repositories",
+  "GET /orgs/{org}/organization-roles/{role_id}/teams",
+  "GET /orgs/{org}/organization-roles/{role_id}/users",
+  "GET /orgs/{org}/outside_collaborators",
+  "GET /orgs/{org}/packages",
+  "GET /orgs/{org}/packages/{package_type}/{package_name}/versions",
+  "GET /orgs/{org}/personal-access-token-requests",
+  "GET /orgs/{org}/personal-access-token-requests/{pat_request_id}/repositories",
+  "GET /orgs/{org}/personal-access-tokens",
+  "GET /orgs/{org}/personal-access-tokens/{pat_id}/repositories",
+  "GET /orgs/{org}/private-registries",
+  "GET /orgs/{org}/projectsV2",
+  "GET /orgs/{org}/projectsV2/{project_number}/fields",
+  "GET /orgs/{org}/projectsV2/{project_number}/items",
+  "GET /orgs/{org}/projectsV2/{project_number}/views/{view_number}/items",
+  "GET /orgs/{org}/properties/values",
+  "GET /orgs/{org}/public_members",
+  "GET /orgs/{org}/repos",
+  "GET /orgs/{org}/rulesets",
+  "GET /orgs/{org}/rulesets/rule-suites",
+  "GET /orgs/{org}/rulesets/{ruleset_id}/history",
+  "GET /orgs/{org}/secret-scanning/alerts",
+  "GET /orgs/{org}/secret-scanning/custom-patterns",
+  "GET /orgs/{org}/security-advisories",
+  "GET /orgs/{org}/settings/immutable-releases/repositories",
+  "GET /orgs/{org}/settings/network-configurations",
+  "GET /orgs/{org}/teams",
+  "GET /orgs/{org}/teams/{team_slug}/invitations",
+  "GET /orgs/{org}/teams/{team_slug}/members",
+  "GET /orgs/{org}/teams/{team_slug}/repos",
+  "GET /orgs/{org}/teams/{team_slug}/teams",
+  "GET /repos/{owner}/{repo}/actions/artifacts",
+  "GET /repos/{owner}/{repo}/actions/caches",
+  "GET /repos/{owner}/{repo}/actions/concurrency_groups",
+  "GET /repos/{owner}/{repo}/actions/organization-secrets",
+  "GET /repos/{owner}/{repo}/actions/organization-variables",
+  "GET /repos/{owner}/{repo}/actions/runners",
+  "GET /repos/{owner}/{repo}/actions/runs",
+  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs",
+  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/concurrency_groups",
+  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
+  "GET /repos/{owner}/{repo}/actions/secrets",
+  "GET /repos/{owner}/{repo}/actions/variables",
+  "GET /repos/{owner}/{repo}/actions/workflows",
+  "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+  "GET /repos/{owner}/{repo}/activity",
+  "GET /repos/{owner}/{repo}/agents/organization-secrets",
+  "GET /repos/{owner}/{repo}/agents/organization-variables",
+  "GET /repos/{owner}/{repo}/agents/secrets",
+  "GET /repos/{owner}/{repo}/agents/variables",
+  "GET /repos/{owner}/{repo}/assignees",
+  "GET /repos/{owner}/{repo}/attestations/{subject_digest}",
+  "GET /repos/{owner}/{repo}/branches",
+  "GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations",
+  "GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs",
+  "GET /repos/{owner}/{repo}/code-quality/findings",
+  "GET /repos/{owner}/{repo}/code-scanning/alerts",
+  "GET /repos/{owner}/{repo}/code-scanning/alerts/{alert_number}/instances",
+  "GET /repos/{owner}/{repo}/code-scanning/analyses",
+  "GET /repos/{owner}/{repo}/codespaces",
+  "GET /repos/{owner}/{repo}/codespaces/devcontainers",
+  "GET /repos/{owner}/{repo}/codespaces/secrets",
+  "GET /repos/{owner}/{repo}/collaborators",
+  "GET /repos/{owner}/{repo}/comments",
+  "GET /repos/{owner}/{repo}/comments/{comment_id}/reactions",
+  "GET /repos/{owner}/{repo}/commits",
+  "GET /repos/{owner}/{repo}/commits/{commit_sha}/comments",
+  "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls",
+  "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+  "GET /repos/{owner}/{repo}/commits/{ref}/check-suites",
+  "GET /repos/{owner}/{repo}/commits/{ref}/status",
+  "GET /repos/{owner}/{repo}/commits/{ref}/statuses",
+  "GET /repos/{owner}/{repo}/compare/{basehead}",
+  "GET /repos/{owner}/{repo}/compare/{base}...{head}",
+  "GET /repos/{owner}/{repo}/contributors",
+  "GET /repos/{owner}/{repo}/dependabot/alerts",
+  "GET /repos/{owner}/{repo}/dependabot/secrets",
+  "GET /repos/{owner}/{repo}/deployments",
+  "GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses",
+  "GET /repos/{owner}/{repo}/environments",
+  "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies",
+  "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/apps",
+  "GET /repos/{owner}/{repo}/environments/{environment_name}/secrets",
+  "GET /repos/{owner}/{repo}/environments/{environment_name}/variables",
+  "GET /repos/{owner}/{repo}/events",
+  "GET /repos/{owner}/{repo}/forks",
+  "GET /repos/{owner}/{repo}/hooks",
+  "GET /repos/{owner}/{repo}/hooks/{hook_id}/deliveries",
+  "GET /repos/{owner}/{repo}/invitations",
+  "GET /repos/{owner}/{repo}/issues",
+  "GET /repos/{owner}/{repo}/issues/comments",
+  "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+  "GET /repos/{owner}/{repo}/issues/events",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocking",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/events",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/labels",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/reactions",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/suggestions",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline",
+  "GET /repos/{owner}/{repo}/keys",
+  "GET /repos/{owner}/{repo}/labels",
+  "GET /repos/{owner}/{repo}/milestones",
+  "GET /repos/{owner}/{repo}/milestones/{milestone_number}/labels",
+  "GET /repos/{owner}/{repo}/notifications",
+  "GET /repos/{owner}/{repo}/pages/builds",
+  "GET /repos/{owner}/{repo}/pulls",
+  "GET /repos/{owner}/{repo}/pulls/comments",
+  "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions",
+  "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments",
+  "GET /repos/{owner}/{repo}/pulls/{pull_number}/commits",
+  "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
+  "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+  "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments",
+  "GET /repos/{owner}/{repo}/releases",
+  "GET /repos/{owner}/{repo}/releases/{release_id}/assets",
+  "GET /repos/{owner}/{repo}/releases/{release_id}/reactions",
+  "GET /repos/{owner}/{repo}/rules/branches/{branch}",
+  "GET /repos/{owner}/{repo}/rulesets",
+  "GET /repos/{owner}/{repo}/rulesets/rule-suites",
+  "GET /repos/{owner}/{repo}/rulesets/{ruleset_id}/history",
+  "GET /repos/{owner}/{repo}/secret-scanning/alerts",
+  "GET /repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}/locations",
+  "GET /repos/{owner}/{repo}/secret-scanning/custom-patterns",
+  "GET /repos/{owner}/{repo}/security-advisories",
+  "GET /repos/{owner}/{repo}/stacks",
+  "GET /repos/{owner}/{repo}/stargazers",
+  "GET /repos/{owner}/{repo}/subscribers",
+  "GET /repos/{owner}/{repo}/tags",
+  "GET /repos/{owner}/{repo}/teams",
+  "GET /repos/{owner}/{repo}/topics",
+  "GET /repositories",
+  "GET /search/code",
+  "GET /search/commits",
+  "GET /search/issues",
+  "GET /search/labels",
+  "GET /search/repositories",
+  "GET /search/topics",
+  "GET /search/users",
+  "GET /teams/{team_id}/invitations",
+  "GET /teams/{team_id}/members",
+  "GET /teams/{team_id}/repos",
+  "GET /teams/{team_id}/teams",
+  "GET /user/blocks",
+  "GET /user/codespaces",
+  "GET /user/codespaces/secrets",
+  "GET /user/emails",
+  "GET /user/followers",
+  "GET /user/following",
+  "GET /user/gpg_keys",
+  "GET /user/installations",
+  "GET /user/installations/{installation_id}/repositories",
+  "GET /user/issues",
+  "GET /user/keys",
+  "GET /user/marketplace_purchases",
+  "GET /user/marketplace_purchases/stubbed",
+  "GET /user/memberships/orgs",
+  "GET /user/migrations",
+  "GET /user/migrations/{migration_id}/repositories",
+  "GET /user/orgs",
+  "GET /user/packages",
+  "GET /user/packages/{package_type}/{package_name}/versions",
+  "GET /user/public_emails",
+  "GET /user/repos",
+  "GET /user/repository_invitations",
+  "GET /user/social_accounts",
+  "GET /user/ssh_signing_keys",
+  "GET /user/starred",
+  "GET /user/subscriptions",
+  "GET /user/teams",
+  "GET /users",
+  "GET /users/{username}/attestations/{subject_digest}",
+  "GET /users/{username}/copilot-spaces",
+  "GET /users/{username}/events",
+  "GET /users/{username}/events/orgs/{org}",
+  "GET /users/{username}/events/public",
+  "GET /users/{username}/followers",
+  "GET /users/{username}/following",
+  "GET /users/{username}/gists",
+  "GET /users/{username}/gpg_keys",
+  "GET /users/{username}/keys",
+  "GET /users/{username}/orgs",
+  "GET /users/{username}/packages",
+  "GET /users/{username}/projectsV2",
+  "GET /users/{username}/projectsV2/{project_number}/fields",
+  "GET /users/{username}/projectsV2/{project_number}/items",
+  "GET /users/{username}/projectsV2/{project_number}/views/{view_number}/items",
+  "GET /users/{username}/received_events",
+  "GET /users/{username}/received_events/public",
+  "GET /users/{username}/repos",
+  "GET /users/{username}/social_accounts",
+  "GET /users/{username}/ssh_signing_keys",
+  "GET /users/{username}/starred",
+  "GET /users/{username}/subscriptions"
+]));
+
+// pkg/dist-src/paginating-endpoints.js
+function isPaginatingEndpoint(arg) {
+  if (typeof arg === "string") {
+    return paginatingEndpoints.includes(arg);
+  } else {
+    return false;
+  }
+}
+
+// pkg/dist-src/index.js
+function paginateRest(octokit) {
+  return {
+    paginate: Object.assign(paginate.bind(null, octokit), {
+      iterator: iterator.bind(null, octokit)
+    })
+  };
+}
+paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
+
+/* v8 ignore next -- @preserve */
+
+;// CONCATENATED MODULE: ./build/server/sync/clock.js
+const realClock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+// EXTERNAL MODULE: external "node:diagnostics_channel"
+var external_node_diagnostics_channel_ = __nccwpck_require__(3053);
+;// CONCATENATED MODULE: ./node_modules/lru-cache/dist/esm/node/index.min.js
+var S=(0,external_node_diagnostics_channel_.channel)("lru-cache:metrics"),W=(0,external_node_diagnostics_channel_.tracingChannel)("lru-cache");var L=typeof performance=="object"&&performance&&typeof performance.now=="function"?performance:Date;var R=()=>S.hasSubscribers||W.hasSubscribers,U=new Set,M=typeof process=="object"&&process?process:{},k=(d,e,t,i)=>{typeof M.emitWarning=="function"?M.emitWarning(d,e,t,i):console.error(`[${t}] ${e}: ${d}`)},H=d=>!U.has(d);var T=d=>!!d&&d===Math.floor(d)&&d>0&&isFinite(d),j=d=>T(d)?d<=Math.pow(2,8)?Uint8Array:d<=Math.pow(2,16)?Uint16Array:d<=Math.pow(2,32)?Uint32Array:d<=Number.MAX_SAFE_INTEGER?O:null:null,O=class extends Array{constructor(e){super(e),this.fill(0)}},x=class d{heap;length;static#o=!1;static create(e){let t=j(e);if(!t)return[];d.#o=!0;let i=new d(e,t);return d.#o=!1,i}constructor(e,t){if(!d.#o)throw new TypeError("instantiate Stack using Stack.create(n)");this.heap=new t(e),this.length=0}push(e){this.heap[this.length++]=e}pop(){return this.heap[--this.length]}},I=class d{#o;#c;#S;#O;#w;#M;#I;#m;get perf(){return this.#m}ttl;ttlResolution;ttlAutopurge;updateAgeOnGet;updateAgeOnHas;allowStale;noDisposeOnSet;noUpdateTTL;maxEntrySize;sizeCalculation;noDeleteOnFetchRejection;noDeleteOnStaleGet;allowStaleOnFetchAbort;allowStaleOnFetchRejection;ignoreFetchAbort;backgroundFetchSize;#n;#b;#s;#i;#t;#l;#u;#a;#h;#y;#r;#_;#F;#d;#g;#T;#U;#f;#D;static unsafeExposeInternals(e){return{starts:e.#F,ttls:e.#d,autopurgeTimers:e.#g,sizes:e.#_,keyMap:e.#s,keyList:e.#i,valList:e.#t,next:e.#l,prev:e.#u,get head(){return e.#a},get tail(){return e.#h},free:e.#y,isBackgroundFetch:t=>e.#e(t),backgroundFetch:(t,i,s,n)=>e.#P(t,i,s,n),moveToTail:t=>e.#L(t),indexes:t=>e.#A(t),rindexes:t=>e.#z(t),isStale:t=>e.#p(t)}}get max(){return this.#o}get maxSize(){return this.#c}get calculatedSize(){return this.#b}get size(){return this.#n}get fetchMethod(){return this.#M}get memoMethod(){return this.#I}get dispose(){return this.#S}get onInsert(){return this.#O}get disposeAfter(){return this.#w}constructor(e){let{max:t=0,ttl:i,ttlResolution:s=1,ttlAutopurge:n,updateAgeOnGet:o,updateAgeOnHas:l,allowStale:h,dispose:r,onInsert:c,disposeAfter:m,noDisposeOnSet:_,noUpdateTTL:u,maxSize:g=0,maxEntrySize:f=0,sizeCalculation:y,fetchMethod:a,memoMethod:w,noDeleteOnFetchRejection:F,noDeleteOnStaleGet:b,allowStaleOnFetchRejection:p,allowStaleOnFetchAbort:A,ignoreFetchAbort:z,backgroundFetchSize:C=1,perf:E}=e;if(this.backgroundFetchSize=C,E!==void 0&&typeof E?.now!="function")throw new TypeError("perf option must have a now() method if specified");if(this.#m=E??L,t!==0&&!T(t))throw new TypeError("max option must be a nonnegative integer");let v=t?j(t):Array;if(!v)throw new Error("invalid max value: "+t);if(this.#o=t,this.#c=g,this.maxEntrySize=f||this.#c,this.sizeCalculation=y,this.sizeCalculation){if(!this.#c&&!this.maxEntrySize)throw new TypeError("cannot set sizeCalculation without setting maxSize or maxEntrySize");if(typeof this.sizeCalculation!="function")throw new TypeError("sizeCalculation set to non-function")}if(w!==void 0&&typeof w!="function")throw new TypeError("memoMethod must be a function if defined");if(this.#I=w,a!==void 0&&typeof a!="function")throw new TypeError("fetchMethod must be a function if specified");if(this.#M=a,this.#U=!!a,this.#s=new Map,this.#i=Array.from({length:t}).fill(void 0),this.#t=Array.from({length:t}).fill(void 0),this.#l=new v(t),this.#u=new v(t),this.#a=0,this.#h=0,this.#y=x.create(t),this.#n=0,this.#b=0,typeof r=="function"&&(this.#S=r),typeof c=="function"&&(this.#O=c),typeof m=="function"?(this.#w=m,this.#r=[]):(this.#w=void 0,this.#r=void 0),this.#T=!!this.#S,this.#D=!!this.#O,this.#f=!!this.#w,this.noDisposeOnSet=!!_,this.noUpdateTTL=!!u,this.noDeleteOnFetchRejection=!!F,this.allowStaleOnFetchRejection=!!p,this.allowStaleOnFetchAbort=!!A,this.ignoreFetchAbort=!!z,this.maxEntrySize!==0){if(this.#c!==0&&!T(this.#c))throw new TypeError("maxSize must be a positive integer if specified");if(!T(this.maxEntrySize))throw new TypeError("maxEntrySize must be a positive integer if specified");this.#X()}if(this.allowStale=!!h,this.noDeleteOnStaleGet=!!b,this.updateAgeOnGet=!!o,this.updateAgeOnHas=!!l,this.ttlResolution=T(s)||s===0?s:1,this.ttlAutopurge=!!n,this.ttl=i||0,this.ttl){if(!T(this.ttl))throw new TypeError("ttl must be a positive integer if specified");this.#k()}if(this.#o===0&&this.ttl===0&&this.#c===0)throw new TypeError("At least one of max, maxSize, or ttl is required");if(!this.ttlAutopurge&&!this.#o&&!this.#c){let D="LRU_CACHE_UNBOUNDED";H(D)&&(U.add(D),k("TTL caching without ttlAutopurge, max, or maxSize can result in unbounded memory consumption.","UnboundedCacheWarning",D,d))}}getRemainingTTL(e){return this.#s.has(e)?1/0:0}#k(){let e=new O(this.#o),t=new O(this.#o);this.#d=e,this.#F=t;let i=this.ttlAutopurge?Array.from({length:this.#o}):void 0;this.#g=i,this.#H=(h,r,c=this.#m.now())=>{t[h]=r!==0?c:0,e[h]=r,s(h,r)},this.#R=h=>{t[h]=e[h]!==0?this.#m.now():0,s(h,e[h])};let s=this.ttlAutopurge?(h,r)=>{if(i?.[h]&&(clearTimeout(i[h]),i[h]=void 0),r&&r!==0&&i){let c=setTimeout(()=>{this.#p(h)?(this.#E(this.#i[h],"expire"),i[h]=void 0):s(h,l(h))},r+1);c.unref&&c.unref(),i[h]=c}}:()=>{};this.#v=(h,r)=>{if(e[r]){let c=e[r],m=t[r];if(!c||!m)return;h.ttl=c,h.start=m,h.now=n||o();let _=h.now-m;h.remainingTTL=c-_}};let n=0,o=()=>{let h=this.#m.now();if(this.ttlResolution>0){n=h;let r=setTimeout(()=>n=0,this.ttlResolution);r.unref&&r.unref()}return h};this.getRemainingTTL=h=>{let r=this.#s.get(h);return r===void 0?0:l(r)};let l=h=>{let r=e[h],c=t[h];if(!r||!c)return 1/0;let m=(n||o())-c;return r-m};this.#p=h=>{let r=t[h],c=e[h];return!!c&&!!r&&(n||o())-r>c}}#R=()=>{};#v=()=>{};#H=()=>{};#p=()=>!1;#X(){let e=new O(this.#o);this.#b=0,this.#_=e,this.#x=t=>{this.#b-=e[t],e[t]=0},this.#N=(t,i,s,n)=>{if(!T(s)){if(this.#e(i))return this.backgroundFetchSize;if(n){if(typeof n!="function")throw new TypeError("sizeCalculation must be a function");if(s=n(i,t),!T(s))throw new TypeError("sizeCalculation return invalid (expect positive integer)")}else throw new TypeError("invalid size value (must be positive integer). When maxSize or maxEntrySize is used, sizeCalculation or size must be set.")}return s},this.#j=(t,i,s)=>{if(e[t]=i,this.#c){let n=this.#c-e[t];for(;this.#b>n;)this.#G(!0)}this.#b+=e[t],s&&(s.entrySize=i,s.totalCalculatedSize=this.#b)}}#x=e=>{};#j=(e,t,i)=>{};#N=(e,t,i,s)=>{if(i||s)throw new TypeError("cannot set size without setting maxSize or maxEntrySize on cache");return 0};*#A({allowStale:e=this.allowStale}={}){if(this.#n)for(let t=this.#h;this.#V(t)&&((e||!this.#p(t))&&(yield t),t!==this.#a);)t=this.#u[t]}*#z({allowStale:e=this.allowStale}={}){if(this.#n)for(let t=this.#a;this.#V(t)&&((e||!this.#p(t))&&(yield t),t!==this.#h);)t=this.#l[t]}#V(e){return e!==void 0&&this.#s.get(this.#i[e])===e}*entries(){for(let e of this.#A())this.#t[e]!==void 0&&this.#i[e]!==void 0&&!this.#e(this.#t[e])&&(yield[this.#i[e],this.#t[e]])}*rentries(){for(let e of this.#z())this.#t[e]!==void 0&&this.#i[e]!==void 0&&!this.#e(this.#t[e])&&(yield[this.#i[e],this.#t[e]])}*keys(){for(let e of this.#A()){let t=this.#i[e];t!==void 0&&!this.#e(this.#t[e])&&(yield t)}}*rkeys(){for(let e of this.#z()){let t=this.#i[e];t!==void 0&&!this.#e(this.#t[e])&&(yield t)}}*values(){for(let e of this.#A())this.#t[e]!==void 0&&!this.#e(this.#t[e])&&(yield this.#t[e])}*rvalues(){for(let e of this.#z())this.#t[e]!==void 0&&!this.#e(this.#t[e])&&(yield this.#t[e])}[Symbol.iterator](){return this.entries()}[Symbol.toStringTag]="LRUCache";find(e,t={}){for(let i of this.#A()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;if(n!==void 0&&e(n,this.#i[i],this))return this.#C(this.#i[i],t)}}forEach(e,t=this){for(let i of this.#A()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;n!==void 0&&e.call(t,n,this.#i[i],this)}}rforEach(e,t=this){for(let i of this.#z()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;n!==void 0&&e.call(t,n,this.#i[i],this)}}purgeStale(){let e=!1;for(let t of this.#z({allowStale:!0}))this.#p(t)&&(this.#E(this.#i[t],"expire"),e=!0);return e}info(e){let t=this.#s.get(e);if(t===void 0)return;let i=this.#t[t],s=this.#e(i)?i.__staleWhileFetching:i;if(s===void 0)return;let n={value:s};if(this.#d&&this.#F){let o=this.#d[t],l=this.#F[t];if(o&&l){let h=o-(this.#m.now()-l);n.ttl=h,n.start=Date.now()}}return this.#_&&(n.size=this.#_[t]),n}dump(){let e=[];for(let t of this.#A({allowStale:!0})){let i=this.#i[t],s=this.#t[t],n=this.#e(s)?s.__staleWhileFetching:s;if(n===void 0||i===void 0)continue;let o={value:n};if(this.#d&&this.#F){o.ttl=this.#d[t];let l=this.#m.now()-this.#F[t];o.start=Math.floor(Date.now()-l)}this.#_&&(o.size=this.#_[t]),e.unshift([i,o])}return e}load(e){this.clear();for(let[t,i]of e){if(i.start){let s=Date.now()-i.start;i.start=this.#m.now()-s}this.#W(t,i.value,i)}}set(e,t,i={}){let{status:s=S.hasSubscribers?{}:void 0}=i;i.status=s,s&&(s.op="set",s.key=e,t!==void 0&&(s.value=t),s.cache=this);let n=this.#W(e,t,i);return s&&S.hasSubscribers&&S.publish(s),n}#W(e,t,i,s){let{ttl:n=this.ttl,start:o,noDisposeOnSet:l=this.noDisposeOnSet,sizeCalculation:h=this.sizeCalculation,status:r}=i,c=this.#e(t);if(t===void 0)return r&&(r.set="deleted"),this.delete(e),this;let{noUpdateTTL:m=this.noUpdateTTL}=i;r&&!c&&(r.value=t);let _=this.#N(e,t,i.size||0,h,r);if(this.maxEntrySize&&_>this.maxEntrySize)return this.#E(e,"set"),r&&(r.set="miss",r.maxEntrySizeExceeded=!0),this;let u=this.#n===0?void 0:this.#s.get(e);if(u===void 0)u=this.#n===0?this.#h:this.#y.length!==0?this.#y.pop():this.#n===this.#o?this.#G(!1):this.#n,this.#i[u]=e,this.#t[u]=t,this.#s.set(e,u),this.#l[this.#h]=u,this.#u[u]=this.#h,this.#h=u,this.#n++,this.#j(u,_,r),r&&(r.set="add"),m=!1,this.#D&&!c&&this.#O?.(t,e,"add");else{this.#L(u);let g=this.#t[u];if(t!==g){if(!l)if(this.#e(g)){g!==s&&g.__abortController.abort(new Error("replaced"));let{__staleWhileFetching:f}=g;f!==void 0&&f!==t&&(this.#T&&this.#S?.(f,e,"set"),this.#f&&this.#r?.push([f,e,"set"]))}else this.#T&&this.#S?.(g,e,"set"),this.#f&&this.#r?.push([g,e,"set"]);if(this.#x(u),this.#j(u,_,r),this.#t[u]=t,!c){let f=g&&this.#e(g)?g.__staleWhileFetching:g,y=f===void 0?"add":t!==f?"replace":"update";r&&(r.set=y,f!==void 0&&(r.oldValue=f)),this.#D&&this.onInsert?.(t,e,y)}}else c||(r&&(r.set="update"),this.#D&&this.onInsert?.(t,e,"update"))}if(n!==0&&!this.#d&&this.#k(),this.#d&&(m||this.#H(u,n,o),r&&this.#v(r,u)),!l&&this.#f&&this.#r){let g=this.#r,f;for(;f=g?.shift();)this.#w?.(...f)}return this}pop(){try{for(;this.#n;){let e=this.#t[this.#a];if(this.#G(!0),this.#e(e)){if(e.__staleWhileFetching)return e.__staleWhileFetching}else if(e!==void 0)return e}}finally{if(this.#f&&this.#r){let e=this.#r,t;for(;t=e?.shift();)this.#w?.(...t)}}}#G(e){let t=this.#a,i=this.#i[t],s=this.#t[t],n=this.#e(s);n&&s.__abortController.abort(new Error("evicted"));let o=n?s.__staleWhileFetching:s;return(this.#T||this.#f)&&o!==void 0&&(this.#T&&this.#S?.(o,i,"evict"),this.#f&&this.#r?.push([o,i,"evict"])),this.#x(t),this.#g?.[t]&&(clearTimeout(this.#g[t]),this.#g[t]=void 0),e&&(this.#i[t]=void 0,this.#t[t]=void 0,this.#y.push(t)),this.#n===1?(this.#a=this.#h=0,this.#y.length=0):this.#a=this.#l[t],this.#s.delete(i),this.#n--,t}has(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="has",i.key=e,i.cache=this);let s=this.#Y(e,t);return S.hasSubscribers&&S.publish(i),s}#Y(e,t={}){let{updateAgeOnHas:i=this.updateAgeOnHas,status:s}=t,n=this.#s.get(e);if(n!==void 0){let o=this.#t[n];if(this.#e(o)&&o.__staleWhileFetching===void 0)return!1;if(this.#p(n))s&&(s.has="stale",this.#v(s,n));else return i&&this.#R(n),s&&(s.has="hit",this.#v(s,n)),!0}else s&&(s.has="miss");return!1}peek(e,t={}){let{status:i=R()?{}:void 0}=t;i&&(i.op="peek",i.key=e,i.cache=this),t.status=i;let s=this.#J(e,t);return S.hasSubscribers&&S.publish(i),s}#J(e,t){let{status:i,allowStale:s=this.allowStale}=t,n=this.#s.get(e);if(n===void 0||!s&&this.#p(n)){i&&(i.peek=n===void 0?"miss":"stale");return}let o=this.#t[n],l=this.#e(o)?o.__staleWhileFetching:o;return i&&(l!==void 0?(i.peek="hit",i.value=l):i.peek="miss"),l}#P(e,t,i,s){let n=t===void 0?void 0:this.#t[t];if(this.#e(n))return n;let o=new AbortController,{signal:l}=i;l?.addEventListener("abort",()=>o.abort(l.reason),{signal:o.signal});let h={signal:o.signal,options:i,context:s},r=(f,y=!1)=>{let{aborted:a}=o.signal,w=i.ignoreFetchAbort&&f!==void 0,F=i.ignoreFetchAbort||!!(i.allowStaleOnFetchAbort&&f!==void 0);if(i.status&&(a&&!y?(i.status.fetchAborted=!0,i.status.fetchError=o.signal.reason,w&&(i.status.fetchAbortIgnored=!0)):i.status.fetchResolved=!0),a&&!w&&!y)return m(o.signal.reason,F);let b=u,p=this.#t[t];return(p===u||p===void 0&&w&&y)&&(f===void 0?b.__staleWhileFetching!==void 0?this.#t[t]=b.__staleWhileFetching:this.#E(e,"fetch"):(i.status&&(i.status.fetchUpdated=!0),this.#W(e,f,h.options,b))),f},c=f=>(i.status&&(i.status.fetchRejected=!0,i.status.fetchError=f),m(f,!1)),m=(f,y)=>{let{aborted:a}=o.signal,w=a&&i.allowStaleOnFetchAbort,F=w||i.allowStaleOnFetchRejection,b=F||i.noDeleteOnFetchRejection,p=u;if(this.#t[t]===u&&(!b||!y&&p.__staleWhileFetching===void 0?this.#E(e,"fetch"):w||(this.#t[t]=p.__staleWhileFetching)),F)return i.status&&p.__staleWhileFetching!==void 0&&(i.status.returnedStale=!0),p.__staleWhileFetching;if(p.__returned===p)throw f},_=(f,y)=>{let a=this.#M?.(e,n,h);o.signal.addEventListener("abort",()=>{(!i.ignoreFetchAbort||i.allowStaleOnFetchAbort)&&(f(void 0),i.allowStaleOnFetchAbort&&(f=w=>r(w,!0)))}),a&&a instanceof Promise?a.then(w=>f(w===void 0?void 0:w),y):a!==void 0&&f(a)};i.status&&(i.status.fetchDispatched=!0);let u=new Promise(_).then(r,c),g=Object.assign(u,{__abortController:o,__staleWhileFetching:n,__returned:void 0});return t===void 0?(this.#W(e,g,{...h.options,status:void 0}),t=this.#s.get(e)):this.#t[t]=g,g}#e(e){if(!this.#U)return!1;let t=e;return!!t&&t instanceof Promise&&t.hasOwnProperty("__staleWhileFetching")&&t.__abortController instanceof AbortController}fetch(e,t={}){let i=W.hasSubscribers,{status:s=R()?{}:void 0}=t;t.status=s,s&&t.context&&(s.context=t.context);let n=this.#B(e,t);return s&&i&&(s.trace=!0,W.tracePromise(()=>n,s).catch(()=>{})),n}async#B(e,t={}){let{allowStale:i=this.allowStale,updateAgeOnGet:s=this.updateAgeOnGet,noDeleteOnStaleGet:n=this.noDeleteOnStaleGet,ttl:o=this.ttl,noDisposeOnSet:l=this.noDisposeOnSet,size:h=0,sizeCalculation:r=this.sizeCalculation,noUpdateTTL:c=this.noUpdateTTL,noDeleteOnFetchRejection:m=this.noDeleteOnFetchRejection,allowStaleOnFetchRejection:_=this.allowStaleOnFetchRejection,ignoreFetchAbort:u=this.ignoreFetchAbort,allowStaleOnFetchAbort:g=this.allowStaleOnFetchAbort,context:f,forceRefresh:y=!1,status:a,signal:w}=t;if(a&&(a.op="fetch",a.key=e,y&&(a.forceRefresh=!0),a.cache=this),!this.#U)return a&&(a.fetch="get"),this.#C(e,{allowStale:i,updateAgeOnGet:s,noDeleteOnStaleGet:n,status:a});let F={allowStale:i,updateAgeOnGet:s,noDeleteOnStaleGet:n,ttl:o,noDisposeOnSet:l,size:h,sizeCalculation:r,noUpdateTTL:c,noDeleteOnFetchRejection:m,allowStaleOnFetchRejection:_,allowStaleOnFetchAbort:g,ignoreFetchAbort:u,status:a,signal:w},b=this.#s.get(e);if(b===void 0){a&&(a.fetch="miss");let p=this.#P(e,b,F,f);return p.__returned=p}else{let p=this.#t[b];if(this.#e(p)){let v=i&&p.__staleWhileFetching!==void 0;return a&&(a.fetch="inflight",v&&(a.returnedStale=!0)),v?p.__staleWhileFetching:p.__returned=p}let A=this.#p(b);if(!y&&!A)return a&&(a.fetch="hit"),this.#L(b),s&&this.#R(b),a&&this.#v(a,b),p;let z=this.#P(e,b,F,f),E=z.__staleWhileFetching!==void 0&&i;return a&&(a.fetch=A?"stale":"refresh",E&&A&&(a.returnedStale=!0)),E?z.__staleWhileFetching:z.__returned=z}}forceFetch(e,t={}){let i=W.hasSubscribers,{status:s=R()?{}:void 0}=t;t.status=s,s&&t.context&&(s.context=t.context);let n=this.#K(e,t);return s&&i&&(s.trace=!0,W.tracePromise(()=>n,s).catch(()=>{})),n}async#K(e,t={}){let i=await this.#B(e,t);if(i===void 0)throw new Error("fetch() returned undefined");return i}memo(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="memo",i.key=e,t.context&&(i.context=t.context),i.cache=this);let s=this.#Q(e,t);return i&&(i.value=s),S.hasSubscribers&&S.publish(i),s}#Q(e,t={}){let i=this.#I;if(!i)throw new Error("no memoMethod provided to constructor");let{context:s,status:n,forceRefresh:o,...l}=t;n&&o&&(n.forceRefresh=!0);let h=this.#C(e,l),r=o||h===void 0;if(n&&(n.memo=r?"miss":"hit",r||(n.value=h)),!r)return h;let c=i(e,h,{options:l,context:s});return n&&(n.value=c),this.#W(e,c,l),c}get(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="get",i.key=e,i.cache=this);let s=this.#C(e,t);return i&&(s!==void 0&&(i.value=s),S.hasSubscribers&&S.publish(i)),s}#C(e,t={}){let{allowStale:i=this.allowStale,updateAgeOnGet:s=this.updateAgeOnGet,noDeleteOnStaleGet:n=this.noDeleteOnStaleGet,status:o}=t,l=this.#s.get(e);if(l===void 0){o&&(o.get="miss");return}let h=this.#t[l],r=this.#e(h);return o&&this.#v(o,l),this.#p(l)?r?(o&&(o.get="stale-fetching"),i&&h.__staleWhileFetching!==void 0?(o&&(o.returnedStale=!0),h.__staleWhileFetching):void 0):(n||this.#E(e,"expire"),o&&(o.get="stale"),i?(o&&(o.returnedStale=!0),h):void 0):(o&&(o.get=r?"fetching":"hit"),this.#L(l),s&&this.#R(l),r?h.__staleWhileFetching:h)}#$(e,t){this.#u[t]=e,this.#l[e]=t}#L(e){e!==this.#h&&(e===this.#a?this.#a=this.#l[e]:this.#$(this.#u[e],this.#l[e]),this.#$(this.#h,e),this.#h=e)}delete(e){return this.#E(e,"delete")}#E(e,t){S.hasSubscribers&&S.publish({op:"delete",delete:t,key:e,cache:this});let i=!1;if(this.#n!==0){let s=this.#s.get(e);if(s!==void 0)if(this.#g?.[s]&&(clearTimeout(this.#g[s]),this.#g[s]=void 0),i=!0,this.#n===1)this.#q(t);else{this.#x(s);let n=this.#t[s];if(this.#e(n)?n.__abortController.abort(new Error("deleted")):(this.#T||this.#f)&&(this.#T&&this.#S?.(n,e,t),this.#f&&this.#r?.push([n,e,t])),this.#s.delete(e),this.#i[s]=void 0,this.#t[s]=void 0,s===this.#h)this.#h=this.#u[s];else if(s===this.#a)this.#a=this.#l[s];else{let o=this.#u[s];this.#l[o]=this.#l[s];let l=this.#l[s];this.#u[l]=this.#u[s]}this.#n--,this.#y.push(s)}}if(this.#f&&this.#r?.length){let s=this.#r,n;for(;n=s?.shift();)this.#w?.(...n)}return i}clear(){return this.#q("delete")}#q(e){for(let t of this.#z({allowStale:!0})){let i=this.#t[t];if(this.#e(i))i.__abortController.abort(new Error("deleted"));else{let s=this.#i[t];this.#T&&this.#S?.(i,s,e),this.#f&&this.#r?.push([i,s,e])}}if(this.#s.clear(),this.#t.fill(void 0),this.#i.fill(void 0),this.#d&&this.#F){this.#d.fill(0),this.#F.fill(0);for(let t of this.#g??[])t!==void 0&&clearTimeout(t);this.#g?.fill(void 0)}if(this.#_&&this.#_.fill(0),this.#a=0,this.#h=0,this.#y.length=0,this.#b=0,this.#n=0,this.#f&&this.#r){let t=this.#r,i;for(;i=t?.shift();)this.#w?.(...i)}}};
+//# sourceMappingURL=index.min.js.map
+
+;// CONCATENATED MODULE: ./build/server/sync/github/conditional.js
+
+
+/** The default bound of the kept answers: past it the least recently used go (and are asked for in full again). */
+const DEFAULT_CONDITIONAL_BYTES = 128 * 1048576;
+/**
+ * GitHub answers to GET requests with their ETags, for conditional requests (`If-None-Match`):
+ * an unchanged list answers `304` and does not count against the primary rate limit. Kept in the
+ * process only (the sync keeps no state of its own), bounded by size, and keyed by the token's
+ * hash as well as the URL, since two tokens may see different answers; no token is kept.
+ */
+class ConditionalAnswers {
+    kept;
+    /** Answers that came back `304`, and those that came back in full (for the benchmark and the logs). */
+    notModified = 0;
+    full = 0;
+    constructor(maxBytes = DEFAULT_CONDITIONAL_BYTES) {
+        this.kept = new I({
+            maxSize: maxBytes,
+            // The body's size as JSON, which is what GitHub sent.
+            sizeCalculation: (answer) => Math.max(1, JSON.stringify(answer.data)?.length ?? 1),
+        });
+    }
+    static key(token, url) {
+        return `${(0,external_node_crypto_.createHash)('sha256').update(token).digest('hex').slice(0, 32)} ${url}`;
+    }
+    get(key) {
+        return this.kept.get(key);
+    }
+    /** Keeps an answer that carries an ETag; one without is forgotten (its URL changed meaning). */
+    keep(key, answer) {
+        const etag = answer.headers.etag;
+        if (typeof etag === 'string' && etag !== '')
+            this.kept.set(key, { ...answer, etag });
+        else
+            this.kept.delete(key);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/client.js
+
+
+
+
+
+
+
+
+
+const AlertsOctokit = Octokit.plugin(paginateRest);
+const github_client_SERVICE = 'GitHub';
+const SILENT = { debug() { }, info() { }, warn() { }, error() { } };
+/** GitHub's advice when a secondary limit comes without `Retry-After`: wait at least a minute. */
+const SECONDARY_DEFAULT_WAIT_MS = 60_000;
+/**
+ * How long a spent primary limit is waited for by default: the search budget (reset every
+ * minute) always, the core budget (hourly) only near its reset; a target further from it fails.
+ */
+const DEFAULT_RATE_LIMIT_WAIT_MS = 5 * 60_000;
+/** GitHub's reset is whole seconds by its clock: a little slack so the first call after it is not refused again. */
+const RESET_SLACK_MS = 1000;
+/** The primary rate limit of one resource is spent, and its reset is further away than the sync waits. */
+class RateLimitExhausted extends Error {
+    resetAt;
+    resource;
+    name = 'RateLimitExhausted';
+    constructor(server, resetAt, resource = 'core', maxWaitMs) {
+        super(`${server} rate limit${resource === 'core' ? '' : ` (${resource})`} exhausted until ${resetAt.toISOString()}` +
+            `${maxWaitMs === undefined ? '' : `, later than the ${Math.round(maxWaitMs / 1000)} s the sync waits for a reset`}; not attempted`);
+        this.resetAt = resetAt;
+        this.resource = resource;
+    }
+}
+/** A secondary (abuse) rate limit: back off and try again. */
+class SecondaryRateLimit extends HttpError {
+}
+/** The REST API version the sync is written against; sent on every call. */
+const API_VERSION = '2022-11-28';
+/** The budget a call draws on, before its answer names it (`x-ratelimit-resource`). */
+function resourceOf(url) {
+    const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+    // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
+    if (/^(?:\/api\/v3)?\/search\//.test(path))
+        return 'search';
+    if (/^(?:\/api)?\/graphql$/.test(path))
+        return 'graphql';
+    return 'core';
+}
+function header(headers, name) {
+    const value = headers?.[name];
+    return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
+}
+/** The route without host or query, so messages name the call but never its cursor or base. */
+function operationOf(options) {
+    const url = (options.url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+    return `${options.method ?? 'GET'} ${url}`;
+}
+/**
+ * An Octokit for one target whose every request (pages included) is bounded in time and honours
+ * GitHub's rate limits, each resource's budget apart (`x-ratelimit-resource`: a spent search
+ * budget never holds back issue creation): once a primary limit is spent (`x-ratelimit-remaining:
+ * 0`, or a 403/429 saying so) calls on that resource wait for `x-ratelimit-reset` when it is within
+ * `maxRateLimitWaitMs`, and fail at once with `RateLimitExhausted` when it is further; a secondary
+ * limit is waited out (`Retry-After`, else a minute) and retried, as are 5xx answers and lost
+ * connections. Every call sends `X-GitHub-Api-Version`.
+ *
+ * The bound lives in the transport (Octokit's `request.fetch`), not in a hook: before-after-hook
+ * binds one options object to every hook, so a hook that passes a modified copy on is ignored by
+ * the hooks inside it (a signal or header added that way was lost). Hooks here change the options
+ * object in place or pass it on untouched.
+ */
+function githubClient(target, options) {
+    const clock = options.clock ?? realClock;
+    const maxWaitMsOf = (resource) => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
+    /** Per resource: until when its primary limit is spent (epoch ms). */
+    const exhaustedUntil = new Map();
+    /** Records a spent budget from an answer's headers; true when the answer says it is spent. */
+    const exhausted = (headers, requested) => {
+        if (header(headers, 'x-ratelimit-remaining') !== '0')
+            return false;
+        const resource = header(headers, 'x-ratelimit-resource') ?? requested;
+        const reset = Number(header(headers, 'x-ratelimit-reset'));
+        exhaustedUntil.set(resource, Number.isFinite(reset) && reset > 0 ? reset * 1000 : clock.now() + 60_000);
+        return true;
+    };
+    /** Waits for the resource's reset when it is near enough; throws when it is not. */
+    const awaitBudget = async (resource) => {
+        const until = exhaustedUntil.get(resource);
+        if (until === undefined)
+            return;
+        const waitMs = until - clock.now();
+        if (waitMs <= 0) {
+            exhaustedUntil.delete(resource);
+            return;
+        }
+        const maxWaitMs = maxWaitMsOf(resource);
+        if (waitMs + RESET_SLACK_MS > maxWaitMs)
+            throw new RateLimitExhausted(target.server, new Date(until), resource, maxWaitMs);
+        options.onRateLimitWait?.(resource, waitMs + RESET_SLACK_MS);
+        await clock.sleep(waitMs + RESET_SLACK_MS);
+        if (exhaustedUntil.get(resource) === until)
+            exhaustedUntil.delete(resource);
+    };
+    const bounds = syncCall(options.timeoutMs);
+    const octokit = new AlertsOctokit({
+        baseUrl: target.apiBase,
+        auth: target.token,
+        userAgent: 'gatehouse-sync',
+        log: SILENT,
+        // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty list.
+        request: { fetch: boundedFetch(bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } }) },
+    });
+    octokit.hook.before('request', (requestOptions) => {
+        requestOptions.headers['x-github-api-version'] = API_VERSION;
+    });
+    octokit.hook.wrap('request', async (request, requestOptions) => {
+        const operation = operationOf(requestOptions);
+        const resource = resourceOf(requestOptions.url);
+        const conditional = options.conditional;
+        const method = (requestOptions.method ?? 'GET').toUpperCase();
+        const key = conditional && method === 'GET' ? ConditionalAnswers.key(target.token, octokit.request.endpoint.parse(requestOptions).url) : undefined;
+        const kept = key ? conditional.get(key) : undefined;
+        if (kept)
+            requestOptions.headers['if-none-match'] = kept.etag;
+        return retrying(async () => {
+            // A 403/429 for a spent budget is not a failure of the call: it is made again after the reset, once.
+            for (let waited = false;; waited = true) {
+                await awaitBudget(resource);
+                try {
+                    const response = await request(requestOptions);
+                    exhausted(response.headers, resource);
+                    if (key) {
+                        conditional.full++;
+                        conditional.keep(key, { status: response.status, url: response.url, headers: response.headers, data: response.data });
+                    }
+                    return response;
+                }
+                catch (err) {
+                    if (!(err instanceof RequestError) || !err.response)
+                        throw new TransportError(github_client_SERVICE, operation, transportFailure(err, bounds));
+                    const headers = err.response.headers;
+                    // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
+                    if (err.status === 304 && kept) {
+                        exhausted(headers, resource);
+                        conditional.notModified++;
+                        return { status: kept.status, url: kept.url, headers: kept.headers, data: kept.data };
+                    }
+                    const data = err.response.data;
+                    const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
+                    const retryAfter = header(headers, 'retry-after');
+                    const waitMs = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
+                    if ((err.status === 403 || err.status === 429) && exhausted(headers, resource)) {
+                        if (!waited)
+                            continue;
+                        throw new RateLimitExhausted(target.server, new Date(exhaustedUntil.get(header(headers, 'x-ratelimit-resource') ?? resource)), resource);
+                    }
+                    if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
+                        throw new SecondaryRateLimit(github_client_SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
+                    }
+                    throw new HttpError(github_client_SERVICE, operation, err.status, detail, waitMs);
+                }
+            }
+        }, options.retry, (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs), (error) => error instanceof SecondaryRateLimit || isTransient(error));
+    });
+    return octokit;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
+// GitHub's REST alert lists, rewritten into documents DefectDojo's GitHub parsers accept, so that
+// each alert stays one finding across reimports.
+const asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
+const asString = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+const asList = (value) => (Array.isArray(value) ? value.map(asObject) : []);
+/** `rule.severity` (error, warning, note) as a security level: the gate's own mapping. */
+const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
+/**
+ * Code scanning, for "Github SAST Scan". The parser calls `.title()` on
+ * `rule.security_severity_level`, which is null for rules without a security severity: those
+ * get a level from `rule.severity` instead of crashing the import.
+ *
+ * Identity is the alert number. The parser makes it `unique_id_from_tool`, but DefectDojo's
+ * default hash for this scan type is rule id (`vuln_id_from_tool`), severity, file and line, and
+ * its reimport matches on either: two alerts of one rule on one line became one finding. The
+ * alert number goes into the rule id (`js/sql-injection #12`), which makes every alert's hash its
+ * own; the finding title then reads "<rule description> (js/sql-injection #12)".
+ */
+function codeScanningReport(alerts) {
+    return alerts.map((raw) => {
+        const alert = asObject(raw);
+        const rule = asObject(alert.rule);
+        const level = asString(rule.security_severity_level) ?? LEVEL_FROM_SEVERITY[asString(rule.severity) ?? ''] ?? 'info';
+        const id = `${asString(rule.id) ?? asString(rule.name) ?? 'rule'} #${String(alert.number)}`;
+        return { ...alert, rule: { ...rule, id, security_severity_level: level } };
+    });
+}
+/** GraphQL's severity words, which the parser maps (MODERATE → Medium). */
+function graphqlSeverity(value) {
+    const severity = (asString(value) ?? 'moderate').toUpperCase();
+    return severity === 'MEDIUM' ? 'MODERATE' : severity;
+}
+/** DefectDojo's severity as the GraphQL word the parser maps back to it. */
+const fromDefectDojoSeverity = (severity) => (severity.toLowerCase() === 'medium' ? 'MODERATE' : severity.toUpperCase());
+/** EPSS as GitHub sends it: an object, or (in GitHub's own examples) a list of one, with numbers or numeric strings. */
+function epssOf(value) {
+    const entry = asObject(Array.isArray(value) ? value[0] : value);
+    const number = (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+    const percentage = number(entry.percentage);
+    const percentile = number(entry.percentile);
+    if (percentage === undefined && percentile === undefined)
+        return undefined;
+    return { ...(percentage !== undefined ? { percentage } : {}), ...(percentile !== undefined ? { percentile } : {}) };
+}
+/** `{score, vector_string}` as the GraphQL `{score, vectorString}`, or undefined when it holds neither. */
+function cvssOf(value) {
+    const cvss = asObject(value);
+    const vectorString = asString(cvss.vector_string) ?? null;
+    // The deprecated `cvss` says "none" as score 0 without a vector.
+    const score = typeof cvss.score === 'number' && (cvss.score > 0 || vectorString !== null) ? cvss.score : null;
+    return score !== null || vectorString !== null ? { score, vectorString } : undefined;
+}
+/**
+ * Dependabot, for "Github Vulnerability Scan", which reads the GraphQL `vulnerabilityAlerts`
+ * shape. The parser merges alerts with the same `id`, so each gets a stable one of its own
+ * (`dependabot/<number>`); lists are left out rather than sent as null, which the parser cannot
+ * iterate.
+ *
+ * DefectDojo's default identity for this scan type is a hash of title (the advisory summary),
+ * severity, package, identifiers and manifest: when GitHub re-rates an advisory, edits its
+ * summary or adds a CVE, the hash changes and the reimport closes the finding and opens a new
+ * one, losing its triage. An alert DefectDojo already holds (`known`) is therefore sent with the
+ * values DefectDojo has, so the alert number stays the identity.
+ *
+ * CVSS: the parser reads `cvssSeverities.cvssV3` before the deprecated `cvss`; GitHub's
+ * `cvss_severities` may hold only a v4 score, which the parser has no field for, so v4 goes into
+ * the description. The vulnerable range becomes `vulnerableRequirements`, which the parser makes
+ * the component version (the REST API gives no installed version).
+ */
+function dependabotReport(repository, alerts, known = new Map()) {
+    const kept = [];
+    const nodes = alerts.map((raw) => {
+        const alert = asObject(raw);
+        const advisory = asObject(alert.security_advisory);
+        const vulnerability = asObject(alert.security_vulnerability);
+        const dependency = asObject(alert.dependency);
+        const pkg = asObject(vulnerability.package ?? dependency.package);
+        const severities = asObject(advisory.cvss_severities);
+        const cvssV3 = cvssOf(severities.cvss_v3);
+        const cvssV4 = cvssOf(severities.cvss_v4);
+        // Also as `cvss`, for parsers before DefectDojo 2.52.0, which read only that key.
+        const cvss = cvssOf(advisory.cvss) ?? cvssV3;
+        const epss = epssOf(advisory.epss);
+        const cwes = asList(advisory.cwes).filter((c) => asString(c.cwe_id));
+        const references = asList(advisory.references).filter((r) => asString(r.url));
+        const patched = asString(asObject(vulnerability.first_patched_version).identifier);
+        const range = asString(vulnerability.vulnerable_version_range);
+        const id = `dependabot/${String(alert.number)}`;
+        let severity = graphqlSeverity(vulnerability.severity ?? advisory.severity);
+        let summary = asString(advisory.summary) ?? asString(advisory.ghsa_id) ?? `Dependabot alert ${String(alert.number)}`;
+        let identifiers = asList(advisory.identifiers)
+            .filter((i) => asString(i.value))
+            .map((i) => ({ type: i.type, value: i.value }));
+        const held = known.get(id);
+        if (held) {
+            const heldSeverity = fromDefectDojoSeverity(held.severity);
+            const heldIds = [...new Set(held.vulnerabilityIds)].sort();
+            const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
+            // Sent as DefectDojo holds it only when it differs: an unchanged alert keeps GitHub's own
+            // identifiers (order and types), so its report is the same bytes run after run.
+            if (heldSeverity !== severity || held.title !== summary || heldIds.join('\n') !== sentIds.join('\n')) {
+                kept.push(String(alert.number));
+                severity = heldSeverity;
+                summary = held.title;
+                identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
+            }
+        }
+        const description = [
+            typeof advisory.description === 'string' ? advisory.description : '',
+            ...(cvssV4 ? [`CVSS v4: ${cvssV4.score ?? ''} ${cvssV4.vectorString ?? ''}`.trim()] : []),
+        ]
+            .filter((line) => line !== '')
+            .join('\n\n');
+        return {
+            id,
+            number: String(alert.number),
+            state: (asString(alert.state) ?? 'open').toUpperCase(),
+            createdAt: asString(alert.created_at),
+            ...(asString(dependency.manifest_path) ? { vulnerableManifestPath: dependency.manifest_path } : {}),
+            ...(range ? { vulnerableRequirements: range } : {}),
+            ...(asString(alert.html_url) ? { url: alert.html_url } : {}),
+            securityVulnerability: {
+                severity,
+                package: { name: asString(pkg.name) ?? 'unknown', ecosystem: asString(pkg.ecosystem) },
+                ...(range ? { vulnerableVersionRange: range } : {}),
+                ...(patched ? { firstPatchedVersion: { identifier: patched } } : {}),
+                advisory: {
+                    ghsaId: asString(advisory.ghsa_id),
+                    summary,
+                    description,
+                    ...(identifiers.length ? { identifiers } : {}),
+                    ...(references.length ? { references: references.map((r) => ({ url: r.url })) } : {}),
+                    ...(cvssV3 ? { cvssSeverities: { cvssV3 } } : {}),
+                    ...(cvss ? { cvss } : {}),
+                    ...(epss ? { epss } : {}),
+                    ...(cwes.length ? { cwes: { nodes: cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })) } } : {}),
+                },
+            },
+        };
+    });
+    return { document: { data: { repository: { nameWithOwner: repository.fullName, url: repository.htmlUrl, vulnerabilityAlerts: { nodes } } } }, kept };
+}
+/**
+ * Secret scanning, for "Github Secrets Detection Report Scan". That parser sets no unique id, so
+ * DefectDojo matches its findings by title and severity and would fold every alert of one secret
+ * type into one finding: the alert number goes into the display name, which makes the title. The
+ * secret itself is never sent, even if an answer carried it.
+ */
+function secretScanningReport(alerts) {
+    return alerts.map((raw) => {
+        const { secret: _secret, ...alert } = asObject(raw);
+        const display = asString(alert.secret_type_display_name) ?? asString(alert.secret_type) ?? 'secret';
+        return { ...alert, secret_type_display_name: `${display} (alert #${String(alert.number)})` };
+    });
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/alerts.js
+
+
+
+const repositoryFacts = (repository) => (repository.htmlUrl ? { sourceCodeManagementUri: repository.htmlUrl } : {});
+/**
+ * Code scanning: the commit and branch of the latest analysis, read from the open alerts' most
+ * recent instances, the default branch's first (an open alert's most recent instance is on the
+ * latest analysis of its branch); none without an open alert.
+ */
+function codeScanningFacts(repository, alerts) {
+    const instances = alerts
+        .map((a) => a?.most_recent_instance)
+        .filter((i) => typeof i?.ref === 'string' && typeof i.commit_sha === 'string' && /^[0-9a-f]{40,64}$/i.test(i.commit_sha));
+    const onDefault = repository.defaultBranch ? instances.find((i) => i.ref === `refs/heads/${repository.defaultBranch}`) : undefined;
+    const chosen = onDefault ?? instances[0];
+    return {
+        ...repositoryFacts(repository),
+        ...(chosen ? { commitHash: chosen.commit_sha, branchTag: chosen.ref.replace(/^refs\/heads\//, '') } : {}),
+    };
+}
+const PER_PAGE = 100;
+/** Every item of every page, each passed through `read` as its page arrives (before the next is asked for). */
+async function collect(pages, read = (item) => item) {
+    const all = [];
+    for await (const page of pages)
+        if (Array.isArray(page.data))
+            for (const item of page.data)
+                all.push(read(item));
+    return all;
+}
+/**
+ * A secret-scanning alert without its `secret`: GitHub Enterprise Server versions that ignore
+ * `hide_secret=true` send the secret value in each alert. It is deleted from the parsed page in
+ * place, as soon as the page is read, so no copy is kept, reported, logged or uploaded.
+ */
+function withoutSecret(alert) {
+    if (alert && typeof alert === 'object' && 'secret' in alert)
+        delete alert.secret;
+    return alert;
+}
+/** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
+const ALERT_KINDS = [
+    {
+        kind: 'code-scanning',
+        test: 'Code scanning',
+        scanType: SCAN_TYPES.codeScanning,
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+        report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
+        scan: codeScanningFacts,
+        // 403 without Advanced Security, 404 before the first analysis.
+        notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
+    },
+    {
+        kind: 'dependabot',
+        test: 'Dependabot alerts',
+        scanType: SCAN_TYPES.dependabot,
+        // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+        knownPrefix: 'dependabot/',
+        report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
+        // Dependabot reads the manifests of the default branch.
+        scan: (repository) => ({ ...repositoryFacts(repository), ...(repository.defaultBranch ? { branchTag: repository.defaultBranch } : {}) }),
+        notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
+    },
+    {
+        kind: 'secret-scanning',
+        test: 'Secret scanning',
+        scanType: SCAN_TYPES.secretScanning,
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
+        report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
+        // Secret scanning covers the whole history: no one commit or branch.
+        scan: repositoryFacts,
+        notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
+    },
+];
+function repositoryOf(value) {
+    const r = value;
+    if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string')
+        return undefined;
+    return {
+        owner: r.owner.login,
+        name: r.name,
+        fullName: r.full_name,
+        htmlUrl: typeof r.html_url === 'string' ? r.html_url : '',
+        ...(typeof r.default_branch === 'string' && r.default_branch !== '' ? { defaultBranch: r.default_branch } : {}),
+    };
+}
+/**
+ * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
+ * `/user/repos` when the token is that user's (private ones included), else `/users/{user}/repos`.
+ */
+async function listRepositories(client, owner, viewer) {
+    let raw;
+    try {
+        raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
+    }
+    catch (err) {
+        if (!(err instanceof HttpError) || err.status !== 404)
+            throw err;
+        const login = await viewer();
+        raw =
+            login?.toLowerCase() === owner.toLowerCase()
+                ? await collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
+                : await collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
+    }
+    return raw.map(repositoryOf).filter((r) => r !== undefined);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
+
+
+
+
+
+
+
+
+
+async function syncKind(work, kind, deps, productExists, products, digests) {
+    const { repository } = work;
+    const base = {
+        label: `${repository.fullName} ${kind.kind}`,
+        product: repository.fullName,
+        engagement: ENGAGEMENTS.github,
+        test: kind.test,
+        scan_type: kind.scanType,
+    };
+    let alerts;
+    try {
+        alerts = await kind.list(work.client, repository);
+    }
+    catch (err) {
+        if (err instanceof HttpError && !(err instanceof SecondaryRateLimit) && kind.notEnabled(err)) {
+            return { ...base, status: 'skipped', reason: `not enabled on GitHub: ${err.detail ?? err.status}`, attempts: 0 };
+        }
+        return { ...base, status: 'failed', reason: message(err), attempts: 0 };
+    }
+    let attempts = 0;
+    const notes = [];
+    try {
+        // An empty report still goes to an existing product, to close what was fixed; a repository
+        // that never had an alert gets no empty product.
+        if (alerts.length === 0 && !(await productExists())) {
+            return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
+        }
+        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (await productExists());
+        const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix) : new Map();
+        const { document, kept } = kind.report(repository, alerts, known);
+        if (kept && kept.length > 0) {
+            notes.push(`${kept.length} alert${kept.length === 1 ? '' : 's'} changed on GitHub (severity, summary or identifiers) since DefectDojo first saw ${kept.length === 1 ? 'it' : 'them'}: kept as DefectDojo has them, so each stays one finding with its triage (alerts #${kept.join(', #')})`);
+        }
+        const content = Buffer.from(JSON.stringify(document));
+        const scan = kind.scan(repository, alerts);
+        const digest = reportDigest({ scanType: kind.scanType, productName: repository.fullName, engagementName: ENGAGEMENTS.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
+        if (await digests.unchanged(kind.scanType, digest))
+            return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts: 0 };
+        const counts = await retrying((n) => {
+            attempts = n;
+            return deps.defectDojo.reimport({
+                scanType: kind.scanType,
+                productName: repository.fullName,
+                engagementName: ENGAGEMENTS.github,
+                testTitle: kind.test,
+                filename: `${kind.kind}.json`,
+                content,
+                note: (text) => notes.push(text),
+                scan,
+                digest,
+                // Not in the directory: created by this run's first kind (under the configured type) or new.
+                ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
+            });
+        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs));
+        return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
+    }
+    catch (err) {
+        return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
+    }
+}
+/** Why an owner could not be listed, naming the target's token when GitHub refused it or cannot show the owner to it. */
+function ownerFailure(target, owner, err) {
+    if (err instanceof HttpError && err.status === 404) {
+        return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
+    }
+    return refusedAs(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
+}
+/** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
+async function knownAlerts(deps, product, prefix) {
+    const findings = await retrying(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
+    const best = new Map();
+    for (const f of findings) {
+        const held = best.get(f.uniqueIdFromTool);
+        if (!held || (f.active && !held.active) || (f.active === held.active && f.id > held.id))
+            best.set(f.uniqueIdFromTool, f);
+    }
+    return new Map([...best].map(([id, f]) => [id, { title: f.title, severity: f.severity, vulnerabilityIds: f.vulnerabilityIds }]));
+}
+/** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
+function listingFailure(target, owner, err) {
+    return {
+        label: `${target.server}/${owner} (repository list)`,
+        product: owner,
+        engagement: ENGAGEMENTS.github,
+        test: 'repository list',
+        scan_type: '',
+        status: 'failed',
+        reason: message(err),
+        attempts: 0,
+    };
+}
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts of every repository of every target. */
+async function syncGithub(deps) {
+    const startedAt = new Date();
+    const failures = [];
+    const work = [];
+    if (deps.only)
+        await namedRepositories(deps, deps.only, work, failures);
+    else
+        await everyRepository(deps, work, failures);
+    for (const failure of failures)
+        deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+    const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+    const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+        const name = w.repository.fullName;
+        let exists;
+        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
+        // not true once an earlier kind made it: an empty list has nothing to close there.
+        const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
+        return (kind) => syncKind(w, kind, deps, productExists, products, digests);
+    });
+    return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
+}
+/**
+ * The named repositories (`GET /repos/{owner}/{repo}`), each on the first target that lists its
+ * owner (the public platform first); one no target lists, or GitHub does not show, is a failed item.
+ */
+async function namedRepositories(deps, names, work, failures) {
+    const clients = new Map();
+    for (const name of names) {
+        const [owner, repo] = name.split('/');
+        const target = deps.targets.find((t) => t.owners.some((o) => o.toLowerCase() === owner.toLowerCase()));
+        const failed = (reason) => failures.push({ label: name, product: name, engagement: ENGAGEMENTS.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
+        if (!target) {
+            failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
+            continue;
+        }
+        if (!clients.has(target))
+            clients.set(target, deps.clientFor(target));
+        const client = clients.get(target);
+        try {
+            const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
+            const repository = repositoryOf(data);
+            if (repository)
+                work.push({ target, client, repository });
+            else
+                failed('GitHub answered without the repository\'s name or owner');
+        }
+        catch (err) {
+            failed(err instanceof HttpError && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : message(err));
+        }
+    }
+}
+/** Every repository of every owner of every target. */
+async function everyRepository(deps, work, failures) {
+    for (const target of deps.targets) {
+        const client = deps.clientFor(target);
+        let viewer;
+        const login = () => (viewer ??= client.request('GET /user').then(({ data }) => data.login, () => undefined));
+        const seen = new Set();
+        for (const owner of target.owners) {
+            try {
+                for (const repository of await listRepositories(client, owner, login)) {
+                    if (seen.has(repository.fullName.toLowerCase()))
+                        continue;
+                    seen.add(repository.fullName.toLowerCase());
+                    work.push({ target, client, repository });
+                }
+            }
+            catch (err) {
+                failures.push(listingFailure(target, owner, ownerFailure(target, owner, err)));
+            }
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
+
+
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
+const githubConnector = {
+    source: 'github',
+    command: 'sync-github',
+    noun: 'alert list',
+    scope: { parameter: 'repository', pattern: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, form: 'a repository as owner/name' },
+    description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
+repository of every GITHUB_TARGETS owner -> DefectDojo, one product
+per repository`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
+        ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
+    ],
+    run: ({ loaded, options, defectDojo, retry, progress, conditional, scope }) => syncGithub({
+        targets: loaded.secrets.githubTargets,
+        clientFor: (target) => githubClient(target, {
+            timeoutMs: options.timeoutMs,
+            retry,
+            onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
+            onRateLimitWait: (resource, waitMs) => progress.warn(`${target.server}: the ${resource} rate limit is spent; waiting ${Math.ceil(waitMs / 1000)} s for its reset`),
+            ...(conditional ? { conditional } : {}),
+        }),
+        defectDojo,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+        ...(scope ? { only: scope } : {}),
+    }),
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
+
+
+const sonarqube_client_SERVICE = 'SonarQube';
+/** The web API's largest page. */
+const client_PAGE_SIZE = 500;
+/** SonarQube's search indexes return at most the first 10,000 results of any query. */
+const SEARCH_WINDOW = 10_000;
+/** Issue types imported by default: vulnerabilities; bugs and code smells are not security findings. */
+const SECURITY_TYPES = 'VULNERABILITY';
+/** More open issues than SonarQube's search can page through. */
+class SearchWindowExceeded extends Error {
+    name = 'SearchWindowExceeded';
+}
+function client_total(page, operation) {
+    const value = page.paging?.total;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+        throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no paging total');
+    return value;
+}
+function client_issue(value) {
+    const i = value;
+    if (!i || typeof i.key !== 'string' || typeof i.rule !== 'string' || typeof i.component !== 'string')
+        return undefined;
+    return {
+        key: i.key,
+        rule: i.rule,
+        component: i.component,
+        message: typeof i.message === 'string' ? i.message : '',
+        ...(typeof i.severity === 'string' ? { severity: i.severity } : {}),
+        ...(Array.isArray(i.impacts) ? { impacts: i.impacts } : {}),
+        ...(typeof i.line === 'number' ? { line: i.line } : {}),
+        ...(typeof i.type === 'string' ? { type: i.type } : {}),
+    };
+}
+/**
+ * SonarQube's web API with a user token, sent as the basic-auth login with an empty password: the
+ * one form every version from 9.9 on accepts (bearer needs 10.0).
+ */
+class SonarQubeClient {
+    options;
+    /** Rule lookups of this run, shared by every project (rules are the server's, not a project's). */
+    ruleCache = new Map();
+    constructor(options) {
+        this.options = options;
+    }
+    get headers() {
+        return { authorization: `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`, accept: 'application/json' };
+    }
+    async get(operation, path, query, retry, onRetry) {
+        return retrying(async () => {
+            const response = await send(sonarqube_client_SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = await jsonBody(sonarqube_client_SERVICE, operation, response, this.options.timeoutMs);
+            if (!body || typeof body !== 'object' || Array.isArray(body))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer is not an object');
+            return body;
+        }, retry, onRetry);
+    }
+    /**
+     * `api/authentication/validate`: whether SonarQube accepts the token. It answers 200 with
+     * `{"valid": false}` for a refused token rather than 401, so the flag is what is read.
+     */
+    async tokenValid(retry, onRetry) {
+        const body = await this.get('token check (authentication/validate)', '/api/authentication/validate', new URLSearchParams(), retry, onRetry);
+        if (typeof body.valid !== 'boolean')
+            throw new UnexpectedAnswerError(sonarqube_client_SERVICE, 'token check (authentication/validate)', 'the answer has no valid flag');
+        return body.valid;
+    }
+    /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
+    async listProjects(retry, onRetry) {
+        const projects = [];
+        for (let p = 1;; p++) {
+            const operation = `project list (page ${p})`;
+            const page = await this.get(operation, '/api/components/search', new URLSearchParams({ qualifiers: 'TRK', ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
+            const count = client_total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(`SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`);
+            if (!Array.isArray(page.components))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no components list');
+            for (const c of page.components) {
+                if (typeof c?.key !== 'string')
+                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a project has no key');
+                projects.push({ key: c.key, name: typeof c.name === 'string' && c.name.trim() !== '' ? c.name : c.key });
+            }
+            if (p * client_PAGE_SIZE >= count || page.components.length === 0)
+                return projects;
+        }
+    }
+    /**
+     * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
+     * project past the search window fails whole: a cut-off report would close the rest in DefectDojo.
+     */
+    async projectIssues(project, retry, onRetry, options = {}) {
+        const issues = [];
+        const rules = new Map();
+        for (let p = 1;; p++) {
+            const operation = `issues of ${project.key} (page ${p})`;
+            // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
+            const query = new URLSearchParams({ componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ps: String(client_PAGE_SIZE), p: String(p) });
+            // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
+            if (!options.allTypes)
+                query.set('types', SECURITY_TYPES);
+            const page = await this.get(operation, '/api/issues/search', query, retry, onRetry);
+            const count = client_total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(`${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
+            if (!Array.isArray(page.issues))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no issues list');
+            for (const raw of page.issues) {
+                const parsed = client_issue(raw);
+                if (!parsed)
+                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'an issue has no key, rule or component');
+                issues.push(parsed);
+            }
+            for (const r of Array.isArray(page.rules) ? page.rules : []) {
+                if (typeof r?.key === 'string' && typeof r.name === 'string')
+                    rules.set(r.key, r.name);
+            }
+            if (p * client_PAGE_SIZE >= count || page.issues.length === 0)
+                return { issues, rules };
+        }
+    }
+    /**
+     * Every security hotspot of a project still to review (`api/hotspots/search`, `projectKey`,
+     * `status=TO_REVIEW`), as issues of type SECURITY_HOTSPOT whose severity is the hotspot's
+     * vulnerability probability (HIGH, MEDIUM, LOW). Past the search window it fails whole, as issues do.
+     */
+    async projectHotspots(project, retry, onRetry) {
+        const hotspots = [];
+        for (let p = 1;; p++) {
+            const operation = `hotspots of ${project.key} (page ${p})`;
+            const query = new URLSearchParams({ projectKey: project.key, status: 'TO_REVIEW', ps: String(client_PAGE_SIZE), p: String(p) });
+            const page = await this.get(operation, '/api/hotspots/search', query, retry, onRetry);
+            const count = client_total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(`${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
+            if (!Array.isArray(page.hotspots))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no hotspots list');
+            for (const raw of page.hotspots) {
+                if (typeof raw?.key !== 'string' || typeof raw.component !== 'string')
+                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a hotspot has no key or component');
+                // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
+                const rule = typeof raw.ruleKey === 'string' ? raw.ruleKey : `hotspot:${typeof raw.securityCategory === 'string' ? raw.securityCategory : 'others'}`;
+                hotspots.push({
+                    key: raw.key,
+                    rule,
+                    component: raw.component,
+                    message: typeof raw.message === 'string' ? raw.message : '',
+                    severity: typeof raw.vulnerabilityProbability === 'string' ? raw.vulnerabilityProbability : 'LOW',
+                    ...(typeof raw.line === 'number' ? { line: raw.line } : {}),
+                    type: 'SECURITY_HOTSPOT',
+                });
+            }
+            if (p * client_PAGE_SIZE >= count || page.hotspots.length === 0)
+                return hotspots;
+        }
+    }
+    /**
+     * A rule's name and CWEs: `api/rules/search?rule_key=<key>&facets=cwe`, whose `cwe` facet over
+     * that one rule lists the CWEs of its security standards (SonarQube's own mapping; the API
+     * gives no per-issue CWE). Once per rule and run; a rule SonarQube does not know has none.
+     */
+    ruleDetails(ruleKey, retry, onRetry) {
+        let found = this.ruleCache.get(ruleKey);
+        if (!found) {
+            found = this.lookUpRule(ruleKey, retry, onRetry);
+            this.ruleCache.set(ruleKey, found);
+            // A failure is not kept: the next project asks again.
+            found.catch(() => this.ruleCache.delete(ruleKey));
+        }
+        return found;
+    }
+    async lookUpRule(ruleKey, retry, onRetry) {
+        if (ruleKey.startsWith('hotspot:'))
+            return { cwes: [] };
+        const page = await this.get(`rule ${ruleKey}`, '/api/rules/search', new URLSearchParams({ rule_key: ruleKey, facets: 'cwe', f: 'name', ps: '1' }), retry, onRetry);
+        const rule = Array.isArray(page.rules) ? page.rules.find((r) => r?.key === ruleKey) : undefined;
+        const facets = Array.isArray(page.facets) ? page.facets : [];
+        const facet = facets.find((f) => f?.name === 'cwe' || f?.property === 'cwe');
+        const values = Array.isArray(facet?.values) ? facet.values : [];
+        const cwes = values.filter((v) => typeof v?.val === 'string' && /^\d+$/.test(v.val) && (typeof v.count !== 'number' || v.count > 0)).map((v) => v.val);
+        return { ...(typeof rule?.name === 'string' ? { name: rule.name } : {}), cwes };
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/report.js
+/** Impact severities (10.2 on) in the older severity scale, for issues that carry no `severity`. */
+const FROM_IMPACT = { BLOCKER: 'BLOCKER', HIGH: 'CRITICAL', MEDIUM: 'MAJOR', LOW: 'MINOR', INFO: 'INFO' };
+const ORDER = ['BLOCKER', 'CRITICAL', 'MAJOR', 'MINOR', 'INFO'];
+function severityOf(issue) {
+    if (issue.severity)
+        return issue.severity;
+    const mapped = (issue.impacts ?? []).map((i) => FROM_IMPACT[i.severity ?? ''] ?? 'INFO').sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+    return mapped[0] ?? 'INFO';
+}
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * The report in the JSON shape of the sonar-report tool, which DefectDojo reads as "SonarQube Scan
+ * detailed": one finding per issue, deduplicated on the issue key, so two issues of one rule in
+ * one file stay two findings across reimports. DefectDojo recognises the shape by a non-empty
+ * `hotspotKeys`; it holds the issue keys, so an empty project sends an empty list and its old
+ * findings are closed. Each rule's CWEs (SonarQube's security standards) are links in its
+ * `htmlDesc`, where DefectDojo's parser reads a finding's CWE. Hotspots use the same shape, in a
+ * test of their own.
+ */
+function sonarReport(serverUrl, project, found, now = new Date()) {
+    const prefix = `${project.key}:`;
+    const rules = {};
+    for (const issue of found.issues) {
+        if (rules[issue.rule])
+            continue;
+        const name = found.rules.get(issue.rule) ?? issue.rule;
+        const link = `${serverUrl}/coding_rules?open=${encodeURIComponent(issue.rule)}&rule_key=${encodeURIComponent(issue.rule)}`;
+        // DefectDojo takes a finding's CWE from the first "CWE-<n>" among the texts of the rule's links.
+        const cwes = (found.cwes?.get(issue.rule) ?? []).map((cwe) => `<p><a href="https://cwe.mitre.org/data/definitions/${cwe}.html">CWE-${cwe}</a></p>`);
+        rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>${cwes.join('')}` };
+    }
+    return {
+        date: now.toISOString().slice(0, 10),
+        projectName: project.name,
+        sonarBaseURL: serverUrl,
+        sonarComponent: project.key,
+        rules,
+        issues: found.issues.map((issue) => ({
+            key: issue.key,
+            rule: issue.rule,
+            severity: severityOf(issue),
+            component: issue.component.startsWith(prefix) ? issue.component.slice(prefix.length) : issue.component,
+            // File-level issues have no line; the parser needs a number.
+            line: issue.line ?? 0,
+            description: found.rules.get(issue.rule) ?? issue.rule,
+            message: issue.message || (found.rules.get(issue.rule) ?? issue.rule),
+            ...(issue.type ? { type: issue.type } : {}),
+        })),
+        hotspotKeys: found.issues.map((i) => i.key),
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/sync.js
+
+
+
+
+
+
+/** The name and CWEs of each rule the findings use, looked up once per rule and run. */
+async function withRules(issues, names, deps, onRetry) {
+    const cwes = new Map();
+    for (const rule of new Set(issues.map((i) => i.rule))) {
+        const details = await deps.sonarQube.ruleDetails(rule, deps.retry, onRetry);
+        cwes.set(rule, details.cwes);
+        if (!names.has(rule) && details.name)
+            names.set(rule, details.name);
+    }
+    return { issues, rules: names, cwes };
+}
+const SONARQUBE_KINDS = [
+    {
+        kind: 'issues',
+        testTitle: (project) => `${project.name} (SonarQube issues)`,
+        filename: 'sonarqube-issues.json',
+        read: async (project, deps, onRetry) => {
+            const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry, { allTypes: deps.allIssueTypes });
+            return withRules(found.issues, found.rules, deps, onRetry);
+        },
+    },
+    {
+        kind: 'hotspots',
+        testTitle: (project) => `${project.name} (SonarQube hotspots)`,
+        filename: 'sonarqube-hotspots.json',
+        read: async (project, deps, onRetry) => withRules(await deps.sonarQube.projectHotspots(project, deps.retry, onRetry), new Map(), deps, onRetry),
+    },
+];
+const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
+async function sync_syncKind(project, kind, deps, productExists, products, digests) {
+    const label = `${sync_labelOf(project)} ${kind.kind}`;
+    const testTitle = kind.testTitle(project);
+    const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: testTitle, scan_type: SCAN_TYPES.sonarQube };
+    const onRetry = (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs);
+    let attempts = 0;
+    const notes = [];
+    try {
+        const found = await kind.read(project, deps, onRetry);
+        // Nothing to send and no product yet: no empty product; an existing one still gets the empty report, to close what was fixed.
+        if (found.issues.length === 0 && !(await productExists())) {
+            return { ...base, status: 'skipped', reason: `no open ${kind.kind} and no DefectDojo product yet`, attempts: 0 };
+        }
+        const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
+        // The digest leaves out the report's date (the day it was made): the same issues give the same digest.
+        const digest = reportDigest({ scanType: SCAN_TYPES.sonarQube, productName: project.name, engagementName: ENGAGEMENTS.sonarqube, testTitle, doNotReactivate: deps.defectDojo.doNotReactivate }, Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))));
+        if (await digests.unchanged(SCAN_TYPES.sonarQube, digest))
+            return { ...base, status: 'synced', unchanged: true, attempts: 0 };
+        const counts = await retrying((n) => {
+            attempts = n;
+            return deps.defectDojo.reimport({
+                scanType: SCAN_TYPES.sonarQube,
+                productName: project.name,
+                engagementName: ENGAGEMENTS.sonarqube,
+                testTitle,
+                filename: kind.filename,
+                content,
+                note: (text) => notes.push(text),
+                digest,
+                // Not in the directory: created by this run's issues (under the configured type) or new.
+                ...(products ? { product: products.get(project.name) ?? null } : {}),
+            });
+        }, deps.retry, onRetry);
+        return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
+    }
+    catch (err) {
+        return { ...base, status: 'failed', reason: message(err), attempts };
+    }
+}
+/**
+ * `sync-sonarqube`: every SonarQube project's open vulnerabilities (every open issue with
+ * `allIssueTypes`) and its hotspots to review into its own DefectDojo product. A project's two
+ * reimports go one after the other, so they never both create its product.
+ */
+async function syncSonarQube(deps) {
+    const startedAt = new Date();
+    const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
+    let projects;
+    // DefectDojo's products are listed while SonarQube lists its projects.
+    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
+    try {
+        projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+    }
+    catch (err) {
+        await pendingProducts;
+        return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
+    }
+    const products = await pendingProducts;
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+    const items = await syncEachKind(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
+        let exists;
+        // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
+        let made = false;
+        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
+        return async (kind) => {
+            const result = await sync_syncKind(project, kind, deps, productExists, products, digests);
+            if (result.status === 'synced')
+                made = true;
+            return result;
+        };
+    });
+    return finishReport(head, items);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js
+
+
+
+/** `sync-sonarqube`: each SonarQube project's open issues, one DefectDojo product per project. */
+const sonarQubeConnector = {
+    source: 'sonarqube',
+    command: 'sync-sonarqube',
+    noun: 'project',
+    description: `SonarQube -> DefectDojo: each project's open vulnerabilities (every
+open issue with --all-issue-types) and its hotspots to review, each in a
+test of its own product ("SonarQube Scan detailed")`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
+        ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
+        ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
+    ],
+    check: async ({ loaded, options, retry, progress }) => {
+        const url = loaded.config.sources.sonarqube.url;
+        let valid;
+        try {
+            valid = await connector_clientOf({ loaded, options }).tokenValid(retry, (error, n, delayMs) => progress.retry('token check', error, n, delayMs));
+        }
+        catch (err) {
+            throw refusedAs(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
+        }
+        if (!valid)
+            throw new CredentialRefused('SONARQUBE_TOKEN', 'SonarQube', url, 'api/authentication/validate answered valid: false');
+    },
+    run: ({ loaded, options, defectDojo, retry, progress }) => syncSonarQube({
+        sonarQube: connector_clientOf({ loaded, options }),
+        serverUrl: loaded.config.sources.sonarqube.url,
+        allIssueTypes: options.allIssueTypes ?? loaded.config.sources.sonarqube.allIssueTypes,
+        defectDojo,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+    }),
+};
+function connector_clientOf({ loaded, options }) {
+    return new SonarQubeClient({ url: loaded.config.sources.sonarqube.url, token: loaded.secrets.sonarQubeToken, timeoutMs: options.timeoutMs });
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/connectors.js
+
+
+
+/** Every source the sync knows, in the order the usage text lists them. */
+const CONNECTORS = [dependencyTrackConnector, githubConnector, sonarQubeConnector];
+function connectorForCommand(command) {
+    return CONNECTORS.find((c) => c.command === command);
+}
+function connectorForSource(source) {
+    return CONNECTORS.find((c) => c.source === source);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/args.js
+
+
+/** `serve` runs the long-lived service; every other command runs one connector once. */
+const SERVE = 'serve';
+const COMMANDS = [...CONNECTORS.map((c) => c.command), SERVE];
+const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
+class UsageError extends Error {
+    name = 'UsageError';
+}
+const indent = (text) => text.split('\n').join(`\n${' '.repeat(24)}`);
+const SONARQUBE = 'sync-sonarqube';
+/** Each option's help lines, and the commands it applies to (every command when absent). */
+const OPTION_HELP = [
+    { text: `  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
+                        from the environment alone). Secrets always come from the environment.` },
+    { text: '  --json                print one JSON summary on stdout; progress stays on stderr', only: CONNECTORS.map((c) => c.command) },
+    { text: '  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)' },
+    { text: '  --timeout <s>         limit of one API call, in seconds (default 60)' },
+    { text: '  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)' },
+    { text: '  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)' },
+    { text: `  --all-issue-types     sync-sonarqube: bugs and code smells too, not only vulnerabilities
+                        (sources.sonarqube.allIssueTypes)`, only: [SONARQUBE, SERVE] },
+    { text: '  -h, --help            this text' },
+];
+const SERVE_DESCRIPTION = `the long-lived service: in mode deployment, every enabled source on
+its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
+on PORT (default 8080); in mode cronjob, every enabled source once`;
+const EXIT_CODES = `Exit codes: 0 every project or repository synced (or skipped for a stated reason);
+1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.`;
+/** `gatehouse-sync --help`: the commands; each one's options are in its own `--help`. */
+const USAGE = `Usage: gatehouse-sync <command> [options]
+
+Commands:
+${CONNECTORS.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
+  ${SERVE.padEnd(22)}${indent(SERVE_DESCRIPTION)}
+
+Options:
+  --version             print the version
+  -h, --help            this text; gatehouse-sync <command> --help lists a command's options
+
+${EXIT_CODES}
+For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as above.
+`;
+/** `gatehouse-sync <command> --help`: what the command does and the options it takes, only those. */
+function usageFor(command) {
+    const connector = CONNECTORS.find((c) => c.command === command);
+    if (!connector && command !== SERVE)
+        return USAGE;
+    const options = OPTION_HELP.filter((o) => !o.only || o.only.includes(command)).map((o) => o.text);
+    const exits = command === SERVE ? 'Exit codes (mode cronjob): 0 every enabled source synced, 1 one failed, 2 invalid configuration or usage.' : EXIT_CODES;
+    return `Usage: gatehouse-sync ${command} [options]
+
+${connector ? connector.description : SERVE_DESCRIPTION}
+
+Options:
+${options.join('\n')}
+
+${exits}
+`;
+}
+function whole(name, raw, min, max, fallback) {
+    if (raw === undefined)
+        return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+        throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+    return Number(raw);
+}
+/** The command line, or a request for help or the version; a `UsageError` names what is wrong. */
+function parseSyncArgs(argv, env) {
+    let parsed;
+    try {
+        parsed = (0,external_node_util_.parseArgs)({
+            args: [...argv],
+            allowPositionals: true,
+            strict: true,
+            options: {
+                config: { type: 'string' },
+                json: { type: 'boolean' },
+                concurrency: { type: 'string' },
+                timeout: { type: 'string' },
+                'upload-timeout': { type: 'string' },
+                retries: { type: 'string' },
+                'all-issue-types': { type: 'boolean' },
+                help: { type: 'boolean', short: 'h' },
+                version: { type: 'boolean' },
+            },
+        });
+    }
+    catch (err) {
+        throw new UsageError(err.message);
+    }
+    const { values, positionals } = parsed;
+    const [command, ...rest] = positionals;
+    if (values.version)
+        return 'version';
+    if (values.help)
+        return { help: command === undefined ? USAGE : usageFor(command) };
+    if (command === undefined)
+        throw new UsageError(`a command is required: ${COMMANDS.join(', ')}`);
+    if (!COMMANDS.includes(command))
+        throw new UsageError(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
+    if (rest.length > 0)
+        throw new UsageError(`unexpected argument "${rest[0]}"`);
+    const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
+    return {
+        command,
+        ...(configFile ? { configFile } : {}),
+        json: values.json ?? false,
+        options: {
+            concurrency: whole('concurrency', values.concurrency, 1, 32, DEFAULT_OPTIONS.concurrency),
+            timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
+            uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
+            retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
+            ...(values['all-issue-types'] ? { allIssueTypes: true } : {}),
+        },
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var yaml_dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
+/**
+ * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
+ * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
+ * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
+ * silently does the opposite of what was written.
+ */
+function yaml_boolean_yamlBoolean(text) {
+    switch (text.trim()) {
+        case 'true':
+        case 'True':
+        case 'TRUE':
+            return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+            return false;
+        default:
+            return undefined;
+    }
+}
+/** How a refusal names the accepted words. */
+const yaml_boolean_YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
+
+;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
+function apiBaseOf(server) {
+    const host = server.hostname.toLowerCase();
+    if (host === 'github.com' || host === 'www.github.com' || host === 'api.github.com')
+        return { apiBase: 'https://api.github.com', kind: 'public' };
+    if (host.endsWith('.ghe.com'))
+        return { apiBase: `https://${host.startsWith('api.') ? host : `api.${host}`}`, kind: 'enterprise' };
+    const path = server.pathname.replace(/\/+$/, '');
+    return { apiBase: `${server.origin}${path.endsWith('/api/v3') ? path : `${path}/api/v3`}`, kind: 'enterprise' };
+}
+/**
+ * `GITHUB_TARGETS`: a JSON list of `{server, owners, token}`. Problems name the entry and field,
+ * never a value (the setting holds tokens), and the JSON parser's own message is not used
+ * because it quotes the input.
+ */
+function parseGithubTargets(raw) {
+    let value;
+    try {
+        value = JSON.parse(raw);
+    }
+    catch {
+        return { problems: ['GITHUB_TARGETS is not valid JSON'] };
+    }
+    if (!Array.isArray(value) || value.length === 0)
+        return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
+    const problems = [];
+    const targets = [];
+    value.forEach((entry, i) => {
+        const at = `GITHUB_TARGETS[${i}]`;
+        if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+            problems.push(`${at} must be an object with server, owners and token`);
+            return;
+        }
+        const { server, owners, token, ...rest } = entry;
+        for (const key of Object.keys(rest))
+            problems.push(`${at}.${key} is not a known field`);
+        let url;
+        try {
+            url = typeof server === 'string' ? new URL(server) : undefined;
+        }
+        catch {
+            url = undefined;
+        }
+        if (!url || url.username || url.password || url.search || url.hash)
+            problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
+        else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
+            problems.push(`${at}.server must use https (the token travels with every call)`);
+        if (!Array.isArray(owners) || owners.length === 0 || !owners.every((o) => typeof o === 'string' && OWNER.test(o))) {
+            problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
+        }
+        if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
+            problems.push(`${at}.token must be a non-empty token`);
+        if (problems.length > 0 || !url)
+            return;
+        targets.push({ server: url.href.replace(/\/+$/, ''), ...apiBaseOf(url), owners: [...new Set(owners)], token: token.trim() });
+    });
+    if (problems.length > 0)
+        return { problems };
+    // The public platform first: issue push resolves repositories in this order.
+    return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
+}
+
+;// CONCATENATED MODULE: ./node_modules/croner/dist/croner.js
+function g(s,e,t,n=0,r=0,a=0,i=0){let o=s>=0&&s<100,u=Date.UTC(o?s+400:s,e,t,n,r,a,i);return o?u-126227808e5:u}function D(s){return g(s.y,s.m-1,s.d,s.h,s.i,s.s)}function w(s,e){return s.y===e.y&&s.m===e.m&&s.d===e.d&&s.h===e.h&&s.i===e.i&&s.s===e.s}function croner_O(s){let e=s.substring(9);return e.includes("Z")||e.includes("+")||e.includes("-")}function Z(s,e){let t=new Date(Date.parse(s));if(isNaN(t))throw new Error("Invalid ISO8601 passed to timezone parser.");return croner_O(s)?{tp:croner_T(t.getUTCFullYear(),t.getUTCMonth()+1,t.getUTCDate(),t.getUTCHours(),t.getUTCMinutes(),t.getUTCSeconds(),"Etc/UTC"),ms:t.getUTCMilliseconds()}:{tp:croner_T(t.getFullYear(),t.getMonth()+1,t.getDate(),t.getHours(),t.getMinutes(),t.getSeconds(),e),ms:t.getMilliseconds()}}function v(s,e,t){let{tp:n,ms:r}=Z(s,e);return new Date(N(n,t).getTime()+r)}function N(s,e){let t=_(s);if(t.kind==="single")return t.date;if(t.kind==="ambiguous")return t.earlier;if(e)throw new Error("Invalid date passed to fromTZ()");return t.after}function _(s){let e=D(s),t=i=>croner_R(new Date(i),s.tz),n=e-t(e),r=y(new Date(n),s.tz);if(w(r,s)){let i=D(r)-n,o=n-(t(n-E)-i);if(o<n&&w(y(new Date(o),s.tz),s))return{kind:"ambiguous",earlier:new Date(o),later:new Date(n)};let u=n+(i-t(n+E));return u>n&&w(y(new Date(u),s.tz),s)?{kind:"ambiguous",earlier:new Date(n),later:new Date(u)}:{kind:"single",date:new Date(n)}}let a=e-(D(r)-n);return w(y(new Date(a),s.tz),s)?{kind:"single",date:new Date(a)}:{kind:"gap",before:new Date(Math.min(n,a)),after:new Date(Math.max(n,a))}}var E=3*36e5;function croner_R(s,e){return D(y(s,e))-(s.getTime()-s.getUTCMilliseconds())}function croner_k(s,e,t){let n=croner_R(new Date(s),t);for(;e-s>1e3;){let r=s+Math.floor((e-s)/2e3)*1e3;croner_R(new Date(r),t)===n?s=r:e=r}return e}function croner_U(s,e){let t=_(y(new Date(s),e));if(t.kind==="ambiguous")return s<t.later.getTime()?"earlier":"later"}var croner_H=g(1,0,1),croner_S=864e5,croner_W=new Map;function y(s,e){if(e===void 0)return croner_T(s.getFullYear(),s.getMonth()+1,s.getDate(),s.getHours(),s.getMinutes(),s.getSeconds());let t=croner_W.get(e),n;try{t||(t=new Intl.DateTimeFormat("en-US",{timeZone:e,year:"numeric",month:"numeric",day:"numeric",hour:"numeric",minute:"numeric",second:"numeric",hour12:!1}),croner_W.set(e,t)),n=t.formatToParts(s)}catch(i){let o=i instanceof Error?i.message:String(i);throw new RangeError(`toTZ: Invalid timezone '${e}' or date. Please provide a valid IANA timezone (e.g., 'America/New_York', 'Europe/Stockholm'). Original error: ${o}`)}let r={year:0,month:0,day:0,hour:0,minute:0,second:0};for(let i of n)(i.type==="year"||i.type==="month"||i.type==="day"||i.type==="hour"||i.type==="minute"||i.type==="second")&&(r[i.type]=parseInt(i.value,10));if(isNaN(r.year)||isNaN(r.month)||isNaN(r.day)||isNaN(r.hour)||isNaN(r.minute)||isNaN(r.second))throw new Error(`toTZ: Failed to parse all date components from timezone '${e}'. This may indicate an invalid date or timezone configuration. Parsed components: ${JSON.stringify(r)}`);let a=s.getTime()-croner_H;return(a<-croner_S||a<croner_S&&r.month===12)&&(r.year=1-r.year),r.hour===24&&(r.hour=0),{y:r.year,m:r.month,d:r.day,h:r.hour,i:r.minute,s:r.second,tz:e}}function croner_T(s,e,t,n,r,a,i){return{y:s,m:e,d:t,h:n,i:r,s:a,tz:i}}var croner_x=[1,2,4,8,16],C=class s{pattern;timezone;mode;alternativeWeekdays;sloppyRanges;fixedTimeRule;second;minute;hour;day;month;dayOfWeek;year;lastDayOfMonth;lastWeekday;nearestWeekdays;starDOM;starDOW;starYear;useAndLogic;isFixedTime;constructor(e,t,n){this.pattern=e,this.timezone=t,this.mode=n?.mode??"auto",this.alternativeWeekdays=n?.alternativeWeekdays??!1,this.sloppyRanges=n?.sloppyRanges??!1,this.fixedTimeRule=n?.fixedTimeRule??"single-value",this.second=Array(60).fill(0),this.minute=Array(60).fill(0),this.hour=Array(24).fill(0),this.day=Array(31).fill(0),this.month=Array(12).fill(0),this.dayOfWeek=Array(7).fill(0),this.year=[],this.lastDayOfMonth=!1,this.lastWeekday=!1,this.nearestWeekdays=Array(31).fill(0),this.starDOM=!1,this.starDOW=!1,this.starYear=!1,this.useAndLogic=!1,this.isFixedTime=!1,this.parse()}parse(){if(!(typeof this.pattern=="string"||this.pattern instanceof String))throw new TypeError("CronPattern: Pattern has to be of type string.");this.pattern.indexOf("@")>=0&&(this.pattern=this.handleNicknames(this.pattern).trim());let e=this.pattern.match(/\S+/g)||[""],t=e.length;if(e.length<5||e.length>7)throw new TypeError("CronPattern: invalid configuration format ('"+this.pattern+"'), exactly five, six, or seven space separated parts are required.");if(this.mode!=="auto"){let i;switch(this.mode){case"5-part":i=5;break;case"6-part":i=6;break;case"7-part":i=7;break;case"5-or-6-parts":i=[5,6];break;case"6-or-7-parts":i=[6,7];break;default:i=0}if(!(Array.isArray(i)?i.includes(t):t===i)){let u=Array.isArray(i)?i.join(" or "):i.toString();throw new TypeError(`CronPattern: mode '${this.mode}' requires exactly ${u} parts, but pattern '${this.pattern}' has ${t} parts.`)}}if(e.length===5&&e.unshift("0"),e.length===6&&e.push("*"),this.pattern.indexOf("?")>=0)for(let i=0;i<e.length;i++)e[i]=e[i].replace(/\?/g,"*");if(e[3].toUpperCase()==="LW")this.lastWeekday=!0,e[3]="";else if(e[3].toUpperCase().indexOf("L")>=0){let i=e[3].split(",");if(i.length>1&&i.some(o=>o.toUpperCase()==="LW"))throw new TypeError(`CronPattern: Syntax error, LW can not be in a list in day-of-month ('${e[3]}').`);if(i.some(o=>o===""||o.toUpperCase()!=="L"&&/l/i.test(o)))throw new TypeError("CronPattern: Syntax error, L has to be a value of its own in day-of-month ('"+e[3]+"').");e[3]=i.filter(o=>o.toUpperCase()!=="L").join(","),this.lastDayOfMonth=!0}if(e[3]=="*"&&(this.starDOM=!0),e[6]=="*"&&(this.starYear=!0),e[4].length>=3&&(e[4]=this.replaceAlpha(e[4],s.MONTH_NAMES)),e[5].length>=3&&(e[5]=this.alternativeWeekdays?this.replaceAlpha(e[5],s.DAY_NAMES_QUARTZ):this.replaceAlpha(e[5],s.DAY_NAMES)),e[5].startsWith("+")&&(this.useAndLogic=!0,e[5]=e[5].substring(1),e[5]===""))throw new TypeError("CronPattern: Day-of-week field cannot be empty after '+' modifier.");switch(e[5]=="*"&&(this.starDOW=!0),this.mode){case"5-part":e[0]="0",e[6]="*";break;case"6-part":e[6]="*";break;case"5-or-6-parts":e[6]="*";break;case"6-or-7-parts":break;case"7-part":case"auto":break}this.throwAtIllegalCharacters(e),this.partToArray("second",e[0],0,1),this.partToArray("minute",e[1],0,1),this.partToArray("hour",e[2],0,1),this.partToArray("day",e[3],-1,1),this.partToArray("month",e[4],-1,1);let n=this.alternativeWeekdays?-1:0;this.partToArray("dayOfWeek",e[5],n,63),e[6]==="*"?this.year=Array(1e4).fill(1):(this.year=Array(1e4).fill(0),this.partToArray("year",e[6],0,1)),!this.alternativeWeekdays&&this.dayOfWeek[7]&&(this.dayOfWeek[0]=this.dayOfWeek[7]);let r=this.fixedTimeRule==="single-value",a=(i,o)=>!i.includes("*")&&!i.includes("/")&&(!r||o.filter(u=>u).length===1);this.isFixedTime=a(e[0],this.second)&&a(e[1],this.minute)&&a(e[2],this.hour)}partToArray(e,t,n,r){let a=this[e];if(t===""&&!(e==="day"&&(this.lastDayOfMonth||this.lastWeekday)))throw new TypeError("CronPattern: configuration entry "+e+" ("+t+") is empty, check for trailing spaces.");if(t==="*")return a.fill(r);let i=t.split(",");if(i.length>1)for(let o of i)this.partToArray(e,o,n,r);else t.includes("-")&&t.includes("/")?this.handleRangeWithStepping(t,e,n,r):t.includes("-")?this.handleRange(t,e,n,r):t.includes("/")?this.handleStepping(t,e,n,r):t!==""&&this.handleNumber(t,e,n,r)}throwAtIllegalCharacters(e){for(let t=0;t<e.length;t++)if((t===3?/[^/*0-9,\-WwLl]+/:t===5?/[^/*0-9,\-#Ll]+/:/[^/*0-9,\-]+/).test(e[t]))throw new TypeError("CronPattern: configuration entry "+t+" ("+e[t]+") contains illegal characters.")}handleNumber(e,t,n,r){let a=this.extractNth(e,t),i=e.toUpperCase().includes("W");if(t!=="day"&&i)throw new TypeError("CronPattern: Nearest weekday modifier (W) only allowed in day-of-month.");i&&(t="nearestWeekdays");let o=i?a[0].replace(/W$/i,""):a[0],u=s.toNumber(o)+n;if(isNaN(u))throw new TypeError("CronPattern: "+t+" is not a number: '"+e+"'");this.setPart(t,u,a[1]||r)}setPart(e,t,n){if(!Object.prototype.hasOwnProperty.call(this,e))throw new TypeError("CronPattern: Invalid part specified: "+e);if(e==="dayOfWeek"){if(t===7&&(t=0),t<0||t>6)throw new RangeError("CronPattern: Invalid value for dayOfWeek: "+t);this.setNthWeekdayOfMonth(t,n);return}if(e==="second"||e==="minute"){if(t<0||t>=60)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="hour"){if(t<0||t>=24)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="day"||e==="nearestWeekdays"){if(t<0||t>=31)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="month"){if(t<0||t>=12)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="year"&&(t<1||t>=1e4))throw new RangeError("CronPattern: Invalid value for "+e+": "+t+" (supported range: 1-9999)");this[e][t]=n}static toNumber(e){return/^\d+$/.test(e)?parseInt(e,10):NaN}validateNotNaN(e,t){if(isNaN(e))throw new TypeError(t)}validateRange(e,t,n,r,a){if(e>t)throw new TypeError("CronPattern: From value is larger than to value: '"+a+"'");if(n!==void 0){if(n===0)throw new TypeError("CronPattern: Syntax error, illegal stepping: 0");if(n>this[r].length)throw new TypeError("CronPattern: Syntax error, steps cannot be greater than maximum value of part ("+this[r].length+")")}}handleRangeWithStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in ranges with stepping.");let a=this.extractNth(e,t),i=a[0].match(/^(\d+)-(\d+)\/(\d+)$/);if(i===null)throw new TypeError("CronPattern: Syntax error, illegal range with stepping: '"+e+"'");let[,o,u,l]=i,h=parseInt(o,10)+n,m=parseInt(u,10)+n,d=parseInt(l,10);this.validateNotNaN(h,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(m,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateNotNaN(d,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(h,m,d,t,e);for(let p=h;p<=m;p+=d)this.setPart(t,p,a[1]||r)}extractNth(e,t){let n=e,r;if(n.includes("#")){if(t!=="dayOfWeek")throw new Error("CronPattern: nth (#) only allowed in day-of-week field");let a=n.split("#");if(a.length!==2||a[1]==="")throw new TypeError("CronPattern: Syntax error, illegal nth weekday: '"+e+"'");n=a[0],r=a[1]}else if(n.toUpperCase().endsWith("L")){if(t!=="dayOfWeek")throw new Error("CronPattern: L modifier only allowed in day-of-week field (use L alone for day-of-month)");r="L",n=n.slice(0,-1)}return[n,r]}handleRange(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in a range.");let a=this.extractNth(e,t),i=a[0].split("-");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal range: '"+e+"'");let o=s.toNumber(i[0])+n,u=s.toNumber(i[1])+n;this.validateNotNaN(o,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(u,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateRange(o,u,void 0,t,e);for(let l=o;l<=u;l++)this.setPart(t,l,a[1]||r)}handleStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in parts with stepping.");let a=this.extractNth(e,t),i=a[0].split("/");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal stepping: '"+e+"'");if(this.sloppyRanges)i[0]===""&&(i[0]="*");else{if(i[0]==="")throw new TypeError("CronPattern: Syntax error, stepping with missing prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.");if(i[0]!=="*")throw new TypeError("CronPattern: Syntax error, stepping with numeric prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.")}let o=0;i[0]!=="*"&&(o=s.toNumber(i[0])+n,this.validateNotNaN(o,"CronPattern: Syntax error, illegal stepping start (NaN)"));let u=s.toNumber(i[1]);this.validateNotNaN(u,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(0,this[t].length-1,u,t,e);for(let l=o;l<this[t].length;l+=u)t==="year"&&l===0||this.setPart(t,l,a[1]||r)}replaceAlpha(e,t){let n=e;for(let[r,a]of Object.entries(t))n=n.replace(new RegExp(r,"gi"),(i,o,u)=>{let l=o+i.length-3,h=u.charAt(l-1),m=u.charAt(l+3);if(/[a-z\d/#]/i.test(h)||/[a-km-z\d]/i.test(m))throw new TypeError(`CronPattern: Syntax error, a month or day name has to stand alone ('${e}').`);return a});return n}static DAY_NAMES={"-sun":"-7",sun:"0",mon:"1",tue:"2",wed:"3",thu:"4",fri:"5",sat:"6"};static DAY_NAMES_QUARTZ={sun:"1",mon:"2",tue:"3",wed:"4",thu:"5",fri:"6",sat:"7"};static MONTH_NAMES={jan:"1",feb:"2",mar:"3",apr:"4",may:"5",jun:"6",jul:"7",aug:"8",sep:"9",oct:"10",nov:"11",dec:"12"};static NICKNAME_MAP={"@yearly":"0 0 1 1 *","@annually":"0 0 1 1 *","@monthly":"0 0 1 * *","@weekly":"0 0 * * SUN","@daily":"0 0 * * *","@midnight":"0 0 * * *","@hourly":"0 * * * *"};handleNicknames(e){let t=e.trim().toLowerCase();if(t==="@reboot")throw new TypeError("CronPattern: @reboot is not supported in this environment. This is an event-based trigger that requires system startup detection.");return s.NICKNAME_MAP[t]||e}setNthWeekdayOfMonth(e,t){if(typeof t!="number"&&t.toUpperCase()==="L")this.dayOfWeek[e]=this.dayOfWeek[e]|32;else if(t===63)this.dayOfWeek[e]=63;else if(t<6&&t>0)this.dayOfWeek[e]=this.dayOfWeek[e]|croner_x[t-1];else throw new TypeError(`CronPattern: nth weekday out of range, should be 1-5 or L. Value: ${t}, Type: ${typeof t}`)}};var B=[31,28,31,30,31,30,31,31,30,31,30,31],f=[["month","year",0],["day","month",-1],["hour","day",0],["minute","hour",0],["second","minute",0]],c=class s{tz;instantMs;instantFields;ms;second;minute;hour;day;month;year;constructor(e,t){if(this.tz=t,e&&e instanceof Date)if(!isNaN(e))this.fromDate(e);else throw new TypeError("CronDate: Invalid date passed to CronDate constructor");else if(e==null)this.fromDate(new Date);else if(e&&typeof e=="string")this.fromString(e);else if(e instanceof s)this.fromCronDate(e);else throw new TypeError("CronDate: Invalid type ("+typeof e+") passed to CronDate constructor")}getLastDayOfMonth(e,t){return t!==1?B[t]:new Date(g(e,t+1,0)).getUTCDate()}getLastWeekday(e,t){let n=this.getLastDayOfMonth(e,t),a=new Date(g(e,t,n)).getUTCDay();return a===0?n-2:a===6?n-1:n}getNearestWeekday(e,t,n){let r=this.getLastDayOfMonth(e,t);if(n>r)return-1;let i=new Date(g(e,t,n)).getUTCDay();return i===0?n===r?n-2:n+1:i===6?n===1?n+2:n-1:n}isNthWeekdayOfMonth(e,t,n,r){let i=new Date(g(e,t,n)).getUTCDay(),o=0;for(let u=1;u<=n;u++)new Date(g(e,t,u)).getUTCDay()===i&&o++;if(r&63&&croner_x[o-1]&r)return!0;if(r&32){let u=this.getLastDayOfMonth(e,t);for(let l=n+1;l<=u;l++)if(new Date(g(e,t,l)).getUTCDay()===i)return!1;return!0}return!1}fromDate(e){if(this.tz!==void 0)if(typeof this.tz=="number")this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes()+this.tz,this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),this.apply();else try{let t=y(e,this.tz);this.ms=e.getMilliseconds(),this.second=t.s,this.minute=t.i,this.hour=t.h,this.day=t.d,this.month=t.m-1,this.year=t.y,this.cacheInstant(e.getTime()-this.ms)}catch(t){let n=t instanceof Error?t.message:String(t);throw new TypeError(`CronDate: Failed to convert date to timezone '${this.tz}'. This may happen with invalid timezone names or dates. Original error: ${n}`)}else this.ms=e.getMilliseconds(),this.second=e.getSeconds(),this.minute=e.getMinutes(),this.hour=e.getHours(),this.day=e.getDate(),this.month=e.getMonth(),this.year=e.getFullYear(),this.cacheInstant(e.getTime()-this.ms)}cacheInstant(e){this.instantMs=e;let{year:t,month:n,day:r,hour:a,minute:i,second:o}=this;this.instantFields=[t,n,r,a,i,o,this.tz]}cachedInstant(){let e=this.instantFields;if(!(e===void 0||e[6]!==this.tz)&&!(e[5]!==this.second||e[4]!==this.minute||e[3]!==this.hour)&&!(e[2]!==this.day||e[1]!==this.month||e[0]!==this.year))return this.instantMs}fromCronDate(e){this.tz=e.tz,this.year=e.year,this.month=e.month,this.day=e.day,this.hour=e.hour,this.minute=e.minute,this.second=e.second,this.ms=e.ms,this.instantMs=e.instantMs,this.instantFields=e.instantFields}apply(){if(this.month>11||this.month<0||this.day>this.getLastDayOfMonth(this.year,this.month)||this.day<1||this.hour>23||this.minute>59||this.second>59||this.hour<0||this.minute<0||this.second<0){let e=new Date(0);return e.setUTCFullYear(this.year,this.month,this.day),e.setUTCHours(this.hour,this.minute,this.second,this.ms),this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes(),this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),!0}else return!1}fromString(e){if(typeof this.tz=="number"){if(croner_O(e))return this.fromDate(v(e));let t=v(e,"Etc/UTC");this.ms=t.getUTCMilliseconds(),this.second=t.getUTCSeconds(),this.minute=t.getUTCMinutes(),this.hour=t.getUTCHours(),this.day=t.getUTCDate(),this.month=t.getUTCMonth(),this.year=t.getUTCFullYear(),this.apply()}else return this.fromDate(v(e,this.tz))}findNext(e,t,n,r){return this._findMatch(e,t,n,r,1)}_matchDayValue(e,t,n,r){let a=e;if(!a){for(let i=0;i<n.nearestWeekdays.length;i++)if(n.nearestWeekdays[i]){let o=this.getNearestWeekday(this.year,this.month,i+1);if(o!==-1&&o===t){a=1;break}}}if(n.lastWeekday){let i=this.getLastWeekday(this.year,this.month);t===i&&(a=1)}if(n.lastDayOfMonth){let i=this.getLastDayOfMonth(this.year,this.month);t===i&&(a=1)}if(!n.starDOW){let i=new Date(g(this.year,this.month,1,0,0,0,0)).getUTCDay(),o=n.dayOfWeek[(i+(t-1))%7];o&&o&63&&(o=this.isNthWeekdayOfMonth(this.year,this.month,t,o)?1:0),n.useAndLogic?a=a&&o:!r.domAndDow&&!n.starDOM?a=a||o:a=a&&o}return a}_findMatch(e,t,n,r,a){let i=this[t],o=t==="day"?this.getLastDayOfMonth(this.year,this.month):0,u=this[t]+r,l=a===1?h=>h<n[t].length:h=>h>=0;for(let h=u;l(h);h+=a){let m=n[t][h];if(t==="day"){if(h-r>o)continue;m=this._matchDayValue(m,h-r,n,e)}if(m)return this[t]=h-r,i!==this[t]?2:1}return 3}recurse(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseStep(e,t,a)}return a}recurseStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year+1;i<e.year.length&&i<1e4;i++)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=0,this.day=1,this.hour=0,this.minute=0,this.second=0,this.ms=0}if(this.year>=1e4)return null}let r=this.findNext(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;)this[f[a][0]]=-f[a][2],a++;if(r===3){if(this[f[n][1]]++,this[f[n][0]]=-f[n][2],this.apply(),n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0&&this.year<1e4;)this.year++;if(this.year>=1e4||this.year>=e.year.length)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:(e.starYear?this.year>=3e3:this.year>=1e4)?null:n}increment(e,t,n){return this.instantMs=void 0,this.instantFields=void 0,this.second+=t.interval!==void 0&&t.interval>1&&n?t.interval:1,this.ms=0,this.apply(),this.recurse(e,t,0)}decrement(e,t,n=!0){this.instantMs=void 0,this.instantFields=void 0;let r=t.interval!==void 0&&t.interval>=1;return(this.ms===0||r)&&(this.second-=r&&n?t.interval:1),this.ms=0,this.apply(),this.year<1?null:this.recurseBackward(e,t,0)}recurseBackward(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseBackwardStep(e,t,a)}return a}recurseBackwardStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year-1;i>=0;i--)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=11,this.day=31,this.hour=23,this.minute=59,this.second=59,this.ms=0}if(this.year<1)return null}let r=this.findPrevious(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;){let i=f[a][0],o=f[a][2],u=this.getMaxPatternValue(i,e,o);this[i]=u,a++}if(r===3){if(this[f[n][1]]--,n===0){let u=this.getLastDayOfMonth(this.year,this.month);this.day>u&&(this.day=u)}if(n===1)if(this.day<=0)this.day=1;else{let u=this.year,l=this.month;for(;l<0;)l+=12,u--;for(;l>11;)l-=12,u++;let h=this.getLastDayOfMonth(u,l);this.day>h&&(this.day=h)}this.apply();let i=f[n][0],o=f[n][2];if(this[i]=this.getMaxPatternValue(i,e,o),this.apply(),n===0){let u=f[1][2],l=this.getMaxPatternValue("day",e,u);l!==this.day&&(this.day=l,this.hour=this.getMaxPatternValue("hour",e,f[2][2]),this.minute=this.getMaxPatternValue("minute",e,f[3][2]),this.second=this.getMaxPatternValue("second",e,f[4][2]))}if(n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0;)this.year--;if(this.year<1)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:this.year<1?null:n}getMaxPatternValue(e,t,n){let r=t[e].length-1-n;for(let a=t[e].length-1;a>=0;a--)if(t[e][a]){r=a-n;break}if(e==="day"){let a=this.getLastDayOfMonth(this.year,this.month);return t.lastWeekday||t.nearestWeekdays.some(i=>i)||t.lastDayOfMonth||!t.starDOW?a:Math.min(r,a)}return r}findPrevious(e,t,n,r){return this._findMatch(e,t,n,r,-1)}getDate(e){if(!e&&typeof this.tz!="number"){let t=this.cachedInstant();if(t!==void 0)return new Date(t+(this.tz===void 0?this.ms:0))}if(e||this.tz===void 0){if(this.year>=0&&this.year<100){let t=new Date(0);return t.setFullYear(this.year,this.month,this.day),t.setHours(this.hour,this.minute,this.second,this.ms),t}return new Date(this.year,this.month,this.day,this.hour,this.minute,this.second,this.ms)}else return typeof this.tz=="number"?new Date(g(this.year,this.month,this.day,this.hour,this.minute-this.tz,this.second,this.ms)):N(croner_T(this.year,this.month+1,this.day,this.hour,this.minute,this.second,this.tz),!1)}getTime(){return this.getDate(!1).getTime()}match(e,t){if(!e.starYear&&(this.year<0||this.year>=e.year.length||e.year[this.year]===0))return!1;for(let n=0;n<f.length;n++){let r=f[n][0],a=f[n][2],i=this[r];if(i+a<0||i+a>=e[r].length)return!1;let o=e[r][i+a];if(r==="day"&&(o=this._matchDayValue(o,i,e,t)),!o)return!1}return!0}};function F(s){s===void 0&&(s={}),delete s.name,s.legacyMode!==void 0&&s.domAndDow===void 0?s.domAndDow=!s.legacyMode:s.domAndDow===void 0&&(s.domAndDow=!1),s.legacyMode=!s.domAndDow;let e=(n,r)=>n===void 0?r:n;if(s.paused=e(s.paused,!1),s.maxRuns=e(s.maxRuns,1/0),s.catch=e(s.catch,!1),s.unref=e(s.unref,!1),s.mode=e(s.mode,"auto"),s.alternativeWeekdays=e(s.alternativeWeekdays,!1),s.sloppyRanges=e(s.sloppyRanges,!1),s.fixedTimeRule=e(s.fixedTimeRule,"single-value"),s.allowPast=e(s.allowPast,!1),s.interval=s.interval===void 0?0:parseInt(s.interval.toString(),10),s.utcOffset=s.utcOffset===void 0?void 0:parseInt(s.utcOffset.toString(),10),s.dayOffset=s.dayOffset===void 0?0:parseInt(s.dayOffset.toString(),10),!["auto","5-part","6-part","7-part","5-or-6-parts","6-or-7-parts"].includes(s.mode))throw new Error("CronOptions: mode must be one of 'auto', '5-part', '6-part', '7-part', '5-or-6-parts', or '6-or-7-parts'.");if(!["single-value","no-wildcard"].includes(s.fixedTimeRule))throw new Error("CronOptions: fixedTimeRule must be one of 'single-value' or 'no-wildcard'.");s.timezone===""&&(s.timezone=void 0);let t=s.timezone??s.utcOffset;if(s.startAt&&(s.startAt=croner_I(new c(s.startAt,t))),s.stopAt&&(s.stopAt=croner_I(new c(s.stopAt,t))),s.interval!==null){if(isNaN(s.interval))throw new Error("CronOptions: Supplied value for interval is not a number");if(s.interval<0)throw new Error("CronOptions: Supplied value for interval can not be negative")}if(s.utcOffset!==void 0){if(isNaN(s.utcOffset))throw new Error("CronOptions: Invalid value passed for utcOffset, should be number representing minutes offset from UTC.");if(s.utcOffset<-870||s.utcOffset>870)throw new Error("CronOptions: utcOffset out of bounds.");if(s.utcOffset!==void 0&&s.timezone)throw new Error("CronOptions: Combining 'utcOffset' with 'timezone' is not allowed.")}if(s.unref!==!0&&s.unref!==!1)throw new Error("CronOptions: Unref should be either true, false or undefined(false).");if(s.dayOffset!==void 0&&s.dayOffset!==0&&isNaN(s.dayOffset))throw new Error("CronOptions: Invalid value passed for dayOffset, should be a number representing days to offset.");return s}function croner_I(s){return s.ms?(s.ms=0,new c(new Date(s.getTime()+1e3),s.tz)):s}function b(s){return typeof s=="function"}function croner_L(s){return b(s)}function Y(s){typeof Deno<"u"&&typeof Deno.unrefTimer<"u"?Deno.unrefTimer(s):s&&typeof s.unref<"u"&&s.unref()}var P=1440*60*1e3,$=30*1e3,croner_M=[],croner_j=class{name;options;_states;fn;_startAtRoundingMs=0;getTz(){return this.options.timezone??this.options.utcOffset}applyDayOffset(e){let t=this._offsetMs();return t?new Date(e.getTime()+t):e}_offsetMs(){return(this.options.dayOffset??0)*P}get _startAt(){return this.options.startAt}get _stopAt(){return this.options.stopAt}_nextTarget(e,t){let n=this._offsetMs(),r=this._next(this._shift(e),new Date(t.getTime()-n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_previousTarget(e,t){let n=this._toMs(e??t)-this._offsetMs(),r=this._previous(new Date(n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_shift(e){if(e!=null)return new c(new Date(this._toMs(e)-this._offsetMs()),this.getTz())}constructor(e,t,n){let r,a;if(b(t))a=t;else if(typeof t=="object")r=t;else if(t!==void 0)throw new Error("Cron: Invalid argument passed for optionsIn. Should be one of function, or object (options).");if(b(n))a=n;else if(typeof n=="object")r=n;else if(n!==void 0)throw new Error("Cron: Invalid argument passed for funcIn. Should be one of function, or object (options).");this.name=r?.name;let i=r?.startAt;this.options=F(r),i&&this._startAt&&(this._startAtRoundingMs=this._startAt.getTime()-new c(i,this.getTz()).getTime());let o=!!e&&(e instanceof Date||typeof e=="string"&&e.indexOf(":")>0);if(this._states={kill:!1,blocking:!1,previousRun:void 0,currentRun:void 0,once:void 0,currentTimeout:void 0,maxRuns:r?r.maxRuns:void 0,paused:r?r.paused:!1,pattern:o?new C("* * * * *",void 0,{mode:"auto"}):new C(e,this.options.timezone,{mode:this.options.mode,alternativeWeekdays:this.options.alternativeWeekdays,sloppyRanges:this.options.sloppyRanges,fixedTimeRule:this.options.fixedTimeRule})},o&&(this._states.once=new c(e,this.getTz())),this.name){if(croner_M.find(l=>l.name===this.name))throw new Error("Cron: Tried to initialize new named job '"+this.name+"', but name already taken.");croner_M.push(this)}return a!==void 0&&croner_L(a)&&(this.fn=a,this.schedule()),this}nextRun(e){return this._nextTarget(e,new Date)}nextRuns(e,t){this._states.maxRuns!==void 0&&e>this._states.maxRuns&&(e=this._states.maxRuns);let n=t||this._states.currentRun||void 0;return this._enumerateRuns(e,n,"next")}previousRuns(e,t){return this._enumerateRuns(e,t||void 0,"previous")}enumerate(e){return new A(this,e)}_enumerateRuns(e,t,n){let r=[],a=new Date,i=t;for(;e-- >0;){let o=n==="next"?this._nextTarget(i,a):this._previousTarget(i,a);if(!o)break;r.push(o),i=o}return r}match(e){if(this._states.once){let n=new c(e,this.getTz());n.ms=0;let r=new c(this._states.once,this.getTz());return r.ms=0,n.getTime()===r.getTime()}let t=new c(e,this.getTz());return t.ms=0,t.match(this._states.pattern,this.options)}getPattern(){if(!this._states.once)return this._states.pattern?this._states.pattern.pattern:void 0}getOnce(){return this._states.once?this._states.once.getDate():null}isRunning(){return!this._states.paused&&!this._states.kill&&this.fn!==void 0&&this._nextTarget(this._states.currentRun,new Date)!==null}isStopped(){return this._states.kill}isBusy(){return this._states.blocking}currentRun(){return this._states.currentRun?this._states.currentRun.getDate():null}previousRun(){return this._states.previousRun?this._states.previousRun.getDate():null}msToNext(e){let t=new Date,n=this._nextTarget(e,t);return n?n.getTime()-this._toMs(e??t):null}stop(){this._states.kill=!0,this._states.currentTimeout&&clearTimeout(this._states.currentTimeout);let e=croner_M.indexOf(this);e>=0&&croner_M.splice(e,1)}pause(){return this._states.paused=!0,!this._states.kill}resume(){return this._states.paused=!1,!this._states.kill}schedule(e){return this._schedule(e)}_schedule(e,t){if(e&&this.fn)throw new Error("Cron: It is not allowed to schedule two functions using the same Croner instance.");e&&(this.fn=e);let n=t??new Date,r=this._nextTarget(void 0,n),a=r?r.getTime()-n.getTime():null,i=this._states.currentRun;i&&i.getTime()>n.getTime()&&(i=void 0);let o=this._nextTarget(i,n);return a===null||isNaN(a)||o===null?this:(a>$&&(a=$),a<0&&(a=this._states.paused?1e3:0),this._states.currentTimeout=setTimeout(()=>this._checkTrigger(o),a),this._states.currentTimeout&&this.options.unref&&Y(this._states.currentTimeout),this)}async _trigger(e=new Date){this._states.blocking=!0,this._states.currentRun=new c(e,this.getTz());try{if(this.options.catch)try{this.fn!==void 0&&await this.fn(this,this.options.context)}catch(t){if(b(this.options.catch))try{Promise.resolve(this.options.catch(t,this)).catch(()=>{})}catch{}}else this.fn!==void 0&&await this.fn(this,this.options.context)}finally{this._states.previousRun=new c(e,this.getTz()),this._states.blocking=!1}}async trigger(){await this._trigger()}runsLeft(){return this._states.maxRuns}_checkTrigger(e){let t=new Date,n=!this._states.paused&&t.getTime()>=e.getTime(),r=this._states.blocking&&this.options.protect;n&&!r?(this._states.maxRuns!==void 0&&this._states.maxRuns--,this._trigger(t)):n&&r&&b(this.options.protect)&&setTimeout(()=>this.options.protect(this),0),this._schedule(void 0,n?void 0:t)}_next(e,t,n){let r=n?n.startAt:this._startAt,a=n?n.stopAt:this._stopAt,i=!!e,o=!!(e||this._states.currentRun),u=!1;!e&&r&&this.options.interval&&(e=this._calculatePreviousRun(r,t),e&&(o=!0),u=!e);let l=e??t??new Date,h=this._toMs(l);e=new c(l,this.getTz()),r&&h<r.getTime()&&(e=u?r:new c(new Date(r.getTime()-1e3),this.getTz()),h=e.getTime());let m=this._states.once||new c(e,this.getTz());if(!u&&m!==this._states.once&&(m=this._findOccurrence(e,h,1,o)),this._states.once){let d=this._states.once.getTime(),p=h-d;if(r&&d<r.getTime()-this._startAtRoundingMs||this._states.currentRun&&this.applyDayOffset(this._states.once.getDate()).getTime()<=this._states.currentRun.getTime()||(i?p>=0:p>1e3&&!this.options.allowPast))return null}return m===null||this._states.maxRuns!==void 0&&this._states.maxRuns<=0||this._states.kill||a&&m.getTime()>=a.getTime()?null:m}_previous(e,t){let n=this._toMs(e??new Date);if(t.stopAt&&n>t.stopAt.getTime()&&(n=t.stopAt.getTime()),this._states.once)return this._states.once.getTime()<n?this._states.once:null;let r=this._findOccurrence(new c(new Date(n),this.getTz()),n,-1);return r===null||t.startAt&&r.getTime()<t.startAt.getTime()?null:r}_toMs(e){if(e instanceof Date)return e.getTime();let t=new c(e,this.getTz());return t.getTime()+(typeof t.tz=="string"?t.ms:0)}_findOccurrence(e,t,n,r=!1){let a=this.options.interval??0;if(a>1&&(n===-1||r)){t+=(a-1)*1e3*n;let m=new Date(t);if(isNaN(m.getTime())||(e=new c(m,this.getTz()),!(e.year>=1&&e.year<=9999)))return null;r=!1}let i=this._walk(e,t,n,r),o=this.getTz();if(this._states.pattern.isFixedTime&&n===1||typeof o=="number"||croner_U(t,o)!==(n===1?"earlier":"later"))return i;let u=Math.floor(t/1e3)*1e3,l=n===1?croner_k(u,u+P,o):croner_k(u-P,u,o)-1e3;if(i&&(l-i.getTime())*n>0)return i;let h=this._walk(new c(new Date(l),o),l-n,n,!1,!0);return!i||!h?i??h:(i.getTime()-h.getTime())*n>0?h:i}_walk(e,t,n,r,a=!1){let i=this._states.pattern,o=(l,h)=>n===1?l.increment(i,this.options,h):l.decrement(i,this.options,h),u=new c(e,this.getTz());for((!a||!u.match(i,this.options))&&(u=o(u,r));u;){let l=this._runAt(u,t,n);if(l)return new c(l,this.getTz());u=o(u,!1)}return null}_runAt(e,t,n){let r=d=>(d.getTime()-t)*n>0,a=e.tz;if(typeof a=="number"){let d=e.getDate();return r(d)?d:null}let i=croner_T(e.year,e.month+1,e.day,e.hour,e.minute,e.second,a),o=_(i),u=this._states.pattern.isFixedTime;if(o.kind==="single")return r(o.date)?o.date:null;if(o.kind==="ambiguous"){let{earlier:d,later:p}=o;return(u?[d]:n===1?[d,p]:[p,d]).find(r)??null}if(!u)return null;let l=new Date(croner_k(o.before.getTime(),o.after.getTime(),a)),h=y(l,a);return h.y===i.y&&h.m===i.m&&h.d===i.d&&r(l)?l:null}_calculatePreviousRun(e,t){let n=new c(t,this.getTz()).getTime();if(e.getTime()>n)return;let r=this.options.interval*1e3,a=e;for(;a.getTime()+r<=n;){let i=this._findOccurrence(a,a.getTime(),1,!0);if(i===null)break;a=i}return a}},A=class{cron;cursor;now;done;initialMaxRuns;remainingRuns;constructor(e,t){this.cron=e,this.initialMaxRuns=e.runsLeft()??1/0,this.reset(t)}next(){if(this.done||this.remainingRuns<=0)return this.done=!0,{value:void 0,done:!0};let e=this.cron._nextTarget(this.cursor,this.now);return e===null?(this.done=!0,{value:void 0,done:!0}):(this.cursor=e,this.remainingRuns--,{value:e,done:!1})}peek(){return this.done||this.remainingRuns<=0?null:this.cron._nextTarget(this.cursor,this.now)}reset(e){this.cursor=e instanceof Date?new Date(e.getTime()):e??void 0,this.now=new Date,this.done=!1,this.remainingRuns=this.initialMaxRuns}[Symbol.iterator](){return this}};
+
+;// CONCATENATED MODULE: ./build/server/sync/service/schedule.js
+
+class ScheduleError extends Error {
+    name = 'ScheduleError';
+}
+const MIN_INTERVAL_SECONDS = 60;
+const MAX_INTERVAL_SECONDS = 7 * 86_400;
+/**
+ * A five- or six-field cron expression, evaluated in UTC so a schedule means the same on every
+ * node; or whole seconds from 60 to 604800, counted from the service's start. Croner is the
+ * judge of an expression; its message names the wrong field, never more than the expression.
+ */
+function parseSchedule(raw) {
+    const text = String(raw).trim();
+    if (/^\d+$/.test(text)) {
+        const seconds = Number(text);
+        if (seconds < MIN_INTERVAL_SECONDS || seconds > MAX_INTERVAL_SECONDS) {
+            throw new ScheduleError(`as an interval must be whole seconds from ${MIN_INTERVAL_SECONDS} to ${MAX_INTERVAL_SECONDS}`);
+        }
+        return { text, next: (after) => new Date(after.getTime() + seconds * 1000) };
+    }
+    const fields = text.split(/\s+/);
+    if (fields.length !== 5 && fields.length !== 6)
+        throw new ScheduleError('must be a cron expression (5 or 6 fields) or an interval in seconds');
+    let cron;
+    try {
+        cron = new croner_j(fields.join(' '), { paused: true, timezone: 'Etc/UTC' });
+    }
+    catch (err) {
+        throw new ScheduleError(`is not a valid cron expression (${err.message.replace(/^CronPattern: /, '')})`);
+    }
+    return { text: fields.join(' '), next: (after) => cron.nextRun(after) };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/config.js
+
+
+
+
+
+const SOURCES = ['dependencytrack', 'github', 'sonarqube'];
+const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
+const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 'SONARQUBE_TOKEN', 'GITHUB_TARGETS'];
+/** Every problem found, each naming its key (and where the value came from); never a value. */
+class SyncConfigError extends Error {
+    problems;
+    mode;
+    name = 'SyncConfigError';
+    constructor(problems, 
+    /** The mode, when it was itself valid: the service decides from it whether to stay up. */
+    mode) {
+        super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+        this.problems = problems;
+        this.mode = mode;
+    }
+}
+const HTTP_URL = (raw) => {
+    if (typeof raw !== 'string' || raw.trim() === '')
+        return { problem: 'must be an http(s) URL' };
+    let url;
+    try {
+        url = new URL(raw.trim());
+    }
+    catch {
+        return { problem: 'must be an http(s) URL' };
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return { problem: 'must be an http(s) URL' };
+    if (url.username || url.password)
+        return { problem: 'must not carry credentials (they are read from the environment)' };
+    if (url.search || url.hash)
+        return { problem: 'must not have a query or fragment' };
+    return { value: url.href.replace(/\/+$/, '') };
+};
+// From the environment, the same words as the actions' boolean inputs (and as the file's YAML).
+const BOOLEAN = (raw, fromEnv) => {
+    if (typeof raw === 'boolean')
+        return { value: raw };
+    const value = fromEnv && typeof raw === 'string' ? yaml_boolean_yamlBoolean(raw) : undefined;
+    return value === undefined ? { problem: `must be true or false (${yaml_boolean_YAML_BOOLEAN_WORDS})` } : { value };
+};
+const config_text = (max) => (raw) => typeof raw === 'string' && raw.trim() !== '' && raw.trim().length <= max ? { value: raw.trim() } : { problem: `must be a non-empty string of at most ${max} characters` };
+const oneOf = (values) => (raw) => {
+    const found = typeof raw === 'string' ? values.find((v) => v.toLowerCase() === raw.trim().toLowerCase()) : undefined;
+    return found === undefined ? { problem: `must be one of ${values.join(', ')}` } : { value: found };
+};
+const wholeNumber = (min, max) => (raw, fromEnv) => {
+    const n = typeof raw === 'number' ? raw : fromEnv && typeof raw === 'string' && /^\s*\d{1,9}\s*$/.test(raw) ? Number(raw) : NaN;
+    return Number.isInteger(n) && n >= min && n <= max ? { value: n } : { problem: `must be a whole number from ${min} to ${max}` };
+};
+// A cron expression (UTC) or an interval in seconds, judged by the scheduler's own parser.
+const SCHEDULE = (raw) => {
+    if (typeof raw !== 'string' && typeof raw !== 'number')
+        return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
+    try {
+        const schedule = parseSchedule(raw);
+        return schedule.next(new Date()) ? { value: schedule.text } : { problem: 'never runs (the expression has no future date)' };
+    }
+    catch (err) {
+        return { problem: err.message };
+    }
+};
+/** Every key of the file, the environment setting that overrides it, and its default. */
+const KEYS = [
+    { path: 'mode', env: 'SYNC_MODE', check: oneOf(['deployment', 'cronjob']), fallback: 'deployment' },
+    // Hourly, each source 30 minutes after the one before it.
+    { path: 'schedule.dependencytrack', env: 'SYNC_SCHEDULE_DEPENDENCYTRACK', check: SCHEDULE, fallback: '0 * * * *' },
+    { path: 'schedule.github', env: 'SYNC_SCHEDULE_GITHUB', check: SCHEDULE, fallback: '30 * * * *' },
+    { path: 'schedule.sonarqube', env: 'SYNC_SCHEDULE_SONARQUBE', check: SCHEDULE, fallback: '0 * * * *' },
+    // A source's switch has no fixed default: unset, the source is on exactly when one of its own
+    // settings is given (ENABLED_WHEN_GIVEN), so a configuration names only what it uses.
+    { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN },
+    { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
+    { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
+    // Off by default: it writes to Dependency-Track (dependency-track/triage.ts).
+    { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', check: BOOLEAN, fallback: false },
+    { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
+    { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
+    { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
+    { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },
+    { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
+    { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: config_text(255), fallback: 'Research and Development' },
+    // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
+    { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', check: wholeNumber(1, 100_000), fallback: 100 },
+    // DefectDojo's do_not_reactivate on every reimport: a finding closed in DefectDojo stays closed.
+    { path: 'defectdojo.doNotReactivate', env: 'SYNC_DEFECTDOJO_DO_NOT_REACTIVATE', check: BOOLEAN, fallback: false },
+    { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
+    { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
+];
+/** The settings (key paths and secrets) that switch a source on when its `enabled` is unset. */
+const ENABLED_WHEN_GIVEN = {
+    dependencytrack: { keys: ['sources.dependencytrack.url'], secrets: ['DEPENDENCY_TRACK_API_KEY'] },
+    github: { keys: [], secrets: ['GITHUB_TARGETS'] },
+    sonarqube: { keys: ['sources.sonarqube.url'], secrets: ['SONARQUBE_TOKEN'] },
+};
+const SECRET_WORDS = /(token|key|password|secret|targets|credential)/i;
+function config_isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function readFile(file, problems) {
+    let source;
+    try {
+        source = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch (err) {
+        problems.push(`configuration file ${file}: cannot be read (${err.code ?? 'error'})`);
+        return {};
+    }
+    const doc = (0,yaml_dist/* parseDocument */.Tp)(source);
+    if (doc.errors.length > 0) {
+        // Position only: the parser's own message quotes the file, which may hold a pasted secret.
+        const at = doc.errors[0]?.linePos?.[0];
+        problems.push(`configuration file ${file}: not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}`);
+        return {};
+    }
+    const value = doc.toJS() ?? {};
+    if (!config_isPlainObject(value)) {
+        problems.push(`configuration file ${file}: must be a mapping of keys`);
+        return {};
+    }
+    return value;
+}
+/** Keys present in the file that the configuration does not know; secrets get their own message. */
+function unknownKeys(tree, prefix, problems) {
+    for (const [name, value] of Object.entries(tree)) {
+        const path = prefix ? `${prefix}.${name}` : name;
+        if (KEYS.some((k) => k.path === path))
+            continue;
+        if (config_isPlainObject(value) && KEYS.some((k) => k.path.startsWith(`${path}.`))) {
+            unknownKeys(value, path, problems);
+        }
+        else if (SECRET_WORDS.test(name)) {
+            problems.push(`${path}: secrets are read only from the environment (${SECRET_SETTINGS.join(', ')}); remove it from the file`);
+        }
+        else {
+            problems.push(`${path}: not a known key`);
+        }
+    }
+}
+function lookup(tree, path) {
+    let node = tree;
+    for (const part of path.split('.'))
+        node = config_isPlainObject(node) ? node[part] : undefined;
+    return node;
+}
+function config_assign(tree, path, value) {
+    const parts = path.split('.');
+    let node = tree;
+    for (const part of parts.slice(0, -1))
+        node = (node[part] ??= {});
+    node[parts[parts.length - 1]] = value;
+}
+function present(value) {
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+/**
+ * The configuration: the YAML file (optional), each key overridable by its environment
+ * setting, defaults for the rest; secrets from the environment only. Throws a
+ * `SyncConfigError` listing every problem before anything is called.
+ */
+function loadSyncConfig(options) {
+    const problems = [];
+    const fromFile = options.file ? readFile(options.file, problems) : {};
+    unknownKeys(fromFile, '', problems);
+    const tree = {};
+    for (const key of KEYS) {
+        const envValue = present(options.env[key.env]);
+        const raw = envValue ?? lookup(fromFile, key.path);
+        if (raw === undefined || raw === null) {
+            if (key.fallback !== undefined)
+                config_assign(tree, key.path, key.fallback);
+            continue;
+        }
+        const checked = key.check(raw, envValue !== undefined);
+        if ('problem' in checked)
+            problems.push(`${key.path}${envValue !== undefined ? ` (from ${key.env})` : ''} ${checked.problem}`);
+        else
+            config_assign(tree, key.path, checked.value);
+    }
+    let githubTargets;
+    const targets = present(options.env.GITHUB_TARGETS);
+    if (targets !== undefined) {
+        const parsed = parseGithubTargets(targets);
+        if ('problems' in parsed)
+            problems.push(...parsed.problems);
+        else
+            githubTargets = parsed.targets;
+    }
+    if (problems.length > 0)
+        throw new SyncConfigError(problems, tree.mode);
+    for (const source of SOURCES) {
+        const path = `sources.${source}.enabled`;
+        if (lookup(tree, path) !== undefined)
+            continue;
+        const given = ENABLED_WHEN_GIVEN[source];
+        config_assign(tree, path, given.keys.some((k) => lookup(tree, k) !== undefined) || given.secrets.some((name) => present(options.env[name]) !== undefined));
+    }
+    const secrets = {
+        dependencyTrackApiKey: present(options.env.DEPENDENCY_TRACK_API_KEY),
+        defectDojoToken: present(options.env.DEFECTDOJO_TOKEN),
+        sonarQubeToken: present(options.env.SONARQUBE_TOKEN),
+        githubTargets,
+    };
+    return { config: tree, secrets };
+}
+/** What every source needs: DefectDojo's address and token. */
+function missingDefectDojo({ config, secrets }) {
+    return [
+        ...(config.defectdojo.url ? [] : ['defectdojo.url is required (or SYNC_DEFECTDOJO_URL)']),
+        ...(secrets.defectDojoToken ? [] : ['DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)']),
+    ];
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/run.js
+
+
+
+
+
+/** Every secret value of a configuration, for scrubbing text that leaves the process. */
+function secretValues({ secrets }) {
+    return [secrets.dependencyTrackApiKey, secrets.defectDojoToken, secrets.sonarQubeToken, ...(secrets.githubTargets ?? []).map((t) => t.token)].filter((s) => typeof s === 'string' && s.length > 0);
+}
+/** Replaces every secret value in `text`: the second line of defence behind messages that never include them. */
+function scrub(text, secrets) {
+    return secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+}
+/** Progress lines of a connector: its source, and what one item of it is called. */
+function progressFor(connector, write) {
+    return humanProgress(connector.source, connector.noun, write);
+}
+/** What a run of this connector needs beyond a valid configuration; throws naming every missing piece. */
+function requireFor(connector, loaded) {
+    const problems = [...missingDefectDojo(loaded), ...connector.missing(loaded)];
+    if (problems.length > 0)
+        throw new SyncConfigError(problems);
+}
+/** The DefectDojo client of a configuration (its address and token checked present by the caller). */
+function defectDojoClientFor({ config, secrets }, options) {
+    return new DefectDojoClient({
+        url: config.defectdojo.url,
+        token: secrets.defectDojoToken,
+        productType: config.defectdojo.productType,
+        maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
+        doNotReactivate: config.defectdojo.doNotReactivate,
+        timeoutMs: options.timeoutMs,
+        uploadTimeoutMs: options.uploadTimeoutMs,
+    });
+}
+/** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
+async function runConnector(connector, loaded, options, progress, retryPolicy = {}, service = {}) {
+    requireFor(connector, loaded);
+    const { config, secrets } = loaded;
+    const retry = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
+    const defectDojo = defectDojoClientFor(loaded, options);
+    const context = { loaded, options, defectDojo, retry, progress, ...(service.conditional ? { conditional: service.conditional } : {}), ...(service.scope ? { scope: service.scope } : {}) };
+    // Every credential is tried before anything is exported: a refused DefectDojo token would
+    // otherwise let each project export in full and then fail its upload.
+    const startedAt = new Date();
+    try {
+        // Both checks at once; DefectDojo's refusal is named first when both fail.
+        const checks = await Promise.allSettled([
+            retrying(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err) => {
+                throw refusedAs(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url);
+            }),
+            connector.check?.(context),
+        ]);
+        for (const check of checks)
+            if (check.status === 'rejected')
+                throw check.reason;
+    }
+    catch (err) {
+        return finishReport({ command: connector.command, source: connector.source, startedAt, error: `nothing was exported: ${message(err)}` }, []);
+    }
+    return connector.run(context);
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
+
+/** A problem with the step's own inputs or environment; the message says which input. */
+class InputError extends Error {
+    name = 'InputError';
+}
+/** The trimmed input, or undefined when empty. */
+function optionalInput(core, name) {
+    const value = core.getInput(name).trim();
+    return value === '' ? undefined : value;
+}
+function requiredInput(core, name) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        throw new InputError(`input "${name}" is required`);
+    return value;
+}
+function booleanInput(core, name, fallback) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        return fallback;
+    const parsed = yamlBoolean(value);
+    if (parsed === undefined)
+        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
+    return parsed;
+}
+/** A non-negative whole number, or undefined when empty. */
+function integerInput(core, name) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        return undefined;
+    if (!/^[0-9]{1,15}$/.test(value))
+        throw new InputError(`input "${name}" must be a whole number`);
+    return Number(value);
+}
+/** An http(s) base URL input, normalised to end with one slash so relative paths join under it. */
+function baseUrl(name, value) {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new InputError(`input "${name}" must be an http(s) URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new InputError(`input "${name}" must be an http(s) URL`);
+    if (!url.pathname.endsWith('/'))
+        url.pathname += '/';
+    return url;
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/summary.js
+/** Appends markdown to the job summary; outside a runner (no GITHUB_STEP_SUMMARY) it is skipped. */
+async function appendSummary(core, markdown) {
+    try {
+        await core.summary.addRaw(markdown, true).write();
+    }
+    catch (err) {
+        core.debug(`job summary not written: ${err instanceof Error ? err.message : String(err)}`);
+    }
+}
+/** Escapes text for a markdown table cell. */
+const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+/**
+ * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
+ * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
+ */
+const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
+
+;// CONCATENATED MODULE: ./build/actions/sync/run.js
+
+
+
+
+
+
+
+
+
+/**
+ * Masks a secret input, and for the targets JSON every token inside it as well: the runner masks
+ * a secret's whole value, not the token when it is printed on its own.
+ */
+function mask(core, value) {
+    if (!value)
+        return;
+    core.setSecret(value);
+    try {
+        const walk = (node) => {
+            if (Array.isArray(node))
+                node.forEach(walk);
+            else if (node && typeof node === 'object')
+                for (const [k, v] of Object.entries(node))
+                    (k === 'token' && typeof v === 'string' && v ? core.setSecret(v) : walk(v));
+        };
+        walk(JSON.parse(value));
+    }
+    catch {
+        // not JSON: masked whole above
+    }
+}
+function table(report) {
+    const head = `### Gatehouse ${report.command}: ${report.ok ? 'done' : 'failed'}\n\n`;
+    const t = report.totals;
+    const totals = `${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; DefectDojo created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}.\n\n`;
+    const error = report.error ? `**${cell(report.error)}**\n\n` : '';
+    const rows = report.items.map((i) => [i.product, i.test, i.status, i.findings ?? '', i.counts?.created ?? '', i.counts?.closed ?? '', i.counts?.reactivated ?? '', i.counts?.untouched ?? '', i.reason ?? '']
+        .map((v) => cell(String(v)))
+        .join(' | '));
+    const body = rows.length
+        ? `| Product | Test | Status | Findings | Created | Closed | Reactivated | Untouched | Note |\n| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n${rows.map((r) => `| ${r} |`).join('\n')}\n`
+        : '';
+    return head + error + totals + body;
+}
+/** The `sync` action: one command, every secret input masked, a per-project table in the job summary. */
+async function runSyncAction({ core, env, retry }) {
+    const ddToken = optionalInput(core, 'defectdojo-token');
+    const dtKey = optionalInput(core, 'dependency-track-api-key');
+    const targets = optionalInput(core, 'github-targets');
+    const sonarToken = optionalInput(core, 'sonarqube-token');
+    for (const secret of [ddToken, dtKey, targets, sonarToken])
+        mask(core, secret);
+    let secrets = [];
+    try {
+        const command = requiredInput(core, 'command');
+        const connector = connectorForCommand(command);
+        if (!connector)
+            throw new InputError(`input "command" must be one of ${CONNECTORS.map((c) => c.command).join(', ')}`);
+        requiredInput(core, 'defectdojo-token');
+        const loaded = loadSyncConfig({
+            ...(optionalInput(core, 'config') ? { file: optionalInput(core, 'config') } : {}),
+            env: {
+                ...env,
+                DEFECTDOJO_TOKEN: ddToken,
+                DEPENDENCY_TRACK_API_KEY: dtKey ?? env.DEPENDENCY_TRACK_API_KEY,
+                GITHUB_TARGETS: targets ?? env.GITHUB_TARGETS,
+                SONARQUBE_TOKEN: sonarToken ?? env.SONARQUBE_TOKEN,
+            },
+        });
+        secrets = secretValues(loaded);
+        // The inputs as command-line options, so the action and the CLI share one parser, its limits and defaults.
+        const flags = ['concurrency', 'retries'].flatMap((input) => {
+            const value = optionalInput(core, input);
+            return value === undefined ? [] : [`--${input}`, value];
+        });
+        const args = parseSyncArgs([command, ...flags], {});
+        if (args === 'version' || 'help' in args)
+            throw new InputError('unexpected help or version request');
+        const info = (line) => core.info(scrub(line, secrets));
+        const report = await runConnector(connector, loaded, args.options, progressFor(connector, info), retry);
+        summaryLines(report).forEach(info);
+        const dir = (0,external_node_path_namespaceObject.join)(env.RUNNER_TEMP || '.', 'gatehouse-sync');
+        (0,external_node_fs_namespaceObject.mkdirSync)(dir, { recursive: true });
+        const file = (0,external_node_path_namespaceObject.join)(dir, `${command}-report.json`);
+        (0,external_node_fs_namespaceObject.writeFileSync)(file, scrub(JSON.stringify(report, null, 2), secrets));
+        core.setOutput('synced-count', String(report.totals.synced));
+        core.setOutput('failed-count', String(report.totals.failed));
+        core.setOutput('skipped-count', String(report.totals.skipped));
+        core.setOutput('report', file);
+        await appendSummary(core, scrub(table(report), secrets));
+        if (!report.ok)
+            core.setFailed(scrub(report.error ?? `${report.totals.failed} of ${report.totals.items} failed; see the job summary`, secrets));
+    }
+    catch (err) {
+        if (err instanceof InputError || err instanceof UsageError || err instanceof SyncConfigError)
+            return core.setFailed(err.message);
+        core.setFailed(scrub(err instanceof Error ? err.message : String(err), secrets));
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/sync/main.js
+
+
+/** The sync action as the runner runs it (index.ts calls this; `@github/local-action` imports it). */
+async function run() {
+    await runSyncAction({ core: core_namespaceObject, env: process.env });
+}
+
 
 /***/ })
 
@@ -45769,6 +46281,6 @@ function getIDToken(aud) {
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(8589);
+/******/ var __webpack_exports__ = __nccwpck_require__(4666);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

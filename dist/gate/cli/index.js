@@ -16,20 +16,75 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 /***/ }),
 
+/***/ 1372:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ CliOutput)
+/* harmony export */ });
+/** Bytes of standard output held before they are written. */
+const FLUSH_AT = 1 << 16;
+/**
+ * The command line's output, as `console.log`/`console.error` would print it (each line followed by
+ * a newline), with standard output collected into large writes: `gate ci` prints a line per
+ * net-new finding, thousands on a large report, and one console call per line cost more than the
+ * rest of the output phase. A line on standard error writes out what standard output holds first,
+ * so the two keep their order on a shared terminal; `flush` writes the rest at the end.
+ */
+class CliOutput {
+    stdout;
+    stderr;
+    held = [];
+    size = 0;
+    constructor(stdout, stderr) {
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+    out = (line) => {
+        this.held.push(line, '\n');
+        this.size += line.length + 1;
+        if (this.size >= FLUSH_AT)
+            this.flush();
+    };
+    err = (line) => {
+        this.flush();
+        this.stderr.write(`${line}\n`);
+    };
+    flush() {
+        if (this.held.length === 0)
+            return;
+        const text = this.held.join('');
+        this.held = [];
+        this.size = 0;
+        this.stdout.write(text);
+    }
+}
+
+
+/***/ }),
+
 /***/ 5140:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5130);
+/* harmony import */ var _cli_output_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1372);
+/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9636);
 
-process.exitCode = await (0,_command_js__WEBPACK_IMPORTED_MODULE_0__/* .gateCommand */ .B)(process.argv.slice(2), process.env, process.cwd(), { out: console.log, err: console.error });
+
+const io = new _cli_output_js__WEBPACK_IMPORTED_MODULE_1__/* .CliOutput */ .I(process.stdout, process.stderr);
+try {
+    process.exitCode = await (0,_command_js__WEBPACK_IMPORTED_MODULE_0__/* .gateCommand */ .B)(process.argv.slice(2), process.env, process.cwd(), io);
+}
+finally {
+    io.flush();
+}
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 5130:
+/***/ 9636:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42,6 +97,37 @@ __nccwpck_require__.d(__webpack_exports__, {
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./build/server/version.js
+
+
+
+/** The npm package of the two CLIs (packages/cli). */
+const CLI_PACKAGE = 'gatehouse-cli';
+/**
+ * The package version, read once from the project's package.json (found by walking up, so it
+ * works from the sources and from the compiled `build/` tree alike). The CLIs' npm package
+ * (packages/cli, `gatehouse-cli`) carries the same version, so its bundles find theirs there.
+ */
+function packageVersion() {
+    let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    for (;;) {
+        try {
+            const pkg = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json'), 'utf8'));
+            if ((pkg.name === 'gatehouse' || pkg.name === CLI_PACKAGE) && pkg.version)
+                return pkg.version;
+        }
+        catch {
+            // not here: keep walking up
+        }
+        const parent = (0,external_node_path_namespaceObject.dirname)(dir);
+        if (parent === dir)
+            return '0.0.0';
+        dir = parent;
+    }
+}
+
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./build/actions/gate/errors.js
@@ -56,6 +142,20 @@ const EXIT_ERROR = 2;
 class errors_GateError extends Error {
     name = 'GateError';
 }
+/** A command-line mistake: printed with the usage text of the command it was made in. */
+class GateUsageError extends errors_GateError {
+    usage;
+    name = 'GateUsageError';
+    constructor(message, usage) {
+        super(message);
+        this.usage = usage;
+    }
+}
+/**
+ * The last line of every exit 2: "no answer" in capitals, so neither a skimming reader nor a log
+ * tail takes it for a pass.
+ */
+const noAnswerLine = (reason) => `gate: NO ANSWER (exit ${EXIT_ERROR}): ${reason}`;
 
 ;// CONCATENATED MODULE: ./build/actions/gate/severity.js
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
@@ -367,8 +467,6 @@ class DependencyChanges {
     }
 }
 
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: ./build/actions/gate/no-sarif-linters.js
 /**
  * MegaLinter linters whose descriptor lacks `can_output_sarif: true`, per major version: they never
@@ -685,6 +783,11 @@ function candidatePaths(decoded, checkout) {
 class RunLocations {
     run;
     checkout;
+    /**
+     * By URI (and base id): the path itself when exactly one candidate names a file of the head, the
+     * usual case, else what the candidates say. One string an entry, not four objects: the entries
+     * live as long as the run is read, and survivors make V8 grow its young generation.
+     */
     resolved = new Map();
     votes = { given: 0, top: 0 };
     constructor(run, checkout) {
@@ -708,10 +811,11 @@ class RunLocations {
         const region = physical.region;
         const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
         const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
+        if (typeof entry === 'string')
+            return { path: entry, startLine, endLine };
         if (entry.existing.length === 0)
             return { path: entry.display, startLine, endLine, unmapped: true };
-        const chosen = entry.existing.length === 1 ? entry.existing[0] : this.preferred(entry.existing);
-        return { path: chosen.path, startLine, endLine };
+        return { path: this.preferred(entry.existing).path, startLine, endLine };
     }
     resolve(uri, baseId) {
         const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
@@ -722,7 +826,7 @@ class RunLocations {
             const existing = candidates.filter((c) => this.checkout.files.has(c.path));
             if (existing.length === 1)
                 this.votes[existing[0].base]++;
-            entry = { existing, display: candidates[0]?.path ?? decoded };
+            entry = existing.length === 1 ? existing[0].path : { existing, display: candidates[0]?.path ?? decoded };
             this.resolved.set(key, entry);
         }
         return entry;
@@ -1081,7 +1185,18 @@ function classify(report, diff, options) {
 
 
 const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
-const USAGE = `Usage: gate ci [options]
+/** `gate --help`: the commands; each command's options are in its own `--help`. */
+const USAGE = `Usage: gate <command> [options]
+
+Commands:
+  ci                      classify a SARIF report's findings as net-new or pre-existing
+                          and fail only on net-new ones (gate ci --help lists its options)
+
+Options:
+  --version               print the version
+  --help                  this text`;
+/** `gate ci --help`: the options of ci only. */
+const CI_USAGE = `Usage: gate ci [options]
 
 Classifies SARIF findings as net-new (introduced by the pull request, since the merge-base of
 base and head) or pre-existing, and fails only on net-new ones.
@@ -1103,6 +1218,7 @@ Options:
                           a finding without a line in a changed file that names no
                           package (default net-new)
   --help                  this text
+  --version               print the version
 
 Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,
 for example a shallow clone: check out with fetch-depth: 0).`;
@@ -1139,17 +1255,21 @@ function parseCommand(argv, env, cwd) {
                 linters: { type: 'string' },
                 'unattributed-dependency': { type: 'string' },
                 help: { type: 'boolean', short: 'h' },
+                version: { type: 'boolean' },
             },
         });
     }
     catch (err) {
-        throw new errors_GateError(`${err.message}\n\n${USAGE}`);
+        throw new GateUsageError(err.message, argv[0] === 'ci' ? CI_USAGE : USAGE);
     }
     const { values, positionals } = parsed;
+    if (values.version)
+        return { kind: 'version' };
+    const isCi = positionals[0] === 'ci' && positionals.length === 1;
     if (values.help || positionals.length === 0)
-        return { kind: 'help' };
-    if (positionals[0] !== 'ci' || positionals.length > 1)
-        throw new errors_GateError(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+        return { kind: 'help', text: isCi ? CI_USAGE : USAGE };
+    if (!isCi)
+        throw new GateUsageError(`unknown command "${positionals.join(' ')}"`, USAGE);
     const failOn = (values['fail-on'] ?? 'high').toLowerCase();
     if (!FAIL_ON.includes(failOn))
         throw new errors_GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
@@ -1237,10 +1357,10 @@ function checkoutOf(directory, head) {
     return { workTree, checkout };
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./build/actions/gate/line-hash.js
 /**
  * A hash of one diff line's text after whitespace normalisation, computed on its bytes as they
@@ -1309,7 +1429,60 @@ class LineHasher {
     }
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/number-list.js
+const BLOCK = 4096;
+/**
+ * A list of numbers kept off the JavaScript heap, in fixed blocks of doubles (exact for every
+ * integer below 2^53): it grows without copying, and the garbage collector neither scans nor
+ * moves it. The gate keeps such lists for every result or diff line, tens of thousands on a large
+ * pull request; on the heap, every one that survives a young-generation pass counts towards V8
+ * doubling that generation (8 MB more peak memory on the benchmark).
+ */
+class NumberList {
+    blocks = [];
+    length = 0;
+    push(value) {
+        const slot = this.length % BLOCK;
+        if (slot === 0)
+            this.blocks.push(new Float64Array(BLOCK));
+        this.blocks[this.blocks.length - 1][slot] = value;
+        this.length++;
+    }
+    at(index) {
+        return this.blocks[Math.floor(index / BLOCK)][index % BLOCK];
+    }
+    /** The numbers in ascending order, for `includes`. */
+    sorted() {
+        const all = new Float64Array(this.length);
+        this.blocks.forEach((block, i) => all.set(i === this.blocks.length - 1 ? block.subarray(0, this.length - i * BLOCK) : block, i * BLOCK));
+        return new SortedNumbers(all.sort());
+    }
+}
+/** Numbers in ascending order, searched by halving. */
+class SortedNumbers {
+    values;
+    constructor(values) {
+        this.values = values;
+    }
+    includes(value) {
+        let low = 0;
+        let high = this.values.length - 1;
+        while (low <= high) {
+            const middle = (low + high) >>> 1;
+            const found = this.values[middle];
+            if (found === value)
+                return true;
+            if (found < value)
+                low = middle + 1;
+            else
+                high = middle - 1;
+        }
+        return false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/git-diff.js
+
 
 
 
@@ -1390,10 +1563,13 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
 }
 /**
  * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
- * filled while this process is busy reading the report, and the two are meant to overlap.
+ * filled while this process is busy reading the report, and the two are meant to overlap. The
+ * file is parsed as it grows (`parseAsWritten`).
  */
 async function addedLines(repo, from, to, onRunning) {
-    const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-gate-diff-'));
+    // Made and removed synchronously: a thread-pool round trip each way sat between the checks and
+    // git diff, and between git diff and the results.
+    const dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-gate-diff-'));
     try {
         const output = (0,external_node_path_namespaceObject.join)(dir, 'diff');
         const child = (0,external_node_child_process_namespaceObject.spawn)('git', 
@@ -1408,31 +1584,61 @@ async function addedLines(repo, from, to, onRunning) {
             child.on('close', (c) => resolve(c ?? 1));
         });
         onRunning();
-        const code = await exited;
+        const parser = new DiffParser();
+        const code = await parseAsWritten(output, exited, parser);
         if (code !== 0)
             throw new errors_GateError(`git diff failed: ${stderr.trim()}`);
         if (/rename detection was skipped/i.test(stderr)) {
             throw new errors_GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
         }
-        return parseDiffFile(output);
+        parser.end();
+        return { files: parser.files, moved: parser.moved };
     }
     finally {
-        await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
     }
 }
-function parseDiffFile(path) {
-    const parser = new DiffParser();
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+/** How often git diff's output is looked at while git runs and this process waits. */
+const POLL_MS = 2;
+/**
+ * Parses git diff's output file as git writes it, whenever this process waits (the caller reads
+ * the report meanwhile, then waits for the diff), and the rest once git has exited: the parse is
+ * then mostly done by the time git ends, instead of starting only then. Resolves to git's exit
+ * code; on a failure, what was parsed is the caller's to drop.
+ */
+async function parseAsWritten(path, exited, parser) {
+    let code;
+    exited.then((c) => (code = c), () => { });
+    const chunk = Buffer.allocUnsafe(1 << 16);
+    let fd;
+    let position = 0;
     try {
-        const chunk = Buffer.allocUnsafe(1 << 16);
-        for (let read; (read = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, null)) > 0;)
-            parser.push(chunk.subarray(0, read));
+        for (;;) {
+            // Read after git has exited, this pass sees all it wrote.
+            const ended = code !== undefined;
+            if (fd === undefined) {
+                try {
+                    fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+                }
+                catch (err) {
+                    // Not made yet: git opens it once it starts.
+                    if (err.code !== 'ENOENT')
+                        throw err;
+                }
+            }
+            if (fd !== undefined) {
+                for (let read; (read = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, position)) > 0; position += read)
+                    parser.push(chunk.subarray(0, read));
+            }
+            if (ended)
+                return code;
+            await Promise.race([exited, (0,promises_namespaceObject.setTimeout)(POLL_MS)]);
+        }
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        if (fd !== undefined)
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
-    parser.end();
-    return { files: parser.files, moved: parser.moved };
 }
 const NEWLINE = 0x0a;
 const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
@@ -1447,7 +1653,7 @@ function startsWith(buf, start, end, prefix) {
 /**
  * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
  * The added and removed lines' text (most of the output) never becomes strings: each line is
- * hashed after whitespace normalisation (see `LineHasher`), removed lines into one set, added
+ * hashed after whitespace normalisation (see `LineHasher`), removed lines into one list, added
  * lines beside their line number, so that `end()` can tell which added lines only moved.
  */
 class DiffParser {
@@ -1468,13 +1674,13 @@ class DiffParser {
     /** The head line number the next added line of this hunk will have. */
     nextLine = 0;
     /** Normalised hashes of every meaningful removed line, from every file (deleted ones too). */
-    removed = new Set();
+    removed = new NumberList();
     /** Head paths of the diff, in order; `pending` refers to them by index. */
     paths = [];
     /** The index in `paths` of the current file, -1 for a deleted one. */
     path = -1;
-    /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one array, not one per file. */
-    pending = [];
+    /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one list, not one per file. */
+    pending = new NumberList();
     push(chunk) {
         let start = 0;
         if (this.open || this.partial) {
@@ -1520,19 +1726,20 @@ class DiffParser {
         if (this.partial)
             this.line(this.partial, 0, this.partial.length);
         this.partial = undefined;
-        const pending = this.pending;
+        const { pending } = this;
+        const removed = this.removed.sorted();
         for (let i = 0; i < pending.length; i += 3) {
-            if (!this.removed.has(pending[i + 2]))
+            if (!removed.includes(pending.at(i + 2)))
                 continue;
-            const path = this.paths[pending[i]];
+            const path = this.paths[pending.at(i)];
             let moved = this.moved.get(path);
             if (!moved)
                 this.moved.set(path, (moved = new Set()));
-            moved.add(pending[i + 1]);
+            moved.add(pending.at(i + 1));
         }
-        pending.length = 0;
+        this.pending = new NumberList();
         this.paths.length = 0;
-        this.removed.clear();
+        this.removed = new NumberList();
     }
     /** A hunk's added or removed line, or git's "\ No newline" marker. */
     isContent(first) {
@@ -1548,12 +1755,15 @@ class DiffParser {
         this.open = false;
         if (this.kind === 0x2d) {
             if (this.hasher.meaningful)
-                this.removed.add(this.hasher.digest());
+                this.removed.push(this.hasher.digest());
         }
         else if (this.kind === 0x2b) {
             const line = this.nextLine++;
-            if (this.hasher.meaningful && this.path >= 0)
-                this.pending.push(this.path, line, this.hasher.digest());
+            if (this.hasher.meaningful && this.path >= 0) {
+                this.pending.push(this.path);
+                this.pending.push(line);
+                this.pending.push(this.hasher.digest());
+            }
         }
     }
     line(buf, start, end) {
@@ -1766,6 +1976,8 @@ async function megalinterSettings(option, env, repo) {
     };
 }
 
+;// CONCATENATED MODULE: external "node:fs/promises"
+const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./build/actions/gate/upload-shape.js
 
 /**
@@ -1894,7 +2106,7 @@ function openObject(value) {
  * upload on exit 2.
  */
 async function writeFilteredSarif(path, report, classification) {
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
     const temporary = `${path}.${process.pid}.tmp`;
     const fd = (0,external_node_fs_namespaceObject.openSync)(temporary, 'w');
     let written = { leftOut: 0 };
@@ -1908,7 +2120,8 @@ async function writeFilteredSarif(path, report, classification) {
             const { parts, leftOut } = shapeForUpload(runs, classification.netNew);
             written = { leftOut };
             out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
-            const results = report.readAgain(parts.flatMap((p) => p.findings.map((f) => f.source)))[Symbol.iterator]();
+            // The ranges are handed over one at a time, not gathered into an array first.
+            const results = report.readAgain(sourcesOf(parts))[Symbol.iterator]();
             try {
                 parts.forEach((part, i) => {
                     // A `results` that was not an array is still in the run; the filtered one replaces it.
@@ -1917,7 +2130,10 @@ async function writeFilteredSarif(path, report, classification) {
                     out.write(`${i > 0 ? ',' : ''}${openObject(run)}"results":[`);
                     part.findings.forEach((_, j) => {
                         const result = results.next().value;
-                        out.write(`${j > 0 ? ',' : ''}${JSON.stringify({ ...result, baselineState: 'new' })}`);
+                        // Marked in place (the result was parsed for this write alone): a spread copy of each
+                        // one left V8 with survivors enough to double its young generation.
+                        result.baselineState = 'new';
+                        out.write(`${j > 0 ? ',' : ''}${JSON.stringify(result)}`);
                     });
                     out.write(']}');
                 });
@@ -1939,31 +2155,44 @@ async function writeFilteredSarif(path, report, classification) {
     (0,external_node_fs_namespaceObject.renameSync)(temporary, path);
     return written;
 }
-/** Collects small writes into large ones. */
+function* sourcesOf(parts) {
+    for (const part of parts)
+        for (const finding of part.findings)
+            yield finding.source;
+}
+/**
+ * Collects small writes into large ones, as bytes: held strings would live through the garbage
+ * collector's young-generation passes (each survivor counts towards growing it), bytes in a
+ * buffer are outside the heap.
+ */
 class BufferedWriter {
     fd;
-    parts = [];
-    size = 0;
+    buffer = Buffer.allocUnsafe(1 << 16);
+    used = 0;
     constructor(fd) {
         this.fd = fd;
     }
     write(text) {
-        this.parts.push(text);
-        this.size += text.length;
-        if (this.size >= 1 << 16)
+        // A UTF-8 character is at most 3 bytes per UTF-16 code unit.
+        if (this.used + text.length * 3 > this.buffer.length) {
             this.flush();
+            if (text.length * 3 > this.buffer.length) {
+                (0,external_node_fs_namespaceObject.writeSync)(this.fd, text);
+                return;
+            }
+        }
+        this.used += this.buffer.write(text, this.used);
     }
     flush() {
-        if (this.parts.length === 0)
+        if (this.used === 0)
             return;
-        (0,external_node_fs_namespaceObject.writeSync)(this.fd, this.parts.join(''));
-        this.parts = [];
-        this.size = 0;
+        (0,external_node_fs_namespaceObject.writeSync)(this.fd, this.buffer, 0, this.used);
+        this.used = 0;
     }
 }
 async function writeJson(path, value) {
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    await (0,promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
+    await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    await (0,external_node_fs_promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/json-reader.js
@@ -2065,6 +2294,23 @@ class JsonReader {
             if (this.separator(CLOSE_BRACKET, "',' or ']'"))
                 return;
         }
+    }
+    /**
+     * Steps over the array that comes next, calling `onElement` with the file offset of each
+     * element's first byte: `elements()` and `skipValue()` in one loop, without a generator step per
+     * element (the first pass's overhead on a report's results).
+     */
+    skipArray(onElement) {
+        this.expect(OPEN_BRACKET, "'['");
+        if (this.peek() === CLOSE_BRACKET) {
+            this.pos++;
+            return;
+        }
+        do {
+            this.peek();
+            onElement(this.base + this.pos);
+            this.nextValue();
+        } while (!this.separator(CLOSE_BRACKET, "',' or ']'"));
     }
     /** Parses the next value. */
     readValue() {
@@ -2188,7 +2434,101 @@ class JsonReader {
     }
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/json-elements.js
+
+
+/** Elements parsed by one JSON.parse call: fewer calls, and few results alive at once. */
+const BATCH = 16;
+/**
+ * The elements of a JSON array read again from the file once their starts are known: each one's
+ * bytes run from its start to the comma before the next start (or to the array's `]`, the last
+ * byte before `arrayEnd`), white space trimmed. No byte is scanned in JavaScript, which is most of
+ * what reading element by element costs beside JSON.parse. Consecutive elements in the buffer
+ * are parsed together, as the array they are part of (`[` + their bytes, separators included, +
+ * `]`): the bytes between them are only commas and white space, so that array holds exactly
+ * these values when each element is valid JSON; when the batch is refused, its elements are
+ * parsed one by one and the first invalid one is reported. The bytes come through one buffer,
+ * refilled from the element being read, so only the largest element has to fit in it. A file
+ * that no longer has a comma (or the `]`) where the first pass saw one has changed since: refused.
+ */
+function* readElements(fd, starts, arrayEnd, chunkBytes = 1 << 16) {
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    /** File offset of `buffer[0]`, and how many bytes from there are filled. */
+    let base = 0;
+    let filled = 0;
+    /** Where each element of the batch ends, relative to `buffer`. */
+    const ends = [];
+    for (let i = 0; i < starts.length;) {
+        let count = 0;
+        for (let k = i; k < starts.length && count < BATCH; k++, count++) {
+            const start = starts.at(k);
+            // The separator: a comma before the next element, or the array's closing bracket.
+            const last = k + 1 === starts.length;
+            const boundary = last ? arrayEnd - 1 : starts.at(k + 1);
+            const need = boundary + (last ? 1 : 0);
+            if (start < base || need > base + filled) {
+                if (count > 0)
+                    break;
+                if (need - start > buffer.length)
+                    buffer = Buffer.allocUnsafe(Math.max(need - start, buffer.length * 2));
+                base = start;
+                filled = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, start);
+                if (filled < need - start)
+                    throw new JsonSyntaxError(`the report ended at byte ${start + filled} while it was read again`);
+            }
+            let end = boundary - base;
+            if (last) {
+                if (buffer[end] !== 0x5d)
+                    throw changed(boundary);
+            }
+            else {
+                while (isSpace(buffer[end - 1]))
+                    end--;
+                if (buffer[end - 1] !== 0x2c)
+                    throw changed(base + end - 1);
+                end--;
+            }
+            while (end > start - base && isSpace(buffer[end - 1]))
+                end--;
+            ends[count] = end;
+        }
+        let values;
+        if (count > 1) {
+            try {
+                const parsed = JSON.parse(`[${buffer.toString('utf8', starts.at(i) - base, ends[count - 1])}]`);
+                if (Array.isArray(parsed) && parsed.length === count)
+                    values = parsed;
+            }
+            catch {
+                // One of them is not valid JSON: found below.
+            }
+        }
+        for (let k = 0; k < count; k++, i++) {
+            const start = starts.at(i);
+            const end = ends[k];
+            let value;
+            if (values)
+                value = values[k];
+            else {
+                try {
+                    value = JSON.parse(buffer.toString('utf8', start - base, end));
+                }
+                catch {
+                    // JSON.parse's own message quotes the text; only the offset is kept.
+                    throw new JsonSyntaxError(`invalid JSON value at byte ${start}`);
+                }
+            }
+            yield { value, start, end: base + end };
+        }
+    }
+}
+function changed(at) {
+    return new JsonSyntaxError(`the report changed at byte ${at} since it was first read`);
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/sarif.js
+
+
 
 
 
@@ -2221,9 +2561,9 @@ function readRun(reader) {
     for (const key of reader.members()) {
         if (key === 'results' && reader.peek() === 0x5b) {
             const start = reader.offset;
-            for (const _ of reader.elements())
-                reader.skipValue();
-            results = { start, end: reader.offset };
+            const starts = new NumberList();
+            reader.skipArray((offset) => starts.push(offset));
+            results = { start, end: reader.offset, starts };
             // A later duplicate wins, as with JSON.parse.
             delete run.results;
         }
@@ -2315,25 +2655,21 @@ function* readAgain(path, sources) {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
 }
-/** A run's results read from their byte range, one parsed at a time. */
-function* readResults(path, range, chunkBytes) {
-    if (!range)
+/** A run's results, parsed from the starts the first pass noted (a few per JSON.parse call) and handed out one at a time. */
+function* readResults(path, results, chunkBytes) {
+    if (!results)
         return;
     const fd = openReport(path);
     try {
-        const reader = new JsonReader(fd, { ...range, ...(chunkBytes ? { chunkBytes } : {}) });
-        const elements = reader.elements();
+        const elements = readElements(fd, results.starts, results.end, chunkBytes);
         for (;;) {
             let next;
             try {
-                if (elements.next().done) {
-                    reader.expectEnd();
+                const element = elements.next();
+                if (element.done)
                     return;
-                }
-                reader.peek();
-                const start = reader.offset;
-                const result = reader.readValue();
-                next = { result, source: { start, end: reader.offset } };
+                const { value, start, end } = element.value;
+                next = { result: value, source: { start, end } };
             }
             catch (err) {
                 throw readError(path, err);
@@ -2481,13 +2817,15 @@ async function runCi(options, env) {
     const diffRunning = new Promise((resolve) => (running = resolve));
     const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
     pendingDiff.catch(() => { });
-    // The head's file list is read beside the diff; its errors wait until the diff's are reported.
+    await diffRunning;
+    // The head's file list is read beside the diff, once git diff runs: starting a process takes
+    // this one's thread a few milliseconds, which would otherwise delay git diff. Its errors wait
+    // until the diff's are reported.
     const pending = checkoutOf(options.repo, options.head);
     pending.workTree.catch(() => { });
     pending.checkout.catch(() => { });
     const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
     try {
-        await diffRunning;
         report = openSarif(options.sarif);
         const { log } = report;
         if (log.runs.length === 0)
@@ -2580,6 +2918,7 @@ async function runCi(options, env) {
 
 
 
+
 /** The `gate` command: returns the exit code; relative paths resolve against `cwd`. */
 async function gateCommand(argv, env, cwd, io) {
     let command;
@@ -2589,11 +2928,17 @@ async function gateCommand(argv, env, cwd, io) {
     catch (err) {
         if (!(err instanceof errors_GateError))
             throw err;
-        io.err(`gate: ${err.message}`);
+        if (err instanceof GateUsageError)
+            io.err(err.usage);
+        io.err(noAnswerLine(err.message));
         return EXIT_ERROR;
     }
     if (command.kind === 'help') {
-        io.out(USAGE);
+        io.out(command.text);
+        return EXIT_OK;
+    }
+    if (command.kind === 'version') {
+        io.out(packageVersion());
         return EXIT_OK;
     }
     const outcome = await runCi(command.options, env);
@@ -2607,8 +2952,14 @@ async function gateCommand(argv, env, cwd, io) {
         io.out(`missing  ${missing.linter}: ${missing.reason}`);
     for (const warning of c.warnings)
         io.err(`warning: ${warning}`);
-    io.out(`gate: ${c.net_new_count} net-new (${c.blocking_count} blocking), ${c.pre_existing_count} pre-existing, ${c.suppressed_count} suppressed, ${c.sops_ignored_count} SOPS-encrypted, ${c.no_location_count} without location, ${c.unmapped_count} not in the repository`);
-    (outcome.exitCode === EXIT_OK ? io.out : io.err)(`gate: ${outcome.message} (exit ${outcome.exitCode})`);
+    // Counts only when findings were classified: "0 net-new" after no answer would read like a pass.
+    if (outcome.classification) {
+        io.out(`gate: ${c.net_new_count} net-new (${c.blocking_count} blocking), ${c.pre_existing_count} pre-existing, ${c.suppressed_count} suppressed, ${c.sops_ignored_count} SOPS-encrypted, ${c.no_location_count} without location, ${c.unmapped_count} not in the repository`);
+    }
+    if (outcome.exitCode === EXIT_ERROR)
+        io.err(noAnswerLine(c.error ?? outcome.message));
+    else
+        (outcome.exitCode === EXIT_OK ? io.out : io.err)(`gate: ${outcome.message} (exit ${outcome.exitCode})`);
     return outcome.exitCode;
 }
 

@@ -37211,7 +37211,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 /* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(42859);
 
 // The service (HTTP server, metrics, MongoDB driver) loads only for `serve`, so the one-shot commands start fast.
-const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(821), __nccwpck_require__.e(687)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7687))).serveCommand(...args);
+const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(821), __nccwpck_require__.e(957)]).then(__nccwpck_require__.bind(__nccwpck_require__, 92957))).serveCommand(...args);
 const argv = process.argv.slice(2);
 const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .Bz)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
 // `serve` exits explicitly: a run cut off at the end of the shutdown grace would otherwise hold the process.
@@ -37232,7 +37232,7 @@ __webpack_async_result__();
 /* harmony export */   gB: () => (/* binding */ MAX_ANSWER_BYTES),
 /* harmony export */   gS: () => (/* binding */ READINESS_PROBE)
 /* harmony export */ });
-/* unused harmony exports KEY_SET_FETCH, PLATFORM_CALL, PLATFORM_COMMIT, CHAT_POST, RELEASES_CRAWL_MS, RUNNER_OIDC, BROKER_TOKEN, TOKEN_REVOKE, LEDGER_POST, PR_COMMENT, ACTION_CALLS, backendBounds */
+/* unused harmony exports KEY_SET_FETCH, PLATFORM_CALL, PLATFORM_COMMIT, CHAT_POST, RELEASES_CRAWL_MS, RUNNER_OIDC, BROKER_TOKEN, TOKEN_REVOKE, LEDGER_POST, LEDGER_METRICS, PR_COMMENT, ACTION_CALLS, backendBounds */
 /*
  * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
  * one table, and a test compares that table with these values.
@@ -37255,6 +37255,8 @@ const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
 const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
 /** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
 const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
+/** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
+const LEDGER_METRICS = { connectMs: 5000, totalMs: 10_000 };
 /** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
 const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
 /** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
@@ -37263,6 +37265,7 @@ const ACTION_CALLS = {
     'broker-token': BROKER_TOKEN,
     'token-revoke': TOKEN_REVOKE,
     'ledger-post': LEDGER_POST,
+    'ledger-metrics': LEDGER_METRICS,
     'pr-comment': PR_COMMENT,
 };
 /** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
@@ -37525,10 +37528,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: EXIT_FAILED, EXIT_OK, EXIT_USAGE
 
+// EXTERNAL MODULE: ./build/server/version.js
+var version = __nccwpck_require__(34034);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(57975);
-// EXTERNAL MODULE: ./build/server/sync/connectors.js + 15 modules
-var connectors = __nccwpck_require__(3983);
+// EXTERNAL MODULE: ./build/server/sync/connectors.js + 18 modules
+var connectors = __nccwpck_require__(25476);
 ;// CONCATENATED MODULE: ./build/server/sync/args.js
 
 
@@ -37540,30 +37545,56 @@ class UsageError extends Error {
     name = 'UsageError';
 }
 const indent = (text) => text.split('\n').join(`\n${' '.repeat(24)}`);
+const SONARQUBE = 'sync-sonarqube';
+/** Each option's help lines, and the commands it applies to (every command when absent). */
+const OPTION_HELP = [
+    { text: `  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
+                        from the environment alone). Secrets always come from the environment.` },
+    { text: '  --json                print one JSON summary on stdout; progress stays on stderr', only: connectors/* CONNECTORS */.TT.map((c) => c.command) },
+    { text: '  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)' },
+    { text: '  --timeout <s>         limit of one API call, in seconds (default 60)' },
+    { text: '  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)' },
+    { text: '  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)' },
+    { text: `  --all-issue-types     sync-sonarqube: bugs and code smells too, not only vulnerabilities
+                        (sources.sonarqube.allIssueTypes)`, only: [SONARQUBE, SERVE] },
+    { text: '  -h, --help            this text' },
+];
+const SERVE_DESCRIPTION = `the long-lived service: in mode deployment, every enabled source on
+its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
+on PORT (default 8080); in mode cronjob, every enabled source once`;
+const EXIT_CODES = `Exit codes: 0 every project or repository synced (or skipped for a stated reason);
+1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.`;
+/** `gatehouse-sync --help`: the commands; each one's options are in its own `--help`. */
 const USAGE = `Usage: gatehouse-sync <command> [options]
 
 Commands:
 ${connectors/* CONNECTORS */.TT.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
-  ${SERVE.padEnd(22)}${indent(`the long-lived service: in mode deployment, every enabled source on
-its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
-on PORT (default 8080); in mode cronjob, every enabled source once`)}
+  ${SERVE.padEnd(22)}${indent(SERVE_DESCRIPTION)}
 
 Options:
-  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
-                        from the environment alone). Secrets always come from the environment.
-  --json                print one JSON summary on stdout; progress stays on stderr
-  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)
-  --timeout <s>         limit of one API call, in seconds (default 60)
-  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)
-  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)
-  --all-issue-types     sync-sonarqube: bugs and code smells too, not only vulnerabilities
-                        (sources.sonarqube.allIssueTypes)
-  -h, --help            this text
+  --version             print the version
+  -h, --help            this text; gatehouse-sync <command> --help lists a command's options
 
-Exit codes: 0 every project or repository synced (or skipped for a stated reason);
-1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.
+${EXIT_CODES}
 For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as above.
 `;
+/** `gatehouse-sync <command> --help`: what the command does and the options it takes, only those. */
+function usageFor(command) {
+    const connector = connectors/* CONNECTORS */.TT.find((c) => c.command === command);
+    if (!connector && command !== SERVE)
+        return USAGE;
+    const options = OPTION_HELP.filter((o) => !o.only || o.only.includes(command)).map((o) => o.text);
+    const exits = command === SERVE ? 'Exit codes (mode cronjob): 0 every enabled source synced, 1 one failed, 2 invalid configuration or usage.' : EXIT_CODES;
+    return `Usage: gatehouse-sync ${command} [options]
+
+${connector ? connector.description : SERVE_DESCRIPTION}
+
+Options:
+${options.join('\n')}
+
+${exits}
+`;
+}
 function whole(name, raw, min, max, fallback) {
     if (raw === undefined)
         return fallback;
@@ -37571,7 +37602,7 @@ function whole(name, raw, min, max, fallback) {
         throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
     return Number(raw);
 }
-/** The command line, or `'help'`; a `UsageError` names what is wrong. */
+/** The command line, or a request for help or the version; a `UsageError` names what is wrong. */
 function parseSyncArgs(argv, env) {
     let parsed;
     try {
@@ -37588,6 +37619,7 @@ function parseSyncArgs(argv, env) {
                 retries: { type: 'string' },
                 'all-issue-types': { type: 'boolean' },
                 help: { type: 'boolean', short: 'h' },
+                version: { type: 'boolean' },
             },
         });
     }
@@ -37595,9 +37627,11 @@ function parseSyncArgs(argv, env) {
         throw new UsageError(err.message);
     }
     const { values, positionals } = parsed;
-    if (values.help)
-        return 'help';
     const [command, ...rest] = positionals;
+    if (values.version)
+        return 'version';
+    if (values.help)
+        return { help: command === undefined ? USAGE : usageFor(command) };
     if (command === undefined)
         throw new UsageError(`a command is required: ${COMMANDS.join(', ')}`);
     if (!COMMANDS.includes(command))
@@ -37631,6 +37665,7 @@ var run = __nccwpck_require__(21517);
 
 
 
+
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -37639,8 +37674,12 @@ async function syncCommand(argv, env, io, retryPolicy = {}, serve) {
     let loaded;
     try {
         const args = parseSyncArgs(argv, env);
-        if (args === 'help') {
-            io.out(USAGE);
+        if (args === 'version') {
+            io.out((0,version/* packageVersion */.T)());
+            return EXIT_OK;
+        }
+        if ('help' in args) {
+            io.out(args.help);
             return EXIT_OK;
         }
         if (args.command === SERVE) {
@@ -37870,6 +37909,8 @@ const KEYS = [
     { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN },
     { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
     { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
+    // Off by default: it writes to Dependency-Track (dependency-track/triage.ts).
+    { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', check: BOOLEAN, fallback: false },
     { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
     { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
     { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
@@ -37878,6 +37919,8 @@ const KEYS = [
     { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: config_text(255), fallback: 'Research and Development' },
     // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
     { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', check: wholeNumber(1, 100_000), fallback: 100 },
+    // DefectDojo's do_not_reactivate on every reimport: a finding closed in DefectDojo stays closed.
+    { path: 'defectdojo.doNotReactivate', env: 'SYNC_DEFECTDOJO_DO_NOT_REACTIVATE', check: BOOLEAN, fallback: false },
     { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
     { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
 ];
@@ -38008,7 +38051,7 @@ function missingDefectDojo({ config, secrets }) {
 
 /***/ }),
 
-/***/ 3983:
+/***/ 25476:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38041,11 +38084,15 @@ function project(value) {
     const p = value;
     if (!p || typeof p.uuid !== 'string' || typeof p.name !== 'string' || p.name.trim() === '')
         return undefined;
+    // CycloneDX external reference types; Dependency-Track serialises them in lower case.
+    const references = Array.isArray(p.externalReferences) ? p.externalReferences : [];
+    const vcs = references.find((r) => typeof r?.type === 'string' && r.type.toLowerCase() === 'vcs' && typeof r.url === 'string' && r.url.trim() !== '');
     return {
         uuid: p.uuid,
         name: p.name,
         ...(typeof p.version === 'string' && p.version.trim() !== '' ? { version: p.version } : {}),
         active: p.active !== false,
+        ...(vcs ? { vcsUrl: vcs.url.trim() } : {}),
     };
 }
 /** Dependency-Track's REST API v1 with an API key (`X-Api-Key`). */
@@ -38062,7 +38109,7 @@ class DependencyTrackClient {
      * is refused; answers the permissions the sync needs that the team lacks (empty when it has
      * them, or when the server does not list them).
      */
-    async missingPermissions(retry, onRetry) {
+    async missingPermissions(retry, onRetry, required = REQUIRED_PERMISSIONS) {
         const operation = 'key check (team/self)';
         return (0,http_retry/* retrying */.R$)(async () => {
             const response = await (0,request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v1/team/self`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
@@ -38070,7 +38117,7 @@ class DependencyTrackClient {
             if (!Array.isArray(body?.permissions))
                 return [];
             const held = new Set(body.permissions.map((p) => p?.name));
-            return REQUIRED_PERMISSIONS.filter((name) => !held.has(name));
+            return required.filter((name) => !held.has(name));
         }, retry, onRetry);
     }
     /** One page of the project list, retried on its own. */
@@ -38112,6 +38159,53 @@ class DependencyTrackClient {
         // Dependency-Track filters inactive projects itself; the check here covers servers that ignore the parameter.
         return pages.flat().map((item) => project(item)).filter((p) => !excludeInactive || p.active);
     }
+    /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
+    async projectByUuid(uuid, retry, onRetry) {
+        const operation = `project ${uuid}`;
+        return (0,http_retry/* retrying */.R$)(async () => {
+            let response;
+            try {
+                response = await (0,request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v1/project/${encodeURIComponent(uuid)}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            }
+            catch (err) {
+                if (err instanceof request/* HttpError */.j$ && err.status === 404)
+                    return undefined;
+                throw err;
+            }
+            const found = project(await (0,request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
+            if (!found)
+                throw new request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the project has no uuid or name');
+            return found;
+        }, retry, onRetry);
+    }
+    /** `GET /api/v1/analysis?project=&component=&vulnerability=`: the finding's analysis state; undefined when it has none (404). */
+    async analysisState(finding) {
+        const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+        const query = new URLSearchParams({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability });
+        let response;
+        try {
+            response = await (0,request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v1/analysis?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+        }
+        catch (err) {
+            // 404 "No analysis exists." (or the finding is gone: the PUT says so).
+            if (err instanceof request/* HttpError */.j$ && err.status === 404)
+                return undefined;
+            throw err;
+        }
+        const body = (await (0,request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
+        return typeof body?.analysisState === 'string' ? body.analysisState : undefined;
+    }
+    /** `PUT /api/v1/analysis`: records an analysis decision with a comment (VULNERABILITY_ANALYSIS); suppression is left as it is. */
+    async recordAnalysis(finding, analysisState, comment) {
+        const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+        const response = await (0,request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v1/analysis`, {
+            method: 'PUT',
+            headers: { ...this.headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability, analysisState, comment }),
+            timeoutMs: this.options.timeoutMs,
+        });
+        await response.arrayBuffer();
+    }
     /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
     exportFindings(project, signal) {
         return (0,request/* send */.tN)(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
@@ -38123,10 +38217,71 @@ class DependencyTrackClient {
     }
 }
 
-// EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
-var client = __nccwpck_require__(59998);
 // EXTERNAL MODULE: ./build/server/sync/report.js
 var report = __nccwpck_require__(4464);
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/triage.js
+
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** The FPF `matrix` DefectDojo keeps as the finding's `unique_id_from_tool`: project, component and vulnerability UUIDs. */
+const MATRIX = new RegExp(`^(${UUID}):(${UUID}):(${UUID})$`, 'i');
+/** Analyses Dependency-Track starts from, which a write-back may replace; any other was decided there and stays. */
+const UNDECIDED = new Set([undefined, 'NOT_SET', 'IN_TRIAGE']);
+function findingRefOf(uniqueIdFromTool) {
+    const m = MATRIX.exec(uniqueIdFromTool);
+    return m ? { project: m[1].toLowerCase(), component: m[2].toLowerCase(), vulnerability: m[3].toLowerCase() } : undefined;
+}
+/**
+ * DefectDojo's triage written back to Dependency-Track (`sources.dependencytrack.writeBackTriage`,
+ * off by default): for each finding of the products marked false positive in DefectDojo, the
+ * analysis `FALSE_POSITIVE`; for each whose risk is accepted there, `NOT_AFFECTED` (Dependency-Track
+ * has no "accepted" state); each with a comment naming DefectDojo and the finding. Only an
+ * analysis that is not set, or in triage, is written: a decision made in Dependency-Track is
+ * never overwritten, and one already equal is not written again. Suppression is left as it is.
+ */
+async function writeBackTriage(products, deps) {
+    const counts = { written: 0, unchanged: 0, kept: 0, failed: 0 };
+    for (const product of new Set(products)) {
+        let findings;
+        try {
+            findings = await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.triagedFindings(product), deps.retry);
+        }
+        catch (err) {
+            counts.failed++;
+            deps.progress.warn(`triage write-back: the triaged findings of ${product} could not be listed: ${(0,report/* message */.iU)(err)}`);
+            continue;
+        }
+        for (const finding of findings) {
+            const ref = findingRefOf(finding.uniqueIdFromTool);
+            if (!ref)
+                continue;
+            const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
+            const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
+            try {
+                const current = await (0,http_retry/* retrying */.R$)(() => deps.dependencyTrack.analysisState(ref), deps.retry);
+                if (current === state) {
+                    counts.unchanged++;
+                    continue;
+                }
+                if (!UNDECIDED.has(current)) {
+                    counts.kept++;
+                    continue;
+                }
+                const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
+                await (0,http_retry/* retrying */.R$)(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
+                counts.written++;
+            }
+            catch (err) {
+                counts.failed++;
+                deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product}: ${(0,report/* message */.iU)(err)}`);
+            }
+        }
+    }
+    return counts;
+}
+
+// EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
+var client = __nccwpck_require__(59998);
 ;// CONCATENATED MODULE: ./build/server/sync/defectdojo/products.js
 
 
@@ -38274,7 +38429,110 @@ function countingFindings(source) {
     return { stream: stream(), count: () => count };
 }
 
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/fpf-digest.js
+// An FPF export carries the time it was made (`meta.timestamp`), so two exports of unchanged
+// findings differ in that value alone. The digest leaves every `"timestamp"` value out: inside a
+// JSON string a quote is escaped, so an unescaped `"timestamp"` followed by a colon is a key.
+const TIMESTAMP = /"timestamp"\s*:\s*"[^"\\]*"/g;
+/**
+ * Held back at each chunk's end, in case a timestamp key and value are cut by it. A match longer
+ * than this (a value of over 100 characters) may go in as it is: the digest then differs from run
+ * to run and the report is sent, never wrongly kept.
+ */
+const TAIL = 128;
+/** Passes the bytes through unchanged and feeds `hash` with them, every timestamp value emptied. */
+async function* digestingFpf(source, hash) {
+    // latin1 maps each byte to one character and back, so the hashed bytes are the export's own.
+    let carry = '';
+    for await (const chunk of source) {
+        const text = (carry + Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1')).replace(TIMESTAMP, '"timestamp":""');
+        const cut = Math.max(0, text.length - TAIL);
+        hash.update(text.slice(0, cut), 'latin1');
+        carry = text.slice(cut);
+        yield chunk;
+    }
+    hash.update(carry.replace(TIMESTAMP, '"timestamp":""'), 'latin1');
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/digests.js
+
+
+/**
+ * The digest of a report is written on its DefectDojo test as the test's `build_id`
+ * (`gatehouse:sha256:<64 hex>`): DefectDojo sets it on every reimport (`update_test_meta`), so it
+ * is always the digest of the last report imported into that test, and no source has a build id
+ * of its own to put there. The sync keeps no state: it reads the tests back.
+ */
+const DIGEST_PREFIX = 'gatehouse:sha256:';
+/** A hash of the target, then of the report's bytes; `digest()` when every byte went in. */
+function reportHash(target) {
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    const { scan } = target;
+    hash.update(JSON.stringify([
+        target.scanType,
+        target.productName,
+        target.engagementName,
+        target.testTitle,
+        scan?.version ?? '',
+        scan?.commitHash ?? '',
+        scan?.branchTag ?? '',
+        scan?.sourceCodeManagementUri ?? '',
+        target.doNotReactivate,
+    ]));
+    hash.update('\n');
+    return { hash, digest: () => `${DIGEST_PREFIX}${hash.digest('hex')}` };
+}
+/** The digest of a report held whole. */
+function reportDigest(target, content) {
+    const { hash, digest } = reportHash(target);
+    hash.update(content);
+    return digest();
+}
+/**
+ * The digests DefectDojo's tests hold, per scan type, read once per run: `GET /api/v2/tests/?scan_type=…`,
+ * every page, keeping each engagement's newest test per title (the one a reimport names). A list
+ * that cannot be read is said once and every report of the type is sent.
+ */
+class ImportedDigests {
+    defectDojo;
+    progress;
+    byType = new Map();
+    constructor(defectDojo, progress) {
+        this.defectDojo = defectDojo;
+        this.progress = progress;
+    }
+    /** Whether the last report imported into the test this target names had this digest. */
+    async unchanged(scanType, digest) {
+        let digests = this.byType.get(scanType);
+        if (!digests) {
+            digests = this.load(scanType);
+            this.byType.set(scanType, digests);
+        }
+        return (await digests).has(digest);
+    }
+    async load(scanType) {
+        try {
+            const newest = new Map();
+            for (const test of await this.defectDojo.tests(scanType)) {
+                const key = `${test.engagement}\u0000${test.title}`;
+                const held = newest.get(key);
+                if (!held || test.id > held.id)
+                    newest.set(key, { id: test.id, buildId: test.buildId });
+            }
+            return new Set([...newest.values()].map((t) => t.buildId).filter((b) => b.startsWith(DIGEST_PREFIX)));
+        }
+        catch (err) {
+            this.progress.warn(`DefectDojo tests of "${scanType}" could not be listed (${(0,report/* message */.iU)(err)}); every report of that type is sent`);
+            return new Set();
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/sync.js
+
+
 
 
 
@@ -38294,29 +38552,30 @@ function labelOf(project) {
  */
 const UNVERSIONED_TEST = '(no version)';
 /**
- * The export as an upload of known length: streamed on when Dependency-Track states its length
- * (`Content-Length`); otherwise (a chunked answer, as large exports come) spooled to a private
- * temporary file first, never held whole in memory. Either way an export above the upload limit
- * is refused before anything is sent to DefectDojo.
+ * The export as an upload of known length, read whole first so its digest is known before
+ * anything is sent: up to 4 MiB in memory, past that to a private temporary file (`spool`), never
+ * held whole in memory. An export above the upload limit is refused before anything is sent to
+ * DefectDojo: at once when Dependency-Track states its length (`Content-Length`), else as soon as
+ * more than the limit has arrived.
  */
 async function exportContent(project, exported, body, limit) {
     const tooLarge = (bytes) => new client/* UploadTooLarge */.du(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
     const header = exported.headers.get('content-length');
     // A compressed answer's length is not the length of the bytes read from it.
-    if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding')) {
-        const length = Number(header);
-        if (length > limit)
-            throw tooLarge(length);
-        return { content: { stream: body, length } };
-    }
+    if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding') && Number(header) > limit)
+        throw tooLarge(Number(header));
     const spooled = await spool(body, limit, () => tooLarge());
     return { content: spooled, dispose: spooled.dispose };
+}
+/** What DefectDojo's test records of a project's scan: its version and its repository (a `vcs` external reference). */
+function scanFactsOf(project) {
+    return { ...(project.version ? { version: project.version } : {}), ...(project.vcsUrl ? { sourceCodeManagementUri: project.vcsUrl } : {}) };
 }
 /**
  * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
  * A transient failure of either side retries the pair, since the export stream is spent.
  */
-async function syncProject(project, deps, products) {
+async function syncProject(project, deps, products, digests) {
     const label = labelOf(project);
     const base = {
         label,
@@ -38328,7 +38587,7 @@ async function syncProject(project, deps, products) {
     let attempts = 0;
     const notes = [];
     try {
-        const { counts, findings } = await (0,http_retry/* retrying */.R$)(async (n) => {
+        const { counts, findings, unchanged } = await (0,http_retry/* retrying */.R$)(async (n) => {
             attempts = n;
             const abandon = new AbortController();
             let exportFailure;
@@ -38338,9 +38597,15 @@ async function syncProject(project, deps, products) {
                 if (!exported.body)
                     throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
                 const counting = countingFindings(exported.body);
-                const prepared = await exportContent(project, exported, noting(counting.stream, (err) => (exportFailure ??= err)), deps.defectDojo.maxUploadBytes);
+                const scan = scanFactsOf(project);
+                const target = { scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
+                const { hash, digest } = reportHash(target);
+                const prepared = await exportContent(project, exported, digestingFpf(noting(counting.stream, (err) => (exportFailure ??= err)), hash), deps.defectDojo.maxUploadBytes);
                 dispose = prepared.dispose;
                 const content = prepared.content;
+                const reportDigest = digest();
+                if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.dependencyTrack, reportDigest))
+                    return { counts: undefined, findings: counting.count(), unchanged: true };
                 const counts = await deps.defectDojo.reimport({
                     scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack,
                     productName: project.name,
@@ -38349,9 +38614,11 @@ async function syncProject(project, deps, products) {
                     filename: 'dependency-track-findings.json',
                     content,
                     note: (text) => notes.push(text),
+                    scan,
+                    digest: reportDigest,
                     ...(products ? { product: products.get(project.name) ?? null } : {}),
                 });
-                return { counts, findings: counting.count() };
+                return { counts, findings: counting.count(), unchanged: false };
             }
             catch (err) {
                 // A download that broke off mid-stream fails the upload it feeds: name the download.
@@ -38365,6 +38632,8 @@ async function syncProject(project, deps, products) {
                 await dispose?.();
             }
         }, deps.retry, (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs));
+        if (unchanged)
+            return { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts };
         return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
     }
     catch (err) {
@@ -38388,19 +38657,34 @@ async function syncDependencyTrack(deps) {
     let projects;
     // DefectDojo's products are listed while Dependency-Track lists its projects.
     const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
+    const missing = [];
     try {
-        projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+        if (deps.only) {
+            projects = [];
+            for (const uuid of deps.only) {
+                const found = await deps.dependencyTrack.projectByUuid(uuid, deps.retry, (error, retry, delayMs) => deps.progress.retry(`project ${uuid}`, error, retry, delayMs));
+                if (found)
+                    projects.push(found);
+                else
+                    missing.push({ label: uuid, product: '', engagement: scan_types/* ENGAGEMENTS */.nC.dependencytrack, test: '', scan_type: scan_types/* SCAN_TYPES */.g8.dependencyTrack, status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+            }
+        }
+        else {
+            projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+        }
     }
     catch (err) {
         await pendingProducts;
         return (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []);
     }
     const products = await pendingProducts;
-    const items = await (0,report/* syncEach */.hT)(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products));
-    return (0,report/* finishReport */.Ux)(head, items);
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+    const items = await (0,report/* syncEach */.hT)(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products, digests));
+    return (0,report/* finishReport */.Ux)(head, [...missing, ...items]);
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
+
 
 
 
@@ -38410,6 +38694,7 @@ const dependencyTrackConnector = {
     source: 'dependencytrack',
     command: 'sync',
     noun: 'project',
+    scope: { parameter: 'project', pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, form: 'a Dependency-Track project UUID' },
     description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
 into its own DefectDojo product`,
     missing: ({ config, secrets }) => [
@@ -38421,7 +38706,9 @@ into its own DefectDojo product`,
         const url = loaded.config.sources.dependencytrack.url;
         let missing;
         try {
-            missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs));
+            // Writing DefectDojo's triage back records analyses: VULNERABILITY_ANALYSIS.
+            const required = [...REQUIRED_PERMISSIONS, ...(loaded.config.sources.dependencytrack.writeBackTriage ? ['VULNERABILITY_ANALYSIS'] : [])];
+            missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs), required);
         }
         catch (err) {
             // Versions without `team/self` answer 404: the project list then shows a refused key.
@@ -38432,14 +38719,23 @@ into its own DefectDojo product`,
         if (missing.length > 0)
             throw new credentials/* CredentialRefused */.In('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
     },
-    run: ({ loaded, options, defectDojo, retry, progress }) => syncDependencyTrack({
-        dependencyTrack: clientOf({ loaded, options }),
-        defectDojo,
-        excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
-        concurrency: options.concurrency,
-        retry,
-        progress,
-    }),
+    run: async ({ loaded, options, defectDojo, retry, progress, scope }) => {
+        const dependencyTrack = clientOf({ loaded, options });
+        const report = await syncDependencyTrack({
+            dependencyTrack,
+            defectDojo,
+            excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
+            ...(scope ? { only: scope } : {}),
+            concurrency: options.concurrency,
+            retry,
+            progress,
+        });
+        if (!loaded.config.sources.dependencytrack.writeBackTriage)
+            return report;
+        const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
+        const triage = await writeBackTriage(products, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url, retry, progress });
+        return { ...report, ok: report.ok && triage.failed === 0, triage };
+    },
 };
 function clientOf({ loaded, options }) {
     return new DependencyTrackClient({
@@ -38551,11 +38847,14 @@ function dependabotReport(repository, alerts, known = new Map()) {
             const heldSeverity = fromDefectDojoSeverity(held.severity);
             const heldIds = [...new Set(held.vulnerabilityIds)].sort();
             const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
-            if (heldSeverity !== severity || held.title !== summary || heldIds.join('\n') !== sentIds.join('\n'))
+            // Sent as DefectDojo holds it only when it differs: an unchanged alert keeps GitHub's own
+            // identifiers (order and types), so its report is the same bytes run after run.
+            if (heldSeverity !== severity || held.title !== summary || heldIds.join('\n') !== sentIds.join('\n')) {
                 kept.push(String(alert.number));
-            severity = heldSeverity;
-            summary = held.title;
-            identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
+                severity = heldSeverity;
+                summary = held.title;
+                identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
+            }
         }
         const description = [
             typeof advisory.description === 'string' ? advisory.description : '',
@@ -38610,6 +38909,23 @@ function secretScanningReport(alerts) {
 
 
 
+const repositoryFacts = (repository) => (repository.htmlUrl ? { sourceCodeManagementUri: repository.htmlUrl } : {});
+/**
+ * Code scanning: the commit and branch of the latest analysis, read from the open alerts' most
+ * recent instances, the default branch's first (an open alert's most recent instance is on the
+ * latest analysis of its branch); none without an open alert.
+ */
+function codeScanningFacts(repository, alerts) {
+    const instances = alerts
+        .map((a) => a?.most_recent_instance)
+        .filter((i) => typeof i?.ref === 'string' && typeof i.commit_sha === 'string' && /^[0-9a-f]{40,64}$/i.test(i.commit_sha));
+    const onDefault = repository.defaultBranch ? instances.find((i) => i.ref === `refs/heads/${repository.defaultBranch}`) : undefined;
+    const chosen = onDefault ?? instances[0];
+    return {
+        ...repositoryFacts(repository),
+        ...(chosen ? { commitHash: chosen.commit_sha, branchTag: chosen.ref.replace(/^refs\/heads\//, '') } : {}),
+    };
+}
 const PER_PAGE = 100;
 /** Every item of every page, each passed through `read` as its page arrives (before the next is asked for). */
 async function collect(pages, read = (item) => item) {
@@ -38638,6 +38954,7 @@ const ALERT_KINDS = [
         scanType: scan_types/* SCAN_TYPES */.g8.codeScanning,
         list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
         report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
+        scan: codeScanningFacts,
         // 403 without Advanced Security, 404 before the first analysis.
         notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
     },
@@ -38649,6 +38966,8 @@ const ALERT_KINDS = [
         list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
         knownPrefix: 'dependabot/',
         report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
+        // Dependabot reads the manifests of the default branch.
+        scan: (repository) => ({ ...repositoryFacts(repository), ...(repository.defaultBranch ? { branchTag: repository.defaultBranch } : {}) }),
         notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
     },
     {
@@ -38657,6 +38976,8 @@ const ALERT_KINDS = [
         scanType: scan_types/* SCAN_TYPES */.g8.secretScanning,
         list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
         report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
+        // Secret scanning covers the whole history: no one commit or branch.
+        scan: repositoryFacts,
         notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
     },
 ];
@@ -38664,7 +38985,13 @@ function repositoryOf(value) {
     const r = value;
     if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string')
         return undefined;
-    return { owner: r.owner.login, name: r.name, fullName: r.full_name, htmlUrl: typeof r.html_url === 'string' ? r.html_url : '' };
+    return {
+        owner: r.owner.login,
+        name: r.name,
+        fullName: r.full_name,
+        htmlUrl: typeof r.html_url === 'string' ? r.html_url : '',
+        ...(typeof r.default_branch === 'string' && r.default_branch !== '' ? { defaultBranch: r.default_branch } : {}),
+    };
 }
 /**
  * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
@@ -38696,7 +39023,8 @@ async function listRepositories(client, owner, viewer) {
 
 
 
-async function syncKind(work, kind, deps, productExists, products) {
+
+async function syncKind(work, kind, deps, productExists, products, digests) {
     const { repository } = work;
     const base = {
         label: `${repository.fullName} ${kind.kind}`,
@@ -38730,6 +39058,10 @@ async function syncKind(work, kind, deps, productExists, products) {
             notes.push(`${kept.length} alert${kept.length === 1 ? '' : 's'} changed on GitHub (severity, summary or identifiers) since DefectDojo first saw ${kept.length === 1 ? 'it' : 'them'}: kept as DefectDojo has them, so each stays one finding with its triage (alerts #${kept.join(', #')})`);
         }
         const content = Buffer.from(JSON.stringify(document));
+        const scan = kind.scan(repository, alerts);
+        const digest = reportDigest({ scanType: kind.scanType, productName: repository.fullName, engagementName: scan_types/* ENGAGEMENTS */.nC.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
+        if (await digests.unchanged(kind.scanType, digest))
+            return { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts: 0 };
         const counts = await (0,http_retry/* retrying */.R$)((n) => {
             attempts = n;
             return deps.defectDojo.reimport({
@@ -38740,6 +39072,8 @@ async function syncKind(work, kind, deps, productExists, products) {
                 filename: `${kind.kind}.json`,
                 content,
                 note: (text) => notes.push(text),
+                scan,
+                digest,
                 // Not in the directory: created by this run's first kind (under the configured type) or new.
                 ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
             });
@@ -38786,6 +39120,56 @@ async function syncGithub(deps) {
     const startedAt = new Date();
     const failures = [];
     const work = [];
+    if (deps.only)
+        await namedRepositories(deps, deps.only, work, failures);
+    else
+        await everyRepository(deps, work, failures);
+    for (const failure of failures)
+        deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+    const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+    const items = await (0,report/* syncEachKind */.vt)(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+        const name = w.repository.fullName;
+        let exists;
+        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
+        // not true once an earlier kind made it: an empty list has nothing to close there.
+        const productExists = async () => (products ? products.has(name) : (exists ??= (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(name), deps.retry)));
+        return (kind) => syncKind(w, kind, deps, productExists, products, digests);
+    });
+    return (0,report/* finishReport */.Ux)({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
+}
+/**
+ * The named repositories (`GET /repos/{owner}/{repo}`), each on the first target that lists its
+ * owner (the public platform first); one no target lists, or GitHub does not show, is a failed item.
+ */
+async function namedRepositories(deps, names, work, failures) {
+    const clients = new Map();
+    for (const name of names) {
+        const [owner, repo] = name.split('/');
+        const target = deps.targets.find((t) => t.owners.some((o) => o.toLowerCase() === owner.toLowerCase()));
+        const failed = (reason) => failures.push({ label: name, product: name, engagement: scan_types/* ENGAGEMENTS */.nC.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
+        if (!target) {
+            failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
+            continue;
+        }
+        if (!clients.has(target))
+            clients.set(target, deps.clientFor(target));
+        const client = clients.get(target);
+        try {
+            const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
+            const repository = repositoryOf(data);
+            if (repository)
+                work.push({ target, client, repository });
+            else
+                failed('GitHub answered without the repository\'s name or owner');
+        }
+        catch (err) {
+            failed(err instanceof request/* HttpError */.j$ && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : (0,report/* message */.iU)(err));
+        }
+    }
+}
+/** Every repository of every owner of every target. */
+async function everyRepository(deps, work, failures) {
     for (const target of deps.targets) {
         const client = deps.clientFor(target);
         let viewer;
@@ -38805,18 +39189,6 @@ async function syncGithub(deps) {
             }
         }
     }
-    for (const failure of failures)
-        deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
-    const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
-    const items = await (0,report/* syncEachKind */.vt)(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
-        const name = w.repository.fullName;
-        let exists;
-        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
-        // not true once an earlier kind made it: an empty list has nothing to close there.
-        const productExists = async () => (products ? products.has(name) : (exists ??= (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(name), deps.retry)));
-        return (kind) => syncKind(w, kind, deps, productExists, products);
-    });
-    return (0,report/* finishReport */.Ux)({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
@@ -38827,6 +39199,7 @@ const githubConnector = {
     source: 'github',
     command: 'sync-github',
     noun: 'alert list',
+    scope: { parameter: 'repository', pattern: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, form: 'a repository as owner/name' },
     description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
 repository of every GITHUB_TARGETS owner -> DefectDojo, one product
 per repository`,
@@ -38834,18 +39207,20 @@ per repository`,
         ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
         ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
     ],
-    run: ({ loaded, options, defectDojo, retry, progress }) => syncGithub({
+    run: ({ loaded, options, defectDojo, retry, progress, conditional, scope }) => syncGithub({
         targets: loaded.secrets.githubTargets,
         clientFor: (target) => (0,github_client/* githubClient */.$f)(target, {
             timeoutMs: options.timeoutMs,
             retry,
             onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
             onRateLimitWait: (resource, waitMs) => progress.warn(`${target.server}: the ${resource} rate limit is spent; waiting ${Math.ceil(waitMs / 1000)} s for its reset`),
+            ...(conditional ? { conditional } : {}),
         }),
         defectDojo,
         concurrency: options.concurrency,
         retry,
         progress,
+        ...(scope ? { only: scope } : {}),
     }),
 };
 
@@ -39093,6 +39468,7 @@ function sonarReport(serverUrl, project, found, now = new Date()) {
 
 
 
+
 /** The name and CWEs of each rule the findings use, looked up once per rule and run. */
 async function withRules(issues, names, deps, onRetry) {
     const cwes = new Map();
@@ -39122,7 +39498,7 @@ const SONARQUBE_KINDS = [
     },
 ];
 const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
-async function sync_syncKind(project, kind, deps, productExists, products) {
+async function sync_syncKind(project, kind, deps, productExists, products, digests) {
     const label = `${sync_labelOf(project)} ${kind.kind}`;
     const testTitle = kind.testTitle(project);
     const base = { label, product: project.name, engagement: scan_types/* ENGAGEMENTS */.nC.sonarqube, test: testTitle, scan_type: scan_types/* SCAN_TYPES */.g8.sonarQube };
@@ -39136,6 +39512,10 @@ async function sync_syncKind(project, kind, deps, productExists, products) {
             return { ...base, status: 'skipped', reason: `no open ${kind.kind} and no DefectDojo product yet`, attempts: 0 };
         }
         const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
+        // The digest leaves out the report's date (the day it was made): the same issues give the same digest.
+        const digest = reportDigest({ scanType: scan_types/* SCAN_TYPES */.g8.sonarQube, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.sonarqube, testTitle, doNotReactivate: deps.defectDojo.doNotReactivate }, Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))));
+        if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.sonarQube, digest))
+            return { ...base, status: 'synced', unchanged: true, attempts: 0 };
         const counts = await (0,http_retry/* retrying */.R$)((n) => {
             attempts = n;
             return deps.defectDojo.reimport({
@@ -39146,6 +39526,7 @@ async function sync_syncKind(project, kind, deps, productExists, products) {
                 filename: kind.filename,
                 content,
                 note: (text) => notes.push(text),
+                digest,
                 // Not in the directory: created by this run's issues (under the configured type) or new.
                 ...(products ? { product: products.get(project.name) ?? null } : {}),
             });
@@ -39175,13 +39556,14 @@ async function syncSonarQube(deps) {
         return (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []);
     }
     const products = await pendingProducts;
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
     const items = await (0,report/* syncEachKind */.vt)(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
         let exists;
         // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
         let made = false;
         const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(project.name), deps.retry)));
         return async (kind) => {
-            const result = await sync_syncKind(project, kind, deps, productExists, products);
+            const result = await sync_syncKind(project, kind, deps, productExists, products, digests);
             if (result.status === 'synced')
                 made = true;
             return result;
@@ -39299,7 +39681,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   du: () => (/* binding */ UploadTooLarge)
 });
 
-// UNUSED EXPORTS: DEFAULT_MAX_UPLOAD_BYTES, ScanTypeUnknown
+// UNUSED EXPORTS: DEFAULT_MAX_UPLOAD_BYTES, ScanTypeUnknown, scanFactFields
 
 // EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
 var p_limit = __nccwpck_require__(70370);
@@ -39376,6 +39758,36 @@ const PAGE = 100;
 function nextPage(base, next) {
     return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
 }
+/** The Test model's column lengths (and the engagement's URL field): a longer value fails in DefectDojo's database with a 500. */
+const SCAN_FACT_FIELDS = [
+    { key: 'version', field: 'version', max: 100 },
+    { key: 'commitHash', field: 'commit_hash', max: 150 },
+    { key: 'branchTag', field: 'branch_tag', max: 150 },
+    { key: 'buildId', field: 'build_id', max: 150 },
+    { key: 'sourceCodeManagementUri', field: 'source_code_management_uri', max: 600 },
+];
+/**
+ * The form fields of the facts DefectDojo accepts: a value too long for its column, or an address
+ * its URLField refuses, is left out (and said through `note`) rather than failing the reimport.
+ */
+function scanFactFields(facts, note) {
+    const fields = {};
+    for (const { key, field, max } of SCAN_FACT_FIELDS) {
+        const value = facts?.[key]?.trim();
+        if (!value)
+            continue;
+        if (value.length > max) {
+            note?.(`${field} is longer than DefectDojo stores (${max} characters); not sent`);
+            continue;
+        }
+        if (key === 'sourceCodeManagementUri' && (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))) {
+            note?.(`${field} is not an http(s) address; not sent`);
+            continue;
+        }
+        fields[field] = value;
+    }
+    return fields;
+}
 /** A report larger than DefectDojo accepts: refused here, before anything is sent. */
 class UploadTooLarge extends Error {
     name = 'UploadTooLarge';
@@ -39404,6 +39816,9 @@ class DefectDojoClient {
     }
     /** Product type names by id, kept for the client's life (a renamed type only makes a note stale). */
     productTypeNames = new Map();
+    get doNotReactivate() {
+        return this.options.doNotReactivate === true;
+    }
     get maxUploadBytes() {
         return this.options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
     }
@@ -39432,6 +39847,8 @@ class DefectDojoClient {
             auto_create_context: 'true',
             close_old_findings: 'true',
             deduplication_on_engagement: 'true',
+            ...(this.options.doNotReactivate ? { do_not_reactivate: 'true' } : {}),
+            ...scanFactFields(request.digest ? { ...request.scan, buildId: request.digest } : request.scan, request.note),
         };
         const { contentType, body, length } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
         const operation = `reimport-scan of ${request.productName}`;
@@ -39481,6 +39898,30 @@ class DefectDojoClient {
         return this.pages('/api/v2/findings/', query, `findings of ${productName}`);
     }
     /**
+     * Every finding of one product, in any state, with a tag containing `issue:` (the findings issue
+     * push linked to an issue), every page; `tag` matches by substring, callers check again.
+     */
+    linkedFindings(productName) {
+        return this.pages('/api/v2/findings/', { product_name: productName, tag: 'issue:', o: 'id' }, `linked findings of ${productName}`);
+    }
+    /**
+     * The findings of one product marked false positive, and those whose risk is accepted (two
+     * lists: the API's filters are ANDed), every page, as DefectDojo holds them.
+     */
+    async triagedFindings(productName) {
+        const found = new Map();
+        for (const flag of ['false_p', 'risk_accepted']) {
+            for await (const results of this.pages('/api/v2/findings/', { product_name: productName, [flag]: 'true', o: 'id' }, `triaged findings of ${productName}`)) {
+                for (const f of results) {
+                    if (typeof f?.id !== 'number' || typeof f.unique_id_from_tool !== 'string' || f[flag] !== true)
+                        continue;
+                    found.set(f.id, { id: f.id, uniqueIdFromTool: f.unique_id_from_tool, falseP: f.false_p === true, riskAccepted: f.risk_accepted === true });
+                }
+            }
+        }
+        return [...found.values()];
+    }
+    /**
      * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
      * filter matches substrings: checked again here), every page, as DefectDojo holds it.
      */
@@ -39513,6 +39954,15 @@ class DefectDojoClient {
         });
         await response.arrayBuffer();
     }
+    /**
+     * Every test of one scan type (`GET /api/v2/tests/?scan_type=…`, every page): its engagement's
+     * id, its title and its `build_id`, where the sync keeps the digest of the last report imported.
+     */
+    async tests(scanType) {
+        return this.all('/api/v2/tests/', `test list (${scanType})`, (t) => typeof t?.id === 'number' && typeof t.engagement === 'number' && (t.scan_type === undefined || t.scan_type === scanType)
+            ? { id: t.id, engagement: t.engagement, title: typeof t.title === 'string' ? t.title : '', buildId: typeof t.build_id === 'string' ? t.build_id : '' }
+            : undefined, { scan_type: scanType });
+    }
     /** Whether a product of exactly this name exists. */
     async productExists(name) {
         return (await this.product(name)) !== undefined;
@@ -39535,8 +39985,8 @@ class DefectDojoClient {
      * pages; the others are read by `offset`, four at a time (read one by one through `next`, the
      * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
      */
-    async all(path, operation, pick) {
-        const page = (offset) => this.page(`${this.options.url}${path}?limit=${PAGE}&offset=${offset}`, operation);
+    async all(path, operation, pick, query = {}) {
+        const page = (offset) => this.page(`${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE), offset: String(offset) })}`, operation);
         const first = await page(0);
         if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0)
             throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no count');
@@ -41778,7 +42228,10 @@ var sync_clock = __nccwpck_require__(65310);
 var http_request = __nccwpck_require__(91016);
 // EXTERNAL MODULE: ./build/server/sync/http/retry.js + 1 modules
 var retry = __nccwpck_require__(32995);
+// EXTERNAL MODULE: ./build/server/sync/github/conditional.js + 1 modules
+var github_conditional = __nccwpck_require__(31053);
 ;// CONCATENATED MODULE: ./build/server/sync/github/client.js
+
 
 
 
@@ -41896,6 +42349,12 @@ function githubClient(target, options) {
     octokit.hook.wrap('request', async (request, requestOptions) => {
         const operation = operationOf(requestOptions);
         const resource = resourceOf(requestOptions.url);
+        const conditional = options.conditional;
+        const method = (requestOptions.method ?? 'GET').toUpperCase();
+        const key = conditional && method === 'GET' ? github_conditional/* ConditionalAnswers */.I.key(target.token, octokit.request.endpoint.parse(requestOptions).url) : undefined;
+        const kept = key ? conditional.get(key) : undefined;
+        if (kept)
+            requestOptions.headers['if-none-match'] = kept.etag;
         return (0,retry/* retrying */.R$)(async () => {
             // A 403/429 for a spent budget is not a failure of the call: it is made again after the reset, once.
             for (let waited = false;; waited = true) {
@@ -41903,12 +42362,22 @@ function githubClient(target, options) {
                 try {
                     const response = await request(requestOptions);
                     exhausted(response.headers, resource);
+                    if (key) {
+                        conditional.full++;
+                        conditional.keep(key, { status: response.status, url: response.url, headers: response.headers, data: response.data });
+                    }
                     return response;
                 }
                 catch (err) {
                     if (!(err instanceof RequestError) || !err.response)
                         throw new http_request/* TransportError */.wX(SERVICE, operation, (0,outbound/* transportFailure */.qO)(err, bounds));
                     const headers = err.response.headers;
+                    // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
+                    if (err.status === 304 && kept) {
+                        exhausted(headers, resource);
+                        conditional.notModified++;
+                        return { status: kept.status, url: kept.url, headers: kept.headers, data: kept.data };
+                    }
                     const data = err.response.data;
                     const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
                     const retryAfter = header(headers, 'retry-after');
@@ -41927,6 +42396,67 @@ function githubClient(target, options) {
         }, options.retry, (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs), (error) => error instanceof SecondaryRateLimit || (0,retry/* isTransient */.dg)(error));
     });
     return octokit;
+}
+
+
+/***/ }),
+
+/***/ 31053:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  I: () => (/* binding */ ConditionalAnswers)
+});
+
+// UNUSED EXPORTS: DEFAULT_CONDITIONAL_BYTES
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+// EXTERNAL MODULE: external "node:diagnostics_channel"
+var external_node_diagnostics_channel_ = __nccwpck_require__(53053);
+;// CONCATENATED MODULE: ./node_modules/lru-cache/dist/esm/node/index.min.js
+var S=(0,external_node_diagnostics_channel_.channel)("lru-cache:metrics"),W=(0,external_node_diagnostics_channel_.tracingChannel)("lru-cache");var L=typeof performance=="object"&&performance&&typeof performance.now=="function"?performance:Date;var R=()=>S.hasSubscribers||W.hasSubscribers,U=new Set,M=typeof process=="object"&&process?process:{},k=(d,e,t,i)=>{typeof M.emitWarning=="function"?M.emitWarning(d,e,t,i):console.error(`[${t}] ${e}: ${d}`)},H=d=>!U.has(d);var T=d=>!!d&&d===Math.floor(d)&&d>0&&isFinite(d),j=d=>T(d)?d<=Math.pow(2,8)?Uint8Array:d<=Math.pow(2,16)?Uint16Array:d<=Math.pow(2,32)?Uint32Array:d<=Number.MAX_SAFE_INTEGER?O:null:null,O=class extends Array{constructor(e){super(e),this.fill(0)}},x=class d{heap;length;static#o=!1;static create(e){let t=j(e);if(!t)return[];d.#o=!0;let i=new d(e,t);return d.#o=!1,i}constructor(e,t){if(!d.#o)throw new TypeError("instantiate Stack using Stack.create(n)");this.heap=new t(e),this.length=0}push(e){this.heap[this.length++]=e}pop(){return this.heap[--this.length]}},I=class d{#o;#c;#S;#O;#w;#M;#I;#m;get perf(){return this.#m}ttl;ttlResolution;ttlAutopurge;updateAgeOnGet;updateAgeOnHas;allowStale;noDisposeOnSet;noUpdateTTL;maxEntrySize;sizeCalculation;noDeleteOnFetchRejection;noDeleteOnStaleGet;allowStaleOnFetchAbort;allowStaleOnFetchRejection;ignoreFetchAbort;backgroundFetchSize;#n;#b;#s;#i;#t;#l;#u;#a;#h;#y;#r;#_;#F;#d;#g;#T;#U;#f;#D;static unsafeExposeInternals(e){return{starts:e.#F,ttls:e.#d,autopurgeTimers:e.#g,sizes:e.#_,keyMap:e.#s,keyList:e.#i,valList:e.#t,next:e.#l,prev:e.#u,get head(){return e.#a},get tail(){return e.#h},free:e.#y,isBackgroundFetch:t=>e.#e(t),backgroundFetch:(t,i,s,n)=>e.#P(t,i,s,n),moveToTail:t=>e.#L(t),indexes:t=>e.#A(t),rindexes:t=>e.#z(t),isStale:t=>e.#p(t)}}get max(){return this.#o}get maxSize(){return this.#c}get calculatedSize(){return this.#b}get size(){return this.#n}get fetchMethod(){return this.#M}get memoMethod(){return this.#I}get dispose(){return this.#S}get onInsert(){return this.#O}get disposeAfter(){return this.#w}constructor(e){let{max:t=0,ttl:i,ttlResolution:s=1,ttlAutopurge:n,updateAgeOnGet:o,updateAgeOnHas:l,allowStale:h,dispose:r,onInsert:c,disposeAfter:m,noDisposeOnSet:_,noUpdateTTL:u,maxSize:g=0,maxEntrySize:f=0,sizeCalculation:y,fetchMethod:a,memoMethod:w,noDeleteOnFetchRejection:F,noDeleteOnStaleGet:b,allowStaleOnFetchRejection:p,allowStaleOnFetchAbort:A,ignoreFetchAbort:z,backgroundFetchSize:C=1,perf:E}=e;if(this.backgroundFetchSize=C,E!==void 0&&typeof E?.now!="function")throw new TypeError("perf option must have a now() method if specified");if(this.#m=E??L,t!==0&&!T(t))throw new TypeError("max option must be a nonnegative integer");let v=t?j(t):Array;if(!v)throw new Error("invalid max value: "+t);if(this.#o=t,this.#c=g,this.maxEntrySize=f||this.#c,this.sizeCalculation=y,this.sizeCalculation){if(!this.#c&&!this.maxEntrySize)throw new TypeError("cannot set sizeCalculation without setting maxSize or maxEntrySize");if(typeof this.sizeCalculation!="function")throw new TypeError("sizeCalculation set to non-function")}if(w!==void 0&&typeof w!="function")throw new TypeError("memoMethod must be a function if defined");if(this.#I=w,a!==void 0&&typeof a!="function")throw new TypeError("fetchMethod must be a function if specified");if(this.#M=a,this.#U=!!a,this.#s=new Map,this.#i=Array.from({length:t}).fill(void 0),this.#t=Array.from({length:t}).fill(void 0),this.#l=new v(t),this.#u=new v(t),this.#a=0,this.#h=0,this.#y=x.create(t),this.#n=0,this.#b=0,typeof r=="function"&&(this.#S=r),typeof c=="function"&&(this.#O=c),typeof m=="function"?(this.#w=m,this.#r=[]):(this.#w=void 0,this.#r=void 0),this.#T=!!this.#S,this.#D=!!this.#O,this.#f=!!this.#w,this.noDisposeOnSet=!!_,this.noUpdateTTL=!!u,this.noDeleteOnFetchRejection=!!F,this.allowStaleOnFetchRejection=!!p,this.allowStaleOnFetchAbort=!!A,this.ignoreFetchAbort=!!z,this.maxEntrySize!==0){if(this.#c!==0&&!T(this.#c))throw new TypeError("maxSize must be a positive integer if specified");if(!T(this.maxEntrySize))throw new TypeError("maxEntrySize must be a positive integer if specified");this.#X()}if(this.allowStale=!!h,this.noDeleteOnStaleGet=!!b,this.updateAgeOnGet=!!o,this.updateAgeOnHas=!!l,this.ttlResolution=T(s)||s===0?s:1,this.ttlAutopurge=!!n,this.ttl=i||0,this.ttl){if(!T(this.ttl))throw new TypeError("ttl must be a positive integer if specified");this.#k()}if(this.#o===0&&this.ttl===0&&this.#c===0)throw new TypeError("At least one of max, maxSize, or ttl is required");if(!this.ttlAutopurge&&!this.#o&&!this.#c){let D="LRU_CACHE_UNBOUNDED";H(D)&&(U.add(D),k("TTL caching without ttlAutopurge, max, or maxSize can result in unbounded memory consumption.","UnboundedCacheWarning",D,d))}}getRemainingTTL(e){return this.#s.has(e)?1/0:0}#k(){let e=new O(this.#o),t=new O(this.#o);this.#d=e,this.#F=t;let i=this.ttlAutopurge?Array.from({length:this.#o}):void 0;this.#g=i,this.#H=(h,r,c=this.#m.now())=>{t[h]=r!==0?c:0,e[h]=r,s(h,r)},this.#R=h=>{t[h]=e[h]!==0?this.#m.now():0,s(h,e[h])};let s=this.ttlAutopurge?(h,r)=>{if(i?.[h]&&(clearTimeout(i[h]),i[h]=void 0),r&&r!==0&&i){let c=setTimeout(()=>{this.#p(h)?(this.#E(this.#i[h],"expire"),i[h]=void 0):s(h,l(h))},r+1);c.unref&&c.unref(),i[h]=c}}:()=>{};this.#v=(h,r)=>{if(e[r]){let c=e[r],m=t[r];if(!c||!m)return;h.ttl=c,h.start=m,h.now=n||o();let _=h.now-m;h.remainingTTL=c-_}};let n=0,o=()=>{let h=this.#m.now();if(this.ttlResolution>0){n=h;let r=setTimeout(()=>n=0,this.ttlResolution);r.unref&&r.unref()}return h};this.getRemainingTTL=h=>{let r=this.#s.get(h);return r===void 0?0:l(r)};let l=h=>{let r=e[h],c=t[h];if(!r||!c)return 1/0;let m=(n||o())-c;return r-m};this.#p=h=>{let r=t[h],c=e[h];return!!c&&!!r&&(n||o())-r>c}}#R=()=>{};#v=()=>{};#H=()=>{};#p=()=>!1;#X(){let e=new O(this.#o);this.#b=0,this.#_=e,this.#x=t=>{this.#b-=e[t],e[t]=0},this.#N=(t,i,s,n)=>{if(!T(s)){if(this.#e(i))return this.backgroundFetchSize;if(n){if(typeof n!="function")throw new TypeError("sizeCalculation must be a function");if(s=n(i,t),!T(s))throw new TypeError("sizeCalculation return invalid (expect positive integer)")}else throw new TypeError("invalid size value (must be positive integer). When maxSize or maxEntrySize is used, sizeCalculation or size must be set.")}return s},this.#j=(t,i,s)=>{if(e[t]=i,this.#c){let n=this.#c-e[t];for(;this.#b>n;)this.#G(!0)}this.#b+=e[t],s&&(s.entrySize=i,s.totalCalculatedSize=this.#b)}}#x=e=>{};#j=(e,t,i)=>{};#N=(e,t,i,s)=>{if(i||s)throw new TypeError("cannot set size without setting maxSize or maxEntrySize on cache");return 0};*#A({allowStale:e=this.allowStale}={}){if(this.#n)for(let t=this.#h;this.#V(t)&&((e||!this.#p(t))&&(yield t),t!==this.#a);)t=this.#u[t]}*#z({allowStale:e=this.allowStale}={}){if(this.#n)for(let t=this.#a;this.#V(t)&&((e||!this.#p(t))&&(yield t),t!==this.#h);)t=this.#l[t]}#V(e){return e!==void 0&&this.#s.get(this.#i[e])===e}*entries(){for(let e of this.#A())this.#t[e]!==void 0&&this.#i[e]!==void 0&&!this.#e(this.#t[e])&&(yield[this.#i[e],this.#t[e]])}*rentries(){for(let e of this.#z())this.#t[e]!==void 0&&this.#i[e]!==void 0&&!this.#e(this.#t[e])&&(yield[this.#i[e],this.#t[e]])}*keys(){for(let e of this.#A()){let t=this.#i[e];t!==void 0&&!this.#e(this.#t[e])&&(yield t)}}*rkeys(){for(let e of this.#z()){let t=this.#i[e];t!==void 0&&!this.#e(this.#t[e])&&(yield t)}}*values(){for(let e of this.#A())this.#t[e]!==void 0&&!this.#e(this.#t[e])&&(yield this.#t[e])}*rvalues(){for(let e of this.#z())this.#t[e]!==void 0&&!this.#e(this.#t[e])&&(yield this.#t[e])}[Symbol.iterator](){return this.entries()}[Symbol.toStringTag]="LRUCache";find(e,t={}){for(let i of this.#A()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;if(n!==void 0&&e(n,this.#i[i],this))return this.#C(this.#i[i],t)}}forEach(e,t=this){for(let i of this.#A()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;n!==void 0&&e.call(t,n,this.#i[i],this)}}rforEach(e,t=this){for(let i of this.#z()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;n!==void 0&&e.call(t,n,this.#i[i],this)}}purgeStale(){let e=!1;for(let t of this.#z({allowStale:!0}))this.#p(t)&&(this.#E(this.#i[t],"expire"),e=!0);return e}info(e){let t=this.#s.get(e);if(t===void 0)return;let i=this.#t[t],s=this.#e(i)?i.__staleWhileFetching:i;if(s===void 0)return;let n={value:s};if(this.#d&&this.#F){let o=this.#d[t],l=this.#F[t];if(o&&l){let h=o-(this.#m.now()-l);n.ttl=h,n.start=Date.now()}}return this.#_&&(n.size=this.#_[t]),n}dump(){let e=[];for(let t of this.#A({allowStale:!0})){let i=this.#i[t],s=this.#t[t],n=this.#e(s)?s.__staleWhileFetching:s;if(n===void 0||i===void 0)continue;let o={value:n};if(this.#d&&this.#F){o.ttl=this.#d[t];let l=this.#m.now()-this.#F[t];o.start=Math.floor(Date.now()-l)}this.#_&&(o.size=this.#_[t]),e.unshift([i,o])}return e}load(e){this.clear();for(let[t,i]of e){if(i.start){let s=Date.now()-i.start;i.start=this.#m.now()-s}this.#W(t,i.value,i)}}set(e,t,i={}){let{status:s=S.hasSubscribers?{}:void 0}=i;i.status=s,s&&(s.op="set",s.key=e,t!==void 0&&(s.value=t),s.cache=this);let n=this.#W(e,t,i);return s&&S.hasSubscribers&&S.publish(s),n}#W(e,t,i,s){let{ttl:n=this.ttl,start:o,noDisposeOnSet:l=this.noDisposeOnSet,sizeCalculation:h=this.sizeCalculation,status:r}=i,c=this.#e(t);if(t===void 0)return r&&(r.set="deleted"),this.delete(e),this;let{noUpdateTTL:m=this.noUpdateTTL}=i;r&&!c&&(r.value=t);let _=this.#N(e,t,i.size||0,h,r);if(this.maxEntrySize&&_>this.maxEntrySize)return this.#E(e,"set"),r&&(r.set="miss",r.maxEntrySizeExceeded=!0),this;let u=this.#n===0?void 0:this.#s.get(e);if(u===void 0)u=this.#n===0?this.#h:this.#y.length!==0?this.#y.pop():this.#n===this.#o?this.#G(!1):this.#n,this.#i[u]=e,this.#t[u]=t,this.#s.set(e,u),this.#l[this.#h]=u,this.#u[u]=this.#h,this.#h=u,this.#n++,this.#j(u,_,r),r&&(r.set="add"),m=!1,this.#D&&!c&&this.#O?.(t,e,"add");else{this.#L(u);let g=this.#t[u];if(t!==g){if(!l)if(this.#e(g)){g!==s&&g.__abortController.abort(new Error("replaced"));let{__staleWhileFetching:f}=g;f!==void 0&&f!==t&&(this.#T&&this.#S?.(f,e,"set"),this.#f&&this.#r?.push([f,e,"set"]))}else this.#T&&this.#S?.(g,e,"set"),this.#f&&this.#r?.push([g,e,"set"]);if(this.#x(u),this.#j(u,_,r),this.#t[u]=t,!c){let f=g&&this.#e(g)?g.__staleWhileFetching:g,y=f===void 0?"add":t!==f?"replace":"update";r&&(r.set=y,f!==void 0&&(r.oldValue=f)),this.#D&&this.onInsert?.(t,e,y)}}else c||(r&&(r.set="update"),this.#D&&this.onInsert?.(t,e,"update"))}if(n!==0&&!this.#d&&this.#k(),this.#d&&(m||this.#H(u,n,o),r&&this.#v(r,u)),!l&&this.#f&&this.#r){let g=this.#r,f;for(;f=g?.shift();)this.#w?.(...f)}return this}pop(){try{for(;this.#n;){let e=this.#t[this.#a];if(this.#G(!0),this.#e(e)){if(e.__staleWhileFetching)return e.__staleWhileFetching}else if(e!==void 0)return e}}finally{if(this.#f&&this.#r){let e=this.#r,t;for(;t=e?.shift();)this.#w?.(...t)}}}#G(e){let t=this.#a,i=this.#i[t],s=this.#t[t],n=this.#e(s);n&&s.__abortController.abort(new Error("evicted"));let o=n?s.__staleWhileFetching:s;return(this.#T||this.#f)&&o!==void 0&&(this.#T&&this.#S?.(o,i,"evict"),this.#f&&this.#r?.push([o,i,"evict"])),this.#x(t),this.#g?.[t]&&(clearTimeout(this.#g[t]),this.#g[t]=void 0),e&&(this.#i[t]=void 0,this.#t[t]=void 0,this.#y.push(t)),this.#n===1?(this.#a=this.#h=0,this.#y.length=0):this.#a=this.#l[t],this.#s.delete(i),this.#n--,t}has(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="has",i.key=e,i.cache=this);let s=this.#Y(e,t);return S.hasSubscribers&&S.publish(i),s}#Y(e,t={}){let{updateAgeOnHas:i=this.updateAgeOnHas,status:s}=t,n=this.#s.get(e);if(n!==void 0){let o=this.#t[n];if(this.#e(o)&&o.__staleWhileFetching===void 0)return!1;if(this.#p(n))s&&(s.has="stale",this.#v(s,n));else return i&&this.#R(n),s&&(s.has="hit",this.#v(s,n)),!0}else s&&(s.has="miss");return!1}peek(e,t={}){let{status:i=R()?{}:void 0}=t;i&&(i.op="peek",i.key=e,i.cache=this),t.status=i;let s=this.#J(e,t);return S.hasSubscribers&&S.publish(i),s}#J(e,t){let{status:i,allowStale:s=this.allowStale}=t,n=this.#s.get(e);if(n===void 0||!s&&this.#p(n)){i&&(i.peek=n===void 0?"miss":"stale");return}let o=this.#t[n],l=this.#e(o)?o.__staleWhileFetching:o;return i&&(l!==void 0?(i.peek="hit",i.value=l):i.peek="miss"),l}#P(e,t,i,s){let n=t===void 0?void 0:this.#t[t];if(this.#e(n))return n;let o=new AbortController,{signal:l}=i;l?.addEventListener("abort",()=>o.abort(l.reason),{signal:o.signal});let h={signal:o.signal,options:i,context:s},r=(f,y=!1)=>{let{aborted:a}=o.signal,w=i.ignoreFetchAbort&&f!==void 0,F=i.ignoreFetchAbort||!!(i.allowStaleOnFetchAbort&&f!==void 0);if(i.status&&(a&&!y?(i.status.fetchAborted=!0,i.status.fetchError=o.signal.reason,w&&(i.status.fetchAbortIgnored=!0)):i.status.fetchResolved=!0),a&&!w&&!y)return m(o.signal.reason,F);let b=u,p=this.#t[t];return(p===u||p===void 0&&w&&y)&&(f===void 0?b.__staleWhileFetching!==void 0?this.#t[t]=b.__staleWhileFetching:this.#E(e,"fetch"):(i.status&&(i.status.fetchUpdated=!0),this.#W(e,f,h.options,b))),f},c=f=>(i.status&&(i.status.fetchRejected=!0,i.status.fetchError=f),m(f,!1)),m=(f,y)=>{let{aborted:a}=o.signal,w=a&&i.allowStaleOnFetchAbort,F=w||i.allowStaleOnFetchRejection,b=F||i.noDeleteOnFetchRejection,p=u;if(this.#t[t]===u&&(!b||!y&&p.__staleWhileFetching===void 0?this.#E(e,"fetch"):w||(this.#t[t]=p.__staleWhileFetching)),F)return i.status&&p.__staleWhileFetching!==void 0&&(i.status.returnedStale=!0),p.__staleWhileFetching;if(p.__returned===p)throw f},_=(f,y)=>{let a=this.#M?.(e,n,h);o.signal.addEventListener("abort",()=>{(!i.ignoreFetchAbort||i.allowStaleOnFetchAbort)&&(f(void 0),i.allowStaleOnFetchAbort&&(f=w=>r(w,!0)))}),a&&a instanceof Promise?a.then(w=>f(w===void 0?void 0:w),y):a!==void 0&&f(a)};i.status&&(i.status.fetchDispatched=!0);let u=new Promise(_).then(r,c),g=Object.assign(u,{__abortController:o,__staleWhileFetching:n,__returned:void 0});return t===void 0?(this.#W(e,g,{...h.options,status:void 0}),t=this.#s.get(e)):this.#t[t]=g,g}#e(e){if(!this.#U)return!1;let t=e;return!!t&&t instanceof Promise&&t.hasOwnProperty("__staleWhileFetching")&&t.__abortController instanceof AbortController}fetch(e,t={}){let i=W.hasSubscribers,{status:s=R()?{}:void 0}=t;t.status=s,s&&t.context&&(s.context=t.context);let n=this.#B(e,t);return s&&i&&(s.trace=!0,W.tracePromise(()=>n,s).catch(()=>{})),n}async#B(e,t={}){let{allowStale:i=this.allowStale,updateAgeOnGet:s=this.updateAgeOnGet,noDeleteOnStaleGet:n=this.noDeleteOnStaleGet,ttl:o=this.ttl,noDisposeOnSet:l=this.noDisposeOnSet,size:h=0,sizeCalculation:r=this.sizeCalculation,noUpdateTTL:c=this.noUpdateTTL,noDeleteOnFetchRejection:m=this.noDeleteOnFetchRejection,allowStaleOnFetchRejection:_=this.allowStaleOnFetchRejection,ignoreFetchAbort:u=this.ignoreFetchAbort,allowStaleOnFetchAbort:g=this.allowStaleOnFetchAbort,context:f,forceRefresh:y=!1,status:a,signal:w}=t;if(a&&(a.op="fetch",a.key=e,y&&(a.forceRefresh=!0),a.cache=this),!this.#U)return a&&(a.fetch="get"),this.#C(e,{allowStale:i,updateAgeOnGet:s,noDeleteOnStaleGet:n,status:a});let F={allowStale:i,updateAgeOnGet:s,noDeleteOnStaleGet:n,ttl:o,noDisposeOnSet:l,size:h,sizeCalculation:r,noUpdateTTL:c,noDeleteOnFetchRejection:m,allowStaleOnFetchRejection:_,allowStaleOnFetchAbort:g,ignoreFetchAbort:u,status:a,signal:w},b=this.#s.get(e);if(b===void 0){a&&(a.fetch="miss");let p=this.#P(e,b,F,f);return p.__returned=p}else{let p=this.#t[b];if(this.#e(p)){let v=i&&p.__staleWhileFetching!==void 0;return a&&(a.fetch="inflight",v&&(a.returnedStale=!0)),v?p.__staleWhileFetching:p.__returned=p}let A=this.#p(b);if(!y&&!A)return a&&(a.fetch="hit"),this.#L(b),s&&this.#R(b),a&&this.#v(a,b),p;let z=this.#P(e,b,F,f),E=z.__staleWhileFetching!==void 0&&i;return a&&(a.fetch=A?"stale":"refresh",E&&A&&(a.returnedStale=!0)),E?z.__staleWhileFetching:z.__returned=z}}forceFetch(e,t={}){let i=W.hasSubscribers,{status:s=R()?{}:void 0}=t;t.status=s,s&&t.context&&(s.context=t.context);let n=this.#K(e,t);return s&&i&&(s.trace=!0,W.tracePromise(()=>n,s).catch(()=>{})),n}async#K(e,t={}){let i=await this.#B(e,t);if(i===void 0)throw new Error("fetch() returned undefined");return i}memo(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="memo",i.key=e,t.context&&(i.context=t.context),i.cache=this);let s=this.#Q(e,t);return i&&(i.value=s),S.hasSubscribers&&S.publish(i),s}#Q(e,t={}){let i=this.#I;if(!i)throw new Error("no memoMethod provided to constructor");let{context:s,status:n,forceRefresh:o,...l}=t;n&&o&&(n.forceRefresh=!0);let h=this.#C(e,l),r=o||h===void 0;if(n&&(n.memo=r?"miss":"hit",r||(n.value=h)),!r)return h;let c=i(e,h,{options:l,context:s});return n&&(n.value=c),this.#W(e,c,l),c}get(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="get",i.key=e,i.cache=this);let s=this.#C(e,t);return i&&(s!==void 0&&(i.value=s),S.hasSubscribers&&S.publish(i)),s}#C(e,t={}){let{allowStale:i=this.allowStale,updateAgeOnGet:s=this.updateAgeOnGet,noDeleteOnStaleGet:n=this.noDeleteOnStaleGet,status:o}=t,l=this.#s.get(e);if(l===void 0){o&&(o.get="miss");return}let h=this.#t[l],r=this.#e(h);return o&&this.#v(o,l),this.#p(l)?r?(o&&(o.get="stale-fetching"),i&&h.__staleWhileFetching!==void 0?(o&&(o.returnedStale=!0),h.__staleWhileFetching):void 0):(n||this.#E(e,"expire"),o&&(o.get="stale"),i?(o&&(o.returnedStale=!0),h):void 0):(o&&(o.get=r?"fetching":"hit"),this.#L(l),s&&this.#R(l),r?h.__staleWhileFetching:h)}#$(e,t){this.#u[t]=e,this.#l[e]=t}#L(e){e!==this.#h&&(e===this.#a?this.#a=this.#l[e]:this.#$(this.#u[e],this.#l[e]),this.#$(this.#h,e),this.#h=e)}delete(e){return this.#E(e,"delete")}#E(e,t){S.hasSubscribers&&S.publish({op:"delete",delete:t,key:e,cache:this});let i=!1;if(this.#n!==0){let s=this.#s.get(e);if(s!==void 0)if(this.#g?.[s]&&(clearTimeout(this.#g[s]),this.#g[s]=void 0),i=!0,this.#n===1)this.#q(t);else{this.#x(s);let n=this.#t[s];if(this.#e(n)?n.__abortController.abort(new Error("deleted")):(this.#T||this.#f)&&(this.#T&&this.#S?.(n,e,t),this.#f&&this.#r?.push([n,e,t])),this.#s.delete(e),this.#i[s]=void 0,this.#t[s]=void 0,s===this.#h)this.#h=this.#u[s];else if(s===this.#a)this.#a=this.#l[s];else{let o=this.#u[s];this.#l[o]=this.#l[s];let l=this.#l[s];this.#u[l]=this.#u[s]}this.#n--,this.#y.push(s)}}if(this.#f&&this.#r?.length){let s=this.#r,n;for(;n=s?.shift();)this.#w?.(...n)}return i}clear(){return this.#q("delete")}#q(e){for(let t of this.#z({allowStale:!0})){let i=this.#t[t];if(this.#e(i))i.__abortController.abort(new Error("deleted"));else{let s=this.#i[t];this.#T&&this.#S?.(i,s,e),this.#f&&this.#r?.push([i,s,e])}}if(this.#s.clear(),this.#t.fill(void 0),this.#i.fill(void 0),this.#d&&this.#F){this.#d.fill(0),this.#F.fill(0);for(let t of this.#g??[])t!==void 0&&clearTimeout(t);this.#g?.fill(void 0)}if(this.#_&&this.#_.fill(0),this.#a=0,this.#h=0,this.#y.length=0,this.#b=0,this.#n=0,this.#f&&this.#r){let t=this.#r,i;for(;i=t?.shift();)this.#w?.(...i)}}};
+//# sourceMappingURL=index.min.js.map
+
+;// CONCATENATED MODULE: ./build/server/sync/github/conditional.js
+
+
+/** The default bound of the kept answers: past it the least recently used go (and are asked for in full again). */
+const DEFAULT_CONDITIONAL_BYTES = 128 * 1048576;
+/**
+ * GitHub answers to GET requests with their ETags, for conditional requests (`If-None-Match`):
+ * an unchanged list answers `304` and does not count against the primary rate limit. Kept in the
+ * process only (the sync keeps no state of its own), bounded by size, and keyed by the token's
+ * hash as well as the URL, since two tokens may see different answers; no token is kept.
+ */
+class ConditionalAnswers {
+    kept;
+    /** Answers that came back `304`, and those that came back in full (for the benchmark and the logs). */
+    notModified = 0;
+    full = 0;
+    constructor(maxBytes = DEFAULT_CONDITIONAL_BYTES) {
+        this.kept = new I({
+            maxSize: maxBytes,
+            // The body's size as JSON, which is what GitHub sent.
+            sizeCalculation: (answer) => Math.max(1, JSON.stringify(answer.data)?.length ?? 1),
+        });
+    }
+    static key(token, url) {
+        return `${(0,external_node_crypto_.createHash)('sha256').update(token).digest('hex').slice(0, 32)} ${url}`;
+    }
+    get(key) {
+        return this.kept.get(key);
+    }
+    /** Keeps an answer that carries an ETag; one without is forgotten (its URL changed meaning). */
+    keep(key, answer) {
+        const etag = answer.headers.etag;
+        if (typeof etag === 'string' && etag !== '')
+            this.kept.set(key, { ...answer, etag });
+        else
+            this.kept.delete(key);
+    }
 }
 
 
@@ -42137,6 +42667,7 @@ function totalsOf(items) {
         synced: items.filter((i) => i.status === 'synced').length,
         failed: items.filter((i) => i.status === 'failed').length,
         skipped: items.filter((i) => i.status === 'skipped').length,
+        unchanged: items.filter((i) => i.unchanged === true).length,
         findings: sum((i) => i.findings),
         created: sum((i) => i.counts?.created),
         closed: sum((i) => i.counts?.closed),
@@ -42204,7 +42735,9 @@ function humanProgress(source, noun, write) {
         started: (total) => write(`[${source}] ${total} ${noun}${total === 1 ? '' : 's'} to sync`),
         item: (index, total, r) => {
             const head = `[${source}] ${noun} ${index} of ${total}: ${r.label}`;
-            if (r.status === 'synced')
+            if (r.unchanged)
+                write(`${head}: unchanged since the last import; not sent`);
+            else if (r.status === 'synced')
                 write(`${head}: ${r.findings ?? '?'} findings sent; ${countsText(r.counts)}`);
             else
                 write(`${head}: ${r.status.toUpperCase()}: ${r.reason ?? ''}`);
@@ -42219,10 +42752,14 @@ function humanProgress(source, noun, write) {
 function summaryLines(report) {
     const t = report.totals;
     const lines = [
-        `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
+        `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced (${t.unchanged} unchanged, not sent), ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
     ];
     if (report.error)
         lines.push(`[${report.source}] ${report.error}`);
+    if (report.triage) {
+        const t = report.triage;
+        lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed`);
+    }
     for (const item of report.items.filter((i) => i.status === 'failed'))
         lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
     for (const item of report.items)
@@ -42238,6 +42775,7 @@ function summaryLines(report) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C6: () => (/* binding */ defectDojoClientFor),
 /* harmony export */   Fq: () => (/* binding */ runConnector),
 /* harmony export */   L7: () => (/* binding */ progressFor),
 /* harmony export */   VX: () => (/* binding */ secretValues),
@@ -42272,20 +42810,25 @@ function requireFor(connector, loaded) {
     if (problems.length > 0)
         throw new _config_js__WEBPACK_IMPORTED_MODULE_0__/* .SyncConfigError */ ._t(problems);
 }
-/** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
-async function runConnector(connector, loaded, options, progress, retryPolicy = {}) {
-    requireFor(connector, loaded);
-    const { config, secrets } = loaded;
-    const retry = { ..._http_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_RETRY */ .vI, ...retryPolicy, retries: options.retries };
-    const defectDojo = new _defectdojo_client_js__WEBPACK_IMPORTED_MODULE_1__/* .DefectDojoClient */ .dw({
+/** The DefectDojo client of a configuration (its address and token checked present by the caller). */
+function defectDojoClientFor({ config, secrets }, options) {
+    return new _defectdojo_client_js__WEBPACK_IMPORTED_MODULE_1__/* .DefectDojoClient */ .dw({
         url: config.defectdojo.url,
         token: secrets.defectDojoToken,
         productType: config.defectdojo.productType,
         maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
+        doNotReactivate: config.defectdojo.doNotReactivate,
         timeoutMs: options.timeoutMs,
         uploadTimeoutMs: options.uploadTimeoutMs,
     });
-    const context = { loaded, options, defectDojo, retry, progress };
+}
+/** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
+async function runConnector(connector, loaded, options, progress, retryPolicy = {}, service = {}) {
+    requireFor(connector, loaded);
+    const { config, secrets } = loaded;
+    const retry = { ..._http_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_RETRY */ .vI, ...retryPolicy, retries: options.retries };
+    const defectDojo = defectDojoClientFor(loaded, options);
+    const context = { loaded, options, defectDojo, retry, progress, ...(service.conditional ? { conditional: service.conditional } : {}), ...(service.scope ? { scope: service.scope } : {}) };
     // Every credential is tried before anything is exported: a refused DefectDojo token would
     // otherwise let each project export in full and then fail its upload.
     const startedAt = new Date();
@@ -42356,6 +42899,47 @@ function parseSchedule(raw) {
         throw new ScheduleError(`is not a valid cron expression (${err.message.replace(/^CronPattern: /, '')})`);
     }
     return { text: fields.join(' '), next: (after) => cron.nextRun(after) };
+}
+
+
+/***/ }),
+
+/***/ 34034:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ packageVersion)
+/* harmony export */ });
+/* unused harmony export CLI_PACKAGE */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73024);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(76760);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(73136);
+
+
+
+/** The npm package of the two CLIs (packages/cli). */
+const CLI_PACKAGE = 'gatehouse-cli';
+/**
+ * The package version, read once from the project's package.json (found by walking up, so it
+ * works from the sources and from the compiled `build/` tree alike). The CLIs' npm package
+ * (packages/cli, `gatehouse-cli`) carries the same version, so its bundles find theirs there.
+ */
+function packageVersion() {
+    let dir = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(import.meta.url));
+    for (;;) {
+        try {
+            const pkg = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(dir, 'package.json'), 'utf8'));
+            if ((pkg.name === 'gatehouse' || pkg.name === CLI_PACKAGE) && pkg.version)
+                return pkg.version;
+        }
+        catch {
+            // not here: keep walking up
+        }
+        const parent = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(dir);
+        if (parent === dir)
+            return '0.0.0';
+        dir = parent;
+    }
 }
 
 

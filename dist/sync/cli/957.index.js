@@ -1,8 +1,8 @@
-export const id = 687;
-export const ids = [687];
+export const id = 957;
+export const ids = [957];
 export const modules = {
 
-/***/ 7687:
+/***/ 92957:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -59,8 +59,13 @@ function settingsSource(env, keys, parse) {
         const current = env();
         // Compared value by value: this runs on every request (a JSON key per call showed in profiles).
         let changed = !lastValues || !last;
-        for (let i = 0; !changed && i < keys.length; i++)
-            changed = current[keys[i]] !== lastValues[i];
+        for (let i = 0; !changed && i < keys.length; i++) {
+            const value = current[keys[i]];
+            changed = value !== lastValues[i];
+            // Equal text from a fresh copy of the environment: keep this copy's string, so the next
+            // requests compare it by identity, not by content (BROKER_POLICY may be 100 KB).
+            lastValues[i] = value;
+        }
         if (changed) {
             last = { value: parse(current) };
             lastValues = keys.map((k) => current[k]);
@@ -184,38 +189,8 @@ function reportListenFailure(logger, err) {
     logger.fatal({ code: err.code }, `cannot listen: ${err.message}`);
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(76760);
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __webpack_require__(73136);
-;// CONCATENATED MODULE: ./build/server/version.js
-
-
-
-/**
- * The package version, read once from the project's package.json (found by walking up, so it
- * works from the sources and from the compiled `build/` tree alike).
- */
-function packageVersion() {
-    let dir = (0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url));
-    for (;;) {
-        try {
-            const pkg = JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
-            if (pkg.name === 'gatehouse' && pkg.version)
-                return pkg.version;
-        }
-        catch {
-            // not here: keep walking up
-        }
-        const parent = (0,external_node_path_.dirname)(dir);
-        if (parent === dir)
-            return '0.0.0';
-        dir = parent;
-    }
-}
-
+// EXTERNAL MODULE: ./build/server/version.js
+var server_version = __webpack_require__(34034);
 // EXTERNAL MODULE: ./build/server/sync/clock.js
 var clock = __webpack_require__(65310);
 // EXTERNAL MODULE: ./build/server/sync/config.js + 2 modules
@@ -252,7 +227,7 @@ function scrubbingDestination(destination, secrets) {
  * the raw values of the secret settings, and the trigger token.
  */
 function serviceSecrets(loaded, env) {
-    const raw = [...sync_config/* SECRET_SETTINGS */.Rt, 'SYNC_TRIGGER_TOKEN'].map((name) => env[name]?.trim()).filter((v) => !!v);
+    const raw = [...sync_config/* SECRET_SETTINGS */.Rt, 'SYNC_TRIGGER_TOKEN', 'SYNC_DEPENDENCY_TRACK_WEBHOOK_SECRET'].map((name) => env[name]?.trim()).filter((v) => !!v);
     return [...(loaded ? (0,run/* secretValues */.VX)(loaded) : []), ...raw];
 }
 /** The service's logger: JSON lines on stdout (or `destination`), scrubbed of `secrets`. */
@@ -511,12 +486,14 @@ function answerClientErrors(server) {
     });
 }
 
-// EXTERNAL MODULE: ./build/server/sync/connectors.js + 15 modules
-var connectors = __webpack_require__(3983);
+// EXTERNAL MODULE: ./build/server/sync/connectors.js + 18 modules
+var connectors = __webpack_require__(25476);
 // EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
 var client = __webpack_require__(59998);
 // EXTERNAL MODULE: ./build/server/sync/github/client.js + 14 modules
 var github_client = __webpack_require__(90644);
+// EXTERNAL MODULE: ./build/server/sync/github/conditional.js + 1 modules
+var github_conditional = __webpack_require__(31053);
 // EXTERNAL MODULE: ./build/server/sync/http/retry.js + 1 modules
 var http_retry = __webpack_require__(32995);
 // EXTERNAL MODULE: external "node:crypto"
@@ -864,6 +841,40 @@ async function createIssue(repo, text) {
     const given = new Set(data.labels.map((l) => (typeof l === 'string' ? l : l.name)).filter((n) => typeof n === 'string').map((n) => n.toLowerCase()));
     return { url: data.html_url, droppedLabels: text.labels.filter((l) => !given.has(l.toLowerCase())) };
 }
+/**
+ * The issue of an `issue:` tag's URL (`<server>/<owner>/<repo>/issues/<n>`, lowercased by
+ * DefectDojo; GitHub compares owner and repository names without case), on the first target
+ * whose server it starts with; undefined when no target serves it.
+ */
+function issueRefOf(url, targets) {
+    for (const target of targets) {
+        const base = `${target.server.toLowerCase()}/`;
+        if (!url.toLowerCase().startsWith(base))
+            continue;
+        const match = /^([A-Za-z0-9-]{1,39})\/([A-Za-z0-9._-]{1,100})\/issues\/(\d{1,12})$/.exec(url.slice(base.length));
+        if (match)
+            return { target, owner: match[1], repo: match[2], number: Number(match[3]) };
+    }
+    return undefined;
+}
+async function issueState(client, ref) {
+    const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: ref.owner, repo: ref.repo, issue_number: ref.number });
+    const closedAt = data.closed_at ? new Date(data.closed_at) : undefined;
+    return { state: data.state === 'closed' ? 'closed' : 'open', htmlUrl: data.html_url, ...(closedAt && !Number.isNaN(closedAt.getTime()) ? { closedAt } : {}) };
+}
+async function commentOnIssue(client, ref, body) {
+    await client.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: ref.owner, repo: ref.repo, issue_number: ref.number, body });
+}
+/** Closes (with GitHub's `state_reason`) or reopens the issue. */
+async function setIssueState(client, ref, state, stateReason) {
+    await client.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
+        owner: ref.owner,
+        repo: ref.repo,
+        issue_number: ref.number,
+        state,
+        ...(stateReason ? { state_reason: stateReason } : {}),
+    });
+}
 
 ;// CONCATENATED MODULE: ./build/server/sync/issues/issue-index.js
 
@@ -940,6 +951,205 @@ class IssueIndex {
     }
 }
 
+;// CONCATENATED MODULE: ./build/server/sync/issues/finding-status.js
+const finding_status_ISSUE_TAG = 'issue:';
+/**
+ * The reason a person reads first: the triage decisions (false positive, out of scope, risk
+ * accepted, duplicate) before `is_mitigated`, which DefectDojo also sets for a false positive or an
+ * out-of-scope finding. A finding closed by a reimport (`close_old_findings`) is mitigated.
+ */
+function reasonOf(f) {
+    if (f.false_p === true)
+        return 'false_positive';
+    if (f.out_of_scope === true)
+        return 'out_of_scope';
+    if (f.risk_accepted === true)
+        return 'risk_accepted';
+    if (f.duplicate === true)
+        return 'duplicate';
+    if (f.is_mitigated === true)
+        return 'mitigated';
+    return 'inactive';
+}
+/** A finding of the linked-findings list, or undefined when it lacks an id or an issue tag. */
+function readLinkedFinding(product, raw) {
+    if (!raw || typeof raw !== 'object')
+        return undefined;
+    const f = raw;
+    if (typeof f.id !== 'number')
+        return undefined;
+    const tags = Array.isArray(f.tags) ? f.tags.filter((t) => typeof t === 'string') : [];
+    const issueUrls = tags.filter((t) => t.toLowerCase().startsWith(finding_status_ISSUE_TAG)).map((t) => t.slice(finding_status_ISSUE_TAG.length));
+    if (issueUrls.length === 0)
+        return undefined;
+    const active = f.active === true;
+    const stamp = typeof f.last_status_update === 'string' ? new Date(f.last_status_update) : undefined;
+    return {
+        id: f.id,
+        product,
+        issueUrls,
+        active,
+        ...(active ? {} : { reason: reasonOf(f) }),
+        ...(stamp && !Number.isNaN(stamp.getTime()) ? { lastStatusUpdate: stamp } : {}),
+    };
+}
+/** GitHub's `state_reason` for closing the issue of a finding inactive for this reason: only a fix is `completed`. */
+function stateReasonFor(reason) {
+    return reason === 'mitigated' ? 'completed' : 'not_planned';
+}
+const SAID = {
+    mitigated: 'is mitigated (fixed, or no longer reported by its scanner)',
+    false_positive: 'is marked as a false positive',
+    out_of_scope: 'is marked as out of scope',
+    risk_accepted: 'has its risk accepted',
+    duplicate: 'is marked as a duplicate of another finding',
+    inactive: 'is no longer active',
+};
+/** The comment written before the issue is closed. */
+function closingComment(finding, findingUrl) {
+    return `Closed by Gatehouse: [DefectDojo finding ${finding.id}](${findingUrl}) ${SAID[finding.reason ?? 'inactive']}. If the finding becomes active again, the next sync reopens this issue.`;
+}
+/** The comment written before the issue is reopened. */
+function reopeningComment(finding, findingUrl) {
+    const when = finding.lastStatusUpdate ? ` on ${finding.lastStatusUpdate.toISOString()}` : '';
+    return `Reopened by Gatehouse: [DefectDojo finding ${finding.id}](${findingUrl}) became active again${when}, after this issue was closed.`;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/issues/lifecycle.js
+
+
+
+
+
+const LISTING_CONCURRENCY = 4;
+/** What the issue of `finding` needs, if anything; `kept` when a closed issue stays closed. */
+function decide(finding, issue) {
+    if (!finding.active)
+        return issue.state === 'open' ? 'close' : 'none';
+    if (issue.state === 'open')
+        return 'none';
+    // Reopened only when DefectDojo changed the finding's status after the issue was closed: an issue
+    // closed by hand while its finding stayed active stays closed until the finding is closed and
+    // re-activated. Both times are the servers' own clocks (GitHub's in whole seconds).
+    return finding.lastStatusUpdate && issue.closedAt && finding.lastStatusUpdate.getTime() > issue.closedAt.getTime() ? 'reopen' : 'kept';
+}
+/**
+ * Issue lifecycle for the products of a run: for every finding issue push linked to an issue (its
+ * `issue:` tag), the issue is closed with a comment when the finding is no longer active
+ * (`state_reason` completed when mitigated, not_planned for a false positive, out of scope, risk
+ * accepted or duplicate) and reopened with a comment when the finding is active again after the
+ * issue was closed. Every write takes a slot of the account's content-creation pacer, as creation
+ * does. Running it twice changes nothing the second time: each change is read back from GitHub's
+ * and DefectDojo's own state.
+ */
+async function followIssues(products, deps) {
+    const counts = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0 };
+    const changes = [];
+    for (const [url, finding] of byIssue(await linkedFindings(products, deps, counts))) {
+        const ref = issueRefOf(url, deps.targets);
+        if (!ref)
+            continue;
+        try {
+            const issue = await issueState(deps.clientFor(ref.target), ref);
+            const decision = decide(finding, issue);
+            if (decision === 'kept')
+                counts.keptClosed++;
+            else if (decision !== 'none')
+                changes.push({ kind: decision, finding, ref, url: issue.htmlUrl });
+        }
+        catch (err) {
+            counts.failed++;
+            deps.log.warn({ finding: finding.id, product: finding.product, issue: url, err: (0,sync_report/* message */.iU)(err) }, 'issue lifecycle: issue could not be read; the next run tries again');
+        }
+    }
+    for (const [index, change] of changes.entries()) {
+        if (counts.closed + counts.reopened >= deps.maxChangesPerRun) {
+            counts.deferred = changes.length - index;
+            deps.log.info({ deferred: counts.deferred, max_issues_per_run: deps.maxChangesPerRun }, 'issue lifecycle: per-run cap reached; the rest waits for the next run');
+            break;
+        }
+        const outcome = await apply(change, deps);
+        if (outcome === 'deferred') {
+            counts.deferred = changes.length - index;
+            deps.log.warn({ deferred: counts.deferred }, 'issue lifecycle: hourly content-creation budget spent; the rest waits for a later run');
+            break;
+        }
+        if (outcome === 'failed')
+            counts.failed++;
+        else if (change.kind === 'close')
+            counts.closed++;
+        else
+            counts.reopened++;
+    }
+    return counts;
+}
+/** The comment, then the state change, each in a paced slot. A failure between them leaves the comment; the next run writes both again. */
+async function apply(change, deps) {
+    const { finding, ref } = change;
+    const client = deps.clientFor(ref.target);
+    const pacer = deps.pacersFor(ref.target).create;
+    const findingUrl = `${deps.defectDojoUrl}/finding/${finding.id}`;
+    try {
+        if (!(await pacer.slot()))
+            return 'deferred';
+        await commentOnIssue(client, ref, change.kind === 'close' ? closingComment(finding, findingUrl) : reopeningComment(finding, findingUrl));
+        if (!(await pacer.slot()))
+            return 'deferred';
+        if (change.kind === 'close')
+            await setIssueState(client, ref, 'closed', stateReasonFor(finding.reason ?? 'inactive'));
+        else
+            await setIssueState(client, ref, 'open');
+        deps.log.info({ finding: finding.id, product: finding.product, issue: change.url, ...(finding.reason ? { reason: finding.reason } : {}) }, change.kind === 'close' ? 'issue closed' : 'issue reopened');
+        return 'done';
+    }
+    catch (err) {
+        deps.log.warn({ finding: finding.id, product: finding.product, issue: change.url, err: (0,sync_report/* message */.iU)(err) }, `issue lifecycle: issue not ${change.kind === 'close' ? 'closed' : 'reopened'}; the next run tries again`);
+        return 'failed';
+    }
+}
+/**
+ * Each issue once, with the finding that decides it: when several findings carry one issue (a
+ * finding re-created by a reimport and linked again), an active one (the latest changed) keeps the
+ * issue open; otherwise the latest changed inactive one says why it closes.
+ */
+function byIssue(findings) {
+    const time = (f) => f.lastStatusUpdate?.getTime() ?? 0;
+    const chosen = new Map();
+    for (const finding of findings) {
+        for (const url of new Set(finding.issueUrls)) {
+            const held = chosen.get(url);
+            if (!held || (finding.active && !held.active) || (finding.active === held.active && time(finding) > time(held)))
+                chosen.set(url, finding);
+        }
+    }
+    return chosen;
+}
+/** The linked findings of the products, in product and id order; a product that cannot be listed counts as one failure. */
+async function linkedFindings(products, deps, counts) {
+    const limit = (0,p_limit/* default */.A)(LISTING_CONCURRENCY);
+    const perProduct = await Promise.all(products.map((product) => limit(async () => {
+        try {
+            return await (0,http_retry/* retrying */.R$)(async () => {
+                const found = [];
+                for await (const page of deps.defectDojo.linkedFindings(product)) {
+                    for (const raw of page) {
+                        const finding = readLinkedFinding(product, raw);
+                        if (finding)
+                            found.push(finding);
+                    }
+                }
+                return found;
+            }, deps.retry);
+        }
+        catch (err) {
+            counts.failed++;
+            deps.log.warn({ product, err: (0,sync_report/* message */.iU)(err) }, 'issue lifecycle: linked findings could not be listed');
+            return [];
+        }
+    })));
+    return perProduct.flat();
+}
+
 ;// CONCATENATED MODULE: ./build/server/sync/issues/push.js
 
 
@@ -950,11 +1160,12 @@ class IssueIndex {
 
 
 
-const LISTING_CONCURRENCY = 4;
+
+const push_LISTING_CONCURRENCY = 4;
 /** Untagged active findings at or above the threshold, across the products, worst first. */
 async function candidates(products, deps, failures) {
     const severities = severitiesFrom(deps.minSeverity);
-    const limit = (0,p_limit/* default */.A)(LISTING_CONCURRENCY);
+    const limit = (0,p_limit/* default */.A)(push_LISTING_CONCURRENCY);
     const perProduct = await Promise.all(products.map((product) => limit(async () => {
         try {
             return await (0,http_retry/* retrying */.R$)(async () => {
@@ -984,12 +1195,23 @@ async function candidates(products, deps, failures) {
  * product and per repository (another push's findings are listed only after it tagged them), and
  * before creating, the finding's hash is looked up among the repository's issues (see
  * `IssueIndex`), so a crash between creating and tagging, a reimport that dropped the tag, or a
- * token whose labels GitHub drops never opens a second issue.
+ * token whose labels GitHub drops never opens a second issue. Then, under the same product locks,
+ * the issues opened before follow their findings (`followIssues`: closed, reopened).
  */
 async function pushIssues(products, deps) {
     const failures = { count: 0 };
     const counts = { opened: 0, relinked: 0, deferred: 0, unresolved: 0 };
-    const report = () => ({ opened: counts.opened, relinked: counts.relinked, failed: failures.count, deferred: counts.deferred, unresolved: counts.unresolved });
+    let lifecycle = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0 };
+    const report = () => ({
+        opened: counts.opened,
+        relinked: counts.relinked,
+        failed: failures.count + lifecycle.failed,
+        deferred: counts.deferred + lifecycle.deferred,
+        unresolved: counts.unresolved,
+        closed: lifecycle.closed,
+        reopened: lifecycle.reopened,
+        keptClosed: lifecycle.keptClosed,
+    });
     if (deps.maxIssuesPerRun === 0 || products.length === 0)
         return report();
     const unique = [...new Set(products)];
@@ -997,9 +1219,16 @@ async function pushIssues(products, deps) {
     const held = await holding(deps, unique.map(productKey), holder, { products: unique });
     if (!held)
         return { ...report(), failed: 1 };
+    // One client per target for the whole push, so its rate-limit state covers every call.
+    const clients = new Map();
+    const clientFor = (target) => {
+        if (!clients.has(target))
+            clients.set(target, deps.clientFor(target));
+        return clients.get(target);
+    };
     try {
         const findings = await candidates(unique, deps, failures);
-        const repositories = await resolveAll(findings, deps, failures);
+        const repositories = await resolveAll(findings, { ...deps, clientFor }, failures);
         const repositoryKeys = [...new Set([...repositories.values()].filter((r) => !!r?.hasIssues).map((r) => repositoryKey(r.target.server, r.fullName)))];
         const heldRepositories = await holding(deps, repositoryKeys, holder, { products: unique });
         if (!heldRepositories)
@@ -1010,6 +1239,8 @@ async function pushIssues(products, deps) {
         finally {
             await heldRepositories();
         }
+        // Issues opened before (by any run) follow their findings, under the same product locks.
+        lifecycle = await followIssues(unique, { ...deps, clientFor, maxChangesPerRun: deps.maxIssuesPerRun });
     }
     finally {
         await held();
@@ -1030,13 +1261,7 @@ async function holding(deps, keys, holder, at) {
 }
 /** The repository of every product with findings (read-only calls, made before the repository locks). */
 async function resolveAll(findings, deps, failures) {
-    // One client per target for the whole push, so its rate-limit state covers every lookup.
-    const clients = new Map();
-    const clientFor = (target) => {
-        if (!clients.has(target))
-            clients.set(target, deps.clientFor(target));
-        return clients.get(target);
-    };
+    const clientFor = deps.clientFor;
     const resolved = new Map();
     for (const product of new Set(findings.map((f) => f.product))) {
         try {
@@ -1146,15 +1371,6 @@ function presentsBearer(headers, secret) {
     return presented !== undefined && secretsEqual(presented, secret);
 }
 
-;// CONCATENATED MODULE: ./build/server/http/api-headers.js
-/** Every answer is JSON and none may be cached by an intermediary (tokens and records pass here). */
-const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
-/** `API_HEADERS` on every answer of an Express app (the plain routes write them in `sendJson`). */
-const apiHeaders = (_req, res, next) => {
-    res.set(API_HEADERS);
-    next();
-};
-
 ;// CONCATENATED MODULE: ./build/server/http/errors.js
 
 /**
@@ -1199,6 +1415,85 @@ function settingsOrMisconfigured(source) {
     };
 }
 
+;// CONCATENATED MODULE: ./build/server/http/validation.js
+
+/** Flattens zod issues into `{path, message}` pairs; each unknown field is its own entry. */
+function validationDetails(error) {
+    return error.issues.flatMap((issue) => {
+        const base = issue.path.map(String);
+        if (issue.code === 'unrecognized_keys') {
+            return issue.keys.map((key) => ({ path: [...base, key].join('.'), message: 'unknown field (not accepted)' }));
+        }
+        return [{ path: base.join('.') || '(root)', message: issue.message }];
+    });
+}
+/** `422 validation_failed` with a readable message and the per-field details. */
+function validationFailed(details) {
+    const message = details
+        .slice(0, 5)
+        .map((d) => `${d.path}: ${d.message}`)
+        .join('; ');
+    return new errors_AppError(422, 'validation_failed', { message, details });
+}
+/** Parses `input` with `schema`, or throws `422 validation_failed`. */
+function validate(schema, input) {
+    const result = schema.safeParse(input);
+    if (!result.success)
+        throw validationFailed(validationDetails(result.error));
+    return result.data;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/service/dependency-track-hook.js
+/**
+ * Dependency-Track's outbound webhook notifications (its "Webhook" publisher: a POST of
+ * `{"notification": {level, scope, group, timestamp, title, content, subject}}`), read for the
+ * projects whose findings they say changed.
+ */
+/** The groups that change a project's findings: a BOM analysed, a new vulnerability, an analysis decision. */
+const SYNCED_GROUPS = ['BOM_PROCESSED', 'NEW_VULNERABILITY', 'PROJECT_AUDIT_CHANGE'];
+/** The most projects one notification starts (NEW_VULNERABILITY lists every affected project). */
+const MAX_PROJECTS_PER_NOTIFICATION = 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const uuidOf = (value) => {
+    const uuid = value?.uuid;
+    return typeof uuid === 'string' && UUID.test(uuid) ? uuid.toLowerCase() : undefined;
+};
+/**
+ * The projects a notification names: `subject.project` (BOM_PROCESSED), `subject.affectedProjects`
+ * (NEW_VULNERABILITY, PROJECT_AUDIT_CHANGE) and `subject.analysis.project` (a UUID string).
+ */
+function readNotification(body) {
+    const notification = body?.notification;
+    if (!notification || typeof notification !== 'object' || typeof notification.group !== 'string') {
+        return { kind: 'invalid', message: 'not a Dependency-Track notification: {"notification": {"group": …, "subject": …}} expected' };
+    }
+    const group = notification.group;
+    if (!SYNCED_GROUPS.includes(group))
+        return { kind: 'ignored', group };
+    const subject = (notification.subject ?? {});
+    const found = new Set();
+    const add = (uuid) => uuid && found.size < MAX_PROJECTS_PER_NOTIFICATION && found.add(uuid);
+    add(uuidOf(subject.project));
+    if (Array.isArray(subject.affectedProjects))
+        for (const p of subject.affectedProjects)
+            add(uuidOf(p));
+    const analysed = subject.analysis?.project;
+    if (typeof analysed === 'string' && UUID.test(analysed))
+        add(analysed.toLowerCase());
+    if (found.size === 0)
+        return { kind: 'invalid', message: `a ${group} notification without a project UUID (subject.project, subject.affectedProjects)` };
+    return { kind: 'projects', group, projects: [...found] };
+}
+
+;// CONCATENATED MODULE: ./build/server/http/api-headers.js
+/** Every answer is JSON and none may be cached by an intermediary (tokens and records pass here). */
+const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+/** `API_HEADERS` on every answer of an Express app (the plain routes write them in `sendJson`). */
+const apiHeaders = (_req, res, next) => {
+    res.set(API_HEADERS);
+    next();
+};
+
 ;// CONCATENATED MODULE: ./build/server/http/plain.js
 
 
@@ -1211,10 +1506,12 @@ function settingsOrMisconfigured(source) {
  */
 /** A token request (both brokers' `POST /token`) is a few KB; anything near this is not one. */
 const TOKEN_BODY_LIMIT = (/* unused pure expression or super */ null && (64 * 1024));
+const JSON_HEADERS = { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8' };
 /** A JSON answer with the API headers and an exact length. */
-function sendJson(res, status, body, headers = {}) {
+function sendJson(res, status, body, headers) {
     const text = JSON.stringify(body);
-    res.writeHead(status, { ...API_HEADERS, ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    const length = Buffer.byteLength(text);
+    res.writeHead(status, headers === undefined ? { ...JSON_HEADERS, 'content-length': length } : { ...API_HEADERS, ...headers, 'content-type': JSON_HEADERS['content-type'], 'content-length': length });
     res.end(text);
 }
 /**
@@ -1320,6 +1617,8 @@ function toAppError(err) {
     }
     return new errors_AppError(500, 'internal_error');
 }
+/** The error code an error is answered with (for counting outcomes without answering twice). */
+const answeredCode = (err) => toAppError(err).code;
 /**
  * The single place where an error becomes an HTTP response, for the Express routes (as their
  * error handler) and the plain ones (`plain.ts`) alike.
@@ -1347,11 +1646,9 @@ function describeCause(cause) {
 
 ;// CONCATENATED MODULE: ./build/server/http/request-logging.js
 
-/** What a route adds to its request's one log line (`msg` replaces "request completed"). */
-const logLines = new WeakMap();
 /** Puts `fields` on the request's one log line, under `msg`: a route's outcome without a second line. */
 function noteLogLine(res, msg, fields) {
-    logLines.set(res, { msg, fields });
+    res.logLine = { msg, fields };
 }
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Reuses a caller's `x-request-id` when it is a plain token, otherwise makes one. */
@@ -1374,24 +1671,22 @@ function requestLogging(logger, options = {}) {
     return (req, res, next) => {
         const started = performance.now();
         const id = requestId(req, res);
-        const path = (req.url ?? '').split('?')[0];
+        const url = req.url ?? '';
+        const query = url.indexOf('?');
+        const path = query < 0 ? url : url.slice(0, query);
         req.id = id;
         req.log = logger.child({ req: { id, method: req.method, path } });
-        let logged = false;
-        const done = () => {
-            if (logged)
-                return;
-            logged = true;
+        // 'close' follows 'finish' on every response (Node emits it once the answer is written, or
+        // when the connection ends first): one listener per request, not one for each event.
+        res.once('close', () => {
             const responseTime = Math.round(performance.now() - started);
             const failed = res.err !== undefined || res.statusCode >= 500;
-            const line = logLines.get(res);
+            const line = res.logLine;
             const fields = { res: { statusCode: res.statusCode }, responseTime, ...(failed ? { err: res.err ?? new Error(`failed with status code ${res.statusCode}`) } : {}), ...line?.fields };
             const level = probes.has(path) ? 'debug' : failed ? 'error' : 'info';
             const message = failed ? 'request errored' : res.writableFinished ? (line?.msg ?? 'request completed') : 'request aborted';
             req.log[level](fields, message);
-        };
-        res.once('finish', done);
-        res.once('close', done);
+        });
         next();
     };
 }
@@ -1424,7 +1719,46 @@ function route(router, path, handlers) {
 
 
 
+
+
+
 const SYNC_SERVICE_NAME = 'gatehouse-sync';
+/** The largest notification read (a BOM_PROCESSED notification carries the whole BOM, base64). */
+const HOOK_BODY_LIMIT = '32mb';
+/** The one scope parameter of a run (`?project=` / `?repository=`), checked; undefined without a query. */
+function scopeOf(req, service, source) {
+    const names = Object.keys(req.query);
+    if (names.length === 0)
+        return undefined;
+    const scope = service.scopeOf(source);
+    if (!scope) {
+        if (!service.sources.includes(source))
+            throw new errors_AppError(404, 'unknown_source');
+        throw validationFailed(names.map((name) => ({ path: name, message: `${source} runs whole: it takes no query parameter` })));
+    }
+    const unknown = names.filter((n) => n !== scope.parameter);
+    if (unknown.length > 0)
+        throw validationFailed(unknown.map((name) => ({ path: name, message: `unknown parameter (${source} takes ${scope.parameter})` })));
+    const value = req.query[scope.parameter];
+    if (typeof value !== 'string' || !scope.pattern.test(value))
+        throw validationFailed([{ path: scope.parameter, message: `must be ${scope.form}, once` }]);
+    return { items: [value] };
+}
+/**
+ * Dependency-Track's webhook publisher signs nothing: the secret comes as a bearer header or as
+ * the last path segment, compared in constant time (the path is scrubbed from every log line).
+ */
+function hookSecret(secret) {
+    return (req, _res, next) => {
+        if (secret === undefined)
+            throw new errors_AppError(404, 'not_found');
+        const inPath = typeof req.params.secret === 'string' ? req.params.secret : undefined;
+        const ok = inPath !== undefined ? secretsEqual(inPath, secret) : presentsBearer(req.headers, secret);
+        if (!ok)
+            throw new errors_AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+        next();
+    };
+}
 /** Open when no token is configured (the service warns at start); otherwise a constant-time bearer check. */
 function bearer(token) {
     return (req, _res, next) => {
@@ -1461,17 +1795,19 @@ function createSyncApp(deps) {
             },
         ],
     });
-    // No body is read: the source in the path is the whole request.
+    // No body is read: the source in the path (and a project or repository in the query) is the whole request.
     route(router, '/sync/:source', {
         post: [
             auth,
             async (req, res) => {
                 if (!deps.service)
                     throw new errors_AppError(503, 'configuration_invalid');
-                const answer = await deps.service.start(String(req.params.source), 'trigger');
+                const source = String(req.params.source);
+                const scope = scopeOf(req, deps.service, source);
+                const answer = await deps.service.start(source, 'trigger', scope);
                 switch (answer.outcome) {
                     case 'started':
-                        req.log?.info({ run_id: answer.runId, source: req.params.source }, 'run triggered');
+                        req.log?.info({ run_id: answer.runId, source: req.params.source, ...(scope ? { items: scope.items } : {}) }, 'run triggered');
                         res.status(202).json({ accepted: true, run_id: answer.runId });
                         return;
                     case 'busy':
@@ -1484,6 +1820,31 @@ function createSyncApp(deps) {
             },
         ],
     });
+    // Dependency-Track's notifications: the projects they name are synced (queued behind a run in progress).
+    const hook = [
+        hookSecret(deps.webhookSecret),
+        express.json({ limit: HOOK_BODY_LIMIT, type: () => true }),
+        async (req, res) => {
+            if (!deps.service)
+                throw new errors_AppError(503, 'configuration_invalid');
+            if (!deps.service.sources.includes('dependencytrack'))
+                throw new errors_AppError(404, 'unknown_source');
+            const reading = readNotification(req.body);
+            if (reading.kind === 'invalid')
+                throw validationFailed([{ path: 'notification', message: reading.message }]);
+            if (reading.kind === 'ignored') {
+                res.status(200).json({ accepted: false, group: reading.group, reason: 'group_not_synced' });
+                return;
+            }
+            const outcome = await deps.service.enqueue('dependencytrack', reading.projects);
+            if (outcome === 'stopping')
+                throw new errors_AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+            req.log?.info({ group: reading.group, projects: reading.projects, outcome }, 'Dependency-Track notification');
+            res.status(202).json({ accepted: true, group: reading.group, projects: reading.projects, queued: outcome === 'queued' });
+        },
+    ];
+    route(router, '/hooks/dependency-track', { post: hook });
+    route(router, '/hooks/dependency-track/:secret', { post: hook });
     const app = express();
     app.disable('x-powered-by');
     app.set('etag', false);
@@ -1509,6 +1870,8 @@ class SyncMetrics {
     registry = new prom_client.Registry();
     findings;
     issues;
+    issuesClosed;
+    issuesReopened;
     lastSuccess;
     errors;
     runs;
@@ -1526,6 +1889,8 @@ class SyncMetrics {
             registers,
         });
         this.issues = new prom_client.Counter({ name: `${METRIC_PREFIX}issues_total`, help: 'GitHub issues opened for DefectDojo findings', registers });
+        this.issuesClosed = new prom_client.Counter({ name: `${METRIC_PREFIX}issues_closed_total`, help: 'GitHub issues closed because their DefectDojo finding is no longer active', registers });
+        this.issuesReopened = new prom_client.Counter({ name: `${METRIC_PREFIX}issues_reopened_total`, help: 'GitHub issues reopened because their DefectDojo finding became active again', registers });
         this.lastSuccess = new prom_client.Gauge({
             name: `${METRIC_PREFIX}last_success_timestamp`,
             help: 'Unix time (seconds) at which the last fully successful run of a source ended; until one has since the service started, the time it started',
@@ -1552,6 +1917,8 @@ class SyncMetrics {
             this.running.set({ source }, 0);
         }
         this.issues.inc(0);
+        this.issuesClosed.inc(0);
+        this.issuesReopened.inc(0);
         this.errors.inc(0);
     }
     /**
@@ -1580,6 +1947,13 @@ class SyncMetrics {
     issuesOpened(count) {
         if (count > 0)
             this.issues.inc(count);
+    }
+    /** Issue lifecycle after a run: issues closed and reopened. */
+    issuesChanged(closed, reopened) {
+        if (closed > 0)
+            this.issuesClosed.inc(closed);
+        if (reopened > 0)
+            this.issuesReopened.inc(reopened);
     }
     errorsSeen(count) {
         if (count > 0)
@@ -1723,6 +2097,8 @@ class SyncService {
     running = new Map();
     /** Sources between the in-process check and the lock, so two triggers in one tick cannot both pass. */
     claiming = new Set();
+    /** Items asked for (webhooks) while their source was busy: run together once it is free. */
+    queued = new Map();
     stopping = false;
     constructor(deps) {
         this.deps = deps;
@@ -1730,8 +2106,49 @@ class SyncService {
     get sources() {
         return this.deps.connectors.map((c) => c.source);
     }
+    /** How a run of an enabled source is narrowed to one item (`Connector.scope`); undefined when it cannot be, or the source is not enabled. */
+    scopeOf(source) {
+        return this.deps.connectors.find((c) => c.source === source)?.scope;
+    }
+    /**
+     * Runs `items` of `source` as soon as no other run of it holds its lock: now when it is free,
+     * else after the run in progress (items asked for meanwhile are run together). Answers whether
+     * they started now or wait.
+     */
+    async enqueue(source, items) {
+        if (!this.deps.connectors.some((c) => c.source === source))
+            return 'unknown_source';
+        if (this.stopping)
+            return 'stopping';
+        const pending = this.queued.get(source) ?? new Set();
+        for (const item of items)
+            pending.add(item);
+        this.queued.set(source, pending);
+        return (await this.drain(source)) ? 'started' : 'queued';
+    }
+    /** Starts the queued items of a source when it is free; true when a run started. */
+    async drain(source) {
+        const pending = this.queued.get(source);
+        if (!pending || pending.size === 0 || this.stopping || this.running.has(source) || this.claiming.has(source))
+            return false;
+        const items = [...pending];
+        this.queued.delete(source);
+        const answer = await this.start(source, 'webhook', { items });
+        if (answer.outcome === 'started')
+            return true;
+        // Held (by another process's lock): put back, tried again when a run of the source ends here.
+        const back = this.queued.get(source) ?? new Set();
+        for (const item of items)
+            back.add(item);
+        this.queued.set(source, back);
+        return false;
+    }
+    /** Items waiting for their source to be free. */
+    queuedItems(source) {
+        return [...(this.queued.get(source) ?? [])];
+    }
     /** Starts a run of `source` unless one is in progress; answers without waiting for the run. */
-    async start(source, reason) {
+    async start(source, reason, scope) {
         const connector = this.deps.connectors.find((c) => c.source === source);
         if (!connector)
             return { outcome: 'unknown_source' };
@@ -1745,9 +2162,11 @@ class SyncService {
             const lease = await this.deps.locks.acquire(connector.source, runId);
             if (!lease)
                 return { outcome: 'busy' };
-            const finished = this.execute(connector, runId, reason).finally(async () => {
+            const finished = this.execute(connector, runId, reason, scope).finally(async () => {
                 this.running.delete(connector.source);
                 await lease.release().catch((err) => this.deps.logger.warn({ err, source: connector.source }, 'lock release failed; it expires on its own'));
+                // Items a webhook asked for during this run.
+                void this.drain(connector.source).catch((err) => this.deps.logger.error({ source: connector.source, err: (0,sync_report/* message */.iU)(err) }, 'queued items could not start'));
             });
             this.running.set(connector.source, finished);
             return { outcome: 'started', runId, finished };
@@ -1778,15 +2197,15 @@ class SyncService {
             clearTimeout(timer);
         }
     }
-    async execute(connector, runId, reason) {
+    async execute(connector, runId, reason, scope) {
         const { metrics, timers } = this.deps;
         const log = this.deps.logger.child({ run_id: runId, source: connector.source });
         const startedAt = timers.now();
         metrics.runStarted(connector.source);
-        log.info({ reason }, 'run started');
+        log.info({ reason, ...(scope ? { items: scope.items } : {}) }, 'run started');
         let result;
         try {
-            const report = await this.deps.runSource(connector, log);
+            const report = await this.deps.runSource(connector, log, scope);
             metrics.findingsSent(connector.source, report.totals.findings);
             metrics.errorsSeen(report.totals.failed + (report.error ? 1 : 0));
             if (report.totals.synced > 0)
@@ -1803,6 +2222,7 @@ class SyncService {
                     log.error({ err: (0,sync_report/* message */.iU)(err) }, 'issue push stopped');
                 }
                 metrics.issuesOpened(issues.opened);
+                metrics.issuesChanged(issues.closed ?? 0, issues.reopened ?? 0);
                 metrics.errorsSeen(issues.failed);
             }
             result = { runId, source: connector.source, ok: report.ok && (issues?.failed ?? 0) === 0, report, ...(issues ? { issues } : {}) };
@@ -1821,6 +2241,7 @@ class SyncService {
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/service/start.js
+
 
 
 
@@ -1868,7 +2289,7 @@ function enabledConnectors({ config }) {
  * the service, so GitHub's budgets (content creation, and each rate-limit resource) span runs and
  * sources; pushes exclude each other per product and repository through the runs' locks.
  */
-function issuePushFor(loaded, defectDojo, parts, retry) {
+function issuePushFor(loaded, defectDojo, parts, retry, conditional) {
     const { config, secrets } = loaded;
     const targets = secrets.githubTargets;
     if (targets === undefined || config.github.maxIssuesPerRun === 0)
@@ -1878,7 +2299,7 @@ function issuePushFor(loaded, defectDojo, parts, retry) {
     const clientFor = (target) => {
         // A spent search budget is not waited for: the push lists the repository's issues instead.
         if (!clients.has(target))
-            clients.set(target, (0,github_client/* githubClient */.$f)(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 } }));
+            clients.set(target, (0,github_client/* githubClient */.$f)(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional }));
         return clients.get(target);
     };
     // The service's own timers, not the real clock: whatever time the service was given.
@@ -1898,7 +2319,7 @@ function issuePushFor(loaded, defectDojo, parts, retry) {
             retry,
             log,
         });
-        log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`);
+        log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.closed} closed, ${outcome.reopened} reopened, ${outcome.keptClosed} kept closed (closed by hand), ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`);
         return outcome;
     };
 }
@@ -1913,16 +2334,11 @@ function assemble(parts) {
     }
     const { config, secrets } = loaded;
     const retry = { ...http_retry/* DEFAULT_RETRY */.vI, ...parts.retry, retries: parts.options.retries };
-    const defectDojo = new client/* DefectDojoClient */.dw({
-        url: config.defectdojo.url,
-        token: secrets.defectDojoToken,
-        productType: config.defectdojo.productType,
-        maxUploadBytes: config.defectdojo.maxUploadMb * 1048576,
-        timeoutMs: parts.options.timeoutMs,
-        uploadTimeoutMs: parts.options.uploadTimeoutMs,
-    });
+    const defectDojo = (0,run/* defectDojoClientFor */.C6)(loaded, parts.options);
     const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(call_bounds/* READINESS_PROBE */.gS.totalMs), timers: parts.timers });
-    const issuePush = issuePushFor(loaded, defectDojo, parts, retry);
+    // GitHub answers with ETags, for every run and push of the process: an unchanged list costs no rate limit.
+    const conditional = new github_conditional/* ConditionalAnswers */.I();
+    const issuePush = issuePushFor(loaded, defectDojo, parts, retry, conditional);
     const connectors = enabledConnectors(loaded);
     metrics.sourcesEnabled(connectors.map((c) => c.source), new Date(parts.timers.now()));
     const service = new SyncService({
@@ -1932,7 +2348,7 @@ function assemble(parts) {
         logger: parts.logger,
         timers: parts.timers,
         onDefectDojoAnswer: () => readiness.defectDojoAnswered(),
-        runSource: (connector, log) => (0,run/* runConnector */.Fq)(connector, loaded, parts.options, (0,sync_report/* humanProgress */.zr)(connector.source, connector.noun, (line) => log.info(line)), retry),
+        runSource: (connector, log, scope) => (0,run/* runConnector */.Fq)(connector, loaded, parts.options, (0,sync_report/* humanProgress */.zr)(connector.source, connector.noun, (line) => log.info(line)), retry, { conditional, ...(scope ? { scope: scope.items } : {}) }),
         ...(issuePush ? { issuePush } : {}),
     });
     const schedule = () => {
@@ -1959,6 +2375,7 @@ async function listenSyncApp(assembled, parts, port, host) {
         logger: parts.logger,
         version: parts.version,
         ...(parts.triggerToken ? { triggerToken: parts.triggerToken } : {}),
+        ...(parts.webhookSecret ? { webhookSecret: parts.webhookSecret } : {}),
     });
     const server = (0,external_node_http_.createServer)(app);
     answerClientErrors(server);
@@ -2031,8 +2448,9 @@ async function serveCommand(args, env, io, signals = process) {
     }
     // A key is a source, or an issue push's product or repository (`issue-push:…`).
     const locks = await locksFor(mongoUri, (key) => logger.error({ lock: key }, 'the lock of a running sync or issue push was taken over: another process may be doing the same work'));
-    const version = packageVersion();
+    const version = (0,server_version/* packageVersion */.T)();
     const triggerToken = env.SYNC_TRIGGER_TOKEN?.trim() || undefined;
+    const webhookSecret = env.SYNC_DEPENDENCY_TRACK_WEBHOOK_SECRET?.trim() || undefined;
     const assembled = assemble({
         config,
         options: args.options,
@@ -2062,7 +2480,7 @@ async function serveCommand(args, env, io, signals = process) {
         logger.warn('SYNC_TRIGGER_TOKEN is not set: POST /sync/{source} and /metrics answer anyone who can reach the port');
     let listening;
     try {
-        listening = await listenSyncApp(assembled, { logger, version, ...(triggerToken ? { triggerToken } : {}) }, port, host);
+        listening = await listenSyncApp(assembled, { logger, version, ...(triggerToken ? { triggerToken } : {}), ...(webhookSecret ? { webhookSecret } : {}) }, port, host);
     }
     catch (err) {
         reportListenFailure(logger, err);
