@@ -28,7 +28,7 @@ export function checkBackendStartup(env: Env): StartupCheck<BackendStartup> {
   if (!listen || !ledger.ok || problems.length > 0) return { ok: false, problems };
   const notices: Notice[] = [];
   if (ledger.value.audiences.length === 0) notices.push({ level: 'warn', message: 'LEDGER_AUDIENCE is not set: the ledger refuses every token' });
-  if (ledger.value.allowedOwners.size === 0) notices.push({ level: 'warn', message: 'LEDGER_ALLOWED_OWNERS is empty: the ledger denies every caller' });
+  if (ledger.value.allowedOwners.size === 0) notices.push({ level: 'warn', message: 'LEDGER_ALLOWED_OWNERS is unset or empty: the ledger denies every caller' });
   if (!env.METRICS_TOKEN?.trim()) notices.push({ level: 'warn', message: 'METRICS_TOKEN is not set: GET /metrics answers anyone who can reach the port' });
   notices.push(...brokerNotices(parseBrokerSettings(env)));
   return { ok: true, value: { ...listen, notices } };

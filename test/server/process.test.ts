@@ -164,7 +164,7 @@ describe('backend process (server/main.ts)', () => {
   it('says at start when the ledger would refuse everyone', async () => {
     started = await startEntry('server/main.ts', { OIDC_ISSUER: issuer.url });
     assert.match(started.output(), /LEDGER_AUDIENCE is not set/);
-    assert.match(started.output(), /LEDGER_ALLOWED_OWNERS is empty/);
+    assert.match(started.output(), /LEDGER_ALLOWED_OWNERS is unset or empty: the ledger denies every caller/);
   });
 });
 
