@@ -1,26 +1,15 @@
 import pLimit from 'p-limit';
-import type { Logger } from '../../logger.js';
-import type { DefectDojoClient } from '../defectdojo/client.js';
-import type { GithubClient } from '../github/client.js';
-import type { GithubTarget } from '../github/targets.js';
-import { retrying, type RetryPolicy } from '../http/retry.js';
+import { retrying } from '../http/retry.js';
 import { message } from '../report.js';
 import { closingComment, readLinkedFinding, reopeningComment, stateReasonFor, type LinkedFinding } from './finding-status.js';
 import { commentOnIssue, issueRefOf, issueState, setIssueState, type IssueRef } from './github-issues.js';
-import type { GithubPacers } from './pacer.js';
+import type { IssuePushDeps } from './push.js';
 
-export interface LifecycleDeps {
-  readonly defectDojo: DefectDojoClient;
-  readonly defectDojoUrl: string;
-  readonly targets: readonly GithubTarget[];
-  /** One client per target for the whole push (its rate-limit state covers every call). */
-  readonly clientFor: (target: GithubTarget) => GithubClient;
-  readonly pacersFor: (target: GithubTarget) => GithubPacers;
+/** Issue push's collaborators (the same clients, pacers and retries), with its own cap on changes. */
+export type LifecycleDeps = Pick<IssuePushDeps, 'defectDojo' | 'defectDojoUrl' | 'targets' | 'clientFor' | 'pacersFor' | 'retry' | 'log'> & {
   /** The most issues closed or reopened in one run (`github.maxIssuesPerRun`, counted apart from openings). */
   readonly maxChangesPerRun: number;
-  readonly retry: RetryPolicy;
-  readonly log: Pick<Logger, 'info' | 'warn'>;
-}
+};
 
 export interface LifecycleReport {
   /** Issues closed because their finding is no longer active. */
