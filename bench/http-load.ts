@@ -4,6 +4,7 @@
  * and ledger benchmarks, the 30 s load runs and the load suite's short form.
  */
 import { spawn } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,25 @@ export async function load(url: string, request: LoadRequest, options: { connect
   };
 }
 
+/** Refuses a run with failed requests: its figures would measure failures, not the route. */
+export function clean(label: string, r: LoadResult): LoadResult {
+  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${label}: ${r.errors} errors and ${r.non2xx} non-2xx answers in ${r.requests} requests`);
+  return r;
+}
+
+export interface CpuRound extends LoadResult {
+  /** CPU seconds the server process used per answered request. */
+  readonly cpuPerRequest: number;
+}
+
+/** One load run against `server`, with the CPU its process used over the run per answered request. */
+export async function cpuRound(label: string, server: ServerProcess, request: LoadRequest, options: { connections: number; seconds: number }): Promise<CpuRound> {
+  const before = cpuSeconds(server.pid) ?? NaN;
+  const result = clean(label, await load(server.url, request, options));
+  const after = cpuSeconds(server.pid) ?? NaN;
+  return { ...result, cpuPerRequest: (after - before) / result.requests };
+}
+
 export interface ServerProcess {
   readonly url: string;
   readonly pid: number;
@@ -67,15 +87,17 @@ export interface ServerProcess {
 /**
  * Starts a server entry on port 0 with its output going to a file, as a container runtime keeps
  * it (a pipe read by this process would put the server's logging on the load generator's CPU),
- * and waits for its JSON "listening" line there.
+ * and waits for its JSON "listening" line there. A server that logs nothing (`LOG_LEVEL=silent`)
+ * is given a free port instead and is ready when its `GET /healthz` answers.
  */
-async function startServer(entry: string, env: Record<string, string>, readyMessage: string, nodeArgs: string[] = []): Promise<ServerProcess> {
+async function startServer(entry: string, env: Record<string, string>, ready: string | { readonly healthz: true }, nodeArgs: string[] = []): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-server-'));
   const logFile = join(dir, 'output.log');
   const fd = openSync(logFile, 'w');
+  const quietPort = typeof ready === 'string' ? undefined : await freePort();
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(quietPort ?? 0), ...env },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
@@ -89,16 +111,38 @@ async function startServer(entry: string, env: Record<string, string>, readyMess
   };
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && child.exitCode === null) {
-    const line = readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes(readyMessage));
-    if (line) {
-      const port = (JSON.parse(line) as { address: { port: number } }).address.port;
-      return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop };
-    }
+    const port = quietPort === undefined ? listeningPort(logFile, ready as string) : (await answers(`http://127.0.0.1:${quietPort}/healthz`)) ? quietPort : undefined;
+    if (port !== undefined) return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop };
     await sleep(50);
   }
   const output = readFileSync(logFile, 'utf8');
   await stop();
-  throw new Error(`${entry} did not print "${readyMessage}":\n${output}`);
+  throw new Error(`${entry} did not become ready (${typeof ready === 'string' ? `no "${ready}" line` : 'no answer on /healthz'}):\n${output}`);
+}
+
+function listeningPort(logFile: string, readyMessage: string): number | undefined {
+  const line = readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes(readyMessage));
+  return line ? (JSON.parse(line) as { address: { port: number } }).address.port : undefined;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** A port nothing listens on right now (the OS picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen({ port: 0, host: '127.0.0.1' }, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /**
@@ -107,14 +151,15 @@ async function startServer(entry: string, env: Record<string, string>, readyMess
  * left after a full collection is appended there (bench/heap-sampler.mjs).
  * BENCH_CPU_PROF=<dir> writes its CPU profile there (summarise with bench/profile-summary.mjs).
  */
-export function startBackendProcess(env: Record<string, string>, options: { viaTsx?: boolean; heapFile?: string } = {}): Promise<ServerProcess> {
+export function startBackendProcess(env: Record<string, string>, options: { viaTsx?: boolean; heapFile?: string; silent?: boolean } = {}): Promise<ServerProcess> {
   const nodeArgs = [
     ...(options.viaTsx ? ['--import', 'tsx'] : []),
     ...(options.heapFile ? ['--expose-gc', '--import', join(ROOT, 'bench', 'heap-sampler.mjs')] : []),
     ...profileArgs(),
   ];
   const entry = options.viaTsx ? join(ROOT, 'server', 'main.ts') : join(ROOT, 'build', 'server', 'main.js');
-  return startServer(entry, { ...env, ...(options.heapFile ? { BENCH_HEAP_FILE: options.heapFile } : {}) }, 'gatehouse listening', nodeArgs);
+  const serverEnv = { ...env, ...(options.heapFile ? { BENCH_HEAP_FILE: options.heapFile } : {}), ...(options.silent ? { LOG_LEVEL: 'silent' } : {}) };
+  return startServer(entry, serverEnv, options.silent ? { healthz: true } : 'gatehouse listening', nodeArgs);
 }
 
 /** The limit: bare node:http plus jose verifying the same token against the same keys. */
@@ -123,9 +168,19 @@ export function startBareVerify(jwks: unknown, issuer: string, audience: string)
   return startServer(join(ROOT, 'bench', 'bare-verify.mjs'), env, 'bare verify listening', profileArgs());
 }
 
-/** The limit for `/token`: bare node:http verifying the token with jose and making one mint POST to the platform fake. */
-export function startBareMint(options: { jwks: unknown; issuer: string; audience: string; apiBase: string; appId: string; appKey: string; installationId: number; repositoryId: number }): Promise<ServerProcess> {
-  const env = {
+export interface BareMintOptions {
+  readonly jwks: unknown;
+  readonly issuer: string;
+  readonly audience: string;
+  readonly apiBase: string;
+  readonly appId: string;
+  readonly appKey: string;
+  readonly installationId: number;
+  readonly repositoryId: number;
+}
+
+function bareMintEnv(options: BareMintOptions): Record<string, string> {
+  return {
     BENCH_JWKS: JSON.stringify(options.jwks),
     BENCH_ISSUER: options.issuer,
     BENCH_AUDIENCE: options.audience,
@@ -135,7 +190,20 @@ export function startBareMint(options: { jwks: unknown; issuer: string; audience
     BENCH_INSTALLATION_ID: String(options.installationId),
     BENCH_REPOSITORY_ID: String(options.repositoryId),
   };
-  return startServer(join(ROOT, 'bench', 'bare-mint.mjs'), env, 'bare mint listening', profileArgs());
+}
+
+/** The limit for `/token`: bare node:http verifying the token with jose and making one mint POST to the platform fake. */
+export function startBareMint(options: BareMintOptions): Promise<ServerProcess> {
+  return startServer(join(ROOT, 'bench', 'bare-mint.mjs'), bareMintEnv(options), 'bare mint listening', profileArgs());
+}
+
+/**
+ * The limit with some of the brokers' parts swapped in (bench/token-ladder.mjs, from build/);
+ * `brokerEnv` holds the broker settings those parts read.
+ */
+export function startTokenLadder(parts: readonly string[], options: BareMintOptions, brokerEnv: Record<string, string>): Promise<ServerProcess> {
+  const env = { ...brokerEnv, ...bareMintEnv(options), BENCH_PARTS: parts.join(',') };
+  return startServer(join(ROOT, 'bench', 'token-ladder.mjs'), env, 'token ladder listening', profileArgs());
 }
 
 /** The minimal broker, compiled from build/ (npm run build first). */

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_AUDIENCE, TestIssuer } from '../test/support/oidc-issuer.js';
-import { load, startBackendProcess, startBareVerify, type LoadRequest, type LoadResult } from './http-load.js';
+import { clean, load, startBackendProcess, startBareVerify, type LoadRequest, type LoadResult } from './http-load.js';
 import { FIGURES_RECORDS, ledgerFiguresBench } from './ledger-figures.js';
 import { emit, median, type Figure } from './measure.js';
 
@@ -17,11 +17,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const deployment = (deliveryId: string) =>
   JSON.stringify({ delivery_id: deliveryId, environment: 'production', status: 'success', version: '1.4.2', commit: 'a'.repeat(40), duration_ms: 93_000 });
-
-function clean(label: string, r: LoadResult): LoadResult {
-  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${label}: ${r.errors} errors and ${r.non2xx} non-2xx answers in ${r.requests} requests`);
-  return r;
-}
 
 async function main(): Promise<void> {
   const issuer = await TestIssuer.start();

@@ -13,7 +13,7 @@ import { parsePolicy } from '../server/broker/policy/parse.js';
 import { BROKER_AUDIENCE, INSTALLATION_ID, REPO, REPO_ID } from '../test/support/broker.js';
 import { FakeGitHub } from '../test/support/fake-github.js';
 import { TestIssuer } from '../test/support/oidc-issuer.js';
-import { cpuSeconds, load, startBackendProcess, type LoadResult, type ServerProcess } from './http-load.js';
+import { cpuRound, load, startBackendProcess, type CpuRound, type LoadRequest, type ServerProcess } from './http-load.js';
 import { emit, median, type Figure } from './measure.js';
 
 /** Per server: both are loaded at once, so the machine sees 50 connections as in bench/token.ts. */
@@ -43,17 +43,9 @@ function thousandRepositoryPolicy(): string {
   return JSON.stringify({ repositories });
 }
 
-interface Round extends LoadResult {
-  readonly cpuPerRequest: number;
-}
+type Round = CpuRound;
 
-async function round(label: string, server: ServerProcess, request: Parameters<typeof load>[1]): Promise<Round> {
-  const before = cpuSeconds(server.pid) ?? NaN;
-  const result = await load(server.url, request, { connections: CONNECTIONS, seconds: SECONDS });
-  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${label}: ${result.errors} errors and ${result.non2xx} non-2xx answers in ${result.requests} requests`);
-  const after = cpuSeconds(server.pid) ?? NaN;
-  return { ...result, cpuPerRequest: (after - before) / result.requests };
-}
+const round = (label: string, server: ServerProcess, request: LoadRequest): Promise<Round> => cpuRound(label, server, request, { connections: CONNECTIONS, seconds: SECONDS });
 
 /** Nanoseconds per call of `fn`, the median of a few timed batches. */
 function nanosPer(fn: () => unknown, calls: number): number {

@@ -12,29 +12,16 @@
 import { BROKER_AUDIENCE, INSTALLATION_ID, REPO, REPO_ID } from '../test/support/broker.js';
 import { FakeGitHub } from '../test/support/fake-github.js';
 import { TestIssuer } from '../test/support/oidc-issuer.js';
-import { cpuSeconds, load, startBackendProcess, startBareMint, startMinimalProcess, type LoadResult, type ServerProcess } from './http-load.js';
+import { clean, cpuRound, load, startBackendProcess, startBareMint, startMinimalProcess, type CpuRound, type LoadRequest, type ServerProcess } from './http-load.js';
 import { emit, median, type Figure } from './measure.js';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
-interface Round extends LoadResult {
-  /** CPU seconds the server used per answered request. */
-  readonly cpuPerRequest: number;
-}
+type Round = CpuRound;
 
-function clean(label: string, r: LoadResult): LoadResult {
-  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${label}: ${r.errors} errors and ${r.non2xx} non-2xx answers in ${r.requests} requests`);
-  return r;
-}
-
-async function round(label: string, server: ServerProcess, request: Parameters<typeof load>[1]): Promise<Round> {
-  const before = cpuSeconds(server.pid) ?? NaN;
-  const result = clean(label, await load(server.url, request, { connections: CONNECTIONS, seconds: SECONDS }));
-  const after = cpuSeconds(server.pid) ?? NaN;
-  return { ...result, cpuPerRequest: (after - before) / result.requests };
-}
+const round = (label: string, server: ServerProcess, request: LoadRequest): Promise<Round> => cpuRound(label, server, request, { connections: CONNECTIONS, seconds: SECONDS });
 
 /**
  * The figures of one broker beside the limit's. Ratios are taken round by round (each broker
