@@ -111,7 +111,7 @@ async function startServer(entry: string, env: Record<string, string>, ready: st
   };
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && child.exitCode === null) {
-    const port = quietPort === undefined ? listeningPort(logFile, ready as string) : (await answers(`http://127.0.0.1:${quietPort}/healthz`)) ? quietPort : undefined;
+    const port = typeof ready === 'string' ? listeningPort(logFile, ready) : (await answers(`http://127.0.0.1:${quietPort}/healthz`)) ? quietPort : undefined;
     if (port !== undefined) return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop };
     await sleep(50);
   }

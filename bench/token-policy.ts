@@ -43,9 +43,7 @@ function thousandRepositoryPolicy(): string {
   return JSON.stringify({ repositories });
 }
 
-type Round = CpuRound;
-
-const round = (label: string, server: ServerProcess, request: LoadRequest): Promise<Round> => cpuRound(label, server, request, { connections: CONNECTIONS, seconds: SECONDS });
+const round = (label: string, server: ServerProcess, request: LoadRequest): Promise<CpuRound> => cpuRound(label, server, request, { connections: CONNECTIONS, seconds: SECONDS });
 
 /** Nanoseconds per call of `fn`, the median of a few timed batches. */
 function nanosPer(fn: () => unknown, calls: number): number {
@@ -79,7 +77,7 @@ async function main(): Promise<void> {
 
     const request = { path: '/token', method: 'POST' as const, body: JSON.stringify({ oidcToken, owner: 'octo-org', repo: 'octo-repo' }) };
     for (const server of [none, withPolicy]) await load(server.url, request, { connections: CONNECTIONS, seconds: 2 });
-    const runs = { none: [] as Round[], policy: [] as Round[] };
+    const runs = { none: [] as CpuRound[], policy: [] as CpuRound[] };
     for (let i = 0; i < ROUNDS; i++) {
       // Both at once: each round's ratio is taken under the same machine conditions (other
       // processes, clock speed), which on a shared machine drift more than 5 % between rounds.
@@ -91,7 +89,7 @@ async function main(): Promise<void> {
       runs.none.push(a);
       runs.policy.push(b);
     }
-    const paired = (of: (r: Round) => number) => median(runs.policy.map((r, i) => of(r) / of(runs.none[i]!)));
+    const paired = (of: (r: CpuRound) => number) => median(runs.policy.map((r, i) => of(r) / of(runs.none[i]!)));
     const rpsRatio = paired((r) => r.rps);
     const cpuRatio = paired((r) => r.cpuPerRequest);
     const p99Ratio = paired((r) => r.p99Ms);

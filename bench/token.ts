@@ -19,17 +19,15 @@ const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
-type Round = CpuRound;
-
-const round = (label: string, server: ServerProcess, request: LoadRequest): Promise<Round> => cpuRound(label, server, request, { connections: CONNECTIONS, seconds: SECONDS });
+const round = (label: string, server: ServerProcess, request: LoadRequest): Promise<CpuRound> => cpuRound(label, server, request, { connections: CONNECTIONS, seconds: SECONDS });
 
 /**
  * The figures of one broker beside the limit's. Ratios are taken round by round (each broker
  * round next to a limit round) and their median reported: this machine's speed drifts by tens
  * of percent over a run, and a ratio of medians taken at different moments carries that drift.
  */
-function figures(prefix: string, runs: Round[], limit: Round[]): Figure[] {
-  const paired = (of: (r: Round) => number) => median(runs.map((r, i) => of(r) / of(limit[i]!)));
+function figures(prefix: string, runs: CpuRound[], limit: CpuRound[]): Figure[] {
+  const paired = (of: (r: CpuRound) => number) => median(runs.map((r, i) => of(r) / of(limit[i]!)));
   const rpsRatio = paired((r) => r.rps);
   const p99Ratio = paired((r) => r.p99Ms);
   const cpuRatio = paired((r) => r.cpuPerRequest);
@@ -67,7 +65,7 @@ async function main(): Promise<void> {
       clean(`warm-up ${label}`, await load(server.url, request, { connections: CONNECTIONS, seconds: 2 }));
     }
 
-    const runs: Record<'limit' | 'broker' | 'minimal', Round[]> = { limit: [], broker: [], minimal: [] };
+    const runs: Record<'limit' | 'broker' | 'minimal', CpuRound[]> = { limit: [], broker: [], minimal: [] };
     let brokerMints = 0;
     // The order turns round every other round (limit, broker, minimal; then minimal, broker,
     // limit), so that neither side of a ratio is always the one measured first: the fake's own
