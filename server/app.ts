@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import { KeySetRegistry } from './auth/key-sets.js';
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps): RequestListener {
       verifier,
       chat: createChatSink({ ...transport, bounds: bounds.chat, logger: deps.logger }),
       settings: settingsOrMisconfigured(ledgerSettingsSource(deps.env)),
+      processCursorKey: randomBytes(32),
       deploymentAnswered: (record, duplicate) => metrics.deploymentAnswered(record, duplicate),
     }),
   );

@@ -19,6 +19,8 @@ const BODY_LIMIT = '64kb';
 export interface LedgerRouteDeps extends RecordDeploymentDeps {
   readonly verifier: OidcVerifier;
   readonly settings: () => LedgerSettings;
+  /** The history cursors' key while `LEDGER_CURSOR_KEY` is unset: random, made once per process. */
+  readonly processCursorKey: Uint8Array;
   /** Counts each answered delivery (the backend's metrics). */
   readonly deploymentAnswered?: (record: DeploymentRecord, duplicate: boolean) => void;
 }
@@ -47,7 +49,8 @@ export function ledgerRoutes(deps: LedgerRouteDeps): Router {
       async (req, res) => {
         const query = validate(historyQuery, req.query);
         const caller = res.locals.caller as CallerIdentity;
-        const page = await listDeployments(deps, caller, query);
+        const settings = res.locals.settings as LedgerSettings;
+        const page = await listDeployments(deps, caller, query, settings.cursorKey ?? deps.processCursorKey);
         res.json({ repository: caller.repository, deployments: page.records.map(deploymentView), next: page.next ?? null });
       },
     ],

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { hasControlCharacter } from '../http/control-characters.js';
-import { decodeCursor } from './cursor.js';
 
 export const STATUSES = ['success', 'failure', 'skipped', 'rolled-back'] as const;
 export const TARGETS = ['object-store-cdn', 'function-zip', 'iac-wrapper', 'other'] as const;
@@ -9,6 +8,7 @@ export const HISTORY_DEFAULT_LIMIT = 20;
 export const HISTORY_MAX_LIMIT = 100;
 export const FIGURES_DEFAULT_DAYS = 30;
 export const FIGURES_MAX_DAYS = 365;
+export const CURSOR_REFUSED = 'must be a "next" value this service returned for this repository (cursors made under another LEDGER_CURSOR_KEY, or by a restarted process without one, are refused: start again without cursor)';
 
 /** Free text that ends up in a chat message: bounded, no control characters. */
 const text = (max: number) =>
@@ -73,16 +73,11 @@ export const historyQuery = z
       .optional(),
     since: instant.optional(),
     until: instant.optional(),
-    cursor: z
-      .string()
-      .transform((value, ctx) => {
-        const position = decodeCursor(value);
-        if (!position) ctx.addIssue({ code: 'custom', message: 'must be a "next" value this service returned' });
-        return position ?? z.NEVER;
-      })
-      .optional(),
+    // Checked against the ledger's cursor key by `listDeployments`.
+    cursor: z.string().max(300, CURSOR_REFUSED).optional(),
   })
-  .refine((q) => !q.since || !q.until || q.since.getTime() <= q.until.getTime(), { path: ['since'], message: 'must not be after until' });
+  // zod runs an object's refinement even when a field failed: compared only once both parsed.
+  .refine((q) => !(q.since instanceof Date) || !(q.until instanceof Date) || q.since.getTime() <= q.until.getTime(), { path: ['since'], message: 'must not be after until' });
 export type HistoryQuery = z.infer<typeof historyQuery>;
 
 /** Query of `GET /v1/deployments/metrics`: refused with 422 as the history query is. */

@@ -11,6 +11,8 @@ export interface LedgerSettings {
   readonly retentionDays: number;
   /** Secret: never logged. */
   readonly chatWebhookUrl?: string;
+  /** `LEDGER_CURSOR_KEY`: the history cursors' HMAC key, shared by every replica; unset, each process makes its own. Secret. */
+  readonly cursorKey?: Uint8Array;
 }
 
 export const DEFAULT_RETENTION_DAYS = 90;
@@ -24,7 +26,11 @@ const KEYS = [
   'LEDGER_JWKS_DOCUMENT',
   'LEDGER_RETENTION_DAYS',
   'LEDGER_CHAT_WEBHOOK_URL',
+  'LEDGER_CURSOR_KEY',
 ] as const;
+
+/** A cursor key shorter than this is too easy to guess (32 characters of a random token carry ≥ 128 bits). */
+const MIN_CURSOR_KEY_LENGTH = 32;
 
 function issuer(env: Env): IssuerConfig {
   const raw = env.OIDC_ISSUER?.trim() ? env.OIDC_ISSUER : GITHUB_ACTIONS_ISSUER;
@@ -67,6 +73,13 @@ function chatWebhookUrl(env: Env): string | undefined {
   return url.href;
 }
 
+function cursorKey(env: Env): Uint8Array | undefined {
+  const raw = env.LEDGER_CURSOR_KEY?.trim();
+  if (!raw) return undefined;
+  if (raw.length < MIN_CURSOR_KEY_LENGTH) throw new ConfigError('LEDGER_CURSOR_KEY', `must be at least ${MIN_CURSOR_KEY_LENGTH} characters (for example: openssl rand -hex 32)`);
+  return Buffer.from(raw, 'utf8');
+}
+
 /**
  * Pure: the environment to typed ledger settings, or every unusable setting (each a
  * `ConfigError` naming it, never its value), so start-up can report them all at once.
@@ -77,6 +90,7 @@ export function checkLedgerSettings(env: Env): { ok: true; value: LedgerSettings
   const pinned = collect(problems, () => pinnedJwks(env));
   const retention = collect(problems, () => retentionDays(env));
   const chat = collect(problems, () => chatWebhookUrl(env));
+  const key = collect(problems, () => cursorKey(env));
   if (problems.length > 0 || !issuerConfig || !pinned || retention === undefined) return { ok: false, problems };
   const config: IssuerConfig = { ...issuerConfig, ...pinned };
   return {
@@ -87,6 +101,7 @@ export function checkLedgerSettings(env: Env): { ok: true; value: LedgerSettings
       allowedOwners: new Set(commaList(env.LEDGER_ALLOWED_OWNERS).map((o) => o.toLowerCase())),
       retentionDays: retention,
       ...(chat ? { chatWebhookUrl: chat } : {}),
+      ...(key ? { cursorKey: key } : {}),
     },
   };
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { startBackend, type Backend } from '../support/backend.js';
+import { CURSOR_REFUSED } from '../../server/ledger/schema.js';
+import { checkLedgerSettings } from '../../server/ledger/settings.js';
 import { call } from '../support/http.js';
 
 type Page = { repository: string; deployments: { deployment_id: string; recorded_at: string; environment: string; delivery_id: string }[]; next: string | null };
@@ -79,7 +81,20 @@ describe('ledger: history paging (since, until, cursor, next)', () => {
     assert.deepEqual((await history(`?limit=100&since=${encodeURIComponent(shifted)}&until=${until}`)).body.deployments, expected);
   });
 
-  for (const query of ['cursor=', 'cursor=not-a-cursor', `cursor=${Buffer.from('h1.abc.def').toString('base64url')}`, 'cursor=a&cursor=b', 'since=yesterday', 'since=2026-11-20', 'until=2026-11-20T10:00:00', 'since=2026-11-21T00:00:00Z&until=2026-11-20T00:00:00Z']) {
+  for (const query of [
+    'cursor=',
+    'cursor=not-a-cursor',
+    `cursor=${Buffer.from('h1.abc.def').toString('base64url')}`,
+    'cursor=a&cursor=b',
+    'since=yesterday',
+    'since=2026-11-20',
+    'until=2026-11-20T10:00:00',
+    'since=2026-11-21T00:00:00Z&until=2026-11-20T00:00:00Z',
+    // A bad bound beside a valid one: parsed before the two are compared (was a 500).
+    'since=2026-02-30T00:00:00Z&until=2026-11-01T00:00:00Z',
+    'since=2026-01-01T00:00:00Z&until=yesterday',
+    'since=yesterday&until=2026-11-01T00:00:00Z',
+  ]) {
     it(`refuses ?${query} with 422`, async () => {
       const res = await history(`?${query}`);
       assert.equal(res.status, 422, res.text);
@@ -87,12 +102,59 @@ describe('ledger: history paging (since, until, cursor, next)', () => {
     });
   }
 
-  it('a cursor reads nothing of another repository', async () => {
+  it("a cursor made for one repository is refused for another (it could read nothing of the first's history anyway)", async () => {
     const first = await history('?limit=2');
     const other = await backend.issuer.mint({ repository: 'octo-org/other', repository_id: '31337' });
     const res = await call<Page>(`${backend.url}/v1/deployments?cursor=${first.body.next}`, { token: other });
-    assert.equal(res.status, 200);
-    assert.deepEqual(res.body.deployments, []);
-    assert.equal(res.body.next, null);
+    assert.equal(res.status, 422, res.text);
+    assert.deepEqual((res.body as unknown as { details: unknown }).details, [{ path: 'cursor', message: CURSOR_REFUSED }]);
+  });
+
+  it('a cursor the service did not make is refused, however well it imitates one: a place with a forged MAC, an edited place, the old unauthenticated form', async () => {
+    const first = await history('?limit=2');
+    const next = first.body.next!;
+    const [place, mac] = next.split('.') as [string, string];
+    const last = first.body.deployments[1]!;
+    const unauthenticated = Buffer.from(`h1.${Date.parse(last.recorded_at)}.${last.deployment_id}`).toString('base64url');
+    const edited = `${Buffer.from(Buffer.from(place, 'base64url').toString().replace(/\.(\d+)\./, (_m, t: string) => `.${Number(t) + 1}.`)).toString('base64url')}.${mac}`;
+    const forgedMac = `${place}.${Buffer.alloc(16).toString('base64url')}`;
+    for (const cursor of [unauthenticated, edited, forgedMac]) {
+      const res = await history(`?limit=2&cursor=${encodeURIComponent(cursor)}`);
+      assert.equal(res.status, 422, `${cursor}: ${res.text}`);
+    }
+    assert.equal((await history(`?limit=2&cursor=${encodeURIComponent(next)}`)).status, 200, 'the real cursor pages on');
+  });
+
+  it('LEDGER_CURSOR_KEY: a cursor pages on at every replica holding the key, and is refused after the key changes', async () => {
+    const KEY = 'k'.repeat(31) + '1';
+    backend.env.LEDGER_CURSOR_KEY = KEY;
+    const replica = await startBackend({ store: backend.store, issuer: backend.issuer, env: { LEDGER_CURSOR_KEY: KEY } });
+    try {
+      const first = await history('?limit=3');
+      const onReplica = await call<Page>(`${replica.url}/v1/deployments?limit=3&cursor=${first.body.next}`, { token });
+      assert.equal(onReplica.status, 200, onReplica.text);
+      assert.deepEqual(onReplica.body.deployments, (await history('?limit=6')).body.deployments.slice(3));
+      backend.env.LEDGER_CURSOR_KEY = 'k'.repeat(31) + '2';
+      const rotated = await history(`?limit=3&cursor=${first.body.next}`);
+      assert.equal(rotated.status, 422, 'a cursor of the old key');
+      // Unset: the process's own random key, which made none of these cursors either.
+      delete backend.env.LEDGER_CURSOR_KEY;
+      assert.equal((await history(`?limit=3&cursor=${first.body.next}`)).status, 422);
+      // Without the setting each process has its own key: a cursor from one replica is refused by the other.
+      delete replica.env.LEDGER_CURSOR_KEY;
+      const fromReplica = await call<Page>(`${replica.url}/v1/deployments?limit=3`, { token });
+      assert.equal((await history(`?limit=3&cursor=${fromReplica.body.next}`)).status, 422);
+    } finally {
+      delete backend.env.LEDGER_CURSOR_KEY;
+      await replica.close();
+    }
+  });
+
+  it('a LEDGER_CURSOR_KEY shorter than 32 characters is a misconfiguration, named without its value', () => {
+    const checked = checkLedgerSettings({ LEDGER_CURSOR_KEY: 'short-key' });
+    assert.equal(checked.ok, false);
+    const problems = (checked as { problems: { setting: string; message: string }[] }).problems;
+    assert.deepEqual(problems.map((p) => p.setting), ['LEDGER_CURSOR_KEY']);
+    assert.ok(!problems[0]!.message.includes('short-key'));
   });
 });
