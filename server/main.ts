@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
 import { createApp } from './app.js';
 import { environmentSnapshot } from './env-snapshot.js';
-import { answerClientErrors } from './http/client-errors.js';
+import { apiServer } from './http/client-errors.js';
 import { installGracefulShutdown } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { checkBackendStartup } from './startup/backend.js';
@@ -23,8 +22,7 @@ logNotices(logger, notices);
 const version = packageVersion();
 const store = createStore(env, logger);
 const app = createApp({ env: environmentSnapshot(), store, logger, version });
-const server = createServer(app);
-answerClientErrors(server);
+const server = apiServer(app);
 server.listen({ port, ...(host ? { host } : {}) }, () => {
   logger.info({ address: server.address(), version, store: store.kind }, 'gatehouse listening');
 });

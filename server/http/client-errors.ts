@@ -1,11 +1,23 @@
-import type { Server } from 'node:http';
+import { API_HEADERS } from './api-headers.js';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+
+const BAD_REQUEST = { status: 400, reason: 'Bad Request', error: 'invalid_request' } as const;
 
 /** What Node's HTTP parser refused, before any route ran: status and error string. */
 function answerFor(code: string | undefined): { status: number; reason: string; error: string } {
   if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, reason: 'Request Header Fields Too Large', error: 'request_headers_too_large' };
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, reason: 'Request Timeout', error: 'request_timeout' };
-  return { status: 400, reason: 'Bad Request', error: 'invalid_request' };
+  return BAD_REQUEST;
+}
+
+/** The raw answer to a request no route may see: JSON, `no-store`, and the connection closed after it. */
+function rawAnswer({ status, reason, error }: { status: number; reason: string; error: string }): string {
+  const body = JSON.stringify({ error });
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
 /**
@@ -19,11 +31,27 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const { status, reason, error } = answerFor(err.code);
-    const body = JSON.stringify({ error });
-    socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
-    );
+    socket.end(rawAnswer(answerFor(err.code)));
   });
+}
+
+/**
+ * The HTTP server of every Gatehouse process (backend, minimal broker, sync service): `listener`
+ * behind the parser's JSON answers above. An HTTP/1.1 request without `Host` must be refused (RFC
+ * 9112 §3.2); Node's own refusal is an empty, non-JSON 400, so Node's check is turned off and the
+ * request is refused here instead, with `400 invalid_request` like any other malformed request.
+ */
+export function apiServer(listener: RequestListener): Server {
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      const body = JSON.stringify({ error: BAD_REQUEST.error });
+      res.shouldKeepAlive = false;
+      res.writeHead(BAD_REQUEST.status, { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.end(body);
+      return;
+    }
+    listener(req, res);
+  });
+  answerClientErrors(server);
+  return server;
 }

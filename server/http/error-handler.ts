@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import { StoreUnavailable } from '../store/types.js';
-import { AppError } from './errors.js';
+import { AppError, invalidJson } from './errors.js';
 import { sendJson } from './plain.js';
 
 /** Errors raised by body-parser (raw-body) carry a `type`; map the ones a client can cause. */
@@ -9,6 +9,8 @@ function fromBodyParser(err: { type?: unknown; status?: unknown }): AppError | u
   switch (err.type) {
     case 'entity.too.large':
       return new AppError(413, 'payload_too_large');
+    case 'entity.parse.failed':
+      return invalidJson();
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError(415, 'unsupported_media_type');

@@ -36,22 +36,62 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+const REDACTED = '[redacted]';
+
+/** A path segment as the router reads it (percent-decoded); the raw text when it does not decode. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Where a path may carry a secret: after these decoded segments (`['hooks', 'dependency-track']`), every later segment. */
+export type SecretPathPrefix = readonly string[];
+
+/**
+ * The path as logged: every segment that decodes to one of `secrets`, and every segment after a
+ * `secretAfter` prefix, replaced whole by `[redacted]`. Segments are compared decoded, so
+ * `%2F`, `%2f` or `%2B` spellings of a secret are caught as well as the raw value.
+ */
+export function loggedPath(path: string, secrets: readonly string[], secretAfter: readonly SecretPathPrefix[]): string {
+  if (secrets.length === 0 && secretAfter.length === 0) return path;
+  const segments = path.split('/');
+  const plain = segments.map(decoded);
+  // The leading '' of an absolute path is skipped; empty segments (`//`) are not counted.
+  const named = plain.map((s, i) => ({ s, i })).filter(({ s, i }) => i > 0 && s !== '');
+  const hidden = new Set<number>();
+  for (const prefix of secretAfter) {
+    if (named.length > prefix.length && prefix.every((p, k) => named[k]!.s.toLowerCase() === p)) for (const { i } of named.slice(prefix.length)) hidden.add(i);
+  }
+  plain.forEach((s, i) => {
+    if (s !== '' && secrets.includes(s)) hidden.add(i);
+  });
+  return hidden.size === 0 ? path : segments.map((s, i) => (hidden.has(i) ? REDACTED : s)).join('/');
+}
+
 /**
  * One log line per request, when it ends: the request id, method and path (no query string, no
- * headers, no body), the status, the duration, and what the route added (`noteLogLine`:
+ * headers, no body; secret segments redacted, see `loggedPath`), the status, the duration, and what the route added (`noteLogLine`:
  * `/token` puts its audit fields there instead of logging a second line). `probePaths` are logged
  * at debug level. `req.log` is a child logger that carries the request. Written here rather than
  * with pino-http: this is one child logger and one listener per request, where pino-http made two
  * child loggers and its per-request work showed in `/token`'s profile.
  */
-export function requestLogging(logger: Logger, options: { probePaths?: readonly string[] } = {}): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+export function requestLogging(
+  logger: Logger,
+  options: { probePaths?: readonly string[]; secrets?: readonly string[]; secretAfter?: readonly SecretPathPrefix[] } = {},
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   const probes = new Set(options.probePaths ?? []);
+  const secrets = (options.secrets ?? []).filter((s) => s !== '');
+  const secretAfter = (options.secretAfter ?? []).map((prefix) => prefix.map((s) => s.toLowerCase()));
   return (req, res, next) => {
     const started = performance.now();
     const id = requestId(req, res);
     const url = req.url ?? '';
     const query = url.indexOf('?');
-    const path = query < 0 ? url : url.slice(0, query);
+    const path = loggedPath(query < 0 ? url : url.slice(0, query), secrets, secretAfter);
     req.id = id;
     req.log = logger.child({ req: { id, method: req.method, path } });
     // 'close' follows 'finish' on every response (Node emits it once the answer is written, or

@@ -1,6 +1,5 @@
-import { createServer } from 'node:http';
 import { environmentSnapshot } from '../env-snapshot.js';
-import { answerClientErrors } from '../http/client-errors.js';
+import { apiServer } from '../http/client-errors.js';
 import { installGracefulShutdown } from '../lifecycle.js';
 import { createLogger } from '../logger.js';
 import { logNotices, reportListenFailure, reportStartupProblems } from '../startup/checks.js';
@@ -21,8 +20,7 @@ const logger = createLogger({ level: logLevel });
 logNotices(logger, notices);
 
 const version = packageVersion();
-const server = createServer(createMinimalApp({ env: environmentSnapshot(), logger, version }));
-answerClientErrors(server);
+const server = apiServer(createMinimalApp({ env: environmentSnapshot(), logger, version }));
 server.listen({ port, ...(host ? { host } : {}) }, () => {
   logger.info({ address: server.address(), version }, 'gatehouse minimal broker listening');
 });

@@ -24,6 +24,8 @@ function rawExchange(url: string, bytes: string): Promise<{ status: number; head
 const FAKE_PASSWORD = 'Fake-Mongo-Pa55word-5521';
 const FAKE_HOOK = 'http://hooks.example.com/services/T0/B0/fake-hook-secret';
 
+/** RFC 9112 §3.2: an HTTP/1.1 request without Host is refused with 400 (Node's own refusal has no body). */
+const NO_HOST = 'GET /healthz HTTP/1.1\r\n\r\n';
 const HUGE_HEADER = `GET /healthz HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\n\r\n`;
 
 describe('backend process (server/main.ts)', () => {
@@ -158,6 +160,10 @@ describe('backend process (server/main.ts)', () => {
     const garbage = await rawExchange(started.url, 'NOT HTTP AT ALL\r\n\r\n');
     assert.equal(garbage.status, 400);
     assert.deepEqual(JSON.parse(garbage.body), { error: 'invalid_request' });
+    const hostless = await rawExchange(started.url, NO_HOST);
+    assert.deepEqual([hostless.status, JSON.parse(hostless.body)], [400, { error: 'invalid_request' }]);
+    assert.match(hostless.headers, /cache-control: no-store/);
+    assert.match(hostless.headers, /content-type: application\/json/);
     assert.equal((await call(`${started.url}/healthz`)).status, 200);
   });
 
@@ -210,6 +216,9 @@ describe('minimal broker process (server/minimal/main.ts)', () => {
       assert.match(started.output(), /FORGE_APP_ID is not set/);
       const big = await rawExchange(started.url, HUGE_HEADER);
       assert.deepEqual([big.status, JSON.parse(big.body)], [431, { error: 'request_headers_too_large' }]);
+      const hostless = await rawExchange(started.url, NO_HOST);
+      assert.deepEqual([hostless.status, JSON.parse(hostless.body)], [400, { error: 'invalid_request' }]);
+      assert.match(hostless.headers, /cache-control: no-store/);
       // The log line reaches this process through a pipe: it may land just after the answer.
       for (let i = 0; i < 40 && !started.output().includes('"outcome":"config_unavailable"'); i++) await new Promise((r) => setTimeout(r, 50));
       assert.match(started.output(), /"outcome":"config_unavailable"/);

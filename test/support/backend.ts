@@ -3,7 +3,7 @@ import { KeySetRegistry, type KeySetOptions } from '../../server/auth/key-sets.j
 import type { Clock } from '../../server/clock.js';
 import type { Env } from '../../server/config-error.js';
 import type { BackendBounds } from '../../server/http/call-bounds.js';
-import { answerClientErrors } from '../../server/http/client-errors.js';
+import { apiServer } from '../../server/http/client-errors.js';
 import { BackendMetrics } from '../../server/metrics/backend-metrics.js';
 import type { InstallationDirectory } from '../../server/platform/installations.js';
 import { createMemoryStore } from '../../server/store/memory.js';
@@ -52,9 +52,8 @@ export async function startBackend(
     ...(options.installations ? { installations: options.installations } : {}),
     ...(options.bounds ? { bounds: options.bounds } : {}),
   });
-  const listening = await listen(app);
   // As server/main.ts wires it: requests Node's parser refuses still get a JSON answer.
-  answerClientErrors(listening.server);
+  const listening = await listen(apiServer(app));
   return {
     url: listening.url,
     issuer,
