@@ -52,7 +52,8 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
         let created;
         if (signer.kind === 'oidc') {
           const { platform, entry, rule } = oidcSigningPlatform(settings, signer, commit);
-          created = await signCommit(deps, platform, commit, req.log.child({ signer: 'oidc', policy_entry: entry, policy_rule: rule }));
+          const log = req.log.child({ signer: 'oidc', policy_entry: entry, policy_rule: rule });
+          created = await signCommit(deps, platform, commit, log, Number(signer.caller.repositoryId));
         } else {
           if (!settings.primary.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.primary.error });
           created = await signCommit(deps, settings.primary.value, commit, req.log);

@@ -99,15 +99,17 @@ export function parseSignRequest(body: unknown): CommitOnBranch {
  * `POST /sign`: an app-attributed, platform-signed commit through `createCommitOnBranch`, made
  * with the app of `platform` (the primary one for the trigger secret, the token issuer's for an
  * OIDC caller). The platform refuses the write when the branch moved past `expectedHeadOid`, so
- * retries are safe.
+ * retries are safe. `repositoryId` (an OIDC caller's verified `repository_id` claim) narrows the
+ * token by id, as `/token` does, so a name deleted and registered again names nothing writable;
+ * the trigger secret's holder names the repository by name only.
  */
-export async function signCommit(deps: SignDeps, platform: PlatformSettings, commit: CommitOnBranch, log: Logger): Promise<Record<string, unknown>> {
+export async function signCommit(deps: SignDeps, platform: PlatformSettings, commit: CommitOnBranch, log: Logger, repositoryId?: number): Promise<Record<string, unknown>> {
   const app = appClientFor(deps.clients, platform);
   const [owner, repo] = commit.repositoryNameWithOwner.split('/') as [string, string];
 
   let token;
   try {
-    token = await mintRepositoryToken(deps, app, { owner, repo }, SIGN_PERMISSIONS);
+    token = await mintRepositoryToken(deps, app, { owner, repo, ...(repositoryId === undefined ? {} : { repositoryId }) }, SIGN_PERMISSIONS);
   } catch (err) {
     throw new AppError(502, 'installation_token_failed', {}, { cause: err });
   }

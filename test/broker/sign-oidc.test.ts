@@ -39,7 +39,8 @@ describe('broker POST /sign with an OIDC token (BROKER_POLICY)', () => {
     assert.equal(h.github.commits.length, 1);
     assert.equal(h.github.commits[0]!.parent, head);
     const mint = h.github.calls.find((c) => c.route === 'access_tokens');
-    assert.deepEqual(mint?.body, { repositories: ['octo-repo'], permissions: { contents: 'write' } });
+    // By the verified repository_id claim, as /token mints: a name deleted and registered again reaches nothing.
+    assert.deepEqual(mint?.body, { repository_ids: [123456789], permissions: { contents: 'write' } });
     assert.equal(h.github.revoked.size, 1);
     const line = h.backend.logs.lines().find((l) => l.msg === 'commit signed');
     assert.deepEqual([line?.signer, line?.policy_entry, line?.policy_rule], ['oidc', 'octo-org/octo-repo', 0]);
