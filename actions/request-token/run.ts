@@ -2,6 +2,7 @@ import type { ActionsCore } from '../shared/core.js';
 import { baseUrl, booleanInput, InputError, optionalInput } from '../shared/inputs.js';
 import type { ActionHttp } from '../shared/http.js';
 import { spaceControlCharacters } from '../../server/http/control-characters.js';
+import { parseFullName } from '../../server/platform/identifiers.js';
 import { requestedPermissions } from './permission-inputs.js';
 import { brokerSaid, fetchOidcToken, parseObject, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
 
@@ -15,8 +16,6 @@ export interface RequestTokenDeps {
   readonly http: ActionHttp;
   readonly env: NodeJS.ProcessEnv;
 }
-
-const REPOSITORY = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
 
 /**
  * The step's inputs. There is no default broker: the OIDC token goes only where the workflow says.
@@ -47,12 +46,12 @@ function readSettings(core: TokenCore): Settings {
 
 async function obtain({ core, http, env }: RequestTokenDeps, settings: Settings, brokerUrl: string): Promise<BrokerToken> {
   if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN) throw new TokenUnavailable("missing 'id-token: write'");
-  const repository = REPOSITORY.exec(env.GITHUB_REPOSITORY ?? '');
+  const repository = parseFullName(env.GITHUB_REPOSITORY ?? '');
   if (!repository) throw new TokenUnavailable('bad GITHUB_REPOSITORY');
 
   const oidcToken = await fetchOidcToken(http, core, env, settings.audience);
 
-  const body: Record<string, unknown> = { oidcToken, owner: repository[1]!, repo: repository[2]! };
+  const body: Record<string, unknown> = { oidcToken, owner: repository.owner, repo: repository.name };
   for (const [field, name] of [['ref', 'GITHUB_REF'], ['runId', 'GITHUB_RUN_ID'], ['sha', 'GITHUB_SHA']] as const) {
     if (env[name]) body[field] = env[name];
   }
@@ -74,7 +73,7 @@ async function obtain({ core, http, env }: RequestTokenDeps, settings: Settings,
   return {
     token,
     expiresAt: typeof parsed?.expires_at === 'string' ? parsed.expires_at : '',
-    repository: typeof parsed?.repository === 'string' ? parsed.repository : `${repository[1]}/${repository[2]}`,
+    repository: typeof parsed?.repository === 'string' ? parsed.repository : `${repository.owner}/${repository.name}`,
     // A broker from before per-request permissions sends none: the output stays empty then.
     permissions: carriedPermissions(parsed?.permissions),
   };

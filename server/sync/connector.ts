@@ -34,7 +34,7 @@ export interface Connector {
    * The query parameter that narrows a run to one item (`POST /sync/{source}?<name>=…`), with the
    * item's form; absent when the source runs only whole.
    */
-  readonly scope?: { readonly parameter: string; readonly pattern: RegExp; readonly form: string };
+  readonly scope?: { readonly parameter: string; readonly accepts: (value: string) => boolean; readonly form: string };
   /** What the configuration lacks for this source, each naming its key or setting; empty when it can run. */
   missing(loaded: LoadedConfig): string[];
   /**

@@ -12,6 +12,7 @@ export type AlertsRoute =
   | 'dependabot'
   | 'secret_scanning'
   | 'repo'
+  | 'repository_by_id'
   | 'issues'
   | 'create_issue'
   | 'issue'
@@ -88,6 +89,11 @@ const MESSAGES = {
 export class FakeGitHubAlerts {
   readonly repos: FakeAlertsRepo[] = [];
   readonly orgs = new Set<string>();
+  /**
+   * Repositories transferred or renamed: the former `owner/name` (lowercased) → the repository now.
+   * GitHub answers the former name with `301 Moved Permanently` to `/repositories/{id}`.
+   */
+  readonly moved = new Map<string, FakeAlertsRepo>();
   readonly faults = new Faults<AlertsRoute>();
   readonly calls: {
     route: AlertsRoute | 'unknown';
@@ -493,6 +499,7 @@ export class FakeGitHubAlerts {
     else if (path === '/user/repos') route = 'viewer_repos';
     else if (path === '/search/issues') route = 'search_issues';
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)$/.exec(path))) [route, owner, repoName] = ['repo', m[1]!, m[2]!];
+    else if ((m = /^\/repositories\/(\d+)$/.exec(path))) [route, issueNumber] = ['repository_by_id', Number(m[1])];
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(path))) [route, owner, repoName] = [req.method === 'POST' ? 'create_issue' : 'issues', m[1]!, m[2]!];
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(path))) [route, owner, repoName, issueNumber] = [req.method === 'PATCH' ? 'update_issue' : 'issue', m[1]!, m[2]!, Number(m[3])];
     else if ((m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path))) [route, owner, repoName, issueNumber] = ['issue_comments', m[1]!, m[2]!, Number(m[3])];
@@ -525,10 +532,20 @@ export class FakeGitHubAlerts {
         return sendJson(res, 200, { login: this.viewer, id: 1, type: 'User' }, this.rateHeaders());
       case 'viewer_repos':
         return this.pageOf(res, url, this.repos.filter((r) => r.owner === this.viewer).map((r) => this.repoJson(r)));
+      case 'repository_by_id': {
+        const byId = this.repos[issueNumber - 1];
+        return byId ? this.ok(res, this.repoJson(byId), this.rateHeaders()) : notFound();
+      }
       case 'unknown':
         return notFound();
     }
     const repo = this.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === repoName.toLowerCase());
+    const movedTo = this.moved.get(`${owner}/${repoName}`.toLowerCase());
+    if (!repo && movedTo && route === 'repo') {
+      const location = `${this.server}${this.prefix}/repositories/${this.repos.indexOf(movedTo) + 1}`;
+      res.writeHead(301, { 'content-type': 'application/json; charset=utf-8', location, ...this.rateHeaders() });
+      return void res.end(JSON.stringify({ message: 'Moved Permanently', url: location, documentation_url: 'https://docs.github.com/v3/#http-redirects' }));
+    }
     if (!repo) return notFound();
     if (route === 'repo') return this.ok(res, this.repoJson(repo), this.rateHeaders());
     if (route === 'issues') {

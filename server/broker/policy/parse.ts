@@ -4,6 +4,7 @@ import { repositoryPermissionProblem } from '../../platform/permission-vocabular
 import type { Access, Permissions } from '../../platform/permissions.js';
 import { compileGlob, type Matcher } from './glob.js';
 import type { Condition, Policy, PolicyEntry, Rule } from './model.js';
+import { isOwnerLogin, isRepositoryName } from '../../platform/identifiers.js';
 
 /**
  * A policy that cannot be used, and where: `line` and `column` (from 1) of the offending node.
@@ -23,8 +24,6 @@ const TOP_KEYS = ['repositories'];
 const RULE_KEYS = ['if', 'permissions', 'sign'];
 /** GitHub's claim names are lower-case words with underscores; custom issuers may use upper case or digits. */
 const CLAIM_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-const NAME = /^[A-Za-z0-9._-]{1,100}$/;
 
 /** Longest key quoted back in a problem. */
 const SHOWN = 64;
@@ -171,10 +170,7 @@ function scalarKey(pair: Pair, fail: Fail): string {
 function repositoryKeyProblem(key: string): string | undefined {
   if (key === '*') return undefined;
   const [owner, name, ...rest] = key.split('/');
-  if (rest.length === 0 && owner !== undefined && OWNER.test(owner) && name !== undefined) {
-    if (name === '*') return undefined;
-    if (NAME.test(name) && name !== '.' && name !== '..') return undefined;
-  }
+  if (rest.length === 0 && isOwnerLogin(owner) && (name === '*' || isRepositoryName(name))) return undefined;
   return `${shown(key)} is not owner/name, owner/* or * (no other wildcard is allowed in a repository)`;
 }
 

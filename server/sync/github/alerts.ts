@@ -1,3 +1,4 @@
+import { isRepositoryPair, sameFullName } from '../../platform/identifiers.js';
 import type { ScanFacts } from '../defectdojo/client.js';
 import { SCAN_TYPES, type ScanType } from '../defectdojo/scan-types.js';
 import { HttpError } from '../http/request.js';
@@ -113,10 +114,10 @@ export const ALERT_KINDS: readonly AlertKind[] = [
 
 export function repositoryOf(value: unknown): Repository | undefined {
   const r = value as { name?: unknown; full_name?: unknown; html_url?: unknown; default_branch?: unknown; owner?: { login?: unknown } } | null;
-  if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string') return undefined;
+  if (!r || typeof r.full_name !== 'string' || !isRepositoryPair(r.owner?.login, r.name) || !sameFullName(r.full_name, `${r.owner!.login}/${r.name}`)) return undefined;
   return {
-    owner: r.owner.login,
-    name: r.name,
+    owner: r.owner!.login as string,
+    name: r.name as string,
     fullName: r.full_name,
     htmlUrl: typeof r.html_url === 'string' ? r.html_url : '',
     ...(typeof r.default_branch === 'string' && r.default_branch !== '' ? { defaultBranch: r.default_branch } : {}),

@@ -1,3 +1,4 @@
+import { parseFullName } from '../../platform/identifiers.js';
 import type { Connector } from '../connector.js';
 import { githubClient } from './client.js';
 import { syncGithub } from './sync.js';
@@ -7,7 +8,7 @@ export const githubConnector: Connector = {
   source: 'github',
   command: 'sync-github',
   noun: 'alert list',
-  scope: { parameter: 'repository', pattern: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, form: 'a repository as owner/name' },
+  scope: { parameter: 'repository', accepts: (value) => parseFullName(value) !== undefined, form: 'a repository as owner/name' },
   description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
 repository of every GITHUB_TARGETS owner -> DefectDojo, one product
 per repository`,

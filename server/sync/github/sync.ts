@@ -9,7 +9,7 @@ import { finishReport, message, notesOf, syncEachKind, type ItemResult, type Pro
 import { ALERT_KINDS, listRepositories, repositoryOf, type AlertKind, type Repository } from './alerts.js';
 import { SecondaryRateLimit, type GithubClient } from './client.js';
 import type { KnownAlert } from './reports.js';
-import type { GithubTarget } from './targets.js';
+import { listsOwner, type GithubTarget } from './targets.js';
 
 export interface GithubSyncDeps {
   readonly targets: readonly GithubTarget[];
@@ -165,7 +165,7 @@ async function namedRepositories(deps: GithubSyncDeps, names: readonly string[],
   const clients = new Map<GithubTarget, GithubClient>();
   for (const name of names) {
     const [owner, repo] = name.split('/') as [string, string];
-    const target = deps.targets.find((t) => t.owners.some((o) => o.toLowerCase() === owner.toLowerCase()));
+    const target = deps.targets.find((t) => listsOwner(t, owner));
     const failed = (reason: string) => failures.push({ label: name, product: name, engagement: ENGAGEMENTS.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
     if (!target) {
       failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
@@ -176,8 +176,10 @@ async function namedRepositories(deps: GithubSyncDeps, names: readonly string[],
     try {
       const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
       const repository = repositoryOf(data);
-      if (repository) work.push({ target, client, repository });
-      else failed('GitHub answered without the repository\'s name or owner');
+      if (!repository) failed('GitHub answered without the repository\'s name or owner');
+      // A moved repository answers under its new owner: written to only when that owner is listed too.
+      else if (!listsOwner(target, repository.owner)) failed(`GitHub at ${target.server} shows ${name} under the owner ${repository.owner}, which its GITHUB_TARGETS entry does not list`);
+      else work.push({ target, client, repository });
     } catch (err) {
       failed(err instanceof HttpError && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : message(err));
     }

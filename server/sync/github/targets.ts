@@ -1,3 +1,5 @@
+import { isOwnerLogin } from '../../platform/identifiers.js';
+
 /** One GitHub instance to read alerts from: the public platform or an enterprise server. */
 export interface GithubTarget {
   /** The web address as configured, e.g. `https://github.com`. */
@@ -9,7 +11,6 @@ export interface GithubTarget {
   readonly token: string;
 }
 
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
@@ -52,7 +53,7 @@ export function parseGithubTargets(raw: string): { targets: GithubTarget[] } | {
     }
     if (!url || url.username || url.password || url.search || url.hash) problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
     else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) problems.push(`${at}.server must use https (the token travels with every call)`);
-    if (!Array.isArray(owners) || owners.length === 0 || !owners.every((o) => typeof o === 'string' && OWNER.test(o))) {
+    if (!Array.isArray(owners) || owners.length === 0 || !owners.every(isOwnerLogin)) {
       problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
     }
     if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim())) problems.push(`${at}.token must be a non-empty token`);
@@ -62,4 +63,9 @@ export function parseGithubTargets(raw: string): { targets: GithubTarget[] } | {
   if (problems.length > 0) return { problems };
   // The public platform first: issue push resolves repositories in this order.
   return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
+}
+
+/** Whether the target lists the owner (GitHub compares logins without case). */
+export function listsOwner(target: Pick<GithubTarget, 'owners'>, owner: string): boolean {
+  return target.owners.some((o) => o.toLowerCase() === owner.toLowerCase());
 }
