@@ -53,7 +53,7 @@ describe('two-way triage: DefectDojo → Dependency-Track analyses (sources.depe
     fakes.dt.analyses.set(key(3), { analysisState: 'EXPLOITABLE', isSuppressed: false, comments: ['confirmed by the red team'] });
     const run = await runSync(['sync', '--json'], env);
     assert.equal(run.code, 0, run.all);
-    assert.deepEqual(run.report!.triage, { written: 2, unchanged: 0, kept: 1, failed: 0 });
+    assert.deepEqual(run.report!.triage, { written: 2, unchanged: 0, kept: 1, failed: 0, out_of_scope: 0 });
     const fp = fakes.dt.analyses.get(key(1))!;
     assert.equal(fp.analysisState, 'FALSE_POSITIVE');
     assert.equal(fp.isSuppressed, false, 'suppression is left as it is');
@@ -64,7 +64,7 @@ describe('two-way triage: DefectDojo → Dependency-Track analyses (sources.depe
     const puts = () => fakes.dt.calls.filter((c) => c.route === 'analysis' && !c.url.includes('?')).length;
     assert.equal(puts(), 2);
     const again = await runSync(['sync', '--json'], env);
-    assert.deepEqual(again.report!.triage, { written: 0, unchanged: 2, kept: 1, failed: 0 });
+    assert.deepEqual(again.report!.triage, { written: 0, unchanged: 2, kept: 1, failed: 0, out_of_scope: 0 });
     assert.equal(puts(), 2, 'nothing written twice');
     assert.match(again.out.join('\n'), /"triage"/);
   });
@@ -75,6 +75,36 @@ describe('two-way triage: DefectDojo → Dependency-Track analyses (sources.depe
     assert.equal(run.code, 1);
     assert.match(run.report!.error!, /lacks the permission VULNERABILITY_ANALYSIS/);
     assert.equal(fakes.dt.count('export'), 0);
+  });
+
+  it("never writes to a project other than the finding's own product's: keys naming another team's project, or an inactive excluded one, are skipped, counted and warned by finding id", async () => {
+    // beta/app is another team's project, synced by the same run into its own product; acme/old is
+    // inactive, so excluded. A finding imported into acme/api carries keys that name both.
+    const BETA = '22222222-2222-4222-8222-222222222222';
+    const OLD = '33333333-3333-4333-8333-333333333333';
+    const crafted = (n: number, projectUuid: string) => ({
+      component: { uuid: uuid(n, 'c'), name: `lib-${n}`, version: '1.0.0' },
+      vulnerability: { uuid: uuid(n, 'v'), vulnId: `CVE-2026-000${n}`, source: 'NVD', severity: 'HIGH' },
+      analysis: { isSuppressed: false },
+      matrix: `${projectUuid}:${uuid(n, 'c')}:${uuid(n, 'v')}`,
+    });
+    fakes.dt.projects[0] = { ...fakes.dt.projects[0]!, findings: [...(fakes.dt.projects[0]!.findings ?? []), crafted(4, BETA), crafted(5, OLD)] };
+    // Each key names a finding its project really has, so Dependency-Track would accept the write.
+    fakes.dt.projects.push({ uuid: BETA, name: 'beta/app', version: '2.0.0', findings: [crafted(4, BETA)] });
+    fakes.dt.projects.push({ uuid: OLD, name: 'acme/old', version: '0.1.0', active: false, findings: [crafted(5, OLD)] });
+    const ours = (n: number) => fakes.dd.findings().find((f) => f.test.product === 'acme/api' && f.finding.title.startsWith(`CVE-2026-000${n} `))!.finding;
+    const env = { ...fakes.env, SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE: 'true', SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE: 'true' };
+    assert.equal((await runSync(['sync'], env)).code, 0);
+    fakes.dd.setStatus(findingOf(1).id, { falseP: true });
+    fakes.dd.setStatus(ours(4).id, { falseP: true });
+    fakes.dd.setStatus(ours(5).id, { riskAccepted: true, active: false });
+    const run = await runSync(['sync', '--json'], env);
+    assert.equal(run.code, 0, run.all);
+    assert.deepEqual(run.report!.triage, { written: 1, unchanged: 0, kept: 0, failed: 0, out_of_scope: 2 });
+    assert.equal(fakes.dt.analyses.get(key(1))!.analysisState, 'FALSE_POSITIVE');
+    assert.deepEqual([...fakes.dt.analyses.keys()], [key(1)], "only the product's own project is written to");
+    for (const n of [4, 5]) assert.match(run.all, new RegExp(`DefectDojo finding ${ours(n).id} of acme/api names a Dependency-Track project this run did not sync into acme/api; skipped`));
+    assert.ok(!run.err.some((l) => /skipped \(out of scope\)/.test(l) && (l.includes(BETA) || l.includes(OLD))), 'the warning names the finding, not the key');
   });
 
   it('reads the three UUIDs from the FPF matrix DefectDojo keeps, and nothing else', () => {

@@ -10,7 +10,7 @@ export const dependencyTrackConnector: Connector = {
   source: 'dependencytrack',
   command: 'sync',
   noun: 'project',
-  scope: { parameter: 'project', pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, form: 'a Dependency-Track project UUID' },
+  scope: { parameter: 'project', accepts: (value) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value), form: 'a Dependency-Track project UUID' },
   description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
 into its own DefectDojo product`,
   missing: ({ config, secrets }) => [
@@ -34,7 +34,7 @@ into its own DefectDojo product`,
   },
   run: async ({ loaded, options, defectDojo, retry, progress, scope }) => {
     const dependencyTrack = clientOf({ loaded, options });
-    const report = await syncDependencyTrack({
+    const { report, synced } = await syncDependencyTrack({
       dependencyTrack,
       defectDojo,
       excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
@@ -44,8 +44,7 @@ into its own DefectDojo product`,
       progress,
     });
     if (!loaded.config.sources.dependencytrack.writeBackTriage) return report;
-    const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
-    const triage = await writeBackTriage(products, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url!, retry, progress });
+    const triage = await writeBackTriage(synced, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url!, retry, progress });
     return { ...report, ok: report.ok && triage.failed === 0, triage };
   },
 };

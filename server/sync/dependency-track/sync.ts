@@ -138,31 +138,44 @@ async function* noting(stream: AsyncIterable<Uint8Array>, failed: (err: unknown)
   }
 }
 
-/** `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure never stops the others. */
-export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promise<SourceReport> {
+/** What a `sync` did: its report, and the projects it synced (whose product's triage may be written back to them). */
+export interface DependencyTrackSyncResult {
+  readonly report: SourceReport;
+  readonly synced: readonly DependencyTrackProject[];
+}
+
+/**
+ * `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure
+ * never stops the others. A one-project run (`only`) applies the whole run's filters too: an
+ * inactive project is skipped when `excludeInactive` is set.
+ */
+export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promise<DependencyTrackSyncResult> {
   const startedAt = new Date();
   const head = { command: 'sync' as const, source: 'dependencytrack' as const, startedAt };
   let projects: DependencyTrackProject[];
   // DefectDojo's products are listed while Dependency-Track lists its projects.
   const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
-  const missing: ItemResult[] = [];
+  const left: ItemResult[] = [];
   try {
     if (deps.only) {
       projects = [];
       for (const uuid of deps.only) {
         const found = await deps.dependencyTrack.projectByUuid(uuid, deps.retry, (error, retry, delayMs) => deps.progress.retry(`project ${uuid}`, error, retry, delayMs));
-        if (found) projects.push(found);
-        else missing.push({ label: uuid, product: '', engagement: ENGAGEMENTS.dependencytrack, test: '', scan_type: SCAN_TYPES.dependencyTrack, status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+        const item = { engagement: ENGAGEMENTS.dependencytrack, scan_type: SCAN_TYPES.dependencyTrack, attempts: 0 };
+        if (!found) left.push({ ...item, label: uuid, product: '', test: '', status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+        else if (deps.excludeInactive && !found.active) {
+          left.push({ ...item, label: labelOf(found), product: found.name, test: found.version ?? UNVERSIONED_TEST, status: 'skipped', reason: 'inactive in Dependency-Track (sources.dependencytrack.excludeInactive)' });
+        } else projects.push(found);
       }
     } else {
       projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
     }
   } catch (err) {
     await pendingProducts;
-    return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
+    return { report: finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []), synced: [] };
   }
   const products = await pendingProducts;
   const digests = new ImportedDigests(deps.defectDojo, deps.progress);
   const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products, digests));
-  return finishReport(head, [...missing, ...items]);
+  return { report: finishReport(head, [...left, ...items]), synced: projects.filter((_, i) => items[i]!.status === 'synced') };
 }
