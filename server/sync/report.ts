@@ -62,7 +62,17 @@ export interface SourceReport {
   readonly totals: Totals;
   readonly items: readonly ItemResult[];
   /** DefectDojo's triage written back to Dependency-Track (`sources.dependencytrack.writeBackTriage`). */
-  readonly triage?: { readonly written: number; readonly unchanged: number; readonly kept: number; readonly failed: number };
+  readonly triage?: TriageCounts;
+}
+
+/** What a triage write-back did (`dependency-track/triage.ts`). */
+export interface TriageCounts {
+  readonly written: number;
+  readonly unchanged: number;
+  readonly kept: number;
+  readonly failed: number;
+  /** Findings whose key names a project this run did not sync into their product: skipped, warned. */
+  readonly out_of_scope: number;
 }
 
 /** What a running sync tells the operator as it goes. */
@@ -191,7 +201,7 @@ export function summaryLines(report: SourceReport): string[] {
   if (report.error) lines.push(`[${report.source}] ${report.error}`);
   if (report.triage) {
     const t = report.triage;
-    lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed`);
+    lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed, ${t.out_of_scope} out of scope (skipped)`);
   }
   for (const item of report.items.filter((i) => i.status === 'failed')) lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
   for (const item of report.items) for (const note of item.notes ?? []) lines.push(`[${report.source}] note: ${item.label}: ${note}`);

@@ -104,7 +104,7 @@ describe('issue lifecycle (issues follow their DefectDojo findings)', () => {
     await reimport(['CVE-2026-0002']);
     assert.equal(findingOf('CVE-2026-0001').isMitigated, true);
     const report = await push();
-    assert.deepEqual(report, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 1, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(report, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 1, reopened: 0, keptClosed: 0, outOfScope: 0 });
     const closed = issueOf('CVE-2026-0001');
     assert.equal(closed.state, 'closed');
     assert.equal(closed.stateReason, 'completed');
@@ -115,7 +115,7 @@ describe('issue lifecycle (issues follow their DefectDojo findings)', () => {
     const writes = gh.calls.filter((c) => c.route === 'issue_comments' || c.route === 'update_issue').map((c) => c.route);
     assert.deepEqual(writes, ['issue_comments', 'update_issue']);
     const again = await push();
-    assert.deepEqual(again, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(again, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     assert.equal(closed.comments?.length, 1);
     assert.equal(gh.count('update_issue'), 1);
   });
@@ -149,7 +149,7 @@ describe('issue lifecycle (issues follow their DefectDojo findings)', () => {
     await reimport(['CVE-2026-0001']);
     assert.equal(findingOf('CVE-2026-0001').active, true);
     const report = await push();
-    assert.deepEqual(report, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 1, keptClosed: 0 });
+    assert.deepEqual(report, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 1, keptClosed: 0, outOfScope: 0 });
     const issue = issueOf('CVE-2026-0001');
     assert.equal(issue.state, 'open');
     assert.equal(issue.stateReason, 'reopened');
@@ -167,7 +167,7 @@ describe('issue lifecycle (issues follow their DefectDojo findings)', () => {
     // Reimports that leave the finding active change nothing.
     await reimport(['CVE-2026-0001']);
     const kept = await push();
-    assert.deepEqual(kept, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 1 });
+    assert.deepEqual(kept, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 1, outOfScope: 0 });
     assert.equal(issue.state, 'closed');
     assert.equal(issue.comments, undefined);
     // Fixed, then back: the re-activation comes after the hand close.
@@ -206,6 +206,48 @@ describe('issue lifecycle (issues follow their DefectDojo findings)', () => {
     const rest = await push({ maxIssuesPerRun: 2 });
     assert.equal(rest.closed, 1);
     assert.equal(gh.allIssues().filter((i) => i.state === 'closed').length, 3);
+  });
+
+  it("never writes to an issue outside the product's repository, whatever a finding's tag names: an unlisted owner, another repository of a listed owner, a dot segment", async () => {
+    const plant = (owner: string, name: string, number: number, state: 'open' | 'closed'): FakeIssue => {
+      const repo = gh.addRepo({ owner, name });
+      const issue: FakeIssue = { number, title: `unrelated ${number}`, body: '', labels: [], state, html_url: `${gh.server}/${owner}/${name}/issues/${number}`, indexed: true, createdAt: now, closedAt: state === 'closed' ? now - 3_600_000 : null };
+      repo.issues.push(issue);
+      return issue;
+    };
+    const victim7 = plant('victim-org', 'secrets', 7, 'open');
+    const victim8 = plant('victim-org', 'secrets-closed', 8, 'closed');
+    const sibling3 = plant('acme', 'other', 3, 'open');
+    await reimport(['CVE-2026-0001', 'CVE-2026-0002', 'CVE-2026-0003', 'CVE-2026-0004']);
+    // Someone who can edit acme/api's findings in DefectDojo tags them (tags are lowercased there).
+    findingOf('CVE-2026-0001').tags = [`issue:${gh.server}/victim-org/secrets/issues/7`];
+    findingOf('CVE-2026-0002').tags = [`issue:${gh.server}/victim-org/secrets-closed/issues/8`];
+    findingOf('CVE-2026-0003').tags = [`issue:${gh.server}/acme/other/issues/3`];
+    findingOf('CVE-2026-0004').tags = [`issue:${gh.server}/acme/../issues/9`];
+    advance();
+    // 1, 3 and 4 are mitigated (their issues would close); 2 stays active (its closed issue would reopen).
+    await reimport(['CVE-2026-0002']);
+    const report = await push();
+    assert.equal(report.outOfScope, 4);
+    assert.deepEqual([report.closed, report.reopened, report.failed], [0, 0, 0]);
+    assert.deepEqual([victim7.state, victim8.state, sibling3.state], ['open', 'closed', 'open']);
+    assert.deepEqual([victim7.comments, victim8.comments, sibling3.comments], [undefined, undefined, undefined]);
+    const touched = gh.calls.filter((c) => ['issue', 'issue_comments', 'update_issue'].includes(c.route) || c.path.startsWith('/repos/issues'));
+    assert.deepEqual(touched, [], 'no call reads or writes those issues');
+    const warned = logs.filter((l) => l.level === 'warn' && /outside its product's repository; skipped/.test(l.msg));
+    assert.deepEqual(warned.map((l) => (l.obj as { finding: number }).finding).sort(), ['CVE-2026-0001', 'CVE-2026-0002', 'CVE-2026-0003', 'CVE-2026-0004'].map((id) => findingOf(id).id).sort());
+    assert.ok(!JSON.stringify(warned).includes('victim-org'), 'the warning names the finding, not the tag');
+  });
+
+  it("follows the product's own issues in the case DefectDojo stores their tags", async () => {
+    await reimport(['CVE-2026-0001']);
+    await push();
+    const issue = issueOf('CVE-2026-0001');
+    // DefectDojo lowercases tags, GitHub compares names without case.
+    findingOf('CVE-2026-0001').tags = [`issue:${gh.server}/ACME/API/issues/${issue.number}`.toLowerCase()];
+    await reimport([]);
+    assert.equal((await push()).closed, 1);
+    assert.equal(issue.state, 'closed');
   });
 
   it('a failed close is counted, logged and done by the next run; an issue on no configured server is left alone', async () => {

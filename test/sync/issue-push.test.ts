@@ -111,7 +111,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       { id: 'GHSA-abcd-efgh-ijkm', severity: 'LOW' },
     ]);
     const report = await pushIssues(['acme/api'], deps());
-    assert.deepEqual(report, { opened: 2, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(report, { opened: 2, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     const [first, second] = gh.repos[0]!.issues;
     assert.match(first!.title, /^Critical: CVE-2026-0002 in lodash/);
     assert.match(second!.title, /^High: CVE-2026-0001/);
@@ -165,7 +165,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'HIGH' }]);
     await pushIssues(['acme/api'], deps());
     const again = await pushIssues(['acme/api'], deps());
-    assert.deepEqual(again, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(again, { opened: 0, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     assert.equal(gh.allIssues().length, 1);
     // The query asked DefectDojo for untagged, active findings of the product at High and above.
     const query = new URL(dd.calls.filter((c) => c.route === 'findings' && c.url.includes('not_tag=')).at(-1)!.url, dd.url).searchParams;
@@ -180,11 +180,11 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'CRITICAL' }]);
     dd.faults.inject('finding_tags', { status: 503, body: { detail: 'Service unavailable' } });
     const crashed = await pushIssues(['acme/api'], deps());
-    assert.deepEqual(crashed, { opened: 1, relinked: 0, failed: 1, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(crashed, { opened: 1, relinked: 0, failed: 1, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     assert.deepEqual(dd.findings()[0]!.finding.tags, []);
     // Not yet in the search index: the labelled listing finds it.
     const rerun = await pushIssues(['acme/api'], deps());
-    assert.deepEqual(rerun, { opened: 0, relinked: 1, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(rerun, { opened: 0, relinked: 1, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     assert.equal(gh.allIssues().length, 1);
     assert.deepEqual(dd.findings()[0]!.finding.tags, [`issue:${gh.allIssues()[0]!.html_url}`]);
   });
@@ -197,7 +197,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     dd.recreate('acme/api');
     assert.notEqual(dd.findings()[0]!.finding.id, oldId);
     const rerun = await pushIssues(['acme/api'], deps());
-    assert.deepEqual(rerun, { opened: 0, relinked: 1, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(rerun, { opened: 0, relinked: 1, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     assert.equal(gh.allIssues().length, 1);
     assert.equal(dd.findings()[0]!.finding.tags.length, 1);
   });
@@ -211,7 +211,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     gh.indexSearch();
     dd.findings()[0]!.finding.tags = [];
     const rerun = await pushIssues(['acme/api'], deps());
-    assert.deepEqual(rerun, { opened: 0, relinked: 1, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(rerun, { opened: 0, relinked: 1, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     const search = gh.calls.filter((c) => c.route === 'search_issues').at(-1)!;
     assert.match(search.query.get('q')!, /^repo:acme\/api is:issue in:body "[0-9a-f]{32}"$/);
     assert.equal(gh.allIssues().length, 1);
@@ -221,11 +221,11 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     gh.addRepo({ owner: 'acme', name: 'api' });
     await reimport('acme/api', Array.from({ length: 5 }, (_, i) => ({ id: `CVE-2026-100${i}`, severity: 'HIGH' })));
     const first = await pushIssues(['acme/api'], deps({ maxIssuesPerRun: 2 }));
-    assert.deepEqual(first, { opened: 2, relinked: 0, failed: 0, deferred: 3, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(first, { opened: 2, relinked: 0, failed: 0, deferred: 3, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     const second = await pushIssues(['acme/api'], deps({ maxIssuesPerRun: 2 }));
     assert.equal(second.opened, 2);
     const third = await pushIssues(['acme/api'], deps({ maxIssuesPerRun: 2 }));
-    assert.deepEqual(third, { opened: 1, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(third, { opened: 1, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     assert.equal(gh.allIssues().length, 5);
     assert.equal((await pushIssues(['acme/api'], deps({ maxIssuesPerRun: 0 }))).opened, 0);
   });
@@ -236,7 +236,20 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     const create = new Pacer(pacing.clock, 1000, [{ ms: 3_600_000, max: 1, whenFull: 'defer' }]);
     const search = new Pacer(pacing.clock, 2000);
     const report = await pushIssues(['acme/api'], deps({ pacersFor: () => ({ create, search }) }));
-    assert.deepEqual(report, { opened: 1, relinked: 0, failed: 0, deferred: 2, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(report, { opened: 1, relinked: 0, failed: 0, deferred: 2, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
+  });
+
+  it('opens no issue in a repository GitHub shows under an owner the target does not list (transferred away); a rename within the owner is followed', async () => {
+    const transferred = gh.addRepo({ owner: 'victim-org', name: 'api' });
+    gh.moved.set('acme/gone', transferred);
+    const renamed = gh.addRepo({ owner: 'acme', name: 'api-v2' });
+    gh.moved.set('acme/api-v1', renamed);
+    await reimport('acme/gone', [{ id: 'CVE-2026-0001', severity: 'HIGH' }]);
+    await reimport('acme/api-v1', [{ id: 'CVE-2026-0002', severity: 'HIGH' }]);
+    const report = await pushIssues(['acme/gone', 'acme/api-v1'], deps());
+    assert.deepEqual([report.opened, report.unresolved, report.failed], [1, 1, 0]);
+    assert.equal(transferred.issues.length, 0);
+    assert.equal(renamed.issues.length, 1);
   });
 
   it('resolves owner/name on the public platform first, then on the enterprise instance', async () => {
@@ -250,7 +263,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     await reimport('not-a-repository-name', [{ id: 'CVE-2026-0004', severity: 'HIGH' }]);
     await reimport('stranger/repo', [{ id: 'CVE-2026-0005', severity: 'HIGH' }]);
     const report = await pushIssues(['acme/both', 'acme/internal', 'corp/ledger', 'not-a-repository-name', 'stranger/repo'], deps());
-    assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 2, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 2, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     assert.equal(gh.repos.find((r) => r.name === 'both')!.issues.length, 1);
     assert.equal(ghe.repos.find((r) => r.name === 'both')!.issues.length, 0);
     assert.equal(ghe.repos.find((r) => r.name === 'internal')!.issues.length, 1);
@@ -264,7 +277,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     gh.addRepo({ owner: 'acme', name: 'api', hasIssues: false });
     await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'HIGH' }, { id: 'CVE-2026-0002', severity: 'HIGH' }]);
     const report = await pushIssues(['acme/api'], deps());
-    assert.deepEqual(report, { opened: 0, relinked: 0, failed: 2, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(report, { opened: 0, relinked: 0, failed: 2, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     assert.equal(gh.count('create_issue'), 0);
     assert.equal(logs.filter((l) => l.msg.includes('issues are turned off')).length, 1);
   });
@@ -274,7 +287,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     await reimport('acme/api', [{ id: 'CVE-2026-0001', severity: 'CRITICAL' }, { id: 'CVE-2026-0002', severity: 'HIGH' }]);
     gh.faults.inject('create_issue', { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'Issue', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] } });
     const report = await pushIssues(['acme/api'], deps());
-    assert.deepEqual(report, { opened: 1, relinked: 0, failed: 1, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+    assert.deepEqual(report, { opened: 1, relinked: 0, failed: 1, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     assert.ok(logs.some((l) => l.level === 'warn' && JSON.stringify(l.obj).includes('answered 422')));
   });
 
@@ -318,10 +331,10 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       // Tagging fails for every finding of the first push (after its issue was created).
       for (let i = 0; i < FINDINGS.length; i++) dd.faults.inject('finding_tags', { status: 503, body: { detail: 'Service unavailable' } });
       const first = await pushIssues(['acme/api'], deps());
-      assert.deepEqual(first, { opened: 3, relinked: 0, failed: 3, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+      assert.deepEqual(first, { opened: 3, relinked: 0, failed: 3, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
       assert.ok(gh.allIssues().every((i) => i.labels.length === 0), 'the fake dropped the labels');
       const second = await pushIssues(['acme/api'], deps());
-      assert.deepEqual(second, { opened: 0, relinked: 3, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+      assert.deepEqual(second, { opened: 0, relinked: 3, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
       assertOneIssueEach('acme/api', 'api');
       const listings = gh.calls.filter((c) => c.route === 'issues');
       assert.ok(listings.length > 0 && listings.every((c) => !c.query.has('labels')), 'listed without the label filter');
@@ -334,7 +347,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       gh.faults.inject('repo', { status: 200, body: { id: 1, name: repo.name, full_name: 'acme/api', owner: { login: 'acme' }, has_issues: true, permissions: { push: true, pull: true } } });
       await reimport('acme/api', FINDINGS);
       const report = await pushIssues(['acme/api'], deps());
-      assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+      assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
       assert.equal(logs.filter((l) => /GitHub dropped the labels/.test(l.msg)).length, 1);
       const listings = gh.calls.filter((c) => c.route === 'issues');
       assert.ok(listings[0]!.query.get('labels') === 'gatehouse' && listings.some((c) => !c.query.has('labels')));
@@ -346,7 +359,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       gh.budgets.search.remaining = 0;
       gh.budgets.search.reset = Math.floor(Date.now() / 1000) + 3000;
       const report = await pushIssues(['acme/api'], deps());
-      assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+      assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
       assert.equal(gh.count('search_issues'), 1, 'one refused search, then none');
       assert.ok(logs.some((l) => /search budget is spent/.test(l.msg)));
     });
@@ -398,7 +411,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       const waits: number[] = [];
       const clock = { now: Date.now, sleep: async (ms: number) => void waits.push(ms) };
       const report = await pushIssues(['acme/api'], deps({ clientFor: (target) => githubClient(target, { timeoutMs: 5000, retry: RETRY, clock, maxRateLimitWaitMsFor: { search: 0 } }) }));
-      assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+      assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
       assert.deepEqual(waits, [], 'the reset was not waited for');
       assert.ok(gh.calls.some((c) => c.route === 'issues' && !c.query.has('labels')), 'every issue listed instead');
     });
@@ -416,7 +429,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       const { productKey } = await import('../../server/sync/issues/push-locks.js');
       const lease = (await locks.acquire(productKey('acme/api'), 'another-push'))!;
       const report = await pushIssues(['acme/api'], deps({ lockWait: { clock: { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, waitMs: 50, pollMs: 5 } }));
-      assert.deepEqual(report, { opened: 0, relinked: 0, failed: 1, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+      assert.deepEqual(report, { opened: 0, relinked: 0, failed: 1, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
       assert.ok(logs.some((l) => l.level === 'warn' && /another issue push held issue-push:product:acme\/api/.test(JSON.stringify(l.obj))));
       assert.equal(dd.count('findings'), 0, 'nothing was listed without the lock');
       setTimeout(() => void lease.release(), 30);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
 import { memoryLocks } from '../../server/sync/service/locks.js';
@@ -42,7 +43,7 @@ describe('one project at a time: POST /sync/{source}?…, POST /hooks/dependency
     const captured = capturedDestination();
     logText = captured.text;
     // The service's own logger: every line scrubbed of the configured secrets.
-    const logger = serviceLogger({ level: 'debug', secrets: [HOOK_SECRET, TRIGGER, dd.token, dt.apiKey, gh.token], destination: captured.destination as never });
+    const logger = serviceLogger({ level: 'debug', secrets: [webhookSecret ?? HOOK_SECRET, TRIGGER, dd.token, dt.apiKey, gh.token], destination: captured.destination as never });
     assembled = assemble({ config, options: { ...DEFAULT_OPTIONS, retries: 0 }, locks: memoryLocks(), logger, timers: realTimers, pacerClock: { now: Date.now, sleep: async () => undefined }, version: '9.9.9', retry: FAST_RETRY, triggerToken: TRIGGER });
     const listening = await listenSyncApp(assembled, { logger, version: '9.9.9', triggerToken: TRIGGER, ...(webhookSecret ? { webhookSecret } : {}) }, 0, '127.0.0.1');
     base = `http://127.0.0.1:${listening.port}`;
@@ -155,10 +156,86 @@ describe('one project at a time: POST /sync/{source}?…, POST /hooks/dependency
     assert.match(logText(), /\/hooks\/dependency-track\/\[redacted\]/);
   });
 
-  it('a body that is not JSON is 400, one above 32 MB is 413, and neither syncs anything', async () => {
+  it('a secret a path must percent-encode (/, +, =) never reaches the log in any spelling: the segment is redacted whole, guesses too', async () => {
+    const secret = 'dthook-A2/7c1e+9b4Qx=';
+    await start({}, secret);
+    const body = notification('BOM_PROCESSED', { project: { uuid: dt.projects[0]!.uuid } });
+    const upper = encodeURIComponent(secret);
+    const lower = upper.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+    assert.equal((await post(`/hooks/dependency-track/${upper}`, body)).status, 202);
+    await idle();
+    assert.equal((await post(`/hooks/dependency-track/${lower}`, body)).status, 202, 'the router decodes either case');
+    await idle();
+    assert.equal((await post('/hooks/dependency-track/dthook-A2%2F7c1e%2B9b4Qx%3E', body)).status, 401, 'a near guess');
+    assert.equal((await post(`/hooks/DEPENDENCY-TRACK/${upper}/`, body)).status, 202, 'the router ignores case and a trailing slash');
+    await idle();
+    const text = logText();
+    for (const spelling of [secret, upper, lower, '7c1e', '9b4Qx']) assert.ok(!text.includes(spelling), `${spelling} reached the log`);
+    const paths = text.split('\n').filter((l) => l.includes('"path"')).map((l) => (JSON.parse(l) as { req: { path: string } }).req.path).filter((p) => /hooks/i.test(p));
+    assert.ok(paths.length >= 4, 'every request was logged');
+    assert.deepEqual(new Set(paths), new Set(['/hooks/dependency-track/[redacted]', '/hooks/DEPENDENCY-TRACK/[redacted]/']));
+  });
+
+  it('a one-project or webhook run of an inactive project skips it when excludeInactive is set, as a whole run does', async () => {
+    await start({ SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE: 'true' });
+    const inactive = { ...dt.projects[1]!, active: false };
+    dt.projects[1] = inactive;
+    const answer = await assembled.service!.start('dependencytrack', 'trigger', { items: [inactive.uuid, dt.projects[0]!.uuid] });
+    const result = answer.outcome === 'started' ? await answer.finished : undefined;
+    assert.equal(result!.ok, true);
+    const skipped = result!.report!.items.find((i) => i.status === 'skipped');
+    assert.equal(skipped?.product, inactive.name);
+    assert.match(skipped!.reason!, /inactive in Dependency-Track \(sources\.dependencytrack\.excludeInactive\)/);
+    assert.deepEqual(exported(), [dt.projects[0]!.uuid], 'the inactive project is never exported');
+    assert.equal((await post(`/hooks/dependency-track/${HOOK_SECRET}`, notification('BOM_PROCESSED', { project: { uuid: inactive.uuid } }))).status, 202);
+    await idle();
+    assert.deepEqual(exported(), [dt.projects[0]!.uuid], 'nor through the webhook');
+  });
+
+  it('a repository GitHub shows under an owner no target lists (transferred) is not synced: no product of that owner is written', async () => {
+    await start();
+    const elsewhere = gh.addRepo({ owner: 'beta', name: 'app', codeScanning: [{ number: 1, state: 'open', rule: { id: 'js/x', description: 'X', security_severity_level: 'high' }, most_recent_instance: { location: { path: 'a.js', start_line: 1 } } }] });
+    gh.moved.set('acme/old-app', elsewhere);
+    const answer = await assembled.service!.start('github', 'trigger', { items: ['acme/old-app'] });
+    const result = answer.outcome === 'started' ? await answer.finished : undefined;
+    assert.equal(result!.ok, false);
+    assert.match(result!.report!.items[0]!.reason!, /shows acme\/old-app under the owner beta, which its GITHUB_TARGETS entry does not list/);
+    assert.equal(gh.count('repository_by_id'), 1, 'GitHub redirected the old name');
+    assert.deepEqual(dd.uploads, []);
+  });
+
+  it('repository names are checked as GitHub defines them: no dot segment reaches a GitHub URL', async () => {
+    await start();
+    for (const value of ['acme%2F..', 'acme%2F.', 'acme/..', '..%2Fapi', 'acme%2F']) {
+      const refused = await post(`/sync/github?repository=${value}`, undefined, auth);
+      assert.equal(refused.status, 422, value);
+    }
+    assert.equal(gh.calls.length, 0);
+  });
+
+  it('every answer is JSON with no-store, an HTTP/1.1 request without Host included', async () => {
+    await start();
+    const { port } = new URL(base);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\n\r\n'));
+      let answer = '';
+      socket.on('data', (d: Buffer) => (answer += d.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(answer));
+    });
+    const [head, body] = raw.split('\r\n\r\n') as [string, string];
+    assert.match(head, /^HTTP\/1\.1 400 /);
+    assert.match(head.toLowerCase(), /cache-control: no-store/);
+    assert.match(head.toLowerCase(), /content-type: application\/json/);
+    assert.deepEqual(JSON.parse(body), { error: 'invalid_request' });
+  });
+
+  it('a body that is not JSON is 400 invalid_json, one above 32 MB is 413, and neither syncs anything', async () => {
     await start();
     const bad = await fetch(`${base}/hooks/dependency-track/${HOOK_SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"notification":' });
-    assert.equal(bad.status, 400);
+    assert.deepEqual([bad.status, await bad.json()], [400, { error: 'invalid_json' }]);
+    const latin = await fetch(`${base}/hooks/dependency-track/${HOOK_SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json; charset=latin1' }, body: '{}' });
+    assert.deepEqual([latin.status, await latin.json()], [415, { error: 'unsupported_media_type' }]);
     const huge = JSON.stringify(notification('BOM_PROCESSED', { bom: { content: 'A'.repeat(33 * 1024 * 1024) }, project: { uuid: dt.projects[0]!.uuid } }));
     const tooLarge = await fetch(`${base}/hooks/dependency-track/${HOOK_SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge });
     assert.deepEqual([tooLarge.status, await tooLarge.json()], [413, { error: 'payload_too_large' }]);

@@ -99,7 +99,7 @@ describe('sync service over HTTP', () => {
       const result = await answer.finished;
       assert.equal(result.ok, true);
       // Four findings per project, one each of Critical, High, Medium and Low: two issues per project.
-      assert.deepEqual(result.issues, { opened: 6, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+      assert.deepEqual(result.issues, { opened: 6, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
       assert.equal(gh.allIssues().length, 6);
       const text = await (await fetch(`${base}/metrics`, { headers: auth })).text();
       assert.equal(sample(text, 'gatehouse_issues_total'), 6);
@@ -123,7 +123,7 @@ describe('sync service over HTTP', () => {
       assert.equal(dd.count('findings'), 0);
       await other.release();
       const result = await answer.finished;
-      assert.deepEqual(result.issues, { opened: 6, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0 });
+      assert.deepEqual(result.issues, { opened: 6, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
     } finally {
       await gh.close();
     }

@@ -1,6 +1,7 @@
 import { HttpError } from '../http/request.js';
 import type { GithubClient } from '../github/client.js';
-import type { GithubTarget } from '../github/targets.js';
+import { listsOwner, type GithubTarget } from '../github/targets.js';
+import { isRepositoryPair, parseFullName, sameFullName } from '../../platform/identifiers.js';
 import { ISSUE_LABEL, bodyHasHash, type IssueText } from './issue-text.js';
 
 /** A repository issues can be opened in. */
@@ -18,25 +19,25 @@ export interface IssueRepository {
   readonly canPush: boolean;
 }
 
-const OWNER_NAME = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
-
 /**
  * The repository of a DefectDojo product: the product (project) name read as `owner/name`, looked
  * up on each target that lists the owner, the public platform first, then enterprise instances.
+ * A repository GitHub shows under an owner the target does not list (moved there) is not it.
  */
 export async function resolveRepository(
   product: string,
   targets: readonly GithubTarget[],
   clientFor: (target: GithubTarget) => GithubClient,
 ): Promise<IssueRepository | undefined> {
-  const match = OWNER_NAME.exec(product.trim());
-  if (!match) return undefined;
-  const [, owner, name] = match as unknown as [string, string, string];
+  const named = parseFullName(product.trim());
+  if (!named) return undefined;
+  const { owner, name } = named;
   for (const target of targets) {
-    if (!target.owners.some((o) => o.toLowerCase() === owner.toLowerCase())) continue;
+    if (!listsOwner(target, owner)) continue;
     const client = clientFor(target);
     try {
       const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo: name });
+      if (!listsOwner(target, data.owner.login) || !isRepositoryPair(data.owner.login, data.name)) continue;
       return {
         target,
         client,
@@ -117,16 +118,27 @@ export interface IssueRef {
 /**
  * The issue of an `issue:` tag's URL (`<server>/<owner>/<repo>/issues/<n>`, lowercased by
  * DefectDojo; GitHub compares owner and repository names without case), on the first target
- * whose server it starts with; undefined when no target serves it.
+ * whose server it starts with; undefined when no target serves it or the owner or name is not
+ * one GitHub allows (`..` among them). Which issue a finding may change is `inScope`'s decision.
  */
 export function issueRefOf(url: string, targets: readonly GithubTarget[]): IssueRef | undefined {
   for (const target of targets) {
     const base = `${target.server.toLowerCase()}/`;
     if (!url.toLowerCase().startsWith(base)) continue;
-    const match = /^([A-Za-z0-9-]{1,39})\/([A-Za-z0-9._-]{1,100})\/issues\/(\d{1,12})$/.exec(url.slice(base.length));
-    if (match) return { target, owner: match[1]!, repo: match[2]!, number: Number(match[3]) };
+    const match = /^([^/]+)\/([^/]+)\/issues\/([1-9]\d{0,11})$/.exec(url.slice(base.length));
+    if (match && isRepositoryPair(match[1], match[2])) return { target, owner: match[1]!, repo: match[2]!, number: Number(match[3]) };
   }
   return undefined;
+}
+
+/**
+ * Whether an issue is one issue push may have opened for a product: in the repository the product
+ * resolves to (or its own `owner/name`, the name it had when the issue was opened), on the same
+ * target. A tag is data anyone who can edit a finding may write: it never chooses another repository.
+ */
+export function inScope(ref: IssueRef, product: string, repository: Pick<IssueRepository, 'target' | 'fullName'>): boolean {
+  const named = `${ref.owner}/${ref.repo}`;
+  return ref.target === repository.target && (sameFullName(named, repository.fullName) || sameFullName(named, product.trim()));
 }
 
 /** What issue lifecycle reads of an issue. */

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { retrying } from '../http/retry.js';
 import { message } from '../report.js';
 import { closingComment, readLinkedFinding, reopeningComment, stateReasonFor, type LinkedFinding } from './finding-status.js';
-import { commentOnIssue, issueRefOf, issueState, setIssueState, type IssueRef } from './github-issues.js';
+import { commentOnIssue, inScope, issueRefOf, issueState, resolveRepository, setIssueState, type IssueRef, type IssueRepository } from './github-issues.js';
 import type { IssuePushDeps } from './push.js';
 
 /** Issue push's collaborators (the same clients, pacers and retries), with its own cap on changes. */
@@ -22,6 +22,11 @@ export interface LifecycleReport {
   readonly failed: number;
   /** Changes left for a later run: the per-run cap or the hourly content budget was reached. */
   readonly deferred: number;
+  /**
+   * Issue tags left alone because they name an issue outside the finding's product's repository
+   * (another repository or owner, another server): warned with the finding id, never written to.
+   */
+  readonly outOfScope: number;
 }
 
 const LISTING_CONCURRENCY = 4;
@@ -48,11 +53,10 @@ export function decide(finding: LinkedFinding, issue: { state: 'open' | 'closed'
  * and DefectDojo's own state.
  */
 export async function followIssues(products: readonly string[], deps: LifecycleDeps): Promise<LifecycleReport> {
-  const counts = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0 };
+  const counts = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0, outOfScope: 0 };
   const changes: Change[] = [];
-  for (const [url, finding] of byIssue(await linkedFindings(products, deps, counts))) {
-    const ref = issueRefOf(url, deps.targets);
-    if (!ref) continue;
+  const linked = await inScopeLinks(await linkedFindings(products, deps, counts), deps, counts);
+  for (const { url, finding, ref } of byIssue(linked)) {
     try {
       const issue = await issueState(deps.clientFor(ref.target), ref);
       const decision = decide(finding, issue);
@@ -102,21 +106,56 @@ async function apply(change: Change, deps: LifecycleDeps): Promise<'done' | 'def
   }
 }
 
+type Link = { readonly url: string; readonly finding: LinkedFinding; readonly ref: IssueRef };
+
+/**
+ * The finding-to-issue links issue lifecycle may act on: each tag's issue must lie in the
+ * repository its finding's product resolves to, as issue push resolves it (`inScope`). Every other
+ * tag (crafted, or copied from another product) is skipped, counted and warned about by finding
+ * id, never by its value. A product whose repository lookup fails counts as one failure.
+ */
+async function inScopeLinks(findings: readonly LinkedFinding[], deps: LifecycleDeps, counts: { failed: number; outOfScope: number }): Promise<Link[]> {
+  const repositories = new Map<string, IssueRepository | undefined | 'failed'>();
+  for (const product of new Set(findings.map((f) => f.product))) {
+    try {
+      repositories.set(product, await resolveRepository(product, deps.targets, deps.clientFor));
+    } catch (err) {
+      counts.failed++;
+      repositories.set(product, 'failed');
+      deps.log.warn({ product, err: message(err) }, 'issue lifecycle: repository lookup failed; the next run tries again');
+    }
+  }
+  const links: Link[] = [];
+  for (const finding of findings) {
+    const repository = repositories.get(finding.product);
+    if (repository === 'failed') continue;
+    for (const url of new Set(finding.issueUrls)) {
+      const ref = issueRefOf(url, deps.targets);
+      if (ref && repository && inScope(ref, finding.product, repository)) {
+        links.push({ url, finding, ref });
+        continue;
+      }
+      counts.outOfScope++;
+      deps.log.warn({ finding: finding.id, product: finding.product }, "issue lifecycle: the finding's issue tag names an issue outside its product's repository; skipped (out of scope)");
+    }
+  }
+  return links;
+}
+
 /**
  * Each issue once, with the finding that decides it: when several findings carry one issue (a
  * finding re-created by a reimport and linked again), an active one (the latest changed) keeps the
  * issue open; otherwise the latest changed inactive one says why it closes.
  */
-function byIssue(findings: readonly LinkedFinding[]): Map<string, LinkedFinding> {
+function byIssue(links: readonly Link[]): Link[] {
   const time = (f: LinkedFinding) => f.lastStatusUpdate?.getTime() ?? 0;
-  const chosen = new Map<string, LinkedFinding>();
-  for (const finding of findings) {
-    for (const url of new Set(finding.issueUrls)) {
-      const held = chosen.get(url);
-      if (!held || (finding.active && !held.active) || (finding.active === held.active && time(finding) > time(held))) chosen.set(url, finding);
-    }
+  const chosen = new Map<string, Link>();
+  for (const link of links) {
+    const { finding } = link;
+    const held = chosen.get(link.url)?.finding;
+    if (!held || (finding.active && !held.active) || (finding.active === held.active && time(finding) > time(held))) chosen.set(link.url, link);
   }
-  return chosen;
+  return [...chosen.values()];
 }
 
 /** The linked findings of the products, in product and id order; a product that cannot be listed counts as one failure. */

@@ -51,6 +51,8 @@ export interface IssuePushReport {
   readonly reopened: number;
   /** Closed issues of active findings left closed: closed by hand after the finding's last status change. */
   readonly keptClosed: number;
+  /** Issue tags naming an issue outside their finding's product's repository: skipped (see `lifecycle.ts`). */
+  readonly outOfScope: number;
 }
 
 const LISTING_CONCURRENCY = 4;
@@ -97,7 +99,7 @@ async function candidates(products: readonly string[], deps: IssuePushDeps, fail
 export async function pushIssues(products: readonly string[], deps: IssuePushDeps): Promise<IssuePushReport> {
   const failures = { count: 0 };
   const counts = { opened: 0, relinked: 0, deferred: 0, unresolved: 0 };
-  let lifecycle: LifecycleReport = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0 };
+  let lifecycle: LifecycleReport = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0, outOfScope: 0 };
   const report = (): IssuePushReport => ({
     opened: counts.opened,
     relinked: counts.relinked,
@@ -107,6 +109,7 @@ export async function pushIssues(products: readonly string[], deps: IssuePushDep
     closed: lifecycle.closed,
     reopened: lifecycle.reopened,
     keptClosed: lifecycle.keptClosed,
+    outOfScope: lifecycle.outOfScope,
   });
   if (deps.maxIssuesPerRun === 0 || products.length === 0) return report();
   const unique = [...new Set(products)];

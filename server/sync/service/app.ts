@@ -43,7 +43,7 @@ function scopeOf(req: Request, service: SyncService, source: string): { items: s
   const unknown = names.filter((n) => n !== scope.parameter);
   if (unknown.length > 0) throw validationFailed(unknown.map((name) => ({ path: name, message: `unknown parameter (${source} takes ${scope.parameter})` })));
   const value = req.query[scope.parameter];
-  if (typeof value !== 'string' || !scope.pattern.test(value)) throw validationFailed([{ path: scope.parameter, message: `must be ${scope.form}, once` }]);
+  if (typeof value !== 'string' || !scope.accepts(value)) throw validationFailed([{ path: scope.parameter, message: `must be ${scope.form}, once` }]);
   return { items: [value] };
 }
 
@@ -148,7 +148,9 @@ export function createSyncApp(deps: SyncAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestLogging(deps.logger, { probePaths: ['/healthz', '/readyz', '/metrics'] }), apiHeaders, router);
+  // The webhook secret may travel as a path segment: that segment is never logged, whatever it holds.
+  const secrets = [deps.webhookSecret, deps.triggerToken].filter((s): s is string => s !== undefined);
+  app.use(requestLogging(deps.logger, { probePaths: ['/healthz', '/readyz', '/metrics'], secrets, secretAfter: [['hooks', 'dependency-track']] }), apiHeaders, router);
   app.use(() => {
     throw notFound();
   });

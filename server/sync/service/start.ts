@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { READINESS_PROBE } from '../../http/call-bounds.js';
-import { answerClientErrors } from '../../http/client-errors.js';
+import { apiServer } from '../../http/client-errors.js';
 import type { Logger } from '../../logger.js';
 import type { WaitingClock } from '../clock.js';
 import type { SyncOptions } from '../args.js';
@@ -117,7 +117,7 @@ function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts:
     });
     log.info(
       { issues: outcome },
-      `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.closed} closed, ${outcome.reopened} reopened, ${outcome.keptClosed} kept closed (closed by hand), ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`,
+      `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.closed} closed, ${outcome.reopened} reopened, ${outcome.keptClosed} kept closed (closed by hand), ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository, ${outcome.outOfScope} out of scope (skipped)`,
     );
     return outcome;
   };
@@ -201,8 +201,7 @@ export async function listenSyncApp(
     ...(parts.triggerToken ? { triggerToken: parts.triggerToken } : {}),
     ...(parts.webhookSecret ? { webhookSecret: parts.webhookSecret } : {}),
   });
-  const server = createServer(app);
-  answerClientErrors(server);
+  const server = apiServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, ...(host ? { host } : {}) }, () => {
