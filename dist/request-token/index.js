@@ -28570,7 +28570,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3293);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2025);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28579,7 +28579,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3293:
+/***/ 2025:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31994,6 +31994,39 @@ const hasControlCharacter = (s) => CONTROL.test(s);
 /** `s` with each run of control characters in the sense above made one space: text for one line. */
 const spaceControlCharacters = (s) => s.replace(CONTROL_RUNS, ' ');
 
+;// CONCATENATED MODULE: ./build/server/platform/identifiers.js
+/*
+ * GitHub's owner and repository names, checked one way at every entry (settings, request bodies,
+ * query parameters, DefectDojo tags), so nothing that reaches an API path can be an empty or dot
+ * segment: `acme/..` would otherwise become `GET /repos/` once the URL is resolved.
+ */
+/** An owner login: letters, digits and hyphens, starting with a letter or digit, at most 39 characters. */
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+/** A repository name: letters, digits, `.`, `_`, `-`, at most 100 characters; GitHub refuses `.` and `..`. */
+const NAME = /^[A-Za-z0-9._-]{1,100}$/;
+function isOwnerLogin(owner) {
+    return typeof owner === 'string' && OWNER.test(owner);
+}
+function isRepositoryName(name) {
+    return typeof name === 'string' && NAME.test(name) && name !== '.' && name !== '..';
+}
+/** Plain platform identifiers, safe to put in an API path. */
+function isRepositoryPair(owner, name) {
+    return isOwnerLogin(owner) && isRepositoryName(name);
+}
+/** `owner/name` split into its two parts, or undefined when it is not exactly that. */
+function parseFullName(fullName) {
+    const parts = fullName.split('/');
+    if (parts.length !== 2)
+        return undefined;
+    const [owner, name] = parts;
+    return isRepositoryPair(owner, name) ? { owner, name } : undefined;
+}
+/** Whether two `owner/name` pairs name the same repository (GitHub compares both without case). */
+function sameFullName(a, b) {
+    return a.toLowerCase() === b.toLowerCase();
+}
+
 ;// CONCATENATED MODULE: ./build/server/platform/permission-vocabulary.js
 const RW = ['read', 'write'];
 const RWA = ['read', 'write', 'admin'];
@@ -32309,9 +32342,9 @@ const parseObject = jsonObject;
 
 
 
+
 const DEFAULT_AUDIENCE = 'gatehouse-broker';
 const DEFAULT_APP_NAME = 'Gatehouse';
-const REPOSITORY = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
 function readSettings(core) {
     const brokerUrl = optionalInput(core, 'broker-url');
     const fallbackUrl = optionalInput(core, 'fallback-url');
@@ -32327,11 +32360,11 @@ function readSettings(core) {
 async function obtain({ core, http, env }, settings, brokerUrl) {
     if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN)
         throw new TokenUnavailable("missing 'id-token: write'");
-    const repository = REPOSITORY.exec(env.GITHUB_REPOSITORY ?? '');
+    const repository = parseFullName(env.GITHUB_REPOSITORY ?? '');
     if (!repository)
         throw new TokenUnavailable('bad GITHUB_REPOSITORY');
     const oidcToken = await fetchOidcToken(http, core, env, settings.audience);
-    const body = { oidcToken, owner: repository[1], repo: repository[2] };
+    const body = { oidcToken, owner: repository.owner, repo: repository.name };
     for (const [field, name] of [['ref', 'GITHUB_REF'], ['runId', 'GITHUB_RUN_ID'], ['sha', 'GITHUB_SHA']]) {
         if (env[name])
             body[field] = env[name];
@@ -32357,7 +32390,7 @@ async function obtain({ core, http, env }, settings, brokerUrl) {
     return {
         token,
         expiresAt: typeof parsed?.expires_at === 'string' ? parsed.expires_at : '',
-        repository: typeof parsed?.repository === 'string' ? parsed.repository : `${repository[1]}/${repository[2]}`,
+        repository: typeof parsed?.repository === 'string' ? parsed.repository : `${repository.owner}/${repository.name}`,
         // A broker from before per-request permissions sends none: the output stays empty then.
         permissions: carriedPermissions(parsed?.permissions),
     };

@@ -37334,7 +37334,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2858);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1223);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -37343,7 +37343,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2858:
+/***/ 1223:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41278,7 +41278,7 @@ function summaryLines(report) {
         lines.push(`[${report.source}] ${report.error}`);
     if (report.triage) {
         const t = report.triage;
-        lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed`);
+        lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed, ${t.out_of_scope} out of scope (skipped)`);
     }
     for (const item of report.items.filter((i) => i.status === 'failed'))
         lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
@@ -41296,6 +41296,16 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const MATRIX = new RegExp(`^(${UUID}):(${UUID}):(${UUID})$`, 'i');
 /** Analyses Dependency-Track starts from, which a write-back may replace; any other was decided there and stays. */
 const UNDECIDED = new Set([undefined, 'NOT_SET', 'IN_TRIAGE']);
+/** The product (the project's name) of each synced project, with the project UUIDs synced into it (one per version). */
+function projectsByProduct(synced) {
+    const byProduct = new Map();
+    for (const { uuid, name } of synced) {
+        if (!byProduct.has(name))
+            byProduct.set(name, new Set());
+        byProduct.get(name).add(uuid.toLowerCase());
+    }
+    return byProduct;
+}
 function findingRefOf(uniqueIdFromTool) {
     const m = MATRIX.exec(uniqueIdFromTool);
     return m ? { project: m[1].toLowerCase(), component: m[2].toLowerCase(), vulnerability: m[3].toLowerCase() } : undefined;
@@ -41307,10 +41317,12 @@ function findingRefOf(uniqueIdFromTool) {
  * has no "accepted" state); each with a comment naming DefectDojo and the finding. Only an
  * analysis that is not set, or in triage, is written: a decision made in Dependency-Track is
  * never overwritten, and one already equal is not written again. Suppression is left as it is.
+ * Only the projects this run synced are written to, each from its own product's findings: a
+ * finding whose key names any other project (another team's, an inactive one) is skipped.
  */
-async function writeBackTriage(products, deps) {
-    const counts = { written: 0, unchanged: 0, kept: 0, failed: 0 };
-    for (const product of new Set(products)) {
+async function writeBackTriage(synced, deps) {
+    const counts = { written: 0, unchanged: 0, kept: 0, failed: 0, out_of_scope: 0 };
+    for (const [product, projects] of projectsByProduct(synced)) {
         let findings;
         try {
             findings = await retrying(() => deps.defectDojo.triagedFindings(product), deps.retry);
@@ -41324,6 +41336,12 @@ async function writeBackTriage(products, deps) {
             const ref = findingRefOf(finding.uniqueIdFromTool);
             if (!ref)
                 continue;
+            // The key is data another team may have written: it never picks the project written to.
+            if (!projects.has(ref.project)) {
+                counts.out_of_scope++;
+                deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product} names a Dependency-Track project this run did not sync into ${product}; skipped (out of scope)`);
+                continue;
+            }
             const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
             const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
             try {
@@ -42100,23 +42118,31 @@ async function* noting(stream, failed) {
         throw err;
     }
 }
-/** `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure never stops the others. */
+/**
+ * `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure
+ * never stops the others. A one-project run (`only`) applies the whole run's filters too: an
+ * inactive project is skipped when `excludeInactive` is set.
+ */
 async function syncDependencyTrack(deps) {
     const startedAt = new Date();
     const head = { command: 'sync', source: 'dependencytrack', startedAt };
     let projects;
     // DefectDojo's products are listed while Dependency-Track lists its projects.
     const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
-    const missing = [];
+    const left = [];
     try {
         if (deps.only) {
             projects = [];
             for (const uuid of deps.only) {
                 const found = await deps.dependencyTrack.projectByUuid(uuid, deps.retry, (error, retry, delayMs) => deps.progress.retry(`project ${uuid}`, error, retry, delayMs));
-                if (found)
-                    projects.push(found);
+                const item = { engagement: ENGAGEMENTS.dependencytrack, scan_type: SCAN_TYPES.dependencyTrack, attempts: 0 };
+                if (!found)
+                    left.push({ ...item, label: uuid, product: '', test: '', status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+                else if (deps.excludeInactive && !found.active) {
+                    left.push({ ...item, label: labelOf(found), product: found.name, test: found.version ?? UNVERSIONED_TEST, status: 'skipped', reason: 'inactive in Dependency-Track (sources.dependencytrack.excludeInactive)' });
+                }
                 else
-                    missing.push({ label: uuid, product: '', engagement: ENGAGEMENTS.dependencytrack, test: '', scan_type: SCAN_TYPES.dependencyTrack, status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+                    projects.push(found);
             }
         }
         else {
@@ -42125,12 +42151,12 @@ async function syncDependencyTrack(deps) {
     }
     catch (err) {
         await pendingProducts;
-        return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
+        return { report: finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []), synced: [] };
     }
     const products = await pendingProducts;
     const digests = new ImportedDigests(deps.defectDojo, deps.progress);
     const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products, digests));
-    return finishReport(head, [...missing, ...items]);
+    return { report: finishReport(head, [...left, ...items]), synced: projects.filter((_, i) => items[i].status === 'synced') };
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
@@ -42144,7 +42170,7 @@ const dependencyTrackConnector = {
     source: 'dependencytrack',
     command: 'sync',
     noun: 'project',
-    scope: { parameter: 'project', pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, form: 'a Dependency-Track project UUID' },
+    scope: { parameter: 'project', accepts: (value) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value), form: 'a Dependency-Track project UUID' },
     description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
 into its own DefectDojo product`,
     missing: ({ config, secrets }) => [
@@ -42171,7 +42197,7 @@ into its own DefectDojo product`,
     },
     run: async ({ loaded, options, defectDojo, retry, progress, scope }) => {
         const dependencyTrack = clientOf({ loaded, options });
-        const report = await syncDependencyTrack({
+        const { report, synced } = await syncDependencyTrack({
             dependencyTrack,
             defectDojo,
             excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
@@ -42182,8 +42208,7 @@ into its own DefectDojo product`,
         });
         if (!loaded.config.sources.dependencytrack.writeBackTriage)
             return report;
-        const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
-        const triage = await writeBackTriage(products, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url, retry, progress });
+        const triage = await writeBackTriage(synced, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url, retry, progress });
         return { ...report, ok: report.ok && triage.failed === 0, triage };
     },
 };
@@ -42194,6 +42219,39 @@ function clientOf({ loaded, options }) {
         timeoutMs: options.timeoutMs,
         uploadTimeoutMs: options.uploadTimeoutMs,
     });
+}
+
+;// CONCATENATED MODULE: ./build/server/platform/identifiers.js
+/*
+ * GitHub's owner and repository names, checked one way at every entry (settings, request bodies,
+ * query parameters, DefectDojo tags), so nothing that reaches an API path can be an empty or dot
+ * segment: `acme/..` would otherwise become `GET /repos/` once the URL is resolved.
+ */
+/** An owner login: letters, digits and hyphens, starting with a letter or digit, at most 39 characters. */
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+/** A repository name: letters, digits, `.`, `_`, `-`, at most 100 characters; GitHub refuses `.` and `..`. */
+const NAME = /^[A-Za-z0-9._-]{1,100}$/;
+function isOwnerLogin(owner) {
+    return typeof owner === 'string' && OWNER.test(owner);
+}
+function isRepositoryName(name) {
+    return typeof name === 'string' && NAME.test(name) && name !== '.' && name !== '..';
+}
+/** Plain platform identifiers, safe to put in an API path. */
+function isRepositoryPair(owner, name) {
+    return isOwnerLogin(owner) && isRepositoryName(name);
+}
+/** `owner/name` split into its two parts, or undefined when it is not exactly that. */
+function parseFullName(fullName) {
+    const parts = fullName.split('/');
+    if (parts.length !== 2)
+        return undefined;
+    const [owner, name] = parts;
+    return isRepositoryPair(owner, name) ? { owner, name } : undefined;
+}
+/** Whether two `owner/name` pairs name the same repository (GitHub compares both without case). */
+function sameFullName(a, b) {
+    return a.toLowerCase() === b.toLowerCase();
 }
 
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
@@ -44683,6 +44741,7 @@ function secretScanningReport(alerts) {
 
 
 
+
 const repositoryFacts = (repository) => (repository.htmlUrl ? { sourceCodeManagementUri: repository.htmlUrl } : {});
 /**
  * Code scanning: the commit and branch of the latest analysis, read from the open alerts' most
@@ -44757,7 +44816,7 @@ const ALERT_KINDS = [
 ];
 function repositoryOf(value) {
     const r = value;
-    if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string')
+    if (!r || typeof r.full_name !== 'string' || !isRepositoryPair(r.owner?.login, r.name) || !sameFullName(r.full_name, `${r.owner.login}/${r.name}`))
         return undefined;
     return {
         owner: r.owner.login,
@@ -44788,7 +44847,77 @@ async function listRepositories(client, owner, viewer) {
     return raw.map(repositoryOf).filter((r) => r !== undefined);
 }
 
+;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
+function apiBaseOf(server) {
+    const host = server.hostname.toLowerCase();
+    if (host === 'github.com' || host === 'www.github.com' || host === 'api.github.com')
+        return { apiBase: 'https://api.github.com', kind: 'public' };
+    if (host.endsWith('.ghe.com'))
+        return { apiBase: `https://${host.startsWith('api.') ? host : `api.${host}`}`, kind: 'enterprise' };
+    const path = server.pathname.replace(/\/+$/, '');
+    return { apiBase: `${server.origin}${path.endsWith('/api/v3') ? path : `${path}/api/v3`}`, kind: 'enterprise' };
+}
+/**
+ * `GITHUB_TARGETS`: a JSON list of `{server, owners, token}`. Problems name the entry and field,
+ * never a value (the setting holds tokens), and the JSON parser's own message is not used
+ * because it quotes the input.
+ */
+function parseGithubTargets(raw) {
+    let value;
+    try {
+        value = JSON.parse(raw);
+    }
+    catch {
+        return { problems: ['GITHUB_TARGETS is not valid JSON'] };
+    }
+    if (!Array.isArray(value) || value.length === 0)
+        return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
+    const problems = [];
+    const targets = [];
+    value.forEach((entry, i) => {
+        const at = `GITHUB_TARGETS[${i}]`;
+        if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+            problems.push(`${at} must be an object with server, owners and token`);
+            return;
+        }
+        const { server, owners, token, ...rest } = entry;
+        for (const key of Object.keys(rest))
+            problems.push(`${at}.${key} is not a known field`);
+        let url;
+        try {
+            url = typeof server === 'string' ? new URL(server) : undefined;
+        }
+        catch {
+            url = undefined;
+        }
+        if (!url || url.username || url.password || url.search || url.hash)
+            problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
+        else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
+            problems.push(`${at}.server must use https (the token travels with every call)`);
+        if (!Array.isArray(owners) || owners.length === 0 || !owners.every(isOwnerLogin)) {
+            problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
+        }
+        if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
+            problems.push(`${at}.token must be a non-empty token`);
+        if (problems.length > 0 || !url)
+            return;
+        targets.push({ server: url.href.replace(/\/+$/, ''), ...apiBaseOf(url), owners: [...new Set(owners)], token: token.trim() });
+    });
+    if (problems.length > 0)
+        return { problems };
+    // The public platform first: issue push resolves repositories in this order.
+    return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
+}
+/** Whether the target lists the owner (GitHub compares logins without case). */
+function listsOwner(target, owner) {
+    return target.owners.some((o) => o.toLowerCase() === owner.toLowerCase());
+}
+
 ;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
+
 
 
 
@@ -44920,7 +45049,7 @@ async function namedRepositories(deps, names, work, failures) {
     const clients = new Map();
     for (const name of names) {
         const [owner, repo] = name.split('/');
-        const target = deps.targets.find((t) => t.owners.some((o) => o.toLowerCase() === owner.toLowerCase()));
+        const target = deps.targets.find((t) => listsOwner(t, owner));
         const failed = (reason) => failures.push({ label: name, product: name, engagement: ENGAGEMENTS.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
         if (!target) {
             failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
@@ -44932,10 +45061,13 @@ async function namedRepositories(deps, names, work, failures) {
         try {
             const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
             const repository = repositoryOf(data);
-            if (repository)
-                work.push({ target, client, repository });
-            else
+            if (!repository)
                 failed('GitHub answered without the repository\'s name or owner');
+            // A moved repository answers under its new owner: written to only when that owner is listed too.
+            else if (!listsOwner(target, repository.owner))
+                failed(`GitHub at ${target.server} shows ${name} under the owner ${repository.owner}, which its GITHUB_TARGETS entry does not list`);
+            else
+                work.push({ target, client, repository });
         }
         catch (err) {
             failed(err instanceof HttpError && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : message(err));
@@ -44968,12 +45100,13 @@ async function everyRepository(deps, work, failures) {
 ;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
 
 
+
 /** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
 const githubConnector = {
     source: 'github',
     command: 'sync-github',
     noun: 'alert list',
-    scope: { parameter: 'repository', pattern: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, form: 'a repository as owner/name' },
+    scope: { parameter: 'repository', accepts: (value) => parseFullName(value) !== undefined, form: 'a repository as owner/name' },
     description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
 repository of every GITHUB_TARGETS owner -> DefectDojo, one product
 per repository`,
@@ -45546,71 +45679,6 @@ function yaml_boolean_yamlBoolean(text) {
 }
 /** How a refusal names the accepted words. */
 const yaml_boolean_YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
-
-;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-/** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
-function apiBaseOf(server) {
-    const host = server.hostname.toLowerCase();
-    if (host === 'github.com' || host === 'www.github.com' || host === 'api.github.com')
-        return { apiBase: 'https://api.github.com', kind: 'public' };
-    if (host.endsWith('.ghe.com'))
-        return { apiBase: `https://${host.startsWith('api.') ? host : `api.${host}`}`, kind: 'enterprise' };
-    const path = server.pathname.replace(/\/+$/, '');
-    return { apiBase: `${server.origin}${path.endsWith('/api/v3') ? path : `${path}/api/v3`}`, kind: 'enterprise' };
-}
-/**
- * `GITHUB_TARGETS`: a JSON list of `{server, owners, token}`. Problems name the entry and field,
- * never a value (the setting holds tokens), and the JSON parser's own message is not used
- * because it quotes the input.
- */
-function parseGithubTargets(raw) {
-    let value;
-    try {
-        value = JSON.parse(raw);
-    }
-    catch {
-        return { problems: ['GITHUB_TARGETS is not valid JSON'] };
-    }
-    if (!Array.isArray(value) || value.length === 0)
-        return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
-    const problems = [];
-    const targets = [];
-    value.forEach((entry, i) => {
-        const at = `GITHUB_TARGETS[${i}]`;
-        if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-            problems.push(`${at} must be an object with server, owners and token`);
-            return;
-        }
-        const { server, owners, token, ...rest } = entry;
-        for (const key of Object.keys(rest))
-            problems.push(`${at}.${key} is not a known field`);
-        let url;
-        try {
-            url = typeof server === 'string' ? new URL(server) : undefined;
-        }
-        catch {
-            url = undefined;
-        }
-        if (!url || url.username || url.password || url.search || url.hash)
-            problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
-        else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
-            problems.push(`${at}.server must use https (the token travels with every call)`);
-        if (!Array.isArray(owners) || owners.length === 0 || !owners.every((o) => typeof o === 'string' && OWNER.test(o))) {
-            problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
-        }
-        if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
-            problems.push(`${at}.token must be a non-empty token`);
-        if (problems.length > 0 || !url)
-            return;
-        targets.push({ server: url.href.replace(/\/+$/, ''), ...apiBaseOf(url), owners: [...new Set(owners)], token: token.trim() });
-    });
-    if (problems.length > 0)
-        return { problems };
-    // The public platform first: issue push resolves repositories in this order.
-    return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
-}
 
 ;// CONCATENATED MODULE: ./node_modules/croner/dist/croner.js
 function g(s,e,t,n=0,r=0,a=0,i=0){let o=s>=0&&s<100,u=Date.UTC(o?s+400:s,e,t,n,r,a,i);return o?u-126227808e5:u}function D(s){return g(s.y,s.m-1,s.d,s.h,s.i,s.s)}function w(s,e){return s.y===e.y&&s.m===e.m&&s.d===e.d&&s.h===e.h&&s.i===e.i&&s.s===e.s}function croner_O(s){let e=s.substring(9);return e.includes("Z")||e.includes("+")||e.includes("-")}function Z(s,e){let t=new Date(Date.parse(s));if(isNaN(t))throw new Error("Invalid ISO8601 passed to timezone parser.");return croner_O(s)?{tp:croner_T(t.getUTCFullYear(),t.getUTCMonth()+1,t.getUTCDate(),t.getUTCHours(),t.getUTCMinutes(),t.getUTCSeconds(),"Etc/UTC"),ms:t.getUTCMilliseconds()}:{tp:croner_T(t.getFullYear(),t.getMonth()+1,t.getDate(),t.getHours(),t.getMinutes(),t.getSeconds(),e),ms:t.getMilliseconds()}}function v(s,e,t){let{tp:n,ms:r}=Z(s,e);return new Date(N(n,t).getTime()+r)}function N(s,e){let t=_(s);if(t.kind==="single")return t.date;if(t.kind==="ambiguous")return t.earlier;if(e)throw new Error("Invalid date passed to fromTZ()");return t.after}function _(s){let e=D(s),t=i=>croner_R(new Date(i),s.tz),n=e-t(e),r=y(new Date(n),s.tz);if(w(r,s)){let i=D(r)-n,o=n-(t(n-E)-i);if(o<n&&w(y(new Date(o),s.tz),s))return{kind:"ambiguous",earlier:new Date(o),later:new Date(n)};let u=n+(i-t(n+E));return u>n&&w(y(new Date(u),s.tz),s)?{kind:"ambiguous",earlier:new Date(n),later:new Date(u)}:{kind:"single",date:new Date(n)}}let a=e-(D(r)-n);return w(y(new Date(a),s.tz),s)?{kind:"single",date:new Date(a)}:{kind:"gap",before:new Date(Math.min(n,a)),after:new Date(Math.max(n,a))}}var E=3*36e5;function croner_R(s,e){return D(y(s,e))-(s.getTime()-s.getUTCMilliseconds())}function croner_k(s,e,t){let n=croner_R(new Date(s),t);for(;e-s>1e3;){let r=s+Math.floor((e-s)/2e3)*1e3;croner_R(new Date(r),t)===n?s=r:e=r}return e}function croner_U(s,e){let t=_(y(new Date(s),e));if(t.kind==="ambiguous")return s<t.later.getTime()?"earlier":"later"}var croner_H=g(1,0,1),croner_S=864e5,croner_W=new Map;function y(s,e){if(e===void 0)return croner_T(s.getFullYear(),s.getMonth()+1,s.getDate(),s.getHours(),s.getMinutes(),s.getSeconds());let t=croner_W.get(e),n;try{t||(t=new Intl.DateTimeFormat("en-US",{timeZone:e,year:"numeric",month:"numeric",day:"numeric",hour:"numeric",minute:"numeric",second:"numeric",hour12:!1}),croner_W.set(e,t)),n=t.formatToParts(s)}catch(i){let o=i instanceof Error?i.message:String(i);throw new RangeError(`toTZ: Invalid timezone '${e}' or date. Please provide a valid IANA timezone (e.g., 'America/New_York', 'Europe/Stockholm'). Original error: ${o}`)}let r={year:0,month:0,day:0,hour:0,minute:0,second:0};for(let i of n)(i.type==="year"||i.type==="month"||i.type==="day"||i.type==="hour"||i.type==="minute"||i.type==="second")&&(r[i.type]=parseInt(i.value,10));if(isNaN(r.year)||isNaN(r.month)||isNaN(r.day)||isNaN(r.hour)||isNaN(r.minute)||isNaN(r.second))throw new Error(`toTZ: Failed to parse all date components from timezone '${e}'. This may indicate an invalid date or timezone configuration. Parsed components: ${JSON.stringify(r)}`);let a=s.getTime()-croner_H;return(a<-croner_S||a<croner_S&&r.month===12)&&(r.year=1-r.year),r.hour===24&&(r.hour=0),{y:r.year,m:r.month,d:r.day,h:r.hour,i:r.minute,s:r.second,tz:e}}function croner_T(s,e,t,n,r,a,i){return{y:s,m:e,d:t,h:n,i:r,s:a,tz:i}}var croner_x=[1,2,4,8,16],C=class s{pattern;timezone;mode;alternativeWeekdays;sloppyRanges;fixedTimeRule;second;minute;hour;day;month;dayOfWeek;year;lastDayOfMonth;lastWeekday;nearestWeekdays;starDOM;starDOW;starYear;useAndLogic;isFixedTime;constructor(e,t,n){this.pattern=e,this.timezone=t,this.mode=n?.mode??"auto",this.alternativeWeekdays=n?.alternativeWeekdays??!1,this.sloppyRanges=n?.sloppyRanges??!1,this.fixedTimeRule=n?.fixedTimeRule??"single-value",this.second=Array(60).fill(0),this.minute=Array(60).fill(0),this.hour=Array(24).fill(0),this.day=Array(31).fill(0),this.month=Array(12).fill(0),this.dayOfWeek=Array(7).fill(0),this.year=[],this.lastDayOfMonth=!1,this.lastWeekday=!1,this.nearestWeekdays=Array(31).fill(0),this.starDOM=!1,this.starDOW=!1,this.starYear=!1,this.useAndLogic=!1,this.isFixedTime=!1,this.parse()}parse(){if(!(typeof this.pattern=="string"||this.pattern instanceof String))throw new TypeError("CronPattern: Pattern has to be of type string.");this.pattern.indexOf("@")>=0&&(this.pattern=this.handleNicknames(this.pattern).trim());let e=this.pattern.match(/\S+/g)||[""],t=e.length;if(e.length<5||e.length>7)throw new TypeError("CronPattern: invalid configuration format ('"+this.pattern+"'), exactly five, six, or seven space separated parts are required.");if(this.mode!=="auto"){let i;switch(this.mode){case"5-part":i=5;break;case"6-part":i=6;break;case"7-part":i=7;break;case"5-or-6-parts":i=[5,6];break;case"6-or-7-parts":i=[6,7];break;default:i=0}if(!(Array.isArray(i)?i.includes(t):t===i)){let u=Array.isArray(i)?i.join(" or "):i.toString();throw new TypeError(`CronPattern: mode '${this.mode}' requires exactly ${u} parts, but pattern '${this.pattern}' has ${t} parts.`)}}if(e.length===5&&e.unshift("0"),e.length===6&&e.push("*"),this.pattern.indexOf("?")>=0)for(let i=0;i<e.length;i++)e[i]=e[i].replace(/\?/g,"*");if(e[3].toUpperCase()==="LW")this.lastWeekday=!0,e[3]="";else if(e[3].toUpperCase().indexOf("L")>=0){let i=e[3].split(",");if(i.length>1&&i.some(o=>o.toUpperCase()==="LW"))throw new TypeError(`CronPattern: Syntax error, LW can not be in a list in day-of-month ('${e[3]}').`);if(i.some(o=>o===""||o.toUpperCase()!=="L"&&/l/i.test(o)))throw new TypeError("CronPattern: Syntax error, L has to be a value of its own in day-of-month ('"+e[3]+"').");e[3]=i.filter(o=>o.toUpperCase()!=="L").join(","),this.lastDayOfMonth=!0}if(e[3]=="*"&&(this.starDOM=!0),e[6]=="*"&&(this.starYear=!0),e[4].length>=3&&(e[4]=this.replaceAlpha(e[4],s.MONTH_NAMES)),e[5].length>=3&&(e[5]=this.alternativeWeekdays?this.replaceAlpha(e[5],s.DAY_NAMES_QUARTZ):this.replaceAlpha(e[5],s.DAY_NAMES)),e[5].startsWith("+")&&(this.useAndLogic=!0,e[5]=e[5].substring(1),e[5]===""))throw new TypeError("CronPattern: Day-of-week field cannot be empty after '+' modifier.");switch(e[5]=="*"&&(this.starDOW=!0),this.mode){case"5-part":e[0]="0",e[6]="*";break;case"6-part":e[6]="*";break;case"5-or-6-parts":e[6]="*";break;case"6-or-7-parts":break;case"7-part":case"auto":break}this.throwAtIllegalCharacters(e),this.partToArray("second",e[0],0,1),this.partToArray("minute",e[1],0,1),this.partToArray("hour",e[2],0,1),this.partToArray("day",e[3],-1,1),this.partToArray("month",e[4],-1,1);let n=this.alternativeWeekdays?-1:0;this.partToArray("dayOfWeek",e[5],n,63),e[6]==="*"?this.year=Array(1e4).fill(1):(this.year=Array(1e4).fill(0),this.partToArray("year",e[6],0,1)),!this.alternativeWeekdays&&this.dayOfWeek[7]&&(this.dayOfWeek[0]=this.dayOfWeek[7]);let r=this.fixedTimeRule==="single-value",a=(i,o)=>!i.includes("*")&&!i.includes("/")&&(!r||o.filter(u=>u).length===1);this.isFixedTime=a(e[0],this.second)&&a(e[1],this.minute)&&a(e[2],this.hour)}partToArray(e,t,n,r){let a=this[e];if(t===""&&!(e==="day"&&(this.lastDayOfMonth||this.lastWeekday)))throw new TypeError("CronPattern: configuration entry "+e+" ("+t+") is empty, check for trailing spaces.");if(t==="*")return a.fill(r);let i=t.split(",");if(i.length>1)for(let o of i)this.partToArray(e,o,n,r);else t.includes("-")&&t.includes("/")?this.handleRangeWithStepping(t,e,n,r):t.includes("-")?this.handleRange(t,e,n,r):t.includes("/")?this.handleStepping(t,e,n,r):t!==""&&this.handleNumber(t,e,n,r)}throwAtIllegalCharacters(e){for(let t=0;t<e.length;t++)if((t===3?/[^/*0-9,\-WwLl]+/:t===5?/[^/*0-9,\-#Ll]+/:/[^/*0-9,\-]+/).test(e[t]))throw new TypeError("CronPattern: configuration entry "+t+" ("+e[t]+") contains illegal characters.")}handleNumber(e,t,n,r){let a=this.extractNth(e,t),i=e.toUpperCase().includes("W");if(t!=="day"&&i)throw new TypeError("CronPattern: Nearest weekday modifier (W) only allowed in day-of-month.");i&&(t="nearestWeekdays");let o=i?a[0].replace(/W$/i,""):a[0],u=s.toNumber(o)+n;if(isNaN(u))throw new TypeError("CronPattern: "+t+" is not a number: '"+e+"'");this.setPart(t,u,a[1]||r)}setPart(e,t,n){if(!Object.prototype.hasOwnProperty.call(this,e))throw new TypeError("CronPattern: Invalid part specified: "+e);if(e==="dayOfWeek"){if(t===7&&(t=0),t<0||t>6)throw new RangeError("CronPattern: Invalid value for dayOfWeek: "+t);this.setNthWeekdayOfMonth(t,n);return}if(e==="second"||e==="minute"){if(t<0||t>=60)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="hour"){if(t<0||t>=24)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="day"||e==="nearestWeekdays"){if(t<0||t>=31)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="month"){if(t<0||t>=12)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="year"&&(t<1||t>=1e4))throw new RangeError("CronPattern: Invalid value for "+e+": "+t+" (supported range: 1-9999)");this[e][t]=n}static toNumber(e){return/^\d+$/.test(e)?parseInt(e,10):NaN}validateNotNaN(e,t){if(isNaN(e))throw new TypeError(t)}validateRange(e,t,n,r,a){if(e>t)throw new TypeError("CronPattern: From value is larger than to value: '"+a+"'");if(n!==void 0){if(n===0)throw new TypeError("CronPattern: Syntax error, illegal stepping: 0");if(n>this[r].length)throw new TypeError("CronPattern: Syntax error, steps cannot be greater than maximum value of part ("+this[r].length+")")}}handleRangeWithStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in ranges with stepping.");let a=this.extractNth(e,t),i=a[0].match(/^(\d+)-(\d+)\/(\d+)$/);if(i===null)throw new TypeError("CronPattern: Syntax error, illegal range with stepping: '"+e+"'");let[,o,u,l]=i,h=parseInt(o,10)+n,m=parseInt(u,10)+n,d=parseInt(l,10);this.validateNotNaN(h,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(m,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateNotNaN(d,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(h,m,d,t,e);for(let p=h;p<=m;p+=d)this.setPart(t,p,a[1]||r)}extractNth(e,t){let n=e,r;if(n.includes("#")){if(t!=="dayOfWeek")throw new Error("CronPattern: nth (#) only allowed in day-of-week field");let a=n.split("#");if(a.length!==2||a[1]==="")throw new TypeError("CronPattern: Syntax error, illegal nth weekday: '"+e+"'");n=a[0],r=a[1]}else if(n.toUpperCase().endsWith("L")){if(t!=="dayOfWeek")throw new Error("CronPattern: L modifier only allowed in day-of-week field (use L alone for day-of-month)");r="L",n=n.slice(0,-1)}return[n,r]}handleRange(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in a range.");let a=this.extractNth(e,t),i=a[0].split("-");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal range: '"+e+"'");let o=s.toNumber(i[0])+n,u=s.toNumber(i[1])+n;this.validateNotNaN(o,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(u,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateRange(o,u,void 0,t,e);for(let l=o;l<=u;l++)this.setPart(t,l,a[1]||r)}handleStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in parts with stepping.");let a=this.extractNth(e,t),i=a[0].split("/");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal stepping: '"+e+"'");if(this.sloppyRanges)i[0]===""&&(i[0]="*");else{if(i[0]==="")throw new TypeError("CronPattern: Syntax error, stepping with missing prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.");if(i[0]!=="*")throw new TypeError("CronPattern: Syntax error, stepping with numeric prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.")}let o=0;i[0]!=="*"&&(o=s.toNumber(i[0])+n,this.validateNotNaN(o,"CronPattern: Syntax error, illegal stepping start (NaN)"));let u=s.toNumber(i[1]);this.validateNotNaN(u,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(0,this[t].length-1,u,t,e);for(let l=o;l<this[t].length;l+=u)t==="year"&&l===0||this.setPart(t,l,a[1]||r)}replaceAlpha(e,t){let n=e;for(let[r,a]of Object.entries(t))n=n.replace(new RegExp(r,"gi"),(i,o,u)=>{let l=o+i.length-3,h=u.charAt(l-1),m=u.charAt(l+3);if(/[a-z\d/#]/i.test(h)||/[a-km-z\d]/i.test(m))throw new TypeError(`CronPattern: Syntax error, a month or day name has to stand alone ('${e}').`);return a});return n}static DAY_NAMES={"-sun":"-7",sun:"0",mon:"1",tue:"2",wed:"3",thu:"4",fri:"5",sat:"6"};static DAY_NAMES_QUARTZ={sun:"1",mon:"2",tue:"3",wed:"4",thu:"5",fri:"6",sat:"7"};static MONTH_NAMES={jan:"1",feb:"2",mar:"3",apr:"4",may:"5",jun:"6",jul:"7",aug:"8",sep:"9",oct:"10",nov:"11",dec:"12"};static NICKNAME_MAP={"@yearly":"0 0 1 1 *","@annually":"0 0 1 1 *","@monthly":"0 0 1 * *","@weekly":"0 0 * * SUN","@daily":"0 0 * * *","@midnight":"0 0 * * *","@hourly":"0 * * * *"};handleNicknames(e){let t=e.trim().toLowerCase();if(t==="@reboot")throw new TypeError("CronPattern: @reboot is not supported in this environment. This is an event-based trigger that requires system startup detection.");return s.NICKNAME_MAP[t]||e}setNthWeekdayOfMonth(e,t){if(typeof t!="number"&&t.toUpperCase()==="L")this.dayOfWeek[e]=this.dayOfWeek[e]|32;else if(t===63)this.dayOfWeek[e]=63;else if(t<6&&t>0)this.dayOfWeek[e]=this.dayOfWeek[e]|croner_x[t-1];else throw new TypeError(`CronPattern: nth weekday out of range, should be 1-5 or L. Value: ${t}, Type: ${typeof t}`)}};var B=[31,28,31,30,31,30,31,31,30,31,30,31],f=[["month","year",0],["day","month",-1],["hour","day",0],["minute","hour",0],["second","minute",0]],c=class s{tz;instantMs;instantFields;ms;second;minute;hour;day;month;year;constructor(e,t){if(this.tz=t,e&&e instanceof Date)if(!isNaN(e))this.fromDate(e);else throw new TypeError("CronDate: Invalid date passed to CronDate constructor");else if(e==null)this.fromDate(new Date);else if(e&&typeof e=="string")this.fromString(e);else if(e instanceof s)this.fromCronDate(e);else throw new TypeError("CronDate: Invalid type ("+typeof e+") passed to CronDate constructor")}getLastDayOfMonth(e,t){return t!==1?B[t]:new Date(g(e,t+1,0)).getUTCDate()}getLastWeekday(e,t){let n=this.getLastDayOfMonth(e,t),a=new Date(g(e,t,n)).getUTCDay();return a===0?n-2:a===6?n-1:n}getNearestWeekday(e,t,n){let r=this.getLastDayOfMonth(e,t);if(n>r)return-1;let i=new Date(g(e,t,n)).getUTCDay();return i===0?n===r?n-2:n+1:i===6?n===1?n+2:n-1:n}isNthWeekdayOfMonth(e,t,n,r){let i=new Date(g(e,t,n)).getUTCDay(),o=0;for(let u=1;u<=n;u++)new Date(g(e,t,u)).getUTCDay()===i&&o++;if(r&63&&croner_x[o-1]&r)return!0;if(r&32){let u=this.getLastDayOfMonth(e,t);for(let l=n+1;l<=u;l++)if(new Date(g(e,t,l)).getUTCDay()===i)return!1;return!0}return!1}fromDate(e){if(this.tz!==void 0)if(typeof this.tz=="number")this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes()+this.tz,this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),this.apply();else try{let t=y(e,this.tz);this.ms=e.getMilliseconds(),this.second=t.s,this.minute=t.i,this.hour=t.h,this.day=t.d,this.month=t.m-1,this.year=t.y,this.cacheInstant(e.getTime()-this.ms)}catch(t){let n=t instanceof Error?t.message:String(t);throw new TypeError(`CronDate: Failed to convert date to timezone '${this.tz}'. This may happen with invalid timezone names or dates. Original error: ${n}`)}else this.ms=e.getMilliseconds(),this.second=e.getSeconds(),this.minute=e.getMinutes(),this.hour=e.getHours(),this.day=e.getDate(),this.month=e.getMonth(),this.year=e.getFullYear(),this.cacheInstant(e.getTime()-this.ms)}cacheInstant(e){this.instantMs=e;let{year:t,month:n,day:r,hour:a,minute:i,second:o}=this;this.instantFields=[t,n,r,a,i,o,this.tz]}cachedInstant(){let e=this.instantFields;if(!(e===void 0||e[6]!==this.tz)&&!(e[5]!==this.second||e[4]!==this.minute||e[3]!==this.hour)&&!(e[2]!==this.day||e[1]!==this.month||e[0]!==this.year))return this.instantMs}fromCronDate(e){this.tz=e.tz,this.year=e.year,this.month=e.month,this.day=e.day,this.hour=e.hour,this.minute=e.minute,this.second=e.second,this.ms=e.ms,this.instantMs=e.instantMs,this.instantFields=e.instantFields}apply(){if(this.month>11||this.month<0||this.day>this.getLastDayOfMonth(this.year,this.month)||this.day<1||this.hour>23||this.minute>59||this.second>59||this.hour<0||this.minute<0||this.second<0){let e=new Date(0);return e.setUTCFullYear(this.year,this.month,this.day),e.setUTCHours(this.hour,this.minute,this.second,this.ms),this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes(),this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),!0}else return!1}fromString(e){if(typeof this.tz=="number"){if(croner_O(e))return this.fromDate(v(e));let t=v(e,"Etc/UTC");this.ms=t.getUTCMilliseconds(),this.second=t.getUTCSeconds(),this.minute=t.getUTCMinutes(),this.hour=t.getUTCHours(),this.day=t.getUTCDate(),this.month=t.getUTCMonth(),this.year=t.getUTCFullYear(),this.apply()}else return this.fromDate(v(e,this.tz))}findNext(e,t,n,r){return this._findMatch(e,t,n,r,1)}_matchDayValue(e,t,n,r){let a=e;if(!a){for(let i=0;i<n.nearestWeekdays.length;i++)if(n.nearestWeekdays[i]){let o=this.getNearestWeekday(this.year,this.month,i+1);if(o!==-1&&o===t){a=1;break}}}if(n.lastWeekday){let i=this.getLastWeekday(this.year,this.month);t===i&&(a=1)}if(n.lastDayOfMonth){let i=this.getLastDayOfMonth(this.year,this.month);t===i&&(a=1)}if(!n.starDOW){let i=new Date(g(this.year,this.month,1,0,0,0,0)).getUTCDay(),o=n.dayOfWeek[(i+(t-1))%7];o&&o&63&&(o=this.isNthWeekdayOfMonth(this.year,this.month,t,o)?1:0),n.useAndLogic?a=a&&o:!r.domAndDow&&!n.starDOM?a=a||o:a=a&&o}return a}_findMatch(e,t,n,r,a){let i=this[t],o=t==="day"?this.getLastDayOfMonth(this.year,this.month):0,u=this[t]+r,l=a===1?h=>h<n[t].length:h=>h>=0;for(let h=u;l(h);h+=a){let m=n[t][h];if(t==="day"){if(h-r>o)continue;m=this._matchDayValue(m,h-r,n,e)}if(m)return this[t]=h-r,i!==this[t]?2:1}return 3}recurse(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseStep(e,t,a)}return a}recurseStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year+1;i<e.year.length&&i<1e4;i++)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=0,this.day=1,this.hour=0,this.minute=0,this.second=0,this.ms=0}if(this.year>=1e4)return null}let r=this.findNext(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;)this[f[a][0]]=-f[a][2],a++;if(r===3){if(this[f[n][1]]++,this[f[n][0]]=-f[n][2],this.apply(),n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0&&this.year<1e4;)this.year++;if(this.year>=1e4||this.year>=e.year.length)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:(e.starYear?this.year>=3e3:this.year>=1e4)?null:n}increment(e,t,n){return this.instantMs=void 0,this.instantFields=void 0,this.second+=t.interval!==void 0&&t.interval>1&&n?t.interval:1,this.ms=0,this.apply(),this.recurse(e,t,0)}decrement(e,t,n=!0){this.instantMs=void 0,this.instantFields=void 0;let r=t.interval!==void 0&&t.interval>=1;return(this.ms===0||r)&&(this.second-=r&&n?t.interval:1),this.ms=0,this.apply(),this.year<1?null:this.recurseBackward(e,t,0)}recurseBackward(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseBackwardStep(e,t,a)}return a}recurseBackwardStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year-1;i>=0;i--)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=11,this.day=31,this.hour=23,this.minute=59,this.second=59,this.ms=0}if(this.year<1)return null}let r=this.findPrevious(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;){let i=f[a][0],o=f[a][2],u=this.getMaxPatternValue(i,e,o);this[i]=u,a++}if(r===3){if(this[f[n][1]]--,n===0){let u=this.getLastDayOfMonth(this.year,this.month);this.day>u&&(this.day=u)}if(n===1)if(this.day<=0)this.day=1;else{let u=this.year,l=this.month;for(;l<0;)l+=12,u--;for(;l>11;)l-=12,u++;let h=this.getLastDayOfMonth(u,l);this.day>h&&(this.day=h)}this.apply();let i=f[n][0],o=f[n][2];if(this[i]=this.getMaxPatternValue(i,e,o),this.apply(),n===0){let u=f[1][2],l=this.getMaxPatternValue("day",e,u);l!==this.day&&(this.day=l,this.hour=this.getMaxPatternValue("hour",e,f[2][2]),this.minute=this.getMaxPatternValue("minute",e,f[3][2]),this.second=this.getMaxPatternValue("second",e,f[4][2]))}if(n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0;)this.year--;if(this.year<1)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:this.year<1?null:n}getMaxPatternValue(e,t,n){let r=t[e].length-1-n;for(let a=t[e].length-1;a>=0;a--)if(t[e][a]){r=a-n;break}if(e==="day"){let a=this.getLastDayOfMonth(this.year,this.month);return t.lastWeekday||t.nearestWeekdays.some(i=>i)||t.lastDayOfMonth||!t.starDOW?a:Math.min(r,a)}return r}findPrevious(e,t,n,r){return this._findMatch(e,t,n,r,-1)}getDate(e){if(!e&&typeof this.tz!="number"){let t=this.cachedInstant();if(t!==void 0)return new Date(t+(this.tz===void 0?this.ms:0))}if(e||this.tz===void 0){if(this.year>=0&&this.year<100){let t=new Date(0);return t.setFullYear(this.year,this.month,this.day),t.setHours(this.hour,this.minute,this.second,this.ms),t}return new Date(this.year,this.month,this.day,this.hour,this.minute,this.second,this.ms)}else return typeof this.tz=="number"?new Date(g(this.year,this.month,this.day,this.hour,this.minute-this.tz,this.second,this.ms)):N(croner_T(this.year,this.month+1,this.day,this.hour,this.minute,this.second,this.tz),!1)}getTime(){return this.getDate(!1).getTime()}match(e,t){if(!e.starYear&&(this.year<0||this.year>=e.year.length||e.year[this.year]===0))return!1;for(let n=0;n<f.length;n++){let r=f[n][0],a=f[n][2],i=this[r];if(i+a<0||i+a>=e[r].length)return!1;let o=e[r][i+a];if(r==="day"&&(o=this._matchDayValue(o,i,e,t)),!o)return!1}return!0}};function F(s){s===void 0&&(s={}),delete s.name,s.legacyMode!==void 0&&s.domAndDow===void 0?s.domAndDow=!s.legacyMode:s.domAndDow===void 0&&(s.domAndDow=!1),s.legacyMode=!s.domAndDow;let e=(n,r)=>n===void 0?r:n;if(s.paused=e(s.paused,!1),s.maxRuns=e(s.maxRuns,1/0),s.catch=e(s.catch,!1),s.unref=e(s.unref,!1),s.mode=e(s.mode,"auto"),s.alternativeWeekdays=e(s.alternativeWeekdays,!1),s.sloppyRanges=e(s.sloppyRanges,!1),s.fixedTimeRule=e(s.fixedTimeRule,"single-value"),s.allowPast=e(s.allowPast,!1),s.interval=s.interval===void 0?0:parseInt(s.interval.toString(),10),s.utcOffset=s.utcOffset===void 0?void 0:parseInt(s.utcOffset.toString(),10),s.dayOffset=s.dayOffset===void 0?0:parseInt(s.dayOffset.toString(),10),!["auto","5-part","6-part","7-part","5-or-6-parts","6-or-7-parts"].includes(s.mode))throw new Error("CronOptions: mode must be one of 'auto', '5-part', '6-part', '7-part', '5-or-6-parts', or '6-or-7-parts'.");if(!["single-value","no-wildcard"].includes(s.fixedTimeRule))throw new Error("CronOptions: fixedTimeRule must be one of 'single-value' or 'no-wildcard'.");s.timezone===""&&(s.timezone=void 0);let t=s.timezone??s.utcOffset;if(s.startAt&&(s.startAt=croner_I(new c(s.startAt,t))),s.stopAt&&(s.stopAt=croner_I(new c(s.stopAt,t))),s.interval!==null){if(isNaN(s.interval))throw new Error("CronOptions: Supplied value for interval is not a number");if(s.interval<0)throw new Error("CronOptions: Supplied value for interval can not be negative")}if(s.utcOffset!==void 0){if(isNaN(s.utcOffset))throw new Error("CronOptions: Invalid value passed for utcOffset, should be number representing minutes offset from UTC.");if(s.utcOffset<-870||s.utcOffset>870)throw new Error("CronOptions: utcOffset out of bounds.");if(s.utcOffset!==void 0&&s.timezone)throw new Error("CronOptions: Combining 'utcOffset' with 'timezone' is not allowed.")}if(s.unref!==!0&&s.unref!==!1)throw new Error("CronOptions: Unref should be either true, false or undefined(false).");if(s.dayOffset!==void 0&&s.dayOffset!==0&&isNaN(s.dayOffset))throw new Error("CronOptions: Invalid value passed for dayOffset, should be a number representing days to offset.");return s}function croner_I(s){return s.ms?(s.ms=0,new c(new Date(s.getTime()+1e3),s.tz)):s}function b(s){return typeof s=="function"}function croner_L(s){return b(s)}function Y(s){typeof Deno<"u"&&typeof Deno.unrefTimer<"u"?Deno.unrefTimer(s):s&&typeof s.unref<"u"&&s.unref()}var P=1440*60*1e3,$=30*1e3,croner_M=[],croner_j=class{name;options;_states;fn;_startAtRoundingMs=0;getTz(){return this.options.timezone??this.options.utcOffset}applyDayOffset(e){let t=this._offsetMs();return t?new Date(e.getTime()+t):e}_offsetMs(){return(this.options.dayOffset??0)*P}get _startAt(){return this.options.startAt}get _stopAt(){return this.options.stopAt}_nextTarget(e,t){let n=this._offsetMs(),r=this._next(this._shift(e),new Date(t.getTime()-n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_previousTarget(e,t){let n=this._toMs(e??t)-this._offsetMs(),r=this._previous(new Date(n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_shift(e){if(e!=null)return new c(new Date(this._toMs(e)-this._offsetMs()),this.getTz())}constructor(e,t,n){let r,a;if(b(t))a=t;else if(typeof t=="object")r=t;else if(t!==void 0)throw new Error("Cron: Invalid argument passed for optionsIn. Should be one of function, or object (options).");if(b(n))a=n;else if(typeof n=="object")r=n;else if(n!==void 0)throw new Error("Cron: Invalid argument passed for funcIn. Should be one of function, or object (options).");this.name=r?.name;let i=r?.startAt;this.options=F(r),i&&this._startAt&&(this._startAtRoundingMs=this._startAt.getTime()-new c(i,this.getTz()).getTime());let o=!!e&&(e instanceof Date||typeof e=="string"&&e.indexOf(":")>0);if(this._states={kill:!1,blocking:!1,previousRun:void 0,currentRun:void 0,once:void 0,currentTimeout:void 0,maxRuns:r?r.maxRuns:void 0,paused:r?r.paused:!1,pattern:o?new C("* * * * *",void 0,{mode:"auto"}):new C(e,this.options.timezone,{mode:this.options.mode,alternativeWeekdays:this.options.alternativeWeekdays,sloppyRanges:this.options.sloppyRanges,fixedTimeRule:this.options.fixedTimeRule})},o&&(this._states.once=new c(e,this.getTz())),this.name){if(croner_M.find(l=>l.name===this.name))throw new Error("Cron: Tried to initialize new named job '"+this.name+"', but name already taken.");croner_M.push(this)}return a!==void 0&&croner_L(a)&&(this.fn=a,this.schedule()),this}nextRun(e){return this._nextTarget(e,new Date)}nextRuns(e,t){this._states.maxRuns!==void 0&&e>this._states.maxRuns&&(e=this._states.maxRuns);let n=t||this._states.currentRun||void 0;return this._enumerateRuns(e,n,"next")}previousRuns(e,t){return this._enumerateRuns(e,t||void 0,"previous")}enumerate(e){return new A(this,e)}_enumerateRuns(e,t,n){let r=[],a=new Date,i=t;for(;e-- >0;){let o=n==="next"?this._nextTarget(i,a):this._previousTarget(i,a);if(!o)break;r.push(o),i=o}return r}match(e){if(this._states.once){let n=new c(e,this.getTz());n.ms=0;let r=new c(this._states.once,this.getTz());return r.ms=0,n.getTime()===r.getTime()}let t=new c(e,this.getTz());return t.ms=0,t.match(this._states.pattern,this.options)}getPattern(){if(!this._states.once)return this._states.pattern?this._states.pattern.pattern:void 0}getOnce(){return this._states.once?this._states.once.getDate():null}isRunning(){return!this._states.paused&&!this._states.kill&&this.fn!==void 0&&this._nextTarget(this._states.currentRun,new Date)!==null}isStopped(){return this._states.kill}isBusy(){return this._states.blocking}currentRun(){return this._states.currentRun?this._states.currentRun.getDate():null}previousRun(){return this._states.previousRun?this._states.previousRun.getDate():null}msToNext(e){let t=new Date,n=this._nextTarget(e,t);return n?n.getTime()-this._toMs(e??t):null}stop(){this._states.kill=!0,this._states.currentTimeout&&clearTimeout(this._states.currentTimeout);let e=croner_M.indexOf(this);e>=0&&croner_M.splice(e,1)}pause(){return this._states.paused=!0,!this._states.kill}resume(){return this._states.paused=!1,!this._states.kill}schedule(e){return this._schedule(e)}_schedule(e,t){if(e&&this.fn)throw new Error("Cron: It is not allowed to schedule two functions using the same Croner instance.");e&&(this.fn=e);let n=t??new Date,r=this._nextTarget(void 0,n),a=r?r.getTime()-n.getTime():null,i=this._states.currentRun;i&&i.getTime()>n.getTime()&&(i=void 0);let o=this._nextTarget(i,n);return a===null||isNaN(a)||o===null?this:(a>$&&(a=$),a<0&&(a=this._states.paused?1e3:0),this._states.currentTimeout=setTimeout(()=>this._checkTrigger(o),a),this._states.currentTimeout&&this.options.unref&&Y(this._states.currentTimeout),this)}async _trigger(e=new Date){this._states.blocking=!0,this._states.currentRun=new c(e,this.getTz());try{if(this.options.catch)try{this.fn!==void 0&&await this.fn(this,this.options.context)}catch(t){if(b(this.options.catch))try{Promise.resolve(this.options.catch(t,this)).catch(()=>{})}catch{}}else this.fn!==void 0&&await this.fn(this,this.options.context)}finally{this._states.previousRun=new c(e,this.getTz()),this._states.blocking=!1}}async trigger(){await this._trigger()}runsLeft(){return this._states.maxRuns}_checkTrigger(e){let t=new Date,n=!this._states.paused&&t.getTime()>=e.getTime(),r=this._states.blocking&&this.options.protect;n&&!r?(this._states.maxRuns!==void 0&&this._states.maxRuns--,this._trigger(t)):n&&r&&b(this.options.protect)&&setTimeout(()=>this.options.protect(this),0),this._schedule(void 0,n?void 0:t)}_next(e,t,n){let r=n?n.startAt:this._startAt,a=n?n.stopAt:this._stopAt,i=!!e,o=!!(e||this._states.currentRun),u=!1;!e&&r&&this.options.interval&&(e=this._calculatePreviousRun(r,t),e&&(o=!0),u=!e);let l=e??t??new Date,h=this._toMs(l);e=new c(l,this.getTz()),r&&h<r.getTime()&&(e=u?r:new c(new Date(r.getTime()-1e3),this.getTz()),h=e.getTime());let m=this._states.once||new c(e,this.getTz());if(!u&&m!==this._states.once&&(m=this._findOccurrence(e,h,1,o)),this._states.once){let d=this._states.once.getTime(),p=h-d;if(r&&d<r.getTime()-this._startAtRoundingMs||this._states.currentRun&&this.applyDayOffset(this._states.once.getDate()).getTime()<=this._states.currentRun.getTime()||(i?p>=0:p>1e3&&!this.options.allowPast))return null}return m===null||this._states.maxRuns!==void 0&&this._states.maxRuns<=0||this._states.kill||a&&m.getTime()>=a.getTime()?null:m}_previous(e,t){let n=this._toMs(e??new Date);if(t.stopAt&&n>t.stopAt.getTime()&&(n=t.stopAt.getTime()),this._states.once)return this._states.once.getTime()<n?this._states.once:null;let r=this._findOccurrence(new c(new Date(n),this.getTz()),n,-1);return r===null||t.startAt&&r.getTime()<t.startAt.getTime()?null:r}_toMs(e){if(e instanceof Date)return e.getTime();let t=new c(e,this.getTz());return t.getTime()+(typeof t.tz=="string"?t.ms:0)}_findOccurrence(e,t,n,r=!1){let a=this.options.interval??0;if(a>1&&(n===-1||r)){t+=(a-1)*1e3*n;let m=new Date(t);if(isNaN(m.getTime())||(e=new c(m,this.getTz()),!(e.year>=1&&e.year<=9999)))return null;r=!1}let i=this._walk(e,t,n,r),o=this.getTz();if(this._states.pattern.isFixedTime&&n===1||typeof o=="number"||croner_U(t,o)!==(n===1?"earlier":"later"))return i;let u=Math.floor(t/1e3)*1e3,l=n===1?croner_k(u,u+P,o):croner_k(u-P,u,o)-1e3;if(i&&(l-i.getTime())*n>0)return i;let h=this._walk(new c(new Date(l),o),l-n,n,!1,!0);return!i||!h?i??h:(i.getTime()-h.getTime())*n>0?h:i}_walk(e,t,n,r,a=!1){let i=this._states.pattern,o=(l,h)=>n===1?l.increment(i,this.options,h):l.decrement(i,this.options,h),u=new c(e,this.getTz());for((!a||!u.match(i,this.options))&&(u=o(u,r));u;){let l=this._runAt(u,t,n);if(l)return new c(l,this.getTz());u=o(u,!1)}return null}_runAt(e,t,n){let r=d=>(d.getTime()-t)*n>0,a=e.tz;if(typeof a=="number"){let d=e.getDate();return r(d)?d:null}let i=croner_T(e.year,e.month+1,e.day,e.hour,e.minute,e.second,a),o=_(i),u=this._states.pattern.isFixedTime;if(o.kind==="single")return r(o.date)?o.date:null;if(o.kind==="ambiguous"){let{earlier:d,later:p}=o;return(u?[d]:n===1?[d,p]:[p,d]).find(r)??null}if(!u)return null;let l=new Date(croner_k(o.before.getTime(),o.after.getTime(),a)),h=y(l,a);return h.y===i.y&&h.m===i.m&&h.d===i.d&&r(l)?l:null}_calculatePreviousRun(e,t){let n=new c(t,this.getTz()).getTime();if(e.getTime()>n)return;let r=this.options.interval*1e3,a=e;for(;a.getTime()+r<=n;){let i=this._findOccurrence(a,a.getTime(),1,!0);if(i===null)break;a=i}return a}},A=class{cron;cursor;now;done;initialMaxRuns;remainingRuns;constructor(e,t){this.cron=e,this.initialMaxRuns=e.runsLeft()??1/0,this.reset(t)}next(){if(this.done||this.remainingRuns<=0)return this.done=!0,{value:void 0,done:!0};let e=this.cron._nextTarget(this.cursor,this.now);return e===null?(this.done=!0,{value:void 0,done:!0}):(this.cursor=e,this.remainingRuns--,{value:e,done:!1})}peek(){return this.done||this.remainingRuns<=0?null:this.cron._nextTarget(this.cursor,this.now)}reset(e){this.cursor=e instanceof Date?new Date(e.getTime()):e??void 0,this.now=new Date,this.done=!1,this.remainingRuns=this.initialMaxRuns}[Symbol.iterator](){return this}};

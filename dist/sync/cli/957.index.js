@@ -193,8 +193,8 @@ function reportListenFailure(logger, err) {
 var server_version = __webpack_require__(34034);
 // EXTERNAL MODULE: ./build/server/sync/clock.js
 var clock = __webpack_require__(65310);
-// EXTERNAL MODULE: ./build/server/sync/config.js + 2 modules
-var sync_config = __webpack_require__(62377);
+// EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
+var sync_config = __webpack_require__(55215);
 // EXTERNAL MODULE: ./build/server/sync/run.js
 var run = __webpack_require__(21517);
 ;// CONCATENATED MODULE: ./build/server/sync/service/log.js
@@ -455,18 +455,36 @@ async function checkServiceProcess(env, loadDriver) {
     return { ok: true, value: { ...listen, graceMs: grace * 1000, ...(mongoUri ? { mongoUri } : {}) } };
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __webpack_require__(37067);
 // EXTERNAL MODULE: ./build/server/http/call-bounds.js
 var call_bounds = __webpack_require__(71973);
+;// CONCATENATED MODULE: ./build/server/http/api-headers.js
+/** Every answer is JSON and none may be cached by an intermediary (tokens and records pass here). */
+const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+/** `API_HEADERS` on every answer of an Express app (the plain routes write them in `sendJson`). */
+const apiHeaders = (_req, res, next) => {
+    res.set(API_HEADERS);
+    next();
+};
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __webpack_require__(37067);
 ;// CONCATENATED MODULE: ./build/server/http/client-errors.js
+
+
+const BAD_REQUEST = { status: 400, reason: 'Bad Request', error: 'invalid_request' };
 /** What Node's HTTP parser refused, before any route ran: status and error string. */
 function answerFor(code) {
     if (code === 'HPE_HEADER_OVERFLOW')
         return { status: 431, reason: 'Request Header Fields Too Large', error: 'request_headers_too_large' };
     if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
         return { status: 408, reason: 'Request Timeout', error: 'request_timeout' };
-    return { status: 400, reason: 'Bad Request', error: 'invalid_request' };
+    return BAD_REQUEST;
+}
+/** The raw answer to a request no route may see: JSON, `no-store`, and the connection closed after it. */
+function rawAnswer({ status, reason, error }) {
+    const body = JSON.stringify({ error });
+    return (`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
 }
 /**
  * Requests Node's parser refuses (headers over its 16 KB limit, malformed HTTP, a request too
@@ -479,11 +497,28 @@ function answerClientErrors(server) {
             socket.destroy();
             return;
         }
-        const { status, reason, error } = answerFor(err.code);
-        const body = JSON.stringify({ error });
-        socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-            `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+        socket.end(rawAnswer(answerFor(err.code)));
     });
+}
+/**
+ * The HTTP server of every Gatehouse process (backend, minimal broker, sync service): `listener`
+ * behind the parser's JSON answers above. An HTTP/1.1 request without `Host` must be refused (RFC
+ * 9112 §3.2); Node's own refusal is an empty, non-JSON 400, so Node's check is turned off and the
+ * request is refused here instead, with `400 invalid_request` like any other malformed request.
+ */
+function apiServer(listener) {
+    const server = (0,external_node_http_.createServer)({ requireHostHeader: false }, (req, res) => {
+        if (req.headers.host === undefined && req.httpVersion === '1.1') {
+            const body = JSON.stringify({ error: BAD_REQUEST.error });
+            res.shouldKeepAlive = false;
+            res.writeHead(BAD_REQUEST.status, { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+            res.end(body);
+            return;
+        }
+        listener(req, res);
+    });
+    answerClientErrors(server);
+    return server;
 }
 
 // EXTERNAL MODULE: ./build/server/sync/connectors.js + 18 modules
@@ -707,6 +742,10 @@ function findingHash(f) {
 
 // EXTERNAL MODULE: ./build/server/sync/http/request.js
 var request = __webpack_require__(91016);
+// EXTERNAL MODULE: ./build/server/sync/github/targets.js
+var github_targets = __webpack_require__(63000);
+// EXTERNAL MODULE: ./build/server/platform/identifiers.js
+var identifiers = __webpack_require__(13980);
 ;// CONCATENATED MODULE: ./build/server/sync/issues/issue-text.js
 /** The label every pushed issue carries; issue push lists a repository's issues by it. */
 const ISSUE_LABEL = 'gatehouse';
@@ -763,22 +802,26 @@ function bodyHasHash(body, hash) {
 ;// CONCATENATED MODULE: ./build/server/sync/issues/github-issues.js
 
 
-const OWNER_NAME = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
+
+
 /**
  * The repository of a DefectDojo product: the product (project) name read as `owner/name`, looked
  * up on each target that lists the owner, the public platform first, then enterprise instances.
+ * A repository GitHub shows under an owner the target does not list (moved there) is not it.
  */
 async function resolveRepository(product, targets, clientFor) {
-    const match = OWNER_NAME.exec(product.trim());
-    if (!match)
+    const named = (0,identifiers/* parseFullName */.St)(product.trim());
+    if (!named)
         return undefined;
-    const [, owner, name] = match;
+    const { owner, name } = named;
     for (const target of targets) {
-        if (!target.owners.some((o) => o.toLowerCase() === owner.toLowerCase()))
+        if (!(0,github_targets/* listsOwner */.N_)(target, owner))
             continue;
         const client = clientFor(target);
         try {
             const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo: name });
+            if (!(0,github_targets/* listsOwner */.N_)(target, data.owner.login) || !(0,identifiers/* isRepositoryPair */.J4)(data.owner.login, data.name))
+                continue;
             return {
                 target,
                 client,
@@ -844,18 +887,28 @@ async function createIssue(repo, text) {
 /**
  * The issue of an `issue:` tag's URL (`<server>/<owner>/<repo>/issues/<n>`, lowercased by
  * DefectDojo; GitHub compares owner and repository names without case), on the first target
- * whose server it starts with; undefined when no target serves it.
+ * whose server it starts with; undefined when no target serves it or the owner or name is not
+ * one GitHub allows (`..` among them). Which issue a finding may change is `inScope`'s decision.
  */
 function issueRefOf(url, targets) {
     for (const target of targets) {
         const base = `${target.server.toLowerCase()}/`;
         if (!url.toLowerCase().startsWith(base))
             continue;
-        const match = /^([A-Za-z0-9-]{1,39})\/([A-Za-z0-9._-]{1,100})\/issues\/(\d{1,12})$/.exec(url.slice(base.length));
-        if (match)
+        const match = /^([^/]+)\/([^/]+)\/issues\/([1-9]\d{0,11})$/.exec(url.slice(base.length));
+        if (match && (0,identifiers/* isRepositoryPair */.J4)(match[1], match[2]))
             return { target, owner: match[1], repo: match[2], number: Number(match[3]) };
     }
     return undefined;
+}
+/**
+ * Whether an issue is one issue push may have opened for a product: in the repository the product
+ * resolves to (or its own `owner/name`, the name it had when the issue was opened), on the same
+ * target. A tag is data anyone who can edit a finding may write: it never chooses another repository.
+ */
+function inScope(ref, product, repository) {
+    const named = `${ref.owner}/${ref.repo}`;
+    return ref.target === repository.target && ((0,identifiers/* sameFullName */.hm)(named, repository.fullName) || (0,identifiers/* sameFullName */.hm)(named, product.trim()));
 }
 async function issueState(client, ref) {
     const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: ref.owner, repo: ref.repo, issue_number: ref.number });
@@ -1043,12 +1096,10 @@ function decide(finding, issue) {
  * and DefectDojo's own state.
  */
 async function followIssues(products, deps) {
-    const counts = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0 };
+    const counts = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0, outOfScope: 0 };
     const changes = [];
-    for (const [url, finding] of byIssue(await linkedFindings(products, deps, counts))) {
-        const ref = issueRefOf(url, deps.targets);
-        if (!ref)
-            continue;
+    const linked = await inScopeLinks(await linkedFindings(products, deps, counts), deps, counts);
+    for (const { url, finding, ref } of byIssue(linked)) {
         try {
             const issue = await issueState(deps.clientFor(ref.target), ref);
             const decision = decide(finding, issue);
@@ -1108,21 +1159,55 @@ async function apply(change, deps) {
     }
 }
 /**
+ * The finding-to-issue links issue lifecycle may act on: each tag's issue must lie in the
+ * repository its finding's product resolves to, as issue push resolves it (`inScope`). Every other
+ * tag (crafted, or copied from another product) is skipped, counted and warned about by finding
+ * id, never by its value. A product whose repository lookup fails counts as one failure.
+ */
+async function inScopeLinks(findings, deps, counts) {
+    const repositories = new Map();
+    for (const product of new Set(findings.map((f) => f.product))) {
+        try {
+            repositories.set(product, await resolveRepository(product, deps.targets, deps.clientFor));
+        }
+        catch (err) {
+            counts.failed++;
+            repositories.set(product, 'failed');
+            deps.log.warn({ product, err: (0,sync_report/* message */.iU)(err) }, 'issue lifecycle: repository lookup failed; the next run tries again');
+        }
+    }
+    const links = [];
+    for (const finding of findings) {
+        const repository = repositories.get(finding.product);
+        if (repository === 'failed')
+            continue;
+        for (const url of new Set(finding.issueUrls)) {
+            const ref = issueRefOf(url, deps.targets);
+            if (ref && repository && inScope(ref, finding.product, repository)) {
+                links.push({ url, finding, ref });
+                continue;
+            }
+            counts.outOfScope++;
+            deps.log.warn({ finding: finding.id, product: finding.product }, "issue lifecycle: the finding's issue tag names an issue outside its product's repository; skipped (out of scope)");
+        }
+    }
+    return links;
+}
+/**
  * Each issue once, with the finding that decides it: when several findings carry one issue (a
  * finding re-created by a reimport and linked again), an active one (the latest changed) keeps the
  * issue open; otherwise the latest changed inactive one says why it closes.
  */
-function byIssue(findings) {
+function byIssue(links) {
     const time = (f) => f.lastStatusUpdate?.getTime() ?? 0;
     const chosen = new Map();
-    for (const finding of findings) {
-        for (const url of new Set(finding.issueUrls)) {
-            const held = chosen.get(url);
-            if (!held || (finding.active && !held.active) || (finding.active === held.active && time(finding) > time(held)))
-                chosen.set(url, finding);
-        }
+    for (const link of links) {
+        const { finding } = link;
+        const held = chosen.get(link.url)?.finding;
+        if (!held || (finding.active && !held.active) || (finding.active === held.active && time(finding) > time(held)))
+            chosen.set(link.url, link);
     }
-    return chosen;
+    return [...chosen.values()];
 }
 /** The linked findings of the products, in product and id order; a product that cannot be listed counts as one failure. */
 async function linkedFindings(products, deps, counts) {
@@ -1201,7 +1286,7 @@ async function candidates(products, deps, failures) {
 async function pushIssues(products, deps) {
     const failures = { count: 0 };
     const counts = { opened: 0, relinked: 0, deferred: 0, unresolved: 0 };
-    let lifecycle = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0 };
+    let lifecycle = { closed: 0, reopened: 0, keptClosed: 0, failed: 0, deferred: 0, outOfScope: 0 };
     const report = () => ({
         opened: counts.opened,
         relinked: counts.relinked,
@@ -1211,6 +1296,7 @@ async function pushIssues(products, deps) {
         closed: lifecycle.closed,
         reopened: lifecycle.reopened,
         keptClosed: lifecycle.keptClosed,
+        outOfScope: lifecycle.outOfScope,
     });
     if (deps.maxIssuesPerRun === 0 || products.length === 0)
         return report();
@@ -1485,15 +1571,6 @@ function readNotification(body) {
     return { kind: 'projects', group, projects: [...found] };
 }
 
-;// CONCATENATED MODULE: ./build/server/http/api-headers.js
-/** Every answer is JSON and none may be cached by an intermediary (tokens and records pass here). */
-const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
-/** `API_HEADERS` on every answer of an Express app (the plain routes write them in `sendJson`). */
-const apiHeaders = (_req, res, next) => {
-    res.set(API_HEADERS);
-    next();
-};
-
 ;// CONCATENATED MODULE: ./build/server/http/plain.js
 
 
@@ -1589,6 +1666,8 @@ function fromBodyParser(err) {
     switch (err.type) {
         case 'entity.too.large':
             return new errors_AppError(413, 'payload_too_large');
+        case 'entity.parse.failed':
+            return invalidJson();
         case 'encoding.unsupported':
         case 'charset.unsupported':
             return new errors_AppError(415, 'unsupported_media_type');
@@ -1658,9 +1737,43 @@ function requestId(req, res) {
     res.setHeader('x-request-id', id);
     return id;
 }
+const request_logging_REDACTED = '[redacted]';
+/** A path segment as the router reads it (percent-decoded); the raw text when it does not decode. */
+function request_logging_decoded(segment) {
+    try {
+        return decodeURIComponent(segment);
+    }
+    catch {
+        return segment;
+    }
+}
+/**
+ * The path as logged: every segment that decodes to one of `secrets`, and every segment after a
+ * `secretAfter` prefix, replaced whole by `[redacted]`. Segments are compared decoded, so
+ * `%2F`, `%2f` or `%2B` spellings of a secret are caught as well as the raw value.
+ */
+function loggedPath(path, secrets, secretAfter) {
+    if (secrets.length === 0 && secretAfter.length === 0)
+        return path;
+    const segments = path.split('/');
+    const plain = segments.map(request_logging_decoded);
+    // The leading '' of an absolute path is skipped; empty segments (`//`) are not counted.
+    const named = plain.map((s, i) => ({ s, i })).filter(({ s, i }) => i > 0 && s !== '');
+    const hidden = new Set();
+    for (const prefix of secretAfter) {
+        if (named.length > prefix.length && prefix.every((p, k) => named[k].s.toLowerCase() === p))
+            for (const { i } of named.slice(prefix.length))
+                hidden.add(i);
+    }
+    plain.forEach((s, i) => {
+        if (s !== '' && secrets.includes(s))
+            hidden.add(i);
+    });
+    return hidden.size === 0 ? path : segments.map((s, i) => (hidden.has(i) ? request_logging_REDACTED : s)).join('/');
+}
 /**
  * One log line per request, when it ends: the request id, method and path (no query string, no
- * headers, no body), the status, the duration, and what the route added (`noteLogLine`:
+ * headers, no body; secret segments redacted, see `loggedPath`), the status, the duration, and what the route added (`noteLogLine`:
  * `/token` puts its audit fields there instead of logging a second line). `probePaths` are logged
  * at debug level. `req.log` is a child logger that carries the request. Written here rather than
  * with pino-http: this is one child logger and one listener per request, where pino-http made two
@@ -1668,12 +1781,14 @@ function requestId(req, res) {
  */
 function requestLogging(logger, options = {}) {
     const probes = new Set(options.probePaths ?? []);
+    const secrets = (options.secrets ?? []).filter((s) => s !== '');
+    const secretAfter = (options.secretAfter ?? []).map((prefix) => prefix.map((s) => s.toLowerCase()));
     return (req, res, next) => {
         const started = performance.now();
         const id = requestId(req, res);
         const url = req.url ?? '';
         const query = url.indexOf('?');
-        const path = query < 0 ? url : url.slice(0, query);
+        const path = loggedPath(query < 0 ? url : url.slice(0, query), secrets, secretAfter);
         req.id = id;
         req.log = logger.child({ req: { id, method: req.method, path } });
         // 'close' follows 'finish' on every response (Node emits it once the answer is written, or
@@ -1740,7 +1855,7 @@ function scopeOf(req, service, source) {
     if (unknown.length > 0)
         throw validationFailed(unknown.map((name) => ({ path: name, message: `unknown parameter (${source} takes ${scope.parameter})` })));
     const value = req.query[scope.parameter];
-    if (typeof value !== 'string' || !scope.pattern.test(value))
+    if (typeof value !== 'string' || !scope.accepts(value))
         throw validationFailed([{ path: scope.parameter, message: `must be ${scope.form}, once` }]);
     return { items: [value] };
 }
@@ -1848,7 +1963,9 @@ function createSyncApp(deps) {
     const app = express();
     app.disable('x-powered-by');
     app.set('etag', false);
-    app.use(requestLogging(deps.logger, { probePaths: ['/healthz', '/readyz', '/metrics'] }), apiHeaders, router);
+    // The webhook secret may travel as a path segment: that segment is never logged, whatever it holds.
+    const secrets = [deps.webhookSecret, deps.triggerToken].filter((s) => s !== undefined);
+    app.use(requestLogging(deps.logger, { probePaths: ['/healthz', '/readyz', '/metrics'], secrets, secretAfter: [['hooks', 'dependency-track']] }), apiHeaders, router);
     app.use(() => {
         throw notFound();
     });
@@ -2260,7 +2377,6 @@ class SyncService {
 
 
 
-
 /** Loads and checks everything the enabled sources need; never throws for a configuration problem. */
 function checkServiceConfig(load) {
     let loaded;
@@ -2319,7 +2435,7 @@ function issuePushFor(loaded, defectDojo, parts, retry, conditional) {
             retry,
             log,
         });
-        log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.closed} closed, ${outcome.reopened} reopened, ${outcome.keptClosed} kept closed (closed by hand), ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository`);
+        log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.closed} closed, ${outcome.reopened} reopened, ${outcome.keptClosed} kept closed (closed by hand), ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository, ${outcome.outOfScope} out of scope (skipped)`);
         return outcome;
     };
 }
@@ -2377,8 +2493,7 @@ async function listenSyncApp(assembled, parts, port, host) {
         ...(parts.triggerToken ? { triggerToken: parts.triggerToken } : {}),
         ...(parts.webhookSecret ? { webhookSecret: parts.webhookSecret } : {}),
     });
-    const server = (0,external_node_http_.createServer)(app);
-    answerClientErrors(server);
+    const server = apiServer(app);
     await new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen({ port, ...(host ? { host } : {}) }, () => {

@@ -37506,6 +37506,51 @@ function rebuilt(original, body) {
 
 /***/ }),
 
+/***/ 13980:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J4: () => (/* binding */ isRepositoryPair),
+/* harmony export */   St: () => (/* binding */ parseFullName),
+/* harmony export */   bp: () => (/* binding */ isOwnerLogin),
+/* harmony export */   hm: () => (/* binding */ sameFullName)
+/* harmony export */ });
+/* unused harmony export isRepositoryName */
+/*
+ * GitHub's owner and repository names, checked one way at every entry (settings, request bodies,
+ * query parameters, DefectDojo tags), so nothing that reaches an API path can be an empty or dot
+ * segment: `acme/..` would otherwise become `GET /repos/` once the URL is resolved.
+ */
+/** An owner login: letters, digits and hyphens, starting with a letter or digit, at most 39 characters. */
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+/** A repository name: letters, digits, `.`, `_`, `-`, at most 100 characters; GitHub refuses `.` and `..`. */
+const NAME = /^[A-Za-z0-9._-]{1,100}$/;
+function isOwnerLogin(owner) {
+    return typeof owner === 'string' && OWNER.test(owner);
+}
+function isRepositoryName(name) {
+    return typeof name === 'string' && NAME.test(name) && name !== '.' && name !== '..';
+}
+/** Plain platform identifiers, safe to put in an API path. */
+function isRepositoryPair(owner, name) {
+    return isOwnerLogin(owner) && isRepositoryName(name);
+}
+/** `owner/name` split into its two parts, or undefined when it is not exactly that. */
+function parseFullName(fullName) {
+    const parts = fullName.split('/');
+    if (parts.length !== 2)
+        return undefined;
+    const [owner, name] = parts;
+    return isRepositoryPair(owner, name) ? { owner, name } : undefined;
+}
+/** Whether two `owner/name` pairs name the same repository (GitHub compares both without case). */
+function sameFullName(a, b) {
+    return a.toLowerCase() === b.toLowerCase();
+}
+
+
+/***/ }),
+
 /***/ 65310:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -37653,8 +37698,8 @@ function parseSyncArgs(argv, env) {
     };
 }
 
-// EXTERNAL MODULE: ./build/server/sync/config.js + 2 modules
-var config = __nccwpck_require__(62377);
+// EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
+var config = __nccwpck_require__(55215);
 // EXTERNAL MODULE: ./build/server/sync/report.js
 var sync_report = __nccwpck_require__(4464);
 // EXTERNAL MODULE: ./build/server/sync/run.js
@@ -37718,7 +37763,7 @@ async function syncCommand(argv, env, io, retryPolicy = {}, serve) {
 
 /***/ }),
 
-/***/ 62377:
+/***/ 55215:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37762,71 +37807,8 @@ function yamlBoolean(text) {
 /** How a refusal names the accepted words. */
 const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
 
-;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-/** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
-function apiBaseOf(server) {
-    const host = server.hostname.toLowerCase();
-    if (host === 'github.com' || host === 'www.github.com' || host === 'api.github.com')
-        return { apiBase: 'https://api.github.com', kind: 'public' };
-    if (host.endsWith('.ghe.com'))
-        return { apiBase: `https://${host.startsWith('api.') ? host : `api.${host}`}`, kind: 'enterprise' };
-    const path = server.pathname.replace(/\/+$/, '');
-    return { apiBase: `${server.origin}${path.endsWith('/api/v3') ? path : `${path}/api/v3`}`, kind: 'enterprise' };
-}
-/**
- * `GITHUB_TARGETS`: a JSON list of `{server, owners, token}`. Problems name the entry and field,
- * never a value (the setting holds tokens), and the JSON parser's own message is not used
- * because it quotes the input.
- */
-function parseGithubTargets(raw) {
-    let value;
-    try {
-        value = JSON.parse(raw);
-    }
-    catch {
-        return { problems: ['GITHUB_TARGETS is not valid JSON'] };
-    }
-    if (!Array.isArray(value) || value.length === 0)
-        return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
-    const problems = [];
-    const targets = [];
-    value.forEach((entry, i) => {
-        const at = `GITHUB_TARGETS[${i}]`;
-        if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-            problems.push(`${at} must be an object with server, owners and token`);
-            return;
-        }
-        const { server, owners, token, ...rest } = entry;
-        for (const key of Object.keys(rest))
-            problems.push(`${at}.${key} is not a known field`);
-        let url;
-        try {
-            url = typeof server === 'string' ? new URL(server) : undefined;
-        }
-        catch {
-            url = undefined;
-        }
-        if (!url || url.username || url.password || url.search || url.hash)
-            problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
-        else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
-            problems.push(`${at}.server must use https (the token travels with every call)`);
-        if (!Array.isArray(owners) || owners.length === 0 || !owners.every((o) => typeof o === 'string' && OWNER.test(o))) {
-            problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
-        }
-        if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
-            problems.push(`${at}.token must be a non-empty token`);
-        if (problems.length > 0 || !url)
-            return;
-        targets.push({ server: url.href.replace(/\/+$/, ''), ...apiBaseOf(url), owners: [...new Set(owners)], token: token.trim() });
-    });
-    if (problems.length > 0)
-        return { problems };
-    // The public platform first: issue push resolves repositories in this order.
-    return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
-}
-
+// EXTERNAL MODULE: ./build/server/sync/github/targets.js
+var github_targets = __nccwpck_require__(63000);
 // EXTERNAL MODULE: ./build/server/sync/service/schedule.js + 1 modules
 var service_schedule = __nccwpck_require__(29906);
 ;// CONCATENATED MODULE: ./build/server/sync/config.js
@@ -38017,7 +37999,7 @@ function loadSyncConfig(options) {
     let githubTargets;
     const targets = present(options.env.GITHUB_TARGETS);
     if (targets !== undefined) {
-        const parsed = parseGithubTargets(targets);
+        const parsed = (0,github_targets/* parseGithubTargets */.Ff)(targets);
         if ('problems' in parsed)
             problems.push(...parsed.problems);
         else
@@ -38227,6 +38209,16 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const MATRIX = new RegExp(`^(${UUID}):(${UUID}):(${UUID})$`, 'i');
 /** Analyses Dependency-Track starts from, which a write-back may replace; any other was decided there and stays. */
 const UNDECIDED = new Set([undefined, 'NOT_SET', 'IN_TRIAGE']);
+/** The product (the project's name) of each synced project, with the project UUIDs synced into it (one per version). */
+function projectsByProduct(synced) {
+    const byProduct = new Map();
+    for (const { uuid, name } of synced) {
+        if (!byProduct.has(name))
+            byProduct.set(name, new Set());
+        byProduct.get(name).add(uuid.toLowerCase());
+    }
+    return byProduct;
+}
 function findingRefOf(uniqueIdFromTool) {
     const m = MATRIX.exec(uniqueIdFromTool);
     return m ? { project: m[1].toLowerCase(), component: m[2].toLowerCase(), vulnerability: m[3].toLowerCase() } : undefined;
@@ -38238,10 +38230,12 @@ function findingRefOf(uniqueIdFromTool) {
  * has no "accepted" state); each with a comment naming DefectDojo and the finding. Only an
  * analysis that is not set, or in triage, is written: a decision made in Dependency-Track is
  * never overwritten, and one already equal is not written again. Suppression is left as it is.
+ * Only the projects this run synced are written to, each from its own product's findings: a
+ * finding whose key names any other project (another team's, an inactive one) is skipped.
  */
-async function writeBackTriage(products, deps) {
-    const counts = { written: 0, unchanged: 0, kept: 0, failed: 0 };
-    for (const product of new Set(products)) {
+async function writeBackTriage(synced, deps) {
+    const counts = { written: 0, unchanged: 0, kept: 0, failed: 0, out_of_scope: 0 };
+    for (const [product, projects] of projectsByProduct(synced)) {
         let findings;
         try {
             findings = await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.triagedFindings(product), deps.retry);
@@ -38255,6 +38249,12 @@ async function writeBackTriage(products, deps) {
             const ref = findingRefOf(finding.uniqueIdFromTool);
             if (!ref)
                 continue;
+            // The key is data another team may have written: it never picks the project written to.
+            if (!projects.has(ref.project)) {
+                counts.out_of_scope++;
+                deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product} names a Dependency-Track project this run did not sync into ${product}; skipped (out of scope)`);
+                continue;
+            }
             const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
             const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
             try {
@@ -38650,23 +38650,31 @@ async function* noting(stream, failed) {
         throw err;
     }
 }
-/** `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure never stops the others. */
+/**
+ * `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure
+ * never stops the others. A one-project run (`only`) applies the whole run's filters too: an
+ * inactive project is skipped when `excludeInactive` is set.
+ */
 async function syncDependencyTrack(deps) {
     const startedAt = new Date();
     const head = { command: 'sync', source: 'dependencytrack', startedAt };
     let projects;
     // DefectDojo's products are listed while Dependency-Track lists its projects.
     const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
-    const missing = [];
+    const left = [];
     try {
         if (deps.only) {
             projects = [];
             for (const uuid of deps.only) {
                 const found = await deps.dependencyTrack.projectByUuid(uuid, deps.retry, (error, retry, delayMs) => deps.progress.retry(`project ${uuid}`, error, retry, delayMs));
-                if (found)
-                    projects.push(found);
+                const item = { engagement: scan_types/* ENGAGEMENTS */.nC.dependencytrack, scan_type: scan_types/* SCAN_TYPES */.g8.dependencyTrack, attempts: 0 };
+                if (!found)
+                    left.push({ ...item, label: uuid, product: '', test: '', status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+                else if (deps.excludeInactive && !found.active) {
+                    left.push({ ...item, label: labelOf(found), product: found.name, test: found.version ?? UNVERSIONED_TEST, status: 'skipped', reason: 'inactive in Dependency-Track (sources.dependencytrack.excludeInactive)' });
+                }
                 else
-                    missing.push({ label: uuid, product: '', engagement: scan_types/* ENGAGEMENTS */.nC.dependencytrack, test: '', scan_type: scan_types/* SCAN_TYPES */.g8.dependencyTrack, status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+                    projects.push(found);
             }
         }
         else {
@@ -38675,12 +38683,12 @@ async function syncDependencyTrack(deps) {
     }
     catch (err) {
         await pendingProducts;
-        return (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []);
+        return { report: (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []), synced: [] };
     }
     const products = await pendingProducts;
     const digests = new ImportedDigests(deps.defectDojo, deps.progress);
     const items = await (0,report/* syncEach */.hT)(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products, digests));
-    return (0,report/* finishReport */.Ux)(head, [...missing, ...items]);
+    return { report: (0,report/* finishReport */.Ux)(head, [...left, ...items]), synced: projects.filter((_, i) => items[i].status === 'synced') };
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
@@ -38694,7 +38702,7 @@ const dependencyTrackConnector = {
     source: 'dependencytrack',
     command: 'sync',
     noun: 'project',
-    scope: { parameter: 'project', pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, form: 'a Dependency-Track project UUID' },
+    scope: { parameter: 'project', accepts: (value) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value), form: 'a Dependency-Track project UUID' },
     description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
 into its own DefectDojo product`,
     missing: ({ config, secrets }) => [
@@ -38721,7 +38729,7 @@ into its own DefectDojo product`,
     },
     run: async ({ loaded, options, defectDojo, retry, progress, scope }) => {
         const dependencyTrack = clientOf({ loaded, options });
-        const report = await syncDependencyTrack({
+        const { report, synced } = await syncDependencyTrack({
             dependencyTrack,
             defectDojo,
             excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
@@ -38732,8 +38740,7 @@ into its own DefectDojo product`,
         });
         if (!loaded.config.sources.dependencytrack.writeBackTriage)
             return report;
-        const products = report.items.filter((i) => i.status === 'synced').map((i) => i.product);
-        const triage = await writeBackTriage(products, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url, retry, progress });
+        const triage = await writeBackTriage(synced, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url, retry, progress });
         return { ...report, ok: report.ok && triage.failed === 0, triage };
     },
 };
@@ -38746,6 +38753,8 @@ function clientOf({ loaded, options }) {
     });
 }
 
+// EXTERNAL MODULE: ./build/server/platform/identifiers.js
+var identifiers = __nccwpck_require__(13980);
 // EXTERNAL MODULE: ./build/server/sync/github/client.js + 14 modules
 var github_client = __nccwpck_require__(90644);
 ;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
@@ -38909,6 +38918,7 @@ function secretScanningReport(alerts) {
 
 
 
+
 const repositoryFacts = (repository) => (repository.htmlUrl ? { sourceCodeManagementUri: repository.htmlUrl } : {});
 /**
  * Code scanning: the commit and branch of the latest analysis, read from the open alerts' most
@@ -38983,7 +38993,7 @@ const ALERT_KINDS = [
 ];
 function repositoryOf(value) {
     const r = value;
-    if (!r || typeof r.name !== 'string' || typeof r.full_name !== 'string' || typeof r.owner?.login !== 'string')
+    if (!r || typeof r.full_name !== 'string' || !(0,identifiers/* isRepositoryPair */.J4)(r.owner?.login, r.name) || !(0,identifiers/* sameFullName */.hm)(r.full_name, `${r.owner.login}/${r.name}`))
         return undefined;
     return {
         owner: r.owner.login,
@@ -39014,7 +39024,10 @@ async function listRepositories(client, owner, viewer) {
     return raw.map(repositoryOf).filter((r) => r !== undefined);
 }
 
+// EXTERNAL MODULE: ./build/server/sync/github/targets.js
+var targets = __nccwpck_require__(63000);
 ;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
+
 
 
 
@@ -39146,7 +39159,7 @@ async function namedRepositories(deps, names, work, failures) {
     const clients = new Map();
     for (const name of names) {
         const [owner, repo] = name.split('/');
-        const target = deps.targets.find((t) => t.owners.some((o) => o.toLowerCase() === owner.toLowerCase()));
+        const target = deps.targets.find((t) => (0,targets/* listsOwner */.N_)(t, owner));
         const failed = (reason) => failures.push({ label: name, product: name, engagement: scan_types/* ENGAGEMENTS */.nC.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
         if (!target) {
             failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
@@ -39158,10 +39171,13 @@ async function namedRepositories(deps, names, work, failures) {
         try {
             const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
             const repository = repositoryOf(data);
-            if (repository)
-                work.push({ target, client, repository });
-            else
+            if (!repository)
                 failed('GitHub answered without the repository\'s name or owner');
+            // A moved repository answers under its new owner: written to only when that owner is listed too.
+            else if (!(0,targets/* listsOwner */.N_)(target, repository.owner))
+                failed(`GitHub at ${target.server} shows ${name} under the owner ${repository.owner}, which its GITHUB_TARGETS entry does not list`);
+            else
+                work.push({ target, client, repository });
         }
         catch (err) {
             failed(err instanceof request/* HttpError */.j$ && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : (0,report/* message */.iU)(err));
@@ -39194,12 +39210,13 @@ async function everyRepository(deps, work, failures) {
 ;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
 
 
+
 /** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
 const githubConnector = {
     source: 'github',
     command: 'sync-github',
     noun: 'alert list',
-    scope: { parameter: 'repository', pattern: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, form: 'a repository as owner/name' },
+    scope: { parameter: 'repository', accepts: (value) => (0,identifiers/* parseFullName */.St)(value) !== undefined, form: 'a repository as owner/name' },
     description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
 repository of every GITHUB_TARGETS owner -> DefectDojo, one product
 per repository`,
@@ -42462,6 +42479,86 @@ class ConditionalAnswers {
 
 /***/ }),
 
+/***/ 63000:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ff: () => (/* binding */ parseGithubTargets),
+/* harmony export */   N_: () => (/* binding */ listsOwner)
+/* harmony export */ });
+/* unused harmony export apiBaseOf */
+/* harmony import */ var _platform_identifiers_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(13980);
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
+function apiBaseOf(server) {
+    const host = server.hostname.toLowerCase();
+    if (host === 'github.com' || host === 'www.github.com' || host === 'api.github.com')
+        return { apiBase: 'https://api.github.com', kind: 'public' };
+    if (host.endsWith('.ghe.com'))
+        return { apiBase: `https://${host.startsWith('api.') ? host : `api.${host}`}`, kind: 'enterprise' };
+    const path = server.pathname.replace(/\/+$/, '');
+    return { apiBase: `${server.origin}${path.endsWith('/api/v3') ? path : `${path}/api/v3`}`, kind: 'enterprise' };
+}
+/**
+ * `GITHUB_TARGETS`: a JSON list of `{server, owners, token}`. Problems name the entry and field,
+ * never a value (the setting holds tokens), and the JSON parser's own message is not used
+ * because it quotes the input.
+ */
+function parseGithubTargets(raw) {
+    let value;
+    try {
+        value = JSON.parse(raw);
+    }
+    catch {
+        return { problems: ['GITHUB_TARGETS is not valid JSON'] };
+    }
+    if (!Array.isArray(value) || value.length === 0)
+        return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
+    const problems = [];
+    const targets = [];
+    value.forEach((entry, i) => {
+        const at = `GITHUB_TARGETS[${i}]`;
+        if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+            problems.push(`${at} must be an object with server, owners and token`);
+            return;
+        }
+        const { server, owners, token, ...rest } = entry;
+        for (const key of Object.keys(rest))
+            problems.push(`${at}.${key} is not a known field`);
+        let url;
+        try {
+            url = typeof server === 'string' ? new URL(server) : undefined;
+        }
+        catch {
+            url = undefined;
+        }
+        if (!url || url.username || url.password || url.search || url.hash)
+            problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
+        else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
+            problems.push(`${at}.server must use https (the token travels with every call)`);
+        if (!Array.isArray(owners) || owners.length === 0 || !owners.every(_platform_identifiers_js__WEBPACK_IMPORTED_MODULE_0__/* .isOwnerLogin */ .bp)) {
+            problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
+        }
+        if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
+            problems.push(`${at}.token must be a non-empty token`);
+        if (problems.length > 0 || !url)
+            return;
+        targets.push({ server: url.href.replace(/\/+$/, ''), ...apiBaseOf(url), owners: [...new Set(owners)], token: token.trim() });
+    });
+    if (problems.length > 0)
+        return { problems };
+    // The public platform first: issue push resolves repositories in this order.
+    return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
+}
+/** Whether the target lists the owner (GitHub compares logins without case). */
+function listsOwner(target, owner) {
+    return target.owners.some((o) => o.toLowerCase() === owner.toLowerCase());
+}
+
+
+/***/ }),
+
 /***/ 91016:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -42758,7 +42855,7 @@ function summaryLines(report) {
         lines.push(`[${report.source}] ${report.error}`);
     if (report.triage) {
         const t = report.triage;
-        lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed`);
+        lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed, ${t.out_of_scope} out of scope (skipped)`);
     }
     for (const item of report.items.filter((i) => i.status === 'failed'))
         lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
@@ -42782,7 +42879,7 @@ function summaryLines(report) {
 /* harmony export */   _I: () => (/* binding */ scrub)
 /* harmony export */ });
 /* unused harmony export requireFor */
-/* harmony import */ var _config_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(62377);
+/* harmony import */ var _config_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(55215);
 /* harmony import */ var _defectdojo_client_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(59998);
 /* harmony import */ var _credentials_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(71930);
 /* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(32995);
