@@ -1,3 +1,4 @@
+import { titlecase } from './titlecase.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -37,6 +38,8 @@ interface Parsed {
   readonly cvssv3?: string;
   readonly epssScore?: number;
   readonly epssPercentile?: number;
+  /** Set by a parser that reads the tool's own false-positive decision (FPF `analysis.state`). */
+  readonly falseP?: boolean;
 }
 
 export interface FakeFinding extends Omit<Parsed, 'active'> {
@@ -121,8 +124,25 @@ export interface RecordedUpload {
   readonly bytes: number;
 }
 
-/** The parser's error, as DefectDojo answers it: its exception handler gives 500 without details. */
+/** A parser's crash (KeyError, AttributeError…): DefectDojo's exception handler answers 500 without details. */
 class ParserCrash extends Error {}
+/** A parser's ValueError: DefectDojo answers 400 with the message (`{"message": "[\"…\"]"}`). */
+class ParserValueError extends Error {}
+
+/** settings.FILE_UPLOAD_TYPES of DefectDojo 3.2.0, which the reimport's file field allows (checked on the real server: `.fpf` is refused). */
+const ALLOWED_EXTENSIONS = ['xml', 'csv', 'nessus', 'json', 'jsonl', 'html', 'js', 'zip', 'xlsx', 'txt', 'sarif', 'fpr', 'md', 'log', 'fvdl'];
+
+/** What DefectDojo's `ErrorPageProductAnnouncement` adds as `pro` to error answers of its own exception handler (and to a reimport's 201). */
+const PRO_NOTICE = 'Pro comes with support. Try today for free or email us at hello@defectdojo.com';
+
+/** Python's `str()` of a one-string list, as `str(ValidationError(msg))` reads: quoted with ' unless the text holds one. */
+function pythonList(text: string): string {
+  const escaped = text.replace(/\\/g, '\\\\');
+  return text.includes("'") && !text.includes('"') ? `["${escaped}"]` : `['${escaped.replace(/'/g, "\\'")}']`;
+}
+
+/** The alias keys DefectDojo's FPF parser reads into `vulnerability_ids`. */
+const FPF_ALIAS_KEYS = ['cveId', 'sonatypeId', 'ghsaId', 'osvId', 'snykId', 'gsdId', 'vulnDbId'] as const;
 
 function title(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
@@ -156,28 +176,38 @@ function findVulnerabilityAlerts(node: unknown): unknown {
  * (a null `security_severity_level`, a missing alert `id`, a null list) and what it deduplicates on.
  */
 const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
+  // dojo/tools/dependency_track/parser.py: the title "<name>:<version> affected by: <vulnId> (<source>)";
+  // `vulnerability_ids` the vulnId and every alias under the seven keys it reads (so a GHSA and its
+  // CVE share a hash, as on the real server); a missing node is a ValueError (answered 400); an
+  // analysis of FALSE_POSITIVE makes the finding a mitigated false positive; suppression is not read.
   'Dependency Track Finding Packaging Format (FPF) Export': (data) => {
     if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ParserCrash('not an FPF document');
-    const findings = (data as { findings?: unknown }).findings ?? [];
-    if (!Array.isArray(findings)) throw new ParserCrash('findings is not a list');
-    type Fpf = { matrix?: string; component: { name: string; version?: string | null }; vulnerability: { vulnId?: string; uuid?: string; source?: string; severity?: string; cweId?: number | null; matrix?: string }; analysis?: { isSuppressed?: boolean } };
+    const findings = (data as { findings?: unknown }).findings;
+    if (!Array.isArray(findings) || findings.length === 0) return [];
+    type Fpf = { matrix?: string; component?: { name?: string; version?: string | null }; vulnerability?: { vulnId?: string; uuid?: string; source?: string; severity?: string; cweId?: number | null; matrix?: string; aliases?: Record<string, string>[] | null }; analysis?: { state?: string } };
     return findings.map((f: Fpf) => {
       const { component, vulnerability } = f;
-      if (!component || !vulnerability) throw new ParserCrash('finding without component or vulnerability');
-      const id = vulnerability.vulnId ?? vulnerability.uuid;
+      if (!vulnerability) throw new ParserValueError("Missing 'vulnerability' node from finding!");
+      if (vulnerability.vulnId === undefined) throw new ParserValueError("Missing 'vulnId' node from vulnerability!");
+      if (vulnerability.source === undefined) throw new ParserValueError("Missing 'source' node from vulnerability!");
+      if (!component) throw new ParserValueError("Missing 'component' node from finding!");
+      if (component.name === undefined) throw new ParserValueError("Missing 'name' node from component!");
       const version = component.version ?? undefined;
       const uid = vulnerability.matrix ?? f.matrix;
+      const ids = new Set([vulnerability.vulnId]);
+      for (const alias of vulnerability.aliases ?? []) for (const key of FPF_ALIAS_KEYS) if (alias?.[key]) ids.add(alias[key]);
+      const falseP = f.analysis?.state === 'FALSE_POSITIVE';
       return {
-        // DefectDojo's title reads "<name>:<version> affected by: <id> (<source>)"; kept short as issue push's tests expect.
-        title: `${id} in ${component.name}:${version ?? ''}`,
+        title: `${component.name}:${version ?? ''} affected by: ${vulnerability.vulnId} (${vulnerability.source})`,
         severity: severityOf(vulnerability.severity),
-        active: f.analysis?.isSuppressed !== true,
+        active: !falseP,
+        ...(falseP ? { falseP } : {}),
         ...(uid ? { uniqueIdFromTool: uid } : {}),
         ...(vulnerability.uuid ? { vulnIdFromTool: vulnerability.uuid } : {}),
         componentName: component.name,
         ...(version !== undefined ? { componentVersion: version } : {}),
         cwe: vulnerability.cweId ?? 1035,
-        ...(id ? { vulnerabilityIds: [id] } : {}),
+        vulnerabilityIds: [...ids],
       };
     });
   },
@@ -205,9 +235,9 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
   // `vulnerableRequirements` the component version, `cvssSeverities.cvssV3` before the deprecated
   // `cvss`, `epss` as an object.
   'Github Vulnerability Scan': (data) => {
-    if (!data || typeof data !== 'object' || !('data' in data)) throw new ParserCrash("Invalid report file, no 'data' node found");
+    if (!data || typeof data !== 'object' || !('data' in data)) throw new ParserValueError('Invalid report format, expected a GitHub RepositoryVulnerabilityAlert GraphQL query response.');
     const alerts = findVulnerabilityAlerts((data as { data: unknown }).data) as { nodes?: unknown } | undefined;
-    if (!alerts) throw new ParserCrash("Invalid report, no 'vulnerabilityAlerts' node found");
+    if (!alerts) throw new ParserValueError("Invalid report, no 'vulnerabilityAlerts' node found");
     const nodes = alerts.nodes;
     if (!Array.isArray(nodes)) throw new ParserCrash("'NoneType' object is not iterable");
     type Node = { id?: string; state?: string; vulnerableManifestPath?: string; vulnerableRequirements?: string; securityVulnerability: { severity?: string; package?: { name?: string }; advisory: Record<string, any> } };
@@ -272,16 +302,33 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
       };
     });
   },
+  // dojo/tools/github_secrets_detection_report/parser.py: the title "Exposed Secret Detected: <display
+  // name>", a description of "**Key**: value" lines, the first location's file and line, the alert
+  // number as vuln_id_from_tool; no unique id.
   'Github Secrets Detection Report Scan': (data) => {
     if (!Array.isArray(data)) throw new ParserCrash('Invalid GitHub secrets detection report format, expected a JSON list of alerts.');
-    return data.map((alert: { state?: string; secret_type?: string; secret_type_display_name?: string; validity?: string; publicly_leaked?: boolean }) => {
+    type Secret = { number?: number; state?: string; secret_type?: string; secret_type_display_name?: string; validity?: string; publicly_leaked?: boolean; html_url?: string; first_location_detected?: { path?: string; start_line?: number } };
+    return data.map((alert: Secret) => {
       const display = alert.secret_type_display_name ?? alert.secret_type ?? 'Unknown';
       const state = alert.state ?? 'open';
       const validity = alert.validity ?? 'unknown';
       const severity: Severity = state === 'resolved' ? 'info' : validity === 'active' && alert.publicly_leaked ? 'critical' : validity === 'active' ? 'high' : 'medium';
-      const findingTitle = `Exposed Secret Detected: ${display}`;
-      // No unique id and no dedupe settings for this scan type: DefectDojo's legacy matching on title and severity.
-      return { title: findingTitle, severity, active: true };
+      const location = alert.first_location_detected ?? {};
+      const description = [
+        ...(alert.html_url ? [`**GitHub Alert**: [${alert.html_url}](${alert.html_url})`] : []),
+        `**Secret Type**: ${display}`,
+        `**Alert State**: ${state}`,
+        ...(location.path ? [`**File Path**: ${location.path}`, ...(location.start_line ? [`**Line**: ${location.start_line}`] : [])] : []),
+      ].join('\n\n');
+      return {
+        title: `Exposed Secret Detected: ${display}`,
+        severity,
+        active: true,
+        description,
+        ...(alert.number ? { vulnIdFromTool: String(alert.number) } : {}),
+        ...(location.path ? { filePath: location.path } : {}),
+        ...(typeof location.start_line === 'number' ? { line: location.start_line } : {}),
+      };
     });
   },
 };
@@ -435,8 +482,6 @@ export class FakeDefectDojo {
   refusedChunked = 0;
   delayMs = 0;
   keepUploads = true;
-  /** Off: answers without `statistics.delta`, as some DefectDojo versions do. */
-  includeDelta = true;
   /** Most reimports in flight at once. */
   peakInFlight = 0;
   private inFlight = 0;
@@ -498,8 +543,10 @@ export class FakeDefectDojo {
       await latency(this.delayMs);
       if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
       const auth = req.headers.authorization;
-      if (!auth) return sendJson(res, 401, { detail: 'Authentication credentials were not provided.' }, { 'www-authenticate': 'Token' });
-      if (auth !== `Token ${this.token}`) return sendJson(res, 401, { detail: 'Invalid token.' }, { 'www-authenticate': 'Token' });
+      // DRF answers 403, not 401: DefectDojo's first authentication class (session) has no
+      // WWW-Authenticate header to offer (REST_FRAMEWORK settings; seen on the real server).
+      if (!auth) return sendJson(res, 403, { detail: 'Authentication credentials were not provided.' });
+      if (auth !== `Token ${this.token}`) return sendJson(res, 403, { detail: 'Invalid token.' });
       if (route === 'products' && req.method === 'GET') return this.listProducts(url, res);
       // UserProfileView: the token's user (IsAuthenticated only), in UserProfileSerializer's shape.
       if (route === 'user_profile' && req.method === 'GET') {
@@ -774,38 +821,50 @@ export class FakeDefectDojo {
     const scm = fields.source_code_management_uri;
     if (scm !== undefined && (!URL.canParse(scm) || !/^(https?|ftps?):$/.test(new URL(scm).protocol) || !new URL(scm).hostname)) errors.source_code_management_uri = ['Enter a valid URL.'];
     else if (scm !== undefined && scm.length > 600) errors.source_code_management_uri = ['Ensure this field has no more than 600 characters.'];
+    // FileExtensionValidator(allowed_extensions=settings.FILE_UPLOAD_TYPES) on the serializer's file field.
     if (!file) errors.file = ['No file was submitted.'];
-    else if (!/\.(json|fpf|sarif|xml|csv|txt)$/i.test(file.name)) errors.file = [`File extension “${file.name.split('.').pop()}” is not allowed.`];
+    else if (!ALLOWED_EXTENSIONS.includes(file.name.split('.').pop()!.toLowerCase())) {
+      errors.file = [`File extension “${file.name.split('.').pop()}” is not allowed. Allowed extensions are: ${ALLOWED_EXTENSIONS.join(', ')}.`];
+    }
     if (Object.keys(errors).length > 0) {
-      // DRF's field errors, plus the "message" DefectDojo's exception handler adds.
+      // DRF's field errors, plus the "message" and "pro" DefectDojo's exception handler adds.
       const detail = Object.entries(errors).map(([k, v]) => `'${k}': [ErrorDetail(string='${v[0]}', code='invalid')]`).join(', ');
-      return sendJson(res, 400, { ...errors, message: `{${detail}}` });
+      return sendJson(res, 400, { ...errors, message: `{${detail}}`, pro: [PRO_NOTICE] });
     }
     if (file!.size / 1048576 > this.scanFileMaxMb) {
-      return sendJson(res, 400, { non_field_errors: [`Report file is too large. Maximum supported size is ${this.scanFileMaxMb} MB`] });
+      return sendJson(res, 400, { message: pythonList(`Report file is too large. Maximum supported size is ${this.scanFileMaxMb} MB`), pro: [PRO_NOTICE] });
     }
-    const auto = fields.auto_create_context === 'true';
-    if (!auto) return sendJson(res, 400, { non_field_errors: ['Test to reimport into not found and auto_create_context is not set'] });
-    if (!fields.product_name || !fields.engagement_name) return sendJson(res, 400, { non_field_errors: ['product_name and engagement_name are required with auto_create_context'] });
-    const existingProduct = this.products.get(fields.product_name);
-    // AutoCreateContextManager.get_target_product_if_exists raises a django ValidationError, which
-    // DefectDojo's exception handler answers as {"message": str(error)}.
+    const auto = DRF_TRUE.has(fields.auto_create_context ?? 'false');
+    const existingProduct = fields.product_name === undefined ? undefined : this.products.get(fields.product_name);
+    // AutoCreateContextManager's checks are serializers.ValidationError: DRF answers a bare JSON list of strings.
+    if (!existingProduct && !auto) return sendJson(res, 400, [`Product "${fields.product_name ?? ''}" does not exist`]);
+    if (!fields.product_name) return sendJson(res, 400, ['product_name parameter missing']);
+    if (!fields.engagement_name) return sendJson(res, 400, ['engagement_name parameter missing']);
     if (existingProduct && fields.product_type_name && existingProduct.productType !== fields.product_type_name) {
-      const conflict = `The fetched product has a conflict with the supplied product type name: existing product type name - ${existingProduct.productType} vs supplied product type name - ${fields.product_type_name}`;
-      return sendJson(res, 400, { message: `['${conflict}']` });
+      return sendJson(res, 400, [`The fetched product has a conflict with the supplied product type name: existing product type name - ${existingProduct.productType} vs supplied product type name - ${fields.product_type_name}`]);
     }
-    if (!existingProduct && !fields.product_type_name) return sendJson(res, 400, { non_field_errors: ['Product Type must be given to create a product'] });
+    if (!existingProduct && !fields.product_type_name) return sendJson(res, 400, [`Product "${fields.product_name}" does not exist and no product_type_name provided to create the new product in`]);
 
     for (const [name, max] of Object.entries(TEST_META_MAX)) {
-      if ((fields[name]?.length ?? 0) > max) return sendJson(res, 500, { message: 'Internal server error, check logs for details' });
+      if ((fields[name]?.length ?? 0) > max) return sendJson(res, 500, { message: 'Internal server error, check logs for details', pro: [PRO_NOTICE] });
     }
     const text = await file!.text();
     this.uploads.push({ fields, filename: file!.name, bytes: Buffer.byteLength(text), ...(this.keepUploads ? { text } : {}) });
     let parsed: Parsed[];
     try {
-      parsed = PARSERS[scanType!]!(JSON.parse(text));
-    } catch {
-      return sendJson(res, 500, { message: 'Internal server error, check logs for details' });
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch {
+        // json.JSONDecodeError is a ValueError: the importer turns it into a ValidationError (400).
+        throw new ParserValueError('Expecting value: line 1 column 1 (char 0)');
+      }
+      parsed = PARSERS[scanType!]!(data);
+    } catch (err) {
+      // BaseImporter.parse_findings: a ValueError becomes a django ValidationError, answered 400 as
+      // {"message": str(error)}; any other exception is a 500 without details.
+      if (err instanceof ParserValueError) return sendJson(res, 400, { message: pythonList(err.message), pro: [PRO_NOTICE] });
+      return sendJson(res, 500, { message: 'Internal server error, check logs for details', pro: [PRO_NOTICE] });
     }
 
     if (!existingProduct) this.products.set(fields.product_name, { id: this.nextId++, productType: fields.product_type_name! });
@@ -814,7 +873,10 @@ export class FakeDefectDojo {
     const context = `${fields.product_name}\u0000${fields.engagement_name}\u0000${scanType}`;
     const inContext = this.testsByContext.get(context) ?? this.testsByContext.set(context, []).get(context)!;
     let test = inContext.filter((t) => (fields.test_title ? t.title === fields.test_title : true)).at(-1);
-    // A new test comes from an import, which never closes old findings.
+    // A new test comes from an import, which never closes old findings, and whose statistics
+    // have `after` only (ReImportScanSerializer.process_scan in dojo/api_v2/serializers.py sets
+    // `before` and `delta` only for a test that existed; seen on the real server).
+    const isNewTest = test === undefined;
     const closeOld = test !== undefined && !DRF_FALSE.has(fields.close_old_findings ?? 'true');
     if (!test) {
       // get_or_create_engagement: source_code_management_uri is written only when it creates the engagement.
@@ -858,9 +920,13 @@ export class FakeDefectDojo {
     const candidates = new Candidates(test.findings.values());
     for (const finding of parsed) {
       const incoming: FakeFinding = { ...finding, hashCode: hashCodeOf(scanType!, finding), id: 0, tags: [] };
-      const [existing] = matchesOf(algorithm, incoming, candidates.of(algorithm, incoming));
+      // An import (the reimport created the test) matches nothing: every finding of the report is
+      // created, alike ones too (DefectDojo 3.2.0 imported its npm sample as 22 active findings).
+      const [existing] = isNewTest ? [] : matchesOf(algorithm, incoming, candidates.of(algorithm, incoming));
       if (!existing) {
-        const f: FakeFinding = { ...incoming, id: this.nextId++, isMitigated: false, mitigated: null, lastStatusUpdate: now };
+        // Finding.save title-cases the title (after the hash was computed from the parser's own).
+        const falseP = incoming.falseP === true;
+        const f: FakeFinding = { ...incoming, title: titlecase(incoming.title.slice(0, 511)), id: this.nextId++, isMitigated: falseP, mitigated: falseP ? now : null, lastStatusUpdate: now };
         const key = f.uniqueIdFromTool ?? f.hashCode;
         test.findings.set(test.findings.has(key) ? `${key}#${f.id}` : key, f);
         candidates.add(f);
@@ -917,13 +983,14 @@ export class FakeDefectDojo {
       test: test.id,
       test_id: test.id,
       product_id: product.id,
-      statistics: {
-        before,
-        ...(this.includeDelta
-          ? { delta: { created: statisticsOf(created), closed: statisticsOf(closed), reactivated: statisticsOf(reactivated), untouched: statisticsOf(untouched) } }
-          : {}),
-        after,
-      },
+      statistics: isNewTest
+        ? { after }
+        : {
+            before,
+            delta: { created: statisticsOf(created), closed: statisticsOf(closed), reactivated: statisticsOf(reactivated), untouched: statisticsOf(untouched) },
+            after,
+          },
+      pro: [`Did you know, Pro has an automated no-code connector for ${scanType}? Try today for free or email us at hello@defectdojo.com`],
     });
   }
 }
