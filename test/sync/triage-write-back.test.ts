@@ -31,7 +31,7 @@ describe('two-way triage: DefectDojo → Dependency-Track analyses (sources.depe
   });
   afterEach(() => fakes.close());
 
-  const findingOf = (n: number) => fakes.dd.findings().find((f) => f.finding.title.startsWith(`CVE-2026-000${n} `))!.finding;
+  const findingOf = (n: number) => fakes.dd.findings().find((f) => f.finding.vulnerabilityIds?.includes(`CVE-2026-000${n}`))!.finding;
   const key = (n: number) => `${PROJECT}:${uuid(n, 'c')}:${uuid(n, 'v')}`;
   const analysisCalls = () => fakes.dt.calls.filter((c) => c.route === 'analysis');
 
@@ -92,7 +92,7 @@ describe('two-way triage: DefectDojo → Dependency-Track analyses (sources.depe
     // Each key names a finding its project really has, so Dependency-Track would accept the write.
     fakes.dt.projects.push({ uuid: BETA, name: 'beta/app', version: '2.0.0', findings: [crafted(4, BETA)] });
     fakes.dt.projects.push({ uuid: OLD, name: 'acme/old', version: '0.1.0', active: false, findings: [crafted(5, OLD)] });
-    const ours = (n: number) => fakes.dd.findings().find((f) => f.test.product === 'acme/api' && f.finding.title.startsWith(`CVE-2026-000${n} `))!.finding;
+    const ours = (n: number) => fakes.dd.findings().find((f) => f.test.product === 'acme/api' && f.finding.vulnerabilityIds?.includes(`CVE-2026-000${n}`))!.finding;
     const env = { ...fakes.env, SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE: 'true', SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE: 'true' };
     assert.equal((await runSync(['sync'], env)).code, 0);
     fakes.dd.setStatus(findingOf(1).id, { falseP: true });
@@ -105,6 +105,30 @@ describe('two-way triage: DefectDojo → Dependency-Track analyses (sources.depe
     assert.deepEqual([...fakes.dt.analyses.keys()], [key(1)], "only the product's own project is written to");
     for (const n of [4, 5]) assert.match(run.all, new RegExp(`DefectDojo finding ${ours(n).id} of acme/api names a Dependency-Track project this run did not sync into acme/api; skipped`));
     assert.ok(!run.err.some((l) => /skipped \(out of scope\)/.test(l) && (l.includes(BETA) || l.includes(OLD))), 'the warning names the finding, not the key');
+  });
+
+  it('a false positive of a finding the export folded (a GHSA and its CVE) is written to both of Dependency-Track\'s findings', async () => {
+    const component = { uuid: uuid(9, 'c'), name: 'axios', version: '1.13.6' };
+    const ghsa = '2e7ae170-4d94-43c4-bb2b-b7baf24c2148';
+    const cve = '7a287e6d-2df0-47a7-974d-81d49e533223';
+    const alias = { ghsaId: 'GHSA-3p68-rc4w-qgx5', cveId: 'CVE-2025-62718' };
+    fakes.dt.projects[0] = {
+      ...fakes.dt.projects[0]!,
+      findings: [
+        { component, vulnerability: { uuid: ghsa, vulnId: 'GHSA-3p68-rc4w-qgx5', source: 'GITHUB', severity: 'MEDIUM', aliases: [alias] }, analysis: { isSuppressed: false }, matrix: `${PROJECT}:${component.uuid}:${ghsa}` },
+        { component, vulnerability: { uuid: cve, vulnId: 'CVE-2025-62718', source: 'NVD', severity: 'MEDIUM', aliases: [alias] }, analysis: { isSuppressed: false }, matrix: `${PROJECT}:${component.uuid}:${cve}` },
+      ],
+    };
+    const env = { ...fakes.env, SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE: 'true' };
+    assert.equal((await runSync(['sync'], env)).code, 0);
+    assert.equal(fakes.dd.findings().length, 1, 'one finding in DefectDojo');
+    fakes.dd.setStatus(fakes.dd.findings()[0]!.finding.id, { falseP: true });
+    const run = await runSync(['sync', '--json'], env);
+    assert.deepEqual(run.report!.triage, { written: 2, unchanged: 0, kept: 0, failed: 0, out_of_scope: 0 });
+    assert.deepEqual(
+      [fakes.dt.analyses.get(`${PROJECT}:${component.uuid}:${ghsa}`)?.analysisState, fakes.dt.analyses.get(`${PROJECT}:${component.uuid}:${cve}`)?.analysisState],
+      ['FALSE_POSITIVE', 'FALSE_POSITIVE'],
+    );
   });
 
   it('reads the three UUIDs from the FPF matrix DefectDojo keeps, and nothing else', () => {

@@ -1,16 +1,15 @@
 import { UploadTooLarge, type DefectDojoClient, type KnownProduct, type ScanFacts } from '../defectdojo/client.js';
 import { productDirectory } from '../defectdojo/products.js';
-import type { FileContent } from '../http/multipart.js';
-import { spool } from '../http/spool.js';
+import { readWhole } from '../http/read-whole.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { transportFailure } from '../../http/outbound.js';
-import { TransportError } from '../http/request.js';
+import { TransportError, UnexpectedAnswerError } from '../http/request.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
-import { countingFindings } from './count-findings.js';
-import { digestingFpf } from './fpf-digest.js';
-import { ImportedDigests, reportHash } from '../defectdojo/digests.js';
+import { foldAliases, type FoldedExport } from './fold-aliases.js';
+import type { ReimportCounts } from '../defectdojo/statistics.js';
+import { ImportedDigests, reportDigest, type ReportTarget } from '../defectdojo/digests.js';
 
 export interface DependencyTrackSyncDeps {
   readonly dependencyTrack: DependencyTrackClient;
@@ -36,19 +35,40 @@ function labelOf(project: DependencyTrackProject): string {
 export const UNVERSIONED_TEST = '(no version)';
 
 /**
- * The export as an upload of known length, read whole first so its digest is known before
- * anything is sent: up to 4 MiB in memory, past that to a private temporary file (`spool`), never
- * held whole in memory. An export above the upload limit is refused before anything is sent to
- * DefectDojo: at once when Dependency-Track states its length (`Content-Length`), else as soon as
- * more than the limit has arrived.
+ * The export, read whole (it is parsed to fold aliases before it is sent): refused before anything
+ * is sent to DefectDojo when it is above the upload limit, at once when Dependency-Track states its
+ * length (`Content-Length`), else as soon as more than the limit has arrived.
  */
-async function exportContent(project: DependencyTrackProject, exported: Response, body: AsyncIterable<Uint8Array>, limit: number): Promise<{ content: FileContent; dispose: () => Promise<void> }> {
+async function exportBytes(project: DependencyTrackProject, exported: Response, limit: number): Promise<Buffer> {
   const tooLarge = (bytes?: number) => new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
   const header = exported.headers.get('content-length');
   // A compressed answer's length is not the length of the bytes read from it.
   if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding') && Number(header) > limit) throw tooLarge(Number(header));
-  const spooled = await spool(body, limit, () => tooLarge());
-  return { content: spooled, dispose: spooled.dispose };
+  if (!exported.body) throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
+  try {
+    return await readWhole(exported.body, limit, () => tooLarge());
+  } catch (err) {
+    // A download that broke off mid-stream is a transport failure of the export, retried as one.
+    if (err instanceof UploadTooLarge) throw err;
+    throw new TransportError('Dependency-Track', `FPF export of ${project.name}`, transportFailure(err));
+  }
+}
+
+/**
+ * The export ready to send: its findings folded (`fold-aliases.ts`), and its digest, which leaves
+ * out the time the export was made (`meta.timestamp`), so an unchanged project's report digests
+ * alike from run to run.
+ */
+export function prepareExport(project: Pick<DependencyTrackProject, 'name'>, bytes: Buffer, target: ReportTarget): { content: Buffer; digest: string; folded: FoldedExport } {
+  let document: unknown;
+  try {
+    document = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new UnexpectedAnswerError('Dependency-Track', `FPF export of ${project.name}`, 'the answer is not valid JSON');
+  }
+  const folded = foldAliases(document);
+  const meta = folded.document.meta && typeof folded.document.meta === 'object' ? { ...(folded.document.meta as Record<string, unknown>), timestamp: null } : folded.document.meta;
+  return { content: Buffer.from(JSON.stringify(folded.document)), digest: reportDigest(target, Buffer.from(JSON.stringify({ ...folded.document, meta }))), folded };
 }
 
 /** What DefectDojo's test records of a project's scan: its version and its repository (a `vcs` external reference). */
@@ -57,15 +77,15 @@ export function scanFactsOf(project: DependencyTrackProject): ScanFacts {
 }
 
 /**
- * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
- * A transient failure of either side retries the pair, since the export stream is spent.
+ * One project: its FPF export, folded, reimported into DefectDojo. A transient failure of either
+ * side retries the pair (the export is read again).
  */
 async function syncProject(
   project: DependencyTrackProject,
   deps: DependencyTrackSyncDeps,
   products: ReadonlyMap<string, KnownProduct> | undefined,
   digests: ImportedDigests,
-): Promise<ItemResult> {
+): Promise<{ item: ItemResult; foldedInto: ReadonlyMap<string, readonly string[]> }> {
   const label = labelOf(project);
   const base = {
     label,
@@ -76,25 +96,21 @@ async function syncProject(
   };
   let attempts = 0;
   const notes: string[] = [];
+  let foldedInto: ReadonlyMap<string, readonly string[]> = new Map();
   try {
-    const { counts, findings, unchanged } = await retrying(
+    const { counts, findings, unchanged } = await retrying<{ counts: ReimportCounts | undefined; findings: number; unchanged: boolean }>(
       async (n) => {
         attempts = n;
         const abandon = new AbortController();
-        let exportFailure: unknown;
-        let dispose: (() => Promise<void>) | undefined;
         try {
           const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
-          if (!exported.body) throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
-          const counting = countingFindings(exported.body);
+          const bytes = await exportBytes(project, exported, deps.defectDojo.maxUploadBytes);
           const scan = scanFactsOf(project);
           const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
-          const { hash, digest } = reportHash(target);
-          const prepared = await exportContent(project, exported, digestingFpf(noting(counting.stream, (err) => (exportFailure ??= err)), hash), deps.defectDojo.maxUploadBytes);
-          dispose = prepared.dispose;
-          const content = prepared.content;
-          const reportDigest = digest();
-          if (await digests.unchanged(SCAN_TYPES.dependencyTrack, reportDigest)) return { counts: undefined, findings: counting.count(), unchanged: true };
+          const { content, digest, folded } = prepareExport(project, bytes, target);
+          foldedInto = folded.foldedInto;
+          if (folded.findings < folded.exported) notes.push(foldNote(folded));
+          if (await digests.unchanged(SCAN_TYPES.dependencyTrack, digest)) return { counts: undefined, findings: folded.findings, unchanged: true };
           const counts = await deps.defectDojo.reimport({
             scanType: SCAN_TYPES.dependencyTrack,
             productName: project.name,
@@ -104,44 +120,44 @@ async function syncProject(
             content,
             note: (text) => notes.push(text),
             scan,
-            digest: reportDigest,
+            digest,
             ...(products ? { product: products.get(project.name) ?? null } : {}),
           });
-          return { counts, findings: counting.count(), unchanged: false };
-        } catch (err) {
-          // A download that broke off mid-stream fails the upload it feeds: name the download.
-          if (exportFailure !== undefined) throw new TransportError('Dependency-Track', `FPF export of ${project.name}`, transportFailure(exportFailure));
-          throw err;
+          return { counts, findings: folded.findings, unchanged: false };
         } finally {
-          // Closes the download when the upload stopped early; harmless once it was read to the end.
+          // Closes the download when it was not read to the end; harmless once it was.
           abandon.abort();
-          await dispose?.();
         }
       },
       deps.retry,
       (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs),
     );
-    if (unchanged) return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts };
-    return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
+    const item: ItemResult = unchanged
+      ? { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts }
+      : { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
+    return { item, foldedInto };
   } catch (err) {
-    return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
+    return { item: { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts }, foldedInto };
   }
 }
 
-/** The stream, telling `failed` when reading it fails (before the failure goes on). */
-async function* noting(stream: AsyncIterable<Uint8Array>, failed: (err: unknown) => void): AsyncGenerator<Uint8Array> {
-  try {
-    yield* stream;
-  } catch (err) {
-    failed(err);
-    throw err;
-  }
+/** Said on the item: how many findings were folded into others, so the counts of the two systems can be compared. */
+function foldNote(folded: FoldedExport): string {
+  const gone = folded.exported - folded.findings;
+  return `${gone} of the export's ${folded.exported} findings name the same vulnerability of the same component as another (an alias, or listed twice): sent as ${folded.findings} findings, each with all its ids`;
 }
 
 /** What a `sync` did: its report, and the projects it synced (whose product's triage may be written back to them). */
 export interface DependencyTrackSyncResult {
   readonly report: SourceReport;
-  readonly synced: readonly DependencyTrackProject[];
+  readonly synced: readonly SyncedProject[];
+}
+
+/** A project the run synced, with the findings of its export folded into others (`fold-aliases.ts`). */
+export interface SyncedProject {
+  readonly project: DependencyTrackProject;
+  /** For each finding sent (its `matrix`), the matrices of the findings folded into it. */
+  readonly foldedInto: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -176,6 +192,12 @@ export async function syncDependencyTrack(deps: DependencyTrackSyncDeps): Promis
   }
   const products = await pendingProducts;
   const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-  const items = await syncEach(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products, digests));
-  return { report: finishReport(head, [...left, ...items]), synced: projects.filter((_, i) => items[i]!.status === 'synced') };
+  const folds = new Map<DependencyTrackProject, ReadonlyMap<string, readonly string[]>>();
+  const items = await syncEach(projects, deps.concurrency, deps.progress, async (project) => {
+    const { item, foldedInto } = await syncProject(project, deps, products, digests);
+    folds.set(project, foldedInto);
+    return item;
+  });
+  const synced = projects.filter((_, i) => items[i]!.status === 'synced').map((project) => ({ project, foldedInto: folds.get(project) ?? new Map() }));
+  return { report: finishReport(head, [...left, ...items]), synced };
 }

@@ -1,7 +1,8 @@
 import type { DefectDojoClient } from '../defectdojo/client.js';
 import { retrying, type RetryPolicy } from '../http/retry.js';
 import { message, type Progress } from '../report.js';
-import type { DependencyTrackClient, DependencyTrackProject, FindingRef } from './client.js';
+import type { DependencyTrackClient, FindingRef } from './client.js';
+import type { SyncedProject } from './sync.js';
 
 /** What a write-back did. */
 export interface TriageReport {
@@ -27,14 +28,15 @@ const MATRIX = new RegExp(`^(${UUID}):(${UUID}):(${UUID})$`, 'i');
 /** Analyses Dependency-Track starts from, which a write-back may replace; any other was decided there and stays. */
 const UNDECIDED = new Set([undefined, 'NOT_SET', 'IN_TRIAGE']);
 
-/** The product (the project's name) of each synced project, with the project UUIDs synced into it (one per version). */
-function projectsByProduct(synced: readonly Pick<DependencyTrackProject, 'uuid' | 'name'>[]): Map<string, Set<string>> {
-  const byProduct = new Map<string, Set<string>>();
-  for (const { uuid, name } of synced) {
-    if (!byProduct.has(name)) byProduct.set(name, new Set());
-    byProduct.get(name)!.add(uuid.toLowerCase());
+/** Per product (the project's name): the project UUIDs synced into it (one per version), and what their exports folded. */
+function byProduct(synced: readonly SyncedProject[]): Map<string, { projects: Set<string>; foldedInto: Map<string, readonly string[]> }> {
+  const products = new Map<string, { projects: Set<string>; foldedInto: Map<string, readonly string[]> }>();
+  for (const { project, foldedInto } of synced) {
+    const entry = products.get(project.name) ?? products.set(project.name, { projects: new Set(), foldedInto: new Map() }).get(project.name)!;
+    entry.projects.add(project.uuid.toLowerCase());
+    for (const [kept, others] of foldedInto) entry.foldedInto.set(kept.toLowerCase(), others);
   }
-  return byProduct;
+  return products;
 }
 
 export function findingRefOf(uniqueIdFromTool: string): FindingRef | undefined {
@@ -50,14 +52,15 @@ export function findingRefOf(uniqueIdFromTool: string): FindingRef | undefined {
  * analysis that is not set, or in triage, is written: a decision made in Dependency-Track is
  * never overwritten, and one already equal is not written again. Suppression is left as it is.
  * Only the projects this run synced are written to, each from its own product's findings: a
- * finding whose key names any other project (another team's, an inactive one) is skipped.
+ * finding whose key names any other project (another team's, an inactive one) is skipped. A
+ * finding the export folded others into (`fold-aliases.ts`) writes the same analysis to each of them.
  */
 export async function writeBackTriage(
-  synced: readonly Pick<DependencyTrackProject, 'uuid' | 'name'>[],
+  synced: readonly SyncedProject[],
   deps: { readonly dependencyTrack: DependencyTrackClient; readonly defectDojo: DefectDojoClient; readonly defectDojoUrl: string; readonly retry: RetryPolicy; readonly progress: Pick<Progress, 'warn'> },
 ): Promise<TriageReport> {
   const counts = { written: 0, unchanged: 0, kept: 0, failed: 0, out_of_scope: 0 };
-  for (const [product, projects] of projectsByProduct(synced)) {
+  for (const [product, { projects, foldedInto }] of byProduct(synced)) {
     let findings;
     try {
       findings = await retrying(() => deps.defectDojo.triagedFindings(product), deps.retry);
@@ -75,26 +78,36 @@ export async function writeBackTriage(
         deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product} names a Dependency-Track project this run did not sync into ${product}; skipped (out of scope)`);
         continue;
       }
-      const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
-      const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
-      try {
-        const current = await retrying(() => deps.dependencyTrack.analysisState(ref), deps.retry);
-        if (current === state) {
-          counts.unchanged++;
-          continue;
-        }
-        if (!UNDECIDED.has(current)) {
-          counts.kept++;
-          continue;
-        }
-        const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
-        await retrying(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
-        counts.written++;
-      } catch (err) {
-        counts.failed++;
-        deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product}: ${message(err)}`);
+      // The findings folded into this one (its aliases) are the same vulnerability: they get the same analysis.
+      const aliases = (foldedInto.get(finding.uniqueIdFromTool.toLowerCase()) ?? []).map(findingRefOf).filter((r): r is FindingRef => r?.project === ref.project);
+      for (const target of [ref, ...aliases]) {
+        const outcome = await writeOne(target, finding, deps);
+        if (outcome instanceof Error) {
+          counts.failed++;
+          deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product}: ${message(outcome)}`);
+        } else counts[outcome]++;
       }
     }
   }
   return counts;
+}
+
+/** One Dependency-Track finding's analysis, written when it is undecided; the error when it could not be. */
+async function writeOne(
+  ref: FindingRef,
+  finding: { readonly id: number; readonly falseP: boolean },
+  deps: { readonly dependencyTrack: DependencyTrackClient; readonly defectDojoUrl: string; readonly retry: RetryPolicy },
+): Promise<'written' | 'unchanged' | 'kept' | Error> {
+  const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
+  const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
+  try {
+    const current = await retrying(() => deps.dependencyTrack.analysisState(ref), deps.retry);
+    if (current === state) return 'unchanged';
+    if (!UNDECIDED.has(current)) return 'kept';
+    const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
+    await retrying(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
+    return 'written';
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
 }
