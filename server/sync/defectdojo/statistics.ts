@@ -1,4 +1,4 @@
-/** What one reimport changed, from the `statistics.delta` DefectDojo answers with. */
+/** What one reimport changed, from the `statistics` DefectDojo answers with. */
 export interface ReimportCounts {
   readonly created: number;
   readonly closed: number;
@@ -12,16 +12,27 @@ function total(node: unknown): number | undefined {
 }
 
 /**
- * The delta totals, or undefined when the answer has no `statistics.delta` (DefectDojo leaves it
- * out in some versions and configurations; `after` alone says nothing about what changed).
+ * The counts of one reimport: the `statistics.delta` totals; or, when the reimport created its
+ * test, the `statistics.after` total as created. DefectDojo then runs an import, whose answer has
+ * `after` alone (no `before`, no `delta`), and every finding in the test is one it created.
+ * Undefined when the answer says neither (an answer with `before` but no `delta`, as some versions
+ * and configurations give, says nothing about what changed).
  */
 export function reimportCounts(body: unknown): ReimportCounts | undefined {
-  const delta = (body as { statistics?: { delta?: Record<string, unknown> } } | undefined)?.statistics?.delta;
-  if (!delta || typeof delta !== 'object') return undefined;
-  const created = total(delta.created);
-  const closed = total(delta.closed);
-  const reactivated = total(delta.reactivated);
-  const untouched = total(delta.untouched);
-  if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined) return undefined;
-  return { created, closed, reactivated, untouched };
+  const statistics = (body as { statistics?: Record<string, unknown> } | undefined)?.statistics;
+  if (!statistics || typeof statistics !== 'object') return undefined;
+  const delta = statistics.delta as Record<string, unknown> | undefined;
+  if (delta && typeof delta === 'object') {
+    const created = total(delta.created);
+    const closed = total(delta.closed);
+    const reactivated = total(delta.reactivated);
+    const untouched = total(delta.untouched);
+    if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined) return undefined;
+    return { created, closed, reactivated, untouched };
+  }
+  if (!('before' in statistics)) {
+    const created = total(statistics.after);
+    if (created !== undefined) return { created, closed: 0, reactivated: 0, untouched: 0 };
+  }
+  return undefined;
 }

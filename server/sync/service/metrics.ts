@@ -3,6 +3,9 @@ import { SOURCES, type SourceName } from '../config.js';
 
 export const METRIC_PREFIX = 'gatehouse_';
 
+/** The `change` label of `gatehouse_sync_finding_changes_total`: DefectDojo's reimport statistics. */
+const FINDING_CHANGES = ['created', 'closed', 'reactivated'] as const;
+
 /**
  * The service's Prometheus metrics, on a registry of its own (never prom-client's global one),
  * so a test or a second service in one process starts from zero.
@@ -10,6 +13,7 @@ export const METRIC_PREFIX = 'gatehouse_';
 export class SyncMetrics {
   readonly registry = new Registry();
   private readonly findings: Counter<'source'>;
+  private readonly changes: Counter<'source' | 'change'>;
   private readonly issues: Counter;
   private readonly issuesClosed: Counter;
   private readonly issuesReopened: Counter;
@@ -27,6 +31,12 @@ export class SyncMetrics {
       name: `${METRIC_PREFIX}sync_findings_total`,
       help: 'Findings sent to DefectDojo, by source',
       labelNames: ['source'],
+      registers,
+    });
+    this.changes = new Counter({
+      name: `${METRIC_PREFIX}sync_finding_changes_total`,
+      help: "What DefectDojo's reimports did to findings (its own statistics; a reimport that created its test counts all its findings as created), by source",
+      labelNames: ['source', 'change'],
       registers,
     });
     this.issues = new Counter({ name: `${METRIC_PREFIX}issues_total`, help: 'GitHub issues opened for DefectDojo findings', registers });
@@ -55,6 +65,7 @@ export class SyncMetrics {
     // Every source appears from the first scrape, so a rate() or an absence alert has a series to read.
     for (const source of SOURCES) {
       this.findings.inc({ source }, 0);
+      for (const change of FINDING_CHANGES) this.changes.inc({ source, change }, 0);
       this.running.set({ source }, 0);
     }
     this.issues.inc(0);
@@ -85,6 +96,11 @@ export class SyncMetrics {
 
   findingsSent(source: SourceName, count: number): void {
     if (count > 0) this.findings.inc({ source }, count);
+  }
+
+  /** A run's totals of DefectDojo's own counts. */
+  findingsChanged(source: SourceName, totals: Readonly<Record<(typeof FINDING_CHANGES)[number], number>>): void {
+    for (const change of FINDING_CHANGES) if (totals[change] > 0) this.changes.inc({ source, change }, totals[change]);
   }
 
   issuesOpened(count: number): void {

@@ -170,6 +170,7 @@ export class SyncService {
     try {
       const report = await this.deps.runSource(connector, log, scope);
       metrics.findingsSent(connector.source, report.totals.findings);
+      metrics.findingsChanged(connector.source, report.totals);
       metrics.errorsSeen(report.totals.failed + (report.error ? 1 : 0));
       if (report.totals.synced > 0) this.deps.onDefectDojoAnswer?.();
       for (const line of summaryLines(report)) log.info({ totals: report.totals }, line);
