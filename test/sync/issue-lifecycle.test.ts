@@ -66,7 +66,7 @@ describe('issue lifecycle (issues follow their DefectDojo findings)', () => {
     };
   }
 
-  const findingOf = (id: string): FakeFinding => dd.findings().find((f) => f.finding.title.startsWith(`${id} `))!.finding;
+  const findingOf = (id: string): FakeFinding => dd.findings().find((f) => f.finding.vulnerabilityIds?.includes(id))!.finding;
   const issueOf = (id: string): FakeIssue => gh.allIssues().find((i) => i.title.includes(id))!;
   const push = async (overrides: Partial<IssuePushDeps> = {}) => {
     const report = await pushIssues([PRODUCT], deps(overrides));

@@ -58,7 +58,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
   let locks: SourceLocks;
   let logs: { level: string; obj: unknown; msg: string }[];
 
-  async function reimport(product: string, findings: { id: string; severity: string }[]): Promise<void> {
+  async function reimport(product: string, findings: { id: string; severity: string; component?: string }[]): Promise<void> {
     await defectDojo.reimport({ scanType: SCAN_TYPES.dependencyTrack, productName: product, engagementName: 'Dependency-Track', testTitle: '1.0', filename: 'f.json', content: fpf(findings) });
   }
 
@@ -461,6 +461,29 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       await pacing.clock.sleep(3_600_000);
       assert.equal(await hour.slot(), true);
     });
+  });
+
+  it("titles issues from the source's own data, never DefectDojo's title-cased title: rule ids, packages and secret types keep their case", async () => {
+    gh.addRepo({ owner: 'acme', name: 'api' });
+    const send = (scanType: (typeof SCAN_TYPES)[keyof typeof SCAN_TYPES], test: string, report: unknown) =>
+      defectDojo.reimport({ scanType, productName: 'acme/api', engagementName: 'GitHub', testTitle: test, filename: `${test}.json`, content: Buffer.from(JSON.stringify(report)) });
+    // Code scanning as the sync sends it (the alert number in the rule id).
+    await send(SCAN_TYPES.codeScanning, 'code scanning', [
+      { number: 34, state: 'open', rule: { id: 'py/path-injection #34', description: 'Uncontrolled data used in path expression', security_severity_level: 'high' }, most_recent_instance: { location: { path: 'app/views.py', start_line: 12 } } },
+    ]);
+    await send(SCAN_TYPES.secretScanning, 'secret scanning', [
+      { number: 3, state: 'open', secret_type: 'github_personal_access_token', secret_type_display_name: 'GitHub Personal Access Token (alert #3)', validity: 'active', first_location_detected: { path: 'config/settings.py', start_line: 4 } },
+    ]);
+    await reimport('acme/api', [{ id: 'GHSA-35jh-r3h4-6jhm', severity: 'HIGH', component: 'lodash.template' }]);
+    const report = await pushIssues(['acme/api'], deps({ minSeverity: 'High' }));
+    assert.equal(report.opened, 3);
+    const stored = dd.findings().map((f) => f.finding.title);
+    assert.ok(stored.includes('Uncontrolled Data Used in Path Expression (Py/Path-Injection #34)'), `DefectDojo title-cases: ${stored.join(' | ')}`);
+    assert.deepEqual(gh.repos[0]!.issues.map((i) => i.title).sort(), [
+      'High: GHSA-35jh-r3h4-6jhm in lodash.template 4.17.20',
+      'High: Secret: GitHub Personal Access Token (alert #3) in config/settings.py:4',
+      'High: py/path-injection #34 in app/views.py:12',
+    ]);
   });
 
   it('scanner text cannot mention people or break out of its block', async () => {

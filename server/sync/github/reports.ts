@@ -71,6 +71,16 @@ function cvssOf(value: unknown): { score: number | null; vectorString: string | 
   return score !== null || vectorString !== null ? { score, vectorString } : undefined;
 }
 
+/**
+ * Whether DefectDojo's stored title is this text. DefectDojo title-cases a title when it saves a
+ * finding (`titlecase()` in `Finding.save`), which changes letter case only (and rejoins words
+ * with single spaces), and its hash is casefolded: a title that differs only so is the same.
+ */
+export function sameTitle(stored: string, text: string): boolean {
+  const fold = (t: string) => t.replace(/[\t ]/g, ' ').replace(/[\r\n]+/g, '\n').toUpperCase().toLowerCase();
+  return fold(stored) === fold(text);
+}
+
 export interface DependabotReport {
   readonly document: unknown;
   /** Alert numbers whose severity, summary or identifiers changed on GitHub and were kept as DefectDojo has them. */
@@ -129,7 +139,7 @@ export function dependabotReport(
       const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
       // Sent as DefectDojo holds it only when it differs: an unchanged alert keeps GitHub's own
       // identifiers (order and types), so its report is the same bytes run after run.
-      if (heldSeverity !== severity || held.title !== summary || heldIds.join('\n') !== sentIds.join('\n')) {
+      if (heldSeverity !== severity || !sameTitle(held.title, summary) || heldIds.join('\n') !== sentIds.join('\n')) {
         kept.push(String(alert.number));
         severity = heldSeverity;
         summary = held.title;

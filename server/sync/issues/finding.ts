@@ -16,6 +16,8 @@ export interface OpenFinding {
   readonly cwe?: number;
   readonly vulnerabilityIds: readonly string[];
   readonly uniqueIdFromTool?: string;
+  /** The tool's own id of the rule or vulnerability (`vuln_id_from_tool`), as the source gave it. */
+  readonly vulnIdFromTool?: string;
   readonly hashCode?: string;
   readonly tags: readonly string[];
   readonly active: boolean;
@@ -51,6 +53,7 @@ export function readFinding(product: string, raw: unknown): OpenFinding | undefi
     ...optional('line', typeof f.line === 'number' && f.line > 0 ? f.line : undefined),
     ...optional('cwe', typeof f.cwe === 'number' && f.cwe > 0 ? f.cwe : undefined),
     ...optional('uniqueIdFromTool', text(f.unique_id_from_tool)),
+    ...optional('vulnIdFromTool', text(f.vuln_id_from_tool)),
     ...optional('hashCode', text(f.hash_code)),
   };
 }

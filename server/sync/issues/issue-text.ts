@@ -30,6 +30,33 @@ function quoted(text: string): string {
 
 const code = (s: string): string => `\`${s.replace(/`/g, "'")}\``;
 
+/** The id a reader searches by: a CVE, else a GitHub advisory, else the first one. */
+function primaryId(ids: readonly string[]): string | undefined {
+  return ids.find((id) => /^CVE-/i.test(id)) ?? ids.find((id) => /^GHSA-/i.test(id)) ?? ids[0];
+}
+
+/** The secret type GitHub named, as DefectDojo's secret-scanning parser writes it into the description. */
+const SECRET_TYPE = /^\*\*Secret Type\*\*: (.+)$/m;
+
+/**
+ * What the issue is about, from the fields DefectDojo keeps as the source gave them, never its
+ * title, which DefectDojo title-cases on save (`(Py/Path-Injection #34)`):
+ * - a package finding (Dependency-Track, Dependabot): `<CVE or advisory> in <package> <version>`;
+ * - a code finding (code scanning, secret scanning, SonarQube): `<rule id, secret type or message> in <file>:<line>`;
+ * - otherwise its vulnerability id, or its DefectDojo id.
+ */
+export function subjectOf(finding: OpenFinding): string {
+  const id = primaryId(finding.vulnerabilityIds);
+  if (finding.componentName) return `${id ?? finding.vulnIdFromTool ?? `finding ${finding.id}`} in ${[finding.componentName, finding.componentVersion].filter(Boolean).join(' ')}`;
+  if (finding.filePath) {
+    const secret = SECRET_TYPE.exec(finding.description ?? '')?.[1]?.trim();
+    const message = finding.description?.split('\n')[0]?.trim();
+    const what = secret ? `Secret: ${secret}` : (finding.vulnIdFromTool ?? id ?? (message ? message.slice(0, 120) : undefined) ?? (finding.cwe ? `CWE-${finding.cwe}` : `finding ${finding.id}`));
+    return `${what} in ${finding.filePath}${finding.line ? `:${finding.line}` : ''}`;
+  }
+  return id ?? finding.vulnIdFromTool ?? `DefectDojo finding ${finding.id}`;
+}
+
 /** Title, body and labels of the issue of one finding; the body ends with the finding's hash. */
 export function issueText(finding: OpenFinding, hash: string, findingUrl: string): IssueText {
   const component = [finding.componentName, finding.componentVersion].filter(Boolean).join(' ');
@@ -48,7 +75,7 @@ export function issueText(finding: OpenFinding, hash: string, findingUrl: string
     ...(finding.mitigation ? [`<details><summary>Mitigation</summary>\n\n${quoted(finding.mitigation)}\n\n</details>`] : []),
     `---\n<sub>Opened by Gatehouse issue push for an active ${finding.severity} finding. Fix it and the next sync closes the finding in DefectDojo. Gatehouse finding: ${code(hash)}</sub>`,
   ];
-  const title = `${finding.severity}: ${finding.title}`.replace(/\s+/g, ' ').trim();
+  const title = `${finding.severity}: ${subjectOf(finding)}`.replace(/\s+/g, ' ').trim();
   return {
     title: title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title,
     body: sections.join('\n\n'),
