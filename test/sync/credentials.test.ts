@@ -19,7 +19,7 @@ describe('credentials are checked before anything is exported, and a refusal nam
     const token = 'dd-refused-token-0123456789abcdef';
     const run = await runSync(['sync', '--json'], { ...fakes.env, DEFECTDOJO_TOKEN: token });
     assert.equal(run.code, 1);
-    assert.match(run.report!.error!, new RegExp(`nothing was exported: DefectDojo at ${escape(fakes.dd.url)} refused DEFECTDOJO_TOKEN: answered 401 \\(Invalid token\\.\\)`));
+    assert.match(run.report!.error!, new RegExp(`nothing was exported: DefectDojo at ${escape(fakes.dd.url)} refused DEFECTDOJO_TOKEN: answered 403 \\(Invalid token\\.\\)`));
     assert.equal(fakes.dt.count('export'), 0, 'not one export');
     assert.equal(fakes.dt.count('projects'), 0, 'Dependency-Track is not even listed');
     assert.equal(fakes.dd.count('reimport'), 0);

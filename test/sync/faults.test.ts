@@ -70,7 +70,7 @@ describe('gatehouse-sync sync under faults: every project ends synced or reporte
     const items = accounted(run);
     const failed = items.find((i) => i.status === 'failed')!;
     assert.equal(failed.attempts, 1);
-    assert.match(failed.reason!, /answered 400: \{"scan_type":\["\\"X\\" is not a valid choice\."\]\}/);
+    assert.match(failed.reason!, /answered 400: scan_type: "X" is not a valid choice\.$/);
     assert.equal(items.filter((i) => i.status === 'synced').length, 5);
   });
 

@@ -186,8 +186,8 @@ describe('gatehouse-sync sync-sonarqube: security findings, CWEs and hotspots', 
     ]);
     const hotspots = dd.testOf('acme/api', DETAILED, 'acme/api (SonarQube hotspots)')!;
     assert.deepEqual([...hotspots.findings.values()].map((f) => [f.line, f.severity, f.title]), [
-      [1, 'high', 'Rule python:S3752'],
-      [2, 'low', 'Rule python:S3752'],
+      [1, 'high', 'Rule Python:S3752'],
+      [2, 'low', 'Rule Python:S3752'],
     ]);
     assert.deepEqual(first.report!.items.map((i) => [i.test, i.findings]), [
       ['acme/api (SonarQube issues)', 2],

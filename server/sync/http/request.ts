@@ -44,7 +44,50 @@ function transportReason(err: unknown, timeoutMs: number): string {
   return transportFailure(err, syncCall(timeoutMs));
 }
 
-/** A short reason from an error body: JSON `detail`/`message`, SonarQube's `errors[0].msg`, or DRF-style field errors. */
+/** The strings of a Python list's `str()` (`['a', "b's"]`), as DefectDojo puts a validation error in `message`; undefined for other text. */
+function pythonStrings(text: string): string[] | undefined {
+  const inner = /^\[(.*)\]$/s.exec(text.trim())?.[1];
+  if (inner === undefined) return undefined;
+  const found = [...inner.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? m[2] ?? '').replace(/\\(.)/g, '$1'));
+  return found.length > 0 ? found : undefined;
+}
+
+const strings = (value: unknown): string[] | undefined => (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined);
+
+/**
+ * A readable reason from an error body, whatever documented shape it has: a JSON list of strings
+ * (DRF's non-field errors, as DefectDojo answers product and product-type problems); `detail`;
+ * field errors (`{"file": ["…"]}`, each named by its field); `message` (DefectDojo's, which may be
+ * the `str()` of a Python list); SonarQube's `errors[0].msg`. Keys that only advertise (`pro`) are
+ * left out. Not JSON: undefined (an HTML error page says little that is safe and useful).
+ */
+export function readableError(body: unknown): string | undefined {
+  const list = strings(body);
+  if (list) return list.join('; ');
+  if (!body || typeof body !== 'object') return undefined;
+  const { detail, message, errors, pro: _advert, ...fields } = body as Record<string, unknown>;
+  if (typeof detail === 'string') return detail;
+  const fieldErrors = Object.entries(fields)
+    .map(([name, value]) => [name, strings(value)] as const)
+    .filter((entry): entry is readonly [string, string[]] => entry[1] !== undefined)
+    .map(([name, value]) => `${name}: ${value.join(' ')}`);
+  if (fieldErrors.length > 0) return fieldErrors.join('; ');
+  if (typeof message === 'string') {
+    const parsed = (() => {
+      try {
+        return strings(JSON.parse(message));
+      } catch {
+        return undefined;
+      }
+    })();
+    return (parsed ?? pythonStrings(message) ?? [message]).join('; ');
+  }
+  const first = Array.isArray(errors) ? (errors[0] as { msg?: unknown } | undefined)?.msg : undefined;
+  if (typeof first === 'string') return first;
+  const rest = { ...(detail === undefined ? {} : { detail }), ...(errors === undefined ? {} : { errors }), ...fields };
+  return Object.keys(rest).length > 0 ? JSON.stringify(rest) : undefined;
+}
+
 async function errorDetail(response: Response): Promise<string | undefined> {
   let text: string;
   try {
@@ -52,19 +95,13 @@ async function errorDetail(response: Response): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+  let body: unknown;
   try {
-    const body = JSON.parse(text) as unknown;
-    if (body && typeof body === 'object') {
-      const { detail, message, errors } = body as { detail?: unknown; message?: unknown; errors?: { msg?: unknown }[] };
-      // SonarQube: {"errors":[{"msg":…}]}
-      const first = Array.isArray(errors) && typeof errors[0]?.msg === 'string' ? errors[0].msg : undefined;
-      const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : (first ?? JSON.stringify(body));
-      return reason.slice(0, 300);
-    }
+    body = JSON.parse(text) as unknown;
   } catch {
-    // not JSON: an HTML error page or plain text says little that is safe and useful
+    return undefined;
   }
-  return undefined;
+  return readableError(body)?.slice(0, 300);
 }
 
 export interface SendOptions extends Omit<RequestInit, 'signal'> {
