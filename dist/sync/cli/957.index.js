@@ -521,8 +521,8 @@ function apiServer(listener) {
     return server;
 }
 
-// EXTERNAL MODULE: ./build/server/sync/connectors.js + 18 modules
-var connectors = __webpack_require__(25476);
+// EXTERNAL MODULE: ./build/server/sync/connectors.js + 16 modules
+var connectors = __webpack_require__(52115);
 // EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
 var client = __webpack_require__(59998);
 // EXTERNAL MODULE: ./build/server/sync/github/client.js + 14 modules
@@ -710,6 +710,7 @@ function readFinding(product, raw) {
         ...optional('line', typeof f.line === 'number' && f.line > 0 ? f.line : undefined),
         ...optional('cwe', typeof f.cwe === 'number' && f.cwe > 0 ? f.cwe : undefined),
         ...optional('uniqueIdFromTool', finding_text(f.unique_id_from_tool)),
+        ...optional('vulnIdFromTool', finding_text(f.vuln_id_from_tool)),
         ...optional('hashCode', finding_text(f.hash_code)),
     };
 }
@@ -769,6 +770,31 @@ function quoted(text) {
     return `${fence}text\n${cut}\n${fence}`;
 }
 const code = (s) => `\`${s.replace(/`/g, "'")}\``;
+/** The id a reader searches by: a CVE, else a GitHub advisory, else the first one. */
+function primaryId(ids) {
+    return ids.find((id) => /^CVE-/i.test(id)) ?? ids.find((id) => /^GHSA-/i.test(id)) ?? ids[0];
+}
+/** The secret type GitHub named, as DefectDojo's secret-scanning parser writes it into the description. */
+const SECRET_TYPE = /^\*\*Secret Type\*\*: (.+)$/m;
+/**
+ * What the issue is about, from the fields DefectDojo keeps as the source gave them, never its
+ * title, which DefectDojo title-cases on save (`(Py/Path-Injection #34)`):
+ * - a package finding (Dependency-Track, Dependabot): `<CVE or advisory> in <package> <version>`;
+ * - a code finding (code scanning, secret scanning, SonarQube): `<rule id, secret type or message> in <file>:<line>`;
+ * - otherwise its vulnerability id, or its DefectDojo id.
+ */
+function subjectOf(finding) {
+    const id = primaryId(finding.vulnerabilityIds);
+    if (finding.componentName)
+        return `${id ?? finding.vulnIdFromTool ?? `finding ${finding.id}`} in ${[finding.componentName, finding.componentVersion].filter(Boolean).join(' ')}`;
+    if (finding.filePath) {
+        const secret = SECRET_TYPE.exec(finding.description ?? '')?.[1]?.trim();
+        const message = finding.description?.split('\n')[0]?.trim();
+        const what = secret ? `Secret: ${secret}` : (finding.vulnIdFromTool ?? id ?? (message ? message.slice(0, 120) : undefined) ?? (finding.cwe ? `CWE-${finding.cwe}` : `finding ${finding.id}`));
+        return `${what} in ${finding.filePath}${finding.line ? `:${finding.line}` : ''}`;
+    }
+    return id ?? finding.vulnIdFromTool ?? `DefectDojo finding ${finding.id}`;
+}
 /** Title, body and labels of the issue of one finding; the body ends with the finding's hash. */
 function issueText(finding, hash, findingUrl) {
     const component = [finding.componentName, finding.componentVersion].filter(Boolean).join(' ');
@@ -787,7 +813,7 @@ function issueText(finding, hash, findingUrl) {
         ...(finding.mitigation ? [`<details><summary>Mitigation</summary>\n\n${quoted(finding.mitigation)}\n\n</details>`] : []),
         `---\n<sub>Opened by Gatehouse issue push for an active ${finding.severity} finding. Fix it and the next sync closes the finding in DefectDojo. Gatehouse finding: ${code(hash)}</sub>`,
     ];
-    const title = `${finding.severity}: ${finding.title}`.replace(/\s+/g, ' ').trim();
+    const title = `${finding.severity}: ${subjectOf(finding)}`.replace(/\s+/g, ' ').trim();
     return {
         title: title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title,
         body: sections.join('\n\n'),
@@ -1979,6 +2005,8 @@ var prom_client = __webpack_require__(95222);
 
 
 const METRIC_PREFIX = 'gatehouse_';
+/** The `change` label of `gatehouse_sync_finding_changes_total`: DefectDojo's reimport statistics. */
+const FINDING_CHANGES = ['created', 'closed', 'reactivated'];
 /**
  * The service's Prometheus metrics, on a registry of its own (never prom-client's global one),
  * so a test or a second service in one process starts from zero.
@@ -1986,6 +2014,7 @@ const METRIC_PREFIX = 'gatehouse_';
 class SyncMetrics {
     registry = new prom_client.Registry();
     findings;
+    changes;
     issues;
     issuesClosed;
     issuesReopened;
@@ -2003,6 +2032,12 @@ class SyncMetrics {
             name: `${METRIC_PREFIX}sync_findings_total`,
             help: 'Findings sent to DefectDojo, by source',
             labelNames: ['source'],
+            registers,
+        });
+        this.changes = new prom_client.Counter({
+            name: `${METRIC_PREFIX}sync_finding_changes_total`,
+            help: "What DefectDojo's reimports did to findings (its own statistics; a reimport that created its test counts all its findings as created), by source",
+            labelNames: ['source', 'change'],
             registers,
         });
         this.issues = new prom_client.Counter({ name: `${METRIC_PREFIX}issues_total`, help: 'GitHub issues opened for DefectDojo findings', registers });
@@ -2031,6 +2066,8 @@ class SyncMetrics {
         // Every source appears from the first scrape, so a rate() or an absence alert has a series to read.
         for (const source of sync_config/* SOURCES */.Hl) {
             this.findings.inc({ source }, 0);
+            for (const change of FINDING_CHANGES)
+                this.changes.inc({ source, change }, 0);
             this.running.set({ source }, 0);
         }
         this.issues.inc(0);
@@ -2060,6 +2097,12 @@ class SyncMetrics {
     findingsSent(source, count) {
         if (count > 0)
             this.findings.inc({ source }, count);
+    }
+    /** A run's totals of DefectDojo's own counts. */
+    findingsChanged(source, totals) {
+        for (const change of FINDING_CHANGES)
+            if (totals[change] > 0)
+                this.changes.inc({ source, change }, totals[change]);
     }
     issuesOpened(count) {
         if (count > 0)
@@ -2324,6 +2367,7 @@ class SyncService {
         try {
             const report = await this.deps.runSource(connector, log, scope);
             metrics.findingsSent(connector.source, report.totals.findings);
+            metrics.findingsChanged(connector.source, report.totals);
             metrics.errorsSeen(report.totals.failed + (report.error ? 1 : 0));
             if (report.totals.synced > 0)
                 this.deps.onDefectDojoAnswer?.();

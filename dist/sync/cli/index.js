@@ -37577,8 +37577,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var version = __nccwpck_require__(34034);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(57975);
-// EXTERNAL MODULE: ./build/server/sync/connectors.js + 18 modules
-var connectors = __nccwpck_require__(25476);
+// EXTERNAL MODULE: ./build/server/sync/connectors.js + 16 modules
+var connectors = __nccwpck_require__(52115);
 ;// CONCATENATED MODULE: ./build/server/sync/args.js
 
 
@@ -38033,7 +38033,7 @@ function missingDefectDojo({ config, secrets }) {
 
 /***/ }),
 
-/***/ 25476:
+/***/ 52115:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38209,15 +38209,16 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const MATRIX = new RegExp(`^(${UUID}):(${UUID}):(${UUID})$`, 'i');
 /** Analyses Dependency-Track starts from, which a write-back may replace; any other was decided there and stays. */
 const UNDECIDED = new Set([undefined, 'NOT_SET', 'IN_TRIAGE']);
-/** The product (the project's name) of each synced project, with the project UUIDs synced into it (one per version). */
-function projectsByProduct(synced) {
-    const byProduct = new Map();
-    for (const { uuid, name } of synced) {
-        if (!byProduct.has(name))
-            byProduct.set(name, new Set());
-        byProduct.get(name).add(uuid.toLowerCase());
+/** Per product (the project's name): the project UUIDs synced into it (one per version), and what their exports folded. */
+function byProduct(synced) {
+    const products = new Map();
+    for (const { project, foldedInto } of synced) {
+        const entry = products.get(project.name) ?? products.set(project.name, { projects: new Set(), foldedInto: new Map() }).get(project.name);
+        entry.projects.add(project.uuid.toLowerCase());
+        for (const [kept, others] of foldedInto)
+            entry.foldedInto.set(kept.toLowerCase(), others);
     }
-    return byProduct;
+    return products;
 }
 function findingRefOf(uniqueIdFromTool) {
     const m = MATRIX.exec(uniqueIdFromTool);
@@ -38231,11 +38232,12 @@ function findingRefOf(uniqueIdFromTool) {
  * analysis that is not set, or in triage, is written: a decision made in Dependency-Track is
  * never overwritten, and one already equal is not written again. Suppression is left as it is.
  * Only the projects this run synced are written to, each from its own product's findings: a
- * finding whose key names any other project (another team's, an inactive one) is skipped.
+ * finding whose key names any other project (another team's, an inactive one) is skipped. A
+ * finding the export folded others into (`fold-aliases.ts`) writes the same analysis to each of them.
  */
 async function writeBackTriage(synced, deps) {
     const counts = { written: 0, unchanged: 0, kept: 0, failed: 0, out_of_scope: 0 };
-    for (const [product, projects] of projectsByProduct(synced)) {
+    for (const [product, { projects, foldedInto }] of byProduct(synced)) {
         let findings;
         try {
             findings = await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.triagedFindings(product), deps.retry);
@@ -38255,29 +38257,38 @@ async function writeBackTriage(synced, deps) {
                 deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product} names a Dependency-Track project this run did not sync into ${product}; skipped (out of scope)`);
                 continue;
             }
-            const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
-            const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
-            try {
-                const current = await (0,http_retry/* retrying */.R$)(() => deps.dependencyTrack.analysisState(ref), deps.retry);
-                if (current === state) {
-                    counts.unchanged++;
-                    continue;
+            // The findings folded into this one (its aliases) are the same vulnerability: they get the same analysis.
+            const aliases = (foldedInto.get(finding.uniqueIdFromTool.toLowerCase()) ?? []).map(findingRefOf).filter((r) => r?.project === ref.project);
+            for (const target of [ref, ...aliases]) {
+                const outcome = await writeOne(target, finding, deps);
+                if (outcome instanceof Error) {
+                    counts.failed++;
+                    deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product}: ${(0,report/* message */.iU)(outcome)}`);
                 }
-                if (!UNDECIDED.has(current)) {
-                    counts.kept++;
-                    continue;
-                }
-                const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
-                await (0,http_retry/* retrying */.R$)(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
-                counts.written++;
-            }
-            catch (err) {
-                counts.failed++;
-                deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product}: ${(0,report/* message */.iU)(err)}`);
+                else
+                    counts[outcome]++;
             }
         }
     }
     return counts;
+}
+/** One Dependency-Track finding's analysis, written when it is undecided; the error when it could not be. */
+async function writeOne(ref, finding, deps) {
+    const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
+    const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
+    try {
+        const current = await (0,http_retry/* retrying */.R$)(() => deps.dependencyTrack.analysisState(ref), deps.retry);
+        if (current === state)
+            return 'unchanged';
+        if (!UNDECIDED.has(current))
+            return 'kept';
+        const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
+        await (0,http_retry/* retrying */.R$)(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
+        return 'written';
+    }
+    catch (err) {
+        return err instanceof Error ? err : new Error(String(err));
+    }
 }
 
 // EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
@@ -38299,159 +38310,167 @@ async function productDirectory(defectDojo, retry, progress) {
     }
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(73024);
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(48161);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(78474);
-;// CONCATENATED MODULE: ./build/server/sync/http/spool.js
-
-
-
-
-
+;// CONCATENATED MODULE: ./build/server/sync/http/read-whole.js
 /**
- * Bytes kept in memory before the rest goes to a file. Most exports are tens of KB: a temporary
- * file each cost about 1.7 ms of CPU per project in the sync benchmark (create, write, read,
- * remove). With the sync's concurrency (4 by default) this holds at most 4 × 4 MiB at once.
+ * A body read whole into memory, refused with `tooLarge()` as soon as more than `limit` bytes have
+ * arrived: a download that is parsed before it is sent on (a Dependency-Track export) is bounded by
+ * the upload limit it must meet anyway.
  */
-const IN_MEMORY_BYTES = 4 * 1024 * 1024;
-async function* replay(chunks) {
-    yield* chunks;
-}
-/**
- * Reads `body` so an upload of a download that came without `Content-Length` needs no chunked
- * transfer: up to `inMemory` bytes are kept in memory; a larger body goes, from its first byte,
- * to a private temporary file (mode 0600, in a directory of its own) and is read back from it,
- * so it is never held whole. Stops with `tooLarge()` as soon as more than `limit` bytes arrived.
- */
-async function spool(body, limit, tooLarge, inMemory = IN_MEMORY_BYTES) {
-    let chunks = [];
+async function readWhole(body, limit, tooLarge) {
+    const chunks = [];
     let length = 0;
-    let dir;
-    let out;
-    let reader;
-    const dispose = async () => {
-        // An upload that stopped early leaves the reader open.
-        reader?.destroy();
-        if (dir)
-            await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
-    };
-    try {
-        try {
-            for await (const chunk of body) {
-                length += chunk.byteLength;
-                if (length > limit)
-                    throw tooLarge();
-                if (chunks && length <= inMemory) {
-                    chunks.push(chunk);
-                    continue;
-                }
-                if (!out) {
-                    dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'gatehouse-upload-'));
-                    out = (0,external_node_fs_.createWriteStream)((0,external_node_path_.join)(dir, 'body'), { mode: 0o600 });
-                    for (const held of chunks ?? [])
-                        if (!out.write(held))
-                            await (0,external_node_events_.once)(out, 'drain');
-                    chunks = undefined;
-                }
-                if (!out.write(chunk))
-                    await (0,external_node_events_.once)(out, 'drain');
-            }
-        }
-        finally {
-            if (out) {
-                out.end();
-                await (0,external_node_events_.once)(out, 'close');
-            }
-        }
-        if (!dir)
-            return { stream: replay(chunks ?? []), length, onDisk: false, dispose };
-        reader = (0,external_node_fs_.createReadStream)((0,external_node_path_.join)(dir, 'body'));
-        return { stream: reader, length, onDisk: true, dispose };
+    for await (const chunk of body) {
+        length += chunk.byteLength;
+        if (length > limit)
+            throw tooLarge();
+        chunks.push(chunk);
     }
-    catch (err) {
-        await dispose();
-        throw err;
-    }
+    return Buffer.concat(chunks, length);
 }
 
 // EXTERNAL MODULE: ./build/server/sync/defectdojo/scan-types.js
 var scan_types = __nccwpck_require__(91997);
 // EXTERNAL MODULE: ./build/server/http/outbound.js
 var outbound = __nccwpck_require__(97587);
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/count-findings.js
-// Every FPF finding carries exactly one `matrix` key. Inside a JSON string a quote is escaped, so
-// the unescaped `"matrix"` followed by a colon can only be a key: counting it counts findings
-// without parsing. Bytes are searched in place (no string per chunk), keeping the allocation of
-// a large export close to the chunks themselves.
-const KEY = Buffer.from('"matrix"');
-const COLON = 0x3a;
-const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
-/** Counts keys in `bytes`; returns the count and where the unfinished tail starts (a key cut by the chunk end). */
-function scan(bytes) {
-    let count = 0;
-    let from = 0;
-    for (;;) {
-        const at = bytes.indexOf(KEY, from);
-        if (at < 0)
-            return { count, tailFrom: Math.max(from, bytes.length - KEY.length + 1) };
-        let next = at + KEY.length;
-        while (next < bytes.length && WHITESPACE.has(bytes[next]))
-            next++;
-        if (next >= bytes.length)
-            return { count, tailFrom: at };
-        if (bytes[next] === COLON)
-            count++;
-        from = at + 1;
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/fold-aliases.js
+/*
+ * Dependency-Track lists one vulnerability of one component once per id it knows it by: a GHSA
+ * and its CVE are two findings, each naming the other as an alias. DefectDojo's FPF parser puts a
+ * finding's id and its aliases in `vulnerability_ids`, and its default identity for the scan type
+ * is a hash of component name, component version and those ids (`HASHCODE_FIELDS_PER_SCANNER`),
+ * matched by unique id *or* hash (`unique_id_from_tool_or_hash_code`). The two findings share that
+ * hash, so a reimport matches both to the older one and closes the other, though Dependency-Track
+ * still reports it (seen on DefectDojo 3.2.0: DefectDojo's own sample export imported twice closes
+ * 7 of its 22 findings). The same happens to an export that lists one finding twice.
+ *
+ * So before the upload, findings that DefectDojo would hash alike are folded into one: within a
+ * component (name and version, as the hash reads them), findings whose id sets overlap become one
+ * finding carrying every id as an alias. No two findings sent share a hash, and a finding
+ * Dependency-Track drops closes exactly that finding.
+ */
+/** The alias keys DefectDojo's FPF parser reads into `vulnerability_ids` (dojo/tools/dependency_track/parser.py). */
+const ALIAS_KEYS = ['cveId', 'sonatypeId', 'ghsaId', 'osvId', 'snykId', 'gsdId', 'vulnDbId'];
+/** Which finding of a group is kept: the CVE (NVD) first, the id most people search by, then GitHub's, then OSV's. */
+const SOURCE_RANK = { NVD: 0, GITHUB: 1, OSV: 2 };
+/** Dependency-Track's severities, worst first. */
+const SEVERITY_RANK = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'UNASSIGNED'];
+const asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : undefined);
+/** The ids DefectDojo reads from a finding: `vulnId` and every alias under a key it knows. */
+function idsOf(vulnerability, vulnId) {
+    const ids = new Set([vulnId]);
+    for (const alias of Array.isArray(vulnerability.aliases) ? vulnerability.aliases : []) {
+        const entry = asObject(alias);
+        for (const key of ALIAS_KEYS)
+            if (typeof entry?.[key] === 'string' && entry[key] !== '')
+                ids.add(entry[key]);
     }
+    return ids;
 }
-/** Passes the bytes through unchanged and counts the findings in them as they go by. */
-function countingFindings(source) {
-    let count = 0;
-    async function* stream() {
-        let tail = Buffer.alloc(0);
-        for await (const chunk of source) {
-            const view = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-            const bytes = tail.length > 0 ? Buffer.concat([tail, view]) : view;
-            const found = scan(bytes);
-            count += found.count;
-            // Copied, so the tail never pins the chunk it came from.
-            tail = Buffer.from(bytes.subarray(found.tailFrom));
-            yield chunk;
+/** The alias key an id is written under (DefectDojo reads every key alike; this keeps the export readable). */
+function aliasKeyOf(id) {
+    if (/^CVE-/i.test(id))
+        return 'cveId';
+    if (/^GHSA-/i.test(id))
+        return 'ghsaId';
+    if (/^SNYK-/i.test(id))
+        return 'snykId';
+    if (/^sonatype-/i.test(id))
+        return 'sonatypeId';
+    if (/^GSD-/i.test(id))
+        return 'gsdId';
+    return 'osvId';
+}
+/** A finding as DefectDojo's parser needs it, or undefined: one it would refuse is sent as it is, for DefectDojo to say why. */
+function memberOf(raw) {
+    const finding = asObject(raw);
+    const vulnerability = asObject(finding?.vulnerability);
+    const component = asObject(finding?.component);
+    if (!finding || !vulnerability || !component || typeof component.name !== 'string' || typeof vulnerability.vulnId !== 'string')
+        return undefined;
+    const matrix = typeof vulnerability.matrix === 'string' ? vulnerability.matrix : typeof finding.matrix === 'string' ? finding.matrix : undefined;
+    return { finding, vulnerability, vulnId: vulnerability.vulnId, ids: idsOf(vulnerability, vulnerability.vulnId), matrix };
+}
+/** The component as DefectDojo's hash reads it: its name, then Python's `str()` of its version. */
+function componentKey(finding) {
+    const component = finding.component;
+    const version = component.version;
+    return `${component.name}\u0000${version === undefined || version === null ? 'None' : String(version)}`;
+}
+const rankOf = (m) => SOURCE_RANK[String(m.vulnerability.source)] ?? 3;
+const severityRank = (v) => {
+    const at = SEVERITY_RANK.indexOf(String(v).toUpperCase());
+    return at < 0 ? SEVERITY_RANK.length : at;
+};
+/** One finding for a group: the kept one, with every id of the group as an alias and the group's worst severity. */
+function merged(group) {
+    const [kept, ...others] = [...group].sort((a, b) => rankOf(a) - rankOf(b) || a.vulnId.localeCompare(b.vulnId) || (a.matrix ?? '').localeCompare(b.matrix ?? ''));
+    if (others.length === 0)
+        return kept.finding;
+    const ids = new Set(group.flatMap((m) => [...m.ids]));
+    ids.delete(kept.vulnId);
+    const worst = group.map((m) => m.vulnerability.severity).sort((a, b) => severityRank(a) - severityRank(b))[0];
+    // A false positive in Dependency-Track is one analysis of one of the ids: the folded finding is
+    // one only when every finding folded into it is.
+    const allFalsePositive = group.every((m) => asObject(m.finding.analysis)?.state === 'FALSE_POSITIVE');
+    const analysis = asObject(kept.finding.analysis);
+    return {
+        ...kept.finding,
+        vulnerability: { ...kept.vulnerability, severity: worst, aliases: [...ids].sort().map((id) => ({ [aliasKeyOf(id)]: id })) },
+        ...(analysis && analysis.state === 'FALSE_POSITIVE' && !allFalsePositive ? { analysis: { ...analysis, state: 'NOT_SET' } } : {}),
+    };
+}
+/** The export with DefectDojo-alike findings folded (see above); a document that is not an FPF export is returned as it is. */
+function foldAliases(document) {
+    const doc = asObject(document);
+    const list = doc && Array.isArray(doc.findings) ? doc.findings : undefined;
+    if (!doc || !list)
+        return { document: doc ?? {}, exported: 0, findings: 0, foldedInto: new Map() };
+    const slots = [];
+    const byComponent = new Map();
+    for (const raw of list) {
+        const member = memberOf(raw);
+        if (!member) {
+            slots.push({ raw });
+            continue;
+        }
+        const key = componentKey(member.finding);
+        const open = byComponent.get(key) ?? byComponent.set(key, []).get(key);
+        const overlapping = open.filter((at) => [...member.ids].some((id) => slots[at].ids.has(id)));
+        if (overlapping.length === 0) {
+            open.push(slots.push({ members: [member], ids: new Set(member.ids) }) - 1);
+            continue;
+        }
+        const [first, ...rest] = overlapping;
+        const into = slots[first];
+        into.members.push(member);
+        for (const id of member.ids)
+            into.ids.add(id);
+        for (const at of rest) {
+            const other = slots[at];
+            into.members.push(...other.members);
+            for (const id of other.ids)
+                into.ids.add(id);
+            slots[at] = undefined;
+            open.splice(open.indexOf(at), 1);
         }
     }
-    return { stream: stream(), count: () => count };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/fpf-digest.js
-// An FPF export carries the time it was made (`meta.timestamp`), so two exports of unchanged
-// findings differ in that value alone. The digest leaves every `"timestamp"` value out: inside a
-// JSON string a quote is escaped, so an unescaped `"timestamp"` followed by a colon is a key.
-const TIMESTAMP = /"timestamp"\s*:\s*"[^"\\]*"/g;
-/**
- * Held back at each chunk's end, in case a timestamp key and value are cut by it. A match longer
- * than this (a value of over 100 characters) may go in as it is: the digest then differs from run
- * to run and the report is sent, never wrongly kept.
- */
-const TAIL = 128;
-/** Passes the bytes through unchanged and feeds `hash` with them, every timestamp value emptied. */
-async function* digestingFpf(source, hash) {
-    // latin1 maps each byte to one character and back, so the hashed bytes are the export's own.
-    let carry = '';
-    for await (const chunk of source) {
-        const text = (carry + Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1')).replace(TIMESTAMP, '"timestamp":""');
-        const cut = Math.max(0, text.length - TAIL);
-        hash.update(text.slice(0, cut), 'latin1');
-        carry = text.slice(cut);
-        yield chunk;
+    const foldedInto = new Map();
+    const findings = [];
+    for (const slot of slots) {
+        if (slot === undefined)
+            continue;
+        if ('raw' in slot) {
+            findings.push(slot.raw);
+            continue;
+        }
+        const finding = merged(slot.members);
+        findings.push(finding);
+        const keptMatrix = memberOf(finding)?.matrix;
+        const others = [...new Set(slot.members.map((m) => m.matrix).filter((m) => m !== undefined && m !== keptMatrix))];
+        if (keptMatrix && others.length > 0)
+            foldedInto.set(keptMatrix, others);
     }
-    hash.update(carry.replace(TIMESTAMP, '"timestamp":""'), 'latin1');
+    return { document: { ...doc, findings }, exported: list.length, findings: findings.length, foldedInto };
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -38541,7 +38560,6 @@ class ImportedDigests {
 
 
 
-
 function labelOf(project) {
     return project.version ? `${project.name} ${project.version}` : project.name;
 }
@@ -38552,28 +38570,52 @@ function labelOf(project) {
  */
 const UNVERSIONED_TEST = '(no version)';
 /**
- * The export as an upload of known length, read whole first so its digest is known before
- * anything is sent: up to 4 MiB in memory, past that to a private temporary file (`spool`), never
- * held whole in memory. An export above the upload limit is refused before anything is sent to
- * DefectDojo: at once when Dependency-Track states its length (`Content-Length`), else as soon as
- * more than the limit has arrived.
+ * The export, read whole (it is parsed to fold aliases before it is sent): refused before anything
+ * is sent to DefectDojo when it is above the upload limit, at once when Dependency-Track states its
+ * length (`Content-Length`), else as soon as more than the limit has arrived.
  */
-async function exportContent(project, exported, body, limit) {
+async function exportBytes(project, exported, limit) {
     const tooLarge = (bytes) => new client/* UploadTooLarge */.du(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
     const header = exported.headers.get('content-length');
     // A compressed answer's length is not the length of the bytes read from it.
     if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding') && Number(header) > limit)
         throw tooLarge(Number(header));
-    const spooled = await spool(body, limit, () => tooLarge());
-    return { content: spooled, dispose: spooled.dispose };
+    if (!exported.body)
+        throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
+    try {
+        return await readWhole(exported.body, limit, () => tooLarge());
+    }
+    catch (err) {
+        // A download that broke off mid-stream is a transport failure of the export, retried as one.
+        if (err instanceof client/* UploadTooLarge */.du)
+            throw err;
+        throw new request/* TransportError */.wX('Dependency-Track', `FPF export of ${project.name}`, (0,outbound/* transportFailure */.qO)(err));
+    }
+}
+/**
+ * The export ready to send: its findings folded (`fold-aliases.ts`), and its digest, which leaves
+ * out the time the export was made (`meta.timestamp`), so an unchanged project's report digests
+ * alike from run to run.
+ */
+function prepareExport(project, bytes, target) {
+    let document;
+    try {
+        document = JSON.parse(bytes.toString('utf8'));
+    }
+    catch {
+        throw new request/* UnexpectedAnswerError */.qx('Dependency-Track', `FPF export of ${project.name}`, 'the answer is not valid JSON');
+    }
+    const folded = foldAliases(document);
+    const meta = folded.document.meta && typeof folded.document.meta === 'object' ? { ...folded.document.meta, timestamp: null } : folded.document.meta;
+    return { content: Buffer.from(JSON.stringify(folded.document)), digest: reportDigest(target, Buffer.from(JSON.stringify({ ...folded.document, meta }))), folded };
 }
 /** What DefectDojo's test records of a project's scan: its version and its repository (a `vcs` external reference). */
 function scanFactsOf(project) {
     return { ...(project.version ? { version: project.version } : {}), ...(project.vcsUrl ? { sourceCodeManagementUri: project.vcsUrl } : {}) };
 }
 /**
- * One project: its FPF export streamed straight into a DefectDojo reimport, never held whole.
- * A transient failure of either side retries the pair, since the export stream is spent.
+ * One project: its FPF export, folded, reimported into DefectDojo. A transient failure of either
+ * side retries the pair (the export is read again).
  */
 async function syncProject(project, deps, products, digests) {
     const label = labelOf(project);
@@ -38586,26 +38628,22 @@ async function syncProject(project, deps, products, digests) {
     };
     let attempts = 0;
     const notes = [];
+    let foldedInto = new Map();
     try {
         const { counts, findings, unchanged } = await (0,http_retry/* retrying */.R$)(async (n) => {
             attempts = n;
             const abandon = new AbortController();
-            let exportFailure;
-            let dispose;
             try {
                 const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
-                if (!exported.body)
-                    throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
-                const counting = countingFindings(exported.body);
+                const bytes = await exportBytes(project, exported, deps.defectDojo.maxUploadBytes);
                 const scan = scanFactsOf(project);
                 const target = { scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
-                const { hash, digest } = reportHash(target);
-                const prepared = await exportContent(project, exported, digestingFpf(noting(counting.stream, (err) => (exportFailure ??= err)), hash), deps.defectDojo.maxUploadBytes);
-                dispose = prepared.dispose;
-                const content = prepared.content;
-                const reportDigest = digest();
-                if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.dependencyTrack, reportDigest))
-                    return { counts: undefined, findings: counting.count(), unchanged: true };
+                const { content, digest, folded } = prepareExport(project, bytes, target);
+                foldedInto = folded.foldedInto;
+                if (folded.findings < folded.exported)
+                    notes.push(foldNote(folded));
+                if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.dependencyTrack, digest))
+                    return { counts: undefined, findings: folded.findings, unchanged: true };
                 const counts = await deps.defectDojo.reimport({
                     scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack,
                     productName: project.name,
@@ -38615,40 +38653,29 @@ async function syncProject(project, deps, products, digests) {
                     content,
                     note: (text) => notes.push(text),
                     scan,
-                    digest: reportDigest,
+                    digest,
                     ...(products ? { product: products.get(project.name) ?? null } : {}),
                 });
-                return { counts, findings: counting.count(), unchanged: false };
-            }
-            catch (err) {
-                // A download that broke off mid-stream fails the upload it feeds: name the download.
-                if (exportFailure !== undefined)
-                    throw new request/* TransportError */.wX('Dependency-Track', `FPF export of ${project.name}`, (0,outbound/* transportFailure */.qO)(exportFailure));
-                throw err;
+                return { counts, findings: folded.findings, unchanged: false };
             }
             finally {
-                // Closes the download when the upload stopped early; harmless once it was read to the end.
+                // Closes the download when it was not read to the end; harmless once it was.
                 abandon.abort();
-                await dispose?.();
             }
         }, deps.retry, (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs));
-        if (unchanged)
-            return { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts };
-        return { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
+        const item = unchanged
+            ? { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts }
+            : { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
+        return { item, foldedInto };
     }
     catch (err) {
-        return { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), ...(0,report/* notesOf */.h$)(notes), attempts };
+        return { item: { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), ...(0,report/* notesOf */.h$)(notes), attempts }, foldedInto };
     }
 }
-/** The stream, telling `failed` when reading it fails (before the failure goes on). */
-async function* noting(stream, failed) {
-    try {
-        yield* stream;
-    }
-    catch (err) {
-        failed(err);
-        throw err;
-    }
+/** Said on the item: how many findings were folded into others, so the counts of the two systems can be compared. */
+function foldNote(folded) {
+    const gone = folded.exported - folded.findings;
+    return `${gone} of the export's ${folded.exported} findings name the same vulnerability of the same component as another (an alias, or listed twice): sent as ${folded.findings} findings, each with all its ids`;
 }
 /**
  * `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure
@@ -38687,8 +38714,14 @@ async function syncDependencyTrack(deps) {
     }
     const products = await pendingProducts;
     const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-    const items = await (0,report/* syncEach */.hT)(projects, deps.concurrency, deps.progress, (project) => syncProject(project, deps, products, digests));
-    return { report: (0,report/* finishReport */.Ux)(head, [...left, ...items]), synced: projects.filter((_, i) => items[i].status === 'synced') };
+    const folds = new Map();
+    const items = await (0,report/* syncEach */.hT)(projects, deps.concurrency, deps.progress, async (project) => {
+        const { item, foldedInto } = await syncProject(project, deps, products, digests);
+        folds.set(project, foldedInto);
+        return item;
+    });
+    const synced = projects.filter((_, i) => items[i].status === 'synced').map((project) => ({ project, foldedInto: folds.get(project) ?? new Map() }));
+    return { report: (0,report/* finishReport */.Ux)(head, [...left, ...items]), synced };
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
@@ -38760,9 +38793,9 @@ var github_client = __nccwpck_require__(90644);
 ;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
 // GitHub's REST alert lists, rewritten into documents DefectDojo's GitHub parsers accept, so that
 // each alert stays one finding across reimports.
-const asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
+const reports_asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
 const asString = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
-const asList = (value) => (Array.isArray(value) ? value.map(asObject) : []);
+const asList = (value) => (Array.isArray(value) ? value.map(reports_asObject) : []);
 /** `rule.severity` (error, warning, note) as a security level: the gate's own mapping. */
 const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
 /**
@@ -38778,8 +38811,8 @@ const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
  */
 function codeScanningReport(alerts) {
     return alerts.map((raw) => {
-        const alert = asObject(raw);
-        const rule = asObject(alert.rule);
+        const alert = reports_asObject(raw);
+        const rule = reports_asObject(alert.rule);
         const level = asString(rule.security_severity_level) ?? LEVEL_FROM_SEVERITY[asString(rule.severity) ?? ''] ?? 'info';
         const id = `${asString(rule.id) ?? asString(rule.name) ?? 'rule'} #${String(alert.number)}`;
         return { ...alert, rule: { ...rule, id, security_severity_level: level } };
@@ -38794,7 +38827,7 @@ function graphqlSeverity(value) {
 const fromDefectDojoSeverity = (severity) => (severity.toLowerCase() === 'medium' ? 'MODERATE' : severity.toUpperCase());
 /** EPSS as GitHub sends it: an object, or (in GitHub's own examples) a list of one, with numbers or numeric strings. */
 function epssOf(value) {
-    const entry = asObject(Array.isArray(value) ? value[0] : value);
+    const entry = reports_asObject(Array.isArray(value) ? value[0] : value);
     const number = (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
     const percentage = number(entry.percentage);
     const percentile = number(entry.percentile);
@@ -38804,11 +38837,20 @@ function epssOf(value) {
 }
 /** `{score, vector_string}` as the GraphQL `{score, vectorString}`, or undefined when it holds neither. */
 function cvssOf(value) {
-    const cvss = asObject(value);
+    const cvss = reports_asObject(value);
     const vectorString = asString(cvss.vector_string) ?? null;
     // The deprecated `cvss` says "none" as score 0 without a vector.
     const score = typeof cvss.score === 'number' && (cvss.score > 0 || vectorString !== null) ? cvss.score : null;
     return score !== null || vectorString !== null ? { score, vectorString } : undefined;
+}
+/**
+ * Whether DefectDojo's stored title is this text. DefectDojo title-cases a title when it saves a
+ * finding (`titlecase()` in `Finding.save`), which changes letter case only (and rejoins words
+ * with single spaces), and its hash is casefolded: a title that differs only so is the same.
+ */
+function sameTitle(stored, text) {
+    const fold = (t) => t.replace(/[\t ]/g, ' ').replace(/[\r\n]+/g, '\n').toUpperCase().toLowerCase();
+    return fold(stored) === fold(text);
 }
 /**
  * Dependabot, for "Github Vulnerability Scan", which reads the GraphQL `vulnerabilityAlerts`
@@ -38830,12 +38872,12 @@ function cvssOf(value) {
 function dependabotReport(repository, alerts, known = new Map()) {
     const kept = [];
     const nodes = alerts.map((raw) => {
-        const alert = asObject(raw);
-        const advisory = asObject(alert.security_advisory);
-        const vulnerability = asObject(alert.security_vulnerability);
-        const dependency = asObject(alert.dependency);
-        const pkg = asObject(vulnerability.package ?? dependency.package);
-        const severities = asObject(advisory.cvss_severities);
+        const alert = reports_asObject(raw);
+        const advisory = reports_asObject(alert.security_advisory);
+        const vulnerability = reports_asObject(alert.security_vulnerability);
+        const dependency = reports_asObject(alert.dependency);
+        const pkg = reports_asObject(vulnerability.package ?? dependency.package);
+        const severities = reports_asObject(advisory.cvss_severities);
         const cvssV3 = cvssOf(severities.cvss_v3);
         const cvssV4 = cvssOf(severities.cvss_v4);
         // Also as `cvss`, for parsers before DefectDojo 2.52.0, which read only that key.
@@ -38843,7 +38885,7 @@ function dependabotReport(repository, alerts, known = new Map()) {
         const epss = epssOf(advisory.epss);
         const cwes = asList(advisory.cwes).filter((c) => asString(c.cwe_id));
         const references = asList(advisory.references).filter((r) => asString(r.url));
-        const patched = asString(asObject(vulnerability.first_patched_version).identifier);
+        const patched = asString(reports_asObject(vulnerability.first_patched_version).identifier);
         const range = asString(vulnerability.vulnerable_version_range);
         const id = `dependabot/${String(alert.number)}`;
         let severity = graphqlSeverity(vulnerability.severity ?? advisory.severity);
@@ -38858,7 +38900,7 @@ function dependabotReport(repository, alerts, known = new Map()) {
             const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
             // Sent as DefectDojo holds it only when it differs: an unchanged alert keeps GitHub's own
             // identifiers (order and types), so its report is the same bytes run after run.
-            if (heldSeverity !== severity || held.title !== summary || heldIds.join('\n') !== sentIds.join('\n')) {
+            if (heldSeverity !== severity || !sameTitle(held.title, summary) || heldIds.join('\n') !== sentIds.join('\n')) {
                 kept.push(String(alert.number));
                 severity = heldSeverity;
                 summary = held.title;
@@ -38908,7 +38950,7 @@ function dependabotReport(repository, alerts, known = new Map()) {
  */
 function secretScanningReport(alerts) {
     return alerts.map((raw) => {
-        const { secret: _secret, ...alert } = asObject(raw);
+        const { secret: _secret, ...alert } = reports_asObject(raw);
         const display = asString(alert.secret_type_display_name) ?? asString(alert.secret_type) ?? 'secret';
         return { ...alert, secret_type_display_name: `${display} (alert #${String(alert.number)})` };
     });
@@ -39746,20 +39788,32 @@ function total(node) {
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 /**
- * The delta totals, or undefined when the answer has no `statistics.delta` (DefectDojo leaves it
- * out in some versions and configurations; `after` alone says nothing about what changed).
+ * The counts of one reimport: the `statistics.delta` totals; or, when the reimport created its
+ * test, the `statistics.after` total as created. DefectDojo then runs an import, whose answer has
+ * `after` alone (no `before`, no `delta`), and every finding in the test is one it created.
+ * Undefined when the answer says neither (an answer with `before` but no `delta`, as some versions
+ * and configurations give, says nothing about what changed).
  */
 function reimportCounts(body) {
-    const delta = body?.statistics?.delta;
-    if (!delta || typeof delta !== 'object')
+    const statistics = body?.statistics;
+    if (!statistics || typeof statistics !== 'object')
         return undefined;
-    const created = total(delta.created);
-    const closed = total(delta.closed);
-    const reactivated = total(delta.reactivated);
-    const untouched = total(delta.untouched);
-    if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
-        return undefined;
-    return { created, closed, reactivated, untouched };
+    const delta = statistics.delta;
+    if (delta && typeof delta === 'object') {
+        const created = total(delta.created);
+        const closed = total(delta.closed);
+        const reactivated = total(delta.reactivated);
+        const untouched = total(delta.untouched);
+        if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
+            return undefined;
+        return { created, closed, reactivated, untouched };
+    }
+    if (!('before' in statistics)) {
+        const created = total(statistics.after);
+        if (created !== undefined)
+            return { created, closed: 0, reactivated: 0, untouched: 0 };
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
@@ -42569,7 +42623,7 @@ function listsOwner(target, owner) {
 /* harmony export */   tN: () => (/* binding */ send),
 /* harmony export */   wX: () => (/* binding */ TransportError)
 /* harmony export */ });
-/* unused harmony export retryAfterMs */
+/* unused harmony exports retryAfterMs, readableError */
 /* harmony import */ var _http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(71973);
 /* harmony import */ var _http_outbound_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(97587);
 
@@ -42619,7 +42673,54 @@ function retryAfterMs(value, now = Date.now()) {
 function transportReason(err, timeoutMs) {
     return (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_1__/* .transportFailure */ .qO)(err, (0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs));
 }
-/** A short reason from an error body: JSON `detail`/`message`, SonarQube's `errors[0].msg`, or DRF-style field errors. */
+/** The strings of a Python list's `str()` (`['a', "b's"]`), as DefectDojo puts a validation error in `message`; undefined for other text. */
+function pythonStrings(text) {
+    const inner = /^\[(.*)\]$/s.exec(text.trim())?.[1];
+    if (inner === undefined)
+        return undefined;
+    const found = [...inner.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? m[2] ?? '').replace(/\\(.)/g, '$1'));
+    return found.length > 0 ? found : undefined;
+}
+const strings = (value) => (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string') ? value : undefined);
+/**
+ * A readable reason from an error body, whatever documented shape it has: a JSON list of strings
+ * (DRF's non-field errors, as DefectDojo answers product and product-type problems); `detail`;
+ * field errors (`{"file": ["…"]}`, each named by its field); `message` (DefectDojo's, which may be
+ * the `str()` of a Python list); SonarQube's `errors[0].msg`. Keys that only advertise (`pro`) are
+ * left out. Not JSON: undefined (an HTML error page says little that is safe and useful).
+ */
+function readableError(body) {
+    const list = strings(body);
+    if (list)
+        return list.join('; ');
+    if (!body || typeof body !== 'object')
+        return undefined;
+    const { detail, message, errors, pro: _advert, ...fields } = body;
+    if (typeof detail === 'string')
+        return detail;
+    const fieldErrors = Object.entries(fields)
+        .map(([name, value]) => [name, strings(value)])
+        .filter((entry) => entry[1] !== undefined)
+        .map(([name, value]) => `${name}: ${value.join(' ')}`);
+    if (fieldErrors.length > 0)
+        return fieldErrors.join('; ');
+    if (typeof message === 'string') {
+        const parsed = (() => {
+            try {
+                return strings(JSON.parse(message));
+            }
+            catch {
+                return undefined;
+            }
+        })();
+        return (parsed ?? pythonStrings(message) ?? [message]).join('; ');
+    }
+    const first = Array.isArray(errors) ? errors[0]?.msg : undefined;
+    if (typeof first === 'string')
+        return first;
+    const rest = { ...(detail === undefined ? {} : { detail }), ...(errors === undefined ? {} : { errors }), ...fields };
+    return Object.keys(rest).length > 0 ? JSON.stringify(rest) : undefined;
+}
 async function errorDetail(response) {
     let text;
     try {
@@ -42628,20 +42729,14 @@ async function errorDetail(response) {
     catch {
         return undefined;
     }
+    let body;
     try {
-        const body = JSON.parse(text);
-        if (body && typeof body === 'object') {
-            const { detail, message, errors } = body;
-            // SonarQube: {"errors":[{"msg":…}]}
-            const first = Array.isArray(errors) && typeof errors[0]?.msg === 'string' ? errors[0].msg : undefined;
-            const reason = typeof detail === 'string' ? detail : typeof message === 'string' ? message : (first ?? JSON.stringify(body));
-            return reason.slice(0, 300);
-        }
+        body = JSON.parse(text);
     }
     catch {
-        // not JSON: an HTML error page or plain text says little that is safe and useful
+        return undefined;
     }
-    return undefined;
+    return readableError(body)?.slice(0, 300);
 }
 /**
  * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
