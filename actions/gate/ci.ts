@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
+import { Baseline } from './baseline.js';
 import { checkoutOf, type WorkTree } from './checkout.js';
 import { classify, type Classification, type Unattributed } from './classify.js';
-import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError } from './errors.js';
+import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError, optionName, type OptionNaming } from './errors.js';
 import { pullRequestDiff, type PullRequestDiff } from './git-diff.js';
 import { linterKeyOf, megalinterMajor, missingLinters, skippedLinters, type SkippedLinter } from './megalinter.js';
 import { megalinterSettings, type MegalinterSettings } from './megalinter-config.js';
@@ -25,6 +26,12 @@ export interface CiOptions {
   readonly linters?: string;
   /** `--unattributed-dependency`; undefined takes classify's default (net-new). */
   readonly unattributed?: Unattributed;
+  /** `--baseline-sarif`: the base commit's report. */
+  readonly baselineSarif?: string;
+  /** `--strip-prefix`, normalised (`normalisePrefixes`). */
+  readonly stripPrefixes?: readonly string[];
+  /** How options are named in messages: flags (the CLI) or inputs (the action). */
+  readonly naming?: OptionNaming;
 }
 
 export interface CiOutcome {
@@ -49,13 +56,17 @@ function failedInvocations(log: SarifLog): string[] {
  * When results name files but none of them is a file of the head, the report was made from
  * another checkout (or another directory): nothing can be judged, so there is no answer.
  */
-function pathsMismatch(c: Classification, topLevel: string): string | undefined {
+function pathsMismatch(c: Classification, topLevel: string, naming: OptionNaming): string | undefined {
   const mapped = c.netNew.length + c.preExisting + c.sopsIgnored;
   if (c.unmapped === 0 || mapped > 0) return undefined;
+  const [first, ...others] = c.unmappedExamples;
+  const option = (name: string) => optionName(name, naming);
   return (
     `the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
-    `of the head commit under ${topLevel} (for example ${c.unmappedExamples.join(', ')}); ` +
-    'run the gate on the checkout the report was made from, or point --repo at the directory it scanned'
+    `of the head commit under ${topLevel} (the first is ${first}${others.length > 0 ? `; also ${others.join(', ')}` : ''}); ` +
+    (c.strippable
+      ? `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')}: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
+      : `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')} <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`)
   );
 }
 
@@ -111,6 +122,10 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     report = openSarif(options.sarif);
     const { log } = report;
     if (log.runs.length === 0) throw new GateError('the SARIF report has no runs: nothing was scanned');
+    const uncomputed = log.runs.flatMap((run, i) => (report!.computed(i) ? [] : [linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool']));
+    if (uncomputed.length > 0) {
+      throw new GateError(`the run of ${uncomputed.join(', ')} produced no results ("results" is null or absent: the tool computed none, as after a failure); nothing can be judged from it`);
+    }
     const settings = await megalinterSettingsOf(options, env, pending.workTree);
     lintersSource = settings.source;
     if (settings.problem) warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
@@ -126,6 +141,8 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
       sops: new SopsDetector(checkout.topLevel),
       skippedLinters: new Set(skipped.map((s) => s.linter)),
       unattributed: options.unattributed,
+      ...(options.stripPrefixes ? { stripPrefixes: options.stripPrefixes } : {}),
+      ...(options.baselineSarif ? { baseline: Baseline.open(options.baselineSarif, checkout, options.stripPrefixes) } : {}),
     });
     const toolErrors = options.strict
       ? [
@@ -141,7 +158,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
       exitCode = EXIT_ERROR;
       error = `--strict: ${toolErrors.join('; ')}`;
       message = `no answer: ${error}`;
-    } else if ((error = pathsMismatch(classification, checkout.topLevel))) {
+    } else if ((error = pathsMismatch(classification, checkout.topLevel, options.naming ?? 'flag'))) {
       exitCode = EXIT_ERROR;
       message = `no answer: ${error}`;
     } else if (blocking > 0) {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { PullRequestDiff } from './git-diff.js';
-import type { SarifResult } from './sarif.js';
+import type { SarifResult, SarifRule } from './sarif.js';
 
 /** The package a dependency finding is about, as the scanner named it. */
 export interface Package {
@@ -51,7 +51,18 @@ const TEXT_PATTERNS: RegExp[] = [
   /package: *(\S+?), version (\S+) was found/,
   // osv-scanner: "Package 'lodash@4.17.20' is vulnerable to 'GHSA-…'" (scoped npm names hold an @ too)
   /Package '(.+)@([^@']+)' is vulnerable/,
+  // Anchore's scan-action v1: "… vulnerability: (bash-4.3-14ubuntu1.4 type=dpkg)"
+  /\(([A-Za-z0-9_.+]+(?:-[A-Za-z][A-Za-z0-9_.+]*)*)-(\d[^\s)]*) type=[a-z-]+\)/,
 ];
+
+/**
+ * What some tools write only in the rule's help: Trivy's older template ("Package: openssl" /
+ * "Installed Version: 1.1.1c-r0"), grype ("Package: nginx" / "Version: 1.29.5-r0").
+ */
+const HELP_PATTERNS: RegExp[] = [/^Package: *(\S+)\s*\n(?:.*\n)*?Installed Version: *(\S+)/m, /^Package: *(\S+)\s*\nVersion: *(\S+)/m];
+
+/** `name@version` as Snyk writes a package in a result's logical location (`bash@5.0-6ubuntu2`, `@scope/pkg@1.2.3`): a version starting with a digit. */
+const NAME_AT_VERSION = /^(@?[A-Za-z0-9][\w.+\/-]*)@(\d[\w.+:~-]*)$/;
 
 // Only names that cannot mean anything but a package: a code finding misread as a dependency one
 // would be judged by the wrong rule.
@@ -76,10 +87,12 @@ function purlInValues(prints: unknown): Package | undefined {
 
 /**
  * The package a result names, or undefined: properties (`PkgName`/`InstalledVersion` and the
- * like, `purl`/`purls`), fingerprints holding a package URL, then the message text as Trivy,
- * grype and osv-scanner write it, then any package URL in the message.
+ * like, `purl`/`purls`), fingerprints holding a package URL, Snyk's `name@version` logical
+ * location, then the message text as Trivy, grype, osv-scanner and Anchore write it, then any
+ * package URL in the message, then its rule's package URLs (grype's `properties.purls`) or help
+ * text (Trivy's older template).
  */
-export function packageOf(result: SarifResult): Package | undefined {
+export function packageOf(result: SarifResult, rule?: SarifRule): Package | undefined {
   // Called for every result in a changed file: the common case (no properties, no fingerprints,
   // no package in the message) allocates nothing.
   const props = result.properties;
@@ -97,17 +110,44 @@ export function packageOf(result: SarifResult): Package | undefined {
   }
   const fingerprinted = purlInValues(result.partialFingerprints) ?? purlInValues(result.fingerprints);
   if (fingerprinted) return fingerprinted;
+  const logical = logicalPackage(result);
+  if (logical) return logical;
   const text = result.message?.text;
-  if (typeof text !== 'string') return undefined;
-  // Most results name no package: two substring tests spare them the patterns.
-  if (text.includes('ackage')) {
-    for (const pattern of TEXT_PATTERNS) {
-      const m = pattern.exec(text);
-      if (m) return fromNameVersion(m[1], m[2]);
+  if (typeof text === 'string') {
+    // Most results name no package: a few substring tests spare them the patterns.
+    if (text.includes('ackage') || text.includes(' type=')) {
+      for (const pattern of TEXT_PATTERNS) {
+        const m = pattern.exec(text);
+        if (m) return fromNameVersion(m[1], m[2]);
+      }
     }
+    const purl = text.includes('pkg:') ? /pkg:[a-z][a-z0-9.+-]*\/[^\s"'<>()]+/i.exec(text) : null;
+    if (purl) return parsePurl(purl[0]);
   }
-  const purl = text.includes('pkg:') ? /pkg:[a-z][a-z0-9.+-]*\/[^\s"'<>()]+/i.exec(text) : null;
-  return purl ? parsePurl(purl[0]) : undefined;
+  return rule ? ruleHelpPackage(rule) : undefined;
+}
+
+/** Snyk: the first location's `logicalLocations[].fullyQualifiedName` as `name@version`. */
+function logicalPackage(result: SarifResult): Package | undefined {
+  const logical = (result.locations?.[0] as { logicalLocations?: { fullyQualifiedName?: unknown }[] } | undefined)?.logicalLocations;
+  if (!Array.isArray(logical)) return undefined;
+  for (const l of logical) {
+    const m = typeof l?.fullyQualifiedName === 'string' ? NAME_AT_VERSION.exec(l.fullyQualifiedName) : null;
+    if (m) return fromNameVersion(m[1], m[2]);
+  }
+  return undefined;
+}
+
+function ruleHelpPackage(rule: SarifRule): Package | undefined {
+  const purl = purlIn((rule.properties as { purls?: unknown } | undefined)?.purls);
+  if (purl) return purl;
+  const help = (rule as { help?: { text?: unknown } }).help?.text;
+  if (typeof help !== 'string' || !help.includes('Package:')) return undefined;
+  for (const pattern of HELP_PATTERNS) {
+    const m = pattern.exec(help);
+    if (m) return fromNameVersion(m[1], m[2]);
+  }
+  return undefined;
 }
 
 /**
@@ -159,6 +199,9 @@ function versionRegExp(version: string): RegExp {
   const core = escape(version.replace(/^v(?=\d)/, ''));
   return new RegExp(`(?<![0-9A-Za-z.])v?${core}(?![0-9]|\\.[0-9])`);
 }
+
+/** A version as lockfiles write one: digits and dots, an optional leading `v` or epoch, a suffix (`-r4`, `+build`, `~rc1`). */
+const VERSION_TOKEN = /(?<![0-9A-Za-z.])(?:\d+:)?v?\d+(?:\.\d+)*(?:[-+~][0-9A-Za-z.+~]+)?(?![0-9A-Za-z])/g;
 
 function indentOf(line: string): number {
   let i = 0;
@@ -240,11 +283,40 @@ export class DependencyChanges {
     return false;
   }
 
+  /**
+   * The versions the package had in this file at the merge-base: each version on a line naming it
+   * (after the name: `lodash@4.17.20`, `golang.org/x/net v0.17.0`, `rails (7.0.1)`), and on each
+   * line of its entry that speaks of a version (`"version": "4.17.20"`, `version = "46.0.5"`).
+   * Empty when the file or the package was not there.
+   */
+  baseVersions(path: string, pkg: Package): string[] {
+    const lines = this.linesAt(this.diff.mergeBase, path);
+    if (!lines) return [];
+    const names = pkg.names.map(nameRegExp);
+    const found = new Set<string>();
+    const collect = (text: string) => {
+      for (const m of text.matchAll(VERSION_TOKEN)) found.add(m[0]);
+    };
+    lines.forEach((line, i) => {
+      const match = names.map((n) => n.exec(line)).find((m) => m !== null);
+      if (!match) return;
+      collect(line.slice(match.index + match[0].length));
+      const [from, to] = entryOf(lines, i);
+      for (let j = from; j <= to; j++) if (j !== i && /version/i.test(lines[j]!)) collect(lines[j]!.slice(lines[j]!.search(/version/i)));
+    });
+    return [...found];
+  }
+
   private headLines(path: string): string[] | undefined {
-    if (this.texts.has(path)) return this.texts.get(path);
+    return this.linesAt(this.diff.head, path);
+  }
+
+  private linesAt(commit: string, path: string): string[] | undefined {
+    const key = `${commit}:${path}`;
+    if (this.texts.has(key)) return this.texts.get(key);
     let lines: string[] | undefined;
     try {
-      const text = execFileSync('git', ['-C', this.repo, 'cat-file', 'blob', `${this.diff.head}:${path}`], {
+      const text = execFileSync('git', ['-C', this.repo, 'cat-file', 'blob', key], {
         encoding: 'utf8',
         maxBuffer: 1 << 30,
         stdio: ['ignore', 'pipe', 'ignore'],
@@ -253,7 +325,7 @@ export class DependencyChanges {
     } catch {
       lines = undefined;
     }
-    this.texts.set(path, lines);
+    this.texts.set(key, lines);
     return lines;
   }
 }

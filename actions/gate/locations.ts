@@ -2,13 +2,15 @@ import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Checkout } from './checkout.js';
 import { CONTAINER_ROOTS } from './megalinter.js';
-import type { SarifResult, SarifRun } from './sarif.js';
+import type { SarifLocation, SarifResult, SarifRun } from './sarif.js';
 
 export interface ResultLocation {
   /** Relative to the git top level, `/`-separated; undefined when the result names no file. */
   readonly path?: string;
   /** The path names no file of the head commit (`path` is then the report's, for display). */
   readonly unmapped?: true;
+  /** For an unmapped path: the leading part whose removal (`--strip-prefix`) makes it a file of the head, when one does. */
+  readonly strippable?: string;
   readonly startLine?: number;
   readonly endLine?: number;
 }
@@ -28,12 +30,27 @@ function joinUri(base: string, uri: string): string {
   return `${base.endsWith('/') ? base : `${base}/`}${uri}`;
 }
 
+/** A Windows path: a drive letter (`C:\`, `file:///C:/`), as a report written on Windows has. */
+const WINDOWS_PATH = /^(?:file:\/*)?[A-Za-z]:[\\/]/i;
+
+/**
+ * Whether a run was written on Windows: one of its base URIs or artifacts is a drive-letter path.
+ * Its paths may then use `\` as separator throughout.
+ */
+function writtenOnWindows(run: SarifRun): boolean {
+  const bases = Object.values(run.originalUriBaseIds ?? {}).map((b) => b?.uri);
+  const artifacts = Array.isArray(run.artifacts) ? (run.artifacts as { location?: { uri?: unknown } }[]).map((a) => a?.location?.uri) : [];
+  return [...bases, ...artifacts].some((uri) => typeof uri === 'string' && WINDOWS_PATH.test(uri));
+}
+
 /**
  * A SARIF artifact URI decoded to a path: `file://` URIs and `uriBaseId` (`%SRCROOT%` and
- * friends, through `originalUriBaseIds`) resolved, percent-escapes decoded. The result is an
- * absolute path or a relative one as the tool wrote it (without a leading `./`).
+ * friends, through `originalUriBaseIds`) resolved, percent-escapes decoded, `\` read as `/` when
+ * the run was written on Windows or the path has no `/` at all. The result is an absolute path or
+ * a relative one as the tool wrote it (without a leading `./`).
  */
-function decodeUri(run: SarifRun, uri: string, uriBaseId: string | undefined): string {
+function decodeUri(run: SarifRun, rawUri: string, uriBaseId: string | undefined, windows: boolean): string {
+  const uri = rawUri.includes('\\') && (windows || !rawUri.includes('/')) ? rawUri.replace(/\\/g, '/') : rawUri;
   const base = baseOf(run, uriBaseId);
   let value = base && base !== 'file://' && base !== 'file:///' ? joinUri(base, uri) : uri;
   if (/^file:/i.test(value)) {
@@ -49,7 +66,8 @@ function decodeUri(run: SarifRun, uri: string, uriBaseId: string | undefined): s
       // Keep an undecodable URI as written.
     }
   }
-  return value.replace(/^(\.\/)+/, '');
+  // A Windows file URL decodes to `/C:/…` here: shown, and stripped, as `C:/…`.
+  return value.replace(/^\/(?=[A-Za-z]:\/)/, '').replace(/^(\.\/)+/, '');
 }
 
 /** A way to read a path, in order of preference; `given` is relative to `--repo`, `top` to the top level. */
@@ -82,7 +100,10 @@ function relativeCandidates(path: string, checkout: Checkout): Candidate[] {
  * relative path; any other absolute path is root-relative (scanners that scan at `/` write
  * `/src/app.py`), read against the top level first.
  */
-function candidatePaths(decoded: string, checkout: Checkout): Candidate[] {
+function candidatePaths(written: string, checkout: Checkout, stripPrefixes: readonly string[]): Candidate[] {
+  // `--strip-prefix`: where the scanner saw the repository (a container mount, `../../` from its own directory).
+  const prefix = stripPrefixes.find((p) => written.startsWith(p));
+  const decoded = prefix ? written.slice(prefix.length) : written;
   for (const root of CONTAINER_ROOTS) {
     if (decoded.startsWith(root)) return relativeCandidates(decoded.slice(root.length), checkout);
   }
@@ -99,10 +120,36 @@ interface Resolved {
   readonly existing: readonly Candidate[];
   /** What to show when none does. */
   readonly display: string;
+  /** The shortest leading part whose removal names a file of the head (see `strippablePrefix`). */
+  readonly strippable?: string;
 }
 
 /**
- * The first physical location of each result of one run, as a path of the head commit. A path
+ * The shortest leading part of an unmapped path (as written, decoded) whose removal leaves a file
+ * of the head: the directory the scanner saw the repository as (`/Volumes/build/app/`,
+ * `C:/github/app/`, `../../path/`), to suggest to `--strip-prefix`. Undefined when no ending of
+ * the path names a file of the head.
+ */
+function strippablePrefix(path: string, files: ReadonlySet<string>): string | undefined {
+  for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+    if (files.has(path.slice(slash + 1))) return path.slice(0, slash + 1);
+  }
+  return undefined;
+}
+
+/**
+ * The prefixes `--strip-prefix` names, as compared with decoded paths: `./` dropped, `\` as `/`,
+ * ending with `/` (so `/src` strips `/src/app.py` but not `/srcs/app.py`).
+ */
+export function normalisePrefixes(prefixes: readonly string[]): string[] {
+  return prefixes
+    .map((p) => p.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, ''))
+    .filter((p) => p !== '')
+    .map((p) => (p.endsWith('/') ? p : `${p}/`));
+}
+
+/**
+ * The physical locations of each result of one run, as paths of the head commit. A path
  * that names no file of the head is `unmapped`. When a path exists both under `--repo` and under
  * the top level, the run's other paths decide: the base that more of them were found in, counting
  * the run's `artifacts` list first and the results read so far (the given directory on a tie). A report names the same files over and over, so each distinct
@@ -116,11 +163,14 @@ export class RunLocations {
    */
   private readonly resolved = new Map<string, string | Resolved>();
   private readonly votes = { given: 0, top: 0 };
+  private readonly windows: boolean;
 
   constructor(
     private readonly run: SarifRun,
     private readonly checkout: Checkout,
+    private readonly stripPrefixes: readonly string[] = [],
   ) {
+    this.windows = writtenOnWindows(run);
     // The run's artifact list, when the tool writes one, votes before any result is read.
     const artifacts = Array.isArray(run.artifacts) ? (run.artifacts as { location?: { uri?: unknown; uriBaseId?: unknown } }[]) : [];
     for (const artifact of artifacts) {
@@ -130,8 +180,25 @@ export class RunLocations {
     }
   }
 
+  /** Every location of the result, in its order (tools such as nodejsscan write one result per rule, every match a location). */
+  all(result: SarifResult): ResultLocation[] {
+    const locations = Array.isArray(result.locations) ? result.locations : [];
+    // The common case, one location, allocates one array of one.
+    return locations.length === 1 ? [this.at(locations[0])] : locations.map((l) => this.at(l));
+  }
+
+  /** The first location (what a result is shown at when none of its locations decides). */
   of(result: SarifResult): ResultLocation {
-    const physical = result.locations?.[0]?.physicalLocation;
+    return this.nth(result, 0);
+  }
+
+  /** The result's location at this index. */
+  nth(result: SarifResult, index: number): ResultLocation {
+    return this.at(Array.isArray(result.locations) ? result.locations[index] : undefined);
+  }
+
+  private at(location: SarifLocation | undefined): ResultLocation {
+    const physical = location?.physicalLocation;
     const uri = physical?.artifactLocation?.uri;
     if (!uri || typeof uri !== 'string') return {};
     const entry = this.resolve(uri, physical.artifactLocation?.uriBaseId);
@@ -139,7 +206,7 @@ export class RunLocations {
     const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
     const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
     if (typeof entry === 'string') return { path: entry, startLine, endLine };
-    if (entry.existing.length === 0) return { path: entry.display, startLine, endLine, unmapped: true };
+    if (entry.existing.length === 0) return { path: entry.display, startLine, endLine, unmapped: true, ...(entry.strippable ? { strippable: entry.strippable } : {}) };
     return { path: this.preferred(entry.existing).path, startLine, endLine };
   }
 
@@ -147,11 +214,25 @@ export class RunLocations {
     const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
     let entry = this.resolved.get(key);
     if (entry === undefined) {
-      const decoded = decodeUri(this.run, uri, baseId);
-      const candidates = candidatePaths(decoded, this.checkout);
-      const existing = candidates.filter((c) => this.checkout.files.has(c.path));
+      const decoded = decodeUri(this.run, uri, baseId, this.windows);
+      let candidates = candidatePaths(decoded, this.checkout, this.stripPrefixes);
+      let existing = candidates.filter((c) => this.checkout.files.has(c.path));
+      // Mixed separators (zizmor on Windows writes `.github/workflows\ci.yml`): read as `/` when
+      // that names a file of the head and the path as written does not.
+      if (existing.length === 0 && decoded.includes('\\')) {
+        const slashed = candidatePaths(decoded.replace(/\\/g, '/'), this.checkout, this.stripPrefixes);
+        const found = slashed.filter((c) => this.checkout.files.has(c.path));
+        if (found.length > 0) [candidates, existing] = [slashed, found];
+      }
       if (existing.length === 1) this.votes[existing[0]!.base]++;
-      entry = existing.length === 1 ? existing[0]!.path : { existing, display: candidates[0]?.path ?? decoded };
+      if (existing.length === 1) entry = existing[0]!.path;
+      else if (existing.length > 1) entry = { existing, display: decoded };
+      else {
+        // Shown as the scanner wrote it (an absolute path keeps its leading `/`), `\` read as `/`.
+        const shown = decoded.replace(/\\/g, '/');
+        const strippable = strippablePrefix(shown, this.checkout.files);
+        entry = { existing, display: shown, ...(strippable ? { strippable } : {}) };
+      }
       this.resolved.set(key, entry);
     }
     return entry;

@@ -26,6 +26,10 @@ export interface Counts {
   readonly moved_count: number;
   /** Results without a line in a changed file naming no package (net-new unless --unattributed-dependency pre-existing). */
   readonly unattributed_count: number;
+  /** Of pre_existing_count: results the diff would call net-new that --baseline-sarif's report holds. */
+  readonly baseline_matched_count: number;
+  /** Of pre_existing_count: dependency findings whose package the pull request changed, affected at the merge-base too (below the report's fixed version). */
+  readonly still_affected_count: number;
   readonly blocking_count: number;
   /** Net-new results per severity. */
   readonly net_new_by_severity: Readonly<Record<Severity, number>>;
@@ -71,6 +75,8 @@ export function countsOf(
     unmapped_count: classification?.unmapped ?? 0,
     moved_count: classification?.moved ?? 0,
     unattributed_count: classification?.unattributed ?? 0,
+    baseline_matched_count: classification?.baselineMatched ?? 0,
+    still_affected_count: classification?.stillAffected ?? 0,
     blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
     net_new_by_severity: bySeverity,
     linters_skipped: extra.linters_skipped,
@@ -104,7 +110,8 @@ export interface FilteredSarif {
 /**
  * The net-new-only SARIF, shaped so code scanning takes it as it is (`shapeForUpload`): each kept
  * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
- * to the net-new ones, each read again from the report and marked `baselineState: "new"`. Written
+ * to the net-new ones, each read again from the report and marked `baselineState: "new"`, the
+ * location that made it net-new first. Written
  * piece by piece to a temporary file, then renamed into place: the results are never all in
  * memory, and a reader never sees half a file. Without a classification (no answer) the file is a
  * valid SARIF log with no runs, which code scanning refuses: the README's workflow skips the
@@ -132,11 +139,15 @@ export async function writeFilteredSarif(path: string, report: SarifReport | und
           const { results: _replaced, ...rest } = runs[part.runIndex]!;
           const run = part.automationId ? { ...rest, automationDetails: { ...(rest.automationDetails as object | undefined), id: part.automationId } } : rest;
           out.write(`${i > 0 ? ',' : ''}${openObject(run)}"results":[`);
-          part.findings.forEach((_, j) => {
+          part.findings.forEach((finding, j) => {
             const result = results.next().value as SarifResult;
             // Marked in place (the result was parsed for this write alone): a spread copy of each
             // one left V8 with survivors enough to double its young generation.
             result.baselineState = 'new';
+            // Code scanning shows a result at its first location: the one that made it net-new leads.
+            if (finding.locationIndex > 0 && Array.isArray(result.locations) && finding.locationIndex < result.locations.length) {
+              result.locations.unshift(...result.locations.splice(finding.locationIndex, 1));
+            }
             out.write(`${j > 0 ? ',' : ''}${JSON.stringify(result)}`);
           });
           out.write(']}');

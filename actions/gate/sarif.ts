@@ -70,6 +70,11 @@ export interface SarifReport {
   /** The report; its runs have no `results` member. */
   readonly log: SarifLog;
   results(runIndex: number): Iterable<SourcedResult>;
+  /**
+   * Whether run i's `results` is an array (`[]` included). A run whose `results` is null or absent
+   * computed none (SARIF §3.14.23: results not computed, as after a tool error).
+   */
+  computed(runIndex: number): boolean;
   /** The results at these byte ranges, parsed again, in the order given. */
   readAgain(sources: Iterable<ByteRange>): Iterable<SarifResult>;
 }
@@ -166,6 +171,7 @@ export function openSarif(path: string, options: { readonly chunkBytes?: number 
   return {
     log: log as SarifLog,
     results: (runIndex) => readResults(path, ranges[runIndex], options.chunkBytes),
+    computed: (runIndex) => ranges[runIndex] !== undefined,
     readAgain: (sources) => readAgain(path, sources),
   };
 }
