@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CiOptions } from './ci.js';
-import { GateError, GateUsageError } from './errors.js';
+import { GateError, GateUsageError, optionName, type OptionNaming } from './errors.js';
 import { FAIL_ON, type FailOn } from './severity.js';
 import { UNATTRIBUTED, type Unattributed } from './classify.js';
+import { normalisePrefixes } from './locations.js';
 
 export const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
 
@@ -41,11 +42,16 @@ Options:
   --unattributed-dependency <net-new|pre-existing>
                           a finding without a line in a changed file that names no
                           package (default net-new)
+  --baseline-sarif <path> the report of the base commit (for example the last run on the
+                          default branch): a finding it also holds is pre-existing
+  --strip-prefix <prefix> remove this leading prefix from the report's paths before they
+                          are mapped to the checkout (repeatable; for example ../../ or /src/)
   --help                  this text
   --version               print the version
 
 Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,
 for example a shallow clone: check out with fetch-depth: 0).`;
+
 
 export type Command =
   | { readonly kind: 'help'; readonly text: string }
@@ -65,7 +71,7 @@ function eventBase(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
-export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Command {
+export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, naming: OptionNaming = 'flag'): Command {
   let parsed;
   try {
     parsed = parseArgs({
@@ -83,6 +89,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cw
         'counts-json': { type: 'string' },
         linters: { type: 'string' },
         'unattributed-dependency': { type: 'string' },
+        'baseline-sarif': { type: 'string' },
+        'strip-prefix': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -97,12 +105,15 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   if (!isCi) throw new GateUsageError(`unknown command "${positionals.join(' ')}"`, USAGE);
 
   const failOn = (values['fail-on'] ?? 'high').toLowerCase();
-  if (!FAIL_ON.includes(failOn as FailOn)) throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+  if (!FAIL_ON.includes(failOn as FailOn)) throw new GateError(`${optionName('fail-on', naming)} must be one of ${FAIL_ON.join(', ')}`);
   // Left out when not given: classify holds the default.
   const unattributed = values['unattributed-dependency']?.toLowerCase();
-  if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed as Unattributed)) throw new GateError(`--unattributed-dependency must be one of ${UNATTRIBUTED.join(', ')}`);
+  if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed as Unattributed)) {
+    throw new GateError(`${optionName('unattributed-dependency', naming)} must be one of ${UNATTRIBUTED.join(', ')}`);
+  }
   const base = values.base ?? eventBase(env);
-  if (!base) throw new GateError('no --base given and no pull-request event to read it from');
+  if (!base) throw new GateError(`no ${naming === 'input' ? 'base input' : '--base'} given and no pull-request event to read it from`);
+  const stripPrefixes = normalisePrefixes(values['strip-prefix'] ?? []);
   return {
     kind: 'ci',
     options: {
@@ -116,6 +127,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       ...(values['counts-json'] ? { countsJson: resolve(cwd, values['counts-json']) } : {}),
       ...(values.linters !== undefined ? { linters: values.linters } : {}),
       ...(unattributed !== undefined ? { unattributed: unattributed as Unattributed } : {}),
+      ...(values['baseline-sarif'] ? { baselineSarif: resolve(cwd, values['baseline-sarif']) } : {}),
+      ...(stripPrefixes.length > 0 ? { stripPrefixes } : {}),
+      naming,
     },
   };
 }

@@ -27,3 +27,13 @@ export class GateUsageError extends GateError {
  * tail takes it for a pass.
  */
 export const noAnswerLine = (reason: string): string => `gate: NO ANSWER (exit ${EXIT_ERROR}): ${reason}`;
+
+/**
+ * How an option is named in a message: `--fail-on` on the command line, the input `fail-on` in
+ * the action (which passes its inputs through the same parser).
+ */
+export type OptionNaming = 'flag' | 'input';
+
+export function optionName(option: string, naming: OptionNaming): string {
+  return naming === 'input' ? `the input ${option}` : `--${option}`;
+}

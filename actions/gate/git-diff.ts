@@ -82,7 +82,11 @@ export async function pullRequestDiff(repo: string, base: string, head: string, 
     if (typeof headCommit !== 'string') throw headCommit;
     const mergeBaseCommit = gitText(mergeBase);
     if (mergeBase.code !== 0 || !mergeBaseCommit) {
-      throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
+      // Not a shallow clone (checked above), so the two histories share no commit at all.
+      throw new GateError(
+        `${base} and ${head} share no commit (no merge-base): the base's history was rewritten (force-pushed) after the pull request branched, or the two branches are unrelated; ` +
+          'rebase the pull request onto the current base, or give the commit it branched from as the base',
+      );
     }
     const { files, moved } = await addedLines(repo, mergeBaseCommit, headCommit, onRunning);
     return { mergeBase: mergeBaseCommit, head: headCommit, files, moved };

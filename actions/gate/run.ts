@@ -32,12 +32,15 @@ function argv(core: GateCore, env: NodeJS.ProcessEnv): string[] {
     ['fail-on', '--fail-on', undefined],
     ['linters', '--linters', undefined],
     ['unattributed-dependency', '--unattributed-dependency', undefined],
+    ['baseline-sarif', '--baseline-sarif', undefined],
     ['filtered-out', '--filtered-out', join(temp, 'gatehouse-gate', 'filtered.sarif')],
     ['counts-json', '--counts-json', join(temp, 'gatehouse-gate', 'counts.json')],
   ] as const) {
     const v = value(input, fallback);
     if (v !== undefined) args.push(flag, v);
   }
+  // One prefix per line, as multi-line inputs are written.
+  for (const prefix of (optionalInput(core, 'strip-prefix') ?? '').split(/\r?\n/).map((p) => p.trim()).filter(Boolean)) args.push('--strip-prefix', prefix);
   if (booleanInput(core, 'strict', false)) args.push('--strict');
   return args;
 }
@@ -99,7 +102,7 @@ export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
   const { core, env } = deps;
   let outcome: CiOutcome;
   try {
-    const command = parseCommand(argv(core, env), env, deps.cwd);
+    const command = parseCommand(argv(core, env), env, deps.cwd, 'input');
     if (command.kind !== 'ci') throw new GateError('unreachable: the action always runs gate ci');
     core.setOutput('filtered-sarif', command.options.filteredOut ?? '');
     outcome = await runCi(command.options, env);
