@@ -87,6 +87,25 @@ describe('gate action', () => {
     assert.equal(counts.net_new_count, 2);
   });
 
+  it('strip-prefix (one prefix per line) and baseline-sarif reach the gate; an unmappable report names the input, not the flag', async () => {
+    const kics = (uri: string) =>
+      JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'KICS', rules: [{ id: 'q', properties: { 'security-severity': '8.0' } }] } }, results: [{ ruleId: 'q', message: { text: 'x' }, partialFingerprints: { hash: 'h1' }, locations: [{ physicalLocation: { artifactLocation: { uri }, region: { startLine: 11 } } }] }] }] });
+    const sarif = join(temp, 'kics.sarif');
+    writeFileSync(sarif, kics('../../src/app.js'));
+    const unmapped = new GateRecordingCore(inputs({ sarif }));
+    await runGate({ core: unmapped, env: env(), http: http(), cwd: repo.dir });
+    assert.equal(unmapped.outputs['exit-code'], '2');
+    assert.match(unmapped.of('failed')[0]!, /with the input strip-prefix: the input strip-prefix \.\.\/\.\.\/ makes \.\.\/\.\.\/src\/app\.js a file of the head$/);
+    const mapped = new GateRecordingCore(inputs({ sarif, 'strip-prefix': '/src/\n../../\n' }));
+    await runGate({ core: mapped, env: env(), http: http(), cwd: repo.dir });
+    assert.equal(mapped.outputs['exit-code'], '1');
+    const baseline = join(temp, 'baseline.sarif');
+    writeFileSync(baseline, kics('../../src/app.js'));
+    const held = new GateRecordingCore(inputs({ sarif, 'strip-prefix': '../../', 'baseline-sarif': baseline }));
+    await runGate({ core: held, env: env(), http: http(), cwd: repo.dir });
+    assert.equal(held.outputs['exit-code'], '0');
+  });
+
   it('a finding message cannot mention anyone or cross-reference an issue from the summary and comment', async () => {
     const core = new GateRecordingCore(inputs({ sarif: report([{ line: 11, level: 'error' }], [], 'ask @octocat, see #12 and octo-org/other#3') }));
     await runGate({ core, env: env(), http: http(), cwd: repo.dir });
@@ -114,7 +133,10 @@ describe('gate action', () => {
     const noBase = new GateRecordingCore(inputs({ sarif: empty, base: '' }));
     await runGate({ core: noBase, env: env(), http: http(), cwd: repo.dir });
     assert.equal(noBase.outputs['exit-code'], '2');
-    assert.match(noBase.of('failed')[0]!, /^no answer: no --base/);
+    assert.match(noBase.of('failed')[0]!, /^no answer: no base input given/, 'the action names its input, not the flag');
+    const badFailOn = new GateRecordingCore(inputs({ sarif: empty, 'fail-on': 'severe' }));
+    await runGate({ core: badFailOn, env: env(), http: http(), cwd: repo.dir });
+    assert.deepEqual(badFailOn.of('failed'), ['no answer: the input fail-on must be one of critical, high, medium, low, any, none']);
   });
 
   it('strict takes the YAML 1.2 booleans; any other word is no answer (exit 2) naming the input, never "not strict"', async () => {

@@ -33,7 +33,7 @@ SMOKE.gate = {
   inputs: MAIN_INPUTS.gate!,
   check: (run) => {
     assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stdout, /::error::no answer: no --base given/);
+    assert.match(run.stdout, /::error::no answer: no base input given/);
   },
 };
 

@@ -208,11 +208,11 @@ const location = (uri: string, line?: number) => ({
   physicalLocation: { artifactLocation: { uri }, ...(line === undefined ? {} : { region: { startLine: line, startColumn: 1, endLine: line, endColumn: 1 } }) },
 });
 
-/** Trivy's SARIF writer: line 1 of the target, the package in the message. */
-const trivy = (uri: string, pkg: string, version: string, id = 'CVE-2021-44228'): SarifResult => ({
+/** Trivy's SARIF writer: line 1 of the target, the package in the message (no fix known unless given; see the bumps below). */
+const trivy = (uri: string, pkg: string, version: string, id = 'CVE-2021-44228', fixed = ''): SarifResult => ({
   ruleId: id,
   level: 'error',
-  message: { text: `Package: ${pkg}\nInstalled Version: ${version}\nVulnerability ${id}\nSeverity: HIGH\nFixed Version: 9.9.9\nLink: [${id}](https://avd.aquasec.com/nvd/${id.toLowerCase()})` },
+  message: { text: `Package: ${pkg}\nInstalled Version: ${version}\nVulnerability ${id}\nSeverity: HIGH\nFixed Version: ${fixed}\nLink: [${id}](https://avd.aquasec.com/nvd/${id.toLowerCase()})` },
   locations: [location(uri, 1)],
 });
 /** grype's SARIF: line 1, "A high vulnerability in <type> package: <name>, version <v> was found at: /<path>". */

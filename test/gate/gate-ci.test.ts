@@ -269,7 +269,8 @@ describe('gate ci', () => {
       repo.git('checkout', '--quiet', 'pr');
       const { outcome } = await gate(sarif(run([result('src/app.js', 6)])), { base: orphan });
       assert.equal(outcome.exitCode, 2);
-      assert.match(outcome.message, /no merge-base.*fetch-depth: 0/);
+      assert.match(outcome.message, /share no commit \(no merge-base\): the base's history was rewritten \(force-pushed\) .* or the two branches are unrelated/);
+      assert.doesNotMatch(outcome.message, /fetch-depth/, 'not a shallow clone: fetch-depth is not the cause');
     });
 
     it('a report with zero runs, on its own (no --strict): a counts document of zeros', async () => {
@@ -286,14 +287,18 @@ describe('gate ci', () => {
     });
   });
 
-  it('a run whose results is not an array has no results; the filtered SARIF gives it one empty list, not two keys', async () => {
-    // No net-new result: the filtered SARIF keeps the report's first run, empty (see the upload rules).
-    const { counts, outcome } = await gate({ version: '2.1.0', runs: [{ ...run([]), results: null }, run([result('src/app.js', 3)])] });
-    assert.equal(outcome.exitCode, 0);
-    assert.equal(counts.total_count, 1);
-    const text = readFileSync(join(out, 'filtered.sarif'), 'utf8');
-    assert.equal(text.match(/"results":/g)?.length, 1, text);
-    assert.deepEqual((JSON.parse(text) as SarifLog).runs.map((r) => r.results?.length), [0]);
+  it('a run whose results is null or absent computed none: no answer (exit 2) naming the tool; results [] is a clean run', async () => {
+    const { results: _absent, ...withoutResults } = run([]);
+    for (const uncomputed of [{ ...run([]), results: null }, withoutResults]) {
+      const { counts, outcome } = await gate({ version: '2.1.0', runs: [{ ...uncomputed, tool: { driver: { name: 'codeql' } } } as SarifRun, run([result('src/app.js', 6)])] });
+      assert.equal(outcome.exitCode, 2);
+      assert.match(outcome.message, /^no answer: the run of codeql produced no results \("results" is null or absent/);
+      assert.equal(counts.error, outcome.message.replace(/^no answer: /, ''));
+      assert.deepEqual((JSON.parse(readFileSync(join(out, 'filtered.sarif'), 'utf8')) as SarifLog).runs, []);
+    }
+    const clean = await gate({ version: '2.1.0', runs: [{ ...run([]), results: [] }, run([result('src/app.js', 3)])] });
+    assert.equal(clean.outcome.exitCode, 0);
+    assert.equal(clean.counts.total_count, 1);
   });
 
   describe('MegaLinter', () => {
@@ -414,7 +419,7 @@ describe('gate ci', () => {
       const text = c.lines.join('\n');
       assert.match(text, /^Usage: gate ci \[options\]/);
       const options = [...text.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);
-      assert.deepEqual(options, ['--sarif', '--base', '--head', '--repo', '--fail-on', '--strict', '--filtered-out', '--counts-json', '--linters', '--unattributed-dependency', '--help', '--version']);
+      assert.deepEqual(options, ['--sarif', '--base', '--head', '--repo', '--fail-on', '--strict', '--filtered-out', '--counts-json', '--linters', '--unattributed-dependency', '--baseline-sarif', '--strip-prefix', '--help', '--version']);
     });
 
     it('--version prints the package version alone', async () => {
