@@ -28584,7 +28584,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(618);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8786);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28593,7 +28593,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 618:
+/***/ 8786:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32037,6 +32037,9 @@ class GateUsageError extends GateError {
  * tail takes it for a pass.
  */
 const noAnswerLine = (reason) => `gate: NO ANSWER (exit ${EXIT_ERROR}): ${reason}`;
+function optionName(option, naming) {
+    return naming === 'input' ? `the input ${option}` : `--${option}`;
+}
 
 ;// CONCATENATED MODULE: ./build/actions/gate/severity.js
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
@@ -32134,7 +32137,16 @@ const TEXT_PATTERNS = [
     /package: *(\S+?), version (\S+) was found/,
     // osv-scanner: "Package 'lodash@4.17.20' is vulnerable to 'GHSA-…'" (scoped npm names hold an @ too)
     /Package '(.+)@([^@']+)' is vulnerable/,
+    // Anchore's scan-action v1: "… vulnerability: (bash-4.3-14ubuntu1.4 type=dpkg)"
+    /\(([A-Za-z0-9_.+]+(?:-[A-Za-z][A-Za-z0-9_.+]*)*)-(\d[^\s)]*) type=[a-z-]+\)/,
 ];
+/**
+ * What some tools write only in the rule's help: Trivy's older template ("Package: openssl" /
+ * "Installed Version: 1.1.1c-r0"), grype ("Package: nginx" / "Version: 1.29.5-r0").
+ */
+const HELP_PATTERNS = [/^Package: *(\S+)\s*\n(?:.*\n)*?Installed Version: *(\S+)/m, /^Package: *(\S+)\s*\nVersion: *(\S+)/m];
+/** `name@version` as Snyk writes a package in a result's logical location (`bash@5.0-6ubuntu2`, `@scope/pkg@1.2.3`): a version starting with a digit. */
+const NAME_AT_VERSION = /^(@?[A-Za-z0-9][\w.+\/-]*)@(\d[\w.+:~-]*)$/;
 // Only names that cannot mean anything but a package: a code finding misread as a dependency one
 // would be judged by the wrong rule.
 const NAME_KEYS = ['PkgName', 'pkgName', 'packageName', 'package_name', 'pkg_name'];
@@ -32157,10 +32169,12 @@ function purlInValues(prints) {
 }
 /**
  * The package a result names, or undefined: properties (`PkgName`/`InstalledVersion` and the
- * like, `purl`/`purls`), fingerprints holding a package URL, then the message text as Trivy,
- * grype and osv-scanner write it, then any package URL in the message.
+ * like, `purl`/`purls`), fingerprints holding a package URL, Snyk's `name@version` logical
+ * location, then the message text as Trivy, grype, osv-scanner and Anchore write it, then any
+ * package URL in the message, then its rule's package URLs (grype's `properties.purls`) or help
+ * text (Trivy's older template).
  */
-function packageOf(result) {
+function packageOf(result, rule) {
     // Called for every result in a changed file: the common case (no properties, no fingerprints,
     // no package in the message) allocates nothing.
     const props = result.properties;
@@ -32181,19 +32195,50 @@ function packageOf(result) {
     const fingerprinted = purlInValues(result.partialFingerprints) ?? purlInValues(result.fingerprints);
     if (fingerprinted)
         return fingerprinted;
+    const logical = logicalPackage(result);
+    if (logical)
+        return logical;
     const text = result.message?.text;
-    if (typeof text !== 'string')
-        return undefined;
-    // Most results name no package: two substring tests spare them the patterns.
-    if (text.includes('ackage')) {
-        for (const pattern of TEXT_PATTERNS) {
-            const m = pattern.exec(text);
-            if (m)
-                return fromNameVersion(m[1], m[2]);
+    if (typeof text === 'string') {
+        // Most results name no package: a few substring tests spare them the patterns.
+        if (text.includes('ackage') || text.includes(' type=')) {
+            for (const pattern of TEXT_PATTERNS) {
+                const m = pattern.exec(text);
+                if (m)
+                    return fromNameVersion(m[1], m[2]);
+            }
         }
+        const purl = text.includes('pkg:') ? /pkg:[a-z][a-z0-9.+-]*\/[^\s"'<>()]+/i.exec(text) : null;
+        if (purl)
+            return parsePurl(purl[0]);
     }
-    const purl = text.includes('pkg:') ? /pkg:[a-z][a-z0-9.+-]*\/[^\s"'<>()]+/i.exec(text) : null;
-    return purl ? parsePurl(purl[0]) : undefined;
+    return rule ? ruleHelpPackage(rule) : undefined;
+}
+/** Snyk: the first location's `logicalLocations[].fullyQualifiedName` as `name@version`. */
+function logicalPackage(result) {
+    const logical = result.locations?.[0]?.logicalLocations;
+    if (!Array.isArray(logical))
+        return undefined;
+    for (const l of logical) {
+        const m = typeof l?.fullyQualifiedName === 'string' ? NAME_AT_VERSION.exec(l.fullyQualifiedName) : null;
+        if (m)
+            return fromNameVersion(m[1], m[2]);
+    }
+    return undefined;
+}
+function ruleHelpPackage(rule) {
+    const purl = purlIn(rule.properties?.purls);
+    if (purl)
+        return purl;
+    const help = rule.help?.text;
+    if (typeof help !== 'string' || !help.includes('Package:'))
+        return undefined;
+    for (const pattern of HELP_PATTERNS) {
+        const m = pattern.exec(help);
+        if (m)
+            return fromNameVersion(m[1], m[2]);
+    }
+    return undefined;
 }
 /**
  * Lockfiles by name: machine-written, read only by dependency scanners, whose line 1 is a
@@ -32240,6 +32285,8 @@ function versionRegExp(version) {
     const core = dependencies_escape(version.replace(/^v(?=\d)/, ''));
     return new RegExp(`(?<![0-9A-Za-z.])v?${core}(?![0-9]|\\.[0-9])`);
 }
+/** A version as lockfiles write one: digits and dots, an optional leading `v` or epoch, a suffix (`-r4`, `+build`, `~rc1`). */
+const VERSION_TOKEN = /(?<![0-9A-Za-z.])(?:\d+:)?v?\d+(?:\.\d+)*(?:[-+~][0-9A-Za-z.+~]+)?(?![0-9A-Za-z])/g;
 function indentOf(line) {
     let i = 0;
     while (i < line.length && (line[i] === ' ' || line[i] === '\t'))
@@ -32328,12 +32375,44 @@ class DependencyChanges {
         }
         return false;
     }
+    /**
+     * The versions the package had in this file at the merge-base: each version on a line naming it
+     * (after the name: `lodash@4.17.20`, `golang.org/x/net v0.17.0`, `rails (7.0.1)`), and on each
+     * line of its entry that speaks of a version (`"version": "4.17.20"`, `version = "46.0.5"`).
+     * Empty when the file or the package was not there.
+     */
+    baseVersions(path, pkg) {
+        const lines = this.linesAt(this.diff.mergeBase, path);
+        if (!lines)
+            return [];
+        const names = pkg.names.map(nameRegExp);
+        const found = new Set();
+        const collect = (text) => {
+            for (const m of text.matchAll(VERSION_TOKEN))
+                found.add(m[0]);
+        };
+        lines.forEach((line, i) => {
+            const match = names.map((n) => n.exec(line)).find((m) => m !== null);
+            if (!match)
+                return;
+            collect(line.slice(match.index + match[0].length));
+            const [from, to] = entryOf(lines, i);
+            for (let j = from; j <= to; j++)
+                if (j !== i && /version/i.test(lines[j]))
+                    collect(lines[j].slice(lines[j].search(/version/i)));
+        });
+        return [...found];
+    }
     headLines(path) {
-        if (this.texts.has(path))
-            return this.texts.get(path);
+        return this.linesAt(this.diff.head, path);
+    }
+    linesAt(commit, path) {
+        const key = `${commit}:${path}`;
+        if (this.texts.has(key))
+            return this.texts.get(key);
         let lines;
         try {
-            const text = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', `${this.diff.head}:${path}`], {
+            const text = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', key], {
                 encoding: 'utf8',
                 maxBuffer: 1 << 30,
                 stdio: ['ignore', 'pipe', 'ignore'],
@@ -32343,8 +32422,124 @@ class DependencyChanges {
         catch {
             lines = undefined;
         }
-        this.texts.set(path, lines);
+        this.texts.set(key, lines);
         return lines;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/images.js
+
+/*
+ * Container image scanners (grype, Trivy image, Snyk Container) put an image's packages on its
+ * Dockerfile: on line 1, or on the `FROM` line. Those lines rarely change, so the line-based rule
+ * would call every package of a new base image pre-existing. An image finding is judged by the
+ * image instead: it is net-new when the pull request changed what the image is built from.
+ */
+/**
+ * `Dockerfile` and `Containerfile` (any case), `Dockerfile.<x>` and `Containerfile.<x>` (as builders'
+ * `-f` conventions write them, capitalised: a source file `dockerfile.go` is not one), and
+ * `<x>.Dockerfile`, `<x>.dockerfile`, `<x>.Containerfile`.
+ */
+const CONTAINERFILE = /^(?:(?:[Dd]ocker|[Cc]ontainer)file|DOCKERFILE|(?:Docker|Container)file\..+|.+\.(?:[Dd]ocker|[Cc]ontainer)file)$/;
+function isContainerfile(path) {
+    return CONTAINERFILE.test(path.slice(path.lastIndexOf('/') + 1));
+}
+/** The escape character: `\`, or the one a leading `# escape=` parser directive names. */
+function escapeOf(lines) {
+    for (const line of lines) {
+        const directive = /^\s*#\s*escape\s*=\s*(\S)\s*$/i.exec(line);
+        if (directive)
+            return directive[1];
+        // Directives come first: any other line, comment or not, ends them.
+        if (!/^\s*#\s*\w+\s*=/.test(line))
+            break;
+    }
+    return '\\';
+}
+/** The instructions of a Dockerfile, each with the lines it spans (comments and blank lines skipped). */
+function instructionsOf(lines) {
+    const escape = escapeOf(lines);
+    const instructions = [];
+    let current;
+    lines.forEach((raw, index) => {
+        const line = raw.replace(/\r$/, '');
+        if (!current && (/^\s*#/.test(line) || line.trim() === ''))
+            return;
+        const continued = line.trimEnd().endsWith(escape);
+        const part = continued ? line.trimEnd().slice(0, -1) : line;
+        if (!current)
+            current = { parts: [], from: index + 1 };
+        // Comment lines inside a continued instruction are dropped, as the builder does.
+        if (!/^\s*#/.test(line))
+            current.parts.push(part);
+        if (continued)
+            return;
+        const text = current.parts.join(' ').trim();
+        instructions.push({ keyword: (/^(\S+)/.exec(text)?.[1] ?? '').toUpperCase(), text, from: current.from, to: index + 1 });
+        current = undefined;
+    });
+    if (current) {
+        const text = current.parts.join(' ').trim();
+        instructions.push({ keyword: (/^(\S+)/.exec(text)?.[1] ?? '').toUpperCase(), text, from: current.from, to: lines.length });
+    }
+    return instructions;
+}
+/** The lines that say what an image is built from: every `FROM`, and every `ARG` a `FROM` reads. */
+function baseImageLines(lines) {
+    const instructions = instructionsOf(lines);
+    const froms = instructions.filter((i) => i.keyword === 'FROM');
+    const used = new Set();
+    for (const from of froms)
+        for (const m of from.text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g))
+            used.add(m[1]);
+    const result = new Set();
+    const mark = (i) => {
+        for (let n = i.from; n <= i.to; n++)
+            result.add(n);
+    };
+    froms.forEach(mark);
+    for (const arg of instructions.filter((i) => i.keyword === 'ARG')) {
+        const names = arg.text
+            .slice(3)
+            .trim()
+            .split(/\s+/)
+            .map((d) => d.split('=')[0]);
+        if (names.some((n) => used.has(n)))
+            mark(arg);
+    }
+    return result;
+}
+/** Whether the pull request changed what each Dockerfile's images are built from; head files read once, from git. */
+class ImageChanges {
+    diff;
+    repo;
+    answers = new Map();
+    constructor(diff, repo) {
+        this.diff = diff;
+        this.repo = repo;
+    }
+    /** True when the file is new, or an added line is a `FROM` (or an `ARG` a `FROM` reads); a changed file unreadable at head counts as changed. */
+    baseChanged(path) {
+        const added = this.diff.files.get(path);
+        if (added === undefined)
+            return false;
+        if (added === 'all')
+            return true;
+        let answer = this.answers.get(path);
+        if (answer === undefined) {
+            const lines = this.headLines(path);
+            answer = lines === undefined || [...baseImageLines(lines)].some((n) => added.has(n));
+            this.answers.set(path, answer);
+        }
+        return answer;
+    }
+    headLines(path) {
+        try {
+            return (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', `${this.diff.head}:${path}`], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n');
+        }
+        catch {
+            return undefined;
+        }
     }
 }
 
@@ -32592,12 +32787,25 @@ function joinUri(base, uri) {
         return uri;
     return `${base.endsWith('/') ? base : `${base}/`}${uri}`;
 }
+/** A Windows path: a drive letter (`C:\`, `file:///C:/`), as a report written on Windows has. */
+const WINDOWS_PATH = /^(?:file:\/*)?[A-Za-z]:[\\/]/i;
+/**
+ * Whether a run was written on Windows: one of its base URIs or artifacts is a drive-letter path.
+ * Its paths may then use `\` as separator throughout.
+ */
+function writtenOnWindows(run) {
+    const bases = Object.values(run.originalUriBaseIds ?? {}).map((b) => b?.uri);
+    const artifacts = Array.isArray(run.artifacts) ? run.artifacts.map((a) => a?.location?.uri) : [];
+    return [...bases, ...artifacts].some((uri) => typeof uri === 'string' && WINDOWS_PATH.test(uri));
+}
 /**
  * A SARIF artifact URI decoded to a path: `file://` URIs and `uriBaseId` (`%SRCROOT%` and
- * friends, through `originalUriBaseIds`) resolved, percent-escapes decoded. The result is an
- * absolute path or a relative one as the tool wrote it (without a leading `./`).
+ * friends, through `originalUriBaseIds`) resolved, percent-escapes decoded, `\` read as `/` when
+ * the run was written on Windows or the path has no `/` at all. The result is an absolute path or
+ * a relative one as the tool wrote it (without a leading `./`).
  */
-function decodeUri(run, uri, uriBaseId) {
+function decodeUri(run, rawUri, uriBaseId, windows) {
+    const uri = rawUri.includes('\\') && (windows || !rawUri.includes('/')) ? rawUri.replace(/\\/g, '/') : rawUri;
     const base = baseOf(run, uriBaseId);
     let value = base && base !== 'file://' && base !== 'file:///' ? joinUri(base, uri) : uri;
     if (/^file:/i.test(value)) {
@@ -32616,7 +32824,8 @@ function decodeUri(run, uri, uriBaseId) {
             // Keep an undecodable URI as written.
         }
     }
-    return value.replace(/^(\.\/)+/, '');
+    // A Windows file URL decodes to `/C:/…` here: shown, and stripped, as `C:/…`.
+    return value.replace(/^\/(?=[A-Za-z]:\/)/, '').replace(/^(\.\/)+/, '');
 }
 function inside(root, path) {
     const rel = (0,external_node_path_namespaceObject.relative)((0,external_node_path_namespaceObject.resolve)(root), path);
@@ -32641,7 +32850,10 @@ function relativeCandidates(path, checkout) {
  * relative path; any other absolute path is root-relative (scanners that scan at `/` write
  * `/src/app.py`), read against the top level first.
  */
-function candidatePaths(decoded, checkout) {
+function candidatePaths(written, checkout, stripPrefixes) {
+    // `--strip-prefix`: where the scanner saw the repository (a container mount, `../../` from its own directory).
+    const prefix = stripPrefixes.find((p) => written.startsWith(p));
+    const decoded = prefix ? written.slice(prefix.length) : written;
     for (const root of CONTAINER_ROOTS) {
         if (decoded.startsWith(root))
             return relativeCandidates(decoded.slice(root.length), checkout);
@@ -32657,7 +32869,30 @@ function candidatePaths(decoded, checkout) {
     return relativeCandidates(decoded.replace(/^\/+/, ''), checkout).reverse();
 }
 /**
- * The first physical location of each result of one run, as a path of the head commit. A path
+ * The shortest leading part of an unmapped path (as written, decoded) whose removal leaves a file
+ * of the head: the directory the scanner saw the repository as (`/Volumes/build/app/`,
+ * `C:/github/app/`, `../../path/`), to suggest to `--strip-prefix`. Undefined when no ending of
+ * the path names a file of the head.
+ */
+function strippablePrefix(path, files) {
+    for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+        if (files.has(path.slice(slash + 1)))
+            return path.slice(0, slash + 1);
+    }
+    return undefined;
+}
+/**
+ * The prefixes `--strip-prefix` names, as compared with decoded paths: `./` dropped, `\` as `/`,
+ * ending with `/` (so `/src` strips `/src/app.py` but not `/srcs/app.py`).
+ */
+function normalisePrefixes(prefixes) {
+    return prefixes
+        .map((p) => p.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, ''))
+        .filter((p) => p !== '')
+        .map((p) => (p.endsWith('/') ? p : `${p}/`));
+}
+/**
+ * The physical locations of each result of one run, as paths of the head commit. A path
  * that names no file of the head is `unmapped`. When a path exists both under `--repo` and under
  * the top level, the run's other paths decide: the base that more of them were found in, counting
  * the run's `artifacts` list first and the results read so far (the given directory on a tie). A report names the same files over and over, so each distinct
@@ -32666,6 +32901,7 @@ function candidatePaths(decoded, checkout) {
 class RunLocations {
     run;
     checkout;
+    stripPrefixes;
     /**
      * By URI (and base id): the path itself when exactly one candidate names a file of the head, the
      * usual case, else what the candidates say. One string an entry, not four objects: the entries
@@ -32673,9 +32909,12 @@ class RunLocations {
      */
     resolved = new Map();
     votes = { given: 0, top: 0 };
-    constructor(run, checkout) {
+    windows;
+    constructor(run, checkout, stripPrefixes = []) {
         this.run = run;
         this.checkout = checkout;
+        this.stripPrefixes = stripPrefixes;
+        this.windows = writtenOnWindows(run);
         // The run's artifact list, when the tool writes one, votes before any result is read.
         const artifacts = Array.isArray(run.artifacts) ? run.artifacts : [];
         for (const artifact of artifacts) {
@@ -32685,8 +32924,22 @@ class RunLocations {
                 this.resolve(uri, typeof baseId === 'string' ? baseId : undefined);
         }
     }
+    /** Every location of the result, in its order (tools such as nodejsscan write one result per rule, every match a location). */
+    all(result) {
+        const locations = Array.isArray(result.locations) ? result.locations : [];
+        // The common case, one location, allocates one array of one.
+        return locations.length === 1 ? [this.at(locations[0])] : locations.map((l) => this.at(l));
+    }
+    /** The first location (what a result is shown at when none of its locations decides). */
     of(result) {
-        const physical = result.locations?.[0]?.physicalLocation;
+        return this.nth(result, 0);
+    }
+    /** The result's location at this index. */
+    nth(result, index) {
+        return this.at(Array.isArray(result.locations) ? result.locations[index] : undefined);
+    }
+    at(location) {
+        const physical = location?.physicalLocation;
         const uri = physical?.artifactLocation?.uri;
         if (!uri || typeof uri !== 'string')
             return {};
@@ -32697,19 +32950,36 @@ class RunLocations {
         if (typeof entry === 'string')
             return { path: entry, startLine, endLine };
         if (entry.existing.length === 0)
-            return { path: entry.display, startLine, endLine, unmapped: true };
+            return { path: entry.display, startLine, endLine, unmapped: true, ...(entry.strippable ? { strippable: entry.strippable } : {}) };
         return { path: this.preferred(entry.existing).path, startLine, endLine };
     }
     resolve(uri, baseId) {
         const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
         let entry = this.resolved.get(key);
         if (entry === undefined) {
-            const decoded = decodeUri(this.run, uri, baseId);
-            const candidates = candidatePaths(decoded, this.checkout);
-            const existing = candidates.filter((c) => this.checkout.files.has(c.path));
+            const decoded = decodeUri(this.run, uri, baseId, this.windows);
+            let candidates = candidatePaths(decoded, this.checkout, this.stripPrefixes);
+            let existing = candidates.filter((c) => this.checkout.files.has(c.path));
+            // Mixed separators (zizmor on Windows writes `.github/workflows\ci.yml`): read as `/` when
+            // that names a file of the head and the path as written does not.
+            if (existing.length === 0 && decoded.includes('\\')) {
+                const slashed = candidatePaths(decoded.replace(/\\/g, '/'), this.checkout, this.stripPrefixes);
+                const found = slashed.filter((c) => this.checkout.files.has(c.path));
+                if (found.length > 0)
+                    [candidates, existing] = [slashed, found];
+            }
             if (existing.length === 1)
                 this.votes[existing[0].base]++;
-            entry = existing.length === 1 ? existing[0].path : { existing, display: candidates[0]?.path ?? decoded };
+            if (existing.length === 1)
+                entry = existing[0].path;
+            else if (existing.length > 1)
+                entry = { existing, display: decoded };
+            else {
+                // Shown as the scanner wrote it (an absolute path keeps its leading `/`), `\` read as `/`.
+                const shown = decoded.replace(/\\/g, '/');
+                const strippable = strippablePrefix(shown, this.checkout.files);
+                entry = { existing, display: shown, ...(strippable ? { strippable } : {}) };
+            }
             this.resolved.set(key, entry);
         }
         return entry;
@@ -32918,7 +33188,100 @@ class SopsDetector {
     }
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/fixed-versions.js
+/*
+ * The versions a dependency finding's own report says fix it, as each scanner writes them, and a
+ * comparison of package versions good enough to tell "below the fix" across ecosystems (semver,
+ * PEP 440, Debian and Alpine revisions).
+ */
+const fixed_versions_text = (value) => (typeof value === 'string' ? value : '');
+/** A comma- or space-separated list of versions, as "Fixed Version: 4.5.13, 5.0.3"; none for "None" or nothing. */
+function versionList(list) {
+    return list
+        .split(/[,\s]+/)
+        .map((v) => v.trim())
+        .filter((v) => /^v?\d/.test(v));
+}
+/**
+ * The fixed versions a result's report names: Trivy's `Fixed Version:` (in the message, or the
+ * rule's help in its older template), grype's `Fix Version:` (the rule's help), Snyk's
+ * "Upgrade `name` to version X or higher" (the rule's help), osv-scanner's "Fixed Versions" table
+ * (the rule's help: `| id | package | version |`). Empty when the report names none.
+ */
+function fixedVersionsOf(result, rule, packageNames) {
+    const help = rule?.help;
+    const texts = [fixed_versions_text(result.message?.text), fixed_versions_text(help?.text), fixed_versions_text(help?.markdown)];
+    const found = [];
+    for (const t of texts) {
+        for (const m of t.matchAll(/^\s*(?:Fixed Version|Fix Version)s?: *(.*)$/gim))
+            found.push(...versionList(m[1]));
+        for (const m of t.matchAll(/Upgrade `([^`]+)` to version (\S+?) or higher/g)) {
+            if (packageNames.some((n) => sameName(n, m[1])))
+                found.push(...versionList(m[2]));
+        }
+        const table = /#+\s*Fixed Versions?\s*\n([\s\S]*?)(?:\n#|\n\s*\n(?!\|)|$)/i.exec(t)?.[1];
+        if (table) {
+            for (const row of table.split('\n')) {
+                const cells = row.split('|').map((c) => c.trim()).filter(Boolean);
+                if (cells.length >= 3 && packageNames.some((n) => sameName(n, cells[1])))
+                    found.push(...versionList(cells[2]));
+            }
+        }
+    }
+    return [...new Set(found)];
+}
+function sameName(a, b) {
+    const norm = (s) => s.toLowerCase().replace(/[-_.]+/g, '-');
+    return norm(a) === norm(b) || norm(a).endsWith(`/${norm(b)}`) || norm(b).endsWith(`/${norm(a)}`);
+}
+/** A version's parts: an epoch, then runs of digits and of letters, separators dropped (`1:1.2.3-r4` → [1, 1, 2, 3, 'r', 4]). */
+function partsOf(version) {
+    const v = version.trim().replace(/^v(?=\d)/i, '');
+    const epoch = /^(\d+):/.exec(v);
+    const rest = epoch ? v.slice(epoch[0].length) : v;
+    return [Number(epoch?.[1] ?? 0), ...[...rest.matchAll(/\d+|[A-Za-z]+/g)].map((m) => (/^\d/.test(m[0]) ? Number(m[0]) : m[0].toLowerCase()))];
+}
+/**
+ * Orders two versions: numbers numerically, words alphabetically, a number after a word; a version
+ * that goes on with a word after the other ends is a pre-release of it (`1.0.0-rc1` < `1.0.0`),
+ * one that goes on with a number is later (`1.0` < `1.0.1`).
+ */
+function compareVersions(a, b) {
+    const x = partsOf(a);
+    const y = partsOf(b);
+    for (let i = 0; i < Math.max(x.length, y.length); i++) {
+        const p = x[i];
+        const q = y[i];
+        if (p === undefined)
+            return typeof q === 'string' ? 1 : -1;
+        if (q === undefined)
+            return typeof p === 'string' ? -1 : 1;
+        if (p === q)
+            continue;
+        if (typeof p === 'number' && typeof q === 'number')
+            return p - q;
+        if (typeof p === 'string' && typeof q === 'string')
+            return p < q ? -1 : 1;
+        return typeof p === 'number' ? 1 : -1;
+    }
+    return 0;
+}
+/**
+ * Whether `version` is below the fix: below the fixed version of its own release line (the same
+ * major, when the report names fixes for several lines), else below every fixed version.
+ */
+function belowFix(version, fixed) {
+    if (fixed.length === 0)
+        return false;
+    const major = (v) => partsOf(v)[1];
+    const line = fixed.filter((f) => major(f) === major(version));
+    const relevant = line.length > 0 ? line : fixed;
+    return relevant.every((f) => compareVersions(version, f) < 0);
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/classify.js
+
+
 
 
 
@@ -32933,13 +33296,29 @@ function isSuppressed(result) {
     const suppressions = result.suppressions ?? [];
     return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
 }
+/** Which location of a result decides it, best first: net-new, then what counts as net-new, then the reasons a result is pre-existing. */
+function verdictRank(verdict, unattributedNetNew) {
+    switch (verdict) {
+        case 'net-new':
+            return 0;
+        case 'unattributed':
+            return unattributedNetNew ? 1 : 2;
+        case 'moved':
+            return 3;
+        case 'still-affected':
+            return 4;
+        default:
+            return 5;
+    }
+}
 /**
  * Net-new: the file is new in the pull request, or the result's start line is an added line;
  * either way not when that line only moved (its text, whitespace normalised, was removed
  * elsewhere in the diff). Results naming a package, and results without a line, have rules of
  * their own below.
  */
-function verdictOf(diff, dependencies, result, location) {
+function verdictOf(changes, packageOnce, location, fixedVersions) {
+    const { diff, dependencies, images } = changes;
     const path = location.path;
     const added = diff.files.get(path);
     if (added === undefined)
@@ -32947,13 +33326,26 @@ function verdictOf(diff, dependencies, result, location) {
     const line = location.startLine;
     const onAdded = line !== undefined && (added === 'all' || added.has(line));
     const moved = line !== undefined && diff.moved.get(path)?.has(line) === true;
+    // Only a result in a changed file is asked which package it names.
+    const pkg = packageOnce();
+    // An image's packages are put on its Dockerfile (line 1, or the FROM line): the image decides.
+    // New when the pull request changed what the image is built from, or named the package on an
+    // added line (an instruction that installs it).
+    if (pkg && isContainerfile(path))
+        return changes.baseline || images.baseChanged(path) || dependencies.introduces(path, { names: pkg.names }) ? 'net-new' : 'pre-existing';
     // Dependency scanners put a lockfile's findings on line 1 or on no line: the package decides.
     // A real line (past 1) that is added still counts, so a result misread as naming a package is
     // never passed by it.
-    const pkg = packageOf(result);
     if (pkg) {
-        if (dependencies.introduces(path, pkg))
-            return 'net-new';
+        if (dependencies.introduces(path, pkg)) {
+            // A bump that stays below the fix the report names brings nothing new: the version at the
+            // merge-base was affected too.
+            // With a baseline report that one decides, exactly (see `classify`).
+            if (changes.baseline)
+                return 'net-new';
+            const fixed = pkg.version ? fixedVersions() : [];
+            return fixed.length > 0 && dependencies.baseVersions(path, pkg).some((v) => belowFix(v, fixed)) ? 'still-affected' : 'net-new';
+        }
         return line !== undefined && line > 1 && onAdded && !moved ? 'net-new' : 'pre-existing';
     }
     // Line 1 of a lockfile is where scanners put what has no line.
@@ -32982,6 +33374,10 @@ function messagesOf(report, findings) {
     }
     return messages;
 }
+/** The paths of the result's locations that name files of the head (for the few net-new results a baseline is asked about). */
+function mappedPaths(locations, result) {
+    return locations.all(result).flatMap((l) => (l.path && !l.unmapped ? [l.path] : []));
+}
 /**
  * Sorts every result of the report into exactly one bucket. Results are read one at a time and
  * only the net-new ones are kept.
@@ -32995,10 +33391,18 @@ function classify(report, diff, options) {
     let noLocation = 0;
     let unmapped = 0;
     const unmappedExamples = [];
+    let strippable;
     let ignoredRuns = 0;
     let moved = 0;
     let unattributed = 0;
-    const dependencies = new DependencyChanges(diff, options.checkout.topLevel);
+    const changes = {
+        diff,
+        dependencies: new DependencyChanges(diff, options.checkout.topLevel),
+        images: new ImageChanges(diff, options.checkout.topLevel),
+        baseline: options.baseline !== undefined,
+    };
+    let baselineMatched = 0;
+    let stillAffected = 0;
     const unattributedNetNew = (options.unattributed ?? 'net-new') === 'net-new';
     report.log.runs.forEach((run, runIndex) => {
         const linter = linterKeyOf(run);
@@ -33009,7 +33413,7 @@ function classify(report, diff, options) {
         }
         const secretLike = new SecretLike(run, linter);
         const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
-        const locations = new RunLocations(run, options.checkout);
+        const runLocations = new RunLocations(run, options.checkout, options.stripPrefixes);
         let index = -1;
         for (const { result, source } of report.results(runIndex)) {
             index++;
@@ -33018,27 +33422,68 @@ function classify(report, diff, options) {
                 suppressed++;
                 continue;
             }
-            const location = locations.of(result);
-            if (!location.path) {
+            // Every location counts: a result is net-new when any of its locations is. Read one at a
+            // time, without arrays: most results have one location, and millions may be read.
+            const count = Array.isArray(result.locations) ? result.locations.length : 0;
+            let rule = null;
+            const ruleOnce = () => (rule === null ? (rule = ruleOf(run, result)) : rule);
+            let pkg = null;
+            const pkgOnce = () => (pkg === null ? (pkg = packageOf(result, ruleOnce())) : pkg);
+            let fixed;
+            const fixedVersions = () => (fixed ??= fixedVersionsOf(result, ruleOnce(), pkgOnce()?.names ?? []));
+            let secret;
+            let located = false;
+            let firstUnmapped;
+            let mappedAny = false;
+            let best;
+            for (let at = 0; at < Math.max(count, 1); at++) {
+                const location = runLocations.nth(result, at);
+                if (!location.path)
+                    continue;
+                located = true;
+                if (location.unmapped) {
+                    firstUnmapped ??= location;
+                    continue;
+                }
+                mappedAny = true;
+                if ((secret ??= secretLike.test(result)) && options.sops.isEncrypted(location))
+                    continue;
+                const verdict = verdictOf(changes, pkgOnce, location, fixedVersions);
+                const rank = verdictRank(verdict, unattributedNetNew);
+                if (!best || rank < best.rank)
+                    best = { verdict, location, at, rank };
+                if (rank === 0)
+                    break;
+            }
+            if (!located) {
                 noLocation++;
                 continue;
             }
-            if (location.unmapped) {
+            if (!mappedAny) {
                 unmapped++;
-                if (unmappedExamples.length < UNMAPPED_EXAMPLES && !unmappedExamples.includes(location.path))
-                    unmappedExamples.push(location.path);
+                const path = firstUnmapped.path;
+                if (unmappedExamples.length < UNMAPPED_EXAMPLES && !unmappedExamples.includes(path))
+                    unmappedExamples.push(path);
+                strippable ??= firstUnmapped.strippable;
                 continue;
             }
-            if (secretLike.test(result) && options.sops.isEncrypted(location)) {
+            if (!best) {
                 sopsIgnored++;
                 continue;
             }
-            const verdict = verdictOf(diff, dependencies, result, location);
+            const { verdict, location, at } = best;
             if (verdict === 'unattributed')
                 unattributed++;
             if (verdict === 'moved')
                 moved++;
-            if (verdict === 'pre-existing' || verdict === 'moved' || (verdict === 'unattributed' && !unattributedNetNew)) {
+            if (verdict === 'still-affected')
+                stillAffected++;
+            if (verdict === 'pre-existing' || verdict === 'moved' || verdict === 'still-affected' || (verdict === 'unattributed' && !unattributedNetNew)) {
+                preExisting++;
+                continue;
+            }
+            if (options.baseline?.holds(run, result, mappedPaths(runLocations, result))) {
+                baselineMatched++;
                 preExisting++;
                 continue;
             }
@@ -33048,6 +33493,7 @@ function classify(report, diff, options) {
                 runIndex,
                 index,
                 source,
+                locationIndex: at,
                 tool,
                 ruleId: typeof ruleId === 'string' && ruleId ? ruleId : undefined,
                 path: location.path,
@@ -33057,10 +33503,11 @@ function classify(report, diff, options) {
             });
         }
     });
-    return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ignoredRuns, moved, unattributed };
+    return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ...(strippable ? { strippable } : {}), ignoredRuns, moved, unattributed, baselineMatched, stillAffected };
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/args.js
+
 
 
 
@@ -33100,6 +33547,10 @@ Options:
   --unattributed-dependency <net-new|pre-existing>
                           a finding without a line in a changed file that names no
                           package (default net-new)
+  --baseline-sarif <path> the report of the base commit (for example the last run on the
+                          default branch): a finding it also holds is pre-existing
+  --strip-prefix <prefix> remove this leading prefix from the report's paths before they
+                          are mapped to the checkout (repeatable; for example ../../ or /src/)
   --help                  this text
   --version               print the version
 
@@ -33119,7 +33570,7 @@ function eventBase(env) {
     }
 }
 /** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
-function parseCommand(argv, env, cwd) {
+function parseCommand(argv, env, cwd, naming = 'flag') {
     let parsed;
     try {
         parsed = (0,external_node_util_.parseArgs)({
@@ -33137,6 +33588,8 @@ function parseCommand(argv, env, cwd) {
                 'counts-json': { type: 'string' },
                 linters: { type: 'string' },
                 'unattributed-dependency': { type: 'string' },
+                'baseline-sarif': { type: 'string' },
+                'strip-prefix': { type: 'string', multiple: true },
                 help: { type: 'boolean', short: 'h' },
                 version: { type: 'boolean' },
             },
@@ -33155,14 +33608,16 @@ function parseCommand(argv, env, cwd) {
         throw new GateUsageError(`unknown command "${positionals.join(' ')}"`, USAGE);
     const failOn = (values['fail-on'] ?? 'high').toLowerCase();
     if (!FAIL_ON.includes(failOn))
-        throw new GateError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+        throw new GateError(`${optionName('fail-on', naming)} must be one of ${FAIL_ON.join(', ')}`);
     // Left out when not given: classify holds the default.
     const unattributed = values['unattributed-dependency']?.toLowerCase();
-    if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed))
-        throw new GateError(`--unattributed-dependency must be one of ${UNATTRIBUTED.join(', ')}`);
+    if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed)) {
+        throw new GateError(`${optionName('unattributed-dependency', naming)} must be one of ${UNATTRIBUTED.join(', ')}`);
+    }
     const base = values.base ?? eventBase(env);
     if (!base)
-        throw new GateError('no --base given and no pull-request event to read it from');
+        throw new GateError(`no ${naming === 'input' ? 'base input' : '--base'} given and no pull-request event to read it from`);
+    const stripPrefixes = normalisePrefixes(values['strip-prefix'] ?? []);
     return {
         kind: 'ci',
         options: {
@@ -33176,8 +33631,623 @@ function parseCommand(argv, env, cwd) {
             ...(values['counts-json'] ? { countsJson: (0,external_node_path_namespaceObject.resolve)(cwd, values['counts-json']) } : {}),
             ...(values.linters !== undefined ? { linters: values.linters } : {}),
             ...(unattributed !== undefined ? { unattributed: unattributed } : {}),
+            ...(values['baseline-sarif'] ? { baselineSarif: (0,external_node_path_namespaceObject.resolve)(cwd, values['baseline-sarif']) } : {}),
+            ...(stripPrefixes.length > 0 ? { stripPrefixes } : {}),
+            naming,
         },
     };
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/json-reader.js
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+/** Malformed JSON. The message gives a byte offset, never the text: a report may hold secrets. */
+class JsonSyntaxError extends Error {
+}
+/**
+ * Reads one JSON text from an open file, front to back, through a small buffer, so a large report
+ * is never held whole. The caller walks the structure it cares about (`members`, `elements`) and
+ * takes each value with `readValue` (cut out of the bytes and given to the native JSON.parse) or
+ * steps over it with `skipValue`. Only the largest single value has to fit in the buffer.
+ */
+class JsonReader {
+    fd;
+    buffer;
+    /** `buffer` cut to the filled bytes, so native searches never look at stale ones. */
+    view;
+    /** Next unread byte in `buffer`. */
+    pos = 0;
+    /** File offset of `buffer[0]`. */
+    base;
+    done = false;
+    limit;
+    chunkBytes;
+    constructor(fd, options = {}) {
+        this.fd = fd;
+        this.chunkBytes = options.chunkBytes ?? 1 << 16;
+        this.buffer = Buffer.allocUnsafe(this.chunkBytes);
+        this.view = this.buffer.subarray(0, 0);
+        this.base = options.start ?? 0;
+        this.limit = options.end ?? Infinity;
+    }
+    /** File offset of the next unread byte. */
+    get offset() {
+        return this.base + this.pos;
+    }
+    /** Steps over a UTF-8 byte-order mark, which some Windows tools write before the JSON. */
+    skipByteOrderMark() {
+        while (this.view.length - this.pos < 3 && this.more())
+            ;
+        if (this.view[this.pos] === 0xef && this.view[this.pos + 1] === 0xbb && this.view[this.pos + 2] === 0xbf)
+            this.pos += 3;
+    }
+    /** The next byte that is not white space, left unread; -1 at the end. */
+    peek() {
+        for (;;) {
+            const view = this.view;
+            while (this.pos < view.length) {
+                const c = view[this.pos];
+                if (!isSpace(c))
+                    return c;
+                this.pos++;
+            }
+            if (!this.more())
+                return -1;
+        }
+    }
+    /** Fails unless only white space is left. */
+    expectEnd() {
+        if (this.peek() !== -1)
+            throw this.error('unexpected data after the JSON value');
+    }
+    /** The members of the object that comes next: yields each key; the caller must take its value. */
+    *members() {
+        this.expect(OPEN_BRACE, "'{'");
+        if (this.peek() === CLOSE_BRACE) {
+            this.pos++;
+            return;
+        }
+        for (;;) {
+            if (this.peek() !== QUOTE)
+                throw this.error('expected a property name');
+            const key = this.readValue();
+            this.expect(COLON, "':'");
+            yield key;
+            if (this.separator(CLOSE_BRACE, "',' or '}'"))
+                return;
+        }
+    }
+    /** The elements of the array that comes next: yields before each; the caller must take it. */
+    *elements() {
+        this.expect(OPEN_BRACKET, "'['");
+        if (this.peek() === CLOSE_BRACKET) {
+            this.pos++;
+            return;
+        }
+        for (;;) {
+            yield;
+            if (this.separator(CLOSE_BRACKET, "',' or ']'"))
+                return;
+        }
+    }
+    /**
+     * Steps over the array that comes next, calling `onElement` with the file offset of each
+     * element's first byte: `elements()` and `skipValue()` in one loop, without a generator step per
+     * element (the first pass's overhead on a report's results).
+     */
+    skipArray(onElement) {
+        this.expect(OPEN_BRACKET, "'['");
+        if (this.peek() === CLOSE_BRACKET) {
+            this.pos++;
+            return;
+        }
+        do {
+            this.peek();
+            onElement(this.base + this.pos);
+            this.nextValue();
+        } while (!this.separator(CLOSE_BRACKET, "',' or ']'"));
+    }
+    /** Parses the next value. */
+    readValue() {
+        const [start, end] = this.nextValue();
+        try {
+            return JSON.parse(this.view.toString('utf8', start, end));
+        }
+        catch {
+            // JSON.parse's own message quotes the text; only the offset is kept.
+            throw this.error('invalid JSON value', start);
+        }
+    }
+    /** Steps over the next value without parsing it (its brackets and strings are still matched). */
+    skipValue() {
+        this.nextValue();
+    }
+    /** The bounds of the next value in `view`, after which reading resumes. */
+    nextValue() {
+        if (this.peek() === -1)
+            throw this.error('unexpected end of the JSON text');
+        for (;;) {
+            const end = this.valueEnd(this.pos);
+            if (end >= 0) {
+                const start = this.pos;
+                this.pos = end;
+                return [start, end];
+            }
+            if (!this.more())
+                throw this.error('unexpected end of the JSON text');
+        }
+    }
+    expect(byte, what) {
+        if (this.peek() !== byte)
+            throw this.error(`expected ${what}`);
+        this.pos++;
+    }
+    /** After a member or element: true at the closing byte, false after a comma. */
+    separator(close, what) {
+        const c = this.peek();
+        this.pos++;
+        if (c === COMMA)
+            return false;
+        if (c === close)
+            return true;
+        this.pos--;
+        throw this.error(`expected ${what}`);
+    }
+    /** Where the value starting at `from` ends, or -1 when more bytes are needed to know. */
+    valueEnd(from) {
+        const view = this.view;
+        const first = view[from];
+        if (first === QUOTE)
+            return this.stringEnd(from);
+        if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+            // A number or literal runs to the next delimiter; JSON.parse judges the bytes.
+            for (let i = from; i < view.length; i++) {
+                const c = view[i];
+                if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === COLON || isSpace(c))
+                    return i;
+            }
+            return this.done ? view.length : -1;
+        }
+        let depth = 0;
+        for (let i = from; i < view.length;) {
+            const c = view[i];
+            if (c === QUOTE) {
+                i = this.stringEnd(i);
+                if (i < 0)
+                    return -1;
+                continue;
+            }
+            if (c === OPEN_BRACE || c === OPEN_BRACKET)
+                depth++;
+            else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0)
+                return i + 1;
+            i++;
+        }
+        return -1;
+    }
+    /** The offset after the string opening at `from`, found with the native byte search. */
+    stringEnd(from) {
+        const view = this.view;
+        for (let q = from + 1;; q++) {
+            q = view.indexOf(QUOTE, q);
+            if (q < 0)
+                return -1;
+            let escapes = 0;
+            while (view[q - 1 - escapes] === BACKSLASH)
+                escapes++;
+            if (escapes % 2 === 0)
+                return q + 1;
+        }
+    }
+    /**
+     * Reads more bytes, keeping the unread ones. The buffer grows so that its free room is never
+     * smaller than what it holds: a value longer than a chunk is rescanned at most about twice.
+     */
+    more() {
+        if (this.done)
+            return false;
+        const kept = this.view.length - this.pos;
+        if (this.pos > 0) {
+            this.buffer.copy(this.buffer, 0, this.pos, this.view.length);
+            this.base += this.pos;
+            this.pos = 0;
+        }
+        if (this.buffer.length - kept < Math.max(this.chunkBytes, kept)) {
+            const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, kept * 2 + this.chunkBytes));
+            this.buffer.copy(larger, 0, 0, kept);
+            this.buffer = larger;
+        }
+        const room = Math.min(this.buffer.length - kept, this.limit - (this.base + kept));
+        const read = room > 0 ? (0,external_node_fs_namespaceObject.readSync)(this.fd, this.buffer, kept, room, this.base + kept) : 0;
+        this.view = this.buffer.subarray(0, kept + read);
+        if (read === 0)
+            this.done = true;
+        return read > 0;
+    }
+    error(message, at = this.pos) {
+        return new JsonSyntaxError(`${message} at byte ${this.base + at}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/json-elements.js
+
+
+/** Elements parsed by one JSON.parse call: fewer calls, and few results alive at once. */
+const BATCH = 16;
+/**
+ * The elements of a JSON array read again from the file once their starts are known: each one's
+ * bytes run from its start to the comma before the next start (or to the array's `]`, the last
+ * byte before `arrayEnd`), white space trimmed. No byte is scanned in JavaScript, which is most of
+ * what reading element by element costs beside JSON.parse. Consecutive elements in the buffer
+ * are parsed together, as the array they are part of (`[` + their bytes, separators included, +
+ * `]`): the bytes between them are only commas and white space, so that array holds exactly
+ * these values when each element is valid JSON; when the batch is refused, its elements are
+ * parsed one by one and the first invalid one is reported. The bytes come through one buffer,
+ * refilled from the element being read, so only the largest element has to fit in it. A file
+ * that no longer has a comma (or the `]`) where the first pass saw one has changed since: refused.
+ */
+function* readElements(fd, starts, arrayEnd, chunkBytes = 1 << 16) {
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    /** File offset of `buffer[0]`, and how many bytes from there are filled. */
+    let base = 0;
+    let filled = 0;
+    /** Where each element of the batch ends, relative to `buffer`. */
+    const ends = [];
+    for (let i = 0; i < starts.length;) {
+        let count = 0;
+        for (let k = i; k < starts.length && count < BATCH; k++, count++) {
+            const start = starts.at(k);
+            // The separator: a comma before the next element, or the array's closing bracket.
+            const last = k + 1 === starts.length;
+            const boundary = last ? arrayEnd - 1 : starts.at(k + 1);
+            const need = boundary + (last ? 1 : 0);
+            if (start < base || need > base + filled) {
+                if (count > 0)
+                    break;
+                if (need - start > buffer.length)
+                    buffer = Buffer.allocUnsafe(Math.max(need - start, buffer.length * 2));
+                base = start;
+                filled = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, start);
+                if (filled < need - start)
+                    throw new JsonSyntaxError(`the report ended at byte ${start + filled} while it was read again`);
+            }
+            let end = boundary - base;
+            if (last) {
+                if (buffer[end] !== 0x5d)
+                    throw changed(boundary);
+            }
+            else {
+                while (isSpace(buffer[end - 1]))
+                    end--;
+                if (buffer[end - 1] !== 0x2c)
+                    throw changed(base + end - 1);
+                end--;
+            }
+            while (end > start - base && isSpace(buffer[end - 1]))
+                end--;
+            ends[count] = end;
+        }
+        let values;
+        if (count > 1) {
+            try {
+                const parsed = JSON.parse(`[${buffer.toString('utf8', starts.at(i) - base, ends[count - 1])}]`);
+                if (Array.isArray(parsed) && parsed.length === count)
+                    values = parsed;
+            }
+            catch {
+                // One of them is not valid JSON: found below.
+            }
+        }
+        for (let k = 0; k < count; k++, i++) {
+            const start = starts.at(i);
+            const end = ends[k];
+            let value;
+            if (values)
+                value = values[k];
+            else {
+                try {
+                    value = JSON.parse(buffer.toString('utf8', start - base, end));
+                }
+                catch {
+                    // JSON.parse's own message quotes the text; only the offset is kept.
+                    throw new JsonSyntaxError(`invalid JSON value at byte ${start}`);
+                }
+            }
+            yield { value, start, end: base + end };
+        }
+    }
+}
+function changed(at) {
+    return new JsonSyntaxError(`the report changed at byte ${at} since it was first read`);
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/number-list.js
+const BLOCK = 4096;
+/**
+ * A list of numbers kept off the JavaScript heap, in fixed blocks of doubles (exact for every
+ * integer below 2^53): it grows without copying, and the garbage collector neither scans nor
+ * moves it. The gate keeps such lists for every result or diff line, tens of thousands on a large
+ * pull request; on the heap, every one that survives a young-generation pass counts towards V8
+ * doubling that generation (8 MB more peak memory on the benchmark).
+ */
+class NumberList {
+    blocks = [];
+    length = 0;
+    push(value) {
+        const slot = this.length % BLOCK;
+        if (slot === 0)
+            this.blocks.push(new Float64Array(BLOCK));
+        this.blocks[this.blocks.length - 1][slot] = value;
+        this.length++;
+    }
+    at(index) {
+        return this.blocks[Math.floor(index / BLOCK)][index % BLOCK];
+    }
+    /** The numbers in ascending order, for `includes`. */
+    sorted() {
+        const all = new Float64Array(this.length);
+        this.blocks.forEach((block, i) => all.set(i === this.blocks.length - 1 ? block.subarray(0, this.length - i * BLOCK) : block, i * BLOCK));
+        return new SortedNumbers(all.sort());
+    }
+}
+/** Numbers in ascending order, searched by halving. */
+class SortedNumbers {
+    values;
+    constructor(values) {
+        this.values = values;
+    }
+    includes(value) {
+        let low = 0;
+        let high = this.values.length - 1;
+        while (low <= high) {
+            const middle = (low + high) >>> 1;
+            const found = this.values[middle];
+            if (found === value)
+                return true;
+            if (found < value)
+                low = middle + 1;
+            else
+                high = middle - 1;
+        }
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/sarif.js
+
+
+
+
+
+/** Sets a parsed member as JSON.parse would: an own property, even one named `__proto__`. */
+function setMember(target, key, value) {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+function readError(path, err) {
+    if (err instanceof JsonSyntaxError)
+        return new GateError(`${path} is not JSON, so not a SARIF report (${err.message})`);
+    const code = err.code;
+    if (code)
+        return new GateError(`cannot read the SARIF report ${path}: ${code}`);
+    throw err;
+}
+function openReport(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+    }
+    catch (err) {
+        throw readError(path, err);
+    }
+}
+/** One run, its `results` array stepped over and located instead of parsed. */
+function readRun(reader) {
+    if (reader.peek() !== 0x7b)
+        return { run: reader.readValue() };
+    const run = {};
+    let results;
+    for (const key of reader.members()) {
+        if (key === 'results' && reader.peek() === 0x5b) {
+            const start = reader.offset;
+            const starts = new NumberList();
+            reader.skipArray((offset) => starts.push(offset));
+            results = { start, end: reader.offset, starts };
+            // A later duplicate wins, as with JSON.parse.
+            delete run.results;
+        }
+        else {
+            if (key === 'results')
+                results = undefined;
+            setMember(run, key, reader.readValue());
+        }
+    }
+    return { run, ...(results ? { results } : {}) };
+}
+/**
+ * Opens a SARIF file: reads everything but the results, and checks that it is a SARIF log with a
+ * `runs` array whose runs each have a `tool.driver`. Anything else is a tool error (exit 2).
+ */
+function openSarif(path, options = {}) {
+    const fd = openReport(path);
+    let log;
+    const ranges = [];
+    try {
+        const reader = new JsonReader(fd, options);
+        reader.skipByteOrderMark();
+        if (reader.peek() === 0x7b) {
+            const top = {};
+            for (const key of reader.members()) {
+                if (key === 'runs' && reader.peek() === 0x5b) {
+                    const runs = [];
+                    ranges.length = 0;
+                    for (const _ of reader.elements()) {
+                        const { run, results } = readRun(reader);
+                        ranges[runs.length] = results;
+                        runs.push(run);
+                    }
+                    setMember(top, key, runs);
+                }
+                else {
+                    setMember(top, key, reader.readValue());
+                }
+            }
+            log = top;
+        }
+        else {
+            log = reader.readValue();
+        }
+        reader.expectEnd();
+    }
+    catch (err) {
+        throw readError(path, err);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    const runs = log?.runs;
+    if (!log || typeof log !== 'object' || !Array.isArray(runs))
+        throw new GateError(`${path} is not a SARIF 2.1.0 report (no "runs" array)`);
+    for (const run of runs) {
+        const driver = run?.tool?.driver;
+        if (!driver || typeof driver !== 'object')
+            throw new GateError(`${path} has a run without tool.driver`);
+    }
+    return {
+        log: log,
+        results: (runIndex) => readResults(path, ranges[runIndex], options.chunkBytes),
+        computed: (runIndex) => ranges[runIndex] !== undefined,
+        readAgain: (sources) => readAgain(path, sources),
+    };
+}
+function* readAgain(path, sources) {
+    const fd = openReport(path);
+    try {
+        // One buffer for all: the ranges are known exactly, so no scanning is needed.
+        let buffer = Buffer.allocUnsafe(1 << 16);
+        for (const { start, end } of sources) {
+            if (end - start > buffer.length)
+                buffer = Buffer.allocUnsafe(end - start);
+            let result;
+            try {
+                const read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, end - start, start);
+                if (read !== end - start)
+                    throw new JsonSyntaxError(`the report ended at byte ${start + read} while it was read again`);
+                result = JSON.parse(buffer.toString('utf8', 0, read));
+            }
+            catch (err) {
+                throw readError(path, err instanceof SyntaxError ? new JsonSyntaxError(`invalid JSON value at byte ${start}`) : err);
+            }
+            yield result;
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** A run's results, parsed from the starts the first pass noted (a few per JSON.parse call) and handed out one at a time. */
+function* readResults(path, results, chunkBytes) {
+    if (!results)
+        return;
+    const fd = openReport(path);
+    try {
+        const elements = readElements(fd, results.starts, results.end, chunkBytes);
+        for (;;) {
+            let next;
+            try {
+                const element = elements.next();
+                if (element.done)
+                    return;
+                const { value, start, end } = element.value;
+                next = { result: value, source: { start, end } };
+            }
+            catch (err) {
+                throw readError(path, err);
+            }
+            yield next;
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/baseline.js
+
+
+
+
+
+/*
+ * `--baseline-sarif`: the report of the base commit, when the user has one (the last run on the
+ * default branch). A result it also holds was there before the pull request, whatever the diff
+ * says: the same tool and rule, and the same fingerprint where the tool writes one
+ * (`fingerprints`, `partialFingerprints`), else the same path and package. A code result without
+ * fingerprints has neither: the diff alone judges it.
+ */
+/** The keys a result is known by: one per fingerprint, one per package location; none for the rest. */
+function keysOf(run, result, paths) {
+    const rule = result.ruleId ?? result.rule?.id ?? '';
+    const tool = run.tool.driver.name ?? '';
+    const keys = [];
+    for (const kind of ['fingerprints', 'partialFingerprints']) {
+        const prints = result[kind];
+        if (!prints || typeof prints !== 'object')
+            continue;
+        for (const [name, value] of Object.entries(prints)) {
+            if (typeof value !== 'string' || value === '')
+                continue;
+            // With the path: a line hash (CodeQL's primaryLocationLineHash) is the same for one line of code in two files.
+            for (const path of paths)
+                keys.push(`${tool}\u0000${rule}\u0000${path}\u0000${kind}/${name}=${value}`);
+        }
+    }
+    if (keys.length > 0)
+        return keys;
+    const pkg = packageOf(result, ruleOf(run, result));
+    if (pkg)
+        for (const path of paths)
+            keys.push(`${tool}\u0000${rule}\u0000${path}\u0000package:${pkg.names[0].toLowerCase()}`);
+    return keys;
+}
+class Baseline {
+    keys;
+    constructor(keys) {
+        this.keys = keys;
+    }
+    /** Reads the whole baseline report once (its results one at a time, keeping their keys). */
+    static open(path, checkout, stripPrefixes = []) {
+        let report;
+        try {
+            report = openSarif(path);
+        }
+        catch (err) {
+            if (err instanceof GateError)
+                throw new GateError(`the baseline report cannot be used: ${err.message}`);
+            throw err;
+        }
+        const keys = new Set();
+        report.log.runs.forEach((run, runIndex) => {
+            const locations = new RunLocations(run, checkout, stripPrefixes);
+            for (const { result } of report.results(runIndex)) {
+                // A file since deleted at head is still the same path.
+                const paths = locations.all(result).flatMap((l) => (l.path ? [l.path] : []));
+                for (const key of keysOf(run, result, paths))
+                    keys.add(key);
+            }
+        });
+        return new Baseline(keys);
+    }
+    /** Whether the baseline holds this result (at any of the given paths). */
+    holds(run, result, paths) {
+        return keysOf(run, result, paths).some((key) => this.keys.has(key));
+    }
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/git.js
@@ -33312,58 +34382,6 @@ class LineHasher {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/number-list.js
-const BLOCK = 4096;
-/**
- * A list of numbers kept off the JavaScript heap, in fixed blocks of doubles (exact for every
- * integer below 2^53): it grows without copying, and the garbage collector neither scans nor
- * moves it. The gate keeps such lists for every result or diff line, tens of thousands on a large
- * pull request; on the heap, every one that survives a young-generation pass counts towards V8
- * doubling that generation (8 MB more peak memory on the benchmark).
- */
-class NumberList {
-    blocks = [];
-    length = 0;
-    push(value) {
-        const slot = this.length % BLOCK;
-        if (slot === 0)
-            this.blocks.push(new Float64Array(BLOCK));
-        this.blocks[this.blocks.length - 1][slot] = value;
-        this.length++;
-    }
-    at(index) {
-        return this.blocks[Math.floor(index / BLOCK)][index % BLOCK];
-    }
-    /** The numbers in ascending order, for `includes`. */
-    sorted() {
-        const all = new Float64Array(this.length);
-        this.blocks.forEach((block, i) => all.set(i === this.blocks.length - 1 ? block.subarray(0, this.length - i * BLOCK) : block, i * BLOCK));
-        return new SortedNumbers(all.sort());
-    }
-}
-/** Numbers in ascending order, searched by halving. */
-class SortedNumbers {
-    values;
-    constructor(values) {
-        this.values = values;
-    }
-    includes(value) {
-        let low = 0;
-        let high = this.values.length - 1;
-        while (low <= high) {
-            const middle = (low + high) >>> 1;
-            const found = this.values[middle];
-            if (found === value)
-                return true;
-            if (found < value)
-                low = middle + 1;
-            else
-                high = middle - 1;
-        }
-        return false;
-    }
-}
-
 ;// CONCATENATED MODULE: ./build/actions/gate/git-diff.js
 
 
@@ -33435,7 +34453,9 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
             throw headCommit;
         const mergeBaseCommit = gitText(mergeBase);
         if (mergeBase.code !== 0 || !mergeBaseCommit) {
-            throw new GateError(`${base} and ${head} have no merge-base in this clone; ${FETCH_DEPTH}`);
+            // Not a shallow clone (checked above), so the two histories share no commit at all.
+            throw new GateError(`${base} and ${head} share no commit (no merge-base): the base's history was rewritten (force-pushed) after the pull request branched, or the two branches are unrelated; ` +
+                'rebase the pull request onto the current base, or give the commit it branched from as the base');
         }
         const { files, moved } = await addedLines(repo, mergeBaseCommit, headCommit, onRunning);
         return { mergeBase: mergeBaseCommit, head: headCommit, files, moved };
@@ -33958,6 +34978,8 @@ function countsOf(classification, extra) {
         unmapped_count: classification?.unmapped ?? 0,
         moved_count: classification?.moved ?? 0,
         unattributed_count: classification?.unattributed ?? 0,
+        baseline_matched_count: classification?.baselineMatched ?? 0,
+        still_affected_count: classification?.stillAffected ?? 0,
         blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
         net_new_by_severity: bySeverity,
         linters_skipped: extra.linters_skipped,
@@ -33982,7 +35004,8 @@ function openObject(value) {
 /**
  * The net-new-only SARIF, shaped so code scanning takes it as it is (`shapeForUpload`): each kept
  * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
- * to the net-new ones, each read again from the report and marked `baselineState: "new"`. Written
+ * to the net-new ones, each read again from the report and marked `baselineState: "new"`, the
+ * location that made it net-new first. Written
  * piece by piece to a temporary file, then renamed into place: the results are never all in
  * memory, and a reader never sees half a file. Without a classification (no answer) the file is a
  * valid SARIF log with no runs, which code scanning refuses: the README's workflow skips the
@@ -34011,11 +35034,15 @@ async function writeFilteredSarif(path, report, classification) {
                     const { results: _replaced, ...rest } = runs[part.runIndex];
                     const run = part.automationId ? { ...rest, automationDetails: { ...rest.automationDetails, id: part.automationId } } : rest;
                     out.write(`${i > 0 ? ',' : ''}${openObject(run)}"results":[`);
-                    part.findings.forEach((_, j) => {
+                    part.findings.forEach((finding, j) => {
                         const result = results.next().value;
                         // Marked in place (the result was parsed for this write alone): a spread copy of each
                         // one left V8 with survivors enough to double its young generation.
                         result.baselineState = 'new';
+                        // Code scanning shows a result at its first location: the one that made it net-new leads.
+                        if (finding.locationIndex > 0 && Array.isArray(result.locations) && finding.locationIndex < result.locations.length) {
+                            result.locations.unshift(...result.locations.splice(finding.locationIndex, 1));
+                        }
                         out.write(`${j > 0 ? ',' : ''}${JSON.stringify(result)}`);
                     });
                     out.write(']}');
@@ -34076,493 +35103,6 @@ class BufferedWriter {
 async function writeJson(path, value) {
     await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
     await (0,external_node_fs_promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/json-reader.js
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-/** Malformed JSON. The message gives a byte offset, never the text: a report may hold secrets. */
-class JsonSyntaxError extends Error {
-}
-/**
- * Reads one JSON text from an open file, front to back, through a small buffer, so a large report
- * is never held whole. The caller walks the structure it cares about (`members`, `elements`) and
- * takes each value with `readValue` (cut out of the bytes and given to the native JSON.parse) or
- * steps over it with `skipValue`. Only the largest single value has to fit in the buffer.
- */
-class JsonReader {
-    fd;
-    buffer;
-    /** `buffer` cut to the filled bytes, so native searches never look at stale ones. */
-    view;
-    /** Next unread byte in `buffer`. */
-    pos = 0;
-    /** File offset of `buffer[0]`. */
-    base;
-    done = false;
-    limit;
-    chunkBytes;
-    constructor(fd, options = {}) {
-        this.fd = fd;
-        this.chunkBytes = options.chunkBytes ?? 1 << 16;
-        this.buffer = Buffer.allocUnsafe(this.chunkBytes);
-        this.view = this.buffer.subarray(0, 0);
-        this.base = options.start ?? 0;
-        this.limit = options.end ?? Infinity;
-    }
-    /** File offset of the next unread byte. */
-    get offset() {
-        return this.base + this.pos;
-    }
-    /** Steps over a UTF-8 byte-order mark, which some Windows tools write before the JSON. */
-    skipByteOrderMark() {
-        while (this.view.length - this.pos < 3 && this.more())
-            ;
-        if (this.view[this.pos] === 0xef && this.view[this.pos + 1] === 0xbb && this.view[this.pos + 2] === 0xbf)
-            this.pos += 3;
-    }
-    /** The next byte that is not white space, left unread; -1 at the end. */
-    peek() {
-        for (;;) {
-            const view = this.view;
-            while (this.pos < view.length) {
-                const c = view[this.pos];
-                if (!isSpace(c))
-                    return c;
-                this.pos++;
-            }
-            if (!this.more())
-                return -1;
-        }
-    }
-    /** Fails unless only white space is left. */
-    expectEnd() {
-        if (this.peek() !== -1)
-            throw this.error('unexpected data after the JSON value');
-    }
-    /** The members of the object that comes next: yields each key; the caller must take its value. */
-    *members() {
-        this.expect(OPEN_BRACE, "'{'");
-        if (this.peek() === CLOSE_BRACE) {
-            this.pos++;
-            return;
-        }
-        for (;;) {
-            if (this.peek() !== QUOTE)
-                throw this.error('expected a property name');
-            const key = this.readValue();
-            this.expect(COLON, "':'");
-            yield key;
-            if (this.separator(CLOSE_BRACE, "',' or '}'"))
-                return;
-        }
-    }
-    /** The elements of the array that comes next: yields before each; the caller must take it. */
-    *elements() {
-        this.expect(OPEN_BRACKET, "'['");
-        if (this.peek() === CLOSE_BRACKET) {
-            this.pos++;
-            return;
-        }
-        for (;;) {
-            yield;
-            if (this.separator(CLOSE_BRACKET, "',' or ']'"))
-                return;
-        }
-    }
-    /**
-     * Steps over the array that comes next, calling `onElement` with the file offset of each
-     * element's first byte: `elements()` and `skipValue()` in one loop, without a generator step per
-     * element (the first pass's overhead on a report's results).
-     */
-    skipArray(onElement) {
-        this.expect(OPEN_BRACKET, "'['");
-        if (this.peek() === CLOSE_BRACKET) {
-            this.pos++;
-            return;
-        }
-        do {
-            this.peek();
-            onElement(this.base + this.pos);
-            this.nextValue();
-        } while (!this.separator(CLOSE_BRACKET, "',' or ']'"));
-    }
-    /** Parses the next value. */
-    readValue() {
-        const [start, end] = this.nextValue();
-        try {
-            return JSON.parse(this.view.toString('utf8', start, end));
-        }
-        catch {
-            // JSON.parse's own message quotes the text; only the offset is kept.
-            throw this.error('invalid JSON value', start);
-        }
-    }
-    /** Steps over the next value without parsing it (its brackets and strings are still matched). */
-    skipValue() {
-        this.nextValue();
-    }
-    /** The bounds of the next value in `view`, after which reading resumes. */
-    nextValue() {
-        if (this.peek() === -1)
-            throw this.error('unexpected end of the JSON text');
-        for (;;) {
-            const end = this.valueEnd(this.pos);
-            if (end >= 0) {
-                const start = this.pos;
-                this.pos = end;
-                return [start, end];
-            }
-            if (!this.more())
-                throw this.error('unexpected end of the JSON text');
-        }
-    }
-    expect(byte, what) {
-        if (this.peek() !== byte)
-            throw this.error(`expected ${what}`);
-        this.pos++;
-    }
-    /** After a member or element: true at the closing byte, false after a comma. */
-    separator(close, what) {
-        const c = this.peek();
-        this.pos++;
-        if (c === COMMA)
-            return false;
-        if (c === close)
-            return true;
-        this.pos--;
-        throw this.error(`expected ${what}`);
-    }
-    /** Where the value starting at `from` ends, or -1 when more bytes are needed to know. */
-    valueEnd(from) {
-        const view = this.view;
-        const first = view[from];
-        if (first === QUOTE)
-            return this.stringEnd(from);
-        if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
-            // A number or literal runs to the next delimiter; JSON.parse judges the bytes.
-            for (let i = from; i < view.length; i++) {
-                const c = view[i];
-                if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === COLON || isSpace(c))
-                    return i;
-            }
-            return this.done ? view.length : -1;
-        }
-        let depth = 0;
-        for (let i = from; i < view.length;) {
-            const c = view[i];
-            if (c === QUOTE) {
-                i = this.stringEnd(i);
-                if (i < 0)
-                    return -1;
-                continue;
-            }
-            if (c === OPEN_BRACE || c === OPEN_BRACKET)
-                depth++;
-            else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0)
-                return i + 1;
-            i++;
-        }
-        return -1;
-    }
-    /** The offset after the string opening at `from`, found with the native byte search. */
-    stringEnd(from) {
-        const view = this.view;
-        for (let q = from + 1;; q++) {
-            q = view.indexOf(QUOTE, q);
-            if (q < 0)
-                return -1;
-            let escapes = 0;
-            while (view[q - 1 - escapes] === BACKSLASH)
-                escapes++;
-            if (escapes % 2 === 0)
-                return q + 1;
-        }
-    }
-    /**
-     * Reads more bytes, keeping the unread ones. The buffer grows so that its free room is never
-     * smaller than what it holds: a value longer than a chunk is rescanned at most about twice.
-     */
-    more() {
-        if (this.done)
-            return false;
-        const kept = this.view.length - this.pos;
-        if (this.pos > 0) {
-            this.buffer.copy(this.buffer, 0, this.pos, this.view.length);
-            this.base += this.pos;
-            this.pos = 0;
-        }
-        if (this.buffer.length - kept < Math.max(this.chunkBytes, kept)) {
-            const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, kept * 2 + this.chunkBytes));
-            this.buffer.copy(larger, 0, 0, kept);
-            this.buffer = larger;
-        }
-        const room = Math.min(this.buffer.length - kept, this.limit - (this.base + kept));
-        const read = room > 0 ? (0,external_node_fs_namespaceObject.readSync)(this.fd, this.buffer, kept, room, this.base + kept) : 0;
-        this.view = this.buffer.subarray(0, kept + read);
-        if (read === 0)
-            this.done = true;
-        return read > 0;
-    }
-    error(message, at = this.pos) {
-        return new JsonSyntaxError(`${message} at byte ${this.base + at}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/json-elements.js
-
-
-/** Elements parsed by one JSON.parse call: fewer calls, and few results alive at once. */
-const BATCH = 16;
-/**
- * The elements of a JSON array read again from the file once their starts are known: each one's
- * bytes run from its start to the comma before the next start (or to the array's `]`, the last
- * byte before `arrayEnd`), white space trimmed. No byte is scanned in JavaScript, which is most of
- * what reading element by element costs beside JSON.parse. Consecutive elements in the buffer
- * are parsed together, as the array they are part of (`[` + their bytes, separators included, +
- * `]`): the bytes between them are only commas and white space, so that array holds exactly
- * these values when each element is valid JSON; when the batch is refused, its elements are
- * parsed one by one and the first invalid one is reported. The bytes come through one buffer,
- * refilled from the element being read, so only the largest element has to fit in it. A file
- * that no longer has a comma (or the `]`) where the first pass saw one has changed since: refused.
- */
-function* readElements(fd, starts, arrayEnd, chunkBytes = 1 << 16) {
-    let buffer = Buffer.allocUnsafe(chunkBytes);
-    /** File offset of `buffer[0]`, and how many bytes from there are filled. */
-    let base = 0;
-    let filled = 0;
-    /** Where each element of the batch ends, relative to `buffer`. */
-    const ends = [];
-    for (let i = 0; i < starts.length;) {
-        let count = 0;
-        for (let k = i; k < starts.length && count < BATCH; k++, count++) {
-            const start = starts.at(k);
-            // The separator: a comma before the next element, or the array's closing bracket.
-            const last = k + 1 === starts.length;
-            const boundary = last ? arrayEnd - 1 : starts.at(k + 1);
-            const need = boundary + (last ? 1 : 0);
-            if (start < base || need > base + filled) {
-                if (count > 0)
-                    break;
-                if (need - start > buffer.length)
-                    buffer = Buffer.allocUnsafe(Math.max(need - start, buffer.length * 2));
-                base = start;
-                filled = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, start);
-                if (filled < need - start)
-                    throw new JsonSyntaxError(`the report ended at byte ${start + filled} while it was read again`);
-            }
-            let end = boundary - base;
-            if (last) {
-                if (buffer[end] !== 0x5d)
-                    throw changed(boundary);
-            }
-            else {
-                while (isSpace(buffer[end - 1]))
-                    end--;
-                if (buffer[end - 1] !== 0x2c)
-                    throw changed(base + end - 1);
-                end--;
-            }
-            while (end > start - base && isSpace(buffer[end - 1]))
-                end--;
-            ends[count] = end;
-        }
-        let values;
-        if (count > 1) {
-            try {
-                const parsed = JSON.parse(`[${buffer.toString('utf8', starts.at(i) - base, ends[count - 1])}]`);
-                if (Array.isArray(parsed) && parsed.length === count)
-                    values = parsed;
-            }
-            catch {
-                // One of them is not valid JSON: found below.
-            }
-        }
-        for (let k = 0; k < count; k++, i++) {
-            const start = starts.at(i);
-            const end = ends[k];
-            let value;
-            if (values)
-                value = values[k];
-            else {
-                try {
-                    value = JSON.parse(buffer.toString('utf8', start - base, end));
-                }
-                catch {
-                    // JSON.parse's own message quotes the text; only the offset is kept.
-                    throw new JsonSyntaxError(`invalid JSON value at byte ${start}`);
-                }
-            }
-            yield { value, start, end: base + end };
-        }
-    }
-}
-function changed(at) {
-    return new JsonSyntaxError(`the report changed at byte ${at} since it was first read`);
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/sarif.js
-
-
-
-
-
-/** Sets a parsed member as JSON.parse would: an own property, even one named `__proto__`. */
-function setMember(target, key, value) {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-function readError(path, err) {
-    if (err instanceof JsonSyntaxError)
-        return new GateError(`${path} is not JSON, so not a SARIF report (${err.message})`);
-    const code = err.code;
-    if (code)
-        return new GateError(`cannot read the SARIF report ${path}: ${code}`);
-    throw err;
-}
-function openReport(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.openSync)(path, 'r');
-    }
-    catch (err) {
-        throw readError(path, err);
-    }
-}
-/** One run, its `results` array stepped over and located instead of parsed. */
-function readRun(reader) {
-    if (reader.peek() !== 0x7b)
-        return { run: reader.readValue() };
-    const run = {};
-    let results;
-    for (const key of reader.members()) {
-        if (key === 'results' && reader.peek() === 0x5b) {
-            const start = reader.offset;
-            const starts = new NumberList();
-            reader.skipArray((offset) => starts.push(offset));
-            results = { start, end: reader.offset, starts };
-            // A later duplicate wins, as with JSON.parse.
-            delete run.results;
-        }
-        else {
-            if (key === 'results')
-                results = undefined;
-            setMember(run, key, reader.readValue());
-        }
-    }
-    return { run, ...(results ? { results } : {}) };
-}
-/**
- * Opens a SARIF file: reads everything but the results, and checks that it is a SARIF log with a
- * `runs` array whose runs each have a `tool.driver`. Anything else is a tool error (exit 2).
- */
-function openSarif(path, options = {}) {
-    const fd = openReport(path);
-    let log;
-    const ranges = [];
-    try {
-        const reader = new JsonReader(fd, options);
-        reader.skipByteOrderMark();
-        if (reader.peek() === 0x7b) {
-            const top = {};
-            for (const key of reader.members()) {
-                if (key === 'runs' && reader.peek() === 0x5b) {
-                    const runs = [];
-                    ranges.length = 0;
-                    for (const _ of reader.elements()) {
-                        const { run, results } = readRun(reader);
-                        ranges[runs.length] = results;
-                        runs.push(run);
-                    }
-                    setMember(top, key, runs);
-                }
-                else {
-                    setMember(top, key, reader.readValue());
-                }
-            }
-            log = top;
-        }
-        else {
-            log = reader.readValue();
-        }
-        reader.expectEnd();
-    }
-    catch (err) {
-        throw readError(path, err);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-    const runs = log?.runs;
-    if (!log || typeof log !== 'object' || !Array.isArray(runs))
-        throw new GateError(`${path} is not a SARIF 2.1.0 report (no "runs" array)`);
-    for (const run of runs) {
-        const driver = run?.tool?.driver;
-        if (!driver || typeof driver !== 'object')
-            throw new GateError(`${path} has a run without tool.driver`);
-    }
-    return {
-        log: log,
-        results: (runIndex) => readResults(path, ranges[runIndex], options.chunkBytes),
-        readAgain: (sources) => readAgain(path, sources),
-    };
-}
-function* readAgain(path, sources) {
-    const fd = openReport(path);
-    try {
-        // One buffer for all: the ranges are known exactly, so no scanning is needed.
-        let buffer = Buffer.allocUnsafe(1 << 16);
-        for (const { start, end } of sources) {
-            if (end - start > buffer.length)
-                buffer = Buffer.allocUnsafe(end - start);
-            let result;
-            try {
-                const read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, end - start, start);
-                if (read !== end - start)
-                    throw new JsonSyntaxError(`the report ended at byte ${start + read} while it was read again`);
-                result = JSON.parse(buffer.toString('utf8', 0, read));
-            }
-            catch (err) {
-                throw readError(path, err instanceof SyntaxError ? new JsonSyntaxError(`invalid JSON value at byte ${start}`) : err);
-            }
-            yield result;
-        }
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-/** A run's results, parsed from the starts the first pass noted (a few per JSON.parse call) and handed out one at a time. */
-function* readResults(path, results, chunkBytes) {
-    if (!results)
-        return;
-    const fd = openReport(path);
-    try {
-        const elements = readElements(fd, results.starts, results.end, chunkBytes);
-        for (;;) {
-            let next;
-            try {
-                const element = elements.next();
-                if (element.done)
-                    return;
-                const { value, start, end } = element.value;
-                next = { result: value, source: { start, end } };
-            }
-            catch (err) {
-                throw readError(path, err);
-            }
-            yield next;
-        }
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/stale-report.js
@@ -34644,6 +35184,7 @@ async function staleReport(sarif, head, pendingCheckout) {
 
 
 
+
 /** Runs whose tool says its invocation failed: a partial scan. */
 function failedInvocations(log) {
     return log.runs
@@ -34654,13 +35195,17 @@ function failedInvocations(log) {
  * When results name files but none of them is a file of the head, the report was made from
  * another checkout (or another directory): nothing can be judged, so there is no answer.
  */
-function pathsMismatch(c, topLevel) {
+function pathsMismatch(c, topLevel, naming) {
     const mapped = c.netNew.length + c.preExisting + c.sopsIgnored;
     if (c.unmapped === 0 || mapped > 0)
         return undefined;
+    const [first, ...others] = c.unmappedExamples;
+    const option = (name) => optionName(name, naming);
     return (`the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
-        `of the head commit under ${topLevel} (for example ${c.unmappedExamples.join(', ')}); ` +
-        'run the gate on the checkout the report was made from, or point --repo at the directory it scanned');
+        `of the head commit under ${topLevel} (the first is ${first}${others.length > 0 ? `; also ${others.join(', ')}` : ''}); ` +
+        (c.strippable
+            ? `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')}: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
+            : `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')} <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`));
 }
 function noAnswer(err) {
     return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
@@ -34713,6 +35258,10 @@ async function runCi(options, env) {
         const { log } = report;
         if (log.runs.length === 0)
             throw new GateError('the SARIF report has no runs: nothing was scanned');
+        const uncomputed = log.runs.flatMap((run, i) => (report.computed(i) ? [] : [linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool']));
+        if (uncomputed.length > 0) {
+            throw new GateError(`the run of ${uncomputed.join(', ')} produced no results ("results" is null or absent: the tool computed none, as after a failure); nothing can be judged from it`);
+        }
         const settings = await megalinterSettingsOf(options, env, pending.workTree);
         lintersSource = settings.source;
         if (settings.problem)
@@ -34729,6 +35278,8 @@ async function runCi(options, env) {
             sops: new SopsDetector(checkout.topLevel),
             skippedLinters: new Set(skipped.map((s) => s.linter)),
             unattributed: options.unattributed,
+            ...(options.stripPrefixes ? { stripPrefixes: options.stripPrefixes } : {}),
+            ...(options.baselineSarif ? { baseline: Baseline.open(options.baselineSarif, checkout, options.stripPrefixes) } : {}),
         });
         const toolErrors = options.strict
             ? [
@@ -34745,7 +35296,7 @@ async function runCi(options, env) {
             error = `--strict: ${toolErrors.join('; ')}`;
             message = `no answer: ${error}`;
         }
-        else if ((error = pathsMismatch(classification, checkout.topLevel))) {
+        else if ((error = pathsMismatch(classification, checkout.topLevel, options.naming ?? 'flag'))) {
             exitCode = EXIT_ERROR;
             message = `no answer: ${error}`;
         }
@@ -35010,6 +35561,7 @@ function argv(core, env) {
         ['fail-on', '--fail-on', undefined],
         ['linters', '--linters', undefined],
         ['unattributed-dependency', '--unattributed-dependency', undefined],
+        ['baseline-sarif', '--baseline-sarif', undefined],
         ['filtered-out', '--filtered-out', (0,external_node_path_namespaceObject.join)(temp, 'gatehouse-gate', 'filtered.sarif')],
         ['counts-json', '--counts-json', (0,external_node_path_namespaceObject.join)(temp, 'gatehouse-gate', 'counts.json')],
     ]) {
@@ -35017,6 +35569,9 @@ function argv(core, env) {
         if (v !== undefined)
             args.push(flag, v);
     }
+    // One prefix per line, as multi-line inputs are written.
+    for (const prefix of (optionalInput(core, 'strip-prefix') ?? '').split(/\r?\n/).map((p) => p.trim()).filter(Boolean))
+        args.push('--strip-prefix', prefix);
     if (booleanInput(core, 'strict', false))
         args.push('--strict');
     return args;
@@ -35081,7 +35636,7 @@ async function runGate(deps) {
     const { core, env } = deps;
     let outcome;
     try {
-        const command = parseCommand(argv(core, env), env, deps.cwd);
+        const command = parseCommand(argv(core, env), env, deps.cwd, 'input');
         if (command.kind !== 'ci')
             throw new GateError('unreachable: the action always runs gate ci');
         core.setOutput('filtered-sarif', command.options.filteredOut ?? '');
