@@ -5,8 +5,7 @@ import { isJsonObject, present } from '../http/json-body.js';
 import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
 import { platformRetryAfter } from '../platform/errors.js';
-import { repositoryPermissionProblem } from '../platform/permission-vocabulary.js';
-import { narrowedTo, type Access, type Permissions } from '../platform/permissions.js';
+import { askedWithin, requestedPermissions, type Permissions } from '../platform/permissions.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import { applicableRule, ceilingOf, PolicyDenied } from './policy/authorize.js';
 import type { BrokerSettings } from './settings.js';
@@ -48,7 +47,7 @@ export function parseTokenRequest(body: unknown): TokenRequest {
   if (typeof oidcToken !== 'string' || typeof owner !== 'string' || typeof repo !== 'string') {
     throw new AppError(400, 'invalid_request', { message: 'oidcToken, owner and repo must be strings' });
   }
-  const permissions = requestedPermissions(body.permissions);
+  const permissions = permissionsOf(body.permissions);
   const ref = loggable(body.ref);
   const runId = loggable(body.runId);
   const sha = loggable(body.sha);
@@ -61,22 +60,11 @@ export function parseTokenRequest(body: unknown): TokenRequest {
   };
 }
 
-/**
- * The optional `permissions` object: names of GitHub's repository permissions, each `read` or
- * `write` (the vocabulary of TOKEN_PERMISSIONS). A name outside it is a malformed request, not
- * "asking for more": it could never be granted, and the caller should hear so.
- */
-function requestedPermissions(raw: unknown): Permissions | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (!isJsonObject(raw)) throw new AppError(400, 'invalid_request', { message: 'permissions must be an object of permission names to read or write' });
-  const out: Record<string, Access> = {};
-  for (const [name, access] of Object.entries(raw)) {
-    if (access !== 'read' && access !== 'write') throw new AppError(400, 'invalid_request', { message: 'permissions values must be read or write' });
-    const problem = repositoryPermissionProblem(name, access);
-    if (problem) throw new AppError(400, 'invalid_request', { message: `permissions ${problem}` });
-    out[name] = access;
-  }
-  return out;
+/** The optional `permissions` object (`requestedPermissions`), or `400 invalid_request` saying what is wrong with it. */
+function permissionsOf(raw: unknown): Permissions | undefined {
+  const { permissions, problem } = requestedPermissions(raw);
+  if (problem) throw new AppError(400, 'invalid_request', { message: problem });
+  return permissions;
 }
 
 /**
@@ -144,7 +132,7 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
 
 /** The request's permissions under the ceiling, or the ceiling itself when it names none. */
 function asked(request: TokenRequest, ceiling: Permissions): Permissions {
-  return request.permissions ? narrowedTo(request.permissions, ceiling) : ceiling;
+  return askedWithin(request.permissions, ceiling);
 }
 
 /** The main broker's answers to the exchange's failures (spec error table of `POST /token`). */

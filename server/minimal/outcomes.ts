@@ -7,6 +7,7 @@ export type Outcome =
   | 'invalid_json'
   | 'missing_fields'
   | 'invalid_repository'
+  | 'invalid_permissions'
   | 'invalid_oidc'
   | 'repo_mismatch'
   | 'repo_not_allowed'
@@ -22,6 +23,7 @@ const STATUS: Readonly<Record<Exclude<Outcome, 'mint_ok'>, number>> = {
   invalid_json: 400,
   missing_fields: 400,
   invalid_repository: 400,
+  invalid_permissions: 400,
   invalid_oidc: 401,
   repo_mismatch: 403,
   repo_not_allowed: 403,

@@ -6,6 +6,7 @@ import { isJsonObject, present } from '../http/json-body.js';
 import type { AppClients } from '../platform/clients.js';
 import { platformRetryAfter } from '../platform/errors.js';
 import { isRepositoryPair } from '../platform/identifiers.js';
+import { askedWithin, requestedPermissions, type Permissions } from '../platform/permissions.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import { Refusal } from './outcomes.js';
 
@@ -19,6 +20,8 @@ export interface MinimalTokenRequest {
   readonly oidcToken: unknown;
   readonly owner: string;
   readonly repo: string;
+  /** Narrows the token below `TOKEN_PERMISSIONS`, as in the main broker. */
+  readonly permissions?: Permissions;
 }
 
 export function parseRequest(body: unknown): MinimalTokenRequest {
@@ -27,7 +30,9 @@ export function parseRequest(body: unknown): MinimalTokenRequest {
   if (!present(oidcToken) || !present(owner) || !present(repo)) throw new Refusal('missing_fields');
   // Checked before either value can reach an API URL.
   if (!isRepositoryPair(owner, repo)) throw new Refusal('invalid_repository');
-  return { oidcToken, owner, repo: repo as string };
+  const { permissions, problem } = requestedPermissions(body.permissions);
+  if (problem) throw new Refusal('invalid_permissions');
+  return { oidcToken, owner, repo: repo as string, ...(permissions ? { permissions } : {}) };
 }
 
 /** What keeps the broker from serving `/token` (setting names and problems, never values). */
@@ -63,7 +68,7 @@ export async function mintForCaller(
   deps: MinimalTokenDeps,
   settings: BrokerSettings,
   request: MinimalTokenRequest,
-): Promise<{ token: string; expires_at: string; repository: string }> {
+): Promise<{ token: string; expires_at: string; repository: string; permissions: Readonly<Record<string, string>> }> {
   if (!configurationUsable(settings) || !settings.platforms.ok || !settings.tokenPermissions.ok) throw new Refusal('config_unavailable');
   try {
     const { caller, minted } = await exchangeToken(
@@ -72,11 +77,12 @@ export async function mintForCaller(
         platforms: settings.platforms.value,
         audiences: settings.audiences,
         allowedRepositories: settings.allowedRepositories,
-        permissions: settings.tokenPermissions.value,
+        // Request ∩ TOKEN_PERMISSIONS here; ∩ the installation's grant when minting.
+        permissions: askedWithin(request.permissions, settings.tokenPermissions.value),
       },
       request,
     );
-    return { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository };
+    return { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository, permissions: minted.permissions };
   } catch (err) {
     throw toRefusal(err);
   }

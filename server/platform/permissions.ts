@@ -1,3 +1,4 @@
+import { repositoryPermissionProblem } from './permission-vocabulary.js';
 /** App permission name → access level, as the platform names them (`contents`, `pull_requests`, …). */
 export type Access = 'read' | 'write';
 export type Permissions = Readonly<Record<string, Access>>;
@@ -38,4 +39,27 @@ export function narrowedTo(requested: Permissions, ceiling: Permissions): Record
  */
 export function nonEmpty(permissions: Record<string, Access>): Record<string, Access> {
   return Object.keys(permissions).length > 0 ? permissions : { metadata: 'read' };
+}
+
+/**
+ * A `/token` request's optional `permissions` (both brokers): an object of GitHub's repository
+ * permission names, each `read` or `write`. A name outside that vocabulary, or another value, is a
+ * malformed request (the `problem`), not "asking for more": it could never be granted.
+ */
+export function requestedPermissions(raw: unknown): { readonly permissions?: Permissions; readonly problem?: string } {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) return { problem: 'permissions must be an object of permission names to read or write' };
+  const out: Record<string, Access> = {};
+  for (const [name, access] of Object.entries(raw as Record<string, unknown>)) {
+    if (access !== 'read' && access !== 'write') return { problem: 'permissions values must be read or write' };
+    const problem = repositoryPermissionProblem(name, access);
+    if (problem) return { problem: `permissions ${problem}` };
+    out[name] = access;
+  }
+  return { permissions: out };
+}
+
+/** What a caller gets: what it asked for under the ceiling, or the ceiling itself when it asked for nothing. */
+export function askedWithin(requested: Permissions | undefined, ceiling: Permissions): Permissions {
+  return requested ? narrowedTo(requested, ceiling) : ceiling;
 }

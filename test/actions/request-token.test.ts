@@ -401,6 +401,49 @@ describe('request-token action (run, against real brokers on loopback)', () => {
         await odd.close();
       }
     });
+
+    it('asked for permissions and not confirmed: a warning, whether the broker reports none (an older one) or more than asked', async () => {
+      const answering = (permissions?: unknown) =>
+        listen(async (req, res) => {
+          await readBody(req);
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token: 'ghs_x', expires_at: '2030-01-01T00:00:00Z', repository: 'octo-org/octo-repo', ...(permissions ? { permissions } : {}) }));
+        });
+      const silent = await answering();
+      const wider = await answering({ contents: 'write', pull_requests: 'write', metadata: 'read' });
+      const narrower = await answering({ contents: 'read', metadata: 'read' });
+      try {
+        const asked = { 'permission-contents': 'read', revoke: 'false' };
+        const none = new TokenRecordingCore({ 'broker-url': silent.url, ...asked });
+        await run({ core: none, http: http(), env });
+        assert.match(none.of('warning')[0]!, /^Gatehouse token: the broker did not say which permissions the token carries, so the permission-\* inputs are not confirmed/);
+        assert.equal(none.outputs.permissions, '', 'the output says what the broker reported: nothing');
+        const more = new TokenRecordingCore({ 'broker-url': wider.url, ...asked });
+        await run({ core: more, http: http(), env });
+        assert.deepEqual(more.of('warning'), ['Gatehouse token: the token carries more than the permission-* inputs asked for: contents: write, pull_requests: write']);
+        assert.equal(more.outputs.permissions, '{"contents":"write","pull_requests":"write","metadata":"read"}');
+        const less = new TokenRecordingCore({ 'broker-url': narrower.url, ...asked });
+        await run({ core: less, http: http(), env });
+        assert.deepEqual(less.of('warning'), [], 'narrower than asked is the broker narrowing');
+        const unasked = new TokenRecordingCore({ 'broker-url': silent.url, revoke: 'false' });
+        await run({ core: unasked, http: http(), env });
+        assert.deepEqual(unasked.of('warning'), [], 'nothing asked, nothing to confirm');
+      } finally {
+        await Promise.all([silent.close(), wider.close(), narrower.close()]);
+      }
+    });
+
+    it('against the minimal broker, permission-contents: read gets a contents: read token, confirmed', async () => {
+      const minimal = await listen(createMinimalApp({ env: () => ({ ...h.backend.env, BROKER_POLICY: undefined }), logger: capturedLogger().logger, version: 'test' }));
+      try {
+        const core = new TokenRecordingCore({ 'broker-url': minimal.url, 'permission-contents': 'read', revoke: 'false' });
+        await run({ core, http: http(), env });
+        assert.deepEqual(core.of('warning'), []);
+        assert.equal(core.outputs.permissions, '{"contents":"read"}');
+        assert.deepEqual(h.github.grantOf(core.outputs.token!)?.permissions, { contents: 'read' });
+      } finally {
+        await minimal.close();
+      }
+    });
   });
 
   describe('fallback address', () => {

@@ -57,13 +57,30 @@ describe('minimal broker', () => {
   });
   const outcomes = () => logs.lines().filter((l) => 'outcome' in l);
 
-  it('mints like the main broker: 200 {token, expires_at, repository}, scoped to the repository id', async () => {
+  it('mints like the main broker: 200 {token, expires_at, repository, permissions}, scoped to the repository id', async () => {
     const res = await token(await body());
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body).sort(), ['expires_at', 'repository', 'token']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['expires_at', 'permissions', 'repository', 'token']);
     assert.deepEqual(github.grantOf(res.body.token as string)?.repositoryIds, [REPO_ID]);
     assert.deepEqual(outcomes().map((l) => l.outcome), ['mint_ok']);
     assert.ok(!logs.text().includes(res.body.token as string));
+  });
+
+  it('narrows to the requested permissions as the main broker does (request ∩ TOKEN_PERMISSIONS ∩ the grant) and answers what was granted', async () => {
+    const narrowed = await token(await body({ permissions: { contents: 'read' } }));
+    assert.equal(narrowed.status, 200);
+    assert.deepEqual(narrowed.body.permissions, { contents: 'read' });
+    assert.deepEqual(github.grantOf(narrowed.body.token as string)?.permissions, { contents: 'read' });
+    // Nothing beyond the broker's ceiling (TOKEN_PERMISSIONS, here the default contents and pull requests write).
+    const ceiling = await token(await body({ permissions: { contents: 'write', issues: 'write' } }));
+    assert.deepEqual(ceiling.body.permissions, { contents: 'write' });
+    const none = await token(await body());
+    assert.deepEqual(none.body.permissions, { contents: 'write', pull_requests: 'write' });
+    for (const bad of [{ contents: 'admin' }, ['contents'], { not_a_permission: 'read' }]) {
+      const refused = await token(await body({ permissions: bad }));
+      assert.deepEqual([refused.status, refused.body], [400, { error: 'invalid_permissions' }], JSON.stringify(bad));
+    }
+    assert.deepEqual(outcomes().map((l) => l.outcome), ['mint_ok', 'mint_ok', 'mint_ok', 'invalid_permissions', 'invalid_permissions', 'invalid_permissions']);
   });
 
   it('/healthz answers 200 before any configuration is read; /readyz resolves it', async () => {
