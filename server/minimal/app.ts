@@ -8,12 +8,13 @@ import type { Env } from '../config-error.js';
 import { apiHeaders } from '../http/api-headers.js';
 import { backendBounds, type BackendBounds } from '../http/call-bounds.js';
 import { withPlainRoutes } from '../http/plain.js';
+import { ReadinessLog } from '../http/readiness-log.js';
 import type { Fetch } from '../http/outbound.js';
 import type { Logger } from '../logger.js';
 import { AppClients } from '../platform/clients.js';
 import { InstallationDirectory } from '../platform/installations.js';
 import { Refusal, type Outcome } from './outcomes.js';
-import { configurationUsable } from './token.js';
+import { configurationProblems, configurationUsable } from './token.js';
 import { answerRefusal, tokenHandler } from './token-route.js';
 
 export interface MinimalAppDeps {
@@ -61,8 +62,15 @@ export function createMinimalApp(deps: MinimalAppDeps): RequestListener {
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.all('/healthz', refuse('method_not_allowed'));
 
+  const readinessLog = new ReadinessLog(deps.logger);
   app.get('/readyz', (_req, res) => {
-    if (!configurationUsable(settings())) throw new Refusal('config_unavailable');
+    const current = settings();
+    if (!configurationUsable(current)) {
+      // The settings' names and problems, never their values.
+      readinessLog.notReady('config_unavailable', configurationProblems(current));
+      throw new Refusal('config_unavailable');
+    }
+    readinessLog.ready();
     res.json({ status: 'ready' });
   });
   app.all('/readyz', refuse('method_not_allowed'));

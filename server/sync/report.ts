@@ -192,6 +192,38 @@ export function humanProgress(source: SourceName, noun: string, write: (line: st
   };
 }
 
+/**
+ * Progress for a log with levels (the sync service): a failed item and a warning at `warn`, so an
+ * alert on warn and above sees every item that did not sync; the rest at `info`.
+ */
+export function leveledProgress(source: SourceName, noun: string, log: { info(line: string): void; warn(line: string): void }): Progress {
+  const info = humanProgress(source, noun, (line) => log.info(line));
+  const warn = humanProgress(source, noun, (line) => log.warn(line));
+  return {
+    started: info.started,
+    item: (index, total, result) => (result.status === 'failed' ? warn : info).item(index, total, result),
+    retry: info.retry,
+    warn: warn.warn,
+  };
+}
+
+/** How bad a closing line is: the totals of a failed run and what stopped it are errors, each failed item a warning. */
+export type SummaryLevel = 'info' | 'warn' | 'error';
+
+/** The closing lines with their levels (`summaryLines` says which lines). */
+export function summaryEntries(report: SourceReport): { readonly level: SummaryLevel; readonly text: string }[] {
+  const entries: { level: SummaryLevel; text: string }[] = [];
+  const lines = summaryLines(report);
+  const failed = new Set(report.items.filter((i) => i.status === 'failed').map((i) => `[${report.source}] failed: ${i.label}: ${i.reason ?? ''}`));
+  lines.forEach((text, i) => {
+    if (i === 0) entries.push({ level: report.ok ? 'info' : 'error', text });
+    else if (report.error !== undefined && text === `[${report.source}] ${report.error}`) entries.push({ level: 'error', text });
+    else if (failed.has(text) || (report.triage && report.triage.failed > 0 && text.includes('triage written back'))) entries.push({ level: 'warn', text });
+    else entries.push({ level: 'info', text });
+  });
+  return entries;
+}
+
 /** The closing lines: totals, then every failure with its reason. */
 export function summaryLines(report: SourceReport): string[] {
   const t = report.totals;

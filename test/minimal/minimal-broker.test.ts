@@ -88,9 +88,14 @@ describe('minimal broker', () => {
     assert.deepEqual((await call(`${server.url}/healthz`)).body, { status: 'ok' });
     const notReady = await call(`${server.url}/readyz`);
     assert.deepEqual([notReady.status, notReady.body], [503, { error: 'config_unavailable' }]);
+    await call(`${server.url}/readyz`);
     env = { FORGE_APP_ID: github.appId, FORGE_APP_PRIVATE_KEY: github.privateKeyPem };
     const ready = await call(`${server.url}/readyz`);
     assert.deepEqual([ready.status, ready.body], [200, { status: 'ready' }]);
+    // Each change once, not once per probe: why it is not ready (setting names, never values), then ready again.
+    const changes = logs.lines().filter((l) => /^(ready|not ready)/.test(String(l.msg)));
+    assert.deepEqual(changes.map((l) => [l.level, l.msg]), [['warn', 'not ready: config_unavailable'], ['info', 'ready again']]);
+    assert.match(JSON.stringify(changes[0]!.problems), /FORGE_APP_ID/);
   });
 
   const table: [string, () => Promise<{ status: number; body: Record<string, unknown> }>, number, string][] = [

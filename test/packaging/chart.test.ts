@@ -161,6 +161,8 @@ describe('Helm chart gatehouse-sync', () => {
     it('require the Secret and keep the pod hardened', () => {
       const pod = template('_helpers.tpl');
       assert.match(pod, /required "existingSecret is required[^"]*" \.Values\.existingSecret/);
+      assert.match(pod, /required "image\.repository is required[^"]*" \.Values\.image\.repository/, 'no default image of an owner the user does not control');
+      assert.equal((values().image as Tree).repository, '');
       assert.match(pod, /automountServiceAccountToken: false/);
       assert.match(pod, /terminationGracePeriodSeconds: \{\{ add \.Values\.shutdownGraceSeconds \d+ \}\}/);
       const { securityContext, podSecurityContext } = values() as { securityContext: Tree; podSecurityContext: Tree };
@@ -177,6 +179,13 @@ describe('Helm chart gatehouse-sync', () => {
       );
       assert.equal(podSecurityContext.runAsNonRoot, true);
     });
+  });
+
+  it('every documented helm install sets image.repository (the chart has no image of its own)', () => {
+    const docs = readFileSync(join(REPO_ROOT, 'docs', 'self-hosting.md'), 'utf8');
+    const installs = [...docs.matchAll(/helm install [^\n]*(?:\\\n[^\n]*)*/g)].map((m) => m[0]);
+    assert.ok(installs.length > 0);
+    for (const install of installs) assert.match(install, /--set image\.repository=ghcr\.io\/your-org\//, install);
   });
 
   it('defaults the image tag to appVersion, which follows package.json’s version', () => {

@@ -132,6 +132,38 @@ describe('sync service, as operators run it', () => {
     assert.ok(!text.includes(fakes.dd.token));
   });
 
+  it('what fails is logged at warn or error with what to fix: a failed item at warn, a refused credential and a failed run at error; /readyz changes logged once each', async () => {
+    const out = capturedDestination();
+    const env = { ...fakes.env, SYNC_GITHUB_ENABLED: 'false' };
+    const logger = serviceLogger({ level: 'info', secrets: serviceSecrets(loadSyncConfig({ env }), env), destination: out.destination });
+    const base = await start(env, logger);
+    const lines = () => out.text().trim().split('\n').map((l) => JSON.parse(l) as { level: string; msg: string });
+    const at = (level: string) => lines().filter((l) => l.level === level).map((l) => l.msg);
+
+    fakes.dt.faults.inject('export', { status: 400, body: { message: 'no such project' } }, 1);
+    const partial = await assembled!.service!.start('dependencytrack', 'trigger');
+    await (partial.outcome === 'started' ? partial.finished : undefined);
+    assert.ok(at('warn').some((m) => /project 1 of 2: .*: FAILED: Dependency-Track FPF export of .* answered 400: no such project/.test(m)), at('warn').join('\n'));
+    assert.ok(at('error').some((m) => /^\[dependencytrack\] FAILED in /.test(m)), 'the totals of a failed run');
+    assert.ok(at('warn').includes('run finished with failures'));
+
+    // DefectDojo refuses the token: the run stops before any export, at error, naming the setting.
+    fakes.dd.faults.inject('user_profile', { status: 403, body: { detail: 'Invalid token.' } }, 1);
+    const refused = await assembled!.service!.start('dependencytrack', 'trigger');
+    await (refused.outcome === 'started' ? refused.finished : undefined);
+    assert.ok(at('error').some((m) => /refused DEFECTDOJO_TOKEN: answered 403 \(Invalid token\.\)/.test(m)), at('error').join('\n'));
+
+    // Readiness: ready, then not ready (a refused token), then ready again: three lines, not one per probe.
+    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${base}/readyz`)).status, 200);
+    assembled!.readiness.defectDojoAnswered = () => {};
+    const readiness = assembled!.readiness as unknown as { lastAnswerAt: number };
+    readiness.lastAnswerAt = Number.NEGATIVE_INFINITY;
+    fakes.dd.faults.inject('products', { status: 403, body: { detail: 'Invalid token.' } }, 1);
+    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${base}/readyz`)).status, 503);
+    const changes = lines().filter((l) => /^(ready|ready again|not ready: )/.test(l.msg)).map((l) => `${l.level} ${l.msg}`);
+    assert.deepEqual(changes, ['info ready', 'warn not ready: defectdojo_unauthorized']);
+  });
+
   it('/readyz remembers a failed DefectDojo probe for a few seconds, and says unauthorized for a refused token', async () => {
     const base = await start({ ...fakes.env, DEFECTDOJO_TOKEN: 'dd-wrong-token' });
     const first = await fetch(`${base}/readyz`);

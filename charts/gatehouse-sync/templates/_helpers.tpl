@@ -58,7 +58,7 @@ securityContext:
   {{- toYaml .Values.podSecurityContext | nindent 2 }}
 containers:
   - name: sync
-    image: "{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}"
+    image: "{{ required "image.repository is required: the sync image your release pushes, ghcr.io/<your GitHub owner>/gatehouse-sync (see docs/self-hosting.md)" .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}"
     imagePullPolicy: {{ .Values.image.pullPolicy }}
     # Appended to the image's entrypoint (node build/server/sync/main.js).
     args: ["--config", "{{ include "gatehouse-sync.configDir" . }}/sync.yaml"]

@@ -6,6 +6,7 @@ import { readNotification } from './dependency-track-hook.js';
 import { apiHeaders } from '../../http/api-headers.js';
 import { errorHandler } from '../../http/error-handler.js';
 import { AppError, notFound } from '../../http/errors.js';
+import { ReadinessLog } from '../../http/readiness-log.js';
 import { requestLogging } from '../../http/request-logging.js';
 import { route } from '../../http/routes.js';
 import type { Logger } from '../../logger.js';
@@ -78,12 +79,18 @@ export function createSyncApp(deps: SyncAppDeps): Express {
 
   route(router, '/healthz', { get: [(_req, res) => void res.json(health)] });
 
+  const readinessLog = new ReadinessLog(deps.logger);
   route(router, '/readyz', {
     get: [
       async (_req, res) => {
         const answer = await deps.readiness.check();
-        if (answer.ready) res.json({ status: 'ready' });
-        else res.status(503).json({ error: 'not_ready', reason: answer.reason, ...(answer.problems?.length ? { problems: answer.problems } : {}) });
+        if (answer.ready) {
+          readinessLog.ready();
+          res.json({ status: 'ready' });
+          return;
+        }
+        readinessLog.notReady(answer.reason, answer.problems);
+        res.status(503).json({ error: 'not_ready', reason: answer.reason, ...(answer.problems?.length ? { problems: answer.problems } : {}) });
       },
     ],
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { SourceName } from '../config.js';
 import type { Connector } from '../connector.js';
-import { message, summaryLines, type SourceReport } from '../report.js';
+import { message, summaryEntries, type SourceReport } from '../report.js';
 import type { SourceLocks } from './locks.js';
 import type { SyncMetrics } from './metrics.js';
 import type { Timers } from './timers.js';
@@ -173,7 +173,7 @@ export class SyncService {
       metrics.findingsChanged(connector.source, report.totals);
       metrics.errorsSeen(report.totals.failed + (report.error ? 1 : 0));
       if (report.totals.synced > 0) this.deps.onDefectDojoAnswer?.();
-      for (const line of summaryLines(report)) log.info({ totals: report.totals }, line);
+      for (const { level, text } of summaryEntries(report)) log[level]({ totals: report.totals }, text);
       let issues: IssuePushOutcome | undefined;
       if (this.deps.issuePush) {
         try {
@@ -195,7 +195,8 @@ export class SyncService {
     }
     const endedAt = timers.now();
     metrics.runFinished(connector.source, result.ok ? 'success' : 'failure', (endedAt - startedAt) / 1000, new Date(endedAt));
-    log.info({ ok: result.ok, duration_ms: endedAt - startedAt, issues: result.issues }, 'run finished');
+    // A run that did not fully succeed says so at warn: what failed was logged above, at warn or error.
+    log[result.ok ? 'info' : 'warn']({ ok: result.ok, duration_ms: endedAt - startedAt, issues: result.issues }, result.ok ? 'run finished' : 'run finished with failures');
     return result;
   }
 }

@@ -16,7 +16,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.js';
 import { PacerRegistry } from '../issues/pacer.js';
 import { DEFAULT_PUSH_LOCK_WAIT } from '../issues/push-locks.js';
 import { pushIssues } from '../issues/push.js';
-import { humanProgress } from '../report.js';
+import { leveledProgress } from '../report.js';
 import { missingDefectDojo, SyncConfigError, type SyncConfig } from '../config.js';
 import { defectDojoClientFor, runConnector } from '../run.js';
 import { createSyncApp } from './app.js';
@@ -115,7 +115,7 @@ function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts:
       retry,
       log,
     });
-    log.info(
+    log[outcome.failed > 0 ? 'warn' : 'info'](
       { issues: outcome },
       `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.closed} closed, ${outcome.reopened} reopened, ${outcome.keptClosed} kept closed (closed by hand), ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository, ${outcome.outOfScope} out of scope (skipped)`,
     );
@@ -156,7 +156,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
         connector,
         loaded,
         parts.options,
-        humanProgress(connector.source, connector.noun, (line) => log.info(line)),
+        leveledProgress(connector.source, connector.noun, { info: (line) => log.info(line), warn: (line) => log.warn(line) }),
         retry,
         { conditional, ...(scope ? { scope: scope.items } : {}) },
       ),
