@@ -8,10 +8,10 @@ import type { Counts } from '../../actions/gate/report.js';
 import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
 import { gateReport } from '../../actions/gate/summary.js';
 import { GitRepo, lines } from '../support/git-repo.js';
-import { haveFixture, readFixture } from '../support/fixtures.js';
+import { readFixture } from '../support/fixtures.js';
 
-/** A shared real-world fixture (../shared/fixtures/gate); tests that need one skip when it is absent. */
-const fixture = (name: string): SarifLog | undefined => (haveFixture('gate', name) ? readFixture<SarifLog>('gate', name) : undefined);
+/** A real-world fixture of test/fixtures/gate. */
+const fixture = (name: string): SarifLog => readFixture<SarifLog>('gate', name);
 
 const result = (path: string, line: number): SarifResult => ({
   ruleId: 'rule-1',
@@ -119,7 +119,6 @@ describe('gate ci: MegaLinter configuration, missing runs and stale reports', ()
 
     it('the real MegaLinter v7.9.0 report: the enabled checkov has no run, the SBOM run is no linter', async function () {
       const log = fixture('megalinter-v7.9.0-wesley-dean-flexion-upload-sarif-to-defectdojo.sarif');
-      if (!log) this.skip();
       const enabled = 'BASH_SHELLCHECK,DOCKERFILE_HADOLINT,REPOSITORY_GITLEAKS,REPOSITORY_GRYPE,REPOSITORY_SECRETLINT,REPOSITORY_TRIVY,REPOSITORY_CHECKOV';
       const { counts, outcome } = await gate(log, {}, { ENABLE_LINTERS: enabled });
       assert.deepEqual(keys(counts.linters_missing), ['REPOSITORY_CHECKOV']);
@@ -268,7 +267,6 @@ describe('gate ci: MegaLinter configuration, missing runs and stale reports', ()
 
     it('the real v6.6.0 report reads as v6', async function () {
       const log = fixture('megalinter-v6.6.0-janderssonse-sariftool.sarif');
-      if (!log) this.skip();
       const { counts } = await gate(log, { linters: 'JAVA_CHECKSTYLE,REPOSITORY_GITLEAKS,REPOSITORY_SECRETLINT,PYTHON_RUFF' });
       assert.deepEqual(keys(counts.linters_skipped), ['PYTHON_RUFF']);
       assert.match(counts.linters_skipped[0]!.reason, /MegaLinter v6 /);

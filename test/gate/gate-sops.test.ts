@@ -8,7 +8,7 @@ import type { Counts } from '../../actions/gate/report.js';
 import type { SarifLog, SarifResult, SarifRule, SarifRun } from '../../actions/gate/sarif.js';
 import { SecretLike, sopsMetadataLines } from '../../actions/gate/secrets.js';
 import { GitRepo } from '../support/git-repo.js';
-import { fixturesDir, haveFixture } from '../support/fixtures.js';
+import { fixturesDir } from '../support/fixtures.js';
 
 const SOPS_EXAMPLE = join(fixturesDir('gate'), 'sops-example.yaml');
 
@@ -106,14 +106,13 @@ function secretRuns(path: string, text: string): SarifRun[] {
   ];
 }
 
-describe('gate ci: SOPS ciphertext is judged by the file, whatever the scanner (skipped without ../shared/fixtures)', () => {
+describe('gate ci: SOPS ciphertext is judged by the file, whatever the scanner', () => {
   let repo: GitRepo;
   let out: string;
   let base: string;
   const path = 'deploy/secrets.enc.yaml';
 
   before(function () {
-    if (!haveFixture('gate', 'sops-example.yaml')) this.skip();
   });
   beforeEach(() => {
     repo = GitRepo.create();

@@ -8,6 +8,7 @@ import type { AddedLines, PullRequestDiff } from '../../actions/gate/git-diff.js
 import { openSarif, type SarifLog } from '../../actions/gate/sarif.js';
 import { SopsDetector } from '../../actions/gate/secrets.js';
 import { FAIL_ON, type FailOn } from '../../actions/gate/severity.js';
+import { PROPERTY_SUITE_TIMEOUT_MS } from '../support/properties.js';
 
 const LEVEL_SEVERITY: Record<string, number> = { error: 3, warning: 2, note: 1, none: 0 };
 const THRESHOLD: Record<FailOn, number> = { critical: 4, high: 3, medium: 2, low: 1, any: 0, none: Infinity };
@@ -24,7 +25,8 @@ const resultArb = fc.record({
   level: fc.constantFrom('error', 'warning', 'note', 'none'),
 });
 
-describe('net-new classification (property)', () => {
+describe('net-new classification (property)', function () {
+  this.timeout(PROPERTY_SUITE_TIMEOUT_MS);
   let dir: string;
   before(() => (dir = mkdtempSync(join(tmpdir(), 'gatehouse-net-new-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));

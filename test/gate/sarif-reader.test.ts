@@ -63,10 +63,10 @@ describe('SARIF reader (two passes through a small buffer)', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  describe('every file of ../shared/fixtures/gate reads back as JSON.parse reads it (skipped when absent)', () => {
+  describe('every SARIF file of test/fixtures/gate reads back as JSON.parse reads it', () => {
     const fixtures = existsSync(fixturesDir('gate')) ? readdirSync(fixturesDir('gate')).filter((f) => f.endsWith('.sarif')) : [];
     it('the fixtures folder is present', function () {
-      if (fixtures.length === 0) this.skip();
+      assert.ok(fixtures.length > 0, 'the fixtures are in the project');
     });
     for (const name of fixtures) {
       it(name, () => {

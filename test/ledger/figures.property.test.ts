@@ -5,8 +5,10 @@ import { deliveryFigures } from '../../server/ledger/delivery-figures.js';
 import { createMemoryStore } from '../../server/store/memory.js';
 import { historyArbitrary } from '../store/contract.js';
 import { referenceMetricsBody } from '../support/figures-reference.js';
+import { PROPERTY_SUITE_TIMEOUT_MS } from '../support/properties.js';
 
-describe('ledger figures (property: generated histories against a direct computation)', () => {
+describe('ledger figures (property: generated histories against a direct computation)', function () {
+  this.timeout(PROPERTY_SUITE_TIMEOUT_MS);
   const now = Date.UTC(2026, 10, 20, 12, 34, 56, 789);
 
   it('every figure of the metrics answer, for any environment filter and any days from 1 to 365', async () => {

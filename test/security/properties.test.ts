@@ -32,6 +32,7 @@ import { hubSignature, REPO, startBroker, type BrokerHarness } from '../support/
 import { capturedLogger } from '../support/log-capture.js';
 import { listen, type Listening } from '../support/servers.js';
 import { send, startSyncSurface, SYNC_TRIGGER, type SyncSurface } from './raw-http.js';
+import { PROPERTY_SUITE_TIMEOUT_MS } from '../support/properties.js';
 
 // Properties of every request validator and settings parser: whatever the input, they answer
 // with their own refusal type (never another exception), the HTTP routes never answer 5xx, and
@@ -165,6 +166,7 @@ const jwtLike = (issuer: string) =>
 // ---- unit properties --------------------------------------------------------------------------
 
 describe('attack suite: properties of validators and settings parsers', function () {
+  this.timeout(PROPERTY_SUITE_TIMEOUT_MS);
   describe('request validators', () => {
     it('ledger deployment body: any input is accepted or refused with 422 validation_failed, nothing else', () => {
       fc.assert(

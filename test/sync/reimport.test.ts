@@ -7,7 +7,7 @@ import { Ajv } from 'ajv';
 import { dependabotReport } from '../../server/sync/github/reports.js';
 import { FakeDefectDojo, hashCodeOf } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
-import { haveFixture, readFixture } from '../support/fixtures.js';
+import { readFixture } from '../support/fixtures.js';
 import { fpfProject, runSync, startSyncFakes, type SyncFakes } from './support.js';
 
 // What DefectDojo does with what the sync sends: which test a reimport lands in, which findings its
@@ -146,7 +146,6 @@ describe('GitHub alerts as DefectDojo deduplicates them by default', () => {
   let env: Record<string, string>;
 
   beforeEach(async function () {
-    if (!haveFixture('sync', 'dd__github_sast_many_vul.json')) this.skip();
     github = await FakeGitHubAlerts.start({ prefix: '/api/v3' });
     dd = await FakeDefectDojo.start();
     github.orgs.add('acme');

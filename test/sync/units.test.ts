@@ -9,7 +9,7 @@ import { delayBefore, DEFAULT_RETRY } from '../../server/sync/http/retry.js';
 import { retryAfterMs } from '../../server/sync/http/request.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { reimportCounts } from '../../server/sync/defectdojo/statistics.js';
-import { haveFixture, readFixture } from '../support/fixtures.js';
+import { readFixture } from '../support/fixtures.js';
 import { configFile } from './support.js';
 
 const problemsOf = (fn: () => unknown): string[] => {
@@ -199,7 +199,6 @@ describe('the DefectDojo client reads every page of a list', () => {
 
 describe('sync shapes against DefectDojo\'s own test files', () => {
   before(function () {
-    if (!haveFixture('sync', 'dd__github-5-vuln.json')) this.skip();
   });
 
   it('the Dependabot document uses the keys of the GraphQL files DefectDojo tests its parser with', () => {

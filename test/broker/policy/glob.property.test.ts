@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compileGlob } from '../../../server/broker/policy/glob.js';
+import { PROPERTY_SUITE_TIMEOUT_MS } from '../../support/properties.js';
 
 /**
  * The definition, written as directly as possible: `**` consumes any characters, `*` any
@@ -34,7 +35,8 @@ const instanceArb = patternArb.chain((pattern) => {
   return fc.tuple(...parts.map((part) => (part === '**' ? anyArb : part === '*' ? segmentArb : fc.constant(part)))).map((filled) => ({ pattern, value: filled.join('') }));
 });
 
-describe('policy glob matching (property)', () => {
+describe('policy glob matching (property)', function () {
+  this.timeout(PROPERTY_SUITE_TIMEOUT_MS);
   it('agrees with the reference definition on any pattern and value', () => {
     fc.assert(
       fc.property(patternArb, valueArb, (pattern, value) => {
