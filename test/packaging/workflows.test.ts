@@ -76,20 +76,32 @@ describe('GitHub workflows', () => {
       }
     });
 
-    it('publishes the CLIs\' package (packages/cli) with provenance, on release only, with an id-token', () => {
-      interface RunStep { readonly run?: string; readonly 'working-directory'?: string }
+    it("attaches the CLIs' package, named after the repository's owner, to every release; publishes it to npm with provenance only when asked", () => {
+      interface RunStep { readonly name?: string; readonly run?: string; readonly if?: string; readonly env?: Record<string, string> }
       interface ReleaseJob { readonly permissions?: Record<string, string>; readonly if?: string; readonly needs?: string; readonly steps?: readonly RunStep[] }
       const release = parse(text('release.yml')) as { jobs: Record<string, ReleaseJob> };
-      const publishing = Object.values(release.jobs).filter((job) => (job.steps ?? []).some((s) => /npm publish/.test(String(s.run))));
-      assert.equal(publishing.length, 1);
-      const job = publishing[0]!;
-      const step = job.steps!.find((s) => /npm publish/.test(String(s.run)))!;
-      assert.equal(step['working-directory'], 'packages/cli');
-      assert.match(String(step.run), /npm publish --provenance --access public/);
+      const packing = Object.values(release.jobs).filter((job) => (job.steps ?? []).some((s) => /scripts\/release-cli\.js/.test(String(s.run))));
+      assert.equal(packing.length, 1);
+      const job = packing[0]!;
+      const steps = job.steps!;
+      const pack = steps.findIndex((s) => /scripts\/release-cli\.js/.test(String(s.run)) && !/--publish/.test(String(s.run)));
+      const upload = steps.findIndex((s) => /gh release upload "\$TAG" "\$TARBALL" --clobber/.test(String(s.run)));
+      const publish = steps.findIndex((s) => /--publish\b/.test(String(s.run)));
+      assert.ok(pack >= 0 && upload > pack && publish > upload, 'pack, then attach, then publish');
+      for (const step of [steps[pack]!, steps[publish]!]) {
+        // The scope is the repository owner's; the tag is checked against the package's version.
+        assert.match(String(step.run), /--owner "\$GITHUB_REPOSITORY_OWNER" --tag "\$TAG"/);
+        assert.match(String(step.run), /--repository-url "\$\{GITHUB_SERVER_URL\}\/\$\{GITHUB_REPOSITORY\}"/);
+        assert.doesNotMatch(String(step.run), /--dry-run/);
+      }
+      assert.equal(steps[upload]!.env?.TARBALL, '${{ steps.pack.outputs.tarball }}');
+      assert.equal(steps[publish]!.if, "vars.PUBLISH_CLI_TO_NPM == 'true'");
       assert.equal(job.permissions?.['id-token'], 'write');
+      assert.equal(job.permissions?.contents, 'write');
       assert.equal(job.needs, 'release-please');
       assert.match(String(job.if), /release_created == 'true'/);
-      assert.ok(existsSync(join(REPO_ROOT, 'packages', 'cli', 'package.json')));
+      // No other job publishes to npm.
+      assert.deepEqual(Object.values(release.jobs).filter((j) => j !== job && (j.steps ?? []).some((s) => /npm publish|release-cli/.test(String(s.run)))), []);
     });
 
     it('names the images gatehouse and gatehouse-sync on ghcr.io', () => {
@@ -115,7 +127,18 @@ describe('GitHub workflows', () => {
       assert.deepEqual(manifest, { '.': pkg.version });
       for (const extra of (config.packages['.']?.['extra-files'] ?? []) as (string | { type: string; path: string; jsonpath: string })[]) {
         if (typeof extra === 'string') {
-          assert.match(readFileSync(join(REPO_ROOT, extra), 'utf8'), /x-release-please-version/, `${extra} has no version marker`);
+          const marked = readFileSync(join(REPO_ROOT, extra), 'utf8');
+          assert.match(marked, /x-release-please-(start-)?version/, `${extra} has no version marker`);
+          // What release-please will bump is today's version (the first version on each marked line).
+          const lines = marked.split('\n');
+          let inBlock = false;
+          for (const line of lines) {
+            if (/x-release-please-start-version/.test(line)) inBlock = true;
+            else if (/x-release-please-end/.test(line)) inBlock = false;
+            else if ((inBlock || /x-release-please-version/.test(line)) && /\d+\.\d+\.\d+/.test(line)) {
+              assert.equal(/\d+\.\d+\.\d+/.exec(line)![0], pkg.version, `${extra}: ${line}`);
+            }
+          }
         } else {
           // A JSON file has no comment to mark: release-please sets the field the jsonpath names.
           assert.equal(extra.type, 'json');
