@@ -1,5 +1,5 @@
 import { API_HEADERS } from './api-headers.js';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 const BAD_REQUEST = { status: 400, reason: 'Bad Request', error: 'invalid_request' } as const;
@@ -24,11 +24,25 @@ function rawAnswer({ status, reason, error }: { status: number; reason: string; 
  * Requests Node's parser refuses (headers over its 16 KB limit, malformed HTTP, a request too
  * slow to arrive) get a JSON error like every other answer, instead of Node's default bare status
  * line. The connection is closed after it: the parser cannot tell where the next request starts.
+ *
+ * One request, one answer: when the parser fails inside the body of a request a route has already
+ * answered (a refused credential is answered before the body is read), that answer stands and the
+ * connection is closed without a second one.
  */
 export function answerClientErrors(server: Server): void {
+  // The request each connection is reading, with its response.
+  const reading = new WeakMap<Duplex, { req: IncomingMessage; res: ServerResponse }>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => reading.set(req.socket, { req, res }));
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
+      return;
+    }
+    const current = reading.get(socket);
+    // An incomplete request is the one whose body failed; a complete one was an earlier request.
+    if (current && !current.req.complete && current.res.headersSent) {
+      if (current.res.writableFinished) socket.end();
+      else socket.destroy();
       return;
     }
     socket.end(rawAnswer(answerFor(err.code)));
