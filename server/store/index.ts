@@ -1,3 +1,4 @@
+import { ReadinessLog } from '../health/readiness-log.js';
 import type { Logger } from '../logger.js';
 import { createMemoryStore } from './memory.js';
 import { createMongoStore } from './mongo.js';
@@ -12,7 +13,14 @@ export function createStore(env: Readonly<Record<string, string | undefined>>, l
     logger.warn('MONGODB_URI is not set: using the in-memory store; every record is lost when the process stops');
     return createMemoryStore();
   }
-  const store = createMongoStore(uri);
+  // The backend's own readiness is its database: a loss and the recovery are each logged once
+  // (warn `not ready: store_unavailable` with the driver's reason as `cause`, then `ready again`),
+  // while every request meanwhile answers 503 store_unavailable.
+  const readiness = new ReadinessLog(logger, { startsReady: true });
+  const store = createMongoStore(uri, {
+    // The driver's wording changes during one outage (refused, timed out): the reason alone is the state.
+    availability: (state) => (state.available ? readiness.ready() : readiness.notReady('store_unavailable', [], { cause: state.cause })),
+  });
   store.ensureIndexes().then(
     () => logger.info({ store: 'mongodb', database: store.db.databaseName }, 'store ready'),
     (err: unknown) => logger.error({ err }, 'MongoDB indexes could not be created yet; writes retry and answer 503 meanwhile'),

@@ -1,5 +1,6 @@
 import { MongoClient, MongoError, type Collection, type Db, type Filter } from 'mongodb';
 import { FIGURES_INDEX, figuresFrom, figuresPipeline, type FiguresDoc } from './mongo-figures.js';
+import { mongoConnection, type MongoConnection } from './mongo-connection.js';
 import { mongoClientOptions } from './mongo-options.js';
 import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { StoreUnavailable } from './types.js';
@@ -14,14 +15,29 @@ const fromDoc = ({ _id, ...rest }: DeploymentDoc): DeploymentRecord => ({ deploy
 
 const isDuplicateKey = (err: unknown): boolean => err instanceof MongoError && err.code === DUPLICATE_KEY;
 
-/** Driver errors (network, server selection, server-side failures) are retryable unavailability. */
-async function guarded<T>(op: () => Promise<T>): Promise<T> {
-  try {
-    return await op();
-  } catch (err) {
-    if (err instanceof MongoError) throw new StoreUnavailable({ cause: err });
-    throw err;
-  }
+/** What the store's operations tell about the database: reachable, or not and why. */
+export type StoreAvailability = (state: { readonly available: true } | { readonly available: false; readonly cause: string }) => void;
+
+type Guard = <T>(op: () => Promise<T>) => Promise<T>;
+
+/**
+ * Driver errors (network, server selection, server-side failures) are retryable unavailability.
+ * Every operation reports what it learnt about the database to `report` (the backend logs each
+ * change once: see store/index.ts).
+ */
+function guardReporting(connection: MongoConnection, report: StoreAvailability): Guard {
+  return async (op) => {
+    try {
+      await connection.ready();
+      const result = await op();
+      report({ available: true });
+      return result;
+    } catch (err) {
+      if (!(err instanceof MongoError)) throw err;
+      report({ available: false, cause: `${err.name}: ${err.message}` });
+      throw new StoreUnavailable({ cause: err });
+    }
+  };
 }
 
 /**
@@ -43,7 +59,10 @@ function historyRange(query: DeploymentQuery): Filter<DeploymentDoc> {
 class MongoDeploymentStore implements DeploymentStore {
   private indexes?: Promise<void>;
 
-  constructor(private readonly collection: Collection<DeploymentDoc>) {}
+  constructor(
+    private readonly collection: Collection<DeploymentDoc>,
+    private readonly guarded: Guard,
+  ) {}
 
   /**
    * Indexes the contract relies on. TTL uses a per-document `expireAt` with `expireAfterSeconds: 0`,
@@ -68,7 +87,7 @@ class MongoDeploymentStore implements DeploymentStore {
   }
 
   insert(record: DeploymentRecord, now: Date): Promise<InsertOutcome> {
-    return guarded(async () => {
+    return this.guarded(async () => {
       // Without the unique index a concurrent duplicate could slip in: never write before it exists.
       await this.ensureIndexes();
       // The TTL monitor runs about once a minute, so an expired marker may still be present:
@@ -89,13 +108,13 @@ class MongoDeploymentStore implements DeploymentStore {
   }
 
   setNotified(repositoryId: string, deploymentId: string, notified: Readonly<Record<string, boolean>>): Promise<void> {
-    return guarded(async () => {
+    return this.guarded(async () => {
       await this.collection.updateOne({ _id: deploymentId, repositoryId }, { $set: { notified: { ...notified } } });
     });
   }
 
   list(query: DeploymentQuery): Promise<DeploymentRecord[]> {
-    return guarded(async () => {
+    return this.guarded(async () => {
       const docs = await this.collection
         .find({
           repositoryId: query.repositoryId,
@@ -111,7 +130,7 @@ class MongoDeploymentStore implements DeploymentStore {
   }
 
   figures(query: FiguresQuery): Promise<DeploymentFigures> {
-    return guarded(async () => {
+    return this.guarded(async () => {
       // The hint names an index: it must exist first (a no-op once created).
       await this.ensureIndexes();
       const [doc] = await this.collection.aggregate<FiguresDoc>(figuresPipeline(query), { hint: FIGURES_INDEX }).toArray();
@@ -120,7 +139,7 @@ class MongoDeploymentStore implements DeploymentStore {
   }
 
   environments(repositoryId: string, now: Date): Promise<EnvironmentState[]> {
-    return guarded(async () => {
+    return this.guarded(async () => {
       await this.ensureIndexes();
       const groups = await this.collection
         .aggregate<{ _id: string; latest: DeploymentDoc & { isSuccess: boolean }; latestSuccess: DeploymentDoc & { isSuccess: boolean } }>(
@@ -160,7 +179,10 @@ interface KeyValueDoc {
 class MongoKeyValueStore implements KeyValueStore {
   private indexes?: Promise<void>;
 
-  constructor(private readonly collection: Collection<KeyValueDoc>) {}
+  constructor(
+    private readonly collection: Collection<KeyValueDoc>,
+    private readonly guarded: Guard,
+  ) {}
 
   /** TTL on `expireAt` (null never expires). Reads still check it: the TTL monitor runs about once a minute. */
   ensureIndexes(): Promise<void> {
@@ -175,14 +197,14 @@ class MongoKeyValueStore implements KeyValueStore {
   }
 
   get(namespace: string, key: string, now: Date): Promise<unknown> {
-    return guarded(async () => {
+    return this.guarded(async () => {
       const doc = await this.collection.findOne({ _id: idOf(namespace, key), $or: [{ expireAt: null }, { expireAt: { $gt: now } }] });
       return doc ? JSON.parse(doc.json) : undefined;
     });
   }
 
   put(namespace: string, key: string, value: unknown, expireAt: Date | null): Promise<void> {
-    return guarded(async () => {
+    return this.guarded(async () => {
       await this.ensureIndexes();
       await this.collection.replaceOne(
         { _id: idOf(namespace, key) },
@@ -193,7 +215,7 @@ class MongoKeyValueStore implements KeyValueStore {
   }
 
   claim(namespace: string, key: string, value: unknown, expireAt: Date, now: Date): Promise<boolean> {
-    return guarded(async () => {
+    return this.guarded(async () => {
       await this.ensureIndexes();
       // Matches only an expired entry (then replaced) or none (then inserted). A live entry makes the
       // upsert's insert collide on `_id`: someone else holds the claim. `_id` uniqueness is the atomicity.
@@ -234,14 +256,19 @@ export const STORE_APP_NAME = 'gatehouse';
  * The MongoDB store. Connecting is lazy (the driver connects on first use), so a database that is
  * down at start does not stop the process: health stays green and store calls answer 503.
  */
-export function createMongoStore(uri: string, options: { dbName?: string; serverSelectionTimeoutMs?: number } = {}): MongoStore {
+export function createMongoStore(
+  uri: string,
+  options: { dbName?: string; serverSelectionTimeoutMs?: number; availability?: StoreAvailability } = {},
+): MongoStore {
   const client = new MongoClient(
     uri,
     mongoClientOptions(uri, STORE_APP_NAME, options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }),
   );
   const db = client.db(options.dbName ?? databaseName(uri));
-  const deployments = new MongoDeploymentStore(db.collection<DeploymentDoc>('deployments'));
-  const keyValues = new MongoKeyValueStore(db.collection<KeyValueDoc>('key_values'));
+  const connection = mongoConnection(client);
+  const guarded = guardReporting(connection, options.availability ?? (() => undefined));
+  const deployments = new MongoDeploymentStore(db.collection<DeploymentDoc>('deployments'), guarded);
+  const keyValues = new MongoKeyValueStore(db.collection<KeyValueDoc>('key_values'), guarded);
   return {
     kind: 'mongodb',
     db,
@@ -251,6 +278,6 @@ export function createMongoStore(uri: string, options: { dbName?: string; server
       await deployments.ensureIndexes();
       await keyValues.ensureIndexes();
     }),
-    close: () => client.close(),
+    close: () => connection.close(),
   };
 }

@@ -6,7 +6,7 @@ import { readNotification } from './dependency-track-hook.js';
 import { apiHeaders } from '../../http/api-headers.js';
 import { errorHandler } from '../../http/error-handler.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { ReadinessLog } from '../../http/readiness-log.js';
+import { ReadinessLog } from '../../health/readiness-log.js';
 import { requestLogging } from '../../http/request-logging.js';
 import { route } from '../../http/routes.js';
 import type { Logger } from '../../logger.js';

@@ -1,4 +1,5 @@
 import type * as Mongo from 'mongodb';
+import { mongoConnection } from '../../store/mongo-connection.js';
 import { mongoClientOptions } from '../../store/mongo-options.js';
 import { StoreUnavailable } from '../../store/types.js';
 import type { Lease, SourceLocks } from './locks.js';
@@ -44,6 +45,8 @@ export function mongoLocks(uri: string, options: MongoLocksOptions, driver: Mong
     uri,
     mongoClientOptions(uri, LOCKS_APP_NAME, options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }),
   );
+  // Connects again when the first connection failed (see mongo-connection.ts).
+  const connection = mongoConnection(client);
   const locks = client.db(options.dbName).collection<LockDoc>('sync_locks');
   const unavailable = (err: unknown): never => {
     throw err instanceof MongoError ? new StoreUnavailable({ cause: err }) : err;
@@ -53,6 +56,7 @@ export function mongoLocks(uri: string, options: MongoLocksOptions, driver: Mong
     async acquire(source, holder): Promise<Lease | undefined> {
       const now = new Date();
       try {
+        await connection.ready();
         await locks.updateOne(
           { _id: source, expiresAt: { $lte: now } },
           { $set: { holder, acquiredAt: now, expiresAt: new Date(now.getTime() + leaseMs) } },
@@ -79,6 +83,6 @@ export function mongoLocks(uri: string, options: MongoLocksOptions, driver: Mong
         },
       };
     },
-    close: () => client.close(),
+    close: () => connection.close(),
   };
 }

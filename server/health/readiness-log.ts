@@ -8,7 +8,16 @@ import type { Logger } from '../logger.js';
 export class ReadinessLog {
   private last: string | undefined;
 
-  constructor(private readonly log: Pick<Logger, 'info' | 'warn'>) {}
+  /**
+   * `startsReady`: the process counts as ready from its start (the backend: its store is reached
+   * lazily), so only a loss and the recovery after it are written, not the first success.
+   */
+  constructor(
+    private readonly log: Pick<Logger, 'info' | 'warn'>,
+    options: { startsReady?: boolean } = {},
+  ) {
+    if (options.startsReady) this.last = 'ready';
+  }
 
   ready(): void {
     if (this.last === 'ready') return;
@@ -17,10 +26,11 @@ export class ReadinessLog {
     this.log.info(wasNotReady ? 'ready again' : 'ready');
   }
 
-  notReady(reason: string, problems: readonly string[] = []): void {
+  /** `problems` are part of the state (a new list is a change); `detail` is only written with it. */
+  notReady(reason: string, problems: readonly string[] = [], detail: Record<string, unknown> = {}): void {
     const state = `${reason}\u0000${problems.join('\u0000')}`;
     if (this.last === state) return;
     this.last = state;
-    this.log.warn({ reason, ...(problems.length > 0 ? { problems } : {}) }, `not ready: ${reason}`);
+    this.log.warn({ reason, ...(problems.length > 0 ? { problems } : {}), ...detail }, `not ready: ${reason}`);
   }
 }
