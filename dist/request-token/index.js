@@ -32395,6 +32395,21 @@ async function obtain({ core, http, env }, settings, brokerUrl) {
         permissions: carriedPermissions(parsed?.permissions),
     };
 }
+/**
+ * Why the answer does not confirm the `permission-*` inputs, or undefined when it does: a broker
+ * that reports no permissions (one from before per-request permissions ignores them, and its token
+ * carries everything it is configured for), or one whose token carries a permission not asked
+ * for, or write where read was asked. Less than asked is the broker narrowing, not a widening.
+ */
+function unconfirmed(asked, reported) {
+    if (reported === '')
+        return 'the broker did not say which permissions the token carries, so the permission-* inputs are not confirmed (a broker from before per-request permissions ignores them: its token carries everything it is configured for)';
+    const granted = JSON.parse(reported);
+    const beyond = Object.entries(granted).filter(([name, access]) => name !== 'metadata' && (asked[name] === undefined || (asked[name] === 'read' && access !== 'read')));
+    if (beyond.length === 0)
+        return undefined;
+    return `the token carries more than the permission-* inputs asked for: ${beyond.map(([name, access]) => `${name}: ${access}`).join(', ')}`;
+}
 /** The answer's `permissions` as one JSON line, kept only when it is a flat object of words. */
 function carriedPermissions(raw) {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw))
@@ -32438,6 +32453,9 @@ async function run(deps) {
         core.setOutput('expires-at', result.expiresAt);
         core.setOutput('repository', result.repository);
         core.setOutput('permissions', result.permissions);
+        const widened = settings.permissions ? unconfirmed(settings.permissions, result.permissions) : undefined;
+        if (widened)
+            core.warning(`${appName} token: ${widened}`);
         if (settings.revoke) {
             core.saveState('token', result.token);
             core.saveState('expires-at', result.expiresAt);

@@ -41309,6 +41309,37 @@ function humanProgress(source, noun, write) {
         warn: (text) => write(`[${source}] ${text}`),
     };
 }
+/**
+ * Progress for a log with levels (the sync service): a failed item and a warning at `warn`, so an
+ * alert on warn and above sees every item that did not sync; the rest at `info`.
+ */
+function leveledProgress(source, noun, log) {
+    const info = humanProgress(source, noun, (line) => log.info(line));
+    const warn = humanProgress(source, noun, (line) => log.warn(line));
+    return {
+        started: info.started,
+        item: (index, total, result) => (result.status === 'failed' ? warn : info).item(index, total, result),
+        retry: info.retry,
+        warn: warn.warn,
+    };
+}
+/** The closing lines with their levels (`summaryLines` says which lines). */
+function summaryEntries(report) {
+    const entries = [];
+    const lines = summaryLines(report);
+    const failed = new Set(report.items.filter((i) => i.status === 'failed').map((i) => `[${report.source}] failed: ${i.label}: ${i.reason ?? ''}`));
+    lines.forEach((text, i) => {
+        if (i === 0)
+            entries.push({ level: report.ok ? 'info' : 'error', text });
+        else if (report.error !== undefined && text === `[${report.source}] ${report.error}`)
+            entries.push({ level: 'error', text });
+        else if (failed.has(text) || (report.triage && report.triage.failed > 0 && text.includes('triage written back')))
+            entries.push({ level: 'warn', text });
+        else
+            entries.push({ level: 'info', text });
+    });
+    return entries;
+}
 /** The closing lines: totals, then every failure with its reason. */
 function summaryLines(report) {
     const t = report.totals;

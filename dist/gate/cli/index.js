@@ -103,19 +103,23 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
 
 
 
-/** The npm package of the two CLIs (packages/cli). */
+/** The npm package of the two CLIs (packages/cli) as committed; a release names it @<owner>/gatehouse-cli. */
 const CLI_PACKAGE = 'gatehouse-cli';
+/** `gatehouse-cli` or an organisation's `@<owner>/gatehouse-cli` (scripts/release-cli.js). */
+function isCliPackageName(name) {
+    return name === CLI_PACKAGE || (name?.startsWith('@') === true && name.endsWith(`/${CLI_PACKAGE}`));
+}
 /**
  * The package version, read once from the project's package.json (found by walking up, so it
  * works from the sources and from the compiled `build/` tree alike). The CLIs' npm package
- * (packages/cli, `gatehouse-cli`) carries the same version, so its bundles find theirs there.
+ * (packages/cli, `@<owner>/gatehouse-cli` once released) carries the same version, so its bundles find theirs there.
  */
 function packageVersion() {
     let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
     for (;;) {
         try {
             const pkg = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json'), 'utf8'));
-            if ((pkg.name === 'gatehouse' || pkg.name === CLI_PACKAGE) && pkg.version)
+            if ((pkg.name === 'gatehouse' || isCliPackageName(pkg.name)) && pkg.version)
                 return pkg.version;
         }
         catch {

@@ -37211,7 +37211,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 /* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(42859);
 
 // The service (HTTP server, metrics, MongoDB driver) loads only for `serve`, so the one-shot commands start fast.
-const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(821), __nccwpck_require__.e(957)]).then(__nccwpck_require__.bind(__nccwpck_require__, 92957))).serveCommand(...args);
+const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(821), __nccwpck_require__.e(276)]).then(__nccwpck_require__.bind(__nccwpck_require__, 79276))).serveCommand(...args);
 const argv = process.argv.slice(2);
 const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .Bz)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
 // `serve` exits explicitly: a run cut off at the end of the shutdown grace would otherwise hold the process.
@@ -37720,7 +37720,7 @@ async function syncCommand(argv, env, io, retryPolicy = {}, serve) {
     try {
         const args = parseSyncArgs(argv, env);
         if (args === 'version') {
-            io.out((0,version/* packageVersion */.T)());
+            io.out((0,version/* packageVersion */.Tl)());
             return EXIT_OK;
         }
         if ('help' in args) {
@@ -42837,11 +42837,13 @@ async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   TW: () => (/* binding */ leveledProgress),
 /* harmony export */   Ux: () => (/* binding */ finishReport),
 /* harmony export */   h$: () => (/* binding */ notesOf),
 /* harmony export */   hT: () => (/* binding */ syncEach),
 /* harmony export */   iU: () => (/* binding */ message),
 /* harmony export */   k: () => (/* binding */ summaryLines),
+/* harmony export */   rR: () => (/* binding */ summaryEntries),
 /* harmony export */   vt: () => (/* binding */ syncEachKind),
 /* harmony export */   zr: () => (/* binding */ humanProgress)
 /* harmony export */ });
@@ -42939,6 +42941,37 @@ function humanProgress(source, noun, write) {
         retry: (label, error, retry, delayMs) => write(`[${source}] ${label}: ${error.message}; retry ${retry} in ${(delayMs / 1000).toFixed(1)} s`),
         warn: (text) => write(`[${source}] ${text}`),
     };
+}
+/**
+ * Progress for a log with levels (the sync service): a failed item and a warning at `warn`, so an
+ * alert on warn and above sees every item that did not sync; the rest at `info`.
+ */
+function leveledProgress(source, noun, log) {
+    const info = humanProgress(source, noun, (line) => log.info(line));
+    const warn = humanProgress(source, noun, (line) => log.warn(line));
+    return {
+        started: info.started,
+        item: (index, total, result) => (result.status === 'failed' ? warn : info).item(index, total, result),
+        retry: info.retry,
+        warn: warn.warn,
+    };
+}
+/** The closing lines with their levels (`summaryLines` says which lines). */
+function summaryEntries(report) {
+    const entries = [];
+    const lines = summaryLines(report);
+    const failed = new Set(report.items.filter((i) => i.status === 'failed').map((i) => `[${report.source}] failed: ${i.label}: ${i.reason ?? ''}`));
+    lines.forEach((text, i) => {
+        if (i === 0)
+            entries.push({ level: report.ok ? 'info' : 'error', text });
+        else if (report.error !== undefined && text === `[${report.source}] ${report.error}`)
+            entries.push({ level: 'error', text });
+        else if (failed.has(text) || (report.triage && report.triage.failed > 0 && text.includes('triage written back')))
+            entries.push({ level: 'warn', text });
+        else
+            entries.push({ level: 'info', text });
+    });
+    return entries;
 }
 /** The closing lines: totals, then every failure with its reason. */
 function summaryLines(report) {
@@ -43100,28 +43133,32 @@ function parseSchedule(raw) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   T: () => (/* binding */ packageVersion)
+/* harmony export */   Tl: () => (/* binding */ packageVersion)
 /* harmony export */ });
-/* unused harmony export CLI_PACKAGE */
+/* unused harmony exports CLI_PACKAGE, isCliPackageName */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73024);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(76760);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(73136);
 
 
 
-/** The npm package of the two CLIs (packages/cli). */
+/** The npm package of the two CLIs (packages/cli) as committed; a release names it @<owner>/gatehouse-cli. */
 const CLI_PACKAGE = 'gatehouse-cli';
+/** `gatehouse-cli` or an organisation's `@<owner>/gatehouse-cli` (scripts/release-cli.js). */
+function isCliPackageName(name) {
+    return name === CLI_PACKAGE || (name?.startsWith('@') === true && name.endsWith(`/${CLI_PACKAGE}`));
+}
 /**
  * The package version, read once from the project's package.json (found by walking up, so it
  * works from the sources and from the compiled `build/` tree alike). The CLIs' npm package
- * (packages/cli, `gatehouse-cli`) carries the same version, so its bundles find theirs there.
+ * (packages/cli, `@<owner>/gatehouse-cli` once released) carries the same version, so its bundles find theirs there.
  */
 function packageVersion() {
     let dir = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(import.meta.url));
     for (;;) {
         try {
             const pkg = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(dir, 'package.json'), 'utf8'));
-            if ((pkg.name === 'gatehouse' || pkg.name === CLI_PACKAGE) && pkg.version)
+            if ((pkg.name === 'gatehouse' || isCliPackageName(pkg.name)) && pkg.version)
                 return pkg.version;
         }
         catch {

@@ -1,8 +1,8 @@
-export const id = 957;
-export const ids = [957];
+export const id = 276;
+export const ids = [276];
 export const modules = {
 
-/***/ 92957:
+/***/ 79276:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -236,6 +236,29 @@ function serviceLogger(options) {
     return logger_createLogger({ level: options.level, service: 'gatehouse-sync', destination: scrubbingDestination(destination, options.secrets) });
 }
 
+;// CONCATENATED MODULE: ./build/server/store/mongo-connection.js
+/**
+ * The driver connects on first use, but when that first connection fails it keeps the closed
+ * topology and answers every later call "Topology is closed" without trying again (mongodb 7's
+ * autoConnect only connects a client that has no topology), so a process started while its
+ * database was down would answer 503 until restarted. An explicit `connect()` replaces a closed
+ * topology and returns at once when connected; called before each operation, the database is
+ * used as soon as it is up. (An outage after a successful connect is the driver's own to ride out.)
+ */
+function mongoConnection(client) {
+    let closed = false;
+    return {
+        ready: async () => {
+            if (!closed)
+                await client.connect();
+        },
+        close: async () => {
+            closed = true;
+            await client.close();
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./build/server/store/mongo-options.js
 const MONGO_BOUNDS = { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, socketTimeoutMS: 30_000 };
 function mongoClientOptions(uri, appName, overrides = {}) {
@@ -269,6 +292,7 @@ function newestFirst(a, b) {
 ;// CONCATENATED MODULE: ./build/server/sync/service/locks-mongo.js
 
 
+
 const DUPLICATE_KEY = 11000;
 /** A lease outlives a crashed holder by at most this long; a live holder renews it every third of it. */
 const DEFAULT_LEASE_MS = 60_000;
@@ -285,6 +309,8 @@ function mongoLocks(uri, options, driver) {
     const { MongoClient, MongoError } = driver;
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     const client = new MongoClient(uri, mongoClientOptions(uri, LOCKS_APP_NAME, options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }));
+    // Connects again when the first connection failed (see mongo-connection.ts).
+    const connection = mongoConnection(client);
     const locks = client.db(options.dbName).collection('sync_locks');
     const unavailable = (err) => {
         throw err instanceof MongoError ? new StoreUnavailable({ cause: err }) : err;
@@ -294,6 +320,7 @@ function mongoLocks(uri, options, driver) {
         async acquire(source, holder) {
             const now = new Date();
             try {
+                await connection.ready();
                 await locks.updateOne({ _id: source, expiresAt: { $lte: now } }, { $set: { holder, acquiredAt: now, expiresAt: new Date(now.getTime() + leaseMs) } }, { upsert: true });
             }
             catch (err) {
@@ -317,7 +344,7 @@ function mongoLocks(uri, options, driver) {
                 },
             };
         },
-        close: () => client.close(),
+        close: () => connection.close(),
     };
 }
 
@@ -490,11 +517,27 @@ function rawAnswer({ status, reason, error }) {
  * Requests Node's parser refuses (headers over its 16 KB limit, malformed HTTP, a request too
  * slow to arrive) get a JSON error like every other answer, instead of Node's default bare status
  * line. The connection is closed after it: the parser cannot tell where the next request starts.
+ *
+ * One request, one answer: when the parser fails inside the body of a request a route has already
+ * answered (a refused credential is answered before the body is read), that answer stands and the
+ * connection is closed without a second one.
  */
 function answerClientErrors(server) {
+    // The request each connection is reading, with its response.
+    const reading = new WeakMap();
+    server.on('request', (req, res) => reading.set(req.socket, { req, res }));
     server.on('clientError', (err, socket) => {
         if (err.code === 'ECONNRESET' || !socket.writable) {
             socket.destroy();
+            return;
+        }
+        const current = reading.get(socket);
+        // An incomplete request is the one whose body failed; a complete one was an earlier request.
+        if (current && !current.req.complete && current.res.headersSent) {
+            if (current.res.writableFinished)
+                socket.end();
+            else
+                socket.destroy();
             return;
         }
         socket.end(rawAnswer(answerFor(err.code)));
@@ -1749,6 +1792,41 @@ function describeCause(cause) {
     return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
 }
 
+;// CONCATENATED MODULE: ./build/server/health/readiness-log.js
+/**
+ * Readiness as an operator sees it in the log: each change (ready ↔ not ready, or another reason
+ * for not being ready) written once, not once per probe, so a log alert fires on the change and a
+ * probe every few seconds adds nothing. Not ready is a `warn` with the reason and what to fix.
+ */
+class ReadinessLog {
+    log;
+    last;
+    /**
+     * `startsReady`: the process counts as ready from its start (the backend: its store is reached
+     * lazily), so only a loss and the recovery after it are written, not the first success.
+     */
+    constructor(log, options = {}) {
+        this.log = log;
+        if (options.startsReady)
+            this.last = 'ready';
+    }
+    ready() {
+        if (this.last === 'ready')
+            return;
+        const wasNotReady = this.last !== undefined;
+        this.last = 'ready';
+        this.log.info(wasNotReady ? 'ready again' : 'ready');
+    }
+    /** `problems` are part of the state (a new list is a change); `detail` is only written with it. */
+    notReady(reason, problems = [], detail = {}) {
+        const state = `${reason}\u0000${problems.join('\u0000')}`;
+        if (this.last === state)
+            return;
+        this.last = state;
+        this.log.warn({ reason, ...(problems.length > 0 ? { problems } : {}), ...detail }, `not ready: ${reason}`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/server/http/request-logging.js
 
 /** Puts `fields` on the request's one log line, under `msg`: a route's outcome without a second line. */
@@ -1863,6 +1941,7 @@ function route(router, path, handlers) {
 
 
 
+
 const SYNC_SERVICE_NAME = 'gatehouse-sync';
 /** The largest notification read (a BOM_PROCESSED notification carries the whole BOM, base64). */
 const HOOK_BODY_LIMIT = '32mb';
@@ -1916,14 +1995,18 @@ function createSyncApp(deps) {
     const auth = bearer(deps.triggerToken);
     const health = { status: 'ok', service: SYNC_SERVICE_NAME, version: deps.version };
     route(router, '/healthz', { get: [(_req, res) => void res.json(health)] });
+    const readinessLog = new ReadinessLog(deps.logger);
     route(router, '/readyz', {
         get: [
             async (_req, res) => {
                 const answer = await deps.readiness.check();
-                if (answer.ready)
+                if (answer.ready) {
+                    readinessLog.ready();
                     res.json({ status: 'ready' });
-                else
-                    res.status(503).json({ error: 'not_ready', reason: answer.reason, ...(answer.problems?.length ? { problems: answer.problems } : {}) });
+                    return;
+                }
+                readinessLog.notReady(answer.reason, answer.problems);
+                res.status(503).json({ error: 'not_ready', reason: answer.reason, ...(answer.problems?.length ? { problems: answer.problems } : {}) });
             },
         ],
     });
@@ -2371,8 +2454,8 @@ class SyncService {
             metrics.errorsSeen(report.totals.failed + (report.error ? 1 : 0));
             if (report.totals.synced > 0)
                 this.deps.onDefectDojoAnswer?.();
-            for (const line of (0,sync_report/* summaryLines */.k)(report))
-                log.info({ totals: report.totals }, line);
+            for (const { level, text } of (0,sync_report/* summaryEntries */.rR)(report))
+                log[level]({ totals: report.totals }, text);
             let issues;
             if (this.deps.issuePush) {
                 try {
@@ -2396,7 +2479,8 @@ class SyncService {
         }
         const endedAt = timers.now();
         metrics.runFinished(connector.source, result.ok ? 'success' : 'failure', (endedAt - startedAt) / 1000, new Date(endedAt));
-        log.info({ ok: result.ok, duration_ms: endedAt - startedAt, issues: result.issues }, 'run finished');
+        // A run that did not fully succeed says so at warn: what failed was logged above, at warn or error.
+        log[result.ok ? 'info' : 'warn']({ ok: result.ok, duration_ms: endedAt - startedAt, issues: result.issues }, result.ok ? 'run finished' : 'run finished with failures');
         return result;
     }
 }
@@ -2479,7 +2563,7 @@ function issuePushFor(loaded, defectDojo, parts, retry, conditional) {
             retry,
             log,
         });
-        log.info({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.closed} closed, ${outcome.reopened} reopened, ${outcome.keptClosed} kept closed (closed by hand), ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository, ${outcome.outOfScope} out of scope (skipped)`);
+        log[outcome.failed > 0 ? 'warn' : 'info']({ issues: outcome }, `issue push: ${outcome.opened} opened, ${outcome.relinked} relinked, ${outcome.closed} closed, ${outcome.reopened} reopened, ${outcome.keptClosed} kept closed (closed by hand), ${outcome.failed} failed, ${outcome.deferred} deferred, ${outcome.unresolved} without a repository, ${outcome.outOfScope} out of scope (skipped)`);
         return outcome;
     };
 }
@@ -2508,7 +2592,7 @@ function assemble(parts) {
         logger: parts.logger,
         timers: parts.timers,
         onDefectDojoAnswer: () => readiness.defectDojoAnswered(),
-        runSource: (connector, log, scope) => (0,run/* runConnector */.Fq)(connector, loaded, parts.options, (0,sync_report/* humanProgress */.zr)(connector.source, connector.noun, (line) => log.info(line)), retry, { conditional, ...(scope ? { scope: scope.items } : {}) }),
+        runSource: (connector, log, scope) => (0,run/* runConnector */.Fq)(connector, loaded, parts.options, (0,sync_report/* leveledProgress */.TW)(connector.source, connector.noun, { info: (line) => log.info(line), warn: (line) => log.warn(line) }), retry, { conditional, ...(scope ? { scope: scope.items } : {}) }),
         ...(issuePush ? { issuePush } : {}),
     });
     const schedule = () => {
@@ -2607,7 +2691,7 @@ async function serveCommand(args, env, io, signals = process) {
     }
     // A key is a source, or an issue push's product or repository (`issue-push:…`).
     const locks = await locksFor(mongoUri, (key) => logger.error({ lock: key }, 'the lock of a running sync or issue push was taken over: another process may be doing the same work'));
-    const version = (0,server_version/* packageVersion */.T)();
+    const version = (0,server_version/* packageVersion */.Tl)();
     const triggerToken = env.SYNC_TRIGGER_TOKEN?.trim() || undefined;
     const webhookSecret = env.SYNC_DEPENDENCY_TRACK_WEBHOOK_SECRET?.trim() || undefined;
     const assembled = assemble({
