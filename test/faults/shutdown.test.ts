@@ -99,7 +99,7 @@ describe('faults: SIGTERM while requests are in flight (real processes)', () => 
     const stop = terminate(started);
     const answer = await token;
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    assert.deepEqual(Object.keys(answer.body).sort(), ['expires_at', 'repository', 'token']);
+    assert.deepEqual(Object.keys(answer.body).sort(), ['expires_at', 'permissions', 'repository', 'token']);
     const { code, ms } = await stop;
     assert.equal(code, 0);
     assert.ok(ms < SHUTDOWN_GRACE_MS);

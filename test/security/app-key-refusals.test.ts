@@ -102,8 +102,12 @@ describe('unusable app keys: same answers, a message that says what is wrong, ne
           for (const res of [ready, token]) assert.deepEqual([res.status, res.body], [503, { error: 'config_unavailable' }], refused.name);
           assertNoKey(refused, [...problems, answerText(ready), answerText(token)], 'a problem or an answer');
         }
-        // One closed-vocabulary line per /token request, as always.
-        assert.deepEqual(new Set(logs.lines().map((l) => l.outcome)), new Set(['config_unavailable']));
+        // One closed-vocabulary line per /token request, as always; /readyz writes each change of its reason once.
+        const tokenLines = logs.lines().filter((l) => 'outcome' in l);
+        assert.equal(tokenLines.length, cases.refused.length);
+        assert.deepEqual(new Set(tokenLines.map((l) => l.outcome)), new Set(['config_unavailable']));
+        const readiness = logs.lines().filter((l) => !('outcome' in l));
+        assert.ok(readiness.length >= 1 && readiness.every((l) => l.msg === 'not ready: config_unavailable' && l.level === 'warn'), JSON.stringify(readiness));
         for (const refused of cases.refused) assertNoKey(refused, [logs.text()], 'the log');
       } finally {
         await server.close();

@@ -87,7 +87,7 @@ describe('sync service, as operators run it', () => {
   });
 
   it('the Helm example’s Secret holds what each source it enables needs', () => {
-    const text = section('self-hosting.md', '## Container images, the Helm chart and releases');
+    const text = section('self-hosting.md', '## Container images, the Helm charts and releases');
     const block = /```sh\n([\s\S]*?kubectl create secret[\s\S]*?helm install[\s\S]*?)```/.exec(text)?.[1];
     assert.ok(block, 'docs/self-hosting.md shows kubectl create secret and helm install');
     const env: Record<string, string> = {};
