@@ -197,15 +197,6 @@ export function startBareMint(options: BareMintOptions): Promise<ServerProcess> 
   return startServer(join(ROOT, 'bench', 'bare-mint.mjs'), bareMintEnv(options), 'bare mint listening', profileArgs());
 }
 
-/**
- * The limit with some of the brokers' parts swapped in (bench/token-ladder.mjs, from build/);
- * `brokerEnv` holds the broker settings those parts read.
- */
-export function startTokenLadder(parts: readonly string[], options: BareMintOptions, brokerEnv: Record<string, string>): Promise<ServerProcess> {
-  const env = { ...brokerEnv, ...bareMintEnv(options), BENCH_PARTS: parts.join(',') };
-  return startServer(join(ROOT, 'bench', 'token-ladder.mjs'), env, 'token ladder listening', profileArgs());
-}
-
 /** The minimal broker, compiled from build/ (npm run build first). */
 export function startMinimalProcess(env: Record<string, string>): Promise<ServerProcess> {
   return startServer(join(ROOT, 'build', 'server', 'minimal', 'main.js'), env, 'minimal broker listening', profileArgs());

@@ -5,7 +5,6 @@ export const BENCHES: readonly { name: string; minutes: number }[] = [
   { name: 'actions', minutes: 2 },
   { name: 'token', minutes: 2 },
   { name: 'token-policy', minutes: 2 },
-  { name: 'token-parts', minutes: 5 },
   { name: 'ledger', minutes: 3 },
   { name: 'gate', minutes: 3 },
   { name: 'sync', minutes: 3 },
@@ -44,7 +43,6 @@ export interface BenchResults {
 const TITLES: Record<string, string> = {
   actions: 'Action start-up and bundle size',
   token: '`POST /token` (autocannon, concurrency 50, beside a bare server that verifies and mints)',
-  'token-parts': '`POST /token` part by part: the limit with one broker part at a time, then the brokers (CPU µs per request, ratio to the limit)',
   'token-policy': '`POST /token` with a 1,000-repository `BROKER_POLICY` beside `/token` without one (interleaved rounds)',
   ledger: 'Ledger (autocannon, concurrency 50, in-memory store)',
   gate: '`gate ci` (100,000 results, 2,000 changed files)',

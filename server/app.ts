@@ -9,13 +9,11 @@ import { KeySetSnapshots } from './broker/key-set-snapshots.js';
 import { ReleasesService } from './broker/releases.js';
 import { brokerRoutes } from './broker/routes.js';
 import { brokerSettingsSource } from './broker/settings.js';
-import { tokenHandler } from './broker/token-route.js';
 import { healthRoutes } from './health/routes.js';
 import { apiHeaders } from './http/api-headers.js';
 import { backendBounds, type BackendBounds } from './http/call-bounds.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound, settingsOrMisconfigured } from './http/errors.js';
-import { withPlainRoutes } from './http/plain.js';
 import { requestLogging } from './http/request-logging.js';
 import { createChatSink } from './ledger/chat-sink.js';
 import { ledgerRoutes } from './ledger/routes.js';
@@ -47,10 +45,7 @@ export interface AppDeps {
   readonly metrics?: BackendMetrics;
 }
 
-/**
- * The backend: wires the parts; holds no logic of its own. `POST /token` is served by a plain
- * handler in front of the Express app (see `http/plain.ts`); every other request goes to Express.
- */
+/** The backend: wires the parts; holds no logic of its own. */
 export function createApp(deps: AppDeps): RequestListener {
   const clock = deps.clock ?? systemClock;
   const transport = deps.transport ? { transport: deps.transport } : {};
@@ -101,7 +96,5 @@ export function createApp(deps: AppDeps): RequestListener {
     throw notFound();
   });
   app.use(errorHandler);
-
-  const token = tokenHandler(broker);
-  return metrics.timed(withPlainRoutes(app, 'POST', { '/token': (req, res) => logRequest(req, res, () => void token(req, res)) }), ['/token']);
+  return metrics.timed(app);
 }

@@ -3,12 +3,11 @@ import { AppError } from '../http/errors.js';
 import { isJsonObject, parseJson, rawBody } from '../http/json-body.js';
 import { route } from '../http/routes.js';
 import { BodySlots, slottedRawBody } from '../http/slotted-body.js';
-import type { IssueTokenDeps } from './issue-token.js';
 import type { ReleasesService } from './releases.js';
 import type { BrokerSettings } from './settings.js';
 import { oidcSigningPlatform, signAuth, type Signer } from './sign-auth.js';
 import { parseSignRequest, signCommit } from './sign-commit.js';
-import { tokenHandler } from './token-route.js';
+import { tokenRefusals, tokenRoute, type TokenRouteDeps } from './token-route.js';
 import { triggerAuth } from './trigger-auth.js';
 import { handleDelivery, PayloadSignature, statedSignature, type WebhookDeps } from './webhook.js';
 
@@ -23,10 +22,7 @@ const SIGN_BODY_LIMIT = '8mb';
  */
 export const WEBHOOK_BODY = { readers: 2, maxWaiting: 64, limit: 10 * 1024 * 1024, waitMs: 10_000, readMs: 10_000 } as const;
 
-export interface BrokerRouteDeps extends IssueTokenDeps, WebhookDeps {
-  readonly settings: () => BrokerSettings;
-  /** Counts each `POST /token` answer (the backend's metrics). */
-  readonly tokenAnswered?: (outcome: string) => void;
+export interface BrokerRouteDeps extends TokenRouteDeps, WebhookDeps {
   readonly releases: ReleasesService;
 }
 
@@ -36,10 +32,8 @@ const header = (value: string | string[] | undefined): string | undefined => (ty
 export function brokerRoutes(deps: BrokerRouteDeps): Router {
   const router = Router();
 
-  // Served by the plain handler (server/app.ts puts it in front of Express for `POST /token`);
-  // this route takes the spellings Express also matches (`/token/`, `/TOKEN`) and the other methods.
-  const token = tokenHandler(deps);
-  route(router, '/token', { post: [(req, res) => token(req, res)] });
+  route(router, '/token', { post: tokenRoute(deps) });
+  router.use('/token', tokenRefusals(deps));
 
   route(router, '/sign', {
     post: [

@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import { StoreUnavailable } from '../store/types.js';
+import { API_HEADERS } from './api-headers.js';
 import { AppError, invalidJson } from './errors.js';
-import { sendJson } from './plain.js';
 
 /** Errors raised by body-parser (raw-body) carry a `type`; map the ones a client can cause. */
 function fromBodyParser(err: { type?: unknown; status?: unknown }): AppError | undefined {
@@ -40,11 +39,8 @@ function toAppError(err: unknown): AppError {
 /** The error code an error is answered with (for counting outcomes without answering twice). */
 export const answeredCode = (err: unknown): string => toAppError(err).code;
 
-/**
- * The single place where an error becomes an HTTP response, for the Express routes (as their
- * error handler) and the plain ones (`plain.ts`) alike.
- */
-export function answerError(err: unknown, req: IncomingMessage, res: ServerResponse): void {
+/** The single place where an error becomes an HTTP response, for every Express app (its error handler). */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const appError = toAppError(err);
   if (appError.status >= 500) {
     // The request's log line carries `res.err`: one line per failed request, with the real error.
@@ -56,10 +52,8 @@ export function answerError(err: unknown, req: IncomingMessage, res: ServerRespo
     res.end();
     return;
   }
-  sendJson(res, appError.status, appError.body(), appError.headers);
-}
-
-export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => answerError(err, req, res);
+  res.status(appError.status).set({ ...API_HEADERS, ...appError.headers }).json(appError.body());
+};
 
 /** Only the class name and message of a cause are logged: never a stack with request data. */
 function describeCause(cause: unknown): string {

@@ -1,6 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { AppError } from './errors.js';
-import { bodyRefusal, readBody } from './plain.js';
 
 /**
  * A fixed number of request bodies read at once, and a bounded number of requests waiting for a
@@ -116,4 +116,59 @@ export function slottedRawBody(options: SlottedBodyOptions): RequestHandler {
       );
     });
   };
+}
+
+/**
+ * Why a body cannot be read at all, from its headers alone: compressed (`415
+ * unsupported_media_type`) or announced over `limit` (`413 payload_too_large`), as body-parser
+ * answers them on the Express routes.
+ */
+function bodyRefusal(req: IncomingMessage, limit: number): AppError | undefined {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (encoding !== 'identity') return new AppError(415, 'unsupported_media_type');
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return new AppError(413, 'payload_too_large');
+  return undefined;
+}
+
+interface ReadBodyOptions {
+  /** Sees each chunk as it arrives (a signature computed while the body streams in). */
+  readonly onChunk?: (chunk: Buffer) => void;
+  /** How long the whole body may take to arrive (`408 request_timeout` after it). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The request body, at most `limit` bytes: refused as `bodyRefusal` says, `413
+ * payload_too_large` when more arrives, `400 invalid_request` when it is cut off or the stream
+ * fails, `408 request_timeout` past `timeoutMs`. A refused body's stream is paused.
+ */
+function readBody(req: IncomingMessage, limit: number, options: ReadBodyOptions = {}): Promise<Buffer> {
+  const refused = bodyRefusal(req, limit);
+  if (refused) return Promise.reject(refused);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error?: AppError): void => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (!error) return resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      req.pause();
+      reject(error);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) return settle(new AppError(413, 'payload_too_large'));
+      options.onChunk?.(chunk);
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => settle();
+    const onError = (): void => settle(new AppError(400, 'invalid_request'));
+    // The sender went away before the end.
+    const onClose = (): void => {
+      if (!req.complete) settle(new AppError(400, 'invalid_request'));
+    };
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => settle(new AppError(408, 'request_timeout')), options.timeoutMs);
+    req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
 }

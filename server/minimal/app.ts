@@ -1,5 +1,4 @@
-import type { RequestListener } from 'node:http';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { KeySetRegistry } from '../auth/key-sets.js';
 import { OidcVerifier } from '../auth/verifier.js';
 import { brokerSettingsSource } from '../broker/settings.js';
@@ -7,7 +6,6 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Env } from '../config-error.js';
 import { apiHeaders } from '../http/api-headers.js';
 import { backendBounds, type BackendBounds } from '../http/call-bounds.js';
-import { withPlainRoutes } from '../http/plain.js';
 import { ReadinessLog } from '../health/readiness-log.js';
 import type { Fetch } from '../http/outbound.js';
 import type { Logger } from '../logger.js';
@@ -15,7 +13,7 @@ import { AppClients } from '../platform/clients.js';
 import { InstallationDirectory } from '../platform/installations.js';
 import { Refusal, type Outcome } from './outcomes.js';
 import { configurationProblems, configurationUsable } from './token.js';
-import { answerRefusal, tokenHandler } from './token-route.js';
+import { answerRefusal, tokenRefusals, tokenRoute } from './token-route.js';
 
 export interface MinimalAppDeps {
   readonly env: () => Env;
@@ -35,7 +33,7 @@ export interface MinimalAppDeps {
  * The minimal broker: `GET /healthz`, `GET /readyz`, `POST /token`. Every `/token` request
  * writes exactly one log line, `{"outcome": <code>}`, from a closed vocabulary.
  */
-export function createMinimalApp(deps: MinimalAppDeps): RequestListener {
+export function createMinimalApp(deps: MinimalAppDeps): Express {
   const clock = deps.clock ?? systemClock;
   const transport = deps.transport ? { transport: deps.transport } : {};
   const bounds = backendBounds(deps.bounds);
@@ -75,15 +73,13 @@ export function createMinimalApp(deps: MinimalAppDeps): RequestListener {
   });
   app.all('/readyz', refuse('method_not_allowed'));
 
-  // `POST /token` is a plain handler in front of Express (see `http/plain.ts`); this route takes
-  // the spellings Express also matches (`/token/`, `/TOKEN`) and answers the other methods.
-  const token = tokenHandler(tokenDeps, settings, logOutcome);
-  app.post('/token', (req, res) => void token(req, res));
+  app.post('/token', ...tokenRoute(tokenDeps, settings, logOutcome));
   // A refused `/token` request is a `/token` request too: it writes its one outcome line.
   app.all('/token', () => {
     logOutcome('method_not_allowed');
     throw new Refusal('method_not_allowed');
   });
+  app.use('/token', tokenRefusals(logOutcome));
   app.use(refuse('not_found'));
 
   const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
@@ -92,5 +88,5 @@ export function createMinimalApp(deps: MinimalAppDeps): RequestListener {
     answerRefusal(res, refusal);
   };
   app.use(errorHandler);
-  return withPlainRoutes(app, 'POST', { '/token': (req, res) => void token(req, res) });
+  return app;
 }

@@ -1,8 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { BrokerSettings } from '../broker/settings.js';
-import { AppError } from '../http/errors.js';
-import { parseJson } from '../http/json-body.js';
-import { readBody, sendJson, TOKEN_BODY_LIMIT } from '../http/plain.js';
+import { TOKEN_BODY_LIMIT } from '../broker/token-route.js';
+import { API_HEADERS } from '../http/api-headers.js';
+import { parseJson, rawBody } from '../http/json-body.js';
 import { Refusal, type Outcome } from './outcomes.js';
 import { mintForCaller, parseRequest, type MinimalTokenDeps } from './token.js';
 
@@ -14,33 +14,37 @@ function exceptionClass(err: Refusal): string | undefined {
 }
 
 /** A refusal in the minimal broker's vocabulary: `{error: <code>}`, with `Retry-After` when it has one. */
-export function answerRefusal(res: ServerResponse, refusal: Refusal): void {
+export function answerRefusal(res: Response, refusal: Refusal): void {
   if (res.headersSent) return void res.end();
-  const headers: Record<string, string> = refusal.retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.ceil(refusal.retryAfterSeconds)) };
-  sendJson(res, refusal.status, { error: refusal.outcome }, headers);
+  res.status(refusal.status).set(API_HEADERS);
+  if (refusal.retryAfterSeconds !== undefined) res.set('Retry-After', String(Math.ceil(refusal.retryAfterSeconds)));
+  res.json({ error: refusal.outcome });
+}
+
+export type LogOutcome = (outcome: Outcome, exception?: string) => void;
+
+/** The minimal `POST /token`: the body, the exchange, the answer and its one outcome line. */
+export function tokenRoute(deps: MinimalTokenDeps, settings: () => BrokerSettings, logOutcome: LogOutcome): RequestHandler[] {
+  const mint: RequestHandler = async (req, res) => {
+    const answer = await mintForCaller(deps, settings(), parseRequest(parseJson(req.rawBody)));
+    logOutcome('mint_ok');
+    res.json(answer);
+  };
+  return [...rawBody(TOKEN_BODY_LIMIT), mint];
 }
 
 /**
- * The minimal `POST /token` as a plain node:http handler (see `http/plain.ts`): exactly one log
- * line per request, `{outcome}`, from the closed vocabulary.
+ * A refused `POST /token` in the closed vocabulary, with its one outcome line: a body that cannot
+ * be read or parsed (size, encoding, not JSON) is "not a JSON object", anything unexpected an
+ * internal error.
  */
-export function tokenHandler(
-  deps: MinimalTokenDeps,
-  settings: () => BrokerSettings,
-  logOutcome: (outcome: Outcome, exception?: string) => void,
-): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  return async (req, res) => {
-    try {
-      const request = parseRequest(parseJson(await readBody(req, TOKEN_BODY_LIMIT)));
-      const answer = await mintForCaller(deps, settings(), request);
-      logOutcome('mint_ok');
-      sendJson(res, 200, answer);
-    } catch (err) {
-      // A body that cannot be read or parsed (size, encoding, not JSON) is "not a JSON object".
-      const unreadable = err instanceof AppError && err.status >= 400 && err.status < 500;
-      const refusal = err instanceof Refusal ? err : new Refusal(unreadable ? 'invalid_json' : 'internal_error', { cause: err });
-      logOutcome(refusal.outcome, exceptionClass(refusal));
-      answerRefusal(res, refusal);
-    }
+export function tokenRefusals(logOutcome: LogOutcome): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (req.method !== 'POST') return next(err);
+    const status = (err as { status?: unknown }).status;
+    const unreadable = typeof status === 'number' && status >= 400 && status < 500;
+    const refusal = err instanceof Refusal ? err : new Refusal(unreadable ? 'invalid_json' : 'internal_error', { cause: err });
+    logOutcome(refusal.outcome, exceptionClass(refusal));
+    answerRefusal(res, refusal);
   };
 }
