@@ -9,13 +9,12 @@ const LIFETIME_S = 9 * 60;
 
 /**
  * The app's JWT (RS256, `iss` = app id) for calls made as the app: installation lookups and
- * mints. The key is imported once and one JWT serves five minutes of calls: a CPU profile of
- * `/token` under load showed importing the key and signing a fresh JWT for every call taking
- * about a third of the broker's time. The key comes parsed from the settings (`private-key.ts`),
- * so no PEM is read here. Secret: never logged.
+ * mints, handed to `@octokit/auth-app` as its `createJwt`. Signed here rather than by auth-app,
+ * which imports the PEM and signs a new JWT for every call: one JWT serves five minutes of calls,
+ * from the key the settings parsed once (`private-key.ts`; docs/development.md). Secret: never logged.
  */
 export class AppJwt {
-  private current: { readonly jwt: Promise<string>; readonly until: number; authorization?: string } | undefined;
+  private current: { readonly jwt: Promise<string>; readonly until: number; readonly expiresAt: string } | undefined;
 
   constructor(
     private readonly appId: string,
@@ -24,36 +23,43 @@ export class AppJwt {
   ) {}
 
   get(): Promise<string> {
-    const now = this.now();
-    if (!this.current || now >= this.current.until) {
-      const iat = Math.floor(now / 1000) - BACKDATE_S;
-      const jwt = new SignJWT({})
-        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-        .setIssuer(this.appId)
-        .setIssuedAt(iat)
-        .setExpirationTime(iat + BACKDATE_S + LIFETIME_S)
-        .sign(this.key);
-      const entry: { jwt: Promise<string>; until: number; authorization?: string } = { jwt, until: now + REUSE_MS };
-      this.current = entry;
-      jwt.then(
-        (signed) => {
-          entry.authorization = `Bearer ${signed}`;
-        },
-        // A failed signing is not kept: the next call tries again.
-        () => {
-          if (this.current === entry) this.current = undefined;
-        },
-      );
-    }
-    return this.current.jwt;
+    return this.reused().jwt;
   }
 
   /**
-   * `Bearer <jwt>` at once while a signed JWT is in its reuse window, otherwise undefined (then
-   * `get()`): a platform call then waits on no promise for it.
+   * auth-app's `createJwt`: the reused JWT, or, when the platform's clock differs from ours by
+   * `skewSeconds` (auth-app measured it from a refusal), one signed by the platform's time.
    */
-  authorization(): string | undefined {
-    const current = this.current;
-    return current && this.now() < current.until ? current.authorization : undefined;
+  async forAuthApp(skewSeconds?: number): Promise<{ jwt: string; expiresAt: string }> {
+    const entry = skewSeconds ? this.signed(this.now() + skewSeconds * 1000) : this.reused();
+    return { jwt: await entry.jwt, expiresAt: entry.expiresAt };
+  }
+
+  private reused(): { readonly jwt: Promise<string>; readonly expiresAt: string } {
+    const now = this.now();
+    if (!this.current || now >= this.current.until) {
+      const entry = { ...this.signed(now), until: now + REUSE_MS };
+      this.current = entry;
+      // A failed signing is not kept: the next call tries again.
+      entry.jwt.catch(() => {
+        if (this.current === entry) this.current = undefined;
+      });
+    }
+    return this.current;
+  }
+
+  private signed(now: number): { readonly jwt: Promise<string>; readonly expiresAt: string } {
+    const iat = Math.floor(now / 1000) - BACKDATE_S;
+    const exp = iat + BACKDATE_S + LIFETIME_S;
+    return { jwt: this.sign(iat, exp), expiresAt: new Date(exp * 1000).toISOString() };
+  }
+
+  private sign(iat: number, exp: number): Promise<string> {
+    return new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+      .setIssuer(this.appId)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(this.key);
   }
 }

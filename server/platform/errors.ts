@@ -1,5 +1,6 @@
 import { GraphqlResponseError } from '@octokit/graphql';
 import { RequestError } from '@octokit/request-error';
+import { retryAfterMs, spentRateLimit } from '../github/api.js';
 import { AnswerTooLarge, CallTimedOut } from '../http/outbound.js';
 
 /**
@@ -32,16 +33,15 @@ export function platformRetryAfter(err: unknown): number | undefined {
 }
 
 /**
- * How long the platform asks callers to wait: its `Retry-After` (a secondary limit), or, when the
- * primary limit is spent (`x-ratelimit-remaining: 0`), the time until `x-ratelimit-reset`.
+ * How long the platform asks callers to wait, in whole seconds: its `Retry-After` (a secondary
+ * limit), or, when the primary limit is spent, the time until it resets (at least 1 s).
  */
 function retryAfter(headers: Record<string, unknown> | undefined, nowMs = Date.now()): number | undefined {
   const value = headers?.['retry-after'];
-  const seconds = typeof value === 'string' ? Number(value) : NaN;
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  if (String(headers?.['x-ratelimit-remaining']) !== '0') return undefined;
-  const reset = Number(headers?.['x-ratelimit-reset']);
-  return Number.isFinite(reset) && reset > 0 ? Math.max(1, Math.ceil(reset - nowMs / 1000)) : undefined;
+  const asked = retryAfterMs(typeof value === 'string' ? value : undefined, nowMs);
+  if (asked !== undefined) return Math.ceil(asked / 1000);
+  const resetAtMs = spentRateLimit(headers)?.resetAtMs;
+  return resetAtMs === undefined ? undefined : Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000));
 }
 
 /** A platform answer outside 2xx as a `PlatformError`: the platform's message, status and wait. */

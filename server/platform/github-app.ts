@@ -1,15 +1,12 @@
-import { Octokit } from '@octokit/core';
-import { paginateRest } from '@octokit/plugin-paginate-rest';
-import { MAX_ANSWER_BYTES, PLATFORM_CALL, PLATFORM_COMMIT } from '../http/call-bounds.js';
-import { boundedFetch, type CallBounds, type Fetch } from '../http/outbound.js';
+import { PLATFORM_CALL, PLATFORM_COMMIT } from '../http/call-bounds.js';
+import type { CallBounds, Fetch } from '../http/outbound.js';
+import { githubClient, type GitHubClient } from '../github/client.js';
+import { boundedFetch } from '../http/outbound.js';
+import { MAX_ANSWER_BYTES } from '../http/call-bounds.js';
 import { AppJwt } from './app-jwt.js';
 import type { AppCredentials } from './credentials.js';
 import { PlatformError, toPlatformError } from './errors.js';
 import type { Access } from './permissions.js';
-import { API_VERSION, PlatformRest } from './rest.js';
-
-const PlatformOctokit = Octokit.plugin(paginateRest);
-type PlatformOctokit = InstanceType<typeof PlatformOctokit>;
 
 export interface PlatformClientOptions {
   /** Bound on one platform call (default `PLATFORM_CALL`). */
@@ -71,30 +68,14 @@ export interface CommitOnBranch {
   readonly deletions: readonly { readonly path: string }[];
 }
 
-const SILENT = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const PAGE = 100;
 
 /**
- * Bodies are read whole inside the bound: Octokit itself would turn a body that stalls or breaks
- * off into an empty answer (`data: ""`) instead of an error.
+ * The brokers answer their own callers, who retry: a platform call is made once, and a rate limit
+ * goes back to the caller with its wait (`Retry-After`).
  */
-function platformFetch(bounds: CallBounds): Fetch {
-  return boundedFetch(bounds, { buffer: { maxBytes: MAX_ANSWER_BYTES } });
-}
-
-function octokitFor(apiBase: string, options: PlatformClientOptions, auth: Record<string, unknown>): PlatformOctokit {
-  const octokit = new PlatformOctokit({
-    baseUrl: apiBase,
-    userAgent: options.userAgent,
-    request: { fetch: platformFetch(options.bounds ?? PLATFORM_CALL) },
-    log: SILENT,
-    ...auth,
-  });
-  // A `before` hook changes the options object every later hook and the request itself receive.
-  octokit.hook.before('request', (request) => {
-    request.headers['x-github-api-version'] = API_VERSION;
-  });
-  return octokit;
+function platformClient(apiBase: string, options: PlatformClientOptions, auth: Parameters<typeof githubClient>[0]['auth']): GitHubClient {
+  return githubClient({ baseUrl: apiBase, userAgent: options.userAgent, bounds: options.bounds ?? PLATFORM_CALL, policy: { kind: 'answer-caller' }, ...(auth ? { auth } : {}) });
 }
 
 /** Per-call request options: a caller's deadline (a whole route's), and another transport bound. */
@@ -114,10 +95,7 @@ async function platformCall<T>(call: () => Promise<T>): Promise<T> {
 
 /** Calls made as the app itself (app JWT, RS256, `iss` = app id): installations and minting. */
 export class AppClient {
-  private readonly octokit: PlatformOctokit;
-  private readonly jwt: AppJwt;
-  /** `/token`'s own calls (lookup, mint), without Octokit: see `rest.ts`. */
-  private readonly rest: PlatformRest;
+  private readonly octokit: GitHubClient;
 
   constructor(
     readonly apiBase: string,
@@ -125,27 +103,16 @@ export class AppClient {
     private readonly options: PlatformClientOptions,
   ) {
     const jwt = new AppJwt(credentials.appId, credentials.privateKey);
-    this.jwt = jwt;
-    this.rest = new PlatformRest(apiBase, { userAgent: options.userAgent, bounds: options.bounds ?? PLATFORM_CALL });
-    this.octokit = octokitFor(apiBase, options, {});
-    this.octokit.hook.before('request', async (request) => {
-      request.headers.authorization = `bearer ${await jwt.get()}`;
-    });
-  }
-
-  private asApp(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
-    const authorization = this.jwt.authorization();
-    if (authorization) return this.rest.call(method, path, authorization, body, signal);
-    return this.jwt.get().then((jwt) => this.rest.call(method, path, `Bearer ${jwt}`, body, signal));
+    this.octokit = platformClient(apiBase, options, { appId: credentials.appId, createJwt: (_appId, skew) => jwt.forAuthApp(skew) });
   }
 
   /** The installation that covers `owner/repo`, or null when the app is not installed there (404). */
   repositoryInstallation(owner: string, repo: string): Promise<Installation | null> {
-    return nullOn404(async () => installationOf((await this.asApp('GET', `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/installation`)) as InstallationData));
+    return nullOn404(async () => installationOf((await this.octokit.request('GET /repos/{owner}/{repo}/installation', { owner, repo })).data as InstallationData));
   }
 
   installation(installationId: number): Promise<Installation | null> {
-    return nullOn404(async () => installationOf((await this.asApp('GET', `/app/installations/${installationId}`)) as InstallationData));
+    return nullOn404(async () => installationOf((await this.octokit.request('GET /app/installations/{installation_id}', { installation_id: installationId })).data as InstallationData));
   }
 
   installations(signal?: AbortSignal): AsyncGenerator<Installation> {
@@ -155,16 +122,18 @@ export class AppClient {
   /**
    * A fresh installation token narrowed to the given repositories and permissions, on every
    * call: never shared between callers (one revoking its token must not revoke another's) and
-   * never kept.
+   * never kept. An explicit request, not auth-app's installation authentication, which caches
+   * tokens and shares one in-flight mint among identical concurrent requests.
    */
   mint(installationId: number, request: MintRequest, signal?: AbortSignal): Promise<MintedToken> {
     return platformCall(async () => {
-      const body = {
+      const { data } = await this.octokit.request('POST /app/installations/{installation_id}/access_tokens', {
+        installation_id: installationId,
         permissions: request.permissions,
         ...(request.repositoryIds ? { repository_ids: [...request.repositoryIds] } : {}),
         ...(request.repositoryNames ? { repositories: [...request.repositoryNames] } : {}),
-      };
-      const data = (await this.asApp('POST', `/app/installations/${installationId}/access_tokens`, body, signal)) as { token?: unknown; expires_at?: unknown; permissions?: unknown };
+        ...perCall(signal),
+      });
       if (typeof data?.token !== 'string' || typeof data.expires_at !== 'string') throw new PlatformError('the mint answered without a token', 201);
       return { token: data.token, expiresAt: data.expires_at, permissions: (data.permissions ?? {}) as Record<string, string> };
     });
@@ -172,7 +141,7 @@ export class AppClient {
 
   /** Calls made with an installation token. */
   withToken(token: string): InstallationClient {
-    return new InstallationClient(octokitFor(this.apiBase, this.options, { auth: token }), this.options);
+    return new InstallationClient(platformClient(this.apiBase, this.options, { token }), this.options);
   }
 }
 
@@ -181,10 +150,11 @@ export class InstallationClient {
   private readonly commitFetch: Fetch;
 
   constructor(
-    private readonly octokit: PlatformOctokit,
+    private readonly octokit: GitHubClient,
     options: PlatformClientOptions,
   ) {
-    this.commitFetch = platformFetch(options.commitBounds ?? PLATFORM_COMMIT);
+    // GraphQL's createCommitOnBranch uploads file contents: a bound of its own.
+    this.commitFetch = boundedFetch(options.commitBounds ?? PLATFORM_COMMIT, { buffer: { maxBytes: MAX_ANSWER_BYTES } });
   }
 
   repositories(signal?: AbortSignal): AsyncGenerator<Repository> {

@@ -57,6 +57,23 @@ describe('broker POST /token', () => {
       assert.equal(h.github.count(), 6);
     });
 
+    it('one signed app JWT serves every app call while it is valid (lookups and mints alike)', async () => {
+      await Promise.all(Array.from({ length: 4 }, async () => h.token(await validBody())));
+      // A second later a JWT signed afresh would carry another iat, so another signature.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      for (let i = 0; i < 3; i++) assert.equal((await h.token(await validBody())).status, 200);
+      const jwts = h.github.calls.filter((c) => c.auth === 'app').map((c) => c.appJwt);
+      assert.ok(jwts.length >= 8);
+      assert.equal(new Set(jwts).size, 1);
+    });
+
+    it('identical requests one after another each mint their own token: nothing is cached between callers', async () => {
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await h.token(await validBody()));
+      assert.equal(new Set(answers.map((a) => a.body.token)).size, 3);
+      assert.equal(h.github.count('access_tokens'), 3);
+    });
+
     it('concurrent identical requests each get their own token: one revoking never revokes another', async () => {
       const answers = await Promise.all(Array.from({ length: 8 }, async () => h.token(await validBody())));
       assert.ok(answers.every((a) => a.status === 200));

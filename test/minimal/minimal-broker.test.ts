@@ -66,6 +66,17 @@ describe('minimal broker', () => {
     assert.ok(!logs.text().includes(res.body.token as string));
   });
 
+  it('every caller gets a fresh token of its own: identical requests, one after another or at once, each mint; one app JWT serves them', async () => {
+    const sequential = [];
+    for (let i = 0; i < 3; i++) sequential.push(await token(await body()));
+    const concurrent = await Promise.all(Array.from({ length: 6 }, async () => token(await body())));
+    const tokens = [...sequential, ...concurrent].map((r) => r.body.token);
+    assert.ok([...sequential, ...concurrent].every((r) => r.status === 200));
+    assert.equal(new Set(tokens).size, 9);
+    assert.equal(github.calls.filter((c) => c.route === 'access_tokens').length, 9);
+    assert.equal(new Set(github.calls.filter((c) => c.auth === 'app').map((c) => c.appJwt)).size, 1);
+  });
+
   it('narrows to the requested permissions as the main broker does (request ∩ TOKEN_PERMISSIONS ∩ the grant) and answers what was granted', async () => {
     const narrowed = await token(await body({ permissions: { contents: 'read' } }));
     assert.equal(narrowed.status, 200);

@@ -32,18 +32,17 @@ describe('AppJwt', () => {
     assert.equal(decodeJwt(second).iat, now / 1000 - 60);
   });
 
-  it('gives the authorization header at once while the signed JWT is reused, and none before it is signed or after its window', async () => {
-    let now = Date.UTC(2026, 10, 21, 12, 0, 0);
+  it("as auth-app's createJwt: the reused JWT; with a clock skew auth-app measured, a fresh one by the platform's time", async () => {
+    const now = Date.UTC(2026, 10, 21, 12, 0, 0);
     const jwts = new AppJwt('12345', privateKey, () => now);
-    assert.equal(jwts.authorization(), undefined);
-    const pending = jwts.get();
-    assert.equal(jwts.authorization(), undefined, 'not before the JWT is signed');
-    const first = await pending;
-    assert.equal(jwts.authorization(), `Bearer ${first}`);
-    now += 5 * 60_000;
-    assert.equal(jwts.authorization(), undefined, 'its reuse window is over: get() signs a new one');
-    const second = await jwts.get();
-    assert.equal(jwts.authorization(), `Bearer ${second}`);
+    const reused = await jwts.get();
+    const given = await jwts.forAuthApp();
+    assert.equal(given.jwt, reused);
+    assert.equal(given.expiresAt, new Date(now + 9 * 60_000).toISOString());
+    const skewed = await jwts.forAuthApp(-120);
+    assert.notEqual(skewed.jwt, reused);
+    assert.equal(decodeJwt(skewed.jwt).iat, (now - 120_000) / 1000 - 60);
+    assert.equal(await jwts.get(), reused, 'the skewed JWT does not replace the reused one');
   });
 
   it('concurrent callers share the JWT being signed', async () => {

@@ -22,6 +22,8 @@ export interface RecordedCall {
   readonly method: string;
   readonly path: string;
   readonly auth: 'app' | 'installation' | 'none';
+  /** The app JWT a call made as the app carried (to see whether one is reused). */
+  readonly appJwt?: string;
   readonly body?: unknown;
 }
 
@@ -223,7 +225,7 @@ export class FakeGitHub {
     const matched = this.match(method, path);
     const credential = /^(?:bearer|token) (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const auth = !credential ? 'none' : credential.split('.').length === 3 ? 'app' : 'installation';
-    this.calls.push({ route: matched?.route ?? 'unknown', method, path: url.pathname + url.search, auth, ...(body === undefined ? {} : { body }) });
+    this.calls.push({ route: matched?.route ?? 'unknown', method, path: url.pathname + url.search, auth, ...(auth === 'app' ? { appJwt: credential! } : {}), ...(body === undefined ? {} : { body }) });
     if (!matched) return this.send(res, 404, NOT_FOUND);
 
     const route = matched.route;

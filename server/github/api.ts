@@ -1,0 +1,63 @@
+/**
+ * GitHub's REST API as every part of Gatehouse speaks it: the version and media type sent on each
+ * call, and how an answer says to wait (`Retry-After`, a spent primary rate limit).
+ */
+
+/** The REST API version Gatehouse is written against; sent on every call. */
+export const GITHUB_API_VERSION = '2022-11-28';
+
+/** The media type GitHub recommends for REST calls. */
+export const GITHUB_MEDIA_TYPE = 'application/vnd.github+json';
+
+/** The headers every REST call sends besides its authorization. */
+export const GITHUB_HEADERS = { accept: GITHUB_MEDIA_TYPE, 'x-github-api-version': GITHUB_API_VERSION } as const;
+
+type Headers = Readonly<Record<string, unknown>> | undefined;
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers?.[name];
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+}
+
+/**
+ * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
+ * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
+ */
+export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
+}
+
+/** The budget a primary rate limit counts (`x-ratelimit-resource`: core, search, graphql, …). */
+export type RateLimitResource = 'core' | 'search' | 'graphql' | (string & {});
+
+/** The budget a call draws on, from its URL, before its answer names it. */
+export function resourceOf(url: string | undefined): RateLimitResource {
+  const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+  // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
+  if (/^(?:\/api\/v3)?\/search\//.test(path)) return 'search';
+  if (/^(?:\/api)?\/graphql$/.test(path)) return 'graphql';
+  return 'core';
+}
+
+/** A spent primary rate limit an answer reports: its budget and when it resets (epoch ms). */
+export function spentRateLimit(headers: Headers): { readonly resource?: RateLimitResource; readonly resetAtMs?: number } | undefined {
+  if (header(headers, 'x-ratelimit-remaining') !== '0') return undefined;
+  const reset = Number(header(headers, 'x-ratelimit-reset'));
+  const resource = header(headers, 'x-ratelimit-resource');
+  return { ...(resource ? { resource } : {}), ...(Number.isFinite(reset) && reset > 0 ? { resetAtMs: reset * 1000 } : {}) };
+}
+
+/**
+ * How long an answer asks a caller to wait, in milliseconds: its `Retry-After`, else the time
+ * until a spent primary limit resets; undefined when it asks nothing.
+ */
+export function waitAskedMs(headers: Headers, nowMs: number): number | undefined {
+  const asked = retryAfterMs(header(headers, 'retry-after'), nowMs);
+  if (asked !== undefined) return asked;
+  const spent = spentRateLimit(headers);
+  return spent?.resetAtMs === undefined ? undefined : Math.max(0, spent.resetAtMs - nowMs);
+}
