@@ -4,9 +4,17 @@ import type { AppClient, Installation } from './github-app.js';
 export interface InstallationCacheOptions {
   /** Short: an uninstalled app is noticed within this long (a failed mint also evicts). */
   readonly ttlMs?: number;
+  /**
+   * A lookup asked for with less than this left of its life is answered from the cache and
+   * looked up again in the background (one lookup in flight), so a repository in steady use never
+   * waits for its lookup when the entry would expire.
+   */
+  readonly refreshAheadMs?: number;
   /** How long "not installed" is remembered for a repository. */
   readonly notInstalledTtlMs?: number;
   readonly maxEntries?: number;
+  /** The cache's time source (tests); default `performance`. */
+  readonly perf?: { now(): number };
 }
 
 /** The cached answer "the app is not installed on this repository". */
@@ -24,12 +32,16 @@ type Entry = Installation | typeof NOT_INSTALLED;
 export class InstallationDirectory {
   private readonly cache: LRUCache<string, Entry, () => Promise<Installation | null>>;
   private readonly notInstalledTtlMs: number;
+  private readonly refreshAheadMs: number;
 
   constructor(options: InstallationCacheOptions = {}) {
     this.notInstalledTtlMs = options.notInstalledTtlMs ?? 30_000;
+    const ttl = options.ttlMs ?? 60_000;
+    this.refreshAheadMs = Math.min(options.refreshAheadMs ?? 15_000, ttl / 2);
     this.cache = new LRUCache({
       max: options.maxEntries ?? 10_000,
-      ttl: options.ttlMs ?? 60_000,
+      ttl,
+      ...(options.perf ? { perf: options.perf } : {}),
       fetchMethod: async (_key, _stale, { context, options: entry }) => {
         const found = await context();
         if (found) return found;
@@ -47,10 +59,17 @@ export class InstallationDirectory {
     return this.lookup(installationKey(app.apiBase, app.credentials.appId, installationId), () => app.installation(installationId));
   }
 
-  /** A cached answer at once (the warm `/token` path, without `fetch`'s promise machinery); a shared lookup otherwise. */
+  /**
+   * A cached answer at once (refreshed in the background when it nears its end); a lookup shared
+   * by every caller waiting for it otherwise.
+   */
   private lookup(key: string, call: () => Promise<Installation | null>): Promise<Installation | null> | Installation | null {
     const cached = this.cache.get(key);
-    if (cached) return installed(cached);
+    if (cached) {
+      // lru-cache keeps one fetch per key in flight, and answers `get` from the old entry meanwhile.
+      if (this.cache.getRemainingTTL(key) < this.refreshAheadMs) this.cache.fetch(key, { context: call, forceRefresh: true }).catch(() => undefined);
+      return installed(cached);
+    }
     return this.cache.fetch(key, { context: call }).then(installed);
   }
 

@@ -174,6 +174,35 @@ describe('platform client (a scripted platform on loopback)', () => {
       assert.equal((await mintRepositoryToken(d, client, { owner: 'o', repo: 'r', repositoryId: 42 }, { contents: 'write' })).token, 'ghs_b');
     });
 
+    it('a lookup near the end of its life is answered at once and refreshed in the background, once; a webhook forgetting it still wins', async () => {
+      // lru-cache takes a start time of 0 for "no TTL", and reads its clock at most once a
+      // millisecond: times from 1 000 000, and a tick after each move.
+      let now = 1_000_000;
+      const installations = new InstallationDirectory({ ttlMs: 60_000, refreshAheadMs: 15_000, perf: { now: () => now } });
+      const at = async (ms: number) => {
+        now = 1_000_000 + ms;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      };
+      let answered = 0;
+      github.intercept('GET', '/repos/o/r/installation', () => ({ status: 200, body: { id: 5 + answered++, permissions: {} }, delayMs: 100 }), { times: 3 });
+      const client = app();
+      assert.equal((await installations.forRepository(client, 'o', 'r'))?.id, 5);
+      await at(40_000);
+      assert.equal((installations.forRepository(client, 'o', 'r') as { id: number }).id, 5, 'fresh: from the cache, no lookup');
+      await at(50_000);
+      // Within the last 15 s: the cached answer at once, not a promise waiting on the platform.
+      const started = Date.now();
+      const answers = [installations.forRepository(client, 'o', 'r'), installations.forRepository(client, 'o', 'r')];
+      assert.deepEqual(answers.map((a) => (a as { id: number }).id), [5, 5]);
+      assert.ok(Date.now() - started < 50);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      assert.equal(github.calls.length, 2, 'one background lookup for both');
+      await at(70_000);
+      assert.equal((installations.forRepository(client, 'o', 'r') as { id: number }).id, 6, 'the refreshed answer, with a new life');
+      installations.forgetInstallation(client.apiBase, client.credentials.appId, 6, ['o/r']);
+      assert.equal((await installations.forRepository(client, 'o', 'r'))?.id, 7, 'forgotten: looked up again');
+    });
+
     it('maps the outcomes: not installed, lookup failure, mint failure', async () => {
       github.intercept('GET', '/repos/o/r/installation', { status: 404, body: { message: 'Not Found' } });
       await assert.rejects(mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'read' }), AppNotInstalled);
