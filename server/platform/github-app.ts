@@ -1,8 +1,7 @@
-import { PLATFORM_CALL, PLATFORM_COMMIT } from '../http/call-bounds.js';
-import type { CallBounds, Fetch } from '../http/outbound.js';
+import { createAppAuth } from '@octokit/auth-app';
 import { githubClient, type GitHubClient } from '../github/client.js';
-import { boundedFetch } from '../http/outbound.js';
-import { MAX_ANSWER_BYTES } from '../http/call-bounds.js';
+import { MAX_ANSWER_BYTES, PLATFORM_CALL, PLATFORM_COMMIT } from '../http/call-bounds.js';
+import { boundedFetch, type CallBounds, type Fetch } from '../http/outbound.js';
 import { AppJwt } from './app-jwt.js';
 import type { AppCredentials } from './credentials.js';
 import { PlatformError, toPlatformError } from './errors.js';
@@ -103,7 +102,7 @@ export class AppClient {
     private readonly options: PlatformClientOptions,
   ) {
     const jwt = new AppJwt(credentials.appId, credentials.privateKey);
-    this.octokit = platformClient(apiBase, options, { appId: credentials.appId, createJwt: (_appId, skew) => jwt.forAuthApp(skew) });
+    this.octokit = platformClient(apiBase, options, { strategy: createAppAuth, appId: credentials.appId, createJwt: (_appId, skew) => jwt.forAuthApp(skew) });
   }
 
   /** The installation that covers `owner/repo`, or null when the app is not installed there (404). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { API_VERSION, githubClient, RateLimitExhausted, resourceOf } from '../../server/sync/github/client.js';
+import { githubClient, RateLimitExhausted } from '../../server/sync/github/client.js';
+import { GITHUB_API_VERSION as API_VERSION, resourceOf } from '../../server/github/api.js';
 import type { GithubTarget } from '../../server/sync/github/targets.js';
 import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { API_VERSION } from '../../server/sync/github/client.js';
+import { GITHUB_API_VERSION as API_VERSION } from '../../server/github/api.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { readFixture } from '../support/fixtures.js';

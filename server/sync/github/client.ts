@@ -1,19 +1,18 @@
-import { Octokit } from '@octokit/core';
-import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { RequestError } from '@octokit/request-error';
-import { MAX_ANSWER_BYTES, syncCall } from '../../http/call-bounds.js';
-import { boundedFetch, transportFailure, type Fetch } from '../../http/outbound.js';
+import { resourceOf, retryAfterMs, spentRateLimit, type RateLimitResource } from '../../github/api.js';
+import { githubClient as githubFactory, operationOf, type GitHubClient } from '../../github/client.js';
+import { syncCall } from '../../http/call-bounds.js';
+import { transportFailure, type Fetch } from '../../http/outbound.js';
 import { realClock, type WaitingClock } from '../clock.js';
 import { HttpError, TransportError } from '../http/request.js';
-import { isTransient, retrying, type RetryPolicy } from '../http/retry.js';
+import type { RetryPolicy } from '../http/retry.js';
 import { ConditionalAnswers } from './conditional.js';
 import type { GithubTarget } from './targets.js';
 
-const AlertsOctokit = Octokit.plugin(paginateRest);
-export type GithubClient = InstanceType<typeof AlertsOctokit>;
+export type GithubClient = GitHubClient;
+export type { RateLimitResource };
 
 const SERVICE = 'GitHub';
-const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 /** GitHub's advice when a secondary limit comes without `Retry-After`: wait at least a minute. */
 const SECONDARY_DEFAULT_WAIT_MS = 60_000;
 /**
@@ -23,9 +22,6 @@ const SECONDARY_DEFAULT_WAIT_MS = 60_000;
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 5 * 60_000;
 /** GitHub's reset is whole seconds by its clock: a little slack so the first call after it is not refused again. */
 const RESET_SLACK_MS = 1000;
-
-/** A rate-limit budget of GitHub's (`x-ratelimit-resource`); each is counted apart. */
-export type RateLimitResource = 'core' | 'search' | 'graphql' | (string & {});
 
 /** The primary rate limit of one resource is spent, and its reset is further away than the sync waits. */
 export class RateLimitExhausted extends Error {
@@ -45,9 +41,6 @@ export class RateLimitExhausted extends Error {
 
 /** A secondary (abuse) rate limit: back off and try again. */
 export class SecondaryRateLimit extends HttpError {}
-
-/** The REST API version the sync is written against; sent on every call. */
-export const API_VERSION = '2022-11-28';
 
 export interface GithubClientOptions {
   /** Bound on one call, body included (`--timeout`). */
@@ -72,39 +65,19 @@ export interface GithubClientOptions {
   readonly conditional?: ConditionalAnswers;
 }
 
-/** The budget a call draws on, before its answer names it (`x-ratelimit-resource`). */
-export function resourceOf(url: string | undefined): RateLimitResource {
-  const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
-  // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
-  if (/^(?:\/api\/v3)?\/search\//.test(path)) return 'search';
-  if (/^(?:\/api)?\/graphql$/.test(path)) return 'graphql';
-  return 'core';
-}
-
-function header(headers: Record<string, unknown> | undefined, name: string): string | null {
-  const value = headers?.[name];
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
-}
-
-/** The route without host or query, so messages name the call but never its cursor or base. */
-function operationOf(options: { method?: string; url?: string }): string {
-  const url = (options.url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
-  return `${options.method ?? 'GET'} ${url}`;
-}
-
 /**
- * An Octokit for one target whose every request (pages included) is bounded in time and honours
- * GitHub's rate limits, each resource's budget apart (`x-ratelimit-resource`: a spent search
- * budget never holds back issue creation): once a primary limit is spent (`x-ratelimit-remaining:
- * 0`, or a 403/429 saying so) calls on that resource wait for `x-ratelimit-reset` when it is within
+ * An Octokit for one target (the one factory, `server/github/client.ts`): every call bounded in
+ * time, a call that got no answer or a 5xx made again within the retry policy, and GitHub's rate
+ * limits honoured, each resource's budget apart (`x-ratelimit-resource`: a spent search budget
+ * never holds back issue creation). Once a primary limit is spent (`x-ratelimit-remaining: 0`, or a
+ * 403/429 saying so) calls on that resource wait for `x-ratelimit-reset` when it is within
  * `maxRateLimitWaitMs`, and fail at once with `RateLimitExhausted` when it is further; a secondary
- * limit is waited out (`Retry-After`, else a minute) and retried, as are 5xx answers and lost
- * connections. Every call sends `X-GitHub-Api-Version`.
+ * limit is waited out (`Retry-After`, else a minute) and tried again within the retry policy.
+ * GET answers are kept with their ETags when `conditional` is given.
  *
- * The bound lives in the transport (Octokit's `request.fetch`), not in a hook: before-after-hook
- * binds one options object to every hook, so a hook that passes a modified copy on is ignored by
- * the hooks inside it (a signal or header added that way was lost). Hooks here change the options
- * object in place or pass it on untouched.
+ * The rate-limit waiting is this project's own, not the throttling plugin's (docs/development.md):
+ * it holds every call to a spent budget before it is refused, not each call after its refusal,
+ * and it waits on the injected clock.
  */
 export function githubClient(target: GithubTarget, options: GithubClientOptions): GithubClient {
   const clock = options.clock ?? realClock;
@@ -113,10 +86,9 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
   const exhaustedUntil = new Map<RateLimitResource, number>();
   /** Records a spent budget from an answer's headers; true when the answer says it is spent. */
   const exhausted = (headers: Record<string, unknown> | undefined, requested: RateLimitResource): boolean => {
-    if (header(headers, 'x-ratelimit-remaining') !== '0') return false;
-    const resource = header(headers, 'x-ratelimit-resource') ?? requested;
-    const reset = Number(header(headers, 'x-ratelimit-reset'));
-    exhaustedUntil.set(resource, Number.isFinite(reset) && reset > 0 ? reset * 1000 : clock.now() + 60_000);
+    const spent = spentRateLimit(headers);
+    if (!spent) return false;
+    exhaustedUntil.set(spent.resource ?? requested, spent.resetAtMs ?? clock.now() + 60_000);
     return true;
   };
   /** Waits for the resource's reset when it is near enough; throws when it is not. */
@@ -135,16 +107,14 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
     if (exhaustedUntil.get(resource) === until) exhaustedUntil.delete(resource);
   };
   const bounds = syncCall(options.timeoutMs);
-  const octokit = new AlertsOctokit({
+  const { retry } = options;
+  const octokit = githubFactory({
     baseUrl: target.apiBase,
-    auth: target.token,
     userAgent: 'gatehouse-sync',
-    log: SILENT,
-    // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty list.
-    request: { fetch: boundedFetch(bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } }) },
-  });
-  octokit.hook.before('request', (requestOptions) => {
-    requestOptions.headers['x-github-api-version'] = API_VERSION;
+    bounds,
+    ...(options.transport ? { transport: options.transport } : {}),
+    auth: { token: target.token },
+    policy: { kind: 'retry', retries: retry.retries, baseDelayMs: retry.minDelayMs, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
   });
   octokit.hook.wrap('request', async (request, requestOptions) => {
     const operation = operationOf(requestOptions);
@@ -154,47 +124,50 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
     const key = conditional && method === 'GET' ? ConditionalAnswers.key(target.token, octokit.request.endpoint.parse(requestOptions).url) : undefined;
     const kept = key ? conditional!.get(key) : undefined;
     if (kept) requestOptions.headers['if-none-match'] = kept.etag;
-    return retrying(
-      async () => {
-        // A 403/429 for a spent budget is not a failure of the call: it is made again after the reset, once.
-        for (let waited = false; ; waited = true) {
-          await awaitBudget(resource);
-          try {
-            const response = await request(requestOptions);
-            exhausted(response.headers as Record<string, unknown>, resource);
-            if (key) {
-              conditional!.full++;
-              conditional!.keep(key, { status: response.status, url: response.url, headers: response.headers as Record<string, unknown>, data: response.data });
-            }
-            return response;
-          } catch (err) {
-            if (!(err instanceof RequestError) || !err.response) throw new TransportError(SERVICE, operation, transportFailure(err, bounds));
-            const headers = err.response.headers as Record<string, unknown>;
-            // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
-            if (err.status === 304 && kept) {
-              exhausted(headers, resource);
-              conditional!.notModified++;
-              return { status: kept.status, url: kept.url, headers: kept.headers, data: kept.data } as Awaited<ReturnType<typeof request>>;
-            }
-            const data = err.response.data as { message?: unknown } | undefined;
-            const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
-            const retryAfter = header(headers, 'retry-after');
-            const waitMs = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
-            if ((err.status === 403 || err.status === 429) && exhausted(headers, resource)) {
-              if (!waited) continue;
-              throw new RateLimitExhausted(target.server, new Date(exhaustedUntil.get(header(headers, 'x-ratelimit-resource') ?? resource)!), resource);
-            }
-            if ((err.status === 403 || err.status === 429) && (waitMs !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
-              throw new SecondaryRateLimit(SERVICE, operation, err.status, detail, waitMs ?? SECONDARY_DEFAULT_WAIT_MS);
-            }
-            throw new HttpError(SERVICE, operation, err.status, detail, waitMs);
-          }
+    // A 403/429 for a spent budget is made again after the reset, once; a secondary limit within the retries.
+    let waitedForReset = false;
+    for (let secondary = 0; ; ) {
+      await awaitBudget(resource);
+      try {
+        const response = await request(requestOptions);
+        exhausted(response.headers as Record<string, unknown>, resource);
+        if (key) {
+          conditional!.full++;
+          conditional!.keep(key, { status: response.status, url: response.url, headers: response.headers as Record<string, unknown>, data: response.data });
         }
-      },
-      options.retry,
-      (error, retry, delayMs) => options.onRetry?.(operation, error, retry, delayMs),
-      (error) => error instanceof SecondaryRateLimit || isTransient(error),
-    );
+        return response;
+      } catch (err) {
+        if (!(err instanceof RequestError) || !err.response) throw new TransportError(SERVICE, operation, transportFailure(err, bounds));
+        const headers = err.response.headers as Record<string, unknown>;
+        // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
+        if (err.status === 304 && kept) {
+          exhausted(headers, resource);
+          conditional!.notModified++;
+          return { status: kept.status, url: kept.url, headers: kept.headers, data: kept.data } as Awaited<ReturnType<typeof request>>;
+        }
+        const data = err.response.data as { message?: unknown } | undefined;
+        const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
+        const asked = retryAfterMs(typeof headers['retry-after'] === 'string' ? headers['retry-after'] : undefined, clock.now());
+        if ((err.status === 403 || err.status === 429) && exhausted(headers, resource)) {
+          if (!waitedForReset) {
+            waitedForReset = true;
+            continue;
+          }
+          const spent = spentRateLimit(headers)?.resource ?? resource;
+          throw new RateLimitExhausted(target.server, new Date(exhaustedUntil.get(spent)!), resource);
+        }
+        if ((err.status === 403 || err.status === 429) && (asked !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
+          const limit = new SecondaryRateLimit(SERVICE, operation, err.status, detail, asked ?? SECONDARY_DEFAULT_WAIT_MS);
+          const waitMs = limit.retryAfterMs!;
+          if (secondary >= retry.retries || waitMs > retry.maxRetryAfterMs) throw limit;
+          secondary++;
+          options.onRetry?.(operation, limit, secondary, waitMs);
+          await clock.sleep(waitMs);
+          continue;
+        }
+        throw new HttpError(SERVICE, operation, err.status, detail, asked);
+      }
+    }
   });
   return octokit;
 }

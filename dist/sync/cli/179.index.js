@@ -1,8 +1,8 @@
-export const id = 276;
-export const ids = [276];
+export const id = 179;
+export const ids = [179];
 export const modules = {
 
-/***/ 79276:
+/***/ 87179:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -487,7 +487,7 @@ var call_bounds = __webpack_require__(71973);
 ;// CONCATENATED MODULE: ./build/server/http/api-headers.js
 /** Every answer is JSON and none may be cached by an intermediary (tokens and records pass here). */
 const API_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
-/** `API_HEADERS` on every answer of an Express app (the plain routes write them in `sendJson`). */
+/** `API_HEADERS` on every answer of an Express app. */
 const apiHeaders = (_req, res, next) => {
     res.set(API_HEADERS);
     next();
@@ -568,8 +568,8 @@ function apiServer(listener) {
 var connectors = __webpack_require__(52115);
 // EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
 var client = __webpack_require__(59998);
-// EXTERNAL MODULE: ./build/server/sync/github/client.js + 14 modules
-var github_client = __webpack_require__(90644);
+// EXTERNAL MODULE: ./build/server/sync/github/client.js + 17 modules
+var github_client = __webpack_require__(99425);
 // EXTERNAL MODULE: ./build/server/sync/github/conditional.js + 1 modules
 var github_conditional = __webpack_require__(31053);
 // EXTERNAL MODULE: ./build/server/sync/http/retry.js + 1 modules
@@ -1533,7 +1533,7 @@ function presentsBearer(headers, secret) {
  * place that turns an error into an HTTP answer, so every failure has the same JSON shape:
  * `{"error": <stable code>, ...extra}`.
  */
-class errors_AppError extends Error {
+class AppError extends Error {
     status;
     code;
     extra;
@@ -1550,9 +1550,9 @@ class errors_AppError extends Error {
         return { error: this.code, ...this.extra };
     }
 }
-const notFound = () => new errors_AppError(404, 'not_found');
-const methodNotAllowed = (allowed) => new errors_AppError(405, 'method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
-const invalidJson = () => new errors_AppError(400, 'invalid_json');
+const notFound = () => new AppError(404, 'not_found');
+const methodNotAllowed = (allowed) => new AppError(405, 'method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
+const invalidJson = () => new AppError(400, 'invalid_json');
 /**
  * Wraps a settings source so that an unusable setting answers `500 misconfigured` (the body names
  * nothing; the log names the setting) instead of an anonymous crash.
@@ -1564,7 +1564,7 @@ function settingsOrMisconfigured(source) {
         }
         catch (err) {
             if (err instanceof ConfigError)
-                throw new errors_AppError(500, 'misconfigured', {}, { cause: err });
+                throw new AppError(500, 'misconfigured', {}, { cause: err });
             throw err;
         }
     };
@@ -1588,7 +1588,7 @@ function validationFailed(details) {
         .slice(0, 5)
         .map((d) => `${d.path}: ${d.message}`)
         .join('; ');
-    return new errors_AppError(422, 'validation_failed', { message, details });
+    return new AppError(422, 'validation_failed', { message, details });
 }
 /** Parses `input` with `schema`, or throws `422 validation_failed`. */
 function validate(schema, input) {
@@ -1640,92 +1640,6 @@ function readNotification(body) {
     return { kind: 'projects', group, projects: [...found] };
 }
 
-;// CONCATENATED MODULE: ./build/server/http/plain.js
-
-
-/**
- * Plain node:http for the one route that runs hot (`POST /token`): under load, Express's own work
- * per request (routing, its request and response extensions, body-parser, `res.json`) cost more
- * CPU than verifying the token and minting together (bench: about 135 µs of a 220 µs limit for
- * routing alone). Everything else stays on Express. These helpers give the hot route the same
- * answers the Express routes give: the same headers, body limits and error bodies.
- */
-/** A token request (both brokers' `POST /token`) is a few KB; anything near this is not one. */
-const TOKEN_BODY_LIMIT = (/* unused pure expression or super */ null && (64 * 1024));
-const JSON_HEADERS = { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8' };
-/** A JSON answer with the API headers and an exact length. */
-function sendJson(res, status, body, headers) {
-    const text = JSON.stringify(body);
-    const length = Buffer.byteLength(text);
-    res.writeHead(status, headers === undefined ? { ...JSON_HEADERS, 'content-length': length } : { ...API_HEADERS, ...headers, 'content-type': JSON_HEADERS['content-type'], 'content-length': length });
-    res.end(text);
-}
-/**
- * Why a body cannot be read at all, from its headers alone: compressed (`415
- * unsupported_media_type`) or announced over `limit` (`413 payload_too_large`), as body-parser
- * answers them on the Express routes.
- */
-function bodyRefusal(req, limit) {
-    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
-    if (encoding !== 'identity')
-        return new AppError(415, 'unsupported_media_type');
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit)
-        return new AppError(413, 'payload_too_large');
-    return undefined;
-}
-/**
- * The request body, at most `limit` bytes: refused as `bodyRefusal` says, `413
- * payload_too_large` when more arrives, `400 invalid_request` when it is cut off or the stream
- * fails, `408 request_timeout` past `timeoutMs`. A refused body's stream is paused.
- */
-function readBody(req, limit, options = {}) {
-    const refused = bodyRefusal(req, limit);
-    if (refused)
-        return Promise.reject(refused);
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        const settle = (error) => {
-            clearTimeout(timer);
-            req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-            if (!error)
-                return resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-            req.pause();
-            reject(error);
-        };
-        const onData = (chunk) => {
-            size += chunk.length;
-            if (size > limit)
-                return settle(new AppError(413, 'payload_too_large'));
-            options.onChunk?.(chunk);
-            chunks.push(chunk);
-        };
-        const onEnd = () => settle();
-        const onError = () => settle(new AppError(400, 'invalid_request'));
-        // The sender went away before the end.
-        const onClose = () => {
-            if (!req.complete)
-                settle(new AppError(400, 'invalid_request'));
-        };
-        const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => settle(new AppError(408, 'request_timeout')), options.timeoutMs);
-        req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
-    });
-}
-/** Paths served by plain handlers for one method; everything else goes to `fallback` (the Express app). */
-function withPlainRoutes(fallback, method, routes) {
-    return (req, res) => {
-        if (req.method === method) {
-            const url = req.url ?? '';
-            const query = url.indexOf('?');
-            const handler = routes[query < 0 ? url : url.slice(0, query)];
-            if (handler)
-                return handler(req, res);
-        }
-        return fallback(req, res);
-    };
-}
-
 ;// CONCATENATED MODULE: ./build/server/http/error-handler.js
 
 
@@ -1734,26 +1648,26 @@ function withPlainRoutes(fallback, method, routes) {
 function fromBodyParser(err) {
     switch (err.type) {
         case 'entity.too.large':
-            return new errors_AppError(413, 'payload_too_large');
+            return new AppError(413, 'payload_too_large');
         case 'entity.parse.failed':
             return invalidJson();
         case 'encoding.unsupported':
         case 'charset.unsupported':
-            return new errors_AppError(415, 'unsupported_media_type');
+            return new AppError(415, 'unsupported_media_type');
         case 'request.aborted':
         case 'request.size.invalid':
-            return new errors_AppError(400, 'invalid_request');
+            return new AppError(400, 'invalid_request');
         default:
             return undefined;
     }
 }
 /** What an error is answered with: its own status and code, or the client error behind it, or 500. */
 function toAppError(err) {
-    if (err instanceof errors_AppError)
+    if (err instanceof AppError)
         return err;
     // No verdict was reached and nothing was half-written: the client may retry.
     if (err instanceof StoreUnavailable)
-        return new errors_AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
+        return new AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
     if (err && typeof err === 'object') {
         const mapped = fromBodyParser(err);
         if (mapped)
@@ -1761,17 +1675,14 @@ function toAppError(err) {
         const status = err.status;
         // Other client errors raised by Express itself (for example a malformed URI).
         if (typeof status === 'number' && status >= 400 && status < 500)
-            return new errors_AppError(status, 'bad_request');
+            return new AppError(status, 'bad_request');
     }
-    return new errors_AppError(500, 'internal_error');
+    return new AppError(500, 'internal_error');
 }
 /** The error code an error is answered with (for counting outcomes without answering twice). */
 const answeredCode = (err) => toAppError(err).code;
-/**
- * The single place where an error becomes an HTTP response, for the Express routes (as their
- * error handler) and the plain ones (`plain.ts`) alike.
- */
-function answerError(err, req, res) {
+/** The single place where an error becomes an HTTP response, for every Express app (its error handler). */
+const errorHandler = (err, req, res, _next) => {
     const appError = toAppError(err);
     if (appError.status >= 500) {
         // The request's log line carries `res.err`: one line per failed request, with the real error.
@@ -1784,9 +1695,8 @@ function answerError(err, req, res) {
         res.end();
         return;
     }
-    sendJson(res, appError.status, appError.body(), appError.headers);
-}
-const errorHandler = (err, req, res, _next) => answerError(err, req, res);
+    res.status(appError.status).set({ ...API_HEADERS, ...appError.headers }).json(appError.body());
+};
 /** Only the class name and message of a cause are logged: never a stack with request data. */
 function describeCause(cause) {
     return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
@@ -1953,7 +1863,7 @@ function scopeOf(req, service, source) {
     const scope = service.scopeOf(source);
     if (!scope) {
         if (!service.sources.includes(source))
-            throw new errors_AppError(404, 'unknown_source');
+            throw new AppError(404, 'unknown_source');
         throw validationFailed(names.map((name) => ({ path: name, message: `${source} runs whole: it takes no query parameter` })));
     }
     const unknown = names.filter((n) => n !== scope.parameter);
@@ -1971,11 +1881,11 @@ function scopeOf(req, service, source) {
 function hookSecret(secret) {
     return (req, _res, next) => {
         if (secret === undefined)
-            throw new errors_AppError(404, 'not_found');
+            throw new AppError(404, 'not_found');
         const inPath = typeof req.params.secret === 'string' ? req.params.secret : undefined;
         const ok = inPath !== undefined ? secretsEqual(inPath, secret) : presentsBearer(req.headers, secret);
         if (!ok)
-            throw new errors_AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+            throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
         next();
     };
 }
@@ -1985,7 +1895,7 @@ function bearer(token) {
         if (token === undefined)
             return next();
         if (!presentsBearer(req.headers, token))
-            throw new errors_AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+            throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
         next();
     };
 }
@@ -2025,7 +1935,7 @@ function createSyncApp(deps) {
             auth,
             async (req, res) => {
                 if (!deps.service)
-                    throw new errors_AppError(503, 'configuration_invalid');
+                    throw new AppError(503, 'configuration_invalid');
                 const source = String(req.params.source);
                 const scope = scopeOf(req, deps.service, source);
                 const answer = await deps.service.start(source, 'trigger', scope);
@@ -2035,11 +1945,11 @@ function createSyncApp(deps) {
                         res.status(202).json({ accepted: true, run_id: answer.runId });
                         return;
                     case 'busy':
-                        throw new errors_AppError(409, 'run_in_progress');
+                        throw new AppError(409, 'run_in_progress');
                     case 'unknown_source':
-                        throw new errors_AppError(404, 'unknown_source');
+                        throw new AppError(404, 'unknown_source');
                     case 'stopping':
-                        throw new errors_AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+                        throw new AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
                 }
             },
         ],
@@ -2050,9 +1960,9 @@ function createSyncApp(deps) {
         express.json({ limit: HOOK_BODY_LIMIT, type: () => true }),
         async (req, res) => {
             if (!deps.service)
-                throw new errors_AppError(503, 'configuration_invalid');
+                throw new AppError(503, 'configuration_invalid');
             if (!deps.service.sources.includes('dependencytrack'))
-                throw new errors_AppError(404, 'unknown_source');
+                throw new AppError(404, 'unknown_source');
             const reading = readNotification(req.body);
             if (reading.kind === 'invalid')
                 throw validationFailed([{ path: 'notification', message: reading.message }]);
@@ -2062,7 +1972,7 @@ function createSyncApp(deps) {
             }
             const outcome = await deps.service.enqueue('dependencytrack', reading.projects);
             if (outcome === 'stopping')
-                throw new errors_AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+                throw new AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
             req.log?.info({ group: reading.group, projects: reading.projects, outcome }, 'Dependency-Track notification');
             res.status(202).json({ accepted: true, group: reading.group, projects: reading.projects, queued: outcome === 'queued' });
         },
