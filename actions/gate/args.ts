@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CiOptions } from './ci.js';
@@ -6,6 +5,7 @@ import { GateError, GateUsageError, optionName, type OptionNaming } from './erro
 import { FAIL_ON, type FailOn } from './severity.js';
 import { UNATTRIBUTED, type Unattributed } from './classify.js';
 import { normalisePrefixes } from './locations.js';
+import { NO_EVENT, type EventContext } from '../shared/event.js';
 
 export const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
 
@@ -59,19 +59,13 @@ export type Command =
   | { readonly kind: 'ci'; readonly options: CiOptions };
 
 /** The pull-request event's base commit, when the workflow runs on one. */
-function eventBase(env: NodeJS.ProcessEnv): string | undefined {
-  if (!env.GITHUB_EVENT_PATH) return undefined;
-  try {
-    const event = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as { pull_request?: { base?: { sha?: unknown } } };
-    const sha = event.pull_request?.base?.sha;
-    return typeof sha === 'string' && sha ? sha : undefined;
-  } catch {
-    return undefined;
-  }
+function eventBase(event: EventContext): string | undefined {
+  const sha = (event.payload.pull_request as { base?: { sha?: unknown } } | undefined)?.base?.sha;
+  return typeof sha === 'string' && sha ? sha : undefined;
 }
 
 /** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
-export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, naming: OptionNaming = 'flag'): Command {
+export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, naming: OptionNaming = 'flag', event: EventContext = NO_EVENT): Command {
   let parsed;
   try {
     parsed = parseArgs({
@@ -111,7 +105,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed as Unattributed)) {
     throw new GateError(`${optionName('unattributed-dependency', naming)} must be one of ${UNATTRIBUTED.join(', ')}`);
   }
-  const base = values.base ?? eventBase(env);
+  const base = values.base ?? eventBase(event);
   if (!base) throw new GateError(`no ${naming === 'input' ? 'base input' : '--base'} given and no pull-request event to read it from`);
   const stripPrefixes = normalisePrefixes(values['strip-prefix'] ?? []);
   return {

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { CliOutput } from './cli-output.js';
 import { gateCommand } from './command.js';
+import { runnerEvent } from './runner-event.js';
 
 const io = new CliOutput(process.stdout, process.stderr);
 try {
-  process.exitCode = await gateCommand(process.argv.slice(2), process.env, process.cwd(), io);
+  process.exitCode = await gateCommand(process.argv.slice(2), process.env, process.cwd(), io, runnerEvent(process.env));
 } finally {
   io.flush();
 }

@@ -1,4 +1,5 @@
 import { packageVersion } from '../../server/version.js';
+import { NO_EVENT, type EventContext } from '../shared/event.js';
 import { parseCommand } from './args.js';
 import { runCi } from './ci.js';
 import { EXIT_ERROR, EXIT_OK, GateError, GateUsageError, noAnswerLine } from './errors.js';
@@ -8,11 +9,14 @@ export interface CliIo {
   readonly err: (line: string) => void;
 }
 
-/** The `gate` command: returns the exit code; relative paths resolve against `cwd`. */
-export async function gateCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, io: CliIo): Promise<number> {
+/**
+ * The `gate` command: returns the exit code; relative paths resolve against `cwd`; a workflow's
+ * pull-request event gives the default base.
+ */
+export async function gateCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, io: CliIo, event: EventContext = NO_EVENT): Promise<number> {
   let command;
   try {
-    command = parseCommand(argv, env, cwd);
+    command = parseCommand(argv, env, cwd, 'flag', event);
   } catch (err) {
     if (!(err instanceof GateError)) throw err;
     if (err instanceof GateUsageError) io.err(err.usage);

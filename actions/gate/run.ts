@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionsCore } from '../shared/core.js';
 import { booleanInput, InputError, optionalInput } from '../shared/inputs.js';
@@ -6,7 +5,9 @@ import { appendSummary } from '../shared/summary.js';
 import { parseCommand } from './args.js';
 import { runCi, type CiOutcome } from './ci.js';
 import { EXIT_BLOCKED, EXIT_OK, GateError } from './errors.js';
-import type { ActionHttp } from '../shared/http.js';
+import { actionOctokit, failureOf } from '../shared/github.js';
+import { NO_EVENT, type EventContext } from '../shared/event.js';
+import { NoAnswer, type ActionHttp } from '../shared/http.js';
 import { COMMENT_LIMIT, upsertComment } from './pr-comment.js';
 import { gateReport, rankFindings, SUMMARY_LIMIT, type RankedFindings } from './summary.js';
 
@@ -17,6 +18,8 @@ export interface GateDeps {
   readonly env: NodeJS.ProcessEnv;
   readonly http: ActionHttp;
   readonly cwd: string;
+  /** The run's event (`@actions/github`'s `context`); none when absent. */
+  readonly event?: EventContext;
 }
 
 /** The action's inputs as `gate ci` arguments, so both share one parser and one set of defaults. */
@@ -45,27 +48,25 @@ function argv(core: GateCore, env: NodeJS.ProcessEnv): string[] {
   return args;
 }
 
-function pullNumber(env: NodeJS.ProcessEnv): number | undefined {
-  if (!env.GITHUB_EVENT_PATH || !/^pull_request/.test(env.GITHUB_EVENT_NAME ?? '')) return undefined;
-  try {
-    const n = (JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as { pull_request?: { number?: unknown } }).pull_request?.number;
-    return typeof n === 'number' ? n : undefined;
-  } catch {
-    return undefined;
-  }
+function pullNumber(event: EventContext): number | undefined {
+  if (!/^pull_request/.test(event.eventName ?? '')) return undefined;
+  const n = (event.payload.pull_request as { number?: unknown } | undefined)?.number;
+  return typeof n === 'number' ? n : undefined;
 }
 
 async function comment(deps: GateDeps, report: string): Promise<void> {
   const { core, env } = deps;
   const token = optionalInput(core, 'token');
-  const number = pullNumber(env);
-  if (!token || number === undefined || !env.GITHUB_REPOSITORY) return;
+  const number = pullNumber(deps.event ?? NO_EVENT);
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  if (!token || number === undefined || !owner || !repo) return;
   try {
-    const api = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
-    await upsertComment(deps.http, api, env.GITHUB_REPOSITORY, number, token, report);
+    const octokit = actionOctokit(deps.http, 'pr-comment', token, env.GITHUB_API_URL || 'https://api.github.com');
+    await upsertComment(octokit, { owner, repo }, number, report);
   } catch (err) {
     // The comment is a convenience: the gate's answer is the step outcome.
-    core.warning(`gate: pull-request comment not written (${err instanceof Error ? err.message : String(err)})`);
+    const failure = failureOf(deps.http, 'pr-comment', err);
+    core.warning(`gate: pull-request comment not written (${failure instanceof NoAnswer ? failure.reason : `HTTP ${failure.status}`})`);
   }
 }
 
@@ -102,7 +103,7 @@ export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
   const { core, env } = deps;
   let outcome: CiOutcome;
   try {
-    const command = parseCommand(argv(core, env), env, deps.cwd, 'input');
+    const command = parseCommand(argv(core, env), env, deps.cwd, 'input', deps.event ?? NO_EVENT);
     if (command.kind !== 'ci') throw new GateError('unreachable: the action always runs gate ci');
     core.setOutput('filtered-sarif', command.options.filteredOut ?? '');
     outcome = await runCi(command.options, env);

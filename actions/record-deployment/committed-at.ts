@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import type { ActionsCore } from '../shared/core.js';
+import { NO_EVENT, type EventContext } from '../shared/event.js';
 import { InputError, optionalInput } from '../shared/inputs.js';
 
 /** A date-time with seconds and an offset, as git's `%cI` and GitHub's event payloads write it. */
@@ -36,16 +36,11 @@ function committerDate(workspace: string, commit: string): Promise<string | unde
 }
 
 /** The push event's head commit time, when that commit is the one recorded. */
-async function pushedHeadCommitTime(env: NodeJS.ProcessEnv, commit: string): Promise<string | undefined> {
-  if (env.GITHUB_EVENT_NAME !== 'push' || !env.GITHUB_EVENT_PATH) return undefined;
-  try {
-    const event = JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as { head_commit?: { id?: unknown; timestamp?: unknown } | null };
-    const head = event.head_commit;
-    if (typeof head?.id !== 'string' || head.id.toLowerCase() !== commit.toLowerCase() || typeof head.timestamp !== 'string') return undefined;
-    return isoInstant(head.timestamp);
-  } catch {
-    return undefined;
-  }
+function pushedHeadCommitTime(event: EventContext, commit: string): string | undefined {
+  if (event.eventName !== 'push') return undefined;
+  const head = event.payload.head_commit as { id?: unknown; timestamp?: unknown } | null | undefined;
+  if (typeof head?.id !== 'string' || head.id.toLowerCase() !== commit.toLowerCase() || typeof head.timestamp !== 'string') return undefined;
+  return isoInstant(head.timestamp);
 }
 
 /**
@@ -53,7 +48,7 @@ async function pushedHeadCommitTime(env: NodeJS.ProcessEnv, commit: string): Pro
  * inputs do), else the commit's committer date from the checkout, else the push event's head
  * commit timestamp (the same commit only), else nothing. A lookup that fails only leaves the field out.
  */
-export async function committedAt(core: ActionsCore, env: NodeJS.ProcessEnv, commit: string | undefined): Promise<string | undefined> {
+export async function committedAt(core: ActionsCore, env: NodeJS.ProcessEnv, commit: string | undefined, event: EventContext = NO_EVENT): Promise<string | undefined> {
   const input = optionalInput(core, 'committed-at');
   if (input !== undefined) {
     const instant = isoInstant(input);
@@ -63,7 +58,7 @@ export async function committedAt(core: ActionsCore, env: NodeJS.ProcessEnv, com
   if (!commit || !OBJECT_ID.test(commit)) return undefined;
   const fromCheckout = env.GITHUB_WORKSPACE ? await committerDate(env.GITHUB_WORKSPACE, commit) : undefined;
   if (fromCheckout) return fromCheckout;
-  const fromEvent = await pushedHeadCommitTime(env, commit);
+  const fromEvent = pushedHeadCommitTime(event, commit);
   if (!fromEvent) core.debug(`committed_at left out: commit ${commit} is neither in the checkout nor the push event's head commit`);
   return fromEvent;
 }

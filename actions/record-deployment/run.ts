@@ -4,6 +4,7 @@ import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../shared/retry.js';
 import { appendSummary, cell } from '../shared/summary.js';
 import type { ActionHttp } from '../shared/http.js';
+import type { EventContext } from '../shared/event.js';
 import { committedAt } from './committed-at.js';
 import { FIGURES_DAYS, figuresOutputs, figuresSummary } from './figures.js';
 import { getFigures, LedgerUnavailable, postDeployment, type RecordedDeployment } from './ledger-client.js';
@@ -16,6 +17,8 @@ export interface RecordDeploymentDeps {
   readonly http: ActionHttp;
   readonly env: NodeJS.ProcessEnv;
   readonly retry?: RetryPolicy;
+  /** The run's event (`@actions/github`'s `context`); none when absent. */
+  readonly event?: EventContext;
 }
 
 function summaryOf(record: LedgerRecord, result: RecordedDeployment): string {
@@ -70,7 +73,7 @@ export async function run(deps: RecordDeploymentDeps): Promise<void> {
     }
     const apiUrl = baseUrl('api-url', apiUrlInput);
     const record = recordFromInputs(core, env);
-    const committed = await committedAt(core, env, record.commit);
+    const committed = await committedAt(core, env, record.commit, deps.event);
     if (committed) record.committed_at = committed;
     const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
     const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));

@@ -1,4 +1,5 @@
 import type { TokenCore } from './run.js';
+import { actionOctokit, failureOf } from '../shared/github.js';
 import { NoAnswer, type ActionHttp } from '../shared/http.js';
 
 /**
@@ -16,17 +17,14 @@ export async function revoke({ core, http, env, now = Date.now }: { core: TokenC
     core.info('token already expired');
     return;
   }
-  const api = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+  const octokit = actionOctokit(http, 'token-revoke', token, env.GITHUB_API_URL || 'https://api.github.com');
   try {
-    const { status } = await http.call('token-revoke', `${api}/installation/token`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
-    });
-    if (status === 204) core.info('token revoked');
-    else if (status === 401) core.info('token was already revoked or expired');
-    else core.warning(`token not revoked (HTTP ${status}); it expires on its own`);
+    await octokit.request('DELETE /installation/token');
+    core.info('token revoked');
   } catch (err) {
-    if (!(err instanceof NoAnswer)) throw err;
-    core.warning(`token not revoked (API unreachable: ${err.reason}); it expires on its own`);
+    const failure = failureOf(http, 'token-revoke', err);
+    if (failure instanceof NoAnswer) core.warning(`token not revoked (API unreachable: ${failure.reason}); it expires on its own`);
+    else if (failure.status === 401) core.info('token was already revoked or expired');
+    else core.warning(`token not revoked (HTTP ${failure.status}); it expires on its own`);
   }
 }

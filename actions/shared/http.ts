@@ -28,6 +28,12 @@ export interface CallInit {
 /** How the actions talk HTTP: each call named, and bounded by that name's bounds. */
 export interface ActionHttp {
   call(name: ActionCall, url: string, init?: CallInit): Promise<Answer>;
+  /** The bounded, proxy-aware fetch of one call, for a client that makes its own requests (Octokit). */
+  fetch(name: ActionCall): Fetch;
+  /** Why a call made through `fetch(name)` got no answer, in words safe to print. */
+  noAnswer(name: ActionCall, err: unknown): NoAnswer;
+  /** The User-Agent the action's calls send. */
+  readonly userAgent: string;
 }
 
 /** Answers the actions read are small JSON documents. */
@@ -50,10 +56,17 @@ export function actionHttp(options: { userAgent?: string; transport?: Fetch; bou
   // GitHub's API refuses requests without a User-Agent.
   const userAgent = options.userAgent ?? 'gatehouse';
   const proxy = runnerProxy();
+  const fetchFor = (name: ActionCall): Fetch => {
+    const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
+    return boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: MAX_ANSWER_BYTES } });
+  };
   return {
+    userAgent,
+    fetch: fetchFor,
+    noAnswer: (name, err) => new NoAnswer(transportFailure(err, options.bounds?.[name] ?? ACTION_CALLS[name])),
     async call(name, url, init = {}) {
       const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-      const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: MAX_ANSWER_BYTES } });
+      const fetch = fetchFor(name);
       let response: Response;
       try {
         response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });

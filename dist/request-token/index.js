@@ -31872,10 +31872,17 @@ function actionHttp(options = {}) {
     // GitHub's API refuses requests without a User-Agent.
     const userAgent = options.userAgent ?? 'gatehouse';
     const proxy = runnerProxy();
+    const fetchFor = (name) => {
+        const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
+        return boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+    };
     return {
+        userAgent,
+        fetch: fetchFor,
+        noAnswer: (name, err) => new NoAnswer(transportFailure(err, options.bounds?.[name] ?? ACTION_CALLS[name])),
         async call(name, url, init = {}) {
             const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-            const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+            const fetch = fetchFor(name);
             let response;
             try {
                 response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });

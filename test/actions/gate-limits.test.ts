@@ -86,11 +86,10 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
     const sarif = report(500, (i) => ({ path: `${dir}/file-${i % 5}.js`, line: Math.floor(i / 5) + 1, message: `🔥 ${'𝒳'.repeat(300)} @team #${i}` }));
     const server = await commentServer('pr-token', { maxBodyCharacters: 65_536 });
     try {
-      const event = join(temp, 'event.json');
-      writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base } } }));
+      const event = { eventName: 'pull_request', payload: { pull_request: { number: 7, base: { sha: base } } } };
       const core = new GateRecordingCore(inputs(sarif, { base: '', token: 'pr-token' }));
-      const runEnv = env({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_API_URL: server.url });
-      const outcome = await runGate({ core, env: runEnv, http: actionHttp(), cwd: repo.dir });
+      const runEnv = env({ GITHUB_API_URL: server.url });
+      const outcome = await runGate({ core, env: runEnv, http: actionHttp(), cwd: repo.dir, event });
       assert.deepEqual(core.of('warning'), [], 'the comment was accepted');
       const body = server.comments[0]!.body;
       assert.ok(body.startsWith(`${COMMENT_MARKER}\n`));

@@ -169,23 +169,21 @@ describe('gate action', () => {
 
   describe('pull-request comment', () => {
     let server: CommentServer;
-    let event: string;
 
     beforeEach(async () => {
       server = await commentServer('pr-token');
-      event = join(temp, 'event.json');
-      writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base } } }));
     });
     afterEach(() => server.close());
 
-    const prEnv = () => env({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_API_URL: server.url });
+    const prEnv = () => env({ GITHUB_API_URL: server.url });
+    const prEvent = () => ({ eventName: 'pull_request', payload: { pull_request: { number: 7, base: { sha: base } } } });
 
     it('one comment, updated in place on every run (found across pages)', async () => {
       server.comments.push({ id: 1, body: 'a human' }, { id: 2, body: 'another human' }, { id: 3, body: 'third' });
       const sarif = report([{ line: 11, level: 'error' }]);
       for (let i = 0; i < 3; i++) {
         const core = new GateRecordingCore(inputs({ sarif, base: '', token: 'pr-token' }));
-        await runGate({ core, env: prEnv(), http: http(), cwd: repo.dir });
+        await runGate({ core, env: prEnv(), http: http(), cwd: repo.dir, event: prEvent() });
         assert.deepEqual(core.of('warning'), []);
       }
       const mine = server.comments.filter((c) => c.body.startsWith(COMMENT_MARKER));
@@ -197,12 +195,12 @@ describe('gate action', () => {
 
     it('no token or no pull-request event: no comment; an API failure is only a warning', async () => {
       const sarif = report([{ line: 11, level: 'error' }]);
-      await runGate({ core: new GateRecordingCore(inputs({ sarif, token: '' })), env: prEnv(), http: http(), cwd: repo.dir });
-      await runGate({ core: new GateRecordingCore(inputs({ sarif, token: 'pr-token' })), env: env({ GITHUB_EVENT_NAME: 'push', GITHUB_API_URL: server.url }), http: http(), cwd: repo.dir });
+      await runGate({ core: new GateRecordingCore(inputs({ sarif, token: '' })), env: prEnv(), http: http(), cwd: repo.dir, event: prEvent() });
+      await runGate({ core: new GateRecordingCore(inputs({ sarif, token: 'pr-token' })), env: env({ GITHUB_API_URL: server.url }), http: http(), cwd: repo.dir, event: { eventName: 'push', payload: {} } });
       assert.deepEqual(server.calls, []);
       server.failNext = true;
       const core = new GateRecordingCore(inputs({ sarif, token: 'pr-token' }));
-      await runGate({ core, env: prEnv(), http: http(), cwd: repo.dir });
+      await runGate({ core, env: prEnv(), http: http(), cwd: repo.dir, event: prEvent() });
       assert.match(core.of('warning')[0]!, /pull-request comment not written/);
       assert.deepEqual(core.of('failed'), ['blocked by 1 net-new finding'], 'the answer is unchanged');
     });
@@ -212,11 +210,10 @@ describe('gate action', () => {
     it(`pull-request comment: an API that ${stall === 'silent' ? 'never answers' : 'stalls its body'} is a warning within the comment bound, and the answer is unchanged`, async () => {
       const peer = await stallingPeer(stall);
       try {
-        const event = join(temp, 'event.json');
-        writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base } } }));
+        const event = { eventName: 'pull_request', payload: { pull_request: { number: 7, base: { sha: base } } } };
         const core = new GateRecordingCore(inputs({ sarif: report([{ line: 11, level: 'error' }]), base: '', token: 'pr-token' }));
         const bounded = actionHttp({ bounds: { 'pr-comment': { connectMs: 300, totalMs: 500 } } });
-        const { ms } = await timed(() => runGate({ core, env: env({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_API_URL: peer.url }), http: bounded, cwd: repo.dir }));
+        const { ms } = await timed(() => runGate({ core, env: env({ GITHUB_API_URL: peer.url }), http: bounded, cwd: repo.dir, event }));
         assert.deepEqual(core.of('warning'), ['gate: pull-request comment not written (no complete answer within 0.5 s)']);
         assert.deepEqual(core.of('failed'), ['blocked by 1 net-new finding']);
         assert.ok(ms < 500 + 2000, `ended after ${Math.round(ms)} ms`);

@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { committedAt, isoInstant } from '../../actions/record-deployment/committed-at.js';
 import { InputError } from '../../actions/shared/inputs.js';
 import { GitRepo } from '../support/git-repo.js';
@@ -11,7 +8,6 @@ import { RecordingCore } from '../support/runner.js';
 describe('record-deployment: committed_at', () => {
   let repo: GitRepo;
   let sha: string;
-  let scratch: string;
 
   before(() => {
     repo = GitRepo.create();
@@ -20,18 +16,11 @@ describe('record-deployment: committed_at', () => {
     repo.git('add', '--all');
     execGit(repo, ['commit', '--quiet', '-m', 'first'], { GIT_AUTHOR_DATE: '2026-01-01T00:00:00+00:00', GIT_COMMITTER_DATE: '2026-11-20T10:30:05+02:00' });
     sha = repo.git('rev-parse', 'HEAD');
-    scratch = mkdtempSync(join(tmpdir(), 'gatehouse-event-'));
   });
-  after(() => {
-    repo.cleanup();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  after(() => repo.cleanup());
 
-  const pushEvent = (headCommit: unknown): string => {
-    const path = join(scratch, `event-${Math.random().toString(36).slice(2)}.json`);
-    writeFileSync(path, JSON.stringify({ ref: 'refs/heads/main', head_commit: headCommit }));
-    return path;
-  };
+  // The push event as @actions/github's context gives it.
+  const pushEvent = (headCommit: unknown, eventName = 'push') => ({ eventName, payload: { ref: 'refs/heads/main', head_commit: headCommit } });
 
   it('takes the committer date of the commit from the checkout', async () => {
     const core = new RecordingCore({});
@@ -45,17 +34,18 @@ describe('record-deployment: committed_at', () => {
 
   it('falls back to the push event’s head commit timestamp when the checkout lacks the commit', async () => {
     const missing = 'a'.repeat(40);
-    const env = { GITHUB_WORKSPACE: repo.dir, GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: pushEvent({ id: missing, timestamp: '2026-11-18T09:00:00-05:00' }) };
-    assert.equal(await committedAt(new RecordingCore({}), env, missing), '2026-11-18T14:00:00.000Z');
+    const event = pushEvent({ id: missing, timestamp: '2026-11-18T09:00:00-05:00' });
+    assert.equal(await committedAt(new RecordingCore({}), { GITHUB_WORKSPACE: repo.dir }, missing, event), '2026-11-18T14:00:00.000Z');
   });
 
   it('never takes the event’s time for another commit, a non-push event or an unreadable payload', async () => {
     const other = 'b'.repeat(40);
     const head = { id: 'c'.repeat(40), timestamp: '2026-11-18T09:00:00Z' };
-    assert.equal(await committedAt(new RecordingCore({}), { GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: pushEvent(head) }, other), undefined);
-    assert.equal(await committedAt(new RecordingCore({}), { GITHUB_EVENT_NAME: 'workflow_dispatch', GITHUB_EVENT_PATH: pushEvent(head) }, head.id), undefined);
-    assert.equal(await committedAt(new RecordingCore({}), { GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: join(scratch, 'absent.json') }, head.id), undefined);
-    assert.equal(await committedAt(new RecordingCore({}), { GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: pushEvent({ ...head, timestamp: 'yesterday' }) }, head.id), undefined);
+    assert.equal(await committedAt(new RecordingCore({}), {}, other, pushEvent(head)), undefined);
+    assert.equal(await committedAt(new RecordingCore({}), {}, head.id, pushEvent(head, 'workflow_dispatch')), undefined);
+    // An event file the runner did not write: @actions/github's context has an empty payload.
+    assert.equal(await committedAt(new RecordingCore({}), {}, head.id, { eventName: 'push', payload: {} }), undefined);
+    assert.equal(await committedAt(new RecordingCore({}), {}, head.id, pushEvent({ ...head, timestamp: 'yesterday' })), undefined);
   });
 
   it('looks up only object ids: a commit input that is a revision or an option reaches no git', async () => {

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi, type CiOptions } from '../../actions/gate/ci.js';
+import { runnerEvent } from '../../actions/gate/runner-event.js';
 import { gateCommand } from '../../actions/gate/command.js';
 import type { Counts } from '../../actions/gate/report.js';
 import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
@@ -462,12 +463,22 @@ describe('gate ci', () => {
       assert.match(c.lines.at(-1)!, /^gate: no blocking net-new findings .*\(exit 0\)$/);
     });
 
-    it('reads the base from the pull-request event and the report from MegaLinter\'s default path', async () => {
-      repo.write('megalinter-reports/megalinter-report.sarif', JSON.stringify(sarif(run([result('src/app.js', 6)]))));
+    it("the command line reads the runner's event file as @actions/github does: an absent, unreadable or non-object file is no payload", () => {
       const event = join(out, 'event.json');
       writeFileSync(event, JSON.stringify({ pull_request: { base: { sha: base } } }));
+      assert.deepEqual(runnerEvent({ GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event }), { eventName: 'pull_request', payload: { pull_request: { base: { sha: base } } } });
+      assert.deepEqual(runnerEvent({}), { eventName: undefined, payload: {} });
+      assert.deepEqual(runnerEvent({ GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: join(out, 'absent.json') }), { eventName: 'push', payload: {} });
+      writeFileSync(event, '[1, 2]');
+      assert.deepEqual(runnerEvent({ GITHUB_EVENT_PATH: event }).payload, {});
+      writeFileSync(event, '{not json');
+      assert.deepEqual(runnerEvent({ GITHUB_EVENT_PATH: event }).payload, {});
+    });
+
+    it('reads the base from the pull-request event and the report from MegaLinter\'s default path', async () => {
+      repo.write('megalinter-reports/megalinter-report.sarif', JSON.stringify(sarif(run([result('src/app.js', 6)]))));
       const c = io();
-      assert.equal(await gateCommand(['ci'], { GITHUB_EVENT_PATH: event }, repo.dir, c.io), 1);
+      assert.equal(await gateCommand(['ci'], {}, repo.dir, c.io, { eventName: 'pull_request', payload: { pull_request: { base: { sha: base } } } }), 1);
       assert.match(c.lines.join('\n'), /BLOCKING high +src\/app\.js:6/);
       assert.match(c.lines.join('\n'), /blocked by 1 net-new finding/);
     });

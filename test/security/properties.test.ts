@@ -29,6 +29,7 @@ import { configurationProblems, parseRequest } from '../../server/minimal/token.
 import { parseSyncArgs, UsageError } from '../../server/sync/args.js';
 import { KEYS as SYNC_KEYS, loadSyncConfig, SyncConfigError } from '../../server/sync/config.js';
 import { hubSignature, REPO, startBroker, type BrokerHarness } from '../support/broker.js';
+import { NO_EVENT, type EventContext } from '../../actions/shared/event.js';
 import { capturedLogger } from '../support/log-capture.js';
 import { listen, type Listening } from '../support/servers.js';
 import { send, startSyncSurface, SYNC_TRIGGER, type SyncSurface } from './raw-http.js';
@@ -533,8 +534,8 @@ describe('attack suite: properties of validators and settings parsers', function
     it('gate arguments: a command or a GateError (exit 2), and --fail-on outside its list is refused', () => {
       const options = ['ci', '--sarif', '--base', '--head', '--repo', '--fail-on', '--strict', '--filtered-out', '--counts-json', '--linters', '--help', '-h', '--base=main', '--fail-on=HIGH', '--', '-x'];
       fc.assert(
-        fc.property(argv(options), fc.constantFrom({}, { GITHUB_EVENT_PATH: '/nonexistent/event.json' }), (args, env) => {
-          const result = attempt(() => parseCommand(args, env, '/tmp'));
+        fc.property(argv(options), fc.constantFrom<EventContext>(NO_EVENT, { eventName: 'pull_request', payload: { pull_request: { base: { sha: 'abc' } } } }, { eventName: 'pull_request', payload: { pull_request: 'not an object' } }), (args, event) => {
+          const result = attempt(() => parseCommand(args, {}, '/tmp', 'flag', event));
           if (!result.ok) assert.ok(result.error instanceof GateError, String(result.error));
         }),
         { numRuns: UNIT_RUNS },

@@ -28,7 +28,8 @@ export async function commentServer(token: string, options: CommentServerOptions
     const body = await readBody(req);
     const send = (status: number, data: unknown, headers: Record<string, string> = {}) =>
       void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(data));
-    if (req.headers.authorization !== `Bearer ${token}`) return send(401, { message: 'Bad credentials' });
+    // GitHub takes a token as `Bearer` or `token` (what @actions/github sends).
+    if (req.headers.authorization !== `Bearer ${token}` && req.headers.authorization !== `token ${token}`) return send(401, { message: 'Bad credentials' });
     if (state.failNext) {
       state.failNext = false;
       return send(500, { message: 'Server Error' });

@@ -9,6 +9,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 
 /***/ }),
 
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
 /***/ 932:
 /***/ ((module) => {
 
@@ -67,13 +74,15 @@ class CliOutput {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_output_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1372);
-/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(851);
+/* harmony import */ var _cli_output_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1372);
+/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
+/* harmony import */ var _runner_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4843);
 
 
-const io = new _cli_output_js__WEBPACK_IMPORTED_MODULE_1__/* .CliOutput */ .I(process.stdout, process.stderr);
+
+const io = new _cli_output_js__WEBPACK_IMPORTED_MODULE_2__/* .CliOutput */ .I(process.stdout, process.stderr);
 try {
-    process.exitCode = await (0,_command_js__WEBPACK_IMPORTED_MODULE_0__/* .gateCommand */ .B)(process.argv.slice(2), process.env, process.cwd(), io);
+    process.exitCode = await (0,_command_js__WEBPACK_IMPORTED_MODULE_0__/* .gateCommand */ .B)(process.argv.slice(2), process.env, process.cwd(), io, (0,_runner_event_js__WEBPACK_IMPORTED_MODULE_1__/* .runnerEvent */ .j)(process.env));
 }
 finally {
     io.flush();
@@ -84,7 +93,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 851:
+/***/ 916:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -93,8 +102,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   B: () => (/* binding */ gateCommand)
 });
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: external "node:url"
@@ -118,7 +127,7 @@ function packageVersion() {
     let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
     for (;;) {
         try {
-            const pkg = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json'), 'utf8'));
+            const pkg = JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_namespaceObject.join)(dir, 'package.json'), 'utf8'));
             if ((pkg.name === 'gatehouse' || isCliPackageName(pkg.name)) && pkg.version)
                 return pkg.version;
         }
@@ -131,6 +140,10 @@ function packageVersion() {
         dir = parent;
     }
 }
+
+;// CONCATENATED MODULE: ./build/actions/shared/event.js
+/** No event: what a run outside the runner (the command line elsewhere, a test) sees. */
+const NO_EVENT = { eventName: undefined, payload: {} };
 
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
@@ -881,7 +894,7 @@ function missingLinters(log, sarifPath, enabled, skipped) {
         const own = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(sarifPath), 'sarif', `${linter}.sarif`);
         return {
             linter,
-            reason: (0,external_node_fs_namespaceObject.existsSync)(own)
+            reason: (0,external_node_fs_.existsSync)(own)
                 ? `enabled, but its SARIF file sarif/${linter}.sarif beside the report was not merged (MegaLinter leaves out a file it cannot read as JSON)`
                 : 'enabled and able to write SARIF, but the report has no run of it (its SARIF file was not written, or it had no file to lint)',
         };
@@ -1294,7 +1307,7 @@ class SopsDetector {
             file = null;
             try {
                 if (!path.startsWith('/') && !path.split('/').includes('..')) {
-                    const content = (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.root, path), 'utf8');
+                    const content = (0,external_node_fs_.readFileSync)((0,external_node_path_namespaceObject.join)(this.root, path), 'utf8');
                     // Only files that hold a SOPS value can hold SOPS ciphertext: the rest are not kept.
                     if (content.includes('ENC[AES256_GCM,'))
                         file = { lines: content.split(/\r?\n/) };
@@ -1678,20 +1691,12 @@ Options:
 Exit codes: 0 no blocking net-new findings; 1 blocked; 2 no answer (setup or tool error,
 for example a shallow clone: check out with fetch-depth: 0).`;
 /** The pull-request event's base commit, when the workflow runs on one. */
-function eventBase(env) {
-    if (!env.GITHUB_EVENT_PATH)
-        return undefined;
-    try {
-        const event = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
-        const sha = event.pull_request?.base?.sha;
-        return typeof sha === 'string' && sha ? sha : undefined;
-    }
-    catch {
-        return undefined;
-    }
+function eventBase(event) {
+    const sha = event.payload.pull_request?.base?.sha;
+    return typeof sha === 'string' && sha ? sha : undefined;
 }
 /** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
-function parseCommand(argv, env, cwd, naming = 'flag') {
+function parseCommand(argv, env, cwd, naming = 'flag', event = NO_EVENT) {
     let parsed;
     try {
         parsed = (0,external_node_util_namespaceObject.parseArgs)({
@@ -1735,7 +1740,7 @@ function parseCommand(argv, env, cwd, naming = 'flag') {
     if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed)) {
         throw new errors_GateError(`${optionName('unattributed-dependency', naming)} must be one of ${UNATTRIBUTED.join(', ')}`);
     }
-    const base = values.base ?? eventBase(env);
+    const base = values.base ?? eventBase(event);
     if (!base)
         throw new errors_GateError(`no ${naming === 'input' ? 'base input' : '--base'} given and no pull-request event to read it from`);
     const stripPrefixes = normalisePrefixes(values['strip-prefix'] ?? []);
@@ -1987,7 +1992,7 @@ class JsonReader {
             this.buffer = larger;
         }
         const room = Math.min(this.buffer.length - kept, this.limit - (this.base + kept));
-        const read = room > 0 ? (0,external_node_fs_namespaceObject.readSync)(this.fd, this.buffer, kept, room, this.base + kept) : 0;
+        const read = room > 0 ? (0,external_node_fs_.readSync)(this.fd, this.buffer, kept, room, this.base + kept) : 0;
         this.view = this.buffer.subarray(0, kept + read);
         if (read === 0)
             this.done = true;
@@ -2036,7 +2041,7 @@ function* readElements(fd, starts, arrayEnd, chunkBytes = 1 << 16) {
                 if (need - start > buffer.length)
                     buffer = Buffer.allocUnsafe(Math.max(need - start, buffer.length * 2));
                 base = start;
-                filled = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, start);
+                filled = (0,external_node_fs_.readSync)(fd, buffer, 0, buffer.length, start);
                 if (filled < need - start)
                     throw new JsonSyntaxError(`the report ended at byte ${start + filled} while it was read again`);
             }
@@ -2162,7 +2167,7 @@ function readError(path, err) {
 }
 function openReport(path) {
     try {
-        return (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+        return (0,external_node_fs_.openSync)(path, 'r');
     }
     catch (err) {
         throw readError(path, err);
@@ -2230,7 +2235,7 @@ function openSarif(path, options = {}) {
         throw readError(path, err);
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
     const runs = log?.runs;
     if (!log || typeof log !== 'object' || !Array.isArray(runs))
@@ -2257,7 +2262,7 @@ function* readAgain(path, sources) {
                 buffer = Buffer.allocUnsafe(end - start);
             let result;
             try {
-                const read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, end - start, start);
+                const read = (0,external_node_fs_.readSync)(fd, buffer, 0, end - start, start);
                 if (read !== end - start)
                     throw new JsonSyntaxError(`the report ended at byte ${start + read} while it was read again`);
                 result = JSON.parse(buffer.toString('utf8', 0, read));
@@ -2269,7 +2274,7 @@ function* readAgain(path, sources) {
         }
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
 }
 /** A run's results, parsed from the starts the first pass noted (a few per JSON.parse call) and handed out one at a time. */
@@ -2295,7 +2300,7 @@ function* readResults(path, results, chunkBytes) {
         }
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
 }
 
@@ -2593,7 +2598,7 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
 async function addedLines(repo, from, to, onRunning) {
     // Made and removed synchronously: a thread-pool round trip each way sat between the checks and
     // git diff, and between git diff and the results.
-    const dir = (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-gate-diff-'));
+    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-gate-diff-'));
     try {
         const output = (0,external_node_path_namespaceObject.join)(dir, 'diff');
         const child = (0,external_node_child_process_namespaceObject.spawn)('git', 
@@ -2619,7 +2624,7 @@ async function addedLines(repo, from, to, onRunning) {
         return { files: parser.files, moved: parser.moved };
     }
     finally {
-        (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+        (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
     }
 }
 /** How often git diff's output is looked at while git runs and this process waits. */
@@ -2642,7 +2647,7 @@ async function parseAsWritten(path, exited, parser) {
             const ended = code !== undefined;
             if (fd === undefined) {
                 try {
-                    fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
+                    fd = (0,external_node_fs_.openSync)(path, 'r');
                 }
                 catch (err) {
                     // Not made yet: git opens it once it starts.
@@ -2651,7 +2656,7 @@ async function parseAsWritten(path, exited, parser) {
                 }
             }
             if (fd !== undefined) {
-                for (let read; (read = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, position)) > 0; position += read)
+                for (let read; (read = (0,external_node_fs_.readSync)(fd, chunk, 0, chunk.length, position)) > 0; position += read)
                     parser.push(chunk.subarray(0, read));
             }
             if (ended)
@@ -2661,7 +2666,7 @@ async function parseAsWritten(path, exited, parser) {
     }
     finally {
         if (fd !== undefined)
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
+            (0,external_node_fs_.closeSync)(fd);
     }
 }
 const NEWLINE = 0x0a;
@@ -2880,7 +2885,7 @@ function shownUrl(value) {
         return 'a URL';
     }
 }
-const isFile = (path) => (0,external_node_fs_namespaceObject.existsSync)(path) && (0,external_node_fs_namespaceObject.statSync)(path).isFile();
+const isFile = (path) => (0,external_node_fs_.existsSync)(path) && (0,external_node_fs_.statSync)(path).isFile();
 /**
  * The configuration file MegaLinter reads for this repository. `MEGALINTER_CONFIG` first, as
  * config.py resolves it: a URL (never fetched here: a problem), a path that exists as given, else
@@ -2936,7 +2941,7 @@ function readConfig(file, repo, parse) {
     const name = (0,external_node_path_namespaceObject.relative)(repo, file) || file;
     let text;
     try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+        text = (0,external_node_fs_.readFileSync)(file, 'utf8');
     }
     catch (err) {
         throw new ConfigProblem(`the MegaLinter configuration ${name} cannot be read (${err.code ?? 'unreadable'})`);
@@ -3135,7 +3140,7 @@ function openObject(value) {
 async function writeFilteredSarif(path, report, classification) {
     await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
     const temporary = `${path}.${process.pid}.tmp`;
-    const fd = (0,external_node_fs_namespaceObject.openSync)(temporary, 'w');
+    const fd = (0,external_node_fs_.openSync)(temporary, 'w');
     let written = { leftOut: 0 };
     try {
         const out = new BufferedWriter(fd);
@@ -3178,12 +3183,12 @@ async function writeFilteredSarif(path, report, classification) {
         out.flush();
     }
     catch (err) {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-        (0,external_node_fs_namespaceObject.rmSync)(temporary, { force: true });
+        (0,external_node_fs_.closeSync)(fd);
+        (0,external_node_fs_.rmSync)(temporary, { force: true });
         throw err;
     }
-    (0,external_node_fs_namespaceObject.closeSync)(fd);
-    (0,external_node_fs_namespaceObject.renameSync)(temporary, path);
+    (0,external_node_fs_.closeSync)(fd);
+    (0,external_node_fs_.renameSync)(temporary, path);
     return written;
 }
 function* sourcesOf(parts) {
@@ -3208,7 +3213,7 @@ class BufferedWriter {
         if (this.used + text.length * 3 > this.buffer.length) {
             this.flush();
             if (text.length * 3 > this.buffer.length) {
-                (0,external_node_fs_namespaceObject.writeSync)(this.fd, text);
+                (0,external_node_fs_.writeSync)(this.fd, text);
                 return;
             }
         }
@@ -3217,7 +3222,7 @@ class BufferedWriter {
     flush() {
         if (this.used === 0)
             return;
-        (0,external_node_fs_namespaceObject.writeSync)(this.fd, this.buffer, 0, this.used);
+        (0,external_node_fs_.writeSync)(this.fd, this.buffer, 0, this.used);
         this.used = 0;
     }
 }
@@ -3238,7 +3243,7 @@ function ask(repo, args) {
 /** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
 function underAWorkTree(file) {
     for (let dir = (0,external_node_path_namespaceObject.dirname)(file);; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
+        if ((0,external_node_fs_.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
             return true;
         if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
             return false;
@@ -3258,7 +3263,7 @@ function underAWorkTree(file) {
 async function staleReport(sarif, head, pendingCheckout) {
     let report;
     try {
-        report = (0,external_node_fs_namespaceObject.realpathSync)(sarif);
+        report = (0,external_node_fs_.realpathSync)(sarif);
     }
     catch {
         return undefined;
@@ -3269,7 +3274,7 @@ async function staleReport(sarif, head, pendingCheckout) {
     let path;
     try {
         checkout = await pendingCheckout;
-        path = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_namespaceObject.realpathSync)(checkout.topLevel), report);
+        path = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_.realpathSync)(checkout.topLevel), report);
     }
     catch {
         // A checkout git cannot read says nothing about staleness; the diff or the checkout reports it.
@@ -3474,11 +3479,15 @@ async function runCi(options, env) {
 
 
 
-/** The `gate` command: returns the exit code; relative paths resolve against `cwd`. */
-async function gateCommand(argv, env, cwd, io) {
+
+/**
+ * The `gate` command: returns the exit code; relative paths resolve against `cwd`; a workflow's
+ * pull-request event gives the default base.
+ */
+async function gateCommand(argv, env, cwd, io, event = NO_EVENT) {
     let command;
     try {
-        command = parseCommand(argv, env, cwd);
+        command = parseCommand(argv, env, cwd, 'flag', event);
     }
     catch (err) {
         if (!(err instanceof errors_GateError))
@@ -3516,6 +3525,38 @@ async function gateCommand(argv, env, cwd, io) {
     else
         (outcome.exitCode === EXIT_OK ? io.out : io.err)(`gate: ${outcome.message} (exit ${outcome.exitCode})`);
     return outcome.exitCode;
+}
+
+
+/***/ }),
+
+/***/ 4843:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ runnerEvent)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+
+/**
+ * The workflow's event for the `gate` command line, read from the runner's event file the way
+ * `@actions/github`'s `context` reads it (an absent or unreadable file is no payload). The command
+ * line does not import `@actions/github`: that would make its bundle eight times larger (and
+ * slower to start) for two fields.
+ */
+function runnerEvent(env) {
+    let payload = {};
+    if (env.GITHUB_EVENT_PATH) {
+        try {
+            const parsed = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(env.GITHUB_EVENT_PATH, 'utf8'));
+            if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+                payload = parsed;
+        }
+        catch {
+            // No readable event: no default base.
+        }
+    }
+    return { eventName: env.GITHUB_EVENT_NAME, payload };
 }
 
 

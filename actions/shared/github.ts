@@ -1,0 +1,26 @@
+import { getOctokit } from '@actions/github';
+import { RequestError } from '@octokit/request-error';
+import { GITHUB_API_VERSION } from '../../server/github/api.js';
+import type { ActionCall } from '../../server/http/call-bounds.js';
+import type { ActionHttp, NoAnswer } from './http.js';
+
+export type ActionOctokit = ReturnType<typeof getOctokit>;
+
+/**
+ * `@actions/github`'s Octokit for one of the actions' named calls: its requests go through the
+ * actions' fetch for that call (bounded like every outbound call, through the runner's proxy),
+ * to `apiUrl` (`GITHUB_API_URL`, for GitHub Enterprise).
+ */
+export function actionOctokit(http: ActionHttp, call: ActionCall, token: string, apiUrl: string): ActionOctokit {
+  const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: http.userAgent, request: { fetch: http.fetch(call) } });
+  octokit.hook.before('request', (request) => {
+    request.headers['x-github-api-version'] = GITHUB_API_VERSION;
+  });
+  return octokit;
+}
+
+/** GitHub's answer to a call that failed, or `NoAnswer` when none came (refused, cut off, past its bound). */
+export function failureOf(http: ActionHttp, call: ActionCall, err: unknown): { readonly status: number } | NoAnswer {
+  if (err instanceof RequestError && err.response) return { status: err.status };
+  return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
+}
