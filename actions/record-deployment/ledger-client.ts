@@ -1,5 +1,5 @@
+import { retryAfterMs, retrying, type RetryPolicy } from '../../server/http/retry.js';
 import { jsonObject, NoAnswer, type ActionHttp } from '../shared/http.js';
-import { PermanentError, withRetry, type RetryPolicy } from '../shared/retry.js';
 import type { LedgerRecord } from './record.js';
 
 /** The ledger's answer to `POST /v1/deployments`. */
@@ -17,6 +17,18 @@ export interface RecordedDeployment {
  */
 export class LedgerUnavailable extends Error {
   override readonly name = 'LedgerUnavailable';
+  constructor(
+    message: string,
+    /** The ledger's `Retry-After`, when it sent one (a 429 or 503). */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The ledger refused the record or answered something else than one: retrying cannot help. */
+export class LedgerRefused extends Error {
+  override readonly name = 'LedgerRefused';
 }
 
 /** What to change, for refusals whose cause is the workflow's or the ledger's setup. */
@@ -40,8 +52,9 @@ function describeRefusal(status: number, text: string): string {
 
 /**
  * Posts the record. No answer (refused, or none within the call's bound), 5xx and 429 are retried
- * with back-off (the ledger's idempotency makes a repeated POST safe) and end in `LedgerUnavailable`;
- * any other answer that is not a record is final (`PermanentError`): 401/403 (the token or the
+ * with back-off, never sooner than the ledger's `Retry-After` (its idempotency makes a repeated POST
+ * safe), and end in `LedgerUnavailable`; any other answer that is not a record is final
+ * (`LedgerRefused`): 401/403 (the token or the
  * owner refused), 422 (a value refused), 404 (not the ledger's address) cannot pass by retrying.
  */
 export async function postDeployment(
@@ -53,12 +66,13 @@ export async function postDeployment(
   onRetry: (message: string) => void,
 ): Promise<RecordedDeployment> {
   const url = new URL('v1/deployments', apiUrl).href;
-  return withRetry(
+  return retrying(
     async () => {
       let status: number;
       let text: string;
+      let headers: Headers;
       try {
-        ({ status, text } = await http.call('ledger-post', url, {
+        ({ status, text, headers } = await http.call('ledger-post', url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
           body: JSON.stringify(record),
@@ -69,15 +83,18 @@ export async function postDeployment(
       }
       if (status === 200 || status === 201) {
         const body = jsonObject(text);
-        if (typeof body?.deployment_id !== 'string') throw new PermanentError(`the ledger answered HTTP ${status} without a deployment record (is api-url the ledger's base URL?)`);
+        if (typeof body?.deployment_id !== 'string') throw new LedgerRefused(`the ledger answered HTTP ${status} without a deployment record (is api-url the ledger's base URL?)`);
         return body as unknown as RecordedDeployment;
       }
-      if (status >= 500 || status === 429) throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`);
-      if (status === 401 || status === 403) throw new PermanentError(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
-      throw new PermanentError(`the ledger refused the record: ${describeRefusal(status, text)}`);
+      if (status >= 500 || status === 429) throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`, retryAfterMs(headers.get('retry-after') ?? undefined, Date.now()));
+      if (status === 401 || status === 403) throw new LedgerRefused(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
+      throw new LedgerRefused(`the ledger refused the record: ${describeRefusal(status, text)}`);
     },
     retry,
-    (error, attempt) => onRetry(`attempt ${attempt} failed (${error.message}); retrying`),
+    {
+      shouldRetry: (error) => error instanceof LedgerUnavailable,
+      onRetry: (error, attempt) => onRetry(`attempt ${attempt} failed (${error.message}); retrying`),
+    },
   );
 }
 

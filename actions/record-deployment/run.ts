@@ -1,7 +1,7 @@
 import type { ActionsCore } from '../shared/core.js';
 import { baseUrl, booleanInput, optionalInput } from '../shared/inputs.js';
 import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
-import { DEFAULT_RETRY, type RetryPolicy } from '../shared/retry.js';
+import { ACTION_RETRY, type RetryPolicy } from '../../server/http/retry.js';
 import { appendSummary, cell } from '../shared/summary.js';
 import type { ActionHttp } from '../shared/http.js';
 import type { EventContext } from '../shared/event.js';
@@ -62,7 +62,7 @@ const isOutage = (err: unknown): boolean => err instanceof LedgerUnavailable || 
  * the ledger is down); a mistake in the step or its setup fails the step, or it would go unseen.
  */
 export async function run(deps: RecordDeploymentDeps): Promise<void> {
-  const { core, http, env, retry = DEFAULT_RETRY } = deps;
+  const { core, http, env, retry = ACTION_RETRY } = deps;
   let failOnError = false;
   try {
     failOnError = booleanInput(core, 'fail-on-error', false);
@@ -75,7 +75,7 @@ export async function run(deps: RecordDeploymentDeps): Promise<void> {
     const record = recordFromInputs(core, env);
     const committed = await committedAt(core, env, record.commit, deps.event);
     if (committed) record.committed_at = committed;
-    const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
+    const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minDelayMs);
     const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));
 
     core.setOutput('deployment-id', result.deployment_id);

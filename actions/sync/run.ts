@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSyncArgs, UsageError } from '../../server/sync/args.js';
 import { loadSyncConfig, SyncConfigError } from '../../server/sync/config.js';
-import type { RetryPolicy } from '../../server/sync/http/retry.js';
+import type { RetryPolicy } from '../../server/http/retry.js';
 import { summaryLines, type SourceReport } from '../../server/sync/report.js';
 import { CONNECTORS, connectorForCommand } from '../../server/sync/connectors.js';
 import { progressFor, runConnector, scrub, secretValues } from '../../server/sync/run.js';

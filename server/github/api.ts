@@ -1,7 +1,11 @@
+import { retryAfterMs } from '../http/retry.js';
+
 /**
  * GitHub's REST API as every part of Gatehouse speaks it: the version and media type sent on each
  * call, and how an answer says to wait (`Retry-After`, a spent primary rate limit).
  */
+
+export { retryAfterMs };
 
 /** The REST API version Gatehouse is written against; sent on every call. */
 export const GITHUB_API_VERSION = '2022-11-28';
@@ -17,18 +21,6 @@ type Headers = Readonly<Record<string, unknown>> | undefined;
 function header(headers: Headers, name: string): string | undefined {
   const value = headers?.[name];
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-}
-
-/**
- * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
- * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
- */
-export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
 }
 
 /** The budget a primary rate limit counts (`x-ratelimit-resource`: core, search, graphql, …). */

@@ -4,7 +4,7 @@ import { loadSyncConfig, SyncConfigError, type LoadedConfig } from './config.js'
 import { summaryLines } from './report.js';
 import { connectorForCommand } from './connectors.js';
 import { progressFor, runConnector, scrub, secretValues } from './run.js';
-import type { RetryPolicy } from './http/retry.js';
+import type { RetryPolicy } from '../http/retry.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;

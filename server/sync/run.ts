@@ -4,7 +4,8 @@ import type { Connector } from './connector.js';
 import { DefectDojoClient } from './defectdojo/client.js';
 import { refusedAs } from './credentials.js';
 import type { ConditionalAnswers } from './github/conditional.js';
-import { DEFAULT_RETRY, retrying, type RetryPolicy } from './http/retry.js';
+import { SYNC_RETRY as DEFAULT_RETRY, type RetryPolicy } from '../http/retry.js';
+import { retryTransient } from './http/request.js';
 import { finishReport, humanProgress, message, type Progress, type SourceReport } from './report.js';
 
 /** Every secret value of a configuration, for scrubbing text that leaves the process. */
@@ -63,7 +64,7 @@ export async function runConnector(
   try {
     // Both checks at once; DefectDojo's refusal is named first when both fail.
     const checks = await Promise.allSettled([
-      retrying(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err: unknown) => {
+      retryTransient(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err: unknown) => {
         throw refusedAs(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url!);
       }),
       connector.check?.(context),

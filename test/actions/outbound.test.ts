@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ACTION_RETRY } from '../../server/http/retry.js';
 import { run as recordDeployment } from '../../actions/record-deployment/run.js';
 import { revoke } from '../../actions/request-token/revoke.js';
 import { run as requestToken, type TokenCore } from '../../actions/request-token/run.js';
@@ -80,12 +81,12 @@ describe('faults: the actions against peers that stall', () => {
     it(`record-deployment: the ledger ${stall} → a warning after its bounded, retried attempts`, async () => {
       peer = await stallingPeer(stall);
       const core = new RecordingCore({ 'api-url': peer.url, environment: 'production', status: 'success', 'delivery-id': `stall-${stall}` });
-      const retry = { retries: 3, minTimeoutMs: 10 };
+      const retry = { ...ACTION_RETRY, minDelayMs: 10, maxDelayMs: 80 };
       const { ms } = await timed(() => recordDeployment({ core, http: http(), env: runner(), retry }));
       assert.deepEqual(core.of('warning'), ['deployment not recorded: the ledger did not answer: no complete answer within 0.5 s']);
       assert.deepEqual(core.of('failed'), []);
       assert.equal(peer.requests, 4, 'the first attempt and 3 retries');
-      // Four bounded attempts and three short back-offs (p-retry randomises up to twice the minimum).
+      // Four bounded attempts and three short back-offs (each at most its doubling minimum).
       within(ms, 4 * SHORT.totalMs + 3 * 80);
     });
 
@@ -93,7 +94,7 @@ describe('faults: the actions against peers that stall', () => {
       peer = await stallingPeer(stall);
       const core = new RecordingCore({ 'api-url': 'http://127.0.0.1:9', environment: 'production', status: 'success', 'delivery-id': 'x' });
       const env = { ...runner(), ACTIONS_ID_TOKEN_REQUEST_URL: `${peer.url}/token?api-version=2.0` };
-      const { ms } = await timed(() => recordDeployment({ core, http: http(), env, retry: { retries: 3, minTimeoutMs: 1000 } }));
+      const { ms } = await timed(() => recordDeployment({ core, http: http(), env, retry: ACTION_RETRY }));
       assert.deepEqual(core.of('warning'), ['deployment not recorded: OIDC request failed (no complete answer within 0.5 s)']);
       within(ms, OIDC_WORST_MS);
     });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ACTION_RETRY } from '../../server/http/retry.js';
 import nock from 'nock';
 import { humanDuration } from '../../actions/record-deployment/figures.js';
 import { defaultDeliveryId, defaultRunUrl } from '../../actions/record-deployment/record.js';
@@ -28,7 +29,7 @@ const RECORDED = {
   duplicate: false,
   notified: { chat: true },
 };
-const FAST = { retries: 3, minTimeoutMs: 1 };
+const FAST = { ...ACTION_RETRY, minDelayMs: 1, maxDelayMs: 8 };
 const FIGURES = {
   repository: 'octo-org/octo-repo',
   environment: 'production',

@@ -5,8 +5,7 @@ import * as bounds from '../../server/http/call-bounds.js';
 import type { CallBounds } from '../../server/http/outbound.js';
 import { MONGO_BOUNDS } from '../../server/store/mongo-options.js';
 import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
-import { DEFAULT_RETRY as SYNC_RETRY } from '../../server/sync/http/retry.js';
-import { DEFAULT_RETRY as ACTION_RETRY } from '../../actions/shared/retry.js';
+import { ACTION_RETRY, SYNC_RETRY } from '../../server/http/retry.js';
 import { REPO_ROOT } from '../support/processes.js';
 
 /** docs/outbound-calls.md's table: call id → its connect and whole-exchange cells, and its attempts. */
@@ -75,6 +74,6 @@ describe('docs/outbound-calls.md: the table is what the code does', () => {
   it('attempts: the retry defaults of the sync and of record-deployment', () => {
     assert.match(rows.get('sync-api')!.attempts, new RegExp(`^${1 + DEFAULT_OPTIONS.retries} \\(\`--retries\` ${DEFAULT_OPTIONS.retries}; back-off from ${SYNC_RETRY.minDelayMs / 1000} s doubling to ${SYNC_RETRY.maxDelayMs / 1000} s`));
     assert.match(rows.get('sync-api')!.attempts, new RegExp(`waited for up to ${SYNC_RETRY.maxRetryAfterMs / 1000} s`));
-    assert.match(rows.get('ledger-post')!.attempts, new RegExp(`^${1 + ACTION_RETRY.retries} \\(back-off from ${ACTION_RETRY.minTimeoutMs / 1000} s`));
+    assert.match(rows.get('ledger-post')!.attempts, new RegExp(`^${1 + ACTION_RETRY.retries} \\(back-off from ${ACTION_RETRY.minDelayMs / 1000} s`));
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
+import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import type { SourceReport } from '../../server/sync/report.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';

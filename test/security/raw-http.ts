@@ -4,7 +4,7 @@ import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
 import { memoryLocks } from '../../server/sync/service/locks.js';
 import { assemble, checkServiceConfig, listenSyncApp, type Assembled } from '../../server/sync/service/start.js';
-import { realTimers } from '../../server/sync/service/timers.js';
+import { systemClock } from '../../server/clock.js';
 import { startAttacker, type Attacker } from './world.js';
 
 export interface RawAnswer {
@@ -99,7 +99,7 @@ export async function startSyncSurface(): Promise<SyncSurface> {
     options: { ...DEFAULT_OPTIONS, retries: 0 },
     locks: memoryLocks(),
     logger,
-    timers: realTimers,
+    timers: systemClock,
     pacerClock: { now: () => Date.now(), sleep: async () => undefined },
     version: 'attack',
     triggerToken: SYNC_TRIGGER,

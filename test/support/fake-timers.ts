@@ -1,4 +1,4 @@
-import type { Timers } from '../../server/sync/service/timers.js';
+import type { Timers } from '../../server/clock.js';
 
 /**
  * A clock that moves only when told: timers fire in time order as `advance` passes them, and

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { githubClient, RateLimitExhausted } from '../../server/sync/github/client.js';
 import { GITHUB_API_VERSION as API_VERSION, resourceOf } from '../../server/github/api.js';
 import type { GithubTarget } from '../../server/sync/github/targets.js';
-import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
+import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { FAST_RETRY } from './support.js';
 

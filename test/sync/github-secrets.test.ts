@@ -4,11 +4,11 @@ import { loadSyncConfig } from '../../server/sync/config.js';
 import { ALERT_KINDS } from '../../server/sync/github/alerts.js';
 import { githubClient } from '../../server/sync/github/client.js';
 import { parseGithubTargets } from '../../server/sync/github/targets.js';
-import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
+import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { serviceLogger, serviceSecrets } from '../../server/sync/service/log.js';
 import { memoryLocks } from '../../server/sync/service/locks.js';
 import { assemble, checkServiceConfig } from '../../server/sync/service/start.js';
-import { realTimers } from '../../server/sync/service/timers.js';
+import { systemClock } from '../../server/clock.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { capturedDestination } from '../support/log-capture.js';
@@ -79,7 +79,7 @@ describe('secret scanning against a GitHub that ignores hide_secret', () => {
       options: { ...DEFAULT_OPTIONS, retries: 0 },
       locks: memoryLocks(),
       logger,
-      timers: realTimers,
+      timers: systemClock,
       pacerClock: { now: () => Date.now(), sleep: async () => undefined },
       version: '9.9.9',
       retry: FAST_RETRY,

@@ -3,7 +3,7 @@ import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
 import { SCAN_TYPES } from '../../server/sync/defectdojo/scan-types.js';
 import { githubClient } from '../../server/sync/github/client.js';
 import type { GithubTarget } from '../../server/sync/github/targets.js';
-import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
+import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { decide } from '../../server/sync/issues/lifecycle.js';
 import { PacerRegistry } from '../../server/sync/issues/pacer.js';
 import { pushIssues, type IssuePushDeps } from '../../server/sync/issues/push.js';

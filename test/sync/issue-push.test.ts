@@ -6,7 +6,7 @@ import { SCAN_TYPES } from '../../server/sync/defectdojo/scan-types.js';
 import { githubClient } from '../../server/sync/github/client.js';
 import { GITHUB_API_VERSION as API_VERSION } from '../../server/github/api.js';
 import type { GithubTarget } from '../../server/sync/github/targets.js';
-import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
+import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { Pacer, PacerRegistry } from '../../server/sync/issues/pacer.js';
 import { mongoLocks } from '../../server/sync/service/locks-mongo.js';
 import { memoryLocks, type SourceLocks } from '../../server/sync/service/locks.js';

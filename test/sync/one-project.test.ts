@@ -5,7 +5,7 @@ import { loadSyncConfig } from '../../server/sync/config.js';
 import { memoryLocks } from '../../server/sync/service/locks.js';
 import { serviceLogger } from '../../server/sync/service/log.js';
 import { assemble, checkServiceConfig, listenSyncApp, type Assembled } from '../../server/sync/service/start.js';
-import { realTimers } from '../../server/sync/service/timers.js';
+import { systemClock } from '../../server/clock.js';
 import type { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import type { FakeDependencyTrack } from '../support/fake-dependency-track.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
@@ -44,7 +44,7 @@ describe('one project at a time: POST /sync/{source}?…, POST /hooks/dependency
     logText = captured.text;
     // The service's own logger: every line scrubbed of the configured secrets.
     const logger = serviceLogger({ level: 'debug', secrets: [webhookSecret ?? HOOK_SECRET, TRIGGER, dd.token, dt.apiKey, gh.token], destination: captured.destination as never });
-    assembled = assemble({ config, options: { ...DEFAULT_OPTIONS, retries: 0 }, locks: memoryLocks(), logger, timers: realTimers, pacerClock: { now: Date.now, sleep: async () => undefined }, version: '9.9.9', retry: FAST_RETRY, triggerToken: TRIGGER });
+    assembled = assemble({ config, options: { ...DEFAULT_OPTIONS, retries: 0 }, locks: memoryLocks(), logger, timers: systemClock, pacerClock: { now: Date.now, sleep: async () => undefined }, version: '9.9.9', retry: FAST_RETRY, triggerToken: TRIGGER });
     const listening = await listenSyncApp(assembled, { logger, version: '9.9.9', triggerToken: TRIGGER, ...(webhookSecret ? { webhookSecret } : {}) }, 0, '127.0.0.1');
     base = `http://127.0.0.1:${listening.port}`;
     close = () => new Promise((resolve) => listening.server.close(() => resolve()));

@@ -8,7 +8,7 @@ import { SCAN_TYPES } from '../../server/sync/defectdojo/scan-types.js';
 import { githubClient } from '../../server/sync/github/client.js';
 import { GITHUB_API_VERSION as API_VERSION } from '../../server/github/api.js';
 import type { GithubTarget } from '../../server/sync/github/targets.js';
-import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
+import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { TransportError } from '../../server/sync/http/request.js';
 import { Pacer } from '../../server/sync/issues/pacer.js';
 import { pushIssues } from '../../server/sync/issues/push.js';

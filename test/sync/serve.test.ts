@@ -6,7 +6,7 @@ import { loadSyncConfig } from '../../server/sync/config.js';
 import { productKey } from '../../server/sync/issues/push-locks.js';
 import { memoryLocks, type SourceLocks } from '../../server/sync/service/locks.js';
 import { assemble, checkServiceConfig, listenSyncApp, type Assembled } from '../../server/sync/service/start.js';
-import { realTimers } from '../../server/sync/service/timers.js';
+import { systemClock } from '../../server/clock.js';
 import type { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import type { FakeDependencyTrack } from '../support/fake-dependency-track.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
@@ -34,7 +34,7 @@ describe('sync service over HTTP', () => {
       options: { ...DEFAULT_OPTIONS, retries: 0 },
       locks: (locks = memoryLocks()),
       logger: createLogger({ level: 'silent' }),
-      timers: realTimers,
+      timers: systemClock,
       pacerClock: { now: () => Date.now(), sleep: async () => undefined },
       version: '9.9.9',
       retry: FAST_RETRY,

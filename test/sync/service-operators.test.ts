@@ -9,7 +9,7 @@ import { serviceLogger, serviceSecrets } from '../../server/sync/service/log.js'
 import { memoryLocks } from '../../server/sync/service/locks.js';
 import { Readiness } from '../../server/sync/service/readiness.js';
 import { assemble, checkServiceConfig, enabledConnectors, listenSyncApp, type Assembled } from '../../server/sync/service/start.js';
-import { realTimers } from '../../server/sync/service/timers.js';
+import { systemClock } from '../../server/clock.js';
 import { createLogger } from '../../server/logger.js';
 import { FakeTimers } from '../support/fake-timers.js';
 import { capturedDestination } from '../support/log-capture.js';
@@ -55,7 +55,7 @@ describe('sync service, as operators run it', () => {
       options: { ...DEFAULT_OPTIONS, retries: 0 },
       locks: memoryLocks(),
       logger,
-      timers: realTimers,
+      timers: systemClock,
       pacerClock: { now: () => Date.now(), sleep: async () => undefined },
       version: '9.9.9',
       retry: FAST_RETRY,

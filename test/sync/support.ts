@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syncCommand } from '../../server/sync/command.js';
-import type { RetryPolicy } from '../../server/sync/http/retry.js';
+import type { RetryPolicy } from '../../server/http/retry.js';
 import type { SourceReport } from '../../server/sync/report.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeDependencyTrack } from '../support/fake-dependency-track.js';

@@ -5,7 +5,7 @@ import { prepareExport } from '../../server/sync/dependency-track/sync.js';
 import { githubClient } from '../../server/sync/github/client.js';
 import { ConditionalAnswers } from '../../server/sync/github/conditional.js';
 import { githubConnector } from '../../server/sync/github/connector.js';
-import { DEFAULT_RETRY } from '../../server/sync/http/retry.js';
+import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
 import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
 import { runConnector } from '../../server/sync/run.js';

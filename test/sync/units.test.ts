@@ -5,8 +5,6 @@ import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
 import { dependabotReport, codeScanningReport } from '../../server/sync/github/reports.js';
 import { apiBaseOf } from '../../server/sync/github/targets.js';
 import { multipartBody } from '../../server/sync/http/multipart.js';
-import { delayBefore, DEFAULT_RETRY } from '../../server/sync/http/retry.js';
-import { retryAfterMs } from '../../server/sync/http/request.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { reimportCounts } from '../../server/sync/defectdojo/statistics.js';
 import { readFixture } from '../support/fixtures.js';
@@ -100,16 +98,6 @@ describe('sync building blocks', () => {
     assert.equal(form.get('scan_type'), 'Github SAST Scan');
     assert.equal(await (form.get('file') as File).text(), '[1,2]');
     assert.equal((form.get('file') as File).name, 'r.json');
-  });
-
-  it('back-off doubles with jitter, stays capped, and never undercuts Retry-After', () => {
-    assert.equal(delayBefore(1, DEFAULT_RETRY, undefined, () => 1), 1000);
-    assert.equal(delayBefore(3, DEFAULT_RETRY, undefined, () => 0), 2000);
-    assert.equal(delayBefore(10, DEFAULT_RETRY, undefined, () => 1), 30_000);
-    assert.equal(delayBefore(1, DEFAULT_RETRY, 45_000, () => 1), 45_000);
-    assert.equal(retryAfterMs('7'), 7000);
-    assert.equal(retryAfterMs(new Date(Date.UTC(2026, 0, 1, 0, 0, 30)).toUTCString(), Date.UTC(2026, 0, 1)), 30_000);
-    assert.equal(retryAfterMs('soon'), undefined);
   });
 
   it('code scanning: a null security_severity_level is filled from the rule severity, a set one kept', () => {

@@ -1,4 +1,5 @@
-import { retrying, type RetryPolicy } from '../http/retry.js';
+import { type RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../http/request.js';
 import { message, type Progress } from '../report.js';
 import type { DefectDojoClient, KnownProduct } from './client.js';
 
@@ -8,7 +9,7 @@ import type { DefectDojoClient, KnownProduct } from './client.js';
  */
 export async function productDirectory(defectDojo: DefectDojoClient, retry: RetryPolicy, progress: Progress): Promise<ReadonlyMap<string, KnownProduct> | undefined> {
   try {
-    return await retrying(() => defectDojo.productDirectory(), retry);
+    return await retryTransient(() => defectDojo.productDirectory(), retry);
   } catch (err) {
     progress.warn(`DefectDojo products could not be listed (${message(err)}); each product is looked up before its reimport`);
     return undefined;

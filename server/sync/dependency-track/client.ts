@@ -1,6 +1,7 @@
 import { HttpError, jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
 import pLimit from 'p-limit';
-import { retrying, type RetryPolicy } from '../http/retry.js';
+import { type RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../http/request.js';
 
 const SERVICE = 'Dependency-Track';
 const PAGE_SIZE = 100;
@@ -63,7 +64,7 @@ export class DependencyTrackClient {
    */
   async missingPermissions(retry: RetryPolicy, onRetry?: OnRetry, required: readonly string[] = REQUIRED_PERMISSIONS): Promise<string[]> {
     const operation = 'key check (team/self)';
-    return retrying(
+    return retryTransient(
       async () => {
         const response = await send(SERVICE, operation, `${this.options.url}/api/v1/team/self`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
         const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { permissions?: unknown } | null;
@@ -81,7 +82,7 @@ export class DependencyTrackClient {
     const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
     if (excludeInactive) query.set('excludeInactive', 'true');
     const operation = `project list (page ${pageNumber})`;
-    return retrying(
+    return retryTransient(
       async () => {
         const response = await send(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
         const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
@@ -120,7 +121,7 @@ export class DependencyTrackClient {
   /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
   async projectByUuid(uuid: string, retry: RetryPolicy, onRetry?: OnRetry): Promise<DependencyTrackProject | undefined> {
     const operation = `project ${uuid}`;
-    return retrying(
+    return retryTransient(
       async () => {
         let response: Response;
         try {

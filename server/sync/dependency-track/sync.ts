@@ -3,8 +3,8 @@ import { productDirectory } from '../defectdojo/products.js';
 import { readWhole } from '../http/read-whole.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
 import { transportFailure } from '../../http/outbound.js';
-import { TransportError, UnexpectedAnswerError } from '../http/request.js';
-import { retrying, type RetryPolicy } from '../http/retry.js';
+import type { RetryPolicy } from '../../http/retry.js';
+import { retryTransient, TransportError, UnexpectedAnswerError } from '../http/request.js';
 import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
 import { foldAliases, type FoldedExport } from './fold-aliases.js';
@@ -98,7 +98,7 @@ async function syncProject(
   const notes: string[] = [];
   let foldedInto: ReadonlyMap<string, readonly string[]> = new Map();
   try {
-    const { counts, findings, unchanged } = await retrying<{ counts: ReimportCounts | undefined; findings: number; unchanged: boolean }>(
+    const { counts, findings, unchanged } = await retryTransient<{ counts: ReimportCounts | undefined; findings: number; unchanged: boolean }>(
       async (n) => {
         attempts = n;
         const abandon = new AbortController();

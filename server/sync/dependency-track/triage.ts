@@ -1,5 +1,6 @@
 import type { DefectDojoClient } from '../defectdojo/client.js';
-import { retrying, type RetryPolicy } from '../http/retry.js';
+import { type RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../http/request.js';
 import { message, type Progress } from '../report.js';
 import type { DependencyTrackClient, FindingRef } from './client.js';
 import type { SyncedProject } from './sync.js';
@@ -63,7 +64,7 @@ export async function writeBackTriage(
   for (const [product, { projects, foldedInto }] of byProduct(synced)) {
     let findings;
     try {
-      findings = await retrying(() => deps.defectDojo.triagedFindings(product), deps.retry);
+      findings = await retryTransient(() => deps.defectDojo.triagedFindings(product), deps.retry);
     } catch (err) {
       counts.failed++;
       deps.progress.warn(`triage write-back: the triaged findings of ${product} could not be listed: ${message(err)}`);
@@ -101,11 +102,11 @@ async function writeOne(
   const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
   const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
   try {
-    const current = await retrying(() => deps.dependencyTrack.analysisState(ref), deps.retry);
+    const current = await retryTransient(() => deps.dependencyTrack.analysisState(ref), deps.retry);
     if (current === state) return 'unchanged';
     if (!UNDECIDED.has(current)) return 'kept';
     const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
-    await retrying(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
+    await retryTransient(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
     return 'written';
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));

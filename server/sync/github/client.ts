@@ -3,9 +3,9 @@ import { resourceOf, retryAfterMs, spentRateLimit, type RateLimitResource } from
 import { githubClient as githubFactory, operationOf, type GitHubClient } from '../../github/client.js';
 import { syncCall } from '../../http/call-bounds.js';
 import { transportFailure, type Fetch } from '../../http/outbound.js';
-import { realClock, type WaitingClock } from '../clock.js';
+import { systemClock, type WaitingClock } from '../../clock.js';
 import { HttpError, TransportError } from '../http/request.js';
-import type { RetryPolicy } from '../http/retry.js';
+import type { RetryPolicy } from '../../http/retry.js';
 import { ConditionalAnswers } from './conditional.js';
 import type { GithubTarget } from './targets.js';
 
@@ -80,7 +80,7 @@ export interface GithubClientOptions {
  * and it waits on the injected clock.
  */
 export function githubClient(target: GithubTarget, options: GithubClientOptions): GithubClient {
-  const clock = options.clock ?? realClock;
+  const clock = options.clock ?? systemClock;
   const maxWaitMsOf = (resource: RateLimitResource): number => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
   /** Per resource: until when its primary limit is spent (epoch ms). */
   const exhaustedUntil = new Map<RateLimitResource, number>();

@@ -4,7 +4,8 @@ import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS } from '../defectdojo/scan-types.js';
 import { refusedAs } from '../credentials.js';
 import { HttpError } from '../http/request.js';
-import { retrying, type RetryPolicy } from '../http/retry.js';
+import { type RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../http/request.js';
 import { finishReport, message, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import { ALERT_KINDS, listRepositories, repositoryOf, type AlertKind, type Repository } from './alerts.js';
 import { SecondaryRateLimit, type GithubClient } from './client.js';
@@ -77,7 +78,7 @@ async function syncKind(
       content,
     );
     if (await digests.unchanged(kind.scanType, digest)) return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts: 0 };
-    const counts = await retrying(
+    const counts = await retryTransient(
       (n) => {
         attempts = n;
         return deps.defectDojo.reimport({
@@ -113,7 +114,7 @@ function ownerFailure(target: GithubTarget, owner: string, err: unknown): unknow
 
 /** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
 async function knownAlerts(deps: GithubSyncDeps, product: string, prefix: string): Promise<Map<string, KnownAlert>> {
-  const findings = await retrying(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
+  const findings = await retryTransient(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
   const best = new Map<string, (typeof findings)[number]>();
   for (const f of findings) {
     const held = best.get(f.uniqueIdFromTool);
@@ -151,7 +152,7 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
     let exists: Promise<boolean> | undefined;
     // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
     // not true once an earlier kind made it: an empty list has nothing to close there.
-    const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
+    const productExists = async () => (products ? products.has(name) : (exists ??= retryTransient(() => deps.defectDojo.productExists(name), deps.retry)));
     return (kind) => syncKind(w, kind, deps, productExists, products, digests);
   });
   return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);

@@ -1,4 +1,5 @@
 import { MAX_ANSWER_BYTES, syncCall } from '../../http/call-bounds.js';
+import { retryAfterMs, retrying, type RetryPolicy } from '../../http/retry.js';
 import { boundedFetch, transportFailure } from '../../http/outbound.js';
 
 /** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
@@ -32,12 +33,15 @@ export class UnexpectedAnswerError extends Error {
   }
 }
 
-/** `Retry-After` in seconds or as an HTTP date, in milliseconds from `now`. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
+export function isTransient(err: unknown): boolean {
+  if (err instanceof TransportError) return true;
+  return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
+}
+
+/** The sync's calls: retried with the one retry helper while their failure `isTransient`. */
+export function retryTransient<T>(attempt: (attemptNumber: number) => Promise<T>, policy: RetryPolicy, onRetry?: (error: Error, retry: number, delayMs: number) => void): Promise<T> {
+  return retrying(attempt, policy, { shouldRetry: isTransient, ...(onRetry ? { onRetry } : {}) });
 }
 
 function transportReason(err: unknown, timeoutMs: number): string {
@@ -130,7 +134,7 @@ export async function send(service: string, operation: string, url: string, opti
   }
   if (response.ok) return response;
   const detail = await errorDetail(response);
-  throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')));
+  throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after') ?? undefined, Date.now()));
 }
 
 /** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */

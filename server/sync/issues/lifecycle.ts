@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { retrying } from '../http/retry.js';
+import { retryTransient } from '../http/request.js';
 import { message } from '../report.js';
 import { closingComment, readLinkedFinding, reopeningComment, stateReasonFor, type LinkedFinding } from './finding-status.js';
 import { commentOnIssue, inScope, issueRefOf, issueState, resolveRepository, setIssueState, type IssueRef, type IssueRepository } from './github-issues.js';
@@ -165,7 +165,7 @@ async function linkedFindings(products: readonly string[], deps: LifecycleDeps, 
     products.map((product) =>
       limit(async () => {
         try {
-          return await retrying(async () => {
+          return await retryTransient(async () => {
             const found: LinkedFinding[] = [];
             for await (const page of deps.defectDojo.linkedFindings(product)) {
               for (const raw of page) {

@@ -1,4 +1,4 @@
-import type { WaitingClock } from '../clock.js';
+import type { WaitingClock } from '../../clock.js';
 import type { Lease, SourceLocks } from '../service/locks.js';
 
 export interface PushLockOptions {

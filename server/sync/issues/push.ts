@@ -5,7 +5,8 @@ import type { Severity } from '../config.js';
 import type { DefectDojoClient } from '../defectdojo/client.js';
 import type { GithubClient } from '../github/client.js';
 import type { GithubTarget } from '../github/targets.js';
-import { retrying, type RetryPolicy } from '../http/retry.js';
+import { type RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../http/request.js';
 import { message } from '../report.js';
 import type { SourceLocks } from '../service/locks.js';
 import { findingHash, hasIssueTag, issueTag, readFinding, severitiesFrom, severityRank, type OpenFinding } from './finding.js';
@@ -65,7 +66,7 @@ async function candidates(products: readonly string[], deps: IssuePushDeps, fail
     products.map((product) =>
       limit(async () => {
         try {
-          return await retrying(async () => {
+          return await retryTransient(async () => {
             const found: OpenFinding[] = [];
             for await (const page of deps.defectDojo.openFindings(product, severities)) {
               for (const raw of page) {
@@ -218,12 +219,12 @@ async function pushFindings(
         issues.record(hash, url);
         deps.log.info({ ...at, issue: url }, 'issue opened');
         // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
-        await retrying(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url!)]), deps.retry);
+        await retryTransient(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url!)]), deps.retry);
         if (created.droppedLabels.length > 0) await issues.labelsDropped(created.droppedLabels);
         continue;
       }
       issues.record(hash, url);
-      await retrying(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
+      await retryTransient(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
     } catch (err) {
       failures.count++;
       deps.log.warn({ ...at, repository: repository.fullName, err: message(err) }, 'issue push: finding not handled; the next run tries again');

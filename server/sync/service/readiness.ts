@@ -1,5 +1,5 @@
 import { isRefusal } from '../credentials.js';
-import type { Timers } from './timers.js';
+import type { Timers } from '../../clock.js';
 
 export type NotReadyReason = 'configuration_invalid' | 'defectdojo_unreachable' | 'defectdojo_unauthorized' | 'shutting_down';
 export type ReadinessAnswer = { ready: true } | { ready: false; reason: NotReadyReason; problems?: readonly string[] };

@@ -1,5 +1,5 @@
 import type { Schedule } from './schedule.js';
-import type { Timers } from './timers.js';
+import type { Timers } from '../../clock.js';
 
 /** Node's timers hold at most 2^31-1 ms (about 24.8 days); a later run is reached in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

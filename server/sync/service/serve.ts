@@ -1,7 +1,7 @@
 import { reportListenFailure } from '../../startup/checks.js';
 import { packageVersion } from '../../version.js';
 import type { ParsedArgs } from '../args.js';
-import { realClock } from '../clock.js';
+import { systemClock } from '../../clock.js';
 import type { SyncIo } from '../command.js';
 import { loadSyncConfig } from '../config.js';
 import { serviceLogger, serviceSecrets } from './log.js';
@@ -9,7 +9,6 @@ import { mongoLocks } from './locks-mongo.js';
 import { memoryLocks, type SourceLocks } from './locks.js';
 import { checkServiceProcess } from './process-settings.js';
 import { assemble, checkServiceConfig, listenSyncApp } from './start.js';
-import { realTimers } from './timers.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -62,8 +61,8 @@ export async function serveCommand(args: ParsedArgs, env: NodeJS.ProcessEnv, io:
     options: args.options,
     locks,
     logger,
-    timers: realTimers,
-    pacerClock: realClock,
+    timers: systemClock,
+    pacerClock: systemClock,
     version,
     ...(triggerToken ? { triggerToken } : {}),
   });

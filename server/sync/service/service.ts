@@ -5,7 +5,7 @@ import type { Connector } from '../connector.js';
 import { message, summaryEntries, type SourceReport } from '../report.js';
 import type { SourceLocks } from './locks.js';
 import type { SyncMetrics } from './metrics.js';
-import type { Timers } from './timers.js';
+import type { Timers } from '../../clock.js';
 
 /** What issue push did after a run; see `issues/push.ts`. */
 export interface IssuePushOutcome {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { READINESS_PROBE } from '../../http/call-bounds.js';
 import { apiServer } from '../../http/client-errors.js';
 import type { Logger } from '../../logger.js';
-import type { WaitingClock } from '../clock.js';
+import type { WaitingClock } from '../../clock.js';
 import type { SyncOptions } from '../args.js';
 import type { LoadedConfig } from '../config.js';
 import type { Connector } from '../connector.js';
@@ -12,7 +12,7 @@ import { DefectDojoClient } from '../defectdojo/client.js';
 import { githubClient, type GithubClient } from '../github/client.js';
 import { ConditionalAnswers } from '../github/conditional.js';
 import type { GithubTarget } from '../github/targets.js';
-import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.js';
+import { SYNC_RETRY as DEFAULT_RETRY, type RetryPolicy } from '../../http/retry.js';
 import { PacerRegistry } from '../issues/pacer.js';
 import { DEFAULT_PUSH_LOCK_WAIT } from '../issues/push-locks.js';
 import { pushIssues } from '../issues/push.js';
@@ -26,7 +26,7 @@ import { Readiness } from './readiness.js';
 import { parseSchedule } from './schedule.js';
 import { Scheduler } from './scheduler.js';
 import { SyncService, type SyncServiceDeps } from './service.js';
-import type { Timers } from './timers.js';
+import type { Timers } from '../../clock.js';
 
 /** The configuration as loaded, or every problem that keeps it from running. */
 export type ServiceConfig =
@@ -62,7 +62,7 @@ export interface SyncServiceParts {
   /** `serviceLogger` (serve.ts): it scrubs the secrets from every line, progress lines included. */
   readonly logger: Logger;
   readonly timers: Timers;
-  /** Waits between GitHub writes; tests pass a clock that does not wait. */
+  /** Waits for GitHub (pacing between writes, rate-limit resets); tests pass a clock that does not wait. */
   readonly pacerClock: WaitingClock;
   readonly version: string;
   readonly triggerToken?: string;
@@ -95,7 +95,7 @@ function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts:
   const clients = new Map<GithubTarget, GithubClient>();
   const clientFor = (target: GithubTarget): GithubClient => {
     // A spent search budget is not waited for: the push lists the repository's issues instead.
-    if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional }));
+    if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional, clock: parts.pacerClock }));
     return clients.get(target)!;
   };
   // The service's own timers, not the real clock: whatever time the service was given.

@@ -1,5 +1,6 @@
 import { jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
-import { retrying, type RetryPolicy } from '../http/retry.js';
+import { type RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../http/request.js';
 
 const SERVICE = 'SonarQube';
 /** The web API's largest page. */
@@ -94,7 +95,7 @@ export class SonarQubeClient {
   }
 
   private async get(operation: string, path: string, query: URLSearchParams, retry: RetryPolicy, onRetry?: OnRetry): Promise<Record<string, unknown>> {
-    return retrying(
+    return retryTransient(
       async () => {
         const response = await send(SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
         const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);

@@ -2,7 +2,8 @@ import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
 import { ImportedDigests, reportDigest } from '../defectdojo/digests.js';
 import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
-import { retrying, type RetryPolicy } from '../http/retry.js';
+import { type RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../http/request.js';
 import { finishReport, message, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
 import type { ProjectIssues, SonarQubeClient, SonarQubeIssue, SonarQubeProject } from './client.js';
 import { sonarReport } from './report.js';
@@ -91,7 +92,7 @@ async function syncKind(
       Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))),
     );
     if (await digests.unchanged(SCAN_TYPES.sonarQube, digest)) return { ...base, status: 'synced', unchanged: true, attempts: 0 };
-    const counts = await retrying(
+    const counts = await retryTransient(
       (n) => {
         attempts = n;
         return deps.defectDojo.reimport({
@@ -140,7 +141,7 @@ export async function syncSonarQube(deps: SonarQubeSyncDeps): Promise<SourceRepo
     // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
     let made = false;
     const productExists = async () =>
-      made || (products ? products.has(project.name) : await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
+      made || (products ? products.has(project.name) : await (exists ??= retryTransient(() => deps.defectDojo.productExists(project.name), deps.retry)));
     return async (kind) => {
       const result = await syncKind(project, kind, deps, productExists, products, digests);
       if (result.status === 'synced') made = true;
