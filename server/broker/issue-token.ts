@@ -11,6 +11,7 @@ import { applicableRule, ceilingOf, PolicyDenied } from './policy/authorize.js';
 import type { BrokerSettings } from './settings.js';
 import { exchangeToken, ExchangeRefused } from './token-exchange.js';
 import { verifyOidcToken, type OidcDeps } from './verify-oidc.js';
+import { refuse } from '../errors.js';
 
 export interface TokenRequest {
   readonly oidcToken: string;
@@ -39,13 +40,13 @@ const loggable = (v: unknown): string | undefined => (typeof v === 'string' && v
 
 /** Rules 1 and 2: a JSON object with non-empty `oidcToken`, `owner` and `repo`. */
 export function parseTokenRequest(body: unknown): TokenRequest {
-  if (!isJsonObject(body)) throw new AppError(400, 'invalid_request', { message: 'the body must be a JSON object' });
+  if (!isJsonObject(body)) throw refuse('invalid_request', { message: 'the body must be a JSON object' });
   const { oidcToken, owner, repo } = body;
   if (!present(oidcToken) || !present(owner) || !present(repo)) {
-    throw new AppError(400, 'missing_required_fields', { message: 'oidcToken, owner and repo are required' });
+    throw refuse('missing_required_fields', { message: 'oidcToken, owner and repo are required' });
   }
   if (typeof oidcToken !== 'string' || typeof owner !== 'string' || typeof repo !== 'string') {
-    throw new AppError(400, 'invalid_request', { message: 'oidcToken, owner and repo must be strings' });
+    throw refuse('invalid_request', { message: 'oidcToken, owner and repo must be strings' });
   }
   const permissions = permissionsOf(body.permissions);
   const ref = loggable(body.ref);
@@ -63,7 +64,7 @@ export function parseTokenRequest(body: unknown): TokenRequest {
 /** The optional `permissions` object (`requestedPermissions`), or `400 invalid_request` saying what is wrong with it. */
 function permissionsOf(raw: unknown): Permissions | undefined {
   const { permissions, problem } = requestedPermissions(raw);
-  if (problem) throw new AppError(400, 'invalid_request', { message: problem });
+  if (problem) throw refuse('invalid_request', { message: problem });
   return permissions;
 }
 
@@ -80,10 +81,10 @@ export interface IssuedToken {
 export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings, request: TokenRequest, log: Logger): Promise<IssuedToken> {
   // An operator's mistake answers every request the same way, before any key fetch.
   if (!settings.tokenPermissions.ok) {
-    throw new AppError(400, 'invalid_token_permissions', {}, { cause: settings.tokenPermissions.error });
+    throw refuse('invalid_token_permissions', {}, { cause: settings.tokenPermissions.error });
   }
-  if (!settings.policy.ok) throw new AppError(500, 'invalid_policy', {}, { cause: settings.policy.error });
-  if (!settings.platforms.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.platforms.error });
+  if (!settings.policy.ok) throw refuse('invalid_policy', {}, { cause: settings.policy.error });
+  if (!settings.platforms.ok) throw refuse('misconfigured', {}, { cause: settings.platforms.error });
 
   const tokenPermissions = settings.tokenPermissions.value;
   const policy = settings.policy.value;
@@ -137,19 +138,19 @@ function asked(request: TokenRequest, ceiling: Permissions): Permissions {
 
 /** The main broker's answers to the exchange's failures (spec error table of `POST /token`). */
 export function toHttpError(err: unknown): unknown {
-  if (err instanceof OidcTokenRejected) return new AppError(401, 'invalid_oidc_token', { reason: err.reason }, { cause: err });
+  if (err instanceof OidcTokenRejected) return refuse('invalid_oidc_token', { reason: err.reason }, { cause: err });
   if (err instanceof OidcKeySetUnavailable) {
     const retryAfter = String(err.retryAfterSeconds);
-    return new AppError(503, 'oidc_key_fetch_failed', { reason: 'jwks_unavailable' }, { cause: err, headers: { 'Retry-After': retryAfter } });
+    return refuse('oidc_key_fetch_failed', { reason: 'jwks_unavailable' }, { cause: err, headers: { 'Retry-After': retryAfter } });
   }
   if (err instanceof ExchangeRefused) {
-    return err.kind === 'app_unconfigured' ? new AppError(503, 'app_unconfigured', {}, { cause: err.cause }) : new AppError(403, err.kind);
+    return err.kind === 'app_unconfigured' ? refuse('app_unconfigured', {}, { cause: err.cause }) : refuse(err.kind);
   }
   // The reason is coarse; which rules were tried, and on which claim each failed, goes to the log (the cause).
-  if (err instanceof PolicyDenied) return new AppError(403, 'policy_denied', { reason: err.reason }, { cause: err });
-  if (err instanceof AppNotInstalled) return new AppError(404, 'app_not_installed', {}, { cause: err });
-  if (err instanceof InstallationLookupFailed) return new AppError(500, 'platform_installation_lookup_failed', {}, { cause: err, headers: retryHint(err) });
-  if (err instanceof MintFailed) return new AppError(502, 'mint_failed', {}, { cause: err, headers: retryHint(err) });
+  if (err instanceof PolicyDenied) return refuse('policy_denied', { reason: err.reason }, { cause: err });
+  if (err instanceof AppNotInstalled) return refuse('app_not_installed', {}, { cause: err });
+  if (err instanceof InstallationLookupFailed) return refuse('platform_installation_lookup_failed', {}, { cause: err, headers: retryHint(err) });
+  if (err instanceof MintFailed) return refuse('mint_failed', {}, { cause: err, headers: retryHint(err) });
   return err;
 }
 

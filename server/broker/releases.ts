@@ -1,7 +1,6 @@
 import pLimit from 'p-limit';
 import type { Clock } from '../clock.js';
 import { RELEASES_CRAWL_MS } from '../http/call-bounds.js';
-import { AppError } from '../http/errors.js';
 import { sharedDeadline } from '../http/outbound.js';
 import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
@@ -11,6 +10,7 @@ import { nonEmpty, withinGrant } from '../platform/permissions.js';
 import type { KeyValueStore } from '../store/types.js';
 import { appClientFor } from './platform.js';
 import type { BrokerSettings } from './settings.js';
+import { refuse } from '../errors.js';
 
 /** How long an aggregate is served from the store before the next call crawls again. */
 export const RELEASES_CACHE_MS = 300_000;
@@ -68,8 +68,8 @@ export class ReleasesService {
   constructor(private readonly deps: ReleasesDeps) {}
 
   async aggregate(settings: BrokerSettings, log: Logger): Promise<ReleasesAggregate> {
-    if (!settings.primary.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.primary.error });
-    if (!settings.releasesMaxRepos.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.releasesMaxRepos.error });
+    if (!settings.primary.ok) throw refuse('misconfigured', {}, { cause: settings.primary.error });
+    if (!settings.releasesMaxRepos.ok) throw refuse('misconfigured', {}, { cause: settings.releasesMaxRepos.error });
     const app = appClientFor(this.deps.clients, settings.primary.value);
     const maxRepos = settings.releasesMaxRepos.value;
     const key = `${app.apiBase}|${app.credentials.appId}|${maxRepos}`;
@@ -112,7 +112,7 @@ export class ReleasesService {
       log.info({ repositories: repos.length, truncated }, 'releases aggregated');
       return { generated_at: new Date(this.deps.clock.now()).toISOString(), repos, truncated, cached: false };
     } catch (err) {
-      if (err instanceof PlatformError) throw new AppError(502, 'releases_failed', { message: err.message }, { cause: err });
+      if (err instanceof PlatformError) throw refuse('releases_failed', { message: err.message }, { cause: err });
       throw err;
     } finally {
       deadline.clear();

@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { AppError } from '../http/errors.js';
 import { isJsonObject, parseJson, rawBody } from '../http/json-body.js';
 import { route } from '../http/routes.js';
 import { BodySlots, slottedRawBody } from '../http/slotted-body.js';
@@ -10,6 +9,7 @@ import { parseSignRequest, signCommit } from './sign-commit.js';
 import { tokenRefusals, tokenRoute, type TokenRouteDeps } from './token-route.js';
 import { triggerAuth } from './trigger-auth.js';
 import { handleDelivery, PayloadSignature, statedSignature, type WebhookDeps } from './webhook.js';
+import { refuse } from '../errors.js';
 
 /** File contents travel base64-encoded in the body. */
 const SIGN_BODY_LIMIT = '8mb';
@@ -49,7 +49,7 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
           const log = req.log.child({ signer: 'oidc', policy_entry: entry, policy_rule: rule });
           created = await signCommit(deps, platform, commit, log, Number(signer.caller.repositoryId));
         } else {
-          if (!settings.primary.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.primary.error });
+          if (!settings.primary.ok) throw refuse('misconfigured', {}, { cause: settings.primary.error });
           created = await signCommit(deps, settings.primary.value, commit, req.log);
         }
         res.json({ ok: true, commit: created });
@@ -71,12 +71,12 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
     post: [
       (req, res, next) => {
         const settings = deps.settings();
-        if (!settings.webhookSecret) throw new AppError(503, 'webhook_disabled');
+        if (!settings.webhookSecret) throw refuse('webhook_disabled');
         // No body is read for a request that cannot carry a valid signature.
         const stated = statedSignature(header(req.headers['x-hub-signature-256']));
         if (!stated) {
           res.set('Connection', 'close');
-          throw new AppError(401, 'invalid_signature');
+          throw refuse('invalid_signature');
         }
         res.locals.settings = settings;
         res.locals.stated = stated;
@@ -88,23 +88,23 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
         limit: WEBHOOK_BODY.limit,
         waitMs: WEBHOOK_BODY.waitMs,
         readMs: WEBHOOK_BODY.readMs,
-        busyCode: 'webhook_busy',
+        busy: (retryAfterSeconds) => refuse('webhook_busy', {}, { headers: { 'Retry-After': String(retryAfterSeconds) } }),
         onChunk: (req, chunk) => (req.res!.locals.signature as PayloadSignature).update(chunk),
       }),
       async (req, res) => {
         const settings = res.locals.settings as BrokerSettings & { webhookSecret: string };
         // Only the raw bytes count: nothing is parsed before the signature holds.
         if (!(res.locals.signature as PayloadSignature).matches(res.locals.stated as Buffer)) {
-          throw new AppError(401, 'invalid_signature');
+          throw refuse('invalid_signature');
         }
         const event = header(req.headers['x-github-event']);
         const id = header(req.headers['x-github-delivery']);
         if (!event || !id || id.length > 100) {
-          throw new AppError(400, 'invalid_request', { message: 'X-GitHub-Event and X-GitHub-Delivery are required' });
+          throw refuse('invalid_request', { message: 'X-GitHub-Event and X-GitHub-Delivery are required' });
         }
         const payload = parseJson(req.rawBody);
         if (!isJsonObject(payload)) {
-          throw new AppError(400, 'invalid_request', { message: 'the payload must be a JSON object' });
+          throw refuse('invalid_request', { message: 'the payload must be a JSON object' });
         }
         const log = req.log.child({ delivery: id, event });
         res.json(await handleDelivery(deps, settings, { event, id, raw: req.rawBody!, payload }, log));

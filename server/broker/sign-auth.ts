@@ -2,13 +2,13 @@ import type { RequestHandler } from 'express';
 import { bearerCredential } from '../auth/bearer.js';
 import { secretsEqual } from '../auth/secrets.js';
 import type { CallerIdentity } from '../auth/verifier.js';
-import { AppError } from '../http/errors.js';
 import type { CommitOnBranch } from '../platform/github-app.js';
 import { toHttpError } from './issue-token.js';
 import { signingRule } from './policy/authorize.js';
 import type { Policy } from './policy/model.js';
 import { issuerMapOf, type BrokerSettings, type PlatformSettings } from './settings.js';
 import { verifyOidcToken, type OidcDeps } from './verify-oidc.js';
+import { refuse } from '../errors.js';
 
 /** Three base64url parts: what an OIDC token looks like (a trigger secret is checked first). */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -36,8 +36,8 @@ export function signAuth(deps: OidcDeps & { readonly settings: () => BrokerSetti
       return next();
     }
     if (policySet && credential !== undefined && JWT_SHAPE.test(credential)) {
-      if (!policy.ok) throw new AppError(500, 'invalid_policy', {}, { cause: policy.error });
-      if (!settings.platforms.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.platforms.error });
+      if (!policy.ok) throw refuse('invalid_policy', {}, { cause: policy.error });
+      if (!settings.platforms.ok) throw refuse('misconfigured', {}, { cause: settings.platforms.error });
       const platforms = settings.platforms.value;
       let caller: CallerIdentity;
       try {
@@ -48,8 +48,8 @@ export function signAuth(deps: OidcDeps & { readonly settings: () => BrokerSetti
       res.locals.signer = { kind: 'oidc', caller, policy: policy.value!, platforms } satisfies Signer;
       return next();
     }
-    if (!settings.triggerSecret && !policySet) throw new AppError(503, 'sign_disabled');
-    throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    if (!settings.triggerSecret && !policySet) throw refuse('sign_disabled');
+    throw refuse('unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
   };
 }
 
@@ -68,9 +68,9 @@ export function oidcSigningPlatform(
   const owner = commit.repositoryNameWithOwner.split('/')[0]!;
   // As /token: the token names the owner twice, and the request must agree with both.
   if (commit.repositoryNameWithOwner !== caller.repository || owner.toLowerCase() !== caller.repositoryOwner.toLowerCase()) {
-    throw new AppError(403, 'repo_mismatch');
+    throw refuse('repo_mismatch');
   }
-  if (settings.allowedRepositories && !settings.allowedRepositories.has(caller.repository)) throw new AppError(403, 'repo_not_allowed');
+  if (settings.allowedRepositories && !settings.allowedRepositories.has(caller.repository)) throw refuse('repo_not_allowed');
   try {
     const { entry, rule } = signingRule(signer.policy, caller);
     // The verifier accepts only issuers of this map, so the platform is there.

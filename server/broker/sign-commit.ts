@@ -11,6 +11,7 @@ import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repos
 import { isBase64 } from './base64.js';
 import { appClientFor } from './platform.js';
 import type { PlatformSettings } from './settings.js';
+import { refuse } from '../errors.js';
 
 export interface SignDeps extends RepositoryTokenDeps {
   readonly clients: AppClients;
@@ -22,7 +23,7 @@ const MAX_FILE_CHANGES = 1000;
 
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-const invalid = (message: string): AppError => new AppError(400, 'invalid_request', { message });
+const invalid = (message: string): AppError => refuse('invalid_request', { message });
 
 /** A repository-relative path: no absolute path, no `.`/`..` segment, no backslash or control character. */
 function isSafePath(path: unknown): path is string {
@@ -63,11 +64,11 @@ export function parseSignRequest(body: unknown): CommitOnBranch {
   const headline = isJsonObject(message) ? message.headline : undefined;
   if (!present(repo) || !present(branch) || !present(expectedHeadOid) || !present(headline)) {
     if (present(message) && !isJsonObject(message)) throw invalid('message must be an object');
-    throw new AppError(400, 'missing_required_fields', { message: 'repo, branch, expected_head_oid and message.headline are required' });
+    throw refuse('missing_required_fields', { message: 'repo, branch, expected_head_oid and message.headline are required' });
   }
   const [owner, name, ...rest] = typeof repo === 'string' ? repo.split('/') : [];
   if (rest.length > 0 || !isRepositoryPair(owner, name)) {
-    throw new AppError(400, 'invalid_repo', { message: 'repo must be owner/name' });
+    throw refuse('invalid_repo', { message: 'repo must be owner/name' });
   }
   if (typeof branch !== 'string' || !isBranchName(branch)) throw invalid('branch is not a valid branch name');
   if (typeof expectedHeadOid !== 'string' || !OID.test(expectedHeadOid.toLowerCase())) throw invalid('expected_head_oid must be a full commit id');
@@ -84,7 +85,7 @@ export function parseSignRequest(body: unknown): CommitOnBranch {
     if (!isJsonObject(entry) || !isSafePath(entry.path)) throw invalid(`deletions[${i}].path must be a relative path inside the repository`);
     return { path: entry.path };
   });
-  if (additions.length === 0 && deletions.length === 0) throw new AppError(400, 'no_file_changes');
+  if (additions.length === 0 && deletions.length === 0) throw refuse('no_file_changes');
   return {
     repositoryNameWithOwner: `${owner}/${name}`,
     branchName: branch,
@@ -111,7 +112,7 @@ export async function signCommit(deps: SignDeps, platform: PlatformSettings, com
   try {
     token = await mintRepositoryToken(deps, app, { owner, repo, ...(repositoryId === undefined ? {} : { repositoryId }) }, SIGN_PERMISSIONS);
   } catch (err) {
-    throw new AppError(502, 'installation_token_failed', {}, { cause: err });
+    throw refuse('installation_token_failed', {}, { cause: err });
   }
   const client = app.withToken(token.token);
   try {
@@ -120,7 +121,7 @@ export async function signCommit(deps: SignDeps, platform: PlatformSettings, com
     return created;
   } catch (err) {
     if (err instanceof PlatformError) {
-      throw new AppError(502, 'sign_failed', { message: err.message }, { cause: err });
+      throw refuse('sign_failed', { message: err.message }, { cause: err });
     }
     throw err;
   } finally {

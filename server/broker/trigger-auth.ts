@@ -2,18 +2,19 @@ import type { RequestHandler } from 'express';
 import { presentsBearer } from '../auth/bearer.js';
 import { AppError } from '../http/errors.js';
 import type { BrokerSettings } from './settings.js';
+import { refuse } from '../errors.js';
 
 /**
  * `Authorization: Bearer <PROCESS_TRIGGER_SECRET>` for `/sign` and `/releases`: the route is off
  * (`503 <disabledCode>`) while the secret is unset, and `401 unauthorized` for a missing or wrong
  * bearer. Runs before the body is read, so an unauthenticated caller learns nothing about validation.
  */
-export function triggerAuth(settings: () => BrokerSettings, disabledCode: string): RequestHandler {
+export function triggerAuth(settings: () => BrokerSettings, disabledCode: 'releases_disabled' | 'sign_disabled'): RequestHandler {
   return (req, res, next) => {
     const current = settings();
-    if (!current.triggerSecret) throw new AppError(503, disabledCode);
+    if (!current.triggerSecret) throw refuse(disabledCode);
     if (!presentsBearer(req.headers, current.triggerSecret)) {
-      throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+      throw refuse('unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
     res.locals.settings = current;
     next();

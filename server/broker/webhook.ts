@@ -1,7 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import pLimit from 'p-limit';
 import { secretsEqual } from '../auth/secrets.js';
-import { AppError } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
 import { PlatformError } from '../platform/errors.js';
@@ -9,6 +8,7 @@ import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repos
 import type { KeyValueStore } from '../store/types.js';
 import { appClientFor } from './platform.js';
 import type { BrokerSettings } from './settings.js';
+import { refuse } from '../errors.js';
 
 /** A delivery seen within this window does nothing the second time. */
 export const DELIVERY_DEDUPE_MS = 86_400_000;
@@ -145,7 +145,7 @@ function pushTarget(payload: Record<string, unknown>): { branch: string | null; 
   const installation = payload.installation as { id?: unknown } | undefined;
   const [owner, repo, ...rest] = typeof repository?.full_name === 'string' ? repository.full_name.split('/') : [];
   if (typeof ref !== 'string' || !owner || !repo || rest.length > 0 || typeof repository?.id !== 'number') {
-    throw new AppError(400, 'invalid_request', { message: 'a push payload needs ref, repository.id and repository.full_name' });
+    throw refuse('invalid_request', { message: 'a push payload needs ref, repository.id and repository.full_name' });
   }
   return {
     branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null,
@@ -166,14 +166,14 @@ async function updateBranches(deps: WebhookDeps, settings: BrokerSettings, paylo
   const result: PushResult = { ok: true, event: 'push', branch: target.branch, updated: [], failed: [] };
   // Tag pushes and branch deletions have no pull requests to update.
   if (!target.branch || payload.deleted === true || !settings.autoUpdateBranches) return result;
-  if (!settings.primary.ok) throw new AppError(500, 'misconfigured', {}, { cause: settings.primary.error });
+  if (!settings.primary.ok) throw refuse('misconfigured', {}, { cause: settings.primary.error });
   const app = appClientFor(deps.clients, settings.primary.value);
 
   let token;
   try {
     token = await mintRepositoryToken(deps, app, target, UPDATE_PERMISSIONS);
   } catch (err) {
-    throw new AppError(502, 'update_branch_failed', { message: 'no token could be minted for the repository' }, { cause: err });
+    throw refuse('update_branch_failed', { message: 'no token could be minted for the repository' }, { cause: err });
   }
   const client = app.withToken(token.token);
   try {
@@ -196,7 +196,7 @@ async function updateBranches(deps: WebhookDeps, settings: BrokerSettings, paylo
     );
   } catch (err) {
     if (err instanceof PlatformError) {
-      throw new AppError(502, 'update_branch_failed', { message: 'open pull requests could not be listed' }, { cause: err });
+      throw refuse('update_branch_failed', { message: 'open pull requests could not be listed' }, { cause: err });
     }
     throw err;
   } finally {

@@ -1,21 +1,21 @@
 import type { ErrorRequestHandler } from 'express';
 import { StoreUnavailable } from '../store/types.js';
 import { API_HEADERS } from './api-headers.js';
-import { AppError, invalidJson } from './errors.js';
+import { AppError, invalidJson, refuseHttp } from './errors.js';
 
 /** Errors raised by body-parser (raw-body) carry a `type`; map the ones a client can cause. */
 function fromBodyParser(err: { type?: unknown; status?: unknown }): AppError | undefined {
   switch (err.type) {
     case 'entity.too.large':
-      return new AppError(413, 'payload_too_large');
+      return refuseHttp('payload_too_large');
     case 'entity.parse.failed':
       return invalidJson();
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new AppError(415, 'unsupported_media_type');
+      return refuseHttp('unsupported_media_type');
     case 'request.aborted':
     case 'request.size.invalid':
-      return new AppError(400, 'invalid_request');
+      return refuseHttp('invalid_request');
     default:
       return undefined;
   }
@@ -25,15 +25,16 @@ function fromBodyParser(err: { type?: unknown; status?: unknown }): AppError | u
 function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   // No verdict was reached and nothing was half-written: the client may retry.
-  if (err instanceof StoreUnavailable) return new AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
+  if (err instanceof StoreUnavailable) return refuseHttp('store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
   if (err && typeof err === 'object') {
     const mapped = fromBodyParser(err as { type?: unknown });
     if (mapped) return mapped;
     const status = (err as { status?: unknown }).status;
     // Other client errors raised by Express itself (for example a malformed URI).
+    // Express's own status (a malformed URI is 400, …): the one code whose status is not fixed.
     if (typeof status === 'number' && status >= 400 && status < 500) return new AppError(status, 'bad_request');
   }
-  return new AppError(500, 'internal_error');
+  return refuseHttp('internal_error');
 }
 
 /** The error code an error is answered with (for counting outcomes without answering twice). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { AppError } from './errors.js';
+import { AppError, refuseHttp } from './errors.js';
 
 /**
  * A fixed number of request bodies read at once, and a bounded number of requests waiting for a
@@ -73,8 +73,8 @@ export interface SlottedBodyOptions {
   readonly waitMs: number;
   /** How long reading the whole body may take once it has a slot (`408` after it). */
   readonly readMs: number;
-  /** `503`'s error code when no slot came. */
-  readonly busyCode: string;
+  /** The `503` when no slot came, given the seconds its `Retry-After` says (the route's own code). */
+  readonly busy: (retryAfterSeconds: number) => AppError;
   /** Sees each chunk as it arrives (a signature computed while the body streams in). */
   readonly onChunk?: (req: Parameters<RequestHandler>[0], chunk: Buffer) => void;
 }
@@ -100,7 +100,7 @@ export function slottedRawBody(options: SlottedBodyOptions): RequestHandler {
     void options.slots.acquire(options.waitMs, hungUp.signal).then((release) => {
       req.off('close', onHangUp);
       if (hungUp.signal.aborted) return release?.();
-      if (!release) return refuse(new AppError(503, options.busyCode, {}, { headers: { 'Retry-After': String(Math.ceil(options.waitMs / 1000)) } }));
+      if (!release) return refuse(options.busy(Math.ceil(options.waitMs / 1000)));
       const onChunk = options.onChunk;
       readBody(req, options.limit, { timeoutMs: options.readMs, ...(onChunk ? { onChunk: (chunk: Buffer) => onChunk(req, chunk) } : {}) }).then(
         (body) => {
@@ -125,9 +125,9 @@ export function slottedRawBody(options: SlottedBodyOptions): RequestHandler {
  */
 function bodyRefusal(req: IncomingMessage, limit: number): AppError | undefined {
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
-  if (encoding !== 'identity') return new AppError(415, 'unsupported_media_type');
+  if (encoding !== 'identity') return refuseHttp('unsupported_media_type');
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return new AppError(413, 'payload_too_large');
+  if (declared !== undefined && Number(declared) > limit) return refuseHttp('payload_too_large');
   return undefined;
 }
 
@@ -158,17 +158,17 @@ function readBody(req: IncomingMessage, limit: number, options: ReadBodyOptions 
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) return settle(new AppError(413, 'payload_too_large'));
+      if (size > limit) return settle(refuseHttp('payload_too_large'));
       options.onChunk?.(chunk);
       chunks.push(chunk);
     };
     const onEnd = (): void => settle();
-    const onError = (): void => settle(new AppError(400, 'invalid_request'));
+    const onError = (): void => settle(refuseHttp('invalid_request'));
     // The sender went away before the end.
     const onClose = (): void => {
-      if (!req.complete) settle(new AppError(400, 'invalid_request'));
+      if (!req.complete) settle(refuseHttp('invalid_request'));
     };
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => settle(new AppError(408, 'request_timeout')), options.timeoutMs);
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => settle(refuseHttp('request_timeout')), options.timeoutMs);
     req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
   });
 }

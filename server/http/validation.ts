@@ -1,5 +1,5 @@
 import type { ZodError, ZodType } from 'zod';
-import { AppError } from './errors.js';
+import { refuseHttp, type AppError } from './errors.js';
 
 export interface ValidationDetail {
   readonly path: string;
@@ -23,7 +23,7 @@ export function validationFailed(details: readonly ValidationDetail[]): AppError
     .slice(0, 5)
     .map((d) => `${d.path}: ${d.message}`)
     .join('; ');
-  return new AppError(422, 'validation_failed', { message, details });
+  return refuseHttp('validation_failed', { message, details });
 }
 
 /** Parses `input` with `schema`, or throws `422 validation_failed`. */

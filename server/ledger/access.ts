@@ -1,5 +1,5 @@
 import type { CallerIdentity } from '../auth/verifier.js';
-import { AppError } from '../http/errors.js';
+import { refuse } from '../errors.js';
 
 /**
  * Step 4 of the ledger's verification, the real access control: every repository on the
@@ -8,7 +8,7 @@ import { AppError } from '../http/errors.js';
  */
 export function authorizeOwner(caller: CallerIdentity, allowedOwners: ReadonlySet<string>): void {
   const owner = caller.repositoryOwner.toLowerCase();
-  if (!allowedOwners.has(owner)) throw new AppError(403, 'forbidden', { reason: 'owner_not_allowed' });
+  if (!allowedOwners.has(owner)) throw refuse('forbidden', { reason: 'owner_not_allowed' });
   const repositoryOwner = caller.repository.split('/')[0]!.toLowerCase();
-  if (repositoryOwner !== owner) throw new AppError(403, 'forbidden', { reason: 'owner_mismatch' });
+  if (repositoryOwner !== owner) throw refuse('forbidden', { reason: 'owner_mismatch' });
 }

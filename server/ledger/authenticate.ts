@@ -6,9 +6,10 @@ import type { OidcVerifier } from '../auth/verifier.js';
 import { AppError } from '../http/errors.js';
 import { authorizeOwner } from './access.js';
 import type { LedgerSettings } from './settings.js';
+import { refuse } from '../errors.js';
 
 const unauthorized = (reason: string, cause?: unknown): AppError =>
-  new AppError(401, 'invalid_token', { reason }, { cause, headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+  refuse('invalid_token', { reason }, { cause, headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
 
 /**
  * Authenticates a ledger call: the bearer OIDC token (steps 1–3), then the owner rules (step 4).
@@ -26,7 +27,7 @@ export function authenticate(verifier: OidcVerifier, settings: () => LedgerSetti
     } catch (err) {
       if (err instanceof OidcTokenRejected) throw unauthorized(err.reason, err);
       if (err instanceof OidcKeySetUnavailable) {
-        throw new AppError(503, 'jwks_unavailable', {}, { cause: err, headers: { 'Retry-After': String(err.retryAfterSeconds) } });
+        throw refuse('jwks_unavailable', {}, { cause: err, headers: { 'Retry-After': String(err.retryAfterSeconds) } });
       }
       throw err;
     }

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { presentsBearer } from '../auth/bearer.js';
 import type { Env } from '../config-error.js';
-import { AppError } from '../http/errors.js';
 import { route } from '../http/routes.js';
 import type { BackendMetrics } from './backend-metrics.js';
+import { refuse } from '../errors.js';
 
 /**
  * `GET /metrics`: Prometheus text. With `METRICS_TOKEN` set (read per request, like every backend
@@ -15,7 +15,7 @@ export function metricsRoutes(deps: { readonly metrics: BackendMetrics; readonly
     get: [
       async (req, res) => {
         const token = deps.env().METRICS_TOKEN?.trim();
-        if (token && !presentsBearer(req.headers, token)) throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+        if (token && !presentsBearer(req.headers, token)) throw refuse('unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
         const text = await deps.metrics.text();
         res.set('Content-Type', deps.metrics.contentType).send(text);
       },

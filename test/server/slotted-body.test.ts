@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
+import { AppError } from '../../server/http/errors.js';
 import { errorHandler } from '../../server/http/error-handler.js';
 import { BodySlots, slottedRawBody } from '../../server/http/slotted-body.js';
 import { send } from '../security/raw-http.js';
@@ -16,7 +17,7 @@ describe('slotted request bodies (bounded readers, size and time)', () => {
     slots = new BodySlots(1, 1);
     seen.length = 0;
     const app = express();
-    app.post('/in', slottedRawBody({ slots, limit: 1000, waitMs: 400, readMs: 400, busyCode: 'busy', onChunk: (_req, c) => void seen.push(c.length) }), (req, res) => {
+    app.post('/in', slottedRawBody({ slots, limit: 1000, waitMs: 400, readMs: 400, busy: (retryAfterSeconds) => new AppError(503, 'busy', {}, { headers: { 'Retry-After': String(retryAfterSeconds) } }), onChunk: (_req, c) => void seen.push(c.length) }), (req, res) => {
       res.json({ bytes: req.rawBody!.length });
     });
     app.use(errorHandler);

@@ -5,7 +5,8 @@ import { validationFailed } from '../../http/validation.js';
 import { readNotification } from './dependency-track-hook.js';
 import { apiHeaders } from '../../http/api-headers.js';
 import { errorHandler } from '../../http/error-handler.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
+import { refuse, SYNC_SERVICE_ERRORS } from './errors.js';
 import { ReadinessLog } from '../../health/readiness-log.js';
 import { requestLogging } from '../../http/request-logging.js';
 import { route } from '../../http/routes.js';
@@ -38,7 +39,7 @@ function scopeOf(req: Request, service: SyncService, source: string): { items: s
   if (names.length === 0) return undefined;
   const scope = service.scopeOf(source);
   if (!scope) {
-    if (!service.sources.includes(source as never)) throw new AppError(404, 'unknown_source');
+    if (!service.sources.includes(source as never)) throw refuse('unknown_source');
     throw validationFailed(names.map((name) => ({ path: name, message: `${source} runs whole: it takes no query parameter` })));
   }
   const unknown = names.filter((n) => n !== scope.parameter);
@@ -54,10 +55,10 @@ function scopeOf(req: Request, service: SyncService, source: string): { items: s
  */
 function hookSecret(secret: string | undefined): RequestHandler {
   return (req, _res, next) => {
-    if (secret === undefined) throw new AppError(404, 'not_found');
+    if (secret === undefined) throw refuse('not_found');
     const inPath = typeof req.params.secret === 'string' ? req.params.secret : undefined;
     const ok = inPath !== undefined ? secretsEqual(inPath, secret) : presentsBearer(req.headers, secret);
-    if (!ok) throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    if (!ok) throw refuse('unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
     next();
   };
 }
@@ -66,7 +67,7 @@ function hookSecret(secret: string | undefined): RequestHandler {
 function bearer(token: string | undefined): RequestHandler {
   return (req, _res, next) => {
     if (token === undefined) return next();
-    if (!presentsBearer(req.headers, token)) throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+    if (!presentsBearer(req.headers, token)) throw refuse('unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
     next();
   };
 }
@@ -90,7 +91,8 @@ export function createSyncApp(deps: SyncAppDeps): Express {
           return;
         }
         readinessLog.notReady(answer.reason, answer.problems);
-        res.status(503).json({ error: 'not_ready', reason: answer.reason, ...(answer.problems?.length ? { problems: answer.problems } : {}) });
+        // Answered here, not thrown: a probe's not-ready is not a failed request for the log.
+        res.status(SYNC_SERVICE_ERRORS.not_ready).json({ error: 'not_ready', reason: answer.reason, ...(answer.problems?.length ? { problems: answer.problems } : {}) });
       },
     ],
   });
@@ -110,7 +112,7 @@ export function createSyncApp(deps: SyncAppDeps): Express {
     post: [
       auth,
       async (req, res) => {
-        if (!deps.service) throw new AppError(503, 'configuration_invalid');
+        if (!deps.service) throw refuse('configuration_invalid');
         const source = String(req.params.source);
         const scope = scopeOf(req, deps.service, source);
         const answer = await deps.service.start(source, 'trigger', scope);
@@ -120,11 +122,11 @@ export function createSyncApp(deps: SyncAppDeps): Express {
             res.status(202).json({ accepted: true, run_id: answer.runId });
             return;
           case 'busy':
-            throw new AppError(409, 'run_in_progress');
+            throw refuse('run_in_progress');
           case 'unknown_source':
-            throw new AppError(404, 'unknown_source');
+            throw refuse('unknown_source');
           case 'stopping':
-            throw new AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+            throw refuse('shutting_down', {}, { headers: { 'Retry-After': '30' } });
         }
       },
     ],
@@ -135,8 +137,8 @@ export function createSyncApp(deps: SyncAppDeps): Express {
     hookSecret(deps.webhookSecret),
     express.json({ limit: HOOK_BODY_LIMIT, type: () => true }),
     async (req, res) => {
-      if (!deps.service) throw new AppError(503, 'configuration_invalid');
-      if (!deps.service.sources.includes('dependencytrack')) throw new AppError(404, 'unknown_source');
+      if (!deps.service) throw refuse('configuration_invalid');
+      if (!deps.service.sources.includes('dependencytrack')) throw refuse('unknown_source');
       const reading = readNotification(req.body);
       if (reading.kind === 'invalid') throw validationFailed([{ path: 'notification', message: reading.message }]);
       if (reading.kind === 'ignored') {
@@ -144,7 +146,7 @@ export function createSyncApp(deps: SyncAppDeps): Express {
         return;
       }
       const outcome = await deps.service.enqueue('dependencytrack', reading.projects);
-      if (outcome === 'stopping') throw new AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+      if (outcome === 'stopping') throw refuse('shutting_down', {}, { headers: { 'Retry-After': '30' } });
       req.log?.info({ group: reading.group, projects: reading.projects, outcome }, 'Dependency-Track notification');
       res.status(202).json({ accepted: true, group: reading.group, projects: reading.projects, queued: outcome === 'queued' });
     },
