@@ -5,7 +5,7 @@
  * 10 ms. The fakes count: reports uploaded to DefectDojo, and GitHub requests that counted
  * against the primary rate limit (a 304 does not). Called by bench/sync.ts (`npm run bench:sync`).
  */
-import { DEFAULT_OPTIONS } from '../server/sync/args.js';
+import { DEFAULT_OPTIONS } from '../server/sync/options.js';
 import { loadSyncConfig } from '../server/sync/config.js';
 import { dependencyTrackConnector } from '../server/sync/dependency-track/connector.js';
 import { ConditionalAnswers } from '../server/sync/github/conditional.js';

@@ -1,6 +1,5 @@
 import { OidcKeySetUnavailable, OidcTokenRejected } from '../auth/errors.js';
 import { fingerprint } from '../auth/fingerprint.js';
-import { AppError } from '../http/errors.js';
 import { isJsonObject, present } from '../http/json-body.js';
 import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';

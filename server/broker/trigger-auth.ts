@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import { presentsBearer } from '../auth/bearer.js';
-import { AppError } from '../http/errors.js';
 import type { BrokerSettings } from './settings.js';
 import { refuse } from '../errors.js';
 

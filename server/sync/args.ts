@@ -1,20 +1,10 @@
 import { parseArgs } from 'node:util';
 import { CONNECTORS } from './connectors.js';
+import { DEFAULT_OPTIONS, type SyncOptions } from './options.js';
 
 /** `serve` runs the long-lived service; every other command runs one connector once. */
 export const SERVE = 'serve';
 export const COMMANDS: readonly string[] = [...CONNECTORS.map((c) => c.command), SERVE];
-
-export interface SyncOptions {
-  readonly concurrency: number;
-  readonly timeoutMs: number;
-  readonly uploadTimeoutMs: number;
-  readonly retries: number;
-  /** `--all-issue-types`: sync-sonarqube imports bugs and code smells too (overrides the configuration). */
-  readonly allIssueTypes?: boolean;
-}
-
-export const DEFAULT_OPTIONS: SyncOptions = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
 
 export interface ParsedArgs {
   readonly command: string;

@@ -1,4 +1,4 @@
-import type { SyncOptions } from './args.js';
+import type { SyncOptions } from './options.js';
 import type { LoadedConfig, SourceName } from './config.js';
 import type { DefectDojoClient } from './defectdojo/client.js';
 import type { ConditionalAnswers } from './github/conditional.js';

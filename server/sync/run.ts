@@ -1,4 +1,4 @@
-import type { SyncOptions } from './args.js';
+import type { SyncOptions } from './options.js';
 import { missingDefectDojo, SyncConfigError, type LoadedConfig } from './config.js';
 import type { Connector } from './connector.js';
 import { DefectDojoClient } from './defectdojo/client.js';
@@ -54,7 +54,7 @@ export async function runConnector(
   service: { readonly conditional?: ConditionalAnswers; readonly scope?: readonly string[] } = {},
 ): Promise<SourceReport> {
   requireFor(connector, loaded);
-  const { config, secrets } = loaded;
+  const { config } = loaded;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
   const defectDojo = defectDojoClientFor(loaded, options);
   const context = { loaded, options, defectDojo, retry, progress, ...(service.conditional ? { conditional: service.conditional } : {}), ...(service.scope ? { scope: service.scope } : {}) };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as bounds from '../../server/http/call-bounds.js';
 import type { CallBounds } from '../../server/http/outbound.js';
 import { MONGO_BOUNDS } from '../../server/store/mongo-options.js';
-import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
+import { DEFAULT_OPTIONS } from '../../server/sync/options.js';
 import { ACTION_RETRY, SYNC_RETRY } from '../../server/http/retry.js';
 import { REPO_ROOT } from '../support/processes.js';
 

@@ -1,6 +1,6 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { createLogger } from '../../server/logger.js';
-import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
+import { DEFAULT_OPTIONS } from '../../server/sync/options.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
 import { memoryLocks } from '../../server/sync/service/locks.js';
 import { assemble, checkServiceConfig, listenSyncApp, type Assembled } from '../../server/sync/service/start.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
+import { DEFAULT_OPTIONS } from '../../server/sync/options.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
 import { ALERT_KINDS } from '../../server/sync/github/alerts.js';
 import { githubClient } from '../../server/sync/github/client.js';

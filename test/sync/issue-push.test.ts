@@ -7,10 +7,11 @@ import { githubClient } from '../../server/sync/github/client.js';
 import { GITHUB_API_VERSION as API_VERSION } from '../../server/github/api.js';
 import type { GithubTarget } from '../../server/sync/github/targets.js';
 import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
-import { Pacer, PacerRegistry } from '../../server/sync/issues/pacer.js';
+import { Pacer, PacerRegistry } from '../../server/issues/pacer.js';
 import { mongoLocks } from '../../server/sync/service/locks-mongo.js';
 import { memoryLocks, type SourceLocks } from '../../server/sync/service/locks.js';
-import { pushIssues, type IssuePushDeps } from '../../server/sync/issues/push.js';
+import type { IssuePushDeps } from '../../server/issues/deps.js';
+import { pushIssues } from '../../server/issues/push.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { FAST_RETRY } from './support.js';
@@ -427,7 +428,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     it('a push waits while another holds its product; past the wait it gives up and says so', async () => {
       gh.addRepo({ owner: 'acme', name: 'api' });
       await reimport('acme/api', FINDINGS);
-      const { productKey } = await import('../../server/sync/issues/push-locks.js');
+      const { productKey } = await import('../../server/issues/push-locks.js');
       const lease = (await locks.acquire(productKey('acme/api'), 'another-push'))!;
       const report = await pushIssues(['acme/api'], deps({ lockWait: { clock: { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, waitMs: 50, pollMs: 5 } }));
       assert.deepEqual(report, { opened: 0, relinked: 0, failed: 1, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
@@ -449,7 +450,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     });
 
     it("GitHub's content limits: a full minute is waited for, a full hour defers", async () => {
-      const { GITHUB_PACE } = await import('../../server/sync/issues/pacer.js');
+      const { GITHUB_PACE } = await import('../../server/issues/pacer.js');
       assert.deepEqual(GITHUB_PACE.create.windows.map((w) => [w.ms, w.max, w.whenFull]), [[60_000, 80, 'wait'], [3_600_000, 500, 'defer']]);
       const minute = new Pacer(pacing.clock, 0, [{ ms: 60_000, max: 3, whenFull: 'wait' }]);
       for (let i = 0; i < 3; i++) assert.equal(await minute.slot(), true);
@@ -488,7 +489,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
   });
 
   it('scanner text cannot mention people or break out of its block', async () => {
-    const { issueText } = await import('../../server/sync/issues/issue-text.js');
+    const { issueText } = await import('../../server/issues/issue-text.js');
     const text = issueText(
       { id: 7, product: 'acme/api', title: 'x', severity: 'High', description: 'ping @octocat ```\n# heading', vulnerabilityIds: [], tags: [], active: true },
       'a'.repeat(32),

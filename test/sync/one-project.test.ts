@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
+import { DEFAULT_OPTIONS } from '../../server/sync/options.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
 import { memoryLocks } from '../../server/sync/service/locks.js';
 import { serviceLogger } from '../../server/sync/service/log.js';

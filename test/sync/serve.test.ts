@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { READINESS_PROBE } from '../../server/http/call-bounds.js';
 import { createLogger } from '../../server/logger.js';
-import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
+import { DEFAULT_OPTIONS } from '../../server/sync/options.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
-import { productKey } from '../../server/sync/issues/push-locks.js';
+import { productKey } from '../../server/issues/push-locks.js';
 import { memoryLocks, type SourceLocks } from '../../server/sync/service/locks.js';
 import { assemble, checkServiceConfig, listenSyncApp, type Assembled } from '../../server/sync/service/start.js';
 import { systemClock } from '../../server/clock.js';
@@ -19,7 +19,6 @@ const TRIGGER = 'sync-trigger-token-0123456789abcdef';
 
 describe('sync service over HTTP', () => {
   let fakes: SyncFakes;
-  let dt: FakeDependencyTrack;
   let dd: FakeDefectDojo;
   let env: Record<string, string>;
   let assembled: Assembled;
@@ -49,7 +48,7 @@ describe('sync service over HTTP', () => {
 
   beforeEach(async () => {
     fakes = await startSyncFakes(3, 4);
-    ({ dt, dd } = fakes);
+    ({ dd } = fakes);
     env = { ...fakes.env, SYNC_GITHUB_ENABLED: 'false' };
   });
   afterEach(async () => {

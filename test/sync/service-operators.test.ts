@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
+import { DEFAULT_OPTIONS } from '../../server/sync/options.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
 import { HttpError } from '../../server/sync/http/request.js';
 import { serviceLogger, serviceSecrets } from '../../server/sync/service/log.js';

@@ -7,7 +7,7 @@ import { ConditionalAnswers } from '../../server/sync/github/conditional.js';
 import { githubConnector } from '../../server/sync/github/connector.js';
 import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
-import { DEFAULT_OPTIONS } from '../../server/sync/args.js';
+import { DEFAULT_OPTIONS } from '../../server/sync/options.js';
 import { runConnector } from '../../server/sync/run.js';
 import type { Progress } from '../../server/sync/report.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SEVERITIES, type Severity } from '../config.js';
+import { SEVERITIES, type Severity } from '../sync/config.js';
 
 /** The fields of a DefectDojo finding (API v2) that issue push reads. */
 export interface OpenFinding {

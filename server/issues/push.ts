@@ -1,39 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
-import type { Logger } from '../../logger.js';
-import type { Severity } from '../config.js';
-import type { DefectDojoClient } from '../defectdojo/client.js';
-import type { GithubClient } from '../github/client.js';
-import type { GithubTarget } from '../github/targets.js';
-import { type RetryPolicy } from '../../http/retry.js';
-import { retryTransient } from '../http/request.js';
-import { message } from '../report.js';
-import type { SourceLocks } from '../service/locks.js';
+import type { GithubClient } from '../sync/github/client.js';
+import type { GithubTarget } from '../sync/github/targets.js';
+import { retryTransient } from '../sync/http/request.js';
+import { message } from '../sync/report.js';
 import { findingHash, hasIssueTag, issueTag, readFinding, severitiesFrom, severityRank, type OpenFinding } from './finding.js';
 import { createIssue, resolveRepository, type IssueRepository } from './github-issues.js';
 import { IssueIndex } from './issue-index.js';
 import { issueText } from './issue-text.js';
-import type { GithubPacers } from './pacer.js';
 import { followIssues, type LifecycleReport } from './lifecycle.js';
-import { holdKeys, productKey, PushLockTimeout, repositoryKey, type PushLockOptions } from './push-locks.js';
-
-export interface IssuePushDeps {
-  readonly defectDojo: DefectDojoClient;
-  /** DefectDojo's web address, for the link back from each issue. */
-  readonly defectDojoUrl: string;
-  /** Public platform first, then enterprise instances. */
-  readonly targets: readonly GithubTarget[];
-  readonly clientFor: (target: GithubTarget) => GithubClient;
-  /** The pacers of the target's account, shared by everything in the process that creates issues. */
-  readonly pacersFor: (target: GithubTarget) => GithubPacers;
-  /** The locks runs use (MongoDB with MONGODB_URI): one push at a time per product and per repository. */
-  readonly locks: SourceLocks;
-  readonly lockWait: PushLockOptions;
-  readonly minSeverity: Severity;
-  readonly maxIssuesPerRun: number;
-  readonly retry: RetryPolicy;
-  readonly log: Pick<Logger, 'info' | 'warn'>;
-}
+import { holdKeys, productKey, PushLockTimeout, repositoryKey } from './push-locks.js';
+import type { IssuePushDeps } from './deps.js';
 
 export interface IssuePushReport {
   /** Issues created in this run. */

@@ -1,9 +1,9 @@
 import pLimit from 'p-limit';
-import { retryTransient } from '../http/request.js';
-import { message } from '../report.js';
+import { retryTransient } from '../sync/http/request.js';
+import { message } from '../sync/report.js';
 import { closingComment, readLinkedFinding, reopeningComment, stateReasonFor, type LinkedFinding } from './finding-status.js';
 import { commentOnIssue, inScope, issueRefOf, issueState, resolveRepository, setIssueState, type IssueRef, type IssueRepository } from './github-issues.js';
-import type { IssuePushDeps } from './push.js';
+import type { IssuePushDeps } from './deps.js';
 
 /** Issue push's collaborators (the same clients, pacers and retries), with its own cap on changes. */
 export type LifecycleDeps = Pick<IssuePushDeps, 'defectDojo' | 'defectDojoUrl' | 'targets' | 'clientFor' | 'pacersFor' | 'retry' | 'log'> & {

@@ -1,5 +1,5 @@
-import type { WaitingClock } from '../../clock.js';
-import type { Lease, SourceLocks } from '../service/locks.js';
+import type { WaitingClock } from '../clock.js';
+import type { Lease, SourceLocks } from '../sync/service/locks.js';
 
 export interface PushLockOptions {
   /** Waiting for another push's locks. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { WaitingClock } from '../../clock.js';
+import type { WaitingClock } from '../clock.js';
 
 /** At most `max` requests in any rolling `ms`; when full, `wait` for a slot or `defer` (the caller leaves the work for later). */
 export interface PaceWindow {

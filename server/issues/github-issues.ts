@@ -1,7 +1,7 @@
-import { HttpError } from '../http/request.js';
-import type { GithubClient } from '../github/client.js';
-import { listsOwner, type GithubTarget } from '../github/targets.js';
-import { isRepositoryPair, parseFullName, sameFullName } from '../../platform/identifiers.js';
+import { HttpError } from '../sync/http/request.js';
+import type { GithubClient } from '../sync/github/client.js';
+import { listsOwner, type GithubTarget } from '../sync/github/targets.js';
+import { isRepositoryPair, parseFullName, sameFullName } from '../platform/identifiers.js';
 import { ISSUE_LABEL, bodyHasHash, type IssueText } from './issue-text.js';
 
 /** A repository issues can be opened in. */
