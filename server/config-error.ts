@@ -39,7 +39,7 @@ export function settingsSource<T>(env: () => Env, keys: readonly string[], parse
   let last: { value: T } | undefined;
   return () => {
     const current = env();
-    // Compared value by value: this runs on every request (a JSON key per call showed in profiles).
+    // Compared value by value: this runs on every request.
     let changed = !lastValues || !last;
     for (let i = 0; !changed && i < keys.length; i++) {
       const value = current[keys[i]!];

@@ -2,9 +2,8 @@ import type { Env } from './config-error.js';
 
 /**
  * The process environment as per-request settings read it: a copy taken at most once per
- * `refreshMs`. Every read of `process.env` calls into the runtime, and `/token` reads a dozen
- * settings per request (a few percent of its CPU in a profile); a changed variable still applies
- * within a second.
+ * `refreshMs`. Every read of `process.env` calls into the runtime, and a request reads a dozen
+ * settings; a changed variable still applies within a second.
  */
 export function environmentSnapshot(refreshMs = 1000, now: () => number = Date.now): () => Env {
   let copy: Env | undefined;

@@ -8,8 +8,9 @@ const SECRETS = new Set(SECRET_NAMES);
 
 /**
  * The same names anywhere in the first levels of a log object (`settings.privateKey`,
- * `req.headers.authorization`), censored in one pass over its keys. pino's wildcard paths
- * (`*.token`) did this at about 40 µs per line, more than the rest of `/token`'s logging.
+ * `req.headers.authorization`), censored in one pass over its keys rather than with pino's
+ * wildcard paths (`*.token`), which cost more than the rest of a request's logging
+ * (docs/benchmarks.md).
  */
 function censored(object: Record<string, unknown>, depth = 0): Record<string, unknown> {
   let out = object;
@@ -30,9 +31,9 @@ function censored(object: Record<string, unknown>, depth = 0): Record<string, un
 
 /**
  * Structured JSON logs on stdout (or `destination`, which tests use to read the stream), written
- * synchronously: pino's default stdout stream is asynchronous and buffers without bound, and a
- * load run showed its backlog (retained 16 KB chunks of log lines) growing in memory for as long
- * as the load lasted. A blocking write is the back-pressure, and a crash loses no line.
+ * synchronously: pino's default stdout stream is asynchronous and buffers without bound, so under
+ * load its backlog grows in memory for as long as the load lasts. A blocking write is the
+ * back-pressure, and a crash loses no line.
  */
 export function createLogger(options: { level?: string; destination?: DestinationStream; service?: string } = {}): Logger {
   return pino(
@@ -41,8 +42,8 @@ export function createLogger(options: { level?: string; destination?: Destinatio
       base: { service: options.service ?? 'gatehouse' },
       timestamp: pino.stdTimeFunctions.isoTime,
       // pino's redaction covers child-logger bindings, which the `log` formatter never sees: the
-      // names at the top level, and a `req` binding through its serializer (nested redact paths
-      // such as `req.headers.authorization` cost about 1.4 µs on every line).
+      // names at the top level, and a `req` binding through its serializer (cheaper than nested
+      // redact paths such as `req.headers.authorization` on every line).
       redact: { paths: SECRET_NAMES, censor: '[redacted]' },
       serializers: { req: (req: Record<string, unknown>) => censored(req) },
       formatters: { level: (label) => ({ level: label }), log: (object) => censored(object) },

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 export const CLI_PACKAGE = 'gatehouse-cli';
 
 /** `gatehouse-cli` or an organisation's `@<owner>/gatehouse-cli` (scripts/release-cli.js). */
-export function isCliPackageName(name: string | undefined): boolean {
+function isCliPackageName(name: string | undefined): boolean {
   return name === CLI_PACKAGE || (name?.startsWith('@') === true && name.endsWith(`/${CLI_PACKAGE}`));
 }
 

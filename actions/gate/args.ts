@@ -2,15 +2,15 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CiOptions } from './ci.js';
 import { GateError, GateUsageError, optionName, type OptionNaming } from './errors.js';
-import { FAIL_ON, type FailOn } from './severity.js';
-import { UNATTRIBUTED, type Unattributed } from './classify.js';
-import { normalisePrefixes } from './locations.js';
+import { FAIL_ON, type FailOn } from './rules/severity.js';
+import { UNATTRIBUTED, type Unattributed } from './rules/classify.js';
+import { normalisePrefixes } from './reports/locations.js';
 import { NO_EVENT, type EventContext } from '../shared/event.js';
 
-export const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
+const DEFAULT_SARIF = 'megalinter-reports/megalinter-report.sarif';
 
 /** `gate --help`: the commands; each command's options are in its own `--help`. */
-export const USAGE = `Usage: gate <command> [options]
+const USAGE = `Usage: gate <command> [options]
 
 Commands:
   ci                      classify a SARIF report's findings as net-new or pre-existing
@@ -21,7 +21,7 @@ Options:
   --help                  this text`;
 
 /** `gate ci --help`: the options of ci only. */
-export const CI_USAGE = `Usage: gate ci [options]
+const CI_USAGE = `Usage: gate ci [options]
 
 Classifies SARIF findings as net-new (introduced by the pull request, since the merge-base of
 base and head) or pre-existing, and fails only on net-new ones.

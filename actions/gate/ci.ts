@@ -1,16 +1,16 @@
 import { resolve } from 'node:path';
-import { Baseline } from './baseline.js';
-import { checkoutOf, type WorkTree } from './checkout.js';
-import { classify, type Classification, type Unattributed } from './classify.js';
+import { Baseline } from './reports/baseline.js';
+import { checkoutOf, type WorkTree } from './diff/checkout.js';
+import { classify, type Classification, type Unattributed } from './rules/classify.js';
 import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError, optionName, type OptionNaming } from './errors.js';
-import { pullRequestDiff, type PullRequestDiff } from './git-diff.js';
-import { linterKeyOf, megalinterMajor, missingLinters, skippedLinters, type SkippedLinter } from './megalinter.js';
-import { megalinterSettings, type MegalinterSettings } from './megalinter-config.js';
-import { countsOf, writeFilteredSarif, writeJson, type Counts } from './report.js';
-import { openSarif, type SarifLog, type SarifReport } from './sarif.js';
-import { SopsDetector } from './secrets.js';
-import { staleReport } from './stale-report.js';
-import type { FailOn } from './severity.js';
+import { pullRequestDiff, type PullRequestDiff } from './diff/git-diff.js';
+import { linterKeyOf, megalinterMajor, missingLinters, skippedLinters, type SkippedLinter } from './reports/megalinter.js';
+import { megalinterSettings, type MegalinterSettings } from './reports/megalinter-config.js';
+import { countsOf, writeFilteredSarif, writeJson, type Counts } from './outputs/report.js';
+import { openSarif, type SarifLog, type SarifReport } from './reports/sarif.js';
+import { SopsDetector } from './rules/secrets.js';
+import { staleReport } from './reports/stale-report.js';
+import type { FailOn } from './rules/severity.js';
 
 export interface CiOptions {
   readonly sarif: string;

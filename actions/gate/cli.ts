@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { CliOutput } from './cli-output.js';
+import { CliOutput } from './outputs/cli-output.js';
 import { gateCommand } from './command.js';
 import { runnerEvent } from './runner-event.js';
 

@@ -8,8 +8,8 @@ import { EXIT_BLOCKED, EXIT_OK, GateError } from './errors.js';
 import { actionOctokit, failureOf } from '../shared/github.js';
 import { NO_EVENT, type EventContext } from '../shared/event.js';
 import { NoAnswer, type ActionHttp } from '../shared/http.js';
-import { COMMENT_LIMIT, upsertComment } from './pr-comment.js';
-import { gateReport, rankFindings, SUMMARY_LIMIT, type RankedFindings } from './summary.js';
+import { COMMENT_LIMIT, upsertComment } from './outputs/pr-comment.js';
+import { gateReport, rankFindings, SUMMARY_LIMIT, type RankedFindings } from './outputs/summary.js';
 
 export type GateCore = ActionsCore & Pick<typeof import('@actions/core'), 'error' | 'notice'>;
 

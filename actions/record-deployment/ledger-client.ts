@@ -27,7 +27,7 @@ export class LedgerUnavailable extends Error {
 }
 
 /** The ledger refused the record or answered something else than one: retrying cannot help. */
-export class LedgerRefused extends Error {
+class LedgerRefused extends Error {
   override readonly name = 'LedgerRefused';
 }
 

@@ -10,7 +10,7 @@ import { FIGURES_DAYS, figuresOutputs, figuresSummary } from './figures.js';
 import { getFigures, LedgerUnavailable, postDeployment, type RecordedDeployment } from './ledger-client.js';
 import { recordFromInputs, type LedgerRecord } from './record.js';
 
-export const DEFAULT_AUDIENCE = 'gatehouse-ledger';
+const DEFAULT_AUDIENCE = 'gatehouse-ledger';
 
 export interface RecordDeploymentDeps {
   readonly core: ActionsCore;

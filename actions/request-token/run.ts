@@ -6,8 +6,8 @@ import { parseFullName } from '../../server/platform/identifiers.js';
 import { requestedPermissions } from './permission-inputs.js';
 import { brokerSaid, fetchOidcToken, parseObject, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
 
-export const DEFAULT_AUDIENCE = 'gatehouse-broker';
-export const DEFAULT_APP_NAME = 'Gatehouse';
+const DEFAULT_AUDIENCE = 'gatehouse-broker';
+const DEFAULT_APP_NAME = 'Gatehouse';
 
 export type TokenCore = ActionsCore & Pick<typeof import('@actions/core'), 'saveState' | 'getState'>;
 

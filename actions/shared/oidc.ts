@@ -3,7 +3,7 @@ import type { ActionsCore } from './core.js';
 import { jsonObject, NoAnswer, type ActionHttp } from './http.js';
 
 /** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
-export class MissingIdTokenPermission extends Error {
+class MissingIdTokenPermission extends Error {
   override readonly name = 'MissingIdTokenPermission';
   constructor() {
     super("cannot request an OIDC token: give the job 'permissions: id-token: write'");

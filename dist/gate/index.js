@@ -28767,7 +28767,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5947);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3066);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28776,7 +28776,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5947:
+/***/ 3066:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36945,7 +36945,7 @@ function optionName(option, naming) {
     return naming === 'input' ? `the input ${option}` : `--${option}`;
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/severity.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/severity.js
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
 const FAIL_ON = ['critical', 'high', 'medium', 'low', 'any', 'none'];
 const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
@@ -36994,7 +36994,7 @@ function blocks(severity, failOn) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ./build/actions/gate/dependencies.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/dependencies.js
 
 /** `pkg:type/namespace/name@version?qualifiers#subpath` (the package URL spec), decoded. */
 function parsePurl(purl) {
@@ -37331,7 +37331,7 @@ class DependencyChanges {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/images.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/images.js
 
 /*
  * Container image scanners (grype, Trivy image, Snyk Container) put an image's packages on its
@@ -37451,7 +37451,7 @@ class ImageChanges {
 var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./build/actions/gate/no-sarif-linters.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/no-sarif-linters.js
 /**
  * MegaLinter linters whose descriptor lacks `can_output_sarif: true`, per major version: they never
  * reach the merged SARIF report, so an enabled one is skipped by name. Read from
@@ -37578,7 +37578,7 @@ const NO_SARIF_LINTERS = {
     ]),
 };
 
-;// CONCATENATED MODULE: ./build/actions/gate/megalinter.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/megalinter.js
 
 
 
@@ -37673,7 +37673,7 @@ function missingLinters(log, sarifPath, enabled, skipped) {
     });
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/locations.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/locations.js
 
 
 
@@ -37896,7 +37896,7 @@ class RunLocations {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/secrets.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/secrets.js
 
 
 
@@ -38094,7 +38094,7 @@ class SopsDetector {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/fixed-versions.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/fixed-versions.js
 /*
  * The versions a dependency finding's own report says fix it, as each scanner writes them, and a
  * comparison of package versions good enough to tell "below the fix" across ecosystems (semver,
@@ -38185,7 +38185,7 @@ function belowFix(version, fixed) {
     return relevant.every((f) => compareVersions(version, f) < 0);
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/classify.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/classify.js
 
 
 
@@ -38540,7 +38540,7 @@ function parseCommand(argv, env, cwd, naming = 'flag', event = NO_EVENT) {
     };
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/json-reader.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/json-reader.js
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -38779,7 +38779,7 @@ class JsonReader {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/json-elements.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/json-elements.js
 
 
 /** Elements parsed by one JSON.parse call: fewer calls, and few results alive at once. */
@@ -38871,14 +38871,14 @@ function changed(at) {
     return new JsonSyntaxError(`the report changed at byte ${at} since it was first read`);
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/number-list.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/number-list.js
 const BLOCK = 4096;
 /**
  * A list of numbers kept off the JavaScript heap, in fixed blocks of doubles (exact for every
  * integer below 2^53): it grows without copying, and the garbage collector neither scans nor
  * moves it. The gate keeps such lists for every result or diff line, tens of thousands on a large
  * pull request; on the heap, every one that survives a young-generation pass counts towards V8
- * doubling that generation (8 MB more peak memory on the benchmark).
+ * doubling that generation, which the gate's memory target does not allow (docs/gate.md).
  */
 class NumberList {
     blocks = [];
@@ -38923,7 +38923,7 @@ class SortedNumbers {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/sarif.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/sarif.js
 
 
 
@@ -39080,7 +39080,7 @@ function* readResults(path, results, chunkBytes) {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/baseline.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/baseline.js
 
 
 
@@ -39152,7 +39152,7 @@ class Baseline {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/git.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/git.js
 
 
 /**
@@ -39176,7 +39176,7 @@ function gitText(result) {
     return result.stdout.toString('utf8').trim();
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/checkout.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/checkout.js
 
 
 /** A git command's standard output as bytes; a failure is a `GateError` naming the command. */
@@ -39216,7 +39216,7 @@ function checkoutOf(directory, head) {
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./build/actions/gate/line-hash.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/line-hash.js
 /**
  * A hash of one diff line's text after whitespace normalisation, computed on its bytes as they
  * arrive (a line may be cut across reads): leading and trailing whitespace (CR included) dropped,
@@ -39284,7 +39284,7 @@ class LineHasher {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/git-diff.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/git-diff.js
 
 
 
@@ -39619,7 +39619,7 @@ class DiffParser {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/megalinter-config.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/megalinter-config.js
 
 
 
@@ -39783,7 +39783,7 @@ async function megalinterSettings(option, env, repo) {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./build/actions/gate/upload-shape.js
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/upload-shape.js
 
 /**
  * What code scanning accepts in one upload (GitHub's "SARIF support for code scanning"): more
@@ -39855,7 +39855,7 @@ function shapeForUpload(runs, netNew) {
     return { parts: parts.filter((p) => kept.has(p)), leftOut };
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/report.js
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/report.js
 
 
 
@@ -40007,7 +40007,7 @@ async function writeJson(path, value) {
     await (0,external_node_fs_promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/stale-report.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/stale-report.js
 
 
 
@@ -40252,31 +40252,14 @@ async function runCi(options, env) {
 
 ;// CONCATENATED MODULE: ./build/server/github/api.js
 /**
- * GitHub's REST API as every part of Gatehouse speaks it: the version and media type sent on each
- * call, and how an answer says to wait (`Retry-After`, a spent primary rate limit).
+ * GitHub's REST API as every part of Gatehouse speaks it: the version sent on every call, and
+ * how an answer says a rate limit is spent (`Retry-After` itself is read by `http/retry.ts`).
  */
 /** The REST API version Gatehouse is written against; sent on every call. */
 const GITHUB_API_VERSION = '2022-11-28';
-/** The media type GitHub recommends for REST calls. */
-const GITHUB_MEDIA_TYPE = 'application/vnd.github+json';
-/** The headers every REST call sends besides its authorization. */
-const GITHUB_HEADERS = { accept: GITHUB_MEDIA_TYPE, 'x-github-api-version': GITHUB_API_VERSION };
 function header(headers, name) {
     const value = headers?.[name];
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-}
-/**
- * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
- * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
- */
-function retryAfterMs(value, nowMs) {
-    if (value === undefined)
-        return undefined;
-    const text = value.trim();
-    if (/^\d+$/.test(text))
-        return Number(text) * 1000;
-    const at = Date.parse(text);
-    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
 }
 /** The budget a call draws on, from its URL, before its answer names it. */
 function resourceOf(url) {
@@ -40295,17 +40278,6 @@ function spentRateLimit(headers) {
     const reset = Number(header(headers, 'x-ratelimit-reset'));
     const resource = header(headers, 'x-ratelimit-resource');
     return { ...(resource ? { resource } : {}), ...(Number.isFinite(reset) && reset > 0 ? { resetAtMs: reset * 1000 } : {}) };
-}
-/**
- * How long an answer asks a caller to wait, in milliseconds: its `Retry-After`, else the time
- * until a spent primary limit resets; undefined when it asks nothing.
- */
-function waitAskedMs(headers, nowMs) {
-    const asked = retryAfterMs(header(headers, 'retry-after'), nowMs);
-    if (asked !== undefined)
-        return asked;
-    const spent = spentRateLimit(headers);
-    return spent?.resetAtMs === undefined ? undefined : Math.max(0, spent.resetAtMs - nowMs);
 }
 
 ;// CONCATENATED MODULE: ./build/actions/shared/github.js
@@ -40331,7 +40303,7 @@ function failureOf(http, call, err) {
     return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/summary.js
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/summary.js
 
 
 
@@ -40465,7 +40437,7 @@ function cutToSize(text, limit) {
     return cutCodePoints(text, low);
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/pr-comment.js
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/pr-comment.js
 
 /** Marks the gate's own comment, so each run updates it instead of adding another. */
 const COMMENT_MARKER = '<!-- gatehouse-gate -->';

@@ -28753,7 +28753,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8489);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3558);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28762,7 +28762,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8489:
+/***/ 3558:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37222,36 +37222,64 @@ function makeRetriable(function_, options) {
 	};
 }
 
-;// CONCATENATED MODULE: ./build/actions/shared/retry.js
+;// CONCATENATED MODULE: ./build/server/clock.js
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    setTimeout: (fire, ms) => setTimeout(fire, ms),
+    clearTimeout: (handle) => clearTimeout(handle),
+};
 
-const DEFAULT_RETRY = { retries: 3, minTimeoutMs: 1000 };
-/** A failure that will not go away by retrying (a 4xx answer, bad input). */
-class PermanentError extends Error {
-    name = 'PermanentError';
+;// CONCATENATED MODULE: ./build/server/http/retry.js
+
+
+/** The sync's calls: 5 attempts, 1 s doubling to 30 s. */
+const SYNC_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+/** The actions' ledger post: 4 attempts within a job step. */
+const ACTION_RETRY = { retries: 3, minDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 30_000 };
+/**
+ * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
+ * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
+ */
+function retryAfterMs(value, nowMs) {
+    if (value === undefined)
+        return undefined;
+    const text = value.trim();
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    const at = Date.parse(text);
+    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
+}
+/** A failure that says how long to wait before trying again (`HttpError.retryAfterMs`, from `Retry-After`). */
+function retryAfterOf(err) {
+    const value = err?.retryAfterMs;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
+function delayBefore(retry, policy, retryAfter, random = Math.random) {
+    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
+    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
 }
 /**
- * Runs `attempt` until it succeeds, retrying transient failures (anything but a
- * `PermanentError`) with exponential back-off and jitter.
+ * Runs `attempt` until it succeeds or fails for good, with p-retry: up to `policy.retries` more
+ * attempts of a failure `shouldRetry` accepts, each after `delayBefore` on the injected clock, so
+ * never sooner than a `Retry-After` the failure carries; one longer than `maxRetryAfterMs` ends it.
+ * (The wait is made where p-retry decides to retry, so its own back-off is zero.)
  */
-function withRetry(attempt, policy, onRetry) {
-    return pRetry(async () => {
-        try {
-            return await attempt();
-        }
-        catch (err) {
-            if (err instanceof PermanentError)
-                throw new AbortError(err);
-            // p-retry would not retry a TypeError; a transient failure of any class is retried here.
-            throw err instanceof TypeError ? new Error(err.message, { cause: err }) : err;
-        }
-    }, {
+function retrying(attempt, policy, options = {}) {
+    const clock = options.clock ?? systemClock;
+    return pRetry(attempt, {
         retries: policy.retries,
-        minTimeout: policy.minTimeoutMs,
-        factor: 2,
-        randomize: true,
-        onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-            if (retriesLeft > 0)
-                onRetry?.(error, attemptNumber);
+        minTimeout: 0,
+        randomize: false,
+        shouldRetry: async ({ error, attemptNumber }) => {
+            const retryAfter = retryAfterOf(error);
+            if (!(options.shouldRetry?.(error) ?? true) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
+                return false;
+            const delayMs = delayBefore(attemptNumber, policy, retryAfter);
+            options.onRetry?.(error, attemptNumber, delayMs);
+            await clock.sleep(delayMs);
+            return true;
         },
     });
 }
@@ -37405,7 +37433,18 @@ function figuresSummary(environment, f) {
  * failure that is not the step's own doing, so the one that is only a warning by default.
  */
 class LedgerUnavailable extends Error {
+    retryAfterMs;
     name = 'LedgerUnavailable';
+    constructor(message, 
+    /** The ledger's `Retry-After`, when it sent one (a 429 or 503). */
+    retryAfterMs) {
+        super(message);
+        this.retryAfterMs = retryAfterMs;
+    }
+}
+/** The ledger refused the record or answered something else than one: retrying cannot help. */
+class LedgerRefused extends Error {
+    name = 'LedgerRefused';
 }
 /** What to change, for refusals whose cause is the workflow's or the ledger's setup. */
 const HINTS = {
@@ -37428,17 +37467,19 @@ function describeRefusal(status, text) {
 }
 /**
  * Posts the record. No answer (refused, or none within the call's bound), 5xx and 429 are retried
- * with back-off (the ledger's idempotency makes a repeated POST safe) and end in `LedgerUnavailable`;
- * any other answer that is not a record is final (`PermanentError`): 401/403 (the token or the
+ * with back-off, never sooner than the ledger's `Retry-After` (its idempotency makes a repeated POST
+ * safe), and end in `LedgerUnavailable`; any other answer that is not a record is final
+ * (`LedgerRefused`): 401/403 (the token or the
  * owner refused), 422 (a value refused), 404 (not the ledger's address) cannot pass by retrying.
  */
 async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
     const url = new URL('v1/deployments', apiUrl).href;
-    return withRetry(async () => {
+    return retrying(async () => {
         let status;
         let text;
+        let headers;
         try {
-            ({ status, text } = await http.call('ledger-post', url, {
+            ({ status, text, headers } = await http.call('ledger-post', url, {
                 method: 'POST',
                 headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
                 body: JSON.stringify(record),
@@ -37452,15 +37493,18 @@ async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
         if (status === 200 || status === 201) {
             const body = jsonObject(text);
             if (typeof body?.deployment_id !== 'string')
-                throw new PermanentError(`the ledger answered HTTP ${status} without a deployment record (is api-url the ledger's base URL?)`);
+                throw new LedgerRefused(`the ledger answered HTTP ${status} without a deployment record (is api-url the ledger's base URL?)`);
             return body;
         }
         if (status >= 500 || status === 429)
-            throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`);
+            throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`, retryAfterMs(headers.get('retry-after') ?? undefined, Date.now()));
         if (status === 401 || status === 403)
-            throw new PermanentError(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
-        throw new PermanentError(`the ledger refused the record: ${describeRefusal(status, text)}`);
-    }, retry, (error, attempt) => onRetry(`attempt ${attempt} failed (${error.message}); retrying`));
+            throw new LedgerRefused(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
+        throw new LedgerRefused(`the ledger refused the record: ${describeRefusal(status, text)}`);
+    }, retry, {
+        shouldRetry: (error) => error instanceof LedgerUnavailable,
+        onRetry: (error, attempt) => onRetry(`attempt ${attempt} failed (${error.message}); retrying`),
+    });
 }
 const isDistribution = (v) => v === null || (typeof v === 'object' && ['median', 'p90', 'count'].every((k) => typeof v[k] === 'number'));
 /**
@@ -37592,7 +37636,7 @@ const isOutage = (err) => err instanceof LedgerUnavailable || err instanceof Oid
  * the ledger is down); a mistake in the step or its setup fails the step, or it would go unseen.
  */
 async function run(deps) {
-    const { core, http, env, retry = DEFAULT_RETRY } = deps;
+    const { core, http, env, retry = ACTION_RETRY } = deps;
     let failOnError = false;
     try {
         failOnError = booleanInput(core, 'fail-on-error', false);
@@ -37606,7 +37650,7 @@ async function run(deps) {
         const committed = await committedAt(core, env, record.commit, deps.event);
         if (committed)
             record.committed_at = committed;
-        const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minTimeoutMs);
+        const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minDelayMs);
         const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));
         core.setOutput('deployment-id', result.deployment_id);
         core.setOutput('duplicate', String(result.duplicate));

@@ -38864,7 +38864,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2953);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6133);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -38873,7 +38873,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2953:
+/***/ 6133:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41935,6 +41935,342 @@ function backendBounds(overrides = {}) {
     };
 }
 
+;// CONCATENATED MODULE: ./node_modules/is-network-error/index.js
+const objectToString = Object.prototype.toString;
+
+const isError = value => objectToString.call(value) === '[object Error]';
+
+const errorMessages = new Set([
+	'network error', // Chrome
+	'NetworkError when attempting to fetch resource.', // Firefox
+	'The Internet connection appears to be offline.', // Safari 16
+	'Network request failed', // `cross-fetch`
+	'fetch failed', // Undici (Node.js)
+	'terminated', // Undici (Node.js)
+	' A network error occurred.', // Bun (WebKit)
+	'Network connection lost', // Cloudflare Workers (fetch)
+]);
+
+function isNetworkError(error) {
+	const isValid = error
+		&& isError(error)
+		&& error.name === 'TypeError'
+		&& typeof error.message === 'string';
+
+	if (!isValid) {
+		return false;
+	}
+
+	const {message, stack} = error;
+
+	// Safari 17+ has generic message but no stack for network errors
+	if (message === 'Load failed' || (message.startsWith('Load failed (') && message.endsWith(')'))) {
+		return stack === undefined
+			// Sentry adds its own stack trace to the fetch error, so also check for that
+			|| '__sentry_captured__' in error;
+	}
+
+	// Deno network errors start with specific text
+	if (message.startsWith('error sending request for url')) {
+		return true;
+	}
+
+	// Chrome: exact "Failed to fetch" or with hostname: "Failed to fetch (example.com)"
+	if (message === 'Failed to fetch' || (message.startsWith('Failed to fetch (') && message.endsWith(')'))) {
+		return true;
+	}
+
+	// Standard network error messages
+	return errorMessages.has(message);
+}
+
+;// CONCATENATED MODULE: ./node_modules/p-retry/index.js
+
+
+function validateRetries(retries) {
+	if (typeof retries === 'number') {
+		if (retries < 0) {
+			throw new TypeError('Expected `retries` to be a non-negative number.');
+		}
+
+		if (Number.isNaN(retries)) {
+			throw new TypeError('Expected `retries` to be a valid number or Infinity, got NaN.');
+		}
+	} else if (retries !== undefined) {
+		throw new TypeError('Expected `retries` to be a number or Infinity.');
+	}
+}
+
+function validateNumberOption(name, value, {min = 0, allowInfinity = false} = {}) {
+	if (value === undefined) {
+		return;
+	}
+
+	if (typeof value !== 'number' || Number.isNaN(value)) {
+		throw new TypeError(`Expected \`${name}\` to be a number${allowInfinity ? ' or Infinity' : ''}.`);
+	}
+
+	if (!allowInfinity && !Number.isFinite(value)) {
+		throw new TypeError(`Expected \`${name}\` to be a finite number.`);
+	}
+
+	if (value < min) {
+		throw new TypeError(`Expected \`${name}\` to be \u2265 ${min}.`);
+	}
+}
+
+class AbortError extends Error {
+	constructor(message) {
+		super();
+
+		if (message instanceof Error) {
+			this.originalError = message;
+			({message} = message);
+		} else {
+			this.originalError = new Error(message);
+			this.originalError.stack = this.stack;
+		}
+
+		this.name = 'AbortError';
+		this.message = message;
+	}
+}
+
+function calculateDelay(retriesConsumed, options) {
+	const attempt = Math.max(1, retriesConsumed + 1);
+	const random = options.randomize ? (Math.random() + 1) : 1;
+
+	let timeout = Math.round(random * options.minTimeout * (options.factor ** (attempt - 1)));
+	timeout = Math.min(timeout, options.maxTimeout);
+
+	return timeout;
+}
+
+function calculateRemainingTime(start, max) {
+	if (!Number.isFinite(max)) {
+		return max;
+	}
+
+	return max - (performance.now() - start);
+}
+
+async function onAttemptFailure({error, attemptNumber, retriesConsumed, startTime, options}) {
+	const normalizedError = error instanceof Error
+		? error
+		: new TypeError(`Non-error was thrown: "${error}". You should only throw errors.`);
+
+	if (normalizedError instanceof AbortError) {
+		throw normalizedError.originalError;
+	}
+
+	const retriesLeft = Number.isFinite(options.retries)
+		? Math.max(0, options.retries - retriesConsumed)
+		: options.retries;
+
+	const maxRetryTime = options.maxRetryTime ?? Number.POSITIVE_INFINITY;
+
+	const context = Object.freeze({
+		error: normalizedError,
+		attemptNumber,
+		retriesLeft,
+		retriesConsumed,
+	});
+
+	await options.onFailedAttempt(context);
+
+	if (calculateRemainingTime(startTime, maxRetryTime) <= 0) {
+		throw normalizedError;
+	}
+
+	const consumeRetry = await options.shouldConsumeRetry(context);
+
+	const remainingTime = calculateRemainingTime(startTime, maxRetryTime);
+
+	if (remainingTime <= 0 || retriesLeft <= 0) {
+		throw normalizedError;
+	}
+
+	if (normalizedError instanceof TypeError && !isNetworkError(normalizedError)) {
+		if (consumeRetry) {
+			throw normalizedError;
+		}
+
+		options.signal?.throwIfAborted();
+		return false;
+	}
+
+	if (!await options.shouldRetry(context)) {
+		throw normalizedError;
+	}
+
+	if (!consumeRetry) {
+		options.signal?.throwIfAborted();
+		return false;
+	}
+
+	const delayTime = calculateDelay(retriesConsumed, options);
+	const finalDelay = Math.min(delayTime, remainingTime);
+
+	options.signal?.throwIfAborted();
+
+	if (finalDelay > 0) {
+		await new Promise((resolve, reject) => {
+			const onAbort = () => {
+				clearTimeout(timeoutToken);
+				options.signal?.removeEventListener('abort', onAbort);
+				reject(options.signal.reason);
+			};
+
+			const timeoutToken = setTimeout(() => {
+				options.signal?.removeEventListener('abort', onAbort);
+				resolve();
+			}, finalDelay);
+
+			if (options.unref) {
+				timeoutToken.unref?.();
+			}
+
+			options.signal?.addEventListener('abort', onAbort, {once: true});
+		});
+	}
+
+	options.signal?.throwIfAborted();
+
+	return true;
+}
+
+async function pRetry(input, options = {}) {
+	options = {...options};
+
+	validateRetries(options.retries);
+
+	if (Object.hasOwn(options, 'forever')) {
+		throw new Error('The `forever` option is no longer supported. For many use-cases, you can set `retries: Infinity` instead.');
+	}
+
+	options.retries ??= 10;
+	options.factor ??= 2;
+	options.minTimeout ??= 1000;
+	options.maxTimeout ??= Number.POSITIVE_INFINITY;
+	options.maxRetryTime ??= Number.POSITIVE_INFINITY;
+	options.randomize ??= false;
+	options.onFailedAttempt ??= () => {};
+	options.shouldRetry ??= () => true;
+	options.shouldConsumeRetry ??= () => true;
+
+	// Validate numeric options and normalize edge cases
+	validateNumberOption('factor', options.factor, {min: 0, allowInfinity: false});
+	validateNumberOption('minTimeout', options.minTimeout, {min: 0, allowInfinity: false});
+	validateNumberOption('maxTimeout', options.maxTimeout, {min: 0, allowInfinity: true});
+	validateNumberOption('maxRetryTime', options.maxRetryTime, {min: 0, allowInfinity: true});
+
+	// Treat non-positive factor as 1 to avoid zero backoff or negative behavior
+	if (!(options.factor > 0)) {
+		options.factor = 1;
+	}
+
+	options.signal?.throwIfAborted();
+
+	let attemptNumber = 0;
+	let retriesConsumed = 0;
+	const startTime = performance.now();
+
+	while (Number.isFinite(options.retries) ? retriesConsumed <= options.retries : true) {
+		attemptNumber++;
+
+		try {
+			options.signal?.throwIfAborted();
+
+			const result = await input(attemptNumber);
+
+			options.signal?.throwIfAborted();
+
+			return result;
+		} catch (error) {
+			if (await onAttemptFailure({
+				error,
+				attemptNumber,
+				retriesConsumed,
+				startTime,
+				options,
+			})) {
+				retriesConsumed++;
+			}
+		}
+	}
+
+	// Should not reach here, but in case it does, throw an error
+	throw new Error('Retry attempts exhausted without throwing an error.');
+}
+
+function makeRetriable(function_, options) {
+	return function (...arguments_) {
+		return pRetry(() => function_.apply(this, arguments_), options);
+	};
+}
+
+;// CONCATENATED MODULE: ./build/server/clock.js
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    setTimeout: (fire, ms) => setTimeout(fire, ms),
+    clearTimeout: (handle) => clearTimeout(handle),
+};
+
+;// CONCATENATED MODULE: ./build/server/http/retry.js
+
+
+/** The sync's calls: 5 attempts, 1 s doubling to 30 s. */
+const SYNC_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+/** The actions' ledger post: 4 attempts within a job step. */
+const ACTION_RETRY = { retries: 3, minDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 30_000 };
+/**
+ * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
+ * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
+ */
+function retryAfterMs(value, nowMs) {
+    if (value === undefined)
+        return undefined;
+    const text = value.trim();
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    const at = Date.parse(text);
+    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
+}
+/** A failure that says how long to wait before trying again (`HttpError.retryAfterMs`, from `Retry-After`). */
+function retryAfterOf(err) {
+    const value = err?.retryAfterMs;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
+function delayBefore(retry, policy, retryAfter, random = Math.random) {
+    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
+    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
+}
+/**
+ * Runs `attempt` until it succeeds or fails for good, with p-retry: up to `policy.retries` more
+ * attempts of a failure `shouldRetry` accepts, each after `delayBefore` on the injected clock, so
+ * never sooner than a `Retry-After` the failure carries; one longer than `maxRetryAfterMs` ends it.
+ * (The wait is made where p-retry decides to retry, so its own back-off is zero.)
+ */
+function retrying(attempt, policy, options = {}) {
+    const clock = options.clock ?? systemClock;
+    return pRetry(attempt, {
+        retries: policy.retries,
+        minTimeout: 0,
+        randomize: false,
+        shouldRetry: async ({ error, attemptNumber }) => {
+            const retryAfter = retryAfterOf(error);
+            if (!(options.shouldRetry?.(error) ?? true) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
+                return false;
+            const delayMs = delayBefore(attemptNumber, policy, retryAfter);
+            options.onRetry?.(error, attemptNumber, delayMs);
+            await clock.sleep(delayMs);
+            return true;
+        },
+    });
+}
+
 ;// CONCATENATED MODULE: ./build/server/http/outbound.js
 
 /** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
@@ -42144,6 +42480,7 @@ function rebuilt(original, body) {
 ;// CONCATENATED MODULE: ./build/server/sync/http/request.js
 
 
+
 /** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
 class HttpError extends Error {
     service;
@@ -42177,14 +42514,15 @@ class UnexpectedAnswerError extends Error {
         super(`${service} ${operation}: ${problem}`);
     }
 }
-/** `Retry-After` in seconds or as an HTTP date, in milliseconds from `now`. */
-function retryAfterMs(value, now = Date.now()) {
-    if (!value)
-        return undefined;
-    if (/^\s*\d+\s*$/.test(value))
-        return Number(value) * 1000;
-    const at = Date.parse(value);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
+function isTransient(err) {
+    if (err instanceof TransportError)
+        return true;
+    return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
+}
+/** The sync's calls: retried with the one retry helper while their failure `isTransient`. */
+function retryTransient(attempt, policy, onRetry) {
+    return retrying(attempt, policy, { shouldRetry: isTransient, ...(onRetry ? { onRetry } : {}) });
 }
 function transportReason(err, timeoutMs) {
     return transportFailure(err, syncCall(timeoutMs));
@@ -42271,7 +42609,7 @@ async function send(service, operation, url, options) {
     if (response.ok)
         return response;
     const detail = await errorDetail(response);
-    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')));
+    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after') ?? undefined, Date.now()));
 }
 /** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
 async function jsonBody(service, operation, response, timeoutMs) {
@@ -42561,45 +42899,8 @@ function validateConcurrency(concurrency) {
 	}
 }
 
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./build/server/sync/http/retry.js
-
-
-const DEFAULT_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
-/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
-function isTransient(err) {
-    if (err instanceof TransportError)
-        return true;
-    return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
-}
-/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
-function delayBefore(retry, policy, retryAfter, random = Math.random) {
-    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
-    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
-}
-/**
- * Runs `attempt` until it succeeds or fails for good. `shouldRetry` (default `isTransient`)
- * decides which failures are worth another attempt. p-retry is not used here because it cannot
- * wait for a server's `Retry-After`.
- */
-async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
-    for (let n = 1;; n++) {
-        try {
-            return await attempt(n);
-        }
-        catch (err) {
-            const retryAfter = err instanceof HttpError ? err.retryAfterMs : undefined;
-            if (n > policy.retries || !shouldRetry(err) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
-                throw err;
-            const delay = delayBefore(n, policy, retryAfter);
-            onRetry?.(err, n, delay);
-            await (0,promises_namespaceObject.setTimeout)(delay);
-        }
-    }
-}
-
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/client.js
+
 
 
 
@@ -42639,7 +42940,7 @@ class DependencyTrackClient {
      */
     async missingPermissions(retry, onRetry, required = REQUIRED_PERMISSIONS) {
         const operation = 'key check (team/self)';
-        return retrying(async () => {
+        return retryTransient(async () => {
             const response = await send(SERVICE, operation, `${this.options.url}/api/v1/team/self`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
             const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
             if (!Array.isArray(body?.permissions))
@@ -42654,7 +42955,7 @@ class DependencyTrackClient {
         if (excludeInactive)
             query.set('excludeInactive', 'true');
         const operation = `project list (page ${pageNumber})`;
-        return retrying(async () => {
+        return retryTransient(async () => {
             const response = await send(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
             const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
             if (!Array.isArray(body))
@@ -42690,7 +42991,7 @@ class DependencyTrackClient {
     /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
     async projectByUuid(uuid, retry, onRetry) {
         const operation = `project ${uuid}`;
-        return retrying(async () => {
+        return retryTransient(async () => {
             let response;
             try {
                 response = await send(SERVICE, operation, `${this.options.url}/api/v1/project/${encodeURIComponent(uuid)}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
@@ -42893,6 +43194,7 @@ function summaryLines(report) {
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/triage.js
 
 
+
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** The FPF `matrix` DefectDojo keeps as the finding's `unique_id_from_tool`: project, component and vulnerability UUIDs. */
 const MATRIX = new RegExp(`^(${UUID}):(${UUID}):(${UUID})$`, 'i');
@@ -42929,7 +43231,7 @@ async function writeBackTriage(synced, deps) {
     for (const [product, { projects, foldedInto }] of byProduct(synced)) {
         let findings;
         try {
-            findings = await retrying(() => deps.defectDojo.triagedFindings(product), deps.retry);
+            findings = await retryTransient(() => deps.defectDojo.triagedFindings(product), deps.retry);
         }
         catch (err) {
             counts.failed++;
@@ -42966,13 +43268,13 @@ async function writeOne(ref, finding, deps) {
     const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
     const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
     try {
-        const current = await retrying(() => deps.dependencyTrack.analysisState(ref), deps.retry);
+        const current = await retryTransient(() => deps.dependencyTrack.analysisState(ref), deps.retry);
         if (current === state)
             return 'unchanged';
         if (!UNDECIDED.has(current))
             return 'kept';
         const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
-        await retrying(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
+        await retryTransient(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
         return 'written';
     }
     catch (err) {
@@ -43388,13 +43690,14 @@ class DefectDojoClient {
 ;// CONCATENATED MODULE: ./build/server/sync/defectdojo/products.js
 
 
+
 /**
  * DefectDojo's products for one run (each reimport then knows whether to name a product type),
  * or undefined when they could not be listed: each reimport then looks its product up itself.
  */
 async function productDirectory(defectDojo, retry, progress) {
     try {
-        return await retrying(() => defectDojo.productDirectory(), retry);
+        return await retryTransient(() => defectDojo.productDirectory(), retry);
     }
     catch (err) {
         progress.warn(`DefectDojo products could not be listed (${message(err)}); each product is looked up before its reimport`);
@@ -43645,7 +43948,6 @@ class ImportedDigests {
 
 
 
-
 function labelOf(project) {
     return project.version ? `${project.name} ${project.version}` : project.name;
 }
@@ -43716,7 +44018,7 @@ async function syncProject(project, deps, products, digests) {
     const notes = [];
     let foldedInto = new Map();
     try {
-        const { counts, findings, unchanged } = await retrying(async (n) => {
+        const { counts, findings, unchanged } = await retryTransient(async (n) => {
             attempts = n;
             const abandon = new AbortController();
             try {
@@ -43948,31 +44250,14 @@ class RequestError extends Error {
 
 ;// CONCATENATED MODULE: ./build/server/github/api.js
 /**
- * GitHub's REST API as every part of Gatehouse speaks it: the version and media type sent on each
- * call, and how an answer says to wait (`Retry-After`, a spent primary rate limit).
+ * GitHub's REST API as every part of Gatehouse speaks it: the version sent on every call, and
+ * how an answer says a rate limit is spent (`Retry-After` itself is read by `http/retry.ts`).
  */
 /** The REST API version Gatehouse is written against; sent on every call. */
 const GITHUB_API_VERSION = '2022-11-28';
-/** The media type GitHub recommends for REST calls. */
-const GITHUB_MEDIA_TYPE = 'application/vnd.github+json';
-/** The headers every REST call sends besides its authorization. */
-const GITHUB_HEADERS = { accept: GITHUB_MEDIA_TYPE, 'x-github-api-version': GITHUB_API_VERSION };
 function header(headers, name) {
     const value = headers?.[name];
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-}
-/**
- * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
- * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
- */
-function api_retryAfterMs(value, nowMs) {
-    if (value === undefined)
-        return undefined;
-    const text = value.trim();
-    if (/^\d+$/.test(text))
-        return Number(text) * 1000;
-    const at = Date.parse(text);
-    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
 }
 /** The budget a call draws on, from its URL, before its answer names it. */
 function resourceOf(url) {
@@ -43991,17 +44276,6 @@ function spentRateLimit(headers) {
     const reset = Number(header(headers, 'x-ratelimit-reset'));
     const resource = header(headers, 'x-ratelimit-resource');
     return { ...(resource ? { resource } : {}), ...(Number.isFinite(reset) && reset > 0 ? { resetAtMs: reset * 1000 } : {}) };
-}
-/**
- * How long an answer asks a caller to wait, in milliseconds: its `Retry-After`, else the time
- * until a spent primary limit resets; undefined when it asks nothing.
- */
-function waitAskedMs(headers, nowMs) {
-    const asked = api_retryAfterMs(header(headers, 'retry-after'), nowMs);
-    if (asked !== undefined)
-        return asked;
-    const spent = spentRateLimit(headers);
-    return spent?.resetAtMs === undefined ? undefined : Math.max(0, spent.resetAtMs - nowMs);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
@@ -46218,9 +46492,6 @@ function githubClient(options) {
     return octokit;
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/clock.js
-const realClock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
-
 // EXTERNAL MODULE: external "node:diagnostics_channel"
 var external_node_diagnostics_channel_ = __nccwpck_require__(3053);
 ;// CONCATENATED MODULE: ./node_modules/lru-cache/dist/esm/node/index.min.js
@@ -46240,7 +46511,7 @@ const DEFAULT_CONDITIONAL_BYTES = 128 * 1048576;
  */
 class ConditionalAnswers {
     kept;
-    /** Answers that came back `304`, and those that came back in full (for the benchmark and the logs). */
+    /** Answers that came back `304`, and those that came back in full (for the logs). */
     notModified = 0;
     full = 0;
     constructor(maxBytes = DEFAULT_CONDITIONAL_BYTES) {
@@ -46267,6 +46538,7 @@ class ConditionalAnswers {
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/github/client.js
+
 
 
 
@@ -46315,7 +46587,7 @@ class SecondaryRateLimit extends HttpError {
  * and it waits on the injected clock.
  */
 function client_githubClient(target, options) {
-    const clock = options.clock ?? realClock;
+    const clock = options.clock ?? systemClock;
     const maxWaitMsOf = (resource) => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
     /** Per resource: until when its primary limit is spent (epoch ms). */
     const exhaustedUntil = new Map();
@@ -46389,7 +46661,7 @@ function client_githubClient(target, options) {
                 }
                 const data = err.response.data;
                 const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
-                const asked = api_retryAfterMs(typeof headers['retry-after'] === 'string' ? headers['retry-after'] : undefined, clock.now());
+                const asked = retryAfterMs(typeof headers['retry-after'] === 'string' ? headers['retry-after'] : undefined, clock.now());
                 if ((err.status === 403 || err.status === 429) && exhausted(headers, resource)) {
                     if (!waitedForReset) {
                         waitedForReset = true;
@@ -46771,6 +47043,7 @@ function listsOwner(target, owner) {
 
 
 
+
 async function syncKind(work, kind, deps, productExists, products, digests) {
     const { repository } = work;
     const base = {
@@ -46809,7 +47082,7 @@ async function syncKind(work, kind, deps, productExists, products, digests) {
         const digest = reportDigest({ scanType: kind.scanType, productName: repository.fullName, engagementName: ENGAGEMENTS.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
         if (await digests.unchanged(kind.scanType, digest))
             return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts: 0 };
-        const counts = await retrying((n) => {
+        const counts = await retryTransient((n) => {
             attempts = n;
             return deps.defectDojo.reimport({
                 scanType: kind.scanType,
@@ -46840,7 +47113,7 @@ function ownerFailure(target, owner, err) {
 }
 /** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
 async function knownAlerts(deps, product, prefix) {
-    const findings = await retrying(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
+    const findings = await retryTransient(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
     const best = new Map();
     for (const f of findings) {
         const held = best.get(f.uniqueIdFromTool);
@@ -46880,7 +47153,7 @@ async function syncGithub(deps) {
         let exists;
         // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
         // not true once an earlier kind made it: an empty list has nothing to close there.
-        const productExists = async () => (products ? products.has(name) : (exists ??= retrying(() => deps.defectDojo.productExists(name), deps.retry)));
+        const productExists = async () => (products ? products.has(name) : (exists ??= retryTransient(() => deps.defectDojo.productExists(name), deps.retry)));
         return (kind) => syncKind(w, kind, deps, productExists, products, digests);
     });
     return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
@@ -46978,6 +47251,7 @@ per repository`,
 ;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
 
 
+
 const sonarqube_client_SERVICE = 'SonarQube';
 /** The web API's largest page. */
 const client_PAGE_SIZE = 500;
@@ -47025,7 +47299,7 @@ class SonarQubeClient {
         return { authorization: `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`, accept: 'application/json' };
     }
     async get(operation, path, query, retry, onRetry) {
-        return retrying(async () => {
+        return retryTransient(async () => {
             const response = await send(sonarqube_client_SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
             const body = await jsonBody(sonarqube_client_SERVICE, operation, response, this.options.timeoutMs);
             if (!body || typeof body !== 'object' || Array.isArray(body))
@@ -47220,6 +47494,7 @@ function sonarReport(serverUrl, project, found, now = new Date()) {
 
 
 
+
 /** The name and CWEs of each rule the findings use, looked up once per rule and run. */
 async function withRules(issues, names, deps, onRetry) {
     const cwes = new Map();
@@ -47267,7 +47542,7 @@ async function sync_syncKind(project, kind, deps, productExists, products, diges
         const digest = reportDigest({ scanType: SCAN_TYPES.sonarQube, productName: project.name, engagementName: ENGAGEMENTS.sonarqube, testTitle, doNotReactivate: deps.defectDojo.doNotReactivate }, Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))));
         if (await digests.unchanged(SCAN_TYPES.sonarQube, digest))
             return { ...base, status: 'synced', unchanged: true, attempts: 0 };
-        const counts = await retrying((n) => {
+        const counts = await retryTransient((n) => {
             attempts = n;
             return deps.defectDojo.reimport({
                 scanType: SCAN_TYPES.sonarQube,
@@ -47312,7 +47587,7 @@ async function syncSonarQube(deps) {
         let exists;
         // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
         let made = false;
-        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= retrying(() => deps.defectDojo.productExists(project.name), deps.retry)));
+        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= retryTransient(() => deps.defectDojo.productExists(project.name), deps.retry)));
         return async (kind) => {
             const result = await sync_syncKind(project, kind, deps, productExists, products, digests);
             if (result.status === 'synced')
@@ -47375,17 +47650,17 @@ const CONNECTORS = [dependencyTrackConnector, githubConnector, sonarQubeConnecto
 function connectorForCommand(command) {
     return CONNECTORS.find((c) => c.command === command);
 }
-function connectorForSource(source) {
-    return CONNECTORS.find((c) => c.source === source);
-}
+
+;// CONCATENATED MODULE: ./build/server/sync/options.js
+const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
 
 ;// CONCATENATED MODULE: ./build/server/sync/args.js
+
 
 
 /** `serve` runs the long-lived service; every other command runs one connector once. */
 const SERVE = 'serve';
 const COMMANDS = [...CONNECTORS.map((c) => c.command), SERVE];
-const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
 class UsageError extends Error {
     name = 'UsageError';
 }
@@ -47786,6 +48061,7 @@ function missingDefectDojo({ config, secrets }) {
 
 
 
+
 /** Every secret value of a configuration, for scrubbing text that leaves the process. */
 function secretValues({ secrets }) {
     return [secrets.dependencyTrackApiKey, secrets.defectDojoToken, secrets.sonarQubeToken, ...(secrets.githubTargets ?? []).map((t) => t.token)].filter((s) => typeof s === 'string' && s.length > 0);
@@ -47819,8 +48095,8 @@ function defectDojoClientFor({ config, secrets }, options) {
 /** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
 async function runConnector(connector, loaded, options, progress, retryPolicy = {}, service = {}) {
     requireFor(connector, loaded);
-    const { config, secrets } = loaded;
-    const retry = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
+    const { config } = loaded;
+    const retry = { ...SYNC_RETRY, ...retryPolicy, retries: options.retries };
     const defectDojo = defectDojoClientFor(loaded, options);
     const context = { loaded, options, defectDojo, retry, progress, ...(service.conditional ? { conditional: service.conditional } : {}), ...(service.scope ? { scope: service.scope } : {}) };
     // Every credential is tried before anything is exported: a refused DefectDojo token would
@@ -47829,7 +48105,7 @@ async function runConnector(connector, loaded, options, progress, retryPolicy = 
     try {
         // Both checks at once; DefectDojo's refusal is named first when both fail.
         const checks = await Promise.allSettled([
-            retrying(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err) => {
+            retryTransient(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err) => {
                 throw refusedAs(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url);
             }),
             connector.check?.(context),

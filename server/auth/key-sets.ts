@@ -67,8 +67,7 @@ class RemoteKeySet {
   }
 
   /**
-   * Synchronous for a key id already selected from a fresh set: every `/token` takes this path,
-   * and the chain of promises through jose's set selection showed in its profile.
+   * Synchronous for a key id already selected from a fresh set: every `/token` takes this path.
    */
   resolve(header: JWSHeaderParameters, token: FlattenedJWSInput): CryptoKey | Promise<CryptoKey> {
     if (this.local && this.clock.now() - this.fetchedAt < this.options.cacheMaxAgeMs) {

@@ -8,7 +8,7 @@ import type { KeySetRegistry } from './key-sets.js';
 /** The only signature algorithm GitHub's OIDC tokens use, and the only one accepted. */
 const ALGORITHM = 'RS256';
 /** Clock-skew tolerance of `exp` and `nbf`, in seconds (ledger spec, Limits). */
-export const CLOCK_SKEW_SECONDS = 60;
+const CLOCK_SKEW_SECONDS = 60;
 /** Real tokens are about 1.5 KB; anything this large is refused before decoding. */
 const MAX_TOKEN_LENGTH = 16 * 1024;
 
@@ -60,9 +60,9 @@ const REQUIRED_CLAIMS = ['exp'];
 
 /**
  * One segment of a compact JWS as the JSON object it encodes, or undefined. Only for reading
- * `alg` and `iss` before jose verifies the whole token: Node's base64url decoder is several times
- * cheaper than jose's portable one, which showed in `/token`'s profile. It accepts characters
- * outside the alphabet silently, hence the pattern first.
+ * `alg` and `iss` before jose verifies the whole token (the issuer is pinned before a key set is
+ * chosen), with Node's base64url decoder. It accepts characters outside the alphabet silently,
+ * hence the pattern first.
  */
 function unverifiedObject(segment: string): Record<string, unknown> | undefined {
   if (!BASE64URL.test(segment)) return undefined;

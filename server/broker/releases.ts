@@ -13,7 +13,7 @@ import type { BrokerSettings } from './settings.js';
 import { refuse } from '../errors.js';
 
 /** How long an aggregate is served from the store before the next call crawls again. */
-export const RELEASES_CACHE_MS = 300_000;
+const RELEASES_CACHE_MS = 300_000;
 const NAMESPACE = 'releases';
 /** Latest-release calls in flight at once: fast enough, and far below the platform's secondary limits. */
 const CONCURRENCY = 8;

@@ -40,8 +40,8 @@ export interface BrokerSettings {
 /** The current audience and the legacy one from before the rename; clients pin one, so both stay. */
 export const DEFAULT_AUDIENCES = ['gatehouse-broker', 'forge-token-broker'] as const;
 export const DEFAULT_PERMISSIONS: Permissions = { contents: 'write', pull_requests: 'write' };
-export const DEFAULT_API_BASE = 'https://api.github.com';
-export const DEFAULT_RELEASES_MAX_REPOS = 1000;
+const DEFAULT_API_BASE = 'https://api.github.com';
+const DEFAULT_RELEASES_MAX_REPOS = 1000;
 
 const KEYS = [
   'OIDC_ISSUER',

@@ -11,7 +11,7 @@ import type { BrokerSettings } from './settings.js';
 import { refuse } from '../errors.js';
 
 /** A delivery seen within this window does nothing the second time. */
-export const DELIVERY_DEDUPE_MS = 86_400_000;
+const DELIVERY_DEDUPE_MS = 86_400_000;
 const NAMESPACE = 'webhook-delivery';
 /** Update-branch calls in flight at once for one push. */
 const CONCURRENCY = 4;

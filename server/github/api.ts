@@ -1,20 +1,10 @@
-import { retryAfterMs } from '../http/retry.js';
-
 /**
- * GitHub's REST API as every part of Gatehouse speaks it: the version and media type sent on each
- * call, and how an answer says to wait (`Retry-After`, a spent primary rate limit).
+ * GitHub's REST API as every part of Gatehouse speaks it: the version sent on every call, and
+ * how an answer says a rate limit is spent (`Retry-After` itself is read by `http/retry.ts`).
  */
-
-export { retryAfterMs };
 
 /** The REST API version Gatehouse is written against; sent on every call. */
 export const GITHUB_API_VERSION = '2022-11-28';
-
-/** The media type GitHub recommends for REST calls. */
-export const GITHUB_MEDIA_TYPE = 'application/vnd.github+json';
-
-/** The headers every REST call sends besides its authorization. */
-export const GITHUB_HEADERS = { accept: GITHUB_MEDIA_TYPE, 'x-github-api-version': GITHUB_API_VERSION } as const;
 
 type Headers = Readonly<Record<string, unknown>> | undefined;
 
@@ -41,15 +31,4 @@ export function spentRateLimit(headers: Headers): { readonly resource?: RateLimi
   const reset = Number(header(headers, 'x-ratelimit-reset'));
   const resource = header(headers, 'x-ratelimit-resource');
   return { ...(resource ? { resource } : {}), ...(Number.isFinite(reset) && reset > 0 ? { resetAtMs: reset * 1000 } : {}) };
-}
-
-/**
- * How long an answer asks a caller to wait, in milliseconds: its `Retry-After`, else the time
- * until a spent primary limit resets; undefined when it asks nothing.
- */
-export function waitAskedMs(headers: Headers, nowMs: number): number | undefined {
-  const asked = retryAfterMs(header(headers, 'retry-after'), nowMs);
-  if (asked !== undefined) return asked;
-  const spent = spentRateLimit(headers);
-  return spent?.resetAtMs === undefined ? undefined : Math.max(0, spent.resetAtMs - nowMs);
 }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { route } from '../http/routes.js';
 
-export const SERVICE_NAME = 'gatehouse';
+const SERVICE_NAME = 'gatehouse';
 
 /** `GET /healthz`: no authentication and no store read, so a throttled store cannot make it fail. */
 export function healthRoutes(version: string): Router {

@@ -29,7 +29,7 @@ function rawAnswer({ status, reason, error }: { status: number; reason: string; 
  * answered (a refused credential is answered before the body is read), that answer stands and the
  * connection is closed without a second one.
  */
-export function answerClientErrors(server: Server): void {
+function answerClientErrors(server: Server): void {
   // The request each connection is reading, with its response.
   const reading = new WeakMap<Duplex, { req: IncomingMessage; res: ServerResponse }>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => reading.set(req.socket, { req, res }));

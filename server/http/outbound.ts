@@ -31,7 +31,7 @@ export class AnswerTooLarge extends Error {
   }
 }
 
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 

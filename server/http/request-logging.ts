@@ -55,7 +55,7 @@ export type SecretPathPrefix = readonly string[];
  * `secretAfter` prefix, replaced whole by `[redacted]`. Segments are compared decoded, so
  * `%2F`, `%2f` or `%2B` spellings of a secret are caught as well as the raw value.
  */
-export function loggedPath(path: string, secrets: readonly string[], secretAfter: readonly SecretPathPrefix[]): string {
+function loggedPath(path: string, secrets: readonly string[], secretAfter: readonly SecretPathPrefix[]): string {
   if (secrets.length === 0 && secretAfter.length === 0) return path;
   const segments = path.split('/');
   const plain = segments.map(decoded);
@@ -76,8 +76,8 @@ export function loggedPath(path: string, secrets: readonly string[], secretAfter
  * headers, no body; secret segments redacted, see `loggedPath`), the status, the duration, and what the route added (`noteLogLine`:
  * `/token` puts its audit fields there instead of logging a second line). `probePaths` are logged
  * at debug level. `req.log` is a child logger that carries the request. Written here rather than
- * with pino-http: this is one child logger and one listener per request, where pino-http made two
- * child loggers and its per-request work showed in `/token`'s profile.
+ * with pino-http for the one-line rule: a route's outcome (`/token`'s audit) joins the request's
+ * line instead of adding a second one.
  */
 export function requestLogging(
   logger: Logger,

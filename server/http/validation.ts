@@ -7,7 +7,7 @@ export interface ValidationDetail {
 }
 
 /** Flattens zod issues into `{path, message}` pairs; each unknown field is its own entry. */
-export function validationDetails(error: ZodError): ValidationDetail[] {
+function validationDetails(error: ZodError): ValidationDetail[] {
   return error.issues.flatMap((issue) => {
     const base = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {

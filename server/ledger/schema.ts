@@ -5,9 +5,9 @@ export const STATUSES = ['success', 'failure', 'skipped', 'rolled-back'] as cons
 export const TARGETS = ['object-store-cdn', 'function-zip', 'iac-wrapper', 'other'] as const;
 export const DEFAULT_MODE = 'deploy';
 export const HISTORY_DEFAULT_LIMIT = 20;
-export const HISTORY_MAX_LIMIT = 100;
+const HISTORY_MAX_LIMIT = 100;
 export const FIGURES_DEFAULT_DAYS = 30;
-export const FIGURES_MAX_DAYS = 365;
+const FIGURES_MAX_DAYS = 365;
 export const CURSOR_REFUSED = 'must be a "next" value this service returned for this repository (cursors made under another LEDGER_CURSOR_KEY, or by a restarted process without one, are refused: start again without cursor)';
 
 /** Free text that ends up in a chat message: bounded, no control characters. */
@@ -36,7 +36,7 @@ const link = z
  * An ISO 8601 date-time with its offset (`Z` or `±hh:mm`): a time without one names no instant.
  * zod also refuses impossible dates (February 30), which `Date` would roll over silently.
  */
-export const instant = z.iso
+const instant = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm)' })
   .transform((s) => new Date(s));
 

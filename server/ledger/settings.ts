@@ -15,7 +15,7 @@ export interface LedgerSettings {
   readonly cursorKey?: Uint8Array;
 }
 
-export const DEFAULT_RETENTION_DAYS = 90;
+const DEFAULT_RETENTION_DAYS = 90;
 const MAX_RETENTION_DAYS = 36_500;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

@@ -10,7 +10,7 @@ const PREFIX = 'gatehouse_';
  * `other`, so a caller cannot grow the series without bound. Repository names are never labels.
  */
 export const MAX_ENVIRONMENT_LABELS = 50;
-export const OTHER_ENVIRONMENT = 'other';
+const OTHER_ENVIRONMENT = 'other';
 
 /** Label of a request that matched no route: its path is the caller's and would be unbounded. */
 const UNMATCHED = 'unmatched';

@@ -1,6 +1,7 @@
 import { GraphqlResponseError } from '@octokit/graphql';
 import { RequestError } from '@octokit/request-error';
-import { retryAfterMs, spentRateLimit } from '../github/api.js';
+import { spentRateLimit } from '../github/api.js';
+import { retryAfterMs } from '../http/retry.js';
 import { AnswerTooLarge, CallTimedOut } from '../http/outbound.js';
 
 /**
@@ -45,7 +46,7 @@ function retryAfter(headers: Record<string, unknown> | undefined, nowMs = Date.n
 }
 
 /** A platform answer outside 2xx as a `PlatformError`: the platform's message, status and wait. */
-export function answerError(status: number, headers: Record<string, unknown>, data: unknown): PlatformError {
+function answerError(status: number, headers: Record<string, unknown>, data: unknown): PlatformError {
   const message = typeof (data as { message?: unknown } | null)?.message === 'string' ? (data as { message: string }).message : `HTTP ${status}`;
   const seconds = retryAfter(headers);
   return new PlatformError(message, status, seconds === undefined ? {} : { retryAfterSeconds: seconds });

@@ -24,7 +24,7 @@ export function withinGrant(requested: Permissions, granted: Readonly<Record<str
  * What a caller asked for, narrowed by a ceiling: a permission the ceiling lacks is dropped, and
  * `write` under a `read` ceiling becomes `read`. Asking for more is not an error.
  */
-export function narrowedTo(requested: Permissions, ceiling: Permissions): Record<string, Access> {
+function narrowedTo(requested: Permissions, ceiling: Permissions): Record<string, Access> {
   const out: Record<string, Access> = {};
   for (const [name, access] of Object.entries(requested)) {
     const limit = ceiling[name];

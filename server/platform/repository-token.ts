@@ -6,7 +6,7 @@ import { permissionsProblem } from './permission-vocabulary.js';
 import { nonEmpty, withinGrant, type Permissions } from './permissions.js';
 
 /** A token is never handed out with less life than this; the platform's `expires_at` is checked. */
-export const MIN_TOKEN_LIFETIME_MS = 10 * 60_000;
+const MIN_TOKEN_LIFETIME_MS = 10 * 60_000;
 
 /** The app has no installation covering the repository (or the installation refused it). */
 export class AppNotInstalled extends Error {

@@ -3,16 +3,16 @@ import type { DeploymentFigures, DeploymentRecord, DeploymentStatus, Distributio
 const DAY_MS = 86_400_000;
 
 /** The two statuses that open or extend a failure streak. */
-export const FAILING: ReadonlySet<DeploymentStatus> = new Set(['failure', 'rolled-back']);
+const FAILING: ReadonlySet<DeploymentStatus> = new Set(['failure', 'rolled-back']);
 
 /**
  * The 1-based nearest rank of percentile `p` (an integer 1–100) among `n` values: ⌈p·n/100⌉.
  * `p·n` is an integer and the quotient is computed once, so there is no 0.9·30 = 27.000000000000004.
  */
-export const nearestRank = (p: number, n: number): number => Math.ceil((p * n) / 100);
+const nearestRank = (p: number, n: number): number => Math.ceil((p * n) / 100);
 
 /** Median and p90 (nearest rank) of values sorted ascending; null when there are none. */
-export function distributionOf(sorted: readonly number[]): Distribution | null {
+function distributionOf(sorted: readonly number[]): Distribution | null {
   const n = sorted.length;
   if (n === 0) return null;
   return { median: sorted[nearestRank(50, n) - 1]!, p90: sorted[nearestRank(90, n) - 1]!, count: n };

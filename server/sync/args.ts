@@ -58,7 +58,7 @@ For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as abo
 `;
 
 /** `gatehouse-sync <command> --help`: what the command does and the options it takes, only those. */
-export function usageFor(command: string): string {
+function usageFor(command: string): string {
   const connector = CONNECTORS.find((c) => c.command === command);
   if (!connector && command !== SERVE) return USAGE;
   const options = OPTION_HELP.filter((o) => !o.only || o.only.includes(command)).map((o) => o.text);

@@ -6,9 +6,9 @@ import { connectorForCommand } from './connectors.js';
 import { progressFor, runConnector, scrub, secretValues } from './run.js';
 import type { RetryPolicy } from '../http/retry.js';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
 
 export interface SyncIo {
   /** The `--json` summary, or the closing lines. */

@@ -136,7 +136,7 @@ export const KEYS: readonly Key[] = [
 ];
 
 /** The settings (key paths and secrets) that switch a source on when its `enabled` is unset. */
-export const ENABLED_WHEN_GIVEN: Readonly<Record<SourceName, { readonly keys: readonly string[]; readonly secrets: readonly string[] }>> = {
+const ENABLED_WHEN_GIVEN: Readonly<Record<SourceName, { readonly keys: readonly string[]; readonly secrets: readonly string[] }>> = {
   dependencytrack: { keys: ['sources.dependencytrack.url'], secrets: ['DEPENDENCY_TRACK_API_KEY'] },
   github: { keys: [], secrets: ['GITHUB_TARGETS'] },
   sonarqube: { keys: ['sources.sonarqube.url'], secrets: ['SONARQUBE_TOKEN'] },

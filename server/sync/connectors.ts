@@ -1,5 +1,4 @@
 import type { Connector } from './connector.js';
-import type { SourceName } from './config.js';
 import { dependencyTrackConnector } from './dependency-track/connector.js';
 import { githubConnector } from './github/connector.js';
 import { sonarQubeConnector } from './sonarqube/connector.js';
@@ -9,8 +8,4 @@ export const CONNECTORS: readonly Connector[] = [dependencyTrackConnector, githu
 
 export function connectorForCommand(command: string): Connector | undefined {
   return CONNECTORS.find((c) => c.command === command);
-}
-
-export function connectorForSource(source: string): Connector | undefined {
-  return CONNECTORS.find((c) => c.source === (source as SourceName));
 }

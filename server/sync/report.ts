@@ -83,7 +83,7 @@ export interface Progress {
   warn(message: string): void;
 }
 
-export function totalsOf(items: readonly ItemResult[]): Totals {
+function totalsOf(items: readonly ItemResult[]): Totals {
   const sum = (pick: (i: ItemResult) => number | undefined) => items.reduce((n, i) => n + (pick(i) ?? 0), 0);
   return {
     items: items.length,

@@ -26,7 +26,7 @@ export function progressFor(connector: Connector, write: (line: string) => void)
 }
 
 /** What a run of this connector needs beyond a valid configuration; throws naming every missing piece. */
-export function requireFor(connector: Connector, loaded: LoadedConfig): void {
+function requireFor(connector: Connector, loaded: LoadedConfig): void {
   const problems = [...missingDefectDojo(loaded), ...connector.missing(loaded)];
   if (problems.length > 0) throw new SyncConfigError(problems);
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { actionHttp } from '../../actions/shared/http.js';
-import { COMMENT_MARKER } from '../../actions/gate/pr-comment.js';
+import { COMMENT_MARKER } from '../../actions/gate/outputs/pr-comment.js';
 import { runGate } from '../../actions/gate/run.js';
 import { commentServer, GateRecordingCore, type CommentServer } from '../support/gate-action.js';
 import { GitRepo, lines } from '../support/git-repo.js';

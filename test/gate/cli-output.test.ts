@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CliOutput } from '../../actions/gate/cli-output.js';
+import { CliOutput } from '../../actions/gate/outputs/cli-output.js';
 
 /** Two sinks writing to one terminal, in the order the writes reach them. */
 function terminal() {

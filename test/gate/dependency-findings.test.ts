@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi, type CiOptions } from '../../actions/gate/ci.js';
 import { gateCommand } from '../../actions/gate/command.js';
-import { packageOf, parsePurl } from '../../actions/gate/dependencies.js';
-import type { Counts } from '../../actions/gate/report.js';
-import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
+import { packageOf, parsePurl } from '../../actions/gate/rules/dependencies.js';
+import type { Counts } from '../../actions/gate/outputs/report.js';
+import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/reports/sarif.js';
 import { GitRepo } from '../support/git-repo.js';
 
 /*

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi, type CiOptions } from '../../actions/gate/ci.js';
-import type { Counts } from '../../actions/gate/report.js';
-import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
-import { gateReport } from '../../actions/gate/summary.js';
+import type { Counts } from '../../actions/gate/outputs/report.js';
+import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/reports/sarif.js';
+import { gateReport } from '../../actions/gate/outputs/summary.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 import { fixturesDir, readFixture } from '../support/fixtures.js';
 import { sarifSchemaErrors } from '../support/sarif-schema.js';

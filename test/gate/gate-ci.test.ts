@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { runCi, type CiOptions } from '../../actions/gate/ci.js';
 import { runnerEvent } from '../../actions/gate/runner-event.js';
 import { gateCommand } from '../../actions/gate/command.js';
-import type { Counts } from '../../actions/gate/report.js';
-import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
+import type { Counts } from '../../actions/gate/outputs/report.js';
+import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/reports/sarif.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 import { fixturesDir, readFixture } from '../support/fixtures.js';
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi, type CiOptions, type CiOutcome } from '../../actions/gate/ci.js';
 import { gateCommand } from '../../actions/gate/command.js';
-import type { Counts } from '../../actions/gate/report.js';
-import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
-import { gateReport } from '../../actions/gate/summary.js';
+import type { Counts } from '../../actions/gate/outputs/report.js';
+import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/reports/sarif.js';
+import { gateReport } from '../../actions/gate/outputs/summary.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 import { readFixture } from '../support/fixtures.js';
 

@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi } from '../../actions/gate/ci.js';
-import type { Counts } from '../../actions/gate/report.js';
-import type { SarifLog, SarifResult, SarifRule, SarifRun } from '../../actions/gate/sarif.js';
-import { SecretLike, sopsMetadataLines } from '../../actions/gate/secrets.js';
+import type { Counts } from '../../actions/gate/outputs/report.js';
+import type { SarifLog, SarifResult, SarifRule, SarifRun } from '../../actions/gate/reports/sarif.js';
+import { SecretLike, sopsMetadataLines } from '../../actions/gate/rules/secrets.js';
 import { GitRepo } from '../support/git-repo.js';
 import { fixturesDir } from '../support/fixtures.js';
 

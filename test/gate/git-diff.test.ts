@@ -4,7 +4,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { DiffParser, parseAsWritten, pullRequestDiff, type AddedLines } from '../../actions/gate/git-diff.js';
+import { DiffParser, parseAsWritten, pullRequestDiff, type AddedLines } from '../../actions/gate/diff/git-diff.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 
 /** A map of added lines as plain data, for comparison. */

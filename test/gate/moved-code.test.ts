@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi } from '../../actions/gate/ci.js';
-import { gateReport } from '../../actions/gate/summary.js';
-import type { Counts } from '../../actions/gate/report.js';
-import type { SarifResult } from '../../actions/gate/sarif.js';
+import { gateReport } from '../../actions/gate/outputs/summary.js';
+import type { Counts } from '../../actions/gate/outputs/report.js';
+import type { SarifResult } from '../../actions/gate/reports/sarif.js';
 import { GitRepo } from '../support/git-repo.js';
 
 /** A small module, as a developer would write it. */

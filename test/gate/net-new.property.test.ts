@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { classify } from '../../actions/gate/classify.js';
-import type { AddedLines, PullRequestDiff } from '../../actions/gate/git-diff.js';
-import { openSarif, type SarifLog } from '../../actions/gate/sarif.js';
-import { SopsDetector } from '../../actions/gate/secrets.js';
-import { FAIL_ON, type FailOn } from '../../actions/gate/severity.js';
+import { classify } from '../../actions/gate/rules/classify.js';
+import type { AddedLines, PullRequestDiff } from '../../actions/gate/diff/git-diff.js';
+import { openSarif, type SarifLog } from '../../actions/gate/reports/sarif.js';
+import { SopsDetector } from '../../actions/gate/rules/secrets.js';
+import { FAIL_ON, type FailOn } from '../../actions/gate/rules/severity.js';
 import { PROPERTY_SUITE_TIMEOUT_MS } from '../support/properties.js';
 
 const LEVEL_SEVERITY: Record<string, number> = { error: 3, warning: 2, note: 1, none: 0 };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NumberList } from '../../actions/gate/number-list.js';
+import { NumberList } from '../../actions/gate/reports/number-list.js';
 
 describe('NumberList', () => {
   it('property: keeps every number pushed, in order, across its blocks (integers below 2^53 exactly)', () => {

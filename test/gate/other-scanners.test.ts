@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi, type CiOptions } from '../../actions/gate/ci.js';
-import { belowFix, compareVersions } from '../../actions/gate/fixed-versions.js';
-import { baseImageLines, isContainerfile } from '../../actions/gate/images.js';
-import type { Counts } from '../../actions/gate/report.js';
-import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/sarif.js';
+import { belowFix, compareVersions } from '../../actions/gate/rules/fixed-versions.js';
+import { baseImageLines, isContainerfile } from '../../actions/gate/rules/images.js';
+import type { Counts } from '../../actions/gate/outputs/report.js';
+import type { SarifLog, SarifResult, SarifRun } from '../../actions/gate/reports/sarif.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 
 // Shapes common outside MegaLinter, each of which passed silently before: image findings on a

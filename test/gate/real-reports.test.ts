@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCi, type CiOptions } from '../../actions/gate/ci.js';
-import type { Counts } from '../../actions/gate/report.js';
-import type { SarifLog } from '../../actions/gate/sarif.js';
+import type { Counts } from '../../actions/gate/outputs/report.js';
+import type { SarifLog } from '../../actions/gate/reports/sarif.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 import { fixturePath } from '../support/fixtures.js';
 

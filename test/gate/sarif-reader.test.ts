@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { GateError } from '../../actions/gate/errors.js';
-import { JsonReader, JsonSyntaxError } from '../../actions/gate/json-reader.js';
-import { openSarif } from '../../actions/gate/sarif.js';
+import { JsonReader, JsonSyntaxError } from '../../actions/gate/reports/json-reader.js';
+import { openSarif } from '../../actions/gate/reports/sarif.js';
 import { fixturesDir } from '../support/fixtures.js';
 
 /** A report as the gate sees it: the runs without their `results` arrays, and each run's results. */

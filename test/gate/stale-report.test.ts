@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkoutOf, type Checkout } from '../../actions/gate/checkout.js';
-import { staleReport } from '../../actions/gate/stale-report.js';
+import { checkoutOf, type Checkout } from '../../actions/gate/diff/checkout.js';
+import { staleReport } from '../../actions/gate/reports/stale-report.js';
 import { GitRepo } from '../support/git-repo.js';
 
 /** A checkout promise that records whether anything waited on it. */

@@ -23,64 +23,17 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 /***/ }),
 
-/***/ 1372:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   I: () => (/* binding */ CliOutput)
-/* harmony export */ });
-/** Bytes of standard output held before they are written. */
-const FLUSH_AT = 1 << 16;
-/**
- * The command line's output, as `console.log`/`console.error` would print it (each line followed by
- * a newline), with standard output collected into large writes: `gate ci` prints a line per
- * net-new finding, thousands on a large report, and one console call per line cost more than the
- * rest of the output phase. A line on standard error writes out what standard output holds first,
- * so the two keep their order on a shared terminal; `flush` writes the rest at the end.
- */
-class CliOutput {
-    stdout;
-    stderr;
-    held = [];
-    size = 0;
-    constructor(stdout, stderr) {
-        this.stdout = stdout;
-        this.stderr = stderr;
-    }
-    out = (line) => {
-        this.held.push(line, '\n');
-        this.size += line.length + 1;
-        if (this.size >= FLUSH_AT)
-            this.flush();
-    };
-    err = (line) => {
-        this.flush();
-        this.stderr.write(`${line}\n`);
-    };
-    flush() {
-        if (this.held.length === 0)
-            return;
-        const text = this.held.join('');
-        this.held = [];
-        this.size = 0;
-        this.stdout.write(text);
-    }
-}
-
-
-/***/ }),
-
 /***/ 5140:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_output_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1372);
-/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
+/* harmony import */ var _outputs_cli_output_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8579);
+/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9087);
 /* harmony import */ var _runner_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4843);
 
 
 
-const io = new _cli_output_js__WEBPACK_IMPORTED_MODULE_2__/* .CliOutput */ .I(process.stdout, process.stderr);
+const io = new _outputs_cli_output_js__WEBPACK_IMPORTED_MODULE_2__/* .CliOutput */ .I(process.stdout, process.stderr);
 try {
     process.exitCode = await (0,_command_js__WEBPACK_IMPORTED_MODULE_0__/* .gateCommand */ .B)(process.argv.slice(2), process.env, process.cwd(), io, (0,_runner_event_js__WEBPACK_IMPORTED_MODULE_1__/* .runnerEvent */ .j)(process.env));
 }
@@ -93,7 +46,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 916:
+/***/ 9087:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -177,7 +130,7 @@ function optionName(option, naming) {
     return naming === 'input' ? `the input ${option}` : `--${option}`;
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/severity.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/severity.js
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
 const FAIL_ON = ['critical', 'high', 'medium', 'low', 'any', 'none'];
 const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
@@ -226,7 +179,7 @@ function blocks(severity, failOn) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ./build/actions/gate/dependencies.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/dependencies.js
 
 /** `pkg:type/namespace/name@version?qualifiers#subpath` (the package URL spec), decoded. */
 function parsePurl(purl) {
@@ -563,7 +516,7 @@ class DependencyChanges {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/images.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/images.js
 
 /*
  * Container image scanners (grype, Trivy image, Snyk Container) put an image's packages on its
@@ -679,7 +632,7 @@ class ImageChanges {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/no-sarif-linters.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/no-sarif-linters.js
 /**
  * MegaLinter linters whose descriptor lacks `can_output_sarif: true`, per major version: they never
  * reach the merged SARIF report, so an enabled one is skipped by name. Read from
@@ -806,7 +759,7 @@ const NO_SARIF_LINTERS = {
     ]),
 };
 
-;// CONCATENATED MODULE: ./build/actions/gate/megalinter.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/megalinter.js
 
 
 
@@ -901,7 +854,7 @@ function missingLinters(log, sarifPath, enabled, skipped) {
     });
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/locations.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/locations.js
 
 
 
@@ -1124,7 +1077,7 @@ class RunLocations {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/secrets.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/secrets.js
 
 
 
@@ -1322,7 +1275,7 @@ class SopsDetector {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/fixed-versions.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/fixed-versions.js
 /*
  * The versions a dependency finding's own report says fix it, as each scanner writes them, and a
  * comparison of package versions good enough to tell "below the fix" across ecosystems (semver,
@@ -1413,7 +1366,7 @@ function belowFix(version, fixed) {
     return relevant.every((f) => compareVersions(version, f) < 0);
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/classify.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/classify.js
 
 
 
@@ -1764,7 +1717,7 @@ function parseCommand(argv, env, cwd, naming = 'flag', event = NO_EVENT) {
     };
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/json-reader.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/json-reader.js
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -2003,7 +1956,7 @@ class JsonReader {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/json-elements.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/json-elements.js
 
 
 /** Elements parsed by one JSON.parse call: fewer calls, and few results alive at once. */
@@ -2095,14 +2048,14 @@ function changed(at) {
     return new JsonSyntaxError(`the report changed at byte ${at} since it was first read`);
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/number-list.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/number-list.js
 const BLOCK = 4096;
 /**
  * A list of numbers kept off the JavaScript heap, in fixed blocks of doubles (exact for every
  * integer below 2^53): it grows without copying, and the garbage collector neither scans nor
  * moves it. The gate keeps such lists for every result or diff line, tens of thousands on a large
  * pull request; on the heap, every one that survives a young-generation pass counts towards V8
- * doubling that generation (8 MB more peak memory on the benchmark).
+ * doubling that generation, which the gate's memory target does not allow (docs/gate.md).
  */
 class NumberList {
     blocks = [];
@@ -2147,7 +2100,7 @@ class SortedNumbers {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/sarif.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/sarif.js
 
 
 
@@ -2304,7 +2257,7 @@ function* readResults(path, results, chunkBytes) {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/baseline.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/baseline.js
 
 
 
@@ -2376,7 +2329,7 @@ class Baseline {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/git.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/git.js
 
 
 /**
@@ -2400,7 +2353,7 @@ function gitText(result) {
     return result.stdout.toString('utf8').trim();
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/checkout.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/checkout.js
 
 
 /** A git command's standard output as bytes; a failure is a `GateError` naming the command. */
@@ -2440,7 +2393,7 @@ function checkoutOf(directory, head) {
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./build/actions/gate/line-hash.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/line-hash.js
 /**
  * A hash of one diff line's text after whitespace normalisation, computed on its bytes as they
  * arrive (a line may be cut across reads): leading and trailing whitespace (CR included) dropped,
@@ -2508,7 +2461,7 @@ class LineHasher {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/git-diff.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/git-diff.js
 
 
 
@@ -2843,7 +2796,7 @@ class DiffParser {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/megalinter-config.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/megalinter-config.js
 
 
 
@@ -3007,7 +2960,7 @@ async function megalinterSettings(option, env, repo) {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./build/actions/gate/upload-shape.js
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/upload-shape.js
 
 /**
  * What code scanning accepts in one upload (GitHub's "SARIF support for code scanning"): more
@@ -3079,7 +3032,7 @@ function shapeForUpload(runs, netNew) {
     return { parts: parts.filter((p) => kept.has(p)), leftOut };
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/report.js
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/report.js
 
 
 
@@ -3231,7 +3184,7 @@ async function writeJson(path, value) {
     await (0,external_node_fs_promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/stale-report.js
+;// CONCATENATED MODULE: ./build/actions/gate/reports/stale-report.js
 
 
 
@@ -3525,6 +3478,53 @@ async function gateCommand(argv, env, cwd, io, event = NO_EVENT) {
     else
         (outcome.exitCode === EXIT_OK ? io.out : io.err)(`gate: ${outcome.message} (exit ${outcome.exitCode})`);
     return outcome.exitCode;
+}
+
+
+/***/ }),
+
+/***/ 8579:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ CliOutput)
+/* harmony export */ });
+/** Bytes of standard output held before they are written. */
+const FLUSH_AT = 1 << 16;
+/**
+ * The command line's output, as `console.log`/`console.error` would print it (each line followed by
+ * a newline), with standard output collected into large writes: `gate ci` prints a line per
+ * net-new finding, thousands on a large report, and one console call per line cost more than the
+ * rest of the output phase. A line on standard error writes out what standard output holds first,
+ * so the two keep their order on a shared terminal; `flush` writes the rest at the end.
+ */
+class CliOutput {
+    stdout;
+    stderr;
+    held = [];
+    size = 0;
+    constructor(stdout, stderr) {
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+    out = (line) => {
+        this.held.push(line, '\n');
+        this.size += line.length + 1;
+        if (this.size >= FLUSH_AT)
+            this.flush();
+    };
+    err = (line) => {
+        this.flush();
+        this.stderr.write(`${line}\n`);
+    };
+    flush() {
+        if (this.held.length === 0)
+            return;
+        const text = this.held.join('');
+        this.held = [];
+        this.size = 0;
+        this.stdout.write(text);
+    }
 }
 
 

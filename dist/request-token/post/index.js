@@ -36806,31 +36806,14 @@ function getOctokit(token, options, ...additionalPlugins) {
 //# sourceMappingURL=github.js.map
 ;// CONCATENATED MODULE: ./build/server/github/api.js
 /**
- * GitHub's REST API as every part of Gatehouse speaks it: the version and media type sent on each
- * call, and how an answer says to wait (`Retry-After`, a spent primary rate limit).
+ * GitHub's REST API as every part of Gatehouse speaks it: the version sent on every call, and
+ * how an answer says a rate limit is spent (`Retry-After` itself is read by `http/retry.ts`).
  */
 /** The REST API version Gatehouse is written against; sent on every call. */
 const GITHUB_API_VERSION = '2022-11-28';
-/** The media type GitHub recommends for REST calls. */
-const GITHUB_MEDIA_TYPE = 'application/vnd.github+json';
-/** The headers every REST call sends besides its authorization. */
-const GITHUB_HEADERS = { accept: GITHUB_MEDIA_TYPE, 'x-github-api-version': GITHUB_API_VERSION };
 function header(headers, name) {
     const value = headers?.[name];
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-}
-/**
- * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
- * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
- */
-function retryAfterMs(value, nowMs) {
-    if (value === undefined)
-        return undefined;
-    const text = value.trim();
-    if (/^\d+$/.test(text))
-        return Number(text) * 1000;
-    const at = Date.parse(text);
-    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
 }
 /** The budget a call draws on, from its URL, before its answer names it. */
 function resourceOf(url) {
@@ -36849,17 +36832,6 @@ function spentRateLimit(headers) {
     const reset = Number(header(headers, 'x-ratelimit-reset'));
     const resource = header(headers, 'x-ratelimit-resource');
     return { ...(resource ? { resource } : {}), ...(Number.isFinite(reset) && reset > 0 ? { resetAtMs: reset * 1000 } : {}) };
-}
-/**
- * How long an answer asks a caller to wait, in milliseconds: its `Retry-After`, else the time
- * until a spent primary limit resets; undefined when it asks nothing.
- */
-function waitAskedMs(headers, nowMs) {
-    const asked = retryAfterMs(header(headers, 'retry-after'), nowMs);
-    if (asked !== undefined)
-        return asked;
-    const spent = spentRateLimit(headers);
-    return spent?.resetAtMs === undefined ? undefined : Math.max(0, spent.resetAtMs - nowMs);
 }
 
 ;// CONCATENATED MODULE: ./build/actions/shared/github.js

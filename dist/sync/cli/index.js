@@ -38738,12 +38738,12 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(42859);
+/* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(15811);
 
 // The service (HTTP server, metrics, MongoDB driver) loads only for `serve`, so the one-shot commands start fast.
-const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(821), __nccwpck_require__.e(179)]).then(__nccwpck_require__.bind(__nccwpck_require__, 87179))).serveCommand(...args);
+const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(821), __nccwpck_require__.e(985)]).then(__nccwpck_require__.bind(__nccwpck_require__, 26985))).serveCommand(...args);
 const argv = process.argv.slice(2);
-const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .Bz)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
+const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .B)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
 // `serve` exits explicitly: a run cut off at the end of the shutdown grace would otherwise hold the process.
 if (argv[0] === 'serve')
     process.exit(code);
@@ -38751,6 +38751,22 @@ process.exitCode = code;
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 90232:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   m: () => (/* binding */ systemClock)
+/* harmony export */ });
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    setTimeout: (fire, ms) => setTimeout(fire, ms),
+    clearTimeout: (handle) => clearTimeout(handle),
+};
+
 
 /***/ }),
 
@@ -38826,7 +38842,7 @@ function backendBounds(overrides = {}) {
 /* harmony export */   A: () => (/* binding */ boundedFetch),
 /* harmony export */   qO: () => (/* binding */ transportFailure)
 /* harmony export */ });
-/* unused harmony exports CallTimedOut, AnswerTooLarge, seconds, sharedDeadline, networkTransport */
+/* unused harmony exports CallTimedOut, AnswerTooLarge, sharedDeadline, networkTransport */
 /* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(46752);
 
 /** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
@@ -39036,6 +39052,352 @@ function rebuilt(original, body) {
 
 /***/ }),
 
+/***/ 70699:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  ZV: () => (/* binding */ SYNC_RETRY),
+  Vs: () => (/* binding */ retryAfterMs),
+  R$: () => (/* binding */ retrying)
+});
+
+// UNUSED EXPORTS: ACTION_RETRY, delayBefore
+
+;// CONCATENATED MODULE: ./node_modules/is-network-error/index.js
+const objectToString = Object.prototype.toString;
+
+const isError = value => objectToString.call(value) === '[object Error]';
+
+const errorMessages = new Set([
+	'network error', // Chrome
+	'NetworkError when attempting to fetch resource.', // Firefox
+	'The Internet connection appears to be offline.', // Safari 16
+	'Network request failed', // `cross-fetch`
+	'fetch failed', // Undici (Node.js)
+	'terminated', // Undici (Node.js)
+	' A network error occurred.', // Bun (WebKit)
+	'Network connection lost', // Cloudflare Workers (fetch)
+]);
+
+function isNetworkError(error) {
+	const isValid = error
+		&& isError(error)
+		&& error.name === 'TypeError'
+		&& typeof error.message === 'string';
+
+	if (!isValid) {
+		return false;
+	}
+
+	const {message, stack} = error;
+
+	// Safari 17+ has generic message but no stack for network errors
+	if (message === 'Load failed' || (message.startsWith('Load failed (') && message.endsWith(')'))) {
+		return stack === undefined
+			// Sentry adds its own stack trace to the fetch error, so also check for that
+			|| '__sentry_captured__' in error;
+	}
+
+	// Deno network errors start with specific text
+	if (message.startsWith('error sending request for url')) {
+		return true;
+	}
+
+	// Chrome: exact "Failed to fetch" or with hostname: "Failed to fetch (example.com)"
+	if (message === 'Failed to fetch' || (message.startsWith('Failed to fetch (') && message.endsWith(')'))) {
+		return true;
+	}
+
+	// Standard network error messages
+	return errorMessages.has(message);
+}
+
+;// CONCATENATED MODULE: ./node_modules/p-retry/index.js
+
+
+function validateRetries(retries) {
+	if (typeof retries === 'number') {
+		if (retries < 0) {
+			throw new TypeError('Expected `retries` to be a non-negative number.');
+		}
+
+		if (Number.isNaN(retries)) {
+			throw new TypeError('Expected `retries` to be a valid number or Infinity, got NaN.');
+		}
+	} else if (retries !== undefined) {
+		throw new TypeError('Expected `retries` to be a number or Infinity.');
+	}
+}
+
+function validateNumberOption(name, value, {min = 0, allowInfinity = false} = {}) {
+	if (value === undefined) {
+		return;
+	}
+
+	if (typeof value !== 'number' || Number.isNaN(value)) {
+		throw new TypeError(`Expected \`${name}\` to be a number${allowInfinity ? ' or Infinity' : ''}.`);
+	}
+
+	if (!allowInfinity && !Number.isFinite(value)) {
+		throw new TypeError(`Expected \`${name}\` to be a finite number.`);
+	}
+
+	if (value < min) {
+		throw new TypeError(`Expected \`${name}\` to be \u2265 ${min}.`);
+	}
+}
+
+class AbortError extends Error {
+	constructor(message) {
+		super();
+
+		if (message instanceof Error) {
+			this.originalError = message;
+			({message} = message);
+		} else {
+			this.originalError = new Error(message);
+			this.originalError.stack = this.stack;
+		}
+
+		this.name = 'AbortError';
+		this.message = message;
+	}
+}
+
+function calculateDelay(retriesConsumed, options) {
+	const attempt = Math.max(1, retriesConsumed + 1);
+	const random = options.randomize ? (Math.random() + 1) : 1;
+
+	let timeout = Math.round(random * options.minTimeout * (options.factor ** (attempt - 1)));
+	timeout = Math.min(timeout, options.maxTimeout);
+
+	return timeout;
+}
+
+function calculateRemainingTime(start, max) {
+	if (!Number.isFinite(max)) {
+		return max;
+	}
+
+	return max - (performance.now() - start);
+}
+
+async function onAttemptFailure({error, attemptNumber, retriesConsumed, startTime, options}) {
+	const normalizedError = error instanceof Error
+		? error
+		: new TypeError(`Non-error was thrown: "${error}". You should only throw errors.`);
+
+	if (normalizedError instanceof AbortError) {
+		throw normalizedError.originalError;
+	}
+
+	const retriesLeft = Number.isFinite(options.retries)
+		? Math.max(0, options.retries - retriesConsumed)
+		: options.retries;
+
+	const maxRetryTime = options.maxRetryTime ?? Number.POSITIVE_INFINITY;
+
+	const context = Object.freeze({
+		error: normalizedError,
+		attemptNumber,
+		retriesLeft,
+		retriesConsumed,
+	});
+
+	await options.onFailedAttempt(context);
+
+	if (calculateRemainingTime(startTime, maxRetryTime) <= 0) {
+		throw normalizedError;
+	}
+
+	const consumeRetry = await options.shouldConsumeRetry(context);
+
+	const remainingTime = calculateRemainingTime(startTime, maxRetryTime);
+
+	if (remainingTime <= 0 || retriesLeft <= 0) {
+		throw normalizedError;
+	}
+
+	if (normalizedError instanceof TypeError && !isNetworkError(normalizedError)) {
+		if (consumeRetry) {
+			throw normalizedError;
+		}
+
+		options.signal?.throwIfAborted();
+		return false;
+	}
+
+	if (!await options.shouldRetry(context)) {
+		throw normalizedError;
+	}
+
+	if (!consumeRetry) {
+		options.signal?.throwIfAborted();
+		return false;
+	}
+
+	const delayTime = calculateDelay(retriesConsumed, options);
+	const finalDelay = Math.min(delayTime, remainingTime);
+
+	options.signal?.throwIfAborted();
+
+	if (finalDelay > 0) {
+		await new Promise((resolve, reject) => {
+			const onAbort = () => {
+				clearTimeout(timeoutToken);
+				options.signal?.removeEventListener('abort', onAbort);
+				reject(options.signal.reason);
+			};
+
+			const timeoutToken = setTimeout(() => {
+				options.signal?.removeEventListener('abort', onAbort);
+				resolve();
+			}, finalDelay);
+
+			if (options.unref) {
+				timeoutToken.unref?.();
+			}
+
+			options.signal?.addEventListener('abort', onAbort, {once: true});
+		});
+	}
+
+	options.signal?.throwIfAborted();
+
+	return true;
+}
+
+async function pRetry(input, options = {}) {
+	options = {...options};
+
+	validateRetries(options.retries);
+
+	if (Object.hasOwn(options, 'forever')) {
+		throw new Error('The `forever` option is no longer supported. For many use-cases, you can set `retries: Infinity` instead.');
+	}
+
+	options.retries ??= 10;
+	options.factor ??= 2;
+	options.minTimeout ??= 1000;
+	options.maxTimeout ??= Number.POSITIVE_INFINITY;
+	options.maxRetryTime ??= Number.POSITIVE_INFINITY;
+	options.randomize ??= false;
+	options.onFailedAttempt ??= () => {};
+	options.shouldRetry ??= () => true;
+	options.shouldConsumeRetry ??= () => true;
+
+	// Validate numeric options and normalize edge cases
+	validateNumberOption('factor', options.factor, {min: 0, allowInfinity: false});
+	validateNumberOption('minTimeout', options.minTimeout, {min: 0, allowInfinity: false});
+	validateNumberOption('maxTimeout', options.maxTimeout, {min: 0, allowInfinity: true});
+	validateNumberOption('maxRetryTime', options.maxRetryTime, {min: 0, allowInfinity: true});
+
+	// Treat non-positive factor as 1 to avoid zero backoff or negative behavior
+	if (!(options.factor > 0)) {
+		options.factor = 1;
+	}
+
+	options.signal?.throwIfAborted();
+
+	let attemptNumber = 0;
+	let retriesConsumed = 0;
+	const startTime = performance.now();
+
+	while (Number.isFinite(options.retries) ? retriesConsumed <= options.retries : true) {
+		attemptNumber++;
+
+		try {
+			options.signal?.throwIfAborted();
+
+			const result = await input(attemptNumber);
+
+			options.signal?.throwIfAborted();
+
+			return result;
+		} catch (error) {
+			if (await onAttemptFailure({
+				error,
+				attemptNumber,
+				retriesConsumed,
+				startTime,
+				options,
+			})) {
+				retriesConsumed++;
+			}
+		}
+	}
+
+	// Should not reach here, but in case it does, throw an error
+	throw new Error('Retry attempts exhausted without throwing an error.');
+}
+
+function makeRetriable(function_, options) {
+	return function (...arguments_) {
+		return pRetry(() => function_.apply(this, arguments_), options);
+	};
+}
+
+// EXTERNAL MODULE: ./build/server/clock.js
+var server_clock = __nccwpck_require__(90232);
+;// CONCATENATED MODULE: ./build/server/http/retry.js
+
+
+/** The sync's calls: 5 attempts, 1 s doubling to 30 s. */
+const SYNC_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+/** The actions' ledger post: 4 attempts within a job step. */
+const ACTION_RETRY = { retries: 3, minDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 30_000 };
+/**
+ * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
+ * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
+ */
+function retryAfterMs(value, nowMs) {
+    if (value === undefined)
+        return undefined;
+    const text = value.trim();
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    const at = Date.parse(text);
+    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
+}
+/** A failure that says how long to wait before trying again (`HttpError.retryAfterMs`, from `Retry-After`). */
+function retryAfterOf(err) {
+    const value = err?.retryAfterMs;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
+function delayBefore(retry, policy, retryAfter, random = Math.random) {
+    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
+    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
+}
+/**
+ * Runs `attempt` until it succeeds or fails for good, with p-retry: up to `policy.retries` more
+ * attempts of a failure `shouldRetry` accepts, each after `delayBefore` on the injected clock, so
+ * never sooner than a `Retry-After` the failure carries; one longer than `maxRetryAfterMs` ends it.
+ * (The wait is made where p-retry decides to retry, so its own back-off is zero.)
+ */
+function retrying(attempt, policy, options = {}) {
+    const clock = options.clock ?? server_clock/* systemClock */.m;
+    return pRetry(attempt, {
+        retries: policy.retries,
+        minTimeout: 0,
+        randomize: false,
+        shouldRetry: async ({ error, attemptNumber }) => {
+            const retryAfter = retryAfterOf(error);
+            if (!(options.shouldRetry?.(error) ?? true) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
+                return false;
+            const delayMs = delayBefore(attemptNumber, policy, retryAfter);
+            options.onRetry?.(error, attemptNumber, delayMs);
+            await clock.sleep(delayMs);
+            return true;
+        },
+    });
+}
+
+
+/***/ }),
+
 /***/ 13980:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -39081,27 +39443,14 @@ function sameFullName(a, b) {
 
 /***/ }),
 
-/***/ 65310:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   d: () => (/* binding */ realClock)
-/* harmony export */ });
-const realClock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
-
-
-/***/ }),
-
-/***/ 42859:
+/***/ 15811:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  Bz: () => (/* binding */ syncCommand)
+  B: () => (/* binding */ syncCommand)
 });
-
-// UNUSED EXPORTS: EXIT_FAILED, EXIT_OK, EXIT_USAGE
 
 // EXTERNAL MODULE: ./build/server/version.js
 var version = __nccwpck_require__(34034);
@@ -39109,13 +39458,16 @@ var version = __nccwpck_require__(34034);
 var external_node_util_ = __nccwpck_require__(57975);
 // EXTERNAL MODULE: ./build/server/sync/connectors.js + 16 modules
 var connectors = __nccwpck_require__(52115);
+;// CONCATENATED MODULE: ./build/server/sync/options.js
+const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
+
 ;// CONCATENATED MODULE: ./build/server/sync/args.js
+
 
 
 /** `serve` runs the long-lived service; every other command runs one connector once. */
 const SERVE = 'serve';
-const COMMANDS = [...connectors/* CONNECTORS */.TT.map((c) => c.command), SERVE];
-const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
+const COMMANDS = [...connectors/* CONNECTORS */.T.map((c) => c.command), SERVE];
 class UsageError extends Error {
     name = 'UsageError';
 }
@@ -39125,7 +39477,7 @@ const SONARQUBE = 'sync-sonarqube';
 const OPTION_HELP = [
     { text: `  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
                         from the environment alone). Secrets always come from the environment.` },
-    { text: '  --json                print one JSON summary on stdout; progress stays on stderr', only: connectors/* CONNECTORS */.TT.map((c) => c.command) },
+    { text: '  --json                print one JSON summary on stdout; progress stays on stderr', only: connectors/* CONNECTORS */.T.map((c) => c.command) },
     { text: '  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)' },
     { text: '  --timeout <s>         limit of one API call, in seconds (default 60)' },
     { text: '  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)' },
@@ -39143,7 +39495,7 @@ const EXIT_CODES = `Exit codes: 0 every project or repository synced (or skipped
 const USAGE = `Usage: gatehouse-sync <command> [options]
 
 Commands:
-${connectors/* CONNECTORS */.TT.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
+${connectors/* CONNECTORS */.T.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
   ${SERVE.padEnd(22)}${indent(SERVE_DESCRIPTION)}
 
 Options:
@@ -39155,7 +39507,7 @@ For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as abo
 `;
 /** `gatehouse-sync <command> --help`: what the command does and the options it takes, only those. */
 function usageFor(command) {
-    const connector = connectors/* CONNECTORS */.TT.find((c) => c.command === command);
+    const connector = connectors/* CONNECTORS */.T.find((c) => c.command === command);
     if (!connector && command !== SERVE)
         return USAGE;
     const options = OPTION_HELP.filter((o) => !o.only || o.only.includes(command)).map((o) => o.text);
@@ -39250,7 +39602,7 @@ async function syncCommand(argv, env, io, retryPolicy = {}, serve) {
     try {
         const args = parseSyncArgs(argv, env);
         if (args === 'version') {
-            io.out((0,version/* packageVersion */.Tl)());
+            io.out((0,version/* packageVersion */.T)());
             return EXIT_OK;
         }
         if ('help' in args) {
@@ -39262,7 +39614,7 @@ async function syncCommand(argv, env, io, retryPolicy = {}, serve) {
                 throw new UsageError('serve is not available here');
             return await serve(args, env, io);
         }
-        const connector = (0,connectors/* connectorForCommand */.gT)(args.command);
+        const connector = (0,connectors/* connectorForCommand */.g)(args.command);
         loaded = (0,config/* loadSyncConfig */.mw)({ ...(args.configFile ? { file: args.configFile } : {}), env });
         const secrets = (0,run/* secretValues */.VX)(loaded);
         const out = (line) => io.out((0,run/* scrub */._I)(line, secrets));
@@ -39307,7 +39659,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   WE: () => (/* binding */ missingDefectDojo)
 });
 
-// UNUSED EXPORTS: ENABLED_WHEN_GIVEN, KEYS
+// UNUSED EXPORTS: KEYS
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(73024);
@@ -39402,7 +39754,7 @@ const SCHEDULE = (raw) => {
     if (typeof raw !== 'string' && typeof raw !== 'number')
         return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
     try {
-        const schedule = (0,service_schedule/* parseSchedule */.nP)(raw);
+        const schedule = (0,service_schedule/* parseSchedule */.n)(raw);
         return schedule.next(new Date()) ? { value: schedule.text } : { problem: 'never runs (the expression has no future date)' };
     }
     catch (err) {
@@ -39569,11 +39921,9 @@ function missingDefectDojo({ config, secrets }) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  TT: () => (/* binding */ CONNECTORS),
-  gT: () => (/* binding */ connectorForCommand)
+  T: () => (/* binding */ CONNECTORS),
+  g: () => (/* binding */ connectorForCommand)
 });
-
-// UNUSED EXPORTS: connectorForSource
 
 // EXTERNAL MODULE: ./build/server/sync/credentials.js
 var credentials = __nccwpck_require__(71930);
@@ -39581,9 +39931,10 @@ var credentials = __nccwpck_require__(71930);
 var request = __nccwpck_require__(91016);
 // EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
 var p_limit = __nccwpck_require__(70370);
-// EXTERNAL MODULE: ./build/server/sync/http/retry.js + 1 modules
-var http_retry = __nccwpck_require__(32995);
+// EXTERNAL MODULE: ./build/server/http/retry.js + 2 modules
+var retry = __nccwpck_require__(70699);
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/client.js
+
 
 
 
@@ -39623,7 +39974,7 @@ class DependencyTrackClient {
      */
     async missingPermissions(retry, onRetry, required = REQUIRED_PERMISSIONS) {
         const operation = 'key check (team/self)';
-        return (0,http_retry/* retrying */.R$)(async () => {
+        return (0,request/* retryTransient */.jh)(async () => {
             const response = await (0,request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v1/team/self`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
             const body = (await (0,request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
             if (!Array.isArray(body?.permissions))
@@ -39638,7 +39989,7 @@ class DependencyTrackClient {
         if (excludeInactive)
             query.set('excludeInactive', 'true');
         const operation = `project list (page ${pageNumber})`;
-        return (0,http_retry/* retrying */.R$)(async () => {
+        return (0,request/* retryTransient */.jh)(async () => {
             const response = await (0,request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
             const body = await (0,request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs);
             if (!Array.isArray(body))
@@ -39674,7 +40025,7 @@ class DependencyTrackClient {
     /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
     async projectByUuid(uuid, retry, onRetry) {
         const operation = `project ${uuid}`;
-        return (0,http_retry/* retrying */.R$)(async () => {
+        return (0,request/* retryTransient */.jh)(async () => {
             let response;
             try {
                 response = await (0,request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v1/project/${encodeURIComponent(uuid)}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
@@ -39734,6 +40085,7 @@ var report = __nccwpck_require__(4464);
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/triage.js
 
 
+
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** The FPF `matrix` DefectDojo keeps as the finding's `unique_id_from_tool`: project, component and vulnerability UUIDs. */
 const MATRIX = new RegExp(`^(${UUID}):(${UUID}):(${UUID})$`, 'i');
@@ -39770,7 +40122,7 @@ async function writeBackTriage(synced, deps) {
     for (const [product, { projects, foldedInto }] of byProduct(synced)) {
         let findings;
         try {
-            findings = await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.triagedFindings(product), deps.retry);
+            findings = await (0,request/* retryTransient */.jh)(() => deps.defectDojo.triagedFindings(product), deps.retry);
         }
         catch (err) {
             counts.failed++;
@@ -39807,13 +40159,13 @@ async function writeOne(ref, finding, deps) {
     const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
     const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
     try {
-        const current = await (0,http_retry/* retrying */.R$)(() => deps.dependencyTrack.analysisState(ref), deps.retry);
+        const current = await (0,request/* retryTransient */.jh)(() => deps.dependencyTrack.analysisState(ref), deps.retry);
         if (current === state)
             return 'unchanged';
         if (!UNDECIDED.has(current))
             return 'kept';
         const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
-        await (0,http_retry/* retrying */.R$)(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
+        await (0,request/* retryTransient */.jh)(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
         return 'written';
     }
     catch (err) {
@@ -39826,13 +40178,14 @@ var client = __nccwpck_require__(59998);
 ;// CONCATENATED MODULE: ./build/server/sync/defectdojo/products.js
 
 
+
 /**
  * DefectDojo's products for one run (each reimport then knows whether to name a product type),
  * or undefined when they could not be listed: each reimport then looks its product up itself.
  */
 async function productDirectory(defectDojo, retry, progress) {
     try {
-        return await (0,http_retry/* retrying */.R$)(() => defectDojo.productDirectory(), retry);
+        return await (0,request/* retryTransient */.jh)(() => defectDojo.productDirectory(), retry);
     }
     catch (err) {
         progress.warn(`DefectDojo products could not be listed (${(0,report/* message */.iU)(err)}); each product is looked up before its reimport`);
@@ -40089,7 +40442,6 @@ class ImportedDigests {
 
 
 
-
 function labelOf(project) {
     return project.version ? `${project.name} ${project.version}` : project.name;
 }
@@ -40160,7 +40512,7 @@ async function syncProject(project, deps, products, digests) {
     const notes = [];
     let foldedInto = new Map();
     try {
-        const { counts, findings, unchanged } = await (0,http_retry/* retrying */.R$)(async (n) => {
+        const { counts, findings, unchanged } = await (0,request/* retryTransient */.jh)(async (n) => {
             attempts = n;
             const abandon = new AbortController();
             try {
@@ -40609,6 +40961,7 @@ var targets = __nccwpck_require__(63000);
 
 
 
+
 async function syncKind(work, kind, deps, productExists, products, digests) {
     const { repository } = work;
     const base = {
@@ -40647,7 +41000,7 @@ async function syncKind(work, kind, deps, productExists, products, digests) {
         const digest = reportDigest({ scanType: kind.scanType, productName: repository.fullName, engagementName: scan_types/* ENGAGEMENTS */.nC.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
         if (await digests.unchanged(kind.scanType, digest))
             return { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts: 0 };
-        const counts = await (0,http_retry/* retrying */.R$)((n) => {
+        const counts = await (0,request/* retryTransient */.jh)((n) => {
             attempts = n;
             return deps.defectDojo.reimport({
                 scanType: kind.scanType,
@@ -40678,7 +41031,7 @@ function ownerFailure(target, owner, err) {
 }
 /** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
 async function knownAlerts(deps, product, prefix) {
-    const findings = await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
+    const findings = await (0,request/* retryTransient */.jh)(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
     const best = new Map();
     for (const f of findings) {
         const held = best.get(f.uniqueIdFromTool);
@@ -40718,7 +41071,7 @@ async function syncGithub(deps) {
         let exists;
         // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
         // not true once an earlier kind made it: an empty list has nothing to close there.
-        const productExists = async () => (products ? products.has(name) : (exists ??= (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(name), deps.retry)));
+        const productExists = async () => (products ? products.has(name) : (exists ??= (0,request/* retryTransient */.jh)(() => deps.defectDojo.productExists(name), deps.retry)));
         return (kind) => syncKind(w, kind, deps, productExists, products, digests);
     });
     return (0,report/* finishReport */.Ux)({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
@@ -40816,6 +41169,7 @@ per repository`,
 ;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
 
 
+
 const client_SERVICE = 'SonarQube';
 /** The web API's largest page. */
 const client_PAGE_SIZE = 500;
@@ -40863,7 +41217,7 @@ class SonarQubeClient {
         return { authorization: `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`, accept: 'application/json' };
     }
     async get(operation, path, query, retry, onRetry) {
-        return (0,http_retry/* retrying */.R$)(async () => {
+        return (0,request/* retryTransient */.jh)(async () => {
             const response = await (0,request/* send */.tN)(client_SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
             const body = await (0,request/* jsonBody */.J9)(client_SERVICE, operation, response, this.options.timeoutMs);
             if (!body || typeof body !== 'object' || Array.isArray(body))
@@ -41058,6 +41412,7 @@ function sonarReport(serverUrl, project, found, now = new Date()) {
 
 
 
+
 /** The name and CWEs of each rule the findings use, looked up once per rule and run. */
 async function withRules(issues, names, deps, onRetry) {
     const cwes = new Map();
@@ -41105,7 +41460,7 @@ async function sync_syncKind(project, kind, deps, productExists, products, diges
         const digest = reportDigest({ scanType: scan_types/* SCAN_TYPES */.g8.sonarQube, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.sonarqube, testTitle, doNotReactivate: deps.defectDojo.doNotReactivate }, Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))));
         if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.sonarQube, digest))
             return { ...base, status: 'synced', unchanged: true, attempts: 0 };
-        const counts = await (0,http_retry/* retrying */.R$)((n) => {
+        const counts = await (0,request/* retryTransient */.jh)((n) => {
             attempts = n;
             return deps.defectDojo.reimport({
                 scanType: scan_types/* SCAN_TYPES */.g8.sonarQube,
@@ -41150,7 +41505,7 @@ async function syncSonarQube(deps) {
         let exists;
         // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
         let made = false;
-        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= (0,http_retry/* retrying */.R$)(() => deps.defectDojo.productExists(project.name), deps.retry)));
+        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= (0,request/* retryTransient */.jh)(() => deps.defectDojo.productExists(project.name), deps.retry)));
         return async (kind) => {
             const result = await sync_syncKind(project, kind, deps, productExists, products, digests);
             if (result.status === 'synced')
@@ -41213,9 +41568,6 @@ const CONNECTORS = [dependencyTrackConnector, githubConnector, sonarQubeConnecto
 function connectorForCommand(command) {
     return CONNECTORS.find((c) => c.command === command);
 }
-function connectorForSource(source) {
-    return CONNECTORS.find((c) => c.source === source);
-}
 
 
 /***/ }),
@@ -41270,7 +41622,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   du: () => (/* binding */ UploadTooLarge)
 });
 
-// UNUSED EXPORTS: DEFAULT_MAX_UPLOAD_BYTES, ScanTypeUnknown, scanFactFields
+// UNUSED EXPORTS: scanFactFields
 
 // EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
 var p_limit = __nccwpck_require__(70370);
@@ -41707,8 +42059,6 @@ __nccwpck_require__.d(__webpack_exports__, {
   $f: () => (/* binding */ client_githubClient)
 });
 
-// UNUSED EXPORTS: DEFAULT_RATE_LIMIT_WAIT_MS
-
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
 class RequestError extends Error {
   name;
@@ -41752,31 +42102,14 @@ class RequestError extends Error {
 
 ;// CONCATENATED MODULE: ./build/server/github/api.js
 /**
- * GitHub's REST API as every part of Gatehouse speaks it: the version and media type sent on each
- * call, and how an answer says to wait (`Retry-After`, a spent primary rate limit).
+ * GitHub's REST API as every part of Gatehouse speaks it: the version sent on every call, and
+ * how an answer says a rate limit is spent (`Retry-After` itself is read by `http/retry.ts`).
  */
 /** The REST API version Gatehouse is written against; sent on every call. */
 const GITHUB_API_VERSION = '2022-11-28';
-/** The media type GitHub recommends for REST calls. */
-const GITHUB_MEDIA_TYPE = 'application/vnd.github+json';
-/** The headers every REST call sends besides its authorization. */
-const GITHUB_HEADERS = { accept: GITHUB_MEDIA_TYPE, 'x-github-api-version': GITHUB_API_VERSION };
 function header(headers, name) {
     const value = headers?.[name];
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-}
-/**
- * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
- * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
- */
-function retryAfterMs(value, nowMs) {
-    if (value === undefined)
-        return undefined;
-    const text = value.trim();
-    if (/^\d+$/.test(text))
-        return Number(text) * 1000;
-    const at = Date.parse(text);
-    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
 }
 /** The budget a call draws on, from its URL, before its answer names it. */
 function resourceOf(url) {
@@ -41796,18 +42129,9 @@ function spentRateLimit(headers) {
     const resource = header(headers, 'x-ratelimit-resource');
     return { ...(resource ? { resource } : {}), ...(Number.isFinite(reset) && reset > 0 ? { resetAtMs: reset * 1000 } : {}) };
 }
-/**
- * How long an answer asks a caller to wait, in milliseconds: its `Retry-After`, else the time
- * until a spent primary limit resets; undefined when it asks nothing.
- */
-function waitAskedMs(headers, nowMs) {
-    const asked = retryAfterMs(header(headers, 'retry-after'), nowMs);
-    if (asked !== undefined)
-        return asked;
-    const spent = spentRateLimit(headers);
-    return spent?.resetAtMs === undefined ? undefined : Math.max(0, spent.resetAtMs - nowMs);
-}
 
+// EXTERNAL MODULE: ./build/server/http/retry.js + 2 modules
+var http_retry = __nccwpck_require__(70699);
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
 function getUserAgent() {
   if (typeof navigator === "object" && "userAgent" in navigator) {
@@ -44026,13 +44350,14 @@ function githubClient(options) {
     return octokit;
 }
 
-// EXTERNAL MODULE: ./build/server/sync/clock.js
-var sync_clock = __nccwpck_require__(65310);
+// EXTERNAL MODULE: ./build/server/clock.js
+var server_clock = __nccwpck_require__(90232);
 // EXTERNAL MODULE: ./build/server/sync/http/request.js
 var http_request = __nccwpck_require__(91016);
 // EXTERNAL MODULE: ./build/server/sync/github/conditional.js + 1 modules
 var github_conditional = __nccwpck_require__(31053);
 ;// CONCATENATED MODULE: ./build/server/sync/github/client.js
+
 
 
 
@@ -44081,7 +44406,7 @@ class SecondaryRateLimit extends http_request/* HttpError */.j$ {
  * and it waits on the injected clock.
  */
 function client_githubClient(target, options) {
-    const clock = options.clock ?? sync_clock/* realClock */.d;
+    const clock = options.clock ?? server_clock/* systemClock */.m;
     const maxWaitMsOf = (resource) => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
     /** Per resource: until when its primary limit is spent (epoch ms). */
     const exhaustedUntil = new Map();
@@ -44155,7 +44480,7 @@ function client_githubClient(target, options) {
                 }
                 const data = err.response.data;
                 const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
-                const asked = retryAfterMs(typeof headers['retry-after'] === 'string' ? headers['retry-after'] : undefined, clock.now());
+                const asked = (0,http_retry/* retryAfterMs */.Vs)(typeof headers['retry-after'] === 'string' ? headers['retry-after'] : undefined, clock.now());
                 if ((err.status === 403 || err.status === 429) && exhausted(headers, resource)) {
                     if (!waitedForReset) {
                         waitedForReset = true;
@@ -44193,8 +44518,6 @@ __nccwpck_require__.d(__webpack_exports__, {
   I: () => (/* binding */ ConditionalAnswers)
 });
 
-// UNUSED EXPORTS: DEFAULT_CONDITIONAL_BYTES
-
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(77598);
 // EXTERNAL MODULE: external "node:diagnostics_channel"
@@ -44216,7 +44539,7 @@ const DEFAULT_CONDITIONAL_BYTES = 128 * 1048576;
  */
 class ConditionalAnswers {
     kept;
-    /** Answers that came back `304`, and those that came back in full (for the benchmark and the logs). */
+    /** Answers that came back `304`, and those that came back in full (for the logs). */
     notModified = 0;
     full = 0;
     constructor(maxBytes = DEFAULT_CONDITIONAL_BYTES) {
@@ -44331,13 +44654,15 @@ function listsOwner(target, owner) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   J9: () => (/* binding */ jsonBody),
 /* harmony export */   j$: () => (/* binding */ HttpError),
+/* harmony export */   jh: () => (/* binding */ retryTransient),
 /* harmony export */   qx: () => (/* binding */ UnexpectedAnswerError),
 /* harmony export */   tN: () => (/* binding */ send),
 /* harmony export */   wX: () => (/* binding */ TransportError)
 /* harmony export */ });
-/* unused harmony exports retryAfterMs, readableError */
 /* harmony import */ var _http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(71973);
-/* harmony import */ var _http_outbound_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(97587);
+/* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(70699);
+/* harmony import */ var _http_outbound_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(97587);
+
 
 
 /** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
@@ -44373,17 +44698,18 @@ class UnexpectedAnswerError extends Error {
         super(`${service} ${operation}: ${problem}`);
     }
 }
-/** `Retry-After` in seconds or as an HTTP date, in milliseconds from `now`. */
-function retryAfterMs(value, now = Date.now()) {
-    if (!value)
-        return undefined;
-    if (/^\s*\d+\s*$/.test(value))
-        return Number(value) * 1000;
-    const at = Date.parse(value);
-    return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
+function isTransient(err) {
+    if (err instanceof TransportError)
+        return true;
+    return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
+}
+/** The sync's calls: retried with the one retry helper while their failure `isTransient`. */
+function retryTransient(attempt, policy, onRetry) {
+    return (0,_http_retry_js__WEBPACK_IMPORTED_MODULE_1__/* .retrying */ .R$)(attempt, policy, { shouldRetry: isTransient, ...(onRetry ? { onRetry } : {}) });
 }
 function transportReason(err, timeoutMs) {
-    return (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_1__/* .transportFailure */ .qO)(err, (0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs));
+    return (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .transportFailure */ .qO)(err, (0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs));
 }
 /** The strings of a Python list's `str()` (`['a', "b's"]`), as DefectDojo puts a validation error in `message`; undefined for other text. */
 function pythonStrings(text) {
@@ -44459,7 +44785,7 @@ async function send(service, operation, url, options) {
     const { timeoutMs, stream, ...init } = options;
     let response;
     try {
-        response = await (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_1__/* .boundedFetch */ .A)((0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs), stream ? {} : { buffer: { maxBytes: _http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ANSWER_BYTES */ .gB } })(url, init);
+        response = await (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .boundedFetch */ .A)((0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs), stream ? {} : { buffer: { maxBytes: _http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ANSWER_BYTES */ .gB } })(url, init);
     }
     catch (err) {
         throw new TransportError(service, operation, transportReason(err, timeoutMs));
@@ -44467,7 +44793,7 @@ async function send(service, operation, url, options) {
     if (response.ok)
         return response;
     const detail = await errorDetail(response);
-    throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after')));
+    throw new HttpError(service, operation, response.status, detail, (0,_http_retry_js__WEBPACK_IMPORTED_MODULE_1__/* .retryAfterMs */ .Vs)(response.headers.get('retry-after') ?? undefined, Date.now()));
 }
 /** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
 async function jsonBody(service, operation, response, timeoutMs) {
@@ -44489,61 +44815,6 @@ async function jsonBody(service, operation, response, timeoutMs) {
 
 /***/ }),
 
-/***/ 32995:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  vI: () => (/* binding */ DEFAULT_RETRY),
-  R$: () => (/* binding */ retrying)
-});
-
-// UNUSED EXPORTS: delayBefore, isTransient
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-// EXTERNAL MODULE: ./build/server/sync/http/request.js
-var request = __nccwpck_require__(91016);
-;// CONCATENATED MODULE: ./build/server/sync/http/retry.js
-
-
-const DEFAULT_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
-/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
-function isTransient(err) {
-    if (err instanceof request/* TransportError */.wX)
-        return true;
-    return err instanceof request/* HttpError */.j$ && (err.status >= 500 || err.status === 429 || err.status === 408);
-}
-/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
-function delayBefore(retry, policy, retryAfter, random = Math.random) {
-    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
-    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
-}
-/**
- * Runs `attempt` until it succeeds or fails for good. `shouldRetry` (default `isTransient`)
- * decides which failures are worth another attempt. p-retry is not used here because it cannot
- * wait for a server's `Retry-After`.
- */
-async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
-    for (let n = 1;; n++) {
-        try {
-            return await attempt(n);
-        }
-        catch (err) {
-            const retryAfter = err instanceof request/* HttpError */.j$ ? err.retryAfterMs : undefined;
-            if (n > policy.retries || !shouldRetry(err) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
-                throw err;
-            const delay = delayBefore(n, policy, retryAfter);
-            onRetry?.(err, n, delay);
-            await (0,promises_namespaceObject.setTimeout)(delay);
-        }
-    }
-}
-
-
-/***/ }),
-
 /***/ 4464:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -44558,7 +44829,6 @@ async function retrying(attempt, policy, onRetry, shouldRetry = isTransient) {
 /* harmony export */   vt: () => (/* binding */ syncEachKind),
 /* harmony export */   zr: () => (/* binding */ humanProgress)
 /* harmony export */ });
-/* unused harmony export totalsOf */
 /* harmony import */ var p_limit__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(70370);
 
 /** `notes` for an item result, left out when there is none; repeated notes (retries) once. */
@@ -44717,12 +44987,13 @@ function summaryLines(report) {
 /* harmony export */   VX: () => (/* binding */ secretValues),
 /* harmony export */   _I: () => (/* binding */ scrub)
 /* harmony export */ });
-/* unused harmony export requireFor */
 /* harmony import */ var _config_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(55215);
 /* harmony import */ var _defectdojo_client_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(59998);
 /* harmony import */ var _credentials_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(71930);
-/* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(32995);
-/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4464);
+/* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(70699);
+/* harmony import */ var _http_request_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(91016);
+/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4464);
+
 
 
 
@@ -44738,7 +45009,7 @@ function scrub(text, secrets) {
 }
 /** Progress lines of a connector: its source, and what one item of it is called. */
 function progressFor(connector, write) {
-    return (0,_report_js__WEBPACK_IMPORTED_MODULE_4__/* .humanProgress */ .zr)(connector.source, connector.noun, write);
+    return (0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .humanProgress */ .zr)(connector.source, connector.noun, write);
 }
 /** What a run of this connector needs beyond a valid configuration; throws naming every missing piece. */
 function requireFor(connector, loaded) {
@@ -44761,8 +45032,8 @@ function defectDojoClientFor({ config, secrets }, options) {
 /** Runs one connector against the services its configuration names. Checks what it needs before calling anything. */
 async function runConnector(connector, loaded, options, progress, retryPolicy = {}, service = {}) {
     requireFor(connector, loaded);
-    const { config, secrets } = loaded;
-    const retry = { ..._http_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_RETRY */ .vI, ...retryPolicy, retries: options.retries };
+    const { config } = loaded;
+    const retry = { ..._http_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .SYNC_RETRY */ .ZV, ...retryPolicy, retries: options.retries };
     const defectDojo = defectDojoClientFor(loaded, options);
     const context = { loaded, options, defectDojo, retry, progress, ...(service.conditional ? { conditional: service.conditional } : {}), ...(service.scope ? { scope: service.scope } : {}) };
     // Every credential is tried before anything is exported: a refused DefectDojo token would
@@ -44771,7 +45042,7 @@ async function runConnector(connector, loaded, options, progress, retryPolicy = 
     try {
         // Both checks at once; DefectDojo's refusal is named first when both fail.
         const checks = await Promise.allSettled([
-            (0,_http_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .retrying */ .R$)(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err) => {
+            (0,_http_request_js__WEBPACK_IMPORTED_MODULE_4__/* .retryTransient */ .jh)(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err) => {
                 throw (0,_credentials_js__WEBPACK_IMPORTED_MODULE_2__/* .refusedAs */ .xb)(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url);
             }),
             connector.check?.(context),
@@ -44781,7 +45052,7 @@ async function runConnector(connector, loaded, options, progress, retryPolicy = 
                 throw check.reason;
     }
     catch (err) {
-        return (0,_report_js__WEBPACK_IMPORTED_MODULE_4__/* .finishReport */ .Ux)({ command: connector.command, source: connector.source, startedAt, error: `nothing was exported: ${(0,_report_js__WEBPACK_IMPORTED_MODULE_4__/* .message */ .iU)(err)}` }, []);
+        return (0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .finishReport */ .Ux)({ command: connector.command, source: connector.source, startedAt, error: `nothing was exported: ${(0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .message */ .iU)(err)}` }, []);
     }
     return connector.run(context);
 }
@@ -44795,10 +45066,8 @@ async function runConnector(connector, loaded, options, progress, retryPolicy = 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  nP: () => (/* binding */ parseSchedule)
+  n: () => (/* binding */ parseSchedule)
 });
-
-// UNUSED EXPORTS: MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, ScheduleError
 
 ;// CONCATENATED MODULE: ./node_modules/croner/dist/croner.js
 function g(s,e,t,n=0,r=0,a=0,i=0){let o=s>=0&&s<100,u=Date.UTC(o?s+400:s,e,t,n,r,a,i);return o?u-126227808e5:u}function D(s){return g(s.y,s.m-1,s.d,s.h,s.i,s.s)}function w(s,e){return s.y===e.y&&s.m===e.m&&s.d===e.d&&s.h===e.h&&s.i===e.i&&s.s===e.s}function O(s){let e=s.substring(9);return e.includes("Z")||e.includes("+")||e.includes("-")}function Z(s,e){let t=new Date(Date.parse(s));if(isNaN(t))throw new Error("Invalid ISO8601 passed to timezone parser.");return O(s)?{tp:T(t.getUTCFullYear(),t.getUTCMonth()+1,t.getUTCDate(),t.getUTCHours(),t.getUTCMinutes(),t.getUTCSeconds(),"Etc/UTC"),ms:t.getUTCMilliseconds()}:{tp:T(t.getFullYear(),t.getMonth()+1,t.getDate(),t.getHours(),t.getMinutes(),t.getSeconds(),e),ms:t.getMilliseconds()}}function v(s,e,t){let{tp:n,ms:r}=Z(s,e);return new Date(N(n,t).getTime()+r)}function N(s,e){let t=_(s);if(t.kind==="single")return t.date;if(t.kind==="ambiguous")return t.earlier;if(e)throw new Error("Invalid date passed to fromTZ()");return t.after}function _(s){let e=D(s),t=i=>R(new Date(i),s.tz),n=e-t(e),r=y(new Date(n),s.tz);if(w(r,s)){let i=D(r)-n,o=n-(t(n-E)-i);if(o<n&&w(y(new Date(o),s.tz),s))return{kind:"ambiguous",earlier:new Date(o),later:new Date(n)};let u=n+(i-t(n+E));return u>n&&w(y(new Date(u),s.tz),s)?{kind:"ambiguous",earlier:new Date(n),later:new Date(u)}:{kind:"single",date:new Date(n)}}let a=e-(D(r)-n);return w(y(new Date(a),s.tz),s)?{kind:"single",date:new Date(a)}:{kind:"gap",before:new Date(Math.min(n,a)),after:new Date(Math.max(n,a))}}var E=3*36e5;function R(s,e){return D(y(s,e))-(s.getTime()-s.getUTCMilliseconds())}function k(s,e,t){let n=R(new Date(s),t);for(;e-s>1e3;){let r=s+Math.floor((e-s)/2e3)*1e3;R(new Date(r),t)===n?s=r:e=r}return e}function U(s,e){let t=_(y(new Date(s),e));if(t.kind==="ambiguous")return s<t.later.getTime()?"earlier":"later"}var H=g(1,0,1),S=864e5,W=new Map;function y(s,e){if(e===void 0)return T(s.getFullYear(),s.getMonth()+1,s.getDate(),s.getHours(),s.getMinutes(),s.getSeconds());let t=W.get(e),n;try{t||(t=new Intl.DateTimeFormat("en-US",{timeZone:e,year:"numeric",month:"numeric",day:"numeric",hour:"numeric",minute:"numeric",second:"numeric",hour12:!1}),W.set(e,t)),n=t.formatToParts(s)}catch(i){let o=i instanceof Error?i.message:String(i);throw new RangeError(`toTZ: Invalid timezone '${e}' or date. Please provide a valid IANA timezone (e.g., 'America/New_York', 'Europe/Stockholm'). Original error: ${o}`)}let r={year:0,month:0,day:0,hour:0,minute:0,second:0};for(let i of n)(i.type==="year"||i.type==="month"||i.type==="day"||i.type==="hour"||i.type==="minute"||i.type==="second")&&(r[i.type]=parseInt(i.value,10));if(isNaN(r.year)||isNaN(r.month)||isNaN(r.day)||isNaN(r.hour)||isNaN(r.minute)||isNaN(r.second))throw new Error(`toTZ: Failed to parse all date components from timezone '${e}'. This may indicate an invalid date or timezone configuration. Parsed components: ${JSON.stringify(r)}`);let a=s.getTime()-H;return(a<-S||a<S&&r.month===12)&&(r.year=1-r.year),r.hour===24&&(r.hour=0),{y:r.year,m:r.month,d:r.day,h:r.hour,i:r.minute,s:r.second,tz:e}}function T(s,e,t,n,r,a,i){return{y:s,m:e,d:t,h:n,i:r,s:a,tz:i}}var x=[1,2,4,8,16],C=class s{pattern;timezone;mode;alternativeWeekdays;sloppyRanges;fixedTimeRule;second;minute;hour;day;month;dayOfWeek;year;lastDayOfMonth;lastWeekday;nearestWeekdays;starDOM;starDOW;starYear;useAndLogic;isFixedTime;constructor(e,t,n){this.pattern=e,this.timezone=t,this.mode=n?.mode??"auto",this.alternativeWeekdays=n?.alternativeWeekdays??!1,this.sloppyRanges=n?.sloppyRanges??!1,this.fixedTimeRule=n?.fixedTimeRule??"single-value",this.second=Array(60).fill(0),this.minute=Array(60).fill(0),this.hour=Array(24).fill(0),this.day=Array(31).fill(0),this.month=Array(12).fill(0),this.dayOfWeek=Array(7).fill(0),this.year=[],this.lastDayOfMonth=!1,this.lastWeekday=!1,this.nearestWeekdays=Array(31).fill(0),this.starDOM=!1,this.starDOW=!1,this.starYear=!1,this.useAndLogic=!1,this.isFixedTime=!1,this.parse()}parse(){if(!(typeof this.pattern=="string"||this.pattern instanceof String))throw new TypeError("CronPattern: Pattern has to be of type string.");this.pattern.indexOf("@")>=0&&(this.pattern=this.handleNicknames(this.pattern).trim());let e=this.pattern.match(/\S+/g)||[""],t=e.length;if(e.length<5||e.length>7)throw new TypeError("CronPattern: invalid configuration format ('"+this.pattern+"'), exactly five, six, or seven space separated parts are required.");if(this.mode!=="auto"){let i;switch(this.mode){case"5-part":i=5;break;case"6-part":i=6;break;case"7-part":i=7;break;case"5-or-6-parts":i=[5,6];break;case"6-or-7-parts":i=[6,7];break;default:i=0}if(!(Array.isArray(i)?i.includes(t):t===i)){let u=Array.isArray(i)?i.join(" or "):i.toString();throw new TypeError(`CronPattern: mode '${this.mode}' requires exactly ${u} parts, but pattern '${this.pattern}' has ${t} parts.`)}}if(e.length===5&&e.unshift("0"),e.length===6&&e.push("*"),this.pattern.indexOf("?")>=0)for(let i=0;i<e.length;i++)e[i]=e[i].replace(/\?/g,"*");if(e[3].toUpperCase()==="LW")this.lastWeekday=!0,e[3]="";else if(e[3].toUpperCase().indexOf("L")>=0){let i=e[3].split(",");if(i.length>1&&i.some(o=>o.toUpperCase()==="LW"))throw new TypeError(`CronPattern: Syntax error, LW can not be in a list in day-of-month ('${e[3]}').`);if(i.some(o=>o===""||o.toUpperCase()!=="L"&&/l/i.test(o)))throw new TypeError("CronPattern: Syntax error, L has to be a value of its own in day-of-month ('"+e[3]+"').");e[3]=i.filter(o=>o.toUpperCase()!=="L").join(","),this.lastDayOfMonth=!0}if(e[3]=="*"&&(this.starDOM=!0),e[6]=="*"&&(this.starYear=!0),e[4].length>=3&&(e[4]=this.replaceAlpha(e[4],s.MONTH_NAMES)),e[5].length>=3&&(e[5]=this.alternativeWeekdays?this.replaceAlpha(e[5],s.DAY_NAMES_QUARTZ):this.replaceAlpha(e[5],s.DAY_NAMES)),e[5].startsWith("+")&&(this.useAndLogic=!0,e[5]=e[5].substring(1),e[5]===""))throw new TypeError("CronPattern: Day-of-week field cannot be empty after '+' modifier.");switch(e[5]=="*"&&(this.starDOW=!0),this.mode){case"5-part":e[0]="0",e[6]="*";break;case"6-part":e[6]="*";break;case"5-or-6-parts":e[6]="*";break;case"6-or-7-parts":break;case"7-part":case"auto":break}this.throwAtIllegalCharacters(e),this.partToArray("second",e[0],0,1),this.partToArray("minute",e[1],0,1),this.partToArray("hour",e[2],0,1),this.partToArray("day",e[3],-1,1),this.partToArray("month",e[4],-1,1);let n=this.alternativeWeekdays?-1:0;this.partToArray("dayOfWeek",e[5],n,63),e[6]==="*"?this.year=Array(1e4).fill(1):(this.year=Array(1e4).fill(0),this.partToArray("year",e[6],0,1)),!this.alternativeWeekdays&&this.dayOfWeek[7]&&(this.dayOfWeek[0]=this.dayOfWeek[7]);let r=this.fixedTimeRule==="single-value",a=(i,o)=>!i.includes("*")&&!i.includes("/")&&(!r||o.filter(u=>u).length===1);this.isFixedTime=a(e[0],this.second)&&a(e[1],this.minute)&&a(e[2],this.hour)}partToArray(e,t,n,r){let a=this[e];if(t===""&&!(e==="day"&&(this.lastDayOfMonth||this.lastWeekday)))throw new TypeError("CronPattern: configuration entry "+e+" ("+t+") is empty, check for trailing spaces.");if(t==="*")return a.fill(r);let i=t.split(",");if(i.length>1)for(let o of i)this.partToArray(e,o,n,r);else t.includes("-")&&t.includes("/")?this.handleRangeWithStepping(t,e,n,r):t.includes("-")?this.handleRange(t,e,n,r):t.includes("/")?this.handleStepping(t,e,n,r):t!==""&&this.handleNumber(t,e,n,r)}throwAtIllegalCharacters(e){for(let t=0;t<e.length;t++)if((t===3?/[^/*0-9,\-WwLl]+/:t===5?/[^/*0-9,\-#Ll]+/:/[^/*0-9,\-]+/).test(e[t]))throw new TypeError("CronPattern: configuration entry "+t+" ("+e[t]+") contains illegal characters.")}handleNumber(e,t,n,r){let a=this.extractNth(e,t),i=e.toUpperCase().includes("W");if(t!=="day"&&i)throw new TypeError("CronPattern: Nearest weekday modifier (W) only allowed in day-of-month.");i&&(t="nearestWeekdays");let o=i?a[0].replace(/W$/i,""):a[0],u=s.toNumber(o)+n;if(isNaN(u))throw new TypeError("CronPattern: "+t+" is not a number: '"+e+"'");this.setPart(t,u,a[1]||r)}setPart(e,t,n){if(!Object.prototype.hasOwnProperty.call(this,e))throw new TypeError("CronPattern: Invalid part specified: "+e);if(e==="dayOfWeek"){if(t===7&&(t=0),t<0||t>6)throw new RangeError("CronPattern: Invalid value for dayOfWeek: "+t);this.setNthWeekdayOfMonth(t,n);return}if(e==="second"||e==="minute"){if(t<0||t>=60)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="hour"){if(t<0||t>=24)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="day"||e==="nearestWeekdays"){if(t<0||t>=31)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="month"){if(t<0||t>=12)throw new RangeError("CronPattern: Invalid value for "+e+": "+t)}else if(e==="year"&&(t<1||t>=1e4))throw new RangeError("CronPattern: Invalid value for "+e+": "+t+" (supported range: 1-9999)");this[e][t]=n}static toNumber(e){return/^\d+$/.test(e)?parseInt(e,10):NaN}validateNotNaN(e,t){if(isNaN(e))throw new TypeError(t)}validateRange(e,t,n,r,a){if(e>t)throw new TypeError("CronPattern: From value is larger than to value: '"+a+"'");if(n!==void 0){if(n===0)throw new TypeError("CronPattern: Syntax error, illegal stepping: 0");if(n>this[r].length)throw new TypeError("CronPattern: Syntax error, steps cannot be greater than maximum value of part ("+this[r].length+")")}}handleRangeWithStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in ranges with stepping.");let a=this.extractNth(e,t),i=a[0].match(/^(\d+)-(\d+)\/(\d+)$/);if(i===null)throw new TypeError("CronPattern: Syntax error, illegal range with stepping: '"+e+"'");let[,o,u,l]=i,h=parseInt(o,10)+n,m=parseInt(u,10)+n,d=parseInt(l,10);this.validateNotNaN(h,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(m,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateNotNaN(d,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(h,m,d,t,e);for(let p=h;p<=m;p+=d)this.setPart(t,p,a[1]||r)}extractNth(e,t){let n=e,r;if(n.includes("#")){if(t!=="dayOfWeek")throw new Error("CronPattern: nth (#) only allowed in day-of-week field");let a=n.split("#");if(a.length!==2||a[1]==="")throw new TypeError("CronPattern: Syntax error, illegal nth weekday: '"+e+"'");n=a[0],r=a[1]}else if(n.toUpperCase().endsWith("L")){if(t!=="dayOfWeek")throw new Error("CronPattern: L modifier only allowed in day-of-week field (use L alone for day-of-month)");r="L",n=n.slice(0,-1)}return[n,r]}handleRange(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in a range.");let a=this.extractNth(e,t),i=a[0].split("-");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal range: '"+e+"'");let o=s.toNumber(i[0])+n,u=s.toNumber(i[1])+n;this.validateNotNaN(o,"CronPattern: Syntax error, illegal lower range (NaN)"),this.validateNotNaN(u,"CronPattern: Syntax error, illegal upper range (NaN)"),this.validateRange(o,u,void 0,t,e);for(let l=o;l<=u;l++)this.setPart(t,l,a[1]||r)}handleStepping(e,t,n,r){if(e.toUpperCase().includes("W"))throw new TypeError("CronPattern: Syntax error, W is not allowed in parts with stepping.");let a=this.extractNth(e,t),i=a[0].split("/");if(i.length!==2)throw new TypeError("CronPattern: Syntax error, illegal stepping: '"+e+"'");if(this.sloppyRanges)i[0]===""&&(i[0]="*");else{if(i[0]==="")throw new TypeError("CronPattern: Syntax error, stepping with missing prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.");if(i[0]!=="*")throw new TypeError("CronPattern: Syntax error, stepping with numeric prefix ('"+e+"') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.")}let o=0;i[0]!=="*"&&(o=s.toNumber(i[0])+n,this.validateNotNaN(o,"CronPattern: Syntax error, illegal stepping start (NaN)"));let u=s.toNumber(i[1]);this.validateNotNaN(u,"CronPattern: Syntax error, illegal stepping: (NaN)"),this.validateRange(0,this[t].length-1,u,t,e);for(let l=o;l<this[t].length;l+=u)t==="year"&&l===0||this.setPart(t,l,a[1]||r)}replaceAlpha(e,t){let n=e;for(let[r,a]of Object.entries(t))n=n.replace(new RegExp(r,"gi"),(i,o,u)=>{let l=o+i.length-3,h=u.charAt(l-1),m=u.charAt(l+3);if(/[a-z\d/#]/i.test(h)||/[a-km-z\d]/i.test(m))throw new TypeError(`CronPattern: Syntax error, a month or day name has to stand alone ('${e}').`);return a});return n}static DAY_NAMES={"-sun":"-7",sun:"0",mon:"1",tue:"2",wed:"3",thu:"4",fri:"5",sat:"6"};static DAY_NAMES_QUARTZ={sun:"1",mon:"2",tue:"3",wed:"4",thu:"5",fri:"6",sat:"7"};static MONTH_NAMES={jan:"1",feb:"2",mar:"3",apr:"4",may:"5",jun:"6",jul:"7",aug:"8",sep:"9",oct:"10",nov:"11",dec:"12"};static NICKNAME_MAP={"@yearly":"0 0 1 1 *","@annually":"0 0 1 1 *","@monthly":"0 0 1 * *","@weekly":"0 0 * * SUN","@daily":"0 0 * * *","@midnight":"0 0 * * *","@hourly":"0 * * * *"};handleNicknames(e){let t=e.trim().toLowerCase();if(t==="@reboot")throw new TypeError("CronPattern: @reboot is not supported in this environment. This is an event-based trigger that requires system startup detection.");return s.NICKNAME_MAP[t]||e}setNthWeekdayOfMonth(e,t){if(typeof t!="number"&&t.toUpperCase()==="L")this.dayOfWeek[e]=this.dayOfWeek[e]|32;else if(t===63)this.dayOfWeek[e]=63;else if(t<6&&t>0)this.dayOfWeek[e]=this.dayOfWeek[e]|x[t-1];else throw new TypeError(`CronPattern: nth weekday out of range, should be 1-5 or L. Value: ${t}, Type: ${typeof t}`)}};var B=[31,28,31,30,31,30,31,31,30,31,30,31],f=[["month","year",0],["day","month",-1],["hour","day",0],["minute","hour",0],["second","minute",0]],c=class s{tz;instantMs;instantFields;ms;second;minute;hour;day;month;year;constructor(e,t){if(this.tz=t,e&&e instanceof Date)if(!isNaN(e))this.fromDate(e);else throw new TypeError("CronDate: Invalid date passed to CronDate constructor");else if(e==null)this.fromDate(new Date);else if(e&&typeof e=="string")this.fromString(e);else if(e instanceof s)this.fromCronDate(e);else throw new TypeError("CronDate: Invalid type ("+typeof e+") passed to CronDate constructor")}getLastDayOfMonth(e,t){return t!==1?B[t]:new Date(g(e,t+1,0)).getUTCDate()}getLastWeekday(e,t){let n=this.getLastDayOfMonth(e,t),a=new Date(g(e,t,n)).getUTCDay();return a===0?n-2:a===6?n-1:n}getNearestWeekday(e,t,n){let r=this.getLastDayOfMonth(e,t);if(n>r)return-1;let i=new Date(g(e,t,n)).getUTCDay();return i===0?n===r?n-2:n+1:i===6?n===1?n+2:n-1:n}isNthWeekdayOfMonth(e,t,n,r){let i=new Date(g(e,t,n)).getUTCDay(),o=0;for(let u=1;u<=n;u++)new Date(g(e,t,u)).getUTCDay()===i&&o++;if(r&63&&x[o-1]&r)return!0;if(r&32){let u=this.getLastDayOfMonth(e,t);for(let l=n+1;l<=u;l++)if(new Date(g(e,t,l)).getUTCDay()===i)return!1;return!0}return!1}fromDate(e){if(this.tz!==void 0)if(typeof this.tz=="number")this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes()+this.tz,this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),this.apply();else try{let t=y(e,this.tz);this.ms=e.getMilliseconds(),this.second=t.s,this.minute=t.i,this.hour=t.h,this.day=t.d,this.month=t.m-1,this.year=t.y,this.cacheInstant(e.getTime()-this.ms)}catch(t){let n=t instanceof Error?t.message:String(t);throw new TypeError(`CronDate: Failed to convert date to timezone '${this.tz}'. This may happen with invalid timezone names or dates. Original error: ${n}`)}else this.ms=e.getMilliseconds(),this.second=e.getSeconds(),this.minute=e.getMinutes(),this.hour=e.getHours(),this.day=e.getDate(),this.month=e.getMonth(),this.year=e.getFullYear(),this.cacheInstant(e.getTime()-this.ms)}cacheInstant(e){this.instantMs=e;let{year:t,month:n,day:r,hour:a,minute:i,second:o}=this;this.instantFields=[t,n,r,a,i,o,this.tz]}cachedInstant(){let e=this.instantFields;if(!(e===void 0||e[6]!==this.tz)&&!(e[5]!==this.second||e[4]!==this.minute||e[3]!==this.hour)&&!(e[2]!==this.day||e[1]!==this.month||e[0]!==this.year))return this.instantMs}fromCronDate(e){this.tz=e.tz,this.year=e.year,this.month=e.month,this.day=e.day,this.hour=e.hour,this.minute=e.minute,this.second=e.second,this.ms=e.ms,this.instantMs=e.instantMs,this.instantFields=e.instantFields}apply(){if(this.month>11||this.month<0||this.day>this.getLastDayOfMonth(this.year,this.month)||this.day<1||this.hour>23||this.minute>59||this.second>59||this.hour<0||this.minute<0||this.second<0){let e=new Date(0);return e.setUTCFullYear(this.year,this.month,this.day),e.setUTCHours(this.hour,this.minute,this.second,this.ms),this.ms=e.getUTCMilliseconds(),this.second=e.getUTCSeconds(),this.minute=e.getUTCMinutes(),this.hour=e.getUTCHours(),this.day=e.getUTCDate(),this.month=e.getUTCMonth(),this.year=e.getUTCFullYear(),!0}else return!1}fromString(e){if(typeof this.tz=="number"){if(O(e))return this.fromDate(v(e));let t=v(e,"Etc/UTC");this.ms=t.getUTCMilliseconds(),this.second=t.getUTCSeconds(),this.minute=t.getUTCMinutes(),this.hour=t.getUTCHours(),this.day=t.getUTCDate(),this.month=t.getUTCMonth(),this.year=t.getUTCFullYear(),this.apply()}else return this.fromDate(v(e,this.tz))}findNext(e,t,n,r){return this._findMatch(e,t,n,r,1)}_matchDayValue(e,t,n,r){let a=e;if(!a){for(let i=0;i<n.nearestWeekdays.length;i++)if(n.nearestWeekdays[i]){let o=this.getNearestWeekday(this.year,this.month,i+1);if(o!==-1&&o===t){a=1;break}}}if(n.lastWeekday){let i=this.getLastWeekday(this.year,this.month);t===i&&(a=1)}if(n.lastDayOfMonth){let i=this.getLastDayOfMonth(this.year,this.month);t===i&&(a=1)}if(!n.starDOW){let i=new Date(g(this.year,this.month,1,0,0,0,0)).getUTCDay(),o=n.dayOfWeek[(i+(t-1))%7];o&&o&63&&(o=this.isNthWeekdayOfMonth(this.year,this.month,t,o)?1:0),n.useAndLogic?a=a&&o:!r.domAndDow&&!n.starDOM?a=a||o:a=a&&o}return a}_findMatch(e,t,n,r,a){let i=this[t],o=t==="day"?this.getLastDayOfMonth(this.year,this.month):0,u=this[t]+r,l=a===1?h=>h<n[t].length:h=>h>=0;for(let h=u;l(h);h+=a){let m=n[t][h];if(t==="day"){if(h-r>o)continue;m=this._matchDayValue(m,h-r,n,e)}if(m)return this[t]=h-r,i!==this[t]?2:1}return 3}recurse(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseStep(e,t,a)}return a}recurseStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year+1;i<e.year.length&&i<1e4;i++)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=0,this.day=1,this.hour=0,this.minute=0,this.second=0,this.ms=0}if(this.year>=1e4)return null}let r=this.findNext(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;)this[f[a][0]]=-f[a][2],a++;if(r===3){if(this[f[n][1]]++,this[f[n][0]]=-f[n][2],this.apply(),n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0&&this.year<1e4;)this.year++;if(this.year>=1e4||this.year>=e.year.length)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:(e.starYear?this.year>=3e3:this.year>=1e4)?null:n}increment(e,t,n){return this.instantMs=void 0,this.instantFields=void 0,this.second+=t.interval!==void 0&&t.interval>1&&n?t.interval:1,this.ms=0,this.apply(),this.recurse(e,t,0)}decrement(e,t,n=!0){this.instantMs=void 0,this.instantFields=void 0;let r=t.interval!==void 0&&t.interval>=1;return(this.ms===0||r)&&(this.second-=r&&n?t.interval:1),this.ms=0,this.apply(),this.year<1?null:this.recurseBackward(e,t,0)}recurseBackward(e,t,n){let r=this.year,a=n;for(;typeof a=="number";){if(e.starYear&&Math.abs(this.year-r)>400)return null;a=this.recurseBackwardStep(e,t,a)}return a}recurseBackwardStep(e,t,n){if(n===0&&!e.starYear){if(this.year>=0&&this.year<e.year.length&&e.year[this.year]===0){let a=-1;for(let i=this.year-1;i>=0;i--)if(e.year[i]===1){a=i;break}if(a===-1)return null;this.year=a,this.month=11,this.day=31,this.hour=23,this.minute=59,this.second=59,this.ms=0}if(this.year<1)return null}let r=this.findPrevious(t,f[n][0],e,f[n][2]);if(r>1){let a=n+1;for(;a<f.length;){let i=f[a][0],o=f[a][2],u=this.getMaxPatternValue(i,e,o);this[i]=u,a++}if(r===3){if(this[f[n][1]]--,n===0){let u=this.getLastDayOfMonth(this.year,this.month);this.day>u&&(this.day=u)}if(n===1)if(this.day<=0)this.day=1;else{let u=this.year,l=this.month;for(;l<0;)l+=12,u--;for(;l>11;)l-=12,u++;let h=this.getLastDayOfMonth(u,l);this.day>h&&(this.day=h)}this.apply();let i=f[n][0],o=f[n][2];if(this[i]=this.getMaxPatternValue(i,e,o),this.apply(),n===0){let u=f[1][2],l=this.getMaxPatternValue("day",e,u);l!==this.day&&(this.day=l,this.hour=this.getMaxPatternValue("hour",e,f[2][2]),this.minute=this.getMaxPatternValue("minute",e,f[3][2]),this.second=this.getMaxPatternValue("second",e,f[4][2]))}if(n===0&&!e.starYear){for(;this.year>=0&&this.year<e.year.length&&e.year[this.year]===0;)this.year--;if(this.year<1)return null}return 0}else if(this.apply())return n-1}return n+=1,n>=f.length?this:this.year<1?null:n}getMaxPatternValue(e,t,n){let r=t[e].length-1-n;for(let a=t[e].length-1;a>=0;a--)if(t[e][a]){r=a-n;break}if(e==="day"){let a=this.getLastDayOfMonth(this.year,this.month);return t.lastWeekday||t.nearestWeekdays.some(i=>i)||t.lastDayOfMonth||!t.starDOW?a:Math.min(r,a)}return r}findPrevious(e,t,n,r){return this._findMatch(e,t,n,r,-1)}getDate(e){if(!e&&typeof this.tz!="number"){let t=this.cachedInstant();if(t!==void 0)return new Date(t+(this.tz===void 0?this.ms:0))}if(e||this.tz===void 0){if(this.year>=0&&this.year<100){let t=new Date(0);return t.setFullYear(this.year,this.month,this.day),t.setHours(this.hour,this.minute,this.second,this.ms),t}return new Date(this.year,this.month,this.day,this.hour,this.minute,this.second,this.ms)}else return typeof this.tz=="number"?new Date(g(this.year,this.month,this.day,this.hour,this.minute-this.tz,this.second,this.ms)):N(T(this.year,this.month+1,this.day,this.hour,this.minute,this.second,this.tz),!1)}getTime(){return this.getDate(!1).getTime()}match(e,t){if(!e.starYear&&(this.year<0||this.year>=e.year.length||e.year[this.year]===0))return!1;for(let n=0;n<f.length;n++){let r=f[n][0],a=f[n][2],i=this[r];if(i+a<0||i+a>=e[r].length)return!1;let o=e[r][i+a];if(r==="day"&&(o=this._matchDayValue(o,i,e,t)),!o)return!1}return!0}};function F(s){s===void 0&&(s={}),delete s.name,s.legacyMode!==void 0&&s.domAndDow===void 0?s.domAndDow=!s.legacyMode:s.domAndDow===void 0&&(s.domAndDow=!1),s.legacyMode=!s.domAndDow;let e=(n,r)=>n===void 0?r:n;if(s.paused=e(s.paused,!1),s.maxRuns=e(s.maxRuns,1/0),s.catch=e(s.catch,!1),s.unref=e(s.unref,!1),s.mode=e(s.mode,"auto"),s.alternativeWeekdays=e(s.alternativeWeekdays,!1),s.sloppyRanges=e(s.sloppyRanges,!1),s.fixedTimeRule=e(s.fixedTimeRule,"single-value"),s.allowPast=e(s.allowPast,!1),s.interval=s.interval===void 0?0:parseInt(s.interval.toString(),10),s.utcOffset=s.utcOffset===void 0?void 0:parseInt(s.utcOffset.toString(),10),s.dayOffset=s.dayOffset===void 0?0:parseInt(s.dayOffset.toString(),10),!["auto","5-part","6-part","7-part","5-or-6-parts","6-or-7-parts"].includes(s.mode))throw new Error("CronOptions: mode must be one of 'auto', '5-part', '6-part', '7-part', '5-or-6-parts', or '6-or-7-parts'.");if(!["single-value","no-wildcard"].includes(s.fixedTimeRule))throw new Error("CronOptions: fixedTimeRule must be one of 'single-value' or 'no-wildcard'.");s.timezone===""&&(s.timezone=void 0);let t=s.timezone??s.utcOffset;if(s.startAt&&(s.startAt=I(new c(s.startAt,t))),s.stopAt&&(s.stopAt=I(new c(s.stopAt,t))),s.interval!==null){if(isNaN(s.interval))throw new Error("CronOptions: Supplied value for interval is not a number");if(s.interval<0)throw new Error("CronOptions: Supplied value for interval can not be negative")}if(s.utcOffset!==void 0){if(isNaN(s.utcOffset))throw new Error("CronOptions: Invalid value passed for utcOffset, should be number representing minutes offset from UTC.");if(s.utcOffset<-870||s.utcOffset>870)throw new Error("CronOptions: utcOffset out of bounds.");if(s.utcOffset!==void 0&&s.timezone)throw new Error("CronOptions: Combining 'utcOffset' with 'timezone' is not allowed.")}if(s.unref!==!0&&s.unref!==!1)throw new Error("CronOptions: Unref should be either true, false or undefined(false).");if(s.dayOffset!==void 0&&s.dayOffset!==0&&isNaN(s.dayOffset))throw new Error("CronOptions: Invalid value passed for dayOffset, should be a number representing days to offset.");return s}function I(s){return s.ms?(s.ms=0,new c(new Date(s.getTime()+1e3),s.tz)):s}function b(s){return typeof s=="function"}function L(s){return b(s)}function Y(s){typeof Deno<"u"&&typeof Deno.unrefTimer<"u"?Deno.unrefTimer(s):s&&typeof s.unref<"u"&&s.unref()}var P=1440*60*1e3,$=30*1e3,M=[],j=class{name;options;_states;fn;_startAtRoundingMs=0;getTz(){return this.options.timezone??this.options.utcOffset}applyDayOffset(e){let t=this._offsetMs();return t?new Date(e.getTime()+t):e}_offsetMs(){return(this.options.dayOffset??0)*P}get _startAt(){return this.options.startAt}get _stopAt(){return this.options.stopAt}_nextTarget(e,t){let n=this._offsetMs(),r=this._next(this._shift(e),new Date(t.getTime()-n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_previousTarget(e,t){let n=this._toMs(e??t)-this._offsetMs(),r=this._previous(new Date(n),{startAt:this._shift(this._startAt),stopAt:this._shift(this._stopAt)});return r?this.applyDayOffset(r.getDate(!1)):null}_shift(e){if(e!=null)return new c(new Date(this._toMs(e)-this._offsetMs()),this.getTz())}constructor(e,t,n){let r,a;if(b(t))a=t;else if(typeof t=="object")r=t;else if(t!==void 0)throw new Error("Cron: Invalid argument passed for optionsIn. Should be one of function, or object (options).");if(b(n))a=n;else if(typeof n=="object")r=n;else if(n!==void 0)throw new Error("Cron: Invalid argument passed for funcIn. Should be one of function, or object (options).");this.name=r?.name;let i=r?.startAt;this.options=F(r),i&&this._startAt&&(this._startAtRoundingMs=this._startAt.getTime()-new c(i,this.getTz()).getTime());let o=!!e&&(e instanceof Date||typeof e=="string"&&e.indexOf(":")>0);if(this._states={kill:!1,blocking:!1,previousRun:void 0,currentRun:void 0,once:void 0,currentTimeout:void 0,maxRuns:r?r.maxRuns:void 0,paused:r?r.paused:!1,pattern:o?new C("* * * * *",void 0,{mode:"auto"}):new C(e,this.options.timezone,{mode:this.options.mode,alternativeWeekdays:this.options.alternativeWeekdays,sloppyRanges:this.options.sloppyRanges,fixedTimeRule:this.options.fixedTimeRule})},o&&(this._states.once=new c(e,this.getTz())),this.name){if(M.find(l=>l.name===this.name))throw new Error("Cron: Tried to initialize new named job '"+this.name+"', but name already taken.");M.push(this)}return a!==void 0&&L(a)&&(this.fn=a,this.schedule()),this}nextRun(e){return this._nextTarget(e,new Date)}nextRuns(e,t){this._states.maxRuns!==void 0&&e>this._states.maxRuns&&(e=this._states.maxRuns);let n=t||this._states.currentRun||void 0;return this._enumerateRuns(e,n,"next")}previousRuns(e,t){return this._enumerateRuns(e,t||void 0,"previous")}enumerate(e){return new A(this,e)}_enumerateRuns(e,t,n){let r=[],a=new Date,i=t;for(;e-- >0;){let o=n==="next"?this._nextTarget(i,a):this._previousTarget(i,a);if(!o)break;r.push(o),i=o}return r}match(e){if(this._states.once){let n=new c(e,this.getTz());n.ms=0;let r=new c(this._states.once,this.getTz());return r.ms=0,n.getTime()===r.getTime()}let t=new c(e,this.getTz());return t.ms=0,t.match(this._states.pattern,this.options)}getPattern(){if(!this._states.once)return this._states.pattern?this._states.pattern.pattern:void 0}getOnce(){return this._states.once?this._states.once.getDate():null}isRunning(){return!this._states.paused&&!this._states.kill&&this.fn!==void 0&&this._nextTarget(this._states.currentRun,new Date)!==null}isStopped(){return this._states.kill}isBusy(){return this._states.blocking}currentRun(){return this._states.currentRun?this._states.currentRun.getDate():null}previousRun(){return this._states.previousRun?this._states.previousRun.getDate():null}msToNext(e){let t=new Date,n=this._nextTarget(e,t);return n?n.getTime()-this._toMs(e??t):null}stop(){this._states.kill=!0,this._states.currentTimeout&&clearTimeout(this._states.currentTimeout);let e=M.indexOf(this);e>=0&&M.splice(e,1)}pause(){return this._states.paused=!0,!this._states.kill}resume(){return this._states.paused=!1,!this._states.kill}schedule(e){return this._schedule(e)}_schedule(e,t){if(e&&this.fn)throw new Error("Cron: It is not allowed to schedule two functions using the same Croner instance.");e&&(this.fn=e);let n=t??new Date,r=this._nextTarget(void 0,n),a=r?r.getTime()-n.getTime():null,i=this._states.currentRun;i&&i.getTime()>n.getTime()&&(i=void 0);let o=this._nextTarget(i,n);return a===null||isNaN(a)||o===null?this:(a>$&&(a=$),a<0&&(a=this._states.paused?1e3:0),this._states.currentTimeout=setTimeout(()=>this._checkTrigger(o),a),this._states.currentTimeout&&this.options.unref&&Y(this._states.currentTimeout),this)}async _trigger(e=new Date){this._states.blocking=!0,this._states.currentRun=new c(e,this.getTz());try{if(this.options.catch)try{this.fn!==void 0&&await this.fn(this,this.options.context)}catch(t){if(b(this.options.catch))try{Promise.resolve(this.options.catch(t,this)).catch(()=>{})}catch{}}else this.fn!==void 0&&await this.fn(this,this.options.context)}finally{this._states.previousRun=new c(e,this.getTz()),this._states.blocking=!1}}async trigger(){await this._trigger()}runsLeft(){return this._states.maxRuns}_checkTrigger(e){let t=new Date,n=!this._states.paused&&t.getTime()>=e.getTime(),r=this._states.blocking&&this.options.protect;n&&!r?(this._states.maxRuns!==void 0&&this._states.maxRuns--,this._trigger(t)):n&&r&&b(this.options.protect)&&setTimeout(()=>this.options.protect(this),0),this._schedule(void 0,n?void 0:t)}_next(e,t,n){let r=n?n.startAt:this._startAt,a=n?n.stopAt:this._stopAt,i=!!e,o=!!(e||this._states.currentRun),u=!1;!e&&r&&this.options.interval&&(e=this._calculatePreviousRun(r,t),e&&(o=!0),u=!e);let l=e??t??new Date,h=this._toMs(l);e=new c(l,this.getTz()),r&&h<r.getTime()&&(e=u?r:new c(new Date(r.getTime()-1e3),this.getTz()),h=e.getTime());let m=this._states.once||new c(e,this.getTz());if(!u&&m!==this._states.once&&(m=this._findOccurrence(e,h,1,o)),this._states.once){let d=this._states.once.getTime(),p=h-d;if(r&&d<r.getTime()-this._startAtRoundingMs||this._states.currentRun&&this.applyDayOffset(this._states.once.getDate()).getTime()<=this._states.currentRun.getTime()||(i?p>=0:p>1e3&&!this.options.allowPast))return null}return m===null||this._states.maxRuns!==void 0&&this._states.maxRuns<=0||this._states.kill||a&&m.getTime()>=a.getTime()?null:m}_previous(e,t){let n=this._toMs(e??new Date);if(t.stopAt&&n>t.stopAt.getTime()&&(n=t.stopAt.getTime()),this._states.once)return this._states.once.getTime()<n?this._states.once:null;let r=this._findOccurrence(new c(new Date(n),this.getTz()),n,-1);return r===null||t.startAt&&r.getTime()<t.startAt.getTime()?null:r}_toMs(e){if(e instanceof Date)return e.getTime();let t=new c(e,this.getTz());return t.getTime()+(typeof t.tz=="string"?t.ms:0)}_findOccurrence(e,t,n,r=!1){let a=this.options.interval??0;if(a>1&&(n===-1||r)){t+=(a-1)*1e3*n;let m=new Date(t);if(isNaN(m.getTime())||(e=new c(m,this.getTz()),!(e.year>=1&&e.year<=9999)))return null;r=!1}let i=this._walk(e,t,n,r),o=this.getTz();if(this._states.pattern.isFixedTime&&n===1||typeof o=="number"||U(t,o)!==(n===1?"earlier":"later"))return i;let u=Math.floor(t/1e3)*1e3,l=n===1?k(u,u+P,o):k(u-P,u,o)-1e3;if(i&&(l-i.getTime())*n>0)return i;let h=this._walk(new c(new Date(l),o),l-n,n,!1,!0);return!i||!h?i??h:(i.getTime()-h.getTime())*n>0?h:i}_walk(e,t,n,r,a=!1){let i=this._states.pattern,o=(l,h)=>n===1?l.increment(i,this.options,h):l.decrement(i,this.options,h),u=new c(e,this.getTz());for((!a||!u.match(i,this.options))&&(u=o(u,r));u;){let l=this._runAt(u,t,n);if(l)return new c(l,this.getTz());u=o(u,!1)}return null}_runAt(e,t,n){let r=d=>(d.getTime()-t)*n>0,a=e.tz;if(typeof a=="number"){let d=e.getDate();return r(d)?d:null}let i=T(e.year,e.month+1,e.day,e.hour,e.minute,e.second,a),o=_(i),u=this._states.pattern.isFixedTime;if(o.kind==="single")return r(o.date)?o.date:null;if(o.kind==="ambiguous"){let{earlier:d,later:p}=o;return(u?[d]:n===1?[d,p]:[p,d]).find(r)??null}if(!u)return null;let l=new Date(k(o.before.getTime(),o.after.getTime(),a)),h=y(l,a);return h.y===i.y&&h.m===i.m&&h.d===i.d&&r(l)?l:null}_calculatePreviousRun(e,t){let n=new c(t,this.getTz()).getTime();if(e.getTime()>n)return;let r=this.options.interval*1e3,a=e;for(;a.getTime()+r<=n;){let i=this._findOccurrence(a,a.getTime(),1,!0);if(i===null)break;a=i}return a}},A=class{cron;cursor;now;done;initialMaxRuns;remainingRuns;constructor(e,t){this.cron=e,this.initialMaxRuns=e.runsLeft()??1/0,this.reset(t)}next(){if(this.done||this.remainingRuns<=0)return this.done=!0,{value:void 0,done:!0};let e=this.cron._nextTarget(this.cursor,this.now);return e===null?(this.done=!0,{value:void 0,done:!0}):(this.cursor=e,this.remainingRuns--,{value:e,done:!1})}peek(){return this.done||this.remainingRuns<=0?null:this.cron._nextTarget(this.cursor,this.now)}reset(e){this.cursor=e instanceof Date?new Date(e.getTime()):e??void 0,this.now=new Date,this.done=!1,this.remainingRuns=this.initialMaxRuns}[Symbol.iterator](){return this}};
@@ -44844,9 +45113,9 @@ function parseSchedule(raw) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Tl: () => (/* binding */ packageVersion)
+/* harmony export */   T: () => (/* binding */ packageVersion)
 /* harmony export */ });
-/* unused harmony exports CLI_PACKAGE, isCliPackageName */
+/* unused harmony export CLI_PACKAGE */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73024);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(76760);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(73136);

@@ -10,7 +10,7 @@ export type Matcher = (value: string) => boolean;
 type Token = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'star' | 'globstar' };
 
 /** `**` is read before `*`, so `***` is `**` then `*` (which together match anything). */
-export function tokenize(pattern: string): Token[] {
+function tokenize(pattern: string): Token[] {
   const tokens: Token[] = [];
   let text = '';
   for (let i = 0; i < pattern.length; i++) {

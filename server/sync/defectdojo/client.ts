@@ -100,7 +100,7 @@ export class UploadTooLarge extends Error {
 }
 
 /** DefectDojo does not know the scan type: its release predates the parser. */
-export class ScanTypeUnknown extends Error {
+class ScanTypeUnknown extends Error {
   override readonly name = 'ScanTypeUnknown';
 }
 
@@ -125,7 +125,7 @@ export interface DefectDojoClientOptions {
 }
 
 /** DefectDojo's default DD_SCAN_FILE_MAX_SIZE: 100 MB, counted as bytes / 1048576. */
-export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1048576;
+const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1048576;
 
 /** DefectDojo through its REST API v2, with one API token; never a password or session. */
 export class DefectDojoClient {

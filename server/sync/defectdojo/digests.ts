@@ -23,7 +23,7 @@ export interface ReportTarget {
 }
 
 /** A hash of the target, then of the report's bytes; `digest()` when every byte went in. */
-export function reportHash(target: ReportTarget): { hash: Hash; digest: () => string } {
+function reportHash(target: ReportTarget): { hash: Hash; digest: () => string } {
   const hash = createHash('sha256');
   const { scan } = target;
   hash.update(

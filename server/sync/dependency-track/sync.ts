@@ -32,7 +32,7 @@ function labelOf(project: DependencyTrackProject): string {
  * on every reimport: without a title DefectDojo takes the engagement's newest test of the scan
  * type, so a project without a version would land in its versioned twin's test.
  */
-export const UNVERSIONED_TEST = '(no version)';
+const UNVERSIONED_TEST = '(no version)';
 
 /**
  * The export, read whole (it is parsed to fold aliases before it is sent): refused before anything
@@ -72,7 +72,7 @@ export function prepareExport(project: Pick<DependencyTrackProject, 'name'>, byt
 }
 
 /** What DefectDojo's test records of a project's scan: its version and its repository (a `vcs` external reference). */
-export function scanFactsOf(project: DependencyTrackProject): ScanFacts {
+function scanFactsOf(project: DependencyTrackProject): ScanFacts {
   return { ...(project.version ? { version: project.version } : {}), ...(project.vcsUrl ? { sourceCodeManagementUri: project.vcsUrl } : {}) };
 }
 

@@ -65,7 +65,7 @@ async function collect(pages: AsyncIterable<{ data: unknown }>, read: (item: unk
  * `hide_secret=true` send the secret value in each alert. It is deleted from the parsed page in
  * place, as soon as the page is read, so no copy is kept, reported, logged or uploaded.
  */
-export function withoutSecret(alert: unknown): unknown {
+function withoutSecret(alert: unknown): unknown {
   if (alert && typeof alert === 'object' && 'secret' in alert) delete (alert as { secret?: unknown }).secret;
   return alert;
 }

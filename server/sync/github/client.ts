@@ -1,5 +1,6 @@
 import { RequestError } from '@octokit/request-error';
-import { resourceOf, retryAfterMs, spentRateLimit, type RateLimitResource } from '../../github/api.js';
+import { resourceOf, spentRateLimit, type RateLimitResource } from '../../github/api.js';
+import { retryAfterMs } from '../../http/retry.js';
 import { githubClient as githubFactory, operationOf, type GitHubClient } from '../../github/client.js';
 import { syncCall } from '../../http/call-bounds.js';
 import { transportFailure, type Fetch } from '../../http/outbound.js';
@@ -19,7 +20,7 @@ const SECONDARY_DEFAULT_WAIT_MS = 60_000;
  * How long a spent primary limit is waited for by default: the search budget (reset every
  * minute) always, the core budget (hourly) only near its reset; a target further from it fails.
  */
-export const DEFAULT_RATE_LIMIT_WAIT_MS = 5 * 60_000;
+const DEFAULT_RATE_LIMIT_WAIT_MS = 5 * 60_000;
 /** GitHub's reset is whole seconds by its clock: a little slack so the first call after it is not refused again. */
 const RESET_SLACK_MS = 1000;
 

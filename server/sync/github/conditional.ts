@@ -11,7 +11,7 @@ export interface KeptAnswer {
 }
 
 /** The default bound of the kept answers: past it the least recently used go (and are asked for in full again). */
-export const DEFAULT_CONDITIONAL_BYTES = 128 * 1048576;
+const DEFAULT_CONDITIONAL_BYTES = 128 * 1048576;
 
 /**
  * GitHub answers to GET requests with their ETags, for conditional requests (`If-None-Match`):
@@ -21,7 +21,7 @@ export const DEFAULT_CONDITIONAL_BYTES = 128 * 1048576;
  */
 export class ConditionalAnswers {
   private readonly kept: LRUCache<string, KeptAnswer>;
-  /** Answers that came back `304`, and those that came back in full (for the benchmark and the logs). */
+  /** Answers that came back `304`, and those that came back in full (for the logs). */
   notModified = 0;
   full = 0;
 

@@ -76,7 +76,7 @@ function cvssOf(value: unknown): { score: number | null; vectorString: string | 
  * finding (`titlecase()` in `Finding.save`), which changes letter case only (and rejoins words
  * with single spaces), and its hash is casefolded: a title that differs only so is the same.
  */
-export function sameTitle(stored: string, text: string): boolean {
+function sameTitle(stored: string, text: string): boolean {
   const fold = (t: string) => t.replace(/[\t ]/g, ' ').replace(/[\r\n]+/g, '\n').toUpperCase().toLowerCase();
   return fold(stored) === fold(text);
 }

@@ -34,7 +34,7 @@ export class UnexpectedAnswerError extends Error {
 }
 
 /** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
-export function isTransient(err: unknown): boolean {
+function isTransient(err: unknown): boolean {
   if (err instanceof TransportError) return true;
   return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
 }
@@ -65,7 +65,7 @@ const strings = (value: unknown): string[] | undefined => (Array.isArray(value) 
  * the `str()` of a Python list); SonarQube's `errors[0].msg`. Keys that only advertise (`pro`) are
  * left out. Not JSON: undefined (an HTML error page says little that is safe and useful).
  */
-export function readableError(body: unknown): string | undefined {
+function readableError(body: unknown): string | undefined {
   const list = strings(body);
   if (list) return list.join('; ');
   if (!body || typeof body !== 'object') return undefined;

@@ -15,7 +15,7 @@ import type { SyncMetrics } from './metrics.js';
 import type { Readiness } from './readiness.js';
 import type { SyncService } from './service.js';
 
-export const SYNC_SERVICE_NAME = 'gatehouse-sync';
+const SYNC_SERVICE_NAME = 'gatehouse-sync';
 
 export interface SyncAppDeps {
   /** Absent when the configuration is invalid: nothing can run, `/readyz` says why. */
@@ -31,7 +31,7 @@ export interface SyncAppDeps {
 }
 
 /** The largest notification read (a BOM_PROCESSED notification carries the whole BOM, base64). */
-export const HOOK_BODY_LIMIT = '32mb';
+const HOOK_BODY_LIMIT = '32mb';
 
 /** The one scope parameter of a run (`?project=` / `?repository=`), checked; undefined without a query. */
 function scopeOf(req: Request, service: SyncService, source: string): { items: string[] } | undefined {

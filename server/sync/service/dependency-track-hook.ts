@@ -5,10 +5,10 @@
  */
 
 /** The groups that change a project's findings: a BOM analysed, a new vulnerability, an analysis decision. */
-export const SYNCED_GROUPS = ['BOM_PROCESSED', 'NEW_VULNERABILITY', 'PROJECT_AUDIT_CHANGE'] as const;
+const SYNCED_GROUPS = ['BOM_PROCESSED', 'NEW_VULNERABILITY', 'PROJECT_AUDIT_CHANGE'] as const;
 
 /** The most projects one notification starts (NEW_VULNERABILITY lists every affected project). */
-export const MAX_PROJECTS_PER_NOTIFICATION = 1000;
+const MAX_PROJECTS_PER_NOTIFICATION = 1000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -13,7 +13,7 @@ interface LockDoc {
 
 const DUPLICATE_KEY = 11000;
 /** A lease outlives a crashed holder by at most this long; a live holder renews it every third of it. */
-export const DEFAULT_LEASE_MS = 60_000;
+const DEFAULT_LEASE_MS = 60_000;
 
 /** The driver's module, passed in: the service loads it only when MONGODB_URI is set. */
 export type MongoDriver = Pick<typeof Mongo, 'MongoClient' | 'MongoError'>;

@@ -18,7 +18,7 @@ function forms(secrets: readonly string[]): string[] {
  * credential into an error body reaches a run's reasons, its summary and any error logged, and
  * the line is the one place they all pass through.
  */
-export function scrubbingDestination(destination: DestinationStream, secrets: readonly string[]): DestinationStream {
+function scrubbingDestination(destination: DestinationStream, secrets: readonly string[]): DestinationStream {
   const values = forms(secrets);
   if (values.length === 0) return destination;
   return { write: (line: string) => destination.write(scrub(line, values)) };

@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { SOURCES, type SourceName } from '../config.js';
 
-export const METRIC_PREFIX = 'gatehouse_';
+const METRIC_PREFIX = 'gatehouse_';
 
 /** The `change` label of `gatehouse_sync_finding_changes_total`: DefectDojo's reimport statistics. */
 const FINDING_CHANGES = ['created', 'closed', 'reactivated'] as const;

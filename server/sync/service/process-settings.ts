@@ -4,7 +4,7 @@ import { mongoUriProblem, type MongoClientClass } from '../../store/mongo-uri.js
 import { LOCKS_APP_NAME } from './locks-mongo.js';
 
 /** How long a running sync may go on after SIGTERM; the chart's termination grace is longer. */
-export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 120;
+const DEFAULT_SHUTDOWN_GRACE_SECONDS = 120;
 const MAX_SHUTDOWN_GRACE_SECONDS = 86_400;
 
 /** What the service process itself needs, apart from the sync configuration. */

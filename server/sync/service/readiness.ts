@@ -16,9 +16,9 @@ export interface ReadinessOptions {
   readonly failureMs?: number;
 }
 
-export const DEFAULT_FRESH_MS = 5 * 60_000;
+const DEFAULT_FRESH_MS = 5 * 60_000;
 /** A probe every few seconds at most while DefectDojo fails: not one call with the token per `/readyz`. */
-export const DEFAULT_FAILURE_MS = 10_000;
+const DEFAULT_FAILURE_MS = 10_000;
 
 /** A refusal of the token (401/403) is told apart from DefectDojo not answering. */
 function failureReason(err: unknown): NotReadyReason {

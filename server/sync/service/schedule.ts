@@ -8,12 +8,12 @@ export interface Schedule {
   next(after: Date): Date | null;
 }
 
-export class ScheduleError extends Error {
+class ScheduleError extends Error {
   override readonly name = 'ScheduleError';
 }
 
-export const MIN_INTERVAL_SECONDS = 60;
-export const MAX_INTERVAL_SECONDS = 7 * 86_400;
+const MIN_INTERVAL_SECONDS = 60;
+const MAX_INTERVAL_SECONDS = 7 * 86_400;
 
 /**
  * A five- or six-field cron expression, evaluated in UTC so a schedule means the same on every

@@ -6,7 +6,7 @@ const SERVICE = 'SonarQube';
 /** The web API's largest page. */
 const PAGE_SIZE = 500;
 /** SonarQube's search indexes return at most the first 10,000 results of any query. */
-export const SEARCH_WINDOW = 10_000;
+const SEARCH_WINDOW = 10_000;
 
 type OnRetry = (error: Error, retry: number, delayMs: number) => void;
 
@@ -42,10 +42,10 @@ export interface RuleDetails {
 }
 
 /** Issue types imported by default: vulnerabilities; bugs and code smells are not security findings. */
-export const SECURITY_TYPES = 'VULNERABILITY';
+const SECURITY_TYPES = 'VULNERABILITY';
 
 /** More open issues than SonarQube's search can page through. */
-export class SearchWindowExceeded extends Error {
+class SearchWindowExceeded extends Error {
   override readonly name = 'SearchWindowExceeded';
 }
 

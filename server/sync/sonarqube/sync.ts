@@ -45,7 +45,7 @@ async function withRules(issues: SonarQubeIssue[], names: Map<string, string>, d
   return { issues, rules: names, cwes };
 }
 
-export const SONARQUBE_KINDS: readonly Kind[] = [
+const SONARQUBE_KINDS: readonly Kind[] = [
   {
     kind: 'issues',
     testTitle: (project) => `${project.name} (SonarQube issues)`,

@@ -1,13 +1,13 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Classification, Finding } from './classify.js';
-import type { SkippedLinter } from './megalinter.js';
-import type { ByteRange, SarifReport, SarifResult } from './sarif.js';
-import { SEVERITIES, type FailOn, type Severity } from './severity.js';
+import type { Classification, Finding } from '../rules/classify.js';
+import type { SkippedLinter } from '../reports/megalinter.js';
+import type { ByteRange, SarifReport, SarifResult } from '../reports/sarif.js';
+import { SEVERITIES, type FailOn, type Severity } from '../rules/severity.js';
 import { shapeForUpload } from './upload-shape.js';
 
-export const COUNTS_SCHEMA_VERSION = 1;
+const COUNTS_SCHEMA_VERSION = 1;
 
 /** The `--counts-json` document. */
 export interface Counts {

@@ -1,4 +1,4 @@
-import type { SarifResult, SarifRule, SarifRun } from './sarif.js';
+import type { SarifResult, SarifRule, SarifRun } from '../reports/sarif.js';
 
 export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
 export type FailOn = 'critical' | 'high' | 'medium' | 'low' | 'any' | 'none';

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import type { Checkout } from './checkout.js';
-import { git, gitText, type GitResult } from './git.js';
+import type { Checkout } from '../diff/checkout.js';
+import { git, gitText, type GitResult } from '../diff/git.js';
 
 const NO: GitResult = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
 

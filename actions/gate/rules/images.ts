@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { PullRequestDiff } from './git-diff.js';
+import type { PullRequestDiff } from '../diff/git-diff.js';
 
 /*
  * Container image scanners (grype, Trivy image, Snyk Container) put an image's packages on its
@@ -39,7 +39,7 @@ function escapeOf(lines: readonly string[]): string {
 }
 
 /** The instructions of a Dockerfile, each with the lines it spans (comments and blank lines skipped). */
-export function instructionsOf(lines: readonly string[]): Instruction[] {
+function instructionsOf(lines: readonly string[]): Instruction[] {
   const escape = escapeOf(lines);
   const instructions: Instruction[] = [];
   let current: { parts: string[]; from: number } | undefined;

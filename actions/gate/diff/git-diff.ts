@@ -3,10 +3,10 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { GateError } from './errors.js';
+import { GateError } from '../errors.js';
 import { git, gitText } from './git.js';
 import { LineHasher } from './line-hash.js';
-import { NumberList } from './number-list.js';
+import { NumberList } from '../reports/number-list.js';
 
 /** Added lines of one file of the diff, by its path at head; `all` for a new file. */
 export type AddedLines = 'all' | ReadonlySet<number>;
@@ -34,7 +34,7 @@ async function commitOf(repo: string, ref: string, what: string): Promise<string
 }
 
 /** Git's C-style quoting of unusual paths ("a\tb", octal escapes for non-ASCII bytes). */
-export function unquotePath(raw: string): string {
+function unquotePath(raw: string): string {
   if (!raw.startsWith('"')) return raw;
   const bytes: number[] = [];
   const body = raw.slice(1, -1);

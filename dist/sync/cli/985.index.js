@@ -1,8 +1,8 @@
-export const id = 179;
-export const ids = [179];
+export const id = 985;
+export const ids = [985];
 export const modules = {
 
-/***/ 87179:
+/***/ 26985:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -19,7 +19,7 @@ var external_node_net_ = __webpack_require__(77030);
 var pino = __webpack_require__(65005);
 ;// CONCATENATED MODULE: ./build/server/config-error.js
 /** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
-class config_error_ConfigError extends Error {
+class ConfigError extends Error {
     setting;
     problem;
     name = 'ConfigError';
@@ -35,7 +35,7 @@ function collect(problems, parse) {
         return parse();
     }
     catch (err) {
-        if (!(err instanceof config_error_ConfigError))
+        if (!(err instanceof ConfigError))
             throw err;
         problems.push(err);
         return undefined;
@@ -57,7 +57,7 @@ function settingsSource(env, keys, parse) {
     let last;
     return () => {
         const current = env();
-        // Compared value by value: this runs on every request (a JSON key per call showed in profiles).
+        // Compared value by value: this runs on every request.
         let changed = !lastValues || !last;
         for (let i = 0; !changed && i < keys.length; i++) {
             const value = current[keys[i]];
@@ -81,8 +81,9 @@ const SECRET_NAMES = ['authorization', 'cookie', 'x-hub-signature-256', 'token',
 const SECRETS = new Set(SECRET_NAMES);
 /**
  * The same names anywhere in the first levels of a log object (`settings.privateKey`,
- * `req.headers.authorization`), censored in one pass over its keys. pino's wildcard paths
- * (`*.token`) did this at about 40 µs per line, more than the rest of `/token`'s logging.
+ * `req.headers.authorization`), censored in one pass over its keys rather than with pino's
+ * wildcard paths (`*.token`), which cost more than the rest of a request's logging
+ * (docs/benchmarks.md).
  */
 function censored(object, depth = 0) {
     let out = object;
@@ -104,9 +105,9 @@ function censored(object, depth = 0) {
 }
 /**
  * Structured JSON logs on stdout (or `destination`, which tests use to read the stream), written
- * synchronously: pino's default stdout stream is asynchronous and buffers without bound, and a
- * load run showed its backlog (retained 16 KB chunks of log lines) growing in memory for as long
- * as the load lasted. A blocking write is the back-pressure, and a crash loses no line.
+ * synchronously: pino's default stdout stream is asynchronous and buffers without bound, so under
+ * load its backlog grows in memory for as long as the load lasts. A blocking write is the
+ * back-pressure, and a crash loses no line.
  */
 function logger_createLogger(options = {}) {
     return (0,pino.pino)({
@@ -114,8 +115,8 @@ function logger_createLogger(options = {}) {
         base: { service: options.service ?? 'gatehouse' },
         timestamp: pino.pino.stdTimeFunctions.isoTime,
         // pino's redaction covers child-logger bindings, which the `log` formatter never sees: the
-        // names at the top level, and a `req` binding through its serializer (nested redact paths
-        // such as `req.headers.authorization` cost about 1.4 µs on every line).
+        // names at the top level, and a `req` binding through its serializer (cheaper than nested
+        // redact paths such as `req.headers.authorization` on every line).
         redact: { paths: SECRET_NAMES, censor: '[redacted]' },
         serializers: { req: (req) => censored(req) },
         formatters: { level: (label) => ({ level: label }), log: (object) => censored(object) },
@@ -137,7 +138,7 @@ const LOG_LEVELS = [
 function listenPort(env) {
     const raw = env.PORT?.trim() || '8080';
     if (!/^[0-9]+$/.test(raw) || Number(raw) > 65535)
-        throw new config_error_ConfigError('PORT', 'must be a port number (0-65535)');
+        throw new ConfigError('PORT', 'must be a port number (0-65535)');
     return Number(raw);
 }
 // Labels of letters, digits, `-` and `_` (container service names use `_`; the resolver accepts it).
@@ -148,7 +149,7 @@ function listenHost(env) {
     if (!raw)
         return undefined;
     if ((0,external_node_net_.isIP)(raw) === 0 && !HOST_NAME.test(raw))
-        throw new config_error_ConfigError('HOST', 'must be an IP address or a host name (no scheme, port or brackets)');
+        throw new ConfigError('HOST', 'must be an IP address or a host name (no scheme, port or brackets)');
     return raw;
 }
 /** Unset: `info`. Any case is accepted, so `DEBUG` from an environment convention works. */
@@ -157,7 +158,7 @@ function logLevel(env) {
     if (!raw)
         return 'info';
     if (!LOG_LEVELS.includes(raw))
-        throw new config_error_ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+        throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
     return raw;
 }
 /** PORT, HOST and LOG_LEVEL, each problem added to `problems`; undefined when any was unusable. */
@@ -191,8 +192,8 @@ function reportListenFailure(logger, err) {
 
 // EXTERNAL MODULE: ./build/server/version.js
 var server_version = __webpack_require__(34034);
-// EXTERNAL MODULE: ./build/server/sync/clock.js
-var clock = __webpack_require__(65310);
+// EXTERNAL MODULE: ./build/server/clock.js
+var clock = __webpack_require__(90232);
 // EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
 var sync_config = __webpack_require__(55215);
 // EXTERNAL MODULE: ./build/server/sync/run.js
@@ -440,7 +441,7 @@ function mongoUriProblem(uri, Client, appName) {
     }
     catch (err) {
         const message = redactedMessage(err instanceof Error ? err.message : String(err), uri);
-        return new config_error_ConfigError('MONGODB_URI', `is not a connection string the MongoDB driver accepts: ${message ?? "the driver's message is withheld because it may quote a credential"}`);
+        return new ConfigError('MONGODB_URI', `is not a connection string the MongoDB driver accepts: ${message ?? "the driver's message is withheld because it may quote a credential"}`);
     }
 }
 
@@ -457,7 +458,7 @@ function graceSeconds(env) {
     if (!raw)
         return DEFAULT_SHUTDOWN_GRACE_SECONDS;
     if (!/^\d+$/.test(raw) || Number(raw) > MAX_SHUTDOWN_GRACE_SECONDS) {
-        throw new config_error_ConfigError('SYNC_SHUTDOWN_GRACE_SECONDS', `must be a whole number from 0 to ${MAX_SHUTDOWN_GRACE_SECONDS}`);
+        throw new ConfigError('SYNC_SHUTDOWN_GRACE_SECONDS', `must be a whole number from 0 to ${MAX_SHUTDOWN_GRACE_SECONDS}`);
     }
     return Number(raw);
 }
@@ -572,11 +573,11 @@ var client = __webpack_require__(59998);
 var github_client = __webpack_require__(99425);
 // EXTERNAL MODULE: ./build/server/sync/github/conditional.js + 1 modules
 var github_conditional = __webpack_require__(31053);
-// EXTERNAL MODULE: ./build/server/sync/http/retry.js + 1 modules
-var http_retry = __webpack_require__(32995);
+// EXTERNAL MODULE: ./build/server/http/retry.js + 2 modules
+var http_retry = __webpack_require__(70699);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
-;// CONCATENATED MODULE: ./build/server/sync/issues/pacer.js
+;// CONCATENATED MODULE: ./build/server/issues/pacer.js
 
 /**
  * Spaces requests out under GitHub's limits: at least `minIntervalMs` between two, and within
@@ -669,7 +670,7 @@ class PacerRegistry {
     }
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/issues/push-locks.js
+;// CONCATENATED MODULE: ./build/server/issues/push-locks.js
 /** Another push held a key longer than the wait. */
 class PushLockTimeout extends Error {
     name = 'PushLockTimeout';
@@ -718,9 +719,11 @@ const DEFAULT_PUSH_LOCK_WAIT = { waitMs: 15 * 60_000, pollMs: 2000 };
 
 // EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
 var p_limit = __webpack_require__(70370);
+// EXTERNAL MODULE: ./build/server/sync/http/request.js
+var request = __webpack_require__(91016);
 // EXTERNAL MODULE: ./build/server/sync/report.js
 var sync_report = __webpack_require__(4464);
-;// CONCATENATED MODULE: ./build/server/sync/issues/finding.js
+;// CONCATENATED MODULE: ./build/server/issues/finding.js
 
 
 const ISSUE_TAG = 'issue:';
@@ -784,13 +787,11 @@ function findingHash(f) {
     return (0,external_node_crypto_.createHash)('sha256').update(`${f.product}\n${identity}`).digest('hex').slice(0, 32);
 }
 
-// EXTERNAL MODULE: ./build/server/sync/http/request.js
-var request = __webpack_require__(91016);
 // EXTERNAL MODULE: ./build/server/sync/github/targets.js
 var github_targets = __webpack_require__(63000);
 // EXTERNAL MODULE: ./build/server/platform/identifiers.js
 var identifiers = __webpack_require__(13980);
-;// CONCATENATED MODULE: ./build/server/sync/issues/issue-text.js
+;// CONCATENATED MODULE: ./build/server/issues/issue-text.js
 /** The label every pushed issue carries; issue push lists a repository's issues by it. */
 const ISSUE_LABEL = 'gatehouse';
 const TITLE_MAX = 256;
@@ -868,7 +869,7 @@ function bodyHasHash(body, hash) {
     return typeof body === 'string' && body.includes(`Gatehouse finding: \`${hash}\``);
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/issues/github-issues.js
+;// CONCATENATED MODULE: ./build/server/issues/github-issues.js
 
 
 
@@ -998,7 +999,7 @@ async function setIssueState(client, ref, state, stateReason) {
     });
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/issues/issue-index.js
+;// CONCATENATED MODULE: ./build/server/issues/issue-index.js
 
 
 
@@ -1073,7 +1074,7 @@ class IssueIndex {
     }
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/issues/finding-status.js
+;// CONCATENATED MODULE: ./build/server/issues/finding-status.js
 const finding_status_ISSUE_TAG = 'issue:';
 /**
  * The reason a person reads first: the triage decisions (false positive, out of scope, risk
@@ -1137,7 +1138,7 @@ function reopeningComment(finding, findingUrl) {
     return `Reopened by Gatehouse: [DefectDojo finding ${finding.id}](${findingUrl}) became active again${when}, after this issue was closed.`;
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/issues/lifecycle.js
+;// CONCATENATED MODULE: ./build/server/issues/lifecycle.js
 
 
 
@@ -1283,7 +1284,7 @@ async function linkedFindings(products, deps, counts) {
     const limit = (0,p_limit/* default */.A)(LISTING_CONCURRENCY);
     const perProduct = await Promise.all(products.map((product) => limit(async () => {
         try {
-            return await (0,http_retry/* retrying */.R$)(async () => {
+            return await (0,request/* retryTransient */.jh)(async () => {
                 const found = [];
                 for await (const page of deps.defectDojo.linkedFindings(product)) {
                     for (const raw of page) {
@@ -1304,7 +1305,7 @@ async function linkedFindings(products, deps, counts) {
     return perProduct.flat();
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/issues/push.js
+;// CONCATENATED MODULE: ./build/server/issues/push.js
 
 
 
@@ -1322,7 +1323,7 @@ async function candidates(products, deps, failures) {
     const limit = (0,p_limit/* default */.A)(push_LISTING_CONCURRENCY);
     const perProduct = await Promise.all(products.map((product) => limit(async () => {
         try {
-            return await (0,http_retry/* retrying */.R$)(async () => {
+            return await (0,request/* retryTransient */.jh)(async () => {
                 const found = [];
                 for await (const page of deps.defectDojo.openFindings(product, severities)) {
                     for (const raw of page) {
@@ -1478,13 +1479,13 @@ async function pushFindings(findings, repositories, deps, counts, failures) {
                 issues.record(hash, url);
                 deps.log.info({ ...at, issue: url }, 'issue opened');
                 // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
-                await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
+                await (0,request/* retryTransient */.jh)(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
                 if (created.droppedLabels.length > 0)
                     await issues.labelsDropped(created.droppedLabels);
                 continue;
             }
             issues.record(hash, url);
-            await (0,http_retry/* retrying */.R$)(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
+            await (0,request/* retryTransient */.jh)(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
         }
         catch (err) {
             failures.count++;
@@ -1527,7 +1528,6 @@ function presentsBearer(headers, secret) {
 }
 
 ;// CONCATENATED MODULE: ./build/server/http/errors.js
-
 /**
  * The one error type of the backend. Business code throws it; `errorHandler` is the only
  * place that turns an error into an HTTP answer, so every failure has the same JSON shape:
@@ -1550,25 +1550,34 @@ class AppError extends Error {
         return { error: this.code, ...this.extra };
     }
 }
-const notFound = () => new AppError(404, 'not_found');
-const methodNotAllowed = (allowed) => new AppError(405, 'method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
-const invalidJson = () => new AppError(400, 'invalid_json');
 /**
- * Wraps a settings source so that an unusable setting answers `500 misconfigured` (the body names
- * nothing; the log names the setting) instead of an anonymous crash.
+ * The codes every Express app of Gatehouse answers from its HTTP layer (routing, bodies, the error
+ * handler), with their statuses. Each server's catalogue includes them.
  */
-function settingsOrMisconfigured(source) {
-    return () => {
-        try {
-            return source();
-        }
-        catch (err) {
-            if (err instanceof ConfigError)
-                throw new AppError(500, 'misconfigured', {}, { cause: err });
-            throw err;
-        }
-    };
+const HTTP_ERRORS = {
+    invalid_json: 400,
+    invalid_request: 400,
+    not_found: 404,
+    method_not_allowed: 405,
+    request_timeout: 408,
+    payload_too_large: 413,
+    unsupported_media_type: 415,
+    validation_failed: 422,
+    internal_error: 500,
+    store_unavailable: 503,
+};
+/**
+ * A server's way to refuse: by code, its status taken from the server's catalogue, so no route
+ * writes a status of its own and every code a server answers is in one place.
+ */
+function refusalsOf(catalogue) {
+    return (code, extra = {}, options) => new AppError(catalogue[code], code, extra, options);
 }
+/** A refusal of the HTTP layer, by code. */
+const refuseHttp = refusalsOf(HTTP_ERRORS);
+const notFound = () => refuseHttp('not_found');
+const methodNotAllowed = (allowed) => refuseHttp('method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
+const invalidJson = () => refuseHttp('invalid_json');
 
 ;// CONCATENATED MODULE: ./build/server/http/validation.js
 
@@ -1588,7 +1597,7 @@ function validationFailed(details) {
         .slice(0, 5)
         .map((d) => `${d.path}: ${d.message}`)
         .join('; ');
-    return new AppError(422, 'validation_failed', { message, details });
+    return refuseHttp('validation_failed', { message, details });
 }
 /** Parses `input` with `schema`, or throws `422 validation_failed`. */
 function validate(schema, input) {
@@ -1648,15 +1657,15 @@ function readNotification(body) {
 function fromBodyParser(err) {
     switch (err.type) {
         case 'entity.too.large':
-            return new AppError(413, 'payload_too_large');
+            return refuseHttp('payload_too_large');
         case 'entity.parse.failed':
             return invalidJson();
         case 'encoding.unsupported':
         case 'charset.unsupported':
-            return new AppError(415, 'unsupported_media_type');
+            return refuseHttp('unsupported_media_type');
         case 'request.aborted':
         case 'request.size.invalid':
-            return new AppError(400, 'invalid_request');
+            return refuseHttp('invalid_request');
         default:
             return undefined;
     }
@@ -1667,17 +1676,18 @@ function toAppError(err) {
         return err;
     // No verdict was reached and nothing was half-written: the client may retry.
     if (err instanceof StoreUnavailable)
-        return new AppError(503, 'store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
+        return refuseHttp('store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
     if (err && typeof err === 'object') {
         const mapped = fromBodyParser(err);
         if (mapped)
             return mapped;
         const status = err.status;
         // Other client errors raised by Express itself (for example a malformed URI).
+        // Express's own status (a malformed URI is 400, …): the one code whose status is not fixed.
         if (typeof status === 'number' && status >= 400 && status < 500)
             return new AppError(status, 'bad_request');
     }
-    return new AppError(500, 'internal_error');
+    return refuseHttp('internal_error');
 }
 /** The error code an error is answered with (for counting outcomes without answering twice). */
 const answeredCode = (err) => toAppError(err).code;
@@ -1701,6 +1711,24 @@ const errorHandler = (err, req, res, _next) => {
 function describeCause(cause) {
     return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
 }
+
+;// CONCATENATED MODULE: ./build/server/sync/service/errors.js
+
+/**
+ * Every error the sync service's HTTP surface answers, with its HTTP status: its one catalogue
+ * (docs/sync-service.md). Routes refuse by code (`refuse('run_in_progress')`).
+ */
+const SYNC_SERVICE_ERRORS = {
+    ...HTTP_ERRORS,
+    unauthorized: 401,
+    unknown_source: 404,
+    run_in_progress: 409,
+    not_ready: 503,
+    configuration_invalid: 503,
+    shutting_down: 503,
+};
+/** A refusal of the sync service, by code. */
+const refuse = refusalsOf(SYNC_SERVICE_ERRORS);
 
 ;// CONCATENATED MODULE: ./build/server/health/readiness-log.js
 /**
@@ -1790,8 +1818,8 @@ function loggedPath(path, secrets, secretAfter) {
  * headers, no body; secret segments redacted, see `loggedPath`), the status, the duration, and what the route added (`noteLogLine`:
  * `/token` puts its audit fields there instead of logging a second line). `probePaths` are logged
  * at debug level. `req.log` is a child logger that carries the request. Written here rather than
- * with pino-http: this is one child logger and one listener per request, where pino-http made two
- * child loggers and its per-request work showed in `/token`'s profile.
+ * with pino-http for the one-line rule: a route's outcome (`/token`'s audit) joins the request's
+ * line instead of adding a second one.
  */
 function requestLogging(logger, options = {}) {
     const probes = new Set(options.probePaths ?? []);
@@ -1852,6 +1880,7 @@ function route(router, path, handlers) {
 
 
 
+
 const SYNC_SERVICE_NAME = 'gatehouse-sync';
 /** The largest notification read (a BOM_PROCESSED notification carries the whole BOM, base64). */
 const HOOK_BODY_LIMIT = '32mb';
@@ -1863,7 +1892,7 @@ function scopeOf(req, service, source) {
     const scope = service.scopeOf(source);
     if (!scope) {
         if (!service.sources.includes(source))
-            throw new AppError(404, 'unknown_source');
+            throw refuse('unknown_source');
         throw validationFailed(names.map((name) => ({ path: name, message: `${source} runs whole: it takes no query parameter` })));
     }
     const unknown = names.filter((n) => n !== scope.parameter);
@@ -1881,11 +1910,11 @@ function scopeOf(req, service, source) {
 function hookSecret(secret) {
     return (req, _res, next) => {
         if (secret === undefined)
-            throw new AppError(404, 'not_found');
+            throw refuse('not_found');
         const inPath = typeof req.params.secret === 'string' ? req.params.secret : undefined;
         const ok = inPath !== undefined ? secretsEqual(inPath, secret) : presentsBearer(req.headers, secret);
         if (!ok)
-            throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+            throw refuse('unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
         next();
     };
 }
@@ -1895,7 +1924,7 @@ function bearer(token) {
         if (token === undefined)
             return next();
         if (!presentsBearer(req.headers, token))
-            throw new AppError(401, 'unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
+            throw refuse('unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
         next();
     };
 }
@@ -1916,7 +1945,8 @@ function createSyncApp(deps) {
                     return;
                 }
                 readinessLog.notReady(answer.reason, answer.problems);
-                res.status(503).json({ error: 'not_ready', reason: answer.reason, ...(answer.problems?.length ? { problems: answer.problems } : {}) });
+                // Answered here, not thrown: a probe's not-ready is not a failed request for the log.
+                res.status(SYNC_SERVICE_ERRORS.not_ready).json({ error: 'not_ready', reason: answer.reason, ...(answer.problems?.length ? { problems: answer.problems } : {}) });
             },
         ],
     });
@@ -1935,7 +1965,7 @@ function createSyncApp(deps) {
             auth,
             async (req, res) => {
                 if (!deps.service)
-                    throw new AppError(503, 'configuration_invalid');
+                    throw refuse('configuration_invalid');
                 const source = String(req.params.source);
                 const scope = scopeOf(req, deps.service, source);
                 const answer = await deps.service.start(source, 'trigger', scope);
@@ -1945,11 +1975,11 @@ function createSyncApp(deps) {
                         res.status(202).json({ accepted: true, run_id: answer.runId });
                         return;
                     case 'busy':
-                        throw new AppError(409, 'run_in_progress');
+                        throw refuse('run_in_progress');
                     case 'unknown_source':
-                        throw new AppError(404, 'unknown_source');
+                        throw refuse('unknown_source');
                     case 'stopping':
-                        throw new AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+                        throw refuse('shutting_down', {}, { headers: { 'Retry-After': '30' } });
                 }
             },
         ],
@@ -1960,9 +1990,9 @@ function createSyncApp(deps) {
         express.json({ limit: HOOK_BODY_LIMIT, type: () => true }),
         async (req, res) => {
             if (!deps.service)
-                throw new AppError(503, 'configuration_invalid');
+                throw refuse('configuration_invalid');
             if (!deps.service.sources.includes('dependencytrack'))
-                throw new AppError(404, 'unknown_source');
+                throw refuse('unknown_source');
             const reading = readNotification(req.body);
             if (reading.kind === 'invalid')
                 throw validationFailed([{ path: 'notification', message: reading.message }]);
@@ -1972,7 +2002,7 @@ function createSyncApp(deps) {
             }
             const outcome = await deps.service.enqueue('dependencytrack', reading.projects);
             if (outcome === 'stopping')
-                throw new AppError(503, 'shutting_down', {}, { headers: { 'Retry-After': '30' } });
+                throw refuse('shutting_down', {}, { headers: { 'Retry-After': '30' } });
             req.log?.info({ group: reading.group, projects: reading.projects, outcome }, 'Dependency-Track notification');
             res.status(202).json({ accepted: true, group: reading.group, projects: reading.projects, queued: outcome === 'queued' });
         },
@@ -2435,7 +2465,7 @@ function checkServiceConfig(load) {
     return problems.length > 0 ? { problems, mode: loaded.config.mode } : { loaded, problems: [], mode: loaded.config.mode };
 }
 function enabledConnectors({ config }) {
-    return connectors/* CONNECTORS */.TT.filter((c) => config.sources[c.source].enabled);
+    return connectors/* CONNECTORS */.T.filter((c) => config.sources[c.source].enabled);
 }
 /**
  * Issue push after a run, for the products it synced; undefined when it is off (no
@@ -2453,7 +2483,7 @@ function issuePushFor(loaded, defectDojo, parts, retry, conditional) {
     const clientFor = (target) => {
         // A spent search budget is not waited for: the push lists the repository's issues instead.
         if (!clients.has(target))
-            clients.set(target, (0,github_client/* githubClient */.$f)(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional }));
+            clients.set(target, (0,github_client/* githubClient */.$f)(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional, clock: parts.pacerClock }));
         return clients.get(target);
     };
     // The service's own timers, not the real clock: whatever time the service was given.
@@ -2486,8 +2516,8 @@ function assemble(parts) {
         const readiness = new Readiness({ configProblems: parts.config.problems, timers: parts.timers });
         return { readiness, metrics, scheduler, issuePush: false, schedule: () => undefined };
     }
-    const { config, secrets } = loaded;
-    const retry = { ...http_retry/* DEFAULT_RETRY */.vI, ...parts.retry, retries: parts.options.retries };
+    const { config } = loaded;
+    const retry = { ...http_retry/* SYNC_RETRY */.ZV, ...parts.retry, retries: parts.options.retries };
     const defectDojo = (0,run/* defectDojoClientFor */.C6)(loaded, parts.options);
     const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(call_bounds/* READINESS_PROBE */.gS.totalMs), timers: parts.timers });
     // GitHub answers with ETags, for every run and push of the process: an unchanged list costs no rate limit.
@@ -2507,7 +2537,7 @@ function assemble(parts) {
     });
     const schedule = () => {
         for (const source of service.sources) {
-            scheduler.add(source, (0,service_schedule/* parseSchedule */.nP)(config.schedule[source]), () => {
+            scheduler.add(source, (0,service_schedule/* parseSchedule */.n)(config.schedule[source]), () => {
                 service.start(source, 'schedule').then((answer) => {
                     if (answer.outcome === 'busy')
                         parts.logger.warn({ source }, 'scheduled run skipped: the previous run of this source is still in progress');
@@ -2542,15 +2572,7 @@ async function listenSyncApp(assembled, parts, port, host) {
     return { server, port: server.address().port };
 }
 
-;// CONCATENATED MODULE: ./build/server/sync/service/timers.js
-const realTimers = {
-    now: () => Date.now(),
-    setTimeout: (fire, ms) => setTimeout(fire, ms),
-    clearTimeout: (handle) => clearTimeout(handle),
-};
-
 ;// CONCATENATED MODULE: ./build/server/sync/service/serve.js
-
 
 
 
@@ -2601,7 +2623,7 @@ async function serveCommand(args, env, io, signals = process) {
     }
     // A key is a source, or an issue push's product or repository (`issue-push:…`).
     const locks = await locksFor(mongoUri, (key) => logger.error({ lock: key }, 'the lock of a running sync or issue push was taken over: another process may be doing the same work'));
-    const version = (0,server_version/* packageVersion */.Tl)();
+    const version = (0,server_version/* packageVersion */.T)();
     const triggerToken = env.SYNC_TRIGGER_TOKEN?.trim() || undefined;
     const webhookSecret = env.SYNC_DEPENDENCY_TRACK_WEBHOOK_SECRET?.trim() || undefined;
     const assembled = assemble({
@@ -2609,8 +2631,8 @@ async function serveCommand(args, env, io, signals = process) {
         options: args.options,
         locks,
         logger,
-        timers: realTimers,
-        pacerClock: clock/* realClock */.d,
+        timers: clock/* systemClock */.m,
+        pacerClock: clock/* systemClock */.m,
         version,
         ...(triggerToken ? { triggerToken } : {}),
     });

@@ -1,12 +1,12 @@
-import type { Checkout } from './checkout.js';
+import type { Checkout } from '../diff/checkout.js';
 import { DependencyChanges, isLockfile, packageOf, type Package } from './dependencies.js';
 import { ImageChanges, isContainerfile } from './images.js';
-import type { Baseline } from './baseline.js';
-import { GateError } from './errors.js';
-import type { PullRequestDiff } from './git-diff.js';
-import { RunLocations, type ResultLocation } from './locations.js';
-import { linterKeyOf } from './megalinter.js';
-import type { ByteRange, SarifReport, SarifResult, SarifRule, SarifRun } from './sarif.js';
+import type { Baseline } from '../reports/baseline.js';
+import { GateError } from '../errors.js';
+import type { PullRequestDiff } from '../diff/git-diff.js';
+import { RunLocations, type ResultLocation } from '../reports/locations.js';
+import { linterKeyOf } from '../reports/megalinter.js';
+import type { ByteRange, SarifReport, SarifResult, SarifRule, SarifRun } from '../reports/sarif.js';
 import { SecretLike, type SopsDetector } from './secrets.js';
 import { blocks, ruleOf, severityOf, type FailOn, type Severity } from './severity.js';
 import { belowFix, fixedVersionsOf } from './fixed-versions.js';
@@ -79,7 +79,7 @@ export interface ClassifyOptions {
 const UNMAPPED_EXAMPLES = 5;
 
 /** Suppressed unless every suppression was rejected or is still under review; `[]` is no suppression. */
-export function isSuppressed(result: SarifResult): boolean {
+function isSuppressed(result: SarifResult): boolean {
   const suppressions = result.suppressions ?? [];
   return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ResultLocation } from './locations.js';
-import type { SarifResult, SarifRule, SarifRun } from './sarif.js';
+import type { ResultLocation } from '../reports/locations.js';
+import type { SarifResult, SarifRule, SarifRun } from '../reports/sarif.js';
 import { ruleOf } from './severity.js';
 
 /**

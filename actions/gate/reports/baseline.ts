@@ -1,9 +1,9 @@
-import type { Checkout } from './checkout.js';
-import { packageOf } from './dependencies.js';
-import { GateError } from './errors.js';
+import type { Checkout } from '../diff/checkout.js';
+import { packageOf } from '../rules/dependencies.js';
+import { GateError } from '../errors.js';
 import { RunLocations } from './locations.js';
 import { openSarif, type SarifResult, type SarifRun } from './sarif.js';
-import { ruleOf } from './severity.js';
+import { ruleOf } from '../rules/severity.js';
 
 /*
  * `--baseline-sarif`: the report of the base commit, when the user has one (the last run on the

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import type { PullRequestDiff } from './git-diff.js';
-import type { SarifResult, SarifRule } from './sarif.js';
+import type { PullRequestDiff } from '../diff/git-diff.js';
+import type { SarifResult, SarifRule } from '../reports/sarif.js';
 
 /** The package a dependency finding is about, as the scanner named it. */
 export interface Package {

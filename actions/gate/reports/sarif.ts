@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { GateError } from './errors.js';
+import { GateError } from '../errors.js';
 import { readElements } from './json-elements.js';
 import { JsonReader, JsonSyntaxError } from './json-reader.js';
 import { NumberList } from './number-list.js';

@@ -1,7 +1,7 @@
-import { cell, inert } from '../shared/summary.js';
-import type { CiOutcome } from './ci.js';
-import { messagesOf, type Finding } from './classify.js';
-import { SEVERITIES } from './severity.js';
+import { cell, inert } from '../../shared/summary.js';
+import type { CiOutcome } from '../ci.js';
+import { messagesOf, type Finding } from '../rules/classify.js';
+import { SEVERITIES } from '../rules/severity.js';
 
 /** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
 function link(env: NodeJS.ProcessEnv, head: string | undefined, path: string, line: number | undefined): string {

@@ -1,4 +1,4 @@
-import type { CliIo } from './command.js';
+import type { CliIo } from '../command.js';
 
 /** Where the lines go: `process.stdout` and `process.stderr`, or any stream-like sink in tests. */
 interface Sink {

@@ -1,4 +1,4 @@
-import type { SarifResult, SarifRule } from './sarif.js';
+import type { SarifResult, SarifRule } from '../reports/sarif.js';
 
 /*
  * The versions a dependency finding's own report says fix it, as each scanner writes them, and a

@@ -1,4 +1,4 @@
-import { GateError } from './errors.js';
+import { GateError } from '../errors.js';
 import { git } from './git.js';
 
 /** Where `--repo` lies in its git work tree: one quick `git rev-parse`. */

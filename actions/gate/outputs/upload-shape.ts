@@ -1,6 +1,6 @@
-import type { Finding } from './classify.js';
-import type { SarifRun } from './sarif.js';
-import { SEVERITIES } from './severity.js';
+import type { Finding } from '../rules/classify.js';
+import type { SarifRun } from '../reports/sarif.js';
+import { SEVERITIES } from '../rules/severity.js';
 
 /**
  * What code scanning accepts in one upload (GitHub's "SARIF support for code scanning"): more

@@ -1,6 +1,6 @@
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Checkout } from './checkout.js';
+import type { Checkout } from '../diff/checkout.js';
 import { CONTAINER_ROOTS } from './megalinter.js';
 import type { SarifLocation, SarifResult, SarifRun } from './sarif.js';
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { GateError } from './errors.js';
+import { GateError } from '../errors.js';
 
 export interface GitResult {
   readonly code: number;

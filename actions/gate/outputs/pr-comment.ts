@@ -1,4 +1,4 @@
-import type { ActionOctokit } from '../shared/github.js';
+import type { ActionOctokit } from '../../shared/github.js';
 import { codePoints, type ReportLimit } from './summary.js';
 
 /** Marks the gate's own comment, so each run updates it instead of adding another. */
