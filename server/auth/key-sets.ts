@@ -6,8 +6,7 @@ import { boundedFetch, type Fetch } from '../http/outbound.js';
 import { OidcKeySetUnavailable, OidcTokenRejected } from './errors.js';
 import type { IssuerConfig } from './issuers.js';
 
-/** A key at once when it is known (jose awaits whatever comes back), or a promise of one. */
-export type KeyResolver = (header: JWSHeaderParameters, token: FlattenedJWSInput) => CryptoKey | Promise<CryptoKey>;
+export type KeyResolver = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
 
 export interface KeySetOptions {
   /** What carries key-set fetches (default: the network). */
@@ -45,11 +44,6 @@ const isKeySelectionFailure = (err: unknown): boolean =>
 class RemoteKeySet {
   private jwks?: JSONWebKeySet;
   private local?: ReturnType<typeof createLocalJWKSet>;
-  /**
-   * The key each key id selected from the current set (RS256 is the only algorithm, so the key id
-   * alone decides). A new map per fetched set; only ids the set holds ever enter it.
-   */
-  private selected = new Map<string | undefined, CryptoKey>();
   private fetchedAt = Number.NEGATIVE_INFINITY;
   private attemptedAt = Number.NEGATIVE_INFINITY;
   private lastAttemptFailed = false;
@@ -66,18 +60,7 @@ class RemoteKeySet {
     return this.jwks;
   }
 
-  /**
-   * Synchronous for a key id already selected from a fresh set: every `/token` takes this path.
-   */
-  resolve(header: JWSHeaderParameters, token: FlattenedJWSInput): CryptoKey | Promise<CryptoKey> {
-    if (this.local && this.clock.now() - this.fetchedAt < this.options.cacheMaxAgeMs) {
-      const known = this.selected.get(header.kid);
-      if (known) return known;
-    }
-    return this.resolveSlowly(header, token);
-  }
-
-  private async resolveSlowly(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> {
+  async resolve(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> {
     const fresh = this.local && this.clock.now() - this.fetchedAt < this.options.cacheMaxAgeMs;
     if (fresh) {
       const key = await this.select(header, token);
@@ -92,12 +75,8 @@ class RemoteKeySet {
 
   /** The key for the token from the cached set, or undefined when the set has none for it. */
   private async select(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey | undefined> {
-    // The map of the set this selection reads: a fetch finishing meanwhile starts a new one.
-    const selected = this.selected;
     try {
-      const key = await this.local!(header, token);
-      if (header.kid === undefined || typeof header.kid === 'string') selected.set(header.kid, key);
-      return key;
+      return await this.local!(header, token);
     } catch (err) {
       if (err instanceof errors.JWKSNoMatchingKey) return undefined;
       if (isKeySelectionFailure(err)) throw new OidcTokenRejected('signature_invalid', { cause: err });
@@ -130,7 +109,6 @@ class RemoteKeySet {
       if (!isKeySet(body)) throw new Error('the key endpoint answered something that is not a JWKS');
       jwks = body;
       this.local = createLocalJWKSet(jwks);
-      this.selected = new Map();
     } catch (err) {
       this.lastAttemptFailed = true;
       this.options.onFetch?.('failed');

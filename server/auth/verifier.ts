@@ -1,4 +1,4 @@
-import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { OidcKeySetUnavailable, OidcTokenRejected, type RejectionReason } from './errors.js';
@@ -52,27 +52,8 @@ function toVerdict(err: unknown): OidcTokenRejected | OidcKeySetUnavailable {
 
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const REPOSITORY = /^[^/\s]+\/[^/\s]+$/;
 const REPOSITORY_ID = /^[0-9]{1,20}$/;
-const ALGORITHMS = [ALGORITHM];
-const REQUIRED_CLAIMS = ['exp'];
-
-/**
- * One segment of a compact JWS as the JSON object it encodes, or undefined. Only for reading
- * `alg` and `iss` before jose verifies the whole token (the issuer is pinned before a key set is
- * chosen), with Node's base64url decoder. It accepts characters outside the alphabet silently,
- * hence the pattern first.
- */
-function unverifiedObject(segment: string): Record<string, unknown> | undefined {
-  if (!BASE64URL.test(segment)) return undefined;
-  try {
-    const value = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Verifies CI OIDC tokens in the ledger spec's order:
@@ -92,27 +73,28 @@ export class OidcVerifier {
   async verify(token: unknown, policy: VerificationPolicy): Promise<CallerIdentity> {
     if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw reject('malformed');
 
-    // Three segments, the first two JSON objects (jose checks all of it again when it verifies).
-    // The causes are the classes jose's own decoders threw here: the minimal broker logs them.
-    const headerEnd = token.indexOf('.');
-    const header = headerEnd > 0 ? unverifiedObject(token.slice(0, headerEnd)) : undefined;
-    if (!header) throw reject('malformed', new TypeError('the protected header is not base64url-encoded JSON'));
-    const payloadEnd = token.indexOf('.', headerEnd + 1);
-    const claims = payloadEnd > 0 && token.indexOf('.', payloadEnd + 1) < 0 ? unverifiedObject(token.slice(headerEnd + 1, payloadEnd)) : undefined;
-    if (!claims) throw reject('malformed', new errors.JWTInvalid('not a compact JWS with a JSON claims set'));
-    if (header.alg !== ALGORITHM) throw reject('algorithm_not_allowed');
+    // Read unverified only to refuse a wrong `alg` and pin the issuer before any key set is chosen.
+    let alg: unknown;
+    let unverifiedIssuer: unknown;
+    try {
+      alg = decodeProtectedHeader(token).alg;
+      unverifiedIssuer = decodeJwt(token).iss;
+    } catch (err) {
+      throw reject('malformed', err);
+    }
+    if (alg !== ALGORITHM) throw reject('algorithm_not_allowed');
 
-    const issuer = typeof claims.iss === 'string' ? policy.issuers.get(claims.iss) : undefined;
+    const issuer = typeof unverifiedIssuer === 'string' ? policy.issuers.get(unverifiedIssuer) : undefined;
     if (!issuer) throw reject('issuer_not_trusted');
 
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.keySets.resolverFor(issuer), {
-        algorithms: ALGORITHMS,
+        algorithms: [ALGORITHM],
         issuer: issuer.issuer,
         clockTolerance: CLOCK_SKEW_SECONDS,
         currentDate: new Date(this.clock.now()),
-        requiredClaims: REQUIRED_CLAIMS,
+        requiredClaims: ['exp'],
       }));
     } catch (err) {
       throw toVerdict(err);

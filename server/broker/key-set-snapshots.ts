@@ -16,7 +16,7 @@ const RETRY_AFTER_FAILURE_MS = 60_000;
  * issuer's key endpoint is unreachable can still verify tokens signed with those keys.
  */
 export class KeySetSnapshots {
-  private readonly written = new Map<string, { jwks: JSONWebKeySet; json: string; at: number }>();
+  private readonly written = new Map<string, { json: string; at: number }>();
   /** Per issuer: a write under way, or the time a failed one may be tried again. */
   private readonly busy = new Map<string, { until: number }>();
 
@@ -40,20 +40,15 @@ export class KeySetSnapshots {
    * write per issuer at a time, and after a failure not again for a minute. Never throws.
    */
   async save(issuer: string, jwks: JSONWebKeySet, log: Logger): Promise<void> {
+    const json = JSON.stringify(jwks);
     const now = this.clock.now();
     const last = this.written.get(issuer);
-    // The key-set object changes only when it is fetched again: the same object needs no comparison.
-    if (last && last.jwks === jwks && now - last.at < REWRITE_AFTER_MS) return;
-    const json = JSON.stringify(jwks);
-    if (last && last.json === json && now - last.at < REWRITE_AFTER_MS) {
-      this.written.set(issuer, { ...last, jwks });
-      return;
-    }
+    if (last && last.json === json && now - last.at < REWRITE_AFTER_MS) return;
     if ((this.busy.get(issuer)?.until ?? -Infinity) > now) return;
     this.busy.set(issuer, { until: Infinity });
     try {
       await this.store.put(NAMESPACE, issuer, jwks, new Date(now + SNAPSHOT_LIFETIME_MS));
-      this.written.set(issuer, { jwks, json, at: now });
+      this.written.set(issuer, { json, at: now });
       this.busy.delete(issuer);
     } catch (err) {
       // The token verified; a missed snapshot only weakens the next outage's fallback.

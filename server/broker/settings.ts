@@ -226,16 +226,8 @@ export function parseBrokerSettings(env: Env): BrokerSettings {
 }
 
 /** The issuer map the verifier pins against (issuer → key-set address). */
-const issuerMaps = new WeakMap<ReadonlyMap<string, PlatformSettings>, IssuerMap>();
-
-/** The issuer map of the platforms, built once per settings value (it is asked for on every request). */
 export function issuerMapOf(platforms: ReadonlyMap<string, PlatformSettings>): IssuerMap {
-  let map = issuerMaps.get(platforms);
-  if (!map) {
-    map = new Map([...platforms].map(([issuer, platform]) => [issuer, platform.issuer]));
-    issuerMaps.set(platforms, map);
-  }
-  return map;
+  return new Map([...platforms].map(([issuer, platform]) => [issuer, platform.issuer]));
 }
 
 /** Per request, parsing again (and re-reading PEM keys) only when one of the broker's variables changed. */

@@ -12,18 +12,15 @@ declare module 'node:http' {
   interface ServerResponse {
     /** The error behind a 5xx, for the request's log line. */
     err?: Error;
-    /**
-     * What a route adds to its request's one log line (`msg` replaces "request completed"). A
-     * property rather than a WeakMap keyed by the response: each WeakMap entry is an ephemeron
-     * the garbage collector traces separately, one more per `/token` request under load.
-     */
-    logLine?: { readonly msg: string; readonly fields: Readonly<Record<string, unknown>> };
   }
 }
 
+/** What a route adds to its request's one log line (`msg` replaces "request completed"). */
+const logLines = new WeakMap<ServerResponse, { readonly msg: string; readonly fields: Readonly<Record<string, unknown>> }>();
+
 /** Puts `fields` on the request's one log line, under `msg`: a route's outcome without a second line. */
 export function noteLogLine(res: ServerResponse, msg: string, fields: Readonly<Record<string, unknown>>): void {
-  res.logLine = { msg, fields };
+  logLines.set(res, { msg, fields });
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -89,17 +86,14 @@ export function requestLogging(
   return (req, res, next) => {
     const started = performance.now();
     const id = requestId(req, res);
-    const url = req.url ?? '';
-    const query = url.indexOf('?');
-    const path = loggedPath(query < 0 ? url : url.slice(0, query), secrets, secretAfter);
+    const path = loggedPath((req.url ?? '').split('?')[0]!, secrets, secretAfter);
     req.id = id;
     req.log = logger.child({ req: { id, method: req.method, path } });
-    // 'close' follows 'finish' on every response (Node emits it once the answer is written, or
-    // when the connection ends first): one listener per request, not one for each event.
+    // Node emits 'close' on every response: after 'finish', or when the connection ends first.
     res.once('close', () => {
       const responseTime = Math.round(performance.now() - started);
       const failed = res.err !== undefined || res.statusCode >= 500;
-      const line = res.logLine;
+      const line = logLines.get(res);
       const fields = { res: { statusCode: res.statusCode }, responseTime, ...(failed ? { err: res.err ?? new Error(`failed with status code ${res.statusCode}`) } : {}), ...line?.fields };
       const level = probes.has(path) ? 'debug' : failed ? 'error' : 'info';
       const message = failed ? 'request errored' : res.writableFinished ? (line?.msg ?? 'request completed') : 'request aborted';

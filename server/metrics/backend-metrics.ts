@@ -81,18 +81,13 @@ export class BackendMetrics {
     this.keySets.inc({ result });
   };
 
-  /**
-   * Times every request of `listener`. The route label is Express's matched route path, or one of
-   * `plainPaths` (served before Express, matched exactly), else `unmatched`.
-   */
-  timed(listener: RequestListener, plainPaths: readonly string[] = []): RequestListener {
-    const plain = new Set(plainPaths);
+  /** Times every request of `listener`. The route label is Express's matched route path, else `unmatched`. */
+  timed(listener: RequestListener): RequestListener {
     return (req, res) => {
       const started = performance.now();
       res.once('close', () => {
         const matched = (req as { route?: { path?: unknown } }).route?.path;
-        const path = (req.url ?? '').split('?')[0]!;
-        const route = typeof matched === 'string' ? matched : plain.has(path) ? path : UNMATCHED;
+        const route = typeof matched === 'string' ? matched : UNMATCHED;
         this.durations.observe({ method: req.method ?? 'UNKNOWN', route, status: String(res.statusCode) }, (performance.now() - started) / 1000);
       });
       listener(req, res);

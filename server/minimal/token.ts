@@ -47,17 +47,9 @@ export function configurationProblems(settings: BrokerSettings): string[] {
 
 export const POLICY_NOT_ENFORCED = 'BROKER_POLICY is set, but the minimal broker does not enforce trust policies: run the main broker';
 
-/** Per settings value (parsed again only when the environment changes): `/token` asks on every request. */
-const usable = new WeakMap<BrokerSettings, boolean>();
-
 /** Whether the broker can serve `/token` at all with these settings (`/readyz`). */
 export function configurationUsable(settings: BrokerSettings): boolean {
-  let known = usable.get(settings);
-  if (known === undefined) {
-    known = configurationProblems(settings).length === 0;
-    usable.set(settings, known);
-  }
-  return known;
+  return configurationProblems(settings).length === 0;
 }
 
 /**

@@ -1013,9 +1013,7 @@ class RunLocations {
     }
     /** Every location of the result, in its order (tools such as nodejsscan write one result per rule, every match a location). */
     all(result) {
-        const locations = Array.isArray(result.locations) ? result.locations : [];
-        // The common case, one location, allocates one array of one.
-        return locations.length === 1 ? [this.at(locations[0])] : locations.map((l) => this.at(l));
+        return (Array.isArray(result.locations) ? result.locations : []).map((l) => this.at(l));
     }
     /** The first location (what a result is shown at when none of its locations decides). */
     of(result) {
