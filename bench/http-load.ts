@@ -1,15 +1,17 @@
 /**
- * HTTP load with autocannon against a server in another process, and the servers those runs
- * need: the real backend (compiled, as deployed) and the bare-verify limit. Shared by the /token
- * and ledger benchmarks, the 30 s load runs and the load suite's short form.
+ * HTTP load against a server in another process: closed loop with autocannon, open loop at a
+ * fixed rate with undici; and the servers those runs need, the real backend and the minimal
+ * broker (compiled, as deployed). Shared by the /token and ledger benchmarks, the 30 s load runs
+ * and the load suite's short form.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 import { ROOT } from './measure.js';
 
 export interface LoadRequest {
@@ -59,6 +61,56 @@ export async function load(url: string, request: LoadRequest, options: { connect
   };
 }
 
+export interface OpenLoopResult {
+  readonly sent: number;
+  readonly failed: number;
+  /** From the moment each request was due, so a server that falls behind shows it (no coordinated omission). */
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
+/**
+ * Open loop: `rate` requests a second for `seconds`, each sent when it is due whether or not the
+ * earlier ones were answered (as independent CI jobs arrive), over as many connections as needed.
+ */
+export async function openLoop(url: string, request: LoadRequest, options: { rate: number; seconds: number }): Promise<OpenLoopResult> {
+  const pool = new Pool(url, { connections: 256 });
+  const total = Math.round(options.rate * options.seconds);
+  const interval = 1000 / options.rate;
+  const latencies: number[] = [];
+  let failed = 0;
+  const send = async (due: number) => {
+    const body = typeof request.body === 'function' ? request.body() : request.body;
+    try {
+      const res = await pool.request({
+        path: request.path,
+        method: request.method ?? 'GET',
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers },
+        ...(body === undefined ? {} : { body }),
+      });
+      await res.body.dump();
+      if (res.statusCode >= 300) failed++;
+    } catch {
+      failed++;
+    }
+    latencies.push(performance.now() - due);
+  };
+  const start = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + i * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    inFlight.push(send(due));
+  }
+  await Promise.all(inFlight);
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => +latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2);
+  return { sent: total, failed, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
+}
+
 /** Refuses a run with failed requests: its figures would measure failures, not the route. */
 export function clean(label: string, r: LoadResult): LoadResult {
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${label}: ${r.errors} errors and ${r.non2xx} non-2xx answers in ${r.requests} requests`);
@@ -90,12 +142,14 @@ export interface ServerProcess {
  * and waits for its JSON "listening" line there. A server that logs nothing (`LOG_LEVEL=silent`)
  * is given a free port instead and is ready when its `GET /healthz` answers.
  */
-async function startServer(entry: string, env: Record<string, string>, ready: string | { readonly healthz: true }, nodeArgs: string[] = []): Promise<ServerProcess> {
+async function startServer(entry: string, env: Record<string, string>, ready: string | { readonly healthz: true }, nodeArgs: string[] = [], oneCore = false): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-server-'));
   const logFile = join(dir, 'output.log');
   const fd = openSync(logFile, 'w');
   const quietPort = typeof ready === 'string' ? undefined : await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, entry], {
+  // oneCore: every thread of the process (libuv's pool included) on the last CPU, with taskset.
+  const command = oneCore ? ['taskset', '-c', String(cpus().length - 1), process.execPath] : [process.execPath];
+  const child = spawn(command[0]!, [...command.slice(1), ...nodeArgs, entry], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(quietPort ?? 0), ...env },
     stdio: ['ignore', fd, fd],
@@ -151,7 +205,7 @@ function freePort(): Promise<number> {
  * left after a full collection is appended there (bench/heap-sampler.mjs).
  * BENCH_CPU_PROF=<dir> writes its CPU profile there (summarise with bench/profile-summary.mjs).
  */
-export function startBackendProcess(env: Record<string, string>, options: { viaTsx?: boolean; heapFile?: string; silent?: boolean } = {}): Promise<ServerProcess> {
+export function startBackendProcess(env: Record<string, string>, options: { viaTsx?: boolean; heapFile?: string; silent?: boolean; oneCore?: boolean } = {}): Promise<ServerProcess> {
   const nodeArgs = [
     ...(options.viaTsx ? ['--import', 'tsx'] : []),
     ...(options.heapFile ? ['--expose-gc', '--import', join(ROOT, 'bench', 'heap-sampler.mjs')] : []),
@@ -159,42 +213,16 @@ export function startBackendProcess(env: Record<string, string>, options: { viaT
   ];
   const entry = options.viaTsx ? join(ROOT, 'server', 'main.ts') : join(ROOT, 'build', 'server', 'main.js');
   const serverEnv = { ...env, ...(options.heapFile ? { BENCH_HEAP_FILE: options.heapFile } : {}), ...(options.silent ? { LOG_LEVEL: 'silent' } : {}) };
-  return startServer(entry, serverEnv, options.silent ? { healthz: true } : 'gatehouse listening', nodeArgs);
+  return startServer(entry, serverEnv, options.silent ? { healthz: true } : 'gatehouse listening', nodeArgs, options.oneCore);
 }
 
-/** The limit: bare node:http plus jose verifying the same token against the same keys. */
-export function startBareVerify(jwks: unknown, issuer: string, audience: string): Promise<ServerProcess> {
-  const env = { BENCH_JWKS: JSON.stringify(jwks), BENCH_ISSUER: issuer, BENCH_AUDIENCE: audience };
-  return startServer(join(ROOT, 'bench', 'bare-verify.mjs'), env, 'bare verify listening', profileArgs());
-}
-
-export interface BareMintOptions {
-  readonly jwks: unknown;
-  readonly issuer: string;
-  readonly audience: string;
-  readonly apiBase: string;
-  readonly appId: string;
-  readonly appKey: string;
-  readonly installationId: number;
-  readonly repositoryId: number;
-}
-
-function bareMintEnv(options: BareMintOptions): Record<string, string> {
-  return {
-    BENCH_JWKS: JSON.stringify(options.jwks),
-    BENCH_ISSUER: options.issuer,
-    BENCH_AUDIENCE: options.audience,
-    BENCH_API_BASE: options.apiBase,
-    BENCH_APP_ID: options.appId,
-    BENCH_APP_KEY: options.appKey,
-    BENCH_INSTALLATION_ID: String(options.installationId),
-    BENCH_REPOSITORY_ID: String(options.repositoryId),
-  };
-}
-
-/** The limit for `/token`: bare node:http verifying the token with jose and making one mint POST to the platform fake. */
-export function startBareMint(options: BareMintOptions): Promise<ServerProcess> {
-  return startServer(join(ROOT, 'bench', 'bare-mint.mjs'), bareMintEnv(options), 'bare mint listening', profileArgs());
+/**
+ * Moves this process (the load generator and the fakes, every thread) off the CPU that `oneCore`
+ * servers run on, so that they have that core to themselves.
+ */
+export function keepOffServerCore(): void {
+  const last = cpus().length - 1;
+  if (last > 0) execFileSync('taskset', ['-a', '-p', '-c', `0-${last - 1}`, String(process.pid)], { stdio: 'ignore' });
 }
 
 /** The minimal broker, compiled from build/ (npm run build first). */
@@ -203,8 +231,7 @@ export function startMinimalProcess(env: Record<string, string>): Promise<Server
 }
 
 /**
- * `BENCH_CPU_PROF=<dir>`: the servers under load write a CPU profile there, the limit included so
- * that profiling burdens both sides of a ratio alike. `BENCH_CPU_PROF_INTERVAL`: the sampling
+ * `BENCH_CPU_PROF=<dir>`: the servers under load write a CPU profile there. `BENCH_CPU_PROF_INTERVAL`: the sampling
  * interval in µs (V8's default, 1000, is too coarse for a request of a few hundred µs).
  */
 function profileArgs(): string[] {

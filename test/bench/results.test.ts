@@ -35,7 +35,7 @@ describe('bench/results.json', () => {
 
   it('has every figure the issue asks for', () => {
     const names = new Set(results.figures.map((f) => f.name));
-    for (const name of ['token.rps', 'token.p50_ms', 'token.p99_ms', 'token.cpu_us_per_request', 'token.platform_calls_per_request', 'token.minimal.rps', 'token.minimal.p99_ms', 'token.minimal.cpu_us_per_request', 'webhook.slow_uploads.rss_growth_bytes', 'webhook.token_during.failed', 'ledger.post_new_rps', 'ledger.post_duplicate_rps', 'ledger.get_rps', 'gate.wall_ms', 'gate.peak_rss_bytes', 'sync.wall_ms', 'load.token.failed_requests', 'load.ledger.failed_requests', 'load.token.heap_growth', 'load.ledger.heap_growth']) {
+    for (const name of ['token.direct_mint.p99_ms', 'token.p99_ms', 'token.cpu_ms_per_token', 'token.github_calls_per_token', 'token.minimal.p99_ms', 'token.minimal.cpu_ms_per_token', 'webhook.slow_uploads.rss_growth_bytes', 'webhook.token_during.failed', 'ledger.post_open_200rps.p99_ms', 'ledger.post_new.rps', 'ledger.post_duplicate.rps', 'ledger.get.rps', 'gate.wall_ms', 'gate.peak_rss_bytes', 'sync.wall_ms', 'load.token.failed_requests', 'load.ledger.failed_requests', 'load.token.heap_growth', 'load.ledger.heap_growth']) {
       assert.ok(names.has(name), `${name} missing`);
     }
     for (const bundle of ['gate', 'gate/cli', 'record-deployment', 'request-token', 'request-token/post', 'sync', 'sync/cli']) {
