@@ -46,8 +46,6 @@ export const BACKEND_ERRORS = {
   releases_disabled: 503,
 } as const satisfies Record<string, number>;
 
-export type BackendError = keyof typeof BACKEND_ERRORS;
-
 /** A refusal of the backend, by code. */
 export const refuse = refusalsOf(BACKEND_ERRORS);
 

@@ -83,5 +83,3 @@ export async function postTokenRequest(http: ActionHttp, brokerUrl: string, body
     throw err;
   }
 }
-
-export const parseObject = jsonObject;

@@ -1,10 +1,10 @@
 import type { ActionsCore } from '../shared/core.js';
 import { baseUrl, booleanInput, InputError, optionalInput } from '../shared/inputs.js';
-import type { ActionHttp } from '../shared/http.js';
+import { jsonObject, type ActionHttp } from '../shared/http.js';
 import { spaceControlCharacters } from '../../server/http/control-characters.js';
 import { parseFullName } from '../../server/platform/identifiers.js';
 import { requestedPermissions } from './permission-inputs.js';
-import { brokerSaid, fetchOidcToken, parseObject, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
+import { brokerSaid, fetchOidcToken, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
 
 const DEFAULT_AUDIENCE = 'gatehouse-broker';
 const DEFAULT_APP_NAME = 'Gatehouse';
@@ -65,7 +65,7 @@ async function obtain({ core, http, env }: RequestTokenDeps, settings: Settings,
   if ('noAnswer' in answer) throw new TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
   if (answer.status !== 200) throw new TokenUnavailable(`broker HTTP ${answer.status}`, { said: brokerSaid(answer.body, [oidcToken]) });
 
-  const parsed = parseObject(answer.body);
+  const parsed = jsonObject(answer.body);
   const token = parsed?.token;
   if (typeof token !== 'string' || token.length === 0) throw new TokenUnavailable('broker returned no token');
   // Masked first: nothing is printed or written with the token before the runner knows to hide it.

@@ -31596,26 +31596,20 @@ const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
 const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
 /** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
 const RELEASES_CRAWL_MS = 60_000;
-/** Actions: the runner's OIDC token endpoint. */
-const RUNNER_OIDC = { connectMs: 5000, totalMs: 10_000 };
-/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
-const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
-/** request-token's post step: `DELETE /installation/token`. */
-const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
-/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
-const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
-/** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
-const LEDGER_METRICS = { connectMs: 5000, totalMs: 10_000 };
-/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
-const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
 /** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
 const ACTION_CALLS = {
-    'runner-oidc': RUNNER_OIDC,
-    'broker-token': BROKER_TOKEN,
-    'token-revoke': TOKEN_REVOKE,
-    'ledger-post': LEDGER_POST,
-    'ledger-metrics': LEDGER_METRICS,
-    'pr-comment': PR_COMMENT,
+    /** The runner's OIDC token endpoint. */
+    'runner-oidc': { connectMs: 5000, totalMs: 10_000 },
+    /** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
+    'broker-token': { connectMs: 5000, totalMs: 30_000 },
+    /** request-token's post step: `DELETE /installation/token`. */
+    'token-revoke': { connectMs: 5000, totalMs: 10_000 },
+    /** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
+    'ledger-post': { connectMs: 5000, totalMs: 10_000 },
+    /** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
+    'ledger-metrics': { connectMs: 5000, totalMs: 10_000 },
+    /** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+    'pr-comment': { connectMs: 5000, totalMs: 10_000 },
 };
 /** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
 function syncCall(timeoutMs) {
@@ -32342,9 +32336,9 @@ async function postTokenRequest(http, brokerUrl, body) {
         throw err;
     }
 }
-const parseObject = jsonObject;
 
 ;// CONCATENATED MODULE: ./build/actions/request-token/run.js
+
 
 
 
@@ -32388,7 +32382,7 @@ async function obtain({ core, http, env }, settings, brokerUrl) {
         throw new TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
     if (answer.status !== 200)
         throw new TokenUnavailable(`broker HTTP ${answer.status}`, { said: brokerSaid(answer.body, [oidcToken]) });
-    const parsed = parseObject(answer.body);
+    const parsed = jsonObject(answer.body);
     const token = parsed?.token;
     if (typeof token !== 'string' || token.length === 0)
         throw new TokenUnavailable('broker returned no token');

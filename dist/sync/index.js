@@ -41896,26 +41896,20 @@ const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
 const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
 /** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
 const RELEASES_CRAWL_MS = 60_000;
-/** Actions: the runner's OIDC token endpoint. */
-const RUNNER_OIDC = { connectMs: 5000, totalMs: 10_000 };
-/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
-const BROKER_TOKEN = { connectMs: 5000, totalMs: 30_000 };
-/** request-token's post step: `DELETE /installation/token`. */
-const TOKEN_REVOKE = { connectMs: 5000, totalMs: 10_000 };
-/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
-const LEDGER_POST = { connectMs: 5000, totalMs: 10_000 };
-/** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
-const LEDGER_METRICS = { connectMs: 5000, totalMs: 10_000 };
-/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
-const PR_COMMENT = { connectMs: 5000, totalMs: 10_000 };
 /** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
 const ACTION_CALLS = {
-    'runner-oidc': RUNNER_OIDC,
-    'broker-token': BROKER_TOKEN,
-    'token-revoke': TOKEN_REVOKE,
-    'ledger-post': LEDGER_POST,
-    'ledger-metrics': LEDGER_METRICS,
-    'pr-comment': PR_COMMENT,
+    /** The runner's OIDC token endpoint. */
+    'runner-oidc': { connectMs: 5000, totalMs: 10_000 },
+    /** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
+    'broker-token': { connectMs: 5000, totalMs: 30_000 },
+    /** request-token's post step: `DELETE /installation/token`. */
+    'token-revoke': { connectMs: 5000, totalMs: 10_000 },
+    /** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
+    'ledger-post': { connectMs: 5000, totalMs: 10_000 },
+    /** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
+    'ledger-metrics': { connectMs: 5000, totalMs: 10_000 },
+    /** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+    'pr-comment': { connectMs: 5000, totalMs: 10_000 },
 };
 /** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
 function syncCall(timeoutMs) {
@@ -42524,9 +42518,6 @@ function isTransient(err) {
 function retryTransient(attempt, policy, onRetry) {
     return retrying(attempt, policy, { shouldRetry: isTransient, ...(onRetry ? { onRetry } : {}) });
 }
-function transportReason(err, timeoutMs) {
-    return transportFailure(err, syncCall(timeoutMs));
-}
 /** The strings of a Python list's `str()` (`['a', "b's"]`), as DefectDojo puts a validation error in `message`; undefined for other text. */
 function pythonStrings(text) {
     const inner = /^\[(.*)\]$/s.exec(text.trim())?.[1];
@@ -42604,7 +42595,7 @@ async function send(service, operation, url, options) {
         response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, init);
     }
     catch (err) {
-        throw new TransportError(service, operation, transportReason(err, timeoutMs));
+        throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)));
     }
     if (response.ok)
         return response;
@@ -42618,7 +42609,7 @@ async function jsonBody(service, operation, response, timeoutMs) {
         text = await response.text();
     }
     catch (err) {
-        throw new TransportError(service, operation, transportReason(err, timeoutMs));
+        throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)));
     }
     try {
         return JSON.parse(text);
@@ -42903,7 +42894,6 @@ function validateConcurrency(concurrency) {
 
 
 
-
 const SERVICE = 'Dependency-Track';
 const PAGE_SIZE = 100;
 const LIST_CONCURRENCY = 4;
@@ -42924,6 +42914,17 @@ function project(value) {
         ...(vcs ? { vcsUrl: vcs.url.trim() } : {}),
     };
 }
+/** Undefined for a 404: what Dependency-Track answers for a UUID or an analysis it has none of. */
+async function unlessMissing(answer) {
+    try {
+        return await answer;
+    }
+    catch (err) {
+        if (err instanceof HttpError && err.status === 404)
+            return undefined;
+        throw err;
+    }
+}
 /** Dependency-Track's REST API v1 with an API key (`X-Api-Key`). */
 class DependencyTrackClient {
     options;
@@ -42934,37 +42935,46 @@ class DependencyTrackClient {
         return { 'x-api-key': this.options.apiKey, accept: 'application/json' };
     }
     /**
+     * A `GET` of the API read as JSON, `read` checking the answer within the attempt. Retried while
+     * its failure is transient when given a policy; without one, the caller retries a larger step.
+     */
+    async get(operation, path, read, retry, onRetry) {
+        const attempt = async () => {
+            const response = await send(SERVICE, operation, `${this.options.url}${path}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            return read(await jsonBody(SERVICE, operation, response, this.options.timeoutMs), response);
+        };
+        return retry ? retryTransient(attempt, retry, onRetry) : attempt();
+    }
+    /**
      * `GET /api/v1/team/self`: the key's team and its permissions. Throws `HttpError` when the key
      * is refused; answers the permissions the sync needs that the team lacks (empty when it has
      * them, or when the server does not list them).
      */
-    async missingPermissions(retry, onRetry, required = REQUIRED_PERMISSIONS) {
-        const operation = 'key check (team/self)';
-        return retryTransient(async () => {
-            const response = await send(SERVICE, operation, `${this.options.url}/api/v1/team/self`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
-            if (!Array.isArray(body?.permissions))
+    missingPermissions(retry, onRetry, required = REQUIRED_PERMISSIONS) {
+        const read = (body) => {
+            const permissions = body?.permissions;
+            if (!Array.isArray(permissions))
                 return [];
-            const held = new Set(body.permissions.map((p) => p?.name));
+            const held = new Set(permissions.map((p) => p?.name));
             return required.filter((name) => !held.has(name));
-        }, retry, onRetry);
+        };
+        return this.get('key check (team/self)', '/api/v1/team/self', read, retry, onRetry);
     }
     /** One page of the project list, retried on its own. */
-    async page(pageNumber, excludeInactive, retry, onRetry) {
+    page(pageNumber, excludeInactive, retry, onRetry) {
         const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
         if (excludeInactive)
             query.set('excludeInactive', 'true');
         const operation = `project list (page ${pageNumber})`;
-        return retryTransient(async () => {
-            const response = await send(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
+        const read = (body, response) => {
             if (!Array.isArray(body))
                 throw new UnexpectedAnswerError(SERVICE, operation, 'the answer is not a list of projects');
             if (!body.every((item) => project(item)))
                 throw new UnexpectedAnswerError(SERVICE, operation, 'a project has no uuid or name');
             const header = response.headers.get('x-total-count');
             return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
-        }, retry, onRetry);
+        };
+        return this.get(operation, `/api/v1/project?${query}`, read, retry, onRetry);
     }
     /**
      * Every project (`pageNumber` from 1, `pageSize`, `X-Total-Count`). Once the first page gives
@@ -42989,40 +42999,25 @@ class DependencyTrackClient {
         return pages.flat().map((item) => project(item)).filter((p) => !excludeInactive || p.active);
     }
     /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
-    async projectByUuid(uuid, retry, onRetry) {
+    projectByUuid(uuid, retry, onRetry) {
         const operation = `project ${uuid}`;
-        return retryTransient(async () => {
-            let response;
-            try {
-                response = await send(SERVICE, operation, `${this.options.url}/api/v1/project/${encodeURIComponent(uuid)}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            }
-            catch (err) {
-                if (err instanceof HttpError && err.status === 404)
-                    return undefined;
-                throw err;
-            }
-            const found = project(await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
+        const read = (body) => {
+            const found = project(body);
             if (!found)
                 throw new UnexpectedAnswerError(SERVICE, operation, 'the project has no uuid or name');
             return found;
-        }, retry, onRetry);
+        };
+        return unlessMissing(this.get(operation, `/api/v1/project/${encodeURIComponent(uuid)}`, read, retry, onRetry));
     }
     /** `GET /api/v1/analysis?project=&component=&vulnerability=`: the finding's analysis state; undefined when it has none (404). */
-    async analysisState(finding) {
-        const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+    analysisState(finding) {
         const query = new URLSearchParams({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability });
-        let response;
-        try {
-            response = await send(SERVICE, operation, `${this.options.url}/api/v1/analysis?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-        }
-        catch (err) {
-            // 404 "No analysis exists." (or the finding is gone: the PUT says so).
-            if (err instanceof HttpError && err.status === 404)
-                return undefined;
-            throw err;
-        }
-        const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
-        return typeof body?.analysisState === 'string' ? body.analysisState : undefined;
+        const read = (body) => {
+            const state = body?.analysisState;
+            return typeof state === 'string' ? state : undefined;
+        };
+        // 404 "No analysis exists." (or the finding is gone: the PUT says so).
+        return unlessMissing(this.get(`analysis of ${finding.vulnerability} in ${finding.project}`, `/api/v1/analysis?${query}`, read));
     }
     /** `PUT /api/v1/analysis`: records an analysis decision with a comment (VULNERABILITY_ANALYSIS); suppression is left as it is. */
     async recordAnalysis(finding, analysisState, comment) {
@@ -47251,7 +47246,6 @@ per repository`,
 ;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
 
 
-
 const sonarqube_client_SERVICE = 'SonarQube';
 /** The web API's largest page. */
 const client_PAGE_SIZE = 500;
@@ -47317,25 +47311,34 @@ class SonarQubeClient {
             throw new UnexpectedAnswerError(sonarqube_client_SERVICE, 'token check (authentication/validate)', 'the answer has no valid flag');
         return body.valid;
     }
+    /** The pages of a search and their `field` lists, until one reaches the paging total or is empty; a total past the window fails it whole. */
+    async *search(what, path, query, field, tooMany, retry, onRetry) {
+        for (let p = 1;; p++) {
+            const operation = `${what} (page ${p})`;
+            const page = await this.get(operation, path, new URLSearchParams({ ...query, ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
+            const count = client_total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(tooMany(count));
+            const items = page[field];
+            if (!Array.isArray(items))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, `the answer has no ${field} list`);
+            yield { operation, page, items };
+            if (p * client_PAGE_SIZE >= count || items.length === 0)
+                return;
+        }
+    }
     /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
     async listProjects(retry, onRetry) {
         const projects = [];
-        for (let p = 1;; p++) {
-            const operation = `project list (page ${p})`;
-            const page = await this.get(operation, '/api/components/search', new URLSearchParams({ qualifiers: 'TRK', ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
-            const count = client_total(page, operation);
-            if (count > SEARCH_WINDOW)
-                throw new SearchWindowExceeded(`SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`);
-            if (!Array.isArray(page.components))
-                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no components list');
-            for (const c of page.components) {
+        const tooMany = (count) => `SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`;
+        for await (const { operation, items } of this.search('project list', '/api/components/search', { qualifiers: 'TRK' }, 'components', tooMany, retry, onRetry)) {
+            for (const c of items) {
                 if (typeof c?.key !== 'string')
                     throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a project has no key');
                 projects.push({ key: c.key, name: typeof c.name === 'string' && c.name.trim() !== '' ? c.name : c.key });
             }
-            if (p * client_PAGE_SIZE >= count || page.components.length === 0)
-                return projects;
         }
+        return projects;
     }
     /**
      * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
@@ -47344,20 +47347,12 @@ class SonarQubeClient {
     async projectIssues(project, retry, onRetry, options = {}) {
         const issues = [];
         const rules = new Map();
-        for (let p = 1;; p++) {
-            const operation = `issues of ${project.key} (page ${p})`;
-            // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
-            const query = new URLSearchParams({ componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ps: String(client_PAGE_SIZE), p: String(p) });
-            // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
-            if (!options.allTypes)
-                query.set('types', SECURITY_TYPES);
-            const page = await this.get(operation, '/api/issues/search', query, retry, onRetry);
-            const count = client_total(page, operation);
-            if (count > SEARCH_WINDOW)
-                throw new SearchWindowExceeded(`${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
-            if (!Array.isArray(page.issues))
-                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no issues list');
-            for (const raw of page.issues) {
+        // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
+        // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
+        const query = { componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ...(options.allTypes ? {} : { types: SECURITY_TYPES }) };
+        const tooMany = (count) => `${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
+        for await (const { operation, page, items } of this.search(`issues of ${project.key}`, '/api/issues/search', query, 'issues', tooMany, retry, onRetry)) {
+            for (const raw of items) {
                 const parsed = client_issue(raw);
                 if (!parsed)
                     throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'an issue has no key, rule or component');
@@ -47367,9 +47362,8 @@ class SonarQubeClient {
                 if (typeof r?.key === 'string' && typeof r.name === 'string')
                     rules.set(r.key, r.name);
             }
-            if (p * client_PAGE_SIZE >= count || page.issues.length === 0)
-                return { issues, rules };
         }
+        return { issues, rules };
     }
     /**
      * Every security hotspot of a project still to review (`api/hotspots/search`, `projectKey`,
@@ -47378,16 +47372,9 @@ class SonarQubeClient {
      */
     async projectHotspots(project, retry, onRetry) {
         const hotspots = [];
-        for (let p = 1;; p++) {
-            const operation = `hotspots of ${project.key} (page ${p})`;
-            const query = new URLSearchParams({ projectKey: project.key, status: 'TO_REVIEW', ps: String(client_PAGE_SIZE), p: String(p) });
-            const page = await this.get(operation, '/api/hotspots/search', query, retry, onRetry);
-            const count = client_total(page, operation);
-            if (count > SEARCH_WINDOW)
-                throw new SearchWindowExceeded(`${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
-            if (!Array.isArray(page.hotspots))
-                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no hotspots list');
-            for (const raw of page.hotspots) {
+        const tooMany = (count) => `${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
+        for await (const { operation, items } of this.search(`hotspots of ${project.key}`, '/api/hotspots/search', { projectKey: project.key, status: 'TO_REVIEW' }, 'hotspots', tooMany, retry, onRetry)) {
+            for (const raw of items) {
                 if (typeof raw?.key !== 'string' || typeof raw.component !== 'string')
                     throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a hotspot has no key or component');
                 // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
@@ -47402,9 +47389,8 @@ class SonarQubeClient {
                     type: 'SECURITY_HOTSPOT',
                 });
             }
-            if (p * client_PAGE_SIZE >= count || page.hotspots.length === 0)
-                return hotspots;
         }
+        return hotspots;
     }
     /**
      * A rule's name and CWEs: `api/rules/search?rule_key=<key>&facets=cwe`, whose `cwe` facet over

@@ -1,4 +1,5 @@
 import { createLocalJWKSet, errors, type CryptoKey, type FlattenedJWSInput, type JSONWebKeySet, type JWSHeaderParameters } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { KEY_SET_FETCH } from '../http/call-bounds.js';
@@ -132,8 +133,8 @@ function isKeySet(value: unknown): value is JSONWebKeySet {
  * pinned document. Bounded in size; least recently used entries are dropped first.
  */
 export class KeySetRegistry {
-  private readonly remote = new Map<string, RemoteKeySet>();
-  private readonly pinned = new Map<string, ReturnType<typeof createLocalJWKSet>>();
+  private readonly remote: LRUCache<string, RemoteKeySet>;
+  private readonly pinned: LRUCache<string, ReturnType<typeof createLocalJWKSet>>;
   private readonly clock: Clock;
   private readonly options: { refetchIntervalMs: number; cacheMaxAgeMs: number; maxEntries: number; onFetch?: (result: 'ok' | 'failed') => void };
   private readonly fetch: Fetch;
@@ -151,6 +152,8 @@ export class KeySetRegistry {
       maxEntries: options.maxEntries ?? 16,
       ...(options.onFetch ? { onFetch: options.onFetch } : {}),
     };
+    this.remote = new LRUCache({ max: this.options.maxEntries });
+    this.pinned = new LRUCache({ max: this.options.maxEntries });
   }
 
   /** The key resolver of one issuer. The caller has already pinned the issuer from its map. */
@@ -164,15 +167,16 @@ export class KeySetRegistry {
    */
   currentKeys(config: IssuerConfig): JSONWebKeySet | undefined {
     if (config.pinnedJwks) return undefined;
-    return this.remote.get(config.jwksUrl)?.keys;
+    // `peek`: reading the keys for a snapshot is not a use of the key set.
+    return this.remote.peek(config.jwksUrl)?.keys;
   }
 
   private pinnedResolver(jwks: JSONWebKeySet): KeyResolver {
     const id = JSON.stringify(jwks);
-    let local = take(this.pinned, id);
+    let local = this.pinned.get(id);
     if (!local) {
       local = createLocalJWKSet(jwks);
-      put(this.pinned, id, local, this.options.maxEntries);
+      this.pinned.set(id, local);
     }
     const resolve = local;
     return async (header, token) => {
@@ -185,29 +189,12 @@ export class KeySetRegistry {
   }
 
   private remoteResolver(config: IssuerConfig): KeyResolver {
-    let entry = take(this.remote, config.jwksUrl);
+    let entry = this.remote.get(config.jwksUrl);
     if (!entry) {
       entry = new RemoteKeySet(config, this.fetch, this.clock, this.options);
-      put(this.remote, config.jwksUrl, entry, this.options.maxEntries);
+      this.remote.set(config.jwksUrl, entry);
     }
     const current = entry;
     return (header, token) => current.resolve(header, token);
-  }
-}
-
-function take<V>(map: Map<string, V>, key: string): V | undefined {
-  const value = map.get(key);
-  if (value !== undefined) {
-    map.delete(key);
-    map.set(key, value);
-  }
-  return value;
-}
-
-function put<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  map.set(key, value);
-  while (map.size > max) {
-    const oldest = map.keys().next().value as string;
-    map.delete(oldest);
   }
 }

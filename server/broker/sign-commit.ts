@@ -8,7 +8,6 @@ import { PlatformError } from '../platform/errors.js';
 import type { CommitOnBranch } from '../platform/github-app.js';
 import { isRepositoryPair } from '../platform/identifiers.js';
 import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
-import { isBase64 } from './base64.js';
 import { appClientFor } from './platform.js';
 import type { PlatformSettings } from './settings.js';
 import { refuse } from '../errors.js';
@@ -24,6 +23,13 @@ const MAX_FILE_CHANGES = 1000;
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 const invalid = (message: string): AppError => refuse('invalid_request', { message });
+
+/**
+ * Canonical base64 (RFC 4648 §3.5), as strict decoders such as Ruby's `strict_decode64` demand:
+ * exactly the strings a decode and re-encode give back unchanged. The decoder skips what is not
+ * in the alphabet and the encoder pads with zero bits, so anything else comes back different.
+ */
+const isBase64 = (s: string): boolean => Buffer.from(s, 'base64').toString('base64') === s;
 
 /** A repository-relative path: no absolute path, no `.`/`..` segment, no backslash or control character. */
 function isSafePath(path: unknown): path is string {

@@ -16,27 +16,20 @@ export const CHAT_POST: CallBounds = { connectMs: 3000, totalMs: 3000 };
 /** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
 export const RELEASES_CRAWL_MS = 60_000;
 
-/** Actions: the runner's OIDC token endpoint. */
-export const RUNNER_OIDC: CallBounds = { connectMs: 5000, totalMs: 10_000 };
-/** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
-export const BROKER_TOKEN: CallBounds = { connectMs: 5000, totalMs: 30_000 };
-/** request-token's post step: `DELETE /installation/token`. */
-export const TOKEN_REVOKE: CallBounds = { connectMs: 5000, totalMs: 10_000 };
-/** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
-export const LEDGER_POST: CallBounds = { connectMs: 5000, totalMs: 10_000 };
-/** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
-export const LEDGER_METRICS: CallBounds = { connectMs: 5000, totalMs: 10_000 };
-/** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
-export const PR_COMMENT: CallBounds = { connectMs: 5000, totalMs: 10_000 };
-
 /** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
 export const ACTION_CALLS = {
-  'runner-oidc': RUNNER_OIDC,
-  'broker-token': BROKER_TOKEN,
-  'token-revoke': TOKEN_REVOKE,
-  'ledger-post': LEDGER_POST,
-  'ledger-metrics': LEDGER_METRICS,
-  'pr-comment': PR_COMMENT,
+  /** The runner's OIDC token endpoint. */
+  'runner-oidc': { connectMs: 5000, totalMs: 10_000 },
+  /** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
+  'broker-token': { connectMs: 5000, totalMs: 30_000 },
+  /** request-token's post step: `DELETE /installation/token`. */
+  'token-revoke': { connectMs: 5000, totalMs: 10_000 },
+  /** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
+  'ledger-post': { connectMs: 5000, totalMs: 10_000 },
+  /** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
+  'ledger-metrics': { connectMs: 5000, totalMs: 10_000 },
+  /** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+  'pr-comment': { connectMs: 5000, totalMs: 10_000 },
 } as const satisfies Record<string, CallBounds>;
 export type ActionCall = keyof typeof ACTION_CALLS;
 

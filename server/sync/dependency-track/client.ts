@@ -1,7 +1,6 @@
-import { HttpError, jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
+import { HttpError, jsonBody, retryTransient, send, UnexpectedAnswerError } from '../http/request.js';
 import pLimit from 'p-limit';
 import { type RetryPolicy } from '../../http/retry.js';
-import { retryTransient } from '../http/request.js';
 
 const SERVICE = 'Dependency-Track';
 const PAGE_SIZE = 100;
@@ -49,6 +48,16 @@ function project(value: unknown): DependencyTrackProject | undefined {
   };
 }
 
+/** Undefined for a 404: what Dependency-Track answers for a UUID or an analysis it has none of. */
+async function unlessMissing<T>(answer: Promise<T>): Promise<T | undefined> {
+  try {
+    return await answer;
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 404) return undefined;
+    throw err;
+  }
+}
+
 /** Dependency-Track's REST API v1 with an API key (`X-Api-Key`). */
 export class DependencyTrackClient {
   constructor(private readonly options: DependencyTrackClientOptions) {}
@@ -58,42 +67,44 @@ export class DependencyTrackClient {
   }
 
   /**
+   * A `GET` of the API read as JSON, `read` checking the answer within the attempt. Retried while
+   * its failure is transient when given a policy; without one, the caller retries a larger step.
+   */
+  private async get<T>(operation: string, path: string, read: (body: unknown, response: Response) => T, retry?: RetryPolicy, onRetry?: OnRetry): Promise<T> {
+    const attempt = async (): Promise<T> => {
+      const response = await send(SERVICE, operation, `${this.options.url}${path}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+      return read(await jsonBody(SERVICE, operation, response, this.options.timeoutMs), response);
+    };
+    return retry ? retryTransient(attempt, retry, onRetry) : attempt();
+  }
+
+  /**
    * `GET /api/v1/team/self`: the key's team and its permissions. Throws `HttpError` when the key
    * is refused; answers the permissions the sync needs that the team lacks (empty when it has
    * them, or when the server does not list them).
    */
-  async missingPermissions(retry: RetryPolicy, onRetry?: OnRetry, required: readonly string[] = REQUIRED_PERMISSIONS): Promise<string[]> {
-    const operation = 'key check (team/self)';
-    return retryTransient(
-      async () => {
-        const response = await send(SERVICE, operation, `${this.options.url}/api/v1/team/self`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-        const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { permissions?: unknown } | null;
-        if (!Array.isArray(body?.permissions)) return [];
-        const held = new Set(body.permissions.map((p: { name?: unknown }) => p?.name));
-        return required.filter((name) => !held.has(name));
-      },
-      retry,
-      onRetry,
-    );
+  missingPermissions(retry: RetryPolicy, onRetry?: OnRetry, required: readonly string[] = REQUIRED_PERMISSIONS): Promise<string[]> {
+    const read = (body: unknown): string[] => {
+      const permissions = (body as { permissions?: unknown } | null)?.permissions;
+      if (!Array.isArray(permissions)) return [];
+      const held = new Set(permissions.map((p: { name?: unknown }) => p?.name));
+      return required.filter((name) => !held.has(name));
+    };
+    return this.get('key check (team/self)', '/api/v1/team/self', read, retry, onRetry);
   }
 
   /** One page of the project list, retried on its own. */
-  private async page(pageNumber: number, excludeInactive: boolean, retry: RetryPolicy, onRetry?: OnRetry): Promise<{ items: unknown[]; total: number | undefined }> {
+  private page(pageNumber: number, excludeInactive: boolean, retry: RetryPolicy, onRetry?: OnRetry): Promise<{ items: unknown[]; total: number | undefined }> {
     const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
     if (excludeInactive) query.set('excludeInactive', 'true');
     const operation = `project list (page ${pageNumber})`;
-    return retryTransient(
-      async () => {
-        const response = await send(SERVICE, operation, `${this.options.url}/api/v1/project?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-        const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
-        if (!Array.isArray(body)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer is not a list of projects');
-        if (!body.every((item) => project(item))) throw new UnexpectedAnswerError(SERVICE, operation, 'a project has no uuid or name');
-        const header = response.headers.get('x-total-count');
-        return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
-      },
-      retry,
-      onRetry,
-    );
+    const read = (body: unknown, response: Response) => {
+      if (!Array.isArray(body)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer is not a list of projects');
+      if (!body.every((item) => project(item))) throw new UnexpectedAnswerError(SERVICE, operation, 'a project has no uuid or name');
+      const header = response.headers.get('x-total-count');
+      return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
+    };
+    return this.get(operation, `/api/v1/project?${query}`, read, retry, onRetry);
   }
 
   /**
@@ -119,40 +130,25 @@ export class DependencyTrackClient {
   }
 
   /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
-  async projectByUuid(uuid: string, retry: RetryPolicy, onRetry?: OnRetry): Promise<DependencyTrackProject | undefined> {
+  projectByUuid(uuid: string, retry: RetryPolicy, onRetry?: OnRetry): Promise<DependencyTrackProject | undefined> {
     const operation = `project ${uuid}`;
-    return retryTransient(
-      async () => {
-        let response: Response;
-        try {
-          response = await send(SERVICE, operation, `${this.options.url}/api/v1/project/${encodeURIComponent(uuid)}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-        } catch (err) {
-          if (err instanceof HttpError && err.status === 404) return undefined;
-          throw err;
-        }
-        const found = project(await jsonBody(SERVICE, operation, response, this.options.timeoutMs));
-        if (!found) throw new UnexpectedAnswerError(SERVICE, operation, 'the project has no uuid or name');
-        return found;
-      },
-      retry,
-      onRetry,
-    );
+    const read = (body: unknown): DependencyTrackProject => {
+      const found = project(body);
+      if (!found) throw new UnexpectedAnswerError(SERVICE, operation, 'the project has no uuid or name');
+      return found;
+    };
+    return unlessMissing(this.get(operation, `/api/v1/project/${encodeURIComponent(uuid)}`, read, retry, onRetry));
   }
 
   /** `GET /api/v1/analysis?project=&component=&vulnerability=`: the finding's analysis state; undefined when it has none (404). */
-  async analysisState(finding: FindingRef): Promise<string | undefined> {
-    const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+  analysisState(finding: FindingRef): Promise<string | undefined> {
     const query = new URLSearchParams({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability });
-    let response: Response;
-    try {
-      response = await send(SERVICE, operation, `${this.options.url}/api/v1/analysis?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-    } catch (err) {
-      // 404 "No analysis exists." (or the finding is gone: the PUT says so).
-      if (err instanceof HttpError && err.status === 404) return undefined;
-      throw err;
-    }
-    const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { analysisState?: unknown } | null;
-    return typeof body?.analysisState === 'string' ? body.analysisState : undefined;
+    const read = (body: unknown): string | undefined => {
+      const state = (body as { analysisState?: unknown } | null)?.analysisState;
+      return typeof state === 'string' ? state : undefined;
+    };
+    // 404 "No analysis exists." (or the finding is gone: the PUT says so).
+    return unlessMissing(this.get(`analysis of ${finding.vulnerability} in ${finding.project}`, `/api/v1/analysis?${query}`, read));
   }
 
   /** `PUT /api/v1/analysis`: records an analysis decision with a comment (VULNERABILITY_ANALYSIS); suppression is left as it is. */

@@ -44,10 +44,6 @@ export function retryTransient<T>(attempt: (attemptNumber: number) => Promise<T>
   return retrying(attempt, policy, { shouldRetry: isTransient, ...(onRetry ? { onRetry } : {}) });
 }
 
-function transportReason(err: unknown, timeoutMs: number): string {
-  return transportFailure(err, syncCall(timeoutMs));
-}
-
 /** The strings of a Python list's `str()` (`['a', "b's"]`), as DefectDojo puts a validation error in `message`; undefined for other text. */
 function pythonStrings(text: string): string[] | undefined {
   const inner = /^\[(.*)\]$/s.exec(text.trim())?.[1];
@@ -130,7 +126,7 @@ export async function send(service: string, operation: string, url: string, opti
   try {
     response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, init);
   } catch (err) {
-    throw new TransportError(service, operation, transportReason(err, timeoutMs));
+    throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)));
   }
   if (response.ok) return response;
   const detail = await errorDetail(response);
@@ -143,7 +139,7 @@ export async function jsonBody(service: string, operation: string, response: Res
   try {
     text = await response.text();
   } catch (err) {
-    throw new TransportError(service, operation, transportReason(err, timeoutMs));
+    throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)));
   }
   try {
     return JSON.parse(text) as unknown;

@@ -1,6 +1,5 @@
-import { jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
+import { jsonBody, retryTransient, send, UnexpectedAnswerError } from '../http/request.js';
 import { type RetryPolicy } from '../../http/retry.js';
-import { retryTransient } from '../http/request.js';
 
 const SERVICE = 'SonarQube';
 /** The web API's largest page. */
@@ -117,21 +116,31 @@ export class SonarQubeClient {
     return body.valid;
   }
 
+  /** The pages of a search and their `field` lists, until one reaches the paging total or is empty; a total past the window fails it whole. */
+  private async *search(what: string, path: string, query: Record<string, string>, field: string, tooMany: (count: number) => string, retry: RetryPolicy, onRetry?: OnRetry) {
+    for (let p = 1; ; p++) {
+      const operation = `${what} (page ${p})`;
+      const page = await this.get(operation, path, new URLSearchParams({ ...query, ps: String(PAGE_SIZE), p: String(p) }), retry, onRetry);
+      const count = total(page, operation);
+      if (count > SEARCH_WINDOW) throw new SearchWindowExceeded(tooMany(count));
+      const items = page[field];
+      if (!Array.isArray(items)) throw new UnexpectedAnswerError(SERVICE, operation, `the answer has no ${field} list`);
+      yield { operation, page, items };
+      if (p * PAGE_SIZE >= count || items.length === 0) return;
+    }
+  }
+
   /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
   async listProjects(retry: RetryPolicy, onRetry?: OnRetry): Promise<SonarQubeProject[]> {
     const projects: SonarQubeProject[] = [];
-    for (let p = 1; ; p++) {
-      const operation = `project list (page ${p})`;
-      const page = await this.get(operation, '/api/components/search', new URLSearchParams({ qualifiers: 'TRK', ps: String(PAGE_SIZE), p: String(p) }), retry, onRetry);
-      const count = total(page, operation);
-      if (count > SEARCH_WINDOW) throw new SearchWindowExceeded(`SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`);
-      if (!Array.isArray(page.components)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no components list');
-      for (const c of page.components as { key?: unknown; name?: unknown }[]) {
+    const tooMany = (count: number) => `SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`;
+    for await (const { operation, items } of this.search('project list', '/api/components/search', { qualifiers: 'TRK' }, 'components', tooMany, retry, onRetry)) {
+      for (const c of items as { key?: unknown; name?: unknown }[]) {
         if (typeof c?.key !== 'string') throw new UnexpectedAnswerError(SERVICE, operation, 'a project has no key');
         projects.push({ key: c.key, name: typeof c.name === 'string' && c.name.trim() !== '' ? c.name : c.key });
       }
-      if (p * PAGE_SIZE >= count || page.components.length === 0) return projects;
     }
+    return projects;
   }
 
   /**
@@ -141,17 +150,12 @@ export class SonarQubeClient {
   async projectIssues(project: SonarQubeProject, retry: RetryPolicy, onRetry?: OnRetry, options: { readonly allTypes?: boolean } = {}): Promise<ProjectIssues> {
     const issues: SonarQubeIssue[] = [];
     const rules = new Map<string, string>();
-    for (let p = 1; ; p++) {
-      const operation = `issues of ${project.key} (page ${p})`;
-      // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
-      const query = new URLSearchParams({ componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ps: String(PAGE_SIZE), p: String(p) });
-      // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
-      if (!options.allTypes) query.set('types', SECURITY_TYPES);
-      const page = await this.get(operation, '/api/issues/search', query, retry, onRetry);
-      const count = total(page, operation);
-      if (count > SEARCH_WINDOW) throw new SearchWindowExceeded(`${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
-      if (!Array.isArray(page.issues)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no issues list');
-      for (const raw of page.issues) {
+    // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
+    // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
+    const query = { componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ...(options.allTypes ? {} : { types: SECURITY_TYPES }) };
+    const tooMany = (count: number) => `${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
+    for await (const { operation, page, items } of this.search(`issues of ${project.key}`, '/api/issues/search', query, 'issues', tooMany, retry, onRetry)) {
+      for (const raw of items) {
         const parsed = issue(raw);
         if (!parsed) throw new UnexpectedAnswerError(SERVICE, operation, 'an issue has no key, rule or component');
         issues.push(parsed);
@@ -159,8 +163,8 @@ export class SonarQubeClient {
       for (const r of Array.isArray(page.rules) ? (page.rules as { key?: unknown; name?: unknown }[]) : []) {
         if (typeof r?.key === 'string' && typeof r.name === 'string') rules.set(r.key, r.name);
       }
-      if (p * PAGE_SIZE >= count || page.issues.length === 0) return { issues, rules };
     }
+    return { issues, rules };
   }
 
   /**
@@ -170,14 +174,9 @@ export class SonarQubeClient {
    */
   async projectHotspots(project: SonarQubeProject, retry: RetryPolicy, onRetry?: OnRetry): Promise<SonarQubeIssue[]> {
     const hotspots: SonarQubeIssue[] = [];
-    for (let p = 1; ; p++) {
-      const operation = `hotspots of ${project.key} (page ${p})`;
-      const query = new URLSearchParams({ projectKey: project.key, status: 'TO_REVIEW', ps: String(PAGE_SIZE), p: String(p) });
-      const page = await this.get(operation, '/api/hotspots/search', query, retry, onRetry);
-      const count = total(page, operation);
-      if (count > SEARCH_WINDOW) throw new SearchWindowExceeded(`${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`);
-      if (!Array.isArray(page.hotspots)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no hotspots list');
-      for (const raw of page.hotspots as Record<string, unknown>[]) {
+    const tooMany = (count: number) => `${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
+    for await (const { operation, items } of this.search(`hotspots of ${project.key}`, '/api/hotspots/search', { projectKey: project.key, status: 'TO_REVIEW' }, 'hotspots', tooMany, retry, onRetry)) {
+      for (const raw of items as Record<string, unknown>[]) {
         if (typeof raw?.key !== 'string' || typeof raw.component !== 'string') throw new UnexpectedAnswerError(SERVICE, operation, 'a hotspot has no key or component');
         // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
         const rule = typeof raw.ruleKey === 'string' ? raw.ruleKey : `hotspot:${typeof raw.securityCategory === 'string' ? raw.securityCategory : 'others'}`;
@@ -191,8 +190,8 @@ export class SonarQubeClient {
           type: 'SECURITY_HOTSPOT',
         });
       }
-      if (p * PAGE_SIZE >= count || page.hotspots.length === 0) return hotspots;
     }
+    return hotspots;
   }
 
   /**
