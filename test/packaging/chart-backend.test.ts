@@ -1,41 +1,17 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
+import { helmChart, withValue, type Tree } from '../support/helm-chart.js';
 import { REPO_ROOT } from '../support/processes.js';
 
 // Static checks of charts/gatehouse (the backend), as for charts/gatehouse-sync: no Helm binary
 // runs on the development machines or in CI, so the templates are read as text, the values are
 // checked against the schema, and the settings against the documented settings tables.
-const CHART = join(REPO_ROOT, 'charts', 'gatehouse');
-const TEMPLATES = join(CHART, 'templates');
+const { chart, values, schema, template, valueReferences } = helmChart('gatehouse');
 
-type Tree = Record<string, unknown>;
-
-const isTree = (value: unknown): value is Tree => typeof value === 'object' && value !== null && !Array.isArray(value);
-const values = (): Tree => parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Tree;
-const schema = (): Tree => JSON.parse(readFileSync(join(CHART, 'values.schema.json'), 'utf8')) as Tree;
-const template = (name: string): string => readFileSync(join(TEMPLATES, name), 'utf8');
 const doc = (name: string): string => readFileSync(join(REPO_ROOT, 'docs', name), 'utf8');
-
-function lookup(tree: Tree, path: string): { found: boolean; value?: unknown } {
-  let node: unknown = tree;
-  for (const part of path.split('.')) {
-    if (!isTree(node) || !(part in node)) return { found: false };
-    node = node[part];
-  }
-  return { found: true, value: node };
-}
-
-function withValue(tree: Tree, path: string, value: unknown): Tree {
-  const copy = structuredClone(tree);
-  const parts = path.split('.');
-  let node = copy;
-  for (const part of parts.slice(0, -1)) node = node[part] as Tree;
-  node[parts[parts.length - 1]!] = value;
-  return copy;
-}
 
 /** The setting names (first column) of the table under `## heading` in a docs page. */
 function documentedSettings(page: string, heading: string): { name: string; meaning: string }[] {
@@ -141,20 +117,9 @@ describe('Helm chart gatehouse (the backend)', () => {
 
   describe('templates', () => {
     it('read only values that exist', () => {
-      const files = readdirSync(TEMPLATES).filter((f) => /\.(yaml|tpl|txt)$/.test(f));
+      const { files, count, missing } = valueReferences();
       assert.ok(files.length >= 7, `templates: ${files.join(', ')}`);
-      const all = values();
-      const missing: string[] = [];
-      let references = 0;
-      for (const name of files) {
-        // Only absolute .Values paths: a path relative to `with`/`range` scope is not checked.
-        for (const match of template(name).matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) {
-          references += 1;
-          const path = match[1]!.slice(1);
-          if (!lookup(all, path).found) missing.push(`${name}: .Values.${path}`);
-        }
-      }
-      assert.ok(references > 40, `only ${references} .Values references found`);
+      assert.ok(count > 40, `only ${count} .Values references found`);
       assert.deepEqual(missing, []);
     });
 
@@ -227,11 +192,11 @@ describe('Helm chart gatehouse (the backend)', () => {
   });
 
   it("defaults the image tag to appVersion, which follows package.json's version", () => {
-    const chart = parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8')) as Tree;
+    const meta = chart();
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
-    assert.equal(chart.apiVersion, 'v2');
-    assert.equal(chart.name, 'gatehouse');
-    assert.equal(chart.appVersion, pkg.version);
+    assert.equal(meta.apiVersion, 'v2');
+    assert.equal(meta.name, 'gatehouse');
+    assert.equal(meta.appVersion, pkg.version);
     assert.equal((values().image as Tree).tag, '');
     assert.match(template('deployment.yaml'), /\.Values\.image\.tag \| default \.Chart\.AppVersion/);
     const release = JSON.parse(readFileSync(join(REPO_ROOT, 'release-please-config.json'), 'utf8')) as { packages: Record<string, { 'extra-files': unknown[] }> };

@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
-import { parse } from 'yaml';
 import { KEYS, loadSyncConfig } from '../../server/sync/config.js';
+import { helmChart, isTree, lookup, withValue, type Tree } from '../support/helm-chart.js';
 import { REPO_ROOT } from '../support/processes.js';
 import { configFile } from '../sync/support.js';
 
 // Static checks of charts/gatehouse-sync: no Helm binary is needed (CI has none), so the
 // templates are read as text and the values against the schema and the service's own KEYS.
-const CHART = join(REPO_ROOT, 'charts', 'gatehouse-sync');
-const TEMPLATES = join(CHART, 'templates');
-
-type Tree = Record<string, unknown>;
-
-const isTree = (value: unknown): value is Tree => typeof value === 'object' && value !== null && !Array.isArray(value);
-const values = (): Tree => parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Tree;
-const schema = (): Tree => JSON.parse(readFileSync(join(CHART, 'values.schema.json'), 'utf8')) as Tree;
-const template = (name: string): string => readFileSync(join(TEMPLATES, name), 'utf8');
+const { chart, values, schema, template, valueReferences } = helmChart('gatehouse-sync');
 
 /** The dotted paths of every leaf (anything but a mapping) under `tree`. */
 function leafPaths(tree: Tree, prefix = ''): string[] {
@@ -25,24 +17,6 @@ function leafPaths(tree: Tree, prefix = ''): string[] {
     const path = prefix ? `${prefix}.${key}` : key;
     return isTree(value) ? leafPaths(value, path) : [path];
   });
-}
-
-function lookup(tree: Tree, path: string): { found: boolean; value?: unknown } {
-  let node: unknown = tree;
-  for (const part of path.split('.')) {
-    if (!isTree(node) || !(part in node)) return { found: false };
-    node = node[part];
-  }
-  return { found: true, value: node };
-}
-
-function withValue(tree: Tree, path: string, value: unknown): Tree {
-  const copy = structuredClone(tree);
-  const parts = path.split('.');
-  let node = copy;
-  for (const part of parts.slice(0, -1)) node = node[part] as Tree;
-  node[parts[parts.length - 1]!] = value;
-  return copy;
 }
 
 /** What the ConfigMap does to .Values.config: empty strings (and nulls) are left out. */
@@ -115,20 +89,9 @@ describe('Helm chart gatehouse-sync', () => {
     });
 
     it('has every value a template reads', () => {
-      const files = readdirSync(TEMPLATES).filter((f) => /\.(yaml|tpl|txt)$/.test(f));
+      const { files, count, missing } = valueReferences();
       assert.ok(files.length >= 5, `templates: ${files.join(', ')}`);
-      const all = values();
-      const missing: string[] = [];
-      let references = 0;
-      for (const name of files) {
-        // Only absolute .Values paths: a path relative to `with`/`range` scope is not checked.
-        for (const match of template(name).matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) {
-          references += 1;
-          const path = match[1]!.slice(1);
-          if (!lookup(all, path).found) missing.push(`${name}: .Values.${path}`);
-        }
-      }
-      assert.ok(references > 20, `only ${references} .Values references found`);
+      assert.ok(count > 20, `only ${count} .Values references found`);
       assert.deepEqual(missing, []);
     });
   });
@@ -189,11 +152,11 @@ describe('Helm chart gatehouse-sync', () => {
   });
 
   it('defaults the image tag to appVersion, which follows package.json’s version', () => {
-    const chart = parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8')) as Tree;
+    const meta = chart();
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
-    assert.equal(chart.apiVersion, 'v2');
-    assert.equal(chart.name, 'gatehouse-sync');
-    assert.equal(chart.appVersion, pkg.version);
+    assert.equal(meta.apiVersion, 'v2');
+    assert.equal(meta.name, 'gatehouse-sync');
+    assert.equal(meta.appVersion, pkg.version);
     assert.equal((values().image as Tree).tag, '');
     assert.match(template('_helpers.tpl'), /\.Values\.image\.tag \| default \.Chart\.AppVersion/);
   });
