@@ -64,9 +64,11 @@ function pathsMismatch(c: Classification, topLevel: string, naming: OptionNaming
   return (
     `the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
     `of the head commit under ${topLevel} (the first is ${first}${others.length > 0 ? `; also ${others.join(', ')}` : ''}); ` +
+    `run the gate on the checkout the report was made from, point ${option('repo')} at the directory it scanned, ` +
+    `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')}` +
     (c.strippable
-      ? `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')}: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
-      : `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')} <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`)
+      ? `: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
+      : ` <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`)
   );
 }
 
@@ -156,7 +158,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     const blocking = classification.netNew.filter((f) => f.blocking).length;
     if (toolErrors.length > 0) {
       exitCode = EXIT_ERROR;
-      error = `--strict: ${toolErrors.join('; ')}`;
+      error = `${optionName('strict', options.naming ?? 'flag')}: ${toolErrors.join('; ')}`;
       message = `no answer: ${error}`;
     } else if ((error = pathsMismatch(classification, checkout.topLevel, options.naming ?? 'flag'))) {
       exitCode = EXIT_ERROR;

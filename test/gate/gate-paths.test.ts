@@ -146,6 +146,8 @@ describe('gate ci: the report\'s paths and the checkout', () => {
     assert.equal(outcome.exitCode, 2);
     assert.match(outcome.message, /paths do not match this checkout/);
     assert.match(outcome.message, /home\/runner\/work\/other\/src\/main\.go/);
+    // Every remedy is named: the right checkout, --repo, or a prefix to strip (none fits here).
+    assert.match(outcome.message, /; run the gate on the checkout the report was made from, point --repo at the directory it scanned, or remove the prefix the scanner saw the repository under with --strip-prefix <prefix> \(no ending of \S+ names a file of the head, so no prefix is suggested\)$/);
     assert.equal(counts.exit_code, 2);
     assert.equal(counts.unmapped_count, 2);
     assert.equal(counts.no_location_count, 1);
