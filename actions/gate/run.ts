@@ -61,7 +61,8 @@ async function comment(deps: GateDeps, report: string): Promise<void> {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
   if (!token || number === undefined || !owner || !repo) return;
   try {
-    const octokit = actionOctokit(deps.http, 'pr-comment', token, env.GITHUB_API_URL || 'https://api.github.com');
+    // GitHub answers a renamed repository's API calls with a redirect to its new address.
+    const octokit = actionOctokit(deps.http, 'pr-comment', token, env.GITHUB_API_URL || 'https://api.github.com', { followRedirects: true });
     await upsertComment(octokit, { owner, repo }, number, report);
   } catch (err) {
     // The comment is a convenience: the gate's answer is the step outcome.

@@ -58,7 +58,9 @@ export function actionHttp(options: { userAgent?: string; transport?: Fetch; bou
   const proxy = runnerProxy();
   const fetchFor = (name: ActionCall): Fetch => {
     const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-    return boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: MAX_ANSWER_BYTES } });
+    const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: MAX_ANSWER_BYTES } });
+    // A token is never sent on to another address by a redirect, unless the caller asks for it.
+    return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' })) as Fetch;
   };
   return {
     userAgent,
@@ -69,7 +71,7 @@ export function actionHttp(options: { userAgent?: string; transport?: Fetch; bou
       const fetch = fetchFor(name);
       let response: Response;
       try {
-        response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });
+        response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
       } catch (err) {
         throw new NoAnswer(transportFailure(err, bounds));
       }
