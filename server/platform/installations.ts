@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { AppClient, Installation } from './github-app.js';
+import { parseFullName } from './identifiers.js';
 
 export interface InstallationCacheOptions {
   /** Short: an uninstalled app is noticed within this long (a failed mint also evicts). */
@@ -66,8 +67,9 @@ export class InstallationDirectory {
   private lookup(key: string, call: () => Promise<Installation | null>): Promise<Installation | null> | Installation | null {
     const cached = this.cache.get(key);
     if (cached) {
-      // lru-cache keeps one fetch per key in flight, and answers `get` from the old entry meanwhile.
-      if (this.cache.getRemainingTTL(key) < this.refreshAheadMs) this.cache.fetch(key, { context: call, forceRefresh: true }).catch(() => undefined);
+      // lru-cache keeps one fetch per key in flight, and answers `get` from the old entry meanwhile;
+      // a refresh that fails leaves that entry to serve out its life (the next request tries again).
+      if (this.cache.getRemainingTTL(key) < this.refreshAheadMs) this.cache.fetch(key, { context: call, forceRefresh: true, noDeleteOnFetchRejection: true }).catch(() => undefined);
       return installed(cached);
     }
     return this.cache.fetch(key, { context: call }).then(installed);
@@ -86,8 +88,8 @@ export class InstallationDirectory {
   forgetInstallation(apiBase: string, appId: string, installationId: number | undefined, repositories: readonly string[]): void {
     if (installationId !== undefined) this.cache.delete(installationKey(apiBase, appId, installationId));
     for (const fullName of repositories) {
-      const [owner, repo, ...rest] = fullName.split('/');
-      if (owner && repo && rest.length === 0) this.cache.delete(repositoryKey(apiBase, appId, owner, repo));
+      const pair = parseFullName(fullName);
+      if (pair) this.cache.delete(repositoryKey(apiBase, appId, pair.owner, pair.name));
     }
   }
 }

@@ -203,6 +203,27 @@ describe('platform client (a scripted platform on loopback)', () => {
       assert.equal((await installations.forRepository(client, 'o', 'r'))?.id, 7, 'forgotten: looked up again');
     });
 
+    it('a background refresh that fails leaves the cached answer to serve out its life', async () => {
+      let now = 1_000_000;
+      const installations = new InstallationDirectory({ ttlMs: 60_000, refreshAheadMs: 15_000, perf: { now: () => now } });
+      const at = async (ms: number) => {
+        now = 1_000_000 + ms;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      };
+      github.intercept('GET', '/repos/o/r/installation', { status: 200, body: { id: 5, permissions: {} } });
+      github.intercept('GET', '/repos/o/r/installation', { status: 503, body: { message: 'Service Unavailable' } });
+      const client = app();
+      assert.equal((await installations.forRepository(client, 'o', 'r'))?.id, 5);
+      await at(50_000);
+      assert.equal((installations.forRepository(client, 'o', 'r') as { id: number }).id, 5);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(github.calls.length, 2, 'the refresh was tried, and failed');
+      await at(55_000);
+      const after = installations.forRepository(client, 'o', 'r');
+      assert.ok(!(after instanceof Promise), 'still answered from the cache, not waiting on a lookup');
+      assert.equal(after?.id, 5);
+    });
+
     it('maps the outcomes: not installed, lookup failure, mint failure', async () => {
       github.intercept('GET', '/repos/o/r/installation', { status: 404, body: { message: 'Not Found' } });
       await assert.rejects(mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'read' }), AppNotInstalled);
