@@ -45,7 +45,7 @@ const SECRET_TYPE = /^\*\*Secret Type\*\*: (.+)$/m;
  * - a code finding (code scanning, secret scanning, SonarQube): `<rule id, secret type or message> in <file>:<line>`;
  * - otherwise its vulnerability id, or its DefectDojo id.
  */
-export function subjectOf(finding: OpenFinding): string {
+function subjectOf(finding: OpenFinding): string {
   const id = primaryId(finding.vulnerabilityIds);
   if (finding.componentName) return `${id ?? finding.vulnIdFromTool ?? `finding ${finding.id}`} in ${[finding.componentName, finding.componentVersion].filter(Boolean).join(' ')}`;
   if (finding.filePath) {

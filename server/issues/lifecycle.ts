@@ -9,6 +9,8 @@ import type { IssuePushDeps } from './deps.js';
 export type LifecycleDeps = Pick<IssuePushDeps, 'defectDojo' | 'defectDojoUrl' | 'targets' | 'clientFor' | 'pacersFor' | 'retry' | 'log'> & {
   /** The most issues closed or reopened in one run (`github.maxIssuesPerRun`, counted apart from openings). */
   readonly maxChangesPerRun: number;
+  /** Repositories issue push already resolved in this run, by product: not asked for again. */
+  readonly resolved?: ReadonlyMap<string, IssueRepository | undefined>;
 };
 
 export interface LifecycleReport {
@@ -117,6 +119,10 @@ type Link = { readonly url: string; readonly finding: LinkedFinding; readonly re
 async function inScopeLinks(findings: readonly LinkedFinding[], deps: LifecycleDeps, counts: { failed: number; outOfScope: number }): Promise<Link[]> {
   const repositories = new Map<string, IssueRepository | undefined | 'failed'>();
   for (const product of new Set(findings.map((f) => f.product))) {
+    if (deps.resolved?.has(product)) {
+      repositories.set(product, deps.resolved.get(product));
+      continue;
+    }
     try {
       repositories.set(product, await resolveRepository(product, deps.targets, deps.clientFor));
     } catch (err) {

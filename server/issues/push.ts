@@ -112,7 +112,7 @@ export async function pushIssues(products: readonly string[], deps: IssuePushDep
       await heldRepositories();
     }
     // Issues opened before (by any run) follow their findings, under the same product locks.
-    lifecycle = await followIssues(unique, { ...deps, clientFor, maxChangesPerRun: deps.maxIssuesPerRun });
+    lifecycle = await followIssues(unique, { ...deps, clientFor, maxChangesPerRun: deps.maxIssuesPerRun, resolved: repositories });
   } finally {
     await held();
   }
