@@ -67,11 +67,18 @@ export interface SourceReport {
 
 /** What a triage write-back did (`dependency-track/triage.ts`). */
 export interface TriageCounts {
+  /** Analyses recorded in Dependency-Track. */
   readonly written: number;
+  /** Findings whose Dependency-Track analysis was already the one DefectDojo's triage means. */
   readonly unchanged: number;
+  /** Findings left alone: Dependency-Track holds another analysis decision, made there. */
   readonly kept: number;
+  /** Findings that could not be handled (said in the progress lines); tried again by the next run. */
   readonly failed: number;
-  /** Findings whose key names a project this run did not sync into their product: skipped, warned. */
+  /**
+   * Findings left alone because their key names a Dependency-Track project that is not one this
+   * run synced into their product (a crafted or stale `unique_id_from_tool`): warned, never written.
+   */
   readonly out_of_scope: number;
 }
 
@@ -210,32 +217,27 @@ export function leveledProgress(source: SourceName, noun: string, log: { info(li
 /** How bad a closing line is: the totals of a failed run and what stopped it are errors, each failed item a warning. */
 export type SummaryLevel = 'info' | 'warn' | 'error';
 
-/** The closing lines with their levels (`summaryLines` says which lines). */
+/** The closing lines with their levels: totals, then every failure with its reason, then the notes. */
 export function summaryEntries(report: SourceReport): { readonly level: SummaryLevel; readonly text: string }[] {
-  const entries: { level: SummaryLevel; text: string }[] = [];
-  const lines = summaryLines(report);
-  const failed = new Set(report.items.filter((i) => i.status === 'failed').map((i) => `[${report.source}] failed: ${i.label}: ${i.reason ?? ''}`));
-  lines.forEach((text, i) => {
-    if (i === 0) entries.push({ level: report.ok ? 'info' : 'error', text });
-    else if (report.error !== undefined && text === `[${report.source}] ${report.error}`) entries.push({ level: 'error', text });
-    else if (failed.has(text) || (report.triage && report.triage.failed > 0 && text.includes('triage written back'))) entries.push({ level: 'warn', text });
-    else entries.push({ level: 'info', text });
-  });
+  const t = report.totals;
+  const line = (level: SummaryLevel, text: string) => ({ level, text: `[${report.source}] ${text}` });
+  const entries = [
+    line(
+      report.ok ? 'info' : 'error',
+      `${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced (${t.unchanged} unchanged, not sent), ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
+    ),
+  ];
+  if (report.error) entries.push(line('error', report.error));
+  if (report.triage) {
+    const tr = report.triage;
+    entries.push(line(tr.failed > 0 ? 'warn' : 'info', `triage written back to Dependency-Track: ${tr.written} written, ${tr.unchanged} already so, ${tr.kept} kept (decided in Dependency-Track), ${tr.failed} failed, ${tr.out_of_scope} out of scope (skipped)`));
+  }
+  for (const item of report.items.filter((i) => i.status === 'failed')) entries.push(line('warn', `failed: ${item.label}: ${item.reason ?? ''}`));
+  for (const item of report.items) for (const note of item.notes ?? []) entries.push(line('info', `note: ${item.label}: ${note}`));
   return entries;
 }
 
-/** The closing lines: totals, then every failure with its reason. */
+/** The closing lines, without their levels. */
 export function summaryLines(report: SourceReport): string[] {
-  const t = report.totals;
-  const lines = [
-    `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced (${t.unchanged} unchanged, not sent), ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
-  ];
-  if (report.error) lines.push(`[${report.source}] ${report.error}`);
-  if (report.triage) {
-    const t = report.triage;
-    lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed, ${t.out_of_scope} out of scope (skipped)`);
-  }
-  for (const item of report.items.filter((i) => i.status === 'failed')) lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
-  for (const item of report.items) for (const note of item.notes ?? []) lines.push(`[${report.source}] note: ${item.label}: ${note}`);
-  return lines;
+  return summaryEntries(report).map((e) => e.text);
 }

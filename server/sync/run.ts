@@ -4,7 +4,7 @@ import type { Connector } from './connector.js';
 import { DefectDojoClient } from './defectdojo/client.js';
 import { refusedAs } from './credentials.js';
 import type { ConditionalAnswers } from './github/conditional.js';
-import { SYNC_RETRY as DEFAULT_RETRY, type RetryPolicy } from '../http/retry.js';
+import { SYNC_RETRY, type RetryPolicy } from '../http/retry.js';
 import { retryTransient } from './http/request.js';
 import { finishReport, humanProgress, message, type Progress, type SourceReport } from './report.js';
 
@@ -55,7 +55,7 @@ export async function runConnector(
 ): Promise<SourceReport> {
   requireFor(connector, loaded);
   const { config } = loaded;
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...retryPolicy, retries: options.retries };
+  const retry: RetryPolicy = { ...SYNC_RETRY, ...retryPolicy, retries: options.retries };
   const defectDojo = defectDojoClientFor(loaded, options);
   const context = { loaded, options, defectDojo, retry, progress, ...(service.conditional ? { conditional: service.conditional } : {}), ...(service.scope ? { scope: service.scope } : {}) };
   // Every credential is tried before anything is exported: a refused DefectDojo token would

@@ -89,12 +89,9 @@ describe('sync building blocks', () => {
     assert.deepEqual(apiBaseOf(new URL('https://ghe.corp.example/api/v3')), { apiBase: 'https://ghe.corp.example/api/v3', kind: 'enterprise' });
   });
 
-  it('a streamed multipart body is what a multipart parser reads', async () => {
-    const { contentType, body, length } = multipartBody({ scan_type: 'Github SAST Scan', 'product_name': 'acme/"api"' }, { field: 'file', filename: 'r.json', contentType: 'application/json', content: { stream: (async function* () { yield Buffer.from('[1,'); yield Buffer.from('2]'); })(), length: 5 } });
-    const chunks: Uint8Array[] = [];
-    for await (const c of body) chunks.push(c);
-    assert.equal(Buffer.concat(chunks).byteLength, length, 'the computed length is the length sent');
-    const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': contentType } }).formData();
+  it('a multipart body is what a multipart parser reads', async () => {
+    const { contentType, body } = multipartBody({ scan_type: 'Github SAST Scan', 'product_name': 'acme/"api"' }, { field: 'file', filename: 'r.json', contentType: 'application/json', content: Buffer.from('[1,2]') });
+    const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
     assert.equal(form.get('scan_type'), 'Github SAST Scan');
     assert.equal(await (form.get('file') as File).text(), '[1,2]');
     assert.equal((form.get('file') as File).name, 'r.json');

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
-import { multipartBody, type FileContent } from '../http/multipart.js';
-import { HttpError, jsonBody, send, UnexpectedAnswerError, type SendOptions } from '../http/request.js';
+import { multipartBody } from '../http/multipart.js';
+import { HttpError, jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
 import { MINIMUM_DEFECTDOJO_VERSION, type ScanType } from './scan-types.js';
 import { reimportCounts, type ReimportCounts } from './statistics.js';
 
@@ -70,7 +70,7 @@ export interface ReimportRequest {
   readonly testTitle: string;
   readonly filename: string;
   /** Whole, or a stream of known length; consumed once: a retry needs a new request. */
-  readonly content: FileContent;
+  readonly content: Uint8Array;
   /** Told what the operator should know about this reimport (a product found under another type). */
   readonly note?: (text: string) => void;
   /** What the source knows of the scan (version, commit, branch, build, repository). */
@@ -153,7 +153,7 @@ export class DefectDojoClient {
    * a reimport whose type disagrees with an existing product's, e.g. after the product was moved.
    */
   async reimport(request: ReimportRequest): Promise<ReimportCounts | undefined> {
-    const size = request.content instanceof Uint8Array ? request.content.byteLength : request.content.length;
+    const size = request.content.byteLength;
     if (size > this.maxUploadBytes) {
       throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName}`, size, this.maxUploadBytes);
     }
@@ -174,17 +174,16 @@ export class DefectDojoClient {
       ...(this.options.doNotReactivate ? { do_not_reactivate: 'true' } : {}),
       ...scanFactFields(request.digest ? { ...request.scan, buildId: request.digest } : request.scan, request.note),
     };
-    const { contentType, body, length } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
+    const { contentType, body } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
     const operation = `reimport-scan of ${request.productName}`;
     let response: Response;
     try {
       response = await send(SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
         method: 'POST',
-        headers: this.headers({ 'content-type': contentType, 'content-length': String(length) }),
+        headers: this.headers({ 'content-type': contentType }),
         body,
-        duplex: 'half',
         timeoutMs: this.options.uploadTimeoutMs,
-      } as SendOptions);
+      });
     } catch (err) {
       throw this.explained(err, request);
     }

@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { message, type Progress } from '../report.js';
 import type { DefectDojoClient, ScanFacts } from './client.js';
 import type { ScanType } from './scan-types.js';
@@ -22,8 +22,8 @@ export interface ReportTarget {
   readonly doNotReactivate: boolean;
 }
 
-/** A hash of the target, then of the report's bytes; `digest()` when every byte went in. */
-function reportHash(target: ReportTarget): { hash: Hash; digest: () => string } {
+/** The digest of a report held whole, with the target it is sent to. */
+export function reportDigest(target: ReportTarget, content: Uint8Array): string {
   const hash = createHash('sha256');
   const { scan } = target;
   hash.update(
@@ -40,14 +40,8 @@ function reportHash(target: ReportTarget): { hash: Hash; digest: () => string } 
     ]),
   );
   hash.update('\n');
-  return { hash, digest: () => `${DIGEST_PREFIX}${hash.digest('hex')}` };
-}
-
-/** The digest of a report held whole. */
-export function reportDigest(target: ReportTarget, content: Uint8Array): string {
-  const { hash, digest } = reportHash(target);
   hash.update(content);
-  return digest();
+  return `${DIGEST_PREFIX}${hash.digest('hex')}`;
 }
 
 /**

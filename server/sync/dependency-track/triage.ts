@@ -3,24 +3,8 @@ import { type RetryPolicy } from '../../http/retry.js';
 import { retryTransient } from '../http/request.js';
 import { message, type Progress } from '../report.js';
 import type { DependencyTrackClient, FindingRef } from './client.js';
+import type { TriageCounts } from '../report.js';
 import type { SyncedProject } from './sync.js';
-
-/** What a write-back did. */
-export interface TriageReport {
-  /** Analyses recorded in Dependency-Track. */
-  readonly written: number;
-  /** Findings whose Dependency-Track analysis was already the one DefectDojo's triage means. */
-  readonly unchanged: number;
-  /** Findings left alone: Dependency-Track holds another analysis decision, made there. */
-  readonly kept: number;
-  /** Findings that could not be handled (said in the progress lines); tried again by the next run. */
-  readonly failed: number;
-  /**
-   * Findings left alone because their key names a Dependency-Track project that is not one this
-   * run synced into their product (a crafted or stale `unique_id_from_tool`): warned, never written.
-   */
-  readonly out_of_scope: number;
-}
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** The FPF `matrix` DefectDojo keeps as the finding's `unique_id_from_tool`: project, component and vulnerability UUIDs. */
@@ -59,7 +43,7 @@ export function findingRefOf(uniqueIdFromTool: string): FindingRef | undefined {
 export async function writeBackTriage(
   synced: readonly SyncedProject[],
   deps: { readonly dependencyTrack: DependencyTrackClient; readonly defectDojo: DefectDojoClient; readonly defectDojoUrl: string; readonly retry: RetryPolicy; readonly progress: Pick<Progress, 'warn'> },
-): Promise<TriageReport> {
+): Promise<TriageCounts> {
   const counts = { written: 0, unchanged: 0, kept: 0, failed: 0, out_of_scope: 0 };
   for (const [product, { projects, foldedInto }] of byProduct(synced)) {
     let findings;

@@ -12,7 +12,7 @@ import { DefectDojoClient } from '../defectdojo/client.js';
 import { githubClient, type GithubClient } from '../github/client.js';
 import { ConditionalAnswers } from '../github/conditional.js';
 import type { GithubTarget } from '../github/targets.js';
-import { SYNC_RETRY as DEFAULT_RETRY, type RetryPolicy } from '../../http/retry.js';
+import { SYNC_RETRY, type RetryPolicy } from '../../http/retry.js';
 import { PacerRegistry } from '../../issues/pacer.js';
 import { DEFAULT_PUSH_LOCK_WAIT } from '../../issues/push-locks.js';
 import { pushIssues } from '../../issues/push.js';
@@ -133,7 +133,7 @@ export function assemble(parts: SyncServiceParts): Assembled {
     return { readiness, metrics, scheduler, issuePush: false, schedule: () => undefined };
   }
   const { config } = loaded;
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...parts.retry, retries: parts.options.retries };
+  const retry: RetryPolicy = { ...SYNC_RETRY, ...parts.retry, retries: parts.options.retries };
   const defectDojo = defectDojoClientFor(loaded, parts.options);
   const readiness = new Readiness({ configProblems: [], probe: () => defectDojo.ping(READINESS_PROBE.totalMs), timers: parts.timers });
   // GitHub answers with ETags, for every run and push of the process: an unchanged list costs no rate limit.
