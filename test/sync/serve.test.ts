@@ -80,6 +80,9 @@ describe('sync service over HTTP', () => {
     assert.match(metrics.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
     const text = await metrics.text();
     assert.equal(sample(text, 'gatehouse_sync_findings_total{source="dependencytrack"}'), 12);
+    // DefectDojo's own statistics of the reimports: a first sync creates every finding.
+    assert.equal(sample(text, 'gatehouse_sync_finding_changes_total{source="dependencytrack",change="created"}'), 12);
+    assert.equal(sample(text, 'gatehouse_sync_finding_changes_total{source="dependencytrack",change="closed"}'), 0);
     assert.ok(sample(text, 'gatehouse_last_success_timestamp{source="dependencytrack"}')! > Date.now() / 1000 - 60);
     assert.equal(sample(text, 'gatehouse_errors_total'), 0);
     assert.equal(sample(text, 'gatehouse_issues_total'), 0);
