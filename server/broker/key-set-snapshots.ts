@@ -16,7 +16,7 @@ const RETRY_AFTER_FAILURE_MS = 60_000;
  * issuer's key endpoint is unreachable can still verify tokens signed with those keys.
  */
 export class KeySetSnapshots {
-  private readonly written = new Map<string, { json: string; at: number }>();
+  private readonly written = new Map<string, { json: string; jwks: JSONWebKeySet; at: number }>();
   /** Per issuer: a write under way, or the time a failed one may be tried again. */
   private readonly busy = new Map<string, { until: number }>();
 
@@ -40,15 +40,18 @@ export class KeySetSnapshots {
    * write per issuer at a time, and after a failure not again for a minute. Never throws.
    */
   async save(issuer: string, jwks: JSONWebKeySet, log: Logger): Promise<void> {
-    const json = JSON.stringify(jwks);
     const now = this.clock.now();
     const last = this.written.get(issuer);
-    if (last && last.json === json && now - last.at < REWRITE_AFTER_MS) return;
+    const recent = last !== undefined && now - last.at < REWRITE_AFTER_MS;
+    // The set object the cache handed out last time: nothing was fetched since (every verification passes here).
+    if (recent && last.jwks === jwks) return;
+    const json = JSON.stringify(jwks);
+    if (recent && last.json === json) return;
     if ((this.busy.get(issuer)?.until ?? -Infinity) > now) return;
     this.busy.set(issuer, { until: Infinity });
     try {
       await this.store.put(NAMESPACE, issuer, jwks, new Date(now + SNAPSHOT_LIFETIME_MS));
-      this.written.set(issuer, { json, at: now });
+      this.written.set(issuer, { json, jwks, at: now });
       this.busy.delete(issuer);
     } catch (err) {
       // The token verified; a missed snapshot only weakens the next outage's fallback.

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
 import { PlatformError } from '../platform/errors.js';
 import type { CommitOnBranch } from '../platform/github-app.js';
-import { isRepositoryPair } from '../platform/identifiers.js';
+import { parseFullName } from '../platform/identifiers.js';
 import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import { appClientFor } from './platform.js';
 import type { PlatformSettings } from './settings.js';
@@ -72,10 +72,9 @@ export function parseSignRequest(body: unknown): CommitOnBranch {
     if (present(message) && !isJsonObject(message)) throw invalid('message must be an object');
     throw refuse('missing_required_fields', { message: 'repo, branch, expected_head_oid and message.headline are required' });
   }
-  const [owner, name, ...rest] = typeof repo === 'string' ? repo.split('/') : [];
-  if (rest.length > 0 || !isRepositoryPair(owner, name)) {
-    throw refuse('invalid_repo', { message: 'repo must be owner/name' });
-  }
+  const pair = typeof repo === 'string' ? parseFullName(repo) : undefined;
+  if (!pair) throw refuse('invalid_repo', { message: 'repo must be owner/name' });
+  const { owner, name } = pair;
   if (typeof branch !== 'string' || !isBranchName(branch)) throw invalid('branch is not a valid branch name');
   if (typeof expectedHeadOid !== 'string' || !OID.test(expectedHeadOid.toLowerCase())) throw invalid('expected_head_oid must be a full commit id');
   const bodyText = (message as Record<string, unknown>).body;

@@ -16,9 +16,14 @@ function header(headers: Headers, name: string): string | undefined {
 /** The budget a primary rate limit counts (`x-ratelimit-resource`: core, search, graphql, …). */
 export type RateLimitResource = 'core' | 'search' | 'graphql' | (string & {});
 
+/** A call's path without host or query: what may be logged (never a cursor or a base), and what names its budget. */
+export function pathOf(url: string | undefined): string {
+  return (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+}
+
 /** The budget a call draws on, from its URL, before its answer names it. */
 export function resourceOf(url: string | undefined): RateLimitResource {
-  const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+  const path = pathOf(url);
   // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
   if (/^(?:\/api\/v3)?\/search\//.test(path)) return 'search';
   if (/^(?:\/api)?\/graphql$/.test(path)) return 'graphql';

@@ -4,7 +4,7 @@ import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { retry } from '@octokit/plugin-retry';
 import { MAX_ANSWER_BYTES } from '../http/call-bounds.js';
 import { boundedFetch, type CallBounds, type Fetch } from '../http/outbound.js';
-import { GITHUB_API_VERSION } from './api.js';
+import { GITHUB_API_VERSION, pathOf } from './api.js';
 
 /** Not retried: answers that would be the same again, and rate limits (429; the caller's policy). */
 const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
@@ -68,7 +68,7 @@ export interface GitHubClientOptions {
 
 /** The route without host or query: what a log line may name (never a cursor or a base). */
 export function operationOf(options: { method?: string; url?: string }): string {
-  return `${options.method ?? 'GET'} ${(options.url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '')}`;
+  return `${options.method ?? 'GET'} ${pathOf(options.url)}`;
 }
 
 /**

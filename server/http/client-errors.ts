@@ -1,14 +1,13 @@
 import { API_HEADERS } from './api-headers.js';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { HTTP_ERRORS } from './errors.js';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-const BAD_REQUEST = { status: 400, reason: 'Bad Request', error: 'invalid_request' } as const;
-
-/** What Node's HTTP parser refused, before any route ran: status and error string. */
-function answerFor(code: string | undefined): { status: number; reason: string; error: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, reason: 'Request Header Fields Too Large', error: 'request_headers_too_large' };
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, reason: 'Request Timeout', error: 'request_timeout' };
-  return BAD_REQUEST;
+/** What Node's HTTP parser refused, before any route ran: the code, its status from the catalogue. */
+function answerFor(parserCode: string | undefined): { status: number; reason: string; error: string } {
+  const error = parserCode === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : parserCode === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'invalid_request';
+  const status = HTTP_ERRORS[error];
+  return { status, reason: STATUS_CODES[status]!, error };
 }
 
 /** The raw answer to a request no route may see: JSON, `no-store`, and the connection closed after it. */
@@ -58,9 +57,9 @@ function answerClientErrors(server: Server): void {
 export function apiServer(listener: RequestListener): Server {
   const server = createServer({ requireHostHeader: false }, (req, res) => {
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
-      const body = JSON.stringify({ error: BAD_REQUEST.error });
+      const body = JSON.stringify({ error: 'invalid_request' });
       res.shouldKeepAlive = false;
-      res.writeHead(BAD_REQUEST.status, { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.writeHead(HTTP_ERRORS.invalid_request, { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
       res.end(body);
       return;
     }

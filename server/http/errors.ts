@@ -24,8 +24,8 @@ export class AppError extends Error {
 }
 
 /**
- * The codes every Express app of Gatehouse answers from its HTTP layer (routing, bodies, the error
- * handler), with their statuses. Each server's catalogue includes them.
+ * The codes every Express app of Gatehouse answers from its HTTP layer (the parser's refusals,
+ * routing, bodies, the error handler), with their statuses. Each server's catalogue includes them.
  */
 export const HTTP_ERRORS = {
   invalid_json: 400,
@@ -34,6 +34,7 @@ export const HTTP_ERRORS = {
   method_not_allowed: 405,
   request_timeout: 408,
   payload_too_large: 413,
+  request_headers_too_large: 431,
   unsupported_media_type: 415,
   validation_failed: 422,
   internal_error: 500,

@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import { AppClients } from '../platform/clients.js';
 import { InstallationDirectory } from '../platform/installations.js';
 import { Refusal, type Outcome } from './outcomes.js';
-import { configurationProblems, configurationUsable } from './token.js';
+import { configurationProblems } from './token.js';
 import { answerRefusal, tokenRefusals, tokenRoute } from './token-route.js';
 
 export interface MinimalAppDeps {
@@ -62,10 +62,10 @@ export function createMinimalApp(deps: MinimalAppDeps): Express {
 
   const readinessLog = new ReadinessLog(deps.logger);
   app.get('/readyz', (_req, res) => {
-    const current = settings();
-    if (!configurationUsable(current)) {
+    const problems = configurationProblems(settings());
+    if (problems.length > 0) {
       // The settings' names and problems, never their values.
-      readinessLog.notReady('config_unavailable', configurationProblems(current));
+      readinessLog.notReady('config_unavailable', problems);
       throw new Refusal('config_unavailable');
     }
     readinessLog.ready();

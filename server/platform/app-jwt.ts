@@ -22,10 +22,6 @@ export class AppJwt {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(): Promise<string> {
-    return this.reused().jwt;
-  }
-
   /**
    * auth-app's `createJwt`: the reused JWT, or, when the platform's clock differs from ours by
    * `skewSeconds` (auth-app measured it from a refusal), one signed by the platform's time.
