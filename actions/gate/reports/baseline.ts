@@ -3,7 +3,7 @@ import { packageOf } from '../rules/dependencies.js';
 import { GateError } from '../errors.js';
 import { RunLocations } from './locations.js';
 import { openSarif, type SarifResult, type SarifRun } from './sarif.js';
-import { ruleOf } from '../rules/severity.js';
+import { ruleIdOf, ruleOf } from '../rules/severity.js';
 
 /*
  * `--baseline-sarif`: the report of the base commit, when the user has one (the last run on the
@@ -15,7 +15,7 @@ import { ruleOf } from '../rules/severity.js';
 
 /** The keys a result is known by: one per fingerprint, one per package location; none for the rest. */
 function keysOf(run: SarifRun, result: SarifResult, paths: readonly string[]): string[] {
-  const rule = result.ruleId ?? result.rule?.id ?? '';
+  const rule = ruleIdOf(run, result) ?? '';
   const tool = run.tool.driver.name ?? '';
   const keys: string[] = [];
   for (const kind of ['fingerprints', 'partialFingerprints'] as const) {

@@ -185,11 +185,6 @@ export class RunLocations {
     return (Array.isArray(result.locations) ? result.locations : []).map((l) => this.at(l));
   }
 
-  /** The first location (what a result is shown at when none of its locations decides). */
-  of(result: SarifResult): ResultLocation {
-    return this.nth(result, 0);
-  }
-
   /** The result's location at this index. */
   nth(result: SarifResult, index: number): ResultLocation {
     return this.at(Array.isArray(result.locations) ? result.locations[index] : undefined);

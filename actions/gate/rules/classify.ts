@@ -8,7 +8,7 @@ import { RunLocations, type ResultLocation } from '../reports/locations.js';
 import { linterKeyOf } from '../reports/megalinter.js';
 import type { ByteRange, SarifReport, SarifResult, SarifRule, SarifRun } from '../reports/sarif.js';
 import { SecretLike, type SopsDetector } from './secrets.js';
-import { blocks, ruleOf, severityOf, type FailOn, type Severity } from './severity.js';
+import { blocks, ruleIdOf, ruleOf, severityOf, type FailOn, type Severity } from './severity.js';
 import { belowFix, fixedVersionsOf } from './fixed-versions.js';
 
 /**
@@ -86,6 +86,9 @@ function isSuppressed(result: SarifResult): boolean {
 
 /** How a result in a file the pull request changed is judged. */
 type Verdict = 'net-new' | 'pre-existing' | 'moved' | 'unattributed' | 'still-affected';
+
+/** Ranks up to this one count as net-new; the others as pre-existing. */
+const LAST_NET_NEW_RANK = 1;
 
 /** Which location of a result decides it, best first: net-new, then what counts as net-new, then the reasons a result is pre-existing. */
 function verdictRank(verdict: Verdict, unattributedNetNew: boolean): number {
@@ -266,7 +269,7 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
       if (verdict === 'unattributed') unattributed++;
       if (verdict === 'moved') moved++;
       if (verdict === 'still-affected') stillAffected++;
-      if (verdict === 'pre-existing' || verdict === 'moved' || verdict === 'still-affected' || (verdict === 'unattributed' && !unattributedNetNew)) {
+      if (best.rank > LAST_NET_NEW_RANK) {
         preExisting++;
         continue;
       }
@@ -276,14 +279,14 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
         continue;
       }
       const severity = severityOf(run, result);
-      const ruleId = result.ruleId ?? result.rule?.id;
+      const ruleId = ruleIdOf(run, result);
       netNew.push({
         runIndex,
         index,
         source,
         locationIndex: at,
         tool,
-        ruleId: typeof ruleId === 'string' && ruleId ? ruleId : undefined,
+        ruleId,
         path: location.path!,
         startLine: location.startLine,
         severity,

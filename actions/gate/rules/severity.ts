@@ -17,6 +17,12 @@ export function ruleOf(run: SarifRun, result: SarifResult): SarifRule | undefine
   return id === undefined ? undefined : rules?.find((r) => r.id === id) ?? run.tool.driver.rules?.find((r) => r.id === id);
 }
 
+/** A result's rule id: its own `ruleId` or `rule.id`, else the id of the rule its index points at. */
+export function ruleIdOf(run: SarifRun, result: SarifResult): string | undefined {
+  const id = result.ruleId ?? result.rule?.id ?? ruleOf(run, result)?.id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
 function band(score: unknown): Severity | undefined {
   const value = typeof score === 'string' ? Number(score) : typeof score === 'number' ? score : NaN;
   if (!Number.isFinite(value) || value <= 0) return undefined;
