@@ -36781,7 +36781,9 @@ function actionHttp(options = {}) {
     const proxy = runnerProxy();
     const fetchFor = (name) => {
         const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-        return boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+        const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+        // A token is never sent on to another address by a redirect, unless the caller asks for it.
+        return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' }));
     };
     return {
         userAgent,
@@ -36792,7 +36794,7 @@ function actionHttp(options = {}) {
             const fetch = fetchFor(name);
             let response;
             try {
-                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });
+                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
             }
             catch (err) {
                 throw new NoAnswer(transportFailure(err, bounds));
@@ -36952,6 +36954,11 @@ function ruleOf(run, result) {
         return rules[index];
     const id = result.ruleId ?? result.rule?.id;
     return id === undefined ? undefined : rules?.find((r) => r.id === id) ?? run.tool.driver.rules?.find((r) => r.id === id);
+}
+/** A result's rule id: its own `ruleId` or `rule.id`, else the id of the rule its index points at. */
+function ruleIdOf(run, result) {
+    const id = result.ruleId ?? result.rule?.id ?? ruleOf(run, result)?.id;
+    return typeof id === 'string' && id !== '' ? id : undefined;
 }
 function band(score) {
     const value = typeof score === 'string' ? Number(score) : typeof score === 'number' ? score : NaN;
@@ -37828,10 +37835,6 @@ class RunLocations {
     all(result) {
         return (Array.isArray(result.locations) ? result.locations : []).map((l) => this.at(l));
     }
-    /** The first location (what a result is shown at when none of its locations decides). */
-    of(result) {
-        return this.nth(result, 0);
-    }
     /** The result's location at this index. */
     nth(result, index) {
         return this.at(Array.isArray(result.locations) ? result.locations[index] : undefined);
@@ -38194,6 +38197,8 @@ function isSuppressed(result) {
     const suppressions = result.suppressions ?? [];
     return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
 }
+/** Ranks up to this one count as net-new; the others as pre-existing. */
+const LAST_NET_NEW_RANK = 1;
 /** Which location of a result decides it, best first: net-new, then what counts as net-new, then the reasons a result is pre-existing. */
 function verdictRank(verdict, unattributedNetNew) {
     switch (verdict) {
@@ -38376,7 +38381,7 @@ function classify(report, diff, options) {
                 moved++;
             if (verdict === 'still-affected')
                 stillAffected++;
-            if (verdict === 'pre-existing' || verdict === 'moved' || verdict === 'still-affected' || (verdict === 'unattributed' && !unattributedNetNew)) {
+            if (best.rank > LAST_NET_NEW_RANK) {
                 preExisting++;
                 continue;
             }
@@ -38386,14 +38391,14 @@ function classify(report, diff, options) {
                 continue;
             }
             const severity = severityOf(run, result);
-            const ruleId = result.ruleId ?? result.rule?.id;
+            const ruleId = ruleIdOf(run, result);
             netNew.push({
                 runIndex,
                 index,
                 source,
                 locationIndex: at,
                 tool,
-                ruleId: typeof ruleId === 'string' && ruleId ? ruleId : undefined,
+                ruleId,
                 path: location.path,
                 startLine: location.startLine,
                 severity,
@@ -39087,7 +39092,7 @@ function* readResults(path, results, chunkBytes) {
  */
 /** The keys a result is known by: one per fingerprint, one per package location; none for the rest. */
 function keysOf(run, result, paths) {
-    const rule = result.ruleId ?? result.rule?.id ?? '';
+    const rule = ruleIdOf(run, result) ?? '';
     const tool = run.tool.driver.name ?? '';
     const keys = [];
     for (const kind of ['fingerprints', 'partialFingerprints']) {
@@ -40097,9 +40102,11 @@ function pathsMismatch(c, topLevel, naming) {
     const option = (name) => optionName(name, naming);
     return (`the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
         `of the head commit under ${topLevel} (the first is ${first}${others.length > 0 ? `; also ${others.join(', ')}` : ''}); ` +
+        `run the gate on the checkout the report was made from, point ${option('repo')} at the directory it scanned, ` +
+        `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')}` +
         (c.strippable
-            ? `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')}: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
-            : `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')} <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`));
+            ? `: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
+            : ` <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`));
 }
 function noAnswer(err) {
     return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
@@ -40187,7 +40194,7 @@ async function runCi(options, env) {
         const blocking = classification.netNew.filter((f) => f.blocking).length;
         if (toolErrors.length > 0) {
             exitCode = EXIT_ERROR;
-            error = `--strict: ${toolErrors.join('; ')}`;
+            error = `${optionName('strict', options.naming ?? 'flag')}: ${toolErrors.join('; ')}`;
             message = `no answer: ${error}`;
         }
         else if ((error = pathsMismatch(classification, checkout.topLevel, options.naming ?? 'flag'))) {
@@ -40253,9 +40260,13 @@ function header(headers, name) {
     const value = headers?.[name];
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 }
+/** A call's path without host or query: what may be logged (never a cursor or a base), and what names its budget. */
+function pathOf(url) {
+    return (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+}
 /** The budget a call draws on, from its URL, before its answer names it. */
 function resourceOf(url) {
-    const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+    const path = pathOf(url);
     // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
     if (/^(?:\/api\/v3)?\/search\//.test(path))
         return 'search';
@@ -40279,10 +40290,12 @@ function spentRateLimit(headers) {
 /**
  * `@actions/github`'s Octokit for one of the actions' named calls: its requests go through the
  * actions' fetch for that call (bounded like every outbound call, through the runner's proxy),
- * to `apiUrl` (`GITHUB_API_URL`, for GitHub Enterprise).
+ * to `apiUrl` (`GITHUB_API_URL`, for GitHub Enterprise). Redirects are refused (the token would
+ * follow them) unless `followRedirects`.
  */
-function actionOctokit(http, call, token, apiUrl) {
-    const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: http.userAgent, request: { fetch: http.fetch(call) } });
+function actionOctokit(http, call, token, apiUrl, options = {}) {
+    const request = { fetch: http.fetch(call), ...(options.followRedirects ? { redirect: 'follow' } : {}) };
+    const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: http.userAgent, request });
     octokit.hook.before('request', (request) => {
         request.headers['x-github-api-version'] = GITHUB_API_VERSION;
     });
@@ -40512,7 +40525,8 @@ async function comment(deps, report) {
     if (!token || number === undefined || !owner || !repo)
         return;
     try {
-        const octokit = actionOctokit(deps.http, 'pr-comment', token, env.GITHUB_API_URL || 'https://api.github.com');
+        // GitHub answers a renamed repository's API calls with a redirect to its new address.
+        const octokit = actionOctokit(deps.http, 'pr-comment', token, env.GITHUB_API_URL || 'https://api.github.com', { followRedirects: true });
         await upsertComment(octokit, { owner, repo }, number, report);
     }
     catch (err) {

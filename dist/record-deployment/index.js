@@ -36767,7 +36767,9 @@ function actionHttp(options = {}) {
     const proxy = runnerProxy();
     const fetchFor = (name) => {
         const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-        return boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+        const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+        // A token is never sent on to another address by a redirect, unless the caller asks for it.
+        return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' }));
     };
     return {
         userAgent,
@@ -36778,7 +36780,7 @@ function actionHttp(options = {}) {
             const fetch = fetchFor(name);
             let response;
             try {
-                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });
+                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
             }
             catch (err) {
                 throw new NoAnswer(transportFailure(err, bounds));

@@ -43149,41 +43149,29 @@ function leveledProgress(source, noun, log) {
         warn: warn.warn,
     };
 }
-/** The closing lines with their levels (`summaryLines` says which lines). */
+/** The closing lines with their levels: totals, then every failure with its reason, then the notes. */
 function summaryEntries(report) {
-    const entries = [];
-    const lines = summaryLines(report);
-    const failed = new Set(report.items.filter((i) => i.status === 'failed').map((i) => `[${report.source}] failed: ${i.label}: ${i.reason ?? ''}`));
-    lines.forEach((text, i) => {
-        if (i === 0)
-            entries.push({ level: report.ok ? 'info' : 'error', text });
-        else if (report.error !== undefined && text === `[${report.source}] ${report.error}`)
-            entries.push({ level: 'error', text });
-        else if (failed.has(text) || (report.triage && report.triage.failed > 0 && text.includes('triage written back')))
-            entries.push({ level: 'warn', text });
-        else
-            entries.push({ level: 'info', text });
-    });
-    return entries;
-}
-/** The closing lines: totals, then every failure with its reason. */
-function summaryLines(report) {
     const t = report.totals;
-    const lines = [
-        `[${report.source}] ${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced (${t.unchanged} unchanged, not sent), ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`,
+    const line = (level, text) => ({ level, text: `[${report.source}] ${text}` });
+    const entries = [
+        line(report.ok ? 'info' : 'error', `${report.ok ? 'done' : 'FAILED'} in ${(report.duration_ms / 1000).toFixed(1)} s: ${t.synced} synced (${t.unchanged} unchanged, not sent), ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}`),
     ];
     if (report.error)
-        lines.push(`[${report.source}] ${report.error}`);
+        entries.push(line('error', report.error));
     if (report.triage) {
-        const t = report.triage;
-        lines.push(`[${report.source}] triage written back to Dependency-Track: ${t.written} written, ${t.unchanged} already so, ${t.kept} kept (decided in Dependency-Track), ${t.failed} failed, ${t.out_of_scope} out of scope (skipped)`);
+        const tr = report.triage;
+        entries.push(line(tr.failed > 0 ? 'warn' : 'info', `triage written back to Dependency-Track: ${tr.written} written, ${tr.unchanged} already so, ${tr.kept} kept (decided in Dependency-Track), ${tr.failed} failed, ${tr.out_of_scope} out of scope (skipped)`));
     }
     for (const item of report.items.filter((i) => i.status === 'failed'))
-        lines.push(`[${report.source}] failed: ${item.label}: ${item.reason ?? ''}`);
+        entries.push(line('warn', `failed: ${item.label}: ${item.reason ?? ''}`));
     for (const item of report.items)
         for (const note of item.notes ?? [])
-            lines.push(`[${report.source}] note: ${item.label}: ${note}`);
-    return lines;
+            entries.push(line('info', `note: ${item.label}: ${note}`));
+    return entries;
+}
+/** The closing lines, without their levels. */
+function summaryLines(report) {
+    return summaryEntries(report).map((e) => e.text);
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/dependency-track/triage.js
@@ -43282,33 +43270,18 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./build/server/sync/http/multipart.js
 
 /**
- * A `multipart/form-data` body produced as it is sent, so a file part that is still arriving (a
- * download) is never held whole, and its exact length, computed from the parts' sizes: the body
- * goes out with a `Content-Length`, never chunked (Django behind DefectDojo's nginx and uWSGI reads
- * a chunked body as empty). The platform's `FormData` needs every file as a finished `Blob`, which
- * would hold the export in memory.
+ * A `multipart/form-data` body, whole: sent with a `Content-Length`, never chunked (Django behind
+ * DefectDojo's nginx and uWSGI reads a chunked body as empty).
  */
 function multipartBody(fields, file) {
     const boundary = `----gatehouse${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
     const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
-    const encoder = new TextEncoder();
     const head = [
-        ...Object.entries(fields).map(([name, value]) => encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`)),
-        encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`),
-    ];
-    const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
-    const content = file.content;
-    const fileLength = content instanceof Uint8Array ? content.byteLength : content.length;
-    const length = head.reduce((n, part) => n + part.byteLength, 0) + fileLength + tail.byteLength;
-    async function* body() {
-        yield* head;
-        if (content instanceof Uint8Array)
-            yield content;
-        else
-            yield* content.stream;
-        yield tail;
-    }
-    return { contentType: `multipart/form-data; boundary=${boundary}`, body: body(), length };
+        ...Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`),
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+    ].join('');
+    const body = Buffer.concat([Buffer.from(head), file.content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    return { contentType: `multipart/form-data; boundary=${boundary}`, body };
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/defectdojo/scan-types.js
@@ -43458,7 +43431,7 @@ class DefectDojoClient {
      * a reimport whose type disagrees with an existing product's, e.g. after the product was moved.
      */
     async reimport(request) {
-        const size = request.content instanceof Uint8Array ? request.content.byteLength : request.content.length;
+        const size = request.content.byteLength;
         if (size > this.maxUploadBytes) {
             throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName}`, size, this.maxUploadBytes);
         }
@@ -43479,15 +43452,14 @@ class DefectDojoClient {
             ...(this.options.doNotReactivate ? { do_not_reactivate: 'true' } : {}),
             ...scanFactFields(request.digest ? { ...request.scan, buildId: request.digest } : request.scan, request.note),
         };
-        const { contentType, body, length } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
+        const { contentType, body } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
         const operation = `reimport-scan of ${request.productName}`;
         let response;
         try {
             response = await send(client_SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
                 method: 'POST',
-                headers: this.headers({ 'content-type': contentType, 'content-length': String(length) }),
+                headers: this.headers({ 'content-type': contentType }),
                 body,
-                duplex: 'half',
                 timeoutMs: this.options.uploadTimeoutMs,
             });
         }
@@ -43869,8 +43841,8 @@ function foldAliases(document) {
  * of its own to put there. The sync keeps no state: it reads the tests back.
  */
 const DIGEST_PREFIX = 'gatehouse:sha256:';
-/** A hash of the target, then of the report's bytes; `digest()` when every byte went in. */
-function reportHash(target) {
+/** The digest of a report held whole, with the target it is sent to. */
+function reportDigest(target, content) {
     const hash = (0,external_node_crypto_.createHash)('sha256');
     const { scan } = target;
     hash.update(JSON.stringify([
@@ -43885,13 +43857,8 @@ function reportHash(target) {
         target.doNotReactivate,
     ]));
     hash.update('\n');
-    return { hash, digest: () => `${DIGEST_PREFIX}${hash.digest('hex')}` };
-}
-/** The digest of a report held whole. */
-function reportDigest(target, content) {
-    const { hash, digest } = reportHash(target);
     hash.update(content);
-    return digest();
+    return `${DIGEST_PREFIX}${hash.digest('hex')}`;
 }
 /**
  * The digests DefectDojo's tests hold, per scan type, read once per run: `GET /api/v2/tests/?scan_type=…`,
@@ -44254,9 +44221,13 @@ function header(headers, name) {
     const value = headers?.[name];
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 }
+/** A call's path without host or query: what may be logged (never a cursor or a base), and what names its budget. */
+function pathOf(url) {
+    return (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+}
 /** The budget a call draws on, from its URL, before its answer names it. */
 function resourceOf(url) {
-    const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+    const path = pathOf(url);
     // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
     if (/^(?:\/api\/v3)?\/search\//.test(path))
         return 'search';
@@ -46457,7 +46428,7 @@ const GitHubOctokit = Octokit.plugin(paginateRest, retryReport, retry);
 const SILENT = { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } };
 /** The route without host or query: what a log line may name (never a cursor or a base). */
 function operationOf(options) {
-    return `${options.method ?? 'GET'} ${(options.url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '')}`;
+    return `${options.method ?? 'GET'} ${pathOf(options.url)}`;
 }
 /**
  * The one GitHub client factory: `@octokit/core` with the paginate and retry plugins over one

@@ -144,6 +144,11 @@ function ruleOf(run, result) {
     const id = result.ruleId ?? result.rule?.id;
     return id === undefined ? undefined : rules?.find((r) => r.id === id) ?? run.tool.driver.rules?.find((r) => r.id === id);
 }
+/** A result's rule id: its own `ruleId` or `rule.id`, else the id of the rule its index points at. */
+function ruleIdOf(run, result) {
+    const id = result.ruleId ?? result.rule?.id ?? ruleOf(run, result)?.id;
+    return typeof id === 'string' && id !== '' ? id : undefined;
+}
 function band(score) {
     const value = typeof score === 'string' ? Number(score) : typeof score === 'number' ? score : NaN;
     if (!Number.isFinite(value) || value <= 0)
@@ -1015,10 +1020,6 @@ class RunLocations {
     all(result) {
         return (Array.isArray(result.locations) ? result.locations : []).map((l) => this.at(l));
     }
-    /** The first location (what a result is shown at when none of its locations decides). */
-    of(result) {
-        return this.nth(result, 0);
-    }
     /** The result's location at this index. */
     nth(result, index) {
         return this.at(Array.isArray(result.locations) ? result.locations[index] : undefined);
@@ -1381,6 +1382,8 @@ function isSuppressed(result) {
     const suppressions = result.suppressions ?? [];
     return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
 }
+/** Ranks up to this one count as net-new; the others as pre-existing. */
+const LAST_NET_NEW_RANK = 1;
 /** Which location of a result decides it, best first: net-new, then what counts as net-new, then the reasons a result is pre-existing. */
 function verdictRank(verdict, unattributedNetNew) {
     switch (verdict) {
@@ -1563,7 +1566,7 @@ function classify(report, diff, options) {
                 moved++;
             if (verdict === 'still-affected')
                 stillAffected++;
-            if (verdict === 'pre-existing' || verdict === 'moved' || verdict === 'still-affected' || (verdict === 'unattributed' && !unattributedNetNew)) {
+            if (best.rank > LAST_NET_NEW_RANK) {
                 preExisting++;
                 continue;
             }
@@ -1573,14 +1576,14 @@ function classify(report, diff, options) {
                 continue;
             }
             const severity = severityOf(run, result);
-            const ruleId = result.ruleId ?? result.rule?.id;
+            const ruleId = ruleIdOf(run, result);
             netNew.push({
                 runIndex,
                 index,
                 source,
                 locationIndex: at,
                 tool,
-                ruleId: typeof ruleId === 'string' && ruleId ? ruleId : undefined,
+                ruleId,
                 path: location.path,
                 startLine: location.startLine,
                 severity,
@@ -2270,7 +2273,7 @@ function* readResults(path, results, chunkBytes) {
  */
 /** The keys a result is known by: one per fingerprint, one per package location; none for the rest. */
 function keysOf(run, result, paths) {
-    const rule = result.ruleId ?? result.rule?.id ?? '';
+    const rule = ruleIdOf(run, result) ?? '';
     const tool = run.tool.driver.name ?? '';
     const keys = [];
     for (const kind of ['fingerprints', 'partialFingerprints']) {
@@ -3280,9 +3283,11 @@ function pathsMismatch(c, topLevel, naming) {
     const option = (name) => optionName(name, naming);
     return (`the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
         `of the head commit under ${topLevel} (the first is ${first}${others.length > 0 ? `; also ${others.join(', ')}` : ''}); ` +
+        `run the gate on the checkout the report was made from, point ${option('repo')} at the directory it scanned, ` +
+        `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')}` +
         (c.strippable
-            ? `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')}: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
-            : `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')} <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`));
+            ? `: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
+            : ` <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`));
 }
 function noAnswer(err) {
     return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
@@ -3370,7 +3375,7 @@ async function runCi(options, env) {
         const blocking = classification.netNew.filter((f) => f.blocking).length;
         if (toolErrors.length > 0) {
             exitCode = EXIT_ERROR;
-            error = `--strict: ${toolErrors.join('; ')}`;
+            error = `${optionName('strict', options.naming ?? 'flag')}: ${toolErrors.join('; ')}`;
             message = `no answer: ${error}`;
         }
         else if ((error = pathsMismatch(classification, checkout.topLevel, options.naming ?? 'flag'))) {

@@ -32051,7 +32051,9 @@ function actionHttp(options = {}) {
     const proxy = runnerProxy();
     const fetchFor = (name) => {
         const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-        return boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+        const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+        // A token is never sent on to another address by a redirect, unless the caller asks for it.
+        return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' }));
     };
     return {
         userAgent,
@@ -32062,7 +32064,7 @@ function actionHttp(options = {}) {
             const fetch = fetchFor(name);
             let response;
             try {
-                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), redirect: init.redirect ?? 'error' });
+                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
             }
             catch (err) {
                 throw new NoAnswer(transportFailure(err, bounds));
@@ -36809,9 +36811,13 @@ function header(headers, name) {
     const value = headers?.[name];
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 }
+/** A call's path without host or query: what may be logged (never a cursor or a base), and what names its budget. */
+function pathOf(url) {
+    return (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+}
 /** The budget a call draws on, from its URL, before its answer names it. */
 function resourceOf(url) {
-    const path = (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+    const path = pathOf(url);
     // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
     if (/^(?:\/api\/v3)?\/search\//.test(path))
         return 'search';
@@ -36835,10 +36841,12 @@ function spentRateLimit(headers) {
 /**
  * `@actions/github`'s Octokit for one of the actions' named calls: its requests go through the
  * actions' fetch for that call (bounded like every outbound call, through the runner's proxy),
- * to `apiUrl` (`GITHUB_API_URL`, for GitHub Enterprise).
+ * to `apiUrl` (`GITHUB_API_URL`, for GitHub Enterprise). Redirects are refused (the token would
+ * follow them) unless `followRedirects`.
  */
-function actionOctokit(http, call, token, apiUrl) {
-    const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: http.userAgent, request: { fetch: http.fetch(call) } });
+function actionOctokit(http, call, token, apiUrl, options = {}) {
+    const request = { fetch: http.fetch(call), ...(options.followRedirects ? { redirect: 'follow' } : {}) };
+    const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: http.userAgent, request });
     octokit.hook.before('request', (request) => {
         request.headers['x-github-api-version'] = GITHUB_API_VERSION;
     });

@@ -494,19 +494,70 @@ const apiHeaders = (_req, res, next) => {
     next();
 };
 
+;// CONCATENATED MODULE: ./build/server/http/errors.js
+/**
+ * The one error type of the backend. Business code throws it; `errorHandler` is the only
+ * place that turns an error into an HTTP answer, so every failure has the same JSON shape:
+ * `{"error": <stable code>, ...extra}`.
+ */
+class AppError extends Error {
+    status;
+    code;
+    extra;
+    name = 'AppError';
+    constructor(status, code, extra = {}, options) {
+        super(code, options?.cause === undefined ? undefined : { cause: options.cause });
+        this.status = status;
+        this.code = code;
+        this.extra = extra;
+        this.headers = options?.headers ?? {};
+    }
+    headers;
+    body() {
+        return { error: this.code, ...this.extra };
+    }
+}
+/**
+ * The codes every Express app of Gatehouse answers from its HTTP layer (the parser's refusals,
+ * routing, bodies, the error handler), with their statuses. Each server's catalogue includes them.
+ */
+const HTTP_ERRORS = {
+    invalid_json: 400,
+    invalid_request: 400,
+    not_found: 404,
+    method_not_allowed: 405,
+    request_timeout: 408,
+    payload_too_large: 413,
+    request_headers_too_large: 431,
+    unsupported_media_type: 415,
+    validation_failed: 422,
+    internal_error: 500,
+    store_unavailable: 503,
+};
+/**
+ * A server's way to refuse: by code, its status taken from the server's catalogue, so no route
+ * writes a status of its own and every code a server answers is in one place.
+ */
+function refusalsOf(catalogue) {
+    return (code, extra = {}, options) => new AppError(catalogue[code], code, extra, options);
+}
+/** A refusal of the HTTP layer, by code. */
+const refuseHttp = refusalsOf(HTTP_ERRORS);
+const notFound = () => refuseHttp('not_found');
+const methodNotAllowed = (allowed) => refuseHttp('method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
+const invalidJson = () => refuseHttp('invalid_json');
+
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(37067);
 ;// CONCATENATED MODULE: ./build/server/http/client-errors.js
 
 
-const BAD_REQUEST = { status: 400, reason: 'Bad Request', error: 'invalid_request' };
-/** What Node's HTTP parser refused, before any route ran: status and error string. */
-function answerFor(code) {
-    if (code === 'HPE_HEADER_OVERFLOW')
-        return { status: 431, reason: 'Request Header Fields Too Large', error: 'request_headers_too_large' };
-    if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
-        return { status: 408, reason: 'Request Timeout', error: 'request_timeout' };
-    return BAD_REQUEST;
+
+/** What Node's HTTP parser refused, before any route ran: the code, its status from the catalogue. */
+function answerFor(parserCode) {
+    const error = parserCode === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : parserCode === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'invalid_request';
+    const status = HTTP_ERRORS[error];
+    return { status, reason: external_node_http_.STATUS_CODES[status], error };
 }
 /** The raw answer to a request no route may see: JSON, `no-store`, and the connection closed after it. */
 function rawAnswer({ status, reason, error }) {
@@ -553,9 +604,9 @@ function answerClientErrors(server) {
 function apiServer(listener) {
     const server = (0,external_node_http_.createServer)({ requireHostHeader: false }, (req, res) => {
         if (req.headers.host === undefined && req.httpVersion === '1.1') {
-            const body = JSON.stringify({ error: BAD_REQUEST.error });
+            const body = JSON.stringify({ error: 'invalid_request' });
             res.shouldKeepAlive = false;
-            res.writeHead(BAD_REQUEST.status, { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+            res.writeHead(HTTP_ERRORS.invalid_request, { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
             res.end(body);
             return;
         }
@@ -1237,6 +1288,10 @@ async function apply(change, deps) {
 async function inScopeLinks(findings, deps, counts) {
     const repositories = new Map();
     for (const product of new Set(findings.map((f) => f.product))) {
+        if (deps.resolved?.has(product)) {
+            repositories.set(product, deps.resolved.get(product));
+            continue;
+        }
         try {
             repositories.set(product, await resolveRepository(product, deps.targets, deps.clientFor));
         }
@@ -1396,7 +1451,7 @@ async function pushIssues(products, deps) {
             await heldRepositories();
         }
         // Issues opened before (by any run) follow their findings, under the same product locks.
-        lifecycle = await followIssues(unique, { ...deps, clientFor, maxChangesPerRun: deps.maxIssuesPerRun });
+        lifecycle = await followIssues(unique, { ...deps, clientFor, maxChangesPerRun: deps.maxIssuesPerRun, resolved: repositories });
     }
     finally {
         await held();
@@ -1526,58 +1581,6 @@ function presentsBearer(headers, secret) {
     const presented = bearerCredential(headers);
     return presented !== undefined && secretsEqual(presented, secret);
 }
-
-;// CONCATENATED MODULE: ./build/server/http/errors.js
-/**
- * The one error type of the backend. Business code throws it; `errorHandler` is the only
- * place that turns an error into an HTTP answer, so every failure has the same JSON shape:
- * `{"error": <stable code>, ...extra}`.
- */
-class AppError extends Error {
-    status;
-    code;
-    extra;
-    name = 'AppError';
-    constructor(status, code, extra = {}, options) {
-        super(code, options?.cause === undefined ? undefined : { cause: options.cause });
-        this.status = status;
-        this.code = code;
-        this.extra = extra;
-        this.headers = options?.headers ?? {};
-    }
-    headers;
-    body() {
-        return { error: this.code, ...this.extra };
-    }
-}
-/**
- * The codes every Express app of Gatehouse answers from its HTTP layer (routing, bodies, the error
- * handler), with their statuses. Each server's catalogue includes them.
- */
-const HTTP_ERRORS = {
-    invalid_json: 400,
-    invalid_request: 400,
-    not_found: 404,
-    method_not_allowed: 405,
-    request_timeout: 408,
-    payload_too_large: 413,
-    unsupported_media_type: 415,
-    validation_failed: 422,
-    internal_error: 500,
-    store_unavailable: 503,
-};
-/**
- * A server's way to refuse: by code, its status taken from the server's catalogue, so no route
- * writes a status of its own and every code a server answers is in one place.
- */
-function refusalsOf(catalogue) {
-    return (code, extra = {}, options) => new AppError(catalogue[code], code, extra, options);
-}
-/** A refusal of the HTTP layer, by code. */
-const refuseHttp = refusalsOf(HTTP_ERRORS);
-const notFound = () => refuseHttp('not_found');
-const methodNotAllowed = (allowed) => refuseHttp('method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
-const invalidJson = () => refuseHttp('invalid_json');
 
 ;// CONCATENATED MODULE: ./build/server/http/validation.js
 
