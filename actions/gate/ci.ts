@@ -7,7 +7,7 @@ import { pullRequestDiff, type PullRequestDiff } from './diff/git-diff.js';
 import { linterKeyOf, megalinterMajor, missingLinters, skippedLinters, type SkippedLinter } from './reports/megalinter.js';
 import { megalinterSettings, type MegalinterSettings } from './reports/megalinter-config.js';
 import { countsOf, writeFilteredSarif, writeJson, type Counts } from './outputs/report.js';
-import { openSarif, type SarifLog, type SarifReport } from './reports/sarif.js';
+import { computed, readSarif, type SarifLog } from './reports/sarif.js';
 import { SopsDetector } from './rules/secrets.js';
 import { staleReport } from './reports/stale-report.js';
 import type { FailOn } from './rules/severity.js';
@@ -38,8 +38,6 @@ export interface CiOutcome {
   readonly exitCode: number;
   readonly counts: Counts;
   readonly classification?: Classification;
-  /** The report the classification was made from: findings' messages are read from it again. */
-  readonly report?: SarifReport;
   readonly diff?: PullRequestDiff;
   /** What the exit code means, in one line. */
   readonly message: string;
@@ -93,7 +91,7 @@ async function megalinterSettingsOf(options: CiOptions, env: NodeJS.ProcessEnv, 
  * are written in every case, before the exit code is decided.
  */
 export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise<CiOutcome> {
-  let report: SarifReport | undefined;
+  let log: SarifLog | undefined;
   let diff: PullRequestDiff | undefined;
   let classification: Classification | undefined;
   let skipped: SkippedLinter[] = [];
@@ -121,10 +119,9 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   pending.checkout.catch(() => {});
   const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
   try {
-    report = openSarif(options.sarif);
-    const { log } = report;
+    log = readSarif(options.sarif);
     if (log.runs.length === 0) throw new GateError('the SARIF report has no runs: nothing was scanned');
-    const uncomputed = log.runs.flatMap((run, i) => (report!.computed(i) ? [] : [linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool']));
+    const uncomputed = log.runs.flatMap((run) => (computed(run) ? [] : [linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool']));
     if (uncomputed.length > 0) {
       throw new GateError(`the run of ${uncomputed.join(', ')} produced no results ("results" is null or absent: the tool computed none, as after a failure); nothing can be judged from it`);
     }
@@ -137,7 +134,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     diff = await pendingDiff;
     stale = await pendingStale;
     const checkout = await pending.checkout;
-    classification = classify(report, diff, {
+    classification = classify(log, diff, {
       failOn: options.failOn,
       checkout,
       sops: new SopsDetector(checkout.topLevel),
@@ -178,16 +175,7 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
   if (stale) warnings.push(`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`);
 
   let leftOut = 0;
-  if (options.filteredOut) {
-    try {
-      ({ leftOut } = await writeFilteredSarif(options.filteredOut, report, classification));
-    } catch (err) {
-      // Net-new results are read again from the report: one that changed since is no answer.
-      if (!(err instanceof GateError)) throw err;
-      ({ exitCode, error, message, classification } = noAnswer(err));
-      await writeFilteredSarif(options.filteredOut, undefined, undefined);
-    }
-  }
+  if (options.filteredOut) ({ leftOut } = await writeFilteredSarif(options.filteredOut, classification && log, classification));
   const counts = countsOf(classification, {
     exit_code: exitCode,
     fail_on: options.failOn,
@@ -202,5 +190,5 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     ...(error ? { error } : {}),
   });
   if (options.countsJson) await writeJson(options.countsJson, counts);
-  return { exitCode, counts, message, ...(classification && report ? { classification, report } : {}), ...(diff ? { diff } : {}) };
+  return { exitCode, counts, message, ...(classification ? { classification } : {}), ...(diff ? { diff } : {}) };
 }

@@ -4,12 +4,13 @@ import { booleanInput, InputError, optionalInput } from '../shared/inputs.js';
 import { appendSummary } from '../shared/summary.js';
 import { parseCommand } from './args.js';
 import { runCi, type CiOutcome } from './ci.js';
+import { messageOf, type Finding } from './rules/classify.js';
 import { EXIT_BLOCKED, EXIT_OK, GateError } from './errors.js';
 import { actionOctokit, failureOf } from '../shared/github.js';
 import { NO_EVENT, type EventContext } from '../shared/event.js';
 import { NoAnswer, type ActionHttp } from '../shared/http.js';
 import { COMMENT_LIMIT, upsertComment } from './outputs/pr-comment.js';
-import { gateReport, rankFindings, SUMMARY_LIMIT, type RankedFindings } from './outputs/summary.js';
+import { gateReport, rankFindings, SUMMARY_LIMIT } from './outputs/summary.js';
 
 export type GateCore = ActionsCore & Pick<typeof import('@actions/core'), 'error' | 'notice'>;
 
@@ -78,21 +79,18 @@ async function comment(deps: GateDeps, report: string): Promise<void> {
  */
 const MAX_FINDING_ANNOTATIONS = 9;
 
-function annotate(core: GateCore, ranked: RankedFindings): void {
-  const blocking = ranked.findings.filter((f) => f.blocking).length;
-  // Blocking is a severity threshold, so the blocking findings lead the ranking; taking them by
-  // their index keeps each one's message.
-  const worst: number[] = [];
-  for (let i = 0; i < ranked.findings.length && worst.length < MAX_FINDING_ANNOTATIONS; i++) if (ranked.findings[i]!.blocking) worst.push(i);
-  for (const i of worst) {
-    const f = ranked.findings[i]!;
-    core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${ranked.messages[i] || 'finding'}`, {
+function annotate(core: GateCore, ranked: readonly Finding[]): void {
+  // Blocking is a severity threshold, so the blocking findings lead the ranking.
+  const blocking = ranked.filter((f) => f.blocking);
+  const worst = blocking.slice(0, MAX_FINDING_ANNOTATIONS);
+  for (const f of worst) {
+    core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messageOf(f) || 'finding'}`, {
       title: `Net-new ${f.severity} finding`,
       file: f.path,
       ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
     });
   }
-  const more = blocking - worst.length;
+  const more = blocking.length - worst.length;
   if (more > 0) core.notice(`${more} more blocking finding${more === 1 ? ' is' : 's are'} listed in the job summary (GitHub shows 10 error annotations per step)`, { title: 'More blocking findings' });
 }
 
@@ -124,8 +122,8 @@ export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
   core.setOutput('linters-missing', JSON.stringify(c.linters_missing.map((m) => m.linter)));
   core.setOutput('stale-report', String(c.stale_report));
   for (const w of c.warnings) core.warning(`gate: ${w}`);
-  // One ranking, its messages read once, for the annotations, the summary and the comment.
-  const ranked = rankFindings(outcome, Math.max(MAX_FINDING_ANNOTATIONS, SUMMARY_LIMIT.maxRows, COMMENT_LIMIT.maxRows));
+  // One ranking for the annotations, the summary and the comment.
+  const ranked = rankFindings(outcome);
   annotate(core, ranked);
   await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT, ranked));
   await comment(deps, gateReport(outcome, env, COMMENT_LIMIT, ranked));

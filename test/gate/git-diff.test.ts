@@ -1,10 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import fc from 'fast-check';
-import { DiffParser, parseAsWritten, pullRequestDiff, type AddedLines } from '../../actions/gate/diff/git-diff.js';
+import { pullRequestDiff, type AddedLines } from '../../actions/gate/diff/git-diff.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 
 /** A map of added lines as plain data, for comparison. */
@@ -64,71 +59,5 @@ describe('pull-request diff', () => {
     assert.deepEqual(plainMoved(diff.moved), wantMoved);
     assert.equal(diff.head, head);
     assert.equal(diff.mergeBase, base);
-  });
-
-  it('property: the same answer however git\'s output is cut into chunks', () => {
-    const output = execFileSync(
-      'git',
-      ['-C', repo.dir, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', '--unified=0', '--diff-filter=ACDMRT', base, head],
-      { maxBuffer: 1 << 26 },
-    );
-    fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: output.length - 1 }), { maxLength: 40 }), fc.boolean(), (cuts, withLongCut) => {
-        // Some cuts fall inside the 200 KB line, some inside headers.
-        const points = [...cuts, ...(withLongCut ? [output.indexOf('xxxx') + 100] : [])].sort((a, b) => a - b);
-        const parser = new DiffParser();
-        let from = 0;
-        for (const at of [...points, output.length]) {
-          if (at > from) parser.push(output.subarray(from, at));
-          from = Math.max(from, at);
-        }
-        parser.end();
-        assert.deepEqual(plain(parser.files), want);
-        assert.deepEqual(plainMoved(parser.moved), wantMoved);
-      }),
-      { numRuns: 200 },
-    );
-  });
-
-  it('one byte at a time through the headers', () => {
-    const output = execFileSync('git', ['-C', repo.dir, '-c', 'core.quotePath=false', 'diff', '--no-color', '--find-renames', '--unified=0', '--diff-filter=ACDMRT', base, head], { maxBuffer: 1 << 26 });
-    const parser = new DiffParser();
-    for (let i = 0; i < output.length; i++) parser.push(output.subarray(i, i + 1));
-    parser.end();
-    assert.deepEqual(plain(parser.files), want);
-    assert.deepEqual(plainMoved(parser.moved), wantMoved);
-  });
-  it('the output file is parsed while it grows, appearing late and cut anywhere, with the same answer once the writer exits', async () => {
-    const output = execFileSync('git', ['-C', repo.dir, '-c', 'core.quotePath=false', 'diff', '--no-color', '--find-renames', '--unified=0', '--diff-filter=ACDMRT', base, head], { maxBuffer: 1 << 26 });
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-diff-growing-'));
-    try {
-      const path = join(dir, 'diff');
-      let exit!: (code: number) => void;
-      const exited = new Promise<number>((resolve) => (exit = resolve));
-      const parser = new DiffParser();
-      const parsing = parseAsWritten(path, exited, parser);
-      // The file does not exist for a while, then grows in uneven pieces, with pauses the parser sees.
-      await new Promise((r) => setTimeout(r, 10));
-      const pieces = [0, 7, 300, 301, 5000, output.indexOf('xxxx') + 100, output.length - 3, output.length].sort((a, b) => a - b);
-      for (let i = 1; i < pieces.length; i++) {
-        appendFileSync(path, output.subarray(pieces[i - 1], pieces[i]));
-        // The last piece is written just before the writer exits.
-        if (i < pieces.length - 1) await new Promise((r) => setTimeout(r, 5));
-      }
-      exit(0);
-      assert.equal(await parsing, 0);
-      parser.end();
-      assert.deepEqual(plain(parser.files), want);
-      assert.deepEqual(plainMoved(parser.moved), wantMoved);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('a writer that fails before making its file: its exit code, nothing parsed', async () => {
-    const parser = new DiffParser();
-    assert.equal(await parseAsWritten(join(tmpdir(), 'gatehouse-no-such-diff', 'diff'), Promise.resolve(128), parser), 128);
-    parser.end();
-    assert.equal(parser.files.size, 0);
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { classify } from '../../actions/gate/rules/classify.js';
 import type { AddedLines, PullRequestDiff } from '../../actions/gate/diff/git-diff.js';
-import { openSarif, type SarifLog } from '../../actions/gate/reports/sarif.js';
+import { readSarif, type SarifLog } from '../../actions/gate/reports/sarif.js';
 import { SopsDetector } from '../../actions/gate/rules/secrets.js';
 import { FAIL_ON, type FailOn } from '../../actions/gate/rules/severity.js';
 import { PROPERTY_SUITE_TIMEOUT_MS } from '../support/properties.js';
@@ -55,10 +55,10 @@ describe('net-new classification (property)', function () {
             },
           ],
         };
-        // Through the real reader: the report is a file, its results read back one at a time.
+        // Through the real reader: the report is a file.
         const path = join(dir, 'report.sarif');
         writeFileSync(path, JSON.stringify(log, null, 1));
-        const report = openSarif(path);
+        const report = readSarif(path);
         const checkout = { topLevel: '/nonexistent', directory: '/nonexistent', prefix: '', files: new Set(files) };
         const outcome = classify(report, diff, { failOn, checkout, sops: new SopsDetector('/nonexistent'), skippedLinters: new Set() });
         const netNew = new Set(outcome.netNew.map((f) => f.index));

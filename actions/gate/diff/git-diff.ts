@@ -1,12 +1,9 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { GateError } from '../errors.js';
 import { git, gitText } from './git.js';
-import { LineHasher } from './line-hash.js';
-import { NumberList } from '../reports/number-list.js';
 
 /** Added lines of one file of the diff, by its path at head; `all` for a new file. */
 export type AddedLines = 'all' | ReadonlySet<number>;
@@ -97,13 +94,10 @@ export async function pullRequestDiff(repo: string, base: string, head: string, 
 
 /**
  * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
- * filled while this process is busy reading the report, and the two are meant to overlap. The
- * file is parsed as it grows (`parseAsWritten`).
+ * filled while this process is busy reading the report, and the two are meant to overlap.
  */
 async function addedLines(repo: string, from: string, to: string, onRunning: () => void): Promise<Pick<PullRequestDiff, 'files' | 'moved'>> {
-  // Made and removed synchronously: a thread-pool round trip each way sat between the checks and
-  // git diff, and between git diff and the results.
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-gate-diff-'));
+  const dir = await mkdtemp(join(tmpdir(), 'gatehouse-gate-diff-'));
   try {
     const output = join(dir, 'diff');
     const child = spawn(
@@ -116,217 +110,92 @@ async function addedLines(repo: string, from: string, to: string, onRunning: () 
     );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number>((resolve, reject) => {
+    const code = await new Promise<number>((resolve, reject) => {
       child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
       child.on('close', (c) => resolve(c ?? 1));
+      onRunning();
     });
-    onRunning();
-    const parser = new DiffParser();
-    const code = await parseAsWritten(output, exited, parser);
     if (code !== 0) throw new GateError(`git diff failed: ${stderr.trim()}`);
     if (/rename detection was skipped/i.test(stderr)) {
       throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
     }
-    parser.end();
-    return { files: parser.files, moved: parser.moved };
+    // Past V8's longest string (about 512 MiB) the diff cannot be read: no answer, never a guess.
+    const text = await readFile(output, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      throw new GateError(`cannot read the output of git diff: ${err.code ?? err.message}`);
+    });
+    return parseDiff(text);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** How often git diff's output is looked at while git runs and this process waits. */
-const POLL_MS = 2;
-
-/**
- * Parses git diff's output file as git writes it, whenever this process waits (the caller reads
- * the report meanwhile, then waits for the diff), and the rest once git has exited: the parse is
- * then mostly done by the time git ends, instead of starting only then. Resolves to git's exit
- * code; on a failure, what was parsed is the caller's to drop.
- */
-export async function parseAsWritten(path: string, exited: Promise<number>, parser: DiffParser): Promise<number> {
-  let code: number | undefined;
-  exited.then(
-    (c) => (code = c),
-    () => {},
-  );
-  const chunk = Buffer.allocUnsafe(1 << 16);
-  let fd: number | undefined;
-  let position = 0;
-  try {
-    for (;;) {
-      // Read after git has exited, this pass sees all it wrote.
-      const ended = code !== undefined;
-      if (fd === undefined) {
-        try {
-          fd = openSync(path, 'r');
-        } catch (err) {
-          // Not made yet: git opens it once it starts.
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        }
-      }
-      if (fd !== undefined) {
-        for (let read; (read = readSync(fd, chunk, 0, chunk.length, position)) > 0; position += read) parser.push(chunk.subarray(0, read));
-      }
-      if (ended) return code!;
-      await Promise.race([exited, delay(POLL_MS)]);
-    }
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-const NEWLINE = 0x0a;
 const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
 
-function startsWith(buf: Buffer, start: number, end: number, prefix: string): boolean {
-  if (end - start < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (buf[start + i] !== prefix.charCodeAt(i)) return false;
-  return true;
+/**
+ * A diff line's text as moved code is recognised by: leading and trailing whitespace (CR included)
+ * dropped, inner runs counted as one space. So `\tfoo(a,  b)\r` and `foo(a, b)` match, and
+ * `foo(a,b)` does not. Undefined for a line without a letter, a digit or a non-ASCII character:
+ * blank lines and lone brackets say nothing about where code came from.
+ */
+function movableText(line: string): string | undefined {
+  if (!/[A-Za-z0-9\u0080-\uffff]/.test(line)) return undefined;
+  return line.slice(1).replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
 }
 
 /**
- * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
- * The added and removed lines' text (most of the output) never becomes strings: each line is
- * hashed after whitespace normalisation (see `LineHasher`), removed lines into one list, added
- * lines beside their line number, so that `end()` can tell which added lines only moved.
+ * `git diff --unified=0` output: the added lines of each file by its head path, and which of them
+ * only moved (their text, as `movableText`, is a removed line anywhere in the diff).
  */
-export class DiffParser {
-  readonly files = new Map<string, AddedLines>();
-  /** Filled by `end()`: head path → added lines whose text was removed somewhere in the diff. */
-  readonly moved = new Map<string, Set<number>>();
-  private current: Set<number> | undefined;
-  private newFile = false;
+export function parseDiff(output: string): Pick<PullRequestDiff, 'files' | 'moved'> {
+  const files = new Map<string, AddedLines>();
+  const removed = new Set<string>();
+  /** Every meaningful added line: its path, line number and text, until every removed line is known. */
+  const added: { path: string; line: number; text: string }[] = [];
+  let current: Set<number> | undefined;
+  let path: string | undefined;
+  let newFile = false;
   /** Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line. */
-  private inHeader = false;
-  /** The start of a line that a chunk cut, when it may matter. */
-  private partial: Buffer | undefined;
-  /** A hunk line that a chunk cut: its hash goes on in the next chunk. */
-  private open = false;
-  private readonly hasher = new LineHasher();
-  /** The kind of hunk line being hashed: 0x2b "+", 0x2d "-", else nothing to record. */
-  private kind = 0;
-  /** The head line number the next added line of this hunk will have. */
-  private nextLine = 0;
-  /** Normalised hashes of every meaningful removed line, from every file (deleted ones too). */
-  private removed = new NumberList();
-  /** Head paths of the diff, in order; `pending` refers to them by index. */
-  private readonly paths: string[] = [];
-  /** The index in `paths` of the current file, -1 for a deleted one. */
-  private path = -1;
-  /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one list, not one per file. */
-  private pending = new NumberList();
-
-  push(chunk: Buffer): void {
-    let start = 0;
-    if (this.open || this.partial) {
-      const newline = chunk.indexOf(NEWLINE);
-      if (newline < 0) {
-        if (this.open) this.hasher.feed(chunk, 0, chunk.length);
-        else this.partial = Buffer.concat([this.partial!, chunk]);
-        return;
+  let inHeader = false;
+  let nextLine = 0;
+  for (const line of output.split('\n')) {
+    if (line.startsWith('diff --git ')) {
+      current = path = undefined;
+      newFile = false;
+      inHeader = true;
+    } else if (!inHeader && line !== '' && line[0] !== '@') {
+      // A hunk's added or removed line, or git's "\ No newline" marker.
+      const text = line[0] === '+' || line[0] === '-' ? movableText(line) : undefined;
+      if (line[0] === '+') {
+        const at = nextLine++;
+        if (text !== undefined && path !== undefined) added.push({ path, line: at, text });
+      } else if (text !== undefined && line[0] === '-') {
+        removed.add(text);
       }
-      if (this.open) {
-        this.hasher.feed(chunk, 0, newline);
-        this.endContent();
-      } else {
-        const line = Buffer.concat([this.partial!, chunk.subarray(0, newline)]);
-        this.partial = undefined;
-        this.line(line, 0, line.length);
-      }
-      start = newline + 1;
-    }
-    for (;;) {
-      const newline = chunk.indexOf(NEWLINE, start);
-      if (newline < 0) break;
-      this.line(chunk, start, newline);
-      start = newline + 1;
-    }
-    if (start < chunk.length) {
-      if (this.isContent(chunk[start]!)) {
-        this.beginContent(chunk, start, chunk.length);
-        this.open = true;
-      } else {
-        this.partial = Buffer.from(chunk.subarray(start));
-      }
-    }
-  }
-
-  end(): void {
-    if (this.open) this.endContent();
-    if (this.partial) this.line(this.partial, 0, this.partial.length);
-    this.partial = undefined;
-    const { pending } = this;
-    const removed = this.removed.sorted();
-    for (let i = 0; i < pending.length; i += 3) {
-      if (!removed.includes(pending.at(i + 2))) continue;
-      const path = this.paths[pending.at(i)]!;
-      let moved = this.moved.get(path);
-      if (!moved) this.moved.set(path, (moved = new Set()));
-      moved.add(pending.at(i + 1));
-    }
-    this.pending = new NumberList();
-    this.paths.length = 0;
-    this.removed = new NumberList();
-  }
-
-  /** A hunk's added or removed line, or git's "\ No newline" marker. */
-  private isContent(first: number): boolean {
-    return !this.inHeader && first !== 0x40 /* @ */ && first !== 0x64 /* d */;
-  }
-
-  private beginContent(buf: Buffer, start: number, end: number): void {
-    this.kind = buf[start]!;
-    this.hasher.reset();
-    if (this.kind === 0x2b || this.kind === 0x2d) this.hasher.feed(buf, start + 1, end);
-  }
-
-  private endContent(): void {
-    this.open = false;
-    if (this.kind === 0x2d) {
-      if (this.hasher.meaningful) this.removed.push(this.hasher.digest());
-    } else if (this.kind === 0x2b) {
-      const line = this.nextLine++;
-      if (this.hasher.meaningful && this.path >= 0) {
-        this.pending.push(this.path);
-        this.pending.push(line);
-        this.pending.push(this.hasher.digest());
-      }
-    }
-  }
-
-  private line(buf: Buffer, start: number, end: number): void {
-    if (startsWith(buf, start, end, 'diff --git ')) {
-      this.current = undefined;
-      this.path = -1;
-      this.newFile = false;
-      this.inHeader = true;
-    } else if (this.isContent(buf[start]!)) {
-      this.beginContent(buf, start, end);
-      this.endContent();
-    } else if (startsWith(buf, start, end, 'new file mode')) {
-      if (this.inHeader) this.newFile = true;
-    } else if (startsWith(buf, start, end, '+++ ')) {
-      if (!this.inHeader) return;
+    } else if (line.startsWith('new file mode')) {
+      newFile = inHeader;
+    } else if (line.startsWith('+++ ') && inHeader) {
       // git ends the name with a tab when it holds a space; a real tab in a name is quoted.
-      const target = buf.toString('utf8', start + 4, buf[end - 1] === 0x09 ? end - 1 : end);
-      if (target === '/dev/null') return;
-      const path = unquotePath(target).replace(/^b\//, '');
-      if (this.newFile) {
-        this.files.set(path, 'all');
-      } else {
-        this.current = new Set();
-        this.files.set(path, this.current);
-      }
-      this.path = this.paths.push(path) - 1;
-    } else if (startsWith(buf, start, end, '@@')) {
-      this.inHeader = false;
-      const match = HUNK.exec(buf.toString('latin1', start, Math.min(end, start + 100)));
-      if (!match) return;
+      const target = line.slice(4).replace(/\t$/, '');
+      if (target === '/dev/null') continue;
+      path = unquotePath(target).replace(/^b\//, '');
+      current = newFile ? undefined : new Set();
+      files.set(path, current ?? 'all');
+    } else if (line.startsWith('@@')) {
+      inHeader = false;
+      const match = HUNK.exec(line);
+      if (!match) continue;
       const first = Number(match[1]);
       const count = match[2] === undefined ? 1 : Number(match[2]);
-      this.nextLine = first;
-      if (!this.current) return;
-      for (let n = first; n < first + count; n++) this.current.add(n);
+      nextLine = first;
+      for (let n = first; current && n < first + count; n++) current.add(n);
     }
   }
+  const moved = new Map<string, Set<number>>();
+  for (const { path, line, text } of added) {
+    if (!removed.has(text)) continue;
+    let lines = moved.get(path);
+    if (!lines) moved.set(path, (lines = new Set()));
+    lines.add(line);
+  }
+  return { files, moved };
 }

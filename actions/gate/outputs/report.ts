@@ -1,9 +1,8 @@
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Classification, Finding } from '../rules/classify.js';
 import type { SkippedLinter } from '../reports/megalinter.js';
-import type { ByteRange, SarifReport, SarifResult } from '../reports/sarif.js';
+import type { SarifLog, SarifResult } from '../reports/sarif.js';
 import { SEVERITIES, type FailOn, type Severity } from '../rules/severity.js';
 import { shapeForUpload } from './upload-shape.js';
 
@@ -95,112 +94,58 @@ export function countsOf(
 
 const EMPTY_SARIF = { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
 
-/** An object's JSON without its closing brace, ready for one more member. */
-function openObject(value: object): string {
-  const json = JSON.stringify(value);
-  return json === '{}' ? '{' : `${json.slice(0, -1)},`;
-}
-
 /** What the filtered SARIF holds, for the counts and the summary. */
 export interface FilteredSarif {
   /** Net-new results left out by code scanning's runs-per-file limit (see `shapeForUpload`). */
   readonly leftOut: number;
 }
 
+/** A net-new result as the filtered SARIF holds it: marked new, the location that made it net-new first (code scanning shows a result there). */
+function asNew(finding: Finding): SarifResult {
+  const { result, locationIndex } = finding;
+  const locations = Array.isArray(result.locations) && locationIndex > 0 && locationIndex < result.locations.length
+    ? [result.locations[locationIndex]!, ...result.locations.filter((_, i) => i !== locationIndex)]
+    : result.locations;
+  return { ...result, ...(locations ? { locations } : {}), baselineState: 'new' };
+}
+
 /**
  * The net-new-only SARIF, shaped so code scanning takes it as it is (`shapeForUpload`): each kept
  * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
- * to the net-new ones, each read again from the report and marked `baselineState: "new"`, the
- * location that made it net-new first. Written
- * piece by piece to a temporary file, then renamed into place: the results are never all in
- * memory, and a reader never sees half a file. Without a classification (no answer) the file is a
- * valid SARIF log with no runs, which code scanning refuses: the README's workflow skips the
- * upload on exit 2.
+ * to the net-new ones. Written to a temporary file, then renamed into place: a reader never sees
+ * half a file. Without a classification (no answer) the file is a valid SARIF log with no runs,
+ * which code scanning refuses: the README's workflow skips the upload on exit 2.
  */
-export async function writeFilteredSarif(path: string, report: SarifReport | undefined, classification: Classification | undefined): Promise<FilteredSarif> {
+export async function writeFilteredSarif(path: string, log: SarifLog | undefined, classification: Classification | undefined): Promise<FilteredSarif> {
+  let filtered: object = EMPTY_SARIF;
+  let leftOut = 0;
+  if (log && classification) {
+    const { runs, ...top } = log;
+    const shape = shapeForUpload(runs, classification.netNew);
+    leftOut = shape.leftOut;
+    filtered = {
+      ...top,
+      version: '2.1.0',
+      runs: shape.parts.map((part) => {
+        const run = runs[part.runIndex]!;
+        return {
+          ...run,
+          ...(part.automationId ? { automationDetails: { ...(run.automationDetails as object | undefined), id: part.automationId } } : {}),
+          results: part.findings.map(asNew),
+        };
+      }),
+    };
+  }
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temporary, 'w');
-  let written: FilteredSarif = { leftOut: 0 };
   try {
-    const out = new BufferedWriter(fd);
-    if (!report || !classification) {
-      out.write(JSON.stringify(EMPTY_SARIF));
-    } else {
-      const { runs, ...top } = report.log;
-      const { parts, leftOut } = shapeForUpload(runs, classification.netNew);
-      written = { leftOut };
-      out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
-      // The ranges are handed over one at a time, not gathered into an array first.
-      const results = report.readAgain(sourcesOf(parts))[Symbol.iterator]();
-      try {
-        parts.forEach((part, i) => {
-          // A `results` that was not an array is still in the run; the filtered one replaces it.
-          const { results: _replaced, ...rest } = runs[part.runIndex]!;
-          const run = part.automationId ? { ...rest, automationDetails: { ...(rest.automationDetails as object | undefined), id: part.automationId } } : rest;
-          out.write(`${i > 0 ? ',' : ''}${openObject(run)}"results":[`);
-          part.findings.forEach((finding, j) => {
-            const result = results.next().value as SarifResult;
-            // Marked in place (the result was parsed for this write alone): a spread copy of each
-            // one left V8 with survivors enough to double its young generation.
-            result.baselineState = 'new';
-            // Code scanning shows a result at its first location: the one that made it net-new leads.
-            if (finding.locationIndex > 0 && Array.isArray(result.locations) && finding.locationIndex < result.locations.length) {
-              result.locations.unshift(...result.locations.splice(finding.locationIndex, 1));
-            }
-            out.write(`${j > 0 ? ',' : ''}${JSON.stringify(result)}`);
-          });
-          out.write(']}');
-        });
-      } finally {
-        results.return?.();
-      }
-      out.write(']}');
-    }
-    out.write('\n');
-    out.flush();
+    await writeFile(temporary, `${JSON.stringify(filtered)}\n`);
+    await rename(temporary, path);
   } catch (err) {
-    closeSync(fd);
-    rmSync(temporary, { force: true });
+    await rm(temporary, { force: true });
     throw err;
   }
-  closeSync(fd);
-  renameSync(temporary, path);
-  return written;
-}
-
-function* sourcesOf(parts: readonly { readonly findings: readonly Finding[] }[]): Generator<ByteRange> {
-  for (const part of parts) for (const finding of part.findings) yield finding.source;
-}
-
-/**
- * Collects small writes into large ones, as bytes: held strings would live through the garbage
- * collector's young-generation passes (each survivor counts towards growing it), bytes in a
- * buffer are outside the heap.
- */
-class BufferedWriter {
-  private readonly buffer = Buffer.allocUnsafe(1 << 16);
-  private used = 0;
-
-  constructor(private readonly fd: number) {}
-
-  write(text: string): void {
-    // A UTF-8 character is at most 3 bytes per UTF-16 code unit.
-    if (this.used + text.length * 3 > this.buffer.length) {
-      this.flush();
-      if (text.length * 3 > this.buffer.length) {
-        writeSync(this.fd, text);
-        return;
-      }
-    }
-    this.used += this.buffer.write(text, this.used);
-  }
-
-  flush(): void {
-    if (this.used === 0) return;
-    writeSync(this.fd, this.buffer, 0, this.used);
-    this.used = 0;
-  }
+  return { leftOut };
 }
 
 export async function writeJson(path: string, value: unknown): Promise<void> {

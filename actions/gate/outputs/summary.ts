@@ -1,6 +1,6 @@
 import { cell, inert } from '../../shared/summary.js';
 import type { CiOutcome } from '../ci.js';
-import { messagesOf, type Finding } from '../rules/classify.js';
+import { messageOf, type Finding } from '../rules/classify.js';
 import { SEVERITIES } from '../rules/severity.js';
 
 /** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
@@ -13,7 +13,7 @@ function link(env: NodeJS.ProcessEnv, head: string | undefined, path: string, li
 
 /** How large a report may be, measured as its destination measures it. */
 export interface ReportLimit {
-  /** Table rows at most (each row's message is read again from the report). */
+  /** Table rows at most. */
   readonly maxRows: number;
   /** The most the whole text may measure, its final newline included. */
   readonly maxSize: number;
@@ -48,31 +48,21 @@ function cutCodePoints(text: string, max: number): string {
   return text.slice(0, end);
 }
 
-/** Net-new findings worst first (severity, then report order), with the messages of the first ones. */
-export interface RankedFindings {
-  readonly findings: readonly Finding[];
-  /** The first line of the message of `findings[i]`, for the first few; missing ones are unknown. */
-  readonly messages: readonly string[];
-}
-
 /**
- * Sorts the net-new findings and reads the messages of the first `rows` again from the report.
- * The summary, the comment and the annotations each show a prefix of the same ranking, so one
- * ranking, for the most rows any of them shows, serves all three.
+ * The net-new findings worst first (severity, then report order). The summary, the comment and
+ * the annotations each show a prefix of this one ranking.
  */
-export function rankFindings(outcome: CiOutcome, rows: number): RankedFindings {
+export function rankFindings(outcome: CiOutcome): readonly Finding[] {
   // Array.prototype.sort is stable: equal severities stay in report order.
-  const findings = [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
-  return { findings, messages: outcome.report ? messagesOf(outcome.report, findings.slice(0, rows)) : [] };
+  return [...(outcome.classification?.netNew ?? [])].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
 }
 
 /**
  * The job summary and the pull-request comment: findings by severity (worst first, then report
  * order), warnings, missing and skipped linters, results not in the repository, counts. The table is cut to what `limit` allows, with a line saying how
- * many rows were left out; everything else is always there. `ranked` must hold messages for at least
- * `limit.maxRows` findings (by default it is made for this report alone).
+ * many rows were left out; everything else is always there.
  */
-export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: ReportLimit = SUMMARY_LIMIT, ranked: RankedFindings = rankFindings(outcome, limit.maxRows)): string {
+export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: ReportLimit = SUMMARY_LIMIT, findings: readonly Finding[] = rankFindings(outcome)): string {
   const c = outcome.counts;
   const cautions = c.warnings.length + c.linters_missing.length;
   const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
@@ -112,7 +102,6 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: Re
     '',
   );
 
-  const { findings, messages } = ranked;
   const table: string[] = [];
   if (findings.length > 0) {
     const header = ['| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |'];
@@ -123,8 +112,8 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: Re
     let room = limit.maxSize - cost(head) - cost(tail) - cost(header) - cost(['', leftOutLine(findings.length), '']);
     const candidates = findings.slice(0, limit.maxRows);
     const rows: string[] = [];
-    for (const [i, f] of candidates.entries()) {
-      const message = cutCodePoints(messages[i] ?? '', 200);
+    for (const f of candidates) {
+      const message = cutCodePoints(messageOf(f), 200);
       const row = `| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`;
       room -= limit.size(row) + 1;
       if (room < 0) break;

@@ -2,7 +2,7 @@ import type { Checkout } from '../diff/checkout.js';
 import { packageOf } from '../rules/dependencies.js';
 import { GateError } from '../errors.js';
 import { RunLocations } from './locations.js';
-import { openSarif, type SarifResult, type SarifRun } from './sarif.js';
+import { readSarif, resultsOf, type SarifLog, type SarifResult, type SarifRun } from './sarif.js';
 import { ruleIdOf, ruleOf } from '../rules/severity.js';
 
 /*
@@ -36,24 +36,24 @@ function keysOf(run: SarifRun, result: SarifResult, paths: readonly string[]): s
 export class Baseline {
   private constructor(private readonly keys: ReadonlySet<string>) {}
 
-  /** Reads the whole baseline report once (its results one at a time, keeping their keys). */
+  /** Reads the baseline report once, keeping its results' keys. */
   static open(path: string, checkout: Checkout, stripPrefixes: readonly string[] = []): Baseline {
-    let report;
+    let log: SarifLog;
     try {
-      report = openSarif(path);
+      log = readSarif(path);
     } catch (err) {
       if (err instanceof GateError) throw new GateError(`the baseline report cannot be used: ${err.message}`);
       throw err;
     }
     const keys = new Set<string>();
-    report.log.runs.forEach((run, runIndex) => {
+    for (const run of log.runs) {
       const locations = new RunLocations(run, checkout, stripPrefixes);
-      for (const { result } of report.results(runIndex)) {
+      for (const result of resultsOf(run)) {
         // A file since deleted at head is still the same path.
         const paths = locations.all(result).flatMap((l) => (l.path ? [l.path] : []));
         for (const key of keysOf(run, result, paths)) keys.add(key);
       }
-    });
+    }
     return new Baseline(keys);
   }
 

@@ -2,24 +2,20 @@ import type { Checkout } from '../diff/checkout.js';
 import { DependencyChanges, isLockfile, packageOf, type Package } from './dependencies.js';
 import { ImageChanges, isContainerfile } from './images.js';
 import type { Baseline } from '../reports/baseline.js';
-import { GateError } from '../errors.js';
 import type { PullRequestDiff } from '../diff/git-diff.js';
 import { RunLocations, type ResultLocation } from '../reports/locations.js';
 import { linterKeyOf } from '../reports/megalinter.js';
-import type { ByteRange, SarifReport, SarifResult, SarifRule, SarifRun } from '../reports/sarif.js';
+import { resultsOf, type SarifLog, type SarifResult, type SarifRule, type SarifRun } from '../reports/sarif.js';
 import { SecretLike, type SopsDetector } from './secrets.js';
 import { blocks, ruleIdOf, ruleOf, severityOf, type FailOn, type Severity } from './severity.js';
 import { belowFix, fixedVersionsOf } from './fixed-versions.js';
 
-/**
- * A net-new result, kept small: a report can have many thousands. The result itself (its message,
- * its full locations) is read again from the file through `source` when it is needed.
- */
+/** A net-new result, with what the outputs show of it. */
 export interface Finding {
   readonly runIndex: number;
   /** The result's position in its run's `results`. */
   readonly index: number;
-  readonly source: ByteRange;
+  readonly result: SarifResult;
   /** Which of the result's locations made it net-new (its index in `locations`): it is shown there. */
   readonly locationIndex: number;
   readonly tool: string;
@@ -155,22 +151,10 @@ function verdictOf(changes: Changes, packageOnce: () => Package | undefined, loc
   return moved ? 'moved' : 'net-new';
 }
 
-/**
- * The first line of each finding's message, read again from the report. Empty when a result has
- * none, and for the rest when the report can no longer be read (the answer is already made;
- * messages only decorate it).
- */
-export function messagesOf(report: SarifReport, findings: readonly Finding[]): string[] {
-  const messages: string[] = [];
-  try {
-    for (const result of report.readAgain(findings.map((f) => f.source))) {
-      const text = result.message?.text;
-      messages.push(typeof text === 'string' ? text.split('\n', 1)[0]! : '');
-    }
-  } catch (err) {
-    if (!(err instanceof GateError)) throw err;
-  }
-  return messages;
+/** The first line of a finding's message; empty when its result has none. */
+export function messageOf(finding: Finding): string {
+  const text = finding.result.message?.text;
+  return typeof text === 'string' ? text.split('\n', 1)[0]! : '';
 }
 
 /** The paths of the result's locations that name files of the head (for the few net-new results a baseline is asked about). */
@@ -178,11 +162,8 @@ function mappedPaths(locations: RunLocations, result: SarifResult): string[] {
   return locations.all(result).flatMap((l) => (l.path && !l.unmapped ? [l.path] : []));
 }
 
-/**
- * Sorts every result of the report into exactly one bucket. Results are read one at a time and
- * only the net-new ones are kept.
- */
-export function classify(report: SarifReport, diff: PullRequestDiff, options: ClassifyOptions): Classification {
+/** Sorts every result of the report into exactly one bucket. */
+export function classify(log: SarifLog, diff: PullRequestDiff, options: ClassifyOptions): Classification {
   const netNew: Finding[] = [];
   let total = 0;
   let preExisting = 0;
@@ -204,22 +185,21 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
   let baselineMatched = 0;
   let stillAffected = 0;
   const unattributedNetNew = (options.unattributed ?? 'net-new') === 'net-new';
-  report.log.runs.forEach((run: SarifRun, runIndex) => {
+  log.runs.forEach((run: SarifRun, runIndex) => {
     const linter = linterKeyOf(run);
+    const results = resultsOf(run);
     if (linter && options.skippedLinters.has(linter)) {
-      for (const _ of report.results(runIndex)) ignoredRuns++;
+      ignoredRuns += results.length;
       return;
     }
     const secretLike = new SecretLike(run, linter);
     const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
     const runLocations = new RunLocations(run, options.checkout, options.stripPrefixes);
-    let index = -1;
-    for (const { result, source } of report.results(runIndex)) {
-      index++;
+    results.forEach((result, index) => {
       total++;
       if (isSuppressed(result)) {
         suppressed++;
-        continue;
+        return;
       }
       // Every location counts: a result is net-new when any of its locations is. Read one at a
       // time, without arrays: most results have one location, and millions may be read.
@@ -252,18 +232,18 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
       }
       if (!located) {
         noLocation++;
-        continue;
+        return;
       }
       if (!mappedAny) {
         unmapped++;
         const path = firstUnmapped!.path!;
         if (unmappedExamples.length < UNMAPPED_EXAMPLES && !unmappedExamples.includes(path)) unmappedExamples.push(path);
         strippable ??= firstUnmapped!.strippable;
-        continue;
+        return;
       }
       if (!best) {
         sopsIgnored++;
-        continue;
+        return;
       }
       const { verdict, location, at } = best;
       if (verdict === 'unattributed') unattributed++;
@@ -271,19 +251,19 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
       if (verdict === 'still-affected') stillAffected++;
       if (best.rank > LAST_NET_NEW_RANK) {
         preExisting++;
-        continue;
+        return;
       }
       if (options.baseline?.holds(run, result, mappedPaths(runLocations, result))) {
         baselineMatched++;
         preExisting++;
-        continue;
+        return;
       }
       const severity = severityOf(run, result);
       const ruleId = ruleIdOf(run, result);
       netNew.push({
         runIndex,
         index,
-        source,
+        result,
         locationIndex: at,
         tool,
         ruleId,
@@ -292,7 +272,7 @@ export function classify(report: SarifReport, diff: PullRequestDiff, options: Cl
         severity,
         blocking: blocks(severity, options.failOn),
       });
-    }
+    });
   });
   return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ...(strippable ? { strippable } : {}), ignoredRuns, moved, unattributed, baselineMatched, stillAffected };
 }

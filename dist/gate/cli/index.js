@@ -28,7 +28,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _outputs_cli_output_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8579);
-/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9087);
+/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6416);
 /* harmony import */ var _runner_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4843);
 
 
@@ -46,7 +46,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9087:
+/***/ 6416:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -109,11 +109,11 @@ const EXIT_ERROR = 2;
  * A setup or tool problem: nothing could be decided, so the gate answers 2 ("no answer"), never
  * a pass. The message says what to fix.
  */
-class errors_GateError extends Error {
+class GateError extends Error {
     name = 'GateError';
 }
 /** A command-line mistake: printed with the usage text of the command it was made in. */
-class GateUsageError extends errors_GateError {
+class GateUsageError extends GateError {
     usage;
     name = 'GateUsageError';
     constructor(message, usage) {
@@ -1076,6 +1076,49 @@ class RunLocations {
     }
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/reports/sarif.js
+
+
+/** What JSON.parse says is wrong, without its quote of the text: a report may hold secrets. */
+function jsonProblem(err) {
+    if (err.message.includes('Unexpected end of JSON input'))
+        return 'unexpected end of the JSON text';
+    const at = /at position (\d+)/.exec(err.message)?.[1];
+    return at === undefined ? 'invalid JSON' : `invalid JSON at character ${at}`;
+}
+/** Whether a run computed its results: SARIF §3.14.23, `results` null or absent means none were (as after a tool error). */
+const computed = (run) => Array.isArray(run.results);
+/** A run's results; none for a run that computed none. */
+const resultsOf = (run) => (Array.isArray(run.results) ? run.results : []);
+/**
+ * Reads a SARIF file whole with JSON.parse and checks that it is a SARIF log with a `runs` array
+ * whose runs each have a `tool.driver`. Anything else is a tool error (exit 2). A UTF-8
+ * byte-order mark, which some Windows tools write, is accepted.
+ */
+function readSarif(path) {
+    let log;
+    try {
+        log = JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8').replace(/^\uFEFF/, ''));
+    }
+    catch (err) {
+        if (err instanceof SyntaxError)
+            throw new GateError(`${path} is not JSON, so not a SARIF report (${jsonProblem(err)})`);
+        const code = err.code;
+        if (code)
+            throw new GateError(`cannot read the SARIF report ${path}: ${code}`);
+        throw err;
+    }
+    const runs = log?.runs;
+    if (!log || typeof log !== 'object' || !Array.isArray(runs))
+        throw new GateError(`${path} is not a SARIF 2.1.0 report (no "runs" array)`);
+    for (const run of runs) {
+        const driver = run?.tool?.driver;
+        if (!driver || typeof driver !== 'object')
+            throw new GateError(`${path} has a run without tool.driver`);
+    }
+    return log;
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/rules/secrets.js
 
 
@@ -1443,34 +1486,17 @@ function verdictOf(changes, packageOnce, location, fixedVersions) {
         return 'pre-existing';
     return moved ? 'moved' : 'net-new';
 }
-/**
- * The first line of each finding's message, read again from the report. Empty when a result has
- * none, and for the rest when the report can no longer be read (the answer is already made;
- * messages only decorate it).
- */
-function messagesOf(report, findings) {
-    const messages = [];
-    try {
-        for (const result of report.readAgain(findings.map((f) => f.source))) {
-            const text = result.message?.text;
-            messages.push(typeof text === 'string' ? text.split('\n', 1)[0] : '');
-        }
-    }
-    catch (err) {
-        if (!(err instanceof GateError))
-            throw err;
-    }
-    return messages;
+/** The first line of a finding's message; empty when its result has none. */
+function messageOf(finding) {
+    const text = finding.result.message?.text;
+    return typeof text === 'string' ? text.split('\n', 1)[0] : '';
 }
 /** The paths of the result's locations that name files of the head (for the few net-new results a baseline is asked about). */
 function mappedPaths(locations, result) {
     return locations.all(result).flatMap((l) => (l.path && !l.unmapped ? [l.path] : []));
 }
-/**
- * Sorts every result of the report into exactly one bucket. Results are read one at a time and
- * only the net-new ones are kept.
- */
-function classify(report, diff, options) {
+/** Sorts every result of the report into exactly one bucket. */
+function classify(log, diff, options) {
     const netNew = [];
     let total = 0;
     let preExisting = 0;
@@ -1492,23 +1518,21 @@ function classify(report, diff, options) {
     let baselineMatched = 0;
     let stillAffected = 0;
     const unattributedNetNew = (options.unattributed ?? 'net-new') === 'net-new';
-    report.log.runs.forEach((run, runIndex) => {
+    log.runs.forEach((run, runIndex) => {
         const linter = linterKeyOf(run);
+        const results = resultsOf(run);
         if (linter && options.skippedLinters.has(linter)) {
-            for (const _ of report.results(runIndex))
-                ignoredRuns++;
+            ignoredRuns += results.length;
             return;
         }
         const secretLike = new SecretLike(run, linter);
         const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
         const runLocations = new RunLocations(run, options.checkout, options.stripPrefixes);
-        let index = -1;
-        for (const { result, source } of report.results(runIndex)) {
-            index++;
+        results.forEach((result, index) => {
             total++;
             if (isSuppressed(result)) {
                 suppressed++;
-                continue;
+                return;
             }
             // Every location counts: a result is net-new when any of its locations is. Read one at a
             // time, without arrays: most results have one location, and millions may be read.
@@ -1545,7 +1569,7 @@ function classify(report, diff, options) {
             }
             if (!located) {
                 noLocation++;
-                continue;
+                return;
             }
             if (!mappedAny) {
                 unmapped++;
@@ -1553,11 +1577,11 @@ function classify(report, diff, options) {
                 if (unmappedExamples.length < UNMAPPED_EXAMPLES && !unmappedExamples.includes(path))
                     unmappedExamples.push(path);
                 strippable ??= firstUnmapped.strippable;
-                continue;
+                return;
             }
             if (!best) {
                 sopsIgnored++;
-                continue;
+                return;
             }
             const { verdict, location, at } = best;
             if (verdict === 'unattributed')
@@ -1568,19 +1592,19 @@ function classify(report, diff, options) {
                 stillAffected++;
             if (best.rank > LAST_NET_NEW_RANK) {
                 preExisting++;
-                continue;
+                return;
             }
             if (options.baseline?.holds(run, result, mappedPaths(runLocations, result))) {
                 baselineMatched++;
                 preExisting++;
-                continue;
+                return;
             }
             const severity = severityOf(run, result);
             const ruleId = ruleIdOf(run, result);
             netNew.push({
                 runIndex,
                 index,
-                source,
+                result,
                 locationIndex: at,
                 tool,
                 ruleId,
@@ -1589,7 +1613,7 @@ function classify(report, diff, options) {
                 severity,
                 blocking: blocks(severity, options.failOn),
             });
-        }
+        });
     });
     return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ...(strippable ? { strippable } : {}), ignoredRuns, moved, unattributed, baselineMatched, stillAffected };
 }
@@ -1688,15 +1712,15 @@ function parseCommand(argv, env, cwd, naming = 'flag', event = NO_EVENT) {
         throw new GateUsageError(`unknown command "${positionals.join(' ')}"`, USAGE);
     const failOn = (values['fail-on'] ?? 'high').toLowerCase();
     if (!FAIL_ON.includes(failOn))
-        throw new errors_GateError(`${optionName('fail-on', naming)} must be one of ${FAIL_ON.join(', ')}`);
+        throw new GateError(`${optionName('fail-on', naming)} must be one of ${FAIL_ON.join(', ')}`);
     // Left out when not given: classify holds the default.
     const unattributed = values['unattributed-dependency']?.toLowerCase();
     if (unattributed !== undefined && !UNATTRIBUTED.includes(unattributed)) {
-        throw new errors_GateError(`${optionName('unattributed-dependency', naming)} must be one of ${UNATTRIBUTED.join(', ')}`);
+        throw new GateError(`${optionName('unattributed-dependency', naming)} must be one of ${UNATTRIBUTED.join(', ')}`);
     }
     const base = values.base ?? eventBase(event);
     if (!base)
-        throw new errors_GateError(`no ${naming === 'input' ? 'base input' : '--base'} given and no pull-request event to read it from`);
+        throw new GateError(`no ${naming === 'input' ? 'base input' : '--base'} given and no pull-request event to read it from`);
     const stripPrefixes = normalisePrefixes(values['strip-prefix'] ?? []);
     return {
         kind: 'ci',
@@ -1716,546 +1740,6 @@ function parseCommand(argv, env, cwd, naming = 'flag', event = NO_EVENT) {
             naming,
         },
     };
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/reports/json-reader.js
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-/** Malformed JSON. The message gives a byte offset, never the text: a report may hold secrets. */
-class JsonSyntaxError extends Error {
-}
-/**
- * Reads one JSON text from an open file, front to back, through a small buffer, so a large report
- * is never held whole. The caller walks the structure it cares about (`members`, `elements`) and
- * takes each value with `readValue` (cut out of the bytes and given to the native JSON.parse) or
- * steps over it with `skipValue`. Only the largest single value has to fit in the buffer.
- */
-class JsonReader {
-    fd;
-    buffer;
-    /** `buffer` cut to the filled bytes, so native searches never look at stale ones. */
-    view;
-    /** Next unread byte in `buffer`. */
-    pos = 0;
-    /** File offset of `buffer[0]`. */
-    base;
-    done = false;
-    limit;
-    chunkBytes;
-    constructor(fd, options = {}) {
-        this.fd = fd;
-        this.chunkBytes = options.chunkBytes ?? 1 << 16;
-        this.buffer = Buffer.allocUnsafe(this.chunkBytes);
-        this.view = this.buffer.subarray(0, 0);
-        this.base = options.start ?? 0;
-        this.limit = options.end ?? Infinity;
-    }
-    /** File offset of the next unread byte. */
-    get offset() {
-        return this.base + this.pos;
-    }
-    /** Steps over a UTF-8 byte-order mark, which some Windows tools write before the JSON. */
-    skipByteOrderMark() {
-        while (this.view.length - this.pos < 3 && this.more())
-            ;
-        if (this.view[this.pos] === 0xef && this.view[this.pos + 1] === 0xbb && this.view[this.pos + 2] === 0xbf)
-            this.pos += 3;
-    }
-    /** The next byte that is not white space, left unread; -1 at the end. */
-    peek() {
-        for (;;) {
-            const view = this.view;
-            while (this.pos < view.length) {
-                const c = view[this.pos];
-                if (!isSpace(c))
-                    return c;
-                this.pos++;
-            }
-            if (!this.more())
-                return -1;
-        }
-    }
-    /** Fails unless only white space is left. */
-    expectEnd() {
-        if (this.peek() !== -1)
-            throw this.error('unexpected data after the JSON value');
-    }
-    /** The members of the object that comes next: yields each key; the caller must take its value. */
-    *members() {
-        this.expect(OPEN_BRACE, "'{'");
-        if (this.peek() === CLOSE_BRACE) {
-            this.pos++;
-            return;
-        }
-        for (;;) {
-            if (this.peek() !== QUOTE)
-                throw this.error('expected a property name');
-            const key = this.readValue();
-            this.expect(COLON, "':'");
-            yield key;
-            if (this.separator(CLOSE_BRACE, "',' or '}'"))
-                return;
-        }
-    }
-    /** The elements of the array that comes next: yields before each; the caller must take it. */
-    *elements() {
-        this.expect(OPEN_BRACKET, "'['");
-        if (this.peek() === CLOSE_BRACKET) {
-            this.pos++;
-            return;
-        }
-        for (;;) {
-            yield;
-            if (this.separator(CLOSE_BRACKET, "',' or ']'"))
-                return;
-        }
-    }
-    /**
-     * Steps over the array that comes next, calling `onElement` with the file offset of each
-     * element's first byte: `elements()` and `skipValue()` in one loop, without a generator step per
-     * element (the first pass's overhead on a report's results).
-     */
-    skipArray(onElement) {
-        this.expect(OPEN_BRACKET, "'['");
-        if (this.peek() === CLOSE_BRACKET) {
-            this.pos++;
-            return;
-        }
-        do {
-            this.peek();
-            onElement(this.base + this.pos);
-            this.nextValue();
-        } while (!this.separator(CLOSE_BRACKET, "',' or ']'"));
-    }
-    /** Parses the next value. */
-    readValue() {
-        const [start, end] = this.nextValue();
-        try {
-            return JSON.parse(this.view.toString('utf8', start, end));
-        }
-        catch {
-            // JSON.parse's own message quotes the text; only the offset is kept.
-            throw this.error('invalid JSON value', start);
-        }
-    }
-    /** Steps over the next value without parsing it (its brackets and strings are still matched). */
-    skipValue() {
-        this.nextValue();
-    }
-    /** The bounds of the next value in `view`, after which reading resumes. */
-    nextValue() {
-        if (this.peek() === -1)
-            throw this.error('unexpected end of the JSON text');
-        for (;;) {
-            const end = this.valueEnd(this.pos);
-            if (end >= 0) {
-                const start = this.pos;
-                this.pos = end;
-                return [start, end];
-            }
-            if (!this.more())
-                throw this.error('unexpected end of the JSON text');
-        }
-    }
-    expect(byte, what) {
-        if (this.peek() !== byte)
-            throw this.error(`expected ${what}`);
-        this.pos++;
-    }
-    /** After a member or element: true at the closing byte, false after a comma. */
-    separator(close, what) {
-        const c = this.peek();
-        this.pos++;
-        if (c === COMMA)
-            return false;
-        if (c === close)
-            return true;
-        this.pos--;
-        throw this.error(`expected ${what}`);
-    }
-    /** Where the value starting at `from` ends, or -1 when more bytes are needed to know. */
-    valueEnd(from) {
-        const view = this.view;
-        const first = view[from];
-        if (first === QUOTE)
-            return this.stringEnd(from);
-        if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
-            // A number or literal runs to the next delimiter; JSON.parse judges the bytes.
-            for (let i = from; i < view.length; i++) {
-                const c = view[i];
-                if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === COLON || isSpace(c))
-                    return i;
-            }
-            return this.done ? view.length : -1;
-        }
-        let depth = 0;
-        for (let i = from; i < view.length;) {
-            const c = view[i];
-            if (c === QUOTE) {
-                i = this.stringEnd(i);
-                if (i < 0)
-                    return -1;
-                continue;
-            }
-            if (c === OPEN_BRACE || c === OPEN_BRACKET)
-                depth++;
-            else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0)
-                return i + 1;
-            i++;
-        }
-        return -1;
-    }
-    /** The offset after the string opening at `from`, found with the native byte search. */
-    stringEnd(from) {
-        const view = this.view;
-        for (let q = from + 1;; q++) {
-            q = view.indexOf(QUOTE, q);
-            if (q < 0)
-                return -1;
-            let escapes = 0;
-            while (view[q - 1 - escapes] === BACKSLASH)
-                escapes++;
-            if (escapes % 2 === 0)
-                return q + 1;
-        }
-    }
-    /**
-     * Reads more bytes, keeping the unread ones. The buffer grows so that its free room is never
-     * smaller than what it holds: a value longer than a chunk is rescanned at most about twice.
-     */
-    more() {
-        if (this.done)
-            return false;
-        const kept = this.view.length - this.pos;
-        if (this.pos > 0) {
-            this.buffer.copy(this.buffer, 0, this.pos, this.view.length);
-            this.base += this.pos;
-            this.pos = 0;
-        }
-        if (this.buffer.length - kept < Math.max(this.chunkBytes, kept)) {
-            const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, kept * 2 + this.chunkBytes));
-            this.buffer.copy(larger, 0, 0, kept);
-            this.buffer = larger;
-        }
-        const room = Math.min(this.buffer.length - kept, this.limit - (this.base + kept));
-        const read = room > 0 ? (0,external_node_fs_.readSync)(this.fd, this.buffer, kept, room, this.base + kept) : 0;
-        this.view = this.buffer.subarray(0, kept + read);
-        if (read === 0)
-            this.done = true;
-        return read > 0;
-    }
-    error(message, at = this.pos) {
-        return new JsonSyntaxError(`${message} at byte ${this.base + at}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/reports/json-elements.js
-
-
-/** Elements parsed by one JSON.parse call: fewer calls, and few results alive at once. */
-const BATCH = 16;
-/**
- * The elements of a JSON array read again from the file once their starts are known: each one's
- * bytes run from its start to the comma before the next start (or to the array's `]`, the last
- * byte before `arrayEnd`), white space trimmed. No byte is scanned in JavaScript, which is most of
- * what reading element by element costs beside JSON.parse. Consecutive elements in the buffer
- * are parsed together, as the array they are part of (`[` + their bytes, separators included, +
- * `]`): the bytes between them are only commas and white space, so that array holds exactly
- * these values when each element is valid JSON; when the batch is refused, its elements are
- * parsed one by one and the first invalid one is reported. The bytes come through one buffer,
- * refilled from the element being read, so only the largest element has to fit in it. A file
- * that no longer has a comma (or the `]`) where the first pass saw one has changed since: refused.
- */
-function* readElements(fd, starts, arrayEnd, chunkBytes = 1 << 16) {
-    let buffer = Buffer.allocUnsafe(chunkBytes);
-    /** File offset of `buffer[0]`, and how many bytes from there are filled. */
-    let base = 0;
-    let filled = 0;
-    /** Where each element of the batch ends, relative to `buffer`. */
-    const ends = [];
-    for (let i = 0; i < starts.length;) {
-        let count = 0;
-        for (let k = i; k < starts.length && count < BATCH; k++, count++) {
-            const start = starts.at(k);
-            // The separator: a comma before the next element, or the array's closing bracket.
-            const last = k + 1 === starts.length;
-            const boundary = last ? arrayEnd - 1 : starts.at(k + 1);
-            const need = boundary + (last ? 1 : 0);
-            if (start < base || need > base + filled) {
-                if (count > 0)
-                    break;
-                if (need - start > buffer.length)
-                    buffer = Buffer.allocUnsafe(Math.max(need - start, buffer.length * 2));
-                base = start;
-                filled = (0,external_node_fs_.readSync)(fd, buffer, 0, buffer.length, start);
-                if (filled < need - start)
-                    throw new JsonSyntaxError(`the report ended at byte ${start + filled} while it was read again`);
-            }
-            let end = boundary - base;
-            if (last) {
-                if (buffer[end] !== 0x5d)
-                    throw changed(boundary);
-            }
-            else {
-                while (isSpace(buffer[end - 1]))
-                    end--;
-                if (buffer[end - 1] !== 0x2c)
-                    throw changed(base + end - 1);
-                end--;
-            }
-            while (end > start - base && isSpace(buffer[end - 1]))
-                end--;
-            ends[count] = end;
-        }
-        let values;
-        if (count > 1) {
-            try {
-                const parsed = JSON.parse(`[${buffer.toString('utf8', starts.at(i) - base, ends[count - 1])}]`);
-                if (Array.isArray(parsed) && parsed.length === count)
-                    values = parsed;
-            }
-            catch {
-                // One of them is not valid JSON: found below.
-            }
-        }
-        for (let k = 0; k < count; k++, i++) {
-            const start = starts.at(i);
-            const end = ends[k];
-            let value;
-            if (values)
-                value = values[k];
-            else {
-                try {
-                    value = JSON.parse(buffer.toString('utf8', start - base, end));
-                }
-                catch {
-                    // JSON.parse's own message quotes the text; only the offset is kept.
-                    throw new JsonSyntaxError(`invalid JSON value at byte ${start}`);
-                }
-            }
-            yield { value, start, end: base + end };
-        }
-    }
-}
-function changed(at) {
-    return new JsonSyntaxError(`the report changed at byte ${at} since it was first read`);
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/reports/number-list.js
-const BLOCK = 4096;
-/**
- * A list of numbers kept off the JavaScript heap, in fixed blocks of doubles (exact for every
- * integer below 2^53): it grows without copying, and the garbage collector neither scans nor
- * moves it. The gate keeps such lists for every result or diff line, tens of thousands on a large
- * pull request; on the heap, every one that survives a young-generation pass counts towards V8
- * doubling that generation, which the gate's memory target does not allow (docs/gate.md).
- */
-class NumberList {
-    blocks = [];
-    length = 0;
-    push(value) {
-        const slot = this.length % BLOCK;
-        if (slot === 0)
-            this.blocks.push(new Float64Array(BLOCK));
-        this.blocks[this.blocks.length - 1][slot] = value;
-        this.length++;
-    }
-    at(index) {
-        return this.blocks[Math.floor(index / BLOCK)][index % BLOCK];
-    }
-    /** The numbers in ascending order, for `includes`. */
-    sorted() {
-        const all = new Float64Array(this.length);
-        this.blocks.forEach((block, i) => all.set(i === this.blocks.length - 1 ? block.subarray(0, this.length - i * BLOCK) : block, i * BLOCK));
-        return new SortedNumbers(all.sort());
-    }
-}
-/** Numbers in ascending order, searched by halving. */
-class SortedNumbers {
-    values;
-    constructor(values) {
-        this.values = values;
-    }
-    includes(value) {
-        let low = 0;
-        let high = this.values.length - 1;
-        while (low <= high) {
-            const middle = (low + high) >>> 1;
-            const found = this.values[middle];
-            if (found === value)
-                return true;
-            if (found < value)
-                low = middle + 1;
-            else
-                high = middle - 1;
-        }
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/reports/sarif.js
-
-
-
-
-
-/** Sets a parsed member as JSON.parse would: an own property, even one named `__proto__`. */
-function setMember(target, key, value) {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-function readError(path, err) {
-    if (err instanceof JsonSyntaxError)
-        return new errors_GateError(`${path} is not JSON, so not a SARIF report (${err.message})`);
-    const code = err.code;
-    if (code)
-        return new errors_GateError(`cannot read the SARIF report ${path}: ${code}`);
-    throw err;
-}
-function openReport(path) {
-    try {
-        return (0,external_node_fs_.openSync)(path, 'r');
-    }
-    catch (err) {
-        throw readError(path, err);
-    }
-}
-/** One run, its `results` array stepped over and located instead of parsed. */
-function readRun(reader) {
-    if (reader.peek() !== 0x7b)
-        return { run: reader.readValue() };
-    const run = {};
-    let results;
-    for (const key of reader.members()) {
-        if (key === 'results' && reader.peek() === 0x5b) {
-            const start = reader.offset;
-            const starts = new NumberList();
-            reader.skipArray((offset) => starts.push(offset));
-            results = { start, end: reader.offset, starts };
-            // A later duplicate wins, as with JSON.parse.
-            delete run.results;
-        }
-        else {
-            if (key === 'results')
-                results = undefined;
-            setMember(run, key, reader.readValue());
-        }
-    }
-    return { run, ...(results ? { results } : {}) };
-}
-/**
- * Opens a SARIF file: reads everything but the results, and checks that it is a SARIF log with a
- * `runs` array whose runs each have a `tool.driver`. Anything else is a tool error (exit 2).
- */
-function openSarif(path, options = {}) {
-    const fd = openReport(path);
-    let log;
-    const ranges = [];
-    try {
-        const reader = new JsonReader(fd, options);
-        reader.skipByteOrderMark();
-        if (reader.peek() === 0x7b) {
-            const top = {};
-            for (const key of reader.members()) {
-                if (key === 'runs' && reader.peek() === 0x5b) {
-                    const runs = [];
-                    ranges.length = 0;
-                    for (const _ of reader.elements()) {
-                        const { run, results } = readRun(reader);
-                        ranges[runs.length] = results;
-                        runs.push(run);
-                    }
-                    setMember(top, key, runs);
-                }
-                else {
-                    setMember(top, key, reader.readValue());
-                }
-            }
-            log = top;
-        }
-        else {
-            log = reader.readValue();
-        }
-        reader.expectEnd();
-    }
-    catch (err) {
-        throw readError(path, err);
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-    const runs = log?.runs;
-    if (!log || typeof log !== 'object' || !Array.isArray(runs))
-        throw new errors_GateError(`${path} is not a SARIF 2.1.0 report (no "runs" array)`);
-    for (const run of runs) {
-        const driver = run?.tool?.driver;
-        if (!driver || typeof driver !== 'object')
-            throw new errors_GateError(`${path} has a run without tool.driver`);
-    }
-    return {
-        log: log,
-        results: (runIndex) => readResults(path, ranges[runIndex], options.chunkBytes),
-        computed: (runIndex) => ranges[runIndex] !== undefined,
-        readAgain: (sources) => readAgain(path, sources),
-    };
-}
-function* readAgain(path, sources) {
-    const fd = openReport(path);
-    try {
-        // One buffer for all: the ranges are known exactly, so no scanning is needed.
-        let buffer = Buffer.allocUnsafe(1 << 16);
-        for (const { start, end } of sources) {
-            if (end - start > buffer.length)
-                buffer = Buffer.allocUnsafe(end - start);
-            let result;
-            try {
-                const read = (0,external_node_fs_.readSync)(fd, buffer, 0, end - start, start);
-                if (read !== end - start)
-                    throw new JsonSyntaxError(`the report ended at byte ${start + read} while it was read again`);
-                result = JSON.parse(buffer.toString('utf8', 0, read));
-            }
-            catch (err) {
-                throw readError(path, err instanceof SyntaxError ? new JsonSyntaxError(`invalid JSON value at byte ${start}`) : err);
-            }
-            yield result;
-        }
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-}
-/** A run's results, parsed from the starts the first pass noted (a few per JSON.parse call) and handed out one at a time. */
-function* readResults(path, results, chunkBytes) {
-    if (!results)
-        return;
-    const fd = openReport(path);
-    try {
-        const elements = readElements(fd, results.starts, results.end, chunkBytes);
-        for (;;) {
-            let next;
-            try {
-                const element = elements.next();
-                if (element.done)
-                    return;
-                const { value, start, end } = element.value;
-                next = { result: value, source: { start, end } };
-            }
-            catch (err) {
-                throw readError(path, err);
-            }
-            yield next;
-        }
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/reports/baseline.js
@@ -2301,27 +1785,27 @@ class Baseline {
     constructor(keys) {
         this.keys = keys;
     }
-    /** Reads the whole baseline report once (its results one at a time, keeping their keys). */
+    /** Reads the baseline report once, keeping its results' keys. */
     static open(path, checkout, stripPrefixes = []) {
-        let report;
+        let log;
         try {
-            report = openSarif(path);
+            log = readSarif(path);
         }
         catch (err) {
-            if (err instanceof errors_GateError)
-                throw new errors_GateError(`the baseline report cannot be used: ${err.message}`);
+            if (err instanceof GateError)
+                throw new GateError(`the baseline report cannot be used: ${err.message}`);
             throw err;
         }
         const keys = new Set();
-        report.log.runs.forEach((run, runIndex) => {
+        for (const run of log.runs) {
             const locations = new RunLocations(run, checkout, stripPrefixes);
-            for (const { result } of report.results(runIndex)) {
+            for (const result of resultsOf(run)) {
                 // A file since deleted at head is still the same path.
                 const paths = locations.all(result).flatMap((l) => (l.path ? [l.path] : []));
                 for (const key of keysOf(run, result, paths))
                     keys.add(key);
             }
-        });
+        }
         return new Baseline(keys);
     }
     /** Whether the baseline holds this result (at any of the given paths). */
@@ -2345,7 +1829,7 @@ function git(repo, args) {
         let stderr = '';
         child.stdout.on('data', (d) => chunks.push(d));
         child.stderr.on('data', (d) => (stderr += d.toString()));
-        child.on('error', (err) => reject(new errors_GateError(`cannot run git: ${err.message}`)));
+        child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
         child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
     });
 }
@@ -2361,7 +1845,7 @@ function gitText(result) {
 async function gitOutput(repo, args) {
     const { code, stdout, stderr } = await git(repo, args);
     if (code !== 0)
-        throw new errors_GateError(`git ${args[0]} failed: ${stderr.trim()}`);
+        throw new GateError(`git ${args[0]} failed: ${stderr.trim()}`);
     return stdout;
 }
 /**
@@ -2390,82 +1874,11 @@ function checkoutOf(directory, head) {
     return { workTree, checkout };
 }
 
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./build/actions/gate/diff/line-hash.js
-/**
- * A hash of one diff line's text after whitespace normalisation, computed on its bytes as they
- * arrive (a line may be cut across reads): leading and trailing whitespace (CR included) dropped,
- * inner runs of whitespace counted as one space. So `\tfoo(a,  b)\r` and `foo(a, b)` hash alike,
- * and `foo(a,b)` does not. Two 32-bit multiplicative hashes make one 53-bit number: a Set of them
- * stays small (no line text is kept), and a collision, which would let a finding pass as moved,
- * is about one in 10^15 per pair of lines.
- */
-/** Byte classes: 1 whitespace (space, tab, CR, vertical tab, form feed), 2 letter, digit or non-ASCII, 0 the rest. */
-const CLASS = new Uint8Array(256);
-for (const b of [0x20, 0x09, 0x0d, 0x0b, 0x0c])
-    CLASS[b] = 1;
-for (let b = 0; b < 256; b++)
-    if (b >= 0x80 || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a))
-        CLASS[b] = 2;
-class LineHasher {
-    h1 = 0;
-    h2 = 0;
-    started = false;
-    space = false;
-    /** The line holds a letter, a digit or a non-ASCII byte: blank lines and lone brackets do not. */
-    meaningful = false;
-    reset() {
-        this.h1 = 0x811c9dc5;
-        this.h2 = 0x9747b28c;
-        this.started = false;
-        this.space = false;
-        this.meaningful = false;
-    }
-    feed(buf, start, end) {
-        let h1 = this.h1;
-        let h2 = this.h2;
-        let started = this.started;
-        let space = this.space;
-        let meaningful = this.meaningful;
-        for (let i = start; i < end; i++) {
-            const b = buf[i];
-            const kind = CLASS[b];
-            if (kind === 1) {
-                space = started;
-                continue;
-            }
-            if (space) {
-                h1 = Math.imul(h1 ^ 0x20, 0x01000193);
-                h2 = Math.imul(h2 ^ 0x20, 0x5bd1e995);
-                space = false;
-            }
-            // Two FNV-1a style hashes with different odd multipliers.
-            h1 = Math.imul(h1 ^ b, 0x01000193);
-            h2 = Math.imul(h2 ^ b, 0x5bd1e995);
-            started = true;
-            if (kind === 2)
-                meaningful = true;
-        }
-        this.h1 = h1;
-        this.h2 = h2;
-        this.started = started;
-        this.space = space;
-        this.meaningful = meaningful;
-    }
-    /** The line's hash: a non-negative integer below 2^53. */
-    digest() {
-        // The second hash's low bits mix least: keep its high 21.
-        return (this.h1 >>> 0) * 0x200000 + ((this.h2 ^ (this.h2 >>> 15)) >>> 11);
-    }
-}
-
 ;// CONCATENATED MODULE: ./build/actions/gate/diff/git-diff.js
-
-
-
 
 
 
@@ -2477,7 +1890,7 @@ const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-de
 async function commitOf(repo, ref, what) {
     const found = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
     if (found.code !== 0)
-        throw new errors_GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
+        throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
     return gitText(found);
 }
 /** Git's C-style quoting of unusual paths ("a\tb", octal escapes for non-ASCII bytes). */
@@ -2523,9 +1936,9 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
             git(repo, ['merge-base', `${base}^{commit}`, `${head}^{commit}`]),
         ]);
         if (shallow.code !== 0)
-            throw new errors_GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
+            throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
         if (gitText(shallow) === 'true') {
-            throw new errors_GateError(`this is a shallow clone, so the merge-base cannot be found; ${FETCH_DEPTH}`);
+            throw new GateError(`this is a shallow clone, so the merge-base cannot be found; ${FETCH_DEPTH}`);
         }
         if (typeof baseCommit !== 'string')
             throw baseCommit;
@@ -2534,7 +1947,7 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
         const mergeBaseCommit = gitText(mergeBase);
         if (mergeBase.code !== 0 || !mergeBaseCommit) {
             // Not a shallow clone (checked above), so the two histories share no commit at all.
-            throw new errors_GateError(`${base} and ${head} share no commit (no merge-base): the base's history was rewritten (force-pushed) after the pull request branched, or the two branches are unrelated; ` +
+            throw new GateError(`${base} and ${head} share no commit (no merge-base): the base's history was rewritten (force-pushed) after the pull request branched, or the two branches are unrelated; ` +
                 'rebase the pull request onto the current base, or give the commit it branched from as the base');
         }
         const { files, moved } = await addedLines(repo, mergeBaseCommit, headCommit, onRunning);
@@ -2546,13 +1959,10 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
 }
 /**
  * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
- * filled while this process is busy reading the report, and the two are meant to overlap. The
- * file is parsed as it grows (`parseAsWritten`).
+ * filled while this process is busy reading the report, and the two are meant to overlap.
  */
 async function addedLines(repo, from, to, onRunning) {
-    // Made and removed synchronously: a thread-pool round trip each way sat between the checks and
-    // git diff, and between git diff and the results.
-    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-gate-diff-'));
+    const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-gate-diff-'));
     try {
         const output = (0,external_node_path_namespaceObject.join)(dir, 'diff');
         const child = (0,external_node_child_process_namespaceObject.spawn)('git', 
@@ -2562,239 +1972,101 @@ async function addedLines(repo, from, to, onRunning) {
         ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACDMRT', `--output=${output}`, from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
         let stderr = '';
         child.stderr.on('data', (d) => (stderr += d.toString()));
-        const exited = new Promise((resolve, reject) => {
-            child.on('error', (err) => reject(new errors_GateError(`cannot run git: ${err.message}`)));
+        const code = await new Promise((resolve, reject) => {
+            child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
             child.on('close', (c) => resolve(c ?? 1));
+            onRunning();
         });
-        onRunning();
-        const parser = new DiffParser();
-        const code = await parseAsWritten(output, exited, parser);
         if (code !== 0)
-            throw new errors_GateError(`git diff failed: ${stderr.trim()}`);
+            throw new GateError(`git diff failed: ${stderr.trim()}`);
         if (/rename detection was skipped/i.test(stderr)) {
-            throw new errors_GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
+            throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
         }
-        parser.end();
-        return { files: parser.files, moved: parser.moved };
+        return parseDiff(await (0,promises_namespaceObject.readFile)(output, 'utf8'));
     }
     finally {
-        (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
+        await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
     }
 }
-/** How often git diff's output is looked at while git runs and this process waits. */
-const POLL_MS = 2;
-/**
- * Parses git diff's output file as git writes it, whenever this process waits (the caller reads
- * the report meanwhile, then waits for the diff), and the rest once git has exited: the parse is
- * then mostly done by the time git ends, instead of starting only then. Resolves to git's exit
- * code; on a failure, what was parsed is the caller's to drop.
- */
-async function parseAsWritten(path, exited, parser) {
-    let code;
-    exited.then((c) => (code = c), () => { });
-    const chunk = Buffer.allocUnsafe(1 << 16);
-    let fd;
-    let position = 0;
-    try {
-        for (;;) {
-            // Read after git has exited, this pass sees all it wrote.
-            const ended = code !== undefined;
-            if (fd === undefined) {
-                try {
-                    fd = (0,external_node_fs_.openSync)(path, 'r');
-                }
-                catch (err) {
-                    // Not made yet: git opens it once it starts.
-                    if (err.code !== 'ENOENT')
-                        throw err;
-                }
-            }
-            if (fd !== undefined) {
-                for (let read; (read = (0,external_node_fs_.readSync)(fd, chunk, 0, chunk.length, position)) > 0; position += read)
-                    parser.push(chunk.subarray(0, read));
-            }
-            if (ended)
-                return code;
-            await Promise.race([exited, (0,promises_namespaceObject.setTimeout)(POLL_MS)]);
-        }
-    }
-    finally {
-        if (fd !== undefined)
-            (0,external_node_fs_.closeSync)(fd);
-    }
-}
-const NEWLINE = 0x0a;
 const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
-function startsWith(buf, start, end, prefix) {
-    if (end - start < prefix.length)
-        return false;
-    for (let i = 0; i < prefix.length; i++)
-        if (buf[start + i] !== prefix.charCodeAt(i))
-            return false;
-    return true;
+/**
+ * A diff line's text as moved code is recognised by: leading and trailing whitespace (CR included)
+ * dropped, inner runs counted as one space. So `\tfoo(a,  b)\r` and `foo(a, b)` match, and
+ * `foo(a,b)` does not. Undefined for a line without a letter, a digit or a non-ASCII character:
+ * blank lines and lone brackets say nothing about where code came from.
+ */
+function movableText(line) {
+    if (!/[A-Za-z0-9\u0080-\uffff]/.test(line))
+        return undefined;
+    return line.slice(1).replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
 }
 /**
- * `git diff --unified=0` output, read as bytes: only file headers and hunk headers are decoded.
- * The added and removed lines' text (most of the output) never becomes strings: each line is
- * hashed after whitespace normalisation (see `LineHasher`), removed lines into one list, added
- * lines beside their line number, so that `end()` can tell which added lines only moved.
+ * `git diff --unified=0` output: the added lines of each file by its head path, and which of them
+ * only moved (their text, as `movableText`, is a removed line anywhere in the diff).
  */
-class DiffParser {
-    files = new Map();
-    /** Filled by `end()`: head path → added lines whose text was removed somewhere in the diff. */
-    moved = new Map();
-    current;
-    newFile = false;
+function parseDiff(output) {
+    const files = new Map();
+    const removed = new Set();
+    /** Every meaningful added line: its path, line number and text, until every removed line is known. */
+    const added = [];
+    let current;
+    let path;
+    let newFile = false;
     /** Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line. */
-    inHeader = false;
-    /** The start of a line that a chunk cut, when it may matter. */
-    partial;
-    /** A hunk line that a chunk cut: its hash goes on in the next chunk. */
-    open = false;
-    hasher = new LineHasher();
-    /** The kind of hunk line being hashed: 0x2b "+", 0x2d "-", else nothing to record. */
-    kind = 0;
-    /** The head line number the next added line of this hunk will have. */
-    nextLine = 0;
-    /** Normalised hashes of every meaningful removed line, from every file (deleted ones too). */
-    removed = new NumberList();
-    /** Head paths of the diff, in order; `pending` refers to them by index. */
-    paths = [];
-    /** The index in `paths` of the current file, -1 for a deleted one. */
-    path = -1;
-    /** Every meaningful added line as a triple (path index, line, hash), until `end()`: one list, not one per file. */
-    pending = new NumberList();
-    push(chunk) {
-        let start = 0;
-        if (this.open || this.partial) {
-            const newline = chunk.indexOf(NEWLINE);
-            if (newline < 0) {
-                if (this.open)
-                    this.hasher.feed(chunk, 0, chunk.length);
-                else
-                    this.partial = Buffer.concat([this.partial, chunk]);
-                return;
-            }
-            if (this.open) {
-                this.hasher.feed(chunk, 0, newline);
-                this.endContent();
-            }
-            else {
-                const line = Buffer.concat([this.partial, chunk.subarray(0, newline)]);
-                this.partial = undefined;
-                this.line(line, 0, line.length);
-            }
-            start = newline + 1;
+    let inHeader = false;
+    let nextLine = 0;
+    for (const line of output.split('\n')) {
+        if (line.startsWith('diff --git ')) {
+            current = path = undefined;
+            newFile = false;
+            inHeader = true;
         }
-        for (;;) {
-            const newline = chunk.indexOf(NEWLINE, start);
-            if (newline < 0)
-                break;
-            this.line(chunk, start, newline);
-            start = newline + 1;
-        }
-        if (start < chunk.length) {
-            if (this.isContent(chunk[start])) {
-                this.beginContent(chunk, start, chunk.length);
-                this.open = true;
+        else if (!inHeader && line !== '' && line[0] !== '@') {
+            // A hunk's added or removed line, or git's "\ No newline" marker.
+            const text = line[0] === '+' || line[0] === '-' ? movableText(line) : undefined;
+            if (line[0] === '+') {
+                const at = nextLine++;
+                if (text !== undefined && path !== undefined)
+                    added.push({ path, line: at, text });
             }
-            else {
-                this.partial = Buffer.from(chunk.subarray(start));
+            else if (text !== undefined && line[0] === '-') {
+                removed.add(text);
             }
         }
-    }
-    end() {
-        if (this.open)
-            this.endContent();
-        if (this.partial)
-            this.line(this.partial, 0, this.partial.length);
-        this.partial = undefined;
-        const { pending } = this;
-        const removed = this.removed.sorted();
-        for (let i = 0; i < pending.length; i += 3) {
-            if (!removed.includes(pending.at(i + 2)))
-                continue;
-            const path = this.paths[pending.at(i)];
-            let moved = this.moved.get(path);
-            if (!moved)
-                this.moved.set(path, (moved = new Set()));
-            moved.add(pending.at(i + 1));
+        else if (line.startsWith('new file mode')) {
+            newFile = inHeader;
         }
-        this.pending = new NumberList();
-        this.paths.length = 0;
-        this.removed = new NumberList();
-    }
-    /** A hunk's added or removed line, or git's "\ No newline" marker. */
-    isContent(first) {
-        return !this.inHeader && first !== 0x40 /* @ */ && first !== 0x64 /* d */;
-    }
-    beginContent(buf, start, end) {
-        this.kind = buf[start];
-        this.hasher.reset();
-        if (this.kind === 0x2b || this.kind === 0x2d)
-            this.hasher.feed(buf, start + 1, end);
-    }
-    endContent() {
-        this.open = false;
-        if (this.kind === 0x2d) {
-            if (this.hasher.meaningful)
-                this.removed.push(this.hasher.digest());
-        }
-        else if (this.kind === 0x2b) {
-            const line = this.nextLine++;
-            if (this.hasher.meaningful && this.path >= 0) {
-                this.pending.push(this.path);
-                this.pending.push(line);
-                this.pending.push(this.hasher.digest());
-            }
-        }
-    }
-    line(buf, start, end) {
-        if (startsWith(buf, start, end, 'diff --git ')) {
-            this.current = undefined;
-            this.path = -1;
-            this.newFile = false;
-            this.inHeader = true;
-        }
-        else if (this.isContent(buf[start])) {
-            this.beginContent(buf, start, end);
-            this.endContent();
-        }
-        else if (startsWith(buf, start, end, 'new file mode')) {
-            if (this.inHeader)
-                this.newFile = true;
-        }
-        else if (startsWith(buf, start, end, '+++ ')) {
-            if (!this.inHeader)
-                return;
+        else if (line.startsWith('+++ ') && inHeader) {
             // git ends the name with a tab when it holds a space; a real tab in a name is quoted.
-            const target = buf.toString('utf8', start + 4, buf[end - 1] === 0x09 ? end - 1 : end);
+            const target = line.slice(4).replace(/\t$/, '');
             if (target === '/dev/null')
-                return;
-            const path = unquotePath(target).replace(/^b\//, '');
-            if (this.newFile) {
-                this.files.set(path, 'all');
-            }
-            else {
-                this.current = new Set();
-                this.files.set(path, this.current);
-            }
-            this.path = this.paths.push(path) - 1;
+                continue;
+            path = unquotePath(target).replace(/^b\//, '');
+            current = newFile ? undefined : new Set();
+            files.set(path, current ?? 'all');
         }
-        else if (startsWith(buf, start, end, '@@')) {
-            this.inHeader = false;
-            const match = HUNK.exec(buf.toString('latin1', start, Math.min(end, start + 100)));
+        else if (line.startsWith('@@')) {
+            inHeader = false;
+            const match = HUNK.exec(line);
             if (!match)
-                return;
+                continue;
             const first = Number(match[1]);
             const count = match[2] === undefined ? 1 : Number(match[2]);
-            this.nextLine = first;
-            if (!this.current)
-                return;
-            for (let n = first; n < first + count; n++)
-                this.current.add(n);
+            nextLine = first;
+            for (let n = first; current && n < first + count; n++)
+                current.add(n);
         }
     }
+    const moved = new Map();
+    for (const { path, line, text } of added) {
+        if (!removed.has(text))
+            continue;
+        let lines = moved.get(path);
+        if (!lines)
+            moved.set(path, (lines = new Set()));
+        lines.add(line);
+    }
+    return { files, moved };
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/reports/megalinter-config.js
@@ -2959,8 +2231,6 @@ async function megalinterSettings(option, env, repo) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./build/actions/gate/outputs/upload-shape.js
 
 /**
@@ -3038,7 +2308,6 @@ function shapeForUpload(runs, netNew) {
 
 
 
-
 const COUNTS_SCHEMA_VERSION = 1;
 const zeroSeverities = () => Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
 function countsOf(classification, extra) {
@@ -3076,113 +2345,56 @@ function countsOf(classification, extra) {
     };
 }
 const EMPTY_SARIF = { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
-/** An object's JSON without its closing brace, ready for one more member. */
-function openObject(value) {
-    const json = JSON.stringify(value);
-    return json === '{}' ? '{' : `${json.slice(0, -1)},`;
+/** A net-new result as the filtered SARIF holds it: marked new, the location that made it net-new first (code scanning shows a result there). */
+function asNew(finding) {
+    const { result, locationIndex } = finding;
+    const locations = Array.isArray(result.locations) && locationIndex > 0 && locationIndex < result.locations.length
+        ? [result.locations[locationIndex], ...result.locations.filter((_, i) => i !== locationIndex)]
+        : result.locations;
+    return { ...result, ...(locations ? { locations } : {}), baselineState: 'new' };
 }
 /**
  * The net-new-only SARIF, shaped so code scanning takes it as it is (`shapeForUpload`): each kept
  * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
- * to the net-new ones, each read again from the report and marked `baselineState: "new"`, the
- * location that made it net-new first. Written
- * piece by piece to a temporary file, then renamed into place: the results are never all in
- * memory, and a reader never sees half a file. Without a classification (no answer) the file is a
- * valid SARIF log with no runs, which code scanning refuses: the README's workflow skips the
- * upload on exit 2.
+ * to the net-new ones. Written to a temporary file, then renamed into place: a reader never sees
+ * half a file. Without a classification (no answer) the file is a valid SARIF log with no runs,
+ * which code scanning refuses: the README's workflow skips the upload on exit 2.
  */
-async function writeFilteredSarif(path, report, classification) {
-    await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+async function writeFilteredSarif(path, log, classification) {
+    let filtered = EMPTY_SARIF;
+    let leftOut = 0;
+    if (log && classification) {
+        const { runs, ...top } = log;
+        const shape = shapeForUpload(runs, classification.netNew);
+        leftOut = shape.leftOut;
+        filtered = {
+            ...top,
+            version: '2.1.0',
+            runs: shape.parts.map((part) => {
+                const run = runs[part.runIndex];
+                return {
+                    ...run,
+                    ...(part.automationId ? { automationDetails: { ...run.automationDetails, id: part.automationId } } : {}),
+                    results: part.findings.map(asNew),
+                };
+            }),
+        };
+    }
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
     const temporary = `${path}.${process.pid}.tmp`;
-    const fd = (0,external_node_fs_.openSync)(temporary, 'w');
-    let written = { leftOut: 0 };
     try {
-        const out = new BufferedWriter(fd);
-        if (!report || !classification) {
-            out.write(JSON.stringify(EMPTY_SARIF));
-        }
-        else {
-            const { runs, ...top } = report.log;
-            const { parts, leftOut } = shapeForUpload(runs, classification.netNew);
-            written = { leftOut };
-            out.write(`${openObject({ ...top, version: '2.1.0' })}"runs":[`);
-            // The ranges are handed over one at a time, not gathered into an array first.
-            const results = report.readAgain(sourcesOf(parts))[Symbol.iterator]();
-            try {
-                parts.forEach((part, i) => {
-                    // A `results` that was not an array is still in the run; the filtered one replaces it.
-                    const { results: _replaced, ...rest } = runs[part.runIndex];
-                    const run = part.automationId ? { ...rest, automationDetails: { ...rest.automationDetails, id: part.automationId } } : rest;
-                    out.write(`${i > 0 ? ',' : ''}${openObject(run)}"results":[`);
-                    part.findings.forEach((finding, j) => {
-                        const result = results.next().value;
-                        // Marked in place (the result was parsed for this write alone): a spread copy of each
-                        // one left V8 with survivors enough to double its young generation.
-                        result.baselineState = 'new';
-                        // Code scanning shows a result at its first location: the one that made it net-new leads.
-                        if (finding.locationIndex > 0 && Array.isArray(result.locations) && finding.locationIndex < result.locations.length) {
-                            result.locations.unshift(...result.locations.splice(finding.locationIndex, 1));
-                        }
-                        out.write(`${j > 0 ? ',' : ''}${JSON.stringify(result)}`);
-                    });
-                    out.write(']}');
-                });
-            }
-            finally {
-                results.return?.();
-            }
-            out.write(']}');
-        }
-        out.write('\n');
-        out.flush();
+        await (0,promises_namespaceObject.writeFile)(temporary, `${JSON.stringify(filtered)}\n`);
+        await (0,promises_namespaceObject.rename)(temporary, path);
     }
     catch (err) {
-        (0,external_node_fs_.closeSync)(fd);
-        (0,external_node_fs_.rmSync)(temporary, { force: true });
+        await (0,promises_namespaceObject.rm)(temporary, { force: true });
         throw err;
     }
-    (0,external_node_fs_.closeSync)(fd);
-    (0,external_node_fs_.renameSync)(temporary, path);
-    return written;
-}
-function* sourcesOf(parts) {
-    for (const part of parts)
-        for (const finding of part.findings)
-            yield finding.source;
-}
-/**
- * Collects small writes into large ones, as bytes: held strings would live through the garbage
- * collector's young-generation passes (each survivor counts towards growing it), bytes in a
- * buffer are outside the heap.
- */
-class BufferedWriter {
-    fd;
-    buffer = Buffer.allocUnsafe(1 << 16);
-    used = 0;
-    constructor(fd) {
-        this.fd = fd;
-    }
-    write(text) {
-        // A UTF-8 character is at most 3 bytes per UTF-16 code unit.
-        if (this.used + text.length * 3 > this.buffer.length) {
-            this.flush();
-            if (text.length * 3 > this.buffer.length) {
-                (0,external_node_fs_.writeSync)(this.fd, text);
-                return;
-            }
-        }
-        this.used += this.buffer.write(text, this.used);
-    }
-    flush() {
-        if (this.used === 0)
-            return;
-        (0,external_node_fs_.writeSync)(this.fd, this.buffer, 0, this.used);
-        this.used = 0;
-    }
+    return { leftOut };
 }
 async function writeJson(path, value) {
-    await (0,external_node_fs_promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    await (0,external_node_fs_promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    await (0,promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/reports/stale-report.js
@@ -3309,7 +2521,7 @@ async function megalinterSettingsOf(options, env, pendingWorkTree) {
  * are written in every case, before the exit code is decided.
  */
 async function runCi(options, env) {
-    let report;
+    let log;
     let diff;
     let classification;
     let skipped = [];
@@ -3336,13 +2548,12 @@ async function runCi(options, env) {
     pending.checkout.catch(() => { });
     const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
     try {
-        report = openSarif(options.sarif);
-        const { log } = report;
+        log = readSarif(options.sarif);
         if (log.runs.length === 0)
-            throw new errors_GateError('the SARIF report has no runs: nothing was scanned');
-        const uncomputed = log.runs.flatMap((run, i) => (report.computed(i) ? [] : [linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool']));
+            throw new GateError('the SARIF report has no runs: nothing was scanned');
+        const uncomputed = log.runs.flatMap((run) => (computed(run) ? [] : [linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool']));
         if (uncomputed.length > 0) {
-            throw new errors_GateError(`the run of ${uncomputed.join(', ')} produced no results ("results" is null or absent: the tool computed none, as after a failure); nothing can be judged from it`);
+            throw new GateError(`the run of ${uncomputed.join(', ')} produced no results ("results" is null or absent: the tool computed none, as after a failure); nothing can be judged from it`);
         }
         const settings = await megalinterSettingsOf(options, env, pending.workTree);
         lintersSource = settings.source;
@@ -3354,7 +2565,7 @@ async function runCi(options, env) {
         diff = await pendingDiff;
         stale = await pendingStale;
         const checkout = await pending.checkout;
-        classification = classify(report, diff, {
+        classification = classify(log, diff, {
             failOn: options.failOn,
             checkout,
             sops: new SopsDetector(checkout.topLevel),
@@ -3392,7 +2603,7 @@ async function runCi(options, env) {
         }
     }
     catch (err) {
-        if (!(err instanceof errors_GateError))
+        if (!(err instanceof GateError))
             throw err;
         ({ exitCode, error, message, classification } = noAnswer(err));
         stale ??= await pendingStale;
@@ -3400,18 +2611,8 @@ async function runCi(options, env) {
     if (stale)
         warnings.push(`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`);
     let leftOut = 0;
-    if (options.filteredOut) {
-        try {
-            ({ leftOut } = await writeFilteredSarif(options.filteredOut, report, classification));
-        }
-        catch (err) {
-            // Net-new results are read again from the report: one that changed since is no answer.
-            if (!(err instanceof errors_GateError))
-                throw err;
-            ({ exitCode, error, message, classification } = noAnswer(err));
-            await writeFilteredSarif(options.filteredOut, undefined, undefined);
-        }
-    }
+    if (options.filteredOut)
+        ({ leftOut } = await writeFilteredSarif(options.filteredOut, classification && log, classification));
     const counts = countsOf(classification, {
         exit_code: exitCode,
         fail_on: options.failOn,
@@ -3427,7 +2628,7 @@ async function runCi(options, env) {
     });
     if (options.countsJson)
         await writeJson(options.countsJson, counts);
-    return { exitCode, counts, message, ...(classification && report ? { classification, report } : {}), ...(diff ? { diff } : {}) };
+    return { exitCode, counts, message, ...(classification ? { classification } : {}), ...(diff ? { diff } : {}) };
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/command.js
@@ -3446,7 +2647,7 @@ async function gateCommand(argv, env, cwd, io, event = NO_EVENT) {
         command = parseCommand(argv, env, cwd, 'flag', event);
     }
     catch (err) {
-        if (!(err instanceof errors_GateError))
+        if (!(err instanceof GateError))
             throw err;
         if (err instanceof GateUsageError)
             io.err(err.usage);
