@@ -1982,7 +1982,11 @@ async function addedLines(repo, from, to, onRunning) {
         if (/rename detection was skipped/i.test(stderr)) {
             throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
         }
-        return parseDiff(await (0,promises_namespaceObject.readFile)(output, 'utf8'));
+        // Past V8's longest string (about 512 MiB) the diff cannot be read: no answer, never a guess.
+        const text = await (0,promises_namespaceObject.readFile)(output, 'utf8').catch((err) => {
+            throw new GateError(`cannot read the output of git diff: ${err.code ?? err.message}`);
+        });
+        return parseDiff(text);
     }
     finally {
         await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
