@@ -74,7 +74,7 @@ const PAGE = 100;
  * goes back to the caller with its wait (`Retry-After`).
  */
 function platformClient(apiBase: string, options: PlatformClientOptions, auth: Parameters<typeof githubClient>[0]['auth']): GitHubClient {
-  return githubClient({ baseUrl: apiBase, userAgent: options.userAgent, bounds: options.bounds ?? PLATFORM_CALL, policy: { kind: 'answer-caller' }, ...(auth ? { auth } : {}) });
+  return githubClient({ baseUrl: apiBase, userAgent: options.userAgent, bounds: options.bounds ?? PLATFORM_CALL, ...(auth ? { auth } : {}) });
 }
 
 /** Per-call request options: a caller's deadline (a whole route's), and another transport bound. */

@@ -620,8 +620,8 @@ function apiServer(listener) {
 var connectors = __webpack_require__(52115);
 // EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
 var client = __webpack_require__(59998);
-// EXTERNAL MODULE: ./build/server/sync/github/client.js + 17 modules
-var github_client = __webpack_require__(99425);
+// EXTERNAL MODULE: ./build/server/sync/github/client.js + 16 modules
+var github_client = __webpack_require__(95538);
 // EXTERNAL MODULE: ./build/server/sync/github/conditional.js + 1 modules
 var github_conditional = __webpack_require__(31053);
 // EXTERNAL MODULE: ./build/server/http/retry.js + 2 modules

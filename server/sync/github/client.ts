@@ -1,11 +1,11 @@
 import { RequestError } from '@octokit/request-error';
 import { resourceOf, spentRateLimit, type RateLimitResource } from '../../github/api.js';
-import { retryAfterMs } from '../../http/retry.js';
+import { retryAfterMs, retrying } from '../../http/retry.js';
 import { githubClient as githubFactory, operationOf, type GitHubClient } from '../../github/client.js';
 import { syncCall } from '../../http/call-bounds.js';
 import { transportFailure, type Fetch } from '../../http/outbound.js';
 import { systemClock, type WaitingClock } from '../../clock.js';
-import { HttpError, TransportError } from '../http/request.js';
+import { HttpError, isTransient, TransportError } from '../http/request.js';
 import type { RetryPolicy } from '../../http/retry.js';
 import { ConditionalAnswers } from './conditional.js';
 import type { GithubTarget } from './targets.js';
@@ -68,7 +68,8 @@ export interface GithubClientOptions {
 
 /**
  * An Octokit for one target (the one factory, `server/github/client.ts`): every call bounded in
- * time, a call that got no answer or a 5xx made again within the retry policy, and GitHub's rate
+ * time, a call that got no answer, a 5xx or a 429 made again within the retry policy (the one
+ * retry helper, on the injected clock), and GitHub's rate
  * limits honoured, each resource's budget apart (`x-ratelimit-resource`: a spent search budget
  * never holds back issue creation). Once a primary limit is spent (`x-ratelimit-remaining: 0`, or a
  * 403/429 saying so) calls on that resource wait for `x-ratelimit-reset` when it is within
@@ -115,7 +116,6 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
     bounds,
     ...(options.transport ? { transport: options.transport } : {}),
     auth: { token: target.token },
-    policy: { kind: 'retry', retries: retry.retries, baseDelayMs: retry.minDelayMs, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
   });
   octokit.hook.wrap('request', async (request, requestOptions) => {
     const operation = operationOf(requestOptions);
@@ -125,50 +125,52 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
     const key = conditional && method === 'GET' ? ConditionalAnswers.key(target.token, octokit.request.endpoint.parse(requestOptions).url) : undefined;
     const kept = key ? conditional!.get(key) : undefined;
     if (kept) requestOptions.headers['if-none-match'] = kept.etag;
-    // A 403/429 for a spent budget is made again after the reset, once; a secondary limit within the retries.
+    // A 403/429 for a spent budget is made again after the reset, once.
     let waitedForReset = false;
-    for (let secondary = 0; ; ) {
-      await awaitBudget(resource);
-      try {
-        const response = await request(requestOptions);
-        exhausted(response.headers as Record<string, unknown>, resource);
-        if (key) {
-          conditional!.full++;
-          conditional!.keep(key, { status: response.status, url: response.url, headers: response.headers as Record<string, unknown>, data: response.data });
-        }
-        return response;
-      } catch (err) {
-        if (!(err instanceof RequestError) || !err.response) throw new TransportError(SERVICE, operation, transportFailure(err, bounds));
-        const headers = err.response.headers as Record<string, unknown>;
-        // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
-        if (err.status === 304 && kept) {
-          exhausted(headers, resource);
-          conditional!.notModified++;
-          return { status: kept.status, url: kept.url, headers: kept.headers, data: kept.data } as Awaited<ReturnType<typeof request>>;
-        }
-        const data = err.response.data as { message?: unknown } | undefined;
-        const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
-        const asked = retryAfterMs(typeof headers['retry-after'] === 'string' ? headers['retry-after'] : undefined, clock.now());
-        if ((err.status === 403 || err.status === 429) && exhausted(headers, resource)) {
-          if (!waitedForReset) {
-            waitedForReset = true;
-            continue;
+    const attempt = async (): Promise<Awaited<ReturnType<typeof request>>> => {
+      for (;;) {
+        await awaitBudget(resource);
+        try {
+          const response = await request(requestOptions);
+          exhausted(response.headers as Record<string, unknown>, resource);
+          if (key) {
+            conditional!.full++;
+            conditional!.keep(key, { status: response.status, url: response.url, headers: response.headers as Record<string, unknown>, data: response.data });
           }
-          const spent = spentRateLimit(headers)?.resource ?? resource;
-          throw new RateLimitExhausted(target.server, new Date(exhaustedUntil.get(spent)!), resource);
+          return response;
+        } catch (err) {
+          if (!(err instanceof RequestError) || !err.response) throw new TransportError(SERVICE, operation, transportFailure(err, bounds));
+          const headers = err.response.headers as Record<string, unknown>;
+          // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
+          if (err.status === 304 && kept) {
+            exhausted(headers, resource);
+            conditional!.notModified++;
+            return { status: kept.status, url: kept.url, headers: kept.headers, data: kept.data } as Awaited<ReturnType<typeof request>>;
+          }
+          const data = err.response.data as { message?: unknown } | undefined;
+          const detail = typeof data?.message === 'string' ? data.message.slice(0, 300) : undefined;
+          const asked = retryAfterMs(typeof headers['retry-after'] === 'string' ? headers['retry-after'] : undefined, clock.now());
+          if ((err.status === 403 || err.status === 429) && exhausted(headers, resource)) {
+            if (!waitedForReset) {
+              waitedForReset = true;
+              continue;
+            }
+            const spent = spentRateLimit(headers)?.resource ?? resource;
+            throw new RateLimitExhausted(target.server, new Date(exhaustedUntil.get(spent)!), resource);
+          }
+          if ((err.status === 403 || err.status === 429) && (asked !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
+            throw new SecondaryRateLimit(SERVICE, operation, err.status, detail, asked ?? SECONDARY_DEFAULT_WAIT_MS);
+          }
+          throw new HttpError(SERVICE, operation, err.status, detail, asked);
         }
-        if ((err.status === 403 || err.status === 429) && (asked !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
-          const limit = new SecondaryRateLimit(SERVICE, operation, err.status, detail, asked ?? SECONDARY_DEFAULT_WAIT_MS);
-          const waitMs = limit.retryAfterMs!;
-          if (secondary >= retry.retries || waitMs > retry.maxRetryAfterMs) throw limit;
-          secondary++;
-          options.onRetry?.(operation, limit, secondary, waitMs);
-          await clock.sleep(waitMs);
-          continue;
-        }
-        throw new HttpError(SERVICE, operation, err.status, detail, asked);
       }
-    }
+    };
+    // No answer, a 5xx or a secondary limit: made again within the retry policy, never sooner than `Retry-After`.
+    return retrying(attempt, retry, {
+      shouldRetry: (error) => error instanceof SecondaryRateLimit || isTransient(error),
+      ...(options.onRetry ? { onRetry: (error: Error, n: number, delayMs: number) => options.onRetry!(operation, error, n, delayMs) } : {}),
+      clock,
+    });
   });
   return octokit;
 }

@@ -34,7 +34,7 @@ export class UnexpectedAnswerError extends Error {
 }
 
 /** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
-function isTransient(err: unknown): boolean {
+export function isTransient(err: unknown): boolean {
   if (err instanceof TransportError) return true;
   return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
 }
