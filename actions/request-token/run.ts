@@ -1,10 +1,12 @@
 import type { ActionsCore } from '../shared/core.js';
 import { baseUrl, booleanInput, InputError, optionalInput } from '../shared/inputs.js';
-import { jsonObject, type ActionHttp } from '../shared/http.js';
+import type { ActionHttp } from '../shared/http.js';
 import { spaceControlCharacters } from '../../server/http/control-characters.js';
-import { parseFullName } from '../../server/platform/identifiers.js';
 import { requestedPermissions } from './permission-inputs.js';
-import { brokerSaid, fetchOidcToken, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
+import { TokenUnavailable } from './broker-client.js';
+import { obtain } from './obtain.js';
+import { heldToken } from './refresh/current-token.js';
+import { installRefresh, type RefreshCli } from './refresh/install.js';
 
 const DEFAULT_AUDIENCE = 'gatehouse-broker';
 const DEFAULT_APP_NAME = 'Gatehouse';
@@ -15,6 +17,9 @@ export interface RequestTokenDeps {
   readonly core: TokenCore;
   readonly http: ActionHttp;
   readonly env: NodeJS.ProcessEnv;
+  /** How later steps run the refresh (`refresh: true`); the entry file knows where its bundle is. Without it there is no refresh. */
+  readonly cli?: RefreshCli;
+  readonly now?: () => number;
 }
 
 /**
@@ -27,6 +32,8 @@ interface Settings {
   readonly audience: string;
   readonly revoke: boolean;
   readonly failOnError: boolean;
+  /** Keep the job supplied with tokens after this one: a git credential helper and `token-command`. */
+  readonly refresh: boolean;
   /** From the `permission-<name>` inputs; undefined when none is set (the broker's ceiling applies). */
   readonly permissions: Readonly<Record<string, string>> | undefined;
 }
@@ -40,42 +47,8 @@ function readSettings(core: TokenCore): Settings {
     audience: optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE,
     revoke: booleanInput(core, 'revoke', true),
     failOnError: booleanInput(core, 'fail-on-error', false),
+    refresh: booleanInput(core, 'refresh', false),
     permissions: requestedPermissions(core),
-  };
-}
-
-async function obtain({ core, http, env }: RequestTokenDeps, settings: Settings, brokerUrl: string): Promise<BrokerToken> {
-  if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN) throw new TokenUnavailable("missing 'id-token: write'");
-  const repository = parseFullName(env.GITHUB_REPOSITORY ?? '');
-  if (!repository) throw new TokenUnavailable('bad GITHUB_REPOSITORY');
-
-  const oidcToken = await fetchOidcToken(http, core, env, settings.audience);
-
-  const body: Record<string, unknown> = { oidcToken, owner: repository.owner, repo: repository.name };
-  for (const [field, name] of [['ref', 'GITHUB_REF'], ['runId', 'GITHUB_RUN_ID'], ['sha', 'GITHUB_SHA']] as const) {
-    if (env[name]) body[field] = env[name];
-  }
-  if (settings.permissions) body.permissions = settings.permissions;
-  let answer = await postTokenRequest(http, brokerUrl, body);
-  // Only an address the workflow named: the OIDC token is never sent anywhere else.
-  if ('noAnswer' in answer && settings.fallbackUrl) {
-    core.info(`broker unreachable at ${brokerUrl} (${answer.noAnswer}); trying ${settings.fallbackUrl}`);
-    answer = await postTokenRequest(http, settings.fallbackUrl, body);
-  }
-  if ('noAnswer' in answer) throw new TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
-  if (answer.status !== 200) throw new TokenUnavailable(`broker HTTP ${answer.status}`, { said: brokerSaid(answer.body, [oidcToken]) });
-
-  const parsed = jsonObject(answer.body);
-  const token = parsed?.token;
-  if (typeof token !== 'string' || token.length === 0) throw new TokenUnavailable('broker returned no token');
-  // Masked first: nothing is printed or written with the token before the runner knows to hide it.
-  core.setSecret(token);
-  return {
-    token,
-    expiresAt: typeof parsed?.expires_at === 'string' ? parsed.expires_at : '',
-    repository: typeof parsed?.repository === 'string' ? parsed.repository : `${repository.owner}/${repository.name}`,
-    // A broker from before per-request permissions sends none: the output stays empty then.
-    permissions: carriedPermissions(parsed?.permissions),
   };
 }
 
@@ -91,13 +64,6 @@ function unconfirmed(asked: Readonly<Record<string, string>>, reported: string):
   const beyond = Object.entries(granted).filter(([name, access]) => name !== 'metadata' && (asked[name] === undefined || (asked[name] === 'read' && access !== 'read')));
   if (beyond.length === 0) return undefined;
   return `the token carries more than the permission-* inputs asked for: ${beyond.map(([name, access]) => `${name}: ${access}`).join(', ')}`;
-}
-
-/** The answer's `permissions` as one JSON line, kept only when it is a flat object of words. */
-function carriedPermissions(raw: unknown): string {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return '';
-  const entries = Object.entries(raw).filter(([name, access]) => /^[a-z_]{1,64}$/.test(name) && typeof access === 'string' && /^[a-z]{1,16}$/.test(access));
-  return JSON.stringify(Object.fromEntries(entries));
 }
 
 const emptyOutputs = (core: TokenCore) => {
@@ -129,7 +95,8 @@ export async function run(deps: RequestTokenDeps): Promise<void> {
       core.notice(`${appName} token: broker-url is empty, so no token was requested. Set it to your broker's base URL (there is no default broker; a variable or secret that is not defined is empty too), or keep it '' to leave the step off.`);
       throw new TokenUnavailable('broker disabled');
     }
-    const result = await obtain(deps, settings, settings.brokerUrl);
+    const request = { brokerUrl: settings.brokerUrl, fallbackUrl: settings.fallbackUrl, audience: settings.audience, permissions: settings.permissions };
+    const result = await obtain(deps, request);
     core.setOutput('token', result.token);
     core.setOutput('expires-at', result.expiresAt);
     core.setOutput('repository', result.repository);
@@ -139,6 +106,12 @@ export async function run(deps: RequestTokenDeps): Promise<void> {
     if (settings.revoke) {
       core.saveState('token', result.token);
       core.saveState('expires-at', result.expiresAt);
+    }
+    if (settings.refresh && deps.cli) {
+      const { env } = deps;
+      const job = Object.fromEntries(['GITHUB_REPOSITORY', 'GITHUB_REF', 'GITHUB_RUN_ID', 'GITHUB_SHA'].flatMap((name) => (env[name] ? [[name, env[name]!]] : [])));
+      core.saveState('revoke', String(settings.revoke));
+      await installRefresh(core, env, deps.cli, { request, appName, serverUrl: env.GITHUB_SERVER_URL || 'https://github.com', job }, heldToken(result, (deps.now ?? Date.now)()));
     }
     core.info(`${appName} token ready for ${result.repository} (expires ${result.expiresAt || 'at an unknown time'})`);
   } catch (err) {

@@ -28570,7 +28570,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2025);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4860);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28579,7 +28579,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2025:
+/***/ 4860:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31581,6 +31581,10 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./build/server/http/call-bounds.js
 /*
  * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
@@ -31997,39 +32001,6 @@ const hasControlCharacter = (s) => CONTROL.test(s);
 /** `s` with each run of control characters in the sense above made one space: text for one line. */
 const spaceControlCharacters = (s) => s.replace(CONTROL_RUNS, ' ');
 
-;// CONCATENATED MODULE: ./build/server/platform/identifiers.js
-/*
- * GitHub's owner and repository names, checked one way at every entry (settings, request bodies,
- * query parameters, DefectDojo tags), so nothing that reaches an API path can be an empty or dot
- * segment: `acme/..` would otherwise become `GET /repos/` once the URL is resolved.
- */
-/** An owner login: letters, digits and hyphens, starting with a letter or digit, at most 39 characters. */
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-/** A repository name: letters, digits, `.`, `_`, `-`, at most 100 characters; GitHub refuses `.` and `..`. */
-const NAME = /^[A-Za-z0-9._-]{1,100}$/;
-function isOwnerLogin(owner) {
-    return typeof owner === 'string' && OWNER.test(owner);
-}
-function isRepositoryName(name) {
-    return typeof name === 'string' && NAME.test(name) && name !== '.' && name !== '..';
-}
-/** Plain platform identifiers, safe to put in an API path. */
-function isRepositoryPair(owner, name) {
-    return isOwnerLogin(owner) && isRepositoryName(name);
-}
-/** `owner/name` split into its two parts, or undefined when it is not exactly that. */
-function parseFullName(fullName) {
-    const parts = fullName.split('/');
-    if (parts.length !== 2)
-        return undefined;
-    const [owner, name] = parts;
-    return isRepositoryPair(owner, name) ? { owner, name } : undefined;
-}
-/** Whether two `owner/name` pairs name the same repository (GitHub compares both without case). */
-function sameFullName(a, b) {
-    return a.toLowerCase() === b.toLowerCase();
-}
-
 ;// CONCATENATED MODULE: ./build/server/platform/permission-vocabulary.js
 const RW = ['read', 'write'];
 const RWA = ['read', 'write', 'admin'];
@@ -32272,7 +32243,7 @@ function peerText(value, options = {}) {
  * Why no token came back: `reason` is the spec's closed vocabulary, printed in the warning line;
  * `said` is what the broker's answer gave as `error` and `reason`, already safe to print.
  */
-class TokenUnavailable extends Error {
+class broker_client_TokenUnavailable extends Error {
     reason;
     name = 'TokenUnavailable';
     said;
@@ -32307,7 +32278,7 @@ async function fetchOidcToken(http, core, env, audience) {
     }
     catch (err) {
         if (err instanceof OidcUnavailable)
-            throw new TokenUnavailable(err.reason, { cause: err });
+            throw new broker_client_TokenUnavailable(err.reason, { cause: err });
         throw err;
     }
 }
@@ -32339,7 +32310,304 @@ async function postTokenRequest(http, brokerUrl, body) {
     }
 }
 
+;// CONCATENATED MODULE: ./build/server/platform/identifiers.js
+/*
+ * GitHub's owner and repository names, checked one way at every entry (settings, request bodies,
+ * query parameters, DefectDojo tags), so nothing that reaches an API path can be an empty or dot
+ * segment: `acme/..` would otherwise become `GET /repos/` once the URL is resolved.
+ */
+/** An owner login: letters, digits and hyphens, starting with a letter or digit, at most 39 characters. */
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+/** A repository name: letters, digits, `.`, `_`, `-`, at most 100 characters; GitHub refuses `.` and `..`. */
+const NAME = /^[A-Za-z0-9._-]{1,100}$/;
+function isOwnerLogin(owner) {
+    return typeof owner === 'string' && OWNER.test(owner);
+}
+function isRepositoryName(name) {
+    return typeof name === 'string' && NAME.test(name) && name !== '.' && name !== '..';
+}
+/** Plain platform identifiers, safe to put in an API path. */
+function isRepositoryPair(owner, name) {
+    return isOwnerLogin(owner) && isRepositoryName(name);
+}
+/** `owner/name` split into its two parts, or undefined when it is not exactly that. */
+function parseFullName(fullName) {
+    const parts = fullName.split('/');
+    if (parts.length !== 2)
+        return undefined;
+    const [owner, name] = parts;
+    return isRepositoryPair(owner, name) ? { owner, name } : undefined;
+}
+/** Whether two `owner/name` pairs name the same repository (GitHub compares both without case). */
+function sameFullName(a, b) {
+    return a.toLowerCase() === b.toLowerCase();
+}
+
+;// CONCATENATED MODULE: ./build/actions/request-token/obtain.js
+
+
+
+/**
+ * A token from the broker for the job's repository, asked with a fresh OIDC token: `brokerUrl`,
+ * then `fallbackUrl` when the first could not be reached. The token and the OIDC token are masked
+ * (`core.setSecret`) before anything else is done with them.
+ */
+async function obtain_obtain({ core, http, env }, request) {
+    const { brokerUrl } = request;
+    if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN)
+        throw new broker_client_TokenUnavailable("missing 'id-token: write'");
+    const repository = parseFullName(env.GITHUB_REPOSITORY ?? '');
+    if (!repository)
+        throw new broker_client_TokenUnavailable('bad GITHUB_REPOSITORY');
+    const oidcToken = await fetchOidcToken(http, core, env, request.audience);
+    const body = { oidcToken, owner: repository.owner, repo: repository.name };
+    for (const [field, name] of [['ref', 'GITHUB_REF'], ['runId', 'GITHUB_RUN_ID'], ['sha', 'GITHUB_SHA']]) {
+        if (env[name])
+            body[field] = env[name];
+    }
+    if (request.permissions)
+        body.permissions = request.permissions;
+    let answer = await postTokenRequest(http, brokerUrl, body);
+    // Only an address the workflow named: the OIDC token is never sent anywhere else.
+    if ('noAnswer' in answer && request.fallbackUrl) {
+        core.info(`broker unreachable at ${brokerUrl} (${answer.noAnswer}); trying ${request.fallbackUrl}`);
+        answer = await postTokenRequest(http, request.fallbackUrl, body);
+    }
+    if ('noAnswer' in answer)
+        throw new broker_client_TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
+    if (answer.status !== 200)
+        throw new broker_client_TokenUnavailable(`broker HTTP ${answer.status}`, { said: brokerSaid(answer.body, [oidcToken]) });
+    const parsed = jsonObject(answer.body);
+    const token = parsed?.token;
+    // Printable ASCII only: the token goes into output files, git's credential protocol and `$(…)`,
+    // where a newline could forge another line.
+    if (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token))
+        throw new broker_client_TokenUnavailable('broker returned no token');
+    // Masked first: nothing is printed or written with the token before the runner knows to hide it.
+    core.setSecret(token);
+    return {
+        token,
+        expiresAt: typeof parsed?.expires_at === 'string' ? parsed.expires_at : '',
+        repository: typeof parsed?.repository === 'string' ? parsed.repository : `${repository.owner}/${repository.name}`,
+        // A broker from before per-request permissions sends none: the output stays empty then.
+        permissions: carriedPermissions(parsed?.permissions),
+    };
+}
+/** The answer's `permissions` as one JSON line, kept only when it is a flat object of words. */
+function carriedPermissions(raw) {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+        return '';
+    const entries = Object.entries(raw).filter(([name, access]) => /^[a-z_]{1,64}$/.test(name) && typeof access === 'string' && /^[a-z]{1,16}$/.test(access));
+    return JSON.stringify(Object.fromEntries(entries));
+}
+
+;// CONCATENATED MODULE: ./build/actions/request-token/refresh/current-token.js
+
+
+/** A token handed out has at least this long left, so a push or a `gh` call started now can finish. */
+const MIN_LIFETIME_MS = (/* unused pure expression or super */ null && (10 * 60_000));
+/** When a broker does not say when its token expires: installation tokens live an hour. */
+const ASSUMED_LIFETIME_MS = 60 * 60_000;
+function heldToken(token, nowMs) {
+    const at = Date.parse(token.expiresAt);
+    return { token: token.token, expiresAtMs: Number.isFinite(at) ? at : nowMs + ASSUMED_LIFETIME_MS };
+}
+/**
+ * A token with at least `MIN_LIFETIME_MS` left: the newest the job holds, or a new one minted with
+ * a fresh OIDC token, with the step's request and for the job's own repository. Throws
+ * `TokenUnavailable` with the reason when none can be had.
+ */
+async function currentToken(store, deps) {
+    const now = deps.now ?? Date.now;
+    const usable = () => {
+        const newest = readState(() => store.tokens()).at(-1);
+        return newest && newest.expiresAtMs - now() >= MIN_LIFETIME_MS ? newest.token : undefined;
+    };
+    const held = usable();
+    if (held)
+        return held;
+    return store.locked(async () => {
+        // Another process may have minted one while this one waited for the lock.
+        const minted = usable();
+        if (minted)
+            return minted;
+        const settings = readState(() => store.settings());
+        const env = {
+            ...settings.job,
+            ACTIONS_ID_TOKEN_REQUEST_URL: deps.env.ACTIONS_ID_TOKEN_REQUEST_URL,
+            ACTIONS_ID_TOKEN_REQUEST_TOKEN: deps.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN,
+        };
+        const token = heldToken(await obtain({ core: { setSecret: deps.mask, info: () => { } }, http: deps.http, env }, settings.request), now());
+        store.add(token);
+        return token.token;
+    });
+}
+/** The refresh folder's files, or the reason they cannot be used (the post step removed them, or they were damaged). */
+function readState(read) {
+    try {
+        return read();
+    }
+    catch (err) {
+        if (err instanceof SyntaxError || err.code === 'ENOENT')
+            throw new TokenUnavailable('refresh state missing', { cause: err });
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./build/actions/request-token/refresh/git-config.js
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+/**
+ * `git <args>` to its end: its output, or undefined when git exited non-zero; rejects only when git
+ * cannot be run at all (not installed), with a reason safe to print.
+ */
+async function git(args, cwd) {
+    try {
+        return (await run('git', [...args], { timeout: 10_000, ...(cwd ? { cwd } : {}) })).stdout;
+    }
+    catch (err) {
+        const e = err;
+        if (typeof e.code === 'number')
+            return undefined;
+        throw new Error(`git cannot be run (${String(e.code ?? e.message)})`);
+    }
+}
+/** The job's credential helper entry: git asks it for every URL under the server's. */
+const helperKey = (serverUrl) => `credential.${new URL(serverUrl).origin}.helper`;
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./build/actions/request-token/refresh/store.js
+
+
+
+/**
+ * The refresh's folder under `RUNNER_TEMP`: `settings.json`, `tokens.json` (every token minted,
+ * the newest last, for the post step to revoke) and a lock. The folder is the runner user's
+ * alone (0700, files 0600); nothing in it is ever printed.
+ */
+class RefreshStore {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
+    }
+    static create(runnerTemp, settings, first) {
+        // mkdtemp makes the folder 0700.
+        const store = new RefreshStore((0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(runnerTemp, 'gatehouse-token-')));
+        store.write('settings.json', settings);
+        store.write('tokens.json', [first]);
+        return store;
+    }
+    settings() {
+        return this.read('settings.json');
+    }
+    tokens() {
+        const tokens = this.read('tokens.json');
+        return Array.isArray(tokens) ? tokens : [];
+    }
+    add(token) {
+        this.write('tokens.json', [...this.tokens(), token]);
+    }
+    remove() {
+        (0,external_node_fs_namespaceObject.rmSync)(this.dir, { recursive: true, force: true });
+    }
+    /**
+     * Runs `work` while holding the folder's lock, so that git processes asking at once (parallel
+     * fetches, submodules) mint one token between them. A lock older than `staleMs` is a process
+     * that died holding it.
+     */
+    async locked(work, staleMs = 60_000) {
+        const lock = (0,external_node_path_namespaceObject.join)(this.dir, 'lock');
+        for (;;) {
+            try {
+                (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(lock, 'wx', 0o600));
+                break;
+            }
+            catch (err) {
+                if (err.code !== 'EEXIST')
+                    throw err;
+                const age = Date.now() - ((0,external_node_fs_namespaceObject.statSync)(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+                if (age > staleMs)
+                    (0,external_node_fs_namespaceObject.rmSync)(lock, { force: true });
+                else
+                    await (0,promises_namespaceObject.setTimeout)(50);
+            }
+        }
+        try {
+            return await work();
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(lock, { force: true });
+        }
+    }
+    read(name) {
+        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dir, name), 'utf8'));
+    }
+    /** Written whole, then renamed: a reader never sees half a file. */
+    write(name, value) {
+        const temporary = (0,external_node_path_namespaceObject.join)(this.dir, `${name}.${process.pid}.tmp`);
+        (0,external_node_fs_namespaceObject.writeFileSync)(temporary, JSON.stringify(value), { mode: 0o600 });
+        (0,external_node_fs_namespaceObject.renameSync)(temporary, (0,external_node_path_namespaceObject.join)(this.dir, name));
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/request-token/refresh/install.js
+
+
+/** One shell word: the runner's paths may hold spaces. */
+const quote = (word) => `'${word.replace(/'/g, `'\\''`)}'`;
+/**
+ * Sets up the refresh for the later steps of the job: the folder with the settings and the first
+ * token, the `token-command` output, and a git credential helper for the server, in the runner
+ * user's global git configuration. The post step undoes all of it (`revoke.ts`).
+ */
+async function installRefresh(core, env, cli, settings, first) {
+    const runnerTemp = env.RUNNER_TEMP;
+    if (!runnerTemp) {
+        core.warning(`${settings.appName} token: refresh is off (RUNNER_TEMP is not set, so there is nowhere to keep the job's tokens)`);
+        return;
+    }
+    const store = RefreshStore.create(runnerTemp, settings, first);
+    core.saveState('refresh-folder', store.dir);
+    const command = `${quote(cli.node)} ${quote(cli.script)}`;
+    core.setOutput('token-command', `${command} token ${quote(store.dir)}`);
+    const helper = `!${command} credential ${quote(store.dir)}`;
+    try {
+        const key = helperKey(settings.serverUrl);
+        if ((await git(['config', '--global', '--add', key, helper])) === undefined) {
+            core.warning(`${settings.appName} token: the git credential helper could not be set (git config --global failed); token-command still works`);
+        }
+        else {
+            core.saveState('refresh-helper-key', key);
+            core.saveState('refresh-helper', helper);
+        }
+        await warnOfPersistedCredentials(core, env, settings);
+    }
+    catch (err) {
+        core.warning(`${settings.appName} token: the git credential helper could not be set (${err.message}); token-command still works`);
+    }
+}
+/**
+ * actions/checkout keeps its own token in the repository's configuration (`http.<server>/.extraheader`,
+ * in the repository's config or a file it includes), and git sends that header rather than asking
+ * the credential helper: one warning says how to let the refreshed token through.
+ */
+async function warnOfPersistedCredentials(core, env, settings) {
+    if (!env.GITHUB_WORKSPACE)
+        return;
+    const found = await git(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*\\.extraheader$'], env.GITHUB_WORKSPACE);
+    if (!found?.trim())
+        return;
+    core.warning(`${settings.appName} token: the repository in ${env.GITHUB_WORKSPACE} keeps a token from actions/checkout (${found.trim().split('\n')[0]}), which git sends instead of asking the credential helper, so git keeps using that token; check out with persist-credentials: false to use the refreshed one`);
+}
+
 ;// CONCATENATED MODULE: ./build/actions/request-token/run.js
+
 
 
 
@@ -32357,45 +32625,8 @@ function readSettings(core) {
         audience: optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE,
         revoke: booleanInput(core, 'revoke', true),
         failOnError: booleanInput(core, 'fail-on-error', false),
+        refresh: booleanInput(core, 'refresh', false),
         permissions: requestedPermissions(core),
-    };
-}
-async function obtain({ core, http, env }, settings, brokerUrl) {
-    if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN)
-        throw new TokenUnavailable("missing 'id-token: write'");
-    const repository = parseFullName(env.GITHUB_REPOSITORY ?? '');
-    if (!repository)
-        throw new TokenUnavailable('bad GITHUB_REPOSITORY');
-    const oidcToken = await fetchOidcToken(http, core, env, settings.audience);
-    const body = { oidcToken, owner: repository.owner, repo: repository.name };
-    for (const [field, name] of [['ref', 'GITHUB_REF'], ['runId', 'GITHUB_RUN_ID'], ['sha', 'GITHUB_SHA']]) {
-        if (env[name])
-            body[field] = env[name];
-    }
-    if (settings.permissions)
-        body.permissions = settings.permissions;
-    let answer = await postTokenRequest(http, brokerUrl, body);
-    // Only an address the workflow named: the OIDC token is never sent anywhere else.
-    if ('noAnswer' in answer && settings.fallbackUrl) {
-        core.info(`broker unreachable at ${brokerUrl} (${answer.noAnswer}); trying ${settings.fallbackUrl}`);
-        answer = await postTokenRequest(http, settings.fallbackUrl, body);
-    }
-    if ('noAnswer' in answer)
-        throw new TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
-    if (answer.status !== 200)
-        throw new TokenUnavailable(`broker HTTP ${answer.status}`, { said: brokerSaid(answer.body, [oidcToken]) });
-    const parsed = jsonObject(answer.body);
-    const token = parsed?.token;
-    if (typeof token !== 'string' || token.length === 0)
-        throw new TokenUnavailable('broker returned no token');
-    // Masked first: nothing is printed or written with the token before the runner knows to hide it.
-    core.setSecret(token);
-    return {
-        token,
-        expiresAt: typeof parsed?.expires_at === 'string' ? parsed.expires_at : '',
-        repository: typeof parsed?.repository === 'string' ? parsed.repository : `${repository.owner}/${repository.name}`,
-        // A broker from before per-request permissions sends none: the output stays empty then.
-        permissions: carriedPermissions(parsed?.permissions),
     };
 }
 /**
@@ -32413,13 +32644,6 @@ function unconfirmed(asked, reported) {
         return undefined;
     return `the token carries more than the permission-* inputs asked for: ${beyond.map(([name, access]) => `${name}: ${access}`).join(', ')}`;
 }
-/** The answer's `permissions` as one JSON line, kept only when it is a flat object of words. */
-function carriedPermissions(raw) {
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
-        return '';
-    const entries = Object.entries(raw).filter(([name, access]) => /^[a-z_]{1,64}$/.test(name) && typeof access === 'string' && /^[a-z]{1,16}$/.test(access));
-    return JSON.stringify(Object.fromEntries(entries));
-}
 const emptyOutputs = (core) => {
     for (const name of ['token', 'expires-at', 'repository', 'permissions'])
         core.setOutput(name, '');
@@ -32431,7 +32655,7 @@ const emptyOutputs = (core) => {
  * fails the step instead, with the same reason. A mistake in the step's own inputs always fails it:
  * retrying never fixes one.
  */
-async function run(deps) {
+async function run_run(deps) {
     const { core } = deps;
     const appName = spaceControlCharacters(optionalInput(core, 'app-name') ?? DEFAULT_APP_NAME);
     let settings;
@@ -32449,9 +32673,10 @@ async function run(deps) {
         if (settings.brokerUrl === undefined) {
             // '' is the off switch, and an omitted input arrives as '' as well: say how to turn it on.
             core.notice(`${appName} token: broker-url is empty, so no token was requested. Set it to your broker's base URL (there is no default broker; a variable or secret that is not defined is empty too), or keep it '' to leave the step off.`);
-            throw new TokenUnavailable('broker disabled');
+            throw new broker_client_TokenUnavailable('broker disabled');
         }
-        const result = await obtain(deps, settings, settings.brokerUrl);
+        const request = { brokerUrl: settings.brokerUrl, fallbackUrl: settings.fallbackUrl, audience: settings.audience, permissions: settings.permissions };
+        const result = await obtain_obtain(deps, request);
         core.setOutput('token', result.token);
         core.setOutput('expires-at', result.expiresAt);
         core.setOutput('repository', result.repository);
@@ -32463,19 +32688,25 @@ async function run(deps) {
             core.saveState('token', result.token);
             core.saveState('expires-at', result.expiresAt);
         }
+        if (settings.refresh && deps.cli) {
+            const { env } = deps;
+            const job = Object.fromEntries(['GITHUB_REPOSITORY', 'GITHUB_REF', 'GITHUB_RUN_ID', 'GITHUB_SHA'].flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
+            core.saveState('revoke', String(settings.revoke));
+            await installRefresh(core, env, deps.cli, { request, appName, serverUrl: env.GITHUB_SERVER_URL || 'https://github.com', job }, heldToken(result, (deps.now ?? Date.now)()));
+        }
         core.info(`${appName} token ready for ${result.repository} (expires ${result.expiresAt || 'at an unknown time'})`);
     }
     catch (err) {
-        const reason = err instanceof TokenUnavailable ? err.reason : 'unexpected error';
+        const reason = err instanceof broker_client_TokenUnavailable ? err.reason : 'unexpected error';
         emptyOutputs(core);
         if (settings.failOnError)
             core.setFailed(`${appName} token unavailable (${reason}); the step fails because fail-on-error is true`);
         else
             core.warning(`${appName} token unavailable (${reason}); comments fall back to the default bot`);
-        if (err instanceof TokenUnavailable && err.said !== undefined)
+        if (err instanceof broker_client_TokenUnavailable && err.said !== undefined)
             core.warning(`broker said: ${err.said}`);
         // What the reason's vocabulary leaves out (which bound passed, which status), never a token.
-        const detail = err instanceof TokenUnavailable ? err.cause : err;
+        const detail = err instanceof broker_client_TokenUnavailable ? err.cause : err;
         if (detail instanceof Error)
             core.info(`${appName} token: ${detail.message}`);
     }
@@ -32485,9 +32716,13 @@ async function run(deps) {
 
 
 
+
+
 /** The request-token action as the runner runs it (index.ts calls this; `@github/local-action` imports it). */
 async function main_run() {
-    await run({ core: core_namespaceObject, env: process.env, http: actionHttp({ userAgent: 'gatehouse-request-token' }) });
+    // Bundled, this file is dist/request-token/index.js, beside the command-line bundle the refresh runs.
+    const cli = { node: process.execPath, script: (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'cli', 'index.js') };
+    await run_run({ core: core_namespaceObject, env: process.env, http: actionHttp({ userAgent: 'gatehouse-request-token' }), cli });
 }
 
 

@@ -407,6 +407,12 @@ export class FakeGitHub {
     this.paginate(ctx, repos, (page) => ({ total_count: repos.length, repository_selection: 'selected', repositories: page }));
   }
 
+  /** Ends a token's life now, as the passing of its hour would (tests of what outlives it). */
+  expire(token: string): void {
+    const grant = this.tokens.get(token);
+    if (grant) this.tokens.set(token, { ...grant, expiresAt: Date.now() });
+  }
+
   private revoke({ res }: Ctx, grant: TokenGrant & { token: string }): void {
     this.revoked.add(grant.token);
     res.writeHead(204).end();

@@ -28753,7 +28753,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4926);
+/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6932);
 
 await (0,_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28762,13 +28762,13 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4926:
+/***/ 6932:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run)
+  e: () => (/* binding */ post_run)
 });
 
 // NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
@@ -36859,21 +36859,133 @@ function failureOf(http, call, err) {
     return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
 }
 
-;// CONCATENATED MODULE: ./build/actions/request-token/revoke.js
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./build/actions/request-token/refresh/git-config.js
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+/**
+ * `git <args>` to its end: its output, or undefined when git exited non-zero; rejects only when git
+ * cannot be run at all (not installed), with a reason safe to print.
+ */
+async function git(args, cwd) {
+    try {
+        return (await run('git', [...args], { timeout: 10_000, ...(cwd ? { cwd } : {}) })).stdout;
+    }
+    catch (err) {
+        const e = err;
+        if (typeof e.code === 'number')
+            return undefined;
+        throw new Error(`git cannot be run (${String(e.code ?? e.message)})`);
+    }
+}
+/** The job's credential helper entry: git asks it for every URL under the server's. */
+const helperKey = (serverUrl) => `credential.${new URL(serverUrl).origin}.helper`;
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./build/actions/request-token/refresh/store.js
+
 
 
 /**
- * The post step: revokes the token the main step obtained, so it does not outlive the job.
- * Fail-soft too: a token that cannot be revoked expires by itself within the hour.
+ * The refresh's folder under `RUNNER_TEMP`: `settings.json`, `tokens.json` (every token minted,
+ * the newest last, for the post step to revoke) and a lock. The folder is the runner user's
+ * alone (0700, files 0600); nothing in it is ever printed.
  */
-async function revoke({ core, http, env, now = Date.now }) {
-    const token = core.getState('token');
-    if (!token) {
-        core.info('no token to revoke');
-        return;
+class RefreshStore {
+    dir;
+    constructor(dir) {
+        this.dir = dir;
     }
-    const expiresAt = Date.parse(core.getState('expires-at'));
-    if (Number.isFinite(expiresAt) && expiresAt <= now()) {
+    static create(runnerTemp, settings, first) {
+        // mkdtemp makes the folder 0700.
+        const store = new RefreshStore((0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(runnerTemp, 'gatehouse-token-')));
+        store.write('settings.json', settings);
+        store.write('tokens.json', [first]);
+        return store;
+    }
+    settings() {
+        return this.read('settings.json');
+    }
+    tokens() {
+        const tokens = this.read('tokens.json');
+        return Array.isArray(tokens) ? tokens : [];
+    }
+    add(token) {
+        this.write('tokens.json', [...this.tokens(), token]);
+    }
+    remove() {
+        (0,external_node_fs_namespaceObject.rmSync)(this.dir, { recursive: true, force: true });
+    }
+    /**
+     * Runs `work` while holding the folder's lock, so that git processes asking at once (parallel
+     * fetches, submodules) mint one token between them. A lock older than `staleMs` is a process
+     * that died holding it.
+     */
+    async locked(work, staleMs = 60_000) {
+        const lock = (0,external_node_path_namespaceObject.join)(this.dir, 'lock');
+        for (;;) {
+            try {
+                (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(lock, 'wx', 0o600));
+                break;
+            }
+            catch (err) {
+                if (err.code !== 'EEXIST')
+                    throw err;
+                const age = Date.now() - ((0,external_node_fs_namespaceObject.statSync)(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+                if (age > staleMs)
+                    (0,external_node_fs_namespaceObject.rmSync)(lock, { force: true });
+                else
+                    await (0,promises_namespaceObject.setTimeout)(50);
+            }
+        }
+        try {
+            return await work();
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.rmSync)(lock, { force: true });
+        }
+    }
+    read(name) {
+        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dir, name), 'utf8'));
+    }
+    /** Written whole, then renamed: a reader never sees half a file. */
+    write(name, value) {
+        const temporary = (0,external_node_path_namespaceObject.join)(this.dir, `${name}.${process.pid}.tmp`);
+        (0,external_node_fs_namespaceObject.writeFileSync)(temporary, JSON.stringify(value), { mode: 0o600 });
+        (0,external_node_fs_namespaceObject.renameSync)(temporary, (0,external_node_path_namespaceObject.join)(this.dir, name));
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/request-token/revoke.js
+
+
+
+
+/** Every token the job holds: the step's own, and each one a refresh minted (the folder may be gone). */
+function heldTokens(core, folder) {
+    const first = core.getState('token');
+    const tokens = first ? [{ token: first, expiresAtMs: Date.parse(core.getState('expires-at')) }] : [];
+    try {
+        for (const held of folder?.tokens() ?? [])
+            if (!tokens.some((t) => t.token === held.token))
+                tokens.push(held);
+    }
+    catch {
+        // Nothing more to revoke than what the state names.
+    }
+    return tokens;
+}
+async function revokeOne({ core, http, env, now = Date.now }, { token, expiresAtMs }) {
+    if (Number.isFinite(expiresAtMs) && expiresAtMs <= now()) {
         core.info('token already expired');
         return;
     }
@@ -36892,13 +37004,44 @@ async function revoke({ core, http, env, now = Date.now }) {
             core.warning(`token not revoked (HTTP ${failure.status}); it expires on its own`);
     }
 }
+/** Removes the job's git credential helper entry (that one value only) and the refresh folder. */
+async function removeRefresh(core, folder) {
+    const key = core.getState('refresh-helper-key');
+    const helper = core.getState('refresh-helper');
+    if (key && helper) {
+        try {
+            await git(['config', '--global', '--fixed-value', '--unset-all', key, helper]);
+        }
+        catch (err) {
+            core.warning(`the git credential helper entry ${key} was not removed (${err.message})`);
+        }
+    }
+    folder?.remove();
+}
+/**
+ * The post step: revokes every token the job minted (the step's own and each refresh), so none
+ * outlives the job, then removes the refresh's credential helper and folder. Fail-soft too: a
+ * token that cannot be revoked expires by itself within the hour. Tokens are revoked only when
+ * the step's `revoke` input was true (it saved them then).
+ */
+async function revoke(deps) {
+    const { core } = deps;
+    const folderPath = core.getState('refresh-folder');
+    const folder = folderPath ? new RefreshStore(folderPath) : undefined;
+    const tokens = core.getState('revoke') === 'false' ? [] : heldTokens(core, folder);
+    if (tokens.length === 0)
+        core.info('no token to revoke');
+    for (const held of tokens)
+        await revokeOne(deps, held);
+    await removeRefresh(core, folder);
+}
 
 ;// CONCATENATED MODULE: ./build/actions/request-token/post.js
 
 
 
 /** request-token's post step (post-index.ts calls this; `@github/local-action --post` imports it). */
-async function run() {
+async function post_run() {
     await revoke({ core: core_namespaceObject, env: process.env, http: actionHttp({ userAgent: 'gatehouse-request-token' }) });
 }
 

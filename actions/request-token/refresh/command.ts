@@ -1,0 +1,76 @@
+import type { Readable, Writable } from 'node:stream';
+import { TokenUnavailable } from '../broker-client.js';
+import { currentToken, type RefreshDeps } from './current-token.js';
+import { RefreshStore } from './store.js';
+
+export const USAGE = `Usage: request-token credential <folder> get|store|erase
+       request-token token <folder>
+
+Run by git (credential) and by the command line of the request-token step's token-command
+output (token), in the later steps of a job whose request-token step had refresh: true. Prints
+an app token with at least 10 minutes left, minting a new one through the broker when needed.
+`;
+
+export interface CommandIo {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += String(chunk);
+  return text;
+}
+
+/** git's credential attributes (`key=value` lines). */
+function attributes(text: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const at = line.indexOf('=');
+    if (at > 0) found.set(line.slice(0, at), line.slice(at + 1));
+  }
+  return found;
+}
+
+/** Whether git asks for the server the helper was set up for: the token never goes to another host. */
+function forServer(asked: Map<string, string>, serverUrl: string): boolean {
+  const server = new URL(serverUrl);
+  return asked.get('protocol') === server.protocol.slice(0, -1) && asked.get('host') === server.host;
+}
+
+/**
+ * `credential <folder> get|store|erase`, git's credential helper protocol: `get` answers
+ * `username=x-access-token` and a token for the job's server; `store` and `erase` have nothing to
+ * do (the job's tokens are kept by the refresh). `token <folder>`: the token alone on stdout.
+ * When no token can be had, stdout stays empty, one line on stderr names the reason, and the exit
+ * code is 1: git then fails as it would without a helper.
+ */
+export async function refreshCommand(argv: readonly string[], io: CommandIo, deps: RefreshDeps): Promise<number> {
+  const [command, folder, operation] = argv;
+  if (command === '--help' || command === '-h') {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  const credential = command === 'credential' && folder !== undefined && ['get', 'store', 'erase'].includes(operation ?? '');
+  if (!credential && !(command === 'token' && folder !== undefined && operation === undefined)) {
+    io.stderr.write(USAGE);
+    return 2;
+  }
+  const store = new RefreshStore(folder!);
+  let appName = 'Gatehouse';
+  try {
+    const asked = credential ? attributes(await readAll(io.stdin)) : undefined;
+    if (credential && operation !== 'get') return 0;
+    const settings = store.settings();
+    appName = settings.appName;
+    if (asked && !forServer(asked, settings.serverUrl)) return 0;
+    const token = await currentToken(store, deps);
+    io.stdout.write(asked ? `username=x-access-token\npassword=${token}\n` : `${token}\n`);
+    return 0;
+  } catch (err) {
+    const reason = err instanceof TokenUnavailable ? err.reason : (err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError ? 'refresh state missing' : 'unexpected error';
+    io.stderr.write(`${appName} token unavailable (${reason})\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,62 @@
+import type { ActionHttp } from '../../shared/http.js';
+import { TokenUnavailable, type BrokerToken } from '../broker-client.js';
+import { obtain } from '../obtain.js';
+import type { HeldToken, RefreshStore } from './store.js';
+
+/** A token handed out has at least this long left, so a push or a `gh` call started now can finish. */
+export const MIN_LIFETIME_MS = 10 * 60_000;
+/** When a broker does not say when its token expires: installation tokens live an hour. */
+const ASSUMED_LIFETIME_MS = 60 * 60_000;
+
+export function heldToken(token: BrokerToken, nowMs: number): HeldToken {
+  const at = Date.parse(token.expiresAt);
+  return { token: token.token, expiresAtMs: Number.isFinite(at) ? at : nowMs + ASSUMED_LIFETIME_MS };
+}
+
+export interface RefreshDeps {
+  readonly http: ActionHttp;
+  /** The later step's variables: only the runner's OIDC endpoint is read from them. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Masks a new secret before it is printed anywhere (an `::add-mask::` line on stderr). */
+  readonly mask: (secret: string) => void;
+  readonly now?: () => number;
+}
+
+/**
+ * A token with at least `MIN_LIFETIME_MS` left: the newest the job holds, or a new one minted with
+ * a fresh OIDC token, with the step's request and for the job's own repository. Throws
+ * `TokenUnavailable` with the reason when none can be had.
+ */
+export async function currentToken(store: RefreshStore, deps: RefreshDeps): Promise<string> {
+  const now = deps.now ?? Date.now;
+  const usable = (): string | undefined => {
+    const newest = readState(() => store.tokens()).at(-1);
+    return newest && newest.expiresAtMs - now() >= MIN_LIFETIME_MS ? newest.token : undefined;
+  };
+  const held = usable();
+  if (held) return held;
+  return store.locked(async () => {
+    // Another process may have minted one while this one waited for the lock.
+    const minted = usable();
+    if (minted) return minted;
+    const settings = readState(() => store.settings());
+    const env = {
+      ...settings.job,
+      ACTIONS_ID_TOKEN_REQUEST_URL: deps.env.ACTIONS_ID_TOKEN_REQUEST_URL,
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: deps.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN,
+    };
+    const token = heldToken(await obtain({ core: { setSecret: deps.mask, info: () => {} }, http: deps.http, env }, settings.request), now());
+    store.add(token);
+    return token.token;
+  });
+}
+
+/** The refresh folder's files, or the reason they cannot be used (the post step removed them, or they were damaged). */
+function readState<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT') throw new TokenUnavailable('refresh state missing', { cause: err });
+    throw err;
+  }
+}

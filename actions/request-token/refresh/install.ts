@@ -1,0 +1,58 @@
+import type { TokenCore } from '../run.js';
+import { git, helperKey } from './git-config.js';
+import { RefreshStore, type HeldToken, type RefreshSettings } from './store.js';
+
+/** One shell word: the runner's paths may hold spaces. */
+const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+
+export interface RefreshCli {
+  /** The runner's own node (the one running this step), not `node` from `PATH`. */
+  readonly node: string;
+  /** The action's command-line bundle (`dist/request-token/cli/index.js`), which stays for the whole job. */
+  readonly script: string;
+}
+
+/**
+ * Sets up the refresh for the later steps of the job: the folder with the settings and the first
+ * token, the `token-command` output, and a git credential helper for the server, in the runner
+ * user's global git configuration. The post step undoes all of it (`revoke.ts`).
+ */
+export async function installRefresh(core: TokenCore, env: NodeJS.ProcessEnv, cli: RefreshCli, settings: RefreshSettings, first: HeldToken): Promise<void> {
+  const runnerTemp = env.RUNNER_TEMP;
+  if (!runnerTemp) {
+    core.warning(`${settings.appName} token: refresh is off (RUNNER_TEMP is not set, so there is nowhere to keep the job's tokens)`);
+    return;
+  }
+  const store = RefreshStore.create(runnerTemp, settings, first);
+  core.saveState('refresh-folder', store.dir);
+  const command = `${quote(cli.node)} ${quote(cli.script)}`;
+  core.setOutput('token-command', `${command} token ${quote(store.dir)}`);
+
+  const helper = `!${command} credential ${quote(store.dir)}`;
+  try {
+    const key = helperKey(settings.serverUrl);
+    if ((await git(['config', '--global', '--add', key, helper])) === undefined) {
+      core.warning(`${settings.appName} token: the git credential helper could not be set (git config --global failed); token-command still works`);
+    } else {
+      core.saveState('refresh-helper-key', key);
+      core.saveState('refresh-helper', helper);
+    }
+    await warnOfPersistedCredentials(core, env, settings);
+  } catch (err) {
+    core.warning(`${settings.appName} token: the git credential helper could not be set (${(err as Error).message}); token-command still works`);
+  }
+}
+
+/**
+ * actions/checkout keeps its own token in the repository's configuration (`http.<server>/.extraheader`,
+ * in the repository's config or a file it includes), and git sends that header rather than asking
+ * the credential helper: one warning says how to let the refreshed token through.
+ */
+async function warnOfPersistedCredentials(core: TokenCore, env: NodeJS.ProcessEnv, settings: RefreshSettings): Promise<void> {
+  if (!env.GITHUB_WORKSPACE) return;
+  const found = await git(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*\\.extraheader$'], env.GITHUB_WORKSPACE);
+  if (!found?.trim()) return;
+  core.warning(
+    `${settings.appName} token: the repository in ${env.GITHUB_WORKSPACE} keeps a token from actions/checkout (${found.trim().split('\n')[0]}), which git sends instead of asking the credential helper, so git keeps using that token; check out with persist-credentials: false to use the refreshed one`,
+  );
+}

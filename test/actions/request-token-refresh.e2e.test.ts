@@ -1,0 +1,277 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startBroker, type BrokerHarness } from '../support/broker.js';
+import { gitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
+import { REPO_ROOT } from '../support/processes.js';
+import { runAction, type ActionRun } from '../support/runner.js';
+
+const BUNDLE = join(REPO_ROOT, 'dist', 'request-token', 'index.js');
+const POST_BUNDLE = join(REPO_ROOT, 'dist', 'request-token', 'post', 'index.js');
+/** Just over the 10 minutes a handed-out token must have left: it falls within them seconds after the mint. */
+const SHORT_LIFE_MS = 10 * 60_000 + 6000;
+
+interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command as a later step would: its own environment, `stdin` written and closed. */
+function step(command: string, args: string[], env: Record<string, string>, stdin = '', cwd?: string): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, ...(cwd ? { cwd } : {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+/** The shell word list of a token-command (single-quoted words, as the step writes them). */
+const words = (command: string): string[] => [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] ?? m[2]!).replace(/'\\''/g, "'"));
+
+describe('request-token refresh: tokens for jobs longer than the hour (bundle, real git)', function () {
+  this.timeout(60_000);
+  let h: BrokerHarness;
+  let dir: string;
+  let home: string;
+  let runnerTemp: string;
+  let serverUrl: string;
+  let runnerEnv: Record<string, string>;
+
+  /** A later step's environment: the runner's variables, no INPUT_*, git's global config in the test's HOME. */
+  const later = (extra: Record<string, string> = {}): Record<string, string> => ({
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '',
+    ...runnerEnv,
+    ...extra,
+  });
+
+  const fill = (env = later()) => {
+    const { host, protocol } = new URL(serverUrl);
+    return step('git', ['credential', 'fill'], env, `protocol=${protocol.slice(0, -1)}\nhost=${host}\npath=octo-org/octo-repo.git\n\n`);
+  };
+  const passwordOf = (ran: Ran) => /^password=(.+)$/m.exec(ran.stdout)?.[1];
+
+  async function runStep(inputs: Record<string, string> = {}): Promise<ActionRun> {
+    const run = await runAction(BUNDLE, { 'broker-url': h.backend.url, refresh: 'true', ...inputs }, later());
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(!run.stdout.includes('::warning::'), run.stdout);
+    return run;
+  }
+
+  const post = (run: ActionRun) =>
+    runAction(POST_BUNDLE, {}, { ...later(), ...Object.fromEntries(Object.entries(run.state).map(([k, v]) => [`STATE_${k}`, v])) });
+
+  /** Waits until a token expiring at `expiresAt` has less than 10 minutes left. */
+  const untilWithinMargin = async (expiresAt: string) => {
+    const wait = Date.parse(expiresAt) - 10 * 60_000 - Date.now() + 250;
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  };
+
+  beforeEach(async () => {
+    h = await startBroker();
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-refresh-'));
+    home = join(dir, 'home');
+    runnerTemp = join(dir, 'runner-temp');
+    mkdirSync(home);
+    mkdirSync(runnerTemp);
+    serverUrl = 'http://127.0.0.1:1';
+    runnerEnv = {
+      ACTIONS_ID_TOKEN_REQUEST_URL: h.issuer.runnerTokenUrl,
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: h.issuer.runnerRequestToken,
+      GITHUB_REPOSITORY: 'octo-org/octo-repo',
+      GITHUB_RUN_ID: '7',
+      GITHUB_API_URL: h.github.apiBase,
+      GITHUB_SERVER_URL: serverUrl,
+      RUNNER_TEMP: runnerTemp,
+    };
+  });
+  afterEach(async () => {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('git credential fill across the 10-minute margin: the cached token, then a new one minted with a new OIDC token; the post step revokes both and removes the helper', async () => {
+    h.github.nextTokenLifetimesMs.push(SHORT_LIFE_MS);
+    const run = await runStep();
+    const first = run.outputs.token!;
+    assert.match(first, /^ghs_/);
+    const helperConfig = readFileSync(join(home, '.gitconfig'), 'utf8');
+    assert.match(helperConfig, new RegExp(`\\[credential "${serverUrl.replace(/[.]/g, '\\.')}"\\]\\s+helper = `));
+    assert.ok(!helperConfig.includes(first), 'the token is not in the git configuration');
+
+    const oidcBefore = h.issuer.runnerTokenRequests;
+    const one = await fill();
+    assert.equal(one.code, 0, one.stderr);
+    assert.match(one.stdout, /^username=x-access-token$/m);
+    assert.equal(passwordOf(one), first);
+    assert.equal(one.stderr, '', 'a held token is printed without a word');
+    assert.equal(h.issuer.runnerTokenRequests, oidcBefore, 'no new OIDC token while the first token has 10 minutes left');
+
+    await untilWithinMargin(run.outputs['expires-at']!);
+    const two = await fill();
+    assert.equal(two.code, 0, two.stderr);
+    const second = passwordOf(two)!;
+    assert.match(second, /^ghs_/);
+    assert.notEqual(second, first);
+    assert.equal(h.issuer.runnerTokenRequests, oidcBefore + 1, 'the refresh asked the runner for a new OIDC token');
+    // Masked before it is printed: its ::add-mask:: line on stderr, the only other place it appears.
+    const stderrLines = two.stderr.split('\n').filter((l) => l !== '');
+    assert.ok(stderrLines.every((l) => l.startsWith('::add-mask::')), two.stderr);
+    assert.ok(stderrLines.includes(`::add-mask::${second}`));
+
+    // The command line: the same token (still 10 minutes and more), alone on stdout.
+    const command = words(run.outputs['token-command']!);
+    const printed = await step(command[0]!, command.slice(1), later());
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.equal(printed.stdout, `${second}\n`);
+
+    const done = await post(run);
+    assert.equal(done.code, 0, done.stderr);
+    assert.ok(h.github.revoked.has(first) && h.github.revoked.has(second), done.stdout);
+    assert.ok(!done.stdout.includes(first) && !done.stdout.includes(second));
+    assert.ok(!readFileSync(join(home, '.gitconfig'), 'utf8').includes('helper'), 'the helper entry is gone');
+    assert.ok(!existsSync(run.state['refresh-folder']!), 'the refresh folder is gone');
+  });
+
+  it('a real git push over HTTP succeeds after the first token has expired', async () => {
+    const repos = join(dir, 'repos');
+    mkdirSync(repos);
+    await step('git', ['init', '--quiet', '--bare', join(repos, 'octo-repo.git')], later());
+    const valid = async (token: string) => (await fetch(`${h.github.apiBase}/installation/repositories`, { headers: { authorization: `Bearer ${token}` } })).status === 200;
+    const server: GitHttpServer = await gitHttpServer(repos, valid);
+    try {
+      serverUrl = server.url;
+      runnerEnv.GITHUB_SERVER_URL = serverUrl;
+      h.github.nextTokenLifetimesMs.push(SHORT_LIFE_MS);
+      const run = await runStep();
+      const first = run.outputs.token!;
+
+      const work = join(dir, 'work');
+      const env = later({ GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' });
+      await step('git', ['init', '--quiet', '--initial-branch=main', work], env);
+      writeFileSync(join(work, 'a.txt'), 'one\n');
+      await step('git', ['add', 'a.txt'], env, '', work);
+      await step('git', ['commit', '--quiet', '-m', 'one'], env, '', work);
+
+      await untilWithinMargin(run.outputs['expires-at']!);
+      h.github.expire(first);
+      assert.equal(await valid(first), false, 'the first token no longer works');
+      const pushed = await step('git', ['push', `${server.url}/octo-repo.git`, 'main'], env, '', work);
+      assert.equal(pushed.code, 0, pushed.stderr);
+      const used = server.accepted.at(-1)!;
+      assert.notEqual(used, first);
+      assert.equal(await valid(used), true);
+      const remote = await step('git', ['--git-dir', join(repos, 'octo-repo.git'), 'log', '--format=%s', 'main'], env);
+      assert.equal(remote.stdout.trim(), 'one');
+      assert.ok(!pushed.stdout.includes(used) && !pushed.stderr.replace(`::add-mask::${used}`, '').includes(used));
+      await post(run);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("warns once of actions/checkout's persisted token; gives no token for another host; with revoke: false the post step revokes nothing and still removes the helper", async () => {
+    const workspace = join(dir, 'workspace');
+    await step('git', ['init', '--quiet', workspace], later());
+    // What actions/checkout leaves with persist-credentials: true (v6 keeps it in an included file).
+    writeFileSync(join(dir, 'checkout-credentials.config'), `[http "${serverUrl}/"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3h4eA==\n`);
+    await step('git', ['-C', workspace, 'config', '--local', 'include.path', join(dir, 'checkout-credentials.config')], later());
+
+    const run = await runAction(BUNDLE, { 'broker-url': h.backend.url, refresh: 'true', revoke: 'false' }, later({ GITHUB_WORKSPACE: workspace }));
+    assert.equal(run.code, 0, run.stderr);
+    const warnings = run.stdout.split('\n').filter((l) => l.startsWith('::warning::'));
+    assert.equal(warnings.length, 1, run.stdout);
+    assert.match(warnings[0]!, /keeps a token from actions\/checkout \(http\..+\.extraheader\).*persist-credentials: false/);
+    assert.ok(!warnings[0]!.includes('eC1hY2Nlc3MtdG9rZW46'), 'the persisted header value is not repeated');
+
+    // The helper itself, asked (as a helper set for every host would be) about another host: nothing.
+    const [node, script, , folder] = words(run.outputs['token-command']!);
+    const other = await step(node!, [script!, 'credential', folder!, 'get'], later(), 'protocol=https\nhost=elsewhere.example.com\n\n');
+    assert.equal(other.code, 0, other.stderr);
+    assert.equal(other.stdout + other.stderr, '');
+
+    const done = await post(run);
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(done.stdout, /no token to revoke/);
+    assert.equal(h.github.revoked.size, 0);
+    assert.ok(!readFileSync(join(home, '.gitconfig'), 'utf8').includes('helper'));
+  });
+
+  describe('a refresh that cannot get a token: nothing printed but the reason, git fails cleanly', () => {
+    /** The passing of time, without waiting for it: the held token has 5 minutes left. */
+    const nearExpiry = (run: ActionRun) => {
+      const file = join(run.state['refresh-folder']!, 'tokens.json');
+      const held = JSON.parse(readFileSync(file, 'utf8')) as { token: string; expiresAtMs: number }[];
+      writeFileSync(file, JSON.stringify(held.map((t) => ({ ...t, expiresAtMs: Date.now() + 5 * 60_000 }))));
+    };
+
+    const cases: { name: string; reason: string; arrange: (run: ActionRun) => Promise<Record<string, string>> }[] = [
+      {
+        name: "a later step without the runner's OIDC variables",
+        reason: "missing 'id-token: write'",
+        arrange: async () => ({ ACTIONS_ID_TOKEN_REQUEST_URL: '', ACTIONS_ID_TOKEN_REQUEST_TOKEN: '' }),
+      },
+      { name: 'the runner refuses the OIDC request', reason: 'OIDC request failed', arrange: async () => ({ ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'not-the-runner-token' }) },
+      {
+        name: 'the broker refuses (GitHub fails the mint)',
+        reason: 'broker HTTP 502',
+        arrange: async () => {
+          h.github.inject('access_tokens', { status: 500, body: { message: 'Server Error' } }, 20);
+          return {};
+        },
+      },
+      {
+        name: 'the broker is gone',
+        reason: 'broker unreachable',
+        arrange: async () => {
+          await h.backend.close();
+          return {};
+        },
+      },
+      {
+        name: 'the refresh folder was removed (the post step ran)',
+        reason: 'refresh state missing',
+        arrange: async (run) => {
+          rmSync(run.state['refresh-folder']!, { recursive: true, force: true });
+          return {};
+        },
+      },
+    ];
+
+    for (const { name, reason, arrange } of cases) {
+      it(`${name}: ${reason}`, async () => {
+        const run = await runStep();
+        const first = run.outputs.token!;
+        if (existsSync(run.state['refresh-folder']!)) nearExpiry(run);
+        const env = later(await arrange(run));
+        /** What a failed refresh may print on stderr: the reason, and ::add-mask:: lines for what it did get (an OIDC token). */
+        const onlyReason = (stderr: string) => stderr.split('\n').filter((l) => l !== '' && !l.startsWith('::add-mask::'));
+
+        const command = words(run.outputs['token-command']!);
+        const printed = await step(command[0]!, command.slice(1), env);
+        assert.equal(printed.code, 1);
+        assert.equal(printed.stdout, '');
+        assert.deepEqual(onlyReason(printed.stderr), [`Gatehouse token unavailable (${reason})`]);
+
+        const filled = await fill(env);
+        assert.notEqual(filled.code, 0, 'git fails as it would without a helper');
+        assert.ok(!/password=/.test(filled.stdout), filled.stdout);
+        const lines = onlyReason(filled.stderr);
+        assert.equal(lines[0], `Gatehouse token unavailable (${reason})`);
+        assert.ok(lines.slice(1).every((l) => l.startsWith('fatal: ')), filled.stderr);
+        for (const text of [printed.stdout, printed.stderr, filled.stdout, filled.stderr]) assert.ok(!text.includes(first), 'the held token is never printed');
+      });
+    }
+  });
+});
