@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
+import { simpleUser } from './github-objects.js';
 
 export type AlertsRoute =
   | 'org_repos'
@@ -282,28 +283,7 @@ export class FakeGitHubAlerts {
   }
 
   private userJson(login: string, id: number, type: 'User' | 'Bot'): Record<string, unknown> {
-    const api = `${this.server}${this.prefix}`;
-    const at = `${api}/users/${encodeURIComponent(login)}`;
-    return {
-      login,
-      id,
-      node_id: `U_${id}`,
-      avatar_url: `${this.server}/avatars/${id}`,
-      gravatar_id: '',
-      url: at,
-      html_url: `${this.server}/${encodeURIComponent(login)}`,
-      followers_url: `${at}/followers`,
-      following_url: `${at}/following{/other_user}`,
-      gists_url: `${at}/gists{/gist_id}`,
-      starred_url: `${at}/starred{/owner}{/repo}`,
-      subscriptions_url: `${at}/subscriptions`,
-      organizations_url: `${at}/orgs`,
-      repos_url: `${at}/repos`,
-      events_url: `${at}/events{/privacy}`,
-      received_events_url: `${at}/received_events`,
-      type,
-      site_admin: false,
-    };
+    return simpleUser(`${this.server}${this.prefix}`, login, id, type);
   }
 
   private rateHeaders(): Record<string, string> {

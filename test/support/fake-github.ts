@@ -2,6 +2,7 @@ import { createHash, generateKeyPairSync, randomBytes, type KeyObject } from 'no
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jwtVerify } from 'jose';
 import { playFault } from './faults.js';
+import { repository, simpleUser } from './github-objects.js';
 import { listen, readBody, type Listening } from './servers.js';
 
 /** The platform endpoints the broker uses; every recorded call names one. */
@@ -300,14 +301,22 @@ export class FakeGitHub {
   }
 
   private installationView(i: FakeInstallation): Record<string, unknown> {
+    const api = this.apiBase;
     return {
       id: i.id,
-      account: { login: i.account, id: i.id * 10, type: 'Organization' },
+      account: simpleUser(api, i.account, i.id * 10, 'Organization'),
       app_id: Number(this.appId),
+      app_slug: 'gatehouse-test',
+      target_id: i.id * 10,
       target_type: 'Organization',
+      single_file_name: null,
       permissions: i.permissions,
       events: ['push'],
       repository_selection: 'selected',
+      access_tokens_url: `${api}/app/installations/${i.id}/access_tokens`,
+      repositories_url: `${api}/installation/repositories`,
+      html_url: `${new URL(api).origin}/organizations/${i.account}/settings/installations/${i.id}`,
+      suspended_by: i.suspended ? simpleUser(api, 'an-owner', 1, 'User') : null,
       suspended_at: i.suspended ? '2025-06-01T00:00:00Z' : null,
       created_at: '2025-01-01T00:00:00Z',
       updated_at: '2025-01-01T00:00:00Z',
@@ -315,15 +324,7 @@ export class FakeGitHub {
   }
 
   private repoView(r: FakeRepo): Record<string, unknown> {
-    return {
-      id: r.id,
-      node_id: `R_${r.id}`,
-      name: r.name,
-      full_name: `${r.owner}/${r.name}`,
-      owner: { login: r.owner, id: r.id * 7, type: 'Organization' },
-      private: true,
-      html_url: `https://github.example/${r.owner}/${r.name}`,
-    };
+    return repository(this.apiBase, simpleUser(this.apiBase, r.owner, r.id * 7, 'Organization'), r.name, r.id);
   }
 
   private repositoryInstallation({ params, res }: Ctx): void {

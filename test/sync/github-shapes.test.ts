@@ -1,52 +1,14 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
-
-// GitHub's published REST description (devDependency @octokit/openapi), read once; never from server code.
-const GENERATED = join(dirname(createRequire(import.meta.url).resolve('@octokit/openapi/package.json')), 'generated');
-
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: Record<string, Record<string, unknown>> };
-
-/**
- * OpenAPI 3.0's `nullable` next to `$ref`, `allOf` or `anyOf` (no `type`), which Ajv refuses, as
- * the JSON-schema `anyOf` with null it means.
- */
-function nullables(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(nullables);
-  if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = nullables(v);
-  if (out.nullable === true && out.type === undefined) {
-    const { nullable: _, ...rest } = out;
-    return { anyOf: [rest, { type: 'null' }] };
-  }
-  return out;
-}
-
-/** The JSON schema of one documented answer, its `$ref`s resolved against the whole description. */
-function answerSchema(doc: Doc, path: string, method: string, status: string): unknown {
-  let response = doc.paths[path]?.[method]?.responses[status] as { $ref?: string; content?: Record<string, { schema: unknown }> } | undefined;
-  assert.ok(response, `${method.toUpperCase()} ${path} documents no ${status}`);
-  if (response.$ref) response = doc.components.responses![response.$ref.split('/').pop()!] as typeof response;
-  const schema = response!.content?.['application/json']?.schema;
-  assert.ok(schema, `${method.toUpperCase()} ${path} ${status} has no JSON schema`);
-  return schema;
-}
+import { GitHubDescription } from '../support/github-openapi.js';
 
 describe("the GitHub fake's issue-push answers match GitHub's published REST description", function () {
   this.timeout(60_000);
-  let doc: Doc;
-  let ajv: Ajv;
+  let github: GitHubDescription;
   let gh: FakeGitHubAlerts;
 
   before(() => {
-    doc = JSON.parse(readFileSync(join(GENERATED, 'api.github.com.json'), 'utf8')) as Doc;
-    // OpenAPI 3.0 schemas: `nullable` is understood by Ajv; examples and x-github annotations are not checked.
-    ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-    ajv.addSchema({ $id: 'https://api.github.com/openapi.json', components: { schemas: nullables(doc.components.schemas) } });
+    github = new GitHubDescription();
   });
   beforeEach(async () => {
     gh = await FakeGitHubAlerts.start({ token: 'ghp_shapeTest0123456789abcdefABCDEFGHIJK' });
@@ -54,19 +16,13 @@ describe("the GitHub fake's issue-push answers match GitHub's published REST des
   });
   afterEach(() => gh.close());
 
-  /** A validator of a documented answer; `$ref`s point into the registered description. */
-  function validator(path: string, method: string, status: string): ValidateFunction {
-    const schema = JSON.parse(JSON.stringify(nullables(answerSchema(doc, path, method, status))).replaceAll('"#/components/', '"https://api.github.com/openapi.json#/components/'));
-    return ajv.compile(schema as object);
-  }
+  const validator = (path: string, method: string, status: string) => github.validator(path, method, status);
 
   function call(path: string, init: RequestInit = {}): Promise<Response> {
     return fetch(`${gh.server}${path}`, { ...init, headers: { authorization: `Bearer ${gh.token}`, 'x-github-api-version': '2022-11-28', 'content-type': 'application/json', ...(init.headers ?? {}) } });
   }
 
-  function assertValid(validate: ValidateFunction, body: unknown, what: string): void {
-    assert.ok(validate(body), `${what}: ${ajv.errorsText(validate.errors)}`);
-  }
+  const assertValid = (validate: ReturnType<typeof validator>, body: unknown, what: string) => github.assertValid(validate, body, what);
 
   function assertRateHeaders(res: Response, resource: string): void {
     for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-used']) assert.match(res.headers.get(name) ?? '', /^\d+$/, name);

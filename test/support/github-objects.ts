@@ -1,0 +1,113 @@
+/**
+ * Complete GitHub objects as the REST description documents them (every required field), for the
+ * fakes: a user or organisation (`simple-user`) and a repository. `api` is the API's base URL.
+ */
+export function simpleUser(api: string, login: string, id: number, type: 'User' | 'Bot' | 'Organization'): Record<string, unknown> {
+  const at = `${api}/users/${encodeURIComponent(login)}`;
+  const web = new URL(api).origin;
+  return {
+    login,
+    id,
+    node_id: `U_${id}`,
+    avatar_url: `${web}/avatars/${id}`,
+    gravatar_id: '',
+    url: at,
+    html_url: `${web}/${encodeURIComponent(login)}`,
+    followers_url: `${at}/followers`,
+    following_url: `${at}/following{/other_user}`,
+    gists_url: `${at}/gists{/gist_id}`,
+    starred_url: `${at}/starred{/owner}{/repo}`,
+    subscriptions_url: `${at}/subscriptions`,
+    organizations_url: `${at}/orgs`,
+    repos_url: `${at}/repos`,
+    events_url: `${at}/events{/privacy}`,
+    received_events_url: `${at}/received_events`,
+    type,
+    site_admin: false,
+  };
+}
+
+const REPOSITORY_URLS = [
+  ['archive_url', '/{archive_format}{/ref}'],
+  ['assignees_url', '/assignees{/user}'],
+  ['blobs_url', '/git/blobs{/sha}'],
+  ['branches_url', '/branches{/branch}'],
+  ['collaborators_url', '/collaborators{/collaborator}'],
+  ['comments_url', '/comments{/number}'],
+  ['commits_url', '/commits{/sha}'],
+  ['compare_url', '/compare/{base}...{head}'],
+  ['contents_url', '/contents/{+path}'],
+  ['contributors_url', '/contributors'],
+  ['deployments_url', '/deployments'],
+  ['downloads_url', '/downloads'],
+  ['events_url', '/events'],
+  ['forks_url', '/forks'],
+  ['git_commits_url', '/git/commits{/sha}'],
+  ['git_refs_url', '/git/refs{/sha}'],
+  ['git_tags_url', '/git/tags{/sha}'],
+  ['hooks_url', '/hooks'],
+  ['issue_comment_url', '/issues/comments{/number}'],
+  ['issue_events_url', '/issues/events{/number}'],
+  ['issues_url', '/issues{/number}'],
+  ['keys_url', '/keys{/key_id}'],
+  ['labels_url', '/labels{/name}'],
+  ['languages_url', '/languages'],
+  ['merges_url', '/merges'],
+  ['milestones_url', '/milestones{/number}'],
+  ['notifications_url', '/notifications{?since,all,participating}'],
+  ['pulls_url', '/pulls{/number}'],
+  ['releases_url', '/releases{/id}'],
+  ['stargazers_url', '/stargazers'],
+  ['statuses_url', '/statuses/{sha}'],
+  ['subscribers_url', '/subscribers'],
+  ['subscription_url', '/subscription'],
+  ['tags_url', '/tags'],
+  ['teams_url', '/teams'],
+  ['trees_url', '/git/trees{/sha}'],
+] as const;
+
+export function repository(api: string, owner: Record<string, unknown>, name: string, id: number, isPrivate = true): Record<string, unknown> {
+  const login = String(owner.login);
+  const url = `${api}/repos/${login}/${name}`;
+  const web = `${new URL(api).origin}/${login}/${name}`;
+  return {
+    id,
+    node_id: `R_${id}`,
+    name,
+    full_name: `${login}/${name}`,
+    owner,
+    private: isPrivate,
+    html_url: web,
+    description: null,
+    fork: false,
+    url,
+    ...Object.fromEntries(REPOSITORY_URLS.map(([field, path]) => [field, `${url}${path}`])),
+    clone_url: `${web}.git`,
+    git_url: `git://${new URL(api).host}/${login}/${name}.git`,
+    ssh_url: `git@${new URL(api).host}:${login}/${name}.git`,
+    svn_url: web,
+    mirror_url: null,
+    homepage: null,
+    language: null,
+    forks: 0,
+    forks_count: 0,
+    stargazers_count: 0,
+    watchers: 0,
+    watchers_count: 0,
+    size: 0,
+    default_branch: 'main',
+    open_issues: 0,
+    open_issues_count: 0,
+    has_issues: true,
+    has_projects: false,
+    has_wiki: false,
+    has_pages: false,
+    has_downloads: false,
+    archived: false,
+    disabled: false,
+    license: null,
+    pushed_at: '2025-01-01T00:00:00Z',
+    created_at: '2025-01-01T00:00:00Z',
+    updated_at: '2025-01-01T00:00:00Z',
+  };
+}
