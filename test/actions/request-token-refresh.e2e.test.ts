@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBroker, type BrokerHarness } from '../support/broker.js';
@@ -184,9 +184,10 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
   it("warns once of actions/checkout's persisted token; gives no token for another host; with revoke: false the post step revokes nothing and still removes the helper", async () => {
     const workspace = join(dir, 'workspace');
     await step('git', ['init', '--quiet', workspace], later());
-    // What actions/checkout leaves with persist-credentials: true (v6 keeps it in an included file).
+    // What actions/checkout leaves with persist-credentials: true: v6 and later keep the header in a
+    // file under RUNNER_TEMP, included through includeIf.gitdir:<the repository's .git>.
     writeFileSync(join(dir, 'checkout-credentials.config'), `[http "${serverUrl}/"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3h4eA==\n`);
-    await step('git', ['-C', workspace, 'config', '--local', 'include.path', join(dir, 'checkout-credentials.config')], later());
+    await step('git', ['-C', workspace, 'config', '--local', `includeIf.gitdir:${workspace}/.git.path`, join(dir, 'checkout-credentials.config')], later());
 
     const run = await runAction(BUNDLE, { 'broker-url': h.backend.url, refresh: 'true', revoke: 'false' }, later({ GITHUB_WORKSPACE: workspace }));
     assert.equal(run.code, 0, run.stderr);
@@ -206,6 +207,35 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
     assert.match(done.stdout, /no token to revoke/);
     assert.equal(h.github.revoked.size, 0);
     assert.ok(!readFileSync(join(home, '.gitconfig'), 'utf8').includes('helper'));
+  });
+
+  it("the shell client's snippet in docs/request-token.md: a git credential helper that asks the broker with a new OIDC token each time", async function () {
+    for (const tool of ['curl', 'jq']) if ((await step('bash', ['-c', `command -v ${tool}`], later())).code !== 0) this.skip();
+    const docs = readFileSync(join(REPO_ROOT, 'docs', 'request-token.md'), 'utf8');
+    const snippet = /<!-- tested by test\/actions\/request-token-refresh\.e2e\.test\.ts[^>]*-->\n```bash\n([\s\S]*?)\n```/.exec(docs)?.[1];
+    assert.ok(snippet, 'the tested snippet is in docs/request-token.md');
+    const oneLiner = /Other tools get a token the same way: `GH_TOKEN="\$\((.+)\)"`/.exec(docs)?.[1];
+    assert.ok(oneLiner, 'the one-line form is in docs/request-token.md');
+    // The folder the step runs in, with the gatehouse repository checked out beside it as .gatehouse.
+    const stepDir = join(dir, 'step');
+    mkdirSync(stepDir);
+    symlinkSync(REPO_ROOT, join(stepDir, '.gatehouse'));
+
+    const setUp = await step('bash', ['-c', snippet], later({ BROKER_URL: h.backend.url }), '', stepDir);
+    assert.equal(setUp.code, 0, setUp.stderr);
+    const oidcBefore = h.issuer.runnerTokenRequests;
+    const one = await fill();
+    const two = await fill();
+    assert.equal(one.code, 0, one.stderr);
+    const [first, second] = [passwordOf(one), passwordOf(two)];
+    assert.match(first ?? '', /^ghs_/);
+    assert.match(second ?? '', /^ghs_/);
+    assert.notEqual(first, second);
+    assert.equal(h.issuer.runnerTokenRequests, oidcBefore + 2);
+    assert.ok(one.stderr.includes(`::add-mask::${first}`), one.stderr);
+
+    const printed = await step('bash', ['-c', oneLiner!], later());
+    assert.match(printed.stdout, /^ghs_\w+\n?$/);
   });
 
   describe('a refresh that cannot get a token: nothing printed but the reason, git fails cleanly', () => {
