@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { startBroker, type BrokerHarness } from '../support/broker.js';
 import { gitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
 import { REPO_ROOT } from '../support/processes.js';
+import { listen, type Listening } from '../support/servers.js';
 import { runAction, type ActionRun } from '../support/runner.js';
 
 const BUNDLE = join(REPO_ROOT, 'dist', 'request-token', 'index.js');
@@ -246,13 +247,51 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
       writeFileSync(file, JSON.stringify(held.map((t) => ({ ...t, expiresAtMs: Date.now() + 5 * 60_000 }))));
     };
 
-    const cases: { name: string; reason: string; arrange: (run: ActionRun) => Promise<Record<string, string>> }[] = [
+    /** Loopback servers a case starts, closed after it. */
+    const started: Listening[] = [];
+    afterEach(async () => {
+      await Promise.all(started.splice(0).map((server) => server.close()));
+    });
+    const serve = async (handler: Parameters<typeof listen>[0]) => {
+      const server = await listen(handler);
+      started.push(server);
+      return server;
+    };
+
+    const cases: {
+      name: string;
+      reason: string;
+      /** The broker the step asks, when not the real one. */
+      broker?: () => Promise<string>;
+      arrange: (run: ActionRun) => Promise<Record<string, string>>;
+    }[] = [
       {
         name: "a later step without the runner's OIDC variables",
         reason: "missing 'id-token: write'",
         arrange: async () => ({ ACTIONS_ID_TOKEN_REQUEST_URL: '', ACTIONS_ID_TOKEN_REQUEST_TOKEN: '' }),
       },
       { name: 'the runner refuses the OIDC request', reason: 'OIDC request failed', arrange: async () => ({ ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'not-the-runner-token' }) },
+      {
+        name: "the runner's answer has no token",
+        reason: 'OIDC token missing',
+        arrange: async () => {
+          const runner = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"count":1}'));
+          return { ACTIONS_ID_TOKEN_REQUEST_URL: `${runner.url}/_runner/id-token?api-version=2.0` };
+        },
+      },
+      {
+        name: 'a broker that answers 200 without a token',
+        reason: 'broker returned no token',
+        broker: async () => {
+          let calls = 0;
+          const broker = await serve((_req, res) => {
+            const body = calls++ === 0 ? { token: 'ghs_0123456789abcdefghijklmnopqrstuv0123', expires_at: new Date(Date.now() + 3_600_000).toISOString() } : { expires_at: null };
+            res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+          });
+          return broker.url;
+        },
+        arrange: async () => ({}),
+      },
       {
         name: 'the broker refuses (GitHub fails the mint)',
         reason: 'broker HTTP 502',
@@ -279,9 +318,9 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
       },
     ];
 
-    for (const { name, reason, arrange } of cases) {
+    for (const { name, reason, broker, arrange } of cases) {
       it(`${name}: ${reason}`, async () => {
-        const run = await runStep();
+        const run = await runStep(broker ? { 'broker-url': await broker() } : {});
         const first = run.outputs.token!;
         if (existsSync(run.state['refresh-folder']!)) nearExpiry(run);
         const env = later(await arrange(run));
