@@ -10,6 +10,7 @@ import { actionOctokit, failureOf } from '../shared/github.js';
 import { NO_EVENT, type EventContext } from '../shared/event.js';
 import { NoAnswer, type ActionHttp } from '../shared/http.js';
 import { COMMENT_LIMIT, upsertComment } from './outputs/pr-comment.js';
+import { IdentityUnknown, tokenIdentity } from './outputs/identity.js';
 import { gateReport, rankFindings, SUMMARY_LIMIT } from './outputs/summary.js';
 
 export type GateCore = ActionsCore & Pick<typeof import('@actions/core'), 'error' | 'notice'>;
@@ -64,9 +65,13 @@ async function comment(deps: GateDeps, report: string): Promise<void> {
   try {
     // GitHub answers a renamed repository's API calls with a redirect to its new address.
     const octokit = actionOctokit(deps.http, 'pr-comment', token, env.GITHUB_API_URL || 'https://api.github.com', { followRedirects: true });
-    await upsertComment(octokit, { owner, repo }, number, report);
+    await upsertComment(octokit, { owner, repo }, number, report, await tokenIdentity(octokit, token));
   } catch (err) {
     // The comment is a convenience: the gate's answer is the step outcome.
+    if (err instanceof IdentityUnknown) {
+      core.warning(`gate: pull-request comment not written (the token's identity is unknown: ${err.message})`);
+      return;
+    }
     const failure = failureOf(deps.http, 'pr-comment', err);
     core.warning(`gate: pull-request comment not written (${failure instanceof NoAnswer ? failure.reason : `HTTP ${failure.status}`})`);
   }

@@ -28767,7 +28767,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(843);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6525);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28776,7 +28776,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 843:
+/***/ 6525:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39513,6 +39513,43 @@ function failureOf(http, call, err) {
     return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/identity.js
+
+/** GraphQL answered, but not with a login: whose comments are the gate's cannot be told. */
+class IdentityUnknown extends Error {
+    name = 'IdentityUnknown';
+}
+function identityOf(login, bot) {
+    return { name: login.replace(/\[bot\]$/i, '').toLowerCase(), bot: bot || /\[bot\]$/i.test(login) };
+}
+/**
+ * The token's identity, from GraphQL's `viewer` (REST's `GET /user` refuses installation tokens).
+ * An installation token (`ghs_`, the Actions token among them) always writes as its app's bot.
+ */
+/** Who the token is (exported for the schema check of every GraphQL document sent). */
+const VIEWER_QUERY = 'query { viewer { login } }';
+async function tokenIdentity(octokit, token) {
+    let login;
+    try {
+        login = (await octokit.graphql(VIEWER_QUERY)).viewer?.login;
+    }
+    catch (err) {
+        if (err instanceof GraphqlResponseError)
+            throw new IdentityUnknown(`GraphQL answered ${String(err.errors?.[0]?.type ?? 'an error')}`);
+        throw err;
+    }
+    if (typeof login !== 'string' || login === '')
+        throw new IdentityUnknown('GraphQL named no viewer');
+    return identityOf(login, token.startsWith('ghs_'));
+}
+/** Whether a comment's author (REST `user`, GraphQL `author`) is the token's identity. */
+function writtenBy(identity, author) {
+    if (!author?.login)
+        return false;
+    const them = identityOf(author.login, author.type === 'Bot' || author.__typename === 'Bot');
+    return them.name === identity.name && them.bot === identity.bot;
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/outputs/summary.js
 
 
@@ -39645,6 +39682,7 @@ function cutToSize(text, limit) {
 
 ;// CONCATENATED MODULE: ./build/actions/gate/outputs/pr-comment.js
 
+
 /** Marks the gate's own comment, so each run updates it instead of adding another. */
 const COMMENT_MARKER = '<!-- gatehouse-gate -->';
 /**
@@ -39656,13 +39694,15 @@ const COMMENT_MAX_CHARACTERS = 65_536;
 const COMMENT_LIMIT = { maxRows: 100, maxSize: COMMENT_MAX_CHARACTERS - codePoints(`${COMMENT_MARKER}\n`), size: codePoints };
 /**
  * Creates or updates the gate's one comment on a pull request (issue comments), paging through the
- * comments to find an earlier one. Returns the comment's id. Each call is bounded (`pr-comment` in
- * the bounds table); a call without an answer rejects.
+ * comments to find an earlier one: a comment is the gate's when it starts with the marker and was
+ * written by the token's identity, so another user's comment that copies the marker is never
+ * edited. Returns the comment's id. Each call is bounded (`pr-comment` in the bounds table); a
+ * call without an answer rejects.
  */
-async function upsertComment(octokit, repository, pullNumber, body) {
+async function upsertComment(octokit, repository, pullNumber, body, identity) {
     const text = `${COMMENT_MARKER}\n${body}`;
     for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, { ...repository, issue_number: pullNumber, per_page: 100 })) {
-        const mine = page.data.find((c) => c.body?.startsWith(COMMENT_MARKER));
+        const mine = page.data.find((c) => c.body?.startsWith(COMMENT_MARKER) && writtenBy(identity, c.user));
         if (mine) {
             await octokit.rest.issues.updateComment({ ...repository, comment_id: mine.id, body: text });
             return mine.id;
@@ -39673,6 +39713,7 @@ async function upsertComment(octokit, repository, pullNumber, body) {
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/run.js
+
 
 
 
@@ -39729,10 +39770,14 @@ async function comment(deps, report) {
     try {
         // GitHub answers a renamed repository's API calls with a redirect to its new address.
         const octokit = actionOctokit(deps.http, 'pr-comment', token, env.GITHUB_API_URL || 'https://api.github.com', { followRedirects: true });
-        await upsertComment(octokit, { owner, repo }, number, report);
+        await upsertComment(octokit, { owner, repo }, number, report, await tokenIdentity(octokit, token));
     }
     catch (err) {
         // The comment is a convenience: the gate's answer is the step outcome.
+        if (err instanceof IdentityUnknown) {
+            core.warning(`gate: pull-request comment not written (the token's identity is unknown: ${err.message})`);
+            return;
+        }
         const failure = failureOf(deps.http, 'pr-comment', err);
         core.warning(`gate: pull-request comment not written (${failure instanceof NoAnswer ? failure.reason : `HTTP ${failure.status}`})`);
     }

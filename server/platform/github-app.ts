@@ -224,7 +224,8 @@ export class InstallationClient {
   }
 }
 
-const CREATE_COMMIT = `mutation ($input: CreateCommitOnBranchInput!) {
+/** The signed-commit mutation (exported for the schema check of every GraphQL document sent). */
+export const CREATE_COMMIT = `mutation ($input: CreateCommitOnBranchInput!) {
   createCommitOnBranch(input: $input) {
     commit { oid abbreviatedOid url committedDate messageHeadline messageBody signature { isValid state wasSignedByGitHub } }
   }

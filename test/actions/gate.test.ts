@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { actionHttp } from '../../actions/shared/http.js';
 import { COMMENT_MARKER } from '../../actions/gate/outputs/pr-comment.js';
 import { runGate } from '../../actions/gate/run.js';
-import { commentServer, GateRecordingCore, type CommentServer } from '../support/gate-action.js';
+import { commentAuthor, commentServer, GateRecordingCore, type CommentServer } from '../support/gate-action.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
 import { runAction } from '../support/runner.js';
@@ -189,8 +189,43 @@ describe('gate action', () => {
       const mine = server.comments.filter((c) => c.body.startsWith(COMMENT_MARKER));
       assert.equal(mine.length, 1);
       assert.match(mine[0]!.body, /Gatehouse gate: ❌ blocked/);
-      assert.equal(server.calls.filter((c) => c.startsWith('POST')).length, 1);
+      assert.equal(server.calls.filter((c) => c.startsWith('POST /repos/')).length, 1);
+      assert.equal(server.calls.filter((c) => c === 'POST /graphql').length, 3, "each run asks who the token writes as");
       assert.equal(server.calls.filter((c) => c.startsWith('PATCH')).length, 2);
+    });
+
+    it("another user's comment that starts with the marker is never edited: the gate's own is found by marker and author", async () => {
+      server.comments.push(
+        { id: 1, body: `${COMMENT_MARKER}\nlooks like the gate's`, user: commentAuthor('mallory') },
+        { id: 2, body: `${COMMENT_MARKER}\nanother bot's`, user: commentAuthor('other-app[bot]', 'Bot') },
+        // A user whose login is the bot's name without the suffix is not the bot.
+        { id: 3, body: `${COMMENT_MARKER}\nnamesake`, user: commentAuthor('github-actions') },
+      );
+      const sarif = report([{ line: 11, level: 'error' }]);
+      for (let i = 0; i < 2; i++) {
+        const core = new GateRecordingCore(inputs({ sarif, base: '', token: 'pr-token' }));
+        await runGate({ core, env: prEnv(), http: http(), cwd: repo.dir, event: prEvent() });
+        assert.deepEqual(core.of('warning'), []);
+      }
+      assert.deepEqual(server.comments.slice(0, 3).map((c) => c.body.split('\n')[1]), ["looks like the gate's", "another bot's", 'namesake']);
+      const mine = server.comments.slice(3);
+      assert.equal(mine.length, 1, 'one comment of its own, created once and then updated');
+      assert.equal(mine[0]!.user!.login, 'github-actions[bot]');
+      assert.deepEqual(server.calls.filter((c) => !c.startsWith('GET')), ['POST /graphql', 'POST /repos/octo-org/octo-repo/issues/7/comments', 'POST /graphql', 'PATCH /repos/octo-org/octo-repo/issues/comments/1003']);
+    });
+
+    it("a token whose identity cannot be read writes no comment: a warning, the answer unchanged", async () => {
+      const unknown = await commentServer('pr-token', { login: '' });
+      try {
+        const core = new GateRecordingCore(inputs({ sarif: report([{ line: 11, level: 'error' }]), base: '', token: 'pr-token' }));
+        await runGate({ core, env: env({ GITHUB_API_URL: unknown.url }), http: http(), cwd: repo.dir, event: prEvent() });
+        assert.equal(unknown.comments.length, 0);
+        assert.equal(core.of('warning').length, 1);
+        assert.match(core.of('warning')[0]!, /pull-request comment not written/);
+        assert.deepEqual(core.of('failed'), ['blocked by 1 net-new finding']);
+      } finally {
+        await unknown.close();
+      }
     });
 
     it('no token or no pull-request event: no comment; an API failure is only a warning', async () => {

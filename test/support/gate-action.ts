@@ -1,6 +1,7 @@
 import type { AnnotationProperties } from '@actions/core';
 import type { GateCore } from '../../actions/gate/run.js';
 import { RecordingCore } from './runner.js';
+import { simpleUser } from './github-objects.js';
 import { listen, readBody, type Listening } from './servers.js';
 
 /** A recording core that also keeps the gate's error annotations. */
@@ -15,13 +16,29 @@ export const characters = (text: string): number => [...text].length;
 export interface CommentServerOptions {
   /** Refuse (HTTP 422, as GitHub does) a body over this many code points; GitHub's limit is 65,536. */
   readonly maxBodyCharacters?: number;
+  /** Who the token writes as (GraphQL's `viewer`); default the Actions token's bot. */
+  readonly login?: string;
 }
 
-export type CommentServer = Listening & { comments: { id: number; body: string }[]; calls: string[]; failNext: boolean };
+/** An issue comment as the fake keeps it: its author as REST names it (`user`). */
+export interface FakeComment {
+  id: number;
+  body: string;
+  user?: Record<string, unknown>;
+}
 
-/** GitHub's issue-comment endpoints for pull request 7 of octo-org/octo-repo, with Link pagination (2 per page). */
+export type CommentServer = Listening & { comments: FakeComment[]; calls: string[]; failNext: boolean };
+
+/** A REST `simple-user` for a comment's author. */
+export const commentAuthor = (login: string, type: 'User' | 'Bot' = 'User'): Record<string, unknown> => simpleUser('https://api.github.com', login, 7, type);
+
+/**
+ * GitHub's issue-comment endpoints for pull request 7 of octo-org/octo-repo, with Link pagination
+ * (2 per page), and GraphQL's `viewer` (who the token writes as).
+ */
 export async function commentServer(token: string, options: CommentServerOptions = {}): Promise<CommentServer> {
-  const state = { comments: [] as { id: number; body: string }[], calls: [] as string[], failNext: false };
+  const login = options.login ?? 'github-actions[bot]';
+  const state = { comments: [] as FakeComment[], calls: [] as string[], failNext: false };
   const server = await listen(async (req, res) => {
     const url = new URL(req.url!, 'http://x');
     state.calls.push(`${req.method} ${url.pathname}`);
@@ -50,7 +67,7 @@ export async function commentServer(token: string, options: CommentServerOptions
     if (req.method === 'POST' && url.pathname === '/repos/octo-org/octo-repo/issues/7/comments') {
       const text = written();
       if (text === undefined) return tooLong();
-      const comment = { id: 1000 + state.comments.length, body: text };
+      const comment = { id: 1000 + state.comments.length, body: text, user: commentAuthor(login, login.endsWith('[bot]') ? 'Bot' : 'User') };
       state.comments.push(comment);
       return send(201, comment);
     }
@@ -62,6 +79,11 @@ export async function commentServer(token: string, options: CommentServerOptions
       if (text === undefined) return tooLong();
       comment.body = text;
       return send(200, comment);
+    }
+    if (req.method === 'POST' && url.pathname === '/graphql') {
+      const { query } = JSON.parse(body) as { query: string };
+      if (/^\s*query\s*\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query)) return send(200, { data: { viewer: { login } } });
+      return send(200, { data: null, errors: [{ type: 'INTERNAL', message: 'the fake answers only viewer { login }' }] });
     }
     send(404, { message: 'Not Found' });
   });
