@@ -23,14 +23,16 @@ interface Ran {
 /** Runs a command as a later step would: its own environment, `stdin` written and closed. */
 function step(command: string, args: string[], env: Record<string, string>, stdin = '', cwd?: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, ...(cwd ? { cwd } : {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, ...(cwd ? { cwd } : {}), stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    // A command that exits without reading its input closes the pipe: not the test's failure.
+    child.stdin?.on('error', () => {});
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
+    child.stdin?.end(stdin);
   });
 }
 

@@ -47,6 +47,8 @@ export async function gitHttpServer(root: string, valid: (token: string) => Prom
       },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
+    // http-backend may answer (an error) without reading the whole request.
+    cgi.stdin.on('error', () => {});
     req.pipe(cgi.stdin);
     // The CGI answer: header lines (`Status:` among them), a blank line, then the body.
     let head = Buffer.alloc(0);
