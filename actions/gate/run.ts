@@ -1,28 +1,17 @@
 import { join } from 'node:path';
-import type { ActionsCore } from '../shared/core.js';
 import { booleanInput, InputError, optionalInput } from '../shared/inputs.js';
 import { appendSummary } from '../shared/summary.js';
 import { parseCommand } from './args.js';
 import { runCi, type CiOutcome } from './ci.js';
 import { messageOf, type Finding } from './rules/classify.js';
 import { EXIT_BLOCKED, EXIT_OK, GateError } from './errors.js';
-import { actionOctokit, failureOf } from '../shared/github.js';
-import { NO_EVENT, type EventContext } from '../shared/event.js';
-import { NoAnswer, type ActionHttp } from '../shared/http.js';
-import { COMMENT_LIMIT, upsertComment } from './outputs/pr-comment.js';
-import { IdentityUnknown, tokenIdentity } from './outputs/identity.js';
+import { NO_EVENT } from '../shared/event.js';
+import type { GateCore, GateDeps } from './deps.js';
+import { COMMENT_LIMIT } from './outputs/pr-comment.js';
 import { gateReport, rankFindings, SUMMARY_LIMIT } from './outputs/summary.js';
+import { PullRequestFeedback, pullRequestSettings, type PullRequestSettings } from './pull-request.js';
 
-export type GateCore = ActionsCore & Pick<typeof import('@actions/core'), 'error' | 'notice'>;
-
-export interface GateDeps {
-  readonly core: GateCore;
-  readonly env: NodeJS.ProcessEnv;
-  readonly http: ActionHttp;
-  readonly cwd: string;
-  /** The run's event (`@actions/github`'s `context`); none when absent. */
-  readonly event?: EventContext;
-}
+export type { GateCore, GateDeps } from './deps.js';
 
 /** The action's inputs as `gate ci` arguments, so both share one parser and one set of defaults. */
 function argv(core: GateCore, env: NodeJS.ProcessEnv): string[] {
@@ -48,33 +37,6 @@ function argv(core: GateCore, env: NodeJS.ProcessEnv): string[] {
   for (const prefix of (optionalInput(core, 'strip-prefix') ?? '').split(/\r?\n/).map((p) => p.trim()).filter(Boolean)) args.push('--strip-prefix', prefix);
   if (booleanInput(core, 'strict', false)) args.push('--strict');
   return args;
-}
-
-function pullNumber(event: EventContext): number | undefined {
-  if (!/^pull_request/.test(event.eventName ?? '')) return undefined;
-  const n = (event.payload.pull_request as { number?: unknown } | undefined)?.number;
-  return typeof n === 'number' ? n : undefined;
-}
-
-async function comment(deps: GateDeps, report: string): Promise<void> {
-  const { core, env } = deps;
-  const token = optionalInput(core, 'token');
-  const number = pullNumber(deps.event ?? NO_EVENT);
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
-  if (!token || number === undefined || !owner || !repo) return;
-  try {
-    // GitHub answers a renamed repository's API calls with a redirect to its new address.
-    const octokit = actionOctokit(deps.http, 'pr-comment', token, env.GITHUB_API_URL || 'https://api.github.com', { followRedirects: true });
-    await upsertComment(octokit, { owner, repo }, number, report, await tokenIdentity(octokit, token));
-  } catch (err) {
-    // The comment is a convenience: the gate's answer is the step outcome.
-    if (err instanceof IdentityUnknown) {
-      core.warning(`gate: pull-request comment not written (the token's identity is unknown: ${err.message})`);
-      return;
-    }
-    const failure = failureOf(deps.http, 'pr-comment', err);
-    core.warning(`gate: pull-request comment not written (${failure instanceof NoAnswer ? failure.reason : `HTTP ${failure.status}`})`);
-  }
 }
 
 /**
@@ -106,7 +68,9 @@ function annotate(core: GateCore, ranked: readonly Finding[]): void {
 export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
   const { core, env } = deps;
   let outcome: CiOutcome;
+  let settings: PullRequestSettings;
   try {
+    settings = pullRequestSettings(core);
     const command = parseCommand(argv(core, env), env, deps.cwd, 'input', deps.event ?? NO_EVENT);
     if (command.kind !== 'ci') throw new GateError('unreachable: the action always runs gate ci');
     core.setOutput('filtered-sarif', command.options.filteredOut ?? '');
@@ -121,17 +85,20 @@ export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
 
   const c = outcome.counts;
   core.setOutput('exit-code', String(outcome.exitCode));
+  
   core.setOutput('net-new-count', String(c.net_new_count));
   core.setOutput('blocking-count', String(c.blocking_count));
   core.setOutput('linters-skipped', JSON.stringify(c.linters_skipped.map((s) => s.linter)));
   core.setOutput('linters-missing', JSON.stringify(c.linters_missing.map((m) => m.linter)));
   core.setOutput('stale-report', String(c.stale_report));
   for (const w of c.warnings) core.warning(`gate: ${w}`);
-  // One ranking for the annotations, the summary and the comment.
+  // One ranking for the annotations, the summary, the comment and the inline comments.
   const ranked = rankFindings(outcome);
   annotate(core, ranked);
-  await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT, ranked));
-  await comment(deps, gateReport(outcome, env, COMMENT_LIMIT, ranked));
+  const pullRequest = await PullRequestFeedback.open(deps, settings);
+  const notes = (await pullRequest?.review(outcome, ranked)) ?? [];
+  await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT, ranked, notes));
+  await pullRequest?.summary(gateReport(outcome, env, COMMENT_LIMIT, ranked, notes));
 
   if (outcome.exitCode === EXIT_BLOCKED) core.setFailed(`blocked by ${c.blocking_count} net-new finding${c.blocking_count === 1 ? '' : 's'}`);
   else if (outcome.exitCode !== EXIT_OK) core.setFailed(outcome.message);

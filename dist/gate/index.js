@@ -28767,7 +28767,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6525);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5400);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28776,7 +28776,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6525:
+/***/ 5400:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38821,7 +38821,11 @@ const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
 function movableText(line) {
     if (!/[A-Za-z0-9\u0080-\uffff]/.test(line))
         return undefined;
-    return line.slice(1).replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
+    return normalisedLine(line.slice(1));
+}
+/** A line's text with leading and trailing whitespace dropped and inner runs counted as one space. */
+function normalisedLine(text) {
+    return text.replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
 }
 /**
  * `git diff --unified=0` output: the added lines of each file by its head path, and which of them
@@ -39454,65 +39458,6 @@ async function runCi(options, env) {
     return { exitCode, counts, message, ...(classification ? { classification } : {}), ...(diff ? { diff } : {}) };
 }
 
-;// CONCATENATED MODULE: ./build/server/github/api.js
-/**
- * GitHub's REST API as every part of Gatehouse speaks it: the version sent on every call, and
- * how an answer says a rate limit is spent (`Retry-After` itself is read by `http/retry.ts`).
- */
-/** The REST API version Gatehouse is written against; sent on every call. */
-const GITHUB_API_VERSION = '2022-11-28';
-function header(headers, name) {
-    const value = headers?.[name];
-    return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-}
-/** A call's path without host or query: what may be logged (never a cursor or a base), and what names its budget. */
-function pathOf(url) {
-    return (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
-}
-/** The budget a call draws on, from its URL, before its answer names it. */
-function resourceOf(url) {
-    const path = pathOf(url);
-    // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
-    if (/^(?:\/api\/v3)?\/search\//.test(path))
-        return 'search';
-    if (/^(?:\/api)?\/graphql$/.test(path))
-        return 'graphql';
-    return 'core';
-}
-/** A spent primary rate limit an answer reports: its budget and when it resets (epoch ms). */
-function spentRateLimit(headers) {
-    if (header(headers, 'x-ratelimit-remaining') !== '0')
-        return undefined;
-    const reset = Number(header(headers, 'x-ratelimit-reset'));
-    const resource = header(headers, 'x-ratelimit-resource');
-    return { ...(resource ? { resource } : {}), ...(Number.isFinite(reset) && reset > 0 ? { resetAtMs: reset * 1000 } : {}) };
-}
-
-;// CONCATENATED MODULE: ./build/actions/shared/github.js
-
-
-
-/**
- * `@actions/github`'s Octokit for one of the actions' named calls: its requests go through the
- * actions' fetch for that call (bounded like every outbound call, through the runner's proxy),
- * to `apiUrl` (`GITHUB_API_URL`, for GitHub Enterprise). Redirects are refused (the token would
- * follow them) unless `followRedirects`.
- */
-function actionOctokit(http, call, token, apiUrl, options = {}) {
-    const request = { fetch: http.fetch(call), ...(options.followRedirects ? { redirect: 'follow' } : {}) };
-    const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: http.userAgent, request });
-    octokit.hook.before('request', (request) => {
-        request.headers['x-github-api-version'] = GITHUB_API_VERSION;
-    });
-    return octokit;
-}
-/** GitHub's answer to a call that failed, or `NoAnswer` when none came (refused, cut off, past its bound). */
-function failureOf(http, call, err) {
-    if (err instanceof RequestError && err.response)
-        return { status: err.status };
-    return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
-}
-
 ;// CONCATENATED MODULE: ./build/actions/gate/outputs/identity.js
 
 /** GraphQL answered, but not with a login: whose comments are the gate's cannot be told. */
@@ -39601,7 +39546,9 @@ function rankFindings(outcome) {
  * order), warnings, missing and skipped linters, results not in the repository, counts. The table is cut to what `limit` allows, with a line saying how
  * many rows were left out; everything else is always there.
  */
-function gateReport(outcome, env, limit = SUMMARY_LIMIT, findings = rankFindings(outcome)) {
+function gateReport(outcome, env, limit = SUMMARY_LIMIT, findings = rankFindings(outcome), 
+/** Lines about findings without an inline comment (the review mode's). */
+notes = []) {
     const c = outcome.counts;
     const cautions = c.warnings.length + c.linters_missing.length;
     const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
@@ -39635,6 +39582,8 @@ function gateReport(outcome, env, limit = SUMMARY_LIMIT, findings = rankFindings
     }
     if (c.moved_count > 0)
         tail.push(`${c.moved_count} finding${c.moved_count === 1 ? ' is' : 's are'} on lines that only moved (or changed indentation or line endings): pre-existing.`, '');
+    for (const note of notes)
+        tail.push(note, '');
     if (c.filtered_left_out_count > 0) {
         tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
     }
@@ -39712,9 +39661,416 @@ async function upsertComment(octokit, repository, pullNumber, body, identity) {
     return created.data.id;
 }
 
+;// CONCATENATED MODULE: ./build/server/github/api.js
+/**
+ * GitHub's REST API as every part of Gatehouse speaks it: the version sent on every call, and
+ * how an answer says a rate limit is spent (`Retry-After` itself is read by `http/retry.ts`).
+ */
+/** The REST API version Gatehouse is written against; sent on every call. */
+const GITHUB_API_VERSION = '2022-11-28';
+function header(headers, name) {
+    const value = headers?.[name];
+    return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+}
+/** A call's path without host or query: what may be logged (never a cursor or a base), and what names its budget. */
+function pathOf(url) {
+    return (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+}
+/** The budget a call draws on, from its URL, before its answer names it. */
+function resourceOf(url) {
+    const path = pathOf(url);
+    // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
+    if (/^(?:\/api\/v3)?\/search\//.test(path))
+        return 'search';
+    if (/^(?:\/api)?\/graphql$/.test(path))
+        return 'graphql';
+    return 'core';
+}
+/** A spent primary rate limit an answer reports: its budget and when it resets (epoch ms). */
+function spentRateLimit(headers) {
+    if (header(headers, 'x-ratelimit-remaining') !== '0')
+        return undefined;
+    const reset = Number(header(headers, 'x-ratelimit-reset'));
+    const resource = header(headers, 'x-ratelimit-resource');
+    return { ...(resource ? { resource } : {}), ...(Number.isFinite(reset) && reset > 0 ? { resetAtMs: reset * 1000 } : {}) };
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/github.js
+
+
+
+/**
+ * `@actions/github`'s Octokit for one of the actions' named calls: its requests go through the
+ * actions' fetch for that call (bounded like every outbound call, through the runner's proxy),
+ * to `apiUrl` (`GITHUB_API_URL`, for GitHub Enterprise). Redirects are refused (the token would
+ * follow them) unless `followRedirects`.
+ */
+function actionOctokit(http, call, token, apiUrl, options = {}) {
+    const request = { fetch: http.fetch(call), ...(options.followRedirects ? { redirect: 'follow' } : {}) };
+    const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: http.userAgent, request });
+    octokit.hook.before('request', (request) => {
+        request.headers['x-github-api-version'] = GITHUB_API_VERSION;
+    });
+    return octokit;
+}
+/** GitHub's answer to a call that failed, or `NoAnswer` when none came (refused, cut off, past its bound). */
+function failureOf(http, call, err) {
+    if (err instanceof RequestError && err.response)
+        return { status: err.status };
+    return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/review-api.js
+
+
+/** Starts every inline comment of the gate: the finding's fingerprint (`fingerprint.ts`). */
+const findingMarker = (fingerprint) => `<!-- gatehouse-finding:${fingerprint} -->`;
+const MARKER = /^<!-- gatehouse-finding:([0-9a-f]{24}(?:-\d+)?) -->/;
+// GraphQL documents (exported for the check against GitHub's published schema).
+const REVIEW_THREADS = `query GatehouseReviewThreads($owner: String!, $repo: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes { id isResolved comments(first: 1) { nodes { databaseId } } }
+      }
+    }
+  }
+}`;
+const RESOLVE_THREAD = 'mutation GatehouseResolveThread($id: ID!) { resolveReviewThread(input: { threadId: $id }) { thread { id isResolved } } }';
+const UNRESOLVE_THREAD = 'mutation GatehouseUnresolveThread($id: ID!) { unresolveReviewThread(input: { threadId: $id }) { thread { id isResolved } } }';
+/** GitHub asks integrations to leave a second between requests that create or change content. */
+const WRITE_SPACING_MS = 1000;
+/**
+ * The gate's inline comments on one pull request: found by marker and author (another user's
+ * comment or thread is never touched), written one review per run, edited and resolved in place.
+ * Writes are spaced a second apart. Every call is bounded by the Octokit it is given.
+ */
+class ReviewApi {
+    octokit;
+    pr;
+    identity;
+    sleep;
+    lastWrite = 0;
+    constructor(octokit, pr, identity, sleep = external_node_timers_promises_namespaceObject.setTimeout) {
+        this.octokit = octokit;
+        this.pr = pr;
+        this.identity = identity;
+        this.sleep = sleep;
+    }
+    /** The gate's own top-level review comments, each with its thread (id, resolved). */
+    async ownComments() {
+        const { owner, repo, number } = this.pr;
+        const comments = await this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, { owner, repo, pull_number: number, per_page: 100 });
+        const mine = comments.filter((c) => !c.in_reply_to_id && MARKER.test(c.body) && writtenBy(this.identity, c.user));
+        if (mine.length === 0)
+            return [];
+        const threads = new Map();
+        for (let after = null;;) {
+            const page = await this.octokit.graphql(REVIEW_THREADS, { owner, repo, number, after });
+            const connection = page.repository?.pullRequest?.reviewThreads;
+            for (const thread of connection?.nodes ?? []) {
+                const first = thread.comments.nodes[0]?.databaseId;
+                if (typeof first === 'number')
+                    threads.set(first, { id: thread.id, resolved: thread.isResolved });
+            }
+            if (!connection?.pageInfo.hasNextPage)
+                break;
+            after = connection.pageInfo.endCursor;
+        }
+        return mine.map((c) => ({ id: c.id, fingerprint: MARKER.exec(c.body)[1], body: c.body, threadId: threads.get(c.id)?.id, resolved: threads.get(c.id)?.resolved ?? false }));
+    }
+    /** One review (`event: COMMENT`) on the head commit with a comment on each finding's line. */
+    postReview(commitId, comments) {
+        const { owner, repo, number } = this.pr;
+        return this.write(() => this.octokit.rest.pulls.createReview({ owner, repo, pull_number: number, commit_id: commitId, event: 'COMMENT', comments: comments.map((c) => ({ ...c, side: 'RIGHT' })) }));
+    }
+    edit(commentId, body) {
+        const { owner, repo } = this.pr;
+        return this.write(() => this.octokit.rest.pulls.updateReviewComment({ owner, repo, comment_id: commentId, body }));
+    }
+    setResolved(threadId, resolved) {
+        return this.write(() => this.octokit.graphql(resolved ? RESOLVE_THREAD : UNRESOLVE_THREAD, { id: threadId }));
+    }
+    async write(call) {
+        const wait = this.lastWrite + WRITE_SPACING_MS - Date.now();
+        if (this.lastWrite > 0 && wait > 0)
+            await this.sleep(wait);
+        try {
+            return await call();
+        }
+        finally {
+            this.lastWrite = Date.now();
+        }
+    }
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/fingerprint.js
+
+
+/**
+ * A finding's identity across pushes: its rule, its path and the text of its line, whitespace
+ * normalised, never its line number, so a finding that moves keeps it. Two findings of one rule
+ * on identical lines of one file are told apart by their order in the file (`-2`, `-3`, …).
+ * `lineText` reads a line of the head commit (undefined when it cannot).
+ */
+function fingerprints(findings, lineText) {
+    const seen = new Map();
+    const byPlace = [...findings].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.startLine ?? 0) - (b.startLine ?? 0)));
+    const result = new Map();
+    for (const finding of byPlace) {
+        const text = finding.startLine === undefined ? '' : normalisedLine(lineText(finding.path, finding.startLine) ?? '');
+        const base = (0,external_node_crypto_.createHash)('sha256').update(`${finding.ruleId ?? ''}\0${finding.path}\0${text}`).digest('hex').slice(0, 24);
+        const n = (seen.get(base) ?? 0) + 1;
+        seen.set(base, n);
+        result.set(finding, n === 1 ? base : `${base}-${n}`);
+    }
+    return result;
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/review-comments.js
+
+
+
+
+
+const onDiff = (diff, f) => {
+    const added = diff.files.get(f.path);
+    return f.startLine !== undefined && (added === 'all' || (added !== undefined && added.has(f.startLine)));
+};
+/** Worst first: severity, then path, then line. */
+const worstFirst = (a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.startLine ?? 0) - (b.startLine ?? 0));
+/** The comment on a finding: the same text on every run while the finding is the same, so it is edited only when that changes. */
+function commentBody(finding, fingerprint) {
+    const rule = finding.ruleId ? ` · \`${cell(inert(finding.ruleId))}\`` : '';
+    const message = messageOf(finding).slice(0, 500);
+    return `${findingMarker(fingerprint)}\n**Gatehouse gate** · net-new **${finding.severity}** finding${finding.blocking ? ' (blocking)' : ''} · ${cell(inert(finding.tool))}${rule}${message ? `\n\n${inert(message)}` : ''}`;
+}
+const CLOSED_NOTE = '\n\n✅ No longer reported';
+/** The comment once its finding is no longer reported: its text, and why its thread was resolved. */
+const closedBody = (comment, head) => `${comment.body}${CLOSED_NOTE} as of ${head.slice(0, 12)} (fixed, or no longer net-new).`;
+/**
+ * Brings the gate's inline comments in line with this run's findings, one comment per finding for
+ * the life of the pull request:
+ * - a finding on a line of the diff without a comment gets one (all of this run's new comments in
+ *   one review), while fewer than `max` of the gate's comments are open, worst first;
+ * - a finding that keeps its comment is left alone, its text edited only when it changed; one
+ *   that moved keeps its comment where it was (the fingerprint has no line number);
+ * - a comment whose finding is no longer reported has its thread resolved and says so; a finding
+ *   that comes back re-opens its thread instead of getting a second comment.
+ * Open comments of findings still reported are never resolved to make room: `max` limits the new ones.
+ */
+async function syncReviewComments(api, head, input) {
+    const eligible = input.findings.filter((f) => onDiff(input.diff, f)).sort(worstFirst);
+    const prints = fingerprints(eligible, input.lineText);
+    const own = await api.ownComments();
+    const byPrint = new Map(own.map((c) => [c.fingerprint, c]));
+    const current = new Set(prints.values());
+    let open = own.filter((c) => !c.resolved && current.has(c.fingerprint)).length;
+    let edited = 0;
+    let reopened = 0;
+    let leftOut = 0;
+    const fresh = [];
+    for (const finding of eligible) {
+        const print = prints.get(finding);
+        const body = commentBody(finding, print);
+        const existing = byPrint.get(print);
+        // A thread someone resolved by hand (not the gate, whose note says so) is their call: left as it is.
+        if (existing?.resolved && !existing.body.includes(CLOSED_NOTE))
+            continue;
+        if (existing && !existing.resolved) {
+            if (existing.body !== body) {
+                await api.edit(existing.id, body);
+                edited++;
+            }
+        }
+        else if (open >= input.max) {
+            leftOut++;
+        }
+        else if (existing) {
+            if (existing.threadId)
+                await api.setResolved(existing.threadId, false);
+            if (existing.body !== body)
+                await api.edit(existing.id, body);
+            reopened++;
+            open++;
+        }
+        else {
+            fresh.push({ path: finding.path, line: finding.startLine, body });
+            open++;
+        }
+    }
+    if (fresh.length > 0)
+        await api.postReview(head, fresh);
+    let resolved = 0;
+    for (const comment of own) {
+        if (comment.resolved || current.has(comment.fingerprint))
+            continue;
+        if (comment.threadId)
+            await api.setResolved(comment.threadId, true);
+        await api.edit(comment.id, closedBody(comment, head));
+        resolved++;
+    }
+    return { posted: fresh.length, edited, reopened, resolved, leftOut, notOnDiff: input.findings.length - eligible.length };
+}
+/** The summary's lines about what has no inline comment. */
+function reviewNotes(result, max) {
+    const notes = [];
+    const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+    if (result.leftOut > 0)
+        notes.push(`${plural(result.leftOut, 'net-new finding on a line of the diff has', 'net-new findings on lines of the diff have')} no inline comment: at most ${max} of the gate's inline comments are open at once (\`max-review-comments\`).`);
+    if (result.notOnDiff > 0)
+        notes.push(`${plural(result.notOnDiff, 'net-new finding is', 'net-new findings are')} not on a line of the diff, where GitHub takes review comments: listed here only.`);
+    return notes;
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/pull-request.js
+
+
+
+
+
+
+
+
+
+
+
+const COMMENT_MODES = ['summary', 'review', 'both'];
+/** `token`, `comment-mode` and `max-review-comments`; a value outside their words or range is an input error. */
+function pullRequestSettings(core) {
+    const mode = optionalInput(core, 'comment-mode') ?? 'summary';
+    if (!COMMENT_MODES.includes(mode))
+        throw new InputError(`input "comment-mode" must be ${COMMENT_MODES.join(', ')}`);
+    const max = integerInput(core, 'max-review-comments') ?? 10;
+    if (max < 1 || max > 50)
+        throw new InputError('input "max-review-comments" must be a whole number from 1 to 50');
+    return { token: optionalInput(core, 'token'), mode: mode, maxReviewComments: max };
+}
+/** Lines of files at one commit, read once per file (`git show <commit>:<path>`); undefined when unreadable. */
+function linesAt(cwd, commit) {
+    const files = new Map();
+    return (path, line) => {
+        if (!files.has(path)) {
+            try {
+                files.set(path, (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', cwd, 'show', `${commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n'));
+            }
+            catch {
+                files.set(path, undefined);
+            }
+        }
+        return files.get(path)?.[line - 1];
+    };
+}
+/** Why a write was refused for good: the token cannot write there (a fork's pull request, `pull-requests: read`). */
+function cannotWrite(err) {
+    if (err instanceof RequestError && (err.status === 403 || err.status === 404))
+        return `HTTP ${err.status}`;
+    if (err instanceof GraphqlResponseError) {
+        const type = String(err.errors?.[0]?.type ?? '');
+        if (type === 'FORBIDDEN' || type === 'NOT_FOUND')
+            return `GraphQL ${type}`;
+    }
+    return undefined;
+}
+/**
+ * What the gate writes on a pull request, with the token of the `token` input: the one summary
+ * comment and, in `review` or `both` mode, inline review comments. None of it changes the gate's
+ * answer: a failure is a warning (or, when the token cannot write reviews, a notice, and the
+ * summary comment instead).
+ */
+class PullRequestFeedback {
+    deps;
+    settings;
+    octokit;
+    pr;
+    identity;
+    /** Whether the summary comment is written: always but in `review` mode, and there too when inline comments could not be. */
+    summaryComment;
+    constructor(deps, settings, octokit, pr, identity) {
+        this.deps = deps;
+        this.settings = settings;
+        this.octokit = octokit;
+        this.pr = pr;
+        this.identity = identity;
+        this.summaryComment = settings.mode !== 'review';
+    }
+    /** Undefined without a token or a pull-request event, or when the token's identity cannot be read (a warning says why). */
+    static async open(deps, settings) {
+        const { env } = deps;
+        const event = deps.event ?? NO_EVENT;
+        const number = /^pull_request/.test(event.eventName ?? '') ? event.payload.pull_request?.number : undefined;
+        const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+        if (!settings.token || typeof number !== 'number' || !owner || !repo)
+            return undefined;
+        // GitHub answers a renamed repository's API calls with a redirect to its new address.
+        const octokit = actionOctokit(deps.http, 'pr-comment', settings.token, env.GITHUB_API_URL || 'https://api.github.com', { followRedirects: true });
+        try {
+            return new PullRequestFeedback(deps, settings, octokit, { owner, repo, number }, await tokenIdentity(octokit, settings.token));
+        }
+        catch (err) {
+            warn(deps, 'pull-request comment', err);
+            return undefined;
+        }
+    }
+    /**
+     * In `review` and `both` modes, brings the inline comments in line with the findings; returns the
+     * summary's lines about findings without one.
+     */
+    async review(outcome, ranked) {
+        if (this.settings.mode === 'summary' || !outcome.diff || !outcome.classification)
+            return [];
+        const { core } = this.deps;
+        const max = this.settings.maxReviewComments;
+        try {
+            const api = new ReviewApi(this.octokit, this.pr, this.identity);
+            const result = await syncReviewComments(api, outcome.diff.head, { findings: ranked, diff: outcome.diff, max, lineText: linesAt(this.deps.cwd, outcome.diff.head) });
+            core.info(`gate: inline comments: ${result.posted} posted, ${result.edited} edited, ${result.reopened} re-opened, ${result.resolved} resolved`);
+            return reviewNotes(result, max);
+        }
+        catch (err) {
+            this.summaryComment = true;
+            const refused = cannotWrite(err);
+            if (refused) {
+                core.notice(`gate: inline review comments not written: the token cannot write pull-request reviews (${refused}), as on a pull request from a fork or with pull-requests: read; the summary comment is written instead. To comment on pull requests from forks, run the gate from a workflow_run workflow (docs/gate.md, "Inline review comments").`);
+            }
+            else {
+                warn(this.deps, 'inline review comments', err);
+            }
+            return [];
+        }
+    }
+    /** The one summary comment, updated in place (when this mode writes it). */
+    async summary(body) {
+        if (!this.summaryComment)
+            return;
+        try {
+            await upsertComment(this.octokit, { owner: this.pr.owner, repo: this.pr.repo }, this.pr.number, body, this.identity);
+        }
+        catch (err) {
+            warn(this.deps, 'pull-request comment', err);
+        }
+    }
+}
+/** A failed write, as one warning line: the identity problem, GitHub's status, or why no answer came. */
+function warn(deps, what, err) {
+    let reason;
+    if (err instanceof IdentityUnknown)
+        reason = `the token's identity is unknown: ${err.message}`;
+    else if (err instanceof GraphqlResponseError)
+        reason = `GraphQL ${String(err.errors?.[0]?.type ?? 'error')}`;
+    else {
+        const failure = failureOf(deps.http, 'pr-comment', err);
+        reason = failure instanceof NoAnswer ? failure.reason : `HTTP ${failure.status}`;
+    }
+    deps.core.warning(`gate: ${what} not written (${reason})`);
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/run.js
-
-
 
 
 
@@ -39754,34 +40110,6 @@ function argv(core, env) {
         args.push('--strict');
     return args;
 }
-function pullNumber(event) {
-    if (!/^pull_request/.test(event.eventName ?? ''))
-        return undefined;
-    const n = event.payload.pull_request?.number;
-    return typeof n === 'number' ? n : undefined;
-}
-async function comment(deps, report) {
-    const { core, env } = deps;
-    const token = optionalInput(core, 'token');
-    const number = pullNumber(deps.event ?? NO_EVENT);
-    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
-    if (!token || number === undefined || !owner || !repo)
-        return;
-    try {
-        // GitHub answers a renamed repository's API calls with a redirect to its new address.
-        const octokit = actionOctokit(deps.http, 'pr-comment', token, env.GITHUB_API_URL || 'https://api.github.com', { followRedirects: true });
-        await upsertComment(octokit, { owner, repo }, number, report, await tokenIdentity(octokit, token));
-    }
-    catch (err) {
-        // The comment is a convenience: the gate's answer is the step outcome.
-        if (err instanceof IdentityUnknown) {
-            core.warning(`gate: pull-request comment not written (the token's identity is unknown: ${err.message})`);
-            return;
-        }
-        const failure = failureOf(deps.http, 'pr-comment', err);
-        core.warning(`gate: pull-request comment not written (${failure instanceof NoAnswer ? failure.reason : `HTTP ${failure.status}`})`);
-    }
-}
 /**
  * GitHub shows at most 10 error annotations per step, and a failed step's own message is one of
  * them: the 9 worst blocking findings (severity, then report order) get one each, and one notice
@@ -39810,7 +40138,9 @@ function annotate(core, ranked) {
 async function runGate(deps) {
     const { core, env } = deps;
     let outcome;
+    let settings;
     try {
+        settings = pullRequestSettings(core);
         const command = parseCommand(argv(core, env), env, deps.cwd, 'input', deps.event ?? NO_EVENT);
         if (command.kind !== 'ci')
             throw new GateError('unreachable: the action always runs gate ci');
@@ -39834,11 +40164,13 @@ async function runGate(deps) {
     core.setOutput('stale-report', String(c.stale_report));
     for (const w of c.warnings)
         core.warning(`gate: ${w}`);
-    // One ranking for the annotations, the summary and the comment.
+    // One ranking for the annotations, the summary, the comment and the inline comments.
     const ranked = rankFindings(outcome);
     annotate(core, ranked);
-    await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT, ranked));
-    await comment(deps, gateReport(outcome, env, COMMENT_LIMIT, ranked));
+    const pullRequest = await PullRequestFeedback.open(deps, settings);
+    const notes = (await pullRequest?.review(outcome, ranked)) ?? [];
+    await appendSummary(core, gateReport(outcome, env, SUMMARY_LIMIT, ranked, notes));
+    await pullRequest?.summary(gateReport(outcome, env, COMMENT_LIMIT, ranked, notes));
     if (outcome.exitCode === EXIT_BLOCKED)
         core.setFailed(`blocked by ${c.blocking_count} net-new finding${c.blocking_count === 1 ? '' : 's'}`);
     else if (outcome.exitCode !== EXIT_OK)

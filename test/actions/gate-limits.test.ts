@@ -7,7 +7,8 @@ import { COMMENT_LIMIT, COMMENT_MARKER } from '../../actions/gate/outputs/pr-com
 import { gateReport, SUMMARY_LIMIT } from '../../actions/gate/outputs/summary.js';
 import { runGate } from '../../actions/gate/run.js';
 import { actionHttp } from '../../actions/shared/http.js';
-import { characters, commentServer, GateRecordingCore } from '../support/gate-action.js';
+import { characters, GateRecordingCore } from '../support/gate-action.js';
+import { FakePullRequest } from '../support/fake-pull-request.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 import { REPO_ROOT } from '../support/processes.js';
 
@@ -84,14 +85,14 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
     for (let f = 0; f < 5; f++) repo.write(`${dir}/file-${f}.js`, lines(100));
     repo.commit('pr');
     const sarif = report(500, (i) => ({ path: `${dir}/file-${i % 5}.js`, line: Math.floor(i / 5) + 1, message: `🔥 ${'𝒳'.repeat(300)} @team #${i}` }));
-    const server = await commentServer('pr-token', { maxBodyCharacters: 65_536 });
+    const server = await FakePullRequest.start({ token: 'pr-token', maxBodyCharacters: 65_536 });
     try {
       const event = { eventName: 'pull_request', payload: { pull_request: { number: 7, base: { sha: base } } } };
       const core = new GateRecordingCore(inputs(sarif, { base: '', token: 'pr-token' }));
       const runEnv = env({ GITHUB_API_URL: server.url });
       const outcome = await runGate({ core, env: runEnv, http: actionHttp(), cwd: repo.dir, event });
       assert.deepEqual(core.of('warning'), [], 'the comment was accepted');
-      const body = server.comments[0]!.body;
+      const body = server.issueComments[0]!.body;
       assert.ok(body.startsWith(`${COMMENT_MARKER}\n`));
       assert.ok(characters(body) <= 65_536, `${characters(body)} characters`);
       const rows = body.match(/^\| high \| yes \|/gm)?.length ?? 0;
@@ -110,7 +111,7 @@ describe('gate action: what it writes stays within GitHub\'s limits', () => {
   });
 
   it('the fake comment endpoint refuses a body over 65,536 code points, as GitHub does (so the test above can fail)', async () => {
-    const server = await commentServer('pr-token', { maxBodyCharacters: 65_536 });
+    const server = await FakePullRequest.start({ token: 'pr-token', maxBodyCharacters: 65_536 });
     try {
       const post = (body: string) =>
         fetch(`${server.url}/repos/octo-org/octo-repo/issues/7/comments`, { method: 'POST', headers: { authorization: 'Bearer pr-token' }, body: JSON.stringify({ body }) });

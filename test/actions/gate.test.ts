@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { actionHttp } from '../../actions/shared/http.js';
 import { COMMENT_MARKER } from '../../actions/gate/outputs/pr-comment.js';
 import { runGate } from '../../actions/gate/run.js';
-import { commentAuthor, commentServer, GateRecordingCore, type CommentServer } from '../support/gate-action.js';
+import { GateRecordingCore } from '../support/gate-action.js';
+import { FakePullRequest } from '../support/fake-pull-request.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
 import { runAction } from '../support/runner.js';
@@ -168,10 +169,10 @@ describe('gate action', () => {
   });
 
   describe('pull-request comment', () => {
-    let server: CommentServer;
+    let server: FakePullRequest;
 
     beforeEach(async () => {
-      server = await commentServer('pr-token');
+      server = await FakePullRequest.start({ token: 'pr-token', maxPageSize: 2 });
     });
     afterEach(() => server.close());
 
@@ -179,27 +180,27 @@ describe('gate action', () => {
     const prEvent = () => ({ eventName: 'pull_request', payload: { pull_request: { number: 7, base: { sha: base } } } });
 
     it('one comment, updated in place on every run (found across pages)', async () => {
-      server.comments.push({ id: 1, body: 'a human' }, { id: 2, body: 'another human' }, { id: 3, body: 'third' });
+      server.issueComments.push({ id: 1, body: 'a human' }, { id: 2, body: 'another human' }, { id: 3, body: 'third' });
       const sarif = report([{ line: 11, level: 'error' }]);
       for (let i = 0; i < 3; i++) {
         const core = new GateRecordingCore(inputs({ sarif, base: '', token: 'pr-token' }));
         await runGate({ core, env: prEnv(), http: http(), cwd: repo.dir, event: prEvent() });
         assert.deepEqual(core.of('warning'), []);
       }
-      const mine = server.comments.filter((c) => c.body.startsWith(COMMENT_MARKER));
+      const mine = server.issueComments.filter((c) => c.body.startsWith(COMMENT_MARKER));
       assert.equal(mine.length, 1);
       assert.match(mine[0]!.body, /Gatehouse gate: ❌ blocked/);
       assert.equal(server.calls.filter((c) => c.startsWith('POST /repos/')).length, 1);
-      assert.equal(server.calls.filter((c) => c === 'POST /graphql').length, 3, "each run asks who the token writes as");
+      assert.equal(server.calls.filter((c) => c === 'POST /graphql viewer').length, 3, 'each run asks who the token writes as');
       assert.equal(server.calls.filter((c) => c.startsWith('PATCH')).length, 2);
     });
 
     it("another user's comment that starts with the marker is never edited: the gate's own is found by marker and author", async () => {
-      server.comments.push(
-        { id: 1, body: `${COMMENT_MARKER}\nlooks like the gate's`, user: commentAuthor('mallory') },
-        { id: 2, body: `${COMMENT_MARKER}\nanother bot's`, user: commentAuthor('other-app[bot]', 'Bot') },
+      server.issueComments.push(
+        { id: 1, body: `${COMMENT_MARKER}\nlooks like the gate's`, user: server.author('mallory') },
+        { id: 2, body: `${COMMENT_MARKER}\nanother bot's`, user: server.author('other-app[bot]', 'Bot') },
         // A user whose login is the bot's name without the suffix is not the bot.
-        { id: 3, body: `${COMMENT_MARKER}\nnamesake`, user: commentAuthor('github-actions') },
+        { id: 3, body: `${COMMENT_MARKER}\nnamesake`, user: server.author('github-actions') },
       );
       const sarif = report([{ line: 11, level: 'error' }]);
       for (let i = 0; i < 2; i++) {
@@ -207,19 +208,19 @@ describe('gate action', () => {
         await runGate({ core, env: prEnv(), http: http(), cwd: repo.dir, event: prEvent() });
         assert.deepEqual(core.of('warning'), []);
       }
-      assert.deepEqual(server.comments.slice(0, 3).map((c) => c.body.split('\n')[1]), ["looks like the gate's", "another bot's", 'namesake']);
-      const mine = server.comments.slice(3);
+      assert.deepEqual(server.issueComments.slice(0, 3).map((c) => c.body.split('\n')[1]), ["looks like the gate's", "another bot's", 'namesake']);
+      const mine = server.issueComments.slice(3);
       assert.equal(mine.length, 1, 'one comment of its own, created once and then updated');
       assert.equal(mine[0]!.user!.login, 'github-actions[bot]');
-      assert.deepEqual(server.calls.filter((c) => !c.startsWith('GET')), ['POST /graphql', 'POST /repos/octo-org/octo-repo/issues/7/comments', 'POST /graphql', 'PATCH /repos/octo-org/octo-repo/issues/comments/1003']);
+      assert.deepEqual(server.calls.filter((c) => !c.startsWith('GET')), ['POST /graphql viewer', 'POST /repos/octo-org/octo-repo/issues/7/comments', 'POST /graphql viewer', 'PATCH /repos/octo-org/octo-repo/issues/comments/1000']);
     });
 
     it("a token whose identity cannot be read writes no comment: a warning, the answer unchanged", async () => {
-      const unknown = await commentServer('pr-token', { login: '' });
+      const unknown = await FakePullRequest.start({ token: 'pr-token', login: '' });
       try {
         const core = new GateRecordingCore(inputs({ sarif: report([{ line: 11, level: 'error' }]), base: '', token: 'pr-token' }));
         await runGate({ core, env: env({ GITHUB_API_URL: unknown.url }), http: http(), cwd: repo.dir, event: prEvent() });
-        assert.equal(unknown.comments.length, 0);
+        assert.equal(unknown.issueComments.length, 0);
         assert.equal(core.of('warning').length, 1);
         assert.match(core.of('warning')[0]!, /pull-request comment not written/);
         assert.deepEqual(core.of('failed'), ['blocked by 1 net-new finding']);

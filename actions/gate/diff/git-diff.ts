@@ -139,7 +139,12 @@ const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
  */
 function movableText(line: string): string | undefined {
   if (!/[A-Za-z0-9\u0080-\uffff]/.test(line)) return undefined;
-  return line.slice(1).replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
+  return normalisedLine(line.slice(1));
+}
+
+/** A line's text with leading and trailing whitespace dropped and inner runs counted as one space. */
+export function normalisedLine(text: string): string {
+  return text.replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
 }
 
 /**

@@ -62,7 +62,14 @@ export function rankFindings(outcome: CiOutcome): readonly Finding[] {
  * order), warnings, missing and skipped linters, results not in the repository, counts. The table is cut to what `limit` allows, with a line saying how
  * many rows were left out; everything else is always there.
  */
-export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: ReportLimit = SUMMARY_LIMIT, findings: readonly Finding[] = rankFindings(outcome)): string {
+export function gateReport(
+  outcome: CiOutcome,
+  env: NodeJS.ProcessEnv,
+  limit: ReportLimit = SUMMARY_LIMIT,
+  findings: readonly Finding[] = rankFindings(outcome),
+  /** Lines about findings without an inline comment (the review mode's). */
+  notes: readonly string[] = [],
+): string {
   const c = outcome.counts;
   const cautions = c.warnings.length + c.linters_missing.length;
   const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
@@ -92,6 +99,7 @@ export function gateReport(outcome: CiOutcome, env: NodeJS.ProcessEnv, limit: Re
     tail.push(`${n} finding${n === 1 ? '' : 's'} without a line in a changed file name${n === 1 ? 's' : ''} no package: net-new unless \`unattributed-dependency\` is \`pre-existing\`.`, '');
   }
   if (c.moved_count > 0) tail.push(`${c.moved_count} finding${c.moved_count === 1 ? ' is' : 's are'} on lines that only moved (or changed indentation or line endings): pre-existing.`, '');
+  for (const note of notes) tail.push(note, '');
   if (c.filtered_left_out_count > 0) {
     tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
   }

@@ -2002,7 +2002,11 @@ const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
 function movableText(line) {
     if (!/[A-Za-z0-9\u0080-\uffff]/.test(line))
         return undefined;
-    return line.slice(1).replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
+    return normalisedLine(line.slice(1));
+}
+/** A line's text with leading and trailing whitespace dropped and inner runs counted as one space. */
+function normalisedLine(text) {
+    return text.replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
 }
 /**
  * `git diff --unified=0` output: the added lines of each file by its head path, and which of them
