@@ -31,18 +31,18 @@ export function pullRequestSettings(core: GateCore): PullRequestSettings {
   return { token: optionalInput(core, 'token'), mode: mode as CommentMode, maxReviewComments: max };
 }
 
-/** Lines of files at one commit, read once per file (`git show <commit>:<path>`); undefined when unreadable. */
-function linesAt(cwd: string, commit: string): (path: string, line: number) => string | undefined {
-  const files = new Map<string, string[] | undefined>();
-  return (path, line) => {
+/** Files at one commit, read once each (`git show <commit>:<path>`); undefined when unreadable. */
+function fileAt(cwd: string, commit: string): (path: string) => string | undefined {
+  const files = new Map<string, string | undefined>();
+  return (path) => {
     if (!files.has(path)) {
       try {
-        files.set(path, execFileSync('git', ['-C', cwd, 'show', `${commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n'));
+        files.set(path, execFileSync('git', ['-C', cwd, 'show', `${commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
       } catch {
         files.set(path, undefined);
       }
     }
-    return files.get(path)?.[line - 1];
+    return files.get(path);
   };
 }
 
@@ -72,6 +72,8 @@ export class PullRequestFeedback {
     private readonly octokit: ActionOctokit,
     private readonly pr: PullRequestRef,
     private readonly identity: Identity,
+    /** `pull_request.head.sha` of the event. */
+    private readonly headSha: string | undefined,
   ) {
     this.summaryComment = settings.mode !== 'review';
   }
@@ -86,7 +88,8 @@ export class PullRequestFeedback {
     // GitHub answers a renamed repository's API calls with a redirect to its new address.
     const octokit = actionOctokit(deps.http, 'pr-comment', settings.token, env.GITHUB_API_URL || 'https://api.github.com', { followRedirects: true });
     try {
-      return new PullRequestFeedback(deps, settings, octokit, { owner, repo, number }, await tokenIdentity(octokit, settings.token));
+      const head = (event.payload.pull_request as { head?: { sha?: unknown } } | undefined)?.head?.sha;
+      return new PullRequestFeedback(deps, settings, octokit, { owner, repo, number }, await tokenIdentity(octokit, settings.token), typeof head === 'string' && /^[0-9a-f]{40,64}$/.test(head) ? head : undefined);
     } catch (err) {
       warn(deps, 'pull-request comment', err);
       return undefined;
@@ -103,7 +106,18 @@ export class PullRequestFeedback {
     const max = this.settings.maxReviewComments;
     try {
       const api = new ReviewApi(this.octokit, this.pr, this.identity);
-      const result = await syncReviewComments(api, outcome.diff.head, { findings: ranked, diff: outcome.diff, max, lineText: linesAt(this.deps.cwd, outcome.diff.head) });
+      const judged = fileAt(this.deps.cwd, outcome.diff.head);
+      // The pull request's own head: the checkout may be its merge commit (actions/checkout's default).
+      const commitId = this.headSha ?? outcome.diff.head;
+      const atHead = commitId === outcome.diff.head ? judged : fileAt(this.deps.cwd, commitId);
+      const result = await syncReviewComments(api, {
+        findings: ranked,
+        diff: outcome.diff,
+        max,
+        commitId,
+        lineText: (path, line) => judged(path)?.split('\n')[line - 1],
+        sameLines: (path) => atHead === judged || (judged(path) !== undefined && judged(path) === atHead(path)),
+      });
       core.info(`gate: inline comments: ${result.posted} posted, ${result.edited} edited, ${result.reopened} re-opened, ${result.resolved} resolved`);
       return reviewNotes(result, max);
     } catch (err) {

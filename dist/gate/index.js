@@ -39838,9 +39838,9 @@ function fingerprints(findings, lineText) {
 
 
 
-const onDiff = (diff, f) => {
-    const added = diff.files.get(f.path);
-    return f.startLine !== undefined && (added === 'all' || (added !== undefined && added.has(f.startLine)));
+const onDiff = (input, f) => {
+    const added = input.diff.files.get(f.path);
+    return f.startLine !== undefined && (added === 'all' || (added !== undefined && added.has(f.startLine))) && input.sameLines(f.path);
 };
 /** Worst first: severity, then path, then line. */
 const worstFirst = (a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.startLine ?? 0) - (b.startLine ?? 0));
@@ -39864,8 +39864,9 @@ const closedBody = (comment, head) => `${comment.body}${CLOSED_NOTE} as of ${hea
  *   that comes back re-opens its thread instead of getting a second comment.
  * Open comments of findings still reported are never resolved to make room: `max` limits the new ones.
  */
-async function syncReviewComments(api, head, input) {
-    const eligible = input.findings.filter((f) => onDiff(input.diff, f)).sort(worstFirst);
+async function syncReviewComments(api, input) {
+    const head = input.commitId;
+    const eligible = input.findings.filter((f) => onDiff(input, f)).sort(worstFirst);
     const prints = fingerprints(eligible, input.lineText);
     const own = await api.ownComments();
     const byPrint = new Map(own.map((c) => [c.fingerprint, c]));
@@ -39924,7 +39925,7 @@ function reviewNotes(result, max) {
     if (result.leftOut > 0)
         notes.push(`${plural(result.leftOut, 'net-new finding on a line of the diff has', 'net-new findings on lines of the diff have')} no inline comment: at most ${max} of the gate's inline comments are open at once (\`max-review-comments\`).`);
     if (result.notOnDiff > 0)
-        notes.push(`${plural(result.notOnDiff, 'net-new finding is', 'net-new findings are')} not on a line of the diff, where GitHub takes review comments: listed here only.`);
+        notes.push(`${plural(result.notOnDiff, 'net-new finding is', 'net-new findings are')} not on a line of the pull request's diff, where GitHub takes review comments: listed here only.`);
     return notes;
 }
 
@@ -39951,19 +39952,19 @@ function pullRequestSettings(core) {
         throw new InputError('input "max-review-comments" must be a whole number from 1 to 50');
     return { token: optionalInput(core, 'token'), mode: mode, maxReviewComments: max };
 }
-/** Lines of files at one commit, read once per file (`git show <commit>:<path>`); undefined when unreadable. */
-function linesAt(cwd, commit) {
+/** Files at one commit, read once each (`git show <commit>:<path>`); undefined when unreadable. */
+function fileAt(cwd, commit) {
     const files = new Map();
-    return (path, line) => {
+    return (path) => {
         if (!files.has(path)) {
             try {
-                files.set(path, (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', cwd, 'show', `${commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n'));
+                files.set(path, (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', cwd, 'show', `${commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
             }
             catch {
                 files.set(path, undefined);
             }
         }
-        return files.get(path)?.[line - 1];
+        return files.get(path);
     };
 }
 /** Why a write was refused for good: the token cannot write there (a fork's pull request, `pull-requests: read`). */
@@ -39989,14 +39990,18 @@ class PullRequestFeedback {
     octokit;
     pr;
     identity;
+    headSha;
     /** Whether the summary comment is written: always but in `review` mode, and there too when inline comments could not be. */
     summaryComment;
-    constructor(deps, settings, octokit, pr, identity) {
+    constructor(deps, settings, octokit, pr, identity, 
+    /** `pull_request.head.sha` of the event. */
+    headSha) {
         this.deps = deps;
         this.settings = settings;
         this.octokit = octokit;
         this.pr = pr;
         this.identity = identity;
+        this.headSha = headSha;
         this.summaryComment = settings.mode !== 'review';
     }
     /** Undefined without a token or a pull-request event, or when the token's identity cannot be read (a warning says why). */
@@ -40010,7 +40015,8 @@ class PullRequestFeedback {
         // GitHub answers a renamed repository's API calls with a redirect to its new address.
         const octokit = actionOctokit(deps.http, 'pr-comment', settings.token, env.GITHUB_API_URL || 'https://api.github.com', { followRedirects: true });
         try {
-            return new PullRequestFeedback(deps, settings, octokit, { owner, repo, number }, await tokenIdentity(octokit, settings.token));
+            const head = event.payload.pull_request?.head?.sha;
+            return new PullRequestFeedback(deps, settings, octokit, { owner, repo, number }, await tokenIdentity(octokit, settings.token), typeof head === 'string' && /^[0-9a-f]{40,64}$/.test(head) ? head : undefined);
         }
         catch (err) {
             warn(deps, 'pull-request comment', err);
@@ -40028,7 +40034,18 @@ class PullRequestFeedback {
         const max = this.settings.maxReviewComments;
         try {
             const api = new ReviewApi(this.octokit, this.pr, this.identity);
-            const result = await syncReviewComments(api, outcome.diff.head, { findings: ranked, diff: outcome.diff, max, lineText: linesAt(this.deps.cwd, outcome.diff.head) });
+            const judged = fileAt(this.deps.cwd, outcome.diff.head);
+            // The pull request's own head: the checkout may be its merge commit (actions/checkout's default).
+            const commitId = this.headSha ?? outcome.diff.head;
+            const atHead = commitId === outcome.diff.head ? judged : fileAt(this.deps.cwd, commitId);
+            const result = await syncReviewComments(api, {
+                findings: ranked,
+                diff: outcome.diff,
+                max,
+                commitId,
+                lineText: (path, line) => judged(path)?.split('\n')[line - 1],
+                sameLines: (path) => atHead === judged || (judged(path) !== undefined && judged(path) === atHead(path)),
+            });
             core.info(`gate: inline comments: ${result.posted} posted, ${result.edited} edited, ${result.reopened} re-opened, ${result.resolved} resolved`);
             return reviewNotes(result, max);
         }

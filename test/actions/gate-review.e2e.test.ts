@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakePullRequest } from '../support/fake-pull-request.js';
@@ -43,20 +43,25 @@ describe('gate action: inline review comments that follow the finding (bundle, o
     return repo.commit(message);
   };
 
-  /** ESLint's SARIF for the head: one `no-eval` error on each `eval(` line. */
+  /** ESLint's SARIF for the checkout: one `no-eval` error on each `eval(` line of src/app.js and src/other.js. */
   const scan = (extra: unknown[] = []): string => {
-    const text = readFileSync(join(repo.dir, 'src/app.js'), 'utf8').split('\n');
-    const results = text.flatMap((line, i) =>
-      line.includes('eval(') ? [{ ruleId: 'no-eval', level: 'error', message: { text: `eval can be harmful: ${line.trim()}` }, locations: [{ physicalLocation: { artifactLocation: { uri: 'src/app.js' }, region: { startLine: i + 1 } } }] }] : [],
-    );
+    const results = ['src/app.js', 'src/other.js']
+      .filter((file) => existsSync(join(repo.dir, file)))
+      .flatMap((file) =>
+        readFileSync(join(repo.dir, file), 'utf8')
+          .split('\n')
+          .flatMap((line, i) =>
+            line.includes('eval(') ? [{ ruleId: 'no-eval', level: 'error', message: { text: `eval can be harmful: ${line.trim()}` }, locations: [{ physicalLocation: { artifactLocation: { uri: file }, region: { startLine: i + 1 } } }] }] : [],
+          ),
+      );
     const path = join(temp, 'report.sarif');
     writeFileSync(path, JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'eslint', rules: [{ id: 'no-eval' }] } }, results: [...results, ...extra] }] }));
     return path;
   };
 
-  async function gate(inputs: Record<string, string> = {}, extra: unknown[] = []): Promise<ActionRun> {
+  async function gate(inputs: Record<string, string> = {}, extra: unknown[] = [], pullRequest: Record<string, unknown> = { base: { sha: base } }): Promise<ActionRun> {
     const event = join(temp, 'event.json');
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha: base } } }));
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 7, ...pullRequest } }));
     return runAction(BUNDLE, { sarif: scan(extra), token: 'pr-token', 'comment-mode': 'review', 'fail-on': 'high', ...inputs }, {
       GITHUB_EVENT_NAME: 'pull_request',
       GITHUB_EVENT_PATH: event,
@@ -150,6 +155,27 @@ describe('gate action: inline review comments that follow the finding (bundle, o
     assert.equal(pr.reviewComments.find((c) => c.id === 5000)!.body, mine!.body.split('\n\n✅')[0]);
   });
 
+  it("a checkout of the pull request's merge commit: comments go on the pull request's head, only in files whose lines the merge left as they are", async () => {
+    repo.git('checkout', '--quiet', 'main');
+    repo.write('src/other.js', lines(5, 'other '));
+    const start = repo.commit('other.js on main');
+    repo.git('checkout', '--quiet', '-b', 'feature');
+    repo.write('src/app.js', `${lines(10)}eval(a1);\n`);
+    repo.write('src/other.js', `${lines(5, 'other ')}eval(o1);\n`);
+    const prHead = repo.commit('the pull request');
+    // The base moves on, changing other.js above the pull request's line; the checkout is the merge.
+    repo.git('checkout', '--quiet', 'main');
+    repo.write('src/other.js', `// header\n// more\n${lines(5, 'other ')}`);
+    const baseTip = repo.commit('main moves on');
+    repo.git('merge', '--quiet', '--no-ff', '--no-edit', 'feature');
+    pr.diffLines = new Map([['src/app.js', new Set([11])], ['src/other.js', new Set([6])]]);
+    const run = await gate({}, [], { base: { sha: baseTip }, head: { sha: prHead } });
+    assert.equal(run.code, 1, run.stdout);
+    assert.notEqual(start, baseTip);
+    assert.deepEqual(pr.reviewComments.map((c) => [c.path, c.line, c.commitId]), [['src/app.js', 11, prHead]]);
+    assert.match(run.summary, /1 net-new finding is not on a line of the pull request's diff/);
+  });
+
   it("a token that cannot write reviews (a fork's pull request): the job summary and a notice; the exit code is unchanged", async () => {
     push(['eval(a1);']);
     pr.readOnly = true;
@@ -169,7 +195,7 @@ describe('gate action: inline review comments that follow the finding (bundle, o
     const run = await gate({ 'comment-mode': 'both' }, [lineless]);
     assert.equal(pr.reviewComments.length, 1);
     assert.equal(pr.issueComments.length, 1);
-    const note = /1 net-new finding is not on a line of the diff, where GitHub takes review comments: listed here only\./;
+    const note = /1 net-new finding is not on a line of the pull request's diff, where GitHub takes review comments: listed here only\./;
     assert.match(run.summary, note);
     assert.match(pr.issueComments[0]!.body, note);
     for (const inputs of [{ 'comment-mode': 'inline' }, { 'max-review-comments': '0' }, { 'max-review-comments': '51' }] as Record<string, string>[]) {

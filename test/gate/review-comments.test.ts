@@ -41,7 +41,7 @@ describe('inline review comments: fingerprints, bodies, notes, pacing', () => {
     assert.deepEqual(reviewNotes({ posted: 0, edited: 0, reopened: 0, resolved: 0, leftOut: 0, notOnDiff: 0 }, 10), []);
     assert.deepEqual(reviewNotes({ posted: 10, edited: 0, reopened: 0, resolved: 0, leftOut: 3, notOnDiff: 1 }, 10), [
       "3 net-new findings on lines of the diff have no inline comment: at most 10 of the gate's inline comments are open at once (`max-review-comments`).",
-      '1 net-new finding is not on a line of the diff, where GitHub takes review comments: listed here only.',
+      "1 net-new finding is not on a line of the pull request's diff, where GitHub takes review comments: listed here only.",
     ]);
   });
 

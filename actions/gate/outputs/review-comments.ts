@@ -13,7 +13,7 @@ export interface ReviewResult {
   readonly resolved: number;
   /** Net-new findings on lines of the diff with no inline comment: past `max-review-comments`. */
   readonly leftOut: number;
-  /** Net-new findings not on a line of the diff: GitHub takes review comments only there. */
+  /** Net-new findings not on a line of the pull request's diff (or in a file whose lines the merge commit moved): GitHub takes review comments only there. */
   readonly notOnDiff: number;
 }
 
@@ -25,11 +25,19 @@ export interface ReviewInput {
   readonly max: number;
   /** A line of the head commit (for the fingerprints). */
   readonly lineText: (path: string, line: number) => string | undefined;
+  /** The pull request's head commit, which review comments are put on. */
+  readonly commitId: string;
+  /**
+   * Whether a file's lines are the same in the pull request's head as in the commit judged (a
+   * merge commit when the checkout is the pull request's merge ref): only then can a finding's
+   * line be given to GitHub as it is.
+   */
+  readonly sameLines: (path: string) => boolean;
 }
 
-const onDiff = (diff: PullRequestDiff, f: Finding): boolean => {
-  const added = diff.files.get(f.path);
-  return f.startLine !== undefined && (added === 'all' || (added !== undefined && added.has(f.startLine)));
+const onDiff = (input: ReviewInput, f: Finding): boolean => {
+  const added = input.diff.files.get(f.path);
+  return f.startLine !== undefined && (added === 'all' || (added !== undefined && added.has(f.startLine))) && input.sameLines(f.path);
 };
 
 /** Worst first: severity, then path, then line. */
@@ -59,8 +67,9 @@ const closedBody = (comment: OwnComment, head: string): string => `${comment.bod
  *   that comes back re-opens its thread instead of getting a second comment.
  * Open comments of findings still reported are never resolved to make room: `max` limits the new ones.
  */
-export async function syncReviewComments(api: ReviewApi, head: string, input: ReviewInput): Promise<ReviewResult> {
-  const eligible = input.findings.filter((f) => onDiff(input.diff, f)).sort(worstFirst);
+export async function syncReviewComments(api: ReviewApi, input: ReviewInput): Promise<ReviewResult> {
+  const head = input.commitId;
+  const eligible = input.findings.filter((f) => onDiff(input, f)).sort(worstFirst);
   const prints = fingerprints(eligible, input.lineText);
   const own = await api.ownComments();
   const byPrint = new Map(own.map((c) => [c.fingerprint, c]));
@@ -111,6 +120,6 @@ export function reviewNotes(result: ReviewResult, max: number): string[] {
   const notes: string[] = [];
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   if (result.leftOut > 0) notes.push(`${plural(result.leftOut, 'net-new finding on a line of the diff has', 'net-new findings on lines of the diff have')} no inline comment: at most ${max} of the gate's inline comments are open at once (\`max-review-comments\`).`);
-  if (result.notOnDiff > 0) notes.push(`${plural(result.notOnDiff, 'net-new finding is', 'net-new findings are')} not on a line of the diff, where GitHub takes review comments: listed here only.`);
+  if (result.notOnDiff > 0) notes.push(`${plural(result.notOnDiff, 'net-new finding is', 'net-new findings are')} not on a line of the pull request's diff, where GitHub takes review comments: listed here only.`);
   return notes;
 }
