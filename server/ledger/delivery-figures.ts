@@ -1,6 +1,6 @@
 import type { CallerIdentity } from '../auth/verifier.js';
 import type { Clock } from '../clock.js';
-import type { Store } from '../store/types.js';
+import type { DeploymentFigures, Store } from '../store/types.js';
 import { FIGURES_DEFAULT_DAYS, type FiguresRequest } from './schema.js';
 
 const DAY_MS = 86_400_000;
@@ -35,5 +35,20 @@ export async function deliveryFigures(
     change_failure_rate: changes === 0 ? null : (failure + rolledBack) / changes,
     recovery_time_ms: figures.recovery,
     lead_time_ms: figures.leadTime,
+    daily: dailySeries(from, to, figures.byDay),
   };
+}
+
+/**
+ * Every UTC date the window touches, oldest first, the first and last partly, each with its
+ * records' counts (zeros for a date without any): together they hold every record counted above.
+ */
+function dailySeries(from: Date, to: Date, byDay: DeploymentFigures['byDay']): Record<string, unknown>[] {
+  const series: Record<string, unknown>[] = [];
+  for (let day = Math.floor(from.getTime() / DAY_MS); day <= Math.floor(to.getTime() / DAY_MS); day++) {
+    const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    const counts = byDay.get(date);
+    series.push({ date, success: counts?.success ?? 0, failure: counts?.failure ?? 0, rolled_back: counts?.['rolled-back'] ?? 0, skipped: counts?.skipped ?? 0 });
+  }
+  return series;
 }

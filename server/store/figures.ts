@@ -2,6 +2,8 @@ import type { DeploymentFigures, DeploymentRecord, DeploymentStatus, Distributio
 
 const DAY_MS = 86_400_000;
 
+export const zeroCounts = (): Record<DeploymentStatus, number> => ({ success: 0, failure: 0, 'rolled-back': 0, skipped: 0 });
+
 /** The two statuses that open or extend a failure streak. */
 const FAILING: ReadonlySet<DeploymentStatus> = new Set(['failure', 'rolled-back']);
 
@@ -23,17 +25,22 @@ function distributionOf(sorted: readonly number[]): Distribution | null {
  * per-environment streak state. The in-memory store's counterpart of the MongoDB pipeline.
  */
 export class FiguresAccumulator {
-  private readonly counts: Record<DeploymentStatus, number> = { success: 0, failure: 0, 'rolled-back': 0, skipped: 0 };
+  private readonly counts: Record<DeploymentStatus, number> = zeroCounts();
   /** UTC dates as day numbers since the epoch (cheaper than formatting each record's date). */
   private readonly successDates = new Set<number>();
   /** Environment → start (ms) of its open failure streak; absent: no streak open. */
   private readonly openStreaks = new Map<string, number>();
   private readonly recoveries: number[] = [];
   private readonly leadTimes: number[] = [];
+  private readonly byDay = new Map<string, Record<DeploymentStatus, number>>();
 
   add(record: DeploymentRecord): void {
     this.counts[record.status]++;
     const at = record.recordedAt.getTime();
+    const date = record.recordedAt.toISOString().slice(0, 10);
+    let day = this.byDay.get(date);
+    if (!day) this.byDay.set(date, (day = zeroCounts()));
+    day[record.status]++;
     if (FAILING.has(record.status)) {
       if (!this.openStreaks.has(record.environment)) this.openStreaks.set(record.environment, at);
     } else if (record.status === 'success') {
@@ -55,6 +62,7 @@ export class FiguresAccumulator {
       successDays: this.successDates.size,
       recovery: distributionOf(this.recoveries.sort(ascending)),
       leadTime: distributionOf(this.leadTimes.sort(ascending)),
+      byDay: this.byDay,
     };
   }
 }

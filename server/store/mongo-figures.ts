@@ -1,5 +1,6 @@
 import type { Document } from 'mongodb';
-import type { DeploymentFigures, Distribution, FiguresQuery } from './types.js';
+import { zeroCounts } from './figures.js';
+import type { DeploymentFigures, DeploymentStatus, Distribution, FiguresQuery } from './types.js';
 
 /*
  * The figures of one repository's window in one aggregation (MongoDB 5.2 or later: $setWindowFields,
@@ -61,6 +62,8 @@ export function figuresPipeline(query: FiguresQuery): Document[] {
         rolledBack: countOf('rolled-back'),
         skipped: countOf('skipped'),
         successDates: { $addToSet: { $cond: [isStatus('success'), { $dateToString: { date: '$recordedAt', format: '%Y-%m-%d', timezone: 'UTC' } }, null] } },
+        // One "<UTC date> <status>" per record, counted per day in figuresFrom.
+        dayStatuses: { $push: { $concat: [{ $dateToString: { date: '$recordedAt', format: '%Y-%m-%d', timezone: 'UTC' } }, ' ', '$status'] } },
         // A success right after a failing record ends a streak.
         recoveries: {
           $push: { $cond: [{ $and: [isStatus('success'), { $in: ['$previousStatus', FAILING] }] }, { $subtract: ['$recordedAt', '$lastStart'] }, null] },
@@ -78,6 +81,7 @@ export function figuresPipeline(query: FiguresQuery): Document[] {
         rolledBack: 1,
         skipped: 1,
         successDays: { $size: withoutNulls('$successDates') },
+        dayStatuses: 1,
         recoveries: { $sortArray: { input: withoutNulls('$recoveries'), sortBy: 1 } },
         leadTimes: { $sortArray: { input: withoutNulls('$leadTimes'), sortBy: 1 } },
       },
@@ -89,6 +93,7 @@ export function figuresPipeline(query: FiguresQuery): Document[] {
         rolledBack: 1,
         skipped: 1,
         successDays: 1,
+        dayStatuses: 1,
         recovery: distribution('$recoveries'),
         leadTime: distribution('$leadTimes'),
       },
@@ -103,6 +108,7 @@ export interface FiguresDoc {
   rolledBack: number;
   skipped: number;
   successDays: number;
+  dayStatuses: string[];
   recovery: Distribution | null;
   leadTime: Distribution | null;
 }
@@ -112,8 +118,16 @@ const distributionFrom = (d: Distribution | null): Distribution | null =>
   d === null ? null : { median: number(d.median), p90: number(d.p90), count: number(d.count) };
 
 export function figuresFrom(doc: FiguresDoc | undefined): DeploymentFigures {
-  if (!doc) return { counts: { success: 0, failure: 0, 'rolled-back': 0, skipped: 0 }, successDays: 0, recovery: null, leadTime: null };
+  if (!doc) return { counts: zeroCounts(), successDays: 0, recovery: null, leadTime: null, byDay: new Map() };
+  const byDay = new Map<string, Record<DeploymentStatus, number>>();
+  for (const entry of doc.dayStatuses) {
+    const [date, status] = entry.split(' ') as [string, DeploymentStatus];
+    let day = byDay.get(date);
+    if (!day) byDay.set(date, (day = zeroCounts()));
+    day[status]++;
+  }
   return {
+    byDay,
     counts: { success: number(doc.success), failure: number(doc.failure), 'rolled-back': number(doc.rolledBack), skipped: number(doc.skipped) },
     successDays: number(doc.successDays),
     recovery: distributionFrom(doc.recovery),

@@ -80,6 +80,8 @@ export interface DeploymentFigures {
   readonly recovery: Distribution | null;
   /** `recordedAt − committedAt` of the success records that carry `committedAt`. */
   readonly leadTime: Distribution | null;
+  /** UTC date (`YYYY-MM-DD`) → the counts of that date's records; dates without a record are absent. */
+  readonly byDay: ReadonlyMap<string, Readonly<Record<DeploymentStatus, number>>>;
 }
 
 /** What runs where: an environment's newest record and its newest success. */

@@ -21,6 +21,12 @@ describe('ledger figures (property: generated histories against a direct computa
         const caller = { repository: 'octo-org/app', repositoryId, repositoryOwner: 'octo-org' } as CallerIdentity;
         const body = await deliveryFigures({ store, clock: { now: () => now } }, caller, { days, ...(environment ? { environment } : {}) });
         assert.deepEqual(body, referenceMetricsBody(history, { repositoryId, repository: 'octo-org/app', days, now: new Date(now), ...(environment ? { environment } : {}) }));
+        // The daily series: the window's UTC dates in order (days + 1, as the window starts off midnight), adding up to the totals.
+        const daily = body.daily as { date: string; success: number; failure: number; rolled_back: number; skipped: number }[];
+        const totals = body.deployments as { total: number };
+        assert.equal(daily.length, days + 1);
+        assert.deepEqual(daily.map((d) => d.date), [...daily.map((d) => d.date)].sort());
+        assert.equal(daily.reduce((n, d) => n + d.success + d.failure + d.rolled_back + d.skipped, 0), totals.total);
         run++;
       }),
       { numRuns: 200 },

@@ -299,6 +299,12 @@ export function figuresContract(open: () => Promise<Store>): void {
       successDays: new Set([at(100), at(45), at(46)].map((d) => d.toISOString().slice(0, 10))).size,
       recovery: { median: 1 * HOUR, p90: 5 * HOUR, count: 2 },
       leadTime: { median: 3 * HOUR, p90: 10 * HOUR, count: 3 },
+      // 2026-11-16 08:00 (100 h ago), 11-18 10:00–14:00 (50 h to 45 h and 47 h, 46 h ago), 11-20 10:00 (2 h ago).
+      byDay: new Map([
+        ['2026-11-16', { success: 1, failure: 0, 'rolled-back': 0, skipped: 0 }],
+        ['2026-11-18', { success: 2, failure: 2, 'rolled-back': 1, skipped: 1 }],
+        ['2026-11-20', { success: 0, failure: 1, 'rolled-back': 0, skipped: 0 }],
+      ]),
     });
     const production = await store.deployments.figures({ repositoryId: '1001', environment: 'production', ...window });
     assert.deepEqual(production.recovery, { median: 5 * HOUR, p90: 5 * HOUR, count: 1 });
@@ -337,6 +343,7 @@ export function figuresContract(open: () => Promise<Store>): void {
       successDays: 0,
       recovery: null,
       leadTime: null,
+      byDay: new Map(),
     });
     assert.deepEqual((await store.deployments.figures({ repositoryId: '1001', environment: 'nowhere', ...window })).recovery, null);
   });

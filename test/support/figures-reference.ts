@@ -44,6 +44,12 @@ export function referenceFigures(all: readonly DeploymentRecord[], q: { reposito
     successDays: new Set(successes.map((r) => r.recordedAt.toISOString().slice(0, 10))).size,
     recovery: summary(recoveries),
     leadTime: summary(successes.filter((r) => r.committedAt).map((r) => r.recordedAt.getTime() - r.committedAt!.getTime())),
+    byDay: new Map(
+      [...new Set(selected.map((r) => r.recordedAt.toISOString().slice(0, 10)))].map((date) => {
+        const of = (status: DeploymentRecord['status']) => selected.filter((r) => r.status === status && r.recordedAt.toISOString().startsWith(date)).length;
+        return [date, { success: of('success'), failure: of('failure'), 'rolled-back': of('rolled-back'), skipped: of('skipped') }];
+      }),
+    ),
   };
 }
 
@@ -61,5 +67,20 @@ export function referenceMetricsBody(all: readonly DeploymentRecord[], q: { repo
     change_failure_rate: success + failure + rolledBack === 0 ? null : (failure + rolledBack) / (success + failure + rolledBack),
     recovery_time_ms: f.recovery,
     lead_time_ms: f.leadTime,
+    daily: referenceDaily(all, { ...q, from }),
   };
+}
+
+/** Per UTC date from the window's first to its last, the records of that date, counted by status. */
+function referenceDaily(all: readonly DeploymentRecord[], q: { repositoryId: string; environment?: string; from: Date; now: Date }) {
+  const selected = all.filter(
+    (r) => r.repositoryId === q.repositoryId && (q.environment === undefined || r.environment === q.environment) && r.expireAt > q.now && r.recordedAt >= q.from && r.recordedAt <= q.now,
+  );
+  const days: { date: string; success: number; failure: number; rolled_back: number; skipped: number }[] = [];
+  for (let at = new Date(`${q.from.toISOString().slice(0, 10)}T00:00:00Z`); at <= q.now; at = new Date(at.getTime() + DAY)) {
+    const date = at.toISOString().slice(0, 10);
+    const of = (status: DeploymentRecord['status']) => selected.filter((r) => r.status === status && r.recordedAt.toISOString().startsWith(date)).length;
+    days.push({ date, success: of('success'), failure: of('failure'), rolled_back: of('rolled-back'), skipped: of('skipped') });
+  }
+  return days;
 }
