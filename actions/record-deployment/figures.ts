@@ -44,9 +44,37 @@ export function figuresOutputs(f: DeliveryFigures): Record<string, string> {
   };
 }
 
-/** The job summary's table of the figures. */
+/** Text inside a Mermaid string: its quotes and line breaks would end it. */
+const mermaidText = (text: string): string => text.replace(/["\r\n`]/g, "'").replace(/[#;]/g, ' ');
+
+/**
+ * The window's deployments per day as a Mermaid `xychart-beta` (GitHub renders ```` ```mermaid ````
+ * blocks in job summaries): two bar series drawn over each other, all changes of the day, then
+ * the failed and rolled back ones on top of them, so the part of each bar left showing is the
+ * day's successes. Skipped deployments are not changes. Undefined when the window has no change
+ * or the ledger sent no daily series.
+ */
+export function deploymentChart(environment: string, f: DeliveryFigures): string | undefined {
+  const days = f.daily;
+  if (!days || days.every((d) => d.success + d.failure + d.rolled_back === 0)) return undefined;
+  const changes = days.map((d) => d.success + d.failure + d.rolled_back);
+  const failed = days.map((d) => d.failure + d.rolled_back);
+  return [
+    '```mermaid',
+    'xychart-beta',
+    `  title "${mermaidText(environment)}: deployments per day (failed and rolled back over all changes)"`,
+    `  x-axis [${days.map((d) => `"${d.date.slice(5)}"`).join(', ')}]`,
+    `  y-axis "Deployments" 0 --> ${Math.max(...changes)}`,
+    `  bar [${changes.join(', ')}]`,
+    `  bar [${failed.join(', ')}]`,
+    '```',
+  ].join('\n');
+}
+
+/** The job summary's table of the figures, and the chart of the window's days. */
 export function figuresSummary(environment: string, f: DeliveryFigures): string {
   const d = f.deployments;
+  const chart = deploymentChart(environment, f);
   return [
     `#### ${cell(environment)}: the last ${f.window.days} days`,
     '',
@@ -54,5 +82,6 @@ export function figuresSummary(environment: string, f: DeliveryFigures): string 
     '| --- | --- | --- | --- | --- | --- |',
     `| ${d.total} (${d.success} success, ${d.failure} failure, ${d.rolled_back} rolled back, ${d.skipped} skipped) | ${f.deployment_frequency.per_day.toFixed(2)} | ${f.deployment_frequency.days_with_deployment} | ${percent(f.change_failure_rate)} | ${spread(f.recovery_time_ms, 'no recovered failure')} | ${spread(f.lead_time_ms, 'no commit times')} |`,
     '',
+    ...(chart ? [chart, '', 'Each bar is the day\'s changes (successes, failures and roll-backs); its lower part, drawn over it, the failed and rolled back ones.', ''] : []),
   ].join('\n');
 }

@@ -114,7 +114,23 @@ export interface DeliveryFigures {
   change_failure_rate: number | null;
   recovery_time_ms: Distribution | null;
   lead_time_ms: Distribution | null;
+  /** Per UTC date of the window, oldest first; absent from a ledger older than the series. */
+  daily?: DayCounts[];
 }
+
+export interface DayCounts {
+  date: string;
+  success: number;
+  failure: number;
+  rolled_back: number;
+  skipped: number;
+}
+
+/** A series each of whose days has a date and four counts; anything else is left out (undefined). */
+const dailyOf = (raw: unknown): DayCounts[] | undefined =>
+  Array.isArray(raw) && raw.every((d) => typeof d?.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d.date) && ['success', 'failure', 'rolled_back', 'skipped'].every((k) => Number.isInteger(d[k]) && d[k] >= 0))
+    ? (raw as DayCounts[])
+    : undefined;
 
 const isDistribution = (v: unknown): v is Distribution | null =>
   v === null || (typeof v === 'object' && ['median', 'p90', 'count'].every((k) => typeof (v as Record<string, unknown>)[k] === 'number'));
@@ -145,5 +161,7 @@ export async function getFigures(http: ActionHttp, apiUrl: URL, token: string, e
     isDistribution(body.lead_time_ms) &&
     typeof body.window?.days === 'number';
   if (!valid) throw new Error(`the ledger answered HTTP 200 without figures (a ledger older than GET /v1/deployments/metrics?)`);
-  return body as DeliveryFigures;
+  const { daily, ...figures } = body as DeliveryFigures;
+  const series = dailyOf(daily);
+  return { ...figures, ...(series ? { daily: series } : {}) } as DeliveryFigures;
 }

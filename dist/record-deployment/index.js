@@ -37408,9 +37408,36 @@ function figuresOutputs(f) {
         figures: JSON.stringify(f),
     };
 }
-/** The job summary's table of the figures. */
+/** Text inside a Mermaid string: its quotes and line breaks would end it. */
+const mermaidText = (text) => text.replace(/["\r\n`]/g, "'").replace(/[#;]/g, ' ');
+/**
+ * The window's deployments per day as a Mermaid `xychart-beta` (GitHub renders ```` ```mermaid ````
+ * blocks in job summaries): two bar series drawn over each other, all changes of the day, then
+ * the failed and rolled back ones on top of them, so the part of each bar left showing is the
+ * day's successes. Skipped deployments are not changes. Undefined when the window has no change
+ * or the ledger sent no daily series.
+ */
+function deploymentChart(environment, f) {
+    const days = f.daily;
+    if (!days || days.every((d) => d.success + d.failure + d.rolled_back === 0))
+        return undefined;
+    const changes = days.map((d) => d.success + d.failure + d.rolled_back);
+    const failed = days.map((d) => d.failure + d.rolled_back);
+    return [
+        '```mermaid',
+        'xychart-beta',
+        `  title "${mermaidText(environment)}: deployments per day (failed and rolled back over all changes)"`,
+        `  x-axis [${days.map((d) => `"${d.date.slice(5)}"`).join(', ')}]`,
+        `  y-axis "Deployments" 0 --> ${Math.max(...changes)}`,
+        `  bar [${changes.join(', ')}]`,
+        `  bar [${failed.join(', ')}]`,
+        '```',
+    ].join('\n');
+}
+/** The job summary's table of the figures, and the chart of the window's days. */
 function figuresSummary(environment, f) {
     const d = f.deployments;
+    const chart = deploymentChart(environment, f);
     return [
         `#### ${cell(environment)}: the last ${f.window.days} days`,
         '',
@@ -37418,6 +37445,7 @@ function figuresSummary(environment, f) {
         '| --- | --- | --- | --- | --- | --- |',
         `| ${d.total} (${d.success} success, ${d.failure} failure, ${d.rolled_back} rolled back, ${d.skipped} skipped) | ${f.deployment_frequency.per_day.toFixed(2)} | ${f.deployment_frequency.days_with_deployment} | ${percent(f.change_failure_rate)} | ${spread(f.recovery_time_ms, 'no recovered failure')} | ${spread(f.lead_time_ms, 'no commit times')} |`,
         '',
+        ...(chart ? [chart, '', 'Each bar is the day\'s changes (successes, failures and roll-backs); its lower part, drawn over it, the failed and rolled back ones.', ''] : []),
     ].join('\n');
 }
 
@@ -37502,6 +37530,10 @@ async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
         onRetry: (error, attempt) => onRetry(`attempt ${attempt} failed (${error.message}); retrying`),
     });
 }
+/** A series each of whose days has a date and four counts; anything else is left out (undefined). */
+const dailyOf = (raw) => Array.isArray(raw) && raw.every((d) => typeof d?.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d.date) && ['success', 'failure', 'rolled_back', 'skipped'].every((k) => Number.isInteger(d[k]) && d[k] >= 0))
+    ? raw
+    : undefined;
 const isDistribution = (v) => v === null || (typeof v === 'object' && ['median', 'p90', 'count'].every((k) => typeof v[k] === 'number'));
 /**
  * The environment's figures over the last `days` days. One attempt: the figures only decorate a
@@ -37533,7 +37565,9 @@ async function getFigures(http, apiUrl, token, environment, days) {
         typeof body.window?.days === 'number';
     if (!valid)
         throw new Error(`the ledger answered HTTP 200 without figures (a ledger older than GET /v1/deployments/metrics?)`);
-    return body;
+    const { daily, ...figures } = body;
+    const series = dailyOf(daily);
+    return { ...figures, ...(series ? { daily: series } : {}) };
 }
 
 // EXTERNAL MODULE: external "node:crypto"
