@@ -3,7 +3,9 @@ import { baseUrl, booleanInput, optionalInput } from '../shared/inputs.js';
 import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
 import { ACTION_RETRY, type RetryPolicy } from '../../server/http/retry.js';
 import { appendSummary, cell } from '../shared/summary.js';
-import type { ActionHttp } from '../shared/http.js';
+import { NoAnswer, type ActionHttp } from '../shared/http.js';
+import { actionOctokit, failureOf } from '../shared/github.js';
+import { githubDeployment, NotDeployable } from './github-deployment.js';
 import type { EventContext } from '../shared/event.js';
 import { committedAt } from './committed-at.js';
 import { FIGURES_DAYS, figuresOutputs, figuresSummary } from './figures.js';
@@ -50,6 +52,34 @@ async function showFigures({ core, http }: RecordDeploymentDeps, apiUrl: URL, to
 }
 
 /**
+ * The recorded deployment on GitHub (`github-deployment: true`), after the ledger took it. Its
+ * failure is a warning naming the permission or the failure, or a failed step with
+ * `fail-on-error: true`; the ledger record stands either way.
+ */
+async function onGitHub({ core, http, env }: RecordDeploymentDeps, record: LedgerRecord, result: RecordedDeployment, failOnError: boolean): Promise<void> {
+  const fail = (reason: string) => {
+    const message = `GitHub deployment not created (${reason}); the ledger record stands`;
+    if (failOnError) core.setFailed(message);
+    else core.warning(message);
+  };
+  const token = optionalInput(core, 'github-token');
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  if (!token) return fail('github-token is empty');
+  if (!owner || !repo) return fail('GITHUB_REPOSITORY is not owner/name');
+  try {
+    const octokit = actionOctokit(http, 'github-deployment', token, env.GITHUB_API_URL || 'https://api.github.com');
+    const id = await githubDeployment(octokit, { owner, repo }, record, result);
+    core.setOutput('github-deployment-id', String(id));
+    core.info(`GitHub deployment ${id}: ${record.environment} ${record.status}`);
+  } catch (err) {
+    if (err instanceof NotDeployable) return fail(err.message);
+    const failure = failureOf(http, 'github-deployment', err);
+    if (failure instanceof NoAnswer) return fail(`GitHub did not answer: ${failure.reason}`);
+    fail(failure.status === 403 ? 'HTTP 403: the token needs permissions: deployments: write' : `HTTP ${failure.status}`);
+  }
+}
+
+/**
  * Failures the step cannot fix by changing itself: the ledger unreachable or down (after the
  * retries), or the runner's token endpoint failing. Everything else (an input, a URL without a
  * scheme, a missing `id-token: write`, a refusal: 401, 403, 404, 422) is a mistake to correct.
@@ -66,6 +96,7 @@ export async function run(deps: RecordDeploymentDeps): Promise<void> {
   let failOnError = false;
   try {
     failOnError = booleanInput(core, 'fail-on-error', false);
+    const onGitHubToo = booleanInput(core, 'github-deployment', false);
     const apiUrlInput = optionalInput(core, 'api-url');
     if (apiUrlInput === undefined) {
       core.notice('record-deployment: api-url is empty, so nothing was recorded (the ledger is optional)');
@@ -88,6 +119,7 @@ export async function run(deps: RecordDeploymentDeps): Promise<void> {
         : `recorded ${record.environment} ${record.status} as ${result.deployment_id}`,
     );
     await appendSummary(core, summaryOf(record, result));
+    if (onGitHubToo) await onGitHub(deps, record, result, failOnError);
     await showFigures(deps, apiUrl, token, record.environment);
   } catch (err) {
     const message = `deployment not recorded: ${err instanceof Error ? err.message : String(err)}`;

@@ -28753,7 +28753,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3558);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1878);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28762,7 +28762,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3558:
+/***/ 1878:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36442,7 +36442,7 @@ const defaults = {
         fetch: getProxyFetch(baseUrl)
     }
 };
-const utils_GitHub = Octokit.plugin(restEndpointMethods, paginateRest).defaults(defaults);
+const GitHub = Octokit.plugin(restEndpointMethods, paginateRest).defaults(defaults);
 
 /**
  * Convience function to correctly format Octokit Options to pass into the constructor.
@@ -36450,15 +36450,15 @@ const utils_GitHub = Octokit.plugin(restEndpointMethods, paginateRest).defaults(
  * @param     token    the repo PAT or GITHUB_TOKEN
  * @param     options  other options to set
  */
-function utils_getOctokitOptions(token, options) {
+function getOctokitOptions(token, options) {
     const opts = Object.assign({}, options || {}); // Shallow clone - don't mutate the object provided by the caller
     // Auth
-    const auth = Utils.getAuthString(token, opts);
+    const auth = getAuthString(token, opts);
     if (auth) {
         opts.auth = auth;
     }
     // Orchestration ID
-    const userAgent = Utils.getUserAgentWithOrchestrationId(opts.userAgent);
+    const userAgent = getUserAgentWithOrchestrationId(opts.userAgent);
     if (userAgent) {
         opts.userAgent = userAgent;
     }
@@ -36507,8 +36507,10 @@ const ACTION_CALLS = {
     'ledger-post': { connectMs: 5000, totalMs: 10_000 },
     /** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
     'ledger-metrics': { connectMs: 5000, totalMs: 10_000 },
-    /** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+    /** gate: each GitHub call on the pull request (the comment, the inline comments, GraphQL). */
     'pr-comment': { connectMs: 5000, totalMs: 10_000 },
+    /** record-deployment: each GitHub call of the GitHub deployment (the listing, the deployment, its statuses); its failure is a warning unless fail-on-error. */
+    'github-deployment': { connectMs: 5000, totalMs: 10_000 },
 };
 /** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
 function syncCall(timeoutMs) {
@@ -37298,6 +37300,148 @@ const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace
  */
 const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
 
+;// CONCATENATED MODULE: ./build/server/github/api.js
+/**
+ * GitHub's REST API as every part of Gatehouse speaks it: the version sent on every call, and
+ * how an answer says a rate limit is spent (`Retry-After` itself is read by `http/retry.ts`).
+ */
+/** The REST API version Gatehouse is written against; sent on every call. */
+const GITHUB_API_VERSION = '2022-11-28';
+function header(headers, name) {
+    const value = headers?.[name];
+    return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+}
+/** A call's path without host or query: what may be logged (never a cursor or a base), and what names its budget. */
+function pathOf(url) {
+    return (url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+}
+/** The budget a call draws on, from its URL, before its answer names it. */
+function resourceOf(url) {
+    const path = pathOf(url);
+    // Enterprise servers serve REST under /api/v3 and GraphQL at /api/graphql.
+    if (/^(?:\/api\/v3)?\/search\//.test(path))
+        return 'search';
+    if (/^(?:\/api)?\/graphql$/.test(path))
+        return 'graphql';
+    return 'core';
+}
+/** A spent primary rate limit an answer reports: its budget and when it resets (epoch ms). */
+function spentRateLimit(headers) {
+    if (header(headers, 'x-ratelimit-remaining') !== '0')
+        return undefined;
+    const reset = Number(header(headers, 'x-ratelimit-reset'));
+    const resource = header(headers, 'x-ratelimit-resource');
+    return { ...(resource ? { resource } : {}), ...(Number.isFinite(reset) && reset > 0 ? { resetAtMs: reset * 1000 } : {}) };
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/github.js
+
+
+
+/**
+ * `@actions/github`'s Octokit for one of the actions' named calls: its requests go through the
+ * actions' fetch for that call (bounded like every outbound call, through the runner's proxy),
+ * to `apiUrl` (`GITHUB_API_URL`, for GitHub Enterprise). Redirects are refused (the token would
+ * follow them) unless `followRedirects`.
+ */
+function actionOctokit(http, call, token, apiUrl, options = {}) {
+    const request = { fetch: http.fetch(call), ...(options.followRedirects ? { redirect: 'follow' } : {}) };
+    const octokit = getOctokit(token, { baseUrl: apiUrl.replace(/\/+$/, ''), userAgent: http.userAgent, request });
+    octokit.hook.before('request', (request) => {
+        request.headers['x-github-api-version'] = GITHUB_API_VERSION;
+    });
+    return octokit;
+}
+/** GitHub's answer to a call that failed, or `NoAnswer` when none came (refused, cut off, past its bound). */
+function failureOf(http, call, err) {
+    if (err instanceof RequestError && err.response)
+        return { status: err.status };
+    return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
+}
+
+;// CONCATENATED MODULE: ./build/actions/record-deployment/github-deployment.js
+/** The ledger's status as a GitHub deployment status's `state`. */
+const STATE_OF = {
+    success: 'success',
+    failure: 'failure',
+    'rolled-back': 'error',
+    skipped: 'inactive',
+};
+/** GitHub refuses a deployment status description over 140 characters. */
+const MAX_DESCRIPTION = 140;
+/** The commit could not be deployed on GitHub: no commit, or an answer GitHub documents as a refusal of this kind. */
+class NotDeployable extends Error {
+    name = 'NotDeployable';
+}
+function descriptionOf(record) {
+    const what = record.version ?? record.commit?.slice(0, 12) ?? '';
+    const text = `${record.status} of ${what} recorded by Gatehouse`;
+    return text.length <= MAX_DESCRIPTION ? text : `${text.slice(0, MAX_DESCRIPTION - 1)}…`;
+}
+/** The `delivery_id` of a deployment's payload (GitHub answers the payload as sent: an object, or a string when one was sent). */
+function deliveryOf(payload) {
+    if (typeof payload === 'string') {
+        try {
+            return JSON.parse(payload)?.delivery_id;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    return payload?.delivery_id;
+}
+/**
+ * The recorded deployment on GitHub too: a deployment of the commit to the environment, carrying
+ * the ledger's ids in its payload, and a status saying how it went. A duplicate delivery (a retried
+ * step) creates no second deployment: the one its first attempt made is found by the delivery id
+ * in its payload, and a status is added only when its latest one differs (the first attempt's
+ * may have been lost). Returns the GitHub deployment's id.
+ */
+async function githubDeployment(octokit, repository, record, recorded) {
+    const ref = record.commit;
+    if (!ref)
+        throw new NotDeployable('the record names no commit (input commit, or the run\'s GITHUB_SHA)');
+    const { environment } = record;
+    let id;
+    if (recorded.duplicate) {
+        for await (const page of octokit.paginate.iterator(octokit.rest.repos.listDeployments, { ...repository, sha: ref, environment, per_page: 100 })) {
+            id = page.data.find((d) => deliveryOf(d.payload) === record.delivery_id)?.id;
+            if (id !== undefined)
+                break;
+        }
+    }
+    if (id === undefined) {
+        const created = await octokit.rest.repos.createDeployment({
+            ...repository,
+            ref,
+            environment,
+            auto_merge: false,
+            required_contexts: [],
+            payload: { deployment_id: recorded.deployment_id, delivery_id: record.delivery_id },
+            description: descriptionOf(record),
+        });
+        // 202 is GitHub's answer when it merged the default branch in first, which auto_merge: false rules out.
+        if (!('id' in created.data))
+            throw new NotDeployable(`GitHub did not create the deployment: ${created.data.message ?? 'no deployment in its answer'}`);
+        id = created.data.id;
+    }
+    const state = STATE_OF[record.status];
+    if (!state)
+        throw new NotDeployable(`no GitHub deployment state for the status ${record.status}`);
+    const [latest] = (await octokit.rest.repos.listDeploymentStatuses({ ...repository, deployment_id: id, per_page: 1 })).data;
+    if (latest?.state !== state) {
+        await octokit.rest.repos.createDeploymentStatus({
+            ...repository,
+            deployment_id: id,
+            state,
+            description: descriptionOf(record),
+            ...(record.url ? { environment_url: record.url } : {}),
+            ...(record.run_url ? { log_url: record.run_url } : {}),
+        });
+    }
+    return id;
+}
+
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./build/actions/shared/event.js
@@ -37625,6 +37769,9 @@ function recordFromInputs(core, env) {
 
 
 
+
+
+
 const DEFAULT_AUDIENCE = 'gatehouse-ledger';
 function summaryOf(record, result) {
     const notified = Object.entries(result.notified)
@@ -37655,6 +37802,40 @@ async function showFigures({ core, http }, apiUrl, token, environment) {
     }
 }
 /**
+ * The recorded deployment on GitHub (`github-deployment: true`), after the ledger took it. Its
+ * failure is a warning naming the permission or the failure, or a failed step with
+ * `fail-on-error: true`; the ledger record stands either way.
+ */
+async function onGitHub({ core, http, env }, record, result, failOnError) {
+    const fail = (reason) => {
+        const message = `GitHub deployment not created (${reason}); the ledger record stands`;
+        if (failOnError)
+            core.setFailed(message);
+        else
+            core.warning(message);
+    };
+    const token = optionalInput(core, 'github-token');
+    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    if (!token)
+        return fail('github-token is empty');
+    if (!owner || !repo)
+        return fail('GITHUB_REPOSITORY is not owner/name');
+    try {
+        const octokit = actionOctokit(http, 'github-deployment', token, env.GITHUB_API_URL || 'https://api.github.com');
+        const id = await githubDeployment(octokit, { owner, repo }, record, result);
+        core.setOutput('github-deployment-id', String(id));
+        core.info(`GitHub deployment ${id}: ${record.environment} ${record.status}`);
+    }
+    catch (err) {
+        if (err instanceof NotDeployable)
+            return fail(err.message);
+        const failure = failureOf(http, 'github-deployment', err);
+        if (failure instanceof NoAnswer)
+            return fail(`GitHub did not answer: ${failure.reason}`);
+        fail(failure.status === 403 ? 'HTTP 403: the token needs permissions: deployments: write' : `HTTP ${failure.status}`);
+    }
+}
+/**
  * Failures the step cannot fix by changing itself: the ledger unreachable or down (after the
  * retries), or the runner's token endpoint failing. Everything else (an input, a URL without a
  * scheme, a missing `id-token: write`, a refusal: 401, 403, 404, 422) is a mistake to correct.
@@ -37670,6 +37851,7 @@ async function run(deps) {
     let failOnError = false;
     try {
         failOnError = booleanInput(core, 'fail-on-error', false);
+        const onGitHubToo = booleanInput(core, 'github-deployment', false);
         const apiUrlInput = optionalInput(core, 'api-url');
         if (apiUrlInput === undefined) {
             core.notice('record-deployment: api-url is empty, so nothing was recorded (the ledger is optional)');
@@ -37690,6 +37872,8 @@ async function run(deps) {
             ? `delivery ${record.delivery_id} was already recorded as ${result.deployment_id}`
             : `recorded ${record.environment} ${record.status} as ${result.deployment_id}`);
         await appendSummary(core, summaryOf(record, result));
+        if (onGitHubToo)
+            await onGitHub(deps, record, result, failOnError);
         await showFigures(deps, apiUrl, token, record.environment);
     }
     catch (err) {

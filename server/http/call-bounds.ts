@@ -28,8 +28,10 @@ export const ACTION_CALLS = {
   'ledger-post': { connectMs: 5000, totalMs: 10_000 },
   /** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
   'ledger-metrics': { connectMs: 5000, totalMs: 10_000 },
-  /** gate: each GitHub call of the pull-request comment (listing pages, update, create). */
+  /** gate: each GitHub call on the pull request (the comment, the inline comments, GraphQL). */
   'pr-comment': { connectMs: 5000, totalMs: 10_000 },
+  /** record-deployment: each GitHub call of the GitHub deployment (the listing, the deployment, its statuses); its failure is a warning unless fail-on-error. */
+  'github-deployment': { connectMs: 5000, totalMs: 10_000 },
 } as const satisfies Record<string, CallBounds>;
 export type ActionCall = keyof typeof ACTION_CALLS;
 

@@ -64,7 +64,7 @@ describe('boolean inputs: one reading in every action', () => {
         .map(([input]) => `${name}/${input}`),
     );
     // The list the issue named: a new switch shows up here and must be read the same way.
-    assert.deepEqual(switches.sort(), ['gate/strict', 'record-deployment/fail-on-error', 'record-deployment/verified', 'request-token/fail-on-error', 'request-token/refresh', 'request-token/revoke']);
+    assert.deepEqual(switches.sort(), ['gate/strict', 'record-deployment/fail-on-error', 'record-deployment/github-deployment', 'record-deployment/verified', 'request-token/fail-on-error', 'request-token/refresh', 'request-token/revoke']);
     for (const entry of switches) {
       const [name, input] = entry.split('/') as [string, string];
       assert.ok(sourcesOf(name).includes(`booleanInput(core, '${input}'`), `${entry} is not read by booleanInput`);

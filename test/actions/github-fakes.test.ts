@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { FakeDeployments } from '../support/fake-deployments.js';
 import { FakePullRequest } from '../support/fake-pull-request.js';
 import { GitHubDescription } from '../support/github-openapi.js';
 
@@ -70,5 +71,37 @@ describe("the pull-request fake matches GitHub's published description and schem
     pr.readOnly = true;
     assert.equal((await query(resolve, { id: thread.id })).errors?.[0]?.type, 'FORBIDDEN');
     assert.match((await query('query { viewer { loginName } }')).errors?.[0]?.message ?? '', /Cannot query field "loginName"/);
+  });
+});
+
+describe("the deployments fake matches GitHub's published description", function () {
+  this.timeout(60_000);
+  let github: GitHubDescription;
+  let gh: FakeDeployments;
+  before(() => {
+    github = new GitHubDescription();
+  });
+  beforeEach(async () => {
+    gh = await FakeDeployments.start('deploy-token');
+  });
+  afterEach(() => gh.close());
+
+  const call = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    fetch(`${gh.url}${path}`, { method: init.method ?? 'GET', headers: { authorization: 'Bearer deploy-token' }, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) });
+  const valid = async (res: Response, path: string, method: string, status: number, what: string) => {
+    assert.equal(res.status, status, what);
+    github.assertValid(github.validator(path, method, String(status)), await res.json(), what);
+  };
+
+  it('create a deployment (201), list them (200), create a status (201), list statuses (200); a token without deployments: write (403)', async () => {
+    const created = await call('/repos/octo-org/octo-repo/deployments', { method: 'POST', body: { ref: 'd'.repeat(40), environment: 'production', auto_merge: false, required_contexts: [], payload: { delivery_id: 'x' } } });
+    const { id } = (await created.clone().json()) as { id: number };
+    await valid(created, '/repos/{owner}/{repo}/deployments', 'post', 201, 'create');
+    await valid(await call(`/repos/octo-org/octo-repo/deployments?sha=${'d'.repeat(40)}&environment=production`), '/repos/{owner}/{repo}/deployments', 'get', 200, 'list');
+    await valid(await call(`/repos/octo-org/octo-repo/deployments/${id}/statuses`, { method: 'POST', body: { state: 'success', environment_url: 'https://app.example.com', log_url: 'https://github.com/o/r/actions/runs/1' } }), '/repos/{owner}/{repo}/deployments/{deployment_id}/statuses', 'post', 201, 'status');
+    await valid(await call(`/repos/octo-org/octo-repo/deployments/${id}/statuses?per_page=1`), '/repos/{owner}/{repo}/deployments/{deployment_id}/statuses', 'get', 200, 'statuses');
+    gh.readOnly = true;
+    const refused = await call('/repos/octo-org/octo-repo/deployments', { method: 'POST', body: { ref: 'd'.repeat(40) } });
+    assert.equal(refused.status, 403);
   });
 });
