@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
-import { JSDOM } from 'jsdom';
 import { deploymentChart, figuresSummary } from '../../actions/record-deployment/figures.js';
 import type { DayCounts, DeliveryFigures } from '../../actions/record-deployment/ledger-client.js';
+import { parseMermaidBlock } from '../support/mermaid.js';
 
-/** Mermaid's own parser (it needs a DOM for its sanitiser, which jsdom gives it). */
-async function mermaidParse(chart: string): Promise<{ diagramType: string }> {
-  if (!('window' in globalThis)) {
-    const { window } = new JSDOM('');
-    Object.assign(globalThis, { window, document: window.document });
-  }
-  const { default: mermaid } = await import('mermaid');
-  const source = /^```mermaid\n([\s\S]*)\n```$/.exec(chart)?.[1];
-  assert.ok(source, 'a fenced mermaid block');
-  return (await mermaid.parse(source)) as { diagramType: string };
+async function mermaidParse(chart: string): Promise<{ diagramType: string; config: object }> {
+  const { diagramType } = await parseMermaidBlock(chart);
+  return { diagramType, config: {} };
 }
 
 const day = (date: string, success = 0, failure = 0, rolledBack = 0, skipped = 0): DayCounts => ({ date, success, failure, rolled_back: rolledBack, skipped });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { startBackend, type Backend } from '../support/backend.js';
 import { FakeDeployments } from '../support/fake-deployments.js';
+import { barsOf, parseMermaidBlock } from '../support/mermaid.js';
 import { REPO_ROOT } from '../support/processes.js';
 import { runAction } from '../support/runner.js';
 
@@ -56,6 +57,13 @@ describe('record-deployment with github-deployment: the bundle, the ledger and G
     assert.deepEqual(d!.payload, { deployment_id: first.outputs['deployment-id'], delivery_id: 'gh-first' });
     assert.deepEqual(d!.statuses.map((s) => [s.state, s.environmentUrl, s.logUrl]), [['success', 'https://app.example.com', 'https://github.com/octo-org/octo-repo/actions/runs/900/attempts/1']]);
     assert.ok(d!.statuses[0]!.description.length <= 140);
+    // The job summary's chart, from the ledger's daily series: this environment's one record, today.
+    const { diagramType, source } = await parseMermaidBlock(first.summary);
+    assert.equal(diagramType, 'xychart');
+    const [changes, failed] = barsOf(source);
+    assert.equal(changes!.reduce((a, b) => a + b, 0), 1);
+    assert.equal(changes!.at(-1), 1);
+    assert.equal(failed!.reduce((a, b) => a + b, 0), 0);
 
     github.calls.length = 0;
     const again = await runAction(BUNDLE, inputs({ 'delivery-id': 'gh-first' }), runnerEnv);
