@@ -34,6 +34,7 @@ describe('record-deployment: the chart of the last 30 days in the job summary', 
     daily[30] = day(dates[30]!, 1, 0, 2);
     const chart = deploymentChart('production', figures(daily))!;
     assert.deepEqual(await mermaidParse(chart), { diagramType: 'xychart', config: {} });
+    assert.equal('window' in globalThis, false, 'no browser globals left for the other tests');
     const lines = chart.split('\n');
     assert.equal(lines.find((l) => l.trim().startsWith('x-axis'))!.match(/"\d\d-\d\d"/g)!.length, 31);
     assert.equal(lines.find((l) => l.includes('x-axis'))!.includes('"11-01"'), true);

@@ -1,17 +1,33 @@
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 
-/** Mermaid's own parser on the one ```mermaid block of `markdown` (it needs a DOM for its sanitiser, which jsdom gives it). */
-export async function parseMermaidBlock(markdown: string): Promise<{ diagramType: string; source: string }> {
-  if (!('window' in globalThis)) {
+let loaded: Promise<typeof import('mermaid').default> | undefined;
+
+/**
+ * Mermaid, loaded once with a jsdom window for its sanitiser (DOMPurify takes the window when it
+ * loads). The globals are removed again, so that no other test sees a browser.
+ */
+function mermaid(): Promise<typeof import('mermaid').default> {
+  loaded ??= (async () => {
     const { window } = new JSDOM('');
     Object.assign(globalThis, { window, document: window.document });
-  }
-  const { default: mermaid } = await import('mermaid');
+    try {
+      return (await import('mermaid')).default;
+    } finally {
+      delete (globalThis as { window?: unknown }).window;
+      delete (globalThis as { document?: unknown }).document;
+    }
+  })();
+  return loaded;
+}
+
+/** Mermaid's own parser on the one ```mermaid block of `markdown`. */
+export async function parseMermaidBlock(markdown: string): Promise<{ diagramType: string; source: string }> {
+  const parser = await mermaid();
   const blocks = [...markdown.matchAll(/```mermaid\n([\s\S]*?)\n```/g)];
   assert.equal(blocks.length, 1, 'one mermaid block');
   const source = blocks[0]![1]!;
-  const { diagramType } = (await mermaid.parse(source)) as { diagramType: string };
+  const { diagramType } = (await parser.parse(source)) as { diagramType: string };
   return { diagramType, source };
 }
 
