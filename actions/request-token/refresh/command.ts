@@ -69,7 +69,7 @@ export async function refreshCommand(argv: readonly string[], io: CommandIo, dep
     io.stdout.write(asked ? `username=x-access-token\npassword=${token}\n` : `${token}\n`);
     return 0;
   } catch (err) {
-    const reason = err instanceof TokenUnavailable ? err.reason : (err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError ? 'refresh state missing' : 'unexpected error';
+    const reason = err instanceof TokenUnavailable ? err.reason : 'unexpected error';
     io.stderr.write(`${appName} token unavailable (${reason})\n`);
     return 1;
   }

@@ -1,5 +1,5 @@
 import type { ActionHttp } from '../../shared/http.js';
-import { TokenUnavailable, type BrokerToken } from '../broker-client.js';
+import type { BrokerToken } from '../broker-client.js';
 import { obtain } from '../obtain.js';
 import type { HeldToken, RefreshStore } from './store.js';
 
@@ -30,7 +30,7 @@ export interface RefreshDeps {
 export async function currentToken(store: RefreshStore, deps: RefreshDeps): Promise<string> {
   const now = deps.now ?? Date.now;
   const usable = (): string | undefined => {
-    const newest = readState(() => store.tokens()).at(-1);
+    const newest = store.tokens().at(-1);
     return newest && newest.expiresAtMs - now() >= MIN_LIFETIME_MS ? newest.token : undefined;
   };
   const held = usable();
@@ -39,7 +39,7 @@ export async function currentToken(store: RefreshStore, deps: RefreshDeps): Prom
     // Another process may have minted one while this one waited for the lock.
     const minted = usable();
     if (minted) return minted;
-    const settings = readState(() => store.settings());
+    const settings = store.settings();
     const env = {
       ...settings.job,
       ACTIONS_ID_TOKEN_REQUEST_URL: deps.env.ACTIONS_ID_TOKEN_REQUEST_URL,
@@ -49,14 +49,4 @@ export async function currentToken(store: RefreshStore, deps: RefreshDeps): Prom
     store.add(token);
     return token.token;
   });
-}
-
-/** The refresh folder's files, or the reason they cannot be used (the post step removed them, or they were damaged). */
-function readState<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (err) {
-    if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT') throw new TokenUnavailable('refresh state missing', { cause: err });
-    throw err;
-  }
 }

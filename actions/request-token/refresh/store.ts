@@ -1,6 +1,7 @@
 import { mkdtempSync, openSync, closeSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TokenUnavailable } from '../broker-client.js';
 import type { TokenRequest } from '../obtain.js';
 
 /**
@@ -81,8 +82,14 @@ export class RefreshStore {
     }
   }
 
+  /** A file of the folder; the folder gone (the post step ran) or a file damaged is `refresh state missing`. */
   private read(name: string): unknown {
-    return JSON.parse(readFileSync(join(this.dir, name), 'utf8'));
+    try {
+      return JSON.parse(readFileSync(join(this.dir, name), 'utf8'));
+    } catch (err) {
+      if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT') throw new TokenUnavailable('refresh state missing', { cause: err });
+      throw err;
+    }
   }
 
   /** Written whole, then renamed: a reader never sees half a file. */
