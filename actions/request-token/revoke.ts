@@ -1,7 +1,7 @@
 import type { TokenCore } from './run.js';
 import { actionOctokit, failureOf } from '../shared/github.js';
 import { NoAnswer, type ActionHttp } from '../shared/http.js';
-import { git } from './refresh/git-config.js';
+import { git } from '../shared/git.js';
 import { RefreshStore, type HeldToken } from './refresh/store.js';
 
 interface PostDeps {
@@ -46,7 +46,7 @@ async function removeRefresh(core: TokenCore, folder: RefreshStore | undefined):
   const helper = core.getState('refresh-helper');
   if (key && helper) {
     try {
-      await git(['config', '--global', '--fixed-value', '--unset-all', key, helper]);
+      await git(undefined, ['config', '--global', '--fixed-value', '--unset-all', key, helper]);
     } catch (err) {
       core.warning(`the git credential helper entry ${key} was not removed (${(err as Error).message})`);
     }

@@ -1,6 +1,9 @@
 import type { TokenCore } from '../run.js';
-import { git, helperKey } from './git-config.js';
+import { git } from '../../shared/git.js';
 import { RefreshStore, type HeldToken, type RefreshSettings } from './store.js';
+
+/** The job's credential helper entry in git's global configuration: git asks it for every URL under the server's. */
+const helperKey = (serverUrl: string): string => `credential.${new URL(serverUrl).origin}.helper`;
 
 /** One shell word: the runner's paths may hold spaces. */
 const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -31,7 +34,7 @@ export async function installRefresh(core: TokenCore, env: NodeJS.ProcessEnv, cl
   const helper = `!${command} credential ${quote(store.dir)}`;
   try {
     const key = helperKey(settings.serverUrl);
-    if ((await git(['config', '--global', '--add', key, helper])) === undefined) {
+    if ((await git(undefined, ['config', '--global', '--add', key, helper])).code !== 0) {
       core.warning(`${settings.appName} token: the git credential helper could not be set (git config --global failed); token-command still works`);
     } else {
       core.saveState('refresh-helper-key', key);
@@ -50,8 +53,8 @@ export async function installRefresh(core: TokenCore, env: NodeJS.ProcessEnv, cl
  */
 async function warnOfPersistedCredentials(core: TokenCore, env: NodeJS.ProcessEnv, settings: RefreshSettings): Promise<void> {
   if (!env.GITHUB_WORKSPACE) return;
-  const found = await git(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*\\.extraheader$'], env.GITHUB_WORKSPACE);
-  if (!found?.trim()) return;
+  const found = (await git(env.GITHUB_WORKSPACE, ['config', '--includes', '--name-only', '--get-regexp', '^http\\..*\\.extraheader$'])).stdout.toString('utf8');
+  if (!found.trim()) return;
   core.warning(
     `${settings.appName} token: the repository in ${env.GITHUB_WORKSPACE} keeps a token from actions/checkout (${found.trim().split('\n')[0]}), which git sends instead of asking the credential helper, so git keeps using that token; check out with persist-credentials: false to use the refreshed one`,
   );
