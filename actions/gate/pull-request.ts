@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { GraphqlResponseError } from '@octokit/graphql';
 import { RequestError } from '@octokit/request-error';
 import { actionOctokit, failureOf, type ActionOctokit } from '../shared/github.js';
@@ -6,6 +5,7 @@ import { NO_EVENT } from '../shared/event.js';
 import { integerInput, InputError, optionalInput } from '../shared/inputs.js';
 import { NoAnswer } from '../shared/http.js';
 import type { CiOutcome } from './ci.js';
+import { CommitFiles } from './diff/commit-files.js';
 import { IdentityUnknown, tokenIdentity, type Identity } from './outputs/identity.js';
 import { upsertComment } from './outputs/pr-comment.js';
 import { ReviewApi, type PullRequestRef } from './outputs/review-api.js';
@@ -29,21 +29,6 @@ export function pullRequestSettings(core: GateCore): PullRequestSettings {
   const max = integerInput(core, 'max-review-comments') ?? 10;
   if (max < 1 || max > 50) throw new InputError('input "max-review-comments" must be a whole number from 1 to 50');
   return { token: optionalInput(core, 'token'), mode: mode as CommentMode, maxReviewComments: max };
-}
-
-/** Files at one commit, read once each (`git show <commit>:<path>`); undefined when unreadable. */
-function fileAt(cwd: string, commit: string): (path: string) => string | undefined {
-  const files = new Map<string, string | undefined>();
-  return (path) => {
-    if (!files.has(path)) {
-      try {
-        files.set(path, execFileSync('git', ['-C', cwd, 'show', `${commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
-      } catch {
-        files.set(path, undefined);
-      }
-    }
-    return files.get(path);
-  };
 }
 
 /** Why a write was refused for good: the token cannot write there (a fork's pull request, `pull-requests: read`). */
@@ -106,17 +91,17 @@ export class PullRequestFeedback {
     const max = this.settings.maxReviewComments;
     try {
       const api = new ReviewApi(this.octokit, this.pr, this.identity);
-      const judged = fileAt(this.deps.cwd, outcome.diff.head);
+      const judged = outcome.diff.head;
       // The pull request's own head: the checkout may be its merge commit (actions/checkout's default).
-      const commitId = this.headSha ?? outcome.diff.head;
-      const atHead = commitId === outcome.diff.head ? judged : fileAt(this.deps.cwd, commitId);
+      const commitId = this.headSha ?? judged;
+      const files = new CommitFiles(this.deps.cwd);
       const result = await syncReviewComments(api, {
         findings: ranked,
         diff: outcome.diff,
         max,
         commitId,
-        lineText: (path, line) => judged(path)?.split('\n')[line - 1],
-        sameLines: (path) => atHead === judged || (judged(path) !== undefined && judged(path) === atHead(path)),
+        lineText: (path, line) => files.lines(judged, path)?.[line - 1],
+        sameLines: (path) => commitId === judged || files.lines(judged, path)?.join('\n') === (files.lines(commitId, path)?.join('\n') ?? null),
       });
       core.info(`gate: inline comments: ${result.posted} posted, ${result.edited} edited, ${result.reopened} re-opened, ${result.resolved} resolved`);
       return reviewNotes(result, max);

@@ -1,4 +1,5 @@
 import type { Checkout } from '../diff/checkout.js';
+import { CommitFiles } from '../diff/commit-files.js';
 import { DependencyChanges, isLockfile, packageOf, type Package } from './dependencies.js';
 import { ImageChanges, isContainerfile } from './images.js';
 import type { Baseline } from '../reports/baseline.js';
@@ -176,10 +177,12 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
   let ignoredRuns = 0;
   let moved = 0;
   let unattributed = 0;
+  // One reader of the commits' files for every rule: a Dockerfile is read once for images and packages alike.
+  const files = new CommitFiles(options.checkout.topLevel);
   const changes: Changes = {
     diff,
-    dependencies: new DependencyChanges(diff, options.checkout.topLevel),
-    images: new ImageChanges(diff, options.checkout.topLevel),
+    dependencies: new DependencyChanges(diff, files),
+    images: new ImageChanges(diff, files),
     baseline: options.baseline !== undefined,
   };
   let baselineMatched = 0;

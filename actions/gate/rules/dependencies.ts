@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import type { PullRequestDiff } from '../diff/git-diff.js';
 import type { SarifResult, SarifRule } from '../reports/sarif.js';
+import type { CommitFiles } from '../diff/commit-files.js';
 
 /** The package a dependency finding is about, as the scanner named it. */
 export interface Package {
@@ -243,12 +243,11 @@ function entryOf(lines: readonly string[], index: number): [number, number] {
  * line, not the name line). Head files are read from git only for the files asked about.
  */
 export class DependencyChanges {
-  private readonly texts = new Map<string, string[] | undefined>();
   private readonly answers = new Map<string, boolean>();
 
   constructor(
     private readonly diff: PullRequestDiff,
-    private readonly repo: string,
+    private readonly files: CommitFiles,
   ) {}
 
   introduces(path: string, pkg: Package): boolean {
@@ -290,7 +289,7 @@ export class DependencyChanges {
    * Empty when the file or the package was not there.
    */
   baseVersions(path: string, pkg: Package): string[] {
-    const lines = this.linesAt(this.diff.mergeBase, path);
+    const lines = this.files.lines(this.diff.mergeBase, path);
     if (!lines) return [];
     const names = pkg.names.map(nameRegExp);
     const found = new Set<string>();
@@ -308,24 +307,6 @@ export class DependencyChanges {
   }
 
   private headLines(path: string): string[] | undefined {
-    return this.linesAt(this.diff.head, path);
-  }
-
-  private linesAt(commit: string, path: string): string[] | undefined {
-    const key = `${commit}:${path}`;
-    if (this.texts.has(key)) return this.texts.get(key);
-    let lines: string[] | undefined;
-    try {
-      const text = execFileSync('git', ['-C', this.repo, 'cat-file', 'blob', key], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 30,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-      lines = text.split(/\r?\n/);
-    } catch {
-      lines = undefined;
-    }
-    this.texts.set(key, lines);
-    return lines;
+    return this.files.lines(this.diff.head, path);
   }
 }

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import type { PullRequestDiff } from '../diff/git-diff.js';
+import type { CommitFiles } from '../diff/commit-files.js';
 
 /*
  * Container image scanners (grype, Trivy image, Snyk Container) put an image's packages on its
@@ -91,7 +91,7 @@ export class ImageChanges {
 
   constructor(
     private readonly diff: PullRequestDiff,
-    private readonly repo: string,
+    private readonly files: CommitFiles,
   ) {}
 
   /** True when the file is new, or an added line is a `FROM` (or an `ARG` a `FROM` reads); a changed file unreadable at head counts as changed. */
@@ -101,18 +101,10 @@ export class ImageChanges {
     if (added === 'all') return true;
     let answer = this.answers.get(path);
     if (answer === undefined) {
-      const lines = this.headLines(path);
+      const lines = this.files.lines(this.diff.head, path);
       answer = lines === undefined || [...baseImageLines(lines)].some((n) => added.has(n));
       this.answers.set(path, answer);
     }
     return answer;
-  }
-
-  private headLines(path: string): string[] | undefined {
-    try {
-      return execFileSync('git', ['-C', this.repo, 'cat-file', 'blob', `${this.diff.head}:${path}`], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n');
-    } catch {
-      return undefined;
-    }
   }
 }
