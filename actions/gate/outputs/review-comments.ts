@@ -2,7 +2,7 @@ import { cell, inert } from '../../shared/summary.js';
 import type { PullRequestDiff } from '../diff/git-diff.js';
 import { messageOf, type Finding } from '../rules/classify.js';
 import { SEVERITIES } from '../rules/severity.js';
-import { fingerprints } from './fingerprint.js';
+import { byPlace, fingerprints } from './fingerprint.js';
 import { findingMarker, type OwnComment, type ReviewApi } from './review-api.js';
 
 /** What a run did with inline comments, for the step's log and the summary's lines. */
@@ -41,8 +41,7 @@ const onDiff = (input: ReviewInput, f: Finding): boolean => {
 };
 
 /** Worst first: severity, then path, then line. */
-const worstFirst = (a: Finding, b: Finding): number =>
-  SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.startLine ?? 0) - (b.startLine ?? 0));
+const worstFirst = (a: Finding, b: Finding): number => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || byPlace(a, b);
 
 /** The comment on a finding: the same text on every run while the finding is the same, so it is edited only when that changes. */
 export function commentBody(finding: Finding, fingerprint: string): string {
