@@ -1,9 +1,8 @@
-import pLimit from 'p-limit';
-import { retryTransient } from '../sync/http/request.js';
 import { message } from '../sync/report.js';
 import { closingComment, readLinkedFinding, reopeningComment, stateReasonFor, type LinkedFinding } from './finding-status.js';
 import { commentOnIssue, inScope, issueRefOf, issueState, resolveRepository, setIssueState, type IssueRef, type IssueRepository } from './github-issues.js';
 import type { IssuePushDeps } from './deps.js';
+import { perProduct } from './per-product.js';
 
 /** Issue push's collaborators (the same clients, pacers and retries), with its own cap on changes. */
 export type LifecycleDeps = Pick<IssuePushDeps, 'defectDojo' | 'defectDojoUrl' | 'targets' | 'clientFor' | 'pacersFor' | 'retry' | 'log'> & {
@@ -30,8 +29,6 @@ export interface LifecycleReport {
    */
   readonly outOfScope: number;
 }
-
-const LISTING_CONCURRENCY = 4;
 
 type Change = { readonly kind: 'close' | 'reopen'; readonly finding: LinkedFinding; readonly ref: IssueRef; readonly url: string };
 
@@ -165,29 +162,6 @@ function byIssue(links: readonly Link[]): Link[] {
 }
 
 /** The linked findings of the products, in product and id order; a product that cannot be listed counts as one failure. */
-async function linkedFindings(products: readonly string[], deps: LifecycleDeps, counts: { failed: number }): Promise<LinkedFinding[]> {
-  const limit = pLimit(LISTING_CONCURRENCY);
-  const perProduct = await Promise.all(
-    products.map((product) =>
-      limit(async () => {
-        try {
-          return await retryTransient(async () => {
-            const found: LinkedFinding[] = [];
-            for await (const page of deps.defectDojo.linkedFindings(product)) {
-              for (const raw of page) {
-                const finding = readLinkedFinding(product, raw);
-                if (finding) found.push(finding);
-              }
-            }
-            return found;
-          }, deps.retry);
-        } catch (err) {
-          counts.failed++;
-          deps.log.warn({ product, err: message(err) }, 'issue lifecycle: linked findings could not be listed');
-          return [];
-        }
-      }),
-    ),
-  );
-  return perProduct.flat();
+function linkedFindings(products: readonly string[], deps: LifecycleDeps, counts: { failed: number }): Promise<LinkedFinding[]> {
+  return perProduct(products, deps, 'issue lifecycle: linked findings', (product) => deps.defectDojo.linkedFindings(product), (product, raw) => readLinkedFinding(product, raw), () => counts.failed++);
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import pLimit from 'p-limit';
 import type { GithubClient } from '../sync/github/client.js';
 import type { GithubTarget } from '../sync/github/targets.js';
 import { retryTransient } from '../sync/http/request.js';
@@ -7,6 +6,7 @@ import { message } from '../sync/report.js';
 import { findingHash, hasIssueTag, issueTag, readFinding, severitiesFrom, severityRank, type OpenFinding } from './finding.js';
 import { createIssue, resolveRepository, type IssueRepository } from './github-issues.js';
 import { IssueIndex } from './issue-index.js';
+import { perProduct } from './per-product.js';
 import { issueText } from './issue-text.js';
 import { followIssues, type LifecycleReport } from './lifecycle.js';
 import { holdKeys, productKey, PushLockTimeout, repositoryKey } from './push-locks.js';
@@ -33,36 +33,22 @@ export interface IssuePushReport {
   readonly outOfScope: number;
 }
 
-const LISTING_CONCURRENCY = 4;
-
 /** Untagged active findings at or above the threshold, across the products, worst first. */
 async function candidates(products: readonly string[], deps: IssuePushDeps, failures: { count: number }): Promise<OpenFinding[]> {
   const severities = severitiesFrom(deps.minSeverity);
-  const limit = pLimit(LISTING_CONCURRENCY);
-  const perProduct = await Promise.all(
-    products.map((product) =>
-      limit(async () => {
-        try {
-          return await retryTransient(async () => {
-            const found: OpenFinding[] = [];
-            for await (const page of deps.defectDojo.openFindings(product, severities)) {
-              for (const raw of page) {
-                const finding = readFinding(product, raw);
-                // The query already filters; this holds even where a filter is ignored.
-                if (finding && finding.active && severities.includes(finding.severity) && !hasIssueTag(finding)) found.push(finding);
-              }
-            }
-            return found;
-          }, deps.retry);
-        } catch (err) {
-          failures.count++;
-          deps.log.warn({ product, err: message(err) }, 'issue push: findings could not be listed');
-          return [];
-        }
-      }),
-    ),
+  const found = await perProduct(
+    products,
+    deps,
+    'issue push: findings',
+    (product) => deps.defectDojo.openFindings(product, severities),
+    (product, raw) => {
+      const finding = readFinding(product, raw);
+      // The query already filters; this holds even where a filter is ignored.
+      return finding && finding.active && severities.includes(finding.severity) && !hasIssueTag(finding) ? finding : undefined;
+    },
+    () => failures.count++,
   );
-  return perProduct.flat().sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || a.product.localeCompare(b.product) || a.id - b.id);
+  return found.sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || a.product.localeCompare(b.product) || a.id - b.id);
 }
 
 /**
