@@ -28767,7 +28767,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5400);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(822);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28776,7 +28776,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5400:
+/***/ 822:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36997,8 +36997,36 @@ function blocks(severity, failOn) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ./build/actions/gate/rules/dependencies.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/commit-files.js
 
+/**
+ * Files of a repository's commits as lines, each read once (`git cat-file blob <commit>:<path>`)
+ * and shared by every rule that asks: undefined when the commit has no such file. Read
+ * synchronously: the rules ask one result at a time, and only for the few files they must read.
+ */
+class CommitFiles {
+    repo;
+    texts = new Map();
+    constructor(repo) {
+        this.repo = repo;
+    }
+    lines(commit, path) {
+        const key = `${commit}:${path}`;
+        if (!this.texts.has(key)) {
+            let lines;
+            try {
+                lines = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', key], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).split(/\r?\n/);
+            }
+            catch {
+                lines = undefined;
+            }
+            this.texts.set(key, lines);
+        }
+        return this.texts.get(key);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/rules/dependencies.js
 /** `pkg:type/namespace/name@version?qualifiers#subpath` (the package URL spec), decoded. */
 function parsePurl(purl) {
     const match = /^pkg:([a-z][a-z0-9.+-]*)\/([^?#\s]+)/i.exec(purl.trim());
@@ -37238,12 +37266,11 @@ function entryOf(lines, index) {
  */
 class DependencyChanges {
     diff;
-    repo;
-    texts = new Map();
+    files;
     answers = new Map();
-    constructor(diff, repo) {
+    constructor(diff, files) {
         this.diff = diff;
-        this.repo = repo;
+        this.files = files;
     }
     introduces(path, pkg) {
         const added = this.diff.files.get(path);
@@ -37289,7 +37316,7 @@ class DependencyChanges {
      * Empty when the file or the package was not there.
      */
     baseVersions(path, pkg) {
-        const lines = this.linesAt(this.diff.mergeBase, path);
+        const lines = this.files.lines(this.diff.mergeBase, path);
         if (!lines)
             return [];
         const names = pkg.names.map(nameRegExp);
@@ -37311,31 +37338,11 @@ class DependencyChanges {
         return [...found];
     }
     headLines(path) {
-        return this.linesAt(this.diff.head, path);
-    }
-    linesAt(commit, path) {
-        const key = `${commit}:${path}`;
-        if (this.texts.has(key))
-            return this.texts.get(key);
-        let lines;
-        try {
-            const text = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', key], {
-                encoding: 'utf8',
-                maxBuffer: 1 << 30,
-                stdio: ['ignore', 'pipe', 'ignore'],
-            });
-            lines = text.split(/\r?\n/);
-        }
-        catch {
-            lines = undefined;
-        }
-        this.texts.set(key, lines);
-        return lines;
+        return this.files.lines(this.diff.head, path);
     }
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/rules/images.js
-
 /*
  * Container image scanners (grype, Trivy image, Snyk Container) put an image's packages on its
  * Dockerfile: on line 1, or on the `FROM` line. Those lines rarely change, so the line-based rule
@@ -37419,11 +37426,11 @@ function baseImageLines(lines) {
 /** Whether the pull request changed what each Dockerfile's images are built from; head files read once, from git. */
 class ImageChanges {
     diff;
-    repo;
+    files;
     answers = new Map();
-    constructor(diff, repo) {
+    constructor(diff, files) {
         this.diff = diff;
-        this.repo = repo;
+        this.files = files;
     }
     /** True when the file is new, or an added line is a `FROM` (or an `ARG` a `FROM` reads); a changed file unreadable at head counts as changed. */
     baseChanged(path) {
@@ -37434,19 +37441,11 @@ class ImageChanges {
             return true;
         let answer = this.answers.get(path);
         if (answer === undefined) {
-            const lines = this.headLines(path);
+            const lines = this.files.lines(this.diff.head, path);
             answer = lines === undefined || [...baseImageLines(lines)].some((n) => added.has(n));
             this.answers.set(path, answer);
         }
         return answer;
-    }
-    headLines(path) {
-        try {
-            return (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', `${this.diff.head}:${path}`], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n');
-        }
-        catch {
-            return undefined;
-        }
     }
 }
 
@@ -38234,6 +38233,7 @@ function belowFix(version, fixed) {
 
 
 
+
 /** What a result without a line in a changed file, naming no package, counts as. */
 const UNATTRIBUTED = ['net-new', 'pre-existing'];
 const UNMAPPED_EXAMPLES = 5;
@@ -38326,10 +38326,12 @@ function classify(log, diff, options) {
     let ignoredRuns = 0;
     let moved = 0;
     let unattributed = 0;
+    // One reader of the commits' files for every rule: a Dockerfile is read once for images and packages alike.
+    const files = new CommitFiles(options.checkout.topLevel);
     const changes = {
         diff,
-        dependencies: new DependencyChanges(diff, options.checkout.topLevel),
-        images: new ImageChanges(diff, options.checkout.topLevel),
+        dependencies: new DependencyChanges(diff, files),
+        images: new ImageChanges(diff, files),
         baseline: options.baseline !== undefined,
     };
     let baselineMatched = 0;
@@ -38635,22 +38637,25 @@ class Baseline {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/diff/git.js
+;// CONCATENATED MODULE: ./build/actions/shared/git.js
 
-
+/** git could not be started at all (not installed, not on PATH). */
+class GitUnavailable extends Error {
+    name = 'GitUnavailable';
+}
 /**
- * Runs `git -C <repo> <args>` to its end. A non-zero exit is a result, not an error: to some
- * callers it means "no" (not tracked, not a commit), to others a failure they word themselves.
- * Only a git that cannot be started rejects (a `GateError`).
+ * Runs `git [-C <dir>] <args>` to its end. A non-zero exit is a result, not an error: to some
+ * callers it means "no" (not tracked, not a commit, nothing to unset), to others a failure they
+ * word themselves. Only a git that cannot be started rejects (`GitUnavailable`).
  */
-function git(repo, args) {
+function git(dir, args) {
     return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
         const chunks = [];
         let stderr = '';
         child.stdout.on('data', (d) => chunks.push(d));
         child.stderr.on('data', (d) => (stderr += d.toString()));
-        child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
+        child.on('error', (err) => reject(new GitUnavailable(`cannot run git: ${err.message}`)));
         child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
     });
 }
@@ -38659,12 +38664,26 @@ function gitText(result) {
     return result.stdout.toString('utf8').trim();
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/diff/git.js
+
+
+
+/** `git -C <repo> <args>` (`shared/git.ts`); a git that cannot be started is no answer (a `GateError`). */
+async function git_git(repo, args) {
+    try {
+        return await git(repo, args);
+    }
+    catch (err) {
+        throw err instanceof GitUnavailable ? new GateError(err.message) : err;
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/diff/checkout.js
 
 
 /** A git command's standard output as bytes; a failure is a `GateError` naming the command. */
 async function gitOutput(repo, args) {
-    const { code, stdout, stderr } = await git(repo, args);
+    const { code, stdout, stderr } = await git_git(repo, args);
     if (code !== 0)
         throw new GateError(`git ${args[0]} failed: ${stderr.trim()}`);
     return stdout;
@@ -38709,7 +38728,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const RENAME_LIMIT = 20_000;
 const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-depth: 0)';
 async function commitOf(repo, ref, what) {
-    const found = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    const found = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
     if (found.code !== 0)
         throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
     return gitText(found);
@@ -38751,10 +38770,10 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
         // The merge-base is asked for beside the checks, from the same names (one git process less
         // on the way to `git diff`); its answer counts only once they passed.
         const [shallow, baseCommit, headCommit, mergeBase] = await Promise.all([
-            git(repo, ['rev-parse', '--is-shallow-repository']),
+            git_git(repo, ['rev-parse', '--is-shallow-repository']),
             commitOf(repo, base, 'base').catch((err) => err),
             commitOf(repo, head, 'head').catch((err) => err),
-            git(repo, ['merge-base', `${base}^{commit}`, `${head}^{commit}`]),
+            git_git(repo, ['merge-base', `${base}^{commit}`, `${head}^{commit}`]),
         ]);
         if (shallow.code !== 0)
             throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
@@ -39233,7 +39252,7 @@ async function writeJson(path, value) {
 const NO = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
 /** A git that cannot run says nothing about staleness (the diff reports it): a "no". */
 function ask(repo, args) {
-    return git(repo, args).catch(() => NO);
+    return git_git(repo, args).catch(() => NO);
 }
 /** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
 function underAWorkTree(file) {
@@ -39814,6 +39833,8 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./build/actions/gate/outputs/fingerprint.js
 
 
+/** Path, then line. */
+const byPlace = (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.startLine ?? 0) - (b.startLine ?? 0));
 /**
  * A finding's identity across pushes: its rule, its path and the text of its line, whitespace
  * normalised, never its line number, so a finding that moves keeps it. Two findings of one rule
@@ -39822,9 +39843,9 @@ var external_node_crypto_ = __nccwpck_require__(7598);
  */
 function fingerprints(findings, lineText) {
     const seen = new Map();
-    const byPlace = [...findings].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.startLine ?? 0) - (b.startLine ?? 0)));
+    const inPlaceOrder = [...findings].sort(byPlace);
     const result = new Map();
-    for (const finding of byPlace) {
+    for (const finding of inPlaceOrder) {
         const text = finding.startLine === undefined ? '' : normalisedLine(lineText(finding.path, finding.startLine) ?? '');
         const base = (0,external_node_crypto_.createHash)('sha256').update(`${finding.ruleId ?? ''}\0${finding.path}\0${text}`).digest('hex').slice(0, 24);
         const n = (seen.get(base) ?? 0) + 1;
@@ -39845,7 +39866,7 @@ const onDiff = (input, f) => {
     return f.startLine !== undefined && (added === 'all' || (added !== undefined && added.has(f.startLine))) && input.sameLines(f.path);
 };
 /** Worst first: severity, then path, then line. */
-const worstFirst = (a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.startLine ?? 0) - (b.startLine ?? 0));
+const worstFirst = (a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || byPlace(a, b);
 /** The comment on a finding: the same text on every run while the finding is the same, so it is edited only when that changes. */
 function commentBody(finding, fingerprint) {
     const rule = finding.ruleId ? ` · \`${cell(inert(finding.ruleId))}\`` : '';
@@ -39954,21 +39975,6 @@ function pullRequestSettings(core) {
         throw new InputError('input "max-review-comments" must be a whole number from 1 to 50');
     return { token: optionalInput(core, 'token'), mode: mode, maxReviewComments: max };
 }
-/** Files at one commit, read once each (`git show <commit>:<path>`); undefined when unreadable. */
-function fileAt(cwd, commit) {
-    const files = new Map();
-    return (path) => {
-        if (!files.has(path)) {
-            try {
-                files.set(path, (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', cwd, 'show', `${commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
-            }
-            catch {
-                files.set(path, undefined);
-            }
-        }
-        return files.get(path);
-    };
-}
 /** Why a write was refused for good: the token cannot write there (a fork's pull request, `pull-requests: read`). */
 function cannotWrite(err) {
     if (err instanceof RequestError && (err.status === 403 || err.status === 404))
@@ -40036,17 +40042,17 @@ class PullRequestFeedback {
         const max = this.settings.maxReviewComments;
         try {
             const api = new ReviewApi(this.octokit, this.pr, this.identity);
-            const judged = fileAt(this.deps.cwd, outcome.diff.head);
+            const judged = outcome.diff.head;
             // The pull request's own head: the checkout may be its merge commit (actions/checkout's default).
-            const commitId = this.headSha ?? outcome.diff.head;
-            const atHead = commitId === outcome.diff.head ? judged : fileAt(this.deps.cwd, commitId);
+            const commitId = this.headSha ?? judged;
+            const files = new CommitFiles(this.deps.cwd);
             const result = await syncReviewComments(api, {
                 findings: ranked,
                 diff: outcome.diff,
                 max,
                 commitId,
-                lineText: (path, line) => judged(path)?.split('\n')[line - 1],
-                sameLines: (path) => atHead === judged || (judged(path) !== undefined && judged(path) === atHead(path)),
+                lineText: (path, line) => files.lines(judged, path)?.[line - 1],
+                sameLines: (path) => commitId === judged || files.lines(judged, path)?.join('\n') === (files.lines(commitId, path)?.join('\n') ?? null),
             });
             core.info(`gate: inline comments: ${result.posted} posted, ${result.edited} edited, ${result.reopened} re-opened, ${result.resolved} resolved`);
             return reviewNotes(result, max);

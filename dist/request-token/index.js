@@ -28570,7 +28570,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4860);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7258);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28579,7 +28579,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4860:
+/***/ 7258:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32245,7 +32245,7 @@ function peerText(value, options = {}) {
  * Why no token came back: `reason` is the spec's closed vocabulary, printed in the warning line;
  * `said` is what the broker's answer gave as `error` and `reason`, already safe to print.
  */
-class broker_client_TokenUnavailable extends Error {
+class TokenUnavailable extends Error {
     reason;
     name = 'TokenUnavailable';
     said;
@@ -32280,7 +32280,7 @@ async function fetchOidcToken(http, core, env, audience) {
     }
     catch (err) {
         if (err instanceof OidcUnavailable)
-            throw new broker_client_TokenUnavailable(err.reason, { cause: err });
+            throw new TokenUnavailable(err.reason, { cause: err });
         throw err;
     }
 }
@@ -32357,10 +32357,10 @@ function sameFullName(a, b) {
 async function obtain_obtain({ core, http, env }, request) {
     const { brokerUrl } = request;
     if (!env.ACTIONS_ID_TOKEN_REQUEST_URL || !env.ACTIONS_ID_TOKEN_REQUEST_TOKEN)
-        throw new broker_client_TokenUnavailable("missing 'id-token: write'");
+        throw new TokenUnavailable("missing 'id-token: write'");
     const repository = parseFullName(env.GITHUB_REPOSITORY ?? '');
     if (!repository)
-        throw new broker_client_TokenUnavailable('bad GITHUB_REPOSITORY');
+        throw new TokenUnavailable('bad GITHUB_REPOSITORY');
     const oidcToken = await fetchOidcToken(http, core, env, request.audience);
     const body = { oidcToken, owner: repository.owner, repo: repository.name };
     for (const [field, name] of [['ref', 'GITHUB_REF'], ['runId', 'GITHUB_RUN_ID'], ['sha', 'GITHUB_SHA']]) {
@@ -32376,15 +32376,15 @@ async function obtain_obtain({ core, http, env }, request) {
         answer = await postTokenRequest(http, request.fallbackUrl, body);
     }
     if ('noAnswer' in answer)
-        throw new broker_client_TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
+        throw new TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
     if (answer.status !== 200)
-        throw new broker_client_TokenUnavailable(`broker HTTP ${answer.status}`, { said: brokerSaid(answer.body, [oidcToken]) });
+        throw new TokenUnavailable(`broker HTTP ${answer.status}`, { said: brokerSaid(answer.body, [oidcToken]) });
     const parsed = jsonObject(answer.body);
     const token = parsed?.token;
     // Printable ASCII only: the token goes into output files, git's credential protocol and `$(…)`,
     // where a newline could forge another line.
     if (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token))
-        throw new broker_client_TokenUnavailable('broker returned no token');
+        throw new TokenUnavailable('broker returned no token');
     // Masked first: nothing is printed or written with the token before the runner knows to hide it.
     core.setSecret(token);
     return {
@@ -32405,7 +32405,6 @@ function carriedPermissions(raw) {
 
 ;// CONCATENATED MODULE: ./build/actions/request-token/refresh/current-token.js
 
-
 /** A token handed out has at least this long left, so a push or a `gh` call started now can finish. */
 const MIN_LIFETIME_MS = (/* unused pure expression or super */ null && (10 * 60_000));
 /** When a broker does not say when its token expires: installation tokens live an hour. */
@@ -32422,7 +32421,7 @@ function heldToken(token, nowMs) {
 async function currentToken(store, deps) {
     const now = deps.now ?? Date.now;
     const usable = () => {
-        const newest = readState(() => store.tokens()).at(-1);
+        const newest = store.tokens().at(-1);
         return newest && newest.expiresAtMs - now() >= MIN_LIFETIME_MS ? newest.token : undefined;
     };
     const held = usable();
@@ -32433,7 +32432,7 @@ async function currentToken(store, deps) {
         const minted = usable();
         if (minted)
             return minted;
-        const settings = readState(() => store.settings());
+        const settings = store.settings();
         const env = {
             ...settings.job,
             ACTIONS_ID_TOKEN_REQUEST_URL: deps.env.ACTIONS_ID_TOKEN_REQUEST_URL,
@@ -32444,47 +32443,40 @@ async function currentToken(store, deps) {
         return token.token;
     });
 }
-/** The refresh folder's files, or the reason they cannot be used (the post step removed them, or they were damaged). */
-function readState(read) {
-    try {
-        return read();
-    }
-    catch (err) {
-        if (err instanceof SyntaxError || err.code === 'ENOENT')
-            throw new TokenUnavailable('refresh state missing', { cause: err });
-        throw err;
-    }
-}
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./build/actions/request-token/refresh/git-config.js
+;// CONCATENATED MODULE: ./build/actions/shared/git.js
 
-
-const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
-/**
- * `git <args>` to its end: its output, or undefined when git exited non-zero; rejects only when git
- * cannot be run at all (not installed), with a reason safe to print.
- */
-async function git(args, cwd) {
-    try {
-        return (await run('git', [...args], { timeout: 10_000, ...(cwd ? { cwd } : {}) })).stdout;
-    }
-    catch (err) {
-        const e = err;
-        if (typeof e.code === 'number')
-            return undefined;
-        throw new Error(`git cannot be run (${String(e.code ?? e.message)})`);
-    }
+/** git could not be started at all (not installed, not on PATH). */
+class GitUnavailable extends Error {
+    name = 'GitUnavailable';
 }
-/** The job's credential helper entry: git asks it for every URL under the server's. */
-const helperKey = (serverUrl) => `credential.${new URL(serverUrl).origin}.helper`;
+/**
+ * Runs `git [-C <dir>] <args>` to its end. A non-zero exit is a result, not an error: to some
+ * callers it means "no" (not tracked, not a commit, nothing to unset), to others a failure they
+ * word themselves. Only a git that cannot be started rejects (`GitUnavailable`).
+ */
+function git(dir, args) {
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const chunks = [];
+        let stderr = '';
+        child.stdout.on('data', (d) => chunks.push(d));
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        child.on('error', (err) => reject(new GitUnavailable(`cannot run git: ${err.message}`)));
+        child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
+    });
+}
+/** The output as trimmed text: for commands that print one name or hash. */
+function gitText(result) {
+    return result.stdout.toString('utf8').trim();
+}
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./build/actions/request-token/refresh/store.js
+
 
 
 
@@ -32547,8 +32539,16 @@ class RefreshStore {
             (0,external_node_fs_namespaceObject.rmSync)(lock, { force: true });
         }
     }
+    /** A file of the folder; the folder gone (the post step ran) or a file damaged is `refresh state missing`. */
     read(name) {
-        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dir, name), 'utf8'));
+        try {
+            return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dir, name), 'utf8'));
+        }
+        catch (err) {
+            if (err instanceof SyntaxError || err.code === 'ENOENT')
+                throw new TokenUnavailable('refresh state missing', { cause: err });
+            throw err;
+        }
     }
     /** Written whole, then renamed: a reader never sees half a file. */
     write(name, value) {
@@ -32561,6 +32561,8 @@ class RefreshStore {
 ;// CONCATENATED MODULE: ./build/actions/request-token/refresh/install.js
 
 
+/** The job's credential helper entry in git's global configuration: git asks it for every URL under the server's. */
+const helperKey = (serverUrl) => `credential.${new URL(serverUrl).origin}.helper`;
 /** One shell word: the runner's paths may hold spaces. */
 const quote = (word) => `'${word.replace(/'/g, `'\\''`)}'`;
 /**
@@ -32581,7 +32583,7 @@ async function installRefresh(core, env, cli, settings, first) {
     const helper = `!${command} credential ${quote(store.dir)}`;
     try {
         const key = helperKey(settings.serverUrl);
-        if ((await git(['config', '--global', '--add', key, helper])) === undefined) {
+        if ((await git(undefined, ['config', '--global', '--add', key, helper])).code !== 0) {
             core.warning(`${settings.appName} token: the git credential helper could not be set (git config --global failed); token-command still works`);
         }
         else {
@@ -32602,8 +32604,8 @@ async function installRefresh(core, env, cli, settings, first) {
 async function warnOfPersistedCredentials(core, env, settings) {
     if (!env.GITHUB_WORKSPACE)
         return;
-    const found = await git(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*\\.extraheader$'], env.GITHUB_WORKSPACE);
-    if (!found?.trim())
+    const found = (await git(env.GITHUB_WORKSPACE, ['config', '--includes', '--name-only', '--get-regexp', '^http\\..*\\.extraheader$'])).stdout.toString('utf8');
+    if (!found.trim())
         return;
     core.warning(`${settings.appName} token: the repository in ${env.GITHUB_WORKSPACE} keeps a token from actions/checkout (${found.trim().split('\n')[0]}), which git sends instead of asking the credential helper, so git keeps using that token; check out with persist-credentials: false to use the refreshed one`);
 }
@@ -32657,7 +32659,7 @@ const emptyOutputs = (core) => {
  * fails the step instead, with the same reason. A mistake in the step's own inputs always fails it:
  * retrying never fixes one.
  */
-async function run_run(deps) {
+async function run(deps) {
     const { core } = deps;
     const appName = spaceControlCharacters(optionalInput(core, 'app-name') ?? DEFAULT_APP_NAME);
     let settings;
@@ -32675,7 +32677,7 @@ async function run_run(deps) {
         if (settings.brokerUrl === undefined) {
             // '' is the off switch, and an omitted input arrives as '' as well: say how to turn it on.
             core.notice(`${appName} token: broker-url is empty, so no token was requested. Set it to your broker's base URL (there is no default broker; a variable or secret that is not defined is empty too), or keep it '' to leave the step off.`);
-            throw new broker_client_TokenUnavailable('broker disabled');
+            throw new TokenUnavailable('broker disabled');
         }
         const request = { brokerUrl: settings.brokerUrl, fallbackUrl: settings.fallbackUrl, audience: settings.audience, permissions: settings.permissions };
         const result = await obtain_obtain(deps, request);
@@ -32699,16 +32701,16 @@ async function run_run(deps) {
         core.info(`${appName} token ready for ${result.repository} (expires ${result.expiresAt || 'at an unknown time'})`);
     }
     catch (err) {
-        const reason = err instanceof broker_client_TokenUnavailable ? err.reason : 'unexpected error';
+        const reason = err instanceof TokenUnavailable ? err.reason : 'unexpected error';
         emptyOutputs(core);
         if (settings.failOnError)
             core.setFailed(`${appName} token unavailable (${reason}); the step fails because fail-on-error is true`);
         else
             core.warning(`${appName} token unavailable (${reason}); comments fall back to the default bot`);
-        if (err instanceof broker_client_TokenUnavailable && err.said !== undefined)
+        if (err instanceof TokenUnavailable && err.said !== undefined)
             core.warning(`broker said: ${err.said}`);
         // What the reason's vocabulary leaves out (which bound passed, which status), never a token.
-        const detail = err instanceof broker_client_TokenUnavailable ? err.cause : err;
+        const detail = err instanceof TokenUnavailable ? err.cause : err;
         if (detail instanceof Error)
             core.info(`${appName} token: ${detail.message}`);
     }
@@ -32724,7 +32726,7 @@ async function run_run(deps) {
 async function main_run() {
     // Bundled, this file is dist/request-token/index.js, beside the command-line bundle the refresh runs.
     const cli = { node: process.execPath, script: (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), 'cli', 'index.js') };
-    await run_run({ core: core_namespaceObject, env: process.env, http: actionHttp({ userAgent: 'gatehouse-request-token' }), cli });
+    await run({ core: core_namespaceObject, env: process.env, http: actionHttp({ userAgent: 'gatehouse-request-token' }), cli });
 }
 
 

@@ -28,7 +28,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _outputs_cli_output_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8579);
-/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6416);
+/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5766);
 /* harmony import */ var _runner_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4843);
 
 
@@ -46,7 +46,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6416:
+/***/ 5766:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -184,8 +184,36 @@ function blocks(severity, failOn) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ./build/actions/gate/rules/dependencies.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/commit-files.js
 
+/**
+ * Files of a repository's commits as lines, each read once (`git cat-file blob <commit>:<path>`)
+ * and shared by every rule that asks: undefined when the commit has no such file. Read
+ * synchronously: the rules ask one result at a time, and only for the few files they must read.
+ */
+class CommitFiles {
+    repo;
+    texts = new Map();
+    constructor(repo) {
+        this.repo = repo;
+    }
+    lines(commit, path) {
+        const key = `${commit}:${path}`;
+        if (!this.texts.has(key)) {
+            let lines;
+            try {
+                lines = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', key], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).split(/\r?\n/);
+            }
+            catch {
+                lines = undefined;
+            }
+            this.texts.set(key, lines);
+        }
+        return this.texts.get(key);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/rules/dependencies.js
 /** `pkg:type/namespace/name@version?qualifiers#subpath` (the package URL spec), decoded. */
 function parsePurl(purl) {
     const match = /^pkg:([a-z][a-z0-9.+-]*)\/([^?#\s]+)/i.exec(purl.trim());
@@ -425,12 +453,11 @@ function entryOf(lines, index) {
  */
 class DependencyChanges {
     diff;
-    repo;
-    texts = new Map();
+    files;
     answers = new Map();
-    constructor(diff, repo) {
+    constructor(diff, files) {
         this.diff = diff;
-        this.repo = repo;
+        this.files = files;
     }
     introduces(path, pkg) {
         const added = this.diff.files.get(path);
@@ -476,7 +503,7 @@ class DependencyChanges {
      * Empty when the file or the package was not there.
      */
     baseVersions(path, pkg) {
-        const lines = this.linesAt(this.diff.mergeBase, path);
+        const lines = this.files.lines(this.diff.mergeBase, path);
         if (!lines)
             return [];
         const names = pkg.names.map(nameRegExp);
@@ -498,31 +525,11 @@ class DependencyChanges {
         return [...found];
     }
     headLines(path) {
-        return this.linesAt(this.diff.head, path);
-    }
-    linesAt(commit, path) {
-        const key = `${commit}:${path}`;
-        if (this.texts.has(key))
-            return this.texts.get(key);
-        let lines;
-        try {
-            const text = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', key], {
-                encoding: 'utf8',
-                maxBuffer: 1 << 30,
-                stdio: ['ignore', 'pipe', 'ignore'],
-            });
-            lines = text.split(/\r?\n/);
-        }
-        catch {
-            lines = undefined;
-        }
-        this.texts.set(key, lines);
-        return lines;
+        return this.files.lines(this.diff.head, path);
     }
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/rules/images.js
-
 /*
  * Container image scanners (grype, Trivy image, Snyk Container) put an image's packages on its
  * Dockerfile: on line 1, or on the `FROM` line. Those lines rarely change, so the line-based rule
@@ -606,11 +613,11 @@ function baseImageLines(lines) {
 /** Whether the pull request changed what each Dockerfile's images are built from; head files read once, from git. */
 class ImageChanges {
     diff;
-    repo;
+    files;
     answers = new Map();
-    constructor(diff, repo) {
+    constructor(diff, files) {
         this.diff = diff;
-        this.repo = repo;
+        this.files = files;
     }
     /** True when the file is new, or an added line is a `FROM` (or an `ARG` a `FROM` reads); a changed file unreadable at head counts as changed. */
     baseChanged(path) {
@@ -621,19 +628,11 @@ class ImageChanges {
             return true;
         let answer = this.answers.get(path);
         if (answer === undefined) {
-            const lines = this.headLines(path);
+            const lines = this.files.lines(this.diff.head, path);
             answer = lines === undefined || [...baseImageLines(lines)].some((n) => added.has(n));
             this.answers.set(path, answer);
         }
         return answer;
-    }
-    headLines(path) {
-        try {
-            return (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', `${this.diff.head}:${path}`], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n');
-        }
-        catch {
-            return undefined;
-        }
     }
 }
 
@@ -1417,6 +1416,7 @@ function belowFix(version, fixed) {
 
 
 
+
 /** What a result without a line in a changed file, naming no package, counts as. */
 const UNATTRIBUTED = ['net-new', 'pre-existing'];
 const UNMAPPED_EXAMPLES = 5;
@@ -1509,10 +1509,12 @@ function classify(log, diff, options) {
     let ignoredRuns = 0;
     let moved = 0;
     let unattributed = 0;
+    // One reader of the commits' files for every rule: a Dockerfile is read once for images and packages alike.
+    const files = new CommitFiles(options.checkout.topLevel);
     const changes = {
         diff,
-        dependencies: new DependencyChanges(diff, options.checkout.topLevel),
-        images: new ImageChanges(diff, options.checkout.topLevel),
+        dependencies: new DependencyChanges(diff, files),
+        images: new ImageChanges(diff, files),
         baseline: options.baseline !== undefined,
     };
     let baselineMatched = 0;
@@ -1814,22 +1816,25 @@ class Baseline {
     }
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/diff/git.js
+;// CONCATENATED MODULE: ./build/actions/shared/git.js
 
-
+/** git could not be started at all (not installed, not on PATH). */
+class GitUnavailable extends Error {
+    name = 'GitUnavailable';
+}
 /**
- * Runs `git -C <repo> <args>` to its end. A non-zero exit is a result, not an error: to some
- * callers it means "no" (not tracked, not a commit), to others a failure they word themselves.
- * Only a git that cannot be started rejects (a `GateError`).
+ * Runs `git [-C <dir>] <args>` to its end. A non-zero exit is a result, not an error: to some
+ * callers it means "no" (not tracked, not a commit, nothing to unset), to others a failure they
+ * word themselves. Only a git that cannot be started rejects (`GitUnavailable`).
  */
-function git(repo, args) {
+function git(dir, args) {
     return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
         const chunks = [];
         let stderr = '';
         child.stdout.on('data', (d) => chunks.push(d));
         child.stderr.on('data', (d) => (stderr += d.toString()));
-        child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
+        child.on('error', (err) => reject(new GitUnavailable(`cannot run git: ${err.message}`)));
         child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
     });
 }
@@ -1838,12 +1843,26 @@ function gitText(result) {
     return result.stdout.toString('utf8').trim();
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/diff/git.js
+
+
+
+/** `git -C <repo> <args>` (`shared/git.ts`); a git that cannot be started is no answer (a `GateError`). */
+async function git_git(repo, args) {
+    try {
+        return await git(repo, args);
+    }
+    catch (err) {
+        throw err instanceof GitUnavailable ? new GateError(err.message) : err;
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/diff/checkout.js
 
 
 /** A git command's standard output as bytes; a failure is a `GateError` naming the command. */
 async function gitOutput(repo, args) {
-    const { code, stdout, stderr } = await git(repo, args);
+    const { code, stdout, stderr } = await git_git(repo, args);
     if (code !== 0)
         throw new GateError(`git ${args[0]} failed: ${stderr.trim()}`);
     return stdout;
@@ -1888,7 +1907,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const RENAME_LIMIT = 20_000;
 const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-depth: 0)';
 async function commitOf(repo, ref, what) {
-    const found = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    const found = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
     if (found.code !== 0)
         throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
     return gitText(found);
@@ -1930,10 +1949,10 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
         // The merge-base is asked for beside the checks, from the same names (one git process less
         // on the way to `git diff`); its answer counts only once they passed.
         const [shallow, baseCommit, headCommit, mergeBase] = await Promise.all([
-            git(repo, ['rev-parse', '--is-shallow-repository']),
+            git_git(repo, ['rev-parse', '--is-shallow-repository']),
             commitOf(repo, base, 'base').catch((err) => err),
             commitOf(repo, head, 'head').catch((err) => err),
-            git(repo, ['merge-base', `${base}^{commit}`, `${head}^{commit}`]),
+            git_git(repo, ['merge-base', `${base}^{commit}`, `${head}^{commit}`]),
         ]);
         if (shallow.code !== 0)
             throw new GateError(`${repo} is not a git repository: ${shallow.stderr.trim()}`);
@@ -2412,7 +2431,7 @@ async function writeJson(path, value) {
 const NO = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
 /** A git that cannot run says nothing about staleness (the diff reports it): a "no". */
 function ask(repo, args) {
-    return git(repo, args).catch(() => NO);
+    return git_git(repo, args).catch(() => NO);
 }
 /** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
 function underAWorkTree(file) {

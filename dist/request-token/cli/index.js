@@ -28893,7 +28893,6 @@ function carriedPermissions(raw) {
 
 ;// CONCATENATED MODULE: ./build/actions/request-token/refresh/current-token.js
 
-
 /** A token handed out has at least this long left, so a push or a `gh` call started now can finish. */
 const MIN_LIFETIME_MS = 10 * 60_000;
 /** When a broker does not say when its token expires: installation tokens live an hour. */
@@ -28910,7 +28909,7 @@ function heldToken(token, nowMs) {
 async function currentToken(store, deps) {
     const now = deps.now ?? Date.now;
     const usable = () => {
-        const newest = readState(() => store.tokens()).at(-1);
+        const newest = store.tokens().at(-1);
         return newest && newest.expiresAtMs - now() >= MIN_LIFETIME_MS ? newest.token : undefined;
     };
     const held = usable();
@@ -28921,7 +28920,7 @@ async function currentToken(store, deps) {
         const minted = usable();
         if (minted)
             return minted;
-        const settings = readState(() => store.settings());
+        const settings = store.settings();
         const env = {
             ...settings.job,
             ACTIONS_ID_TOKEN_REQUEST_URL: deps.env.ACTIONS_ID_TOKEN_REQUEST_URL,
@@ -28932,23 +28931,13 @@ async function currentToken(store, deps) {
         return token.token;
     });
 }
-/** The refresh folder's files, or the reason they cannot be used (the post step removed them, or they were damaged). */
-function readState(read) {
-    try {
-        return read();
-    }
-    catch (err) {
-        if (err instanceof SyntaxError || err.code === 'ENOENT')
-            throw new TokenUnavailable('refresh state missing', { cause: err });
-        throw err;
-    }
-}
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./build/actions/request-token/refresh/store.js
+
 
 
 
@@ -29011,8 +29000,16 @@ class RefreshStore {
             (0,external_node_fs_namespaceObject.rmSync)(lock, { force: true });
         }
     }
+    /** A file of the folder; the folder gone (the post step ran) or a file damaged is `refresh state missing`. */
     read(name) {
-        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dir, name), 'utf8'));
+        try {
+            return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dir, name), 'utf8'));
+        }
+        catch (err) {
+            if (err instanceof SyntaxError || err.code === 'ENOENT')
+                throw new TokenUnavailable('refresh state missing', { cause: err });
+            throw err;
+        }
     }
     /** Written whole, then renamed: a reader never sees half a file. */
     write(name, value) {
@@ -29087,7 +29084,7 @@ async function refreshCommand(argv, io, deps) {
         return 0;
     }
     catch (err) {
-        const reason = err instanceof TokenUnavailable ? err.reason : err.code === 'ENOENT' || err instanceof SyntaxError ? 'refresh state missing' : 'unexpected error';
+        const reason = err instanceof TokenUnavailable ? err.reason : 'unexpected error';
         io.stderr.write(`${appName} token unavailable (${reason})\n`);
         return 1;
     }

@@ -28753,7 +28753,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6932);
+/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(230);
 
 await (0,_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28762,13 +28762,13 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6932:
+/***/ 230:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ post_run)
+  e: () => (/* binding */ run)
 });
 
 // NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
@@ -32025,7 +32025,7 @@ function rebuilt(original, body) {
 
 
 /** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
-class NoAnswer extends Error {
+class http_NoAnswer extends Error {
     reason;
     name = 'NoAnswer';
     constructor(reason) {
@@ -32060,7 +32060,7 @@ function actionHttp(options = {}) {
     return {
         userAgent,
         fetch: fetchFor,
-        noAnswer: (name, err) => new NoAnswer(transportFailure(err, options.bounds?.[name] ?? ACTION_CALLS[name])),
+        noAnswer: (name, err) => new http_NoAnswer(transportFailure(err, options.bounds?.[name] ?? ACTION_CALLS[name])),
         async call(name, url, init = {}) {
             const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
             const fetch = fetchFor(name);
@@ -32069,14 +32069,14 @@ function actionHttp(options = {}) {
                 response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
             }
             catch (err) {
-                throw new NoAnswer(transportFailure(err, bounds));
+                throw new http_NoAnswer(transportFailure(err, bounds));
             }
             return { status: response.status, headers: response.headers, text: await response.text() };
         },
     };
 }
 /** The body as a JSON object, or undefined when it is not one. */
-function jsonObject(text) {
+function http_jsonObject(text) {
     try {
         const value = JSON.parse(text);
         return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
@@ -36863,29 +36863,32 @@ function failureOf(http, call, err) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./build/actions/request-token/refresh/git-config.js
+;// CONCATENATED MODULE: ./build/actions/shared/git.js
 
-
-const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
-/**
- * `git <args>` to its end: its output, or undefined when git exited non-zero; rejects only when git
- * cannot be run at all (not installed), with a reason safe to print.
- */
-async function git(args, cwd) {
-    try {
-        return (await run('git', [...args], { timeout: 10_000, ...(cwd ? { cwd } : {}) })).stdout;
-    }
-    catch (err) {
-        const e = err;
-        if (typeof e.code === 'number')
-            return undefined;
-        throw new Error(`git cannot be run (${String(e.code ?? e.message)})`);
-    }
+/** git could not be started at all (not installed, not on PATH). */
+class GitUnavailable extends Error {
+    name = 'GitUnavailable';
 }
-/** The job's credential helper entry: git asks it for every URL under the server's. */
-const helperKey = (serverUrl) => `credential.${new URL(serverUrl).origin}.helper`;
+/**
+ * Runs `git [-C <dir>] <args>` to its end. A non-zero exit is a result, not an error: to some
+ * callers it means "no" (not tracked, not a commit, nothing to unset), to others a failure they
+ * word themselves. Only a git that cannot be started rejects (`GitUnavailable`).
+ */
+function git(dir, args) {
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const chunks = [];
+        let stderr = '';
+        child.stdout.on('data', (d) => chunks.push(d));
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        child.on('error', (err) => reject(new GitUnavailable(`cannot run git: ${err.message}`)));
+        child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
+    });
+}
+/** The output as trimmed text: for commands that print one name or hash. */
+function gitText(result) {
+    return result.stdout.toString('utf8').trim();
+}
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -36893,7 +36896,209 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./build/actions/shared/oidc.js
+
+
+/** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
+class MissingIdTokenPermission extends Error {
+    name = 'MissingIdTokenPermission';
+    constructor() {
+        super("cannot request an OIDC token: give the job 'permissions: id-token: write'");
+    }
+}
+/** The runner's token endpoint failed (`reason` is the fail-soft vocabulary; `detail` says more). */
+class oidc_OidcUnavailable extends Error {
+    reason;
+    detail;
+    name = 'OidcUnavailable';
+    constructor(reason, detail) {
+        super(`${reason} (${detail})`);
+        this.reason = reason;
+        this.detail = detail;
+    }
+}
+/** One retry after this long when the endpoint did not answer or answered 5xx. */
+const RETRY_AFTER_MS = 1000;
+/**
+ * Requests the job's OIDC token for `audience` from the runner (what `core.getIDToken` does, but
+ * bounded: see `runner-oidc` in the bounds table) and masks it. The runner only sets
+ * `ACTIONS_ID_TOKEN_REQUEST_URL`/`_TOKEN` when the job has `id-token: write`.
+ */
+async function oidc_requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AFTER_MS) {
+    const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
+    const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
+    if (!requestUrl || !requestToken)
+        throw new MissingIdTokenPermission();
+    let url;
+    try {
+        url = new URL(requestUrl);
+    }
+    catch {
+        throw new oidc_OidcUnavailable('OIDC request failed', 'ACTIONS_ID_TOKEN_REQUEST_URL is not a URL');
+    }
+    url.searchParams.set('audience', audience);
+    for (let attempt = 1;; attempt++) {
+        let failure;
+        try {
+            const answer = await http.call('runner-oidc', url.href, { headers: { authorization: `Bearer ${requestToken}`, accept: 'application/json' } });
+            if (answer.status === 200) {
+                const value = jsonObject(answer.text)?.value;
+                if (typeof value !== 'string' || value.length === 0)
+                    throw new oidc_OidcUnavailable('OIDC token missing', 'the answer has no value');
+                core.setSecret(value);
+                return value;
+            }
+            failure = `HTTP ${answer.status}`;
+            if (answer.status < 500)
+                throw new oidc_OidcUnavailable('OIDC request failed', failure);
+        }
+        catch (err) {
+            if (!(err instanceof NoAnswer))
+                throw err;
+            failure = err.reason;
+        }
+        if (attempt >= 2)
+            throw new oidc_OidcUnavailable('OIDC request failed', failure);
+        await sleep(retryAfterMs);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/http/control-characters.js
+/**
+ * The server's one "no control character" rule (`/sign` paths and branch, ledger text and links).
+ *
+ * Refused: Unicode general category Cc, which is C0 (U+0000–U+001F), DEL (U+007F) and C1
+ * (U+0080–U+009F: NEL U+0085 breaks lines, CSI U+009B starts terminal escape sequences); and the
+ * line and paragraph separators, categories Zl and Zp (U+2028, U+2029), which break a line like
+ * `\n` does (Unicode line breaking and JavaScript both treat them as line terminators). A line
+ * break inside one field of a chat message or log line is what this rule exists to prevent.
+ *
+ * Allowed: format characters (Cf: bidi controls, zero-width joiners, soft hyphen). Ordinary text
+ * needs them (emoji sequences, Persian and Indic names, mixed-direction text) and they break no
+ * line; refusing them would be a different rule about how text displays.
+ */
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+const CONTROL_RUNS = new RegExp(`${CONTROL.source}+`, 'gu');
+/** Whether `s` holds a control character in the sense above. One class, no quantifier: linear. */
+const hasControlCharacter = (s) => CONTROL.test(s);
+/** `s` with each run of control characters in the sense above made one space: text for one line. */
+const control_characters_spaceControlCharacters = (s) => s.replace(CONTROL_RUNS, ' ');
+
+;// CONCATENATED MODULE: ./build/actions/shared/peer-text.js
+
+/** Format characters (bidi overrides, zero-width): dropped, so they cannot split a credential in two. */
+const FORMAT = /\p{Cf}/gu;
+/** A run of characters a credential is written with (base64, base64url, hex, JWT dots). */
+const CREDENTIAL_RUN = /[A-Za-z0-9+/=_.~-]{16,}/g;
+/**
+ * Could this run be a credential? Sixteen characters or more with a digit, or with both cases:
+ * JWTs, `ghs_…` tokens, hex and base64 keys are; the `snake_case` codes a broker or ledger
+ * answers with (`platform_installation_lookup_failed`) are not.
+ */
+const credentialShaped = (run) => /[0-9]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run));
+const HIDDEN = '[hidden]';
+/**
+ * Text a peer sent (an error code, a reason) made fit for one log line: control characters become
+ * spaces, format characters go, anything that could be a credential (any of `secrets`, or a run shaped
+ * like one) becomes `[hidden]`, and the result is cut to `max` characters. Undefined when `value`
+ * is not a string or nothing printable is left.
+ */
+function peer_text_peerText(value, options = {}) {
+    if (typeof value !== 'string')
+        return undefined;
+    const max = options.max ?? 80;
+    // Control characters and the Unicode line separators become spaces (runs of spaces are one below).
+    let text = spaceControlCharacters(value).replace(FORMAT, '');
+    for (const secret of options.secrets ?? [])
+        if (secret.length >= 8)
+            text = text.split(secret).join(HIDDEN);
+    text = text
+        .replace(CREDENTIAL_RUN, (run) => (credentialShaped(run) ? HIDDEN : run))
+        .replace(/\s+/g, ' ')
+        .trim();
+    if (text === '')
+        return undefined;
+    const chars = [...text];
+    return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+;// CONCATENATED MODULE: ./build/actions/request-token/broker-client.js
+
+
+
+/**
+ * Why no token came back: `reason` is the spec's closed vocabulary, printed in the warning line;
+ * `said` is what the broker's answer gave as `error` and `reason`, already safe to print.
+ */
+class TokenUnavailable extends Error {
+    reason;
+    name = 'TokenUnavailable';
+    said;
+    constructor(reason, options) {
+        super(reason, options);
+        this.reason = reason;
+        this.said = options?.said;
+    }
+}
+/** Each of `error` and `reason` is cut to this many characters; codes of the spec are far shorter. */
+const MAX_CODE = 64;
+/**
+ * The broker's `error` and `reason` of a refusal, as `invalid_oidc_token (audience_mismatch)`, or
+ * undefined when it sent neither. Whatever could be a credential (`secrets`, the OIDC token sent,
+ * or anything shaped like one) is hidden, control characters go, each part is bounded.
+ */
+function brokerSaid(body, secrets) {
+    const parsed = jsonObject(body);
+    const error = peerText(parsed?.error, { max: MAX_CODE, secrets });
+    const reason = peerText(parsed?.reason, { max: MAX_CODE, secrets });
+    if (error === undefined && reason === undefined)
+        return undefined;
+    return [error, reason === undefined ? undefined : `(${reason})`].filter((part) => part !== undefined).join(' ');
+}
+/**
+ * Asks the runner for the job's OIDC token. A failed request and an answer without `value`
+ * are different reasons: the second means the runner itself misbehaved.
+ */
+async function fetchOidcToken(http, core, env, audience) {
+    try {
+        return await requestIdToken(http, core, env, audience);
+    }
+    catch (err) {
+        if (err instanceof OidcUnavailable)
+            throw new TokenUnavailable(err.reason, { cause: err });
+        throw err;
+    }
+}
+/**
+ * POSTs the token request. `noAnswer` when the broker could not be reached at all (connection
+ * refused, DNS failure, no complete answer within the call's bound): only then is the fallback
+ * address tried.
+ */
+async function postTokenRequest(http, brokerUrl, body) {
+    let url;
+    try {
+        url = new URL('token', brokerUrl.endsWith('/') ? brokerUrl : `${brokerUrl}/`).href;
+    }
+    catch {
+        return { noAnswer: 'the broker URL is not a URL' };
+    }
+    try {
+        const answer = await http.call('broker-token', url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify(body),
+        });
+        return { status: answer.status, body: answer.text };
+    }
+    catch (err) {
+        if (err instanceof NoAnswer)
+            return { noAnswer: err.reason };
+        throw err;
+    }
+}
+
 ;// CONCATENATED MODULE: ./build/actions/request-token/refresh/store.js
+
 
 
 
@@ -36956,8 +37161,16 @@ class RefreshStore {
             (0,external_node_fs_namespaceObject.rmSync)(lock, { force: true });
         }
     }
+    /** A file of the folder; the folder gone (the post step ran) or a file damaged is `refresh state missing`. */
     read(name) {
-        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dir, name), 'utf8'));
+        try {
+            return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dir, name), 'utf8'));
+        }
+        catch (err) {
+            if (err instanceof SyntaxError || err.code === 'ENOENT')
+                throw new TokenUnavailable('refresh state missing', { cause: err });
+            throw err;
+        }
     }
     /** Written whole, then renamed: a reader never sees half a file. */
     write(name, value) {
@@ -36998,7 +37211,7 @@ async function revokeOne({ core, http, env, now = Date.now }, { token, expiresAt
     }
     catch (err) {
         const failure = failureOf(http, 'token-revoke', err);
-        if (failure instanceof NoAnswer)
+        if (failure instanceof http_NoAnswer)
             core.warning(`token not revoked (API unreachable: ${failure.reason}); it expires on its own`);
         else if (failure.status === 401)
             core.info('token was already revoked or expired');
@@ -37012,7 +37225,7 @@ async function removeRefresh(core, folder) {
     const helper = core.getState('refresh-helper');
     if (key && helper) {
         try {
-            await git(['config', '--global', '--fixed-value', '--unset-all', key, helper]);
+            await git(undefined, ['config', '--global', '--fixed-value', '--unset-all', key, helper]);
         }
         catch (err) {
             core.warning(`the git credential helper entry ${key} was not removed (${err.message})`);
@@ -37043,7 +37256,7 @@ async function revoke(deps) {
 
 
 /** request-token's post step (post-index.ts calls this; `@github/local-action --post` imports it). */
-async function post_run() {
+async function run() {
     await revoke({ core: core_namespaceObject, env: process.env, http: actionHttp({ userAgent: 'gatehouse-request-token' }) });
 }
 

@@ -1,8 +1,8 @@
-export const id = 985;
-export const ids = [985];
+export const id = 251;
+export const ids = [251];
 export const modules = {
 
-/***/ 26985:
+/***/ 9251:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -768,8 +768,6 @@ async function holdKeys(locks, keys, holder, options) {
 /** How long a push waits for another push of the same product or repository, and how often it looks. */
 const DEFAULT_PUSH_LOCK_WAIT = { waitMs: 15 * 60_000, pollMs: 2000 };
 
-// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
-var p_limit = __webpack_require__(70370);
 // EXTERNAL MODULE: ./build/server/sync/http/request.js
 var request = __webpack_require__(91016);
 // EXTERNAL MODULE: ./build/server/sync/report.js
@@ -1125,6 +1123,44 @@ class IssueIndex {
     }
 }
 
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __webpack_require__(70370);
+;// CONCATENATED MODULE: ./build/server/issues/per-product.js
+
+
+
+/** Products listed at once. */
+const LISTING_CONCURRENCY = 4;
+/**
+ * What `list` pages hold for each product, read by `read` (undefined: left out), in product order:
+ * a few products at once, each listing retried while its failure may pass. A product that still
+ * cannot be listed is warned about (`what` names the listing), counted by `onFailure`, and adds nothing.
+ */
+async function perProduct(products, deps, what, list, read, onFailure) {
+    const limit = (0,p_limit/* default */.A)(LISTING_CONCURRENCY);
+    const found = await Promise.all(products.map((product) => limit(async () => {
+        try {
+            return await (0,request/* retryTransient */.jh)(async () => {
+                const items = [];
+                for await (const page of list(product)) {
+                    for (const raw of page) {
+                        const item = read(product, raw);
+                        if (item !== undefined)
+                            items.push(item);
+                    }
+                }
+                return items;
+            }, deps.retry);
+        }
+        catch (err) {
+            onFailure();
+            deps.log.warn({ product, err: (0,sync_report/* message */.iU)(err) }, `${what} could not be listed`);
+            return [];
+        }
+    })));
+    return found.flat();
+}
+
 ;// CONCATENATED MODULE: ./build/server/issues/finding-status.js
 const finding_status_ISSUE_TAG = 'issue:';
 /**
@@ -1194,8 +1230,6 @@ function reopeningComment(finding, findingUrl) {
 
 
 
-
-const LISTING_CONCURRENCY = 4;
 /** What the issue of `finding` needs, if anything; `kept` when a closed issue stays closed. */
 function decide(finding, issue) {
     if (!finding.active)
@@ -1335,29 +1369,8 @@ function byIssue(links) {
     return [...chosen.values()];
 }
 /** The linked findings of the products, in product and id order; a product that cannot be listed counts as one failure. */
-async function linkedFindings(products, deps, counts) {
-    const limit = (0,p_limit/* default */.A)(LISTING_CONCURRENCY);
-    const perProduct = await Promise.all(products.map((product) => limit(async () => {
-        try {
-            return await (0,request/* retryTransient */.jh)(async () => {
-                const found = [];
-                for await (const page of deps.defectDojo.linkedFindings(product)) {
-                    for (const raw of page) {
-                        const finding = readLinkedFinding(product, raw);
-                        if (finding)
-                            found.push(finding);
-                    }
-                }
-                return found;
-            }, deps.retry);
-        }
-        catch (err) {
-            counts.failed++;
-            deps.log.warn({ product, err: (0,sync_report/* message */.iU)(err) }, 'issue lifecycle: linked findings could not be listed');
-            return [];
-        }
-    })));
-    return perProduct.flat();
+function linkedFindings(products, deps, counts) {
+    return perProduct(products, deps, 'issue lifecycle: linked findings', (product) => deps.defectDojo.linkedFindings(product), (product, raw) => readLinkedFinding(product, raw), () => counts.failed++);
 }
 
 ;// CONCATENATED MODULE: ./build/server/issues/push.js
@@ -1371,33 +1384,15 @@ async function linkedFindings(products, deps, counts) {
 
 
 
-const push_LISTING_CONCURRENCY = 4;
 /** Untagged active findings at or above the threshold, across the products, worst first. */
 async function candidates(products, deps, failures) {
     const severities = severitiesFrom(deps.minSeverity);
-    const limit = (0,p_limit/* default */.A)(push_LISTING_CONCURRENCY);
-    const perProduct = await Promise.all(products.map((product) => limit(async () => {
-        try {
-            return await (0,request/* retryTransient */.jh)(async () => {
-                const found = [];
-                for await (const page of deps.defectDojo.openFindings(product, severities)) {
-                    for (const raw of page) {
-                        const finding = readFinding(product, raw);
-                        // The query already filters; this holds even where a filter is ignored.
-                        if (finding && finding.active && severities.includes(finding.severity) && !hasIssueTag(finding))
-                            found.push(finding);
-                    }
-                }
-                return found;
-            }, deps.retry);
-        }
-        catch (err) {
-            failures.count++;
-            deps.log.warn({ product, err: (0,sync_report/* message */.iU)(err) }, 'issue push: findings could not be listed');
-            return [];
-        }
-    })));
-    return perProduct.flat().sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || a.product.localeCompare(b.product) || a.id - b.id);
+    const found = await perProduct(products, deps, 'issue push: findings', (product) => deps.defectDojo.openFindings(product, severities), (product, raw) => {
+        const finding = readFinding(product, raw);
+        // The query already filters; this holds even where a filter is ignored.
+        return finding && finding.active && severities.includes(finding.severity) && !hasIssueTag(finding) ? finding : undefined;
+    }, () => failures.count++);
+    return found.sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || a.product.localeCompare(b.product) || a.id - b.id);
 }
 /**
  * Issue push for the products a run touched: one GitHub issue per active finding at or above
