@@ -111,7 +111,7 @@ export async function run(deps: RequestTokenDeps): Promise<void> {
       const { env } = deps;
       const job = Object.fromEntries(['GITHUB_REPOSITORY', 'GITHUB_REF', 'GITHUB_RUN_ID', 'GITHUB_SHA'].flatMap((name) => (env[name] ? [[name, env[name]!]] : [])));
       core.saveState('revoke', String(settings.revoke));
-      await installRefresh(core, env, deps.cli, { request, appName, serverUrl: env.GITHUB_SERVER_URL || 'https://github.com', job }, heldToken(result, (deps.now ?? Date.now)()));
+      await installRefresh(core, env, deps.cli, { request, appName, serverUrl: env.GITHUB_SERVER_URL || 'https://github.com', apiUrl: env.GITHUB_API_URL || 'https://api.github.com', job }, heldToken(result, (deps.now ?? Date.now)()));
     }
     core.info(`${appName} token ready for ${result.repository} (expires ${result.expiresAt || 'at an unknown time'})`);
   } catch (err) {

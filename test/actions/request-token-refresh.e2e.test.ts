@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBroker, type BrokerHarness } from '../support/broker.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { INSTALLATION_ID, REPO, startBroker, type BrokerHarness } from '../support/broker.js';
+import { forwardingPeer, type ForwardingPeer } from '../support/forwarding-peer.js';
 import { gitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
 import { REPO_ROOT } from '../support/processes.js';
 import { listen, type Listening } from '../support/servers.js';
@@ -38,6 +40,29 @@ function step(command: string, args: string[], env: Record<string, string>, stdi
 
 /** The shell word list of a token-command (single-quoted words, as the step writes them). */
 const words = (command: string): string[] => [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] ?? m[2]!).replace(/'\\''/g, "'"));
+
+/** The passing of time, without waiting for it: the held token has 5 minutes left, so the next ask mints. */
+const nearExpiry = (run: ActionRun) => {
+  const file = join(run.state['refresh-folder']!, 'tokens.json');
+  const held = JSON.parse(readFileSync(file, 'utf8')) as { token: string; expiresAtMs: number }[];
+  writeFileSync(file, JSON.stringify(held.map((t) => ({ ...t, expiresAtMs: Date.now() + 5 * 60_000 }))));
+};
+
+/** What a failed refresh may print on stderr: its lines but the ::add-mask:: ones for what it did get (an OIDC token). */
+const onlyReason = (stderr: string) => stderr.split('\n').filter((l) => l !== '' && !l.startsWith('::add-mask::'));
+
+/** The tokens in a broker's answers (as a peer in front of it saw them). */
+const tokensIn = (peer: ForwardingPeer): string[] => peer.answers.map((body) => (JSON.parse(body) as { token?: string }).token).filter((t): t is string => typeof t === 'string');
+
+/** A `git` on PATH before the real one: `script` (sh) runs first, then the real git with the same arguments. */
+function gitWrapper(dir: string, script: string): string {
+  const bin = join(dir, 'wrapped-git');
+  mkdirSync(bin, { recursive: true });
+  const real = process.env.PATH!.split(':').map((d) => join(d, 'git')).find((file) => existsSync(file))!;
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\n${script}\nexec '${real}' "$@"\n`);
+  chmodSync(join(bin, 'git'), 0o755);
+  return bin;
+}
 
 describe('request-token refresh: tokens for jobs longer than the hour (bundle, real git)', function () {
   this.timeout(60_000);
@@ -81,6 +106,18 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   };
 
+  /** As GitHub answers git: a token that works now, for a repository it was minted for (the path's `<owner>/<name>[.git]`). */
+  const validFor = async (token: string, path: string): Promise<boolean> => {
+    const answer = await fetch(`${h.github.apiBase}/installation/repositories`, { headers: { authorization: `Bearer ${token}` } });
+    if (answer.status !== 200) return false;
+    const { repositories } = (await answer.json()) as { repositories: { full_name: string }[] };
+    const asked = /^\/([^/]+\/[^/]+?)(?:\.git)?(?:\/|$)/.exec(path)?.[1]?.toLowerCase();
+    return repositories.some((r) => r.full_name.toLowerCase() === asked);
+  };
+
+  /** A bare repository `<root>/<owner>/<name>.git`, as git http-backend serves it under that path. */
+  const bareRepository = (root: string, fullName: string) => step('git', ['init', '--quiet', '--bare', join(root, `${fullName}.git`)], later());
+
   beforeEach(async () => {
     h = await startBroker();
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-refresh-'));
@@ -109,9 +146,15 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
     const run = await runStep();
     const first = run.outputs.token!;
     assert.match(first, /^ghs_/);
-    const helperConfig = readFileSync(join(home, '.gitconfig'), 'utf8');
-    assert.match(helperConfig, new RegExp(`\\[credential "${serverUrl.replace(/[.]/g, '\\.')}"\\]\\s+helper = `));
-    assert.ok(!helperConfig.includes(first), 'the token is not in the git configuration');
+    // One entry in the global configuration: an include of the job's own file, which sets the helper for the job's repository.
+    const global = readFileSync(join(home, '.gitconfig'), 'utf8');
+    const included = /\[include\]\s+path = (.+)/.exec(global)?.[1];
+    assert.ok(included?.startsWith(run.state['refresh-folder']!), global);
+    const helperConfig = readFileSync(included!, 'utf8');
+    for (const url of [`${serverUrl}/octo-org/octo-repo`, `${serverUrl}/octo-org/octo-repo.git`]) {
+      assert.match(helperConfig, new RegExp(`\\[credential "${url.replace(/[.]/g, '\\.')}"\\]\\s+helper = .+\\s+useHttpPath = true`));
+    }
+    for (const text of [global, helperConfig]) assert.ok(!text.includes(first), 'the token is not in the git configuration');
 
     const oidcBefore = h.issuer.runnerTokenRequests;
     const one = await fill();
@@ -143,16 +186,14 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
     assert.equal(done.code, 0, done.stderr);
     assert.ok(h.github.revoked.has(first) && h.github.revoked.has(second), done.stdout);
     assert.ok(!done.stdout.includes(first) && !done.stdout.includes(second));
-    assert.ok(!readFileSync(join(home, '.gitconfig'), 'utf8').includes('helper'), 'the helper entry is gone');
+    assert.ok(!readFileSync(join(home, '.gitconfig'), 'utf8').includes('include'), 'the helper entry is gone');
     assert.ok(!existsSync(run.state['refresh-folder']!), 'the refresh folder is gone');
   });
 
   it('a real git push over HTTP succeeds after the first token has expired', async () => {
     const repos = join(dir, 'repos');
-    mkdirSync(repos);
-    await step('git', ['init', '--quiet', '--bare', join(repos, 'octo-repo.git')], later());
-    const valid = async (token: string) => (await fetch(`${h.github.apiBase}/installation/repositories`, { headers: { authorization: `Bearer ${token}` } })).status === 200;
-    const server: GitHttpServer = await gitHttpServer(repos, valid);
+    await bareRepository(repos, REPO);
+    const server: GitHttpServer = await gitHttpServer(repos, validFor);
     try {
       serverUrl = server.url;
       runnerEnv.GITHUB_SERVER_URL = serverUrl;
@@ -169,13 +210,13 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
 
       await untilWithinMargin(run.outputs['expires-at']!);
       h.github.expire(first);
-      assert.equal(await valid(first), false, 'the first token no longer works');
-      const pushed = await step('git', ['push', `${server.url}/octo-repo.git`, 'main'], env, '', work);
+      assert.equal(await validFor(first, `/${REPO}.git`), false, 'the first token no longer works');
+      const pushed = await step('git', ['push', `${server.url}/${REPO}.git`, 'main'], env, '', work);
       assert.equal(pushed.code, 0, pushed.stderr);
       const used = server.accepted.at(-1)!;
       assert.notEqual(used, first);
-      assert.equal(await valid(used), true);
-      const remote = await step('git', ['--git-dir', join(repos, 'octo-repo.git'), 'log', '--format=%s', 'main'], env);
+      assert.equal(await validFor(used, `/${REPO}.git`), true);
+      const remote = await step('git', ['--git-dir', join(repos, `${REPO}.git`), 'log', '--format=%s', 'main'], env);
       assert.equal(remote.stdout.trim(), 'one');
       assert.ok(!pushed.stdout.includes(used) && !pushed.stderr.replace(`::add-mask::${used}`, '').includes(used));
       await post(run);
@@ -209,7 +250,7 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
     assert.equal(done.code, 0, done.stderr);
     assert.match(done.stdout, /no token to revoke/);
     assert.equal(h.github.revoked.size, 0);
-    assert.ok(!readFileSync(join(home, '.gitconfig'), 'utf8').includes('helper'));
+    assert.ok(!readFileSync(join(home, '.gitconfig'), 'utf8').includes('include'));
   });
 
   it("the shell client's snippet in docs/request-token.md: a git credential helper that asks the broker with a new OIDC token each time", async function () {
@@ -242,13 +283,6 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
   });
 
   describe('a refresh that cannot get a token: nothing printed but the reason, git fails cleanly', () => {
-    /** The passing of time, without waiting for it: the held token has 5 minutes left. */
-    const nearExpiry = (run: ActionRun) => {
-      const file = join(run.state['refresh-folder']!, 'tokens.json');
-      const held = JSON.parse(readFileSync(file, 'utf8')) as { token: string; expiresAtMs: number }[];
-      writeFileSync(file, JSON.stringify(held.map((t) => ({ ...t, expiresAtMs: Date.now() + 5 * 60_000 }))));
-    };
-
     /** Loopback servers a case starts, closed after it. */
     const started: Listening[] = [];
     afterEach(async () => {
@@ -266,6 +300,8 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
       /** The broker the step asks, when not the real one. */
       broker?: () => Promise<string>;
       arrange: (run: ActionRun) => Promise<Record<string, string>>;
+      /** git's helper went with the folder (its include file was in it): git asks nobody, so no reason line. */
+      helperGone?: true;
     }[] = [
       {
         name: "a later step without the runner's OIDC variables",
@@ -317,17 +353,16 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
           rmSync(run.state['refresh-folder']!, { recursive: true, force: true });
           return {};
         },
+        helperGone: true,
       },
     ];
 
-    for (const { name, reason, broker, arrange } of cases) {
+    for (const { name, reason, broker, arrange, helperGone } of cases) {
       it(`${name}: ${reason}`, async () => {
         const run = await runStep(broker ? { 'broker-url': await broker() } : {});
         const first = run.outputs.token!;
         if (existsSync(run.state['refresh-folder']!)) nearExpiry(run);
         const env = later(await arrange(run));
-        /** What a failed refresh may print on stderr: the reason, and ::add-mask:: lines for what it did get (an OIDC token). */
-        const onlyReason = (stderr: string) => stderr.split('\n').filter((l) => l !== '' && !l.startsWith('::add-mask::'));
 
         const command = words(run.outputs['token-command']!);
         const printed = await step(command[0]!, command.slice(1), env);
@@ -339,10 +374,241 @@ describe('request-token refresh: tokens for jobs longer than the hour (bundle, r
         assert.notEqual(filled.code, 0, 'git fails as it would without a helper');
         assert.ok(!/password=/.test(filled.stdout), filled.stdout);
         const lines = onlyReason(filled.stderr);
-        assert.equal(lines[0], `Gatehouse token unavailable (${reason})`);
-        assert.ok(lines.slice(1).every((l) => l.startsWith('fatal: ')), filled.stderr);
+        if (!helperGone) assert.equal(lines.shift(), `Gatehouse token unavailable (${reason})`);
+        assert.ok(lines.length > 0 && lines.every((l) => l.startsWith('fatal: ')), filled.stderr);
         for (const text of [printed.stdout, printed.stderr, filled.stdout, filled.stderr]) assert.ok(!text.includes(first), 'the held token is never printed');
       });
+    }
+  });
+
+  describe('the post step and a refresh at once: no token minted escapes revocation', () => {
+    const peers: ForwardingPeer[] = [];
+    afterEach(async () => {
+      await Promise.all(peers.splice(0).map((peer) => peer.close()));
+    });
+    const peer = async (target: string) => {
+      const started = await forwardingPeer(target);
+      peers.push(started);
+      return started;
+    };
+
+    it('a refresh minting when the post step starts: the post step waits for it, and revokes its token too', async () => {
+      const broker = await peer(h.backend.url);
+      const run = await runStep({ 'broker-url': broker.url });
+      nearExpiry(run);
+      const mint = broker.hold();
+      const command = words(run.outputs['token-command']!);
+      const refreshing = step(command[0]!, command.slice(1), later());
+      await mint.arrived;
+      const posting = post(run);
+      // Let the mint through once the post step has ended, or after 1.5 s while it waits (as it must) for the mint.
+      await Promise.race([posting, sleep(1500)]);
+      mint.release();
+      const [refreshed, done] = await Promise.all([refreshing, posting]);
+      assert.equal(done.code, 0, done.stderr);
+      const minted = tokensIn(broker);
+      assert.equal(minted.length, 2, 'the step and the refresh each minted one');
+      for (const token of minted) assert.ok(h.github.revoked.has(token), `every token minted is revoked (${refreshed.stderr})`);
+      assert.ok(!existsSync(run.state['refresh-folder']!));
+    });
+
+    it('once the post step has begun, a refresh refuses before minting: refresh ended', async () => {
+      const api = await peer(h.github.apiBase);
+      const run = await runStep();
+      const revoking = api.hold();
+      const posting = runAction(POST_BUNDLE, {}, { ...later({ GITHUB_API_URL: api.url }), ...Object.fromEntries(Object.entries(run.state).map(([k, v]) => [`STATE_${k}`, v])) });
+      await revoking.arrived;
+      const oidcBefore = h.issuer.runnerTokenRequests;
+      const mintsBefore = h.github.count('access_tokens');
+      try {
+        nearExpiry(run);
+        const command = words(run.outputs['token-command']!);
+        const refused = await step(command[0]!, command.slice(1), later());
+        assert.equal(refused.code, 1);
+        assert.equal(refused.stdout, '');
+        assert.deepEqual(onlyReason(refused.stderr), ['Gatehouse token unavailable (refresh ended)']);
+        assert.equal(h.issuer.runnerTokenRequests, oidcBefore, 'no OIDC token asked for');
+        assert.equal(h.github.count('access_tokens'), mintsBefore, 'nothing minted');
+      } finally {
+        revoking.release();
+      }
+      const done = await posting;
+      assert.equal(done.code, 0, done.stderr);
+      assert.ok(h.github.revoked.has(run.outputs.token!));
+    });
+
+    it('a refresh killed while it minted leaves its lock behind: the post step takes it over at once, its holder being gone', async () => {
+      const broker = await peer(h.backend.url);
+      const run = await runStep({ 'broker-url': broker.url });
+      nearExpiry(run);
+      const mint = broker.hold();
+      const command = words(run.outputs['token-command']!);
+      const refresh = spawn(command[0]!, command.slice(1), { env: later(), stdio: 'ignore' });
+      const ended = new Promise((resolve) => refresh.on('close', resolve));
+      await mint.arrived;
+      refresh.kill('SIGKILL');
+      await ended;
+      assert.ok(existsSync(join(run.state['refresh-folder']!, 'lock')), 'the lock is left behind');
+      const started = Date.now();
+      // The mint stays held: its asker is gone.
+      const done = await post(run);
+      assert.equal(done.code, 0, done.stderr);
+      assert.ok(Date.now() - started < 10_000, `the post step did not wait out the lock (${Date.now() - started} ms)`);
+      assert.ok(h.github.revoked.has(run.outputs.token!));
+      assert.ok(!existsSync(run.state['refresh-folder']!));
+    });
+
+    it('the folder deleted while a refresh mints (nothing waited for it): the refresh revokes the token it minted; refresh state missing', async () => {
+      const broker = await peer(h.backend.url);
+      const run = await runStep({ 'broker-url': broker.url });
+      nearExpiry(run);
+      const mint = broker.hold();
+      const command = words(run.outputs['token-command']!);
+      const refreshing = step(command[0]!, command.slice(1), later());
+      await mint.arrived;
+      rmSync(run.state['refresh-folder']!, { recursive: true, force: true });
+      mint.release();
+      const refreshed = await refreshing;
+      assert.equal(refreshed.code, 1);
+      assert.equal(refreshed.stdout, '');
+      assert.deepEqual(onlyReason(refreshed.stderr), ['Gatehouse token unavailable (refresh state missing)']);
+      const minted = tokensIn(broker);
+      assert.equal(minted.length, 2);
+      assert.ok(h.github.revoked.has(minted[1]!), 'the refresh revoked what it minted');
+    });
+  });
+
+  describe('the post step cannot edit the global git configuration: it says so, and git is bounded', () => {
+    const includeEntries = () => (existsSync(join(home, '.gitconfig')) ? readFileSync(join(home, '.gitconfig'), 'utf8').match(/^\s*path = .*$/gm) ?? [] : []);
+
+    it('a held ~/.gitconfig.lock: a warning names the entry and the command that removes it; the entry left gives git nothing', async () => {
+      const run = await runStep();
+      assert.equal(includeEntries().length, 1);
+      writeFileSync(join(home, '.gitconfig.lock'), '');
+      let done: ActionRun;
+      try {
+        done = await post(run);
+      } finally {
+        rmSync(join(home, '.gitconfig.lock'));
+      }
+      assert.equal(done.code, 0, done.stderr);
+      const warned = done.stdout.split('\n').filter((l) => l.startsWith('::warning::'));
+      assert.equal(warned.length, 1, done.stdout);
+      const include = join(run.state['refresh-folder']!, 'git-credentials.config');
+      assert.ok(warned[0]!.includes(`include.path=${include}`), warned[0]);
+      assert.match(warned[0]!, /could not lock config file/);
+      const removal = /remove the entry with: (git config .+)$/.exec(warned[0]!)?.[1];
+      assert.ok(removal, warned[0]);
+      assert.equal(includeEntries().length, 1, 'the entry is still there');
+
+      const filled = await fill();
+      assert.ok(!/password=/.test(filled.stdout), 'the entry left gives git nothing: its file went with the folder');
+      const removed = await step('sh', ['-c', removal!], later());
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.deepEqual(includeEntries(), [], 'the command the warning gives removes it');
+    });
+
+    it('a git older than 2.30 (no --fixed-value): the entry is still removed', async () => {
+      const bin = gitWrapper(dir, `for a in "$@"; do [ "$a" = --fixed-value ] && { echo "error: unknown option \\\`fixed-value'" >&2; exit 129; }; done`);
+      const oldGit = { PATH: `${bin}:${process.env.PATH ?? ''}` };
+      const run = await runAction(BUNDLE, { 'broker-url': h.backend.url, refresh: 'true' }, later(oldGit));
+      assert.equal(run.code, 0, run.stderr);
+      assert.notEqual(readFileSync(join(home, '.gitconfig'), 'utf8').trim(), '', 'the step added its entry');
+      const done = await runAction(POST_BUNDLE, {}, { ...later(oldGit), ...Object.fromEntries(Object.entries(run.state).map(([k, v]) => [`STATE_${k}`, v])) });
+      assert.equal(done.code, 0, done.stderr);
+      assert.ok(!done.stdout.includes('::warning::'), done.stdout);
+      assert.deepEqual(includeEntries(), []);
+      assert.ok(readFileSync(join(home, '.gitconfig'), 'utf8').trim() === '', 'nothing of the job is left');
+    });
+
+    it('a git that never finishes: the post step gives up after its bound and warns', async function () {
+      this.timeout(45_000);
+      const run = await runStep();
+      const bin = gitWrapper(dir, `case " $* " in *" --unset-all "*) exec sleep 120 ;; esac`);
+      const started = Date.now();
+      const done = await runAction(POST_BUNDLE, {}, { ...later({ PATH: `${bin}:${process.env.PATH ?? ''}` }), ...Object.fromEntries(Object.entries(run.state).map(([k, v]) => [`STATE_${k}`, v])) });
+      assert.equal(done.code, 0, done.stderr);
+      assert.ok(Date.now() - started < 25_000, 'bounded');
+      const warned = done.stdout.split('\n').filter((l) => l.startsWith('::warning::'));
+      assert.equal(warned.length, 1, done.stdout);
+      assert.match(warned[0]!, /include\.path=.*\(git did not finish within 10 s\).*remove the entry with: git config --global --unset-all include\.path '/);
+      assert.ok(h.github.revoked.has(run.outputs.token!), 'the token was revoked first');
+    });
+  });
+
+  it('jobs under one OS user (one HOME, a RUNNER_TEMP each; two repositories, and a matrix sibling): each git gets its own job token for its own repository, and nothing else', async () => {
+    const OTHER = 'octo-org/other-repo';
+    h.github.addRepo(OTHER, 55555, INSTALLATION_ID);
+    const repos = join(dir, 'repos');
+    await bareRepository(repos, REPO);
+    await bareRepository(repos, OTHER);
+    const server = await gitHttpServer(repos, validFor);
+    try {
+      serverUrl = server.url;
+      runnerEnv.GITHUB_SERVER_URL = serverUrl;
+      const jobA = later({ RUNNER_TEMP: join(dir, 'temp-a') });
+      const jobB = later({ RUNNER_TEMP: join(dir, 'temp-b'), GITHUB_REPOSITORY: OTHER, GITHUB_RUN_ID: '8' });
+      mkdirSync(jobA.RUNNER_TEMP!);
+      mkdirSync(jobB.RUNNER_TEMP!);
+      const runA = await runAction(BUNDLE, { 'broker-url': h.backend.url, refresh: 'true' }, jobA);
+      h.issuer.runnerClaims = { repository: OTHER, repository_id: '55555' };
+      const runB = await runAction(BUNDLE, { 'broker-url': h.backend.url, refresh: 'true' }, jobB);
+      const [tokenA, tokenB] = [runA.outputs.token!, runB.outputs.token!];
+      assert.match(tokenA, /^ghs_/, runA.stdout);
+      assert.match(tokenB, /^ghs_/, runB.stdout);
+
+      // Job A set its helper first, so git asks it first in job B too: it must stay silent there.
+      const lsRemote = (env: Record<string, string>, fullName: string) => step('git', ['ls-remote', `${server.url}/${fullName}.git`], env);
+      const accepted = () => server.accepted.length;
+      /** The tokens git's requests since `from` were let through with (ls-remote makes more than one). */
+      const usedSince = (from: number) => [...new Set(server.accepted.slice(from))];
+      let before = accepted();
+      const ownB = await lsRemote(jobB, OTHER);
+      assert.equal(ownB.code, 0, ownB.stderr);
+      assert.deepEqual(usedSince(before), [tokenB], "job B's git used job B's token");
+
+      before = accepted();
+      const crossing = await lsRemote(jobB, REPO);
+      assert.notEqual(crossing.code, 0, "job B's git gets no token for job A's repository");
+      assert.equal(accepted(), before);
+      assert.ok(!`${crossing.stdout}${crossing.stderr}`.includes(tokenA));
+
+      before = accepted();
+      const ownA = await lsRemote(jobA, REPO);
+      assert.equal(ownA.code, 0, ownA.stderr);
+      assert.deepEqual(usedSince(before), [tokenA]);
+
+      // A matrix sibling: job C, job A's repository, its own RUNNER_TEMP. A's helper is asked first and stays silent.
+      h.issuer.runnerClaims = {};
+      const jobC = later({ RUNNER_TEMP: join(dir, 'temp-c'), GITHUB_RUN_ID: '9' });
+      mkdirSync(jobC.RUNNER_TEMP!);
+      const runC = await runAction(BUNDLE, { 'broker-url': h.backend.url, refresh: 'true' }, jobC);
+      const tokenC = runC.outputs.token!;
+      before = accepted();
+      const ownC = await lsRemote(jobC, REPO);
+      assert.equal(ownC.code, 0, ownC.stderr);
+      assert.deepEqual(usedSince(before), [tokenC], "job C's git used job C's token, not job A's");
+
+      // A request without a path (a tool asking for the host alone) is answered by neither helper.
+      const { host } = new URL(serverUrl);
+      for (const env of [jobA, jobB]) {
+        const hostOnly = await step('git', ['credential', 'fill'], env, `protocol=http\nhost=${host}\n\n`);
+        assert.ok(!/password=/.test(hostOnly.stdout), hostOnly.stdout);
+      }
+      // Job A's own helper, run by hand in job B's environment: nothing, not even a reason line.
+      const [node, script, , folderA] = words(runA.outputs['token-command']!);
+      const direct = await step(node!, [script!, 'credential', folderA!, 'get'], jobB, `protocol=http\nhost=${host}\npath=${REPO}.git\n\n`);
+      assert.equal(direct.code, 0);
+      assert.equal(direct.stdout + direct.stderr, '');
+
+      for (const [run, env] of [[runA, jobA], [runB, jobB], [runC, jobC]] as const) {
+        const done = await runAction(POST_BUNDLE, {}, { ...env, ...Object.fromEntries(Object.entries(run.state).map(([k, v]) => [`STATE_${k}`, v])) });
+        assert.equal(done.code, 0, done.stderr);
+      }
+      assert.ok([tokenA, tokenB, tokenC].every((token) => h.github.revoked.has(token)));
+      assert.ok(!readFileSync(join(home, '.gitconfig'), 'utf8').includes('include'));
+    } finally {
+      await server.close();
     }
   });
 });

@@ -18,19 +18,19 @@ function tokenOf(req: IncomingMessage): string | undefined {
 /**
  * Git's smart HTTP protocol on loopback: `git http-backend` (CGI) serving the bare repositories
  * under `root`, behind Basic authentication that accepts only a token `valid` says is valid now
- * (as GitHub does). Without one it answers 401 with `WWW-Authenticate`, so git asks its
+ * for the path asked (as GitHub does). Without one it answers 401 with `WWW-Authenticate`, so git asks its
  * credential helpers; `REMOTE_USER` is set for an accepted token, which lets http-backend take pushes.
  */
-export async function gitHttpServer(root: string, valid: (token: string) => Promise<boolean>): Promise<GitHttpServer> {
+export async function gitHttpServer(root: string, valid: (token: string, path: string) => Promise<boolean>): Promise<GitHttpServer> {
   const accepted: string[] = [];
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const token = tokenOf(req);
-    if (!token || !(await valid(token))) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!token || !(await valid(token, decodeURIComponent(url.pathname)))) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end('Unauthorized');
       return;
     }
     accepted.push(token);
-    const url = new URL(req.url ?? '/', 'http://localhost');
     const cgi = spawn('git', ['http-backend'], {
       env: {
         PATH: process.env.PATH ?? '',

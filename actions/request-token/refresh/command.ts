@@ -1,7 +1,8 @@
+import { dirname, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { TokenUnavailable } from '../broker-client.js';
 import { currentToken, type RefreshDeps } from './current-token.js';
-import { RefreshStore } from './store.js';
+import { RefreshStore, type RefreshSettings } from './store.js';
 
 export const USAGE = `Usage: request-token credential <folder> get|store|erase
        request-token token <folder>
@@ -33,15 +34,34 @@ function attributes(text: string): Map<string, string> {
   return found;
 }
 
-/** Whether git asks for the server the helper was set up for: the token never goes to another host. */
-function forServer(asked: Map<string, string>, serverUrl: string): boolean {
-  const server = new URL(serverUrl);
-  return asked.get('protocol') === server.protocol.slice(0, -1) && asked.get('host') === server.host;
+/*
+ * Whom the helper answers. Runners that share one OS user share its global git configuration, so
+ * git asks every job's helper there: each answers only in a process of its own job, told by
+ * `RUNNER_TEMP` (set per job by the runner, passed on by git to its helpers), and only for its own
+ * job's repository on its own server (the token works nowhere else). The path comes from git
+ * because the job's include file sets `useHttpPath` for the repository's URLs (`install.ts`); a
+ * request without one is not answered.
+ */
+function inThisJob(folder: string, env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.RUNNER_TEMP) && resolve(env.RUNNER_TEMP!) === dirname(resolve(folder));
+}
+
+function forThisRepository(asked: Map<string, string>, settings: RefreshSettings): boolean {
+  const server = new URL(settings.serverUrl);
+  if (asked.get('protocol') !== server.protocol.slice(0, -1) || asked.get('host') !== server.host) return false;
+  const repository = settings.job.GITHUB_REPOSITORY;
+  const path = asked.get('path');
+  if (!repository || path === undefined) return false;
+  // GitHub takes names in any case, with or without `.git`; git LFS asks below it (`<repo>.git/info/lfs`).
+  const own = [...server.pathname.split('/').filter(Boolean), repository].join('/').toLowerCase();
+  const asks = path.toLowerCase();
+  return [own, `${own}.git`].some((base) => asks === base || asks.startsWith(`${base}/`));
 }
 
 /**
  * `credential <folder> get|store|erase`, git's credential helper protocol: `get` answers
- * `username=x-access-token` and a token for the job's server; `store` and `erase` have nothing to
+ * `username=x-access-token` and a token, for the job's own repository in the job's own processes
+ * only, and nothing (exit 0: git asks its next helper) otherwise; `store` and `erase` have nothing to
  * do (the job's tokens are kept by the refresh). `token <folder>`: the token alone on stdout.
  * When no token can be had, stdout stays empty, one line on stderr names the reason, and the exit
  * code is 1: git then fails as it would without a helper.
@@ -61,11 +81,12 @@ export async function refreshCommand(argv: readonly string[], io: CommandIo, dep
   let appName = 'Gatehouse';
   try {
     const asked = credential ? attributes(await readAll(io.stdin)) : undefined;
-    if (credential && operation !== 'get') return 0;
+    // Another job's git (or another operation) gets nothing, not even a reason line.
+    if (credential && (operation !== 'get' || !inThisJob(folder!, deps.env))) return 0;
     const settings = store.settings();
     appName = settings.appName;
-    if (asked && !forServer(asked, settings.serverUrl)) return 0;
-    const token = await currentToken(store, deps);
+    if (asked && !forThisRepository(asked, settings)) return 0;
+    const token = await currentToken(store, deps, (line) => io.stderr.write(`${line}\n`));
     io.stdout.write(asked ? `username=x-access-token\npassword=${token}\n` : `${token}\n`);
     return 0;
   } catch (err) {

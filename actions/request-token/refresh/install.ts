@@ -1,12 +1,8 @@
 import type { TokenCore } from '../run.js';
 import { git } from '../../shared/git.js';
+import { GIT_CONFIG_TIMEOUT_MS, includeCredentialHelper, repositoryUrls } from './git-config.js';
+import { shellWord } from './shell-word.js';
 import { RefreshStore, type HeldToken, type RefreshSettings } from './store.js';
-
-/** The job's credential helper entry in git's global configuration: git asks it for every URL under the server's. */
-const helperKey = (serverUrl: string): string => `credential.${new URL(serverUrl).origin}.helper`;
-
-/** One shell word: the runner's paths may hold spaces. */
-const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 
 export interface RefreshCli {
   /** The runner's own node (the one running this step), not `node` from `PATH`. */
@@ -17,8 +13,9 @@ export interface RefreshCli {
 
 /**
  * Sets up the refresh for the later steps of the job: the folder with the settings and the first
- * token, the `token-command` output, and a git credential helper for the server, in the runner
- * user's global git configuration. The post step undoes all of it (`revoke.ts`).
+ * token, the `token-command` output, and a git credential helper for the job's repository on the
+ * server, included from the runner user's global git configuration (`git-config.ts`). The post
+ * step undoes all of it (`revoke.ts`).
  */
 export async function installRefresh(core: TokenCore, env: NodeJS.ProcessEnv, cli: RefreshCli, settings: RefreshSettings, first: HeldToken): Promise<void> {
   const runnerTemp = env.RUNNER_TEMP;
@@ -28,21 +25,20 @@ export async function installRefresh(core: TokenCore, env: NodeJS.ProcessEnv, cl
   }
   const store = RefreshStore.create(runnerTemp, settings, first);
   core.saveState('refresh-folder', store.dir);
-  const command = `${quote(cli.node)} ${quote(cli.script)}`;
-  core.setOutput('token-command', `${command} token ${quote(store.dir)}`);
+  const command = `${shellWord(cli.node)} ${shellWord(cli.script)}`;
+  core.setOutput('token-command', `${command} token ${shellWord(store.dir)}`);
 
-  const helper = `!${command} credential ${quote(store.dir)}`;
+  const helper = `!${command} credential ${shellWord(store.dir)}`;
   try {
-    const key = helperKey(settings.serverUrl);
-    if ((await git(undefined, ['config', '--global', '--add', key, helper])).code !== 0) {
-      core.warning(`${settings.appName} token: the git credential helper could not be set (git config --global failed); token-command still works`);
-    } else {
-      core.saveState('refresh-helper-key', key);
-      core.saveState('refresh-helper', helper);
-    }
-    await warnOfPersistedCredentials(core, env, settings);
+    const urls = repositoryUrls(settings.serverUrl, settings.job.GITHUB_REPOSITORY ?? '');
+    core.saveState('refresh-include', await includeCredentialHelper(store.dir, urls, helper));
   } catch (err) {
     core.warning(`${settings.appName} token: the git credential helper could not be set (${(err as Error).message}); token-command still works`);
+  }
+  try {
+    await warnOfPersistedCredentials(core, env, settings);
+  } catch (err) {
+    core.info(`${settings.appName} token: the workspace's git configuration could not be read (${(err as Error).message})`);
   }
 }
 
@@ -53,7 +49,7 @@ export async function installRefresh(core: TokenCore, env: NodeJS.ProcessEnv, cl
  */
 async function warnOfPersistedCredentials(core: TokenCore, env: NodeJS.ProcessEnv, settings: RefreshSettings): Promise<void> {
   if (!env.GITHUB_WORKSPACE) return;
-  const found = (await git(env.GITHUB_WORKSPACE, ['config', '--includes', '--name-only', '--get-regexp', '^http\\..*\\.extraheader$'])).stdout.toString('utf8');
+  const found = (await git(env.GITHUB_WORKSPACE, ['config', '--includes', '--name-only', '--get-regexp', '^http\\..*\\.extraheader$'], { timeoutMs: GIT_CONFIG_TIMEOUT_MS })).stdout.toString('utf8');
   if (!found.trim()) return;
   core.warning(
     `${settings.appName} token: the repository in ${env.GITHUB_WORKSPACE} keeps a token from actions/checkout (${found.trim().split('\n')[0]}), which git sends instead of asking the credential helper, so git keeps using that token; check out with persist-credentials: false to use the refreshed one`,

@@ -1,8 +1,8 @@
-import { mkdtempSync, openSync, closeSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenUnavailable } from '../broker-client.js';
 import type { TokenRequest } from '../obtain.js';
+import { withLock } from './lock.js';
 
 /**
  * What a refresh needs, written by the step for the later steps of the job, which have no
@@ -13,6 +13,8 @@ export interface RefreshSettings {
   readonly appName: string;
   /** `GITHUB_SERVER_URL`: the only host git is given the token for. */
   readonly serverUrl: string;
+  /** `GITHUB_API_URL`: where a refresh revokes a token it minted after the post step began. */
+  readonly apiUrl: string;
   /** `GITHUB_REPOSITORY`, `GITHUB_REF`, `GITHUB_RUN_ID`, `GITHUB_SHA` of the job: every refresh is for the job's own repository. */
   readonly job: Readonly<Record<string, string>>;
 }
@@ -24,10 +26,14 @@ export interface HeldToken {
   readonly expiresAtMs: number;
 }
 
+/** A file of the folder not found: the folder is gone (the post step ran, or it was deleted). */
+const missing = (err: unknown): boolean => (err as NodeJS.ErrnoException).code === 'ENOENT';
+
 /**
  * The refresh's folder under `RUNNER_TEMP`: `settings.json`, `tokens.json` (every token minted,
- * the newest last, for the post step to revoke) and a lock. The folder is the runner user's
- * alone (0700, files 0600); nothing in it is ever printed.
+ * the newest last, for the post step to revoke), a lock, `ended` once the post step has begun,
+ * and git's include file (`git-config.ts`). The folder is the runner user's alone (0700, files
+ * 0600); nothing in it is ever printed.
  */
 export class RefreshStore {
   constructor(readonly dir: string) {}
@@ -49,8 +55,24 @@ export class RefreshStore {
     return Array.isArray(tokens) ? (tokens as HeldToken[]) : [];
   }
 
+  /**
+   * Throws unless new tokens may still be handed out and recorded: `refresh ended` once the post
+   * step has begun (it revokes what `tokens.json` names), `refresh state missing` when the folder is gone.
+   */
+  assertOpen(): void {
+    if (existsSync(join(this.dir, 'ended'))) throw new TokenUnavailable('refresh ended');
+    if (!existsSync(this.dir)) throw new TokenUnavailable('refresh state missing');
+  }
+
+  /** Records a new token; refused (see `assertOpen`) once the post step has begun or the folder is gone. */
   add(token: HeldToken): void {
+    this.assertOpen();
     this.write('tokens.json', [...this.tokens(), token]);
+  }
+
+  /** The post step's mark, taken under the lock: no refresh mints or records a token after it. */
+  end(): void {
+    this.write('ended', true);
   }
 
   remove(): void {
@@ -58,27 +80,16 @@ export class RefreshStore {
   }
 
   /**
-   * Runs `work` while holding the folder's lock, so that git processes asking at once (parallel
-   * fetches, submodules) mint one token between them. A lock older than `staleMs` is a process
-   * that died holding it.
+   * Runs `work` while holding the folder's lock: git processes asking at once (parallel fetches,
+   * submodules) mint one token between them, and the post step waits for a mint in flight, whose
+   * token is recorded before the lock is released.
    */
-  async locked<T>(work: () => Promise<T>, staleMs = 60_000): Promise<T> {
-    const lock = join(this.dir, 'lock');
-    for (;;) {
-      try {
-        closeSync(openSync(lock, 'wx', 0o600));
-        break;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-        if (age > staleMs) rmSync(lock, { force: true });
-        else await sleep(50);
-      }
-    }
+  async locked<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await work();
-    } finally {
-      rmSync(lock, { force: true });
+      return await withLock(join(this.dir, 'lock'), work);
+    } catch (err) {
+      if (missing(err) && !existsSync(this.dir)) throw new TokenUnavailable('refresh state missing', { cause: err });
+      throw err;
     }
   }
 
@@ -87,7 +98,7 @@ export class RefreshStore {
     try {
       return JSON.parse(readFileSync(join(this.dir, name), 'utf8'));
     } catch (err) {
-      if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT') throw new TokenUnavailable('refresh state missing', { cause: err });
+      if (err instanceof SyntaxError || missing(err)) throw new TokenUnavailable('refresh state missing', { cause: err });
       throw err;
     }
   }
@@ -95,7 +106,12 @@ export class RefreshStore {
   /** Written whole, then renamed: a reader never sees half a file. */
   private write(name: string, value: unknown): void {
     const temporary = join(this.dir, `${name}.${process.pid}.tmp`);
-    writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
-    renameSync(temporary, join(this.dir, name));
+    try {
+      writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
+      renameSync(temporary, join(this.dir, name));
+    } catch (err) {
+      if (missing(err)) throw new TokenUnavailable('refresh state missing', { cause: err });
+      throw err;
+    }
   }
 }
