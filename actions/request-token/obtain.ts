@@ -1,7 +1,9 @@
 import type { ActionsCore } from '../shared/core.js';
 import { jsonObject, type ActionHttp } from '../shared/http.js';
+import { peerText } from '../shared/peer-text.js';
 import { parseFullName } from '../../server/platform/identifiers.js';
 import { brokerSaid, fetchOidcToken, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
+import { revokeToken } from './revoke-token.js';
 
 /** What a token is asked for with: the same for the step's first token and every refresh. */
 export interface TokenRequest {
@@ -15,7 +17,7 @@ export interface TokenRequest {
 export interface ObtainDeps {
   readonly core: Pick<ActionsCore, 'setSecret' | 'info'>;
   readonly http: ActionHttp;
-  /** The job's variables: the runner's OIDC endpoint, `GITHUB_REPOSITORY`, `GITHUB_REF`, `GITHUB_RUN_ID`, `GITHUB_SHA`. */
+  /** The job's variables: the runner's OIDC endpoint, `GITHUB_REPOSITORY`, `GITHUB_REF`, `GITHUB_RUN_ID`, `GITHUB_SHA`, `GITHUB_API_URL`. */
   readonly env: NodeJS.ProcessEnv;
 }
 
@@ -53,10 +55,19 @@ export async function obtain({ core, http, env }: ObtainDeps, request: TokenRequ
   if (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token)) throw new TokenUnavailable('broker returned no token');
   // Masked first: nothing is printed or written with the token before the runner knows to hide it.
   core.setSecret(token);
+  const asked = `${repository.owner}/${repository.name}`;
+  const named: unknown = parsed?.repository ?? undefined;
+  // A token the broker says is for another repository is not the job's to use: refused and revoked.
+  // GitHub treats names without case, as the OIDC claim the broker answers from may spell them.
+  if (named !== undefined && (typeof named !== 'string' || named.toLowerCase() !== asked.toLowerCase())) {
+    const outcome = await revokeToken(http, env.GITHUB_API_URL || 'https://api.github.com', token);
+    const fate = 'notRevoked' in outcome ? `not revoked: ${outcome.notRevoked}` : 'revoked';
+    throw new TokenUnavailable('broker returned another repository', { cause: new Error(`the broker's answer names ${peerText(named, { max: 140, secrets: [token] }) ?? 'a value that is not a name'}, not ${asked}; its token was ${fate}`) });
+  }
   return {
     token,
     expiresAt: typeof parsed?.expires_at === 'string' ? parsed.expires_at : '',
-    repository: typeof parsed?.repository === 'string' ? parsed.repository : `${repository.owner}/${repository.name}`,
+    repository: typeof named === 'string' ? named : asked,
     // A broker from before per-request permissions sends none: the output stays empty then.
     permissions: carriedPermissions(parsed?.permissions),
   };

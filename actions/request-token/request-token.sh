@@ -119,6 +119,10 @@ token="$(jq -er '.token | select(type == "string" and length > 0)' <<<"$reply_bo
 # A value with whitespace could forge extra output lines; a real token has none.
 [[ "$token" =~ ^[[:graph:]]+$ ]] || unavailable 'broker returned no token'
 printf '::add-mask::%s\n' "$token"
+# A token the broker says is for another repository is not this job's to use (names compared
+# without case, as GitHub compares them). Not revoked: this client never revokes (no post step).
+same_repository="$(jq -r --arg want "$owner/$repo" '.repository | if . == null then "yes" elif type == "string" and ascii_downcase == ($want | ascii_downcase) then "yes" else "no" end' <<<"$reply_body")"
+[[ "$same_repository" == yes ]] || unavailable 'broker returned another repository'
 
 expires_at="$(jq -r '.expires_at // "" | tostring' <<<"$reply_body")"
 expires_at="${expires_at//[$'\r\n']/}"

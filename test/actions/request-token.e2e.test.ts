@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMinimalApp } from '../../server/minimal/app.js';
 import { startBroker, type BrokerHarness } from '../support/broker.js';
+import { forwardingPeer } from '../support/forwarding-peer.js';
 import { capturedLogger } from '../support/log-capture.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
 import { parseOutputFile, runAction } from '../support/runner.js';
@@ -333,6 +334,60 @@ describe('request-token clients as child processes (bundle and shell script) aga
       if (!shellcheck) this.skip();
       const result = await runToEnd(shellcheck, ['--severity=style', SCRIPT]);
       assert.equal(result.code, 0, result.stdout + result.stderr);
+    });
+  });
+
+  describe('a broker answer naming a repository other than the one asked is refused, not handed out (both clients)', () => {
+    /** The real broker's answer, its `repository` replaced: what a confused or hijacked broker would say. */
+    const naming = (repository: string) => forwardingPeer(h.backend.url, (body) => body.replace('"repository":"octo-org/octo-repo"', `"repository":${JSON.stringify(repository)}`));
+    const mintedBy = (peer: { answers: string[] }) => (JSON.parse(peer.answers[0]!) as { token: string }).token;
+
+    it('the bundle: "broker returned another repository", outputs empty, nothing saved for the post step, the token revoked; another case of the same name is the same repository', async () => {
+      const other = await naming('octo-org/other-repo');
+      const cased = await naming('Octo-Org/Octo-Repo');
+      try {
+        const run = await runAction(BUNDLE, { 'broker-url': other.url }, runnerEnv);
+        assert.equal(run.code, 0, run.stderr);
+        assert.deepEqual(warnings(run.stdout), [WARNING('broker returned another repository')]);
+        assert.deepEqual(run.outputs, { token: '', 'expires-at': '', repository: '', permissions: '' });
+        assert.equal(run.state.token, undefined);
+        const minted = mintedBy(other);
+        onlyMasked(run.stdout, minted);
+        assert.ok(h.github.revoked.has(minted), 'the refused token is revoked');
+        assert.match(run.stdout, /names octo-org\/other-repo, not octo-org\/octo-repo; its token was revoked/);
+
+        const failing = await runAction(BUNDLE, { 'broker-url': other.url, 'fail-on-error': 'true' }, runnerEnv);
+        assert.equal(failing.code, 1);
+        assert.match(failing.stdout, /^::error::Gatehouse token unavailable \(broker returned another repository\); the step fails because fail-on-error is true$/m);
+
+        const same = await runAction(BUNDLE, { 'broker-url': cased.url }, runnerEnv);
+        assert.equal(same.code, 0, same.stderr);
+        assert.deepEqual(warnings(same.stdout), []);
+        assert.match(same.outputs.token!, /^ghs_/);
+        assert.equal(same.outputs.repository, 'Octo-Org/Octo-Repo');
+      } finally {
+        await other.close();
+        await cased.close();
+      }
+    });
+
+    it('the shell client: the same warning, outputs empty; another case of the same name is the same repository', async () => {
+      const other = await naming('octo-org/other-repo');
+      const cased = await naming('Octo-Org/Octo-Repo');
+      try {
+        const run = await runScript({ ...runnerEnv, BROKER_URL: other.url });
+        assert.equal(run.code, 0);
+        assert.deepEqual(warnings(run.stdout), [WARNING('broker returned another repository')]);
+        assert.deepEqual(run.outputs, { token: '', 'expires-at': '', repository: '' });
+        onlyMasked(run.stdout, mintedBy(other));
+
+        const same = await runScript({ ...runnerEnv, BROKER_URL: cased.url });
+        assert.deepEqual(warnings(same.stdout), []);
+        assert.match(same.outputs.token!, /^ghs_/);
+      } finally {
+        await other.close();
+        await cased.close();
+      }
     });
   });
 });
