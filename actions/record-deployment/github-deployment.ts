@@ -22,10 +22,27 @@ export interface RepositoryRef {
   readonly repo: string;
 }
 
+/** Whole user-perceived characters: an emoji sequence or a letter with its accents is never split. */
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * At most `max` UTF-16 code units of `text`, cut between graphemes, with `…` (one unit) inside
+ * the limit when cut. Code units are the widest count of a "character" (each code point is one
+ * or two), so the text fits however GitHub counts.
+ */
+export function cutAtGrapheme(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = 0;
+  for (const { segment } of GRAPHEMES.segment(text)) {
+    if (end + segment.length > max - 1) break;
+    end += segment.length;
+  }
+  return `${text.slice(0, end)}…`;
+}
+
 function descriptionOf(record: LedgerRecord): string {
   const what = record.version ?? record.commit?.slice(0, 12) ?? '';
-  const text = `${record.status} of ${what} recorded by Gatehouse`;
-  return text.length <= MAX_DESCRIPTION ? text : `${text.slice(0, MAX_DESCRIPTION - 1)}…`;
+  return cutAtGrapheme(`${record.status} of ${what} recorded by Gatehouse`, MAX_DESCRIPTION);
 }
 
 /** The ledger ids in a deployment's payload (GitHub answers the payload as sent: an object, or a string when one was sent). */

@@ -189,6 +189,34 @@ describe('record-deployment with github-deployment: the bundle, the ledger and G
     });
   });
 
+  describe('the description: at most 140 UTF-16 units, cut between whole characters', () => {
+    const FAMILY = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
+    const graphemes = (text: string) => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((s) => s.segment);
+    for (const [name, version, unit] of [
+      ['emoji ZWJ sequences (11 units each)', FAMILY.repeat(15), FAMILY],
+      ['astral characters, the old cut falling inside a surrogate pair', `a${'\u{1D518}'.repeat(80)}`, '\u{1D518}'],
+      // Here the old cut kept whole code points but split a thumb from its skin tone.
+      ['flags and skin tones', `ab${'\u{1F1EB}\u{1F1F7}\u{1F44D}\u{1F3FD}'.repeat(20)}`, undefined],
+    ] as const) {
+      it(name, async () => {
+        const run = await runAction(BUNDLE, inputs({ 'delivery-id': `gh-cut-${name.replace(/\W+/g, '-')}`, version }), runnerEnv);
+        assert.equal(run.code, 0, run.stdout);
+        const [d] = github.deployments;
+        for (const description of [d!.description!, d!.statuses[0]!.description]) {
+          assert.ok(description.length <= 140, `${description.length} units`);
+          assert.doesNotMatch(description, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/, 'no lone surrogate');
+          assert.ok(description.endsWith('…'));
+          const kept = description.slice('success of '.length, -1);
+          assert.ok(version.startsWith(kept), 'a prefix of the version');
+          assert.ok(graphemes(version).slice(0, graphemes(kept).length).join('') === kept, 'whole characters only');
+          if (unit) assert.ok(graphemes(kept).every((g, i) => g === unit || (i === 0 && g === 'a')), JSON.stringify(graphemes(kept)));
+          // As long as it can be: one more character would not fit with the ellipsis.
+          assert.ok('success of '.length + kept.length + graphemes(version)[graphemes(kept).length]!.length + 1 > 140);
+        }
+      });
+    }
+  });
+
   it('nothing is created on GitHub when the ledger did not record the deployment', async () => {
     const run = await runAction(BUNDLE, inputs({ 'delivery-id': 'gh-refused', status: 'exploded' }), runnerEnv);
     assert.equal(run.code, 1);
