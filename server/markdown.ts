@@ -47,8 +47,10 @@ const escaped = (data: string): string =>
 const atLineStart = (markdown: string): string =>
   markdown
     .replace(/^\s+/, '')
-    .replace(/^[-+*_=~]/, '\\$&')
-    .replace(/^(\d+)([.)])/, '$1\\$2');
+    // A bullet, a rule (`***`, `- - -`, `___`), a `~~~` fence, a setext underline.
+    .replace(/^([-+*](?=\s|$)|([-*_])(?=[ \t]*\2[ \t]*\2)|~(?=~~)|=(?==*[ \t]*$))/, '\\$1')
+    // An ordered list's `1.` or `1)`.
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
 
 /** Data as inline Markdown text, in a paragraph, a heading, a list item or a table cell: shown as it is, doing nothing. */
 export const inlineText = (data: string): string => atLineStart(escaped(data));
