@@ -48,7 +48,7 @@ export function differences(sent: LedgerRecord, recorded: LedgerRecord): Differe
 }
 
 /** A value for a one-line warning: quoted, no line breaks, cut to 100 characters, mentions inert. */
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
   if (value === undefined) return 'none';
   const text = spaceControlCharacters(String(value));
   const chars = [...text];

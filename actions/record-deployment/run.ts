@@ -9,7 +9,7 @@ import { actionOctokit, failureOf } from '../shared/github.js';
 import { githubDeployment, NotDeployable } from './github-deployment.js';
 import type { EventContext } from '../shared/event.js';
 import { committedAt } from './committed-at.js';
-import { differences, differencesWarning, type Difference } from './differences.js';
+import { differences, differencesWarning, shown, type Difference } from './differences.js';
 import { FIGURES_DAYS, figuresOutputs, figuresSummary } from './figures.js';
 import { getFigures, LedgerUnavailable, postDeployment, type RecordedDeployment } from './ledger-client.js';
 import { recordFromInputs, type LedgerRecord } from './record.js';
@@ -77,7 +77,7 @@ async function onGitHub({ core, http, env }: RecordDeploymentDeps, record: Ledge
     const octokit = actionOctokit(http, 'github-deployment', token, env.GITHUB_API_URL || 'https://api.github.com');
     const id = await githubDeployment(octokit, { owner, repo }, record, result);
     if (id === undefined) {
-      core.warning(`no GitHub deployment: delivery-id ${record.delivery_id} was recorded before, without a GitHub deployment of its own (made without github-deployment, or its creation failed), and a duplicate delivery creates none`);
+      core.warning(`no GitHub deployment: delivery-id ${shown(record.delivery_id)} was recorded before, without a GitHub deployment of its own (made without github-deployment, or its creation failed), and a duplicate delivery creates none`);
       return;
     }
     core.setOutput('github-deployment-id', String(id));

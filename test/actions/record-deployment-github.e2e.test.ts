@@ -185,7 +185,7 @@ describe('record-deployment with github-deployment: the bundle, the ledger and G
       assert.equal(github.deployments.length, 0);
       assert.deepEqual(posts(), []);
       assert.equal(b.outputs['github-deployment-id'], undefined);
-      assert.ok(warnings(b).some((w) => w.includes('no GitHub deployment: delivery-id run-A-4 was recorded before, without a GitHub deployment of its own')), b.stdout);
+      assert.ok(warnings(b).some((w) => w.includes('no GitHub deployment: delivery-id "run-A-4" was recorded before, without a GitHub deployment of its own')), b.stdout);
     });
   });
 
