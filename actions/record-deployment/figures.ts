@@ -1,4 +1,4 @@
-import { cell } from '../shared/summary.js';
+import { inlineText } from '../../server/markdown.js';
 import type { DeliveryFigures, Distribution } from './ledger-client.js';
 
 /** The window the action shows: the last 30 days, the ledger's default. */
@@ -76,7 +76,7 @@ export function figuresSummary(environment: string, f: DeliveryFigures): string 
   const d = f.deployments;
   const chart = deploymentChart(environment, f);
   return [
-    `#### ${cell(environment)}: the last ${f.window.days} days`,
+    `#### ${inlineText(environment)}: the last ${f.window.days} days`,
     '',
     '| Deployments | Per day | Days with a deployment | Change failure rate | Time to recover | Lead time |',
     '| --- | --- | --- | --- | --- | --- |',

@@ -9,6 +9,37 @@ export interface RecordedDeployment {
   recorded_at: string;
   duplicate: boolean;
   notified: Record<string, boolean>;
+  /**
+   * The record the ledger holds under the delivery id: for a duplicate, the original one, which
+   * may differ from what this step sent. Undefined when the answer does not carry it (the spec's
+   * answer has only the five fields above; Gatehouse's ledger adds every stored field).
+   */
+  record?: LedgerRecord;
+}
+
+const RECORD_STRINGS = ['delivery_id', 'environment', 'status', 'target', 'mode', 'version', 'url', 'commit', 'run_url', 'actor', 'committed_at'] as const;
+
+/**
+ * The stored record's fields in a ledger answer, or undefined when they are not all there and of
+ * their types (a ledger that answers the spec's five fields only), or name another delivery.
+ */
+function recordIn(body: Record<string, unknown>, sent: LedgerRecord): LedgerRecord | undefined {
+  if (body.delivery_id !== sent.delivery_id || typeof body.environment !== 'string' || typeof body.status !== 'string') return undefined;
+  const record: Record<string, unknown> = {};
+  for (const key of RECORD_STRINGS) {
+    if (body[key] === undefined) continue;
+    if (typeof body[key] !== 'string') return undefined;
+    record[key] = body[key];
+  }
+  if (body.verified !== undefined) {
+    if (typeof body.verified !== 'boolean') return undefined;
+    record.verified = body.verified;
+  }
+  if (body.duration_ms !== undefined) {
+    if (!Number.isSafeInteger(body.duration_ms)) return undefined;
+    record.duration_ms = body.duration_ms;
+  }
+  return record as unknown as LedgerRecord;
 }
 
 /**
@@ -84,7 +115,9 @@ export async function postDeployment(
       if (status === 200 || status === 201) {
         const body = jsonObject(text);
         if (typeof body?.deployment_id !== 'string') throw new LedgerRefused(`the ledger answered HTTP ${status} without a deployment record (is api-url the ledger's base URL?)`);
-        return body as unknown as RecordedDeployment;
+        const stored = recordIn(body, record);
+        const { deployment_id, repository, recorded_at, notified } = body as unknown as RecordedDeployment;
+        return { deployment_id, repository, recorded_at, duplicate: body.duplicate === true, notified, ...(stored ? { record: stored } : {}) };
       }
       if (status >= 500 || status === 429) throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`, retryAfterMs(headers.get('retry-after') ?? undefined, Date.now()));
       if (status === 401 || status === 403) throw new LedgerRefused(`the ledger refused the job's token: ${describeRefusal(status, text)}`);

@@ -2,12 +2,14 @@ import type { ActionsCore } from '../shared/core.js';
 import { baseUrl, booleanInput, optionalInput } from '../shared/inputs.js';
 import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
 import { ACTION_RETRY, type RetryPolicy } from '../../server/http/retry.js';
-import { appendSummary, cell } from '../shared/summary.js';
+import { appendSummary } from '../shared/summary.js';
+import { inlineText } from '../../server/markdown.js';
 import { NoAnswer, type ActionHttp } from '../shared/http.js';
 import { actionOctokit, failureOf } from '../shared/github.js';
 import { githubDeployment, NotDeployable } from './github-deployment.js';
 import type { EventContext } from '../shared/event.js';
 import { committedAt } from './committed-at.js';
+import { differences, differencesWarning, shown, type Difference } from './differences.js';
 import { FIGURES_DAYS, figuresOutputs, figuresSummary } from './figures.js';
 import { getFigures, LedgerUnavailable, postDeployment, type RecordedDeployment } from './ledger-client.js';
 import { recordFromInputs, type LedgerRecord } from './record.js';
@@ -23,17 +25,20 @@ export interface RecordDeploymentDeps {
   readonly event?: EventContext;
 }
 
-function summaryOf(record: LedgerRecord, result: RecordedDeployment): string {
-  const notified = Object.entries(result.notified)
+/** The job summary's table: the ledger's record (for a duplicate, the original), never this step's inputs. */
+function summaryOf(record: LedgerRecord | undefined, result: RecordedDeployment, differing: readonly Difference[]): string {
+  const notified = Object.entries(result.notified ?? {})
     .map(([sink, ok]) => `${sink}: ${ok ? 'sent' : 'failed'}`)
     .join(', ');
+  const unknown = 'not in the answer';
   return [
     `### Deployment ${result.duplicate ? 'already recorded' : 'recorded'}`,
     '',
     '| Repository | Environment | Status | Version | Deployment id | Recorded at | Notified |',
     '| --- | --- | --- | --- | --- | --- | --- |',
-    `| ${cell(result.repository)} | ${cell(record.environment)} | ${cell(record.status)} | ${cell(record.version ?? '')} | ${cell(result.deployment_id)} | ${cell(result.recorded_at)} | ${cell(notified || 'none configured')} |`,
+    `| ${[result.repository, record?.environment ?? unknown, record?.status ?? unknown, record?.version ?? '', result.deployment_id, result.recorded_at, notified || 'none configured'].map((v) => inlineText(String(v))).join(' | ')} |`,
     '',
+    ...(differing.length > 0 ? [`This step's ${differing.map((d) => inlineText(d.input)).join(', ')} differ from the record, which stands: the table shows the record (see the warning).`, ''] : []),
   ].join('\n');
 }
 
@@ -56,7 +61,7 @@ async function showFigures({ core, http }: RecordDeploymentDeps, apiUrl: URL, to
  * failure is a warning naming the permission or the failure, or a failed step with
  * `fail-on-error: true`; the ledger record stands either way.
  */
-async function onGitHub({ core, http, env }: RecordDeploymentDeps, record: LedgerRecord, result: RecordedDeployment, failOnError: boolean): Promise<void> {
+async function onGitHub({ core, http, env }: RecordDeploymentDeps, record: LedgerRecord | undefined, result: RecordedDeployment, failOnError: boolean): Promise<void> {
   const fail = (reason: string) => {
     const message = `GitHub deployment not created (${reason}); the ledger record stands`;
     if (failOnError) core.setFailed(message);
@@ -66,9 +71,15 @@ async function onGitHub({ core, http, env }: RecordDeploymentDeps, record: Ledge
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
   if (!token) return fail('github-token is empty');
   if (!owner || !repo) return fail('GITHUB_REPOSITORY is not owner/name');
+  // Only the ledger's record goes to GitHub; an answer without it leaves nothing to make a duplicate's deployment from.
+  if (!record) return core.warning(`no GitHub deployment: the ledger's duplicate answer does not carry the original record, and this step's inputs may differ from it`);
   try {
     const octokit = actionOctokit(http, 'github-deployment', token, env.GITHUB_API_URL || 'https://api.github.com');
     const id = await githubDeployment(octokit, { owner, repo }, record, result);
+    if (id === undefined) {
+      core.warning(`no GitHub deployment: delivery-id ${shown(record.delivery_id)} was recorded before, without a GitHub deployment of its own (made without github-deployment, or its creation failed), and a duplicate delivery creates none`);
+      return;
+    }
     core.setOutput('github-deployment-id', String(id));
     core.info(`GitHub deployment ${id}: ${record.environment} ${record.status}`);
   } catch (err) {
@@ -103,11 +114,15 @@ export async function run(deps: RecordDeploymentDeps): Promise<void> {
       return;
     }
     const apiUrl = baseUrl('api-url', apiUrlInput);
-    const record = recordFromInputs(core, env);
-    const committed = await committedAt(core, env, record.commit, deps.event);
-    if (committed) record.committed_at = committed;
+    const sent = recordFromInputs(core, env);
+    const committed = await committedAt(core, env, sent.commit, deps.event);
+    if (committed) sent.committed_at = committed;
     const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minDelayMs);
-    const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));
+    const result = await postDeployment(http, apiUrl, token, sent, retry, (message) => core.info(message));
+    // What the ledger holds is what happened: for a duplicate, the original record, whatever this step sent.
+    // A first-seen record is what was sent, when the answer does not repeat it.
+    const record = result.record ?? (result.duplicate ? undefined : sent);
+    const differing = result.duplicate && record ? differences(sent, record) : [];
 
     core.setOutput('deployment-id', result.deployment_id);
     core.setOutput('duplicate', String(result.duplicate));
@@ -115,12 +130,14 @@ export async function run(deps: RecordDeploymentDeps): Promise<void> {
     core.setOutput('notified', JSON.stringify(result.notified));
     core.info(
       result.duplicate
-        ? `delivery ${record.delivery_id} was already recorded as ${result.deployment_id}`
-        : `recorded ${record.environment} ${record.status} as ${result.deployment_id}`,
+        ? `delivery ${sent.delivery_id} was already recorded as ${result.deployment_id}`
+        : `recorded ${sent.environment} ${sent.status} as ${result.deployment_id}`,
     );
-    await appendSummary(core, summaryOf(record, result));
+    if (differing.length > 0) core.warning(differencesWarning(sent.delivery_id, result.deployment_id, differing));
+    await appendSummary(core, summaryOf(record, result, differing));
     if (onGitHubToo) await onGitHub(deps, record, result, failOnError);
-    await showFigures(deps, apiUrl, token, record.environment);
+    if (record) await showFigures(deps, apiUrl, token, record.environment);
+    else core.info("figures not shown: the ledger's answer does not name the recorded environment");
   } catch (err) {
     const message = `deployment not recorded: ${err instanceof Error ? err.message : String(err)}`;
     if (isOutage(err) && !failOnError) core.warning(message);

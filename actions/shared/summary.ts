@@ -8,12 +8,3 @@ export async function appendSummary(core: ActionsCore, markdown: string): Promis
     core.debug(`job summary not written: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
-
-/** Escapes text for a markdown table cell. */
-export const cell = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-
-/**
- * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
- * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
- */
-export const inert = (text: string): string => text.replace(/([@#])/g, '$1\u200b');

@@ -8,7 +8,8 @@ import { CONNECTORS, connectorForCommand } from '../../server/sync/connectors.js
 import { progressFor, runConnector, scrub, secretValues } from '../../server/sync/run.js';
 import type { ActionsCore } from '../shared/core.js';
 import { InputError, optionalInput, requiredInput } from '../shared/inputs.js';
-import { appendSummary, cell } from '../shared/summary.js';
+import { appendSummary } from '../shared/summary.js';
+import { inlineText } from '../../server/markdown.js';
 
 export interface SyncActionDeps {
   readonly core: ActionsCore;
@@ -39,10 +40,10 @@ function table(report: SourceReport): string {
   const head = `### Gatehouse ${report.command}: ${report.ok ? 'done' : 'failed'}\n\n`;
   const t = report.totals;
   const totals = `${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; DefectDojo created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}.\n\n`;
-  const error = report.error ? `**${cell(report.error)}**\n\n` : '';
+  const error = report.error ? `**${inlineText(report.error)}**\n\n` : '';
   const rows = report.items.map((i) =>
     [i.product, i.test, i.status, i.findings ?? '', i.counts?.created ?? '', i.counts?.closed ?? '', i.counts?.reactivated ?? '', i.counts?.untouched ?? '', i.reason ?? '']
-      .map((v) => cell(String(v)))
+      .map((v) => inlineText(String(v)))
       .join(' | '),
   );
   const body = rows.length

@@ -1,3 +1,4 @@
+import { codeSpan, plainText } from '../markdown.js';
 import type { OpenFinding } from './finding.js';
 
 /** The label every pushed issue carries; issue push lists a repository's issues by it. */
@@ -14,7 +15,7 @@ export interface IssueText {
 function identifierLink(id: string): string {
   if (/^CVE-\d{4}-\d+$/i.test(id)) return `[${id}](https://nvd.nist.gov/vuln/detail/${id.toUpperCase()})`;
   if (/^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/i.test(id)) return `[${id}](https://github.com/advisories/${id})`;
-  return `\`${id.replace(/`/g, "'")}\``;
+  return codeSpan(id);
 }
 
 /**
@@ -27,8 +28,6 @@ function quoted(text: string): string {
   const fence = '`'.repeat(longest + 1);
   return `${fence}text\n${cut}\n${fence}`;
 }
-
-const code = (s: string): string => `\`${s.replace(/`/g, "'")}\``;
 
 /** The id a reader searches by: a CVE, else a GitHub advisory, else the first one. */
 function primaryId(ids: readonly string[]): string | undefined {
@@ -60,22 +59,23 @@ function subjectOf(finding: OpenFinding): string {
 /** Title, body and labels of the issue of one finding; the body ends with the finding's hash. */
 export function issueText(finding: OpenFinding, hash: string, findingUrl: string): IssueText {
   const component = [finding.componentName, finding.componentVersion].filter(Boolean).join(' ');
-  const location = finding.filePath ? `${code(finding.filePath)}${finding.line ? ` line ${finding.line}` : ''}` : undefined;
+  const location = finding.filePath ? `${codeSpan(finding.filePath)}${finding.line ? ` line ${finding.line}` : ''}` : undefined;
   const identifiers = [...finding.vulnerabilityIds.map(identifierLink), ...(finding.cwe ? [`[CWE-${finding.cwe}](https://cwe.mitre.org/data/definitions/${finding.cwe}.html)`] : [])];
   const facts = [
     `**Severity:** ${finding.severity}`,
-    ...(component ? [`**Component:** ${code(component)}`] : []),
+    ...(component ? [`**Component:** ${codeSpan(component)}`] : []),
     ...(location ? [`**Location:** ${location}`] : []),
     ...(identifiers.length ? [`**Identifiers:** ${identifiers.join(', ')}`] : []),
-    `**DefectDojo:** [finding ${finding.id}](${findingUrl}) in product ${code(finding.product)}`,
+    `**DefectDojo:** [finding ${finding.id}](${findingUrl}) in product ${codeSpan(finding.product)}`,
   ];
   const sections = [
     facts.join('  \n'),
     ...(finding.description ? [`<details><summary>Description</summary>\n\n${quoted(finding.description)}\n\n</details>`] : []),
     ...(finding.mitigation ? [`<details><summary>Mitigation</summary>\n\n${quoted(finding.mitigation)}\n\n</details>`] : []),
-    `---\n<sub>Opened by Gatehouse issue push for an active ${finding.severity} finding. Fix it and the next sync closes the finding in DefectDojo. Gatehouse finding: ${code(hash)}</sub>`,
+    `---\n<sub>Opened by Gatehouse issue push for an active ${finding.severity} finding. Fix it and the next sync closes the finding in DefectDojo. Gatehouse finding: ${codeSpan(hash)}</sub>`,
   ];
-  const title = `${finding.severity}: ${subjectOf(finding)}`.replace(/\s+/g, ' ').trim();
+  // GitHub links `#34` and `@scope` in a title as it does in a body: the scanner's text is made inert.
+  const title = plainText(`${finding.severity}: ${subjectOf(finding)}`).replace(/\s+/g, ' ').trim();
   return {
     title: title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title,
     body: sections.join('\n\n'),

@@ -139,6 +139,21 @@ describe('record-deployment action (run, with HTTP mocked at the transport)', ()
     assert.match(core.summaries[0]!, /already recorded/);
   });
 
+  it("a duplicate answered with the spec's five fields only (no record): nothing on GitHub, no figures, a warning; the summary claims no environment", async () => {
+    nock(LEDGER).post('/v1/deployments').reply(200, { ...RECORDED, duplicate: true });
+    runnerIssues();
+    const core = new RecordingCore({ ...baseInputs, environment: 'staging', 'github-deployment': 'true', 'github-token': 'gh-token' });
+    // nock refuses any other request: a GitHub call or a figures read would add a warning of its own.
+    await run({ core, http: http(), env: RUNNER_ENV, retry: FAST });
+    assert.deepEqual(core.of('failed'), []);
+    assert.deepEqual(core.of('warning'), ["no GitHub deployment: the ledger's duplicate answer does not carry the original record, and this step's inputs may differ from it"]);
+    assert.equal(core.outputs.duplicate, 'true');
+    assert.equal(core.outputs['github-deployment-id'], undefined);
+    assert.equal(core.summaries.length, 1);
+    assert.match(core.summaries[0]!, /\| octo-org\/octo-repo \| not in the answer \| not in the answer \|/);
+    assert.doesNotMatch(core.summaries[0]!, /staging/);
+  });
+
   it('retries 5xx and 429, then succeeds', async () => {
     nock(LEDGER)
       .post('/v1/deployments')

@@ -27,6 +27,8 @@ export interface FakeDeployment {
 export class FakeDeployments {
   readonly deployments: FakeDeployment[] = [];
   readonly calls: string[] = [];
+  /** Every request as it came: method, path with query, body. */
+  readonly requests: { method: string; url: string; body: string }[] = [];
   readOnly = false;
   readonly failNext = new Set<'create' | 'status'>();
   private nextId = 500;
@@ -59,6 +61,7 @@ export class FakeDeployments {
     const url = new URL(req.url ?? '/', this.url);
     const text = await readBody(req);
     this.calls.push(`${req.method} ${url.pathname}`);
+    this.requests.push({ method: req.method ?? '', url: req.url ?? '', body: text });
     if (req.headers.authorization !== `Bearer ${this.token}` && req.headers.authorization !== `token ${this.token}`) {
       return this.send(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' });
     }

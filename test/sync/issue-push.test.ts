@@ -14,6 +14,7 @@ import type { IssuePushDeps } from '../../server/issues/deps.js';
 import { pushIssues } from '../../server/issues/push.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
+import { liveMentions, renderGfm, tagsIn } from '../support/rendered-markdown.js';
 import { FAST_RETRY } from './support.js';
 
 const RETRY = { ...DEFAULT_RETRY, ...FAST_RETRY, retries: 0 };
@@ -481,11 +482,25 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
     assert.equal(report.opened, 3);
     const stored = dd.findings().map((f) => f.finding.title);
     assert.ok(stored.includes('Uncontrolled Data Used in Path Expression (Py/Path-Injection #34)'), `DefectDojo title-cases: ${stored.join(' | ')}`);
+    // GitHub links `#34` in a title to issue 34: a zero-width space after `#` keeps it text.
     assert.deepEqual(gh.repos[0]!.issues.map((i) => i.title).sort(), [
       'High: GHSA-35jh-r3h4-6jhm in lodash.template 4.17.20',
-      'High: Secret: GitHub Personal Access Token (alert #3) in config/settings.py:4',
-      'High: py/path-injection #34 in app/views.py:12',
+      'High: Secret: GitHub Personal Access Token (alert #\u200b3) in config/settings.py:4',
+      'High: py/path-injection #\u200b34 in app/views.py:12',
     ]);
+  });
+
+  it('a package name with @mentions, #123 and <img> (a scanner chose it): the title mentions and references no one; the body renders no HTML of it', async () => {
+    gh.addRepo({ owner: 'acme', name: 'api' });
+    await reimport('acme/api', [{ id: 'CVE-2026-0009', severity: 'HIGH', component: '@org/team <img src=x onerror=alert(1)> #12 GH-3 @user' }]);
+    const report = await pushIssues(['acme/api'], deps({ minSeverity: 'High' }));
+    assert.equal(report.opened, 1);
+    const [issue] = gh.repos[0]!.issues;
+    assert.equal(issue!.title, 'High: CVE-2026-0009 in @\u200borg/team <img src=x onerror=alert(1)> #\u200b12 GH\u200b-3 @\u200buser 4.17.20');
+    const body = renderGfm(issue!.body);
+    assert.deepEqual(tagsIn(body).filter((t) => t === 'img'), []);
+    assert.deepEqual(liveMentions(body), []);
+    assert.equal(body.querySelector('code')?.textContent, '@org/team <img src=x onerror=alert(1)> #12 GH-3 @user 4.17.20', 'the component, as it is, in a code span');
   });
 
   it('scanner text cannot mention people or break out of its block', async () => {

@@ -1,4 +1,4 @@
-import { cell, inert } from '../../shared/summary.js';
+import { codeSpan, inlineText, scannerMessage } from '../../../server/markdown.js';
 import type { PullRequestDiff } from '../diff/git-diff.js';
 import { messageOf, type Finding } from '../rules/classify.js';
 import { SEVERITIES } from '../rules/severity.js';
@@ -45,9 +45,9 @@ const worstFirst = (a: Finding, b: Finding): number => SEVERITIES.indexOf(a.seve
 
 /** The comment on a finding: the same text on every run while the finding is the same, so it is edited only when that changes. */
 export function commentBody(finding: Finding, fingerprint: string): string {
-  const rule = finding.ruleId ? ` · \`${cell(inert(finding.ruleId))}\`` : '';
+  const rule = finding.ruleId ? ` · ${codeSpan(finding.ruleId)}` : '';
   const message = messageOf(finding).slice(0, 500);
-  return `${findingMarker(fingerprint)}\n**Gatehouse gate** · net-new **${finding.severity}** finding${finding.blocking ? ' (blocking)' : ''} · ${cell(inert(finding.tool))}${rule}${message ? `\n\n${inert(message)}` : ''}`;
+  return `${findingMarker(fingerprint)}\n**Gatehouse gate** · net-new **${finding.severity}** finding${finding.blocking ? ' (blocking)' : ''} · ${inlineText(finding.tool)}${rule}${message ? `\n\n${scannerMessage(message)}` : ''}`;
 }
 
 const CLOSED_NOTE = '\n\n✅ No longer reported';

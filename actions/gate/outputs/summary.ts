@@ -1,4 +1,4 @@
-import { cell, inert } from '../../shared/summary.js';
+import { codeSpan, codeSpanInCell, inlineText, link as markdownLink, scannerMessage } from '../../../server/markdown.js';
 import type { CiOutcome } from '../ci.js';
 import { messageOf, type Finding } from '../rules/classify.js';
 import { SEVERITIES } from '../rules/severity.js';
@@ -6,9 +6,8 @@ import { SEVERITIES } from '../rules/severity.js';
 /** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
 function link(env: NodeJS.ProcessEnv, head: string | undefined, path: string, line: number | undefined): string {
   const label = `${path}:${line ?? 1}`;
-  if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY || !head) return `\`${cell(label)}\``;
-  const url = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/blob/${head}/${path.split('/').map(encodeURIComponent).join('/')}#L${line ?? 1}`;
-  return `[${cell(label)}](${url})`;
+  if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY || !head) return codeSpanInCell(label);
+  return markdownLink(label, `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/blob/${head}/${path.split('/').map(encodeURIComponent).join('/')}#L${line ?? 1}`);
 }
 
 /** How large a report may be, measured as its destination measures it. */
@@ -73,25 +72,25 @@ export function gateReport(
   const c = outcome.counts;
   const cautions = c.warnings.length + c.linters_missing.length;
   const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
-  const head = [`### Gatehouse gate: ${status}`, '', cell(outcome.message), ''];
+  const head = [`### Gatehouse gate: ${status}`, '', inlineText(outcome.message), ''];
   const tail: string[] = [];
   if (c.warnings.length > 0) {
     tail.push('**Warnings**:', '');
-    for (const w of c.warnings) tail.push(`- ${cell(inert(w))}`);
+    for (const w of c.warnings) tail.push(`- ${inlineText(w)}`);
     tail.push('');
   }
   if (c.linters_missing.length > 0) {
     tail.push('**Linters missing** (enabled, but no run in the report, so no findings):', '');
-    for (const m of c.linters_missing) tail.push(`- \`${m.linter}\`: ${cell(inert(m.reason))}`);
+    for (const m of c.linters_missing) tail.push(`- ${codeSpan(m.linter)}: ${inlineText(m.reason)}`);
     tail.push('');
   }
   if (c.linters_skipped.length > 0) {
     tail.push('**Linters skipped** (no SARIF output, so no findings):', '');
-    for (const s of c.linters_skipped) tail.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
+    for (const s of c.linters_skipped) tail.push(`- ${codeSpan(s.linter)}: ${inlineText(s.reason)}`);
     tail.push('');
   }
   if (c.unmapped_count > 0) {
-    const examples = (outcome.classification?.unmappedExamples ?? []).map((p) => `\`${cell(inert(p))}\``).join(', ');
+    const examples = (outcome.classification?.unmappedExamples ?? []).map(codeSpan).join(', ');
     tail.push(`**Not in the repository**: ${c.unmapped_count} result${c.unmapped_count === 1 ? '' : 's'} name a file that the head commit does not have, so they were not judged${examples ? ` (for example ${examples})` : ''}.`, '');
   }
   if (c.unattributed_count > 0) {
@@ -122,7 +121,7 @@ export function gateReport(
     const rows: string[] = [];
     for (const f of candidates) {
       const message = cutCodePoints(messageOf(f), 200);
-      const row = `| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`;
+      const row = `| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${link(env, outcome.diff?.head, f.path, f.startLine)} | ${inlineText(f.tool)} | ${inlineText(f.ruleId ?? '')} | ${scannerMessage(message)} |`;
       room -= limit.size(row) + 1;
       if (room < 0) break;
       rows.push(row);
