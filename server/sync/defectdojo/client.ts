@@ -102,12 +102,6 @@ export class UploadTooLarge extends Error {
 /** DefectDojo does not know the scan type: its release predates the parser. */
 export class ScanTypeUnknown extends Error {
   override readonly name = 'ScanTypeUnknown';
-  constructor(
-    message: string,
-    readonly scanType: ScanType,
-  ) {
-    super(message);
-  }
 }
 
 /** Mebibytes as DefectDojo counts them (`file_size_mb`: bytes / 1048576), one decimal. */
@@ -204,7 +198,6 @@ export class DefectDojoClient {
     const minimum = MINIMUM_DEFECTDOJO_VERSION[request.scanType] as string | undefined;
     return new ScanTypeUnknown(
       `DefectDojo at ${this.options.url} does not know the scan type "${request.scanType}"${minimum ? `: the server is too old for this source; it needs DefectDojo ${minimum} or later` : ''}`,
-      request.scanType,
     );
   }
 
