@@ -24,7 +24,7 @@ describe('the DefectDojo fake behaves as the release it is started as', () => {
     return fetch(`${dd.url}/api/v2/reimport-scan/`, { method: 'POST', headers: { authorization: `Token ${dd.token}`, 'content-type': type, 'content-length': String(body.byteLength) }, body });
   }
 
-  it("FPF vulnerability_ids and unique ids: as the real 2.45.0 and 2.58.4 stored them; the finding's own id from 2.57.3; the matrix from 2.56.0", async () => {
+  it("FPF vulnerability_ids and unique ids: as the real 2.45.0, 2.57.2 and 2.58.4 stored them; the finding's own id from 2.57.3; the matrix from 2.56.0", async () => {
     type Row = { case: string; vulnId: string; source: string; aliases: Aliases | null; vulnerability_ids: string[]; unique_id_from_tool: string | null };
     const recorded = readRecording<Row[]>('defectdojo-2.45.0', 'fpf-vulnerability-ids.json');
     const report = fpfExport(recorded.map((r, i) => fpfAdvisory(`comp-${i}`, r.vulnId, r.source, r.aliases ?? undefined, i)));
@@ -37,7 +37,10 @@ describe('the DefectDojo fake behaves as the release it is started as', () => {
       await dd.close();
     }
     assert.deepEqual(stored['2.45.0']!.ids, recorded.map((r) => r.vulnerability_ids), 'as DefectDojo 2.45.0 stored them');
-    assert.deepEqual(stored['2.57.2']!.ids, stored['2.45.0']!.ids, 'the same rule until 2.57.2');
+    const r2572 = readRecording<Row[]>('defectdojo-2.57.2', 'fpf-vulnerability-ids.json');
+    assert.deepEqual(r2572.map((r) => r.vulnerability_ids), recorded.map((r) => r.vulnerability_ids), 'DefectDojo 2.57.2 stored what 2.45.0 did');
+    assert.ok(r2572.every((r) => r.unique_id_from_tool !== null), '2.57.2: the matrix as unique id');
+    assert.deepEqual(stored['2.57.2']!.ids, r2572.map((r) => r.vulnerability_ids), 'the same rule until 2.57.2');
     const own = readRecording<Row[]>('defectdojo-2.58.4', 'fpf-vulnerability-ids.json');
     assert.deepEqual(own.map((r) => r.vulnerability_ids), recorded.map((r) => [...new Set([r.vulnId, ...(r.aliases ?? []).flatMap((a) => Object.values(a))])].sort()), 'DefectDojo 2.58.4 stored the vulnId and every alias');
     assert.deepEqual(stored['2.57.3']!.ids, own.map((r) => r.vulnerability_ids), 'from 2.57.3: the vulnId and every alias, as 2.58.4 stored them');
