@@ -16,6 +16,7 @@ import { FakeDefectDojo } from '../test/support/fake-defectdojo.js';
 import { FakeDependencyTrack } from '../test/support/fake-dependency-track.js';
 import { FakeGitHubAlerts } from '../test/support/fake-github-alerts.js';
 import { readFixture } from '../test/support/fixtures.js';
+import { codeScanningAlert, dependabotAlert, secretScanningAlert } from '../test/support/github-alert-objects.js';
 import { fpfProject } from '../test/sync/support.js';
 import type { Figure } from './measure.js';
 
@@ -54,17 +55,17 @@ async function github(): Promise<[Run, Run]> {
     gh.delayMs = LATENCY_MS;
     dd.delayMs = LATENCY_MS;
     dd.keepUploads = false;
-    const [sast] = readFixture<Record<string, unknown>[]>('sync', 'dd__github_sast_many_vul.json');
     const [dependabot] = readFixture<Record<string, unknown>[]>('sync', 'github__dependabot_alerts_rest_example.json');
-    const [secret] = readFixture<Record<string, unknown>[]>('sync', 'dd__github_secrets_detection_report_one_vul.json');
     gh.orgs.add('acme');
     for (let i = 0; i < REPOSITORIES; i++) {
+      const name = `service-${String(i).padStart(3, '0')}`;
+      const place = { owner: 'acme', repo: name };
       gh.addRepo({
         owner: 'acme',
-        name: `service-${String(i).padStart(3, '0')}`,
-        codeScanning: [1, 2].map((number) => ({ ...structuredClone(sast!), number, state: 'open' })),
-        dependabot: [{ ...structuredClone(dependabot!), number: 1, state: 'open' }],
-        secretScanning: [{ ...structuredClone(secret!), number: 1, state: 'open' }],
+        name,
+        codeScanning: [1, 2].map((number) => codeScanningAlert(place, { number, rule: 'py/clear-text-storage-sensitive-data', path: 'src/file.py', line: 42 })),
+        dependabot: [dependabotAlert(place, dependabot!, { number: 1 })],
+        secretScanning: [secretScanningAlert(place, { number: 1 })],
       });
     }
     const loaded = loadSyncConfig({ env: { SYNC_DEFECTDOJO_URL: dd.url, DEFECTDOJO_TOKEN: dd.token, GITHUB_TARGETS: JSON.stringify([{ server: gh.server, owners: ['acme'], token: gh.token }]) } });

@@ -17,7 +17,8 @@ export interface SyncConfig {
   readonly sources: {
     /** `writeBackTriage`: DefectDojo's false positives and accepted risks written back as Dependency-Track analyses. */
     readonly dependencytrack: { readonly enabled: boolean; readonly url?: string; readonly excludeInactive: boolean; readonly writeBackTriage: boolean };
-    readonly github: { readonly enabled: boolean };
+    /** One switch per alert kind: a kind switched off is neither read from GitHub nor sent. */
+    readonly github: { readonly enabled: boolean; readonly codeScanning: boolean; readonly dependabot: boolean; readonly secretScanning: boolean };
     /** `allIssueTypes`: bugs and code smells too, not only vulnerabilities. */
     readonly sonarqube: { readonly enabled: boolean; readonly url?: string; readonly allIssueTypes: boolean };
   };
@@ -122,6 +123,10 @@ export const KEYS: readonly Key[] = [
   // Off by default: it writes to Dependency-Track (dependency-track/triage.ts).
   { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', check: BOOLEAN, fallback: false },
   { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
+  // Each alert kind on by default; off for a DefectDojo without its parser (code scanning needs 2.52.0, secret scanning 2.51.0).
+  { path: 'sources.github.codeScanning', env: 'SYNC_GITHUB_CODE_SCANNING', check: BOOLEAN, fallback: true },
+  { path: 'sources.github.dependabot', env: 'SYNC_GITHUB_DEPENDABOT', check: BOOLEAN, fallback: true },
+  { path: 'sources.github.secretScanning', env: 'SYNC_GITHUB_SECRET_SCANNING', check: BOOLEAN, fallback: true },
   { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
   { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
   { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },

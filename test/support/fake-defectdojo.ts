@@ -4,10 +4,11 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Faults, latency, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
+import { releaseBehaviour, type Algorithm, type Release, type ReleaseBehaviour } from './defectdojo-releases.js';
 
 export type DefectDojoRoute = 'reimport' | 'products' | 'findings' | 'finding' | 'finding_tags' | 'user_profile' | 'product_type' | 'product_types' | 'tests';
 
-/** DefectDojo's scan types for the parsers this fake reads, as DefectDojo spells them. */
+/** DefectDojo's scan types for the parsers this fake reads, as DefectDojo spells them (a release before a parser lacks it: `defectdojo-releases.ts`). */
 export const KNOWN_SCAN_TYPES = [
   'Dependency Track Finding Packaging Format (FPF) Export',
   'Github SAST Scan',
@@ -175,12 +176,14 @@ function findVulnerabilityAlerts(node: unknown): unknown {
  * Each parser as DefectDojo's behaves on the inputs that matter here, including where it crashes
  * (a null `security_severity_level`, a missing alert `id`, a null list) and what it deduplicates on.
  */
-const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
+const PARSERS: Record<string, (data: unknown, release: ReleaseBehaviour) => Parsed[]> = {
   // dojo/tools/dependency_track/parser.py: the title "<name>:<version> affected by: <vulnId> (<source>)";
   // `vulnerability_ids` the vulnId and every alias under the seven keys it reads (so a GHSA and its
-  // CVE share a hash, as on the real server); a missing node is a ValueError (answered 400); an
-  // analysis of FALSE_POSITIVE makes the finding a mitigated false positive; suppression is not read.
-  'Dependency Track Finding Packaging Format (FPF) Export': (data) => {
+  // CVE share a hash, as on the real server); before 2.57.3 the aliases alone when there are any,
+  // else the vulnId of an NVD finding only; the `matrix` as unique id from 2.56.0; a missing node is
+  // a ValueError (answered 400); an analysis of FALSE_POSITIVE makes the finding a mitigated false
+  // positive; suppression is not read.
+  'Dependency Track Finding Packaging Format (FPF) Export': (data, release) => {
     if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ParserCrash('not an FPF document');
     const findings = (data as { findings?: unknown }).findings;
     if (!Array.isArray(findings) || findings.length === 0) return [];
@@ -193,9 +196,11 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
       if (!component) throw new ParserValueError("Missing 'component' node from finding!");
       if (component.name === undefined) throw new ParserValueError("Missing 'name' node from component!");
       const version = component.version ?? undefined;
-      const uid = vulnerability.matrix ?? f.matrix;
-      const ids = new Set([vulnerability.vulnId]);
-      for (const alias of vulnerability.aliases ?? []) for (const key of FPF_ALIAS_KEYS) if (alias?.[key]) ids.add(alias[key]);
+      const uid = release.fpfUniqueId ? (vulnerability.matrix ?? f.matrix) : undefined;
+      const aliases = new Set<string>();
+      for (const alias of vulnerability.aliases ?? []) for (const key of FPF_ALIAS_KEYS) if (alias?.[key]) aliases.add(alias[key]);
+      // Before 2.57.3: `if aliases: ids = aliases else: [vulnId] if source.upper() == "NVD" else None`.
+      const ids = !release.fpfIdsFromAliases ? new Set([vulnerability.vulnId, ...aliases]) : (vulnerability.aliases ?? []).length > 0 ? aliases : String(vulnerability.source).toUpperCase() === 'NVD' ? new Set([vulnerability.vulnId]) : new Set<string>();
       const falseP = f.analysis?.state === 'FALSE_POSITIVE';
       return {
         title: `${component.name}:${version ?? ''} affected by: ${vulnerability.vulnId} (${vulnerability.source})`,
@@ -211,8 +216,8 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
       };
     });
   },
-  // The parser reads rule and most_recent_instance.location; the alert number is unique_id_from_tool.
-  'Github SAST Scan': (data) => {
+  // The parser reads rule and most_recent_instance.location; the alert number is unique_id_from_tool from 2.57.0.
+  'Github SAST Scan': (data, release) => {
     if (!Array.isArray(data)) throw new ParserCrash('Invalid SAST report format, expected a JSON list of alerts.');
     type Sast = { number?: number; state?: string; rule?: Record<string, unknown>; most_recent_instance?: { location?: { path?: string; start_line?: number } } };
     return data.map((alert: Sast) => {
@@ -224,7 +229,7 @@ const PARSERS: Record<string, (data: unknown) => Parsed[]> = {
         title: `${String(rule.description)} (${String(rule.id)})`,
         severity: severityOf(title(level)),
         active: alert.state === 'open',
-        ...(alert.number !== undefined && alert.number !== null ? { uniqueIdFromTool: String(alert.number) } : {}),
+        ...(release.sastUniqueId && alert.number !== undefined && alert.number !== null ? { uniqueIdFromTool: String(alert.number) } : {}),
         ...(typeof rule.id === 'string' ? { vulnIdFromTool: rule.id } : {}),
         ...(location.path ? { filePath: location.path } : {}),
         ...(typeof location.start_line === 'number' ? { line: location.start_line } : {}),
@@ -344,16 +349,6 @@ const HASHCODE_FIELDS_PER_SCANNER: Record<string, readonly string[]> = {
 };
 /** HASHCODE_ALLOWS_NULL_CWE entries that are False: a cwe of 0 falls back to the legacy hash. */
 const NULL_CWE_REFUSED = new Set(['SonarQube Scan']);
-type Algorithm = 'hash_code' | 'unique_id_from_tool' | 'unique_id_from_tool_or_hash_code' | 'legacy';
-const DEDUPLICATION_ALGORITHM_PER_PARSER: Record<string, Algorithm> = {
-  'Dependency Track Finding Packaging Format (FPF) Export': 'unique_id_from_tool_or_hash_code',
-  'Github SAST Scan': 'unique_id_from_tool_or_hash_code',
-  'Github Vulnerability Scan': 'hash_code',
-  'SonarQube Scan detailed': 'unique_id_from_tool',
-  'SonarQube Scan': 'hash_code',
-  'SonarQube API Import': 'hash_code',
-};
-
 /** Python's `str()` of a field that may be None. */
 const py = (value: unknown): string => (value === undefined || value === null ? 'None' : String(value));
 
@@ -460,7 +455,9 @@ function statisticsOf(findings: Iterable<{ severity: Severity; active: boolean }
  * A loopback fake of DefectDojo's REST API v2 parts the sync uses: `POST /api/v2/reimport-scan/`
  * (multipart, checked as DefectDojo's serializer checks it; the report read by a stand-in of the
  * named parser; product, engagement and test created on demand; old findings closed; the 201
- * body with `statistics`) and `GET /api/v2/products/`. `Authorization: Token <key>` only.
+ * body with `statistics`) and `GET /api/v2/products/`. `Authorization: Token <key>` only. It
+ * behaves as one DefectDojo release (`release`, 3.2.0 unless started as another), where releases
+ * differ (`defectdojo-releases.ts`).
  */
 export class FakeDefectDojo {
   readonly faults = new Faults<DefectDojoRoute>();
@@ -474,8 +471,8 @@ export class FakeDefectDojo {
   readonly engagements = new Map<string, { id: number; sourceCodeManagementUri: string | null }>();
   /** DefectDojo's clock (epoch ms), for `mitigated` and `last_status_update`. */
   now: () => number = () => Date.now();
-  /** The scan types this server knows: remove one to play a DefectDojo older than its parser. */
-  readonly scanTypes = new Set<string>(KNOWN_SCAN_TYPES);
+  /** The scan types this server knows (the release's parsers); remove one to play a DefectDojo without it. */
+  readonly scanTypes: Set<string>;
   /** DD_SCAN_FILE_MAX_SIZE (MB), 100 by default. */
   scanFileMaxMb = 100;
   /** Reimports refused because their body came chunked. */
@@ -490,13 +487,27 @@ export class FakeDefectDojo {
   private constructor(
     private readonly listening: Listening,
     readonly token: string,
-  ) {}
+    /** What this release does where releases differ. */
+    readonly behaviour: ReleaseBehaviour,
+  ) {
+    this.scanTypes = new Set(KNOWN_SCAN_TYPES.filter((t) => behaviour.scanTypes.has(t)));
+  }
 
-  static async start(token = 'dd-api-token-0123456789abcdef'): Promise<FakeDefectDojo> {
+  static async start(token = 'dd-api-token-0123456789abcdef', options: { release?: Release } = {}): Promise<FakeDefectDojo> {
     let fake: FakeDefectDojo | undefined;
     const listening = await listen((req, res) => void fake!.handle(req, res));
-    fake = new FakeDefectDojo(listening, token);
+    fake = new FakeDefectDojo(listening, token, releaseBehaviour(options.release ?? '3.2.0'));
     return fake;
+  }
+
+  /** The release this fake behaves as. */
+  get release(): Release {
+    return this.behaviour.release;
+  }
+
+  /** `pro`, as the release's exception handler adds it to an error answer. */
+  private pro(): { pro?: string[] } {
+    return this.behaviour.proNotice ? { pro: [PRO_NOTICE] } : {};
   }
 
   get url(): string {
@@ -828,11 +839,12 @@ export class FakeDefectDojo {
     }
     if (Object.keys(errors).length > 0) {
       // DRF's field errors, plus the "message" and "pro" DefectDojo's exception handler adds.
-      const detail = Object.entries(errors).map(([k, v]) => `'${k}': [ErrorDetail(string='${v[0]}', code='invalid')]`).join(', ');
-      return sendJson(res, 400, { ...errors, message: `{${detail}}`, pro: [PRO_NOTICE] });
+      const code = (text: string) => (text.endsWith('is not a valid choice.') ? 'invalid_choice' : text.startsWith('This field is required') ? 'required' : 'invalid');
+      const detail = Object.entries(errors).map(([k, v]) => `'${k}': [ErrorDetail(string='${v[0]}', code='${code(v[0]!)}')]`).join(', ');
+      return sendJson(res, 400, { ...errors, message: `{${detail}}`, ...this.pro() });
     }
     if (file!.size / 1048576 > this.scanFileMaxMb) {
-      return sendJson(res, 400, { message: pythonList(`Report file is too large. Maximum supported size is ${this.scanFileMaxMb} MB`), pro: [PRO_NOTICE] });
+      return sendJson(res, 400, { message: pythonList(`Report file is too large. Maximum supported size is ${this.scanFileMaxMb} MB`), ...this.pro() });
     }
     const auto = DRF_TRUE.has(fields.auto_create_context ?? 'false');
     const existingProduct = fields.product_name === undefined ? undefined : this.products.get(fields.product_name);
@@ -846,7 +858,7 @@ export class FakeDefectDojo {
     if (!existingProduct && !fields.product_type_name) return sendJson(res, 400, [`Product "${fields.product_name}" does not exist and no product_type_name provided to create the new product in`]);
 
     for (const [name, max] of Object.entries(TEST_META_MAX)) {
-      if ((fields[name]?.length ?? 0) > max) return sendJson(res, 500, { message: 'Internal server error, check logs for details', pro: [PRO_NOTICE] });
+      if ((fields[name]?.length ?? 0) > max) return sendJson(res, 500, { message: 'Internal server error, check logs for details', ...this.pro() });
     }
     const text = await file!.text();
     this.uploads.push({ fields, filename: file!.name, bytes: Buffer.byteLength(text), ...(this.keepUploads ? { text } : {}) });
@@ -859,12 +871,12 @@ export class FakeDefectDojo {
         // json.JSONDecodeError is a ValueError: the importer turns it into a ValidationError (400).
         throw new ParserValueError('Expecting value: line 1 column 1 (char 0)');
       }
-      parsed = PARSERS[scanType!]!(data);
+      parsed = PARSERS[scanType!]!(data, this.behaviour);
     } catch (err) {
       // BaseImporter.parse_findings: a ValueError becomes a django ValidationError, answered 400 as
       // {"message": str(error)}; any other exception is a 500 without details.
-      if (err instanceof ParserValueError) return sendJson(res, 400, { message: pythonList(err.message), pro: [PRO_NOTICE] });
-      return sendJson(res, 500, { message: 'Internal server error, check logs for details', pro: [PRO_NOTICE] });
+      if (err instanceof ParserValueError) return sendJson(res, 400, { message: pythonList(err.message), ...this.pro() });
+      return sendJson(res, 500, { message: 'Internal server error, check logs for details', ...this.pro() });
     }
 
     if (!existingProduct) this.products.set(fields.product_name, { id: this.nextId++, productType: fields.product_type_name! });
@@ -915,7 +927,7 @@ export class FakeDefectDojo {
     const seen = new Set<FakeFinding>();
     const now = this.now();
     const doNotReactivate = DRF_TRUE.has(fields.do_not_reactivate ?? 'false');
-    const algorithm = DEDUPLICATION_ALGORITHM_PER_PARSER[scanType!] ?? 'legacy';
+    const algorithm: Algorithm = this.behaviour.algorithms[scanType!] ?? 'legacy';
     // Candidates: the test's findings, and those this report created before (add_new_finding_to_candidates).
     const candidates = new Candidates(test.findings.values());
     for (const finding of parsed) {
@@ -987,10 +999,11 @@ export class FakeDefectDojo {
         ? { after }
         : {
             before,
-            delta: { created: statisticsOf(created), closed: statisticsOf(closed), reactivated: statisticsOf(reactivated), untouched: statisticsOf(untouched) },
+            // IMPORT_ACTIONS' labels, lowercased: "left untouched" until 2.45.x.
+            delta: { created: statisticsOf(created), closed: statisticsOf(closed), reactivated: statisticsOf(reactivated), [this.behaviour.untouchedKey]: statisticsOf(untouched) },
             after,
           },
-      pro: [`Did you know, Pro has an automated no-code connector for ${scanType}? Try today for free or email us at hello@defectdojo.com`],
+      ...(this.behaviour.proNotice ? { pro: [`Did you know, Pro has an automated no-code connector for ${scanType}? Try today for free or email us at hello@defectdojo.com`] } : {}),
     });
   }
 }

@@ -11,19 +11,34 @@ type Doc = { paths: Record<string, Record<string, { responses: Record<string, un
 
 /**
  * OpenAPI 3.0's `nullable` next to `$ref`, `allOf` or `anyOf` (no `type`), which Ajv refuses, as
- * the JSON-schema `anyOf` with null it means.
+ * the JSON-schema `anyOf` with null it means; and next to an `enum`, as null among its values.
  */
 function nullables(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(nullables);
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) out[k] = nullables(v);
+  // `nullable` with an `enum` lets null through too (GitHub's examples answer `dismissed_reason: null`).
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
   if (out.nullable === true && out.type === undefined) {
     const { nullable: _, ...rest } = out;
     return { anyOf: [rest, { type: 'null' }] };
   }
   return out;
 }
+
+/**
+ * The formats GitHub's description uses that a fake can get wrong: a time that is not ISO 8601
+ * (`"None"` where GitHub sends null) or an address that is not one. The others are not checked.
+ */
+const FORMATS = {
+  'date-time': (value: string) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value) && !Number.isNaN(Date.parse(value)),
+  date: (value: string) => /^\d{4}-\d\d-\d\d$/.test(value) && !Number.isNaN(Date.parse(value)),
+  uri: (value: string) => URL.canParse(value),
+  'uri-template': true,
+  email: true,
+  int64: true,
+} as const;
 
 /** GitHub's published description of api.github.com, to check what a fake answers against it. */
 export class GitHubDescription {
@@ -33,7 +48,7 @@ export class GitHubDescription {
   constructor() {
     this.doc = JSON.parse(readFileSync(join(GENERATED, 'api.github.com.json'), 'utf8')) as Doc;
     // OpenAPI 3.0 schemas: `nullable` is understood by Ajv; examples and x-github annotations are not checked.
-    this.ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+    this.ajv = new Ajv({ strict: false, allErrors: true, formats: FORMATS });
     this.ajv.addSchema({ $id: 'https://api.github.com/openapi.json', components: { schemas: nullables(this.doc.components.schemas) } });
   }
 

@@ -92,8 +92,27 @@ describe("DefectDojo as the real server behaves: aliases, first-import counts, t
       ['CVE-2026-1', '2.0', 'MEDIUM'],
       ['CVE-2026-9', '1.0', 'LOW'],
     ]);
-    assert.deepEqual(out[0]!.vulnerability.aliases, [{ ghsaId: 'GHSA-aaaa-bbbb-cccc' }, { osvId: 'OSV-1' }]);
+    // Every id, the kept finding's own too (DefectDojo before 2.57.3 reads the aliases alone).
+    assert.deepEqual(out[0]!.vulnerability.aliases, [{ cveId: 'CVE-2026-1' }, { ghsaId: 'GHSA-aaaa-bbbb-cccc' }, { osvId: 'OSV-1' }]);
+    assert.deepEqual(out[2]!.vulnerability.aliases, [{ cveId: 'CVE-2026-9' }], 'a single finding names its own id too');
     assert.deepEqual([...folded.foldedInto], [['p:c-1:v-CVE-2026-1', ['p:c-1:v-GHSA-aaaa-bbbb-cccc', 'p:c-1:v-OSV-1', 'p:c-2:v-CVE-2026-1']]]);
+  });
+
+  it("every finding sent names its own id among its aliases; one whose aliases already do is sent as exported", () => {
+    const finding = (vulnId: string, source: string, aliases: unknown, component: string) => ({ component: { name: component, version: '1' }, vulnerability: { vulnId, source, severity: 'HIGH', ...(aliases === undefined ? {} : { aliases }) } });
+    const exported = [
+      finding('GHSA-aaaa-aaaa-aaaa', 'GITHUB', undefined, 'a'),
+      finding('GHSA-bbbb-bbbb-bbbb', 'GITHUB', null, 'a'),
+      finding('PYSEC-2026-1', 'OSV', [], 'b'),
+      finding('CVE-2026-2', 'NVD', [{ ghsaId: 'GHSA-cccc-cccc-cccc' }], 'c'),
+      finding('GHSA-dddd-dddd-dddd', 'GITHUB', [{ cveId: 'CVE-2026-4', ghsaId: 'GHSA-dddd-dddd-dddd' }], 'd'),
+    ];
+    const sent = foldAliases({ findings: exported }).document.findings as ReturnType<typeof finding>[];
+    assert.deepEqual(
+      sent.map((f) => f.vulnerability.aliases),
+      [[{ ghsaId: 'GHSA-aaaa-aaaa-aaaa' }], [{ ghsaId: 'GHSA-bbbb-bbbb-bbbb' }], [{ osvId: 'PYSEC-2026-1' }], [{ ghsaId: 'GHSA-cccc-cccc-cccc' }, { cveId: 'CVE-2026-2' }], [{ cveId: 'CVE-2026-4', ghsaId: 'GHSA-dddd-dddd-dddd' }]],
+    );
+    assert.equal(sent[4], exported[4], 'already named: the same object, sent as exported');
   });
 
   it('a reimport that created its test answers statistics.after alone: every finding in it was created', () => {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
+import { codeScanningAlert, dependabotAlert, secretScanningAlert } from '../support/github-alert-objects.js';
 import { GitHubDescription } from '../support/github-openapi.js';
+import { readFixture } from '../support/fixtures.js';
 
-describe("the GitHub fake's issue-push answers match GitHub's published REST description", function () {
+describe("the GitHub alerts fake's answers (the alert lists, issue push) match GitHub's published REST description", function () {
   this.timeout(60_000);
   let github: GitHubDescription;
   let gh: FakeGitHubAlerts;
@@ -93,6 +95,43 @@ describe("the GitHub fake's issue-push answers match GitHub's published REST des
       assertValid(validator('/repos/{owner}/{repo}/issues', 'post', '403'), await refused.json(), 'creation refused');
     });
   }
+
+  it("the alert lists the sync reads, as the tests build them (github-alert-objects.ts): code scanning, Dependabot, secret scanning (hidden, and a server that ignores hide_secret)", async () => {
+    const place = { api: `${gh.server}`, owner: 'acme', repo: 'api' };
+    const [example] = readFixture<Record<string, any>[]>('sync', 'github__dependabot_alerts_rest_example.json');
+    gh.repos[0]!.codeScanning = [
+      codeScanningAlert(place, { number: 1, rule: 'js/sql-injection', path: 'src/db.js', line: 10 }),
+      codeScanningAlert(place, { number: 2, rule: 'js/unused-local-variable', severity: 'note', securitySeverity: null, path: 'src/a.js', line: 3 }),
+      codeScanningAlert(place, { number: 3, rule: 'js/xss', path: 'src/b.js', line: 7, state: 'dismissed' }),
+      codeScanningAlert(place, { number: 4, rule: 'js/xss', path: 'src/c.js', line: 9, state: 'fixed' }),
+    ];
+    gh.repos[0]!.dependabot = [dependabotAlert(place, example!, { number: 1, manifestPath: 'a/requirements.txt' }), dependabotAlert(place, example!, { number: 2, state: 'dismissed' }), dependabotAlert(place, example!, { number: 3, state: 'fixed' })];
+    gh.repos[0]!.secretScanning = [secretScanningAlert(place, { number: 1, validity: 'active' }), secretScanningAlert(place, { number: 2, state: 'resolved' })];
+    const lists = [
+      ['/repos/{owner}/{repo}/code-scanning/alerts', '/repos/acme/api/code-scanning/alerts?per_page=100', 4],
+      ['/repos/{owner}/{repo}/dependabot/alerts', '/repos/acme/api/dependabot/alerts?per_page=100', 3],
+      ['/repos/{owner}/{repo}/secret-scanning/alerts', '/repos/acme/api/secret-scanning/alerts?hide_secret=true&per_page=100', 2],
+    ] as const;
+    for (const [path, url, count] of lists) {
+      const res = await call(url);
+      assert.equal(res.status, 200, url);
+      const body = (await res.json()) as unknown[];
+      assert.equal(body.length, count);
+      assertValid(validator(path, 'get', '200'), body, path);
+    }
+    gh.ignoresHideSecret = true;
+    const leaking = (await (await call('/repos/acme/api/secret-scanning/alerts?hide_secret=true')).json()) as { secret?: string }[];
+    assert.equal(leaking[0]!.secret, FakeGitHubAlerts.LEAKED_SECRET);
+    assertValid(validator('/repos/{owner}/{repo}/secret-scanning/alerts', 'get', '200'), leaking, 'secret scanning with the secret');
+  });
+
+  it("refuses DefectDojo's parser samples as GitHub answers: their nulls are the string \"None\", their times and users not GitHub's", () => {
+    const sast = readFixture<unknown[]>('sync', 'dd__github_sast_many_vul.json');
+    const validate = validator('/repos/{owner}/{repo}/code-scanning/alerts', 'get', '200');
+    assert.equal(validate(sast), false);
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.replace(/^\/\d+/, '')} ${e.keyword}`);
+    for (const expected of ['/fixed_at format', '/dismissed_at format', '/dismissed_by type', '/dismissed_reason enum']) assert.ok(problems.includes(expected), `${expected} in ${problems.join(', ')}`);
+  });
 
   it('checks what it claims to: a wrong shape is refused', () => {
     assert.equal(validator('/repos/{owner}/{repo}/issues', 'post', '201')({ number: 1, title: 't' }), false);

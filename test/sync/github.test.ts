@@ -3,32 +3,32 @@ import { GITHUB_API_VERSION as API_VERSION } from '../../server/github/api.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { readFixture } from '../support/fixtures.js';
+import { codeScanningAlert, dependabotAlert, secretScanningAlert } from '../support/github-alert-objects.js';
 import { runSync } from './support.js';
 
 
 type Alert = Record<string, unknown> & { number: number };
 
+const API = { owner: 'acme', repo: 'api' };
+
 function codeScanningAlerts(): Alert[] {
-  const [a, b] = readFixture<Alert[]>('sync', 'dd__github_sast_many_vul.json');
-  // A third alert whose rule has no security severity (a quality rule): null in GitHub's answer.
-  const quality = { ...structuredClone(b!), number: 36, rule: { ...(b!.rule as object), id: 'js/unused-local-variable', severity: 'warning', security_severity_level: null } };
-  return [a!, b!, quality];
+  return [
+    codeScanningAlert(API, { number: 34, rule: 'py/path-injection', description: 'Uncontrolled data used in path expression', path: 'src/file2.py', line: 78 }),
+    codeScanningAlert(API, { number: 35, rule: 'py/clear-text-storage-sensitive-data', description: 'Clear-text storage of sensitive information', path: 'src/file.py', line: 42 }),
+    // A rule without a security severity (a quality rule): null in GitHub's answer.
+    codeScanningAlert(API, { number: 36, rule: 'js/unused-local-variable', description: 'Unused variable', severity: 'warning', securitySeverity: null, path: 'src/file2.py', line: 78 }),
+  ] as Alert[];
 }
 
 function dependabotAlerts(count: number): Alert[] {
-  const [template] = readFixture<Alert[]>('sync', 'github__dependabot_alerts_rest_example.json');
+  const [example] = readFixture<Record<string, any>[]>('sync', 'github__dependabot_alerts_rest_example.json');
   // One alert per advisory and manifest, as GitHub raises them.
-  return Array.from({ length: count }, (_, i) => {
-    const alert = structuredClone(template!) as Alert & { dependency: { manifest_path: string } };
-    alert.dependency.manifest_path = i === 0 ? 'path/to/requirements.txt' : `services/svc-${i}/requirements.txt`;
-    return { ...alert, number: i + 1, state: 'open', dismissed_at: null, dismissed_reason: null };
-  });
+  return Array.from({ length: count }, (_, i) => dependabotAlert(API, example!, { number: i + 1, manifestPath: i === 0 ? 'path/to/requirements.txt' : `services/svc-${i}/requirements.txt` }) as Alert);
 }
 
 function secretAlerts(): Alert[] {
-  const [template] = readFixture<Alert[]>('sync', 'dd__github_secrets_detection_report_one_vul.json');
   // Two open alerts of one secret type: DefectDojo's legacy matching would fold them together.
-  return [1, 2].map((n) => ({ ...structuredClone(template!), number: n, state: 'open', resolution: null, resolved_at: null, resolved_by: null }));
+  return [1, 2].map((number) => secretScanningAlert(API, { number, validity: 'active' }) as Alert);
 }
 
 describe('gatehouse-sync sync-github (GitHub alerts -> DefectDojo)', () => {
@@ -97,7 +97,7 @@ describe('gatehouse-sync sync-github (GitHub alerts -> DefectDojo)', () => {
 
   it('always asks for secret scanning alerts with hide_secret=true and never forwards a secret value', async () => {
     github.orgs.add('acme');
-    github.addRepo({ owner: 'acme', name: 'web', secretScanning: [{ number: 7, state: 'open', secret_type: 'github_personal_access_token', secret_type_display_name: 'GitHub Personal Access Token', validity: 'active', html_url: 'https://github.com/acme/web/security/secret-scanning/7' }] });
+    github.addRepo({ owner: 'acme', name: 'web', secretScanning: [secretScanningAlert({ owner: 'acme', repo: 'web' }, { number: 7, validity: 'active' })] });
     const run = await runSync(['sync-github', '--json'], env);
     assert.equal(run.code, 0, run.all);
     const calls = github.calls.filter((c) => c.route === 'secret_scanning');
@@ -137,7 +137,7 @@ describe('gatehouse-sync sync-github (GitHub alerts -> DefectDojo)', () => {
 
   it('an empty list still reaches an existing product, so fixed alerts get closed', async () => {
     github.orgs.add('acme');
-    const repo = github.addRepo({ owner: 'acme', name: 'api', codeScanning: [{ number: 1, state: 'open', rule: { id: 'r', description: 'd', severity: 'error', security_severity_level: 'critical' } }] });
+    const repo = github.addRepo({ owner: 'acme', name: 'api', codeScanning: [codeScanningAlert(API, { number: 1, rule: 'js/xss', securitySeverity: 'critical', path: 'a.js', line: 1 })] });
     assert.equal((await runSync(['sync-github'], env)).code, 0);
     repo.codeScanning = [];
     const run = await runSync(['sync-github', '--json'], env);
@@ -165,7 +165,7 @@ describe('gatehouse-sync sync-github (GitHub alerts -> DefectDojo)', () => {
 
   it('backs off a secondary rate limit for its Retry-After and 5xx answers, then syncs', async () => {
     github.orgs.add('acme');
-    github.addRepo({ owner: 'acme', name: 'api', codeScanning: [{ number: 1, state: 'open', rule: { id: 'r', description: 'd', severity: 'error', security_severity_level: 'high' } }] });
+    github.addRepo({ owner: 'acme', name: 'api', codeScanning: [codeScanningAlert(API, { number: 1, rule: 'js/xss', path: 'a.js', line: 1 })] });
     github.faults.inject('code_scanning', {
       status: 403,
       headers: { 'retry-after': '1' },

@@ -3,6 +3,7 @@ import { scanFactFields } from '../../server/sync/defectdojo/client.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { readFixture } from '../support/fixtures.js';
+import { codeScanningAlert, dependabotAlert } from '../support/github-alert-objects.js';
 import { fpfProject, runSync, startSyncFakes, type SyncFakes } from './support.js';
 
 // Reimports that respect triage (do_not_reactivate) and carry what DefectDojo stores of the scan.
@@ -79,9 +80,9 @@ describe('reimports carry what DefectDojo can store about the scan', () => {
     const github = await FakeGitHubAlerts.start({ prefix: '/api/v3' });
     const dd = await FakeDefectDojo.start();
     try {
-      const [alert] = readFixture<Record<string, any>[]>('sync', 'dd__github_sast_many_vul.json');
+      const place = { owner: 'acme', repo: 'api' };
       const commit = 'a'.repeat(40);
-      const onBranch = (ref: string, sha: string, n: number) => ({ ...structuredClone(alert!), number: n, state: 'open', most_recent_instance: { ...alert!.most_recent_instance, ref, commit_sha: sha } });
+      const onBranch = (ref: string, sha: string, number: number) => codeScanningAlert(place, { number, rule: 'py/path-injection', path: 'src/file2.py', line: 78, ref, commitSha: sha });
       const [dependabot] = readFixture<Record<string, any>[]>('sync', 'github__dependabot_alerts_rest_example.json');
       github.addRepo({
         owner: 'acme',
@@ -89,7 +90,7 @@ describe('reimports carry what DefectDojo can store about the scan', () => {
         defaultBranch: 'trunk',
         // A pull request's analysis first in the list: the default branch's is taken.
         codeScanning: [onBranch('refs/pull/7/merge', 'b'.repeat(40), 1), onBranch('refs/heads/trunk', commit, 2)],
-        dependabot: [{ ...structuredClone(dependabot!), number: 1, state: 'open' }],
+        dependabot: [dependabotAlert(place, dependabot!, { number: 1 })],
         secretScanning: [],
       });
       const env = { SYNC_DEFECTDOJO_URL: dd.url, DEFECTDOJO_TOKEN: dd.token, GITHUB_TARGETS: JSON.stringify([{ server: github.server, owners: ['acme'], token: github.token }]) };

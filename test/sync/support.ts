@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syncCommand } from '../../server/sync/command.js';
 import type { RetryPolicy } from '../../server/http/retry.js';
 import type { SourceReport } from '../../server/sync/report.js';
+import type { Release } from '../support/defectdojo-releases.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeDependencyTrack } from '../support/fake-dependency-track.js';
 
@@ -89,10 +91,10 @@ export interface SyncFakes {
   close(): Promise<void>;
 }
 
-/** Starts both fakes; Dependency-Track holds `projects` FPF projects of `findings` findings each. */
-export async function startSyncFakes(projects = 0, findings = 2): Promise<SyncFakes> {
+/** Starts both fakes; Dependency-Track holds `projects` FPF projects of `findings` findings each; DefectDojo behaves as `release` (default 3.2.0). */
+export async function startSyncFakes(projects = 0, findings = 2, options: { release?: Release } = {}): Promise<SyncFakes> {
   const dt = await FakeDependencyTrack.start();
-  const dd = await FakeDefectDojo.start();
+  const dd = await FakeDefectDojo.start(undefined, options);
   for (let i = 0; i < projects; i++) dt.projects.push(fpfProject(i, findings));
   return {
     dt,
@@ -104,3 +106,23 @@ export async function startSyncFakes(projects = 0, findings = 2): Promise<SyncFa
     },
   };
 }
+
+/** The Dependency-Track project of `fpfAdvisory` findings. */
+export const FPF_PROJECT = '11111111-2222-4333-8444-555555555555';
+
+export type Aliases = Record<string, string>[] | undefined;
+/** One advisory of one component (`1.0.0`), with Dependency-Track's alias entries as given. */
+export function fpfAdvisory(component: string, vulnId: string, source: string, aliases: Aliases, n: number): Record<string, any> {
+  const c = `00000000-0000-4000-9000-${createHash('sha256').update(component).digest('hex').slice(0, 12)}`;
+  const v = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  return {
+    component: { uuid: c, name: component, version: '1.0.0', purl: `pkg:npm/${component}@1.0.0`, project: FPF_PROJECT },
+    vulnerability: { uuid: v, vulnId, source, severity: 'HIGH', ...(aliases ? { aliases } : {}) },
+    analysis: { isSuppressed: false },
+    matrix: `${FPF_PROJECT}:${c}:${v}`,
+  };
+}
+
+/** An FPF export of findings, as Dependency-Track 4.14 writes one. */
+export const fpfExport = (findings: unknown[]) => JSON.stringify({ version: '1.2', meta: { application: 'Dependency-Track', version: '4.14.1', timestamp: '2026-11-01T00:00:00Z' }, project: { uuid: FPF_PROJECT, name: 'acme/web', version: '1.0' }, findings });
+

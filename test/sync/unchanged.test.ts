@@ -13,6 +13,7 @@ import type { Progress } from '../../server/sync/report.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
 import { readFixture } from '../support/fixtures.js';
+import { codeScanningAlert, dependabotAlert, secretScanningAlert } from '../support/github-alert-objects.js';
 import { FAST_RETRY, fpfProject, runSync, startSyncFakes } from './support.js';
 
 // Nothing changed, nothing sent: report digests kept on DefectDojo's tests, conditional GitHub requests.
@@ -118,17 +119,16 @@ describe('nothing changed, nothing sent', () => {
     });
 
     it('sync-github twice in one process: the second run asks GitHub conditionally, spends no primary rate limit and sends nothing', async () => {
-      const [sast] = readFixture<Record<string, any>[]>('sync', 'dd__github_sast_many_vul.json');
       const [dependabot] = readFixture<Record<string, any>[]>('sync', 'github__dependabot_alerts_rest_example.json');
-      const [secret] = readFixture<Record<string, any>[]>('sync', 'dd__github_secrets_detection_report_one_vul.json');
       gh.orgs.add('acme');
       for (const name of ['api', 'web', 'cli']) {
+        const place = { owner: 'acme', repo: name };
         gh.addRepo({
           owner: 'acme',
           name,
-          codeScanning: [{ ...structuredClone(sast!), number: 1, state: 'open' }],
-          dependabot: [{ ...structuredClone(dependabot!), number: 1, state: 'open' }],
-          secretScanning: [{ ...structuredClone(secret!), number: 1, state: 'open' }],
+          codeScanning: [codeScanningAlert(place, { number: 1, rule: 'py/clear-text-storage-sensitive-data', path: 'src/file.py', line: 42 })],
+          dependabot: [dependabotAlert(place, dependabot!, { number: 1 })],
+          secretScanning: [secretScanningAlert(place, { number: 1 })],
         });
       }
       const loaded = loadSyncConfig({ env: { SYNC_DEFECTDOJO_URL: dd.url, DEFECTDOJO_TOKEN: dd.token, GITHUB_TARGETS: JSON.stringify([{ server: gh.server, owners: ['acme'], token: gh.token }]) } });

@@ -28,15 +28,15 @@ schedule:
   github: 3600
 sources:
   dependencytrack: { enabled: true, url: "https://dtrack.example.com/" }
-  github: { enabled: false }
+  github: { enabled: false, secretScanning: false }
 defectdojo: { url: "https://dd.example.com", productType: "Research and Development" }
 github: { minSeverity: critical, maxIssuesPerRun: 10 }
 `);
-    const { config, secrets } = loadSyncConfig({ file, env: { SYNC_GITHUB_ENABLED: 'true', SYNC_DEFECTDOJO_PRODUCT_TYPE: 'Platform', DEFECTDOJO_TOKEN: ' tok ' } });
+    const { config, secrets } = loadSyncConfig({ file, env: { SYNC_GITHUB_ENABLED: 'true', SYNC_GITHUB_CODE_SCANNING: 'False', SYNC_DEFECTDOJO_PRODUCT_TYPE: 'Platform', DEFECTDOJO_TOKEN: ' tok ' } });
     assert.deepEqual(config, {
       mode: 'cronjob',
       schedule: { dependencytrack: '15 * * * *', github: '3600', sonarqube: '0 * * * *' },
-      sources: { dependencytrack: { enabled: true, url: 'https://dtrack.example.com', excludeInactive: false, writeBackTriage: false }, github: { enabled: true }, sonarqube: { enabled: false, allIssueTypes: false } },
+      sources: { dependencytrack: { enabled: true, url: 'https://dtrack.example.com', excludeInactive: false, writeBackTriage: false }, github: { enabled: true, codeScanning: false, dependabot: true, secretScanning: false }, sonarqube: { enabled: false, allIssueTypes: false } },
       defectdojo: { url: 'https://dd.example.com', productType: 'Platform', maxUploadMb: 100, doNotReactivate: false },
       github: { minSeverity: 'Critical', maxIssuesPerRun: 10 },
     });

@@ -100,7 +100,7 @@ export class UploadTooLarge extends Error {
 }
 
 /** DefectDojo does not know the scan type: its release predates the parser. */
-class ScanTypeUnknown extends Error {
+export class ScanTypeUnknown extends Error {
   override readonly name = 'ScanTypeUnknown';
 }
 

@@ -12,7 +12,8 @@ function total(node: unknown): number | undefined {
 }
 
 /**
- * The counts of one reimport: the `statistics.delta` totals; or, when the reimport created its
+ * The counts of one reimport: the `statistics.delta` totals (untouched findings under
+ * `untouched`, or `left untouched` before DefectDojo 2.46.0); or, when the reimport created its
  * test, the `statistics.after` total as created. DefectDojo then runs an import, whose answer has
  * `after` alone (no `before`, no `delta`), and every finding in the test is one it created.
  * Undefined when the answer says neither (an answer with `before` but no `delta`, as some versions
@@ -26,7 +27,8 @@ export function reimportCounts(body: unknown): ReimportCounts | undefined {
     const created = total(delta.created);
     const closed = total(delta.closed);
     const reactivated = total(delta.reactivated);
-    const untouched = total(delta.untouched);
+    // `left untouched` until DefectDojo 2.45.x (its IMPORT_ACTIONS label; renamed in 2.46.0).
+    const untouched = total(delta.untouched ?? delta['left untouched']);
     if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined) return undefined;
     return { created, closed, reactivated, untouched };
   }

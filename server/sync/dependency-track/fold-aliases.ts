@@ -12,6 +12,12 @@
  * component (name and version, as the hash reads them), findings whose id sets overlap become one
  * finding carrying every id as an alias. No two findings sent share a hash, and a finding
  * Dependency-Track drops closes exactly that finding.
+ *
+ * Every finding sent names its own id among its aliases too. DefectDojo before 2.57.3 (#14748)
+ * reads `vulnerability_ids` from the aliases alone when there are any, and without aliases keeps
+ * `vulnId` only for an NVD finding: two GHSA-only advisories of one component then hash alike
+ * (no ids), and a reimport of the same export closes one of them (seen on DefectDojo 2.45.0).
+ * From 2.57.3 the parser adds `vulnId` itself and de-duplicates, so the alias changes no hash.
  */
 
 /** The alias keys DefectDojo's FPF parser reads into `vulnerability_ids` (dojo/tools/dependency_track/parser.py). */
@@ -46,9 +52,9 @@ export interface FoldedExport {
 
 const asObject = (value: unknown): Json | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
 
-/** The ids DefectDojo reads from a finding: `vulnId` and every alias under a key it knows. */
-function idsOf(vulnerability: Json, vulnId: string): Set<string> {
-  const ids = new Set([vulnId]);
+/** The ids DefectDojo reads from a finding's aliases: every alias under a key it knows. */
+function aliasIds(vulnerability: Json): Set<string> {
+  const ids = new Set<string>();
   for (const alias of Array.isArray(vulnerability.aliases) ? vulnerability.aliases : []) {
     const entry = asObject(alias);
     for (const key of ALIAS_KEYS) if (typeof entry?.[key] === 'string' && entry[key] !== '') ids.add(entry[key]);
@@ -73,7 +79,7 @@ function memberOf(raw: unknown): Member | undefined {
   const component = asObject(finding?.component);
   if (!finding || !vulnerability || !component || typeof component.name !== 'string' || typeof vulnerability.vulnId !== 'string') return undefined;
   const matrix = typeof vulnerability.matrix === 'string' ? vulnerability.matrix : typeof finding.matrix === 'string' ? finding.matrix : undefined;
-  return { finding, vulnerability, vulnId: vulnerability.vulnId, ids: idsOf(vulnerability, vulnerability.vulnId), matrix };
+  return { finding, vulnerability, vulnId: vulnerability.vulnId, ids: new Set([vulnerability.vulnId, ...aliasIds(vulnerability)]), matrix };
 }
 
 /** The component as DefectDojo's hash reads it: its name, then Python's `str()` of its version. */
@@ -89,12 +95,21 @@ const severityRank = (v: unknown) => {
   return at < 0 ? SEVERITY_RANK.length : at;
 };
 
-/** One finding for a group: the kept one, with every id of the group as an alias and the group's worst severity. */
+/**
+ * A finding as exported, with its own id added to its aliases when they lack it (see above);
+ * unchanged otherwise, so an export that already names it is sent byte for byte.
+ */
+function withOwnId(member: Member): Json {
+  if (member.vulnId === '' || aliasIds(member.vulnerability).has(member.vulnId)) return member.finding;
+  const aliases = Array.isArray(member.vulnerability.aliases) ? member.vulnerability.aliases : [];
+  return { ...member.finding, vulnerability: { ...member.vulnerability, aliases: [...aliases, { [aliasKeyOf(member.vulnId)]: member.vulnId }] } };
+}
+
+/** One finding for a group: the kept one, with every id of the group (its own too) as an alias and the group's worst severity. */
 function merged(group: readonly Member[]): Json {
   const [kept, ...others] = [...group].sort((a, b) => rankOf(a) - rankOf(b) || a.vulnId.localeCompare(b.vulnId) || (a.matrix ?? '').localeCompare(b.matrix ?? ''));
-  if (others.length === 0) return kept!.finding;
+  if (others.length === 0) return withOwnId(kept!);
   const ids = new Set(group.flatMap((m) => [...m.ids]));
-  ids.delete(kept!.vulnId);
   const worst = group.map((m) => m.vulnerability.severity).sort((a, b) => severityRank(a) - severityRank(b))[0];
   // A false positive in Dependency-Track is one analysis of one of the ids: the folded finding is
   // one only when every finding folded into it is.
@@ -102,7 +117,7 @@ function merged(group: readonly Member[]): Json {
   const analysis = asObject(kept!.finding.analysis);
   return {
     ...kept!.finding,
-    vulnerability: { ...kept!.vulnerability, severity: worst, aliases: [...ids].sort().map((id) => ({ [aliasKeyOf(id)]: id })) },
+    vulnerability: { ...kept!.vulnerability, severity: worst, aliases: [...ids].filter((id) => id !== '').sort().map((id) => ({ [aliasKeyOf(id)]: id })) },
     ...(analysis && analysis.state === 'FALSE_POSITIVE' && !allFalsePositive ? { analysis: { ...analysis, state: 'NOT_SET' } } : {}),
   };
 }

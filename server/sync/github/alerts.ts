@@ -16,6 +16,8 @@ export interface Repository {
 
 export interface AlertKind {
   readonly kind: 'code-scanning' | 'dependabot' | 'secret-scanning';
+  /** Its switch: `sources.github.<setting>` (`config.ts`). */
+  readonly setting: 'codeScanning' | 'dependabot' | 'secretScanning';
   /** The test inside the repository's product and engagement. */
   readonly test: string;
   readonly scanType: ScanType;
@@ -74,6 +76,7 @@ function withoutSecret(alert: unknown): unknown {
 export const ALERT_KINDS: readonly AlertKind[] = [
   {
     kind: 'code-scanning',
+    setting: 'codeScanning',
     test: 'Code scanning',
     scanType: SCAN_TYPES.codeScanning,
     list: (client, { owner, name }) =>
@@ -85,6 +88,7 @@ export const ALERT_KINDS: readonly AlertKind[] = [
   },
   {
     kind: 'dependabot',
+    setting: 'dependabot',
     test: 'Dependabot alerts',
     scanType: SCAN_TYPES.dependabot,
     // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
@@ -98,6 +102,7 @@ export const ALERT_KINDS: readonly AlertKind[] = [
   },
   {
     kind: 'secret-scanning',
+    setting: 'secretScanning',
     test: 'Secret scanning',
     scanType: SCAN_TYPES.secretScanning,
     list: (client, { owner, name }) =>

@@ -1,5 +1,6 @@
 import { parseFullName } from '../../platform/identifiers.js';
 import type { Connector } from '../connector.js';
+import { ALERT_KINDS } from './alerts.js';
 import { githubClient } from './client.js';
 import { syncGithub } from './sync.js';
 
@@ -32,5 +33,6 @@ per repository`,
       retry,
       progress,
       ...(scope ? { only: scope } : {}),
+      kinds: ALERT_KINDS.filter((kind) => loaded.config.sources.github[kind.setting]),
     }),
 };

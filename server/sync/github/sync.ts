@@ -1,7 +1,7 @@
-import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
+import { ScanTypeUnknown, type DefectDojoClient, type KnownProduct } from '../defectdojo/client.js';
 import { ImportedDigests, reportDigest } from '../defectdojo/digests.js';
 import { productDirectory } from '../defectdojo/products.js';
-import { ENGAGEMENTS } from '../defectdojo/scan-types.js';
+import { ENGAGEMENTS, type ScanType } from '../defectdojo/scan-types.js';
 import { refusedAs } from '../credentials.js';
 import { HttpError } from '../http/request.js';
 import { type RetryPolicy } from '../../http/retry.js';
@@ -22,7 +22,41 @@ export interface GithubSyncDeps {
   readonly progress: Progress;
   /** Only these repositories (`owner/name`; a one-repository run); absent: every repository of every owner. */
   readonly only?: readonly string[];
+  /** The alert kinds switched on (`sources.github.<kind>`); absent: all of them. */
+  readonly kinds?: readonly AlertKind[];
 }
+
+/**
+ * The scan types DefectDojo refused as unknown in this run (its release predates the parser): a
+ * kind refused once is skipped for every later repository, said in one warning, not failed and
+ * sent again per repository. The next run asks again (DefectDojo may have been upgraded).
+ */
+class RefusedScanTypes {
+  private readonly refused = new Map<ScanType, string>();
+
+  constructor(private readonly progress: Progress) {}
+
+  /** Why this kind is skipped, once DefectDojo has refused its scan type. */
+  reason(kind: AlertKind): string | undefined {
+    return this.refused.get(kind.scanType);
+  }
+
+  /** Remembers the refusal; warns the first time. */
+  refuse(kind: AlertKind, err: ScanTypeUnknown): string {
+    if (!this.refused.has(kind.scanType)) {
+      this.refused.set(kind.scanType, err.message);
+      this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (sources.github.${kind.setting}: false, or ${SETTING_ENV[kind.setting]}=false, turns them off)`);
+    }
+    return this.refused.get(kind.scanType)!;
+  }
+}
+
+/** The environment setting of each kind's switch (`config.ts`). */
+const SETTING_ENV: Readonly<Record<AlertKind['setting'], string>> = {
+  codeScanning: 'SYNC_GITHUB_CODE_SCANNING',
+  dependabot: 'SYNC_GITHUB_DEPENDABOT',
+  secretScanning: 'SYNC_GITHUB_SECRET_SCANNING',
+};
 
 interface Work {
   readonly target: GithubTarget;
@@ -37,6 +71,7 @@ async function syncKind(
   productExists: () => Promise<boolean>,
   products: ReadonlyMap<string, KnownProduct> | undefined,
   digests: ImportedDigests,
+  refused: RefusedScanTypes,
 ): Promise<ItemResult> {
   const { repository } = work;
   const base = {
@@ -46,6 +81,8 @@ async function syncKind(
     test: kind.test,
     scan_type: kind.scanType,
   };
+  const unknown = refused.reason(kind);
+  if (unknown) return { ...base, status: 'skipped', reason: unknown, attempts: 0 };
   let alerts: unknown[];
   try {
     alerts = await kind.list(work.client, repository);
@@ -100,6 +137,7 @@ async function syncKind(
     );
     return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
   } catch (err) {
+    if (err instanceof ScanTypeUnknown) return { ...base, status: 'skipped', reason: refused.refuse(kind, err), ...notesOf(notes), attempts };
     return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
   }
 }
@@ -147,13 +185,14 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
   for (const failure of failures) deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
   const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
   const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-  const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+  const refused = new RefusedScanTypes(deps.progress);
+  const items = await syncEachKind(work, deps.kinds ?? ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
     const name = w.repository.fullName;
     let exists: Promise<boolean> | undefined;
     // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
     // not true once an earlier kind made it: an empty list has nothing to close there.
     const productExists = async () => (products ? products.has(name) : (exists ??= retryTransient(() => deps.defectDojo.productExists(name), deps.retry)));
-    return (kind) => syncKind(w, kind, deps, productExists, products, digests);
+    return (kind) => syncKind(w, kind, deps, productExists, products, digests, refused);
   });
   return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
 }
