@@ -4,6 +4,8 @@ import { GITHUB_API_VERSION as API_VERSION, resourceOf } from '../../server/gith
 import type { GithubTarget } from '../../server/sync/github/targets.js';
 import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
+import { HttpError } from '../../server/sync/http/request.js';
+import { listen, readBody } from '../support/servers.js';
 import { FAST_RETRY } from './support.js';
 
 const RETRY = { ...DEFAULT_RETRY, ...FAST_RETRY, retries: 2 };
@@ -107,5 +109,61 @@ describe('sync GitHub client: rate-limit budgets per resource, waited out within
     await c.request('GET /search/issues', { q: 'repo:acme/api is:issue in:body "x"' });
     assert.equal(gh.calls.length, 3);
     assert.deepEqual(gh.calls.map((call) => call.apiVersion), [API_VERSION, API_VERSION, API_VERSION]);
+  });
+});
+
+describe('sync GitHub client: redirects within GitHub only (the one factory, server/github/client.ts)', () => {
+  let gh: FakeGitHubAlerts;
+  let target: GithubTarget;
+  let elsewhere: Awaited<ReturnType<typeof listen>>;
+  const reached: string[] = [];
+
+  beforeEach(async () => {
+    gh = await FakeGitHubAlerts.start({ token: 'ghp_redirectTest0123456789abcdefABCDEFGH' });
+    gh.addRepo({ owner: 'acme', name: 'api' });
+    target = { server: gh.server, apiBase: gh.server, kind: 'public', owners: ['acme'], token: gh.token };
+    reached.length = 0;
+    elsewhere = await listen(async (req, res) => {
+      reached.push(`${req.method} ${req.url} ${await readBody(req)}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ full_name: 'acme/api', number: 1 }));
+    });
+  });
+  afterEach(async () => {
+    await elsewhere.close();
+    await gh.close();
+  });
+
+  const client = () => githubClient(target, { timeoutMs: 5000, retry: RETRY, clock: virtualClock() });
+  const refusedRedirect = (status: number) => (err: unknown) => {
+    assert.ok(err instanceof HttpError, String(err));
+    assert.equal(err.status, status);
+    assert.match(err.message, /answered \d{3}: a redirect to http:\/\/127\.0\.0\.1:\d+, not followed/);
+    return true;
+  };
+
+  for (const status of [301, 302, 307, 308]) {
+    it(`a GET answered ${status} to another host fails at once (not retried); the other host is never asked`, async () => {
+      gh.faults.inject('repo', { status, headers: { location: `${elsewhere.url}/repos/acme/api` }, body: {} });
+      await assert.rejects(client().request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'api' }), refusedRedirect(status));
+      assert.deepEqual(reached, []);
+      assert.equal(gh.count('repo'), 1);
+    });
+  }
+
+  it('a POST answered 307, even within GitHub, is not re-sent: the issue body goes nowhere else', async () => {
+    gh.faults.inject('create_issue', { status: 307, headers: { location: `${elsewhere.url}/repos/acme/api/issues` }, body: {} });
+    await assert.rejects(client().request('POST /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'api', title: 't', body: 'finding details' }), refusedRedirect(307));
+    gh.faults.inject('create_issue', { status: 307, headers: { location: `${gh.server}/repos/acme/api/issues` }, body: {} });
+    await assert.rejects(client().request('POST /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'api', title: 't', body: 'finding details' }), (err: unknown) => err instanceof HttpError && err.status === 307);
+    assert.deepEqual(reached, []);
+    assert.equal(gh.count('create_issue'), 2);
+    assert.equal(gh.repos[0]!.issues.length, 0);
+  });
+
+  it("a GET redirected within GitHub's own origin is followed (a renamed repository's 301 to /repositories/{id})", async () => {
+    gh.moved.set('acme/old-api', gh.repos[0]!);
+    const { data } = await client().request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'old-api' });
+    assert.equal(data.full_name, 'acme/api');
+    assert.equal(gh.count('repository_by_id'), 1);
   });
 });

@@ -116,6 +116,7 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
     bounds,
     ...(options.transport ? { transport: options.transport } : {}),
     auth: { token: target.token },
+    redirects: 'same-origin',
   });
   octokit.hook.wrap('request', async (request, requestOptions) => {
     const operation = operationOf(requestOptions);

@@ -119,16 +119,27 @@ export interface SendOptions extends Omit<RequestInit, 'signal'> {
  * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
  * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
  * the whole exchange, the body's last byte included (a streamed body read after it rejects).
+ *
+ * A redirect is not followed: it is an `HttpError` (final) naming where it pointed. These APIs
+ * never redirect a correct URL, and following would send Dependency-Track's `X-Api-Key` (which
+ * undici keeps across origins; it drops only `Authorization`) and a reimport's report to
+ * whatever host the answer names.
  */
 export async function send(service: string, operation: string, url: string, options: SendOptions): Promise<Response> {
   const { timeoutMs, stream, ...init } = options;
   let response: Response;
   try {
-    response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, init);
+    response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, { ...init, redirect: 'manual' });
   } catch (err) {
     throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)));
   }
   if (response.ok) return response;
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => undefined);
+    const header = response.headers.get('location');
+    const location = header ? URL.parse(header, url)?.origin : undefined;
+    throw new HttpError(service, operation, response.status, `a redirect${location ? ` to ${location}` : ''}, not followed`, undefined);
+  }
   const detail = await errorDetail(response);
   throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after') ?? undefined, Date.now()));
 }
