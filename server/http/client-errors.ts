@@ -3,10 +3,21 @@ import { HTTP_ERRORS } from './errors.js';
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
+/**
+ * The codes answered before any route runs, by every server `apiServer` makes (the minimal
+ * broker's vocabulary included): headers over the parser's limit, a request too slow to arrive,
+ * and anything else the parser refuses (or an HTTP/1.1 request without `Host`).
+ */
+export const PARSER_ERRORS = {
+  invalid_request: HTTP_ERRORS.invalid_request,
+  request_headers_too_large: HTTP_ERRORS.request_headers_too_large,
+  request_timeout: HTTP_ERRORS.request_timeout,
+} as const;
+
 /** What Node's HTTP parser refused, before any route ran: the code, its status from the catalogue. */
-function answerFor(parserCode: string | undefined): { status: number; reason: string; error: string } {
+function answerFor(parserCode: string | undefined): { status: number; reason: string; error: keyof typeof PARSER_ERRORS } {
   const error = parserCode === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : parserCode === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'invalid_request';
-  const status = HTTP_ERRORS[error];
+  const status = PARSER_ERRORS[error];
   return { status, reason: STATUS_CODES[status]!, error };
 }
 
@@ -81,7 +92,7 @@ export function apiServer(listener: RequestListener): Server {
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       const body = JSON.stringify({ error: 'invalid_request' });
       res.shouldKeepAlive = false;
-      res.writeHead(HTTP_ERRORS.invalid_request, { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.writeHead(PARSER_ERRORS.invalid_request, { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
       res.end(body);
       return;
     }
