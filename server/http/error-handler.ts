@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { StoreUnavailable } from '../store/types.js';
 import { API_HEADERS } from './api-headers.js';
-import { AppError, invalidJson, refuseHttp } from './errors.js';
+import { AppError, HTTP_ERRORS, invalidJson, refuseHttp } from './errors.js';
 
 /** Errors raised by body-parser (raw-body) carry a `type`; map the ones a client can cause. */
 function fromBodyParser(err: { type?: unknown; status?: unknown }): AppError | undefined {
@@ -30,12 +30,18 @@ function toAppError(err: unknown): AppError {
     const mapped = fromBodyParser(err as { type?: unknown });
     if (mapped) return mapped;
     const status = (err as { status?: unknown }).status;
-    // Other client errors raised by Express itself (for example a malformed URI).
-    // Express's own status (a malformed URI is 400, …): the one code whose status is not fixed.
-    if (typeof status === 'number' && status >= 400 && status < 500) return new AppError(status, 'bad_request');
+    // Other client errors raised by Express itself (a path parameter whose percent-encoding does
+    // not decode is a 400): the catalogued code of that status, else `400 invalid_request`. No
+    // cause is logged: Express's message quotes the parameter, which may be a webhook's secret.
+    if (typeof status === 'number' && status >= 400 && status < 500) return refuseHttp(CLIENT_ERROR_BY_STATUS.get(status) ?? 'invalid_request');
   }
   return refuseHttp('internal_error');
 }
+
+/** The HTTP layer's code for a client-error status (for 400, the general one, not `invalid_json`). */
+const CLIENT_ERROR_BY_STATUS = new Map<number, keyof typeof HTTP_ERRORS>(
+  (Object.entries(HTTP_ERRORS) as [keyof typeof HTTP_ERRORS, number][]).filter(([code, status]) => status < 500 && code !== 'invalid_json').map(([code, status]) => [status, code]),
+);
 
 /** The error code an error is answered with (for counting outcomes without answering twice). */
 export const answeredCode = (err: unknown): string => toAppError(err).code;

@@ -60,6 +60,25 @@ export function transportFailure(err: unknown, bounds?: CallBounds): string {
   return err instanceof Error ? err.message : 'network error';
 }
 
+/**
+ * Network errors that end a call before any connection carried it: nothing was sent, so the peer
+ * cannot have acted on it (refused, no route, no such name, the connect bound passed).
+ */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether a failed call provably never reached its peer (see `BEFORE_SENDING`). A timeout, a reset
+ * or a closed socket once connected may come after the peer acted: those are not.
+ */
+export function neverSent(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof CallTimedOut || e instanceof AnswerTooLarge) return false;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return BEFORE_SENDING.has(code);
+  }
+  return false;
+}
+
 const agents = new Map<number, Agent>();
 
 /**

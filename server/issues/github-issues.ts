@@ -1,4 +1,4 @@
-import { HttpError } from '../sync/http/request.js';
+import { HttpError, mayHaveActed } from '../sync/http/request.js';
 import type { GithubClient } from '../sync/github/client.js';
 import { listsOwner, type GithubTarget } from '../sync/github/targets.js';
 import { isRepositoryPair, parseFullName, sameFullName } from '../platform/identifiers.js';
@@ -101,6 +101,23 @@ export interface CreatedIssue {
   readonly droppedLabels: readonly string[];
 }
 
+/**
+ * A write to GitHub made at most once. The client does not repeat a POST or PATCH whose answer was
+ * lost (no answer once sent, or a 5xx): GitHub may have made it. `lookAgain` reads GitHub's state
+ * to find it: found, the write stands (`found: true`); not found, the failure stands, and the next
+ * run, which looks before it writes, tries again. Any other failure is thrown as it came.
+ */
+export async function writeOnce<T>(write: () => Promise<T>, lookAgain: () => Promise<T | undefined>): Promise<{ readonly value: T; readonly found: boolean }> {
+  try {
+    return { value: await write(), found: false };
+  } catch (err) {
+    if (!mayHaveActed(err)) throw err;
+    const found = await lookAgain().catch(() => undefined);
+    if (found === undefined) throw err;
+    return { value: found, found: true };
+  }
+}
+
 export async function createIssue(repo: IssueRepository, text: IssueText): Promise<CreatedIssue> {
   const { data } = await repo.client.request('POST /repos/{owner}/{repo}/issues', { owner: repo.owner, repo: repo.name, title: text.title, body: text.body, labels: [...text.labels] });
   const given = new Set(data.labels.map((l) => (typeof l === 'string' ? l : l.name)).filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase()));
@@ -145,17 +162,37 @@ export function inScope(ref: IssueRef, product: string, repository: Pick<IssueRe
 export interface IssueState {
   readonly state: 'open' | 'closed';
   readonly closedAt?: Date;
+  /** GitHub's `updated_at` (its own clock): every comment written after this read is at or after it. */
+  readonly updatedAt?: string;
   readonly htmlUrl: string;
 }
 
 export async function issueState(client: GithubClient, ref: IssueRef): Promise<IssueState> {
   const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: ref.owner, repo: ref.repo, issue_number: ref.number });
   const closedAt = data.closed_at ? new Date(data.closed_at) : undefined;
-  return { state: data.state === 'closed' ? 'closed' : 'open', htmlUrl: data.html_url, ...(closedAt && !Number.isNaN(closedAt.getTime()) ? { closedAt } : {}) };
+  return {
+    state: data.state === 'closed' ? 'closed' : 'open',
+    htmlUrl: data.html_url,
+    ...(closedAt && !Number.isNaN(closedAt.getTime()) ? { closedAt } : {}),
+    ...(data.updated_at ? { updatedAt: data.updated_at } : {}),
+  };
 }
 
 export async function commentOnIssue(client: GithubClient, ref: IssueRef, body: string): Promise<void> {
   await client.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: ref.owner, repo: ref.repo, issue_number: ref.number, body });
+}
+
+/** Whether the issue has a comment with exactly this body, written at or after `since` (GitHub's clock). */
+export async function hasComment(client: GithubClient, ref: IssueRef, body: string, since: string | undefined): Promise<boolean> {
+  const pages = client.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+    owner: ref.owner,
+    repo: ref.repo,
+    issue_number: ref.number,
+    ...(since ? { since } : {}),
+    per_page: 100,
+  });
+  for await (const { data } of pages) if (data.some((comment) => comment.body === body)) return true;
+  return false;
 }
 
 /** Closes (with GitHub's `state_reason`) or reopens the issue. */

@@ -38,6 +38,15 @@ export class IssueIndex {
     }
   }
 
+  /**
+   * The issue of this finding hash, from a listing of every issue of the repository made now: for
+   * a creation whose answer was lost (the listing holds an issue from the moment it exists).
+   */
+  async lookAgain(hash: string): Promise<string | undefined> {
+    await this.listEverything();
+    return this.known!.get(hash);
+  }
+
   /** An issue this push created or linked. */
   record(hash: string, url: string): void {
     this.known?.set(hash, url);

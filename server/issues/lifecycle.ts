@@ -1,6 +1,6 @@
 import { message } from '../sync/report.js';
 import { closingComment, readLinkedFinding, reopeningComment, stateReasonFor, type LinkedFinding } from './finding-status.js';
-import { commentOnIssue, inScope, issueRefOf, issueState, resolveRepository, setIssueState, type IssueRef, type IssueRepository } from './github-issues.js';
+import { commentOnIssue, hasComment, inScope, issueRefOf, issueState, resolveRepository, setIssueState, writeOnce, type IssueRef, type IssueRepository } from './github-issues.js';
 import type { IssuePushDeps } from './deps.js';
 import { perProduct } from './per-product.js';
 
@@ -30,7 +30,7 @@ export interface LifecycleReport {
   readonly outOfScope: number;
 }
 
-type Change = { readonly kind: 'close' | 'reopen'; readonly finding: LinkedFinding; readonly ref: IssueRef; readonly url: string };
+type Change = { readonly kind: 'close' | 'reopen'; readonly finding: LinkedFinding; readonly ref: IssueRef; readonly url: string; readonly updatedAt?: string };
 
 /** What the issue of `finding` needs, if anything; `kept` when a closed issue stays closed. */
 export function decide(finding: LinkedFinding, issue: { state: 'open' | 'closed'; closedAt?: Date }): 'close' | 'reopen' | 'kept' | 'none' {
@@ -60,7 +60,7 @@ export async function followIssues(products: readonly string[], deps: LifecycleD
       const issue = await issueState(deps.clientFor(ref.target), ref);
       const decision = decide(finding, issue);
       if (decision === 'kept') counts.keptClosed++;
-      else if (decision !== 'none') changes.push({ kind: decision, finding, ref, url: issue.htmlUrl });
+      else if (decision !== 'none') changes.push({ kind: decision, finding, ref, url: issue.htmlUrl, ...(issue.updatedAt ? { updatedAt: issue.updatedAt } : {}) });
     } catch (err) {
       counts.failed++;
       deps.log.warn({ finding: finding.id, product: finding.product, issue: url, err: message(err) }, 'issue lifecycle: issue could not be read; the next run tries again');
@@ -85,7 +85,11 @@ export async function followIssues(products: readonly string[], deps: LifecycleD
   return counts;
 }
 
-/** The comment, then the state change, each in a paced slot. A failure between them leaves the comment; the next run writes both again. */
+/**
+ * The comment, then the state change, each in a paced slot. A comment whose answer was lost is not
+ * written again but looked for among the issue's comments since it was read (`writeOnce`). A
+ * failure between them leaves the comment; the next run writes both again.
+ */
 async function apply(change: Change, deps: LifecycleDeps): Promise<'done' | 'deferred' | 'failed'> {
   const { finding, ref } = change;
   const client = deps.clientFor(ref.target);
@@ -93,7 +97,14 @@ async function apply(change: Change, deps: LifecycleDeps): Promise<'done' | 'def
   const findingUrl = `${deps.defectDojoUrl}/finding/${finding.id}`;
   try {
     if (!(await pacer.slot())) return 'deferred';
-    await commentOnIssue(client, ref, change.kind === 'close' ? closingComment(finding, findingUrl) : reopeningComment(finding, findingUrl));
+    const comment = change.kind === 'close' ? closingComment(finding, findingUrl) : reopeningComment(finding, findingUrl);
+    await writeOnce(
+      async () => {
+        await commentOnIssue(client, ref, comment);
+        return true;
+      },
+      async () => ((await hasComment(client, ref, comment, sinceRead(change.updatedAt))) ? true : undefined),
+    );
     if (!(await pacer.slot())) return 'deferred';
     if (change.kind === 'close') await setIssueState(client, ref, 'closed', stateReasonFor(finding.reason ?? 'inactive'));
     else await setIssueState(client, ref, 'open');
@@ -103,6 +114,15 @@ async function apply(change: Change, deps: LifecycleDeps): Promise<'done' | 'def
     deps.log.warn({ finding: finding.id, product: finding.product, issue: change.url, err: message(err) }, `issue lifecycle: issue not ${change.kind === 'close' ? 'closed' : 'reopened'}; the next run tries again`);
     return 'failed';
   }
+}
+
+/**
+ * From a second before the issue's `updated_at` as read: GitHub's `since` is documented as "after
+ * the given time", and a comment may be written within the second the issue was last updated.
+ */
+function sinceRead(updatedAt: string | undefined): string | undefined {
+  const ms = updatedAt === undefined ? NaN : Date.parse(updatedAt);
+  return Number.isFinite(ms) ? new Date(ms - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
 }
 
 type Link = { readonly url: string; readonly finding: LinkedFinding; readonly ref: IssueRef };

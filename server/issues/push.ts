@@ -4,7 +4,7 @@ import type { GithubTarget } from '../sync/github/targets.js';
 import { retryTransient } from '../sync/http/request.js';
 import { message } from '../sync/report.js';
 import { findingHash, hasIssueTag, issueTag, readFinding, severitiesFrom, severityRank, type OpenFinding } from './finding.js';
-import { createIssue, resolveRepository, type IssueRepository } from './github-issues.js';
+import { createIssue, resolveRepository, writeOnce, type IssueRepository } from './github-issues.js';
 import { IssueIndex } from './issue-index.js';
 import { perProduct } from './per-product.js';
 import { issueText } from './issue-text.js';
@@ -57,7 +57,8 @@ async function candidates(products: readonly string[], deps: IssuePushDeps, fail
  * product and per repository (another push's findings are listed only after it tagged them), and
  * before creating, the finding's hash is looked up among the repository's issues (see
  * `IssueIndex`), so a crash between creating and tagging, a reimport that dropped the tag, or a
- * token whose labels GitHub drops never opens a second issue. Then, under the same product locks,
+ * token whose labels GitHub drops never opens a second issue; nor does a creation whose answer
+ * was lost: it is not made again, but looked for by its hash (`writeOnce`). Then, under the same product locks,
  * the issues opened before follow their findings (`followIssues`: closed, reopened).
  */
 export async function pushIssues(products: readonly string[], deps: IssuePushDeps): Promise<IssuePushReport> {
@@ -176,11 +177,18 @@ async function pushFindings(
           deps.log.warn({ deferred: counts.deferred }, 'issue push: hourly content-creation budget spent; the rest waits for a later run');
           return;
         }
-        const created = await createIssue(repository, issueText(finding, hash, `${deps.defectDojoUrl}/finding/${finding.id}`));
+        const { value: created, found } = await writeOnce(
+          () => createIssue(repository, issueText(finding, hash, `${deps.defectDojoUrl}/finding/${finding.id}`)),
+          async () => {
+            const again = await issues.lookAgain(hash);
+            return again === undefined ? undefined : { url: again, droppedLabels: [] };
+          },
+        );
         url = created.url;
         counts.opened++;
         issues.record(hash, url);
-        deps.log.info({ ...at, issue: url }, 'issue opened');
+        if (found) deps.log.warn({ ...at, issue: url }, 'issue opened: GitHub gave no answer to the creation, and the issue was found by its hash');
+        else deps.log.info({ ...at, issue: url }, 'issue opened');
         // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
         await retryTransient(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url!)]), deps.retry);
         if (created.droppedLabels.length > 0) await issues.labelsDropped(created.droppedLabels);

@@ -19,7 +19,8 @@ export type Outcome =
   | 'method_not_allowed'
   | 'internal_error';
 
-const STATUS: Readonly<Record<Exclude<Outcome, 'mint_ok'>, number>> = {
+/** The minimal broker's error catalogue: each refusal's status (docs/broker.md, "The minimal broker"). */
+export const MINIMAL_ERRORS: Readonly<Record<Exclude<Outcome, 'mint_ok'>, number>> = {
   invalid_json: 400,
   missing_fields: 400,
   invalid_repository: 400,
@@ -48,6 +49,6 @@ export class Refusal extends Error {
     readonly retryAfterSeconds?: number,
   ) {
     super(outcome, options);
-    this.status = STATUS[outcome];
+    this.status = MINIMAL_ERRORS[outcome];
   }
 }

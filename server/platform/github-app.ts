@@ -29,6 +29,8 @@ export interface MintedToken {
   /** As the platform wrote it; passed through unchanged. */
   readonly expiresAt: string;
   readonly permissions: Readonly<Record<string, string>>;
+  /** What the token covers, as the mint answered it: `all` of the installation, or the `repositories` named (absent when the answer names none). */
+  readonly covers: { readonly selection?: 'all' | 'selected' | (string & {}); readonly repositories?: readonly { readonly id: number; readonly name: string }[] };
 }
 
 export interface MintRequest {
@@ -71,10 +73,11 @@ const PAGE = 100;
 
 /**
  * The brokers answer their own callers, who retry: a platform call is made once, and a rate limit
- * goes back to the caller with its wait (`Retry-After`).
+ * goes back to the caller with its wait (`Retry-After`). A redirect is never followed: the app's
+ * calls are answered by the configured API or fail.
  */
 function platformClient(apiBase: string, options: PlatformClientOptions, auth: Parameters<typeof githubClient>[0]['auth']): GitHubClient {
-  return githubClient({ baseUrl: apiBase, userAgent: options.userAgent, bounds: options.bounds ?? PLATFORM_CALL, ...(auth ? { auth } : {}) });
+  return githubClient({ baseUrl: apiBase, userAgent: options.userAgent, bounds: options.bounds ?? PLATFORM_CALL, redirects: 'none', ...(auth ? { auth } : {}) });
 }
 
 /** Per-call request options: a caller's deadline (a whole route's), and another transport bound. */
@@ -134,7 +137,9 @@ export class AppClient {
         ...perCall(signal),
       });
       if (typeof data?.token !== 'string' || typeof data.expires_at !== 'string') throw new PlatformError('the mint answered without a token', 201);
-      return { token: data.token, expiresAt: data.expires_at, permissions: (data.permissions ?? {}) as Record<string, string> };
+      const repositories = Array.isArray(data.repositories) ? data.repositories.map((r) => ({ id: Number(r.id), name: String(r.name) })) : undefined;
+      const covers = { ...(typeof data.repository_selection === 'string' ? { selection: data.repository_selection } : {}), ...(repositories ? { repositories } : {}) };
+      return { token: data.token, expiresAt: data.expires_at, permissions: (data.permissions ?? {}) as Record<string, string>, covers };
     });
   }
 

@@ -25,8 +25,9 @@ export class InstallationLookupFailed extends Error {
 }
 
 /**
- * No token: the platform refused the mint (any answer but 404, 422 included), kept answering
- * with short-lived tokens, or the request named permissions a one-repository token must not carry.
+ * No token: the platform refused the mint (any answer but 404, 422 included, or a redirect),
+ * answered a token for other repositories than the one asked (revoked), kept answering with
+ * short-lived tokens, or the request named permissions a one-repository token must not carry.
  */
 export class MintFailed extends Error {
   override readonly name = 'MintFailed';
@@ -50,6 +51,17 @@ export interface TokenTarget {
 }
 
 export type RepositoryToken = MintedToken & { readonly installationId: number };
+
+/**
+ * Whether a mint's answer covers the one repository asked and nothing else: not the whole
+ * installation, and every repository it names is the target (by id when asked by id, else by
+ * name, which GitHub compares without case). An answer that names none is taken at its word:
+ * `repositories` is optional in GitHub's schema of an installation token.
+ */
+function coversOnly(covers: MintedToken['covers'], target: TokenTarget): boolean {
+  if (covers.selection === 'all') return false;
+  return (covers.repositories ?? []).every((r) => (target.repositoryId === undefined ? r.name.toLowerCase() === target.repo.toLowerCase() : r.id === target.repositoryId));
+}
 
 /**
  * Mints an installation token for exactly one repository with at most `requested` permissions
@@ -96,6 +108,11 @@ export async function mintRepositoryToken(
       // may be what is stale, so it is dropped and the next request looks again.
       if (err instanceof PlatformError && err.status === 422) deps.installations.forget(app, target.owner, target.repo);
       throw new MintFailed('the platform refused the mint', { cause: err });
+    }
+    if (!coversOnly(minted.covers, target)) {
+      // Not handed out, so not left valid either.
+      await app.withToken(minted.token).revoke().catch(() => {});
+      throw new MintFailed('the platform answered a token for other repositories than the one asked');
     }
     const expiresAt = Date.parse(minted.expiresAt);
     if (!Number.isFinite(expiresAt)) throw new MintFailed('the platform answered without a usable expires_at');

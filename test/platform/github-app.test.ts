@@ -98,11 +98,12 @@ describe('platform client (a scripted platform on loopback)', () => {
   });
 
   it('mints with repository_ids and permissions, and passes expires_at through unchanged', async () => {
-    github.intercept('POST', '/app/installations/5/access_tokens', { status: 201, body: { token: 'ghs_x', expires_at: '2030-01-01T00:00:00Z', permissions: { contents: 'read' } } }, {
+    const answer = { token: 'ghs_x', expires_at: '2030-01-01T00:00:00Z', permissions: { contents: 'read' }, repository_selection: 'selected', repositories: [{ id: 42, name: 'r', full_name: 'o/r' }] };
+    github.intercept('POST', '/app/installations/5/access_tokens', { status: 201, body: answer }, {
       match: sameBody({ permissions: { contents: 'read' }, repository_ids: [42] }),
     });
     const minted = await app().mint(5, { repositoryIds: [42], permissions: { contents: 'read' } });
-    assert.deepEqual(minted, { token: 'ghs_x', expiresAt: '2030-01-01T00:00:00Z', permissions: { contents: 'read' } });
+    assert.deepEqual(minted, { token: 'ghs_x', expiresAt: '2030-01-01T00:00:00Z', permissions: { contents: 'read' }, covers: { selection: 'selected', repositories: [{ id: 42, name: 'r' }] } });
   });
 
   it('errors become PlatformError with the status, the platform message and retry-after', async () => {
@@ -232,6 +233,31 @@ describe('platform client (a scripted platform on loopback)', () => {
       github.intercept('GET', '/repos/o/r/installation', { status: 200, body: { id: 5, permissions: { contents: 'read' } } });
       github.intercept('POST', '/app/installations/5/access_tokens', { status: 500, body: { message: 'Server Error' } });
       await assert.rejects(mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'read' }), MintFailed);
+    });
+
+    for (const [asked, answered] of [
+      [{ repositoryId: 42 }, { repository_selection: 'selected', repositories: [{ id: 43, name: 'r', full_name: 'o/r' }] }],
+      [{ repositoryId: 42 }, { repository_selection: 'selected', repositories: [{ id: 42, name: 'r', full_name: 'o/r' }, { id: 43, name: 'q', full_name: 'o/q' }] }],
+      [{}, { repository_selection: 'selected', repositories: [{ id: 43, name: 'q', full_name: 'o/q' }] }],
+      [{ repositoryId: 42 }, { repository_selection: 'all' }],
+    ] as const) {
+      it(`a mint asked ${'repositoryId' in asked ? 'by id' : 'by name'} and answered ${JSON.stringify(answered)} is MintFailed, and the token is revoked`, async () => {
+        github.intercept('GET', '/repos/o/r/installation', { status: 200, body: { id: 5, permissions: { contents: 'read' } } });
+        github.intercept('POST', '/app/installations/5/access_tokens', { status: 201, body: { token: 'ghs_other', expires_at: inAnHour(), permissions: { contents: 'read' }, ...answered } });
+        github.intercept('DELETE', '/installation/token', { status: 204 }, { match: (call) => call.headers.authorization === 'token ghs_other' });
+        const refused = await mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r', ...asked }, { contents: 'read' }).catch((err: unknown) => err);
+        assert.ok(refused instanceof MintFailed, String(refused));
+        assert.equal(refused.message, 'the platform answered a token for other repositories than the one asked');
+      });
+    }
+
+    it('a mint asked by name is answered for that name whatever its case', async () => {
+      github.intercept('GET', '/repos/o/r/installation', { status: 200, body: { id: 5, permissions: { contents: 'read' } } });
+      github.intercept('POST', '/app/installations/5/access_tokens', {
+        status: 201,
+        body: { token: 'ghs_a', expires_at: inAnHour(), permissions: { contents: 'read' }, repository_selection: 'selected', repositories: [{ id: 42, name: 'R', full_name: 'o/R' }] },
+      });
+      assert.equal((await mintRepositoryToken(deps(), app(), { owner: 'o', repo: 'r' }, { contents: 'read' })).token, 'ghs_a');
     });
 
     it('refuses an unusable expires_at', async () => {

@@ -123,3 +123,36 @@ describe('attack suite: malformed chunked bodies get one answer, then the connec
     });
   }
 });
+
+describe('attack suite: a token request followed on its connection by a malformed one still gets its token', function () {
+  let broker: BrokerHarness;
+  let minimalBroker: Listening;
+  before(async () => {
+    broker = await startBroker();
+    minimalBroker = await listen(apiServer(createMinimalApp({ env: () => broker.backend.env, logger: capturedLogger().logger, version: 'pipelined' })));
+  });
+  after(async () => {
+    await minimalBroker?.close();
+    await broker?.close();
+  });
+
+  // The mint answers after the parser has refused the next request (the mint is a call to GitHub):
+  // the parser's 400 must wait for the 200, or the token minted at GitHub is never delivered.
+  for (const [name, url] of [
+    ['backend', () => broker.backend.url],
+    ['minimal broker', () => minimalBroker.url],
+  ] as const) {
+    it(`${name}: two POST /token and garbage in one write: each 200 with its token first, then 400 invalid_request, then the connection closes`, async () => {
+      const request = async (): Promise<string> => {
+        const body = JSON.stringify({ oidcToken: await broker.oidc(), owner: 'octo-org', repo: 'octo-repo' });
+        return `POST /token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      };
+      const received = await exchange(url(), `${await request()}${await request()}NOT A REQUEST LINE\r\n\r\n`);
+      assert.deepEqual(statusLines(received), [200, 200, 400], received);
+      const tokens = [...received.slice(0, received.indexOf('HTTP/1.1 400')).matchAll(/"token":"([^"]+)"/g)].map((m) => m[1]!);
+      assert.equal(new Set(tokens).size, 2, `each 200 carries its token:\n${received}`);
+      for (const token of tokens) assert.ok(broker.github.grantOf(token), 'the tokens delivered are the ones minted');
+      assert.match(received, /\{"error":"invalid_request"\}$/);
+    });
+  }
+});

@@ -96,6 +96,12 @@ export class FakeGitHubAlerts {
    */
   readonly moved = new Map<string, FakeAlertsRepo>();
   readonly faults = new Faults<AlertsRoute>();
+  /**
+   * Faults played after a write took effect (`create_issue`, `issue_comments`): the issue or
+   * comment is made, then the answer is lost (`'reset'`: the connection dropped; `'hang'`: no
+   * answer, as a timeout sees it) or replaced (a `502` from a proxy in front of GitHub).
+   */
+  readonly afterWriting = new Faults<AlertsRoute>();
   readonly calls: {
     route: AlertsRoute | 'unknown';
     path: string;
@@ -374,6 +380,7 @@ export class FakeGitHubAlerts {
       searchesSince: 0,
     };
     repo.issues.push(issue);
+    if (await this.answerLost('create_issue', req, res)) return;
     const json = this.issueJson(repo, issue);
     sendJson(res, 201, json, { ...this.rateHeaders(), location: String(json.url) });
   }
@@ -425,25 +432,47 @@ export class FakeGitHubAlerts {
     }
     (issue.comments ??= []).push({ body: body.body, at: this.now() });
     issue.updatedAt = this.now();
-    const id = 3_000_000 + issue.comments.length;
+    if (await this.answerLost('issue_comments', req, res)) return;
+    sendJson(res, 201, this.commentJson(repo, issue, issue.comments.length - 1), this.rateHeaders());
+  }
+
+  /** A comment as GitHub's `issue-comment` schema has it. */
+  private commentJson(repo: FakeAlertsRepo, issue: FakeIssue, index: number): Record<string, unknown> {
+    const comment = issue.comments![index]!;
+    const id = 3_000_000 + issue.number * 1000 + index + 1;
     const api = `${this.server}${this.prefix}/repos/${repo.owner}/${repo.name}`;
-    sendJson(
-      res,
-      201,
-      {
-        id,
-        node_id: `IC_${id}`,
-        url: `${api}/issues/comments/${id}`,
-        html_url: `${issue.html_url}#issuecomment-${id}`,
-        issue_url: `${api}/issues/${issue.number}`,
-        body: body.body,
-        user: this.userJson('gatehouse-bot[bot]', 41898282, 'Bot'),
-        created_at: githubTime(this.now()),
-        updated_at: githubTime(this.now()),
-        author_association: 'NONE',
-      },
-      this.rateHeaders(),
-    );
+    return {
+      id,
+      node_id: `IC_${id}`,
+      url: `${api}/issues/comments/${id}`,
+      html_url: `${issue.html_url}#issuecomment-${id}`,
+      issue_url: `${api}/issues/${issue.number}`,
+      body: comment.body,
+      user: this.userJson('gatehouse-bot[bot]', 41898282, 'Bot'),
+      created_at: githubTime(comment.at),
+      updated_at: githubTime(comment.at),
+      author_association: 'NONE',
+    };
+  }
+
+  /** `GET /repos/{owner}/{repo}/issues/{number}/comments`: oldest first, page pagination, `since` (updated at or after). */
+  private listComments(repo: FakeAlertsRepo, issue: FakeIssue, url: URL, res: ServerResponse): void {
+    const since = url.searchParams.get('since');
+    const sinceMs = since ? Date.parse(since) : undefined;
+    const all = (issue.comments ?? []).map((c, i) => ({ c, i })).filter(({ c }) => sinceMs === undefined || Math.floor(c.at / 1000) * 1000 >= sinceMs);
+    this.pageOf(res, url, all.map(({ i }) => this.commentJson(repo, issue, i)));
+  }
+
+  /** Plays an `afterWriting` fault of the route, if one is queued; true when it answered (or dropped) the call. */
+  private async answerLost(route: AlertsRoute, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const fault = this.afterWriting.take(route);
+    if (fault === undefined) return false;
+    // The body is read already: drop the connection now.
+    if (fault === 'reset') {
+      req.socket.destroy();
+      return true;
+    }
+    return playFault(fault, req, res);
   }
 
   /** `GET /search/issues`: `repo:`, `is:issue` (required) and one quoted phrase searched in bodies; its own rate limit. */
@@ -540,6 +569,7 @@ export class FakeGitHubAlerts {
       if (!issue) return notFound();
       if (route === 'issue') return this.ok(res, this.issueJson(repo, issue), this.rateHeaders());
       if (route === 'update_issue') return this.updateIssue(repo, issue, req, res);
+      if (req.method === 'GET') return this.listComments(repo, issue, url, res);
       if (req.method !== 'POST') return notFound();
       return this.comment(repo, issue, req, res);
     }

@@ -132,6 +132,14 @@ export class FakeGitHub {
   rejectedJwts = 0;
   /** Delay before every answer (to observe concurrency). */
   delayMs = 0;
+  /**
+   * The next mint grants this repository (full name), or every repository of the installation
+   * (`'all'`), instead of the ones asked, and its answer says so in `repositories` and
+   * `repository_selection`: a GitHub answer naming another repository than the one asked.
+   */
+  grantInstead: string | 'all' | undefined;
+  /** Every token minted, first first (to see what became of one never handed out). */
+  readonly minted: string[] = [];
   /** Most requests of one route in flight at once. */
   readonly peakInFlight = new Map<FakeRoute, number>();
   private readonly inFlight = new Map<FakeRoute, number>();
@@ -376,6 +384,10 @@ export class FakeGitHub {
         selected.push(repo);
       }
     }
+    if (this.grantInstead !== undefined) {
+      selected = this.grantInstead === 'all' ? null : [this.repos.get(this.grantInstead.toLowerCase())!];
+      this.grantInstead = undefined;
+    }
     const permissions = request.permissions ?? installation.permissions;
     for (const [name, access] of Object.entries(permissions)) {
       if ((RANK[installation.permissions[name] ?? ''] ?? 0) < (RANK[access] ?? 99)) {
@@ -384,6 +396,7 @@ export class FakeGitHub {
     }
     const token = `ghs_${randomBytes(18).toString('hex').slice(0, 36)}`;
     const expiresAt = Date.now() + (this.nextTokenLifetimesMs.shift() ?? this.tokenLifetimeMs);
+    this.minted.push(token);
     this.tokens.set(token, {
       installationId: installation.id,
       repositoryIds: selected ? new Set(selected.map((r) => r.id)) : null,

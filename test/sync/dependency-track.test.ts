@@ -5,6 +5,7 @@ import type { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import type { FakeDependencyTrack } from '../support/fake-dependency-track.js';
 import { fixturePath } from '../support/fixtures.js';
 import { REPO_ROOT, runToEnd } from '../support/processes.js';
+import { listen, readBody, type Listening } from '../support/servers.js';
 import { fpfProject, runSync, startSyncFakes, type SyncFakes } from './support.js';
 
 const FPF = 'Dependency Track Finding Packaging Format (FPF) Export';
@@ -136,5 +137,46 @@ describe('gatehouse-sync sync (Dependency-Track -> DefectDojo)', () => {
     assert.deepEqual({ ok: report.ok, synced: report.totals.synced, failed: report.totals.failed }, { ok: false, synced: 1, failed: 1 });
     assert.match(result.stderr, /\[dependencytrack\] project 1 of 2: acme\/service-001 1\.0\.0: FAILED: DefectDojo reimport-scan of acme\/service-001 answered 400/);
     assert.ok(!result.stdout.includes(dd.token) && !result.stderr.includes(dt.apiKey));
+  });
+});
+
+describe('gatehouse-sync: a Dependency-Track or DefectDojo redirect is not followed (credentials and reports go to the configured URL only)', () => {
+  let fakes: SyncFakes;
+  let elsewhere: Listening;
+  const reached: { method: string; url: string; apiKey?: string; bytes: number }[] = [];
+
+  beforeEach(async () => {
+    fakes = await startSyncFakes(1, 2);
+    reached.length = 0;
+    elsewhere = await listen(async (req, res) => {
+      const body = await readBody(req);
+      reached.push({ method: req.method ?? '', url: req.url ?? '', ...(typeof req.headers['x-api-key'] === 'string' ? { apiKey: req.headers['x-api-key'] } : {}), bytes: body.length });
+      res.writeHead(200, { 'content-type': 'application/json', 'x-total-count': '0' }).end('[]');
+    });
+  });
+  afterEach(async () => {
+    await elsewhere.close();
+    await fakes.close();
+  });
+
+  const env = () => ({ ...fakes.env, SYNC_DEFECTDOJO_PRODUCT_TYPE: 'Platform' });
+
+  it("Dependency-Track's project list answered 307 to another host: the run fails naming the redirect, and the API key never leaves for it", async () => {
+    fakes.dt.faults.inject('projects', { status: 307, headers: { location: `${elsewhere.url}/api/v1/project?pageNumber=1` }, body: {} });
+    const run = await runSync(['sync', '--json'], env());
+    assert.notEqual(run.code, 0, run.all);
+    assert.match(run.all, /answered 307: a redirect to http:\/\/127\.0\.0\.1:\d+, not followed/);
+    assert.deepEqual(reached, []);
+    assert.ok(!run.all.includes(fakes.dt.apiKey));
+  });
+
+  it('a DefectDojo reimport answered 307 to another host: the report is not re-sent there, the item fails naming the redirect', async () => {
+    fakes.dd.faults.inject('reimport', { status: 307, headers: { location: `${elsewhere.url}/api/v2/reimport-scan/` }, body: {} }, 5);
+    const run = await runSync(['sync', '--json'], env());
+    assert.notEqual(run.code, 0, run.all);
+    assert.equal(run.report!.items[0]!.status, 'failed');
+    assert.match(run.report!.items[0]!.reason!, /answered 307: a redirect to http:\/\/127\.0\.0\.1:\d+, not followed/);
+    assert.deepEqual(reached, []);
+    assert.equal(fakes.dd.calls.filter((c) => c.route === 'reimport').length, 1, 'a redirect is final: not retried');
   });
 });

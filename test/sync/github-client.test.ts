@@ -4,6 +4,8 @@ import { GITHUB_API_VERSION as API_VERSION, resourceOf } from '../../server/gith
 import type { GithubTarget } from '../../server/sync/github/targets.js';
 import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
+import { HttpError, TransportError } from '../../server/sync/http/request.js';
+import { closedPort, listen, readBody } from '../support/servers.js';
 import { FAST_RETRY } from './support.js';
 
 const RETRY = { ...DEFAULT_RETRY, ...FAST_RETRY, retries: 2 };
@@ -107,5 +109,117 @@ describe('sync GitHub client: rate-limit budgets per resource, waited out within
     await c.request('GET /search/issues', { q: 'repo:acme/api is:issue in:body "x"' });
     assert.equal(gh.calls.length, 3);
     assert.deepEqual(gh.calls.map((call) => call.apiVersion), [API_VERSION, API_VERSION, API_VERSION]);
+  });
+});
+
+describe('sync GitHub client: redirects within GitHub only (the one factory, server/github/client.ts)', () => {
+  let gh: FakeGitHubAlerts;
+  let target: GithubTarget;
+  let elsewhere: Awaited<ReturnType<typeof listen>>;
+  const reached: string[] = [];
+
+  beforeEach(async () => {
+    gh = await FakeGitHubAlerts.start({ token: 'ghp_redirectTest0123456789abcdefABCDEFGH' });
+    gh.addRepo({ owner: 'acme', name: 'api' });
+    target = { server: gh.server, apiBase: gh.server, kind: 'public', owners: ['acme'], token: gh.token };
+    reached.length = 0;
+    elsewhere = await listen(async (req, res) => {
+      reached.push(`${req.method} ${req.url} ${await readBody(req)}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ full_name: 'acme/api', number: 1 }));
+    });
+  });
+  afterEach(async () => {
+    await elsewhere.close();
+    await gh.close();
+  });
+
+  const client = () => githubClient(target, { timeoutMs: 5000, retry: RETRY, clock: virtualClock() });
+  const refusedRedirect = (status: number) => (err: unknown) => {
+    assert.ok(err instanceof HttpError, String(err));
+    assert.equal(err.status, status);
+    assert.match(err.message, /answered \d{3}: a redirect to http:\/\/127\.0\.0\.1:\d+, not followed/);
+    return true;
+  };
+
+  for (const status of [301, 302, 307, 308]) {
+    it(`a GET answered ${status} to another host fails at once (not retried); the other host is never asked`, async () => {
+      gh.faults.inject('repo', { status, headers: { location: `${elsewhere.url}/repos/acme/api` }, body: {} });
+      await assert.rejects(client().request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'api' }), refusedRedirect(status));
+      assert.deepEqual(reached, []);
+      assert.equal(gh.count('repo'), 1);
+    });
+  }
+
+  it('a POST answered 307, even within GitHub, is not re-sent: the issue body goes nowhere else', async () => {
+    gh.faults.inject('create_issue', { status: 307, headers: { location: `${elsewhere.url}/repos/acme/api/issues` }, body: {} });
+    await assert.rejects(client().request('POST /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'api', title: 't', body: 'finding details' }), refusedRedirect(307));
+    gh.faults.inject('create_issue', { status: 307, headers: { location: `${gh.server}/repos/acme/api/issues` }, body: {} });
+    await assert.rejects(client().request('POST /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'api', title: 't', body: 'finding details' }), (err: unknown) => err instanceof HttpError && err.status === 307);
+    assert.deepEqual(reached, []);
+    assert.equal(gh.count('create_issue'), 2);
+    assert.equal(gh.repos[0]!.issues.length, 0);
+  });
+
+  it("a GET redirected within GitHub's own origin is followed (a renamed repository's 301 to /repositories/{id})", async () => {
+    gh.moved.set('acme/old-api', gh.repos[0]!);
+    const { data } = await client().request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'old-api' });
+    assert.equal(data.full_name, 'acme/api');
+    assert.equal(gh.count('repository_by_id'), 1);
+  });
+});
+
+describe('sync GitHub client: a POST or PATCH is made again only when GitHub cannot have acted on it', () => {
+  let gh: FakeGitHubAlerts;
+  let target: GithubTarget;
+  let retries: string[];
+
+  beforeEach(async () => {
+    gh = await FakeGitHubAlerts.start({ token: 'ghp_repeatTest0123456789abcdefABCDEFGHIJ' });
+    gh.addRepo({ owner: 'acme', name: 'api' });
+    target = { server: gh.server, apiBase: gh.server, kind: 'public', owners: ['acme'], token: gh.token };
+    retries = [];
+  });
+  afterEach(() => gh.close());
+
+  const client = (t = target, timeoutMs = 5000) =>
+    githubClient(t, { timeoutMs, retry: { ...RETRY, retries: 2 }, clock: virtualClock(), onRetry: (operation) => retries.push(operation) });
+  const create = (c = client()) => c.request('POST /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'api', title: 'High: x', body: 'b' });
+
+  for (const [what, fault] of [
+    ['a 502', { status: 502, body: { message: 'Server Error' } }],
+    ['a dropped connection', 'reset'],
+  ] as const) {
+    it(`a POST that got ${what} is not made again (GitHub may have acted on it); a GET is`, async () => {
+      gh.faults.inject('create_issue', fault);
+      await assert.rejects(create(), fault === 'reset' ? TransportError : HttpError);
+      assert.equal(gh.count('create_issue'), 1);
+      assert.deepEqual(retries, []);
+      gh.faults.inject('repo', fault);
+      await client().request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'api' });
+      assert.equal(gh.count('repo'), 2);
+      assert.deepEqual(retries, ['GET /repos/{owner}/{repo}']);
+    });
+  }
+
+  it('a POST that timed out is not made again', async () => {
+    gh.faults.inject('create_issue', 'hang');
+    await assert.rejects(create(client(target, 300)), TransportError);
+    assert.equal(gh.count('create_issue'), 1);
+    assert.deepEqual(retries, []);
+  });
+
+  it('a POST refused by a secondary rate limit (GitHub did not act) is made again after its Retry-After', async () => {
+    gh.faults.inject('create_issue', { status: 403, headers: { 'retry-after': '1' }, body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' } });
+    const { status } = await create();
+    assert.equal(status, 201);
+    assert.equal(gh.count('create_issue'), 2);
+    assert.equal(gh.repos[0]!.issues.length, 1);
+  });
+
+  it('a POST whose connection was refused (never sent) is made again', async () => {
+    const port = await closedPort();
+    const nowhere = { ...target, server: `http://127.0.0.1:${port}`, apiBase: `http://127.0.0.1:${port}` };
+    await assert.rejects(create(client(nowhere)), (err: unknown) => err instanceof TransportError && /ECONNREFUSED/.test(err.message));
+    assert.deepEqual(retries, ['POST /repos/{owner}/{repo}/issues', 'POST /repos/{owner}/{repo}/issues']);
   });
 });

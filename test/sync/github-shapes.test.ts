@@ -63,6 +63,11 @@ describe("the GitHub alerts fake's answers (the alert lists, issue push) match G
     const comment = await call(`/repos/acme/api/issues/${number}/comments`, { method: 'POST', body: JSON.stringify({ body: 'Closed by Gatehouse' }) });
     assert.equal(comment.status, 201);
     assertValid(validator('/repos/{owner}/{repo}/issues/{issue_number}/comments', 'post', '201'), await comment.json(), 'comment');
+    const comments = await call(`/repos/acme/api/issues/${number}/comments?per_page=100`);
+    assert.equal(comments.status, 200);
+    const listed = (await comments.json()) as { body: string }[];
+    assertValid(validator('/repos/{owner}/{repo}/issues/{issue_number}/comments', 'get', '200'), listed, 'comment list');
+    assert.deepEqual(listed.map((c) => c.body), ['Closed by Gatehouse']);
     const closed = await call(`/repos/acme/api/issues/${number}`, { method: 'PATCH', body: JSON.stringify({ state: 'closed', state_reason: 'not_planned' }) });
     const closedBody = (await closed.json()) as { state: string; state_reason: string; closed_at: string };
     assertValid(validator('/repos/{owner}/{repo}/issues/{issue_number}', 'patch', '200'), closedBody, 'close');

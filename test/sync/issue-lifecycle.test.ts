@@ -251,6 +251,25 @@ describe('issue lifecycle (issues follow their DefectDojo findings)', () => {
     assert.equal(issue.state, 'closed');
   });
 
+  for (const [lost, fault, timeoutMs] of [
+    ['answered 502 by a proxy', { status: 502, body: { message: 'Server Error' } }, 5000],
+    ['whose connection dropped', 'reset', 5000],
+    ['never answered (the call times out)', 'hang', 400],
+  ] as const) {
+    it(`a closing comment GitHub wrote but ${lost}: exactly one comment, and the issue is closed in the same run`, async () => {
+      await reimport(['CVE-2026-0001']);
+      await push();
+      await reimport([]);
+      gh.afterWriting.inject('issue_comments', fault);
+      const report = await push({ clientFor: (target) => githubClient(target, { timeoutMs, retry: { ...RETRY, retries: 3 } }) });
+      assert.deepEqual([report.closed, report.failed], [1, 0]);
+      const issue = issueOf('CVE-2026-0001');
+      assert.equal(issue.comments?.length, 1, issue.comments?.map((c) => c.body).join(' | '));
+      assert.equal(issue.state, 'closed');
+      assert.equal(gh.calls.filter((c) => c.route === 'issue_comments' && c.method === 'POST').length, 1, 'the comment was not posted again');
+    });
+  }
+
   it('a failed close is counted, logged and done by the next run; an issue on no configured server is left alone', async () => {
     await reimport(['CVE-2026-0001', 'CVE-2026-0002']);
     await push();

@@ -313,6 +313,43 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       }
     }
 
+    // The client retries a call that got no answer or a 5xx; a creation GitHub made before the
+    // answer was lost must not be made again: it is looked for by its hash instead.
+    for (const [lost, fault, timeoutMs] of [
+      ['answered 502 by a proxy', { status: 502, body: { message: 'Server Error' } }, 5000],
+      ['whose connection dropped', 'reset', 5000],
+      ['never answered (the call times out)', 'hang', 400],
+    ] as const) {
+      it(`a creation GitHub made but ${lost}: exactly one issue, found by its hash and tagged in the same run`, async () => {
+        gh.addRepo({ owner: 'acme', name: 'api' });
+        await reimport('acme/api', FINDINGS.slice(0, 2));
+        gh.afterWriting.inject('create_issue', fault);
+        const retrying = (target: GithubTarget) => githubClient(target, { timeoutMs, retry: { ...RETRY, retries: 3 } });
+        const report = await pushIssues(['acme/api'], deps({ clientFor: retrying }));
+        assert.deepEqual(report, { opened: 2, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
+        assert.equal(gh.count('create_issue'), 2, 'one creation per finding, none repeated');
+        assertOneIssueEach('acme/api', 'api');
+        assert.ok(logs.some((l) => l.level === 'warn' && /found by its hash/.test(l.msg)));
+        const again = await pushIssues(['acme/api'], deps({ clientFor: retrying }));
+        assert.equal(again.opened + again.relinked + again.failed, 0);
+        assertOneIssueEach('acme/api', 'api');
+      });
+    }
+
+    it('a creation that got no answer and is not on GitHub fails for this run, and is not made again in it; the next run opens it once', async () => {
+      gh.addRepo({ owner: 'acme', name: 'api' });
+      await reimport('acme/api', FINDINGS.slice(0, 1));
+      gh.faults.inject('create_issue', { status: 502, body: { message: 'Server Error' } });
+      const retrying = (target: GithubTarget) => githubClient(target, { timeoutMs: 5000, retry: { ...RETRY, retries: 3 } });
+      const failed = await pushIssues(['acme/api'], deps({ clientFor: retrying }));
+      assert.equal(failed.failed, 1);
+      assert.equal(gh.count('create_issue'), 1);
+      assert.equal(gh.repos[0]!.issues.length, 0);
+      const next = await pushIssues(['acme/api'], deps({ clientFor: retrying }));
+      assert.equal(next.opened, 1);
+      assertOneIssueEach('acme/api', 'api');
+    });
+
     it('two pushes of the same product at once, against a search index that lags behind creation, open one issue per finding', async () => {
       gh.addRepo({ owner: 'acme', name: 'api' });
       gh.addRepo({ owner: 'acme', name: 'web' });

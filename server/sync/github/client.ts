@@ -3,9 +3,9 @@ import { resourceOf, spentRateLimit, type RateLimitResource } from '../../github
 import { retryAfterMs, retrying } from '../../http/retry.js';
 import { githubClient as githubFactory, operationOf, type GitHubClient } from '../../github/client.js';
 import { syncCall } from '../../http/call-bounds.js';
-import { transportFailure, type Fetch } from '../../http/outbound.js';
+import { neverSent, transportFailure, type Fetch } from '../../http/outbound.js';
 import { systemClock, type WaitingClock } from '../../clock.js';
-import { HttpError, isTransient, TransportError } from '../http/request.js';
+import { HttpError, isTransient, mayRepeat, TransportError } from '../http/request.js';
 import type { RetryPolicy } from '../../http/retry.js';
 import { ConditionalAnswers } from './conditional.js';
 import type { GithubTarget } from './targets.js';
@@ -69,7 +69,8 @@ export interface GithubClientOptions {
 /**
  * An Octokit for one target (the one factory, `server/github/client.ts`): every call bounded in
  * time, a call that got no answer, a 5xx or a 429 made again within the retry policy (the one
- * retry helper, on the injected clock), and GitHub's rate
+ * retry helper, on the injected clock) — a POST or PATCH only when GitHub cannot have acted on
+ * it (never sent, or refused), so an issue or comment is never written twice — and GitHub's rate
  * limits honoured, each resource's budget apart (`x-ratelimit-resource`: a spent search budget
  * never holds back issue creation). Once a primary limit is spent (`x-ratelimit-remaining: 0`, or a
  * 403/429 saying so) calls on that resource wait for `x-ratelimit-reset` when it is within
@@ -116,6 +117,7 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
     bounds,
     ...(options.transport ? { transport: options.transport } : {}),
     auth: { token: target.token },
+    redirects: 'same-origin',
   });
   octokit.hook.wrap('request', async (request, requestOptions) => {
     const operation = operationOf(requestOptions);
@@ -139,7 +141,7 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
           }
           return response;
         } catch (err) {
-          if (!(err instanceof RequestError) || !err.response) throw new TransportError(SERVICE, operation, transportFailure(err, bounds));
+          if (!(err instanceof RequestError) || !err.response) throw new TransportError(SERVICE, operation, transportFailure(err, bounds), !neverSent(err));
           const headers = err.response.headers as Record<string, unknown>;
           // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
           if (err.status === 304 && kept) {
@@ -165,9 +167,10 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
         }
       }
     };
-    // No answer, a 5xx or a secondary limit: made again within the retry policy, never sooner than `Retry-After`.
+    // No answer, a 5xx or a secondary limit: made again within the retry policy, never sooner than
+    // `Retry-After`; a POST or PATCH only when GitHub cannot have acted on it (`mayRepeat`).
     return retrying(attempt, retry, {
-      shouldRetry: (error) => error instanceof SecondaryRateLimit || isTransient(error),
+      shouldRetry: (error) => (error instanceof SecondaryRateLimit || isTransient(error)) && mayRepeat(method, error),
       ...(options.onRetry ? { onRetry: (error: Error, n: number, delayMs: number) => options.onRetry!(operation, error, n, delayMs) } : {}),
       clock,
     });

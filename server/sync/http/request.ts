@@ -1,6 +1,6 @@
 import { MAX_ANSWER_BYTES, syncCall } from '../../http/call-bounds.js';
 import { retryAfterMs, retrying, type RetryPolicy } from '../../http/retry.js';
-import { boundedFetch, transportFailure } from '../../http/outbound.js';
+import { boundedFetch, neverSent, transportFailure } from '../../http/outbound.js';
 
 /** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
 export class HttpError extends Error {
@@ -20,7 +20,13 @@ export class HttpError extends Error {
 /** No HTTP answer: connection refused or reset, DNS failure, timeout. */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
-  constructor(service: string, operation: string, reason: string) {
+  constructor(
+    service: string,
+    operation: string,
+    reason: string,
+    /** The request may have reached the peer: false only when no connection carried it (`neverSent`). */
+    readonly maybeSent = true,
+  ) {
     super(`${service} ${operation} failed: ${reason}`);
   }
 }
@@ -37,6 +43,28 @@ export class UnexpectedAnswerError extends Error {
 export function isTransient(err: unknown): boolean {
   if (err instanceof TransportError) return true;
   return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
+}
+
+/**
+ * Whether the peer may have acted on a call that failed: no answer once the request may have
+ * been sent (a timeout, a reset), or a server error (a 502 from a proxy says nothing of what
+ * happened behind it). A refusal (4xx, a rate limit) or a connection never made says it did not.
+ */
+export function mayHaveActed(err: unknown): boolean {
+  if (err instanceof TransportError) return err.maybeSent;
+  return err instanceof HttpError && err.status >= 500;
+}
+
+/** Methods whose repetition changes nothing more than their first success did (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * Whether a failed call may be made again, given the failure is worth another attempt: an
+ * idempotent one always; a POST or PATCH (an issue, a comment) only when the peer cannot have
+ * acted on it, or a repeat could open the issue twice.
+ */
+export function mayRepeat(method: string, err: unknown): boolean {
+  return IDEMPOTENT.has(method.toUpperCase()) || !mayHaveActed(err);
 }
 
 /** The sync's calls: retried with the one retry helper while their failure `isTransient`. */
@@ -119,16 +147,27 @@ export interface SendOptions extends Omit<RequestInit, 'signal'> {
  * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
  * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
  * the whole exchange, the body's last byte included (a streamed body read after it rejects).
+ *
+ * A redirect is not followed: it is an `HttpError` (final) naming where it pointed. These APIs
+ * never redirect a correct URL, and following would send Dependency-Track's `X-Api-Key` (which
+ * undici keeps across origins; it drops only `Authorization`) and a reimport's report to
+ * whatever host the answer names.
  */
 export async function send(service: string, operation: string, url: string, options: SendOptions): Promise<Response> {
   const { timeoutMs, stream, ...init } = options;
   let response: Response;
   try {
-    response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, init);
+    response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, { ...init, redirect: 'manual' });
   } catch (err) {
-    throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)));
+    throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)), !neverSent(err));
   }
   if (response.ok) return response;
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => undefined);
+    const header = response.headers.get('location');
+    const location = header ? URL.parse(header, url)?.origin : undefined;
+    throw new HttpError(service, operation, response.status, `a redirect${location ? ` to ${location}` : ''}, not followed`, undefined);
+  }
   const detail = await errorDetail(response);
   throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after') ?? undefined, Date.now()));
 }
