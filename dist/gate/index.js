@@ -28767,7 +28767,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(822);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2521);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28776,7 +28776,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 822:
+/***/ 2521:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36593,6 +36593,25 @@ function transportFailure(err, bounds) {
     }
     return err instanceof Error ? err.message : 'network error';
 }
+/**
+ * Network errors that end a call before any connection carried it: nothing was sent, so the peer
+ * cannot have acted on it (refused, no route, no such name, the connect bound passed).
+ */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * Whether a failed call provably never reached its peer (see `BEFORE_SENDING`). A timeout, a reset
+ * or a closed socket once connected may come after the peer acted: those are not.
+ */
+function neverSent(err) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return false;
+        const code = e.code;
+        if (typeof code === 'string')
+            return BEFORE_SENDING.has(code);
+    }
+    return false;
+}
 const agents = new Map();
 /**
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
@@ -36903,13 +36922,6 @@ async function appendSummary(core, markdown) {
         core.debug(`job summary not written: ${err instanceof Error ? err.message : String(err)}`);
     }
 }
-/** Escapes text for a markdown table cell. */
-const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
-/**
- * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
- * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
- */
-const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
 
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
@@ -38639,23 +38651,27 @@ class Baseline {
 
 ;// CONCATENATED MODULE: ./build/actions/shared/git.js
 
-/** git could not be started at all (not installed, not on PATH). */
+/** git gave no answer: it could not be started at all (not installed, not on PATH), or did not finish within the caller's bound. */
 class GitUnavailable extends Error {
     name = 'GitUnavailable';
 }
 /**
  * Runs `git [-C <dir>] <args>` to its end. A non-zero exit is a result, not an error: to some
  * callers it means "no" (not tracked, not a commit, nothing to unset), to others a failure they
- * word themselves. Only a git that cannot be started rejects (`GitUnavailable`).
+ * word themselves. Only a git that cannot be started, or outlives `timeoutMs`, rejects (`GitUnavailable`).
  */
-function git(dir, args) {
+function git(dir, args, options = {}) {
     return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const { timeoutMs } = options;
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+            ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs), killSignal: 'SIGKILL' }),
+        });
         const chunks = [];
         let stderr = '';
         child.stdout.on('data', (d) => chunks.push(d));
         child.stderr.on('data', (d) => (stderr += d.toString()));
-        child.on('error', (err) => reject(new GitUnavailable(`cannot run git: ${err.message}`)));
+        child.on('error', (err) => reject(new GitUnavailable(err.name === 'AbortError' ? `git did not finish within ${(timeoutMs ?? 0) / 1000} s` : `cannot run git: ${err.message}`)));
         child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
     });
 }
@@ -39516,6 +39532,129 @@ function writtenBy(identity, author) {
     return them.name === identity.name && them.bot === identity.bot;
 }
 
+;// CONCATENATED MODULE: ./build/server/http/control-characters.js
+/**
+ * The server's one "no control character" rule (`/sign` paths and branch, ledger text and links).
+ *
+ * Refused: Unicode general category Cc, which is C0 (U+0000–U+001F), DEL (U+007F) and C1
+ * (U+0080–U+009F: NEL U+0085 breaks lines, CSI U+009B starts terminal escape sequences); and the
+ * line and paragraph separators, categories Zl and Zp (U+2028, U+2029), which break a line like
+ * `\n` does (Unicode line breaking and JavaScript both treat them as line terminators). A line
+ * break inside one field of a chat message or log line is what this rule exists to prevent.
+ *
+ * Allowed: format characters (Cf: bidi controls, zero-width joiners, soft hyphen). Ordinary text
+ * needs them (emoji sequences, Persian and Indic names, mixed-direction text) and they break no
+ * line; refusing them would be a different rule about how text displays.
+ */
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+const CONTROL_RUNS = new RegExp(`${CONTROL.source}+`, 'gu');
+/** Whether `s` holds a control character in the sense above. One class, no quantifier: linear. */
+const hasControlCharacter = (s) => CONTROL.test(s);
+/** `s` with each run of control characters in the sense above made one space: text for one line. */
+const spaceControlCharacters = (s) => s.replace(CONTROL_RUNS, ' ');
+
+;// CONCATENATED MODULE: ./build/server/markdown.js
+/**
+ * Data as Markdown text: the one place that decides how text the product did not write (a
+ * scanner's message, a file name, an environment name, a product name, an error a peer sent)
+ * goes into the Markdown GitHub renders (job summaries, pull-request and review comments, issue
+ * bodies) or into text GitHub links up (issue titles).
+ *
+ * What data must not do there: make HTML (`<img>` is a tracking pixel, `<details>` hides text,
+ * raw HTML restyles the page), mention anyone (`@user`, `@org/team` notify), cross-reference an
+ * issue (`#123`, `owner/repo#123` leave a "mentioned this" on it), make a link or an image of its
+ * own, or break the surrounding structure (a `|` ends a table cell, a line break ends the block,
+ * a backtick opens a code span). What it may still do: show every character it holds. So:
+ * - `<`, `>`, `&` become character references: GitHub shows them, and no tag can form;
+ * - a zero-width space goes after each `@` and `#`, and inside `GH-` before a number: shown the
+ *   same, but no mention or reference;
+ * - `\`, `` ` ``, `|`, `[`, `]`, `!` get a backslash: shown as themselves, with no code span,
+ *   cell boundary, link or image (`!` too, so that a `!` of the data cannot turn a link the
+ *   product keeps into an image);
+ * - line breaks (and the other control characters) become spaces: inline text stays inline.
+ * Emphasis characters (`*`, `_`, `~`) are left alone: at most they make text bold or struck,
+ * and escaping them would make rule ids and `snake_case` names harder to search for. At the
+ * start of the text, what would open a block (`- `, `1. `, `***`, `~~~`) is escaped too, since the
+ * product puts data at the start of a line (a review comment's message). A bare URL still becomes
+ * a link (GitHub links them, and one to an issue still references it).
+ */
+
+const MARKDOWN_PUNCTUATION = /[\\`|[\]!]/g;
+const REFERENCES = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+/** Text GitHub renders as it is (an issue title): no mention, no issue reference, one line. */
+const plainText = (data) => spaceControlCharacters(data)
+    .replace(/[@#]/g, '$&\u200b')
+    .replace(/(gh)-(?=\d)/gi, '$1\u200b-');
+/** Each character of `data` as itself: nothing it holds builds HTML, a mention, a link or a span. */
+const escaped = (data) => plainText(data)
+    .replace(MARKDOWN_PUNCTUATION, '\\$&')
+    .replace(/[<>&]/g, (c) => REFERENCES[c]);
+/**
+ * Inline Markdown made safe at the start of a line, where the product puts data (a review
+ * comment's message): what would open a block instead (a list, a rule, a fence, an indented code
+ * block) has its marker escaped; the leading spaces, which HTML does not show, are dropped.
+ */
+const atLineStart = (markdown) => markdown
+    .replace(/^\s+/, '')
+    // A bullet, a rule (`***`, `- - -`, `___`), a `~~~` fence, a setext underline.
+    .replace(/^([-+*](?=\s|$)|([-*_])(?=[ \t]*\2[ \t]*\2)|~(?=~~)|=(?==*[ \t]*$))/, '\\$1')
+    // An ordered list's `1.` or `1)`.
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
+/** Data as inline Markdown text, in a paragraph, a heading, a list item or a table cell: shown as it is, doing nothing. */
+const inlineText = (data) => atLineStart(escaped(data));
+/**
+ * Data as a code span (a path, a rule id, a component), outside a table: a fence of backticks
+ * longer than any run inside, so the span cannot end early. Inside a code span nothing renders
+ * (no HTML, no mention), so nothing else is escaped.
+ */
+function codeSpan(data) {
+    const text = spaceControlCharacters(data);
+    const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    // A space each side keeps a backtick at either end from joining the fence, and a space of the
+    // data at either end from being stripped: CommonMark strips one space each side when both have one.
+    const pad = /^[` ]|[` ]$/.test(text) || text === '' ? ' ' : '';
+    return `${fence}${pad}${text}${pad}${fence}`;
+}
+/**
+ * A code span inside a table cell: GitHub splits the row at every `|` not escaped by a
+ * backslash, code spans included, and reads `\\` as an escaped backslash first. So each `|`
+ * gets a backslash and the data's backslashes right before it are doubled: the cell holds, and
+ * such a backslash shows twice (a code span cannot show `\|` in a cell otherwise).
+ */
+const codeSpanInCell = (data) => codeSpan(data).replace(/(\\*)\|/g, (_, slashes) => `${slashes}${slashes}\\|`);
+/**
+ * A link of the product's own making to a URL it built: the label is data, the URL's characters
+ * that could end the destination (`(`, `)`, spaces, `<`, `>`) are percent-encoded.
+ */
+function markdown_link(label, url) {
+    const destination = url.replace(/[()\s<>|]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    return `[${inlineText(label)}](${destination})`;
+}
+/**
+ * A SARIF result's `message.text` as Markdown. SARIF 2.1.0 (§3.11.6) lets a plain-text message
+ * carry embedded links, `[text](target)`, whose target is a URI or the id of one of the result's
+ * `relatedLocations` (a whole number), and escapes a literal bracket as `\[` `\]`. Those links
+ * are the scanner's own format and stay links (http and https targets, and ids, kept as the
+ * scanner wrote them); everything else is data (`inlineText`), the link texts included, so a
+ * message can make no image, no HTML and no mention, and a link only to an http(s) address.
+ */
+function scannerMessage(message) {
+    const parts = [];
+    const embedded = /\\([[\]])|\[((?:[^[\]\\]|\\[[\]\\])*)\]\((https?:\/\/[^\s()<>|\\`]+|\d+)\)/g;
+    let at = 0;
+    for (const m of message.matchAll(embedded)) {
+        parts.push(escaped(message.slice(at, m.index)));
+        if (m[1] !== undefined)
+            parts.push(escaped(m[1]));
+        else
+            parts.push(`[${escaped(m[2].replace(/\\([[\]\\])/g, '$1'))}](${m[3]})`);
+        at = m.index + m[0].length;
+    }
+    parts.push(escaped(message.slice(at)));
+    return atLineStart(parts.join(''));
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/outputs/summary.js
 
 
@@ -39524,9 +39663,8 @@ function writtenBy(identity, author) {
 function summary_link(env, head, path, line) {
     const label = `${path}:${line ?? 1}`;
     if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY || !head)
-        return `\`${cell(label)}\``;
-    const url = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/blob/${head}/${path.split('/').map(encodeURIComponent).join('/')}#L${line ?? 1}`;
-    return `[${cell(label)}](${url})`;
+        return codeSpanInCell(label);
+    return markdown_link(label, `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/blob/${head}/${path.split('/').map(encodeURIComponent).join('/')}#L${line ?? 1}`);
 }
 /** Unicode code points: what GitHub counts against a comment's 65,536 characters. */
 function codePoints(text) {
@@ -39573,28 +39711,28 @@ notes = []) {
     const c = outcome.counts;
     const cautions = c.warnings.length + c.linters_missing.length;
     const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
-    const head = [`### Gatehouse gate: ${status}`, '', cell(outcome.message), ''];
+    const head = [`### Gatehouse gate: ${status}`, '', inlineText(outcome.message), ''];
     const tail = [];
     if (c.warnings.length > 0) {
         tail.push('**Warnings**:', '');
         for (const w of c.warnings)
-            tail.push(`- ${cell(inert(w))}`);
+            tail.push(`- ${inlineText(w)}`);
         tail.push('');
     }
     if (c.linters_missing.length > 0) {
         tail.push('**Linters missing** (enabled, but no run in the report, so no findings):', '');
         for (const m of c.linters_missing)
-            tail.push(`- \`${m.linter}\`: ${cell(inert(m.reason))}`);
+            tail.push(`- ${codeSpan(m.linter)}: ${inlineText(m.reason)}`);
         tail.push('');
     }
     if (c.linters_skipped.length > 0) {
         tail.push('**Linters skipped** (no SARIF output, so no findings):', '');
         for (const s of c.linters_skipped)
-            tail.push(`- \`${s.linter}\`: ${cell(inert(s.reason))}`);
+            tail.push(`- ${codeSpan(s.linter)}: ${inlineText(s.reason)}`);
         tail.push('');
     }
     if (c.unmapped_count > 0) {
-        const examples = (outcome.classification?.unmappedExamples ?? []).map((p) => `\`${cell(inert(p))}\``).join(', ');
+        const examples = (outcome.classification?.unmappedExamples ?? []).map(codeSpan).join(', ');
         tail.push(`**Not in the repository**: ${c.unmapped_count} result${c.unmapped_count === 1 ? '' : 's'} name a file that the head commit does not have, so they were not judged${examples ? ` (for example ${examples})` : ''}.`, '');
     }
     if (c.unattributed_count > 0) {
@@ -39621,7 +39759,7 @@ notes = []) {
         const rows = [];
         for (const f of candidates) {
             const message = cutCodePoints(messageOf(f), 200);
-            const row = `| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${summary_link(env, outcome.diff?.head, f.path, f.startLine)} | ${cell(inert(f.tool))} | ${cell(inert(f.ruleId ?? ''))} | ${cell(inert(message))} |`;
+            const row = `| ${f.severity} | ${f.blocking ? 'yes' : 'no'} | ${summary_link(env, outcome.diff?.head, f.path, f.startLine)} | ${inlineText(f.tool)} | ${inlineText(f.ruleId ?? '')} | ${scannerMessage(message)} |`;
             room -= limit.size(row) + 1;
             if (room < 0)
                 break;
@@ -39869,9 +40007,9 @@ const onDiff = (input, f) => {
 const worstFirst = (a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || byPlace(a, b);
 /** The comment on a finding: the same text on every run while the finding is the same, so it is edited only when that changes. */
 function commentBody(finding, fingerprint) {
-    const rule = finding.ruleId ? ` · \`${cell(inert(finding.ruleId))}\`` : '';
+    const rule = finding.ruleId ? ` · ${codeSpan(finding.ruleId)}` : '';
     const message = messageOf(finding).slice(0, 500);
-    return `${findingMarker(fingerprint)}\n**Gatehouse gate** · net-new **${finding.severity}** finding${finding.blocking ? ' (blocking)' : ''} · ${cell(inert(finding.tool))}${rule}${message ? `\n\n${inert(message)}` : ''}`;
+    return `${findingMarker(fingerprint)}\n**Gatehouse gate** · net-new **${finding.severity}** finding${finding.blocking ? ' (blocking)' : ''} · ${inlineText(finding.tool)}${rule}${message ? `\n\n${scannerMessage(message)}` : ''}`;
 }
 const CLOSED_NOTE = '\n\n✅ No longer reported';
 /** The comment once its finding is no longer reported: its text, and why its thread was resolved. */

@@ -28753,7 +28753,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1878);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8801);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28762,7 +28762,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1878:
+/***/ 8801:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36579,6 +36579,25 @@ function transportFailure(err, bounds) {
     }
     return err instanceof Error ? err.message : 'network error';
 }
+/**
+ * Network errors that end a call before any connection carried it: nothing was sent, so the peer
+ * cannot have acted on it (refused, no route, no such name, the connect bound passed).
+ */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * Whether a failed call provably never reached its peer (see `BEFORE_SENDING`). A timeout, a reset
+ * or a closed socket once connected may come after the peer acted: those are not.
+ */
+function neverSent(err) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return false;
+        const code = e.code;
+        if (typeof code === 'string')
+            return BEFORE_SENDING.has(code);
+    }
+    return false;
+}
 const agents = new Map();
 /**
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
@@ -37292,13 +37311,129 @@ async function appendSummary(core, markdown) {
         core.debug(`job summary not written: ${err instanceof Error ? err.message : String(err)}`);
     }
 }
-/** Escapes text for a markdown table cell. */
-const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+
+;// CONCATENATED MODULE: ./build/server/http/control-characters.js
 /**
- * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
- * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
+ * The server's one "no control character" rule (`/sign` paths and branch, ledger text and links).
+ *
+ * Refused: Unicode general category Cc, which is C0 (U+0000–U+001F), DEL (U+007F) and C1
+ * (U+0080–U+009F: NEL U+0085 breaks lines, CSI U+009B starts terminal escape sequences); and the
+ * line and paragraph separators, categories Zl and Zp (U+2028, U+2029), which break a line like
+ * `\n` does (Unicode line breaking and JavaScript both treat them as line terminators). A line
+ * break inside one field of a chat message or log line is what this rule exists to prevent.
+ *
+ * Allowed: format characters (Cf: bidi controls, zero-width joiners, soft hyphen). Ordinary text
+ * needs them (emoji sequences, Persian and Indic names, mixed-direction text) and they break no
+ * line; refusing them would be a different rule about how text displays.
  */
-const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+const CONTROL_RUNS = new RegExp(`${CONTROL.source}+`, 'gu');
+/** Whether `s` holds a control character in the sense above. One class, no quantifier: linear. */
+const hasControlCharacter = (s) => CONTROL.test(s);
+/** `s` with each run of control characters in the sense above made one space: text for one line. */
+const control_characters_spaceControlCharacters = (s) => s.replace(CONTROL_RUNS, ' ');
+
+;// CONCATENATED MODULE: ./build/server/markdown.js
+/**
+ * Data as Markdown text: the one place that decides how text the product did not write (a
+ * scanner's message, a file name, an environment name, a product name, an error a peer sent)
+ * goes into the Markdown GitHub renders (job summaries, pull-request and review comments, issue
+ * bodies) or into text GitHub links up (issue titles).
+ *
+ * What data must not do there: make HTML (`<img>` is a tracking pixel, `<details>` hides text,
+ * raw HTML restyles the page), mention anyone (`@user`, `@org/team` notify), cross-reference an
+ * issue (`#123`, `owner/repo#123` leave a "mentioned this" on it), make a link or an image of its
+ * own, or break the surrounding structure (a `|` ends a table cell, a line break ends the block,
+ * a backtick opens a code span). What it may still do: show every character it holds. So:
+ * - `<`, `>`, `&` become character references: GitHub shows them, and no tag can form;
+ * - a zero-width space goes after each `@` and `#`, and inside `GH-` before a number: shown the
+ *   same, but no mention or reference;
+ * - `\`, `` ` ``, `|`, `[`, `]`, `!` get a backslash: shown as themselves, with no code span,
+ *   cell boundary, link or image (`!` too, so that a `!` of the data cannot turn a link the
+ *   product keeps into an image);
+ * - line breaks (and the other control characters) become spaces: inline text stays inline.
+ * Emphasis characters (`*`, `_`, `~`) are left alone: at most they make text bold or struck,
+ * and escaping them would make rule ids and `snake_case` names harder to search for. At the
+ * start of the text, what would open a block (`- `, `1. `, `***`, `~~~`) is escaped too, since the
+ * product puts data at the start of a line (a review comment's message). A bare URL still becomes
+ * a link (GitHub links them, and one to an issue still references it).
+ */
+
+const MARKDOWN_PUNCTUATION = /[\\`|[\]!]/g;
+const REFERENCES = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+/** Text GitHub renders as it is (an issue title): no mention, no issue reference, one line. */
+const plainText = (data) => control_characters_spaceControlCharacters(data)
+    .replace(/[@#]/g, '$&\u200b')
+    .replace(/(gh)-(?=\d)/gi, '$1\u200b-');
+/** Each character of `data` as itself: nothing it holds builds HTML, a mention, a link or a span. */
+const escaped = (data) => plainText(data)
+    .replace(MARKDOWN_PUNCTUATION, '\\$&')
+    .replace(/[<>&]/g, (c) => REFERENCES[c]);
+/**
+ * Inline Markdown made safe at the start of a line, where the product puts data (a review
+ * comment's message): what would open a block instead (a list, a rule, a fence, an indented code
+ * block) has its marker escaped; the leading spaces, which HTML does not show, are dropped.
+ */
+const atLineStart = (markdown) => markdown
+    .replace(/^\s+/, '')
+    // A bullet, a rule (`***`, `- - -`, `___`), a `~~~` fence, a setext underline.
+    .replace(/^([-+*](?=\s|$)|([-*_])(?=[ \t]*\2[ \t]*\2)|~(?=~~)|=(?==*[ \t]*$))/, '\\$1')
+    // An ordered list's `1.` or `1)`.
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
+/** Data as inline Markdown text, in a paragraph, a heading, a list item or a table cell: shown as it is, doing nothing. */
+const inlineText = (data) => atLineStart(escaped(data));
+/**
+ * Data as a code span (a path, a rule id, a component), outside a table: a fence of backticks
+ * longer than any run inside, so the span cannot end early. Inside a code span nothing renders
+ * (no HTML, no mention), so nothing else is escaped.
+ */
+function codeSpan(data) {
+    const text = spaceControlCharacters(data);
+    const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    // A space each side keeps a backtick at either end from joining the fence, and a space of the
+    // data at either end from being stripped: CommonMark strips one space each side when both have one.
+    const pad = /^[` ]|[` ]$/.test(text) || text === '' ? ' ' : '';
+    return `${fence}${pad}${text}${pad}${fence}`;
+}
+/**
+ * A code span inside a table cell: GitHub splits the row at every `|` not escaped by a
+ * backslash, code spans included, and reads `\\` as an escaped backslash first. So each `|`
+ * gets a backslash and the data's backslashes right before it are doubled: the cell holds, and
+ * such a backslash shows twice (a code span cannot show `\|` in a cell otherwise).
+ */
+const codeSpanInCell = (data) => codeSpan(data).replace(/(\\*)\|/g, (_, slashes) => `${slashes}${slashes}\\|`);
+/**
+ * A link of the product's own making to a URL it built: the label is data, the URL's characters
+ * that could end the destination (`(`, `)`, spaces, `<`, `>`) are percent-encoded.
+ */
+function markdown_link(label, url) {
+    const destination = url.replace(/[()\s<>|]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    return `[${inlineText(label)}](${destination})`;
+}
+/**
+ * A SARIF result's `message.text` as Markdown. SARIF 2.1.0 (§3.11.6) lets a plain-text message
+ * carry embedded links, `[text](target)`, whose target is a URI or the id of one of the result's
+ * `relatedLocations` (a whole number), and escapes a literal bracket as `\[` `\]`. Those links
+ * are the scanner's own format and stay links (http and https targets, and ids, kept as the
+ * scanner wrote them); everything else is data (`inlineText`), the link texts included, so a
+ * message can make no image, no HTML and no mention, and a link only to an http(s) address.
+ */
+function scannerMessage(message) {
+    const parts = [];
+    const embedded = /\\([[\]])|\[((?:[^[\]\\]|\\[[\]\\])*)\]\((https?:\/\/[^\s()<>|\\`]+|\d+)\)/g;
+    let at = 0;
+    for (const m of message.matchAll(embedded)) {
+        parts.push(escaped(message.slice(at, m.index)));
+        if (m[1] !== undefined)
+            parts.push(escaped(m[1]));
+        else
+            parts.push(`[${escaped(m[2].replace(/\\([[\]\\])/g, '$1'))}](${m[3]})`);
+        at = m.index + m[0].length;
+    }
+    parts.push(escaped(message.slice(at)));
+    return atLineStart(parts.join(''));
+}
 
 ;// CONCATENATED MODULE: ./build/server/github/api.js
 /**
@@ -37373,73 +37508,96 @@ const MAX_DESCRIPTION = 140;
 class NotDeployable extends Error {
     name = 'NotDeployable';
 }
+/** Whole user-perceived characters: an emoji sequence or a letter with its accents is never split. */
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/**
+ * At most `max` UTF-16 code units of `text`, cut between graphemes, with `…` (one unit) inside
+ * the limit when cut. Code units are the widest count of a "character" (each code point is one
+ * or two), so the text fits however GitHub counts.
+ */
+function cutAtGrapheme(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = 0;
+    for (const { segment } of GRAPHEMES.segment(text)) {
+        if (end + segment.length > max - 1)
+            break;
+        end += segment.length;
+    }
+    return `${text.slice(0, end)}…`;
+}
 function descriptionOf(record) {
     const what = record.version ?? record.commit?.slice(0, 12) ?? '';
-    const text = `${record.status} of ${what} recorded by Gatehouse`;
-    return text.length <= MAX_DESCRIPTION ? text : `${text.slice(0, MAX_DESCRIPTION - 1)}…`;
+    return cutAtGrapheme(`${record.status} of ${what} recorded by Gatehouse`, MAX_DESCRIPTION);
 }
-/** The `delivery_id` of a deployment's payload (GitHub answers the payload as sent: an object, or a string when one was sent). */
-function deliveryOf(payload) {
+/** The ledger ids in a deployment's payload (GitHub answers the payload as sent: an object, or a string when one was sent). */
+function payloadOf(payload) {
     if (typeof payload === 'string') {
         try {
-            return JSON.parse(payload)?.delivery_id;
+            return JSON.parse(payload) ?? undefined;
         }
         catch {
             return undefined;
         }
     }
-    return payload?.delivery_id;
+    return typeof payload === 'object' && payload !== null ? payload : undefined;
 }
 /**
- * The recorded deployment on GitHub too: a deployment of the commit to the environment, carrying
- * the ledger's ids in its payload, and a status saying how it went. A duplicate delivery (a retried
- * step) creates no second deployment: the one its first attempt made is found by the delivery id
- * in its payload, and a status is added only when its latest one differs (the first attempt's
- * may have been lost). Returns the GitHub deployment's id.
+ * The recorded deployment on GitHub too, made from the ledger's record only (never from a step's
+ * inputs, which a duplicate's may contradict): a deployment of the record's commit to its
+ * environment, carrying the ledger's ids in its payload, and a status saying how it went.
+ *
+ * A duplicate delivery (a retried step, or another run reusing the delivery id) makes nothing
+ * new: the deployment made for the original record is found by its payload's ids among the
+ * record's environment's deployments of its commit, and the record's status is added only when
+ * that deployment has none (the original's was lost, to a 5xx say). Returns the GitHub
+ * deployment's id; undefined for a duplicate whose original made no deployment.
  */
 async function githubDeployment(octokit, repository, record, recorded) {
     const ref = record.commit;
     if (!ref)
         throw new NotDeployable('the record names no commit (input commit, or the run\'s GITHUB_SHA)');
-    const { environment } = record;
-    let id;
-    if (recorded.duplicate) {
-        for await (const page of octokit.paginate.iterator(octokit.rest.repos.listDeployments, { ...repository, sha: ref, environment, per_page: 100 })) {
-            id = page.data.find((d) => deliveryOf(d.payload) === record.delivery_id)?.id;
-            if (id !== undefined)
-                break;
-        }
-    }
-    if (id === undefined) {
-        const created = await octokit.rest.repos.createDeployment({
-            ...repository,
-            ref,
-            environment,
-            auto_merge: false,
-            required_contexts: [],
-            payload: { deployment_id: recorded.deployment_id, delivery_id: record.delivery_id },
-            description: descriptionOf(record),
-        });
-        // 202 is GitHub's answer when it merged the default branch in first, which auto_merge: false rules out.
-        if (!('id' in created.data))
-            throw new NotDeployable(`GitHub did not create the deployment: ${created.data.message ?? 'no deployment in its answer'}`);
-        id = created.data.id;
-    }
     const state = STATE_OF[record.status];
     if (!state)
         throw new NotDeployable(`no GitHub deployment state for the status ${record.status}`);
-    const [latest] = (await octokit.rest.repos.listDeploymentStatuses({ ...repository, deployment_id: id, per_page: 1 })).data;
-    if (latest?.state !== state) {
-        await octokit.rest.repos.createDeploymentStatus({
-            ...repository,
-            deployment_id: id,
-            state,
-            description: descriptionOf(record),
-            ...(record.url ? { environment_url: record.url } : {}),
-            ...(record.run_url ? { log_url: record.run_url } : {}),
-        });
+    const { environment } = record;
+    const addStatus = (deployment_id) => octokit.rest.repos.createDeploymentStatus({
+        ...repository,
+        deployment_id,
+        state,
+        description: descriptionOf(record),
+        ...(record.url ? { environment_url: record.url } : {}),
+        ...(record.run_url ? { log_url: record.run_url } : {}),
+    });
+    if (recorded.duplicate) {
+        for await (const page of octokit.paginate.iterator(octokit.rest.repos.listDeployments, { ...repository, sha: ref, environment, per_page: 100 })) {
+            const original = page.data.find((d) => {
+                const ids = payloadOf(d.payload);
+                return ids?.delivery_id === record.delivery_id && ids.deployment_id === recorded.deployment_id;
+            });
+            if (!original)
+                continue;
+            const { data: statuses } = await octokit.rest.repos.listDeploymentStatuses({ ...repository, deployment_id: original.id, per_page: 1 });
+            if (statuses.length === 0)
+                await addStatus(original.id);
+            return original.id;
+        }
+        return undefined;
     }
-    return id;
+    const created = await octokit.rest.repos.createDeployment({
+        ...repository,
+        ref,
+        environment,
+        auto_merge: false,
+        required_contexts: [],
+        payload: { deployment_id: recorded.deployment_id, delivery_id: record.delivery_id },
+        description: descriptionOf(record),
+    });
+    // 202 is GitHub's answer when it merged the default branch in first, which auto_merge: false rules out.
+    if (!('id' in created.data))
+        throw new NotDeployable(`GitHub did not create the deployment: ${created.data.message ?? 'no deployment in its answer'}`);
+    await addStatus(created.data.id);
+    return created.data.id;
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -37509,6 +37667,63 @@ async function committedAt(core, env, commit, event = NO_EVENT) {
     if (!fromEvent)
         core.debug(`committed_at left out: commit ${commit} is neither in the checkout nor the push event's head commit`);
     return fromEvent;
+}
+
+;// CONCATENATED MODULE: ./build/actions/record-deployment/differences.js
+
+
+/** The ledger's mode when a record names none. */
+const DEFAULT_MODE = 'deploy';
+/** The record's fields a step sets, each with the input that sets it. */
+const INPUT_OF = {
+    environment: 'environment',
+    status: 'status',
+    target: 'target',
+    mode: 'mode',
+    version: 'version',
+    url: 'url',
+    commit: 'commit',
+    run_url: 'run-url',
+    actor: 'actor',
+    verified: 'verified',
+    duration_ms: 'duration-ms',
+    committed_at: 'committed-at',
+};
+/** Two values of one field the same? Instants compare as instants: the ledger answers them in UTC. */
+function same(field, a, b) {
+    if (field === 'committed_at' && typeof a === 'string' && typeof b === 'string')
+        return new Date(a).getTime() === new Date(b).getTime();
+    return a === b;
+}
+/**
+ * Where what this step sent differs from the record the ledger holds under its delivery id (a
+ * duplicate's original, made by this step's first attempt or by another run that used the same
+ * id). The ledger fills `mode` when it is left out, so a step without one sent the default.
+ */
+function differences(sent, recorded) {
+    const filled = { ...sent, mode: sent.mode ?? DEFAULT_MODE };
+    const stored = { ...recorded, mode: recorded.mode ?? DEFAULT_MODE };
+    return Object.keys(INPUT_OF)
+        .filter((field) => !same(field, filled[field], stored[field]))
+        .map((field) => ({ input: INPUT_OF[field], sent: filled[field], recorded: stored[field] }));
+}
+/** A value for a one-line warning: quoted, no line breaks, cut to 100 characters, mentions inert. */
+function shown(value) {
+    if (value === undefined)
+        return 'none';
+    const text = control_characters_spaceControlCharacters(String(value));
+    const chars = [...text];
+    return JSON.stringify(plainText(chars.length <= 100 ? text : `${chars.slice(0, 99).join('')}…`));
+}
+/**
+ * The warning of a duplicate delivery whose inputs differ from the record: which inputs, this
+ * step's value and the recorded one (no record field is a secret: they are all shown on the
+ * run's page). The record stands; this step's values went nowhere.
+ */
+function differencesWarning(deliveryId, deploymentId, found) {
+    const list = found.map((d) => `${d.input} ${shown(d.sent)} (recorded: ${shown(d.recorded)})`).join('; ');
+    return (`delivery-id ${shown(deliveryId)} was already recorded as ${deploymentId} with other values; the record stands and this step's ` +
+        `${found.length === 1 ? 'input was' : 'inputs were'} neither recorded nor sent anywhere: ${list}`);
 }
 
 ;// CONCATENATED MODULE: ./build/actions/record-deployment/figures.js
@@ -37583,7 +37798,7 @@ function figuresSummary(environment, f) {
     const d = f.deployments;
     const chart = deploymentChart(environment, f);
     return [
-        `#### ${cell(environment)}: the last ${f.window.days} days`,
+        `#### ${inlineText(environment)}: the last ${f.window.days} days`,
         '',
         '| Deployments | Per day | Days with a deployment | Change failure rate | Time to recover | Lead time |',
         '| --- | --- | --- | --- | --- | --- |',
@@ -37596,6 +37811,34 @@ function figuresSummary(environment, f) {
 ;// CONCATENATED MODULE: ./build/actions/record-deployment/ledger-client.js
 
 
+const RECORD_STRINGS = ['delivery_id', 'environment', 'status', 'target', 'mode', 'version', 'url', 'commit', 'run_url', 'actor', 'committed_at'];
+/**
+ * The stored record's fields in a ledger answer, or undefined when they are not all there and of
+ * their types (a ledger that answers the spec's five fields only), or name another delivery.
+ */
+function recordIn(body, sent) {
+    if (body.delivery_id !== sent.delivery_id || typeof body.environment !== 'string' || typeof body.status !== 'string')
+        return undefined;
+    const record = {};
+    for (const key of RECORD_STRINGS) {
+        if (body[key] === undefined)
+            continue;
+        if (typeof body[key] !== 'string')
+            return undefined;
+        record[key] = body[key];
+    }
+    if (body.verified !== undefined) {
+        if (typeof body.verified !== 'boolean')
+            return undefined;
+        record.verified = body.verified;
+    }
+    if (body.duration_ms !== undefined) {
+        if (!Number.isSafeInteger(body.duration_ms))
+            return undefined;
+        record.duration_ms = body.duration_ms;
+    }
+    return record;
+}
 /**
  * The ledger could not be reached or is down: no answer, 5xx or 429, after the retries. The one
  * failure that is not the step's own doing, so the one that is only a warning by default.
@@ -37662,7 +37905,9 @@ async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
             const body = jsonObject(text);
             if (typeof body?.deployment_id !== 'string')
                 throw new LedgerRefused(`the ledger answered HTTP ${status} without a deployment record (is api-url the ledger's base URL?)`);
-            return body;
+            const stored = recordIn(body, record);
+            const { deployment_id, repository, recorded_at, notified } = body;
+            return { deployment_id, repository, recorded_at, duplicate: body.duplicate === true, notified, ...(stored ? { record: stored } : {}) };
         }
         if (status >= 500 || status === 429)
             throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`, retryAfterMs(headers.get('retry-after') ?? undefined, Date.now()));
@@ -37772,18 +38017,23 @@ function recordFromInputs(core, env) {
 
 
 
+
+
 const DEFAULT_AUDIENCE = 'gatehouse-ledger';
-function summaryOf(record, result) {
-    const notified = Object.entries(result.notified)
+/** The job summary's table: the ledger's record (for a duplicate, the original), never this step's inputs. */
+function summaryOf(record, result, differing) {
+    const notified = Object.entries(result.notified ?? {})
         .map(([sink, ok]) => `${sink}: ${ok ? 'sent' : 'failed'}`)
         .join(', ');
+    const unknown = 'not in the answer';
     return [
         `### Deployment ${result.duplicate ? 'already recorded' : 'recorded'}`,
         '',
         '| Repository | Environment | Status | Version | Deployment id | Recorded at | Notified |',
         '| --- | --- | --- | --- | --- | --- | --- |',
-        `| ${cell(result.repository)} | ${cell(record.environment)} | ${cell(record.status)} | ${cell(record.version ?? '')} | ${cell(result.deployment_id)} | ${cell(result.recorded_at)} | ${cell(notified || 'none configured')} |`,
+        `| ${[result.repository, record?.environment ?? unknown, record?.status ?? unknown, record?.version ?? '', result.deployment_id, result.recorded_at, notified || 'none configured'].map((v) => inlineText(String(v))).join(' | ')} |`,
         '',
+        ...(differing.length > 0 ? [`This step's ${differing.map((d) => inlineText(d.input)).join(', ')} differ from the record, which stands: the table shows the record (see the warning).`, ''] : []),
     ].join('\n');
 }
 /**
@@ -37820,9 +38070,16 @@ async function onGitHub({ core, http, env }, record, result, failOnError) {
         return fail('github-token is empty');
     if (!owner || !repo)
         return fail('GITHUB_REPOSITORY is not owner/name');
+    // Only the ledger's record goes to GitHub; an answer without it leaves nothing to make a duplicate's deployment from.
+    if (!record)
+        return core.warning(`no GitHub deployment: the ledger's duplicate answer does not carry the original record, and this step's inputs may differ from it`);
     try {
         const octokit = actionOctokit(http, 'github-deployment', token, env.GITHUB_API_URL || 'https://api.github.com');
         const id = await githubDeployment(octokit, { owner, repo }, record, result);
+        if (id === undefined) {
+            core.warning(`no GitHub deployment: delivery-id ${shown(record.delivery_id)} was recorded before, without a GitHub deployment of its own (made without github-deployment, or its creation failed), and a duplicate delivery creates none`);
+            return;
+        }
         core.setOutput('github-deployment-id', String(id));
         core.info(`GitHub deployment ${id}: ${record.environment} ${record.status}`);
     }
@@ -37858,23 +38115,32 @@ async function run(deps) {
             return;
         }
         const apiUrl = inputs_baseUrl('api-url', apiUrlInput);
-        const record = recordFromInputs(core, env);
-        const committed = await committedAt(core, env, record.commit, deps.event);
+        const sent = recordFromInputs(core, env);
+        const committed = await committedAt(core, env, sent.commit, deps.event);
         if (committed)
-            record.committed_at = committed;
+            sent.committed_at = committed;
         const token = await requestIdToken(http, core, env, optionalInput(core, 'audience') ?? DEFAULT_AUDIENCE, retry.minDelayMs);
-        const result = await postDeployment(http, apiUrl, token, record, retry, (message) => core.info(message));
+        const result = await postDeployment(http, apiUrl, token, sent, retry, (message) => core.info(message));
+        // What the ledger holds is what happened: for a duplicate, the original record, whatever this step sent.
+        // A first-seen record is what was sent, when the answer does not repeat it.
+        const record = result.record ?? (result.duplicate ? undefined : sent);
+        const differing = result.duplicate && record ? differences(sent, record) : [];
         core.setOutput('deployment-id', result.deployment_id);
         core.setOutput('duplicate', String(result.duplicate));
         core.setOutput('recorded-at', result.recorded_at);
         core.setOutput('notified', JSON.stringify(result.notified));
         core.info(result.duplicate
-            ? `delivery ${record.delivery_id} was already recorded as ${result.deployment_id}`
-            : `recorded ${record.environment} ${record.status} as ${result.deployment_id}`);
-        await appendSummary(core, summaryOf(record, result));
+            ? `delivery ${sent.delivery_id} was already recorded as ${result.deployment_id}`
+            : `recorded ${sent.environment} ${sent.status} as ${result.deployment_id}`);
+        if (differing.length > 0)
+            core.warning(differencesWarning(sent.delivery_id, result.deployment_id, differing));
+        await appendSummary(core, summaryOf(record, result, differing));
         if (onGitHubToo)
             await onGitHub(deps, record, result, failOnError);
-        await showFigures(deps, apiUrl, token, record.environment);
+        if (record)
+            await showFigures(deps, apiUrl, token, record.environment);
+        else
+            core.info("figures not shown: the ledger's answer does not name the recorded environment");
     }
     catch (err) {
         const message = `deployment not recorded: ${err instanceof Error ? err.message : String(err)}`;

@@ -37334,7 +37334,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6413);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6839);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -37343,7 +37343,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6413:
+/***/ 6839:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40786,6 +40786,25 @@ function transportFailure(err, bounds) {
     }
     return err instanceof Error ? err.message : 'network error';
 }
+/**
+ * Network errors that end a call before any connection carried it: nothing was sent, so the peer
+ * cannot have acted on it (refused, no route, no such name, the connect bound passed).
+ */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * Whether a failed call provably never reached its peer (see `BEFORE_SENDING`). A timeout, a reset
+ * or a closed socket once connected may come after the peer acted: those are not.
+ */
+function neverSent(err) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return false;
+        const code = e.code;
+        if (typeof code === 'string')
+            return BEFORE_SENDING.has(code);
+    }
+    return false;
+}
 const agents = new Map();
 /**
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
@@ -40968,9 +40987,13 @@ class HttpError extends Error {
 }
 /** No HTTP answer: connection refused or reset, DNS failure, timeout. */
 class TransportError extends Error {
+    maybeSent;
     name = 'TransportError';
-    constructor(service, operation, reason) {
+    constructor(service, operation, reason, 
+    /** The request may have reached the peer: false only when no connection carried it (`neverSent`). */
+    maybeSent = true) {
         super(`${service} ${operation} failed: ${reason}`);
+        this.maybeSent = maybeSent;
     }
 }
 /** An answer that is not what the API documents (not JSON, wrong shape). */
@@ -40985,6 +41008,26 @@ function isTransient(err) {
     if (err instanceof TransportError)
         return true;
     return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
+}
+/**
+ * Whether the peer may have acted on a call that failed: no answer once the request may have
+ * been sent (a timeout, a reset), or a server error (a 502 from a proxy says nothing of what
+ * happened behind it). A refusal (4xx, a rate limit) or a connection never made says it did not.
+ */
+function mayHaveActed(err) {
+    if (err instanceof TransportError)
+        return err.maybeSent;
+    return err instanceof HttpError && err.status >= 500;
+}
+/** Methods whose repetition changes nothing more than their first success did (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/**
+ * Whether a failed call may be made again, given the failure is worth another attempt: an
+ * idempotent one always; a POST or PATCH (an issue, a comment) only when the peer cannot have
+ * acted on it, or a repeat could open the issue twice.
+ */
+function mayRepeat(method, err) {
+    return IDEMPOTENT.has(method.toUpperCase()) || !mayHaveActed(err);
 }
 /** The sync's calls: retried with the one retry helper while their failure `isTransient`. */
 function retryTransient(attempt, policy, onRetry) {
@@ -41059,18 +41102,29 @@ async function errorDetail(response) {
  * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
  * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
  * the whole exchange, the body's last byte included (a streamed body read after it rejects).
+ *
+ * A redirect is not followed: it is an `HttpError` (final) naming where it pointed. These APIs
+ * never redirect a correct URL, and following would send Dependency-Track's `X-Api-Key` (which
+ * undici keeps across origins; it drops only `Authorization`) and a reimport's report to
+ * whatever host the answer names.
  */
 async function send(service, operation, url, options) {
     const { timeoutMs, stream, ...init } = options;
     let response;
     try {
-        response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, init);
+        response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, { ...init, redirect: 'manual' });
     }
     catch (err) {
-        throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)));
+        throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)), !neverSent(err));
     }
     if (response.ok)
         return response;
+    if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel().catch(() => undefined);
+        const header = response.headers.get('location');
+        const location = header ? URL.parse(header, url)?.origin : undefined;
+        throw new HttpError(service, operation, response.status, `a redirect${location ? ` to ${location}` : ''}, not followed`, undefined);
+    }
     const detail = await errorDetail(response);
     throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after') ?? undefined, Date.now()));
 }
@@ -41791,7 +41845,8 @@ function total(node) {
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 /**
- * The counts of one reimport: the `statistics.delta` totals; or, when the reimport created its
+ * The counts of one reimport: the `statistics.delta` totals (untouched findings under
+ * `untouched`, or `left untouched` before DefectDojo 2.46.0); or, when the reimport created its
  * test, the `statistics.after` total as created. DefectDojo then runs an import, whose answer has
  * `after` alone (no `before`, no `delta`), and every finding in the test is one it created.
  * Undefined when the answer says neither (an answer with `before` but no `delta`, as some versions
@@ -41806,7 +41861,8 @@ function reimportCounts(body) {
         const created = total(delta.created);
         const closed = total(delta.closed);
         const reactivated = total(delta.reactivated);
-        const untouched = total(delta.untouched);
+        // `left untouched` until DefectDojo 2.45.x (its IMPORT_ACTIONS label; renamed in 2.46.0).
+        const untouched = total(delta.untouched ?? delta['left untouched']);
         if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
             return undefined;
         return { created, closed, reactivated, untouched };
@@ -42177,6 +42233,12 @@ async function readWhole(body, limit, tooLarge) {
  * component (name and version, as the hash reads them), findings whose id sets overlap become one
  * finding carrying every id as an alias. No two findings sent share a hash, and a finding
  * Dependency-Track drops closes exactly that finding.
+ *
+ * Every finding sent names its own id among its aliases too. DefectDojo before 2.57.3 (#14748)
+ * reads `vulnerability_ids` from the aliases alone when there are any, and without aliases keeps
+ * `vulnId` only for an NVD finding: two GHSA-only advisories of one component then hash alike
+ * (no ids), and a reimport of the same export closes one of them (seen on DefectDojo 2.45.0).
+ * From 2.57.3 the parser adds `vulnId` itself and de-duplicates, so the alias changes no hash.
  */
 /** The alias keys DefectDojo's FPF parser reads into `vulnerability_ids` (dojo/tools/dependency_track/parser.py). */
 const ALIAS_KEYS = ['cveId', 'sonatypeId', 'ghsaId', 'osvId', 'snykId', 'gsdId', 'vulnDbId'];
@@ -42185,9 +42247,9 @@ const SOURCE_RANK = { NVD: 0, GITHUB: 1, OSV: 2 };
 /** Dependency-Track's severities, worst first. */
 const SEVERITY_RANK = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'UNASSIGNED'];
 const asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : undefined);
-/** The ids DefectDojo reads from a finding: `vulnId` and every alias under a key it knows. */
-function idsOf(vulnerability, vulnId) {
-    const ids = new Set([vulnId]);
+/** The ids DefectDojo reads from a finding's aliases: every alias under a key it knows. */
+function aliasIds(vulnerability) {
+    const ids = new Set();
     for (const alias of Array.isArray(vulnerability.aliases) ? vulnerability.aliases : []) {
         const entry = asObject(alias);
         for (const key of ALIAS_KEYS)
@@ -42218,7 +42280,7 @@ function memberOf(raw) {
     if (!finding || !vulnerability || !component || typeof component.name !== 'string' || typeof vulnerability.vulnId !== 'string')
         return undefined;
     const matrix = typeof vulnerability.matrix === 'string' ? vulnerability.matrix : typeof finding.matrix === 'string' ? finding.matrix : undefined;
-    return { finding, vulnerability, vulnId: vulnerability.vulnId, ids: idsOf(vulnerability, vulnerability.vulnId), matrix };
+    return { finding, vulnerability, vulnId: vulnerability.vulnId, ids: new Set([vulnerability.vulnId, ...aliasIds(vulnerability)]), matrix };
 }
 /** The component as DefectDojo's hash reads it: its name, then Python's `str()` of its version. */
 function componentKey(finding) {
@@ -42231,13 +42293,22 @@ const severityRank = (v) => {
     const at = SEVERITY_RANK.indexOf(String(v).toUpperCase());
     return at < 0 ? SEVERITY_RANK.length : at;
 };
-/** One finding for a group: the kept one, with every id of the group as an alias and the group's worst severity. */
+/**
+ * A finding as exported, with its own id added to its aliases when they lack it (see above);
+ * unchanged otherwise, so an export that already names it is sent byte for byte.
+ */
+function withOwnId(member) {
+    if (member.vulnId === '' || aliasIds(member.vulnerability).has(member.vulnId))
+        return member.finding;
+    const aliases = Array.isArray(member.vulnerability.aliases) ? member.vulnerability.aliases : [];
+    return { ...member.finding, vulnerability: { ...member.vulnerability, aliases: [...aliases, { [aliasKeyOf(member.vulnId)]: member.vulnId }] } };
+}
+/** One finding for a group: the kept one, with every id of the group (its own too) as an alias and the group's worst severity. */
 function merged(group) {
     const [kept, ...others] = [...group].sort((a, b) => rankOf(a) - rankOf(b) || a.vulnId.localeCompare(b.vulnId) || (a.matrix ?? '').localeCompare(b.matrix ?? ''));
     if (others.length === 0)
-        return kept.finding;
+        return withOwnId(kept);
     const ids = new Set(group.flatMap((m) => [...m.ids]));
-    ids.delete(kept.vulnId);
     const worst = group.map((m) => m.vulnerability.severity).sort((a, b) => severityRank(a) - severityRank(b))[0];
     // A false positive in Dependency-Track is one analysis of one of the ids: the folded finding is
     // one only when every finding folded into it is.
@@ -42245,7 +42316,7 @@ function merged(group) {
     const analysis = asObject(kept.finding.analysis);
     return {
         ...kept.finding,
-        vulnerability: { ...kept.vulnerability, severity: worst, aliases: [...ids].sort().map((id) => ({ [aliasKeyOf(id)]: id })) },
+        vulnerability: { ...kept.vulnerability, severity: worst, aliases: [...ids].filter((id) => id !== '').sort().map((id) => ({ [aliasKeyOf(id)]: id })) },
         ...(analysis && analysis.state === 'FALSE_POSITIVE' && !allFalsePositive ? { analysis: { ...analysis, state: 'NOT_SET' } } : {}),
     };
 }
@@ -42639,6 +42710,285 @@ function parseFullName(fullName) {
 /** Whether two `owner/name` pairs name the same repository (GitHub compares both without case). */
 function sameFullName(a, b) {
     return a.toLowerCase() === b.toLowerCase();
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
+// GitHub's REST alert lists, rewritten into documents DefectDojo's GitHub parsers accept, so that
+// each alert stays one finding across reimports.
+const reports_asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
+const asString = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+const asList = (value) => (Array.isArray(value) ? value.map(reports_asObject) : []);
+/** `rule.severity` (error, warning, note) as a security level: the gate's own mapping. */
+const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
+/**
+ * Code scanning, for "Github SAST Scan". The parser calls `.title()` on
+ * `rule.security_severity_level`, which is null for rules without a security severity: those
+ * get a level from `rule.severity` instead of crashing the import.
+ *
+ * Identity is the alert number. The parser makes it `unique_id_from_tool`, but DefectDojo's
+ * default hash for this scan type is rule id (`vuln_id_from_tool`), severity, file and line, and
+ * its reimport matches on either: two alerts of one rule on one line became one finding. The
+ * alert number goes into the rule id (`js/sql-injection #12`), which makes every alert's hash its
+ * own; the finding title then reads "<rule description> (js/sql-injection #12)".
+ */
+function codeScanningReport(alerts) {
+    return alerts.map((raw) => {
+        const alert = reports_asObject(raw);
+        const rule = reports_asObject(alert.rule);
+        const level = asString(rule.security_severity_level) ?? LEVEL_FROM_SEVERITY[asString(rule.severity) ?? ''] ?? 'info';
+        const id = `${asString(rule.id) ?? asString(rule.name) ?? 'rule'} #${String(alert.number)}`;
+        return { ...alert, rule: { ...rule, id, security_severity_level: level } };
+    });
+}
+/** GraphQL's severity words, which the parser maps (MODERATE → Medium). */
+function graphqlSeverity(value) {
+    const severity = (asString(value) ?? 'moderate').toUpperCase();
+    return severity === 'MEDIUM' ? 'MODERATE' : severity;
+}
+/** DefectDojo's severity as the GraphQL word the parser maps back to it. */
+const fromDefectDojoSeverity = (severity) => (severity.toLowerCase() === 'medium' ? 'MODERATE' : severity.toUpperCase());
+/** EPSS as GitHub sends it: an object, or (in GitHub's own examples) a list of one, with numbers or numeric strings. */
+function epssOf(value) {
+    const entry = reports_asObject(Array.isArray(value) ? value[0] : value);
+    const number = (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+    const percentage = number(entry.percentage);
+    const percentile = number(entry.percentile);
+    if (percentage === undefined && percentile === undefined)
+        return undefined;
+    return { ...(percentage !== undefined ? { percentage } : {}), ...(percentile !== undefined ? { percentile } : {}) };
+}
+/** `{score, vector_string}` as the GraphQL `{score, vectorString}`, or undefined when it holds neither. */
+function cvssOf(value) {
+    const cvss = reports_asObject(value);
+    const vectorString = asString(cvss.vector_string) ?? null;
+    // The deprecated `cvss` says "none" as score 0 without a vector.
+    const score = typeof cvss.score === 'number' && (cvss.score > 0 || vectorString !== null) ? cvss.score : null;
+    return score !== null || vectorString !== null ? { score, vectorString } : undefined;
+}
+/**
+ * Whether DefectDojo's stored title is this text. DefectDojo title-cases a title when it saves a
+ * finding (`titlecase()` in `Finding.save`), which changes letter case only (and rejoins words
+ * with single spaces), and its hash is casefolded: a title that differs only so is the same.
+ */
+function sameTitle(stored, text) {
+    const fold = (t) => t.replace(/[\t ]/g, ' ').replace(/[\r\n]+/g, '\n').toUpperCase().toLowerCase();
+    return fold(stored) === fold(text);
+}
+/**
+ * Dependabot, for "Github Vulnerability Scan", which reads the GraphQL `vulnerabilityAlerts`
+ * shape. The parser merges alerts with the same `id`, so each gets a stable one of its own
+ * (`dependabot/<number>`); lists are left out rather than sent as null, which the parser cannot
+ * iterate.
+ *
+ * DefectDojo's default identity for this scan type is a hash of title (the advisory summary),
+ * severity, package, identifiers and manifest: when GitHub re-rates an advisory, edits its
+ * summary or adds a CVE, the hash changes and the reimport closes the finding and opens a new
+ * one, losing its triage. An alert DefectDojo already holds (`known`) is therefore sent with the
+ * values DefectDojo has, so the alert number stays the identity.
+ *
+ * CVSS: the parser reads `cvssSeverities.cvssV3` before the deprecated `cvss`; GitHub's
+ * `cvss_severities` may hold only a v4 score, which the parser has no field for, so v4 goes into
+ * the description. The vulnerable range becomes `vulnerableRequirements`, which the parser makes
+ * the component version (the REST API gives no installed version).
+ */
+function dependabotReport(repository, alerts, known = new Map()) {
+    const kept = [];
+    const nodes = alerts.map((raw) => {
+        const alert = reports_asObject(raw);
+        const advisory = reports_asObject(alert.security_advisory);
+        const vulnerability = reports_asObject(alert.security_vulnerability);
+        const dependency = reports_asObject(alert.dependency);
+        const pkg = reports_asObject(vulnerability.package ?? dependency.package);
+        const severities = reports_asObject(advisory.cvss_severities);
+        const cvssV3 = cvssOf(severities.cvss_v3);
+        const cvssV4 = cvssOf(severities.cvss_v4);
+        // Also as `cvss`, for parsers before DefectDojo 2.52.0, which read only that key.
+        const cvss = cvssOf(advisory.cvss) ?? cvssV3;
+        const epss = epssOf(advisory.epss);
+        const cwes = asList(advisory.cwes).filter((c) => asString(c.cwe_id));
+        const references = asList(advisory.references).filter((r) => asString(r.url));
+        const patched = asString(reports_asObject(vulnerability.first_patched_version).identifier);
+        const range = asString(vulnerability.vulnerable_version_range);
+        const id = `dependabot/${String(alert.number)}`;
+        let severity = graphqlSeverity(vulnerability.severity ?? advisory.severity);
+        let summary = asString(advisory.summary) ?? asString(advisory.ghsa_id) ?? `Dependabot alert ${String(alert.number)}`;
+        let identifiers = asList(advisory.identifiers)
+            .filter((i) => asString(i.value))
+            .map((i) => ({ type: i.type, value: i.value }));
+        const held = known.get(id);
+        if (held) {
+            const heldSeverity = fromDefectDojoSeverity(held.severity);
+            const heldIds = [...new Set(held.vulnerabilityIds)].sort();
+            const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
+            // Sent as DefectDojo holds it only when it differs: an unchanged alert keeps GitHub's own
+            // identifiers (order and types), so its report is the same bytes run after run.
+            if (heldSeverity !== severity || !sameTitle(held.title, summary) || heldIds.join('\n') !== sentIds.join('\n')) {
+                kept.push(String(alert.number));
+                severity = heldSeverity;
+                summary = held.title;
+                identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
+            }
+        }
+        const description = [
+            typeof advisory.description === 'string' ? advisory.description : '',
+            ...(cvssV4 ? [`CVSS v4: ${cvssV4.score ?? ''} ${cvssV4.vectorString ?? ''}`.trim()] : []),
+        ]
+            .filter((line) => line !== '')
+            .join('\n\n');
+        return {
+            id,
+            number: String(alert.number),
+            state: (asString(alert.state) ?? 'open').toUpperCase(),
+            createdAt: asString(alert.created_at),
+            ...(asString(dependency.manifest_path) ? { vulnerableManifestPath: dependency.manifest_path } : {}),
+            ...(range ? { vulnerableRequirements: range } : {}),
+            ...(asString(alert.html_url) ? { url: alert.html_url } : {}),
+            securityVulnerability: {
+                severity,
+                package: { name: asString(pkg.name) ?? 'unknown', ecosystem: asString(pkg.ecosystem) },
+                ...(range ? { vulnerableVersionRange: range } : {}),
+                ...(patched ? { firstPatchedVersion: { identifier: patched } } : {}),
+                advisory: {
+                    ghsaId: asString(advisory.ghsa_id),
+                    summary,
+                    description,
+                    ...(identifiers.length ? { identifiers } : {}),
+                    ...(references.length ? { references: references.map((r) => ({ url: r.url })) } : {}),
+                    ...(cvssV3 ? { cvssSeverities: { cvssV3 } } : {}),
+                    ...(cvss ? { cvss } : {}),
+                    ...(epss ? { epss } : {}),
+                    ...(cwes.length ? { cwes: { nodes: cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })) } } : {}),
+                },
+            },
+        };
+    });
+    return { document: { data: { repository: { nameWithOwner: repository.fullName, url: repository.htmlUrl, vulnerabilityAlerts: { nodes } } } }, kept };
+}
+/**
+ * Secret scanning, for "Github Secrets Detection Report Scan". That parser sets no unique id, so
+ * DefectDojo matches its findings by title and severity and would fold every alert of one secret
+ * type into one finding: the alert number goes into the display name, which makes the title. The
+ * secret itself is never sent, even if an answer carried it.
+ */
+function secretScanningReport(alerts) {
+    return alerts.map((raw) => {
+        const { secret: _secret, ...alert } = reports_asObject(raw);
+        const display = asString(alert.secret_type_display_name) ?? asString(alert.secret_type) ?? 'secret';
+        return { ...alert, secret_type_display_name: `${display} (alert #${String(alert.number)})` };
+    });
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/alerts.js
+
+
+
+
+const repositoryFacts = (repository) => (repository.htmlUrl ? { sourceCodeManagementUri: repository.htmlUrl } : {});
+/**
+ * Code scanning: the commit and branch of the latest analysis, read from the open alerts' most
+ * recent instances, the default branch's first (an open alert's most recent instance is on the
+ * latest analysis of its branch); none without an open alert.
+ */
+function codeScanningFacts(repository, alerts) {
+    const instances = alerts
+        .map((a) => a?.most_recent_instance)
+        .filter((i) => typeof i?.ref === 'string' && typeof i.commit_sha === 'string' && /^[0-9a-f]{40,64}$/i.test(i.commit_sha));
+    const onDefault = repository.defaultBranch ? instances.find((i) => i.ref === `refs/heads/${repository.defaultBranch}`) : undefined;
+    const chosen = onDefault ?? instances[0];
+    return {
+        ...repositoryFacts(repository),
+        ...(chosen ? { commitHash: chosen.commit_sha, branchTag: chosen.ref.replace(/^refs\/heads\//, '') } : {}),
+    };
+}
+const PER_PAGE = 100;
+/** Every item of every page, each passed through `read` as its page arrives (before the next is asked for). */
+async function collect(pages, read = (item) => item) {
+    const all = [];
+    for await (const page of pages)
+        if (Array.isArray(page.data))
+            for (const item of page.data)
+                all.push(read(item));
+    return all;
+}
+/**
+ * A secret-scanning alert without its `secret`: GitHub Enterprise Server versions that ignore
+ * `hide_secret=true` send the secret value in each alert. It is deleted from the parsed page in
+ * place, as soon as the page is read, so no copy is kept, reported, logged or uploaded.
+ */
+function withoutSecret(alert) {
+    if (alert && typeof alert === 'object' && 'secret' in alert)
+        delete alert.secret;
+    return alert;
+}
+/** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
+const ALERT_KINDS = [
+    {
+        kind: 'code-scanning',
+        setting: 'codeScanning',
+        test: 'Code scanning',
+        scanType: SCAN_TYPES.codeScanning,
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+        report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
+        scan: codeScanningFacts,
+        // 403 without Advanced Security, 404 before the first analysis.
+        notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
+    },
+    {
+        kind: 'dependabot',
+        setting: 'dependabot',
+        test: 'Dependabot alerts',
+        scanType: SCAN_TYPES.dependabot,
+        // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+        knownPrefix: 'dependabot/',
+        report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
+        // Dependabot reads the manifests of the default branch.
+        scan: (repository) => ({ ...repositoryFacts(repository), ...(repository.defaultBranch ? { branchTag: repository.defaultBranch } : {}) }),
+        notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
+    },
+    {
+        kind: 'secret-scanning',
+        setting: 'secretScanning',
+        test: 'Secret scanning',
+        scanType: SCAN_TYPES.secretScanning,
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
+        report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
+        // Secret scanning covers the whole history: no one commit or branch.
+        scan: repositoryFacts,
+        notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
+    },
+];
+function repositoryOf(value) {
+    const r = value;
+    if (!r || typeof r.full_name !== 'string' || !isRepositoryPair(r.owner?.login, r.name) || !sameFullName(r.full_name, `${r.owner.login}/${r.name}`))
+        return undefined;
+    return {
+        owner: r.owner.login,
+        name: r.name,
+        fullName: r.full_name,
+        htmlUrl: typeof r.html_url === 'string' ? r.html_url : '',
+        ...(typeof r.default_branch === 'string' && r.default_branch !== '' ? { defaultBranch: r.default_branch } : {}),
+    };
+}
+/**
+ * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
+ * `/user/repos` when the token is that user's (private ones included), else `/users/{user}/repos`.
+ */
+async function listRepositories(client, owner, viewer) {
+    let raw;
+    try {
+        raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
+    }
+    catch (err) {
+        if (!(err instanceof HttpError) || err.status !== 404)
+            throw err;
+        const login = await viewer();
+        raw =
+            login?.toLowerCase() === owner.toLowerCase()
+                ? await collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
+                : await collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
+    }
+    return raw.map(repositoryOf).filter((r) => r !== undefined);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
@@ -44791,34 +45141,77 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 
 
+
 const GitHubOctokit = Octokit.plugin(paginateRest);
 const SILENT = { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } };
 /** The route without host or query: what a log line may name (never a cursor or a base). */
 function operationOf(options) {
     return `${options.method ?? 'GET'} ${pathOf(options.url)}`;
 }
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_SAME_ORIGIN_REDIRECTS = 3;
+const guarded = new WeakSet();
+/**
+ * `fetch` that never lets the transport follow a redirect (undici would re-send a `307`'s body to
+ * any host, and drops only `Authorization` on the way); with `sameOrigin`, a `GET` redirected
+ * within its own origin is followed here. Any other 3xx is handed back for the client to refuse.
+ */
+function withoutRedirects(fetch, sameOrigin) {
+    // A call made again (the sync's retries) passes through the hook again with the same options.
+    if (guarded.has(fetch))
+        return fetch;
+    const wrapped = (async (input, init = {}) => {
+        let url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+        for (let hop = 0;; hop++) {
+            const response = await fetch(url.href, { ...init, redirect: 'manual' });
+            const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
+            const next = location === null ? undefined : URL.parse(location, url.href);
+            const method = (init.method ?? 'GET').toUpperCase();
+            if (!sameOrigin || method !== 'GET' || !next || next.origin !== url.origin || hop === MAX_SAME_ORIGIN_REDIRECTS)
+                return response;
+            await response.body?.cancel().catch(() => undefined);
+            url = next;
+        }
+    });
+    guarded.add(wrapped);
+    return wrapped;
+}
 /**
  * The one GitHub client factory: `@octokit/core` with the paginate plugin over one bounded fetch,
- * every call sending `X-GitHub-Api-Version`. Each call is made once: the brokers answer their
- * callers, who retry; the sync wraps its calls in the one retry helper (`http/retry.ts`). The
- * app's own calls (installation lookups, mints) authenticate through `@octokit/auth-app`'s
- * request hook; an installation token is minted by an explicit request, so nothing caches or
- * shares one. (Why neither the retry nor the throttling plugin is used: docs/development.md.)
+ * every call sending `X-GitHub-Api-Version` and following redirects only as `redirects` says
+ * (any fetch a call brings, such as the commit's own bound, included). Each call is made once:
+ * the brokers answer their callers, who retry; the sync wraps its calls in the one retry helper
+ * (`http/retry.ts`). The app's own calls (installation lookups, mints) authenticate through
+ * `@octokit/auth-app`'s request hook; an installation token is minted by an explicit request, so
+ * nothing caches or shares one. (Why neither the retry nor the throttling plugin is used:
+ * docs/development.md.)
  */
 function githubClient(options) {
     const { auth } = options;
+    const sameOrigin = options.redirects === 'same-origin';
+    // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty answer.
+    const fetch = boundedFetch(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } });
     const octokit = new GitHubOctokit({
         baseUrl: options.baseUrl,
         userAgent: options.userAgent,
         log: SILENT,
-        // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty answer.
-        request: { fetch: boundedFetch(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } }) },
+        request: { fetch },
         ...(auth && 'token' in auth ? { auth: auth.token } : {}),
         ...(auth && 'appId' in auth ? { authStrategy: auth.strategy, auth: { appId: auth.appId, createJwt: auth.createJwt } } : {}),
     });
     // A `before` hook changes the options object every later hook and the request itself receive.
     octokit.hook.before('request', (request) => {
         request.headers['x-github-api-version'] = GITHUB_API_VERSION;
+        request.request = { ...request.request, fetch: withoutRedirects(request.request?.fetch ?? fetch, sameOrigin) };
+    });
+    // Octokit takes a 3xx for a success (its body for the answer): a redirect not followed is a failure.
+    octokit.hook.after('request', (response, request) => {
+        if (response.status < 300 || response.status >= 400)
+            return;
+        const header = response.headers.location;
+        const location = typeof header === 'string' && header !== '' ? URL.parse(header, response.url)?.origin : undefined;
+        const message = `a redirect${location ? ` to ${location}` : ''}, not followed`;
+        throw new RequestError(message, response.status, { request: octokit.request.endpoint.parse(request), response: { ...response, data: { message } } });
     });
     return octokit;
 }
@@ -44906,7 +45299,8 @@ class SecondaryRateLimit extends HttpError {
 /**
  * An Octokit for one target (the one factory, `server/github/client.ts`): every call bounded in
  * time, a call that got no answer, a 5xx or a 429 made again within the retry policy (the one
- * retry helper, on the injected clock), and GitHub's rate
+ * retry helper, on the injected clock) — a POST or PATCH only when GitHub cannot have acted on
+ * it (never sent, or refused), so an issue or comment is never written twice — and GitHub's rate
  * limits honoured, each resource's budget apart (`x-ratelimit-resource`: a spent search budget
  * never holds back issue creation). Once a primary limit is spent (`x-ratelimit-remaining: 0`, or a
  * 403/429 saying so) calls on that resource wait for `x-ratelimit-reset` when it is within
@@ -44957,6 +45351,7 @@ function client_githubClient(target, options) {
         bounds,
         ...(options.transport ? { transport: options.transport } : {}),
         auth: { token: target.token },
+        redirects: 'same-origin',
     });
     octokit.hook.wrap('request', async (request, requestOptions) => {
         const operation = operationOf(requestOptions);
@@ -44983,7 +45378,7 @@ function client_githubClient(target, options) {
                 }
                 catch (err) {
                     if (!(err instanceof RequestError) || !err.response)
-                        throw new TransportError(github_client_SERVICE, operation, transportFailure(err, bounds));
+                        throw new TransportError(github_client_SERVICE, operation, transportFailure(err, bounds), !neverSent(err));
                     const headers = err.response.headers;
                     // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
                     if (err.status === 304 && kept) {
@@ -45009,290 +45404,15 @@ function client_githubClient(target, options) {
                 }
             }
         };
-        // No answer, a 5xx or a secondary limit: made again within the retry policy, never sooner than `Retry-After`.
+        // No answer, a 5xx or a secondary limit: made again within the retry policy, never sooner than
+        // `Retry-After`; a POST or PATCH only when GitHub cannot have acted on it (`mayRepeat`).
         return retrying(attempt, retry, {
-            shouldRetry: (error) => error instanceof SecondaryRateLimit || isTransient(error),
+            shouldRetry: (error) => (error instanceof SecondaryRateLimit || isTransient(error)) && mayRepeat(method, error),
             ...(options.onRetry ? { onRetry: (error, n, delayMs) => options.onRetry(operation, error, n, delayMs) } : {}),
             clock,
         });
     });
     return octokit;
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
-// GitHub's REST alert lists, rewritten into documents DefectDojo's GitHub parsers accept, so that
-// each alert stays one finding across reimports.
-const reports_asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
-const asString = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
-const asList = (value) => (Array.isArray(value) ? value.map(reports_asObject) : []);
-/** `rule.severity` (error, warning, note) as a security level: the gate's own mapping. */
-const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
-/**
- * Code scanning, for "Github SAST Scan". The parser calls `.title()` on
- * `rule.security_severity_level`, which is null for rules without a security severity: those
- * get a level from `rule.severity` instead of crashing the import.
- *
- * Identity is the alert number. The parser makes it `unique_id_from_tool`, but DefectDojo's
- * default hash for this scan type is rule id (`vuln_id_from_tool`), severity, file and line, and
- * its reimport matches on either: two alerts of one rule on one line became one finding. The
- * alert number goes into the rule id (`js/sql-injection #12`), which makes every alert's hash its
- * own; the finding title then reads "<rule description> (js/sql-injection #12)".
- */
-function codeScanningReport(alerts) {
-    return alerts.map((raw) => {
-        const alert = reports_asObject(raw);
-        const rule = reports_asObject(alert.rule);
-        const level = asString(rule.security_severity_level) ?? LEVEL_FROM_SEVERITY[asString(rule.severity) ?? ''] ?? 'info';
-        const id = `${asString(rule.id) ?? asString(rule.name) ?? 'rule'} #${String(alert.number)}`;
-        return { ...alert, rule: { ...rule, id, security_severity_level: level } };
-    });
-}
-/** GraphQL's severity words, which the parser maps (MODERATE → Medium). */
-function graphqlSeverity(value) {
-    const severity = (asString(value) ?? 'moderate').toUpperCase();
-    return severity === 'MEDIUM' ? 'MODERATE' : severity;
-}
-/** DefectDojo's severity as the GraphQL word the parser maps back to it. */
-const fromDefectDojoSeverity = (severity) => (severity.toLowerCase() === 'medium' ? 'MODERATE' : severity.toUpperCase());
-/** EPSS as GitHub sends it: an object, or (in GitHub's own examples) a list of one, with numbers or numeric strings. */
-function epssOf(value) {
-    const entry = reports_asObject(Array.isArray(value) ? value[0] : value);
-    const number = (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
-    const percentage = number(entry.percentage);
-    const percentile = number(entry.percentile);
-    if (percentage === undefined && percentile === undefined)
-        return undefined;
-    return { ...(percentage !== undefined ? { percentage } : {}), ...(percentile !== undefined ? { percentile } : {}) };
-}
-/** `{score, vector_string}` as the GraphQL `{score, vectorString}`, or undefined when it holds neither. */
-function cvssOf(value) {
-    const cvss = reports_asObject(value);
-    const vectorString = asString(cvss.vector_string) ?? null;
-    // The deprecated `cvss` says "none" as score 0 without a vector.
-    const score = typeof cvss.score === 'number' && (cvss.score > 0 || vectorString !== null) ? cvss.score : null;
-    return score !== null || vectorString !== null ? { score, vectorString } : undefined;
-}
-/**
- * Whether DefectDojo's stored title is this text. DefectDojo title-cases a title when it saves a
- * finding (`titlecase()` in `Finding.save`), which changes letter case only (and rejoins words
- * with single spaces), and its hash is casefolded: a title that differs only so is the same.
- */
-function sameTitle(stored, text) {
-    const fold = (t) => t.replace(/[\t ]/g, ' ').replace(/[\r\n]+/g, '\n').toUpperCase().toLowerCase();
-    return fold(stored) === fold(text);
-}
-/**
- * Dependabot, for "Github Vulnerability Scan", which reads the GraphQL `vulnerabilityAlerts`
- * shape. The parser merges alerts with the same `id`, so each gets a stable one of its own
- * (`dependabot/<number>`); lists are left out rather than sent as null, which the parser cannot
- * iterate.
- *
- * DefectDojo's default identity for this scan type is a hash of title (the advisory summary),
- * severity, package, identifiers and manifest: when GitHub re-rates an advisory, edits its
- * summary or adds a CVE, the hash changes and the reimport closes the finding and opens a new
- * one, losing its triage. An alert DefectDojo already holds (`known`) is therefore sent with the
- * values DefectDojo has, so the alert number stays the identity.
- *
- * CVSS: the parser reads `cvssSeverities.cvssV3` before the deprecated `cvss`; GitHub's
- * `cvss_severities` may hold only a v4 score, which the parser has no field for, so v4 goes into
- * the description. The vulnerable range becomes `vulnerableRequirements`, which the parser makes
- * the component version (the REST API gives no installed version).
- */
-function dependabotReport(repository, alerts, known = new Map()) {
-    const kept = [];
-    const nodes = alerts.map((raw) => {
-        const alert = reports_asObject(raw);
-        const advisory = reports_asObject(alert.security_advisory);
-        const vulnerability = reports_asObject(alert.security_vulnerability);
-        const dependency = reports_asObject(alert.dependency);
-        const pkg = reports_asObject(vulnerability.package ?? dependency.package);
-        const severities = reports_asObject(advisory.cvss_severities);
-        const cvssV3 = cvssOf(severities.cvss_v3);
-        const cvssV4 = cvssOf(severities.cvss_v4);
-        // Also as `cvss`, for parsers before DefectDojo 2.52.0, which read only that key.
-        const cvss = cvssOf(advisory.cvss) ?? cvssV3;
-        const epss = epssOf(advisory.epss);
-        const cwes = asList(advisory.cwes).filter((c) => asString(c.cwe_id));
-        const references = asList(advisory.references).filter((r) => asString(r.url));
-        const patched = asString(reports_asObject(vulnerability.first_patched_version).identifier);
-        const range = asString(vulnerability.vulnerable_version_range);
-        const id = `dependabot/${String(alert.number)}`;
-        let severity = graphqlSeverity(vulnerability.severity ?? advisory.severity);
-        let summary = asString(advisory.summary) ?? asString(advisory.ghsa_id) ?? `Dependabot alert ${String(alert.number)}`;
-        let identifiers = asList(advisory.identifiers)
-            .filter((i) => asString(i.value))
-            .map((i) => ({ type: i.type, value: i.value }));
-        const held = known.get(id);
-        if (held) {
-            const heldSeverity = fromDefectDojoSeverity(held.severity);
-            const heldIds = [...new Set(held.vulnerabilityIds)].sort();
-            const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
-            // Sent as DefectDojo holds it only when it differs: an unchanged alert keeps GitHub's own
-            // identifiers (order and types), so its report is the same bytes run after run.
-            if (heldSeverity !== severity || !sameTitle(held.title, summary) || heldIds.join('\n') !== sentIds.join('\n')) {
-                kept.push(String(alert.number));
-                severity = heldSeverity;
-                summary = held.title;
-                identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
-            }
-        }
-        const description = [
-            typeof advisory.description === 'string' ? advisory.description : '',
-            ...(cvssV4 ? [`CVSS v4: ${cvssV4.score ?? ''} ${cvssV4.vectorString ?? ''}`.trim()] : []),
-        ]
-            .filter((line) => line !== '')
-            .join('\n\n');
-        return {
-            id,
-            number: String(alert.number),
-            state: (asString(alert.state) ?? 'open').toUpperCase(),
-            createdAt: asString(alert.created_at),
-            ...(asString(dependency.manifest_path) ? { vulnerableManifestPath: dependency.manifest_path } : {}),
-            ...(range ? { vulnerableRequirements: range } : {}),
-            ...(asString(alert.html_url) ? { url: alert.html_url } : {}),
-            securityVulnerability: {
-                severity,
-                package: { name: asString(pkg.name) ?? 'unknown', ecosystem: asString(pkg.ecosystem) },
-                ...(range ? { vulnerableVersionRange: range } : {}),
-                ...(patched ? { firstPatchedVersion: { identifier: patched } } : {}),
-                advisory: {
-                    ghsaId: asString(advisory.ghsa_id),
-                    summary,
-                    description,
-                    ...(identifiers.length ? { identifiers } : {}),
-                    ...(references.length ? { references: references.map((r) => ({ url: r.url })) } : {}),
-                    ...(cvssV3 ? { cvssSeverities: { cvssV3 } } : {}),
-                    ...(cvss ? { cvss } : {}),
-                    ...(epss ? { epss } : {}),
-                    ...(cwes.length ? { cwes: { nodes: cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })) } } : {}),
-                },
-            },
-        };
-    });
-    return { document: { data: { repository: { nameWithOwner: repository.fullName, url: repository.htmlUrl, vulnerabilityAlerts: { nodes } } } }, kept };
-}
-/**
- * Secret scanning, for "Github Secrets Detection Report Scan". That parser sets no unique id, so
- * DefectDojo matches its findings by title and severity and would fold every alert of one secret
- * type into one finding: the alert number goes into the display name, which makes the title. The
- * secret itself is never sent, even if an answer carried it.
- */
-function secretScanningReport(alerts) {
-    return alerts.map((raw) => {
-        const { secret: _secret, ...alert } = reports_asObject(raw);
-        const display = asString(alert.secret_type_display_name) ?? asString(alert.secret_type) ?? 'secret';
-        return { ...alert, secret_type_display_name: `${display} (alert #${String(alert.number)})` };
-    });
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/github/alerts.js
-
-
-
-
-const repositoryFacts = (repository) => (repository.htmlUrl ? { sourceCodeManagementUri: repository.htmlUrl } : {});
-/**
- * Code scanning: the commit and branch of the latest analysis, read from the open alerts' most
- * recent instances, the default branch's first (an open alert's most recent instance is on the
- * latest analysis of its branch); none without an open alert.
- */
-function codeScanningFacts(repository, alerts) {
-    const instances = alerts
-        .map((a) => a?.most_recent_instance)
-        .filter((i) => typeof i?.ref === 'string' && typeof i.commit_sha === 'string' && /^[0-9a-f]{40,64}$/i.test(i.commit_sha));
-    const onDefault = repository.defaultBranch ? instances.find((i) => i.ref === `refs/heads/${repository.defaultBranch}`) : undefined;
-    const chosen = onDefault ?? instances[0];
-    return {
-        ...repositoryFacts(repository),
-        ...(chosen ? { commitHash: chosen.commit_sha, branchTag: chosen.ref.replace(/^refs\/heads\//, '') } : {}),
-    };
-}
-const PER_PAGE = 100;
-/** Every item of every page, each passed through `read` as its page arrives (before the next is asked for). */
-async function collect(pages, read = (item) => item) {
-    const all = [];
-    for await (const page of pages)
-        if (Array.isArray(page.data))
-            for (const item of page.data)
-                all.push(read(item));
-    return all;
-}
-/**
- * A secret-scanning alert without its `secret`: GitHub Enterprise Server versions that ignore
- * `hide_secret=true` send the secret value in each alert. It is deleted from the parsed page in
- * place, as soon as the page is read, so no copy is kept, reported, logged or uploaded.
- */
-function withoutSecret(alert) {
-    if (alert && typeof alert === 'object' && 'secret' in alert)
-        delete alert.secret;
-    return alert;
-}
-/** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
-const ALERT_KINDS = [
-    {
-        kind: 'code-scanning',
-        test: 'Code scanning',
-        scanType: SCAN_TYPES.codeScanning,
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-        report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
-        scan: codeScanningFacts,
-        // 403 without Advanced Security, 404 before the first analysis.
-        notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
-    },
-    {
-        kind: 'dependabot',
-        test: 'Dependabot alerts',
-        scanType: SCAN_TYPES.dependabot,
-        // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-        knownPrefix: 'dependabot/',
-        report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
-        // Dependabot reads the manifests of the default branch.
-        scan: (repository) => ({ ...repositoryFacts(repository), ...(repository.defaultBranch ? { branchTag: repository.defaultBranch } : {}) }),
-        notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
-    },
-    {
-        kind: 'secret-scanning',
-        test: 'Secret scanning',
-        scanType: SCAN_TYPES.secretScanning,
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
-        report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
-        // Secret scanning covers the whole history: no one commit or branch.
-        scan: repositoryFacts,
-        notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
-    },
-];
-function repositoryOf(value) {
-    const r = value;
-    if (!r || typeof r.full_name !== 'string' || !isRepositoryPair(r.owner?.login, r.name) || !sameFullName(r.full_name, `${r.owner.login}/${r.name}`))
-        return undefined;
-    return {
-        owner: r.owner.login,
-        name: r.name,
-        fullName: r.full_name,
-        htmlUrl: typeof r.html_url === 'string' ? r.html_url : '',
-        ...(typeof r.default_branch === 'string' && r.default_branch !== '' ? { defaultBranch: r.default_branch } : {}),
-    };
-}
-/**
- * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
- * `/user/repos` when the token is that user's (private ones included), else `/users/{user}/repos`.
- */
-async function listRepositories(client, owner, viewer) {
-    let raw;
-    try {
-        raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
-    }
-    catch (err) {
-        if (!(err instanceof HttpError) || err.status !== 404)
-            throw err;
-        const login = await viewer();
-        raw =
-            login?.toLowerCase() === owner.toLowerCase()
-                ? await collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
-                : await collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
-    }
-    return raw.map(repositoryOf).filter((r) => r !== undefined);
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/github/targets.js
@@ -45376,7 +45496,38 @@ function listsOwner(target, owner) {
 
 
 
-async function syncKind(work, kind, deps, productExists, products, digests) {
+
+/**
+ * The scan types DefectDojo refused as unknown in this run (its release predates the parser): a
+ * kind refused once is skipped for every later repository, said in one warning, not failed and
+ * sent again per repository. The next run asks again (DefectDojo may have been upgraded).
+ */
+class RefusedScanTypes {
+    progress;
+    refused = new Map();
+    constructor(progress) {
+        this.progress = progress;
+    }
+    /** Why this kind is skipped, once DefectDojo has refused its scan type. */
+    reason(kind) {
+        return this.refused.get(kind.scanType);
+    }
+    /** Remembers the refusal; warns the first time. */
+    refuse(kind, err) {
+        if (!this.refused.has(kind.scanType)) {
+            this.refused.set(kind.scanType, err.message);
+            this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (sources.github.${kind.setting}: false, or ${SETTING_ENV[kind.setting]}=false, turns them off)`);
+        }
+        return this.refused.get(kind.scanType);
+    }
+}
+/** The environment setting of each kind's switch (`config.ts`). */
+const SETTING_ENV = {
+    codeScanning: 'SYNC_GITHUB_CODE_SCANNING',
+    dependabot: 'SYNC_GITHUB_DEPENDABOT',
+    secretScanning: 'SYNC_GITHUB_SECRET_SCANNING',
+};
+async function syncKind(work, kind, deps, productExists, products, digests, refused) {
     const { repository } = work;
     const base = {
         label: `${repository.fullName} ${kind.kind}`,
@@ -45385,6 +45536,9 @@ async function syncKind(work, kind, deps, productExists, products, digests) {
         test: kind.test,
         scan_type: kind.scanType,
     };
+    const unknown = refused.reason(kind);
+    if (unknown)
+        return { ...base, status: 'skipped', reason: unknown, attempts: 0 };
     let alerts;
     try {
         alerts = await kind.list(work.client, repository);
@@ -45433,6 +45587,8 @@ async function syncKind(work, kind, deps, productExists, products, digests) {
         return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
     }
     catch (err) {
+        if (err instanceof ScanTypeUnknown)
+            return { ...base, status: 'skipped', reason: refused.refuse(kind, err), ...notesOf(notes), attempts };
         return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
     }
 }
@@ -45480,13 +45636,14 @@ async function syncGithub(deps) {
         deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
     const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
     const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-    const items = await syncEachKind(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+    const refused = new RefusedScanTypes(deps.progress);
+    const items = await syncEachKind(work, deps.kinds ?? ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
         const name = w.repository.fullName;
         let exists;
         // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
         // not true once an earlier kind made it: an empty list has nothing to close there.
         const productExists = async () => (products ? products.has(name) : (exists ??= retryTransient(() => deps.defectDojo.productExists(name), deps.retry)));
-        return (kind) => syncKind(w, kind, deps, productExists, products, digests);
+        return (kind) => syncKind(w, kind, deps, productExists, products, digests, refused);
     });
     return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
 }
@@ -45550,6 +45707,7 @@ async function everyRepository(deps, work, failures) {
 
 
 
+
 /** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
 const githubConnector = {
     source: 'github',
@@ -45577,6 +45735,7 @@ per repository`,
         retry,
         progress,
         ...(scope ? { only: scope } : {}),
+        kinds: ALERT_KINDS.filter((kind) => loaded.config.sources.github[kind.setting]),
     }),
 };
 
@@ -46242,6 +46401,10 @@ const KEYS = [
     // Off by default: it writes to Dependency-Track (dependency-track/triage.ts).
     { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', check: BOOLEAN, fallback: false },
     { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
+    // Each alert kind on by default; off for a DefectDojo without its parser (code scanning needs 2.52.0, secret scanning 2.51.0).
+    { path: 'sources.github.codeScanning', env: 'SYNC_GITHUB_CODE_SCANNING', check: BOOLEAN, fallback: true },
+    { path: 'sources.github.dependabot', env: 'SYNC_GITHUB_DEPENDABOT', check: BOOLEAN, fallback: true },
+    { path: 'sources.github.secretScanning', env: 'SYNC_GITHUB_SECRET_SCANNING', check: BOOLEAN, fallback: true },
     { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
     { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
     { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },
@@ -46504,15 +46667,132 @@ async function appendSummary(core, markdown) {
         core.debug(`job summary not written: ${err instanceof Error ? err.message : String(err)}`);
     }
 }
-/** Escapes text for a markdown table cell. */
-const cell = (text) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+
+;// CONCATENATED MODULE: ./build/server/http/control-characters.js
 /**
- * Text a report chose (a linter's message, a rule id), shown in a pull-request comment or summary:
- * a zero-width space after `@` and `#` keeps it from mentioning anyone or cross-referencing an issue.
+ * The server's one "no control character" rule (`/sign` paths and branch, ledger text and links).
+ *
+ * Refused: Unicode general category Cc, which is C0 (U+0000–U+001F), DEL (U+007F) and C1
+ * (U+0080–U+009F: NEL U+0085 breaks lines, CSI U+009B starts terminal escape sequences); and the
+ * line and paragraph separators, categories Zl and Zp (U+2028, U+2029), which break a line like
+ * `\n` does (Unicode line breaking and JavaScript both treat them as line terminators). A line
+ * break inside one field of a chat message or log line is what this rule exists to prevent.
+ *
+ * Allowed: format characters (Cf: bidi controls, zero-width joiners, soft hyphen). Ordinary text
+ * needs them (emoji sequences, Persian and Indic names, mixed-direction text) and they break no
+ * line; refusing them would be a different rule about how text displays.
  */
-const inert = (text) => text.replace(/([@#])/g, '$1\u200b');
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+const CONTROL_RUNS = new RegExp(`${CONTROL.source}+`, 'gu');
+/** Whether `s` holds a control character in the sense above. One class, no quantifier: linear. */
+const hasControlCharacter = (s) => CONTROL.test(s);
+/** `s` with each run of control characters in the sense above made one space: text for one line. */
+const control_characters_spaceControlCharacters = (s) => s.replace(CONTROL_RUNS, ' ');
+
+;// CONCATENATED MODULE: ./build/server/markdown.js
+/**
+ * Data as Markdown text: the one place that decides how text the product did not write (a
+ * scanner's message, a file name, an environment name, a product name, an error a peer sent)
+ * goes into the Markdown GitHub renders (job summaries, pull-request and review comments, issue
+ * bodies) or into text GitHub links up (issue titles).
+ *
+ * What data must not do there: make HTML (`<img>` is a tracking pixel, `<details>` hides text,
+ * raw HTML restyles the page), mention anyone (`@user`, `@org/team` notify), cross-reference an
+ * issue (`#123`, `owner/repo#123` leave a "mentioned this" on it), make a link or an image of its
+ * own, or break the surrounding structure (a `|` ends a table cell, a line break ends the block,
+ * a backtick opens a code span). What it may still do: show every character it holds. So:
+ * - `<`, `>`, `&` become character references: GitHub shows them, and no tag can form;
+ * - a zero-width space goes after each `@` and `#`, and inside `GH-` before a number: shown the
+ *   same, but no mention or reference;
+ * - `\`, `` ` ``, `|`, `[`, `]`, `!` get a backslash: shown as themselves, with no code span,
+ *   cell boundary, link or image (`!` too, so that a `!` of the data cannot turn a link the
+ *   product keeps into an image);
+ * - line breaks (and the other control characters) become spaces: inline text stays inline.
+ * Emphasis characters (`*`, `_`, `~`) are left alone: at most they make text bold or struck,
+ * and escaping them would make rule ids and `snake_case` names harder to search for. At the
+ * start of the text, what would open a block (`- `, `1. `, `***`, `~~~`) is escaped too, since the
+ * product puts data at the start of a line (a review comment's message). A bare URL still becomes
+ * a link (GitHub links them, and one to an issue still references it).
+ */
+
+const MARKDOWN_PUNCTUATION = /[\\`|[\]!]/g;
+const REFERENCES = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+/** Text GitHub renders as it is (an issue title): no mention, no issue reference, one line. */
+const plainText = (data) => control_characters_spaceControlCharacters(data)
+    .replace(/[@#]/g, '$&\u200b')
+    .replace(/(gh)-(?=\d)/gi, '$1\u200b-');
+/** Each character of `data` as itself: nothing it holds builds HTML, a mention, a link or a span. */
+const escaped = (data) => plainText(data)
+    .replace(MARKDOWN_PUNCTUATION, '\\$&')
+    .replace(/[<>&]/g, (c) => REFERENCES[c]);
+/**
+ * Inline Markdown made safe at the start of a line, where the product puts data (a review
+ * comment's message): what would open a block instead (a list, a rule, a fence, an indented code
+ * block) has its marker escaped; the leading spaces, which HTML does not show, are dropped.
+ */
+const atLineStart = (markdown) => markdown
+    .replace(/^\s+/, '')
+    // A bullet, a rule (`***`, `- - -`, `___`), a `~~~` fence, a setext underline.
+    .replace(/^([-+*](?=\s|$)|([-*_])(?=[ \t]*\2[ \t]*\2)|~(?=~~)|=(?==*[ \t]*$))/, '\\$1')
+    // An ordered list's `1.` or `1)`.
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
+/** Data as inline Markdown text, in a paragraph, a heading, a list item or a table cell: shown as it is, doing nothing. */
+const inlineText = (data) => atLineStart(escaped(data));
+/**
+ * Data as a code span (a path, a rule id, a component), outside a table: a fence of backticks
+ * longer than any run inside, so the span cannot end early. Inside a code span nothing renders
+ * (no HTML, no mention), so nothing else is escaped.
+ */
+function codeSpan(data) {
+    const text = spaceControlCharacters(data);
+    const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    // A space each side keeps a backtick at either end from joining the fence, and a space of the
+    // data at either end from being stripped: CommonMark strips one space each side when both have one.
+    const pad = /^[` ]|[` ]$/.test(text) || text === '' ? ' ' : '';
+    return `${fence}${pad}${text}${pad}${fence}`;
+}
+/**
+ * A code span inside a table cell: GitHub splits the row at every `|` not escaped by a
+ * backslash, code spans included, and reads `\\` as an escaped backslash first. So each `|`
+ * gets a backslash and the data's backslashes right before it are doubled: the cell holds, and
+ * such a backslash shows twice (a code span cannot show `\|` in a cell otherwise).
+ */
+const codeSpanInCell = (data) => codeSpan(data).replace(/(\\*)\|/g, (_, slashes) => `${slashes}${slashes}\\|`);
+/**
+ * A link of the product's own making to a URL it built: the label is data, the URL's characters
+ * that could end the destination (`(`, `)`, spaces, `<`, `>`) are percent-encoded.
+ */
+function markdown_link(label, url) {
+    const destination = url.replace(/[()\s<>|]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    return `[${inlineText(label)}](${destination})`;
+}
+/**
+ * A SARIF result's `message.text` as Markdown. SARIF 2.1.0 (§3.11.6) lets a plain-text message
+ * carry embedded links, `[text](target)`, whose target is a URI or the id of one of the result's
+ * `relatedLocations` (a whole number), and escapes a literal bracket as `\[` `\]`. Those links
+ * are the scanner's own format and stay links (http and https targets, and ids, kept as the
+ * scanner wrote them); everything else is data (`inlineText`), the link texts included, so a
+ * message can make no image, no HTML and no mention, and a link only to an http(s) address.
+ */
+function scannerMessage(message) {
+    const parts = [];
+    const embedded = /\\([[\]])|\[((?:[^[\]\\]|\\[[\]\\])*)\]\((https?:\/\/[^\s()<>|\\`]+|\d+)\)/g;
+    let at = 0;
+    for (const m of message.matchAll(embedded)) {
+        parts.push(escaped(message.slice(at, m.index)));
+        if (m[1] !== undefined)
+            parts.push(escaped(m[1]));
+        else
+            parts.push(`[${escaped(m[2].replace(/\\([[\]\\])/g, '$1'))}](${m[3]})`);
+        at = m.index + m[0].length;
+    }
+    parts.push(escaped(message.slice(at)));
+    return atLineStart(parts.join(''));
+}
 
 ;// CONCATENATED MODULE: ./build/actions/sync/run.js
+
 
 
 
@@ -46548,9 +46828,9 @@ function table(report) {
     const head = `### Gatehouse ${report.command}: ${report.ok ? 'done' : 'failed'}\n\n`;
     const t = report.totals;
     const totals = `${t.synced} synced, ${t.failed} failed, ${t.skipped} skipped; ${t.findings} findings sent; DefectDojo created ${t.created}, closed ${t.closed}, reactivated ${t.reactivated}, untouched ${t.untouched}.\n\n`;
-    const error = report.error ? `**${cell(report.error)}**\n\n` : '';
+    const error = report.error ? `**${inlineText(report.error)}**\n\n` : '';
     const rows = report.items.map((i) => [i.product, i.test, i.status, i.findings ?? '', i.counts?.created ?? '', i.counts?.closed ?? '', i.counts?.reactivated ?? '', i.counts?.untouched ?? '', i.reason ?? '']
-        .map((v) => cell(String(v)))
+        .map((v) => inlineText(String(v)))
         .join(' | '));
     const body = rows.length
         ? `| Product | Test | Status | Findings | Created | Closed | Reactivated | Untouched | Note |\n| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n${rows.map((r) => `| ${r} |`).join('\n')}\n`

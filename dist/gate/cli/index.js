@@ -1818,23 +1818,27 @@ class Baseline {
 
 ;// CONCATENATED MODULE: ./build/actions/shared/git.js
 
-/** git could not be started at all (not installed, not on PATH). */
+/** git gave no answer: it could not be started at all (not installed, not on PATH), or did not finish within the caller's bound. */
 class GitUnavailable extends Error {
     name = 'GitUnavailable';
 }
 /**
  * Runs `git [-C <dir>] <args>` to its end. A non-zero exit is a result, not an error: to some
  * callers it means "no" (not tracked, not a commit, nothing to unset), to others a failure they
- * word themselves. Only a git that cannot be started rejects (`GitUnavailable`).
+ * word themselves. Only a git that cannot be started, or outlives `timeoutMs`, rejects (`GitUnavailable`).
  */
-function git(dir, args) {
+function git(dir, args, options = {}) {
     return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const { timeoutMs } = options;
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+            ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs), killSignal: 'SIGKILL' }),
+        });
         const chunks = [];
         let stderr = '';
         child.stdout.on('data', (d) => chunks.push(d));
         child.stderr.on('data', (d) => (stderr += d.toString()));
-        child.on('error', (err) => reject(new GitUnavailable(`cannot run git: ${err.message}`)));
+        child.on('error', (err) => reject(new GitUnavailable(err.name === 'AbortError' ? `git did not finish within ${(timeoutMs ?? 0) / 1000} s` : `cannot run git: ${err.message}`)));
         child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
     });
 }

@@ -28753,7 +28753,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(230);
+/* harmony import */ var _post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1757);
 
 await (0,_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28762,7 +28762,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 230:
+/***/ 1757:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31863,6 +31863,25 @@ function transportFailure(err, bounds) {
     }
     return err instanceof Error ? err.message : 'network error';
 }
+/**
+ * Network errors that end a call before any connection carried it: nothing was sent, so the peer
+ * cannot have acted on it (refused, no route, no such name, the connect bound passed).
+ */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * Whether a failed call provably never reached its peer (see `BEFORE_SENDING`). A timeout, a reset
+ * or a closed socket once connected may come after the peer acted: those are not.
+ */
+function neverSent(err) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return false;
+        const code = e.code;
+        if (typeof code === 'string')
+            return BEFORE_SENDING.has(code);
+    }
+    return false;
+}
 const agents = new Map();
 /**
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
@@ -32083,6 +32102,209 @@ function http_jsonObject(text) {
     }
     catch {
         return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./build/actions/shared/oidc.js
+
+
+/** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
+class MissingIdTokenPermission extends Error {
+    name = 'MissingIdTokenPermission';
+    constructor() {
+        super("cannot request an OIDC token: give the job 'permissions: id-token: write'");
+    }
+}
+/** The runner's token endpoint failed (`reason` is the fail-soft vocabulary; `detail` says more). */
+class oidc_OidcUnavailable extends Error {
+    reason;
+    detail;
+    name = 'OidcUnavailable';
+    constructor(reason, detail) {
+        super(`${reason} (${detail})`);
+        this.reason = reason;
+        this.detail = detail;
+    }
+}
+/** One retry after this long when the endpoint did not answer or answered 5xx. */
+const RETRY_AFTER_MS = 1000;
+/**
+ * Requests the job's OIDC token for `audience` from the runner (what `core.getIDToken` does, but
+ * bounded: see `runner-oidc` in the bounds table) and masks it. The runner only sets
+ * `ACTIONS_ID_TOKEN_REQUEST_URL`/`_TOKEN` when the job has `id-token: write`.
+ */
+async function oidc_requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AFTER_MS) {
+    const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
+    const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
+    if (!requestUrl || !requestToken)
+        throw new MissingIdTokenPermission();
+    let url;
+    try {
+        url = new URL(requestUrl);
+    }
+    catch {
+        throw new oidc_OidcUnavailable('OIDC request failed', 'ACTIONS_ID_TOKEN_REQUEST_URL is not a URL');
+    }
+    url.searchParams.set('audience', audience);
+    for (let attempt = 1;; attempt++) {
+        let failure;
+        try {
+            const answer = await http.call('runner-oidc', url.href, { headers: { authorization: `Bearer ${requestToken}`, accept: 'application/json' } });
+            if (answer.status === 200) {
+                const value = jsonObject(answer.text)?.value;
+                if (typeof value !== 'string' || value.length === 0)
+                    throw new oidc_OidcUnavailable('OIDC token missing', 'the answer has no value');
+                core.setSecret(value);
+                return value;
+            }
+            failure = `HTTP ${answer.status}`;
+            if (answer.status < 500)
+                throw new oidc_OidcUnavailable('OIDC request failed', failure);
+        }
+        catch (err) {
+            if (!(err instanceof NoAnswer))
+                throw err;
+            failure = err.reason;
+        }
+        if (attempt >= 2)
+            throw new oidc_OidcUnavailable('OIDC request failed', failure);
+        await sleep(retryAfterMs);
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/http/control-characters.js
+/**
+ * The server's one "no control character" rule (`/sign` paths and branch, ledger text and links).
+ *
+ * Refused: Unicode general category Cc, which is C0 (U+0000–U+001F), DEL (U+007F) and C1
+ * (U+0080–U+009F: NEL U+0085 breaks lines, CSI U+009B starts terminal escape sequences); and the
+ * line and paragraph separators, categories Zl and Zp (U+2028, U+2029), which break a line like
+ * `\n` does (Unicode line breaking and JavaScript both treat them as line terminators). A line
+ * break inside one field of a chat message or log line is what this rule exists to prevent.
+ *
+ * Allowed: format characters (Cf: bidi controls, zero-width joiners, soft hyphen). Ordinary text
+ * needs them (emoji sequences, Persian and Indic names, mixed-direction text) and they break no
+ * line; refusing them would be a different rule about how text displays.
+ */
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+const CONTROL_RUNS = new RegExp(`${CONTROL.source}+`, 'gu');
+/** Whether `s` holds a control character in the sense above. One class, no quantifier: linear. */
+const hasControlCharacter = (s) => CONTROL.test(s);
+/** `s` with each run of control characters in the sense above made one space: text for one line. */
+const control_characters_spaceControlCharacters = (s) => s.replace(CONTROL_RUNS, ' ');
+
+;// CONCATENATED MODULE: ./build/actions/shared/peer-text.js
+
+/** Format characters (bidi overrides, zero-width): dropped, so they cannot split a credential in two. */
+const FORMAT = /\p{Cf}/gu;
+/** A run of characters a credential is written with (base64, base64url, hex, JWT dots). */
+const CREDENTIAL_RUN = /[A-Za-z0-9+/=_.~-]{16,}/g;
+/**
+ * Could this run be a credential? Sixteen characters or more with a digit, or with both cases:
+ * JWTs, `ghs_…` tokens, hex and base64 keys are; the `snake_case` codes a broker or ledger
+ * answers with (`platform_installation_lookup_failed`) are not.
+ */
+const credentialShaped = (run) => /[0-9]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run));
+const HIDDEN = '[hidden]';
+/**
+ * Text a peer sent (an error code, a reason) made fit for one log line: control characters become
+ * spaces, format characters go, anything that could be a credential (any of `secrets`, or a run shaped
+ * like one) becomes `[hidden]`, and the result is cut to `max` characters. Undefined when `value`
+ * is not a string or nothing printable is left.
+ */
+function peer_text_peerText(value, options = {}) {
+    if (typeof value !== 'string')
+        return undefined;
+    const max = options.max ?? 80;
+    // Control characters and the Unicode line separators become spaces (runs of spaces are one below).
+    let text = spaceControlCharacters(value).replace(FORMAT, '');
+    for (const secret of options.secrets ?? [])
+        if (secret.length >= 8)
+            text = text.split(secret).join(HIDDEN);
+    text = text
+        .replace(CREDENTIAL_RUN, (run) => (credentialShaped(run) ? HIDDEN : run))
+        .replace(/\s+/g, ' ')
+        .trim();
+    if (text === '')
+        return undefined;
+    const chars = [...text];
+    return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+;// CONCATENATED MODULE: ./build/actions/request-token/broker-client.js
+
+
+
+/**
+ * Why no token came back: `reason` is the spec's closed vocabulary, printed in the warning line;
+ * `said` is what the broker's answer gave as `error` and `reason`, already safe to print.
+ */
+class TokenUnavailable extends Error {
+    reason;
+    name = 'TokenUnavailable';
+    said;
+    constructor(reason, options) {
+        super(reason, options);
+        this.reason = reason;
+        this.said = options?.said;
+    }
+}
+/** Each of `error` and `reason` is cut to this many characters; codes of the spec are far shorter. */
+const MAX_CODE = 64;
+/**
+ * The broker's `error` and `reason` of a refusal, as `invalid_oidc_token (audience_mismatch)`, or
+ * undefined when it sent neither. Whatever could be a credential (`secrets`, the OIDC token sent,
+ * or anything shaped like one) is hidden, control characters go, each part is bounded.
+ */
+function brokerSaid(body, secrets) {
+    const parsed = jsonObject(body);
+    const error = peerText(parsed?.error, { max: MAX_CODE, secrets });
+    const reason = peerText(parsed?.reason, { max: MAX_CODE, secrets });
+    if (error === undefined && reason === undefined)
+        return undefined;
+    return [error, reason === undefined ? undefined : `(${reason})`].filter((part) => part !== undefined).join(' ');
+}
+/**
+ * Asks the runner for the job's OIDC token. A failed request and an answer without `value`
+ * are different reasons: the second means the runner itself misbehaved.
+ */
+async function fetchOidcToken(http, core, env, audience) {
+    try {
+        return await requestIdToken(http, core, env, audience);
+    }
+    catch (err) {
+        if (err instanceof OidcUnavailable)
+            throw new TokenUnavailable(err.reason, { cause: err });
+        throw err;
+    }
+}
+/**
+ * POSTs the token request. `noAnswer` when the broker could not be reached at all (connection
+ * refused, DNS failure, no complete answer within the call's bound): only then is the fallback
+ * address tried.
+ */
+async function postTokenRequest(http, brokerUrl, body) {
+    let url;
+    try {
+        url = new URL('token', brokerUrl.endsWith('/') ? brokerUrl : `${brokerUrl}/`).href;
+    }
+    catch {
+        return { noAnswer: 'the broker URL is not a URL' };
+    }
+    try {
+        const answer = await http.call('broker-token', url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify(body),
+        });
+        return { status: answer.status, body: answer.text };
+    }
+    catch (err) {
+        if (err instanceof NoAnswer)
+            return { noAnswer: err.reason };
+        throw err;
     }
 }
 
@@ -36861,27 +37083,56 @@ function failureOf(http, call, err) {
     return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
 }
 
+;// CONCATENATED MODULE: ./build/actions/request-token/revoke-token.js
+
+
+/**
+ * `DELETE /installation/token` with the token itself, at `apiUrl`: used by the post step for every
+ * token the job holds, and by a refresh for a token it minted after the post step began.
+ */
+async function revokeToken(http, apiUrl, token) {
+    const octokit = actionOctokit(http, 'token-revoke', token, apiUrl);
+    try {
+        await octokit.request('DELETE /installation/token');
+        return { revoked: true };
+    }
+    catch (err) {
+        const failure = failureOf(http, 'token-revoke', err);
+        if (failure instanceof http_NoAnswer)
+            return { notRevoked: `API unreachable: ${failure.reason}` };
+        if (failure.status === 401)
+            return { alreadyGone: true };
+        return { notRevoked: `HTTP ${failure.status}` };
+    }
+}
+
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./build/actions/shared/git.js
 
-/** git could not be started at all (not installed, not on PATH). */
+/** git gave no answer: it could not be started at all (not installed, not on PATH), or did not finish within the caller's bound. */
 class GitUnavailable extends Error {
     name = 'GitUnavailable';
 }
 /**
  * Runs `git [-C <dir>] <args>` to its end. A non-zero exit is a result, not an error: to some
  * callers it means "no" (not tracked, not a commit, nothing to unset), to others a failure they
- * word themselves. Only a git that cannot be started rejects (`GitUnavailable`).
+ * word themselves. Only a git that cannot be started, or outlives `timeoutMs`, rejects (`GitUnavailable`).
  */
-function git(dir, args) {
+function git(dir, args, options = {}) {
     return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const { timeoutMs } = options;
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+            ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs), killSignal: 'SIGKILL' }),
+        });
         const chunks = [];
         let stderr = '';
         child.stdout.on('data', (d) => chunks.push(d));
         child.stderr.on('data', (d) => (stderr += d.toString()));
-        child.on('error', (err) => reject(new GitUnavailable(`cannot run git: ${err.message}`)));
+        child.on('error', (err) => reject(new GitUnavailable(err.name === 'AbortError' ? `git did not finish within ${(timeoutMs ?? 0) / 1000} s` : `cannot run git: ${err.message}`)));
         child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
     });
 }
@@ -36890,210 +37141,150 @@ function gitText(result) {
     return result.stdout.toString('utf8').trim();
 }
 
+;// CONCATENATED MODULE: ./build/actions/request-token/refresh/shell-word.js
+/** One POSIX shell word, single-quoted: the runner's paths may hold spaces or quotes. */
+const shellWord = (word) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+;// CONCATENATED MODULE: ./build/actions/request-token/refresh/git-config.js
+
+
+
+/** Each `git config` call's bound: a stalled file system must not hold the step. A held lock fails at once. */
+const GIT_CONFIG_TIMEOUT_MS = 10_000;
+const gitConfig = (args) => git(undefined, ['config', ...args], { timeoutMs: GIT_CONFIG_TIMEOUT_MS });
+/** Why a `git config` call failed, in git's own first line (it names the file and the lock), never more. */
+const failure = (result) => result.stderr.trim().split('\n')[0] || `git exited with ${result.code}`;
+/**
+ * The repository's URLs as git matches a credential context against them: a context's path must
+ * match exactly, so both the plain and the `.git` form (git also applies them to URLs below them).
+ */
+function repositoryUrls(serverUrl, repository) {
+    const url = new URL(repository, serverUrl.endsWith('/') ? serverUrl : `${serverUrl}/`).href;
+    return [url, `${url}.git`];
+}
+/**
+ * The job's credential settings in the global configuration, added as one `include.path` entry
+ * naming a file in the job's folder: `credential.<url>.helper` and `credential.<url>.useHttpPath
+ * true` for each of `urls`. git skips an include whose file is gone, so once the folder is
+ * deleted the entry gives git nothing, even if it could not be removed. One entry of a value of
+ * the job's own (the file's path) is removed exactly, leaving other jobs' entries and the user's
+ * own settings alone; `useHttpPath` set directly in the global file could not be, since every
+ * job would add the same `true`. Returns the entry's value; throws with git's reason.
+ */
+async function includeCredentialHelper(folder, urls, helper) {
+    const file = join(folder, 'git-credentials.config');
+    for (const url of urls) {
+        for (const [name, value] of [['helper', helper], ['useHttpPath', 'true']]) {
+            const set = await gitConfig(['--file', file, '--add', `credential.${url}.${name}`, value]);
+            if (set.code !== 0)
+                throw new Error(failure(set));
+        }
+    }
+    const added = await gitConfig(['--global', '--add', 'include.path', file]);
+    if (added.code !== 0)
+        throw new Error(failure(added));
+    return file;
+}
+/** A value as an extended regular expression matching it alone: `--fixed-value` needs git 2.30, a value pattern works with every git. */
+const exactly = (value) => `^${value.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}$`;
+/** The command that removes the job's include entry (what `removeCredentialHelper` runs), for a person to run. */
+const removalCommand = (file) => `git config --global --unset-all include.path ${shellWord(exactly(file))}`;
+/** Removes the job's include entry (that value only). `left` says why it is still there. */
+async function removeCredentialHelper(file) {
+    try {
+        const removed = await gitConfig(['--global', '--unset-all', 'include.path', exactly(file)]);
+        // 5: no such value (someone removed it already).
+        return removed.code === 0 || removed.code === 5 ? {} : { left: failure(removed) };
+    }
+    catch (err) {
+        if (err instanceof GitUnavailable)
+            return { left: err.message };
+        throw err;
+    }
+}
+
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./build/actions/shared/oidc.js
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./build/actions/request-token/refresh/lock.js
 
 
-/** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
-class MissingIdTokenPermission extends Error {
-    name = 'MissingIdTokenPermission';
-    constructor() {
-        super("cannot request an OIDC token: give the job 'permissions: id-token: write'");
-    }
-}
-/** The runner's token endpoint failed (`reason` is the fail-soft vocabulary; `detail` says more). */
-class oidc_OidcUnavailable extends Error {
-    reason;
-    detail;
-    name = 'OidcUnavailable';
-    constructor(reason, detail) {
-        super(`${reason} (${detail})`);
-        this.reason = reason;
-        this.detail = detail;
-    }
-}
-/** One retry after this long when the endpoint did not answer or answered 5xx. */
-const RETRY_AFTER_MS = 1000;
+
 /**
- * Requests the job's OIDC token for `audience` from the runner (what `core.getIDToken` does, but
- * bounded: see `runner-oidc` in the bounds table) and masks it. The runner only sets
- * `ACTIONS_ID_TOKEN_REQUEST_URL`/`_TOKEN` when the job has `id-token: write`.
+ * How long a live holder may keep the lock before others take it as stuck: longer than a refresh
+ * can take within its own bounds (the runner's OIDC endpoint twice at 10 s, the broker and its
+ * fallback at 30 s each, revoking its own token at 10 s), so a slow refresh is never broken into.
  */
-async function oidc_requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AFTER_MS) {
-    const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
-    const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
-    if (!requestUrl || !requestToken)
-        throw new MissingIdTokenPermission();
-    let url;
+const MAX_HOLD_MS = 3 * 60_000;
+/** Whether the process that wrote the lock is still running (the helpers and the post step run on one machine as one user). */
+function alive(pid) {
     try {
-        url = new URL(requestUrl);
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (err) {
+        // EPERM: it exists, under another user.
+        return err.code === 'EPERM';
+    }
+}
+/** A lock left by a holder that is gone (its process ended without releasing it), or held past `maxHoldMs`. */
+function stale(path, maxHoldMs) {
+    const age = Date.now() - ((0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > maxHoldMs)
+        return true;
+    let holder = '';
+    try {
+        holder = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
     }
     catch {
-        throw new oidc_OidcUnavailable('OIDC request failed', 'ACTIONS_ID_TOKEN_REQUEST_URL is not a URL');
+        return false;
     }
-    url.searchParams.set('audience', audience);
-    for (let attempt = 1;; attempt++) {
-        let failure;
+    const pid = Number(holder.split(' ')[0]);
+    // Empty: its holder is writing it right now.
+    return Number.isInteger(pid) && pid > 0 && !alive(pid);
+}
+/**
+ * Runs `work` while holding the lock file `path` (created exclusively; it names the holder's
+ * process). Waits while another live process holds it. The lock is released only if it is still
+ * this holder's: one taken over as stale is not removed from under its new holder.
+ * An ENOENT from creating the lock (its folder is gone) is the caller's to word.
+ */
+async function withLock(path, work, maxHoldMs = MAX_HOLD_MS) {
+    const mine = `${process.pid} ${(0,external_node_crypto_.randomUUID)()}`;
+    for (;;) {
         try {
-            const answer = await http.call('runner-oidc', url.href, { headers: { authorization: `Bearer ${requestToken}`, accept: 'application/json' } });
-            if (answer.status === 200) {
-                const value = jsonObject(answer.text)?.value;
-                if (typeof value !== 'string' || value.length === 0)
-                    throw new oidc_OidcUnavailable('OIDC token missing', 'the answer has no value');
-                core.setSecret(value);
-                return value;
+            const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'wx', 0o600);
+            try {
+                (0,external_node_fs_namespaceObject.writeSync)(fd, mine);
             }
-            failure = `HTTP ${answer.status}`;
-            if (answer.status < 500)
-                throw new oidc_OidcUnavailable('OIDC request failed', failure);
+            finally {
+                (0,external_node_fs_namespaceObject.closeSync)(fd);
+            }
+            break;
         }
         catch (err) {
-            if (!(err instanceof NoAnswer))
+            if (err.code !== 'EEXIST')
                 throw err;
-            failure = err.reason;
+            if (stale(path, maxHoldMs))
+                (0,external_node_fs_namespaceObject.rmSync)(path, { force: true });
+            else
+                await (0,promises_namespaceObject.setTimeout)(50);
         }
-        if (attempt >= 2)
-            throw new oidc_OidcUnavailable('OIDC request failed', failure);
-        await sleep(retryAfterMs);
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/http/control-characters.js
-/**
- * The server's one "no control character" rule (`/sign` paths and branch, ledger text and links).
- *
- * Refused: Unicode general category Cc, which is C0 (U+0000–U+001F), DEL (U+007F) and C1
- * (U+0080–U+009F: NEL U+0085 breaks lines, CSI U+009B starts terminal escape sequences); and the
- * line and paragraph separators, categories Zl and Zp (U+2028, U+2029), which break a line like
- * `\n` does (Unicode line breaking and JavaScript both treat them as line terminators). A line
- * break inside one field of a chat message or log line is what this rule exists to prevent.
- *
- * Allowed: format characters (Cf: bidi controls, zero-width joiners, soft hyphen). Ordinary text
- * needs them (emoji sequences, Persian and Indic names, mixed-direction text) and they break no
- * line; refusing them would be a different rule about how text displays.
- */
-const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
-const CONTROL_RUNS = new RegExp(`${CONTROL.source}+`, 'gu');
-/** Whether `s` holds a control character in the sense above. One class, no quantifier: linear. */
-const hasControlCharacter = (s) => CONTROL.test(s);
-/** `s` with each run of control characters in the sense above made one space: text for one line. */
-const control_characters_spaceControlCharacters = (s) => s.replace(CONTROL_RUNS, ' ');
-
-;// CONCATENATED MODULE: ./build/actions/shared/peer-text.js
-
-/** Format characters (bidi overrides, zero-width): dropped, so they cannot split a credential in two. */
-const FORMAT = /\p{Cf}/gu;
-/** A run of characters a credential is written with (base64, base64url, hex, JWT dots). */
-const CREDENTIAL_RUN = /[A-Za-z0-9+/=_.~-]{16,}/g;
-/**
- * Could this run be a credential? Sixteen characters or more with a digit, or with both cases:
- * JWTs, `ghs_…` tokens, hex and base64 keys are; the `snake_case` codes a broker or ledger
- * answers with (`platform_installation_lookup_failed`) are not.
- */
-const credentialShaped = (run) => /[0-9]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run));
-const HIDDEN = '[hidden]';
-/**
- * Text a peer sent (an error code, a reason) made fit for one log line: control characters become
- * spaces, format characters go, anything that could be a credential (any of `secrets`, or a run shaped
- * like one) becomes `[hidden]`, and the result is cut to `max` characters. Undefined when `value`
- * is not a string or nothing printable is left.
- */
-function peer_text_peerText(value, options = {}) {
-    if (typeof value !== 'string')
-        return undefined;
-    const max = options.max ?? 80;
-    // Control characters and the Unicode line separators become spaces (runs of spaces are one below).
-    let text = spaceControlCharacters(value).replace(FORMAT, '');
-    for (const secret of options.secrets ?? [])
-        if (secret.length >= 8)
-            text = text.split(secret).join(HIDDEN);
-    text = text
-        .replace(CREDENTIAL_RUN, (run) => (credentialShaped(run) ? HIDDEN : run))
-        .replace(/\s+/g, ' ')
-        .trim();
-    if (text === '')
-        return undefined;
-    const chars = [...text];
-    return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
-
-;// CONCATENATED MODULE: ./build/actions/request-token/broker-client.js
-
-
-
-/**
- * Why no token came back: `reason` is the spec's closed vocabulary, printed in the warning line;
- * `said` is what the broker's answer gave as `error` and `reason`, already safe to print.
- */
-class TokenUnavailable extends Error {
-    reason;
-    name = 'TokenUnavailable';
-    said;
-    constructor(reason, options) {
-        super(reason, options);
-        this.reason = reason;
-        this.said = options?.said;
-    }
-}
-/** Each of `error` and `reason` is cut to this many characters; codes of the spec are far shorter. */
-const MAX_CODE = 64;
-/**
- * The broker's `error` and `reason` of a refusal, as `invalid_oidc_token (audience_mismatch)`, or
- * undefined when it sent neither. Whatever could be a credential (`secrets`, the OIDC token sent,
- * or anything shaped like one) is hidden, control characters go, each part is bounded.
- */
-function brokerSaid(body, secrets) {
-    const parsed = jsonObject(body);
-    const error = peerText(parsed?.error, { max: MAX_CODE, secrets });
-    const reason = peerText(parsed?.reason, { max: MAX_CODE, secrets });
-    if (error === undefined && reason === undefined)
-        return undefined;
-    return [error, reason === undefined ? undefined : `(${reason})`].filter((part) => part !== undefined).join(' ');
-}
-/**
- * Asks the runner for the job's OIDC token. A failed request and an answer without `value`
- * are different reasons: the second means the runner itself misbehaved.
- */
-async function fetchOidcToken(http, core, env, audience) {
-    try {
-        return await requestIdToken(http, core, env, audience);
-    }
-    catch (err) {
-        if (err instanceof OidcUnavailable)
-            throw new TokenUnavailable(err.reason, { cause: err });
-        throw err;
-    }
-}
-/**
- * POSTs the token request. `noAnswer` when the broker could not be reached at all (connection
- * refused, DNS failure, no complete answer within the call's bound): only then is the fallback
- * address tried.
- */
-async function postTokenRequest(http, brokerUrl, body) {
-    let url;
-    try {
-        url = new URL('token', brokerUrl.endsWith('/') ? brokerUrl : `${brokerUrl}/`).href;
-    }
-    catch {
-        return { noAnswer: 'the broker URL is not a URL' };
     }
     try {
-        const answer = await http.call('broker-token', url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', accept: 'application/json' },
-            body: JSON.stringify(body),
-        });
-        return { status: answer.status, body: answer.text };
+        return await work();
     }
-    catch (err) {
-        if (err instanceof NoAnswer)
-            return { noAnswer: err.reason };
-        throw err;
+    finally {
+        let holder;
+        try {
+            holder = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+        }
+        catch {
+            holder = undefined;
+        }
+        if (holder === mine)
+            (0,external_node_fs_namespaceObject.rmSync)(path, { force: true });
     }
 }
 
@@ -37102,10 +37293,13 @@ async function postTokenRequest(http, brokerUrl, body) {
 
 
 
+/** A file of the folder not found: the folder is gone (the post step ran, or it was deleted). */
+const missing = (err) => err.code === 'ENOENT';
 /**
  * The refresh's folder under `RUNNER_TEMP`: `settings.json`, `tokens.json` (every token minted,
- * the newest last, for the post step to revoke) and a lock. The folder is the runner user's
- * alone (0700, files 0600); nothing in it is ever printed.
+ * the newest last, for the post step to revoke), a lock, `ended` once the post step has begun,
+ * and git's include file (`git-config.ts`). The folder is the runner user's alone (0700, files
+ * 0600); nothing in it is ever printed.
  */
 class RefreshStore {
     dir;
@@ -37126,39 +37320,41 @@ class RefreshStore {
         const tokens = this.read('tokens.json');
         return Array.isArray(tokens) ? tokens : [];
     }
+    /**
+     * Throws unless new tokens may still be handed out and recorded: `refresh ended` once the post
+     * step has begun (it revokes what `tokens.json` names), `refresh state missing` when the folder is gone.
+     */
+    assertOpen() {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(this.dir, 'ended')))
+            throw new TokenUnavailable('refresh ended');
+        if (!(0,external_node_fs_namespaceObject.existsSync)(this.dir))
+            throw new TokenUnavailable('refresh state missing');
+    }
+    /** Records a new token; refused (see `assertOpen`) once the post step has begun or the folder is gone. */
     add(token) {
+        this.assertOpen();
         this.write('tokens.json', [...this.tokens(), token]);
+    }
+    /** The post step's mark, taken under the lock: no refresh mints or records a token after it. */
+    end() {
+        this.write('ended', true);
     }
     remove() {
         (0,external_node_fs_namespaceObject.rmSync)(this.dir, { recursive: true, force: true });
     }
     /**
-     * Runs `work` while holding the folder's lock, so that git processes asking at once (parallel
-     * fetches, submodules) mint one token between them. A lock older than `staleMs` is a process
-     * that died holding it.
+     * Runs `work` while holding the folder's lock: git processes asking at once (parallel fetches,
+     * submodules) mint one token between them, and the post step waits for a mint in flight, whose
+     * token is recorded before the lock is released.
      */
-    async locked(work, staleMs = 60_000) {
-        const lock = (0,external_node_path_namespaceObject.join)(this.dir, 'lock');
-        for (;;) {
-            try {
-                (0,external_node_fs_namespaceObject.closeSync)((0,external_node_fs_namespaceObject.openSync)(lock, 'wx', 0o600));
-                break;
-            }
-            catch (err) {
-                if (err.code !== 'EEXIST')
-                    throw err;
-                const age = Date.now() - ((0,external_node_fs_namespaceObject.statSync)(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-                if (age > staleMs)
-                    (0,external_node_fs_namespaceObject.rmSync)(lock, { force: true });
-                else
-                    await (0,promises_namespaceObject.setTimeout)(50);
-            }
-        }
+    async locked(work) {
         try {
-            return await work();
+            return await withLock((0,external_node_path_namespaceObject.join)(this.dir, 'lock'), work);
         }
-        finally {
-            (0,external_node_fs_namespaceObject.rmSync)(lock, { force: true });
+        catch (err) {
+            if (missing(err) && !(0,external_node_fs_namespaceObject.existsSync)(this.dir))
+                throw new TokenUnavailable('refresh state missing', { cause: err });
+            throw err;
         }
     }
     /** A file of the folder; the folder gone (the post step ran) or a file damaged is `refresh state missing`. */
@@ -37167,7 +37363,7 @@ class RefreshStore {
             return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(this.dir, name), 'utf8'));
         }
         catch (err) {
-            if (err instanceof SyntaxError || err.code === 'ENOENT')
+            if (err instanceof SyntaxError || missing(err))
                 throw new TokenUnavailable('refresh state missing', { cause: err });
             throw err;
         }
@@ -37175,8 +37371,15 @@ class RefreshStore {
     /** Written whole, then renamed: a reader never sees half a file. */
     write(name, value) {
         const temporary = (0,external_node_path_namespaceObject.join)(this.dir, `${name}.${process.pid}.tmp`);
-        (0,external_node_fs_namespaceObject.writeFileSync)(temporary, JSON.stringify(value), { mode: 0o600 });
-        (0,external_node_fs_namespaceObject.renameSync)(temporary, (0,external_node_path_namespaceObject.join)(this.dir, name));
+        try {
+            (0,external_node_fs_namespaceObject.writeFileSync)(temporary, JSON.stringify(value), { mode: 0o600 });
+            (0,external_node_fs_namespaceObject.renameSync)(temporary, (0,external_node_path_namespaceObject.join)(this.dir, name));
+        }
+        catch (err) {
+            if (missing(err))
+                throw new TokenUnavailable('refresh state missing', { cause: err });
+            throw err;
+        }
     }
 }
 
@@ -37185,18 +37388,32 @@ class RefreshStore {
 
 
 
-/** Every token the job holds: the step's own, and each one a refresh minted (the folder may be gone). */
-function heldTokens(core, folder) {
+/**
+ * Ends the refresh and reads what it minted, under the folder's lock: a refresh minting now
+ * records its token before it lets go, and none mints after the mark. The folder may be gone.
+ */
+async function endRefresh(folder) {
+    if (!folder)
+        return [];
+    try {
+        return await folder.locked(async () => {
+            folder.end();
+            return folder.tokens();
+        });
+    }
+    catch (err) {
+        if (err instanceof TokenUnavailable)
+            return [];
+        throw err;
+    }
+}
+/** Every token the job holds: the step's own, and each one a refresh minted. */
+function heldTokens(core, minted) {
     const first = core.getState('token');
     const tokens = first ? [{ token: first, expiresAtMs: Date.parse(core.getState('expires-at')) }] : [];
-    try {
-        for (const held of folder?.tokens() ?? [])
-            if (!tokens.some((t) => t.token === held.token))
-                tokens.push(held);
-    }
-    catch {
-        // Nothing more to revoke than what the state names.
-    }
+    for (const held of minted)
+        if (!tokens.some((t) => t.token === held.token))
+            tokens.push(held);
     return tokens;
 }
 async function revokeOne({ core, http, env, now = Date.now }, { token, expiresAtMs }) {
@@ -37204,46 +37421,39 @@ async function revokeOne({ core, http, env, now = Date.now }, { token, expiresAt
         core.info('token already expired');
         return;
     }
-    const octokit = actionOctokit(http, 'token-revoke', token, env.GITHUB_API_URL || 'https://api.github.com');
-    try {
-        await octokit.request('DELETE /installation/token');
+    const outcome = await revokeToken(http, env.GITHUB_API_URL || 'https://api.github.com', token);
+    if ('revoked' in outcome)
         core.info('token revoked');
-    }
-    catch (err) {
-        const failure = failureOf(http, 'token-revoke', err);
-        if (failure instanceof http_NoAnswer)
-            core.warning(`token not revoked (API unreachable: ${failure.reason}); it expires on its own`);
-        else if (failure.status === 401)
-            core.info('token was already revoked or expired');
-        else
-            core.warning(`token not revoked (HTTP ${failure.status}); it expires on its own`);
-    }
-}
-/** Removes the job's git credential helper entry (that one value only) and the refresh folder. */
-async function removeRefresh(core, folder) {
-    const key = core.getState('refresh-helper-key');
-    const helper = core.getState('refresh-helper');
-    if (key && helper) {
-        try {
-            await git(undefined, ['config', '--global', '--fixed-value', '--unset-all', key, helper]);
-        }
-        catch (err) {
-            core.warning(`the git credential helper entry ${key} was not removed (${err.message})`);
-        }
-    }
-    folder?.remove();
+    else if ('alreadyGone' in outcome)
+        core.info('token was already revoked or expired');
+    else
+        core.warning(`token not revoked (${outcome.notRevoked}); it expires on its own`);
 }
 /**
- * The post step: revokes every token the job minted (the step's own and each refresh), so none
- * outlives the job, then removes the refresh's credential helper and folder. Fail-soft too: a
- * token that cannot be revoked expires by itself within the hour. Tokens are revoked only when
- * the step's `revoke` input was true (it saved them then).
+ * Removes the job's entry from the global git configuration (that one value) and the refresh
+ * folder, with the helper's file in it. An entry git would not remove is named, with the command
+ * that removes it: left alone it points at a file that is gone, so it gives git nothing.
+ */
+async function removeRefresh(core, folder) {
+    const include = core.getState('refresh-include');
+    const { left } = include ? await removeCredentialHelper(include) : {};
+    folder?.remove();
+    if (include && left) {
+        core.warning(`the git credential helper entry include.path=${include} was left in the global git configuration (${left}); its file is deleted, so it gives git nothing, but remove the entry with: ${removalCommand(include)}`);
+    }
+}
+/**
+ * The post step: ends the refresh (no token is minted after), revokes every token the job minted
+ * (the step's own and each refresh), so none outlives the job, then removes the refresh's
+ * credential helper and folder. Fail-soft too: a token that cannot be revoked expires by itself
+ * within the hour. Tokens are revoked only when the step's `revoke` input was true (it saved them then).
  */
 async function revoke(deps) {
     const { core } = deps;
     const folderPath = core.getState('refresh-folder');
     const folder = folderPath ? new RefreshStore(folderPath) : undefined;
-    const tokens = core.getState('revoke') === 'false' ? [] : heldTokens(core, folder);
+    const minted = await endRefresh(folder);
+    const tokens = core.getState('revoke') === 'false' ? [] : heldTokens(core, minted);
     if (tokens.length === 0)
         core.info('no token to revoke');
     for (const held of tokens)

@@ -37211,7 +37211,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 /* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(15811);
 
 // The service (HTTP server, metrics, MongoDB driver) loads only for `serve`, so the one-shot commands start fast.
-const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(821), __nccwpck_require__.e(251)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9251))).serveCommand(...args);
+const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(821), __nccwpck_require__.e(769)]).then(__nccwpck_require__.bind(__nccwpck_require__, 40769))).serveCommand(...args);
 const argv = process.argv.slice(2);
 const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .B)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
 // `serve` exits explicitly: a run cut off at the end of the shutdown grace would otherwise hold the process.
@@ -37306,7 +37306,8 @@ function backendBounds(overrides = {}) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   A: () => (/* binding */ boundedFetch),
-/* harmony export */   qO: () => (/* binding */ transportFailure)
+/* harmony export */   qO: () => (/* binding */ transportFailure),
+/* harmony export */   vQ: () => (/* binding */ neverSent)
 /* harmony export */ });
 /* unused harmony exports CallTimedOut, AnswerTooLarge, sharedDeadline, networkTransport */
 /* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(46752);
@@ -37357,6 +37358,25 @@ function transportFailure(err, bounds) {
             return code;
     }
     return err instanceof Error ? err.message : 'network error';
+}
+/**
+ * Network errors that end a call before any connection carried it: nothing was sent, so the peer
+ * cannot have acted on it (refused, no route, no such name, the connect bound passed).
+ */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * Whether a failed call provably never reached its peer (see `BEFORE_SENDING`). A timeout, a reset
+ * or a closed socket once connected may come after the peer acted: those are not.
+ */
+function neverSent(err) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return false;
+        const code = e.code;
+        if (typeof code === 'string')
+            return BEFORE_SENDING.has(code);
+    }
+    return false;
 }
 const agents = new Map();
 /**
@@ -38242,6 +38262,10 @@ const KEYS = [
     // Off by default: it writes to Dependency-Track (dependency-track/triage.ts).
     { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', check: BOOLEAN, fallback: false },
     { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
+    // Each alert kind on by default; off for a DefectDojo without its parser (code scanning needs 2.52.0, secret scanning 2.51.0).
+    { path: 'sources.github.codeScanning', env: 'SYNC_GITHUB_CODE_SCANNING', check: BOOLEAN, fallback: true },
+    { path: 'sources.github.dependabot', env: 'SYNC_GITHUB_DEPENDABOT', check: BOOLEAN, fallback: true },
+    { path: 'sources.github.secretScanning', env: 'SYNC_GITHUB_SECRET_SCANNING', check: BOOLEAN, fallback: true },
     { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
     { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
     { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },
@@ -38700,6 +38724,12 @@ var outbound = __nccwpck_require__(97587);
  * component (name and version, as the hash reads them), findings whose id sets overlap become one
  * finding carrying every id as an alias. No two findings sent share a hash, and a finding
  * Dependency-Track drops closes exactly that finding.
+ *
+ * Every finding sent names its own id among its aliases too. DefectDojo before 2.57.3 (#14748)
+ * reads `vulnerability_ids` from the aliases alone when there are any, and without aliases keeps
+ * `vulnId` only for an NVD finding: two GHSA-only advisories of one component then hash alike
+ * (no ids), and a reimport of the same export closes one of them (seen on DefectDojo 2.45.0).
+ * From 2.57.3 the parser adds `vulnId` itself and de-duplicates, so the alias changes no hash.
  */
 /** The alias keys DefectDojo's FPF parser reads into `vulnerability_ids` (dojo/tools/dependency_track/parser.py). */
 const ALIAS_KEYS = ['cveId', 'sonatypeId', 'ghsaId', 'osvId', 'snykId', 'gsdId', 'vulnDbId'];
@@ -38708,9 +38738,9 @@ const SOURCE_RANK = { NVD: 0, GITHUB: 1, OSV: 2 };
 /** Dependency-Track's severities, worst first. */
 const SEVERITY_RANK = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'UNASSIGNED'];
 const asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : undefined);
-/** The ids DefectDojo reads from a finding: `vulnId` and every alias under a key it knows. */
-function idsOf(vulnerability, vulnId) {
-    const ids = new Set([vulnId]);
+/** The ids DefectDojo reads from a finding's aliases: every alias under a key it knows. */
+function aliasIds(vulnerability) {
+    const ids = new Set();
     for (const alias of Array.isArray(vulnerability.aliases) ? vulnerability.aliases : []) {
         const entry = asObject(alias);
         for (const key of ALIAS_KEYS)
@@ -38741,7 +38771,7 @@ function memberOf(raw) {
     if (!finding || !vulnerability || !component || typeof component.name !== 'string' || typeof vulnerability.vulnId !== 'string')
         return undefined;
     const matrix = typeof vulnerability.matrix === 'string' ? vulnerability.matrix : typeof finding.matrix === 'string' ? finding.matrix : undefined;
-    return { finding, vulnerability, vulnId: vulnerability.vulnId, ids: idsOf(vulnerability, vulnerability.vulnId), matrix };
+    return { finding, vulnerability, vulnId: vulnerability.vulnId, ids: new Set([vulnerability.vulnId, ...aliasIds(vulnerability)]), matrix };
 }
 /** The component as DefectDojo's hash reads it: its name, then Python's `str()` of its version. */
 function componentKey(finding) {
@@ -38754,13 +38784,22 @@ const severityRank = (v) => {
     const at = SEVERITY_RANK.indexOf(String(v).toUpperCase());
     return at < 0 ? SEVERITY_RANK.length : at;
 };
-/** One finding for a group: the kept one, with every id of the group as an alias and the group's worst severity. */
+/**
+ * A finding as exported, with its own id added to its aliases when they lack it (see above);
+ * unchanged otherwise, so an export that already names it is sent byte for byte.
+ */
+function withOwnId(member) {
+    if (member.vulnId === '' || aliasIds(member.vulnerability).has(member.vulnId))
+        return member.finding;
+    const aliases = Array.isArray(member.vulnerability.aliases) ? member.vulnerability.aliases : [];
+    return { ...member.finding, vulnerability: { ...member.vulnerability, aliases: [...aliases, { [aliasKeyOf(member.vulnId)]: member.vulnId }] } };
+}
+/** One finding for a group: the kept one, with every id of the group (its own too) as an alias and the group's worst severity. */
 function merged(group) {
     const [kept, ...others] = [...group].sort((a, b) => rankOf(a) - rankOf(b) || a.vulnId.localeCompare(b.vulnId) || (a.matrix ?? '').localeCompare(b.matrix ?? ''));
     if (others.length === 0)
-        return kept.finding;
+        return withOwnId(kept);
     const ids = new Set(group.flatMap((m) => [...m.ids]));
-    ids.delete(kept.vulnId);
     const worst = group.map((m) => m.vulnerability.severity).sort((a, b) => severityRank(a) - severityRank(b))[0];
     // A false positive in Dependency-Track is one analysis of one of the ids: the folded finding is
     // one only when every finding folded into it is.
@@ -38768,7 +38807,7 @@ function merged(group) {
     const analysis = asObject(kept.finding.analysis);
     return {
         ...kept.finding,
-        vulnerability: { ...kept.vulnerability, severity: worst, aliases: [...ids].sort().map((id) => ({ [aliasKeyOf(id)]: id })) },
+        vulnerability: { ...kept.vulnerability, severity: worst, aliases: [...ids].filter((id) => id !== '').sort().map((id) => ({ [aliasKeyOf(id)]: id })) },
         ...(analysis && analysis.state === 'FALSE_POSITIVE' && !allFalsePositive ? { analysis: { ...analysis, state: 'NOT_SET' } } : {}),
     };
 }
@@ -39135,8 +39174,6 @@ function clientOf({ loaded, options }) {
 
 // EXTERNAL MODULE: ./build/server/platform/identifiers.js
 var identifiers = __nccwpck_require__(13980);
-// EXTERNAL MODULE: ./build/server/sync/github/client.js + 16 modules
-var github_client = __nccwpck_require__(95538);
 ;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
 // GitHub's REST alert lists, rewritten into documents DefectDojo's GitHub parsers accept, so that
 // each alert stays one finding across reimports.
@@ -39349,6 +39386,7 @@ function withoutSecret(alert) {
 const ALERT_KINDS = [
     {
         kind: 'code-scanning',
+        setting: 'codeScanning',
         test: 'Code scanning',
         scanType: scan_types/* SCAN_TYPES */.g8.codeScanning,
         list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
@@ -39359,6 +39397,7 @@ const ALERT_KINDS = [
     },
     {
         kind: 'dependabot',
+        setting: 'dependabot',
         test: 'Dependabot alerts',
         scanType: scan_types/* SCAN_TYPES */.g8.dependabot,
         // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
@@ -39371,6 +39410,7 @@ const ALERT_KINDS = [
     },
     {
         kind: 'secret-scanning',
+        setting: 'secretScanning',
         test: 'Secret scanning',
         scanType: scan_types/* SCAN_TYPES */.g8.secretScanning,
         list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
@@ -39413,6 +39453,8 @@ async function listRepositories(client, owner, viewer) {
     return raw.map(repositoryOf).filter((r) => r !== undefined);
 }
 
+// EXTERNAL MODULE: ./build/server/sync/github/client.js + 16 modules
+var github_client = __nccwpck_require__(95538);
 // EXTERNAL MODULE: ./build/server/sync/github/targets.js
 var targets = __nccwpck_require__(63000);
 ;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
@@ -39427,7 +39469,38 @@ var targets = __nccwpck_require__(63000);
 
 
 
-async function syncKind(work, kind, deps, productExists, products, digests) {
+
+/**
+ * The scan types DefectDojo refused as unknown in this run (its release predates the parser): a
+ * kind refused once is skipped for every later repository, said in one warning, not failed and
+ * sent again per repository. The next run asks again (DefectDojo may have been upgraded).
+ */
+class RefusedScanTypes {
+    progress;
+    refused = new Map();
+    constructor(progress) {
+        this.progress = progress;
+    }
+    /** Why this kind is skipped, once DefectDojo has refused its scan type. */
+    reason(kind) {
+        return this.refused.get(kind.scanType);
+    }
+    /** Remembers the refusal; warns the first time. */
+    refuse(kind, err) {
+        if (!this.refused.has(kind.scanType)) {
+            this.refused.set(kind.scanType, err.message);
+            this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (sources.github.${kind.setting}: false, or ${SETTING_ENV[kind.setting]}=false, turns them off)`);
+        }
+        return this.refused.get(kind.scanType);
+    }
+}
+/** The environment setting of each kind's switch (`config.ts`). */
+const SETTING_ENV = {
+    codeScanning: 'SYNC_GITHUB_CODE_SCANNING',
+    dependabot: 'SYNC_GITHUB_DEPENDABOT',
+    secretScanning: 'SYNC_GITHUB_SECRET_SCANNING',
+};
+async function syncKind(work, kind, deps, productExists, products, digests, refused) {
     const { repository } = work;
     const base = {
         label: `${repository.fullName} ${kind.kind}`,
@@ -39436,6 +39509,9 @@ async function syncKind(work, kind, deps, productExists, products, digests) {
         test: kind.test,
         scan_type: kind.scanType,
     };
+    const unknown = refused.reason(kind);
+    if (unknown)
+        return { ...base, status: 'skipped', reason: unknown, attempts: 0 };
     let alerts;
     try {
         alerts = await kind.list(work.client, repository);
@@ -39484,6 +39560,8 @@ async function syncKind(work, kind, deps, productExists, products, digests) {
         return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
     }
     catch (err) {
+        if (err instanceof client/* ScanTypeUnknown */.AM)
+            return { ...base, status: 'skipped', reason: refused.refuse(kind, err), ...(0,report/* notesOf */.h$)(notes), attempts };
         return { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), ...(0,report/* notesOf */.h$)(notes), attempts };
     }
 }
@@ -39531,13 +39609,14 @@ async function syncGithub(deps) {
         deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
     const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
     const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-    const items = await (0,report/* syncEachKind */.vt)(work, ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+    const refused = new RefusedScanTypes(deps.progress);
+    const items = await (0,report/* syncEachKind */.vt)(work, deps.kinds ?? ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
         const name = w.repository.fullName;
         let exists;
         // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
         // not true once an earlier kind made it: an empty list has nothing to close there.
         const productExists = async () => (products ? products.has(name) : (exists ??= (0,request/* retryTransient */.jh)(() => deps.defectDojo.productExists(name), deps.retry)));
-        return (kind) => syncKind(w, kind, deps, productExists, products, digests);
+        return (kind) => syncKind(w, kind, deps, productExists, products, digests, refused);
     });
     return (0,report/* finishReport */.Ux)({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
 }
@@ -39601,6 +39680,7 @@ async function everyRepository(deps, work, failures) {
 
 
 
+
 /** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
 const githubConnector = {
     source: 'github',
@@ -39628,6 +39708,7 @@ per repository`,
         retry,
         progress,
         ...(scope ? { only: scope } : {}),
+        kinds: ALERT_KINDS.filter((kind) => loaded.config.sources.github[kind.setting]),
     }),
 };
 
@@ -40075,6 +40156,7 @@ function refusedAs(err, credential, service, server) {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   dw: () => (/* binding */ DefectDojoClient),
+  AM: () => (/* binding */ ScanTypeUnknown),
   du: () => (/* binding */ UploadTooLarge)
 });
 
@@ -40111,7 +40193,8 @@ function total(node) {
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 /**
- * The counts of one reimport: the `statistics.delta` totals; or, when the reimport created its
+ * The counts of one reimport: the `statistics.delta` totals (untouched findings under
+ * `untouched`, or `left untouched` before DefectDojo 2.46.0); or, when the reimport created its
  * test, the `statistics.after` total as created. DefectDojo then runs an import, whose answer has
  * `after` alone (no `before`, no `delta`), and every finding in the test is one it created.
  * Undefined when the answer says neither (an answer with `before` but no `delta`, as some versions
@@ -40126,7 +40209,8 @@ function reimportCounts(body) {
         const created = total(delta.created);
         const closed = total(delta.closed);
         const reactivated = total(delta.reactivated);
-        const untouched = total(delta.untouched);
+        // `left untouched` until DefectDojo 2.45.x (its IMPORT_ACTIONS label; renamed in 2.46.0).
+        const untouched = total(delta.untouched ?? delta['left untouched']);
         if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
             return undefined;
         return { created, closed, reactivated, untouched };
@@ -42655,34 +42739,77 @@ var outbound = __nccwpck_require__(97587);
 
 
 
+
 const GitHubOctokit = Octokit.plugin(paginateRest);
 const SILENT = { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } };
 /** The route without host or query: what a log line may name (never a cursor or a base). */
 function operationOf(options) {
     return `${options.method ?? 'GET'} ${pathOf(options.url)}`;
 }
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_SAME_ORIGIN_REDIRECTS = 3;
+const guarded = new WeakSet();
+/**
+ * `fetch` that never lets the transport follow a redirect (undici would re-send a `307`'s body to
+ * any host, and drops only `Authorization` on the way); with `sameOrigin`, a `GET` redirected
+ * within its own origin is followed here. Any other 3xx is handed back for the client to refuse.
+ */
+function withoutRedirects(fetch, sameOrigin) {
+    // A call made again (the sync's retries) passes through the hook again with the same options.
+    if (guarded.has(fetch))
+        return fetch;
+    const wrapped = (async (input, init = {}) => {
+        let url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+        for (let hop = 0;; hop++) {
+            const response = await fetch(url.href, { ...init, redirect: 'manual' });
+            const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
+            const next = location === null ? undefined : URL.parse(location, url.href);
+            const method = (init.method ?? 'GET').toUpperCase();
+            if (!sameOrigin || method !== 'GET' || !next || next.origin !== url.origin || hop === MAX_SAME_ORIGIN_REDIRECTS)
+                return response;
+            await response.body?.cancel().catch(() => undefined);
+            url = next;
+        }
+    });
+    guarded.add(wrapped);
+    return wrapped;
+}
 /**
  * The one GitHub client factory: `@octokit/core` with the paginate plugin over one bounded fetch,
- * every call sending `X-GitHub-Api-Version`. Each call is made once: the brokers answer their
- * callers, who retry; the sync wraps its calls in the one retry helper (`http/retry.ts`). The
- * app's own calls (installation lookups, mints) authenticate through `@octokit/auth-app`'s
- * request hook; an installation token is minted by an explicit request, so nothing caches or
- * shares one. (Why neither the retry nor the throttling plugin is used: docs/development.md.)
+ * every call sending `X-GitHub-Api-Version` and following redirects only as `redirects` says
+ * (any fetch a call brings, such as the commit's own bound, included). Each call is made once:
+ * the brokers answer their callers, who retry; the sync wraps its calls in the one retry helper
+ * (`http/retry.ts`). The app's own calls (installation lookups, mints) authenticate through
+ * `@octokit/auth-app`'s request hook; an installation token is minted by an explicit request, so
+ * nothing caches or shares one. (Why neither the retry nor the throttling plugin is used:
+ * docs/development.md.)
  */
 function githubClient(options) {
     const { auth } = options;
+    const sameOrigin = options.redirects === 'same-origin';
+    // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty answer.
+    const fetch = (0,outbound/* boundedFetch */.A)(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: call_bounds/* MAX_ANSWER_BYTES */.gB } });
     const octokit = new GitHubOctokit({
         baseUrl: options.baseUrl,
         userAgent: options.userAgent,
         log: SILENT,
-        // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty answer.
-        request: { fetch: (0,outbound/* boundedFetch */.A)(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: call_bounds/* MAX_ANSWER_BYTES */.gB } }) },
+        request: { fetch },
         ...(auth && 'token' in auth ? { auth: auth.token } : {}),
         ...(auth && 'appId' in auth ? { authStrategy: auth.strategy, auth: { appId: auth.appId, createJwt: auth.createJwt } } : {}),
     });
     // A `before` hook changes the options object every later hook and the request itself receive.
     octokit.hook.before('request', (request) => {
         request.headers['x-github-api-version'] = GITHUB_API_VERSION;
+        request.request = { ...request.request, fetch: withoutRedirects(request.request?.fetch ?? fetch, sameOrigin) };
+    });
+    // Octokit takes a 3xx for a success (its body for the answer): a redirect not followed is a failure.
+    octokit.hook.after('request', (response, request) => {
+        if (response.status < 300 || response.status >= 400)
+            return;
+        const header = response.headers.location;
+        const location = typeof header === 'string' && header !== '' ? URL.parse(header, response.url)?.origin : undefined;
+        const message = `a redirect${location ? ` to ${location}` : ''}, not followed`;
+        throw new RequestError(message, response.status, { request: octokit.request.endpoint.parse(request), response: { ...response, data: { message } } });
     });
     return octokit;
 }
@@ -42731,7 +42858,8 @@ class SecondaryRateLimit extends http_request/* HttpError */.j$ {
 /**
  * An Octokit for one target (the one factory, `server/github/client.ts`): every call bounded in
  * time, a call that got no answer, a 5xx or a 429 made again within the retry policy (the one
- * retry helper, on the injected clock), and GitHub's rate
+ * retry helper, on the injected clock) — a POST or PATCH only when GitHub cannot have acted on
+ * it (never sent, or refused), so an issue or comment is never written twice — and GitHub's rate
  * limits honoured, each resource's budget apart (`x-ratelimit-resource`: a spent search budget
  * never holds back issue creation). Once a primary limit is spent (`x-ratelimit-remaining: 0`, or a
  * 403/429 saying so) calls on that resource wait for `x-ratelimit-reset` when it is within
@@ -42782,6 +42910,7 @@ function client_githubClient(target, options) {
         bounds,
         ...(options.transport ? { transport: options.transport } : {}),
         auth: { token: target.token },
+        redirects: 'same-origin',
     });
     octokit.hook.wrap('request', async (request, requestOptions) => {
         const operation = operationOf(requestOptions);
@@ -42808,7 +42937,7 @@ function client_githubClient(target, options) {
                 }
                 catch (err) {
                     if (!(err instanceof RequestError) || !err.response)
-                        throw new http_request/* TransportError */.wX(SERVICE, operation, (0,outbound/* transportFailure */.qO)(err, bounds));
+                        throw new http_request/* TransportError */.wX(SERVICE, operation, (0,outbound/* transportFailure */.qO)(err, bounds), !(0,outbound/* neverSent */.vQ)(err));
                     const headers = err.response.headers;
                     // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
                     if (err.status === 304 && kept) {
@@ -42834,9 +42963,10 @@ function client_githubClient(target, options) {
                 }
             }
         };
-        // No answer, a 5xx or a secondary limit: made again within the retry policy, never sooner than `Retry-After`.
+        // No answer, a 5xx or a secondary limit: made again within the retry policy, never sooner than
+        // `Retry-After`; a POST or PATCH only when GitHub cannot have acted on it (`mayRepeat`).
         return (0,http_retry/* retrying */.R$)(attempt, retry, {
-            shouldRetry: (error) => error instanceof SecondaryRateLimit || (0,http_request/* isTransient */.dg)(error),
+            shouldRetry: (error) => (error instanceof SecondaryRateLimit || (0,http_request/* isTransient */.dg)(error)) && (0,http_request/* mayRepeat */.xg)(method, error),
             ...(options.onRetry ? { onRetry: (error, n, delayMs) => options.onRetry(operation, error, n, delayMs) } : {}),
             clock,
         });
@@ -42991,12 +43121,14 @@ function listsOwner(target, owner) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   J9: () => (/* binding */ jsonBody),
+/* harmony export */   LR: () => (/* binding */ mayHaveActed),
 /* harmony export */   dg: () => (/* binding */ isTransient),
 /* harmony export */   j$: () => (/* binding */ HttpError),
 /* harmony export */   jh: () => (/* binding */ retryTransient),
 /* harmony export */   qx: () => (/* binding */ UnexpectedAnswerError),
 /* harmony export */   tN: () => (/* binding */ send),
-/* harmony export */   wX: () => (/* binding */ TransportError)
+/* harmony export */   wX: () => (/* binding */ TransportError),
+/* harmony export */   xg: () => (/* binding */ mayRepeat)
 /* harmony export */ });
 /* harmony import */ var _http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(71973);
 /* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(70699);
@@ -43025,9 +43157,13 @@ class HttpError extends Error {
 }
 /** No HTTP answer: connection refused or reset, DNS failure, timeout. */
 class TransportError extends Error {
+    maybeSent;
     name = 'TransportError';
-    constructor(service, operation, reason) {
+    constructor(service, operation, reason, 
+    /** The request may have reached the peer: false only when no connection carried it (`neverSent`). */
+    maybeSent = true) {
         super(`${service} ${operation} failed: ${reason}`);
+        this.maybeSent = maybeSent;
     }
 }
 /** An answer that is not what the API documents (not JSON, wrong shape). */
@@ -43042,6 +43178,26 @@ function isTransient(err) {
     if (err instanceof TransportError)
         return true;
     return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
+}
+/**
+ * Whether the peer may have acted on a call that failed: no answer once the request may have
+ * been sent (a timeout, a reset), or a server error (a 502 from a proxy says nothing of what
+ * happened behind it). A refusal (4xx, a rate limit) or a connection never made says it did not.
+ */
+function mayHaveActed(err) {
+    if (err instanceof TransportError)
+        return err.maybeSent;
+    return err instanceof HttpError && err.status >= 500;
+}
+/** Methods whose repetition changes nothing more than their first success did (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/**
+ * Whether a failed call may be made again, given the failure is worth another attempt: an
+ * idempotent one always; a POST or PATCH (an issue, a comment) only when the peer cannot have
+ * acted on it, or a repeat could open the issue twice.
+ */
+function mayRepeat(method, err) {
+    return IDEMPOTENT.has(method.toUpperCase()) || !mayHaveActed(err);
 }
 /** The sync's calls: retried with the one retry helper while their failure `isTransient`. */
 function retryTransient(attempt, policy, onRetry) {
@@ -43116,18 +43272,29 @@ async function errorDetail(response) {
  * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
  * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
  * the whole exchange, the body's last byte included (a streamed body read after it rejects).
+ *
+ * A redirect is not followed: it is an `HttpError` (final) naming where it pointed. These APIs
+ * never redirect a correct URL, and following would send Dependency-Track's `X-Api-Key` (which
+ * undici keeps across origins; it drops only `Authorization`) and a reimport's report to
+ * whatever host the answer names.
  */
 async function send(service, operation, url, options) {
     const { timeoutMs, stream, ...init } = options;
     let response;
     try {
-        response = await (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .boundedFetch */ .A)((0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs), stream ? {} : { buffer: { maxBytes: _http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ANSWER_BYTES */ .gB } })(url, init);
+        response = await (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .boundedFetch */ .A)((0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs), stream ? {} : { buffer: { maxBytes: _http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ANSWER_BYTES */ .gB } })(url, { ...init, redirect: 'manual' });
     }
     catch (err) {
-        throw new TransportError(service, operation, (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .transportFailure */ .qO)(err, (0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs)));
+        throw new TransportError(service, operation, (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .transportFailure */ .qO)(err, (0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs)), !(0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .neverSent */ .vQ)(err));
     }
     if (response.ok)
         return response;
+    if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel().catch(() => undefined);
+        const header = response.headers.get('location');
+        const location = header ? URL.parse(header, url)?.origin : undefined;
+        throw new HttpError(service, operation, response.status, `a redirect${location ? ` to ${location}` : ''}, not followed`, undefined);
+    }
     const detail = await errorDetail(response);
     throw new HttpError(service, operation, response.status, detail, (0,_http_retry_js__WEBPACK_IMPORTED_MODULE_1__/* .retryAfterMs */ .Vs)(response.headers.get('retry-after') ?? undefined, Date.now()));
 }

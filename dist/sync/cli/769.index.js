@@ -1,8 +1,8 @@
-export const id = 251;
-export const ids = [251];
+export const id = 769;
+export const ids = [769];
 export const modules = {
 
-/***/ 9251:
+/***/ 40769:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -553,10 +553,20 @@ var external_node_http_ = __webpack_require__(37067);
 
 
 
+/**
+ * The codes answered before any route runs, by every server `apiServer` makes (the minimal
+ * broker's vocabulary included): headers over the parser's limit, a request too slow to arrive,
+ * and anything else the parser refuses (or an HTTP/1.1 request without `Host`).
+ */
+const PARSER_ERRORS = {
+    invalid_request: HTTP_ERRORS.invalid_request,
+    request_headers_too_large: HTTP_ERRORS.request_headers_too_large,
+    request_timeout: HTTP_ERRORS.request_timeout,
+};
 /** What Node's HTTP parser refused, before any route ran: the code, its status from the catalogue. */
 function answerFor(parserCode) {
     const error = parserCode === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : parserCode === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'invalid_request';
-    const status = HTTP_ERRORS[error];
+    const status = PARSER_ERRORS[error];
     return { status, reason: external_node_http_.STATUS_CODES[status], error };
 }
 /** The raw answer to a request no route may see: JSON, `no-store`, and the connection closed after it. */
@@ -570,29 +580,58 @@ function rawAnswer({ status, reason, error }) {
  * slow to arrive) get a JSON error like every other answer, instead of Node's default bare status
  * line. The connection is closed after it: the parser cannot tell where the next request starts.
  *
+ * Every complete request is answered first: a pipelined `POST /token` whose mint is still at
+ * GitHub when the next request fails to parse gets its token, then the parser's 400 follows (the
+ * answer written at once would close the connection under the mint, and the token would be
+ * neither delivered nor revoked).
+ *
  * One request, one answer: when the parser fails inside the body of a request a route has already
  * answered (a refused credential is answered before the body is read), that answer stands and the
  * connection is closed without a second one.
  */
 function answerClientErrors(server) {
-    // The request each connection is reading, with its response.
-    const reading = new WeakMap();
-    server.on('request', (req, res) => reading.set(req.socket, { req, res }));
+    // Per connection: the request it is reading, and the responses not yet finished (in order).
+    const connections = new WeakMap();
+    // The parser repeats its error on every later chunk of a connection it refused: answered once.
+    const refused = new WeakSet();
+    server.on('request', (req, res) => {
+        let connection = connections.get(req.socket);
+        if (!connection)
+            connections.set(req.socket, (connection = { unfinished: new Set() }));
+        connection.reading = { req, res };
+        connection.unfinished.add(res);
+        // 'close' follows the last byte handed to the socket, or the socket's end, whichever comes.
+        res.once('close', () => connection.unfinished.delete(res));
+    });
     server.on('clientError', (err, socket) => {
+        if (refused.has(socket))
+            return;
+        refused.add(socket);
         if (err.code === 'ECONNRESET' || !socket.writable) {
             socket.destroy();
             return;
         }
-        const current = reading.get(socket);
+        const connection = connections.get(socket);
         // An incomplete request is the one whose body failed; a complete one was an earlier request.
-        if (current && !current.req.complete && current.res.headersSent) {
-            if (current.res.writableFinished)
-                socket.end();
-            else
+        const failed = connection?.reading && !connection.reading.req.complete ? connection.reading : undefined;
+        const answer = () => {
+            if (!socket.writable)
                 socket.destroy();
-            return;
-        }
-        socket.end(rawAnswer(answerFor(err.code)));
+            else if (failed?.res.headersSent) {
+                if (failed.res.writableFinished)
+                    socket.end();
+                else
+                    socket.destroy();
+            }
+            else
+                socket.end(rawAnswer(answerFor(err.code)));
+        };
+        const earlier = [...(connection?.unfinished ?? [])].filter((res) => res !== failed?.res);
+        if (earlier.length === 0)
+            return answer();
+        let waiting = earlier.length;
+        for (const res of earlier)
+            res.once('close', () => --waiting === 0 && answer());
     });
 }
 /**
@@ -606,7 +645,7 @@ function apiServer(listener) {
         if (req.headers.host === undefined && req.httpVersion === '1.1') {
             const body = JSON.stringify({ error: 'invalid_request' });
             res.shouldKeepAlive = false;
-            res.writeHead(HTTP_ERRORS.invalid_request, { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+            res.writeHead(PARSER_ERRORS.invalid_request, { ...API_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
             res.end(body);
             return;
         }
@@ -840,7 +879,131 @@ function findingHash(f) {
 var github_targets = __webpack_require__(63000);
 // EXTERNAL MODULE: ./build/server/platform/identifiers.js
 var identifiers = __webpack_require__(13980);
+;// CONCATENATED MODULE: ./build/server/http/control-characters.js
+/**
+ * The server's one "no control character" rule (`/sign` paths and branch, ledger text and links).
+ *
+ * Refused: Unicode general category Cc, which is C0 (U+0000–U+001F), DEL (U+007F) and C1
+ * (U+0080–U+009F: NEL U+0085 breaks lines, CSI U+009B starts terminal escape sequences); and the
+ * line and paragraph separators, categories Zl and Zp (U+2028, U+2029), which break a line like
+ * `\n` does (Unicode line breaking and JavaScript both treat them as line terminators). A line
+ * break inside one field of a chat message or log line is what this rule exists to prevent.
+ *
+ * Allowed: format characters (Cf: bidi controls, zero-width joiners, soft hyphen). Ordinary text
+ * needs them (emoji sequences, Persian and Indic names, mixed-direction text) and they break no
+ * line; refusing them would be a different rule about how text displays.
+ */
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+const CONTROL_RUNS = new RegExp(`${CONTROL.source}+`, 'gu');
+/** Whether `s` holds a control character in the sense above. One class, no quantifier: linear. */
+const hasControlCharacter = (s) => CONTROL.test(s);
+/** `s` with each run of control characters in the sense above made one space: text for one line. */
+const spaceControlCharacters = (s) => s.replace(CONTROL_RUNS, ' ');
+
+;// CONCATENATED MODULE: ./build/server/markdown.js
+/**
+ * Data as Markdown text: the one place that decides how text the product did not write (a
+ * scanner's message, a file name, an environment name, a product name, an error a peer sent)
+ * goes into the Markdown GitHub renders (job summaries, pull-request and review comments, issue
+ * bodies) or into text GitHub links up (issue titles).
+ *
+ * What data must not do there: make HTML (`<img>` is a tracking pixel, `<details>` hides text,
+ * raw HTML restyles the page), mention anyone (`@user`, `@org/team` notify), cross-reference an
+ * issue (`#123`, `owner/repo#123` leave a "mentioned this" on it), make a link or an image of its
+ * own, or break the surrounding structure (a `|` ends a table cell, a line break ends the block,
+ * a backtick opens a code span). What it may still do: show every character it holds. So:
+ * - `<`, `>`, `&` become character references: GitHub shows them, and no tag can form;
+ * - a zero-width space goes after each `@` and `#`, and inside `GH-` before a number: shown the
+ *   same, but no mention or reference;
+ * - `\`, `` ` ``, `|`, `[`, `]`, `!` get a backslash: shown as themselves, with no code span,
+ *   cell boundary, link or image (`!` too, so that a `!` of the data cannot turn a link the
+ *   product keeps into an image);
+ * - line breaks (and the other control characters) become spaces: inline text stays inline.
+ * Emphasis characters (`*`, `_`, `~`) are left alone: at most they make text bold or struck,
+ * and escaping them would make rule ids and `snake_case` names harder to search for. At the
+ * start of the text, what would open a block (`- `, `1. `, `***`, `~~~`) is escaped too, since the
+ * product puts data at the start of a line (a review comment's message). A bare URL still becomes
+ * a link (GitHub links them, and one to an issue still references it).
+ */
+
+const MARKDOWN_PUNCTUATION = /[\\`|[\]!]/g;
+const REFERENCES = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+/** Text GitHub renders as it is (an issue title): no mention, no issue reference, one line. */
+const plainText = (data) => spaceControlCharacters(data)
+    .replace(/[@#]/g, '$&\u200b')
+    .replace(/(gh)-(?=\d)/gi, '$1\u200b-');
+/** Each character of `data` as itself: nothing it holds builds HTML, a mention, a link or a span. */
+const escaped = (data) => plainText(data)
+    .replace(MARKDOWN_PUNCTUATION, '\\$&')
+    .replace(/[<>&]/g, (c) => REFERENCES[c]);
+/**
+ * Inline Markdown made safe at the start of a line, where the product puts data (a review
+ * comment's message): what would open a block instead (a list, a rule, a fence, an indented code
+ * block) has its marker escaped; the leading spaces, which HTML does not show, are dropped.
+ */
+const atLineStart = (markdown) => markdown
+    .replace(/^\s+/, '')
+    // A bullet, a rule (`***`, `- - -`, `___`), a `~~~` fence, a setext underline.
+    .replace(/^([-+*](?=\s|$)|([-*_])(?=[ \t]*\2[ \t]*\2)|~(?=~~)|=(?==*[ \t]*$))/, '\\$1')
+    // An ordered list's `1.` or `1)`.
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
+/** Data as inline Markdown text, in a paragraph, a heading, a list item or a table cell: shown as it is, doing nothing. */
+const inlineText = (data) => atLineStart(escaped(data));
+/**
+ * Data as a code span (a path, a rule id, a component), outside a table: a fence of backticks
+ * longer than any run inside, so the span cannot end early. Inside a code span nothing renders
+ * (no HTML, no mention), so nothing else is escaped.
+ */
+function codeSpan(data) {
+    const text = spaceControlCharacters(data);
+    const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    // A space each side keeps a backtick at either end from joining the fence, and a space of the
+    // data at either end from being stripped: CommonMark strips one space each side when both have one.
+    const pad = /^[` ]|[` ]$/.test(text) || text === '' ? ' ' : '';
+    return `${fence}${pad}${text}${pad}${fence}`;
+}
+/**
+ * A code span inside a table cell: GitHub splits the row at every `|` not escaped by a
+ * backslash, code spans included, and reads `\\` as an escaped backslash first. So each `|`
+ * gets a backslash and the data's backslashes right before it are doubled: the cell holds, and
+ * such a backslash shows twice (a code span cannot show `\|` in a cell otherwise).
+ */
+const codeSpanInCell = (data) => codeSpan(data).replace(/(\\*)\|/g, (_, slashes) => `${slashes}${slashes}\\|`);
+/**
+ * A link of the product's own making to a URL it built: the label is data, the URL's characters
+ * that could end the destination (`(`, `)`, spaces, `<`, `>`) are percent-encoded.
+ */
+function markdown_link(label, url) {
+    const destination = url.replace(/[()\s<>|]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    return `[${inlineText(label)}](${destination})`;
+}
+/**
+ * A SARIF result's `message.text` as Markdown. SARIF 2.1.0 (§3.11.6) lets a plain-text message
+ * carry embedded links, `[text](target)`, whose target is a URI or the id of one of the result's
+ * `relatedLocations` (a whole number), and escapes a literal bracket as `\[` `\]`. Those links
+ * are the scanner's own format and stay links (http and https targets, and ids, kept as the
+ * scanner wrote them); everything else is data (`inlineText`), the link texts included, so a
+ * message can make no image, no HTML and no mention, and a link only to an http(s) address.
+ */
+function scannerMessage(message) {
+    const parts = [];
+    const embedded = /\\([[\]])|\[((?:[^[\]\\]|\\[[\]\\])*)\]\((https?:\/\/[^\s()<>|\\`]+|\d+)\)/g;
+    let at = 0;
+    for (const m of message.matchAll(embedded)) {
+        parts.push(escaped(message.slice(at, m.index)));
+        if (m[1] !== undefined)
+            parts.push(escaped(m[1]));
+        else
+            parts.push(`[${escaped(m[2].replace(/\\([[\]\\])/g, '$1'))}](${m[3]})`);
+        at = m.index + m[0].length;
+    }
+    parts.push(escaped(message.slice(at)));
+    return atLineStart(parts.join(''));
+}
+
 ;// CONCATENATED MODULE: ./build/server/issues/issue-text.js
+
 /** The label every pushed issue carries; issue push lists a repository's issues by it. */
 const ISSUE_LABEL = 'gatehouse';
 const TITLE_MAX = 256;
@@ -850,7 +1013,7 @@ function identifierLink(id) {
         return `[${id}](https://nvd.nist.gov/vuln/detail/${id.toUpperCase()})`;
     if (/^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/i.test(id))
         return `[${id}](https://github.com/advisories/${id})`;
-    return `\`${id.replace(/`/g, "'")}\``;
+    return codeSpan(id);
 }
 /**
  * Scanner text goes into a fenced block: no @mention notifies anyone, no #123 links an unrelated
@@ -862,7 +1025,6 @@ function quoted(text) {
     const fence = '`'.repeat(longest + 1);
     return `${fence}text\n${cut}\n${fence}`;
 }
-const code = (s) => `\`${s.replace(/`/g, "'")}\``;
 /** The id a reader searches by: a CVE, else a GitHub advisory, else the first one. */
 function primaryId(ids) {
     return ids.find((id) => /^CVE-/i.test(id)) ?? ids.find((id) => /^GHSA-/i.test(id)) ?? ids[0];
@@ -891,22 +1053,23 @@ function subjectOf(finding) {
 /** Title, body and labels of the issue of one finding; the body ends with the finding's hash. */
 function issueText(finding, hash, findingUrl) {
     const component = [finding.componentName, finding.componentVersion].filter(Boolean).join(' ');
-    const location = finding.filePath ? `${code(finding.filePath)}${finding.line ? ` line ${finding.line}` : ''}` : undefined;
+    const location = finding.filePath ? `${codeSpan(finding.filePath)}${finding.line ? ` line ${finding.line}` : ''}` : undefined;
     const identifiers = [...finding.vulnerabilityIds.map(identifierLink), ...(finding.cwe ? [`[CWE-${finding.cwe}](https://cwe.mitre.org/data/definitions/${finding.cwe}.html)`] : [])];
     const facts = [
         `**Severity:** ${finding.severity}`,
-        ...(component ? [`**Component:** ${code(component)}`] : []),
+        ...(component ? [`**Component:** ${codeSpan(component)}`] : []),
         ...(location ? [`**Location:** ${location}`] : []),
         ...(identifiers.length ? [`**Identifiers:** ${identifiers.join(', ')}`] : []),
-        `**DefectDojo:** [finding ${finding.id}](${findingUrl}) in product ${code(finding.product)}`,
+        `**DefectDojo:** [finding ${finding.id}](${findingUrl}) in product ${codeSpan(finding.product)}`,
     ];
     const sections = [
         facts.join('  \n'),
         ...(finding.description ? [`<details><summary>Description</summary>\n\n${quoted(finding.description)}\n\n</details>`] : []),
         ...(finding.mitigation ? [`<details><summary>Mitigation</summary>\n\n${quoted(finding.mitigation)}\n\n</details>`] : []),
-        `---\n<sub>Opened by Gatehouse issue push for an active ${finding.severity} finding. Fix it and the next sync closes the finding in DefectDojo. Gatehouse finding: ${code(hash)}</sub>`,
+        `---\n<sub>Opened by Gatehouse issue push for an active ${finding.severity} finding. Fix it and the next sync closes the finding in DefectDojo. Gatehouse finding: ${codeSpan(hash)}</sub>`,
     ];
-    const title = `${finding.severity}: ${subjectOf(finding)}`.replace(/\s+/g, ' ').trim();
+    // GitHub links `#34` and `@scope` in a title as it does in a body: the scanner's text is made inert.
+    const title = plainText(`${finding.severity}: ${subjectOf(finding)}`).replace(/\s+/g, ' ').trim();
     return {
         title: title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title,
         body: sections.join('\n\n'),
@@ -998,6 +1161,25 @@ async function searchIssue(repo, hash) {
     });
     return data.items.find((item) => !item.pull_request && bodyHasHash(item.body, hash))?.html_url;
 }
+/**
+ * A write to GitHub made at most once. The client does not repeat a POST or PATCH whose answer was
+ * lost (no answer once sent, or a 5xx): GitHub may have made it. `lookAgain` reads GitHub's state
+ * to find it: found, the write stands (`found: true`); not found, the failure stands, and the next
+ * run, which looks before it writes, tries again. Any other failure is thrown as it came.
+ */
+async function writeOnce(write, lookAgain) {
+    try {
+        return { value: await write(), found: false };
+    }
+    catch (err) {
+        if (!(0,request/* mayHaveActed */.LR)(err))
+            throw err;
+        const found = await lookAgain().catch(() => undefined);
+        if (found === undefined)
+            throw err;
+        return { value: found, found: true };
+    }
+}
 async function createIssue(repo, text) {
     const { data } = await repo.client.request('POST /repos/{owner}/{repo}/issues', { owner: repo.owner, repo: repo.name, title: text.title, body: text.body, labels: [...text.labels] });
     const given = new Set(data.labels.map((l) => (typeof l === 'string' ? l : l.name)).filter((n) => typeof n === 'string').map((n) => n.toLowerCase()));
@@ -1032,10 +1214,29 @@ function inScope(ref, product, repository) {
 async function issueState(client, ref) {
     const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: ref.owner, repo: ref.repo, issue_number: ref.number });
     const closedAt = data.closed_at ? new Date(data.closed_at) : undefined;
-    return { state: data.state === 'closed' ? 'closed' : 'open', htmlUrl: data.html_url, ...(closedAt && !Number.isNaN(closedAt.getTime()) ? { closedAt } : {}) };
+    return {
+        state: data.state === 'closed' ? 'closed' : 'open',
+        htmlUrl: data.html_url,
+        ...(closedAt && !Number.isNaN(closedAt.getTime()) ? { closedAt } : {}),
+        ...(data.updated_at ? { updatedAt: data.updated_at } : {}),
+    };
 }
 async function commentOnIssue(client, ref, body) {
     await client.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: ref.owner, repo: ref.repo, issue_number: ref.number, body });
+}
+/** Whether the issue has a comment with exactly this body, written at or after `since` (GitHub's clock). */
+async function hasComment(client, ref, body, since) {
+    const pages = client.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+        owner: ref.owner,
+        repo: ref.repo,
+        issue_number: ref.number,
+        ...(since ? { since } : {}),
+        per_page: 100,
+    });
+    for await (const { data } of pages)
+        if (data.some((comment) => comment.body === body))
+            return true;
+    return false;
 }
 /** Closes (with GitHub's `state_reason`) or reopens the issue. */
 async function setIssueState(client, ref, state, stateReason) {
@@ -1088,6 +1289,14 @@ class IssueIndex {
             await this.listEverything();
             return this.known.get(hash);
         }
+    }
+    /**
+     * The issue of this finding hash, from a listing of every issue of the repository made now: for
+     * a creation whose answer was lost (the listing holds an issue from the moment it exists).
+     */
+    async lookAgain(hash) {
+        await this.listEverything();
+        return this.known.get(hash);
     }
     /** An issue this push created or linked. */
     record(hash, url) {
@@ -1261,7 +1470,7 @@ async function followIssues(products, deps) {
             if (decision === 'kept')
                 counts.keptClosed++;
             else if (decision !== 'none')
-                changes.push({ kind: decision, finding, ref, url: issue.htmlUrl });
+                changes.push({ kind: decision, finding, ref, url: issue.htmlUrl, ...(issue.updatedAt ? { updatedAt: issue.updatedAt } : {}) });
         }
         catch (err) {
             counts.failed++;
@@ -1289,7 +1498,11 @@ async function followIssues(products, deps) {
     }
     return counts;
 }
-/** The comment, then the state change, each in a paced slot. A failure between them leaves the comment; the next run writes both again. */
+/**
+ * The comment, then the state change, each in a paced slot. A comment whose answer was lost is not
+ * written again but looked for among the issue's comments since it was read (`writeOnce`). A
+ * failure between them leaves the comment; the next run writes both again.
+ */
 async function apply(change, deps) {
     const { finding, ref } = change;
     const client = deps.clientFor(ref.target);
@@ -1298,7 +1511,11 @@ async function apply(change, deps) {
     try {
         if (!(await pacer.slot()))
             return 'deferred';
-        await commentOnIssue(client, ref, change.kind === 'close' ? closingComment(finding, findingUrl) : reopeningComment(finding, findingUrl));
+        const comment = change.kind === 'close' ? closingComment(finding, findingUrl) : reopeningComment(finding, findingUrl);
+        await writeOnce(async () => {
+            await commentOnIssue(client, ref, comment);
+            return true;
+        }, async () => ((await hasComment(client, ref, comment, sinceRead(change.updatedAt))) ? true : undefined));
         if (!(await pacer.slot()))
             return 'deferred';
         if (change.kind === 'close')
@@ -1312,6 +1529,14 @@ async function apply(change, deps) {
         deps.log.warn({ finding: finding.id, product: finding.product, issue: change.url, err: (0,sync_report/* message */.iU)(err) }, `issue lifecycle: issue not ${change.kind === 'close' ? 'closed' : 'reopened'}; the next run tries again`);
         return 'failed';
     }
+}
+/**
+ * From a second before the issue's `updated_at` as read: GitHub's `since` is documented as "after
+ * the given time", and a comment may be written within the second the issue was last updated.
+ */
+function sinceRead(updatedAt) {
+    const ms = updatedAt === undefined ? NaN : Date.parse(updatedAt);
+    return Number.isFinite(ms) ? new Date(ms - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
 }
 /**
  * The finding-to-issue links issue lifecycle may act on: each tag's issue must lie in the
@@ -1400,7 +1625,8 @@ async function candidates(products, deps, failures) {
  * product and per repository (another push's findings are listed only after it tagged them), and
  * before creating, the finding's hash is looked up among the repository's issues (see
  * `IssueIndex`), so a crash between creating and tagging, a reimport that dropped the tag, or a
- * token whose labels GitHub drops never opens a second issue. Then, under the same product locks,
+ * token whose labels GitHub drops never opens a second issue; nor does a creation whose answer
+ * was lost: it is not made again, but looked for by its hash (`writeOnce`). Then, under the same product locks,
  * the issues opened before follow their findings (`followIssues`: closed, reopened).
  */
 async function pushIssues(products, deps) {
@@ -1523,11 +1749,17 @@ async function pushFindings(findings, repositories, deps, counts, failures) {
                     deps.log.warn({ deferred: counts.deferred }, 'issue push: hourly content-creation budget spent; the rest waits for a later run');
                     return;
                 }
-                const created = await createIssue(repository, issueText(finding, hash, `${deps.defectDojoUrl}/finding/${finding.id}`));
+                const { value: created, found } = await writeOnce(() => createIssue(repository, issueText(finding, hash, `${deps.defectDojoUrl}/finding/${finding.id}`)), async () => {
+                    const again = await issues.lookAgain(hash);
+                    return again === undefined ? undefined : { url: again, droppedLabels: [] };
+                });
                 url = created.url;
                 counts.opened++;
                 issues.record(hash, url);
-                deps.log.info({ ...at, issue: url }, 'issue opened');
+                if (found)
+                    deps.log.warn({ ...at, issue: url }, 'issue opened: GitHub gave no answer to the creation, and the issue was found by its hash');
+                else
+                    deps.log.info({ ...at, issue: url }, 'issue opened');
                 // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
                 await (0,request/* retryTransient */.jh)(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
                 if (created.droppedLabels.length > 0)
@@ -1680,13 +1912,16 @@ function toAppError(err) {
         if (mapped)
             return mapped;
         const status = err.status;
-        // Other client errors raised by Express itself (for example a malformed URI).
-        // Express's own status (a malformed URI is 400, …): the one code whose status is not fixed.
+        // Other client errors raised by Express itself (a path parameter whose percent-encoding does
+        // not decode is a 400): the catalogued code of that status, else `400 invalid_request`. No
+        // cause is logged: Express's message quotes the parameter, which may be a webhook's secret.
         if (typeof status === 'number' && status >= 400 && status < 500)
-            return new AppError(status, 'bad_request');
+            return refuseHttp(CLIENT_ERROR_BY_STATUS.get(status) ?? 'invalid_request');
     }
     return refuseHttp('internal_error');
 }
+/** The HTTP layer's code for a client-error status (for 400, the general one, not `invalid_json`). */
+const CLIENT_ERROR_BY_STATUS = new Map(Object.entries(HTTP_ERRORS).filter(([code, status]) => status < 500 && code !== 'invalid_json').map(([code, status]) => [status, code]));
 /** The error code an error is answered with (for counting outcomes without answering twice). */
 const answeredCode = (err) => toAppError(err).code;
 /** The single place where an error becomes an HTTP response, for every Express app (its error handler). */
