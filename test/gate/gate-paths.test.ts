@@ -168,7 +168,12 @@ describe('gate ci: the report\'s paths and the checkout', () => {
   });
 
   it('results without a location, or all suppressed, are not a path mismatch', async () => {
-    const { outcome } = await gate(report({ ruleId: 'rule-1', level: 'error', message: { text: 'x' } }, { ...at('elsewhere.py', 1), suppressions: [{ kind: 'inSource' }] }));
+    const { outcome } = await gate(report({ ruleId: 'rule-1', level: 'warning', message: { text: 'x' } }, { ...at('elsewhere.py', 1), suppressions: [{ kind: 'inSource' }] }));
     assert.equal(outcome.exitCode, 0);
+    // An error without a file is no answer for its own reason, not a path mismatch.
+    const error = await gate(report({ ruleId: 'rule-1', level: 'error', message: { text: 'x' } }, { ...at('elsewhere.py', 1), suppressions: [{ kind: 'inSource' }] }));
+    assert.equal(error.outcome.exitCode, 2);
+    assert.doesNotMatch(error.outcome.message, /paths do not match/);
+    assert.match(error.outcome.message, /names no file/);
   });
 });

@@ -228,13 +228,16 @@ export class RunLocations {
    * The artifact a location names: its own `uri` (and `uriBaseId`), else the `run.artifacts` entry
    * its `index` points at (as the SARIF SDK's converters, Fortify and others write it). An artifact
    * nested in another (`parentIndex`: a file inside an archive) is the outermost one, the file of
-   * the repository, and has no line of its own there. An index the run does not have makes the
-   * report unreadable: no answer, never "no location".
+   * the repository, and has no line of its own there. An index the run does not have, on a
+   * location without its own uri, makes the report unreadable: no answer, never "no location".
    */
   private artifactOf(location: { uri?: unknown; uriBaseId?: unknown; index?: unknown } | undefined): { uri?: string; uriBaseId?: string; nested: boolean } {
     const own = typeof location?.uri === 'string' && location.uri ? location.uri : undefined;
     const ownBase = typeof location?.uriBaseId === 'string' ? location.uriBaseId : undefined;
     if (location?.index === undefined) return { uri: own, uriBaseId: ownBase, nested: false };
+    // A location with its own uri does not need the index: some tools write an index into an
+    // artifacts list they leave out (the SARIF JS SDK's ESLint sample).
+    if (own && !this.has(location.index)) return { uri: own, uriBaseId: ownBase, nested: false };
     let artifact = this.artifact(location.index);
     let nested = false;
     for (let depth = 0; typeof artifact.parentIndex === 'number' || typeof artifact.parentIndex === 'string'; depth++) {
@@ -246,6 +249,10 @@ export class RunLocations {
     const uriBaseId = typeof artifact.location?.uriBaseId === 'string' ? artifact.location.uriBaseId : undefined;
     if (nested) return { uri, uriBaseId, nested };
     return own ? { uri: own, uriBaseId: ownBase ?? uriBaseId, nested } : { uri, uriBaseId: ownBase ?? uriBaseId, nested };
+  }
+
+  private has(index: unknown): boolean {
+    return Number.isInteger(index) && (index as number) >= 0 && typeof this.artifacts[index as number] === 'object' && this.artifacts[index as number] !== null;
   }
 
   private artifact(index: unknown): Artifact {
