@@ -7,7 +7,7 @@ import type { BaseLine, PullRequestDiff } from '../diff/git-diff.js';
 import { RunLocations, type ResultLocation } from '../reports/locations.js';
 import { RegionLines } from '../reports/regions.js';
 import { linterKeyOf } from '../reports/megalinter.js';
-import { resultsOf, type SarifLog, type SarifResult, type SarifRule, type SarifRun } from '../reports/sarif.js';
+import { resultsOf, type SarifLog, type SarifResult, type SarifRun } from '../reports/sarif.js';
 import { SecretLike, type SopsDetector } from './secrets.js';
 import { blocks, ruleIdOf, ruleOf, severityOf, type FailOn, type Severity } from './severity.js';
 import { compareVersions, fixAbove, fixedVersionsOf, majorOf } from './fixed-versions.js';
@@ -271,31 +271,32 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
     const runLocations = new RunLocations(run, options.checkout, options.stripPrefixes);
     results.forEach((result, index) => {
       total++;
-      let severity: Severity | undefined;
-      const severityOnce = () => (severity ??= severityOf(run, result));
-      const drop = (reason: Reason, place: { path?: string; line?: number } = {}, detail?: Detail) =>
-        notCounted.push({ reason, runIndex, index, result, tool, ruleId: ruleIdOf(run, result), severity: severityOnce(), path: place.path, line: place.line, ...(detail ? { detail } : {}) });
+      // The rule is a lookup by index or in the run's map of ids: read once for every result, as
+      // every result is either a finding or an entry of "not counted", both of which show it.
+      const rule = ruleOf(run, result);
+      const ruleId = ruleIdOf(run, result, rule);
+      const severity = severityOf(run, result, rule);
+      const drop = (reason: Reason, path?: string, line?: number, detail?: Detail) =>
+        notCounted.push({ reason, runIndex, index, result, tool, ruleId, severity, path, line, detail });
       if (notAFinding(result)) {
         notFindings++;
-        drop('not-a-finding', {}, { kind: result.kind, baselineState: result.baselineState });
+        drop('not-a-finding', undefined, undefined, { kind: result.kind, baselineState: result.baselineState });
         return;
       }
       const suppression = suppressionOf(result);
       if (suppression) {
         suppressed++;
         const first = runLocations.nth(result, 0);
-        drop('suppressed', { path: first.path, line: first.startLine }, { suppression: { kind: suppression.kind, status: suppression.status, justification: suppression.justification } });
+        drop('suppressed', first.path, first.startLine, { suppression: { kind: suppression.kind, status: suppression.status, justification: suppression.justification } });
         return;
       }
       // Every location counts: a result is net-new when any of its locations is. Read one at a
       // time, without arrays: most results have one location, and millions may be read.
       const count = Array.isArray(result.locations) ? result.locations.length : 0;
-      let rule: SarifRule | undefined | null = null;
-      const ruleOnce = () => (rule === null ? (rule = ruleOf(run, result)) : rule);
       let pkg: Package | undefined | null = null;
-      const pkgOnce = () => (pkg === null ? (pkg = packageOf(result, ruleOnce())) : pkg);
+      const pkgOnce = () => (pkg === null ? (pkg = packageOf(result, rule)) : pkg);
       let fixed: readonly string[] | undefined;
-      const fixedVersions = () => (fixed ??= fixedVersionsOf(result, ruleOnce(), pkgOnce()?.names ?? []));
+      const fixedVersions = () => (fixed ??= fixedVersionsOf(result, rule, pkgOnce()?.names ?? []));
       let secret: boolean | undefined;
       let located = false;
       let firstUnmapped: ResultLocation | undefined;
@@ -327,11 +328,11 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
         result,
         locationIndex: at,
         tool,
-        ruleId: ruleIdOf(run, result),
+        ruleId,
         path,
         startLine,
-        severity: severityOnce(),
-        blocking: blocks(severityOnce(), options.failOn),
+        severity,
+        blocking: blocks(severity, options.failOn),
       });
       if (!located) {
         // No file to judge by: the baseline decides when there is one; else it is not judged, and
@@ -340,12 +341,12 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
         if (match) {
           baselineMatched++;
           preExisting++;
-          drop('baseline', {}, { baseline: match });
+          drop('baseline', undefined, undefined, { baseline: match });
         } else if (options.baseline) {
           netNew.push(finding('', undefined, 0));
         } else {
           noLocation++;
-          if (blocks(severityOnce(), options.failOn)) noLocationBlocking++;
+          if (blocks(severity, options.failOn)) noLocationBlocking++;
           drop('no-location');
         }
         return;
@@ -355,12 +356,12 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
         const path = firstUnmapped!.path!;
         if (unmappedExamples.length < UNMAPPED_EXAMPLES && !unmappedExamples.includes(path)) unmappedExamples.push(path);
         strippable ??= firstUnmapped!.strippable;
-        drop('unmapped', { path, line: firstUnmapped!.startLine }, { pathAsWritten: firstUnmapped!.written ?? path });
+        drop('unmapped', path, firstUnmapped!.startLine, { pathAsWritten: firstUnmapped!.written ?? path });
         return;
       }
       if (!best) {
         sopsIgnored++;
-        drop('sops-encrypted', { path: firstSops?.path, line: firstSops?.startLine });
+        drop('sops-encrypted', firstSops?.path, firstSops?.startLine);
         return;
       }
       const { verdict, location, at } = best;
@@ -370,14 +371,14 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
       if (best.rank > LAST_NET_NEW_RANK) {
         preExisting++;
         const { reason, detail } = reasonOf(verdict);
-        drop(reason, { path: location.path, line: location.startLine }, detail);
+        drop(reason, location.path, location.startLine, detail);
         return;
       }
       const match = options.baseline?.match(run, result, mappedPaths(runLocations, result));
       if (match) {
         baselineMatched++;
         preExisting++;
-        drop('baseline', { path: location.path, line: location.startLine }, { baseline: match });
+        drop('baseline', location.path, location.startLine, { baseline: match });
         return;
       }
       netNew.push(finding(location.path!, location.startLine, at));

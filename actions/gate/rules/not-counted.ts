@@ -74,5 +74,5 @@ export interface NotCounted {
   /** Relative to the git top level (the report's own path for `unmapped`); undefined without a file. */
   readonly path: string | undefined;
   readonly line: number | undefined;
-  readonly detail?: Detail;
+  readonly detail: Detail | undefined;
 }

@@ -50,8 +50,8 @@ export function ruleOf(run: SarifRun, result: SarifResult): SarifRule | undefine
 }
 
 /** A result's rule id: its own `ruleId` or `rule.id`, else the id of the rule its index points at. */
-export function ruleIdOf(run: SarifRun, result: SarifResult): string | undefined {
-  const id = result.ruleId ?? result.rule?.id ?? ruleOf(run, result)?.id;
+export function ruleIdOf(run: SarifRun, result: SarifResult, rule?: SarifRule): string | undefined {
+  const id = result.ruleId ?? result.rule?.id ?? (rule ?? ruleOf(run, result))?.id;
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
@@ -69,8 +69,8 @@ function band(score: unknown): Severity | undefined {
  * the level (error → high, warning → medium, note → low, none → info), the level being the
  * result's, then the rule's default, then `warning`.
  */
-export function severityOf(run: SarifRun, result: SarifResult): Severity {
-  const rule = ruleOf(run, result);
+export function severityOf(run: SarifRun, result: SarifResult, known?: SarifRule): Severity {
+  const rule = known ?? ruleOf(run, result);
   const scored = band(rule?.properties?.['security-severity']) ?? band(result.properties?.['security-severity']);
   if (scored) return scored;
   const level = levelOf(result, rule);
