@@ -45,7 +45,7 @@ export async function gateCommand(argv: readonly string[], env: NodeJS.ProcessEn
     const reasons = Object.entries(c.not_counted_by_reason).filter(([, n]) => n > 0);
     if (reasons.length > 0) io.out(`not counted: ${reasons.map(([reason, n]) => `${n} ${reason}`).join(', ')} (each with its reason in --counts-json)`);
     io.out(
-      `gate: ${c.net_new_count} net-new (${c.blocking_count} blocking), ${c.pre_existing_count} pre-existing, ${c.suppressed_count} suppressed, ${c.sops_ignored_count} SOPS-encrypted, ${c.no_location_count} without location, ${c.unmapped_count} not in the repository`,
+      `gate: ${c.net_new_count} net-new (${c.blocking_count} blocking), ${c.pre_existing_count} pre-existing, ${c.suppressed_count} suppressed, ${c.sops_ignored_count} SOPS-encrypted, ${c.no_location_count} without location, ${c.unmapped_count} not in the repository${c.not_a_finding_count > 0 ? `, ${c.not_a_finding_count} not findings` : ''}`,
     );
   }
   if (outcome.exitCode === EXIT_ERROR) io.err(noAnswerLine(c.error ?? outcome.message));

@@ -83,7 +83,7 @@ describe('gate action', () => {
     const summary = core.summaries.join('\n');
     assert.match(summary, /Gatehouse gate: ❌ blocked/);
     assert.ok(summary.includes(`[src/app.js:11](https://github.com/octo-org/octo-repo/blob/${head}/src/app.js#L11)`));
-    assert.match(summary, /\| 2 \| 1 \| 1 \| 0 \| 0 \| 0 \| 0 \| 3 \| high \|/);
+    assert.match(summary, /\| 2 \| 1 \| 1 \| 0 \| 0 \| 0 \| 0 \| 0 \| 3 \| high \|/);
     const counts = JSON.parse(readFileSync(join(temp, 'gatehouse-gate', 'counts.json'), 'utf8')) as { net_new_count: number };
     assert.equal(counts.net_new_count, 2);
   });

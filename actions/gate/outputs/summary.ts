@@ -110,9 +110,9 @@ export function gateReport(
     tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
   }
   tail.push(
-    '| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Total | Fail on |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.total_count} | ${c.fail_on} |`,
+    '| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Not findings | Total | Fail on |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.not_a_finding_count} | ${c.total_count} | ${c.fail_on} |`,
     '',
   );
 
