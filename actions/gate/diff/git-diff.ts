@@ -156,6 +156,8 @@ async function addedLines(repo: string, from: string, to: string, onRunning: () 
       throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
     }
     const parsed = await readDiff(output);
+    if (parsed.binary.length === 0) return { files: parsed.files, moved: parsed.moved };
+    // The diff's paths are the top level's: attributes are asked, and the diff run again, there.
     const top = gitText(await git(repo, ['rev-parse', '--show-toplevel']));
     const asText = await binaryByAttribute(top, parsed.binary.map((b) => b.path));
     const again = parsed.binary.filter((b) => asText.has(b.path));
