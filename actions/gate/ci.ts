@@ -6,11 +6,11 @@ import { EXIT_BLOCKED, EXIT_ERROR, EXIT_OK, GateError, optionName, type OptionNa
 import { pullRequestDiff, type PullRequestDiff } from './diff/git-diff.js';
 import { linterKeyOf, megalinterMajor, missingLinters, skippedLinters, type SkippedLinter } from './reports/megalinter.js';
 import { megalinterSettings, type MegalinterSettings } from './reports/megalinter-config.js';
-import { countsOf, writeFilteredSarif, writeJson, type Counts } from './outputs/report.js';
+import { countsOf, writeCounts, writeFilteredSarif, type Counts } from './outputs/report.js';
 import { computed, readSarif, type SarifLog } from './reports/sarif.js';
 import { SopsDetector } from './rules/secrets.js';
 import { staleReport } from './reports/stale-report.js';
-import type { FailOn } from './rules/severity.js';
+import { blocks, type FailOn } from './rules/severity.js';
 
 export interface CiOptions {
   readonly sarif: string;
@@ -67,6 +67,21 @@ function pathsMismatch(c: Classification, topLevel: string, naming: OptionNaming
     (c.strippable
       ? `: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
       : ` <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`)
+  );
+}
+
+/**
+ * Results at or above the threshold that name no file (logical locations only, or none) cannot be
+ * placed by the diff: without a baseline to decide them, nothing passes on them.
+ */
+function unplaceable(c: Classification, failOn: string, naming: OptionNaming): string | undefined {
+  if (c.noLocationBlocking === 0) return undefined;
+  const n = c.noLocationBlocking;
+  const first = c.notCounted.find((x) => x.reason === 'no-location' && blocks(x.severity, failOn as FailOn));
+  const what = first ? ` (the first: ${first.tool}${first.ruleId ? ` ${first.ruleId}` : ''}, ${first.severity})` : '';
+  return (
+    `${n} result${n === 1 ? '' : 's'} at or above ${failOn} name${n === 1 ? 's' : ''} no file${what}: the diff cannot tell whether the pull request introduced ${n === 1 ? 'it' : 'them'}; ` +
+    `give ${optionName('baseline-sarif', naming)} (the base commit's report), which decides results without a file`
   );
 }
 
@@ -163,6 +178,9 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     } else if (blocking > 0) {
       exitCode = EXIT_BLOCKED;
       message = `blocked by ${blocking} net-new finding${blocking === 1 ? '' : 's'} at or above ${options.failOn}`;
+    } else if ((error = unplaceable(classification, options.failOn, options.naming ?? 'flag'))) {
+      exitCode = EXIT_ERROR;
+      message = `no answer: ${error}`;
     } else {
       exitCode = EXIT_OK;
       message = `no blocking net-new findings (${classification.netNew.length} net-new, ${classification.preExisting} pre-existing)`;
@@ -189,6 +207,6 @@ export async function runCi(options: CiOptions, env: NodeJS.ProcessEnv): Promise
     ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
     ...(error ? { error } : {}),
   });
-  if (options.countsJson) await writeJson(options.countsJson, counts);
+  if (options.countsJson) await writeCounts(options.countsJson, counts, classification?.notCounted ?? []);
   return { exitCode, counts, message, ...(classification ? { classification } : {}), ...(diff ? { diff } : {}) };
 }

@@ -53,8 +53,8 @@ function annotate(core: GateCore, ranked: readonly Finding[]): void {
   for (const f of worst) {
     core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messageOf(f) || 'finding'}`, {
       title: `Net-new ${f.severity} finding`,
-      file: f.path,
-      ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
+      ...(f.path ? { file: f.path } : {}),
+      ...(f.startLine === undefined || !f.path ? {} : { startLine: f.startLine }),
     });
   }
   const more = blocking.length - worst.length;

@@ -176,6 +176,40 @@ describe('gate action: inline review comments that follow the finding (bundle, o
     assert.match(run.summary, /1 net-new finding is not on a line of the pull request's diff/);
   });
 
+  it("a finding that leaves the diff's lines while still reported (the base changed its file; the checkout is the merge commit) keeps its comment open, twins keep their ordinals, and the next run changes nothing", async () => {
+    repo.git('checkout', '--quiet', 'main');
+    repo.write('src/other.js', lines(5, 'other '));
+    repo.commit('other.js on main');
+    repo.git('checkout', '--quiet', '-b', 'feature');
+    // Twin findings: one rule on two identical lines of one file (ordinals `-2`), and one in app.js.
+    repo.write('src/app.js', `${lines(10)}eval(a1);\n`);
+    repo.write('src/other.js', `${lines(5, 'other ')}eval(o1);\neval(o1);\n`);
+    const prHead = repo.commit('the pull request');
+    pr.diffLines = new Map([['src/app.js', new Set([11])], ['src/other.js', new Set([6, 7])]]);
+    // Run 1 on the pull request's head: three comments.
+    const first = await gate({}, [], { base: { sha: repo.git('rev-parse', 'main') }, head: { sha: prHead } });
+    assert.equal(first.code, 1, first.stdout);
+    assert.equal(pr.reviewComments.length, 3);
+    const prints = pr.reviewComments.map((c) => MARKER.exec(c.body)![1]!).sort();
+    assert.equal(prints.filter((p) => p.endsWith('-2')).length, 1, 'the twins are told apart by their order');
+
+    // The base moves on, changing other.js above the findings; the checkout is the merge commit.
+    repo.git('checkout', '--quiet', 'main');
+    repo.write('src/other.js', `// header\n// more\n${lines(5, 'other ')}`);
+    const baseTip = repo.commit('main moves on');
+    repo.git('merge', '--quiet', '--no-ff', '--no-edit', 'feature');
+    for (let run = 0; run < 2; run++) {
+      pr.calls.length = 0;
+      const merged = await gate({}, [], { base: { sha: baseTip }, head: { sha: prHead } });
+      assert.equal(merged.code, 1, merged.stdout);
+      assert.deepEqual(writes(), [], `run ${run + 2}: nothing posted, edited or resolved: every finding is still reported`);
+      assert.equal(pr.reviewComments.length, 3);
+      assert.ok(pr.threads.every((t) => !t.resolved));
+      assert.deepEqual(pr.reviewComments.map((c) => MARKER.exec(c.body)![1]!).sort(), prints);
+      assert.doesNotMatch(merged.summary, /not on a line of the pull request's diff/, 'findings with a comment are not counted as without one');
+    }
+  });
+
   it("a token that cannot write reviews (a fork's pull request): the job summary and a notice; the exit code is unchanged", async () => {
     push(['eval(a1);']);
     pr.readOnly = true;

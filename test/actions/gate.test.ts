@@ -83,7 +83,7 @@ describe('gate action', () => {
     const summary = core.summaries.join('\n');
     assert.match(summary, /Gatehouse gate: ❌ blocked/);
     assert.ok(summary.includes(`[src/app.js:11](https://github.com/octo-org/octo-repo/blob/${head}/src/app.js#L11)`));
-    assert.match(summary, /\| 2 \| 1 \| 1 \| 0 \| 0 \| 0 \| 0 \| 3 \| high \|/);
+    assert.match(summary, /\| 2 \| 1 \| 1 \| 0 \| 0 \| 0 \| 0 \| 0 \| 3 \| high \|/);
     const counts = JSON.parse(readFileSync(join(temp, 'gatehouse-gate', 'counts.json'), 'utf8')) as { net_new_count: number };
     assert.equal(counts.net_new_count, 2);
   });
@@ -290,6 +290,22 @@ describe('gate action', () => {
     assert.equal(run.outputs['blocking-count'], '1');
     const filtered = JSON.parse(readFileSync(run.outputs['filtered-sarif']!, 'utf8')) as { runs: { results: { baselineState: string }[] }[] };
     assert.equal(filtered.runs[0]!.results[0]!.baselineState, 'new');
+  });
+
+  it('runs from its bundle: the job summary says why each result is not counted, the report\'s text escaped, and the counts document lists them', async () => {
+    const run = await runAction(
+      join(REPO_ROOT, 'dist', 'gate', 'index.js'),
+      { sarif: report([{ line: 11, level: 'error' }, { line: 2, level: 'error' }, { line: 3, level: 'warning' }], [], '<b>eval</b> ping @octo-org/security'), base, repo: repo.dir },
+      { RUNNER_TEMP: temp },
+    );
+    assert.equal(run.code, 1);
+    assert.match(run.summary, /\| `unchanged-line` \| 2 \|/);
+    assert.match(run.summary, /<details><summary>The first findings of each reason<\/summary>/);
+    assert.match(run.summary, /^- src\/app\.js:2 · high · eslint no-eval · &lt;b&gt;eval&lt;\/b&gt; ping @\u200bocto-org\/security$/m);
+    const section = run.summary.slice(run.summary.indexOf('**Not counted, and why**'));
+    assert.doesNotMatch(section, /<b>|[^\u200b]@octo-org/);
+    const counts = JSON.parse(readFileSync(join(temp, 'gatehouse-gate', 'counts.json'), 'utf8')) as { not_counted: { reason: string; line: number }[] };
+    assert.deepEqual(counts.not_counted.map((n) => [n.reason, n.line]), [['unchanged-line', 2], ['unchanged-line', 3]]);
   });
 
   it('from its bundles (action and command line), a .mega-linter.yml is read: the YAML parser loads from its own chunk', async () => {

@@ -155,7 +155,7 @@ describe('gate ci', () => {
     assert.equal(counts.net_new_count, uris.length);
   });
 
-  it('a result without a file never blocks and is counted; one without a line in a modified file is net-new unless told otherwise', async () => {
+  it('a result without a file is counted apart and, at or above --fail-on, is no answer rather than a pass; one without a line in a modified file is net-new unless told otherwise', async () => {
     const log = sarif(run([result(undefined, undefined), result('src/app.js', undefined), result('README.md', undefined)]));
     const { outcome, counts } = await gate(log);
     assert.equal(outcome.exitCode, 1, 'a finding the gate cannot place in a changed file is not passed');
@@ -164,9 +164,13 @@ describe('gate ci', () => {
     assert.equal(counts.unattributed_count, 1);
     assert.equal(counts.pre_existing_count, 1, 'README.md is unchanged');
     const lenient = await gate(log, { unattributed: 'pre-existing' });
-    assert.equal(lenient.outcome.exitCode, 0);
+    assert.equal(lenient.outcome.exitCode, 2, 'an error without a file cannot be placed: no answer, never a pass');
+    assert.match(lenient.outcome.message, /^no answer: 1 result at or above high names no file \(the first: eslint rule-1, high\): the diff cannot tell whether the pull request introduced it; give --baseline-sarif/);
     assert.equal(lenient.counts.pre_existing_count, 2);
     assert.equal(lenient.counts.unattributed_count, 1);
+    // Below the threshold it could not block even if new: counted, and the answer stands.
+    const warning = await gate(sarif(run([result(undefined, undefined, { level: 'warning' }), result('README.md', undefined)])));
+    assert.deepEqual([warning.outcome.exitCode, warning.counts.no_location_count], [0, 1]);
   });
 
   it('suppressed results never block; an empty suppressions list is no suppression; rejected and under review still count', async () => {
@@ -367,7 +371,7 @@ describe('gate ci', () => {
         }
         assert.equal(counts.total_count, results);
         assert.equal(
-          counts.net_new_count + counts.pre_existing_count + counts.suppressed_count + counts.sops_ignored_count + counts.no_location_count + counts.unmapped_count,
+          counts.net_new_count + counts.pre_existing_count + counts.suppressed_count + counts.sops_ignored_count + counts.no_location_count + counts.unmapped_count + counts.not_a_finding_count,
           results,
         );
         // Runs without net-new results are left out (one is kept when none has any): at most 20.
@@ -378,6 +382,10 @@ describe('gate ci', () => {
         if (counts.unmapped_count > 0 && mapped === 0) {
           assert.equal(outcome.exitCode, 2);
           assert.match(outcome.message, /paths do not match this checkout/);
+        } else if (outcome.exitCode === 2) {
+          // A result at or above the threshold without a file (the SARIF SDK's Fingerprints sample has one).
+          assert.match(outcome.message, /names? no file/);
+          assert.ok(counts.no_location_count > 0);
         } else {
           assert.ok([0, 1].includes(outcome.exitCode));
         }

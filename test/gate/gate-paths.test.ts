@@ -125,6 +125,16 @@ describe('gate ci: the report\'s paths and the checkout', () => {
     assert.equal(counts.net_new_count, uris.length);
   });
 
+  it('a scanner in a container writes file:////src/… (four slashes): --strip-prefix /src/, as the docs recommend, maps it', async () => {
+    const container = report(at('file:////src/svc/src/app.py', 6), at('file:////src/README.md', 3), at('file:///src//tools/build.py', 1));
+    const stripped = await gate(container, { stripPrefixes: ['/src/'] });
+    assert.deepEqual([stripped.outcome.exitCode, stripped.counts.net_new_count, stripped.counts.pre_existing_count, stripped.counts.unmapped_count], [1, 1, 2, 0]);
+    // Without it the paths are the container's: no answer, and the prefix is named.
+    const elsewhere = await gate(container);
+    assert.equal(elsewhere.outcome.exitCode, 2);
+    assert.match(elsewhere.outcome.message, /the first is \/src\/svc\/src\/app\.py.*--strip-prefix \/src\/ makes \/src\/svc\/src\/app\.py a file of the head$/);
+  });
+
   it('a result whose file is not in the head commit is unmapped: counted apart, listed in the summary, never pre-existing', async () => {
     repo.write('node_modules/left-pad/index.js', lines(3)); // in the working tree, not in git
     const { outcome, counts } = await gate(
@@ -158,7 +168,12 @@ describe('gate ci: the report\'s paths and the checkout', () => {
   });
 
   it('results without a location, or all suppressed, are not a path mismatch', async () => {
-    const { outcome } = await gate(report({ ruleId: 'rule-1', level: 'error', message: { text: 'x' } }, { ...at('elsewhere.py', 1), suppressions: [{ kind: 'inSource' }] }));
+    const { outcome } = await gate(report({ ruleId: 'rule-1', level: 'warning', message: { text: 'x' } }, { ...at('elsewhere.py', 1), suppressions: [{ kind: 'inSource' }] }));
     assert.equal(outcome.exitCode, 0);
+    // An error without a file is no answer for its own reason, not a path mismatch.
+    const error = await gate(report({ ruleId: 'rule-1', level: 'error', message: { text: 'x' } }, { ...at('elsewhere.py', 1), suppressions: [{ kind: 'inSource' }] }));
+    assert.equal(error.outcome.exitCode, 2);
+    assert.doesNotMatch(error.outcome.message, /paths do not match/);
+    assert.match(error.outcome.message, /names no file/);
   });
 });

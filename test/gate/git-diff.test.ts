@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { pullRequestDiff, type AddedLines } from '../../actions/gate/diff/git-diff.js';
+import { pullRequestDiff, type AddedLines, type BaseLine } from '../../actions/gate/diff/git-diff.js';
 import { GitRepo, lines } from '../support/git-repo.js';
 
 /** A map of added lines as plain data, for comparison. */
@@ -51,7 +51,7 @@ describe('pull-request diff', () => {
   };
   /** The long line, and "line 3" with other whitespace; not "}", which says nothing about where it came from. */
   const wantMoved = { 'src/app.js': [9], 'ünï/ß.js': [7] };
-  const plainMoved = (moved: ReadonlyMap<string, ReadonlySet<number>>) => Object.fromEntries([...moved].map(([p, s]) => [p, [...s].sort((a, b) => a - b)]));
+  const plainMoved = (moved: ReadonlyMap<string, ReadonlyMap<number, BaseLine>>) => Object.fromEntries([...moved].map(([p, s]) => [p, [...s.keys()].sort((a, b) => a - b)]));
 
   it('added lines by head path: new files whole, renames by their new path, quoted paths unquoted, header-like added text ignored', async () => {
     const diff = await pullRequestDiff(repo.dir, base, head);

@@ -40,7 +40,7 @@ describe('net-new classification (property)', function () {
           else if (change !== 'unchanged') map.set(file, new Set(change));
         }
         // Some lines of every changed file only moved.
-        const moved = new Map([...map.keys()].map((file) => [file, new Set(movedLines)]));
+        const moved = new Map([...map.keys()].map((file) => [file, new Map(movedLines.map((line) => [line, { path: 'old.js', line }]))]));
         const diff: PullRequestDiff = { mergeBase: 'm', head: 'h', files: map, moved };
         const log: SarifLog = {
           version: '2.1.0',

@@ -60,6 +60,28 @@ describe('gate ci on real reports of other scanners', () => {
     assert.deepEqual([later.outcome.exitCode, later.counts.net_new_count, later.counts.pre_existing_count], [0, 0, 20]);
   });
 
+  it("Trivy's 2020 SARIF template (aquasecurity/trivy-sarif-demo): four OpenSSL CVEs (level error) on Dockerfile:1, the package named only in the rule's help; a pull request that changes the FROM line is blocked, one that does not passes", async () => {
+    const report = fixture('trivy-sarif-demo-trivy-results.sarif');
+    // The demo's own Dockerfile (line 1 a comment, FROM on line 2), at the merge-base built from node:6.
+    const dockerfile = fixture('trivy-sarif-demo.Dockerfile');
+    repo.write('Dockerfile', dockerfile.replace('FROM ubuntu:xenial', 'FROM library/node:6')).write('app.js', 'module.exports = 1;\n');
+    const base = repo.commit('FROM library/node:6');
+    repo.write('Dockerfile', dockerfile).commit("the report's image");
+    const { outcome, counts } = await gate(report, base);
+    assert.equal(outcome.exitCode, 1, JSON.stringify(counts));
+    assert.deepEqual([counts.net_new_count, counts.blocking_count], [4, 4]);
+    // The same on a one-line Dockerfile whose FROM line is line 1.
+    repo.write('Dockerfile', 'FROM library/node:6\n');
+    const oneLine = repo.commit('one line');
+    repo.write('Dockerfile', 'FROM alpine:3.10\n').commit('alpine');
+    assert.equal((await gate(report, oneLine)).outcome.exitCode, 1);
+    // A pull request that leaves the Dockerfile alone brings none of them.
+    const unchanged = repo.git('rev-parse', 'HEAD');
+    repo.write('app.js', 'module.exports = 2;\n').commit('code only');
+    const later = await gate(report, unchanged);
+    assert.deepEqual([later.outcome.exitCode, later.counts.net_new_count, later.counts.pre_existing_count], [0, 0, 4]);
+  });
+
   it('nodejsscan (NodeGoat): a pull request adding two matches of a rule written with seven locations is net-new, shown at the first added one', async () => {
     const report = fixture('nodejsscan-sechub-njsscan_mock.sarif');
     for (const [file, last] of reportedFiles(report)) repo.write(file, lines(last + 5, `${file} `));

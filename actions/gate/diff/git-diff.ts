@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GateError } from '../errors.js';
 import { git, gitText } from './git.js';
+import { parseDiff, type AddedLines, type BaseLine, type ParsedDiff } from './parse-diff.js';
 
-/** Added lines of one file of the diff, by its path at head; `all` for a new file. */
-export type AddedLines = 'all' | ReadonlySet<number>;
+export { normalisedLine, type AddedLines, type BaseLine } from './parse-diff.js';
 
 export interface PullRequestDiff {
   readonly mergeBase: string;
@@ -14,11 +14,11 @@ export interface PullRequestDiff {
   /** Head path → what the pull request added there. Files absent from the map are unchanged. */
   readonly files: ReadonlyMap<string, AddedLines>;
   /**
-   * Head path → added lines (of `files`) whose text, whitespace normalised, is a removed line
-   * anywhere in the diff, deleted files included: code that moved, was re-indented or changed
-   * line endings. Absent when no line of the file moved.
+   * Head path → added line (of `files`) → the merge-base line whose text, whitespace normalised,
+   * it repeats (removed anywhere in the diff, deleted files included): code that moved, was
+   * re-indented or changed line endings. Absent when no line of the file moved.
    */
-  readonly moved: ReadonlyMap<string, ReadonlySet<number>>;
+  readonly moved: ReadonlyMap<string, ReadonlyMap<number, BaseLine>>;
 }
 
 const RENAME_LIMIT = 20_000;
@@ -28,30 +28,6 @@ async function commitOf(repo: string, ref: string, what: string): Promise<string
   const found = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
   if (found.code !== 0) throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
   return gitText(found);
-}
-
-/** Git's C-style quoting of unusual paths ("a\tb", octal escapes for non-ASCII bytes). */
-function unquotePath(raw: string): string {
-  if (!raw.startsWith('"')) return raw;
-  const bytes: number[] = [];
-  const body = raw.slice(1, -1);
-  const simple: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i]!;
-    if (ch !== '\\') {
-      bytes.push(...Buffer.from(ch, 'utf8'));
-      continue;
-    }
-    const next = body[i + 1]!;
-    if (/[0-7]/.test(next)) {
-      bytes.push(parseInt(body.slice(i + 1, i + 4), 8));
-      i += 3;
-    } else {
-      bytes.push(simple[next] ?? next.charCodeAt(0));
-      i += 1;
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
 }
 
 /**
@@ -93,114 +69,112 @@ export async function pullRequestDiff(repo: string, base: string, head: string, 
 }
 
 /**
+ * The diff's options, every one explicit so that no configuration of the user's (or the runner's)
+ * changes which lines count as added: prefixes `a/` and `b/` whatever `diff.noprefix`,
+ * `diff.mnemonicPrefix` or `diff.srcPrefix` say; paths from the top level whatever
+ * `diff.relative`; no external diff program, text conversion or colour; git's default algorithm,
+ * no context lines and no hunks merged over unchanged lines (`diff.algorithm`,
+ * `diff.interHunkContext`); submodules as one line. A rename limit far above git's default of 1000:
+ * past the limit git silently treats renames as new files, which would make every finding in them
+ * net-new. Deleted files are read too: their removed lines are code that may have moved elsewhere.
+ */
+export const DIFF_OPTIONS: readonly string[] = [
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--no-relative',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  '--diff-algorithm=myers',
+  '--indent-heuristic',
+  '--unified=0',
+  '--inter-hunk-context=0',
+  '--submodule=short',
+  '--find-renames',
+  `-l${RENAME_LIMIT}`,
+  '--diff-filter=ACDMRT',
+];
+
+/** The environment git runs in, without the variables that change a diff behind its options (`GIT_DIFF_OPTS` overrides `--unified`). */
+function diffEnvironment(): NodeJS.ProcessEnv {
+  const { GIT_DIFF_OPTS: _opts, GIT_EXTERNAL_DIFF: _external, ...env } = process.env;
+  return env;
+}
+
+/** Runs `git diff` with the gate's options into `output`; its standard error when it worked. */
+async function runDiff(repo: string, args: readonly string[], output: string, onRunning: () => void): Promise<string> {
+  const child = spawn('git', ['-C', repo, '-c', 'core.quotePath=false', 'diff', ...DIFF_OPTIONS, `--output=${output}`, ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: diffEnvironment(),
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number>((resolve, reject) => {
+    child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
+    child.on('close', (c) => resolve(c ?? 1));
+    onRunning();
+  });
+  if (code !== 0) throw new GateError(`git diff failed: ${stderr.trim()}`);
+  return stderr;
+}
+
+/** Reads a diff git wrote; past V8's longest string (about 512 MiB) it cannot be read: no answer, never a guess. */
+async function readDiff(output: string): Promise<ParsedDiff> {
+  const text = await readFile(output, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new GateError(`cannot read the output of git diff: ${err.code ?? err.message}`);
+  });
+  return parseDiff(text);
+}
+
+/**
+ * Of the changed files git called binary, those it called so only because `.gitattributes` says
+ * `-diff` (or `binary`), as repositories often mark lockfiles: their text can be read line by
+ * line. A file binary by its content (a NUL byte, git's own test) stays binary.
+ */
+async function binaryByAttribute(repo: string, paths: readonly string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const found = await git(repo, ['check-attr', '-z', 'diff', '--', ...paths]);
+  const fields = found.stdout.toString('utf8').split('\0');
+  const unset = new Set<string>();
+  // -z: path, attribute, value, for each path.
+  for (let i = 0; i + 2 < fields.length; i += 3) if (fields[i + 2] === 'unset') unset.add(fields[i]!);
+  return unset;
+}
+
+/**
  * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
- * filled while this process is busy reading the report, and the two are meant to overlap.
+ * filled while this process is busy reading the report, and the two are meant to overlap. A
+ * changed file git calls binary has unknown lines, so all of it counts as changed; one that is
+ * binary only by `.gitattributes` is read again as text (`--text`), lines and all.
  */
 async function addedLines(repo: string, from: string, to: string, onRunning: () => void): Promise<Pick<PullRequestDiff, 'files' | 'moved'>> {
   const dir = await mkdtemp(join(tmpdir(), 'gatehouse-gate-diff-'));
   try {
     const output = join(dir, 'diff');
-    const child = spawn(
-      'git',
-      // A rename limit far above git's default of 1000: past the limit git silently treats renames
-      // as new files, which would make every finding in them net-new. Deleted files are read
-      // too: their removed lines are code that may have moved elsewhere.
-      ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACDMRT', `--output=${output}`, from, to],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number>((resolve, reject) => {
-      child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
-      child.on('close', (c) => resolve(c ?? 1));
-      onRunning();
-    });
-    if (code !== 0) throw new GateError(`git diff failed: ${stderr.trim()}`);
+    const stderr = await runDiff(repo, [from, to], output, onRunning);
     if (/rename detection was skipped/i.test(stderr)) {
       throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
     }
-    // Past V8's longest string (about 512 MiB) the diff cannot be read: no answer, never a guess.
-    const text = await readFile(output, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      throw new GateError(`cannot read the output of git diff: ${err.code ?? err.message}`);
-    });
-    return parseDiff(text);
+    const parsed = await readDiff(output);
+    if (parsed.binary.length === 0) return { files: parsed.files, moved: parsed.moved };
+    // The diff's paths are the top level's: attributes are asked, and the diff run again, there.
+    const top = gitText(await git(repo, ['rev-parse', '--show-toplevel']));
+    const asText = await binaryByAttribute(top, parsed.binary.map((b) => b.path));
+    const again = parsed.binary.filter((b) => asText.has(b.path));
+    if (again.length > 0) {
+      const textOutput = join(dir, 'text-diff');
+      await runDiff(top, ['--text', from, to, '--', ...new Set(again.flatMap((b) => [b.from, b.path]))], textOutput, () => {});
+      const text = await readDiff(textOutput);
+      for (const { path } of again) {
+        const lines = text.files.get(path);
+        if (lines === undefined) parsed.files.delete(path);
+        else parsed.files.set(path, lines);
+        const moved = text.moved.get(path);
+        if (moved) parsed.moved.set(path, moved);
+      }
+    }
+    return { files: parsed.files, moved: parsed.moved };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
-
-/**
- * A diff line's text as moved code is recognised by: leading and trailing whitespace (CR included)
- * dropped, inner runs counted as one space. So `\tfoo(a,  b)\r` and `foo(a, b)` match, and
- * `foo(a,b)` does not. Undefined for a line without a letter, a digit or a non-ASCII character:
- * blank lines and lone brackets say nothing about where code came from.
- */
-function movableText(line: string): string | undefined {
-  if (!/[A-Za-z0-9\u0080-\uffff]/.test(line)) return undefined;
-  return normalisedLine(line.slice(1));
-}
-
-/** A line's text with leading and trailing whitespace dropped and inner runs counted as one space. */
-export function normalisedLine(text: string): string {
-  return text.replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
-}
-
-/**
- * `git diff --unified=0` output: the added lines of each file by its head path, and which of them
- * only moved (their text, as `movableText`, is a removed line anywhere in the diff).
- */
-export function parseDiff(output: string): Pick<PullRequestDiff, 'files' | 'moved'> {
-  const files = new Map<string, AddedLines>();
-  const removed = new Set<string>();
-  /** Every meaningful added line: its path, line number and text, until every removed line is known. */
-  const added: { path: string; line: number; text: string }[] = [];
-  let current: Set<number> | undefined;
-  let path: string | undefined;
-  let newFile = false;
-  /** Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line. */
-  let inHeader = false;
-  let nextLine = 0;
-  for (const line of output.split('\n')) {
-    if (line.startsWith('diff --git ')) {
-      current = path = undefined;
-      newFile = false;
-      inHeader = true;
-    } else if (!inHeader && line !== '' && line[0] !== '@') {
-      // A hunk's added or removed line, or git's "\ No newline" marker.
-      const text = line[0] === '+' || line[0] === '-' ? movableText(line) : undefined;
-      if (line[0] === '+') {
-        const at = nextLine++;
-        if (text !== undefined && path !== undefined) added.push({ path, line: at, text });
-      } else if (text !== undefined && line[0] === '-') {
-        removed.add(text);
-      }
-    } else if (line.startsWith('new file mode')) {
-      newFile = inHeader;
-    } else if (line.startsWith('+++ ') && inHeader) {
-      // git ends the name with a tab when it holds a space; a real tab in a name is quoted.
-      const target = line.slice(4).replace(/\t$/, '');
-      if (target === '/dev/null') continue;
-      path = unquotePath(target).replace(/^b\//, '');
-      current = newFile ? undefined : new Set();
-      files.set(path, current ?? 'all');
-    } else if (line.startsWith('@@')) {
-      inHeader = false;
-      const match = HUNK.exec(line);
-      if (!match) continue;
-      const first = Number(match[1]);
-      const count = match[2] === undefined ? 1 : Number(match[2]);
-      nextLine = first;
-      for (let n = first; current && n < first + count; n++) current.add(n);
-    }
-  }
-  const moved = new Map<string, Set<number>>();
-  for (const { path, line, text } of added) {
-    if (!removed.has(text)) continue;
-    let lines = moved.get(path);
-    if (!lines) moved.set(path, (lines = new Set()));
-    lines.add(line);
-  }
-  return { files, moved };
 }

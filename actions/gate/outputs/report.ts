@@ -1,4 +1,8 @@
+import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import type { NotCounted, Reason } from '../rules/not-counted.js';
+import { countsByReason, entryOf, type NotCountedEntry } from './not-counted.js';
 import { dirname } from 'node:path';
 import type { Classification, Finding } from '../rules/classify.js';
 import type { SkippedLinter } from '../reports/megalinter.js';
@@ -29,6 +33,10 @@ export interface Counts {
   readonly baseline_matched_count: number;
   /** Of pre_existing_count: dependency findings whose package the pull request changed, affected at the merge-base too (below the report's fixed version). */
   readonly still_affected_count: number;
+  /** Results that are not findings of this run (baselineState absent; kind pass, notApplicable, informational): part of the partition of total_count. */
+  readonly not_a_finding_count: number;
+  /** The results that are not net-new, per reason (every reason, zeros included); the list itself is `not_counted` in the written document. */
+  readonly not_counted_by_reason: Readonly<Record<Reason, number>>;
   readonly blocking_count: number;
   /** Net-new results per severity. */
   readonly net_new_by_severity: Readonly<Record<Severity, number>>;
@@ -76,6 +84,8 @@ export function countsOf(
     unattributed_count: classification?.unattributed ?? 0,
     baseline_matched_count: classification?.baselineMatched ?? 0,
     still_affected_count: classification?.stillAffected ?? 0,
+    not_a_finding_count: classification?.notFindings ?? 0,
+    not_counted_by_reason: countsByReason(classification?.notCounted ?? []),
     blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
     net_new_by_severity: bySeverity,
     linters_skipped: extra.linters_skipped,
@@ -148,7 +158,33 @@ export async function writeFilteredSarif(path: string, log: SarifLog | undefined
   return { leftOut };
 }
 
-export async function writeJson(path: string, value: unknown): Promise<void> {
+/** The counts document as written: the counts, and every result that is not net-new with its reason. */
+export type CountsDocument = Counts & { readonly not_counted: readonly NotCountedEntry[] };
+
+/**
+ * Writes the counts document: the counts as indented JSON, then `not_counted`, one entry a line.
+ * The entries are written as they are made, so a report of a hundred thousand pre-existing
+ * results never becomes one string in memory.
+ */
+export async function writeCounts(path: string, counts: Counts, notCounted: readonly NotCounted[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+  const out = createWriteStream(path);
+  const failed = new Promise<never>((_, reject) => out.on('error', reject));
+  failed.catch(() => {});
+  const write = async (text: string) => {
+    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
+  };
+  const head = JSON.stringify(counts, null, 2);
+  await write(`${head.slice(0, -2)},\n  "not_counted": [`);
+  let chunk = '';
+  for (let i = 0; i < notCounted.length; i++) {
+    chunk += `${i === 0 ? '' : ','}\n    ${JSON.stringify(entryOf(notCounted[i]!))}`;
+    if (chunk.length >= 1 << 16) {
+      await write(chunk);
+      chunk = '';
+    }
+  }
+  await write(`${chunk}${notCounted.length > 0 ? '\n  ]\n}\n' : ']\n}\n'}`);
+  out.end();
+  await Promise.race([once(out, 'finish'), failed]);
 }

@@ -68,8 +68,12 @@ const closedBody = (comment: OwnComment, head: string): string => `${comment.bod
  */
 export async function syncReviewComments(api: ReviewApi, input: ReviewInput): Promise<ReviewResult> {
   const head = input.commitId;
-  const eligible = input.findings.filter((f) => onDiff(input, f)).sort(worstFirst);
-  const prints = fingerprints(eligible, input.lineText);
+  // Every net-new finding is still reported, whether or not its line can take a comment this run
+  // (a merge commit whose base changed the file, a finding off the diff): its comment stays open,
+  // and the ordinals of twin findings (`-2`, `-3`) are counted among all of them, so they do not
+  // shift when one twin leaves the diff.
+  const prints = fingerprints(input.findings, input.lineText);
+  const reported = [...input.findings].sort(worstFirst);
   const own = await api.ownComments();
   const byPrint = new Map(own.map((c) => [c.fingerprint, c]));
   const current = new Set(prints.values());
@@ -78,13 +82,18 @@ export async function syncReviewComments(api: ReviewApi, input: ReviewInput): Pr
   let edited = 0;
   let reopened = 0;
   let leftOut = 0;
+  let notOnDiff = 0;
   const fresh: { path: string; line: number; body: string }[] = [];
-  for (const finding of eligible) {
+  for (const finding of reported) {
     const print = prints.get(finding)!;
     const body = commentBody(finding, print);
     const existing = byPrint.get(print);
     // A thread someone resolved by hand (not the gate, whose note says so) is their call: left as it is.
     if (existing?.resolved && !existing.body.includes(CLOSED_NOTE)) continue;
+    if (!existing && !onDiff(input, finding)) {
+      notOnDiff++;
+      continue;
+    }
     if (existing && !existing.resolved) {
       if (existing.body !== body) {
         await api.edit(existing.id, body);
@@ -111,7 +120,7 @@ export async function syncReviewComments(api: ReviewApi, input: ReviewInput): Pr
     await api.edit(comment.id, closedBody(comment, head));
     resolved++;
   }
-  return { posted: fresh.length, edited, reopened, resolved, leftOut, notOnDiff: input.findings.length - eligible.length };
+  return { posted: fresh.length, edited, reopened, resolved, leftOut, notOnDiff };
 }
 
 /** The summary's lines about what has no inline comment. */

@@ -2,9 +2,12 @@ import { codeSpan, codeSpanInCell, inlineText, link as markdownLink, scannerMess
 import type { CiOutcome } from '../ci.js';
 import { messageOf, type Finding } from '../rules/classify.js';
 import { SEVERITIES } from '../rules/severity.js';
+import { notCountedSection } from './not-counted.js';
 
 /** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
 function link(env: NodeJS.ProcessEnv, head: string | undefined, path: string, line: number | undefined): string {
+  // A result without a file is net-new only by a baseline that lacks it.
+  if (path === '') return '(no file)';
   const label = `${path}:${line ?? 1}`;
   if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY || !head) return codeSpanInCell(label);
   return markdownLink(label, `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/blob/${head}/${path.split('/').map(encodeURIComponent).join('/')}#L${line ?? 1}`);
@@ -17,6 +20,8 @@ export interface ReportLimit {
   /** The most the whole text may measure, its final newline included. */
   readonly maxSize: number;
   readonly size: (text: string) => number;
+  /** Whether the first findings of each "not counted" reason are listed (the job summary) or only their counts (the comment). */
+  readonly listNotCounted?: boolean;
 }
 
 /** Unicode code points: what GitHub counts against a comment's 65,536 characters. */
@@ -35,7 +40,7 @@ export function codePoints(text: string): number {
 }
 
 /** The job summary: GitHub takes at most 1 MiB per step (UTF-8 bytes). */
-export const SUMMARY_LIMIT: ReportLimit = { maxRows: 1000, maxSize: 1024 * 1024, size: (text) => Buffer.byteLength(text, 'utf8') };
+export const SUMMARY_LIMIT: ReportLimit = { maxRows: 1000, maxSize: 1024 * 1024, size: (text) => Buffer.byteLength(text, 'utf8'), listNotCounted: true };
 
 /** At most `max` code points of `text`, never half a surrogate pair. */
 function cutCodePoints(text: string, max: number): string {
@@ -99,13 +104,14 @@ export function gateReport(
   }
   if (c.moved_count > 0) tail.push(`${c.moved_count} finding${c.moved_count === 1 ? ' is' : 's are'} on lines that only moved (or changed indentation or line endings): pre-existing.`, '');
   for (const note of notes) tail.push(note, '');
+  tail.push(...notCountedSection(outcome.classification?.notCounted ?? [], limit.listNotCounted === true));
   if (c.filtered_left_out_count > 0) {
     tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
   }
   tail.push(
-    '| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Total | Fail on |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.total_count} | ${c.fail_on} |`,
+    '| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Not findings | Total | Fail on |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.not_a_finding_count} | ${c.total_count} | ${c.fail_on} |`,
     '',
   );
 

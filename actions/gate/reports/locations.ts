@@ -1,6 +1,7 @@
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Checkout } from '../diff/checkout.js';
+import { GateError } from '../errors.js';
 import { CONTAINER_ROOTS } from './megalinter.js';
 import type { SarifLocation, SarifResult, SarifRun } from './sarif.js';
 
@@ -13,6 +14,19 @@ export interface ResultLocation {
   readonly strippable?: string;
   readonly startLine?: number;
   readonly endLine?: number;
+  /**
+   * A region without a line: where the report places the result in the file instead (a character
+   * or byte offset, or the text itself), for `RegionLines` to turn into a line of the head.
+   */
+  readonly region?: { readonly charOffset?: number; readonly byteOffset?: number; readonly snippet?: string };
+  /** The location as the report wrote it (its `uri`, after an artifact index was followed), for display. */
+  readonly written?: string;
+}
+
+/** An artifact of `run.artifacts`, as far as the gate reads it. */
+interface Artifact {
+  readonly location?: { readonly uri?: unknown; readonly uriBaseId?: unknown };
+  readonly parentIndex?: unknown;
 }
 
 /** A `uriBaseId` resolved through `originalUriBaseIds` (chains allowed, loops refused). */
@@ -66,8 +80,12 @@ function decodeUri(run: SarifRun, rawUri: string, uriBaseId: string | undefined,
       // Keep an undecodable URI as written.
     }
   }
-  // A Windows file URL decodes to `/C:/…` here: shown, and stripped, as `C:/…`.
-  return value.replace(/^\/(?=[A-Za-z]:\/)/, '').replace(/^(\.\/)+/, '');
+  // A Windows file URL decodes to `/C:/…` here: shown, and stripped, as `C:/…`. A scanner in a
+  // container may write `file:////src/app.js` (four slashes): runs of `/` read as one, so
+  // `--strip-prefix /src/` matches it.
+  // Another scheme (`https://…`, a DAST tool's page) is kept as written, for display.
+  if (/^[a-z][a-z0-9+.-]+:/i.test(value)) return value;
+  return value.replace(/\/{2,}/g, '/').replace(/^\/(?=[A-Za-z]:\/)/, '').replace(/^(\.\/)+/, '');
 }
 
 /** A way to read a path, in order of preference; `given` is relative to `--repo`, `top` to the top level. */
@@ -143,9 +161,20 @@ function strippablePrefix(path: string, files: ReadonlySet<string>): string | un
  */
 export function normalisePrefixes(prefixes: readonly string[]): string[] {
   return prefixes
-    .map((p) => p.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, ''))
+    .map((p) => p.trim().replace(/\\/g, '/').replace(/\/{2,}/g, '/').replace(/^(\.\/)+/, ''))
     .filter((p) => p !== '')
     .map((p) => (p.endsWith('/') ? p : `${p}/`));
+}
+
+/** What a region without a line says of where it is: an offset, or the text. */
+function placeOf(region: NonNullable<NonNullable<SarifLocation['physicalLocation']>['region']>): Pick<ResultLocation, 'region'> {
+  const r = region as { charOffset?: unknown; byteOffset?: unknown; snippet?: { text?: unknown } };
+  const found = {
+    ...(typeof r.charOffset === 'number' && r.charOffset >= 0 ? { charOffset: r.charOffset } : {}),
+    ...(typeof r.byteOffset === 'number' && r.byteOffset >= 0 ? { byteOffset: r.byteOffset } : {}),
+    ...(typeof r.snippet?.text === 'string' && r.snippet.text.trim() !== '' ? { snippet: r.snippet.text } : {}),
+  };
+  return Object.keys(found).length > 0 ? { region: found } : {};
 }
 
 /**
@@ -164,6 +193,8 @@ export class RunLocations {
   private readonly resolved = new Map<string, string | Resolved>();
   private readonly votes = { given: 0, top: 0 };
   private readonly windows: boolean;
+  private readonly artifacts: readonly Artifact[];
+  private readonly toolName: string;
 
   constructor(
     private readonly run: SarifRun,
@@ -171,9 +202,12 @@ export class RunLocations {
     private readonly stripPrefixes: readonly string[] = [],
   ) {
     this.windows = writtenOnWindows(run);
-    // The run's artifact list, when the tool writes one, votes before any result is read.
-    const artifacts = Array.isArray(run.artifacts) ? (run.artifacts as { location?: { uri?: unknown; uriBaseId?: unknown } }[]) : [];
-    for (const artifact of artifacts) {
+    this.toolName = run.tool.driver.name ?? 'unknown tool';
+    // The run's artifact list, when the tool writes one, votes before any result is read (files
+    // nested in others are not files of the repository).
+    this.artifacts = Array.isArray(run.artifacts) ? (run.artifacts as Artifact[]) : [];
+    for (const artifact of this.artifacts) {
+      if (artifact?.parentIndex !== undefined) continue;
       const uri = artifact?.location?.uri;
       const baseId = artifact?.location?.uriBaseId;
       if (typeof uri === 'string' && uri) this.resolve(uri, typeof baseId === 'string' ? baseId : undefined);
@@ -190,17 +224,59 @@ export class RunLocations {
     return this.at(Array.isArray(result.locations) ? result.locations[index] : undefined);
   }
 
+  /**
+   * The artifact a location names: its own `uri` (and `uriBaseId`), else the `run.artifacts` entry
+   * its `index` points at (as the SARIF SDK's converters, Fortify and others write it). An artifact
+   * nested in another (`parentIndex`: a file inside an archive) is the outermost one, the file of
+   * the repository, and has no line of its own there. An index the run does not have, on a
+   * location without its own uri, makes the report unreadable: no answer, never "no location".
+   */
+  private artifactOf(location: { uri?: unknown; uriBaseId?: unknown; index?: unknown } | undefined): { uri?: string; uriBaseId?: string; nested: boolean } {
+    const own = typeof location?.uri === 'string' && location.uri ? location.uri : undefined;
+    const ownBase = typeof location?.uriBaseId === 'string' ? location.uriBaseId : undefined;
+    if (location?.index === undefined) return { uri: own, uriBaseId: ownBase, nested: false };
+    // A location with its own uri does not need the index: some tools write an index into an
+    // artifacts list they leave out (the SARIF JS SDK's ESLint sample).
+    if (own && !this.has(location.index)) return { uri: own, uriBaseId: ownBase, nested: false };
+    let artifact = this.artifact(location.index);
+    let nested = false;
+    for (let depth = 0; typeof artifact.parentIndex === 'number' || typeof artifact.parentIndex === 'string'; depth++) {
+      if (depth > this.artifacts.length) throw new GateError(`the ${this.toolName} run's artifacts name each other as parents in a loop: the report cannot be read`);
+      artifact = this.artifact(artifact.parentIndex);
+      nested = true;
+    }
+    const uri = typeof artifact.location?.uri === 'string' && artifact.location.uri ? artifact.location.uri : undefined;
+    const uriBaseId = typeof artifact.location?.uriBaseId === 'string' ? artifact.location.uriBaseId : undefined;
+    if (nested) return { uri, uriBaseId, nested };
+    return own ? { uri: own, uriBaseId: ownBase ?? uriBaseId, nested } : { uri, uriBaseId: ownBase ?? uriBaseId, nested };
+  }
+
+  private has(index: unknown): boolean {
+    return Number.isInteger(index) && (index as number) >= 0 && typeof this.artifacts[index as number] === 'object' && this.artifacts[index as number] !== null;
+  }
+
+  private artifact(index: unknown): Artifact {
+    const artifact = Number.isInteger(index) && (index as number) >= 0 ? this.artifacts[index as number] : undefined;
+    if (!artifact || typeof artifact !== 'object') {
+      throw new GateError(
+        `a location of the ${this.toolName} run points at artifacts[${String(index)}], which the run does not have (it lists ${this.artifacts.length}): the report cannot be read, so nothing can be judged`,
+      );
+    }
+    return artifact;
+  }
+
   private at(location: SarifLocation | undefined): ResultLocation {
     const physical = location?.physicalLocation;
-    const uri = physical?.artifactLocation?.uri;
-    if (!uri || typeof uri !== 'string') return {};
-    const entry = this.resolve(uri, physical.artifactLocation?.uriBaseId);
-    const region = physical.region;
+    const { uri, uriBaseId, nested } = this.artifactOf(physical?.artifactLocation);
+    if (!uri) return {};
+    const entry = this.resolve(uri, uriBaseId);
+    const region = nested ? undefined : physical!.region;
     const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
     const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
-    if (typeof entry === 'string') return { path: entry, startLine, endLine };
-    if (entry.existing.length === 0) return { path: entry.display, startLine, endLine, unmapped: true, ...(entry.strippable ? { strippable: entry.strippable } : {}) };
-    return { path: this.preferred(entry.existing).path, startLine, endLine };
+    const placed = startLine === undefined && region ? placeOf(region) : undefined;
+    if (typeof entry === 'string') return placed ? { path: entry, startLine, endLine, written: uri, ...placed } : { path: entry, startLine, endLine, written: uri };
+    if (entry.existing.length === 0) return { path: entry.display, startLine, endLine, written: uri, ...placed, unmapped: true, ...(entry.strippable ? { strippable: entry.strippable } : {}) };
+    return { path: this.preferred(entry.existing).path, startLine, endLine, written: uri, ...placed };
   }
 
   private resolve(uri: string, baseId: string | undefined): string | Resolved {
@@ -216,6 +292,13 @@ export class RunLocations {
         const slashed = candidatePaths(decoded.replace(/\\/g, '/'), this.checkout, this.stripPrefixes);
         const found = slashed.filter((c) => this.checkout.files.has(c.path));
         if (found.length > 0) [candidates, existing] = [slashed, found];
+      }
+      // A file whose name holds what looks like a percent-escape (`100%25.txt` written as
+      // `100%.txt`, or a file really named `a%20b.js`): read as written when decoding names no file.
+      if (existing.length === 0 && /%[0-9A-Fa-f]{2}/.test(uri)) {
+        const literal = candidatePaths(decodeUri(this.run, uri.replace(/%/g, '%25'), baseId, this.windows), this.checkout, this.stripPrefixes);
+        const found = literal.filter((c) => this.checkout.files.has(c.path));
+        if (found.length > 0) [candidates, existing] = [literal, found];
       }
       if (existing.length === 1) this.votes[existing[0]!.base]++;
       if (existing.length === 1) entry = existing[0]!.path;

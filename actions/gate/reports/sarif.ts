@@ -18,7 +18,7 @@ export interface SarifRule {
 }
 
 export interface SarifRun {
-  tool: { driver: { name?: string; rules?: SarifRule[]; [key: string]: unknown }; extensions?: { rules?: SarifRule[] }[] };
+  tool: { driver: { name?: string; rules?: SarifRule[]; [key: string]: unknown }; extensions?: { name?: string; guid?: string; rules?: SarifRule[] }[] };
   results?: SarifResult[];
   invocations?: { executionSuccessful?: boolean; exitCode?: number; [key: string]: unknown }[];
   originalUriBaseIds?: Record<string, { uri?: string; uriBaseId?: string }>;
@@ -36,11 +36,13 @@ export interface SarifLocation {
 export interface SarifResult {
   ruleId?: string;
   ruleIndex?: number;
-  rule?: { id?: string; index?: number; toolComponent?: { index?: number } };
+  rule?: { id?: string; index?: number; toolComponent?: { index?: number; name?: string; guid?: string } };
   level?: string;
+  /** `fail` when absent; `pass`, `notApplicable` and `informational` are not findings (SARIF §3.27.9). */
+  kind?: string;
   message?: { text?: string };
   locations?: SarifLocation[];
-  suppressions?: { kind?: string; status?: string }[];
+  suppressions?: { kind?: string; status?: string; justification?: string }[];
   baselineState?: string;
   properties?: Record<string, unknown>;
   [key: string]: unknown;

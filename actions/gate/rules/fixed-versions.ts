@@ -76,14 +76,25 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** A version's major: its first number after the epoch. */
+export function majorOf(version: string): number | string | undefined {
+  return partsOf(version)[1];
+}
+
 /**
- * Whether `version` is below the fix: below the fixed version of its own release line (the same
- * major, when the report names fixes for several lines), else below every fixed version.
+ * The fix `version` is below, when it is below the fix: the fixed version of its own release line
+ * (the same major, when the report names fixes for several lines), else below every fixed version
+ * (then the lowest). Undefined when it is not below the fix.
  */
-export function belowFix(version: string, fixed: readonly string[]): boolean {
-  if (fixed.length === 0) return false;
-  const major = (v: string) => partsOf(v)[1];
-  const line = fixed.filter((f) => major(f) === major(version));
+export function fixAbove(version: string, fixed: readonly string[]): string | undefined {
+  if (fixed.length === 0) return undefined;
+  const line = fixed.filter((f) => majorOf(f) === majorOf(version));
   const relevant = line.length > 0 ? line : fixed;
-  return relevant.every((f) => compareVersions(version, f) < 0);
+  if (!relevant.every((f) => compareVersions(version, f) < 0)) return undefined;
+  return [...relevant].sort(compareVersions)[0];
+}
+
+/** Whether `version` is below the fix (see `fixAbove`). */
+export function belowFix(version: string, fixed: readonly string[]): boolean {
+  return fixAbove(version, fixed) !== undefined;
 }
