@@ -1,4 +1,5 @@
 import { REASON_TEXT, REASONS, type NotCounted, type Reason } from '../rules/not-counted.js';
+import { inlineText } from '../../../server/markdown.js';
 
 /*
  * "Not counted, and why" as the outputs show it: one entry per result that is not net-new in the
@@ -64,22 +65,6 @@ export function countsByReason(notCounted: readonly NotCounted[]): Record<Reason
   return counts;
 }
 
-/**
- * Text a report chose, made plain for a summary that GitHub renders as markdown with HTML:
- * markdown punctuation escaped, `&`, `<`, `>` and `"` as entities, a zero-width space after `@`
- * and `#` (no mention, no cross-reference), one line.
- */
-export function plainText(text: string): string {
-  return text
-    .replace(/[\\`*_[\]|~!]/g, '\\$&')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/([@#])/g, '$1\u200b')
-    .replace(/[\r\n]+/g, ' ');
-}
-
 /** At most `max` characters (code points), with an ellipsis when cut. */
 function cut(text: string, max: number): string {
   const points = [...text];
@@ -133,7 +118,7 @@ export function notCountedSection(notCounted: readonly NotCounted[], list: boole
       const message = typeof n.result.message?.text === 'string' ? n.result.message.text.split('\n', 1)[0]! : '';
       const detail = detailText(n);
       lines.push(
-        `- ${plainText(cut(place, 300))} · ${n.severity} · ${plainText(cut(n.tool, 100))}${n.ruleId ? ` ${plainText(cut(n.ruleId, 200))}` : ''}${message ? ` · ${plainText(cut(message, 200))}` : ''}${detail ? ` · ${plainText(cut(detail, 400))}` : ''}`,
+        `- ${inlineText(cut(place, 300))} · ${n.severity} · ${inlineText(cut(n.tool, 100))}${n.ruleId ? ` ${inlineText(cut(n.ruleId, 200))}` : ''}${message ? ` · ${inlineText(cut(message, 200))}` : ''}${detail ? ` · ${inlineText(cut(detail, 400))}` : ''}`,
       );
     }
     lines.push('');
