@@ -62,7 +62,7 @@ describe('console over HTTP', function () {
     const overview = await (await jar.fetch(`${world.backend.url}/console?days=90`)).text();
     const repositories = [...new Set([...overview.matchAll(/data-repository="([^"]+)"/g)].map((m) => m[1]))];
     assert.deepEqual(repositories.sort(), ['octo-org/payments', 'octo-org/web-app']);
-    assert.match(overview, /1 more are outside the owners this Gatehouse serves/);
+    assert.match(overview, /1 more is outside the owners this Gatehouse serves/);
     const hidden = await jar.fetch(`${world.backend.url}/console/repos/octo-org/secret-project`);
     const missing = await jar.fetch(`${world.backend.url}/console/repos/octo-org/no-such-repo`);
     const elsewhere = await jar.fetch(`${world.backend.url}/console/repos/elsewhere-org/tool`);

@@ -41,8 +41,10 @@ export async function seedDeployments(backend: Backend, clock: { set(ms: number)
   const plan: { repo: FakeRepository; environment: string; hoursAgo: number; status: string; leadHours?: number }[] = [];
   const [web, payments, secret] = REPOSITORIES;
   for (let day = 88; day >= 0; day -= 3) {
-    plan.push({ repo: web!, environment: 'production', hoursAgo: day * 24 + 5, status: day % 12 === 0 ? 'failure' : 'success', leadHours: 20 });
-    if (day % 12 === 0) plan.push({ repo: web!, environment: 'production', hoursAgo: day * 24 + 3, status: 'success', leadHours: 22 });
+    // Every fourth production deployment fails, and a success two hours later restores it.
+    const fails = (88 - day) % 12 === 0;
+    plan.push({ repo: web!, environment: 'production', hoursAgo: day * 24 + 5, status: fails ? 'failure' : 'success', leadHours: 20 });
+    if (fails) plan.push({ repo: web!, environment: 'production', hoursAgo: day * 24 + 3, status: 'success', leadHours: 22 });
     plan.push({ repo: web!, environment: 'staging', hoursAgo: day * 24 + 7, status: 'success', leadHours: 2 });
   }
   for (let day = 40; day >= 1; day -= 7) plan.push({ repo: payments!, environment: 'production', hoursAgo: day * 24, status: day === 33 ? 'rolled-back' : 'success' });

@@ -39,7 +39,7 @@ td.num { white-space: nowrap; }
 .band-Medium { background: #fff1c2; color: #5c3d00; }
 .band-Low { background: #ffd9d6; color: #6b0f08; }
 td.Elite { border-left: 4px solid #1a7f37; } td.High { border-left: 4px solid #0969da; } td.Medium { border-left: 4px solid #9a6700; } td.Low { border-left: 4px solid #cf222e; }
-.gap { color: var(--muted); font-size: .85rem; display: block; max-width: 28rem; }
+.gap { color: var(--muted); font-size: .85rem; display: block; white-space: normal; min-width: 12rem; max-width: 22rem; }
 .muted { color: var(--muted); }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 1rem; }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; background: #fff; }
@@ -60,12 +60,13 @@ const STYLE_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}
 
 /**
  * No script, no outside resource, no framing; forms post only here. The callback's code is in its
- * URL: no referrer leaves the console.
+ * URL: no referrer leaves the console (`same-origin`, not `no-referrer`, under which browsers send
+ * `Origin: null` with the sign-out form and its origin could not be checked).
  */
 export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',

@@ -30,7 +30,7 @@ function head(q: OverviewQuery, column: { key: SortKey; label: string }): Html {
 
 export function overviewPage(viewer: Viewer, data: Overview, q: OverviewQuery, notes: { truncated: boolean; hidden: number }): string {
   const body = html`<h1>Delivery figures</h1>
-<p class="muted">Last ${q.days} days (${utc(data.window.from)} to ${utc(data.window.to)}), for the repositories you can see on GitHub through the Gatehouse App${notes.hidden > 0 ? ` (${notes.hidden} more are outside the owners this Gatehouse serves)` : ''}. Levels are DORA's (2023 report).</p>
+<p class="muted">Last ${q.days} days (${utc(data.window.from)} to ${utc(data.window.to)}), for the repositories you can see on GitHub through the Gatehouse App${notes.hidden > 0 ? ` (${notes.hidden} more ${notes.hidden === 1 ? 'is' : 'are'} outside the owners this Gatehouse serves)` : ''}. Levels are DORA's (2023 report).</p>
 ${notes.truncated ? html`<p class="notice">GitHub listed more repositories than the console keeps; some are not shown.</p>` : ''}
 <form class="filters" method="get" action="/console">
 <label>Window<select name="days">${WINDOWS.map((d) => html`<option value="${d}"${d === q.days ? html` selected` : ''}>${d} days</option>`)}</select></label>
