@@ -69,7 +69,7 @@ export class FakeGitHubUser {
 
   static async start(options: { clientId: string; clientSecret: string; callbackUrl: () => string; repositories: readonly FakeRepository[]; appId?: number }): Promise<FakeGitHubUser> {
     let fake: FakeGitHubUser | undefined;
-    const listening = await listen((req, res) => void fake!.handle(req, res).catch((err: unknown) => send(res, 500, { message: String(err) })));
+    const listening = await listen((req, res) => fake!.serve(req, res));
     fake = new FakeGitHubUser(listening, options.clientId, options.clientSecret, options.callbackUrl, options.repositories, options.appId ?? 90210);
     return fake;
   }
@@ -103,6 +103,11 @@ export class FakeGitHubUser {
     const body = JSON.stringify({ action: 'revoked', sender: simpleUser(this.url, person.login, person.id, 'User') });
     const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
     return { body, headers: { 'x-github-event': 'github_app_authorization', 'x-github-delivery': randomBytes(16).toString('hex'), 'x-hub-signature-256': signature, 'content-type': 'application/json' } };
+  }
+
+  /** Answers one request (its own listener's, or another loopback server's that hands these paths on). */
+  serve(req: IncomingMessage, res: ServerResponse): void {
+    this.handle(req, res).catch((err: unknown) => send(res, 500, { message: String(err) }));
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
