@@ -10,6 +10,7 @@ export const BENCHES: readonly { name: string; minutes: number }[] = [
   { name: 'sync', minutes: 3 },
   { name: 'load', minutes: 2 },
   { name: 'webhook', minutes: 2 },
+  { name: 'console', minutes: 3 },
 ];
 
 /** The markers in docs/benchmarks.md between which the rendered results go. */
@@ -49,6 +50,7 @@ const TITLES: Record<string, string> = {
   sync: '`gatehouse-sync sync` (Dependency-Track → DefectDojo, 20 ms fakes)',
   load: 'Load (autocannon, concurrency 100)',
   webhook: 'Unauthenticated memory (120 slow 10 MB `/webhook` uploads held open)',
+  console: 'Console overview (200 repositories × 3 environments, about 108,000 records on the in-memory store, one request at a time)',
 };
 
 const group = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });

@@ -34,6 +34,8 @@ const NOT_FOUND = { message: 'Not Found', documentation_url: 'https://docs.githu
  */
 export class DemoPlatform {
   readonly mints: MintRecord[] = [];
+  /** Answers the console's sign-in (`/login/oauth/…`) and user-token calls (`/user…`), when set. */
+  people?: { serve(req: IncomingMessage, res: ServerResponse): void };
 
   private constructor(
     private readonly listening: Listening,
@@ -67,8 +69,10 @@ export class DemoPlatform {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
     const path = new URL(req.url ?? '/', this.url).pathname;
+    // One host plays github.com and api.github.com: the person's side goes to the console's fake.
+    if (this.people && (path.startsWith('/login/oauth/') || path === '/user' || path.startsWith('/user/'))) return this.people.serve(req, res);
+    const body = await readBody(req);
     if (!(await this.appJwtValid(req.headers.authorization))) {
       return send(res, 401, { message: 'A JSON web token could not be decoded', documentation_url: 'https://docs.github.com/rest' });
     }

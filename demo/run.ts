@@ -13,15 +13,23 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGateFixture, type GateFixture } from './gate-fixture.js';
 import { DemoPlatform, type DemoRepository } from './platform.js';
+import { CookieJar } from '../test/support/console-world.js';
+import { FakeGitHubUser } from '../test/support/fake-github-user.js';
 import { call } from '../test/support/http.js';
 import { TestIssuer } from '../test/support/oidc-issuer.js';
 import { REPO_ROOT, runToEnd, startEntry, type Started } from '../test/support/processes.js';
 import { runAction, type ActionRun } from '../test/support/runner.js';
+import { closedPort } from '../test/support/servers.js';
 
 const RECORD_BUNDLE = join(REPO_ROOT, 'dist', 'record-deployment', 'index.js');
 const TOKEN_BUNDLE = join(REPO_ROOT, 'dist', 'request-token', 'index.js');
 const GATE_CLI = join(REPO_ROOT, 'dist', 'gate', 'cli', 'index.js');
 const LEDGER_AUDIENCE = 'gatehouse-ledger';
+/** The GitHub App's OAuth side, for the console: made-up credentials the fake accepts. */
+const CLIENT_ID = 'Iv23liDemoConsole1';
+const CLIENT_SECRET = `demo-client-secret-${Math.random().toString(36).slice(2)}`;
+const SESSION_KEY = Buffer.from(Array.from({ length: 32 }, () => Math.floor(Math.random() * 256))).toString('hex');
+const PERSON = { id: 61_200_777, login: 'mona', access: new Map([[7001, [612_000_123]]]), admin: new Set([612_000_123]) };
 const BROKER_AUDIENCE = 'gatehouse-broker';
 
 const REPOSITORY: DemoRepository = { owner: 'demo-org', name: 'web-app', id: 612_000_123 };
@@ -94,6 +102,7 @@ async function stopProcess(started: Started, graceMs: number): Promise<number | 
 interface Context {
   issuer: TestIssuer;
   platform: DemoPlatform;
+  people: FakeGitHubUser;
   backend: Started;
 }
 
@@ -118,17 +127,31 @@ async function startIssuer(): Promise<TestIssuer> {
   return issuer;
 }
 
-async function startPlatform(): Promise<DemoPlatform> {
-  step('Start a GitHub API fake (the two REST calls the broker makes to mint a token)');
+async function startPlatform(consoleUrl: string): Promise<{ platform: DemoPlatform; people: FakeGitHubUser }> {
+  step('Start a GitHub API fake (the two REST calls the broker makes to mint a token, and a person\'s sign-in for the console)');
   const platform = await DemoPlatform.start(REPOSITORY);
   cleanups.push({ what: 'the GitHub API fake', run: () => platform.close() });
   secrets.add(platform.privateKeyPem);
+  const people = await FakeGitHubUser.start({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, callbackUrl: () => `${consoleUrl}/console/callback`, repositories: [REPOSITORY] });
+  cleanups.push({ what: 'the sign-in fake', run: () => people.close() });
+  people.addPerson(PERSON);
+  people.signedIn = PERSON;
+  platform.people = people;
+  secrets.add(CLIENT_SECRET).add(SESSION_KEY);
   ok(`listening on ${platform.url}: GitHub App ${platform.appId} (key pair made just now) is installed on ${FULL_NAME}, repository id ${REPOSITORY.id}`);
-  return platform;
+  ok(`the same address answers GitHub's sign-in pages and user-token calls: ${PERSON.login} has authorised the App and can see ${FULL_NAME}`);
+  return { platform, people };
 }
 
-async function startBackend(issuer: TestIssuer, platform: DemoPlatform): Promise<Started> {
+async function startBackend(issuer: TestIssuer, platform: DemoPlatform, port: number): Promise<Started> {
   const env = {
+    PORT: String(port),
+    // The console: the App's OAuth credentials, a session key made just now, and its public address.
+    FORGE_APP_CLIENT_ID: CLIENT_ID,
+    FORGE_APP_CLIENT_SECRET: CLIENT_SECRET,
+    CONSOLE_SESSION_KEY: SESSION_KEY,
+    CONSOLE_URL: `http://127.0.0.1:${port}`,
+    FORGE_WEB_BASE: platform.url,
     OIDC_ISSUER: issuer.url,
     LEDGER_AUDIENCE,
     LEDGER_ALLOWED_OWNERS: REPOSITORY.owner,
@@ -154,6 +177,7 @@ async function startBackend(issuer: TestIssuer, platform: DemoPlatform): Promise
   ok(`GET /healthz → 200, ${health.body.service} ${health.body.version}`);
   note(`ledger: audience ${LEDGER_AUDIENCE}, owners allowed: ${REPOSITORY.owner}, issuer keys pinned with LEDGER_JWKS_DOCUMENT`);
   note(`broker: audience ${BROKER_AUDIENCE}, GitHub App ${platform.appId} at FORGE_API_BASE=${platform.url}`);
+  note(`console: on at ${backend.url}/console, signing in through FORGE_WEB_BASE=${platform.url}`);
   return backend;
 }
 
@@ -285,6 +309,39 @@ async function mintThroughBroker(ctx: Context): Promise<void> {
   for (const line of warnings) note(line.replace(/^::warning::/, ''));
 }
 
+/** A table cell's text without its markup. */
+const textOf = (cell: string): string => cell.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+
+async function showConsole(ctx: Context): Promise<void> {
+  step(`Sign ${PERSON.login} in to the console through the GitHub fake and read the overview (GET /console)`);
+  const jar = new CookieJar();
+  const landed = await jar.follow(`${ctx.backend.url}/console`, ctx.backend.url);
+  const session = jar.get('gatehouse_session');
+  if (session) secrets.add(session);
+  const page = await landed.text();
+  expect(landed.status === 200 && session, `the console should show the overview after signing in; it answered ${landed.status}`);
+  const requests = ctx.people.tokenRequests;
+  expect(requests.length === 1 && requests[0]!.hadVerifier, 'the sign-in should exchange one code, with its PKCE verifier');
+  ok(`GET /console → 302 /console/login → GitHub's authorize page (state and a PKCE challenge) → /console/callback → 200, signed in as ${PERSON.login}`);
+  const rows = [...page.matchAll(/<tr data-repository="([^"]+)" data-environment="([^"]*)">([\s\S]*?)<\/tr>/g)];
+  expect(rows.length === 2, `the overview should hold one row per environment of ${FULL_NAME} (2), it holds ${rows.length}`);
+  ok(`the overview shows the repositories GitHub lists for ${PERSON.login} through the App, one row per environment, last 30 days:`);
+  for (const [, repository, environment, cells] of rows) {
+    const figures = [...cells!.matchAll(/<td class="num[^"]*" data-figure="[^"]+" data-value="[^"]+">([\s\S]*?)<\/td>/g)].map((m) => textOf(m[1]!));
+    note(`${repository} ${environment}: ${['Deployment frequency', 'Lead time', 'Change failure rate', 'Time to restore'].map((label, i) => `${label} ${figures[i] ?? '?'}`).join('; ')}`);
+  }
+  const repository = await jar.fetch(`${ctx.backend.url}/console/repos/${FULL_NAME}`);
+  const body = await repository.text();
+  const sections = (body.match(/<section aria-labelledby=/g) ?? []).length;
+  expect(repository.status === 200 && sections === 2, `the repository page should show both environments, it answered ${repository.status} with ${sections}`);
+  ok(`GET /console/repos/${FULL_NAME} → 200: per environment the four figures, a bar per day, 12 ISO weeks and the records behind them`);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
+  const out = await jar.fetch(`${ctx.backend.url}/console/logout`, { method: 'POST', body: `csrf=${csrf}`, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ctx.backend.url } });
+  expect(out.status === 200 && (await out.text()).includes('You are signed out'), `signing out should answer the signed-out page, it answered ${out.status}`);
+  ok('signed out with the page\'s form (POST /console/logout with its CSRF token): the session is gone, the page offers a Sign in button');
+  note('to look at the console in a browser, run the backend with these settings yourself: docs/console.md');
+}
+
 async function runGate(): Promise<void> {
   step('Run the gate (node dist/gate/cli/index.js ci --fail-on high) on a generated repository');
   const fixture: GateFixture = createGateFixture();
@@ -334,12 +391,15 @@ async function main(): Promise<number> {
   try {
     checkPrerequisites();
     ctx.issuer = await startIssuer();
-    ctx.platform = await startPlatform();
-    ctx.backend = await startBackend(ctx.issuer, ctx.platform);
+    // The console's address must be known before it starts (its callback URL): a port free just now.
+    const port = await closedPort();
+    ({ platform: ctx.platform, people: ctx.people } = await startPlatform(`http://127.0.0.1:${port}`));
+    ctx.backend = await startBackend(ctx.issuer, ctx.platform, port);
     const full = ctx as Context;
     await recordDeployments(full);
     await listHistory(full);
     await mintThroughBroker(full);
+    await showConsole(full);
     await runGate();
     await stopBackend(full);
   } catch (err) {

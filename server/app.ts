@@ -9,6 +9,11 @@ import { KeySetSnapshots } from './broker/key-set-snapshots.js';
 import { ReleasesService } from './broker/releases.js';
 import { brokerRoutes } from './broker/routes.js';
 import { brokerSettingsSource } from './broker/settings.js';
+import { UserGitHub } from './console/github-user.js';
+import { GitHubOAuth } from './console/oauth.js';
+import { consoleRoutes } from './console/routes.js';
+import { ConsoleSessions } from './console/sessions.js';
+import { consoleSettingsSource, type ConsoleSettings } from './console/settings.js';
 import { healthRoutes } from './health/routes.js';
 import { apiHeaders } from './http/api-headers.js';
 import { backendBounds, type BackendBounds } from './http/call-bounds.js';
@@ -66,6 +71,7 @@ export function createApp(deps: AppDeps): RequestListener {
 
   app.use(healthRoutes(deps.version));
   app.use(metricsRoutes({ metrics, env: deps.env }));
+  const ledgerSettings = settingsOrMisconfigured(ledgerSettingsSource(deps.env));
   app.use(
     ledgerRoutes({
       store: deps.store,
@@ -73,11 +79,28 @@ export function createApp(deps: AppDeps): RequestListener {
       logger: deps.logger,
       verifier,
       chat: createChatSink({ ...transport, bounds: bounds.chat, logger: deps.logger }),
-      settings: settingsOrMisconfigured(ledgerSettingsSource(deps.env)),
+      settings: ledgerSettings,
       processCursorKey: randomBytes(32),
       deploymentAnswered: (record, duplicate) => metrics.deploymentAnswered(record, duplicate),
     }),
   );
+
+  // The console's GitHub clients follow its settings (re-read per request): one per settings value.
+  const userAgent = `gatehouse/${deps.version}`;
+  const oauthClients = new WeakMap<ConsoleSettings, GitHubOAuth>();
+  const oauth = (settings: ConsoleSettings): GitHubOAuth => {
+    let client = oauthClients.get(settings);
+    if (!client) oauthClients.set(settings, (client = new GitHubOAuth(settings, { bounds: bounds.platform, now: () => clock.now(), ...transport })));
+    return client;
+  };
+  const consoleSessions = new ConsoleSessions({
+    store: deps.store.sessions,
+    clock,
+    logger: deps.logger,
+    oauth,
+    github: (settings, token) => new UserGitHub(settings.apiBase, token, { bounds: bounds.platform, userAgent, ...transport }),
+  });
+  app.use(consoleRoutes({ settings: settingsOrMisconfigured(consoleSettingsSource(deps.env)), ledgerSettings, store: deps.store, clock, logger: deps.logger, sessions: consoleSessions, oauth }));
 
   const broker = {
     settings: brokerSettingsSource(deps.env),
@@ -90,6 +113,7 @@ export function createApp(deps: AppDeps): RequestListener {
     keyValues: deps.store.keyValues,
     releases: new ReleasesService({ clients, clock, keyValues: deps.store.keyValues, crawlMs: bounds.releasesCrawlMs }),
     tokenAnswered: metrics.tokenAnswered,
+    authorizationRevoked: (userId: string) => consoleSessions.endForUser(userId),
   };
   app.use(brokerRoutes(broker));
 

@@ -20,6 +20,8 @@ const UPDATE_PERMISSIONS = { contents: 'write', pull_requests: 'write' } as cons
 export interface WebhookDeps extends RepositoryTokenDeps {
   readonly clients: AppClients;
   readonly keyValues: KeyValueStore;
+  /** A person revoked the App (`github_app_authorization`): ends their console sessions; how many. */
+  readonly authorizationRevoked?: (userId: string) => Promise<number>;
 }
 
 export interface Delivery {
@@ -109,6 +111,14 @@ export async function handleDelivery(deps: WebhookDeps, settings: BrokerSettings
     return { ok: true, duplicate: true, delivery: delivery.id };
   }
   if (INSTALLATION_EVENTS.has(delivery.event)) forgetInstallation(deps, settings, delivery.payload);
+  if (delivery.event === 'github_app_authorization' && deps.authorizationRevoked) {
+    try {
+      return await endSessions(deps.authorizationRevoked, delivery.payload, log);
+    } catch (err) {
+      await releaseClaims(deps, claimed, log);
+      throw err;
+    }
+  }
   if (delivery.event !== 'push') return { ok: true, ignored: delivery.event };
   try {
     return { ...(await updateBranches(deps, settings, delivery.payload, log)) };
@@ -116,6 +126,21 @@ export async function handleDelivery(deps: WebhookDeps, settings: BrokerSettings
     await releaseClaims(deps, claimed, log);
     throw err;
   }
+}
+
+/**
+ * `github_app_authorization` (action `revoked`): the person (`sender`) revoked the App, so every
+ * console session of theirs ends now, on every replica (sessions live in the store). A failure
+ * answers an error, so GitHub's redelivery tries again.
+ */
+async function endSessions(end: (userId: string) => Promise<number>, payload: Record<string, unknown>, log: Logger): Promise<Record<string, unknown>> {
+  const sender = payload.sender as { id?: unknown; login?: unknown } | undefined;
+  if (payload.action !== 'revoked' || typeof sender?.id !== 'number' || !Number.isSafeInteger(sender.id)) {
+    throw refuse('invalid_request', { message: 'a github_app_authorization payload needs action "revoked" and sender.id' });
+  }
+  const ended = await end(String(sender.id));
+  log.info({ user_id: String(sender.id), login: typeof sender.login === 'string' ? sender.login : undefined, sessions_ended: ended }, 'App authorization revoked: console sessions ended');
+  return { ok: true, event: 'github_app_authorization', sessions_ended: ended };
 }
 
 /** Events after which cached installation lookups may be wrong (installed, removed, repositories changed). */

@@ -1,41 +1,87 @@
-import type { CallerIdentity } from '../auth/verifier.js';
 import type { Clock } from '../clock.js';
-import type { DeploymentFigures, Store } from '../store/types.js';
+import type { DeploymentFigures, Distribution, FigureTotals, Store } from '../store/types.js';
 import { FIGURES_DEFAULT_DAYS, type FiguresRequest } from './schema.js';
 
 const DAY_MS = 86_400_000;
 
+/** The repository a figures query is about: its key (the numeric id) and its name. */
+export interface RepositoryRef {
+  readonly repositoryId: string;
+  /** `owner/name`. */
+  readonly repository: string;
+}
+
+/** `[now − days, now]`, both ends inclusive. */
+export interface FiguresWindow {
+  readonly from: Date;
+  readonly to: Date;
+  readonly days: number;
+}
+
+export function figuresWindow(nowMs: number, days: number): FiguresWindow {
+  return { from: new Date(nowMs - days * DAY_MS), to: new Date(nowMs), days };
+}
+
+/** The four figures and the counts behind them, as `GET /v1/deployments/metrics` answers them. */
+export interface FigureSummary {
+  readonly deployments: { readonly total: number; readonly success: number; readonly failure: number; readonly rolled_back: number; readonly skipped: number };
+  readonly deployment_frequency: { readonly per_day: number; readonly days_with_deployment: number };
+  readonly change_failure_rate: number | null;
+  readonly recovery_time_ms: Distribution | null;
+  readonly lead_time_ms: Distribution | null;
+}
+
+export interface DailyCounts {
+  readonly date: string;
+  readonly success: number;
+  readonly failure: number;
+  readonly rolled_back: number;
+  readonly skipped: number;
+}
+
+/** The body of `GET /v1/deployments/metrics`. */
+export interface DeliveryFigures extends FigureSummary {
+  readonly repository: string;
+  readonly environment: string | null;
+  readonly window: { readonly from: string; readonly to: string; readonly days: number };
+  readonly daily: DailyCounts[];
+}
+
 /**
- * `GET /v1/deployments/metrics`: the caller's delivery figures over `[now − days, now]`, from one
- * store query. Rates are derived here from the store's counts; everything else is the store's.
+ * The one place where the store's counts become delivery figures (rates derived here; everything
+ * else is the store's), for the API and for the console alike. `days` divides the frequency.
  */
-export async function deliveryFigures(
-  deps: { readonly store: Store; readonly clock: Clock },
-  caller: CallerIdentity,
-  query: FiguresRequest,
-): Promise<Record<string, unknown>> {
-  const days = query.days ?? FIGURES_DEFAULT_DAYS;
-  const to = new Date(deps.clock.now());
-  const from = new Date(to.getTime() - days * DAY_MS);
-  const figures = await deps.store.deployments.figures({
-    repositoryId: caller.repositoryId,
-    from,
-    to,
-    now: to,
-    ...(query.environment === undefined ? {} : { environment: query.environment }),
-  });
+export function figureSummary(figures: FigureTotals, days: number): FigureSummary {
   const { success, failure, 'rolled-back': rolledBack, skipped } = figures.counts;
   const changes = success + failure + rolledBack;
   return {
-    repository: caller.repository,
-    environment: query.environment ?? null,
-    window: { from: from.toISOString(), to: to.toISOString(), days },
     deployments: { total: success + failure + rolledBack + skipped, success, failure, rolled_back: rolledBack, skipped },
     deployment_frequency: { per_day: success / days, days_with_deployment: figures.successDays },
     change_failure_rate: changes === 0 ? null : (failure + rolledBack) / changes,
     recovery_time_ms: figures.recovery,
     lead_time_ms: figures.leadTime,
-    daily: dailySeries(from, to, figures.byDay),
+  };
+}
+
+/**
+ * `GET /v1/deployments/metrics`: a repository's delivery figures over `[now − days, now]`, from one
+ * store query. The console's repository page shows exactly this answer.
+ */
+export async function deliveryFigures(deps: { readonly store: Store; readonly clock: Clock }, repository: RepositoryRef, query: FiguresRequest): Promise<DeliveryFigures> {
+  const window = figuresWindow(deps.clock.now(), query.days ?? FIGURES_DEFAULT_DAYS);
+  const figures = await deps.store.deployments.figures({
+    repositoryId: repository.repositoryId,
+    from: window.from,
+    to: window.to,
+    now: window.to,
+    ...(query.environment === undefined ? {} : { environment: query.environment }),
+  });
+  return {
+    repository: repository.repository,
+    environment: query.environment ?? null,
+    window: { from: window.from.toISOString(), to: window.to.toISOString(), days: window.days },
+    ...figureSummary(figures, window.days),
+    daily: dailySeries(window, figures.byDay),
   };
 }
 
@@ -43,8 +89,8 @@ export async function deliveryFigures(
  * Every UTC date the window touches, oldest first, the first and last partly, each with its
  * records' counts (zeros for a date without any): together they hold every record counted above.
  */
-function dailySeries(from: Date, to: Date, byDay: DeploymentFigures['byDay']): Record<string, unknown>[] {
-  const series: Record<string, unknown>[] = [];
+function dailySeries({ from, to }: FiguresWindow, byDay: DeploymentFigures['byDay']): DailyCounts[] {
+  const series: DailyCounts[] = [];
   for (let day = Math.floor(from.getTime() / DAY_MS); day <= Math.floor(to.getTime() / DAY_MS); day++) {
     const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
     const counts = byDay.get(date);

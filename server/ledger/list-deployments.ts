@@ -1,8 +1,8 @@
-import type { CallerIdentity } from '../auth/verifier.js';
 import type { Clock } from '../clock.js';
 import type { DeploymentRecord, Store } from '../store/types.js';
 import { validationFailed } from '../http/validation.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import type { RepositoryRef } from './delivery-figures.js';
 import { CURSOR_REFUSED, HISTORY_DEFAULT_LIMIT, type HistoryQuery } from './schema.js';
 
 export interface HistoryPage {
@@ -18,7 +18,7 @@ export interface HistoryPage {
  */
 export async function listDeployments(
   deps: { readonly store: Store; readonly clock: Clock },
-  caller: CallerIdentity,
+  caller: RepositoryRef,
   query: HistoryQuery,
   cursorKey: Uint8Array,
 ): Promise<HistoryPage> {

@@ -1,6 +1,23 @@
-import type { DeploymentFigures, DeploymentRecord, DeploymentStatus, Distribution } from './types.js';
+import type { DeploymentFigures, DeploymentRecord, DeploymentStatus, Distribution, FiguresGroup, FigureTotals } from './types.js';
 
 const DAY_MS = 86_400_000;
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The order of grouped figures, whichever store computed them: repository id, environment, week. */
+export function groupOrder(a: Omit<FiguresGroup, 'figures'>, b: Omit<FiguresGroup, 'figures'>): number {
+  return compare(a.repositoryId, b.repositoryId) || compare(a.environment, b.environment) || compare(a.week ?? '', b.week ?? '');
+}
+
+/** The UTC day number (days since 1970-01-01) of the Monday starting the ISO week of `ms`. */
+export function isoWeekStartDay(ms: number): number {
+  const day = Math.floor(ms / DAY_MS);
+  // 1970-01-01 was a Thursday: (day + 3) mod 7 is the days since the week's Monday.
+  return day - (((day + 3) % 7) + 7) % 7;
+}
+
+/** The Monday of the ISO week of `ms`, as `YYYY-MM-DD` (UTC). */
+export const isoWeekOf = (ms: number): string => new Date(isoWeekStartDay(ms) * DAY_MS).toISOString().slice(0, 10);
 
 export const zeroCounts = (): Record<DeploymentStatus, number> => ({ success: 0, failure: 0, 'rolled-back': 0, skipped: 0 });
 
@@ -34,13 +51,18 @@ export class FiguresAccumulator {
   private readonly leadTimes: number[] = [];
   private readonly byDay = new Map<string, Record<DeploymentStatus, number>>();
 
+  /** `daily: false`: no per-day counts (a grouped query's totals), which saves formatting each record's date. */
+  constructor(private readonly daily = true) {}
+
   add(record: DeploymentRecord): void {
     this.counts[record.status]++;
     const at = record.recordedAt.getTime();
-    const date = record.recordedAt.toISOString().slice(0, 10);
-    let day = this.byDay.get(date);
-    if (!day) this.byDay.set(date, (day = zeroCounts()));
-    day[record.status]++;
+    if (this.daily) {
+      const date = record.recordedAt.toISOString().slice(0, 10);
+      let day = this.byDay.get(date);
+      if (!day) this.byDay.set(date, (day = zeroCounts()));
+      day[record.status]++;
+    }
     if (FAILING.has(record.status)) {
       if (!this.openStreaks.has(record.environment)) this.openStreaks.set(record.environment, at);
     } else if (record.status === 'success') {
@@ -55,14 +77,17 @@ export class FiguresAccumulator {
     // skipped: counted, and neither starts nor ends a streak.
   }
 
-  result(): DeploymentFigures {
+  totals(): FigureTotals {
     const ascending = (a: number, b: number): number => a - b;
     return {
       counts: { ...this.counts },
       successDays: this.successDates.size,
       recovery: distributionOf(this.recoveries.sort(ascending)),
       leadTime: distributionOf(this.leadTimes.sort(ascending)),
-      byDay: this.byDay,
     };
+  }
+
+  result(): DeploymentFigures {
+    return { ...this.totals(), byDay: this.byDay };
   }
 }

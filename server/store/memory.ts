@@ -1,5 +1,21 @@
-import { FiguresAccumulator } from './figures.js';
-import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, HistoryPosition, InsertOutcome, KeyValueStore, Store } from './types.js';
+import { FiguresAccumulator, groupOrder, isoWeekOf } from './figures.js';
+import type {
+  ConsoleSession,
+  DeploymentFigures,
+  DeploymentQuery,
+  DeploymentRecord,
+  DeploymentStore,
+  EnvironmentState,
+  FiguresGroup,
+  FiguresGroupQuery,
+  FiguresQuery,
+  HistoryPosition,
+  InsertOutcome,
+  KeyValueStore,
+  RepositoryCache,
+  SessionStore,
+  Store,
+} from './types.js';
 import { newestFirst } from './types.js';
 
 interface Bucket {
@@ -72,6 +88,29 @@ class MemoryDeploymentStore implements DeploymentStore {
       figures.add(record);
     }
     return figures.result();
+  }
+
+  async groupedFigures(query: FiguresGroupQuery): Promise<FiguresGroup[]> {
+    const groups = new Map<string, { repositoryId: string; environment: string; week?: string; figures: FiguresAccumulator }>();
+    const to = query.to.getTime();
+    for (const repositoryId of new Set(query.repositoryIds)) {
+      const bucket = this.buckets.get(repositoryId);
+      if (!bucket) continue;
+      this.trimExpired(bucket, query.now);
+      // The window's records of this repository, in history order, as `figures` walks them.
+      for (let i = firstAtOrAfter(bucket.history, query.from.getTime()); i < bucket.history.length; i++) {
+        const record = bucket.history[i]!;
+        if (record.recordedAt.getTime() > to) break;
+        if (!isLive(record, query.now)) continue;
+        if (query.environment !== undefined && record.environment !== query.environment) continue;
+        const week = query.byWeek ? isoWeekOf(record.recordedAt.getTime()) : undefined;
+        const key = `${repositoryId}\u0000${record.environment}\u0000${week ?? ''}`;
+        let group = groups.get(key);
+        if (!group) groups.set(key, (group = { repositoryId, environment: record.environment, ...(week ? { week } : {}), figures: new FiguresAccumulator(false) }));
+        group.figures.add(record);
+      }
+    }
+    return [...groups.values()].sort(groupOrder).map(({ figures, ...group }) => ({ ...group, figures: figures.totals() }));
   }
 
   async environments(repositoryId: string, now: Date): Promise<EnvironmentState[]> {
@@ -189,11 +228,67 @@ class MemoryKeyValueStore implements KeyValueStore {
   }
 }
 
+/** Sessions as structured copies (a database copies too), with an index by person for `endForUser`. */
+class MemorySessionStore implements SessionStore {
+  private readonly sessions = new Map<string, ConsoleSession>();
+  private readonly byUser = new Map<string, Set<string>>();
+  private writes = 0;
+
+  async create(session: ConsoleSession): Promise<void> {
+    this.sessions.set(session.id, structuredClone(session));
+    let ids = this.byUser.get(session.userId);
+    if (!ids) this.byUser.set(session.userId, (ids = new Set()));
+    ids.add(session.id);
+    if (++this.writes % SWEEP_EVERY_WRITES === 0) this.sweep(new Date());
+  }
+
+  async get(id: string, now: Date): Promise<ConsoleSession | undefined> {
+    const session = this.sessions.get(id);
+    return session && session.expireAt.getTime() > now.getTime() ? structuredClone(session) : undefined;
+  }
+
+  async replaceCredentials(id: string, expected: string, next: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session || session.credentials !== expected) return false;
+    this.sessions.set(id, { ...session, credentials: next });
+    return true;
+  }
+
+  async cacheRepositories(id: string, cache: RepositoryCache): Promise<void> {
+    const session = this.sessions.get(id);
+    if (session) this.sessions.set(id, { ...session, repositories: structuredClone(cache) });
+  }
+
+  async end(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    this.byUser.get(session.userId)?.delete(id);
+  }
+
+  async endForUser(userId: string): Promise<number> {
+    const ids = this.byUser.get(userId);
+    if (!ids) return 0;
+    this.byUser.delete(userId);
+    let ended = 0;
+    for (const id of ids) if (this.sessions.delete(id)) ended++;
+    return ended;
+  }
+
+  /** Expired sessions are unreadable already; sweeping now and then bounds the memory they hold. */
+  private sweep(now: Date): void {
+    for (const session of [...this.sessions.values()]) {
+      if (session.expireAt.getTime() <= now.getTime()) void this.end(session.id);
+    }
+  }
+}
+
 export function createMemoryStore(): Store {
   return {
     kind: 'memory',
     deployments: new MemoryDeploymentStore(),
     keyValues: new MemoryKeyValueStore(),
+    sessions: new MemorySessionStore(),
     close: async () => {},
   };
 }

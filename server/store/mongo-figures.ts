@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import { zeroCounts } from './figures.js';
-import type { DeploymentFigures, DeploymentStatus, Distribution, FiguresQuery } from './types.js';
+import type { DeploymentFigures, DeploymentStatus, Distribution, FigureTotals, FiguresGroup, FiguresGroupQuery, FiguresQuery } from './types.js';
 
 /*
  * The figures of one repository's window in one aggregation (MongoDB 5.2 or later: $setWindowFields,
@@ -30,12 +30,68 @@ const distribution = (sorted: string): Document => ({
 });
 
 /**
- * Streaks run per environment over the non-skipped records; skipped ones get a partition of their
- * own, so they are counted but never seen as a streak's neighbour. (recordedAt, _id) is the
- * history's order, so equal times resolve as the listing shows them.
+ * Streaks run per environment (of one repository, and one week when grouped by week) over the
+ * non-skipped records; skipped ones get a partition of their own, so they are counted but never
+ * seen as a streak's neighbour. (recordedAt, _id) is the history's order, so equal times resolve
+ * as the listing shows them.
  */
-const PARTITION: Document = { environment: '$environment', skipped: { $eq: ['$status', 'skipped'] } };
 const ORDER: Document = { recordedAt: 1, _id: 1 };
+const UTC_DATE: Document = { $dateToString: { date: '$recordedAt', format: '%Y-%m-%d', timezone: 'UTC' } };
+
+/**
+ * The stages after the `$match`, shared by the one-repository query and the grouped one: `group`
+ * is the `$group` key (null: one group of everything matched), `daily` adds the per-day counts.
+ */
+function figureStages(group: Document | null, byWeek: boolean, daily: boolean): Document[] {
+  const partition: Document = { repositoryId: '$repositoryId', environment: '$environment', ...(byWeek ? { week: '$week' } : {}), skipped: { $eq: ['$status', 'skipped'] } };
+  const totals = { success: 1, failure: 1, rolledBack: 1, skipped: 1 };
+  return [
+    ...(byWeek ? [{ $set: { week: { $dateTrunc: { date: '$recordedAt', unit: 'week', startOfWeek: 'monday', timezone: 'UTC' } } } }] : []),
+    { $setWindowFields: { partitionBy: partition, sortBy: ORDER, output: { previousStatus: { $shift: { output: '$status', by: -1, default: null } } } } },
+    // A failing record after a success, or first in its environment's window, opens a streak.
+    { $set: { streakStart: { $cond: [{ $and: [isFailing, { $not: [{ $in: ['$previousStatus', FAILING] }] }] }, '$recordedAt', null] } } },
+    // The start of the streak a record belongs to: the latest start so far ($max skips nulls).
+    { $setWindowFields: { partitionBy: partition, sortBy: ORDER, output: { lastStart: { $max: '$streakStart', window: { documents: ['unbounded', 'current'] } } } } },
+    {
+      $group: {
+        _id: group,
+        success: countOf('success'),
+        failure: countOf('failure'),
+        rolledBack: countOf('rolled-back'),
+        skipped: countOf('skipped'),
+        successDates: { $addToSet: { $cond: [isStatus('success'), UTC_DATE, null] } },
+        // One "<UTC date> <status>" per record, counted per day in figuresFrom.
+        ...(daily ? { dayStatuses: { $push: { $concat: [UTC_DATE, ' ', '$status'] } } } : {}),
+        // A success right after a failing record ends a streak.
+        recoveries: {
+          $push: { $cond: [{ $and: [isStatus('success'), { $in: ['$previousStatus', FAILING] }] }, { $subtract: ['$recordedAt', '$lastStart'] }, null] },
+        },
+        leadTimes: {
+          $push: { $cond: [{ $and: [isStatus('success'), { $eq: [{ $type: '$committedAt' }, 'date'] }] }, { $subtract: ['$recordedAt', '$committedAt'] }, null] },
+        },
+      },
+    },
+    {
+      $project: {
+        ...(group === null ? { _id: 0 } : {}),
+        ...totals,
+        successDays: { $size: withoutNulls('$successDates') },
+        ...(daily ? { dayStatuses: 1 } : {}),
+        recoveries: { $sortArray: { input: withoutNulls('$recoveries'), sortBy: 1 } },
+        leadTimes: { $sortArray: { input: withoutNulls('$leadTimes'), sortBy: 1 } },
+      },
+    },
+    {
+      $project: {
+        ...totals,
+        successDays: 1,
+        ...(daily ? { dayStatuses: 1 } : {}),
+        recovery: distribution('$recoveries'),
+        leadTime: distribution('$leadTimes'),
+      },
+    },
+  ];
+}
 
 export function figuresPipeline(query: FiguresQuery): Document[] {
   return [
@@ -49,55 +105,26 @@ export function figuresPipeline(query: FiguresQuery): Document[] {
         expireAt: { $gt: query.now },
       },
     },
-    { $setWindowFields: { partitionBy: PARTITION, sortBy: ORDER, output: { previousStatus: { $shift: { output: '$status', by: -1, default: null } } } } },
-    // A failing record after a success, or first in its environment's window, opens a streak.
-    { $set: { streakStart: { $cond: [{ $and: [isFailing, { $not: [{ $in: ['$previousStatus', FAILING] }] }] }, '$recordedAt', null] } } },
-    // The start of the streak a record belongs to: the latest start so far ($max skips nulls).
-    { $setWindowFields: { partitionBy: PARTITION, sortBy: ORDER, output: { lastStart: { $max: '$streakStart', window: { documents: ['unbounded', 'current'] } } } } },
+    ...figureStages(null, false, true),
+  ];
+}
+
+/**
+ * Many repositories' figures in one aggregation, one group per (repository, environment[, week]).
+ * `$in` on repositoryId is one range of the same index per repository: still an index scan.
+ */
+export function groupedFiguresPipeline(query: FiguresGroupQuery): Document[] {
+  const byWeek = query.byWeek === true;
+  return [
     {
-      $group: {
-        _id: null,
-        success: countOf('success'),
-        failure: countOf('failure'),
-        rolledBack: countOf('rolled-back'),
-        skipped: countOf('skipped'),
-        successDates: { $addToSet: { $cond: [isStatus('success'), { $dateToString: { date: '$recordedAt', format: '%Y-%m-%d', timezone: 'UTC' } }, null] } },
-        // One "<UTC date> <status>" per record, counted per day in figuresFrom.
-        dayStatuses: { $push: { $concat: [{ $dateToString: { date: '$recordedAt', format: '%Y-%m-%d', timezone: 'UTC' } }, ' ', '$status'] } },
-        // A success right after a failing record ends a streak.
-        recoveries: {
-          $push: { $cond: [{ $and: [isStatus('success'), { $in: ['$previousStatus', FAILING] }] }, { $subtract: ['$recordedAt', '$lastStart'] }, null] },
-        },
-        leadTimes: {
-          $push: { $cond: [{ $and: [isStatus('success'), { $eq: [{ $type: '$committedAt' }, 'date'] }] }, { $subtract: ['$recordedAt', '$committedAt'] }, null] },
-        },
+      $match: {
+        repositoryId: { $in: [...new Set(query.repositoryIds)] },
+        ...(query.environment === undefined ? {} : { environment: query.environment }),
+        recordedAt: { $gte: query.from, $lte: query.to },
+        expireAt: { $gt: query.now },
       },
     },
-    {
-      $project: {
-        _id: 0,
-        success: 1,
-        failure: 1,
-        rolledBack: 1,
-        skipped: 1,
-        successDays: { $size: withoutNulls('$successDates') },
-        dayStatuses: 1,
-        recoveries: { $sortArray: { input: withoutNulls('$recoveries'), sortBy: 1 } },
-        leadTimes: { $sortArray: { input: withoutNulls('$leadTimes'), sortBy: 1 } },
-      },
-    },
-    {
-      $project: {
-        success: 1,
-        failure: 1,
-        rolledBack: 1,
-        skipped: 1,
-        successDays: 1,
-        dayStatuses: 1,
-        recovery: distribution('$recoveries'),
-        leadTime: distribution('$leadTimes'),
-      },
-    },
+    ...figureStages({ repositoryId: '$repositoryId', environment: '$environment', ...(byWeek ? { week: '$week' } : {}) }, byWeek, false),
   ];
 }
 
@@ -117,6 +144,25 @@ const number = (value: unknown): number => Number(value);
 const distributionFrom = (d: Distribution | null): Distribution | null =>
   d === null ? null : { median: number(d.median), p90: number(d.p90), count: number(d.count) };
 
+function totalsFrom(doc: Omit<FiguresDoc, 'dayStatuses'>): FigureTotals {
+  return {
+    counts: { success: number(doc.success), failure: number(doc.failure), 'rolled-back': number(doc.rolledBack), skipped: number(doc.skipped) },
+    successDays: number(doc.successDays),
+    recovery: distributionFrom(doc.recovery),
+    leadTime: distributionFrom(doc.leadTime),
+  };
+}
+
+/** One group of the grouped pipeline. */
+export interface FiguresGroupDoc extends Omit<FiguresDoc, 'dayStatuses'> {
+  _id: { repositoryId: string; environment: string; week?: Date };
+}
+
+export function groupFrom(doc: FiguresGroupDoc): FiguresGroup {
+  const { repositoryId, environment, week } = doc._id;
+  return { repositoryId, environment, ...(week ? { week: week.toISOString().slice(0, 10) } : {}), figures: totalsFrom(doc) };
+}
+
 export function figuresFrom(doc: FiguresDoc | undefined): DeploymentFigures {
   if (!doc) return { counts: zeroCounts(), successDays: 0, recovery: null, leadTime: null, byDay: new Map() };
   const byDay = new Map<string, Record<DeploymentStatus, number>>();
@@ -126,11 +172,5 @@ export function figuresFrom(doc: FiguresDoc | undefined): DeploymentFigures {
     if (!day) byDay.set(date, (day = zeroCounts()));
     day[status]++;
   }
-  return {
-    byDay,
-    counts: { success: number(doc.success), failure: number(doc.failure), 'rolled-back': number(doc.rolledBack), skipped: number(doc.skipped) },
-    successDays: number(doc.successDays),
-    recovery: distributionFrom(doc.recovery),
-    leadTime: distributionFrom(doc.leadTime),
-  };
+  return { byDay, ...totalsFrom(doc) };
 }

@@ -1,8 +1,24 @@
 import { MongoClient, MongoError, type Collection, type Db, type Filter } from 'mongodb';
-import { FIGURES_INDEX, figuresFrom, figuresPipeline, type FiguresDoc } from './mongo-figures.js';
+import { groupOrder } from './figures.js';
+import { FIGURES_INDEX, figuresFrom, figuresPipeline, groupedFiguresPipeline, groupFrom, type FiguresDoc, type FiguresGroupDoc } from './mongo-figures.js';
 import { mongoConnection, type MongoConnection } from './mongo-connection.js';
 import { mongoClientOptions } from './mongo-options.js';
-import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
+import type {
+  ConsoleSession,
+  DeploymentFigures,
+  DeploymentQuery,
+  DeploymentRecord,
+  DeploymentStore,
+  EnvironmentState,
+  FiguresGroup,
+  FiguresGroupQuery,
+  FiguresQuery,
+  InsertOutcome,
+  KeyValueStore,
+  RepositoryCache,
+  SessionStore,
+  Store,
+} from './types.js';
 import { StoreUnavailable } from './types.js';
 
 /** A deployment as stored: the record with its id as `_id`. */
@@ -138,6 +154,16 @@ class MongoDeploymentStore implements DeploymentStore {
     });
   }
 
+  groupedFigures(query: FiguresGroupQuery): Promise<FiguresGroup[]> {
+    return this.guarded(async () => {
+      if (query.repositoryIds.length === 0) return [];
+      await this.ensureIndexes();
+      const docs = await this.collection.aggregate<FiguresGroupDoc>(groupedFiguresPipeline(query), { hint: FIGURES_INDEX }).toArray();
+      // Sorted here, as the in-memory store sorts: the server compares strings by UTF-8 bytes.
+      return docs.map(groupFrom).sort(groupOrder);
+    });
+  }
+
   environments(repositoryId: string, now: Date): Promise<EnvironmentState[]> {
     return this.guarded(async () => {
       await this.ensureIndexes();
@@ -236,6 +262,75 @@ class MongoKeyValueStore implements KeyValueStore {
 
 const idOf = (namespace: string, key: string): string => `${namespace}\u0000${key}`;
 
+/** A session as stored: `_id` is the session's key. */
+type SessionDoc = Omit<ConsoleSession, 'id'> & { _id: string };
+
+const sessionFromDoc = ({ _id, ...rest }: SessionDoc): ConsoleSession => ({ id: _id, ...rest });
+
+class MongoSessionStore implements SessionStore {
+  private indexes?: Promise<void>;
+
+  constructor(
+    private readonly collection: Collection<SessionDoc>,
+    private readonly guarded: Guard,
+  ) {}
+
+  /** TTL on `expireAt` (reads check it too: the TTL monitor runs about once a minute); `userId` for `endForUser`. */
+  ensureIndexes(): Promise<void> {
+    this.indexes ??= this.collection
+      .createIndexes([
+        { key: { expireAt: 1 }, name: 'expiry', expireAfterSeconds: 0 },
+        { key: { userId: 1 }, name: 'by_user' },
+      ])
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          this.indexes = undefined;
+          throw err;
+        },
+      );
+    return this.indexes;
+  }
+
+  create(session: ConsoleSession): Promise<void> {
+    return this.guarded(async () => {
+      await this.ensureIndexes();
+      const { id, ...rest } = session;
+      await this.collection.insertOne({ _id: id, ...rest });
+    });
+  }
+
+  get(id: string, now: Date): Promise<ConsoleSession | undefined> {
+    return this.guarded(async () => {
+      const doc = await this.collection.findOne({ _id: id, expireAt: { $gt: now } });
+      return doc ? sessionFromDoc(doc) : undefined;
+    });
+  }
+
+  replaceCredentials(id: string, expected: string, next: string): Promise<boolean> {
+    return this.guarded(async () => {
+      const result = await this.collection.updateOne({ _id: id, credentials: expected }, { $set: { credentials: next } });
+      return result.modifiedCount === 1;
+    });
+  }
+
+  cacheRepositories(id: string, cache: RepositoryCache): Promise<void> {
+    return this.guarded(async () => {
+      await this.collection.updateOne({ _id: id }, { $set: { repositories: { ...cache, repositories: [...cache.repositories] } } });
+    });
+  }
+
+  end(id: string): Promise<void> {
+    return this.guarded(async () => {
+      await this.collection.deleteOne({ _id: id });
+    });
+  }
+
+  endForUser(userId: string): Promise<number> {
+    return this.guarded(async () => (await this.collection.deleteMany({ userId })).deletedCount);
+  }
+}
+
 /** The database named in the URI's path, else `gatehouse` (the driver's own default would be `test`). */
 export function databaseName(uri: string): string {
   const match = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri);
@@ -269,14 +364,17 @@ export function createMongoStore(
   const guarded = guardReporting(connection, options.availability ?? (() => undefined));
   const deployments = new MongoDeploymentStore(db.collection<DeploymentDoc>('deployments'), guarded);
   const keyValues = new MongoKeyValueStore(db.collection<KeyValueDoc>('key_values'), guarded);
+  const sessions = new MongoSessionStore(db.collection<SessionDoc>('console_sessions'), guarded);
   return {
     kind: 'mongodb',
     db,
     deployments,
     keyValues,
+    sessions,
     ensureIndexes: () => guarded(async () => {
       await deployments.ensureIndexes();
       await keyValues.ensureIndexes();
+      await sessions.ensureIndexes();
     }),
     close: () => connection.close(),
   };

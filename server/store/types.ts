@@ -72,7 +72,13 @@ export interface Distribution {
 }
 
 /** What a figures query computes from the records it selects; the ledger turns it into rates. */
-export interface DeploymentFigures {
+export interface DeploymentFigures extends FigureTotals {
+  /** UTC date (`YYYY-MM-DD`) → the counts of that date's records; dates without a record are absent. */
+  readonly byDay: ReadonlyMap<string, Readonly<Record<DeploymentStatus, number>>>;
+}
+
+/** The figures of a selection without its per-day counts (what a grouped query computes per group). */
+export interface FigureTotals {
   readonly counts: Readonly<Record<DeploymentStatus, number>>;
   /** Distinct UTC dates with at least one success record. */
   readonly successDays: number;
@@ -80,8 +86,30 @@ export interface DeploymentFigures {
   readonly recovery: Distribution | null;
   /** `recordedAt − committedAt` of the success records that carry `committedAt`. */
   readonly leadTime: Distribution | null;
-  /** UTC date (`YYYY-MM-DD`) → the counts of that date's records; dates without a record are absent. */
-  readonly byDay: ReadonlyMap<string, Readonly<Record<DeploymentStatus, number>>>;
+}
+
+/**
+ * The records of several repositories, `recordedAt` in [from, to], grouped by repository and
+ * environment (and ISO week): each group's figures are those a `FiguresQuery` of that repository,
+ * environment (and week, within [from, to]) gives.
+ */
+export interface FiguresGroupQuery {
+  readonly repositoryIds: readonly string[];
+  readonly environment?: string;
+  readonly from: Date;
+  readonly to: Date;
+  /** Records whose `expireAt` is not after `now` are gone. */
+  readonly now: Date;
+  /** Also group by ISO week (from Monday 00:00 UTC): each week's records are a window of their own. */
+  readonly byWeek?: boolean;
+}
+
+export interface FiguresGroup {
+  readonly repositoryId: string;
+  readonly environment: string;
+  /** With `byWeek`: the week's Monday (`YYYY-MM-DD`, UTC). */
+  readonly week?: string;
+  readonly figures: FigureTotals;
 }
 
 /** What runs where: an environment's newest record and its newest success. */
@@ -106,6 +134,12 @@ export interface DeploymentStore {
    * records themselves never leave the store). Streaks follow (recordedAt, deploymentId) order.
    */
   figures(query: FiguresQuery): Promise<DeploymentFigures>;
+  /**
+   * The figures of many repositories in one query, one group per repository and environment (and
+   * week) with records selected, ordered by repository id, environment and week. Computed where the
+   * records are, as `figures` is: never one query per repository, never the records read out.
+   */
+  groupedFigures(query: FiguresGroupQuery): Promise<FiguresGroup[]>;
   /** Each environment of one repository with live records, newest `latest` first (history order). */
   environments(repositoryId: string, now: Date): Promise<EnvironmentState[]>;
 }
@@ -127,10 +161,62 @@ export interface KeyValueStore {
   claim(namespace: string, key: string, value: unknown, expireAt: Date, now: Date): Promise<boolean>;
 }
 
+/** A repository a console session may see, as GitHub listed it for the person. */
+export interface SessionRepository {
+  /** Numeric id, as a string: the ledger's key. */
+  readonly id: string;
+  readonly owner: string;
+  readonly name: string;
+  readonly private: boolean;
+  readonly htmlUrl: string;
+  /** The person's permissions on it, as GitHub states them (`admin`, `maintain`, `push`, `triage`, `pull`). */
+  readonly permissions: Readonly<Record<string, boolean>>;
+}
+
+/** The repositories GitHub listed for a session, and when. */
+export interface RepositoryCache {
+  readonly fetchedAt: Date;
+  readonly repositories: readonly SessionRepository[];
+  /** More were listed than the console keeps. */
+  readonly truncated: boolean;
+}
+
+/** A signed-in person's console session. */
+export interface ConsoleSession {
+  /** The key: a digest of the secret the cookie carries (the store never holds the secret itself). */
+  readonly id: string;
+  /** GitHub's numeric user id, as a string. */
+  readonly userId: string;
+  readonly login: string;
+  readonly createdAt: Date;
+  /** The end of the session; the store forgets it then. */
+  readonly expireAt: Date;
+  /** The person's GitHub tokens, sealed with the console's key: never stored in clear. */
+  readonly credentials: string;
+  readonly repositories: RepositoryCache | null;
+}
+
+/** Console sessions, shared by every replica, each gone at its `expireAt`. Values are copied in and out. */
+export interface SessionStore {
+  create(session: ConsoleSession): Promise<void>;
+  /** The live session, or undefined when absent, ended or expired at `now`. */
+  get(id: string, now: Date): Promise<ConsoleSession | undefined>;
+  /**
+   * Replaces the sealed credentials only while they are still `expected`: of replicas refreshing
+   * one session at once, one wins and the others read its result. True when this call replaced them.
+   */
+  replaceCredentials(id: string, expected: string, next: string): Promise<boolean>;
+  cacheRepositories(id: string, cache: RepositoryCache): Promise<void>;
+  end(id: string): Promise<void>;
+  /** Ends every session of one person; how many there were. */
+  endForUser(userId: string): Promise<number>;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'mongodb';
   readonly deployments: DeploymentStore;
   readonly keyValues: KeyValueStore;
+  readonly sessions: SessionStore;
   close(): Promise<void>;
 }
 

@@ -13,8 +13,9 @@ const STEPS = [
   /^5\. Record deployment 2 with the bundled action/,
   /^6\. List the history: GET \/v1\/deployments/,
   /^7\. Mint a GitHub App installation token through the broker: POST \/token/,
-  /^8\. Run the gate/,
-  /^9\. Stop the backend with SIGTERM/,
+  /^8\. Sign mona in to the console through the GitHub fake and read the overview/,
+  /^9\. Run the gate/,
+  /^10\. Stop the backend with SIGTERM/,
 ];
 
 describe('npm run demo', function () {
@@ -53,10 +54,12 @@ describe('npm run demo', function () {
     assert.match(result.stdout, /the bundled request-token action \(node dist\/request-token\/index\.js, broker-url: http:\/\/127\.0\.0\.1:\d+\) got a token/);
     assert.match(result.stdout, /^ {5}broker said: invalid_oidc_token \(audience_mismatch\)$/m);
     assert.match(result.stdout, /exit 1, blocked, as it should be/);
+    assert.match(result.stdout, /^ {5}demo-org\/web-app production: Deployment frequency .+; Lead time .+; Change failure rate .+; Time to restore .+$/m);
+    assert.match(result.stdout, /signed out with the page's form/);
     assert.match(result.stdout, /^Done in [\d.]+ s: every step gave the expected answer/m);
 
     // JWTs start with a base64url '{"' (eyJ); GitHub installation tokens with ghs_.
-    for (const secretShape of [/eyJ[\w-]{10,}/, /ghs_\w+/, /PRIVATE KEY/]) {
+    for (const secretShape of [/eyJ[\w-]{10,}/, /ghs_\w+/, /ghu_\w+/, /ghr_\w+/, /PRIVATE KEY/]) {
       assert.doesNotMatch(result.stdout + result.stderr, secretShape);
     }
     // tsx keeps its compile cache in the temporary folder; that one is tsx's, not the demo's.

@@ -7,11 +7,12 @@ import {
   type DeploymentStore,
   type InsertOutcome,
   type KeyValueStore,
+  type SessionStore,
   type Store,
 } from '../../server/store/types.js';
 import { closedPort } from '../support/servers.js';
 
-export type StoreOp = 'insert' | 'setNotified' | 'list' | 'figures' | 'environments' | 'get' | 'put' | 'claim';
+export type StoreOp = 'insert' | 'setNotified' | 'list' | 'figures' | 'groupedFigures' | 'environments' | 'get' | 'put' | 'claim' | 'sessions';
 
 /**
  * How a planned failure hits: `before` the operation reaches the data (connection refused, no
@@ -53,9 +54,10 @@ export class FlakyStore implements Store {
   readonly inner = createMemoryStore();
   /** Every operation fails before it reaches the data, as with the database unreachable. */
   down = false;
-  readonly calls: Record<StoreOp, number> = { insert: 0, setNotified: 0, list: 0, figures: 0, environments: 0, get: 0, put: 0, claim: 0 };
+  readonly calls: Record<StoreOp, number> = { insert: 0, setNotified: 0, list: 0, figures: 0, groupedFigures: 0, environments: 0, get: 0, put: 0, claim: 0, sessions: 0 };
   readonly deployments: DeploymentStore;
   readonly keyValues: KeyValueStore;
+  readonly sessions: SessionStore;
   private readonly planned = new Map<StoreOp, Planned[]>();
 
   constructor() {
@@ -66,12 +68,23 @@ export class FlakyStore implements Store {
       setNotified: (repositoryId, deploymentId, notified) => this.run('setNotified', () => d.setNotified(repositoryId, deploymentId, notified)),
       list: (query: DeploymentQuery) => this.run('list', () => d.list(query)),
       figures: (query) => this.run('figures', () => d.figures(query)),
+      groupedFigures: (query) => this.run('groupedFigures', () => d.groupedFigures(query)),
       environments: (repositoryId, now) => this.run('environments', () => d.environments(repositoryId, now)),
     };
     this.keyValues = {
       get: (namespace, key, now) => this.run('get', () => kv.get(namespace, key, now)),
       put: (namespace, key, value, expireAt) => this.run('put', () => kv.put(namespace, key, value, expireAt)),
       claim: (namespace, key, value, expireAt, now) => this.run('claim', () => kv.claim(namespace, key, value, expireAt, now)),
+    };
+    const s = this.inner.sessions;
+    // One operation name for every session call: the console's faults need no finer plan.
+    this.sessions = {
+      create: (session) => this.run('sessions', () => s.create(session)),
+      get: (id, now) => this.run('sessions', () => s.get(id, now)),
+      replaceCredentials: (id, expected, next) => this.run('sessions', () => s.replaceCredentials(id, expected, next)),
+      cacheRepositories: (id, cache) => this.run('sessions', () => s.cacheRepositories(id, cache)),
+      end: (id) => this.run('sessions', () => s.end(id)),
+      endForUser: (userId) => this.run('sessions', () => s.endForUser(userId)),
     };
   }
 

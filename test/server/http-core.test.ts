@@ -27,6 +27,9 @@ describe('HTTP core', () => {
         keyValues: new Proxy({} as never, {
           get: () => () => Promise.reject(new Error('store must not be read')),
         }),
+        sessions: new Proxy({} as never, {
+          get: () => () => Promise.reject(new Error('store must not be read')),
+        }),
         close: async () => {},
       },
     });
@@ -101,12 +104,21 @@ describe('HTTP core', () => {
           setNotified: () => Promise.reject(new StoreUnavailable()),
           list: () => Promise.reject(new StoreUnavailable()),
           figures: () => Promise.reject(new StoreUnavailable()),
+          groupedFigures: () => Promise.reject(new StoreUnavailable()),
           environments: () => Promise.reject(new StoreUnavailable()),
         },
         keyValues: {
           get: () => Promise.reject(new StoreUnavailable()),
           put: () => Promise.reject(new StoreUnavailable()),
           claim: () => Promise.reject(new StoreUnavailable()),
+        },
+        sessions: {
+          create: () => Promise.reject(new StoreUnavailable()),
+          get: () => Promise.reject(new StoreUnavailable()),
+          replaceCredentials: () => Promise.reject(new StoreUnavailable()),
+          cacheRepositories: () => Promise.reject(new StoreUnavailable()),
+          end: () => Promise.reject(new StoreUnavailable()),
+          endForUser: () => Promise.reject(new StoreUnavailable()),
         },
         close: async () => {},
       },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { v7 as uuidv7 } from 'uuid';
-import { newestFirst, type DeploymentRecord, type Store } from '../../server/store/types.js';
+import { newestFirst, type ConsoleSession, type DeploymentRecord, type Store } from '../../server/store/types.js';
 import { referenceFigures } from '../support/figures-reference.js';
 
 const DAY = 86_400_000;
@@ -363,6 +363,176 @@ export function figuresContract(open: () => Promise<Store>): void {
       }),
       { numRuns: 60 },
     );
+  });
+}
+
+/**
+ * The grouped figures (the console's overview and weekly series): one query over many
+ * repositories, each group equal to the figures of its repository, environment (and week).
+ */
+export function groupedFiguresContract(open: () => Promise<Store>): void {
+  let store: Store;
+
+  beforeEach(async () => {
+    store = await open();
+  });
+  afterEach(() => store.close());
+
+  const now = Date.UTC(2026, 10, 20, 12, 0, 0);
+  const at = (hoursAgo: number) => new Date(now - hoursAgo * HOUR);
+  const window = { from: new Date(now - 30 * DAY), to: new Date(now), now: new Date(now) };
+  const insertAll = async (records: DeploymentRecord[]) => {
+    for (const r of records) assert.equal((await store.deployments.insert(r, new Date(now))).duplicate, false);
+  };
+  const withoutDays = <T extends { byDay: unknown }>({ byDay: _, ...totals }: T): Omit<T, 'byDay'> => totals;
+
+  it('one group per repository and environment of the given ids, ordered, each equal to that repository and environment alone', async () => {
+    await insertAll([
+      record({ repositoryId: '1001', environment: 'production', status: 'failure', recordedAt: at(10) }),
+      record({ repositoryId: '1001', environment: 'production', status: 'success', recordedAt: at(8), committedAt: at(9) }),
+      record({ repositoryId: '1001', environment: 'staging', status: 'success', recordedAt: at(7) }),
+      record({ repositoryId: '2002', repository: 'octo-org/api', environment: 'production', status: 'rolled-back', recordedAt: at(6) }),
+      // Not asked for, expired, outside the window: none of them appears.
+      record({ repositoryId: '3003', repository: 'octo-org/other', environment: 'production', recordedAt: at(5) }),
+      record({ repositoryId: '2002', repository: 'octo-org/api', environment: 'preview', recordedAt: at(5), expireAt: at(1) }),
+      record({ repositoryId: '2002', repository: 'octo-org/api', environment: 'old', recordedAt: at(31 * 24) }),
+    ]);
+    const groups = await store.deployments.groupedFigures({ repositoryIds: ['2002', '1001', '4004', '1001'], ...window });
+    assert.deepEqual(
+      groups.map((g) => [g.repositoryId, g.environment, g.week]),
+      [
+        ['1001', 'production', undefined],
+        ['1001', 'staging', undefined],
+        ['2002', 'production', undefined],
+      ],
+    );
+    for (const group of groups) {
+      assert.deepEqual(group.figures, withoutDays(await store.deployments.figures({ repositoryId: group.repositoryId, environment: group.environment, ...window })));
+    }
+    assert.deepEqual(groups[0]!.figures.recovery, { median: 2 * HOUR, p90: 2 * HOUR, count: 1 });
+    assert.deepEqual(await store.deployments.groupedFigures({ repositoryIds: [], ...window }), []);
+    const staging = await store.deployments.groupedFigures({ repositoryIds: ['1001', '2002'], environment: 'staging', ...window });
+    assert.deepEqual(
+      staging.map((g) => [g.repositoryId, g.environment]),
+      [['1001', 'staging']],
+    );
+  });
+
+  it('by ISO week: Monday 00:00 UTC starts a week, and a streak does not cross into the next week', async () => {
+    // 2026-11-20 is a Friday; its week began on Monday 2026-11-16.
+    const monday = Date.UTC(2026, 10, 16);
+    await insertAll([
+      record({ status: 'failure', recordedAt: new Date(monday - HOUR) }),
+      record({ status: 'success', recordedAt: new Date(monday) }),
+      record({ status: 'failure', recordedAt: new Date(monday + HOUR) }),
+      record({ status: 'success', recordedAt: new Date(monday + 3 * HOUR) }),
+    ]);
+    const groups = await store.deployments.groupedFigures({ repositoryIds: ['1001'], ...window, byWeek: true });
+    assert.deepEqual(
+      groups.map((g) => [g.week, g.figures.counts.success, g.figures.counts.failure, g.figures.recovery?.median ?? null]),
+      [
+        ['2026-11-09', 0, 1, null],
+        ['2026-11-16', 2, 1, 2 * HOUR],
+      ],
+    );
+  });
+
+  it('property: every group equals the figures of its repository, environment and week computed directly', async function () {
+    this.timeout(120_000);
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(historyArbitrary(now, 'grp'), fc.constantFrom(undefined, 'production', 'staging'), fc.integer({ min: 1, max: 35 }), fc.boolean(), async (history, environment, days, byWeek) => {
+        const repositoryId = `grp-${run++}`;
+        // The generated "other repository" records become a second repository asked for too.
+        const records = history.map((r) => ({ ...r, repositoryId: r.repositoryId.replace(/^grp/, repositoryId) }));
+        await insertAll(records);
+        const ids = [repositoryId, `${repositoryId}-other`];
+        const from = new Date(now - days * DAY);
+        const groups = await store.deployments.groupedFigures({ repositoryIds: ids, from, to: new Date(now), now: new Date(now), byWeek, ...(environment ? { environment } : {}) });
+        const selected = records.filter((r) => r.expireAt.getTime() > now && r.recordedAt >= from && r.recordedAt.getTime() <= now && (environment === undefined || r.environment === environment));
+        const mondayOf = (d: Date) => {
+          const day = Math.floor(d.getTime() / DAY);
+          return new Date((day - ((((day + 3) % 7) + 7) % 7)) * DAY).toISOString().slice(0, 10);
+        };
+        const keyOf = (r: { repositoryId: string; environment: string; recordedAt: Date }) => `${r.repositoryId} ${r.environment} ${byWeek ? mondayOf(r.recordedAt) : ''}`;
+        assert.deepEqual(groups.map((g) => `${g.repositoryId} ${g.environment} ${g.week ?? ''}`), [...new Set(selected.map(keyOf))].sort());
+        for (const group of groups) {
+          const weekFrom = group.week ? Date.parse(`${group.week}T00:00:00Z`) : from.getTime();
+          const weekTo = group.week ? weekFrom + 7 * DAY - 1 : now;
+          const q = { repositoryId: group.repositoryId, environment: group.environment, from: new Date(Math.max(weekFrom, from.getTime())), to: new Date(Math.min(weekTo, now)), now: new Date(now) };
+          assert.deepEqual(group.figures, withoutDays(referenceFigures(records, q)));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+}
+
+/** Console sessions: kept until their end, shared by replicas, ended by id or by person. */
+export function sessionContract(open: () => Promise<Store>): void {
+  let store: Store;
+  const MINUTE = 60_000;
+
+  beforeEach(async () => {
+    store = await open();
+  });
+  afterEach(() => store.close());
+
+  const session = (overrides: Partial<ConsoleSession> = {}): ConsoleSession => ({
+    id: `s-${uuidv7()}`,
+    userId: '583231',
+    login: 'octocat',
+    createdAt: new Date(Date.now() - MINUTE),
+    expireAt: new Date(Date.now() + 60 * MINUTE),
+    credentials: 'sealed-1',
+    repositories: null,
+    ...overrides,
+  });
+
+  it('keeps a session with every field, copied in and out, until its end', async () => {
+    const s = session();
+    await store.sessions.create(s);
+    const read = await store.sessions.get(s.id, new Date());
+    assert.deepEqual(read, s);
+    assert.equal(await store.sessions.get(s.id, new Date(s.expireAt.getTime())), undefined);
+    assert.equal(await store.sessions.get('unknown', new Date()), undefined);
+  });
+
+  it('caches the repository list with its permissions', async () => {
+    const s = session();
+    await store.sessions.create(s);
+    const cache = {
+      fetchedAt: new Date('2026-11-20T12:00:00.123Z'),
+      truncated: false,
+      repositories: [{ id: '1296269', owner: 'octo-org', name: 'app', private: true, htmlUrl: 'https://github.com/octo-org/app', permissions: { admin: true, maintain: true, push: true, triage: true, pull: true } }],
+    };
+    await store.sessions.cacheRepositories(s.id, cache);
+    cache.repositories[0]!.permissions.admin = false;
+    assert.deepEqual((await store.sessions.get(s.id, new Date()))?.repositories?.repositories[0]?.permissions.admin, true);
+    assert.deepEqual((await store.sessions.get(s.id, new Date()))?.repositories?.fetchedAt, cache.fetchedAt);
+  });
+
+  it('replaces the credentials only while they are what the caller read: one of many concurrent refreshes wins', async () => {
+    const s = session();
+    await store.sessions.create(s);
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.sessions.replaceCredentials(s.id, 'sealed-1', `sealed-2-${i}`)));
+    assert.equal(outcomes.filter(Boolean).length, 1);
+    const winner = outcomes.indexOf(true);
+    assert.equal((await store.sessions.get(s.id, new Date()))?.credentials, `sealed-2-${winner}`);
+    assert.equal(await store.sessions.replaceCredentials('unknown', 'sealed-1', 'x'), false);
+  });
+
+  it('ends one session, or every session of one person', async () => {
+    const a = session();
+    const b = session();
+    const other = session({ userId: '9919', login: 'hubot' });
+    for (const s of [a, b, other]) await store.sessions.create(s);
+    await store.sessions.end(a.id);
+    assert.equal(await store.sessions.get(a.id, new Date()), undefined);
+    assert.equal(await store.sessions.endForUser('583231'), 1);
+    assert.equal(await store.sessions.get(b.id, new Date()), undefined);
+    assert.ok(await store.sessions.get(other.id, new Date()));
+    assert.equal(await store.sessions.endForUser('583231'), 0);
   });
 }
 

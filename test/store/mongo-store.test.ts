@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { FIGURES_INDEX, figuresPipeline } from '../../server/store/mongo-figures.js';
+import { FIGURES_INDEX, figuresPipeline, groupedFiguresPipeline } from '../../server/store/mongo-figures.js';
 import { createMongoStore, databaseName, type MongoStore } from '../../server/store/mongo.js';
 import { StoreUnavailable } from '../../server/store/types.js';
 import { closedPort } from '../support/servers.js';
-import { figuresContract, keyValueContract, record, storeContract } from './contract.js';
+import { figuresContract, groupedFiguresContract, keyValueContract, sessionContract, record, storeContract } from './contract.js';
 
 const uri = process.env.MONGODB_URI;
 
@@ -37,7 +37,9 @@ describe('store contract: MongoDB (runs when MONGODB_URI is set; skipped otherwi
 
   storeContract(open);
   describe('figures', () => figuresContract(open));
+  describe('grouped figures', () => groupedFiguresContract(open));
   describe('key values', () => keyValueContract(open));
+  describe('console sessions', () => sessionContract(open));
 
   it('has the unique idempotency index, the TTL indexes on expireAt and the history index', async () => {
     const store = await open();
@@ -72,6 +74,48 @@ describe('store contract: MongoDB (runs when MONGODB_URI is set; skipped otherwi
         assert.doesNotMatch(plan, /COLLSCAN/, String(environment));
         assert.equal((await store.deployments.figures(query)).counts.success, environment ? 10 : 20);
       }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('store contract: MongoDB, grouped figures (runs when MONGODB_URI is set; skipped otherwise)', function () {
+  const name = `gatehouse_test_${randomBytes(6).toString('hex')}`;
+  before(function () {
+    if (!uri) this.skip();
+  });
+  after(async () => {
+    if (!uri) return;
+    const client = new MongoClient(uri);
+    try {
+      await client.db(name).dropDatabase();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the overview over many repositories: one aggregation over the history_by_environment index, never a collection scan; sessions have their TTL and person indexes', async () => {
+    const store = createMongoStore(uri!, { dbName: name });
+    try {
+      await store.ensureIndexes();
+      const t = Date.now();
+      for (let i = 0; i < 30; i++) {
+        await store.deployments.insert(record({ repositoryId: String(1000 + (i % 10)), environment: i % 2 ? 'staging' : 'production', recordedAt: new Date(t - i * 3_600_000) }), new Date(t));
+      }
+      const ids = Array.from({ length: 10 }, (_, i) => String(1000 + i));
+      for (const byWeek of [false, true]) {
+        const query = { repositoryIds: ids, from: new Date(t - 7 * 86_400_000), to: new Date(t), now: new Date(t), byWeek };
+        const plan = JSON.stringify(await store.db.collection('deployments').aggregate(groupedFiguresPipeline(query), { hint: FIGURES_INDEX }).explain('queryPlanner'));
+        assert.match(plan, /"indexName":"history_by_environment"/);
+        assert.doesNotMatch(plan, /COLLSCAN/);
+        const groups = await store.deployments.groupedFigures(query);
+        assert.equal(groups.reduce((n, g) => n + g.figures.counts.success, 0), 30);
+      }
+      const sessionIndexes = new Map((await store.db.collection('console_sessions').listIndexes().toArray()).map((i) => [i.name as string, i]));
+      assert.deepEqual(sessionIndexes.get('expiry')?.key, { expireAt: 1 });
+      assert.equal(sessionIndexes.get('expiry')?.expireAfterSeconds, 0);
+      assert.deepEqual(sessionIndexes.get('by_user')?.key, { userId: 1 });
     } finally {
       await store.close();
     }

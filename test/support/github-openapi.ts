@@ -7,7 +7,11 @@ import { Ajv, type ValidateFunction } from 'ajv';
 // GitHub's published REST description (devDependency @octokit/openapi), read once; never from server code.
 const GENERATED = join(dirname(createRequire(import.meta.url).resolve('@octokit/openapi/package.json')), 'generated');
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: Record<string, Record<string, unknown>> };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  components: Record<string, Record<string, unknown>>;
+  'x-webhooks': Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> } } }>;
+};
 
 /**
  * OpenAPI 3.0's `nullable` next to `$ref`, `allOf` or `anyOf` (no `type`), which Ajv refuses, as
@@ -64,6 +68,13 @@ export class GitHubDescription {
     if (response.$ref) response = this.doc.components.responses![response.$ref.split('/').pop()!] as typeof response;
     const schema = response!.content?.['application/json']?.schema;
     assert.ok(schema, `${method.toUpperCase()} ${path} ${status} has no JSON schema`);
+    return this.ajv.compile(JSON.parse(JSON.stringify(nullables(schema)).replaceAll('"#/components/', '"https://api.github.com/openapi.json#/components/')) as object);
+  }
+
+  /** A validator of a webhook delivery's payload (`x-webhooks`, e.g. `github-app-authorization-revoked`). */
+  webhookValidator(name: string): ValidateFunction {
+    const schema = this.doc['x-webhooks'][name]?.post.requestBody.content['application/json']?.schema;
+    assert.ok(schema, `the description documents no webhook ${name}`);
     return this.ajv.compile(JSON.parse(JSON.stringify(nullables(schema)).replaceAll('"#/components/', '"https://api.github.com/openapi.json#/components/')) as object);
   }
 
