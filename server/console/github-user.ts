@@ -30,7 +30,7 @@ export class UserGitHub {
   private readonly octokit: GitHubClient;
 
   constructor(apiBase: string, token: string, options: { readonly bounds: CallBounds; readonly transport?: Fetch; readonly userAgent: string }) {
-    this.octokit = githubClient({ baseUrl: apiBase, userAgent: options.userAgent, bounds: options.bounds, auth: { token }, ...(options.transport ? { transport: options.transport } : {}) });
+    this.octokit = githubClient({ baseUrl: apiBase, userAgent: options.userAgent, bounds: options.bounds, auth: { token }, redirects: 'same-origin', ...(options.transport ? { transport: options.transport } : {}) });
   }
 
   async user(): Promise<{ id: string; login: string }> {
