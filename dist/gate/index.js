@@ -28767,7 +28767,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2521);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4560);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28776,7 +28776,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2521:
+/***/ 4560:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36959,19 +36959,52 @@ function optionName(option, naming) {
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
 const FAIL_ON = ['critical', 'high', 'medium', 'low', 'any', 'none'];
 const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
-/** The rule a result points at: by index (driver or extension), else by id. */
+/** Each run's rules by id, driver first, then its extensions in order: built once a run, so a lookup by id is not a scan of every rule. */
+const rulesById = new WeakMap();
+function byId(run) {
+    let map = rulesById.get(run);
+    if (!map) {
+        map = new Map();
+        for (const rules of [run.tool.driver.rules, ...(run.tool.extensions ?? []).map((e) => e?.rules)]) {
+            for (const rule of Array.isArray(rules) ? rules : [])
+                if (typeof rule?.id === 'string' && !map.has(rule.id))
+                    map.set(rule.id, rule);
+        }
+        rulesById.set(run, map);
+    }
+    return map;
+}
+/**
+ * The rule a result points at: by index into the driver's rules, or an extension's when
+ * `rule.toolComponent` names one (by index, else by name or guid, as CodeQL writes rules of query
+ * packs); else by id, among the driver's and every extension's rules; a hierarchical id
+ * (`CA1000/1`, SARIF §3.27.5) falls back to its first component.
+ */
 function ruleOf(run, result) {
-    const component = result.rule?.toolComponent?.index;
-    const rules = component === undefined ? run.tool.driver.rules : run.tool.extensions?.[component]?.rules;
+    const component = result.rule?.toolComponent;
+    const extensions = run.tool.extensions ?? [];
+    let rules = run.tool.driver.rules;
+    if (component) {
+        const extension = typeof component.index === 'number'
+            ? extensions[component.index]
+            : extensions.find((e) => (component.guid !== undefined && e?.guid === component.guid) || (component.name !== undefined && e?.name === component.name));
+        // A reference to the driver itself (its name) keeps the driver's rules.
+        if (extension)
+            rules = extension.rules;
+    }
     const index = result.rule?.index ?? result.ruleIndex;
-    if (typeof index === 'number' && rules?.[index])
+    if (typeof index === 'number' && Array.isArray(rules) && rules[index])
         return rules[index];
     const id = result.ruleId ?? result.rule?.id;
-    return id === undefined ? undefined : rules?.find((r) => r.id === id) ?? run.tool.driver.rules?.find((r) => r.id === id);
+    if (typeof id !== 'string')
+        return undefined;
+    const all = byId(run);
+    const own = rules !== run.tool.driver.rules && Array.isArray(rules) ? rules.find((r) => r?.id === id) : undefined;
+    return own ?? all.get(id) ?? (id.includes('/') ? all.get(id.slice(0, id.indexOf('/'))) : undefined);
 }
 /** A result's rule id: its own `ruleId` or `rule.id`, else the id of the rule its index points at. */
-function ruleIdOf(run, result) {
-    const id = result.ruleId ?? result.rule?.id ?? ruleOf(run, result)?.id;
+function ruleIdOf(run, result, rule) {
+    const id = result.ruleId ?? result.rule?.id ?? (rule ?? ruleOf(run, result))?.id;
     return typeof id === 'string' && id !== '' ? id : undefined;
 }
 function band(score) {
@@ -36991,13 +37024,24 @@ function band(score) {
  * the level (error → high, warning → medium, note → low, none → info), the level being the
  * result's, then the rule's default, then `warning`.
  */
-function severityOf(run, result) {
-    const rule = ruleOf(run, result);
+function severityOf(run, result, known) {
+    const rule = known ?? ruleOf(run, result);
     const scored = band(rule?.properties?.['security-severity']) ?? band(result.properties?.['security-severity']);
     if (scored)
         return scored;
-    const level = result.level ?? rule?.defaultConfiguration?.level ?? 'warning';
+    const level = levelOf(result, rule);
     return level === 'error' ? 'high' : level === 'warning' ? 'medium' : level === 'note' ? 'low' : 'info';
+}
+/**
+ * The result's level: its own, else (SARIF §3.27.10) `none` when its `kind` is other than `fail`
+ * (`review`, `open`: not a failure), else the rule's default, else `warning`.
+ */
+function levelOf(result, rule) {
+    if (typeof result.level === 'string')
+        return result.level;
+    if (typeof result.kind === 'string' && result.kind !== 'fail')
+        return 'none';
+    return rule?.defaultConfiguration?.level ?? 'warning';
 }
 function blocks(severity, failOn) {
     if (failOn === 'none')
@@ -37012,29 +37056,41 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 ;// CONCATENATED MODULE: ./build/actions/gate/diff/commit-files.js
 
 /**
- * Files of a repository's commits as lines, each read once (`git cat-file blob <commit>:<path>`)
- * and shared by every rule that asks: undefined when the commit has no such file. Read
- * synchronously: the rules ask one result at a time, and only for the few files they must read.
+ * Files of a repository's commits as text or lines, each read once (`git cat-file blob
+ * <commit>:<path>`) and shared by every rule that asks: undefined when the commit has no such
+ * file. Read synchronously: the rules ask one result at a time, and only for the few files they
+ * must read.
  */
 class CommitFiles {
     repo;
     texts = new Map();
+    lineLists = new Map();
     constructor(repo) {
         this.repo = repo;
     }
-    lines(commit, path) {
+    text(commit, path) {
         const key = `${commit}:${path}`;
         if (!this.texts.has(key)) {
-            let lines;
+            let text;
             try {
-                lines = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', key], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).split(/\r?\n/);
+                text = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['-C', this.repo, 'cat-file', 'blob', key], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
             }
             catch {
-                lines = undefined;
+                text = undefined;
             }
-            this.texts.set(key, lines);
+            this.texts.set(key, text);
         }
         return this.texts.get(key);
+    }
+    lines(commit, path) {
+        const key = `${commit}:${path}`;
+        if (!this.lineLists.has(key)) {
+            const text = this.text(commit, path);
+            // The lines are what the rules keep: the text itself is not held twice.
+            this.texts.delete(key);
+            this.lineLists.set(key, text?.split(/\r?\n/));
+        }
+        return this.lineLists.get(key);
     }
 }
 
@@ -37691,6 +37747,7 @@ function missingLinters(log, sarifPath, enabled, skipped) {
 
 
 
+
 /** A `uriBaseId` resolved through `originalUriBaseIds` (chains allowed, loops refused). */
 function baseOf(run, id, seen = new Set()) {
     if (!id || seen.has(id))
@@ -37744,8 +37801,13 @@ function decodeUri(run, rawUri, uriBaseId, windows) {
             // Keep an undecodable URI as written.
         }
     }
-    // A Windows file URL decodes to `/C:/…` here: shown, and stripped, as `C:/…`.
-    return value.replace(/^\/(?=[A-Za-z]:\/)/, '').replace(/^(\.\/)+/, '');
+    // A Windows file URL decodes to `/C:/…` here: shown, and stripped, as `C:/…`. A scanner in a
+    // container may write `file:////src/app.js` (four slashes): runs of `/` read as one, so
+    // `--strip-prefix /src/` matches it.
+    // Another scheme (`https://…`, a DAST tool's page) is kept as written, for display.
+    if (/^[a-z][a-z0-9+.-]+:/i.test(value))
+        return value;
+    return value.replace(/\/{2,}/g, '/').replace(/^\/(?=[A-Za-z]:\/)/, '').replace(/^(\.\/)+/, '');
 }
 function inside(root, path) {
     const rel = (0,external_node_path_namespaceObject.relative)((0,external_node_path_namespaceObject.resolve)(root), path);
@@ -37807,9 +37869,19 @@ function strippablePrefix(path, files) {
  */
 function normalisePrefixes(prefixes) {
     return prefixes
-        .map((p) => p.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, ''))
+        .map((p) => p.trim().replace(/\\/g, '/').replace(/\/{2,}/g, '/').replace(/^(\.\/)+/, ''))
         .filter((p) => p !== '')
         .map((p) => (p.endsWith('/') ? p : `${p}/`));
+}
+/** What a region without a line says of where it is: an offset, or the text. */
+function placeOf(region) {
+    const r = region;
+    const found = {
+        ...(typeof r.charOffset === 'number' && r.charOffset >= 0 ? { charOffset: r.charOffset } : {}),
+        ...(typeof r.byteOffset === 'number' && r.byteOffset >= 0 ? { byteOffset: r.byteOffset } : {}),
+        ...(typeof r.snippet?.text === 'string' && r.snippet.text.trim() !== '' ? { snippet: r.snippet.text } : {}),
+    };
+    return Object.keys(found).length > 0 ? { region: found } : {};
 }
 /**
  * The physical locations of each result of one run, as paths of the head commit. A path
@@ -37830,14 +37902,20 @@ class RunLocations {
     resolved = new Map();
     votes = { given: 0, top: 0 };
     windows;
+    artifacts;
+    toolName;
     constructor(run, checkout, stripPrefixes = []) {
         this.run = run;
         this.checkout = checkout;
         this.stripPrefixes = stripPrefixes;
         this.windows = writtenOnWindows(run);
-        // The run's artifact list, when the tool writes one, votes before any result is read.
-        const artifacts = Array.isArray(run.artifacts) ? run.artifacts : [];
-        for (const artifact of artifacts) {
+        this.toolName = run.tool.driver.name ?? 'unknown tool';
+        // The run's artifact list, when the tool writes one, votes before any result is read (files
+        // nested in others are not files of the repository).
+        this.artifacts = Array.isArray(run.artifacts) ? run.artifacts : [];
+        for (const artifact of this.artifacts) {
+            if (artifact?.parentIndex !== undefined)
+                continue;
             const uri = artifact?.location?.uri;
             const baseId = artifact?.location?.uriBaseId;
             if (typeof uri === 'string' && uri)
@@ -37852,20 +37930,61 @@ class RunLocations {
     nth(result, index) {
         return this.at(Array.isArray(result.locations) ? result.locations[index] : undefined);
     }
+    /**
+     * The artifact a location names: its own `uri` (and `uriBaseId`), else the `run.artifacts` entry
+     * its `index` points at (as the SARIF SDK's converters, Fortify and others write it). An artifact
+     * nested in another (`parentIndex`: a file inside an archive) is the outermost one, the file of
+     * the repository, and has no line of its own there. An index the run does not have, on a
+     * location without its own uri, makes the report unreadable: no answer, never "no location".
+     */
+    artifactOf(location) {
+        const own = typeof location?.uri === 'string' && location.uri ? location.uri : undefined;
+        const ownBase = typeof location?.uriBaseId === 'string' ? location.uriBaseId : undefined;
+        if (location?.index === undefined)
+            return { uri: own, uriBaseId: ownBase, nested: false };
+        // A location with its own uri does not need the index: some tools write an index into an
+        // artifacts list they leave out (the SARIF JS SDK's ESLint sample).
+        if (own && !this.has(location.index))
+            return { uri: own, uriBaseId: ownBase, nested: false };
+        let artifact = this.artifact(location.index);
+        let nested = false;
+        for (let depth = 0; typeof artifact.parentIndex === 'number' || typeof artifact.parentIndex === 'string'; depth++) {
+            if (depth > this.artifacts.length)
+                throw new GateError(`the ${this.toolName} run's artifacts name each other as parents in a loop: the report cannot be read`);
+            artifact = this.artifact(artifact.parentIndex);
+            nested = true;
+        }
+        const uri = typeof artifact.location?.uri === 'string' && artifact.location.uri ? artifact.location.uri : undefined;
+        const uriBaseId = typeof artifact.location?.uriBaseId === 'string' ? artifact.location.uriBaseId : undefined;
+        if (nested)
+            return { uri, uriBaseId, nested };
+        return own ? { uri: own, uriBaseId: ownBase ?? uriBaseId, nested } : { uri, uriBaseId: ownBase ?? uriBaseId, nested };
+    }
+    has(index) {
+        return Number.isInteger(index) && index >= 0 && typeof this.artifacts[index] === 'object' && this.artifacts[index] !== null;
+    }
+    artifact(index) {
+        const artifact = Number.isInteger(index) && index >= 0 ? this.artifacts[index] : undefined;
+        if (!artifact || typeof artifact !== 'object') {
+            throw new GateError(`a location of the ${this.toolName} run points at artifacts[${String(index)}], which the run does not have (it lists ${this.artifacts.length}): the report cannot be read, so nothing can be judged`);
+        }
+        return artifact;
+    }
     at(location) {
         const physical = location?.physicalLocation;
-        const uri = physical?.artifactLocation?.uri;
-        if (!uri || typeof uri !== 'string')
+        const { uri, uriBaseId, nested } = this.artifactOf(physical?.artifactLocation);
+        if (!uri)
             return {};
-        const entry = this.resolve(uri, physical.artifactLocation?.uriBaseId);
-        const region = physical.region;
+        const entry = this.resolve(uri, uriBaseId);
+        const region = nested ? undefined : physical.region;
         const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
         const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
+        const placed = startLine === undefined && region ? placeOf(region) : undefined;
         if (typeof entry === 'string')
-            return { path: entry, startLine, endLine };
+            return placed ? { path: entry, startLine, endLine, written: uri, ...placed } : { path: entry, startLine, endLine, written: uri };
         if (entry.existing.length === 0)
-            return { path: entry.display, startLine, endLine, unmapped: true, ...(entry.strippable ? { strippable: entry.strippable } : {}) };
-        return { path: this.preferred(entry.existing).path, startLine, endLine };
+            return { path: entry.display, startLine, endLine, written: uri, ...placed, unmapped: true, ...(entry.strippable ? { strippable: entry.strippable } : {}) };
+        return { path: this.preferred(entry.existing).path, startLine, endLine, written: uri, ...placed };
     }
     resolve(uri, baseId) {
         const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
@@ -37881,6 +38000,14 @@ class RunLocations {
                 const found = slashed.filter((c) => this.checkout.files.has(c.path));
                 if (found.length > 0)
                     [candidates, existing] = [slashed, found];
+            }
+            // A file whose name holds what looks like a percent-escape (`100%25.txt` written as
+            // `100%.txt`, or a file really named `a%20b.js`): read as written when decoding names no file.
+            if (existing.length === 0 && /%[0-9A-Fa-f]{2}/.test(uri)) {
+                const literal = candidatePaths(decodeUri(this.run, uri.replace(/%/g, '%25'), baseId, this.windows), this.checkout, this.stripPrefixes);
+                const found = literal.filter((c) => this.checkout.files.has(c.path));
+                if (found.length > 0)
+                    [candidates, existing] = [literal, found];
             }
             if (existing.length === 1)
                 this.votes[existing[0].base]++;
@@ -37901,6 +38028,65 @@ class RunLocations {
     preferred(existing) {
         const base = this.votes.top > this.votes.given ? 'top' : 'given';
         return existing.find((c) => c.base === base) ?? existing[0];
+    }
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/reports/regions.js
+/*
+ * Regions without a line (SARIF §3.30): a character or byte offset into the file, or only the
+ * text (`snippet`). The line is read off the head's file, so the diff can judge it like any
+ * other; a snippet found more than once (or not at all) places nothing.
+ */
+/** The line (1-based) at a character offset of `text`, counted in UTF-16 code units (`columnKind: utf16CodeUnits`; code points differ only past the Basic Multilingual Plane); undefined past the end. */
+function lineAtOffset(text, offset) {
+    if (offset > text.length)
+        return undefined;
+    let line = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1))
+        line++;
+    return line;
+}
+function lineAtByte(text, offset) {
+    const bytes = Buffer.from(text, 'utf8');
+    if (offset > bytes.length)
+        return undefined;
+    let line = 1;
+    for (let i = bytes.indexOf(10); i >= 0 && i < offset; i = bytes.indexOf(10, i + 1))
+        line++;
+    return line;
+}
+/** The line where the snippet starts, when it occurs exactly once (line endings aside). */
+function lineOfSnippet(text, snippet) {
+    for (const [haystack, needle] of [
+        [text, snippet],
+        [text.replace(/\r\n/g, '\n'), snippet.replace(/\r\n/g, '\n')],
+    ]) {
+        const at = haystack.indexOf(needle);
+        if (at < 0)
+            continue;
+        if (haystack.indexOf(needle, at + 1) >= 0)
+            return undefined;
+        return lineAtOffset(haystack, at);
+    }
+    return undefined;
+}
+class RegionLines {
+    files;
+    head;
+    constructor(files, head) {
+        this.files = files;
+        this.head = head;
+    }
+    /** The location with its line read off the head's file, when its region gives an offset or a snippet instead of a line. */
+    placed(location) {
+        const region = location.region;
+        if (location.startLine !== undefined || !region || !location.path || location.unmapped)
+            return location;
+        const text = this.files.text(this.head, location.path);
+        if (text === undefined)
+            return location;
+        const line = region.charOffset !== undefined ? lineAtOffset(text, region.charOffset) : region.byteOffset !== undefined ? lineAtByte(text, region.byteOffset) : region.snippet !== undefined ? lineOfSnippet(text, region.snippet) : undefined;
+        return line === undefined ? location : { ...location, startLine: line, endLine: line };
     }
 }
 
@@ -38223,17 +38409,27 @@ function compareVersions(a, b) {
     }
     return 0;
 }
+/** A version's major: its first number after the epoch. */
+function majorOf(version) {
+    return partsOf(version)[1];
+}
 /**
- * Whether `version` is below the fix: below the fixed version of its own release line (the same
- * major, when the report names fixes for several lines), else below every fixed version.
+ * The fix `version` is below, when it is below the fix: the fixed version of its own release line
+ * (the same major, when the report names fixes for several lines), else below every fixed version
+ * (then the lowest). Undefined when it is not below the fix.
  */
-function belowFix(version, fixed) {
+function fixAbove(version, fixed) {
     if (fixed.length === 0)
-        return false;
-    const major = (v) => partsOf(v)[1];
-    const line = fixed.filter((f) => major(f) === major(version));
+        return undefined;
+    const line = fixed.filter((f) => majorOf(f) === majorOf(version));
     const relevant = line.length > 0 ? line : fixed;
-    return relevant.every((f) => compareVersions(version, f) < 0);
+    if (!relevant.every((f) => compareVersions(version, f) < 0))
+        return undefined;
+    return [...relevant].sort(compareVersions)[0];
+}
+/** Whether `version` is below the fix (see `fixAbove`). */
+function belowFix(version, fixed) {
+    return fixAbove(version, fixed) !== undefined;
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/rules/classify.js
@@ -38246,19 +38442,18 @@ function belowFix(version, fixed) {
 
 
 
+
 /** What a result without a line in a changed file, naming no package, counts as. */
 const UNATTRIBUTED = ['net-new', 'pre-existing'];
 const UNMAPPED_EXAMPLES = 5;
-/** Suppressed unless every suppression was rejected or is still under review; `[]` is no suppression. */
-function isSuppressed(result) {
-    const suppressions = result.suppressions ?? [];
-    return suppressions.some((s) => s.status !== 'rejected' && s.status !== 'underReview');
-}
+const NET_NEW = { kind: 'net-new' };
+const UNATTRIBUTED_VERDICT = { kind: 'unattributed' };
+const UNCHANGED_LINE = { kind: 'unchanged-line' };
 /** Ranks up to this one count as net-new; the others as pre-existing. */
 const LAST_NET_NEW_RANK = 1;
 /** Which location of a result decides it, best first: net-new, then what counts as net-new, then the reasons a result is pre-existing. */
 function verdictRank(verdict, unattributedNetNew) {
-    switch (verdict) {
+    switch (verdict.kind) {
         case 'net-new':
             return 0;
         case 'unattributed':
@@ -38272,6 +38467,25 @@ function verdictRank(verdict, unattributedNetNew) {
     }
 }
 /**
+ * The bump that stays below the fix, when the merge-base had the package at a version the report
+ * says is affected. Of several such versions (the lines near the package's name can hold others'),
+ * the highest is shown: the one the bump started from.
+ */
+function stillAffected(changes, path, pkg, fixed) {
+    const affected = changes.dependencies
+        .baseVersions(path, pkg)
+        .flatMap((base) => {
+        const fix = fixAbove(base, fixed);
+        return fix === undefined ? [] : [{ base, fix }];
+    })
+        .sort((a, b) => compareVersions(b.base, a.base));
+    const [first] = affected;
+    if (!first)
+        return undefined;
+    const head = pkg.version;
+    return { package: pkg.names[0], baseVersion: first.base, headVersion: head, fixedVersion: first.fix, crossesMajor: head !== undefined && majorOf(head) !== majorOf(first.base) };
+}
+/**
  * Net-new: the file is new in the pull request, or the result's start line is an added line;
  * either way not when that line only moved (its text, whitespace normalised, was removed
  * elsewhere in the diff). Results naming a package, and results without a line, have rules of
@@ -38281,39 +38495,55 @@ function verdictOf(changes, packageOnce, location, fixedVersions) {
     const { diff, dependencies, images } = changes;
     const path = location.path;
     const added = diff.files.get(path);
-    if (added === undefined)
-        return 'pre-existing';
     const line = location.startLine;
+    // Only a result in a changed file is asked which package it names (the reason says which rule
+    // would have judged it, so a file the pull request left alone is asked only when it is a
+    // Dockerfile, a manifest or a lockfile's line 1).
+    if (added === undefined) {
+        if (isContainerfile(path)) {
+            const pkg = packageOnce();
+            if (pkg)
+                return { kind: 'image-unchanged', pkg };
+        }
+        return UNCHANGED_LINE;
+    }
     const onAdded = line !== undefined && (added === 'all' || added.has(line));
-    const moved = line !== undefined && diff.moved.get(path)?.has(line) === true;
-    // Only a result in a changed file is asked which package it names.
+    const from = line === undefined ? undefined : diff.moved.get(path)?.get(line);
     const pkg = packageOnce();
     // An image's packages are put on its Dockerfile (line 1, or the FROM line): the image decides.
     // New when the pull request changed what the image is built from, or named the package on an
     // added line (an instruction that installs it).
     if (pkg && isContainerfile(path))
-        return changes.baseline || images.baseChanged(path) || dependencies.introduces(path, { names: pkg.names }) ? 'net-new' : 'pre-existing';
+        return changes.baseline || images.baseChanged(path) || dependencies.introduces(path, { names: pkg.names }) ? NET_NEW : { kind: 'image-unchanged', pkg };
     // Dependency scanners put a lockfile's findings on line 1 or on no line: the package decides.
     // A real line (past 1) that is added still counts, so a result misread as naming a package is
     // never passed by it.
     if (pkg) {
         if (dependencies.introduces(path, pkg)) {
             // A bump that stays below the fix the report names brings nothing new: the version at the
-            // merge-base was affected too.
-            // With a baseline report that one decides, exactly (see `classify`).
+            // merge-base was affected too. With a baseline report that one decides, exactly (see `classify`).
             if (changes.baseline)
-                return 'net-new';
+                return NET_NEW;
             const fixed = pkg.version ? fixedVersions() : [];
-            return fixed.length > 0 && dependencies.baseVersions(path, pkg).some((v) => belowFix(v, fixed)) ? 'still-affected' : 'net-new';
+            const bump = fixed.length > 0 ? stillAffected(changes, path, pkg, fixed) : undefined;
+            return bump ? { kind: 'still-affected', bump } : NET_NEW;
         }
-        return line !== undefined && line > 1 && onAdded && !moved ? 'net-new' : 'pre-existing';
+        return line !== undefined && line > 1 && onAdded && from === undefined ? NET_NEW : { kind: 'package-unchanged', pkg };
     }
     // Line 1 of a lockfile is where scanners put what has no line.
     if (line === undefined || (line === 1 && isLockfile(path)))
-        return added === 'all' ? 'net-new' : 'unattributed';
+        return added === 'all' ? NET_NEW : UNATTRIBUTED_VERDICT;
     if (!onAdded)
-        return 'pre-existing';
-    return moved ? 'moved' : 'net-new';
+        return UNCHANGED_LINE;
+    return from ? { kind: 'moved', from } : NET_NEW;
+}
+/** The suppression that holds: the first not rejected nor under review. */
+function suppressionOf(result) {
+    return (Array.isArray(result.suppressions) ? result.suppressions : []).find((s) => s?.status !== 'rejected' && s?.status !== 'underReview');
+}
+/** Not a finding of this run (SARIF §3.27.9, §3.27.24): the tool says it is gone, or that the check passed or did not apply. */
+function notAFinding(result) {
+    return result.baselineState === 'absent' || result.kind === 'pass' || result.kind === 'notApplicable' || result.kind === 'informational';
 }
 /** The first line of a finding's message; empty when its result has none. */
 function messageOf(finding) {
@@ -38324,14 +38554,33 @@ function messageOf(finding) {
 function mappedPaths(locations, result) {
     return locations.all(result).flatMap((l) => (l.path && !l.unmapped ? [l.path] : []));
 }
-/** Sorts every result of the report into exactly one bucket. */
+/** The reason a not-net-new location verdict gives, and what it carries. */
+function reasonOf(verdict) {
+    switch (verdict.kind) {
+        case 'moved':
+            return { reason: 'moved', detail: { movedFrom: verdict.from } };
+        case 'still-affected':
+            return { reason: 'bump-still-vulnerable', detail: { bump: verdict.bump } };
+        case 'image-unchanged':
+        case 'package-unchanged':
+            return { reason: verdict.kind, detail: { package: verdict.pkg.names[0], version: verdict.pkg.version } };
+        case 'unattributed':
+            return { reason: 'unattributed' };
+        default:
+            return { reason: 'unchanged-line' };
+    }
+}
+/** Sorts every result of the report into exactly one bucket; each that is not net-new gets its reason. */
 function classify(log, diff, options) {
     const netNew = [];
+    const notCounted = [];
     let total = 0;
     let preExisting = 0;
     let suppressed = 0;
     let sopsIgnored = 0;
     let noLocation = 0;
+    let noLocationBlocking = 0;
+    let notFindings = 0;
     let unmapped = 0;
     const unmappedExamples = [];
     let strippable;
@@ -38340,6 +38589,7 @@ function classify(log, diff, options) {
     let unattributed = 0;
     // One reader of the commits' files for every rule: a Dockerfile is read once for images and packages alike.
     const files = new CommitFiles(options.checkout.topLevel);
+    const regions = new RegionLines(files, diff.head);
     const changes = {
         diff,
         dependencies: new DependencyChanges(diff, files),
@@ -38361,26 +38611,39 @@ function classify(log, diff, options) {
         const runLocations = new RunLocations(run, options.checkout, options.stripPrefixes);
         results.forEach((result, index) => {
             total++;
-            if (isSuppressed(result)) {
+            // The rule is a lookup by index or in the run's map of ids: read once for every result, as
+            // every result is either a finding or an entry of "not counted", both of which show it.
+            const rule = ruleOf(run, result);
+            const ruleId = ruleIdOf(run, result, rule);
+            const severity = severityOf(run, result, rule);
+            const drop = (reason, path, line, detail) => notCounted.push({ reason, runIndex, index, result, tool, ruleId, severity, path, line, detail });
+            if (notAFinding(result)) {
+                notFindings++;
+                drop('not-a-finding', undefined, undefined, { kind: result.kind, baselineState: result.baselineState });
+                return;
+            }
+            const suppression = suppressionOf(result);
+            if (suppression) {
                 suppressed++;
+                const first = runLocations.nth(result, 0);
+                drop('suppressed', first.path, first.startLine, { suppression: { kind: suppression.kind, status: suppression.status, justification: suppression.justification } });
                 return;
             }
             // Every location counts: a result is net-new when any of its locations is. Read one at a
             // time, without arrays: most results have one location, and millions may be read.
             const count = Array.isArray(result.locations) ? result.locations.length : 0;
-            let rule = null;
-            const ruleOnce = () => (rule === null ? (rule = ruleOf(run, result)) : rule);
             let pkg = null;
-            const pkgOnce = () => (pkg === null ? (pkg = packageOf(result, ruleOnce())) : pkg);
+            const pkgOnce = () => (pkg === null ? (pkg = packageOf(result, rule)) : pkg);
             let fixed;
-            const fixedVersions = () => (fixed ??= fixedVersionsOf(result, ruleOnce(), pkgOnce()?.names ?? []));
+            const fixedVersions = () => (fixed ??= fixedVersionsOf(result, rule, pkgOnce()?.names ?? []));
             let secret;
             let located = false;
             let firstUnmapped;
+            let firstSops;
             let mappedAny = false;
             let best;
             for (let at = 0; at < Math.max(count, 1); at++) {
-                const location = runLocations.nth(result, at);
+                let location = runLocations.nth(result, at);
                 if (!location.path)
                     continue;
                 located = true;
@@ -38389,8 +38652,11 @@ function classify(log, diff, options) {
                     continue;
                 }
                 mappedAny = true;
-                if ((secret ??= secretLike.test(result)) && options.sops.isEncrypted(location))
+                location = regions.placed(location);
+                if ((secret ??= secretLike.test(result)) && options.sops.isEncrypted(location)) {
+                    firstSops ??= location;
                     continue;
+                }
                 const verdict = verdictOf(changes, pkgOnce, location, fixedVersions);
                 const rank = verdictRank(verdict, unattributedNetNew);
                 if (!best || rank < best.rank)
@@ -38398,8 +38664,36 @@ function classify(log, diff, options) {
                 if (rank === 0)
                     break;
             }
+            const finding = (path, startLine, at) => ({
+                runIndex,
+                index,
+                result,
+                locationIndex: at,
+                tool,
+                ruleId,
+                path,
+                startLine,
+                severity,
+                blocking: blocks(severity, options.failOn),
+            });
             if (!located) {
-                noLocation++;
+                // No file to judge by: the baseline decides when there is one; else it is not judged, and
+                // one that would block is no answer (ci.ts), never a pass.
+                const match = options.baseline?.match(run, result, []);
+                if (match) {
+                    baselineMatched++;
+                    preExisting++;
+                    drop('baseline', undefined, undefined, { baseline: match });
+                }
+                else if (options.baseline) {
+                    netNew.push(finding('', undefined, 0));
+                }
+                else {
+                    noLocation++;
+                    if (blocks(severity, options.failOn))
+                        noLocationBlocking++;
+                    drop('no-location');
+                }
                 return;
             }
             if (!mappedAny) {
@@ -38408,45 +38702,56 @@ function classify(log, diff, options) {
                 if (unmappedExamples.length < UNMAPPED_EXAMPLES && !unmappedExamples.includes(path))
                     unmappedExamples.push(path);
                 strippable ??= firstUnmapped.strippable;
+                drop('unmapped', path, firstUnmapped.startLine, { pathAsWritten: firstUnmapped.written ?? path });
                 return;
             }
             if (!best) {
                 sopsIgnored++;
+                drop('sops-encrypted', firstSops?.path, firstSops?.startLine);
                 return;
             }
             const { verdict, location, at } = best;
-            if (verdict === 'unattributed')
+            if (verdict.kind === 'unattributed')
                 unattributed++;
-            if (verdict === 'moved')
+            if (verdict.kind === 'moved')
                 moved++;
-            if (verdict === 'still-affected')
+            if (verdict.kind === 'still-affected')
                 stillAffected++;
             if (best.rank > LAST_NET_NEW_RANK) {
                 preExisting++;
+                const { reason, detail } = reasonOf(verdict);
+                drop(reason, location.path, location.startLine, detail);
                 return;
             }
-            if (options.baseline?.holds(run, result, mappedPaths(runLocations, result))) {
+            const match = options.baseline?.match(run, result, mappedPaths(runLocations, result));
+            if (match) {
                 baselineMatched++;
                 preExisting++;
+                drop('baseline', location.path, location.startLine, { baseline: match });
                 return;
             }
-            const severity = severityOf(run, result);
-            const ruleId = ruleIdOf(run, result);
-            netNew.push({
-                runIndex,
-                index,
-                result,
-                locationIndex: at,
-                tool,
-                ruleId,
-                path: location.path,
-                startLine: location.startLine,
-                severity,
-                blocking: blocks(severity, options.failOn),
-            });
+            netNew.push(finding(location.path, location.startLine, at));
         });
     });
-    return { total, netNew, preExisting, suppressed, sopsIgnored, noLocation, unmapped, unmappedExamples, ...(strippable ? { strippable } : {}), ignoredRuns, moved, unattributed, baselineMatched, stillAffected };
+    return {
+        total,
+        netNew,
+        preExisting,
+        suppressed,
+        sopsIgnored,
+        noLocation,
+        unmapped,
+        unmappedExamples,
+        ...(strippable ? { strippable } : {}),
+        ignoredRuns,
+        moved,
+        unattributed,
+        baselineMatched,
+        stillAffected,
+        notFindings,
+        noLocationBlocking,
+        notCounted,
+    };
 }
 
 ;// CONCATENATED MODULE: ./build/actions/shared/event.js
@@ -38583,17 +38888,23 @@ function parseCommand(argv, env, cwd, naming = 'flag', event = NO_EVENT) {
 
 
 
-/*
- * `--baseline-sarif`: the report of the base commit, when the user has one (the last run on the
- * default branch). A result it also holds was there before the pull request, whatever the diff
- * says: the same tool and rule, and the same fingerprint where the tool writes one
- * (`fingerprints`, `partialFingerprints`), else the same path and package. A code result without
- * fingerprints has neither: the diff alone judges it.
- */
-/** The keys a result is known by: one per fingerprint, one per package location; none for the rest. */
+function logicalNames(result) {
+    const names = [];
+    for (const location of Array.isArray(result.locations) ? result.locations : []) {
+        for (const logical of location.logicalLocations ?? []) {
+            const name = logical?.fullyQualifiedName ?? logical?.name;
+            if (typeof name === 'string' && name)
+                names.push(name);
+        }
+    }
+    return names;
+}
+/** The keys a result is known by: one per fingerprint, one per package location, and for a result without a file its logical locations or message; none for the rest. */
 function keysOf(run, result, paths) {
     const rule = ruleIdOf(run, result) ?? '';
     const tool = run.tool.driver.name ?? '';
+    // A result without a file is known at no path.
+    const at = paths.length > 0 ? paths : [''];
     const keys = [];
     for (const kind of ['fingerprints', 'partialFingerprints']) {
         const prints = result[kind];
@@ -38603,16 +38914,27 @@ function keysOf(run, result, paths) {
             if (typeof value !== 'string' || value === '')
                 continue;
             // With the path: a line hash (CodeQL's primaryLocationLineHash) is the same for one line of code in two files.
-            for (const path of paths)
-                keys.push(`${tool}\u0000${rule}\u0000${path}\u0000${kind}/${name}=${value}`);
+            const fingerprint = `${kind}/${name}=${value}`;
+            for (const path of at)
+                keys.push({ key: `${tool}\u0000${rule}\u0000${path}\u0000${fingerprint}`, fingerprint, path });
         }
     }
     if (keys.length > 0)
         return keys;
     const pkg = packageOf(result, ruleOf(run, result));
-    if (pkg)
+    if (pkg && paths.length > 0) {
+        const fingerprint = `package:${pkg.names[0].toLowerCase()}`;
         for (const path of paths)
-            keys.push(`${tool}\u0000${rule}\u0000${path}\u0000package:${pkg.names[0].toLowerCase()}`);
+            keys.push({ key: `${tool}\u0000${rule}\u0000${path}\u0000${fingerprint}`, fingerprint, path });
+        return keys;
+    }
+    if (paths.length > 0)
+        return keys;
+    for (const name of logicalNames(result))
+        keys.push({ key: `${tool}\u0000${rule}\u0000\u0000logical:${name}`, fingerprint: `logical:${name}`, path: '' });
+    const text = result.message?.text;
+    if (keys.length === 0 && typeof text === 'string' && text)
+        keys.push({ key: `${tool}\u0000${rule}\u0000\u0000message:${text}`, fingerprint: 'message', path: '' });
     return keys;
 }
 class Baseline {
@@ -38620,7 +38942,7 @@ class Baseline {
     constructor(keys) {
         this.keys = keys;
     }
-    /** Reads the baseline report once, keeping its results' keys. */
+    /** Reads the baseline report once, keeping its results' keys and what each names. */
     static open(path, checkout, stripPrefixes = []) {
         let log;
         try {
@@ -38631,21 +38953,30 @@ class Baseline {
                 throw new GateError(`the baseline report cannot be used: ${err.message}`);
             throw err;
         }
-        const keys = new Set();
+        const keys = new Map();
         for (const run of log.runs) {
             const locations = new RunLocations(run, checkout, stripPrefixes);
             for (const result of resultsOf(run)) {
                 // A file since deleted at head is still the same path.
-                const paths = locations.all(result).flatMap((l) => (l.path ? [l.path] : []));
-                for (const key of keysOf(run, result, paths))
-                    keys.add(key);
+                const located = locations.all(result).filter((l) => l.path);
+                const paths = located.map((l) => l.path);
+                const rule = ruleIdOf(run, result);
+                for (const { key, fingerprint, path: at } of keysOf(run, result, paths)) {
+                    if (!keys.has(key))
+                        keys.set(key, { rule, path: at || undefined, line: located.find((l) => l.path === at)?.startLine, fingerprint });
+                }
             }
         }
         return new Baseline(keys);
     }
-    /** Whether the baseline holds this result (at any of the given paths). */
-    holds(run, result, paths) {
-        return keysOf(run, result, paths).some((key) => this.keys.has(key));
+    /** The baseline's result this one matches (at any of the given paths; none for a result without a file), if any. */
+    match(run, result, paths) {
+        for (const { key } of keysOf(run, result, paths)) {
+            const found = this.keys.get(key);
+            if (found)
+                return found;
+        }
+        return undefined;
     }
 }
 
@@ -38734,21 +39065,8 @@ function checkoutOf(directory, head) {
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./build/actions/gate/diff/git-diff.js
+;// CONCATENATED MODULE: ./build/actions/gate/diff/parse-diff.js
 
-
-
-
-
-
-const RENAME_LIMIT = 20_000;
-const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-depth: 0)';
-async function commitOf(repo, ref, what) {
-    const found = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-    if (found.code !== 0)
-        throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
-    return gitText(found);
-}
 /** Git's C-style quoting of unusual paths ("a\tb", octal escapes for non-ASCII bytes). */
 function unquotePath(raw) {
     if (!raw.startsWith('"'))
@@ -38773,6 +39091,197 @@ function unquotePath(raw) {
         }
     }
     return Buffer.from(bytes).toString('utf8');
+}
+/** The end of a quoted name that starts at `from` (the index after its closing quote). */
+function quotedEnd(text, from) {
+    for (let i = from + 1; i < text.length; i++) {
+        if (text[i] === '\\')
+            i++;
+        else if (text[i] === '"')
+            return i + 1;
+    }
+    return -1;
+}
+/**
+ * The path of a `diff --git a/<p> b/<p>` line whose two names are the same (an added, deleted or
+ * changed file, not a rename): the prefixes are the gate's own (`a/`, `b/`), so the line splits
+ * unambiguously even when the name holds spaces. Undefined when the names differ.
+ */
+function samePathOf(header) {
+    const names = header.slice('diff --git '.length);
+    if (names.startsWith('"')) {
+        const end = quotedEnd(names, 0);
+        if (end < 0 || names[end] !== ' ')
+            return undefined;
+        const [a, b] = [unquotePath(names.slice(0, end)), unquotePath(names.slice(end + 1))];
+        return a.startsWith('a/') && b.startsWith('b/') && a.slice(2) === b.slice(2) ? b.slice(2) : undefined;
+    }
+    if (names.length % 2 === 0)
+        return undefined;
+    const half = (names.length - 1) / 2;
+    const [a, b] = [names.slice(0, half), names.slice(half + 1)];
+    return names[half] === ' ' && a.startsWith('a/') && b.startsWith('b/') && a.slice(2) === b.slice(2) ? b.slice(2) : undefined;
+}
+/** A name of a `---`/`+++` line without its prefix (`a/` or `b/`, the gate's own); undefined for /dev/null. */
+function diffName(raw, prefix) {
+    // git ends the name with a tab when it holds a space; a real tab in a name is quoted.
+    const name = raw.replace(/\t$/, '');
+    if (name === '/dev/null')
+        return undefined;
+    const path = unquotePath(name);
+    if (!path.startsWith(prefix))
+        throw new GateError(`git diff wrote a name without the prefix the gate asked for (${prefix}): the diff cannot be read`);
+    return path.slice(prefix.length);
+}
+/**
+ * A diff line's text as moved code is recognised by: leading and trailing whitespace (CR included)
+ * dropped, inner runs counted as one space. So `\tfoo(a,  b)\r` and `foo(a, b)` match, and
+ * `foo(a,b)` does not. Undefined for a line without a letter, a digit or a non-ASCII character:
+ * blank lines and lone brackets say nothing about where code came from.
+ */
+function movableText(line) {
+    if (!/[A-Za-z0-9\u0080-\uffff]/.test(line))
+        return undefined;
+    return normalisedLine(line.slice(1));
+}
+/** A line's text with leading and trailing whitespace dropped and inner runs counted as one space. */
+function normalisedLine(text) {
+    return text.replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
+}
+const HUNK = /^@@@* -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+/**
+ * `git diff` output (with the gate's prefixes `a/` and `b/`): the added lines of each file by its
+ * head path, and which of them only moved (their text, as `movableText`, is a removed line
+ * anywhere in the diff), with the first merge-base line they repeat. Added lines are read from the
+ * `+` lines themselves, never from a hunk header's counts, so context lines (a `GIT_DIFF_OPTS` or
+ * `diff.interHunkContext` the gate did not ask for) are never taken for added ones. A file whose
+ * header has no `+++` line (an empty or binary new file, a binary change) is registered from its
+ * header: a new one is new whatever its content.
+ */
+function parseDiff(output) {
+    const files = new Map();
+    const binary = [];
+    /** Removed text → the first merge-base place it was removed from (path index × 2^32 + line). */
+    const removed = new Map();
+    const oldPaths = [];
+    /** Every meaningful added line: its path, line number and text, until every removed line is known. */
+    const added = [];
+    let header;
+    let current;
+    let path;
+    let oldIndex = -1;
+    let nextNew = 0;
+    let nextOld = 0;
+    /** Registers a file whose header ended without a `+++` line. */
+    const endHeader = () => {
+        if (!header || header.deleted)
+            return;
+        const target = header.renameTo ?? header.newPath ?? samePathOf(header.line);
+        if (target === undefined)
+            throw new GateError(`git diff wrote a header the gate cannot read (${JSON.stringify(header.line.slice(0, 200))}): the diff cannot be read`);
+        if (header.newFile)
+            files.set(target, 'all');
+        else if (header.binary) {
+            files.set(target, 'all');
+            binary.push({ path: target, from: header.renameFrom ?? target });
+        }
+        // Otherwise a mode change or a pure rename: no line changed.
+    };
+    for (const line of output.split('\n')) {
+        if (line.startsWith('diff --git ')) {
+            if (header)
+                endHeader();
+            header = { line, newFile: false, deleted: false, binary: false };
+            current = path = undefined;
+        }
+        else if (line.startsWith('@@')) {
+            // A header that goes on into hunks had its `+++` line; "+++ x" from here on is an added line.
+            header = undefined;
+            const match = HUNK.exec(line);
+            if (!match)
+                continue;
+            nextOld = Number(match[1]);
+            nextNew = Number(match[2]);
+        }
+        else if (header) {
+            if (line.startsWith('new file mode'))
+                header.newFile = true;
+            else if (line.startsWith('deleted file mode'))
+                header.deleted = true;
+            else if (line.startsWith('rename from ') || line.startsWith('copy from '))
+                header.renameFrom = unquotePath(line.slice(line.indexOf(' from ') + 6));
+            else if (line.startsWith('rename to ') || line.startsWith('copy to '))
+                header.renameTo = unquotePath(line.slice(line.indexOf(' to ') + 4));
+            else if (line.startsWith('Binary files ') || line === 'GIT binary patch')
+                header.binary = true;
+            else if (line.startsWith('--- ')) {
+                const old = diffName(line.slice(4), 'a/');
+                oldIndex = old === undefined ? -1 : oldPaths.push(old) - 1;
+            }
+            else if (line.startsWith('+++ ')) {
+                const target = diffName(line.slice(4), 'b/');
+                if (target === undefined) {
+                    header.deleted = true;
+                    continue;
+                }
+                path = header.newPath = target;
+                current = header.newFile ? undefined : new Set();
+                files.set(path, current ?? 'all');
+            }
+        }
+        else if (line !== '') {
+            // A hunk's line: added, removed, context, or git's "\ No newline" marker.
+            const kind = line[0];
+            if (kind === '+') {
+                const at = nextNew++;
+                current?.add(at);
+                const text = movableText(line);
+                if (text !== undefined && path !== undefined)
+                    added.push({ path, line: at, text });
+            }
+            else if (kind === '-') {
+                const at = nextOld++;
+                const text = movableText(line);
+                if (text !== undefined && oldIndex >= 0 && !removed.has(text))
+                    removed.set(text, oldIndex * 2 ** 32 + at);
+            }
+            else if (kind === ' ') {
+                nextNew++;
+                nextOld++;
+            }
+        }
+    }
+    if (header)
+        endHeader();
+    const moved = new Map();
+    for (const { path, line, text } of added) {
+        const from = removed.get(text);
+        if (from === undefined)
+            continue;
+        let lines = moved.get(path);
+        if (!lines)
+            moved.set(path, (lines = new Map()));
+        lines.set(line, { path: oldPaths[Math.floor(from / 2 ** 32)], line: from % 2 ** 32 });
+    }
+    return { files, moved, binary };
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/diff/git-diff.js
+
+
+
+
+
+
+
+
+const RENAME_LIMIT = 20_000;
+const FETCH_DEPTH = 'check out with full history (actions/checkout with fetch-depth: 0)';
+async function commitOf(repo, ref, what) {
+    const found = await git_git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    if (found.code !== 0)
+        throw new GateError(`the ${what} ${ref} is not reachable in this clone; ${FETCH_DEPTH}`);
+    return gitText(found);
 }
 /**
  * The pull request's changes: `git diff -M --unified=0 <merge-base> <head>`. Refuses (exit 2) a
@@ -38814,123 +39323,118 @@ async function pullRequestDiff(repo, base, head, onRunning = () => { }) {
     }
 }
 /**
+ * The diff's options, every one explicit so that no configuration of the user's (or the runner's)
+ * changes which lines count as added: prefixes `a/` and `b/` whatever `diff.noprefix`,
+ * `diff.mnemonicPrefix` or `diff.srcPrefix` say; paths from the top level whatever
+ * `diff.relative`; no external diff program, text conversion or colour; git's default algorithm,
+ * no context lines and no hunks merged over unchanged lines (`diff.algorithm`,
+ * `diff.interHunkContext`); submodules as one line. A rename limit far above git's default of 1000:
+ * past the limit git silently treats renames as new files, which would make every finding in them
+ * net-new. Deleted files are read too: their removed lines are code that may have moved elsewhere.
+ */
+const DIFF_OPTIONS = [
+    '--no-color',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-relative',
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
+    '--diff-algorithm=myers',
+    '--indent-heuristic',
+    '--unified=0',
+    '--inter-hunk-context=0',
+    '--submodule=short',
+    '--find-renames',
+    `-l${RENAME_LIMIT}`,
+    '--diff-filter=ACDMRT',
+];
+/** The environment git runs in, without the variables that change a diff behind its options (`GIT_DIFF_OPTS` overrides `--unified`). */
+function diffEnvironment() {
+    const { GIT_DIFF_OPTS: _opts, GIT_EXTERNAL_DIFF: _external, ...env } = process.env;
+    return env;
+}
+/** Runs `git diff` with the gate's options into `output`; its standard error when it worked. */
+async function runDiff(repo, args, output, onRunning) {
+    const child = (0,external_node_child_process_namespaceObject.spawn)('git', ['-C', repo, '-c', 'core.quotePath=false', 'diff', ...DIFF_OPTIONS, `--output=${output}`, ...args], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: diffEnvironment(),
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d.toString()));
+    const code = await new Promise((resolve, reject) => {
+        child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
+        child.on('close', (c) => resolve(c ?? 1));
+        onRunning();
+    });
+    if (code !== 0)
+        throw new GateError(`git diff failed: ${stderr.trim()}`);
+    return stderr;
+}
+/** Reads a diff git wrote; past V8's longest string (about 512 MiB) it cannot be read: no answer, never a guess. */
+async function readDiff(output) {
+    const text = await (0,promises_namespaceObject.readFile)(output, 'utf8').catch((err) => {
+        throw new GateError(`cannot read the output of git diff: ${err.code ?? err.message}`);
+    });
+    return parseDiff(text);
+}
+/**
+ * Of the changed files git called binary, those it called so only because `.gitattributes` says
+ * `-diff` (or `binary`), as repositories often mark lockfiles: their text can be read line by
+ * line. A file binary by its content (a NUL byte, git's own test) stays binary.
+ */
+async function binaryByAttribute(repo, paths) {
+    if (paths.length === 0)
+        return new Set();
+    const found = await git_git(repo, ['check-attr', '-z', 'diff', '--', ...paths]);
+    const fields = found.stdout.toString('utf8').split('\0');
+    const unset = new Set();
+    // -z: path, attribute, value, for each path.
+    for (let i = 0; i + 2 < fields.length; i += 3)
+        if (fields[i + 2] === 'unset')
+            unset.add(fields[i]);
+    return unset;
+}
+/**
  * Runs `git diff` into a temporary file rather than a pipe: a pipe would stop git as soon as it
- * filled while this process is busy reading the report, and the two are meant to overlap.
+ * filled while this process is busy reading the report, and the two are meant to overlap. A
+ * changed file git calls binary has unknown lines, so all of it counts as changed; one that is
+ * binary only by `.gitattributes` is read again as text (`--text`), lines and all.
  */
 async function addedLines(repo, from, to, onRunning) {
     const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gatehouse-gate-diff-'));
     try {
         const output = (0,external_node_path_namespaceObject.join)(dir, 'diff');
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', 
-        // A rename limit far above git's default of 1000: past the limit git silently treats renames
-        // as new files, which would make every finding in them net-new. Deleted files are read
-        // too: their removed lines are code that may have moved elsewhere.
-        ['-C', repo, '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--find-renames', `-l${RENAME_LIMIT}`, '--unified=0', '--diff-filter=ACDMRT', `--output=${output}`, from, to], { stdio: ['ignore', 'ignore', 'pipe'] });
-        let stderr = '';
-        child.stderr.on('data', (d) => (stderr += d.toString()));
-        const code = await new Promise((resolve, reject) => {
-            child.on('error', (err) => reject(new GateError(`cannot run git: ${err.message}`)));
-            child.on('close', (c) => resolve(c ?? 1));
-            onRunning();
-        });
-        if (code !== 0)
-            throw new GateError(`git diff failed: ${stderr.trim()}`);
+        const stderr = await runDiff(repo, [from, to], output, onRunning);
         if (/rename detection was skipped/i.test(stderr)) {
             throw new GateError(`the pull request renames more files than rename detection can pair (limit ${RENAME_LIMIT}); renamed files cannot be told from new ones`);
         }
-        // Past V8's longest string (about 512 MiB) the diff cannot be read: no answer, never a guess.
-        const text = await (0,promises_namespaceObject.readFile)(output, 'utf8').catch((err) => {
-            throw new GateError(`cannot read the output of git diff: ${err.code ?? err.message}`);
-        });
-        return parseDiff(text);
+        const parsed = await readDiff(output);
+        if (parsed.binary.length === 0)
+            return { files: parsed.files, moved: parsed.moved };
+        // The diff's paths are the top level's: attributes are asked, and the diff run again, there.
+        const top = gitText(await git_git(repo, ['rev-parse', '--show-toplevel']));
+        const asText = await binaryByAttribute(top, parsed.binary.map((b) => b.path));
+        const again = parsed.binary.filter((b) => asText.has(b.path));
+        if (again.length > 0) {
+            const textOutput = (0,external_node_path_namespaceObject.join)(dir, 'text-diff');
+            await runDiff(top, ['--text', from, to, '--', ...new Set(again.flatMap((b) => [b.from, b.path]))], textOutput, () => { });
+            const text = await readDiff(textOutput);
+            for (const { path } of again) {
+                const lines = text.files.get(path);
+                if (lines === undefined)
+                    parsed.files.delete(path);
+                else
+                    parsed.files.set(path, lines);
+                const moved = text.moved.get(path);
+                if (moved)
+                    parsed.moved.set(path, moved);
+            }
+        }
+        return { files: parsed.files, moved: parsed.moved };
     }
     finally {
         await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
     }
-}
-const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
-/**
- * A diff line's text as moved code is recognised by: leading and trailing whitespace (CR included)
- * dropped, inner runs counted as one space. So `\tfoo(a,  b)\r` and `foo(a, b)` match, and
- * `foo(a,b)` does not. Undefined for a line without a letter, a digit or a non-ASCII character:
- * blank lines and lone brackets say nothing about where code came from.
- */
-function movableText(line) {
-    if (!/[A-Za-z0-9\u0080-\uffff]/.test(line))
-        return undefined;
-    return normalisedLine(line.slice(1));
-}
-/** A line's text with leading and trailing whitespace dropped and inner runs counted as one space. */
-function normalisedLine(text) {
-    return text.replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
-}
-/**
- * `git diff --unified=0` output: the added lines of each file by its head path, and which of them
- * only moved (their text, as `movableText`, is a removed line anywhere in the diff).
- */
-function parseDiff(output) {
-    const files = new Map();
-    const removed = new Set();
-    /** Every meaningful added line: its path, line number and text, until every removed line is known. */
-    const added = [];
-    let current;
-    let path;
-    let newFile = false;
-    /** Between "diff --git" and the first hunk: header lines. After it, "+++ x" is an added line. */
-    let inHeader = false;
-    let nextLine = 0;
-    for (const line of output.split('\n')) {
-        if (line.startsWith('diff --git ')) {
-            current = path = undefined;
-            newFile = false;
-            inHeader = true;
-        }
-        else if (!inHeader && line !== '' && line[0] !== '@') {
-            // A hunk's added or removed line, or git's "\ No newline" marker.
-            const text = line[0] === '+' || line[0] === '-' ? movableText(line) : undefined;
-            if (line[0] === '+') {
-                const at = nextLine++;
-                if (text !== undefined && path !== undefined)
-                    added.push({ path, line: at, text });
-            }
-            else if (text !== undefined && line[0] === '-') {
-                removed.add(text);
-            }
-        }
-        else if (line.startsWith('new file mode')) {
-            newFile = inHeader;
-        }
-        else if (line.startsWith('+++ ') && inHeader) {
-            // git ends the name with a tab when it holds a space; a real tab in a name is quoted.
-            const target = line.slice(4).replace(/\t$/, '');
-            if (target === '/dev/null')
-                continue;
-            path = unquotePath(target).replace(/^b\//, '');
-            current = newFile ? undefined : new Set();
-            files.set(path, current ?? 'all');
-        }
-        else if (line.startsWith('@@')) {
-            inHeader = false;
-            const match = HUNK.exec(line);
-            if (!match)
-                continue;
-            const first = Number(match[1]);
-            const count = match[2] === undefined ? 1 : Number(match[2]);
-            nextLine = first;
-            for (let n = first; current && n < first + count; n++)
-                current.add(n);
-        }
-    }
-    const moved = new Map();
-    for (const { path, line, text } of added) {
-        if (!removed.has(text))
-            continue;
-        let lines = moved.get(path);
-        if (!lines)
-            moved.set(path, (lines = new Set()));
-        lines.add(line);
-    }
-    return { files, moved };
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/reports/megalinter-config.js
@@ -39095,442 +39599,43 @@ async function megalinterSettings(option, env, repo) {
     };
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/outputs/upload-shape.js
-
-/**
- * What code scanning accepts in one upload (GitHub's "SARIF support for code scanning"): more
- * runs or results are refused whole ("rejecting SARIF, as there are more runs than allowed").
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+;// CONCATENATED MODULE: ./build/actions/gate/rules/not-counted.js
+/*
+ * "Not counted, and why": every result of the report that is not net-new carries exactly one
+ * reason, the rule that dropped it, with what a reviewer needs to check that rule in seconds.
  */
-const CODE_SCANNING_LIMITS = { runsPerFile: 20, resultsPerRun: 25_000 };
-/** The category given to the extra parts of a run that has none of its own. */
-const DEFAULT_CATEGORY = 'gatehouse-net-new';
-/**
- * The identity code scanning gives a run: since July 2025 an upload whose runs share it is
- * refused ("multiple SARIF runs with the same category"). codeql-action's upload-sarif builds it
- * from these driver fields and `automationDetails.id`, before its `category` input is applied.
- */
-function runKey(run) {
-    const d = run.tool.driver;
-    const automation = run.automationDetails?.id;
-    return JSON.stringify([d.name, d.fullName, d.version, d.semanticVersion, d.guid, automation]);
-}
-/** `automationDetails.id` for the n-th part (n ≥ 2) of a run: a category of its own. */
-function partCategory(run, n) {
-    const own = run.automationDetails?.id;
-    // The category is what precedes the last '/': ending the id with '/' makes all of it the category.
-    const base = typeof own === 'string' && own ? (own.endsWith('/') ? own : `${own}/`) : `${DEFAULT_CATEGORY}/`;
-    return `${base}part-${n}/`;
-}
-const rank = (part) => part.findings.reduce((worst, f) => Math.min(worst, SEVERITIES.indexOf(f.severity)), SEVERITIES.length);
-/**
- * Decides the runs of the filtered SARIF so that code scanning takes it as it is:
- * - a run without net-new results is left out (MegaLinter writes one run per linter, most of them
- *   empty, often more than 20); when no run has any, the report's first run is kept, empty, because
- *   an upload needs at least one run;
- * - a run with more than 25,000 net-new results is cut into parts of at most 25,000;
- * - a part whose run identity (`runKey`) is already taken gets a category of its own,
- *   `<its automationDetails.id, else gatehouse-net-new>/part-<n>/`;
- * - past 20 parts, those holding the worst findings are kept (severity, then report order) and
- *   the others' results are counted as left out: the gate's answer and the summary still hold them.
- */
-function shapeForUpload(runs, netNew) {
-    const byRun = new Map();
-    for (const finding of netNew) {
-        const list = byRun.get(finding.runIndex);
-        if (list)
-            list.push(finding);
-        else
-            byRun.set(finding.runIndex, [finding]);
-    }
-    if (byRun.size === 0)
-        return { parts: runs.length > 0 ? [{ runIndex: 0, findings: [] }] : [], leftOut: 0 };
-    const seen = new Map();
-    const parts = [];
-    for (const [runIndex, findings] of [...byRun].sort((a, b) => a[0] - b[0])) {
-        const run = runs[runIndex];
-        const key = runKey(run);
-        for (let start = 0; start < findings.length; start += CODE_SCANNING_LIMITS.resultsPerRun) {
-            const n = (seen.get(key) ?? 0) + 1;
-            seen.set(key, n);
-            const slice = findings.slice(start, start + CODE_SCANNING_LIMITS.resultsPerRun);
-            parts.push({ runIndex, findings: slice, ...(n > 1 ? { automationId: partCategory(run, n) } : {}) });
-        }
-    }
-    if (parts.length <= CODE_SCANNING_LIMITS.runsPerFile)
-        return { parts, leftOut: 0 };
-    const kept = new Set(parts
-        .map((part, order) => ({ part, order, rank: rank(part) }))
-        .sort((a, b) => a.rank - b.rank || a.order - b.order)
-        .slice(0, CODE_SCANNING_LIMITS.runsPerFile)
-        .map((p) => p.part));
-    const leftOut = parts.filter((p) => !kept.has(p)).reduce((n, p) => n + p.findings.length, 0);
-    return { parts: parts.filter((p) => kept.has(p)), leftOut };
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/outputs/report.js
-
-
-
-
-const COUNTS_SCHEMA_VERSION = 1;
-const zeroSeverities = () => Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
-function countsOf(classification, extra) {
-    const bySeverity = zeroSeverities();
-    for (const finding of classification?.netNew ?? [])
-        bySeverity[finding.severity]++;
-    return {
-        schema_version: COUNTS_SCHEMA_VERSION,
-        exit_code: extra.exit_code,
-        fail_on: extra.fail_on,
-        total_count: classification?.total ?? 0,
-        net_new_count: classification?.netNew.length ?? 0,
-        pre_existing_count: classification?.preExisting ?? 0,
-        suppressed_count: classification?.suppressed ?? 0,
-        sops_ignored_count: classification?.sopsIgnored ?? 0,
-        no_location_count: classification?.noLocation ?? 0,
-        unmapped_count: classification?.unmapped ?? 0,
-        moved_count: classification?.moved ?? 0,
-        unattributed_count: classification?.unattributed ?? 0,
-        baseline_matched_count: classification?.baselineMatched ?? 0,
-        still_affected_count: classification?.stillAffected ?? 0,
-        blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
-        net_new_by_severity: bySeverity,
-        linters_skipped: extra.linters_skipped,
-        linters_missing: extra.linters_missing,
-        ...(extra.linters_source ? { linters_source: extra.linters_source } : {}),
-        failed_invocations: extra.failed_invocations,
-        stale_report: extra.stale_report,
-        warnings: extra.warnings,
-        filtered_left_out_count: extra.filtered_left_out_count ?? 0,
-        ...(extra.base ? { base: extra.base } : {}),
-        ...(extra.head ? { head: extra.head } : {}),
-        ...(extra.merge_base ? { merge_base: extra.merge_base } : {}),
-        ...(extra.error ? { error: extra.error } : {}),
-    };
-}
-const EMPTY_SARIF = { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
-/** A net-new result as the filtered SARIF holds it: marked new, the location that made it net-new first (code scanning shows a result there). */
-function asNew(finding) {
-    const { result, locationIndex } = finding;
-    const locations = Array.isArray(result.locations) && locationIndex > 0 && locationIndex < result.locations.length
-        ? [result.locations[locationIndex], ...result.locations.filter((_, i) => i !== locationIndex)]
-        : result.locations;
-    return { ...result, ...(locations ? { locations } : {}), baselineState: 'new' };
-}
-/**
- * The net-new-only SARIF, shaped so code scanning takes it as it is (`shapeForUpload`): each kept
- * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
- * to the net-new ones. Written to a temporary file, then renamed into place: a reader never sees
- * half a file. Without a classification (no answer) the file is a valid SARIF log with no runs,
- * which code scanning refuses: the README's workflow skips the upload on exit 2.
- */
-async function writeFilteredSarif(path, log, classification) {
-    let filtered = EMPTY_SARIF;
-    let leftOut = 0;
-    if (log && classification) {
-        const { runs, ...top } = log;
-        const shape = shapeForUpload(runs, classification.netNew);
-        leftOut = shape.leftOut;
-        filtered = {
-            ...top,
-            version: '2.1.0',
-            runs: shape.parts.map((part) => {
-                const run = runs[part.runIndex];
-                return {
-                    ...run,
-                    ...(part.automationId ? { automationDetails: { ...run.automationDetails, id: part.automationId } } : {}),
-                    results: part.findings.map(asNew),
-                };
-            }),
-        };
-    }
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    const temporary = `${path}.${process.pid}.tmp`;
-    try {
-        await (0,promises_namespaceObject.writeFile)(temporary, `${JSON.stringify(filtered)}\n`);
-        await (0,promises_namespaceObject.rename)(temporary, path);
-    }
-    catch (err) {
-        await (0,promises_namespaceObject.rm)(temporary, { force: true });
-        throw err;
-    }
-    return { leftOut };
-}
-async function writeJson(path, value) {
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    await (0,promises_namespaceObject.writeFile)(path, `${JSON.stringify(value, null, 2)}\n`);
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/reports/stale-report.js
-
-
-
-const NO = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
-/** A git that cannot run says nothing about staleness (the diff reports it): a "no". */
-function ask(repo, args) {
-    return git_git(repo, args).catch(() => NO);
-}
-/** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
-function underAWorkTree(file) {
-    for (let dir = (0,external_node_path_namespaceObject.dirname)(file);; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
-        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
-            return true;
-        if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
-            return false;
-    }
-}
-/**
- * Whether the report is a file committed at head rather than this run's output: the path lies in
- * the repository, the head commit has it, git tracks it, and its bytes hash to the very blob that
- * head's tree holds there (`git hash-object` against `git rev-parse <head>:<path>`). A linter that
- * wrote nothing leaves such a file in place, and judging it would judge an earlier run. A report
- * outside the repository, untracked, or changed since head is never stale. Returns the
- * repository-relative path when stale.
- *
- * The top level and the head's files come from the checkout the gate reads anyway: a report that
- * is not one of the head's files (the usual case, an untracked output) costs no git process.
- */
-async function staleReport(sarif, head, pendingCheckout) {
-    let report;
-    try {
-        report = (0,external_node_fs_namespaceObject.realpathSync)(sarif);
-    }
-    catch {
-        return undefined;
-    }
-    if (!underAWorkTree(report))
-        return undefined;
-    let checkout;
-    let path;
-    try {
-        checkout = await pendingCheckout;
-        path = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_namespaceObject.realpathSync)(checkout.topLevel), report);
-    }
-    catch {
-        // A checkout git cannot read says nothing about staleness; the diff or the checkout reports it.
-        return undefined;
-    }
-    if (!path || path.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(path))
-        return undefined;
-    const inRepo = path.split(external_node_path_namespaceObject.sep).join('/');
-    if (!checkout.files.has(inRepo))
-        return undefined;
-    const root = checkout.topLevel;
-    // Tracked, not only present at head: a report removed from the index but left in the work tree
-    // is this run's to rewrite. `:(literal)` so a path with glob characters names only itself.
-    const [tracked, blob] = await Promise.all([
-        ask(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
-        ask(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
-    ]);
-    if (tracked.code !== 0 || blob.code !== 0)
-        return undefined;
-    const hashed = await ask(root, ['hash-object', '--', inRepo]);
-    return hashed.code === 0 && gitText(hashed) === gitText(blob) ? inRepo : undefined;
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/ci.js
-
-
-
-
-
-
-
-
-
-
-
-
-/** Runs whose tool says its invocation failed: a partial scan. */
-function failedInvocations(log) {
-    return log.runs
-        .filter((run) => run.invocations?.some((i) => i.executionSuccessful === false))
-        .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
-}
-/**
- * When results name files but none of them is a file of the head, the report was made from
- * another checkout (or another directory): nothing can be judged, so there is no answer.
- */
-function pathsMismatch(c, topLevel, naming) {
-    const mapped = c.netNew.length + c.preExisting + c.sopsIgnored;
-    if (c.unmapped === 0 || mapped > 0)
-        return undefined;
-    const [first, ...others] = c.unmappedExamples;
-    const option = (name) => optionName(name, naming);
-    return (`the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
-        `of the head commit under ${topLevel} (the first is ${first}${others.length > 0 ? `; also ${others.join(', ')}` : ''}); ` +
-        `run the gate on the checkout the report was made from, point ${option('repo')} at the directory it scanned, ` +
-        `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')}` +
-        (c.strippable
-            ? `: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
-            : ` <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`));
-}
-function noAnswer(err) {
-    return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
-}
-/**
- * MegaLinter's settings as read from `--repo`, else, when `--repo` is a directory inside the work
- * tree and holds no configuration, from the top level (where MegaLinter usually runs).
- */
-async function megalinterSettingsOf(options, env, pendingWorkTree) {
-    const settings = await megalinterSettings(options.linters, env, options.repo);
-    if (settings.source || settings.problem)
-        return settings;
-    const topLevel = await pendingWorkTree.then((w) => w.topLevel).catch(() => undefined);
-    return topLevel && (0,external_node_path_namespaceObject.resolve)(topLevel) !== (0,external_node_path_namespaceObject.resolve)(options.repo) ? megalinterSettings(options.linters, env, topLevel) : settings;
-}
-/**
- * `gate ci`: classify the report's results against the pull request's diff, write the filtered
- * SARIF and the counts, then choose the exit code (0 pass, 1 blocked, 2 no answer). The outputs
- * are written in every case, before the exit code is decided.
- */
-async function runCi(options, env) {
-    let log;
-    let diff;
-    let classification;
-    let skipped = [];
-    let missing = [];
-    let failed = [];
-    let lintersSource;
-    let stale;
-    const warnings = [];
-    let exitCode;
-    let message;
-    let error;
-    // git computes the diff in its own process while this one reads the report: the checks before
-    // it take a few git calls, then `git diff` runs alone. Report problems are still reported first.
-    let running;
-    const diffRunning = new Promise((resolve) => (running = resolve));
-    const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
-    pendingDiff.catch(() => { });
-    await diffRunning;
-    // The head's file list is read beside the diff, once git diff runs: starting a process takes
-    // this one's thread a few milliseconds, which would otherwise delay git diff. Its errors wait
-    // until the diff's are reported.
-    const pending = checkoutOf(options.repo, options.head);
-    pending.workTree.catch(() => { });
-    pending.checkout.catch(() => { });
-    const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
-    try {
-        log = readSarif(options.sarif);
-        if (log.runs.length === 0)
-            throw new GateError('the SARIF report has no runs: nothing was scanned');
-        const uncomputed = log.runs.flatMap((run) => (computed(run) ? [] : [linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool']));
-        if (uncomputed.length > 0) {
-            throw new GateError(`the run of ${uncomputed.join(', ')} produced no results ("results" is null or absent: the tool computed none, as after a failure); nothing can be judged from it`);
-        }
-        const settings = await megalinterSettingsOf(options, env, pending.workTree);
-        lintersSource = settings.source;
-        if (settings.problem)
-            warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
-        skipped = skippedLinters(settings.enabled, megalinterMajor(log), settings.sarifLinters);
-        missing = missingLinters(log, options.sarif, settings.enabled, skipped);
-        failed = failedInvocations(log);
-        diff = await pendingDiff;
-        stale = await pendingStale;
-        const checkout = await pending.checkout;
-        classification = classify(log, diff, {
-            failOn: options.failOn,
-            checkout,
-            sops: new SopsDetector(checkout.topLevel),
-            skippedLinters: new Set(skipped.map((s) => s.linter)),
-            unattributed: options.unattributed,
-            ...(options.stripPrefixes ? { stripPrefixes: options.stripPrefixes } : {}),
-            ...(options.baselineSarif ? { baseline: Baseline.open(options.baselineSarif, checkout, options.stripPrefixes) } : {}),
-        });
-        const toolErrors = options.strict
-            ? [
-                ...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`),
-                ...missing.map((m) => `${m.linter} is enabled but has no run in the report`),
-                ...failed.map((f) => `${f} failed to run`),
-                ...(stale ? [`the report ${stale} is unchanged from the committed file at head (stale)`] : []),
-                ...(settings.problem && !settings.enabled ? [`the enabled linters are unknown (${settings.problem})`] : []),
-            ]
-            : [];
-        const blocking = classification.netNew.filter((f) => f.blocking).length;
-        if (toolErrors.length > 0) {
-            exitCode = EXIT_ERROR;
-            error = `${optionName('strict', options.naming ?? 'flag')}: ${toolErrors.join('; ')}`;
-            message = `no answer: ${error}`;
-        }
-        else if ((error = pathsMismatch(classification, checkout.topLevel, options.naming ?? 'flag'))) {
-            exitCode = EXIT_ERROR;
-            message = `no answer: ${error}`;
-        }
-        else if (blocking > 0) {
-            exitCode = EXIT_BLOCKED;
-            message = `blocked by ${blocking} net-new finding${blocking === 1 ? '' : 's'} at or above ${options.failOn}`;
-        }
-        else {
-            exitCode = EXIT_OK;
-            message = `no blocking net-new findings (${classification.netNew.length} net-new, ${classification.preExisting} pre-existing)`;
-        }
-    }
-    catch (err) {
-        if (!(err instanceof GateError))
-            throw err;
-        ({ exitCode, error, message, classification } = noAnswer(err));
-        stale ??= await pendingStale;
-    }
-    if (stale)
-        warnings.push(`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`);
-    let leftOut = 0;
-    if (options.filteredOut)
-        ({ leftOut } = await writeFilteredSarif(options.filteredOut, classification && log, classification));
-    const counts = countsOf(classification, {
-        exit_code: exitCode,
-        fail_on: options.failOn,
-        linters_skipped: skipped,
-        linters_missing: missing,
-        failed_invocations: failed,
-        stale_report: stale !== undefined,
-        warnings,
-        ...(lintersSource ? { linters_source: lintersSource } : {}),
-        filtered_left_out_count: leftOut,
-        ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
-        ...(error ? { error } : {}),
-    });
-    if (options.countsJson)
-        await writeJson(options.countsJson, counts);
-    return { exitCode, counts, message, ...(classification ? { classification } : {}), ...(diff ? { diff } : {}) };
-}
-
-;// CONCATENATED MODULE: ./build/actions/gate/outputs/identity.js
-
-/** GraphQL answered, but not with a login: whose comments are the gate's cannot be told. */
-class IdentityUnknown extends Error {
-    name = 'IdentityUnknown';
-}
-function identityOf(login, bot) {
-    return { name: login.replace(/\[bot\]$/i, '').toLowerCase(), bot: bot || /\[bot\]$/i.test(login) };
-}
-/**
- * The token's identity, from GraphQL's `viewer` (REST's `GET /user` refuses installation tokens).
- * An installation token (`ghs_`, the Actions token among them) always writes as its app's bot.
- */
-/** Who the token is (exported for the schema check of every GraphQL document sent). */
-const VIEWER_QUERY = 'query { viewer { login } }';
-async function tokenIdentity(octokit, token) {
-    let login;
-    try {
-        login = (await octokit.graphql(VIEWER_QUERY)).viewer?.login;
-    }
-    catch (err) {
-        if (err instanceof GraphqlResponseError)
-            throw new IdentityUnknown(`GraphQL answered ${String(err.errors?.[0]?.type ?? 'an error')}`);
-        throw err;
-    }
-    if (typeof login !== 'string' || login === '')
-        throw new IdentityUnknown('GraphQL named no viewer');
-    return identityOf(login, token.startsWith('ghs_'));
-}
-/** Whether a comment's author (REST `user`, GraphQL `author`) is the token's identity. */
-function writtenBy(identity, author) {
-    if (!author?.login)
-        return false;
-    const them = identityOf(author.login, author.type === 'Bot' || author.__typename === 'Bot');
-    return them.name === identity.name && them.bot === identity.bot;
-}
+/** The reasons, in the order the summary lists them. */
+const REASONS = [
+    'unchanged-line',
+    'moved',
+    'baseline',
+    'bump-still-vulnerable',
+    'image-unchanged',
+    'package-unchanged',
+    'suppressed',
+    'unmapped',
+    'unattributed',
+    'no-location',
+    'sops-encrypted',
+    'not-a-finding',
+];
+/** What the summary says each reason means, in one line. */
+const REASON_TEXT = {
+    'unchanged-line': 'on a line the pull request did not add or change (or in a file it did not change)',
+    moved: 'on an added line whose text was removed elsewhere in the diff: the code moved, was re-indented or changed line endings',
+    baseline: 'the base commit\'s report (--baseline-sarif) holds the same result',
+    'bump-still-vulnerable': 'the pull request changed the package\'s version, but the merge-base version was already below the fixed version the report names',
+    'image-unchanged': 'a package of a container image whose Dockerfile\'s FROM lines (and the ARGs they read) the pull request did not change',
+    'package-unchanged': 'a package that no added line of the changed manifest or lockfile names (at its version)',
+    suppressed: 'suppressed in the report (an accepted suppression)',
+    unmapped: 'its file is not a file of the head commit, so it was not judged',
+    unattributed: 'no line in a changed file and no package named: pre-existing because unattributed-dependency is pre-existing',
+    'no-location': 'no file location (logical locations only, or none), below the threshold, so it cannot block',
+    'sops-encrypted': 'a secret finding on a line that holds only SOPS ciphertext',
+    'not-a-finding': 'not a finding of this run: the tool says it is gone (baselineState absent) or that the check passed or did not apply (kind pass, notApplicable, informational)',
+};
 
 ;// CONCATENATED MODULE: ./build/server/http/control-characters.js
 /**
@@ -39655,12 +39760,610 @@ function scannerMessage(message) {
     return atLineStart(parts.join(''));
 }
 
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/not-counted.js
+
+
+/**
+ * The entry as written. Fields that are not known are left undefined, which JSON.stringify leaves
+ * out: one object a result, no copying (a report may have a hundred thousand of them).
+ */
+function not_counted_entryOf(n) {
+    const d = n.detail;
+    const entry = {
+        reason: n.reason,
+        tool: n.tool,
+        rule: n.ruleId,
+        severity: n.severity,
+        path: n.path,
+        line: n.line,
+        run: n.runIndex,
+        result: n.index,
+    };
+    if (!d)
+        return entry;
+    if ('movedFrom' in d)
+        entry.moved_from = { path: d.movedFrom.path, line: d.movedFrom.line };
+    else if ('baseline' in d)
+        entry.baseline = { rule: d.baseline.rule, path: d.baseline.path, line: d.baseline.line, fingerprint: d.baseline.fingerprint };
+    else if ('bump' in d)
+        entry.bump = { package: d.bump.package, base_version: d.bump.baseVersion, head_version: d.bump.headVersion, fixed_version: d.bump.fixedVersion, crosses_major: d.bump.crossesMajor };
+    else if ('package' in d)
+        entry.package = { name: d.package, version: d.version };
+    else if ('suppression' in d)
+        entry.suppression = { kind: d.suppression.kind, status: d.suppression.status, justification: d.suppression.justification };
+    else if ('pathAsWritten' in d)
+        entry.path_as_written = d.pathAsWritten;
+    else {
+        entry.kind = d.kind;
+        entry.baseline_state = d.baselineState;
+    }
+    return entry;
+}
+/** Counts per reason, every reason present (zeros included), in the summary's order. */
+function countsByReason(notCounted) {
+    const counts = Object.fromEntries(REASONS.map((r) => [r, 0]));
+    for (const n of notCounted)
+        counts[n.reason]++;
+    return counts;
+}
+/** At most `max` characters (code points), with an ellipsis when cut. */
+function cut(text, max) {
+    const points = [...text];
+    return points.length <= max ? text : `${points.slice(0, max).join('')}…`;
+}
+/** What one entry says beside its place: the detail a reviewer checks the reason against. */
+function detailText(n) {
+    const d = n.detail;
+    if (!d)
+        return '';
+    if ('movedFrom' in d)
+        return `moved from ${d.movedFrom.path}:${d.movedFrom.line}`;
+    if ('baseline' in d) {
+        const b = d.baseline;
+        return `baseline: ${b.rule ?? 'no rule'} at ${b.path ? `${b.path}${b.line ? `:${b.line}` : ''}` : 'no file'}, matched by ${b.fingerprint}`;
+    }
+    if ('bump' in d) {
+        const b = d.bump;
+        return `${b.package} ${b.baseVersion} → ${b.headVersion ?? '?'}, fixed in ${b.fixedVersion}${b.crossesMajor ? ' (crosses a major version: check whether the base version was affected)' : ''}`;
+    }
+    if ('package' in d)
+        return `package ${d.package}${d.version ? ` ${d.version}` : ''}`;
+    if ('suppression' in d) {
+        const s = d.suppression;
+        return `suppression ${s.kind ?? '(no kind)'}${s.status ? ` (${s.status})` : ''}${s.justification ? `: ${s.justification}` : ''}`;
+    }
+    if ('pathAsWritten' in d)
+        return `written as ${d.pathAsWritten}`;
+    return [d.baselineState ? `baselineState ${d.baselineState}` : '', d.kind ? `kind ${d.kind}` : ''].filter(Boolean).join(', ');
+}
+/** How many findings of each reason the summary lists. */
+const LISTED_PER_REASON = 20;
+/**
+ * The summary's section: a table of counts per reason (those with any), then (with `list`, in the
+ * job summary) the first `LISTED_PER_REASON` findings of each in one collapsed `<details>`
+ * section. Empty when every result is net-new.
+ */
+function notCountedSection(notCounted, list) {
+    if (notCounted.length === 0)
+        return [];
+    const counts = countsByReason(notCounted);
+    const present = REASONS.filter((r) => counts[r] > 0);
+    const lines = ['**Not counted, and why** (every result that is not net-new, by the rule that dropped it):', '', '| Reason | Results | Meaning |', '| --- | --- | --- |'];
+    for (const r of present)
+        lines.push(`| \`${r}\` | ${counts[r]} | ${REASON_TEXT[r]} |`);
+    lines.push('');
+    if (!list)
+        return lines;
+    lines.push('<details><summary>The first findings of each reason</summary>', '');
+    for (const r of present) {
+        const listed = notCounted.filter((n) => n.reason === r).slice(0, LISTED_PER_REASON);
+        lines.push(`**${r}** (${listed.length} of ${counts[r]}):`, '');
+        for (const n of listed) {
+            const place = n.path ? `${n.path}${n.line ? `:${n.line}` : ''}` : '(no file)';
+            const message = typeof n.result.message?.text === 'string' ? n.result.message.text.split('\n', 1)[0] : '';
+            const detail = detailText(n);
+            lines.push(`- ${inlineText(cut(place, 300))} · ${n.severity} · ${inlineText(cut(n.tool, 100))}${n.ruleId ? ` ${inlineText(cut(n.ruleId, 200))}` : ''}${message ? ` · ${inlineText(cut(message, 200))}` : ''}${detail ? ` · ${inlineText(cut(detail, 400))}` : ''}`);
+        }
+        lines.push('');
+    }
+    lines.push('</details>', '');
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/upload-shape.js
+
+/**
+ * What code scanning accepts in one upload (GitHub's "SARIF support for code scanning"): more
+ * runs or results are refused whole ("rejecting SARIF, as there are more runs than allowed").
+ */
+const CODE_SCANNING_LIMITS = { runsPerFile: 20, resultsPerRun: 25_000 };
+/** The category given to the extra parts of a run that has none of its own. */
+const DEFAULT_CATEGORY = 'gatehouse-net-new';
+/**
+ * The identity code scanning gives a run: since July 2025 an upload whose runs share it is
+ * refused ("multiple SARIF runs with the same category"). codeql-action's upload-sarif builds it
+ * from these driver fields and `automationDetails.id`, before its `category` input is applied.
+ */
+function runKey(run) {
+    const d = run.tool.driver;
+    const automation = run.automationDetails?.id;
+    return JSON.stringify([d.name, d.fullName, d.version, d.semanticVersion, d.guid, automation]);
+}
+/** `automationDetails.id` for the n-th part (n ≥ 2) of a run: a category of its own. */
+function partCategory(run, n) {
+    const own = run.automationDetails?.id;
+    // The category is what precedes the last '/': ending the id with '/' makes all of it the category.
+    const base = typeof own === 'string' && own ? (own.endsWith('/') ? own : `${own}/`) : `${DEFAULT_CATEGORY}/`;
+    return `${base}part-${n}/`;
+}
+const rank = (part) => part.findings.reduce((worst, f) => Math.min(worst, SEVERITIES.indexOf(f.severity)), SEVERITIES.length);
+/**
+ * Decides the runs of the filtered SARIF so that code scanning takes it as it is:
+ * - a run without net-new results is left out (MegaLinter writes one run per linter, most of them
+ *   empty, often more than 20); when no run has any, the report's first run is kept, empty, because
+ *   an upload needs at least one run;
+ * - a run with more than 25,000 net-new results is cut into parts of at most 25,000;
+ * - a part whose run identity (`runKey`) is already taken gets a category of its own,
+ *   `<its automationDetails.id, else gatehouse-net-new>/part-<n>/`;
+ * - past 20 parts, those holding the worst findings are kept (severity, then report order) and
+ *   the others' results are counted as left out: the gate's answer and the summary still hold them.
+ */
+function shapeForUpload(runs, netNew) {
+    const byRun = new Map();
+    for (const finding of netNew) {
+        const list = byRun.get(finding.runIndex);
+        if (list)
+            list.push(finding);
+        else
+            byRun.set(finding.runIndex, [finding]);
+    }
+    if (byRun.size === 0)
+        return { parts: runs.length > 0 ? [{ runIndex: 0, findings: [] }] : [], leftOut: 0 };
+    const seen = new Map();
+    const parts = [];
+    for (const [runIndex, findings] of [...byRun].sort((a, b) => a[0] - b[0])) {
+        const run = runs[runIndex];
+        const key = runKey(run);
+        for (let start = 0; start < findings.length; start += CODE_SCANNING_LIMITS.resultsPerRun) {
+            const n = (seen.get(key) ?? 0) + 1;
+            seen.set(key, n);
+            const slice = findings.slice(start, start + CODE_SCANNING_LIMITS.resultsPerRun);
+            parts.push({ runIndex, findings: slice, ...(n > 1 ? { automationId: partCategory(run, n) } : {}) });
+        }
+    }
+    if (parts.length <= CODE_SCANNING_LIMITS.runsPerFile)
+        return { parts, leftOut: 0 };
+    const kept = new Set(parts
+        .map((part, order) => ({ part, order, rank: rank(part) }))
+        .sort((a, b) => a.rank - b.rank || a.order - b.order)
+        .slice(0, CODE_SCANNING_LIMITS.runsPerFile)
+        .map((p) => p.part));
+    const leftOut = parts.filter((p) => !kept.has(p)).reduce((n, p) => n + p.findings.length, 0);
+    return { parts: parts.filter((p) => kept.has(p)), leftOut };
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/report.js
+
+
+
+
+
+
+
+const COUNTS_SCHEMA_VERSION = 1;
+const zeroSeverities = () => Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
+function countsOf(classification, extra) {
+    const bySeverity = zeroSeverities();
+    for (const finding of classification?.netNew ?? [])
+        bySeverity[finding.severity]++;
+    return {
+        schema_version: COUNTS_SCHEMA_VERSION,
+        exit_code: extra.exit_code,
+        fail_on: extra.fail_on,
+        total_count: classification?.total ?? 0,
+        net_new_count: classification?.netNew.length ?? 0,
+        pre_existing_count: classification?.preExisting ?? 0,
+        suppressed_count: classification?.suppressed ?? 0,
+        sops_ignored_count: classification?.sopsIgnored ?? 0,
+        no_location_count: classification?.noLocation ?? 0,
+        unmapped_count: classification?.unmapped ?? 0,
+        moved_count: classification?.moved ?? 0,
+        unattributed_count: classification?.unattributed ?? 0,
+        baseline_matched_count: classification?.baselineMatched ?? 0,
+        still_affected_count: classification?.stillAffected ?? 0,
+        not_a_finding_count: classification?.notFindings ?? 0,
+        not_counted_by_reason: countsByReason(classification?.notCounted ?? []),
+        blocking_count: classification?.netNew.filter((f) => f.blocking).length ?? 0,
+        net_new_by_severity: bySeverity,
+        linters_skipped: extra.linters_skipped,
+        linters_missing: extra.linters_missing,
+        ...(extra.linters_source ? { linters_source: extra.linters_source } : {}),
+        failed_invocations: extra.failed_invocations,
+        stale_report: extra.stale_report,
+        warnings: extra.warnings,
+        filtered_left_out_count: extra.filtered_left_out_count ?? 0,
+        ...(extra.base ? { base: extra.base } : {}),
+        ...(extra.head ? { head: extra.head } : {}),
+        ...(extra.merge_base ? { merge_base: extra.merge_base } : {}),
+        ...(extra.error ? { error: extra.error } : {}),
+    };
+}
+const EMPTY_SARIF = { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
+/** A net-new result as the filtered SARIF holds it: marked new, the location that made it net-new first (code scanning shows a result there). */
+function asNew(finding) {
+    const { result, locationIndex } = finding;
+    const locations = Array.isArray(result.locations) && locationIndex > 0 && locationIndex < result.locations.length
+        ? [result.locations[locationIndex], ...result.locations.filter((_, i) => i !== locationIndex)]
+        : result.locations;
+    return { ...result, ...(locations ? { locations } : {}), baselineState: 'new' };
+}
+/**
+ * The net-new-only SARIF, shaped so code scanning takes it as it is (`shapeForUpload`): each kept
+ * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
+ * to the net-new ones. Written to a temporary file, then renamed into place: a reader never sees
+ * half a file. Without a classification (no answer) the file is a valid SARIF log with no runs,
+ * which code scanning refuses: the README's workflow skips the upload on exit 2.
+ */
+async function writeFilteredSarif(path, log, classification) {
+    let filtered = EMPTY_SARIF;
+    let leftOut = 0;
+    if (log && classification) {
+        const { runs, ...top } = log;
+        const shape = shapeForUpload(runs, classification.netNew);
+        leftOut = shape.leftOut;
+        filtered = {
+            ...top,
+            version: '2.1.0',
+            runs: shape.parts.map((part) => {
+                const run = runs[part.runIndex];
+                return {
+                    ...run,
+                    ...(part.automationId ? { automationDetails: { ...run.automationDetails, id: part.automationId } } : {}),
+                    results: part.findings.map(asNew),
+                };
+            }),
+        };
+    }
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    try {
+        await (0,promises_namespaceObject.writeFile)(temporary, `${JSON.stringify(filtered)}\n`);
+        await (0,promises_namespaceObject.rename)(temporary, path);
+    }
+    catch (err) {
+        await (0,promises_namespaceObject.rm)(temporary, { force: true });
+        throw err;
+    }
+    return { leftOut };
+}
+/**
+ * Writes the counts document: the counts as indented JSON, then `not_counted`, one entry a line.
+ * The entries are written as they are made, so a report of a hundred thousand pre-existing
+ * results never becomes one string in memory.
+ */
+async function writeCounts(path, counts, notCounted) {
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
+    const out = (0,external_node_fs_namespaceObject.createWriteStream)(path);
+    const failed = new Promise((_, reject) => out.on('error', reject));
+    failed.catch(() => { });
+    const write = async (text) => {
+        if (!out.write(text))
+            await Promise.race([(0,external_node_events_.once)(out, 'drain'), failed]);
+    };
+    const head = JSON.stringify(counts, null, 2);
+    await write(`${head.slice(0, -2)},\n  "not_counted": [`);
+    let chunk = '';
+    for (let i = 0; i < notCounted.length; i++) {
+        chunk += `${i === 0 ? '' : ','}\n    ${JSON.stringify(not_counted_entryOf(notCounted[i]))}`;
+        if (chunk.length >= 1 << 16) {
+            await write(chunk);
+            chunk = '';
+        }
+    }
+    await write(`${chunk}${notCounted.length > 0 ? '\n  ]\n}\n' : ']\n}\n'}`);
+    out.end();
+    await Promise.race([(0,external_node_events_.once)(out, 'finish'), failed]);
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/reports/stale-report.js
+
+
+
+const NO = { code: 1, stdout: Buffer.alloc(0), stderr: '' };
+/** A git that cannot run says nothing about staleness (the diff reports it): a "no". */
+function ask(repo, args) {
+    return git_git(repo, args).catch(() => NO);
+}
+/** Whether a folder above the file holds `.git`: when none does, no git process is needed to know it is untracked. */
+function underAWorkTree(file) {
+    for (let dir = (0,external_node_path_namespaceObject.dirname)(file);; dir = (0,external_node_path_namespaceObject.dirname)(dir)) {
+        if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dir, '.git')))
+            return true;
+        if ((0,external_node_path_namespaceObject.dirname)(dir) === dir)
+            return false;
+    }
+}
+/**
+ * Whether the report is a file committed at head rather than this run's output: the path lies in
+ * the repository, the head commit has it, git tracks it, and its bytes hash to the very blob that
+ * head's tree holds there (`git hash-object` against `git rev-parse <head>:<path>`). A linter that
+ * wrote nothing leaves such a file in place, and judging it would judge an earlier run. A report
+ * outside the repository, untracked, or changed since head is never stale. Returns the
+ * repository-relative path when stale.
+ *
+ * The top level and the head's files come from the checkout the gate reads anyway: a report that
+ * is not one of the head's files (the usual case, an untracked output) costs no git process.
+ */
+async function staleReport(sarif, head, pendingCheckout) {
+    let report;
+    try {
+        report = (0,external_node_fs_namespaceObject.realpathSync)(sarif);
+    }
+    catch {
+        return undefined;
+    }
+    if (!underAWorkTree(report))
+        return undefined;
+    let checkout;
+    let path;
+    try {
+        checkout = await pendingCheckout;
+        path = (0,external_node_path_namespaceObject.relative)((0,external_node_fs_namespaceObject.realpathSync)(checkout.topLevel), report);
+    }
+    catch {
+        // A checkout git cannot read says nothing about staleness; the diff or the checkout reports it.
+        return undefined;
+    }
+    if (!path || path.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(path))
+        return undefined;
+    const inRepo = path.split(external_node_path_namespaceObject.sep).join('/');
+    if (!checkout.files.has(inRepo))
+        return undefined;
+    const root = checkout.topLevel;
+    // Tracked, not only present at head: a report removed from the index but left in the work tree
+    // is this run's to rewrite. `:(literal)` so a path with glob characters names only itself.
+    const [tracked, blob] = await Promise.all([
+        ask(root, ['ls-files', '--error-unmatch', '--', `:(literal)${inRepo}`]),
+        ask(root, ['rev-parse', '--verify', '--quiet', `${head}:${inRepo}`]),
+    ]);
+    if (tracked.code !== 0 || blob.code !== 0)
+        return undefined;
+    const hashed = await ask(root, ['hash-object', '--', inRepo]);
+    return hashed.code === 0 && gitText(hashed) === gitText(blob) ? inRepo : undefined;
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/ci.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Runs whose tool says its invocation failed: a partial scan. */
+function failedInvocations(log) {
+    return log.runs
+        .filter((run) => run.invocations?.some((i) => i.executionSuccessful === false))
+        .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
+}
+/**
+ * When results name files but none of them is a file of the head, the report was made from
+ * another checkout (or another directory): nothing can be judged, so there is no answer.
+ */
+function pathsMismatch(c, topLevel, naming) {
+    const mapped = c.netNew.length + c.preExisting + c.sopsIgnored;
+    if (c.unmapped === 0 || mapped > 0)
+        return undefined;
+    const [first, ...others] = c.unmappedExamples;
+    const option = (name) => optionName(name, naming);
+    return (`the report's paths do not match this checkout: none of the ${c.unmapped} located result${c.unmapped === 1 ? '' : 's'} names a file ` +
+        `of the head commit under ${topLevel} (the first is ${first}${others.length > 0 ? `; also ${others.join(', ')}` : ''}); ` +
+        `run the gate on the checkout the report was made from, point ${option('repo')} at the directory it scanned, ` +
+        `or remove the prefix the scanner saw the repository under with ${option('strip-prefix')}` +
+        (c.strippable
+            ? `: ${option('strip-prefix')} ${c.strippable} makes ${first} a file of the head`
+            : ` <prefix> (no ending of ${first} names a file of the head, so no prefix is suggested)`));
+}
+/**
+ * Results at or above the threshold that name no file (logical locations only, or none) cannot be
+ * placed by the diff: without a baseline to decide them, nothing passes on them.
+ */
+function unplaceable(c, failOn, naming) {
+    if (c.noLocationBlocking === 0)
+        return undefined;
+    const n = c.noLocationBlocking;
+    const first = c.notCounted.find((x) => x.reason === 'no-location' && blocks(x.severity, failOn));
+    const what = first ? ` (the first: ${first.tool}${first.ruleId ? ` ${first.ruleId}` : ''}, ${first.severity})` : '';
+    return (`${n} result${n === 1 ? '' : 's'} at or above ${failOn} name${n === 1 ? 's' : ''} no file${what}: the diff cannot tell whether the pull request introduced ${n === 1 ? 'it' : 'them'}; ` +
+        `give ${optionName('baseline-sarif', naming)} (the base commit's report), which decides results without a file`);
+}
+function noAnswer(err) {
+    return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
+}
+/**
+ * MegaLinter's settings as read from `--repo`, else, when `--repo` is a directory inside the work
+ * tree and holds no configuration, from the top level (where MegaLinter usually runs).
+ */
+async function megalinterSettingsOf(options, env, pendingWorkTree) {
+    const settings = await megalinterSettings(options.linters, env, options.repo);
+    if (settings.source || settings.problem)
+        return settings;
+    const topLevel = await pendingWorkTree.then((w) => w.topLevel).catch(() => undefined);
+    return topLevel && (0,external_node_path_namespaceObject.resolve)(topLevel) !== (0,external_node_path_namespaceObject.resolve)(options.repo) ? megalinterSettings(options.linters, env, topLevel) : settings;
+}
+/**
+ * `gate ci`: classify the report's results against the pull request's diff, write the filtered
+ * SARIF and the counts, then choose the exit code (0 pass, 1 blocked, 2 no answer). The outputs
+ * are written in every case, before the exit code is decided.
+ */
+async function runCi(options, env) {
+    let log;
+    let diff;
+    let classification;
+    let skipped = [];
+    let missing = [];
+    let failed = [];
+    let lintersSource;
+    let stale;
+    const warnings = [];
+    let exitCode;
+    let message;
+    let error;
+    // git computes the diff in its own process while this one reads the report: the checks before
+    // it take a few git calls, then `git diff` runs alone. Report problems are still reported first.
+    let running;
+    const diffRunning = new Promise((resolve) => (running = resolve));
+    const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
+    pendingDiff.catch(() => { });
+    await diffRunning;
+    // The head's file list is read beside the diff, once git diff runs: starting a process takes
+    // this one's thread a few milliseconds, which would otherwise delay git diff. Its errors wait
+    // until the diff's are reported.
+    const pending = checkoutOf(options.repo, options.head);
+    pending.workTree.catch(() => { });
+    pending.checkout.catch(() => { });
+    const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
+    try {
+        log = readSarif(options.sarif);
+        if (log.runs.length === 0)
+            throw new GateError('the SARIF report has no runs: nothing was scanned');
+        const uncomputed = log.runs.flatMap((run) => (computed(run) ? [] : [linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool']));
+        if (uncomputed.length > 0) {
+            throw new GateError(`the run of ${uncomputed.join(', ')} produced no results ("results" is null or absent: the tool computed none, as after a failure); nothing can be judged from it`);
+        }
+        const settings = await megalinterSettingsOf(options, env, pending.workTree);
+        lintersSource = settings.source;
+        if (settings.problem)
+            warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
+        skipped = skippedLinters(settings.enabled, megalinterMajor(log), settings.sarifLinters);
+        missing = missingLinters(log, options.sarif, settings.enabled, skipped);
+        failed = failedInvocations(log);
+        diff = await pendingDiff;
+        stale = await pendingStale;
+        const checkout = await pending.checkout;
+        classification = classify(log, diff, {
+            failOn: options.failOn,
+            checkout,
+            sops: new SopsDetector(checkout.topLevel),
+            skippedLinters: new Set(skipped.map((s) => s.linter)),
+            unattributed: options.unattributed,
+            ...(options.stripPrefixes ? { stripPrefixes: options.stripPrefixes } : {}),
+            ...(options.baselineSarif ? { baseline: Baseline.open(options.baselineSarif, checkout, options.stripPrefixes) } : {}),
+        });
+        const toolErrors = options.strict
+            ? [
+                ...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`),
+                ...missing.map((m) => `${m.linter} is enabled but has no run in the report`),
+                ...failed.map((f) => `${f} failed to run`),
+                ...(stale ? [`the report ${stale} is unchanged from the committed file at head (stale)`] : []),
+                ...(settings.problem && !settings.enabled ? [`the enabled linters are unknown (${settings.problem})`] : []),
+            ]
+            : [];
+        const blocking = classification.netNew.filter((f) => f.blocking).length;
+        if (toolErrors.length > 0) {
+            exitCode = EXIT_ERROR;
+            error = `${optionName('strict', options.naming ?? 'flag')}: ${toolErrors.join('; ')}`;
+            message = `no answer: ${error}`;
+        }
+        else if ((error = pathsMismatch(classification, checkout.topLevel, options.naming ?? 'flag'))) {
+            exitCode = EXIT_ERROR;
+            message = `no answer: ${error}`;
+        }
+        else if (blocking > 0) {
+            exitCode = EXIT_BLOCKED;
+            message = `blocked by ${blocking} net-new finding${blocking === 1 ? '' : 's'} at or above ${options.failOn}`;
+        }
+        else if ((error = unplaceable(classification, options.failOn, options.naming ?? 'flag'))) {
+            exitCode = EXIT_ERROR;
+            message = `no answer: ${error}`;
+        }
+        else {
+            exitCode = EXIT_OK;
+            message = `no blocking net-new findings (${classification.netNew.length} net-new, ${classification.preExisting} pre-existing)`;
+        }
+    }
+    catch (err) {
+        if (!(err instanceof GateError))
+            throw err;
+        ({ exitCode, error, message, classification } = noAnswer(err));
+        stale ??= await pendingStale;
+    }
+    if (stale)
+        warnings.push(`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`);
+    let leftOut = 0;
+    if (options.filteredOut)
+        ({ leftOut } = await writeFilteredSarif(options.filteredOut, classification && log, classification));
+    const counts = countsOf(classification, {
+        exit_code: exitCode,
+        fail_on: options.failOn,
+        linters_skipped: skipped,
+        linters_missing: missing,
+        failed_invocations: failed,
+        stale_report: stale !== undefined,
+        warnings,
+        ...(lintersSource ? { linters_source: lintersSource } : {}),
+        filtered_left_out_count: leftOut,
+        ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
+        ...(error ? { error } : {}),
+    });
+    if (options.countsJson)
+        await writeCounts(options.countsJson, counts, classification?.notCounted ?? []);
+    return { exitCode, counts, message, ...(classification ? { classification } : {}), ...(diff ? { diff } : {}) };
+}
+
+;// CONCATENATED MODULE: ./build/actions/gate/outputs/identity.js
+
+/** GraphQL answered, but not with a login: whose comments are the gate's cannot be told. */
+class IdentityUnknown extends Error {
+    name = 'IdentityUnknown';
+}
+function identityOf(login, bot) {
+    return { name: login.replace(/\[bot\]$/i, '').toLowerCase(), bot: bot || /\[bot\]$/i.test(login) };
+}
+/**
+ * The token's identity, from GraphQL's `viewer` (REST's `GET /user` refuses installation tokens).
+ * An installation token (`ghs_`, the Actions token among them) always writes as its app's bot.
+ */
+/** Who the token is (exported for the schema check of every GraphQL document sent). */
+const VIEWER_QUERY = 'query { viewer { login } }';
+async function tokenIdentity(octokit, token) {
+    let login;
+    try {
+        login = (await octokit.graphql(VIEWER_QUERY)).viewer?.login;
+    }
+    catch (err) {
+        if (err instanceof GraphqlResponseError)
+            throw new IdentityUnknown(`GraphQL answered ${String(err.errors?.[0]?.type ?? 'an error')}`);
+        throw err;
+    }
+    if (typeof login !== 'string' || login === '')
+        throw new IdentityUnknown('GraphQL named no viewer');
+    return identityOf(login, token.startsWith('ghs_'));
+}
+/** Whether a comment's author (REST `user`, GraphQL `author`) is the token's identity. */
+function writtenBy(identity, author) {
+    if (!author?.login)
+        return false;
+    const them = identityOf(author.login, author.type === 'Bot' || author.__typename === 'Bot');
+    return them.name === identity.name && them.bot === identity.bot;
+}
+
 ;// CONCATENATED MODULE: ./build/actions/gate/outputs/summary.js
+
 
 
 
 /** A `blob/<head>/<path>#L<line>` link, so the finding opens at the commit the gate judged. */
 function summary_link(env, head, path, line) {
+    // A result without a file is net-new only by a baseline that lacks it.
+    if (path === '')
+        return '(no file)';
     const label = `${path}:${line ?? 1}`;
     if (!env.GITHUB_SERVER_URL || !env.GITHUB_REPOSITORY || !head)
         return codeSpanInCell(label);
@@ -39682,7 +40385,7 @@ function codePoints(text) {
     return n;
 }
 /** The job summary: GitHub takes at most 1 MiB per step (UTF-8 bytes). */
-const SUMMARY_LIMIT = { maxRows: 1000, maxSize: 1024 * 1024, size: (text) => Buffer.byteLength(text, 'utf8') };
+const SUMMARY_LIMIT = { maxRows: 1000, maxSize: 1024 * 1024, size: (text) => Buffer.byteLength(text, 'utf8'), listNotCounted: true };
 /** At most `max` code points of `text`, never half a surrogate pair. */
 function cutCodePoints(text, max) {
     let end = 0;
@@ -39743,10 +40446,11 @@ notes = []) {
         tail.push(`${c.moved_count} finding${c.moved_count === 1 ? ' is' : 's are'} on lines that only moved (or changed indentation or line endings): pre-existing.`, '');
     for (const note of notes)
         tail.push(note, '');
+    tail.push(...notCountedSection(outcome.classification?.notCounted ?? [], limit.listNotCounted === true));
     if (c.filtered_left_out_count > 0) {
         tail.push(`${c.filtered_left_out_count} net-new result${c.filtered_left_out_count === 1 ? ' is' : 's are'} not in the filtered SARIF: code scanning takes at most 20 runs per upload, and the runs with the worst findings were kept.`, '');
     }
-    tail.push('| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Total | Fail on |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |', `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.total_count} | ${c.fail_on} |`, '');
+    tail.push('| Net-new | Blocking | Pre-existing | Suppressed | SOPS-encrypted | Without location | Not in repository | Not findings | Total | Fail on |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |', `| ${c.net_new_count} | ${c.blocking_count} | ${c.pre_existing_count} | ${c.suppressed_count} | ${c.sops_ignored_count} | ${c.no_location_count} | ${c.unmapped_count} | ${c.not_a_finding_count} | ${c.total_count} | ${c.fail_on} |`, '');
     const table = [];
     if (findings.length > 0) {
         const header = ['| Severity | Blocking | Location | Tool | Rule | Message |', '| --- | --- | --- | --- | --- | --- |'];
@@ -40027,8 +40731,12 @@ const closedBody = (comment, head) => `${comment.body}${CLOSED_NOTE} as of ${hea
  */
 async function syncReviewComments(api, input) {
     const head = input.commitId;
-    const eligible = input.findings.filter((f) => onDiff(input, f)).sort(worstFirst);
-    const prints = fingerprints(eligible, input.lineText);
+    // Every net-new finding is still reported, whether or not its line can take a comment this run
+    // (a merge commit whose base changed the file, a finding off the diff): its comment stays open,
+    // and the ordinals of twin findings (`-2`, `-3`) are counted among all of them, so they do not
+    // shift when one twin leaves the diff.
+    const prints = fingerprints(input.findings, input.lineText);
+    const reported = [...input.findings].sort(worstFirst);
     const own = await api.ownComments();
     const byPrint = new Map(own.map((c) => [c.fingerprint, c]));
     const current = new Set(prints.values());
@@ -40036,14 +40744,19 @@ async function syncReviewComments(api, input) {
     let edited = 0;
     let reopened = 0;
     let leftOut = 0;
+    let notOnDiff = 0;
     const fresh = [];
-    for (const finding of eligible) {
+    for (const finding of reported) {
         const print = prints.get(finding);
         const body = commentBody(finding, print);
         const existing = byPrint.get(print);
         // A thread someone resolved by hand (not the gate, whose note says so) is their call: left as it is.
         if (existing?.resolved && !existing.body.includes(CLOSED_NOTE))
             continue;
+        if (!existing && !onDiff(input, finding)) {
+            notOnDiff++;
+            continue;
+        }
         if (existing && !existing.resolved) {
             if (existing.body !== body) {
                 await api.edit(existing.id, body);
@@ -40077,7 +40790,7 @@ async function syncReviewComments(api, input) {
         await api.edit(comment.id, closedBody(comment, head));
         resolved++;
     }
-    return { posted: fresh.length, edited, reopened, resolved, leftOut, notOnDiff: input.findings.length - eligible.length };
+    return { posted: fresh.length, edited, reopened, resolved, leftOut, notOnDiff };
 }
 /** The summary's lines about what has no inline comment. */
 function reviewNotes(result, max) {
@@ -40286,8 +40999,8 @@ function annotate(core, ranked) {
     for (const f of worst) {
         core.error(`${f.tool}${f.ruleId ? ` ${f.ruleId}` : ''}: ${messageOf(f) || 'finding'}`, {
             title: `Net-new ${f.severity} finding`,
-            file: f.path,
-            ...(f.startLine === undefined ? {} : { startLine: f.startLine }),
+            ...(f.path ? { file: f.path } : {}),
+            ...(f.startLine === undefined || !f.path ? {} : { startLine: f.startLine }),
         });
     }
     const more = blocking.length - worst.length;
