@@ -76,7 +76,7 @@ describe('trust policy: parsing', () => {
     ['the same repository in two cases', 'repositories:\n  acme/w: []\n  ACME/W: []\n', 3, 3, /"ACME\/W" repeats "acme\/w"/],
     ['an entry that is not a list', 'repositories:\n  acme/w: { if: {} }\n', 2, 11, /"acme\/w" must be a list of rules/],
     ['a rule that is not a mapping', 'repositories:\n  acme/w:\n    - push\n', 3, 7, /rule 0 of "acme\/w" must be a mapping/],
-    ['an unknown rule key', 'repositories:\n  acme/w:\n    - when: { ref: x }\n', 3, 7, /unknown key "when" in a rule \(expected if, permissions, sign\)/],
+    ['an unknown rule key', 'repositories:\n  acme/w:\n    - when: { ref: x }\n', 3, 7, /unknown key "when" in a rule \(expected name, if, permissions, sign\)/],
     ['an if that is a list', 'repositories:\n  acme/w:\n    - if: [ref]\n', 3, 11, /if must be a mapping/],
     ['a claim name with a dot', 'repositories:\n  acme/w:\n    - if: { a.b: x }\n', 3, 13, /"a.b" is not a claim name/],
     ['a number as a condition value', 'repositories:\n  acme/w:\n    - if: { run_attempt: 1 }\n', 3, 26, /must give a string or a list of strings/],
