@@ -1,3 +1,4 @@
+import { MemoryTokenAuditStore } from './audit-memory.js';
 import { FiguresAccumulator } from './figures.js';
 import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, HistoryPosition, InsertOutcome, KeyValueStore, Store } from './types.js';
 import { newestFirst } from './types.js';
@@ -194,6 +195,7 @@ export function createMemoryStore(): Store {
     kind: 'memory',
     deployments: new MemoryDeploymentStore(),
     keyValues: new MemoryKeyValueStore(),
+    tokenAudit: new MemoryTokenAuditStore(),
     close: async () => {},
   };
 }

@@ -1,5 +1,6 @@
 import { MongoClient, MongoError, type Collection, type Db, type Filter } from 'mongodb';
 import { FIGURES_INDEX, figuresFrom, figuresPipeline, type FiguresDoc } from './mongo-figures.js';
+import { MongoTokenAuditStore } from './audit-mongo.js';
 import { mongoConnection, type MongoConnection } from './mongo-connection.js';
 import { mongoClientOptions } from './mongo-options.js';
 import type { DeploymentFigures, DeploymentQuery, DeploymentRecord, DeploymentStore, EnvironmentState, FiguresQuery, InsertOutcome, KeyValueStore, Store } from './types.js';
@@ -269,14 +270,17 @@ export function createMongoStore(
   const guarded = guardReporting(connection, options.availability ?? (() => undefined));
   const deployments = new MongoDeploymentStore(db.collection<DeploymentDoc>('deployments'), guarded);
   const keyValues = new MongoKeyValueStore(db.collection<KeyValueDoc>('key_values'), guarded);
+  const tokenAudit = new MongoTokenAuditStore(db.collection('token_audit'), guarded);
   return {
     kind: 'mongodb',
     db,
     deployments,
     keyValues,
+    tokenAudit,
     ensureIndexes: () => guarded(async () => {
       await deployments.ensureIndexes();
       await keyValues.ensureIndexes();
+      await tokenAudit.ensureIndexes();
     }),
     close: () => connection.close(),
   };

@@ -1,3 +1,5 @@
+import type { TokenAuditStore } from './audit-types.js';
+
 /** Outcome of a deployment, supplied by the caller. */
 export type DeploymentStatus = 'success' | 'failure' | 'skipped' | 'rolled-back';
 export type DeploymentTarget = 'object-store-cdn' | 'function-zip' | 'iac-wrapper' | 'other';
@@ -131,6 +133,8 @@ export interface Store {
   readonly kind: 'memory' | 'mongodb';
   readonly deployments: DeploymentStore;
   readonly keyValues: KeyValueStore;
+  /** The main broker's record of every `/token` and `/sign` answer (audit-types.ts). */
+  readonly tokenAudit: TokenAuditStore;
   close(): Promise<void>;
 }
 

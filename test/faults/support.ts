@@ -1,3 +1,4 @@
+import type { TokenAuditStore } from '../../server/store/audit-types.js';
 import { createMemoryStore } from '../../server/store/memory.js';
 import { createMongoStore } from '../../server/store/mongo.js';
 import {
@@ -11,7 +12,7 @@ import {
 } from '../../server/store/types.js';
 import { closedPort } from '../support/servers.js';
 
-export type StoreOp = 'insert' | 'setNotified' | 'list' | 'figures' | 'environments' | 'get' | 'put' | 'claim';
+export type StoreOp = 'insert' | 'setNotified' | 'list' | 'figures' | 'environments' | 'get' | 'put' | 'claim' | 'auditInsert' | 'auditList';
 
 /**
  * How a planned failure hits: `before` the operation reaches the data (connection refused, no
@@ -53,9 +54,10 @@ export class FlakyStore implements Store {
   readonly inner = createMemoryStore();
   /** Every operation fails before it reaches the data, as with the database unreachable. */
   down = false;
-  readonly calls: Record<StoreOp, number> = { insert: 0, setNotified: 0, list: 0, figures: 0, environments: 0, get: 0, put: 0, claim: 0 };
+  readonly calls: Record<StoreOp, number> = { insert: 0, setNotified: 0, list: 0, figures: 0, environments: 0, get: 0, put: 0, claim: 0, auditInsert: 0, auditList: 0 };
   readonly deployments: DeploymentStore;
   readonly keyValues: KeyValueStore;
+  readonly tokenAudit: TokenAuditStore;
   private readonly planned = new Map<StoreOp, Planned[]>();
 
   constructor() {
@@ -72,6 +74,11 @@ export class FlakyStore implements Store {
       get: (namespace, key, now) => this.run('get', () => kv.get(namespace, key, now)),
       put: (namespace, key, value, expireAt) => this.run('put', () => kv.put(namespace, key, value, expireAt)),
       claim: (namespace, key, value, expireAt, now) => this.run('claim', () => kv.claim(namespace, key, value, expireAt, now)),
+    };
+    const audit = this.inner.tokenAudit;
+    this.tokenAudit = {
+      insert: (entry) => this.run('auditInsert', () => audit.insert(entry)),
+      list: (query) => this.run('auditList', () => audit.list(query)),
     };
   }
 

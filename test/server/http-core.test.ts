@@ -27,6 +27,9 @@ describe('HTTP core', () => {
         keyValues: new Proxy({} as never, {
           get: () => () => Promise.reject(new Error('store must not be read')),
         }),
+        tokenAudit: new Proxy({} as never, {
+          get: () => () => Promise.reject(new Error('store must not be read')),
+        }),
         close: async () => {},
       },
     });
@@ -107,6 +110,10 @@ describe('HTTP core', () => {
           get: () => Promise.reject(new StoreUnavailable()),
           put: () => Promise.reject(new StoreUnavailable()),
           claim: () => Promise.reject(new StoreUnavailable()),
+        },
+        tokenAudit: {
+          insert: () => Promise.reject(new StoreUnavailable()),
+          list: () => Promise.reject(new StoreUnavailable()),
         },
         close: async () => {},
       },

@@ -1,8 +1,25 @@
 import { createMemoryStore } from '../../server/store/memory.js';
 import { figuresContract, keyValueContract, storeContract } from './contract.js';
+import assert from 'node:assert/strict';
+import { MemoryTokenAuditStore } from '../../server/store/audit-memory.js';
+import { auditEntry, tokenAuditContract } from './audit-contract.js';
 
 describe('store contract: in-memory', () => {
   storeContract(async () => createMemoryStore());
   describe('figures', () => figuresContract(async () => createMemoryStore()));
   describe('key values', () => keyValueContract(async () => createMemoryStore()));
+  describe('token audit', () => tokenAuditContract(async () => createMemoryStore()));
+});
+
+describe('in-memory token audit', () => {
+  it('keeps at most its capacity, dropping the oldest entries first (refusals are recorded too, and anyone can cause them)', async () => {
+    const audit = new MemoryTokenAuditStore(3);
+    const t = Date.now() - 60_000;
+    const entries = Array.from({ length: 5 }, (_, i) => auditEntry(new Date(t + i)));
+    for (const e of entries) await audit.insert(e);
+    assert.deepEqual(
+      (await audit.list({ limit: 10, now: new Date() })).map((e) => e.id),
+      entries.slice(2).reverse().map((e) => e.id),
+    );
+  });
 });
