@@ -2,6 +2,7 @@ import { MongoClient } from 'mongodb';
 import { parseBrokerSettings } from '../broker/settings.js';
 import { brokerNotices } from '../broker/status.js';
 import type { ConfigError, Env } from '../config-error.js';
+import { checkAuditSettings } from '../audit/settings.js';
 import { checkLedgerSettings } from '../ledger/settings.js';
 import { STORE_APP_NAME } from '../store/mongo.js';
 import { mongoUriProblem } from '../store/mongo-uri.js';
@@ -25,11 +26,14 @@ export function checkBackendStartup(env: Env): StartupCheck<BackendStartup> {
   if (mongo) problems.push(mongo);
   const ledger = checkLedgerSettings(env);
   if (!ledger.ok) problems.push(...ledger.problems);
+  const audit = checkAuditSettings(env);
+  if (!audit.ok) problems.push(...audit.problems);
   if (!listen || !ledger.ok || problems.length > 0) return { ok: false, problems };
   const notices: Notice[] = [];
   if (ledger.value.audiences.length === 0) notices.push({ level: 'warn', message: 'LEDGER_AUDIENCE is not set: the ledger refuses every token' });
   if (ledger.value.allowedOwners.size === 0) notices.push({ level: 'warn', message: 'LEDGER_ALLOWED_OWNERS is unset or empty: the ledger denies every caller' });
   if (!env.METRICS_TOKEN?.trim()) notices.push({ level: 'warn', message: 'METRICS_TOKEN is not set: GET /metrics answers anyone who can reach the port' });
+  if (!env.AUDIT_TOKEN?.trim()) notices.push({ level: 'info', message: 'AUDIT_TOKEN is not set: GET /v1/audit/tokens is off (404); the token audit is still written' });
   notices.push(...brokerNotices(parseBrokerSettings(env)));
   return { ok: true, value: { ...listen, notices } };
 }
