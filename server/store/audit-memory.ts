@@ -10,29 +10,32 @@ export const MEMORY_AUDIT_CAPACITY = 50_000;
 /**
  * The token audit in this process: entries oldest first (appended in the usual case of a clock that
  * does not go back), read newest first with a binary search to the query's newest possible entry.
+ * Entries before `start` are dropped (over capacity, or expired); the array is compacted only once
+ * they are many, so a full store does not move 50,000 entries on every insert.
  */
 export class MemoryTokenAuditStore implements TokenAuditStore {
   private readonly entries: TokenAuditEntry[] = [];
+  private start = 0;
 
   constructor(private readonly capacity = MEMORY_AUDIT_CAPACITY) {}
 
   async insert(entry: TokenAuditEntry): Promise<void> {
     let i = this.entries.length;
-    while (i > 0 && auditNewestFirst(this.entries[i - 1]!, entry) < 0) i--;
+    while (i > this.start && auditNewestFirst(this.entries[i - 1]!, entry) < 0) i--;
     this.entries.splice(i, 0, entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    this.drop(Math.max(this.start, this.entries.length - this.capacity));
   }
 
   async list(query: TokenAuditQuery): Promise<TokenAuditEntry[]> {
     const now = query.now.getTime();
-    // Frees expired entries at the old end; reads skip any others (the retention may have changed).
-    let expired = 0;
-    while (expired < this.entries.length && this.entries[expired]!.expireAt.getTime() <= now) expired++;
-    if (expired > 0) this.entries.splice(0, expired);
+    // Drops expired entries at the old end; reads skip any others (the retention may have changed).
+    let live = this.start;
+    while (live < this.entries.length && this.entries[live]!.expireAt.getTime() <= now) live++;
+    this.drop(live);
     const since = query.since?.getTime() ?? -Infinity;
     const upper = Math.min(query.until?.getTime() ?? Infinity, query.after?.recordedAt.getTime() ?? Infinity);
     const out: TokenAuditEntry[] = [];
-    for (let i = firstAfter(this.entries, upper) - 1; i >= 0 && out.length < query.limit; i--) {
+    for (let i = firstAfter(this.entries, upper) - 1; i >= this.start && out.length < query.limit; i--) {
       const entry = this.entries[i]!;
       if (entry.recordedAt.getTime() < since) break;
       if (query.after && !listedAfter(entry, query.after)) continue;
@@ -40,6 +43,15 @@ export class MemoryTokenAuditStore implements TokenAuditStore {
       if (matchesFilters(entry.record, query)) out.push(entry);
     }
     return out;
+  }
+
+  /** Drops the entries before `index`, compacting once the dropped ones are a tenth of the capacity. */
+  private drop(index: number): void {
+    this.start = index;
+    if (this.start > this.capacity / 10) {
+      this.entries.splice(0, this.start);
+      this.start = 0;
+    }
   }
 }
 

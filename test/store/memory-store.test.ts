@@ -21,5 +21,13 @@ describe('in-memory token audit', () => {
       (await audit.list({ limit: 10, now: new Date() })).map((e) => e.id),
       entries.slice(2).reverse().map((e) => e.id),
     );
+    // Larger: dropped entries are compacted only now and then, and never listed meanwhile.
+    const larger = new MemoryTokenAuditStore(40);
+    const many = Array.from({ length: 97 }, (_, i) => auditEntry(new Date(t + i)));
+    for (const [i, e] of many.entries()) {
+      await larger.insert(e);
+      const listed = (await larger.list({ limit: 100, now: new Date() })).map((x) => x.id);
+      assert.deepEqual(listed, many.slice(Math.max(0, i + 1 - 40), i + 1).reverse().map((x) => x.id), `after ${i + 1}`);
+    }
   });
 });
