@@ -7,6 +7,7 @@ import { createMemoryStore } from '../../server/store/memory.js';
 import { createMongoStore } from '../../server/store/mongo.js';
 import type { Store } from '../../server/store/types.js';
 import { FlakyStore } from '../faults/support.js';
+import { manualClock } from '../support/backend.js';
 import { call, type JsonAnswer } from '../support/http.js';
 import { TestIssuer } from '../support/oidc-issuer.js';
 import { REPO, REPO_ID, INSTALLATION_ID, startBroker, type BrokerHarness } from '../support/broker.js';
@@ -327,10 +328,12 @@ for (const kind of STORES) {
 describe('token audit: a record that cannot be written', () => {
   let h: BrokerHarness;
   let store: FlakyStore;
+  let clock: ReturnType<typeof manualClock>;
 
   beforeEach(async () => {
     store = new FlakyStore();
-    h = await startBroker({ store });
+    clock = manualClock();
+    h = await startBroker({ store, clock });
   });
   afterEach(() => h.close());
 
@@ -368,10 +371,35 @@ describe('token audit: a record that cannot be written', () => {
     assert.equal(tokenCounter?.[1], '1');
     const line = h.backend.logs.lines().find((l) => l.msg === 'token revoked: its audit record could not be written');
     assert.deepEqual([line?.level, line?.hashed_token, line?.revoked], ['error', githubHash(revoked!), true]);
-    // The store is back: the next request is answered, and recorded.
+    // Within 10 s the store is not tried again: the mint fails closed at once, counted.
+    const soon = await h.token(await body());
+    assert.deepEqual([soon.status, store.calls.auditInsert, h.github.revoked.size], [503, 1, 2]);
+    assert.deepEqual(await failures(), { '/token': 2, '/sign': 0 });
+    // The store is back, and 10 s have passed: the next request is tried, answered and recorded.
+    clock.advance(10_000);
     const next = await h.token(await body());
     assert.equal(next.status, 200);
-    assert.equal((await store.inner.tokenAudit.list({ limit: 10, now: new Date() })).length, 1, 'audit_unavailable itself writes no record (its record is what failed)');
+    assert.equal(store.calls.auditInsert, 2);
+    assert.equal((await store.inner.tokenAudit.list({ limit: 10, now: new Date(clock.now()) })).length, 1, 'audit_unavailable itself writes no record (its record is what failed)');
+  });
+
+  it('after a failed write, records are not tried for 10 s (each counted and logged at once), then tried again', async () => {
+    store.down = true;
+    assert.equal((await h.token(await body())).status, 200);
+    store.down = false;
+    for (let i = 0; i < 3; i++) assert.equal((await h.token(await body())).status, 200);
+    assert.equal(store.calls.auditInsert, 1, 'one attempt');
+    const lines = h.backend.logs.lines().filter((l) => l.msg === 'token audit record not written');
+    assert.deepEqual(lines.map((l) => l.level), ['error', 'error', 'error', 'error']);
+    assert.match(String(lines[3]!.skipped), /less than 10 s ago/);
+    clock.advance(9_999);
+    await h.token(await body());
+    assert.equal(store.calls.auditInsert, 1);
+    clock.advance(1);
+    await h.token(await body());
+    assert.equal(store.calls.auditInsert, 2);
+    assert.equal((await store.inner.tokenAudit.list({ limit: 10, now: new Date(clock.now()) })).length, 1);
+    assert.deepEqual(await failures(), { '/token': 5, '/sign': 0 });
   });
 
   it('AUDIT_WRITE=required: refusals are still answered as they were (they hand out nothing), counted and logged', async () => {
