@@ -9,6 +9,10 @@
  * Each run is longer than the installation cache's 60 s lifetime, so a broker's run includes the
  * moment the entry would expire: with refresh-ahead no token waits for a second lookup. The floor
  * is measured between the two brokers, as long as each.
+ *
+ * Then the audit-on variant (bench/token-audit.ts): DESIGN's restated open-loop targets with every
+ * answer writing its token audit record, and the audit's own CPU per token.
+ * `BENCH_TOKEN_PARTS=audit` runs that variant alone.
  */
 import { createPrivateKey } from 'node:crypto';
 import { SignJWT } from 'jose';
@@ -17,6 +21,7 @@ import { FakeGitHub } from '../test/support/fake-github.js';
 import { TestIssuer } from '../test/support/oidc-issuer.js';
 import { clean, cpuRound, load, startBackendProcess, startMinimalProcess, type CpuRound, type LoadRequest, type ServerProcess } from './http-load.js';
 import { emit, type Figure } from './measure.js';
+import { tokenAuditFigures } from './token-audit.js';
 
 const CONNECTIONS = 50;
 const GITHUB_DELAY_MS = 150;
@@ -24,6 +29,8 @@ const GITHUB_DELAY_MS = 150;
 const SECONDS = Number(process.env.BENCH_TOKEN_SECONDS ?? 62);
 const P99_MARGIN_MS = 10;
 const CPU_LIMIT_MS = 2;
+/** `audit`: only the audit-on variant; anything else (or unset): every part. */
+const PARTS = process.env.BENCH_TOKEN_PARTS ?? 'all';
 
 /** The mint, called as the app, straight at the fake: what no broker can be faster than. */
 async function directMint(github: FakeGitHub): Promise<LoadRequest & { url: string }> {
@@ -60,10 +67,19 @@ async function main(): Promise<void> {
   github.addInstallation(INSTALLATION_ID, 'octo-org');
   github.addRepo(REPO, REPO_ID, INSTALLATION_ID);
   const env = { OIDC_ISSUER: issuer.url, FORGE_API_BASE: github.apiBase, FORGE_APP_ID: github.appId, FORGE_APP_PRIVATE_KEY: github.privateKeyPem };
+  const direct = await directMint(github);
+  if (PARTS === 'audit') {
+    try {
+      const audit = await tokenAuditFigures({ issuer, github, env, direct, githubDelayMs: GITHUB_DELAY_MS });
+      emit('token', { github_delay_ms: GITHUB_DELAY_MS, parts: PARTS, ...audit.meta }, audit.figures);
+    } finally {
+      await Promise.all([github.close(), issuer.close()]);
+    }
+    return;
+  }
   const broker = await startBackendProcess(env);
   const minimal = await startMinimalProcess(env);
   try {
-    const direct = await directMint(github);
     // One OIDC token for the whole run, valid long enough: each broker verifies it on every request.
     const oidcToken = await issuer.mint({ aud: BROKER_AUDIENCE, exp: Math.floor(Date.now() / 1000) + 1800 });
     const request: LoadRequest = { path: '/token', method: 'POST', body: JSON.stringify({ oidcToken, owner: 'octo-org', repo: 'octo-repo' }) };
@@ -83,13 +99,16 @@ async function main(): Promise<void> {
     await warmUp('direct mint', direct.url, direct);
     const floor = clean('direct mint', await load(direct.url, direct, opts));
     const min = await measure('minimal', minimal);
+    await Promise.all([broker.stop(), minimal.stop()]);
+    const audit = await tokenAuditFigures({ issuer, github, env, direct, githubDelayMs: GITHUB_DELAY_MS });
     emit(
       'token',
-      { connections: CONNECTIONS, github_delay_ms: GITHUB_DELAY_MS, seconds: SECONDS, direct_mint_p50_ms: floor.p50Ms, broker_tokens: main.run.requests, minimal_tokens: min.run.requests, installation_lookups: github.count('repository_installation') },
+      { connections: CONNECTIONS, github_delay_ms: GITHUB_DELAY_MS, seconds: SECONDS, direct_mint_p50_ms: floor.p50Ms, broker_tokens: main.run.requests, minimal_tokens: min.run.requests, installation_lookups: github.count('repository_installation'), ...audit.meta },
       [
         { name: 'token.direct_mint.p99_ms', value: floor.p99Ms, limit: GITHUB_DELAY_MS, limit_name: 'the fake\'s answer time', target: 'reference' },
         ...brokerFigures('token', main.run, main.calls, floor.p99Ms),
         ...brokerFigures('token.minimal', min.run, min.calls, floor.p99Ms),
+        ...audit.figures,
       ],
     );
   } finally {

@@ -5,6 +5,9 @@ import { KeySetRegistry } from './auth/key-sets.js';
 import { OidcVerifier } from './auth/verifier.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Env } from './config-error.js';
+import { auditRoutes } from './audit/routes.js';
+import { auditSettingsSource } from './audit/settings.js';
+import { TokenAudit } from './audit/token-audit.js';
 import { KeySetSnapshots } from './broker/key-set-snapshots.js';
 import { ReleasesService } from './broker/releases.js';
 import { brokerRoutes } from './broker/routes.js';
@@ -101,9 +104,13 @@ export function createApp(deps: AppDeps): RequestListener {
     github: (settings, token) => new UserGitHub(settings.apiBase, token, { bounds: bounds.platform, userAgent, ...transport }),
   });
   app.use(consoleRoutes({ settings: settingsOrMisconfigured(consoleSettingsSource(deps.env)), ledgerSettings, store: deps.store, clock, logger: deps.logger, sessions: consoleSessions, oauth }));
+  const auditSettings = settingsOrMisconfigured(auditSettingsSource(deps.env));
+  const audit = new TokenAudit({ store: deps.store.tokenAudit, clock, settings: auditSettings, writeFailed: metrics.auditWriteFailed });
+  app.use(auditRoutes({ store: deps.store.tokenAudit, clock, settings: auditSettings }));
 
   const broker = {
     settings: brokerSettingsSource(deps.env),
+    audit,
     verifier,
     keySets,
     snapshots: new KeySetSnapshots(deps.store.keyValues, clock),

@@ -44,6 +44,7 @@ export const BACKEND_ERRORS = {
   webhook_disabled: 503,
   webhook_busy: 503,
   releases_disabled: 503,
+  audit_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 /** A refusal of the backend, by code. */

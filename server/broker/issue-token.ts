@@ -6,7 +6,9 @@ import type { AppClients } from '../platform/clients.js';
 import { platformRetryAfter } from '../platform/errors.js';
 import { askedWithin, requestedPermissions, type Permissions } from '../platform/permissions.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
-import { applicableRule, ceilingOf, PolicyDenied } from './policy/authorize.js';
+import { applicableRule, ceilingOf, PolicyDenied, ruleLabel } from './policy/authorize.js';
+import { hashedToken } from '../audit/record.js';
+import type { TokenTrail } from '../audit/trail.js';
 import type { BrokerSettings } from './settings.js';
 import { exchangeToken, ExchangeRefused } from './token-exchange.js';
 import { verifyOidcToken, type OidcDeps } from './verify-oidc.js';
@@ -71,13 +73,19 @@ function permissionsOf(raw: unknown): Permissions | undefined {
  * `POST /token`, rules 3–8 (the body rules are `parseTokenRequest`), in the main broker's
  * vocabulary. The exchange itself is shared with the minimal broker.
  */
-/** A minted token's answer, and the fields its request's log line carries. */
+/** A minted token's answer, the fields its request's log line carries, and its revocation. */
 export interface IssuedToken {
   readonly answer: TokenResponse;
   readonly audit: Readonly<Record<string, unknown>>;
+  /** Revokes the token (when it must not be handed out after all); false when the platform did not confirm it. */
+  readonly revoke: () => Promise<boolean>;
 }
 
-export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings, request: TokenRequest, log: Logger): Promise<IssuedToken> {
+/**
+ * `trail` learns what the request shows as it goes (the verified caller, the policy rule, the
+ * mint), so that its audit record says what was known whatever the answer.
+ */
+export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings, request: TokenRequest, log: Logger, trail: TokenTrail): Promise<IssuedToken> {
   // An operator's mistake answers every request the same way, before any key fetch.
   if (!settings.tokenPermissions.ok) {
     throw refuse('invalid_token_permissions', {}, { cause: settings.tokenPermissions.error });
@@ -92,7 +100,14 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
   let exchanged;
   try {
     exchanged = await exchangeToken(
-      { ...deps, verify: (token, policy) => verifyOidcToken(deps, token, policy, log) },
+      {
+        ...deps,
+        verify: async (token, policy) => {
+          const caller = await verifyOidcToken(deps, token, policy, log);
+          trail.verified(caller);
+          return caller;
+        },
+      },
       {
         platforms: settings.platforms.value,
         audiences: settings.audiences,
@@ -100,8 +115,16 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
         permissions: !policy
           ? asked(request, tokenPermissions)
           : (caller) => {
-              const { entry, rule } = applicableRule(policy, caller);
+              let found;
+              try {
+                found = applicableRule(policy, caller);
+              } catch (err) {
+                if (err instanceof PolicyDenied) trail.policyRule(ruleLabel(policy, err.entry, err.decidingRule));
+                throw err;
+              }
+              const { entry, rule } = found;
               applied = { entry, rule: rule.index };
+              trail.policyRule(ruleLabel(policy, entry, rule.index));
               return asked(request, ceilingOf(rule, tokenPermissions));
             },
       },
@@ -112,6 +135,7 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
   }
 
   const { caller, platform, minted } = exchanged;
+  trail.minted(minted, caller.repository);
   return {
     answer: { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository, permissions: minted.permissions },
     // What the request's one log line carries (never a token: only their hashes).
@@ -123,9 +147,22 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
       installation_id: minted.installationId,
       permissions: minted.permissions,
       token_sha256: fingerprint(minted.token),
+      hashed_token: hashedToken(minted.token),
       expires_at: minted.expiresAt,
       ...(applied ? { policy_entry: applied.entry, policy_rule: applied.rule } : {}),
       ...request.context,
+    },
+    // The exchange checked the platform's settings usable before it minted.
+    revoke: () => {
+      if (!platform.apiBase.ok || !platform.app.ok) return Promise.resolve(false);
+      return deps.clients
+        .for(platform.apiBase.value, platform.app.value)
+        .withToken(minted.token)
+        .revoke()
+        .then(
+          () => true,
+          () => false,
+        );
     },
   };
 }

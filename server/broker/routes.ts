@@ -1,18 +1,15 @@
 import { Router } from 'express';
-import { isJsonObject, parseJson, rawBody } from '../http/json-body.js';
+import { isJsonObject, parseJson } from '../http/json-body.js';
 import { route } from '../http/routes.js';
 import { BodySlots, slottedRawBody } from '../http/slotted-body.js';
 import type { ReleasesService } from './releases.js';
 import type { BrokerSettings } from './settings.js';
-import { oidcSigningPlatform, signAuth, type Signer } from './sign-auth.js';
-import { parseSignRequest, signCommit } from './sign-commit.js';
+import { signRefusals, signRoute } from './sign-route.js';
 import { tokenRefusals, tokenRoute, type TokenRouteDeps } from './token-route.js';
 import { triggerAuth } from './trigger-auth.js';
 import { handleDelivery, PayloadSignature, statedSignature, type WebhookDeps } from './webhook.js';
 import { refuse } from '../errors.js';
 
-/** File contents travel base64-encoded in the body. */
-const SIGN_BODY_LIMIT = '8mb';
 /**
  * Webhook bodies are read before anyone is authenticated, so at most `readers` at once (others
  * wait, unread, for at most `waitMs`, and at most `maxWaiting` of them), and each within GitHub's
@@ -35,27 +32,8 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
   route(router, '/token', { post: tokenRoute(deps) });
   router.use('/token', tokenRefusals(deps));
 
-  route(router, '/sign', {
-    post: [
-      signAuth(deps),
-      ...rawBody(SIGN_BODY_LIMIT),
-      async (req, res) => {
-        const commit = parseSignRequest(parseJson(req.rawBody));
-        const settings = res.locals.settings as BrokerSettings;
-        const signer = res.locals.signer as Signer;
-        let created;
-        if (signer.kind === 'oidc') {
-          const { platform, entry, rule } = oidcSigningPlatform(settings, signer, commit);
-          const log = req.log.child({ signer: 'oidc', policy_entry: entry, policy_rule: rule });
-          created = await signCommit(deps, platform, commit, log, Number(signer.caller.repositoryId));
-        } else {
-          if (!settings.primary.ok) throw refuse('misconfigured', {}, { cause: settings.primary.error });
-          created = await signCommit(deps, settings.primary.value, commit, req.log);
-        }
-        res.json({ ok: true, commit: created });
-      },
-    ],
-  });
+  route(router, '/sign', { post: signRoute(deps) });
+  router.use('/sign', signRefusals(deps));
 
   route(router, '/releases', {
     get: [

@@ -4,7 +4,8 @@ import { secretsEqual } from '../auth/secrets.js';
 import type { CallerIdentity } from '../auth/verifier.js';
 import type { CommitOnBranch } from '../platform/github-app.js';
 import { toHttpError } from './issue-token.js';
-import { signingRule } from './policy/authorize.js';
+import { PolicyDenied, ruleLabel, signingRule } from './policy/authorize.js';
+import type { TokenTrail } from '../audit/trail.js';
 import type { Policy } from './policy/model.js';
 import { issuerMapOf, type BrokerSettings, type PlatformSettings } from './settings.js';
 import { verifyOidcToken, type OidcDeps } from './verify-oidc.js';
@@ -63,6 +64,7 @@ export function oidcSigningPlatform(
   settings: BrokerSettings,
   signer: Extract<Signer, { kind: 'oidc' }>,
   commit: CommitOnBranch,
+  trail: TokenTrail,
 ): { readonly platform: PlatformSettings; readonly entry: string; readonly rule: number } {
   const { caller } = signer;
   const owner = commit.repositoryNameWithOwner.split('/')[0]!;
@@ -73,9 +75,11 @@ export function oidcSigningPlatform(
   if (settings.allowedRepositories && !settings.allowedRepositories.has(caller.repository)) throw refuse('repo_not_allowed');
   try {
     const { entry, rule } = signingRule(signer.policy, caller);
+    trail.policyRule(ruleLabel(signer.policy, entry, rule.index));
     // The verifier accepts only issuers of this map, so the platform is there.
     return { platform: signer.platforms.get(caller.issuer)!, entry, rule: rule.index };
   } catch (err) {
+    if (err instanceof PolicyDenied) trail.policyRule(ruleLabel(signer.policy, err.entry, err.decidingRule));
     throw toHttpError(err);
   }
 }

@@ -7,7 +7,8 @@ import type { AppClients } from '../platform/clients.js';
 import { PlatformError } from '../platform/errors.js';
 import type { CommitOnBranch } from '../platform/github-app.js';
 import { parseFullName } from '../platform/identifiers.js';
-import { mintRepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
+import { mintRepositoryToken, type RepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
+import { hashedToken } from '../audit/record.js';
 import { appClientFor } from './platform.js';
 import type { PlatformSettings } from './settings.js';
 import { refuse } from '../errors.js';
@@ -109,7 +110,14 @@ export function parseSignRequest(body: unknown): CommitOnBranch {
  * token by id, as `/token` does, so a name deleted and registered again names nothing writable;
  * the trigger secret's holder names the repository by name only.
  */
-export async function signCommit(deps: SignDeps, platform: PlatformSettings, commit: CommitOnBranch, log: Logger, repositoryId?: number): Promise<Record<string, unknown>> {
+export async function signCommit(
+  deps: SignDeps,
+  platform: PlatformSettings,
+  commit: CommitOnBranch,
+  log: Logger,
+  options: { readonly repositoryId?: number; readonly minted?: (token: RepositoryToken) => void } = {},
+): Promise<Record<string, unknown>> {
+  const { repositoryId } = options;
   const app = appClientFor(deps.clients, platform);
   const [owner, repo] = commit.repositoryNameWithOwner.split('/') as [string, string];
 
@@ -119,10 +127,11 @@ export async function signCommit(deps: SignDeps, platform: PlatformSettings, com
   } catch (err) {
     throw refuse('installation_token_failed', {}, { cause: err });
   }
+  options.minted?.(token);
   const client = app.withToken(token.token);
   try {
     const created = await client.createCommitOnBranch(commit);
-    log.info({ repository: commit.repositoryNameWithOwner, branch: commit.branchName, commit: created.oid, token_sha256: fingerprint(token.token) }, 'commit signed');
+    log.info({ repository: commit.repositoryNameWithOwner, branch: commit.branchName, commit: created.oid, token_sha256: fingerprint(token.token), hashed_token: hashedToken(token.token) }, 'commit signed');
     return created;
   } catch (err) {
     if (err instanceof PlatformError) {

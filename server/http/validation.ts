@@ -1,4 +1,4 @@
-import type { ZodError, ZodType } from 'zod';
+import { z, type ZodError, type ZodType } from 'zod';
 import { refuseHttp, type AppError } from './errors.js';
 
 export interface ValidationDetail {
@@ -32,3 +32,12 @@ export function validate<T>(schema: ZodType<T>, input: unknown): T {
   if (!result.success) throw validationFailed(validationDetails(result.error));
   return result.data;
 }
+
+/**
+ * An ISO 8601 date-time with its offset (`Z` or `±hh:mm`), as a query or body value: a time
+ * without one names no instant. zod also refuses impossible dates (February 30), which `Date`
+ * would roll over silently.
+ */
+export const isoInstant = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm)' })
+  .transform((s) => new Date(s));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hasControlCharacter } from '../http/control-characters.js';
+import { isoInstant } from '../http/validation.js';
 
 export const STATUSES = ['success', 'failure', 'skipped', 'rolled-back'] as const;
 export const TARGETS = ['object-store-cdn', 'function-zip', 'iac-wrapper', 'other'] as const;
@@ -32,13 +33,7 @@ const link = z
     }
   }, 'must be an http or https URL without credentials');
 
-/**
- * An ISO 8601 date-time with its offset (`Z` or `±hh:mm`): a time without one names no instant.
- * zod also refuses impossible dates (February 30), which `Date` would roll over silently.
- */
-const instant = z.iso
-  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm)' })
-  .transform((s) => new Date(s));
+const instant = isoInstant;
 
 /** Body of `POST /v1/deployments`. Unknown fields (`repository` among them) are refused, never dropped. */
 export const deploymentRequest = z.strictObject({

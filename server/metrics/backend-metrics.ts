@@ -26,6 +26,7 @@ export class BackendMetrics {
   private readonly chat: Counter<'outcome'>;
   private readonly tokens: Counter<'outcome'>;
   private readonly keySets: Counter<'result'>;
+  private readonly auditFailures: Counter<'route'>;
   private readonly durations: Histogram<'method' | 'route' | 'status'>;
   private readonly environments = new Set<string>();
 
@@ -47,6 +48,12 @@ export class BackendMetrics {
       registers,
     });
     this.keySets = new Counter({ name: `${PREFIX}key_set_fetches_total`, help: "Fetches of an issuer's key set, by result (ok, failed)", labelNames: ['result'], registers });
+    this.auditFailures = new Counter({
+      name: `${PREFIX}audit_write_failures_total`,
+      help: 'Token audit records that could not be written, by route (/token, /sign)',
+      labelNames: ['route'],
+      registers,
+    });
     this.durations = new Histogram({
       name: `${PREFIX}http_request_duration_seconds`,
       help: 'Time from a request’s arrival to the end of its answer, by method, route and status',
@@ -58,6 +65,7 @@ export class BackendMetrics {
     for (const outcome of ['sent', 'failed']) this.chat.inc({ outcome }, 0);
     for (const result of ['ok', 'failed']) this.keySets.inc({ result }, 0);
     this.tokens.inc({ outcome: 'minted' }, 0);
+    for (const route of ['/token', '/sign']) this.auditFailures.inc({ route }, 0);
     this.duplicates.inc(0);
   }
 
@@ -75,6 +83,11 @@ export class BackendMetrics {
   /** `POST /token` answered: `minted`, or the error code of the answer. */
   readonly tokenAnswered = (outcome: string): void => {
     this.tokens.inc({ outcome });
+  };
+
+  /** A token audit record of `route` could not be written. */
+  readonly auditWriteFailed = (route: string): void => {
+    this.auditFailures.inc({ route });
   };
 
   readonly keySetFetched = (result: 'ok' | 'failed'): void => {

@@ -13,7 +13,8 @@ import { AppClients } from '../platform/clients.js';
 import { InstallationDirectory } from '../platform/installations.js';
 import { Refusal, type Outcome } from './outcomes.js';
 import { configurationProblems } from './token.js';
-import { answerRefusal, tokenRefusals, tokenRoute } from './token-route.js';
+import { answerRefusal, tokenRefusals, tokenRoute, type LogOutcome } from './token-route.js';
+import { TokenTrail } from '../audit/trail.js';
 
 export interface MinimalAppDeps {
   readonly env: () => Env;
@@ -45,7 +46,9 @@ export function createMinimalApp(deps: MinimalAppDeps): Express {
     clock,
   };
   const settings = brokerSettingsSource(deps.env);
-  const logOutcome = (outcome: Outcome, exception?: string) => deps.logger.info({ outcome, ...(exception ? { exception } : {}) });
+  // The one line of a `/token` request: its outcome and the token audit's fields (server/audit/record.ts).
+  const logOutcome: LogOutcome = (outcome, trail, exception) =>
+    deps.logger.info({ recorded_at: new Date(clock.now()).toISOString(), ...trail.fields(outcome), ...(exception ? { exception } : {}) });
 
   const app = express();
   app.disable('x-powered-by');
@@ -76,7 +79,7 @@ export function createMinimalApp(deps: MinimalAppDeps): Express {
   app.post('/token', ...tokenRoute(tokenDeps, settings, logOutcome));
   // A refused `/token` request is a `/token` request too: it writes its one outcome line.
   app.all('/token', () => {
-    logOutcome('method_not_allowed');
+    logOutcome('method_not_allowed', new TokenTrail('minimal', '/token'));
     throw new Refusal('method_not_allowed');
   });
   app.use('/token', tokenRefusals(logOutcome));

@@ -2,7 +2,8 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { BrokerSettings } from '../broker/settings.js';
 import { TOKEN_BODY_LIMIT } from '../broker/token-route.js';
 import { API_HEADERS } from '../http/api-headers.js';
-import { parseJson, rawBody } from '../http/json-body.js';
+import { isJsonObject, parseJson, rawBody } from '../http/json-body.js';
+import { TokenTrail } from '../audit/trail.js';
 import { Refusal, type Outcome } from './outcomes.js';
 import { mintForCaller, parseRequest, type MinimalTokenDeps } from './token.js';
 
@@ -21,16 +22,36 @@ export function answerRefusal(res: Response, refusal: Refusal): void {
   res.json({ error: refusal.outcome });
 }
 
-export type LogOutcome = (outcome: Outcome, exception?: string) => void;
+/** Writes a `/token` request's one line: its outcome and the audit fields `trail` gathered. */
+export type LogOutcome = (outcome: Outcome, trail: TokenTrail, exception?: string) => void;
+
+/** The request's audit trail, made when it arrives (so a body that cannot be read has one too). */
+function trailOf(res: Response): TokenTrail {
+  let trail = res.locals.tokenTrail as TokenTrail | undefined;
+  if (!trail) {
+    trail = new TokenTrail('minimal', '/token');
+    res.locals.tokenTrail = trail;
+  }
+  return trail;
+}
 
 /** The minimal `POST /token`: the body, the exchange, the answer and its one outcome line. */
 export function tokenRoute(deps: MinimalTokenDeps, settings: () => BrokerSettings, logOutcome: LogOutcome): RequestHandler[] {
+  const start: RequestHandler = (_req, res, next) => {
+    trailOf(res);
+    next();
+  };
   const mint: RequestHandler = async (req, res) => {
-    const answer = await mintForCaller(deps, settings(), parseRequest(parseJson(req.rawBody)));
-    logOutcome('mint_ok');
+    const trail = trailOf(res);
+    const body = parseJson(req.rawBody);
+    if (isJsonObject(body)) trail.askedFor(body.owner, body.repo);
+    const request = parseRequest(body);
+    trail.requestedPermissions(request.permissions);
+    const answer = await mintForCaller(deps, settings(), request, trail);
+    logOutcome('mint_ok', trail);
     res.json(answer);
   };
-  return [...rawBody(TOKEN_BODY_LIMIT), mint];
+  return [start, ...rawBody(TOKEN_BODY_LIMIT), mint];
 }
 
 /**
@@ -44,7 +65,7 @@ export function tokenRefusals(logOutcome: LogOutcome): ErrorRequestHandler {
     const status = (err as { status?: unknown }).status;
     const unreadable = typeof status === 'number' && status >= 400 && status < 500;
     const refusal = err instanceof Refusal ? err : new Refusal(unreadable ? 'invalid_json' : 'internal_error', { cause: err });
-    logOutcome(refusal.outcome, exceptionClass(refusal));
+    logOutcome(refusal.outcome, trailOf(res), exceptionClass(refusal));
     answerRefusal(res, refusal);
   };
 }

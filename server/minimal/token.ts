@@ -9,6 +9,7 @@ import { isRepositoryPair } from '../platform/identifiers.js';
 import { askedWithin, requestedPermissions, type Permissions } from '../platform/permissions.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import { Refusal } from './outcomes.js';
+import type { TokenTrail } from '../audit/trail.js';
 
 export interface MinimalTokenDeps extends RepositoryTokenDeps {
   readonly verifier: OidcVerifier;
@@ -60,11 +61,19 @@ export async function mintForCaller(
   deps: MinimalTokenDeps,
   settings: BrokerSettings,
   request: MinimalTokenRequest,
+  trail: TokenTrail,
 ): Promise<{ token: string; expires_at: string; repository: string; permissions: Readonly<Record<string, string>> }> {
   if (!configurationUsable(settings) || !settings.platforms.ok || !settings.tokenPermissions.ok) throw new Refusal('config_unavailable');
   try {
     const { caller, minted } = await exchangeToken(
-      { ...deps, verify: (token, policy) => deps.verifier.verify(token, policy) },
+      {
+        ...deps,
+        verify: async (token, policy) => {
+          const caller = await deps.verifier.verify(token, policy);
+          trail.verified(caller);
+          return caller;
+        },
+      },
       {
         platforms: settings.platforms.value,
         audiences: settings.audiences,
@@ -74,6 +83,7 @@ export async function mintForCaller(
       },
       request,
     );
+    trail.minted(minted, caller.repository);
     return { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository, permissions: minted.permissions };
   } catch (err) {
     throw toRefusal(err);

@@ -16,6 +16,7 @@ import type {
   SessionStore,
   Store,
 } from './types.js';
+import { MemoryTokenAuditStore } from './audit-memory.js';
 import { newestFirst } from './types.js';
 
 interface Bucket {
@@ -289,6 +290,7 @@ export function createMemoryStore(): Store {
     deployments: new MemoryDeploymentStore(),
     keyValues: new MemoryKeyValueStore(),
     sessions: new MemorySessionStore(),
+    tokenAudit: new MemoryTokenAuditStore(),
     close: async () => {},
   };
 }

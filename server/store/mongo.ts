@@ -1,6 +1,7 @@
 import { MongoClient, MongoError, type Collection, type Db, type Filter } from 'mongodb';
 import { groupOrder } from './figures.js';
 import { FIGURES_INDEX, figuresFrom, figuresPipeline, groupedFiguresPipeline, groupFrom, type FiguresDoc, type FiguresGroupDoc } from './mongo-figures.js';
+import { MongoTokenAuditStore } from './audit-mongo.js';
 import { mongoConnection, type MongoConnection } from './mongo-connection.js';
 import { mongoClientOptions } from './mongo-options.js';
 import type {
@@ -365,16 +366,19 @@ export function createMongoStore(
   const deployments = new MongoDeploymentStore(db.collection<DeploymentDoc>('deployments'), guarded);
   const keyValues = new MongoKeyValueStore(db.collection<KeyValueDoc>('key_values'), guarded);
   const sessions = new MongoSessionStore(db.collection<SessionDoc>('console_sessions'), guarded);
+  const tokenAudit = new MongoTokenAuditStore(db.collection('token_audit'), guarded);
   return {
     kind: 'mongodb',
     db,
     deployments,
     keyValues,
     sessions,
+    tokenAudit,
     ensureIndexes: () => guarded(async () => {
       await deployments.ensureIndexes();
       await keyValues.ensureIndexes();
       await sessions.ensureIndexes();
+      await tokenAudit.ensureIndexes();
     }),
     close: () => connection.close(),
   };

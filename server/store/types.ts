@@ -1,3 +1,5 @@
+import type { TokenAuditStore } from './audit-types.js';
+
 /** Outcome of a deployment, supplied by the caller. */
 export type DeploymentStatus = 'success' | 'failure' | 'skipped' | 'rolled-back';
 export type DeploymentTarget = 'object-store-cdn' | 'function-zip' | 'iac-wrapper' | 'other';
@@ -217,6 +219,8 @@ export interface Store {
   readonly deployments: DeploymentStore;
   readonly keyValues: KeyValueStore;
   readonly sessions: SessionStore;
+  /** The main broker's record of every `/token` and `/sign` answer (audit-types.ts). */
+  readonly tokenAudit: TokenAuditStore;
   close(): Promise<void>;
 }
 

@@ -152,7 +152,7 @@ describe('broker POST /token with BROKER_POLICY', () => {
       assert.ok(checked.ok);
       const warnings = checked.value.notices.filter((n) => n.level === 'warn').map((n) => n.message);
       assert.ok(
-        warnings.includes('broker: BROKER_POLICY is invalid at line 3, column 7: unknown key "when" in a rule (expected if, permissions, sign); /token answers 500 invalid_policy'),
+        warnings.includes('broker: BROKER_POLICY is invalid at line 3, column 7: unknown key "when" in a rule (expected name, if, permissions, sign); /token answers 500 invalid_policy'),
         warnings.join('\n'),
       );
     });

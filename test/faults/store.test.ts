@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { hashedToken } from '../../server/audit/record.js';
 import { randomUUID } from 'node:crypto';
 import { createMongoStore } from '../../server/store/mongo.js';
 import type { DeploymentRecord } from '../../server/store/types.js';
@@ -58,14 +59,22 @@ describe('faults: MongoDB unreachable from the start (the real driver, a closed 
     assert.equal(h.github.count('update_branch'), 0);
   });
 
-  it('/token still mints without waiting on the store: the key-set snapshot is best effort, its failed write logged and not retried per request', async () => {
+  it('/token still mints: its audit record is tried once (bounded by the driver\'s server selection), then for 10 s not tried, each counted and logged at error level; the key-set snapshot is best effort, not retried per request', async () => {
     const body = async () => ({ oidcToken: await h.oidc(), owner: 'octo-org', repo: 'octo-repo' });
     const failedWrites = () => h.backend.logs.lines().filter((l) => String(l.msg).startsWith('key-set snapshot not written')).length;
+    const auditLines = () => h.backend.logs.lines().filter((l) => l.msg === 'token audit record not written');
     for (let i = 0; i < 3; i++) {
       const { value: res, ms } = await timed(async () => h.token(await body()));
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.ok(ms < SELECTION_MS, `took ${Math.round(ms)} ms: it waited on the store`);
+      // The record is written before the answer: the first request waits for the store's verdict, once.
+      if (i === 0) assert.ok(ms < SELECTION_MS + 1000, `took ${Math.round(ms)} ms: more than one store attempt`);
+      else assert.ok(ms < SELECTION_MS, `took ${Math.round(ms)} ms: it waited on the store again`);
+      assert.equal(auditLines().length, i + 1);
+      assert.equal((auditLines()[i]!.audit as { hashed_token: unknown }).hashed_token, hashedToken(res.body.token as string));
     }
+    assert.match(String((auditLines()[0]!.err as { message?: unknown }).message), /store unavailable/);
+    assert.match(String(auditLines()[1]!.skipped), /less than 10 s ago/);
+    assert.match(await h.backend.metrics.text(), /^gatehouse_audit_write_failures_total\{route="\/token"\} 3$/m);
     await eventually(() => failedWrites() > 0, 'the failed snapshot write is logged');
     assert.equal(failedWrites(), 1, 'one attempt, then a minute without');
   });

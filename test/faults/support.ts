@@ -1,3 +1,4 @@
+import type { TokenAuditStore } from '../../server/store/audit-types.js';
 import { createMemoryStore } from '../../server/store/memory.js';
 import { createMongoStore } from '../../server/store/mongo.js';
 import {
@@ -12,7 +13,7 @@ import {
 } from '../../server/store/types.js';
 import { closedPort } from '../support/servers.js';
 
-export type StoreOp = 'insert' | 'setNotified' | 'list' | 'figures' | 'groupedFigures' | 'environments' | 'get' | 'put' | 'claim' | 'sessions';
+export type StoreOp = 'insert' | 'setNotified' | 'list' | 'figures' | 'groupedFigures' | 'environments' | 'get' | 'put' | 'claim' | 'sessions' | 'auditInsert' | 'auditList';
 
 /**
  * How a planned failure hits: `before` the operation reaches the data (connection refused, no
@@ -54,10 +55,11 @@ export class FlakyStore implements Store {
   readonly inner = createMemoryStore();
   /** Every operation fails before it reaches the data, as with the database unreachable. */
   down = false;
-  readonly calls: Record<StoreOp, number> = { insert: 0, setNotified: 0, list: 0, figures: 0, groupedFigures: 0, environments: 0, get: 0, put: 0, claim: 0, sessions: 0 };
+  readonly calls: Record<StoreOp, number> = { insert: 0, setNotified: 0, list: 0, figures: 0, groupedFigures: 0, environments: 0, get: 0, put: 0, claim: 0, sessions: 0, auditInsert: 0, auditList: 0 };
   readonly deployments: DeploymentStore;
   readonly keyValues: KeyValueStore;
   readonly sessions: SessionStore;
+  readonly tokenAudit: TokenAuditStore;
   private readonly planned = new Map<StoreOp, Planned[]>();
 
   constructor() {
@@ -85,6 +87,11 @@ export class FlakyStore implements Store {
       cacheRepositories: (id, cache) => this.run('sessions', () => s.cacheRepositories(id, cache)),
       end: (id) => this.run('sessions', () => s.end(id)),
       endForUser: (userId) => this.run('sessions', () => s.endForUser(userId)),
+    };
+    const audit = this.inner.tokenAudit;
+    this.tokenAudit = {
+      insert: (entry) => this.run('auditInsert', () => audit.insert(entry)),
+      list: (query) => this.run('auditList', () => audit.list(query)),
     };
   }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { AUDIT_FIELDS } from '../../server/audit/record.js';
 import { createMinimalApp } from '../../server/minimal/app.js';
 import { checkMinimalStartup } from '../../server/minimal/startup.js';
 import { POLICY_NOT_ENFORCED } from '../../server/minimal/token.js';
@@ -227,7 +228,7 @@ describe('minimal broker', () => {
     assert.deepEqual(outcomes().map((l) => l.outcome), ['method_not_allowed', 'method_not_allowed']);
   });
 
-  it('log lines: one per /token request, a closed vocabulary, never caller text; OIDC failures name only the exception class', async () => {
+  it('log lines: one per /token request, a closed vocabulary, never unchecked caller text; the token audit\'s fields; OIDC failures name only the exception class', async () => {
     const marker = 'CALLER-TEXT-MARKER';
     await token(await body({ repo: `${marker}/x` }));
     await token(await body({ owner: marker }));
@@ -239,8 +240,9 @@ describe('minimal broker', () => {
     assert.equal(lines.length, 6);
     for (const line of lines) {
       assert.ok(VOCABULARY.has(line.outcome as string), String(line.outcome));
-      const extra = Object.keys(line).filter((k) => !['level', 'time', 'pid', 'hostname', 'service', 'outcome', 'exception'].includes(k));
-      assert.deepEqual(extra, [], 'nothing but the outcome (and an exception class)');
+      const extra = Object.keys(line).filter((k) => !['level', 'time', 'pid', 'hostname', 'service', 'exception', ...AUDIT_FIELDS].includes(k));
+      assert.deepEqual(extra, [], 'nothing but the audit fields (and an exception class)');
+      assert.deepEqual(AUDIT_FIELDS.filter((f) => !(f in line)), [], 'every audit field, null when unknown');
     }
     assert.ok(!logs.text().includes(marker), 'caller text never reaches the log');
     assert.deepEqual(

@@ -30,6 +30,9 @@ describe('HTTP core', () => {
         sessions: new Proxy({} as never, {
           get: () => () => Promise.reject(new Error('store must not be read')),
         }),
+        tokenAudit: new Proxy({} as never, {
+          get: () => () => Promise.reject(new Error('store must not be read')),
+        }),
         close: async () => {},
       },
     });
@@ -119,6 +122,10 @@ describe('HTTP core', () => {
           cacheRepositories: () => Promise.reject(new StoreUnavailable()),
           end: () => Promise.reject(new StoreUnavailable()),
           endForUser: () => Promise.reject(new StoreUnavailable()),
+        },
+        tokenAudit: {
+          insert: () => Promise.reject(new StoreUnavailable()),
+          list: () => Promise.reject(new StoreUnavailable()),
         },
         close: async () => {},
       },

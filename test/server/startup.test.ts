@@ -155,6 +155,8 @@ describe('start-up checks', () => {
       LEDGER_RETENTION_DAYS: 'ninety',
       LEDGER_CHAT_WEBHOOK_URL: HOOK.replace('https:', 'http:'),
       SYNC_SHUTDOWN_GRACE_SECONDS: 'soon',
+      AUDIT_RETENTION_DAYS: '0',
+      AUDIT_WRITE: 'requird',
       // Broker settings never stop a process.
       TOKEN_PERMISSIONS: 'contents=admin',
       FORGE_APP_ID: 'not-a-number',
@@ -166,7 +168,7 @@ describe('start-up checks', () => {
       if (checked.ok) return;
       assert.deepEqual(
         checked.problems.map((p) => p.setting),
-        ['PORT', 'HOST', 'LOG_LEVEL', 'MONGODB_URI', 'OIDC_ISSUER', 'LEDGER_JWKS_DOCUMENT', 'LEDGER_RETENTION_DAYS', 'LEDGER_CHAT_WEBHOOK_URL'],
+        ['PORT', 'HOST', 'LOG_LEVEL', 'MONGODB_URI', 'OIDC_ISSUER', 'LEDGER_JWKS_DOCUMENT', 'LEDGER_RETENTION_DAYS', 'LEDGER_CHAT_WEBHOOK_URL', 'AUDIT_RETENTION_DAYS', 'AUDIT_WRITE'],
       );
       const text = checked.problems.map((p) => p.message).join('\n');
       assert.ok(!text.includes(PASSWORD) && !text.includes('fake-hook-secret'));
@@ -180,6 +182,7 @@ describe('start-up checks', () => {
       const messages = checked.value.notices.map((n) => `${n.level} ${n.message}`);
       assert.ok(messages.includes('warn LEDGER_AUDIENCE is not set: the ledger refuses every token'));
       assert.ok(messages.includes('warn METRICS_TOKEN is not set: GET /metrics answers anyone who can reach the port'));
+      assert.ok(messages.includes('info AUDIT_TOKEN is not set: GET /v1/audit/tokens is off (404); the token audit is still written'));
       const withToken = checkBackendStartup({ METRICS_TOKEN: 'scrape-secret' });
       assert.ok(withToken.ok);
       assert.ok(!withToken.value.notices.some((n) => n.message.startsWith('METRICS_TOKEN')));

@@ -6,6 +6,7 @@ import { createMongoStore, databaseName, type MongoStore } from '../../server/st
 import { StoreUnavailable } from '../../server/store/types.js';
 import { closedPort } from '../support/servers.js';
 import { figuresContract, groupedFiguresContract, keyValueContract, sessionContract, record, storeContract } from './contract.js';
+import { auditEntry, tokenAuditContract } from './audit-contract.js';
 
 const uri = process.env.MONGODB_URI;
 
@@ -40,6 +41,36 @@ describe('store contract: MongoDB (runs when MONGODB_URI is set; skipped otherwi
   describe('grouped figures', () => groupedFiguresContract(open));
   describe('key values', () => keyValueContract(open));
   describe('console sessions', () => sessionContract(open));
+  describe('token audit', () => tokenAuditContract(open));
+
+  it('token audit: the TTL index on expireAt, one index per filter, and each filter answered from its index', async () => {
+    const store = await open();
+    try {
+      const collection = store.db.collection('token_audit');
+      const byName = new Map((await collection.listIndexes().toArray()).map((i) => [i.name as string, i]));
+      assert.deepEqual(byName.get('retention')?.key, { expireAt: 1 });
+      assert.equal(byName.get('retention')?.expireAfterSeconds, 0);
+      for (const [name, key] of [
+        ['by_repository', { 'match.repository': 1, recordedAt: -1, _id: -1 }],
+        ['by_owner', { 'match.owner': 1, recordedAt: -1, _id: -1 }],
+        ['by_actor', { 'match.actor': 1, recordedAt: -1, _id: -1 }],
+        ['by_outcome', { outcome: 1, recordedAt: -1, _id: -1 }],
+        ['by_workflow_ref', { workflow_ref: 1, recordedAt: -1, _id: -1 }],
+        ['by_workflow_path', { 'match.workflow': 1, recordedAt: -1, _id: -1 }],
+        ['by_hashed_token', { hashed_token: 1 }],
+        ['newest', { recordedAt: -1, _id: -1 }],
+      ] as const) {
+        assert.deepEqual(byName.get(name)?.key, key, name);
+      }
+      const t = Date.now();
+      for (let i = 0; i < 20; i++) await store.tokenAudit.insert(auditEntry(new Date(t - i * 60_000), { actor: i % 2 ? 'hubot' : 'octocat' }));
+      const plan = JSON.stringify(await collection.find({ 'match.actor': 'hubot', expireAt: { $gt: new Date(t) } }).sort({ recordedAt: -1, _id: -1 }).limit(5).explain('queryPlanner'));
+      assert.doesNotMatch(plan, /COLLSCAN/);
+      assert.equal((await store.tokenAudit.list({ actor: 'HUBOT', limit: 100, now: new Date(t) })).length, 10);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('has the unique idempotency index, the TTL indexes on expireAt and the history index', async () => {
     const store = await open();

@@ -46,6 +46,7 @@ appPrivateKey: FORGE_APP_PRIVATE_KEY
 webhookSecret: FORGE_WEBHOOK_SECRET
 ledgerCursorKey: LEDGER_CURSOR_KEY
 metricsToken: METRICS_TOKEN
+auditToken: AUDIT_TOKEN
 processTriggerSecret: PROCESS_TRIGGER_SECRET
 ledgerChatWebhookUrl: LEDGER_CHAT_WEBHOOK_URL
 enterpriseAppPrivateKey: ENTERPRISE_APP_PRIVATE_KEY

@@ -18,7 +18,21 @@ export class PolicyDenied extends Error {
     applied?: number,
   ) {
     super(describe(reason, entry, tried, repository, applied));
+    this.decidingRule = applied ?? tried[tried.length - 1]?.rule;
   }
+
+  /** The rule whose verdict the answer gives: the one that applies (`sign_not_allowed`), else the last tried; none without one. */
+  readonly decidingRule: number | undefined;
+}
+
+/**
+ * A rule as audit records name it: its entry and position (`acme/* rules[1]`), then its name when
+ * it has one (`acme/* rules[1] deploy-main`). Entries and names hold no space, so the parts split.
+ */
+export function ruleLabel(policy: Policy, entry: string | undefined, index: number | undefined): string | null {
+  if (entry === undefined || index === undefined) return null;
+  const name = policy.entries.get(entry.toLowerCase())?.rules[index]?.name;
+  return `${entry} rules[${index}]${name === undefined ? '' : ` ${name}`}`;
 }
 
 function describe(reason: string, entry: string | undefined, tried: readonly TriedRule[], repository: string, applied: number | undefined): string {

@@ -78,7 +78,7 @@ function explain(policy: Policy, claims: Record<string, unknown>, env: Env, io: 
     return EXIT_DENIED;
   }
   const { rule } = decision;
-  io.out(`${repository}: entry ${JSON.stringify(decision.entry)}, rule ${rule.index} (line ${rule.line}) applies`);
+  io.out(`${repository}: entry ${JSON.stringify(decision.entry)}, rule ${rule.index}${rule.name === undefined ? '' : ` (${rule.name})`} (line ${rule.line}) applies`);
   let permissions = rule.permissions;
   let source = "the rule's own";
   if (!permissions) {

@@ -18,6 +18,8 @@ export interface Rule {
   readonly permissions?: Permissions;
   /** Whether a token this rule applies to may call `/sign`. */
   readonly sign: boolean;
+  /** The rule's optional `name`, which audit records give beside its position. */
+  readonly name?: string;
 }
 
 export interface PolicyEntry {

@@ -21,7 +21,9 @@ export class PolicyError extends ConfigError {
 }
 
 const TOP_KEYS = ['repositories'];
-const RULE_KEYS = ['if', 'permissions', 'sign'];
+const RULE_KEYS = ['name', 'if', 'permissions', 'sign'];
+/** A rule's name: a short word of letters, digits, `.`, `_` and `-` (it is quoted in audit records). */
+const RULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** GitHub's claim names are lower-case words with underscores; custom issuers may use upper case or digits. */
 const CLAIM_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -74,17 +76,19 @@ function parseRules(pair: Pair, key: string, fail: Fail, lines: LineCounter): Ru
   if (!isSeq(list)) throw fail(list ?? pair, `${shown(key)} must be a list of rules`);
   return list.items.map((item, index) => {
     const node = item as Node | null;
-    if (!isMap(node)) throw fail(node ?? list, `rule ${index} of ${shown(key)} must be a mapping (if, permissions, sign)`);
+    if (!isMap(node)) throw fail(node ?? list, `rule ${index} of ${shown(key)} must be a mapping (name, if, permissions, sign)`);
     const keys = keysOf(node.items, RULE_KEYS, 'a rule', fail);
     const conditions = keys.has('if') ? parseConditions(keys.get('if')!, fail) : [];
     const permissions = keys.has('permissions') ? parsePermissions(keys.get('permissions')!, fail) : undefined;
     const sign = keys.has('sign') ? parseSign(keys.get('sign')!, fail) : false;
+    const name = keys.has('name') ? parseName(keys.get('name')!, fail) : undefined;
     return {
       index,
       line: lines.linePos(startOf(node) ?? 0).line,
       conditions,
       ...(permissions ? { permissions } : {}),
       sign,
+      ...(name === undefined ? {} : { name }),
     };
   });
 }
@@ -140,6 +144,14 @@ function parsePermissions(pair: Pair, fail: Fail): Permissions {
     out[name] = access;
   }
   return out;
+}
+
+function parseName(pair: Pair, fail: Fail): string {
+  const node = pair.value as Node | null;
+  if (!isScalar(node) || typeof node.value !== 'string' || !RULE_NAME.test(node.value)) {
+    throw fail(node ?? pair, 'name must be a word of letters, digits, ".", "_" and "-" (at most 64, starting with a letter or digit)');
+  }
+  return node.value;
 }
 
 function parseSign(pair: Pair, fail: Fail): boolean {

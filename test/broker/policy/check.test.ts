@@ -44,7 +44,7 @@ describe('gatehouse-policy check', () => {
     assert.deepEqual(await run(['check', 'bad.yml']), {
       code: EXIT_INVALID,
       out: [],
-      err: ['bad.yml:4:7: unknown key "permission" in a rule (expected if, permissions, sign)'],
+      err: ['bad.yml:4:7: unknown key "permission" in a rule (expected name, if, permissions, sign)'],
     });
   });
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { decide, entryFor } from '../../../server/broker/policy/evaluate.js';
 import { parsePolicy, PolicyError } from '../../../server/broker/policy/parse.js';
+import { ruleLabel } from '../../../server/broker/policy/authorize.js';
 
 /** The issue's example policy. */
 const EXAMPLE = `repositories:
@@ -57,6 +58,15 @@ describe('trust policy: parsing', () => {
     assert.deepEqual(policy.entries.get('*')!.rules, []);
   });
 
+  it('a rule may have a name, which audit records give after its entry and position', () => {
+    const policy = parsePolicy('repositories:\n  acme/*:\n    - name: release-main.v2\n      if: { ref: refs/heads/main }\n    - if: { ref: x }\n');
+    const [first, second] = policy.entries.get('acme/*')!.rules;
+    assert.deepEqual([first!.name, Object.hasOwn(second!, 'name')], ['release-main.v2', false]);
+    assert.equal(ruleLabel(policy, 'acme/*', 0), 'acme/* rules[0] release-main.v2');
+    assert.equal(ruleLabel(policy, 'acme/*', 1), 'acme/* rules[1]');
+    assert.equal(ruleLabel(policy, undefined, undefined), null);
+  });
+
   it('a rule without permissions has none of its own (TOKEN_PERMISSIONS applies)', () => {
     const rule = parsePolicy('repositories: { "a/b": [ { if: { ref: x } } ] }').entries.get('a/b')!.rules[0]!;
     assert.equal(Object.hasOwn(rule, 'permissions'), false);
@@ -76,7 +86,7 @@ describe('trust policy: parsing', () => {
     ['the same repository in two cases', 'repositories:\n  acme/w: []\n  ACME/W: []\n', 3, 3, /"ACME\/W" repeats "acme\/w"/],
     ['an entry that is not a list', 'repositories:\n  acme/w: { if: {} }\n', 2, 11, /"acme\/w" must be a list of rules/],
     ['a rule that is not a mapping', 'repositories:\n  acme/w:\n    - push\n', 3, 7, /rule 0 of "acme\/w" must be a mapping/],
-    ['an unknown rule key', 'repositories:\n  acme/w:\n    - when: { ref: x }\n', 3, 7, /unknown key "when" in a rule \(expected if, permissions, sign\)/],
+    ['an unknown rule key', 'repositories:\n  acme/w:\n    - when: { ref: x }\n', 3, 7, /unknown key "when" in a rule \(expected name, if, permissions, sign\)/],
     ['an if that is a list', 'repositories:\n  acme/w:\n    - if: [ref]\n', 3, 11, /if must be a mapping/],
     ['a claim name with a dot', 'repositories:\n  acme/w:\n    - if: { a.b: x }\n', 3, 13, /"a.b" is not a claim name/],
     ['a number as a condition value', 'repositories:\n  acme/w:\n    - if: { run_attempt: 1 }\n', 3, 26, /must give a string or a list of strings/],
@@ -89,6 +99,8 @@ describe('trust policy: parsing', () => {
     ['a value GitHub refuses for that permission', 'repositories:\n  acme/w:\n    - permissions: { workflows: read }\n', 3, 22, /sets workflows to read, which GitHub does not accept/],
     ['permissions that are a list', 'repositories:\n  acme/w:\n    - permissions: [contents]\n', 3, 20, /permissions must be a mapping/],
     ['sign that is not a boolean', 'repositories:\n  acme/w:\n    - sign: yes\n', 3, 13, /sign must be true or false/],
+    ['a rule name with a space', 'repositories:\n  acme/w:\n    - name: deploy main\n', 3, 13, /name must be a word/],
+    ['a rule name that is not a string', 'repositories:\n  acme/w:\n    - name: [a]\n', 3, 13, /name must be a word/],
   ];
   for (const [what, text, line, column, message] of refusals) {
     it(`refuses ${what}, naming line ${line} and column ${column}`, () => {

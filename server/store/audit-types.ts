@@ -1,0 +1,81 @@
+/**
+ * The token audit's storage: one entry per `/token` and `/sign` answer of the main broker. The
+ * record itself is the answer's audit fields (server/audit/record.ts), kept as they are; the
+ * store adds the entry's id, time and end of retention.
+ */
+import type { TokenAuditFields } from '../audit/record.js';
+
+export interface TokenAuditEntry {
+  /** UUIDv7: time-ordered, so entries of one millisecond list in arrival order. */
+  readonly id: string;
+  readonly recordedAt: Date;
+  /** End of retention (`AUDIT_RETENTION_DAYS` after `recordedAt`). */
+  readonly expireAt: Date;
+  readonly record: TokenAuditFields;
+}
+
+/** A place in the audit's newest-first order: the entries listed after it are older. */
+export interface AuditPosition {
+  readonly recordedAt: Date;
+  readonly id: string;
+}
+
+export interface TokenAuditQuery {
+  /** `owner/name`, compared without case (GitHub's names are). */
+  readonly repository?: string;
+  /** Compared without case. */
+  readonly owner?: string;
+  readonly outcome?: string;
+  /** `workflow_ref` exactly, or its path (the part before the first `@`). */
+  readonly workflow?: string;
+  /** Compared without case. */
+  readonly actor?: string;
+  /** Only entries recorded at or after this instant. */
+  readonly since?: Date;
+  /** Only entries recorded at or before this instant. */
+  readonly until?: Date;
+  readonly hashedToken?: string;
+  /** Only entries listed after this place (keyset paging). */
+  readonly after?: AuditPosition;
+  readonly limit: number;
+  /** Entries whose `expireAt` is not after `now` are gone. */
+  readonly now: Date;
+}
+
+export interface TokenAuditStore {
+  /** Stores one entry (ids are unique: an entry is written once). */
+  insert(entry: TokenAuditEntry): Promise<void>;
+  /** Live entries matching every filter given, newest first (recordedAt, then id, descending). */
+  list(query: TokenAuditQuery): Promise<TokenAuditEntry[]>;
+}
+
+/** The path of a `workflow_ref` (`owner/repo/.github/workflows/x.yml@refs/heads/main` → before the `@`). */
+export function workflowPath(workflowRef: string): string {
+  const at = workflowRef.indexOf('@');
+  return at < 0 ? workflowRef : workflowRef.slice(0, at);
+}
+
+/** Whether an entry matches the query's filters (not its place, time range or liveness). */
+export function matchesFilters(record: TokenAuditFields, query: TokenAuditQuery): boolean {
+  const same = (value: string | null, wanted: string | undefined): boolean => wanted === undefined || (value !== null && value.toLowerCase() === wanted.toLowerCase());
+  if (!same(record.repository, query.repository) || !same(record.owner, query.owner) || !same(record.actor, query.actor)) return false;
+  if (query.outcome !== undefined && record.outcome !== query.outcome) return false;
+  if (query.hashedToken !== undefined && record.hashed_token !== query.hashedToken) return false;
+  if (query.workflow !== undefined) {
+    const ref = record.workflow_ref;
+    if (ref === null || (ref !== query.workflow && workflowPath(ref) !== query.workflow)) return false;
+  }
+  return true;
+}
+
+/** Newest-first order: recordedAt, then id, descending. */
+export function auditNewestFirst(a: AuditPosition, b: AuditPosition): number {
+  const byTime = b.recordedAt.getTime() - a.recordedAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** Whether `entry` is listed after `position`, newest first: older, or as old with a smaller id. */
+export function listedAfter(entry: AuditPosition, position: AuditPosition): boolean {
+  return auditNewestFirst(entry, position) > 0;
+}
