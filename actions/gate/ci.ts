@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Baseline } from './reports/baseline.js';
-import { checkoutOf, type Checkout, type WorkTree } from './diff/checkout.js';
+import { checkoutOf, type WorkTree } from './diff/checkout.js';
 import { classify, type Classification, type Unattributed } from './rules/classify.js';
 import { GateError, type OptionNaming } from './errors.js';
 import { pullRequestDiff, type PullRequestDiff } from './diff/git-diff.js';
@@ -42,16 +42,6 @@ export interface CiOutcome {
   readonly diff?: PullRequestDiff;
   /** What the exit code means, in one line. */
   readonly message: string;
-}
-
-/** git's work, started before the report is read so that the two overlap. */
-interface GitWork {
-  readonly diff: Promise<PullRequestDiff>;
-  readonly workTree: Promise<WorkTree>;
-  readonly checkout: Promise<Checkout>;
-  readonly stale: Promise<string | undefined>;
-  /** Settles once every step above has, whatever they did: awaited on every path. */
-  readonly ended: Promise<unknown>;
 }
 
 /** What the outputs write besides the verdict's facts. */
@@ -100,9 +90,9 @@ async function writeOutputs(options: CiOptions, facts: Facts & Known, { exitCode
  * take a few git calls, then `git diff` runs alone. The head's file list is read beside it, once
  * it runs: starting a process takes this one's thread a few milliseconds, which would otherwise
  * delay git diff. Each step is watched from its start, so its failure waits for its turn to be
- * reported (report problems come first).
+ * reported (report problems come first); `ended` settles once every step has, whatever they did.
  */
-async function startGit(options: CiOptions): Promise<GitWork> {
+async function startGit(options: CiOptions) {
   let running!: () => void;
   const diffRunning = new Promise<void>((resolve) => (running = resolve));
   const diff = pullRequestDiff(options.repo, options.base, options.head, running);
@@ -112,6 +102,7 @@ async function startGit(options: CiOptions): Promise<GitWork> {
   const stale = staleReport(options.sarif, options.head, checkout);
   return { diff, workTree, checkout, stale, ended: Promise.allSettled([diffEnded, workTree, checkout, stale]) };
 }
+type GitWork = Awaited<ReturnType<typeof startGit>>;
 
 /**
  * The facts, in the order their problems are reported: the report, then MegaLinter's settings

@@ -18,11 +18,7 @@ export interface ToolFacts {
 /** The verdict's facts: the results classified against the checkout, or the setup problem (a `GateError`'s message) that stopped the gate first. */
 export type Facts = ToolFacts & ({ readonly problem: string } | { readonly classification: Classification; readonly topLevel: string });
 
-export interface VerdictOptions {
-  readonly failOn: FailOn;
-  readonly strict: boolean;
-  readonly naming?: OptionNaming;
-}
+export type VerdictOptions = { readonly failOn: FailOn; readonly strict: boolean; readonly naming?: OptionNaming };
 
 export interface Verdict {
   readonly exitCode: number;
