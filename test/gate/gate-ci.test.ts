@@ -288,6 +288,42 @@ describe('gate ci', () => {
       const missing = await runCi({ sarif: join(out, 'nope.sarif'), base, head: 'HEAD', repo: repo.dir, failOn: 'high', strict: false }, {});
       assert.equal(missing.exitCode, 2);
     });
+
+    it('a report problem is answered once git is done: no git diff is left running behind the answer', async () => {
+      // git diff writes into a folder of the system's temporary folder, removed when it is done.
+      const temporary = mkdtempSync(join(tmpdir(), 'gatehouse-gate-tmp-'));
+      const before = process.env.TMPDIR;
+      process.env.TMPDIR = temporary;
+      try {
+        const missing = await runCi({ sarif: join(out, 'nope.sarif'), base, head: 'HEAD', repo: repo.dir, failOn: 'high', strict: false }, {});
+        assert.equal(missing.exitCode, 2);
+        assert.match(missing.message, /^no answer: cannot read the SARIF report .*nope\.sarif: ENOENT$/);
+        assert.equal(missing.diff, undefined, 'the report is reported, not the diff');
+        assert.deepEqual(readdirSync(temporary), [], 'git diff had ended, its output removed');
+      } finally {
+        if (before === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = before;
+        rmSync(temporary, { recursive: true, force: true });
+      }
+    });
+
+    it('a report problem in a folder git cannot read: the report is the answer, and git\'s failures are not left unhandled', async () => {
+      const notARepository = mkdtempSync(join(tmpdir(), 'gatehouse-not-git-'));
+      const unhandled: unknown[] = [];
+      const record = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', record);
+      try {
+        const outcome = await runCi({ sarif: join(out, 'nope.sarif'), base, head: 'HEAD', repo: notARepository, failOn: 'high', strict: false, countsJson: join(out, 'counts.json') }, {});
+        assert.equal(outcome.exitCode, 2);
+        assert.match(outcome.message, /^no answer: cannot read the SARIF report /);
+        zeroCounts(JSON.parse(readFileSync(join(out, 'counts.json'), 'utf8')) as Counts);
+        await new Promise((resolve) => setImmediate(resolve));
+        assert.deepEqual(unhandled, []);
+      } finally {
+        process.off('unhandledRejection', record);
+        rmSync(notARepository, { recursive: true, force: true });
+      }
+    });
   });
 
   it('a run whose results is null or absent computed none: no answer (exit 2) naming the tool; results [] is a clean run', async () => {
