@@ -28767,7 +28767,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4560);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(108);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28776,7 +28776,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4560:
+/***/ 108:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40132,25 +40132,19 @@ async function staleReport(sarif, head, pendingCheckout) {
     return hashed.code === 0 && gitText(hashed) === gitText(blob) ? inRepo : undefined;
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/ci.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/verdict.js
 
 
-
-
-
-
-
-
-
-
-
-
-
-/** Runs whose tool says its invocation failed: a partial scan. */
-function failedInvocations(log) {
-    return log.runs
-        .filter((run) => run.invocations?.some((i) => i.executionSuccessful === false))
-        .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
+const noAnswer = (error) => ({ exitCode: EXIT_ERROR, message: `no answer: ${error}`, error });
+/** What `--strict` makes a tool error. */
+function toolErrors({ skipped, missing, failed, stale, settings }) {
+    return [
+        ...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`),
+        ...missing.map((m) => `${m.linter} is enabled but has no run in the report`),
+        ...failed.map((f) => `${f} failed to run`),
+        ...(stale ? [`the report ${stale} is unchanged from the committed file at head (stale)`] : []),
+        ...(settings?.problem && !settings.enabled ? [`the enabled linters are unknown (${settings.problem})`] : []),
+    ];
 }
 /**
  * When results name files but none of them is a file of the head, the report was made from
@@ -40183,71 +40177,116 @@ function unplaceable(c, failOn, naming) {
     return (`${n} result${n === 1 ? '' : 's'} at or above ${failOn} name${n === 1 ? 's' : ''} no file${what}: the diff cannot tell whether the pull request introduced ${n === 1 ? 'it' : 'them'}; ` +
         `give ${optionName('baseline-sarif', naming)} (the base commit's report), which decides results without a file`);
 }
-function noAnswer(err) {
-    return { exitCode: EXIT_ERROR, error: err.message, message: `no answer: ${err.message}`, classification: undefined };
-}
 /**
- * MegaLinter's settings as read from `--repo`, else, when `--repo` is a directory inside the work
- * tree and holds no configuration, from the top level (where MegaLinter usually runs).
+ * The exit code, first rule that applies: a setup problem, then under `--strict` a tool error, then
+ * a report whose paths name no file of the head are no answer (2); a blocking net-new finding
+ * blocks (1); a result at or above the threshold that names no file is no answer (2), since it
+ * could be new; otherwise a pass (0).
  */
-async function megalinterSettingsOf(options, env, pendingWorkTree) {
-    const settings = await megalinterSettings(options.linters, env, options.repo);
-    if (settings.source || settings.problem)
-        return settings;
-    const topLevel = await pendingWorkTree.then((w) => w.topLevel).catch(() => undefined);
-    return topLevel && (0,external_node_path_namespaceObject.resolve)(topLevel) !== (0,external_node_path_namespaceObject.resolve)(options.repo) ? megalinterSettings(options.linters, env, topLevel) : settings;
+function verdict(facts, options) {
+    const naming = options.naming ?? 'flag';
+    if ('problem' in facts)
+        return noAnswer(facts.problem);
+    const errors = options.strict ? toolErrors(facts) : [];
+    if (errors.length > 0)
+        return noAnswer(`${optionName('strict', naming)}: ${errors.join('; ')}`);
+    const { classification: c, topLevel } = facts;
+    const mismatch = pathsMismatch(c, topLevel, naming);
+    if (mismatch)
+        return noAnswer(mismatch);
+    const blocking = c.netNew.filter((f) => f.blocking).length;
+    if (blocking > 0)
+        return { exitCode: EXIT_BLOCKED, message: `blocked by ${blocking} net-new finding${blocking === 1 ? '' : 's'} at or above ${options.failOn}` };
+    const unplaced = unplaceable(c, options.failOn, naming);
+    if (unplaced)
+        return noAnswer(unplaced);
+    return { exitCode: EXIT_OK, message: `no blocking net-new findings (${c.netNew.length} net-new, ${c.preExisting} pre-existing)` };
 }
+
+;// CONCATENATED MODULE: ./build/actions/gate/ci.js
+
+
+
+
+
+
+
+
+
+
+
+
+
 /**
- * `gate ci`: classify the report's results against the pull request's diff, write the filtered
- * SARIF and the counts, then choose the exit code (0 pass, 1 blocked, 2 no answer). The outputs
- * are written in every case, before the exit code is decided.
+ * `gate ci`: classify the report's results against the pull request's diff, decide the verdict,
+ * write the filtered SARIF and the counts, then answer with the exit code (0 pass, 1 blocked,
+ * 2 no answer). The outputs are written in every case.
  */
 async function runCi(options, env) {
-    let log;
-    let diff;
-    let classification;
-    let skipped = [];
-    let missing = [];
-    let failed = [];
-    let lintersSource;
-    let stale;
-    const warnings = [];
-    let exitCode;
-    let message;
-    let error;
-    // git computes the diff in its own process while this one reads the report: the checks before
-    // it take a few git calls, then `git diff` runs alone. Report problems are still reported first.
+    const git = await startGit(options);
+    // Whatever stopped the gathering, git's steps are awaited: none is left behind, nor its failure unhandled.
+    const facts = await ci_gather(options, env, git).finally(() => git.ended);
+    return writeOutputs(options, facts, verdict(facts, options));
+}
+/** The filtered SARIF (empty when nothing was classified) and the counts, whatever the verdict. */
+async function writeOutputs(options, facts, { exitCode, message, error }) {
+    const { log, diff, settings, stale } = facts;
+    const classification = 'classification' in facts ? facts.classification : undefined;
+    const warnings = [
+        ...(settings?.problem ? [`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`] : []),
+        ...(stale ? [`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`] : []),
+    ];
+    const { leftOut } = options.filteredOut ? await writeFilteredSarif(options.filteredOut, log, classification) : { leftOut: 0 };
+    const counts = countsOf(classification, {
+        exit_code: exitCode,
+        fail_on: options.failOn,
+        linters_skipped: facts.skipped,
+        linters_missing: facts.missing,
+        failed_invocations: facts.failed,
+        stale_report: stale !== undefined,
+        warnings,
+        ...(settings?.source ? { linters_source: settings.source } : {}),
+        filtered_left_out_count: leftOut,
+        ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
+        ...(error ? { error } : {}),
+    });
+    if (options.countsJson)
+        await writeCounts(options.countsJson, counts, classification?.notCounted ?? []);
+    return { exitCode, counts, message, ...(classification ? { classification } : {}), ...(diff ? { diff } : {}) };
+}
+/**
+ * git computes the diff in its own process while this one reads the report: the checks before it
+ * take a few git calls, then `git diff` runs alone. The head's file list is read beside it, once
+ * it runs: starting a process takes this one's thread a few milliseconds, which would otherwise
+ * delay git diff. Each step is watched from its start, so its failure waits for its turn to be
+ * reported (report problems come first); `ended` settles once every step has, whatever they did.
+ */
+async function startGit(options) {
     let running;
     const diffRunning = new Promise((resolve) => (running = resolve));
-    const pendingDiff = pullRequestDiff(options.repo, options.base, options.head, running);
-    pendingDiff.catch(() => { });
+    const diff = pullRequestDiff(options.repo, options.base, options.head, running);
+    const diffEnded = Promise.allSettled([diff]);
     await diffRunning;
-    // The head's file list is read beside the diff, once git diff runs: starting a process takes
-    // this one's thread a few milliseconds, which would otherwise delay git diff. Its errors wait
-    // until the diff's are reported.
-    const pending = checkoutOf(options.repo, options.head);
-    pending.workTree.catch(() => { });
-    pending.checkout.catch(() => { });
-    const pendingStale = staleReport(options.sarif, options.head, pending.checkout);
+    const { workTree, checkout } = checkoutOf(options.repo, options.head);
+    const stale = staleReport(options.sarif, options.head, checkout);
+    return { diff, workTree, checkout, stale, ended: Promise.allSettled([diffEnded, workTree, checkout, stale]) };
+}
+/**
+ * The facts, in the order their problems are reported: the report, then MegaLinter's settings
+ * and the linters, the diff, the checkout and the classification. A setup problem (a
+ * `GateError`) stops there, with the facts gathered before it.
+ */
+async function ci_gather(options, env, git) {
+    let known = { skipped: [], missing: [], failed: [] };
     try {
-        log = readSarif(options.sarif);
-        if (log.runs.length === 0)
-            throw new GateError('the SARIF report has no runs: nothing was scanned');
-        const uncomputed = log.runs.flatMap((run) => (computed(run) ? [] : [linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool']));
-        if (uncomputed.length > 0) {
-            throw new GateError(`the run of ${uncomputed.join(', ')} produced no results ("results" is null or absent: the tool computed none, as after a failure); nothing can be judged from it`);
-        }
-        const settings = await megalinterSettingsOf(options, env, pending.workTree);
-        lintersSource = settings.source;
-        if (settings.problem)
-            warnings.push(`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`);
-        skipped = skippedLinters(settings.enabled, megalinterMajor(log), settings.sarifLinters);
-        missing = missingLinters(log, options.sarif, settings.enabled, skipped);
-        failed = failedInvocations(log);
-        diff = await pendingDiff;
-        stale = await pendingStale;
-        const checkout = await pending.checkout;
-        classification = classify(log, diff, {
+        const log = readReport(options.sarif);
+        const settings = await megalinterSettingsOf(options, env, git.workTree);
+        const skipped = skippedLinters(settings.enabled, megalinterMajor(log), settings.sarifLinters);
+        known = { log, settings, skipped, missing: missingLinters(log, options.sarif, settings.enabled, skipped), failed: failedInvocations(log) };
+        const diff = await git.diff;
+        known = { ...known, diff };
+        const checkout = await git.checkout;
+        const classification = classify(log, diff, {
             failOn: options.failOn,
             checkout,
             sops: new SopsDetector(checkout.topLevel),
@@ -40256,65 +40295,42 @@ async function runCi(options, env) {
             ...(options.stripPrefixes ? { stripPrefixes: options.stripPrefixes } : {}),
             ...(options.baselineSarif ? { baseline: Baseline.open(options.baselineSarif, checkout, options.stripPrefixes) } : {}),
         });
-        const toolErrors = options.strict
-            ? [
-                ...skipped.map((s) => `${s.linter} is enabled but cannot write SARIF`),
-                ...missing.map((m) => `${m.linter} is enabled but has no run in the report`),
-                ...failed.map((f) => `${f} failed to run`),
-                ...(stale ? [`the report ${stale} is unchanged from the committed file at head (stale)`] : []),
-                ...(settings.problem && !settings.enabled ? [`the enabled linters are unknown (${settings.problem})`] : []),
-            ]
-            : [];
-        const blocking = classification.netNew.filter((f) => f.blocking).length;
-        if (toolErrors.length > 0) {
-            exitCode = EXIT_ERROR;
-            error = `${optionName('strict', options.naming ?? 'flag')}: ${toolErrors.join('; ')}`;
-            message = `no answer: ${error}`;
-        }
-        else if ((error = pathsMismatch(classification, checkout.topLevel, options.naming ?? 'flag'))) {
-            exitCode = EXIT_ERROR;
-            message = `no answer: ${error}`;
-        }
-        else if (blocking > 0) {
-            exitCode = EXIT_BLOCKED;
-            message = `blocked by ${blocking} net-new finding${blocking === 1 ? '' : 's'} at or above ${options.failOn}`;
-        }
-        else if ((error = unplaceable(classification, options.failOn, options.naming ?? 'flag'))) {
-            exitCode = EXIT_ERROR;
-            message = `no answer: ${error}`;
-        }
-        else {
-            exitCode = EXIT_OK;
-            message = `no blocking net-new findings (${classification.netNew.length} net-new, ${classification.preExisting} pre-existing)`;
-        }
+        return { ...known, stale: await git.stale, classification, topLevel: checkout.topLevel };
     }
     catch (err) {
         if (!(err instanceof GateError))
             throw err;
-        ({ exitCode, error, message, classification } = noAnswer(err));
-        stale ??= await pendingStale;
+        return { ...known, stale: await git.stale, problem: err.message };
     }
-    if (stale)
-        warnings.push(`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`);
-    let leftOut = 0;
-    if (options.filteredOut)
-        ({ leftOut } = await writeFilteredSarif(options.filteredOut, classification && log, classification));
-    const counts = countsOf(classification, {
-        exit_code: exitCode,
-        fail_on: options.failOn,
-        linters_skipped: skipped,
-        linters_missing: missing,
-        failed_invocations: failed,
-        stale_report: stale !== undefined,
-        warnings,
-        ...(lintersSource ? { linters_source: lintersSource } : {}),
-        filtered_left_out_count: leftOut,
-        ...(diff ? { base: options.base, head: diff.head, merge_base: diff.mergeBase } : {}),
-        ...(error ? { error } : {}),
-    });
-    if (options.countsJson)
-        await writeCounts(options.countsJson, counts, classification?.notCounted ?? []);
-    return { exitCode, counts, message, ...(classification ? { classification } : {}), ...(diff ? { diff } : {}) };
+}
+/** The report, refused when it holds nothing to judge: no runs, or a run that computed no results. */
+function readReport(path) {
+    const log = readSarif(path);
+    if (log.runs.length === 0)
+        throw new GateError('the SARIF report has no runs: nothing was scanned');
+    const uncomputed = log.runs.flatMap((run) => (computed(run) ? [] : [linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool']));
+    if (uncomputed.length > 0) {
+        throw new GateError(`the run of ${uncomputed.join(', ')} produced no results ("results" is null or absent: the tool computed none, as after a failure); nothing can be judged from it`);
+    }
+    return log;
+}
+/** Runs whose tool says its invocation failed: a partial scan. */
+function failedInvocations(log) {
+    return log.runs
+        .filter((run) => run.invocations?.some((i) => i.executionSuccessful === false))
+        .map((run) => linterKeyOf(run) ?? run.tool.driver.name ?? 'unknown tool');
+}
+/**
+ * MegaLinter's settings as read from `--repo`, else, when `--repo` is a directory inside the work
+ * tree and holds no configuration, from the top level (where MegaLinter usually runs). A top
+ * level git cannot tell leaves `--repo`'s settings; the checkout reports why in its turn.
+ */
+async function megalinterSettingsOf(options, env, workTree) {
+    const settings = await megalinterSettings(options.linters, env, options.repo);
+    if (settings.source || settings.problem)
+        return settings;
+    const topLevel = await workTree.then((w) => w.topLevel, () => undefined);
+    return topLevel && (0,external_node_path_namespaceObject.resolve)(topLevel) !== (0,external_node_path_namespaceObject.resolve)(options.repo) ? megalinterSettings(options.linters, env, topLevel) : settings;
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/outputs/identity.js

@@ -1809,7 +1809,10 @@ function presentsBearer(headers, secret) {
     return presented !== undefined && secretsEqual(presented, secret);
 }
 
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js + 18 modules
+var iso = __webpack_require__(37933);
 ;// CONCATENATED MODULE: ./build/server/http/validation.js
+
 
 /** Flattens zod issues into `{path, message}` pairs; each unknown field is its own entry. */
 function validationDetails(error) {
@@ -1836,6 +1839,13 @@ function validate(schema, input) {
         throw validationFailed(validationDetails(result.error));
     return result.data;
 }
+/**
+ * An ISO 8601 date-time with its offset (`Z` or `±hh:mm`), as a query or body value: a time
+ * without one names no instant. zod also refuses impossible dates (February 30), which `Date`
+ * would roll over silently.
+ */
+const isoInstant = iso/* datetime */.w$({ offset: true, message: 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm)' })
+    .transform((s) => new Date(s));
 
 ;// CONCATENATED MODULE: ./build/server/sync/service/dependency-track-hook.js
 /**

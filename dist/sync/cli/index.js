@@ -37211,7 +37211,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 /* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(15811);
 
 // The service (HTTP server, metrics, MongoDB driver) loads only for `serve`, so the one-shot commands start fast.
-const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(821), __nccwpck_require__.e(769)]).then(__nccwpck_require__.bind(__nccwpck_require__, 40769))).serveCommand(...args);
+const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(57), __nccwpck_require__.e(769)]).then(__nccwpck_require__.bind(__nccwpck_require__, 40769))).serveCommand(...args);
 const argv = process.argv.slice(2);
 const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .B)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
 // `serve` exits explicitly: a run cut off at the end of the shutdown grace would otherwise hold the process.
