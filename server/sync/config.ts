@@ -2,14 +2,12 @@ import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import type { Env } from '../config-error.js';
 import { YAML_BOOLEAN_WORDS, yamlBoolean } from '../yaml-boolean.js';
-import { parseGithubTargets, type GithubTarget } from './github/targets.js';
+import { parseGithubTargets, type GithubTarget } from '../github/targets.js';
+import { SEVERITIES, type Severity } from '../issues/finding.js';
 import { parseSchedule } from './service/schedule.js';
 
 export const SOURCES = ['dependencytrack', 'github', 'sonarqube'] as const;
 export type SourceName = (typeof SOURCES)[number];
-
-export const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
 
 export interface SyncConfig {
   readonly mode: 'deployment' | 'cronjob';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { loadSyncConfig, SyncConfigError } from '../../server/sync/config.js';
 import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
 import { dependabotReport, codeScanningReport } from '../../server/sync/github/reports.js';
-import { apiBaseOf } from '../../server/sync/github/targets.js';
+import { apiBaseOf } from '../../server/github/targets.js';
 import { multipartBody } from '../../server/sync/http/multipart.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { reimportCounts } from '../../server/sync/defectdojo/statistics.js';

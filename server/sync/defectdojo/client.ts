@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { multipartBody } from '../http/multipart.js';
-import { HttpError, jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
+import { HttpError, UnexpectedAnswerError } from '../../http/call-errors.js';
+import { jsonBody, send } from '../../http/send.js';
 import { MINIMUM_DEFECTDOJO_VERSION, type ScanType } from './scan-types.js';
 import { reimportCounts, type ReimportCounts } from './statistics.js';
 

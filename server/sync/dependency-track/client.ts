@@ -1,6 +1,7 @@
-import { HttpError, jsonBody, retryTransient, send, UnexpectedAnswerError } from '../http/request.js';
+import { HttpError, retryTransient, UnexpectedAnswerError } from '../../http/call-errors.js';
+import { jsonBody, send } from '../../http/send.js';
 import pLimit from 'p-limit';
-import { type RetryPolicy } from '../../http/retry.js';
+import type { RetryPolicy } from '../../http/retry.js';
 
 const SERVICE = 'Dependency-Track';
 const PAGE_SIZE = 100;

@@ -1,5 +1,6 @@
-import { jsonBody, retryTransient, send, UnexpectedAnswerError } from '../http/request.js';
-import { type RetryPolicy } from '../../http/retry.js';
+import { jsonBody, send } from '../../http/send.js';
+import { retryTransient, UnexpectedAnswerError } from '../../http/call-errors.js';
+import type { RetryPolicy } from '../../http/retry.js';
 
 const SERVICE = 'SonarQube';
 /** The web API's largest page. */

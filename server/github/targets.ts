@@ -1,4 +1,4 @@
-import { isOwnerLogin } from '../../platform/identifiers.js';
+import { isOwnerLogin } from './identifiers.js';
 
 /** One GitHub instance to read alerts from: the public platform or an enterprise server. */
 export interface GithubTarget {
