@@ -58,7 +58,7 @@ export function actionHttp(options: { userAgent?: string; transport?: Fetch; bou
   const proxy = runnerProxy();
   const fetchFor = (name: ActionCall): Fetch => {
     const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-    const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: MAX_ANSWER_BYTES } });
+    const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), maxBytes: MAX_ANSWER_BYTES });
     // A token is never sent on to another address by a redirect, unless the caller asks for it.
     return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' })) as Fetch;
   };

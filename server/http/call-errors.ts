@@ -24,8 +24,9 @@ export class TransportError extends Error {
     reason: string,
     /** The request may have reached the peer: false only when no connection carried it (`neverSent`). */
     readonly maybeSent = true,
+    options?: { cause?: unknown },
   ) {
-    super(`${service} ${operation} failed: ${reason}`);
+    super(`${service} ${operation} failed: ${reason}`, options);
   }
 }
 

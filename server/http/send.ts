@@ -65,19 +65,14 @@ async function errorDetail(response: Response): Promise<string | undefined> {
 
 export interface SendOptions extends Omit<RequestInit, 'signal'> {
   readonly timeoutMs: number;
-  /**
-   * The body is handed on unread, to be streamed (an export into a reimport); otherwise it is read
-   * whole inside the bound (every API answer the sync reads is a page of JSON).
-   */
-  readonly stream?: boolean;
-  /** Aborts the exchange early, e.g. a download whose upload failed. */
-  readonly signal?: AbortSignal;
+  /** The largest answer read (default `MAX_ANSWER_BYTES`); above it the call is a `TransportError` caused by `AnswerTooLarge`. */
+  readonly maxBytes?: number;
 }
 
 /**
- * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
- * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
- * the whole exchange, the body's last byte included (a streamed body read after it rejects).
+ * One HTTP exchange. Resolves with a 2xx response, read whole; throws `HttpError` for other
+ * statuses and `TransportError` when no answer came. `timeoutMs` bounds the whole exchange, the
+ * body's last byte included.
  *
  * A redirect is not followed: it is an `HttpError` (final) naming where it pointed. These APIs
  * never redirect a correct URL, and following would send Dependency-Track's `X-Api-Key` (which
@@ -85,12 +80,12 @@ export interface SendOptions extends Omit<RequestInit, 'signal'> {
  * whatever host the answer names.
  */
 export async function send(service: string, operation: string, url: string, options: SendOptions): Promise<Response> {
-  const { timeoutMs, stream, ...init } = options;
+  const { timeoutMs, maxBytes = MAX_ANSWER_BYTES, ...init } = options;
   let response: Response;
   try {
-    response = await boundedFetch(syncCall(timeoutMs), stream ? {} : { buffer: { maxBytes: MAX_ANSWER_BYTES } })(url, { ...init, redirect: 'manual' });
+    response = await boundedFetch(syncCall(timeoutMs), { maxBytes })(url, { ...init, redirect: 'manual' });
   } catch (err) {
-    throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)), !neverSent(err));
+    throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)), !neverSent(err), { cause: err });
   }
   if (response.ok) return response;
   if (response.status >= 300 && response.status < 400) {
@@ -103,14 +98,9 @@ export async function send(service: string, operation: string, url: string, opti
   throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after') ?? undefined, Date.now()));
 }
 
-/** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
-export async function jsonBody(service: string, operation: string, response: Response, timeoutMs: number): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (err) {
-    throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)));
-  }
+/** The body (read whole by `send`) as JSON; one that is not JSON is an `UnexpectedAnswerError`. */
+export async function jsonBody(service: string, operation: string, response: Response): Promise<unknown> {
+  const text = await response.text();
   try {
     return JSON.parse(text) as unknown;
   } catch {

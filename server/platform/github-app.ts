@@ -158,7 +158,7 @@ export class InstallationClient {
     options: PlatformClientOptions,
   ) {
     // GraphQL's createCommitOnBranch uploads file contents: a bound of its own.
-    this.commitFetch = boundedFetch(options.commitBounds ?? PLATFORM_COMMIT, { buffer: { maxBytes: MAX_ANSWER_BYTES } });
+    this.commitFetch = boundedFetch(options.commitBounds ?? PLATFORM_COMMIT, { maxBytes: MAX_ANSWER_BYTES });
   }
 
   repositories(signal?: AbortSignal): AsyncGenerator<Repository> {

@@ -98,7 +98,7 @@ export class SonarQubeClient {
     return retryTransient(
       async () => {
         const response = await send(SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-        const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
+        const body = await jsonBody(SERVICE, operation, response);
         if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer is not an object');
         return body as Record<string, unknown>;
       },
