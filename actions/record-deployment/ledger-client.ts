@@ -1,5 +1,6 @@
 import { retryAfterMs, retrying, type RetryPolicy } from '../../server/http/retry.js';
-import { jsonObject, NoAnswer, type ActionHttp } from '../shared/http.js';
+import { callFailure } from '../../server/http/outbound.js';
+import { jsonObject, type ActionHttp } from '../shared/http.js';
 import type { LedgerRecord } from './record.js';
 
 /** The ledger's answer to `POST /v1/deployments`. */
@@ -109,7 +110,8 @@ export async function postDeployment(
           body: JSON.stringify(record),
         }));
       } catch (err) {
-        if (err instanceof NoAnswer) throw new LedgerUnavailable(`the ledger did not answer: ${err.reason}`);
+        const failure = callFailure(err);
+        if (failure && 'noAnswer' in failure) throw new LedgerUnavailable(`the ledger did not answer: ${failure.noAnswer}`);
         throw err;
       }
       if (status === 200 || status === 201) {
@@ -180,7 +182,8 @@ export async function getFigures(http: ActionHttp, apiUrl: URL, token: string, e
   try {
     answer = await http.call('ledger-metrics', url.href, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
   } catch (err) {
-    if (err instanceof NoAnswer) throw new Error(`the ledger did not answer: ${err.reason}`);
+    const failure = callFailure(err);
+    if (failure && 'noAnswer' in failure) throw new Error(`the ledger did not answer: ${failure.noAnswer}`);
     throw err;
   }
   if (answer.status === 404) throw new Error(`HTTP 404 (a ledger older than GET /v1/deployments/metrics?)`);

@@ -3,7 +3,7 @@ import { resourceOf, spentRateLimit, type RateLimitResource } from './api.js';
 import { retryAfterMs, retrying, type RetryPolicy } from '../http/retry.js';
 import { githubClient, operationOf, type GitHubClient } from './client.js';
 import { syncCall } from '../http/call-bounds.js';
-import { neverSent, transportFailure, type Fetch } from '../http/outbound.js';
+import type { Fetch } from '../http/outbound.js';
 import { systemClock, type WaitingClock } from '../clock.js';
 import { HttpError, isTransient, mayRepeat, TransportError } from '../http/call-errors.js';
 import { ConditionalAnswers } from './conditional.js';
@@ -137,7 +137,7 @@ export function rateLimitedClient(target: GithubTarget, options: RateLimitedClie
           }
           return response;
         } catch (err) {
-          if (!(err instanceof RequestError) || !err.response) throw new TransportError(SERVICE, operation, transportFailure(err, bounds), !neverSent(err));
+          if (!(err instanceof RequestError) || !err.response) throw TransportError.of(SERVICE, operation, err);
           const headers = err.response.headers as Record<string, unknown>;
           // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
           if (err.status === 304 && kept) {

@@ -1,7 +1,8 @@
+import { callFailure, neverSent, transportFailure, type CallFailed, type CallFailure } from './outbound.js';
 import { retrying, type RetryPolicy } from './retry.js';
 
 /** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
-export class HttpError extends Error {
+export class HttpError extends Error implements CallFailed {
   override readonly name = 'HttpError';
   constructor(
     readonly service: string,
@@ -13,20 +14,32 @@ export class HttpError extends Error {
   ) {
     super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
   }
+
+  get failure(): CallFailure {
+    return { status: this.status, retryAfterMs: this.retryAfterMs };
+  }
 }
 
 /** No HTTP answer: connection refused or reset, DNS failure, timeout. */
-export class TransportError extends Error {
+export class TransportError extends Error implements CallFailed {
   override readonly name = 'TransportError';
+  readonly failure: CallFailure;
   constructor(
     service: string,
     operation: string,
+    /** Why, safe to print (`transportFailure`). */
     reason: string,
     /** The request may have reached the peer: false only when no connection carried it (`neverSent`). */
-    readonly maybeSent = true,
+    maybeSent = true,
     options?: { cause?: unknown },
   ) {
     super(`${service} ${operation} failed: ${reason}`, options);
+    this.failure = { noAnswer: reason, maybeSent };
+  }
+
+  /** The error a call that got no answer threw, as a `TransportError` (its cause). */
+  static of(service: string, operation: string, err: unknown): TransportError {
+    return new TransportError(service, operation, transportFailure(err), !neverSent(err), { cause: err });
   }
 }
 
@@ -40,8 +53,8 @@ export class UnexpectedAnswerError extends Error {
 
 /** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
 export function isTransient(err: unknown): boolean {
-  if (err instanceof TransportError) return true;
-  return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
+  const failure = callFailure(err);
+  return failure !== undefined && ('noAnswer' in failure || failure.status >= 500 || failure.status === 429 || failure.status === 408);
 }
 
 /**
@@ -50,8 +63,8 @@ export function isTransient(err: unknown): boolean {
  * happened behind it). A refusal (4xx, a rate limit) or a connection never made says it did not.
  */
 export function mayHaveActed(err: unknown): boolean {
-  if (err instanceof TransportError) return err.maybeSent;
-  return err instanceof HttpError && err.status >= 500;
+  const failure = callFailure(err);
+  return failure !== undefined && ('noAnswer' in failure ? failure.maybeSent : failure.status >= 500);
 }
 
 /** Methods whose repetition changes nothing more than their first success did (RFC 9110 §9.2.2). */

@@ -1,4 +1,7 @@
+import { RequestError } from '@octokit/request-error';
 import { Agent, fetch as undiciFetch, Response as UndiciResponse, type Dispatcher } from 'undici';
+import { systemClock, type Clock } from '../clock.js';
+import { retryAfterMs } from './retry.js';
 
 /**
  * How long one outbound HTTP call may take. Every call of every part goes through
@@ -35,6 +38,17 @@ export class AnswerTooLarge extends Error {
   }
 }
 
+/** No connection within the connect bound: nothing was sent. */
+export class NoConnection extends Error {
+  override readonly name = 'NoConnection';
+  constructor(
+    readonly connectMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`no connection within ${seconds(connectMs)}`, options);
+  }
+}
+
 function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
@@ -54,11 +68,10 @@ export function sharedDeadline(totalMs: number): { readonly signal: AbortSignal;
  * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
  * or the network's error code. Never the URL (it can hold a secret path).
  */
-export function transportFailure(err: unknown, bounds?: CallBounds): string {
+export function transportFailure(err: unknown): string {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if (e instanceof CallTimedOut || e instanceof AnswerTooLarge) return e.message;
+    if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection) return e.message;
     const code = (e as { code?: unknown }).code;
-    if (code === 'UND_ERR_CONNECT_TIMEOUT') return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
     if (typeof code === 'string') return code;
   }
   return err instanceof Error ? err.message : 'network error';
@@ -76,6 +89,7 @@ const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETU
  */
 export function neverSent(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof NoConnection) return true;
     if (e instanceof CallTimedOut || e instanceof AnswerTooLarge) return false;
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return BEFORE_SENDING.has(code);
@@ -145,7 +159,8 @@ export function boundedFetch(bounds: CallBounds, options: BoundedFetchOptions): 
     } catch (err) {
       clearTimeout(timer);
       // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
-      throw signal.aborted ? signal.reason : err;
+      if (signal.aborted) throw signal.reason;
+      throw connectTimedOut(err) ? new NoConnection(bounds.connectMs, { cause: err }) : err;
     }
     try {
       const bytes = response.body ? await readAll(response, options.maxBytes, signal) : null;
@@ -201,4 +216,51 @@ function rebuilt(original: Response, body: Uint8Array | null): Response {
   }) as unknown as Response;
   Object.defineProperty(response, 'url', { value: original.url });
   return response;
+}
+
+function connectTimedOut(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === 'UND_ERR_CONNECT_TIMEOUT') return true;
+  }
+  return false;
+}
+
+/**
+ * What a failed call came to: the peer's answer (its status, and the wait it asked for with
+ * `Retry-After`), or no answer at all (why, in words safe to print, and whether the request may
+ * have reached the peer). The one vocabulary of the actions, the sync and the App client.
+ */
+export type CallFailure =
+  | { readonly status: number; readonly retryAfterMs: number | undefined }
+  | { readonly noAnswer: string; readonly maybeSent: boolean };
+
+/** An error that says what its call came to (`HttpError`, `TransportError`, `PlatformError`). */
+export interface CallFailed {
+  readonly failure: CallFailure;
+}
+
+/**
+ * What the call that threw `err` came to, whoever made it: the bounded fetch (its bounds), Octokit
+ * over it (`RequestError`, with or without a response), or an error that carries its `failure`
+ * (the sync's `send` and the actions' `call` wrap the network's errors in a `TransportError`).
+ * Undefined for an error that is not a failed call (a refusal of our own, an answer of the wrong
+ * shape, a bug): callers pass those on.
+ */
+export function callFailure(err: unknown, clock: Clock = systemClock): CallFailure | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const carried = (e as Partial<CallFailed>).failure;
+    if (carried) return carried;
+    if (e instanceof RequestError && e.response) {
+      const asked = e.response.headers['retry-after'];
+      return { status: e.status, retryAfterMs: retryAfterMs(typeof asked === 'string' ? asked : undefined, clock.now()) };
+    }
+    // Octokit turns a fetch that got no answer into a RequestError without a response, the fetch's error its cause.
+    if (e instanceof RequestError) return noAnswer(e.cause ?? e);
+    if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection) return noAnswer(e);
+  }
+  return undefined;
+}
+
+function noAnswer(err: unknown): CallFailure {
+  return { noAnswer: transportFailure(err), maybeSent: !neverSent(err) };
 }

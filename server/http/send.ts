@@ -1,7 +1,7 @@
 import { MAX_ANSWER_BYTES, syncCall } from './call-bounds.js';
 import { HttpError, TransportError, UnexpectedAnswerError } from './call-errors.js';
 import { retryAfterMs } from './retry.js';
-import { boundedFetch, neverSent, transportFailure } from './outbound.js';
+import { boundedFetch } from './outbound.js';
 
 /** The strings of a Python list's `str()` (`['a', "b's"]`), as DefectDojo puts a validation error in `message`; undefined for other text. */
 function pythonStrings(text: string): string[] | undefined {
@@ -85,7 +85,7 @@ export async function send(service: string, operation: string, url: string, opti
   try {
     response = await boundedFetch(syncCall(timeoutMs), { maxBytes })(url, { ...init, redirect: 'manual' });
   } catch (err) {
-    throw new TransportError(service, operation, transportFailure(err, syncCall(timeoutMs)), !neverSent(err), { cause: err });
+    throw TransportError.of(service, operation, err);
   }
   if (response.ok) return response;
   if (response.status >= 300 && response.status < 400) {
