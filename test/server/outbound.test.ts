@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { AnswerTooLarge, boundedFetch, CallTimedOut, sharedDeadline, transportFailure } from '../../server/http/outbound.js';
+import { RequestError } from '@octokit/request-error';
+import { HttpError, TransportError } from '../../server/http/call-errors.js';
+import { AnswerTooLarge, boundedFetch, callFailure, CallTimedOut, NoConnection, sharedDeadline, transportFailure } from '../../server/http/outbound.js';
+import { PlatformError } from '../../server/platform/errors.js';
 import { timed } from '../faults/support.js';
 import { closedPort, listen, type Listening } from '../support/servers.js';
 import { stallingPeer, type StallingPeer } from '../support/stalling.js';
@@ -123,3 +126,47 @@ describe('outbound calls: boundedFetch', () => {
     assert.equal(transportFailure(err), 'ECONNREFUSED');
   });
 });
+
+describe('outbound calls: callFailure, the one reading of a failed call', () => {
+  const clock = { now: () => Date.UTC(2026, 0, 1) };
+  const request = { method: 'GET' as const, url: 'https://api.example/x', headers: {} };
+
+  it("an answer: Octokit's status and the Retry-After it carried, in milliseconds", () => {
+    const err = new RequestError('limited', 429, { request, response: { status: 429, url: request.url, headers: { 'retry-after': '7' }, data: {} } });
+    assert.deepEqual(callFailure(err, clock), { status: 429, retryAfterMs: 7000 });
+    assert.deepEqual(callFailure(new HttpError('DefectDojo', 'listing', 503, undefined, 2000), clock), { status: 503, retryAfterMs: 2000 });
+    assert.deepEqual(callFailure(new PlatformError('Bad credentials', 401), clock), { status: 401, retryAfterMs: undefined });
+  });
+
+  it('no answer: the bound that cut the call, or the code, and whether the request may have reached the peer', async () => {
+    const timedOut = new RequestError('no complete answer', 500, { request, cause: new CallTimedOut(400) });
+    assert.deepEqual(callFailure(timedOut, clock), { noAnswer: 'no complete answer within 0.4 s', maybeSent: true });
+    const port = await closedPort();
+    const refused = await boundedFetch(BOUNDS, { maxBytes: 1024 })(`http://127.0.0.1:${port}/`).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.deepEqual(callFailure(new RequestError('fetch failed', 500, { request, cause: refused }), clock), { noAnswer: 'ECONNREFUSED', maybeSent: false });
+    assert.deepEqual(callFailure(TransportError.of('GitHub', 'GET /x', refused), clock), { noAnswer: 'ECONNREFUSED', maybeSent: false });
+    assert.deepEqual(callFailure(new PlatformError('platform unreachable', null), clock), { noAnswer: 'platform unreachable', maybeSent: true });
+  });
+
+  it('a connection not made within the connect bound is NoConnection: named by its bound, never sent', async () => {
+    const connectTimeout = Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' });
+    const transport = (async () => {
+      throw new TypeError('fetch failed', { cause: connectTimeout });
+    }) as unknown as typeof fetch;
+    const err = await boundedFetch(BOUNDS, { maxBytes: 1024, transport })('http://127.0.0.1:9/').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof NoConnection, String(err));
+    assert.deepEqual(callFailure(err, clock), { noAnswer: 'no connection within 0.3 s', maybeSent: false });
+  });
+
+  it('an error that is no failed call is undefined: callers pass it on', () => {
+    assert.equal(callFailure(new Error('a bug'), clock), undefined);
+    assert.equal(callFailure('not an error', clock), undefined);
+  });
+});
+
