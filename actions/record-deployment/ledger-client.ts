@@ -1,3 +1,4 @@
+import { systemClock } from '../../server/clock.js';
 import { retryAfterMs, retrying, type RetryPolicy } from '../../server/http/retry.js';
 import { callFailure } from '../../server/http/outbound.js';
 import { jsonObject, type ActionHttp } from '../shared/http.js';
@@ -121,7 +122,7 @@ export async function postDeployment(
         const { deployment_id, repository, recorded_at, notified } = body as unknown as RecordedDeployment;
         return { deployment_id, repository, recorded_at, duplicate: body.duplicate === true, notified, ...(stored ? { record: stored } : {}) };
       }
-      if (status >= 500 || status === 429) throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`, retryAfterMs(headers.get('retry-after') ?? undefined, Date.now()));
+      if (status >= 500 || status === 429) throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`, retryAfterMs(headers.get('retry-after') ?? undefined, systemClock.now()));
       if (status === 401 || status === 403) throw new LedgerRefused(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
       throw new LedgerRefused(`the ledger refused the record: ${describeRefusal(status, text)}`);
     },

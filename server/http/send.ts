@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import { MAX_ANSWER_BYTES, syncCall } from './call-bounds.js';
 import { HttpError, TransportError, UnexpectedAnswerError } from './call-errors.js';
 import { retryAfterMs } from './retry.js';
@@ -95,7 +96,7 @@ export async function send(service: string, operation: string, url: string, opti
     throw new HttpError(service, operation, response.status, `a redirect${location ? ` to ${location}` : ''}, not followed`, undefined);
   }
   const detail = await errorDetail(response);
-  throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after') ?? undefined, Date.now()));
+  throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after') ?? undefined, systemClock.now()));
 }
 
 /** The body (read whole by `send`) as JSON; one that is not JSON is an `UnexpectedAnswerError`. */
