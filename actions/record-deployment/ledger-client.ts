@@ -1,7 +1,8 @@
 import { systemClock } from '../../server/clock.js';
 import { retryAfterMs, retrying, type RetryPolicy } from '../../server/http/retry.js';
 import { callFailure } from '../../server/http/outbound.js';
-import { jsonObject, type ActionHttp } from '../shared/http.js';
+import { jsonObject } from '../../server/http/json.js';
+import { type ActionHttp } from '../shared/http.js';
 import type { LedgerRecord } from './record.js';
 
 /** The ledger's answer to `POST /v1/deployments`. */

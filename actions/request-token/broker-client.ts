@@ -1,5 +1,6 @@
 import { callFailure } from '../../server/http/outbound.js';
-import { jsonObject, type ActionHttp } from '../shared/http.js';
+import { jsonObject } from '../../server/http/json.js';
+import { type ActionHttp } from '../shared/http.js';
 import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
 import type { ActionsCore } from '../shared/core.js';
 import { peerText } from '../shared/peer-text.js';

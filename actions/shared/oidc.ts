@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActionsCore } from './core.js';
 import { callFailure } from '../../server/http/outbound.js';
-import { jsonObject, type ActionHttp } from './http.js';
+import { jsonObject } from '../../server/http/json.js';
+import { type ActionHttp } from './http.js';
 
 /** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
 class MissingIdTokenPermission extends Error {

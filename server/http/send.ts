@@ -2,6 +2,7 @@ import { systemClock } from '../clock.js';
 import { MAX_ANSWER_BYTES, syncCall } from './call-bounds.js';
 import { HttpError, TransportError, UnexpectedAnswerError } from './call-errors.js';
 import { retryAfterMs } from './retry.js';
+import { jsonValue } from './json.js';
 import { boundedFetch } from './outbound.js';
 
 /** The strings of a Python list's `str()` (`['a', "b's"]`), as DefectDojo puts a validation error in `message`; undefined for other text. */
@@ -33,14 +34,7 @@ function readableError(body: unknown): string | undefined {
     .map(([name, value]) => `${name}: ${value.join(' ')}`);
   if (fieldErrors.length > 0) return fieldErrors.join('; ');
   if (typeof message === 'string') {
-    const parsed = (() => {
-      try {
-        return strings(JSON.parse(message));
-      } catch {
-        return undefined;
-      }
-    })();
-    return (parsed ?? pythonStrings(message) ?? [message]).join('; ');
+    return (strings(jsonValue(message)) ?? pythonStrings(message) ?? [message]).join('; ');
   }
   const first = Array.isArray(errors) ? (errors[0] as { msg?: unknown } | undefined)?.msg : undefined;
   if (typeof first === 'string') return first;
@@ -55,13 +49,7 @@ async function errorDetail(response: Response): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-  return readableError(body)?.slice(0, 300);
+  return readableError(jsonValue(text))?.slice(0, 300);
 }
 
 export interface SendOptions extends Omit<RequestInit, 'signal'> {
@@ -99,12 +87,9 @@ export async function send(service: string, operation: string, url: string, opti
   throw new HttpError(service, operation, response.status, detail, retryAfterMs(response.headers.get('retry-after') ?? undefined, systemClock.now()));
 }
 
-/** The body (read whole by `send`) as JSON; one that is not JSON is an `UnexpectedAnswerError`. */
-export async function jsonBody(service: string, operation: string, response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new UnexpectedAnswerError(service, operation, 'the answer is not valid JSON');
-  }
+/** The answer (read whole by `send`) as JSON; one that is not JSON is an `UnexpectedAnswerError`. */
+export async function jsonAnswer(service: string, operation: string, response: Response): Promise<unknown> {
+  const value = jsonValue(await response.text());
+  if (value === undefined) throw new UnexpectedAnswerError(service, operation, 'the answer is not valid JSON');
+  return value;
 }

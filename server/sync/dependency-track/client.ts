@@ -1,5 +1,5 @@
 import { HttpError, retryTransient, UnexpectedAnswerError } from '../../http/call-errors.js';
-import { jsonBody, send } from '../../http/send.js';
+import { jsonAnswer, send } from '../../http/send.js';
 import pLimit from 'p-limit';
 import type { RetryPolicy } from '../../http/retry.js';
 
@@ -74,7 +74,7 @@ export class DependencyTrackClient {
   private async get<T>(operation: string, path: string, read: (body: unknown, response: Response) => T, retry?: RetryPolicy, onRetry?: OnRetry): Promise<T> {
     const attempt = async (): Promise<T> => {
       const response = await send(SERVICE, operation, `${this.options.url}${path}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-      return read(await jsonBody(SERVICE, operation, response), response);
+      return read(await jsonAnswer(SERVICE, operation, response), response);
     };
     return retry ? retryTransient(attempt, retry, onRetry) : attempt();
   }
