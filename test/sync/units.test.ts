@@ -4,7 +4,7 @@ import { loadSyncConfig, SyncConfigError } from '../../server/sync/config.js';
 import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
 import { dependabotReport, codeScanningReport } from '../../server/sync/github/reports.js';
 import { apiBaseOf } from '../../server/github/targets.js';
-import { multipartBody } from '../../server/sync/http/multipart.js';
+import { multipartBody } from '../../server/sync/defectdojo/multipart.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { reimportCounts } from '../../server/sync/defectdojo/statistics.js';
 import { readFixture } from '../support/fixtures.js';

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { multipartBody } from '../http/multipart.js';
+import { multipartBody } from './multipart.js';
 import { HttpError, UnexpectedAnswerError } from '../../http/call-errors.js';
 import { jsonAnswer, send } from '../../http/send.js';
 import { MINIMUM_DEFECTDOJO_VERSION, type ScanType } from './scan-types.js';
