@@ -160,7 +160,7 @@ export function boundedFetch(bounds: CallBounds, options: BoundedFetchOptions): 
       clearTimeout(timer);
       // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
       if (signal.aborted) throw signal.reason;
-      throw connectTimedOut(err) ? new NoConnection(bounds.connectMs, { cause: err }) : err;
+      throw transportFailure(err) === 'UND_ERR_CONNECT_TIMEOUT' ? new NoConnection(bounds.connectMs, { cause: err }) : err;
     }
     try {
       const bytes = response.body ? await readAll(response, options.maxBytes, signal) : null;
@@ -216,13 +216,6 @@ function rebuilt(original: Response, body: Uint8Array | null): Response {
   }) as unknown as Response;
   Object.defineProperty(response, 'url', { value: original.url });
   return response;
-}
-
-function connectTimedOut(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if ((e as { code?: unknown }).code === 'UND_ERR_CONNECT_TIMEOUT') return true;
-  }
-  return false;
 }
 
 /**
