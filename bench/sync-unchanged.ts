@@ -8,7 +8,7 @@
 import { DEFAULT_OPTIONS } from '../server/sync/options.js';
 import { loadSyncConfig } from '../server/sync/config.js';
 import { dependencyTrackConnector } from '../server/sync/dependency-track/connector.js';
-import { ConditionalAnswers } from '../server/sync/github/conditional.js';
+import { ConditionalAnswers } from '../server/github/conditional.js';
 import { githubConnector } from '../server/sync/github/connector.js';
 import type { Progress, SourceReport } from '../server/sync/report.js';
 import { runConnector } from '../server/sync/run.js';

@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const metrics = deps.metrics ?? new BackendMetrics();
   const keySets = deps.keySets ?? new KeySetRegistry({ ...transport, clock, onFetch: metrics.keySetFetched });
   const verifier = new OidcVerifier(keySets, clock);
-  const clients = new AppClients({ bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse/${deps.version}` });
+  const clients = new AppClients({ ...transport, bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse/${deps.version}` });
   const installations = deps.installations ?? new InstallationDirectory();
 
   // Scrapes come every few seconds: their lines are debug-level.

@@ -64,3 +64,8 @@ export function settingsOrMisconfigured<T>(source: () => T): () => T {
     }
   };
 }
+
+/** The text of whatever was thrown, for a log line or a report. */
+export function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,9 +1,9 @@
 import { GraphqlResponseError } from '@octokit/graphql';
 import { RequestError } from '@octokit/request-error';
-import { actionOctokit, failureOf, type ActionOctokit } from '../shared/github.js';
+import { actionOctokit, type ActionOctokit } from '../shared/github.js';
 import { NO_EVENT } from '../shared/event.js';
 import { integerInput, InputError, optionalInput } from '../shared/inputs.js';
-import { NoAnswer } from '../shared/http.js';
+import { callFailure, transportFailure } from '../../server/http/outbound.js';
 import type { CiOutcome } from './ci.js';
 import { CommitFiles } from './diff/commit-files.js';
 import { IdentityUnknown, tokenIdentity, type Identity } from './outputs/identity.js';
@@ -136,8 +136,8 @@ function warn(deps: GateDeps, what: string, err: unknown): void {
   if (err instanceof IdentityUnknown) reason = `the token's identity is unknown: ${err.message}`;
   else if (err instanceof GraphqlResponseError) reason = `GraphQL ${String(err.errors?.[0]?.type ?? 'error')}`;
   else {
-    const failure = failureOf(deps.http, 'pr-comment', err);
-    reason = failure instanceof NoAnswer ? failure.reason : `HTTP ${failure.status}`;
+    const failure = callFailure(err);
+    reason = !failure ? transportFailure(err) : 'noAnswer' in failure ? failure.noAnswer : `HTTP ${failure.status}`;
   }
   deps.core.warning(`gate: ${what} not written (${reason})`);
 }

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
 import type { ActionsCore } from '../shared/core.js';
+import { git, gitText } from '../shared/git.js';
 import { NO_EVENT, type EventContext } from '../shared/event.js';
 import { InputError, optionalInput } from '../shared/inputs.js';
 
@@ -23,16 +23,15 @@ export function isoInstant(text: string): string | undefined {
   return Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
 }
 
-/** The committer date of `commit` in the checkout, or undefined (no checkout, a shallow clone without it, no git). */
-function committerDate(workspace: string, commit: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-C', workspace, 'show', '--no-patch', '--format=%cI', `${commit}^{commit}`],
-      { timeout: GIT_TIMEOUT_MS, encoding: 'utf8' },
-      (err, stdout) => resolve(err ? undefined : isoInstant(stdout)),
-    );
-  });
+/** The committer date of `commit` in the checkout, or undefined (no checkout, a shallow clone without it, no git, past its bound). */
+async function committerDate(workspace: string, commit: string): Promise<string | undefined> {
+  try {
+    const shown = await git(workspace, ['show', '--no-patch', '--format=%cI', `${commit}^{commit}`], { timeoutMs: GIT_TIMEOUT_MS });
+    return shown.code === 0 ? isoInstant(gitText(shown)) : undefined;
+  } catch {
+    // GitUnavailable: not installed, or it did not finish within the bound.
+    return undefined;
+  }
 }
 
 /** The push event's head commit time, when that commit is the one recorded. */

@@ -1,5 +1,8 @@
+import { systemClock } from '../../server/clock.js';
 import { retryAfterMs, retrying, type RetryPolicy } from '../../server/http/retry.js';
-import { jsonObject, NoAnswer, type ActionHttp } from '../shared/http.js';
+import { callFailure } from '../../server/http/outbound.js';
+import { jsonObject } from '../../server/http/json.js';
+import { type ActionHttp } from '../shared/http.js';
 import type { LedgerRecord } from './record.js';
 
 /** The ledger's answer to `POST /v1/deployments`. */
@@ -109,7 +112,8 @@ export async function postDeployment(
           body: JSON.stringify(record),
         }));
       } catch (err) {
-        if (err instanceof NoAnswer) throw new LedgerUnavailable(`the ledger did not answer: ${err.reason}`);
+        const failure = callFailure(err);
+        if (failure && 'noAnswer' in failure) throw new LedgerUnavailable(`the ledger did not answer: ${failure.noAnswer}`);
         throw err;
       }
       if (status === 200 || status === 201) {
@@ -119,7 +123,7 @@ export async function postDeployment(
         const { deployment_id, repository, recorded_at, notified } = body as unknown as RecordedDeployment;
         return { deployment_id, repository, recorded_at, duplicate: body.duplicate === true, notified, ...(stored ? { record: stored } : {}) };
       }
-      if (status >= 500 || status === 429) throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`, retryAfterMs(headers.get('retry-after') ?? undefined, Date.now()));
+      if (status >= 500 || status === 429) throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`, retryAfterMs(headers.get('retry-after') ?? undefined, systemClock.now()));
       if (status === 401 || status === 403) throw new LedgerRefused(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
       throw new LedgerRefused(`the ledger refused the record: ${describeRefusal(status, text)}`);
     },
@@ -180,7 +184,8 @@ export async function getFigures(http: ActionHttp, apiUrl: URL, token: string, e
   try {
     answer = await http.call('ledger-metrics', url.href, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
   } catch (err) {
-    if (err instanceof NoAnswer) throw new Error(`the ledger did not answer: ${err.reason}`);
+    const failure = callFailure(err);
+    if (failure && 'noAnswer' in failure) throw new Error(`the ledger did not answer: ${failure.noAnswer}`);
     throw err;
   }
   if (answer.status === 404) throw new Error(`HTTP 404 (a ledger older than GET /v1/deployments/metrics?)`);

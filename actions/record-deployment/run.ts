@@ -4,8 +4,9 @@ import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
 import { ACTION_RETRY, type RetryPolicy } from '../../server/http/retry.js';
 import { appendSummary } from '../shared/summary.js';
 import { inlineText } from '../../server/markdown.js';
-import { NoAnswer, type ActionHttp } from '../shared/http.js';
-import { actionOctokit, failureOf } from '../shared/github.js';
+import type { ActionHttp } from '../shared/http.js';
+import { actionOctokit } from '../shared/github.js';
+import { callFailure, transportFailure } from '../../server/http/outbound.js';
 import { githubDeployment, NotDeployable } from './github-deployment.js';
 import type { EventContext } from '../shared/event.js';
 import { committedAt } from './committed-at.js';
@@ -84,8 +85,8 @@ async function onGitHub({ core, http, env }: RecordDeploymentDeps, record: Ledge
     core.info(`GitHub deployment ${id}: ${record.environment} ${record.status}`);
   } catch (err) {
     if (err instanceof NotDeployable) return fail(err.message);
-    const failure = failureOf(http, 'github-deployment', err);
-    if (failure instanceof NoAnswer) return fail(`GitHub did not answer: ${failure.reason}`);
+    const failure = callFailure(err);
+    if (!failure || 'noAnswer' in failure) return fail(`GitHub did not answer: ${failure?.noAnswer ?? transportFailure(err)}`);
     fail(failure.status === 403 ? 'HTTP 403: the token needs permissions: deployments: write' : `HTTP ${failure.status}`);
   }
 }

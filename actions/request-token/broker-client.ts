@@ -1,4 +1,6 @@
-import { jsonObject, NoAnswer, type ActionHttp } from '../shared/http.js';
+import { callFailure } from '../../server/http/outbound.js';
+import { jsonObject } from '../../server/http/json.js';
+import { type ActionHttp } from '../shared/http.js';
 import { OidcUnavailable, requestIdToken } from '../shared/oidc.js';
 import type { ActionsCore } from '../shared/core.js';
 import { peerText } from '../shared/peer-text.js';
@@ -79,7 +81,8 @@ export async function postTokenRequest(http: ActionHttp, brokerUrl: string, body
     });
     return { status: answer.status, body: answer.text };
   } catch (err) {
-    if (err instanceof NoAnswer) return { noAnswer: err.reason };
+    const failure = callFailure(err);
+    if (failure && 'noAnswer' in failure) return { noAnswer: failure.noAnswer };
     throw err;
   }
 }

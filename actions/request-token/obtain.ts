@@ -1,7 +1,8 @@
 import type { ActionsCore } from '../shared/core.js';
-import { jsonObject, type ActionHttp } from '../shared/http.js';
+import { jsonObject } from '../../server/http/json.js';
+import { type ActionHttp } from '../shared/http.js';
 import { peerText } from '../shared/peer-text.js';
-import { parseFullName } from '../../server/platform/identifiers.js';
+import { parseFullName } from '../../server/github/identifiers.js';
 import { brokerSaid, fetchOidcToken, postTokenRequest, TokenUnavailable, type BrokerToken } from './broker-client.js';
 import { revokeToken } from './revoke-token.js';
 

@@ -1,5 +1,6 @@
-import { actionOctokit, failureOf } from '../shared/github.js';
-import { NoAnswer, type ActionHttp } from '../shared/http.js';
+import { callFailure, transportFailure } from '../../server/http/outbound.js';
+import { actionOctokit } from '../shared/github.js';
+import type { ActionHttp } from '../shared/http.js';
 
 /** What became of one token: revoked now, already dead (GitHub's 401), or left to expire and why. */
 export type Revoked = { readonly revoked: true } | { readonly alreadyGone: true } | { readonly notRevoked: string };
@@ -14,8 +15,9 @@ export async function revokeToken(http: ActionHttp, apiUrl: string, token: strin
     await octokit.request('DELETE /installation/token');
     return { revoked: true };
   } catch (err) {
-    const failure = failureOf(http, 'token-revoke', err);
-    if (failure instanceof NoAnswer) return { notRevoked: `API unreachable: ${failure.reason}` };
+    // Whatever else ends the call (it is Octokit's alone) is no answer too.
+    const failure = callFailure(err);
+    if (!failure || 'noAnswer' in failure) return { notRevoked: `API unreachable: ${failure?.noAnswer ?? transportFailure(err)}` };
     if (failure.status === 401) return { alreadyGone: true };
     return { notRevoked: `HTTP ${failure.status}` };
   }

@@ -1,4 +1,4 @@
-import type { TokenCore } from './run.js';
+import type { StatefulCore } from '../shared/core.js';
 import type { ActionHttp } from '../shared/http.js';
 import { TokenUnavailable } from './broker-client.js';
 import { revokeToken } from './revoke-token.js';
@@ -6,7 +6,7 @@ import { removalCommand, removeCredentialHelper } from './refresh/git-config.js'
 import { RefreshStore, type HeldToken } from './refresh/store.js';
 
 interface PostDeps {
-  readonly core: TokenCore;
+  readonly core: StatefulCore;
   readonly http: ActionHttp;
   readonly env: NodeJS.ProcessEnv;
   readonly now?: () => number;
@@ -30,7 +30,7 @@ async function endRefresh(folder: RefreshStore | undefined): Promise<HeldToken[]
 }
 
 /** Every token the job holds: the step's own, and each one a refresh minted. */
-function heldTokens(core: TokenCore, minted: readonly HeldToken[]): HeldToken[] {
+function heldTokens(core: StatefulCore, minted: readonly HeldToken[]): HeldToken[] {
   const first = core.getState('token');
   const tokens: HeldToken[] = first ? [{ token: first, expiresAtMs: Date.parse(core.getState('expires-at')) }] : [];
   for (const held of minted) if (!tokens.some((t) => t.token === held.token)) tokens.push(held);
@@ -53,7 +53,7 @@ async function revokeOne({ core, http, env, now = Date.now }: PostDeps, { token,
  * folder, with the helper's file in it. An entry git would not remove is named, with the command
  * that removes it: left alone it points at a file that is gone, so it gives git nothing.
  */
-async function removeRefresh(core: TokenCore, folder: RefreshStore | undefined): Promise<void> {
+async function removeRefresh(core: StatefulCore, folder: RefreshStore | undefined): Promise<void> {
   const include = core.getState('refresh-include');
   const { left } = include ? await removeCredentialHelper(include) : {};
   folder?.remove();

@@ -1,4 +1,4 @@
-import type { ActionsCore } from '../shared/core.js';
+import type { StatefulCore } from '../shared/core.js';
 import { baseUrl, booleanInput, InputError, optionalInput } from '../shared/inputs.js';
 import type { ActionHttp } from '../shared/http.js';
 import { spaceControlCharacters } from '../../server/http/control-characters.js';
@@ -11,10 +11,8 @@ import { installRefresh, type RefreshCli } from './refresh/install.js';
 const DEFAULT_AUDIENCE = 'gatehouse-broker';
 const DEFAULT_APP_NAME = 'Gatehouse';
 
-export type TokenCore = ActionsCore & Pick<typeof import('@actions/core'), 'saveState' | 'getState'>;
-
 export interface RequestTokenDeps {
-  readonly core: TokenCore;
+  readonly core: StatefulCore;
   readonly http: ActionHttp;
   readonly env: NodeJS.ProcessEnv;
   /** How later steps run the refresh (`refresh: true`); the entry file knows where its bundle is. Without it there is no refresh. */
@@ -38,7 +36,7 @@ interface Settings {
   readonly permissions: Readonly<Record<string, string>> | undefined;
 }
 
-function readSettings(core: TokenCore): Settings {
+function readSettings(core: StatefulCore): Settings {
   const brokerUrl = optionalInput(core, 'broker-url');
   const fallbackUrl = optionalInput(core, 'fallback-url');
   return {
@@ -66,7 +64,7 @@ function unconfirmed(asked: Readonly<Record<string, string>>, reported: string):
   return `the token carries more than the permission-* inputs asked for: ${beyond.map(([name, access]) => `${name}: ${access}`).join(', ')}`;
 }
 
-const emptyOutputs = (core: TokenCore) => {
+const emptyOutputs = (core: StatefulCore) => {
   for (const name of ['token', 'expires-at', 'repository', 'permissions']) core.setOutput(name, '');
 };
 

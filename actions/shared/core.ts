@@ -10,3 +10,6 @@ export type ActionsCore = Pick<
 > & {
   readonly summary: Pick<typeof actionsCore.summary, 'addRaw' | 'write'>;
 };
+
+/** `ActionsCore` with the state a step hands its post step (request-token's tokens and refresh folder). */
+export type StatefulCore = ActionsCore & Pick<typeof actionsCore, 'saveState' | 'getState'>;

@@ -1,8 +1,7 @@
 import { getOctokit } from '@actions/github';
-import { RequestError } from '@octokit/request-error';
 import { GITHUB_API_VERSION } from '../../server/github/api.js';
 import type { ActionCall } from '../../server/http/call-bounds.js';
-import type { ActionHttp, NoAnswer } from './http.js';
+import type { ActionHttp } from './http.js';
 
 export type ActionOctokit = ReturnType<typeof getOctokit>;
 
@@ -19,10 +18,4 @@ export function actionOctokit(http: ActionHttp, call: ActionCall, token: string,
     request.headers['x-github-api-version'] = GITHUB_API_VERSION;
   });
   return octokit;
-}
-
-/** GitHub's answer to a call that failed, or `NoAnswer` when none came (refused, cut off, past its bound). */
-export function failureOf(http: ActionHttp, call: ActionCall, err: unknown): { readonly status: number } | NoAnswer {
-  if (err instanceof RequestError && err.response) return { status: err.status };
-  return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
 }

@@ -1,20 +1,13 @@
 import { HttpClient } from '@actions/http-client';
 import { ACTION_CALLS, type ActionCall } from '../../server/http/call-bounds.js';
-import { boundedFetch, networkTransport, transportFailure, type CallBounds, type Fetch } from '../../server/http/outbound.js';
+import { TransportError } from '../../server/http/call-errors.js';
+import { boundedFetch, networkTransport, type CallBounds, type Fetch } from '../../server/http/outbound.js';
 
 /** An answer, read whole. */
 export interface Answer {
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;
-}
-
-/** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
-export class NoAnswer extends Error {
-  override readonly name = 'NoAnswer';
-  constructor(readonly reason: string) {
-    super(reason);
-  }
 }
 
 export interface CallInit {
@@ -25,13 +18,14 @@ export interface CallInit {
   readonly redirect?: 'error' | 'follow';
 }
 
-/** How the actions talk HTTP: each call named, and bounded by that name's bounds. */
+/**
+ * How the actions talk HTTP: each call named, and bounded by that name's bounds. A call that got
+ * no answer throws a `TransportError`; callers read it, and Octokit's failures, with `callFailure`.
+ */
 export interface ActionHttp {
   call(name: ActionCall, url: string, init?: CallInit): Promise<Answer>;
   /** The bounded, proxy-aware fetch of one call, for a client that makes its own requests (Octokit). */
   fetch(name: ActionCall): Fetch;
-  /** Why a call made through `fetch(name)` got no answer, in words safe to print. */
-  noAnswer(name: ActionCall, err: unknown): NoAnswer;
   /** The User-Agent the action's calls send. */
   readonly userAgent: string;
 }
@@ -58,34 +52,22 @@ export function actionHttp(options: { userAgent?: string; transport?: Fetch; bou
   const proxy = runnerProxy();
   const fetchFor = (name: ActionCall): Fetch => {
     const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-    const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: MAX_ANSWER_BYTES } });
+    const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), maxBytes: MAX_ANSWER_BYTES });
     // A token is never sent on to another address by a redirect, unless the caller asks for it.
     return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' })) as Fetch;
   };
   return {
     userAgent,
     fetch: fetchFor,
-    noAnswer: (name, err) => new NoAnswer(transportFailure(err, options.bounds?.[name] ?? ACTION_CALLS[name])),
     async call(name, url, init = {}) {
-      const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
       const fetch = fetchFor(name);
       let response: Response;
       try {
         response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
       } catch (err) {
-        throw new NoAnswer(transportFailure(err, bounds));
+        throw TransportError.of(userAgent, name, err);
       }
       return { status: response.status, headers: response.headers, text: await response.text() };
     },
   };
-}
-
-/** The body as a JSON object, or undefined when it is not one. */
-export function jsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }

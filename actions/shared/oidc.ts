@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActionsCore } from './core.js';
-import { jsonObject, NoAnswer, type ActionHttp } from './http.js';
+import { callFailure } from '../../server/http/outbound.js';
+import { jsonObject } from '../../server/http/json.js';
+import { type ActionHttp } from './http.js';
 
 /** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
 class MissingIdTokenPermission extends Error {
@@ -53,8 +55,9 @@ export async function requestIdToken(http: ActionHttp, core: Pick<ActionsCore, '
       failure = `HTTP ${answer.status}`;
       if (answer.status < 500) throw new OidcUnavailable('OIDC request failed', failure);
     } catch (err) {
-      if (!(err instanceof NoAnswer)) throw err;
-      failure = err.reason;
+      const failed = callFailure(err);
+      if (!failed || !('noAnswer' in failed)) throw err;
+      failure = failed.noAnswer;
     }
     if (attempt >= 2) throw new OidcUnavailable('OIDC request failed', failure);
     await sleep(retryAfterMs);

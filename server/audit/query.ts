@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasControlCharacter } from '../http/control-characters.js';
 import { isoInstant } from '../http/validation.js';
-import { isOwnerLogin, parseFullName } from '../platform/identifiers.js';
+import { isOwnerLogin, parseFullName } from '../github/identifiers.js';
 
 export const AUDIT_DEFAULT_LIMIT = 100;
 const AUDIT_MAX_LIMIT = 500;

@@ -1,5 +1,5 @@
 import type { CallerIdentity } from '../auth/verifier.js';
-import { isOwnerLogin, isRepositoryPair, parseFullName } from '../platform/identifiers.js';
+import { isOwnerLogin, isRepositoryPair, parseFullName } from '../github/identifiers.js';
 import type { Permissions } from '../platform/permissions.js';
 import type { RepositoryToken } from '../platform/repository-token.js';
 import { CLAIM_FIELDS, hashedToken, type TokenAuditFields } from './record.js';

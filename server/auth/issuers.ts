@@ -1,4 +1,5 @@
 import type { JSONWebKeySet } from 'jose';
+import { jsonValue } from '../http/json.js';
 
 /**
  * One trusted issuer. The key-set address comes from configuration only, never from a token.
@@ -43,12 +44,8 @@ export const jwksUrlOf = (issuer: string): string => `${issuer}/.well-known/jwks
 
 /** Parses a pinned JWKS document; returns an error message when it is not a usable key set. */
 export function parseJwksDocument(raw: string): { jwks: JSONWebKeySet } | { error: string } {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(raw);
-  } catch {
-    return { error: 'is not valid JSON' };
-  }
+  const doc = jsonValue(raw);
+  if (doc === undefined) return { error: 'is not valid JSON' };
   const keys = (doc as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys) || keys.length === 0) return { error: 'must be a JWKS object with a non-empty "keys" array' };
   for (const key of keys) {

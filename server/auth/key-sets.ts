@@ -144,7 +144,7 @@ export class KeySetRegistry {
     const timeoutMs = options.timeoutMs ?? KEY_SET_FETCH.totalMs;
     this.fetch = boundedFetch(
       { connectMs: Math.min(KEY_SET_FETCH.connectMs, timeoutMs), totalMs: timeoutMs },
-      { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_KEY_SET_BYTES } },
+      { ...(options.transport ? { transport: options.transport } : {}), maxBytes: MAX_KEY_SET_BYTES },
     );
     this.options = {
       refetchIntervalMs: options.refetchIntervalMs ?? 1000,

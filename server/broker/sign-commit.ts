@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
 import { PlatformError } from '../platform/errors.js';
 import type { CommitOnBranch } from '../platform/github-app.js';
-import { parseFullName } from '../platform/identifiers.js';
+import { parseFullName } from '../github/identifiers.js';
 import { mintRepositoryToken, type RepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import { hashedToken } from '../audit/record.js';
 import { appClientFor } from './platform.js';

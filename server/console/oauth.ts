@@ -66,7 +66,7 @@ export class GitHubOAuth {
     this.auth = oauth.ClientSecretPost(settings.clientSecret);
     this.now = options.now;
     this.options = {
-      [oauth.customFetch]: boundedFetch(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } }) as typeof fetch,
+      [oauth.customFetch]: boundedFetch(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), maxBytes: MAX_ANSWER_BYTES }) as typeof fetch,
       // Settings accept http only on loopback (a test's or a demo's GitHub fake).
       ...(base.startsWith('http:') ? { [oauth.allowInsecureRequests]: true } : {}),
     };

@@ -86,7 +86,7 @@ export function githubClient(options: GitHubClientOptions): GitHubClient {
   const { auth } = options;
   const sameOrigin = options.redirects === 'same-origin';
   // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty answer.
-  const fetch = boundedFetch(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: MAX_ANSWER_BYTES } });
+  const fetch = boundedFetch(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), maxBytes: MAX_ANSWER_BYTES });
   const octokit = new GitHubOctokit({
     baseUrl: options.baseUrl,
     userAgent: options.userAgent,

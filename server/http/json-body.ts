@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { invalidJson } from './errors.js';
+import { jsonValue } from './json.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -37,11 +38,9 @@ export function parseJson(raw: Buffer | undefined): unknown {
   } catch {
     throw invalidJson();
   }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalidJson();
-  }
+  const value = jsonValue(text);
+  if (value === undefined) throw invalidJson();
+  return value;
 }
 
 /** `rawBody` followed by `parseJson` into `req.body`. */

@@ -1,4 +1,7 @@
+import { RequestError } from '@octokit/request-error';
 import { Agent, fetch as undiciFetch, Response as UndiciResponse, type Dispatcher } from 'undici';
+import { systemClock, type Clock } from '../clock.js';
+import { retryAfterMs } from './retry.js';
 
 /**
  * How long one outbound HTTP call may take. Every call of every part goes through
@@ -23,11 +26,26 @@ export class CallTimedOut extends Error {
   }
 }
 
-/** A buffered answer grew past its size bound (a peer streaming without end). */
+/** An answer above its size bound: stated so (`Content-Length`), or seen to grow past it (a peer streaming without end). */
 export class AnswerTooLarge extends Error {
   override readonly name = 'AnswerTooLarge';
-  constructor(readonly maxBytes: number) {
+  constructor(
+    readonly maxBytes: number,
+    /** The length the answer stated, when its `Content-Length` was above the bound. */
+    readonly statedBytes?: number,
+  ) {
     super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+  }
+}
+
+/** No connection within the connect bound: nothing was sent. */
+export class NoConnection extends Error {
+  override readonly name = 'NoConnection';
+  constructor(
+    readonly connectMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`no connection within ${seconds(connectMs)}`, options);
   }
 }
 
@@ -50,11 +68,10 @@ export function sharedDeadline(totalMs: number): { readonly signal: AbortSignal;
  * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
  * or the network's error code. Never the URL (it can hold a secret path).
  */
-export function transportFailure(err: unknown, bounds?: CallBounds): string {
+export function transportFailure(err: unknown): string {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if (e instanceof CallTimedOut || e instanceof AnswerTooLarge) return e.message;
+    if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection) return e.message;
     const code = (e as { code?: unknown }).code;
-    if (code === 'UND_ERR_CONNECT_TIMEOUT') return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
     if (typeof code === 'string') return code;
   }
   return err instanceof Error ? err.message : 'network error';
@@ -72,6 +89,7 @@ const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETU
  */
 export function neverSent(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof NoConnection) return true;
     if (e instanceof CallTimedOut || e instanceof AnswerTooLarge) return false;
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return BEFORE_SENDING.has(code);
@@ -110,11 +128,11 @@ export interface BoundedFetchOptions {
   /** What carries the request; tests pass a recording fetch. Default: `networkTransport(connectMs)`. */
   readonly transport?: Fetch;
   /**
-   * Read the whole body inside the deadline (at most `maxBytes`) before resolving. For clients
-   * that read bodies themselves and would otherwise turn a stalled or cut body into an empty
-   * answer (Octokit does), and wherever a body must not hold unbounded memory.
+   * The largest body read. Every body is read whole inside the deadline before the call resolves:
+   * no caller sees half an answer (Octokit would turn a stalled or cut body into an empty one),
+   * and none holds more memory than this.
    */
-  readonly buffer?: { readonly maxBytes: number };
+  readonly maxBytes: number;
 }
 
 /** Statuses whose answer has no body (the Response constructor refuses one). */
@@ -123,9 +141,11 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /**
  * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
  * deadline that aborts the request, the wait for headers and the reading of the body alike, with
- * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
+ * `CallTimedOut` as the reason; and whose answer is read whole, at most `maxBytes`
+ * (`AnswerTooLarge`, at once when `Content-Length` says so). A caller's own signal can end the
+ * call sooner, never later.
  */
-export function boundedFetch(bounds: CallBounds, options: BoundedFetchOptions = {}): Fetch {
+export function boundedFetch(bounds: CallBounds, options: BoundedFetchOptions): Fetch {
   const transport = options.transport ?? networkTransport(bounds.connectMs);
   return (async (input: string | URL | Request, init: RequestInit = {}) => {
     const deadline = new AbortController();
@@ -139,11 +159,11 @@ export function boundedFetch(bounds: CallBounds, options: BoundedFetchOptions = 
     } catch (err) {
       clearTimeout(timer);
       // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
-      throw signal.aborted ? signal.reason : err;
+      if (signal.aborted) throw signal.reason;
+      throw transportFailure(err) === 'UND_ERR_CONNECT_TIMEOUT' ? new NoConnection(bounds.connectMs, { cause: err }) : err;
     }
-    if (!options.buffer) return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
     try {
-      const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
+      const bytes = response.body ? await readAll(response, options.maxBytes, signal) : null;
       return rebuilt(response, bytes);
     } finally {
       clearTimeout(timer);
@@ -152,62 +172,19 @@ export function boundedFetch(bounds: CallBounds, options: BoundedFetchOptions = 
 }
 
 /**
- * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
- * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
- * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
- */
-function guardedBody(response: Response, signal: AbortSignal, ended: () => void): ReadableStream<Uint8Array> | null {
-  if (!response.body) {
-    ended();
-    return null;
-  }
-  const reader = response.body.getReader();
-  let stop: (() => void) | undefined;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      stop = () => {
-        controller.error(signal.reason);
-        reader.cancel(signal.reason).catch(() => undefined);
-        ended();
-      };
-      if (signal.aborted) stop();
-      else signal.addEventListener('abort', stop, { once: true });
-    },
-    async pull(controller) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (err) {
-        if (!signal.aborted) {
-          signal.removeEventListener('abort', stop!);
-          ended();
-          controller.error(err);
-        }
-        return;
-      }
-      if (signal.aborted) return;
-      if (chunk.done) {
-        signal.removeEventListener('abort', stop!);
-        ended();
-        controller.close();
-      } else controller.enqueue(chunk.value);
-    },
-    cancel(reason) {
-      signal.removeEventListener('abort', stop!);
-      ended();
-      return reader.cancel(reason);
-    },
-  });
-}
-
-/**
  * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
  * is ours, so it can be cancelled even while a read waits on a stalled peer).
  */
-async function readAll(body: ReadableStream<Uint8Array>, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
+async function readAll(response: Response, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
+  const stated = response.headers.get('content-length');
+  // A compressed answer's length is not the length of the bytes read from it.
+  if (stated !== null && /^\d+$/.test(stated) && !response.headers.get('content-encoding') && Number(stated) > maxBytes) {
+    await response.body!.cancel().catch(() => undefined);
+    throw new AnswerTooLarge(maxBytes, Number(stated));
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = body.getReader();
+  const reader = response.body!.getReader();
   const stop = (): void => void reader.cancel(signal.reason).catch(() => undefined);
   signal.addEventListener('abort', stop, { once: true });
   try {
@@ -230,8 +207,8 @@ async function readAll(body: ReadableStream<Uint8Array>, maxBytes: number, signa
   return Buffer.concat(chunks, size);
 }
 
-/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
-function rebuilt(original: Response, body: ReadableStream<Uint8Array> | Uint8Array | null): Response {
+/** The answer with the bytes read for its body, its status, headers and URL kept. */
+function rebuilt(original: Response, body: Uint8Array | null): Response {
   const response = new UndiciResponse(NULL_BODY.has(original.status) ? null : (body as ConstructorParameters<typeof UndiciResponse>[0]), {
     status: original.status,
     statusText: original.statusText,
@@ -239,4 +216,44 @@ function rebuilt(original: Response, body: ReadableStream<Uint8Array> | Uint8Arr
   }) as unknown as Response;
   Object.defineProperty(response, 'url', { value: original.url });
   return response;
+}
+
+/**
+ * What a failed call came to: the peer's answer (its status, and the wait it asked for with
+ * `Retry-After`), or no answer at all (why, in words safe to print, and whether the request may
+ * have reached the peer). The one vocabulary of the actions, the sync and the App client.
+ */
+export type CallFailure =
+  | { readonly status: number; readonly retryAfterMs: number | undefined }
+  | { readonly noAnswer: string; readonly maybeSent: boolean };
+
+/** An error that says what its call came to (`HttpError`, `TransportError`, `PlatformError`). */
+export interface CallFailed {
+  readonly failure: CallFailure;
+}
+
+/**
+ * What the call that threw `err` came to, whoever made it: the bounded fetch (its bounds), Octokit
+ * over it (`RequestError`, with or without a response), or an error that carries its `failure`
+ * (the sync's `send` and the actions' `call` wrap the network's errors in a `TransportError`).
+ * Undefined for an error that is not a failed call (a refusal of our own, an answer of the wrong
+ * shape, a bug): callers pass those on.
+ */
+export function callFailure(err: unknown, clock: Clock = systemClock): CallFailure | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const carried = (e as Partial<CallFailed>).failure;
+    if (carried) return carried;
+    if (e instanceof RequestError && e.response) {
+      const asked = e.response.headers['retry-after'];
+      return { status: e.status, retryAfterMs: retryAfterMs(typeof asked === 'string' ? asked : undefined, clock.now()) };
+    }
+    // Octokit turns a fetch that got no answer into a RequestError without a response, the fetch's error its cause.
+    if (e instanceof RequestError) return noAnswer(e.cause ?? e);
+    if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection) return noAnswer(e);
+  }
+  return undefined;
+}
+
+function noAnswer(err: unknown): CallFailure {
+  return { noAnswer: transportFailure(err), maybeSent: !neverSent(err) };
 }

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { SEVERITIES, type Severity } from '../sync/config.js';
+
+/** DefectDojo's severities, worst first: what issue push's `github.minSeverity` names. */
+export const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
 
 /** The fields of a DefectDojo finding (API v2) that issue push reads. */
 export interface OpenFinding {

@@ -1,13 +1,13 @@
-import { HttpError, mayHaveActed } from '../sync/http/request.js';
-import type { GithubClient } from '../sync/github/client.js';
-import { listsOwner, type GithubTarget } from '../sync/github/targets.js';
-import { isRepositoryPair, parseFullName, sameFullName } from '../platform/identifiers.js';
+import { HttpError, mayHaveActed } from '../http/call-errors.js';
+import type { GitHubClient } from '../github/client.js';
+import { listsOwner, type GithubTarget } from '../github/targets.js';
+import { isRepositoryPair, parseFullName, sameFullName } from '../github/identifiers.js';
 import { ISSUE_LABEL, bodyHasHash, type IssueText } from './issue-text.js';
 
 /** A repository issues can be opened in. */
 export interface IssueRepository {
   readonly target: GithubTarget;
-  readonly client: GithubClient;
+  readonly client: GitHubClient;
   readonly owner: string;
   readonly name: string;
   readonly fullName: string;
@@ -27,7 +27,7 @@ export interface IssueRepository {
 export async function resolveRepository(
   product: string,
   targets: readonly GithubTarget[],
-  clientFor: (target: GithubTarget) => GithubClient,
+  clientFor: (target: GithubTarget) => GitHubClient,
 ): Promise<IssueRepository | undefined> {
   const named = parseFullName(product.trim());
   if (!named) return undefined;
@@ -167,7 +167,7 @@ export interface IssueState {
   readonly htmlUrl: string;
 }
 
-export async function issueState(client: GithubClient, ref: IssueRef): Promise<IssueState> {
+export async function issueState(client: GitHubClient, ref: IssueRef): Promise<IssueState> {
   const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: ref.owner, repo: ref.repo, issue_number: ref.number });
   const closedAt = data.closed_at ? new Date(data.closed_at) : undefined;
   return {
@@ -178,12 +178,12 @@ export async function issueState(client: GithubClient, ref: IssueRef): Promise<I
   };
 }
 
-export async function commentOnIssue(client: GithubClient, ref: IssueRef, body: string): Promise<void> {
+export async function commentOnIssue(client: GitHubClient, ref: IssueRef, body: string): Promise<void> {
   await client.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: ref.owner, repo: ref.repo, issue_number: ref.number, body });
 }
 
 /** Whether the issue has a comment with exactly this body, written at or after `since` (GitHub's clock). */
-export async function hasComment(client: GithubClient, ref: IssueRef, body: string, since: string | undefined): Promise<boolean> {
+export async function hasComment(client: GitHubClient, ref: IssueRef, body: string, since: string | undefined): Promise<boolean> {
   const pages = client.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
     owner: ref.owner,
     repo: ref.repo,
@@ -196,7 +196,7 @@ export async function hasComment(client: GithubClient, ref: IssueRef, body: stri
 }
 
 /** Closes (with GitHub's `state_reason`) or reopens the issue. */
-export async function setIssueState(client: GithubClient, ref: IssueRef, state: 'open' | 'closed', stateReason?: 'completed' | 'not_planned'): Promise<void> {
+export async function setIssueState(client: GitHubClient, ref: IssueRef, state: 'open' | 'closed', stateReason?: 'completed' | 'not_planned'): Promise<void> {
   await client.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
     owner: ref.owner,
     repo: ref.repo,

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
-import { RateLimitExhausted } from '../sync/github/client.js';
-import { message } from '../sync/report.js';
+import { RateLimitExhausted } from '../github/rate-limited-client.js';
+import { message } from '../errors.js';
 import { issuesByHash, searchIssue, type IssueRepository } from './github-issues.js';
 import type { Pacer } from './pacer.js';
 

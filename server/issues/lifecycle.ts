@@ -1,4 +1,4 @@
-import { message } from '../sync/report.js';
+import { message } from '../errors.js';
 import { closingComment, readLinkedFinding, reopeningComment, stateReasonFor, type LinkedFinding } from './finding-status.js';
 import { commentOnIssue, hasComment, inScope, issueRefOf, issueState, resolveRepository, setIssueState, writeOnce, type IssueRef, type IssueRepository } from './github-issues.js';
 import type { IssuePushDeps } from './deps.js';

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
-import { retryTransient } from '../sync/http/request.js';
-import { message } from '../sync/report.js';
+import { retryTransient } from '../http/call-errors.js';
+import { message } from '../errors.js';
 import type { IssuePushDeps } from './deps.js';
 
 /** Products listed at once. */

@@ -1,5 +1,17 @@
 import type { WaitingClock } from '../clock.js';
-import type { Lease, SourceLocks } from '../sync/service/locks.js';
+
+/** A held key. */
+export interface Lease {
+  release(): Promise<void>;
+}
+
+/**
+ * The locks issue push takes its keys in: the runs' own locks (`sync_locks` with MONGODB_URI),
+ * passed in by the service. `acquire` answers at once, with undefined when another holder has the key.
+ */
+export interface PushLocks {
+  acquire(key: string, holder: string): Promise<Lease | undefined>;
+}
 
 export interface PushLockOptions {
   /** Waiting for another push's locks. */
@@ -28,7 +40,7 @@ export const repositoryKey = (server: string, fullName: string): string => `issu
  * what the other waits for; a held key is tried again every `pollMs` up to `waitMs`. Callers take
  * all product keys before any repository key. On a timeout, what was taken is released again.
  */
-export async function holdKeys(locks: SourceLocks, keys: readonly string[], holder: string, options: PushLockOptions): Promise<() => Promise<void>> {
+export async function holdKeys(locks: PushLocks, keys: readonly string[], holder: string, options: PushLockOptions): Promise<() => Promise<void>> {
   const leases: Lease[] = [];
   const release = async () => {
     // Every lease is released even when one release fails; a Mongo lease left behind expires.

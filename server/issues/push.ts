@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { GithubClient } from '../sync/github/client.js';
-import type { GithubTarget } from '../sync/github/targets.js';
-import { retryTransient } from '../sync/http/request.js';
-import { message } from '../sync/report.js';
+import type { GitHubClient } from '../github/client.js';
+import type { GithubTarget } from '../github/targets.js';
+import { retryTransient } from '../http/call-errors.js';
+import { message } from '../errors.js';
 import { findingHash, hasIssueTag, issueTag, readFinding, severitiesFrom, severityRank, type OpenFinding } from './finding.js';
 import { createIssue, resolveRepository, writeOnce, type IssueRepository } from './github-issues.js';
 import { IssueIndex } from './issue-index.js';
@@ -82,8 +82,8 @@ export async function pushIssues(products: readonly string[], deps: IssuePushDep
   const held = await holding(deps, unique.map(productKey), holder, { products: unique });
   if (!held) return { ...report(), failed: 1 };
   // One client per target for the whole push, so its rate-limit state covers every call.
-  const clients = new Map<GithubTarget, GithubClient>();
-  const clientFor = (target: GithubTarget): GithubClient => {
+  const clients = new Map<GithubTarget, GitHubClient>();
+  const clientFor = (target: GithubTarget): GitHubClient => {
     if (!clients.has(target)) clients.set(target, deps.clientFor(target));
     return clients.get(target)!;
   };

@@ -49,7 +49,7 @@ export interface ChatSink {
 
 export function createChatSink(deps: { transport?: Fetch; logger: Logger; bounds?: CallBounds }): ChatSink {
   // The answer is read whole (and small) inside the bound, so a webhook that stalls its body cannot hold the request.
-  const post = boundedFetch(deps.bounds ?? CHAT_POST, { ...(deps.transport ? { transport: deps.transport } : {}), buffer: { maxBytes: 64 * 1024 } });
+  const post = boundedFetch(deps.bounds ?? CHAT_POST, { ...(deps.transport ? { transport: deps.transport } : {}), maxBytes: 64 * 1024 });
   return {
     async notify(record, webhookUrl) {
       try {

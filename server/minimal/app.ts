@@ -6,7 +6,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Env } from '../config-error.js';
 import { apiHeaders } from '../http/api-headers.js';
 import { backendBounds, type BackendBounds } from '../http/call-bounds.js';
-import { ReadinessLog } from '../health/readiness-log.js';
+import { ReadinessLog } from '../readiness-log.js';
 import type { Fetch } from '../http/outbound.js';
 import type { Logger } from '../logger.js';
 import { AppClients } from '../platform/clients.js';

@@ -5,7 +5,7 @@ import { exchangeToken, ExchangeRefused } from '../broker/token-exchange.js';
 import { isJsonObject, present } from '../http/json-body.js';
 import type { AppClients } from '../platform/clients.js';
 import { platformRetryAfter } from '../platform/errors.js';
-import { isRepositoryPair } from '../platform/identifiers.js';
+import { isRepositoryPair } from '../github/identifiers.js';
 import { askedWithin, requestedPermissions, type Permissions } from '../platform/permissions.js';
 import { AppNotInstalled, InstallationLookupFailed, MintFailed, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import { Refusal } from './outcomes.js';

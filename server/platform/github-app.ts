@@ -13,6 +13,8 @@ export interface PlatformClientOptions {
   /** Bound on `createCommitOnBranch`, which uploads file contents (default `PLATFORM_COMMIT`). */
   readonly commitBounds?: CallBounds;
   readonly userAgent: string;
+  /** What carries the calls (the app's `transport`; tests); default the network. */
+  readonly transport?: Fetch;
 }
 
 export interface Installation {
@@ -77,7 +79,7 @@ const PAGE = 100;
  * calls are answered by the configured API or fail.
  */
 function platformClient(apiBase: string, options: PlatformClientOptions, auth: Parameters<typeof githubClient>[0]['auth']): GitHubClient {
-  return githubClient({ baseUrl: apiBase, userAgent: options.userAgent, bounds: options.bounds ?? PLATFORM_CALL, redirects: 'none', ...(auth ? { auth } : {}) });
+  return githubClient({ baseUrl: apiBase, userAgent: options.userAgent, bounds: options.bounds ?? PLATFORM_CALL, redirects: 'none', ...(options.transport ? { transport: options.transport } : {}), ...(auth ? { auth } : {}) });
 }
 
 /** Per-call request options: a caller's deadline (a whole route's), and another transport bound. */
@@ -158,7 +160,7 @@ export class InstallationClient {
     options: PlatformClientOptions,
   ) {
     // GraphQL's createCommitOnBranch uploads file contents: a bound of its own.
-    this.commitFetch = boundedFetch(options.commitBounds ?? PLATFORM_COMMIT, { buffer: { maxBytes: MAX_ANSWER_BYTES } });
+    this.commitFetch = boundedFetch(options.commitBounds ?? PLATFORM_COMMIT, { ...(options.transport ? { transport: options.transport } : {}), maxBytes: MAX_ANSWER_BYTES });
   }
 
   repositories(signal?: AbortSignal): AsyncGenerator<Repository> {

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { AppClient, Installation } from './github-app.js';
-import { parseFullName } from './identifiers.js';
+import { parseFullName } from '../github/identifiers.js';
 
 export interface InstallationCacheOptions {
   /** Short: an uninstalled app is noticed within this long (a failed mint also evicts). */

@@ -1,4 +1,4 @@
-import { ReadinessLog } from '../health/readiness-log.js';
+import { ReadinessLog } from '../readiness-log.js';
 import type { Logger } from '../logger.js';
 import { createMemoryStore } from './memory.js';
 import { createMongoStore } from './mongo.js';

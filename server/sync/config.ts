@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
+import { z, type ZodType } from 'zod';
 import type { Env } from '../config-error.js';
 import { YAML_BOOLEAN_WORDS, yamlBoolean } from '../yaml-boolean.js';
-import { parseGithubTargets, type GithubTarget } from './github/targets.js';
+import { parseGithubTargets, type GithubTarget } from '../github/targets.js';
+import { SEVERITIES, type Severity } from '../issues/finding.js';
 import { parseSchedule } from './service/schedule.js';
 
 export const SOURCES = ['dependencytrack', 'github', 'sonarqube'] as const;
 export type SourceName = (typeof SOURCES)[number];
-
-export const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
 
 export interface SyncConfig {
   readonly mode: 'deployment' | 'cronjob';
@@ -48,96 +47,112 @@ export class SyncConfigError extends Error {
   }
 }
 
-type Check = (raw: unknown, fromEnv: boolean) => { value: unknown } | { problem: string };
+/**
+ * How one key's value is checked: a zod schema, whose first issue is the problem (the same words
+ * whatever the value was), and how a value from the environment, which is text, is read first.
+ */
+interface Check {
+  readonly schema: ZodType;
+  /** Booleans and numbers from the environment, read as the file's YAML gives them. */
+  readonly fromEnv?: (text: string) => unknown;
+}
 
-const HTTP_URL: Check = (raw) => {
-  if (typeof raw !== 'string' || raw.trim() === '') return { problem: 'must be an http(s) URL' };
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return { problem: 'must be an http(s) URL' };
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: 'must be an http(s) URL' };
-  if (url.username || url.password) return { problem: 'must not carry credentials (they are read from the environment)' };
-  if (url.search || url.hash) return { problem: 'must not have a query or fragment' };
-  return { value: url.href.replace(/\/+$/, '') };
+const URL_PROBLEM = 'must be an http(s) URL';
+const HTTP_URL: Check = {
+  schema: z.string({ error: URL_PROBLEM }).transform((raw, ctx) => {
+    const url = URL.parse(raw.trim());
+    const problem =
+      raw.trim() === '' || !url || (url.protocol !== 'https:' && url.protocol !== 'http:')
+        ? URL_PROBLEM
+        : url.username || url.password
+          ? 'must not carry credentials (they are read from the environment)'
+          : url.search || url.hash
+            ? 'must not have a query or fragment'
+            : undefined;
+    if (problem === undefined) return url!.href.replace(/\/+$/, '');
+    ctx.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  }),
 };
 
 // From the environment, the same words as the actions' boolean inputs (and as the file's YAML).
-const BOOLEAN: Check = (raw, fromEnv) => {
-  if (typeof raw === 'boolean') return { value: raw };
-  const value = fromEnv && typeof raw === 'string' ? yamlBoolean(raw) : undefined;
-  return value === undefined ? { problem: `must be true or false (${YAML_BOOLEAN_WORDS})` } : { value };
+const BOOLEAN: Check = {
+  schema: z.boolean({ error: `must be true or false (${YAML_BOOLEAN_WORDS})` }),
+  fromEnv: (text) => yamlBoolean(text) ?? text,
 };
 
-const text =
-  (max: number): Check =>
-  (raw) =>
-    typeof raw === 'string' && raw.trim() !== '' && raw.trim().length <= max ? { value: raw.trim() } : { problem: `must be a non-empty string of at most ${max} characters` };
+const text = (max: number): Check => {
+  const problem = `must be a non-empty string of at most ${max} characters`;
+  return { schema: z.string({ error: problem }).trim().min(1, problem).max(max, problem) };
+};
 
-const oneOf =
-  (values: readonly string[]): Check =>
-  (raw) => {
-    const found = typeof raw === 'string' ? values.find((v) => v.toLowerCase() === raw.trim().toLowerCase()) : undefined;
-    return found === undefined ? { problem: `must be one of ${values.join(', ')}` } : { value: found };
+const oneOf = (values: readonly string[]): Check => {
+  const problem = `must be one of ${values.join(', ')}`;
+  return {
+    schema: z.string({ error: problem }).transform((raw, ctx) => {
+      const found = values.find((v) => v.toLowerCase() === raw.trim().toLowerCase());
+      if (found !== undefined) return found;
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }),
   };
+};
 
-const wholeNumber =
-  (min: number, max: number): Check =>
-  (raw, fromEnv) => {
-    const n = typeof raw === 'number' ? raw : fromEnv && typeof raw === 'string' && /^\s*\d{1,9}\s*$/.test(raw) ? Number(raw) : NaN;
-    return Number.isInteger(n) && n >= min && n <= max ? { value: n } : { problem: `must be a whole number from ${min} to ${max}` };
-  };
+const wholeNumber = (min: number, max: number): Check => {
+  const problem = `must be a whole number from ${min} to ${max}`;
+  return { schema: z.number({ error: problem }).int(problem).min(min, problem).max(max, problem), fromEnv: (text) => (/^\d{1,9}$/.test(text) ? Number(text) : text) };
+};
 
 // A cron expression (UTC) or an interval in seconds, judged by the scheduler's own parser.
-const SCHEDULE: Check = (raw) => {
-  if (typeof raw !== 'string' && typeof raw !== 'number') return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
-  try {
-    const schedule = parseSchedule(raw);
-    return schedule.next(new Date()) ? { value: schedule.text } : { problem: 'never runs (the expression has no future date)' };
-  } catch (err) {
-    return { problem: (err as Error).message };
-  }
+const SCHEDULE: Check = {
+  schema: z.union([z.string(), z.number()], { error: 'must be a cron expression (5 or 6 fields) or an interval in seconds' }).transform((raw, ctx) => {
+    try {
+      const schedule = parseSchedule(raw);
+      if (schedule.next(new Date())) return schedule.text;
+      ctx.addIssue({ code: 'custom', message: 'never runs (the expression has no future date)' });
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+    return z.NEVER;
+  }),
 };
 
-interface Key {
+interface Key extends Check {
   readonly path: string;
   readonly env: string;
-  readonly check: Check;
   readonly fallback?: unknown;
 }
 
 /** Every key of the file, the environment setting that overrides it, and its default. */
 export const KEYS: readonly Key[] = [
-  { path: 'mode', env: 'SYNC_MODE', check: oneOf(['deployment', 'cronjob']), fallback: 'deployment' },
+  { path: 'mode', env: 'SYNC_MODE', ...oneOf(['deployment', 'cronjob']), fallback: 'deployment' },
   // Hourly, each source 30 minutes after the one before it.
-  { path: 'schedule.dependencytrack', env: 'SYNC_SCHEDULE_DEPENDENCYTRACK', check: SCHEDULE, fallback: '0 * * * *' },
-  { path: 'schedule.github', env: 'SYNC_SCHEDULE_GITHUB', check: SCHEDULE, fallback: '30 * * * *' },
-  { path: 'schedule.sonarqube', env: 'SYNC_SCHEDULE_SONARQUBE', check: SCHEDULE, fallback: '0 * * * *' },
+  { path: 'schedule.dependencytrack', env: 'SYNC_SCHEDULE_DEPENDENCYTRACK', ...SCHEDULE, fallback: '0 * * * *' },
+  { path: 'schedule.github', env: 'SYNC_SCHEDULE_GITHUB', ...SCHEDULE, fallback: '30 * * * *' },
+  { path: 'schedule.sonarqube', env: 'SYNC_SCHEDULE_SONARQUBE', ...SCHEDULE, fallback: '0 * * * *' },
   // A source's switch has no fixed default: unset, the source is on exactly when one of its own
   // settings is given (ENABLED_WHEN_GIVEN), so a configuration names only what it uses.
-  { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN },
-  { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
-  { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
+  { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', ...BOOLEAN },
+  { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', ...HTTP_URL },
+  { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', ...BOOLEAN, fallback: false },
   // Off by default: it writes to Dependency-Track (dependency-track/triage.ts).
-  { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', check: BOOLEAN, fallback: false },
-  { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
+  { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', ...BOOLEAN, fallback: false },
+  { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', ...BOOLEAN },
   // Each alert kind on by default; off for a DefectDojo without its parser (code scanning needs 2.52.0, secret scanning 2.51.0).
-  { path: 'sources.github.codeScanning', env: 'SYNC_GITHUB_CODE_SCANNING', check: BOOLEAN, fallback: true },
-  { path: 'sources.github.dependabot', env: 'SYNC_GITHUB_DEPENDABOT', check: BOOLEAN, fallback: true },
-  { path: 'sources.github.secretScanning', env: 'SYNC_GITHUB_SECRET_SCANNING', check: BOOLEAN, fallback: true },
-  { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
-  { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
-  { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },
-  { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
-  { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: text(255), fallback: 'Research and Development' },
+  { path: 'sources.github.codeScanning', env: 'SYNC_GITHUB_CODE_SCANNING', ...BOOLEAN, fallback: true },
+  { path: 'sources.github.dependabot', env: 'SYNC_GITHUB_DEPENDABOT', ...BOOLEAN, fallback: true },
+  { path: 'sources.github.secretScanning', env: 'SYNC_GITHUB_SECRET_SCANNING', ...BOOLEAN, fallback: true },
+  { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', ...BOOLEAN },
+  { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', ...HTTP_URL },
+  { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', ...BOOLEAN, fallback: false },
+  { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', ...HTTP_URL },
+  { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', ...text(255), fallback: 'Research and Development' },
   // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
-  { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', check: wholeNumber(1, 100_000), fallback: 100 },
+  { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', ...wholeNumber(1, 100_000), fallback: 100 },
   // DefectDojo's do_not_reactivate on every reimport: a finding closed in DefectDojo stays closed.
-  { path: 'defectdojo.doNotReactivate', env: 'SYNC_DEFECTDOJO_DO_NOT_REACTIVATE', check: BOOLEAN, fallback: false },
-  { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
-  { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
+  { path: 'defectdojo.doNotReactivate', env: 'SYNC_DEFECTDOJO_DO_NOT_REACTIVATE', ...BOOLEAN, fallback: false },
+  { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', ...oneOf(SEVERITIES), fallback: 'High' },
+  { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', ...wholeNumber(0, 1000), fallback: 50 },
 ];
 
 /** The settings (key paths and secrets) that switch a source on when its `enabled` is unset. */
@@ -230,9 +245,9 @@ export function loadSyncConfig(options: { file?: string; env: Env }): LoadedConf
       if (key.fallback !== undefined) assign(tree, key.path, key.fallback);
       continue;
     }
-    const checked = key.check(raw, envValue !== undefined);
-    if ('problem' in checked) problems.push(`${key.path}${envValue !== undefined ? ` (from ${key.env})` : ''} ${checked.problem}`);
-    else assign(tree, key.path, checked.value);
+    const checked = key.schema.safeParse(envValue !== undefined && key.fromEnv ? key.fromEnv(envValue) : raw);
+    if (!checked.success) problems.push(`${key.path}${envValue !== undefined ? ` (from ${key.env})` : ''} ${checked.error.issues[0]!.message}`);
+    else assign(tree, key.path, checked.data);
   }
   let githubTargets: readonly GithubTarget[] | undefined;
   const targets = present(options.env.GITHUB_TARGETS);

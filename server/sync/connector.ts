@@ -1,7 +1,7 @@
 import type { SyncOptions } from './options.js';
 import type { LoadedConfig, SourceName } from './config.js';
 import type { DefectDojoClient } from './defectdojo/client.js';
-import type { ConditionalAnswers } from './github/conditional.js';
+import type { ConditionalAnswers } from '../github/conditional.js';
 import type { RetryPolicy } from '../http/retry.js';
 import type { Progress, SourceReport } from './report.js';
 

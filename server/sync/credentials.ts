@@ -1,4 +1,4 @@
-import { HttpError } from './http/request.js';
+import { HttpError } from '../http/call-errors.js';
 
 /**
  * A credential the server refused (401 or 403). The message names the credential (its setting,

@@ -175,10 +175,6 @@ export function finishReport(
   };
 }
 
-export function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 function countsText(counts: ReimportCounts | undefined): string {
   return counts ? `created ${counts.created}, closed ${counts.closed}, reactivated ${counts.reactivated}, untouched ${counts.untouched}` : 'no statistics in the answer';
 }

@@ -3,10 +3,11 @@ import { missingDefectDojo, SyncConfigError, type LoadedConfig } from './config.
 import type { Connector } from './connector.js';
 import { DefectDojoClient } from './defectdojo/client.js';
 import { refusedAs } from './credentials.js';
-import type { ConditionalAnswers } from './github/conditional.js';
+import type { ConditionalAnswers } from '../github/conditional.js';
 import { SYNC_RETRY, type RetryPolicy } from '../http/retry.js';
-import { retryTransient } from './http/request.js';
-import { finishReport, humanProgress, message, type Progress, type SourceReport } from './report.js';
+import { retryTransient } from '../http/call-errors.js';
+import { finishReport, humanProgress, type Progress, type SourceReport } from './report.js';
+import { message } from '../errors.js';
 
 /** Every secret value of a configuration, for scrubbing text that leaves the process. */
 export function secretValues({ secrets }: LoadedConfig): string[] {

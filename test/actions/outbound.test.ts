@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { ACTION_RETRY } from '../../server/http/retry.js';
 import { run as recordDeployment } from '../../actions/record-deployment/run.js';
 import { revoke } from '../../actions/request-token/revoke.js';
-import { run as requestToken, type TokenCore } from '../../actions/request-token/run.js';
+import { run as requestToken } from '../../actions/request-token/run.js';
+import type { StatefulCore } from '../../actions/shared/core.js';
 import { actionHttp } from '../../actions/shared/http.js';
 import { timed } from '../faults/support.js';
 import { TestIssuer } from '../support/oidc-issuer.js';
@@ -21,7 +22,7 @@ const within = (ms: number, bound: number) => assert.ok(ms < bound + SLACK_MS, `
 /** request-token and record-deployment ask the runner twice, a second apart, before giving up. */
 const OIDC_WORST_MS = 2 * SHORT.totalMs + 1000;
 
-class TokenCoreWithState extends RecordingCore implements TokenCore {
+class TokenCoreWithState extends RecordingCore implements StatefulCore {
   readonly state: Record<string, string> = {};
   saveState = (name: string, value: unknown) => void (this.state[name] = String(value));
   getState = (name: string) => this.state[name] ?? '';

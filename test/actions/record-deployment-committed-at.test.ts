@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { committedAt, isoInstant } from '../../actions/record-deployment/committed-at.js';
 import { InputError } from '../../actions/shared/inputs.js';
 import { GitRepo } from '../support/git-repo.js';
@@ -59,6 +62,28 @@ describe('record-deployment: committed_at', () => {
     for (const value of ['2026-11-20', '2026-11-20T10:30:00', '2026-02-30T10:30:00Z', 'yesterday', '2026-11-20T10:30Z']) {
       await assert.rejects(committedAt(new RecordingCore({ 'committed-at': value }), {}, sha), (err: unknown) => err instanceof InputError && /committed-at/.test(err.message), value);
     }
+  });
+
+  it('a git that hangs is stopped at the 10 s bound, and committed_at is left out', async function () {
+    this.timeout(40_000);
+    // A child process with a `git` on its PATH that never ends: the bound is the lookup's own.
+    const bin = join(repo.dir, '.hanging-git');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'git'), '#!/bin/sh\nexec sleep 60\n');
+    chmodSync(join(bin, 'git'), 0o755);
+    const module = fileURLToPath(new URL('../../actions/record-deployment/committed-at.ts', import.meta.url));
+    const script = `const { committedAt } = await import(${JSON.stringify(module)});
+const started = Date.now();
+const value = await committedAt({ getInput: () => '', debug: () => {} }, { GITHUB_WORKSPACE: ${JSON.stringify(repo.dir)} }, ${JSON.stringify(sha)});
+console.log(JSON.stringify({ value: value ?? null, ms: Date.now() - started }));`;
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 35_000 }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout),
+      ),
+    );
+    const { value, ms } = JSON.parse(out.trim().split('\n').pop()!) as { value: string | null; ms: number };
+    assert.equal(value, null);
+    assert.ok(ms >= 9_000 && ms < 15_000, `${ms} ms`);
   });
 
   it('isoInstant: offsets and fractions normalised to UTC; impossible times refused', () => {

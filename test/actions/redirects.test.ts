@@ -5,9 +5,9 @@ import { actionOctokit } from '../../actions/shared/github.js';
 import { actionHttp } from '../../actions/shared/http.js';
 import { RecordingCore } from '../support/runner.js';
 import { listen, type Listening } from '../support/servers.js';
-import type { TokenCore } from '../../actions/request-token/run.js';
+import type { StatefulCore } from '../../actions/shared/core.js';
 
-class PostCore extends RecordingCore implements TokenCore {
+class PostCore extends RecordingCore implements StatefulCore {
   constructor(private readonly state: Record<string, string>) {
     super({});
   }

@@ -8,7 +8,8 @@ import { createMinimalApp } from '../../server/minimal/app.js';
 import { PERMISSION_INPUTS } from '../../actions/request-token/permission-inputs.js';
 import { revoke } from '../../actions/request-token/revoke.js';
 import { REPOSITORY_PERMISSIONS } from '../../server/platform/permission-vocabulary.js';
-import { run, type TokenCore } from '../../actions/request-token/run.js';
+import { run } from '../../actions/request-token/run.js';
+import type { StatefulCore } from '../../actions/shared/core.js';
 import { startBroker, type BrokerHarness } from '../support/broker.js';
 import { capturedLogger } from '../support/log-capture.js';
 import { RecordingCore } from '../support/runner.js';
@@ -16,7 +17,7 @@ import { REPO_ROOT } from '../support/processes.js';
 import { closedPort, listen, readBody, type Listening } from '../support/servers.js';
 
 /** RecordingCore plus state, and one ordered event list (to check that masking comes first). */
-class TokenRecordingCore extends RecordingCore implements TokenCore {
+class TokenRecordingCore extends RecordingCore implements StatefulCore {
   readonly state: Record<string, string> = {};
   readonly events: string[] = [];
 

@@ -529,3 +529,24 @@ describe('broker enterprise support', () => {
     assert.deepEqual([res.status, res.body], [401, { error: 'invalid_oidc_token', reason: 'issuer_not_trusted' }]);
   });
 });
+
+describe('broker POST /token: the app transport carries every outbound call', () => {
+  it("the installation lookup and the mint go through createApp's transport, as the key-set fetch does", async () => {
+    const seen: string[] = [];
+    const transport = ((input: string | URL | Request, init?: RequestInit) => {
+      seen.push(new URL(typeof input === 'string' || input instanceof URL ? input : input.url).pathname);
+      return fetch(input, init);
+    }) as typeof fetch;
+    const h = await startBroker({ transport });
+    try {
+      const res = await h.token({ oidcToken: await h.oidc(), owner: 'octo-org', repo: 'octo-repo' });
+      assert.equal(res.status, 200);
+      assert.ok(seen.some((path) => path.endsWith('/repos/octo-org/octo-repo/installation')), seen.join(', '));
+      assert.ok(seen.some((path) => path.endsWith('/access_tokens')), seen.join(', '));
+      assert.equal(h.github.count(), seen.filter((path) => path.includes('/repos/') || path.includes('/app/')).length, 'every platform call was carried');
+    } finally {
+      await h.close();
+    }
+  });
+});
+

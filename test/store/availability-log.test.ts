@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import * as driver from 'mongodb';
-import { ReadinessLog } from '../../server/health/readiness-log.js';
+import { ReadinessLog } from '../../server/readiness-log.js';
 import { mongoLocks } from '../../server/sync/service/locks-mongo.js';
 import { createStore } from '../../server/store/index.js';
 import { StoreUnavailable } from '../../server/store/types.js';

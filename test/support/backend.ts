@@ -3,6 +3,7 @@ import { KeySetRegistry, type KeySetOptions } from '../../server/auth/key-sets.j
 import type { Clock } from '../../server/clock.js';
 import type { Env } from '../../server/config-error.js';
 import type { BackendBounds } from '../../server/http/call-bounds.js';
+import type { Fetch } from '../../server/http/outbound.js';
 import { apiServer } from '../../server/http/client-errors.js';
 import { BackendMetrics } from '../../server/metrics/backend-metrics.js';
 import type { InstallationDirectory } from '../../server/platform/installations.js';
@@ -28,7 +29,7 @@ export interface Backend {
  * tests change it between requests. Defaults let the issuer's default repository record.
  */
 export async function startBackend(
-  options: { env?: Env; clock?: Clock; store?: Store; keySets?: KeySetOptions; issuer?: TestIssuer; installations?: InstallationDirectory; bounds?: Partial<BackendBounds> } = {},
+  options: { env?: Env; clock?: Clock; store?: Store; keySets?: KeySetOptions; issuer?: TestIssuer; installations?: InstallationDirectory; bounds?: Partial<BackendBounds>; transport?: Fetch } = {},
 ): Promise<Backend> {
   const issuer = options.issuer ?? (await TestIssuer.start());
   const env: Record<string, string | undefined> = {
@@ -51,6 +52,7 @@ export async function startBackend(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.installations ? { installations: options.installations } : {}),
     ...(options.bounds ? { bounds: options.bounds } : {}),
+    ...(options.transport ? { transport: options.transport } : {}),
   });
   // As server/main.ts wires it: requests Node's parser refuses still get a JSON answer.
   const listening = await listen(apiServer(app));

@@ -3,6 +3,7 @@ import type { KeySetOptions } from '../../server/auth/key-sets.js';
 import type { Clock } from '../../server/clock.js';
 import type { Env } from '../../server/config-error.js';
 import type { BackendBounds } from '../../server/http/call-bounds.js';
+import type { Fetch } from '../../server/http/outbound.js';
 import type { InstallationDirectory } from '../../server/platform/installations.js';
 import type { Store } from '../../server/store/types.js';
 import { startBackend, type Backend } from './backend.js';
@@ -32,7 +33,7 @@ export interface BrokerHarness {
  * issuer's default repository. The environment object is live (tests change it between requests).
  */
 export async function startBroker(
-  options: { env?: Env; clock?: Clock; store?: Store; installations?: InstallationDirectory; keySets?: KeySetOptions; bounds?: Partial<BackendBounds> } = {},
+  options: { env?: Env; clock?: Clock; store?: Store; installations?: InstallationDirectory; keySets?: KeySetOptions; bounds?: Partial<BackendBounds>; transport?: Fetch } = {},
 ): Promise<BrokerHarness> {
   const issuer = await TestIssuer.start();
   const github = await FakeGitHub.start();
@@ -55,6 +56,7 @@ export async function startBroker(
     ...(options.installations ? { installations: options.installations } : {}),
     ...(options.keySets ? { keySets: options.keySets } : {}),
     ...(options.bounds ? { bounds: options.bounds } : {}),
+    ...(options.transport ? { transport: options.transport } : {}),
   });
   return {
     backend,

@@ -198,13 +198,16 @@ export class FakeDependencyTrack {
       return void res.end('The project could not be found.');
     }
     const text = this.documentOf(project);
-    res.writeHead(200, { 'content-type': 'application/json', 'content-disposition': 'attachment; filename="findings.fpf"' });
+    const headers = { 'content-type': 'application/json', 'content-disposition': 'attachment; filename="findings.fpf"' };
     if (this.chunkedExports) {
       // Written in parts: Node sends it chunked, without a Content-Length, as a streaming server would.
+      res.writeHead(200, headers);
       const half = Math.floor(text.length / 2);
       res.write(text.slice(0, half));
       return void res.end(text.slice(half));
     }
+    // Whole, with its length stated (writeHead without one would make Node send it chunked too).
+    res.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(text) });
     res.end(text);
   }
 }

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { githubClient, RateLimitExhausted } from '../../server/sync/github/client.js';
+import { rateLimitedClient, RateLimitExhausted } from '../../server/github/rate-limited-client.js';
 import { GITHUB_API_VERSION as API_VERSION, resourceOf } from '../../server/github/api.js';
-import type { GithubTarget } from '../../server/sync/github/targets.js';
+import type { GithubTarget } from '../../server/github/targets.js';
 import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { FakeGitHubAlerts } from '../support/fake-github-alerts.js';
-import { HttpError, TransportError } from '../../server/sync/http/request.js';
+import { HttpError, TransportError } from '../../server/http/call-errors.js';
 import { closedPort, listen, readBody } from '../support/servers.js';
 import { FAST_RETRY } from './support.js';
 
@@ -42,7 +42,7 @@ describe('sync GitHub client: rate-limit budgets per resource, waited out within
   afterEach(() => gh.close());
 
   const client = (maxRateLimitWaitMs?: number) =>
-    githubClient(target, { timeoutMs: 5000, retry: RETRY, clock, ...(maxRateLimitWaitMs === undefined ? {} : { maxRateLimitWaitMs }) });
+    rateLimitedClient(target, { timeoutMs: 5000, retry: RETRY, clock, ...(maxRateLimitWaitMs === undefined ? {} : { maxRateLimitWaitMs }) });
 
   for (const status of [403, 429] as const) {
     it(`a spent primary limit (${status}, x-ratelimit-remaining: 0) is waited out until x-ratelimit-reset, then the call is made again`, async () => {
@@ -133,7 +133,7 @@ describe('sync GitHub client: redirects within GitHub only (the one factory, ser
     await gh.close();
   });
 
-  const client = () => githubClient(target, { timeoutMs: 5000, retry: RETRY, clock: virtualClock() });
+  const client = () => rateLimitedClient(target, { timeoutMs: 5000, retry: RETRY, clock: virtualClock() });
   const refusedRedirect = (status: number) => (err: unknown) => {
     assert.ok(err instanceof HttpError, String(err));
     assert.equal(err.status, status);
@@ -182,7 +182,7 @@ describe('sync GitHub client: a POST or PATCH is made again only when GitHub can
   afterEach(() => gh.close());
 
   const client = (t = target, timeoutMs = 5000) =>
-    githubClient(t, { timeoutMs, retry: { ...RETRY, retries: 2 }, clock: virtualClock(), onRetry: (operation) => retries.push(operation) });
+    rateLimitedClient(t, { timeoutMs, retry: { ...RETRY, retries: 2 }, clock: virtualClock(), onRetry: (operation) => retries.push(operation) });
   const create = (c = client()) => c.request('POST /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'api', title: 'High: x', body: 'b' });
 
   for (const [what, fault] of [

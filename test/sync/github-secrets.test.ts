@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { DEFAULT_OPTIONS } from '../../server/sync/options.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
 import { ALERT_KINDS } from '../../server/sync/github/alerts.js';
-import { githubClient } from '../../server/sync/github/client.js';
-import { parseGithubTargets } from '../../server/sync/github/targets.js';
+import { rateLimitedClient } from '../../server/github/rate-limited-client.js';
+import { parseGithubTargets } from '../../server/github/targets.js';
 import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { serviceLogger, serviceSecrets } from '../../server/sync/service/log.js';
 import { memoryLocks } from '../../server/sync/service/locks.js';
@@ -53,7 +53,7 @@ describe('secret scanning against a GitHub that ignores hide_secret', () => {
   it('keeps no secret value in the alerts it has read', async () => {
     const parsed = parseGithubTargets(env.GITHUB_TARGETS!);
     assert.ok('targets' in parsed);
-    const client = githubClient(parsed.targets[0]!, { timeoutMs: 10_000, retry: { ...DEFAULT_RETRY, ...FAST_RETRY } });
+    const client = rateLimitedClient(parsed.targets[0]!, { timeoutMs: 10_000, retry: { ...DEFAULT_RETRY, ...FAST_RETRY } });
     const kind = ALERT_KINDS.find((k) => k.kind === 'secret-scanning')!;
     const alerts = await kind.list(client, { owner: 'acme', name: 'web', fullName: 'acme/web', htmlUrl: '' });
     assert.equal(alerts.length, 130);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
 import { SCAN_TYPES } from '../../server/sync/defectdojo/scan-types.js';
-import { githubClient } from '../../server/sync/github/client.js';
-import type { GithubTarget } from '../../server/sync/github/targets.js';
+import { rateLimitedClient } from '../../server/github/rate-limited-client.js';
+import type { GithubTarget } from '../../server/github/targets.js';
 import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { decide } from '../../server/issues/lifecycle.js';
 import { PacerRegistry } from '../../server/issues/pacer.js';
@@ -52,7 +52,7 @@ describe('issue lifecycle (issues follow their DefectDojo findings)', () => {
       defectDojo,
       defectDojoUrl: dd.url,
       targets,
-      clientFor: (target) => githubClient(target, { timeoutMs: 5000, retry: RETRY }),
+      clientFor: (target) => rateLimitedClient(target, { timeoutMs: 5000, retry: RETRY }),
       pacersFor: (target) => pacers.for(target),
       locks: memoryLocks(),
       lockWait: { clock: { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, waitMs: 10_000, pollMs: 5 },
@@ -261,7 +261,7 @@ describe('issue lifecycle (issues follow their DefectDojo findings)', () => {
       await push();
       await reimport([]);
       gh.afterWriting.inject('issue_comments', fault);
-      const report = await push({ clientFor: (target) => githubClient(target, { timeoutMs, retry: { ...RETRY, retries: 3 } }) });
+      const report = await push({ clientFor: (target) => rateLimitedClient(target, { timeoutMs, retry: { ...RETRY, retries: 3 } }) });
       assert.deepEqual([report.closed, report.failed], [1, 0]);
       const issue = issueOf('CVE-2026-0001');
       assert.equal(issue.comments?.length, 1, issue.comments?.map((c) => c.body).join(' | '));

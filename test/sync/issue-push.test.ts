@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import * as mongodb from 'mongodb';
 import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
 import { SCAN_TYPES } from '../../server/sync/defectdojo/scan-types.js';
-import { githubClient } from '../../server/sync/github/client.js';
+import { rateLimitedClient } from '../../server/github/rate-limited-client.js';
 import { GITHUB_API_VERSION as API_VERSION } from '../../server/github/api.js';
-import type { GithubTarget } from '../../server/sync/github/targets.js';
+import type { GithubTarget } from '../../server/github/targets.js';
 import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
 import { Pacer, PacerRegistry } from '../../server/issues/pacer.js';
 import { mongoLocks } from '../../server/sync/service/locks-mongo.js';
@@ -70,7 +70,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       defectDojo,
       defectDojoUrl: dd.url,
       targets,
-      clientFor: (target) => githubClient(target, { timeoutMs: 5000, retry: RETRY }),
+      clientFor: (target) => rateLimitedClient(target, { timeoutMs: 5000, retry: RETRY }),
       pacersFor: (target) => pacers.for(target),
       locks,
       // Waiting for another push is real (short) waiting: the other push needs the event loop.
@@ -324,7 +324,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
         gh.addRepo({ owner: 'acme', name: 'api' });
         await reimport('acme/api', FINDINGS.slice(0, 2));
         gh.afterWriting.inject('create_issue', fault);
-        const retrying = (target: GithubTarget) => githubClient(target, { timeoutMs, retry: { ...RETRY, retries: 3 } });
+        const retrying = (target: GithubTarget) => rateLimitedClient(target, { timeoutMs, retry: { ...RETRY, retries: 3 } });
         const report = await pushIssues(['acme/api'], deps({ clientFor: retrying }));
         assert.deepEqual(report, { opened: 2, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
         assert.equal(gh.count('create_issue'), 2, 'one creation per finding, none repeated');
@@ -340,7 +340,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       gh.addRepo({ owner: 'acme', name: 'api' });
       await reimport('acme/api', FINDINGS.slice(0, 1));
       gh.faults.inject('create_issue', { status: 502, body: { message: 'Server Error' } });
-      const retrying = (target: GithubTarget) => githubClient(target, { timeoutMs: 5000, retry: { ...RETRY, retries: 3 } });
+      const retrying = (target: GithubTarget) => rateLimitedClient(target, { timeoutMs: 5000, retry: { ...RETRY, retries: 3 } });
       const failed = await pushIssues(['acme/api'], deps({ clientFor: retrying }));
       assert.equal(failed.failed, 1);
       assert.equal(gh.count('create_issue'), 1);
@@ -450,7 +450,7 @@ describe('issue push (DefectDojo findings -> GitHub issues)', () => {
       gh.budgets.search.reset = Math.floor(Date.now() / 1000) + 30;
       const waits: number[] = [];
       const clock = { now: Date.now, sleep: async (ms: number) => void waits.push(ms) };
-      const report = await pushIssues(['acme/api'], deps({ clientFor: (target) => githubClient(target, { timeoutMs: 5000, retry: RETRY, clock, maxRateLimitWaitMsFor: { search: 0 } }) }));
+      const report = await pushIssues(['acme/api'], deps({ clientFor: (target) => rateLimitedClient(target, { timeoutMs: 5000, retry: RETRY, clock, maxRateLimitWaitMsFor: { search: 0 } }) }));
       assert.deepEqual(report, { opened: 3, relinked: 0, failed: 0, deferred: 0, unresolved: 0, closed: 0, reopened: 0, keptClosed: 0, outOfScope: 0 });
       assert.deepEqual(waits, [], 'the reset was not waited for');
       assert.ok(gh.calls.some((c) => c.route === 'issues' && !c.query.has('labels')), 'every issue listed instead');

@@ -5,11 +5,11 @@ import { DEFAULT_OPTIONS } from '../../server/sync/options.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
 import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
 import { SCAN_TYPES } from '../../server/sync/defectdojo/scan-types.js';
-import { githubClient } from '../../server/sync/github/client.js';
+import { rateLimitedClient } from '../../server/github/rate-limited-client.js';
 import { GITHUB_API_VERSION as API_VERSION } from '../../server/github/api.js';
-import type { GithubTarget } from '../../server/sync/github/targets.js';
+import type { GithubTarget } from '../../server/github/targets.js';
 import { SYNC_RETRY as DEFAULT_RETRY } from '../../server/http/retry.js';
-import { TransportError } from '../../server/sync/http/request.js';
+import { TransportError } from '../../server/http/call-errors.js';
 import { Pacer } from '../../server/issues/pacer.js';
 import { pushIssues } from '../../server/issues/push.js';
 import { memoryLocks } from '../../server/sync/service/locks.js';
@@ -47,7 +47,7 @@ describe('faults: the sync GitHub client is bounded in time, and what its hooks 
   for (const stall of STALLS) {
     it(`a GitHub that ${stall === 'silent' ? 'never answers' : 'stalls its body'}: the call fails with the bound named, within it`, async () => {
       peer = await stallingPeer(stall);
-      const client = githubClient(target(peer), { timeoutMs: 500, retry: RETRY });
+      const client = rateLimitedClient(target(peer), { timeoutMs: 500, retry: RETRY });
       const { value: err, ms } = await timed(() => client.request('GET /user').then(() => undefined, (e: unknown) => e));
       assert.ok(err instanceof TransportError, String(err));
       assert.match(err.message, /^GitHub GET \/user failed: no complete answer within 0\.5 s$/);
@@ -57,7 +57,7 @@ describe('faults: the sync GitHub client is bounded in time, and what its hooks 
 
   it('retries are bounded calls too: --retries 2 against a stalling GitHub is three bounded attempts', async () => {
     peer = await stallingPeer('stall-body');
-    const client = githubClient(target(peer), { timeoutMs: 400, retry: { ...RETRY, retries: 2 } });
+    const client = rateLimitedClient(target(peer), { timeoutMs: 400, retry: { ...RETRY, retries: 2 } });
     const { value: err, ms } = await timed(() => client.request('GET /user').then(() => undefined, (e: unknown) => e));
     assert.ok(err instanceof TransportError);
     assert.equal(peer.requests, 3);
@@ -72,7 +72,7 @@ describe('faults: the sync GitHub client is bounded in time, and what its hooks 
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ login: 'octocat' }));
     });
     try {
-      const client = githubClient(target(server), { timeoutMs: 2000, retry: RETRY });
+      const client = rateLimitedClient(target(server), { timeoutMs: 2000, retry: RETRY });
       // What a conditional-request layer does: set If-None-Match on the options it is handed.
       client.hook.wrap('request', (request, options) => {
         options.headers['if-none-match'] = '"etag-of-the-last-page"';
@@ -227,7 +227,7 @@ describe('faults: gatehouse-sync against services that stall', () => {
         defectDojo,
         defectDojoUrl: dd.url,
         targets,
-        clientFor: (t) => githubClient(t, { timeoutMs: 1000, retry: RETRY }),
+        clientFor: (t) => rateLimitedClient(t, { timeoutMs: 1000, retry: RETRY }),
         pacersFor: () => pacers,
         locks: memoryLocks(),
         lockWait: { clock: { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, waitMs: 1000, pollMs: 5 },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_OPTIONS } from '../../server/sync/options.js';
 import { loadSyncConfig } from '../../server/sync/config.js';
-import { HttpError } from '../../server/sync/http/request.js';
+import { HttpError } from '../../server/http/call-errors.js';
 import { serviceLogger, serviceSecrets } from '../../server/sync/service/log.js';
 import { memoryLocks } from '../../server/sync/service/locks.js';
 import { Readiness } from '../../server/sync/service/readiness.js';

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { loadSyncConfig, SyncConfigError } from '../../server/sync/config.js';
 import { DefectDojoClient } from '../../server/sync/defectdojo/client.js';
 import { dependabotReport, codeScanningReport } from '../../server/sync/github/reports.js';
-import { apiBaseOf } from '../../server/sync/github/targets.js';
-import { multipartBody } from '../../server/sync/http/multipart.js';
+import { apiBaseOf } from '../../server/github/targets.js';
+import { multipartBody } from '../../server/sync/defectdojo/multipart.js';
 import { FakeDefectDojo } from '../support/fake-defectdojo.js';
 import { reimportCounts } from '../../server/sync/defectdojo/statistics.js';
 import { readFixture } from '../support/fixtures.js';
@@ -61,6 +61,39 @@ github: { maxIssuesPerRun: -1 }
       'sources.gitlab: not a known key',
     ]);
     assert.ok(!problems.join('\n').includes('dd-secret-in-file') && !problems.join('\n').includes(':pw@'));
+  });
+
+  it('each kind of value is refused in its own words, from the file or the environment; accepted values are read as given', () => {
+    const file = configFile(`mode: CronJob
+schedule: { sonarqube: true }
+sources: { github: { dependabot: "yes" } }
+defectdojo: { productType: "${'x'.repeat(256)}" }
+`);
+    const env = {
+      SYNC_DEFECTDOJO_URL: 'https://dd.example.com/?x=1',
+      SYNC_SONARQUBE_URL: 'ftp://sq.example.com',
+      SYNC_DEFECTDOJO_MAX_UPLOAD_MB: '1.5',
+      SYNC_GITHUB_ENABLED: 'maybe',
+    };
+    assert.deepEqual(problemsOf(() => loadSyncConfig({ file, env })).sort(), [
+      'defectdojo.maxUploadMb (from SYNC_DEFECTDOJO_MAX_UPLOAD_MB) must be a whole number from 1 to 100000',
+      'defectdojo.productType must be a non-empty string of at most 255 characters',
+      'defectdojo.url (from SYNC_DEFECTDOJO_URL) must not have a query or fragment',
+      'schedule.sonarqube must be a cron expression (5 or 6 fields) or an interval in seconds',
+      'sources.github.dependabot must be true or false (true, True, TRUE, false, False or FALSE)',
+      'sources.github.enabled (from SYNC_GITHUB_ENABLED) must be true or false (true, True, TRUE, false, False or FALSE)',
+      'sources.sonarqube.url (from SYNC_SONARQUBE_URL) must be an http(s) URL',
+    ]);
+    const { config } = loadSyncConfig({
+      file: configFile('mode: CronJob\ndefectdojo: { url: "https://dd.example.com/", productType: "  Platform  " }\n'),
+      env: { SYNC_GITHUB_MAX_ISSUES_PER_RUN: ' 7 ', SYNC_GITHUB_ENABLED: 'True', SYNC_SCHEDULE_GITHUB: '600' },
+    });
+    assert.equal(config.mode, 'cronjob');
+    assert.equal(config.defectdojo.url, 'https://dd.example.com');
+    assert.equal(config.defectdojo.productType, 'Platform');
+    assert.equal(config.github.maxIssuesPerRun, 7);
+    assert.equal(config.sources.github.enabled, true);
+    assert.equal(config.schedule.github, '600');
   });
 
   it('reports unreadable and invalid YAML by position only', () => {

@@ -1,4 +1,4 @@
-import type { TokenCore } from '../run.js';
+import type { StatefulCore } from '../../shared/core.js';
 import { git } from '../../shared/git.js';
 import { GIT_CONFIG_TIMEOUT_MS, includeCredentialHelper, repositoryUrls } from './git-config.js';
 import { shellWord } from './shell-word.js';
@@ -17,7 +17,7 @@ export interface RefreshCli {
  * server, included from the runner user's global git configuration (`git-config.ts`). The post
  * step undoes all of it (`revoke.ts`).
  */
-export async function installRefresh(core: TokenCore, env: NodeJS.ProcessEnv, cli: RefreshCli, settings: RefreshSettings, first: HeldToken): Promise<void> {
+export async function installRefresh(core: StatefulCore, env: NodeJS.ProcessEnv, cli: RefreshCli, settings: RefreshSettings, first: HeldToken): Promise<void> {
   const runnerTemp = env.RUNNER_TEMP;
   if (!runnerTemp) {
     core.warning(`${settings.appName} token: refresh is off (RUNNER_TEMP is not set, so there is nowhere to keep the job's tokens)`);
@@ -47,7 +47,7 @@ export async function installRefresh(core: TokenCore, env: NodeJS.ProcessEnv, cl
  * in the repository's config or a file it includes), and git sends that header rather than asking
  * the credential helper: one warning says how to let the refreshed token through.
  */
-async function warnOfPersistedCredentials(core: TokenCore, env: NodeJS.ProcessEnv, settings: RefreshSettings): Promise<void> {
+async function warnOfPersistedCredentials(core: StatefulCore, env: NodeJS.ProcessEnv, settings: RefreshSettings): Promise<void> {
   if (!env.GITHUB_WORKSPACE) return;
   const found = (await git(env.GITHUB_WORKSPACE, ['config', '--includes', '--name-only', '--get-regexp', '^http\\..*\\.extraheader$'], { timeoutMs: GIT_CONFIG_TIMEOUT_MS })).stdout.toString('utf8');
   if (!found.trim()) return;

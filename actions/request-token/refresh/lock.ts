@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { systemClock } from '../../../server/clock.js';
 
 /**
  * How long a live holder may keep the lock before others take it as stuck: longer than a refresh
@@ -22,7 +23,8 @@ function alive(pid: number): boolean {
 
 /** A lock left by a holder that is gone (its process ended without releasing it), or held past `maxHoldMs`. */
 function stale(path: string, maxHoldMs: number): boolean {
-  const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+  const now = systemClock.now();
+  const age = now - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now);
   if (age > maxHoldMs) return true;
   let holder = '';
   try {

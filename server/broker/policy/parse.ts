@@ -4,7 +4,7 @@ import { repositoryPermissionProblem } from '../../platform/permission-vocabular
 import type { Access, Permissions } from '../../platform/permissions.js';
 import { compileGlob, type Matcher } from './glob.js';
 import type { Condition, Policy, PolicyEntry, Rule } from './model.js';
-import { isOwnerLogin, isRepositoryName } from '../../platform/identifiers.js';
+import { isOwnerLogin, isRepositoryName } from '../../github/identifiers.js';
 
 /**
  * A policy that cannot be used, and where: `line` and `column` (from 1) of the offending node.

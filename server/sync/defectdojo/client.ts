@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
-import { multipartBody } from '../http/multipart.js';
-import { HttpError, jsonBody, send, UnexpectedAnswerError } from '../http/request.js';
+import { multipartBody } from './multipart.js';
+import { HttpError, UnexpectedAnswerError } from '../../http/call-errors.js';
+import { jsonAnswer, send } from '../../http/send.js';
 import { MINIMUM_DEFECTDOJO_VERSION, type ScanType } from './scan-types.js';
 import { reimportCounts, type ReimportCounts } from './statistics.js';
 
@@ -187,7 +188,7 @@ export class DefectDojoClient {
     } catch (err) {
       throw this.explained(err, request);
     }
-    return reimportCounts(await jsonBody(SERVICE, operation, response, this.options.uploadTimeoutMs));
+    return reimportCounts(await jsonAnswer(SERVICE, operation, response));
   }
 
   /** DefectDojo's refusal of an unknown scan type (DRF's choice error), said as what it means. */
@@ -360,7 +361,7 @@ export class DefectDojoClient {
   /** One page of a DRF list: its entries, the next page's address (ours: `nextPage`) and the total `count` as answered. */
   private async page<E>(url: string, operation: string): Promise<{ results: E[]; next: string | null; count: unknown }> {
     const response = await send(SERVICE, operation, url, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-    const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { results?: unknown; next?: unknown; count?: unknown };
+    const body = (await jsonAnswer(SERVICE, operation, response)) as { results?: unknown; next?: unknown; count?: unknown };
     if (!Array.isArray(body?.results)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer has no results list');
     return { results: body.results as E[], next: nextPage(url.split('?')[0]!, body.next), count: body.count };
   }
@@ -382,7 +383,7 @@ export class DefectDojoClient {
       const operation = `product type ${id}`;
       name = send(SERVICE, operation, `${this.options.url}/api/v2/product_types/${id}/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs }).then(
         async (response) => {
-          const body = (await jsonBody(SERVICE, operation, response, this.options.timeoutMs)) as { name?: unknown };
+          const body = (await jsonAnswer(SERVICE, operation, response)) as { name?: unknown };
           return typeof body?.name === 'string' ? body.name : undefined;
         },
         (err: unknown) => {

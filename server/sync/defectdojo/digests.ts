@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { message, type Progress } from '../report.js';
+import { message } from '../../errors.js';
+import type { Progress } from '../report.js';
 import type { DefectDojoClient, ScanFacts } from './client.js';
 import type { ScanType } from './scan-types.js';
 

@@ -1,6 +1,7 @@
-import { type RetryPolicy } from '../../http/retry.js';
-import { retryTransient } from '../http/request.js';
-import { message, type Progress } from '../report.js';
+import type { RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../../http/call-errors.js';
+import { message } from '../../errors.js';
+import type { Progress } from '../report.js';
 import type { DefectDojoClient, KnownProduct } from './client.js';
 
 /**

@@ -1,6 +1,7 @@
-import { HttpError, jsonBody, retryTransient, send, UnexpectedAnswerError } from '../http/request.js';
+import { HttpError, retryTransient, UnexpectedAnswerError } from '../../http/call-errors.js';
+import { jsonAnswer, send } from '../../http/send.js';
 import pLimit from 'p-limit';
-import { type RetryPolicy } from '../../http/retry.js';
+import type { RetryPolicy } from '../../http/retry.js';
 
 const SERVICE = 'Dependency-Track';
 const PAGE_SIZE = 100;
@@ -73,7 +74,7 @@ export class DependencyTrackClient {
   private async get<T>(operation: string, path: string, read: (body: unknown, response: Response) => T, retry?: RetryPolicy, onRetry?: OnRetry): Promise<T> {
     const attempt = async (): Promise<T> => {
       const response = await send(SERVICE, operation, `${this.options.url}${path}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-      return read(await jsonBody(SERVICE, operation, response, this.options.timeoutMs), response);
+      return read(await jsonAnswer(SERVICE, operation, response), response);
     };
     return retry ? retryTransient(attempt, retry, onRetry) : attempt();
   }
@@ -163,13 +164,13 @@ export class DependencyTrackClient {
     await response.arrayBuffer();
   }
 
-  /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
-  exportFindings(project: DependencyTrackProject, signal?: AbortSignal): Promise<Response> {
-    return send(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
-      stream: true,
+  /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, read whole, at most `maxBytes` (else a `TransportError` caused by `AnswerTooLarge`). */
+  async exportFindings(project: DependencyTrackProject, maxBytes: number): Promise<Buffer> {
+    const response = await send(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
       headers: this.headers,
       timeoutMs: this.options.uploadTimeoutMs,
-      ...(signal ? { signal } : {}),
+      maxBytes,
     });
+    return Buffer.from(await response.arrayBuffer());
   }
 }

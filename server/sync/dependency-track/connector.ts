@@ -1,6 +1,6 @@
 import type { Connector, ConnectorContext } from '../connector.js';
 import { CredentialRefused, refusedAs } from '../credentials.js';
-import { HttpError } from '../http/request.js';
+import { HttpError } from '../../http/call-errors.js';
 import { DependencyTrackClient, REQUIRED_PERMISSIONS } from './client.js';
 import { writeBackTriage } from './triage.js';
 import { syncDependencyTrack } from './sync.js';

@@ -1,11 +1,11 @@
 import { UploadTooLarge, type DefectDojoClient, type KnownProduct, type ScanFacts } from '../defectdojo/client.js';
 import { productDirectory } from '../defectdojo/products.js';
-import { readWhole } from '../http/read-whole.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
-import { transportFailure } from '../../http/outbound.js';
+import { AnswerTooLarge } from '../../http/outbound.js';
 import type { RetryPolicy } from '../../http/retry.js';
-import { retryTransient, TransportError, UnexpectedAnswerError } from '../http/request.js';
-import { finishReport, message, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { retryTransient, TransportError, UnexpectedAnswerError } from '../../http/call-errors.js';
+import { finishReport, notesOf, syncEach, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { message } from '../../errors.js';
 import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
 import { foldAliases, type FoldedExport } from './fold-aliases.js';
 import type { ReimportCounts } from '../defectdojo/statistics.js';
@@ -35,22 +35,17 @@ function labelOf(project: DependencyTrackProject): string {
 const UNVERSIONED_TEST = '(no version)';
 
 /**
- * The export, read whole (it is parsed to fold aliases before it is sent): refused before anything
- * is sent to DefectDojo when it is above the upload limit, at once when Dependency-Track states its
- * length (`Content-Length`), else as soon as more than the limit has arrived.
+ * The export, read whole with the upload limit as its size bound (it is parsed to fold aliases
+ * before it is sent): one above the limit is refused before anything is sent to DefectDojo, at
+ * once when Dependency-Track states its length (`Content-Length`), else as soon as more than the
+ * limit has arrived; it is final, not retried.
  */
-async function exportBytes(project: DependencyTrackProject, exported: Response, limit: number): Promise<Buffer> {
-  const tooLarge = (bytes?: number) => new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
-  const header = exported.headers.get('content-length');
-  // A compressed answer's length is not the length of the bytes read from it.
-  if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding') && Number(header) > limit) throw tooLarge(Number(header));
-  if (!exported.body) throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
+async function exportBytes(dependencyTrack: DependencyTrackClient, project: DependencyTrackProject, limit: number): Promise<Buffer> {
   try {
-    return await readWhole(exported.body, limit, () => tooLarge());
+    return await dependencyTrack.exportFindings(project, limit);
   } catch (err) {
-    // A download that broke off mid-stream is a transport failure of the export, retried as one.
-    if (err instanceof UploadTooLarge) throw err;
-    throw new TransportError('Dependency-Track', `FPF export of ${project.name}`, transportFailure(err));
+    if (err instanceof TransportError && err.cause instanceof AnswerTooLarge) throw new UploadTooLarge(`the FPF export of Dependency-Track project ${labelOf(project)}`, err.cause.statedBytes, limit);
+    throw err;
   }
 }
 
@@ -101,33 +96,26 @@ async function syncProject(
     const { counts, findings, unchanged } = await retryTransient<{ counts: ReimportCounts | undefined; findings: number; unchanged: boolean }>(
       async (n) => {
         attempts = n;
-        const abandon = new AbortController();
-        try {
-          const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
-          const bytes = await exportBytes(project, exported, deps.defectDojo.maxUploadBytes);
-          const scan = scanFactsOf(project);
-          const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
-          const { content, digest, folded } = prepareExport(project, bytes, target);
-          foldedInto = folded.foldedInto;
-          if (folded.findings < folded.exported) notes.push(foldNote(folded));
-          if (await digests.unchanged(SCAN_TYPES.dependencyTrack, digest)) return { counts: undefined, findings: folded.findings, unchanged: true };
-          const counts = await deps.defectDojo.reimport({
-            scanType: SCAN_TYPES.dependencyTrack,
-            productName: project.name,
-            engagementName: ENGAGEMENTS.dependencytrack,
-            testTitle: base.test,
-            filename: 'dependency-track-findings.json',
-            content,
-            note: (text) => notes.push(text),
-            scan,
-            digest,
-            ...(products ? { product: products.get(project.name) ?? null } : {}),
-          });
-          return { counts, findings: folded.findings, unchanged: false };
-        } finally {
-          // Closes the download when it was not read to the end; harmless once it was.
-          abandon.abort();
-        }
+        const bytes = await exportBytes(deps.dependencyTrack, project, deps.defectDojo.maxUploadBytes);
+        const scan = scanFactsOf(project);
+        const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
+        const { content, digest, folded } = prepareExport(project, bytes, target);
+        foldedInto = folded.foldedInto;
+        if (folded.findings < folded.exported) notes.push(foldNote(folded));
+        if (await digests.unchanged(SCAN_TYPES.dependencyTrack, digest)) return { counts: undefined, findings: folded.findings, unchanged: true };
+        const counts = await deps.defectDojo.reimport({
+          scanType: SCAN_TYPES.dependencyTrack,
+          productName: project.name,
+          engagementName: ENGAGEMENTS.dependencytrack,
+          testTitle: base.test,
+          filename: 'dependency-track-findings.json',
+          content,
+          note: (text) => notes.push(text),
+          scan,
+          digest,
+          ...(products ? { product: products.get(project.name) ?? null } : {}),
+        });
+        return { counts, findings: folded.findings, unchanged: false };
       },
       deps.retry,
       (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs),

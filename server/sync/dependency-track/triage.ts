@@ -1,7 +1,8 @@
 import type { DefectDojoClient } from '../defectdojo/client.js';
-import { type RetryPolicy } from '../../http/retry.js';
-import { retryTransient } from '../http/request.js';
-import { message, type Progress } from '../report.js';
+import type { RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../../http/call-errors.js';
+import { message } from '../../errors.js';
+import type { Progress } from '../report.js';
 import type { DependencyTrackClient, FindingRef } from './client.js';
 import type { TriageCounts } from '../report.js';
 import type { SyncedProject } from './sync.js';

@@ -1,8 +1,8 @@
-import { isRepositoryPair, sameFullName } from '../../platform/identifiers.js';
+import { isRepositoryPair, sameFullName } from '../../github/identifiers.js';
 import type { ScanFacts } from '../defectdojo/client.js';
 import { SCAN_TYPES, type ScanType } from '../defectdojo/scan-types.js';
-import { HttpError } from '../http/request.js';
-import type { GithubClient } from './client.js';
+import { HttpError } from '../../http/call-errors.js';
+import type { GitHubClient } from '../../github/client.js';
 import { codeScanningReport, dependabotReport, secretScanningReport, type KnownAlert } from './reports.js';
 
 export interface Repository {
@@ -21,7 +21,7 @@ export interface AlertKind {
   /** The test inside the repository's product and engagement. */
   readonly test: string;
   readonly scanType: ScanType;
-  list(client: GithubClient, repository: Repository): Promise<unknown[]>;
+  list(client: GitHubClient, repository: Repository): Promise<unknown[]>;
   /**
    * The `unique_id_from_tool` prefix of this kind's findings, when the report needs what
    * DefectDojo already holds for them (`known`, by unique id) to keep each alert one finding.
@@ -133,7 +133,7 @@ export function repositoryOf(value: unknown): Repository | undefined {
  * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
  * `/user/repos` when the token is that user's (private ones included), else `/users/{user}/repos`.
  */
-export async function listRepositories(client: GithubClient, owner: string, viewer: () => Promise<string | undefined>): Promise<Repository[]> {
+export async function listRepositories(client: GitHubClient, owner: string, viewer: () => Promise<string | undefined>): Promise<Repository[]> {
   let raw: unknown[];
   try {
     raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));

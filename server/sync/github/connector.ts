@@ -1,7 +1,7 @@
-import { parseFullName } from '../../platform/identifiers.js';
+import { parseFullName } from '../../github/identifiers.js';
 import type { Connector } from '../connector.js';
 import { ALERT_KINDS } from './alerts.js';
-import { githubClient } from './client.js';
+import { rateLimitedClient } from '../../github/rate-limited-client.js';
 import { syncGithub } from './sync.js';
 
 /** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
@@ -21,7 +21,7 @@ per repository`,
     syncGithub({
       targets: loaded.secrets.githubTargets!,
       clientFor: (target) =>
-        githubClient(target, {
+        rateLimitedClient(target, {
           timeoutMs: options.timeoutMs,
           retry,
           onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),

@@ -3,18 +3,20 @@ import { ImportedDigests, reportDigest } from '../defectdojo/digests.js';
 import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS, type ScanType } from '../defectdojo/scan-types.js';
 import { refusedAs } from '../credentials.js';
-import { HttpError } from '../http/request.js';
-import { type RetryPolicy } from '../../http/retry.js';
-import { retryTransient } from '../http/request.js';
-import { finishReport, message, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { HttpError } from '../../http/call-errors.js';
+import type { RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../../http/call-errors.js';
+import { finishReport, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { message } from '../../errors.js';
 import { ALERT_KINDS, listRepositories, repositoryOf, type AlertKind, type Repository } from './alerts.js';
-import { SecondaryRateLimit, type GithubClient } from './client.js';
+import { SecondaryRateLimit } from '../../github/rate-limited-client.js';
+import type { GitHubClient } from '../../github/client.js';
 import type { KnownAlert } from './reports.js';
-import { listsOwner, type GithubTarget } from './targets.js';
+import { listsOwner, type GithubTarget } from '../../github/targets.js';
 
 export interface GithubSyncDeps {
   readonly targets: readonly GithubTarget[];
-  readonly clientFor: (target: GithubTarget) => GithubClient;
+  readonly clientFor: (target: GithubTarget) => GitHubClient;
   readonly defectDojo: DefectDojoClient;
   /** Repositories in flight at once; the three alert kinds of one repository go one after another. */
   readonly concurrency: number;
@@ -60,7 +62,7 @@ const SETTING_ENV: Readonly<Record<AlertKind['setting'], string>> = {
 
 interface Work {
   readonly target: GithubTarget;
-  readonly client: GithubClient;
+  readonly client: GitHubClient;
   readonly repository: Repository;
 }
 
@@ -202,7 +204,7 @@ export async function syncGithub(deps: GithubSyncDeps): Promise<SourceReport> {
  * owner (the public platform first); one no target lists, or GitHub does not show, is a failed item.
  */
 async function namedRepositories(deps: GithubSyncDeps, names: readonly string[], work: Work[], failures: ItemResult[]): Promise<void> {
-  const clients = new Map<GithubTarget, GithubClient>();
+  const clients = new Map<GithubTarget, GitHubClient>();
   for (const name of names) {
     const [owner, repo] = name.split('/') as [string, string];
     const target = deps.targets.find((t) => listsOwner(t, owner));

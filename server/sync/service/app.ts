@@ -7,7 +7,7 @@ import { apiHeaders } from '../../http/api-headers.js';
 import { errorHandler } from '../../http/error-handler.js';
 import { notFound } from '../../http/errors.js';
 import { refuse, SYNC_SERVICE_ERRORS } from './errors.js';
-import { ReadinessLog } from '../../health/readiness-log.js';
+import { ReadinessLog } from '../../readiness-log.js';
 import { requestLogging } from '../../http/request-logging.js';
 import { route } from '../../http/routes.js';
 import type { Logger } from '../../logger.js';

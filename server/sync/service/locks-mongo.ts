@@ -1,4 +1,5 @@
 import type * as Mongo from 'mongodb';
+import { systemClock, type Clock } from '../../clock.js';
 import { mongoConnection } from '../../store/mongo-connection.js';
 import { mongoClientOptions } from '../../store/mongo-options.js';
 import { StoreUnavailable } from '../../store/types.js';
@@ -26,6 +27,8 @@ export interface MongoLocksOptions {
   readonly dbName?: string;
   /** How long an unreachable server is waited for before a call fails. */
   readonly serverSelectionTimeoutMs?: number;
+  /** Lease times (default the system's). */
+  readonly clock?: Clock;
 }
 
 /** The driver's `appName` of the locks' client (the start-up check builds its client with the same options). */
@@ -41,6 +44,7 @@ export const LOCKS_APP_NAME = 'gatehouse-sync';
 export function mongoLocks(uri: string, options: MongoLocksOptions, driver: MongoDriver): SourceLocks {
   const { MongoClient, MongoError } = driver;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const clock = options.clock ?? systemClock;
   const client = new MongoClient(
     uri,
     mongoClientOptions(uri, LOCKS_APP_NAME, options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }),
@@ -54,7 +58,7 @@ export function mongoLocks(uri: string, options: MongoLocksOptions, driver: Mong
   return {
     kind: 'mongodb',
     async acquire(source, holder): Promise<Lease | undefined> {
-      const now = new Date();
+      const now = new Date(clock.now());
       try {
         await connection.ready();
         await locks.updateOne(
@@ -67,7 +71,7 @@ export function mongoLocks(uri: string, options: MongoLocksOptions, driver: Mong
         return unavailable(err);
       }
       const renewal = setInterval(() => {
-        locks.updateOne({ _id: source, holder }, { $set: { expiresAt: new Date(Date.now() + leaseMs) } }).then(
+        locks.updateOne({ _id: source, holder }, { $set: { expiresAt: new Date(clock.now() + leaseMs) } }).then(
           (result) => {
             if (result.matchedCount === 0) options.onLost?.(source);
           },

@@ -9,9 +9,10 @@ import type { LoadedConfig } from '../config.js';
 import type { Connector } from '../connector.js';
 import { CONNECTORS } from '../connectors.js';
 import { DefectDojoClient } from '../defectdojo/client.js';
-import { githubClient, type GithubClient } from '../github/client.js';
-import { ConditionalAnswers } from '../github/conditional.js';
-import type { GithubTarget } from '../github/targets.js';
+import { rateLimitedClient } from '../../github/rate-limited-client.js';
+import type { GitHubClient } from '../../github/client.js';
+import { ConditionalAnswers } from '../../github/conditional.js';
+import type { GithubTarget } from '../../github/targets.js';
 import { SYNC_RETRY, type RetryPolicy } from '../../http/retry.js';
 import { PacerRegistry } from '../../issues/pacer.js';
 import { DEFAULT_PUSH_LOCK_WAIT } from '../../issues/push-locks.js';
@@ -92,10 +93,10 @@ function issuePushFor(loaded: LoadedConfig, defectDojo: DefectDojoClient, parts:
   const targets = secrets.githubTargets;
   if (targets === undefined || config.github.maxIssuesPerRun === 0) return undefined;
   const pacers = new PacerRegistry(parts.pacerClock);
-  const clients = new Map<GithubTarget, GithubClient>();
-  const clientFor = (target: GithubTarget): GithubClient => {
+  const clients = new Map<GithubTarget, GitHubClient>();
+  const clientFor = (target: GithubTarget): GitHubClient => {
     // A spent search budget is not waited for: the push lists the repository's issues instead.
-    if (!clients.has(target)) clients.set(target, githubClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional, clock: parts.pacerClock }));
+    if (!clients.has(target)) clients.set(target, rateLimitedClient(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional, clock: parts.pacerClock }));
     return clients.get(target)!;
   };
   // The service's own timers, not the real clock: whatever time the service was given.

@@ -1,5 +1,6 @@
-import { jsonBody, retryTransient, send, UnexpectedAnswerError } from '../http/request.js';
-import { type RetryPolicy } from '../../http/retry.js';
+import { jsonAnswer, send } from '../../http/send.js';
+import { retryTransient, UnexpectedAnswerError } from '../../http/call-errors.js';
+import type { RetryPolicy } from '../../http/retry.js';
 
 const SERVICE = 'SonarQube';
 /** The web API's largest page. */
@@ -97,7 +98,7 @@ export class SonarQubeClient {
     return retryTransient(
       async () => {
         const response = await send(SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-        const body = await jsonBody(SERVICE, operation, response, this.options.timeoutMs);
+        const body = await jsonAnswer(SERVICE, operation, response);
         if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UnexpectedAnswerError(SERVICE, operation, 'the answer is not an object');
         return body as Record<string, unknown>;
       },

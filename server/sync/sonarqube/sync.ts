@@ -2,9 +2,10 @@ import type { DefectDojoClient, KnownProduct } from '../defectdojo/client.js';
 import { ImportedDigests, reportDigest } from '../defectdojo/digests.js';
 import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS, SCAN_TYPES } from '../defectdojo/scan-types.js';
-import { type RetryPolicy } from '../../http/retry.js';
-import { retryTransient } from '../http/request.js';
-import { finishReport, message, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import type { RetryPolicy } from '../../http/retry.js';
+import { retryTransient } from '../../http/call-errors.js';
+import { finishReport, notesOf, syncEachKind, type ItemResult, type Progress, type SourceReport } from '../report.js';
+import { message } from '../../errors.js';
 import type { ProjectIssues, SonarQubeClient, SonarQubeIssue, SonarQubeProject } from './client.js';
 import { sonarReport } from './report.js';
 

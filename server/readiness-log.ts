@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from './logger.js';
 
 /**
  * Readiness as an operator sees it in the log: each change (ready ↔ not ready, or another reason

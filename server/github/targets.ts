@@ -1,4 +1,5 @@
-import { isOwnerLogin } from '../../platform/identifiers.js';
+import { jsonValue } from '../http/json.js';
+import { isOwnerLogin } from './identifiers.js';
 
 /** One GitHub instance to read alerts from: the public platform or an enterprise server. */
 export interface GithubTarget {
@@ -28,12 +29,8 @@ export function apiBaseOf(server: URL): { apiBase: string; kind: 'public' | 'ent
  * because it quotes the input.
  */
 export function parseGithubTargets(raw: string): { targets: GithubTarget[] } | { problems: string[] } {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return { problems: ['GITHUB_TARGETS is not valid JSON'] };
-  }
+  const value = jsonValue(raw);
+  if (value === undefined) return { problems: ['GITHUB_TARGETS is not valid JSON'] };
   if (!Array.isArray(value) || value.length === 0) return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
   const problems: string[] = [];
   const targets: GithubTarget[] = [];

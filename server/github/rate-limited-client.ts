@@ -1,17 +1,13 @@
 import { RequestError } from '@octokit/request-error';
-import { resourceOf, spentRateLimit, type RateLimitResource } from '../../github/api.js';
-import { retryAfterMs, retrying } from '../../http/retry.js';
-import { githubClient as githubFactory, operationOf, type GitHubClient } from '../../github/client.js';
-import { syncCall } from '../../http/call-bounds.js';
-import { neverSent, transportFailure, type Fetch } from '../../http/outbound.js';
-import { systemClock, type WaitingClock } from '../../clock.js';
-import { HttpError, isTransient, mayRepeat, TransportError } from '../http/request.js';
-import type { RetryPolicy } from '../../http/retry.js';
+import { resourceOf, spentRateLimit, type RateLimitResource } from './api.js';
+import { retryAfterMs, retrying, type RetryPolicy } from '../http/retry.js';
+import { githubClient, operationOf, type GitHubClient } from './client.js';
+import { syncCall } from '../http/call-bounds.js';
+import type { Fetch } from '../http/outbound.js';
+import { systemClock, type WaitingClock } from '../clock.js';
+import { HttpError, isTransient, mayRepeat, TransportError } from '../http/call-errors.js';
 import { ConditionalAnswers } from './conditional.js';
 import type { GithubTarget } from './targets.js';
-
-export type GithubClient = GitHubClient;
-export type { RateLimitResource };
 
 const SERVICE = 'GitHub';
 /** GitHub's advice when a secondary limit comes without `Retry-After`: wait at least a minute. */
@@ -43,7 +39,7 @@ export class RateLimitExhausted extends Error {
 /** A secondary (abuse) rate limit: back off and try again. */
 export class SecondaryRateLimit extends HttpError {}
 
-export interface GithubClientOptions {
+export interface RateLimitedClientOptions {
   /** Bound on one call, body included (`--timeout`). */
   readonly timeoutMs: number;
   /** What carries the requests (default: the network). */
@@ -82,7 +78,7 @@ export interface GithubClientOptions {
  * it holds every call to a spent budget before it is refused, not each call after its refusal,
  * and it waits on the injected clock.
  */
-export function githubClient(target: GithubTarget, options: GithubClientOptions): GithubClient {
+export function rateLimitedClient(target: GithubTarget, options: RateLimitedClientOptions): GitHubClient {
   const clock = options.clock ?? systemClock;
   const maxWaitMsOf = (resource: RateLimitResource): number => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
   /** Per resource: until when its primary limit is spent (epoch ms). */
@@ -111,7 +107,7 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
   };
   const bounds = syncCall(options.timeoutMs);
   const { retry } = options;
-  const octokit = githubFactory({
+  const octokit = githubClient({
     baseUrl: target.apiBase,
     userAgent: 'gatehouse-sync',
     bounds,
@@ -141,7 +137,7 @@ export function githubClient(target: GithubTarget, options: GithubClientOptions)
           }
           return response;
         } catch (err) {
-          if (!(err instanceof RequestError) || !err.response) throw new TransportError(SERVICE, operation, transportFailure(err, bounds), !neverSent(err));
+          if (!(err instanceof RequestError) || !err.response) throw TransportError.of(SERVICE, operation, err);
           const headers = err.response.headers as Record<string, unknown>;
           // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
           if (err.status === 304 && kept) {
