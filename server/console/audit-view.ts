@@ -15,11 +15,12 @@ export const AUDIT_PAGE_SIZE = 50;
 /** Records a CSV download holds: the route's largest page. */
 export const AUDIT_CSV_LIMIT = 500;
 
-/** The page's parameters: the route's filters and cursor (the repository is the page's own). */
-export const AUDIT_PARAMETERS = ['outcome', 'workflow', 'actor', 'since', 'until', 'hashed_token', 'cursor'] as const;
-export type AuditParameter = (typeof AUDIT_PARAMETERS)[number];
-/** The parameters as given, each once: links carry them on as they are. */
-export type AuditFilters = Partial<Record<AuditParameter, string>>;
+/** The route's filters the page takes (the repository is the page's own). */
+export const AUDIT_FILTERS = ['outcome', 'workflow', 'actor', 'since', 'until', 'hashed_token'] as const;
+/** The page's parameters: those filters and the route's cursor. */
+export const AUDIT_PARAMETERS = [...AUDIT_FILTERS, 'cursor'] as const;
+/** The filters as given, each once: links carry them on as they are. */
+export type AuditFilters = Partial<Record<(typeof AUDIT_FILTERS)[number], string>>;
 
 /**
  * Whether the person administers the repository: GitHub's `permissions.admin` on it, as their
@@ -41,7 +42,7 @@ export interface AuditFilterProblem {
  * form: `since` and `until` may be a bare date, the UTC day it names (`since` from its first
  * millisecond, `until` to its last), so the range is inclusive at both ends as the route's is.
  */
-export function auditPageQuery(given: AuditFilters): { ok: true; query: AuditQuery } | { ok: false; problem: AuditFilterProblem } {
+export function auditPageQuery(given: AuditFilters & { readonly cursor?: string }): { ok: true; query: AuditQuery } | { ok: false; problem: AuditFilterProblem } {
   const input: Record<string, string> = { ...given };
   if (given.since !== undefined && DAY.test(given.since)) input.since = `${given.since}T00:00:00.000Z`;
   if (given.until !== undefined && DAY.test(given.until)) input.until = `${given.until}T23:59:59.999Z`;

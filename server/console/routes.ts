@@ -9,7 +9,7 @@ import { auditCsv } from '../audit/csv.js';
 import type { AuditQuery } from '../audit/query.js';
 import { validationFailed } from '../http/validation.js';
 import { redirect, sendDownload, sendPage } from './answers.js';
-import { administers, AUDIT_CSV_LIMIT, AUDIT_PAGE_SIZE, AUDIT_PARAMETERS, auditPageQuery, repositoryAudit, type AuditFilters } from './audit-view.js';
+import { administers, AUDIT_CSV_LIMIT, AUDIT_FILTERS, AUDIT_PAGE_SIZE, AUDIT_PARAMETERS, auditPageQuery, repositoryAudit, type AuditFilters } from './audit-view.js';
 import { cookieHeader, readCookie } from './cookies.js';
 import { overview, repositoryPage, SORTS, WINDOWS, type OverviewQuery, type SortKey, type WindowDays } from './figures-view.js';
 import { UserTokenRejected } from './github-user.js';
@@ -158,9 +158,9 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   function auditFilters(req: Request): { filters: AuditFilters; cursor: string | undefined; query: AuditQuery } {
     onlyParameters(req, AUDIT_PARAMETERS);
     const filters: AuditFilters = {};
-    for (const name of AUDIT_PARAMETERS) {
+    for (const name of AUDIT_FILTERS) {
       const value = single(req, name);
-      if (value !== undefined && name !== 'cursor') filters[name] = value;
+      if (value !== undefined) filters[name] = value;
     }
     const cursor = single(req, 'cursor');
     const parsed = auditPageQuery({ ...filters, ...optional('cursor', cursor) });
