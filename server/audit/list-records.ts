@@ -20,23 +20,31 @@ export function recordOf(entry: TokenAuditEntry): TokenAuditRecord {
   return Object.fromEntries(AUDIT_FIELDS.map((field) => [field, field === 'recorded_at' ? entry.recordedAt.toISOString() : (fields[field] ?? null)])) as unknown as TokenAuditRecord;
 }
 
+/** A part of the audit a reader is confined to, whatever the query asks: the console's audit page reads one repository's records, by id. */
+export interface AuditConfinement {
+  readonly repositoryId: string;
+}
+
 /**
  * One page of the audit, newest first. One more entry than the page is read, so `next` is given
  * only when a following page has something. Cursors are made and checked under `cursorKey` and
- * bound to the query's filters (server/http/signed-cursor.ts); one it did not make is a 422.
+ * bound to the query's filters and the confinement (server/http/signed-cursor.ts); one it did not
+ * make is a 422.
  */
 export async function listAuditRecords(
   deps: { readonly store: TokenAuditStore; readonly clock: Clock },
   query: AuditQuery,
   cursorKey: Uint8Array,
+  within?: AuditConfinement,
 ): Promise<AuditPage> {
   const limit = query.limit ?? AUDIT_DEFAULT_LIMIT;
-  const scope = filterScope(query);
+  const scope = filterScope(query, within?.repositoryId);
   const place = query.cursor === undefined ? undefined : decodePlace(query.cursor, CURSOR_VERSION, cursorKey, scope);
   if (query.cursor !== undefined && !place) throw validationFailed([{ path: 'cursor', message: AUDIT_CURSOR_REFUSED }]);
   const found = await deps.store.list({
     limit: limit + 1,
     now: new Date(deps.clock.now()),
+    ...(within === undefined ? {} : { repositoryId: within.repositoryId }),
     ...(query.repository === undefined ? {} : { repository: query.repository }),
     ...(query.owner === undefined ? {} : { owner: query.owner }),
     ...(query.outcome === undefined ? {} : { outcome: query.outcome }),

@@ -56,12 +56,13 @@ export const auditQuery = z
 export type AuditQuery = z.infer<typeof auditQuery>;
 
 /**
- * The filters a cursor is bound to (every parameter but `cursor` and `limit`), one string: a
- * cursor names a place in one list, so it is refused for another.
+ * The filters a cursor is bound to (every parameter but `cursor` and `limit`, and the repository
+ * id a reader is confined to), one string: a cursor names a place in one list, so it is refused
+ * for another.
  */
-export function filterScope(query: AuditQuery): string {
+export function filterScope(query: AuditQuery, repositoryId?: string): string {
   const { cursor: _cursor, limit: _limit, ...filters } = query;
-  const named = Object.entries(filters)
+  const named = Object.entries({ ...filters, repository_id: repositoryId })
     .filter(([, value]) => value !== undefined)
     .map(([name, value]) => [name, value instanceof Date ? value.toISOString() : name === 'repository' || name === 'owner' || name === 'actor' ? String(value).toLowerCase() : value] as const)
     .sort(([a], [b]) => (a < b ? -1 : 1));

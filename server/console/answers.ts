@@ -27,6 +27,12 @@ export function sendPage(res: Response, answer: ConsoleAnswer, body: string, hea
   res.status(CONSOLE_ANSWERS[answer]).set({ ...PAGE_HEADERS, ...headers }).send(body);
 }
 
+/** A download (the token audit's CSV): the pages' headers, its own type, saved under `filename` (letters, digits, `.`, `_`, `-`). */
+export function sendDownload(res: Response, type: string, filename: string, body: string): void {
+  const safe = filename.replace(/[^A-Za-z0-9._-]/g, '_');
+  res.status(CONSOLE_ANSWERS.page).set({ ...PAGE_HEADERS, 'content-type': type, 'content-disposition': `attachment; filename="${safe}"` }).send(body);
+}
+
 /** A `302` to a path of the console (never elsewhere: `to` is always built here, not taken from a request). */
 export function redirect(res: Response, to: string, headers: Readonly<Record<string, string | string[]>> = {}): void {
   res.status(CONSOLE_ANSWERS.redirect).set({ 'cache-control': 'no-store', ...headers }).location(to).end();

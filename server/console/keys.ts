@@ -4,11 +4,11 @@ import { compactDecrypt, CompactEncrypt, EncryptJWT, jwtDecrypt } from 'jose';
 /*
  * Everything the console signs or seals, under keys derived from CONSOLE_SESSION_KEY with HKDF
  * (node:crypto), one key per use: the session cookie's HMAC, the CSRF tokens, the sealed GitHub
- * tokens in the store, the sign-in state cookie and the history cursors. Sealing is jose's JWE
- * (`dir`, A256GCM); signing is HMAC-SHA256. No primitive of our own.
+ * tokens in the store, the sign-in state cookie, the history cursors and the token audit's
+ * cursors. Sealing is jose's JWE (`dir`, A256GCM); signing is HMAC-SHA256. No primitive of our own.
  */
 
-const USES = ['cookie', 'csrf', 'credentials', 'login', 'cursor'] as const;
+const USES = ['cookie', 'csrf', 'credentials', 'login', 'cursor', 'audit'] as const;
 export type KeyUse = (typeof USES)[number];
 export type ConsoleKeys = Readonly<Record<KeyUse, Uint8Array>>;
 

@@ -5,13 +5,18 @@ import { route } from '../http/routes.js';
 import type { LedgerSettings } from '../ledger/settings.js';
 import { PlatformError } from '../platform/errors.js';
 import { StoreUnavailable, type ConsoleSession, type SessionRepository, type Store } from '../store/types.js';
-import { redirect, sendPage } from './answers.js';
+import { auditCsv } from '../audit/csv.js';
+import type { AuditQuery } from '../audit/query.js';
+import { validationFailed } from '../http/validation.js';
+import { redirect, sendDownload, sendPage } from './answers.js';
+import { administers, AUDIT_CSV_LIMIT, AUDIT_FILTERS, AUDIT_PAGE_SIZE, AUDIT_PARAMETERS, auditPageQuery, repositoryAudit, type AuditFilters } from './audit-view.js';
 import { cookieHeader, readCookie } from './cookies.js';
 import { overview, repositoryPage, SORTS, WINDOWS, type OverviewQuery, type SortKey, type WindowDays } from './figures-view.js';
 import { UserTokenRejected } from './github-user.js';
 import { consoleKeys, csrfTokenOf, csrfTokenValid, sealFor, unsealFor } from './keys.js';
 import { AuthorizationDeclined, CallbackMismatch, newCodeVerifier, newState, OAuthRefused, OAuthUnavailable, type GitHubOAuth } from './oauth.js';
 import { notFoundPage, problemPage, signedOutPage } from './pages/messages.js';
+import { auditView } from './pages/audit.js';
 import { overviewPage } from './pages/overview.js';
 import { repositoryView } from './pages/repository.js';
 import type { Viewer } from './pages/layout.js';
@@ -131,20 +136,84 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
     ],
   });
 
+  /** The path's repository among those the person can see (by GitHub's names, without case), if it is one. */
+  async function pathRepository(req: Request, signed: Signed): Promise<SessionRepository | undefined> {
+    const { owner, repo } = req.params as { owner: string; repo: string };
+    const seen = await visible(signed);
+    return seen.repositories.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === repo.toLowerCase());
+  }
+
+  /**
+   * The path's repository when the person administers it; otherwise the not-found page is sent:
+   * a repository they see but do not administer gets the same page as one that does not exist.
+   */
+  async function administered(req: Request, res: Response, signed: Signed): Promise<SessionRepository | undefined> {
+    const repository = await pathRepository(req, signed);
+    if (repository && administers(repository)) return repository;
+    sendPage(res, 'not_found', notFoundPage(signed.viewer));
+    return undefined;
+  }
+
+  /** The audit page's filters, each once, as given; then read as the route reads its query. */
+  function auditFilters(req: Request): { filters: AuditFilters; cursor: string | undefined; query: AuditQuery } {
+    onlyParameters(req, AUDIT_PARAMETERS);
+    const filters: AuditFilters = {};
+    for (const name of AUDIT_FILTERS) {
+      const value = single(req, name);
+      if (value !== undefined) filters[name] = value;
+    }
+    const cursor = single(req, 'cursor');
+    const parsed = auditPageQuery({ ...filters, ...optional('cursor', cursor) });
+    if (parsed.ok) return { filters, cursor, query: parsed.query };
+    // A cursor not made here for these filters: the console's page for a link no longer valid.
+    if (parsed.problem.parameter === 'cursor') throw validationFailed([{ path: 'cursor', message: parsed.problem.message }]);
+    throw new BadQuery(`${parsed.problem.parameter} ${parsed.problem.message}`);
+  }
+
+  const auditDeps = { store: deps.store.tokenAudit, clock: deps.clock };
+
   route(router, '/console/repos/:owner/:repo', {
     get: [
       async (req, res) => {
         const signed = await signedIn(req, res);
         if (!signed) return;
-        const { owner, repo } = req.params as { owner: string; repo: string };
-        const seen = await visible(signed);
-        const repository = seen.repositories.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === repo.toLowerCase());
+        const repository = await pathRepository(req, signed);
         // Not listed for this person, or not of an allowed owner: the same page as a repository that does not exist.
         if (!repository) return sendPage(res, 'not_found', notFoundPage(signed.viewer));
         onlyParameters(req, ['days', 'environment', 'page']);
         const query = { days: windowDays(req), ...optional('environment', environmentOf(req)), ...optional('cursor', single(req, 'page')) };
         const data = await repositoryPage(deps, repository, query, consoleKeys(signed.settings.sessionKey).cursor);
         sendPage(res, 'page', repositoryView(signed.viewer, repository, data, query));
+      },
+    ],
+  });
+
+  // The token audit of a repository, for its admins only: records by the repository's id.
+  route(router, '/console/repos/:owner/:repo/audit', {
+    get: [
+      async (req, res) => {
+        const signed = await signedIn(req, res);
+        if (!signed) return;
+        const repository = await administered(req, res, signed);
+        if (!repository) return;
+        const { filters, cursor, query } = auditFilters(req);
+        const data = await repositoryAudit(auditDeps, repository, query, consoleKeys(signed.settings.sessionKey).audit, AUDIT_PAGE_SIZE);
+        sendPage(res, 'page', auditView(signed.viewer, repository, data, filters, cursor));
+      },
+    ],
+  });
+
+  // The route's CSV of the same records, up to its largest page from the page's place on.
+  route(router, '/console/repos/:owner/:repo/audit.csv', {
+    get: [
+      async (req, res) => {
+        const signed = await signedIn(req, res);
+        if (!signed) return;
+        const repository = await administered(req, res, signed);
+        if (!repository) return;
+        const { query } = auditFilters(req);
+        const data = await repositoryAudit(auditDeps, repository, query, consoleKeys(signed.settings.sessionKey).audit, AUDIT_CSV_LIMIT);
+        sendDownload(res, 'text/csv; charset=utf-8; header=present', `${repository.owner}-${repository.name}-token-audit.csv`, auditCsv(data.records));
       },
     ],
   });

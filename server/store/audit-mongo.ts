@@ -60,6 +60,7 @@ export class MongoTokenAuditStore implements TokenAuditStore {
         { key: { expireAt: 1 }, name: 'retention', expireAfterSeconds: 0 },
         { key: { ...NEWEST }, name: 'newest' },
         { key: { 'match.repository': 1, ...NEWEST }, name: 'by_repository' },
+        { key: { repository_id: 1, ...NEWEST }, name: 'by_repository_id' },
         { key: { 'match.owner': 1, ...NEWEST }, name: 'by_owner' },
         { key: { 'match.actor': 1, ...NEWEST }, name: 'by_actor' },
         { key: { workflow_ref: 1, ...NEWEST }, name: 'by_workflow_ref' },
@@ -99,6 +100,7 @@ export class MongoTokenAuditStore implements TokenAuditStore {
 function filterOf(query: TokenAuditQuery): Filter<AuditDoc> {
   const and: Filter<AuditDoc>[] = [{ expireAt: { $gt: query.now } }];
   if (query.repository !== undefined) and.push({ 'match.repository': query.repository.toLowerCase() });
+  if (query.repositoryId !== undefined) and.push({ repository_id: query.repositoryId });
   if (query.owner !== undefined) and.push({ 'match.owner': query.owner.toLowerCase() });
   if (query.actor !== undefined) and.push({ 'match.actor': query.actor.toLowerCase() });
   if (query.outcome !== undefined) and.push({ outcome: query.outcome });

@@ -23,6 +23,11 @@ export interface AuditPosition {
 export interface TokenAuditQuery {
   /** `owner/name`, compared without case (GitHub's names are). */
   readonly repository?: string;
+  /**
+   * `repository_id` exactly: the repository by GitHub's numeric id, which a deleted repository's
+   * re-registered name does not share (the console's audit page reads by it).
+   */
+  readonly repositoryId?: string;
   /** Compared without case. */
   readonly owner?: string;
   readonly outcome?: string;
@@ -59,6 +64,7 @@ export function workflowPath(workflowRef: string): string {
 export function matchesFilters(record: TokenAuditFields, query: TokenAuditQuery): boolean {
   const same = (value: string | null, wanted: string | undefined): boolean => wanted === undefined || (value !== null && value.toLowerCase() === wanted.toLowerCase());
   if (!same(record.repository, query.repository) || !same(record.owner, query.owner) || !same(record.actor, query.actor)) return false;
+  if (query.repositoryId !== undefined && record.repository_id !== query.repositoryId) return false;
   if (query.outcome !== undefined && record.outcome !== query.outcome) return false;
   if (query.hashedToken !== undefined && record.hashed_token !== query.hashedToken) return false;
   if (query.workflow !== undefined) {

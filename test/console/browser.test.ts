@@ -3,6 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { launchBrowser, seriousViolations } from '../support/browser.js';
+import { hashedToken } from '../../server/audit/record.js';
+import { seedTokenAudit, type AuditSeed } from '../support/console-audit.js';
 import { MONA, REPOSITORIES, sessionCookieName, settableClock, startConsoleWorld, type ConsoleWorld } from '../support/console-world.js';
 import { REPO_ROOT } from '../support/processes.js';
 
@@ -15,25 +17,30 @@ const SCREENSHOTS = join(REPO_ROOT, 'docs', 'images');
 /**
  * The console in a real browser (headless Chromium from npm, one for the suite): sign-in against
  * the GitHub fake, what a person sees, the figures against `GET /v1/deployments/metrics` for the
- * same window, axe-core on every page, keyboard use, 375 px and 1440 px (screenshots for
- * docs/console.md), forged cookies and sign-out.
+ * same window, the token audit page of a repository the person administers, axe-core on every
+ * page, keyboard use, 375 px and 1440 px (screenshots for docs/console.md), forged cookies and
+ * sign-out.
  */
 describe('console in a real browser', function () {
   this.timeout(180_000);
   const now = Date.UTC(2026, 10, 20, 12, 0, 0);
   let browser: Browser;
   let world: ConsoleWorld;
+  let audit: AuditSeed;
   let page: Page;
 
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await launchBrowser();
-    world = await startConsoleWorld({ clock: settableClock(now), now });
+    const clock = settableClock(now);
+    world = await startConsoleWorld({ clock, now });
+    audit = await seedTokenAudit(world, clock, now);
     world.github.signedIn = MONA;
     page = await browser.newPage();
   });
   after(async () => {
     await browser?.close();
+    await audit?.close();
     await world?.close();
   });
 
@@ -148,6 +155,71 @@ describe('console in a real browser', function () {
     await Promise.all([page.waitForNavigation(), page.click('a[href*="page="]')]);
     assert.equal((await page.$$('table tbody tr')).length > 0, true);
     await assertAccessible('older records');
+  });
+
+  it('the token audit of a repository the person administers: reached from its page by keyboard, filtered from the form, no token on it, axe-clean at 375 and 1440 px', async () => {
+    await page.goto(url('/console/repos/octo-org/web-app'));
+    await page.focus('#main');
+    let onLink = false;
+    for (let i = 0; i < 10 && !onLink; i++) {
+      await page.keyboard.press('Tab');
+      onLink = (await page.evaluate(() => document.activeElement?.textContent)) === 'Token audit';
+    }
+    assert.ok(onLink, 'the Token audit link is not reached by Tab');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    assert.equal(new URL(page.url()).pathname, '/console/repos/octo-org/web-app/audit');
+    assert.equal(await page.$eval('h1', (h: any) => h.textContent), 'Token audit of octo-org/web-app');
+    const heads = await page.$$eval('#audit thead th', (ths: any) => ths.map((th: any) => th.textContent));
+    assert.deepEqual(heads, ['Recorded (UTC)', 'Outcome', 'Workflow and run', 'Actor', 'Environment', 'Policy rule', 'Permissions', 'Token (hashed)']);
+    assert.equal((await page.$$('#audit tbody tr')).length, 50);
+    const shown = await page.$$eval('#audit tbody tr[data-hashed-token]', (trs: any) => trs.map((tr: any) => tr.getAttribute('data-hashed-token')));
+    const minted = audit.tokens.map(hashedToken);
+    assert.ok(shown.length > 40 && shown.every((h: string) => minted.includes(h)));
+    const content = await page.content();
+    for (const secret of [...audit.tokens, ...audit.oidcTokens]) assert.ok(!content.includes(secret), 'a token is on the page');
+    const runs = await page.$$eval('#audit a[href*="/actions/runs/"]', (as: any) => as.map((a: any) => a.getAttribute('href')));
+    assert.ok(runs.length > 0 && runs.every((h: string) => /^https?:\/\/[^/]+\/octo-org\/web-app\/actions\/runs\/\d+\/attempts\/\d+$/.test(h)), runs.join(' '));
+    await page.setViewport({ width: 1440, height: 900 });
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-audit-1440.png'), fullPage: false });
+    // At 375 px the form fills the first screen: the picture starts at the records.
+    await page.setViewport({ width: 375, height: 812 });
+    await page.goto(url('/console/repos/octo-org/web-app/audit#records'));
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-audit-375.png'), fullPage: false });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the audit page scrolls sideways at 375 px by ${overflow} px`);
+    await assertAccessible('token audit at 375 px');
+    await page.setViewport({ width: 1440, height: 900 });
+    await assertAccessible('token audit');
+    // From the keyboard: Tab to the Actor field, type, Enter submits the form.
+    await page.focus('#main');
+    let onActor = false;
+    const reached: string[] = [];
+    for (let i = 0; i < 12 && !onActor; i++) {
+      await page.keyboard.press('Tab');
+      const at = await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent?.trim().slice(0, 30)}`);
+      reached.push(at);
+      onActor = at === 'INPUT actor';
+    }
+    assert.ok(onActor, reached.join(' | '));
+    await page.keyboard.type('hubot');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    assert.equal(new URL(page.url()).searchParams.get('actor'), 'hubot');
+    const actors = await page.$$eval('#audit tbody tr td:nth-child(4)', (tds: any) => tds.map((td: any) => td.textContent));
+    assert.ok(actors.length > 0 && actors.every((a: string) => a === 'hubot'), actors.join(', '));
+    // The download link, the region of the table and the pager are reached by Tab too.
+    const stops: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press('Tab');
+      stops.push(await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.getAttribute('role') ?? ''} ${document.activeElement?.textContent?.trim().slice(0, 20)}`));
+    }
+    assert.ok(stops.some((s) => s.startsWith('BUTTON') && s.endsWith('Show')), stops.join(' | '));
+    assert.ok(stops.some((s) => s.startsWith('A') && s.endsWith('Download CSV')), stops.join(' | '));
+    assert.ok(stops.some((s) => s.startsWith('DIV region')), stops.join(' | '));
+    await assertAccessible('token audit, filtered');
+    // Another repository the person sees but does not administer: the not-found page.
+    assert.equal((await page.goto(url('/console/repos/octo-org/payments/audit')))?.status(), 404);
+    await page.goto(url('/console/repos/octo-org/payments'));
+    assert.equal(await page.$('a[href$="/audit"]'), null);
   });
 
   it('a direct URL to the repository the person cannot see answers 404, the same page as one that does not exist', async () => {

@@ -117,6 +117,21 @@ export function tokenAuditContract(open: () => Promise<Store>): void {
     assert.deepEqual(ids(await list({ owner: 'octo-org', outcome: 'minted', actor: 'octocat' })), ids([a]));
   });
 
+  it('repositoryId: the repository by its id exactly, whatever name a record carries; a record without an id is no repository\'s', async () => {
+    const t = Date.now() - HOUR;
+    const before = auditEntry(new Date(t), { repository: 'octo-org/old-name', repository_id: '710001' });
+    const after = auditEntry(new Date(t + 1), { repository: 'octo-org/web-app', repository_id: '710001', outcome: 'repo_mismatch', hashed_token: null });
+    // The same name re-registered after a deletion is another repository (another id).
+    const namesake = auditEntry(new Date(t + 2), { repository: 'octo-org/web-app', repository_id: '990001' });
+    // Refused before its token was verified: only the name the body asked for.
+    const unverified = auditEntry(new Date(t + 3), { repository: 'octo-org/web-app', repository_id: null, outcome: 'invalid_oidc_token', reason: 'expired', hashed_token: null });
+    for (const e of [before, after, namesake, unverified]) await store.tokenAudit.insert(e);
+    assert.deepEqual(ids(await list({ repositoryId: '710001' })), ids([after, before]));
+    assert.deepEqual(ids(await list({ repositoryId: '710001', outcome: 'minted' })), ids([before]));
+    assert.deepEqual(ids(await list({ repositoryId: '7100' })), [], 'an id is matched whole');
+    assert.deepEqual(ids(await list({ repositoryId: '990001', repository: 'octo-org/web-app' })), ids([namesake]));
+  });
+
   it('expired entries are gone', async () => {
     const t = Date.now();
     const live = auditEntry(new Date(t - HOUR));
@@ -132,6 +147,7 @@ export function tokenAuditContract(open: () => Promise<Store>): void {
     const entry = fc.record({
       hoursAgo: fc.integer({ min: 0, max: 6 }),
       repository: fc.constantFrom('octo-org/octo-repo', 'Octo-Org/Octo-Repo', 'acme/app', null),
+      repository_id: fc.constantFrom('123456789', '42', null),
       actor: fc.constantFrom('octocat', 'hubot', null),
       outcome: fc.constantFrom('minted', 'policy_denied', 'invalid_oidc_token'),
       workflow_ref: fc.constantFrom('octo-org/octo-repo/.github/workflows/deploy.yml@refs/heads/main', 'acme/app/.github/workflows/ci.yml@refs/pull/1/merge', null),
@@ -140,6 +156,7 @@ export function tokenAuditContract(open: () => Promise<Store>): void {
     const query = fc.record(
       {
         repository: fc.constantFrom('octo-org/octo-repo', 'acme/app'),
+        repositoryId: fc.constantFrom('123456789', '42'),
         actor: fc.constantFrom('OCTOCAT', 'hubot'),
         outcome: fc.constantFrom('minted', 'policy_denied'),
         workflow: fc.constantFrom('octo-org/octo-repo/.github/workflows/deploy.yml', 'acme/app/.github/workflows/ci.yml@refs/pull/1/merge'),
@@ -152,13 +169,14 @@ export function tokenAuditContract(open: () => Promise<Store>): void {
         const fresh = await open();
         try {
           const entries = rows.map((r) =>
-            auditEntry(new Date(now - r.hoursAgo * HOUR), { repository: r.repository, actor: r.actor, outcome: r.outcome, workflow_ref: r.workflow_ref }, r.expired ? { expireAt: new Date(now - 1) } : {}),
+            auditEntry(new Date(now - r.hoursAgo * HOUR), { repository: r.repository, repository_id: r.repository_id, actor: r.actor, outcome: r.outcome, workflow_ref: r.workflow_ref }, r.expired ? { expireAt: new Date(now - 1) } : {}),
           );
           for (const e of entries) await fresh.tokenAudit.insert(e);
           const base: TokenAuditQuery = {
             limit: pageSize,
             now: new Date(now),
             ...(q.repository ? { repository: q.repository } : {}),
+            ...(q.repositoryId ? { repositoryId: q.repositoryId } : {}),
             ...(q.actor ? { actor: q.actor } : {}),
             ...(q.outcome ? { outcome: q.outcome } : {}),
             ...(q.workflow ? { workflow: q.workflow } : {}),
@@ -168,6 +186,7 @@ export function tokenAuditContract(open: () => Promise<Store>): void {
           // An independent reading of the filters (docs/broker.md, "Audit").
           const matches = (r: TokenAuditFields) =>
             (q.repository === undefined || lower(r.repository) === lower(q.repository)) &&
+            (q.repositoryId === undefined || r.repository_id === q.repositoryId) &&
             (q.actor === undefined || lower(r.actor) === lower(q.actor)) &&
             (q.outcome === undefined || r.outcome === q.outcome) &&
             (q.workflow === undefined || (r.workflow_ref !== null && (r.workflow_ref === q.workflow || r.workflow_ref.split('@')[0] === q.workflow)));

@@ -12,7 +12,7 @@ const CSS = `
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
 a { color: var(--accent); }
-a:focus-visible, button:focus-visible, select:focus-visible, summary:focus-visible, [tabindex]:focus-visible { outline: 3px solid #bf3989; outline-offset: 2px; }
+a:focus-visible, button:focus-visible, select:focus-visible, input:focus-visible, summary:focus-visible, [tabindex]:focus-visible { outline: 3px solid #bf3989; outline-offset: 2px; }
 .skip { position: absolute; left: -999px; top: 0; background: #fff; padding: .5rem 1rem; z-index: 10; }
 .skip:focus { left: .5rem; }
 header.top { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; justify-content: space-between; padding: .75rem 1rem; border-bottom: 1px solid var(--line); background: var(--panel); }
@@ -27,6 +27,14 @@ button.quiet { background: #fff; color: var(--accent); border-color: var(--line)
 form.filters { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: flex-end; margin: 0 0 1rem; }
 form.filters label { display: flex; flex-direction: column; font-size: .9rem; color: var(--muted); }
 select { font: inherit; padding: .3rem; min-width: 8rem; }
+input[type="text"] { font: inherit; padding: .3rem .4rem; border: 1px solid #6e7781; border-radius: 4px; color: var(--ink); }
+form.filters.wide label { flex: 1 1 13rem; max-width: 28rem; }
+form.filters.wide input { width: 100%; margin-top: .2rem; }
+.hint { font-size: .85rem; color: var(--muted); }
+code { font: .85rem/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
+.line { display: block; }
+.nowrap { white-space: nowrap; }
+td.wide { min-width: 16rem; max-width: 30rem; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 th, td { text-align: left; vertical-align: top; padding: .45rem .6rem; border-bottom: 1px solid var(--line); }

@@ -6,6 +6,8 @@ import { figureCard } from './cells.js';
 import { duration, utc } from './format.js';
 import { html, safeUrl, type Html } from './html.js';
 import { page, type Viewer } from './layout.js';
+import { auditPath, repositoryPath } from './paths.js';
+import { administers } from '../audit-view.js';
 
 export interface RepositoryQuery {
   readonly days: WindowDays;
@@ -13,14 +15,13 @@ export interface RepositoryQuery {
   readonly cursor?: string;
 }
 
-const pathOf = (r: SessionRepository): string => `/console/repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.name)}`;
 
 function link(r: SessionRepository, q: RepositoryQuery, change: Partial<RepositoryQuery>): string {
   const next = { ...q, ...change };
   const params = new URLSearchParams({ days: String(next.days) });
   if (next.environment) params.set('environment', next.environment);
   if (next.cursor) params.set('page', next.cursor);
-  return `${pathOf(r)}?${params.toString()}`;
+  return `${repositoryPath(r)}?${params.toString()}`;
 }
 
 /** What a record feeds, in words: the records behind each figure. */
@@ -77,7 +78,8 @@ export function repositoryView(viewer: Viewer, r: SessionRepository, data: Repos
   const body = html`<p><a href="/console?days=${q.days}">← All repositories</a></p>
 <h1>${r.owner}/${r.name}</h1>
 <p class="muted">Last ${q.days} days (${utc(data.window.from)} to ${utc(data.window.to)}). <a href="${safeUrl(r.htmlUrl) ?? '#'}">The repository on GitHub</a>.</p>
-<form class="filters" method="get" action="${pathOf(r)}">
+${administers(r) ? html`<p><a href="${auditPath(r)}">Token audit</a> <span class="muted">(the tokens the broker handed out to this repository's workflows; shown to its admins)</span></p>` : ''}
+<form class="filters" method="get" action="${repositoryPath(r)}">
 <label>Window<select name="days">${WINDOWS.map((d) => html`<option value="${d}"${d === q.days ? html` selected` : ''}>${d} days</option>`)}</select></label>
 <label>Environment<select name="environment"><option value="">All environments</option>${data.environments.map((e) => html`<option value="${e}"${e === q.environment ? html` selected` : ''}>${e}</option>`)}</select></label>
 <button type="submit">Show</button>
