@@ -1,6 +1,5 @@
 import type { Collection, Filter } from 'mongodb';
-import type { TokenAuditFields } from '../audit/record.js';
-import { workflowPath, type TokenAuditEntry, type TokenAuditQuery, type TokenAuditStore } from './audit-types.js';
+import { workflowPath, type TokenAuditEntry, type TokenAuditFields, type TokenAuditQuery, type TokenAuditStore } from './audit-types.js';
 
 /**
  * An audit entry as stored: the record's fields at the top level (as the route answers them), the
