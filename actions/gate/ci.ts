@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { Baseline } from './reports/baseline.js';
+import { Baseline } from './rules/baseline.js';
 import { checkoutOf, type WorkTree } from './diff/checkout.js';
 import { classify, type Classification, type Unattributed } from './rules/classify.js';
 import { GateError, type OptionNaming } from './errors.js';

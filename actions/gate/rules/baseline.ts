@@ -1,9 +1,9 @@
 import type { Checkout } from '../diff/checkout.js';
-import { packageOf } from '../rules/dependencies.js';
+import { packageOf } from './dependencies.js';
 import { GateError } from '../errors.js';
-import { RunLocations } from './locations.js';
-import { readSarif, resultsOf, type SarifLog, type SarifResult, type SarifRun } from './sarif.js';
-import { ruleIdOf, ruleOf } from '../rules/severity.js';
+import { RunLocations } from '../reports/locations.js';
+import { readSarif, resultsOf, type SarifLog, type SarifResult, type SarifRun } from '../reports/sarif.js';
+import { ruleIdOf, ruleOf } from './severity.js';
 
 /*
  * `--baseline-sarif`: the report of the base commit, when the user has one (the last run on the

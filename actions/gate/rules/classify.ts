@@ -2,7 +2,7 @@ import type { Checkout } from '../diff/checkout.js';
 import { CommitFiles } from '../diff/commit-files.js';
 import { DependencyChanges, isLockfile, packageOf, type Package } from './dependencies.js';
 import { ImageChanges, isContainerfile } from './images.js';
-import type { Baseline } from '../reports/baseline.js';
+import type { Baseline } from './baseline.js';
 import type { BaseLine, PullRequestDiff } from '../diff/git-diff.js';
 import { RunLocations, type ResultLocation } from '../reports/locations.js';
 import { RegionLines } from '../reports/regions.js';

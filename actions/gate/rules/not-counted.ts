@@ -1,5 +1,5 @@
 import type { BaseLine } from '../diff/parse-diff.js';
-import type { BaselineMatch } from '../reports/baseline.js';
+import type { BaselineMatch } from './baseline.js';
 import type { SarifResult } from '../reports/sarif.js';
 import type { Severity } from './severity.js';
 
