@@ -28767,7 +28767,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(108);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7546);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28776,7 +28776,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 108:
+/***/ 7546:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36544,7 +36544,72 @@ function backendBounds(overrides = {}) {
     };
 }
 
+;// CONCATENATED MODULE: ./build/server/clock.js
+const clock_systemClock = {
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    setTimeout: (fire, ms) => setTimeout(fire, ms),
+    clearTimeout: (handle) => clearTimeout(handle),
+};
+
+;// CONCATENATED MODULE: ./build/server/http/retry.js
+
+
+/** The sync's calls: 5 attempts, 1 s doubling to 30 s. */
+const SYNC_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+/** The actions' ledger post: 4 attempts within a job step. */
+const ACTION_RETRY = { retries: 3, minDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 30_000 };
+/**
+ * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
+ * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
+ */
+function retryAfterMs(value, nowMs) {
+    if (value === undefined)
+        return undefined;
+    const text = value.trim();
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    const at = Date.parse(text);
+    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
+}
+/** A failure that says how long to wait before trying again (`HttpError.retryAfterMs`, from `Retry-After`). */
+function retryAfterOf(err) {
+    const value = err?.retryAfterMs;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
+function delayBefore(retry, policy, retryAfter, random = Math.random) {
+    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
+    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
+}
+/**
+ * Runs `attempt` until it succeeds or fails for good, with p-retry: up to `policy.retries` more
+ * attempts of a failure `shouldRetry` accepts, each after `delayBefore` on the injected clock, so
+ * never sooner than a `Retry-After` the failure carries; one longer than `maxRetryAfterMs` ends it.
+ * (The wait is made where p-retry decides to retry, so its own back-off is zero.)
+ */
+function retry_retrying(attempt, policy, options = {}) {
+    const clock = options.clock ?? systemClock;
+    return pRetry(attempt, {
+        retries: policy.retries,
+        minTimeout: 0,
+        randomize: false,
+        shouldRetry: async ({ error, attemptNumber }) => {
+            const retryAfter = retryAfterOf(error);
+            if (!(options.shouldRetry?.(error) ?? true) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
+                return false;
+            const delayMs = delayBefore(attemptNumber, policy, retryAfter);
+            options.onRetry?.(error, attemptNumber, delayMs);
+            await clock.sleep(delayMs);
+            return true;
+        },
+    });
+}
+
 ;// CONCATENATED MODULE: ./build/server/http/outbound.js
+
+
+
 
 /** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
 class CallTimedOut extends Error {
@@ -36555,13 +36620,26 @@ class CallTimedOut extends Error {
         this.totalMs = totalMs;
     }
 }
-/** A buffered answer grew past its size bound (a peer streaming without end). */
+/** An answer above its size bound: stated so (`Content-Length`), or seen to grow past it (a peer streaming without end). */
 class AnswerTooLarge extends Error {
     maxBytes;
+    statedBytes;
     name = 'AnswerTooLarge';
-    constructor(maxBytes) {
+    constructor(maxBytes, 
+    /** The length the answer stated, when its `Content-Length` was above the bound. */
+    statedBytes) {
         super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
         this.maxBytes = maxBytes;
+        this.statedBytes = statedBytes;
+    }
+}
+/** No connection within the connect bound: nothing was sent. */
+class NoConnection extends Error {
+    connectMs;
+    name = 'NoConnection';
+    constructor(connectMs, options) {
+        super(`no connection within ${seconds(connectMs)}`, options);
+        this.connectMs = connectMs;
     }
 }
 function seconds(ms) {
@@ -36581,13 +36659,11 @@ function sharedDeadline(totalMs) {
  * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
  * or the network's error code. Never the URL (it can hold a secret path).
  */
-function transportFailure(err, bounds) {
+function transportFailure(err) {
     for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection)
             return e.message;
         const code = e.code;
-        if (code === 'UND_ERR_CONNECT_TIMEOUT')
-            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
         if (typeof code === 'string')
             return code;
     }
@@ -36604,6 +36680,8 @@ const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETU
  */
 function neverSent(err) {
     for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof NoConnection)
+            return true;
         if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
             return false;
         const code = e.code;
@@ -36641,9 +36719,11 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /**
  * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
  * deadline that aborts the request, the wait for headers and the reading of the body alike, with
- * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
+ * `CallTimedOut` as the reason; and whose answer is read whole, at most `maxBytes`
+ * (`AnswerTooLarge`, at once when `Content-Length` says so). A caller's own signal can end the
+ * call sooner, never later.
  */
-function boundedFetch(bounds, options = {}) {
+function boundedFetch(bounds, options) {
     const transport = options.transport ?? networkTransport(bounds.connectMs);
     return (async (input, init = {}) => {
         const deadline = new AbortController();
@@ -36658,12 +36738,12 @@ function boundedFetch(bounds, options = {}) {
         catch (err) {
             clearTimeout(timer);
             // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
-            throw signal.aborted ? signal.reason : err;
+            if (signal.aborted)
+                throw signal.reason;
+            throw transportFailure(err) === 'UND_ERR_CONNECT_TIMEOUT' ? new NoConnection(bounds.connectMs, { cause: err }) : err;
         }
-        if (!options.buffer)
-            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
         try {
-            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
+            const bytes = response.body ? await readAll(response, options.maxBytes, signal) : null;
             return rebuilt(response, bytes);
         }
         finally {
@@ -36672,67 +36752,19 @@ function boundedFetch(bounds, options = {}) {
     });
 }
 /**
- * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
- * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
- * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
- */
-function guardedBody(response, signal, ended) {
-    if (!response.body) {
-        ended();
-        return null;
-    }
-    const reader = response.body.getReader();
-    let stop;
-    return new ReadableStream({
-        start(controller) {
-            stop = () => {
-                controller.error(signal.reason);
-                reader.cancel(signal.reason).catch(() => undefined);
-                ended();
-            };
-            if (signal.aborted)
-                stop();
-            else
-                signal.addEventListener('abort', stop, { once: true });
-        },
-        async pull(controller) {
-            let chunk;
-            try {
-                chunk = await reader.read();
-            }
-            catch (err) {
-                if (!signal.aborted) {
-                    signal.removeEventListener('abort', stop);
-                    ended();
-                    controller.error(err);
-                }
-                return;
-            }
-            if (signal.aborted)
-                return;
-            if (chunk.done) {
-                signal.removeEventListener('abort', stop);
-                ended();
-                controller.close();
-            }
-            else
-                controller.enqueue(chunk.value);
-        },
-        cancel(reason) {
-            signal.removeEventListener('abort', stop);
-            ended();
-            return reader.cancel(reason);
-        },
-    });
-}
-/**
  * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
  * is ours, so it can be cancelled even while a read waits on a stalled peer).
  */
-async function readAll(body, maxBytes, signal) {
+async function readAll(response, maxBytes, signal) {
+    const stated = response.headers.get('content-length');
+    // A compressed answer's length is not the length of the bytes read from it.
+    if (stated !== null && /^\d+$/.test(stated) && !response.headers.get('content-encoding') && Number(stated) > maxBytes) {
+        await response.body.cancel().catch(() => undefined);
+        throw new AnswerTooLarge(maxBytes, Number(stated));
+    }
     const chunks = [];
     let size = 0;
-    const reader = body.getReader();
+    const reader = response.body.getReader();
     const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
     signal.addEventListener('abort', stop, { once: true });
     try {
@@ -36758,7 +36790,7 @@ async function readAll(body, maxBytes, signal) {
     }
     return Buffer.concat(chunks, size);
 }
-/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
+/** The answer with the bytes read for its body, its status, headers and URL kept. */
 function rebuilt(original, body) {
     const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
         status: original.status,
@@ -36768,20 +36800,117 @@ function rebuilt(original, body) {
     Object.defineProperty(response, 'url', { value: original.url });
     return response;
 }
+/**
+ * What the call that threw `err` came to, whoever made it: the bounded fetch (its bounds), Octokit
+ * over it (`RequestError`, with or without a response), or an error that carries its `failure`
+ * (the sync's `send` and the actions' `call` wrap the network's errors in a `TransportError`).
+ * Undefined for an error that is not a failed call (a refusal of our own, an answer of the wrong
+ * shape, a bug): callers pass those on.
+ */
+function outbound_callFailure(err, clock = clock_systemClock) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        const carried = e.failure;
+        if (carried)
+            return carried;
+        if (e instanceof RequestError && e.response) {
+            const asked = e.response.headers['retry-after'];
+            return { status: e.status, retryAfterMs: retryAfterMs(typeof asked === 'string' ? asked : undefined, clock.now()) };
+        }
+        // Octokit turns a fetch that got no answer into a RequestError without a response, the fetch's error its cause.
+        if (e instanceof RequestError)
+            return noAnswer(e.cause ?? e);
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection)
+            return noAnswer(e);
+    }
+    return undefined;
+}
+function noAnswer(err) {
+    return { noAnswer: transportFailure(err), maybeSent: !neverSent(err) };
+}
+
+;// CONCATENATED MODULE: ./build/server/http/call-errors.js
+
+
+/** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
+class HttpError extends Error {
+    service;
+    operation;
+    status;
+    detail;
+    retryAfterMs;
+    name = 'HttpError';
+    constructor(service, operation, status, detail, 
+    /** From `Retry-After`, when the server sent one. */
+    retryAfterMs) {
+        super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
+        this.service = service;
+        this.operation = operation;
+        this.status = status;
+        this.detail = detail;
+        this.retryAfterMs = retryAfterMs;
+    }
+    get failure() {
+        return { status: this.status, retryAfterMs: this.retryAfterMs };
+    }
+}
+/** No HTTP answer: connection refused or reset, DNS failure, timeout. */
+class TransportError extends Error {
+    name = 'TransportError';
+    failure;
+    constructor(service, operation, 
+    /** Why, safe to print (`transportFailure`). */
+    reason, 
+    /** The request may have reached the peer: false only when no connection carried it (`neverSent`). */
+    maybeSent = true, options) {
+        super(`${service} ${operation} failed: ${reason}`, options);
+        this.failure = { noAnswer: reason, maybeSent };
+    }
+    /** The error a call that got no answer threw, as a `TransportError` (its cause). */
+    static of(service, operation, err) {
+        return new TransportError(service, operation, transportFailure(err), !neverSent(err), { cause: err });
+    }
+}
+/** An answer that is not what the API documents (not JSON, wrong shape). */
+class UnexpectedAnswerError extends Error {
+    name = 'UnexpectedAnswerError';
+    constructor(service, operation, problem) {
+        super(`${service} ${operation}: ${problem}`);
+    }
+}
+/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
+function isTransient(err) {
+    const failure = callFailure(err);
+    return failure !== undefined && ('noAnswer' in failure || failure.status >= 500 || failure.status === 429 || failure.status === 408);
+}
+/**
+ * Whether the peer may have acted on a call that failed: no answer once the request may have
+ * been sent (a timeout, a reset), or a server error (a 502 from a proxy says nothing of what
+ * happened behind it). A refusal (4xx, a rate limit) or a connection never made says it did not.
+ */
+function mayHaveActed(err) {
+    const failure = callFailure(err);
+    return failure !== undefined && ('noAnswer' in failure ? failure.maybeSent : failure.status >= 500);
+}
+/** Methods whose repetition changes nothing more than their first success did (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/**
+ * Whether a failed call may be made again, given the failure is worth another attempt: an
+ * idempotent one always; a POST or PATCH (an issue, a comment) only when the peer cannot have
+ * acted on it, or a repeat could open the issue twice.
+ */
+function mayRepeat(method, err) {
+    return IDEMPOTENT.has(method.toUpperCase()) || !mayHaveActed(err);
+}
+/** The sync's calls: retried with the one retry helper while their failure `isTransient`. */
+function retryTransient(attempt, policy, onRetry) {
+    return retrying(attempt, policy, { shouldRetry: isTransient, ...(onRetry ? { onRetry } : {}) });
+}
 
 ;// CONCATENATED MODULE: ./build/actions/shared/http.js
 
 
 
-/** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
-class NoAnswer extends Error {
-    reason;
-    name = 'NoAnswer';
-    constructor(reason) {
-        super(reason);
-        this.reason = reason;
-    }
-}
+
 /** Answers the actions read are small JSON documents. */
 const http_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 /**
@@ -36802,37 +36931,25 @@ function actionHttp(options = {}) {
     const proxy = runnerProxy();
     const fetchFor = (name) => {
         const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-        const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
+        const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), maxBytes: http_MAX_ANSWER_BYTES });
         // A token is never sent on to another address by a redirect, unless the caller asks for it.
         return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' }));
     };
     return {
         userAgent,
         fetch: fetchFor,
-        noAnswer: (name, err) => new NoAnswer(transportFailure(err, options.bounds?.[name] ?? ACTION_CALLS[name])),
         async call(name, url, init = {}) {
-            const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
             const fetch = fetchFor(name);
             let response;
             try {
                 response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
             }
             catch (err) {
-                throw new NoAnswer(transportFailure(err, bounds));
+                throw TransportError.of(userAgent, name, err);
             }
             return { status: response.status, headers: response.headers, text: await response.text() };
         },
     };
-}
-/** The body as a JSON object, or undefined when it is not one. */
-function jsonObject(text) {
-    try {
-        const value = JSON.parse(text);
-        return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
-    }
-    catch {
-        return undefined;
-    }
 }
 
 ;// CONCATENATED MODULE: external "node:path"
@@ -38882,7 +38999,7 @@ function parseCommand(argv, env, cwd, naming = 'flag', event = NO_EVENT) {
     };
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/reports/baseline.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/baseline.js
 
 
 
@@ -40135,7 +40252,7 @@ async function staleReport(sarif, head, pendingCheckout) {
 ;// CONCATENATED MODULE: ./build/actions/gate/rules/verdict.js
 
 
-const noAnswer = (error) => ({ exitCode: EXIT_ERROR, message: `no answer: ${error}`, error });
+const verdict_noAnswer = (error) => ({ exitCode: EXIT_ERROR, message: `no answer: ${error}`, error });
 /** What `--strict` makes a tool error. */
 function toolErrors({ skipped, missing, failed, stale, settings }) {
     return [
@@ -40186,20 +40303,20 @@ function unplaceable(c, failOn, naming) {
 function verdict(facts, options) {
     const naming = options.naming ?? 'flag';
     if ('problem' in facts)
-        return noAnswer(facts.problem);
+        return verdict_noAnswer(facts.problem);
     const errors = options.strict ? toolErrors(facts) : [];
     if (errors.length > 0)
-        return noAnswer(`${optionName('strict', naming)}: ${errors.join('; ')}`);
+        return verdict_noAnswer(`${optionName('strict', naming)}: ${errors.join('; ')}`);
     const { classification: c, topLevel } = facts;
     const mismatch = pathsMismatch(c, topLevel, naming);
     if (mismatch)
-        return noAnswer(mismatch);
+        return verdict_noAnswer(mismatch);
     const blocking = c.netNew.filter((f) => f.blocking).length;
     if (blocking > 0)
         return { exitCode: EXIT_BLOCKED, message: `blocked by ${blocking} net-new finding${blocking === 1 ? '' : 's'} at or above ${options.failOn}` };
     const unplaced = unplaceable(c, options.failOn, naming);
     if (unplaced)
-        return noAnswer(unplaced);
+        return verdict_noAnswer(unplaced);
     return { exitCode: EXIT_OK, message: `no blocking net-new findings (${c.netNew.length} net-new, ${c.preExisting} pre-existing)` };
 }
 
@@ -40577,7 +40694,6 @@ function spentRateLimit(headers) {
 ;// CONCATENATED MODULE: ./build/actions/shared/github.js
 
 
-
 /**
  * `@actions/github`'s Octokit for one of the actions' named calls: its requests go through the
  * actions' fetch for that call (bounded like every outbound call, through the runner's proxy),
@@ -40591,12 +40707,6 @@ function actionOctokit(http, call, token, apiUrl, options = {}) {
         request.headers['x-github-api-version'] = GITHUB_API_VERSION;
     });
     return octokit;
-}
-/** GitHub's answer to a call that failed, or `NoAnswer` when none came (refused, cut off, past its bound). */
-function failureOf(http, call, err) {
-    if (err instanceof RequestError && err.response)
-        return { status: err.status };
-    return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
 }
 
 ;// CONCATENATED MODULE: external "node:timers/promises"
@@ -40956,8 +41066,8 @@ function warn(deps, what, err) {
     else if (err instanceof GraphqlResponseError)
         reason = `GraphQL ${String(err.errors?.[0]?.type ?? 'error')}`;
     else {
-        const failure = failureOf(deps.http, 'pr-comment', err);
-        reason = failure instanceof NoAnswer ? failure.reason : `HTTP ${failure.status}`;
+        const failure = outbound_callFailure(err);
+        reason = !failure ? transportFailure(err) : 'noAnswer' in failure ? failure.noAnswer : `HTTP ${failure.status}`;
     }
     deps.core.warning(`gate: ${what} not written (${reason})`);
 }

@@ -28753,7 +28753,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8801);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1817);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28762,7 +28762,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8801:
+/***/ 1817:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36530,440 +36530,13 @@ function backendBounds(overrides = {}) {
     };
 }
 
-;// CONCATENATED MODULE: ./build/server/http/outbound.js
-
-/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
-class CallTimedOut extends Error {
-    totalMs;
-    name = 'CallTimedOut';
-    constructor(totalMs) {
-        super(`no complete answer within ${seconds(totalMs)}`);
-        this.totalMs = totalMs;
-    }
-}
-/** A buffered answer grew past its size bound (a peer streaming without end). */
-class AnswerTooLarge extends Error {
-    maxBytes;
-    name = 'AnswerTooLarge';
-    constructor(maxBytes) {
-        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-        this.maxBytes = maxBytes;
-    }
-}
-function seconds(ms) {
-    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-/**
- * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
- * aborts them with `CallTimedOut`. `clear` once the work is done.
- */
-function sharedDeadline(totalMs) {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
-    timer.unref();
-    return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-/**
- * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
- * or the network's error code. Never the URL (it can hold a secret path).
- */
-function transportFailure(err, bounds) {
-    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
-            return e.message;
-        const code = e.code;
-        if (code === 'UND_ERR_CONNECT_TIMEOUT')
-            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
-        if (typeof code === 'string')
-            return code;
-    }
-    return err instanceof Error ? err.message : 'network error';
-}
-/**
- * Network errors that end a call before any connection carried it: nothing was sent, so the peer
- * cannot have acted on it (refused, no route, no such name, the connect bound passed).
- */
-const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-/**
- * Whether a failed call provably never reached its peer (see `BEFORE_SENDING`). A timeout, a reset
- * or a closed socket once connected may come after the peer acted: those are not.
- */
-function neverSent(err) {
-    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
-            return false;
-        const code = e.code;
-        if (typeof code === 'string')
-            return BEFORE_SENDING.has(code);
-    }
-    return false;
-}
-const agents = new Map();
-/**
- * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
- * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
- */
-function sharedAgent(connectMs) {
-    let agent = agents.get(connectMs);
-    if (!agent) {
-        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
-        agents.set(connectMs, agent);
-    }
-    return agent;
-}
-/**
- * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
- * dispatcher for some addresses (the actions' proxy).
- */
-function networkTransport(connectMs, dispatcherFor) {
-    return ((input, init) => {
-        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
-        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
-    });
-}
-/** Statuses whose answer has no body (the Response constructor refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-/**
- * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
- * deadline that aborts the request, the wait for headers and the reading of the body alike, with
- * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
- */
-function boundedFetch(bounds, options = {}) {
-    const transport = options.transport ?? networkTransport(bounds.connectMs);
-    return (async (input, init = {}) => {
-        const deadline = new AbortController();
-        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
-        // The deadline never keeps a process alive on its own.
-        timer.unref();
-        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
-        let response;
-        try {
-            response = await transport(input, { ...init, signal });
-        }
-        catch (err) {
-            clearTimeout(timer);
-            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
-            throw signal.aborted ? signal.reason : err;
-        }
-        if (!options.buffer)
-            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
-        try {
-            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
-            return rebuilt(response, bytes);
-        }
-        finally {
-            clearTimeout(timer);
-        }
-    });
-}
-/**
- * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
- * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
- * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
- */
-function guardedBody(response, signal, ended) {
-    if (!response.body) {
-        ended();
-        return null;
-    }
-    const reader = response.body.getReader();
-    let stop;
-    return new ReadableStream({
-        start(controller) {
-            stop = () => {
-                controller.error(signal.reason);
-                reader.cancel(signal.reason).catch(() => undefined);
-                ended();
-            };
-            if (signal.aborted)
-                stop();
-            else
-                signal.addEventListener('abort', stop, { once: true });
-        },
-        async pull(controller) {
-            let chunk;
-            try {
-                chunk = await reader.read();
-            }
-            catch (err) {
-                if (!signal.aborted) {
-                    signal.removeEventListener('abort', stop);
-                    ended();
-                    controller.error(err);
-                }
-                return;
-            }
-            if (signal.aborted)
-                return;
-            if (chunk.done) {
-                signal.removeEventListener('abort', stop);
-                ended();
-                controller.close();
-            }
-            else
-                controller.enqueue(chunk.value);
-        },
-        cancel(reason) {
-            signal.removeEventListener('abort', stop);
-            ended();
-            return reader.cancel(reason);
-        },
-    });
-}
-/**
- * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
- * is ours, so it can be cancelled even while a read waits on a stalled peer).
- */
-async function readAll(body, maxBytes, signal) {
-    const chunks = [];
-    let size = 0;
-    const reader = body.getReader();
-    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
-    signal.addEventListener('abort', stop, { once: true });
-    try {
-        for (;;) {
-            const { done, value } = await reader.read();
-            if (signal.aborted)
-                throw signal.reason;
-            if (done)
-                break;
-            size += value.byteLength;
-            if (size > maxBytes) {
-                await reader.cancel().catch(() => undefined);
-                throw new AnswerTooLarge(maxBytes);
-            }
-            chunks.push(value);
-        }
-    }
-    catch (err) {
-        throw signal.aborted ? signal.reason : err;
-    }
-    finally {
-        signal.removeEventListener('abort', stop);
-    }
-    return Buffer.concat(chunks, size);
-}
-/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
-function rebuilt(original, body) {
-    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
-        status: original.status,
-        statusText: original.statusText,
-        headers: [...original.headers],
-    });
-    Object.defineProperty(response, 'url', { value: original.url });
-    return response;
-}
-
-;// CONCATENATED MODULE: ./build/actions/shared/http.js
-
-
-
-/** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
-class NoAnswer extends Error {
-    reason;
-    name = 'NoAnswer';
-    constructor(reason) {
-        super(reason);
-        this.reason = reason;
-    }
-}
-/** Answers the actions read are small JSON documents. */
-const http_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-/**
- * The runner's proxy settings (`https_proxy`, `no_proxy`, loopback never proxied), read the way
- * @actions/http-client reads them, so self-hosted runners behind a proxy keep working.
- */
-function runnerProxy() {
-    const client = new HttpClient('gatehouse');
-    return (url) => client.getAgentDispatcher(url.href);
-}
-/**
- * The actions' HTTP client. Every call has a connection bound and a whole-exchange bound (headers
- * and body) from `ACTION_CALLS`; `bounds` overrides some (tests), `transport` replaces the network.
- */
-function actionHttp(options = {}) {
-    // GitHub's API refuses requests without a User-Agent.
-    const userAgent = options.userAgent ?? 'gatehouse';
-    const proxy = runnerProxy();
-    const fetchFor = (name) => {
-        const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-        const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
-        // A token is never sent on to another address by a redirect, unless the caller asks for it.
-        return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' }));
-    };
-    return {
-        userAgent,
-        fetch: fetchFor,
-        noAnswer: (name, err) => new NoAnswer(transportFailure(err, options.bounds?.[name] ?? ACTION_CALLS[name])),
-        async call(name, url, init = {}) {
-            const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-            const fetch = fetchFor(name);
-            let response;
-            try {
-                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
-            }
-            catch (err) {
-                throw new NoAnswer(transportFailure(err, bounds));
-            }
-            return { status: response.status, headers: response.headers, text: await response.text() };
-        },
-    };
-}
-/** The body as a JSON object, or undefined when it is not one. */
-function jsonObject(text) {
-    try {
-        const value = JSON.parse(text);
-        return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
-/**
- * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
- * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
- * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
- * silently does the opposite of what was written.
- */
-function yamlBoolean(text) {
-    switch (text.trim()) {
-        case 'true':
-        case 'True':
-        case 'TRUE':
-            return true;
-        case 'false':
-        case 'False':
-        case 'FALSE':
-            return false;
-        default:
-            return undefined;
-    }
-}
-/** How a refusal names the accepted words. */
-const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
-
-;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
-
-/** A problem with the step's own inputs or environment; the message says which input. */
-class InputError extends Error {
-    name = 'InputError';
-}
-/** The trimmed input, or undefined when empty. */
-function optionalInput(core, name) {
-    const value = core.getInput(name).trim();
-    return value === '' ? undefined : value;
-}
-function requiredInput(core, name) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        throw new InputError(`input "${name}" is required`);
-    return value;
-}
-function booleanInput(core, name, fallback) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        return fallback;
-    const parsed = yamlBoolean(value);
-    if (parsed === undefined)
-        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
-    return parsed;
-}
-/** A non-negative whole number, or undefined when empty. */
-function integerInput(core, name) {
-    const value = optionalInput(core, name);
-    if (value === undefined)
-        return undefined;
-    if (!/^[0-9]{1,15}$/.test(value))
-        throw new InputError(`input "${name}" must be a whole number`);
-    return Number(value);
-}
-/** An http(s) base URL input, normalised to end with one slash so relative paths join under it. */
-function inputs_baseUrl(name, value) {
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new InputError(`input "${name}" must be an http(s) URL`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw new InputError(`input "${name}" must be an http(s) URL`);
-    if (!url.pathname.endsWith('/'))
-        url.pathname += '/';
-    return url;
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./build/actions/shared/oidc.js
-
-
-/** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
-class MissingIdTokenPermission extends Error {
-    name = 'MissingIdTokenPermission';
-    constructor() {
-        super("cannot request an OIDC token: give the job 'permissions: id-token: write'");
-    }
-}
-/** The runner's token endpoint failed (`reason` is the fail-soft vocabulary; `detail` says more). */
-class OidcUnavailable extends Error {
-    reason;
-    detail;
-    name = 'OidcUnavailable';
-    constructor(reason, detail) {
-        super(`${reason} (${detail})`);
-        this.reason = reason;
-        this.detail = detail;
-    }
-}
-/** One retry after this long when the endpoint did not answer or answered 5xx. */
-const RETRY_AFTER_MS = 1000;
-/**
- * Requests the job's OIDC token for `audience` from the runner (what `core.getIDToken` does, but
- * bounded: see `runner-oidc` in the bounds table) and masks it. The runner only sets
- * `ACTIONS_ID_TOKEN_REQUEST_URL`/`_TOKEN` when the job has `id-token: write`.
- */
-async function requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AFTER_MS) {
-    const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
-    const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
-    if (!requestUrl || !requestToken)
-        throw new MissingIdTokenPermission();
-    let url;
-    try {
-        url = new URL(requestUrl);
-    }
-    catch {
-        throw new OidcUnavailable('OIDC request failed', 'ACTIONS_ID_TOKEN_REQUEST_URL is not a URL');
-    }
-    url.searchParams.set('audience', audience);
-    for (let attempt = 1;; attempt++) {
-        let failure;
-        try {
-            const answer = await http.call('runner-oidc', url.href, { headers: { authorization: `Bearer ${requestToken}`, accept: 'application/json' } });
-            if (answer.status === 200) {
-                const value = jsonObject(answer.text)?.value;
-                if (typeof value !== 'string' || value.length === 0)
-                    throw new OidcUnavailable('OIDC token missing', 'the answer has no value');
-                core.setSecret(value);
-                return value;
-            }
-            failure = `HTTP ${answer.status}`;
-            if (answer.status < 500)
-                throw new OidcUnavailable('OIDC request failed', failure);
-        }
-        catch (err) {
-            if (!(err instanceof NoAnswer))
-                throw err;
-            failure = err.reason;
-        }
-        if (attempt >= 2)
-            throw new OidcUnavailable('OIDC request failed', failure);
-        await (0,promises_namespaceObject.setTimeout)(retryAfterMs);
-    }
-}
+;// CONCATENATED MODULE: ./build/server/clock.js
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    setTimeout: (fire, ms) => setTimeout(fire, ms),
+    clearTimeout: (handle) => clearTimeout(handle),
+};
 
 ;// CONCATENATED MODULE: ./node_modules/is-network-error/index.js
 const objectToString = Object.prototype.toString;
@@ -37239,14 +36812,6 @@ function makeRetriable(function_, options) {
 	};
 }
 
-;// CONCATENATED MODULE: ./build/server/clock.js
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    setTimeout: (fire, ms) => setTimeout(fire, ms),
-    clearTimeout: (handle) => clearTimeout(handle),
-};
-
 ;// CONCATENATED MODULE: ./build/server/http/retry.js
 
 
@@ -37283,7 +36848,7 @@ function delayBefore(retry, policy, retryAfter, random = Math.random) {
  * never sooner than a `Retry-After` the failure carries; one longer than `maxRetryAfterMs` ends it.
  * (The wait is made where p-retry decides to retry, so its own back-off is zero.)
  */
-function retrying(attempt, policy, options = {}) {
+function retry_retrying(attempt, policy, options = {}) {
     const clock = options.clock ?? systemClock;
     return pRetry(attempt, {
         retries: policy.retries,
@@ -37299,6 +36864,518 @@ function retrying(attempt, policy, options = {}) {
             return true;
         },
     });
+}
+
+;// CONCATENATED MODULE: ./build/server/http/outbound.js
+
+
+
+
+/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
+class CallTimedOut extends Error {
+    totalMs;
+    name = 'CallTimedOut';
+    constructor(totalMs) {
+        super(`no complete answer within ${seconds(totalMs)}`);
+        this.totalMs = totalMs;
+    }
+}
+/** An answer above its size bound: stated so (`Content-Length`), or seen to grow past it (a peer streaming without end). */
+class AnswerTooLarge extends Error {
+    maxBytes;
+    statedBytes;
+    name = 'AnswerTooLarge';
+    constructor(maxBytes, 
+    /** The length the answer stated, when its `Content-Length` was above the bound. */
+    statedBytes) {
+        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+        this.maxBytes = maxBytes;
+        this.statedBytes = statedBytes;
+    }
+}
+/** No connection within the connect bound: nothing was sent. */
+class NoConnection extends Error {
+    connectMs;
+    name = 'NoConnection';
+    constructor(connectMs, options) {
+        super(`no connection within ${seconds(connectMs)}`, options);
+        this.connectMs = connectMs;
+    }
+}
+function seconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
+ * aborts them with `CallTimedOut`. `clear` once the work is done.
+ */
+function sharedDeadline(totalMs) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
+    timer.unref();
+    return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+/**
+ * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
+ * or the network's error code. Never the URL (it can hold a secret path).
+ */
+function transportFailure(err) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection)
+            return e.message;
+        const code = e.code;
+        if (typeof code === 'string')
+            return code;
+    }
+    return err instanceof Error ? err.message : 'network error';
+}
+/**
+ * Network errors that end a call before any connection carried it: nothing was sent, so the peer
+ * cannot have acted on it (refused, no route, no such name, the connect bound passed).
+ */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * Whether a failed call provably never reached its peer (see `BEFORE_SENDING`). A timeout, a reset
+ * or a closed socket once connected may come after the peer acted: those are not.
+ */
+function neverSent(err) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof NoConnection)
+            return true;
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return false;
+        const code = e.code;
+        if (typeof code === 'string')
+            return BEFORE_SENDING.has(code);
+    }
+    return false;
+}
+const agents = new Map();
+/**
+ * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
+ * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
+ */
+function sharedAgent(connectMs) {
+    let agent = agents.get(connectMs);
+    if (!agent) {
+        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+        agents.set(connectMs, agent);
+    }
+    return agent;
+}
+/**
+ * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
+ * dispatcher for some addresses (the actions' proxy).
+ */
+function networkTransport(connectMs, dispatcherFor) {
+    return ((input, init) => {
+        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
+        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
+    });
+}
+/** Statuses whose answer has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/**
+ * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
+ * deadline that aborts the request, the wait for headers and the reading of the body alike, with
+ * `CallTimedOut` as the reason; and whose answer is read whole, at most `maxBytes`
+ * (`AnswerTooLarge`, at once when `Content-Length` says so). A caller's own signal can end the
+ * call sooner, never later.
+ */
+function boundedFetch(bounds, options) {
+    const transport = options.transport ?? networkTransport(bounds.connectMs);
+    return (async (input, init = {}) => {
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
+        // The deadline never keeps a process alive on its own.
+        timer.unref();
+        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+        let response;
+        try {
+            response = await transport(input, { ...init, signal });
+        }
+        catch (err) {
+            clearTimeout(timer);
+            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
+            if (signal.aborted)
+                throw signal.reason;
+            throw transportFailure(err) === 'UND_ERR_CONNECT_TIMEOUT' ? new NoConnection(bounds.connectMs, { cause: err }) : err;
+        }
+        try {
+            const bytes = response.body ? await readAll(response, options.maxBytes, signal) : null;
+            return rebuilt(response, bytes);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    });
+}
+/**
+ * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
+ * is ours, so it can be cancelled even while a read waits on a stalled peer).
+ */
+async function readAll(response, maxBytes, signal) {
+    const stated = response.headers.get('content-length');
+    // A compressed answer's length is not the length of the bytes read from it.
+    if (stated !== null && /^\d+$/.test(stated) && !response.headers.get('content-encoding') && Number(stated) > maxBytes) {
+        await response.body.cancel().catch(() => undefined);
+        throw new AnswerTooLarge(maxBytes, Number(stated));
+    }
+    const chunks = [];
+    let size = 0;
+    const reader = response.body.getReader();
+    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+        for (;;) {
+            const { done, value } = await reader.read();
+            if (signal.aborted)
+                throw signal.reason;
+            if (done)
+                break;
+            size += value.byteLength;
+            if (size > maxBytes) {
+                await reader.cancel().catch(() => undefined);
+                throw new AnswerTooLarge(maxBytes);
+            }
+            chunks.push(value);
+        }
+    }
+    catch (err) {
+        throw signal.aborted ? signal.reason : err;
+    }
+    finally {
+        signal.removeEventListener('abort', stop);
+    }
+    return Buffer.concat(chunks, size);
+}
+/** The answer with the bytes read for its body, its status, headers and URL kept. */
+function rebuilt(original, body) {
+    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
+        status: original.status,
+        statusText: original.statusText,
+        headers: [...original.headers],
+    });
+    Object.defineProperty(response, 'url', { value: original.url });
+    return response;
+}
+/**
+ * What the call that threw `err` came to, whoever made it: the bounded fetch (its bounds), Octokit
+ * over it (`RequestError`, with or without a response), or an error that carries its `failure`
+ * (the sync's `send` and the actions' `call` wrap the network's errors in a `TransportError`).
+ * Undefined for an error that is not a failed call (a refusal of our own, an answer of the wrong
+ * shape, a bug): callers pass those on.
+ */
+function outbound_callFailure(err, clock = systemClock) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        const carried = e.failure;
+        if (carried)
+            return carried;
+        if (e instanceof RequestError && e.response) {
+            const asked = e.response.headers['retry-after'];
+            return { status: e.status, retryAfterMs: retryAfterMs(typeof asked === 'string' ? asked : undefined, clock.now()) };
+        }
+        // Octokit turns a fetch that got no answer into a RequestError without a response, the fetch's error its cause.
+        if (e instanceof RequestError)
+            return noAnswer(e.cause ?? e);
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection)
+            return noAnswer(e);
+    }
+    return undefined;
+}
+function noAnswer(err) {
+    return { noAnswer: transportFailure(err), maybeSent: !neverSent(err) };
+}
+
+;// CONCATENATED MODULE: ./build/server/http/call-errors.js
+
+
+/** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
+class HttpError extends Error {
+    service;
+    operation;
+    status;
+    detail;
+    retryAfterMs;
+    name = 'HttpError';
+    constructor(service, operation, status, detail, 
+    /** From `Retry-After`, when the server sent one. */
+    retryAfterMs) {
+        super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
+        this.service = service;
+        this.operation = operation;
+        this.status = status;
+        this.detail = detail;
+        this.retryAfterMs = retryAfterMs;
+    }
+    get failure() {
+        return { status: this.status, retryAfterMs: this.retryAfterMs };
+    }
+}
+/** No HTTP answer: connection refused or reset, DNS failure, timeout. */
+class TransportError extends Error {
+    name = 'TransportError';
+    failure;
+    constructor(service, operation, 
+    /** Why, safe to print (`transportFailure`). */
+    reason, 
+    /** The request may have reached the peer: false only when no connection carried it (`neverSent`). */
+    maybeSent = true, options) {
+        super(`${service} ${operation} failed: ${reason}`, options);
+        this.failure = { noAnswer: reason, maybeSent };
+    }
+    /** The error a call that got no answer threw, as a `TransportError` (its cause). */
+    static of(service, operation, err) {
+        return new TransportError(service, operation, transportFailure(err), !neverSent(err), { cause: err });
+    }
+}
+/** An answer that is not what the API documents (not JSON, wrong shape). */
+class UnexpectedAnswerError extends Error {
+    name = 'UnexpectedAnswerError';
+    constructor(service, operation, problem) {
+        super(`${service} ${operation}: ${problem}`);
+    }
+}
+/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
+function isTransient(err) {
+    const failure = callFailure(err);
+    return failure !== undefined && ('noAnswer' in failure || failure.status >= 500 || failure.status === 429 || failure.status === 408);
+}
+/**
+ * Whether the peer may have acted on a call that failed: no answer once the request may have
+ * been sent (a timeout, a reset), or a server error (a 502 from a proxy says nothing of what
+ * happened behind it). A refusal (4xx, a rate limit) or a connection never made says it did not.
+ */
+function mayHaveActed(err) {
+    const failure = callFailure(err);
+    return failure !== undefined && ('noAnswer' in failure ? failure.maybeSent : failure.status >= 500);
+}
+/** Methods whose repetition changes nothing more than their first success did (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/**
+ * Whether a failed call may be made again, given the failure is worth another attempt: an
+ * idempotent one always; a POST or PATCH (an issue, a comment) only when the peer cannot have
+ * acted on it, or a repeat could open the issue twice.
+ */
+function mayRepeat(method, err) {
+    return IDEMPOTENT.has(method.toUpperCase()) || !mayHaveActed(err);
+}
+/** The sync's calls: retried with the one retry helper while their failure `isTransient`. */
+function retryTransient(attempt, policy, onRetry) {
+    return retrying(attempt, policy, { shouldRetry: isTransient, ...(onRetry ? { onRetry } : {}) });
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/http.js
+
+
+
+
+/** Answers the actions read are small JSON documents. */
+const http_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+/**
+ * The runner's proxy settings (`https_proxy`, `no_proxy`, loopback never proxied), read the way
+ * @actions/http-client reads them, so self-hosted runners behind a proxy keep working.
+ */
+function runnerProxy() {
+    const client = new HttpClient('gatehouse');
+    return (url) => client.getAgentDispatcher(url.href);
+}
+/**
+ * The actions' HTTP client. Every call has a connection bound and a whole-exchange bound (headers
+ * and body) from `ACTION_CALLS`; `bounds` overrides some (tests), `transport` replaces the network.
+ */
+function actionHttp(options = {}) {
+    // GitHub's API refuses requests without a User-Agent.
+    const userAgent = options.userAgent ?? 'gatehouse';
+    const proxy = runnerProxy();
+    const fetchFor = (name) => {
+        const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
+        const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), maxBytes: http_MAX_ANSWER_BYTES });
+        // A token is never sent on to another address by a redirect, unless the caller asks for it.
+        return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' }));
+    };
+    return {
+        userAgent,
+        fetch: fetchFor,
+        async call(name, url, init = {}) {
+            const fetch = fetchFor(name);
+            let response;
+            try {
+                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
+            }
+            catch (err) {
+                throw TransportError.of(userAgent, name, err);
+            }
+            return { status: response.status, headers: response.headers, text: await response.text() };
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
+/**
+ * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
+ * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
+ * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
+ * silently does the opposite of what was written.
+ */
+function yamlBoolean(text) {
+    switch (text.trim()) {
+        case 'true':
+        case 'True':
+        case 'TRUE':
+            return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+            return false;
+        default:
+            return undefined;
+    }
+}
+/** How a refusal names the accepted words. */
+const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
+
+;// CONCATENATED MODULE: ./build/actions/shared/inputs.js
+
+/** A problem with the step's own inputs or environment; the message says which input. */
+class InputError extends Error {
+    name = 'InputError';
+}
+/** The trimmed input, or undefined when empty. */
+function optionalInput(core, name) {
+    const value = core.getInput(name).trim();
+    return value === '' ? undefined : value;
+}
+function requiredInput(core, name) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        throw new InputError(`input "${name}" is required`);
+    return value;
+}
+function booleanInput(core, name, fallback) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        return fallback;
+    const parsed = yamlBoolean(value);
+    if (parsed === undefined)
+        throw new InputError(`input "${name}" must be true or false (${YAML_BOOLEAN_WORDS})`);
+    return parsed;
+}
+/** A non-negative whole number, or undefined when empty. */
+function integerInput(core, name) {
+    const value = optionalInput(core, name);
+    if (value === undefined)
+        return undefined;
+    if (!/^[0-9]{1,15}$/.test(value))
+        throw new InputError(`input "${name}" must be a whole number`);
+    return Number(value);
+}
+/** An http(s) base URL input, normalised to end with one slash so relative paths join under it. */
+function inputs_baseUrl(name, value) {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new InputError(`input "${name}" must be an http(s) URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new InputError(`input "${name}" must be an http(s) URL`);
+    if (!url.pathname.endsWith('/'))
+        url.pathname += '/';
+    return url;
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./build/server/http/json.js
+/**
+ * JSON text read one way everywhere: a value, or undefined when the text is not JSON. Never
+ * `JSON.parse`'s own message: it quotes the text, which may hold a secret.
+ */
+function jsonValue(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The text as a JSON object, or undefined when it is not one. */
+function jsonObject(text) {
+    const value = jsonValue(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/oidc.js
+
+
+
+
+/** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
+class MissingIdTokenPermission extends Error {
+    name = 'MissingIdTokenPermission';
+    constructor() {
+        super("cannot request an OIDC token: give the job 'permissions: id-token: write'");
+    }
+}
+/** The runner's token endpoint failed (`reason` is the fail-soft vocabulary; `detail` says more). */
+class OidcUnavailable extends Error {
+    reason;
+    detail;
+    name = 'OidcUnavailable';
+    constructor(reason, detail) {
+        super(`${reason} (${detail})`);
+        this.reason = reason;
+        this.detail = detail;
+    }
+}
+/** One retry after this long when the endpoint did not answer or answered 5xx. */
+const RETRY_AFTER_MS = 1000;
+/**
+ * Requests the job's OIDC token for `audience` from the runner (what `core.getIDToken` does, but
+ * bounded: see `runner-oidc` in the bounds table) and masks it. The runner only sets
+ * `ACTIONS_ID_TOKEN_REQUEST_URL`/`_TOKEN` when the job has `id-token: write`.
+ */
+async function requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AFTER_MS) {
+    const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
+    const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
+    if (!requestUrl || !requestToken)
+        throw new MissingIdTokenPermission();
+    let url;
+    try {
+        url = new URL(requestUrl);
+    }
+    catch {
+        throw new OidcUnavailable('OIDC request failed', 'ACTIONS_ID_TOKEN_REQUEST_URL is not a URL');
+    }
+    url.searchParams.set('audience', audience);
+    for (let attempt = 1;; attempt++) {
+        let failure;
+        try {
+            const answer = await http.call('runner-oidc', url.href, { headers: { authorization: `Bearer ${requestToken}`, accept: 'application/json' } });
+            if (answer.status === 200) {
+                const value = jsonObject(answer.text)?.value;
+                if (typeof value !== 'string' || value.length === 0)
+                    throw new OidcUnavailable('OIDC token missing', 'the answer has no value');
+                core.setSecret(value);
+                return value;
+            }
+            failure = `HTTP ${answer.status}`;
+            if (answer.status < 500)
+                throw new OidcUnavailable('OIDC request failed', failure);
+        }
+        catch (err) {
+            const failed = outbound_callFailure(err);
+            if (!failed || !('noAnswer' in failed))
+                throw err;
+            failure = failed.noAnswer;
+        }
+        if (attempt >= 2)
+            throw new OidcUnavailable('OIDC request failed', failure);
+        await (0,promises_namespaceObject.setTimeout)(retryAfterMs);
+    }
 }
 
 ;// CONCATENATED MODULE: ./build/actions/shared/summary.js
@@ -37472,7 +37549,6 @@ function spentRateLimit(headers) {
 ;// CONCATENATED MODULE: ./build/actions/shared/github.js
 
 
-
 /**
  * `@actions/github`'s Octokit for one of the actions' named calls: its requests go through the
  * actions' fetch for that call (bounded like every outbound call, through the runner's proxy),
@@ -37486,12 +37562,6 @@ function actionOctokit(http, call, token, apiUrl, options = {}) {
         request.headers['x-github-api-version'] = GITHUB_API_VERSION;
     });
     return octokit;
-}
-/** GitHub's answer to a call that failed, or `NoAnswer` when none came (refused, cut off, past its bound). */
-function failureOf(http, call, err) {
-    if (err instanceof RequestError && err.response)
-        return { status: err.status };
-    return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
 }
 
 ;// CONCATENATED MODULE: ./build/actions/record-deployment/github-deployment.js
@@ -37602,6 +37672,37 @@ async function githubDeployment(octokit, repository, record, recorded) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./build/actions/shared/git.js
+
+/** git gave no answer: it could not be started at all (not installed, not on PATH), or did not finish within the caller's bound. */
+class GitUnavailable extends Error {
+    name = 'GitUnavailable';
+}
+/**
+ * Runs `git [-C <dir>] <args>` to its end. A non-zero exit is a result, not an error: to some
+ * callers it means "no" (not tracked, not a commit, nothing to unset), to others a failure they
+ * word themselves. Only a git that cannot be started, or outlives `timeoutMs`, rejects (`GitUnavailable`).
+ */
+function git(dir, args, options = {}) {
+    return new Promise((resolve, reject) => {
+        const { timeoutMs } = options;
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...(dir === undefined ? [] : ['-C', dir]), ...args], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+            ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs), killSignal: 'SIGKILL' }),
+        });
+        const chunks = [];
+        let stderr = '';
+        child.stdout.on('data', (d) => chunks.push(d));
+        child.stderr.on('data', (d) => (stderr += d.toString()));
+        child.on('error', (err) => reject(new GitUnavailable(err.name === 'AbortError' ? `git did not finish within ${(timeoutMs ?? 0) / 1000} s` : `cannot run git: ${err.message}`)));
+        child.on('close', (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(chunks), stderr }));
+    });
+}
+/** The output as trimmed text: for commands that print one name or hash. */
+function gitText(result) {
+    return result.stdout.toString('utf8').trim();
+}
+
 ;// CONCATENATED MODULE: ./build/actions/shared/event.js
 /** No event: what a run outside the runner (the command line elsewhere, a test) sees. */
 const NO_EVENT = { eventName: undefined, payload: {} };
@@ -37630,11 +37731,16 @@ function isoInstant(text) {
     const instant = new Date(text.trim());
     return Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
 }
-/** The committer date of `commit` in the checkout, or undefined (no checkout, a shallow clone without it, no git). */
-function committerDate(workspace, commit) {
-    return new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', ['-C', workspace, 'show', '--no-patch', '--format=%cI', `${commit}^{commit}`], { timeout: GIT_TIMEOUT_MS, encoding: 'utf8' }, (err, stdout) => resolve(err ? undefined : isoInstant(stdout)));
-    });
+/** The committer date of `commit` in the checkout, or undefined (no checkout, a shallow clone without it, no git, past its bound). */
+async function committerDate(workspace, commit) {
+    try {
+        const shown = await git(workspace, ['show', '--no-patch', '--format=%cI', `${commit}^{commit}`], { timeoutMs: GIT_TIMEOUT_MS });
+        return shown.code === 0 ? isoInstant(gitText(shown)) : undefined;
+    }
+    catch {
+        // GitUnavailable: not installed, or it did not finish within the bound.
+        return undefined;
+    }
 }
 /** The push event's head commit time, when that commit is the one recorded. */
 function pushedHeadCommitTime(event, commit) {
@@ -37811,6 +37917,9 @@ function figuresSummary(environment, f) {
 ;// CONCATENATED MODULE: ./build/actions/record-deployment/ledger-client.js
 
 
+
+
+
 const RECORD_STRINGS = ['delivery_id', 'environment', 'status', 'target', 'mode', 'version', 'url', 'commit', 'run_url', 'actor', 'committed_at'];
 /**
  * The stored record's fields in a ledger answer, or undefined when they are not all there and of
@@ -37885,7 +37994,7 @@ function describeRefusal(status, text) {
  */
 async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
     const url = new URL('v1/deployments', apiUrl).href;
-    return retrying(async () => {
+    return retry_retrying(async () => {
         let status;
         let text;
         let headers;
@@ -37897,8 +38006,9 @@ async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
             }));
         }
         catch (err) {
-            if (err instanceof NoAnswer)
-                throw new LedgerUnavailable(`the ledger did not answer: ${err.reason}`);
+            const failure = outbound_callFailure(err);
+            if (failure && 'noAnswer' in failure)
+                throw new LedgerUnavailable(`the ledger did not answer: ${failure.noAnswer}`);
             throw err;
         }
         if (status === 200 || status === 201) {
@@ -37910,7 +38020,7 @@ async function postDeployment(http, apiUrl, token, record, retry, onRetry) {
             return { deployment_id, repository, recorded_at, duplicate: body.duplicate === true, notified, ...(stored ? { record: stored } : {}) };
         }
         if (status >= 500 || status === 429)
-            throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`, retryAfterMs(headers.get('retry-after') ?? undefined, Date.now()));
+            throw new LedgerUnavailable(`the ledger is unavailable: ${describeRefusal(status, text)}`, retryAfterMs(headers.get('retry-after') ?? undefined, systemClock.now()));
         if (status === 401 || status === 403)
             throw new LedgerRefused(`the ledger refused the job's token: ${describeRefusal(status, text)}`);
         throw new LedgerRefused(`the ledger refused the record: ${describeRefusal(status, text)}`);
@@ -37937,8 +38047,9 @@ async function getFigures(http, apiUrl, token, environment, days) {
         answer = await http.call('ledger-metrics', url.href, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
     }
     catch (err) {
-        if (err instanceof NoAnswer)
-            throw new Error(`the ledger did not answer: ${err.reason}`);
+        const failure = outbound_callFailure(err);
+        if (failure && 'noAnswer' in failure)
+            throw new Error(`the ledger did not answer: ${failure.noAnswer}`);
         throw err;
     }
     if (answer.status === 404)
@@ -38086,9 +38197,9 @@ async function onGitHub({ core, http, env }, record, result, failOnError) {
     catch (err) {
         if (err instanceof NotDeployable)
             return fail(err.message);
-        const failure = failureOf(http, 'github-deployment', err);
-        if (failure instanceof NoAnswer)
-            return fail(`GitHub did not answer: ${failure.reason}`);
+        const failure = outbound_callFailure(err);
+        if (!failure || 'noAnswer' in failure)
+            return fail(`GitHub did not answer: ${failure?.noAnswer ?? transportFailure(err)}`);
         fail(failure.status === 403 ? 'HTTP 403: the token needs permissions: deployments: write' : `HTTP ${failure.status}`);
     }
 }

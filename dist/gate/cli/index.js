@@ -28,7 +28,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _outputs_cli_output_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8579);
-/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9696);
+/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9411);
 /* harmony import */ var _runner_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4843);
 
 
@@ -46,7 +46,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9696:
+/***/ 9411:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2049,7 +2049,7 @@ function parseCommand(argv, env, cwd, naming = 'flag', event = NO_EVENT) {
     };
 }
 
-;// CONCATENATED MODULE: ./build/actions/gate/reports/baseline.js
+;// CONCATENATED MODULE: ./build/actions/gate/rules/baseline.js
 
 
 

@@ -28754,12 +28754,12 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _refresh_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(761);
-/* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
+/* harmony import */ var _refresh_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5334);
+/* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3733);
 
 
 const mask = (secret) => void process.stderr.write(`::add-mask::${secret}\n`);
-const http = (0,_shared_http_js__WEBPACK_IMPORTED_MODULE_1__/* .actionHttp */ .fm)({ userAgent: 'gatehouse-request-token' });
+const http = (0,_shared_http_js__WEBPACK_IMPORTED_MODULE_1__/* .actionHttp */ .f)({ userAgent: 'gatehouse-request-token' });
 process.exitCode = await (0,_refresh_command_js__WEBPACK_IMPORTED_MODULE_0__/* .refreshCommand */ .v)(process.argv.slice(2), process, { http, env: process.env, mask });
 
 __webpack_async_result__();
@@ -28767,7 +28767,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 761:
+/***/ 5334:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28780,11 +28780,34 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+// EXTERNAL MODULE: ./build/server/http/outbound.js
+var outbound = __nccwpck_require__(7587);
+;// CONCATENATED MODULE: ./build/server/http/json.js
+/**
+ * JSON text read one way everywhere: a value, or undefined when the text is not JSON. Never
+ * `JSON.parse`'s own message: it quotes the text, which may hold a secret.
+ */
+function jsonValue(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The text as a JSON object, or undefined when it is not one. */
+function jsonObject(text) {
+    const value = jsonValue(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}
+
 // EXTERNAL MODULE: ./build/actions/shared/http.js + 2 modules
-var shared_http = __nccwpck_require__(965);
+var http = __nccwpck_require__(3733);
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./build/actions/shared/oidc.js
+
+
 
 
 /** The job cannot ask for an OIDC token: the workflow lacks `permissions: id-token: write`. */
@@ -28830,7 +28853,7 @@ async function requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AF
         try {
             const answer = await http.call('runner-oidc', url.href, { headers: { authorization: `Bearer ${requestToken}`, accept: 'application/json' } });
             if (answer.status === 200) {
-                const value = (0,shared_http/* jsonObject */.o$)(answer.text)?.value;
+                const value = jsonObject(answer.text)?.value;
                 if (typeof value !== 'string' || value.length === 0)
                     throw new OidcUnavailable('OIDC token missing', 'the answer has no value');
                 core.setSecret(value);
@@ -28841,9 +28864,10 @@ async function requestIdToken(http, core, env, audience, retryAfterMs = RETRY_AF
                 throw new OidcUnavailable('OIDC request failed', failure);
         }
         catch (err) {
-            if (!(err instanceof shared_http/* NoAnswer */.W_))
+            const failed = (0,outbound/* callFailure */.zL)(err);
+            if (!failed || !('noAnswer' in failed))
                 throw err;
-            failure = err.reason;
+            failure = failed.noAnswer;
         }
         if (attempt >= 2)
             throw new OidcUnavailable('OIDC request failed', failure);
@@ -28914,6 +28938,8 @@ function peerText(value, options = {}) {
 
 
 
+
+
 /**
  * Why no token came back: `reason` is the spec's closed vocabulary, printed in the warning line;
  * `said` is what the broker's answer gave as `error` and `reason`, already safe to print.
@@ -28936,7 +28962,7 @@ const MAX_CODE = 64;
  * or anything shaped like one) is hidden, control characters go, each part is bounded.
  */
 function brokerSaid(body, secrets) {
-    const parsed = (0,shared_http/* jsonObject */.o$)(body);
+    const parsed = jsonObject(body);
     const error = peerText(parsed?.error, { max: MAX_CODE, secrets });
     const reason = peerText(parsed?.reason, { max: MAX_CODE, secrets });
     if (error === undefined && reason === undefined)
@@ -28979,13 +29005,14 @@ async function postTokenRequest(http, brokerUrl, body) {
         return { status: answer.status, body: answer.text };
     }
     catch (err) {
-        if (err instanceof shared_http/* NoAnswer */.W_)
-            return { noAnswer: err.reason };
+        const failure = (0,outbound/* callFailure */.zL)(err);
+        if (failure && 'noAnswer' in failure)
+            return { noAnswer: failure.noAnswer };
         throw err;
     }
 }
 
-;// CONCATENATED MODULE: ./build/server/platform/identifiers.js
+;// CONCATENATED MODULE: ./build/server/github/identifiers.js
 /*
  * GitHub's owner and repository names, checked one way at every entry (settings, request bodies,
  * query parameters, DefectDojo tags), so nothing that reaches an API path can be an empty or dot
@@ -30241,47 +30268,8 @@ const JSONParse = (text, reviver) => {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-class RequestError extends Error {
-  name;
-  /**
-   * http status code
-   */
-  status;
-  /**
-   * Request options that lead to the error.
-   */
-  request;
-  /**
-   * Response object if a response was received
-   */
-  response;
-  constructor(message, statusCode, options) {
-    super(message, { cause: options.cause });
-    this.name = "HttpError";
-    this.status = Number.parseInt(statusCode);
-    if (Number.isNaN(this.status)) {
-      this.status = 0;
-    }
-    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
-    if ("response" in options) {
-      this.response = options.response;
-    }
-    const requestCopy = Object.assign({}, options.request);
-    if (options.request.headers.authorization) {
-      requestCopy.headers = Object.assign({}, options.request.headers, {
-        authorization: options.request.headers.authorization.replace(
-          /(?<! ) .*$/,
-          " [REDACTED]"
-        )
-      });
-    }
-    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
-    this.request = requestCopy;
-  }
-}
-
-
+// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
+var dist_src = __nccwpck_require__(1015);
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
 // pkg/dist-src/index.js
 
@@ -30360,7 +30348,7 @@ async function fetchWrapper(requestOptions) {
         }
       }
     }
-    const requestError = new RequestError(message, 500, {
+    const requestError = new dist_src/* RequestError */.G(message, 500, {
       request: requestOptions
     });
     requestError.cause = error;
@@ -30392,21 +30380,21 @@ async function fetchWrapper(requestOptions) {
     if (status < 400) {
       return octokitResponse;
     }
-    throw new RequestError(fetchResponse.statusText, status, {
+    throw new dist_src/* RequestError */.G(fetchResponse.statusText, status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status, {
+    throw new dist_src/* RequestError */.G("Not modified", status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
+    throw new dist_src/* RequestError */.G(toErrorMessage(octokitResponse.data), status, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -33779,7 +33767,6 @@ function spentRateLimit(headers) {
 ;// CONCATENATED MODULE: ./build/actions/shared/github.js
 
 
-
 /**
  * `@actions/github`'s Octokit for one of the actions' named calls: its requests go through the
  * actions' fetch for that call (bounded like every outbound call, through the runner's proxy),
@@ -33793,12 +33780,6 @@ function actionOctokit(http, call, token, apiUrl, options = {}) {
         request.headers['x-github-api-version'] = GITHUB_API_VERSION;
     });
     return octokit;
-}
-/** GitHub's answer to a call that failed, or `NoAnswer` when none came (refused, cut off, past its bound). */
-function failureOf(http, call, err) {
-    if (err instanceof RequestError && err.response)
-        return { status: err.status };
-    return http.noAnswer(call, err instanceof RequestError ? (err.cause ?? err) : err);
 }
 
 ;// CONCATENATED MODULE: ./build/actions/request-token/revoke-token.js
@@ -33815,9 +33796,10 @@ async function revokeToken(http, apiUrl, token) {
         return { revoked: true };
     }
     catch (err) {
-        const failure = failureOf(http, 'token-revoke', err);
-        if (failure instanceof shared_http/* NoAnswer */.W_)
-            return { notRevoked: `API unreachable: ${failure.reason}` };
+        // Whatever else ends the call (it is Octokit's alone) is no answer too.
+        const failure = (0,outbound/* callFailure */.zL)(err);
+        if (!failure || 'noAnswer' in failure)
+            return { notRevoked: `API unreachable: ${failure?.noAnswer ?? (0,outbound/* transportFailure */.qO)(err)}` };
         if (failure.status === 401)
             return { alreadyGone: true };
         return { notRevoked: `HTTP ${failure.status}` };
@@ -33825,6 +33807,7 @@ async function revokeToken(http, apiUrl, token) {
 }
 
 ;// CONCATENATED MODULE: ./build/actions/request-token/obtain.js
+
 
 
 
@@ -33860,7 +33843,7 @@ async function obtain({ core, http, env }, request) {
         throw new TokenUnavailable('broker unreachable', { cause: new Error(answer.noAnswer) });
     if (answer.status !== 200)
         throw new TokenUnavailable(`broker HTTP ${answer.status}`, { said: brokerSaid(answer.body, [oidcToken]) });
-    const parsed = (0,shared_http/* jsonObject */.o$)(answer.body);
+    const parsed = jsonObject(answer.body);
     const token = parsed?.token;
     // Printable ASCII only: the token goes into output files, git's credential protocol and `$(…)`,
     // where a newline could forge another line.
@@ -33953,7 +33936,10 @@ async function currentToken(store, deps, warn) {
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./build/server/clock.js
+var clock = __nccwpck_require__(232);
 ;// CONCATENATED MODULE: ./build/actions/request-token/refresh/lock.js
+
 
 
 
@@ -33976,7 +33962,8 @@ function alive(pid) {
 }
 /** A lock left by a holder that is gone (its process ended without releasing it), or held past `maxHoldMs`. */
 function stale(path, maxHoldMs) {
-    const age = Date.now() - ((0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    const now = clock/* systemClock */.m.now();
+    const age = now - ((0,external_node_fs_namespaceObject.statSync)(path, { throwIfNoEntry: false })?.mtimeMs ?? now);
     if (age > maxHoldMs)
         return true;
     let holder = '';
@@ -34225,15 +34212,13 @@ async function refreshCommand(argv, io, deps) {
 
 /***/ }),
 
-/***/ 965:
+/***/ 3733:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  W_: () => (/* binding */ NoAnswer),
-  fm: () => (/* binding */ actionHttp),
-  o$: () => (/* binding */ jsonObject)
+  f: () => (/* binding */ actionHttp)
 });
 
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
@@ -34288,9 +34273,171 @@ function backendBounds(overrides = {}) {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./build/server/http/outbound.js
+// EXTERNAL MODULE: ./build/server/http/outbound.js
+var outbound = __nccwpck_require__(7587);
+// EXTERNAL MODULE: ./build/server/http/retry.js
+var retry = __nccwpck_require__(3933);
+;// CONCATENATED MODULE: ./build/server/http/call-errors.js
+
+
+/** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
+class HttpError extends Error {
+    service;
+    operation;
+    status;
+    detail;
+    retryAfterMs;
+    name = 'HttpError';
+    constructor(service, operation, status, detail, 
+    /** From `Retry-After`, when the server sent one. */
+    retryAfterMs) {
+        super(`${service} ${operation} answered ${status}${detail ? `: ${detail}` : ''}`);
+        this.service = service;
+        this.operation = operation;
+        this.status = status;
+        this.detail = detail;
+        this.retryAfterMs = retryAfterMs;
+    }
+    get failure() {
+        return { status: this.status, retryAfterMs: this.retryAfterMs };
+    }
+}
+/** No HTTP answer: connection refused or reset, DNS failure, timeout. */
+class TransportError extends Error {
+    name = 'TransportError';
+    failure;
+    constructor(service, operation, 
+    /** Why, safe to print (`transportFailure`). */
+    reason, 
+    /** The request may have reached the peer: false only when no connection carried it (`neverSent`). */
+    maybeSent = true, options) {
+        super(`${service} ${operation} failed: ${reason}`, options);
+        this.failure = { noAnswer: reason, maybeSent };
+    }
+    /** The error a call that got no answer threw, as a `TransportError` (its cause). */
+    static of(service, operation, err) {
+        return new TransportError(service, operation, (0,outbound/* transportFailure */.qO)(err), !(0,outbound/* neverSent */.vQ)(err), { cause: err });
+    }
+}
+/** An answer that is not what the API documents (not JSON, wrong shape). */
+class UnexpectedAnswerError extends Error {
+    name = 'UnexpectedAnswerError';
+    constructor(service, operation, problem) {
+        super(`${service} ${operation}: ${problem}`);
+    }
+}
+/** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
+function isTransient(err) {
+    const failure = callFailure(err);
+    return failure !== undefined && ('noAnswer' in failure || failure.status >= 500 || failure.status === 429 || failure.status === 408);
+}
+/**
+ * Whether the peer may have acted on a call that failed: no answer once the request may have
+ * been sent (a timeout, a reset), or a server error (a 502 from a proxy says nothing of what
+ * happened behind it). A refusal (4xx, a rate limit) or a connection never made says it did not.
+ */
+function mayHaveActed(err) {
+    const failure = callFailure(err);
+    return failure !== undefined && ('noAnswer' in failure ? failure.maybeSent : failure.status >= 500);
+}
+/** Methods whose repetition changes nothing more than their first success did (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/**
+ * Whether a failed call may be made again, given the failure is worth another attempt: an
+ * idempotent one always; a POST or PATCH (an issue, a comment) only when the peer cannot have
+ * acted on it, or a repeat could open the issue twice.
+ */
+function mayRepeat(method, err) {
+    return IDEMPOTENT.has(method.toUpperCase()) || !mayHaveActed(err);
+}
+/** The sync's calls: retried with the one retry helper while their failure `isTransient`. */
+function retryTransient(attempt, policy, onRetry) {
+    return retrying(attempt, policy, { shouldRetry: isTransient, ...(onRetry ? { onRetry } : {}) });
+}
+
+;// CONCATENATED MODULE: ./build/actions/shared/http.js
+
+
+
+
+/** Answers the actions read are small JSON documents. */
+const http_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+/**
+ * The runner's proxy settings (`https_proxy`, `no_proxy`, loopback never proxied), read the way
+ * @actions/http-client reads them, so self-hosted runners behind a proxy keep working.
+ */
+function runnerProxy() {
+    const client = new lib/* HttpClient */.Qq('gatehouse');
+    return (url) => client.getAgentDispatcher(url.href);
+}
+/**
+ * The actions' HTTP client. Every call has a connection bound and a whole-exchange bound (headers
+ * and body) from `ACTION_CALLS`; `bounds` overrides some (tests), `transport` replaces the network.
+ */
+function actionHttp(options = {}) {
+    // GitHub's API refuses requests without a User-Agent.
+    const userAgent = options.userAgent ?? 'gatehouse';
+    const proxy = runnerProxy();
+    const fetchFor = (name) => {
+        const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
+        const fetch = (0,outbound/* boundedFetch */.A)(bounds, { transport: options.transport ?? (0,outbound/* networkTransport */.CF)(bounds.connectMs, proxy), maxBytes: http_MAX_ANSWER_BYTES });
+        // A token is never sent on to another address by a redirect, unless the caller asks for it.
+        return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' }));
+    };
+    return {
+        userAgent,
+        fetch: fetchFor,
+        async call(name, url, init = {}) {
+            const fetch = fetchFor(name);
+            let response;
+            try {
+                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
+            }
+            catch (err) {
+                throw TransportError.of(userAgent, name, err);
+            }
+            return { status: response.status, headers: response.headers, text: await response.text() };
+        },
+    };
+}
+
+
+/***/ }),
+
+/***/ 232:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   m: () => (/* binding */ systemClock)
+/* harmony export */ });
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    setTimeout: (fire, ms) => setTimeout(fire, ms),
+    clearTimeout: (handle) => clearTimeout(handle),
+};
+
+
+/***/ }),
+
+/***/ 7587:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ boundedFetch),
+/* harmony export */   CF: () => (/* binding */ networkTransport),
+/* harmony export */   qO: () => (/* binding */ transportFailure),
+/* harmony export */   vQ: () => (/* binding */ neverSent),
+/* harmony export */   zL: () => (/* binding */ callFailure)
+/* harmony export */ });
+/* unused harmony exports CallTimedOut, AnswerTooLarge, NoConnection, sharedDeadline */
+/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1015);
+/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6752);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(232);
+/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3933);
+
+
+
 
 /** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
 class CallTimedOut extends Error {
@@ -34301,13 +34448,26 @@ class CallTimedOut extends Error {
         this.totalMs = totalMs;
     }
 }
-/** A buffered answer grew past its size bound (a peer streaming without end). */
+/** An answer above its size bound: stated so (`Content-Length`), or seen to grow past it (a peer streaming without end). */
 class AnswerTooLarge extends Error {
     maxBytes;
+    statedBytes;
     name = 'AnswerTooLarge';
-    constructor(maxBytes) {
+    constructor(maxBytes, 
+    /** The length the answer stated, when its `Content-Length` was above the bound. */
+    statedBytes) {
         super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
         this.maxBytes = maxBytes;
+        this.statedBytes = statedBytes;
+    }
+}
+/** No connection within the connect bound: nothing was sent. */
+class NoConnection extends Error {
+    connectMs;
+    name = 'NoConnection';
+    constructor(connectMs, options) {
+        super(`no connection within ${seconds(connectMs)}`, options);
+        this.connectMs = connectMs;
     }
 }
 function seconds(ms) {
@@ -34327,13 +34487,11 @@ function sharedDeadline(totalMs) {
  * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
  * or the network's error code. Never the URL (it can hold a secret path).
  */
-function transportFailure(err, bounds) {
+function transportFailure(err) {
     for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection)
             return e.message;
         const code = e.code;
-        if (code === 'UND_ERR_CONNECT_TIMEOUT')
-            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
         if (typeof code === 'string')
             return code;
     }
@@ -34350,6 +34508,8 @@ const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETU
  */
 function neverSent(err) {
     for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof NoConnection)
+            return true;
         if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
             return false;
         const code = e.code;
@@ -34366,7 +34526,7 @@ const agents = new Map();
 function sharedAgent(connectMs) {
     let agent = agents.get(connectMs);
     if (!agent) {
-        agent = new undici/* Agent */.g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+        agent = new undici__WEBPACK_IMPORTED_MODULE_0__/* .Agent */ .g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
         agents.set(connectMs, agent);
     }
     return agent;
@@ -34379,7 +34539,7 @@ function networkTransport(connectMs, dispatcherFor) {
     return ((input, init) => {
         const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
         const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
-        return (0,undici/* fetch */.hd)(input, { ...init, dispatcher });
+        return (0,undici__WEBPACK_IMPORTED_MODULE_0__/* .fetch */ .hd)(input, { ...init, dispatcher });
     });
 }
 /** Statuses whose answer has no body (the Response constructor refuses one). */
@@ -34387,9 +34547,11 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /**
  * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
  * deadline that aborts the request, the wait for headers and the reading of the body alike, with
- * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
+ * `CallTimedOut` as the reason; and whose answer is read whole, at most `maxBytes`
+ * (`AnswerTooLarge`, at once when `Content-Length` says so). A caller's own signal can end the
+ * call sooner, never later.
  */
-function boundedFetch(bounds, options = {}) {
+function boundedFetch(bounds, options) {
     const transport = options.transport ?? networkTransport(bounds.connectMs);
     return (async (input, init = {}) => {
         const deadline = new AbortController();
@@ -34404,12 +34566,12 @@ function boundedFetch(bounds, options = {}) {
         catch (err) {
             clearTimeout(timer);
             // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
-            throw signal.aborted ? signal.reason : err;
+            if (signal.aborted)
+                throw signal.reason;
+            throw transportFailure(err) === 'UND_ERR_CONNECT_TIMEOUT' ? new NoConnection(bounds.connectMs, { cause: err }) : err;
         }
-        if (!options.buffer)
-            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
         try {
-            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
+            const bytes = response.body ? await readAll(response, options.maxBytes, signal) : null;
             return rebuilt(response, bytes);
         }
         finally {
@@ -34418,67 +34580,19 @@ function boundedFetch(bounds, options = {}) {
     });
 }
 /**
- * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
- * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
- * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
- */
-function guardedBody(response, signal, ended) {
-    if (!response.body) {
-        ended();
-        return null;
-    }
-    const reader = response.body.getReader();
-    let stop;
-    return new ReadableStream({
-        start(controller) {
-            stop = () => {
-                controller.error(signal.reason);
-                reader.cancel(signal.reason).catch(() => undefined);
-                ended();
-            };
-            if (signal.aborted)
-                stop();
-            else
-                signal.addEventListener('abort', stop, { once: true });
-        },
-        async pull(controller) {
-            let chunk;
-            try {
-                chunk = await reader.read();
-            }
-            catch (err) {
-                if (!signal.aborted) {
-                    signal.removeEventListener('abort', stop);
-                    ended();
-                    controller.error(err);
-                }
-                return;
-            }
-            if (signal.aborted)
-                return;
-            if (chunk.done) {
-                signal.removeEventListener('abort', stop);
-                ended();
-                controller.close();
-            }
-            else
-                controller.enqueue(chunk.value);
-        },
-        cancel(reason) {
-            signal.removeEventListener('abort', stop);
-            ended();
-            return reader.cancel(reason);
-        },
-    });
-}
-/**
  * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
  * is ours, so it can be cancelled even while a read waits on a stalled peer).
  */
-async function readAll(body, maxBytes, signal) {
+async function readAll(response, maxBytes, signal) {
+    const stated = response.headers.get('content-length');
+    // A compressed answer's length is not the length of the bytes read from it.
+    if (stated !== null && /^\d+$/.test(stated) && !response.headers.get('content-encoding') && Number(stated) > maxBytes) {
+        await response.body.cancel().catch(() => undefined);
+        throw new AnswerTooLarge(maxBytes, Number(stated));
+    }
     const chunks = [];
     let size = 0;
-    const reader = body.getReader();
+    const reader = response.body.getReader();
     const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
     signal.addEventListener('abort', stop, { once: true });
     try {
@@ -34504,9 +34618,9 @@ async function readAll(body, maxBytes, signal) {
     }
     return Buffer.concat(chunks, size);
 }
-/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
+/** The answer with the bytes read for its body, its status, headers and URL kept. */
 function rebuilt(original, body) {
-    const response = new undici.Response(NULL_BODY.has(original.status) ? null : body, {
+    const response = new undici__WEBPACK_IMPORTED_MODULE_0__.Response(NULL_BODY.has(original.status) ? null : body, {
         status: original.status,
         statusText: original.statusText,
         headers: [...original.headers],
@@ -34514,71 +34628,96 @@ function rebuilt(original, body) {
     Object.defineProperty(response, 'url', { value: original.url });
     return response;
 }
-
-;// CONCATENATED MODULE: ./build/actions/shared/http.js
-
-
-
-/** No HTTP answer came: refused, DNS failure, or the call's bound passed. `reason` is safe to print. */
-class NoAnswer extends Error {
-    reason;
-    name = 'NoAnswer';
-    constructor(reason) {
-        super(reason);
-        this.reason = reason;
-    }
-}
-/** Answers the actions read are small JSON documents. */
-const http_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 /**
- * The runner's proxy settings (`https_proxy`, `no_proxy`, loopback never proxied), read the way
- * @actions/http-client reads them, so self-hosted runners behind a proxy keep working.
+ * What the call that threw `err` came to, whoever made it: the bounded fetch (its bounds), Octokit
+ * over it (`RequestError`, with or without a response), or an error that carries its `failure`
+ * (the sync's `send` and the actions' `call` wrap the network's errors in a `TransportError`).
+ * Undefined for an error that is not a failed call (a refusal of our own, an answer of the wrong
+ * shape, a bug): callers pass those on.
  */
-function runnerProxy() {
-    const client = new lib/* HttpClient */.Qq('gatehouse');
-    return (url) => client.getAgentDispatcher(url.href);
-}
-/**
- * The actions' HTTP client. Every call has a connection bound and a whole-exchange bound (headers
- * and body) from `ACTION_CALLS`; `bounds` overrides some (tests), `transport` replaces the network.
- */
-function actionHttp(options = {}) {
-    // GitHub's API refuses requests without a User-Agent.
-    const userAgent = options.userAgent ?? 'gatehouse';
-    const proxy = runnerProxy();
-    const fetchFor = (name) => {
-        const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-        const fetch = boundedFetch(bounds, { transport: options.transport ?? networkTransport(bounds.connectMs, proxy), buffer: { maxBytes: http_MAX_ANSWER_BYTES } });
-        // A token is never sent on to another address by a redirect, unless the caller asks for it.
-        return ((input, init = {}) => fetch(input, { ...init, redirect: init.redirect ?? 'error' }));
-    };
-    return {
-        userAgent,
-        fetch: fetchFor,
-        noAnswer: (name, err) => new NoAnswer(transportFailure(err, options.bounds?.[name] ?? ACTION_CALLS[name])),
-        async call(name, url, init = {}) {
-            const bounds = options.bounds?.[name] ?? ACTION_CALLS[name];
-            const fetch = fetchFor(name);
-            let response;
-            try {
-                response = await fetch(url, { method: init.method ?? 'GET', headers: { 'user-agent': userAgent, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.redirect ? { redirect: init.redirect } : {}) });
-            }
-            catch (err) {
-                throw new NoAnswer(transportFailure(err, bounds));
-            }
-            return { status: response.status, headers: response.headers, text: await response.text() };
-        },
-    };
-}
-/** The body as a JSON object, or undefined when it is not one. */
-function jsonObject(text) {
-    try {
-        const value = JSON.parse(text);
-        return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+function callFailure(err, clock = _clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .m) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        const carried = e.failure;
+        if (carried)
+            return carried;
+        if (e instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__/* .RequestError */ .G && e.response) {
+            const asked = e.response.headers['retry-after'];
+            return { status: e.status, retryAfterMs: (0,_retry_js__WEBPACK_IMPORTED_MODULE_2__/* .retryAfterMs */ .Vs)(typeof asked === 'string' ? asked : undefined, clock.now()) };
+        }
+        // Octokit turns a fetch that got no answer into a RequestError without a response, the fetch's error its cause.
+        if (e instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__/* .RequestError */ .G)
+            return noAnswer(e.cause ?? e);
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection)
+            return noAnswer(e);
     }
-    catch {
+    return undefined;
+}
+function noAnswer(err) {
+    return { noAnswer: transportFailure(err), maybeSent: !neverSent(err) };
+}
+
+
+/***/ }),
+
+/***/ 3933:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Vs: () => (/* binding */ retryAfterMs)
+/* harmony export */ });
+/* unused harmony exports SYNC_RETRY, ACTION_RETRY, delayBefore, retrying */
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(232);
+
+
+/** The sync's calls: 5 attempts, 1 s doubling to 30 s. */
+const SYNC_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+/** The actions' ledger post: 4 attempts within a job step. */
+const ACTION_RETRY = { retries: 3, minDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 30_000 };
+/**
+ * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
+ * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
+ */
+function retryAfterMs(value, nowMs) {
+    if (value === undefined)
         return undefined;
-    }
+    const text = value.trim();
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    const at = Date.parse(text);
+    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
+}
+/** A failure that says how long to wait before trying again (`HttpError.retryAfterMs`, from `Retry-After`). */
+function retryAfterOf(err) {
+    const value = err?.retryAfterMs;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
+function delayBefore(retry, policy, retryAfter, random = Math.random) {
+    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
+    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
+}
+/**
+ * Runs `attempt` until it succeeds or fails for good, with p-retry: up to `policy.retries` more
+ * attempts of a failure `shouldRetry` accepts, each after `delayBefore` on the injected clock, so
+ * never sooner than a `Retry-After` the failure carries; one longer than `maxRetryAfterMs` ends it.
+ * (The wait is made where p-retry decides to retry, so its own back-off is zero.)
+ */
+function retrying(attempt, policy, options = {}) {
+    const clock = options.clock ?? systemClock;
+    return pRetry(attempt, {
+        retries: policy.retries,
+        minTimeout: 0,
+        randomize: false,
+        shouldRetry: async ({ error, attemptNumber }) => {
+            const retryAfter = retryAfterOf(error);
+            if (!(options.shouldRetry?.(error) ?? true) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
+                return false;
+            const delayMs = delayBefore(attemptNumber, policy, retryAfter);
+            options.onRetry?.(error, attemptNumber, delayMs);
+            await clock.sleep(delayMs);
+            return true;
+        },
+    });
 }
 
 
@@ -35393,6 +35532,55 @@ class HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
+
+/***/ }),
+
+/***/ 1015:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ RequestError)
+/* harmony export */ });
+class RequestError extends Error {
+  name;
+  /**
+   * http status code
+   */
+  status;
+  /**
+   * Request options that lead to the error.
+   */
+  request;
+  /**
+   * Response object if a response was received
+   */
+  response;
+  constructor(message, statusCode, options) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = Number.parseInt(statusCode);
+    if (Number.isNaN(this.status)) {
+      this.status = 0;
+    }
+    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
+    if ("response" in options) {
+      this.response = options.response;
+    }
+    const requestCopy = Object.assign({}, options.request);
+    if (options.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options.request.headers, {
+        authorization: options.request.headers.authorization.replace(
+          /(?<! ) .*$/,
+          " [REDACTED]"
+        )
+      });
+    }
+    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+    this.request = requestCopy;
+  }
+}
+
+
 
 /***/ })
 

@@ -37211,7 +37211,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 /* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(15811);
 
 // The service (HTTP server, metrics, MongoDB driver) loads only for `serve`, so the one-shot commands start fast.
-const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(57), __nccwpck_require__.e(769)]).then(__nccwpck_require__.bind(__nccwpck_require__, 40769))).serveCommand(...args);
+const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(229), __nccwpck_require__.e(647)]).then(__nccwpck_require__.bind(__nccwpck_require__, 11647))).serveCommand(...args);
 const argv = process.argv.slice(2);
 const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .B)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
 // `serve` exits explicitly: a run cut off at the end of the shutdown grace would otherwise hold the process.
@@ -37240,651 +37240,215 @@ const systemClock = {
 
 /***/ }),
 
-/***/ 71973:
+/***/ 30617:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   g2: () => (/* binding */ syncCall),
-/* harmony export */   gB: () => (/* binding */ MAX_ANSWER_BYTES),
-/* harmony export */   gS: () => (/* binding */ READINESS_PROBE)
+/* harmony export */   Fo: () => (/* binding */ collect),
+/* harmony export */   xL: () => (/* binding */ ConfigError)
 /* harmony export */ });
-/* unused harmony exports KEY_SET_FETCH, PLATFORM_CALL, PLATFORM_COMMIT, CHAT_POST, RELEASES_CRAWL_MS, ACTION_CALLS, backendBounds */
-/*
- * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
- * one table, and a test compares that table with these values.
- */
-/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
-const KEY_SET_FETCH = { connectMs: 3000, totalMs: 3000 };
-/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
-const PLATFORM_CALL = { connectMs: 5000, totalMs: 10_000 };
-/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
-const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
-/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
-const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
-/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
-const RELEASES_CRAWL_MS = 60_000;
-/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
-const ACTION_CALLS = {
-    /** The runner's OIDC token endpoint. */
-    'runner-oidc': { connectMs: 5000, totalMs: 10_000 },
-    /** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
-    'broker-token': { connectMs: 5000, totalMs: 30_000 },
-    /** request-token's post step: `DELETE /installation/token`. */
-    'token-revoke': { connectMs: 5000, totalMs: 10_000 },
-    /** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
-    'ledger-post': { connectMs: 5000, totalMs: 10_000 },
-    /** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
-    'ledger-metrics': { connectMs: 5000, totalMs: 10_000 },
-    /** gate: each GitHub call on the pull request (the comment, the inline comments, GraphQL). */
-    'pr-comment': { connectMs: 5000, totalMs: 10_000 },
-    /** record-deployment: each GitHub call of the GitHub deployment (the listing, the deployment, its statuses); its failure is a warning unless fail-on-error. */
-    'github-deployment': { connectMs: 5000, totalMs: 10_000 },
-};
-/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
-function syncCall(timeoutMs) {
-    return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
+/* unused harmony exports commaList, settingsSource */
+/** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
+class ConfigError extends Error {
+    setting;
+    problem;
+    name = 'ConfigError';
+    constructor(setting, problem) {
+        super(`${setting} ${problem}`);
+        this.setting = setting;
+        this.problem = problem;
+    }
 }
-/** Sync service: `/readyz`'s DefectDojo probe. */
-const READINESS_PROBE = { connectMs: 5000, totalMs: 5000 };
-/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
-const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-function backendBounds(overrides = {}) {
-    return {
-        platform: PLATFORM_CALL,
-        commit: PLATFORM_COMMIT,
-        chat: CHAT_POST,
-        releasesCrawlMs: RELEASES_CRAWL_MS,
-        ...overrides,
+/** Runs `parse`, adding its `ConfigError` to `problems` instead of throwing it, so every problem is found. */
+function collect(problems, parse) {
+    try {
+        return parse();
+    }
+    catch (err) {
+        if (!(err instanceof ConfigError))
+            throw err;
+        problems.push(err);
+        return undefined;
+    }
+}
+/** Comma-separated list: entries trimmed, empty entries dropped. */
+function commaList(raw) {
+    return (raw ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+}
+/**
+ * A settings source read per request (a changed environment applies to the next request) that
+ * parses again only when one of `keys` changed, so per-request reads stay cheap.
+ */
+function settingsSource(env, keys, parse) {
+    let lastValues;
+    let last;
+    return () => {
+        const current = env();
+        // Compared value by value: this runs on every request.
+        let changed = !lastValues || !last;
+        for (let i = 0; !changed && i < keys.length; i++) {
+            const value = current[keys[i]];
+            changed = value !== lastValues[i];
+            // Equal text from a fresh copy of the environment: keep this copy's string, so the next
+            // requests compare it by identity, not by content (BROKER_POLICY may be 100 KB).
+            lastValues[i] = value;
+        }
+        if (changed) {
+            last = { value: parse(current) };
+            lastValues = keys.map((k) => current[k]);
+        }
+        return last.value;
     };
 }
 
 
 /***/ }),
 
-/***/ 97587:
+/***/ 27227:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   A: () => (/* binding */ boundedFetch),
-/* harmony export */   qO: () => (/* binding */ transportFailure),
-/* harmony export */   vQ: () => (/* binding */ neverSent)
+/* harmony export */   iU: () => (/* binding */ message)
 /* harmony export */ });
-/* unused harmony exports CallTimedOut, AnswerTooLarge, sharedDeadline, networkTransport */
-/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(46752);
+/* unused harmony exports BACKEND_ERRORS, refuse, settingsOrMisconfigured */
+/* harmony import */ var _config_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(30617);
+/* harmony import */ var _http_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(26924);
 
-/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
-class CallTimedOut extends Error {
-    totalMs;
-    name = 'CallTimedOut';
-    constructor(totalMs) {
-        super(`no complete answer within ${seconds(totalMs)}`);
-        this.totalMs = totalMs;
-    }
-}
-/** A buffered answer grew past its size bound (a peer streaming without end). */
-class AnswerTooLarge extends Error {
-    maxBytes;
-    name = 'AnswerTooLarge';
-    constructor(maxBytes) {
-        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-        this.maxBytes = maxBytes;
-    }
-}
-function seconds(ms) {
-    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
+
 /**
- * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
- * aborts them with `CallTimedOut`. `clear` once the work is done.
+ * Every error the backend (ledger, token broker, webhook, metrics) answers, with its HTTP status:
+ * the one catalogue. Routes and use cases refuse by code (`refuse('mint_failed')`); the app's
+ * error handler turns the refusal into `{"error": <code>, ...}` with this status. The strings are
+ * the spec's (docs/ledger.md, docs/broker.md); clients match them.
  */
-function sharedDeadline(totalMs) {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
-    timer.unref();
-    return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
+const BACKEND_ERRORS = {
+    ..._http_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .HTTP_ERRORS */ .P$,
+    // 400
+    missing_required_fields: 400,
+    invalid_repo: 400,
+    no_file_changes: 400,
+    invalid_token_permissions: 400,
+    // 401
+    invalid_oidc_token: 401,
+    invalid_token: 401,
+    invalid_signature: 401,
+    unauthorized: 401,
+    // 403
+    forbidden: 403,
+    policy_denied: 403,
+    repo_mismatch: 403,
+    repo_not_allowed: 403,
+    // 404
+    app_not_installed: 404,
+    // 500
+    misconfigured: 500,
+    invalid_policy: 500,
+    platform_installation_lookup_failed: 500,
+    // 502
+    mint_failed: 502,
+    installation_token_failed: 502,
+    sign_failed: 502,
+    releases_failed: 502,
+    update_branch_failed: 502,
+    // 503
+    app_unconfigured: 503,
+    oidc_key_fetch_failed: 503,
+    jwks_unavailable: 503,
+    sign_disabled: 503,
+    webhook_disabled: 503,
+    webhook_busy: 503,
+    releases_disabled: 503,
+    audit_unavailable: 503,
+};
+/** A refusal of the backend, by code. */
+const refuse = (0,_http_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .refusalsOf */ .he)(BACKEND_ERRORS);
 /**
- * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
- * or the network's error code. Never the URL (it can hold a secret path).
+ * Wraps a settings source so that an unusable setting answers `500 misconfigured` (the body names
+ * nothing; the log names the setting) instead of an anonymous crash.
  */
-function transportFailure(err, bounds) {
-    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
-            return e.message;
-        const code = e.code;
-        if (code === 'UND_ERR_CONNECT_TIMEOUT')
-            return bounds ? `no connection within ${seconds(bounds.connectMs)}` : 'no connection (connect timeout)';
-        if (typeof code === 'string')
-            return code;
-    }
-    return err instanceof Error ? err.message : 'network error';
-}
-/**
- * Network errors that end a call before any connection carried it: nothing was sent, so the peer
- * cannot have acted on it (refused, no route, no such name, the connect bound passed).
- */
-const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-/**
- * Whether a failed call provably never reached its peer (see `BEFORE_SENDING`). A timeout, a reset
- * or a closed socket once connected may come after the peer acted: those are not.
- */
-function neverSent(err) {
-    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
-            return false;
-        const code = e.code;
-        if (typeof code === 'string')
-            return BEFORE_SENDING.has(code);
-    }
-    return false;
-}
-const agents = new Map();
-/**
- * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
- * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
- */
-function sharedAgent(connectMs) {
-    let agent = agents.get(connectMs);
-    if (!agent) {
-        agent = new undici__WEBPACK_IMPORTED_MODULE_0__/* .Agent */ .g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
-        agents.set(connectMs, agent);
-    }
-    return agent;
-}
-/**
- * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
- * dispatcher for some addresses (the actions' proxy).
- */
-function networkTransport(connectMs, dispatcherFor) {
-    return ((input, init) => {
-        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
-        return (0,undici__WEBPACK_IMPORTED_MODULE_0__/* .fetch */ .hd)(input, { ...init, dispatcher });
-    });
-}
-/** Statuses whose answer has no body (the Response constructor refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-/**
- * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
- * deadline that aborts the request, the wait for headers and the reading of the body alike, with
- * `CallTimedOut` as the reason. A caller's own signal can end the call sooner, never later.
- */
-function boundedFetch(bounds, options = {}) {
-    const transport = options.transport ?? networkTransport(bounds.connectMs);
-    return (async (input, init = {}) => {
-        const deadline = new AbortController();
-        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
-        // The deadline never keeps a process alive on its own.
-        timer.unref();
-        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
-        let response;
+function settingsOrMisconfigured(source) {
+    return () => {
         try {
-            response = await transport(input, { ...init, signal });
+            return source();
         }
         catch (err) {
-            clearTimeout(timer);
-            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
-            throw signal.aborted ? signal.reason : err;
+            if (err instanceof ConfigError)
+                throw refuse('misconfigured', {}, { cause: err });
+            throw err;
         }
-        if (!options.buffer)
-            return rebuilt(response, guardedBody(response, signal, () => clearTimeout(timer)));
-        try {
-            const bytes = response.body ? await readAll(response.body, options.buffer.maxBytes, signal) : null;
-            return rebuilt(response, bytes);
-        }
-        finally {
-            clearTimeout(timer);
-        }
-    });
+    };
 }
-/**
- * The body as a stream that errors with the signal's reason when it aborts. undici cancels the
- * body of an aborted fetch, but a stream already locked to a reader (`text()`, `json()`, a pipe)
- * cannot be cancelled, and a read waiting on a stalled peer then waits until the peer closes.
- */
-function guardedBody(response, signal, ended) {
-    if (!response.body) {
-        ended();
-        return null;
-    }
-    const reader = response.body.getReader();
-    let stop;
-    return new ReadableStream({
-        start(controller) {
-            stop = () => {
-                controller.error(signal.reason);
-                reader.cancel(signal.reason).catch(() => undefined);
-                ended();
-            };
-            if (signal.aborted)
-                stop();
-            else
-                signal.addEventListener('abort', stop, { once: true });
-        },
-        async pull(controller) {
-            let chunk;
-            try {
-                chunk = await reader.read();
-            }
-            catch (err) {
-                if (!signal.aborted) {
-                    signal.removeEventListener('abort', stop);
-                    ended();
-                    controller.error(err);
-                }
-                return;
-            }
-            if (signal.aborted)
-                return;
-            if (chunk.done) {
-                signal.removeEventListener('abort', stop);
-                ended();
-                controller.close();
-            }
-            else
-                controller.enqueue(chunk.value);
-        },
-        cancel(reason) {
-            signal.removeEventListener('abort', stop);
-            ended();
-            return reader.cancel(reason);
-        },
-    });
-}
-/**
- * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
- * is ours, so it can be cancelled even while a read waits on a stalled peer).
- */
-async function readAll(body, maxBytes, signal) {
-    const chunks = [];
-    let size = 0;
-    const reader = body.getReader();
-    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
-    signal.addEventListener('abort', stop, { once: true });
-    try {
-        for (;;) {
-            const { done, value } = await reader.read();
-            if (signal.aborted)
-                throw signal.reason;
-            if (done)
-                break;
-            size += value.byteLength;
-            if (size > maxBytes) {
-                await reader.cancel().catch(() => undefined);
-                throw new AnswerTooLarge(maxBytes);
-            }
-            chunks.push(value);
-        }
-    }
-    catch (err) {
-        throw signal.aborted ? signal.reason : err;
-    }
-    finally {
-        signal.removeEventListener('abort', stop);
-    }
-    return Buffer.concat(chunks, size);
-}
-/** The answer with another body (the guarded stream, or the bytes read), its status, headers and URL kept. */
-function rebuilt(original, body) {
-    const response = new undici__WEBPACK_IMPORTED_MODULE_0__.Response(NULL_BODY.has(original.status) ? null : body, {
-        status: original.status,
-        statusText: original.statusText,
-        headers: [...original.headers],
-    });
-    Object.defineProperty(response, 'url', { value: original.url });
-    return response;
+/** The text of whatever was thrown, for a log line or a report. */
+function message(err) {
+    return err instanceof Error ? err.message : String(err);
 }
 
 
 /***/ }),
 
-/***/ 70699:
+/***/ 42839:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  ZV: () => (/* binding */ SYNC_RETRY),
-  Vs: () => (/* binding */ retryAfterMs),
-  R$: () => (/* binding */ retrying)
+  I: () => (/* binding */ ConditionalAnswers)
 });
 
-// UNUSED EXPORTS: ACTION_RETRY, delayBefore
-
-;// CONCATENATED MODULE: ./node_modules/is-network-error/index.js
-const objectToString = Object.prototype.toString;
-
-const isError = value => objectToString.call(value) === '[object Error]';
-
-const errorMessages = new Set([
-	'network error', // Chrome
-	'NetworkError when attempting to fetch resource.', // Firefox
-	'The Internet connection appears to be offline.', // Safari 16
-	'Network request failed', // `cross-fetch`
-	'fetch failed', // Undici (Node.js)
-	'terminated', // Undici (Node.js)
-	' A network error occurred.', // Bun (WebKit)
-	'Network connection lost', // Cloudflare Workers (fetch)
-]);
-
-function isNetworkError(error) {
-	const isValid = error
-		&& isError(error)
-		&& error.name === 'TypeError'
-		&& typeof error.message === 'string';
-
-	if (!isValid) {
-		return false;
-	}
-
-	const {message, stack} = error;
-
-	// Safari 17+ has generic message but no stack for network errors
-	if (message === 'Load failed' || (message.startsWith('Load failed (') && message.endsWith(')'))) {
-		return stack === undefined
-			// Sentry adds its own stack trace to the fetch error, so also check for that
-			|| '__sentry_captured__' in error;
-	}
-
-	// Deno network errors start with specific text
-	if (message.startsWith('error sending request for url')) {
-		return true;
-	}
-
-	// Chrome: exact "Failed to fetch" or with hostname: "Failed to fetch (example.com)"
-	if (message === 'Failed to fetch' || (message.startsWith('Failed to fetch (') && message.endsWith(')'))) {
-		return true;
-	}
-
-	// Standard network error messages
-	return errorMessages.has(message);
-}
-
-;// CONCATENATED MODULE: ./node_modules/p-retry/index.js
-
-
-function validateRetries(retries) {
-	if (typeof retries === 'number') {
-		if (retries < 0) {
-			throw new TypeError('Expected `retries` to be a non-negative number.');
-		}
-
-		if (Number.isNaN(retries)) {
-			throw new TypeError('Expected `retries` to be a valid number or Infinity, got NaN.');
-		}
-	} else if (retries !== undefined) {
-		throw new TypeError('Expected `retries` to be a number or Infinity.');
-	}
-}
-
-function validateNumberOption(name, value, {min = 0, allowInfinity = false} = {}) {
-	if (value === undefined) {
-		return;
-	}
-
-	if (typeof value !== 'number' || Number.isNaN(value)) {
-		throw new TypeError(`Expected \`${name}\` to be a number${allowInfinity ? ' or Infinity' : ''}.`);
-	}
-
-	if (!allowInfinity && !Number.isFinite(value)) {
-		throw new TypeError(`Expected \`${name}\` to be a finite number.`);
-	}
-
-	if (value < min) {
-		throw new TypeError(`Expected \`${name}\` to be \u2265 ${min}.`);
-	}
-}
-
-class AbortError extends Error {
-	constructor(message) {
-		super();
-
-		if (message instanceof Error) {
-			this.originalError = message;
-			({message} = message);
-		} else {
-			this.originalError = new Error(message);
-			this.originalError.stack = this.stack;
-		}
-
-		this.name = 'AbortError';
-		this.message = message;
-	}
-}
-
-function calculateDelay(retriesConsumed, options) {
-	const attempt = Math.max(1, retriesConsumed + 1);
-	const random = options.randomize ? (Math.random() + 1) : 1;
-
-	let timeout = Math.round(random * options.minTimeout * (options.factor ** (attempt - 1)));
-	timeout = Math.min(timeout, options.maxTimeout);
-
-	return timeout;
-}
-
-function calculateRemainingTime(start, max) {
-	if (!Number.isFinite(max)) {
-		return max;
-	}
-
-	return max - (performance.now() - start);
-}
-
-async function onAttemptFailure({error, attemptNumber, retriesConsumed, startTime, options}) {
-	const normalizedError = error instanceof Error
-		? error
-		: new TypeError(`Non-error was thrown: "${error}". You should only throw errors.`);
-
-	if (normalizedError instanceof AbortError) {
-		throw normalizedError.originalError;
-	}
-
-	const retriesLeft = Number.isFinite(options.retries)
-		? Math.max(0, options.retries - retriesConsumed)
-		: options.retries;
-
-	const maxRetryTime = options.maxRetryTime ?? Number.POSITIVE_INFINITY;
-
-	const context = Object.freeze({
-		error: normalizedError,
-		attemptNumber,
-		retriesLeft,
-		retriesConsumed,
-	});
-
-	await options.onFailedAttempt(context);
-
-	if (calculateRemainingTime(startTime, maxRetryTime) <= 0) {
-		throw normalizedError;
-	}
-
-	const consumeRetry = await options.shouldConsumeRetry(context);
-
-	const remainingTime = calculateRemainingTime(startTime, maxRetryTime);
-
-	if (remainingTime <= 0 || retriesLeft <= 0) {
-		throw normalizedError;
-	}
-
-	if (normalizedError instanceof TypeError && !isNetworkError(normalizedError)) {
-		if (consumeRetry) {
-			throw normalizedError;
-		}
-
-		options.signal?.throwIfAborted();
-		return false;
-	}
-
-	if (!await options.shouldRetry(context)) {
-		throw normalizedError;
-	}
-
-	if (!consumeRetry) {
-		options.signal?.throwIfAborted();
-		return false;
-	}
-
-	const delayTime = calculateDelay(retriesConsumed, options);
-	const finalDelay = Math.min(delayTime, remainingTime);
-
-	options.signal?.throwIfAborted();
-
-	if (finalDelay > 0) {
-		await new Promise((resolve, reject) => {
-			const onAbort = () => {
-				clearTimeout(timeoutToken);
-				options.signal?.removeEventListener('abort', onAbort);
-				reject(options.signal.reason);
-			};
-
-			const timeoutToken = setTimeout(() => {
-				options.signal?.removeEventListener('abort', onAbort);
-				resolve();
-			}, finalDelay);
-
-			if (options.unref) {
-				timeoutToken.unref?.();
-			}
-
-			options.signal?.addEventListener('abort', onAbort, {once: true});
-		});
-	}
-
-	options.signal?.throwIfAborted();
-
-	return true;
-}
-
-async function pRetry(input, options = {}) {
-	options = {...options};
-
-	validateRetries(options.retries);
-
-	if (Object.hasOwn(options, 'forever')) {
-		throw new Error('The `forever` option is no longer supported. For many use-cases, you can set `retries: Infinity` instead.');
-	}
-
-	options.retries ??= 10;
-	options.factor ??= 2;
-	options.minTimeout ??= 1000;
-	options.maxTimeout ??= Number.POSITIVE_INFINITY;
-	options.maxRetryTime ??= Number.POSITIVE_INFINITY;
-	options.randomize ??= false;
-	options.onFailedAttempt ??= () => {};
-	options.shouldRetry ??= () => true;
-	options.shouldConsumeRetry ??= () => true;
-
-	// Validate numeric options and normalize edge cases
-	validateNumberOption('factor', options.factor, {min: 0, allowInfinity: false});
-	validateNumberOption('minTimeout', options.minTimeout, {min: 0, allowInfinity: false});
-	validateNumberOption('maxTimeout', options.maxTimeout, {min: 0, allowInfinity: true});
-	validateNumberOption('maxRetryTime', options.maxRetryTime, {min: 0, allowInfinity: true});
-
-	// Treat non-positive factor as 1 to avoid zero backoff or negative behavior
-	if (!(options.factor > 0)) {
-		options.factor = 1;
-	}
-
-	options.signal?.throwIfAborted();
-
-	let attemptNumber = 0;
-	let retriesConsumed = 0;
-	const startTime = performance.now();
-
-	while (Number.isFinite(options.retries) ? retriesConsumed <= options.retries : true) {
-		attemptNumber++;
-
-		try {
-			options.signal?.throwIfAborted();
-
-			const result = await input(attemptNumber);
-
-			options.signal?.throwIfAborted();
-
-			return result;
-		} catch (error) {
-			if (await onAttemptFailure({
-				error,
-				attemptNumber,
-				retriesConsumed,
-				startTime,
-				options,
-			})) {
-				retriesConsumed++;
-			}
-		}
-	}
-
-	// Should not reach here, but in case it does, throw an error
-	throw new Error('Retry attempts exhausted without throwing an error.');
-}
-
-function makeRetriable(function_, options) {
-	return function (...arguments_) {
-		return pRetry(() => function_.apply(this, arguments_), options);
-	};
-}
-
-// EXTERNAL MODULE: ./build/server/clock.js
-var server_clock = __nccwpck_require__(90232);
-;// CONCATENATED MODULE: ./build/server/http/retry.js
-
-
-/** The sync's calls: 5 attempts, 1 s doubling to 30 s. */
-const SYNC_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
-/** The actions' ledger post: 4 attempts within a job step. */
-const ACTION_RETRY = { retries: 3, minDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 30_000 };
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+// EXTERNAL MODULE: external "node:diagnostics_channel"
+var external_node_diagnostics_channel_ = __nccwpck_require__(53053);
+;// CONCATENATED MODULE: ./node_modules/lru-cache/dist/esm/node/index.min.js
+var S=(0,external_node_diagnostics_channel_.channel)("lru-cache:metrics"),W=(0,external_node_diagnostics_channel_.tracingChannel)("lru-cache");var L=typeof performance=="object"&&performance&&typeof performance.now=="function"?performance:Date;var R=()=>S.hasSubscribers||W.hasSubscribers,U=new Set,M=typeof process=="object"&&process?process:{},k=(d,e,t,i)=>{typeof M.emitWarning=="function"?M.emitWarning(d,e,t,i):console.error(`[${t}] ${e}: ${d}`)},H=d=>!U.has(d);var T=d=>!!d&&d===Math.floor(d)&&d>0&&isFinite(d),j=d=>T(d)?d<=Math.pow(2,8)?Uint8Array:d<=Math.pow(2,16)?Uint16Array:d<=Math.pow(2,32)?Uint32Array:d<=Number.MAX_SAFE_INTEGER?O:null:null,O=class extends Array{constructor(e){super(e),this.fill(0)}},x=class d{heap;length;static#o=!1;static create(e){let t=j(e);if(!t)return[];d.#o=!0;let i=new d(e,t);return d.#o=!1,i}constructor(e,t){if(!d.#o)throw new TypeError("instantiate Stack using Stack.create(n)");this.heap=new t(e),this.length=0}push(e){this.heap[this.length++]=e}pop(){return this.heap[--this.length]}},I=class d{#o;#c;#S;#O;#w;#M;#I;#m;get perf(){return this.#m}ttl;ttlResolution;ttlAutopurge;updateAgeOnGet;updateAgeOnHas;allowStale;noDisposeOnSet;noUpdateTTL;maxEntrySize;sizeCalculation;noDeleteOnFetchRejection;noDeleteOnStaleGet;allowStaleOnFetchAbort;allowStaleOnFetchRejection;ignoreFetchAbort;backgroundFetchSize;#n;#b;#s;#i;#t;#l;#u;#a;#h;#y;#r;#_;#F;#d;#g;#T;#U;#f;#D;static unsafeExposeInternals(e){return{starts:e.#F,ttls:e.#d,autopurgeTimers:e.#g,sizes:e.#_,keyMap:e.#s,keyList:e.#i,valList:e.#t,next:e.#l,prev:e.#u,get head(){return e.#a},get tail(){return e.#h},free:e.#y,isBackgroundFetch:t=>e.#e(t),backgroundFetch:(t,i,s,n)=>e.#P(t,i,s,n),moveToTail:t=>e.#L(t),indexes:t=>e.#A(t),rindexes:t=>e.#z(t),isStale:t=>e.#p(t)}}get max(){return this.#o}get maxSize(){return this.#c}get calculatedSize(){return this.#b}get size(){return this.#n}get fetchMethod(){return this.#M}get memoMethod(){return this.#I}get dispose(){return this.#S}get onInsert(){return this.#O}get disposeAfter(){return this.#w}constructor(e){let{max:t=0,ttl:i,ttlResolution:s=1,ttlAutopurge:n,updateAgeOnGet:o,updateAgeOnHas:l,allowStale:h,dispose:r,onInsert:c,disposeAfter:m,noDisposeOnSet:_,noUpdateTTL:u,maxSize:g=0,maxEntrySize:f=0,sizeCalculation:y,fetchMethod:a,memoMethod:w,noDeleteOnFetchRejection:F,noDeleteOnStaleGet:b,allowStaleOnFetchRejection:p,allowStaleOnFetchAbort:A,ignoreFetchAbort:z,backgroundFetchSize:C=1,perf:E}=e;if(this.backgroundFetchSize=C,E!==void 0&&typeof E?.now!="function")throw new TypeError("perf option must have a now() method if specified");if(this.#m=E??L,t!==0&&!T(t))throw new TypeError("max option must be a nonnegative integer");let v=t?j(t):Array;if(!v)throw new Error("invalid max value: "+t);if(this.#o=t,this.#c=g,this.maxEntrySize=f||this.#c,this.sizeCalculation=y,this.sizeCalculation){if(!this.#c&&!this.maxEntrySize)throw new TypeError("cannot set sizeCalculation without setting maxSize or maxEntrySize");if(typeof this.sizeCalculation!="function")throw new TypeError("sizeCalculation set to non-function")}if(w!==void 0&&typeof w!="function")throw new TypeError("memoMethod must be a function if defined");if(this.#I=w,a!==void 0&&typeof a!="function")throw new TypeError("fetchMethod must be a function if specified");if(this.#M=a,this.#U=!!a,this.#s=new Map,this.#i=Array.from({length:t}).fill(void 0),this.#t=Array.from({length:t}).fill(void 0),this.#l=new v(t),this.#u=new v(t),this.#a=0,this.#h=0,this.#y=x.create(t),this.#n=0,this.#b=0,typeof r=="function"&&(this.#S=r),typeof c=="function"&&(this.#O=c),typeof m=="function"?(this.#w=m,this.#r=[]):(this.#w=void 0,this.#r=void 0),this.#T=!!this.#S,this.#D=!!this.#O,this.#f=!!this.#w,this.noDisposeOnSet=!!_,this.noUpdateTTL=!!u,this.noDeleteOnFetchRejection=!!F,this.allowStaleOnFetchRejection=!!p,this.allowStaleOnFetchAbort=!!A,this.ignoreFetchAbort=!!z,this.maxEntrySize!==0){if(this.#c!==0&&!T(this.#c))throw new TypeError("maxSize must be a positive integer if specified");if(!T(this.maxEntrySize))throw new TypeError("maxEntrySize must be a positive integer if specified");this.#X()}if(this.allowStale=!!h,this.noDeleteOnStaleGet=!!b,this.updateAgeOnGet=!!o,this.updateAgeOnHas=!!l,this.ttlResolution=T(s)||s===0?s:1,this.ttlAutopurge=!!n,this.ttl=i||0,this.ttl){if(!T(this.ttl))throw new TypeError("ttl must be a positive integer if specified");this.#k()}if(this.#o===0&&this.ttl===0&&this.#c===0)throw new TypeError("At least one of max, maxSize, or ttl is required");if(!this.ttlAutopurge&&!this.#o&&!this.#c){let D="LRU_CACHE_UNBOUNDED";H(D)&&(U.add(D),k("TTL caching without ttlAutopurge, max, or maxSize can result in unbounded memory consumption.","UnboundedCacheWarning",D,d))}}getRemainingTTL(e){return this.#s.has(e)?1/0:0}#k(){let e=new O(this.#o),t=new O(this.#o);this.#d=e,this.#F=t;let i=this.ttlAutopurge?Array.from({length:this.#o}):void 0;this.#g=i,this.#H=(h,r,c=this.#m.now())=>{t[h]=r!==0?c:0,e[h]=r,s(h,r)},this.#R=h=>{t[h]=e[h]!==0?this.#m.now():0,s(h,e[h])};let s=this.ttlAutopurge?(h,r)=>{if(i?.[h]&&(clearTimeout(i[h]),i[h]=void 0),r&&r!==0&&i){let c=setTimeout(()=>{this.#p(h)?(this.#E(this.#i[h],"expire"),i[h]=void 0):s(h,l(h))},r+1);c.unref&&c.unref(),i[h]=c}}:()=>{};this.#v=(h,r)=>{if(e[r]){let c=e[r],m=t[r];if(!c||!m)return;h.ttl=c,h.start=m,h.now=n||o();let _=h.now-m;h.remainingTTL=c-_}};let n=0,o=()=>{let h=this.#m.now();if(this.ttlResolution>0){n=h;let r=setTimeout(()=>n=0,this.ttlResolution);r.unref&&r.unref()}return h};this.getRemainingTTL=h=>{let r=this.#s.get(h);return r===void 0?0:l(r)};let l=h=>{let r=e[h],c=t[h];if(!r||!c)return 1/0;let m=(n||o())-c;return r-m};this.#p=h=>{let r=t[h],c=e[h];return!!c&&!!r&&(n||o())-r>c}}#R=()=>{};#v=()=>{};#H=()=>{};#p=()=>!1;#X(){let e=new O(this.#o);this.#b=0,this.#_=e,this.#x=t=>{this.#b-=e[t],e[t]=0},this.#N=(t,i,s,n)=>{if(!T(s)){if(this.#e(i))return this.backgroundFetchSize;if(n){if(typeof n!="function")throw new TypeError("sizeCalculation must be a function");if(s=n(i,t),!T(s))throw new TypeError("sizeCalculation return invalid (expect positive integer)")}else throw new TypeError("invalid size value (must be positive integer). When maxSize or maxEntrySize is used, sizeCalculation or size must be set.")}return s},this.#j=(t,i,s)=>{if(e[t]=i,this.#c){let n=this.#c-e[t];for(;this.#b>n;)this.#G(!0)}this.#b+=e[t],s&&(s.entrySize=i,s.totalCalculatedSize=this.#b)}}#x=e=>{};#j=(e,t,i)=>{};#N=(e,t,i,s)=>{if(i||s)throw new TypeError("cannot set size without setting maxSize or maxEntrySize on cache");return 0};*#A({allowStale:e=this.allowStale}={}){if(this.#n)for(let t=this.#h;this.#V(t)&&((e||!this.#p(t))&&(yield t),t!==this.#a);)t=this.#u[t]}*#z({allowStale:e=this.allowStale}={}){if(this.#n)for(let t=this.#a;this.#V(t)&&((e||!this.#p(t))&&(yield t),t!==this.#h);)t=this.#l[t]}#V(e){return e!==void 0&&this.#s.get(this.#i[e])===e}*entries(){for(let e of this.#A())this.#t[e]!==void 0&&this.#i[e]!==void 0&&!this.#e(this.#t[e])&&(yield[this.#i[e],this.#t[e]])}*rentries(){for(let e of this.#z())this.#t[e]!==void 0&&this.#i[e]!==void 0&&!this.#e(this.#t[e])&&(yield[this.#i[e],this.#t[e]])}*keys(){for(let e of this.#A()){let t=this.#i[e];t!==void 0&&!this.#e(this.#t[e])&&(yield t)}}*rkeys(){for(let e of this.#z()){let t=this.#i[e];t!==void 0&&!this.#e(this.#t[e])&&(yield t)}}*values(){for(let e of this.#A())this.#t[e]!==void 0&&!this.#e(this.#t[e])&&(yield this.#t[e])}*rvalues(){for(let e of this.#z())this.#t[e]!==void 0&&!this.#e(this.#t[e])&&(yield this.#t[e])}[Symbol.iterator](){return this.entries()}[Symbol.toStringTag]="LRUCache";find(e,t={}){for(let i of this.#A()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;if(n!==void 0&&e(n,this.#i[i],this))return this.#C(this.#i[i],t)}}forEach(e,t=this){for(let i of this.#A()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;n!==void 0&&e.call(t,n,this.#i[i],this)}}rforEach(e,t=this){for(let i of this.#z()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;n!==void 0&&e.call(t,n,this.#i[i],this)}}purgeStale(){let e=!1;for(let t of this.#z({allowStale:!0}))this.#p(t)&&(this.#E(this.#i[t],"expire"),e=!0);return e}info(e){let t=this.#s.get(e);if(t===void 0)return;let i=this.#t[t],s=this.#e(i)?i.__staleWhileFetching:i;if(s===void 0)return;let n={value:s};if(this.#d&&this.#F){let o=this.#d[t],l=this.#F[t];if(o&&l){let h=o-(this.#m.now()-l);n.ttl=h,n.start=Date.now()}}return this.#_&&(n.size=this.#_[t]),n}dump(){let e=[];for(let t of this.#A({allowStale:!0})){let i=this.#i[t],s=this.#t[t],n=this.#e(s)?s.__staleWhileFetching:s;if(n===void 0||i===void 0)continue;let o={value:n};if(this.#d&&this.#F){o.ttl=this.#d[t];let l=this.#m.now()-this.#F[t];o.start=Math.floor(Date.now()-l)}this.#_&&(o.size=this.#_[t]),e.unshift([i,o])}return e}load(e){this.clear();for(let[t,i]of e){if(i.start){let s=Date.now()-i.start;i.start=this.#m.now()-s}this.#W(t,i.value,i)}}set(e,t,i={}){let{status:s=S.hasSubscribers?{}:void 0}=i;i.status=s,s&&(s.op="set",s.key=e,t!==void 0&&(s.value=t),s.cache=this);let n=this.#W(e,t,i);return s&&S.hasSubscribers&&S.publish(s),n}#W(e,t,i,s){let{ttl:n=this.ttl,start:o,noDisposeOnSet:l=this.noDisposeOnSet,sizeCalculation:h=this.sizeCalculation,status:r}=i,c=this.#e(t);if(t===void 0)return r&&(r.set="deleted"),this.delete(e),this;let{noUpdateTTL:m=this.noUpdateTTL}=i;r&&!c&&(r.value=t);let _=this.#N(e,t,i.size||0,h,r);if(this.maxEntrySize&&_>this.maxEntrySize)return this.#E(e,"set"),r&&(r.set="miss",r.maxEntrySizeExceeded=!0),this;let u=this.#n===0?void 0:this.#s.get(e);if(u===void 0)u=this.#n===0?this.#h:this.#y.length!==0?this.#y.pop():this.#n===this.#o?this.#G(!1):this.#n,this.#i[u]=e,this.#t[u]=t,this.#s.set(e,u),this.#l[this.#h]=u,this.#u[u]=this.#h,this.#h=u,this.#n++,this.#j(u,_,r),r&&(r.set="add"),m=!1,this.#D&&!c&&this.#O?.(t,e,"add");else{this.#L(u);let g=this.#t[u];if(t!==g){if(!l)if(this.#e(g)){g!==s&&g.__abortController.abort(new Error("replaced"));let{__staleWhileFetching:f}=g;f!==void 0&&f!==t&&(this.#T&&this.#S?.(f,e,"set"),this.#f&&this.#r?.push([f,e,"set"]))}else this.#T&&this.#S?.(g,e,"set"),this.#f&&this.#r?.push([g,e,"set"]);if(this.#x(u),this.#j(u,_,r),this.#t[u]=t,!c){let f=g&&this.#e(g)?g.__staleWhileFetching:g,y=f===void 0?"add":t!==f?"replace":"update";r&&(r.set=y,f!==void 0&&(r.oldValue=f)),this.#D&&this.onInsert?.(t,e,y)}}else c||(r&&(r.set="update"),this.#D&&this.onInsert?.(t,e,"update"))}if(n!==0&&!this.#d&&this.#k(),this.#d&&(m||this.#H(u,n,o),r&&this.#v(r,u)),!l&&this.#f&&this.#r){let g=this.#r,f;for(;f=g?.shift();)this.#w?.(...f)}return this}pop(){try{for(;this.#n;){let e=this.#t[this.#a];if(this.#G(!0),this.#e(e)){if(e.__staleWhileFetching)return e.__staleWhileFetching}else if(e!==void 0)return e}}finally{if(this.#f&&this.#r){let e=this.#r,t;for(;t=e?.shift();)this.#w?.(...t)}}}#G(e){let t=this.#a,i=this.#i[t],s=this.#t[t],n=this.#e(s);n&&s.__abortController.abort(new Error("evicted"));let o=n?s.__staleWhileFetching:s;return(this.#T||this.#f)&&o!==void 0&&(this.#T&&this.#S?.(o,i,"evict"),this.#f&&this.#r?.push([o,i,"evict"])),this.#x(t),this.#g?.[t]&&(clearTimeout(this.#g[t]),this.#g[t]=void 0),e&&(this.#i[t]=void 0,this.#t[t]=void 0,this.#y.push(t)),this.#n===1?(this.#a=this.#h=0,this.#y.length=0):this.#a=this.#l[t],this.#s.delete(i),this.#n--,t}has(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="has",i.key=e,i.cache=this);let s=this.#Y(e,t);return S.hasSubscribers&&S.publish(i),s}#Y(e,t={}){let{updateAgeOnHas:i=this.updateAgeOnHas,status:s}=t,n=this.#s.get(e);if(n!==void 0){let o=this.#t[n];if(this.#e(o)&&o.__staleWhileFetching===void 0)return!1;if(this.#p(n))s&&(s.has="stale",this.#v(s,n));else return i&&this.#R(n),s&&(s.has="hit",this.#v(s,n)),!0}else s&&(s.has="miss");return!1}peek(e,t={}){let{status:i=R()?{}:void 0}=t;i&&(i.op="peek",i.key=e,i.cache=this),t.status=i;let s=this.#J(e,t);return S.hasSubscribers&&S.publish(i),s}#J(e,t){let{status:i,allowStale:s=this.allowStale}=t,n=this.#s.get(e);if(n===void 0||!s&&this.#p(n)){i&&(i.peek=n===void 0?"miss":"stale");return}let o=this.#t[n],l=this.#e(o)?o.__staleWhileFetching:o;return i&&(l!==void 0?(i.peek="hit",i.value=l):i.peek="miss"),l}#P(e,t,i,s){let n=t===void 0?void 0:this.#t[t];if(this.#e(n))return n;let o=new AbortController,{signal:l}=i;l?.addEventListener("abort",()=>o.abort(l.reason),{signal:o.signal});let h={signal:o.signal,options:i,context:s},r=(f,y=!1)=>{let{aborted:a}=o.signal,w=i.ignoreFetchAbort&&f!==void 0,F=i.ignoreFetchAbort||!!(i.allowStaleOnFetchAbort&&f!==void 0);if(i.status&&(a&&!y?(i.status.fetchAborted=!0,i.status.fetchError=o.signal.reason,w&&(i.status.fetchAbortIgnored=!0)):i.status.fetchResolved=!0),a&&!w&&!y)return m(o.signal.reason,F);let b=u,p=this.#t[t];return(p===u||p===void 0&&w&&y)&&(f===void 0?b.__staleWhileFetching!==void 0?this.#t[t]=b.__staleWhileFetching:this.#E(e,"fetch"):(i.status&&(i.status.fetchUpdated=!0),this.#W(e,f,h.options,b))),f},c=f=>(i.status&&(i.status.fetchRejected=!0,i.status.fetchError=f),m(f,!1)),m=(f,y)=>{let{aborted:a}=o.signal,w=a&&i.allowStaleOnFetchAbort,F=w||i.allowStaleOnFetchRejection,b=F||i.noDeleteOnFetchRejection,p=u;if(this.#t[t]===u&&(!b||!y&&p.__staleWhileFetching===void 0?this.#E(e,"fetch"):w||(this.#t[t]=p.__staleWhileFetching)),F)return i.status&&p.__staleWhileFetching!==void 0&&(i.status.returnedStale=!0),p.__staleWhileFetching;if(p.__returned===p)throw f},_=(f,y)=>{let a=this.#M?.(e,n,h);o.signal.addEventListener("abort",()=>{(!i.ignoreFetchAbort||i.allowStaleOnFetchAbort)&&(f(void 0),i.allowStaleOnFetchAbort&&(f=w=>r(w,!0)))}),a&&a instanceof Promise?a.then(w=>f(w===void 0?void 0:w),y):a!==void 0&&f(a)};i.status&&(i.status.fetchDispatched=!0);let u=new Promise(_).then(r,c),g=Object.assign(u,{__abortController:o,__staleWhileFetching:n,__returned:void 0});return t===void 0?(this.#W(e,g,{...h.options,status:void 0}),t=this.#s.get(e)):this.#t[t]=g,g}#e(e){if(!this.#U)return!1;let t=e;return!!t&&t instanceof Promise&&t.hasOwnProperty("__staleWhileFetching")&&t.__abortController instanceof AbortController}fetch(e,t={}){let i=W.hasSubscribers,{status:s=R()?{}:void 0}=t;t.status=s,s&&t.context&&(s.context=t.context);let n=this.#B(e,t);return s&&i&&(s.trace=!0,W.tracePromise(()=>n,s).catch(()=>{})),n}async#B(e,t={}){let{allowStale:i=this.allowStale,updateAgeOnGet:s=this.updateAgeOnGet,noDeleteOnStaleGet:n=this.noDeleteOnStaleGet,ttl:o=this.ttl,noDisposeOnSet:l=this.noDisposeOnSet,size:h=0,sizeCalculation:r=this.sizeCalculation,noUpdateTTL:c=this.noUpdateTTL,noDeleteOnFetchRejection:m=this.noDeleteOnFetchRejection,allowStaleOnFetchRejection:_=this.allowStaleOnFetchRejection,ignoreFetchAbort:u=this.ignoreFetchAbort,allowStaleOnFetchAbort:g=this.allowStaleOnFetchAbort,context:f,forceRefresh:y=!1,status:a,signal:w}=t;if(a&&(a.op="fetch",a.key=e,y&&(a.forceRefresh=!0),a.cache=this),!this.#U)return a&&(a.fetch="get"),this.#C(e,{allowStale:i,updateAgeOnGet:s,noDeleteOnStaleGet:n,status:a});let F={allowStale:i,updateAgeOnGet:s,noDeleteOnStaleGet:n,ttl:o,noDisposeOnSet:l,size:h,sizeCalculation:r,noUpdateTTL:c,noDeleteOnFetchRejection:m,allowStaleOnFetchRejection:_,allowStaleOnFetchAbort:g,ignoreFetchAbort:u,status:a,signal:w},b=this.#s.get(e);if(b===void 0){a&&(a.fetch="miss");let p=this.#P(e,b,F,f);return p.__returned=p}else{let p=this.#t[b];if(this.#e(p)){let v=i&&p.__staleWhileFetching!==void 0;return a&&(a.fetch="inflight",v&&(a.returnedStale=!0)),v?p.__staleWhileFetching:p.__returned=p}let A=this.#p(b);if(!y&&!A)return a&&(a.fetch="hit"),this.#L(b),s&&this.#R(b),a&&this.#v(a,b),p;let z=this.#P(e,b,F,f),E=z.__staleWhileFetching!==void 0&&i;return a&&(a.fetch=A?"stale":"refresh",E&&A&&(a.returnedStale=!0)),E?z.__staleWhileFetching:z.__returned=z}}forceFetch(e,t={}){let i=W.hasSubscribers,{status:s=R()?{}:void 0}=t;t.status=s,s&&t.context&&(s.context=t.context);let n=this.#K(e,t);return s&&i&&(s.trace=!0,W.tracePromise(()=>n,s).catch(()=>{})),n}async#K(e,t={}){let i=await this.#B(e,t);if(i===void 0)throw new Error("fetch() returned undefined");return i}memo(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="memo",i.key=e,t.context&&(i.context=t.context),i.cache=this);let s=this.#Q(e,t);return i&&(i.value=s),S.hasSubscribers&&S.publish(i),s}#Q(e,t={}){let i=this.#I;if(!i)throw new Error("no memoMethod provided to constructor");let{context:s,status:n,forceRefresh:o,...l}=t;n&&o&&(n.forceRefresh=!0);let h=this.#C(e,l),r=o||h===void 0;if(n&&(n.memo=r?"miss":"hit",r||(n.value=h)),!r)return h;let c=i(e,h,{options:l,context:s});return n&&(n.value=c),this.#W(e,c,l),c}get(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="get",i.key=e,i.cache=this);let s=this.#C(e,t);return i&&(s!==void 0&&(i.value=s),S.hasSubscribers&&S.publish(i)),s}#C(e,t={}){let{allowStale:i=this.allowStale,updateAgeOnGet:s=this.updateAgeOnGet,noDeleteOnStaleGet:n=this.noDeleteOnStaleGet,status:o}=t,l=this.#s.get(e);if(l===void 0){o&&(o.get="miss");return}let h=this.#t[l],r=this.#e(h);return o&&this.#v(o,l),this.#p(l)?r?(o&&(o.get="stale-fetching"),i&&h.__staleWhileFetching!==void 0?(o&&(o.returnedStale=!0),h.__staleWhileFetching):void 0):(n||this.#E(e,"expire"),o&&(o.get="stale"),i?(o&&(o.returnedStale=!0),h):void 0):(o&&(o.get=r?"fetching":"hit"),this.#L(l),s&&this.#R(l),r?h.__staleWhileFetching:h)}#$(e,t){this.#u[t]=e,this.#l[e]=t}#L(e){e!==this.#h&&(e===this.#a?this.#a=this.#l[e]:this.#$(this.#u[e],this.#l[e]),this.#$(this.#h,e),this.#h=e)}delete(e){return this.#E(e,"delete")}#E(e,t){S.hasSubscribers&&S.publish({op:"delete",delete:t,key:e,cache:this});let i=!1;if(this.#n!==0){let s=this.#s.get(e);if(s!==void 0)if(this.#g?.[s]&&(clearTimeout(this.#g[s]),this.#g[s]=void 0),i=!0,this.#n===1)this.#q(t);else{this.#x(s);let n=this.#t[s];if(this.#e(n)?n.__abortController.abort(new Error("deleted")):(this.#T||this.#f)&&(this.#T&&this.#S?.(n,e,t),this.#f&&this.#r?.push([n,e,t])),this.#s.delete(e),this.#i[s]=void 0,this.#t[s]=void 0,s===this.#h)this.#h=this.#u[s];else if(s===this.#a)this.#a=this.#l[s];else{let o=this.#u[s];this.#l[o]=this.#l[s];let l=this.#l[s];this.#u[l]=this.#u[s]}this.#n--,this.#y.push(s)}}if(this.#f&&this.#r?.length){let s=this.#r,n;for(;n=s?.shift();)this.#w?.(...n)}return i}clear(){return this.#q("delete")}#q(e){for(let t of this.#z({allowStale:!0})){let i=this.#t[t];if(this.#e(i))i.__abortController.abort(new Error("deleted"));else{let s=this.#i[t];this.#T&&this.#S?.(i,s,e),this.#f&&this.#r?.push([i,s,e])}}if(this.#s.clear(),this.#t.fill(void 0),this.#i.fill(void 0),this.#d&&this.#F){this.#d.fill(0),this.#F.fill(0);for(let t of this.#g??[])t!==void 0&&clearTimeout(t);this.#g?.fill(void 0)}if(this.#_&&this.#_.fill(0),this.#a=0,this.#h=0,this.#y.length=0,this.#b=0,this.#n=0,this.#f&&this.#r){let t=this.#r,i;for(;i=t?.shift();)this.#w?.(...i)}}};
+//# sourceMappingURL=index.min.js.map
+
+;// CONCATENATED MODULE: ./build/server/github/conditional.js
+
+
+/** The default bound of the kept answers: past it the least recently used go (and are asked for in full again). */
+const DEFAULT_CONDITIONAL_BYTES = 128 * 1048576;
 /**
- * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
- * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
+ * GitHub answers to GET requests with their ETags, for conditional requests (`If-None-Match`):
+ * an unchanged list answers `304` and does not count against the primary rate limit. Kept in the
+ * process only (the sync keeps no state of its own), bounded by size, and keyed by the token's
+ * hash as well as the URL, since two tokens may see different answers; no token is kept.
  */
-function retryAfterMs(value, nowMs) {
-    if (value === undefined)
-        return undefined;
-    const text = value.trim();
-    if (/^\d+$/.test(text))
-        return Number(text) * 1000;
-    const at = Date.parse(text);
-    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
-}
-/** A failure that says how long to wait before trying again (`HttpError.retryAfterMs`, from `Retry-After`). */
-function retryAfterOf(err) {
-    const value = err?.retryAfterMs;
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
-function delayBefore(retry, policy, retryAfter, random = Math.random) {
-    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
-    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
-}
-/**
- * Runs `attempt` until it succeeds or fails for good, with p-retry: up to `policy.retries` more
- * attempts of a failure `shouldRetry` accepts, each after `delayBefore` on the injected clock, so
- * never sooner than a `Retry-After` the failure carries; one longer than `maxRetryAfterMs` ends it.
- * (The wait is made where p-retry decides to retry, so its own back-off is zero.)
- */
-function retrying(attempt, policy, options = {}) {
-    const clock = options.clock ?? server_clock/* systemClock */.m;
-    return pRetry(attempt, {
-        retries: policy.retries,
-        minTimeout: 0,
-        randomize: false,
-        shouldRetry: async ({ error, attemptNumber }) => {
-            const retryAfter = retryAfterOf(error);
-            if (!(options.shouldRetry?.(error) ?? true) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
-                return false;
-            const delayMs = delayBefore(attemptNumber, policy, retryAfter);
-            options.onRetry?.(error, attemptNumber, delayMs);
-            await clock.sleep(delayMs);
-            return true;
-        },
-    });
+class ConditionalAnswers {
+    kept;
+    /** Answers that came back `304`, and those that came back in full (for the logs). */
+    notModified = 0;
+    full = 0;
+    constructor(maxBytes = DEFAULT_CONDITIONAL_BYTES) {
+        this.kept = new I({
+            maxSize: maxBytes,
+            // The body's size as JSON, which is what GitHub sent.
+            sizeCalculation: (answer) => Math.max(1, JSON.stringify(answer.data)?.length ?? 1),
+        });
+    }
+    static key(token, url) {
+        return `${(0,external_node_crypto_.createHash)('sha256').update(token).digest('hex').slice(0, 32)} ${url}`;
+    }
+    get(key) {
+        return this.kept.get(key);
+    }
+    /** Keeps an answer that carries an ETag; one without is forgotten (its URL changed meaning). */
+    keep(key, answer) {
+        const etag = answer.headers.etag;
+        if (typeof etag === 'string' && etag !== '')
+            this.kept.set(key, { ...answer, etag });
+        else
+            this.kept.delete(key);
+    }
 }
 
 
 /***/ }),
 
-/***/ 13980:
+/***/ 93032:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -37929,2650 +37493,7 @@ function sameFullName(a, b) {
 
 /***/ }),
 
-/***/ 15811:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  B: () => (/* binding */ syncCommand)
-});
-
-// EXTERNAL MODULE: ./build/server/version.js
-var version = __nccwpck_require__(34034);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(57975);
-// EXTERNAL MODULE: ./build/server/sync/connectors.js + 16 modules
-var connectors = __nccwpck_require__(52115);
-;// CONCATENATED MODULE: ./build/server/sync/options.js
-const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
-
-;// CONCATENATED MODULE: ./build/server/sync/args.js
-
-
-
-/** `serve` runs the long-lived service; every other command runs one connector once. */
-const SERVE = 'serve';
-const COMMANDS = [...connectors/* CONNECTORS */.T.map((c) => c.command), SERVE];
-class UsageError extends Error {
-    name = 'UsageError';
-}
-const indent = (text) => text.split('\n').join(`\n${' '.repeat(24)}`);
-const SONARQUBE = 'sync-sonarqube';
-/** Each option's help lines, and the commands it applies to (every command when absent). */
-const OPTION_HELP = [
-    { text: `  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
-                        from the environment alone). Secrets always come from the environment.` },
-    { text: '  --json                print one JSON summary on stdout; progress stays on stderr', only: connectors/* CONNECTORS */.T.map((c) => c.command) },
-    { text: '  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)' },
-    { text: '  --timeout <s>         limit of one API call, in seconds (default 60)' },
-    { text: '  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)' },
-    { text: '  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)' },
-    { text: `  --all-issue-types     sync-sonarqube: bugs and code smells too, not only vulnerabilities
-                        (sources.sonarqube.allIssueTypes)`, only: [SONARQUBE, SERVE] },
-    { text: '  -h, --help            this text' },
-];
-const SERVE_DESCRIPTION = `the long-lived service: in mode deployment, every enabled source on
-its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
-on PORT (default 8080); in mode cronjob, every enabled source once`;
-const EXIT_CODES = `Exit codes: 0 every project or repository synced (or skipped for a stated reason);
-1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.`;
-/** `gatehouse-sync --help`: the commands; each one's options are in its own `--help`. */
-const USAGE = `Usage: gatehouse-sync <command> [options]
-
-Commands:
-${connectors/* CONNECTORS */.T.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
-  ${SERVE.padEnd(22)}${indent(SERVE_DESCRIPTION)}
-
-Options:
-  --version             print the version
-  -h, --help            this text; gatehouse-sync <command> --help lists a command's options
-
-${EXIT_CODES}
-For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as above.
-`;
-/** `gatehouse-sync <command> --help`: what the command does and the options it takes, only those. */
-function usageFor(command) {
-    const connector = connectors/* CONNECTORS */.T.find((c) => c.command === command);
-    if (!connector && command !== SERVE)
-        return USAGE;
-    const options = OPTION_HELP.filter((o) => !o.only || o.only.includes(command)).map((o) => o.text);
-    const exits = command === SERVE ? 'Exit codes (mode cronjob): 0 every enabled source synced, 1 one failed, 2 invalid configuration or usage.' : EXIT_CODES;
-    return `Usage: gatehouse-sync ${command} [options]
-
-${connector ? connector.description : SERVE_DESCRIPTION}
-
-Options:
-${options.join('\n')}
-
-${exits}
-`;
-}
-function whole(name, raw, min, max, fallback) {
-    if (raw === undefined)
-        return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
-        throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-    return Number(raw);
-}
-/** The command line, or a request for help or the version; a `UsageError` names what is wrong. */
-function parseSyncArgs(argv, env) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_.parseArgs)({
-            args: [...argv],
-            allowPositionals: true,
-            strict: true,
-            options: {
-                config: { type: 'string' },
-                json: { type: 'boolean' },
-                concurrency: { type: 'string' },
-                timeout: { type: 'string' },
-                'upload-timeout': { type: 'string' },
-                retries: { type: 'string' },
-                'all-issue-types': { type: 'boolean' },
-                help: { type: 'boolean', short: 'h' },
-                version: { type: 'boolean' },
-            },
-        });
-    }
-    catch (err) {
-        throw new UsageError(err.message);
-    }
-    const { values, positionals } = parsed;
-    const [command, ...rest] = positionals;
-    if (values.version)
-        return 'version';
-    if (values.help)
-        return { help: command === undefined ? USAGE : usageFor(command) };
-    if (command === undefined)
-        throw new UsageError(`a command is required: ${COMMANDS.join(', ')}`);
-    if (!COMMANDS.includes(command))
-        throw new UsageError(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
-    if (rest.length > 0)
-        throw new UsageError(`unexpected argument "${rest[0]}"`);
-    const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
-    return {
-        command,
-        ...(configFile ? { configFile } : {}),
-        json: values.json ?? false,
-        options: {
-            concurrency: whole('concurrency', values.concurrency, 1, 32, DEFAULT_OPTIONS.concurrency),
-            timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
-            uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
-            retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
-            ...(values['all-issue-types'] ? { allIssueTypes: true } : {}),
-        },
-    };
-}
-
-// EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
-var config = __nccwpck_require__(55215);
-// EXTERNAL MODULE: ./build/server/sync/report.js
-var sync_report = __nccwpck_require__(4464);
-// EXTERNAL MODULE: ./build/server/sync/run.js
-var run = __nccwpck_require__(21517);
-;// CONCATENATED MODULE: ./build/server/sync/command.js
-
-
-
-
-
-
-const EXIT_OK = 0;
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
-/** `gatehouse-sync <command>`: parses, validates the configuration before any call, runs, reports. */
-async function syncCommand(argv, env, io, retryPolicy = {}, serve) {
-    let loaded;
-    try {
-        const args = parseSyncArgs(argv, env);
-        if (args === 'version') {
-            io.out((0,version/* packageVersion */.T)());
-            return EXIT_OK;
-        }
-        if ('help' in args) {
-            io.out(args.help);
-            return EXIT_OK;
-        }
-        if (args.command === SERVE) {
-            if (!serve)
-                throw new UsageError('serve is not available here');
-            return await serve(args, env, io);
-        }
-        const connector = (0,connectors/* connectorForCommand */.g)(args.command);
-        loaded = (0,config/* loadSyncConfig */.mw)({ ...(args.configFile ? { file: args.configFile } : {}), env });
-        const secrets = (0,run/* secretValues */.VX)(loaded);
-        const out = (line) => io.out((0,run/* scrub */._I)(line, secrets));
-        const err = (line) => io.err((0,run/* scrub */._I)(line, secrets));
-        const report = await (0,run/* runConnector */.Fq)(connector, loaded, args.options, (0,run/* progressFor */.L7)(connector, err), retryPolicy);
-        if (args.json)
-            out(JSON.stringify(report));
-        else
-            for (const line of (0,sync_report/* summaryLines */.k)(report))
-                out(line);
-        return report.ok ? EXIT_OK : EXIT_FAILED;
-    }
-    catch (error) {
-        if (error instanceof UsageError) {
-            io.err(`gatehouse-sync: ${error.message}\n\n${USAGE}`);
-            return EXIT_USAGE;
-        }
-        if (error instanceof config/* SyncConfigError */._t) {
-            io.err(`gatehouse-sync: ${error.message}`);
-            return EXIT_USAGE;
-        }
-        // Unexpected: still never print a secret.
-        io.err(`gatehouse-sync: ${(0,run/* scrub */._I)(error instanceof Error ? error.message : String(error), loaded ? (0,run/* secretValues */.VX)(loaded) : [])}`);
-        return EXIT_FAILED;
-    }
-}
-
-
-/***/ }),
-
-/***/ 55215:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Rt: () => (/* binding */ SECRET_SETTINGS),
-  oC: () => (/* binding */ SEVERITIES),
-  Hl: () => (/* binding */ SOURCES),
-  _t: () => (/* binding */ SyncConfigError),
-  mw: () => (/* binding */ loadSyncConfig),
-  WE: () => (/* binding */ missingDefectDojo)
-});
-
-// UNUSED EXPORTS: KEYS
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(73024);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(38815);
-;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
-/**
- * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
- * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
- * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
- * silently does the opposite of what was written.
- */
-function yamlBoolean(text) {
-    switch (text.trim()) {
-        case 'true':
-        case 'True':
-        case 'TRUE':
-            return true;
-        case 'false':
-        case 'False':
-        case 'FALSE':
-            return false;
-        default:
-            return undefined;
-    }
-}
-/** How a refusal names the accepted words. */
-const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
-
-// EXTERNAL MODULE: ./build/server/sync/github/targets.js
-var github_targets = __nccwpck_require__(63000);
-// EXTERNAL MODULE: ./build/server/sync/service/schedule.js + 1 modules
-var service_schedule = __nccwpck_require__(29906);
-;// CONCATENATED MODULE: ./build/server/sync/config.js
-
-
-
-
-
-const SOURCES = ['dependencytrack', 'github', 'sonarqube'];
-const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
-const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 'SONARQUBE_TOKEN', 'GITHUB_TARGETS'];
-/** Every problem found, each naming its key (and where the value came from); never a value. */
-class SyncConfigError extends Error {
-    problems;
-    mode;
-    name = 'SyncConfigError';
-    constructor(problems, 
-    /** The mode, when it was itself valid: the service decides from it whether to stay up. */
-    mode) {
-        super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-        this.problems = problems;
-        this.mode = mode;
-    }
-}
-const HTTP_URL = (raw) => {
-    if (typeof raw !== 'string' || raw.trim() === '')
-        return { problem: 'must be an http(s) URL' };
-    let url;
-    try {
-        url = new URL(raw.trim());
-    }
-    catch {
-        return { problem: 'must be an http(s) URL' };
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        return { problem: 'must be an http(s) URL' };
-    if (url.username || url.password)
-        return { problem: 'must not carry credentials (they are read from the environment)' };
-    if (url.search || url.hash)
-        return { problem: 'must not have a query or fragment' };
-    return { value: url.href.replace(/\/+$/, '') };
-};
-// From the environment, the same words as the actions' boolean inputs (and as the file's YAML).
-const BOOLEAN = (raw, fromEnv) => {
-    if (typeof raw === 'boolean')
-        return { value: raw };
-    const value = fromEnv && typeof raw === 'string' ? yamlBoolean(raw) : undefined;
-    return value === undefined ? { problem: `must be true or false (${YAML_BOOLEAN_WORDS})` } : { value };
-};
-const config_text = (max) => (raw) => typeof raw === 'string' && raw.trim() !== '' && raw.trim().length <= max ? { value: raw.trim() } : { problem: `must be a non-empty string of at most ${max} characters` };
-const oneOf = (values) => (raw) => {
-    const found = typeof raw === 'string' ? values.find((v) => v.toLowerCase() === raw.trim().toLowerCase()) : undefined;
-    return found === undefined ? { problem: `must be one of ${values.join(', ')}` } : { value: found };
-};
-const wholeNumber = (min, max) => (raw, fromEnv) => {
-    const n = typeof raw === 'number' ? raw : fromEnv && typeof raw === 'string' && /^\s*\d{1,9}\s*$/.test(raw) ? Number(raw) : NaN;
-    return Number.isInteger(n) && n >= min && n <= max ? { value: n } : { problem: `must be a whole number from ${min} to ${max}` };
-};
-// A cron expression (UTC) or an interval in seconds, judged by the scheduler's own parser.
-const SCHEDULE = (raw) => {
-    if (typeof raw !== 'string' && typeof raw !== 'number')
-        return { problem: 'must be a cron expression (5 or 6 fields) or an interval in seconds' };
-    try {
-        const schedule = (0,service_schedule/* parseSchedule */.n)(raw);
-        return schedule.next(new Date()) ? { value: schedule.text } : { problem: 'never runs (the expression has no future date)' };
-    }
-    catch (err) {
-        return { problem: err.message };
-    }
-};
-/** Every key of the file, the environment setting that overrides it, and its default. */
-const KEYS = [
-    { path: 'mode', env: 'SYNC_MODE', check: oneOf(['deployment', 'cronjob']), fallback: 'deployment' },
-    // Hourly, each source 30 minutes after the one before it.
-    { path: 'schedule.dependencytrack', env: 'SYNC_SCHEDULE_DEPENDENCYTRACK', check: SCHEDULE, fallback: '0 * * * *' },
-    { path: 'schedule.github', env: 'SYNC_SCHEDULE_GITHUB', check: SCHEDULE, fallback: '30 * * * *' },
-    { path: 'schedule.sonarqube', env: 'SYNC_SCHEDULE_SONARQUBE', check: SCHEDULE, fallback: '0 * * * *' },
-    // A source's switch has no fixed default: unset, the source is on exactly when one of its own
-    // settings is given (ENABLED_WHEN_GIVEN), so a configuration names only what it uses.
-    { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', check: BOOLEAN },
-    { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', check: HTTP_URL },
-    { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', check: BOOLEAN, fallback: false },
-    // Off by default: it writes to Dependency-Track (dependency-track/triage.ts).
-    { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', check: BOOLEAN, fallback: false },
-    { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', check: BOOLEAN },
-    // Each alert kind on by default; off for a DefectDojo without its parser (code scanning needs 2.52.0, secret scanning 2.51.0).
-    { path: 'sources.github.codeScanning', env: 'SYNC_GITHUB_CODE_SCANNING', check: BOOLEAN, fallback: true },
-    { path: 'sources.github.dependabot', env: 'SYNC_GITHUB_DEPENDABOT', check: BOOLEAN, fallback: true },
-    { path: 'sources.github.secretScanning', env: 'SYNC_GITHUB_SECRET_SCANNING', check: BOOLEAN, fallback: true },
-    { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', check: BOOLEAN },
-    { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', check: HTTP_URL },
-    { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', check: BOOLEAN, fallback: false },
-    { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', check: HTTP_URL },
-    { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', check: config_text(255), fallback: 'Research and Development' },
-    // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
-    { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', check: wholeNumber(1, 100_000), fallback: 100 },
-    // DefectDojo's do_not_reactivate on every reimport: a finding closed in DefectDojo stays closed.
-    { path: 'defectdojo.doNotReactivate', env: 'SYNC_DEFECTDOJO_DO_NOT_REACTIVATE', check: BOOLEAN, fallback: false },
-    { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', check: oneOf(SEVERITIES), fallback: 'High' },
-    { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', check: wholeNumber(0, 1000), fallback: 50 },
-];
-/** The settings (key paths and secrets) that switch a source on when its `enabled` is unset. */
-const ENABLED_WHEN_GIVEN = {
-    dependencytrack: { keys: ['sources.dependencytrack.url'], secrets: ['DEPENDENCY_TRACK_API_KEY'] },
-    github: { keys: [], secrets: ['GITHUB_TARGETS'] },
-    sonarqube: { keys: ['sources.sonarqube.url'], secrets: ['SONARQUBE_TOKEN'] },
-};
-const SECRET_WORDS = /(token|key|password|secret|targets|credential)/i;
-function isPlainObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function readFile(file, problems) {
-    let source;
-    try {
-        source = (0,external_node_fs_.readFileSync)(file, 'utf8');
-    }
-    catch (err) {
-        problems.push(`configuration file ${file}: cannot be read (${err.code ?? 'error'})`);
-        return {};
-    }
-    const doc = (0,dist/* parseDocument */.Tp)(source);
-    if (doc.errors.length > 0) {
-        // Position only: the parser's own message quotes the file, which may hold a pasted secret.
-        const at = doc.errors[0]?.linePos?.[0];
-        problems.push(`configuration file ${file}: not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}`);
-        return {};
-    }
-    const value = doc.toJS() ?? {};
-    if (!isPlainObject(value)) {
-        problems.push(`configuration file ${file}: must be a mapping of keys`);
-        return {};
-    }
-    return value;
-}
-/** Keys present in the file that the configuration does not know; secrets get their own message. */
-function unknownKeys(tree, prefix, problems) {
-    for (const [name, value] of Object.entries(tree)) {
-        const path = prefix ? `${prefix}.${name}` : name;
-        if (KEYS.some((k) => k.path === path))
-            continue;
-        if (isPlainObject(value) && KEYS.some((k) => k.path.startsWith(`${path}.`))) {
-            unknownKeys(value, path, problems);
-        }
-        else if (SECRET_WORDS.test(name)) {
-            problems.push(`${path}: secrets are read only from the environment (${SECRET_SETTINGS.join(', ')}); remove it from the file`);
-        }
-        else {
-            problems.push(`${path}: not a known key`);
-        }
-    }
-}
-function lookup(tree, path) {
-    let node = tree;
-    for (const part of path.split('.'))
-        node = isPlainObject(node) ? node[part] : undefined;
-    return node;
-}
-function config_assign(tree, path, value) {
-    const parts = path.split('.');
-    let node = tree;
-    for (const part of parts.slice(0, -1))
-        node = (node[part] ??= {});
-    node[parts[parts.length - 1]] = value;
-}
-function present(value) {
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-/**
- * The configuration: the YAML file (optional), each key overridable by its environment
- * setting, defaults for the rest; secrets from the environment only. Throws a
- * `SyncConfigError` listing every problem before anything is called.
- */
-function loadSyncConfig(options) {
-    const problems = [];
-    const fromFile = options.file ? readFile(options.file, problems) : {};
-    unknownKeys(fromFile, '', problems);
-    const tree = {};
-    for (const key of KEYS) {
-        const envValue = present(options.env[key.env]);
-        const raw = envValue ?? lookup(fromFile, key.path);
-        if (raw === undefined || raw === null) {
-            if (key.fallback !== undefined)
-                config_assign(tree, key.path, key.fallback);
-            continue;
-        }
-        const checked = key.check(raw, envValue !== undefined);
-        if ('problem' in checked)
-            problems.push(`${key.path}${envValue !== undefined ? ` (from ${key.env})` : ''} ${checked.problem}`);
-        else
-            config_assign(tree, key.path, checked.value);
-    }
-    let githubTargets;
-    const targets = present(options.env.GITHUB_TARGETS);
-    if (targets !== undefined) {
-        const parsed = (0,github_targets/* parseGithubTargets */.Ff)(targets);
-        if ('problems' in parsed)
-            problems.push(...parsed.problems);
-        else
-            githubTargets = parsed.targets;
-    }
-    if (problems.length > 0)
-        throw new SyncConfigError(problems, tree.mode);
-    for (const source of SOURCES) {
-        const path = `sources.${source}.enabled`;
-        if (lookup(tree, path) !== undefined)
-            continue;
-        const given = ENABLED_WHEN_GIVEN[source];
-        config_assign(tree, path, given.keys.some((k) => lookup(tree, k) !== undefined) || given.secrets.some((name) => present(options.env[name]) !== undefined));
-    }
-    const secrets = {
-        dependencyTrackApiKey: present(options.env.DEPENDENCY_TRACK_API_KEY),
-        defectDojoToken: present(options.env.DEFECTDOJO_TOKEN),
-        sonarQubeToken: present(options.env.SONARQUBE_TOKEN),
-        githubTargets,
-    };
-    return { config: tree, secrets };
-}
-/** What every source needs: DefectDojo's address and token. */
-function missingDefectDojo({ config, secrets }) {
-    return [
-        ...(config.defectdojo.url ? [] : ['defectdojo.url is required (or SYNC_DEFECTDOJO_URL)']),
-        ...(secrets.defectDojoToken ? [] : ['DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)']),
-    ];
-}
-
-
-/***/ }),
-
-/***/ 52115:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  T: () => (/* binding */ CONNECTORS),
-  g: () => (/* binding */ connectorForCommand)
-});
-
-// EXTERNAL MODULE: ./build/server/sync/credentials.js
-var credentials = __nccwpck_require__(71930);
-// EXTERNAL MODULE: ./build/server/sync/http/request.js
-var request = __nccwpck_require__(91016);
-// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
-var p_limit = __nccwpck_require__(70370);
-// EXTERNAL MODULE: ./build/server/http/retry.js + 2 modules
-var retry = __nccwpck_require__(70699);
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/client.js
-
-
-
-const SERVICE = 'Dependency-Track';
-const PAGE_SIZE = 100;
-const LIST_CONCURRENCY = 4;
-/** What the key's team needs: the project list and each project's findings. */
-const REQUIRED_PERMISSIONS = ['VIEW_PORTFOLIO', 'VIEW_VULNERABILITY'];
-function project(value) {
-    const p = value;
-    if (!p || typeof p.uuid !== 'string' || typeof p.name !== 'string' || p.name.trim() === '')
-        return undefined;
-    // CycloneDX external reference types; Dependency-Track serialises them in lower case.
-    const references = Array.isArray(p.externalReferences) ? p.externalReferences : [];
-    const vcs = references.find((r) => typeof r?.type === 'string' && r.type.toLowerCase() === 'vcs' && typeof r.url === 'string' && r.url.trim() !== '');
-    return {
-        uuid: p.uuid,
-        name: p.name,
-        ...(typeof p.version === 'string' && p.version.trim() !== '' ? { version: p.version } : {}),
-        active: p.active !== false,
-        ...(vcs ? { vcsUrl: vcs.url.trim() } : {}),
-    };
-}
-/** Undefined for a 404: what Dependency-Track answers for a UUID or an analysis it has none of. */
-async function unlessMissing(answer) {
-    try {
-        return await answer;
-    }
-    catch (err) {
-        if (err instanceof request/* HttpError */.j$ && err.status === 404)
-            return undefined;
-        throw err;
-    }
-}
-/** Dependency-Track's REST API v1 with an API key (`X-Api-Key`). */
-class DependencyTrackClient {
-    options;
-    constructor(options) {
-        this.options = options;
-    }
-    get headers() {
-        return { 'x-api-key': this.options.apiKey, accept: 'application/json' };
-    }
-    /**
-     * A `GET` of the API read as JSON, `read` checking the answer within the attempt. Retried while
-     * its failure is transient when given a policy; without one, the caller retries a larger step.
-     */
-    async get(operation, path, read, retry, onRetry) {
-        const attempt = async () => {
-            const response = await (0,request/* send */.tN)(SERVICE, operation, `${this.options.url}${path}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            return read(await (0,request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs), response);
-        };
-        return retry ? (0,request/* retryTransient */.jh)(attempt, retry, onRetry) : attempt();
-    }
-    /**
-     * `GET /api/v1/team/self`: the key's team and its permissions. Throws `HttpError` when the key
-     * is refused; answers the permissions the sync needs that the team lacks (empty when it has
-     * them, or when the server does not list them).
-     */
-    missingPermissions(retry, onRetry, required = REQUIRED_PERMISSIONS) {
-        const read = (body) => {
-            const permissions = body?.permissions;
-            if (!Array.isArray(permissions))
-                return [];
-            const held = new Set(permissions.map((p) => p?.name));
-            return required.filter((name) => !held.has(name));
-        };
-        return this.get('key check (team/self)', '/api/v1/team/self', read, retry, onRetry);
-    }
-    /** One page of the project list, retried on its own. */
-    page(pageNumber, excludeInactive, retry, onRetry) {
-        const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
-        if (excludeInactive)
-            query.set('excludeInactive', 'true');
-        const operation = `project list (page ${pageNumber})`;
-        const read = (body, response) => {
-            if (!Array.isArray(body))
-                throw new request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer is not a list of projects');
-            if (!body.every((item) => project(item)))
-                throw new request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'a project has no uuid or name');
-            const header = response.headers.get('x-total-count');
-            return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
-        };
-        return this.get(operation, `/api/v1/project?${query}`, read, retry, onRetry);
-    }
-    /**
-     * Every project (`pageNumber` from 1, `pageSize`, `X-Total-Count`). Once the first page gives
-     * the total, the other pages are fetched together rather than one after another; without the
-     * header, page by page until a short one.
-     */
-    async listProjects(excludeInactive, retry, onRetry) {
-        const first = await this.page(1, excludeInactive, retry, onRetry);
-        const pages = [first.items];
-        if (first.total !== undefined) {
-            const rest = Array.from({ length: Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) }, (_, i) => i + 2);
-            const limit = (0,p_limit/* default */.A)(LIST_CONCURRENCY);
-            pages.push(...(await Promise.all(rest.map((n) => limit(async () => (await this.page(n, excludeInactive, retry, onRetry)).items)))));
-        }
-        else {
-            for (let n = 2, last = first.items; last.length === PAGE_SIZE; n++) {
-                last = (await this.page(n, excludeInactive, retry, onRetry)).items;
-                pages.push(last);
-            }
-        }
-        // Dependency-Track filters inactive projects itself; the check here covers servers that ignore the parameter.
-        return pages.flat().map((item) => project(item)).filter((p) => !excludeInactive || p.active);
-    }
-    /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
-    projectByUuid(uuid, retry, onRetry) {
-        const operation = `project ${uuid}`;
-        const read = (body) => {
-            const found = project(body);
-            if (!found)
-                throw new request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the project has no uuid or name');
-            return found;
-        };
-        return unlessMissing(this.get(operation, `/api/v1/project/${encodeURIComponent(uuid)}`, read, retry, onRetry));
-    }
-    /** `GET /api/v1/analysis?project=&component=&vulnerability=`: the finding's analysis state; undefined when it has none (404). */
-    analysisState(finding) {
-        const query = new URLSearchParams({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability });
-        const read = (body) => {
-            const state = body?.analysisState;
-            return typeof state === 'string' ? state : undefined;
-        };
-        // 404 "No analysis exists." (or the finding is gone: the PUT says so).
-        return unlessMissing(this.get(`analysis of ${finding.vulnerability} in ${finding.project}`, `/api/v1/analysis?${query}`, read));
-    }
-    /** `PUT /api/v1/analysis`: records an analysis decision with a comment (VULNERABILITY_ANALYSIS); suppression is left as it is. */
-    async recordAnalysis(finding, analysisState, comment) {
-        const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
-        const response = await (0,request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v1/analysis`, {
-            method: 'PUT',
-            headers: { ...this.headers, 'content-type': 'application/json' },
-            body: JSON.stringify({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability, analysisState, comment }),
-            timeoutMs: this.options.timeoutMs,
-        });
-        await response.arrayBuffer();
-    }
-    /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, body unread so it can be streamed on. */
-    exportFindings(project, signal) {
-        return (0,request/* send */.tN)(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
-            stream: true,
-            headers: this.headers,
-            timeoutMs: this.options.uploadTimeoutMs,
-            ...(signal ? { signal } : {}),
-        });
-    }
-}
-
-// EXTERNAL MODULE: ./build/server/sync/report.js
-var report = __nccwpck_require__(4464);
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/triage.js
-
-
-
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-/** The FPF `matrix` DefectDojo keeps as the finding's `unique_id_from_tool`: project, component and vulnerability UUIDs. */
-const MATRIX = new RegExp(`^(${UUID}):(${UUID}):(${UUID})$`, 'i');
-/** Analyses Dependency-Track starts from, which a write-back may replace; any other was decided there and stays. */
-const UNDECIDED = new Set([undefined, 'NOT_SET', 'IN_TRIAGE']);
-/** Per product (the project's name): the project UUIDs synced into it (one per version), and what their exports folded. */
-function byProduct(synced) {
-    const products = new Map();
-    for (const { project, foldedInto } of synced) {
-        const entry = products.get(project.name) ?? products.set(project.name, { projects: new Set(), foldedInto: new Map() }).get(project.name);
-        entry.projects.add(project.uuid.toLowerCase());
-        for (const [kept, others] of foldedInto)
-            entry.foldedInto.set(kept.toLowerCase(), others);
-    }
-    return products;
-}
-function findingRefOf(uniqueIdFromTool) {
-    const m = MATRIX.exec(uniqueIdFromTool);
-    return m ? { project: m[1].toLowerCase(), component: m[2].toLowerCase(), vulnerability: m[3].toLowerCase() } : undefined;
-}
-/**
- * DefectDojo's triage written back to Dependency-Track (`sources.dependencytrack.writeBackTriage`,
- * off by default): for each finding of the products marked false positive in DefectDojo, the
- * analysis `FALSE_POSITIVE`; for each whose risk is accepted there, `NOT_AFFECTED` (Dependency-Track
- * has no "accepted" state); each with a comment naming DefectDojo and the finding. Only an
- * analysis that is not set, or in triage, is written: a decision made in Dependency-Track is
- * never overwritten, and one already equal is not written again. Suppression is left as it is.
- * Only the projects this run synced are written to, each from its own product's findings: a
- * finding whose key names any other project (another team's, an inactive one) is skipped. A
- * finding the export folded others into (`fold-aliases.ts`) writes the same analysis to each of them.
- */
-async function writeBackTriage(synced, deps) {
-    const counts = { written: 0, unchanged: 0, kept: 0, failed: 0, out_of_scope: 0 };
-    for (const [product, { projects, foldedInto }] of byProduct(synced)) {
-        let findings;
-        try {
-            findings = await (0,request/* retryTransient */.jh)(() => deps.defectDojo.triagedFindings(product), deps.retry);
-        }
-        catch (err) {
-            counts.failed++;
-            deps.progress.warn(`triage write-back: the triaged findings of ${product} could not be listed: ${(0,report/* message */.iU)(err)}`);
-            continue;
-        }
-        for (const finding of findings) {
-            const ref = findingRefOf(finding.uniqueIdFromTool);
-            if (!ref)
-                continue;
-            // The key is data another team may have written: it never picks the project written to.
-            if (!projects.has(ref.project)) {
-                counts.out_of_scope++;
-                deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product} names a Dependency-Track project this run did not sync into ${product}; skipped (out of scope)`);
-                continue;
-            }
-            // The findings folded into this one (its aliases) are the same vulnerability: they get the same analysis.
-            const aliases = (foldedInto.get(finding.uniqueIdFromTool.toLowerCase()) ?? []).map(findingRefOf).filter((r) => r?.project === ref.project);
-            for (const target of [ref, ...aliases]) {
-                const outcome = await writeOne(target, finding, deps);
-                if (outcome instanceof Error) {
-                    counts.failed++;
-                    deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product}: ${(0,report/* message */.iU)(outcome)}`);
-                }
-                else
-                    counts[outcome]++;
-            }
-        }
-    }
-    return counts;
-}
-/** One Dependency-Track finding's analysis, written when it is undecided; the error when it could not be. */
-async function writeOne(ref, finding, deps) {
-    const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
-    const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
-    try {
-        const current = await (0,request/* retryTransient */.jh)(() => deps.dependencyTrack.analysisState(ref), deps.retry);
-        if (current === state)
-            return 'unchanged';
-        if (!UNDECIDED.has(current))
-            return 'kept';
-        const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
-        await (0,request/* retryTransient */.jh)(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
-        return 'written';
-    }
-    catch (err) {
-        return err instanceof Error ? err : new Error(String(err));
-    }
-}
-
-// EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
-var client = __nccwpck_require__(59998);
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/products.js
-
-
-
-/**
- * DefectDojo's products for one run (each reimport then knows whether to name a product type),
- * or undefined when they could not be listed: each reimport then looks its product up itself.
- */
-async function productDirectory(defectDojo, retry, progress) {
-    try {
-        return await (0,request/* retryTransient */.jh)(() => defectDojo.productDirectory(), retry);
-    }
-    catch (err) {
-        progress.warn(`DefectDojo products could not be listed (${(0,report/* message */.iU)(err)}); each product is looked up before its reimport`);
-        return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/http/read-whole.js
-/**
- * A body read whole into memory, refused with `tooLarge()` as soon as more than `limit` bytes have
- * arrived: a download that is parsed before it is sent on (a Dependency-Track export) is bounded by
- * the upload limit it must meet anyway.
- */
-async function readWhole(body, limit, tooLarge) {
-    const chunks = [];
-    let length = 0;
-    for await (const chunk of body) {
-        length += chunk.byteLength;
-        if (length > limit)
-            throw tooLarge();
-        chunks.push(chunk);
-    }
-    return Buffer.concat(chunks, length);
-}
-
-// EXTERNAL MODULE: ./build/server/sync/defectdojo/scan-types.js
-var scan_types = __nccwpck_require__(91997);
-// EXTERNAL MODULE: ./build/server/http/outbound.js
-var outbound = __nccwpck_require__(97587);
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/fold-aliases.js
-/*
- * Dependency-Track lists one vulnerability of one component once per id it knows it by: a GHSA
- * and its CVE are two findings, each naming the other as an alias. DefectDojo's FPF parser puts a
- * finding's id and its aliases in `vulnerability_ids`, and its default identity for the scan type
- * is a hash of component name, component version and those ids (`HASHCODE_FIELDS_PER_SCANNER`),
- * matched by unique id *or* hash (`unique_id_from_tool_or_hash_code`). The two findings share that
- * hash, so a reimport matches both to the older one and closes the other, though Dependency-Track
- * still reports it (seen on DefectDojo 3.2.0: DefectDojo's own sample export imported twice closes
- * 7 of its 22 findings). The same happens to an export that lists one finding twice.
- *
- * So before the upload, findings that DefectDojo would hash alike are folded into one: within a
- * component (name and version, as the hash reads them), findings whose id sets overlap become one
- * finding carrying every id as an alias. No two findings sent share a hash, and a finding
- * Dependency-Track drops closes exactly that finding.
- *
- * Every finding sent names its own id among its aliases too. DefectDojo before 2.57.3 (#14748)
- * reads `vulnerability_ids` from the aliases alone when there are any, and without aliases keeps
- * `vulnId` only for an NVD finding: two GHSA-only advisories of one component then hash alike
- * (no ids), and a reimport of the same export closes one of them (seen on DefectDojo 2.45.0).
- * From 2.57.3 the parser adds `vulnId` itself and de-duplicates, so the alias changes no hash.
- */
-/** The alias keys DefectDojo's FPF parser reads into `vulnerability_ids` (dojo/tools/dependency_track/parser.py). */
-const ALIAS_KEYS = ['cveId', 'sonatypeId', 'ghsaId', 'osvId', 'snykId', 'gsdId', 'vulnDbId'];
-/** Which finding of a group is kept: the CVE (NVD) first, the id most people search by, then GitHub's, then OSV's. */
-const SOURCE_RANK = { NVD: 0, GITHUB: 1, OSV: 2 };
-/** Dependency-Track's severities, worst first. */
-const SEVERITY_RANK = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'UNASSIGNED'];
-const asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : undefined);
-/** The ids DefectDojo reads from a finding's aliases: every alias under a key it knows. */
-function aliasIds(vulnerability) {
-    const ids = new Set();
-    for (const alias of Array.isArray(vulnerability.aliases) ? vulnerability.aliases : []) {
-        const entry = asObject(alias);
-        for (const key of ALIAS_KEYS)
-            if (typeof entry?.[key] === 'string' && entry[key] !== '')
-                ids.add(entry[key]);
-    }
-    return ids;
-}
-/** The alias key an id is written under (DefectDojo reads every key alike; this keeps the export readable). */
-function aliasKeyOf(id) {
-    if (/^CVE-/i.test(id))
-        return 'cveId';
-    if (/^GHSA-/i.test(id))
-        return 'ghsaId';
-    if (/^SNYK-/i.test(id))
-        return 'snykId';
-    if (/^sonatype-/i.test(id))
-        return 'sonatypeId';
-    if (/^GSD-/i.test(id))
-        return 'gsdId';
-    return 'osvId';
-}
-/** A finding as DefectDojo's parser needs it, or undefined: one it would refuse is sent as it is, for DefectDojo to say why. */
-function memberOf(raw) {
-    const finding = asObject(raw);
-    const vulnerability = asObject(finding?.vulnerability);
-    const component = asObject(finding?.component);
-    if (!finding || !vulnerability || !component || typeof component.name !== 'string' || typeof vulnerability.vulnId !== 'string')
-        return undefined;
-    const matrix = typeof vulnerability.matrix === 'string' ? vulnerability.matrix : typeof finding.matrix === 'string' ? finding.matrix : undefined;
-    return { finding, vulnerability, vulnId: vulnerability.vulnId, ids: new Set([vulnerability.vulnId, ...aliasIds(vulnerability)]), matrix };
-}
-/** The component as DefectDojo's hash reads it: its name, then Python's `str()` of its version. */
-function componentKey(finding) {
-    const component = finding.component;
-    const version = component.version;
-    return `${component.name}\u0000${version === undefined || version === null ? 'None' : String(version)}`;
-}
-const rankOf = (m) => SOURCE_RANK[String(m.vulnerability.source)] ?? 3;
-const severityRank = (v) => {
-    const at = SEVERITY_RANK.indexOf(String(v).toUpperCase());
-    return at < 0 ? SEVERITY_RANK.length : at;
-};
-/**
- * A finding as exported, with its own id added to its aliases when they lack it (see above);
- * unchanged otherwise, so an export that already names it is sent byte for byte.
- */
-function withOwnId(member) {
-    if (member.vulnId === '' || aliasIds(member.vulnerability).has(member.vulnId))
-        return member.finding;
-    const aliases = Array.isArray(member.vulnerability.aliases) ? member.vulnerability.aliases : [];
-    return { ...member.finding, vulnerability: { ...member.vulnerability, aliases: [...aliases, { [aliasKeyOf(member.vulnId)]: member.vulnId }] } };
-}
-/** One finding for a group: the kept one, with every id of the group (its own too) as an alias and the group's worst severity. */
-function merged(group) {
-    const [kept, ...others] = [...group].sort((a, b) => rankOf(a) - rankOf(b) || a.vulnId.localeCompare(b.vulnId) || (a.matrix ?? '').localeCompare(b.matrix ?? ''));
-    if (others.length === 0)
-        return withOwnId(kept);
-    const ids = new Set(group.flatMap((m) => [...m.ids]));
-    const worst = group.map((m) => m.vulnerability.severity).sort((a, b) => severityRank(a) - severityRank(b))[0];
-    // A false positive in Dependency-Track is one analysis of one of the ids: the folded finding is
-    // one only when every finding folded into it is.
-    const allFalsePositive = group.every((m) => asObject(m.finding.analysis)?.state === 'FALSE_POSITIVE');
-    const analysis = asObject(kept.finding.analysis);
-    return {
-        ...kept.finding,
-        vulnerability: { ...kept.vulnerability, severity: worst, aliases: [...ids].filter((id) => id !== '').sort().map((id) => ({ [aliasKeyOf(id)]: id })) },
-        ...(analysis && analysis.state === 'FALSE_POSITIVE' && !allFalsePositive ? { analysis: { ...analysis, state: 'NOT_SET' } } : {}),
-    };
-}
-/** The export with DefectDojo-alike findings folded (see above); a document that is not an FPF export is returned as it is. */
-function foldAliases(document) {
-    const doc = asObject(document);
-    const list = doc && Array.isArray(doc.findings) ? doc.findings : undefined;
-    if (!doc || !list)
-        return { document: doc ?? {}, exported: 0, findings: 0, foldedInto: new Map() };
-    const slots = [];
-    const byComponent = new Map();
-    for (const raw of list) {
-        const member = memberOf(raw);
-        if (!member) {
-            slots.push({ raw });
-            continue;
-        }
-        const key = componentKey(member.finding);
-        const open = byComponent.get(key) ?? byComponent.set(key, []).get(key);
-        const overlapping = open.filter((at) => [...member.ids].some((id) => slots[at].ids.has(id)));
-        if (overlapping.length === 0) {
-            open.push(slots.push({ members: [member], ids: new Set(member.ids) }) - 1);
-            continue;
-        }
-        const [first, ...rest] = overlapping;
-        const into = slots[first];
-        into.members.push(member);
-        for (const id of member.ids)
-            into.ids.add(id);
-        for (const at of rest) {
-            const other = slots[at];
-            into.members.push(...other.members);
-            for (const id of other.ids)
-                into.ids.add(id);
-            slots[at] = undefined;
-            open.splice(open.indexOf(at), 1);
-        }
-    }
-    const foldedInto = new Map();
-    const findings = [];
-    for (const slot of slots) {
-        if (slot === undefined)
-            continue;
-        if ('raw' in slot) {
-            findings.push(slot.raw);
-            continue;
-        }
-        const finding = merged(slot.members);
-        findings.push(finding);
-        const keptMatrix = memberOf(finding)?.matrix;
-        const others = [...new Set(slot.members.map((m) => m.matrix).filter((m) => m !== undefined && m !== keptMatrix))];
-        if (keptMatrix && others.length > 0)
-            foldedInto.set(keptMatrix, others);
-    }
-    return { document: { ...doc, findings }, exported: list.length, findings: findings.length, foldedInto };
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(77598);
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/digests.js
-
-
-/**
- * The digest of a report is written on its DefectDojo test as the test's `build_id`
- * (`gatehouse:sha256:<64 hex>`): DefectDojo sets it on every reimport (`update_test_meta`), so it
- * is always the digest of the last report imported into that test, and no source has a build id
- * of its own to put there. The sync keeps no state: it reads the tests back.
- */
-const DIGEST_PREFIX = 'gatehouse:sha256:';
-/** The digest of a report held whole, with the target it is sent to. */
-function reportDigest(target, content) {
-    const hash = (0,external_node_crypto_.createHash)('sha256');
-    const { scan } = target;
-    hash.update(JSON.stringify([
-        target.scanType,
-        target.productName,
-        target.engagementName,
-        target.testTitle,
-        scan?.version ?? '',
-        scan?.commitHash ?? '',
-        scan?.branchTag ?? '',
-        scan?.sourceCodeManagementUri ?? '',
-        target.doNotReactivate,
-    ]));
-    hash.update('\n');
-    hash.update(content);
-    return `${DIGEST_PREFIX}${hash.digest('hex')}`;
-}
-/**
- * The digests DefectDojo's tests hold, per scan type, read once per run: `GET /api/v2/tests/?scan_type=…`,
- * every page, keeping each engagement's newest test per title (the one a reimport names). A list
- * that cannot be read is said once and every report of the type is sent.
- */
-class ImportedDigests {
-    defectDojo;
-    progress;
-    byType = new Map();
-    constructor(defectDojo, progress) {
-        this.defectDojo = defectDojo;
-        this.progress = progress;
-    }
-    /** Whether the last report imported into the test this target names had this digest. */
-    async unchanged(scanType, digest) {
-        let digests = this.byType.get(scanType);
-        if (!digests) {
-            digests = this.load(scanType);
-            this.byType.set(scanType, digests);
-        }
-        return (await digests).has(digest);
-    }
-    async load(scanType) {
-        try {
-            const newest = new Map();
-            for (const test of await this.defectDojo.tests(scanType)) {
-                const key = `${test.engagement}\u0000${test.title}`;
-                const held = newest.get(key);
-                if (!held || test.id > held.id)
-                    newest.set(key, { id: test.id, buildId: test.buildId });
-            }
-            return new Set([...newest.values()].map((t) => t.buildId).filter((b) => b.startsWith(DIGEST_PREFIX)));
-        }
-        catch (err) {
-            this.progress.warn(`DefectDojo tests of "${scanType}" could not be listed (${(0,report/* message */.iU)(err)}); every report of that type is sent`);
-            return new Set();
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/sync.js
-
-
-
-
-
-
-
-
-
-function labelOf(project) {
-    return project.version ? `${project.name} ${project.version}` : project.name;
-}
-/**
- * The DefectDojo test of a project: its version, or this title for a project without one. Named
- * on every reimport: without a title DefectDojo takes the engagement's newest test of the scan
- * type, so a project without a version would land in its versioned twin's test.
- */
-const UNVERSIONED_TEST = '(no version)';
-/**
- * The export, read whole (it is parsed to fold aliases before it is sent): refused before anything
- * is sent to DefectDojo when it is above the upload limit, at once when Dependency-Track states its
- * length (`Content-Length`), else as soon as more than the limit has arrived.
- */
-async function exportBytes(project, exported, limit) {
-    const tooLarge = (bytes) => new client/* UploadTooLarge */.du(`the FPF export of Dependency-Track project ${labelOf(project)}`, bytes, limit);
-    const header = exported.headers.get('content-length');
-    // A compressed answer's length is not the length of the bytes read from it.
-    if (header !== null && /^\d+$/.test(header) && !exported.headers.get('content-encoding') && Number(header) > limit)
-        throw tooLarge(Number(header));
-    if (!exported.body)
-        throw new Error(`Dependency-Track FPF export of ${project.name} has no body`);
-    try {
-        return await readWhole(exported.body, limit, () => tooLarge());
-    }
-    catch (err) {
-        // A download that broke off mid-stream is a transport failure of the export, retried as one.
-        if (err instanceof client/* UploadTooLarge */.du)
-            throw err;
-        throw new request/* TransportError */.wX('Dependency-Track', `FPF export of ${project.name}`, (0,outbound/* transportFailure */.qO)(err));
-    }
-}
-/**
- * The export ready to send: its findings folded (`fold-aliases.ts`), and its digest, which leaves
- * out the time the export was made (`meta.timestamp`), so an unchanged project's report digests
- * alike from run to run.
- */
-function prepareExport(project, bytes, target) {
-    let document;
-    try {
-        document = JSON.parse(bytes.toString('utf8'));
-    }
-    catch {
-        throw new request/* UnexpectedAnswerError */.qx('Dependency-Track', `FPF export of ${project.name}`, 'the answer is not valid JSON');
-    }
-    const folded = foldAliases(document);
-    const meta = folded.document.meta && typeof folded.document.meta === 'object' ? { ...folded.document.meta, timestamp: null } : folded.document.meta;
-    return { content: Buffer.from(JSON.stringify(folded.document)), digest: reportDigest(target, Buffer.from(JSON.stringify({ ...folded.document, meta }))), folded };
-}
-/** What DefectDojo's test records of a project's scan: its version and its repository (a `vcs` external reference). */
-function scanFactsOf(project) {
-    return { ...(project.version ? { version: project.version } : {}), ...(project.vcsUrl ? { sourceCodeManagementUri: project.vcsUrl } : {}) };
-}
-/**
- * One project: its FPF export, folded, reimported into DefectDojo. A transient failure of either
- * side retries the pair (the export is read again).
- */
-async function syncProject(project, deps, products, digests) {
-    const label = labelOf(project);
-    const base = {
-        label,
-        product: project.name,
-        engagement: scan_types/* ENGAGEMENTS */.nC.dependencytrack,
-        test: project.version ?? UNVERSIONED_TEST,
-        scan_type: scan_types/* SCAN_TYPES */.g8.dependencyTrack,
-    };
-    let attempts = 0;
-    const notes = [];
-    let foldedInto = new Map();
-    try {
-        const { counts, findings, unchanged } = await (0,request/* retryTransient */.jh)(async (n) => {
-            attempts = n;
-            const abandon = new AbortController();
-            try {
-                const exported = await deps.dependencyTrack.exportFindings(project, abandon.signal);
-                const bytes = await exportBytes(project, exported, deps.defectDojo.maxUploadBytes);
-                const scan = scanFactsOf(project);
-                const target = { scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
-                const { content, digest, folded } = prepareExport(project, bytes, target);
-                foldedInto = folded.foldedInto;
-                if (folded.findings < folded.exported)
-                    notes.push(foldNote(folded));
-                if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.dependencyTrack, digest))
-                    return { counts: undefined, findings: folded.findings, unchanged: true };
-                const counts = await deps.defectDojo.reimport({
-                    scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack,
-                    productName: project.name,
-                    engagementName: scan_types/* ENGAGEMENTS */.nC.dependencytrack,
-                    testTitle: base.test,
-                    filename: 'dependency-track-findings.json',
-                    content,
-                    note: (text) => notes.push(text),
-                    scan,
-                    digest,
-                    ...(products ? { product: products.get(project.name) ?? null } : {}),
-                });
-                return { counts, findings: folded.findings, unchanged: false };
-            }
-            finally {
-                // Closes the download when it was not read to the end; harmless once it was.
-                abandon.abort();
-            }
-        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs));
-        const item = unchanged
-            ? { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts }
-            : { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
-        return { item, foldedInto };
-    }
-    catch (err) {
-        return { item: { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), ...(0,report/* notesOf */.h$)(notes), attempts }, foldedInto };
-    }
-}
-/** Said on the item: how many findings were folded into others, so the counts of the two systems can be compared. */
-function foldNote(folded) {
-    const gone = folded.exported - folded.findings;
-    return `${gone} of the export's ${folded.exported} findings name the same vulnerability of the same component as another (an alias, or listed twice): sent as ${folded.findings} findings, each with all its ids`;
-}
-/**
- * `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure
- * never stops the others. A one-project run (`only`) applies the whole run's filters too: an
- * inactive project is skipped when `excludeInactive` is set.
- */
-async function syncDependencyTrack(deps) {
-    const startedAt = new Date();
-    const head = { command: 'sync', source: 'dependencytrack', startedAt };
-    let projects;
-    // DefectDojo's products are listed while Dependency-Track lists its projects.
-    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
-    const left = [];
-    try {
-        if (deps.only) {
-            projects = [];
-            for (const uuid of deps.only) {
-                const found = await deps.dependencyTrack.projectByUuid(uuid, deps.retry, (error, retry, delayMs) => deps.progress.retry(`project ${uuid}`, error, retry, delayMs));
-                const item = { engagement: scan_types/* ENGAGEMENTS */.nC.dependencytrack, scan_type: scan_types/* SCAN_TYPES */.g8.dependencyTrack, attempts: 0 };
-                if (!found)
-                    left.push({ ...item, label: uuid, product: '', test: '', status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
-                else if (deps.excludeInactive && !found.active) {
-                    left.push({ ...item, label: labelOf(found), product: found.name, test: found.version ?? UNVERSIONED_TEST, status: 'skipped', reason: 'inactive in Dependency-Track (sources.dependencytrack.excludeInactive)' });
-                }
-                else
-                    projects.push(found);
-            }
-        }
-        else {
-            projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
-        }
-    }
-    catch (err) {
-        await pendingProducts;
-        return { report: (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []), synced: [] };
-    }
-    const products = await pendingProducts;
-    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-    const folds = new Map();
-    const items = await (0,report/* syncEach */.hT)(projects, deps.concurrency, deps.progress, async (project) => {
-        const { item, foldedInto } = await syncProject(project, deps, products, digests);
-        folds.set(project, foldedInto);
-        return item;
-    });
-    const synced = projects.filter((_, i) => items[i].status === 'synced').map((project) => ({ project, foldedInto: folds.get(project) ?? new Map() }));
-    return { report: (0,report/* finishReport */.Ux)(head, [...left, ...items]), synced };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
-
-
-
-
-
-/** `sync`: Dependency-Track projects, each FPF export reimported into its own DefectDojo product. */
-const dependencyTrackConnector = {
-    source: 'dependencytrack',
-    command: 'sync',
-    noun: 'project',
-    scope: { parameter: 'project', accepts: (value) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value), form: 'a Dependency-Track project UUID' },
-    description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
-into its own DefectDojo product`,
-    missing: ({ config, secrets }) => [
-        ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
-        ...(config.sources.dependencytrack.url ? [] : ['sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)']),
-        ...(secrets.dependencyTrackApiKey ? [] : ['DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)']),
-    ],
-    check: async ({ loaded, options, retry, progress }) => {
-        const url = loaded.config.sources.dependencytrack.url;
-        let missing;
-        try {
-            // Writing DefectDojo's triage back records analyses: VULNERABILITY_ANALYSIS.
-            const required = [...REQUIRED_PERMISSIONS, ...(loaded.config.sources.dependencytrack.writeBackTriage ? ['VULNERABILITY_ANALYSIS'] : [])];
-            missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs), required);
-        }
-        catch (err) {
-            // Versions without `team/self` answer 404: the project list then shows a refused key.
-            if (err instanceof request/* HttpError */.j$ && err.status === 404)
-                return;
-            throw (0,credentials/* refusedAs */.xb)(err, 'DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url);
-        }
-        if (missing.length > 0)
-            throw new credentials/* CredentialRefused */.In('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
-    },
-    run: async ({ loaded, options, defectDojo, retry, progress, scope }) => {
-        const dependencyTrack = clientOf({ loaded, options });
-        const { report, synced } = await syncDependencyTrack({
-            dependencyTrack,
-            defectDojo,
-            excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
-            ...(scope ? { only: scope } : {}),
-            concurrency: options.concurrency,
-            retry,
-            progress,
-        });
-        if (!loaded.config.sources.dependencytrack.writeBackTriage)
-            return report;
-        const triage = await writeBackTriage(synced, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url, retry, progress });
-        return { ...report, ok: report.ok && triage.failed === 0, triage };
-    },
-};
-function clientOf({ loaded, options }) {
-    return new DependencyTrackClient({
-        url: loaded.config.sources.dependencytrack.url,
-        apiKey: loaded.secrets.dependencyTrackApiKey,
-        timeoutMs: options.timeoutMs,
-        uploadTimeoutMs: options.uploadTimeoutMs,
-    });
-}
-
-// EXTERNAL MODULE: ./build/server/platform/identifiers.js
-var identifiers = __nccwpck_require__(13980);
-;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
-// GitHub's REST alert lists, rewritten into documents DefectDojo's GitHub parsers accept, so that
-// each alert stays one finding across reimports.
-const reports_asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
-const asString = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
-const asList = (value) => (Array.isArray(value) ? value.map(reports_asObject) : []);
-/** `rule.severity` (error, warning, note) as a security level: the gate's own mapping. */
-const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
-/**
- * Code scanning, for "Github SAST Scan". The parser calls `.title()` on
- * `rule.security_severity_level`, which is null for rules without a security severity: those
- * get a level from `rule.severity` instead of crashing the import.
- *
- * Identity is the alert number. The parser makes it `unique_id_from_tool`, but DefectDojo's
- * default hash for this scan type is rule id (`vuln_id_from_tool`), severity, file and line, and
- * its reimport matches on either: two alerts of one rule on one line became one finding. The
- * alert number goes into the rule id (`js/sql-injection #12`), which makes every alert's hash its
- * own; the finding title then reads "<rule description> (js/sql-injection #12)".
- */
-function codeScanningReport(alerts) {
-    return alerts.map((raw) => {
-        const alert = reports_asObject(raw);
-        const rule = reports_asObject(alert.rule);
-        const level = asString(rule.security_severity_level) ?? LEVEL_FROM_SEVERITY[asString(rule.severity) ?? ''] ?? 'info';
-        const id = `${asString(rule.id) ?? asString(rule.name) ?? 'rule'} #${String(alert.number)}`;
-        return { ...alert, rule: { ...rule, id, security_severity_level: level } };
-    });
-}
-/** GraphQL's severity words, which the parser maps (MODERATE → Medium). */
-function graphqlSeverity(value) {
-    const severity = (asString(value) ?? 'moderate').toUpperCase();
-    return severity === 'MEDIUM' ? 'MODERATE' : severity;
-}
-/** DefectDojo's severity as the GraphQL word the parser maps back to it. */
-const fromDefectDojoSeverity = (severity) => (severity.toLowerCase() === 'medium' ? 'MODERATE' : severity.toUpperCase());
-/** EPSS as GitHub sends it: an object, or (in GitHub's own examples) a list of one, with numbers or numeric strings. */
-function epssOf(value) {
-    const entry = reports_asObject(Array.isArray(value) ? value[0] : value);
-    const number = (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
-    const percentage = number(entry.percentage);
-    const percentile = number(entry.percentile);
-    if (percentage === undefined && percentile === undefined)
-        return undefined;
-    return { ...(percentage !== undefined ? { percentage } : {}), ...(percentile !== undefined ? { percentile } : {}) };
-}
-/** `{score, vector_string}` as the GraphQL `{score, vectorString}`, or undefined when it holds neither. */
-function cvssOf(value) {
-    const cvss = reports_asObject(value);
-    const vectorString = asString(cvss.vector_string) ?? null;
-    // The deprecated `cvss` says "none" as score 0 without a vector.
-    const score = typeof cvss.score === 'number' && (cvss.score > 0 || vectorString !== null) ? cvss.score : null;
-    return score !== null || vectorString !== null ? { score, vectorString } : undefined;
-}
-/**
- * Whether DefectDojo's stored title is this text. DefectDojo title-cases a title when it saves a
- * finding (`titlecase()` in `Finding.save`), which changes letter case only (and rejoins words
- * with single spaces), and its hash is casefolded: a title that differs only so is the same.
- */
-function sameTitle(stored, text) {
-    const fold = (t) => t.replace(/[\t ]/g, ' ').replace(/[\r\n]+/g, '\n').toUpperCase().toLowerCase();
-    return fold(stored) === fold(text);
-}
-/**
- * Dependabot, for "Github Vulnerability Scan", which reads the GraphQL `vulnerabilityAlerts`
- * shape. The parser merges alerts with the same `id`, so each gets a stable one of its own
- * (`dependabot/<number>`); lists are left out rather than sent as null, which the parser cannot
- * iterate.
- *
- * DefectDojo's default identity for this scan type is a hash of title (the advisory summary),
- * severity, package, identifiers and manifest: when GitHub re-rates an advisory, edits its
- * summary or adds a CVE, the hash changes and the reimport closes the finding and opens a new
- * one, losing its triage. An alert DefectDojo already holds (`known`) is therefore sent with the
- * values DefectDojo has, so the alert number stays the identity.
- *
- * CVSS: the parser reads `cvssSeverities.cvssV3` before the deprecated `cvss`; GitHub's
- * `cvss_severities` may hold only a v4 score, which the parser has no field for, so v4 goes into
- * the description. The vulnerable range becomes `vulnerableRequirements`, which the parser makes
- * the component version (the REST API gives no installed version).
- */
-function dependabotReport(repository, alerts, known = new Map()) {
-    const kept = [];
-    const nodes = alerts.map((raw) => {
-        const alert = reports_asObject(raw);
-        const advisory = reports_asObject(alert.security_advisory);
-        const vulnerability = reports_asObject(alert.security_vulnerability);
-        const dependency = reports_asObject(alert.dependency);
-        const pkg = reports_asObject(vulnerability.package ?? dependency.package);
-        const severities = reports_asObject(advisory.cvss_severities);
-        const cvssV3 = cvssOf(severities.cvss_v3);
-        const cvssV4 = cvssOf(severities.cvss_v4);
-        // Also as `cvss`, for parsers before DefectDojo 2.52.0, which read only that key.
-        const cvss = cvssOf(advisory.cvss) ?? cvssV3;
-        const epss = epssOf(advisory.epss);
-        const cwes = asList(advisory.cwes).filter((c) => asString(c.cwe_id));
-        const references = asList(advisory.references).filter((r) => asString(r.url));
-        const patched = asString(reports_asObject(vulnerability.first_patched_version).identifier);
-        const range = asString(vulnerability.vulnerable_version_range);
-        const id = `dependabot/${String(alert.number)}`;
-        let severity = graphqlSeverity(vulnerability.severity ?? advisory.severity);
-        let summary = asString(advisory.summary) ?? asString(advisory.ghsa_id) ?? `Dependabot alert ${String(alert.number)}`;
-        let identifiers = asList(advisory.identifiers)
-            .filter((i) => asString(i.value))
-            .map((i) => ({ type: i.type, value: i.value }));
-        const held = known.get(id);
-        if (held) {
-            const heldSeverity = fromDefectDojoSeverity(held.severity);
-            const heldIds = [...new Set(held.vulnerabilityIds)].sort();
-            const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
-            // Sent as DefectDojo holds it only when it differs: an unchanged alert keeps GitHub's own
-            // identifiers (order and types), so its report is the same bytes run after run.
-            if (heldSeverity !== severity || !sameTitle(held.title, summary) || heldIds.join('\n') !== sentIds.join('\n')) {
-                kept.push(String(alert.number));
-                severity = heldSeverity;
-                summary = held.title;
-                identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
-            }
-        }
-        const description = [
-            typeof advisory.description === 'string' ? advisory.description : '',
-            ...(cvssV4 ? [`CVSS v4: ${cvssV4.score ?? ''} ${cvssV4.vectorString ?? ''}`.trim()] : []),
-        ]
-            .filter((line) => line !== '')
-            .join('\n\n');
-        return {
-            id,
-            number: String(alert.number),
-            state: (asString(alert.state) ?? 'open').toUpperCase(),
-            createdAt: asString(alert.created_at),
-            ...(asString(dependency.manifest_path) ? { vulnerableManifestPath: dependency.manifest_path } : {}),
-            ...(range ? { vulnerableRequirements: range } : {}),
-            ...(asString(alert.html_url) ? { url: alert.html_url } : {}),
-            securityVulnerability: {
-                severity,
-                package: { name: asString(pkg.name) ?? 'unknown', ecosystem: asString(pkg.ecosystem) },
-                ...(range ? { vulnerableVersionRange: range } : {}),
-                ...(patched ? { firstPatchedVersion: { identifier: patched } } : {}),
-                advisory: {
-                    ghsaId: asString(advisory.ghsa_id),
-                    summary,
-                    description,
-                    ...(identifiers.length ? { identifiers } : {}),
-                    ...(references.length ? { references: references.map((r) => ({ url: r.url })) } : {}),
-                    ...(cvssV3 ? { cvssSeverities: { cvssV3 } } : {}),
-                    ...(cvss ? { cvss } : {}),
-                    ...(epss ? { epss } : {}),
-                    ...(cwes.length ? { cwes: { nodes: cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })) } } : {}),
-                },
-            },
-        };
-    });
-    return { document: { data: { repository: { nameWithOwner: repository.fullName, url: repository.htmlUrl, vulnerabilityAlerts: { nodes } } } }, kept };
-}
-/**
- * Secret scanning, for "Github Secrets Detection Report Scan". That parser sets no unique id, so
- * DefectDojo matches its findings by title and severity and would fold every alert of one secret
- * type into one finding: the alert number goes into the display name, which makes the title. The
- * secret itself is never sent, even if an answer carried it.
- */
-function secretScanningReport(alerts) {
-    return alerts.map((raw) => {
-        const { secret: _secret, ...alert } = reports_asObject(raw);
-        const display = asString(alert.secret_type_display_name) ?? asString(alert.secret_type) ?? 'secret';
-        return { ...alert, secret_type_display_name: `${display} (alert #${String(alert.number)})` };
-    });
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/github/alerts.js
-
-
-
-
-const repositoryFacts = (repository) => (repository.htmlUrl ? { sourceCodeManagementUri: repository.htmlUrl } : {});
-/**
- * Code scanning: the commit and branch of the latest analysis, read from the open alerts' most
- * recent instances, the default branch's first (an open alert's most recent instance is on the
- * latest analysis of its branch); none without an open alert.
- */
-function codeScanningFacts(repository, alerts) {
-    const instances = alerts
-        .map((a) => a?.most_recent_instance)
-        .filter((i) => typeof i?.ref === 'string' && typeof i.commit_sha === 'string' && /^[0-9a-f]{40,64}$/i.test(i.commit_sha));
-    const onDefault = repository.defaultBranch ? instances.find((i) => i.ref === `refs/heads/${repository.defaultBranch}`) : undefined;
-    const chosen = onDefault ?? instances[0];
-    return {
-        ...repositoryFacts(repository),
-        ...(chosen ? { commitHash: chosen.commit_sha, branchTag: chosen.ref.replace(/^refs\/heads\//, '') } : {}),
-    };
-}
-const PER_PAGE = 100;
-/** Every item of every page, each passed through `read` as its page arrives (before the next is asked for). */
-async function collect(pages, read = (item) => item) {
-    const all = [];
-    for await (const page of pages)
-        if (Array.isArray(page.data))
-            for (const item of page.data)
-                all.push(read(item));
-    return all;
-}
-/**
- * A secret-scanning alert without its `secret`: GitHub Enterprise Server versions that ignore
- * `hide_secret=true` send the secret value in each alert. It is deleted from the parsed page in
- * place, as soon as the page is read, so no copy is kept, reported, logged or uploaded.
- */
-function withoutSecret(alert) {
-    if (alert && typeof alert === 'object' && 'secret' in alert)
-        delete alert.secret;
-    return alert;
-}
-/** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
-const ALERT_KINDS = [
-    {
-        kind: 'code-scanning',
-        setting: 'codeScanning',
-        test: 'Code scanning',
-        scanType: scan_types/* SCAN_TYPES */.g8.codeScanning,
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-        report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
-        scan: codeScanningFacts,
-        // 403 without Advanced Security, 404 before the first analysis.
-        notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
-    },
-    {
-        kind: 'dependabot',
-        setting: 'dependabot',
-        test: 'Dependabot alerts',
-        scanType: scan_types/* SCAN_TYPES */.g8.dependabot,
-        // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
-        knownPrefix: 'dependabot/',
-        report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
-        // Dependabot reads the manifests of the default branch.
-        scan: (repository) => ({ ...repositoryFacts(repository), ...(repository.defaultBranch ? { branchTag: repository.defaultBranch } : {}) }),
-        notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
-    },
-    {
-        kind: 'secret-scanning',
-        setting: 'secretScanning',
-        test: 'Secret scanning',
-        scanType: scan_types/* SCAN_TYPES */.g8.secretScanning,
-        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
-        report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
-        // Secret scanning covers the whole history: no one commit or branch.
-        scan: repositoryFacts,
-        notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
-    },
-];
-function repositoryOf(value) {
-    const r = value;
-    if (!r || typeof r.full_name !== 'string' || !(0,identifiers/* isRepositoryPair */.J4)(r.owner?.login, r.name) || !(0,identifiers/* sameFullName */.hm)(r.full_name, `${r.owner.login}/${r.name}`))
-        return undefined;
-    return {
-        owner: r.owner.login,
-        name: r.name,
-        fullName: r.full_name,
-        htmlUrl: typeof r.html_url === 'string' ? r.html_url : '',
-        ...(typeof r.default_branch === 'string' && r.default_branch !== '' ? { defaultBranch: r.default_branch } : {}),
-    };
-}
-/**
- * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
- * `/user/repos` when the token is that user's (private ones included), else `/users/{user}/repos`.
- */
-async function listRepositories(client, owner, viewer) {
-    let raw;
-    try {
-        raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
-    }
-    catch (err) {
-        if (!(err instanceof request/* HttpError */.j$) || err.status !== 404)
-            throw err;
-        const login = await viewer();
-        raw =
-            login?.toLowerCase() === owner.toLowerCase()
-                ? await collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
-                : await collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
-    }
-    return raw.map(repositoryOf).filter((r) => r !== undefined);
-}
-
-// EXTERNAL MODULE: ./build/server/sync/github/client.js + 16 modules
-var github_client = __nccwpck_require__(95538);
-// EXTERNAL MODULE: ./build/server/sync/github/targets.js
-var targets = __nccwpck_require__(63000);
-;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * The scan types DefectDojo refused as unknown in this run (its release predates the parser): a
- * kind refused once is skipped for every later repository, said in one warning, not failed and
- * sent again per repository. The next run asks again (DefectDojo may have been upgraded).
- */
-class RefusedScanTypes {
-    progress;
-    refused = new Map();
-    constructor(progress) {
-        this.progress = progress;
-    }
-    /** Why this kind is skipped, once DefectDojo has refused its scan type. */
-    reason(kind) {
-        return this.refused.get(kind.scanType);
-    }
-    /** Remembers the refusal; warns the first time. */
-    refuse(kind, err) {
-        if (!this.refused.has(kind.scanType)) {
-            this.refused.set(kind.scanType, err.message);
-            this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (sources.github.${kind.setting}: false, or ${SETTING_ENV[kind.setting]}=false, turns them off)`);
-        }
-        return this.refused.get(kind.scanType);
-    }
-}
-/** The environment setting of each kind's switch (`config.ts`). */
-const SETTING_ENV = {
-    codeScanning: 'SYNC_GITHUB_CODE_SCANNING',
-    dependabot: 'SYNC_GITHUB_DEPENDABOT',
-    secretScanning: 'SYNC_GITHUB_SECRET_SCANNING',
-};
-async function syncKind(work, kind, deps, productExists, products, digests, refused) {
-    const { repository } = work;
-    const base = {
-        label: `${repository.fullName} ${kind.kind}`,
-        product: repository.fullName,
-        engagement: scan_types/* ENGAGEMENTS */.nC.github,
-        test: kind.test,
-        scan_type: kind.scanType,
-    };
-    const unknown = refused.reason(kind);
-    if (unknown)
-        return { ...base, status: 'skipped', reason: unknown, attempts: 0 };
-    let alerts;
-    try {
-        alerts = await kind.list(work.client, repository);
-    }
-    catch (err) {
-        if (err instanceof request/* HttpError */.j$ && !(err instanceof github_client/* SecondaryRateLimit */.ok) && kind.notEnabled(err)) {
-            return { ...base, status: 'skipped', reason: `not enabled on GitHub: ${err.detail ?? err.status}`, attempts: 0 };
-        }
-        return { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), attempts: 0 };
-    }
-    let attempts = 0;
-    const notes = [];
-    try {
-        // An empty report still goes to an existing product, to close what was fixed; a repository
-        // that never had an alert gets no empty product.
-        if (alerts.length === 0 && !(await productExists())) {
-            return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
-        }
-        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (await productExists());
-        const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix) : new Map();
-        const { document, kept } = kind.report(repository, alerts, known);
-        if (kept && kept.length > 0) {
-            notes.push(`${kept.length} alert${kept.length === 1 ? '' : 's'} changed on GitHub (severity, summary or identifiers) since DefectDojo first saw ${kept.length === 1 ? 'it' : 'them'}: kept as DefectDojo has them, so each stays one finding with its triage (alerts #${kept.join(', #')})`);
-        }
-        const content = Buffer.from(JSON.stringify(document));
-        const scan = kind.scan(repository, alerts);
-        const digest = reportDigest({ scanType: kind.scanType, productName: repository.fullName, engagementName: scan_types/* ENGAGEMENTS */.nC.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
-        if (await digests.unchanged(kind.scanType, digest))
-            return { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts: 0 };
-        const counts = await (0,request/* retryTransient */.jh)((n) => {
-            attempts = n;
-            return deps.defectDojo.reimport({
-                scanType: kind.scanType,
-                productName: repository.fullName,
-                engagementName: scan_types/* ENGAGEMENTS */.nC.github,
-                testTitle: kind.test,
-                filename: `${kind.kind}.json`,
-                content,
-                note: (text) => notes.push(text),
-                scan,
-                digest,
-                // Not in the directory: created by this run's first kind (under the configured type) or new.
-                ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
-            });
-        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs));
-        return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
-    }
-    catch (err) {
-        if (err instanceof client/* ScanTypeUnknown */.AM)
-            return { ...base, status: 'skipped', reason: refused.refuse(kind, err), ...(0,report/* notesOf */.h$)(notes), attempts };
-        return { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), ...(0,report/* notesOf */.h$)(notes), attempts };
-    }
-}
-/** Why an owner could not be listed, naming the target's token when GitHub refused it or cannot show the owner to it. */
-function ownerFailure(target, owner, err) {
-    if (err instanceof request/* HttpError */.j$ && err.status === 404) {
-        return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
-    }
-    return (0,credentials/* refusedAs */.xb)(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
-}
-/** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
-async function knownAlerts(deps, product, prefix) {
-    const findings = await (0,request/* retryTransient */.jh)(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
-    const best = new Map();
-    for (const f of findings) {
-        const held = best.get(f.uniqueIdFromTool);
-        if (!held || (f.active && !held.active) || (f.active === held.active && f.id > held.id))
-            best.set(f.uniqueIdFromTool, f);
-    }
-    return new Map([...best].map(([id, f]) => [id, { title: f.title, severity: f.severity, vulnerabilityIds: f.vulnerabilityIds }]));
-}
-/** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
-function listingFailure(target, owner, err) {
-    return {
-        label: `${target.server}/${owner} (repository list)`,
-        product: owner,
-        engagement: scan_types/* ENGAGEMENTS */.nC.github,
-        test: 'repository list',
-        scan_type: '',
-        status: 'failed',
-        reason: (0,report/* message */.iU)(err),
-        attempts: 0,
-    };
-}
-/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts of every repository of every target. */
-async function syncGithub(deps) {
-    const startedAt = new Date();
-    const failures = [];
-    const work = [];
-    if (deps.only)
-        await namedRepositories(deps, deps.only, work, failures);
-    else
-        await everyRepository(deps, work, failures);
-    for (const failure of failures)
-        deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
-    const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
-    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-    const refused = new RefusedScanTypes(deps.progress);
-    const items = await (0,report/* syncEachKind */.vt)(work, deps.kinds ?? ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
-        const name = w.repository.fullName;
-        let exists;
-        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
-        // not true once an earlier kind made it: an empty list has nothing to close there.
-        const productExists = async () => (products ? products.has(name) : (exists ??= (0,request/* retryTransient */.jh)(() => deps.defectDojo.productExists(name), deps.retry)));
-        return (kind) => syncKind(w, kind, deps, productExists, products, digests, refused);
-    });
-    return (0,report/* finishReport */.Ux)({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
-}
-/**
- * The named repositories (`GET /repos/{owner}/{repo}`), each on the first target that lists its
- * owner (the public platform first); one no target lists, or GitHub does not show, is a failed item.
- */
-async function namedRepositories(deps, names, work, failures) {
-    const clients = new Map();
-    for (const name of names) {
-        const [owner, repo] = name.split('/');
-        const target = deps.targets.find((t) => (0,targets/* listsOwner */.N_)(t, owner));
-        const failed = (reason) => failures.push({ label: name, product: name, engagement: scan_types/* ENGAGEMENTS */.nC.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
-        if (!target) {
-            failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
-            continue;
-        }
-        if (!clients.has(target))
-            clients.set(target, deps.clientFor(target));
-        const client = clients.get(target);
-        try {
-            const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
-            const repository = repositoryOf(data);
-            if (!repository)
-                failed('GitHub answered without the repository\'s name or owner');
-            // A moved repository answers under its new owner: written to only when that owner is listed too.
-            else if (!(0,targets/* listsOwner */.N_)(target, repository.owner))
-                failed(`GitHub at ${target.server} shows ${name} under the owner ${repository.owner}, which its GITHUB_TARGETS entry does not list`);
-            else
-                work.push({ target, client, repository });
-        }
-        catch (err) {
-            failed(err instanceof request/* HttpError */.j$ && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : (0,report/* message */.iU)(err));
-        }
-    }
-}
-/** Every repository of every owner of every target. */
-async function everyRepository(deps, work, failures) {
-    for (const target of deps.targets) {
-        const client = deps.clientFor(target);
-        let viewer;
-        const login = () => (viewer ??= client.request('GET /user').then(({ data }) => data.login, () => undefined));
-        const seen = new Set();
-        for (const owner of target.owners) {
-            try {
-                for (const repository of await listRepositories(client, owner, login)) {
-                    if (seen.has(repository.fullName.toLowerCase()))
-                        continue;
-                    seen.add(repository.fullName.toLowerCase());
-                    work.push({ target, client, repository });
-                }
-            }
-            catch (err) {
-                failures.push(listingFailure(target, owner, ownerFailure(target, owner, err)));
-            }
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
-
-
-
-
-/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
-const githubConnector = {
-    source: 'github',
-    command: 'sync-github',
-    noun: 'alert list',
-    scope: { parameter: 'repository', accepts: (value) => (0,identifiers/* parseFullName */.St)(value) !== undefined, form: 'a repository as owner/name' },
-    description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
-repository of every GITHUB_TARGETS owner -> DefectDojo, one product
-per repository`,
-    missing: ({ config, secrets }) => [
-        ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
-        ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
-    ],
-    run: ({ loaded, options, defectDojo, retry, progress, conditional, scope }) => syncGithub({
-        targets: loaded.secrets.githubTargets,
-        clientFor: (target) => (0,github_client/* githubClient */.$f)(target, {
-            timeoutMs: options.timeoutMs,
-            retry,
-            onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
-            onRateLimitWait: (resource, waitMs) => progress.warn(`${target.server}: the ${resource} rate limit is spent; waiting ${Math.ceil(waitMs / 1000)} s for its reset`),
-            ...(conditional ? { conditional } : {}),
-        }),
-        defectDojo,
-        concurrency: options.concurrency,
-        retry,
-        progress,
-        ...(scope ? { only: scope } : {}),
-        kinds: ALERT_KINDS.filter((kind) => loaded.config.sources.github[kind.setting]),
-    }),
-};
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
-
-
-const client_SERVICE = 'SonarQube';
-/** The web API's largest page. */
-const client_PAGE_SIZE = 500;
-/** SonarQube's search indexes return at most the first 10,000 results of any query. */
-const SEARCH_WINDOW = 10_000;
-/** Issue types imported by default: vulnerabilities; bugs and code smells are not security findings. */
-const SECURITY_TYPES = 'VULNERABILITY';
-/** More open issues than SonarQube's search can page through. */
-class SearchWindowExceeded extends Error {
-    name = 'SearchWindowExceeded';
-}
-function total(page, operation) {
-    const value = page.paging?.total;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-        throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'the answer has no paging total');
-    return value;
-}
-function issue(value) {
-    const i = value;
-    if (!i || typeof i.key !== 'string' || typeof i.rule !== 'string' || typeof i.component !== 'string')
-        return undefined;
-    return {
-        key: i.key,
-        rule: i.rule,
-        component: i.component,
-        message: typeof i.message === 'string' ? i.message : '',
-        ...(typeof i.severity === 'string' ? { severity: i.severity } : {}),
-        ...(Array.isArray(i.impacts) ? { impacts: i.impacts } : {}),
-        ...(typeof i.line === 'number' ? { line: i.line } : {}),
-        ...(typeof i.type === 'string' ? { type: i.type } : {}),
-    };
-}
-/**
- * SonarQube's web API with a user token, sent as the basic-auth login with an empty password: the
- * one form every version from 9.9 on accepts (bearer needs 10.0).
- */
-class SonarQubeClient {
-    options;
-    /** Rule lookups of this run, shared by every project (rules are the server's, not a project's). */
-    ruleCache = new Map();
-    constructor(options) {
-        this.options = options;
-    }
-    get headers() {
-        return { authorization: `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`, accept: 'application/json' };
-    }
-    async get(operation, path, query, retry, onRetry) {
-        return (0,request/* retryTransient */.jh)(async () => {
-            const response = await (0,request/* send */.tN)(client_SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            const body = await (0,request/* jsonBody */.J9)(client_SERVICE, operation, response, this.options.timeoutMs);
-            if (!body || typeof body !== 'object' || Array.isArray(body))
-                throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'the answer is not an object');
-            return body;
-        }, retry, onRetry);
-    }
-    /**
-     * `api/authentication/validate`: whether SonarQube accepts the token. It answers 200 with
-     * `{"valid": false}` for a refused token rather than 401, so the flag is what is read.
-     */
-    async tokenValid(retry, onRetry) {
-        const body = await this.get('token check (authentication/validate)', '/api/authentication/validate', new URLSearchParams(), retry, onRetry);
-        if (typeof body.valid !== 'boolean')
-            throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, 'token check (authentication/validate)', 'the answer has no valid flag');
-        return body.valid;
-    }
-    /** The pages of a search and their `field` lists, until one reaches the paging total or is empty; a total past the window fails it whole. */
-    async *search(what, path, query, field, tooMany, retry, onRetry) {
-        for (let p = 1;; p++) {
-            const operation = `${what} (page ${p})`;
-            const page = await this.get(operation, path, new URLSearchParams({ ...query, ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
-            const count = total(page, operation);
-            if (count > SEARCH_WINDOW)
-                throw new SearchWindowExceeded(tooMany(count));
-            const items = page[field];
-            if (!Array.isArray(items))
-                throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, `the answer has no ${field} list`);
-            yield { operation, page, items };
-            if (p * client_PAGE_SIZE >= count || items.length === 0)
-                return;
-        }
-    }
-    /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
-    async listProjects(retry, onRetry) {
-        const projects = [];
-        const tooMany = (count) => `SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`;
-        for await (const { operation, items } of this.search('project list', '/api/components/search', { qualifiers: 'TRK' }, 'components', tooMany, retry, onRetry)) {
-            for (const c of items) {
-                if (typeof c?.key !== 'string')
-                    throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'a project has no key');
-                projects.push({ key: c.key, name: typeof c.name === 'string' && c.name.trim() !== '' ? c.name : c.key });
-            }
-        }
-        return projects;
-    }
-    /**
-     * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
-     * project past the search window fails whole: a cut-off report would close the rest in DefectDojo.
-     */
-    async projectIssues(project, retry, onRetry, options = {}) {
-        const issues = [];
-        const rules = new Map();
-        // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
-        // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
-        const query = { componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ...(options.allTypes ? {} : { types: SECURITY_TYPES }) };
-        const tooMany = (count) => `${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
-        for await (const { operation, page, items } of this.search(`issues of ${project.key}`, '/api/issues/search', query, 'issues', tooMany, retry, onRetry)) {
-            for (const raw of items) {
-                const parsed = issue(raw);
-                if (!parsed)
-                    throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'an issue has no key, rule or component');
-                issues.push(parsed);
-            }
-            for (const r of Array.isArray(page.rules) ? page.rules : []) {
-                if (typeof r?.key === 'string' && typeof r.name === 'string')
-                    rules.set(r.key, r.name);
-            }
-        }
-        return { issues, rules };
-    }
-    /**
-     * Every security hotspot of a project still to review (`api/hotspots/search`, `projectKey`,
-     * `status=TO_REVIEW`), as issues of type SECURITY_HOTSPOT whose severity is the hotspot's
-     * vulnerability probability (HIGH, MEDIUM, LOW). Past the search window it fails whole, as issues do.
-     */
-    async projectHotspots(project, retry, onRetry) {
-        const hotspots = [];
-        const tooMany = (count) => `${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
-        for await (const { operation, items } of this.search(`hotspots of ${project.key}`, '/api/hotspots/search', { projectKey: project.key, status: 'TO_REVIEW' }, 'hotspots', tooMany, retry, onRetry)) {
-            for (const raw of items) {
-                if (typeof raw?.key !== 'string' || typeof raw.component !== 'string')
-                    throw new request/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'a hotspot has no key or component');
-                // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
-                const rule = typeof raw.ruleKey === 'string' ? raw.ruleKey : `hotspot:${typeof raw.securityCategory === 'string' ? raw.securityCategory : 'others'}`;
-                hotspots.push({
-                    key: raw.key,
-                    rule,
-                    component: raw.component,
-                    message: typeof raw.message === 'string' ? raw.message : '',
-                    severity: typeof raw.vulnerabilityProbability === 'string' ? raw.vulnerabilityProbability : 'LOW',
-                    ...(typeof raw.line === 'number' ? { line: raw.line } : {}),
-                    type: 'SECURITY_HOTSPOT',
-                });
-            }
-        }
-        return hotspots;
-    }
-    /**
-     * A rule's name and CWEs: `api/rules/search?rule_key=<key>&facets=cwe`, whose `cwe` facet over
-     * that one rule lists the CWEs of its security standards (SonarQube's own mapping; the API
-     * gives no per-issue CWE). Once per rule and run; a rule SonarQube does not know has none.
-     */
-    ruleDetails(ruleKey, retry, onRetry) {
-        let found = this.ruleCache.get(ruleKey);
-        if (!found) {
-            found = this.lookUpRule(ruleKey, retry, onRetry);
-            this.ruleCache.set(ruleKey, found);
-            // A failure is not kept: the next project asks again.
-            found.catch(() => this.ruleCache.delete(ruleKey));
-        }
-        return found;
-    }
-    async lookUpRule(ruleKey, retry, onRetry) {
-        if (ruleKey.startsWith('hotspot:'))
-            return { cwes: [] };
-        const page = await this.get(`rule ${ruleKey}`, '/api/rules/search', new URLSearchParams({ rule_key: ruleKey, facets: 'cwe', f: 'name', ps: '1' }), retry, onRetry);
-        const rule = Array.isArray(page.rules) ? page.rules.find((r) => r?.key === ruleKey) : undefined;
-        const facets = Array.isArray(page.facets) ? page.facets : [];
-        const facet = facets.find((f) => f?.name === 'cwe' || f?.property === 'cwe');
-        const values = Array.isArray(facet?.values) ? facet.values : [];
-        const cwes = values.filter((v) => typeof v?.val === 'string' && /^\d+$/.test(v.val) && (typeof v.count !== 'number' || v.count > 0)).map((v) => v.val);
-        return { ...(typeof rule?.name === 'string' ? { name: rule.name } : {}), cwes };
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/report.js
-/** Impact severities (10.2 on) in the older severity scale, for issues that carry no `severity`. */
-const FROM_IMPACT = { BLOCKER: 'BLOCKER', HIGH: 'CRITICAL', MEDIUM: 'MAJOR', LOW: 'MINOR', INFO: 'INFO' };
-const ORDER = ['BLOCKER', 'CRITICAL', 'MAJOR', 'MINOR', 'INFO'];
-function severityOf(issue) {
-    if (issue.severity)
-        return issue.severity;
-    const mapped = (issue.impacts ?? []).map((i) => FROM_IMPACT[i.severity ?? ''] ?? 'INFO').sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
-    return mapped[0] ?? 'INFO';
-}
-const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-/**
- * The report in the JSON shape of the sonar-report tool, which DefectDojo reads as "SonarQube Scan
- * detailed": one finding per issue, deduplicated on the issue key, so two issues of one rule in
- * one file stay two findings across reimports. DefectDojo recognises the shape by a non-empty
- * `hotspotKeys`; it holds the issue keys, so an empty project sends an empty list and its old
- * findings are closed. Each rule's CWEs (SonarQube's security standards) are links in its
- * `htmlDesc`, where DefectDojo's parser reads a finding's CWE. Hotspots use the same shape, in a
- * test of their own.
- */
-function sonarReport(serverUrl, project, found, now = new Date()) {
-    const prefix = `${project.key}:`;
-    const rules = {};
-    for (const issue of found.issues) {
-        if (rules[issue.rule])
-            continue;
-        const name = found.rules.get(issue.rule) ?? issue.rule;
-        const link = `${serverUrl}/coding_rules?open=${encodeURIComponent(issue.rule)}&rule_key=${encodeURIComponent(issue.rule)}`;
-        // DefectDojo takes a finding's CWE from the first "CWE-<n>" among the texts of the rule's links.
-        const cwes = (found.cwes?.get(issue.rule) ?? []).map((cwe) => `<p><a href="https://cwe.mitre.org/data/definitions/${cwe}.html">CWE-${cwe}</a></p>`);
-        rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>${cwes.join('')}` };
-    }
-    return {
-        date: now.toISOString().slice(0, 10),
-        projectName: project.name,
-        sonarBaseURL: serverUrl,
-        sonarComponent: project.key,
-        rules,
-        issues: found.issues.map((issue) => ({
-            key: issue.key,
-            rule: issue.rule,
-            severity: severityOf(issue),
-            component: issue.component.startsWith(prefix) ? issue.component.slice(prefix.length) : issue.component,
-            // File-level issues have no line; the parser needs a number.
-            line: issue.line ?? 0,
-            description: found.rules.get(issue.rule) ?? issue.rule,
-            message: issue.message || (found.rules.get(issue.rule) ?? issue.rule),
-            ...(issue.type ? { type: issue.type } : {}),
-        })),
-        hotspotKeys: found.issues.map((i) => i.key),
-    };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/sync.js
-
-
-
-
-
-
-
-/** The name and CWEs of each rule the findings use, looked up once per rule and run. */
-async function withRules(issues, names, deps, onRetry) {
-    const cwes = new Map();
-    for (const rule of new Set(issues.map((i) => i.rule))) {
-        const details = await deps.sonarQube.ruleDetails(rule, deps.retry, onRetry);
-        cwes.set(rule, details.cwes);
-        if (!names.has(rule) && details.name)
-            names.set(rule, details.name);
-    }
-    return { issues, rules: names, cwes };
-}
-const SONARQUBE_KINDS = [
-    {
-        kind: 'issues',
-        testTitle: (project) => `${project.name} (SonarQube issues)`,
-        filename: 'sonarqube-issues.json',
-        read: async (project, deps, onRetry) => {
-            const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry, { allTypes: deps.allIssueTypes });
-            return withRules(found.issues, found.rules, deps, onRetry);
-        },
-    },
-    {
-        kind: 'hotspots',
-        testTitle: (project) => `${project.name} (SonarQube hotspots)`,
-        filename: 'sonarqube-hotspots.json',
-        read: async (project, deps, onRetry) => withRules(await deps.sonarQube.projectHotspots(project, deps.retry, onRetry), new Map(), deps, onRetry),
-    },
-];
-const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
-async function sync_syncKind(project, kind, deps, productExists, products, digests) {
-    const label = `${sync_labelOf(project)} ${kind.kind}`;
-    const testTitle = kind.testTitle(project);
-    const base = { label, product: project.name, engagement: scan_types/* ENGAGEMENTS */.nC.sonarqube, test: testTitle, scan_type: scan_types/* SCAN_TYPES */.g8.sonarQube };
-    const onRetry = (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs);
-    let attempts = 0;
-    const notes = [];
-    try {
-        const found = await kind.read(project, deps, onRetry);
-        // Nothing to send and no product yet: no empty product; an existing one still gets the empty report, to close what was fixed.
-        if (found.issues.length === 0 && !(await productExists())) {
-            return { ...base, status: 'skipped', reason: `no open ${kind.kind} and no DefectDojo product yet`, attempts: 0 };
-        }
-        const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
-        // The digest leaves out the report's date (the day it was made): the same issues give the same digest.
-        const digest = reportDigest({ scanType: scan_types/* SCAN_TYPES */.g8.sonarQube, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.sonarqube, testTitle, doNotReactivate: deps.defectDojo.doNotReactivate }, Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))));
-        if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.sonarQube, digest))
-            return { ...base, status: 'synced', unchanged: true, attempts: 0 };
-        const counts = await (0,request/* retryTransient */.jh)((n) => {
-            attempts = n;
-            return deps.defectDojo.reimport({
-                scanType: scan_types/* SCAN_TYPES */.g8.sonarQube,
-                productName: project.name,
-                engagementName: scan_types/* ENGAGEMENTS */.nC.sonarqube,
-                testTitle,
-                filename: kind.filename,
-                content,
-                note: (text) => notes.push(text),
-                digest,
-                // Not in the directory: created by this run's issues (under the configured type) or new.
-                ...(products ? { product: products.get(project.name) ?? null } : {}),
-            });
-        }, deps.retry, onRetry);
-        return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
-    }
-    catch (err) {
-        return { ...base, status: 'failed', reason: (0,report/* message */.iU)(err), attempts };
-    }
-}
-/**
- * `sync-sonarqube`: every SonarQube project's open vulnerabilities (every open issue with
- * `allIssueTypes`) and its hotspots to review into its own DefectDojo product. A project's two
- * reimports go one after the other, so they never both create its product.
- */
-async function syncSonarQube(deps) {
-    const startedAt = new Date();
-    const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
-    let projects;
-    // DefectDojo's products are listed while SonarQube lists its projects.
-    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
-    try {
-        projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
-    }
-    catch (err) {
-        await pendingProducts;
-        return (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,report/* message */.iU)(err)}` }, []);
-    }
-    const products = await pendingProducts;
-    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-    const items = await (0,report/* syncEachKind */.vt)(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
-        let exists;
-        // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
-        let made = false;
-        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= (0,request/* retryTransient */.jh)(() => deps.defectDojo.productExists(project.name), deps.retry)));
-        return async (kind) => {
-            const result = await sync_syncKind(project, kind, deps, productExists, products, digests);
-            if (result.status === 'synced')
-                made = true;
-            return result;
-        };
-    });
-    return (0,report/* finishReport */.Ux)(head, items);
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js
-
-
-
-/** `sync-sonarqube`: each SonarQube project's open issues, one DefectDojo product per project. */
-const sonarQubeConnector = {
-    source: 'sonarqube',
-    command: 'sync-sonarqube',
-    noun: 'project',
-    description: `SonarQube -> DefectDojo: each project's open vulnerabilities (every
-open issue with --all-issue-types) and its hotspots to review, each in a
-test of its own product ("SonarQube Scan detailed")`,
-    missing: ({ config, secrets }) => [
-        ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
-        ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
-        ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
-    ],
-    check: async ({ loaded, options, retry, progress }) => {
-        const url = loaded.config.sources.sonarqube.url;
-        let valid;
-        try {
-            valid = await connector_clientOf({ loaded, options }).tokenValid(retry, (error, n, delayMs) => progress.retry('token check', error, n, delayMs));
-        }
-        catch (err) {
-            throw (0,credentials/* refusedAs */.xb)(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
-        }
-        if (!valid)
-            throw new credentials/* CredentialRefused */.In('SONARQUBE_TOKEN', 'SonarQube', url, 'api/authentication/validate answered valid: false');
-    },
-    run: ({ loaded, options, defectDojo, retry, progress }) => syncSonarQube({
-        sonarQube: connector_clientOf({ loaded, options }),
-        serverUrl: loaded.config.sources.sonarqube.url,
-        allIssueTypes: options.allIssueTypes ?? loaded.config.sources.sonarqube.allIssueTypes,
-        defectDojo,
-        concurrency: options.concurrency,
-        retry,
-        progress,
-    }),
-};
-function connector_clientOf({ loaded, options }) {
-    return new SonarQubeClient({ url: loaded.config.sources.sonarqube.url, token: loaded.secrets.sonarQubeToken, timeoutMs: options.timeoutMs });
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/connectors.js
-
-
-
-/** Every source the sync knows, in the order the usage text lists them. */
-const CONNECTORS = [dependencyTrackConnector, githubConnector, sonarQubeConnector];
-function connectorForCommand(command) {
-    return CONNECTORS.find((c) => c.command === command);
-}
-
-
-/***/ }),
-
-/***/ 71930:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   In: () => (/* binding */ CredentialRefused),
-/* harmony export */   vu: () => (/* binding */ isRefusal),
-/* harmony export */   xb: () => (/* binding */ refusedAs)
-/* harmony export */ });
-/* harmony import */ var _http_request_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(91016);
-
-/**
- * A credential the server refused (401 or 403). The message names the credential (its setting,
- * never its value) and the server, so the operator knows which of several to replace.
- */
-class CredentialRefused extends Error {
-    credential;
-    service;
-    server;
-    name = 'CredentialRefused';
-    constructor(credential, service, server, reason) {
-        super(`${service} at ${server} refused ${credential}: ${reason}`);
-        this.credential = credential;
-        this.service = service;
-        this.server = server;
-    }
-}
-/** Whether `err` is a server's refusal of the credential: a 401 or 403 answer. */
-function isRefusal(err) {
-    return err instanceof _http_request_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && (err.status === 401 || err.status === 403);
-}
-/** `err` as a `CredentialRefused` when it is a 401 or 403 answer; otherwise unchanged. */
-function refusedAs(err, credential, service, server) {
-    if (!isRefusal(err))
-        return err;
-    return new CredentialRefused(credential, service, server, `answered ${err.status}${err.detail ? ` (${err.detail})` : ''} to ${err.operation}`);
-}
-
-
-/***/ }),
-
-/***/ 59998:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  dw: () => (/* binding */ DefectDojoClient),
-  AM: () => (/* binding */ ScanTypeUnknown),
-  du: () => (/* binding */ UploadTooLarge)
-});
-
-// UNUSED EXPORTS: scanFactFields
-
-// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
-var p_limit = __nccwpck_require__(70370);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(77598);
-;// CONCATENATED MODULE: ./build/server/sync/http/multipart.js
-
-/**
- * A `multipart/form-data` body, whole: sent with a `Content-Length`, never chunked (Django behind
- * DefectDojo's nginx and uWSGI reads a chunked body as empty).
- */
-function multipartBody(fields, file) {
-    const boundary = `----gatehouse${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
-    const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
-    const head = [
-        ...Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`),
-        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
-    ].join('');
-    const body = Buffer.concat([Buffer.from(head), file.content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-    return { contentType: `multipart/form-data; boundary=${boundary}`, body };
-}
-
-// EXTERNAL MODULE: ./build/server/sync/http/request.js
-var http_request = __nccwpck_require__(91016);
-// EXTERNAL MODULE: ./build/server/sync/defectdojo/scan-types.js
-var scan_types = __nccwpck_require__(91997);
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/statistics.js
-function total(node) {
-    const value = node?.total?.total;
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-/**
- * The counts of one reimport: the `statistics.delta` totals (untouched findings under
- * `untouched`, or `left untouched` before DefectDojo 2.46.0); or, when the reimport created its
- * test, the `statistics.after` total as created. DefectDojo then runs an import, whose answer has
- * `after` alone (no `before`, no `delta`), and every finding in the test is one it created.
- * Undefined when the answer says neither (an answer with `before` but no `delta`, as some versions
- * and configurations give, says nothing about what changed).
- */
-function reimportCounts(body) {
-    const statistics = body?.statistics;
-    if (!statistics || typeof statistics !== 'object')
-        return undefined;
-    const delta = statistics.delta;
-    if (delta && typeof delta === 'object') {
-        const created = total(delta.created);
-        const closed = total(delta.closed);
-        const reactivated = total(delta.reactivated);
-        // `left untouched` until DefectDojo 2.45.x (its IMPORT_ACTIONS label; renamed in 2.46.0).
-        const untouched = total(delta.untouched ?? delta['left untouched']);
-        if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
-            return undefined;
-        return { created, closed, reactivated, untouched };
-    }
-    if (!('before' in statistics)) {
-        const created = total(statistics.after);
-        if (created !== undefined)
-            return { created, closed: 0, reactivated: 0, untouched: 0 };
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
-
-
-
-
-
-const SERVICE = 'DefectDojo';
-/** The page size of every list read. */
-const PAGE = 100;
-/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
-function nextPage(base, next) {
-    return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
-}
-/** The Test model's column lengths (and the engagement's URL field): a longer value fails in DefectDojo's database with a 500. */
-const SCAN_FACT_FIELDS = [
-    { key: 'version', field: 'version', max: 100 },
-    { key: 'commitHash', field: 'commit_hash', max: 150 },
-    { key: 'branchTag', field: 'branch_tag', max: 150 },
-    { key: 'buildId', field: 'build_id', max: 150 },
-    { key: 'sourceCodeManagementUri', field: 'source_code_management_uri', max: 600 },
-];
-/**
- * The form fields of the facts DefectDojo accepts: a value too long for its column, or an address
- * its URLField refuses, is left out (and said through `note`) rather than failing the reimport.
- */
-function scanFactFields(facts, note) {
-    const fields = {};
-    for (const { key, field, max } of SCAN_FACT_FIELDS) {
-        const value = facts?.[key]?.trim();
-        if (!value)
-            continue;
-        if (value.length > max) {
-            note?.(`${field} is longer than DefectDojo stores (${max} characters); not sent`);
-            continue;
-        }
-        if (key === 'sourceCodeManagementUri' && (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))) {
-            note?.(`${field} is not an http(s) address; not sent`);
-            continue;
-        }
-        fields[field] = value;
-    }
-    return fields;
-}
-/** A report larger than DefectDojo accepts: refused here, before anything is sent. */
-class UploadTooLarge extends Error {
-    name = 'UploadTooLarge';
-    /** `what` (the report) and its size in bytes; undefined when it was only seen to pass the limit. */
-    constructor(what, bytes, limitBytes) {
-        const size = bytes === undefined ? `over ${megabytes(limitBytes)}` : megabytes(bytes);
-        super(`${what} is ${size} MB, above the upload limit of ${megabytes(limitBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
-    }
-}
-/** DefectDojo does not know the scan type: its release predates the parser. */
-class ScanTypeUnknown extends Error {
-    name = 'ScanTypeUnknown';
-}
-/** Mebibytes as DefectDojo counts them (`file_size_mb`: bytes / 1048576), one decimal. */
-const megabytes = (bytes) => (bytes / 1048576).toFixed(1);
-/** DefectDojo's default DD_SCAN_FILE_MAX_SIZE: 100 MB, counted as bytes / 1048576. */
-const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1048576;
-/** DefectDojo through its REST API v2, with one API token; never a password or session. */
-class DefectDojoClient {
-    options;
-    constructor(options) {
-        this.options = options;
-    }
-    headers(extra = {}) {
-        return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
-    }
-    /** Product type names by id, kept for the client's life (a renamed type only makes a note stale). */
-    productTypeNames = new Map();
-    get doNotReactivate() {
-        return this.options.doNotReactivate === true;
-    }
-    get maxUploadBytes() {
-        return this.options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-    }
-    /**
-     * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
-     * findings the report no longer holds, and deduplicates within the engagement.
-     * `product_type_name` goes only with a product that does not exist yet: DefectDojo refuses (400)
-     * a reimport whose type disagrees with an existing product's, e.g. after the product was moved.
-     */
-    async reimport(request) {
-        const size = request.content.byteLength;
-        if (size > this.maxUploadBytes) {
-            throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName}`, size, this.maxUploadBytes);
-        }
-        // Not kept by the client: the service's client lives across runs, and products move.
-        const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
-        if (found && found.productType !== undefined && found.productType !== this.options.productType) {
-            request.note?.(`product ${request.productName} is under product type "${found.productType}", not "${this.options.productType}"; synced where it is`);
-        }
-        const fields = {
-            scan_type: request.scanType,
-            ...(found ? {} : { product_type_name: this.options.productType }),
-            product_name: request.productName,
-            engagement_name: request.engagementName,
-            test_title: request.testTitle,
-            auto_create_context: 'true',
-            close_old_findings: 'true',
-            deduplication_on_engagement: 'true',
-            ...(this.options.doNotReactivate ? { do_not_reactivate: 'true' } : {}),
-            ...scanFactFields(request.digest ? { ...request.scan, buildId: request.digest } : request.scan, request.note),
-        };
-        const { contentType, body } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
-        const operation = `reimport-scan of ${request.productName}`;
-        let response;
-        try {
-            response = await (0,http_request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
-                method: 'POST',
-                headers: this.headers({ 'content-type': contentType }),
-                body,
-                timeoutMs: this.options.uploadTimeoutMs,
-            });
-        }
-        catch (err) {
-            throw this.explained(err, request);
-        }
-        return reimportCounts(await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.uploadTimeoutMs));
-    }
-    /** DefectDojo's refusal of an unknown scan type (DRF's choice error), said as what it means. */
-    explained(err, request) {
-        // DRF's field error, "\"<type>\" is not a valid choice.", quoted as JSON or as Python's repr.
-        const detail = (err instanceof http_request/* HttpError */.j$ ? (err.detail ?? '') : '').replace(/\\"/g, '"');
-        if (!(err instanceof http_request/* HttpError */.j$) || err.status !== 400 || !detail.includes(`"${request.scanType}" is not a valid choice`))
-            return err;
-        const minimum = scan_types/* MINIMUM_DEFECTDOJO_VERSION */.El[request.scanType];
-        return new ScanTypeUnknown(`DefectDojo at ${this.options.url} does not know the scan type "${request.scanType}"${minimum ? `: the server is too old for this source; it needs DefectDojo ${minimum} or later` : ''}`);
-    }
-    /** The cheapest authenticated call: proves DefectDojo answers and accepts the token. */
-    async ping(timeoutMs = this.options.timeoutMs) {
-        const response = await (0,http_request/* send */.tN)(SERVICE, 'health check', `${this.options.url}/api/v2/products/?limit=1`, { headers: this.headers(), timeoutMs });
-        await response.arrayBuffer();
-    }
-    /**
-     * `GET /api/v2/user_profile/`: the token's own user, the cheapest call that needs only a valid
-     * token; made before anything is exported, so a refused token stops a run before its first export.
-     */
-    async checkToken() {
-        const response = await (0,http_request/* send */.tN)(SERVICE, 'token check (user_profile)', `${this.options.url}/api/v2/user_profile/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-        await response.arrayBuffer();
-    }
-    /**
-     * Active findings of one product at the given severities that carry no `issue:` tag, worst
-     * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
-     */
-    openFindings(productName, severities) {
-        const query = { product_name: productName, active: 'true', severity: severities.join(','), not_tag: 'issue:', o: 'numerical_severity,id' };
-        return this.pages('/api/v2/findings/', query, `findings of ${productName}`);
-    }
-    /**
-     * Every finding of one product, in any state, with a tag containing `issue:` (the findings issue
-     * push linked to an issue), every page; `tag` matches by substring, callers check again.
-     */
-    linkedFindings(productName) {
-        return this.pages('/api/v2/findings/', { product_name: productName, tag: 'issue:', o: 'id' }, `linked findings of ${productName}`);
-    }
-    /**
-     * The findings of one product marked false positive, and those whose risk is accepted (two
-     * lists: the API's filters are ANDed), every page, as DefectDojo holds them.
-     */
-    async triagedFindings(productName) {
-        const found = new Map();
-        for (const flag of ['false_p', 'risk_accepted']) {
-            for await (const results of this.pages('/api/v2/findings/', { product_name: productName, [flag]: 'true', o: 'id' }, `triaged findings of ${productName}`)) {
-                for (const f of results) {
-                    if (typeof f?.id !== 'number' || typeof f.unique_id_from_tool !== 'string' || f[flag] !== true)
-                        continue;
-                    found.set(f.id, { id: f.id, uniqueIdFromTool: f.unique_id_from_tool, falseP: f.false_p === true, riskAccepted: f.risk_accepted === true });
-                }
-            }
-        }
-        return [...found.values()];
-    }
-    /**
-     * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
-     * filter matches substrings: checked again here), every page, as DefectDojo holds it.
-     */
-    async findingsByUniqueId(productName, prefix) {
-        const found = [];
-        for await (const results of this.pages('/api/v2/findings/', { product_name: productName, unique_id_from_tool: prefix }, `findings of ${productName}`)) {
-            for (const f of results) {
-                if (typeof f?.unique_id_from_tool !== 'string' || !f.unique_id_from_tool.startsWith(prefix) || typeof f.id !== 'number')
-                    continue;
-                if (typeof f.title !== 'string' || typeof f.severity !== 'string')
-                    continue;
-                const ids = Array.isArray(f.vulnerability_ids) ? f.vulnerability_ids.map((v) => v?.vulnerability_id).filter((v) => typeof v === 'string') : [];
-                found.push({ id: f.id, uniqueIdFromTool: f.unique_id_from_tool, title: f.title, severity: f.severity, active: f.active === true, vulnerabilityIds: ids });
-            }
-        }
-        return found;
-    }
-    /**
-     * `POST /api/v2/findings/{id}/tags/` (`{"tags": [...]}`): DefectDojo adds the tags to the
-     * finding's own and saves nothing else. A finding `PATCH` would save the whole finding, which can
-     * push it to JIRA and fail there.
-     */
-    async addFindingTags(id, tags) {
-        const operation = `tagging of finding ${id}`;
-        const response = await (0,http_request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/tags/`, {
-            method: 'POST',
-            headers: this.headers({ 'content-type': 'application/json' }),
-            body: JSON.stringify({ tags }),
-            timeoutMs: this.options.timeoutMs,
-        });
-        await response.arrayBuffer();
-    }
-    /**
-     * Every test of one scan type (`GET /api/v2/tests/?scan_type=…`, every page): its engagement's
-     * id, its title and its `build_id`, where the sync keeps the digest of the last report imported.
-     */
-    async tests(scanType) {
-        return this.all('/api/v2/tests/', `test list (${scanType})`, (t) => typeof t?.id === 'number' && typeof t.engagement === 'number' && (t.scan_type === undefined || t.scan_type === scanType)
-            ? { id: t.id, engagement: t.engagement, title: typeof t.title === 'string' ? t.title : '', buildId: typeof t.build_id === 'string' ? t.build_id : '' }
-            : undefined, { scan_type: scanType });
-    }
-    /** Whether a product of exactly this name exists. */
-    async productExists(name) {
-        return (await this.product(name)) !== undefined;
-    }
-    /**
-     * Every product's type by product name, for one run: two paged lists (`/product_types/`,
-     * `/products/`) in place of a lookup before each reimport.
-     */
-    async productDirectory() {
-        // The two lists are independent until products are given their types' names: read together.
-        const [types, listed] = await Promise.all([
-            this.all('/api/v2/product_types/', 'product type list', (t) => typeof t?.id === 'number' && typeof t.name === 'string' ? [t.id, t.name] : undefined),
-            this.all('/api/v2/products/', 'product list', (p) => typeof p?.name === 'string' ? [p.name, typeof p.prod_type === 'number' ? p.prod_type : undefined] : undefined),
-        ]);
-        const typeNames = new Map(types);
-        return new Map(listed.map(([name, type]) => [name, { productType: type === undefined ? undefined : typeNames.get(type) }]));
-    }
-    /**
-     * Every entry of a DRF list that `pick` keeps. The first page's `count` gives the number of
-     * pages; the others are read by `offset`, four at a time (read one by one through `next`, the
-     * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
-     */
-    async all(path, operation, pick, query = {}) {
-        const page = (offset) => this.page(`${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE), offset: String(offset) })}`, operation);
-        const first = await page(0);
-        if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0)
-            throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no count');
-        const offsets = [];
-        for (let offset = PAGE; offset < first.count; offset += PAGE)
-            offsets.push(offset);
-        const limit = (0,p_limit/* default */.A)(4);
-        const rest = await Promise.all(offsets.map((offset) => limit(() => page(offset))));
-        const kept = [];
-        for (const { results } of [first, ...rest]) {
-            for (const entry of results) {
-                const value = pick(entry);
-                if (value !== undefined)
-                    kept.push(value);
-            }
-        }
-        return kept;
-    }
-    /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
-    async product(name) {
-        for await (const results of this.pages('/api/v2/products/', { name }, `product lookup of ${name}`)) {
-            const product = results.find((p) => p?.name === name);
-            if (product) {
-                const typeId = typeof product.prod_type === 'number' ? product.prod_type : undefined;
-                return { productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
-            }
-        }
-        return undefined;
-    }
-    /** One page of a DRF list: its entries, the next page's address (ours: `nextPage`) and the total `count` as answered. */
-    async page(url, operation) {
-        const response = await (0,http_request/* send */.tN)(SERVICE, operation, url, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
-        const body = (await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
-        if (!Array.isArray(body?.results))
-            throw new http_request/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
-        return { results: body.results, next: nextPage(url.split('?')[0], body.next), count: body.count };
-    }
-    /** Every page of a DRF list filtered by `query`, one after another through `next`: the caller may stop early. */
-    async *pages(path, query, operation) {
-        let next = `${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE) })}`;
-        while (next) {
-            const page = await this.page(next, operation);
-            yield page.results;
-            next = page.next;
-        }
-    }
-    /** `GET /api/v2/product_types/{id}/`, once per id; undefined when the token may not read it. */
-    productTypeName(id) {
-        let name = this.productTypeNames.get(id);
-        if (!name) {
-            const operation = `product type ${id}`;
-            name = (0,http_request/* send */.tN)(SERVICE, operation, `${this.options.url}/api/v2/product_types/${id}/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs }).then(async (response) => {
-                const body = (await (0,http_request/* jsonBody */.J9)(SERVICE, operation, response, this.options.timeoutMs));
-                return typeof body?.name === 'string' ? body.name : undefined;
-            }, (err) => {
-                if (err instanceof http_request/* HttpError */.j$ && (err.status === 403 || err.status === 404))
-                    return undefined;
-                throw err;
-            });
-            this.productTypeNames.set(id, name);
-            name.catch(() => this.productTypeNames.delete(id));
-        }
-        return name;
-    }
-}
-
-
-/***/ }),
-
-/***/ 91997:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   El: () => (/* binding */ MINIMUM_DEFECTDOJO_VERSION),
-/* harmony export */   g8: () => (/* binding */ SCAN_TYPES),
-/* harmony export */   nC: () => (/* binding */ ENGAGEMENTS)
-/* harmony export */ });
-/** DefectDojo parser names (`scan_type`), exactly as DefectDojo spells them. */
-const SCAN_TYPES = {
-    dependencyTrack: 'Dependency Track Finding Packaging Format (FPF) Export',
-    codeScanning: 'Github SAST Scan',
-    dependabot: 'Github Vulnerability Scan',
-    secretScanning: 'Github Secrets Detection Report Scan',
-    /** Deduplicates on the issue key, unlike "SonarQube Scan" (CWE, severity, file). */
-    sonarQube: 'SonarQube Scan detailed',
-};
-/** The fixed engagement of each source inside a product (one product per project or repository). */
-const ENGAGEMENTS = {
-    dependencytrack: 'Dependency-Track',
-    github: 'GitHub',
-    sonarqube: 'SonarQube',
-};
-/**
- * The oldest DefectDojo release that parses each report as the sync shapes it: the later of the
- * parser's first release and 2.6.0 (reimport with `auto_create_context`). Read from DefectDojo's
- * history (the tag first holding the parser). Used to explain a server's refusal of a scan type.
- */
-const MINIMUM_DEFECTDOJO_VERSION = {
-    [SCAN_TYPES.dependencyTrack]: '2.6.0',
-    [SCAN_TYPES.codeScanning]: '2.52.0',
-    [SCAN_TYPES.dependabot]: '2.6.0',
-    [SCAN_TYPES.secretScanning]: '2.51.0',
-    [SCAN_TYPES.sonarQube]: '2.6.0',
-};
-
-
-/***/ }),
-
-/***/ 95538:
+/***/ 94009:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40580,50 +37501,11 @@ const MINIMUM_DEFECTDOJO_VERSION = {
 __nccwpck_require__.d(__webpack_exports__, {
   Nq: () => (/* binding */ RateLimitExhausted),
   ok: () => (/* binding */ SecondaryRateLimit),
-  $f: () => (/* binding */ client_githubClient)
+  AZ: () => (/* binding */ rateLimitedClient)
 });
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-class RequestError extends Error {
-  name;
-  /**
-   * http status code
-   */
-  status;
-  /**
-   * Request options that lead to the error.
-   */
-  request;
-  /**
-   * Response object if a response was received
-   */
-  response;
-  constructor(message, statusCode, options) {
-    super(message, { cause: options.cause });
-    this.name = "HttpError";
-    this.status = Number.parseInt(statusCode);
-    if (Number.isNaN(this.status)) {
-      this.status = 0;
-    }
-    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
-    if ("response" in options) {
-      this.response = options.response;
-    }
-    const requestCopy = Object.assign({}, options.request);
-    if (options.request.headers.authorization) {
-      requestCopy.headers = Object.assign({}, options.request.headers, {
-        authorization: options.request.headers.authorization.replace(
-          /(?<! ) .*$/,
-          " [REDACTED]"
-        )
-      });
-    }
-    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
-    this.request = requestCopy;
-  }
-}
-
-
+// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
+var dist_src = __nccwpck_require__(31015);
 ;// CONCATENATED MODULE: ./build/server/github/api.js
 /**
  * GitHub's REST API as every part of Gatehouse speaks it: the version sent on every call, and
@@ -41847,7 +38729,7 @@ async function fetchWrapper(requestOptions) {
         }
       }
     }
-    const requestError = new RequestError(message, 500, {
+    const requestError = new dist_src/* RequestError */.G(message, 500, {
       request: requestOptions
     });
     requestError.cause = error;
@@ -41879,21 +38761,21 @@ async function fetchWrapper(requestOptions) {
     if (status < 400) {
       return octokitResponse;
     }
-    throw new RequestError(fetchResponse.statusText, status, {
+    throw new dist_src/* RequestError */.G(fetchResponse.statusText, status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status, {
+    throw new dist_src/* RequestError */.G("Not modified", status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
+    throw new dist_src/* RequestError */.G(toErrorMessage(octokitResponse.data), status, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -42788,7 +39670,7 @@ function githubClient(options) {
     const { auth } = options;
     const sameOrigin = options.redirects === 'same-origin';
     // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty answer.
-    const fetch = (0,outbound/* boundedFetch */.A)(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), buffer: { maxBytes: call_bounds/* MAX_ANSWER_BYTES */.gB } });
+    const fetch = (0,outbound/* boundedFetch */.A)(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), maxBytes: call_bounds/* MAX_ANSWER_BYTES */.gB });
     const octokit = new GitHubOctokit({
         baseUrl: options.baseUrl,
         userAgent: options.userAgent,
@@ -42809,19 +39691,18 @@ function githubClient(options) {
         const header = response.headers.location;
         const location = typeof header === 'string' && header !== '' ? URL.parse(header, response.url)?.origin : undefined;
         const message = `a redirect${location ? ` to ${location}` : ''}, not followed`;
-        throw new RequestError(message, response.status, { request: octokit.request.endpoint.parse(request), response: { ...response, data: { message } } });
+        throw new dist_src/* RequestError */.G(message, response.status, { request: octokit.request.endpoint.parse(request), response: { ...response, data: { message } } });
     });
     return octokit;
 }
 
 // EXTERNAL MODULE: ./build/server/clock.js
 var server_clock = __nccwpck_require__(90232);
-// EXTERNAL MODULE: ./build/server/sync/http/request.js
-var http_request = __nccwpck_require__(91016);
-// EXTERNAL MODULE: ./build/server/sync/github/conditional.js + 1 modules
-var github_conditional = __nccwpck_require__(31053);
-;// CONCATENATED MODULE: ./build/server/sync/github/client.js
-
+// EXTERNAL MODULE: ./build/server/http/call-errors.js
+var call_errors = __nccwpck_require__(90515);
+// EXTERNAL MODULE: ./build/server/github/conditional.js + 1 modules
+var github_conditional = __nccwpck_require__(42839);
+;// CONCATENATED MODULE: ./build/server/github/rate-limited-client.js
 
 
 
@@ -42853,7 +39734,7 @@ class RateLimitExhausted extends Error {
     }
 }
 /** A secondary (abuse) rate limit: back off and try again. */
-class SecondaryRateLimit extends http_request/* HttpError */.j$ {
+class SecondaryRateLimit extends call_errors/* HttpError */.j$ {
 }
 /**
  * An Octokit for one target (the one factory, `server/github/client.ts`): every call bounded in
@@ -42871,7 +39752,7 @@ class SecondaryRateLimit extends http_request/* HttpError */.j$ {
  * it holds every call to a spent budget before it is refused, not each call after its refusal,
  * and it waits on the injected clock.
  */
-function client_githubClient(target, options) {
+function rateLimitedClient(target, options) {
     const clock = options.clock ?? server_clock/* systemClock */.m;
     const maxWaitMsOf = (resource) => options.maxRateLimitWaitMsFor?.[resource] ?? options.maxRateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
     /** Per resource: until when its primary limit is spent (epoch ms). */
@@ -42936,8 +39817,8 @@ function client_githubClient(target, options) {
                     return response;
                 }
                 catch (err) {
-                    if (!(err instanceof RequestError) || !err.response)
-                        throw new http_request/* TransportError */.wX(SERVICE, operation, (0,outbound/* transportFailure */.qO)(err, bounds), !(0,outbound/* neverSent */.vQ)(err));
+                    if (!(err instanceof dist_src/* RequestError */.G) || !err.response)
+                        throw call_errors/* TransportError */.wX.of(SERVICE, operation, err);
                     const headers = err.response.headers;
                     // Not modified: the kept answer, as it came (a 304 does not count against the primary limit).
                     if (err.status === 304 && kept) {
@@ -42959,14 +39840,14 @@ function client_githubClient(target, options) {
                     if ((err.status === 403 || err.status === 429) && (asked !== undefined || /secondary rate limit/i.test(detail ?? ''))) {
                         throw new SecondaryRateLimit(SERVICE, operation, err.status, detail, asked ?? SECONDARY_DEFAULT_WAIT_MS);
                     }
-                    throw new http_request/* HttpError */.j$(SERVICE, operation, err.status, detail, asked);
+                    throw new call_errors/* HttpError */.j$(SERVICE, operation, err.status, detail, asked);
                 }
             }
         };
         // No answer, a 5xx or a secondary limit: made again within the retry policy, never sooner than
         // `Retry-After`; a POST or PATCH only when GitHub cannot have acted on it (`mayRepeat`).
         return (0,http_retry/* retrying */.R$)(attempt, retry, {
-            shouldRetry: (error) => (error instanceof SecondaryRateLimit || (0,http_request/* isTransient */.dg)(error)) && (0,http_request/* mayRepeat */.xg)(method, error),
+            shouldRetry: (error) => (error instanceof SecondaryRateLimit || (0,call_errors/* isTransient */.dg)(error)) && (0,call_errors/* mayRepeat */.xg)(method, error),
             ...(options.onRetry ? { onRetry: (error, n, delayMs) => options.onRetry(operation, error, n, delayMs) } : {}),
             clock,
         });
@@ -42977,66 +39858,7 @@ function client_githubClient(target, options) {
 
 /***/ }),
 
-/***/ 31053:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  I: () => (/* binding */ ConditionalAnswers)
-});
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(77598);
-// EXTERNAL MODULE: external "node:diagnostics_channel"
-var external_node_diagnostics_channel_ = __nccwpck_require__(53053);
-;// CONCATENATED MODULE: ./node_modules/lru-cache/dist/esm/node/index.min.js
-var S=(0,external_node_diagnostics_channel_.channel)("lru-cache:metrics"),W=(0,external_node_diagnostics_channel_.tracingChannel)("lru-cache");var L=typeof performance=="object"&&performance&&typeof performance.now=="function"?performance:Date;var R=()=>S.hasSubscribers||W.hasSubscribers,U=new Set,M=typeof process=="object"&&process?process:{},k=(d,e,t,i)=>{typeof M.emitWarning=="function"?M.emitWarning(d,e,t,i):console.error(`[${t}] ${e}: ${d}`)},H=d=>!U.has(d);var T=d=>!!d&&d===Math.floor(d)&&d>0&&isFinite(d),j=d=>T(d)?d<=Math.pow(2,8)?Uint8Array:d<=Math.pow(2,16)?Uint16Array:d<=Math.pow(2,32)?Uint32Array:d<=Number.MAX_SAFE_INTEGER?O:null:null,O=class extends Array{constructor(e){super(e),this.fill(0)}},x=class d{heap;length;static#o=!1;static create(e){let t=j(e);if(!t)return[];d.#o=!0;let i=new d(e,t);return d.#o=!1,i}constructor(e,t){if(!d.#o)throw new TypeError("instantiate Stack using Stack.create(n)");this.heap=new t(e),this.length=0}push(e){this.heap[this.length++]=e}pop(){return this.heap[--this.length]}},I=class d{#o;#c;#S;#O;#w;#M;#I;#m;get perf(){return this.#m}ttl;ttlResolution;ttlAutopurge;updateAgeOnGet;updateAgeOnHas;allowStale;noDisposeOnSet;noUpdateTTL;maxEntrySize;sizeCalculation;noDeleteOnFetchRejection;noDeleteOnStaleGet;allowStaleOnFetchAbort;allowStaleOnFetchRejection;ignoreFetchAbort;backgroundFetchSize;#n;#b;#s;#i;#t;#l;#u;#a;#h;#y;#r;#_;#F;#d;#g;#T;#U;#f;#D;static unsafeExposeInternals(e){return{starts:e.#F,ttls:e.#d,autopurgeTimers:e.#g,sizes:e.#_,keyMap:e.#s,keyList:e.#i,valList:e.#t,next:e.#l,prev:e.#u,get head(){return e.#a},get tail(){return e.#h},free:e.#y,isBackgroundFetch:t=>e.#e(t),backgroundFetch:(t,i,s,n)=>e.#P(t,i,s,n),moveToTail:t=>e.#L(t),indexes:t=>e.#A(t),rindexes:t=>e.#z(t),isStale:t=>e.#p(t)}}get max(){return this.#o}get maxSize(){return this.#c}get calculatedSize(){return this.#b}get size(){return this.#n}get fetchMethod(){return this.#M}get memoMethod(){return this.#I}get dispose(){return this.#S}get onInsert(){return this.#O}get disposeAfter(){return this.#w}constructor(e){let{max:t=0,ttl:i,ttlResolution:s=1,ttlAutopurge:n,updateAgeOnGet:o,updateAgeOnHas:l,allowStale:h,dispose:r,onInsert:c,disposeAfter:m,noDisposeOnSet:_,noUpdateTTL:u,maxSize:g=0,maxEntrySize:f=0,sizeCalculation:y,fetchMethod:a,memoMethod:w,noDeleteOnFetchRejection:F,noDeleteOnStaleGet:b,allowStaleOnFetchRejection:p,allowStaleOnFetchAbort:A,ignoreFetchAbort:z,backgroundFetchSize:C=1,perf:E}=e;if(this.backgroundFetchSize=C,E!==void 0&&typeof E?.now!="function")throw new TypeError("perf option must have a now() method if specified");if(this.#m=E??L,t!==0&&!T(t))throw new TypeError("max option must be a nonnegative integer");let v=t?j(t):Array;if(!v)throw new Error("invalid max value: "+t);if(this.#o=t,this.#c=g,this.maxEntrySize=f||this.#c,this.sizeCalculation=y,this.sizeCalculation){if(!this.#c&&!this.maxEntrySize)throw new TypeError("cannot set sizeCalculation without setting maxSize or maxEntrySize");if(typeof this.sizeCalculation!="function")throw new TypeError("sizeCalculation set to non-function")}if(w!==void 0&&typeof w!="function")throw new TypeError("memoMethod must be a function if defined");if(this.#I=w,a!==void 0&&typeof a!="function")throw new TypeError("fetchMethod must be a function if specified");if(this.#M=a,this.#U=!!a,this.#s=new Map,this.#i=Array.from({length:t}).fill(void 0),this.#t=Array.from({length:t}).fill(void 0),this.#l=new v(t),this.#u=new v(t),this.#a=0,this.#h=0,this.#y=x.create(t),this.#n=0,this.#b=0,typeof r=="function"&&(this.#S=r),typeof c=="function"&&(this.#O=c),typeof m=="function"?(this.#w=m,this.#r=[]):(this.#w=void 0,this.#r=void 0),this.#T=!!this.#S,this.#D=!!this.#O,this.#f=!!this.#w,this.noDisposeOnSet=!!_,this.noUpdateTTL=!!u,this.noDeleteOnFetchRejection=!!F,this.allowStaleOnFetchRejection=!!p,this.allowStaleOnFetchAbort=!!A,this.ignoreFetchAbort=!!z,this.maxEntrySize!==0){if(this.#c!==0&&!T(this.#c))throw new TypeError("maxSize must be a positive integer if specified");if(!T(this.maxEntrySize))throw new TypeError("maxEntrySize must be a positive integer if specified");this.#X()}if(this.allowStale=!!h,this.noDeleteOnStaleGet=!!b,this.updateAgeOnGet=!!o,this.updateAgeOnHas=!!l,this.ttlResolution=T(s)||s===0?s:1,this.ttlAutopurge=!!n,this.ttl=i||0,this.ttl){if(!T(this.ttl))throw new TypeError("ttl must be a positive integer if specified");this.#k()}if(this.#o===0&&this.ttl===0&&this.#c===0)throw new TypeError("At least one of max, maxSize, or ttl is required");if(!this.ttlAutopurge&&!this.#o&&!this.#c){let D="LRU_CACHE_UNBOUNDED";H(D)&&(U.add(D),k("TTL caching without ttlAutopurge, max, or maxSize can result in unbounded memory consumption.","UnboundedCacheWarning",D,d))}}getRemainingTTL(e){return this.#s.has(e)?1/0:0}#k(){let e=new O(this.#o),t=new O(this.#o);this.#d=e,this.#F=t;let i=this.ttlAutopurge?Array.from({length:this.#o}):void 0;this.#g=i,this.#H=(h,r,c=this.#m.now())=>{t[h]=r!==0?c:0,e[h]=r,s(h,r)},this.#R=h=>{t[h]=e[h]!==0?this.#m.now():0,s(h,e[h])};let s=this.ttlAutopurge?(h,r)=>{if(i?.[h]&&(clearTimeout(i[h]),i[h]=void 0),r&&r!==0&&i){let c=setTimeout(()=>{this.#p(h)?(this.#E(this.#i[h],"expire"),i[h]=void 0):s(h,l(h))},r+1);c.unref&&c.unref(),i[h]=c}}:()=>{};this.#v=(h,r)=>{if(e[r]){let c=e[r],m=t[r];if(!c||!m)return;h.ttl=c,h.start=m,h.now=n||o();let _=h.now-m;h.remainingTTL=c-_}};let n=0,o=()=>{let h=this.#m.now();if(this.ttlResolution>0){n=h;let r=setTimeout(()=>n=0,this.ttlResolution);r.unref&&r.unref()}return h};this.getRemainingTTL=h=>{let r=this.#s.get(h);return r===void 0?0:l(r)};let l=h=>{let r=e[h],c=t[h];if(!r||!c)return 1/0;let m=(n||o())-c;return r-m};this.#p=h=>{let r=t[h],c=e[h];return!!c&&!!r&&(n||o())-r>c}}#R=()=>{};#v=()=>{};#H=()=>{};#p=()=>!1;#X(){let e=new O(this.#o);this.#b=0,this.#_=e,this.#x=t=>{this.#b-=e[t],e[t]=0},this.#N=(t,i,s,n)=>{if(!T(s)){if(this.#e(i))return this.backgroundFetchSize;if(n){if(typeof n!="function")throw new TypeError("sizeCalculation must be a function");if(s=n(i,t),!T(s))throw new TypeError("sizeCalculation return invalid (expect positive integer)")}else throw new TypeError("invalid size value (must be positive integer). When maxSize or maxEntrySize is used, sizeCalculation or size must be set.")}return s},this.#j=(t,i,s)=>{if(e[t]=i,this.#c){let n=this.#c-e[t];for(;this.#b>n;)this.#G(!0)}this.#b+=e[t],s&&(s.entrySize=i,s.totalCalculatedSize=this.#b)}}#x=e=>{};#j=(e,t,i)=>{};#N=(e,t,i,s)=>{if(i||s)throw new TypeError("cannot set size without setting maxSize or maxEntrySize on cache");return 0};*#A({allowStale:e=this.allowStale}={}){if(this.#n)for(let t=this.#h;this.#V(t)&&((e||!this.#p(t))&&(yield t),t!==this.#a);)t=this.#u[t]}*#z({allowStale:e=this.allowStale}={}){if(this.#n)for(let t=this.#a;this.#V(t)&&((e||!this.#p(t))&&(yield t),t!==this.#h);)t=this.#l[t]}#V(e){return e!==void 0&&this.#s.get(this.#i[e])===e}*entries(){for(let e of this.#A())this.#t[e]!==void 0&&this.#i[e]!==void 0&&!this.#e(this.#t[e])&&(yield[this.#i[e],this.#t[e]])}*rentries(){for(let e of this.#z())this.#t[e]!==void 0&&this.#i[e]!==void 0&&!this.#e(this.#t[e])&&(yield[this.#i[e],this.#t[e]])}*keys(){for(let e of this.#A()){let t=this.#i[e];t!==void 0&&!this.#e(this.#t[e])&&(yield t)}}*rkeys(){for(let e of this.#z()){let t=this.#i[e];t!==void 0&&!this.#e(this.#t[e])&&(yield t)}}*values(){for(let e of this.#A())this.#t[e]!==void 0&&!this.#e(this.#t[e])&&(yield this.#t[e])}*rvalues(){for(let e of this.#z())this.#t[e]!==void 0&&!this.#e(this.#t[e])&&(yield this.#t[e])}[Symbol.iterator](){return this.entries()}[Symbol.toStringTag]="LRUCache";find(e,t={}){for(let i of this.#A()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;if(n!==void 0&&e(n,this.#i[i],this))return this.#C(this.#i[i],t)}}forEach(e,t=this){for(let i of this.#A()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;n!==void 0&&e.call(t,n,this.#i[i],this)}}rforEach(e,t=this){for(let i of this.#z()){let s=this.#t[i],n=this.#e(s)?s.__staleWhileFetching:s;n!==void 0&&e.call(t,n,this.#i[i],this)}}purgeStale(){let e=!1;for(let t of this.#z({allowStale:!0}))this.#p(t)&&(this.#E(this.#i[t],"expire"),e=!0);return e}info(e){let t=this.#s.get(e);if(t===void 0)return;let i=this.#t[t],s=this.#e(i)?i.__staleWhileFetching:i;if(s===void 0)return;let n={value:s};if(this.#d&&this.#F){let o=this.#d[t],l=this.#F[t];if(o&&l){let h=o-(this.#m.now()-l);n.ttl=h,n.start=Date.now()}}return this.#_&&(n.size=this.#_[t]),n}dump(){let e=[];for(let t of this.#A({allowStale:!0})){let i=this.#i[t],s=this.#t[t],n=this.#e(s)?s.__staleWhileFetching:s;if(n===void 0||i===void 0)continue;let o={value:n};if(this.#d&&this.#F){o.ttl=this.#d[t];let l=this.#m.now()-this.#F[t];o.start=Math.floor(Date.now()-l)}this.#_&&(o.size=this.#_[t]),e.unshift([i,o])}return e}load(e){this.clear();for(let[t,i]of e){if(i.start){let s=Date.now()-i.start;i.start=this.#m.now()-s}this.#W(t,i.value,i)}}set(e,t,i={}){let{status:s=S.hasSubscribers?{}:void 0}=i;i.status=s,s&&(s.op="set",s.key=e,t!==void 0&&(s.value=t),s.cache=this);let n=this.#W(e,t,i);return s&&S.hasSubscribers&&S.publish(s),n}#W(e,t,i,s){let{ttl:n=this.ttl,start:o,noDisposeOnSet:l=this.noDisposeOnSet,sizeCalculation:h=this.sizeCalculation,status:r}=i,c=this.#e(t);if(t===void 0)return r&&(r.set="deleted"),this.delete(e),this;let{noUpdateTTL:m=this.noUpdateTTL}=i;r&&!c&&(r.value=t);let _=this.#N(e,t,i.size||0,h,r);if(this.maxEntrySize&&_>this.maxEntrySize)return this.#E(e,"set"),r&&(r.set="miss",r.maxEntrySizeExceeded=!0),this;let u=this.#n===0?void 0:this.#s.get(e);if(u===void 0)u=this.#n===0?this.#h:this.#y.length!==0?this.#y.pop():this.#n===this.#o?this.#G(!1):this.#n,this.#i[u]=e,this.#t[u]=t,this.#s.set(e,u),this.#l[this.#h]=u,this.#u[u]=this.#h,this.#h=u,this.#n++,this.#j(u,_,r),r&&(r.set="add"),m=!1,this.#D&&!c&&this.#O?.(t,e,"add");else{this.#L(u);let g=this.#t[u];if(t!==g){if(!l)if(this.#e(g)){g!==s&&g.__abortController.abort(new Error("replaced"));let{__staleWhileFetching:f}=g;f!==void 0&&f!==t&&(this.#T&&this.#S?.(f,e,"set"),this.#f&&this.#r?.push([f,e,"set"]))}else this.#T&&this.#S?.(g,e,"set"),this.#f&&this.#r?.push([g,e,"set"]);if(this.#x(u),this.#j(u,_,r),this.#t[u]=t,!c){let f=g&&this.#e(g)?g.__staleWhileFetching:g,y=f===void 0?"add":t!==f?"replace":"update";r&&(r.set=y,f!==void 0&&(r.oldValue=f)),this.#D&&this.onInsert?.(t,e,y)}}else c||(r&&(r.set="update"),this.#D&&this.onInsert?.(t,e,"update"))}if(n!==0&&!this.#d&&this.#k(),this.#d&&(m||this.#H(u,n,o),r&&this.#v(r,u)),!l&&this.#f&&this.#r){let g=this.#r,f;for(;f=g?.shift();)this.#w?.(...f)}return this}pop(){try{for(;this.#n;){let e=this.#t[this.#a];if(this.#G(!0),this.#e(e)){if(e.__staleWhileFetching)return e.__staleWhileFetching}else if(e!==void 0)return e}}finally{if(this.#f&&this.#r){let e=this.#r,t;for(;t=e?.shift();)this.#w?.(...t)}}}#G(e){let t=this.#a,i=this.#i[t],s=this.#t[t],n=this.#e(s);n&&s.__abortController.abort(new Error("evicted"));let o=n?s.__staleWhileFetching:s;return(this.#T||this.#f)&&o!==void 0&&(this.#T&&this.#S?.(o,i,"evict"),this.#f&&this.#r?.push([o,i,"evict"])),this.#x(t),this.#g?.[t]&&(clearTimeout(this.#g[t]),this.#g[t]=void 0),e&&(this.#i[t]=void 0,this.#t[t]=void 0,this.#y.push(t)),this.#n===1?(this.#a=this.#h=0,this.#y.length=0):this.#a=this.#l[t],this.#s.delete(i),this.#n--,t}has(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="has",i.key=e,i.cache=this);let s=this.#Y(e,t);return S.hasSubscribers&&S.publish(i),s}#Y(e,t={}){let{updateAgeOnHas:i=this.updateAgeOnHas,status:s}=t,n=this.#s.get(e);if(n!==void 0){let o=this.#t[n];if(this.#e(o)&&o.__staleWhileFetching===void 0)return!1;if(this.#p(n))s&&(s.has="stale",this.#v(s,n));else return i&&this.#R(n),s&&(s.has="hit",this.#v(s,n)),!0}else s&&(s.has="miss");return!1}peek(e,t={}){let{status:i=R()?{}:void 0}=t;i&&(i.op="peek",i.key=e,i.cache=this),t.status=i;let s=this.#J(e,t);return S.hasSubscribers&&S.publish(i),s}#J(e,t){let{status:i,allowStale:s=this.allowStale}=t,n=this.#s.get(e);if(n===void 0||!s&&this.#p(n)){i&&(i.peek=n===void 0?"miss":"stale");return}let o=this.#t[n],l=this.#e(o)?o.__staleWhileFetching:o;return i&&(l!==void 0?(i.peek="hit",i.value=l):i.peek="miss"),l}#P(e,t,i,s){let n=t===void 0?void 0:this.#t[t];if(this.#e(n))return n;let o=new AbortController,{signal:l}=i;l?.addEventListener("abort",()=>o.abort(l.reason),{signal:o.signal});let h={signal:o.signal,options:i,context:s},r=(f,y=!1)=>{let{aborted:a}=o.signal,w=i.ignoreFetchAbort&&f!==void 0,F=i.ignoreFetchAbort||!!(i.allowStaleOnFetchAbort&&f!==void 0);if(i.status&&(a&&!y?(i.status.fetchAborted=!0,i.status.fetchError=o.signal.reason,w&&(i.status.fetchAbortIgnored=!0)):i.status.fetchResolved=!0),a&&!w&&!y)return m(o.signal.reason,F);let b=u,p=this.#t[t];return(p===u||p===void 0&&w&&y)&&(f===void 0?b.__staleWhileFetching!==void 0?this.#t[t]=b.__staleWhileFetching:this.#E(e,"fetch"):(i.status&&(i.status.fetchUpdated=!0),this.#W(e,f,h.options,b))),f},c=f=>(i.status&&(i.status.fetchRejected=!0,i.status.fetchError=f),m(f,!1)),m=(f,y)=>{let{aborted:a}=o.signal,w=a&&i.allowStaleOnFetchAbort,F=w||i.allowStaleOnFetchRejection,b=F||i.noDeleteOnFetchRejection,p=u;if(this.#t[t]===u&&(!b||!y&&p.__staleWhileFetching===void 0?this.#E(e,"fetch"):w||(this.#t[t]=p.__staleWhileFetching)),F)return i.status&&p.__staleWhileFetching!==void 0&&(i.status.returnedStale=!0),p.__staleWhileFetching;if(p.__returned===p)throw f},_=(f,y)=>{let a=this.#M?.(e,n,h);o.signal.addEventListener("abort",()=>{(!i.ignoreFetchAbort||i.allowStaleOnFetchAbort)&&(f(void 0),i.allowStaleOnFetchAbort&&(f=w=>r(w,!0)))}),a&&a instanceof Promise?a.then(w=>f(w===void 0?void 0:w),y):a!==void 0&&f(a)};i.status&&(i.status.fetchDispatched=!0);let u=new Promise(_).then(r,c),g=Object.assign(u,{__abortController:o,__staleWhileFetching:n,__returned:void 0});return t===void 0?(this.#W(e,g,{...h.options,status:void 0}),t=this.#s.get(e)):this.#t[t]=g,g}#e(e){if(!this.#U)return!1;let t=e;return!!t&&t instanceof Promise&&t.hasOwnProperty("__staleWhileFetching")&&t.__abortController instanceof AbortController}fetch(e,t={}){let i=W.hasSubscribers,{status:s=R()?{}:void 0}=t;t.status=s,s&&t.context&&(s.context=t.context);let n=this.#B(e,t);return s&&i&&(s.trace=!0,W.tracePromise(()=>n,s).catch(()=>{})),n}async#B(e,t={}){let{allowStale:i=this.allowStale,updateAgeOnGet:s=this.updateAgeOnGet,noDeleteOnStaleGet:n=this.noDeleteOnStaleGet,ttl:o=this.ttl,noDisposeOnSet:l=this.noDisposeOnSet,size:h=0,sizeCalculation:r=this.sizeCalculation,noUpdateTTL:c=this.noUpdateTTL,noDeleteOnFetchRejection:m=this.noDeleteOnFetchRejection,allowStaleOnFetchRejection:_=this.allowStaleOnFetchRejection,ignoreFetchAbort:u=this.ignoreFetchAbort,allowStaleOnFetchAbort:g=this.allowStaleOnFetchAbort,context:f,forceRefresh:y=!1,status:a,signal:w}=t;if(a&&(a.op="fetch",a.key=e,y&&(a.forceRefresh=!0),a.cache=this),!this.#U)return a&&(a.fetch="get"),this.#C(e,{allowStale:i,updateAgeOnGet:s,noDeleteOnStaleGet:n,status:a});let F={allowStale:i,updateAgeOnGet:s,noDeleteOnStaleGet:n,ttl:o,noDisposeOnSet:l,size:h,sizeCalculation:r,noUpdateTTL:c,noDeleteOnFetchRejection:m,allowStaleOnFetchRejection:_,allowStaleOnFetchAbort:g,ignoreFetchAbort:u,status:a,signal:w},b=this.#s.get(e);if(b===void 0){a&&(a.fetch="miss");let p=this.#P(e,b,F,f);return p.__returned=p}else{let p=this.#t[b];if(this.#e(p)){let v=i&&p.__staleWhileFetching!==void 0;return a&&(a.fetch="inflight",v&&(a.returnedStale=!0)),v?p.__staleWhileFetching:p.__returned=p}let A=this.#p(b);if(!y&&!A)return a&&(a.fetch="hit"),this.#L(b),s&&this.#R(b),a&&this.#v(a,b),p;let z=this.#P(e,b,F,f),E=z.__staleWhileFetching!==void 0&&i;return a&&(a.fetch=A?"stale":"refresh",E&&A&&(a.returnedStale=!0)),E?z.__staleWhileFetching:z.__returned=z}}forceFetch(e,t={}){let i=W.hasSubscribers,{status:s=R()?{}:void 0}=t;t.status=s,s&&t.context&&(s.context=t.context);let n=this.#K(e,t);return s&&i&&(s.trace=!0,W.tracePromise(()=>n,s).catch(()=>{})),n}async#K(e,t={}){let i=await this.#B(e,t);if(i===void 0)throw new Error("fetch() returned undefined");return i}memo(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="memo",i.key=e,t.context&&(i.context=t.context),i.cache=this);let s=this.#Q(e,t);return i&&(i.value=s),S.hasSubscribers&&S.publish(i),s}#Q(e,t={}){let i=this.#I;if(!i)throw new Error("no memoMethod provided to constructor");let{context:s,status:n,forceRefresh:o,...l}=t;n&&o&&(n.forceRefresh=!0);let h=this.#C(e,l),r=o||h===void 0;if(n&&(n.memo=r?"miss":"hit",r||(n.value=h)),!r)return h;let c=i(e,h,{options:l,context:s});return n&&(n.value=c),this.#W(e,c,l),c}get(e,t={}){let{status:i=S.hasSubscribers?{}:void 0}=t;t.status=i,i&&(i.op="get",i.key=e,i.cache=this);let s=this.#C(e,t);return i&&(s!==void 0&&(i.value=s),S.hasSubscribers&&S.publish(i)),s}#C(e,t={}){let{allowStale:i=this.allowStale,updateAgeOnGet:s=this.updateAgeOnGet,noDeleteOnStaleGet:n=this.noDeleteOnStaleGet,status:o}=t,l=this.#s.get(e);if(l===void 0){o&&(o.get="miss");return}let h=this.#t[l],r=this.#e(h);return o&&this.#v(o,l),this.#p(l)?r?(o&&(o.get="stale-fetching"),i&&h.__staleWhileFetching!==void 0?(o&&(o.returnedStale=!0),h.__staleWhileFetching):void 0):(n||this.#E(e,"expire"),o&&(o.get="stale"),i?(o&&(o.returnedStale=!0),h):void 0):(o&&(o.get=r?"fetching":"hit"),this.#L(l),s&&this.#R(l),r?h.__staleWhileFetching:h)}#$(e,t){this.#u[t]=e,this.#l[e]=t}#L(e){e!==this.#h&&(e===this.#a?this.#a=this.#l[e]:this.#$(this.#u[e],this.#l[e]),this.#$(this.#h,e),this.#h=e)}delete(e){return this.#E(e,"delete")}#E(e,t){S.hasSubscribers&&S.publish({op:"delete",delete:t,key:e,cache:this});let i=!1;if(this.#n!==0){let s=this.#s.get(e);if(s!==void 0)if(this.#g?.[s]&&(clearTimeout(this.#g[s]),this.#g[s]=void 0),i=!0,this.#n===1)this.#q(t);else{this.#x(s);let n=this.#t[s];if(this.#e(n)?n.__abortController.abort(new Error("deleted")):(this.#T||this.#f)&&(this.#T&&this.#S?.(n,e,t),this.#f&&this.#r?.push([n,e,t])),this.#s.delete(e),this.#i[s]=void 0,this.#t[s]=void 0,s===this.#h)this.#h=this.#u[s];else if(s===this.#a)this.#a=this.#l[s];else{let o=this.#u[s];this.#l[o]=this.#l[s];let l=this.#l[s];this.#u[l]=this.#u[s]}this.#n--,this.#y.push(s)}}if(this.#f&&this.#r?.length){let s=this.#r,n;for(;n=s?.shift();)this.#w?.(...n)}return i}clear(){return this.#q("delete")}#q(e){for(let t of this.#z({allowStale:!0})){let i=this.#t[t];if(this.#e(i))i.__abortController.abort(new Error("deleted"));else{let s=this.#i[t];this.#T&&this.#S?.(i,s,e),this.#f&&this.#r?.push([i,s,e])}}if(this.#s.clear(),this.#t.fill(void 0),this.#i.fill(void 0),this.#d&&this.#F){this.#d.fill(0),this.#F.fill(0);for(let t of this.#g??[])t!==void 0&&clearTimeout(t);this.#g?.fill(void 0)}if(this.#_&&this.#_.fill(0),this.#a=0,this.#h=0,this.#y.length=0,this.#b=0,this.#n=0,this.#f&&this.#r){let t=this.#r,i;for(;i=t?.shift();)this.#w?.(...i)}}};
-//# sourceMappingURL=index.min.js.map
-
-;// CONCATENATED MODULE: ./build/server/sync/github/conditional.js
-
-
-/** The default bound of the kept answers: past it the least recently used go (and are asked for in full again). */
-const DEFAULT_CONDITIONAL_BYTES = 128 * 1048576;
-/**
- * GitHub answers to GET requests with their ETags, for conditional requests (`If-None-Match`):
- * an unchanged list answers `304` and does not count against the primary rate limit. Kept in the
- * process only (the sync keeps no state of its own), bounded by size, and keyed by the token's
- * hash as well as the URL, since two tokens may see different answers; no token is kept.
- */
-class ConditionalAnswers {
-    kept;
-    /** Answers that came back `304`, and those that came back in full (for the logs). */
-    notModified = 0;
-    full = 0;
-    constructor(maxBytes = DEFAULT_CONDITIONAL_BYTES) {
-        this.kept = new I({
-            maxSize: maxBytes,
-            // The body's size as JSON, which is what GitHub sent.
-            sizeCalculation: (answer) => Math.max(1, JSON.stringify(answer.data)?.length ?? 1),
-        });
-    }
-    static key(token, url) {
-        return `${(0,external_node_crypto_.createHash)('sha256').update(token).digest('hex').slice(0, 32)} ${url}`;
-    }
-    get(key) {
-        return this.kept.get(key);
-    }
-    /** Keeps an answer that carries an ETag; one without is forgotten (its URL changed meaning). */
-    keep(key, answer) {
-        const etag = answer.headers.etag;
-        if (typeof etag === 'string' && etag !== '')
-            this.kept.set(key, { ...answer, etag });
-        else
-            this.kept.delete(key);
-    }
-}
-
-
-/***/ }),
-
-/***/ 63000:
+/***/ 76974:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -43044,7 +39866,9 @@ class ConditionalAnswers {
 /* harmony export */   N_: () => (/* binding */ listsOwner)
 /* harmony export */ });
 /* unused harmony export apiBaseOf */
-/* harmony import */ var _platform_identifiers_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(13980);
+/* harmony import */ var _http_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(40837);
+/* harmony import */ var _identifiers_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(93032);
+
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
@@ -43063,13 +39887,9 @@ function apiBaseOf(server) {
  * because it quotes the input.
  */
 function parseGithubTargets(raw) {
-    let value;
-    try {
-        value = JSON.parse(raw);
-    }
-    catch {
+    const value = (0,_http_json_js__WEBPACK_IMPORTED_MODULE_0__/* .jsonValue */ .I)(raw);
+    if (value === undefined)
         return { problems: ['GITHUB_TARGETS is not valid JSON'] };
-    }
     if (!Array.isArray(value) || value.length === 0)
         return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
     const problems = [];
@@ -43094,7 +39914,7 @@ function parseGithubTargets(raw) {
             problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
         else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
             problems.push(`${at}.server must use https (the token travels with every call)`);
-        if (!Array.isArray(owners) || owners.length === 0 || !owners.every(_platform_identifiers_js__WEBPACK_IMPORTED_MODULE_0__/* .isOwnerLogin */ .bp)) {
+        if (!Array.isArray(owners) || owners.length === 0 || !owners.every(_identifiers_js__WEBPACK_IMPORTED_MODULE_1__/* .isOwnerLogin */ .bp)) {
             problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
         }
         if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
@@ -43116,24 +39936,81 @@ function listsOwner(target, owner) {
 
 /***/ }),
 
-/***/ 91016:
+/***/ 71973:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   J9: () => (/* binding */ jsonBody),
+/* harmony export */   g2: () => (/* binding */ syncCall),
+/* harmony export */   gB: () => (/* binding */ MAX_ANSWER_BYTES),
+/* harmony export */   gS: () => (/* binding */ READINESS_PROBE)
+/* harmony export */ });
+/* unused harmony exports KEY_SET_FETCH, PLATFORM_CALL, PLATFORM_COMMIT, CHAT_POST, RELEASES_CRAWL_MS, ACTION_CALLS, backendBounds */
+/*
+ * The default bound of every outbound call, in one place. docs/outbound-calls.md shows them in
+ * one table, and a test compares that table with these values.
+ */
+/** Backend: an issuer's key set (a 503 within this, never a hung /token or ledger call). */
+const KEY_SET_FETCH = { connectMs: 3000, totalMs: 3000 };
+/** Backend and minimal broker: one GitHub REST or GraphQL call (installation lookup, mint, listings, update-branch). */
+const PLATFORM_CALL = { connectMs: 5000, totalMs: 10_000 };
+/** Backend: `/sign`'s `createCommitOnBranch`, which uploads up to 8 MB of file contents. */
+const PLATFORM_COMMIT = { connectMs: 5000, totalMs: 30_000 };
+/** Backend: the ledger's chat webhook; never fails or delays a record beyond this. */
+const CHAT_POST = { connectMs: 3000, totalMs: 3000 };
+/** Backend: `GET /releases` crawls many repositories; the whole crawl ends within this. */
+const RELEASES_CRAWL_MS = 60_000;
+/** The actions' calls by name: tests shorten them by name, and the docs table lists them so. */
+const ACTION_CALLS = {
+    /** The runner's OIDC token endpoint. */
+    'runner-oidc': { connectMs: 5000, totalMs: 10_000 },
+    /** request-token: `POST /token` to a broker, which may itself spend up to 23 s on its own calls. */
+    'broker-token': { connectMs: 5000, totalMs: 30_000 },
+    /** request-token's post step: `DELETE /installation/token`. */
+    'token-revoke': { connectMs: 5000, totalMs: 10_000 },
+    /** record-deployment: `POST /v1/deployments`, retried (the ledger's idempotency makes it safe). */
+    'ledger-post': { connectMs: 5000, totalMs: 10_000 },
+    /** record-deployment: `GET /v1/deployments/metrics` after recording, once; its failure is only a warning. */
+    'ledger-metrics': { connectMs: 5000, totalMs: 10_000 },
+    /** gate: each GitHub call on the pull request (the comment, the inline comments, GraphQL). */
+    'pr-comment': { connectMs: 5000, totalMs: 10_000 },
+    /** record-deployment: each GitHub call of the GitHub deployment (the listing, the deployment, its statuses); its failure is a warning unless fail-on-error. */
+    'github-deployment': { connectMs: 5000, totalMs: 10_000 },
+};
+/** Sync: one API call, from `--timeout` (default 60 s); connecting never takes longer than 10 s. */
+function syncCall(timeoutMs) {
+    return { connectMs: Math.min(10_000, timeoutMs), totalMs: timeoutMs };
+}
+/** Sync service: `/readyz`'s DefectDojo probe. */
+const READINESS_PROBE = { connectMs: 5000, totalMs: 5000 };
+/** Answers read whole into memory (API pages, key sets, token answers) are at most this large. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+function backendBounds(overrides = {}) {
+    return {
+        platform: PLATFORM_CALL,
+        commit: PLATFORM_COMMIT,
+        chat: CHAT_POST,
+        releasesCrawlMs: RELEASES_CRAWL_MS,
+        ...overrides,
+    };
+}
+
+
+/***/ }),
+
+/***/ 90515:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   LR: () => (/* binding */ mayHaveActed),
 /* harmony export */   dg: () => (/* binding */ isTransient),
 /* harmony export */   j$: () => (/* binding */ HttpError),
 /* harmony export */   jh: () => (/* binding */ retryTransient),
 /* harmony export */   qx: () => (/* binding */ UnexpectedAnswerError),
-/* harmony export */   tN: () => (/* binding */ send),
 /* harmony export */   wX: () => (/* binding */ TransportError),
 /* harmony export */   xg: () => (/* binding */ mayRepeat)
 /* harmony export */ });
-/* harmony import */ var _http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(71973);
-/* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(70699);
-/* harmony import */ var _http_outbound_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(97587);
-
+/* harmony import */ var _outbound_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(97587);
+/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(70699);
 
 
 /** An HTTP answer outside 2xx. The message names the service and operation, never a credential. */
@@ -43154,16 +40031,25 @@ class HttpError extends Error {
         this.detail = detail;
         this.retryAfterMs = retryAfterMs;
     }
+    get failure() {
+        return { status: this.status, retryAfterMs: this.retryAfterMs };
+    }
 }
 /** No HTTP answer: connection refused or reset, DNS failure, timeout. */
 class TransportError extends Error {
-    maybeSent;
     name = 'TransportError';
-    constructor(service, operation, reason, 
+    failure;
+    constructor(service, operation, 
+    /** Why, safe to print (`transportFailure`). */
+    reason, 
     /** The request may have reached the peer: false only when no connection carried it (`neverSent`). */
-    maybeSent = true) {
-        super(`${service} ${operation} failed: ${reason}`);
-        this.maybeSent = maybeSent;
+    maybeSent = true, options) {
+        super(`${service} ${operation} failed: ${reason}`, options);
+        this.failure = { noAnswer: reason, maybeSent };
+    }
+    /** The error a call that got no answer threw, as a `TransportError` (its cause). */
+    static of(service, operation, err) {
+        return new TransportError(service, operation, (0,_outbound_js__WEBPACK_IMPORTED_MODULE_0__/* .transportFailure */ .qO)(err), !(0,_outbound_js__WEBPACK_IMPORTED_MODULE_0__/* .neverSent */ .vQ)(err), { cause: err });
     }
 }
 /** An answer that is not what the API documents (not JSON, wrong shape). */
@@ -43175,9 +40061,8 @@ class UnexpectedAnswerError extends Error {
 }
 /** Failures that may pass: no answer at all, a server error, 429 (and 408). A 4xx is final. */
 function isTransient(err) {
-    if (err instanceof TransportError)
-        return true;
-    return err instanceof HttpError && (err.status >= 500 || err.status === 429 || err.status === 408);
+    const failure = (0,_outbound_js__WEBPACK_IMPORTED_MODULE_0__/* .callFailure */ .zL)(err);
+    return failure !== undefined && ('noAnswer' in failure || failure.status >= 500 || failure.status === 429 || failure.status === 408);
 }
 /**
  * Whether the peer may have acted on a call that failed: no answer once the request may have
@@ -43185,9 +40070,8 @@ function isTransient(err) {
  * happened behind it). A refusal (4xx, a rate limit) or a connection never made says it did not.
  */
 function mayHaveActed(err) {
-    if (err instanceof TransportError)
-        return err.maybeSent;
-    return err instanceof HttpError && err.status >= 500;
+    const failure = (0,_outbound_js__WEBPACK_IMPORTED_MODULE_0__/* .callFailure */ .zL)(err);
+    return failure !== undefined && ('noAnswer' in failure ? failure.maybeSent : failure.status >= 500);
 }
 /** Methods whose repetition changes nothing more than their first success did (RFC 9110 §9.2.2). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
@@ -43201,8 +40085,711 @@ function mayRepeat(method, err) {
 }
 /** The sync's calls: retried with the one retry helper while their failure `isTransient`. */
 function retryTransient(attempt, policy, onRetry) {
-    return (0,_http_retry_js__WEBPACK_IMPORTED_MODULE_1__/* .retrying */ .R$)(attempt, policy, { shouldRetry: isTransient, ...(onRetry ? { onRetry } : {}) });
+    return (0,_retry_js__WEBPACK_IMPORTED_MODULE_1__/* .retrying */ .R$)(attempt, policy, { shouldRetry: isTransient, ...(onRetry ? { onRetry } : {}) });
 }
+
+
+/***/ }),
+
+/***/ 26924:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P$: () => (/* binding */ HTTP_ERRORS),
+/* harmony export */   PH: () => (/* binding */ refuseHttp),
+/* harmony export */   TS: () => (/* binding */ methodNotAllowed),
+/* harmony export */   U8: () => (/* binding */ invalidJson),
+/* harmony export */   he: () => (/* binding */ refusalsOf),
+/* harmony export */   mX: () => (/* binding */ notFound),
+/* harmony export */   uV: () => (/* binding */ AppError)
+/* harmony export */ });
+/**
+ * The one error type of the backend. Business code throws it; `errorHandler` is the only
+ * place that turns an error into an HTTP answer, so every failure has the same JSON shape:
+ * `{"error": <stable code>, ...extra}`.
+ */
+class AppError extends Error {
+    status;
+    code;
+    extra;
+    name = 'AppError';
+    constructor(status, code, extra = {}, options) {
+        super(code, options?.cause === undefined ? undefined : { cause: options.cause });
+        this.status = status;
+        this.code = code;
+        this.extra = extra;
+        this.headers = options?.headers ?? {};
+    }
+    headers;
+    body() {
+        return { error: this.code, ...this.extra };
+    }
+}
+/**
+ * The codes every Express app of Gatehouse answers from its HTTP layer (the parser's refusals,
+ * routing, bodies, the error handler), with their statuses. Each server's catalogue includes them.
+ */
+const HTTP_ERRORS = {
+    invalid_json: 400,
+    invalid_request: 400,
+    not_found: 404,
+    method_not_allowed: 405,
+    request_timeout: 408,
+    payload_too_large: 413,
+    request_headers_too_large: 431,
+    unsupported_media_type: 415,
+    validation_failed: 422,
+    internal_error: 500,
+    store_unavailable: 503,
+};
+/**
+ * A server's way to refuse: by code, its status taken from the server's catalogue, so no route
+ * writes a status of its own and every code a server answers is in one place.
+ */
+function refusalsOf(catalogue) {
+    return (code, extra = {}, options) => new AppError(catalogue[code], code, extra, options);
+}
+/** A refusal of the HTTP layer, by code. */
+const refuseHttp = refusalsOf(HTTP_ERRORS);
+const notFound = () => refuseHttp('not_found');
+const methodNotAllowed = (allowed) => refuseHttp('method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
+const invalidJson = () => refuseHttp('invalid_json');
+
+
+/***/ }),
+
+/***/ 40837:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ jsonValue)
+/* harmony export */ });
+/* unused harmony export jsonObject */
+/**
+ * JSON text read one way everywhere: a value, or undefined when the text is not JSON. Never
+ * `JSON.parse`'s own message: it quotes the text, which may hold a secret.
+ */
+function jsonValue(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The text as a JSON object, or undefined when it is not one. */
+function jsonObject(text) {
+    const value = jsonValue(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}
+
+
+/***/ }),
+
+/***/ 97587:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ boundedFetch),
+/* harmony export */   UG: () => (/* binding */ AnswerTooLarge),
+/* harmony export */   qO: () => (/* binding */ transportFailure),
+/* harmony export */   vQ: () => (/* binding */ neverSent),
+/* harmony export */   zL: () => (/* binding */ callFailure)
+/* harmony export */ });
+/* unused harmony exports CallTimedOut, NoConnection, sharedDeadline, networkTransport */
+/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31015);
+/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(46752);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(90232);
+/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(70699);
+
+
+
+
+/** The call ran past its whole-exchange bound. Its message is safe to show: no URL, no credential. */
+class CallTimedOut extends Error {
+    totalMs;
+    name = 'CallTimedOut';
+    constructor(totalMs) {
+        super(`no complete answer within ${seconds(totalMs)}`);
+        this.totalMs = totalMs;
+    }
+}
+/** An answer above its size bound: stated so (`Content-Length`), or seen to grow past it (a peer streaming without end). */
+class AnswerTooLarge extends Error {
+    maxBytes;
+    statedBytes;
+    name = 'AnswerTooLarge';
+    constructor(maxBytes, 
+    /** The length the answer stated, when its `Content-Length` was above the bound. */
+    statedBytes) {
+        super(`the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+        this.maxBytes = maxBytes;
+        this.statedBytes = statedBytes;
+    }
+}
+/** No connection within the connect bound: nothing was sent. */
+class NoConnection extends Error {
+    connectMs;
+    name = 'NoConnection';
+    constructor(connectMs, options) {
+        super(`no connection within ${seconds(connectMs)}`, options);
+        this.connectMs = connectMs;
+    }
+}
+function seconds(ms) {
+    return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * One deadline shared by several calls (a whole route's work): pass `signal` to each call; it
+ * aborts them with `CallTimedOut`. `clear` once the work is done.
+ */
+function sharedDeadline(totalMs) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new CallTimedOut(totalMs)), totalMs);
+    timer.unref();
+    return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+/**
+ * Why a call got no usable answer, in words safe for a log or a summary: the bound that cut it,
+ * or the network's error code. Never the URL (it can hold a secret path).
+ */
+function transportFailure(err) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection)
+            return e.message;
+        const code = e.code;
+        if (typeof code === 'string')
+            return code;
+    }
+    return err instanceof Error ? err.message : 'network error';
+}
+/**
+ * Network errors that end a call before any connection carried it: nothing was sent, so the peer
+ * cannot have acted on it (refused, no route, no such name, the connect bound passed).
+ */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * Whether a failed call provably never reached its peer (see `BEFORE_SENDING`). A timeout, a reset
+ * or a closed socket once connected may come after the peer acted: those are not.
+ */
+function neverSent(err) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        if (e instanceof NoConnection)
+            return true;
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge)
+            return false;
+        const code = e.code;
+        if (typeof code === 'string')
+            return BEFORE_SENDING.has(code);
+    }
+    return false;
+}
+const agents = new Map();
+/**
+ * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
+ * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
+ */
+function sharedAgent(connectMs) {
+    let agent = agents.get(connectMs);
+    if (!agent) {
+        agent = new undici__WEBPACK_IMPORTED_MODULE_0__/* .Agent */ .g6({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+        agents.set(connectMs, agent);
+    }
+    return agent;
+}
+/**
+ * The network transport: undici's fetch with a connection bound. `dispatcherFor` picks another
+ * dispatcher for some addresses (the actions' proxy).
+ */
+function networkTransport(connectMs, dispatcherFor) {
+    return ((input, init) => {
+        const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+        const dispatcher = dispatcherFor?.(url) ?? sharedAgent(connectMs);
+        return (0,undici__WEBPACK_IMPORTED_MODULE_0__/* .fetch */ .hd)(input, { ...init, dispatcher });
+    });
+}
+/** Statuses whose answer has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/**
+ * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a
+ * deadline that aborts the request, the wait for headers and the reading of the body alike, with
+ * `CallTimedOut` as the reason; and whose answer is read whole, at most `maxBytes`
+ * (`AnswerTooLarge`, at once when `Content-Length` says so). A caller's own signal can end the
+ * call sooner, never later.
+ */
+function boundedFetch(bounds, options) {
+    const transport = options.transport ?? networkTransport(bounds.connectMs);
+    return (async (input, init = {}) => {
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new CallTimedOut(bounds.totalMs)), bounds.totalMs);
+        // The deadline never keeps a process alive on its own.
+        timer.unref();
+        const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+        let response;
+        try {
+            response = await transport(input, { ...init, signal });
+        }
+        catch (err) {
+            clearTimeout(timer);
+            // An abort surfaces as the signal's reason in undici, but as a generic error in some transports.
+            if (signal.aborted)
+                throw signal.reason;
+            throw transportFailure(err) === 'UND_ERR_CONNECT_TIMEOUT' ? new NoConnection(bounds.connectMs, { cause: err }) : err;
+        }
+        try {
+            const bytes = response.body ? await readAll(response, options.maxBytes, signal) : null;
+            return rebuilt(response, bytes);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    });
+}
+/**
+ * The whole body, at most `maxBytes`, ending with the signal's reason when it aborts (the reader
+ * is ours, so it can be cancelled even while a read waits on a stalled peer).
+ */
+async function readAll(response, maxBytes, signal) {
+    const stated = response.headers.get('content-length');
+    // A compressed answer's length is not the length of the bytes read from it.
+    if (stated !== null && /^\d+$/.test(stated) && !response.headers.get('content-encoding') && Number(stated) > maxBytes) {
+        await response.body.cancel().catch(() => undefined);
+        throw new AnswerTooLarge(maxBytes, Number(stated));
+    }
+    const chunks = [];
+    let size = 0;
+    const reader = response.body.getReader();
+    const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+        for (;;) {
+            const { done, value } = await reader.read();
+            if (signal.aborted)
+                throw signal.reason;
+            if (done)
+                break;
+            size += value.byteLength;
+            if (size > maxBytes) {
+                await reader.cancel().catch(() => undefined);
+                throw new AnswerTooLarge(maxBytes);
+            }
+            chunks.push(value);
+        }
+    }
+    catch (err) {
+        throw signal.aborted ? signal.reason : err;
+    }
+    finally {
+        signal.removeEventListener('abort', stop);
+    }
+    return Buffer.concat(chunks, size);
+}
+/** The answer with the bytes read for its body, its status, headers and URL kept. */
+function rebuilt(original, body) {
+    const response = new undici__WEBPACK_IMPORTED_MODULE_0__.Response(NULL_BODY.has(original.status) ? null : body, {
+        status: original.status,
+        statusText: original.statusText,
+        headers: [...original.headers],
+    });
+    Object.defineProperty(response, 'url', { value: original.url });
+    return response;
+}
+/**
+ * What the call that threw `err` came to, whoever made it: the bounded fetch (its bounds), Octokit
+ * over it (`RequestError`, with or without a response), or an error that carries its `failure`
+ * (the sync's `send` and the actions' `call` wrap the network's errors in a `TransportError`).
+ * Undefined for an error that is not a failed call (a refusal of our own, an answer of the wrong
+ * shape, a bug): callers pass those on.
+ */
+function callFailure(err, clock = _clock_js__WEBPACK_IMPORTED_MODULE_1__/* .systemClock */ .m) {
+    for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+        const carried = e.failure;
+        if (carried)
+            return carried;
+        if (e instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__/* .RequestError */ .G && e.response) {
+            const asked = e.response.headers['retry-after'];
+            return { status: e.status, retryAfterMs: (0,_retry_js__WEBPACK_IMPORTED_MODULE_2__/* .retryAfterMs */ .Vs)(typeof asked === 'string' ? asked : undefined, clock.now()) };
+        }
+        // Octokit turns a fetch that got no answer into a RequestError without a response, the fetch's error its cause.
+        if (e instanceof _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__/* .RequestError */ .G)
+            return noAnswer(e.cause ?? e);
+        if (e instanceof CallTimedOut || e instanceof AnswerTooLarge || e instanceof NoConnection)
+            return noAnswer(e);
+    }
+    return undefined;
+}
+function noAnswer(err) {
+    return { noAnswer: transportFailure(err), maybeSent: !neverSent(err) };
+}
+
+
+/***/ }),
+
+/***/ 70699:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  ZV: () => (/* binding */ SYNC_RETRY),
+  Vs: () => (/* binding */ retryAfterMs),
+  R$: () => (/* binding */ retrying)
+});
+
+// UNUSED EXPORTS: ACTION_RETRY, delayBefore
+
+;// CONCATENATED MODULE: ./node_modules/is-network-error/index.js
+const objectToString = Object.prototype.toString;
+
+const isError = value => objectToString.call(value) === '[object Error]';
+
+const errorMessages = new Set([
+	'network error', // Chrome
+	'NetworkError when attempting to fetch resource.', // Firefox
+	'The Internet connection appears to be offline.', // Safari 16
+	'Network request failed', // `cross-fetch`
+	'fetch failed', // Undici (Node.js)
+	'terminated', // Undici (Node.js)
+	' A network error occurred.', // Bun (WebKit)
+	'Network connection lost', // Cloudflare Workers (fetch)
+]);
+
+function isNetworkError(error) {
+	const isValid = error
+		&& isError(error)
+		&& error.name === 'TypeError'
+		&& typeof error.message === 'string';
+
+	if (!isValid) {
+		return false;
+	}
+
+	const {message, stack} = error;
+
+	// Safari 17+ has generic message but no stack for network errors
+	if (message === 'Load failed' || (message.startsWith('Load failed (') && message.endsWith(')'))) {
+		return stack === undefined
+			// Sentry adds its own stack trace to the fetch error, so also check for that
+			|| '__sentry_captured__' in error;
+	}
+
+	// Deno network errors start with specific text
+	if (message.startsWith('error sending request for url')) {
+		return true;
+	}
+
+	// Chrome: exact "Failed to fetch" or with hostname: "Failed to fetch (example.com)"
+	if (message === 'Failed to fetch' || (message.startsWith('Failed to fetch (') && message.endsWith(')'))) {
+		return true;
+	}
+
+	// Standard network error messages
+	return errorMessages.has(message);
+}
+
+;// CONCATENATED MODULE: ./node_modules/p-retry/index.js
+
+
+function validateRetries(retries) {
+	if (typeof retries === 'number') {
+		if (retries < 0) {
+			throw new TypeError('Expected `retries` to be a non-negative number.');
+		}
+
+		if (Number.isNaN(retries)) {
+			throw new TypeError('Expected `retries` to be a valid number or Infinity, got NaN.');
+		}
+	} else if (retries !== undefined) {
+		throw new TypeError('Expected `retries` to be a number or Infinity.');
+	}
+}
+
+function validateNumberOption(name, value, {min = 0, allowInfinity = false} = {}) {
+	if (value === undefined) {
+		return;
+	}
+
+	if (typeof value !== 'number' || Number.isNaN(value)) {
+		throw new TypeError(`Expected \`${name}\` to be a number${allowInfinity ? ' or Infinity' : ''}.`);
+	}
+
+	if (!allowInfinity && !Number.isFinite(value)) {
+		throw new TypeError(`Expected \`${name}\` to be a finite number.`);
+	}
+
+	if (value < min) {
+		throw new TypeError(`Expected \`${name}\` to be \u2265 ${min}.`);
+	}
+}
+
+class AbortError extends Error {
+	constructor(message) {
+		super();
+
+		if (message instanceof Error) {
+			this.originalError = message;
+			({message} = message);
+		} else {
+			this.originalError = new Error(message);
+			this.originalError.stack = this.stack;
+		}
+
+		this.name = 'AbortError';
+		this.message = message;
+	}
+}
+
+function calculateDelay(retriesConsumed, options) {
+	const attempt = Math.max(1, retriesConsumed + 1);
+	const random = options.randomize ? (Math.random() + 1) : 1;
+
+	let timeout = Math.round(random * options.minTimeout * (options.factor ** (attempt - 1)));
+	timeout = Math.min(timeout, options.maxTimeout);
+
+	return timeout;
+}
+
+function calculateRemainingTime(start, max) {
+	if (!Number.isFinite(max)) {
+		return max;
+	}
+
+	return max - (performance.now() - start);
+}
+
+async function onAttemptFailure({error, attemptNumber, retriesConsumed, startTime, options}) {
+	const normalizedError = error instanceof Error
+		? error
+		: new TypeError(`Non-error was thrown: "${error}". You should only throw errors.`);
+
+	if (normalizedError instanceof AbortError) {
+		throw normalizedError.originalError;
+	}
+
+	const retriesLeft = Number.isFinite(options.retries)
+		? Math.max(0, options.retries - retriesConsumed)
+		: options.retries;
+
+	const maxRetryTime = options.maxRetryTime ?? Number.POSITIVE_INFINITY;
+
+	const context = Object.freeze({
+		error: normalizedError,
+		attemptNumber,
+		retriesLeft,
+		retriesConsumed,
+	});
+
+	await options.onFailedAttempt(context);
+
+	if (calculateRemainingTime(startTime, maxRetryTime) <= 0) {
+		throw normalizedError;
+	}
+
+	const consumeRetry = await options.shouldConsumeRetry(context);
+
+	const remainingTime = calculateRemainingTime(startTime, maxRetryTime);
+
+	if (remainingTime <= 0 || retriesLeft <= 0) {
+		throw normalizedError;
+	}
+
+	if (normalizedError instanceof TypeError && !isNetworkError(normalizedError)) {
+		if (consumeRetry) {
+			throw normalizedError;
+		}
+
+		options.signal?.throwIfAborted();
+		return false;
+	}
+
+	if (!await options.shouldRetry(context)) {
+		throw normalizedError;
+	}
+
+	if (!consumeRetry) {
+		options.signal?.throwIfAborted();
+		return false;
+	}
+
+	const delayTime = calculateDelay(retriesConsumed, options);
+	const finalDelay = Math.min(delayTime, remainingTime);
+
+	options.signal?.throwIfAborted();
+
+	if (finalDelay > 0) {
+		await new Promise((resolve, reject) => {
+			const onAbort = () => {
+				clearTimeout(timeoutToken);
+				options.signal?.removeEventListener('abort', onAbort);
+				reject(options.signal.reason);
+			};
+
+			const timeoutToken = setTimeout(() => {
+				options.signal?.removeEventListener('abort', onAbort);
+				resolve();
+			}, finalDelay);
+
+			if (options.unref) {
+				timeoutToken.unref?.();
+			}
+
+			options.signal?.addEventListener('abort', onAbort, {once: true});
+		});
+	}
+
+	options.signal?.throwIfAborted();
+
+	return true;
+}
+
+async function pRetry(input, options = {}) {
+	options = {...options};
+
+	validateRetries(options.retries);
+
+	if (Object.hasOwn(options, 'forever')) {
+		throw new Error('The `forever` option is no longer supported. For many use-cases, you can set `retries: Infinity` instead.');
+	}
+
+	options.retries ??= 10;
+	options.factor ??= 2;
+	options.minTimeout ??= 1000;
+	options.maxTimeout ??= Number.POSITIVE_INFINITY;
+	options.maxRetryTime ??= Number.POSITIVE_INFINITY;
+	options.randomize ??= false;
+	options.onFailedAttempt ??= () => {};
+	options.shouldRetry ??= () => true;
+	options.shouldConsumeRetry ??= () => true;
+
+	// Validate numeric options and normalize edge cases
+	validateNumberOption('factor', options.factor, {min: 0, allowInfinity: false});
+	validateNumberOption('minTimeout', options.minTimeout, {min: 0, allowInfinity: false});
+	validateNumberOption('maxTimeout', options.maxTimeout, {min: 0, allowInfinity: true});
+	validateNumberOption('maxRetryTime', options.maxRetryTime, {min: 0, allowInfinity: true});
+
+	// Treat non-positive factor as 1 to avoid zero backoff or negative behavior
+	if (!(options.factor > 0)) {
+		options.factor = 1;
+	}
+
+	options.signal?.throwIfAborted();
+
+	let attemptNumber = 0;
+	let retriesConsumed = 0;
+	const startTime = performance.now();
+
+	while (Number.isFinite(options.retries) ? retriesConsumed <= options.retries : true) {
+		attemptNumber++;
+
+		try {
+			options.signal?.throwIfAborted();
+
+			const result = await input(attemptNumber);
+
+			options.signal?.throwIfAborted();
+
+			return result;
+		} catch (error) {
+			if (await onAttemptFailure({
+				error,
+				attemptNumber,
+				retriesConsumed,
+				startTime,
+				options,
+			})) {
+				retriesConsumed++;
+			}
+		}
+	}
+
+	// Should not reach here, but in case it does, throw an error
+	throw new Error('Retry attempts exhausted without throwing an error.');
+}
+
+function makeRetriable(function_, options) {
+	return function (...arguments_) {
+		return pRetry(() => function_.apply(this, arguments_), options);
+	};
+}
+
+// EXTERNAL MODULE: ./build/server/clock.js
+var server_clock = __nccwpck_require__(90232);
+;// CONCATENATED MODULE: ./build/server/http/retry.js
+
+
+/** The sync's calls: 5 attempts, 1 s doubling to 30 s. */
+const SYNC_RETRY = { retries: 4, minDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+/** The actions' ledger post: 4 attempts within a job step. */
+const ACTION_RETRY = { retries: 3, minDelayMs: 1000, maxDelayMs: 8000, maxRetryAfterMs: 30_000 };
+/**
+ * Milliseconds a `Retry-After` value asks to wait: whole seconds or an HTTP date (RFC 9110
+ * §10.2.3); undefined when absent or unreadable. A date in the past is 0.
+ */
+function retryAfterMs(value, nowMs) {
+    if (value === undefined)
+        return undefined;
+    const text = value.trim();
+    if (/^\d+$/.test(text))
+        return Number(text) * 1000;
+    const at = Date.parse(text);
+    return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
+}
+/** A failure that says how long to wait before trying again (`HttpError.retryAfterMs`, from `Retry-After`). */
+function retryAfterOf(err) {
+    const value = err?.retryAfterMs;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/** Exponential back-off with jitter (half to full of the capped exponential), never shorter than `Retry-After`. */
+function delayBefore(retry, policy, retryAfter, random = Math.random) {
+    const exponential = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** (retry - 1));
+    return Math.max(retryAfter ?? 0, Math.round(exponential * (0.5 + random() / 2)));
+}
+/**
+ * Runs `attempt` until it succeeds or fails for good, with p-retry: up to `policy.retries` more
+ * attempts of a failure `shouldRetry` accepts, each after `delayBefore` on the injected clock, so
+ * never sooner than a `Retry-After` the failure carries; one longer than `maxRetryAfterMs` ends it.
+ * (The wait is made where p-retry decides to retry, so its own back-off is zero.)
+ */
+function retrying(attempt, policy, options = {}) {
+    const clock = options.clock ?? server_clock/* systemClock */.m;
+    return pRetry(attempt, {
+        retries: policy.retries,
+        minTimeout: 0,
+        randomize: false,
+        shouldRetry: async ({ error, attemptNumber }) => {
+            const retryAfter = retryAfterOf(error);
+            if (!(options.shouldRetry?.(error) ?? true) || (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs))
+                return false;
+            const delayMs = delayBefore(attemptNumber, policy, retryAfter);
+            options.onRetry?.(error, attemptNumber, delayMs);
+            await clock.sleep(delayMs);
+            return true;
+        },
+    });
+}
+
+
+/***/ }),
+
+/***/ 1825:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   M: () => (/* binding */ send),
+/* harmony export */   t: () => (/* binding */ jsonAnswer)
+/* harmony export */ });
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(90232);
+/* harmony import */ var _call_bounds_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(71973);
+/* harmony import */ var _call_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(90515);
+/* harmony import */ var _retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(70699);
+/* harmony import */ var _json_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(40837);
+/* harmony import */ var _outbound_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(97587);
+
+
+
+
+
+
 /** The strings of a Python list's `str()` (`['a', "b's"]`), as DefectDojo puts a validation error in `message`; undefined for other text. */
 function pythonStrings(text) {
     const inner = /^\[(.*)\]$/s.exec(text.trim())?.[1];
@@ -43235,15 +40822,7 @@ function readableError(body) {
     if (fieldErrors.length > 0)
         return fieldErrors.join('; ');
     if (typeof message === 'string') {
-        const parsed = (() => {
-            try {
-                return strings(JSON.parse(message));
-            }
-            catch {
-                return undefined;
-            }
-        })();
-        return (parsed ?? pythonStrings(message) ?? [message]).join('; ');
+        return (strings((0,_json_js__WEBPACK_IMPORTED_MODULE_5__/* .jsonValue */ .I)(message)) ?? pythonStrings(message) ?? [message]).join('; ');
     }
     const first = Array.isArray(errors) ? errors[0]?.msg : undefined;
     if (typeof first === 'string')
@@ -43259,19 +40838,12 @@ async function errorDetail(response) {
     catch {
         return undefined;
     }
-    let body;
-    try {
-        body = JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-    return readableError(body)?.slice(0, 300);
+    return readableError((0,_json_js__WEBPACK_IMPORTED_MODULE_5__/* .jsonValue */ .I)(text))?.slice(0, 300);
 }
 /**
- * One HTTP exchange. Resolves with a 2xx response (read whole, or unread with `stream`); throws
- * `HttpError` for other statuses and `TransportError` when no answer came. `timeoutMs` bounds
- * the whole exchange, the body's last byte included (a streamed body read after it rejects).
+ * One HTTP exchange. Resolves with a 2xx response, read whole; throws `HttpError` for other
+ * statuses and `TransportError` when no answer came. `timeoutMs` bounds the whole exchange, the
+ * body's last byte included.
  *
  * A redirect is not followed: it is an `HttpError` (final) naming where it pointed. These APIs
  * never redirect a correct URL, and following would send Dependency-Track's `X-Api-Key` (which
@@ -43279,13 +40851,13 @@ async function errorDetail(response) {
  * whatever host the answer names.
  */
 async function send(service, operation, url, options) {
-    const { timeoutMs, stream, ...init } = options;
+    const { timeoutMs, maxBytes = _call_bounds_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_ANSWER_BYTES */ .gB, ...init } = options;
     let response;
     try {
-        response = await (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .boundedFetch */ .A)((0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs), stream ? {} : { buffer: { maxBytes: _http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .MAX_ANSWER_BYTES */ .gB } })(url, { ...init, redirect: 'manual' });
+        response = await (0,_outbound_js__WEBPACK_IMPORTED_MODULE_4__/* .boundedFetch */ .A)((0,_call_bounds_js__WEBPACK_IMPORTED_MODULE_1__/* .syncCall */ .g2)(timeoutMs), { maxBytes })(url, { ...init, redirect: 'manual' });
     }
     catch (err) {
-        throw new TransportError(service, operation, (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .transportFailure */ .qO)(err, (0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs)), !(0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .neverSent */ .vQ)(err));
+        throw _call_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .TransportError */ .wX.of(service, operation, err);
     }
     if (response.ok)
         return response;
@@ -43293,27 +40865,2728 @@ async function send(service, operation, url, options) {
         await response.body?.cancel().catch(() => undefined);
         const header = response.headers.get('location');
         const location = header ? URL.parse(header, url)?.origin : undefined;
-        throw new HttpError(service, operation, response.status, `a redirect${location ? ` to ${location}` : ''}, not followed`, undefined);
+        throw new _call_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .HttpError */ .j$(service, operation, response.status, `a redirect${location ? ` to ${location}` : ''}, not followed`, undefined);
     }
     const detail = await errorDetail(response);
-    throw new HttpError(service, operation, response.status, detail, (0,_http_retry_js__WEBPACK_IMPORTED_MODULE_1__/* .retryAfterMs */ .Vs)(response.headers.get('retry-after') ?? undefined, Date.now()));
+    throw new _call_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .HttpError */ .j$(service, operation, response.status, detail, (0,_retry_js__WEBPACK_IMPORTED_MODULE_3__/* .retryAfterMs */ .Vs)(response.headers.get('retry-after') ?? undefined, _clock_js__WEBPACK_IMPORTED_MODULE_0__/* .systemClock */ .m.now()));
 }
-/** The body as JSON; a body cut off or not JSON is an `UnexpectedAnswerError` (or `TransportError`). */
-async function jsonBody(service, operation, response, timeoutMs) {
-    let text;
+/** The answer (read whole by `send`) as JSON; one that is not JSON is an `UnexpectedAnswerError`. */
+async function jsonAnswer(service, operation, response) {
+    const value = (0,_json_js__WEBPACK_IMPORTED_MODULE_5__/* .jsonValue */ .I)(await response.text());
+    if (value === undefined)
+        throw new _call_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .UnexpectedAnswerError */ .qx(service, operation, 'the answer is not valid JSON');
+    return value;
+}
+
+
+/***/ }),
+
+/***/ 3206:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gd: () => (/* binding */ readFinding),
+/* harmony export */   Io: () => (/* binding */ hasIssueTag),
+/* harmony export */   M6: () => (/* binding */ severitiesFrom),
+/* harmony export */   O5: () => (/* binding */ findingHash),
+/* harmony export */   _k: () => (/* binding */ issueTag),
+/* harmony export */   oC: () => (/* binding */ SEVERITIES),
+/* harmony export */   qs: () => (/* binding */ severityRank)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77598);
+
+/** DefectDojo's severities, worst first: what issue push's `github.minSeverity` names. */
+const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
+const ISSUE_TAG = 'issue:';
+const text = (v) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+/** A finding from a findings page, or undefined when the entry lacks what an issue needs. */
+function readFinding(product, raw) {
+    if (!raw || typeof raw !== 'object')
+        return undefined;
+    const f = raw;
+    const severity = SEVERITIES.find((s) => s === f.severity);
+    if (typeof f.id !== 'number' || !text(f.title) || !severity)
+        return undefined;
+    const ids = Array.isArray(f.vulnerability_ids)
+        ? f.vulnerability_ids.map((v) => (typeof v === 'string' ? v : text(v?.vulnerability_id))).filter((v) => !!v)
+        : [];
+    const optional = (key, value) => (value === undefined ? {} : { [key]: value });
+    return {
+        id: f.id,
+        product,
+        title: f.title,
+        severity,
+        vulnerabilityIds: [...new Set(ids)],
+        tags: Array.isArray(f.tags) ? f.tags.filter((t) => typeof t === 'string') : [],
+        active: f.active !== false,
+        ...optional('description', text(f.description)),
+        ...optional('mitigation', text(f.mitigation)),
+        ...optional('componentName', text(f.component_name)),
+        ...optional('componentVersion', text(f.component_version)),
+        ...optional('filePath', text(f.file_path)),
+        ...optional('line', typeof f.line === 'number' && f.line > 0 ? f.line : undefined),
+        ...optional('cwe', typeof f.cwe === 'number' && f.cwe > 0 ? f.cwe : undefined),
+        ...optional('uniqueIdFromTool', text(f.unique_id_from_tool)),
+        ...optional('vulnIdFromTool', text(f.vuln_id_from_tool)),
+        ...optional('hashCode', text(f.hash_code)),
+    };
+}
+/** DefectDojo lowercases tags, so the marker is compared without regard to case. */
+function hasIssueTag(finding) {
+    return finding.tags.some((t) => t.toLowerCase().startsWith(ISSUE_TAG));
+}
+function issueTag(issueUrl) {
+    return `${ISSUE_TAG}${issueUrl}`.toLowerCase();
+}
+/** Severities at or above `min`, worst first, as DefectDojo spells them. */
+function severitiesFrom(min) {
+    return SEVERITIES.slice(0, SEVERITIES.indexOf(min) + 1);
+}
+const severityRank = (s) => SEVERITIES.indexOf(s);
+/**
+ * The identity written into every issue body, which holds when the tag does not: a reimport
+ * that re-creates a finding gives it a new id and no tags. It is built from what identifies the
+ * finding to DefectDojo's own deduplication: the tool's id when the parser sets one, else
+ * DefectDojo's hash code, else the finding's defining fields; always within its product.
+ */
+function findingHash(f) {
+    const identity = f.uniqueIdFromTool
+        ? `uid:${f.uniqueIdFromTool}`
+        : f.hashCode
+            ? `hash:${f.hashCode}`
+            : `fields:${[f.title, f.componentName, f.componentVersion, f.filePath, f.line, [...f.vulnerabilityIds].sort().join(',')].map((v) => v ?? '').join('|')}`;
+    return (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(`${f.product}\n${identity}`).digest('hex').slice(0, 32);
+}
+
+
+/***/ }),
+
+/***/ 15811:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  B: () => (/* binding */ syncCommand)
+});
+
+// EXTERNAL MODULE: ./build/server/version.js
+var version = __nccwpck_require__(34034);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(57975);
+// EXTERNAL MODULE: ./build/server/sync/connectors.js + 15 modules
+var connectors = __nccwpck_require__(17132);
+;// CONCATENATED MODULE: ./build/server/sync/options.js
+const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
+
+;// CONCATENATED MODULE: ./build/server/sync/args.js
+
+
+
+/** `serve` runs the long-lived service; every other command runs one connector once. */
+const SERVE = 'serve';
+const COMMANDS = [...connectors/* CONNECTORS */.T.map((c) => c.command), SERVE];
+class UsageError extends Error {
+    name = 'UsageError';
+}
+const indent = (text) => text.split('\n').join(`\n${' '.repeat(24)}`);
+const SONARQUBE = 'sync-sonarqube';
+/** Each option's help lines, and the commands it applies to (every command when absent). */
+const OPTION_HELP = [
+    { text: `  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
+                        from the environment alone). Secrets always come from the environment.` },
+    { text: '  --json                print one JSON summary on stdout; progress stays on stderr', only: connectors/* CONNECTORS */.T.map((c) => c.command) },
+    { text: '  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)' },
+    { text: '  --timeout <s>         limit of one API call, in seconds (default 60)' },
+    { text: '  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)' },
+    { text: '  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)' },
+    { text: `  --all-issue-types     sync-sonarqube: bugs and code smells too, not only vulnerabilities
+                        (sources.sonarqube.allIssueTypes)`, only: [SONARQUBE, SERVE] },
+    { text: '  -h, --help            this text' },
+];
+const SERVE_DESCRIPTION = `the long-lived service: in mode deployment, every enabled source on
+its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
+on PORT (default 8080); in mode cronjob, every enabled source once`;
+const EXIT_CODES = `Exit codes: 0 every project or repository synced (or skipped for a stated reason);
+1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.`;
+/** `gatehouse-sync --help`: the commands; each one's options are in its own `--help`. */
+const USAGE = `Usage: gatehouse-sync <command> [options]
+
+Commands:
+${connectors/* CONNECTORS */.T.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
+  ${SERVE.padEnd(22)}${indent(SERVE_DESCRIPTION)}
+
+Options:
+  --version             print the version
+  -h, --help            this text; gatehouse-sync <command> --help lists a command's options
+
+${EXIT_CODES}
+For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as above.
+`;
+/** `gatehouse-sync <command> --help`: what the command does and the options it takes, only those. */
+function usageFor(command) {
+    const connector = connectors/* CONNECTORS */.T.find((c) => c.command === command);
+    if (!connector && command !== SERVE)
+        return USAGE;
+    const options = OPTION_HELP.filter((o) => !o.only || o.only.includes(command)).map((o) => o.text);
+    const exits = command === SERVE ? 'Exit codes (mode cronjob): 0 every enabled source synced, 1 one failed, 2 invalid configuration or usage.' : EXIT_CODES;
+    return `Usage: gatehouse-sync ${command} [options]
+
+${connector ? connector.description : SERVE_DESCRIPTION}
+
+Options:
+${options.join('\n')}
+
+${exits}
+`;
+}
+function whole(name, raw, min, max, fallback) {
+    if (raw === undefined)
+        return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+        throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+    return Number(raw);
+}
+/** The command line, or a request for help or the version; a `UsageError` names what is wrong. */
+function parseSyncArgs(argv, env) {
+    let parsed;
     try {
-        text = await response.text();
+        parsed = (0,external_node_util_.parseArgs)({
+            args: [...argv],
+            allowPositionals: true,
+            strict: true,
+            options: {
+                config: { type: 'string' },
+                json: { type: 'boolean' },
+                concurrency: { type: 'string' },
+                timeout: { type: 'string' },
+                'upload-timeout': { type: 'string' },
+                retries: { type: 'string' },
+                'all-issue-types': { type: 'boolean' },
+                help: { type: 'boolean', short: 'h' },
+                version: { type: 'boolean' },
+            },
+        });
     }
     catch (err) {
-        throw new TransportError(service, operation, (0,_http_outbound_js__WEBPACK_IMPORTED_MODULE_2__/* .transportFailure */ .qO)(err, (0,_http_call_bounds_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCall */ .g2)(timeoutMs)));
+        throw new UsageError(err.message);
     }
+    const { values, positionals } = parsed;
+    const [command, ...rest] = positionals;
+    if (values.version)
+        return 'version';
+    if (values.help)
+        return { help: command === undefined ? USAGE : usageFor(command) };
+    if (command === undefined)
+        throw new UsageError(`a command is required: ${COMMANDS.join(', ')}`);
+    if (!COMMANDS.includes(command))
+        throw new UsageError(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
+    if (rest.length > 0)
+        throw new UsageError(`unexpected argument "${rest[0]}"`);
+    const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
+    return {
+        command,
+        ...(configFile ? { configFile } : {}),
+        json: values.json ?? false,
+        options: {
+            concurrency: whole('concurrency', values.concurrency, 1, 32, DEFAULT_OPTIONS.concurrency),
+            timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
+            uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
+            retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
+            ...(values['all-issue-types'] ? { allIssueTypes: true } : {}),
+        },
+    };
+}
+
+// EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
+var config = __nccwpck_require__(55215);
+// EXTERNAL MODULE: ./build/server/sync/report.js
+var sync_report = __nccwpck_require__(4464);
+// EXTERNAL MODULE: ./build/server/sync/run.js
+var run = __nccwpck_require__(21517);
+;// CONCATENATED MODULE: ./build/server/sync/command.js
+
+
+
+
+
+
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+/** `gatehouse-sync <command>`: parses, validates the configuration before any call, runs, reports. */
+async function syncCommand(argv, env, io, retryPolicy = {}, serve) {
+    let loaded;
     try {
-        return JSON.parse(text);
+        const args = parseSyncArgs(argv, env);
+        if (args === 'version') {
+            io.out((0,version/* packageVersion */.T)());
+            return EXIT_OK;
+        }
+        if ('help' in args) {
+            io.out(args.help);
+            return EXIT_OK;
+        }
+        if (args.command === SERVE) {
+            if (!serve)
+                throw new UsageError('serve is not available here');
+            return await serve(args, env, io);
+        }
+        const connector = (0,connectors/* connectorForCommand */.g)(args.command);
+        loaded = (0,config/* loadSyncConfig */.mw)({ ...(args.configFile ? { file: args.configFile } : {}), env });
+        const secrets = (0,run/* secretValues */.VX)(loaded);
+        const out = (line) => io.out((0,run/* scrub */._I)(line, secrets));
+        const err = (line) => io.err((0,run/* scrub */._I)(line, secrets));
+        const report = await (0,run/* runConnector */.Fq)(connector, loaded, args.options, (0,run/* progressFor */.L7)(connector, err), retryPolicy);
+        if (args.json)
+            out(JSON.stringify(report));
+        else
+            for (const line of (0,sync_report/* summaryLines */.k)(report))
+                out(line);
+        return report.ok ? EXIT_OK : EXIT_FAILED;
     }
-    catch {
-        throw new UnexpectedAnswerError(service, operation, 'the answer is not valid JSON');
+    catch (error) {
+        if (error instanceof UsageError) {
+            io.err(`gatehouse-sync: ${error.message}\n\n${USAGE}`);
+            return EXIT_USAGE;
+        }
+        if (error instanceof config/* SyncConfigError */._t) {
+            io.err(`gatehouse-sync: ${error.message}`);
+            return EXIT_USAGE;
+        }
+        // Unexpected: still never print a secret.
+        io.err(`gatehouse-sync: ${(0,run/* scrub */._I)(error instanceof Error ? error.message : String(error), loaded ? (0,run/* secretValues */.VX)(loaded) : [])}`);
+        return EXIT_FAILED;
     }
 }
+
+
+/***/ }),
+
+/***/ 55215:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Rt: () => (/* binding */ SECRET_SETTINGS),
+  Hl: () => (/* binding */ SOURCES),
+  _t: () => (/* binding */ SyncConfigError),
+  mw: () => (/* binding */ loadSyncConfig),
+  WE: () => (/* binding */ missingDefectDojo)
+});
+
+// UNUSED EXPORTS: KEYS
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(73024);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(38815);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var schemas = __nccwpck_require__(92857);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
+var core = __nccwpck_require__(88532);
+;// CONCATENATED MODULE: ./build/server/yaml-boolean.js
+/**
+ * The booleans of the YAML 1.2 core schema, the words `@actions/core`'s `getBooleanInput` accepts:
+ * `true`, `True`, `TRUE`, `false`, `False`, `FALSE` (surrounding blanks ignored). Anything else
+ * (`yes`, `on`, `1`, `tRUE`) is undefined, for the caller to refuse: a switch read the wrong way
+ * silently does the opposite of what was written.
+ */
+function yamlBoolean(text) {
+    switch (text.trim()) {
+        case 'true':
+        case 'True':
+        case 'TRUE':
+            return true;
+        case 'false':
+        case 'False':
+        case 'FALSE':
+            return false;
+        default:
+            return undefined;
+    }
+}
+/** How a refusal names the accepted words. */
+const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
+
+// EXTERNAL MODULE: ./build/server/github/targets.js
+var github_targets = __nccwpck_require__(76974);
+// EXTERNAL MODULE: ./build/server/issues/finding.js
+var finding = __nccwpck_require__(3206);
+// EXTERNAL MODULE: ./build/server/sync/service/schedule.js + 1 modules
+var service_schedule = __nccwpck_require__(29906);
+;// CONCATENATED MODULE: ./build/server/sync/config.js
+
+
+
+
+
+
+
+const SOURCES = ['dependencytrack', 'github', 'sonarqube'];
+const SECRET_SETTINGS = ['DEPENDENCY_TRACK_API_KEY', 'DEFECTDOJO_TOKEN', 'SONARQUBE_TOKEN', 'GITHUB_TARGETS'];
+/** Every problem found, each naming its key (and where the value came from); never a value. */
+class SyncConfigError extends Error {
+    problems;
+    mode;
+    name = 'SyncConfigError';
+    constructor(problems, 
+    /** The mode, when it was itself valid: the service decides from it whether to stay up. */
+    mode) {
+        super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+        this.problems = problems;
+        this.mode = mode;
+    }
+}
+const URL_PROBLEM = 'must be an http(s) URL';
+const HTTP_URL = {
+    schema: schemas/* string */.YjP({ error: URL_PROBLEM }).transform((raw, ctx) => {
+        const url = URL.parse(raw.trim());
+        const problem = raw.trim() === '' || !url || (url.protocol !== 'https:' && url.protocol !== 'http:')
+            ? URL_PROBLEM
+            : url.username || url.password
+                ? 'must not carry credentials (they are read from the environment)'
+                : url.search || url.hash
+                    ? 'must not have a query or fragment'
+                    : undefined;
+        if (problem === undefined)
+            return url.href.replace(/\/+$/, '');
+        ctx.addIssue({ code: 'custom', message: problem });
+        return core/* NEVER */.tm;
+    }),
+};
+// From the environment, the same words as the actions' boolean inputs (and as the file's YAML).
+const BOOLEAN = {
+    schema: schemas/* boolean */.zMY({ error: `must be true or false (${YAML_BOOLEAN_WORDS})` }),
+    fromEnv: (text) => yamlBoolean(text) ?? text,
+};
+const config_text = (max) => {
+    const problem = `must be a non-empty string of at most ${max} characters`;
+    return { schema: schemas/* string */.YjP({ error: problem }).trim().min(1, problem).max(max, problem) };
+};
+const oneOf = (values) => {
+    const problem = `must be one of ${values.join(', ')}`;
+    return {
+        schema: schemas/* string */.YjP({ error: problem }).transform((raw, ctx) => {
+            const found = values.find((v) => v.toLowerCase() === raw.trim().toLowerCase());
+            if (found !== undefined)
+                return found;
+            ctx.addIssue({ code: 'custom', message: problem });
+            return core/* NEVER */.tm;
+        }),
+    };
+};
+const wholeNumber = (min, max) => {
+    const problem = `must be a whole number from ${min} to ${max}`;
+    return { schema: schemas/* number */.aig({ error: problem }).int(problem).min(min, problem).max(max, problem), fromEnv: (text) => (/^\d{1,9}$/.test(text) ? Number(text) : text) };
+};
+// A cron expression (UTC) or an interval in seconds, judged by the scheduler's own parser.
+const SCHEDULE = {
+    schema: schemas/* union */.KCZ([schemas/* string */.YjP(), schemas/* number */.aig()], { error: 'must be a cron expression (5 or 6 fields) or an interval in seconds' }).transform((raw, ctx) => {
+        try {
+            const schedule = (0,service_schedule/* parseSchedule */.n)(raw);
+            if (schedule.next(new Date()))
+                return schedule.text;
+            ctx.addIssue({ code: 'custom', message: 'never runs (the expression has no future date)' });
+        }
+        catch (err) {
+            ctx.addIssue({ code: 'custom', message: err.message });
+        }
+        return core/* NEVER */.tm;
+    }),
+};
+/** Every key of the file, the environment setting that overrides it, and its default. */
+const KEYS = [
+    { path: 'mode', env: 'SYNC_MODE', ...oneOf(['deployment', 'cronjob']), fallback: 'deployment' },
+    // Hourly, each source 30 minutes after the one before it.
+    { path: 'schedule.dependencytrack', env: 'SYNC_SCHEDULE_DEPENDENCYTRACK', ...SCHEDULE, fallback: '0 * * * *' },
+    { path: 'schedule.github', env: 'SYNC_SCHEDULE_GITHUB', ...SCHEDULE, fallback: '30 * * * *' },
+    { path: 'schedule.sonarqube', env: 'SYNC_SCHEDULE_SONARQUBE', ...SCHEDULE, fallback: '0 * * * *' },
+    // A source's switch has no fixed default: unset, the source is on exactly when one of its own
+    // settings is given (ENABLED_WHEN_GIVEN), so a configuration names only what it uses.
+    { path: 'sources.dependencytrack.enabled', env: 'SYNC_DEPENDENCYTRACK_ENABLED', ...BOOLEAN },
+    { path: 'sources.dependencytrack.url', env: 'SYNC_DEPENDENCYTRACK_URL', ...HTTP_URL },
+    { path: 'sources.dependencytrack.excludeInactive', env: 'SYNC_DEPENDENCYTRACK_EXCLUDE_INACTIVE', ...BOOLEAN, fallback: false },
+    // Off by default: it writes to Dependency-Track (dependency-track/triage.ts).
+    { path: 'sources.dependencytrack.writeBackTriage', env: 'SYNC_DEPENDENCYTRACK_WRITE_BACK_TRIAGE', ...BOOLEAN, fallback: false },
+    { path: 'sources.github.enabled', env: 'SYNC_GITHUB_ENABLED', ...BOOLEAN },
+    // Each alert kind on by default; off for a DefectDojo without its parser (code scanning needs 2.52.0, secret scanning 2.51.0).
+    { path: 'sources.github.codeScanning', env: 'SYNC_GITHUB_CODE_SCANNING', ...BOOLEAN, fallback: true },
+    { path: 'sources.github.dependabot', env: 'SYNC_GITHUB_DEPENDABOT', ...BOOLEAN, fallback: true },
+    { path: 'sources.github.secretScanning', env: 'SYNC_GITHUB_SECRET_SCANNING', ...BOOLEAN, fallback: true },
+    { path: 'sources.sonarqube.enabled', env: 'SYNC_SONARQUBE_ENABLED', ...BOOLEAN },
+    { path: 'sources.sonarqube.url', env: 'SYNC_SONARQUBE_URL', ...HTTP_URL },
+    { path: 'sources.sonarqube.allIssueTypes', env: 'SYNC_SONARQUBE_ALL_ISSUE_TYPES', ...BOOLEAN, fallback: false },
+    { path: 'defectdojo.url', env: 'SYNC_DEFECTDOJO_URL', ...HTTP_URL },
+    { path: 'defectdojo.productType', env: 'SYNC_DEFECTDOJO_PRODUCT_TYPE', ...config_text(255), fallback: 'Research and Development' },
+    // DefectDojo's DD_SCAN_FILE_MAX_SIZE (its default, 100): a larger report is refused before it is sent.
+    { path: 'defectdojo.maxUploadMb', env: 'SYNC_DEFECTDOJO_MAX_UPLOAD_MB', ...wholeNumber(1, 100_000), fallback: 100 },
+    // DefectDojo's do_not_reactivate on every reimport: a finding closed in DefectDojo stays closed.
+    { path: 'defectdojo.doNotReactivate', env: 'SYNC_DEFECTDOJO_DO_NOT_REACTIVATE', ...BOOLEAN, fallback: false },
+    { path: 'github.minSeverity', env: 'SYNC_GITHUB_MIN_SEVERITY', ...oneOf(finding/* SEVERITIES */.oC), fallback: 'High' },
+    { path: 'github.maxIssuesPerRun', env: 'SYNC_GITHUB_MAX_ISSUES_PER_RUN', ...wholeNumber(0, 1000), fallback: 50 },
+];
+/** The settings (key paths and secrets) that switch a source on when its `enabled` is unset. */
+const ENABLED_WHEN_GIVEN = {
+    dependencytrack: { keys: ['sources.dependencytrack.url'], secrets: ['DEPENDENCY_TRACK_API_KEY'] },
+    github: { keys: [], secrets: ['GITHUB_TARGETS'] },
+    sonarqube: { keys: ['sources.sonarqube.url'], secrets: ['SONARQUBE_TOKEN'] },
+};
+const SECRET_WORDS = /(token|key|password|secret|targets|credential)/i;
+function isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function readFile(file, problems) {
+    let source;
+    try {
+        source = (0,external_node_fs_.readFileSync)(file, 'utf8');
+    }
+    catch (err) {
+        problems.push(`configuration file ${file}: cannot be read (${err.code ?? 'error'})`);
+        return {};
+    }
+    const doc = (0,dist/* parseDocument */.Tp)(source);
+    if (doc.errors.length > 0) {
+        // Position only: the parser's own message quotes the file, which may hold a pasted secret.
+        const at = doc.errors[0]?.linePos?.[0];
+        problems.push(`configuration file ${file}: not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}`);
+        return {};
+    }
+    const value = doc.toJS() ?? {};
+    if (!isPlainObject(value)) {
+        problems.push(`configuration file ${file}: must be a mapping of keys`);
+        return {};
+    }
+    return value;
+}
+/** Keys present in the file that the configuration does not know; secrets get their own message. */
+function unknownKeys(tree, prefix, problems) {
+    for (const [name, value] of Object.entries(tree)) {
+        const path = prefix ? `${prefix}.${name}` : name;
+        if (KEYS.some((k) => k.path === path))
+            continue;
+        if (isPlainObject(value) && KEYS.some((k) => k.path.startsWith(`${path}.`))) {
+            unknownKeys(value, path, problems);
+        }
+        else if (SECRET_WORDS.test(name)) {
+            problems.push(`${path}: secrets are read only from the environment (${SECRET_SETTINGS.join(', ')}); remove it from the file`);
+        }
+        else {
+            problems.push(`${path}: not a known key`);
+        }
+    }
+}
+function lookup(tree, path) {
+    let node = tree;
+    for (const part of path.split('.'))
+        node = isPlainObject(node) ? node[part] : undefined;
+    return node;
+}
+function config_assign(tree, path, value) {
+    const parts = path.split('.');
+    let node = tree;
+    for (const part of parts.slice(0, -1))
+        node = (node[part] ??= {});
+    node[parts[parts.length - 1]] = value;
+}
+function present(value) {
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+/**
+ * The configuration: the YAML file (optional), each key overridable by its environment
+ * setting, defaults for the rest; secrets from the environment only. Throws a
+ * `SyncConfigError` listing every problem before anything is called.
+ */
+function loadSyncConfig(options) {
+    const problems = [];
+    const fromFile = options.file ? readFile(options.file, problems) : {};
+    unknownKeys(fromFile, '', problems);
+    const tree = {};
+    for (const key of KEYS) {
+        const envValue = present(options.env[key.env]);
+        const raw = envValue ?? lookup(fromFile, key.path);
+        if (raw === undefined || raw === null) {
+            if (key.fallback !== undefined)
+                config_assign(tree, key.path, key.fallback);
+            continue;
+        }
+        const checked = key.schema.safeParse(envValue !== undefined && key.fromEnv ? key.fromEnv(envValue) : raw);
+        if (!checked.success)
+            problems.push(`${key.path}${envValue !== undefined ? ` (from ${key.env})` : ''} ${checked.error.issues[0].message}`);
+        else
+            config_assign(tree, key.path, checked.data);
+    }
+    let githubTargets;
+    const targets = present(options.env.GITHUB_TARGETS);
+    if (targets !== undefined) {
+        const parsed = (0,github_targets/* parseGithubTargets */.Ff)(targets);
+        if ('problems' in parsed)
+            problems.push(...parsed.problems);
+        else
+            githubTargets = parsed.targets;
+    }
+    if (problems.length > 0)
+        throw new SyncConfigError(problems, tree.mode);
+    for (const source of SOURCES) {
+        const path = `sources.${source}.enabled`;
+        if (lookup(tree, path) !== undefined)
+            continue;
+        const given = ENABLED_WHEN_GIVEN[source];
+        config_assign(tree, path, given.keys.some((k) => lookup(tree, k) !== undefined) || given.secrets.some((name) => present(options.env[name]) !== undefined));
+    }
+    const secrets = {
+        dependencyTrackApiKey: present(options.env.DEPENDENCY_TRACK_API_KEY),
+        defectDojoToken: present(options.env.DEFECTDOJO_TOKEN),
+        sonarQubeToken: present(options.env.SONARQUBE_TOKEN),
+        githubTargets,
+    };
+    return { config: tree, secrets };
+}
+/** What every source needs: DefectDojo's address and token. */
+function missingDefectDojo({ config, secrets }) {
+    return [
+        ...(config.defectdojo.url ? [] : ['defectdojo.url is required (or SYNC_DEFECTDOJO_URL)']),
+        ...(secrets.defectDojoToken ? [] : ['DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)']),
+    ];
+}
+
+
+/***/ }),
+
+/***/ 17132:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  T: () => (/* binding */ CONNECTORS),
+  g: () => (/* binding */ connectorForCommand)
+});
+
+// EXTERNAL MODULE: ./build/server/sync/credentials.js
+var credentials = __nccwpck_require__(71930);
+// EXTERNAL MODULE: ./build/server/http/call-errors.js
+var call_errors = __nccwpck_require__(90515);
+// EXTERNAL MODULE: ./build/server/http/send.js
+var send = __nccwpck_require__(1825);
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __nccwpck_require__(70370);
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/client.js
+
+
+
+const SERVICE = 'Dependency-Track';
+const PAGE_SIZE = 100;
+const LIST_CONCURRENCY = 4;
+/** What the key's team needs: the project list and each project's findings. */
+const REQUIRED_PERMISSIONS = ['VIEW_PORTFOLIO', 'VIEW_VULNERABILITY'];
+function project(value) {
+    const p = value;
+    if (!p || typeof p.uuid !== 'string' || typeof p.name !== 'string' || p.name.trim() === '')
+        return undefined;
+    // CycloneDX external reference types; Dependency-Track serialises them in lower case.
+    const references = Array.isArray(p.externalReferences) ? p.externalReferences : [];
+    const vcs = references.find((r) => typeof r?.type === 'string' && r.type.toLowerCase() === 'vcs' && typeof r.url === 'string' && r.url.trim() !== '');
+    return {
+        uuid: p.uuid,
+        name: p.name,
+        ...(typeof p.version === 'string' && p.version.trim() !== '' ? { version: p.version } : {}),
+        active: p.active !== false,
+        ...(vcs ? { vcsUrl: vcs.url.trim() } : {}),
+    };
+}
+/** Undefined for a 404: what Dependency-Track answers for a UUID or an analysis it has none of. */
+async function unlessMissing(answer) {
+    try {
+        return await answer;
+    }
+    catch (err) {
+        if (err instanceof call_errors/* HttpError */.j$ && err.status === 404)
+            return undefined;
+        throw err;
+    }
+}
+/** Dependency-Track's REST API v1 with an API key (`X-Api-Key`). */
+class DependencyTrackClient {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    get headers() {
+        return { 'x-api-key': this.options.apiKey, accept: 'application/json' };
+    }
+    /**
+     * A `GET` of the API read as JSON, `read` checking the answer within the attempt. Retried while
+     * its failure is transient when given a policy; without one, the caller retries a larger step.
+     */
+    async get(operation, path, read, retry, onRetry) {
+        const attempt = async () => {
+            const response = await (0,send/* send */.M)(SERVICE, operation, `${this.options.url}${path}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            return read(await (0,send/* jsonAnswer */.t)(SERVICE, operation, response), response);
+        };
+        return retry ? (0,call_errors/* retryTransient */.jh)(attempt, retry, onRetry) : attempt();
+    }
+    /**
+     * `GET /api/v1/team/self`: the key's team and its permissions. Throws `HttpError` when the key
+     * is refused; answers the permissions the sync needs that the team lacks (empty when it has
+     * them, or when the server does not list them).
+     */
+    missingPermissions(retry, onRetry, required = REQUIRED_PERMISSIONS) {
+        const read = (body) => {
+            const permissions = body?.permissions;
+            if (!Array.isArray(permissions))
+                return [];
+            const held = new Set(permissions.map((p) => p?.name));
+            return required.filter((name) => !held.has(name));
+        };
+        return this.get('key check (team/self)', '/api/v1/team/self', read, retry, onRetry);
+    }
+    /** One page of the project list, retried on its own. */
+    page(pageNumber, excludeInactive, retry, onRetry) {
+        const query = new URLSearchParams({ pageNumber: String(pageNumber), pageSize: String(PAGE_SIZE), sortName: 'name', sortOrder: 'asc' });
+        if (excludeInactive)
+            query.set('excludeInactive', 'true');
+        const operation = `project list (page ${pageNumber})`;
+        const read = (body, response) => {
+            if (!Array.isArray(body))
+                throw new call_errors/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer is not a list of projects');
+            if (!body.every((item) => project(item)))
+                throw new call_errors/* UnexpectedAnswerError */.qx(SERVICE, operation, 'a project has no uuid or name');
+            const header = response.headers.get('x-total-count');
+            return { items: body, total: header !== null && /^\d+$/.test(header) ? Number(header) : undefined };
+        };
+        return this.get(operation, `/api/v1/project?${query}`, read, retry, onRetry);
+    }
+    /**
+     * Every project (`pageNumber` from 1, `pageSize`, `X-Total-Count`). Once the first page gives
+     * the total, the other pages are fetched together rather than one after another; without the
+     * header, page by page until a short one.
+     */
+    async listProjects(excludeInactive, retry, onRetry) {
+        const first = await this.page(1, excludeInactive, retry, onRetry);
+        const pages = [first.items];
+        if (first.total !== undefined) {
+            const rest = Array.from({ length: Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) }, (_, i) => i + 2);
+            const limit = (0,p_limit/* default */.A)(LIST_CONCURRENCY);
+            pages.push(...(await Promise.all(rest.map((n) => limit(async () => (await this.page(n, excludeInactive, retry, onRetry)).items)))));
+        }
+        else {
+            for (let n = 2, last = first.items; last.length === PAGE_SIZE; n++) {
+                last = (await this.page(n, excludeInactive, retry, onRetry)).items;
+                pages.push(last);
+            }
+        }
+        // Dependency-Track filters inactive projects itself; the check here covers servers that ignore the parameter.
+        return pages.flat().map((item) => project(item)).filter((p) => !excludeInactive || p.active);
+    }
+    /** `GET /api/v1/project/{uuid}`: one project; undefined when Dependency-Track has none of that UUID (404). */
+    projectByUuid(uuid, retry, onRetry) {
+        const operation = `project ${uuid}`;
+        const read = (body) => {
+            const found = project(body);
+            if (!found)
+                throw new call_errors/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the project has no uuid or name');
+            return found;
+        };
+        return unlessMissing(this.get(operation, `/api/v1/project/${encodeURIComponent(uuid)}`, read, retry, onRetry));
+    }
+    /** `GET /api/v1/analysis?project=&component=&vulnerability=`: the finding's analysis state; undefined when it has none (404). */
+    analysisState(finding) {
+        const query = new URLSearchParams({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability });
+        const read = (body) => {
+            const state = body?.analysisState;
+            return typeof state === 'string' ? state : undefined;
+        };
+        // 404 "No analysis exists." (or the finding is gone: the PUT says so).
+        return unlessMissing(this.get(`analysis of ${finding.vulnerability} in ${finding.project}`, `/api/v1/analysis?${query}`, read));
+    }
+    /** `PUT /api/v1/analysis`: records an analysis decision with a comment (VULNERABILITY_ANALYSIS); suppression is left as it is. */
+    async recordAnalysis(finding, analysisState, comment) {
+        const operation = `analysis of ${finding.vulnerability} in ${finding.project}`;
+        const response = await (0,send/* send */.M)(SERVICE, operation, `${this.options.url}/api/v1/analysis`, {
+            method: 'PUT',
+            headers: { ...this.headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ project: finding.project, component: finding.component, vulnerability: finding.vulnerability, analysisState, comment }),
+            timeoutMs: this.options.timeoutMs,
+        });
+        await response.arrayBuffer();
+    }
+    /** `GET /api/v1/finding/project/{uuid}/export`: the FPF document, read whole, at most `maxBytes` (else a `TransportError` caused by `AnswerTooLarge`). */
+    async exportFindings(project, maxBytes) {
+        const response = await (0,send/* send */.M)(SERVICE, `FPF export of ${project.name}`, `${this.options.url}/api/v1/finding/project/${encodeURIComponent(project.uuid)}/export`, {
+            headers: this.headers,
+            timeoutMs: this.options.uploadTimeoutMs,
+            maxBytes,
+        });
+        return Buffer.from(await response.arrayBuffer());
+    }
+}
+
+// EXTERNAL MODULE: ./build/server/errors.js
+var errors = __nccwpck_require__(27227);
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/triage.js
+
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** The FPF `matrix` DefectDojo keeps as the finding's `unique_id_from_tool`: project, component and vulnerability UUIDs. */
+const MATRIX = new RegExp(`^(${UUID}):(${UUID}):(${UUID})$`, 'i');
+/** Analyses Dependency-Track starts from, which a write-back may replace; any other was decided there and stays. */
+const UNDECIDED = new Set([undefined, 'NOT_SET', 'IN_TRIAGE']);
+/** Per product (the project's name): the project UUIDs synced into it (one per version), and what their exports folded. */
+function byProduct(synced) {
+    const products = new Map();
+    for (const { project, foldedInto } of synced) {
+        const entry = products.get(project.name) ?? products.set(project.name, { projects: new Set(), foldedInto: new Map() }).get(project.name);
+        entry.projects.add(project.uuid.toLowerCase());
+        for (const [kept, others] of foldedInto)
+            entry.foldedInto.set(kept.toLowerCase(), others);
+    }
+    return products;
+}
+function findingRefOf(uniqueIdFromTool) {
+    const m = MATRIX.exec(uniqueIdFromTool);
+    return m ? { project: m[1].toLowerCase(), component: m[2].toLowerCase(), vulnerability: m[3].toLowerCase() } : undefined;
+}
+/**
+ * DefectDojo's triage written back to Dependency-Track (`sources.dependencytrack.writeBackTriage`,
+ * off by default): for each finding of the products marked false positive in DefectDojo, the
+ * analysis `FALSE_POSITIVE`; for each whose risk is accepted there, `NOT_AFFECTED` (Dependency-Track
+ * has no "accepted" state); each with a comment naming DefectDojo and the finding. Only an
+ * analysis that is not set, or in triage, is written: a decision made in Dependency-Track is
+ * never overwritten, and one already equal is not written again. Suppression is left as it is.
+ * Only the projects this run synced are written to, each from its own product's findings: a
+ * finding whose key names any other project (another team's, an inactive one) is skipped. A
+ * finding the export folded others into (`fold-aliases.ts`) writes the same analysis to each of them.
+ */
+async function writeBackTriage(synced, deps) {
+    const counts = { written: 0, unchanged: 0, kept: 0, failed: 0, out_of_scope: 0 };
+    for (const [product, { projects, foldedInto }] of byProduct(synced)) {
+        let findings;
+        try {
+            findings = await (0,call_errors/* retryTransient */.jh)(() => deps.defectDojo.triagedFindings(product), deps.retry);
+        }
+        catch (err) {
+            counts.failed++;
+            deps.progress.warn(`triage write-back: the triaged findings of ${product} could not be listed: ${(0,errors/* message */.iU)(err)}`);
+            continue;
+        }
+        for (const finding of findings) {
+            const ref = findingRefOf(finding.uniqueIdFromTool);
+            if (!ref)
+                continue;
+            // The key is data another team may have written: it never picks the project written to.
+            if (!projects.has(ref.project)) {
+                counts.out_of_scope++;
+                deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product} names a Dependency-Track project this run did not sync into ${product}; skipped (out of scope)`);
+                continue;
+            }
+            // The findings folded into this one (its aliases) are the same vulnerability: they get the same analysis.
+            const aliases = (foldedInto.get(finding.uniqueIdFromTool.toLowerCase()) ?? []).map(findingRefOf).filter((r) => r?.project === ref.project);
+            for (const target of [ref, ...aliases]) {
+                const outcome = await writeOne(target, finding, deps);
+                if (outcome instanceof Error) {
+                    counts.failed++;
+                    deps.progress.warn(`triage write-back: DefectDojo finding ${finding.id} of ${product}: ${(0,errors/* message */.iU)(outcome)}`);
+                }
+                else
+                    counts[outcome]++;
+            }
+        }
+    }
+    return counts;
+}
+/** One Dependency-Track finding's analysis, written when it is undecided; the error when it could not be. */
+async function writeOne(ref, finding, deps) {
+    const state = finding.falseP ? 'FALSE_POSITIVE' : 'NOT_AFFECTED';
+    const why = finding.falseP ? 'marked as a false positive' : 'had its risk accepted';
+    try {
+        const current = await (0,call_errors/* retryTransient */.jh)(() => deps.dependencyTrack.analysisState(ref), deps.retry);
+        if (current === state)
+            return 'unchanged';
+        if (!UNDECIDED.has(current))
+            return 'kept';
+        const comment = `Gatehouse: ${why} in DefectDojo (finding ${finding.id}: ${deps.defectDojoUrl}/finding/${finding.id}). Set the analysis again here to override; the sync never changes an analysis decided in Dependency-Track.`;
+        await (0,call_errors/* retryTransient */.jh)(() => deps.dependencyTrack.recordAnalysis(ref, state, comment), deps.retry);
+        return 'written';
+    }
+    catch (err) {
+        return err instanceof Error ? err : new Error(String(err));
+    }
+}
+
+// EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
+var client = __nccwpck_require__(22111);
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/products.js
+
+
+/**
+ * DefectDojo's products for one run (each reimport then knows whether to name a product type),
+ * or undefined when they could not be listed: each reimport then looks its product up itself.
+ */
+async function productDirectory(defectDojo, retry, progress) {
+    try {
+        return await (0,call_errors/* retryTransient */.jh)(() => defectDojo.productDirectory(), retry);
+    }
+    catch (err) {
+        progress.warn(`DefectDojo products could not be listed (${(0,errors/* message */.iU)(err)}); each product is looked up before its reimport`);
+        return undefined;
+    }
+}
+
+// EXTERNAL MODULE: ./build/server/sync/defectdojo/scan-types.js
+var scan_types = __nccwpck_require__(91997);
+// EXTERNAL MODULE: ./build/server/http/outbound.js
+var outbound = __nccwpck_require__(97587);
+// EXTERNAL MODULE: ./build/server/sync/report.js
+var report = __nccwpck_require__(4464);
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/fold-aliases.js
+/*
+ * Dependency-Track lists one vulnerability of one component once per id it knows it by: a GHSA
+ * and its CVE are two findings, each naming the other as an alias. DefectDojo's FPF parser puts a
+ * finding's id and its aliases in `vulnerability_ids`, and its default identity for the scan type
+ * is a hash of component name, component version and those ids (`HASHCODE_FIELDS_PER_SCANNER`),
+ * matched by unique id *or* hash (`unique_id_from_tool_or_hash_code`). The two findings share that
+ * hash, so a reimport matches both to the older one and closes the other, though Dependency-Track
+ * still reports it (seen on DefectDojo 3.2.0: DefectDojo's own sample export imported twice closes
+ * 7 of its 22 findings). The same happens to an export that lists one finding twice.
+ *
+ * So before the upload, findings that DefectDojo would hash alike are folded into one: within a
+ * component (name and version, as the hash reads them), findings whose id sets overlap become one
+ * finding carrying every id as an alias. No two findings sent share a hash, and a finding
+ * Dependency-Track drops closes exactly that finding.
+ *
+ * Every finding sent names its own id among its aliases too. DefectDojo before 2.57.3 (#14748)
+ * reads `vulnerability_ids` from the aliases alone when there are any, and without aliases keeps
+ * `vulnId` only for an NVD finding: two GHSA-only advisories of one component then hash alike
+ * (no ids), and a reimport of the same export closes one of them (seen on DefectDojo 2.45.0).
+ * From 2.57.3 the parser adds `vulnId` itself and de-duplicates, so the alias changes no hash.
+ */
+/** The alias keys DefectDojo's FPF parser reads into `vulnerability_ids` (dojo/tools/dependency_track/parser.py). */
+const ALIAS_KEYS = ['cveId', 'sonatypeId', 'ghsaId', 'osvId', 'snykId', 'gsdId', 'vulnDbId'];
+/** Which finding of a group is kept: the CVE (NVD) first, the id most people search by, then GitHub's, then OSV's. */
+const SOURCE_RANK = { NVD: 0, GITHUB: 1, OSV: 2 };
+/** Dependency-Track's severities, worst first. */
+const SEVERITY_RANK = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'UNASSIGNED'];
+const asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : undefined);
+/** The ids DefectDojo reads from a finding's aliases: every alias under a key it knows. */
+function aliasIds(vulnerability) {
+    const ids = new Set();
+    for (const alias of Array.isArray(vulnerability.aliases) ? vulnerability.aliases : []) {
+        const entry = asObject(alias);
+        for (const key of ALIAS_KEYS)
+            if (typeof entry?.[key] === 'string' && entry[key] !== '')
+                ids.add(entry[key]);
+    }
+    return ids;
+}
+/** The alias key an id is written under (DefectDojo reads every key alike; this keeps the export readable). */
+function aliasKeyOf(id) {
+    if (/^CVE-/i.test(id))
+        return 'cveId';
+    if (/^GHSA-/i.test(id))
+        return 'ghsaId';
+    if (/^SNYK-/i.test(id))
+        return 'snykId';
+    if (/^sonatype-/i.test(id))
+        return 'sonatypeId';
+    if (/^GSD-/i.test(id))
+        return 'gsdId';
+    return 'osvId';
+}
+/** A finding as DefectDojo's parser needs it, or undefined: one it would refuse is sent as it is, for DefectDojo to say why. */
+function memberOf(raw) {
+    const finding = asObject(raw);
+    const vulnerability = asObject(finding?.vulnerability);
+    const component = asObject(finding?.component);
+    if (!finding || !vulnerability || !component || typeof component.name !== 'string' || typeof vulnerability.vulnId !== 'string')
+        return undefined;
+    const matrix = typeof vulnerability.matrix === 'string' ? vulnerability.matrix : typeof finding.matrix === 'string' ? finding.matrix : undefined;
+    return { finding, vulnerability, vulnId: vulnerability.vulnId, ids: new Set([vulnerability.vulnId, ...aliasIds(vulnerability)]), matrix };
+}
+/** The component as DefectDojo's hash reads it: its name, then Python's `str()` of its version. */
+function componentKey(finding) {
+    const component = finding.component;
+    const version = component.version;
+    return `${component.name}\u0000${version === undefined || version === null ? 'None' : String(version)}`;
+}
+const rankOf = (m) => SOURCE_RANK[String(m.vulnerability.source)] ?? 3;
+const severityRank = (v) => {
+    const at = SEVERITY_RANK.indexOf(String(v).toUpperCase());
+    return at < 0 ? SEVERITY_RANK.length : at;
+};
+/**
+ * A finding as exported, with its own id added to its aliases when they lack it (see above);
+ * unchanged otherwise, so an export that already names it is sent byte for byte.
+ */
+function withOwnId(member) {
+    if (member.vulnId === '' || aliasIds(member.vulnerability).has(member.vulnId))
+        return member.finding;
+    const aliases = Array.isArray(member.vulnerability.aliases) ? member.vulnerability.aliases : [];
+    return { ...member.finding, vulnerability: { ...member.vulnerability, aliases: [...aliases, { [aliasKeyOf(member.vulnId)]: member.vulnId }] } };
+}
+/** One finding for a group: the kept one, with every id of the group (its own too) as an alias and the group's worst severity. */
+function merged(group) {
+    const [kept, ...others] = [...group].sort((a, b) => rankOf(a) - rankOf(b) || a.vulnId.localeCompare(b.vulnId) || (a.matrix ?? '').localeCompare(b.matrix ?? ''));
+    if (others.length === 0)
+        return withOwnId(kept);
+    const ids = new Set(group.flatMap((m) => [...m.ids]));
+    const worst = group.map((m) => m.vulnerability.severity).sort((a, b) => severityRank(a) - severityRank(b))[0];
+    // A false positive in Dependency-Track is one analysis of one of the ids: the folded finding is
+    // one only when every finding folded into it is.
+    const allFalsePositive = group.every((m) => asObject(m.finding.analysis)?.state === 'FALSE_POSITIVE');
+    const analysis = asObject(kept.finding.analysis);
+    return {
+        ...kept.finding,
+        vulnerability: { ...kept.vulnerability, severity: worst, aliases: [...ids].filter((id) => id !== '').sort().map((id) => ({ [aliasKeyOf(id)]: id })) },
+        ...(analysis && analysis.state === 'FALSE_POSITIVE' && !allFalsePositive ? { analysis: { ...analysis, state: 'NOT_SET' } } : {}),
+    };
+}
+/** The export with DefectDojo-alike findings folded (see above); a document that is not an FPF export is returned as it is. */
+function foldAliases(document) {
+    const doc = asObject(document);
+    const list = doc && Array.isArray(doc.findings) ? doc.findings : undefined;
+    if (!doc || !list)
+        return { document: doc ?? {}, exported: 0, findings: 0, foldedInto: new Map() };
+    const slots = [];
+    const byComponent = new Map();
+    for (const raw of list) {
+        const member = memberOf(raw);
+        if (!member) {
+            slots.push({ raw });
+            continue;
+        }
+        const key = componentKey(member.finding);
+        const open = byComponent.get(key) ?? byComponent.set(key, []).get(key);
+        const overlapping = open.filter((at) => [...member.ids].some((id) => slots[at].ids.has(id)));
+        if (overlapping.length === 0) {
+            open.push(slots.push({ members: [member], ids: new Set(member.ids) }) - 1);
+            continue;
+        }
+        const [first, ...rest] = overlapping;
+        const into = slots[first];
+        into.members.push(member);
+        for (const id of member.ids)
+            into.ids.add(id);
+        for (const at of rest) {
+            const other = slots[at];
+            into.members.push(...other.members);
+            for (const id of other.ids)
+                into.ids.add(id);
+            slots[at] = undefined;
+            open.splice(open.indexOf(at), 1);
+        }
+    }
+    const foldedInto = new Map();
+    const findings = [];
+    for (const slot of slots) {
+        if (slot === undefined)
+            continue;
+        if ('raw' in slot) {
+            findings.push(slot.raw);
+            continue;
+        }
+        const finding = merged(slot.members);
+        findings.push(finding);
+        const keptMatrix = memberOf(finding)?.matrix;
+        const others = [...new Set(slot.members.map((m) => m.matrix).filter((m) => m !== undefined && m !== keptMatrix))];
+        if (keptMatrix && others.length > 0)
+            foldedInto.set(keptMatrix, others);
+    }
+    return { document: { ...doc, findings }, exported: list.length, findings: findings.length, foldedInto };
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/digests.js
+
+
+/**
+ * The digest of a report is written on its DefectDojo test as the test's `build_id`
+ * (`gatehouse:sha256:<64 hex>`): DefectDojo sets it on every reimport (`update_test_meta`), so it
+ * is always the digest of the last report imported into that test, and no source has a build id
+ * of its own to put there. The sync keeps no state: it reads the tests back.
+ */
+const DIGEST_PREFIX = 'gatehouse:sha256:';
+/** The digest of a report held whole, with the target it is sent to. */
+function reportDigest(target, content) {
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    const { scan } = target;
+    hash.update(JSON.stringify([
+        target.scanType,
+        target.productName,
+        target.engagementName,
+        target.testTitle,
+        scan?.version ?? '',
+        scan?.commitHash ?? '',
+        scan?.branchTag ?? '',
+        scan?.sourceCodeManagementUri ?? '',
+        target.doNotReactivate,
+    ]));
+    hash.update('\n');
+    hash.update(content);
+    return `${DIGEST_PREFIX}${hash.digest('hex')}`;
+}
+/**
+ * The digests DefectDojo's tests hold, per scan type, read once per run: `GET /api/v2/tests/?scan_type=…`,
+ * every page, keeping each engagement's newest test per title (the one a reimport names). A list
+ * that cannot be read is said once and every report of the type is sent.
+ */
+class ImportedDigests {
+    defectDojo;
+    progress;
+    byType = new Map();
+    constructor(defectDojo, progress) {
+        this.defectDojo = defectDojo;
+        this.progress = progress;
+    }
+    /** Whether the last report imported into the test this target names had this digest. */
+    async unchanged(scanType, digest) {
+        let digests = this.byType.get(scanType);
+        if (!digests) {
+            digests = this.load(scanType);
+            this.byType.set(scanType, digests);
+        }
+        return (await digests).has(digest);
+    }
+    async load(scanType) {
+        try {
+            const newest = new Map();
+            for (const test of await this.defectDojo.tests(scanType)) {
+                const key = `${test.engagement}\u0000${test.title}`;
+                const held = newest.get(key);
+                if (!held || test.id > held.id)
+                    newest.set(key, { id: test.id, buildId: test.buildId });
+            }
+            return new Set([...newest.values()].map((t) => t.buildId).filter((b) => b.startsWith(DIGEST_PREFIX)));
+        }
+        catch (err) {
+            this.progress.warn(`DefectDojo tests of "${scanType}" could not be listed (${(0,errors/* message */.iU)(err)}); every report of that type is sent`);
+            return new Set();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/sync.js
+
+
+
+
+
+
+
+
+
+function labelOf(project) {
+    return project.version ? `${project.name} ${project.version}` : project.name;
+}
+/**
+ * The DefectDojo test of a project: its version, or this title for a project without one. Named
+ * on every reimport: without a title DefectDojo takes the engagement's newest test of the scan
+ * type, so a project without a version would land in its versioned twin's test.
+ */
+const UNVERSIONED_TEST = '(no version)';
+/**
+ * The export, read whole with the upload limit as its size bound (it is parsed to fold aliases
+ * before it is sent): one above the limit is refused before anything is sent to DefectDojo, at
+ * once when Dependency-Track states its length (`Content-Length`), else as soon as more than the
+ * limit has arrived; it is final, not retried.
+ */
+async function exportBytes(dependencyTrack, project, limit) {
+    try {
+        return await dependencyTrack.exportFindings(project, limit);
+    }
+    catch (err) {
+        if (err instanceof call_errors/* TransportError */.wX && err.cause instanceof outbound/* AnswerTooLarge */.UG)
+            throw new client/* UploadTooLarge */.du(`the FPF export of Dependency-Track project ${labelOf(project)}`, err.cause.statedBytes, limit);
+        throw err;
+    }
+}
+/**
+ * The export ready to send: its findings folded (`fold-aliases.ts`), and its digest, which leaves
+ * out the time the export was made (`meta.timestamp`), so an unchanged project's report digests
+ * alike from run to run.
+ */
+function prepareExport(project, bytes, target) {
+    let document;
+    try {
+        document = JSON.parse(bytes.toString('utf8'));
+    }
+    catch {
+        throw new call_errors/* UnexpectedAnswerError */.qx('Dependency-Track', `FPF export of ${project.name}`, 'the answer is not valid JSON');
+    }
+    const folded = foldAliases(document);
+    const meta = folded.document.meta && typeof folded.document.meta === 'object' ? { ...folded.document.meta, timestamp: null } : folded.document.meta;
+    return { content: Buffer.from(JSON.stringify(folded.document)), digest: reportDigest(target, Buffer.from(JSON.stringify({ ...folded.document, meta }))), folded };
+}
+/** What DefectDojo's test records of a project's scan: its version and its repository (a `vcs` external reference). */
+function scanFactsOf(project) {
+    return { ...(project.version ? { version: project.version } : {}), ...(project.vcsUrl ? { sourceCodeManagementUri: project.vcsUrl } : {}) };
+}
+/**
+ * One project: its FPF export, folded, reimported into DefectDojo. A transient failure of either
+ * side retries the pair (the export is read again).
+ */
+async function syncProject(project, deps, products, digests) {
+    const label = labelOf(project);
+    const base = {
+        label,
+        product: project.name,
+        engagement: scan_types/* ENGAGEMENTS */.nC.dependencytrack,
+        test: project.version ?? UNVERSIONED_TEST,
+        scan_type: scan_types/* SCAN_TYPES */.g8.dependencyTrack,
+    };
+    let attempts = 0;
+    const notes = [];
+    let foldedInto = new Map();
+    try {
+        const { counts, findings, unchanged } = await (0,call_errors/* retryTransient */.jh)(async (n) => {
+            attempts = n;
+            const bytes = await exportBytes(deps.dependencyTrack, project, deps.defectDojo.maxUploadBytes);
+            const scan = scanFactsOf(project);
+            const target = { scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
+            const { content, digest, folded } = prepareExport(project, bytes, target);
+            foldedInto = folded.foldedInto;
+            if (folded.findings < folded.exported)
+                notes.push(foldNote(folded));
+            if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.dependencyTrack, digest))
+                return { counts: undefined, findings: folded.findings, unchanged: true };
+            const counts = await deps.defectDojo.reimport({
+                scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack,
+                productName: project.name,
+                engagementName: scan_types/* ENGAGEMENTS */.nC.dependencytrack,
+                testTitle: base.test,
+                filename: 'dependency-track-findings.json',
+                content,
+                note: (text) => notes.push(text),
+                scan,
+                digest,
+                ...(products ? { product: products.get(project.name) ?? null } : {}),
+            });
+            return { counts, findings: folded.findings, unchanged: false };
+        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs));
+        const item = unchanged
+            ? { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts }
+            : { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
+        return { item, foldedInto };
+    }
+    catch (err) {
+        return { item: { ...base, status: 'failed', reason: (0,errors/* message */.iU)(err), ...(0,report/* notesOf */.h$)(notes), attempts }, foldedInto };
+    }
+}
+/** Said on the item: how many findings were folded into others, so the counts of the two systems can be compared. */
+function foldNote(folded) {
+    const gone = folded.exported - folded.findings;
+    return `${gone} of the export's ${folded.exported} findings name the same vulnerability of the same component as another (an alias, or listed twice): sent as ${folded.findings} findings, each with all its ids`;
+}
+/**
+ * `sync`: every Dependency-Track project into its own DefectDojo product. One project's failure
+ * never stops the others. A one-project run (`only`) applies the whole run's filters too: an
+ * inactive project is skipped when `excludeInactive` is set.
+ */
+async function syncDependencyTrack(deps) {
+    const startedAt = new Date();
+    const head = { command: 'sync', source: 'dependencytrack', startedAt };
+    let projects;
+    // DefectDojo's products are listed while Dependency-Track lists its projects.
+    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
+    const left = [];
+    try {
+        if (deps.only) {
+            projects = [];
+            for (const uuid of deps.only) {
+                const found = await deps.dependencyTrack.projectByUuid(uuid, deps.retry, (error, retry, delayMs) => deps.progress.retry(`project ${uuid}`, error, retry, delayMs));
+                const item = { engagement: scan_types/* ENGAGEMENTS */.nC.dependencytrack, scan_type: scan_types/* SCAN_TYPES */.g8.dependencyTrack, attempts: 0 };
+                if (!found)
+                    left.push({ ...item, label: uuid, product: '', test: '', status: 'failed', reason: `Dependency-Track has no project ${uuid} (or the key may not see it)`, attempts: 1 });
+                else if (deps.excludeInactive && !found.active) {
+                    left.push({ ...item, label: labelOf(found), product: found.name, test: found.version ?? UNVERSIONED_TEST, status: 'skipped', reason: 'inactive in Dependency-Track (sources.dependencytrack.excludeInactive)' });
+                }
+                else
+                    projects.push(found);
+            }
+        }
+        else {
+            projects = await deps.dependencyTrack.listProjects(deps.excludeInactive, deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+        }
+    }
+    catch (err) {
+        await pendingProducts;
+        return { report: (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,errors/* message */.iU)(err)}` }, []), synced: [] };
+    }
+    const products = await pendingProducts;
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+    const folds = new Map();
+    const items = await (0,report/* syncEach */.hT)(projects, deps.concurrency, deps.progress, async (project) => {
+        const { item, foldedInto } = await syncProject(project, deps, products, digests);
+        folds.set(project, foldedInto);
+        return item;
+    });
+    const synced = projects.filter((_, i) => items[i].status === 'synced').map((project) => ({ project, foldedInto: folds.get(project) ?? new Map() }));
+    return { report: (0,report/* finishReport */.Ux)(head, [...left, ...items]), synced };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/dependency-track/connector.js
+
+
+
+
+
+/** `sync`: Dependency-Track projects, each FPF export reimported into its own DefectDojo product. */
+const dependencyTrackConnector = {
+    source: 'dependencytrack',
+    command: 'sync',
+    noun: 'project',
+    scope: { parameter: 'project', accepts: (value) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value), form: 'a Dependency-Track project UUID' },
+    description: `Dependency-Track -> DefectDojo: each project's FPF export reimported
+into its own DefectDojo product`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.dependencytrack.enabled ? [] : ['sources.dependencytrack.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
+        ...(config.sources.dependencytrack.url ? [] : ['sources.dependencytrack.url is required (or SYNC_DEPENDENCYTRACK_URL)']),
+        ...(secrets.dependencyTrackApiKey ? [] : ['DEPENDENCY_TRACK_API_KEY is required (a Dependency-Track API key with VIEW_PORTFOLIO and VIEW_VULNERABILITY)']),
+    ],
+    check: async ({ loaded, options, retry, progress }) => {
+        const url = loaded.config.sources.dependencytrack.url;
+        let missing;
+        try {
+            // Writing DefectDojo's triage back records analyses: VULNERABILITY_ANALYSIS.
+            const required = [...REQUIRED_PERMISSIONS, ...(loaded.config.sources.dependencytrack.writeBackTriage ? ['VULNERABILITY_ANALYSIS'] : [])];
+            missing = await clientOf({ loaded, options }).missingPermissions(retry, (error, n, delayMs) => progress.retry('key check', error, n, delayMs), required);
+        }
+        catch (err) {
+            // Versions without `team/self` answer 404: the project list then shows a refused key.
+            if (err instanceof call_errors/* HttpError */.j$ && err.status === 404)
+                return;
+            throw (0,credentials/* refusedAs */.xb)(err, 'DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url);
+        }
+        if (missing.length > 0)
+            throw new credentials/* CredentialRefused */.In('DEPENDENCY_TRACK_API_KEY', 'Dependency-Track', url, `the key's team lacks the permission ${missing.join(' and ')}`);
+    },
+    run: async ({ loaded, options, defectDojo, retry, progress, scope }) => {
+        const dependencyTrack = clientOf({ loaded, options });
+        const { report, synced } = await syncDependencyTrack({
+            dependencyTrack,
+            defectDojo,
+            excludeInactive: loaded.config.sources.dependencytrack.excludeInactive,
+            ...(scope ? { only: scope } : {}),
+            concurrency: options.concurrency,
+            retry,
+            progress,
+        });
+        if (!loaded.config.sources.dependencytrack.writeBackTriage)
+            return report;
+        const triage = await writeBackTriage(synced, { dependencyTrack, defectDojo, defectDojoUrl: loaded.config.defectdojo.url, retry, progress });
+        return { ...report, ok: report.ok && triage.failed === 0, triage };
+    },
+};
+function clientOf({ loaded, options }) {
+    return new DependencyTrackClient({
+        url: loaded.config.sources.dependencytrack.url,
+        apiKey: loaded.secrets.dependencyTrackApiKey,
+        timeoutMs: options.timeoutMs,
+        uploadTimeoutMs: options.uploadTimeoutMs,
+    });
+}
+
+// EXTERNAL MODULE: ./build/server/github/identifiers.js
+var identifiers = __nccwpck_require__(93032);
+;// CONCATENATED MODULE: ./build/server/sync/github/reports.js
+// GitHub's REST alert lists, rewritten into documents DefectDojo's GitHub parsers accept, so that
+// each alert stays one finding across reimports.
+const reports_asObject = (value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : {});
+const asString = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+const asList = (value) => (Array.isArray(value) ? value.map(reports_asObject) : []);
+/** `rule.severity` (error, warning, note) as a security level: the gate's own mapping. */
+const LEVEL_FROM_SEVERITY = { error: 'high', warning: 'medium', note: 'low' };
+/**
+ * Code scanning, for "Github SAST Scan". The parser calls `.title()` on
+ * `rule.security_severity_level`, which is null for rules without a security severity: those
+ * get a level from `rule.severity` instead of crashing the import.
+ *
+ * Identity is the alert number. The parser makes it `unique_id_from_tool`, but DefectDojo's
+ * default hash for this scan type is rule id (`vuln_id_from_tool`), severity, file and line, and
+ * its reimport matches on either: two alerts of one rule on one line became one finding. The
+ * alert number goes into the rule id (`js/sql-injection #12`), which makes every alert's hash its
+ * own; the finding title then reads "<rule description> (js/sql-injection #12)".
+ */
+function codeScanningReport(alerts) {
+    return alerts.map((raw) => {
+        const alert = reports_asObject(raw);
+        const rule = reports_asObject(alert.rule);
+        const level = asString(rule.security_severity_level) ?? LEVEL_FROM_SEVERITY[asString(rule.severity) ?? ''] ?? 'info';
+        const id = `${asString(rule.id) ?? asString(rule.name) ?? 'rule'} #${String(alert.number)}`;
+        return { ...alert, rule: { ...rule, id, security_severity_level: level } };
+    });
+}
+/** GraphQL's severity words, which the parser maps (MODERATE → Medium). */
+function graphqlSeverity(value) {
+    const severity = (asString(value) ?? 'moderate').toUpperCase();
+    return severity === 'MEDIUM' ? 'MODERATE' : severity;
+}
+/** DefectDojo's severity as the GraphQL word the parser maps back to it. */
+const fromDefectDojoSeverity = (severity) => (severity.toLowerCase() === 'medium' ? 'MODERATE' : severity.toUpperCase());
+/** EPSS as GitHub sends it: an object, or (in GitHub's own examples) a list of one, with numbers or numeric strings. */
+function epssOf(value) {
+    const entry = reports_asObject(Array.isArray(value) ? value[0] : value);
+    const number = (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+    const percentage = number(entry.percentage);
+    const percentile = number(entry.percentile);
+    if (percentage === undefined && percentile === undefined)
+        return undefined;
+    return { ...(percentage !== undefined ? { percentage } : {}), ...(percentile !== undefined ? { percentile } : {}) };
+}
+/** `{score, vector_string}` as the GraphQL `{score, vectorString}`, or undefined when it holds neither. */
+function cvssOf(value) {
+    const cvss = reports_asObject(value);
+    const vectorString = asString(cvss.vector_string) ?? null;
+    // The deprecated `cvss` says "none" as score 0 without a vector.
+    const score = typeof cvss.score === 'number' && (cvss.score > 0 || vectorString !== null) ? cvss.score : null;
+    return score !== null || vectorString !== null ? { score, vectorString } : undefined;
+}
+/**
+ * Whether DefectDojo's stored title is this text. DefectDojo title-cases a title when it saves a
+ * finding (`titlecase()` in `Finding.save`), which changes letter case only (and rejoins words
+ * with single spaces), and its hash is casefolded: a title that differs only so is the same.
+ */
+function sameTitle(stored, text) {
+    const fold = (t) => t.replace(/[\t ]/g, ' ').replace(/[\r\n]+/g, '\n').toUpperCase().toLowerCase();
+    return fold(stored) === fold(text);
+}
+/**
+ * Dependabot, for "Github Vulnerability Scan", which reads the GraphQL `vulnerabilityAlerts`
+ * shape. The parser merges alerts with the same `id`, so each gets a stable one of its own
+ * (`dependabot/<number>`); lists are left out rather than sent as null, which the parser cannot
+ * iterate.
+ *
+ * DefectDojo's default identity for this scan type is a hash of title (the advisory summary),
+ * severity, package, identifiers and manifest: when GitHub re-rates an advisory, edits its
+ * summary or adds a CVE, the hash changes and the reimport closes the finding and opens a new
+ * one, losing its triage. An alert DefectDojo already holds (`known`) is therefore sent with the
+ * values DefectDojo has, so the alert number stays the identity.
+ *
+ * CVSS: the parser reads `cvssSeverities.cvssV3` before the deprecated `cvss`; GitHub's
+ * `cvss_severities` may hold only a v4 score, which the parser has no field for, so v4 goes into
+ * the description. The vulnerable range becomes `vulnerableRequirements`, which the parser makes
+ * the component version (the REST API gives no installed version).
+ */
+function dependabotReport(repository, alerts, known = new Map()) {
+    const kept = [];
+    const nodes = alerts.map((raw) => {
+        const alert = reports_asObject(raw);
+        const advisory = reports_asObject(alert.security_advisory);
+        const vulnerability = reports_asObject(alert.security_vulnerability);
+        const dependency = reports_asObject(alert.dependency);
+        const pkg = reports_asObject(vulnerability.package ?? dependency.package);
+        const severities = reports_asObject(advisory.cvss_severities);
+        const cvssV3 = cvssOf(severities.cvss_v3);
+        const cvssV4 = cvssOf(severities.cvss_v4);
+        // Also as `cvss`, for parsers before DefectDojo 2.52.0, which read only that key.
+        const cvss = cvssOf(advisory.cvss) ?? cvssV3;
+        const epss = epssOf(advisory.epss);
+        const cwes = asList(advisory.cwes).filter((c) => asString(c.cwe_id));
+        const references = asList(advisory.references).filter((r) => asString(r.url));
+        const patched = asString(reports_asObject(vulnerability.first_patched_version).identifier);
+        const range = asString(vulnerability.vulnerable_version_range);
+        const id = `dependabot/${String(alert.number)}`;
+        let severity = graphqlSeverity(vulnerability.severity ?? advisory.severity);
+        let summary = asString(advisory.summary) ?? asString(advisory.ghsa_id) ?? `Dependabot alert ${String(alert.number)}`;
+        let identifiers = asList(advisory.identifiers)
+            .filter((i) => asString(i.value))
+            .map((i) => ({ type: i.type, value: i.value }));
+        const held = known.get(id);
+        if (held) {
+            const heldSeverity = fromDefectDojoSeverity(held.severity);
+            const heldIds = [...new Set(held.vulnerabilityIds)].sort();
+            const sentIds = [...new Set(identifiers.map((i) => i.value))].sort();
+            // Sent as DefectDojo holds it only when it differs: an unchanged alert keeps GitHub's own
+            // identifiers (order and types), so its report is the same bytes run after run.
+            if (heldSeverity !== severity || !sameTitle(held.title, summary) || heldIds.join('\n') !== sentIds.join('\n')) {
+                kept.push(String(alert.number));
+                severity = heldSeverity;
+                summary = held.title;
+                identifiers = heldIds.map((value) => ({ type: value.split('-')[0] ?? '', value }));
+            }
+        }
+        const description = [
+            typeof advisory.description === 'string' ? advisory.description : '',
+            ...(cvssV4 ? [`CVSS v4: ${cvssV4.score ?? ''} ${cvssV4.vectorString ?? ''}`.trim()] : []),
+        ]
+            .filter((line) => line !== '')
+            .join('\n\n');
+        return {
+            id,
+            number: String(alert.number),
+            state: (asString(alert.state) ?? 'open').toUpperCase(),
+            createdAt: asString(alert.created_at),
+            ...(asString(dependency.manifest_path) ? { vulnerableManifestPath: dependency.manifest_path } : {}),
+            ...(range ? { vulnerableRequirements: range } : {}),
+            ...(asString(alert.html_url) ? { url: alert.html_url } : {}),
+            securityVulnerability: {
+                severity,
+                package: { name: asString(pkg.name) ?? 'unknown', ecosystem: asString(pkg.ecosystem) },
+                ...(range ? { vulnerableVersionRange: range } : {}),
+                ...(patched ? { firstPatchedVersion: { identifier: patched } } : {}),
+                advisory: {
+                    ghsaId: asString(advisory.ghsa_id),
+                    summary,
+                    description,
+                    ...(identifiers.length ? { identifiers } : {}),
+                    ...(references.length ? { references: references.map((r) => ({ url: r.url })) } : {}),
+                    ...(cvssV3 ? { cvssSeverities: { cvssV3 } } : {}),
+                    ...(cvss ? { cvss } : {}),
+                    ...(epss ? { epss } : {}),
+                    ...(cwes.length ? { cwes: { nodes: cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })) } } : {}),
+                },
+            },
+        };
+    });
+    return { document: { data: { repository: { nameWithOwner: repository.fullName, url: repository.htmlUrl, vulnerabilityAlerts: { nodes } } } }, kept };
+}
+/**
+ * Secret scanning, for "Github Secrets Detection Report Scan". That parser sets no unique id, so
+ * DefectDojo matches its findings by title and severity and would fold every alert of one secret
+ * type into one finding: the alert number goes into the display name, which makes the title. The
+ * secret itself is never sent, even if an answer carried it.
+ */
+function secretScanningReport(alerts) {
+    return alerts.map((raw) => {
+        const { secret: _secret, ...alert } = reports_asObject(raw);
+        const display = asString(alert.secret_type_display_name) ?? asString(alert.secret_type) ?? 'secret';
+        return { ...alert, secret_type_display_name: `${display} (alert #${String(alert.number)})` };
+    });
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/alerts.js
+
+
+
+
+const repositoryFacts = (repository) => (repository.htmlUrl ? { sourceCodeManagementUri: repository.htmlUrl } : {});
+/**
+ * Code scanning: the commit and branch of the latest analysis, read from the open alerts' most
+ * recent instances, the default branch's first (an open alert's most recent instance is on the
+ * latest analysis of its branch); none without an open alert.
+ */
+function codeScanningFacts(repository, alerts) {
+    const instances = alerts
+        .map((a) => a?.most_recent_instance)
+        .filter((i) => typeof i?.ref === 'string' && typeof i.commit_sha === 'string' && /^[0-9a-f]{40,64}$/i.test(i.commit_sha));
+    const onDefault = repository.defaultBranch ? instances.find((i) => i.ref === `refs/heads/${repository.defaultBranch}`) : undefined;
+    const chosen = onDefault ?? instances[0];
+    return {
+        ...repositoryFacts(repository),
+        ...(chosen ? { commitHash: chosen.commit_sha, branchTag: chosen.ref.replace(/^refs\/heads\//, '') } : {}),
+    };
+}
+const PER_PAGE = 100;
+/** Every item of every page, each passed through `read` as its page arrives (before the next is asked for). */
+async function collect(pages, read = (item) => item) {
+    const all = [];
+    for await (const page of pages)
+        if (Array.isArray(page.data))
+            for (const item of page.data)
+                all.push(read(item));
+    return all;
+}
+/**
+ * A secret-scanning alert without its `secret`: GitHub Enterprise Server versions that ignore
+ * `hide_secret=true` send the secret value in each alert. It is deleted from the parsed page in
+ * place, as soon as the page is read, so no copy is kept, reported, logged or uploaded.
+ */
+function withoutSecret(alert) {
+    if (alert && typeof alert === 'object' && 'secret' in alert)
+        delete alert.secret;
+    return alert;
+}
+/** Only open alerts are sent: `close_old_findings` closes the findings of alerts fixed or dismissed since. */
+const ALERT_KINDS = [
+    {
+        kind: 'code-scanning',
+        setting: 'codeScanning',
+        test: 'Code scanning',
+        scanType: scan_types/* SCAN_TYPES */.g8.codeScanning,
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+        report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
+        scan: codeScanningFacts,
+        // 403 without Advanced Security, 404 before the first analysis.
+        notEnabled: (e) => (e.status === 403 && /advanced security must be enabled|code scanning is not enabled/i.test(e.detail ?? '')) || (e.status === 404 && /no analysis found/i.test(e.detail ?? '')),
+    },
+    {
+        kind: 'dependabot',
+        setting: 'dependabot',
+        test: 'Dependabot alerts',
+        scanType: scan_types/* SCAN_TYPES */.g8.dependabot,
+        // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+        knownPrefix: 'dependabot/',
+        report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
+        // Dependabot reads the manifests of the default branch.
+        scan: (repository) => ({ ...repositoryFacts(repository), ...(repository.defaultBranch ? { branchTag: repository.defaultBranch } : {}) }),
+        notEnabled: (e) => e.status === 403 && /dependabot alerts are disabled/i.test(e.detail ?? ''),
+    },
+    {
+        kind: 'secret-scanning',
+        setting: 'secretScanning',
+        test: 'Secret scanning',
+        scanType: scan_types/* SCAN_TYPES */.g8.secretScanning,
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
+        report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
+        // Secret scanning covers the whole history: no one commit or branch.
+        scan: repositoryFacts,
+        notEnabled: (e) => e.status === 404 && /secret scanning is disabled/i.test(e.detail ?? ''),
+    },
+];
+function repositoryOf(value) {
+    const r = value;
+    if (!r || typeof r.full_name !== 'string' || !(0,identifiers/* isRepositoryPair */.J4)(r.owner?.login, r.name) || !(0,identifiers/* sameFullName */.hm)(r.full_name, `${r.owner.login}/${r.name}`))
+        return undefined;
+    return {
+        owner: r.owner.login,
+        name: r.name,
+        fullName: r.full_name,
+        htmlUrl: typeof r.html_url === 'string' ? r.html_url : '',
+        ...(typeof r.default_branch === 'string' && r.default_branch !== '' ? { defaultBranch: r.default_branch } : {}),
+    };
+}
+/**
+ * An owner's repositories: an organisation's through `/orgs/{org}/repos`; a user's through
+ * `/user/repos` when the token is that user's (private ones included), else `/users/{user}/repos`.
+ */
+async function listRepositories(client, owner, viewer) {
+    let raw;
+    try {
+        raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
+    }
+    catch (err) {
+        if (!(err instanceof call_errors/* HttpError */.j$) || err.status !== 404)
+            throw err;
+        const login = await viewer();
+        raw =
+            login?.toLowerCase() === owner.toLowerCase()
+                ? await collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
+                : await collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
+    }
+    return raw.map(repositoryOf).filter((r) => r !== undefined);
+}
+
+// EXTERNAL MODULE: ./build/server/github/rate-limited-client.js + 15 modules
+var rate_limited_client = __nccwpck_require__(94009);
+// EXTERNAL MODULE: ./build/server/github/targets.js
+var targets = __nccwpck_require__(76974);
+;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The scan types DefectDojo refused as unknown in this run (its release predates the parser): a
+ * kind refused once is skipped for every later repository, said in one warning, not failed and
+ * sent again per repository. The next run asks again (DefectDojo may have been upgraded).
+ */
+class RefusedScanTypes {
+    progress;
+    refused = new Map();
+    constructor(progress) {
+        this.progress = progress;
+    }
+    /** Why this kind is skipped, once DefectDojo has refused its scan type. */
+    reason(kind) {
+        return this.refused.get(kind.scanType);
+    }
+    /** Remembers the refusal; warns the first time. */
+    refuse(kind, err) {
+        if (!this.refused.has(kind.scanType)) {
+            this.refused.set(kind.scanType, err.message);
+            this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (sources.github.${kind.setting}: false, or ${SETTING_ENV[kind.setting]}=false, turns them off)`);
+        }
+        return this.refused.get(kind.scanType);
+    }
+}
+/** The environment setting of each kind's switch (`config.ts`). */
+const SETTING_ENV = {
+    codeScanning: 'SYNC_GITHUB_CODE_SCANNING',
+    dependabot: 'SYNC_GITHUB_DEPENDABOT',
+    secretScanning: 'SYNC_GITHUB_SECRET_SCANNING',
+};
+async function syncKind(work, kind, deps, productExists, products, digests, refused) {
+    const { repository } = work;
+    const base = {
+        label: `${repository.fullName} ${kind.kind}`,
+        product: repository.fullName,
+        engagement: scan_types/* ENGAGEMENTS */.nC.github,
+        test: kind.test,
+        scan_type: kind.scanType,
+    };
+    const unknown = refused.reason(kind);
+    if (unknown)
+        return { ...base, status: 'skipped', reason: unknown, attempts: 0 };
+    let alerts;
+    try {
+        alerts = await kind.list(work.client, repository);
+    }
+    catch (err) {
+        if (err instanceof call_errors/* HttpError */.j$ && !(err instanceof rate_limited_client/* SecondaryRateLimit */.ok) && kind.notEnabled(err)) {
+            return { ...base, status: 'skipped', reason: `not enabled on GitHub: ${err.detail ?? err.status}`, attempts: 0 };
+        }
+        return { ...base, status: 'failed', reason: (0,errors/* message */.iU)(err), attempts: 0 };
+    }
+    let attempts = 0;
+    const notes = [];
+    try {
+        // An empty report still goes to an existing product, to close what was fixed; a repository
+        // that never had an alert gets no empty product.
+        if (alerts.length === 0 && !(await productExists())) {
+            return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
+        }
+        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (await productExists());
+        const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix) : new Map();
+        const { document, kept } = kind.report(repository, alerts, known);
+        if (kept && kept.length > 0) {
+            notes.push(`${kept.length} alert${kept.length === 1 ? '' : 's'} changed on GitHub (severity, summary or identifiers) since DefectDojo first saw ${kept.length === 1 ? 'it' : 'them'}: kept as DefectDojo has them, so each stays one finding with its triage (alerts #${kept.join(', #')})`);
+        }
+        const content = Buffer.from(JSON.stringify(document));
+        const scan = kind.scan(repository, alerts);
+        const digest = reportDigest({ scanType: kind.scanType, productName: repository.fullName, engagementName: scan_types/* ENGAGEMENTS */.nC.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
+        if (await digests.unchanged(kind.scanType, digest))
+            return { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts: 0 };
+        const counts = await (0,call_errors/* retryTransient */.jh)((n) => {
+            attempts = n;
+            return deps.defectDojo.reimport({
+                scanType: kind.scanType,
+                productName: repository.fullName,
+                engagementName: scan_types/* ENGAGEMENTS */.nC.github,
+                testTitle: kind.test,
+                filename: `${kind.kind}.json`,
+                content,
+                note: (text) => notes.push(text),
+                scan,
+                digest,
+                // Not in the directory: created by this run's first kind (under the configured type) or new.
+                ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
+            });
+        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs));
+        return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
+    }
+    catch (err) {
+        if (err instanceof client/* ScanTypeUnknown */.AM)
+            return { ...base, status: 'skipped', reason: refused.refuse(kind, err), ...(0,report/* notesOf */.h$)(notes), attempts };
+        return { ...base, status: 'failed', reason: (0,errors/* message */.iU)(err), ...(0,report/* notesOf */.h$)(notes), attempts };
+    }
+}
+/** Why an owner could not be listed, naming the target's token when GitHub refused it or cannot show the owner to it. */
+function ownerFailure(target, owner, err) {
+    if (err instanceof call_errors/* HttpError */.j$ && err.status === 404) {
+        return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
+    }
+    return (0,credentials/* refusedAs */.xb)(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
+}
+/** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
+async function knownAlerts(deps, product, prefix) {
+    const findings = await (0,call_errors/* retryTransient */.jh)(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
+    const best = new Map();
+    for (const f of findings) {
+        const held = best.get(f.uniqueIdFromTool);
+        if (!held || (f.active && !held.active) || (f.active === held.active && f.id > held.id))
+            best.set(f.uniqueIdFromTool, f);
+    }
+    return new Map([...best].map(([id, f]) => [id, { title: f.title, severity: f.severity, vulnerabilityIds: f.vulnerabilityIds }]));
+}
+/** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
+function listingFailure(target, owner, err) {
+    return {
+        label: `${target.server}/${owner} (repository list)`,
+        product: owner,
+        engagement: scan_types/* ENGAGEMENTS */.nC.github,
+        test: 'repository list',
+        scan_type: '',
+        status: 'failed',
+        reason: (0,errors/* message */.iU)(err),
+        attempts: 0,
+    };
+}
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts of every repository of every target. */
+async function syncGithub(deps) {
+    const startedAt = new Date();
+    const failures = [];
+    const work = [];
+    if (deps.only)
+        await namedRepositories(deps, deps.only, work, failures);
+    else
+        await everyRepository(deps, work, failures);
+    for (const failure of failures)
+        deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+    const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+    const refused = new RefusedScanTypes(deps.progress);
+    const items = await (0,report/* syncEachKind */.vt)(work, deps.kinds ?? ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+        const name = w.repository.fullName;
+        let exists;
+        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
+        // not true once an earlier kind made it: an empty list has nothing to close there.
+        const productExists = async () => (products ? products.has(name) : (exists ??= (0,call_errors/* retryTransient */.jh)(() => deps.defectDojo.productExists(name), deps.retry)));
+        return (kind) => syncKind(w, kind, deps, productExists, products, digests, refused);
+    });
+    return (0,report/* finishReport */.Ux)({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
+}
+/**
+ * The named repositories (`GET /repos/{owner}/{repo}`), each on the first target that lists its
+ * owner (the public platform first); one no target lists, or GitHub does not show, is a failed item.
+ */
+async function namedRepositories(deps, names, work, failures) {
+    const clients = new Map();
+    for (const name of names) {
+        const [owner, repo] = name.split('/');
+        const target = deps.targets.find((t) => (0,targets/* listsOwner */.N_)(t, owner));
+        const failed = (reason) => failures.push({ label: name, product: name, engagement: scan_types/* ENGAGEMENTS */.nC.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
+        if (!target) {
+            failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
+            continue;
+        }
+        if (!clients.has(target))
+            clients.set(target, deps.clientFor(target));
+        const client = clients.get(target);
+        try {
+            const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
+            const repository = repositoryOf(data);
+            if (!repository)
+                failed('GitHub answered without the repository\'s name or owner');
+            // A moved repository answers under its new owner: written to only when that owner is listed too.
+            else if (!(0,targets/* listsOwner */.N_)(target, repository.owner))
+                failed(`GitHub at ${target.server} shows ${name} under the owner ${repository.owner}, which its GITHUB_TARGETS entry does not list`);
+            else
+                work.push({ target, client, repository });
+        }
+        catch (err) {
+            failed(err instanceof call_errors/* HttpError */.j$ && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : (0,errors/* message */.iU)(err));
+        }
+    }
+}
+/** Every repository of every owner of every target. */
+async function everyRepository(deps, work, failures) {
+    for (const target of deps.targets) {
+        const client = deps.clientFor(target);
+        let viewer;
+        const login = () => (viewer ??= client.request('GET /user').then(({ data }) => data.login, () => undefined));
+        const seen = new Set();
+        for (const owner of target.owners) {
+            try {
+                for (const repository of await listRepositories(client, owner, login)) {
+                    if (seen.has(repository.fullName.toLowerCase()))
+                        continue;
+                    seen.add(repository.fullName.toLowerCase());
+                    work.push({ target, client, repository });
+                }
+            }
+            catch (err) {
+                failures.push(listingFailure(target, owner, ownerFailure(target, owner, err)));
+            }
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
+
+
+
+
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
+const githubConnector = {
+    source: 'github',
+    command: 'sync-github',
+    noun: 'alert list',
+    scope: { parameter: 'repository', accepts: (value) => (0,identifiers/* parseFullName */.St)(value) !== undefined, form: 'a repository as owner/name' },
+    description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
+repository of every GITHUB_TARGETS owner -> DefectDojo, one product
+per repository`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
+        ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
+    ],
+    run: ({ loaded, options, defectDojo, retry, progress, conditional, scope }) => syncGithub({
+        targets: loaded.secrets.githubTargets,
+        clientFor: (target) => (0,rate_limited_client/* rateLimitedClient */.AZ)(target, {
+            timeoutMs: options.timeoutMs,
+            retry,
+            onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
+            onRateLimitWait: (resource, waitMs) => progress.warn(`${target.server}: the ${resource} rate limit is spent; waiting ${Math.ceil(waitMs / 1000)} s for its reset`),
+            ...(conditional ? { conditional } : {}),
+        }),
+        defectDojo,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+        ...(scope ? { only: scope } : {}),
+        kinds: ALERT_KINDS.filter((kind) => loaded.config.sources.github[kind.setting]),
+    }),
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
+
+
+const client_SERVICE = 'SonarQube';
+/** The web API's largest page. */
+const client_PAGE_SIZE = 500;
+/** SonarQube's search indexes return at most the first 10,000 results of any query. */
+const SEARCH_WINDOW = 10_000;
+/** Issue types imported by default: vulnerabilities; bugs and code smells are not security findings. */
+const SECURITY_TYPES = 'VULNERABILITY';
+/** More open issues than SonarQube's search can page through. */
+class SearchWindowExceeded extends Error {
+    name = 'SearchWindowExceeded';
+}
+function total(page, operation) {
+    const value = page.paging?.total;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+        throw new call_errors/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'the answer has no paging total');
+    return value;
+}
+function issue(value) {
+    const i = value;
+    if (!i || typeof i.key !== 'string' || typeof i.rule !== 'string' || typeof i.component !== 'string')
+        return undefined;
+    return {
+        key: i.key,
+        rule: i.rule,
+        component: i.component,
+        message: typeof i.message === 'string' ? i.message : '',
+        ...(typeof i.severity === 'string' ? { severity: i.severity } : {}),
+        ...(Array.isArray(i.impacts) ? { impacts: i.impacts } : {}),
+        ...(typeof i.line === 'number' ? { line: i.line } : {}),
+        ...(typeof i.type === 'string' ? { type: i.type } : {}),
+    };
+}
+/**
+ * SonarQube's web API with a user token, sent as the basic-auth login with an empty password: the
+ * one form every version from 9.9 on accepts (bearer needs 10.0).
+ */
+class SonarQubeClient {
+    options;
+    /** Rule lookups of this run, shared by every project (rules are the server's, not a project's). */
+    ruleCache = new Map();
+    constructor(options) {
+        this.options = options;
+    }
+    get headers() {
+        return { authorization: `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`, accept: 'application/json' };
+    }
+    async get(operation, path, query, retry, onRetry) {
+        return (0,call_errors/* retryTransient */.jh)(async () => {
+            const response = await (0,send/* send */.M)(client_SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = await (0,send/* jsonAnswer */.t)(client_SERVICE, operation, response);
+            if (!body || typeof body !== 'object' || Array.isArray(body))
+                throw new call_errors/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'the answer is not an object');
+            return body;
+        }, retry, onRetry);
+    }
+    /**
+     * `api/authentication/validate`: whether SonarQube accepts the token. It answers 200 with
+     * `{"valid": false}` for a refused token rather than 401, so the flag is what is read.
+     */
+    async tokenValid(retry, onRetry) {
+        const body = await this.get('token check (authentication/validate)', '/api/authentication/validate', new URLSearchParams(), retry, onRetry);
+        if (typeof body.valid !== 'boolean')
+            throw new call_errors/* UnexpectedAnswerError */.qx(client_SERVICE, 'token check (authentication/validate)', 'the answer has no valid flag');
+        return body.valid;
+    }
+    /** The pages of a search and their `field` lists, until one reaches the paging total or is empty; a total past the window fails it whole. */
+    async *search(what, path, query, field, tooMany, retry, onRetry) {
+        for (let p = 1;; p++) {
+            const operation = `${what} (page ${p})`;
+            const page = await this.get(operation, path, new URLSearchParams({ ...query, ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
+            const count = total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(tooMany(count));
+            const items = page[field];
+            if (!Array.isArray(items))
+                throw new call_errors/* UnexpectedAnswerError */.qx(client_SERVICE, operation, `the answer has no ${field} list`);
+            yield { operation, page, items };
+            if (p * client_PAGE_SIZE >= count || items.length === 0)
+                return;
+        }
+    }
+    /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
+    async listProjects(retry, onRetry) {
+        const projects = [];
+        const tooMany = (count) => `SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`;
+        for await (const { operation, items } of this.search('project list', '/api/components/search', { qualifiers: 'TRK' }, 'components', tooMany, retry, onRetry)) {
+            for (const c of items) {
+                if (typeof c?.key !== 'string')
+                    throw new call_errors/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'a project has no key');
+                projects.push({ key: c.key, name: typeof c.name === 'string' && c.name.trim() !== '' ? c.name : c.key });
+            }
+        }
+        return projects;
+    }
+    /**
+     * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
+     * project past the search window fails whole: a cut-off report would close the rest in DefectDojo.
+     */
+    async projectIssues(project, retry, onRetry, options = {}) {
+        const issues = [];
+        const rules = new Map();
+        // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
+        // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
+        const query = { componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ...(options.allTypes ? {} : { types: SECURITY_TYPES }) };
+        const tooMany = (count) => `${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
+        for await (const { operation, page, items } of this.search(`issues of ${project.key}`, '/api/issues/search', query, 'issues', tooMany, retry, onRetry)) {
+            for (const raw of items) {
+                const parsed = issue(raw);
+                if (!parsed)
+                    throw new call_errors/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'an issue has no key, rule or component');
+                issues.push(parsed);
+            }
+            for (const r of Array.isArray(page.rules) ? page.rules : []) {
+                if (typeof r?.key === 'string' && typeof r.name === 'string')
+                    rules.set(r.key, r.name);
+            }
+        }
+        return { issues, rules };
+    }
+    /**
+     * Every security hotspot of a project still to review (`api/hotspots/search`, `projectKey`,
+     * `status=TO_REVIEW`), as issues of type SECURITY_HOTSPOT whose severity is the hotspot's
+     * vulnerability probability (HIGH, MEDIUM, LOW). Past the search window it fails whole, as issues do.
+     */
+    async projectHotspots(project, retry, onRetry) {
+        const hotspots = [];
+        const tooMany = (count) => `${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
+        for await (const { operation, items } of this.search(`hotspots of ${project.key}`, '/api/hotspots/search', { projectKey: project.key, status: 'TO_REVIEW' }, 'hotspots', tooMany, retry, onRetry)) {
+            for (const raw of items) {
+                if (typeof raw?.key !== 'string' || typeof raw.component !== 'string')
+                    throw new call_errors/* UnexpectedAnswerError */.qx(client_SERVICE, operation, 'a hotspot has no key or component');
+                // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
+                const rule = typeof raw.ruleKey === 'string' ? raw.ruleKey : `hotspot:${typeof raw.securityCategory === 'string' ? raw.securityCategory : 'others'}`;
+                hotspots.push({
+                    key: raw.key,
+                    rule,
+                    component: raw.component,
+                    message: typeof raw.message === 'string' ? raw.message : '',
+                    severity: typeof raw.vulnerabilityProbability === 'string' ? raw.vulnerabilityProbability : 'LOW',
+                    ...(typeof raw.line === 'number' ? { line: raw.line } : {}),
+                    type: 'SECURITY_HOTSPOT',
+                });
+            }
+        }
+        return hotspots;
+    }
+    /**
+     * A rule's name and CWEs: `api/rules/search?rule_key=<key>&facets=cwe`, whose `cwe` facet over
+     * that one rule lists the CWEs of its security standards (SonarQube's own mapping; the API
+     * gives no per-issue CWE). Once per rule and run; a rule SonarQube does not know has none.
+     */
+    ruleDetails(ruleKey, retry, onRetry) {
+        let found = this.ruleCache.get(ruleKey);
+        if (!found) {
+            found = this.lookUpRule(ruleKey, retry, onRetry);
+            this.ruleCache.set(ruleKey, found);
+            // A failure is not kept: the next project asks again.
+            found.catch(() => this.ruleCache.delete(ruleKey));
+        }
+        return found;
+    }
+    async lookUpRule(ruleKey, retry, onRetry) {
+        if (ruleKey.startsWith('hotspot:'))
+            return { cwes: [] };
+        const page = await this.get(`rule ${ruleKey}`, '/api/rules/search', new URLSearchParams({ rule_key: ruleKey, facets: 'cwe', f: 'name', ps: '1' }), retry, onRetry);
+        const rule = Array.isArray(page.rules) ? page.rules.find((r) => r?.key === ruleKey) : undefined;
+        const facets = Array.isArray(page.facets) ? page.facets : [];
+        const facet = facets.find((f) => f?.name === 'cwe' || f?.property === 'cwe');
+        const values = Array.isArray(facet?.values) ? facet.values : [];
+        const cwes = values.filter((v) => typeof v?.val === 'string' && /^\d+$/.test(v.val) && (typeof v.count !== 'number' || v.count > 0)).map((v) => v.val);
+        return { ...(typeof rule?.name === 'string' ? { name: rule.name } : {}), cwes };
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/report.js
+/** Impact severities (10.2 on) in the older severity scale, for issues that carry no `severity`. */
+const FROM_IMPACT = { BLOCKER: 'BLOCKER', HIGH: 'CRITICAL', MEDIUM: 'MAJOR', LOW: 'MINOR', INFO: 'INFO' };
+const ORDER = ['BLOCKER', 'CRITICAL', 'MAJOR', 'MINOR', 'INFO'];
+function severityOf(issue) {
+    if (issue.severity)
+        return issue.severity;
+    const mapped = (issue.impacts ?? []).map((i) => FROM_IMPACT[i.severity ?? ''] ?? 'INFO').sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+    return mapped[0] ?? 'INFO';
+}
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * The report in the JSON shape of the sonar-report tool, which DefectDojo reads as "SonarQube Scan
+ * detailed": one finding per issue, deduplicated on the issue key, so two issues of one rule in
+ * one file stay two findings across reimports. DefectDojo recognises the shape by a non-empty
+ * `hotspotKeys`; it holds the issue keys, so an empty project sends an empty list and its old
+ * findings are closed. Each rule's CWEs (SonarQube's security standards) are links in its
+ * `htmlDesc`, where DefectDojo's parser reads a finding's CWE. Hotspots use the same shape, in a
+ * test of their own.
+ */
+function sonarReport(serverUrl, project, found, now = new Date()) {
+    const prefix = `${project.key}:`;
+    const rules = {};
+    for (const issue of found.issues) {
+        if (rules[issue.rule])
+            continue;
+        const name = found.rules.get(issue.rule) ?? issue.rule;
+        const link = `${serverUrl}/coding_rules?open=${encodeURIComponent(issue.rule)}&rule_key=${encodeURIComponent(issue.rule)}`;
+        // DefectDojo takes a finding's CWE from the first "CWE-<n>" among the texts of the rule's links.
+        const cwes = (found.cwes?.get(issue.rule) ?? []).map((cwe) => `<p><a href="https://cwe.mitre.org/data/definitions/${cwe}.html">CWE-${cwe}</a></p>`);
+        rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>${cwes.join('')}` };
+    }
+    return {
+        date: now.toISOString().slice(0, 10),
+        projectName: project.name,
+        sonarBaseURL: serverUrl,
+        sonarComponent: project.key,
+        rules,
+        issues: found.issues.map((issue) => ({
+            key: issue.key,
+            rule: issue.rule,
+            severity: severityOf(issue),
+            component: issue.component.startsWith(prefix) ? issue.component.slice(prefix.length) : issue.component,
+            // File-level issues have no line; the parser needs a number.
+            line: issue.line ?? 0,
+            description: found.rules.get(issue.rule) ?? issue.rule,
+            message: issue.message || (found.rules.get(issue.rule) ?? issue.rule),
+            ...(issue.type ? { type: issue.type } : {}),
+        })),
+        hotspotKeys: found.issues.map((i) => i.key),
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/sync.js
+
+
+
+
+
+
+
+/** The name and CWEs of each rule the findings use, looked up once per rule and run. */
+async function withRules(issues, names, deps, onRetry) {
+    const cwes = new Map();
+    for (const rule of new Set(issues.map((i) => i.rule))) {
+        const details = await deps.sonarQube.ruleDetails(rule, deps.retry, onRetry);
+        cwes.set(rule, details.cwes);
+        if (!names.has(rule) && details.name)
+            names.set(rule, details.name);
+    }
+    return { issues, rules: names, cwes };
+}
+const SONARQUBE_KINDS = [
+    {
+        kind: 'issues',
+        testTitle: (project) => `${project.name} (SonarQube issues)`,
+        filename: 'sonarqube-issues.json',
+        read: async (project, deps, onRetry) => {
+            const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry, { allTypes: deps.allIssueTypes });
+            return withRules(found.issues, found.rules, deps, onRetry);
+        },
+    },
+    {
+        kind: 'hotspots',
+        testTitle: (project) => `${project.name} (SonarQube hotspots)`,
+        filename: 'sonarqube-hotspots.json',
+        read: async (project, deps, onRetry) => withRules(await deps.sonarQube.projectHotspots(project, deps.retry, onRetry), new Map(), deps, onRetry),
+    },
+];
+const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
+async function sync_syncKind(project, kind, deps, productExists, products, digests) {
+    const label = `${sync_labelOf(project)} ${kind.kind}`;
+    const testTitle = kind.testTitle(project);
+    const base = { label, product: project.name, engagement: scan_types/* ENGAGEMENTS */.nC.sonarqube, test: testTitle, scan_type: scan_types/* SCAN_TYPES */.g8.sonarQube };
+    const onRetry = (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs);
+    let attempts = 0;
+    const notes = [];
+    try {
+        const found = await kind.read(project, deps, onRetry);
+        // Nothing to send and no product yet: no empty product; an existing one still gets the empty report, to close what was fixed.
+        if (found.issues.length === 0 && !(await productExists())) {
+            return { ...base, status: 'skipped', reason: `no open ${kind.kind} and no DefectDojo product yet`, attempts: 0 };
+        }
+        const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
+        // The digest leaves out the report's date (the day it was made): the same issues give the same digest.
+        const digest = reportDigest({ scanType: scan_types/* SCAN_TYPES */.g8.sonarQube, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.sonarqube, testTitle, doNotReactivate: deps.defectDojo.doNotReactivate }, Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))));
+        if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.sonarQube, digest))
+            return { ...base, status: 'synced', unchanged: true, attempts: 0 };
+        const counts = await (0,call_errors/* retryTransient */.jh)((n) => {
+            attempts = n;
+            return deps.defectDojo.reimport({
+                scanType: scan_types/* SCAN_TYPES */.g8.sonarQube,
+                productName: project.name,
+                engagementName: scan_types/* ENGAGEMENTS */.nC.sonarqube,
+                testTitle,
+                filename: kind.filename,
+                content,
+                note: (text) => notes.push(text),
+                digest,
+                // Not in the directory: created by this run's issues (under the configured type) or new.
+                ...(products ? { product: products.get(project.name) ?? null } : {}),
+            });
+        }, deps.retry, onRetry);
+        return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
+    }
+    catch (err) {
+        return { ...base, status: 'failed', reason: (0,errors/* message */.iU)(err), attempts };
+    }
+}
+/**
+ * `sync-sonarqube`: every SonarQube project's open vulnerabilities (every open issue with
+ * `allIssueTypes`) and its hotspots to review into its own DefectDojo product. A project's two
+ * reimports go one after the other, so they never both create its product.
+ */
+async function syncSonarQube(deps) {
+    const startedAt = new Date();
+    const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
+    let projects;
+    // DefectDojo's products are listed while SonarQube lists its projects.
+    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
+    try {
+        projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+    }
+    catch (err) {
+        await pendingProducts;
+        return (0,report/* finishReport */.Ux)({ ...head, error: `could not list projects: ${(0,errors/* message */.iU)(err)}` }, []);
+    }
+    const products = await pendingProducts;
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+    const items = await (0,report/* syncEachKind */.vt)(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
+        let exists;
+        // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
+        let made = false;
+        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= (0,call_errors/* retryTransient */.jh)(() => deps.defectDojo.productExists(project.name), deps.retry)));
+        return async (kind) => {
+            const result = await sync_syncKind(project, kind, deps, productExists, products, digests);
+            if (result.status === 'synced')
+                made = true;
+            return result;
+        };
+    });
+    return (0,report/* finishReport */.Ux)(head, items);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js
+
+
+
+/** `sync-sonarqube`: each SonarQube project's open issues, one DefectDojo product per project. */
+const sonarQubeConnector = {
+    source: 'sonarqube',
+    command: 'sync-sonarqube',
+    noun: 'project',
+    description: `SonarQube -> DefectDojo: each project's open vulnerabilities (every
+open issue with --all-issue-types) and its hotspots to review, each in a
+test of its own product ("SonarQube Scan detailed")`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
+        ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
+        ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
+    ],
+    check: async ({ loaded, options, retry, progress }) => {
+        const url = loaded.config.sources.sonarqube.url;
+        let valid;
+        try {
+            valid = await connector_clientOf({ loaded, options }).tokenValid(retry, (error, n, delayMs) => progress.retry('token check', error, n, delayMs));
+        }
+        catch (err) {
+            throw (0,credentials/* refusedAs */.xb)(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
+        }
+        if (!valid)
+            throw new credentials/* CredentialRefused */.In('SONARQUBE_TOKEN', 'SonarQube', url, 'api/authentication/validate answered valid: false');
+    },
+    run: ({ loaded, options, defectDojo, retry, progress }) => syncSonarQube({
+        sonarQube: connector_clientOf({ loaded, options }),
+        serverUrl: loaded.config.sources.sonarqube.url,
+        allIssueTypes: options.allIssueTypes ?? loaded.config.sources.sonarqube.allIssueTypes,
+        defectDojo,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+    }),
+};
+function connector_clientOf({ loaded, options }) {
+    return new SonarQubeClient({ url: loaded.config.sources.sonarqube.url, token: loaded.secrets.sonarQubeToken, timeoutMs: options.timeoutMs });
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/connectors.js
+
+
+
+/** Every source the sync knows, in the order the usage text lists them. */
+const CONNECTORS = [dependencyTrackConnector, githubConnector, sonarQubeConnector];
+function connectorForCommand(command) {
+    return CONNECTORS.find((c) => c.command === command);
+}
+
+
+/***/ }),
+
+/***/ 71930:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   In: () => (/* binding */ CredentialRefused),
+/* harmony export */   vu: () => (/* binding */ isRefusal),
+/* harmony export */   xb: () => (/* binding */ refusedAs)
+/* harmony export */ });
+/* harmony import */ var _http_call_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(90515);
+
+/**
+ * A credential the server refused (401 or 403). The message names the credential (its setting,
+ * never its value) and the server, so the operator knows which of several to replace.
+ */
+class CredentialRefused extends Error {
+    credential;
+    service;
+    server;
+    name = 'CredentialRefused';
+    constructor(credential, service, server, reason) {
+        super(`${service} at ${server} refused ${credential}: ${reason}`);
+        this.credential = credential;
+        this.service = service;
+        this.server = server;
+    }
+}
+/** Whether `err` is a server's refusal of the credential: a 401 or 403 answer. */
+function isRefusal(err) {
+    return err instanceof _http_call_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ && (err.status === 401 || err.status === 403);
+}
+/** `err` as a `CredentialRefused` when it is a 401 or 403 answer; otherwise unchanged. */
+function refusedAs(err, credential, service, server) {
+    if (!isRefusal(err))
+        return err;
+    return new CredentialRefused(credential, service, server, `answered ${err.status}${err.detail ? ` (${err.detail})` : ''} to ${err.operation}`);
+}
+
+
+/***/ }),
+
+/***/ 22111:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  dw: () => (/* binding */ DefectDojoClient),
+  AM: () => (/* binding */ ScanTypeUnknown),
+  du: () => (/* binding */ UploadTooLarge)
+});
+
+// UNUSED EXPORTS: scanFactFields
+
+// EXTERNAL MODULE: ./node_modules/p-limit/index.js + 1 modules
+var p_limit = __nccwpck_require__(70370);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/multipart.js
+
+/**
+ * A `multipart/form-data` body, whole: sent with a `Content-Length`, never chunked (Django behind
+ * DefectDojo's nginx and uWSGI reads a chunked body as empty).
+ */
+function multipartBody(fields, file) {
+    const boundary = `----gatehouse${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`;
+    const quote = (s) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
+    const head = [
+        ...Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`),
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+    ].join('');
+    const body = Buffer.concat([Buffer.from(head), file.content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    return { contentType: `multipart/form-data; boundary=${boundary}`, body };
+}
+
+// EXTERNAL MODULE: ./build/server/http/call-errors.js
+var call_errors = __nccwpck_require__(90515);
+// EXTERNAL MODULE: ./build/server/http/send.js
+var send = __nccwpck_require__(1825);
+// EXTERNAL MODULE: ./build/server/sync/defectdojo/scan-types.js
+var scan_types = __nccwpck_require__(91997);
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/statistics.js
+function total(node) {
+    const value = node?.total?.total;
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/**
+ * The counts of one reimport: the `statistics.delta` totals (untouched findings under
+ * `untouched`, or `left untouched` before DefectDojo 2.46.0); or, when the reimport created its
+ * test, the `statistics.after` total as created. DefectDojo then runs an import, whose answer has
+ * `after` alone (no `before`, no `delta`), and every finding in the test is one it created.
+ * Undefined when the answer says neither (an answer with `before` but no `delta`, as some versions
+ * and configurations give, says nothing about what changed).
+ */
+function reimportCounts(body) {
+    const statistics = body?.statistics;
+    if (!statistics || typeof statistics !== 'object')
+        return undefined;
+    const delta = statistics.delta;
+    if (delta && typeof delta === 'object') {
+        const created = total(delta.created);
+        const closed = total(delta.closed);
+        const reactivated = total(delta.reactivated);
+        // `left untouched` until DefectDojo 2.45.x (its IMPORT_ACTIONS label; renamed in 2.46.0).
+        const untouched = total(delta.untouched ?? delta['left untouched']);
+        if (created === undefined || closed === undefined || reactivated === undefined || untouched === undefined)
+            return undefined;
+        return { created, closed, reactivated, untouched };
+    }
+    if (!('before' in statistics)) {
+        const created = total(statistics.after);
+        if (created !== undefined)
+            return { created, closed: 0, reactivated: 0, untouched: 0 };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/defectdojo/client.js
+
+
+
+
+
+
+const SERVICE = 'DefectDojo';
+/** The page size of every list read. */
+const PAGE = 100;
+/** The next page of a DRF list. Only the query of `next` is used: behind a proxy its host and scheme can differ from ours. */
+function nextPage(base, next) {
+    return typeof next === 'string' && URL.canParse(next) ? `${base}${new URL(next).search}` : null;
+}
+/** The Test model's column lengths (and the engagement's URL field): a longer value fails in DefectDojo's database with a 500. */
+const SCAN_FACT_FIELDS = [
+    { key: 'version', field: 'version', max: 100 },
+    { key: 'commitHash', field: 'commit_hash', max: 150 },
+    { key: 'branchTag', field: 'branch_tag', max: 150 },
+    { key: 'buildId', field: 'build_id', max: 150 },
+    { key: 'sourceCodeManagementUri', field: 'source_code_management_uri', max: 600 },
+];
+/**
+ * The form fields of the facts DefectDojo accepts: a value too long for its column, or an address
+ * its URLField refuses, is left out (and said through `note`) rather than failing the reimport.
+ */
+function scanFactFields(facts, note) {
+    const fields = {};
+    for (const { key, field, max } of SCAN_FACT_FIELDS) {
+        const value = facts?.[key]?.trim();
+        if (!value)
+            continue;
+        if (value.length > max) {
+            note?.(`${field} is longer than DefectDojo stores (${max} characters); not sent`);
+            continue;
+        }
+        if (key === 'sourceCodeManagementUri' && (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))) {
+            note?.(`${field} is not an http(s) address; not sent`);
+            continue;
+        }
+        fields[field] = value;
+    }
+    return fields;
+}
+/** A report larger than DefectDojo accepts: refused here, before anything is sent. */
+class UploadTooLarge extends Error {
+    name = 'UploadTooLarge';
+    /** `what` (the report) and its size in bytes; undefined when it was only seen to pass the limit. */
+    constructor(what, bytes, limitBytes) {
+        const size = bytes === undefined ? `over ${megabytes(limitBytes)}` : megabytes(bytes);
+        super(`${what} is ${size} MB, above the upload limit of ${megabytes(limitBytes)} MB (DefectDojo's DD_SCAN_FILE_MAX_SIZE; defectdojo.maxUploadMb); not sent`);
+    }
+}
+/** DefectDojo does not know the scan type: its release predates the parser. */
+class ScanTypeUnknown extends Error {
+    name = 'ScanTypeUnknown';
+}
+/** Mebibytes as DefectDojo counts them (`file_size_mb`: bytes / 1048576), one decimal. */
+const megabytes = (bytes) => (bytes / 1048576).toFixed(1);
+/** DefectDojo's default DD_SCAN_FILE_MAX_SIZE: 100 MB, counted as bytes / 1048576. */
+const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1048576;
+/** DefectDojo through its REST API v2, with one API token; never a password or session. */
+class DefectDojoClient {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    headers(extra = {}) {
+        return { authorization: `Token ${this.options.token}`, accept: 'application/json', ...extra };
+    }
+    /** Product type names by id, kept for the client's life (a renamed type only makes a note stale). */
+    productTypeNames = new Map();
+    get doNotReactivate() {
+        return this.options.doNotReactivate === true;
+    }
+    get maxUploadBytes() {
+        return this.options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+    }
+    /**
+     * `POST /api/v2/reimport-scan/`: creates the product, engagement and test when missing, closes
+     * findings the report no longer holds, and deduplicates within the engagement.
+     * `product_type_name` goes only with a product that does not exist yet: DefectDojo refuses (400)
+     * a reimport whose type disagrees with an existing product's, e.g. after the product was moved.
+     */
+    async reimport(request) {
+        const size = request.content.byteLength;
+        if (size > this.maxUploadBytes) {
+            throw new UploadTooLarge(`the ${request.scanType} report of ${request.productName}`, size, this.maxUploadBytes);
+        }
+        // Not kept by the client: the service's client lives across runs, and products move.
+        const found = request.product !== undefined ? (request.product ?? undefined) : await this.product(request.productName);
+        if (found && found.productType !== undefined && found.productType !== this.options.productType) {
+            request.note?.(`product ${request.productName} is under product type "${found.productType}", not "${this.options.productType}"; synced where it is`);
+        }
+        const fields = {
+            scan_type: request.scanType,
+            ...(found ? {} : { product_type_name: this.options.productType }),
+            product_name: request.productName,
+            engagement_name: request.engagementName,
+            test_title: request.testTitle,
+            auto_create_context: 'true',
+            close_old_findings: 'true',
+            deduplication_on_engagement: 'true',
+            ...(this.options.doNotReactivate ? { do_not_reactivate: 'true' } : {}),
+            ...scanFactFields(request.digest ? { ...request.scan, buildId: request.digest } : request.scan, request.note),
+        };
+        const { contentType, body } = multipartBody(fields, { field: 'file', filename: request.filename, contentType: 'application/json', content: request.content });
+        const operation = `reimport-scan of ${request.productName}`;
+        let response;
+        try {
+            response = await (0,send/* send */.M)(SERVICE, operation, `${this.options.url}/api/v2/reimport-scan/`, {
+                method: 'POST',
+                headers: this.headers({ 'content-type': contentType }),
+                body,
+                timeoutMs: this.options.uploadTimeoutMs,
+            });
+        }
+        catch (err) {
+            throw this.explained(err, request);
+        }
+        return reimportCounts(await (0,send/* jsonAnswer */.t)(SERVICE, operation, response));
+    }
+    /** DefectDojo's refusal of an unknown scan type (DRF's choice error), said as what it means. */
+    explained(err, request) {
+        // DRF's field error, "\"<type>\" is not a valid choice.", quoted as JSON or as Python's repr.
+        const detail = (err instanceof call_errors/* HttpError */.j$ ? (err.detail ?? '') : '').replace(/\\"/g, '"');
+        if (!(err instanceof call_errors/* HttpError */.j$) || err.status !== 400 || !detail.includes(`"${request.scanType}" is not a valid choice`))
+            return err;
+        const minimum = scan_types/* MINIMUM_DEFECTDOJO_VERSION */.El[request.scanType];
+        return new ScanTypeUnknown(`DefectDojo at ${this.options.url} does not know the scan type "${request.scanType}"${minimum ? `: the server is too old for this source; it needs DefectDojo ${minimum} or later` : ''}`);
+    }
+    /** The cheapest authenticated call: proves DefectDojo answers and accepts the token. */
+    async ping(timeoutMs = this.options.timeoutMs) {
+        const response = await (0,send/* send */.M)(SERVICE, 'health check', `${this.options.url}/api/v2/products/?limit=1`, { headers: this.headers(), timeoutMs });
+        await response.arrayBuffer();
+    }
+    /**
+     * `GET /api/v2/user_profile/`: the token's own user, the cheapest call that needs only a valid
+     * token; made before anything is exported, so a refused token stops a run before its first export.
+     */
+    async checkToken() {
+        const response = await (0,send/* send */.M)(SERVICE, 'token check (user_profile)', `${this.options.url}/api/v2/user_profile/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+        await response.arrayBuffer();
+    }
+    /**
+     * Active findings of one product at the given severities that carry no `issue:` tag, worst
+     * first, every page. `not_tag` matches case-insensitively by substring; callers check again.
+     */
+    openFindings(productName, severities) {
+        const query = { product_name: productName, active: 'true', severity: severities.join(','), not_tag: 'issue:', o: 'numerical_severity,id' };
+        return this.pages('/api/v2/findings/', query, `findings of ${productName}`);
+    }
+    /**
+     * Every finding of one product, in any state, with a tag containing `issue:` (the findings issue
+     * push linked to an issue), every page; `tag` matches by substring, callers check again.
+     */
+    linkedFindings(productName) {
+        return this.pages('/api/v2/findings/', { product_name: productName, tag: 'issue:', o: 'id' }, `linked findings of ${productName}`);
+    }
+    /**
+     * The findings of one product marked false positive, and those whose risk is accepted (two
+     * lists: the API's filters are ANDed), every page, as DefectDojo holds them.
+     */
+    async triagedFindings(productName) {
+        const found = new Map();
+        for (const flag of ['false_p', 'risk_accepted']) {
+            for await (const results of this.pages('/api/v2/findings/', { product_name: productName, [flag]: 'true', o: 'id' }, `triaged findings of ${productName}`)) {
+                for (const f of results) {
+                    if (typeof f?.id !== 'number' || typeof f.unique_id_from_tool !== 'string' || f[flag] !== true)
+                        continue;
+                    found.set(f.id, { id: f.id, uniqueIdFromTool: f.unique_id_from_tool, falseP: f.false_p === true, riskAccepted: f.risk_accepted === true });
+                }
+            }
+        }
+        return [...found.values()];
+    }
+    /**
+     * Every finding of one product whose `unique_id_from_tool` starts with `prefix` (the API's
+     * filter matches substrings: checked again here), every page, as DefectDojo holds it.
+     */
+    async findingsByUniqueId(productName, prefix) {
+        const found = [];
+        for await (const results of this.pages('/api/v2/findings/', { product_name: productName, unique_id_from_tool: prefix }, `findings of ${productName}`)) {
+            for (const f of results) {
+                if (typeof f?.unique_id_from_tool !== 'string' || !f.unique_id_from_tool.startsWith(prefix) || typeof f.id !== 'number')
+                    continue;
+                if (typeof f.title !== 'string' || typeof f.severity !== 'string')
+                    continue;
+                const ids = Array.isArray(f.vulnerability_ids) ? f.vulnerability_ids.map((v) => v?.vulnerability_id).filter((v) => typeof v === 'string') : [];
+                found.push({ id: f.id, uniqueIdFromTool: f.unique_id_from_tool, title: f.title, severity: f.severity, active: f.active === true, vulnerabilityIds: ids });
+            }
+        }
+        return found;
+    }
+    /**
+     * `POST /api/v2/findings/{id}/tags/` (`{"tags": [...]}`): DefectDojo adds the tags to the
+     * finding's own and saves nothing else. A finding `PATCH` would save the whole finding, which can
+     * push it to JIRA and fail there.
+     */
+    async addFindingTags(id, tags) {
+        const operation = `tagging of finding ${id}`;
+        const response = await (0,send/* send */.M)(SERVICE, operation, `${this.options.url}/api/v2/findings/${id}/tags/`, {
+            method: 'POST',
+            headers: this.headers({ 'content-type': 'application/json' }),
+            body: JSON.stringify({ tags }),
+            timeoutMs: this.options.timeoutMs,
+        });
+        await response.arrayBuffer();
+    }
+    /**
+     * Every test of one scan type (`GET /api/v2/tests/?scan_type=…`, every page): its engagement's
+     * id, its title and its `build_id`, where the sync keeps the digest of the last report imported.
+     */
+    async tests(scanType) {
+        return this.all('/api/v2/tests/', `test list (${scanType})`, (t) => typeof t?.id === 'number' && typeof t.engagement === 'number' && (t.scan_type === undefined || t.scan_type === scanType)
+            ? { id: t.id, engagement: t.engagement, title: typeof t.title === 'string' ? t.title : '', buildId: typeof t.build_id === 'string' ? t.build_id : '' }
+            : undefined, { scan_type: scanType });
+    }
+    /** Whether a product of exactly this name exists. */
+    async productExists(name) {
+        return (await this.product(name)) !== undefined;
+    }
+    /**
+     * Every product's type by product name, for one run: two paged lists (`/product_types/`,
+     * `/products/`) in place of a lookup before each reimport.
+     */
+    async productDirectory() {
+        // The two lists are independent until products are given their types' names: read together.
+        const [types, listed] = await Promise.all([
+            this.all('/api/v2/product_types/', 'product type list', (t) => typeof t?.id === 'number' && typeof t.name === 'string' ? [t.id, t.name] : undefined),
+            this.all('/api/v2/products/', 'product list', (p) => typeof p?.name === 'string' ? [p.name, typeof p.prod_type === 'number' ? p.prod_type : undefined] : undefined),
+        ]);
+        const typeNames = new Map(types);
+        return new Map(listed.map(([name, type]) => [name, { productType: type === undefined ? undefined : typeNames.get(type) }]));
+    }
+    /**
+     * Every entry of a DRF list that `pick` keeps. The first page's `count` gives the number of
+     * pages; the others are read by `offset`, four at a time (read one by one through `next`, the
+     * product list of a large DefectDojo delayed every run's first reimport by a round trip a page).
+     */
+    async all(path, operation, pick, query = {}) {
+        const page = (offset) => this.page(`${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE), offset: String(offset) })}`, operation);
+        const first = await page(0);
+        if (typeof first.count !== 'number' || !Number.isSafeInteger(first.count) || first.count < 0)
+            throw new call_errors/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no count');
+        const offsets = [];
+        for (let offset = PAGE; offset < first.count; offset += PAGE)
+            offsets.push(offset);
+        const limit = (0,p_limit/* default */.A)(4);
+        const rest = await Promise.all(offsets.map((offset) => limit(() => page(offset))));
+        const kept = [];
+        for (const { results } of [first, ...rest]) {
+            for (const entry of results) {
+                const value = pick(entry);
+                if (value !== undefined)
+                    kept.push(value);
+            }
+        }
+        return kept;
+    }
+    /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
+    async product(name) {
+        for await (const results of this.pages('/api/v2/products/', { name }, `product lookup of ${name}`)) {
+            const product = results.find((p) => p?.name === name);
+            if (product) {
+                const typeId = typeof product.prod_type === 'number' ? product.prod_type : undefined;
+                return { productType: typeId === undefined ? undefined : await this.productTypeName(typeId) };
+            }
+        }
+        return undefined;
+    }
+    /** One page of a DRF list: its entries, the next page's address (ours: `nextPage`) and the total `count` as answered. */
+    async page(url, operation) {
+        const response = await (0,send/* send */.M)(SERVICE, operation, url, { headers: this.headers(), timeoutMs: this.options.timeoutMs });
+        const body = (await (0,send/* jsonAnswer */.t)(SERVICE, operation, response));
+        if (!Array.isArray(body?.results))
+            throw new call_errors/* UnexpectedAnswerError */.qx(SERVICE, operation, 'the answer has no results list');
+        return { results: body.results, next: nextPage(url.split('?')[0], body.next), count: body.count };
+    }
+    /** Every page of a DRF list filtered by `query`, one after another through `next`: the caller may stop early. */
+    async *pages(path, query, operation) {
+        let next = `${this.options.url}${path}?${new URLSearchParams({ ...query, limit: String(PAGE) })}`;
+        while (next) {
+            const page = await this.page(next, operation);
+            yield page.results;
+            next = page.next;
+        }
+    }
+    /** `GET /api/v2/product_types/{id}/`, once per id; undefined when the token may not read it. */
+    productTypeName(id) {
+        let name = this.productTypeNames.get(id);
+        if (!name) {
+            const operation = `product type ${id}`;
+            name = (0,send/* send */.M)(SERVICE, operation, `${this.options.url}/api/v2/product_types/${id}/`, { headers: this.headers(), timeoutMs: this.options.timeoutMs }).then(async (response) => {
+                const body = (await (0,send/* jsonAnswer */.t)(SERVICE, operation, response));
+                return typeof body?.name === 'string' ? body.name : undefined;
+            }, (err) => {
+                if (err instanceof call_errors/* HttpError */.j$ && (err.status === 403 || err.status === 404))
+                    return undefined;
+                throw err;
+            });
+            this.productTypeNames.set(id, name);
+            name.catch(() => this.productTypeNames.delete(id));
+        }
+        return name;
+    }
+}
+
+
+/***/ }),
+
+/***/ 91997:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   El: () => (/* binding */ MINIMUM_DEFECTDOJO_VERSION),
+/* harmony export */   g8: () => (/* binding */ SCAN_TYPES),
+/* harmony export */   nC: () => (/* binding */ ENGAGEMENTS)
+/* harmony export */ });
+/** DefectDojo parser names (`scan_type`), exactly as DefectDojo spells them. */
+const SCAN_TYPES = {
+    dependencyTrack: 'Dependency Track Finding Packaging Format (FPF) Export',
+    codeScanning: 'Github SAST Scan',
+    dependabot: 'Github Vulnerability Scan',
+    secretScanning: 'Github Secrets Detection Report Scan',
+    /** Deduplicates on the issue key, unlike "SonarQube Scan" (CWE, severity, file). */
+    sonarQube: 'SonarQube Scan detailed',
+};
+/** The fixed engagement of each source inside a product (one product per project or repository). */
+const ENGAGEMENTS = {
+    dependencytrack: 'Dependency-Track',
+    github: 'GitHub',
+    sonarqube: 'SonarQube',
+};
+/**
+ * The oldest DefectDojo release that parses each report as the sync shapes it: the later of the
+ * parser's first release and 2.6.0 (reimport with `auto_create_context`). Read from DefectDojo's
+ * history (the tag first holding the parser). Used to explain a server's refusal of a scan type.
+ */
+const MINIMUM_DEFECTDOJO_VERSION = {
+    [SCAN_TYPES.dependencyTrack]: '2.6.0',
+    [SCAN_TYPES.codeScanning]: '2.52.0',
+    [SCAN_TYPES.dependabot]: '2.6.0',
+    [SCAN_TYPES.secretScanning]: '2.51.0',
+    [SCAN_TYPES.sonarQube]: '2.6.0',
+};
 
 
 /***/ }),
@@ -43326,7 +43599,6 @@ async function jsonBody(service, operation, response, timeoutMs) {
 /* harmony export */   Ux: () => (/* binding */ finishReport),
 /* harmony export */   h$: () => (/* binding */ notesOf),
 /* harmony export */   hT: () => (/* binding */ syncEach),
-/* harmony export */   iU: () => (/* binding */ message),
 /* harmony export */   k: () => (/* binding */ summaryLines),
 /* harmony export */   rR: () => (/* binding */ summaryEntries),
 /* harmony export */   vt: () => (/* binding */ syncEachKind),
@@ -43400,9 +43672,6 @@ function finishReport(base, items, now = new Date()) {
         totals,
         items,
     };
-}
-function message(err) {
-    return err instanceof Error ? err.message : String(err);
 }
 function countsText(counts) {
     return counts ? `created ${counts.created}, closed ${counts.closed}, reactivated ${counts.reactivated}, untouched ${counts.untouched}` : 'no statistics in the answer';
@@ -43479,11 +43748,13 @@ function summaryLines(report) {
 /* harmony export */   _I: () => (/* binding */ scrub)
 /* harmony export */ });
 /* harmony import */ var _config_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(55215);
-/* harmony import */ var _defectdojo_client_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(59998);
+/* harmony import */ var _defectdojo_client_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(22111);
 /* harmony import */ var _credentials_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(71930);
 /* harmony import */ var _http_retry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(70699);
-/* harmony import */ var _http_request_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(91016);
-/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4464);
+/* harmony import */ var _http_call_errors_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(90515);
+/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4464);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(27227);
+
 
 
 
@@ -43500,7 +43771,7 @@ function scrub(text, secrets) {
 }
 /** Progress lines of a connector: its source, and what one item of it is called. */
 function progressFor(connector, write) {
-    return (0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .humanProgress */ .zr)(connector.source, connector.noun, write);
+    return (0,_report_js__WEBPACK_IMPORTED_MODULE_6__/* .humanProgress */ .zr)(connector.source, connector.noun, write);
 }
 /** What a run of this connector needs beyond a valid configuration; throws naming every missing piece. */
 function requireFor(connector, loaded) {
@@ -43533,7 +43804,7 @@ async function runConnector(connector, loaded, options, progress, retryPolicy = 
     try {
         // Both checks at once; DefectDojo's refusal is named first when both fail.
         const checks = await Promise.allSettled([
-            (0,_http_request_js__WEBPACK_IMPORTED_MODULE_4__/* .retryTransient */ .jh)(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err) => {
+            (0,_http_call_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .retryTransient */ .jh)(() => defectDojo.checkToken(), retry, (error, n, delayMs) => progress.retry('DefectDojo token check', error, n, delayMs)).catch((err) => {
                 throw (0,_credentials_js__WEBPACK_IMPORTED_MODULE_2__/* .refusedAs */ .xb)(err, 'DEFECTDOJO_TOKEN', 'DefectDojo', config.defectdojo.url);
             }),
             connector.check?.(context),
@@ -43543,7 +43814,7 @@ async function runConnector(connector, loaded, options, progress, retryPolicy = 
                 throw check.reason;
     }
     catch (err) {
-        return (0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .finishReport */ .Ux)({ command: connector.command, source: connector.source, startedAt, error: `nothing was exported: ${(0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .message */ .iU)(err)}` }, []);
+        return (0,_report_js__WEBPACK_IMPORTED_MODULE_6__/* .finishReport */ .Ux)({ command: connector.command, source: connector.source, startedAt, error: `nothing was exported: ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_5__/* .message */ .iU)(err)}` }, []);
     }
     return connector.run(context);
 }
@@ -43641,6 +43912,55 @@ function packageVersion() {
         dir = parent;
     }
 }
+
+
+/***/ }),
+
+/***/ 31015:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ RequestError)
+/* harmony export */ });
+class RequestError extends Error {
+  name;
+  /**
+   * http status code
+   */
+  status;
+  /**
+   * Request options that lead to the error.
+   */
+  request;
+  /**
+   * Response object if a response was received
+   */
+  response;
+  constructor(message, statusCode, options) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = Number.parseInt(statusCode);
+    if (Number.isNaN(this.status)) {
+      this.status = 0;
+    }
+    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
+    if ("response" in options) {
+      this.response = options.response;
+    }
+    const requestCopy = Object.assign({}, options.request);
+    if (options.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options.request.headers, {
+        authorization: options.request.headers.authorization.replace(
+          /(?<! ) .*$/,
+          " [REDACTED]"
+        )
+      });
+    }
+    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+    this.request = requestCopy;
+  }
+}
+
 
 
 /***/ }),
@@ -43896,6 +44216,9788 @@ function validateConcurrency(concurrency) {
 	if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
 		throw new TypeError('Expected `concurrency` to be a number from 1 and up');
 	}
+}
+
+
+/***/ }),
+
+/***/ 92857:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  You: () => (/* binding */ ZodISODateTime),
+  zMY: () => (/* binding */ schemas_boolean),
+  aig: () => (/* binding */ number),
+  YjP: () => (/* binding */ string),
+  KCZ: () => (/* binding */ union)
+});
+
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, array, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, enum, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, literal, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, object, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, record, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
+var core_core = __nccwpck_require__(88532);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/util.js
+var core_util = __nccwpck_require__(54723);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
+
+class $ZodCyclicError extends Error {
+    constructor() {
+        super(`Cannot parse a reference cycle that closes through a transform`);
+        this.name = "ZodCyclicError";
+    }
+}
+/** Keyed off the context object every schema in one parse call already shares. */
+const STATE = "~memo";
+const NO_ISSUES = [];
+// a value a cycle can close through
+function isRef(value) {
+    return value !== null && typeof value === "object";
+}
+// Receivers prefix paths in place, so the cache and every hand-out need their own copies.
+function cloneIssues(issues) {
+    return issues.map((iss) => (iss.path ? { ...iss, path: iss.path.slice() } : { ...iss }));
+}
+const recursive = /*@__PURE__*/ new WeakMap();
+/** What the walk established, in order of certainty: ordered so the strongest answer among children wins. */
+const NONE = 0;
+const ASSUMED = 1;
+const PROVEN = 2;
+/** Whether this schema's subtree contains a cycle, so one parse can re-enter it. */
+function isRecursive(inst, stack, resolve) {
+    const cached = recursive.get(inst);
+    if (cached !== undefined)
+        return cached ? PROVEN : NONE;
+    // Relative to the walk in progress, so not cached.
+    if (stack.has(inst))
+        return PROVEN;
+    stack.add(inst);
+    let result = NONE;
+    const check = (child) => {
+        if (result !== PROVEN && child?._zod) {
+            const answer = isRecursive(child, stack, resolve);
+            if (answer > result)
+                result = answer;
+        }
+    };
+    // `Reflect.ownKeys` rather than `Object.keys`, so a cycle through a declared symbol key is still seen
+    const shape = (sh, spread) => {
+        let answer = NONE;
+        for (const key of Reflect.ownKeys(sh)) {
+            const desc = Object.getOwnPropertyDescriptor(sh, key);
+            // an object resolves its shape by spread, so a key it does not enumerate is never parsed; `z.properties` reads every own key and so keeps them all
+            if (spread && !desc.enumerable)
+                continue;
+            // resolving runs user code, and a factory mints a fresh subtree per read, so an edge the walk can't follow counts as a cycle
+            const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve) : NONE;
+            if (child > answer)
+                answer = child;
+        }
+        return answer;
+    };
+    const merge = (answer) => {
+        if (answer > result)
+            result = answer;
+    };
+    const def = inst._zod.def;
+    const kind = def.type;
+    switch (kind) {
+        case "object": {
+            const raw = core_util/* rawShape */.MO(def);
+            // a def with no raw shape answers `shape` from an accessor of its own, and running that can mint a whole fresh subtree
+            merge(raw ? shape(raw, true) : ASSUMED);
+            check(def.catchall);
+            break;
+        }
+        case "array":
+            check(def.element);
+            break;
+        case "tuple":
+            for (const el of def.items)
+                check(el);
+            check(def.rest);
+            break;
+        case "record":
+        case "map":
+            check(def.keyType);
+            check(def.valueType);
+            break;
+        case "set":
+            check(def.valueType);
+            break;
+        case "union":
+            for (const el of def.options)
+                check(el);
+            break;
+        case "intersection":
+            check(def.left);
+            check(def.right);
+            break;
+        case "optional":
+        case "nullable":
+        case "default":
+        case "prefault":
+        case "catch":
+        case "readonly":
+        case "nonoptional":
+        case "promise":
+        case "success":
+            check(def.innerType);
+            break;
+        case "pipe":
+            check(def.in);
+            check(def.out);
+            break;
+        case "function":
+            check(def.input);
+            check(def.output);
+            break;
+        // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
+        case "lazy": {
+            const inner = def._cachedInner ?? (resolve ? inst._zod.innerType : undefined);
+            // walked with resolution off: one hop sees past the deferral, and a lazy that yields only another unresolved lazy is generative, so it stops there
+            merge(inner ? isRecursive(inner, stack, false) : ASSUMED);
+            break;
+        }
+        // a leaf by choice: `parts` are regex fragments, not data positions
+        case "template_literal":
+        // leaves
+        case "string":
+        case "number":
+        case "int":
+        case "boolean":
+        case "bigint":
+        case "symbol":
+        case "undefined":
+        case "null":
+        case "void":
+        case "never":
+        case "any":
+        case "unknown":
+        case "date":
+        case "nan":
+        case "enum":
+        case "literal":
+        case "file":
+        case "transform":
+        case "custom":
+            break;
+        default: {
+            // a new built-in kind becomes a compile error here
+            kind;
+            // a user-defined kind can still hold children, and only its author knows where, so fall back to scanning the def — skipping accessors, since reading one can run user code
+            for (const key in def) {
+                const desc = Object.getOwnPropertyDescriptor(def, key);
+                if (!desc || desc.get)
+                    continue;
+                const value = desc.value;
+                if (!value || typeof value !== "object")
+                    continue;
+                if (value._zod)
+                    check(value);
+                else if (Array.isArray(value))
+                    for (const el of value)
+                        check(el);
+            }
+        }
+    }
+    stack.delete(inst);
+    return settle(inst, result);
+}
+/** An assumed answer must not outlive the resolution that settles it, so only a certain one is cached. */
+function settle(inst, answer) {
+    if (answer !== ASSUMED)
+        recursive.set(inst, answer === PROVEN);
+    return answer;
+}
+/**
+ * Whether one parse can re-enter this schema, i.e. its subtree contains a cycle.
+ * Exported for `z.compile`, which refuses to compile such a schema: cycle
+ * breaking is driven from here off state keyed on the parse context, and a
+ * generated fast path has no context to key on.
+ */
+function isRecursiveSchema(inst) {
+    // z.compile never parses, so nothing would ever resolve a lazy for it; it runs once and already treats a throw here as recursive
+    return isRecursive(inst, new Set(), true) !== NONE;
+}
+function bucketFor(state, inst) {
+    let bucket = state.buckets.get(inst);
+    if (!bucket) {
+        bucket = new WeakMap();
+        state.buckets.set(inst, bucket);
+    }
+    return bucket;
+}
+// Set immediately before delegating to core and cleared immediately after, so `alloc` registers only for a visit this module is driving.
+let handoff;
+// Allocated but unfinished entries. `alloc` and the matching pop both happen in the synchronous part of a parse, so they nest even when children are async, and one stack serves every schema.
+const memoizer_open = [];
+const memo = {
+    alloc(_inst, payload, empty) {
+        const bucket = handoff;
+        if (!bucket)
+            return empty;
+        handoff = undefined;
+        const entry = { value: empty, issues: null };
+        bucket.set(payload.value, entry);
+        memoizer_open.push(entry);
+        return empty;
+    },
+    guard(inst) {
+        var _a;
+        (_a = inst._zod).deferred ?? (_a.deferred = []);
+        inst._zod.deferred.push(() => {
+            const base = inst._zod.parse;
+            const wrapped = (payload, ctx) => {
+                // The value is a placeholder a back-edge is still waiting on, so the cycle closes through this transform. Its output can't exist in time to bind.
+                if (ctx.direction !== "backward" && isBackEdge(ctx, payload.value))
+                    throw new $ZodCyclicError();
+                return base(payload, ctx);
+            };
+            inst._zod.parse = wrapped;
+            if (inst._zod.run === base)
+                inst._zod.run = wrapped;
+        });
+    },
+    attach(inst) {
+        var _a;
+        let isRecursiveInst;
+        let rechecked = false;
+        // a recursive schema is re-entered many times per parse and its bucket never changes
+        let lastCtx;
+        let lastBucket;
+        // Wraps `parse` in a deferred so it sees the container's final parse. Core's own deferred copies `parse` into `run` when there are no checks, and it ran first, so `run` is patched to match; with checks, `run` reads `parse` dynamically.
+        (_a = inst._zod).deferred ?? (_a.deferred = []);
+        inst._zod.deferred.push(() => {
+            const base = inst._zod.parse;
+            const wrapped = (payload, ctx) => {
+                if (isRecursiveInst === undefined) {
+                    const walked = isRecursive(inst, new Set(), false);
+                    if (walked === NONE) {
+                        // Nothing here can ever fire, so take it back out.
+                        inst._zod.parse = base;
+                        if (inst._zod.run === wrapped)
+                            inst._zod.run = base;
+                        return base(payload, ctx);
+                    }
+                    // this parse resolves the deferred edges on its own path, so ask once more before latching
+                    if (walked === PROVEN || rechecked)
+                        isRecursiveInst = true;
+                    else
+                        rechecked = true;
+                }
+                const input = payload.value;
+                if (!isRef(input))
+                    return base(payload, ctx);
+                let state = ctx[STATE];
+                if (!state) {
+                    state = { buckets: new WeakMap(), backEdges: undefined };
+                    ctx[STATE] = state;
+                }
+                let bucket;
+                if (lastCtx === ctx) {
+                    bucket = lastBucket;
+                }
+                else {
+                    bucket = bucketFor(state, inst);
+                    lastCtx = ctx;
+                    lastBucket = bucket;
+                }
+                const hit = bucket.get(input);
+                if (hit) {
+                    payload.value = hit.value;
+                    if (hit.issues) {
+                        if (hit.issues.length)
+                            payload.issues.push(...cloneIssues(hit.issues));
+                    }
+                    else {
+                        // Still being parsed: its own checks cover it, so skip them here.
+                        payload.memo = true;
+                        state.backEdges ?? (state.backEdges = new WeakSet());
+                        state.backEdges.add(hit.value);
+                    }
+                    return payload;
+                }
+                handoff = bucket;
+                const depth = memoizer_open.length;
+                const result = base(payload, ctx);
+                handoff = undefined;
+                // A container that rejected its input outright allocated nothing.
+                const entry = memoizer_open.length > depth ? memoizer_open.pop() : undefined;
+                // Both paths written out so the sync one allocates no closure. It runs once per node, and capturing here cost more than everything else combined.
+                if (result instanceof Promise) {
+                    return result.then((r) => {
+                        if (entry)
+                            entry.issues = r.issues.length ? cloneIssues(r.issues) : NO_ISSUES;
+                        return r;
+                    });
+                }
+                if (entry)
+                    entry.issues = result.issues.length ? cloneIssues(result.issues) : NO_ISSUES;
+                return result;
+            };
+            inst._zod.parse = wrapped;
+            if (inst._zod.run === base)
+                inst._zod.run = wrapped;
+        });
+    },
+};
+/** The memoizer that gives containers cycle support. `zod` installs it by default; `zod/mini` opts in with `config({ memoizer: memoizer() })`. */
+function memoizer() {
+    return memo;
+}
+/** Whether this value is a node a back-edge resolved to before it finished. */
+function isBackEdge(ctx, value) {
+    const backEdges = ctx[STATE]?.backEdges;
+    return backEdges !== undefined && isRef(value) && backEdges.has(value);
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/checks.js
+var core_checks = __nccwpck_require__(44890);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
+class Doc {
+    constructor(args = [], closed = {}) {
+        this.content = [];
+        this.indent = 0;
+        this.args = args;
+        this.closed = closed;
+    }
+    // the compiler catches a child's throw and keeps writing into this doc, so the indent has to unwind with it
+    indented(fn) {
+        this.indent += 1;
+        try {
+            fn(this);
+        }
+        finally {
+            this.indent -= 1;
+        }
+    }
+    write(arg) {
+        if (typeof arg === "function") {
+            arg(this, { execution: "sync" });
+            arg(this, { execution: "async" });
+            return;
+        }
+        const content = arg;
+        const lines = content.split("\n").filter((x) => x);
+        const minIndent = Math.min(...lines.map((x) => x.length - x.trimStart().length));
+        const dedented = lines.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
+        for (const line of dedented) {
+            this.content.push(line);
+        }
+    }
+    compile() {
+        const F = Function;
+        const content = this?.content ?? [``];
+        const factory = new F(...Object.keys(this.closed), `return function (${this.args.join(", ")}) {\n${content.join("\n")}\n};`);
+        return factory(...Object.values(this.closed));
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/regexes.js
+var core_regexes = __nccwpck_require__(23908);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
+const version = {
+    major: 4,
+    minor: 6,
+    patch: 7,
+};
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
+
+
+
+
+
+
+
+const $ZodType = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodType", (inst, def) => {
+    var _a;
+    inst ?? (inst = {});
+    inst._zod.def = def; // set _def property
+    inst._zod.bag = inst._zod.bag || {}; // initialize _bag object
+    inst._zod.version = version;
+    const defChecks = inst._zod.def.checks;
+    // if inst is itself a checks.$ZodCheck, run it as a check
+    const checks = inst._zod.traits.has("$ZodCheck")
+        ? [inst, ...(defChecks ?? [])]
+        : defChecks?.length
+            ? [...defChecks]
+            : [];
+    for (const ch of checks) {
+        for (const fn of ch._zod.onattach) {
+            fn(inst);
+        }
+    }
+    if (checks.length === 0) {
+        // deferred initializer inst._zod.parse is not yet defined
+        (_a = inst._zod).deferred ?? (_a.deferred = []);
+        inst._zod.deferred?.push(() => {
+            inst._zod.run = inst._zod.parse;
+        });
+    }
+    else {
+        const runChecks = (payload, checks, ctx) => {
+            if (payload.memo)
+                return payload;
+            let isAborted = core_util/* aborted */.QH(payload);
+            let asyncResult;
+            for (const ch of checks) {
+                if (ch._zod.def.when) {
+                    if (core_util/* explicitlyAborted */.rL(payload))
+                        continue;
+                    const shouldRun = ch._zod.def.when(payload);
+                    if (!shouldRun)
+                        continue;
+                }
+                else if (isAborted) {
+                    continue;
+                }
+                const currLen = payload.issues.length;
+                const _ = ch._zod.check(payload);
+                if (_ instanceof Promise && ctx?.async === false) {
+                    throw new core_core/* $ZodAsyncError */.GT();
+                }
+                if (asyncResult || _ instanceof Promise) {
+                    asyncResult = (asyncResult ?? Promise.resolve()).then(async () => {
+                        await _;
+                        const nextLen = payload.issues.length;
+                        if (nextLen === currLen)
+                            return;
+                        core_util/* attachSchema */.d3(payload.issues, currLen, inst);
+                        if (!isAborted)
+                            isAborted = core_util/* aborted */.QH(payload, currLen);
+                    });
+                }
+                else {
+                    const nextLen = payload.issues.length;
+                    if (nextLen === currLen)
+                        continue;
+                    core_util/* attachSchema */.d3(payload.issues, currLen, inst);
+                    if (!isAborted)
+                        isAborted = core_util/* aborted */.QH(payload, currLen);
+                }
+            }
+            if (asyncResult) {
+                return asyncResult.then(() => {
+                    return payload;
+                });
+            }
+            return payload;
+        };
+        const handleCanaryResult = (canary, payload, ctx) => {
+            // abort if the canary is aborted
+            if (core_util/* aborted */.QH(canary)) {
+                canary.aborted = true;
+                return canary;
+            }
+            // run checks first, then
+            const checkResult = runChecks(payload, checks, ctx);
+            if (checkResult instanceof Promise) {
+                if (ctx.async === false)
+                    throw new core_core/* $ZodAsyncError */.GT();
+                return checkResult.then((checkResult) => inst._zod.parse(checkResult, ctx));
+            }
+            return inst._zod.parse(checkResult, ctx);
+        };
+        inst._zod.run = (payload, ctx) => {
+            if (ctx.skipChecks) {
+                return inst._zod.parse(payload, ctx);
+            }
+            if (ctx.direction === "backward") {
+                // run canary initial pass (no checks)
+                const canary = inst._zod.parse({ value: payload.value, issues: [] }, { ...ctx, skipChecks: true });
+                if (canary instanceof Promise) {
+                    return canary.then((canary) => {
+                        return handleCanaryResult(canary, payload, ctx);
+                    });
+                }
+                return handleCanaryResult(canary, payload, ctx);
+            }
+            // forward
+            const result = inst._zod.parse(payload, ctx);
+            if (result instanceof Promise) {
+                if (ctx.async === false)
+                    throw new core_core/* $ZodAsyncError */.GT();
+                return result.then((result) => runChecks(result, checks, ctx));
+            }
+            return runChecks(result, checks, ctx);
+        };
+    }
+}, {
+    // Wrappers extend this by installing a richer factory over it; reading it eagerly would defeat the laziness.
+    get "~standard"() {
+        return core_util/* hide */.jD(this, "~standard", standardProps(this));
+    },
+    set "~standard"(value) {
+        core_util/* own */.qh(this, "~standard", value);
+    },
+});
+/** The Standard Schema surface for `inst`. Shared so wrappers can extend it without forcing it. */
+// a Standard Schema result only reports issues, so a failure finalizes them straight off the raw payload: no ZodError, and no lazy result to read through
+const toStandardResult = (r, ctx) => r.issues.length ? { issues: r.issues.map((iss) => core_util/* finalizeIssue */.iR(iss, ctx, core_core/* config */.$W())) } : { value: r.value };
+async function validateAsync(inst, value) {
+    const ctx = { async: true };
+    return toStandardResult((await inst._zod.run({ value, issues: [] }, ctx)), ctx);
+}
+function standardProps(inst) {
+    return {
+        validate: (value) => {
+            const ctx = { async: false };
+            try {
+                const r = inst._zod.run({ value, issues: [] }, ctx);
+                if (!(r instanceof Promise))
+                    return toStandardResult(r, ctx);
+            }
+            catch (_) { }
+            // async function so a synchronously throwing check rejects instead of escaping validate
+            return validateAsync(inst, value);
+        },
+        vendor: "zod",
+        version: 1,
+    };
+}
+
+const $ZodString = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodString", (inst, def) => {
+    $ZodType.init(inst, def);
+    // a format's own pattern, else unbounded; a template literal derives the check-aware form itself
+    inst._zod.pattern = def.pattern ?? core_regexes/* anyString */.gp;
+    inst._zod.parse = (payload, _) => {
+        if (def.coerce)
+            try {
+                payload.value = String(payload.value);
+            }
+            catch (_) { }
+        if (typeof payload.value === "string")
+            return payload;
+        payload.issues.push({
+            expected: "string",
+            code: "invalid_type",
+            input: payload.value,
+            inst,
+        });
+        return payload;
+    };
+});
+const $ZodStringFormat = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodStringFormat", (inst, def) => {
+    // check initialization must come first
+    core_checks/* $ZodCheckStringFormat */.ql.init(inst, def);
+    $ZodString.init(inst, def);
+});
+const $ZodGUID = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodGUID", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* guid */.Os);
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodUUID = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodUUID", (inst, def) => {
+    if (def.version) {
+        const versionMap = {
+            v1: 1,
+            v2: 2,
+            v3: 3,
+            v4: 4,
+            v5: 5,
+            v6: 6,
+            v7: 7,
+            v8: 8,
+        };
+        const v = versionMap[def.version];
+        if (v === undefined)
+            throw new Error(`Invalid UUID version: "${def.version}"`);
+        def.pattern ?? (def.pattern = core_regexes/* uuid */.uR(v));
+    }
+    else
+        def.pattern ?? (def.pattern = core_regexes/* uuid */.uR());
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodEmail = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodEmail", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* email */.Rp);
+    $ZodStringFormat.init(inst, def);
+});
+/** The `://` guard rejected the input before the URL constructor saw it. */
+const URL_BAD_FORMAT = 1;
+/** The URL parser rejected the input. */
+const URL_UNPARSEABLE = 2;
+function canParseURL(input) {
+    try {
+        if (typeof URL !== "undefined" && typeof URL.canParse === "function")
+            return URL.canParse(input);
+        new URL(input);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+function validateURL(trimmed, def) {
+    if (!("normalize" in def) && !("hostname" in def) && !("protocol" in def)) {
+        return canParseURL(trimmed) || URL_UNPARSEABLE;
+    }
+    return parseURLObject(trimmed, def);
+}
+/** Parses a URL while preserving the non-normalizing HTTP guard. */
+function parseURLObject(trimmed, def) {
+    // When normalize is off, require :// for http/https URLs. This prevents strings like "http:example.com" or "https:/path" from being silently accepted
+    if (!def.normalize && def.protocol?.source === core_regexes/* httpProtocol */.F.source && !/^https?:\/\//i.test(trimmed)) {
+        return URL_BAD_FORMAT;
+    }
+    try {
+        if (typeof URL !== "undefined") {
+            const URLStatic = URL;
+            if (typeof URLStatic.parse === "function")
+                return URLStatic.parse(trimmed) ?? URL_UNPARSEABLE;
+        }
+        // @ts-ignore
+        return new URL(trimmed);
+    }
+    catch {
+        return URL_UNPARSEABLE;
+    }
+}
+const asciiTabOrNewline = /[\t\n\r]/g;
+/** The URL parser deletes every ASCII tab, LF and CR from its input before it parses, so `new URL("https://exa\nmple.com")` reports on `example.com`. Applying the same deletion to the returned value closes the half of that divergence which can move the host; the parser's other rewrite, stripping C0 controls at the edges, cannot. */
+function stripTabAndNewline(value) {
+    return value.replace(asciiTabOrNewline, "");
+}
+function urlHostnameOk(url, hostname) {
+    hostname.lastIndex = 0;
+    return hostname.test(url.hostname);
+}
+function urlProtocolOk(url, protocol) {
+    protocol.lastIndex = 0;
+    return protocol.test(url.protocol.endsWith(":") ? url.protocol.slice(0, -1) : url.protocol);
+}
+const $ZodURL = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodURL", (inst, def) => {
+    $ZodStringFormat.init(inst, def);
+    inst._zod.check = (payload) => {
+        try {
+            // Trim whitespace from input
+            const trimmed = payload.value.trim();
+            const url = validateURL(trimmed, def);
+            if (url === URL_BAD_FORMAT) {
+                payload.issues.push({
+                    code: "invalid_format",
+                    format: "url",
+                    note: "Invalid URL format",
+                    input: payload.value,
+                    inst,
+                    continue: !def.abort,
+                });
+                return;
+            }
+            if (url === URL_UNPARSEABLE) {
+                payload.issues.push({
+                    code: "invalid_format",
+                    format: "url",
+                    input: payload.value,
+                    inst,
+                    continue: !def.abort,
+                });
+                return;
+            }
+            if (url === true) {
+                payload.value = stripTabAndNewline(trimmed);
+                return;
+            }
+            if (def.hostname && !urlHostnameOk(url, def.hostname)) {
+                payload.issues.push({
+                    code: "invalid_format",
+                    format: "url",
+                    note: "Invalid hostname",
+                    pattern: def.hostname.source,
+                    input: payload.value,
+                    inst,
+                    continue: !def.abort,
+                });
+            }
+            if (def.protocol && !urlProtocolOk(url, def.protocol)) {
+                payload.issues.push({
+                    code: "invalid_format",
+                    format: "url",
+                    note: "Invalid protocol",
+                    pattern: def.protocol.source,
+                    input: payload.value,
+                    inst,
+                    continue: !def.abort,
+                });
+            }
+            // Set the output value based on normalize flag
+            payload.value = def.normalize ? url.href : stripTabAndNewline(trimmed);
+            return;
+        }
+        catch (_) {
+            payload.issues.push({
+                code: "invalid_format",
+                format: "url",
+                input: payload.value,
+                inst,
+                continue: !def.abort,
+            });
+        }
+    };
+});
+const $ZodEmoji = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodEmoji", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* emoji */.Zg());
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodNanoID = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodNanoID", (inst, def) => {
+    if (def.length !== undefined && (!Number.isInteger(def.length) || def.length < 1))
+        throw new Error(`Invalid nanoid length: ${def.length}`);
+    def.pattern ?? (def.pattern = def.length === undefined ? core_regexes/* nanoid */.Ak : core_regexes/* nanoidOfLength */.D2(def.length));
+    $ZodStringFormat.init(inst, def);
+});
+/**
+ * @deprecated CUID v1 is deprecated by its authors due to information leakage
+ * (timestamps embedded in the id). Use {@link $ZodCUID2} instead.
+ * See https://github.com/paralleldrive/cuid.
+ */
+const $ZodCUID = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodCUID", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* cuid */.gF);
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodCUID2 = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodCUID2", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* cuid2 */.Gl);
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodULID = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodULID", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* ulid */.Z0);
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodXID = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodXID", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* xid */.kM);
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodKSUID = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodKSUID", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* ksuid */.fO);
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodISODateTime = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodISODateTime", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* datetime */.w$(def));
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodISODate = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodISODate", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* date */.p6);
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodISOTime = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodISOTime", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* time */.kB(def));
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodISODuration = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodISODuration", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* duration */.p0);
+    $ZodStringFormat.init(inst, def);
+});
+const $ZodIPv4 = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodIPv4", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* ipv4 */.uX);
+    $ZodStringFormat.init(inst, def);
+});
+/** An IPv6 address is written with hex digits, colons and dots, and nothing else. The guard is what makes the check below an IPv6 check: `new URL("http://[...]")` parses an authority, not an address, so `@` and `\` re-delimit it and `"::@1\\"` validates against the host `0.0.0.1`. The URL parser also deletes ASCII tab, LF and CR rather than failing, which is how `"::1\n"` validated as `::1`. */
+const ipv6Alphabet = /^[0-9a-fA-F:.]+$/;
+function isValidIPv6(value) {
+    if (!ipv6Alphabet.test(value))
+        return false;
+    return canParseURL(`http://[${value}]`);
+}
+const $ZodIPv6 = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodIPv6", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* ipv6 */.ug);
+    $ZodStringFormat.init(inst, def);
+    inst._zod.check = (payload) => {
+        if (!isValidIPv6(payload.value)) {
+            payload.issues.push({
+                code: "invalid_format",
+                format: "ipv6",
+                input: payload.value,
+                inst,
+                continue: !def.abort,
+            });
+        }
+    };
+});
+const $ZodMAC = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodMAC", (inst, def) => {
+    def.pattern ?? (def.pattern = regexes.mac(def.delimiter));
+    $ZodStringFormat.init(inst, def);
+})));
+const $ZodCIDRv4 = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodCIDRv4", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* cidrv4 */.zr);
+    $ZodStringFormat.init(inst, def);
+});
+function isValidCIDRv6(value) {
+    const parts = value.split("/");
+    if (parts.length !== 2)
+        return false;
+    const [address, prefix] = parts;
+    if (!prefix)
+        return false;
+    const prefixNum = Number(prefix);
+    if (`${prefixNum}` !== prefix)
+        return false;
+    if (prefixNum < 0 || prefixNum > 128)
+        return false;
+    return isValidIPv6(address);
+}
+const $ZodCIDRv6 = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodCIDRv6", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* cidrv6 */.l7); // not used for validation
+    $ZodStringFormat.init(inst, def);
+    inst._zod.check = (payload) => {
+        if (!isValidCIDRv6(payload.value)) {
+            payload.issues.push({
+                code: "invalid_format",
+                format: "cidrv6",
+                input: payload.value,
+                inst,
+                continue: !def.abort,
+            });
+        }
+    };
+});
+//////////////////////////////   ZodBase64   //////////////////////////////
+function isValidBase64(data) {
+    if (data === "")
+        return true;
+    // atob ignores whitespace, so reject it up front.
+    if (/\s/.test(data))
+        return false;
+    if (data.length % 4 !== 0)
+        return false;
+    try {
+        // @ts-ignore
+        atob(data);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+// lax on purpose: the quantified regexes.base64 overflows the regex stack on multi-MB input and its leading ^$| alternation leaks through template-literal composition; isValidBase64 enforces length and padding
+const base64Charset = /^[0-9a-zA-Z+/]*={0,2}$/;
+const $ZodBase64 = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodBase64", (inst, def) => {
+    def.pattern ?? (def.pattern = base64Charset);
+    $ZodStringFormat.init(inst, def);
+    inst._zod.check = (payload) => {
+        if (isValidBase64(payload.value))
+            return;
+        payload.issues.push({
+            code: "invalid_format",
+            format: "base64",
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+//////////////////////////////   ZodBase64URL   //////////////////////////////
+// lax on purpose: the quantified regexes.base64url overflows the regex stack on multi-MB input; isValidBase64 enforces length on the padded string
+const base64urlCharset = /^[A-Za-z0-9_-]*$/;
+function isValidBase64URL(data) {
+    if (!base64urlCharset.test(data))
+        return false;
+    const base64 = data.replace(/[-_]/g, (c) => (c === "-" ? "+" : "/"));
+    const padded = base64.padEnd(Math.ceil(base64.length / 4) * 4, "=");
+    return isValidBase64(padded);
+}
+const $ZodBase64URL = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodBase64URL", (inst, def) => {
+    def.pattern ?? (def.pattern = base64urlCharset);
+    $ZodStringFormat.init(inst, def);
+    inst._zod.check = (payload) => {
+        if (isValidBase64URL(payload.value))
+            return;
+        payload.issues.push({
+            code: "invalid_format",
+            format: "base64url",
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodE164 = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodE164", (inst, def) => {
+    def.pattern ?? (def.pattern = core_regexes/* e164 */.hQ);
+    $ZodStringFormat.init(inst, def);
+});
+//////////////////////////////   ZodCreditCard   //////////////////////////////
+const CC_SANITIZE = /[- ]/g;
+/** Luhn checksum on a digit-only string. Adapted from valibot (MIT). */
+function isLuhnAlgo(digits) {
+    let length = digits.length;
+    let bit = 1;
+    let sum = 0;
+    while (length) {
+        const value = digits.charCodeAt(--length) - 48;
+        bit ^= 1;
+        sum += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value] : value;
+    }
+    return sum % 10 === 0;
+}
+function isValidCreditCard(input) {
+    if (!regexes.creditCard.test(input))
+        return false;
+    return isLuhnAlgo(input.replace(CC_SANITIZE, ""));
+}
+const $ZodCreditCard = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCreditCard", (inst, def) => {
+    // Shape only — the Luhn check below is not expressible as a pattern, so consumers of `pattern` (JSON Schema, template literals) get the length and separator rules alone.
+    def.pattern ?? (def.pattern = regexes.creditCard);
+    $ZodStringFormat.init(inst, def);
+    inst._zod.check = (payload) => {
+        if (isValidCreditCard(payload.value))
+            return;
+        payload.issues.push({
+            code: "invalid_format",
+            format: "credit_card",
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+})));
+//////////////////////////////   ZodIBAN   //////////////////////////////
+// iso 7064 mod 97-10 checksum without BigInt
+function isIso7064Mod97(iban) {
+    let remainder = 0;
+    const len = iban.length;
+    for (let i = 4; i < len; i++) {
+        const code = iban.charCodeAt(i);
+        remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
+    }
+    for (let i = 0; i < 4; i++) {
+        const code = iban.charCodeAt(i);
+        remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
+    }
+    return remainder === 1;
+}
+function isValidIBAN(input) {
+    if (!regexes.iban.test(input))
+        return false;
+    return isIso7064Mod97(input);
+}
+const $ZodIBAN = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodIBAN", (inst, def) => {
+    // shape only — checksum is not expressible as a pattern
+    def.pattern ?? (def.pattern = regexes.iban);
+    $ZodStringFormat.init(inst, def);
+    inst._zod.check = (payload) => {
+        if (isValidIBAN(payload.value))
+            return;
+        payload.issues.push({
+            code: "invalid_format",
+            format: "iban",
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+})));
+//////////////////////////////   ZodJWT   //////////////////////////////
+function isValidJWT(token, algorithm = null) {
+    try {
+        const tokensParts = token.split(".");
+        if (tokensParts.length !== 3)
+            return false;
+        const [header] = tokensParts;
+        if (!header)
+            return false;
+        // @ts-ignore
+        const parsedHeader = JSON.parse(atob(header));
+        if ("typ" in parsedHeader && parsedHeader?.typ !== "JWT")
+            return false;
+        if (!parsedHeader.alg)
+            return false;
+        if (algorithm && (!("alg" in parsedHeader) || parsedHeader.alg !== algorithm))
+            return false;
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+const $ZodJWT = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodJWT", (inst, def) => {
+    $ZodStringFormat.init(inst, def);
+    inst._zod.check = (payload) => {
+        if (isValidJWT(payload.value, def.alg))
+            return;
+        payload.issues.push({
+            code: "invalid_format",
+            format: "jwt",
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodCustomStringFormat = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCustomStringFormat", (inst, def) => {
+    $ZodStringFormat.init(inst, def);
+    inst._zod.check = (payload) => {
+        if (def.fn(payload.value))
+            return;
+        payload.issues.push({
+            code: "invalid_format",
+            format: def.format,
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+})));
+const $ZodNumber = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodNumber", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.pattern = core_regexes/* number */.ai;
+    inst._zod.parse = (payload, _ctx) => {
+        if (def.coerce)
+            try {
+                payload.value = Number(payload.value);
+            }
+            catch (_) { }
+        const input = payload.value;
+        if (typeof input === "number" && !Number.isNaN(input) && Number.isFinite(input)) {
+            return payload;
+        }
+        const received = typeof input === "number"
+            ? Number.isNaN(input)
+                ? "NaN"
+                : !Number.isFinite(input)
+                    ? String(input)
+                    : undefined
+            : undefined;
+        payload.issues.push({
+            expected: "number",
+            code: "invalid_type",
+            input,
+            inst,
+            ...(received ? { received } : {}),
+        });
+        return payload;
+    };
+});
+const $ZodNumberFormat = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodNumberFormat", (inst, def) => {
+    core_checks/* $ZodCheckNumberFormat */.KH.init(inst, def);
+    $ZodNumber.init(inst, def); // no format checks
+});
+const $ZodBoolean = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodBoolean", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.pattern = core_regexes/* boolean */.zM;
+    inst._zod.parse = (payload, _ctx) => {
+        if (def.coerce)
+            try {
+                payload.value = Boolean(payload.value);
+            }
+            catch (_) { }
+        const input = payload.value;
+        if (typeof input === "boolean")
+            return payload;
+        payload.issues.push({
+            expected: "boolean",
+            code: "invalid_type",
+            input,
+            inst,
+        });
+        return payload;
+    };
+});
+const $ZodBigInt = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodBigInt", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.pattern = core_regexes/* bigint */.o;
+    inst._zod.parse = (payload, _ctx) => {
+        if (def.coerce)
+            try {
+                payload.value = BigInt(payload.value);
+            }
+            catch (_) { }
+        if (typeof payload.value === "bigint")
+            return payload;
+        payload.issues.push({
+            expected: "bigint",
+            code: "invalid_type",
+            input: payload.value,
+            inst,
+        });
+        return payload;
+    };
+});
+const $ZodBigIntFormat = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodBigIntFormat", (inst, def) => {
+    checks.$ZodCheckBigIntFormat.init(inst, def);
+    $ZodBigInt.init(inst, def); // no format checks
+})));
+const $ZodSymbol = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodSymbol", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload, _ctx) => {
+        const input = payload.value;
+        if (typeof input === "symbol")
+            return payload;
+        payload.issues.push({
+            expected: "symbol",
+            code: "invalid_type",
+            input,
+            inst,
+        });
+        return payload;
+    };
+})));
+const $ZodUndefined = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodUndefined", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.pattern = regexes.undefined;
+    inst._zod.values = new Set([undefined]);
+    inst._zod.parse = (payload, _ctx) => {
+        const input = payload.value;
+        if (typeof input === "undefined")
+            return payload;
+        payload.issues.push({
+            expected: "undefined",
+            code: "invalid_type",
+            input,
+            inst,
+        });
+        return payload;
+    };
+})));
+const $ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodNull", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.pattern = regexes.null;
+    inst._zod.values = new Set([null]);
+    inst._zod.parse = (payload, _ctx) => {
+        const input = payload.value;
+        if (input === null)
+            return payload;
+        payload.issues.push({
+            expected: "null",
+            code: "invalid_type",
+            input,
+            inst,
+        });
+        return payload;
+    };
+})));
+const $ZodAny = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodAny", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload) => payload;
+})));
+const $ZodUnknown = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodUnknown", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload) => payload;
+});
+const $ZodNever = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodNever", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload, _ctx) => {
+        payload.issues.push({
+            expected: "never",
+            code: "invalid_type",
+            input: payload.value,
+            inst,
+        });
+        return payload;
+    };
+});
+const $ZodVoid = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodVoid", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload, _ctx) => {
+        const input = payload.value;
+        if (typeof input === "undefined")
+            return payload;
+        payload.issues.push({
+            expected: "void",
+            code: "invalid_type",
+            input,
+            inst,
+        });
+        return payload;
+    };
+})));
+const $ZodDate = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodDate", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload, _ctx) => {
+        if (def.coerce) {
+            try {
+                payload.value = new Date(payload.value);
+            }
+            catch (_err) { }
+        }
+        const input = payload.value;
+        const isDate = input instanceof Date;
+        const isValidDate = isDate && !Number.isNaN(input.getTime());
+        if (isValidDate)
+            return payload;
+        payload.issues.push({
+            expected: "date",
+            code: "invalid_type",
+            input,
+            ...(isDate ? { received: "Invalid Date" } : {}),
+            inst,
+        });
+        return payload;
+    };
+});
+// an oversized container fails its leading size checks before any element is parsed
+function capSize(inst, size) {
+    const caps = core_util/* sizeCaps */.hi(inst._zod.def.checks);
+    if (!caps.length)
+        return;
+    const cap = Math.min(...caps.map((c) => c[0]));
+    const parse = inst._zod.parse;
+    inst._zod.parse = (payload, ctx) => {
+        const n = size(payload.value);
+        if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
+            for (const [max, ch] of core_util/* sizeCaps */.hi(inst._zod.def.checks)) {
+                if (n > max && ch._zod.def.when(payload)) {
+                    const start = payload.issues.length;
+                    ch._zod.check(payload);
+                    // the value is still the raw input, so no later check may read it
+                    payload.issues[start].continue = false;
+                    core_util/* attachSchema */.d3(payload.issues, start, inst);
+                    return payload;
+                }
+            }
+        }
+        return parse(payload, ctx);
+    };
+}
+const arraySize = (input) => (Array.isArray(input) ? input.length : -1);
+const mapSize = (input) => (input instanceof Map ? input.size : -1);
+const setSize = (input) => (input instanceof Set ? input.size : -1);
+function handleArrayResult(result, final, index) {
+    if (result.issues.length) {
+        final.issues.push(...core_util/* prefixIssues */.lQ(index, result.issues));
+    }
+    final.value[index] = result.value;
+}
+const $ZodArray = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodArray", (inst, def) => {
+    $ZodType.init(inst, def);
+    const memo = core_core/* globalConfig */.cr.memoizer;
+    memo?.attach(inst);
+    inst._zod.parse = (payload, ctx) => {
+        const input = payload.value;
+        if (!Array.isArray(input)) {
+            payload.issues.push({
+                expected: "array",
+                code: "invalid_type",
+                input,
+                inst,
+            });
+            return payload;
+        }
+        payload.value = memo ? memo.alloc(inst, payload, Array(input.length), ctx) : Array(input.length);
+        const proms = [];
+        const abortEarly = ctx?.abortEarly;
+        for (let i = 0; i < input.length; i++) {
+            const item = input[i];
+            const result = def.element._zod.run({
+                value: item,
+                issues: [],
+            }, ctx);
+            if (result instanceof Promise) {
+                proms.push(result.then((result) => handleArrayResult(result, payload, i)));
+            }
+            else {
+                handleArrayResult(result, payload, i);
+                // the element's payload is authoritative here, since handleArrayResult forwards every issue; an object's is not, because it drops a failed absent optional
+                if (abortEarly && result.issues.length !== 0 && core_util/* aborted */.QH(result))
+                    break;
+            }
+        }
+        if (proms.length) {
+            return Promise.all(proms).then(() => payload);
+        }
+        return payload; //handleArrayResultsAsync(parseResults, final);
+    };
+    capSize(inst, arraySize);
+});
+function handlePropertyResult(result, final, key, input, optin, optout) {
+    const isPresent = key in input;
+    const isOptionalOut = optout === "optional";
+    // The middle rung means "absence permitted, nothing supplied in its place", so an absent key contributes nothing — whatever the schema made of `undefined` is invented, not substituted. Only `optional` reaches this with a value: `defaulted` substitutes, and a schema that isn't optional-out has to keep the key.
+    if (!isPresent && isOptionalOut && optin === "optional") {
+        return;
+    }
+    if (result.issues.length) {
+        // For optional-in/out schemas, ignore errors on absent keys.
+        if (optin !== undefined && isOptionalOut && !isPresent) {
+            return;
+        }
+        final.issues.push(...core_util/* prefixIssues */.lQ(key, result.issues));
+    }
+    if (!isPresent && optin === undefined) {
+        if (!result.issues.length) {
+            final.issues.push({
+                code: "invalid_type",
+                expected: "nonoptional",
+                input: undefined,
+                path: [key],
+            });
+        }
+        return;
+    }
+    if (result.value === undefined) {
+        if (isPresent || (optin === "defaulted" && !isOptionalOut)) {
+            final.value[key] = undefined;
+        }
+    }
+    else {
+        final.value[key] = result.value;
+    }
+}
+// one shared instance; a fresh [] per schema cost 56 bytes retained
+const NO_SYMBOL_KEYS = [];
+function normalizeDef(def) {
+    const keys = Object.keys(def.shape);
+    const ownSymbols = Object.getOwnPropertySymbols(def.shape);
+    const symbolKeys = ownSymbols.length ? ownSymbols : NO_SYMBOL_KEYS;
+    // aliases `keys` when there are no symbols, so a string-only shape keeps one array
+    const allKeys = symbolKeys.length ? [...keys, ...symbolKeys] : keys;
+    for (const k of allKeys) {
+        if (!def.shape?.[k]?._zod?.traits?.has("$ZodType")) {
+            throw new Error(`Invalid element at key "${String(k)}": expected a Zod schema`);
+        }
+    }
+    const okeys = core_util/* optionalKeys */.NM(def.shape);
+    return {
+        ...def,
+        allKeys,
+        symbolKeys,
+        // string-only: handleCatchall matches it against `for...in`, which never yields a symbol
+        keySet: new Set(keys),
+        numKeys: keys.length,
+        optionalKeys: new Set(okeys),
+    };
+}
+function handleCatchall(proms, input, payload, ctx, def, inst, abortEarly) {
+    const unrecognized = [];
+    const keySet = def.keySet;
+    const _catchall = def.catchall._zod;
+    const t = _catchall.def.type;
+    const optin = _catchall.optin;
+    const optout = _catchall.optout;
+    // starts at 0, not the current length: the shape phase already ran and may have aborted
+    let seen = 0;
+    for (const key in input) {
+        if (abortEarly && payload.issues.length !== seen) {
+            if (core_util/* aborted */.QH(payload, seen))
+                break;
+            seen = payload.issues.length;
+        }
+        // Must precede the __proto__ branch: a declared key is not unrecognized, even though the shape loop deliberately strips __proto__ from the parsed output.
+        if (keySet.has(key))
+            continue;
+        // Don't copy an undeclared __proto__ into the result; assignment to a plain {} would replace the result prototype. But in strict mode it is still an unknown key, so report it before skipping.
+        if (key === "__proto__") {
+            if (t === "never")
+                unrecognized.push(key);
+            continue;
+        }
+        if (t === "never") {
+            unrecognized.push(key);
+            continue;
+        }
+        const r = _catchall.run({ value: input[key], issues: [] }, ctx);
+        if (r instanceof Promise) {
+            proms.push(r.then((r) => handlePropertyResult(r, payload, key, input, optin, optout)));
+        }
+        else {
+            handlePropertyResult(r, payload, key, input, optin, optout);
+        }
+    }
+    if (unrecognized.length) {
+        payload.issues.push({
+            code: "unrecognized_keys",
+            keys: unrecognized,
+            input,
+            inst,
+            // Describes the shape of the input, not the validity of the parsed value, so it never aborts. The parse still fails; the schema's own checks just get to run first, and an enclosing intersection can reconcile the key against a sibling operand.
+            continue: true,
+        });
+    }
+    if (!proms.length)
+        return payload;
+    return Promise.all(proms).then(() => {
+        return payload;
+    });
+}
+const $ZodObject = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodObject", (inst, def) => {
+    // requires cast because technically $ZodObject doesn't extend
+    $ZodType.init(inst, def);
+    const desc = Object.getOwnPropertyDescriptor(def, "shape");
+    // a cloned def carries its source's accessor, which knows the shape it answers from; adopting that keeps the clone's keys readable without running it
+    const sh = desc?.get ? desc.get.raw : (def.shape ?? {});
+    if (sh) {
+        // Freezes the shape on first read, so its getters resolve once and every later read sees the same schemas.
+        const get = () => {
+            const newSh = { ...sh };
+            Object.defineProperty(def, "shape", { value: newSh });
+            get.raw = newSh;
+            return newSh;
+        };
+        get.raw = sh;
+        Object.defineProperty(def, "shape", { get });
+    }
+    const _normalized = core_util/* cached */.PO(() => normalizeDef(def));
+    core_util/* defineLazyInternal */.v5(inst, "propValues", (zod) => {
+        const shape = zod.def.shape;
+        const propValues = {};
+        for (const key in shape) {
+            const field = shape[key]._zod;
+            if (field.values) {
+                if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
+                    core_util/* assignProp */.Vy(propValues, key, new Set());
+                }
+                for (const v of field.values)
+                    propValues[key].add(v);
+                // An omittable slot reads back as undefined at a discriminator lookup, so it has to claim undefined: two options that can both omit the key are not discriminable on it.
+                if (field.optin !== undefined)
+                    propValues[key].add(undefined);
+            }
+        }
+        return propValues;
+    });
+    const isObject = core_util/* isObject */.Gv;
+    const catchall = def.catchall;
+    let value;
+    const memo = core_core/* globalConfig */.cr.memoizer;
+    memo?.attach(inst);
+    inst._zod.parse = (payload, ctx) => {
+        value ?? (value = _normalized.value);
+        const input = payload.value;
+        if (!isObject(input)) {
+            payload.issues.push({
+                expected: "object",
+                code: "invalid_type",
+                input,
+                inst,
+            });
+            return payload;
+        }
+        payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+        const proms = [];
+        const shape = value.shape;
+        const abortEarly = ctx?.abortEarly;
+        let seen = payload.issues.length;
+        for (const key of value.allKeys) {
+            if (abortEarly && payload.issues.length !== seen) {
+                if (core_util/* aborted */.QH(payload, seen))
+                    break;
+                seen = payload.issues.length;
+            }
+            if (key === "__proto__")
+                continue;
+            const el = shape[key];
+            const optin = el._zod.optin;
+            const optout = el._zod.optout;
+            const r = el._zod.run({ value: input[key], issues: [] }, ctx);
+            if (r instanceof Promise) {
+                proms.push(r.then((r) => handlePropertyResult(r, payload, key, input, optin, optout)));
+            }
+            else {
+                handlePropertyResult(r, payload, key, input, optin, optout);
+            }
+        }
+        if (!catchall) {
+            return proms.length ? Promise.all(proms).then(() => payload) : payload;
+        }
+        return handleCatchall(proms, input, payload, ctx, _normalized.value, inst, abortEarly === true);
+    };
+});
+const $ZodObjectJIT = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodObjectJIT", (inst, def) => {
+    // requires cast because technically $ZodObject doesn't extend
+    $ZodObject.init(inst, def);
+    const superParse = inst._zod.parse;
+    const _normalized = core_util/* cached */.PO(() => normalizeDef(def));
+    const memo = core_core/* globalConfig */.cr.memoizer;
+    const generateFastpass = (shape) => {
+        const normalized = _normalized.value;
+        const syms = normalized.symbolKeys;
+        // a symbol has no source literal, so it is read as `syms[i]` off the closed-over scope
+        const doc = new Doc(["payload", "ctx"], { shape, inst, memo, syms });
+        const parseStr = (k) => `shape[${k}]._zod.run({ value: input[${k}], issues: [] }, ctx)`;
+        // prefixes in place, like util.prefixIssues. newResult must land before the early return: a catchall runs after this and would otherwise write onto the caller's input
+        const prefixStr = (id, k) => `
+          let ${id}_ab = false;
+          for (let i = 0; i < ${id}.issues.length; i++) {
+            const iss = ${id}.issues[i];
+            iss.path = iss.path ? [${k}, ...iss.path] : [${k}];
+            payload.issues.push(iss);
+            if (iss.continue !== true) ${id}_ab = true;
+          }
+          if (${id}_ab && ctx && ctx.abortEarly) {
+            payload.value = newResult;
+            return payload;
+          }`;
+        doc.write(`const input = payload.value;`);
+        const ids = Object.create(null);
+        let counter = 0;
+        for (const key of normalized.allKeys) {
+            ids[key] = `key_${counter++}`;
+        }
+        // A: preserve key order {
+        doc.write(memo ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
+        for (const key of normalized.allKeys) {
+            if (key === "__proto__")
+                continue;
+            const id = ids[key];
+            const k = typeof key === "symbol" ? `syms[${syms.indexOf(key)}]` : core_util/* esc */.UQ(key);
+            const isPresent = `${k} in input`;
+            const schema = shape[key];
+            const optin = schema?._zod?.optin;
+            const isOptionalIn = optin !== undefined;
+            const isOptionalOut = schema?._zod?.optout === "optional";
+            doc.write(`const ${id} = ${parseStr(k)};`);
+            if (isOptionalIn && isOptionalOut) {
+                // For optional-in/out schemas, ignore errors on absent keys — and, like the interpreted path, drop the value produced alongside them. The middle rung goes further: it permits absence without supplying anything in its place, so an absent key contributes nothing at all.
+                const assign = optin === "optional" ? `${id}_present` : `${id}.value !== undefined || ${id}_present`;
+                doc.write(`
+        const ${id}_present = ${isPresent};
+        if (!${id}.issues.length || ${id}_present) {
+          if (${id}.issues.length) {${prefixStr(id, k)}
+          }
+
+          if (${assign}) {
+            newResult[${k}] = ${id}.value;
+          }
+        }
+
+      `);
+            }
+            else if (!isOptionalIn) {
+                doc.write(`
+        const ${id}_present = ${isPresent};
+        if (${id}.issues.length) {${prefixStr(id, k)}
+        }
+        if (!${id}_present && !${id}.issues.length) {
+          payload.issues.push({
+            code: "invalid_type",
+            expected: "nonoptional",
+            input: undefined,
+            path: [${k}]
+          });
+          if (ctx && ctx.abortEarly) {
+            payload.value = newResult;
+            return payload;
+          }
+        }
+
+        if (${id}_present) {
+          newResult[${k}] = ${id}.value;
+        }
+
+      `);
+            }
+            else {
+                doc.write(`
+        if (${id}.issues.length) {${prefixStr(id, k)}
+        }
+      `);
+                if (optin === "defaulted") {
+                    doc.write(`newResult[${k}] = ${id}.value;`);
+                }
+                else {
+                    doc.write(`
+        if (${id}.value !== undefined || ${isPresent}) {
+          newResult[${k}] = ${id}.value;
+        }
+      `);
+                }
+            }
+        }
+        doc.write(`payload.value = newResult;`);
+        doc.write(`return payload;`);
+        // closing `shape` in is what pays: turbofan specializes the parser against that one shape object, so every `shape[k]._zod.run` folds to a known callee. as a parameter it stays a generic load and measures 13% slower even with the forwarding frame gone
+        return doc.compile();
+    };
+    let fastpass;
+    const isObject = core_util/* isObject */.Gv;
+    const jit = !core_core/* globalConfig */.cr.jitless;
+    const allowsEval = core_util/* allowsEval */.hI;
+    const fastEnabled = jit && allowsEval.value; // && !def.catchall;
+    const catchall = def.catchall;
+    let value;
+    inst._zod.parse = (payload, ctx) => {
+        value ?? (value = _normalized.value);
+        const input = payload.value;
+        if (!isObject(input)) {
+            payload.issues.push({
+                expected: "object",
+                code: "invalid_type",
+                input,
+                inst,
+            });
+            return payload;
+        }
+        if (jit && fastEnabled && ctx?.async === false && ctx.jitless !== true) {
+            // always synchronous
+            if (!fastpass)
+                fastpass = generateFastpass(def.shape);
+            payload = fastpass(payload, ctx);
+            if (!catchall)
+                return payload;
+            return handleCatchall([], input, payload, ctx, value, inst, ctx?.abortEarly === true);
+        }
+        return superParse(payload, ctx);
+    };
+});
+function handleUnionResults(results, final, inst, ctx) {
+    for (const result of results) {
+        if (result.issues.length === 0) {
+            final.value = result.value;
+            return final;
+        }
+    }
+    const nonaborted = results.filter((r) => !core_util/* aborted */.QH(r));
+    if (nonaborted.length === 1) {
+        final.value = nonaborted[0].value;
+        return nonaborted[0];
+    }
+    final.issues.push({
+        code: "invalid_union",
+        input: final.value,
+        inst,
+        errors: results.map((result) => result.issues.map((iss) => core_util/* finalizeIssue */.iR(iss, ctx, core_core/* config */.$W()))),
+    });
+    return final;
+}
+const $ZodUnion = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodUnion", (inst, def) => {
+    $ZodType.init(inst, def);
+    core_util/* defineLazyInternal */.v5(inst, "optin", (zod) => zod.def.options.some((o) => o._zod.optin === "defaulted")
+        ? "defaulted"
+        : zod.def.options.some((o) => o._zod.optin !== undefined)
+            ? "optional"
+            : undefined);
+    core_util/* defineLazyInternal */.v5(inst, "optout", (zod) => zod.def.options.some((o) => o._zod.optout === "optional") ? "optional" : undefined);
+    core_util/* defineLazyInternal */.v5(inst, "values", (zod) => {
+        if (zod.def.options.every((o) => o._zod.values)) {
+            return new Set(zod.def.options.flatMap((option) => Array.from(option._zod.values)));
+        }
+        return undefined;
+    });
+    core_util/* defineLazyInternal */.v5(inst, "pattern", (zod) => {
+        if (zod.def.options.every((o) => o._zod.pattern)) {
+            const patterns = zod.def.options.map((o) => o._zod.pattern);
+            return new RegExp(`^(${patterns.map((p) => core_util/* cleanRegex */.p6(p.source)).join("|")})$`);
+        }
+        return undefined;
+    });
+    const first = def.options.length === 1 ? def.options[0]._zod.run : null;
+    inst._zod.parse = (payload, ctx) => {
+        if (first) {
+            return first(payload, ctx);
+        }
+        let async = false;
+        const results = [];
+        for (const option of def.options) {
+            const result = option._zod.run({
+                value: payload.value,
+                issues: [],
+            }, ctx);
+            if (result instanceof Promise) {
+                results.push(result);
+                async = true;
+            }
+            else {
+                if (result.issues.length === 0)
+                    return result;
+                results.push(result);
+            }
+        }
+        if (!async)
+            return handleUnionResults(results, payload, inst, ctx);
+        return Promise.all(results).then((results) => {
+            return handleUnionResults(results, payload, inst, ctx);
+        });
+    };
+});
+function handleExclusiveUnionResults(results, final, inst, ctx) {
+    const matches = [];
+    for (let i = 0; i < results.length; i++) {
+        if (results[i].issues.length === 0)
+            matches.push(i);
+    }
+    if (matches.length === 1) {
+        final.value = results[matches[0]].value;
+        return final;
+    }
+    if (matches.length === 0) {
+        // No matches - same as regular union
+        final.issues.push({
+            code: "invalid_union",
+            input: final.value,
+            inst,
+            errors: results.map((result) => result.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config()))),
+        });
+    }
+    else {
+        // Multiple matches - exclusive union failure
+        final.issues.push({
+            code: "invalid_union",
+            input: final.value,
+            inst,
+            errors: [],
+            inclusive: false,
+            matches,
+        });
+    }
+    return final;
+}
+const $ZodXor = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodXor", (inst, def) => {
+    $ZodUnion.init(inst, def);
+    def.inclusive = false;
+    const first = def.options.length === 1 ? def.options[0]._zod.run : null;
+    inst._zod.parse = (payload, ctx) => {
+        if (first) {
+            return first(payload, ctx);
+        }
+        let async = false;
+        const results = [];
+        for (const option of def.options) {
+            const result = option._zod.run({
+                value: payload.value,
+                issues: [],
+            }, ctx);
+            if (result instanceof Promise) {
+                results.push(result);
+                async = true;
+            }
+            else {
+                results.push(result);
+            }
+        }
+        if (!async)
+            return handleExclusiveUnionResults(results, payload, inst, ctx);
+        return Promise.all(results).then((results) => {
+            return handleExclusiveUnionResults(results, payload, inst, ctx);
+        });
+    };
+})));
+/** Returns the option whose discriminator claims `value`, or throws if ambiguous. */
+function getDiscriminatedOption(union, value) {
+    const internals = union._zod;
+    let map = internals.bag.optionsMap;
+    if (!map) {
+        map = discriminatorMap(internals.def);
+        internals.bag.optionsMap = map;
+    }
+    const option = map.get(value);
+    if (option === null)
+        throw new Error(`Ambiguous discriminator value "${String(value)}"`);
+    return option;
+}
+function discriminatorMap(def) {
+    const map = new Map();
+    for (const option of def.options) {
+        const values = option._zod.propValues?.[def.discriminator];
+        if (!values || values.size === 0)
+            throw new Error(`Invalid discriminated union option at index "${def.options.indexOf(option)}"`);
+        for (const value of values) {
+            if (map.has(value)) {
+                if (value !== undefined)
+                    throw new Error(`Duplicate discriminator value "${String(value)}"`);
+                // keep the collision marked so a later member cannot reclaim it
+                map.set(value, null);
+            }
+            else {
+                map.set(value, option);
+            }
+        }
+    }
+    return map;
+}
+const $ZodDiscriminatedUnion = 
+/*@__PURE__*/
+(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
+    def.inclusive = false;
+    $ZodUnion.init(inst, def);
+    const _super = inst._zod.parse;
+    util.defineLazyInternal(inst, "propValues", (zod) => {
+        const propValues = {};
+        let undefinedCount = 0;
+        for (const option of zod.def.options) {
+            const pv = option._zod.propValues;
+            if (!pv || Object.keys(pv).length === 0)
+                throw new Error(`Invalid discriminated union option at index "${zod.def.options.indexOf(option)}"`);
+            if (pv[zod.def.discriminator]?.has(undefined))
+                undefinedCount++;
+            for (const [k, v] of Object.entries(pv)) {
+                if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
+                    util.assignProp(propValues, k, new Set());
+                }
+                for (const val of v) {
+                    propValues[k].add(val);
+                }
+            }
+        }
+        if (!zod.def.unionFallback && undefinedCount > 1)
+            propValues[zod.def.discriminator]?.delete(undefined);
+        return propValues;
+    });
+    // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
+    def.options.forEach((option, i) => {
+        const propShape = util.rawShape(option._zod.def);
+        if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
+            throw new Error(`Invalid discriminated union option at index "${i}"`);
+        }
+    });
+    const disc = util.cached(() => discriminatorMap(def));
+    inst._zod.parse = (payload, ctx) => {
+        const input = payload.value;
+        if (!util.isObject(input)) {
+            payload.issues.push({
+                code: "invalid_type",
+                expected: "object",
+                input,
+                inst,
+            });
+            return payload;
+        }
+        const value = input?.[def.discriminator];
+        const opt = disc.value.get(value);
+        // forward metadata cannot choose an encoder for an absent tag
+        if (opt && (value !== undefined || ctx.direction !== "backward")) {
+            return opt._zod.run(payload, ctx);
+        }
+        // Fall back to union matching when the fast discriminator path fails:
+        // - explicitly enabled via unionFallback, or
+        // - during backward direction (encode), since codec-based discriminators have different values in forward vs backward directions
+        if (def.unionFallback || ctx.direction === "backward") {
+            return _super(payload, ctx);
+        }
+        // no matching discriminator
+        payload.issues.push({
+            code: "invalid_union",
+            errors: [],
+            note: "No matching discriminator",
+            discriminator: def.discriminator,
+            options: Array.from(disc.value.keys()).filter((value) => disc.value.get(value) !== null),
+            input,
+            path: [def.discriminator],
+            inst,
+        });
+        return payload;
+    };
+})));
+const $ZodIntersection = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodIntersection", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload, ctx) => {
+        const input = payload.value;
+        const left = def.left._zod.run({ value: input, issues: [] }, ctx);
+        const right = def.right._zod.run({ value: input, issues: [] }, ctx);
+        const async = left instanceof Promise || right instanceof Promise;
+        if (async) {
+            return Promise.all([left, right]).then(([left, right]) => {
+                return handleIntersectionResults(payload, left, right);
+            });
+        }
+        return handleIntersectionResults(payload, left, right);
+    };
+});
+function mergeValues(a, b) {
+    // const aType = parse.t(a);
+    // const bType = parse.t(b);
+    if (a === b) {
+        return { valid: true, data: a };
+    }
+    if (a instanceof Date && b instanceof Date && +a === +b) {
+        return { valid: true, data: a };
+    }
+    if (core_util/* isPlainObject */.Qd(a) && core_util/* isPlainObject */.Qd(b)) {
+        const bKeys = Object.keys(b);
+        const sharedKeys = Object.keys(a).filter((key) => bKeys.indexOf(key) !== -1);
+        const newObj = { ...a, ...b };
+        if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
+            delete newObj.__proto__;
+        for (const key of sharedKeys) {
+            if (key === "__proto__")
+                continue;
+            const sharedValue = mergeValues(a[key], b[key]);
+            if (!sharedValue.valid) {
+                return {
+                    valid: false,
+                    mergeErrorPath: [key, ...sharedValue.mergeErrorPath],
+                };
+            }
+            newObj[key] = sharedValue.data;
+        }
+        return { valid: true, data: newObj };
+    }
+    if (Array.isArray(a) && Array.isArray(b)) {
+        if (a.length !== b.length) {
+            return { valid: false, mergeErrorPath: [] };
+        }
+        const newArray = [];
+        for (let index = 0; index < a.length; index++) {
+            const itemA = a[index];
+            const itemB = b[index];
+            const sharedValue = mergeValues(itemA, itemB);
+            if (!sharedValue.valid) {
+                return {
+                    valid: false,
+                    mergeErrorPath: [index, ...sharedValue.mergeErrorPath],
+                };
+            }
+            newArray.push(sharedValue.data);
+        }
+        return { valid: true, data: newArray };
+    }
+    return { valid: false, mergeErrorPath: [] };
+}
+function handleIntersectionResults(result, left, right) {
+    // Track which side(s) reject each key. A key rejection is reported only when BOTH sides reject it, so a key owned by one branch survives the other's key schema. strictObject reports these as unrecognized_keys; a record with an open key schema reports one invalid_key per key.
+    const unrecKeys = new Map();
+    let unrecIssue;
+    const keyIssues = new Map();
+    const collect = (iss, side) => {
+        let keys;
+        if (iss.code === "unrecognized_keys" && !iss.path?.length) {
+            unrecIssue ?? (unrecIssue = iss);
+            keys = iss.keys;
+        }
+        else if (iss.code === "invalid_key" && iss.origin === "record" && iss.path?.length === 1) {
+            const k = String(iss.path[0]);
+            if (!keyIssues.has(k))
+                keyIssues.set(k, iss);
+            keys = [k];
+        }
+        else {
+            return false;
+        }
+        for (const k of keys) {
+            if (!unrecKeys.has(k))
+                unrecKeys.set(k, {});
+            unrecKeys.get(k)[side] = true;
+        }
+        return true;
+    };
+    for (const iss of left.issues) {
+        if (!collect(iss, "l"))
+            result.issues.push(iss);
+    }
+    for (const iss of right.issues) {
+        if (!collect(iss, "r"))
+            result.issues.push(iss);
+    }
+    // Report only keys rejected by BOTH sides
+    const bothKeys = [...unrecKeys].filter(([, f]) => f.l && f.r).map(([k]) => k);
+    if (bothKeys.length) {
+        const aggregated = unrecIssue ? bothKeys.filter((k) => unrecIssue.keys.includes(k)) : [];
+        if (aggregated.length)
+            result.issues.push({ ...unrecIssue, keys: aggregated });
+        for (const k of bothKeys) {
+            if (!aggregated.includes(k) && keyIssues.has(k))
+                result.issues.push(keyIssues.get(k));
+        }
+    }
+    const merged = mergeValues(left.value, right.value);
+    if (!merged.valid) {
+        if (core_util/* aborted */.QH(result))
+            return result;
+        throw new Error(`Unmergable intersection. Error path: ` + `${JSON.stringify(merged.mergeErrorPath)}`);
+    }
+    result.value = merged.data;
+    return result;
+}
+const $ZodTuple = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodTuple", (inst, def) => {
+    $ZodType.init(inst, def);
+    const items = def.items;
+    const memo = core_core/* globalConfig */.cr.memoizer;
+    memo?.attach(inst);
+    inst._zod.parse = (payload, ctx) => {
+        const input = payload.value;
+        if (!Array.isArray(input)) {
+            payload.issues.push({
+                input,
+                inst,
+                expected: "tuple",
+                code: "invalid_type",
+            });
+            return payload;
+        }
+        payload.value = memo ? memo.alloc(inst, payload, [], ctx) : [];
+        const proms = [];
+        const optinStart = getTupleOptStart(items, "optin");
+        const optoutStart = getTupleOptStart(items, "optout");
+        if (!def.rest) {
+            if (input.length < optinStart) {
+                payload.issues.push({
+                    code: "too_small",
+                    minimum: optinStart,
+                    inclusive: true,
+                    input,
+                    inst,
+                    origin: "array",
+                });
+                return payload;
+            }
+            if (input.length > items.length) {
+                payload.issues.push({
+                    code: "too_big",
+                    maximum: items.length,
+                    inclusive: true,
+                    input,
+                    inst,
+                    origin: "array",
+                });
+            }
+        }
+        // Run every item in parallel, collecting results into an indexed array. The post-processing in `handleTupleResults` walks them in order so it can decide whether an absent optional-output error can truncate the tail or must be reported to preserve required output.
+        const itemResults = new Array(items.length);
+        // only tracked when there is a rest loop to skip
+        const abortEarly = def.rest ? ctx?.abortEarly : undefined;
+        let itemAborted = false;
+        for (let i = 0; i < items.length; i++) {
+            const r = items[i]._zod.run({ value: input[i], issues: [] }, ctx);
+            if (r instanceof Promise) {
+                proms.push(r.then((rr) => {
+                    itemResults[i] = rr;
+                }));
+            }
+            else {
+                itemResults[i] = r;
+                if (abortEarly && !itemAborted && r.issues.length)
+                    itemAborted = core_util/* aborted */.QH(r);
+            }
+        }
+        // sound because rest is non-empty exactly when every fixed index is present, the one case handleTupleResults cannot discard an item's issues
+        if (def.rest && !itemAborted) {
+            let i = items.length - 1;
+            const rest = input.slice(items.length);
+            let seen = payload.issues.length;
+            for (const el of rest) {
+                if (abortEarly && payload.issues.length !== seen) {
+                    if (core_util/* aborted */.QH(payload, seen))
+                        break;
+                    seen = payload.issues.length;
+                }
+                i++;
+                const result = def.rest._zod.run({ value: el, issues: [] }, ctx);
+                if (result instanceof Promise) {
+                    proms.push(result.then((r) => handleTupleResult(r, payload, i)));
+                }
+                else {
+                    handleTupleResult(result, payload, i);
+                }
+            }
+        }
+        if (proms.length) {
+            return Promise.all(proms).then(() => handleTupleResults(itemResults, payload, items, input, optoutStart));
+        }
+        return handleTupleResults(itemResults, payload, items, input, optoutStart);
+    };
+});
+function getTupleOptStart(items, key) {
+    for (let i = items.length - 1; i >= 0; i--) {
+        // optin is a three-rung ladder so any rung above `undefined` permits an absent slot; optout stays two-valued.
+        const omittable = key === "optin" ? items[i]._zod.optin !== undefined : items[i]._zod.optout === "optional";
+        if (!omittable)
+            return i + 1;
+    }
+    return 0;
+}
+function handleTupleResult(result, final, index) {
+    if (result.issues.length) {
+        final.issues.push(...core_util/* prefixIssues */.lQ(index, result.issues));
+    }
+    final.value[index] = result.value;
+}
+function handleTupleResults(itemResults, final, items, input, optoutStart) {
+    // Walk results in order. Mirror $ZodObject's swallow-on-absent-optional rule, but only after `optoutStart`: the first index where the output tuple tail can be absent.
+    for (let i = 0; i < items.length; i++) {
+        const r = itemResults[i];
+        const isPresent = i < input.length;
+        // The array analog of `handlePropertyResult`'s absent-key early return: the middle rung permits absence without supplying anything in its place, so the tail truncates here instead of materializing whatever the item made of `undefined`.
+        if (!isPresent && i >= optoutStart && items[i]._zod.optin === "optional") {
+            final.value.length = i;
+            break;
+        }
+        if (r.issues.length) {
+            if (!isPresent && i >= optoutStart) {
+                final.value.length = i;
+                break;
+            }
+            final.issues.push(...core_util/* prefixIssues */.lQ(i, r.issues));
+        }
+        final.value[i] = r.value;
+    }
+    // Drop trailing slots that produced `undefined` for absent input
+    // (the array analog of an absent optional key on an object). The
+    // `i >= input.length` floor is critical: an explicit `undefined`
+    // *inside* the input must be preserved even when the schema is
+    // optional-out (e.g. `z.string().or(z.undefined())` accepting an
+    // explicit undefined value).
+    for (let i = final.value.length - 1; i >= input.length; i--) {
+        if (items[i]._zod.optout === "optional" && final.value[i] === undefined) {
+            final.value.length = i;
+        }
+        else {
+            break;
+        }
+    }
+    return final;
+}
+const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodRecord", (inst, def) => {
+    $ZodType.init(inst, def);
+    const memo = core.globalConfig.memoizer;
+    memo?.attach(inst);
+    inst._zod.parse = (payload, ctx) => {
+        const input = payload.value;
+        if (!util.isPlainObject(input)) {
+            payload.issues.push({
+                expected: "record",
+                code: "invalid_type",
+                input,
+                inst,
+            });
+            return payload;
+        }
+        // no guard in either loop below: a record's invalid_key aborts but an enclosing intersection can reconcile it, so a stopped loop hides keys the sibling does not own and the intersection then rejects nothing
+        const proms = [];
+        const values = def.keyType._zod.values;
+        if (values && !def.partial) {
+            payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+            const recordKeys = new Set();
+            for (const key of values) {
+                if (typeof key === "string" || typeof key === "number" || typeof key === "symbol") {
+                    recordKeys.add(typeof key === "number" ? key.toString() : key);
+                    // A declared __proto__ is stripped but is not an unrecognized key.
+                    if (key === "__proto__")
+                        continue;
+                    const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+                    if (keyResult instanceof Promise) {
+                        throw new Error("Async schemas not supported in object keys currently");
+                    }
+                    if (keyResult.issues.length) {
+                        payload.issues.push({
+                            code: "invalid_key",
+                            origin: "record",
+                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            input: key,
+                            path: [key],
+                            inst,
+                        });
+                        continue;
+                    }
+                    const outKey = keyResult.value;
+                    if (outKey === "__proto__")
+                        continue;
+                    const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
+                    if (result instanceof Promise) {
+                        proms.push(result.then((result) => {
+                            if (result.issues.length) {
+                                payload.issues.push(...util.prefixIssues(key, result.issues));
+                            }
+                            payload.value[outKey] = result.value;
+                        }));
+                    }
+                    else {
+                        if (result.issues.length) {
+                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                        }
+                        payload.value[outKey] = result.value;
+                    }
+                }
+            }
+            let unrecognized;
+            for (const key in input) {
+                if (!recordKeys.has(key)) {
+                    if (def.mode === "loose") {
+                        // skip __proto__ so it can't replace the result prototype via the assignment setter on the plain {} we build into
+                        if (key === "__proto__")
+                            continue;
+                        payload.value[key] = input[key];
+                    }
+                    else {
+                        unrecognized = unrecognized ?? [];
+                        unrecognized.push(key);
+                    }
+                }
+            }
+            if (unrecognized && unrecognized.length > 0) {
+                payload.issues.push({
+                    code: "unrecognized_keys",
+                    input,
+                    inst,
+                    keys: unrecognized,
+                    continue: true,
+                });
+            }
+        }
+        else {
+            payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+            // An enumerable key schema declares which keys the record owns, so a key outside the set is unrecognized. A non-enumerable one (regex, refine) is a constraint every key must satisfy, so a failing key is invalid. Only the former is reconcilable against the other side of an intersection.
+            let unrecognized;
+            // Reflect.ownKeys for Symbol-key support; filter non-enumerable to match z.object()
+            for (const key of Reflect.ownKeys(input)) {
+                if (key === "__proto__")
+                    continue;
+                if (!Object.prototype.propertyIsEnumerable.call(input, key))
+                    continue;
+                let keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+                if (keyResult instanceof Promise) {
+                    throw new Error("Async schemas not supported in object keys currently");
+                }
+                // Numeric string fallback: if key is a numeric string and failed, retry with Number(key). This handles z.number(), z.literal([1, 2, 3]), and unions containing numeric literals
+                const checkNumericKey = typeof key === "string" && regexes.number.test(key) && keyResult.issues.length;
+                if (checkNumericKey) {
+                    const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
+                    if (retryResult instanceof Promise) {
+                        throw new Error("Async schemas not supported in object keys currently");
+                    }
+                    if (retryResult.issues.length === 0) {
+                        keyResult = retryResult;
+                    }
+                }
+                if (keyResult.issues.length) {
+                    if (def.mode === "loose") {
+                        // Pass through unchanged
+                        payload.value[key] = input[key];
+                    }
+                    else if (values) {
+                        unrecognized = unrecognized ?? [];
+                        unrecognized.push(key);
+                    }
+                    else {
+                        // Default "strict" behavior: error on invalid key
+                        payload.issues.push({
+                            code: "invalid_key",
+                            origin: "record",
+                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            input: key,
+                            path: [key],
+                            inst,
+                        });
+                    }
+                    continue;
+                }
+                // the guard above tests the raw input key, but the key schema can normalize an ordinary key into __proto__; re-check the key we actually write under
+                const outKey = keyResult.value;
+                if (outKey === "__proto__")
+                    continue;
+                const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
+                if (result instanceof Promise) {
+                    proms.push(result.then((result) => {
+                        if (result.issues.length) {
+                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                        }
+                        payload.value[outKey] = result.value;
+                    }));
+                }
+                else {
+                    if (result.issues.length) {
+                        payload.issues.push(...util.prefixIssues(key, result.issues));
+                    }
+                    payload.value[outKey] = result.value;
+                }
+            }
+            if (unrecognized && unrecognized.length > 0) {
+                payload.issues.push({
+                    code: "unrecognized_keys",
+                    input,
+                    inst,
+                    keys: unrecognized,
+                    continue: true,
+                });
+            }
+        }
+        if (proms.length) {
+            return Promise.all(proms).then(() => payload);
+        }
+        return payload;
+    };
+})));
+const $ZodMap = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodMap", (inst, def) => {
+    $ZodType.init(inst, def);
+    const memo = core.globalConfig.memoizer;
+    memo?.attach(inst);
+    inst._zod.parse = (payload, ctx) => {
+        const input = payload.value;
+        if (!(input instanceof Map)) {
+            payload.issues.push({
+                expected: "map",
+                code: "invalid_type",
+                input,
+                inst,
+            });
+            return payload;
+        }
+        const proms = [];
+        payload.value = memo ? memo.alloc(inst, payload, new Map(), ctx) : new Map();
+        const abortEarly = ctx?.abortEarly;
+        let seen = payload.issues.length;
+        for (const [key, value] of input) {
+            if (abortEarly && payload.issues.length !== seen) {
+                if (util.aborted(payload, seen))
+                    break;
+                seen = payload.issues.length;
+            }
+            const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+            const valueResult = def.valueType._zod.run({ value: value, issues: [] }, ctx);
+            if (keyResult instanceof Promise || valueResult instanceof Promise) {
+                proms.push(Promise.all([keyResult, valueResult]).then(([keyResult, valueResult]) => {
+                    handleMapResult(keyResult, valueResult, payload, key, input, inst, ctx);
+                }));
+            }
+            else {
+                handleMapResult(keyResult, valueResult, payload, key, input, inst, ctx);
+            }
+        }
+        if (proms.length)
+            return Promise.all(proms).then(() => payload);
+        return payload;
+    };
+    capSize(inst, mapSize);
+})));
+function handleMapResult(keyResult, valueResult, final, key, input, inst, ctx) {
+    if (keyResult.issues.length) {
+        if (util.propertyKeyTypes.has(typeof key)) {
+            final.issues.push(...util.prefixIssues(key, keyResult.issues));
+        }
+        else {
+            final.issues.push({
+                code: "invalid_key",
+                origin: "map",
+                input,
+                inst,
+                issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+            });
+        }
+    }
+    if (valueResult.issues.length) {
+        if (util.propertyKeyTypes.has(typeof key)) {
+            final.issues.push(...util.prefixIssues(key, valueResult.issues));
+        }
+        else {
+            final.issues.push({
+                origin: "map",
+                code: "invalid_element",
+                input,
+                inst,
+                key: key,
+                issues: valueResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+            });
+        }
+    }
+    final.value.set(keyResult.value, valueResult.value);
+}
+const $ZodSet = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodSet", (inst, def) => {
+    $ZodType.init(inst, def);
+    const memo = core.globalConfig.memoizer;
+    memo?.attach(inst);
+    inst._zod.parse = (payload, ctx) => {
+        const input = payload.value;
+        if (!(input instanceof Set)) {
+            payload.issues.push({
+                input,
+                inst,
+                expected: "set",
+                code: "invalid_type",
+            });
+            return payload;
+        }
+        const proms = [];
+        payload.value = memo ? memo.alloc(inst, payload, new Set(), ctx) : new Set();
+        const abortEarly = ctx?.abortEarly;
+        let seen = payload.issues.length;
+        for (const item of input) {
+            if (abortEarly && payload.issues.length !== seen) {
+                if (util.aborted(payload, seen))
+                    break;
+                seen = payload.issues.length;
+            }
+            const result = def.valueType._zod.run({ value: item, issues: [] }, ctx);
+            if (result instanceof Promise) {
+                proms.push(result.then((result) => handleSetResult(result, payload)));
+            }
+            else
+                handleSetResult(result, payload);
+        }
+        if (proms.length)
+            return Promise.all(proms).then(() => payload);
+        return payload;
+    };
+    capSize(inst, setSize);
+})));
+function handleSetResult(result, final) {
+    if (result.issues.length) {
+        final.issues.push(...result.issues);
+    }
+    final.value.add(result.value);
+}
+const $ZodEnum = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodEnum", (inst, def) => {
+    $ZodType.init(inst, def);
+    const values = core_util/* getEnumValues */.w5(def.entries);
+    const valuesSet = new Set(values);
+    inst._zod.values = valuesSet;
+    core_util/* defineLazyInternal */.v5(inst, "pattern", (zod) => {
+        const patternValues = core_util/* getEnumValues */.w5(zod.def.entries).filter((k) => core_util/* propertyKeyTypes */.qQ.has(typeof k));
+        // unmatchable fallback, RE2-safe: an empty alternation would compile to /^()$/, which matches ""
+        return new RegExp(patternValues.length ? `^(${patternValues.map((o) => core_util/* escapeRegex */.sD(o.toString())).join("|")})$` : "^[^\\s\\S]$");
+    });
+    inst._zod.parse = (payload, _ctx) => {
+        const input = payload.value;
+        if (valuesSet.has(input)) {
+            return payload;
+        }
+        payload.issues.push({
+            code: "invalid_value",
+            values,
+            input,
+            inst,
+        });
+        return payload;
+    };
+});
+const $ZodLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodLiteral", (inst, def) => {
+    $ZodType.init(inst, def);
+    const values = new Set(def.values);
+    inst._zod.values = values;
+    util.defineLazyInternal(inst, "pattern", (zod) => {
+        const vals = zod.def.values;
+        // unmatchable fallback, RE2-safe: an empty alternation would compile to /^()$/, which matches ""
+        return new RegExp(vals.length
+            ? `^(${vals
+                .map((o) => typeof o === "string" ? util.escapeRegex(o) : o ? util.escapeRegex(o.toString()) : String(o))
+                .join("|")})$`
+            : "^[^\\s\\S]$");
+    });
+    inst._zod.parse = (payload, _ctx) => {
+        const input = payload.value;
+        if (values.has(input)) {
+            return payload;
+        }
+        payload.issues.push({
+            code: "invalid_value",
+            values: def.values,
+            input,
+            inst,
+        });
+        return payload;
+    };
+})));
+const $ZodFile = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodFile", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload, _ctx) => {
+        const input = payload.value;
+        // @ts-ignore
+        if (input instanceof File)
+            return payload;
+        payload.issues.push({
+            expected: "file",
+            code: "invalid_type",
+            input,
+            inst,
+        });
+        return payload;
+    };
+})));
+const $ZodTransform = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodTransform", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.optin = "optional";
+    core_core/* globalConfig */.cr.memoizer?.guard(inst);
+    inst._zod.parse = (payload, ctx) => {
+        if (ctx.direction === "backward") {
+            throw new core_core/* $ZodEncodeError */.cV(inst.constructor.name);
+        }
+        const _out = def.transform(payload.value, payload);
+        if (ctx.async) {
+            const output = _out instanceof Promise ? _out : Promise.resolve(_out);
+            return output.then((output) => {
+                payload.value = output;
+                return payload;
+            });
+        }
+        if (_out instanceof Promise) {
+            throw new core_core/* $ZodAsyncError */.GT();
+        }
+        payload.value = _out;
+        return payload;
+    };
+});
+function handleOptionalResult(payload, result) {
+    // A substituting schema that still failed has no usable answer; yield undefined. Its issues are simply dropped: it ran on a payload of its own, so there is no shared array to truncate and nothing of the caller's to lose with it.
+    payload.value = result.issues.length ? undefined : result.value;
+    return payload;
+}
+const $ZodOptional = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodOptional", (inst, def) => {
+    $ZodType.init(inst, def);
+    // .optional() propagates absence rather than substituting for it, so a defaulted inner keeps its rung.
+    core_util/* defineLazyInternal */.v5(inst, "optin", (zod) => zod.def.innerType._zod.optin === "defaulted" ? "defaulted" : "optional");
+    inst._zod.optout = "optional";
+    core_util/* defineLazyInternal */.v5(inst, "values", (zod) => {
+        const values = zod.def.innerType._zod.values;
+        return values ? new Set([...values, undefined]) : undefined;
+    });
+    core_util/* defineLazyInternal */.v5(inst, "pattern", (zod) => {
+        const pattern = zod.def.innerType._zod.pattern;
+        return pattern ? new RegExp(`^(${core_util/* cleanRegex */.p6(pattern.source)})?$`) : undefined;
+    });
+    inst._zod.parse = (payload, ctx) => {
+        if (payload.value === undefined) {
+            // Only the top rung substitutes a value for absence; everything else leaves it intact, which is what .optional() means.
+            if (def.innerType._zod.optin !== "defaulted")
+                return payload;
+            // Its own payload, for the same reason $ZodCatch gets one: a pipe forwards an unrecognized key through the caller's issues array, and this must not read that as the substituting schema failing and drop it.
+            const result = def.innerType._zod.run({ value: payload.value, issues: [] }, ctx);
+            if (result instanceof Promise)
+                return result.then((result) => handleOptionalResult(payload, result));
+            return handleOptionalResult(payload, result);
+        }
+        return def.innerType._zod.run(payload, ctx);
+    };
+});
+const $ZodExactOptional = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodExactOptional", (inst, def) => {
+    // Call parent init - inherits optin/optout = "optional"
+    $ZodOptional.init(inst, def);
+    // Override values/pattern to NOT add undefined
+    core_util/* defineLazyInternal */.v5(inst, "values", (zod) => zod.def.innerType._zod.values);
+    core_util/* defineLazyInternal */.v5(inst, "pattern", (zod) => zod.def.innerType._zod.pattern);
+    // Override parse to just delegate (no undefined handling)
+    inst._zod.parse = (payload, ctx) => {
+        return def.innerType._zod.run(payload, ctx);
+    };
+});
+const $ZodNullable = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodNullable", (inst, def) => {
+    $ZodType.init(inst, def);
+    core_util/* defineLazyInternal */.v5(inst, "optin", (zod) => zod.def.innerType._zod.optin);
+    core_util/* defineLazyInternal */.v5(inst, "optout", (zod) => zod.def.innerType._zod.optout);
+    core_util/* defineLazyInternal */.v5(inst, "pattern", (zod) => {
+        const pattern = zod.def.innerType._zod.pattern;
+        return pattern ? new RegExp(`^(${core_util/* cleanRegex */.p6(pattern.source)}|null)$`) : undefined;
+    });
+    core_util/* defineLazyInternal */.v5(inst, "values", (zod) => {
+        return zod.def.innerType._zod.values ? new Set([...zod.def.innerType._zod.values, null]) : undefined;
+    });
+    inst._zod.parse = (payload, ctx) => {
+        // Forward direction (decode): allow null to pass through
+        if (payload.value === null)
+            return payload;
+        return def.innerType._zod.run(payload, ctx);
+    };
+});
+const $ZodDefault = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodDefault", (inst, def) => {
+    $ZodType.init(inst, def);
+    // inst._zod.qin = "true";
+    inst._zod.optin = "defaulted";
+    core_util/* defineLazyInternal */.v5(inst, "values", (zod) => zod.def.innerType._zod.values);
+    inst._zod.parse = (payload, ctx) => {
+        if (ctx.direction === "backward") {
+            return def.innerType._zod.run(payload, ctx);
+        }
+        // Forward direction (decode): apply defaults for undefined input
+        if (payload.value === undefined) {
+            payload.value = def.defaultValue;
+            /**
+             * $ZodDefault returns the default value immediately in forward direction.
+             * It doesn't pass the default value into the validator ("prefault"). There's no reason to pass the default value through validation. The validity of the default is enforced by TypeScript statically. Otherwise, it's the responsibility of the user to ensure the default is valid. In the case of pipes with divergent in/out types, you can specify the default on the `in` schema of your ZodPipe to set a "prefault" for the pipe.   */
+            return payload;
+        }
+        // Forward direction: continue with default handling
+        const result = def.innerType._zod.run(payload, ctx);
+        if (result instanceof Promise) {
+            return result.then((result) => handleDefaultResult(result, def));
+        }
+        return handleDefaultResult(result, def);
+    };
+});
+function handleDefaultResult(payload, def) {
+    if (payload.value === undefined) {
+        payload.value = def.defaultValue;
+    }
+    return payload;
+}
+const $ZodPrefault = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodPrefault", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.optin = "defaulted";
+    core_util/* defineLazyInternal */.v5(inst, "values", (zod) => zod.def.innerType._zod.values);
+    inst._zod.parse = (payload, ctx) => {
+        if (ctx.direction === "backward") {
+            return def.innerType._zod.run(payload, ctx);
+        }
+        // Forward direction (decode): apply prefault for undefined input
+        if (payload.value === undefined) {
+            payload.value = def.defaultValue;
+        }
+        return def.innerType._zod.run(payload, ctx);
+    };
+});
+const $ZodNonOptional = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodNonOptional", (inst, def) => {
+    $ZodType.init(inst, def);
+    core_util/* defineLazyInternal */.v5(inst, "values", (zod) => {
+        const v = zod.def.innerType._zod.values;
+        return v ? new Set([...v].filter((x) => x !== undefined)) : undefined;
+    });
+    inst._zod.parse = (payload, ctx) => {
+        const result = def.innerType._zod.run(payload, ctx);
+        if (result instanceof Promise) {
+            return result.then((result) => handleNonOptionalResult(result, inst));
+        }
+        return handleNonOptionalResult(result, inst);
+    };
+});
+function handleNonOptionalResult(payload, inst) {
+    if (!payload.issues.length && payload.value === undefined) {
+        payload.issues.push({
+            code: "invalid_type",
+            expected: "nonoptional",
+            input: payload.value,
+            inst,
+        });
+    }
+    return payload;
+}
+const $ZodSuccess = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodSuccess", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload, ctx) => {
+        if (ctx.direction === "backward") {
+            throw new core.$ZodEncodeError("ZodSuccess");
+        }
+        const result = def.innerType._zod.run(payload, ctx);
+        if (result instanceof Promise) {
+            return result.then((result) => {
+                payload.value = result.issues.length === 0;
+                return payload;
+            });
+        }
+        payload.value = result.issues.length === 0;
+        return payload;
+    };
+})));
+function handleCatchResult(payload, result, def, ctx) {
+    if (!result.issues.length) {
+        payload.value = result.value;
+        // The value carries up, so the flag describing it has to carry with it: a back-edge into a node still being parsed must not be frozen by an enclosing readonly, and its checks belong to the node itself. Guarded so the ordinary case adds no own property.
+        if (result.memo)
+            payload.memo = true;
+        return payload;
+    }
+    // Spread the inner's own payload, not ours: `value` has to stay the input the catch was handed, and the inner ran on a payload of its own so its issues are already private to this call.
+    payload.value = def.catchValue({
+        ...result,
+        value: payload.value,
+        error: {
+            issues: result.issues.map((iss) => core_util/* finalizeIssue */.iR(iss, ctx, core_core/* config */.$W())),
+        },
+        input: payload.value,
+    });
+    return payload;
+}
+const $ZodCatch = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodCatch", (inst, def) => {
+    $ZodType.init(inst, def);
+    core_util/* defineLazyInternal */.v5(inst, "optin", (zod) => zod.def.innerType._zod.optin === "defaulted" ? "defaulted" : "optional");
+    core_util/* defineLazyInternal */.v5(inst, "optout", (zod) => zod.def.innerType._zod.optout);
+    core_util/* defineLazyInternal */.v5(inst, "values", (zod) => zod.def.innerType._zod.values);
+    inst._zod.parse = (payload, ctx) => {
+        if (ctx.direction === "backward") {
+            return def.innerType._zod.run(payload, ctx);
+        }
+        // Forward direction (decode): apply catch logic
+        const result = def.innerType._zod.run({ value: payload.value, issues: [] }, ctx);
+        if (result instanceof Promise) {
+            return result.then((result) => handleCatchResult(payload, result, def, ctx));
+        }
+        return handleCatchResult(payload, result, def, ctx);
+    };
+});
+const $ZodNaN = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodNaN", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload, _ctx) => {
+        if (typeof payload.value !== "number" || !Number.isNaN(payload.value)) {
+            payload.issues.push({
+                input: payload.value,
+                inst,
+                expected: "nan",
+                code: "invalid_type",
+            });
+            return payload;
+        }
+        return payload;
+    };
+})));
+const $ZodPipe = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodPipe", (inst, def) => {
+    $ZodType.init(inst, def);
+    core_util/* defineLazyInternal */.v5(inst, "values", (zod) => zod.def.in._zod.values);
+    core_util/* defineLazyInternal */.v5(inst, "optin", (zod) => zod.def.in._zod.optin);
+    core_util/* defineLazyInternal */.v5(inst, "optout", (zod) => zod.def.out._zod.optout);
+    core_util/* defineLazyInternal */.v5(inst, "propValues", (zod) => zod.def.in._zod.propValues);
+    inst._zod.parse = (payload, ctx) => {
+        if (ctx.direction === "backward") {
+            const right = def.out._zod.run(payload, ctx);
+            if (right instanceof Promise) {
+                return right.then((right) => handlePipeResult(right, def.in, ctx));
+            }
+            return handlePipeResult(right, def.in, ctx);
+        }
+        const left = def.in._zod.run(payload, ctx);
+        if (left instanceof Promise) {
+            return left.then((left) => handlePipeResult(left, def.out, ctx));
+        }
+        return handlePipeResult(left, def.out, ctx);
+    };
+});
+function handlePipeResult(left, next, ctx) {
+    // Any issue stops the pipe, so a failing refinement never feeds its transform. An unrecognized key is the exception: it describes the input's extra properties, not the value being piped, and an enclosing intersection may yet reconcile it.
+    if (left.issues.some((iss) => iss.code !== "unrecognized_keys")) {
+        // prevent further checks
+        left.aborted = true;
+        return left;
+    }
+    return next._zod.run({ value: left.value, issues: left.issues }, ctx);
+}
+const $ZodCodec = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCodec", (inst, def) => {
+    $ZodType.init(inst, def);
+    util.defineLazyInternal(inst, "values", (zod) => zod.def.in._zod.values);
+    util.defineLazyInternal(inst, "optin", (zod) => zod.def.in._zod.optin);
+    util.defineLazyInternal(inst, "optout", (zod) => zod.def.out._zod.optout);
+    util.defineLazyInternal(inst, "propValues", (zod) => zod.def.in._zod.propValues);
+    inst._zod.parse = (payload, ctx) => {
+        const direction = ctx.direction || "forward";
+        if (direction === "forward") {
+            const left = def.in._zod.run(payload, ctx);
+            if (left instanceof Promise) {
+                return left.then((left) => handleCodecAResult(left, def, ctx));
+            }
+            return handleCodecAResult(left, def, ctx);
+        }
+        else {
+            const right = def.out._zod.run(payload, ctx);
+            if (right instanceof Promise) {
+                return right.then((right) => handleCodecAResult(right, def, ctx));
+            }
+            return handleCodecAResult(right, def, ctx);
+        }
+    };
+})));
+function handleCodecAResult(result, def, ctx) {
+    if (result.issues.length) {
+        // prevent further checks
+        result.aborted = true;
+        return result;
+    }
+    const direction = ctx.direction || "forward";
+    if (direction === "forward") {
+        const transformed = def.transform(result.value, result);
+        if (transformed instanceof Promise) {
+            return transformed.then((value) => handleCodecTxResult(result, value, def.out, ctx));
+        }
+        return handleCodecTxResult(result, transformed, def.out, ctx);
+    }
+    else {
+        const transformed = def.reverseTransform(result.value, result);
+        if (transformed instanceof Promise) {
+            return transformed.then((value) => handleCodecTxResult(result, value, def.in, ctx));
+        }
+        return handleCodecTxResult(result, transformed, def.in, ctx);
+    }
+}
+function handleCodecTxResult(left, value, nextSchema, ctx) {
+    // Check if transform added any issues
+    if (left.issues.length) {
+        left.aborted = true;
+        return left;
+    }
+    return nextSchema._zod.run({ value, issues: left.issues }, ctx);
+}
+const $ZodPreprocess = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodPreprocess", (inst, def) => {
+    $ZodPipe.init(inst, def);
+})));
+const $ZodReadonly = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodReadonly", (inst, def) => {
+    $ZodType.init(inst, def);
+    core_util/* defineLazyInternal */.v5(inst, "propValues", (zod) => zod.def.innerType._zod.propValues);
+    core_util/* defineLazyInternal */.v5(inst, "values", (zod) => zod.def.innerType._zod.values);
+    core_util/* defineLazyInternal */.v5(inst, "optin", (zod) => zod.def.innerType?._zod?.optin);
+    core_util/* defineLazyInternal */.v5(inst, "optout", (zod) => zod.def.innerType?._zod?.optout);
+    inst._zod.parse = (payload, ctx) => {
+        if (ctx.direction === "backward") {
+            return def.innerType._zod.run(payload, ctx);
+        }
+        const result = def.innerType._zod.run(payload, ctx);
+        if (result instanceof Promise) {
+            return result.then(handleReadonlyResult);
+        }
+        return handleReadonlyResult(result);
+    };
+});
+function handleReadonlyResult(payload) {
+    // A repeat visit hands back a node that is still being built; freezing it here would make the rest of its keys fail to assign.
+    if (!payload.memo)
+        payload.value = Object.freeze(payload.value);
+    return payload;
+}
+// a leaf's pattern source with its own checks folded in: the last pattern-carrying check wins, else length bounds narrow the catch-all, else an integer format narrows the number form. the fold lives here instead of on `_zod.pattern` so a bundle without template literals never pays for it
+function leafPattern(schema) {
+    const def = schema._zod.def;
+    let pattern = def.pattern;
+    let isInt = !!def.format?.includes("int");
+    let minimum;
+    let maximum;
+    for (const ch of def.checks ?? []) {
+        const d = ch._zod.def;
+        if (d.pattern)
+            pattern = d.pattern;
+        isInt || (isInt = !!d.format?.includes("int"));
+        const lo = d.minimum ?? d.length;
+        const hi = d.maximum ?? d.length;
+        if (lo !== undefined && (minimum === undefined || lo > minimum))
+            minimum = lo;
+        if (hi !== undefined && (maximum === undefined || hi < maximum))
+            maximum = hi;
+    }
+    if (pattern)
+        return pattern.source;
+    // an empty range matches nothing at runtime, and `{8,5}` is not a legal quantifier
+    if (minimum !== undefined && maximum !== undefined && minimum > maximum)
+        return "(?!)";
+    if (minimum !== undefined || maximum !== undefined)
+        return regexes.string({ minimum, maximum }).source;
+    const own = schema._zod.pattern;
+    return (isInt && own === regexes.number ? regexes.integer : own)?.source;
+}
+// a part's pattern source. a wrapper's pattern embeds its inner pattern's source verbatim, so the folded form is substituted in place without knowing the wrapper's own composition; a union's options are joined the way the union builds its own pattern
+function partPattern(schema) {
+    const def = schema._zod.def;
+    const own = schema._zod.pattern?.source;
+    // lazy resolves its inner on the internals, not the def
+    const inner = def.innerType ?? schema._zod.innerType;
+    if (inner) {
+        const before = inner._zod.pattern?.source;
+        const after = partPattern(inner);
+        if (own && before && after && after !== before) {
+            return own.replace(util.cleanRegex(before), () => util.cleanRegex(after));
+        }
+        return own;
+    }
+    if (def.options) {
+        const sources = def.options.map(partPattern);
+        if (sources.every(Boolean))
+            return `^(${sources.map((s) => util.cleanRegex(s)).join("|")})$`;
+    }
+    return leafPattern(schema);
+}
+const $ZodTemplateLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodTemplateLiteral", (inst, def) => {
+    $ZodType.init(inst, def);
+    const regexParts = [];
+    for (const part of def.parts) {
+        if (typeof part === "object" && part !== null) {
+            // is Zod schema
+            const source = partPattern(part);
+            if (!source) {
+                throw new Error(`Invalid template literal part, no pattern found: ${[...part._zod.traits].shift()}`);
+            }
+            regexParts.push(util.cleanRegex(source));
+        }
+        else if (part === null || util.primitiveTypes.has(typeof part)) {
+            regexParts.push(util.escapeRegex(`${part}`));
+        }
+        else {
+            throw new Error(`Invalid template literal part: ${part}`);
+        }
+    }
+    inst._zod.pattern = new RegExp(`^${regexParts.join("")}$`);
+    inst._zod.parse = (payload, _ctx) => {
+        if (typeof payload.value !== "string") {
+            payload.issues.push({
+                input: payload.value,
+                inst,
+                expected: "string",
+                code: "invalid_type",
+            });
+            return payload;
+        }
+        inst._zod.pattern.lastIndex = 0;
+        if (!inst._zod.pattern.test(payload.value)) {
+            payload.issues.push({
+                input: payload.value,
+                inst,
+                code: "invalid_format",
+                format: def.format ?? "template_literal",
+                pattern: inst._zod.pattern.source,
+            });
+            return payload;
+        }
+        return payload;
+    };
+})));
+const $ZodFunction = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodFunction", (inst, def) => {
+    $ZodType.init(inst, def);
+    // Defined, not assigned: the classic prototype exposes `_def` as a getter with no setter.
+    Object.defineProperty(inst, "_def", { value: def });
+    inst._zod.def = def;
+    inst.implement = (func) => {
+        if (typeof func !== "function") {
+            throw new Error("implement() must be called with a function");
+        }
+        // Defined inline so the closure stays anonymous: binding it to a `const` first names it, which costs 256 bytes per implemented function.
+        return Object.defineProperty(function (...args) {
+            const parsedArgs = inst._def.input ? parse(inst._def.input, args) : args;
+            const result = Reflect.apply(func, this, parsedArgs);
+            if (inst._def.output) {
+                return parse(inst._def.output, result);
+            }
+            return result;
+        }, "_zod", { value: inst._zod, enumerable: false });
+    };
+    inst.implementAsync = (func) => {
+        if (typeof func !== "function") {
+            throw new Error("implementAsync() must be called with a function");
+        }
+        return Object.defineProperty(async function (...args) {
+            const parsedArgs = inst._def.input ? await parseAsync(inst._def.input, args) : args;
+            const result = await Reflect.apply(func, this, parsedArgs);
+            if (inst._def.output) {
+                return await parseAsync(inst._def.output, result);
+            }
+            return result;
+        }, "_zod", { value: inst._zod, enumerable: false });
+    };
+    inst._zod.parse = (payload, _ctx) => {
+        if (typeof payload.value !== "function") {
+            payload.issues.push({
+                code: "invalid_type",
+                expected: "function",
+                input: payload.value,
+                inst,
+            });
+            return payload;
+        }
+        // Check if output is a promise type to determine if we should use async implementation
+        const hasPromiseOutput = inst._def.output && inst._def.output._zod.def.type === "promise";
+        if (hasPromiseOutput) {
+            payload.value = inst.implementAsync(payload.value);
+        }
+        else {
+            payload.value = inst.implement(payload.value);
+        }
+        return payload;
+    };
+    inst.input = (...args) => {
+        const F = inst.constructor;
+        if (Array.isArray(args[0])) {
+            return new F({
+                type: "function",
+                input: new $ZodTuple({
+                    type: "tuple",
+                    items: args[0],
+                    rest: args[1],
+                }),
+                output: inst._def.output,
+            });
+        }
+        return new F({
+            type: "function",
+            input: args[0],
+            output: inst._def.output,
+        });
+    };
+    inst.output = (output) => {
+        const F = inst.constructor;
+        return new F({
+            type: "function",
+            input: inst._def.input,
+            output,
+        });
+    };
+    return inst;
+})));
+const $ZodPromise = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodPromise", (inst, def) => {
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload, ctx) => {
+        return Promise.resolve(payload.value).then((inner) => def.innerType._zod.run({ value: inner, issues: [] }, ctx));
+    };
+})));
+const $ZodLazy = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodLazy", (inst, def) => {
+    $ZodType.init(inst, def);
+    // Cache the resolved inner type on the shared `def` so all clones of this lazy (e.g. via `.describe()`/`.meta()`) share the same inner instance, preserving identity for cycle detection on recursive schemas.
+    util.defineLazy(inst._zod, "innerType", () => {
+        const d = def;
+        if (!d._cachedInner)
+            d._cachedInner = def.getter();
+        return d._cachedInner;
+    });
+    util.defineLazyInternal(inst, "pattern", (zod) => zod.innerType?._zod?.pattern);
+    util.defineLazyInternal(inst, "propValues", (zod) => zod.innerType?._zod?.propValues);
+    util.defineLazyInternal(inst, "optin", (zod) => zod.innerType?._zod?.optin ?? undefined);
+    util.defineLazyInternal(inst, "optout", (zod) => zod.innerType?._zod?.optout ?? undefined);
+    inst._zod.parse = (payload, ctx) => {
+        const inner = inst._zod.innerType;
+        return inner._zod.run(payload, ctx);
+    };
+})));
+const $ZodCustom = /*@__PURE__*/ core_core/* $constructor */.xI("$ZodCustom", (inst, def) => {
+    core_checks/* $ZodCheck */.QP.init(inst, def);
+    $ZodType.init(inst, def);
+    inst._zod.parse = (payload, _) => {
+        return payload;
+    };
+    inst._zod.check = (payload) => {
+        const input = payload.value;
+        const r = def.fn(input);
+        if (r instanceof Promise) {
+            return r.then((r) => handleRefineResult(r, payload, input, inst));
+        }
+        handleRefineResult(r, payload, input, inst);
+        return;
+    };
+});
+function handleRefineResult(result, payload, input, inst) {
+    if (!result) {
+        const _iss = {
+            code: "custom",
+            input,
+            inst, // incorporates params.error into issue reporting
+            path: [...(inst._zod.def.path ?? [])], // incorporates params.error into issue reporting
+            continue: !inst._zod.def.abort,
+            // params: inst._zod.def.params,
+        };
+        if (inst._zod.def.params)
+            _iss.params = inst._zod.def.params;
+        payload.issues.push(core_util/* issue */.sn(_iss));
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/registries.js
+var registries = __nccwpck_require__(29396);
+// EXTERNAL MODULE: ./node_modules/zod/v4/core/api.js
+var api = __nccwpck_require__(43759);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
+
+
+function assignProps(target, ...sources) {
+    for (const source of sources) {
+        for (const key of Reflect.ownKeys(source)) {
+            if (Object.prototype.propertyIsEnumerable.call(source, key)) {
+                (0,core_util/* assignProp */.Vy)(target, key, source[key]);
+            }
+        }
+    }
+    return target;
+}
+// function initializeContext<T extends schemas.$ZodType>(inputs: JSONSchemaGeneratorParams<T>): ToJSONSchemaContext<T> {
+//   return {
+//     processor: inputs.processor,
+//     metadataRegistry: inputs.metadata ?? globalRegistry,
+//     target: inputs.target ?? "draft-2020-12",
+//     unrepresentable: inputs.unrepresentable ?? "throw",
+//   };
+// }
+function to_json_schema_initializeContext(params) {
+    // Normalize target: convert old non-hyphenated versions to hyphenated versions
+    let target = params?.target ?? "draft-2020-12";
+    if (target === "draft-4")
+        target = "draft-04";
+    if (target === "draft-7")
+        target = "draft-07";
+    return {
+        processors: params.processors ?? {},
+        metadataRegistry: params?.metadata ?? registries/* globalRegistry */.fd,
+        target,
+        unrepresentable: params?.unrepresentable ?? "throw",
+        override: params?.override ?? (() => { }),
+        io: params?.io ?? "output",
+        counter: 0,
+        seen: new Map(),
+        sharedDefsExtractedFor: undefined,
+        sharedEmitDoneFor: undefined,
+        cycles: params?.cycles ?? "ref",
+        reused: params?.reused ?? "inline",
+        intersections: [],
+        deferred: [],
+        external: params?.external ?? undefined,
+    };
+}
+/**
+ * Applies the `unrepresentable` setting at a site that has no JSON Schema equivalent. Throws
+ * `message` unless the setting (or the handler's return value) says otherwise. Returns `true` if a
+ * custom JSON Schema was written into `json`, in which case the caller must not write its own.
+ */
+function handleUnrepresentable(schema, ctx, json, params, message) {
+    const result = typeof ctx.unrepresentable === "function"
+        ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message })
+        : ctx.unrepresentable;
+    if (result === "any")
+        return false;
+    if (result === undefined || result === "throw")
+        throw new Error(message);
+    Object.assign(json, result);
+    return true;
+}
+// never rename this back to `process`: bundler polyfills inject a top-level `const process` that a lexical declaration of the same name collides with (#6397)
+function to_json_schema_processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
+    var _a;
+    const def = schema._zod.def;
+    // check for schema in seens
+    const seen = ctx.seen.get(schema);
+    if (seen) {
+        seen.count++;
+        // check if cycle
+        const isCycle = _params.schemaPath.includes(schema);
+        if (isCycle) {
+            seen.cycle = _params.path;
+        }
+        return seen.schema;
+    }
+    // initialize
+    const result = { schema: {}, count: 1, cycle: undefined, path: _params.path };
+    ctx.seen.set(schema, result);
+    ctx.sharedDefsExtractedFor = undefined;
+    ctx.sharedEmitDoneFor = undefined;
+    // custom method overrides default behavior
+    const overrideSchema = schema._zod.toJSONSchema?.();
+    if (overrideSchema) {
+        result.schema = overrideSchema;
+    }
+    else {
+        const params = {
+            ..._params,
+            schemaPath: [..._params.schemaPath, schema],
+            path: _params.path,
+        };
+        if (schema._zod.processJSONSchema) {
+            schema._zod.processJSONSchema(ctx, result.schema, params);
+        }
+        else {
+            const _json = result.schema;
+            const processor = ctx.processors[def.type];
+            if (!processor) {
+                throw new Error(`[toJSONSchema]: Non-representable type encountered: ${def.type}`);
+            }
+            processor(schema, ctx, _json, params);
+        }
+        const parent = schema._zod.parent;
+        if (parent) {
+            // Also set ref if processor didn't (for inheritance)
+            if (!result.ref)
+                result.ref = parent;
+            to_json_schema_processSchema(parent, ctx, params);
+            ctx.seen.get(parent).isParent = true;
+        }
+    }
+    // metadata
+    const meta = ctx.metadataRegistry.get(schema);
+    if (meta)
+        assignProps(result.schema, meta);
+    if (ctx.io === "input" && isTransforming(schema)) {
+        // examples/defaults only apply to output type of pipe
+        delete result.schema.examples;
+        delete result.schema.default;
+    }
+    // set prefault as default
+    if (ctx.io === "input" && "_prefault" in result.schema)
+        (_a = result.schema).default ?? (_a.default = result.schema._prefault);
+    delete result.schema._prefault;
+    // pulling fresh from ctx.seen in case it was overwritten
+    const _result = ctx.seen.get(schema);
+    return _result.schema;
+}
+/** @deprecated Renamed to `processSchema`. An export alias declares no binding, so it is safe to keep. */
+
+// Escape a reference token for use in a JSON Pointer fragment (RFC 6901): `~` becomes `~0` and `/` becomes `~1`. The `~` replacement must run first.
+function encodeJSONPointerSegment(segment) {
+    return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+function to_json_schema_extractDefs(ctx, schema
+// params: EmitParams
+) {
+    // iterate over seen map;
+    const root = ctx.seen.get(schema);
+    if (!root)
+        throw new Error("Unprocessed schema. This is a bug in Zod.");
+    // With `external` set, every registered schema resolves through the external branch of `makeURI`, so the root branch below produces the same ref the external branch would — this pass is identical whichever schema it is called with, and only needs to run once.
+    if (ctx.external && ctx.sharedDefsExtractedFor === ctx.external)
+        return;
+    // Track ids to detect duplicates across different schemas
+    const idToSchema = new Map();
+    for (const entry of ctx.seen.entries()) {
+        const id = ctx.metadataRegistry.get(entry[0])?.id;
+        if (id) {
+            const existing = idToSchema.get(id);
+            if (existing && existing !== entry[0]) {
+                throw new Error(`Duplicate schema id "${id}" detected during JSON Schema conversion. Two different schemas cannot share the same id when converted together.`);
+            }
+            idToSchema.set(id, entry[0]);
+        }
+    }
+    // returns a ref to the schema defId will be empty if the ref points to an external schema (or #)
+    const makeURI = (entry) => {
+        // comparing the seen objects because sometimes multiple schemas map to the same seen object. e.g. lazy
+        // external is configured
+        const defsSegment = ctx.target === "draft-2020-12" ? "$defs" : "definitions";
+        if (ctx.external) {
+            const externalId = ctx.external.registry.get(entry[0])?.id; // ?? "__shared";// `__schema${ctx.counter++}`;
+            // check if schema is in the external registry
+            const uriGenerator = ctx.external.uri ?? ((id) => id);
+            if (externalId) {
+                return { ref: uriGenerator(externalId) };
+            }
+            // otherwise, add to __shared
+            const id = entry[1].defId ?? entry[1].schema.id ?? `schema${ctx.counter++}`;
+            entry[1].defId = id; // set defId so it will be reused if needed
+            return { defId: id, ref: `${uriGenerator("__shared")}#/${defsSegment}/${encodeJSONPointerSegment(id)}` };
+        }
+        const uriPrefix = `#`;
+        const defUriPrefix = `${uriPrefix}/${defsSegment}/`;
+        // an id-less root has nowhere to be extracted to, so it stays inline and self-references as `#`
+        if (entry[1] === root && !entry[1].schema.id) {
+            return { ref: uriPrefix };
+        }
+        // self-contained schema
+        const defId = entry[1].schema.id ?? `__schema${ctx.counter++}`;
+        return { defId, ref: defUriPrefix + encodeJSONPointerSegment(defId) };
+    };
+    // stored cached version in `def` property remove all properties, set $ref
+    const extractToDef = (entry) => {
+        // if the schema is already a reference, do not extract it
+        if (entry[1].schema.$ref) {
+            return;
+        }
+        const seen = entry[1];
+        const { ref, defId } = makeURI(entry);
+        seen.def = { ...seen.schema };
+        // defId won't be set if the schema is a reference to an external schema or if the schema is the root schema
+        if (defId)
+            seen.defId = defId;
+        // wipe away all properties except $ref
+        const schema = seen.schema;
+        for (const key in schema) {
+            delete schema[key];
+        }
+        schema.$ref = ref;
+    };
+    // throw on cycles
+    // break cycles
+    if (ctx.cycles === "throw") {
+        for (const entry of ctx.seen.entries()) {
+            const seen = entry[1];
+            if (seen.cycle) {
+                throw new Error("Cycle detected: " +
+                    `#/${seen.cycle?.join("/")}/<root>` +
+                    '\n\nSet the `cycles` parameter to `"ref"` to resolve cyclical schemas with defs.');
+            }
+        }
+    }
+    // extract schemas into $defs
+    for (const entry of ctx.seen.entries()) {
+        const seen = entry[1];
+        // convert root schema to # $ref
+        if (schema === entry[0]) {
+            extractToDef(entry); // this has special handling for the root schema
+            continue;
+        }
+        // extract schemas that are in the external registry
+        if (ctx.external) {
+            const ext = ctx.external.registry.get(entry[0])?.id;
+            if (schema !== entry[0] && ext) {
+                extractToDef(entry);
+                continue;
+            }
+        }
+        // extract schemas with `id` meta
+        const id = ctx.metadataRegistry.get(entry[0])?.id;
+        if (id) {
+            extractToDef(entry);
+            continue;
+        }
+        // break cycles
+        if (seen.cycle) {
+            // any
+            extractToDef(entry);
+            continue;
+        }
+        // extract reused schemas
+        if (seen.count > 1) {
+            if (ctx.reused === "ref") {
+                extractToDef(entry);
+            }
+        }
+    }
+    if (ctx.external)
+        ctx.sharedDefsExtractedFor = ctx.external;
+}
+/** Rewrites `anyOf: [{type: "a"}, {type: "b"}]` to `type: ["a", "b"]`, which every JSON Schema draft treats as equivalent and most consumers render far better for the nullable case. Only branches that are a bare type assertion qualify — anything carrying a constraint, `$ref`, `const` or metadata is left alone. Runs after `flattenRef`, so a branch an override decorated or `$defs` extraction turned into a `$ref` is no longer bare and correctly stays in `anyOf`. `oneOf` is excluded: `integer` and `number` overlap, so "exactly one" and "at least one" are not the same there. OpenAPI 3.0 is excluded: its `type` must be a single string. */
+function compactTypeUnion(schema) {
+    const options = schema.anyOf;
+    if (!Array.isArray(options) || options.length === 0 || schema.type !== undefined)
+        return;
+    const types = [];
+    for (const option of options) {
+        if (!option || typeof option !== "object")
+            return;
+        // A branch that is itself a compactible union folds into this one — nested `anyOf` and a flat `type` array say the same thing. Compacting it first also makes the result independent of the order this pass walks the seen map in.
+        compactTypeUnion(option);
+        const keys = Object.keys(option);
+        if (keys.length !== 1 || keys[0] !== "type")
+            return;
+        const type = option.type;
+        for (const member of Array.isArray(type) ? type : [type]) {
+            if (typeof member !== "string")
+                return;
+            if (!types.includes(member))
+                types.push(member);
+        }
+    }
+    delete schema.anyOf;
+    // A `type` array must be non-empty and unique (metaschema); a single member is spelled as a bare string.
+    schema.type = types.length === 1 ? types[0] : types;
+}
+/** Keywords `foldIntersection` knows how to combine. Anything else — `$ref`, `patternProperties`,
+ * an annotation like `description` — makes a member unfoldable, so a constraint this does not
+ * understand leaves the `allOf` alone instead of being silently dropped or misattributed. */
+const FOLDABLE_KEYS = new Set(["type", "properties", "required", "additionalProperties"]);
+const UNION_KEYS = ["oneOf", "anyOf"];
+/** A member's constraint on a key it does not declare itself. A `catchall` states one; `false`, an absent `additionalProperties`, and the empty schema a loose object emits state nothing. */
+function undeclaredConstraint(member) {
+    const extra = member.additionalProperties;
+    if (extra === undefined || extra === false || typeof extra !== "object" || extra === null)
+        return null;
+    return Object.keys(extra).length ? extra : null;
+}
+/** Combines object members into the single object they describe together, or returns `null` if any of them carries a keyword outside {@link FOLDABLE_KEYS}. */
+function foldObjects(members) {
+    const objects = [];
+    for (const member of members) {
+        // A boolean subschema is legal JSON Schema and carries no keywords to fold.
+        if (typeof member !== "object" || member.type !== "object")
+            return null;
+        for (const key in member) {
+            if (!FOLDABLE_KEYS.has(key))
+                return null;
+        }
+        objects.push(member);
+    }
+    const properties = {};
+    const required = new Set();
+    for (const object of objects) {
+        for (const key in object.properties) {
+            // `in` would report a `__proto__` key as already present via the prototype chain and skip it.
+            if (Object.prototype.hasOwnProperty.call(properties, key))
+                continue;
+            // Every member constrains this key: the ones that declare it say how, and a `catchall` member constrains it too even though it does not name it. The key has to satisfy all of them, which is the same intersection one level down.
+            const parts = [];
+            for (const other of objects) {
+                const part = other.properties?.[key] ?? undeclaredConstraint(other);
+                if (part === null || part === undefined)
+                    continue;
+                if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
+                    parts.push(part);
+            }
+            const merged = parts.length === 1
+                ? parts[0]
+                : (foldObjects(parts) ?? { allOf: parts });
+            (0,core_util/* assignProp */.Vy)(properties, key, merged);
+        }
+        for (const key of object.required ?? [])
+            required.add(key);
+    }
+    const folded = { type: "object", properties };
+    if (required.size)
+        folded.required = [...required];
+    // A key no member declares is rejected only when every member rejects it, so the fold is closed only when every member is. Otherwise it carries whatever the `catchall` members demand of such a key.
+    if (objects.every((object) => object.additionalProperties === false)) {
+        folded.additionalProperties = false;
+    }
+    else {
+        const constraints = [];
+        for (const object of objects) {
+            const constraint = undeclaredConstraint(object);
+            if (constraint && !constraints.some((seen) => JSON.stringify(seen) === JSON.stringify(constraint)))
+                constraints.push(constraint);
+        }
+        if (constraints.length === 1)
+            folded.additionalProperties = constraints[0];
+        else if (constraints.length > 1)
+            folded.additionalProperties = { allOf: constraints };
+    }
+    return folded;
+}
+/** `additionalProperties` in an `allOf` member sees only that member's own `properties`, so two
+ * closed object members reject each other's keys and the schema validates nothing. Zod's parser
+ * pools the key sets instead — `handleIntersectionResults` reports a key as unrecognized only when
+ * *every* side rejects it — so the emitted schema has to pool them too, and folding the members
+ * into one object is the encoding that says so on every target.
+ *
+ * This runs from `finalize`, after `extractDefs`, which is what keeps it clear of the `$ref`
+ * machinery: a member extracted into `$defs` is already a `$ref` by now and declines to fold, so it
+ * keeps its reference and its own closedness rather than being inlined as a stale copy. */
+function foldIntersection(json) {
+    const allOf = json.allOf;
+    if (!Array.isArray(allOf) || allOf.length < 2)
+        return;
+    // An `override` runs before this pass and may have written object keywords onto the intersection itself. Those are deliberate, so decline rather than overwrite them.
+    for (const key of FOLDABLE_KEYS)
+        if (key in json)
+            return;
+    // An intersection distributes over a union: `A & (X | Y)` is `(A & X) | (A & Y)`. Only the first union is distributed over; a second one stays among the members every branch folds against, where it fails the object check and declines the whole intersection rather than multiplying out.
+    const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
+    let folded = null;
+    if (!unions.length) {
+        folded = foldObjects(allOf);
+    }
+    else {
+        const union = unions[0];
+        const keyword = UNION_KEYS.find((k) => Array.isArray(union[k]));
+        if (Object.keys(union).length !== 1)
+            return;
+        const rest = allOf.filter((m) => m !== union);
+        const branches = union[keyword].map((branch) => foldObjects([...rest, branch]));
+        if (branches.some((b) => !b))
+            return;
+        folded = { [keyword]: branches };
+    }
+    if (!folded)
+        return;
+    delete json.allOf;
+    assignProps(json, folded);
+}
+function to_json_schema_finalize(ctx, schema) {
+    const root = ctx.seen.get(schema);
+    if (!root)
+        throw new Error("Unprocessed schema. This is a bug in Zod.");
+    // flatten refs - inherit properties from parent schemas
+    const flattenRef = (zodSchema) => {
+        const seen = ctx.seen.get(zodSchema);
+        // already processed
+        if (seen.ref === null)
+            return;
+        const schema = seen.def ?? seen.schema;
+        const _cached = { ...schema };
+        const ref = seen.ref;
+        seen.ref = null; // prevent infinite recursion
+        if (ref) {
+            flattenRef(ref);
+            const refSeen = ctx.seen.get(ref);
+            const refSchema = refSeen.schema;
+            // merge referenced schema into current
+            if (refSchema.$ref && (ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0")) {
+                // older drafts can't combine $ref with other properties
+                schema.allOf = schema.allOf ?? [];
+                schema.allOf.push(refSchema);
+            }
+            else {
+                assignProps(schema, refSchema);
+            }
+            // restore child's own properties (child wins)
+            assignProps(schema, _cached);
+            const isParentRef = zodSchema._zod.parent === ref;
+            // For parent chain, child is a refinement - remove parent-only properties
+            if (isParentRef) {
+                for (const key in schema) {
+                    if (key === "$ref" || key === "allOf")
+                        continue;
+                    if (!(key in _cached)) {
+                        delete schema[key];
+                    }
+                }
+            }
+            // When ref was extracted to $defs, remove properties that match the definition
+            if (refSchema.$ref && refSeen.def) {
+                for (const key in schema) {
+                    if (key === "$ref" || key === "allOf")
+                        continue;
+                    if (key in refSeen.def && JSON.stringify(schema[key]) === JSON.stringify(refSeen.def[key])) {
+                        delete schema[key];
+                    }
+                }
+            }
+        }
+        // If parent was extracted (has $ref), propagate $ref to this schema. This handles cases like: readonly().meta({id}).describe() where processor sets ref to innerType but parent should be referenced
+        const parent = zodSchema._zod.parent;
+        if (parent && parent !== ref) {
+            // Ensure parent is processed first so its def has inherited properties
+            flattenRef(parent);
+            const parentSeen = ctx.seen.get(parent);
+            if (parentSeen?.schema.$ref) {
+                schema.$ref = parentSeen.schema.$ref;
+                // De-duplicate with parent's definition
+                if (parentSeen.def) {
+                    for (const key in schema) {
+                        if (key === "$ref" || key === "allOf")
+                            continue;
+                        if (key in parentSeen.def && JSON.stringify(schema[key]) === JSON.stringify(parentSeen.def[key])) {
+                            delete schema[key];
+                        }
+                    }
+                }
+            }
+        }
+        // execute overrides
+        ctx.override({
+            zodSchema: zodSchema,
+            jsonSchema: schema,
+            path: seen.path ?? [],
+        });
+    };
+    // Flattening walks the whole map and clears each `ref` as it goes, so a second call over the same map is a no-op scan. Skip it outright once it has run for a registry conversion.
+    if (!ctx.external || ctx.sharedEmitDoneFor !== ctx.external) {
+        for (const entry of [...ctx.seen.entries()].reverse()) {
+            flattenRef(entry[0]);
+        }
+        if (ctx.target !== "openapi-3.0") {
+            for (const entry of ctx.seen.entries()) {
+                compactTypeUnion(entry[1].def ?? entry[1].schema);
+            }
+        }
+        for (const rewrite of ctx.deferred)
+            rewrite();
+        // After flattening, every member that was extracted is a `$ref`, so the fold sees the final shape. A schema that inherits an intersection — through `z.lazy`, or any `ref` chain — holds the same `allOf` array, so fold by array identity to catch every copy.
+        if (ctx.intersections.length) {
+            const carriers = new Map();
+            for (const seen of ctx.seen.values()) {
+                for (const json of [seen.schema, seen.def]) {
+                    const allOf = json?.allOf;
+                    if (!Array.isArray(allOf))
+                        continue;
+                    const existing = carriers.get(allOf);
+                    if (existing)
+                        existing.push(json);
+                    else
+                        carriers.set(allOf, [json]);
+                }
+            }
+            for (const allOf of ctx.intersections) {
+                for (const json of carriers.get(allOf) ?? [])
+                    foldIntersection(json);
+            }
+        }
+    }
+    const result = {};
+    if (ctx.target === "draft-2020-12") {
+        result.$schema = "https://json-schema.org/draft/2020-12/schema";
+    }
+    else if (ctx.target === "draft-07") {
+        result.$schema = "http://json-schema.org/draft-07/schema#";
+    }
+    else if (ctx.target === "draft-04") {
+        result.$schema = "http://json-schema.org/draft-04/schema#";
+    }
+    else if (ctx.target === "openapi-3.0") {
+        // OpenAPI 3.0 schema objects should not include a $schema property
+    }
+    else {
+        // Arbitrary string values are allowed but won't have a $schema property set
+    }
+    if (ctx.external?.uri) {
+        const id = ctx.external.registry.get(schema)?.id;
+        if (!id)
+            throw new Error("Schema is missing an `id` property");
+        result.$id = ctx.external.uri(id);
+    }
+    // when the root was extracted into $defs, `root.schema` is the `$ref` wrapper and `root.def` is the body that now lives under $defs
+    assignProps(result, root.defId ? root.schema : (root.def ?? root.schema));
+    // The `id` in `.meta()` is a Zod-specific registration tag used to extract schemas into $defs — it is not user-facing JSON Schema metadata. Strip it from the output body where it would otherwise leak. The id is preserved implicitly via the $defs key (and via $ref paths).
+    const rootMetaId = ctx.metadataRegistry.get(schema)?.id;
+    if (rootMetaId !== undefined && result.id === rootMetaId)
+        delete result.id;
+    // build defs object. With `external`, `defs` is the shared object every schema writes into, so the same entries are reassigned on every call. Without it, `defs` is fresh per call and must be rebuilt.
+    const defs = ctx.external?.defs ?? {};
+    if (!ctx.external || ctx.sharedEmitDoneFor !== ctx.external) {
+        for (const entry of ctx.seen.entries()) {
+            const seen = entry[1];
+            if (seen.def && seen.defId) {
+                if (seen.def.id === seen.defId)
+                    delete seen.def.id;
+                (0,core_util/* assignProp */.Vy)(defs, seen.defId, seen.def);
+            }
+        }
+    }
+    if (ctx.external)
+        ctx.sharedEmitDoneFor = ctx.external;
+    // set definitions in result
+    if (ctx.external) {
+    }
+    else {
+        if (Object.keys(defs).length > 0) {
+            if (ctx.target === "draft-2020-12") {
+                result.$defs = defs;
+            }
+            else {
+                result.definitions = defs;
+            }
+        }
+    }
+    try {
+        // this "finalizes" this schema and ensures all cycles are removed each call to finalize() is functionally independent though the seen map is shared
+        const finalized = JSON.parse(JSON.stringify(result));
+        Object.defineProperty(finalized, "~standard", {
+            value: {
+                ...schema["~standard"],
+                jsonSchema: {
+                    input: createStandardJSONSchemaMethod(schema, "input", ctx.processors),
+                    output: createStandardJSONSchemaMethod(schema, "output", ctx.processors),
+                },
+            },
+            enumerable: false,
+            writable: false,
+        });
+        return finalized;
+    }
+    catch (_err) {
+        throw new Error("Error converting schema to JSON.");
+    }
+}
+function isTransforming(_schema, _ctx) {
+    const ctx = _ctx ?? { seen: new Set() };
+    if (ctx.seen.has(_schema))
+        return false;
+    ctx.seen.add(_schema);
+    const def = _schema._zod.def;
+    if (def.type === "transform")
+        return true;
+    if (def.type === "array")
+        return isTransforming(def.element, ctx);
+    if (def.type === "set")
+        return isTransforming(def.valueType, ctx);
+    if (def.type === "lazy")
+        return isTransforming(def.getter(), ctx);
+    if (def.type === "promise" ||
+        def.type === "optional" ||
+        def.type === "nonoptional" ||
+        def.type === "nullable" ||
+        def.type === "readonly" ||
+        def.type === "default" ||
+        def.type === "prefault" ||
+        def.type === "catch") {
+        return isTransforming(def.innerType, ctx);
+    }
+    if (def.type === "intersection") {
+        return isTransforming(def.left, ctx) || isTransforming(def.right, ctx);
+    }
+    if (def.type === "record" || def.type === "map") {
+        return isTransforming(def.keyType, ctx) || isTransforming(def.valueType, ctx);
+    }
+    if (def.type === "pipe") {
+        if (_schema._zod.traits.has("$ZodCodec"))
+            return true;
+        return isTransforming(def.in, ctx) || isTransforming(def.out, ctx);
+    }
+    if (def.type === "object") {
+        for (const key in def.shape) {
+            if (isTransforming(def.shape[key], ctx))
+                return true;
+        }
+        return false;
+    }
+    if (def.type === "union") {
+        for (const option of def.options) {
+            if (isTransforming(option, ctx))
+                return true;
+        }
+        return false;
+    }
+    if (def.type === "tuple") {
+        for (const item of def.items) {
+            if (isTransforming(item, ctx))
+                return true;
+        }
+        if (def.rest && isTransforming(def.rest, ctx))
+            return true;
+        return false;
+    }
+    return false;
+}
+/**
+ * Creates a toJSONSchema method for a schema instance.
+ * This encapsulates the logic of initializing context, processing, extracting defs, and finalizing.
+ */
+const createToJSONSchemaMethod = (schema, processors = {}) => (params) => {
+    const ctx = to_json_schema_initializeContext({ ...params, processors });
+    to_json_schema_processSchema(schema, ctx);
+    to_json_schema_extractDefs(ctx, schema);
+    return to_json_schema_finalize(ctx, schema);
+};
+const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) => {
+    const { libraryOptions, target } = params ?? {};
+    const ctx = to_json_schema_initializeContext({ ...(libraryOptions ?? {}), target, io, processors });
+    to_json_schema_processSchema(schema, ctx);
+    to_json_schema_extractDefs(ctx, schema);
+    return to_json_schema_finalize(ctx, schema);
+};
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+
+
+
+
+const narrowMin = (agg, key, value) => {
+    if (agg[key] === undefined || value > agg[key])
+        agg[key] = value;
+};
+const narrowMax = (agg, key, value) => {
+    if (agg[key] === undefined || value < agg[key])
+        agg[key] = value;
+};
+const narrowBoth = (agg, value) => {
+    narrowMin(agg, "minimum", value);
+    narrowMax(agg, "maximum", value);
+};
+const addDivisor = (agg, value) => {
+    agg.multipleOf ?? (agg.multipleOf = []);
+    if (!agg.multipleOf.includes(value))
+        agg.multipleOf.push(value);
+};
+const addPattern = (agg, pattern) => {
+    agg.patterns ?? (agg.patterns = new Set());
+    agg.patterns.add(pattern);
+};
+const intersectMime = (agg, mime) => {
+    agg.mime = agg.mime ? agg.mime.filter((m) => mime.includes(m)) : [...mime];
+};
+// last-wins, matching the bag's historical write order; the flag keeps an integer format from being lost to a later float one
+const setFormat = (agg, format) => {
+    agg.format = format;
+    if (format.includes("int"))
+        agg.isInt = true;
+};
+const minContributor = (agg, def) => narrowMin(agg, "minimum", def.minimum);
+const maxContributor = (agg, def) => narrowMax(agg, "maximum", def.maximum);
+const formatContributor = (ranges) => (agg, def) => {
+    setFormat(agg, def.format);
+    const [minimum, maximum] = ranges[def.format];
+    narrowMin(agg, "minimum", minimum);
+    narrowMax(agg, "maximum", maximum);
+};
+const contributors = {
+    greater_than: (agg, def) => narrowMin(agg, def.inclusive ? "minimum" : "exclusiveMinimum", def.value),
+    less_than: (agg, def) => narrowMax(agg, def.inclusive ? "maximum" : "exclusiveMaximum", def.value),
+    multiple_of: (agg, def) => addDivisor(agg, def.value),
+    number_format: formatContributor(core_util/* NUMBER_FORMAT_RANGES */.zH),
+    bigint_format: formatContributor(core_util/* BIGINT_FORMAT_RANGES */.NR),
+    min_length: minContributor,
+    max_length: maxContributor,
+    length_equals: (agg, def) => narrowBoth(agg, def.length),
+    min_size: minContributor,
+    max_size: maxContributor,
+    size_equals: (agg, def) => narrowBoth(agg, def.size),
+    string_format: (agg, def) => {
+        setFormat(agg, def.format);
+        if (def.pattern)
+            addPattern(agg, def.pattern);
+        if (def.format === "base64" || def.format === "base64url")
+            agg.contentEncoding = def.format;
+        if (def.local || def.precision === -1)
+            agg.laxFormat = true;
+    },
+    mime_type: (agg, def) => intersectMime(agg, def.mime),
+};
+function aggregateChecks(schema) {
+    const agg = {};
+    const def = schema._zod.def;
+    // a format schema is its own first check, same rule as $ZodType init
+    const list = schema._zod.traits.has("$ZodCheck")
+        ? [schema, ...(def.checks ?? [])]
+        : (def.checks ?? []);
+    for (const ch of list)
+        contributors[ch._zod.def.check]?.(agg, ch._zod.def);
+    // reconcile with the bag so third-party onattach contributions still land; first-party residue is never tighter than the fold, so merging it back is idempotent for one and additive for the other
+    const bag = schema._zod.bag;
+    if (bag.minimum !== undefined)
+        narrowMin(agg, "minimum", bag.minimum);
+    if (bag.exclusiveMinimum !== undefined)
+        narrowMin(agg, "exclusiveMinimum", bag.exclusiveMinimum);
+    if (bag.maximum !== undefined)
+        narrowMax(agg, "maximum", bag.maximum);
+    if (bag.exclusiveMaximum !== undefined)
+        narrowMax(agg, "exclusiveMaximum", bag.exclusiveMaximum);
+    if (bag.multipleOf !== undefined)
+        addDivisor(agg, bag.multipleOf);
+    if (bag.format !== undefined) {
+        agg.format ?? (agg.format = bag.format);
+        if (bag.format.includes("int"))
+            agg.isInt = true;
+    }
+    if (bag.mime)
+        intersectMime(agg, bag.mime);
+    for (const pattern of bag.patterns ?? [])
+        addPattern(agg, pattern);
+    return agg;
+}
+const formatMap = {
+    guid: "uuid",
+    url: "uri",
+    datetime: "date-time",
+    json_string: "json-string",
+    regex: "", // do not set
+};
+// ==================== SIMPLE TYPE PROCESSORS ====================
+// the runtime patterns are lax so parse paths never overflow the regex stack; the emitted schema swaps in the exact block forms, which zod itself never executes
+const exactPatterns = new Map([
+    [base64Charset, core_regexes/* base64 */.K3],
+    [base64urlCharset, core_regexes/* base64url */.r0],
+]);
+const exactPattern = (p) => exactPatterns.get(p) ?? p;
+const stringProcessor = (schema, ctx, _json, _params) => {
+    const json = _json;
+    json.type = "string";
+    const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema);
+    if (typeof minimum === "number")
+        json.minLength = minimum;
+    if (typeof maximum === "number")
+        json.maxLength = maximum;
+    // custom pattern overrides format
+    if (format) {
+        json.format = formatMap[format] ?? format;
+        if (json.format === "")
+            delete json.format; // empty format is not valid
+        // `z.iso.time()` is never full-time, and `laxFormat` carries the datetime shapes that also accept what their keyword forbids
+        if (format === "time" || laxFormat) {
+            delete json.format;
+        }
+    }
+    if (contentEncoding)
+        json.contentEncoding = contentEncoding;
+    if (patterns && patterns.size > 0) {
+        const patternList = [...patterns].map(exactPattern);
+        if (patternList.length === 1)
+            json.pattern = patternList[0].source;
+        else if (patternList.length > 1) {
+            json.allOf = [
+                ...patternList.map((regex) => ({
+                    ...(ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0"
+                        ? { type: "string" }
+                        : {}),
+                    pattern: regex.source,
+                })),
+            ];
+        }
+    }
+};
+const numberProcessor = (schema, ctx, _json, params) => {
+    const json = _json;
+    const { minimum, maximum, multipleOf, exclusiveMaximum, exclusiveMinimum, isInt } = aggregateChecks(schema);
+    json.type = isInt ? "integer" : "number";
+    // when both minimum and exclusiveMinimum exist, pick the more restrictive one
+    const exMin = typeof exclusiveMinimum === "number" && exclusiveMinimum >= (minimum ?? Number.NEGATIVE_INFINITY);
+    const exMax = typeof exclusiveMaximum === "number" && exclusiveMaximum <= (maximum ?? Number.POSITIVE_INFINITY);
+    const legacy = ctx.target === "draft-04" || ctx.target === "openapi-3.0";
+    if (exMin) {
+        if (legacy) {
+            json.minimum = exclusiveMinimum;
+            json.exclusiveMinimum = true;
+        }
+        else {
+            json.exclusiveMinimum = exclusiveMinimum;
+        }
+    }
+    else if (typeof minimum === "number") {
+        json.minimum = minimum;
+    }
+    if (exMax) {
+        if (legacy) {
+            json.maximum = exclusiveMaximum;
+            json.exclusiveMaximum = true;
+        }
+        else {
+            json.exclusiveMaximum = exclusiveMaximum;
+        }
+    }
+    else if (typeof maximum === "number") {
+        json.maximum = maximum;
+    }
+    if (multipleOf) {
+        // JSON Schema requires a divisor strictly greater than zero, and a non-finite one does not survive JSON at all. A negative divisor accepts exactly what its absolute value accepts, so it still maps; zero, NaN and Infinity have no keyword form.
+        const divisors = new Set();
+        for (const divisor of multipleOf) {
+            if (Number.isFinite(divisor) && divisor !== 0)
+                divisors.add(Math.abs(divisor));
+            else
+                handleUnrepresentable(schema, ctx, json, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
+        }
+        // chained divisors are a conjunction the keyword cannot carry alone, so extras ride an allOf, same as stacked patterns
+        const [first, ...rest] = divisors;
+        if (first !== undefined)
+            json.multipleOf = first;
+        if (rest.length)
+            json.allOf = [...(json.allOf ?? []), ...rest.map((m) => ({ multipleOf: m }))];
+    }
+};
+const booleanProcessor = (_schema, _ctx, json, _params) => {
+    json.type = "boolean";
+};
+const bigintProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "BigInt cannot be represented in JSON Schema");
+};
+const symbolProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "Symbols cannot be represented in JSON Schema");
+};
+const nullProcessor = (_schema, ctx, json, _params) => {
+    if (ctx.target === "openapi-3.0") {
+        json.type = "string";
+        json.nullable = true;
+        json.enum = [null];
+    }
+    else {
+        json.type = "null";
+    }
+};
+const undefinedProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "Undefined cannot be represented in JSON Schema");
+};
+const voidProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "Void cannot be represented in JSON Schema");
+};
+const neverProcessor = (_schema, _ctx, json, _params) => {
+    json.not = {};
+};
+const anyProcessor = (_schema, _ctx, _json, _params) => {
+    // empty schema accepts anything
+};
+const unknownProcessor = (_schema, _ctx, _json, _params) => {
+    // empty schema accepts anything
+};
+const dateProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "Date cannot be represented in JSON Schema");
+};
+const enumProcessor = (schema, _ctx, json, _params) => {
+    const def = schema._zod.def;
+    const values = (0,core_util/* getEnumValues */.w5)(def.entries);
+    // an empty enum accepts nothing, same as z.never()
+    if (values.length === 0) {
+        json.not = {};
+        return;
+    }
+    // Number enums can have both string and number values
+    if (values.every((v) => typeof v === "number"))
+        json.type = "number";
+    if (values.every((v) => typeof v === "string"))
+        json.type = "string";
+    json.enum = values;
+};
+const literalProcessor = (schema, ctx, json, params) => {
+    const def = schema._zod.def;
+    // a literal with no values accepts nothing, same as z.never()
+    if (def.values.length === 0) {
+        json.not = {};
+        return;
+    }
+    const vals = [];
+    for (const val of def.values) {
+        if (val === undefined) {
+            // a custom schema replaces the whole literal, so there is nothing left to accumulate
+            if (handleUnrepresentable(schema, ctx, json, params, "Literal `undefined` cannot be represented in JSON Schema"))
+                return;
+            // otherwise do not add to vals
+        }
+        else if (typeof val === "bigint") {
+            if (handleUnrepresentable(schema, ctx, json, params, "BigInt literals cannot be represented in JSON Schema"))
+                return;
+            vals.push(Number(val));
+        }
+        else {
+            vals.push(val);
+        }
+    }
+    if (vals.length === 0) {
+        // do nothing (an undefined literal was stripped)
+    }
+    else if (vals.length === 1) {
+        const val = vals[0];
+        json.type = val === null ? "null" : typeof val;
+        if (ctx.target === "draft-04" || ctx.target === "openapi-3.0") {
+            json.enum = [val];
+        }
+        else {
+            json.const = val;
+        }
+    }
+    else {
+        if (vals.every((v) => typeof v === "number"))
+            json.type = "number";
+        if (vals.every((v) => typeof v === "string"))
+            json.type = "string";
+        if (vals.every((v) => typeof v === "boolean"))
+            json.type = "boolean";
+        if (vals.every((v) => v === null))
+            json.type = "null";
+        json.enum = vals;
+    }
+};
+const nanProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "NaN cannot be represented in JSON Schema");
+};
+const templateLiteralProcessor = (schema, _ctx, json, _params) => {
+    const _json = json;
+    const pattern = schema._zod.pattern;
+    if (!pattern)
+        throw new Error("Pattern not found in template literal");
+    _json.type = "string";
+    _json.pattern = pattern.source;
+};
+const fileProcessor = (schema, _ctx, json, _params) => {
+    const _json = json;
+    _json.type = "string";
+    _json.format = "binary";
+    _json.contentEncoding = "binary";
+    const { minimum, maximum, mime } = aggregateChecks(schema);
+    if (minimum !== undefined)
+        _json.minLength = minimum;
+    if (maximum !== undefined)
+        _json.maxLength = maximum;
+    if (!mime)
+        return;
+    // an empty intersection means the mime checks share no value, so nothing passes at runtime; `anyOf` must be non-empty, so the false schema is `not: {}`
+    if (mime.length === 0)
+        _json.not = {};
+    else if (mime.length === 1)
+        _json.contentMediaType = mime[0];
+    // only contentMediaType differs, so the shared props stay at the root
+    else
+        _json.anyOf = mime.map((m) => ({ contentMediaType: m }));
+};
+const successProcessor = (_schema, _ctx, json, _params) => {
+    json.type = "boolean";
+};
+const customProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "Custom types cannot be represented in JSON Schema");
+};
+const functionProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "Function types cannot be represented in JSON Schema");
+};
+const transformProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "Transforms cannot be represented in JSON Schema");
+};
+const mapProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "Map cannot be represented in JSON Schema");
+};
+const setProcessor = (schema, ctx, json, params) => {
+    handleUnrepresentable(schema, ctx, json, params, "Set cannot be represented in JSON Schema");
+};
+// ==================== COMPOSITE TYPE PROCESSORS ====================
+const arrayProcessor = (schema, ctx, _json, params) => {
+    const json = _json;
+    const def = schema._zod.def;
+    const { minimum, maximum } = aggregateChecks(schema);
+    if (typeof minimum === "number")
+        json.minItems = minimum;
+    if (typeof maximum === "number")
+        json.maxItems = maximum;
+    json.type = "array";
+    json.items = to_json_schema_processSchema(def.element, ctx, {
+        ...params,
+        path: [...params.path, "items"],
+    });
+};
+// Transform and catch set `optin = "optional"` at runtime so the parser lets them observe an
+// absent key, but their declared input type stays required. An input JSON Schema describes the
+// declared type, so resolve past them to the schema that actually carries the optionality.
+// Used by both `objectProcessor` (for `required`) and `tupleProcessor` (for `minItems`); see
+// wiki/optionality.md, "The JSON Schema emitter reads the *static* value".
+function inputOptin(schema) {
+    const def = schema._zod.def;
+    if (def.type === "pipe" && def.in._zod.traits.has("$ZodTransform")) {
+        return inputOptin(def.out);
+    }
+    if (def.type === "catch") {
+        return inputOptin(def.innerType);
+    }
+    return schema._zod.optin;
+}
+const objectProcessor = (schema, ctx, _json, params) => {
+    const json = _json;
+    const def = schema._zod.def;
+    const shape = def.shape;
+    // dropping it while still emitting `additionalProperties: false` would emit a schema that rejects data this one requires
+    const symbolKeys = Object.getOwnPropertySymbols(shape);
+    if (symbolKeys.length &&
+        handleUnrepresentable(schema, ctx, json, params, "Symbol keys cannot be represented in JSON Schema")) {
+        return;
+    }
+    json.type = "object";
+    json.properties = {};
+    for (const key in shape) {
+        // assignProp so a __proto__ key becomes an own property instead of hitting the inherited setter on the plain {} we build into
+        (0,core_util/* assignProp */.Vy)(json.properties, key, to_json_schema_processSchema(shape[key], ctx, {
+            ...params,
+            path: [...params.path, "properties", key],
+        }));
+    }
+    // required keys
+    const requiredKeys = [];
+    for (const key of Object.keys(shape)) {
+        const field = def.shape[key];
+        if (ctx.io === "input" ? inputOptin(field) === undefined : field._zod.optout === undefined) {
+            requiredKeys.push(key);
+        }
+    }
+    if (requiredKeys.length > 0) {
+        json.required = requiredKeys;
+    }
+    // catchall
+    if (def.catchall?._zod.def.type === "never") {
+        // strict
+        json.additionalProperties = false;
+    }
+    else if (!def.catchall) {
+        // regular
+        if (ctx.io === "output")
+            json.additionalProperties = false;
+    }
+    else if (def.catchall) {
+        json.additionalProperties = to_json_schema_processSchema(def.catchall, ctx, {
+            ...params,
+            path: [...params.path, "additionalProperties"],
+        });
+    }
+};
+const unionProcessor = (schema, ctx, json, params) => {
+    const def = schema._zod.def;
+    // Exclusive unions (inclusive === false) use oneOf (exactly one match) instead of anyOf (one or more matches). This includes both z.xor() and discriminated unions
+    const isExclusive = def.inclusive === false;
+    const options = def.options.map((x, i) => to_json_schema_processSchema(x, ctx, {
+        ...params,
+        path: [...params.path, isExclusive ? "oneOf" : "anyOf", i],
+    }));
+    if (isExclusive) {
+        json.oneOf = options;
+    }
+    else {
+        json.anyOf = options;
+    }
+};
+const intersectionProcessor = (schema, ctx, json, params) => {
+    const def = schema._zod.def;
+    const a = to_json_schema_processSchema(def.left, ctx, {
+        ...params,
+        path: [...params.path, "allOf", 0],
+    });
+    const b = to_json_schema_processSchema(def.right, ctx, {
+        ...params,
+        path: [...params.path, "allOf", 1],
+    });
+    const isSimpleIntersection = (val) => "allOf" in val && Object.keys(val).length === 1;
+    const allOf = [
+        ...(isSimpleIntersection(a) ? a.allOf : [a]),
+        ...(isSimpleIntersection(b) ? b.allOf : [b]),
+    ];
+    json.allOf = allOf;
+    // Recorded innermost first, so a nested intersection has already folded by the time this one is considered. The array is the handle rather than the schema, because a wrapper that inherits this schema shares the same array; `finalize` folds every object holding it. See `foldIntersection`.
+    ctx.intersections.push(allOf);
+};
+const tupleProcessor = (schema, ctx, _json, params) => {
+    const json = _json;
+    const def = schema._zod.def;
+    json.type = "array";
+    const prefixPath = ctx.target === "draft-2020-12" ? "prefixItems" : "items";
+    const restPath = ctx.target === "draft-2020-12" ? "items" : ctx.target === "openapi-3.0" ? "items" : "additionalItems";
+    const prefixItems = def.items.map((x, i) => to_json_schema_processSchema(x, ctx, {
+        ...params,
+        path: [...params.path, prefixPath, i],
+    }));
+    const rest = def.rest
+        ? to_json_schema_processSchema(def.rest, ctx, {
+            ...params,
+            path: [...params.path, restPath, ...(ctx.target === "openapi-3.0" ? [def.items.length] : [])],
+        })
+        : null;
+    let minItems = def.items.length;
+    while (minItems > 0) {
+        const item = def.items[minItems - 1];
+        const optional = ctx.io === "input" ? inputOptin(item) !== undefined : item._zod.optout === "optional";
+        if (!optional)
+            break;
+        minItems--;
+    }
+    const maxItems = def.items.length;
+    const isClosed = !def.rest;
+    if (ctx.target === "draft-2020-12") {
+        json.prefixItems = prefixItems;
+        if (isClosed) {
+            json.items = false;
+        }
+        else if (rest) {
+            json.items = rest;
+        }
+        if (minItems > 0)
+            json.minItems = minItems;
+        if (isClosed)
+            json.maxItems = maxItems;
+    }
+    else if (ctx.target === "openapi-3.0") {
+        json.items = {
+            anyOf: prefixItems,
+        };
+        if (rest) {
+            json.items.anyOf.push(rest);
+        }
+        if (minItems > 0)
+            json.minItems = minItems;
+        if (isClosed)
+            json.maxItems = maxItems;
+    }
+    else {
+        json.items = prefixItems;
+        if (isClosed) {
+            json.additionalItems = false;
+        }
+        else if (rest) {
+            json.additionalItems = rest;
+        }
+        if (minItems > 0)
+            json.minItems = minItems;
+        if (isClosed)
+            json.maxItems = maxItems;
+    }
+    // explicit user-defined length checks take precedence
+    const { minimum, maximum } = aggregateChecks(schema);
+    if (typeof minimum === "number")
+        json.minItems = minimum;
+    if (typeof maximum === "number")
+        json.maxItems = maximum;
+};
+/** JSON object keys are always strings, so a numeric record key schema is re-expressed over the
+ * numeric-string form the record parser matches. Deferred to `finalize`, after the flatten: a key
+ * behind a wrapper only carries its own `type` before then, and a union key only has its branches.
+ *
+ * A numeric bound cannot apply to a property name, so `minimum` and its siblings are dropped rather
+ * than carried over: keeping them beside `type: "string"` reproduces the match-nothing schema this
+ * exists to fix. A key that carries one therefore emits wider than the record parses — `z.record(z.number().min(5), V)`
+ * accepts `"3"` — which is the deliberate trade, since throwing on it would reject an ordinary schema
+ * outright. */
+function stringifyKeyNames(bySchema, json, visited) {
+    // an extracted key that rewrites cannot go on sharing its definition — the string form a key position needs is not the number form every other reference wants — so it inlines. One that does not rewrite keeps the `$ref`.
+    if (json.$ref) {
+        // a recursive key holds its own reference inside its definition, so a node already on the path is left alone rather than resolved again
+        if (visited.has(json))
+            return json;
+        visited.add(json);
+        const def = bySchema.get(json)?.def;
+        if (!def)
+            return json;
+        const inlined = stringifyKeyNames(bySchema, def, visited);
+        return inlined === def ? json : inlined;
+    }
+    for (const keyword of ["anyOf", "oneOf"]) {
+        const branches = json[keyword];
+        if (!Array.isArray(branches))
+            continue;
+        const mapped = branches.map((branch) => stringifyKeyNames(bySchema, branch, visited));
+        // rebuilding regardless would detach a key that had nothing to re-express, dropping its `$ref` and leaking the internal `id`
+        if (mapped.some((branch, i) => branch !== branches[i]))
+            json = { ...json, [keyword]: mapped };
+    }
+    // a member that already admits a string leaves the key unconstrained, so the node's own type re-expresses only when every member is numeric
+    const types = Array.isArray(json.type) ? json.type : [json.type];
+    const numericType = !types.includes("string") && types.some((t) => t === "number" || t === "integer");
+    // a heterogeneous key carries no type at all, so its numeric members are caught here instead
+    const values = json.enum ?? (json.const !== undefined ? [json.const] : undefined);
+    if (!numericType && !values?.some((v) => typeof v === "number"))
+        return json;
+    const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json;
+    if (rest.enum)
+        rest.enum = rest.enum.map((v) => (typeof v === "number" ? String(v) : v));
+    else if (typeof rest.const === "number")
+        rest.const = String(rest.const);
+    // a heterogeneous key keeps its absent type: the stringified members already say what a key may be
+    if (!numericType)
+        return rest;
+    rest.type = "string";
+    if (!values)
+        rest.pattern = (types.includes("number") ? core_regexes/* number */.ai : core_regexes/* integer */.nd).source;
+    return rest;
+}
+/** Every record of one conversion, so the carriers are found in a single pass rather than once per record. */
+const pendingRecords = new WeakMap();
+function rewriteKeyNames(ctx) {
+    // an extracted key is resolved by the object `extractToDef` left in its place, so the map is built once rather than searched per reference. `_zod.toJSONSchema` can hand the same object to two schemas, so the first entry carrying a body wins, as a search would have found it.
+    const bySchema = new Map();
+    for (const entry of ctx.seen.values()) {
+        if (entry.def && !bySchema.has(entry.schema))
+            bySchema.set(entry.schema, entry);
+    }
+    const rewrites = new Map();
+    for (const record of pendingRecords.get(ctx) ?? []) {
+        const seen = ctx.seen.get(record);
+        const names = (seen?.def ?? seen?.schema)?.propertyNames;
+        if (!names || names === true || rewrites.has(names))
+            continue;
+        const rewritten = stringifyKeyNames(bySchema, names, new Set());
+        if (rewritten !== names)
+            rewrites.set(names, rewritten);
+    }
+    if (!rewrites.size)
+        return;
+    // the flatten has already copied each record's own properties onto every wrapper by reference, and an extracted body is another such copy, so every carrier holding a rewritten key is updated together
+    for (const entry of ctx.seen.values()) {
+        for (const carrier of [entry.schema, entry.def]) {
+            const rewritten = carrier && rewrites.get(carrier.propertyNames);
+            if (rewritten)
+                carrier.propertyNames = rewritten;
+        }
+    }
+}
+const recordProcessor = (schema, ctx, _json, params) => {
+    const json = _json;
+    const def = schema._zod.def;
+    json.type = "object";
+    // For looseRecord with regex patterns, use patternProperties. This correctly represents "only validate keys matching the pattern" semantics and composes well with allOf (intersections)
+    const keyType = def.keyType;
+    const patterns = aggregateChecks(keyType).patterns;
+    if (def.mode === "loose" && patterns && patterns.size > 0) {
+        // Use patternProperties for looseRecord with regex patterns
+        const valueSchema = to_json_schema_processSchema(def.valueType, ctx, {
+            ...params,
+            path: [...params.path, "patternProperties", "*"],
+        });
+        json.patternProperties = {};
+        for (const pattern of patterns) {
+            (0,core_util/* assignProp */.Vy)(json.patternProperties, exactPattern(pattern).source, valueSchema);
+        }
+    }
+    else {
+        // Default behavior: use propertyNames + additionalProperties
+        if (ctx.target === "draft-07" || ctx.target === "draft-2020-12") {
+            json.propertyNames = to_json_schema_processSchema(def.keyType, ctx, {
+                ...params,
+                path: [...params.path, "propertyNames"],
+            });
+            let pending = pendingRecords.get(ctx);
+            if (!pending) {
+                pending = [];
+                pendingRecords.set(ctx, pending);
+                ctx.deferred.push(() => rewriteKeyNames(ctx));
+            }
+            pending.push(schema);
+        }
+        json.additionalProperties = to_json_schema_processSchema(def.valueType, ctx, {
+            ...params,
+            path: [...params.path, "additionalProperties"],
+        });
+    }
+    // Add required for keys with discrete values (enum, literal, etc.)
+    const keyValues = keyType._zod.values;
+    // Every key shares one value schema, so an optional-in value makes the whole key set omittable on input. Output keeps them: the exhaustive branch assigns every key, even one whose value came back undefined.
+    const omittableOnInput = ctx.io === "input" && inputOptin(def.valueType) !== undefined;
+    if (keyValues && !def.partial && !omittableOnInput) {
+        const validKeyValues = [...keyValues].filter((v) => typeof v === "string" || typeof v === "number");
+        if (validKeyValues.length > 0) {
+            json.required = validKeyValues.map(String);
+        }
+    }
+};
+const nullableProcessor = (schema, ctx, json, params) => {
+    const def = schema._zod.def;
+    const inner = to_json_schema_processSchema(def.innerType, ctx, params);
+    const seen = ctx.seen.get(schema);
+    if (ctx.target === "openapi-3.0") {
+        seen.ref = def.innerType;
+        json.nullable = true;
+    }
+    else {
+        json.anyOf = [inner, { type: "null" }];
+    }
+};
+const nonoptionalProcessor = (schema, ctx, _json, params) => {
+    const def = schema._zod.def;
+    to_json_schema_processSchema(def.innerType, ctx, params);
+    const seen = ctx.seen.get(schema);
+    seen.ref = def.innerType;
+};
+/** Round-trips a default value through JSON so the emitted schema is guaranteed to be valid JSON.
+ * A BigInt has no reliable encoding, so it goes through `unrepresentable` like any other
+ * unrepresentable value. Returns a sentinel when the caller must not write a default of its own. */
+const UNREPRESENTABLE_DEFAULT = Symbol();
+function serializeDefaultValue(value, schema, ctx, json, params) {
+    let unrepresentable = false;
+    const serialized = JSON.stringify(value, (_, val) => {
+        if (typeof val !== "bigint")
+            return val;
+        unrepresentable = true;
+        return null;
+    });
+    if (!unrepresentable)
+        return JSON.parse(serialized);
+    handleUnrepresentable(schema, ctx, json, params, "BigInt defaults cannot be represented in JSON Schema");
+    return UNREPRESENTABLE_DEFAULT;
+}
+const defaultProcessor = (schema, ctx, json, params) => {
+    const def = schema._zod.def;
+    to_json_schema_processSchema(def.innerType, ctx, params);
+    const seen = ctx.seen.get(schema);
+    seen.ref = def.innerType;
+    const value = serializeDefaultValue(def.defaultValue, schema, ctx, json, params);
+    if (value !== UNREPRESENTABLE_DEFAULT)
+        json.default = value;
+};
+const prefaultProcessor = (schema, ctx, json, params) => {
+    const def = schema._zod.def;
+    to_json_schema_processSchema(def.innerType, ctx, params);
+    const seen = ctx.seen.get(schema);
+    seen.ref = def.innerType;
+    if (ctx.io !== "input")
+        return;
+    const value = serializeDefaultValue(def.defaultValue, schema, ctx, json, params);
+    if (value !== UNREPRESENTABLE_DEFAULT)
+        json._prefault = value;
+};
+const catchProcessor = (schema, ctx, json, params) => {
+    const def = schema._zod.def;
+    to_json_schema_processSchema(def.innerType, ctx, params);
+    const seen = ctx.seen.get(schema);
+    seen.ref = def.innerType;
+    let catchValue;
+    try {
+        catchValue = def.catchValue(undefined);
+    }
+    catch {
+        handleUnrepresentable(schema, ctx, json, params, "Dynamic catch values are not supported in JSON Schema");
+        return;
+    }
+    json.default = catchValue;
+};
+const pipeProcessor = (schema, ctx, _json, params) => {
+    const def = schema._zod.def;
+    const inIsTransform = def.in._zod.traits.has("$ZodTransform");
+    const innerType = ctx.io === "input" ? (inIsTransform ? def.out : def.in) : def.out;
+    to_json_schema_processSchema(innerType, ctx, params);
+    const seen = ctx.seen.get(schema);
+    seen.ref = innerType;
+};
+const readonlyProcessor = (schema, ctx, json, params) => {
+    const def = schema._zod.def;
+    to_json_schema_processSchema(def.innerType, ctx, params);
+    const seen = ctx.seen.get(schema);
+    seen.ref = def.innerType;
+    json.readOnly = true;
+};
+const promiseProcessor = (schema, ctx, _json, params) => {
+    const def = schema._zod.def;
+    to_json_schema_processSchema(def.innerType, ctx, params);
+    const seen = ctx.seen.get(schema);
+    seen.ref = def.innerType;
+};
+const optionalProcessor = (schema, ctx, _json, params) => {
+    const def = schema._zod.def;
+    to_json_schema_processSchema(def.innerType, ctx, params);
+    const seen = ctx.seen.get(schema);
+    seen.ref = def.innerType;
+};
+const lazyProcessor = (schema, ctx, _json, params) => {
+    const innerType = schema._zod.innerType;
+    to_json_schema_processSchema(innerType, ctx, params);
+    const seen = ctx.seen.get(schema);
+    seen.ref = innerType;
+};
+// ==================== ALL PROCESSORS ====================
+const allProcessors = {
+    string: stringProcessor,
+    number: numberProcessor,
+    boolean: booleanProcessor,
+    bigint: bigintProcessor,
+    symbol: symbolProcessor,
+    null: nullProcessor,
+    undefined: undefinedProcessor,
+    void: voidProcessor,
+    never: neverProcessor,
+    any: anyProcessor,
+    unknown: unknownProcessor,
+    date: dateProcessor,
+    enum: enumProcessor,
+    literal: literalProcessor,
+    nan: nanProcessor,
+    template_literal: templateLiteralProcessor,
+    file: fileProcessor,
+    success: successProcessor,
+    custom: customProcessor,
+    function: functionProcessor,
+    transform: transformProcessor,
+    map: mapProcessor,
+    set: setProcessor,
+    array: arrayProcessor,
+    object: objectProcessor,
+    union: unionProcessor,
+    intersection: intersectionProcessor,
+    tuple: tupleProcessor,
+    record: recordProcessor,
+    nullable: nullableProcessor,
+    nonoptional: nonoptionalProcessor,
+    default: defaultProcessor,
+    prefault: prefaultProcessor,
+    catch: catchProcessor,
+    pipe: pipeProcessor,
+    readonly: readonlyProcessor,
+    promise: promiseProcessor,
+    optional: optionalProcessor,
+    lazy: lazyProcessor,
+};
+function toJSONSchema(input, params) {
+    if ("_idmap" in input) {
+        // Registry case
+        const registry = input;
+        const ctx = initializeContext({ ...params, processors: allProcessors });
+        const defs = {};
+        // First pass: process all schemas to build the seen map
+        for (const entry of registry._idmap.entries()) {
+            const [_, schema] = entry;
+            processSchema(schema, ctx);
+        }
+        const schemas = {};
+        const external = {
+            registry,
+            uri: params?.uri,
+            defs,
+        };
+        // Update the context with external configuration
+        ctx.external = external;
+        // Second pass: emit each schema
+        for (const entry of registry._idmap.entries()) {
+            const [key, schema] = entry;
+            extractDefs(ctx, schema);
+            assignProp(schemas, key, finalize(ctx, schema));
+        }
+        if (Object.keys(defs).length > 0) {
+            const defsSegment = ctx.target === "draft-2020-12" ? "$defs" : "definitions";
+            schemas.__shared = {
+                [defsSegment]: defs,
+            };
+        }
+        return { schemas };
+    }
+    // Single schema case
+    const ctx = initializeContext({ ...params, processors: allProcessors });
+    processSchema(input, ctx);
+    extractDefs(ctx, input);
+    return finalize(ctx, input);
+}
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
+
+const error = () => {
+    const Sizable = {
+        string: { unit: "characters", verb: "to have" },
+        file: { unit: "bytes", verb: "to have" },
+        array: { unit: "items", verb: "to have" },
+        set: { unit: "items", verb: "to have" },
+        map: { unit: "entries", verb: "to have" },
+    };
+    function getSizing(origin) {
+        return Sizable[origin] ?? null;
+    }
+    const FormatDictionary = {
+        regex: "input",
+        email: "email address",
+        url: "URL",
+        emoji: "emoji",
+        uuid: "UUID",
+        uuidv4: "UUIDv4",
+        uuidv6: "UUIDv6",
+        nanoid: "nanoid",
+        guid: "GUID",
+        cuid: "cuid",
+        cuid2: "cuid2",
+        ulid: "ULID",
+        xid: "XID",
+        ksuid: "KSUID",
+        datetime: "ISO datetime",
+        date: "ISO date",
+        time: "ISO time",
+        duration: "ISO duration",
+        ipv4: "IPv4 address",
+        ipv6: "IPv6 address",
+        mac: "MAC address",
+        cidrv4: "IPv4 range",
+        cidrv6: "IPv6 range",
+        base64: "base64-encoded string",
+        base64url: "base64url-encoded string",
+        json_string: "JSON string",
+        e164: "E.164 number",
+        currency_code: "currency code",
+        credit_card: "credit card number",
+        iban: "IBAN",
+        jwt: "JWT",
+        template_literal: "input",
+    };
+    // type names: missing keys = do not translate (use raw value via ?? fallback)
+    const TypeDictionary = {
+        // Compatibility: "nan" -> "NaN" for display
+        nan: "NaN",
+        // All other type names omitted - they fall back to raw values via ?? operator
+    };
+    function getTypeName(type, input) {
+        if (type === "number" && typeof input === "number" && !Number.isFinite(input)) {
+            return String(input);
+        }
+        return TypeDictionary[type] ?? type;
+    }
+    return (issue) => {
+        switch (issue.code) {
+            case "invalid_type": {
+                const expected = getTypeName(issue.expected);
+                const receivedType = core_util/* parsedType */.GW(issue.input);
+                const received = getTypeName(receivedType, issue.input);
+                return `Invalid input: expected ${expected}, received ${received}`;
+            }
+            case "invalid_value":
+                if (issue.values.length === 1)
+                    return `Invalid input: expected ${core_util/* stringifyPrimitive */.B7(issue.values[0])}`;
+                return `Invalid option: expected one of ${core_util/* joinValues */.jw(issue.values, "|")}`;
+            case "too_big": {
+                const adj = issue.exact ? "exactly " : issue.inclusive ? "<=" : "<";
+                const sizing = getSizing(issue.origin);
+                if (sizing)
+                    return `Too big: expected ${issue.origin ?? "value"} to have ${adj}${issue.maximum.toString()} ${sizing.unit ?? "elements"}`;
+                return `Too big: expected ${issue.origin ?? "value"} to be ${adj}${issue.maximum.toString()}`;
+            }
+            case "too_small": {
+                const adj = issue.exact ? "exactly " : issue.inclusive ? ">=" : ">";
+                const sizing = getSizing(issue.origin);
+                if (sizing) {
+                    return `Too small: expected ${issue.origin} to have ${adj}${issue.minimum.toString()} ${sizing.unit}`;
+                }
+                return `Too small: expected ${issue.origin} to be ${adj}${issue.minimum.toString()}`;
+            }
+            case "invalid_format": {
+                const _issue = issue;
+                if (_issue.format === "starts_with") {
+                    return `Invalid string: must start with "${_issue.prefix}"`;
+                }
+                if (_issue.format === "ends_with")
+                    return `Invalid string: must end with "${_issue.suffix}"`;
+                if (_issue.format === "includes")
+                    return `Invalid string: must include "${_issue.includes}"`;
+                if (_issue.format === "regex")
+                    return `Invalid string: must match pattern ${_issue.pattern}`;
+                return `Invalid ${FormatDictionary[_issue.format] ?? issue.format}`;
+            }
+            case "not_multiple_of":
+                return `Invalid number: must be a multiple of ${issue.divisor}`;
+            case "unrecognized_keys":
+                return `Unrecognized key${issue.keys.length > 1 ? "s" : ""}: ${core_util/* joinValues */.jw(issue.keys, ", ")}`;
+            case "invalid_key":
+                return `Invalid key in ${issue.origin}`;
+            case "invalid_union":
+                if (issue.options && Array.isArray(issue.options) && issue.options.length > 0) {
+                    const opts = issue.options.map((o) => `'${o}'`).join(" | ");
+                    return `Invalid discriminator value. Expected ${opts}`;
+                }
+                if (issue.inclusive === false) {
+                    return "Invalid input: more than one option matched";
+                }
+                return "Invalid input";
+            case "invalid_element":
+                return `Invalid value in ${issue.origin}`;
+            default:
+                return `Invalid input`;
+        }
+    };
+};
+/* harmony default export */ function en() {
+    return {
+        localeError: error(),
+    };
+}
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+
+
+/* Computing the message eagerly is expensive (pretty-printed JSON of all
+ * issues), so defer it until first read. The accessor functions and
+ * descriptors are shared across instances to keep error construction
+ * cheap; the computed message is cached on the internals object. The
+ * setter preserves plain assignment semantics for consumers that
+ * overwrite `message`. */
+function _getMessage() {
+    const internals = this._zod;
+    internals.message ?? (internals.message = JSON.stringify(internals.def, core_util/* jsonStringifyReplacer */.k8, 2));
+    return internals.message;
+}
+function _setMessage(value) {
+    this._zod.message = value;
+}
+const _messageDesc = {
+    get: _getMessage,
+    set: _setMessage,
+    enumerable: true,
+    configurable: true,
+};
+const _issuesDesc = { value: undefined, enumerable: false };
+/* Prototypes that already carry the lazy `toString`. Seeded with the
+ * intrinsics so that `init` on a foreign object — it accepts any object —
+ * can never install an accessor onto a prototype we do not own. */
+const _installedToString = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
+const initializer = (inst, def) => {
+    inst.name = "$ZodError";
+    // `_zod` is already non-enumerable: $constructor's init defined it with this same descriptor
+    _issuesDesc.value = def;
+    Object.defineProperty(inst, "issues", _issuesDesc);
+    // Clear the shared slot; a retained `value` pins the last error's issues.
+    _issuesDesc.value = undefined;
+    Object.defineProperty(inst, "message", _messageDesc);
+    /* `toString` lives as a non-enumerable lazy getter on the shared
+     * prototype; on first access it caches a per-instance closure so
+     * detached usage still works. */
+    const proto = Object.getPrototypeOf(inst);
+    if (!_installedToString.has(proto)) {
+        _installedToString.add(proto);
+        Object.defineProperty(proto, "toString", {
+            configurable: true,
+            enumerable: false,
+            get() {
+                const value = () => this.message;
+                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+                return value;
+            },
+            set(value) {
+                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+            },
+        });
+    }
+};
+const $ZodError = (0,core_core/* $constructor */.xI)("$ZodError", initializer);
+const $ZodRealError = (0,core_core/* $constructor */.xI)("$ZodError", initializer, undefined, {
+    Parent: Error,
+});
+/** Get-or-create `obj[key]` as an own data property. A path segment naming an inherited member
+ * ("toString", "constructor") would otherwise read through to the prototype, and assigning
+ * "__proto__" would hit the setter instead of creating a key. */
+function node(obj, key, make) {
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) {
+        if (key === "__proto__") {
+            Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
+        }
+        else {
+            obj[key] = make();
+        }
+    }
+    return obj[key];
+}
+function flattenError(error, mapper = (issue) => issue.message) {
+    const fieldErrors = {};
+    const formErrors = [];
+    for (const sub of error.issues) {
+        if (sub.path.length > 0) {
+            node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
+        }
+        else {
+            formErrors.push(mapper(sub));
+        }
+    }
+    return { formErrors, fieldErrors };
+}
+function formatError(error, mapper = (issue) => issue.message) {
+    const fieldErrors = { _errors: [] };
+    const processError = (error, path = []) => {
+        for (const issue of error.issues) {
+            if (issue.code === "invalid_union" && issue.errors.length) {
+                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
+            }
+            else if (issue.code === "invalid_key") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else if (issue.code === "invalid_element") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else {
+                const fullpath = [...path, ...issue.path];
+                if (fullpath.length === 0) {
+                    fieldErrors._errors.push(mapper(issue));
+                }
+                else {
+                    let curr = fieldErrors;
+                    let i = 0;
+                    while (i < fullpath.length) {
+                        const el = fullpath[i];
+                        const terminal = i === fullpath.length - 1;
+                        // `_errors` is reserved by this legacy format, so merge a matching path segment into the current node instead of treating its array as a child.
+                        if (el === "_errors") {
+                            if (terminal)
+                                curr._errors.push(mapper(issue));
+                            i++;
+                            continue;
+                        }
+                        // A path element may collide with an inherited property name such as
+                        // "__proto__" or "constructor". Truthiness checks read the prototype
+                        // (so no node is created, then ._errors.push throws), and bracket
+                        // assignment of "__proto__" hits the setter instead of creating an
+                        // own key. Guard the read with hasOwnProperty and create the node
+                        // with defineProperty so any path element becomes a real own key.
+                        if (!Object.prototype.hasOwnProperty.call(curr, el)) {
+                            Object.defineProperty(curr, el, {
+                                value: { _errors: [] },
+                                enumerable: true,
+                                writable: true,
+                                configurable: true,
+                            });
+                        }
+                        const node = curr[el];
+                        if (terminal) {
+                            node._errors.push(mapper(issue));
+                        }
+                        curr = node;
+                        i++;
+                    }
+                }
+            }
+        }
+    };
+    processError(error);
+    return fieldErrors;
+}
+function treeifyError(error, mapper = (issue) => issue.message) {
+    const result = { errors: [] };
+    const processError = (error, path = []) => {
+        var _a;
+        for (const issue of error.issues) {
+            if (issue.code === "invalid_union" && issue.errors.length) {
+                // regular union error
+                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
+            }
+            else if (issue.code === "invalid_key") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else if (issue.code === "invalid_element") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else {
+                const fullpath = [...path, ...issue.path];
+                if (fullpath.length === 0) {
+                    result.errors.push(mapper(issue));
+                    continue;
+                }
+                let curr = result;
+                let i = 0;
+                while (i < fullpath.length) {
+                    const el = fullpath[i];
+                    const terminal = i === fullpath.length - 1;
+                    if (typeof el === "string") {
+                        curr.properties ?? (curr.properties = {});
+                        // el may collide with an inherited property name ("__proto__",
+                        // "constructor", ...); ??= reads the prototype so the node is never
+                        // created and curr.errors.push throws. Guard with hasOwnProperty and
+                        // create the node with defineProperty so "__proto__" becomes a real
+                        // own key rather than invoking the prototype setter.
+                        if (!Object.prototype.hasOwnProperty.call(curr.properties, el)) {
+                            Object.defineProperty(curr.properties, el, {
+                                value: { errors: [] },
+                                enumerable: true,
+                                writable: true,
+                                configurable: true,
+                            });
+                        }
+                        curr = curr.properties[el];
+                    }
+                    else {
+                        curr.items ?? (curr.items = []);
+                        (_a = curr.items)[el] ?? (_a[el] = { errors: [] });
+                        curr = curr.items[el];
+                    }
+                    if (terminal) {
+                        curr.errors.push(mapper(issue));
+                    }
+                    i++;
+                }
+            }
+        }
+    };
+    processError(error);
+    return result;
+}
+/** Format a ZodError as a human-readable string in the following form.
+ *
+ * From
+ *
+ * ```ts
+ * ZodError {
+ *   issues: [
+ *     {
+ *       expected: 'string',
+ *       code: 'invalid_type',
+ *       path: [ 'username' ],
+ *       message: 'Invalid input: expected string'
+ *     },
+ *     {
+ *       expected: 'number',
+ *       code: 'invalid_type',
+ *       path: [ 'favoriteNumbers', 1 ],
+ *       message: 'Invalid input: expected number'
+ *     }
+ *   ];
+ * }
+ * ```
+ *
+ * to
+ *
+ * ```
+ * username
+ *   ✖ Expected number, received string at "username
+ * favoriteNumbers[0]
+ *   ✖ Invalid input: expected number
+ * ```
+ */
+function toDotPath(_path) {
+    const segs = [];
+    const path = _path.map((seg) => (typeof seg === "object" ? seg.key : seg));
+    for (const seg of path) {
+        if (typeof seg === "number")
+            segs.push(`[${seg}]`);
+        else if (typeof seg === "symbol")
+            segs.push(`[${JSON.stringify(String(seg))}]`);
+        else if (/[^\w$]/.test(seg))
+            segs.push(`[${JSON.stringify(seg)}]`);
+        else {
+            if (segs.length)
+                segs.push(".");
+            segs.push(seg);
+        }
+    }
+    return segs.join("");
+}
+function prettifyError(error) {
+    const lines = [];
+    // sort by path length
+    const issues = [...error.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
+    // Process each issue
+    for (const issue of issues) {
+        lines.push(`✖ ${issue.message}`);
+        if (issue.path?.length)
+            lines.push(`  → at ${toDotPath(issue.path)}`);
+    }
+    // Convert Map to formatted string
+    return lines.join("\n");
+}
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
+
+
+
+// Always both keys, so the `_params` read site in `_parse` sees one object shape rather than two.
+function finalizeParams(callee, params) {
+    return { callee: params?.callee ?? callee, Err: params?.Err };
+}
+const _parse = (_Err) => {
+    const fn = (schema, value, _ctx, _params) => {
+        const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
+        const result = schema._zod.run({ value, issues: [] }, ctx);
+        if (result instanceof Promise) {
+            throw new core_core/* $ZodAsyncError */.GT();
+        }
+        if (result.issues.length) {
+            const e = new (_params?.Err ?? _Err)(result.issues.map((iss) => core_util/* finalizeIssue */.iR(iss, ctx, core_core/* config */.$W())));
+            core_util/* captureStackTrace */.gx(e, _params?.callee ?? fn);
+            throw e;
+        }
+        return result.value;
+    };
+    return fn;
+};
+const parse_parse = /* @__PURE__*/ _parse($ZodRealError);
+const _parseAsync = (_Err) => {
+    const fn = async (schema, value, _ctx, params) => {
+        const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
+        let result = schema._zod.run({ value, issues: [] }, ctx);
+        if (result instanceof Promise)
+            result = await result;
+        if (result.issues.length) {
+            const e = new (params?.Err ?? _Err)(result.issues.map((iss) => core_util/* finalizeIssue */.iR(iss, ctx, core_core/* config */.$W())));
+            core_util/* captureStackTrace */.gx(e, params?.callee ?? fn);
+            throw e;
+        }
+        return result.value;
+    };
+    return fn;
+};
+const parse_parseAsync = /* @__PURE__*/ _parseAsync($ZodRealError);
+const _safeParse = (_Err) => (schema, value, _ctx) => {
+    const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
+    const result = schema._zod.run({ value, issues: [] }, ctx);
+    if (result instanceof Promise) {
+        throw new core_core/* $ZodAsyncError */.GT();
+    }
+    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+};
+const safeParse = /* @__PURE__*/ _safeParse($ZodRealError);
+// the error is built on the first read of `error`: finalizing the issues and constructing the instance is most of a failing parse, and a caller that only branches on `success` never pays it. a getter in the literal keeps this small; the alternative, one shared accessor descriptor plus a hidden state slot, reads ~15% faster but costs ~75 B gzipped in every bundle
+function failure(Err, issues, ctx) {
+    let error;
+    return {
+        success: false,
+        get error() {
+            if (!error) {
+                error = new Err(issues.map((iss) => core_util/* finalizeIssue */.iR(iss, ctx, core_core/* config */.$W())));
+                // finalizeIssue drops `input`, so the built error holds nothing; keeping the raw issues past this point pins the parsed value for the life of the result
+                issues = undefined;
+                ctx = undefined;
+            }
+            return error;
+        },
+        set error(e) {
+            error = e;
+            // a replacement makes the getter's branch unreachable, so the captures have to go here too
+            issues = undefined;
+            ctx = undefined;
+        },
+    };
+}
+const _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
+    const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
+    let result = schema._zod.run({ value, issues: [] }, ctx);
+    if (result instanceof Promise)
+        result = await result;
+    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+};
+const safeParseAsync = /* @__PURE__*/ _safeParseAsync($ZodRealError);
+// registry mirrors of the compiler's sentinels, so this module never imports the compiler
+const COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
+const COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
+// Deliberately tiny, because v8 will not inline a body carrying the fallback's object literals and throw. Everything that is not the compiled happy path lives in validateFallback, and that split is worth ~35% on a compiled schema.
+const validate = ((schema, value, _ctx) => {
+    const validator = schema._zod.bag.validator;
+    if (validator !== undefined) {
+        if (validator(value) !== COMPILE_INVALID)
+            return true;
+        // a definite sentinel means the runtime would reject, so skip the re-parse; a ctx can still change the answer
+        if (validator.definite === true && _ctx === undefined)
+            return false;
+    }
+    return validateFallback(schema, value, _ctx);
+});
+function validateFallback(schema, value, _ctx) {
+    const ctx = _ctx
+        ? { ..._ctx, async: false, abortEarly: true }
+        : { async: false, abortEarly: true };
+    const fallbackRun = schema._zod.bag.fallbackRun;
+    let result;
+    if (fallbackRun) {
+        // skip nested fast paths on the fallback, so user callbacks keep the at-most-twice bound
+        ctx[COMPILE_FALLBACK] = true;
+        result = fallbackRun({ value, issues: [] }, ctx);
+    }
+    else {
+        result = schema._zod.run({ value, issues: [] }, ctx);
+    }
+    if (result instanceof Promise) {
+        throw new core_core/* $ZodAsyncError */.GT();
+    }
+    return result.issues.length === 0;
+}
+// no fast path: the compiler keeps async parses on the runtime, because a promise-returning callback that is not declared async compiles to a throw
+const parse_validateAsync = async (schema, value, _ctx) => {
+    const ctx = _ctx
+        ? { ..._ctx, async: true, abortEarly: true }
+        : { async: true, abortEarly: true };
+    let result = schema._zod.run({ value, issues: [] }, ctx);
+    if (result instanceof Promise)
+        result = await result;
+    return result.issues.length === 0;
+};
+const _encode = (_Err) => {
+    const parse = _parse(_Err);
+    const fn = (schema, value, _ctx, _params) => {
+        const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
+        return parse(schema, value, ctx, finalizeParams(fn, _params));
+    };
+    return fn;
+};
+const encode = /* @__PURE__*/ _encode($ZodRealError);
+const _decode = (_Err) => {
+    const parse = _parse(_Err);
+    const fn = (schema, value, _ctx, _params) => {
+        return parse(schema, value, _ctx, finalizeParams(fn, _params));
+    };
+    return fn;
+};
+const decode = /* @__PURE__*/ _decode($ZodRealError);
+const _encodeAsync = (_Err) => {
+    const parseAsync = _parseAsync(_Err);
+    const fn = async (schema, value, _ctx, _params) => {
+        const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
+        return (await parseAsync(schema, value, ctx, finalizeParams(fn, _params)));
+    };
+    return fn;
+};
+const encodeAsync = /* @__PURE__*/ _encodeAsync($ZodRealError);
+const _decodeAsync = (_Err) => {
+    const parseAsync = _parseAsync(_Err);
+    const fn = async (schema, value, _ctx, _params) => {
+        return await parseAsync(schema, value, _ctx, finalizeParams(fn, _params));
+    };
+    return fn;
+};
+const decodeAsync = /* @__PURE__*/ _decodeAsync($ZodRealError);
+const _safeEncode = (_Err) => (schema, value, _ctx) => {
+    const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
+    return _safeParse(_Err)(schema, value, ctx);
+};
+const safeEncode = /* @__PURE__*/ _safeEncode($ZodRealError);
+const _safeDecode = (_Err) => (schema, value, _ctx) => {
+    return _safeParse(_Err)(schema, value, _ctx);
+};
+const safeDecode = /* @__PURE__*/ _safeDecode($ZodRealError);
+const _safeEncodeAsync = (_Err) => async (schema, value, _ctx) => {
+    const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
+    return _safeParseAsync(_Err)(schema, value, ctx);
+};
+const safeEncodeAsync = /* @__PURE__*/ _safeEncodeAsync($ZodRealError);
+const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
+    return _safeParseAsync(_Err)(schema, value, _ctx);
+};
+const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+
+
+
+/* Prototypes that already carry the lazy helper methods. Seeded with the
+ * intrinsics so that `init` on a foreign object — it accepts any object —
+ * can never install an accessor onto a prototype we do not own. */
+const _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
+/* Helper methods live as non-enumerable lazy getters on the shared
+ * prototype instead of own properties on every instance. On first
+ * access the getter allocates the per-instance closure and caches it
+ * as a non-enumerable own property, so detached usage still works and
+ * the allocation only happens for methods actually touched. */
+function _lazyMethod(proto, key, make) {
+    Object.defineProperty(proto, key, {
+        configurable: true,
+        enumerable: false,
+        get() {
+            const value = make(this);
+            Object.defineProperty(this, key, { value, configurable: true, writable: true });
+            return value;
+        },
+        set(value) {
+            Object.defineProperty(this, key, { value, configurable: true, writable: true });
+        },
+    });
+}
+const errors_initializer = (inst, issues) => {
+    $ZodError.init(inst, issues);
+    inst.name = "ZodError";
+    const proto = Object.getPrototypeOf(inst);
+    if (_installedErrorProtos.has(proto))
+        return;
+    _installedErrorProtos.add(proto);
+    _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
+    _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
+    _lazyMethod(proto, "addIssue", (self) => (issue) => {
+        self.issues.push(issue);
+        self.message = JSON.stringify(self.issues, core_util/* jsonStringifyReplacer */.k8, 2);
+    });
+    _lazyMethod(proto, "addIssues", (self) => (issues) => {
+        self.issues.push(...issues);
+        self.message = JSON.stringify(self.issues, core_util/* jsonStringifyReplacer */.k8, 2);
+    });
+    Object.defineProperty(proto, "isEmpty", {
+        configurable: true,
+        enumerable: false,
+        get() {
+            return this.issues.length === 0;
+        },
+    });
+};
+const ZodError = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodError", errors_initializer)));
+const ZodRealError = /*@__PURE__*/ core_core/* $constructor */.xI("ZodError", errors_initializer, undefined, {
+    Parent: Error,
+});
+// /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
+// export type ErrorMapCtx = core.$ZodErrorMapCtx;
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
+
+
+const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
+const classic_parse_parseAsync = /* @__PURE__ */ _parseAsync(ZodRealError);
+const parse_safeParse = /* @__PURE__ */ _safeParse(ZodRealError);
+const parse_safeParseAsync = /* @__PURE__ */ _safeParseAsync(ZodRealError);
+
+// Codec functions
+const parse_encode = /* @__PURE__ */ _encode(ZodRealError);
+const parse_decode = /* @__PURE__ */ _decode(ZodRealError);
+const parse_encodeAsync = /* @__PURE__ */ _encodeAsync(ZodRealError);
+const parse_decodeAsync = /* @__PURE__ */ _decodeAsync(ZodRealError);
+const parse_safeEncode = /* @__PURE__ */ _safeEncode(ZodRealError);
+const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
+const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
+const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
+
+
+
+
+
+
+
+
+// Register English as the default locale on first ZodType construction. Hooked into the `ZodType` `$constructor` (rather than a top-level `config(en())` in `external.ts`) so bundlers honoring `sideEffects: false` can't tree-shake it out — see #5953, #5725. An explicit `z.config(z.locales.xx())` call wins regardless of order, since this only sets the default when none is present.
+function _ensureDefaultLocale() {
+    if (!core_core/* globalConfig */.cr.localeError)
+        core_core/* config */.$W(en());
+}
+// the default memoizer is read by the core container init, which runs before `ZodType.init`, so each container calls this first
+function _ensureDefaultMemoizer() {
+    if (!core_core/* globalConfig */.cr.memoizer)
+        core_core/* config */.$W({ memoizer: memoizer() });
+}
+const ZodType = /*@__PURE__*/ core_core/* $constructor */.xI("ZodType", (inst, def) => {
+    _ensureDefaultLocale();
+    $ZodType.init(inst, def);
+    inst.def = def;
+    inst.type = def.type;
+    return inst;
+}, {
+    check(...chks) {
+        const def = this.def;
+        return this.clone(core_util/* mergeDefs */.zM(def, {
+            checks: [
+                ...(def.checks ?? []),
+                ...chks.map((ch) => typeof ch === "function" ? { _zod: { check: ch, def: { check: "custom" }, onattach: [] } } : ch),
+            ],
+        }), { parent: true });
+    },
+    with(...chks) {
+        return this.check(...chks);
+    },
+    clone(def, params) {
+        return core_util/* clone */.o8(this, def, params);
+    },
+    brand() {
+        return this;
+    },
+    register(reg, meta) {
+        reg.add(this, meta);
+        return this;
+    },
+    refine(check, params) {
+        return this.check(refine(check, params));
+    },
+    superRefine(refinement, params) {
+        return this.check(superRefine(refinement, params));
+    },
+    overwrite(fn) {
+        return this.check(api/* _overwrite */.bS(fn));
+    },
+    optional() {
+        return optional(this);
+    },
+    exactOptional() {
+        return exactOptional(this);
+    },
+    nullable() {
+        return nullable(this);
+    },
+    nullish() {
+        return optional(nullable(this));
+    },
+    nonoptional(params) {
+        return nonoptional(this, params);
+    },
+    array() {
+        return array(this);
+    },
+    or(arg) {
+        return union([this, arg]);
+    },
+    and(arg) {
+        return intersection(this, arg);
+    },
+    transform(tx) {
+        return pipe(this, transform(tx));
+    },
+    default(d) {
+        return _default(this, d);
+    },
+    prefault(d) {
+        return prefault(this, d);
+    },
+    catch(params) {
+        return _catch(this, params);
+    },
+    pipe(target) {
+        return pipe(this, target);
+    },
+    readonly() {
+        return readonly(this);
+    },
+    describe(description) {
+        const cl = this.clone();
+        registries/* globalRegistry */.fd.add(cl, { description });
+        return cl;
+    },
+    meta(...args) {
+        // overloaded: meta() returns the registered metadata, meta(data) returns a clone with `data` registered. The mapped type picks up the second overload, so we accept variadic any-args and return `any` to satisfy both at runtime.
+        if (args.length === 0)
+            return registries/* globalRegistry */.fd.get(this);
+        const cl = this.clone();
+        registries/* globalRegistry */.fd.add(cl, args[0]);
+        return cl;
+    },
+    isOptional() {
+        return this.safeParse(undefined).success;
+    },
+    isNullable() {
+        return this.safeParse(null).success;
+    },
+    apply(fn, ...args) {
+        return args.length === 0 ? fn(this) : fn(this, ...args);
+    },
+    // Overrides core's `~standard` to add `jsonSchema`. Must stay a prototype entry: redefining it per instance demotes instances to dictionary mode.
+    get "~standard"() {
+        return core_util/* hide */.jD(this, "~standard", {
+            ...standardProps(this),
+            jsonSchema: {
+                input: createStandardJSONSchemaMethod(this, "input"),
+                output: createStandardJSONSchemaMethod(this, "output"),
+            },
+        });
+    },
+    set "~standard"(value) {
+        core_util/* own */.qh(this, "~standard", value);
+    },
+    parse: function _parse(data, params) {
+        return classic_parse_parse(this, data, params, { callee: _parse });
+    },
+    parseAsync: async function _parseAsync(data, params) {
+        return await classic_parse_parseAsync(this, data, params, { callee: _parseAsync });
+    },
+    safeParse(data, params) {
+        return parse_safeParse(this, data, params);
+    },
+    async safeParseAsync(data, params) {
+        return parse_safeParseAsync(this, data, params);
+    },
+    // `spa` is an alias: same function object as `safeParseAsync`, as before.
+    get spa() {
+        return this?.safeParseAsync;
+    },
+    set spa(value) {
+        core_util/* own */.qh(this, "spa", value);
+    },
+    validate(data, params) {
+        return validate(this, data, params);
+    },
+    validateAsync(data, params) {
+        return parse_validateAsync(this, data, params);
+    },
+    encode: function _encode(data, params) {
+        return parse_encode(this, data, params, { callee: _encode });
+    },
+    decode: function _decode(data, params) {
+        return parse_decode(this, data, params, { callee: _decode });
+    },
+    encodeAsync: async function _encodeAsync(data, params) {
+        return await parse_encodeAsync(this, data, params, { callee: _encodeAsync });
+    },
+    decodeAsync: async function _decodeAsync(data, params) {
+        return await parse_decodeAsync(this, data, params, { callee: _decodeAsync });
+    },
+    safeEncode(data, params) {
+        return parse_safeEncode(this, data, params);
+    },
+    safeDecode(data, params) {
+        return parse_safeDecode(this, data, params);
+    },
+    async safeEncodeAsync(data, params) {
+        return parse_safeEncodeAsync(this, data, params);
+    },
+    async safeDecodeAsync(data, params) {
+        return parse_safeDecodeAsync(this, data, params);
+    },
+    toJSONSchema(params) {
+        return createToJSONSchemaMethod(this, {})(params);
+    },
+    // Reads through to the registry on every access, so it must not cache.
+    get description() {
+        return registries/* globalRegistry */.fd.get(this)?.description;
+    },
+    // No setter: `schema._def = x` throws, as it did when `_def` was a non-writable own property.
+    get _def() {
+        return this._zod.def;
+    },
+});
+/** @internal */
+const _ZodString = /*@__PURE__*/ core_core/* $constructor */.xI("_ZodString", (inst, def) => {
+    $ZodString.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => stringProcessor(inst, ctx, json, params);
+}, 
+/*@__PURE__*/ core_util/* derived */.un({
+    format: (inst) => aggregateChecks(inst).format ?? null,
+    minLength: (inst) => aggregateChecks(inst).minimum ?? null,
+    maxLength: (inst) => aggregateChecks(inst).maximum ?? null,
+}, {
+    regex(...args) {
+        return this.check(api/* _regex */.Fk(...args));
+    },
+    includes(...args) {
+        return this.check(api/* _includes */.dR(...args));
+    },
+    startsWith(...args) {
+        return this.check(api/* _startsWith */.$S(...args));
+    },
+    endsWith(...args) {
+        return this.check(api/* _endsWith */.ER(...args));
+    },
+    min(...args) {
+        return this.check(api/* _minLength */.m9(...args));
+    },
+    max(...args) {
+        return this.check(api/* _maxLength */.Eb(...args));
+    },
+    length(...args) {
+        return this.check(api/* _length */.YA(...args));
+    },
+    nonempty(...args) {
+        return this.check(api/* _minLength */.m9(1, ...args));
+    },
+    lowercase(params) {
+        return this.check(api/* _lowercase */.hH(params));
+    },
+    uppercase(params) {
+        return this.check(api/* _uppercase */.qF(params));
+    },
+    trim() {
+        return this.check(api/* _trim */.WN());
+    },
+    normalize(...args) {
+        return this.check(api/* _normalize */.lo(...args));
+    },
+    toLowerCase() {
+        return this.check(api/* _toLowerCase */.Il());
+    },
+    toUpperCase() {
+        return this.check(api/* _toUpperCase */.xY());
+    },
+    slugify() {
+        return this.check(api/* _slugify */.TL());
+    },
+}));
+const ZodString = /*@__PURE__*/ core_core/* $constructor */.xI("ZodString", (inst, def) => {
+    $ZodString.init(inst, def);
+    _ZodString.init(inst, def);
+}, {
+    email(params) {
+        return this.check(api/* _email */.Mu(ZodEmail, params));
+    },
+    url(params) {
+        return this.check(api/* _url */.Fn(ZodURL, params));
+    },
+    jwt(params) {
+        return this.check(api/* _jwt */.rk(ZodJWT, params));
+    },
+    emoji(params) {
+        return this.check(api/* _emoji */.aC(ZodEmoji, params));
+    },
+    guid(params) {
+        return this.check(api/* _guid */.tB(ZodGUID, params));
+    },
+    uuid(params) {
+        return this.check(api/* _uuid */.Be(ZodUUID, params));
+    },
+    uuidv4(params) {
+        return this.check(api/* _uuidv4 */.nA(ZodUUID, params));
+    },
+    uuidv6(params) {
+        return this.check(api/* _uuidv6 */.pY(ZodUUID, params));
+    },
+    uuidv7(params) {
+        return this.check(api/* _uuidv7 */.wA(ZodUUID, params));
+    },
+    nanoid(params) {
+        return this.check(api/* _nanoid */.Dl(ZodNanoID, params));
+    },
+    cuid(params) {
+        return this.check(api/* _cuid */.fs(ZodCUID, params));
+    },
+    cuid2(params) {
+        return this.check(api/* _cuid2 */.Bj(ZodCUID2, params));
+    },
+    ulid(params) {
+        return this.check(api/* _ulid */.Ct(ZodULID, params));
+    },
+    base64(params) {
+        return this.check(api/* _base64 */.rt(ZodBase64, params));
+    },
+    base64url(params) {
+        return this.check(api/* _base64url */.cU(ZodBase64URL, params));
+    },
+    xid(params) {
+        return this.check(api/* _xid */.Pw(ZodXID, params));
+    },
+    ksuid(params) {
+        return this.check(api/* _ksuid */._z(ZodKSUID, params));
+    },
+    ipv4(params) {
+        return this.check(api/* _ipv4 */.Ny(ZodIPv4, params));
+    },
+    ipv6(params) {
+        return this.check(api/* _ipv6 */.$O(ZodIPv6, params));
+    },
+    cidrv4(params) {
+        return this.check(api/* _cidrv4 */.Uy(ZodCIDRv4, params));
+    },
+    cidrv6(params) {
+        return this.check(api/* _cidrv6 */.gP(ZodCIDRv6, params));
+    },
+    e164(params) {
+        return this.check(api/* _e164 */.KB(ZodE164, params));
+    },
+    datetime(params) {
+        return this.check(api/* _isoDateTime */.G1(ZodISODateTime, params));
+    },
+    date(params) {
+        return this.check(api/* _isoDate */.db(ZodISODate, params));
+    },
+    time(params) {
+        return this.check(api/* _isoTime */.Kn(ZodISOTime, params));
+    },
+    duration(params) {
+        return this.check(api/* _isoDuration */.f2(ZodISODuration, params));
+    },
+});
+function string(params) {
+    return api/* _string */.Rl(ZodString, params);
+}
+const ZodStringFormat = /*@__PURE__*/ core_core/* $constructor */.xI("ZodStringFormat", (inst, def) => {
+    $ZodStringFormat.init(inst, def);
+    _ZodString.init(inst, def);
+});
+const ZodISODateTime = /*@__PURE__*/ core_core/* $constructor */.xI("ZodISODateTime", (inst, def) => {
+    $ZodISODateTime.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+const ZodISODate = /*@__PURE__*/ core_core/* $constructor */.xI("ZodISODate", (inst, def) => {
+    $ZodISODate.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+const ZodISOTime = /*@__PURE__*/ core_core/* $constructor */.xI("ZodISOTime", (inst, def) => {
+    $ZodISOTime.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+const ZodISODuration = /*@__PURE__*/ core_core/* $constructor */.xI("ZodISODuration", (inst, def) => {
+    $ZodISODuration.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+const ZodEmail = /*@__PURE__*/ core_core/* $constructor */.xI("ZodEmail", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodEmail.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function email(params) {
+    return core._email(ZodEmail, params);
+}
+const ZodGUID = /*@__PURE__*/ core_core/* $constructor */.xI("ZodGUID", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodGUID.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function guid(params) {
+    return core._guid(ZodGUID, params);
+}
+const ZodUUID = /*@__PURE__*/ core_core/* $constructor */.xI("ZodUUID", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodUUID.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function uuid(params) {
+    return core._uuid(ZodUUID, params);
+}
+function uuidv4(params) {
+    return core._uuidv4(ZodUUID, params);
+}
+// ZodUUIDv6
+function uuidv6(params) {
+    return core._uuidv6(ZodUUID, params);
+}
+// ZodUUIDv7
+function uuidv7(params) {
+    return core._uuidv7(ZodUUID, params);
+}
+const ZodURL = /*@__PURE__*/ core_core/* $constructor */.xI("ZodURL", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodURL.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function url(params) {
+    return core._url(ZodURL, params);
+}
+function httpUrl(params) {
+    return core._url(ZodURL, {
+        protocol: regexes.httpProtocol,
+        hostname: regexes.domain,
+        ...util.normalizeParams(params),
+    });
+}
+const ZodEmoji = /*@__PURE__*/ core_core/* $constructor */.xI("ZodEmoji", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodEmoji.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function emoji(params) {
+    return core._emoji(ZodEmoji, params);
+}
+const ZodNanoID = /*@__PURE__*/ core_core/* $constructor */.xI("ZodNanoID", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodNanoID.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function nanoid(params) {
+    return core._nanoid(ZodNanoID, params);
+}
+/**
+ * @deprecated CUID v1 is deprecated by its authors due to information leakage
+ * (timestamps embedded in the id). Use {@link ZodCUID2} instead.
+ * See https://github.com/paralleldrive/cuid.
+ */
+const ZodCUID = /*@__PURE__*/ core_core/* $constructor */.xI("ZodCUID", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodCUID.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+/**
+ * Validates a CUID v1 string.
+ *
+ * @deprecated CUID v1 is deprecated by its authors due to information leakage
+ * (timestamps embedded in the id). Use {@link cuid2 | `z.cuid2()`} instead.
+ * See https://github.com/paralleldrive/cuid.
+ */
+function cuid(params) {
+    return core._cuid(ZodCUID, params);
+}
+const ZodCUID2 = /*@__PURE__*/ core_core/* $constructor */.xI("ZodCUID2", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodCUID2.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function cuid2(params) {
+    return core._cuid2(ZodCUID2, params);
+}
+const ZodULID = /*@__PURE__*/ core_core/* $constructor */.xI("ZodULID", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodULID.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function ulid(params) {
+    return core._ulid(ZodULID, params);
+}
+const ZodXID = /*@__PURE__*/ core_core/* $constructor */.xI("ZodXID", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodXID.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function xid(params) {
+    return core._xid(ZodXID, params);
+}
+const ZodKSUID = /*@__PURE__*/ core_core/* $constructor */.xI("ZodKSUID", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodKSUID.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function ksuid(params) {
+    return core._ksuid(ZodKSUID, params);
+}
+const ZodIPv4 = /*@__PURE__*/ core_core/* $constructor */.xI("ZodIPv4", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodIPv4.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function ipv4(params) {
+    return core._ipv4(ZodIPv4, params);
+}
+const ZodMAC = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodMAC", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    core.$ZodMAC.init(inst, def);
+    ZodStringFormat.init(inst, def);
+})));
+function mac(params) {
+    return core._mac(ZodMAC, params);
+}
+const ZodIPv6 = /*@__PURE__*/ core_core/* $constructor */.xI("ZodIPv6", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodIPv6.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function ipv6(params) {
+    return core._ipv6(ZodIPv6, params);
+}
+const ZodCIDRv4 = /*@__PURE__*/ core_core/* $constructor */.xI("ZodCIDRv4", (inst, def) => {
+    $ZodCIDRv4.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function cidrv4(params) {
+    return core._cidrv4(ZodCIDRv4, params);
+}
+const ZodCIDRv6 = /*@__PURE__*/ core_core/* $constructor */.xI("ZodCIDRv6", (inst, def) => {
+    $ZodCIDRv6.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function cidrv6(params) {
+    return core._cidrv6(ZodCIDRv6, params);
+}
+const ZodBase64 = /*@__PURE__*/ core_core/* $constructor */.xI("ZodBase64", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodBase64.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function base64(params) {
+    return core._base64(ZodBase64, params);
+}
+const ZodBase64URL = /*@__PURE__*/ core_core/* $constructor */.xI("ZodBase64URL", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodBase64URL.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function base64url(params) {
+    return core._base64url(ZodBase64URL, params);
+}
+const ZodE164 = /*@__PURE__*/ core_core/* $constructor */.xI("ZodE164", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodE164.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function e164(params) {
+    return core._e164(ZodE164, params);
+}
+const ZodCreditCard = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodCreditCard", (inst, def) => {
+    core.$ZodCreditCard.init(inst, def);
+    ZodStringFormat.init(inst, def);
+})));
+function creditCard(params) {
+    return core._creditCard(ZodCreditCard, params);
+}
+const ZodIBAN = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodIBAN", (inst, def) => {
+    core.$ZodIBAN.init(inst, def);
+    ZodStringFormat.init(inst, def);
+})));
+function iban(params) {
+    return core._iban(ZodIBAN, params);
+}
+const ZodJWT = /*@__PURE__*/ core_core/* $constructor */.xI("ZodJWT", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    $ZodJWT.init(inst, def);
+    ZodStringFormat.init(inst, def);
+});
+function jwt(params) {
+    return core._jwt(ZodJWT, params);
+}
+const ZodCustomStringFormat = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodCustomStringFormat", (inst, def) => {
+    // ZodStringFormat.init(inst, def);
+    core.$ZodCustomStringFormat.init(inst, def);
+    ZodStringFormat.init(inst, def);
+})));
+function stringFormat(format, fnOrRegex, _params = {}) {
+    return core._stringFormat(ZodCustomStringFormat, format, fnOrRegex, _params);
+}
+function hostname(_params) {
+    return core._stringFormat(ZodCustomStringFormat, "hostname", regexes.hostname, _params);
+}
+function hex(_params) {
+    return core._stringFormat(ZodCustomStringFormat, "hex", regexes.hex, _params);
+}
+function currencyCode(_params) {
+    return core._stringFormat(ZodCustomStringFormat, "currency_code", regexes.currencyCode, _params);
+}
+function hash(alg, params) {
+    const enc = params?.enc ?? "hex";
+    const format = `${alg}_${enc}`;
+    const regex = core.regexes[format];
+    if (!regex)
+        throw new Error(`Unrecognized hash format: ${format}`);
+    return core._stringFormat(ZodCustomStringFormat, format, regex, params);
+}
+const ZodNumber = /*@__PURE__*/ core_core/* $constructor */.xI("ZodNumber", (inst, def) => {
+    $ZodNumber.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => numberProcessor(inst, ctx, json, params);
+    inst.isFinite = true;
+}, 
+/*@__PURE__*/ core_util/* derived */.un({
+    minValue: (inst) => {
+        const { minimum, exclusiveMinimum } = aggregateChecks(inst);
+        return Math.max(minimum ?? Number.NEGATIVE_INFINITY, exclusiveMinimum ?? Number.NEGATIVE_INFINITY);
+    },
+    maxValue: (inst) => {
+        const { maximum, exclusiveMaximum } = aggregateChecks(inst);
+        return Math.min(maximum ?? Number.POSITIVE_INFINITY, exclusiveMaximum ?? Number.POSITIVE_INFINITY);
+    },
+    isInt: (inst) => {
+        const { isInt, multipleOf } = aggregateChecks(inst);
+        return !!isInt || !!multipleOf?.some(Number.isSafeInteger);
+    },
+    format: (inst) => aggregateChecks(inst).format ?? null,
+}, {
+    gt(value, params) {
+        return this.check(api/* _gt */.Tx(value, params));
+    },
+    gte(value, params) {
+        return this.check(api/* _gte */.qm(value, params));
+    },
+    min(value, params) {
+        return this.check(api/* _gte */.qm(value, params));
+    },
+    lt(value, params) {
+        return this.check(api/* _lt */.Au(value, params));
+    },
+    lte(value, params) {
+        return this.check(api/* _lte */.Zm(value, params));
+    },
+    max(value, params) {
+        return this.check(api/* _lte */.Zm(value, params));
+    },
+    int(params) {
+        return this.check(schemas_int(params));
+    },
+    safe(params) {
+        return this.check(schemas_int(params));
+    },
+    positive(params) {
+        return this.check(api/* _gt */.Tx(0, params));
+    },
+    nonnegative(params) {
+        return this.check(api/* _gte */.qm(0, params));
+    },
+    negative(params) {
+        return this.check(api/* _lt */.Au(0, params));
+    },
+    nonpositive(params) {
+        return this.check(api/* _lte */.Zm(0, params));
+    },
+    multipleOf(value, params) {
+        return this.check(api/* _multipleOf */.Hi(value, params));
+    },
+    step(value, params) {
+        return this.check(api/* _multipleOf */.Hi(value, params));
+    },
+    finite() {
+        return this;
+    },
+}));
+function number(params) {
+    return api/* _number */.F7(ZodNumber, params);
+}
+const ZodNumberFormat = /*@__PURE__*/ core_core/* $constructor */.xI("ZodNumberFormat", (inst, def) => {
+    $ZodNumberFormat.init(inst, def);
+    ZodNumber.init(inst, def);
+});
+function schemas_int(params) {
+    return api/* _int */.LK(ZodNumberFormat, params);
+}
+function float32(params) {
+    return core._float32(ZodNumberFormat, params);
+}
+function float64(params) {
+    return core._float64(ZodNumberFormat, params);
+}
+function int32(params) {
+    return core._int32(ZodNumberFormat, params);
+}
+function uint32(params) {
+    return core._uint32(ZodNumberFormat, params);
+}
+const ZodBoolean = /*@__PURE__*/ core_core/* $constructor */.xI("ZodBoolean", (inst, def) => {
+    $ZodBoolean.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => booleanProcessor(inst, ctx, json, params);
+});
+function schemas_boolean(params) {
+    return api/* _boolean */._L(ZodBoolean, params);
+}
+const ZodBigInt = /*@__PURE__*/ core_core/* $constructor */.xI("ZodBigInt", (inst, def) => {
+    $ZodBigInt.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => bigintProcessor(inst, ctx, json, params);
+}, 
+/*@__PURE__*/ core_util/* derived */.un({
+    minValue: (inst) => aggregateChecks(inst).minimum ?? null,
+    maxValue: (inst) => aggregateChecks(inst).maximum ?? null,
+    format: (inst) => aggregateChecks(inst).format ?? null,
+}, {
+    gte(value, params) {
+        return this.check(api/* _gte */.qm(value, params));
+    },
+    min(value, params) {
+        return this.check(api/* _gte */.qm(value, params));
+    },
+    gt(value, params) {
+        return this.check(api/* _gt */.Tx(value, params));
+    },
+    lt(value, params) {
+        return this.check(api/* _lt */.Au(value, params));
+    },
+    lte(value, params) {
+        return this.check(api/* _lte */.Zm(value, params));
+    },
+    max(value, params) {
+        return this.check(api/* _lte */.Zm(value, params));
+    },
+    positive(params) {
+        return this.check(api/* _gt */.Tx(BigInt(0), params));
+    },
+    negative(params) {
+        return this.check(api/* _lt */.Au(BigInt(0), params));
+    },
+    nonpositive(params) {
+        return this.check(api/* _lte */.Zm(BigInt(0), params));
+    },
+    nonnegative(params) {
+        return this.check(api/* _gte */.qm(BigInt(0), params));
+    },
+    multipleOf(value, params) {
+        return this.check(api/* _multipleOf */.Hi(value, params));
+    },
+}));
+function bigint(params) {
+    return core._bigint(ZodBigInt, params);
+}
+const ZodBigIntFormat = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodBigIntFormat", (inst, def) => {
+    core.$ZodBigIntFormat.init(inst, def);
+    ZodBigInt.init(inst, def);
+})));
+function int64(params) {
+    return core._int64(ZodBigIntFormat, params);
+}
+function uint64(params) {
+    return core._uint64(ZodBigIntFormat, params);
+}
+const ZodSymbol = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodSymbol", (inst, def) => {
+    core.$ZodSymbol.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.symbolProcessor(inst, ctx, json, params);
+})));
+function symbol(params) {
+    return core._symbol(ZodSymbol, params);
+}
+const ZodUndefined = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodUndefined", (inst, def) => {
+    core.$ZodUndefined.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.undefinedProcessor(inst, ctx, json, params);
+})));
+function _undefined(params) {
+    return core._undefined(ZodUndefined, params);
+}
+
+const ZodNull = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodNull", (inst, def) => {
+    core.$ZodNull.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.nullProcessor(inst, ctx, json, params);
+})));
+function _null(params) {
+    return core._null(ZodNull, params);
+}
+
+const ZodAny = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodAny", (inst, def) => {
+    core.$ZodAny.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.anyProcessor(inst, ctx, json, params);
+})));
+function any() {
+    return core._any(ZodAny);
+}
+const ZodUnknown = /*@__PURE__*/ core_core/* $constructor */.xI("ZodUnknown", (inst, def) => {
+    $ZodUnknown.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => unknownProcessor(inst, ctx, json, params);
+});
+function unknown() {
+    return api/* _unknown */.em(ZodUnknown);
+}
+const ZodNever = /*@__PURE__*/ core_core/* $constructor */.xI("ZodNever", (inst, def) => {
+    $ZodNever.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => neverProcessor(inst, ctx, json, params);
+});
+function never(params) {
+    return api/* _never */.G8(ZodNever, params);
+}
+const ZodVoid = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodVoid", (inst, def) => {
+    core.$ZodVoid.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.voidProcessor(inst, ctx, json, params);
+})));
+function _void(params) {
+    return core._void(ZodVoid, params);
+}
+
+const ZodDate = /*@__PURE__*/ core_core/* $constructor */.xI("ZodDate", (inst, def) => {
+    $ZodDate.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => dateProcessor(inst, ctx, json, params);
+    inst.min = (value, params) => inst.check(api/* _gte */.qm(value, params));
+    inst.max = (value, params) => inst.check(api/* _lte */.Zm(value, params));
+}, 
+/*@__PURE__*/ core_util/* derived */.un({
+    minDate: (inst) => {
+        const { minimum } = aggregateChecks(inst);
+        return minimum ? new Date(minimum) : null;
+    },
+    maxDate: (inst) => {
+        const { maximum } = aggregateChecks(inst);
+        return maximum ? new Date(maximum) : null;
+    },
+}, {}));
+function date(params) {
+    return core._date(ZodDate, params);
+}
+const ZodArray = /*@__PURE__*/ core_core/* $constructor */.xI("ZodArray", (inst, def) => {
+    _ensureDefaultMemoizer();
+    $ZodArray.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => arrayProcessor(inst, ctx, json, params);
+    inst.element = def.element;
+}, {
+    min(n, params) {
+        return this.check(api/* _minLength */.m9(n, params));
+    },
+    nonempty(params) {
+        return this.check(api/* _minLength */.m9(1, params));
+    },
+    max(n, params) {
+        return this.check(api/* _maxLength */.Eb(n, params));
+    },
+    length(n, params) {
+        return this.check(api/* _length */.YA(n, params));
+    },
+    unwrap() {
+        return this.element;
+    },
+});
+function array(element, params) {
+    return api/* _array */.dZ(ZodArray, element, params);
+}
+// .keyof
+function keyof(schema) {
+    const shape = schema._zod.def.shape;
+    return _enum(Object.keys(shape));
+}
+const ZodObject = /*@__PURE__*/ core_core/* $constructor */.xI("ZodObject", (inst, def) => {
+    _ensureDefaultMemoizer();
+    $ZodObjectJIT.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => objectProcessor(inst, ctx, json, params);
+    core_util/* installLazyProp */.X(inst, "shape", (self) => self._zod.def.shape, false);
+}, {
+    keyof() {
+        return _enum(Object.keys(this._zod.def.shape));
+    },
+    catchall(catchall) {
+        // `mergeDefs` rather than a spread: spreading reads `shape`, and resolving it can mint a whole fresh subtree
+        return this.clone(core_util/* mergeDefs */.zM(this._zod.def, { catchall: catchall }));
+    },
+    passthrough() {
+        return this.clone(core_util/* mergeDefs */.zM(this._zod.def, { catchall: unknown() }));
+    },
+    loose() {
+        return this.clone(core_util/* mergeDefs */.zM(this._zod.def, { catchall: unknown() }));
+    },
+    strict() {
+        return this.clone(core_util/* mergeDefs */.zM(this._zod.def, { catchall: never() }));
+    },
+    strip() {
+        return this.clone(core_util/* mergeDefs */.zM(this._zod.def, { catchall: undefined }));
+    },
+    extend(incoming) {
+        return core_util/* extend */.X$(this, incoming);
+    },
+    safeExtend(incoming) {
+        return core_util/* safeExtend */.W0(this, incoming);
+    },
+    merge(other) {
+        return core_util/* merge */.h1(this, other);
+    },
+    pick(mask) {
+        return core_util/* pick */.Up(this, mask);
+    },
+    omit(mask) {
+        return core_util/* omit */.cJ(this, mask);
+    },
+    partial(...args) {
+        return core_util/* partial */.OH(ZodOptional, this, args[0]);
+    },
+    exactPartial(...args) {
+        return core_util/* partial */.OH(ZodExactOptional, this, args[0], "exactPartial");
+    },
+    required(...args) {
+        return core_util/* required */.mw(ZodNonOptional, this, args[0]);
+    },
+});
+function object(shape, params) {
+    const def = {
+        type: "object",
+        shape: shape ?? {},
+        ...util.normalizeParams(params),
+    };
+    return new ZodObject(def);
+}
+// strictObject
+function strictObject(shape, params) {
+    return new ZodObject({
+        type: "object",
+        shape,
+        catchall: never(),
+        ...util.normalizeParams(params),
+    });
+}
+// looseObject
+function looseObject(shape, params) {
+    return new ZodObject({
+        type: "object",
+        shape,
+        catchall: unknown(),
+        ...util.normalizeParams(params),
+    });
+}
+const ZodUnion = /*@__PURE__*/ core_core/* $constructor */.xI("ZodUnion", (inst, def) => {
+    $ZodUnion.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => unionProcessor(inst, ctx, json, params);
+    inst.options = def.options;
+});
+function union(options, params) {
+    return new ZodUnion({
+        type: "union",
+        options: options,
+        ...core_util/* normalizeParams */.A2(params),
+    });
+}
+const ZodXor = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodXor", (inst, def) => {
+    ZodUnion.init(inst, def);
+    core.$ZodXor.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.unionProcessor(inst, ctx, json, params);
+    inst.options = def.options;
+})));
+/** Creates an exclusive union (XOR) where exactly one option must match.
+ * Unlike regular unions that succeed when any option matches, xor fails if
+ * zero or more than one option matches the input. */
+function xor(options, params) {
+    return new ZodXor({
+        type: "union",
+        options: options,
+        inclusive: false,
+        ...util.normalizeParams(params),
+    });
+}
+const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
+    ZodUnion.init(inst, def);
+    core.$ZodDiscriminatedUnion.init(inst, def);
+})));
+function discriminatedUnion(discriminator, options, params) {
+    // const [options, params] = args;
+    return new ZodDiscriminatedUnion({
+        type: "union",
+        options: options,
+        discriminator,
+        ...util.normalizeParams(params),
+    });
+}
+const ZodIntersection = /*@__PURE__*/ core_core/* $constructor */.xI("ZodIntersection", (inst, def) => {
+    $ZodIntersection.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => intersectionProcessor(inst, ctx, json, params);
+});
+function intersection(left, right) {
+    return new ZodIntersection({
+        type: "intersection",
+        left: left,
+        right: right,
+    });
+}
+const ZodTuple = /*@__PURE__*/ core_core/* $constructor */.xI("ZodTuple", (inst, def) => {
+    _ensureDefaultMemoizer();
+    $ZodTuple.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => tupleProcessor(inst, ctx, json, params);
+}, {
+    rest(rest) {
+        return this.clone({
+            ...this._zod.def,
+            rest: rest,
+        });
+    },
+    partial() {
+        const def = this._zod.def;
+        // a refinement was authored against the full arity; partialing would run it on a shorter array
+        if (def.checks?.length)
+            throw new Error(".partial() cannot be used on tuple schemas containing refinements");
+        return this.clone({
+            ...def,
+            items: def.items.map((item) => new ZodOptional({ type: "optional", innerType: item })),
+        });
+    },
+});
+function tuple(items, _paramsOrRest, _params) {
+    const hasRest = _paramsOrRest instanceof core.$ZodType;
+    const params = hasRest ? _params : _paramsOrRest;
+    const rest = hasRest ? _paramsOrRest : null;
+    return new ZodTuple({
+        type: "tuple",
+        items: items,
+        rest,
+        ...util.normalizeParams(params),
+    });
+}
+const ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodRecord", (inst, def) => {
+    _ensureDefaultMemoizer();
+    core.$ZodRecord.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.recordProcessor(inst, ctx, json, params);
+    inst.keyType = def.keyType;
+    inst.valueType = def.valueType;
+})));
+function record(keyType, valueType, params) {
+    // v3-compat: z.record(valueType, params?) — defaults keyType to z.string()
+    if (!valueType || !valueType._zod) {
+        return new ZodRecord({
+            type: "record",
+            keyType: string(),
+            valueType: keyType,
+            ...util.normalizeParams(valueType),
+        });
+    }
+    return new ZodRecord({
+        type: "record",
+        keyType,
+        valueType: valueType,
+        ...util.normalizeParams(params),
+    });
+}
+// type alksjf = core.output<core.$ZodRecordKey>;
+function partialRecord(keyType, valueType, params) {
+    return new ZodRecord({
+        type: "record",
+        keyType,
+        valueType: valueType,
+        ...util.normalizeParams(params),
+        partial: true,
+    });
+}
+function looseRecord(keyType, valueType, params) {
+    return new ZodRecord({
+        type: "record",
+        keyType,
+        valueType: valueType,
+        mode: "loose",
+        ...util.normalizeParams(params),
+    });
+}
+const ZodMap = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodMap", (inst, def) => {
+    _ensureDefaultMemoizer();
+    core.$ZodMap.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.mapProcessor(inst, ctx, json, params);
+    inst.keyType = def.keyType;
+    inst.valueType = def.valueType;
+    inst.min = (...args) => inst.check(core._minSize(...args));
+    inst.nonempty = (params) => inst.check(core._minSize(1, params));
+    inst.max = (...args) => inst.check(core._maxSize(...args));
+    inst.size = (...args) => inst.check(core._size(...args));
+})));
+function map(keyType, valueType, params) {
+    return new ZodMap({
+        type: "map",
+        keyType: keyType,
+        valueType: valueType,
+        ...util.normalizeParams(params),
+    });
+}
+const ZodSet = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodSet", (inst, def) => {
+    _ensureDefaultMemoizer();
+    core.$ZodSet.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.setProcessor(inst, ctx, json, params);
+    inst.min = (...args) => inst.check(core._minSize(...args));
+    inst.nonempty = (params) => inst.check(core._minSize(1, params));
+    inst.max = (...args) => inst.check(core._maxSize(...args));
+    inst.size = (...args) => inst.check(core._size(...args));
+})));
+function set(valueType, params) {
+    return new ZodSet({
+        type: "set",
+        valueType: valueType,
+        ...util.normalizeParams(params),
+    });
+}
+const ZodEnum = /*@__PURE__*/ core_core/* $constructor */.xI("ZodEnum", (inst, def) => {
+    $ZodEnum.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => enumProcessor(inst, ctx, json, params);
+    inst.enum = def.entries;
+    // reuse the parsed value set so a numeric TS enum's reverse-mapping keys stay out
+    inst.options = [...inst._zod.values];
+    const keys = new Set(Object.keys(def.entries));
+    inst.extract = (values, params) => {
+        const newEntries = {};
+        for (const value of values) {
+            if (keys.has(value)) {
+                newEntries[value] = def.entries[value];
+            }
+            else
+                throw new Error(`Key ${value} not found in enum`);
+        }
+        return new ZodEnum({
+            ...def,
+            checks: [],
+            ...core_util/* normalizeParams */.A2(params),
+            entries: newEntries,
+        });
+    };
+    inst.exclude = (values, params) => {
+        const newEntries = { ...def.entries };
+        for (const value of values) {
+            if (keys.has(value)) {
+                delete newEntries[value];
+            }
+            else
+                throw new Error(`Key ${value} not found in enum`);
+        }
+        return new ZodEnum({
+            ...def,
+            checks: [],
+            ...core_util/* normalizeParams */.A2(params),
+            entries: newEntries,
+        });
+    };
+});
+function _enum(values, params) {
+    const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
+    return new ZodEnum({
+        type: "enum",
+        entries,
+        ...core_util/* normalizeParams */.A2(params),
+    });
+}
+
+/** @deprecated This API has been merged into `z.enum()`. Use `z.enum()` instead.
+ *
+ * ```ts
+ * enum Colors { red, green, blue }
+ * z.enum(Colors);
+ * ```
+ */
+function nativeEnum(entries, params) {
+    return new ZodEnum({
+        type: "enum",
+        entries,
+        ...util.normalizeParams(params),
+    });
+}
+const ZodLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodLiteral", (inst, def) => {
+    core.$ZodLiteral.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.literalProcessor(inst, ctx, json, params);
+    inst.values = new Set(def.values);
+    Object.defineProperty(inst, "value", {
+        get() {
+            if (def.values.length > 1) {
+                throw new Error("This schema contains multiple valid literal values. Use `.values` instead.");
+            }
+            return def.values[0];
+        },
+    });
+})));
+function literal(value, params) {
+    return new ZodLiteral({
+        type: "literal",
+        values: Array.isArray(value) ? value : [value],
+        ...util.normalizeParams(params),
+    });
+}
+const ZodFile = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodFile", (inst, def) => {
+    core.$ZodFile.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.fileProcessor(inst, ctx, json, params);
+    inst.min = (size, params) => inst.check(core._minSize(size, params));
+    inst.max = (size, params) => inst.check(core._maxSize(size, params));
+    inst.mime = (types, params) => inst.check(core._mime(Array.isArray(types) ? types : [types], params));
+})));
+function file(params) {
+    return core._file(ZodFile, params);
+}
+const ZodTransform = /*@__PURE__*/ core_core/* $constructor */.xI("ZodTransform", (inst, def) => {
+    _ensureDefaultMemoizer();
+    $ZodTransform.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => transformProcessor(inst, ctx, json, params);
+    inst._zod.parse = (payload, _ctx) => {
+        if (_ctx.direction === "backward") {
+            throw new core_core/* $ZodEncodeError */.cV(inst.constructor.name);
+        }
+        payload.addIssue = (issue) => {
+            if (typeof issue === "string") {
+                payload.issues.push(core_util/* issue */.sn(issue, payload.value, def));
+            }
+            else {
+                // for Zod 3 backwards compatibility
+                const _issue = issue;
+                if (_issue.fatal)
+                    _issue.continue = false;
+                _issue.code ?? (_issue.code = "custom");
+                if (!("input" in _issue))
+                    _issue.input = payload.value;
+                _issue.inst ?? (_issue.inst = inst);
+                // _issue.continue ??= true;
+                payload.issues.push(core_util/* issue */.sn(_issue));
+            }
+        };
+        const output = def.transform(payload.value, payload);
+        if (output instanceof Promise) {
+            return output.then((output) => {
+                payload.value = output;
+                return payload;
+            });
+        }
+        payload.value = output;
+        return payload;
+    };
+});
+function transform(fn) {
+    return new ZodTransform({
+        type: "transform",
+        transform: fn,
+    });
+}
+const ZodOptional = /*@__PURE__*/ core_core/* $constructor */.xI("ZodOptional", (inst, def) => {
+    $ZodOptional.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => optionalProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.innerType;
+});
+function optional(innerType) {
+    return new ZodOptional({
+        type: "optional",
+        innerType: innerType,
+    });
+}
+const ZodExactOptional = /*@__PURE__*/ core_core/* $constructor */.xI("ZodExactOptional", (inst, def) => {
+    $ZodExactOptional.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => optionalProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.innerType;
+});
+function exactOptional(innerType) {
+    return new ZodExactOptional({
+        type: "optional",
+        innerType: innerType,
+    });
+}
+const ZodNullable = /*@__PURE__*/ core_core/* $constructor */.xI("ZodNullable", (inst, def) => {
+    $ZodNullable.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => nullableProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.innerType;
+});
+function nullable(innerType) {
+    return new ZodNullable({
+        type: "nullable",
+        innerType: innerType,
+    });
+}
+// nullish
+function nullish(innerType) {
+    return optional(nullable(innerType));
+}
+const ZodDefault = /*@__PURE__*/ core_core/* $constructor */.xI("ZodDefault", (inst, def) => {
+    $ZodDefault.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => defaultProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.innerType;
+    inst.removeDefault = inst.unwrap;
+});
+function _default(innerType, defaultValue) {
+    return new ZodDefault({
+        type: "default",
+        innerType: innerType,
+        get defaultValue() {
+            return typeof defaultValue === "function" ? defaultValue() : core_util/* shallowClone */.yG(defaultValue);
+        },
+    });
+}
+const ZodPrefault = /*@__PURE__*/ core_core/* $constructor */.xI("ZodPrefault", (inst, def) => {
+    $ZodPrefault.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => prefaultProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.innerType;
+});
+function prefault(innerType, defaultValue) {
+    return new ZodPrefault({
+        type: "prefault",
+        innerType: innerType,
+        get defaultValue() {
+            return typeof defaultValue === "function" ? defaultValue() : core_util/* shallowClone */.yG(defaultValue);
+        },
+    });
+}
+const ZodNonOptional = /*@__PURE__*/ core_core/* $constructor */.xI("ZodNonOptional", (inst, def) => {
+    $ZodNonOptional.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => nonoptionalProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.innerType;
+});
+function nonoptional(innerType, params) {
+    return new ZodNonOptional({
+        type: "nonoptional",
+        innerType: innerType,
+        ...core_util/* normalizeParams */.A2(params),
+    });
+}
+const ZodSuccess = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodSuccess", (inst, def) => {
+    core.$ZodSuccess.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.successProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.innerType;
+})));
+function success(innerType) {
+    return new ZodSuccess({
+        type: "success",
+        innerType: innerType,
+    });
+}
+const ZodCatch = /*@__PURE__*/ core_core/* $constructor */.xI("ZodCatch", (inst, def) => {
+    $ZodCatch.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => catchProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.innerType;
+    inst.removeCatch = inst.unwrap;
+});
+function _catch(innerType, catchValue) {
+    return new ZodCatch({
+        type: "catch",
+        innerType: innerType,
+        catchValue: (typeof catchValue === "function" ? catchValue : core_util/* constantCatch */.SS(catchValue)),
+    });
+}
+
+const ZodNaN = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodNaN", (inst, def) => {
+    core.$ZodNaN.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.nanProcessor(inst, ctx, json, params);
+})));
+function nan(params) {
+    return core._nan(ZodNaN, params);
+}
+const ZodPipe = /*@__PURE__*/ core_core/* $constructor */.xI("ZodPipe", (inst, def) => {
+    $ZodPipe.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => pipeProcessor(inst, ctx, json, params);
+    inst.in = def.in;
+    inst.out = def.out;
+});
+function pipe(in_, out) {
+    return new ZodPipe({
+        type: "pipe",
+        in: in_,
+        out: out,
+        // ...util.normalizeParams(params),
+    });
+}
+const ZodCodec = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodCodec", (inst, def) => {
+    ZodPipe.init(inst, def);
+    core.$ZodCodec.init(inst, def);
+})));
+function codec(in_, out, params) {
+    return new ZodCodec({
+        type: "pipe",
+        in: in_,
+        out: out,
+        transform: params.decode,
+        reverseTransform: params.encode,
+    });
+}
+function invertCodec(codec) {
+    const def = codec._zod.def;
+    return new ZodCodec({
+        type: "pipe",
+        in: def.out,
+        out: def.in,
+        transform: def.reverseTransform,
+        reverseTransform: def.transform,
+    });
+}
+const ZodPreprocess = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodPreprocess", (inst, def) => {
+    ZodPipe.init(inst, def);
+    core.$ZodPreprocess.init(inst, def);
+})));
+const ZodReadonly = /*@__PURE__*/ core_core/* $constructor */.xI("ZodReadonly", (inst, def) => {
+    $ZodReadonly.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => readonlyProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.innerType;
+});
+function readonly(innerType) {
+    return new ZodReadonly({
+        type: "readonly",
+        innerType: innerType,
+    });
+}
+const ZodTemplateLiteral = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodTemplateLiteral", (inst, def) => {
+    core.$ZodTemplateLiteral.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.templateLiteralProcessor(inst, ctx, json, params);
+})));
+function templateLiteral(parts, params) {
+    return new ZodTemplateLiteral({
+        type: "template_literal",
+        parts,
+        ...util.normalizeParams(params),
+    });
+}
+const ZodLazy = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodLazy", (inst, def) => {
+    core.$ZodLazy.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.lazyProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.getter();
+})));
+function lazy(getter) {
+    return new ZodLazy({
+        type: "lazy",
+        getter: getter,
+    });
+}
+const ZodPromise = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodPromise", (inst, def) => {
+    core.$ZodPromise.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.promiseProcessor(inst, ctx, json, params);
+    inst.unwrap = () => inst._zod.def.innerType;
+})));
+function promise(innerType) {
+    return new ZodPromise({
+        type: "promise",
+        innerType: innerType,
+    });
+}
+const ZodFunction = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodFunction", (inst, def) => {
+    core.$ZodFunction.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.functionProcessor(inst, ctx, json, params);
+})));
+function _function(params) {
+    return new ZodFunction({
+        type: "function",
+        input: Array.isArray(params?.input) ? tuple(params?.input) : (params?.input ?? array(unknown())),
+        output: params?.output ?? unknown(),
+    });
+}
+
+const ZodCustom = /*@__PURE__*/ core_core/* $constructor */.xI("ZodCustom", (inst, def) => {
+    $ZodCustom.init(inst, def);
+    ZodType.init(inst, def);
+    inst._zod.processJSONSchema = (ctx, json, params) => customProcessor(inst, ctx, json, params);
+});
+// custom checks
+function check(fn) {
+    const ch = new core.$ZodCheck({
+        check: "custom",
+        // ...util.normalizeParams(params),
+    });
+    ch._zod.check = fn;
+    return ch;
+}
+function custom(fn, _params) {
+    return core._custom(ZodCustom, fn ?? (() => true), _params);
+}
+function refine(fn, _params = {}) {
+    return api/* _refine */.fU(ZodCustom, fn, _params);
+}
+// superRefine
+function superRefine(fn, params) {
+    return api/* _superRefine */.MB(fn, params);
+}
+// Re-export describe and meta from core
+const describe = api/* describe */.q0;
+const meta = api/* meta */.mI;
+const ZodInstanceOf = /*@__PURE__*/ core_core/* $constructor */.xI("ZodInstanceOf", (inst, def) => {
+    ZodCustom.init(inst, def);
+}, {
+    properties(shape, params) {
+        // asserts in place, so the narrowed output type is truthful without a wrapper
+        return this.check(api/* _properties */.T2(shape, params));
+    },
+});
+function _instanceof(cls, params = {}) {
+    const inst = new ZodInstanceOf({
+        type: "custom",
+        check: "custom",
+        fn: (data) => data instanceof cls,
+        abort: true,
+        ...util.normalizeParams(params),
+    });
+    inst._zod.bag.Class = cls;
+    // Override check to emit invalid_type instead of custom
+    inst._zod.check = (payload) => {
+        if (!(payload.value instanceof cls)) {
+            payload.issues.push({
+                code: "invalid_type",
+                expected: cls.name,
+                input: payload.value,
+                inst,
+                path: [...(inst._zod.def.path ?? [])],
+            });
+        }
+    };
+    return inst;
+}
+
+// stringbool
+const stringbool = (...args) => core._stringbool({
+    Codec: ZodCodec,
+    Boolean: ZodBoolean,
+    String: ZodString,
+}, ...args);
+function json(params) {
+    const jsonSchema = lazy(() => {
+        return union([string(params), number(), schemas_boolean(), _null(), array(jsonSchema), record(string(), jsonSchema)]);
+    });
+    return jsonSchema;
+}
+// preprocess
+function preprocess(fn, schema) {
+    return new ZodPreprocess({
+        type: "pipe",
+        in: transform(fn),
+        out: schema,
+    });
+}
+
+
+/***/ }),
+
+/***/ 43759:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $O: () => (/* binding */ _ipv6),
+/* harmony export */   $S: () => (/* binding */ _startsWith),
+/* harmony export */   Au: () => (/* binding */ _lt),
+/* harmony export */   Be: () => (/* binding */ _uuid),
+/* harmony export */   Bj: () => (/* binding */ _cuid2),
+/* harmony export */   Ct: () => (/* binding */ _ulid),
+/* harmony export */   Dl: () => (/* binding */ _nanoid),
+/* harmony export */   ER: () => (/* binding */ _endsWith),
+/* harmony export */   Eb: () => (/* binding */ _maxLength),
+/* harmony export */   F7: () => (/* binding */ _number),
+/* harmony export */   Fk: () => (/* binding */ _regex),
+/* harmony export */   Fn: () => (/* binding */ _url),
+/* harmony export */   G1: () => (/* binding */ _isoDateTime),
+/* harmony export */   G8: () => (/* binding */ _never),
+/* harmony export */   Hi: () => (/* binding */ _multipleOf),
+/* harmony export */   Il: () => (/* binding */ _toLowerCase),
+/* harmony export */   KB: () => (/* binding */ _e164),
+/* harmony export */   Kn: () => (/* binding */ _isoTime),
+/* harmony export */   LK: () => (/* binding */ _int),
+/* harmony export */   MB: () => (/* binding */ _superRefine),
+/* harmony export */   Mu: () => (/* binding */ _email),
+/* harmony export */   Ny: () => (/* binding */ _ipv4),
+/* harmony export */   Pw: () => (/* binding */ _xid),
+/* harmony export */   Rl: () => (/* binding */ _string),
+/* harmony export */   T2: () => (/* binding */ _properties),
+/* harmony export */   TL: () => (/* binding */ _slugify),
+/* harmony export */   Tx: () => (/* binding */ _gt),
+/* harmony export */   Uy: () => (/* binding */ _cidrv4),
+/* harmony export */   WN: () => (/* binding */ _trim),
+/* harmony export */   YA: () => (/* binding */ _length),
+/* harmony export */   Zm: () => (/* binding */ _lte),
+/* harmony export */   _L: () => (/* binding */ _boolean),
+/* harmony export */   _z: () => (/* binding */ _ksuid),
+/* harmony export */   aC: () => (/* binding */ _emoji),
+/* harmony export */   bS: () => (/* binding */ _overwrite),
+/* harmony export */   cU: () => (/* binding */ _base64url),
+/* harmony export */   dR: () => (/* binding */ _includes),
+/* harmony export */   dZ: () => (/* binding */ _array),
+/* harmony export */   db: () => (/* binding */ _isoDate),
+/* harmony export */   em: () => (/* binding */ _unknown),
+/* harmony export */   f2: () => (/* binding */ _isoDuration),
+/* harmony export */   fU: () => (/* binding */ _refine),
+/* harmony export */   fs: () => (/* binding */ _cuid),
+/* harmony export */   gP: () => (/* binding */ _cidrv6),
+/* harmony export */   hH: () => (/* binding */ _lowercase),
+/* harmony export */   lo: () => (/* binding */ _normalize),
+/* harmony export */   m9: () => (/* binding */ _minLength),
+/* harmony export */   mI: () => (/* binding */ meta),
+/* harmony export */   nA: () => (/* binding */ _uuidv4),
+/* harmony export */   pY: () => (/* binding */ _uuidv6),
+/* harmony export */   q0: () => (/* binding */ describe),
+/* harmony export */   qF: () => (/* binding */ _uppercase),
+/* harmony export */   qm: () => (/* binding */ _gte),
+/* harmony export */   rk: () => (/* binding */ _jwt),
+/* harmony export */   rt: () => (/* binding */ _base64),
+/* harmony export */   tB: () => (/* binding */ _guid),
+/* harmony export */   wA: () => (/* binding */ _uuidv7),
+/* harmony export */   xY: () => (/* binding */ _toUpperCase)
+/* harmony export */ });
+/* unused harmony exports _coercedString, _mac, _creditCard, _iban, TimePrecision, _coercedNumber, _float32, _float64, _int32, _uint32, _coercedBoolean, _bigint, _coercedBigint, _int64, _uint64, _symbol, _undefined, _null, _any, _void, _date, _coercedDate, _nan, _max, _min, _positive, _negative, _nonpositive, _nonnegative, _maxSize, _minSize, _size, _property, _mime, _union, _xor, _discriminatedUnion, _intersection, _tuple, _record, _map, _set, _enum, _nativeEnum, _literal, _file, _transform, _optional, _nullable, _default, _nonoptional, _success, _catch, _pipe, _readonly, _templateLiteral, _lazy, _promise, _custom, _check, _stringbool, _stringFormat */
+/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(44890);
+/* harmony import */ var _registries_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(29396);
+/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(54723);
+
+
+
+
+function snapshotChecks(def) {
+    if (def.checks)
+        def.checks = [...def.checks];
+    return def;
+}
+// @__NO_SIDE_EFFECTS__
+function _string(Class, params) {
+    return new Class(snapshotChecks({ type: "string", ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params) }));
+}
+// @__NO_SIDE_EFFECTS__
+function _coercedString(Class, params) {
+    return new Class(snapshotChecks({ type: "string", coerce: true, ...util.normalizeParams(params) }));
+}
+// @__NO_SIDE_EFFECTS__
+function _email(Class, params) {
+    return new Class({
+        type: "string",
+        format: "email",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _guid(Class, params) {
+    return new Class({
+        type: "string",
+        format: "guid",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _uuid(Class, params) {
+    return new Class({
+        type: "string",
+        format: "uuid",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _uuidv4(Class, params) {
+    return new Class({
+        type: "string",
+        format: "uuid",
+        check: "string_format",
+        abort: false,
+        version: "v4",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _uuidv6(Class, params) {
+    return new Class({
+        type: "string",
+        format: "uuid",
+        check: "string_format",
+        abort: false,
+        version: "v6",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _uuidv7(Class, params) {
+    return new Class({
+        type: "string",
+        format: "uuid",
+        check: "string_format",
+        abort: false,
+        version: "v7",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _url(Class, params) {
+    return new Class({
+        type: "string",
+        format: "url",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _emoji(Class, params) {
+    return new Class({
+        type: "string",
+        format: "emoji",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _nanoid(Class, params) {
+    return new Class({
+        type: "string",
+        format: "nanoid",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+/**
+ * @deprecated CUID v1 is deprecated by its authors due to information leakage
+ * (timestamps embedded in the id). Use {@link _cuid2} instead.
+ * See https://github.com/paralleldrive/cuid.
+ */
+// @__NO_SIDE_EFFECTS__
+function _cuid(Class, params) {
+    return new Class({
+        type: "string",
+        format: "cuid",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _cuid2(Class, params) {
+    return new Class({
+        type: "string",
+        format: "cuid2",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _ulid(Class, params) {
+    return new Class({
+        type: "string",
+        format: "ulid",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _xid(Class, params) {
+    return new Class({
+        type: "string",
+        format: "xid",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _ksuid(Class, params) {
+    return new Class({
+        type: "string",
+        format: "ksuid",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _ipv4(Class, params) {
+    return new Class({
+        type: "string",
+        format: "ipv4",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _ipv6(Class, params) {
+    return new Class({
+        type: "string",
+        format: "ipv6",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _mac(Class, params) {
+    return new Class({
+        type: "string",
+        format: "mac",
+        check: "string_format",
+        abort: false,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _cidrv4(Class, params) {
+    return new Class({
+        type: "string",
+        format: "cidrv4",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _cidrv6(Class, params) {
+    return new Class({
+        type: "string",
+        format: "cidrv6",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _base64(Class, params) {
+    return new Class({
+        type: "string",
+        format: "base64",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _base64url(Class, params) {
+    return new Class({
+        type: "string",
+        format: "base64url",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _e164(Class, params) {
+    return new Class({
+        type: "string",
+        format: "e164",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _creditCard(Class, params) {
+    return new Class({
+        type: "string",
+        format: "credit_card",
+        check: "string_format",
+        abort: false,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _iban(Class, params) {
+    return new Class({
+        type: "string",
+        format: "iban",
+        check: "string_format",
+        abort: false,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _jwt(Class, params) {
+    return new Class({
+        type: "string",
+        format: "jwt",
+        check: "string_format",
+        abort: false,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+const TimePrecision = {
+    Any: null,
+    Minute: -1,
+    Second: 0,
+    Millisecond: 3,
+    Microsecond: 6,
+};
+// @__NO_SIDE_EFFECTS__
+function _isoDateTime(Class, params) {
+    return new Class({
+        type: "string",
+        format: "datetime",
+        check: "string_format",
+        offset: false,
+        local: false,
+        precision: null,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _isoDate(Class, params) {
+    return new Class({
+        type: "string",
+        format: "date",
+        check: "string_format",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _isoTime(Class, params) {
+    return new Class({
+        type: "string",
+        format: "time",
+        check: "string_format",
+        precision: null,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _isoDuration(Class, params) {
+    return new Class({
+        type: "string",
+        format: "duration",
+        check: "string_format",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _number(Class, params) {
+    return new Class(snapshotChecks({ type: "number", checks: [], ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params) }));
+}
+// @__NO_SIDE_EFFECTS__
+function _coercedNumber(Class, params) {
+    return new Class(snapshotChecks({ type: "number", coerce: true, checks: [], ...util.normalizeParams(params) }));
+}
+// @__NO_SIDE_EFFECTS__
+function _int(Class, params) {
+    return new Class({
+        type: "number",
+        check: "number_format",
+        abort: false,
+        format: "safeint",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _float32(Class, params) {
+    return new Class({
+        type: "number",
+        check: "number_format",
+        abort: false,
+        format: "float32",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _float64(Class, params) {
+    return new Class({
+        type: "number",
+        check: "number_format",
+        abort: false,
+        format: "float64",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _int32(Class, params) {
+    return new Class({
+        type: "number",
+        check: "number_format",
+        abort: false,
+        format: "int32",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _uint32(Class, params) {
+    return new Class({
+        type: "number",
+        check: "number_format",
+        abort: false,
+        format: "uint32",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _boolean(Class, params) {
+    return new Class({
+        type: "boolean",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _coercedBoolean(Class, params) {
+    return new Class({
+        type: "boolean",
+        coerce: true,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _bigint(Class, params) {
+    return new Class({
+        type: "bigint",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _coercedBigint(Class, params) {
+    return new Class({
+        type: "bigint",
+        coerce: true,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _int64(Class, params) {
+    return new Class({
+        type: "bigint",
+        check: "bigint_format",
+        abort: false,
+        format: "int64",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _uint64(Class, params) {
+    return new Class({
+        type: "bigint",
+        check: "bigint_format",
+        abort: false,
+        format: "uint64",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _symbol(Class, params) {
+    return new Class({
+        type: "symbol",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _undefined(Class, params) {
+    return new Class({
+        type: "undefined",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _null(Class, params) {
+    return new Class({
+        type: "null",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _any(Class) {
+    return new Class({
+        type: "any",
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _unknown(Class) {
+    return new Class({
+        type: "unknown",
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _never(Class, params) {
+    return new Class({
+        type: "never",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _void(Class, params) {
+    return new Class({
+        type: "void",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _date(Class, params) {
+    return new Class({
+        type: "date",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _coercedDate(Class, params) {
+    return new Class({
+        type: "date",
+        coerce: true,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _nan(Class, params) {
+    return new Class({
+        type: "nan",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _lt(value, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckLessThan */ .sm({
+        check: "less_than",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        value,
+        inclusive: false,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _lte(value, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckLessThan */ .sm({
+        check: "less_than",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        value,
+        inclusive: true,
+    });
+}
+
+// @__NO_SIDE_EFFECTS__
+function _gt(value, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckGreaterThan */ .J_({
+        check: "greater_than",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        value,
+        inclusive: false,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _gte(value, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckGreaterThan */ .J_({
+        check: "greater_than",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        value,
+        inclusive: true,
+    });
+}
+
+// @__NO_SIDE_EFFECTS__
+function _positive(params) {
+    return _gt(0, params);
+}
+// negative
+// @__NO_SIDE_EFFECTS__
+function _negative(params) {
+    return _lt(0, params);
+}
+// nonpositive
+// @__NO_SIDE_EFFECTS__
+function _nonpositive(params) {
+    return _lte(0, params);
+}
+// nonnegative
+// @__NO_SIDE_EFFECTS__
+function _nonnegative(params) {
+    return _gte(0, params);
+}
+// @__NO_SIDE_EFFECTS__
+function _multipleOf(value, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckMultipleOf */ .Jk({
+        check: "multiple_of",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        value,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _maxSize(maximum, params) {
+    return new checks.$ZodCheckMaxSize({
+        check: "max_size",
+        ...util.normalizeParams(params),
+        maximum,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _minSize(minimum, params) {
+    return new checks.$ZodCheckMinSize({
+        check: "min_size",
+        ...util.normalizeParams(params),
+        minimum,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _size(size, params) {
+    return new checks.$ZodCheckSizeEquals({
+        check: "size_equals",
+        ...util.normalizeParams(params),
+        size,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _maxLength(maximum, params) {
+    const ch = new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckMaxLength */ .Yk({
+        check: "max_length",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        maximum,
+    });
+    return ch;
+}
+// @__NO_SIDE_EFFECTS__
+function _minLength(minimum, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckMinLength */ .Kk({
+        check: "min_length",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        minimum,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _length(length, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckLengthEquals */ .RM({
+        check: "length_equals",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        length,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _regex(pattern, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckRegex */ .DG({
+        check: "string_format",
+        format: "regex",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        pattern,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _lowercase(params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckLowerCase */ .NI({
+        check: "string_format",
+        format: "lowercase",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _uppercase(params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckUpperCase */ .kH({
+        check: "string_format",
+        format: "uppercase",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _includes(includes, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckIncludes */ .Tt({
+        check: "string_format",
+        format: "includes",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        includes,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _startsWith(prefix, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckStartsWith */ .J({
+        check: "string_format",
+        format: "starts_with",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        prefix,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _endsWith(suffix, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckEndsWith */ .E6({
+        check: "string_format",
+        format: "ends_with",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+        suffix,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _property(property, schema, params) {
+    return new checks.$ZodCheckProperty({
+        check: "property",
+        property,
+        schema,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _properties(shape, params) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckProperties */ .nJ({
+        check: "properties",
+        shape,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _mime(types, params) {
+    return new checks.$ZodCheckMimeType({
+        check: "mime_type",
+        mime: types,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _overwrite(tx) {
+    return new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheckOverwrite */ .v$({
+        check: "overwrite",
+        tx,
+    });
+}
+// normalize
+// @__NO_SIDE_EFFECTS__
+function _normalize(form) {
+    return _overwrite((input) => input.normalize(form));
+}
+// trim
+// @__NO_SIDE_EFFECTS__
+function _trim() {
+    return _overwrite((input) => input.trim());
+}
+// toLowerCase
+// @__NO_SIDE_EFFECTS__
+function _toLowerCase() {
+    return _overwrite((input) => input.toLowerCase());
+}
+// toUpperCase
+// @__NO_SIDE_EFFECTS__
+function _toUpperCase() {
+    return _overwrite((input) => input.toUpperCase());
+}
+// slugify
+// @__NO_SIDE_EFFECTS__
+function _slugify() {
+    return _overwrite((input) => _util_js__WEBPACK_IMPORTED_MODULE_0__/* .slugify */ .Yv(input));
+}
+// @__NO_SIDE_EFFECTS__
+function _array(Class, element, params) {
+    return new Class({
+        type: "array",
+        element,
+        // get element() {
+        //   return element;
+        // },
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _union(Class, options, params) {
+    return new Class({
+        type: "union",
+        options,
+        ...util.normalizeParams(params),
+    });
+}
+function _xor(Class, options, params) {
+    return new Class({
+        type: "union",
+        options,
+        inclusive: false,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _discriminatedUnion(Class, discriminator, options, params) {
+    return new Class({
+        type: "union",
+        options: options,
+        discriminator,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _intersection(Class, left, right) {
+    return new Class({
+        type: "intersection",
+        left,
+        right,
+    });
+}
+// export function _tuple(
+//   Class: util.SchemaClass<schemas.$ZodTuple>,
+//   items: [],
+//   params?: string | $ZodTupleParams
+// ): schemas.$ZodTuple<[], null>;
+// @__NO_SIDE_EFFECTS__
+function _tuple(Class, items, _paramsOrRest, _params) {
+    const hasRest = _paramsOrRest instanceof schemas.$ZodType;
+    const params = hasRest ? _params : _paramsOrRest;
+    const rest = hasRest ? _paramsOrRest : null;
+    return new Class({
+        type: "tuple",
+        items,
+        rest,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _record(Class, keyType, valueType, params) {
+    return new Class({
+        type: "record",
+        keyType,
+        valueType,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _map(Class, keyType, valueType, params) {
+    return new Class({
+        type: "map",
+        keyType,
+        valueType,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _set(Class, valueType, params) {
+    return new Class({
+        type: "set",
+        valueType,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _enum(Class, values, params) {
+    const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
+    // if (Array.isArray(values)) {
+    //   for (const value of values) {
+    //     entries[value] = value;
+    //   }
+    // } else {
+    //   Object.assign(entries, values);
+    // }
+    // const entries: util.EnumLike = {};
+    // for (const val of values) {
+    //   entries[val] = val;
+    // }
+    return new Class({
+        type: "enum",
+        entries,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+/** @deprecated This API has been merged into `z.enum()`. Use `z.enum()` instead.
+ *
+ * ```ts
+ * enum Colors { red, green, blue }
+ * z.enum(Colors);
+ * ```
+ */
+function _nativeEnum(Class, entries, params) {
+    return new Class({
+        type: "enum",
+        entries,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _literal(Class, value, params) {
+    return new Class({
+        type: "literal",
+        values: Array.isArray(value) ? value : [value],
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _file(Class, params) {
+    return new Class({
+        type: "file",
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _transform(Class, fn) {
+    return new Class({
+        type: "transform",
+        transform: fn,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _optional(Class, innerType) {
+    return new Class({
+        type: "optional",
+        innerType,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _nullable(Class, innerType) {
+    return new Class({
+        type: "nullable",
+        innerType,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _default(Class, innerType, defaultValue) {
+    return new Class({
+        type: "default",
+        innerType,
+        get defaultValue() {
+            return typeof defaultValue === "function" ? defaultValue() : util.shallowClone(defaultValue);
+        },
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _nonoptional(Class, innerType, params) {
+    return new Class({
+        type: "nonoptional",
+        innerType,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _success(Class, innerType) {
+    return new Class({
+        type: "success",
+        innerType,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _catch(Class, innerType, catchValue) {
+    return new Class({
+        type: "catch",
+        innerType,
+        catchValue: (typeof catchValue === "function" ? catchValue : util.constantCatch(catchValue)),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _pipe(Class, in_, out) {
+    return new Class({
+        type: "pipe",
+        in: in_,
+        out,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _readonly(Class, innerType) {
+    return new Class({
+        type: "readonly",
+        innerType,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _templateLiteral(Class, parts, params) {
+    return new Class({
+        type: "template_literal",
+        parts,
+        ...util.normalizeParams(params),
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _lazy(Class, getter) {
+    return new Class({
+        type: "lazy",
+        getter,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _promise(Class, innerType) {
+    return new Class({
+        type: "promise",
+        innerType,
+    });
+}
+// @__NO_SIDE_EFFECTS__
+function _custom(Class, fn, _params) {
+    const norm = util.normalizeParams(_params);
+    norm.abort ?? (norm.abort = true); // default to abort:false
+    const schema = new Class({
+        type: "custom",
+        check: "custom",
+        fn: fn,
+        ...norm,
+    });
+    return schema;
+}
+// same as _custom but defaults to abort:false
+// @__NO_SIDE_EFFECTS__
+function _refine(Class, fn, _params) {
+    const schema = new Class({
+        type: "custom",
+        check: "custom",
+        fn: fn,
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(_params),
+    });
+    return schema;
+}
+// @__NO_SIDE_EFFECTS__
+function _superRefine(fn, params) {
+    const ch = _check((payload) => {
+        payload.addIssue = (issue) => {
+            if (typeof issue === "string") {
+                payload.issues.push(_util_js__WEBPACK_IMPORTED_MODULE_0__/* .issue */ .sn(issue, payload.value, ch._zod.def));
+            }
+            else {
+                // for Zod 3 backwards compatibility
+                const _issue = issue;
+                if (_issue.fatal)
+                    _issue.continue = false;
+                _issue.code ?? (_issue.code = "custom");
+                if (!("input" in _issue))
+                    _issue.input = payload.value;
+                _issue.inst ?? (_issue.inst = ch);
+                _issue.continue ?? (_issue.continue = !ch._zod.def.abort); // abort is always undefined, so this is always true...
+                payload.issues.push(_util_js__WEBPACK_IMPORTED_MODULE_0__/* .issue */ .sn(_issue));
+            }
+        };
+        return fn(payload.value, payload);
+    }, params);
+    return ch;
+}
+// @__NO_SIDE_EFFECTS__
+function _check(fn, params) {
+    const ch = new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheck */ .QP({
+        check: "custom",
+        ..._util_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeParams */ .A2(params),
+    });
+    ch._zod.check = fn;
+    return ch;
+}
+// @__NO_SIDE_EFFECTS__
+function describe(description) {
+    const ch = new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheck */ .QP({ check: "describe" });
+    ch._zod.onattach = [
+        (inst) => {
+            const existing = _registries_js__WEBPACK_IMPORTED_MODULE_2__/* .globalRegistry */ .fd.get(inst) ?? {};
+            _registries_js__WEBPACK_IMPORTED_MODULE_2__/* .globalRegistry */ .fd.add(inst, { ...existing, description });
+        },
+    ];
+    ch._zod.check = () => { }; // no-op check
+    return ch;
+}
+// @__NO_SIDE_EFFECTS__
+function meta(metadata) {
+    const ch = new _checks_js__WEBPACK_IMPORTED_MODULE_1__/* .$ZodCheck */ .QP({ check: "meta" });
+    ch._zod.onattach = [
+        (inst) => {
+            const existing = _registries_js__WEBPACK_IMPORTED_MODULE_2__/* .globalRegistry */ .fd.get(inst) ?? {};
+            _registries_js__WEBPACK_IMPORTED_MODULE_2__/* .globalRegistry */ .fd.add(inst, { ...existing, ...metadata });
+        },
+    ];
+    ch._zod.check = () => { }; // no-op check
+    return ch;
+}
+// @__NO_SIDE_EFFECTS__
+function _stringbool(Classes, _params) {
+    const params = util.normalizeParams(_params);
+    let truthyArray = params.truthy ?? ["true", "1", "yes", "on", "y", "enabled"];
+    let falsyArray = params.falsy ?? ["false", "0", "no", "off", "n", "disabled"];
+    if (params.case !== "sensitive") {
+        truthyArray = truthyArray.map((v) => (typeof v === "string" ? v.toLowerCase() : v));
+        falsyArray = falsyArray.map((v) => (typeof v === "string" ? v.toLowerCase() : v));
+    }
+    const truthySet = new Set(truthyArray);
+    const falsySet = new Set(falsyArray);
+    const _Codec = Classes.Codec ?? schemas.$ZodCodec;
+    const _Boolean = Classes.Boolean ?? schemas.$ZodBoolean;
+    const _String = Classes.String ?? schemas.$ZodString;
+    const stringSchema = new _String({ type: "string", error: params.error });
+    const booleanSchema = new _Boolean({ type: "boolean", error: params.error });
+    const codec = new _Codec({
+        type: "pipe",
+        in: stringSchema,
+        out: booleanSchema,
+        transform: ((input, payload) => {
+            let data = input;
+            if (params.case !== "sensitive")
+                data = data.toLowerCase();
+            if (truthySet.has(data)) {
+                return true;
+            }
+            else if (falsySet.has(data)) {
+                return false;
+            }
+            else {
+                payload.issues.push({
+                    code: "invalid_value",
+                    expected: "stringbool",
+                    values: [...truthySet, ...falsySet],
+                    input: payload.value,
+                    inst: codec,
+                    continue: false,
+                });
+                return {};
+            }
+        }),
+        reverseTransform: ((input, _payload) => {
+            if (input === true) {
+                return truthyArray[0] || "true";
+            }
+            else {
+                return falsyArray[0] || "false";
+            }
+        }),
+        error: params.error,
+    });
+    codec._zod.bag.truthy = truthyArray;
+    codec._zod.bag.falsy = falsyArray;
+    codec._zod.bag.case = params.case ?? "insensitive";
+    return codec;
+}
+// @__NO_SIDE_EFFECTS__
+function _stringFormat(Class, format, fnOrRegex, _params = {}) {
+    const params = util.normalizeParams(_params);
+    const def = {
+        check: "string_format",
+        type: "string",
+        format,
+        fn: typeof fnOrRegex === "function" ? fnOrRegex : (val) => fnOrRegex.test(val),
+        ...params,
+    };
+    if (fnOrRegex instanceof RegExp) {
+        def.pattern = fnOrRegex;
+    }
+    const inst = new Class(def);
+    return inst;
+}
+
+
+/***/ }),
+
+/***/ 44890:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DG: () => (/* binding */ $ZodCheckRegex),
+/* harmony export */   E6: () => (/* binding */ $ZodCheckEndsWith),
+/* harmony export */   J: () => (/* binding */ $ZodCheckStartsWith),
+/* harmony export */   J_: () => (/* binding */ $ZodCheckGreaterThan),
+/* harmony export */   Jk: () => (/* binding */ $ZodCheckMultipleOf),
+/* harmony export */   KH: () => (/* binding */ $ZodCheckNumberFormat),
+/* harmony export */   Kk: () => (/* binding */ $ZodCheckMinLength),
+/* harmony export */   NI: () => (/* binding */ $ZodCheckLowerCase),
+/* harmony export */   QP: () => (/* binding */ $ZodCheck),
+/* harmony export */   RM: () => (/* binding */ $ZodCheckLengthEquals),
+/* harmony export */   Tt: () => (/* binding */ $ZodCheckIncludes),
+/* harmony export */   Yk: () => (/* binding */ $ZodCheckMaxLength),
+/* harmony export */   kH: () => (/* binding */ $ZodCheckUpperCase),
+/* harmony export */   nJ: () => (/* binding */ $ZodCheckProperties),
+/* harmony export */   ql: () => (/* binding */ $ZodCheckStringFormat),
+/* harmony export */   sm: () => (/* binding */ $ZodCheckLessThan),
+/* harmony export */   v$: () => (/* binding */ $ZodCheckOverwrite)
+/* harmony export */ });
+/* unused harmony exports $ZodCheckBigIntFormat, $ZodCheckMaxSize, $ZodCheckMinSize, $ZodCheckSizeEquals, $ZodCheckProperty, $ZodCheckMimeType */
+/* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(88532);
+/* harmony import */ var _regexes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(23908);
+/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54723);
+// import { $ZodType } from "./schemas.js";
+
+
+
+const $ZodCheck = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheck", (inst, def) => {
+    var _a;
+    inst._zod ?? (inst._zod = {});
+    inst._zod.def = def;
+    (_a = inst._zod).onattach ?? (_a.onattach = []);
+});
+/** Default `when` for size-based checks: run only on non-nullish values with a `size`. */
+const _whenHasSize = (payload) => {
+    const val = payload.value;
+    return !util.nullish(val) && val.size !== undefined;
+};
+/** Default `when` for length-based checks: run only on non-nullish values with a `length`. */
+const _whenHasLength = (payload) => {
+    const val = payload.value;
+    return !_util_js__WEBPACK_IMPORTED_MODULE_1__/* .nullish */ .cl(val) && val.length !== undefined;
+};
+const numericOriginMap = {
+    number: "number",
+    bigint: "bigint",
+    object: "date",
+};
+const $ZodCheckLessThan = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckLessThan", (inst, def) => {
+    $ZodCheck.init(inst, def);
+    const origin = numericOriginMap[typeof def.value];
+    inst._zod.check = (payload) => {
+        if (def.inclusive ? payload.value <= def.value : payload.value < def.value) {
+            return;
+        }
+        payload.issues.push({
+            origin: numericOriginMap[typeof payload.value] ?? origin,
+            code: "too_big",
+            maximum: typeof def.value === "object" ? def.value.getTime() : def.value,
+            input: payload.value,
+            inclusive: def.inclusive,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodCheckGreaterThan = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckGreaterThan", (inst, def) => {
+    $ZodCheck.init(inst, def);
+    const origin = numericOriginMap[typeof def.value];
+    inst._zod.check = (payload) => {
+        if (def.inclusive ? payload.value >= def.value : payload.value > def.value) {
+            return;
+        }
+        payload.issues.push({
+            origin: numericOriginMap[typeof payload.value] ?? origin,
+            code: "too_small",
+            minimum: typeof def.value === "object" ? def.value.getTime() : def.value,
+            input: payload.value,
+            inclusive: def.inclusive,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodCheckMultipleOf = 
+/*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckMultipleOf", (inst, def) => {
+    $ZodCheck.init(inst, def);
+    inst._zod.check = (payload) => {
+        if (typeof payload.value !== typeof def.value)
+            throw new Error("Cannot mix number and bigint in multiple_of check.");
+        const isMultiple = typeof payload.value === "bigint"
+            ? // `value % 0n` throws, and nothing is a multiple of zero — the number branch already fails this way via NaN
+                def.value !== BigInt(0) && payload.value % def.value === BigInt(0)
+            : _util_js__WEBPACK_IMPORTED_MODULE_1__/* .floatSafeRemainder */ .LG(payload.value, def.value) === 0;
+        if (isMultiple)
+            return;
+        payload.issues.push({
+            origin: typeof payload.value,
+            code: "not_multiple_of",
+            divisor: def.value,
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodCheckNumberFormat = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckNumberFormat", (inst, def) => {
+    $ZodCheck.init(inst, def); // no format checks
+    def.format = def.format || "float64";
+    const isInt = def.format?.includes("int");
+    const origin = isInt ? "int" : "number";
+    const [minimum, maximum] = _util_js__WEBPACK_IMPORTED_MODULE_1__/* .NUMBER_FORMAT_RANGES */ .zH[def.format];
+    inst._zod.check = (payload) => {
+        const input = payload.value;
+        if (isInt) {
+            if (!Number.isInteger(input)) {
+                // invalid_format issue
+                // payload.issues.push({
+                //   expected: def.format,
+                //   format: def.format,
+                //   code: "invalid_format",
+                //   input,
+                //   inst,
+                // });
+                // invalid_type issue
+                payload.issues.push({
+                    expected: origin,
+                    format: def.format,
+                    code: "invalid_type",
+                    continue: false,
+                    input,
+                    inst,
+                });
+                return;
+                // not_multiple_of issue
+                // payload.issues.push({
+                //   code: "not_multiple_of",
+                //   origin: "number",
+                //   input,
+                //   inst,
+                //   divisor: 1,
+                // });
+            }
+            if (!Number.isSafeInteger(input)) {
+                if (input > 0) {
+                    // too_big
+                    payload.issues.push({
+                        input,
+                        code: "too_big",
+                        maximum: Number.MAX_SAFE_INTEGER,
+                        note: "Integers must be within the safe integer range.",
+                        inst,
+                        origin,
+                        inclusive: true,
+                        continue: !def.abort,
+                    });
+                }
+                else {
+                    // too_small
+                    payload.issues.push({
+                        input,
+                        code: "too_small",
+                        minimum: Number.MIN_SAFE_INTEGER,
+                        note: "Integers must be within the safe integer range.",
+                        inst,
+                        origin,
+                        inclusive: true,
+                        continue: !def.abort,
+                    });
+                }
+                return;
+            }
+        }
+        if (input < minimum) {
+            payload.issues.push({
+                origin: "number",
+                input,
+                code: "too_small",
+                minimum,
+                inclusive: true,
+                inst,
+                continue: !def.abort,
+            });
+        }
+        if (input > maximum) {
+            payload.issues.push({
+                origin: "number",
+                input,
+                code: "too_big",
+                maximum,
+                inclusive: true,
+                inst,
+                continue: !def.abort,
+            });
+        }
+    };
+});
+const $ZodCheckBigIntFormat = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCheckBigIntFormat", (inst, def) => {
+    $ZodCheck.init(inst, def); // no format checks
+    const [minimum, maximum] = util.BIGINT_FORMAT_RANGES[def.format];
+    inst._zod.check = (payload) => {
+        const input = payload.value;
+        if (input < minimum) {
+            payload.issues.push({
+                origin: "bigint",
+                input,
+                code: "too_small",
+                minimum: minimum,
+                inclusive: true,
+                inst,
+                continue: !def.abort,
+            });
+        }
+        if (input > maximum) {
+            payload.issues.push({
+                origin: "bigint",
+                input,
+                code: "too_big",
+                maximum,
+                inclusive: true,
+                inst,
+                continue: !def.abort,
+            });
+        }
+    };
+})));
+const $ZodCheckMaxSize = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCheckMaxSize", (inst, def) => {
+    var _a;
+    $ZodCheck.init(inst, def);
+    (_a = inst._zod.def).when ?? (_a.when = _whenHasSize);
+    inst._zod.check = (payload) => {
+        const input = payload.value;
+        const size = input.size;
+        if (size <= def.maximum)
+            return;
+        payload.issues.push({
+            origin: util.getSizableOrigin(input),
+            code: "too_big",
+            maximum: def.maximum,
+            inclusive: true,
+            input,
+            inst,
+            continue: !def.abort,
+        });
+    };
+})));
+const $ZodCheckMinSize = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCheckMinSize", (inst, def) => {
+    var _a;
+    $ZodCheck.init(inst, def);
+    (_a = inst._zod.def).when ?? (_a.when = _whenHasSize);
+    inst._zod.check = (payload) => {
+        const input = payload.value;
+        const size = input.size;
+        if (size >= def.minimum)
+            return;
+        payload.issues.push({
+            origin: util.getSizableOrigin(input),
+            code: "too_small",
+            minimum: def.minimum,
+            inclusive: true,
+            input,
+            inst,
+            continue: !def.abort,
+        });
+    };
+})));
+const $ZodCheckSizeEquals = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCheckSizeEquals", (inst, def) => {
+    var _a;
+    $ZodCheck.init(inst, def);
+    (_a = inst._zod.def).when ?? (_a.when = _whenHasSize);
+    inst._zod.check = (payload) => {
+        const input = payload.value;
+        const size = input.size;
+        if (size === def.size)
+            return;
+        const tooBig = size > def.size;
+        payload.issues.push({
+            origin: util.getSizableOrigin(input),
+            ...(tooBig ? { code: "too_big", maximum: def.size } : { code: "too_small", minimum: def.size }),
+            inclusive: true,
+            exact: true,
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+})));
+const $ZodCheckMaxLength = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckMaxLength", (inst, def) => {
+    var _a;
+    $ZodCheck.init(inst, def);
+    (_a = inst._zod.def).when ?? (_a.when = _whenHasLength);
+    inst._zod.check = (payload) => {
+        const input = payload.value;
+        const units = input.length;
+        // Strings are measured in Unicode code points, not UTF-16 units. A code point is at most two units, so a string that already fits in units fits in code points; only an overflow has to be counted.
+        const length = typeof input === "string" && units > def.maximum ? _util_js__WEBPACK_IMPORTED_MODULE_1__/* .codePointLength */ .O7(input) : units;
+        if (length <= def.maximum)
+            return;
+        const origin = _util_js__WEBPACK_IMPORTED_MODULE_1__/* .getLengthableOrigin */ .Rc(input);
+        payload.issues.push({
+            origin,
+            code: "too_big",
+            maximum: def.maximum,
+            inclusive: true,
+            input,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodCheckMinLength = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckMinLength", (inst, def) => {
+    var _a;
+    $ZodCheck.init(inst, def);
+    (_a = inst._zod.def).when ?? (_a.when = _whenHasLength);
+    inst._zod.check = (payload) => {
+        const input = payload.value;
+        const units = input.length;
+        // A code point is one or two UTF-16 units, so fewer units than the floor can never reach it and twice the floor always clears it. Only in between is the exact count in doubt.
+        const length = typeof input === "string" && units >= def.minimum && units < def.minimum * 2
+            ? _util_js__WEBPACK_IMPORTED_MODULE_1__/* .codePointLength */ .O7(input)
+            : units;
+        if (length >= def.minimum)
+            return;
+        const origin = _util_js__WEBPACK_IMPORTED_MODULE_1__/* .getLengthableOrigin */ .Rc(input);
+        payload.issues.push({
+            origin,
+            code: "too_small",
+            minimum: def.minimum,
+            inclusive: true,
+            input,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodCheckLengthEquals = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckLengthEquals", (inst, def) => {
+    var _a;
+    $ZodCheck.init(inst, def);
+    (_a = inst._zod.def).when ?? (_a.when = _whenHasLength);
+    inst._zod.check = (payload) => {
+        const input = payload.value;
+        const units = input.length;
+        // A code point is one or two UTF-16 units, so outside `[length, length * 2]` units the target is missed either way — and missed in the same direction in both measures.
+        const length = typeof input === "string" && units >= def.length && units <= def.length * 2
+            ? _util_js__WEBPACK_IMPORTED_MODULE_1__/* .codePointLength */ .O7(input)
+            : units;
+        if (length === def.length)
+            return;
+        const origin = _util_js__WEBPACK_IMPORTED_MODULE_1__/* .getLengthableOrigin */ .Rc(input);
+        const tooBig = length > def.length;
+        payload.issues.push({
+            origin,
+            ...(tooBig ? { code: "too_big", maximum: def.length } : { code: "too_small", minimum: def.length }),
+            inclusive: true,
+            exact: true,
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodCheckStringFormat = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckStringFormat", (inst, def) => {
+    var _a, _b;
+    $ZodCheck.init(inst, def);
+    if (def.pattern)
+        (_a = inst._zod).check ?? (_a.check = (payload) => {
+            def.pattern.lastIndex = 0;
+            if (def.pattern.test(payload.value))
+                return;
+            payload.issues.push({
+                origin: "string",
+                code: "invalid_format",
+                format: def.format,
+                input: payload.value,
+                ...(def.pattern ? { pattern: def.pattern.toString() } : {}),
+                inst,
+                continue: !def.abort,
+            });
+        });
+    else
+        (_b = inst._zod).check ?? (_b.check = () => { });
+});
+const $ZodCheckRegex = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckRegex", (inst, def) => {
+    $ZodCheckStringFormat.init(inst, def);
+    inst._zod.check = (payload) => {
+        def.pattern.lastIndex = 0;
+        if (def.pattern.test(payload.value))
+            return;
+        payload.issues.push({
+            origin: "string",
+            code: "invalid_format",
+            format: "regex",
+            input: payload.value,
+            pattern: def.pattern.toString(),
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodCheckLowerCase = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckLowerCase", (inst, def) => {
+    def.pattern ?? (def.pattern = _regexes_js__WEBPACK_IMPORTED_MODULE_2__/* .lowercase */ .AC);
+    $ZodCheckStringFormat.init(inst, def);
+});
+const $ZodCheckUpperCase = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckUpperCase", (inst, def) => {
+    def.pattern ?? (def.pattern = _regexes_js__WEBPACK_IMPORTED_MODULE_2__/* .uppercase */ .Zv);
+    $ZodCheckStringFormat.init(inst, def);
+});
+const $ZodCheckIncludes = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckIncludes", (inst, def) => {
+    $ZodCheck.init(inst, def);
+    const escapedRegex = _util_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeRegex */ .sD(def.includes);
+    // `String.prototype.includes(sub, position)` matches `sub` at `position`
+    // OR LATER, so the pattern must allow at least `position` leading chars
+    // (`{N,}`), not exactly `position` chars (`{N}`).
+    const pattern = new RegExp(typeof def.position === "number" ? `^.{${def.position},}${escapedRegex}` : escapedRegex);
+    def.pattern = pattern;
+    inst._zod.check = (payload) => {
+        if (payload.value.includes(def.includes, def.position))
+            return;
+        payload.issues.push({
+            origin: "string",
+            code: "invalid_format",
+            format: "includes",
+            includes: def.includes,
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodCheckStartsWith = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckStartsWith", (inst, def) => {
+    $ZodCheck.init(inst, def);
+    const pattern = new RegExp(`^${_util_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeRegex */ .sD(def.prefix)}.*`);
+    def.pattern ?? (def.pattern = pattern);
+    inst._zod.check = (payload) => {
+        if (payload.value.startsWith(def.prefix))
+            return;
+        payload.issues.push({
+            origin: "string",
+            code: "invalid_format",
+            format: "starts_with",
+            prefix: def.prefix,
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+const $ZodCheckEndsWith = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckEndsWith", (inst, def) => {
+    $ZodCheck.init(inst, def);
+    const pattern = new RegExp(`.*${_util_js__WEBPACK_IMPORTED_MODULE_1__/* .escapeRegex */ .sD(def.suffix)}$`);
+    def.pattern ?? (def.pattern = pattern);
+    inst._zod.check = (payload) => {
+        if (payload.value.endsWith(def.suffix))
+            return;
+        payload.issues.push({
+            origin: "string",
+            code: "invalid_format",
+            format: "ends_with",
+            suffix: def.suffix,
+            input: payload.value,
+            inst,
+            continue: !def.abort,
+        });
+    };
+});
+///////////////////////////////////
+/////    $ZodCheckProperty    /////
+///////////////////////////////////
+function handleCheckPropertyResult(result, payload, property) {
+    if (result.issues.length) {
+        payload.issues.push(..._util_js__WEBPACK_IMPORTED_MODULE_1__/* .prefixIssues */ .lQ(property, result.issues));
+    }
+}
+const $ZodCheckProperty = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCheckProperty", (inst, def) => {
+    $ZodCheck.init(inst, def);
+    inst._zod.check = (payload) => {
+        const result = def.schema._zod.run({
+            value: payload.value[def.property],
+            issues: [],
+        }, {});
+        if (result instanceof Promise) {
+            return result.then((result) => handleCheckPropertyResult(result, payload, def.property));
+        }
+        handleCheckPropertyResult(result, payload, def.property);
+        return;
+    };
+})));
+const $ZodCheckProperties = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckProperties", (inst, def) => {
+    $ZodCheck.init(inst, def);
+    _util_js__WEBPACK_IMPORTED_MODULE_1__/* .hide */ .jD(inst, Symbol.iterator, function* () {
+        yield inst;
+    });
+    // key and schema snapshotted together: reading one live and the other cached lets a later mutation of the caller's shape object pair a stale key with a missing schema
+    let entries;
+    inst._zod.check = (payload) => {
+        // the base schema already typed the value, so only a nullish one is rejected here: the properties read on a primitive too, matching z.property() on a string's length
+        if (payload.value == null) {
+            payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
+            return undefined;
+        }
+        entries ?? (entries = Reflect.ownKeys(def.shape).map((key) => [key, def.shape[key]]));
+        const input = payload.value;
+        let proms;
+        for (const [key, schema] of entries) {
+            const result = schema._zod.run({ value: input[key], issues: [] }, {});
+            if (result instanceof Promise) {
+                proms ?? (proms = []);
+                proms.push(result.then((result) => handleCheckPropertyResult(result, payload, key)));
+            }
+            else {
+                handleCheckPropertyResult(result, payload, key);
+            }
+        }
+        if (proms)
+            return Promise.all(proms).then(() => undefined);
+        return undefined;
+    };
+});
+const $ZodCheckMimeType = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCheckMimeType", (inst, def) => {
+    $ZodCheck.init(inst, def);
+    const mimeSet = new Set(def.mime);
+    inst._zod.check = (payload) => {
+        if (mimeSet.has(payload.value.type))
+            return;
+        payload.issues.push({
+            code: "invalid_value",
+            values: def.mime,
+            input: payload.value.type,
+            inst,
+            continue: !def.abort,
+        });
+    };
+})));
+const $ZodCheckOverwrite = /*@__PURE__*/ _core_js__WEBPACK_IMPORTED_MODULE_0__/* .$constructor */ .xI("$ZodCheckOverwrite", (inst, def) => {
+    $ZodCheck.init(inst, def);
+    inst._zod.check = (payload) => {
+        payload.value = def.tx(payload.value);
+    };
+});
+
+
+/***/ }),
+
+/***/ 88532:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $W: () => (/* binding */ config),
+/* harmony export */   GT: () => (/* binding */ $ZodAsyncError),
+/* harmony export */   cV: () => (/* binding */ $ZodEncodeError),
+/* harmony export */   cr: () => (/* binding */ globalConfig),
+/* harmony export */   tm: () => (/* binding */ NEVER),
+/* harmony export */   xI: () => (/* binding */ $constructor)
+/* harmony export */ });
+/* unused harmony export $brand */
+/* harmony import */ var _util_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(54723);
+var _a;
+
+/** A special constant with type `never` */
+const NEVER = /*@__PURE__*/ Object.freeze({
+    status: "aborted",
+});
+/* Shared descriptor for installing `_zod`; defineProperty reads it
+ * synchronously, so reusing one object avoids a per-instance allocation. */
+const _zodDesc = { value: undefined, enumerable: false };
+// null where suppressing the capture would be unrecoverable: `parse()` puts the frames back with `captureStackTrace`, so without it the throw would lose its stack. also latched to null once `stackTraceLimit` proves unassignable, which a realm can do at any point by hardening Error
+let _E = "captureStackTrace" in Error ? Error : null;
+// v8 captures a stack trace inside the Error constructor, which dominates a failed parse; costs only the frames, and parse() restores those. the constructor must RUN: Object.create is cheaper and passes instanceof, but Error.isError and util.types.isNativeError check an internal slot
+function newError(Definition) {
+    const E = _E;
+    if (E) {
+        const saved = E.stackTraceLimit;
+        if (typeof saved === "number") {
+            try {
+                E.stackTraceLimit = 0;
+            }
+            catch {
+                _E = null;
+                return new Definition();
+            }
+            try {
+                return new Definition();
+            }
+            finally {
+                E.stackTraceLimit = saved;
+            }
+        }
+    }
+    return new Definition();
+}
+function $constructor(name, initializer, 
+/** This trait's members, installed once on every prototype that composes it. They cannot be declared in the initializer above: that runs per instance, and the prototype is shared. */
+proto, params) {
+    // Prototype for this constructor's `_zod` internals. Lazily-derived fields (`values`, `pattern`, `optin`, …) install here once rather than as an accessor on every instance.
+    const zodProto = {};
+    // Assigning the fields in the constructor body is what gives instances in-object slots; building the object literally and reparenting it costs a second allocation and a generic property copy.
+    function Internals(def) {
+        this.def = def;
+        this.constr = _;
+        this.traits = new Set();
+    }
+    Internals.prototype = zodProto;
+    const protoMembers = proto;
+    // One trait's members land on every prototype whose chain composes it, so the answer is per prototype rather than per trait.
+    const initialized = protoMembers && new WeakSet();
+    function init(inst, def) {
+        if (!inst._zod) {
+            _zodDesc.value = new Internals(def);
+            try {
+                Object.defineProperty(inst, "_zod", _zodDesc);
+            }
+            finally {
+                // Cleared even on throw, so the shared descriptor never leaks one instance's internals into the next.
+                _zodDesc.value = undefined;
+            }
+        }
+        else if (inst._zod.traits.has(name)) {
+            return;
+        }
+        inst._zod.traits.add(name);
+        initializer(inst, def);
+        if (initialized) {
+            // `super(def)` from a user subclass gives `this` a prototype the subclass owns, and installing there would overwrite whatever the subclass declared. `constr` built the instance, so its prototype is the one below the subclass's that should carry the members. A receiver whose chain never reaches that prototype installs on its own, which for a plain object handed straight to `init` means `Object.prototype` — unchanged from before.
+            const own = Object.getPrototypeOf(inst);
+            const ctorProto = inst._zod.constr.prototype;
+            let up = own;
+            while (up && up !== ctorProto)
+                up = Object.getPrototypeOf(up);
+            const target = up ?? own;
+            if (!initialized.has(target)) {
+                initialized.add(target);
+                (0,_util_js__WEBPACK_IMPORTED_MODULE_0__/* .members */ .ol)(target, protoMembers);
+            }
+        }
+        // support prototype modifications; for-in avoids the array allocation of Object.keys on the (usually empty) prototype
+        const proto = _.prototype;
+        for (const k in proto) {
+            if (!Object.prototype.hasOwnProperty.call(proto, k))
+                continue;
+            if (!(k in inst)) {
+                inst[k] = proto[k].bind(inst);
+            }
+        }
+    }
+    // doesn't work if Parent has a constructor with arguments
+    const Parent = params?.Parent ?? Object;
+    class Definition extends Parent {
+    }
+    Object.defineProperty(Definition, "name", { value: name });
+    function _(def) {
+        const inst = params?.Parent ? newError(Definition) : this;
+        init(inst, def);
+        const deferred = inst._zod.deferred;
+        if (deferred) {
+            for (const fn of deferred) {
+                fn();
+            }
+            // Released: initializers run once, and the list would otherwise be retained for the schema's lifetime.
+            inst._zod.deferred = undefined;
+        }
+        // Global post-processor hook. Internal: installed by `import "zod/compile"` to enable AOT compilation for every constructed schema. Runs last, once the instance is fully built, because it hands the instance to compile(). The post-processor is expected to be reentrancy-guarded by its own implementation.
+        const pp = globalThis.__zod_globalConfig?.postProcessor;
+        if (pp)
+            pp(inst);
+        return inst;
+    }
+    Object.defineProperty(_, "init", { value: init });
+    Object.defineProperty(_, Symbol.hasInstance, {
+        value: (inst) => {
+            if (params?.Parent && inst instanceof params.Parent)
+                return true;
+            return inst?._zod?.traits?.has(name);
+        },
+    });
+    Object.defineProperty(_, "name", { value: name });
+    return _;
+}
+//////////////////////////////   UTILITIES   ///////////////////////////////////////
+const $brand = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("zod_brand")));
+class $ZodAsyncError extends Error {
+    constructor() {
+        super(`Encountered Promise during synchronous parse. Use .parseAsync() instead.`);
+    }
+}
+class $ZodEncodeError extends Error {
+    constructor(name) {
+        super(`Encountered unidirectional transform during encode: ${name}`);
+        this.name = "ZodEncodeError";
+    }
+}
+(_a = globalThis).__zod_globalConfig ?? (_a.__zod_globalConfig = {});
+const globalConfig = globalThis.__zod_globalConfig;
+function config(newConfig) {
+    if (newConfig)
+        Object.assign(globalConfig, newConfig);
+    return globalConfig;
+}
+
+
+/***/ }),
+
+/***/ 23908:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   AC: () => (/* binding */ lowercase),
+/* harmony export */   Ak: () => (/* binding */ nanoid),
+/* harmony export */   D2: () => (/* binding */ nanoidOfLength),
+/* harmony export */   F: () => (/* binding */ httpProtocol),
+/* harmony export */   Gl: () => (/* binding */ cuid2),
+/* harmony export */   K3: () => (/* binding */ base64),
+/* harmony export */   Os: () => (/* binding */ guid),
+/* harmony export */   Rp: () => (/* binding */ email),
+/* harmony export */   Z0: () => (/* binding */ ulid),
+/* harmony export */   Zg: () => (/* binding */ emoji),
+/* harmony export */   Zv: () => (/* binding */ uppercase),
+/* harmony export */   ai: () => (/* binding */ number),
+/* harmony export */   fO: () => (/* binding */ ksuid),
+/* harmony export */   gF: () => (/* binding */ cuid),
+/* harmony export */   gp: () => (/* binding */ anyString),
+/* harmony export */   hQ: () => (/* binding */ e164),
+/* harmony export */   kB: () => (/* binding */ time),
+/* harmony export */   kM: () => (/* binding */ xid),
+/* harmony export */   l7: () => (/* binding */ cidrv6),
+/* harmony export */   nd: () => (/* binding */ integer),
+/* harmony export */   o: () => (/* binding */ bigint),
+/* harmony export */   p0: () => (/* binding */ duration),
+/* harmony export */   p6: () => (/* binding */ date),
+/* harmony export */   r0: () => (/* binding */ base64url),
+/* harmony export */   uR: () => (/* binding */ uuid),
+/* harmony export */   uX: () => (/* binding */ ipv4),
+/* harmony export */   ug: () => (/* binding */ ipv6),
+/* harmony export */   w$: () => (/* binding */ datetime),
+/* harmony export */   zM: () => (/* binding */ boolean),
+/* harmony export */   zr: () => (/* binding */ cidrv4)
+/* harmony export */ });
+/* unused harmony exports extendedDuration, uuid4, uuid6, uuid7, html5Email, rfc5322Email, unicodeEmail, idnEmail, browserEmail, mac, hostname, domain, creditCard, currencyCode, iban, string, null, undefined, hex, md5_hex, md5_base64, md5_base64url, sha1_hex, sha1_base64, sha1_base64url, sha256_hex, sha256_base64, sha256_base64url, sha384_hex, sha384_base64, sha384_base64url, sha512_hex, sha512_base64, sha512_base64url */
+
+/**
+ * @deprecated CUID v1 is deprecated by its authors due to information leakage
+ * (timestamps embedded in the id). Use {@link cuid2} instead.
+ * See https://github.com/paralleldrive/cuid.
+ */
+const cuid = /^[cC][0-9a-z]{6,}$/;
+const cuid2 = /^[0-9a-z]+$/;
+const ulid = /^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$/;
+const xid = /^[0-9a-vA-V]{20}$/;
+const ksuid = /^[A-Za-z0-9]{27}$/;
+const nanoid = /^[a-zA-Z0-9_-]{21}$/;
+function nanoidOfLength(length) {
+    return new RegExp(`^[a-zA-Z0-9_-]{${length}}$`);
+}
+/** ISO 8601-1 duration regex. Does not support the 8601-2 extensions like negative durations or fractional/negative components. */
+const duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
+/** Implements ISO 8601-2 extensions like explicit +- prefixes, mixing weeks with other units, and fractional/negative components. */
+const extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
+/** A regex for any UUID-like identifier: 8-4-4-4-12 hex pattern */
+const guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+/** Returns a regex for validating an RFC 9562/4122 UUID.
+ *
+ * @param version Optionally specify a version 1-8. If no version is specified, all versions are supported. */
+const uuid = (version) => {
+    if (!version)
+        return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
+    return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
+};
+const uuid4 = /*@__PURE__*/ (/* unused pure expression or super */ null && (uuid(4)));
+const uuid6 = /*@__PURE__*/ (/* unused pure expression or super */ null && (uuid(6)));
+const uuid7 = /*@__PURE__*/ (/* unused pure expression or super */ null && (uuid(7)));
+/** Practical email validation */
+const email = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+/** Equivalent to the HTML5 input[type=email] validation implemented by browsers. Source: https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input/email */
+const html5Email = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+/** The classic emailregex.com regex for RFC 5322-compliant emails */
+const rfc5322Email = /^(([^<>()\[\]\\.,;:\s@"]+(\.[^<>()\[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}])|(([a-zA-Z\-0-9]+\.)+[a-zA-Z]{2,}))$/;
+/** A loose regex that allows Unicode characters, enforces length limits, and that's about it. */
+const unicodeEmail = /^[^\s@"]{1,64}@[^\s@]{1,255}$/u;
+const idnEmail = (/* unused pure expression or super */ null && (unicodeEmail));
+const browserEmail = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+// from https://thekevinscott.com/emojis-in-javascript/#writing-a-regular-expression
+// Single character class, not an alternation: the two properties overlap (U+1F9B0-U+1F9B3), so `(A|B)+` backtracks exponentially on a failed match. The leading lookahead then demands one anchor — a pictograph, a regional indicator, or the enclosing keycap — because `\p{Emoji_Component}` on its own covers ASCII digits, `#`, `*`, ZWJ, variation selectors and skin tone modifiers, none of which is an emoji without a base.
+const _emoji = `^(?=[\\s\\S]*[\\p{Extended_Pictographic}\\p{Regional_Indicator}\\u20E3])[\\p{Extended_Pictographic}\\p{Emoji_Component}]+$`;
+function emoji() {
+    return new RegExp(_emoji, "u");
+}
+const ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
+const ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
+const mac = (delimiter) => {
+    const escapedDelim = util.escapeRegex(delimiter ?? ":");
+    return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
+};
+const cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
+const cidrv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))\/(12[0-8]|1[01][0-9]|[1-9]?[0-9])$/;
+// https://stackoverflow.com/questions/7860392/determine-if-string-is-in-base64-using-javascript
+const base64 = /^$|^(?:[0-9a-zA-Z+/]{4})*(?:(?:[0-9a-zA-Z+/]{2}==)|(?:[0-9a-zA-Z+/]{3}=))?$/;
+const base64url = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
+// based on https://stackoverflow.com/questions/106179/regular-expression-to-match-dns-hostname-or-ip-address
+// export const hostname: RegExp = /^([a-zA-Z0-9-]+\.)*[a-zA-Z0-9-]+$/;
+const hostname = /^(?=.{1,253}\.?$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[-0-9a-zA-Z]{0,61}[0-9a-zA-Z])?)*\.?$/;
+const domain = /^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
+const httpProtocol = /^https?$/;
+// https://blog.stevenlevithan.com/archives/validate-phone-number#r4-3 (regex sans spaces) E.164: leading digit must be 1-9; total digits (excluding '+') between 7-15
+const e164 = /^\+[1-9]\d{6,14}$/;
+// Credit card shape: 12–19 digits, optionally separated by single spaces or single hyphens. ISO/IEC 7812 caps the PAN at 19 digits; 12 is the shortest issued length (Maestro).
+const creditCard = /^\d(?:[ -]?\d){11,18}$/;
+// ISO 4217 alpha codes from the SIX list, regenerated by scripts/update-iso-4217.ts
+const currencyCode = /^(?:AED|AFN|ALL|AMD|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAD|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XCG|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$/;
+// iban electronic format: 2-letter country, check digits 02-98 (the only values `98 - remainder` can produce), 11-30 bban characters
+const iban = /^[A-Z]{2}(?!00|01|99)\d{2}[A-Z0-9]{11,30}$/;
+const dateSource = `(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))`;
+/** Anchors a pattern source. The interpolation lives here rather than at the call site because
+ * esbuild will not drop a `@__PURE__` call whose own argument interpolates a variable, but it
+ * will drop `anchor(dateSource)`. Keeping it inline pinned `date` into every bundle. */
+function anchor(source) {
+    return new RegExp(`^${source}$`);
+}
+const date = /*@__PURE__*/ anchor(dateSource);
+function timeSource(args) {
+    const hhmm = `(?:[01]\\d|2[0-3]):[0-5]\\d`;
+    const regex = typeof args.precision === "number"
+        ? args.precision === -1
+            ? `${hhmm}`
+            : args.precision === 0
+                ? `${hhmm}:[0-5]\\d`
+                : `${hhmm}:[0-5]\\d\\.\\d{${args.precision}}`
+        : args.seconds
+            ? `${hhmm}:[0-5]\\d(?:\\.\\d+)?`
+            : `${hhmm}(?::[0-5]\\d(?:\\.\\d+)?)?`;
+    return regex;
+}
+function time(args) {
+    return new RegExp(`^${timeSource(args)}$`);
+}
+// Adapted from https://stackoverflow.com/a/3143231
+function datetime(args) {
+    const opts = ["Z"];
+    // if (args.offset) opts.push(`([+-]\\d{2}:\\d{2})`);
+    if (args.offset)
+        opts.push(`([+-](?:[01]\\d|2[0-3]):[0-5]\\d)`);
+    // RFC 3339 mandates seconds wherever the time carries a `Z` or an offset, so only the unqualified form `local` adds may omit them
+    const qualified = `${timeSource({ precision: args.precision, seconds: true })}(?:${opts.join("|")})`;
+    const timeRegex = args.local ? `${qualified}|${timeSource({ precision: args.precision })}` : qualified;
+    return new RegExp(`^${dateSource}T(?:${timeRegex})$`);
+}
+// the unbounded form of `string()` as a literal, so every plain string shares one instance instead of building its own
+const anyString = /^[\s\S]{0,}$/;
+const string = (params) => {
+    const regex = params ? `[\\s\\S]{${params?.minimum ?? 0},${params?.maximum ?? ""}}` : `[\\s\\S]*`;
+    return new RegExp(`^${regex}$`);
+};
+const bigint = /^-?\d+n?$/;
+const integer = /^-?\d+$/;
+const number = /^-?\d+(?:\.\d+)?$/;
+const boolean = /^(?:true|false)$/i;
+const _null = /^null$/i;
+
+const _undefined = /^undefined$/i;
+
+// regex for string with no uppercase letters
+const lowercase = /^[^A-Z]*$/;
+// regex for string with no lowercase letters
+const uppercase = /^[^a-z]*$/;
+// regex for hexadecimal strings (any length)
+const hex = /^[0-9a-fA-F]*$/;
+// Hash regexes for different algorithms and encodings
+// Helper function to create base64 regex with exact length and padding
+function fixedBase64(bodyLength, padding) {
+    return new RegExp(`^[A-Za-z0-9+/]{${bodyLength}}${padding}$`);
+}
+// Helper function to create base64url regex with exact length (no padding)
+function fixedBase64url(length) {
+    return new RegExp(`^[A-Za-z0-9_-]{${length}}$`);
+}
+// MD5 (16 bytes): base64 = 24 chars total (22 + "==")
+const md5_hex = /^[0-9a-fA-F]{32}$/;
+const md5_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(22, "==")));
+const md5_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(22)));
+// SHA1 (20 bytes): base64 = 28 chars total (27 + "=")
+const sha1_hex = /^[0-9a-fA-F]{40}$/;
+const sha1_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(27, "=")));
+const sha1_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(27)));
+// SHA256 (32 bytes): base64 = 44 chars total (43 + "=")
+const sha256_hex = /^[0-9a-fA-F]{64}$/;
+const sha256_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(43, "=")));
+const sha256_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(43)));
+// SHA384 (48 bytes): base64 = 64 chars total (no padding)
+const sha384_hex = /^[0-9a-fA-F]{96}$/;
+const sha384_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(64, "")));
+const sha384_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(64)));
+// SHA512 (64 bytes): base64 = 88 chars total (86 + "==")
+const sha512_hex = /^[0-9a-fA-F]{128}$/;
+const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
+const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
+
+
+/***/ }),
+
+/***/ 29396:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   fd: () => (/* binding */ globalRegistry)
+/* harmony export */ });
+/* unused harmony exports $output, $input, $ZodRegistry, registry */
+var _a;
+const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
+const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
+class $ZodRegistry {
+    constructor() {
+        this._map = new WeakMap();
+        this._idmap = new Map();
+    }
+    add(schema, ..._meta) {
+        const meta = _meta[0];
+        this._map.set(schema, meta);
+        if (meta && typeof meta === "object" && "id" in meta) {
+            this._idmap.set(meta.id, schema);
+        }
+        return this;
+    }
+    clear() {
+        this._map = new WeakMap();
+        this._idmap = new Map();
+        return this;
+    }
+    remove(schema) {
+        const meta = this._map.get(schema);
+        if (meta && typeof meta === "object" && "id" in meta) {
+            this._idmap.delete(meta.id);
+        }
+        this._map.delete(schema);
+        return this;
+    }
+    get(schema) {
+        // return this._map.get(schema) as any;
+        // inherit metadata
+        const p = schema._zod.parent;
+        if (p) {
+            const pm = { ...(this.get(p) ?? {}) };
+            delete pm.id; // do not inherit id
+            const f = { ...pm, ...this._map.get(schema) };
+            return Object.keys(f).length ? f : undefined;
+        }
+        return this._map.get(schema);
+    }
+    has(schema) {
+        return this._map.has(schema);
+    }
+}
+// registries
+function registry() {
+    return new $ZodRegistry();
+}
+(_a = globalThis).__zod_globalRegistry ?? (_a.__zod_globalRegistry = registry());
+const globalRegistry = globalThis.__zod_globalRegistry;
+
+
+/***/ }),
+
+/***/ 54723:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A2: () => (/* binding */ normalizeParams),
+/* harmony export */   B7: () => (/* binding */ stringifyPrimitive),
+/* harmony export */   GW: () => (/* binding */ parsedType),
+/* harmony export */   Gv: () => (/* binding */ isObject),
+/* harmony export */   LG: () => (/* binding */ floatSafeRemainder),
+/* harmony export */   MO: () => (/* binding */ rawShape),
+/* harmony export */   NM: () => (/* binding */ optionalKeys),
+/* harmony export */   NR: () => (/* binding */ BIGINT_FORMAT_RANGES),
+/* harmony export */   O7: () => (/* binding */ codePointLength),
+/* harmony export */   OH: () => (/* binding */ partial),
+/* harmony export */   PO: () => (/* binding */ cached),
+/* harmony export */   QH: () => (/* binding */ aborted),
+/* harmony export */   Qd: () => (/* binding */ isPlainObject),
+/* harmony export */   Rc: () => (/* binding */ getLengthableOrigin),
+/* harmony export */   SS: () => (/* binding */ constantCatch),
+/* harmony export */   UQ: () => (/* binding */ esc),
+/* harmony export */   Up: () => (/* binding */ pick),
+/* harmony export */   Vy: () => (/* binding */ assignProp),
+/* harmony export */   W0: () => (/* binding */ safeExtend),
+/* harmony export */   X: () => (/* binding */ installLazyProp),
+/* harmony export */   X$: () => (/* binding */ extend),
+/* harmony export */   Yv: () => (/* binding */ slugify),
+/* harmony export */   cJ: () => (/* binding */ omit),
+/* harmony export */   cl: () => (/* binding */ nullish),
+/* harmony export */   d3: () => (/* binding */ attachSchema),
+/* harmony export */   gx: () => (/* binding */ captureStackTrace),
+/* harmony export */   h1: () => (/* binding */ merge),
+/* harmony export */   hI: () => (/* binding */ allowsEval),
+/* harmony export */   hi: () => (/* binding */ sizeCaps),
+/* harmony export */   iR: () => (/* binding */ finalizeIssue),
+/* harmony export */   jD: () => (/* binding */ hide),
+/* harmony export */   jw: () => (/* binding */ joinValues),
+/* harmony export */   k8: () => (/* binding */ jsonStringifyReplacer),
+/* harmony export */   lQ: () => (/* binding */ prefixIssues),
+/* harmony export */   mw: () => (/* binding */ required),
+/* harmony export */   o8: () => (/* binding */ clone),
+/* harmony export */   ol: () => (/* binding */ members),
+/* harmony export */   p6: () => (/* binding */ cleanRegex),
+/* harmony export */   qQ: () => (/* binding */ propertyKeyTypes),
+/* harmony export */   qh: () => (/* binding */ own),
+/* harmony export */   rL: () => (/* binding */ explicitlyAborted),
+/* harmony export */   sD: () => (/* binding */ escapeRegex),
+/* harmony export */   sn: () => (/* binding */ issue),
+/* harmony export */   un: () => (/* binding */ derived),
+/* harmony export */   v5: () => (/* binding */ defineLazyInternal),
+/* harmony export */   w5: () => (/* binding */ getEnumValues),
+/* harmony export */   yG: () => (/* binding */ shallowClone),
+/* harmony export */   zH: () => (/* binding */ NUMBER_FORMAT_RANGES),
+/* harmony export */   zM: () => (/* binding */ mergeDefs)
+/* harmony export */ });
+/* unused harmony exports assertEqual, assertNotEqual, toZod, assertIs, assertNever, assert, defineLazy, objectClone, cloneDef, getElementAtPath, promiseAllObject, randomString, numKeys, getParsedType, primitiveTypes, createTransparentProxy, unwrapMessage, getSizableOrigin, cleanEnum, base64ToUint8Array, uint8ArrayToBase64, base64urlToUint8Array, uint8ArrayToBase64url, hexToUint8Array, uint8ArrayToHex, Class, CONSTANT_CATCH */
+/* harmony import */ var _core_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(88532);
+
+// functions
+function assertEqual(val) {
+    return val;
+}
+function assertNotEqual(val) {
+    return val;
+}
+function toZod() {
+    return (schema) => schema;
+}
+function assertIs(_arg) { }
+function assertNever(_x) {
+    throw new Error("Unexpected value in exhaustive check");
+}
+function assert(_) { }
+function getEnumValues(entries) {
+    const numericValues = Object.values(entries).filter((v) => typeof v === "number");
+    const values = Object.entries(entries)
+        .filter(([k, _]) => numericValues.indexOf(+k) === -1)
+        .map(([_, v]) => v);
+    return values;
+}
+function joinValues(array, separator = "|") {
+    return array.map((val) => stringifyPrimitive(val)).join(separator);
+}
+function jsonStringifyReplacer(_, value) {
+    if (typeof value === "bigint")
+        return value.toString();
+    return value;
+}
+// the accessor lives on a shared prototype: an own accessor makes every box a dictionary-mode object (~360 B and a slow load per read against ~100 B and an inlined getter here)
+class Cached {
+    constructor(getter) {
+        this._getter = getter;
+        this._value = undefined;
+    }
+    get value() {
+        const getter = this._getter;
+        if (getter !== undefined) {
+            this._value = getter();
+            this._getter = undefined;
+        }
+        return this._value;
+    }
+}
+function cached(getter) {
+    return new Cached(getter);
+}
+function nullish(input) {
+    return input === null || input === undefined;
+}
+function cleanRegex(source) {
+    const start = source.startsWith("^") ? 1 : 0;
+    const end = source.endsWith("$") ? source.length - 1 : source.length;
+    return source.slice(start, end);
+}
+function floatSafeRemainder(val, step) {
+    const ratio = val / step;
+    const roundedRatio = Math.round(ratio);
+    // `val` and `step` each round to a double before the division rounds again, so a true decimal multiple's quotient can sit up to 1.5 of these scaled epsilons from the integer. A 1x tolerance therefore rejected 2.03 as a multiple of 0.07; 4x covers the worst case with margin.
+    const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio), 1);
+    if (Math.abs(ratio - roundedRatio) < tolerance)
+        return 0;
+    return ratio - roundedRatio;
+}
+const EVALUATING = /* @__PURE__*/ (/* unused pure expression or super */ null && (Symbol("evaluating")));
+function defineLazy(object, key, getter) {
+    let value = undefined;
+    Object.defineProperty(object, key, {
+        get() {
+            if (value === EVALUATING) {
+                // Circular reference detected, return undefined to break the cycle
+                return undefined;
+            }
+            if (value === undefined) {
+                value = EVALUATING;
+                value = getter();
+            }
+            return value;
+        },
+        set(v) {
+            Object.defineProperty(object, key, {
+                value: v,
+                // configurable: true,
+            });
+            // object[key] = v;
+        },
+        configurable: true,
+    });
+}
+function objectClone(obj) {
+    return Object.create(Object.getPrototypeOf(obj), Object.getOwnPropertyDescriptors(obj));
+}
+function assignProp(target, prop, value) {
+    Object.defineProperty(target, prop, {
+        value,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+    });
+}
+/**
+ * Whichever object a def's `shape` currently answers from: the one the caller passed until the first read, the frozen copy after it.
+ *
+ * Its keys and descriptors read without invoking anything, which is what lets a discriminated union check its discriminator, and the cycle walk read a shape, without resolving a getter that references the schema being constructed. A def that answers `shape` from an accessor of its own has none.
+ */
+function rawShape(def) {
+    const desc = Object.getOwnPropertyDescriptor(def, "shape");
+    return desc?.get ? desc.get.raw : desc?.value;
+}
+// where a builder reads its source's keys and descriptors, resolving only a shape a def answers for itself. A shape resolves by object spread, so only its enumerable keys are ever part of it.
+function sourceShape(schema) {
+    return rawShape(schema._zod.def) ?? schema._zod.def.shape;
+}
+// a key whose value is not settled yet, self-caching so every read after the first gets the same one
+function deferProp(target, key, getter) {
+    Object.defineProperty(target, key, {
+        get() {
+            const value = getter();
+            assignProp(this, key, value);
+            return value;
+        },
+        enumerable: true,
+        configurable: true,
+    });
+}
+// Writes a settled key. A plain assignment is much cheaper than `defineProperty` and produces the same descriptor, but it runs whatever setter already answers to the key — an accessor this shape deferred, or an inherited one, which `__proto__` has on every object and prototype pollution can add for any name.
+function putProp(target, key, value) {
+    if (key in target)
+        assignProp(target, key, value);
+    else
+        target[key] = value;
+}
+/**
+ * Copies `keys` of `source`'s shape onto `target`, each value passed through `wrap`.
+ *
+ * A key the source has resolved is copied through now, so the derived shape states it outright and nothing has to resolve it to learn what it holds. A key the source still defers stays deferred, and reads back through the source's own `shape`, so it resolves once and both shapes get that one schema.
+ */
+function mirrorShape(target, source, keys, wrap) {
+    const raw = sourceShape(source);
+    for (const key of keys) {
+        const desc = Object.getOwnPropertyDescriptor(raw, key);
+        if (!desc.enumerable)
+            continue;
+        if (desc.get) {
+            deferProp(target, key, () => {
+                const value = source._zod.def.shape[key];
+                return wrap ? wrap(value, key) : value;
+            });
+        }
+        else
+            putProp(target, key, wrap ? wrap(desc.value, key) : desc.value);
+    }
+}
+// same, for a plain shape a caller passed rather than a schema's
+function mirrorProps(target, source) {
+    for (const key of Reflect.ownKeys(source)) {
+        const desc = Object.getOwnPropertyDescriptor(source, key);
+        if (!desc.enumerable)
+            continue;
+        if (desc.get)
+            deferProp(target, key, () => source[key]);
+        else
+            putProp(target, key, desc.value);
+    }
+}
+function mergeDefs(...defs) {
+    const mergedDescriptors = {};
+    for (const def of defs) {
+        const descriptors = Object.getOwnPropertyDescriptors(def);
+        Object.assign(mergedDescriptors, descriptors);
+    }
+    return Object.defineProperties({}, mergedDescriptors);
+}
+function cloneDef(schema) {
+    return mergeDefs(schema._zod.def);
+}
+function getElementAtPath(obj, path) {
+    if (!path)
+        return obj;
+    return path.reduce((acc, key) => acc?.[key], obj);
+}
+function promiseAllObject(promisesObj) {
+    const keys = Object.keys(promisesObj);
+    const promises = keys.map((key) => promisesObj[key]);
+    return Promise.all(promises).then((results) => {
+        const resolvedObj = {};
+        for (let i = 0; i < keys.length; i++) {
+            resolvedObj[keys[i]] = results[i];
+        }
+        return resolvedObj;
+    });
+}
+function randomString(length = 10) {
+    const chars = "abcdefghijklmnopqrstuvwxyz";
+    let str = "";
+    for (let i = 0; i < length; i++) {
+        str += chars[Math.floor(Math.random() * chars.length)];
+    }
+    return str;
+}
+function esc(str) {
+    return JSON.stringify(str);
+}
+function slugify(input) {
+    return input
+        .toLowerCase()
+        .trim()
+        .replace(/[^\w\s-]/g, "")
+        .replace(/[\s_-]+/g, "-")
+        .replace(/^-+|-+$/g, "");
+}
+const captureStackTrace = ("captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => { });
+function isObject(data) {
+    return typeof data === "object" && data !== null && !Array.isArray(data);
+}
+const allowsEval = /* @__PURE__*/ cached(() => {
+    // Skip the probe under `jitless`: strict CSPs report the caught `new Function` as a `securitypolicyviolation` even though the throw is swallowed.
+    if (_core_js__WEBPACK_IMPORTED_MODULE_0__/* .globalConfig */ .cr.jitless) {
+        return false;
+    }
+    // @ts-ignore
+    if (typeof navigator !== "undefined" && navigator?.userAgent?.includes("Cloudflare")) {
+        return false;
+    }
+    try {
+        const F = Function;
+        new F("");
+        return true;
+    }
+    catch (_) {
+        return false;
+    }
+});
+function isPlainObject(o) {
+    if (isObject(o) === false)
+        return false;
+    // modified constructor
+    const ctor = o.constructor;
+    if (ctor === undefined)
+        return true;
+    if (typeof ctor !== "function")
+        return true;
+    // modified prototype
+    const prot = ctor.prototype;
+    if (isObject(prot) === false)
+        return false;
+    // ctor doesn't have static `isPrototypeOf`
+    if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
+        return false;
+    }
+    return true;
+}
+function shallowClone(o) {
+    if (isPlainObject(o))
+        return { ...o };
+    if (Array.isArray(o))
+        return [...o];
+    if (o instanceof Map)
+        return new Map(o);
+    if (o instanceof Set)
+        return new Set(o);
+    return o;
+}
+function numKeys(data) {
+    let keyCount = 0;
+    for (const key in data) {
+        if (Object.prototype.hasOwnProperty.call(data, key)) {
+            keyCount++;
+        }
+    }
+    return keyCount;
+}
+const getParsedType = (data) => {
+    const t = typeof data;
+    switch (t) {
+        case "undefined":
+            return "undefined";
+        case "string":
+            return "string";
+        case "number":
+            return Number.isNaN(data) ? "nan" : "number";
+        case "boolean":
+            return "boolean";
+        case "function":
+            return "function";
+        case "bigint":
+            return "bigint";
+        case "symbol":
+            return "symbol";
+        case "object":
+            if (Array.isArray(data)) {
+                return "array";
+            }
+            if (data === null) {
+                return "null";
+            }
+            if (data.then && typeof data.then === "function" && data.catch && typeof data.catch === "function") {
+                return "promise";
+            }
+            if (typeof Map !== "undefined" && data instanceof Map) {
+                return "map";
+            }
+            if (typeof Set !== "undefined" && data instanceof Set) {
+                return "set";
+            }
+            if (typeof Date !== "undefined" && data instanceof Date) {
+                return "date";
+            }
+            // @ts-ignore
+            if (typeof File !== "undefined" && data instanceof File) {
+                return "file";
+            }
+            return "object";
+        default:
+            throw new Error(`Unknown data type: ${t}`);
+    }
+};
+const propertyKeyTypes = /* @__PURE__*/ new Set(["string", "number", "symbol"]);
+const primitiveTypes = /* @__PURE__*/ new Set([
+    "string",
+    "number",
+    "bigint",
+    "boolean",
+    "symbol",
+    "undefined",
+]);
+function escapeRegex(str) {
+    return str.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+// zod-specific utils
+function clone(inst, def, params) {
+    const cl = new inst._zod.constr(def ?? inst._zod.def);
+    if (!def || params?.parent)
+        cl._zod.parent = inst;
+    return cl;
+}
+function normalizeParams(_params) {
+    const params = _params;
+    if (!params)
+        return {};
+    if (typeof params === "string")
+        return { error: () => params };
+    if (params?.message !== undefined) {
+        if (params?.error !== undefined)
+            throw new Error("Cannot specify both `message` and `error` params");
+        params.error = params.message;
+    }
+    delete params.message;
+    if (typeof params.error === "string")
+        return { ...params, error: () => params.error };
+    return params;
+}
+function createTransparentProxy(getter) {
+    let target;
+    return new Proxy({}, {
+        get(_, prop, receiver) {
+            target ?? (target = getter());
+            return Reflect.get(target, prop, receiver);
+        },
+        set(_, prop, value, receiver) {
+            target ?? (target = getter());
+            return Reflect.set(target, prop, value, receiver);
+        },
+        has(_, prop) {
+            target ?? (target = getter());
+            return Reflect.has(target, prop);
+        },
+        deleteProperty(_, prop) {
+            target ?? (target = getter());
+            return Reflect.deleteProperty(target, prop);
+        },
+        ownKeys(_) {
+            target ?? (target = getter());
+            return Reflect.ownKeys(target);
+        },
+        getOwnPropertyDescriptor(_, prop) {
+            target ?? (target = getter());
+            return Reflect.getOwnPropertyDescriptor(target, prop);
+        },
+        defineProperty(_, prop, descriptor) {
+            target ?? (target = getter());
+            return Reflect.defineProperty(target, prop, descriptor);
+        },
+    });
+}
+function stringifyPrimitive(value) {
+    if (typeof value === "bigint")
+        return value.toString() + "n";
+    if (typeof value === "string")
+        return `"${value}"`;
+    return `${value}`;
+}
+function optionalKeys(shape) {
+    return Object.keys(shape).filter((k) => {
+        return shape[k]._zod.optin !== undefined && shape[k]._zod.optout === "optional";
+    });
+}
+// Wrapped in a `@__PURE__` IIFE: esbuild never tree-shakes a top-level initializer that contains a member access on `Number`, so the bare object literal survived into every bundle.
+const NUMBER_FORMAT_RANGES = /*@__PURE__*/ (() => ({
+    safeint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+    int32: [-2147483648, 2147483647],
+    uint32: [0, 4294967295],
+    float32: [-3.4028234663852886e38, 3.4028234663852886e38],
+    float64: [-Number.MAX_VALUE, Number.MAX_VALUE],
+}))();
+const BIGINT_FORMAT_RANGES = {
+    int64: [/* @__PURE__*/ BigInt("-9223372036854775808"), /* @__PURE__*/ BigInt("9223372036854775807")],
+    uint64: [/* @__PURE__*/ BigInt(0), /* @__PURE__*/ BigInt("18446744073709551615")],
+};
+function pick(schema, mask) {
+    const currDef = schema._zod.def;
+    const checks = currDef.checks;
+    const hasChecks = checks && checks.length > 0;
+    if (hasChecks) {
+        throw new Error(".pick() cannot be used on object schemas containing refinements");
+    }
+    const newShape = {};
+    mirrorShape(newShape, schema, maskedKeys(schema, mask));
+    return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
+}
+// the mask keys that select something, checked against the source's shape without resolving it
+function maskedKeys(schema, mask) {
+    const raw = sourceShape(schema);
+    const keys = [];
+    // `for...in` skips symbols, so a symbol in the mask would select nothing
+    for (const key of Reflect.ownKeys(mask)) {
+        if (!Object.getOwnPropertyDescriptor(raw, key)?.enumerable) {
+            throw new Error(`Unrecognized key: "${String(key)}"`);
+        }
+        if (mask[key])
+            keys.push(key);
+    }
+    return keys;
+}
+function omit(schema, mask) {
+    const currDef = schema._zod.def;
+    const checks = currDef.checks;
+    const hasChecks = checks && checks.length > 0;
+    if (hasChecks) {
+        throw new Error(".omit() cannot be used on object schemas containing refinements");
+    }
+    const omitted = new Set(maskedKeys(schema, mask));
+    const newShape = {};
+    mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key) => !omitted.has(key)));
+    return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
+}
+function extend(schema, shape) {
+    if (!isPlainObject(shape)) {
+        throw new Error("Invalid input to extend: expected a plain object");
+    }
+    const checks = schema._zod.def.checks;
+    const hasChecks = checks && checks.length > 0;
+    if (hasChecks) {
+        // Only throw if new shape overlaps with existing shape. Use getOwnPropertyDescriptor to check key existence without accessing values
+        const existingShape = sourceShape(schema);
+        for (const key of Reflect.ownKeys(shape)) {
+            if (Object.getOwnPropertyDescriptor(existingShape, key) !== undefined) {
+                throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
+            }
+        }
+    }
+    return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
+}
+// the source's keys, then the caller's overlaid on top
+function extended(schema, shape) {
+    const newShape = {};
+    mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)));
+    mirrorProps(newShape, shape);
+    return newShape;
+}
+function safeExtend(schema, shape) {
+    if (!isPlainObject(shape)) {
+        throw new Error("Invalid input to safeExtend: expected a plain object");
+    }
+    return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
+}
+function merge(a, b) {
+    if (!b?._zod?.def) {
+        throw new Error("Invalid input to merge: expected an object schema. To merge a plain shape, use `.extend()`.");
+    }
+    if (a._zod.def.checks?.length) {
+        throw new Error(".merge() cannot be used on object schemas containing refinements. Use .safeExtend() instead.");
+    }
+    const newShape = {};
+    mirrorShape(newShape, a, Reflect.ownKeys(sourceShape(a)));
+    mirrorShape(newShape, b, Reflect.ownKeys(sourceShape(b)));
+    const def = mergeDefs(a._zod.def, {
+        shape: newShape,
+        get catchall() {
+            return b._zod.def.catchall;
+        },
+        checks: b._zod.def.checks ?? [],
+    });
+    return clone(a, def);
+}
+function partial(Class, schema, mask, name = "partial") {
+    const currDef = schema._zod.def;
+    const checks = currDef.checks;
+    const hasChecks = checks && checks.length > 0;
+    if (hasChecks) {
+        throw new Error(`.${name}() cannot be used on object schemas containing refinements`);
+    }
+    const selected = mask ? new Set(maskedKeys(schema, mask)) : undefined;
+    const newShape = {};
+    mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class &&
+        ((value, key) => (selected && !selected.has(key) ? value : new Class({ type: "optional", innerType: value }))));
+    return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
+}
+function required(Class, schema, mask) {
+    const selected = mask ? new Set(maskedKeys(schema, mask)) : undefined;
+    const newShape = {};
+    mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key) => 
+    // overwrite with non-optional
+    selected && !selected.has(key) ? value : new Class({ type: "nonoptional", innerType: value }));
+    return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
+}
+// invalid_type | too_big | too_small | invalid_format | not_multiple_of | unrecognized_keys | invalid_union | invalid_key | invalid_element | invalid_value | custom
+function aborted(x, startIndex = 0) {
+    if (x.aborted === true)
+        return true;
+    for (let i = startIndex; i < x.issues.length; i++) {
+        if (x.issues[i]?.continue !== true) {
+            return true;
+        }
+    }
+    return false;
+}
+// Checks for explicit abort (continue === false), as opposed to implicit abort (continue === undefined). Used to respect `abort: true` in .refine() even for checks that have a `when` function.
+function explicitlyAborted(x, startIndex = 0) {
+    if (x.aborted === true)
+        return true;
+    for (let i = startIndex; i < x.issues.length; i++) {
+        if (x.issues[i]?.continue === false) {
+            return true;
+        }
+    }
+    return false;
+}
+function prefixIssues(path, issues) {
+    return issues.map((iss) => {
+        var _a;
+        (_a = iss).path ?? (_a.path = []);
+        iss.path.unshift(path);
+        return iss;
+    });
+}
+function unwrapMessage(message) {
+    return typeof message === "string" ? message : message?.message;
+}
+/* A check holds no link back to the schema it is attached to — the same check instance is shared by every clone of that schema — so the owner is stamped onto the issues a check just raised, at the only point where both are in scope. Runs on the failure path only; `start` is the issue count from before the check ran. */
+/** The leading size checks of `defChecks` that set an upper bound, each paired with it. */
+function sizeCaps(defChecks) {
+    const caps = [];
+    for (const ch of defChecks ?? []) {
+        const d = ch._zod.def;
+        // a later check may rewrite the value
+        if (!/_(length|size)$|_equals$/.test(d.check))
+            break;
+        const max = d.maximum ?? d.length ?? d.size;
+        if (max >= 0)
+            caps.push([max, ch]);
+    }
+    return caps;
+}
+function attachSchema(issues, start, inst) {
+    var _a;
+    for (let i = start; i < issues.length; i++) {
+        (_a = issues[i]).schema ?? (_a.schema = inst);
+    }
+}
+function finalizeIssue(iss, ctx, config) {
+    var _a;
+    // A schema that raised an issue itself owns it outright, and outranks any stamp an enclosing check left in `attachSchema`. String formats and z.custom() are schema and check at once, so when they act as a check they defer to that stamp instead.
+    const traits = iss.inst?._zod?.traits;
+    if (traits?.has("$ZodType")) {
+        if (traits.has("$ZodCheck"))
+            (_a = iss).schema ?? (_a.schema = iss.inst);
+        else
+            iss.schema = iss.inst;
+    }
+    // Decreasing specificity, first map to return a message wins. `inst` is whatever raised the issue, so a check's own map outranks the owning schema's.
+    const schemaError = iss.schema !== iss.inst ? iss.schema?._zod.def?.error : undefined;
+    const message = iss.message
+        ? iss.message
+        : (unwrapMessage(iss.inst?._zod.def?.error?.(iss)) ??
+            unwrapMessage(schemaError?.(iss)) ??
+            unwrapMessage(ctx?.error?.(iss)) ??
+            unwrapMessage(config.customError?.(iss)) ??
+            unwrapMessage(config.localeError?.(iss)) ??
+            "Invalid input");
+    // an explicit own-key copy beats object rest with excluded keys, which v8 routes through a generic runtime call; Object.keys rather than for-in so an issue pushed with a prototype does not leak inherited keys, and an own __proto__ key is dropped rather than assigned through the setter
+    const full = {};
+    for (const k of Object.keys(iss)) {
+        if (k === "inst" || k === "schema" || k === "continue" || k === "input" || k === "__proto__")
+            continue;
+        full[k] = iss[k];
+    }
+    full.path ?? (full.path = []);
+    full.message = message;
+    if (ctx?.reportInput) {
+        full.input = iss.input;
+    }
+    return full;
+}
+function getSizableOrigin(input) {
+    if (input instanceof Set)
+        return "set";
+    if (input instanceof Map)
+        return "map";
+    // @ts-ignore
+    if (input instanceof File)
+        return "file";
+    return "unknown";
+}
+const highSurrogate = /[\uD800-\uDBFF]/;
+// Code points in `str`: a surrogate pair counts once, a lone surrogate as itself. Hand-rolled because the string iterator allocates and runs ~250x slower on this path; the regex probe exits ~50x quicker for a string with no astral characters.
+function codePointLength(str) {
+    const units = str.length;
+    if (!highSurrogate.test(str))
+        return units;
+    let count = units;
+    for (let i = 0; i < units - 1; i++) {
+        if ((str.charCodeAt(i) & 0xfc00) === 0xd800 && (str.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+            count--;
+            i++;
+        }
+    }
+    return count;
+}
+function getLengthableOrigin(input) {
+    if (Array.isArray(input))
+        return "array";
+    if (typeof input === "string")
+        return "string";
+    return "unknown";
+}
+function parsedType(data) {
+    const t = typeof data;
+    switch (t) {
+        case "number": {
+            return Number.isNaN(data) ? "nan" : "number";
+        }
+        case "object": {
+            if (data === null) {
+                return "null";
+            }
+            if (Array.isArray(data)) {
+                return "array";
+            }
+            const obj = data;
+            if (obj && Object.getPrototypeOf(obj) !== Object.prototype && "constructor" in obj && obj.constructor) {
+                return obj.constructor.name;
+            }
+        }
+    }
+    return t;
+}
+function issue(...args) {
+    const [iss, input, inst] = args;
+    if (typeof iss === "string") {
+        return {
+            message: iss,
+            code: "custom",
+            input,
+            inst,
+        };
+    }
+    return { ...iss };
+}
+function cleanEnum(obj) {
+    return Object.entries(obj)
+        .filter(([k, _]) => {
+        // return true if NaN, meaning it's not a number, thus a string key
+        return Number.isNaN(Number.parseInt(k, 10));
+    })
+        .map((el) => el[1]);
+}
+// Codec utility functions
+function base64ToUint8Array(base64) {
+    const binaryString = atob(base64);
+    const bytes = new Uint8Array(binaryString.length);
+    for (let i = 0; i < binaryString.length; i++) {
+        bytes[i] = binaryString.charCodeAt(i);
+    }
+    return bytes;
+}
+function uint8ArrayToBase64(bytes) {
+    let binaryString = "";
+    for (let i = 0; i < bytes.length; i++) {
+        binaryString += String.fromCharCode(bytes[i]);
+    }
+    return btoa(binaryString);
+}
+function base64urlToUint8Array(base64url) {
+    const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/");
+    const padding = "=".repeat((4 - (base64.length % 4)) % 4);
+    return base64ToUint8Array(base64 + padding);
+}
+function uint8ArrayToBase64url(bytes) {
+    return uint8ArrayToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
+}
+function hexToUint8Array(hex) {
+    const cleanHex = hex.replace(/^0x/, "");
+    if (cleanHex.length % 2 !== 0) {
+        throw new Error("Invalid hex string length");
+    }
+    const bytes = new Uint8Array(cleanHex.length / 2);
+    for (let i = 0; i < cleanHex.length; i += 2) {
+        bytes[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
+    }
+    return bytes;
+}
+function uint8ArrayToHex(bytes) {
+    return Array.from(bytes)
+        .map((b) => b.toString(16).padStart(2, "0"))
+        .join("");
+}
+// instanceof
+class Class {
+    constructor(..._args) { }
+}
+//////////    PROTOTYPE INSTALLERS     //////////
+//
+// Members live on the prototype and materialize per instance on first read, which keeps own-property count under the step where V8 stops using inline slots. Changing anything here means re-measuring runtime, memory and bundle size together — see "The three axes" in AGENTS.md.
+/**
+ * Installs a trait's members on its prototype. Each value builds that member for the instance on first read; the built value shadows the accessor as an own property, so a detached `const { parse } = schema` keeps working.
+ *
+ * Call this from a `proto` initializer, which runs once per prototype — never per instance.
+ */
+function members(proto, table) {
+    for (const key in table) {
+        const desc = Object.getOwnPropertyDescriptor(table, key);
+        // a getter installs as written, so it stays live: `description` reads through to the registry on every access. not enumerable: an object literal's is, and a prototype member never was
+        if (desc.get)
+            Object.defineProperty(proto, key, { ...desc, enumerable: false });
+        // a method materializes bound on first read, which is what keeps a detached member working: `const opt = schema.optional; opt()`
+        else
+            defineBound(proto, key, desc.value);
+    }
+}
+/** Shadows a prototype member with an own value, so a getter that builds from the instance runs once. */
+function own(inst, key, value, enumerable = true) {
+    Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value });
+    return value;
+}
+/** Like {@link own}, for a member that was never an own data property and has to stay out of `Object.keys`. */
+function hide(inst, key, value) {
+    return own(inst, key, value, false);
+}
+/** Adds members a table derives from the instance: each builds on first read and shadows as own data, and assignment shadows the same way, as when these were own properties. */
+function derived(computes, table) {
+    for (const key in computes) {
+        const compute = computes[key];
+        // an object literal's accessor is configurable and enumerable, and `members` copies the descriptor as written
+        Object.defineProperty(table, key, {
+            configurable: true,
+            enumerable: true,
+            get() {
+                return own(this, key, compute(this));
+            },
+            set(value) {
+                own(this, key, value);
+            },
+        });
+    }
+    return table;
+}
+function defineBound(proto, key, fn) {
+    Object.defineProperty(proto, key, {
+        configurable: true,
+        get() {
+            // vitest's spyOn calls a prototype getter bare to find the function it wraps, so a nullish receiver answers the raw method
+            return this == null ? fn : own(this, key, fn.bind(this));
+        },
+        set(value) {
+            own(this, key, value);
+        },
+    });
+}
+/** Returns the prototype to install on, or `undefined` if this group is already installed on it. */
+function claim(inst, sentinel) {
+    const proto = Object.getPrototypeOf(inst);
+    // Runs on every construction, so `in` rather than the costlier `hasOwnProperty.call`. Sentinels are keys the group itself defines.
+    return sentinel in proto ? undefined : proto;
+}
+// The internals whose init chain is installing. A second call for the same one is a derived constructor overriding its base, so it must not construct another schema in between or the override is dropped.
+let installing;
+// Set while a getter is running, so a value that resolved through a recursion break is not memoized. One shared descriptor shadows the key for the duration, which costs no per-key allocation.
+let broke = false;
+const breaker = {
+    configurable: true,
+    get() {
+        broke = true;
+        return undefined;
+    },
+};
+/**
+ * Installs a lazily-derived internal on the `_zod` prototype of `inst`'s
+ * constructor, computed from the internals object itself and cached there on
+ * first read. One accessor per constructor rather than one per instance.
+ */
+function defineLazyInternal(inst, key, compute) {
+    const proto = Object.getPrototypeOf(inst._zod);
+    if (key in proto && installing !== inst._zod) {
+        // A repeat construction: everything is installed already. Cleared here so the reference is not held past the first construction of every type.
+        installing = undefined;
+        return;
+    }
+    installing = inst._zod;
+    Object.defineProperty(proto, key, {
+        configurable: true,
+        get() {
+            // Shadowed before computing so a re-entrant read from a recursive schema resolves to undefined instead of running the getter again.
+            Object.defineProperty(this, key, breaker);
+            const outer = broke;
+            broke = false;
+            try {
+                const value = compute(this);
+                // A result that resolved through a recursion break is recomputed once the graph is complete; everything else memoizes, undefined included.
+                if (broke)
+                    delete this[key];
+                else
+                    Object.defineProperty(this, key, { configurable: true, writable: true, value });
+                broke = broke || outer;
+                return value;
+            }
+            catch (err) {
+                // A compute that threw memoizes nothing, so a later read runs it again and fails the same way. The shadow goes with it, since leaving it installed would answer undefined for every later read.
+                delete this[key];
+                broke = broke || outer;
+                throw err;
+            }
+        },
+        set(value) {
+            Object.defineProperty(this, key, { configurable: true, writable: true, value });
+        },
+    });
+}
+/**
+ * Installs `key` on `inst`'s prototype, computed by `make` on first read and cached there as an own
+ * data property. One accessor per constructor rather than one per instance, because an own accessor
+ * puts every instance after the first into v8 dictionary mode. The key doubles as the sentinel.
+ */
+function installLazyProp(inst, key, make, enumerable) {
+    const proto = claim(inst, key);
+    if (!proto)
+        return;
+    Object.defineProperty(proto, key, {
+        configurable: true,
+        get() {
+            // Shadowed before computing, so a re-entrant read from a self-referential shape resolves to undefined instead of running the getter again. A data property rather than an accessor: an own accessor is the dictionary-mode transition this exists to avoid.
+            const desc = { configurable: true, writable: true, enumerable, value: undefined };
+            Object.defineProperty(this, key, desc);
+            // a compute that throws leaves the shadow behind, so later reads answer undefined instead of re-throwing; `defineLazy` did the same, and `defineLazyInternal`'s delete-on-catch would cost bytes in every bundle for a case only a throwing user getter reaches
+            desc.value = make(this);
+            Object.defineProperty(this, key, desc);
+            return desc.value;
+        },
+        set(value) {
+            Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value });
+        },
+    });
+}
+/** Marks the thunk `_catch` synthesises for a constant catch value. `Function.length` cannot tell that thunk from a user callback — rest and defaulted parameters both report arity 0 — and a user callback reads `ctx.error`, whose issues only finalize correctly against the caller's per-parse error map. Provenance can say what arity cannot. A plain string key rather than `Symbol.for`, whose call at module scope no bundler can prove pure — the same shape that anchored `urlCanParse` into every build. */
+const CONSTANT_CATCH = "~constantCatch";
+/** Wraps a constant catch value in a thunk tagged with {@link CONSTANT_CATCH}. */
+function constantCatch(value) {
+    const fn = () => value;
+    fn[CONSTANT_CATCH] = true;
+    return fn;
 }
 
 

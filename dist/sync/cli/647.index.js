@@ -1,8 +1,8 @@
-export const id = 769;
-export const ids = [769];
+export const id = 647;
+export const ids = [647];
 export const modules = {
 
-/***/ 40769:
+/***/ 11647:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -17,63 +17,8 @@ __webpack_require__.d(__webpack_exports__, {
 var external_node_net_ = __webpack_require__(77030);
 // EXTERNAL MODULE: ./node_modules/pino/pino.js
 var pino = __webpack_require__(65005);
-;// CONCATENATED MODULE: ./build/server/config-error.js
-/** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
-class ConfigError extends Error {
-    setting;
-    problem;
-    name = 'ConfigError';
-    constructor(setting, problem) {
-        super(`${setting} ${problem}`);
-        this.setting = setting;
-        this.problem = problem;
-    }
-}
-/** Runs `parse`, adding its `ConfigError` to `problems` instead of throwing it, so every problem is found. */
-function collect(problems, parse) {
-    try {
-        return parse();
-    }
-    catch (err) {
-        if (!(err instanceof ConfigError))
-            throw err;
-        problems.push(err);
-        return undefined;
-    }
-}
-/** Comma-separated list: entries trimmed, empty entries dropped. */
-function commaList(raw) {
-    return (raw ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0);
-}
-/**
- * A settings source read per request (a changed environment applies to the next request) that
- * parses again only when one of `keys` changed, so per-request reads stay cheap.
- */
-function settingsSource(env, keys, parse) {
-    let lastValues;
-    let last;
-    return () => {
-        const current = env();
-        // Compared value by value: this runs on every request.
-        let changed = !lastValues || !last;
-        for (let i = 0; !changed && i < keys.length; i++) {
-            const value = current[keys[i]];
-            changed = value !== lastValues[i];
-            // Equal text from a fresh copy of the environment: keep this copy's string, so the next
-            // requests compare it by identity, not by content (BROKER_POLICY may be 100 KB).
-            lastValues[i] = value;
-        }
-        if (changed) {
-            last = { value: parse(current) };
-            lastValues = keys.map((k) => current[k]);
-        }
-        return last.value;
-    };
-}
-
+// EXTERNAL MODULE: ./build/server/config-error.js
+var config_error = __webpack_require__(30617);
 ;// CONCATENATED MODULE: ./build/server/logger.js
 
 /** Names whose values never reach a log line, whatever code logs them. */
@@ -138,7 +83,7 @@ const LOG_LEVELS = [
 function listenPort(env) {
     const raw = env.PORT?.trim() || '8080';
     if (!/^[0-9]+$/.test(raw) || Number(raw) > 65535)
-        throw new ConfigError('PORT', 'must be a port number (0-65535)');
+        throw new config_error/* ConfigError */.xL('PORT', 'must be a port number (0-65535)');
     return Number(raw);
 }
 // Labels of letters, digits, `-` and `_` (container service names use `_`; the resolver accepts it).
@@ -149,7 +94,7 @@ function listenHost(env) {
     if (!raw)
         return undefined;
     if ((0,external_node_net_.isIP)(raw) === 0 && !HOST_NAME.test(raw))
-        throw new ConfigError('HOST', 'must be an IP address or a host name (no scheme, port or brackets)');
+        throw new config_error/* ConfigError */.xL('HOST', 'must be an IP address or a host name (no scheme, port or brackets)');
     return raw;
 }
 /** Unset: `info`. Any case is accepted, so `DEBUG` from an environment convention works. */
@@ -158,15 +103,15 @@ function logLevel(env) {
     if (!raw)
         return 'info';
     if (!LOG_LEVELS.includes(raw))
-        throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+        throw new config_error/* ConfigError */.xL('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
     return raw;
 }
 /** PORT, HOST and LOG_LEVEL, each problem added to `problems`; undefined when any was unusable. */
 function checkListenSettings(env, problems) {
     const before = problems.length;
-    const port = collect(problems, () => listenPort(env));
-    const host = collect(problems, () => listenHost(env));
-    const level = collect(problems, () => logLevel(env));
+    const port = (0,config_error/* collect */.Fo)(problems, () => listenPort(env));
+    const host = (0,config_error/* collect */.Fo)(problems, () => listenHost(env));
+    const level = (0,config_error/* collect */.Fo)(problems, () => logLevel(env));
     if (port === undefined || level === undefined || problems.length > before)
         return undefined;
     return { port, logLevel: level, ...(host ? { host } : {}) };
@@ -193,7 +138,7 @@ function reportListenFailure(logger, err) {
 // EXTERNAL MODULE: ./build/server/version.js
 var server_version = __webpack_require__(34034);
 // EXTERNAL MODULE: ./build/server/clock.js
-var clock = __webpack_require__(90232);
+var server_clock = __webpack_require__(90232);
 // EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
 var sync_config = __webpack_require__(55215);
 // EXTERNAL MODULE: ./build/server/sync/run.js
@@ -294,6 +239,7 @@ function newestFirst(a, b) {
 
 
 
+
 const DUPLICATE_KEY = 11000;
 /** A lease outlives a crashed holder by at most this long; a live holder renews it every third of it. */
 const DEFAULT_LEASE_MS = 60_000;
@@ -309,6 +255,7 @@ const LOCKS_APP_NAME = 'gatehouse-sync';
 function mongoLocks(uri, options, driver) {
     const { MongoClient, MongoError } = driver;
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const clock = options.clock ?? server_clock/* systemClock */.m;
     const client = new MongoClient(uri, mongoClientOptions(uri, LOCKS_APP_NAME, options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs }));
     // Connects again when the first connection failed (see mongo-connection.ts).
     const connection = mongoConnection(client);
@@ -319,7 +266,7 @@ function mongoLocks(uri, options, driver) {
     return {
         kind: 'mongodb',
         async acquire(source, holder) {
-            const now = new Date();
+            const now = new Date(clock.now());
             try {
                 await connection.ready();
                 await locks.updateOne({ _id: source, expiresAt: { $lte: now } }, { $set: { holder, acquiredAt: now, expiresAt: new Date(now.getTime() + leaseMs) } }, { upsert: true });
@@ -330,7 +277,7 @@ function mongoLocks(uri, options, driver) {
                 return unavailable(err);
             }
             const renewal = setInterval(() => {
-                locks.updateOne({ _id: source, holder }, { $set: { expiresAt: new Date(Date.now() + leaseMs) } }).then((result) => {
+                locks.updateOne({ _id: source, holder }, { $set: { expiresAt: new Date(clock.now() + leaseMs) } }).then((result) => {
                     if (result.matchedCount === 0)
                         options.onLost?.(source);
                 }, 
@@ -441,7 +388,7 @@ function mongoUriProblem(uri, Client, appName) {
     }
     catch (err) {
         const message = redactedMessage(err instanceof Error ? err.message : String(err), uri);
-        return new ConfigError('MONGODB_URI', `is not a connection string the MongoDB driver accepts: ${message ?? "the driver's message is withheld because it may quote a credential"}`);
+        return new config_error/* ConfigError */.xL('MONGODB_URI', `is not a connection string the MongoDB driver accepts: ${message ?? "the driver's message is withheld because it may quote a credential"}`);
     }
 }
 
@@ -458,7 +405,7 @@ function graceSeconds(env) {
     if (!raw)
         return DEFAULT_SHUTDOWN_GRACE_SECONDS;
     if (!/^\d+$/.test(raw) || Number(raw) > MAX_SHUTDOWN_GRACE_SECONDS) {
-        throw new ConfigError('SYNC_SHUTDOWN_GRACE_SECONDS', `must be a whole number from 0 to ${MAX_SHUTDOWN_GRACE_SECONDS}`);
+        throw new config_error/* ConfigError */.xL('SYNC_SHUTDOWN_GRACE_SECONDS', `must be a whole number from 0 to ${MAX_SHUTDOWN_GRACE_SECONDS}`);
     }
     return Number(raw);
 }
@@ -471,7 +418,7 @@ function graceSeconds(env) {
 async function checkServiceProcess(env, loadDriver) {
     const problems = [];
     const listen = checkListenSettings(env, problems);
-    const grace = collect(problems, () => graceSeconds(env));
+    const grace = (0,config_error/* collect */.Fo)(problems, () => graceSeconds(env));
     const mongoUri = env.MONGODB_URI?.trim() || undefined;
     if (mongoUri) {
         const mongo = mongoUriProblem(mongoUri, (await loadDriver()).MongoClient, LOCKS_APP_NAME);
@@ -494,59 +441,8 @@ const apiHeaders = (_req, res, next) => {
     next();
 };
 
-;// CONCATENATED MODULE: ./build/server/http/errors.js
-/**
- * The one error type of the backend. Business code throws it; `errorHandler` is the only
- * place that turns an error into an HTTP answer, so every failure has the same JSON shape:
- * `{"error": <stable code>, ...extra}`.
- */
-class AppError extends Error {
-    status;
-    code;
-    extra;
-    name = 'AppError';
-    constructor(status, code, extra = {}, options) {
-        super(code, options?.cause === undefined ? undefined : { cause: options.cause });
-        this.status = status;
-        this.code = code;
-        this.extra = extra;
-        this.headers = options?.headers ?? {};
-    }
-    headers;
-    body() {
-        return { error: this.code, ...this.extra };
-    }
-}
-/**
- * The codes every Express app of Gatehouse answers from its HTTP layer (the parser's refusals,
- * routing, bodies, the error handler), with their statuses. Each server's catalogue includes them.
- */
-const HTTP_ERRORS = {
-    invalid_json: 400,
-    invalid_request: 400,
-    not_found: 404,
-    method_not_allowed: 405,
-    request_timeout: 408,
-    payload_too_large: 413,
-    request_headers_too_large: 431,
-    unsupported_media_type: 415,
-    validation_failed: 422,
-    internal_error: 500,
-    store_unavailable: 503,
-};
-/**
- * A server's way to refuse: by code, its status taken from the server's catalogue, so no route
- * writes a status of its own and every code a server answers is in one place.
- */
-function refusalsOf(catalogue) {
-    return (code, extra = {}, options) => new AppError(catalogue[code], code, extra, options);
-}
-/** A refusal of the HTTP layer, by code. */
-const refuseHttp = refusalsOf(HTTP_ERRORS);
-const notFound = () => refuseHttp('not_found');
-const methodNotAllowed = (allowed) => refuseHttp('method_not_allowed', {}, { headers: { Allow: allowed.join(', ') } });
-const invalidJson = () => refuseHttp('invalid_json');
-
+// EXTERNAL MODULE: ./build/server/http/errors.js
+var errors = __webpack_require__(26924);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(37067);
 ;// CONCATENATED MODULE: ./build/server/http/client-errors.js
@@ -559,9 +455,9 @@ var external_node_http_ = __webpack_require__(37067);
  * and anything else the parser refuses (or an HTTP/1.1 request without `Host`).
  */
 const PARSER_ERRORS = {
-    invalid_request: HTTP_ERRORS.invalid_request,
-    request_headers_too_large: HTTP_ERRORS.request_headers_too_large,
-    request_timeout: HTTP_ERRORS.request_timeout,
+    invalid_request: errors/* HTTP_ERRORS */.P$.invalid_request,
+    request_headers_too_large: errors/* HTTP_ERRORS */.P$.request_headers_too_large,
+    request_timeout: errors/* HTTP_ERRORS */.P$.request_timeout,
 };
 /** What Node's HTTP parser refused, before any route ran: the code, its status from the catalogue. */
 function answerFor(parserCode) {
@@ -655,14 +551,14 @@ function apiServer(listener) {
     return server;
 }
 
-// EXTERNAL MODULE: ./build/server/sync/connectors.js + 16 modules
-var connectors = __webpack_require__(52115);
+// EXTERNAL MODULE: ./build/server/sync/connectors.js + 15 modules
+var connectors = __webpack_require__(17132);
 // EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
-var client = __webpack_require__(59998);
-// EXTERNAL MODULE: ./build/server/sync/github/client.js + 16 modules
-var github_client = __webpack_require__(95538);
-// EXTERNAL MODULE: ./build/server/sync/github/conditional.js + 1 modules
-var github_conditional = __webpack_require__(31053);
+var client = __webpack_require__(22111);
+// EXTERNAL MODULE: ./build/server/github/rate-limited-client.js + 15 modules
+var rate_limited_client = __webpack_require__(94009);
+// EXTERNAL MODULE: ./build/server/github/conditional.js + 1 modules
+var github_conditional = __webpack_require__(42839);
 // EXTERNAL MODULE: ./build/server/http/retry.js + 2 modules
 var http_retry = __webpack_require__(70699);
 // EXTERNAL MODULE: external "node:crypto"
@@ -807,78 +703,16 @@ async function holdKeys(locks, keys, holder, options) {
 /** How long a push waits for another push of the same product or repository, and how often it looks. */
 const DEFAULT_PUSH_LOCK_WAIT = { waitMs: 15 * 60_000, pollMs: 2000 };
 
-// EXTERNAL MODULE: ./build/server/sync/http/request.js
-var request = __webpack_require__(91016);
-// EXTERNAL MODULE: ./build/server/sync/report.js
-var sync_report = __webpack_require__(4464);
-;// CONCATENATED MODULE: ./build/server/issues/finding.js
-
-
-const ISSUE_TAG = 'issue:';
-const finding_text = (v) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
-/** A finding from a findings page, or undefined when the entry lacks what an issue needs. */
-function readFinding(product, raw) {
-    if (!raw || typeof raw !== 'object')
-        return undefined;
-    const f = raw;
-    const severity = sync_config/* SEVERITIES */.oC.find((s) => s === f.severity);
-    if (typeof f.id !== 'number' || !finding_text(f.title) || !severity)
-        return undefined;
-    const ids = Array.isArray(f.vulnerability_ids)
-        ? f.vulnerability_ids.map((v) => (typeof v === 'string' ? v : finding_text(v?.vulnerability_id))).filter((v) => !!v)
-        : [];
-    const optional = (key, value) => (value === undefined ? {} : { [key]: value });
-    return {
-        id: f.id,
-        product,
-        title: f.title,
-        severity,
-        vulnerabilityIds: [...new Set(ids)],
-        tags: Array.isArray(f.tags) ? f.tags.filter((t) => typeof t === 'string') : [],
-        active: f.active !== false,
-        ...optional('description', finding_text(f.description)),
-        ...optional('mitigation', finding_text(f.mitigation)),
-        ...optional('componentName', finding_text(f.component_name)),
-        ...optional('componentVersion', finding_text(f.component_version)),
-        ...optional('filePath', finding_text(f.file_path)),
-        ...optional('line', typeof f.line === 'number' && f.line > 0 ? f.line : undefined),
-        ...optional('cwe', typeof f.cwe === 'number' && f.cwe > 0 ? f.cwe : undefined),
-        ...optional('uniqueIdFromTool', finding_text(f.unique_id_from_tool)),
-        ...optional('vulnIdFromTool', finding_text(f.vuln_id_from_tool)),
-        ...optional('hashCode', finding_text(f.hash_code)),
-    };
-}
-/** DefectDojo lowercases tags, so the marker is compared without regard to case. */
-function hasIssueTag(finding) {
-    return finding.tags.some((t) => t.toLowerCase().startsWith(ISSUE_TAG));
-}
-function issueTag(issueUrl) {
-    return `${ISSUE_TAG}${issueUrl}`.toLowerCase();
-}
-/** Severities at or above `min`, worst first, as DefectDojo spells them. */
-function severitiesFrom(min) {
-    return sync_config/* SEVERITIES */.oC.slice(0, sync_config/* SEVERITIES */.oC.indexOf(min) + 1);
-}
-const severityRank = (s) => sync_config/* SEVERITIES */.oC.indexOf(s);
-/**
- * The identity written into every issue body, which holds when the tag does not: a reimport
- * that re-creates a finding gives it a new id and no tags. It is built from what identifies the
- * finding to DefectDojo's own deduplication: the tool's id when the parser sets one, else
- * DefectDojo's hash code, else the finding's defining fields; always within its product.
- */
-function findingHash(f) {
-    const identity = f.uniqueIdFromTool
-        ? `uid:${f.uniqueIdFromTool}`
-        : f.hashCode
-            ? `hash:${f.hashCode}`
-            : `fields:${[f.title, f.componentName, f.componentVersion, f.filePath, f.line, [...f.vulnerabilityIds].sort().join(',')].map((v) => v ?? '').join('|')}`;
-    return (0,external_node_crypto_.createHash)('sha256').update(`${f.product}\n${identity}`).digest('hex').slice(0, 32);
-}
-
-// EXTERNAL MODULE: ./build/server/sync/github/targets.js
-var github_targets = __webpack_require__(63000);
-// EXTERNAL MODULE: ./build/server/platform/identifiers.js
-var identifiers = __webpack_require__(13980);
+// EXTERNAL MODULE: ./build/server/http/call-errors.js
+var call_errors = __webpack_require__(90515);
+// EXTERNAL MODULE: ./build/server/errors.js
+var server_errors = __webpack_require__(27227);
+// EXTERNAL MODULE: ./build/server/issues/finding.js
+var issues_finding = __webpack_require__(3206);
+// EXTERNAL MODULE: ./build/server/github/targets.js
+var github_targets = __webpack_require__(76974);
+// EXTERNAL MODULE: ./build/server/github/identifiers.js
+var identifiers = __webpack_require__(93032);
 ;// CONCATENATED MODULE: ./build/server/http/control-characters.js
 /**
  * The server's one "no control character" rule (`/sign` paths and branch, ledger text and links).
@@ -1116,7 +950,7 @@ async function resolveRepository(product, targets, clientFor) {
         }
         catch (err) {
             // Missing here (or not visible to this token): the next target may hold it.
-            if (err instanceof request/* HttpError */.j$ && err.status === 404)
+            if (err instanceof call_errors/* HttpError */.j$ && err.status === 404)
                 continue;
             throw err;
         }
@@ -1172,7 +1006,7 @@ async function writeOnce(write, lookAgain) {
         return { value: await write(), found: false };
     }
     catch (err) {
-        if (!(0,request/* mayHaveActed */.LR)(err))
+        if (!(0,call_errors/* mayHaveActed */.LR)(err))
             throw err;
         const found = await lookAgain().catch(() => undefined);
         if (found === undefined)
@@ -1283,9 +1117,9 @@ class IssueIndex {
             return await searchIssue(this.repo, hash);
         }
         catch (err) {
-            if (!(err instanceof github_client/* RateLimitExhausted */.Nq) || err.resource !== 'search')
+            if (!(err instanceof rate_limited_client/* RateLimitExhausted */.Nq) || err.resource !== 'search')
                 throw err;
-            this.log.warn({ repository: this.repo.fullName, err: (0,sync_report/* message */.iU)(err) }, 'issue push: the search budget is spent; every issue of the repository is listed instead');
+            this.log.warn({ repository: this.repo.fullName, err: (0,server_errors/* message */.iU)(err) }, 'issue push: the search budget is spent; every issue of the repository is listed instead');
             await this.listEverything();
             return this.known.get(hash);
         }
@@ -1349,7 +1183,7 @@ async function perProduct(products, deps, what, list, read, onFailure) {
     const limit = (0,p_limit/* default */.A)(LISTING_CONCURRENCY);
     const found = await Promise.all(products.map((product) => limit(async () => {
         try {
-            return await (0,request/* retryTransient */.jh)(async () => {
+            return await (0,call_errors/* retryTransient */.jh)(async () => {
                 const items = [];
                 for await (const page of list(product)) {
                     for (const raw of page) {
@@ -1363,7 +1197,7 @@ async function perProduct(products, deps, what, list, read, onFailure) {
         }
         catch (err) {
             onFailure();
-            deps.log.warn({ product, err: (0,sync_report/* message */.iU)(err) }, `${what} could not be listed`);
+            deps.log.warn({ product, err: (0,server_errors/* message */.iU)(err) }, `${what} could not be listed`);
             return [];
         }
     })));
@@ -1371,7 +1205,7 @@ async function perProduct(products, deps, what, list, read, onFailure) {
 }
 
 ;// CONCATENATED MODULE: ./build/server/issues/finding-status.js
-const finding_status_ISSUE_TAG = 'issue:';
+const ISSUE_TAG = 'issue:';
 /**
  * The reason a person reads first: the triage decisions (false positive, out of scope, risk
  * accepted, duplicate) before `is_mitigated`, which DefectDojo also sets for a false positive or an
@@ -1398,7 +1232,7 @@ function readLinkedFinding(product, raw) {
     if (typeof f.id !== 'number')
         return undefined;
     const tags = Array.isArray(f.tags) ? f.tags.filter((t) => typeof t === 'string') : [];
-    const issueUrls = tags.filter((t) => t.toLowerCase().startsWith(finding_status_ISSUE_TAG)).map((t) => t.slice(finding_status_ISSUE_TAG.length));
+    const issueUrls = tags.filter((t) => t.toLowerCase().startsWith(ISSUE_TAG)).map((t) => t.slice(ISSUE_TAG.length));
     if (issueUrls.length === 0)
         return undefined;
     const active = f.active === true;
@@ -1474,7 +1308,7 @@ async function followIssues(products, deps) {
         }
         catch (err) {
             counts.failed++;
-            deps.log.warn({ finding: finding.id, product: finding.product, issue: url, err: (0,sync_report/* message */.iU)(err) }, 'issue lifecycle: issue could not be read; the next run tries again');
+            deps.log.warn({ finding: finding.id, product: finding.product, issue: url, err: (0,server_errors/* message */.iU)(err) }, 'issue lifecycle: issue could not be read; the next run tries again');
         }
     }
     for (const [index, change] of changes.entries()) {
@@ -1526,7 +1360,7 @@ async function apply(change, deps) {
         return 'done';
     }
     catch (err) {
-        deps.log.warn({ finding: finding.id, product: finding.product, issue: change.url, err: (0,sync_report/* message */.iU)(err) }, `issue lifecycle: issue not ${change.kind === 'close' ? 'closed' : 'reopened'}; the next run tries again`);
+        deps.log.warn({ finding: finding.id, product: finding.product, issue: change.url, err: (0,server_errors/* message */.iU)(err) }, `issue lifecycle: issue not ${change.kind === 'close' ? 'closed' : 'reopened'}; the next run tries again`);
         return 'failed';
     }
 }
@@ -1557,7 +1391,7 @@ async function inScopeLinks(findings, deps, counts) {
         catch (err) {
             counts.failed++;
             repositories.set(product, 'failed');
-            deps.log.warn({ product, err: (0,sync_report/* message */.iU)(err) }, 'issue lifecycle: repository lookup failed; the next run tries again');
+            deps.log.warn({ product, err: (0,server_errors/* message */.iU)(err) }, 'issue lifecycle: repository lookup failed; the next run tries again');
         }
     }
     const links = [];
@@ -1611,13 +1445,13 @@ function linkedFindings(products, deps, counts) {
 
 /** Untagged active findings at or above the threshold, across the products, worst first. */
 async function candidates(products, deps, failures) {
-    const severities = severitiesFrom(deps.minSeverity);
+    const severities = (0,issues_finding/* severitiesFrom */.M6)(deps.minSeverity);
     const found = await perProduct(products, deps, 'issue push: findings', (product) => deps.defectDojo.openFindings(product, severities), (product, raw) => {
-        const finding = readFinding(product, raw);
+        const finding = (0,issues_finding/* readFinding */.Gd)(product, raw);
         // The query already filters; this holds even where a filter is ignored.
-        return finding && finding.active && severities.includes(finding.severity) && !hasIssueTag(finding) ? finding : undefined;
+        return finding && finding.active && severities.includes(finding.severity) && !(0,issues_finding/* hasIssueTag */.Io)(finding) ? finding : undefined;
     }, () => failures.count++);
-    return found.sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || a.product.localeCompare(b.product) || a.id - b.id);
+    return found.sort((a, b) => (0,issues_finding/* severityRank */.qs)(a.severity) - (0,issues_finding/* severityRank */.qs)(b.severity) || a.product.localeCompare(b.product) || a.id - b.id);
 }
 /**
  * Issue push for the products a run touched: one GitHub issue per active finding at or above
@@ -1701,7 +1535,7 @@ async function resolveAll(findings, deps, failures) {
         }
         catch (err) {
             const count = findings.filter((f) => f.product === product).length;
-            deps.log.warn({ product, findings: count, err: (0,sync_report/* message */.iU)(err) }, 'issue push: repository lookup failed');
+            deps.log.warn({ product, findings: count, err: (0,server_errors/* message */.iU)(err) }, 'issue push: repository lookup failed');
             failures.count += count;
         }
     }
@@ -1732,7 +1566,7 @@ async function pushFindings(findings, repositories, deps, counts, failures) {
             failures.count++;
             continue;
         }
-        const hash = findingHash(finding);
+        const hash = (0,issues_finding/* findingHash */.O5)(finding);
         const pacers = deps.pacersFor(repository.target);
         const key = repositoryKey(repository.target.server, repository.fullName);
         if (!indexes.has(key))
@@ -1761,21 +1595,23 @@ async function pushFindings(findings, repositories, deps, counts, failures) {
                 else
                     deps.log.info({ ...at, issue: url }, 'issue opened');
                 // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
-                await (0,request/* retryTransient */.jh)(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
+                await (0,call_errors/* retryTransient */.jh)(() => deps.defectDojo.addFindingTags(finding.id, [(0,issues_finding/* issueTag */._k)(url)]), deps.retry);
                 if (created.droppedLabels.length > 0)
                     await issues.labelsDropped(created.droppedLabels);
                 continue;
             }
             issues.record(hash, url);
-            await (0,request/* retryTransient */.jh)(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
+            await (0,call_errors/* retryTransient */.jh)(() => deps.defectDojo.addFindingTags(finding.id, [(0,issues_finding/* issueTag */._k)(url)]), deps.retry);
         }
         catch (err) {
             failures.count++;
-            deps.log.warn({ ...at, repository: repository.fullName, err: (0,sync_report/* message */.iU)(err) }, 'issue push: finding not handled; the next run tries again');
+            deps.log.warn({ ...at, repository: repository.fullName, err: (0,server_errors/* message */.iU)(err) }, 'issue push: finding not handled; the next run tries again');
         }
     }
 }
 
+// EXTERNAL MODULE: ./build/server/sync/report.js
+var sync_report = __webpack_require__(4464);
 // EXTERNAL MODULE: ./node_modules/express/index.js
 var express = __webpack_require__(85152);
 ;// CONCATENATED MODULE: ./build/server/auth/secrets.js
@@ -1809,8 +1645,8 @@ function presentsBearer(headers, secret) {
     return presented !== undefined && secretsEqual(presented, secret);
 }
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js + 18 modules
-var iso = __webpack_require__(37933);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
+var iso = __webpack_require__(64377);
 ;// CONCATENATED MODULE: ./build/server/http/validation.js
 
 
@@ -1830,7 +1666,7 @@ function validationFailed(details) {
         .slice(0, 5)
         .map((d) => `${d.path}: ${d.message}`)
         .join('; ');
-    return refuseHttp('validation_failed', { message, details });
+    return (0,errors/* refuseHttp */.PH)('validation_failed', { message, details });
 }
 /** Parses `input` with `schema`, or throws `422 validation_failed`. */
 function validate(schema, input) {
@@ -1897,26 +1733,26 @@ function readNotification(body) {
 function fromBodyParser(err) {
     switch (err.type) {
         case 'entity.too.large':
-            return refuseHttp('payload_too_large');
+            return (0,errors/* refuseHttp */.PH)('payload_too_large');
         case 'entity.parse.failed':
-            return invalidJson();
+            return (0,errors/* invalidJson */.U8)();
         case 'encoding.unsupported':
         case 'charset.unsupported':
-            return refuseHttp('unsupported_media_type');
+            return (0,errors/* refuseHttp */.PH)('unsupported_media_type');
         case 'request.aborted':
         case 'request.size.invalid':
-            return refuseHttp('invalid_request');
+            return (0,errors/* refuseHttp */.PH)('invalid_request');
         default:
             return undefined;
     }
 }
 /** What an error is answered with: its own status and code, or the client error behind it, or 500. */
 function toAppError(err) {
-    if (err instanceof AppError)
+    if (err instanceof errors/* AppError */.uV)
         return err;
     // No verdict was reached and nothing was half-written: the client may retry.
     if (err instanceof StoreUnavailable)
-        return refuseHttp('store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
+        return (0,errors/* refuseHttp */.PH)('store_unavailable', {}, { cause: err, headers: { 'Retry-After': '2' } });
     if (err && typeof err === 'object') {
         const mapped = fromBodyParser(err);
         if (mapped)
@@ -1926,12 +1762,12 @@ function toAppError(err) {
         // not decode is a 400): the catalogued code of that status, else `400 invalid_request`. No
         // cause is logged: Express's message quotes the parameter, which may be a webhook's secret.
         if (typeof status === 'number' && status >= 400 && status < 500)
-            return refuseHttp(CLIENT_ERROR_BY_STATUS.get(status) ?? 'invalid_request');
+            return (0,errors/* refuseHttp */.PH)(CLIENT_ERROR_BY_STATUS.get(status) ?? 'invalid_request');
     }
-    return refuseHttp('internal_error');
+    return (0,errors/* refuseHttp */.PH)('internal_error');
 }
 /** The HTTP layer's code for a client-error status (for 400, the general one, not `invalid_json`). */
-const CLIENT_ERROR_BY_STATUS = new Map(Object.entries(HTTP_ERRORS).filter(([code, status]) => status < 500 && code !== 'invalid_json').map(([code, status]) => [status, code]));
+const CLIENT_ERROR_BY_STATUS = new Map(Object.entries(errors/* HTTP_ERRORS */.P$).filter(([code, status]) => status < 500 && code !== 'invalid_json').map(([code, status]) => [status, code]));
 /** The error code an error is answered with (for counting outcomes without answering twice). */
 const answeredCode = (err) => toAppError(err).code;
 /** The single place where an error becomes an HTTP response, for every Express app (its error handler). */
@@ -1962,7 +1798,7 @@ function describeCause(cause) {
  * (docs/sync-service.md). Routes refuse by code (`refuse('run_in_progress')`).
  */
 const SYNC_SERVICE_ERRORS = {
-    ...HTTP_ERRORS,
+    ...errors/* HTTP_ERRORS */.P$,
     unauthorized: 401,
     unknown_source: 404,
     run_in_progress: 409,
@@ -1971,9 +1807,9 @@ const SYNC_SERVICE_ERRORS = {
     shutting_down: 503,
 };
 /** A refusal of the sync service, by code. */
-const refuse = refusalsOf(SYNC_SERVICE_ERRORS);
+const refuse = (0,errors/* refusalsOf */.he)(SYNC_SERVICE_ERRORS);
 
-;// CONCATENATED MODULE: ./build/server/health/readiness-log.js
+;// CONCATENATED MODULE: ./build/server/readiness-log.js
 /**
  * Readiness as an operator sees it in the log: each change (ready ↔ not ready, or another reason
  * for not being ready) written once, not once per probe, so a log alert fires on the change and a
@@ -2106,7 +1942,7 @@ function route(router, path, handlers) {
             allowed.push('HEAD');
     }
     r.all(() => {
-        throw methodNotAllowed(allowed);
+        throw (0,errors/* methodNotAllowed */.TS)(allowed);
     });
 }
 
@@ -2258,7 +2094,7 @@ function createSyncApp(deps) {
     const secrets = [deps.webhookSecret, deps.triggerToken].filter((s) => s !== undefined);
     app.use(requestLogging(deps.logger, { probePaths: ['/healthz', '/readyz', '/metrics'], secrets, secretAfter: [['hooks', 'dependency-track']] }), apiHeaders, router);
     app.use(() => {
-        throw notFound();
+        throw (0,errors/* notFound */.mX)();
     });
     app.use(errorHandler);
     return app;
@@ -2513,6 +2349,7 @@ class Scheduler {
 ;// CONCATENATED MODULE: ./build/server/sync/service/service.js
 
 
+
 /**
  * Runs sources: at most one run per source at a time (the lock), runs of different sources side
  * by side. Every run ends in the metrics and one summary log line, whatever happened in it.
@@ -2591,7 +2428,7 @@ class SyncService {
                 this.running.delete(connector.source);
                 await lease.release().catch((err) => this.deps.logger.warn({ err, source: connector.source }, 'lock release failed; it expires on its own'));
                 // Items a webhook asked for during this run.
-                void this.drain(connector.source).catch((err) => this.deps.logger.error({ source: connector.source, err: (0,sync_report/* message */.iU)(err) }, 'queued items could not start'));
+                void this.drain(connector.source).catch((err) => this.deps.logger.error({ source: connector.source, err: (0,server_errors/* message */.iU)(err) }, 'queued items could not start'));
             });
             this.running.set(connector.source, finished);
             return { outcome: 'started', runId, finished };
@@ -2645,7 +2482,7 @@ class SyncService {
                 }
                 catch (err) {
                     issues = { opened: 0, failed: 1 };
-                    log.error({ err: (0,sync_report/* message */.iU)(err) }, 'issue push stopped');
+                    log.error({ err: (0,server_errors/* message */.iU)(err) }, 'issue push stopped');
                 }
                 metrics.issuesOpened(issues.opened);
                 metrics.issuesChanged(issues.closed ?? 0, issues.reopened ?? 0);
@@ -2656,8 +2493,8 @@ class SyncService {
         catch (err) {
             // A connector reports its failures; reaching here is a bug or a configuration the checks missed.
             metrics.errorsSeen(1);
-            log.error({ err: (0,sync_report/* message */.iU)(err) }, 'run failed');
-            result = { runId, source: connector.source, ok: false, error: (0,sync_report/* message */.iU)(err) };
+            log.error({ err: (0,server_errors/* message */.iU)(err) }, 'run failed');
+            result = { runId, source: connector.source, ok: false, error: (0,server_errors/* message */.iU)(err) };
         }
         const endedAt = timers.now();
         metrics.runFinished(connector.source, result.ok ? 'success' : 'failure', (endedAt - startedAt) / 1000, new Date(endedAt));
@@ -2725,7 +2562,7 @@ function issuePushFor(loaded, defectDojo, parts, retry, conditional) {
     const clientFor = (target) => {
         // A spent search budget is not waited for: the push lists the repository's issues instead.
         if (!clients.has(target))
-            clients.set(target, (0,github_client/* githubClient */.$f)(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional, clock: parts.pacerClock }));
+            clients.set(target, (0,rate_limited_client/* rateLimitedClient */.AZ)(target, { timeoutMs: parts.options.timeoutMs, retry, maxRateLimitWaitMsFor: { search: 0 }, conditional, clock: parts.pacerClock }));
         return clients.get(target);
     };
     // The service's own timers, not the real clock: whatever time the service was given.
@@ -2873,8 +2710,8 @@ async function serveCommand(args, env, io, signals = process) {
         options: args.options,
         locks,
         logger,
-        timers: clock/* systemClock */.m,
-        pacerClock: clock/* systemClock */.m,
+        timers: server_clock/* systemClock */.m,
+        pacerClock: server_clock/* systemClock */.m,
         version,
         ...(triggerToken ? { triggerToken } : {}),
     });
