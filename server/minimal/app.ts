@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { KeySetRegistry } from '../auth/key-sets.js';
 import { OidcVerifier } from '../auth/verifier.js';
-import { brokerSettingsSource } from '../broker/settings.js';
+import { brokerSettings } from '../broker/settings.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Env } from '../config-error.js';
 import { apiHeaders } from '../http/api-headers.js';
@@ -29,7 +29,6 @@ export interface MinimalAppDeps {
   readonly installations?: InstallationDirectory;
 }
 
-
 /**
  * The minimal broker: `GET /healthz`, `GET /readyz`, `POST /token`. Every `/token` request
  * writes exactly one log line, `{"outcome": <code>}`, from a closed vocabulary.
@@ -41,11 +40,11 @@ export function createMinimalApp(deps: MinimalAppDeps): Express {
   const keySets = deps.keySets ?? new KeySetRegistry({ ...transport, clock });
   const tokenDeps = {
     verifier: new OidcVerifier(keySets, clock),
-    clients: new AppClients({ bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse-minimal/${deps.version}` }),
+    clients: new AppClients({ ...transport, bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse-minimal/${deps.version}` }),
     installations: deps.installations ?? new InstallationDirectory(),
     clock,
   };
-  const settings = brokerSettingsSource(deps.env);
+  const settings = () => brokerSettings(deps.env());
   // The one line of a `/token` request: its outcome and the token audit's fields (server/audit/record.ts).
   const logOutcome: LogOutcome = (outcome, trail, exception) =>
     deps.logger.info({ recorded_at: new Date(clock.now()).toISOString(), ...trail.fields(outcome), ...(exception ? { exception } : {}) });

@@ -258,3 +258,31 @@ describe('minimal broker', () => {
     );
   });
 });
+
+describe('minimal broker: its transport carries every outbound call', () => {
+  it('the key-set fetch, the installation lookup and the mint go through createMinimalApp\'s transport', async () => {
+    const issuer = await TestIssuer.start();
+    const github = await FakeGitHub.start();
+    github.addInstallation(INSTALLATION_ID, 'octo-org');
+    github.addRepo(REPO, REPO_ID, INSTALLATION_ID);
+    const seen: string[] = [];
+    const transport = ((input: string | URL | Request, init?: RequestInit) => {
+      seen.push(new URL(typeof input === 'string' || input instanceof URL ? input : input.url).pathname);
+      return fetch(input, init);
+    }) as typeof fetch;
+    const env = { OIDC_ISSUER: issuer.url, FORGE_API_BASE: github.apiBase, FORGE_APP_ID: github.appId, FORGE_APP_PRIVATE_KEY: github.privateKeyPem };
+    const server = await listen(createMinimalApp({ env: () => env, logger: capturedLogger().logger, version: 'test', transport }));
+    try {
+      const res = await call(`${server.url}/token`, { json: { oidcToken: await issuer.mint({ aud: BROKER_AUDIENCE }), owner: 'octo-org', repo: 'octo-repo' } });
+      assert.equal(res.status, 200);
+      assert.ok(seen.some((path) => path.endsWith('/jwks')), seen.join(', '));
+      assert.ok(seen.some((path) => path.endsWith('/repos/octo-org/octo-repo/installation')), seen.join(', '));
+      assert.ok(seen.some((path) => path.endsWith('/access_tokens')), seen.join(', '));
+      assert.equal(github.count(), seen.filter((path) => path.includes('/repos/') || path.includes('/app/')).length, 'every platform call was carried');
+    } finally {
+      await server.close();
+      await github.close();
+      await issuer.close();
+    }
+  });
+});
