@@ -217,6 +217,20 @@ describe('minimal broker', () => {
     assert.deepEqual([res.status, res.body], [503, { error: 'jwks_unavailable' }]);
   });
 
+  it('refusals answered by the shared error handler: JSON, never cached, with Retry-After when there is a wait', async () => {
+    github.inject('repository_installation', { status: 403, headers: { 'retry-after': '60' }, body: { message: 'You have exceeded a secondary rate limit.' } });
+    const limited = await token(await body());
+    assert.deepEqual([limited.status, limited.body, limited.headers.get('retry-after')], [502, { error: 'mint_failed' }, '60']);
+    const missing = await token({});
+    for (const res of [limited, missing]) {
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    }
+    assert.equal(missing.headers.get('retry-after'), null);
+    assert.deepEqual(outcomes().map((l) => l.outcome), ['mint_failed', 'missing_fields']);
+  });
+
   it('404 not_found and 405 method_not_allowed', async () => {
     assert.deepEqual((await call(`${server.url}/sign`, { json: {} })).body, { error: 'not_found' });
     for (const path of ['/token', '/healthz', '/readyz']) {
