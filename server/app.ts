@@ -6,17 +6,17 @@ import { OidcVerifier } from './auth/verifier.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Env } from './config-error.js';
 import { auditRoutes } from './audit/routes.js';
-import { auditSettingsSource } from './audit/settings.js';
+import { auditSettings } from './audit/settings.js';
 import { TokenAudit } from './audit/token-audit.js';
 import { KeySetSnapshots } from './broker/key-set-snapshots.js';
 import { ReleasesService } from './broker/releases.js';
 import { brokerRoutes } from './broker/routes.js';
-import { brokerSettingsSource } from './broker/settings.js';
+import { brokerSettings } from './broker/settings.js';
 import { UserGitHub } from './console/github-user.js';
 import { GitHubOAuth } from './console/oauth.js';
 import { consoleRoutes } from './console/routes.js';
 import { ConsoleSessions } from './console/sessions.js';
-import { consoleSettingsSource, type ConsoleSettings } from './console/settings.js';
+import { consoleSettings, type ConsoleSettings } from './console/settings.js';
 import { healthRoutes } from './health/routes.js';
 import { apiHeaders } from './http/api-headers.js';
 import { backendBounds, type BackendBounds } from './http/call-bounds.js';
@@ -26,7 +26,7 @@ import { notFound } from './http/errors.js';
 import { requestLogging } from './http/request-logging.js';
 import { createChatSink } from './ledger/chat-sink.js';
 import { ledgerRoutes } from './ledger/routes.js';
-import { ledgerSettingsSource } from './ledger/settings.js';
+import { ledgerSettings } from './ledger/settings.js';
 import { BackendMetrics } from './metrics/backend-metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
 import type { Fetch } from './http/outbound.js';
@@ -36,7 +36,7 @@ import { InstallationDirectory } from './platform/installations.js';
 import type { Store } from './store/types.js';
 
 export interface AppDeps {
-  /** The settings source: read on every request, so a changed environment applies to the next one. */
+  /** The environment, read on every request (each part's settings memoised on its values), so a change applies to the next one. */
   readonly env: () => Env;
   readonly store: Store;
   readonly logger: Logger;
@@ -74,7 +74,7 @@ export function createApp(deps: AppDeps): RequestListener {
 
   app.use(healthRoutes(deps.version));
   app.use(metricsRoutes({ metrics, env: deps.env }));
-  const ledgerSettings = settingsOrMisconfigured(ledgerSettingsSource(deps.env));
+  const ledger = settingsOrMisconfigured(() => ledgerSettings(deps.env()));
   app.use(
     ledgerRoutes({
       store: deps.store,
@@ -82,13 +82,13 @@ export function createApp(deps: AppDeps): RequestListener {
       logger: deps.logger,
       verifier,
       chat: createChatSink({ ...transport, bounds: bounds.chat, logger: deps.logger }),
-      settings: ledgerSettings,
+      settings: ledger,
       processCursorKey: randomBytes(32),
       deploymentAnswered: (record, duplicate) => metrics.deploymentAnswered(record, duplicate),
     }),
   );
 
-  // The console's GitHub clients follow its settings (re-read per request): one per settings value.
+  // The console's GitHub clients follow its settings (re-read per request): one per settings object.
   const userAgent = `gatehouse/${deps.version}`;
   const oauthClients = new WeakMap<ConsoleSettings, GitHubOAuth>();
   const oauth = (settings: ConsoleSettings): GitHubOAuth => {
@@ -103,13 +103,13 @@ export function createApp(deps: AppDeps): RequestListener {
     oauth,
     github: (settings, token) => new UserGitHub(settings.apiBase, token, { bounds: bounds.platform, userAgent, ...transport }),
   });
-  app.use(consoleRoutes({ settings: settingsOrMisconfigured(consoleSettingsSource(deps.env)), ledgerSettings, store: deps.store, clock, logger: deps.logger, sessions: consoleSessions, oauth }));
-  const auditSettings = settingsOrMisconfigured(auditSettingsSource(deps.env));
-  const audit = new TokenAudit({ store: deps.store.tokenAudit, clock, settings: auditSettings, writeFailed: metrics.auditWriteFailed });
-  app.use(auditRoutes({ store: deps.store.tokenAudit, clock, settings: auditSettings }));
+  app.use(consoleRoutes({ settings: settingsOrMisconfigured(() => consoleSettings(deps.env())), ledgerSettings: ledger, store: deps.store, clock, logger: deps.logger, sessions: consoleSessions, oauth }));
+  const audited = settingsOrMisconfigured(() => auditSettings(deps.env()));
+  const audit = new TokenAudit({ store: deps.store.tokenAudit, clock, settings: audited, writeFailed: metrics.auditWriteFailed });
+  app.use(auditRoutes({ store: deps.store.tokenAudit, clock, settings: audited }));
 
   const broker = {
-    settings: brokerSettingsSource(deps.env),
+    settings: () => brokerSettings(deps.env()),
     audit,
     verifier,
     keySets,

@@ -30,28 +30,38 @@ export function commaList(raw: string | undefined): string[] {
     .filter((s) => s.length > 0);
 }
 
+/** Settings that parsed, or every problem found in them (each naming its setting, never its value). */
+export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: readonly ConfigError[] };
+
 /**
- * A settings source read per request (a changed environment applies to the next request) that
- * parses again only when one of `keys` changed, so per-request reads stay cheap.
+ * `parse` memoised on the values of the variables it reads, recorded as it reads them (so no list
+ * of names can fall out of step with it): while they are unchanged, every call answers the same
+ * object. The start-up check and every request call the same memo, so settings are parsed once, a
+ * changed variable applies to the next request, and what is built from settings (clients, key
+ * sets) is kept per settings object. The last few environments are kept: a test process serves
+ * several, and a policy changed and changed back is not parsed again.
  */
-export function settingsSource<T>(env: () => Env, keys: readonly string[], parse: (env: Env) => T): () => T {
-  let lastValues: (string | undefined)[] | undefined;
-  let last: { value: T } | undefined;
-  return () => {
-    const current = env();
-    // Compared value by value: this runs on every request.
-    let changed = !lastValues || !last;
-    for (let i = 0; !changed && i < keys.length; i++) {
-      const value = current[keys[i]!];
-      changed = value !== lastValues![i];
-      // Equal text from a fresh copy of the environment: keep this copy's string, so the next
-      // requests compare it by identity, not by content (BROKER_POLICY may be 100 KB).
-      lastValues![i] = value;
-    }
-    if (changed) {
-      last = { value: parse(current) };
-      lastValues = keys.map((k) => current[k]);
-    }
-    return last!.value;
+export function memoOnEnv<T>(parse: (env: Env) => T, keep = 4): (env: Env) => T {
+  const kept: { readonly read: ReadonlyMap<string, string | undefined>; readonly value: T }[] = [];
+  return (env) => {
+    for (const { read, value } of kept) if (sameValues(read, env)) return value;
+    const read = new Map<string, string | undefined>();
+    const value = parse(
+      new Proxy(env, {
+        get: (target, name) => {
+          const v = Reflect.get(target, name) as string | undefined;
+          if (typeof name === 'string') read.set(name, v);
+          return v;
+        },
+      }),
+    );
+    kept.unshift({ read, value });
+    if (kept.length > keep) kept.pop();
+    return value;
   };
+}
+
+function sameValues(read: ReadonlyMap<string, string | undefined>, env: Env): boolean {
+  for (const [name, value] of read) if (env[name] !== value) return false;
+  return true;
 }

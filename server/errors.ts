@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error.js';
+import type { Checked } from './config-error.js';
 import { HTTP_ERRORS, refusalsOf } from './http/errors.js';
 
 /**
@@ -51,17 +51,14 @@ export const BACKEND_ERRORS = {
 export const refuse = refusalsOf(BACKEND_ERRORS);
 
 /**
- * Wraps a settings source so that an unusable setting answers `500 misconfigured` (the body names
- * nothing; the log names the setting) instead of an anonymous crash.
+ * Checked settings read per request: an unusable setting answers `500 misconfigured` (the body
+ * names nothing; the log names the setting) instead of an anonymous crash.
  */
-export function settingsOrMisconfigured<T>(source: () => T): () => T {
+export function settingsOrMisconfigured<T>(read: () => Checked<T>): () => T {
   return () => {
-    try {
-      return source();
-    } catch (err) {
-      if (err instanceof ConfigError) throw refuse('misconfigured', {}, { cause: err });
-      throw err;
-    }
+    const checked = read();
+    if (!checked.ok) throw refuse('misconfigured', {}, { cause: checked.problems[0] });
+    return checked.value;
   };
 }
 

@@ -1,5 +1,4 @@
 import { createApp } from './app.js';
-import { environmentSnapshot } from './env-snapshot.js';
 import { apiServer } from './http/client-errors.js';
 import { installGracefulShutdown } from './lifecycle.js';
 import { createLogger } from './logger.js';
@@ -21,7 +20,7 @@ logNotices(logger, notices);
 
 const version = packageVersion();
 const store = createStore(env, logger);
-const app = createApp({ env: environmentSnapshot(), store, logger, version });
+const app = createApp({ env: () => process.env, store, logger, version });
 const server = apiServer(app);
 server.listen({ port, ...(host ? { host } : {}) }, () => {
   logger.info({ address: server.address(), version, store: store.kind }, 'gatehouse listening');

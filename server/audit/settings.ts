@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { collect, ConfigError, settingsSource, type Env } from '../config-error.js';
+import { collect, ConfigError, memoOnEnv, type Checked, type Env } from '../config-error.js';
 
 /** What happens when a mint's audit record cannot be written. */
 export type AuditWriteMode = 'best-effort' | 'required';
@@ -18,7 +18,6 @@ export interface AuditSettings {
 
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
 const MAX_RETENTION_DAYS = 36_500;
-const KEYS = ['AUDIT_TOKEN', 'AUDIT_RETENTION_DAYS', 'AUDIT_WRITE'] as const;
 const MODES: readonly AuditWriteMode[] = ['best-effort', 'required'];
 
 function retentionDays(env: Env): number {
@@ -38,7 +37,7 @@ function writeMode(env: Env): AuditWriteMode {
 }
 
 /** Pure: the audit's settings, or every unusable one (each a `ConfigError` naming it, never its value). */
-export function checkAuditSettings(env: Env): { ok: true; value: AuditSettings } | { ok: false; problems: ConfigError[] } {
+export function checkAuditSettings(env: Env): Checked<AuditSettings> {
   const problems: ConfigError[] = [];
   const days = collect(problems, () => retentionDays(env));
   const write = collect(problems, () => writeMode(env));
@@ -54,13 +53,5 @@ export function checkAuditSettings(env: Env): { ok: true; value: AuditSettings }
   };
 }
 
-export function parseAuditSettings(env: Env): AuditSettings {
-  const checked = checkAuditSettings(env);
-  if (!checked.ok) throw checked.problems[0]!;
-  return checked.value;
-}
-
-/** Per request, parsing again only when one of the audit's variables changed. */
-export function auditSettingsSource(env: () => Env): () => AuditSettings {
-  return settingsSource(env, KEYS, parseAuditSettings);
-}
+/** The audit's settings of an environment, checked once per set of values (start-up and requests alike). */
+export const auditSettings = memoOnEnv(checkAuditSettings);

@@ -129,12 +129,13 @@ function isKeySet(value: unknown): value is JSONWebKeySet {
 
 /**
  * Key sets for the configured issuers: one remote key set per key-set URL for the life of the
- * process (so its cache and fetch limits are shared by every request), or a local set for a
- * pinned document. Bounded in size; least recently used entries are dropped first.
+ * process (so its cache and fetch limits are shared by every request), bounded in number (least
+ * recently used dropped first); or a local set per pinned document, kept with the parsed
+ * settings that hold it.
  */
 export class KeySetRegistry {
   private readonly remote: LRUCache<string, RemoteKeySet>;
-  private readonly pinned: LRUCache<string, ReturnType<typeof createLocalJWKSet>>;
+  private readonly pinned = new WeakMap<JSONWebKeySet, ReturnType<typeof createLocalJWKSet>>();
   private readonly clock: Clock;
   private readonly options: { refetchIntervalMs: number; cacheMaxAgeMs: number; maxEntries: number; onFetch?: (result: 'ok' | 'failed') => void };
   private readonly fetch: Fetch;
@@ -153,7 +154,6 @@ export class KeySetRegistry {
       ...(options.onFetch ? { onFetch: options.onFetch } : {}),
     };
     this.remote = new LRUCache({ max: this.options.maxEntries });
-    this.pinned = new LRUCache({ max: this.options.maxEntries });
   }
 
   /** The key resolver of one issuer. The caller has already pinned the issuer from its map. */
@@ -172,12 +172,8 @@ export class KeySetRegistry {
   }
 
   private pinnedResolver(jwks: JSONWebKeySet): KeyResolver {
-    const id = JSON.stringify(jwks);
-    let local = this.pinned.get(id);
-    if (!local) {
-      local = createLocalJWKSet(jwks);
-      this.pinned.set(id, local);
-    }
+    let local = this.pinned.get(jwks);
+    if (!local) this.pinned.set(jwks, (local = createLocalJWKSet(jwks)));
     const resolve = local;
     return async (header, token) => {
       try {

@@ -1,6 +1,6 @@
 import type { IssuerConfig, IssuerMap } from '../auth/issuers.js';
 import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseIssuerUrl } from '../auth/issuers.js';
-import { commaList, ConfigError, settingsSource, type Env } from '../config-error.js';
+import { commaList, ConfigError, memoOnEnv, type Env } from '../config-error.js';
 import { parseApiBase, parseAppCredentials, type AppCredentials } from '../platform/credentials.js';
 import { repositoryPermissionProblem } from '../platform/permission-vocabulary.js';
 import type { Access, Permissions } from '../platform/permissions.js';
@@ -42,26 +42,6 @@ export const DEFAULT_AUDIENCES = ['gatehouse-broker', 'forge-token-broker'] as c
 export const DEFAULT_PERMISSIONS: Permissions = { contents: 'write', pull_requests: 'write' };
 const DEFAULT_API_BASE = 'https://api.github.com';
 const DEFAULT_RELEASES_MAX_REPOS = 1000;
-
-const KEYS = [
-  'OIDC_ISSUER',
-  'OIDC_AUDIENCE',
-  'FORGE_API_BASE',
-  'FORGE_APP_ID',
-  'FORGE_APP_PRIVATE_KEY',
-  'ALLOWED_REPOSITORIES',
-  'TOKEN_PERMISSIONS',
-  'PROCESS_TRIGGER_SECRET',
-  'FORGE_WEBHOOK_SECRET',
-  'AUTO_UPDATE_BRANCHES',
-  'ENTERPRISE_OIDC_ISSUER',
-  'ENTERPRISE_API_BASE',
-  'ENTERPRISE_APP_ID',
-  'ENTERPRISE_APP_PRIVATE_KEY',
-  'ENTERPRISE_APP_INSTALLATION_ID',
-  'RELEASES_MAX_REPOS',
-  'BROKER_POLICY',
-] as const;
 
 const PERMISSION_NAME = /^[a-z]+(_[a-z]+)*$/;
 const TRUE_FLAGS = new Set(['1', 'true', 'yes', 'on']);
@@ -119,24 +99,14 @@ function listEntries(text: string): [string, unknown][] {
   });
 }
 
-/**
- * The policies parsed so far, by text: any broker variable changing parses the settings again,
- * and a large policy should not be parsed again with them (the last few texts are kept).
- */
-const parsedPolicies = new Map<string, Setting<Policy>>();
-const KEPT_POLICIES = 4;
-
 /** Blank or unset: no policy. The text is parsed as given, so line numbers are the operator's. */
 export function policySetting(raw: string | undefined): Setting<Policy | undefined> {
   if (!raw?.trim()) return { ok: true, value: undefined };
-  let parsed = parsedPolicies.get(raw);
-  if (!parsed) {
-    parsed = attempt(() => parsePolicy(raw));
-    if (parsedPolicies.size >= KEPT_POLICIES) parsedPolicies.delete(parsedPolicies.keys().next().value!);
-    parsedPolicies.set(raw, parsed);
-  }
-  return parsed;
+  return attempt(() => parsePolicy(raw));
 }
+
+/** A policy may be 100 KB: another broker variable changing does not parse it again. */
+const policyOf = memoOnEnv((env) => policySetting(env.BROKER_POLICY));
 
 export function parseFlag(raw: string | undefined): boolean {
   return TRUE_FLAGS.has((raw ?? '').trim().toLowerCase());
@@ -221,7 +191,7 @@ export function parseBrokerSettings(env: Env): BrokerSettings {
     platforms,
     primary,
     releasesMaxRepos: attempt(() => parseReleasesMaxRepos(env.RELEASES_MAX_REPOS)),
-    policy: policySetting(env.BROKER_POLICY),
+    policy: policyOf(env),
   };
 }
 
@@ -230,7 +200,5 @@ export function issuerMapOf(platforms: ReadonlyMap<string, PlatformSettings>): I
   return new Map([...platforms].map(([issuer, platform]) => [issuer, platform.issuer]));
 }
 
-/** Per request, parsing again (and re-reading PEM keys) only when one of the broker's variables changed. */
-export function brokerSettingsSource(env: () => Env): () => BrokerSettings {
-  return settingsSource(env, KEYS, parseBrokerSettings);
-}
+/** The broker's settings of an environment, parsed once per set of values (start-up and requests alike). */
+export const brokerSettings = memoOnEnv(parseBrokerSettings);

@@ -1,9 +1,8 @@
-import { collect, ConfigError, settingsSource, type Env } from '../config-error.js';
+import { collect, ConfigError, memoOnEnv, type Checked, type Env } from '../config-error.js';
 import { parseApiBase } from '../platform/credentials.js';
 
 /** The four settings that turn the console on: all set → on, none → off, some → the process does not start. */
 export const CONSOLE_SWITCHES = ['FORGE_APP_CLIENT_ID', 'FORGE_APP_CLIENT_SECRET', 'CONSOLE_SESSION_KEY', 'CONSOLE_URL'] as const;
-const KEYS = [...CONSOLE_SWITCHES, 'FORGE_WEB_BASE', 'FORGE_API_BASE'] as const;
 
 const DEFAULT_WEB_BASE = 'https://github.com';
 const DEFAULT_API_BASE = 'https://api.github.com';
@@ -84,7 +83,7 @@ function consoleUrl(env: Env): { url: string; secure: boolean } {
  * of them → a problem naming each missing one (a half-configured console would fail only when a
  * person signs in, far from the mistake).
  */
-export function checkConsoleSettings(env: Env): { ok: true; value: ConsoleState } | { ok: false; problems: ConfigError[] } {
+export function checkConsoleSettings(env: Env): Checked<ConsoleState> {
   const set = CONSOLE_SWITCHES.filter((name) => env[name]?.trim());
   if (set.length === 0) return { ok: true, value: { on: false } };
   const problems: ConfigError[] = CONSOLE_SWITCHES.filter((name) => !set.includes(name)).map(
@@ -107,17 +106,8 @@ export function checkConsoleSettings(env: Env): { ok: true; value: ConsoleState 
   };
 }
 
-/** Pure: the console's state, or the first unusable setting's `ConfigError`. */
-export function parseConsoleSettings(env: Env): ConsoleState {
-  const checked = checkConsoleSettings(env);
-  if (!checked.ok) throw checked.problems[0]!;
-  return checked.value;
-}
-
-/** Per request, parsing again only when one of the console's variables changed. */
-export function consoleSettingsSource(env: () => Env): () => ConsoleState {
-  return settingsSource(env, KEYS, parseConsoleSettings);
-}
+/** The console's settings of an environment, checked once per set of values (start-up and requests alike). */
+export const consoleSettings = memoOnEnv(checkConsoleSettings);
 
 /** The start-up line: how to turn the console on, or where it is. */
 export function consoleNotice(state: ConsoleState): { level: 'info'; message: string } {

@@ -55,7 +55,12 @@ function answerClientErrors(server: Server): void {
     connection.reading = { req, res };
     connection.unfinished.add(res);
     // 'close' follows the last byte handed to the socket, or the socket's end, whichever comes.
-    res.once('close', () => connection.unfinished.delete(res));
+    res.once('close', () => {
+      connection.unfinished.delete(res);
+      // A complete request is not the one a parser error is about: it is let go with its answer,
+      // not kept until the connection's next request (a keep-alive client may send none for long).
+      if (connection.reading?.req === req && req.complete) delete connection.reading;
+    });
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (refused.has(socket)) return;

@@ -12,15 +12,14 @@ declare module 'node:http' {
   interface ServerResponse {
     /** The error behind a 5xx, for the request's log line. */
     err?: Error;
+    /** What a route adds to its request's one log line (`msg` replaces "request completed"). */
+    logLine?: { readonly msg: string; readonly fields: Readonly<Record<string, unknown>> };
   }
 }
 
-/** What a route adds to its request's one log line (`msg` replaces "request completed"). */
-const logLines = new WeakMap<ServerResponse, { readonly msg: string; readonly fields: Readonly<Record<string, unknown>> }>();
-
 /** Puts `fields` on the request's one log line, under `msg`: a route's outcome without a second line. */
 export function noteLogLine(res: ServerResponse, msg: string, fields: Readonly<Record<string, unknown>>): void {
-  logLines.set(res, { msg, fields });
+  res.logLine = { msg, fields };
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -93,7 +92,7 @@ export function requestLogging(
     res.once('close', () => {
       const responseTime = Math.round(performance.now() - started);
       const failed = res.err !== undefined || res.statusCode >= 500;
-      const line = logLines.get(res);
+      const line = res.logLine;
       const fields = { res: { statusCode: res.statusCode }, responseTime, ...(failed ? { err: res.err ?? new Error(`failed with status code ${res.statusCode}`) } : {}), ...line?.fields };
       const level = probes.has(path) ? 'debug' : failed ? 'error' : 'info';
       const message = failed ? 'request errored' : res.writableFinished ? (line?.msg ?? 'request completed') : 'request aborted';

@@ -1,6 +1,6 @@
 import type { IssuerConfig, IssuerMap } from '../auth/issuers.js';
 import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseIssuerUrl, parseJwksDocument } from '../auth/issuers.js';
-import { collect, commaList, ConfigError, settingsSource, type Env } from '../config-error.js';
+import { collect, commaList, ConfigError, memoOnEnv, type Checked, type Env } from '../config-error.js';
 
 export interface LedgerSettings {
   readonly issuers: IssuerMap;
@@ -18,16 +18,6 @@ export interface LedgerSettings {
 const DEFAULT_RETENTION_DAYS = 90;
 const MAX_RETENTION_DAYS = 36_500;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-const KEYS = [
-  'OIDC_ISSUER',
-  'LEDGER_AUDIENCE',
-  'LEDGER_ALLOWED_OWNERS',
-  'LEDGER_JWKS_DOCUMENT',
-  'LEDGER_RETENTION_DAYS',
-  'LEDGER_CHAT_WEBHOOK_URL',
-  'LEDGER_CURSOR_KEY',
-] as const;
 
 /** A cursor key shorter than this is too easy to guess (32 characters of a random token carry ≥ 128 bits). */
 const MIN_CURSOR_KEY_LENGTH = 32;
@@ -84,7 +74,7 @@ function cursorKey(env: Env): Uint8Array | undefined {
  * Pure: the environment to typed ledger settings, or every unusable setting (each a
  * `ConfigError` naming it, never its value), so start-up can report them all at once.
  */
-export function checkLedgerSettings(env: Env): { ok: true; value: LedgerSettings } | { ok: false; problems: ConfigError[] } {
+export function checkLedgerSettings(env: Env): Checked<LedgerSettings> {
   const problems: ConfigError[] = [];
   const issuerConfig = collect(problems, () => issuer(env));
   const pinned = collect(problems, () => pinnedJwks(env));
@@ -106,14 +96,5 @@ export function checkLedgerSettings(env: Env): { ok: true; value: LedgerSettings
   };
 }
 
-/** Pure: the environment to typed ledger settings, or the first unusable setting's `ConfigError`. */
-export function parseLedgerSettings(env: Env): LedgerSettings {
-  const checked = checkLedgerSettings(env);
-  if (!checked.ok) throw checked.problems[0]!;
-  return checked.value;
-}
-
-/** Per request, parsing again only when one of the ledger's variables changed. */
-export function ledgerSettingsSource(env: () => Env): () => LedgerSettings {
-  return settingsSource(env, KEYS, parseLedgerSettings);
-}
+/** The ledger's settings of an environment, checked once per set of values (start-up and requests alike). */
+export const ledgerSettings = memoOnEnv(checkLedgerSettings);

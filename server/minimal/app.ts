@@ -1,11 +1,13 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { KeySetRegistry } from '../auth/key-sets.js';
 import { OidcVerifier } from '../auth/verifier.js';
-import { brokerSettingsSource } from '../broker/settings.js';
+import { brokerSettings } from '../broker/settings.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Env } from '../config-error.js';
 import { apiHeaders } from '../http/api-headers.js';
 import { backendBounds, type BackendBounds } from '../http/call-bounds.js';
+import { errorHandler } from '../http/error-handler.js';
+import { AppError } from '../http/errors.js';
 import { ReadinessLog } from '../readiness-log.js';
 import type { Fetch } from '../http/outbound.js';
 import type { Logger } from '../logger.js';
@@ -13,7 +15,7 @@ import { AppClients } from '../platform/clients.js';
 import { InstallationDirectory } from '../platform/installations.js';
 import { Refusal, type Outcome } from './outcomes.js';
 import { configurationProblems } from './token.js';
-import { answerRefusal, tokenRefusals, tokenRoute, type LogOutcome } from './token-route.js';
+import { tokenRefusals, tokenRoute, type LogOutcome } from './token-route.js';
 import { TokenTrail } from '../audit/trail.js';
 
 export interface MinimalAppDeps {
@@ -29,7 +31,6 @@ export interface MinimalAppDeps {
   readonly installations?: InstallationDirectory;
 }
 
-
 /**
  * The minimal broker: `GET /healthz`, `GET /readyz`, `POST /token`. Every `/token` request
  * writes exactly one log line, `{"outcome": <code>}`, from a closed vocabulary.
@@ -41,11 +42,11 @@ export function createMinimalApp(deps: MinimalAppDeps): Express {
   const keySets = deps.keySets ?? new KeySetRegistry({ ...transport, clock });
   const tokenDeps = {
     verifier: new OidcVerifier(keySets, clock),
-    clients: new AppClients({ bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse-minimal/${deps.version}` }),
+    clients: new AppClients({ ...transport, bounds: bounds.platform, commitBounds: bounds.commit, userAgent: `gatehouse-minimal/${deps.version}` }),
     installations: deps.installations ?? new InstallationDirectory(),
     clock,
   };
-  const settings = brokerSettingsSource(deps.env);
+  const settings = () => brokerSettings(deps.env());
   // The one line of a `/token` request: its outcome and the token audit's fields (server/audit/record.ts).
   const logOutcome: LogOutcome = (outcome, trail, exception) =>
     deps.logger.info({ recorded_at: new Date(clock.now()).toISOString(), ...trail.fields(outcome), ...(exception ? { exception } : {}) });
@@ -85,11 +86,12 @@ export function createMinimalApp(deps: MinimalAppDeps): Express {
   app.use('/token', tokenRefusals(logOutcome));
   app.use(refuse('not_found'));
 
-  const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
-    const refusal = err instanceof Refusal ? err : new Refusal('internal_error', { cause: err });
-    if (refusal.outcome === 'internal_error') deps.logger.error({ err }, 'unexpected failure');
-    answerRefusal(res, refusal);
+  // The shared handler leaves an unexpected failure to the request log, which this broker does
+  // not write (its one line per /token is the outcome, which names the failure's class).
+  const unexpected: ErrorRequestHandler = (err, _req, _res, next) => {
+    if (!(err instanceof AppError)) deps.logger.error({ err }, 'unexpected failure');
+    next(err);
   };
-  app.use(errorHandler);
+  app.use(unexpected, errorHandler);
   return app;
 }

@@ -1,4 +1,3 @@
-import { environmentSnapshot } from '../env-snapshot.js';
 import { apiServer } from '../http/client-errors.js';
 import { installGracefulShutdown } from '../lifecycle.js';
 import { createLogger } from '../logger.js';
@@ -20,7 +19,7 @@ const logger = createLogger({ level: logLevel });
 logNotices(logger, notices);
 
 const version = packageVersion();
-const server = apiServer(createMinimalApp({ env: environmentSnapshot(), logger, version }));
+const server = apiServer(createMinimalApp({ env: () => process.env, logger, version }));
 server.listen({ port, ...(host ? { host } : {}) }, () => {
   logger.info({ address: server.address(), version }, 'gatehouse minimal broker listening');
 });

@@ -1,3 +1,5 @@
+import { AppError } from '../http/errors.js';
+
 /**
  * The minimal broker's closed vocabulary: every `/token` answer's `error` and every log line's
  * `outcome` is one of these, never caller-supplied text.
@@ -37,18 +39,17 @@ export const MINIMAL_ERRORS: Readonly<Record<Exclude<Outcome, 'mint_ok'>, number
   internal_error: 500,
 };
 
-/** A refused request: its outcome is both the answer's `error` and the log line's `outcome`. */
-export class Refusal extends Error {
-  override readonly name = 'Refusal';
-  readonly status: number;
-
+/**
+ * A refused request: its outcome is both the answer's `error` and the log line's `outcome`. An
+ * `AppError`, so the shared error handler answers it (`{error: <outcome>}` and its `Retry-After`).
+ */
+export class Refusal extends AppError {
   constructor(
     readonly outcome: Exclude<Outcome, 'mint_ok'>,
     options?: { cause?: unknown },
-    /** Seconds a retry should wait, sent as `Retry-After` (key set unavailable, platform rate limit). */
-    readonly retryAfterSeconds?: number,
+    /** Seconds a retry should wait (key set unavailable, platform rate limit). */
+    retryAfterSeconds?: number,
   ) {
-    super(outcome, options);
-    this.status = MINIMAL_ERRORS[outcome];
+    super(MINIMAL_ERRORS[outcome], outcome, {}, { ...options, ...(retryAfterSeconds === undefined ? {} : { headers: { 'Retry-After': String(Math.ceil(retryAfterSeconds)) } }) });
   }
 }

@@ -1,7 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { BrokerSettings } from '../broker/settings.js';
 import { TOKEN_BODY_LIMIT } from '../broker/token-route.js';
-import { API_HEADERS } from '../http/api-headers.js';
 import { isJsonObject, parseJson, rawBody } from '../http/json-body.js';
 import { TokenTrail } from '../audit/trail.js';
 import { Refusal, type Outcome } from './outcomes.js';
@@ -12,14 +11,6 @@ function exceptionClass(err: Refusal): string | undefined {
   if (err.outcome !== 'invalid_oidc' && err.outcome !== 'jwks_unavailable' && err.outcome !== 'internal_error') return undefined;
   const cause = err.cause instanceof Error && err.cause.cause instanceof Error ? err.cause.cause : err.cause;
   return cause instanceof Error ? cause.constructor.name : undefined;
-}
-
-/** A refusal in the minimal broker's vocabulary: `{error: <code>}`, with `Retry-After` when it has one. */
-export function answerRefusal(res: Response, refusal: Refusal): void {
-  if (res.headersSent) return void res.end();
-  res.status(refusal.status).set(API_HEADERS);
-  if (refusal.retryAfterSeconds !== undefined) res.set('Retry-After', String(Math.ceil(refusal.retryAfterSeconds)));
-  res.json({ error: refusal.outcome });
 }
 
 /** Writes a `/token` request's one line: its outcome and the audit fields `trail` gathered. */
@@ -55,9 +46,9 @@ export function tokenRoute(deps: MinimalTokenDeps, settings: () => BrokerSetting
 }
 
 /**
- * A refused `POST /token` in the closed vocabulary, with its one outcome line: a body that cannot
- * be read or parsed (size, encoding, not JSON) is "not a JSON object", anything unexpected an
- * internal error.
+ * A refused `POST /token` in the closed vocabulary, with its one outcome line, then answered by
+ * the shared error handler: a body that cannot be read or parsed (size, encoding, not JSON) is
+ * "not a JSON object", anything unexpected an internal error.
  */
 export function tokenRefusals(logOutcome: LogOutcome): ErrorRequestHandler {
   return (err, req, res, next) => {
@@ -66,6 +57,6 @@ export function tokenRefusals(logOutcome: LogOutcome): ErrorRequestHandler {
     const unreadable = typeof status === 'number' && status >= 400 && status < 500;
     const refusal = err instanceof Refusal ? err : new Refusal(unreadable ? 'invalid_json' : 'internal_error', { cause: err });
     logOutcome(refusal.outcome, trailOf(res), exceptionClass(refusal));
-    answerRefusal(res, refusal);
+    next(refusal);
   };
 }

@@ -11,9 +11,6 @@ export const LOG_LEVELS: readonly string[] = [
   'silent',
 ];
 
-/** What the process checked before doing anything, or every problem that keeps it from starting. */
-export type StartupCheck<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: readonly ConfigError[] };
-
 /** A line for the operator once the logger exists (a setting that leaves part of the service refusing callers). */
 export interface Notice {
   readonly level: 'warn' | 'info';

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock.js';
 import { FiguresAccumulator, groupOrder, isoWeekOf } from './figures.js';
 import type {
   ConsoleSession,
@@ -196,6 +197,8 @@ interface Entry {
 const SWEEP_EVERY_WRITES = 1000;
 
 class MemoryKeyValueStore implements KeyValueStore {
+  constructor(private readonly clock: Clock) {}
+
   private readonly entries = new Map<string, Entry>();
   private writes = 0;
 
@@ -223,7 +226,7 @@ class MemoryKeyValueStore implements KeyValueStore {
     this.entries.set(`${namespace}\u0000${key}`, { json: JSON.stringify(value), expireAt: expireAt?.getTime() ?? null });
     // Expired entries are unreadable already; sweeping now and then bounds the memory they hold.
     if (++this.writes % SWEEP_EVERY_WRITES === 0) {
-      const now = Date.now();
+      const now = this.clock.now();
       for (const [k, e] of this.entries) if (e.expireAt !== null && e.expireAt <= now) this.entries.delete(k);
     }
   }
@@ -231,6 +234,8 @@ class MemoryKeyValueStore implements KeyValueStore {
 
 /** Sessions as structured copies (a database copies too), with an index by person for `endForUser`. */
 class MemorySessionStore implements SessionStore {
+  constructor(private readonly clock: Clock) {}
+
   private readonly sessions = new Map<string, ConsoleSession>();
   private readonly byUser = new Map<string, Set<string>>();
   private writes = 0;
@@ -240,7 +245,7 @@ class MemorySessionStore implements SessionStore {
     let ids = this.byUser.get(session.userId);
     if (!ids) this.byUser.set(session.userId, (ids = new Set()));
     ids.add(session.id);
-    if (++this.writes % SWEEP_EVERY_WRITES === 0) this.sweep(new Date());
+    if (++this.writes % SWEEP_EVERY_WRITES === 0) this.sweep(new Date(this.clock.now()));
   }
 
   async get(id: string, now: Date): Promise<ConsoleSession | undefined> {
@@ -284,12 +289,13 @@ class MemorySessionStore implements SessionStore {
   }
 }
 
-export function createMemoryStore(): Store {
+/** `clock`: what the occasional sweep of expired entries takes as now (the app's clock). */
+export function createMemoryStore(clock: Clock = systemClock): Store {
   return {
     kind: 'memory',
     deployments: new MemoryDeploymentStore(),
-    keyValues: new MemoryKeyValueStore(),
-    sessions: new MemorySessionStore(),
+    keyValues: new MemoryKeyValueStore(clock),
+    sessions: new MemorySessionStore(clock),
     tokenAudit: new MemoryTokenAuditStore(),
     close: async () => {},
   };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { brokerSettingsSource, policySetting } from '../../server/broker/settings.js';
+import { brokerSettings, policySetting } from '../../server/broker/settings.js';
 import { checkBackendStartup } from '../../server/startup/backend.js';
 import { INSTALLATION_ID, REPO, REPO_ID, startBroker, type BrokerHarness } from '../support/broker.js';
 
@@ -170,7 +170,7 @@ describe('broker POST /token with BROKER_POLICY', () => {
 describe('BROKER_POLICY setting', () => {
   it('is parsed once per distinct text: another variable changing keeps the parsed policy', () => {
     const env: Record<string, string | undefined> = { BROKER_POLICY: POLICY };
-    const source = brokerSettingsSource(() => env);
+    const source = () => brokerSettings(env);
     const first = source().policy;
     env.OIDC_AUDIENCE = 'other';
     const second = source();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import {
-  brokerSettingsSource,
+  brokerSettings,
   DEFAULT_AUDIENCES,
   DEFAULT_PERMISSIONS,
   parseBrokerSettings,
@@ -297,7 +297,7 @@ describe('broker settings', () => {
 
   it('the source re-parses only when a broker variable changed', () => {
     const env: Record<string, string | undefined> = { OIDC_AUDIENCE: 'a' };
-    const source = brokerSettingsSource(() => env);
+    const source = () => brokerSettings(env);
     const first = source();
     assert.equal(source(), first);
     env.UNRELATED = 'x';

@@ -52,12 +52,27 @@ describe('inline review comments: fingerprints, bodies, notes, pacing', () => {
       rest: { pulls: { updateReviewComment: async () => void calls.push('edit') } },
       graphql: async () => void calls.push('resolve'),
     } as unknown as ActionOctokit;
-    const api = new ReviewApi(octokit, { owner: 'o', repo: 'r', number: 1 }, { name: 'github-actions', bot: true }, async (ms) => void waits.push(ms));
+    const api = new ReviewApi(octokit, { owner: 'o', repo: 'r', number: 1 }, { name: 'github-actions', bot: true }, { now: () => Date.now(), sleep: async (ms) => void waits.push(ms) });
     await api.edit(1, 'a');
     await api.setResolved('T', true);
     await api.edit(2, 'b');
     assert.deepEqual(calls, ['edit', 'resolve', 'edit']);
     assert.equal(waits.length, 2, 'no wait before the first write');
     for (const ms of waits) assert.ok(ms > 900 && ms <= 1000, String(ms));
+  });
+
+  it('the spacing is kept on the clock it is given: only what is left of the second is waited', async () => {
+    let now = 0;
+    const waits: number[] = [];
+    const clock = { now: () => now, sleep: async (ms: number) => void (waits.push(ms), (now += ms)) };
+    const octokit = { rest: { pulls: { updateReviewComment: async () => {} } } } as unknown as ActionOctokit;
+    const api = new ReviewApi(octokit, { owner: 'o', repo: 'r', number: 1 }, { name: 'github-actions', bot: true }, clock);
+    await api.edit(1, 'a');
+    now += 600;
+    await api.edit(2, 'b');
+    now += 1500;
+    await api.edit(3, 'c');
+    await api.edit(4, 'd');
+    assert.deepEqual(waits, [400, 1000]);
   });
 });

@@ -153,7 +153,7 @@ describe('ledger: history paging (since, until, cursor, next)', () => {
   it('a LEDGER_CURSOR_KEY shorter than 32 characters is a misconfiguration, named without its value', () => {
     const checked = checkLedgerSettings({ LEDGER_CURSOR_KEY: 'short-key' });
     assert.equal(checked.ok, false);
-    const problems = (checked as { problems: { setting: string; message: string }[] }).problems;
+    const problems = (checked as { problems: readonly { setting: string; message: string }[] }).problems;
     assert.deepEqual(problems.map((p) => p.setting), ['LEDGER_CURSOR_KEY']);
     assert.ok(!problems[0]!.message.includes('short-key'));
   });

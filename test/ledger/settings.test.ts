@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
-import { ConfigError } from '../../server/config-error.js';
-import { checkLedgerSettings, parseLedgerSettings } from '../../server/ledger/settings.js';
+import { ConfigError, type Env } from '../../server/config-error.js';
+import { checkLedgerSettings, type LedgerSettings } from '../../server/ledger/settings.js';
+
+/** The settings, or the first problem thrown (what a request meets as 500 misconfigured). */
+function parseLedgerSettings(env: Env): LedgerSettings {
+  const checked = checkLedgerSettings(env);
+  if (!checked.ok) throw checked.problems[0]!;
+  return checked.value;
+}
 
 const jwks = JSON.stringify({ keys: [{ kty: 'RSA', n: 'sXch', e: 'AQAB', kid: 'k1' }] });
 

@@ -217,6 +217,20 @@ describe('minimal broker', () => {
     assert.deepEqual([res.status, res.body], [503, { error: 'jwks_unavailable' }]);
   });
 
+  it('refusals answered by the shared error handler: JSON, never cached, with Retry-After when there is a wait', async () => {
+    github.inject('repository_installation', { status: 403, headers: { 'retry-after': '60' }, body: { message: 'You have exceeded a secondary rate limit.' } });
+    const limited = await token(await body());
+    assert.deepEqual([limited.status, limited.body, limited.headers.get('retry-after')], [502, { error: 'mint_failed' }, '60']);
+    const missing = await token({});
+    for (const res of [limited, missing]) {
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    }
+    assert.equal(missing.headers.get('retry-after'), null);
+    assert.deepEqual(outcomes().map((l) => l.outcome), ['mint_failed', 'missing_fields']);
+  });
+
   it('404 not_found and 405 method_not_allowed', async () => {
     assert.deepEqual((await call(`${server.url}/sign`, { json: {} })).body, { error: 'not_found' });
     for (const path of ['/token', '/healthz', '/readyz']) {
@@ -256,5 +270,33 @@ describe('minimal broker', () => {
         ['mint_ok', undefined],
       ],
     );
+  });
+});
+
+describe('minimal broker: its transport carries every outbound call', () => {
+  it('the key-set fetch, the installation lookup and the mint go through createMinimalApp\'s transport', async () => {
+    const issuer = await TestIssuer.start();
+    const github = await FakeGitHub.start();
+    github.addInstallation(INSTALLATION_ID, 'octo-org');
+    github.addRepo(REPO, REPO_ID, INSTALLATION_ID);
+    const seen: string[] = [];
+    const transport = ((input: string | URL | Request, init?: RequestInit) => {
+      seen.push(new URL(typeof input === 'string' || input instanceof URL ? input : input.url).pathname);
+      return fetch(input, init);
+    }) as typeof fetch;
+    const env = { OIDC_ISSUER: issuer.url, FORGE_API_BASE: github.apiBase, FORGE_APP_ID: github.appId, FORGE_APP_PRIVATE_KEY: github.privateKeyPem };
+    const server = await listen(createMinimalApp({ env: () => env, logger: capturedLogger().logger, version: 'test', transport }));
+    try {
+      const res = await call(`${server.url}/token`, { json: { oidcToken: await issuer.mint({ aud: BROKER_AUDIENCE }), owner: 'octo-org', repo: 'octo-repo' } });
+      assert.equal(res.status, 200);
+      assert.ok(seen.some((path) => path.endsWith('/jwks')), seen.join(', '));
+      assert.ok(seen.some((path) => path.endsWith('/repos/octo-org/octo-repo/installation')), seen.join(', '));
+      assert.ok(seen.some((path) => path.endsWith('/access_tokens')), seen.join(', '));
+      assert.equal(github.count(), seen.filter((path) => path.includes('/repos/') || path.includes('/app/')).length, 'every platform call was carried');
+    } finally {
+      await server.close();
+      await github.close();
+      await issuer.close();
+    }
   });
 });

@@ -18,11 +18,11 @@ import { parseTokenRequest } from '../../server/broker/issue-token.js';
 import { parseBrokerSettings } from '../../server/broker/settings.js';
 import { parseSignRequest } from '../../server/broker/sign-commit.js';
 import { signatureValid } from '../../server/broker/webhook.js';
-import { ConfigError } from '../../server/config-error.js';
+import { ConfigError, type Env } from '../../server/config-error.js';
 import { AppError } from '../../server/http/errors.js';
 import { validate } from '../../server/http/validation.js';
 import { deploymentRequest, historyQuery, STATUSES, TARGETS } from '../../server/ledger/schema.js';
-import { parseLedgerSettings } from '../../server/ledger/settings.js';
+import { checkLedgerSettings, type LedgerSettings } from '../../server/ledger/settings.js';
 import { createMinimalApp } from '../../server/minimal/app.js';
 import { Refusal } from '../../server/minimal/outcomes.js';
 import { configurationProblems, parseRequest } from '../../server/minimal/token.js';
@@ -34,6 +34,13 @@ import { capturedLogger } from '../support/log-capture.js';
 import { listen, type Listening } from '../support/servers.js';
 import { send, startSyncSurface, SYNC_TRIGGER, type SyncSurface } from './raw-http.js';
 import { PROPERTY_SUITE_TIMEOUT_MS } from '../support/properties.js';
+
+/** The ledger's settings, or the first problem thrown (what a request meets as 500 misconfigured). */
+function parseLedgerSettings(env: Env): LedgerSettings {
+  const checked = checkLedgerSettings(env);
+  if (!checked.ok) throw checked.problems[0]!;
+  return checked.value;
+}
 
 // Properties of every request validator and settings parser: whatever the input, they answer
 // with their own refusal type (never another exception), the HTTP routes never answer 5xx, and

@@ -38,7 +38,7 @@ export async function startBackend(
     LEDGER_ALLOWED_OWNERS: 'octo-org',
     ...options.env,
   };
-  const store = options.store ?? createMemoryStore();
+  const store = options.store ?? createMemoryStore(options.clock);
   const logs = capturedLogger();
   const metrics = new BackendMetrics({ defaultMetrics: false });
   const keySets = new KeySetRegistry({ ...(options.clock ? { clock: options.clock } : {}), onFetch: metrics.keySetFetched, ...options.keySets });

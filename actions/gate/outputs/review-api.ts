@@ -1,4 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { systemClock, type WaitingClock } from '../../../server/clock.js';
 import type { ActionOctokit } from '../../shared/github.js';
 import { writtenBy, type Identity } from './identity.js';
 
@@ -44,13 +44,13 @@ const WRITE_SPACING_MS = 1000;
  * Writes are spaced a second apart. Every call is bounded by the Octokit it is given.
  */
 export class ReviewApi {
-  private lastWrite = 0;
+  private lastWrite: number | undefined;
 
   constructor(
     private readonly octokit: ActionOctokit,
     private readonly pr: PullRequestRef,
     private readonly identity: Identity,
-    private readonly sleep: (ms: number) => Promise<unknown> = delay,
+    private readonly clock: WaitingClock = systemClock,
   ) {}
 
   /** The gate's own top-level review comments, each with its thread (id, resolved). */
@@ -92,12 +92,12 @@ export class ReviewApi {
   }
 
   private async write<T>(call: () => Promise<T>): Promise<T> {
-    const wait = this.lastWrite + WRITE_SPACING_MS - Date.now();
-    if (this.lastWrite > 0 && wait > 0) await this.sleep(wait);
+    const wait = this.lastWrite === undefined ? 0 : this.lastWrite + WRITE_SPACING_MS - this.clock.now();
+    if (wait > 0) await this.clock.sleep(wait);
     try {
       return await call();
     } finally {
-      this.lastWrite = Date.now();
+      this.lastWrite = this.clock.now();
     }
   }
 }

@@ -1,5 +1,5 @@
-import { collect, ConfigError, type Env } from '../../config-error.js';
-import { checkListenSettings, type ListenSettings, type StartupCheck } from '../../startup/checks.js';
+import { collect, ConfigError, type Checked, type Env } from '../../config-error.js';
+import { checkListenSettings, type ListenSettings } from '../../startup/checks.js';
 import { mongoUriProblem, type MongoClientClass } from '../../store/mongo-uri.js';
 import { LOCKS_APP_NAME } from './locks-mongo.js';
 
@@ -29,7 +29,7 @@ function graceSeconds(env: Env): number {
  * cannot listen, log or lock without them. `loadDriver` is called only when MONGODB_URI is set
  * (the command-line bundle keeps the driver in a chunk of its own).
  */
-export async function checkServiceProcess(env: Env, loadDriver: () => Promise<{ MongoClient: MongoClientClass }>): Promise<StartupCheck<ServiceProcessSettings>> {
+export async function checkServiceProcess(env: Env, loadDriver: () => Promise<{ MongoClient: MongoClientClass }>): Promise<Checked<ServiceProcessSettings>> {
   const problems: ConfigError[] = [];
   const listen = checkListenSettings(env, problems);
   const grace = collect(problems, () => graceSeconds(env));
