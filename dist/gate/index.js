@@ -28767,7 +28767,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7546);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6702);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28776,7 +28776,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7546:
+/***/ 6702:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40709,8 +40709,6 @@ function actionOctokit(http, call, token, apiUrl, options = {}) {
     return octokit;
 }
 
-;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./build/actions/gate/outputs/review-api.js
 
 
@@ -40741,13 +40739,13 @@ class ReviewApi {
     octokit;
     pr;
     identity;
-    sleep;
-    lastWrite = 0;
-    constructor(octokit, pr, identity, sleep = external_node_timers_promises_namespaceObject.setTimeout) {
+    clock;
+    lastWrite;
+    constructor(octokit, pr, identity, clock = clock_systemClock) {
         this.octokit = octokit;
         this.pr = pr;
         this.identity = identity;
-        this.sleep = sleep;
+        this.clock = clock;
     }
     /** The gate's own top-level review comments, each with its thread (id, resolved). */
     async ownComments() {
@@ -40784,14 +40782,14 @@ class ReviewApi {
         return this.write(() => this.octokit.graphql(resolved ? RESOLVE_THREAD : UNRESOLVE_THREAD, { id: threadId }));
     }
     async write(call) {
-        const wait = this.lastWrite + WRITE_SPACING_MS - Date.now();
-        if (this.lastWrite > 0 && wait > 0)
-            await this.sleep(wait);
+        const wait = this.lastWrite === undefined ? 0 : this.lastWrite + WRITE_SPACING_MS - this.clock.now();
+        if (wait > 0)
+            await this.clock.sleep(wait);
         try {
             return await call();
         }
         finally {
-            this.lastWrite = Date.now();
+            this.lastWrite = this.clock.now();
         }
     }
 }

@@ -37334,7 +37334,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1172);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1456);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -37343,7 +37343,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1172:
+/***/ 1456:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41614,63 +41614,6 @@ class DependencyTrackClient {
     }
 }
 
-;// CONCATENATED MODULE: ./build/server/config-error.js
-/** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
-class config_error_ConfigError extends Error {
-    setting;
-    problem;
-    name = 'ConfigError';
-    constructor(setting, problem) {
-        super(`${setting} ${problem}`);
-        this.setting = setting;
-        this.problem = problem;
-    }
-}
-/** Runs `parse`, adding its `ConfigError` to `problems` instead of throwing it, so every problem is found. */
-function collect(problems, parse) {
-    try {
-        return parse();
-    }
-    catch (err) {
-        if (!(err instanceof config_error_ConfigError))
-            throw err;
-        problems.push(err);
-        return undefined;
-    }
-}
-/** Comma-separated list: entries trimmed, empty entries dropped. */
-function commaList(raw) {
-    return (raw ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0);
-}
-/**
- * A settings source read per request (a changed environment applies to the next request) that
- * parses again only when one of `keys` changed, so per-request reads stay cheap.
- */
-function settingsSource(env, keys, parse) {
-    let lastValues;
-    let last;
-    return () => {
-        const current = env();
-        // Compared value by value: this runs on every request.
-        let changed = !lastValues || !last;
-        for (let i = 0; !changed && i < keys.length; i++) {
-            const value = current[keys[i]];
-            changed = value !== lastValues[i];
-            // Equal text from a fresh copy of the environment: keep this copy's string, so the next
-            // requests compare it by identity, not by content (BROKER_POLICY may be 100 KB).
-            lastValues[i] = value;
-        }
-        if (changed) {
-            last = { value: parse(current) };
-            lastValues = keys.map((k) => current[k]);
-        }
-        return last.value;
-    };
-}
-
 ;// CONCATENATED MODULE: ./build/server/http/errors.js
 /**
  * The one error type of the backend. Business code throws it; `errorHandler` is the only
@@ -41726,7 +41669,6 @@ const invalidJson = () => refuseHttp('invalid_json');
 
 ;// CONCATENATED MODULE: ./build/server/errors.js
 
-
 /**
  * Every error the backend (ledger, token broker, webhook, metrics) answers, with its HTTP status:
  * the one catalogue. Routes and use cases refuse by code (`refuse('mint_failed')`); the app's
@@ -41775,19 +41717,15 @@ const BACKEND_ERRORS = {
 /** A refusal of the backend, by code. */
 const refuse = refusalsOf(BACKEND_ERRORS);
 /**
- * Wraps a settings source so that an unusable setting answers `500 misconfigured` (the body names
- * nothing; the log names the setting) instead of an anonymous crash.
+ * Checked settings read per request: an unusable setting answers `500 misconfigured` (the body
+ * names nothing; the log names the setting) instead of an anonymous crash.
  */
-function settingsOrMisconfigured(source) {
+function settingsOrMisconfigured(read) {
     return () => {
-        try {
-            return source();
-        }
-        catch (err) {
-            if (err instanceof ConfigError)
-                throw refuse('misconfigured', {}, { cause: err });
-            throw err;
-        }
+        const checked = read();
+        if (!checked.ok)
+            throw refuse('misconfigured', {}, { cause: checked.problems[0] });
+        return checked.value;
     };
 }
 /** The text of whatever was thrown, for a log line or a report. */
@@ -43093,7 +43031,7 @@ function codeScanningFacts(repository, alerts) {
 }
 const PER_PAGE = 100;
 /** Every item of every page, each passed through `read` as its page arrives (before the next is asked for). */
-async function alerts_collect(pages, read = (item) => item) {
+async function collect(pages, read = (item) => item) {
     const all = [];
     for await (const page of pages)
         if (Array.isArray(page.data))
@@ -43118,7 +43056,7 @@ const ALERT_KINDS = [
         setting: 'codeScanning',
         test: 'Code scanning',
         scanType: SCAN_TYPES.codeScanning,
-        list: (client, { owner, name }) => alerts_collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/code-scanning/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
         report: (_repository, alerts) => ({ document: codeScanningReport(alerts) }),
         scan: codeScanningFacts,
         // 403 without Advanced Security, 404 before the first analysis.
@@ -43130,7 +43068,7 @@ const ALERT_KINDS = [
         test: 'Dependabot alerts',
         scanType: SCAN_TYPES.dependabot,
         // Cursor pagination: the `Link` header carries `after`; a `page` parameter is refused.
-        list: (client, { owner, name }) => alerts_collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/dependabot/alerts', { owner, repo: name, state: 'open', per_page: PER_PAGE })),
         knownPrefix: 'dependabot/',
         report: (repository, alerts, known) => dependabotReport(repository, alerts, known),
         // Dependabot reads the manifests of the default branch.
@@ -43142,7 +43080,7 @@ const ALERT_KINDS = [
         setting: 'secretScanning',
         test: 'Secret scanning',
         scanType: SCAN_TYPES.secretScanning,
-        list: (client, { owner, name }) => alerts_collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
+        list: (client, { owner, name }) => collect(client.paginate.iterator('GET /repos/{owner}/{repo}/secret-scanning/alerts', { owner, repo: name, state: 'open', hide_secret: true, per_page: PER_PAGE }), withoutSecret),
         report: (_repository, alerts) => ({ document: secretScanningReport(alerts) }),
         // Secret scanning covers the whole history: no one commit or branch.
         scan: repositoryFacts,
@@ -43168,7 +43106,7 @@ function repositoryOf(value) {
 async function listRepositories(client, owner, viewer) {
     let raw;
     try {
-        raw = await alerts_collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
+        raw = await collect(client.paginate.iterator('GET /orgs/{org}/repos', { org: owner, type: 'all', per_page: PER_PAGE }));
     }
     catch (err) {
         if (!(err instanceof HttpError) || err.status !== 404)
@@ -43176,8 +43114,8 @@ async function listRepositories(client, owner, viewer) {
         const login = await viewer();
         raw =
             login?.toLowerCase() === owner.toLowerCase()
-                ? await alerts_collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
-                : await alerts_collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
+                ? await collect(client.paginate.iterator('GET /user/repos', { affiliation: 'owner', per_page: PER_PAGE }))
+                : await collect(client.paginate.iterator('GET /users/{username}/repos', { username: owner, type: 'owner', per_page: PER_PAGE }));
     }
     return raw.map(repositoryOf).filter((r) => r !== undefined);
 }

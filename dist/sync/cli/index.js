@@ -37211,7 +37211,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 /* harmony import */ var _server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(15811);
 
 // The service (HTTP server, metrics, MongoDB driver) loads only for `serve`, so the one-shot commands start fast.
-const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(229), __nccwpck_require__.e(647)]).then(__nccwpck_require__.bind(__nccwpck_require__, 11647))).serveCommand(...args);
+const serve = async (...args) => (await Promise.all(/* import() */[__nccwpck_require__.e(229), __nccwpck_require__.e(719)]).then(__nccwpck_require__.bind(__nccwpck_require__, 89719))).serveCommand(...args);
 const argv = process.argv.slice(2);
 const code = await (0,_server_sync_command_js__WEBPACK_IMPORTED_MODULE_0__/* .syncCommand */ .B)(argv, process.env, { out: console.log, err: console.error }, {}, serve);
 // `serve` exits explicitly: a run cut off at the end of the shutdown grace would otherwise hold the process.
@@ -37240,73 +37240,6 @@ const systemClock = {
 
 /***/ }),
 
-/***/ 30617:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Fo: () => (/* binding */ collect),
-/* harmony export */   xL: () => (/* binding */ ConfigError)
-/* harmony export */ });
-/* unused harmony exports commaList, settingsSource */
-/** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
-class ConfigError extends Error {
-    setting;
-    problem;
-    name = 'ConfigError';
-    constructor(setting, problem) {
-        super(`${setting} ${problem}`);
-        this.setting = setting;
-        this.problem = problem;
-    }
-}
-/** Runs `parse`, adding its `ConfigError` to `problems` instead of throwing it, so every problem is found. */
-function collect(problems, parse) {
-    try {
-        return parse();
-    }
-    catch (err) {
-        if (!(err instanceof ConfigError))
-            throw err;
-        problems.push(err);
-        return undefined;
-    }
-}
-/** Comma-separated list: entries trimmed, empty entries dropped. */
-function commaList(raw) {
-    return (raw ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0);
-}
-/**
- * A settings source read per request (a changed environment applies to the next request) that
- * parses again only when one of `keys` changed, so per-request reads stay cheap.
- */
-function settingsSource(env, keys, parse) {
-    let lastValues;
-    let last;
-    return () => {
-        const current = env();
-        // Compared value by value: this runs on every request.
-        let changed = !lastValues || !last;
-        for (let i = 0; !changed && i < keys.length; i++) {
-            const value = current[keys[i]];
-            changed = value !== lastValues[i];
-            // Equal text from a fresh copy of the environment: keep this copy's string, so the next
-            // requests compare it by identity, not by content (BROKER_POLICY may be 100 KB).
-            lastValues[i] = value;
-        }
-        if (changed) {
-            last = { value: parse(current) };
-            lastValues = keys.map((k) => current[k]);
-        }
-        return last.value;
-    };
-}
-
-
-/***/ }),
-
 /***/ 27227:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -37314,9 +37247,7 @@ function settingsSource(env, keys, parse) {
 /* harmony export */   iU: () => (/* binding */ message)
 /* harmony export */ });
 /* unused harmony exports BACKEND_ERRORS, refuse, settingsOrMisconfigured */
-/* harmony import */ var _config_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(30617);
-/* harmony import */ var _http_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(26924);
-
+/* harmony import */ var _http_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(26924);
 
 /**
  * Every error the backend (ledger, token broker, webhook, metrics) answers, with its HTTP status:
@@ -37325,7 +37256,7 @@ function settingsSource(env, keys, parse) {
  * the spec's (docs/ledger.md, docs/broker.md); clients match them.
  */
 const BACKEND_ERRORS = {
-    ..._http_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .HTTP_ERRORS */ .P$,
+    ..._http_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .HTTP_ERRORS */ .P$,
     // 400
     missing_required_fields: 400,
     invalid_repo: 400,
@@ -37364,21 +37295,17 @@ const BACKEND_ERRORS = {
     audit_unavailable: 503,
 };
 /** A refusal of the backend, by code. */
-const refuse = (0,_http_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .refusalsOf */ .he)(BACKEND_ERRORS);
+const refuse = (0,_http_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .refusalsOf */ .he)(BACKEND_ERRORS);
 /**
- * Wraps a settings source so that an unusable setting answers `500 misconfigured` (the body names
- * nothing; the log names the setting) instead of an anonymous crash.
+ * Checked settings read per request: an unusable setting answers `500 misconfigured` (the body
+ * names nothing; the log names the setting) instead of an anonymous crash.
  */
-function settingsOrMisconfigured(source) {
+function settingsOrMisconfigured(read) {
     return () => {
-        try {
-            return source();
-        }
-        catch (err) {
-            if (err instanceof ConfigError)
-                throw refuse('misconfigured', {}, { cause: err });
-            throw err;
-        }
+        const checked = read();
+        if (!checked.ok)
+            throw refuse('misconfigured', {}, { cause: checked.problems[0] });
+        return checked.value;
     };
 }
 /** The text of whatever was thrown, for a log line or a report. */

@@ -1,8 +1,8 @@
-export const id = 647;
-export const ids = [647];
+export const id = 719;
+export const ids = [719];
 export const modules = {
 
-/***/ 11647:
+/***/ 89719:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -17,8 +17,73 @@ __webpack_require__.d(__webpack_exports__, {
 var external_node_net_ = __webpack_require__(77030);
 // EXTERNAL MODULE: ./node_modules/pino/pino.js
 var pino = __webpack_require__(65005);
-// EXTERNAL MODULE: ./build/server/config-error.js
-var config_error = __webpack_require__(30617);
+;// CONCATENATED MODULE: ./build/server/config-error.js
+/** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
+class ConfigError extends Error {
+    setting;
+    problem;
+    name = 'ConfigError';
+    constructor(setting, problem) {
+        super(`${setting} ${problem}`);
+        this.setting = setting;
+        this.problem = problem;
+    }
+}
+/** Runs `parse`, adding its `ConfigError` to `problems` instead of throwing it, so every problem is found. */
+function collect(problems, parse) {
+    try {
+        return parse();
+    }
+    catch (err) {
+        if (!(err instanceof ConfigError))
+            throw err;
+        problems.push(err);
+        return undefined;
+    }
+}
+/** Comma-separated list: entries trimmed, empty entries dropped. */
+function commaList(raw) {
+    return (raw ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+}
+/**
+ * `parse` memoised on the values of the variables it reads, recorded as it reads them (so no list
+ * of names can fall out of step with it): while they are unchanged, every call answers the same
+ * object. The start-up check and every request call the same memo, so settings are parsed once, a
+ * changed variable applies to the next request, and what is built from settings (clients, key
+ * sets) is kept per settings object. The last few environments are kept: a test process serves
+ * several, and a policy changed and changed back is not parsed again.
+ */
+function memoOnEnv(parse, keep = 4) {
+    const kept = [];
+    return (env) => {
+        for (const { read, value } of kept)
+            if (sameValues(read, env))
+                return value;
+        const read = new Map();
+        const value = parse(new Proxy(env, {
+            get: (target, name) => {
+                const v = Reflect.get(target, name);
+                if (typeof name === 'string')
+                    read.set(name, v);
+                return v;
+            },
+        }));
+        kept.unshift({ read, value });
+        if (kept.length > keep)
+            kept.pop();
+        return value;
+    };
+}
+function sameValues(read, env) {
+    for (const [name, value] of read)
+        if (env[name] !== value)
+            return false;
+    return true;
+}
+
 ;// CONCATENATED MODULE: ./build/server/logger.js
 
 /** Names whose values never reach a log line, whatever code logs them. */
@@ -83,7 +148,7 @@ const LOG_LEVELS = [
 function listenPort(env) {
     const raw = env.PORT?.trim() || '8080';
     if (!/^[0-9]+$/.test(raw) || Number(raw) > 65535)
-        throw new config_error/* ConfigError */.xL('PORT', 'must be a port number (0-65535)');
+        throw new ConfigError('PORT', 'must be a port number (0-65535)');
     return Number(raw);
 }
 // Labels of letters, digits, `-` and `_` (container service names use `_`; the resolver accepts it).
@@ -94,7 +159,7 @@ function listenHost(env) {
     if (!raw)
         return undefined;
     if ((0,external_node_net_.isIP)(raw) === 0 && !HOST_NAME.test(raw))
-        throw new config_error/* ConfigError */.xL('HOST', 'must be an IP address or a host name (no scheme, port or brackets)');
+        throw new ConfigError('HOST', 'must be an IP address or a host name (no scheme, port or brackets)');
     return raw;
 }
 /** Unset: `info`. Any case is accepted, so `DEBUG` from an environment convention works. */
@@ -103,15 +168,15 @@ function logLevel(env) {
     if (!raw)
         return 'info';
     if (!LOG_LEVELS.includes(raw))
-        throw new config_error/* ConfigError */.xL('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+        throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
     return raw;
 }
 /** PORT, HOST and LOG_LEVEL, each problem added to `problems`; undefined when any was unusable. */
 function checkListenSettings(env, problems) {
     const before = problems.length;
-    const port = (0,config_error/* collect */.Fo)(problems, () => listenPort(env));
-    const host = (0,config_error/* collect */.Fo)(problems, () => listenHost(env));
-    const level = (0,config_error/* collect */.Fo)(problems, () => logLevel(env));
+    const port = collect(problems, () => listenPort(env));
+    const host = collect(problems, () => listenHost(env));
+    const level = collect(problems, () => logLevel(env));
     if (port === undefined || level === undefined || problems.length > before)
         return undefined;
     return { port, logLevel: level, ...(host ? { host } : {}) };
@@ -388,7 +453,7 @@ function mongoUriProblem(uri, Client, appName) {
     }
     catch (err) {
         const message = redactedMessage(err instanceof Error ? err.message : String(err), uri);
-        return new config_error/* ConfigError */.xL('MONGODB_URI', `is not a connection string the MongoDB driver accepts: ${message ?? "the driver's message is withheld because it may quote a credential"}`);
+        return new ConfigError('MONGODB_URI', `is not a connection string the MongoDB driver accepts: ${message ?? "the driver's message is withheld because it may quote a credential"}`);
     }
 }
 
@@ -405,7 +470,7 @@ function graceSeconds(env) {
     if (!raw)
         return DEFAULT_SHUTDOWN_GRACE_SECONDS;
     if (!/^\d+$/.test(raw) || Number(raw) > MAX_SHUTDOWN_GRACE_SECONDS) {
-        throw new config_error/* ConfigError */.xL('SYNC_SHUTDOWN_GRACE_SECONDS', `must be a whole number from 0 to ${MAX_SHUTDOWN_GRACE_SECONDS}`);
+        throw new ConfigError('SYNC_SHUTDOWN_GRACE_SECONDS', `must be a whole number from 0 to ${MAX_SHUTDOWN_GRACE_SECONDS}`);
     }
     return Number(raw);
 }
@@ -418,7 +483,7 @@ function graceSeconds(env) {
 async function checkServiceProcess(env, loadDriver) {
     const problems = [];
     const listen = checkListenSettings(env, problems);
-    const grace = (0,config_error/* collect */.Fo)(problems, () => graceSeconds(env));
+    const grace = collect(problems, () => graceSeconds(env));
     const mongoUri = env.MONGODB_URI?.trim() || undefined;
     if (mongoUri) {
         const mongo = mongoUriProblem(mongoUri, (await loadDriver()).MongoClient, LOCKS_APP_NAME);
@@ -497,7 +562,13 @@ function answerClientErrors(server) {
         connection.reading = { req, res };
         connection.unfinished.add(res);
         // 'close' follows the last byte handed to the socket, or the socket's end, whichever comes.
-        res.once('close', () => connection.unfinished.delete(res));
+        res.once('close', () => {
+            connection.unfinished.delete(res);
+            // A complete request is not the one a parser error is about: it is let go with its answer,
+            // not kept until the connection's next request (a keep-alive client may send none for long).
+            if (connection.reading?.req === req && req.complete)
+                delete connection.reading;
+        });
     });
     server.on('clientError', (err, socket) => {
         if (refused.has(socket))
@@ -1846,11 +1917,9 @@ class ReadinessLog {
 
 ;// CONCATENATED MODULE: ./build/server/http/request-logging.js
 
-/** What a route adds to its request's one log line (`msg` replaces "request completed"). */
-const logLines = new WeakMap();
 /** Puts `fields` on the request's one log line, under `msg`: a route's outcome without a second line. */
 function noteLogLine(res, msg, fields) {
-    logLines.set(res, { msg, fields });
+    res.logLine = { msg, fields };
 }
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Reuses a caller's `x-request-id` when it is a plain token, otherwise makes one. */
@@ -1916,7 +1985,7 @@ function requestLogging(logger, options = {}) {
         res.once('close', () => {
             const responseTime = Math.round(performance.now() - started);
             const failed = res.err !== undefined || res.statusCode >= 500;
-            const line = logLines.get(res);
+            const line = res.logLine;
             const fields = { res: { statusCode: res.statusCode }, responseTime, ...(failed ? { err: res.err ?? new Error(`failed with status code ${res.statusCode}`) } : {}), ...line?.fields };
             const level = probes.has(path) ? 'debug' : failed ? 'error' : 'info';
             const message = failed ? 'request errored' : res.writableFinished ? (line?.msg ?? 'request completed') : 'request aborted';
