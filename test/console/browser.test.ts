@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { launchBrowser, seriousViolations } from '../support/browser.js';
 import { hashedToken } from '../../server/audit/record.js';
@@ -12,7 +13,11 @@ import { REPO_ROOT } from '../support/processes.js';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 
-const SCREENSHOTS = join(REPO_ROOT, 'docs', 'images');
+/**
+ * Where the screenshots go: a temporary folder, so that `npm test` never changes the clone;
+ * `CONSOLE_SCREENSHOTS=docs/images` refreshes the ones docs/console.md shows.
+ */
+const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS ? resolve(REPO_ROOT, process.env.CONSOLE_SCREENSHOTS) : mkdtempSync(join(tmpdir(), 'gatehouse-console-shots-'));
 
 /**
  * The console in a real browser (headless Chromium from npm, one for the suite): sign-in against
@@ -42,6 +47,7 @@ describe('console in a real browser', function () {
     await browser?.close();
     await audit?.close();
     await world?.close();
+    if (!process.env.CONSOLE_SCREENSHOTS) rmSync(SCREENSHOTS, { recursive: true, force: true });
   });
 
   const url = (path: string) => `${world.backend.url}${path}`;
