@@ -1,17 +1,20 @@
 /**
- * `/token` as a job waits for it: the main broker and the minimal broker (built, own processes)
- * at concurrency 50 against a GitHub fake whose installation lookup and mint each answer after
- * 150 ms, as GitHub does in the 100–300 ms it takes. The floor is a direct call to the fake's mint
- * measured in the same run (autocannon, same concurrency, the app JWT signed once): a broker's p99
- * may exceed the floor's p99, times the GitHub calls each token made, by at most 10 ms. CPU per
- * token is the broker process's own CPU time over its run divided by the tokens it answered.
+ * `/token` as a job waits for it (DESIGN's targets as restated on 11-28, issue 44 item 6): the main
+ * broker and the minimal broker (built, own processes) against a GitHub fake whose installation
+ * lookup and mint each answer after 150 ms, as GitHub does in the 100–300 ms it takes.
+ * - Latency: 200 requests a second offered in an open loop (each request sent when due, latency
+ *   from that moment). The floor is a direct call to the fake's mint at the same rate, as long,
+ *   measured between the two brokers (the app JWT signed once): a broker's p99 may exceed the
+ *   floor's p99, times the GitHub calls each token made, by at most 10 ms. Each run is longer than
+ *   the installation cache's 60 s lifetime, so it includes the moment the entry would expire:
+ *   with refresh-ahead no token waits for a second lookup.
+ * - CPU per token at saturation (concurrency 50, the fake answering at once): the broker
+ *   process's own CPU time over the run divided by the tokens it answered, at most 2 ms.
+ * - The burst of 50 connections released together (the earlier way of timing it), as
+ *   information only.
  *
- * Each run is longer than the installation cache's 60 s lifetime, so a broker's run includes the
- * moment the entry would expire: with refresh-ahead no token waits for a second lookup. The floor
- * is measured between the two brokers, as long as each.
- *
- * Then the audit-on variant (bench/token-audit.ts): DESIGN's restated open-loop targets with every
- * answer writing its token audit record, and the audit's own CPU per token.
+ * Then the audit-on variant (bench/token-audit.ts): the same open-loop target with every answer
+ * writing its token audit record, and the audit's own CPU per token.
  * `BENCH_TOKEN_PARTS=audit` runs that variant alone.
  */
 import { createPrivateKey } from 'node:crypto';
@@ -19,14 +22,17 @@ import { SignJWT } from 'jose';
 import { BROKER_AUDIENCE, INSTALLATION_ID, REPO, REPO_ID } from '../test/support/broker.js';
 import { FakeGitHub } from '../test/support/fake-github.js';
 import { TestIssuer } from '../test/support/oidc-issuer.js';
-import { clean, cpuRound, load, startBackendProcess, startMinimalProcess, type CpuRound, type LoadRequest, type ServerProcess } from './http-load.js';
+import { clean, cpuRound, load, openLoop, startBackendProcess, startMinimalProcess, type LoadRequest, type OpenLoopResult, type ServerProcess } from './http-load.js';
 import { emit, type Figure } from './measure.js';
 import { tokenAuditFigures } from './token-audit.js';
 
 const CONNECTIONS = 50;
 const GITHUB_DELAY_MS = 150;
+const OPEN_RATE = 200;
 /** Longer than the installation cache's lifetime (60 s), so an expiry falls inside the run. */
 const SECONDS = Number(process.env.BENCH_TOKEN_SECONDS ?? 62);
+/** The saturation and burst rounds: long enough for a steady figure, not for a cache expiry. */
+const SHORT_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const P99_MARGIN_MS = 10;
 const CPU_LIMIT_MS = 2;
 /** `audit`: only the audit-on variant; anything else (or unset): every part. */
@@ -47,17 +53,25 @@ async function directMint(github: FakeGitHub): Promise<LoadRequest & { url: stri
   };
 }
 
-function brokerFigures(prefix: string, run: CpuRound, calls: number, floorP99: number): Figure[] {
+interface BrokerRun {
+  readonly open: OpenLoopResult;
+  /** GitHub calls made during the open loop. */
+  readonly calls: number;
+  readonly cpuMsPerToken: number;
+  readonly burstP99Ms: number;
+}
+
+function brokerFigures(prefix: string, run: BrokerRun, floorP99: number): Figure[] {
   // Over the requests sent: the calls of those cut when the run stopped are counted too.
-  const callsPerToken = calls / run.sent;
+  const callsPerToken = run.calls / run.open.sent;
   const p99Limit = floorP99 * callsPerToken + P99_MARGIN_MS;
-  const cpuMs = run.cpuPerRequest * 1000;
+  const cpuMs = run.cpuMsPerToken;
   return [
-    { name: `${prefix}.p99_ms`, value: run.p99Ms, limit: p99Limit, limit_name: `direct mint p99 × ${callsPerToken.toFixed(3)} GitHub calls per token + ${P99_MARGIN_MS} ms`, ratio: run.p99Ms / p99Limit, target: 'value <= limit', met: run.p99Ms <= p99Limit },
-    { name: `${prefix}.cpu_ms_per_token`, value: Number(cpuMs.toFixed(3)), limit: CPU_LIMIT_MS, limit_name: `${CPU_LIMIT_MS} ms`, ratio: cpuMs / CPU_LIMIT_MS, target: `value <= ${CPU_LIMIT_MS} ms`, met: cpuMs <= CPU_LIMIT_MS },
+    { name: `${prefix}.p99_ms`, value: run.open.p99Ms, limit: p99Limit, limit_name: `direct mint p99 at ${OPEN_RATE} req/s × ${callsPerToken.toFixed(3)} GitHub calls per token + ${P99_MARGIN_MS} ms`, ratio: run.open.p99Ms / p99Limit, target: 'value <= limit', met: run.open.p99Ms <= p99Limit },
+    { name: `${prefix}.cpu_ms_per_token`, value: Number(cpuMs.toFixed(3)), limit: CPU_LIMIT_MS, limit_name: `${CPU_LIMIT_MS} ms (at saturation, GitHub fake answering at once)`, ratio: cpuMs / CPU_LIMIT_MS, target: `value <= ${CPU_LIMIT_MS} ms`, met: cpuMs <= CPU_LIMIT_MS },
     { name: `${prefix}.github_calls_per_token`, value: Number(callsPerToken.toFixed(4)), limit: 1, limit_name: 'one mint a token (lookups are cached and refreshed ahead)', ratio: callsPerToken, target: 'reference' },
-    { name: `${prefix}.p50_ms`, value: run.p50Ms, limit: GITHUB_DELAY_MS, limit_name: 'the fake\'s answer time', target: 'reference' },
-    { name: `${prefix}.rps`, value: Math.round(run.rps), limit: Math.round((CONNECTIONS * 1000) / GITHUB_DELAY_MS), limit_name: 'connections ÷ one mint\'s time', target: 'reference' },
+    { name: `${prefix}.p50_ms`, value: run.open.p50Ms, limit: GITHUB_DELAY_MS, limit_name: "the fake's answer time", target: 'reference' },
+    { name: `${prefix}.burst50.p99_ms`, value: run.burstP99Ms, limit: GITHUB_DELAY_MS, limit_name: `${CONNECTIONS} connections released together (information)`, target: 'reference' },
   ];
 }
 
@@ -83,31 +97,33 @@ async function main(): Promise<void> {
     // One OIDC token for the whole run, valid long enough: each broker verifies it on every request.
     const oidcToken = await issuer.mint({ aud: BROKER_AUDIENCE, exp: Math.floor(Date.now() / 1000) + 1800 });
     const request: LoadRequest = { path: '/token', method: 'POST', body: JSON.stringify({ oidcToken, owner: 'octo-org', repo: 'octo-repo' }) };
-    github.delayMs = GITHUB_DELAY_MS;
-    // Every run alike: a 2 s warm-up, then the same length, so that the burst of a run's first
-    // second (50 connections opened at once) weighs the same in each p99.
-    const opts = { connections: CONNECTIONS, seconds: SECONDS };
-    const warmUp = async (label: string, url: string, req: LoadRequest) => clean(`warm-up ${label}`, await load(url, req, { connections: CONNECTIONS, seconds: 2 }));
     const githubCalls = () => github.count('access_tokens') + github.count('repository_installation');
-    const measure = async (label: string, server: ServerProcess) => {
-      await warmUp(label, server.url, request);
+    const measure = async (label: string, server: ServerProcess): Promise<BrokerRun> => {
+      github.delayMs = GITHUB_DELAY_MS;
+      clean(`warm-up ${label}`, await load(server.url, request, { connections: 10, seconds: 2 }));
       const before = githubCalls();
-      const run = await cpuRound(label, server, request, opts);
-      return { run, calls: githubCalls() - before };
+      const open = await openLoop(server.url, request, { rate: OPEN_RATE, seconds: SECONDS });
+      const calls = githubCalls() - before;
+      if (open.failed > 0) throw new Error(`${label} open loop: ${open.failed} of ${open.sent} requests failed`);
+      const burst = await cpuRound(`${label} burst`, server, request, { connections: CONNECTIONS, seconds: SHORT_SECONDS });
+      github.delayMs = 0;
+      const saturated = await cpuRound(`${label} saturation`, server, request, { connections: CONNECTIONS, seconds: SHORT_SECONDS });
+      github.delayMs = GITHUB_DELAY_MS;
+      return { open, calls, cpuMsPerToken: saturated.cpuPerRequest * 1000, burstP99Ms: burst.p99Ms };
     };
     const main = await measure('broker', broker);
-    await warmUp('direct mint', direct.url, direct);
-    const floor = clean('direct mint', await load(direct.url, direct, opts));
+    const floor = await openLoop(direct.url, direct, { rate: OPEN_RATE, seconds: SECONDS });
+    if (floor.failed > 0) throw new Error(`direct open loop: ${floor.failed} of ${floor.sent} requests failed`);
     const min = await measure('minimal', minimal);
     await Promise.all([broker.stop(), minimal.stop()]);
     const audit = await tokenAuditFigures({ issuer, github, env, direct, githubDelayMs: GITHUB_DELAY_MS });
     emit(
       'token',
-      { connections: CONNECTIONS, github_delay_ms: GITHUB_DELAY_MS, seconds: SECONDS, direct_mint_p50_ms: floor.p50Ms, broker_tokens: main.run.requests, minimal_tokens: min.run.requests, installation_lookups: github.count('repository_installation'), ...audit.meta },
+      { open_rate: OPEN_RATE, connections: CONNECTIONS, github_delay_ms: GITHUB_DELAY_MS, seconds: SECONDS, direct_mint_p50_ms: floor.p50Ms, broker_open_max_ms: main.open.maxMs, minimal_open_max_ms: min.open.maxMs, installation_lookups: github.count('repository_installation'), ...audit.meta },
       [
-        { name: 'token.direct_mint.p99_ms', value: floor.p99Ms, limit: GITHUB_DELAY_MS, limit_name: 'the fake\'s answer time', target: 'reference' },
-        ...brokerFigures('token', main.run, main.calls, floor.p99Ms),
-        ...brokerFigures('token.minimal', min.run, min.calls, floor.p99Ms),
+        { name: 'token.direct_mint.p99_ms', value: floor.p99Ms, limit: GITHUB_DELAY_MS, limit_name: `the fake's answer time (direct mint at ${OPEN_RATE} req/s)`, target: 'reference' },
+        ...brokerFigures('token', main, floor.p99Ms),
+        ...brokerFigures('token.minimal', min, floor.p99Ms),
         ...audit.figures,
       ],
     );
