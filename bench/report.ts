@@ -43,7 +43,7 @@ export interface BenchResults {
 
 const TITLES: Record<string, string> = {
   actions: 'Action start-up and bundle size',
-  token: '`POST /token` (concurrency 50, GitHub answering each call after 150 ms, beside direct calls to it)',
+  token: '`POST /token` (200 req/s open loop beside a direct mint at the same rate, GitHub answering each call after 150 ms; CPU at saturation; the burst of 50 as information)',
   'token-policy': '`POST /token` with a 1,000-repository `BROKER_POLICY` beside `/token` without one (interleaved rounds)',
   ledger: 'Ledger (in-memory store, the backend on one core: 200 req/s open loop, then concurrency 50)',
   gate: '`gate ci` (100,000 results, 2,000 changed files)',
