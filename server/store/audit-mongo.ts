@@ -1,4 +1,5 @@
 import type { Collection, Filter } from 'mongodb';
+import { createdOnce } from './created-once.js';
 import { workflowPath, type TokenAuditEntry, type TokenAuditFields, type TokenAuditQuery, type TokenAuditStore } from './audit-types.js';
 
 /**
@@ -41,8 +42,6 @@ function fromDoc({ _id, recordedAt, expireAt, match: _, ...record }: AuditDoc): 
 const NEWEST = { recordedAt: -1, _id: -1 } as const;
 
 export class MongoTokenAuditStore implements TokenAuditStore {
-  private indexes?: Promise<void>;
-
   constructor(
     private readonly collection: Collection<AuditDoc>,
     private readonly guarded: Guard,
@@ -53,29 +52,20 @@ export class MongoTokenAuditStore implements TokenAuditStore {
    * applies to new records without `collMod`) and one index per filter, each in newest-first
    * order. Created once; retried after a failure.
    */
-  ensureIndexes(): Promise<void> {
-    this.indexes ??= this.collection
-      .createIndexes([
-        { key: { expireAt: 1 }, name: 'retention', expireAfterSeconds: 0 },
-        { key: { ...NEWEST }, name: 'newest' },
-        { key: { 'match.repository': 1, ...NEWEST }, name: 'by_repository' },
-        { key: { repository_id: 1, ...NEWEST }, name: 'by_repository_id' },
-        { key: { 'match.owner': 1, ...NEWEST }, name: 'by_owner' },
-        { key: { 'match.actor': 1, ...NEWEST }, name: 'by_actor' },
-        { key: { workflow_ref: 1, ...NEWEST }, name: 'by_workflow_ref' },
-        { key: { 'match.workflow': 1, ...NEWEST }, name: 'by_workflow_path' },
-        { key: { outcome: 1, ...NEWEST }, name: 'by_outcome' },
-        { key: { hashed_token: 1 }, name: 'by_hashed_token', partialFilterExpression: { hashed_token: { $type: 'string' } } },
-      ])
-      .then(
-        () => undefined,
-        (err: unknown) => {
-          this.indexes = undefined;
-          throw err;
-        },
-      );
-    return this.indexes;
-  }
+  readonly ensureIndexes = createdOnce(() =>
+    this.collection.createIndexes([
+      { key: { expireAt: 1 }, name: 'retention', expireAfterSeconds: 0 },
+      { key: { ...NEWEST }, name: 'newest' },
+      { key: { 'match.repository': 1, ...NEWEST }, name: 'by_repository' },
+      { key: { repository_id: 1, ...NEWEST }, name: 'by_repository_id' },
+      { key: { 'match.owner': 1, ...NEWEST }, name: 'by_owner' },
+      { key: { 'match.actor': 1, ...NEWEST }, name: 'by_actor' },
+      { key: { workflow_ref: 1, ...NEWEST }, name: 'by_workflow_ref' },
+      { key: { 'match.workflow': 1, ...NEWEST }, name: 'by_workflow_path' },
+      { key: { outcome: 1, ...NEWEST }, name: 'by_outcome' },
+      { key: { hashed_token: 1 }, name: 'by_hashed_token', partialFilterExpression: { hashed_token: { $type: 'string' } } },
+    ]),
+  );
 
   insert(entry: TokenAuditEntry): Promise<void> {
     return this.guarded(async () => {

@@ -1,4 +1,5 @@
 import { MongoClient, MongoError, type Collection, type Db, type Filter } from 'mongodb';
+import { createdOnce } from './created-once.js';
 import { groupOrder } from './figures.js';
 import { FIGURES_INDEX, figuresFrom, figuresPipeline, groupedFiguresPipeline, groupFrom, type FiguresDoc, type FiguresGroupDoc } from './mongo-figures.js';
 import { MongoTokenAuditStore } from './audit-mongo.js';
@@ -74,8 +75,6 @@ function historyRange(query: DeploymentQuery): Filter<DeploymentDoc> {
 }
 
 class MongoDeploymentStore implements DeploymentStore {
-  private indexes?: Promise<void>;
-
   constructor(
     private readonly collection: Collection<DeploymentDoc>,
     private readonly guarded: Guard,
@@ -85,23 +84,14 @@ class MongoDeploymentStore implements DeploymentStore {
    * Indexes the contract relies on. TTL uses a per-document `expireAt` with `expireAfterSeconds: 0`,
    * so a retention change applies to new records without `collMod`. Created once; retried after a failure.
    */
-  ensureIndexes(): Promise<void> {
-    this.indexes ??= this.collection
-      .createIndexes([
-        { key: { repositoryId: 1, deliveryId: 1 }, name: 'idempotency', unique: true },
-        { key: { expireAt: 1 }, name: 'retention', expireAfterSeconds: 0 },
-        { key: { repositoryId: 1, recordedAt: -1, _id: -1 }, name: 'history' },
-        { key: { repositoryId: 1, environment: 1, recordedAt: -1, _id: -1 }, name: 'history_by_environment' },
-      ])
-      .then(
-        () => undefined,
-        (err: unknown) => {
-          this.indexes = undefined;
-          throw err;
-        },
-      );
-    return this.indexes;
-  }
+  readonly ensureIndexes = createdOnce(() =>
+    this.collection.createIndexes([
+      { key: { repositoryId: 1, deliveryId: 1 }, name: 'idempotency', unique: true },
+      { key: { expireAt: 1 }, name: 'retention', expireAfterSeconds: 0 },
+      { key: { repositoryId: 1, recordedAt: -1, _id: -1 }, name: 'history' },
+      { key: { repositoryId: 1, environment: 1, recordedAt: -1, _id: -1 }, name: 'history_by_environment' },
+    ]),
+  );
 
   insert(record: DeploymentRecord, now: Date): Promise<InsertOutcome> {
     return this.guarded(async () => {
@@ -204,24 +194,13 @@ interface KeyValueDoc {
 }
 
 class MongoKeyValueStore implements KeyValueStore {
-  private indexes?: Promise<void>;
-
   constructor(
     private readonly collection: Collection<KeyValueDoc>,
     private readonly guarded: Guard,
   ) {}
 
   /** TTL on `expireAt` (null never expires). Reads still check it: the TTL monitor runs about once a minute. */
-  ensureIndexes(): Promise<void> {
-    this.indexes ??= this.collection.createIndexes([{ key: { expireAt: 1 }, name: 'expiry', expireAfterSeconds: 0 }]).then(
-      () => undefined,
-      (err: unknown) => {
-        this.indexes = undefined;
-        throw err;
-      },
-    );
-    return this.indexes;
-  }
+  readonly ensureIndexes = createdOnce(() => this.collection.createIndexes([{ key: { expireAt: 1 }, name: 'expiry', expireAfterSeconds: 0 }]));
 
   get(namespace: string, key: string, now: Date): Promise<unknown> {
     return this.guarded(async () => {
@@ -269,29 +248,18 @@ type SessionDoc = Omit<ConsoleSession, 'id'> & { _id: string };
 const sessionFromDoc = ({ _id, ...rest }: SessionDoc): ConsoleSession => ({ id: _id, ...rest });
 
 class MongoSessionStore implements SessionStore {
-  private indexes?: Promise<void>;
-
   constructor(
     private readonly collection: Collection<SessionDoc>,
     private readonly guarded: Guard,
   ) {}
 
   /** TTL on `expireAt` (reads check it too: the TTL monitor runs about once a minute); `userId` for `endForUser`. */
-  ensureIndexes(): Promise<void> {
-    this.indexes ??= this.collection
-      .createIndexes([
-        { key: { expireAt: 1 }, name: 'expiry', expireAfterSeconds: 0 },
-        { key: { userId: 1 }, name: 'by_user' },
-      ])
-      .then(
-        () => undefined,
-        (err: unknown) => {
-          this.indexes = undefined;
-          throw err;
-        },
-      );
-    return this.indexes;
-  }
+  readonly ensureIndexes = createdOnce(() =>
+    this.collection.createIndexes([
+      { key: { expireAt: 1 }, name: 'expiry', expireAfterSeconds: 0 },
+      { key: { userId: 1 }, name: 'by_user' },
+    ]),
+  );
 
   create(session: ConsoleSession): Promise<void> {
     return this.guarded(async () => {
