@@ -72,21 +72,17 @@ export function createApp(deps: AppDeps): RequestListener {
   app.set('etag', false);
   app.use(logRequest, apiHeaders);
 
-  app.use(healthRoutes(deps.version));
-  app.use(metricsRoutes({ metrics, env: deps.env }));
   const ledger = settingsOrMisconfigured(() => ledgerSettings(deps.env()));
-  app.use(
-    ledgerRoutes({
-      store: deps.store,
-      clock,
-      logger: deps.logger,
-      verifier,
-      chat: createChatSink({ ...transport, bounds: bounds.chat, logger: deps.logger }),
-      settings: ledger,
-      processCursorKey: randomBytes(32),
-      deploymentAnswered: (record, duplicate) => metrics.deploymentAnswered(record, duplicate),
-    }),
-  );
+  const ledgerRouter = ledgerRoutes({
+    store: deps.store,
+    clock,
+    logger: deps.logger,
+    verifier,
+    chat: createChatSink({ ...transport, bounds: bounds.chat, logger: deps.logger }),
+    settings: ledger,
+    processCursorKey: randomBytes(32),
+    deploymentAnswered: (record, duplicate) => metrics.deploymentAnswered(record, duplicate),
+  });
 
   // The console's GitHub clients follow its settings (re-read per request): one per settings object.
   const userAgent = `gatehouse/${deps.version}`;
@@ -103,10 +99,9 @@ export function createApp(deps: AppDeps): RequestListener {
     oauth,
     github: (settings, token) => new UserGitHub(settings.apiBase, token, { bounds: bounds.platform, userAgent, ...transport }),
   });
-  app.use(consoleRoutes({ settings: settingsOrMisconfigured(() => consoleSettings(deps.env())), ledgerSettings: ledger, store: deps.store, clock, logger: deps.logger, sessions: consoleSessions, oauth }));
+  const consoleRouter = consoleRoutes({ settings: settingsOrMisconfigured(() => consoleSettings(deps.env())), ledgerSettings: ledger, store: deps.store, clock, logger: deps.logger, sessions: consoleSessions, oauth });
   const audited = settingsOrMisconfigured(() => auditSettings(deps.env()));
   const audit = new TokenAudit({ store: deps.store.tokenAudit, clock, settings: audited, writeFailed: metrics.auditWriteFailed });
-  app.use(auditRoutes({ store: deps.store.tokenAudit, clock, settings: audited }));
 
   const broker = {
     settings: () => brokerSettings(deps.env()),
@@ -122,7 +117,14 @@ export function createApp(deps: AppDeps): RequestListener {
     tokenAnswered: metrics.tokenAnswered,
     authorizationRevoked: (userId: string) => consoleSessions.endForUser(userId),
   };
+  // The broker first: each router entered costs a request some allocation that lives as long as
+  // it does, and /token, the busiest route, waits on GitHub; it enters no other part's router.
   app.use(brokerRoutes(broker));
+  app.use(healthRoutes(deps.version));
+  app.use(metricsRoutes({ metrics, env: deps.env }));
+  app.use(ledgerRouter);
+  app.use(consoleRouter);
+  app.use(auditRoutes({ store: deps.store.tokenAudit, clock, settings: audited }));
 
   app.use(() => {
     throw notFound();
