@@ -38,5 +38,7 @@ EXPOSE 8080
 # For plain Docker runs (slim has no curl); Kubernetes uses the probes instead.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# node is PID 1 and handles SIGTERM itself (graceful shutdown).
-ENTRYPOINT ["node", "build/server/main.js"]
+# node is PID 1 and handles SIGTERM itself (graceful shutdown). --v8-pool-size=1: one V8 helper
+# thread (the collector's), not Node's fixed 4, which on a CPU or two compete with the thread
+# answering requests (docs/self-hosting.md, The process).
+ENTRYPOINT ["node", "--v8-pool-size=1", "build/server/main.js"]

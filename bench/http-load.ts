@@ -1,8 +1,8 @@
 /**
  * HTTP load against a server in another process: closed loop with autocannon, open loop at a
  * fixed rate with undici; and the servers those runs need, the real backend and the minimal
- * broker (compiled, as deployed). Shared by the /token and ledger benchmarks, the 30 s load runs
- * and the load suite's short form.
+ * broker (compiled, and started with the flags they are deployed with). Shared by the /token and
+ * ledger benchmarks, the 30 s load runs and the load suite's short form.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
@@ -130,6 +130,12 @@ export async function cpuRound(label: string, server: ServerProcess, request: Lo
   return { ...result, cpuPerRequest: (after - before) / result.requests };
 }
 
+/**
+ * The flags the servers are deployed with (the Dockerfile's ENTRYPOINT, `npm start`): measured as
+ * they run. test/packaging/dockerfiles.test.ts keeps the three in step.
+ */
+export const DEPLOYED_NODE_FLAGS: readonly string[] = ['--v8-pool-size=1'];
+
 export interface ServerProcess {
   readonly url: string;
   readonly pid: number;
@@ -149,7 +155,7 @@ async function startServer(entry: string, env: Record<string, string>, ready: st
   const quietPort = typeof ready === 'string' ? undefined : await freePort();
   // oneCore: every thread of the process (libuv's pool included) on the last CPU, with taskset.
   const command = oneCore ? ['taskset', '-c', String(cpus().length - 1), process.execPath] : [process.execPath];
-  const child = spawn(command[0]!, [...command.slice(1), ...nodeArgs, entry], {
+  const child = spawn(command[0]!, [...command.slice(1), ...DEPLOYED_NODE_FLAGS, ...nodeArgs, entry], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(quietPort ?? 0), ...env },
     stdio: ['ignore', fd, fd],

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { DEPLOYED_NODE_FLAGS } from '../../bench/http-load.js';
 import { REPO_ROOT } from '../support/processes.js';
 
 // Static checks of the two Dockerfiles and .dockerignore (no Docker daemon here or in CI):
@@ -99,13 +100,18 @@ function filesUnder(path: string): string[] {
   return readdirSync(full).flatMap((name) => filesUnder(`${path}/${name}`));
 }
 
+/**
+ * `flags`: node's own flags before the script, the same in the image, in `npm start` (`scripts`)
+ * and in the benchmarks. The backend runs with one V8 helper thread (docs/self-hosting.md, The
+ * process); the sync service, a batch job, keeps Node's defaults.
+ */
 const IMAGES = [
-  { file: 'Dockerfile', title: 'gatehouse', entrySource: 'server/main.ts' },
-  { file: 'Dockerfile.sync', title: 'gatehouse-sync', entrySource: 'server/sync/main.ts' },
+  { file: 'Dockerfile', title: 'gatehouse', entrySource: 'server/main.ts', flags: DEPLOYED_NODE_FLAGS, scripts: ['start', 'start:minimal'] },
+  { file: 'Dockerfile.sync', title: 'gatehouse-sync', entrySource: 'server/sync/main.ts', flags: [], scripts: ['start:sync'] },
 ] as const;
 
 describe('Dockerfiles', () => {
-  for (const { file, title, entrySource } of IMAGES) {
+  for (const { file, title, entrySource, flags, scripts } of IMAGES) {
     describe(file, () => {
       const all = () => stages(readFileSync(join(REPO_ROOT, file), 'utf8'));
       const final = () => all()[all().length - 1]!;
@@ -170,7 +176,8 @@ describe('Dockerfiles', () => {
         const cmd = of(stage, 'CMD').at(-1);
         const argv = [...(entrypoint ? (JSON.parse(entrypoint.args) as string[]) : []), ...(cmd ? (JSON.parse(cmd.args) as string[]) : [])];
         assert.equal(argv[0], 'node', `starts ${JSON.stringify(argv)}`);
-        const script = argv[1] ?? '';
+        assert.deepEqual(argv.slice(1, -1), flags, `node's flags in ${JSON.stringify(argv)}`);
+        const script = argv.at(-1) ?? '';
         // tsconfig: rootDir ".", outDir "build": build/<path>.js is compiled from <path>.ts.
         const source = script.replace(/^build\//, '').replace(/\.js$/, '.ts');
         assert.equal(source, entrySource);
@@ -184,6 +191,15 @@ describe('Dockerfiles', () => {
           fromBuild.some((dest) => at.startsWith(`${dest}/`)),
           `${at} is not under what the final stage copies from the build stage (${fromBuild.join(', ')})`,
         );
+      });
+
+      it(`starts node with the same flags in npm ${scripts.join(' and ')}`, () => {
+        const declared = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+        for (const name of scripts) {
+          const words = (declared[name] ?? '').split(/\s+/);
+          assert.equal(words[0], 'node', `npm run ${name}: ${declared[name]}`);
+          assert.deepEqual(words.slice(1, -1), flags, `npm run ${name}: ${declared[name]}`);
+        }
       });
 
       it('keeps package.json beside the code, installs runtime dependencies only and exposes 8080', () => {
