@@ -39,7 +39,6 @@ const classified = (c: Partial<Classification> = {}): Classification => ({
   noLocation: 0,
   unmapped: 0,
   unmappedExamples: [],
-  ignoredRuns: 0,
   moved: 0,
   unattributed: 0,
   baselineMatched: 0,

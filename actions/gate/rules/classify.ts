@@ -44,8 +44,6 @@ export interface Classification {
   readonly unmappedExamples: string[];
   /** The first prefix whose removal would map an unmapped path (`--strip-prefix`), when there is one. */
   readonly strippable?: string;
-  /** Results of runs whose linter was skipped by name (never findings). */
-  readonly ignoredRuns: number;
   /** Pre-existing results on added lines that only moved (or changed indentation or line endings). */
   readonly moved: number;
   /** Results without a line in a changed file, naming no package (net-new or not per `unattributed`). */
@@ -244,7 +242,6 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
   let unmapped = 0;
   const unmappedExamples: string[] = [];
   let strippable: string | undefined;
-  let ignoredRuns = 0;
   let moved = 0;
   let unattributed = 0;
   // One reader of the commits' files for every rule: a Dockerfile is read once for images and packages alike.
@@ -261,15 +258,11 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
   const unattributedNetNew = (options.unattributed ?? 'net-new') === 'net-new';
   log.runs.forEach((run: SarifRun, runIndex) => {
     const linter = linterKeyOf(run);
-    const results = resultsOf(run);
-    if (linter && options.skippedLinters.has(linter)) {
-      ignoredRuns += results.length;
-      return;
-    }
+    if (linter && options.skippedLinters.has(linter)) return;
     const secretLike = new SecretLike(run, linter);
     const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
     const runLocations = new RunLocations(run, options.checkout, options.stripPrefixes);
-    results.forEach((result, index) => {
+    resultsOf(run).forEach((result, index) => {
       total++;
       // The rule is a lookup by index or in the run's map of ids: read once for every result, as
       // every result is either a finding or an entry of "not counted", both of which show it.
@@ -394,7 +387,6 @@ export function classify(log: SarifLog, diff: PullRequestDiff, options: Classify
     unmapped,
     unmappedExamples,
     ...(strippable ? { strippable } : {}),
-    ignoredRuns,
     moved,
     unattributed,
     baselineMatched,
