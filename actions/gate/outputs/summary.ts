@@ -1,5 +1,6 @@
 import { codeSpan, codeSpanInCell, inlineText, link as markdownLink, scannerMessage } from '../../../server/markdown.js';
 import type { CiOutcome } from '../ci.js';
+import type { SkippedLinter } from '../reports/megalinter.js';
 import { messageOf, type Finding } from '../rules/classify.js';
 import { SEVERITIES } from '../rules/severity.js';
 import { notCountedSection } from './not-counted.js';
@@ -79,21 +80,13 @@ export function gateReport(
   const status = outcome.exitCode === 0 ? (cautions > 0 ? '✅ passed, with warnings' : '✅ passed') : outcome.exitCode === 1 ? '❌ blocked' : '⚠️ no answer';
   const head = [`### Gatehouse gate: ${status}`, '', inlineText(outcome.message), ''];
   const tail: string[] = [];
-  if (c.warnings.length > 0) {
-    tail.push('**Warnings**:', '');
-    for (const w of c.warnings) tail.push(`- ${inlineText(w)}`);
-    tail.push('');
-  }
-  if (c.linters_missing.length > 0) {
-    tail.push('**Linters missing** (enabled, but no run in the report, so no findings):', '');
-    for (const m of c.linters_missing) tail.push(`- ${codeSpan(m.linter)}: ${inlineText(m.reason)}`);
-    tail.push('');
-  }
-  if (c.linters_skipped.length > 0) {
-    tail.push('**Linters skipped** (no SARIF output, so no findings):', '');
-    for (const s of c.linters_skipped) tail.push(`- ${codeSpan(s.linter)}: ${inlineText(s.reason)}`);
-    tail.push('');
-  }
+  const list = (title: string, items: readonly string[]) => {
+    if (items.length > 0) tail.push(title, '', ...items.map((item) => `- ${item}`), '');
+  };
+  const linter = (l: SkippedLinter) => `${codeSpan(l.linter)}: ${inlineText(l.reason)}`;
+  list('**Warnings**:', c.warnings.map(inlineText));
+  list('**Linters missing** (enabled, but no run in the report, so no findings):', c.linters_missing.map(linter));
+  list('**Linters skipped** (no SARIF output, so no findings):', c.linters_skipped.map(linter));
   if (c.unmapped_count > 0) {
     const examples = (outcome.classification?.unmappedExamples ?? []).map(codeSpan).join(', ');
     tail.push(`**Not in the repository**: ${c.unmapped_count} result${c.unmapped_count === 1 ? '' : 's'} name a file that the head commit does not have, so they were not judged${examples ? ` (for example ${examples})` : ''}.`, '');
