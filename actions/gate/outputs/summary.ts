@@ -27,16 +27,9 @@ export interface ReportLimit {
 
 /** Unicode code points: what GitHub counts against a comment's 65,536 characters. */
 export function codePoints(text: string): number {
+  // A string iterates by code point: a surrogate pair is one step, a lone surrogate one too.
   let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // A high surrogate followed by a low one is one code point.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
+  for (const _ of text) n++;
   return n;
 }
 
