@@ -7,19 +7,11 @@ import type { ResultLocation } from './locations.js';
  * other; a snippet found more than once (or not at all) places nothing.
  */
 
-/** The line (1-based) at a character offset of `text`, counted in UTF-16 code units (`columnKind: utf16CodeUnits`; code points differ only past the Basic Multilingual Plane); undefined past the end. */
-function lineAtOffset(text: string, offset: number): number | undefined {
+/** The line (1-based) at an offset of `text`: in UTF-16 code units for a string (`columnKind: utf16CodeUnits`; code points differ only past the Basic Multilingual Plane), in bytes for the file's UTF-8 bytes; undefined past the end. */
+function lineAtOffset(text: string | Buffer, offset: number): number | undefined {
   if (offset > text.length) return undefined;
   let line = 1;
   for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
-function lineAtByte(text: string, offset: number): number | undefined {
-  const bytes = Buffer.from(text, 'utf8');
-  if (offset > bytes.length) return undefined;
-  let line = 1;
-  for (let i = bytes.indexOf(10); i >= 0 && i < offset; i = bytes.indexOf(10, i + 1)) line++;
   return line;
 }
 
@@ -50,7 +42,7 @@ export class RegionLines {
     const text = this.files.text(this.head, location.path);
     if (text === undefined) return location;
     const line =
-      region.charOffset !== undefined ? lineAtOffset(text, region.charOffset) : region.byteOffset !== undefined ? lineAtByte(text, region.byteOffset) : region.snippet !== undefined ? lineOfSnippet(text, region.snippet) : undefined;
+      region.charOffset !== undefined ? lineAtOffset(text, region.charOffset) : region.byteOffset !== undefined ? lineAtOffset(Buffer.from(text, 'utf8'), region.byteOffset) : region.snippet !== undefined ? lineOfSnippet(text, region.snippet) : undefined;
     return line === undefined ? location : { ...location, startLine: line, endLine: line };
   }
 }
