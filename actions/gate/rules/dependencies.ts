@@ -257,7 +257,7 @@ export class DependencyChanges {
     const key = `${path}\u0000${pkg.names.join('\u0000')}\u0000${pkg.version ?? ''}`;
     let answer = this.answers.get(key);
     if (answer === undefined) {
-      const lines = this.headLines(path);
+      const lines = this.files.lines(this.diff.head, path);
       // A changed file that cannot be read at head cannot clear the finding.
       answer = lines === undefined || this.onAddedLine(lines, added, pkg);
       this.answers.set(key, answer);
@@ -304,9 +304,5 @@ export class DependencyChanges {
       for (let j = from; j <= to; j++) if (j !== i && /version/i.test(lines[j]!)) collect(lines[j]!.slice(lines[j]!.search(/version/i)));
     });
     return [...found];
-  }
-
-  private headLines(path: string): string[] | undefined {
-    return this.files.lines(this.diff.head, path);
   }
 }
