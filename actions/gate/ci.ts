@@ -67,7 +67,7 @@ async function writeOutputs(options: CiOptions, facts: Facts & Known, { exitCode
     ...(settings?.problem ? [`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`] : []),
     ...(stale ? [`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`] : []),
   ];
-  const { leftOut } = options.filteredOut ? await writeFilteredSarif(options.filteredOut, log, classification) : { leftOut: 0 };
+  const leftOut = options.filteredOut ? await writeFilteredSarif(options.filteredOut, log, classification) : 0;
   const counts = countsOf(classification, {
     exit_code: exitCode,
     fail_on: options.failOn,

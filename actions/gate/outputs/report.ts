@@ -104,12 +104,6 @@ export function countsOf(
 
 const EMPTY_SARIF = { $schema: 'https://json.schemastore.org/sarif-2.1.0.json', version: '2.1.0', runs: [] };
 
-/** What the filtered SARIF holds, for the counts and the summary. */
-export interface FilteredSarif {
-  /** Net-new results left out by code scanning's runs-per-file limit (see `shapeForUpload`). */
-  readonly leftOut: number;
-}
-
 /** A net-new result as the filtered SARIF holds it: marked new, the location that made it net-new first (code scanning shows a result there). */
 function asNew(finding: Finding): SarifResult {
   const { result, locationIndex } = finding;
@@ -124,9 +118,10 @@ function asNew(finding: Finding): SarifResult {
  * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
  * to the net-new ones. Written to a temporary file, then renamed into place: a reader never sees
  * half a file. Without a classification (no answer) the file is a valid SARIF log with no runs,
- * which code scanning refuses: the README's workflow skips the upload on exit 2.
+ * which code scanning refuses: the README's workflow skips the upload on exit 2. Returns how many
+ * net-new results code scanning's runs-per-file limit left out, for the counts and the summary.
  */
-export async function writeFilteredSarif(path: string, log: SarifLog | undefined, classification: Classification | undefined): Promise<FilteredSarif> {
+export async function writeFilteredSarif(path: string, log: SarifLog | undefined, classification: Classification | undefined): Promise<number> {
   let filtered: object = EMPTY_SARIF;
   let leftOut = 0;
   if (log && classification) {
@@ -155,7 +150,7 @@ export async function writeFilteredSarif(path: string, log: SarifLog | undefined
     await rm(temporary, { force: true });
     throw err;
   }
-  return { leftOut };
+  return leftOut;
 }
 
 /** The counts document as written: the counts, and every result that is not net-new with its reason. */
