@@ -284,22 +284,14 @@ export class RunLocations {
     let entry = this.resolved.get(key);
     if (entry === undefined) {
       const decoded = decodeUri(this.run, uri, baseId, this.windows);
-      let candidates = candidatePaths(decoded, this.checkout, this.stripPrefixes);
-      let existing = candidates.filter((c) => this.checkout.files.has(c.path));
+      const onHead = (path: string) => candidatePaths(path, this.checkout, this.stripPrefixes).filter((c) => this.checkout.files.has(c.path));
+      let existing = onHead(decoded);
       // Mixed separators (zizmor on Windows writes `.github/workflows\ci.yml`): read as `/` when
       // that names a file of the head and the path as written does not.
-      if (existing.length === 0 && decoded.includes('\\')) {
-        const slashed = candidatePaths(decoded.replace(/\\/g, '/'), this.checkout, this.stripPrefixes);
-        const found = slashed.filter((c) => this.checkout.files.has(c.path));
-        if (found.length > 0) [candidates, existing] = [slashed, found];
-      }
+      if (existing.length === 0 && decoded.includes('\\')) existing = onHead(decoded.replace(/\\/g, '/'));
       // A file whose name holds what looks like a percent-escape (`100%25.txt` written as
       // `100%.txt`, or a file really named `a%20b.js`): read as written when decoding names no file.
-      if (existing.length === 0 && /%[0-9A-Fa-f]{2}/.test(uri)) {
-        const literal = candidatePaths(decodeUri(this.run, uri.replace(/%/g, '%25'), baseId, this.windows), this.checkout, this.stripPrefixes);
-        const found = literal.filter((c) => this.checkout.files.has(c.path));
-        if (found.length > 0) [candidates, existing] = [literal, found];
-      }
+      if (existing.length === 0 && /%[0-9A-Fa-f]{2}/.test(uri)) existing = onHead(decodeUri(this.run, uri.replace(/%/g, '%25'), baseId, this.windows));
       if (existing.length === 1) this.votes[existing[0]!.base]++;
       if (existing.length === 1) entry = existing[0]!.path;
       else if (existing.length > 1) entry = { existing, display: decoded };
