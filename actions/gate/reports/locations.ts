@@ -248,7 +248,7 @@ export class RunLocations {
     const uri = typeof artifact.location?.uri === 'string' && artifact.location.uri ? artifact.location.uri : undefined;
     const uriBaseId = typeof artifact.location?.uriBaseId === 'string' ? artifact.location.uriBaseId : undefined;
     if (nested) return { uri, uriBaseId, nested };
-    return own ? { uri: own, uriBaseId: ownBase ?? uriBaseId, nested } : { uri, uriBaseId: ownBase ?? uriBaseId, nested };
+    return { uri: own ?? uri, uriBaseId: ownBase ?? uriBaseId, nested };
   }
 
   private has(index: unknown): boolean {
