@@ -65,7 +65,7 @@ function eventBase(event: EventContext): string | undefined {
 }
 
 /** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
-export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, naming: OptionNaming = 'flag', event: EventContext = NO_EVENT): Command {
+export function parseCommand(argv: readonly string[], cwd: string, naming: OptionNaming = 'flag', event: EventContext = NO_EVENT): Command {
   let parsed;
   try {
     parsed = parseArgs({

@@ -16,7 +16,7 @@ export interface CliIo {
 export async function gateCommand(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, io: CliIo, event: EventContext = NO_EVENT): Promise<number> {
   let command;
   try {
-    command = parseCommand(argv, env, cwd, 'flag', event);
+    command = parseCommand(argv, cwd, 'flag', event);
   } catch (err) {
     if (!(err instanceof GateError)) throw err;
     if (err instanceof GateUsageError) io.err(err.usage);

@@ -71,7 +71,7 @@ export async function runGate(deps: GateDeps): Promise<CiOutcome | undefined> {
   let settings: PullRequestSettings;
   try {
     settings = pullRequestSettings(core);
-    const command = parseCommand(argv(core, env), env, deps.cwd, 'input', deps.event ?? NO_EVENT);
+    const command = parseCommand(argv(core, env), deps.cwd, 'input', deps.event ?? NO_EVENT);
     if (command.kind !== 'ci') throw new GateError('unreachable: the action always runs gate ci');
     core.setOutput('filtered-sarif', command.options.filteredOut ?? '');
     outcome = await runCi(command.options, env);

@@ -542,14 +542,14 @@ describe('attack suite: properties of validators and settings parsers', function
       const options = ['ci', '--sarif', '--base', '--head', '--repo', '--fail-on', '--strict', '--filtered-out', '--counts-json', '--linters', '--help', '-h', '--base=main', '--fail-on=HIGH', '--', '-x'];
       fc.assert(
         fc.property(argv(options), fc.constantFrom<EventContext>(NO_EVENT, { eventName: 'pull_request', payload: { pull_request: { base: { sha: 'abc' } } } }, { eventName: 'pull_request', payload: { pull_request: 'not an object' } }), (args, event) => {
-          const result = attempt(() => parseCommand(args, {}, '/tmp', 'flag', event));
+          const result = attempt(() => parseCommand(args, '/tmp', 'flag', event));
           if (!result.ok) assert.ok(result.error instanceof GateError, String(result.error));
         }),
         { numRuns: UNIT_RUNS },
       );
       fc.assert(
         fc.property(hostileString.filter((s) => !['critical', 'high', 'medium', 'low', 'any', 'none'].includes(s.toLowerCase()) && !s.startsWith('-')), (level) => {
-          refusedWith(attempt(() => parseCommand(['ci', '--base', 'main', '--fail-on', level], {}, '/tmp')), GateError, level);
+          refusedWith(attempt(() => parseCommand(['ci', '--base', 'main', '--fail-on', level], '/tmp')), GateError, level);
         }),
         { numRuns: UNIT_RUNS },
       );
