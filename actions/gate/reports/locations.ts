@@ -13,7 +13,6 @@ export interface ResultLocation {
   /** For an unmapped path: the leading part whose removal (`--strip-prefix`) makes it a file of the head, when one does. */
   readonly strippable?: string;
   readonly startLine?: number;
-  readonly endLine?: number;
   /**
    * A region without a line: where the report places the result in the file instead (a character
    * or byte offset, or the text itself), for `RegionLines` to turn into a line of the head.
@@ -272,11 +271,10 @@ export class RunLocations {
     const entry = this.resolve(uri, uriBaseId);
     const region = nested ? undefined : physical!.region;
     const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
-    const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
     const placed = startLine === undefined && region ? placeOf(region) : undefined;
-    if (typeof entry === 'string') return placed ? { path: entry, startLine, endLine, written: uri, ...placed } : { path: entry, startLine, endLine, written: uri };
-    if (entry.existing.length === 0) return { path: entry.display, startLine, endLine, written: uri, ...placed, unmapped: true, ...(entry.strippable ? { strippable: entry.strippable } : {}) };
-    return { path: this.preferred(entry.existing).path, startLine, endLine, written: uri, ...placed };
+    if (typeof entry === 'string') return placed ? { path: entry, startLine, written: uri, ...placed } : { path: entry, startLine, written: uri };
+    if (entry.existing.length === 0) return { path: entry.display, startLine, written: uri, ...placed, unmapped: true, ...(entry.strippable ? { strippable: entry.strippable } : {}) };
+    return { path: this.preferred(entry.existing).path, startLine, written: uri, ...placed };
   }
 
   private resolve(uri: string, baseId: string | undefined): string | Resolved {

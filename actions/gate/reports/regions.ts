@@ -43,6 +43,6 @@ export class RegionLines {
     if (text === undefined) return location;
     const line =
       region.charOffset !== undefined ? lineAtOffset(text, region.charOffset) : region.byteOffset !== undefined ? lineAtOffset(Buffer.from(text, 'utf8'), region.byteOffset) : region.snippet !== undefined ? lineOfSnippet(text, region.snippet) : undefined;
-    return line === undefined ? location : { ...location, startLine: line, endLine: line };
+    return line === undefined ? location : { ...location, startLine: line };
   }
 }
