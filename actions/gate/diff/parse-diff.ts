@@ -113,7 +113,6 @@ interface Header {
   binary: boolean;
   renameFrom?: string;
   renameTo?: string;
-  oldPath?: string;
   newPath?: string;
 }
 
