@@ -60,14 +60,12 @@ export interface Counts {
   readonly error?: string;
 }
 
-const zeroSeverities = (): Record<Severity, number> => Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
-
 export function countsOf(
   classification: Classification | undefined,
   extra: Pick<Counts, 'exit_code' | 'fail_on' | 'linters_skipped' | 'linters_missing' | 'failed_invocations' | 'stale_report' | 'warnings'> &
     Partial<Pick<Counts, 'linters_source' | 'filtered_left_out_count' | 'base' | 'head' | 'merge_base' | 'error'>>,
 ): Counts {
-  const bySeverity = zeroSeverities();
+  const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   for (const finding of classification?.netNew ?? []) bySeverity[finding.severity]++;
   return {
     schema_version: COUNTS_SCHEMA_VERSION,
