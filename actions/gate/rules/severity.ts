@@ -5,7 +5,6 @@ export type FailOn = 'critical' | 'high' | 'medium' | 'low' | 'any' | 'none';
 
 export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
 export const FAIL_ON: readonly FailOn[] = ['critical', 'high', 'medium', 'low', 'any', 'none'];
-const RANK: Record<Severity, number> = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
 
 /** Each run's rules by id, driver first, then its extensions in order: built once a run, so a lookup by id is not a scan of every rule. */
 const rulesById = new WeakMap<SarifRun, Map<string, SarifRule>>();
@@ -90,5 +89,5 @@ export function levelOf(result: SarifResult, rule: SarifRule | undefined): strin
 export function blocks(severity: Severity, failOn: FailOn): boolean {
   if (failOn === 'none') return false;
   if (failOn === 'any') return true;
-  return RANK[severity] >= RANK[failOn];
+  return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(failOn);
 }
