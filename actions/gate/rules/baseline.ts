@@ -61,13 +61,12 @@ function keysOf(run: SarifRun, result: SarifResult, paths: readonly string[]): K
     }
   }
   if (keys.length > 0) return keys;
-  const pkg = packageOf(result, ruleOf(run, result));
-  if (pkg && paths.length > 0) {
-    const fingerprint = `package:${pkg.names[0]!.toLowerCase()}`;
-    for (const path of paths) keys.push({ key: `${tool}\u0000${rule}\u0000${path}\u0000${fingerprint}`, fingerprint, path });
+  if (paths.length > 0) {
+    const pkg = packageOf(result, ruleOf(run, result));
+    const fingerprint = pkg && `package:${pkg.names[0]!.toLowerCase()}`;
+    if (fingerprint) for (const path of paths) keys.push({ key: `${tool}\u0000${rule}\u0000${path}\u0000${fingerprint}`, fingerprint, path });
     return keys;
   }
-  if (paths.length > 0) return keys;
   for (const name of logicalNames(result)) keys.push({ key: `${tool}\u0000${rule}\u0000\u0000logical:${name}`, fingerprint: `logical:${name}`, path: '' });
   const text = result.message?.text;
   if (keys.length === 0 && typeof text === 'string' && text) keys.push({ key: `${tool}\u0000${rule}\u0000\u0000message:${text}`, fingerprint: 'message', path: '' });
