@@ -143,17 +143,6 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
     return seen.repositories.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === repo.toLowerCase());
   }
 
-  /**
-   * The path's repository when the person administers it; otherwise the not-found page is sent:
-   * a repository they see but do not administer gets the same page as one that does not exist.
-   */
-  async function administered(req: Request, res: Response, signed: Signed): Promise<SessionRepository | undefined> {
-    const repository = await pathRepository(req, signed);
-    if (repository && administers(repository)) return repository;
-    sendPage(res, 'not_found', notFoundPage(signed.viewer));
-    return undefined;
-  }
-
   /** The audit page's filters, each once, as given; then read as the route reads its query. */
   function auditFilters(req: Request): { filters: AuditFilters; cursor: string | undefined; query: AuditQuery } {
     onlyParameters(req, AUDIT_PARAMETERS);
@@ -171,6 +160,24 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   }
 
   const auditDeps = { store: deps.store.tokenAudit, clock: deps.clock };
+
+  /**
+   * The path's repository's audit records, at most `limit`, when the person administers it;
+   * otherwise sign-in or the not-found page is sent: a repository they see but do not administer
+   * gets the same page as one that does not exist.
+   */
+  async function administeredAudit(req: Request, res: Response, limit: number) {
+    const signed = await signedIn(req, res);
+    if (!signed) return undefined;
+    const repository = await pathRepository(req, signed);
+    if (!repository || !administers(repository)) {
+      sendPage(res, 'not_found', notFoundPage(signed.viewer));
+      return undefined;
+    }
+    const { filters, cursor, query } = auditFilters(req);
+    const data = await repositoryAudit(auditDeps, repository, query, consoleKeys(signed.settings.sessionKey).audit, limit);
+    return { viewer: signed.viewer, repository, filters, cursor, data };
+  }
 
   route(router, '/console/repos/:owner/:repo', {
     get: [
@@ -192,13 +199,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   route(router, '/console/repos/:owner/:repo/audit', {
     get: [
       async (req, res) => {
-        const signed = await signedIn(req, res);
-        if (!signed) return;
-        const repository = await administered(req, res, signed);
-        if (!repository) return;
-        const { filters, cursor, query } = auditFilters(req);
-        const data = await repositoryAudit(auditDeps, repository, query, consoleKeys(signed.settings.sessionKey).audit, AUDIT_PAGE_SIZE);
-        sendPage(res, 'page', auditView(signed.viewer, repository, data, filters, cursor));
+        const audit = await administeredAudit(req, res, AUDIT_PAGE_SIZE);
+        if (audit) sendPage(res, 'page', auditView(audit.viewer, audit.repository, audit.data, audit.filters, audit.cursor));
       },
     ],
   });
@@ -207,13 +209,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   route(router, '/console/repos/:owner/:repo/audit.csv', {
     get: [
       async (req, res) => {
-        const signed = await signedIn(req, res);
-        if (!signed) return;
-        const repository = await administered(req, res, signed);
-        if (!repository) return;
-        const { query } = auditFilters(req);
-        const data = await repositoryAudit(auditDeps, repository, query, consoleKeys(signed.settings.sessionKey).audit, AUDIT_CSV_LIMIT);
-        sendDownload(res, 'text/csv; charset=utf-8; header=present', `${repository.owner}-${repository.name}-token-audit.csv`, auditCsv(data.records));
+        const audit = await administeredAudit(req, res, AUDIT_CSV_LIMIT);
+        if (audit) sendDownload(res, 'text/csv; charset=utf-8; header=present', `${audit.repository.owner}-${audit.repository.name}-token-audit.csv`, auditCsv(audit.data.records));
       },
     ],
   });
