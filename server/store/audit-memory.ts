@@ -1,4 +1,5 @@
 import { auditNewestFirst, listedAfter, matchesFilters, type TokenAuditEntry, type TokenAuditQuery, type TokenAuditStore } from './audit-types.js';
+import { firstAtOrAfter } from './types.js';
 
 /**
  * Most entries the in-memory audit keeps: refused requests are recorded too, and anyone can send
@@ -35,7 +36,7 @@ export class MemoryTokenAuditStore implements TokenAuditStore {
     const since = query.since?.getTime() ?? -Infinity;
     const upper = Math.min(query.until?.getTime() ?? Infinity, query.after?.recordedAt.getTime() ?? Infinity);
     const out: TokenAuditEntry[] = [];
-    for (let i = firstAfter(this.entries, upper) - 1; i >= this.start && out.length < query.limit; i--) {
+    for (let i = firstAtOrAfter(this.entries, upper + 1) - 1; i >= this.start && out.length < query.limit; i--) {
       const entry = this.entries[i]!;
       if (entry.recordedAt.getTime() < since) break;
       if (query.after && !listedAfter(entry, query.after)) continue;
@@ -53,16 +54,4 @@ export class MemoryTokenAuditStore implements TokenAuditStore {
       this.start = 0;
     }
   }
-}
-
-/** Index of the first entry (oldest first) recorded after `ms`: a binary search. */
-function firstAfter(entries: readonly TokenAuditEntry[], ms: number): number {
-  let low = 0;
-  let high = entries.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (entries[mid]!.recordedAt.getTime() <= ms) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

@@ -18,7 +18,7 @@ import type {
   Store,
 } from './types.js';
 import { MemoryTokenAuditStore } from './audit-memory.js';
-import { newestFirst } from './types.js';
+import { firstAtOrAfter, newestFirst } from './types.js';
 
 interface Bucket {
   readonly byDelivery: Map<string, DeploymentRecord>;
@@ -57,9 +57,8 @@ class MemoryDeploymentStore implements DeploymentStore {
   }
 
   async list(query: DeploymentQuery): Promise<DeploymentRecord[]> {
-    const bucket = this.buckets.get(query.repositoryId);
+    const bucket = this.trimmed(query.repositoryId, query.now);
     if (!bucket) return [];
-    this.trimExpired(bucket, query.now);
     const out: DeploymentRecord[] = [];
     const since = query.since?.getTime() ?? -Infinity;
     // Start at the newest record the query can list: at `until`, or just after the page's last one.
@@ -77,48 +76,31 @@ class MemoryDeploymentStore implements DeploymentStore {
 
   async figures(query: FiguresQuery): Promise<DeploymentFigures> {
     const figures = new FiguresAccumulator();
-    const bucket = this.buckets.get(query.repositoryId);
-    if (!bucket) return figures.result();
-    this.trimExpired(bucket, query.now);
-    // As the index range scan does: straight to the window's first record, then in order to its end.
-    const to = query.to.getTime();
-    for (let i = firstAtOrAfter(bucket.history, query.from.getTime()); i < bucket.history.length; i++) {
-      const record = bucket.history[i]!;
-      if (record.recordedAt.getTime() > to) break;
-      if (!isLive(record, query.now)) continue;
-      if (query.environment !== undefined && record.environment !== query.environment) continue;
-      figures.add(record);
-    }
+    const bucket = this.trimmed(query.repositoryId, query.now);
+    if (bucket) forEachInWindow(bucket, query, (record) => figures.add(record));
     return figures.result();
   }
 
   async groupedFigures(query: FiguresGroupQuery): Promise<FiguresGroup[]> {
     const groups = new Map<string, { repositoryId: string; environment: string; week?: string; figures: FiguresAccumulator }>();
-    const to = query.to.getTime();
     for (const repositoryId of new Set(query.repositoryIds)) {
-      const bucket = this.buckets.get(repositoryId);
+      const bucket = this.trimmed(repositoryId, query.now);
       if (!bucket) continue;
-      this.trimExpired(bucket, query.now);
       // The window's records of this repository, in history order, as `figures` walks them.
-      for (let i = firstAtOrAfter(bucket.history, query.from.getTime()); i < bucket.history.length; i++) {
-        const record = bucket.history[i]!;
-        if (record.recordedAt.getTime() > to) break;
-        if (!isLive(record, query.now)) continue;
-        if (query.environment !== undefined && record.environment !== query.environment) continue;
+      forEachInWindow(bucket, query, (record) => {
         const week = query.byWeek ? isoWeekOf(record.recordedAt.getTime()) : undefined;
         const key = `${repositoryId}\u0000${record.environment}\u0000${week ?? ''}`;
         let group = groups.get(key);
         if (!group) groups.set(key, (group = { repositoryId, environment: record.environment, ...(week ? { week } : {}), figures: new FiguresAccumulator(false) }));
         group.figures.add(record);
-      }
+      });
     }
     return [...groups.values()].sort(groupOrder).map(({ figures, ...group }) => ({ ...group, figures: figures.totals() }));
   }
 
   async environments(repositoryId: string, now: Date): Promise<EnvironmentState[]> {
-    const bucket = this.buckets.get(repositoryId);
+    const bucket = this.trimmed(repositoryId, now);
     if (!bucket) return [];
-    this.trimExpired(bucket, now);
     // Newest first: an environment's first record seen is its latest, and it is met in answer order.
     const states = new Map<string, { environment: string; latest: DeploymentRecord; latestSuccess: DeploymentRecord | null }>();
     for (let i = bucket.history.length - 1; i >= 0; i--) {
@@ -135,13 +117,15 @@ class MemoryDeploymentStore implements DeploymentStore {
   }
 
   private bucket(repositoryId: string, now: Date): Bucket {
-    let bucket = this.buckets.get(repositoryId);
-    if (!bucket) {
-      bucket = { byDelivery: new Map(), history: [] };
-      this.buckets.set(repositoryId, bucket);
-    } else {
-      this.trimExpired(bucket, now);
-    }
+    let bucket = this.trimmed(repositoryId, now);
+    if (!bucket) this.buckets.set(repositoryId, (bucket = { byDelivery: new Map(), history: [] }));
+    return bucket;
+  }
+
+  /** The repository's bucket, if it has one, its expired records trimmed. */
+  private trimmed(repositoryId: string, now: Date): Bucket | undefined {
+    const bucket = this.buckets.get(repositoryId);
+    if (bucket) this.trimExpired(bucket, now);
     return bucket;
   }
 
@@ -169,16 +153,16 @@ function listedAfter(record: DeploymentRecord, position: HistoryPosition): boole
   return byTime < 0 || (byTime === 0 && record.deploymentId < position.deploymentId);
 }
 
-/** Index of the first record of `history` (oldest first) recorded at or after `ms`: a binary search. */
-function firstAtOrAfter(history: readonly DeploymentRecord[], ms: number): number {
-  let low = 0;
-  let high = history.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (history[mid]!.recordedAt.getTime() < ms) low = mid + 1;
-    else high = mid;
+/** `each` of the live records in [from, to] (of `environment`, if given): as the index range scan, from the first on in order. */
+function forEachInWindow(bucket: Bucket, query: Pick<FiguresQuery, 'environment' | 'from' | 'to' | 'now'>, each: (record: DeploymentRecord) => void): void {
+  const to = query.to.getTime();
+  for (let i = firstAtOrAfter(bucket.history, query.from.getTime()); i < bucket.history.length; i++) {
+    const record = bucket.history[i]!;
+    if (record.recordedAt.getTime() > to) break;
+    if (!isLive(record, query.now)) continue;
+    if (query.environment !== undefined && record.environment !== query.environment) continue;
+    each(record);
   }
-  return low;
 }
 
 /** Keeps `history` oldest first; appends in the usual case of a non-decreasing clock. */

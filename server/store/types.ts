@@ -238,3 +238,15 @@ export function newestFirst(a: DeploymentRecord, b: DeploymentRecord): number {
   if (byTime !== 0) return byTime;
   return a.deploymentId < b.deploymentId ? 1 : a.deploymentId > b.deploymentId ? -1 : 0;
 }
+
+/** Index of the first of `items` (oldest first) recorded at or after `ms`: a binary search. */
+export function firstAtOrAfter(items: readonly { readonly recordedAt: Date }[], ms: number): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (items[mid]!.recordedAt.getTime() < ms) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
