@@ -16,7 +16,6 @@ export interface MinimalTokenDeps extends RepositoryTokenDeps {
   readonly clients: AppClients;
 }
 
-
 export interface MinimalTokenRequest {
   readonly oidcToken: unknown;
   readonly owner: string;
@@ -48,11 +47,6 @@ export function configurationProblems(settings: BrokerSettings): string[] {
 
 export const POLICY_NOT_ENFORCED = 'BROKER_POLICY is set, but the minimal broker does not enforce trust policies: run the main broker';
 
-/** Whether the broker can serve `/token` at all with these settings (`/readyz`). */
-export function configurationUsable(settings: BrokerSettings): boolean {
-  return configurationProblems(settings).length === 0;
-}
-
 /**
  * The minimal `/token`: the main broker's exchange (same verifier, installation cache and
  * minting), answered in the minimal vocabulary. No store, so no key-set snapshot.
@@ -63,7 +57,7 @@ export async function mintForCaller(
   request: MinimalTokenRequest,
   trail: TokenTrail,
 ): Promise<{ token: string; expires_at: string; repository: string; permissions: Readonly<Record<string, string>> }> {
-  if (!configurationUsable(settings) || !settings.platforms.ok || !settings.tokenPermissions.ok) throw new Refusal('config_unavailable');
+  if (configurationProblems(settings).length > 0 || !settings.platforms.ok || !settings.tokenPermissions.ok) throw new Refusal('config_unavailable');
   try {
     const { caller, minted } = await exchangeToken(
       {
