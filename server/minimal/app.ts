@@ -1,16 +1,14 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { AppDeps } from '../app.js';
 import { KeySetRegistry } from '../auth/key-sets.js';
 import { OidcVerifier } from '../auth/verifier.js';
 import { brokerSettings } from '../broker/settings.js';
-import { systemClock, type Clock } from '../clock.js';
-import type { Env } from '../config-error.js';
+import { systemClock } from '../clock.js';
 import { apiHeaders } from '../http/api-headers.js';
-import { backendBounds, type BackendBounds } from '../http/call-bounds.js';
+import { backendBounds } from '../http/call-bounds.js';
 import { errorHandler } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
 import { ReadinessLog } from '../readiness-log.js';
-import type { Fetch } from '../http/outbound.js';
-import type { Logger } from '../logger.js';
 import { AppClients } from '../platform/clients.js';
 import { InstallationDirectory } from '../platform/installations.js';
 import { Refusal, type Outcome } from './outcomes.js';
@@ -18,18 +16,8 @@ import { configurationProblems } from './token.js';
 import { tokenRefusals, tokenRoute, type LogOutcome } from './token-route.js';
 import { TokenTrail } from '../audit/trail.js';
 
-export interface MinimalAppDeps {
-  readonly env: () => Env;
-  readonly logger: Logger;
-  readonly version: string;
-  readonly clock?: Clock;
-  /** What carries outbound calls (key sets, platform API); default: the network. */
-  readonly transport?: Fetch;
-  /** Bounds of outbound calls; defaults in `http/call-bounds.ts`. */
-  readonly bounds?: Partial<BackendBounds>;
-  readonly keySets?: KeySetRegistry;
-  readonly installations?: InstallationDirectory;
-}
+/** The backend's dependencies but its store and metrics (this broker has neither). */
+export type MinimalAppDeps = Omit<AppDeps, 'store' | 'metrics'>;
 
 /**
  * The minimal broker: `GET /healthz`, `GET /readyz`, `POST /token`. Every `/token` request
