@@ -1,3 +1,4 @@
+import { jsonValue } from '../../server/http/json.js';
 import type { ActionOctokit } from '../shared/github.js';
 import type { LedgerRecord } from './record.js';
 
@@ -47,13 +48,7 @@ function descriptionOf(record: LedgerRecord): string {
 
 /** The ledger ids in a deployment's payload (GitHub answers the payload as sent: an object, or a string when one was sent). */
 function payloadOf(payload: unknown): { delivery_id?: unknown; deployment_id?: unknown } | undefined {
-  if (typeof payload === 'string') {
-    try {
-      return (JSON.parse(payload) as { delivery_id?: unknown; deployment_id?: unknown } | null) ?? undefined;
-    } catch {
-      return undefined;
-    }
-  }
+  if (typeof payload === 'string') return (jsonValue(payload) as { delivery_id?: unknown; deployment_id?: unknown } | null | undefined) ?? undefined;
   return typeof payload === 'object' && payload !== null ? payload : undefined;
 }
 

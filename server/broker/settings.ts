@@ -1,6 +1,7 @@
 import type { IssuerConfig, IssuerMap } from '../auth/issuers.js';
 import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseIssuerUrl } from '../auth/issuers.js';
 import { commaList, ConfigError, memoOnEnv, type Env } from '../config-error.js';
+import { jsonValue } from '../http/json.js';
 import { parseApiBase, parseAppCredentials, type AppCredentials } from '../platform/credentials.js';
 import { repositoryPermissionProblem } from '../platform/permission-vocabulary.js';
 import type { Access, Permissions } from '../platform/permissions.js';
@@ -81,12 +82,8 @@ export function parseTokenPermissions(raw: string | undefined): Permissions {
 }
 
 function jsonEntries(text: string): [string, unknown][] {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw new ConfigError('TOKEN_PERMISSIONS', 'is not valid JSON');
-  }
+  const doc = jsonValue(text);
+  if (doc === undefined) throw new ConfigError('TOKEN_PERMISSIONS', 'is not valid JSON');
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError('TOKEN_PERMISSIONS', 'must be a JSON object');
   return Object.entries(doc);
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, type Env } from '../../config-error.js';
+import { jsonValue } from '../../http/json.js';
 import { parseTokenPermissions } from '../settings.js';
 import { decide } from './evaluate.js';
 import type { Policy } from './model.js';
@@ -108,12 +109,8 @@ async function readText(path: string, io: CheckIo): Promise<string | undefined> 
 
 /** The claims file: a JSON object with a string `repository` (`owner/name`), or why not. */
 function parseClaims(text: string): Record<string, unknown> | string {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return 'not valid JSON';
-  }
+  const doc = jsonValue(text);
+  if (doc === undefined) return 'not valid JSON';
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return 'must be a JSON object of claims';
   const repository = (doc as Record<string, unknown>).repository;
   if (typeof repository !== 'string' || !/^[^/\s]+\/[^/\s]+$/.test(repository)) return 'must have a "repository" claim (owner/name)';
