@@ -1,5 +1,6 @@
 import type { JSONWebKeySet } from 'jose';
 import { jsonValue } from '../http/json.js';
+import { secureOrLoopback } from '../http/loopback.js';
 
 /**
  * One trusted issuer. The key-set address comes from configuration only, never from a token.
@@ -16,21 +17,15 @@ export type IssuerMap = ReadonlyMap<string, IssuerConfig>;
 
 export const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /**
  * Normalises an issuer setting: whitespace and trailing slashes are stripped; it must be an
  * https URL (plain http only on loopback, for local harnesses). Returns an error message or the issuer.
  */
 export function parseIssuerUrl(raw: string): { issuer: string } | { error: string } {
   const issuer = raw.trim().replace(/\/+$/, '');
-  let url: URL;
-  try {
-    url = new URL(issuer);
-  } catch {
-    return { error: 'must be an absolute URL' };
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+  const url = URL.parse(issuer);
+  if (!url) return { error: 'must be an absolute URL' };
+  if (!secureOrLoopback(url)) {
     return { error: 'must be an https URL (http is accepted only on loopback)' };
   }
   if (url.search || url.hash || url.username || url.password) {

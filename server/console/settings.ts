@@ -1,5 +1,6 @@
 import { collect, ConfigError, memoOnEnv, type Checked, type Env } from '../config-error.js';
 import { parseApiBase } from '../platform/credentials.js';
+import { secureOrLoopback } from '../http/loopback.js';
 
 /** The four settings that turn the console on: all set → on, none → off, some → the process does not start. */
 export const CONSOLE_SWITCHES = ['FORGE_APP_CLIENT_ID', 'FORGE_APP_CLIENT_SECRET', 'CONSOLE_SESSION_KEY', 'CONSOLE_URL'] as const;
@@ -8,7 +9,6 @@ const DEFAULT_WEB_BASE = 'https://github.com';
 const DEFAULT_API_BASE = 'https://api.github.com';
 /** 256 bits: the session key signs cookies and seals tokens (HKDF derives one key per use from it). */
 export const MIN_SESSION_KEY_BYTES = 32;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export interface ConsoleSettings {
   /** The GitHub App's client id (not its app id). */
@@ -63,15 +63,10 @@ export function parseSessionKey(raw: string): Uint8Array {
 }
 
 function consoleUrl(env: Env): { url: string; secure: boolean } {
-  let url: URL;
-  try {
-    url = new URL(env.CONSOLE_URL!.trim());
-  } catch {
-    throw new ConfigError('CONSOLE_URL', 'must be an absolute URL such as https://gatehouse.example.com');
-  }
+  const url = URL.parse(env.CONSOLE_URL!.trim());
+  if (!url) throw new ConfigError('CONSOLE_URL', 'must be an absolute URL such as https://gatehouse.example.com');
   // Session cookies travel to this address: never in clear over a network.
-  const loopback = LOOPBACK_HOSTS.has(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) throw new ConfigError('CONSOLE_URL', 'must be an https URL (http is accepted only on loopback)');
+  if (!secureOrLoopback(url)) throw new ConfigError('CONSOLE_URL', 'must be an https URL (http is accepted only on loopback)');
   if (url.search || url.hash || url.username || url.password || url.pathname !== '/') {
     throw new ConfigError('CONSOLE_URL', 'must be an origin only (scheme, host and port): the console lives at its /console path');
   }

@@ -1,5 +1,6 @@
 import { jsonValue } from '../http/json.js';
 import { isOwnerLogin } from './identifiers.js';
+import { secureOrLoopback } from '../http/loopback.js';
 
 /** One GitHub instance to read alerts from: the public platform or an enterprise server. */
 export interface GithubTarget {
@@ -11,8 +12,6 @@ export interface GithubTarget {
   readonly owners: readonly string[];
   readonly token: string;
 }
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
 export function apiBaseOf(server: URL): { apiBase: string; kind: 'public' | 'enterprise' } {
@@ -42,14 +41,9 @@ export function parseGithubTargets(raw: string): { targets: GithubTarget[] } | {
     }
     const { server, owners, token, ...rest } = entry as Record<string, unknown>;
     for (const key of Object.keys(rest)) problems.push(`${at}.${key} is not a known field`);
-    let url: URL | undefined;
-    try {
-      url = typeof server === 'string' ? new URL(server) : undefined;
-    } catch {
-      url = undefined;
-    }
+    const url = typeof server === 'string' ? (URL.parse(server) ?? undefined) : undefined;
     if (!url || url.username || url.password || url.search || url.hash) problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
-    else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) problems.push(`${at}.server must use https (the token travels with every call)`);
+    else if (!secureOrLoopback(url)) problems.push(`${at}.server must use https (the token travels with every call)`);
     if (!Array.isArray(owners) || owners.length === 0 || !owners.every(isOwnerLogin)) {
       problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
     }

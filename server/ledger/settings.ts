@@ -1,6 +1,7 @@
 import type { IssuerConfig, IssuerMap } from '../auth/issuers.js';
 import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseIssuerUrl, parseJwksDocument } from '../auth/issuers.js';
 import { collect, commaList, ConfigError, memoOnEnv, type Checked, type Env } from '../config-error.js';
+import { secureOrLoopback } from '../http/loopback.js';
 
 export interface LedgerSettings {
   readonly issuers: IssuerMap;
@@ -17,7 +18,6 @@ export interface LedgerSettings {
 
 const DEFAULT_RETENTION_DAYS = 90;
 const MAX_RETENTION_DAYS = 36_500;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** A cursor key shorter than this is too easy to guess (32 characters of a random token carry ≥ 128 bits). */
 const MIN_CURSOR_KEY_LENGTH = 32;
@@ -50,14 +50,10 @@ function retentionDays(env: Env): number {
 function chatWebhookUrl(env: Env): string | undefined {
   const raw = env.LEDGER_CHAT_WEBHOOK_URL?.trim();
   if (!raw) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('LEDGER_CHAT_WEBHOOK_URL', 'must be an absolute URL');
-  }
+  const url = URL.parse(raw);
+  if (!url) throw new ConfigError('LEDGER_CHAT_WEBHOOK_URL', 'must be an absolute URL');
   // The URL itself is the credential of an incoming webhook: never send it in clear over a network.
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
+  if (!secureOrLoopback(url)) {
     throw new ConfigError('LEDGER_CHAT_WEBHOOK_URL', 'must be an https URL (http is accepted only on loopback)');
   }
   return url.href;

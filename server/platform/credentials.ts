@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { ConfigError } from '../config-error.js';
 import { parsePrivateKey } from './private-key.js';
+import { secureOrLoopback } from '../http/loopback.js';
 
 /** The identity a platform app acts as. `privateKey` is a secret: never logged, never in a body. */
 export interface AppCredentials {
@@ -22,19 +23,13 @@ export function parseAppCredentials(
   return { appId, privateKey: parsePrivateKey(names.privateKey, key) };
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /** A REST base such as `https://api.github.com` or `https://ghe.example.com/api/v3`; trailing slashes dropped. */
 export function parseApiBase(setting: string, raw: string): string {
   const base = raw.trim().replace(/\/+$/, '');
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch {
-    throw new ConfigError(setting, 'must be an absolute URL');
-  }
+  const url = URL.parse(base);
+  if (!url) throw new ConfigError(setting, 'must be an absolute URL');
   // App JWTs and installation tokens travel to this address: never in clear over a network.
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+  if (!secureOrLoopback(url)) {
     throw new ConfigError(setting, 'must be an https URL (http is accepted only on loopback)');
   }
   if (url.search || url.hash || url.username || url.password) {
