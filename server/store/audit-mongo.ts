@@ -1,5 +1,6 @@
 import type { Collection, Filter } from 'mongodb';
 import { createdOnce } from './created-once.js';
+import type { Guard } from './mongo-connection.js';
 import { workflowPath, type TokenAuditEntry, type TokenAuditFields, type TokenAuditQuery, type TokenAuditStore } from './audit-types.js';
 
 /**
@@ -13,8 +14,6 @@ type AuditDoc = TokenAuditFields & {
   expireAt: Date;
   match: { repository: string | null; owner: string | null; actor: string | null; workflow: string | null };
 };
-
-type Guard = <T>(op: () => Promise<T>) => Promise<T>;
 
 const lower = (value: string | null): string | null => (value === null ? null : value.toLowerCase());
 

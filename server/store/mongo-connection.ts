@@ -1,5 +1,7 @@
 import type { MongoClient } from 'mongodb';
 
+export type Guard = <T>(op: () => Promise<T>) => Promise<T>;
+
 export interface MongoConnection {
   /** Before each operation: connects when the client has no open connection to the database. */
   ready(): Promise<void>;

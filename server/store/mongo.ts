@@ -3,7 +3,7 @@ import { createdOnce } from './created-once.js';
 import { groupOrder } from './figures.js';
 import { FIGURES_INDEX, figuresFrom, figuresPipeline, groupedFiguresPipeline, groupFrom, type FiguresDoc, type FiguresGroupDoc } from './mongo-figures.js';
 import { MongoTokenAuditStore } from './audit-mongo.js';
-import { mongoConnection, type MongoConnection } from './mongo-connection.js';
+import { mongoConnection, type Guard, type MongoConnection } from './mongo-connection.js';
 import { mongoClientOptions } from './mongo-options.js';
 import type {
   ConsoleSession,
@@ -35,8 +35,6 @@ const isDuplicateKey = (err: unknown): boolean => err instanceof MongoError && e
 
 /** What the store's operations tell about the database: reachable, or not and why. */
 export type StoreAvailability = (state: { readonly available: true } | { readonly available: false; readonly cause: string }) => void;
-
-type Guard = <T>(op: () => Promise<T>) => Promise<T>;
 
 /**
  * Driver errors (network, server selection, server-side failures) are retryable unavailability.
