@@ -34,7 +34,8 @@ export function notesOf(notes: readonly string[]): { notes?: readonly string[] }
   return notes.length > 0 ? { notes: [...new Set(notes)] } : {};
 }
 
-export interface Totals {
+/** Item counts, and the sums of DefectDojo's own counts of the reimports. */
+export interface Totals extends ReimportCounts {
   readonly items: number;
   readonly synced: number;
   readonly failed: number;
@@ -42,10 +43,6 @@ export interface Totals {
   /** Synced items whose report was unchanged, so not sent. */
   readonly unchanged: number;
   readonly findings: number;
-  readonly created: number;
-  readonly closed: number;
-  readonly reactivated: number;
-  readonly untouched: number;
 }
 
 export interface SourceReport {
