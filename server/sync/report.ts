@@ -103,20 +103,9 @@ function totalsOf(items: readonly ItemResult[]): Totals {
   };
 }
 
-/** Syncs every item, `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
-export async function syncEach<T>(items: readonly T[], concurrency: number, progress: Progress, syncOne: (item: T) => Promise<ItemResult>): Promise<ItemResult[]> {
-  progress.started(items.length);
-  const limit = pLimit(concurrency);
-  let done = 0;
-  return Promise.all(
-    items.map((item) =>
-      limit(async () => {
-        const result = await syncOne(item);
-        progress.item(++done, items.length, result);
-        return result;
-      }),
-    ),
-  );
+/** Syncs every item (`syncEachKind` with one kind), `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
+export function syncEach<T>(items: readonly T[], concurrency: number, progress: Progress, syncOne: (item: T) => Promise<ItemResult>): Promise<ItemResult[]> {
+  return syncEachKind(items, [undefined], concurrency, progress, (item) => () => syncOne(item));
 }
 
 /**
