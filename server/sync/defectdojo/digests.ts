@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { message } from '../../errors.js';
 import type { Progress } from '../report.js';
-import type { DefectDojoClient, ScanFacts } from './client.js';
+import type { DefectDojoClient, ReimportRequest } from './client.js';
 import type { ScanType } from './scan-types.js';
 
 /**
@@ -13,15 +13,10 @@ import type { ScanType } from './scan-types.js';
 export const DIGEST_PREFIX = 'gatehouse:sha256:';
 
 /** Where a report goes and how: a digest equal to the test's means the same report, sent the same way, to the same test. */
-export interface ReportTarget {
-  readonly scanType: ScanType;
-  readonly productName: string;
-  readonly engagementName: string;
-  readonly testTitle: string;
-  readonly scan?: ScanFacts;
+export type ReportTarget = Pick<ReimportRequest, 'scanType' | 'productName' | 'engagementName' | 'testTitle' | 'scan'> & {
   /** Reimport options that change what the same report does (`do_not_reactivate`). */
   readonly doNotReactivate: boolean;
-}
+};
 
 /** The digest of a report held whole, with the target it is sent to. */
 export function reportDigest(target: ReportTarget, content: Uint8Array): string {

@@ -97,21 +97,16 @@ async function syncProject(
       async (n) => {
         attempts = n;
         const bytes = await exportBytes(deps.dependencyTrack, project, deps.defectDojo.maxUploadBytes);
-        const scan = scanFactsOf(project);
-        const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
-        const { content, digest, folded } = prepareExport(project, bytes, target);
+        const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan: scanFactsOf(project) };
+        const { content, digest, folded } = prepareExport(project, bytes, { ...target, doNotReactivate: deps.defectDojo.doNotReactivate });
         foldedInto = folded.foldedInto;
         if (folded.findings < folded.exported) notes.push(foldNote(folded));
         if (await digests.unchanged(SCAN_TYPES.dependencyTrack, digest)) return { counts: undefined, findings: folded.findings, unchanged: true };
         const counts = await deps.defectDojo.reimport({
-          scanType: SCAN_TYPES.dependencyTrack,
-          productName: project.name,
-          engagementName: ENGAGEMENTS.dependencytrack,
-          testTitle: base.test,
+          ...target,
           filename: 'dependency-track-findings.json',
           content,
           note: (text) => notes.push(text),
-          scan,
           digest,
           ...(products ? { product: products.get(project.name) ?? null } : {}),
         });

@@ -111,24 +111,17 @@ async function syncKind(
       );
     }
     const content = Buffer.from(JSON.stringify(document));
-    const scan = kind.scan(repository, alerts);
-    const digest = reportDigest(
-      { scanType: kind.scanType, productName: repository.fullName, engagementName: ENGAGEMENTS.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate },
-      content,
-    );
+    const target = { scanType: kind.scanType, productName: repository.fullName, engagementName: ENGAGEMENTS.github, testTitle: kind.test, scan: kind.scan(repository, alerts) };
+    const digest = reportDigest({ ...target, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
     if (await digests.unchanged(kind.scanType, digest)) return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts: 0 };
     const counts = await retryTransient(
       (n) => {
         attempts = n;
         return deps.defectDojo.reimport({
-          scanType: kind.scanType,
-          productName: repository.fullName,
-          engagementName: ENGAGEMENTS.github,
-          testTitle: kind.test,
+          ...target,
           filename: `${kind.kind}.json`,
           content,
           note: (text) => notes.push(text),
-          scan,
           digest,
           // Not in the directory: created by this run's first kind (under the configured type) or new.
           ...(products ? { product: products.get(repository.fullName) ?? null } : {}),

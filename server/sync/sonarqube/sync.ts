@@ -76,6 +76,7 @@ async function syncKind(
 ): Promise<ItemResult> {
   const label = `${labelOf(project)} ${kind.kind}`;
   const testTitle = kind.testTitle(project);
+  const target = { scanType: SCAN_TYPES.sonarQube, productName: project.name, engagementName: ENGAGEMENTS.sonarqube, testTitle };
   const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: testTitle, scan_type: SCAN_TYPES.sonarQube };
   const onRetry = (error: Error, retry: number, delayMs: number) => deps.progress.retry(label, error, retry, delayMs);
   let attempts = 0;
@@ -89,7 +90,7 @@ async function syncKind(
     const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
     // The digest leaves out the report's date (the day it was made): the same issues give the same digest.
     const digest = reportDigest(
-      { scanType: SCAN_TYPES.sonarQube, productName: project.name, engagementName: ENGAGEMENTS.sonarqube, testTitle, doNotReactivate: deps.defectDojo.doNotReactivate },
+      { ...target, doNotReactivate: deps.defectDojo.doNotReactivate },
       Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))),
     );
     if (await digests.unchanged(SCAN_TYPES.sonarQube, digest)) return { ...base, status: 'synced', unchanged: true, attempts: 0 };
@@ -97,10 +98,7 @@ async function syncKind(
       (n) => {
         attempts = n;
         return deps.defectDojo.reimport({
-          scanType: SCAN_TYPES.sonarQube,
-          productName: project.name,
-          engagementName: ENGAGEMENTS.sonarqube,
-          testTitle,
+          ...target,
           filename: kind.filename,
           content,
           note: (text) => notes.push(text),
