@@ -156,16 +156,16 @@ async function knownAlerts(deps: GithubSyncDeps, product: string, prefix: string
   return new Map([...best].map(([id, f]) => [id, { title: f.title, severity: f.severity, vulnerabilityIds: f.vulnerabilityIds }]));
 }
 
-/** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
-function listingFailure(target: GithubTarget, owner: string, err: unknown): ItemResult {
+/** An owner or a named repository that could not be listed: reported as a failed item, never dropped. */
+function listingFailure(label: string, product: string, test: string, reason: string): ItemResult {
   return {
-    label: `${target.server}/${owner} (repository list)`,
-    product: owner,
+    label,
+    product,
     engagement: ENGAGEMENTS.github,
-    test: 'repository list',
+    test,
     scan_type: '',
     status: 'failed',
-    reason: message(err),
+    reason,
     attempts: 0,
   };
 }
@@ -201,7 +201,7 @@ async function namedRepositories(deps: GithubSyncDeps, names: readonly string[],
   for (const name of names) {
     const [owner, repo] = name.split('/') as [string, string];
     const target = deps.targets.find((t) => listsOwner(t, owner));
-    const failed = (reason: string) => failures.push({ label: name, product: name, engagement: ENGAGEMENTS.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
+    const failed = (reason: string) => failures.push(listingFailure(name, name, 'repository', reason));
     if (!target) {
       failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
       continue;
@@ -240,7 +240,7 @@ async function everyRepository(deps: GithubSyncDeps, work: Work[], failures: Ite
           work.push({ target, client, repository });
         }
       } catch (err) {
-        failures.push(listingFailure(target, owner, ownerFailure(target, owner, err)));
+        failures.push(listingFailure(`${target.server}/${owner} (repository list)`, owner, 'repository list', message(ownerFailure(target, owner, err))));
       }
     }
   }
