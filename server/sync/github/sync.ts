@@ -61,7 +61,6 @@ const SETTING_ENV: Readonly<Record<AlertKind['setting'], string>> = {
 };
 
 interface Work {
-  readonly target: GithubTarget;
   readonly client: GitHubClient;
   readonly repository: Repository;
 }
@@ -214,7 +213,7 @@ async function namedRepositories(deps: GithubSyncDeps, names: readonly string[],
       if (!repository) failed('GitHub answered without the repository\'s name or owner');
       // A moved repository answers under its new owner: written to only when that owner is listed too.
       else if (!listsOwner(target, repository.owner)) failed(`GitHub at ${target.server} shows ${name} under the owner ${repository.owner}, which its GITHUB_TARGETS entry does not list`);
-      else work.push({ target, client, repository });
+      else work.push({ client, repository });
     } catch (err) {
       failed(err instanceof HttpError && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : message(err));
     }
@@ -237,7 +236,7 @@ async function everyRepository(deps: GithubSyncDeps, work: Work[], failures: Ite
         for (const repository of await listRepositories(client, owner, login)) {
           if (seen.has(repository.fullName.toLowerCase())) continue;
           seen.add(repository.fullName.toLowerCase());
-          work.push({ target, client, repository });
+          work.push({ client, repository });
         }
       } catch (err) {
         failures.push(listingFailure(`${target.server}/${owner} (repository list)`, owner, 'repository list', message(ownerFailure(target, owner, err))));
