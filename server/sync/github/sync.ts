@@ -3,6 +3,7 @@ import { ImportedDigests, reportDigest } from '../defectdojo/digests.js';
 import { productDirectory } from '../defectdojo/products.js';
 import { ENGAGEMENTS, type ScanType } from '../defectdojo/scan-types.js';
 import { refusedAs } from '../credentials.js';
+import { KEYS } from '../config.js';
 import { HttpError } from '../../http/call-errors.js';
 import type { RetryPolicy } from '../../http/retry.js';
 import { retryTransient } from '../../http/call-errors.js';
@@ -47,18 +48,12 @@ class RefusedScanTypes {
   refuse(kind: AlertKind, err: ScanTypeUnknown): string {
     if (!this.refused.has(kind.scanType)) {
       this.refused.set(kind.scanType, err.message);
-      this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (sources.github.${kind.setting}: false, or ${SETTING_ENV[kind.setting]}=false, turns them off)`);
+      const path = `sources.github.${kind.setting}`;
+      this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (${path}: false, or ${KEYS.find((k) => k.path === path)?.env}=false, turns them off)`);
     }
     return this.refused.get(kind.scanType)!;
   }
 }
-
-/** The environment setting of each kind's switch (`config.ts`). */
-const SETTING_ENV: Readonly<Record<AlertKind['setting'], string>> = {
-  codeScanning: 'SYNC_GITHUB_CODE_SCANNING',
-  dependabot: 'SYNC_GITHUB_DEPENDABOT',
-  secretScanning: 'SYNC_GITHUB_SECRET_SCANNING',
-};
 
 interface Work {
   readonly client: GitHubClient;
