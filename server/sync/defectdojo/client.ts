@@ -336,14 +336,7 @@ export class DefectDojoClient {
     for (let offset = PAGE; offset < first.count; offset += PAGE) offsets.push(offset);
     const limit = pLimit(4);
     const rest = await Promise.all(offsets.map((offset) => limit(() => page(offset))));
-    const kept: T[] = [];
-    for (const { results } of [first, ...rest]) {
-      for (const entry of results) {
-        const value = pick(entry);
-        if (value !== undefined) kept.push(value);
-      }
-    }
-    return kept;
+    return [first, ...rest].flatMap(({ results }) => results.map((entry) => pick(entry))).filter((value): value is T => value !== undefined);
   }
 
   /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
