@@ -64,12 +64,9 @@ export class IssueIndex {
 
   private async listing(): Promise<Map<string, string>> {
     if (this.known) return this.known;
-    if (this.repo.canPush) {
-      this.known = await issuesByHash(this.repo, { labelled: true });
-    } else {
-      this.known = await issuesByHash(this.repo, { labelled: false });
-      this.complete = true;
-    }
+    // A token that cannot push gets issues without labels: then every issue is listed.
+    this.known = await issuesByHash(this.repo, { labelled: this.repo.canPush });
+    if (!this.repo.canPush) this.complete = true;
     return this.known;
   }
 
