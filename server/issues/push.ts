@@ -169,6 +169,7 @@ async function pushFindings(
     const issues = indexes.get(key)!;
     try {
       let url = await issues.find(hash);
+      let droppedLabels: readonly string[] = [];
       if (url) {
         counts.relinked++;
       } else {
@@ -185,17 +186,15 @@ async function pushFindings(
           },
         );
         url = created.url;
+        droppedLabels = created.droppedLabels;
         counts.opened++;
-        issues.record(hash, url);
         if (found) deps.log.warn({ ...at, issue: url }, 'issue opened: GitHub gave no answer to the creation, and the issue was found by its hash');
         else deps.log.info({ ...at, issue: url }, 'issue opened');
-        // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
-        await retryTransient(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url!)]), deps.retry);
-        if (created.droppedLabels.length > 0) await issues.labelsDropped(created.droppedLabels);
-        continue;
       }
       issues.record(hash, url);
-      await retryTransient(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url)]), deps.retry);
+      // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
+      await retryTransient(() => deps.defectDojo.addFindingTags(finding.id, [issueTag(url!)]), deps.retry);
+      if (droppedLabels.length > 0) await issues.labelsDropped(droppedLabels);
     } catch (err) {
       failures.count++;
       deps.log.warn({ ...at, repository: repository.fullName, err: message(err) }, 'issue push: finding not handled; the next run tries again');
