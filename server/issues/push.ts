@@ -119,11 +119,10 @@ async function holding(deps: IssuePushDeps, keys: readonly string[], holder: str
 
 /** The repository of every product with findings (read-only calls, made before the repository locks). */
 async function resolveAll(findings: readonly OpenFinding[], deps: IssuePushDeps, failures: { count: number }): Promise<Map<string, IssueRepository | undefined>> {
-  const clientFor = deps.clientFor;
   const resolved = new Map<string, IssueRepository | undefined>();
   for (const product of new Set(findings.map((f) => f.product))) {
     try {
-      resolved.set(product, await resolveRepository(product, deps.targets, clientFor));
+      resolved.set(product, await resolveRepository(product, deps.targets, deps.clientFor));
     } catch (err) {
       const count = findings.filter((f) => f.product === product).length;
       deps.log.warn({ product, findings: count, err: message(err) }, 'issue push: repository lookup failed');
