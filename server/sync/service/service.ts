@@ -88,9 +88,7 @@ export class SyncService {
   async enqueue(source: SourceName, items: readonly string[]): Promise<'started' | 'queued' | 'unknown_source' | 'stopping'> {
     if (!this.deps.connectors.some((c) => c.source === source)) return 'unknown_source';
     if (this.stopping) return 'stopping';
-    const pending = this.queued.get(source) ?? new Set<string>();
-    for (const item of items) pending.add(item);
-    this.queued.set(source, pending);
+    this.queued.set(source, new Set([...(this.queued.get(source) ?? []), ...items]));
     return (await this.drain(source)) ? 'started' : 'queued';
   }
 
@@ -103,9 +101,7 @@ export class SyncService {
     const answer = await this.start(source, 'webhook', { items });
     if (answer.outcome === 'started') return true;
     // Held (by another process's lock): put back, tried again when a run of the source ends here.
-    const back = this.queued.get(source) ?? new Set<string>();
-    for (const item of items) back.add(item);
-    this.queued.set(source, back);
+    this.queued.set(source, new Set([...(this.queued.get(source) ?? []), ...items]));
     return false;
   }
 
