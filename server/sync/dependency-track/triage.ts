@@ -2,9 +2,8 @@ import type { DefectDojoClient } from '../defectdojo/client.js';
 import type { RetryPolicy } from '../../http/retry.js';
 import { retryTransient } from '../../http/call-errors.js';
 import { message } from '../../errors.js';
-import type { Progress } from '../report.js';
+import type { Progress, TriageCounts } from '../report.js';
 import type { DependencyTrackClient, FindingRef } from './client.js';
-import type { TriageCounts } from '../report.js';
 import type { SyncedProject } from './sync.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';

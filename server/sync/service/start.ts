@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { READINESS_PROBE } from '../../http/call-bounds.js';
 import { apiServer } from '../../http/client-errors.js';
 import type { Logger } from '../../logger.js';
-import type { WaitingClock } from '../../clock.js';
+import type { Timers, WaitingClock } from '../../clock.js';
 import type { SyncOptions } from '../options.js';
-import type { LoadedConfig } from '../config.js';
 import type { Connector } from '../connector.js';
 import { CONNECTORS } from '../connectors.js';
 import { DefectDojoClient } from '../defectdojo/client.js';
@@ -18,7 +17,7 @@ import { PacerRegistry } from '../../issues/pacer.js';
 import { DEFAULT_PUSH_LOCK_WAIT } from '../../issues/push-locks.js';
 import { pushIssues } from '../../issues/push.js';
 import { leveledProgress } from '../report.js';
-import { missingDefectDojo, SyncConfigError, type SyncConfig } from '../config.js';
+import { missingDefectDojo, SyncConfigError, type LoadedConfig, type SyncConfig } from '../config.js';
 import { defectDojoClientFor, runConnector } from '../run.js';
 import { createSyncApp } from './app.js';
 import type { SourceLocks } from './locks.js';
@@ -27,7 +26,6 @@ import { Readiness } from './readiness.js';
 import { parseSchedule } from './schedule.js';
 import { Scheduler } from './scheduler.js';
 import { SyncService, type SyncServiceDeps } from './service.js';
-import type { Timers } from '../../clock.js';
 
 /** The configuration as loaded, or every problem that keeps it from running. */
 export type ServiceConfig =
