@@ -1,3 +1,5 @@
+import { ISSUE_TAG } from './finding.js';
+
 /** Why a DefectDojo finding is no longer active, from its status fields (API v2 finding). */
 export type InactiveReason = 'false_positive' | 'out_of_scope' | 'risk_accepted' | 'duplicate' | 'mitigated' | 'inactive';
 
@@ -13,8 +15,6 @@ export interface LinkedFinding {
   /** `last_status_update`: when DefectDojo last changed a status field of the finding. */
   readonly lastStatusUpdate?: Date;
 }
-
-const ISSUE_TAG = 'issue:';
 
 /**
  * The reason a person reads first: the triage decisions (false positive, out of scope, risk

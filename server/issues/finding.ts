@@ -26,7 +26,7 @@ export interface OpenFinding {
   readonly active: boolean;
 }
 
-const ISSUE_TAG = 'issue:';
+export const ISSUE_TAG = 'issue:';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
