@@ -167,8 +167,11 @@ export interface IssueState {
   readonly htmlUrl: string;
 }
 
+/** The path parameters of an issue's routes. */
+const issuePath = (ref: IssueRef) => ({ owner: ref.owner, repo: ref.repo, issue_number: ref.number });
+
 export async function issueState(client: GitHubClient, ref: IssueRef): Promise<IssueState> {
-  const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: ref.owner, repo: ref.repo, issue_number: ref.number });
+  const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', issuePath(ref));
   const closedAt = data.closed_at ? new Date(data.closed_at) : undefined;
   return {
     state: data.state === 'closed' ? 'closed' : 'open',
@@ -179,15 +182,13 @@ export async function issueState(client: GitHubClient, ref: IssueRef): Promise<I
 }
 
 export async function commentOnIssue(client: GitHubClient, ref: IssueRef, body: string): Promise<void> {
-  await client.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: ref.owner, repo: ref.repo, issue_number: ref.number, body });
+  await client.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...issuePath(ref), body });
 }
 
 /** Whether the issue has a comment with exactly this body, written at or after `since` (GitHub's clock). */
 export async function hasComment(client: GitHubClient, ref: IssueRef, body: string, since: string | undefined): Promise<boolean> {
   const pages = client.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-    owner: ref.owner,
-    repo: ref.repo,
-    issue_number: ref.number,
+    ...issuePath(ref),
     ...(since ? { since } : {}),
     per_page: 100,
   });
@@ -198,9 +199,7 @@ export async function hasComment(client: GitHubClient, ref: IssueRef, body: stri
 /** Closes (with GitHub's `state_reason`) or reopens the issue. */
 export async function setIssueState(client: GitHubClient, ref: IssueRef, state: 'open' | 'closed', stateReason?: 'completed' | 'not_planned'): Promise<void> {
   await client.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
-    owner: ref.owner,
-    repo: ref.repo,
-    issue_number: ref.number,
+    ...issuePath(ref),
     state,
     ...(stateReason ? { state_reason: stateReason } : {}),
   });
