@@ -8,7 +8,6 @@ import { finishReport, notesOf, syncEach, type ItemResult, type Progress, type S
 import { message } from '../../errors.js';
 import type { DependencyTrackClient, DependencyTrackProject } from './client.js';
 import { foldAliases, type FoldedExport } from './fold-aliases.js';
-import type { ReimportCounts } from '../defectdojo/statistics.js';
 import { ImportedDigests, reportDigest, type ReportTarget } from '../defectdojo/digests.js';
 
 export interface DependencyTrackSyncDeps {
@@ -93,15 +92,15 @@ async function syncProject(
   const notes: string[] = [];
   let foldedInto: ReadonlyMap<string, readonly string[]> = new Map();
   try {
-    const { counts, findings, unchanged } = await retryTransient<{ counts: ReimportCounts | undefined; findings: number; unchanged: boolean }>(
-      async (n) => {
+    const item = await retryTransient(
+      async (n): Promise<ItemResult> => {
         attempts = n;
         const bytes = await exportBytes(deps.dependencyTrack, project, deps.defectDojo.maxUploadBytes);
         const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan: scanFactsOf(project) };
         const { content, digest, folded } = prepareExport(project, bytes, { ...target, doNotReactivate: deps.defectDojo.doNotReactivate });
         foldedInto = folded.foldedInto;
         if (folded.findings < folded.exported) notes.push(foldNote(folded));
-        if (await digests.unchanged(SCAN_TYPES.dependencyTrack, digest)) return { counts: undefined, findings: folded.findings, unchanged: true };
+        if (await digests.unchanged(SCAN_TYPES.dependencyTrack, digest)) return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts };
         const counts = await deps.defectDojo.reimport({
           ...target,
           filename: 'dependency-track-findings.json',
@@ -110,14 +109,11 @@ async function syncProject(
           digest,
           ...(products ? { product: products.get(project.name) ?? null } : {}),
         });
-        return { counts, findings: folded.findings, unchanged: false };
+        return { ...base, status: 'synced', findings: folded.findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
       },
       deps.retry,
       (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs),
     );
-    const item: ItemResult = unchanged
-      ? { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts }
-      : { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
     return { item, foldedInto };
   } catch (err) {
     return { item: { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts }, foldedInto };
