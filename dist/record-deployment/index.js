@@ -37565,6 +37565,7 @@ function actionOctokit(http, call, token, apiUrl, options = {}) {
 }
 
 ;// CONCATENATED MODULE: ./build/actions/record-deployment/github-deployment.js
+
 /** The ledger's status as a GitHub deployment status's `state`. */
 const STATE_OF = {
     success: 'success',
@@ -37602,14 +37603,8 @@ function descriptionOf(record) {
 }
 /** The ledger ids in a deployment's payload (GitHub answers the payload as sent: an object, or a string when one was sent). */
 function payloadOf(payload) {
-    if (typeof payload === 'string') {
-        try {
-            return JSON.parse(payload) ?? undefined;
-        }
-        catch {
-            return undefined;
-        }
-    }
+    if (typeof payload === 'string')
+        return jsonValue(payload) ?? undefined;
     return typeof payload === 'object' && payload !== null ? payload : undefined;
 }
 /**

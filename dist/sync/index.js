@@ -37334,7 +37334,7 @@ exports.visitAsync = visitAsync;
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1456);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2925);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -37343,7 +37343,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1456:
+/***/ 2925:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42157,15 +42157,7 @@ class DefectDojoClient {
             offsets.push(offset);
         const limit = pLimit(4);
         const rest = await Promise.all(offsets.map((offset) => limit(() => page(offset))));
-        const kept = [];
-        for (const { results } of [first, ...rest]) {
-            for (const entry of results) {
-                const value = pick(entry);
-                if (value !== undefined)
-                    kept.push(value);
-            }
-        }
-        return kept;
+        return [first, ...rest].flatMap(({ results }) => results.map((entry) => pick(entry))).filter((value) => value !== undefined);
     }
     /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
     async product(name) {
@@ -42253,16 +42245,9 @@ function totalsOf(items) {
         untouched: sum((i) => i.counts?.untouched),
     };
 }
-/** Syncs every item, `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
-async function syncEach(items, concurrency, progress, syncOne) {
-    progress.started(items.length);
-    const limit = pLimit(concurrency);
-    let done = 0;
-    return Promise.all(items.map((item) => limit(async () => {
-        const result = await syncOne(item);
-        progress.item(++done, items.length, result);
-        return result;
-    })));
+/** Syncs every item (`syncEachKind` with one kind), `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
+function syncEach(items, concurrency, progress, syncOne) {
+    return syncEachKind(items, [undefined], concurrency, progress, (item) => () => syncOne(item));
 }
 /**
  * `syncEach` for items of several kinds each (a project's issues and hotspots, a repository's
@@ -42660,34 +42645,26 @@ async function syncProject(project, deps, products, digests) {
     const notes = [];
     let foldedInto = new Map();
     try {
-        const { counts, findings, unchanged } = await retryTransient(async (n) => {
+        const item = await retryTransient(async (n) => {
             attempts = n;
             const bytes = await exportBytes(deps.dependencyTrack, project, deps.defectDojo.maxUploadBytes);
-            const scan = scanFactsOf(project);
-            const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
-            const { content, digest, folded } = prepareExport(project, bytes, target);
+            const target = { scanType: SCAN_TYPES.dependencyTrack, productName: project.name, engagementName: ENGAGEMENTS.dependencytrack, testTitle: base.test, scan: scanFactsOf(project) };
+            const { content, digest, folded } = prepareExport(project, bytes, { ...target, doNotReactivate: deps.defectDojo.doNotReactivate });
             foldedInto = folded.foldedInto;
             if (folded.findings < folded.exported)
                 notes.push(foldNote(folded));
             if (await digests.unchanged(SCAN_TYPES.dependencyTrack, digest))
-                return { counts: undefined, findings: folded.findings, unchanged: true };
+                return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts };
             const counts = await deps.defectDojo.reimport({
-                scanType: SCAN_TYPES.dependencyTrack,
-                productName: project.name,
-                engagementName: ENGAGEMENTS.dependencytrack,
-                testTitle: base.test,
+                ...target,
                 filename: 'dependency-track-findings.json',
                 content,
                 note: (text) => notes.push(text),
-                scan,
                 digest,
                 ...(products ? { product: products.get(project.name) ?? null } : {}),
             });
-            return { counts, findings: folded.findings, unchanged: false };
+            return { ...base, status: 'synced', findings: folded.findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
         }, deps.retry, (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs));
-        const item = unchanged
-            ? { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts }
-            : { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
         return { item, foldedInto };
     }
     catch (err) {
@@ -45500,843 +45477,6 @@ function rateLimitedClient(target, options) {
         });
     });
     return octokit;
-}
-
-;// CONCATENATED MODULE: ./build/server/github/targets.js
-
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-/** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
-function apiBaseOf(server) {
-    const host = server.hostname.toLowerCase();
-    if (host === 'github.com' || host === 'www.github.com' || host === 'api.github.com')
-        return { apiBase: 'https://api.github.com', kind: 'public' };
-    if (host.endsWith('.ghe.com'))
-        return { apiBase: `https://${host.startsWith('api.') ? host : `api.${host}`}`, kind: 'enterprise' };
-    const path = server.pathname.replace(/\/+$/, '');
-    return { apiBase: `${server.origin}${path.endsWith('/api/v3') ? path : `${path}/api/v3`}`, kind: 'enterprise' };
-}
-/**
- * `GITHUB_TARGETS`: a JSON list of `{server, owners, token}`. Problems name the entry and field,
- * never a value (the setting holds tokens), and the JSON parser's own message is not used
- * because it quotes the input.
- */
-function parseGithubTargets(raw) {
-    const value = jsonValue(raw);
-    if (value === undefined)
-        return { problems: ['GITHUB_TARGETS is not valid JSON'] };
-    if (!Array.isArray(value) || value.length === 0)
-        return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
-    const problems = [];
-    const targets = [];
-    value.forEach((entry, i) => {
-        const at = `GITHUB_TARGETS[${i}]`;
-        if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-            problems.push(`${at} must be an object with server, owners and token`);
-            return;
-        }
-        const { server, owners, token, ...rest } = entry;
-        for (const key of Object.keys(rest))
-            problems.push(`${at}.${key} is not a known field`);
-        let url;
-        try {
-            url = typeof server === 'string' ? new URL(server) : undefined;
-        }
-        catch {
-            url = undefined;
-        }
-        if (!url || url.username || url.password || url.search || url.hash)
-            problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
-        else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
-            problems.push(`${at}.server must use https (the token travels with every call)`);
-        if (!Array.isArray(owners) || owners.length === 0 || !owners.every(isOwnerLogin)) {
-            problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
-        }
-        if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
-            problems.push(`${at}.token must be a non-empty token`);
-        if (problems.length > 0 || !url)
-            return;
-        targets.push({ server: url.href.replace(/\/+$/, ''), ...apiBaseOf(url), owners: [...new Set(owners)], token: token.trim() });
-    });
-    if (problems.length > 0)
-        return { problems };
-    // The public platform first: issue push resolves repositories in this order.
-    return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
-}
-/** Whether the target lists the owner (GitHub compares logins without case). */
-function listsOwner(target, owner) {
-    return target.owners.some((o) => o.toLowerCase() === owner.toLowerCase());
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * The scan types DefectDojo refused as unknown in this run (its release predates the parser): a
- * kind refused once is skipped for every later repository, said in one warning, not failed and
- * sent again per repository. The next run asks again (DefectDojo may have been upgraded).
- */
-class RefusedScanTypes {
-    progress;
-    refused = new Map();
-    constructor(progress) {
-        this.progress = progress;
-    }
-    /** Why this kind is skipped, once DefectDojo has refused its scan type. */
-    reason(kind) {
-        return this.refused.get(kind.scanType);
-    }
-    /** Remembers the refusal; warns the first time. */
-    refuse(kind, err) {
-        if (!this.refused.has(kind.scanType)) {
-            this.refused.set(kind.scanType, err.message);
-            this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (sources.github.${kind.setting}: false, or ${SETTING_ENV[kind.setting]}=false, turns them off)`);
-        }
-        return this.refused.get(kind.scanType);
-    }
-}
-/** The environment setting of each kind's switch (`config.ts`). */
-const SETTING_ENV = {
-    codeScanning: 'SYNC_GITHUB_CODE_SCANNING',
-    dependabot: 'SYNC_GITHUB_DEPENDABOT',
-    secretScanning: 'SYNC_GITHUB_SECRET_SCANNING',
-};
-async function syncKind(work, kind, deps, productExists, products, digests, refused) {
-    const { repository } = work;
-    const base = {
-        label: `${repository.fullName} ${kind.kind}`,
-        product: repository.fullName,
-        engagement: ENGAGEMENTS.github,
-        test: kind.test,
-        scan_type: kind.scanType,
-    };
-    const unknown = refused.reason(kind);
-    if (unknown)
-        return { ...base, status: 'skipped', reason: unknown, attempts: 0 };
-    let alerts;
-    try {
-        alerts = await kind.list(work.client, repository);
-    }
-    catch (err) {
-        if (err instanceof HttpError && !(err instanceof SecondaryRateLimit) && kind.notEnabled(err)) {
-            return { ...base, status: 'skipped', reason: `not enabled on GitHub: ${err.detail ?? err.status}`, attempts: 0 };
-        }
-        return { ...base, status: 'failed', reason: message(err), attempts: 0 };
-    }
-    let attempts = 0;
-    const notes = [];
-    try {
-        // An empty report still goes to an existing product, to close what was fixed; a repository
-        // that never had an alert gets no empty product.
-        if (alerts.length === 0 && !(await productExists())) {
-            return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
-        }
-        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (await productExists());
-        const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix) : new Map();
-        const { document, kept } = kind.report(repository, alerts, known);
-        if (kept && kept.length > 0) {
-            notes.push(`${kept.length} alert${kept.length === 1 ? '' : 's'} changed on GitHub (severity, summary or identifiers) since DefectDojo first saw ${kept.length === 1 ? 'it' : 'them'}: kept as DefectDojo has them, so each stays one finding with its triage (alerts #${kept.join(', #')})`);
-        }
-        const content = Buffer.from(JSON.stringify(document));
-        const scan = kind.scan(repository, alerts);
-        const digest = reportDigest({ scanType: kind.scanType, productName: repository.fullName, engagementName: ENGAGEMENTS.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
-        if (await digests.unchanged(kind.scanType, digest))
-            return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts: 0 };
-        const counts = await retryTransient((n) => {
-            attempts = n;
-            return deps.defectDojo.reimport({
-                scanType: kind.scanType,
-                productName: repository.fullName,
-                engagementName: ENGAGEMENTS.github,
-                testTitle: kind.test,
-                filename: `${kind.kind}.json`,
-                content,
-                note: (text) => notes.push(text),
-                scan,
-                digest,
-                // Not in the directory: created by this run's first kind (under the configured type) or new.
-                ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
-            });
-        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs));
-        return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
-    }
-    catch (err) {
-        if (err instanceof ScanTypeUnknown)
-            return { ...base, status: 'skipped', reason: refused.refuse(kind, err), ...notesOf(notes), attempts };
-        return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
-    }
-}
-/** Why an owner could not be listed, naming the target's token when GitHub refused it or cannot show the owner to it. */
-function ownerFailure(target, owner, err) {
-    if (err instanceof HttpError && err.status === 404) {
-        return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
-    }
-    return refusedAs(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
-}
-/** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
-async function knownAlerts(deps, product, prefix) {
-    const findings = await retryTransient(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
-    const best = new Map();
-    for (const f of findings) {
-        const held = best.get(f.uniqueIdFromTool);
-        if (!held || (f.active && !held.active) || (f.active === held.active && f.id > held.id))
-            best.set(f.uniqueIdFromTool, f);
-    }
-    return new Map([...best].map(([id, f]) => [id, { title: f.title, severity: f.severity, vulnerabilityIds: f.vulnerabilityIds }]));
-}
-/** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
-function listingFailure(target, owner, err) {
-    return {
-        label: `${target.server}/${owner} (repository list)`,
-        product: owner,
-        engagement: ENGAGEMENTS.github,
-        test: 'repository list',
-        scan_type: '',
-        status: 'failed',
-        reason: message(err),
-        attempts: 0,
-    };
-}
-/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts of every repository of every target. */
-async function syncGithub(deps) {
-    const startedAt = new Date();
-    const failures = [];
-    const work = [];
-    if (deps.only)
-        await namedRepositories(deps, deps.only, work, failures);
-    else
-        await everyRepository(deps, work, failures);
-    for (const failure of failures)
-        deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
-    const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
-    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-    const refused = new RefusedScanTypes(deps.progress);
-    const items = await syncEachKind(work, deps.kinds ?? ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
-        const name = w.repository.fullName;
-        let exists;
-        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
-        // not true once an earlier kind made it: an empty list has nothing to close there.
-        const productExists = async () => (products ? products.has(name) : (exists ??= retryTransient(() => deps.defectDojo.productExists(name), deps.retry)));
-        return (kind) => syncKind(w, kind, deps, productExists, products, digests, refused);
-    });
-    return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
-}
-/**
- * The named repositories (`GET /repos/{owner}/{repo}`), each on the first target that lists its
- * owner (the public platform first); one no target lists, or GitHub does not show, is a failed item.
- */
-async function namedRepositories(deps, names, work, failures) {
-    const clients = new Map();
-    for (const name of names) {
-        const [owner, repo] = name.split('/');
-        const target = deps.targets.find((t) => listsOwner(t, owner));
-        const failed = (reason) => failures.push({ label: name, product: name, engagement: ENGAGEMENTS.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
-        if (!target) {
-            failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
-            continue;
-        }
-        if (!clients.has(target))
-            clients.set(target, deps.clientFor(target));
-        const client = clients.get(target);
-        try {
-            const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
-            const repository = repositoryOf(data);
-            if (!repository)
-                failed('GitHub answered without the repository\'s name or owner');
-            // A moved repository answers under its new owner: written to only when that owner is listed too.
-            else if (!listsOwner(target, repository.owner))
-                failed(`GitHub at ${target.server} shows ${name} under the owner ${repository.owner}, which its GITHUB_TARGETS entry does not list`);
-            else
-                work.push({ target, client, repository });
-        }
-        catch (err) {
-            failed(err instanceof HttpError && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : message(err));
-        }
-    }
-}
-/** Every repository of every owner of every target. */
-async function everyRepository(deps, work, failures) {
-    for (const target of deps.targets) {
-        const client = deps.clientFor(target);
-        let viewer;
-        const login = () => (viewer ??= client.request('GET /user').then(({ data }) => data.login, () => undefined));
-        const seen = new Set();
-        for (const owner of target.owners) {
-            try {
-                for (const repository of await listRepositories(client, owner, login)) {
-                    if (seen.has(repository.fullName.toLowerCase()))
-                        continue;
-                    seen.add(repository.fullName.toLowerCase());
-                    work.push({ target, client, repository });
-                }
-            }
-            catch (err) {
-                failures.push(listingFailure(target, owner, ownerFailure(target, owner, err)));
-            }
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
-
-
-
-
-/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
-const githubConnector = {
-    source: 'github',
-    command: 'sync-github',
-    noun: 'alert list',
-    scope: { parameter: 'repository', accepts: (value) => parseFullName(value) !== undefined, form: 'a repository as owner/name' },
-    description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
-repository of every GITHUB_TARGETS owner -> DefectDojo, one product
-per repository`,
-    missing: ({ config, secrets }) => [
-        ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
-        ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
-    ],
-    run: ({ loaded, options, defectDojo, retry, progress, conditional, scope }) => syncGithub({
-        targets: loaded.secrets.githubTargets,
-        clientFor: (target) => rateLimitedClient(target, {
-            timeoutMs: options.timeoutMs,
-            retry,
-            onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
-            onRateLimitWait: (resource, waitMs) => progress.warn(`${target.server}: the ${resource} rate limit is spent; waiting ${Math.ceil(waitMs / 1000)} s for its reset`),
-            ...(conditional ? { conditional } : {}),
-        }),
-        defectDojo,
-        concurrency: options.concurrency,
-        retry,
-        progress,
-        ...(scope ? { only: scope } : {}),
-        kinds: ALERT_KINDS.filter((kind) => loaded.config.sources.github[kind.setting]),
-    }),
-};
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
-
-
-const sonarqube_client_SERVICE = 'SonarQube';
-/** The web API's largest page. */
-const client_PAGE_SIZE = 500;
-/** SonarQube's search indexes return at most the first 10,000 results of any query. */
-const SEARCH_WINDOW = 10_000;
-/** Issue types imported by default: vulnerabilities; bugs and code smells are not security findings. */
-const SECURITY_TYPES = 'VULNERABILITY';
-/** More open issues than SonarQube's search can page through. */
-class SearchWindowExceeded extends Error {
-    name = 'SearchWindowExceeded';
-}
-function client_total(page, operation) {
-    const value = page.paging?.total;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-        throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no paging total');
-    return value;
-}
-function client_issue(value) {
-    const i = value;
-    if (!i || typeof i.key !== 'string' || typeof i.rule !== 'string' || typeof i.component !== 'string')
-        return undefined;
-    return {
-        key: i.key,
-        rule: i.rule,
-        component: i.component,
-        message: typeof i.message === 'string' ? i.message : '',
-        ...(typeof i.severity === 'string' ? { severity: i.severity } : {}),
-        ...(Array.isArray(i.impacts) ? { impacts: i.impacts } : {}),
-        ...(typeof i.line === 'number' ? { line: i.line } : {}),
-        ...(typeof i.type === 'string' ? { type: i.type } : {}),
-    };
-}
-/**
- * SonarQube's web API with a user token, sent as the basic-auth login with an empty password: the
- * one form every version from 9.9 on accepts (bearer needs 10.0).
- */
-class SonarQubeClient {
-    options;
-    /** Rule lookups of this run, shared by every project (rules are the server's, not a project's). */
-    ruleCache = new Map();
-    constructor(options) {
-        this.options = options;
-    }
-    get headers() {
-        return { authorization: `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`, accept: 'application/json' };
-    }
-    async get(operation, path, query, retry, onRetry) {
-        return retryTransient(async () => {
-            const response = await send(sonarqube_client_SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
-            const body = await jsonAnswer(sonarqube_client_SERVICE, operation, response);
-            if (!body || typeof body !== 'object' || Array.isArray(body))
-                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer is not an object');
-            return body;
-        }, retry, onRetry);
-    }
-    /**
-     * `api/authentication/validate`: whether SonarQube accepts the token. It answers 200 with
-     * `{"valid": false}` for a refused token rather than 401, so the flag is what is read.
-     */
-    async tokenValid(retry, onRetry) {
-        const body = await this.get('token check (authentication/validate)', '/api/authentication/validate', new URLSearchParams(), retry, onRetry);
-        if (typeof body.valid !== 'boolean')
-            throw new UnexpectedAnswerError(sonarqube_client_SERVICE, 'token check (authentication/validate)', 'the answer has no valid flag');
-        return body.valid;
-    }
-    /** The pages of a search and their `field` lists, until one reaches the paging total or is empty; a total past the window fails it whole. */
-    async *search(what, path, query, field, tooMany, retry, onRetry) {
-        for (let p = 1;; p++) {
-            const operation = `${what} (page ${p})`;
-            const page = await this.get(operation, path, new URLSearchParams({ ...query, ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
-            const count = client_total(page, operation);
-            if (count > SEARCH_WINDOW)
-                throw new SearchWindowExceeded(tooMany(count));
-            const items = page[field];
-            if (!Array.isArray(items))
-                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, `the answer has no ${field} list`);
-            yield { operation, page, items };
-            if (p * client_PAGE_SIZE >= count || items.length === 0)
-                return;
-        }
-    }
-    /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
-    async listProjects(retry, onRetry) {
-        const projects = [];
-        const tooMany = (count) => `SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`;
-        for await (const { operation, items } of this.search('project list', '/api/components/search', { qualifiers: 'TRK' }, 'components', tooMany, retry, onRetry)) {
-            for (const c of items) {
-                if (typeof c?.key !== 'string')
-                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a project has no key');
-                projects.push({ key: c.key, name: typeof c.name === 'string' && c.name.trim() !== '' ? c.name : c.key });
-            }
-        }
-        return projects;
-    }
-    /**
-     * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
-     * project past the search window fails whole: a cut-off report would close the rest in DefectDojo.
-     */
-    async projectIssues(project, retry, onRetry, options = {}) {
-        const issues = [];
-        const rules = new Map();
-        // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
-        // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
-        const query = { componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ...(options.allTypes ? {} : { types: SECURITY_TYPES }) };
-        const tooMany = (count) => `${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
-        for await (const { operation, page, items } of this.search(`issues of ${project.key}`, '/api/issues/search', query, 'issues', tooMany, retry, onRetry)) {
-            for (const raw of items) {
-                const parsed = client_issue(raw);
-                if (!parsed)
-                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'an issue has no key, rule or component');
-                issues.push(parsed);
-            }
-            for (const r of Array.isArray(page.rules) ? page.rules : []) {
-                if (typeof r?.key === 'string' && typeof r.name === 'string')
-                    rules.set(r.key, r.name);
-            }
-        }
-        return { issues, rules };
-    }
-    /**
-     * Every security hotspot of a project still to review (`api/hotspots/search`, `projectKey`,
-     * `status=TO_REVIEW`), as issues of type SECURITY_HOTSPOT whose severity is the hotspot's
-     * vulnerability probability (HIGH, MEDIUM, LOW). Past the search window it fails whole, as issues do.
-     */
-    async projectHotspots(project, retry, onRetry) {
-        const hotspots = [];
-        const tooMany = (count) => `${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
-        for await (const { operation, items } of this.search(`hotspots of ${project.key}`, '/api/hotspots/search', { projectKey: project.key, status: 'TO_REVIEW' }, 'hotspots', tooMany, retry, onRetry)) {
-            for (const raw of items) {
-                if (typeof raw?.key !== 'string' || typeof raw.component !== 'string')
-                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a hotspot has no key or component');
-                // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
-                const rule = typeof raw.ruleKey === 'string' ? raw.ruleKey : `hotspot:${typeof raw.securityCategory === 'string' ? raw.securityCategory : 'others'}`;
-                hotspots.push({
-                    key: raw.key,
-                    rule,
-                    component: raw.component,
-                    message: typeof raw.message === 'string' ? raw.message : '',
-                    severity: typeof raw.vulnerabilityProbability === 'string' ? raw.vulnerabilityProbability : 'LOW',
-                    ...(typeof raw.line === 'number' ? { line: raw.line } : {}),
-                    type: 'SECURITY_HOTSPOT',
-                });
-            }
-        }
-        return hotspots;
-    }
-    /**
-     * A rule's name and CWEs: `api/rules/search?rule_key=<key>&facets=cwe`, whose `cwe` facet over
-     * that one rule lists the CWEs of its security standards (SonarQube's own mapping; the API
-     * gives no per-issue CWE). Once per rule and run; a rule SonarQube does not know has none.
-     */
-    ruleDetails(ruleKey, retry, onRetry) {
-        let found = this.ruleCache.get(ruleKey);
-        if (!found) {
-            found = this.lookUpRule(ruleKey, retry, onRetry);
-            this.ruleCache.set(ruleKey, found);
-            // A failure is not kept: the next project asks again.
-            found.catch(() => this.ruleCache.delete(ruleKey));
-        }
-        return found;
-    }
-    async lookUpRule(ruleKey, retry, onRetry) {
-        if (ruleKey.startsWith('hotspot:'))
-            return { cwes: [] };
-        const page = await this.get(`rule ${ruleKey}`, '/api/rules/search', new URLSearchParams({ rule_key: ruleKey, facets: 'cwe', f: 'name', ps: '1' }), retry, onRetry);
-        const rule = Array.isArray(page.rules) ? page.rules.find((r) => r?.key === ruleKey) : undefined;
-        const facets = Array.isArray(page.facets) ? page.facets : [];
-        const facet = facets.find((f) => f?.name === 'cwe' || f?.property === 'cwe');
-        const values = Array.isArray(facet?.values) ? facet.values : [];
-        const cwes = values.filter((v) => typeof v?.val === 'string' && /^\d+$/.test(v.val) && (typeof v.count !== 'number' || v.count > 0)).map((v) => v.val);
-        return { ...(typeof rule?.name === 'string' ? { name: rule.name } : {}), cwes };
-    }
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/report.js
-/** Impact severities (10.2 on) in the older severity scale, for issues that carry no `severity`. */
-const FROM_IMPACT = { BLOCKER: 'BLOCKER', HIGH: 'CRITICAL', MEDIUM: 'MAJOR', LOW: 'MINOR', INFO: 'INFO' };
-const ORDER = ['BLOCKER', 'CRITICAL', 'MAJOR', 'MINOR', 'INFO'];
-function severityOf(issue) {
-    if (issue.severity)
-        return issue.severity;
-    const mapped = (issue.impacts ?? []).map((i) => FROM_IMPACT[i.severity ?? ''] ?? 'INFO').sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
-    return mapped[0] ?? 'INFO';
-}
-const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-/**
- * The report in the JSON shape of the sonar-report tool, which DefectDojo reads as "SonarQube Scan
- * detailed": one finding per issue, deduplicated on the issue key, so two issues of one rule in
- * one file stay two findings across reimports. DefectDojo recognises the shape by a non-empty
- * `hotspotKeys`; it holds the issue keys, so an empty project sends an empty list and its old
- * findings are closed. Each rule's CWEs (SonarQube's security standards) are links in its
- * `htmlDesc`, where DefectDojo's parser reads a finding's CWE. Hotspots use the same shape, in a
- * test of their own.
- */
-function sonarReport(serverUrl, project, found, now = new Date()) {
-    const prefix = `${project.key}:`;
-    const rules = {};
-    for (const issue of found.issues) {
-        if (rules[issue.rule])
-            continue;
-        const name = found.rules.get(issue.rule) ?? issue.rule;
-        const link = `${serverUrl}/coding_rules?open=${encodeURIComponent(issue.rule)}&rule_key=${encodeURIComponent(issue.rule)}`;
-        // DefectDojo takes a finding's CWE from the first "CWE-<n>" among the texts of the rule's links.
-        const cwes = (found.cwes?.get(issue.rule) ?? []).map((cwe) => `<p><a href="https://cwe.mitre.org/data/definitions/${cwe}.html">CWE-${cwe}</a></p>`);
-        rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>${cwes.join('')}` };
-    }
-    return {
-        date: now.toISOString().slice(0, 10),
-        projectName: project.name,
-        sonarBaseURL: serverUrl,
-        sonarComponent: project.key,
-        rules,
-        issues: found.issues.map((issue) => ({
-            key: issue.key,
-            rule: issue.rule,
-            severity: severityOf(issue),
-            component: issue.component.startsWith(prefix) ? issue.component.slice(prefix.length) : issue.component,
-            // File-level issues have no line; the parser needs a number.
-            line: issue.line ?? 0,
-            description: found.rules.get(issue.rule) ?? issue.rule,
-            message: issue.message || (found.rules.get(issue.rule) ?? issue.rule),
-            ...(issue.type ? { type: issue.type } : {}),
-        })),
-        hotspotKeys: found.issues.map((i) => i.key),
-    };
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/sync.js
-
-
-
-
-
-
-
-/** The name and CWEs of each rule the findings use, looked up once per rule and run. */
-async function withRules(issues, names, deps, onRetry) {
-    const cwes = new Map();
-    for (const rule of new Set(issues.map((i) => i.rule))) {
-        const details = await deps.sonarQube.ruleDetails(rule, deps.retry, onRetry);
-        cwes.set(rule, details.cwes);
-        if (!names.has(rule) && details.name)
-            names.set(rule, details.name);
-    }
-    return { issues, rules: names, cwes };
-}
-const SONARQUBE_KINDS = [
-    {
-        kind: 'issues',
-        testTitle: (project) => `${project.name} (SonarQube issues)`,
-        filename: 'sonarqube-issues.json',
-        read: async (project, deps, onRetry) => {
-            const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry, { allTypes: deps.allIssueTypes });
-            return withRules(found.issues, found.rules, deps, onRetry);
-        },
-    },
-    {
-        kind: 'hotspots',
-        testTitle: (project) => `${project.name} (SonarQube hotspots)`,
-        filename: 'sonarqube-hotspots.json',
-        read: async (project, deps, onRetry) => withRules(await deps.sonarQube.projectHotspots(project, deps.retry, onRetry), new Map(), deps, onRetry),
-    },
-];
-const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
-async function sync_syncKind(project, kind, deps, productExists, products, digests) {
-    const label = `${sync_labelOf(project)} ${kind.kind}`;
-    const testTitle = kind.testTitle(project);
-    const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: testTitle, scan_type: SCAN_TYPES.sonarQube };
-    const onRetry = (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs);
-    let attempts = 0;
-    const notes = [];
-    try {
-        const found = await kind.read(project, deps, onRetry);
-        // Nothing to send and no product yet: no empty product; an existing one still gets the empty report, to close what was fixed.
-        if (found.issues.length === 0 && !(await productExists())) {
-            return { ...base, status: 'skipped', reason: `no open ${kind.kind} and no DefectDojo product yet`, attempts: 0 };
-        }
-        const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
-        // The digest leaves out the report's date (the day it was made): the same issues give the same digest.
-        const digest = reportDigest({ scanType: SCAN_TYPES.sonarQube, productName: project.name, engagementName: ENGAGEMENTS.sonarqube, testTitle, doNotReactivate: deps.defectDojo.doNotReactivate }, Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))));
-        if (await digests.unchanged(SCAN_TYPES.sonarQube, digest))
-            return { ...base, status: 'synced', unchanged: true, attempts: 0 };
-        const counts = await retryTransient((n) => {
-            attempts = n;
-            return deps.defectDojo.reimport({
-                scanType: SCAN_TYPES.sonarQube,
-                productName: project.name,
-                engagementName: ENGAGEMENTS.sonarqube,
-                testTitle,
-                filename: kind.filename,
-                content,
-                note: (text) => notes.push(text),
-                digest,
-                // Not in the directory: created by this run's issues (under the configured type) or new.
-                ...(products ? { product: products.get(project.name) ?? null } : {}),
-            });
-        }, deps.retry, onRetry);
-        return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
-    }
-    catch (err) {
-        return { ...base, status: 'failed', reason: message(err), attempts };
-    }
-}
-/**
- * `sync-sonarqube`: every SonarQube project's open vulnerabilities (every open issue with
- * `allIssueTypes`) and its hotspots to review into its own DefectDojo product. A project's two
- * reimports go one after the other, so they never both create its product.
- */
-async function syncSonarQube(deps) {
-    const startedAt = new Date();
-    const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
-    let projects;
-    // DefectDojo's products are listed while SonarQube lists its projects.
-    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
-    try {
-        projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
-    }
-    catch (err) {
-        await pendingProducts;
-        return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
-    }
-    const products = await pendingProducts;
-    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
-    const items = await syncEachKind(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
-        let exists;
-        // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
-        let made = false;
-        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= retryTransient(() => deps.defectDojo.productExists(project.name), deps.retry)));
-        return async (kind) => {
-            const result = await sync_syncKind(project, kind, deps, productExists, products, digests);
-            if (result.status === 'synced')
-                made = true;
-            return result;
-        };
-    });
-    return finishReport(head, items);
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js
-
-
-
-/** `sync-sonarqube`: each SonarQube project's open issues, one DefectDojo product per project. */
-const sonarQubeConnector = {
-    source: 'sonarqube',
-    command: 'sync-sonarqube',
-    noun: 'project',
-    description: `SonarQube -> DefectDojo: each project's open vulnerabilities (every
-open issue with --all-issue-types) and its hotspots to review, each in a
-test of its own product ("SonarQube Scan detailed")`,
-    missing: ({ config, secrets }) => [
-        ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
-        ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
-        ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
-    ],
-    check: async ({ loaded, options, retry, progress }) => {
-        const url = loaded.config.sources.sonarqube.url;
-        let valid;
-        try {
-            valid = await connector_clientOf({ loaded, options }).tokenValid(retry, (error, n, delayMs) => progress.retry('token check', error, n, delayMs));
-        }
-        catch (err) {
-            throw refusedAs(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
-        }
-        if (!valid)
-            throw new CredentialRefused('SONARQUBE_TOKEN', 'SonarQube', url, 'api/authentication/validate answered valid: false');
-    },
-    run: ({ loaded, options, defectDojo, retry, progress }) => syncSonarQube({
-        sonarQube: connector_clientOf({ loaded, options }),
-        serverUrl: loaded.config.sources.sonarqube.url,
-        allIssueTypes: options.allIssueTypes ?? loaded.config.sources.sonarqube.allIssueTypes,
-        defectDojo,
-        concurrency: options.concurrency,
-        retry,
-        progress,
-    }),
-};
-function connector_clientOf({ loaded, options }) {
-    return new SonarQubeClient({ url: loaded.config.sources.sonarqube.url, token: loaded.secrets.sonarQubeToken, timeoutMs: options.timeoutMs });
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/connectors.js
-
-
-
-/** Every source the sync knows, in the order the usage text lists them. */
-const CONNECTORS = [dependencyTrackConnector, githubConnector, sonarQubeConnector];
-function connectorForCommand(command) {
-    return CONNECTORS.find((c) => c.command === command);
-}
-
-;// CONCATENATED MODULE: ./build/server/sync/options.js
-const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
-
-;// CONCATENATED MODULE: ./build/server/sync/args.js
-
-
-
-/** `serve` runs the long-lived service; every other command runs one connector once. */
-const SERVE = 'serve';
-const COMMANDS = [...CONNECTORS.map((c) => c.command), SERVE];
-class UsageError extends Error {
-    name = 'UsageError';
-}
-const indent = (text) => text.split('\n').join(`\n${' '.repeat(24)}`);
-const SONARQUBE = 'sync-sonarqube';
-/** Each option's help lines, and the commands it applies to (every command when absent). */
-const OPTION_HELP = [
-    { text: `  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
-                        from the environment alone). Secrets always come from the environment.` },
-    { text: '  --json                print one JSON summary on stdout; progress stays on stderr', only: CONNECTORS.map((c) => c.command) },
-    { text: '  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)' },
-    { text: '  --timeout <s>         limit of one API call, in seconds (default 60)' },
-    { text: '  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)' },
-    { text: '  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)' },
-    { text: `  --all-issue-types     sync-sonarqube: bugs and code smells too, not only vulnerabilities
-                        (sources.sonarqube.allIssueTypes)`, only: [SONARQUBE, SERVE] },
-    { text: '  -h, --help            this text' },
-];
-const SERVE_DESCRIPTION = `the long-lived service: in mode deployment, every enabled source on
-its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
-on PORT (default 8080); in mode cronjob, every enabled source once`;
-const EXIT_CODES = `Exit codes: 0 every project or repository synced (or skipped for a stated reason);
-1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.`;
-/** `gatehouse-sync --help`: the commands; each one's options are in its own `--help`. */
-const USAGE = `Usage: gatehouse-sync <command> [options]
-
-Commands:
-${CONNECTORS.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
-  ${SERVE.padEnd(22)}${indent(SERVE_DESCRIPTION)}
-
-Options:
-  --version             print the version
-  -h, --help            this text; gatehouse-sync <command> --help lists a command's options
-
-${EXIT_CODES}
-For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as above.
-`;
-/** `gatehouse-sync <command> --help`: what the command does and the options it takes, only those. */
-function usageFor(command) {
-    const connector = CONNECTORS.find((c) => c.command === command);
-    if (!connector && command !== SERVE)
-        return USAGE;
-    const options = OPTION_HELP.filter((o) => !o.only || o.only.includes(command)).map((o) => o.text);
-    const exits = command === SERVE ? 'Exit codes (mode cronjob): 0 every enabled source synced, 1 one failed, 2 invalid configuration or usage.' : EXIT_CODES;
-    return `Usage: gatehouse-sync ${command} [options]
-
-${connector ? connector.description : SERVE_DESCRIPTION}
-
-Options:
-${options.join('\n')}
-
-${exits}
-`;
-}
-function whole(name, raw, min, max, fallback) {
-    if (raw === undefined)
-        return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
-        throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-    return Number(raw);
-}
-/** The command line, or a request for help or the version; a `UsageError` names what is wrong. */
-function parseSyncArgs(argv, env) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_.parseArgs)({
-            args: [...argv],
-            allowPositionals: true,
-            strict: true,
-            options: {
-                config: { type: 'string' },
-                json: { type: 'boolean' },
-                concurrency: { type: 'string' },
-                timeout: { type: 'string' },
-                'upload-timeout': { type: 'string' },
-                retries: { type: 'string' },
-                'all-issue-types': { type: 'boolean' },
-                help: { type: 'boolean', short: 'h' },
-                version: { type: 'boolean' },
-            },
-        });
-    }
-    catch (err) {
-        throw new UsageError(err.message);
-    }
-    const { values, positionals } = parsed;
-    const [command, ...rest] = positionals;
-    if (values.version)
-        return 'version';
-    if (values.help)
-        return { help: command === undefined ? USAGE : usageFor(command) };
-    if (command === undefined)
-        throw new UsageError(`a command is required: ${COMMANDS.join(', ')}`);
-    if (!COMMANDS.includes(command))
-        throw new UsageError(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
-    if (rest.length > 0)
-        throw new UsageError(`unexpected argument "${rest[0]}"`);
-    const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
-    return {
-        command,
-        ...(configFile ? { configFile } : {}),
-        json: values.json ?? false,
-        options: {
-            concurrency: whole('concurrency', values.concurrency, 1, 32, DEFAULT_OPTIONS.concurrency),
-            timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
-            uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
-            retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
-            ...(values['all-issue-types'] ? { allIssueTypes: true } : {}),
-        },
-    };
 }
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
@@ -55900,6 +55040,71 @@ function yaml_boolean_yamlBoolean(text) {
 /** How a refusal names the accepted words. */
 const yaml_boolean_YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
 
+;// CONCATENATED MODULE: ./build/server/http/loopback.js
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** Whether what is sent to `url` never crosses a network in clear: https, or plain http on loopback only (local harnesses). */
+const secureOrLoopback = (url) => url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+
+;// CONCATENATED MODULE: ./build/server/github/targets.js
+
+
+
+/** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
+function apiBaseOf(server) {
+    const host = server.hostname.toLowerCase();
+    if (host === 'github.com' || host === 'www.github.com' || host === 'api.github.com')
+        return { apiBase: 'https://api.github.com', kind: 'public' };
+    if (host.endsWith('.ghe.com'))
+        return { apiBase: `https://${host.startsWith('api.') ? host : `api.${host}`}`, kind: 'enterprise' };
+    const path = server.pathname.replace(/\/+$/, '');
+    return { apiBase: `${server.origin}${path.endsWith('/api/v3') ? path : `${path}/api/v3`}`, kind: 'enterprise' };
+}
+/**
+ * `GITHUB_TARGETS`: a JSON list of `{server, owners, token}`. Problems name the entry and field,
+ * never a value (the setting holds tokens), and the JSON parser's own message is not used
+ * because it quotes the input.
+ */
+function parseGithubTargets(raw) {
+    const value = jsonValue(raw);
+    if (value === undefined)
+        return { problems: ['GITHUB_TARGETS is not valid JSON'] };
+    if (!Array.isArray(value) || value.length === 0)
+        return { problems: ['GITHUB_TARGETS must be a non-empty JSON list of {"server","owners","token"}'] };
+    const problems = [];
+    const targets = [];
+    value.forEach((entry, i) => {
+        const at = `GITHUB_TARGETS[${i}]`;
+        if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+            problems.push(`${at} must be an object with server, owners and token`);
+            return;
+        }
+        const { server, owners, token, ...rest } = entry;
+        for (const key of Object.keys(rest))
+            problems.push(`${at}.${key} is not a known field`);
+        const url = typeof server === 'string' ? (URL.parse(server) ?? undefined) : undefined;
+        if (!url || url.username || url.password || url.search || url.hash)
+            problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
+        else if (!secureOrLoopback(url))
+            problems.push(`${at}.server must use https (the token travels with every call)`);
+        if (!Array.isArray(owners) || owners.length === 0 || !owners.every(isOwnerLogin)) {
+            problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
+        }
+        if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
+            problems.push(`${at}.token must be a non-empty token`);
+        if (problems.length > 0 || !url)
+            return;
+        targets.push({ server: url.href.replace(/\/+$/, ''), ...apiBaseOf(url), owners: [...new Set(owners)], token: token.trim() });
+    });
+    if (problems.length > 0)
+        return { problems };
+    // The public platform first: issue push resolves repositories in this order.
+    return { targets: [...targets.filter((t) => t.kind === 'public'), ...targets.filter((t) => t.kind === 'enterprise')] };
+}
+/** Whether the target lists the owner (GitHub compares logins without case). */
+function listsOwner(target, owner) {
+    return target.owners.some((o) => o.toLowerCase() === owner.toLowerCase());
+}
+
 ;// CONCATENATED MODULE: ./build/server/issues/finding.js
 
 /** DefectDojo's severities, worst first: what issue push's `github.minSeverity` names. */
@@ -56235,6 +55440,766 @@ function missingDefectDojo({ config, secrets }) {
         ...(config.defectdojo.url ? [] : ['defectdojo.url is required (or SYNC_DEFECTDOJO_URL)']),
         ...(secrets.defectDojoToken ? [] : ['DEFECTDOJO_TOKEN is required (an API v2 token of the DefectDojo service user)']),
     ];
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The scan types DefectDojo refused as unknown in this run (its release predates the parser): a
+ * kind refused once is skipped for every later repository, said in one warning, not failed and
+ * sent again per repository. The next run asks again (DefectDojo may have been upgraded).
+ */
+class RefusedScanTypes {
+    progress;
+    refused = new Map();
+    constructor(progress) {
+        this.progress = progress;
+    }
+    /** Why this kind is skipped, once DefectDojo has refused its scan type. */
+    reason(kind) {
+        return this.refused.get(kind.scanType);
+    }
+    /** Remembers the refusal; warns the first time. */
+    refuse(kind, err) {
+        if (!this.refused.has(kind.scanType)) {
+            this.refused.set(kind.scanType, err.message);
+            const path = `sources.github.${kind.setting}`;
+            this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (${path}: false, or ${KEYS.find((k) => k.path === path)?.env}=false, turns them off)`);
+        }
+        return this.refused.get(kind.scanType);
+    }
+}
+async function syncKind(work, kind, deps, productExists, products, digests, refused) {
+    const { repository } = work;
+    const base = {
+        label: `${repository.fullName} ${kind.kind}`,
+        product: repository.fullName,
+        engagement: ENGAGEMENTS.github,
+        test: kind.test,
+        scan_type: kind.scanType,
+    };
+    const unknown = refused.reason(kind);
+    if (unknown)
+        return { ...base, status: 'skipped', reason: unknown, attempts: 0 };
+    let alerts;
+    try {
+        alerts = await kind.list(work.client, repository);
+    }
+    catch (err) {
+        if (err instanceof HttpError && !(err instanceof SecondaryRateLimit) && kind.notEnabled(err)) {
+            return { ...base, status: 'skipped', reason: `not enabled on GitHub: ${err.detail ?? err.status}`, attempts: 0 };
+        }
+        return { ...base, status: 'failed', reason: message(err), attempts: 0 };
+    }
+    let attempts = 0;
+    const notes = [];
+    try {
+        // An empty report still goes to an existing product, to close what was fixed; a repository
+        // that never had an alert gets no empty product.
+        if (alerts.length === 0 && !(await productExists())) {
+            return { ...base, status: 'skipped', reason: 'no open alerts and no DefectDojo product yet', attempts: 0 };
+        }
+        const held = kind.knownPrefix !== undefined && alerts.length > 0 && (await productExists());
+        const known = held ? await knownAlerts(deps, repository.fullName, kind.knownPrefix) : new Map();
+        const { document, kept } = kind.report(repository, alerts, known);
+        if (kept && kept.length > 0) {
+            notes.push(`${kept.length} alert${kept.length === 1 ? '' : 's'} changed on GitHub (severity, summary or identifiers) since DefectDojo first saw ${kept.length === 1 ? 'it' : 'them'}: kept as DefectDojo has them, so each stays one finding with its triage (alerts #${kept.join(', #')})`);
+        }
+        const content = Buffer.from(JSON.stringify(document));
+        const target = { scanType: kind.scanType, productName: repository.fullName, engagementName: ENGAGEMENTS.github, testTitle: kind.test, scan: kind.scan(repository, alerts) };
+        const digest = reportDigest({ ...target, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
+        if (await digests.unchanged(kind.scanType, digest))
+            return { ...base, status: 'synced', unchanged: true, ...notesOf(notes), attempts: 0 };
+        const counts = await retryTransient((n) => {
+            attempts = n;
+            return deps.defectDojo.reimport({
+                ...target,
+                filename: `${kind.kind}.json`,
+                content,
+                note: (text) => notes.push(text),
+                digest,
+                // Not in the directory: created by this run's first kind (under the configured type) or new.
+                ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
+            });
+        }, deps.retry, (error, retry, delayMs) => deps.progress.retry(base.label, error, retry, delayMs));
+        return { ...base, status: 'synced', findings: alerts.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
+    }
+    catch (err) {
+        if (err instanceof ScanTypeUnknown)
+            return { ...base, status: 'skipped', reason: refused.refuse(kind, err), ...notesOf(notes), attempts };
+        return { ...base, status: 'failed', reason: message(err), ...notesOf(notes), attempts };
+    }
+}
+/** Why an owner could not be listed, naming the target's token when GitHub refused it or cannot show the owner to it. */
+function ownerFailure(target, owner, err) {
+    if (err instanceof HttpError && err.status === 404) {
+        return new Error(`GitHub at ${target.server}: owner ${owner} does not exist, or the token of its GITHUB_TARGETS entry cannot see it (404 to ${err.operation})`);
+    }
+    return refusedAs(err, 'the token of its GITHUB_TARGETS entry', 'GitHub', target.server);
+}
+/** What DefectDojo holds for this kind's alerts in the product, by unique id: the open finding, else the newest. */
+async function knownAlerts(deps, product, prefix) {
+    const findings = await retryTransient(() => deps.defectDojo.findingsByUniqueId(product, prefix), deps.retry);
+    const best = new Map();
+    for (const f of findings) {
+        const held = best.get(f.uniqueIdFromTool);
+        if (!held || (f.active && !held.active) || (f.active === held.active && f.id > held.id))
+            best.set(f.uniqueIdFromTool, f);
+    }
+    return new Map([...best].map(([id, f]) => [id, { title: f.title, severity: f.severity, vulnerabilityIds: f.vulnerabilityIds }]));
+}
+/** An owner or a named repository that could not be listed: reported as a failed item, never dropped. */
+function listingFailure(label, product, test, reason) {
+    return {
+        label,
+        product,
+        engagement: ENGAGEMENTS.github,
+        test,
+        scan_type: '',
+        status: 'failed',
+        reason,
+        attempts: 0,
+    };
+}
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts of every repository of every target. */
+async function syncGithub(deps) {
+    const startedAt = new Date();
+    const failures = [];
+    const work = [];
+    if (deps.only)
+        await namedRepositories(deps, deps.only, work, failures);
+    else
+        await everyRepository(deps, work, failures);
+    for (const failure of failures)
+        deps.progress.warn(`${failure.label}: ${failure.reason ?? ''}`);
+    const products = work.length > 0 ? await productDirectory(deps.defectDojo, deps.retry, deps.progress) : undefined;
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+    const refused = new RefusedScanTypes(deps.progress);
+    const items = await syncEachKind(work, deps.kinds ?? ALERT_KINDS, deps.concurrency, deps.progress, (w) => {
+        const name = w.repository.fullName;
+        let exists;
+        // Whether the product was there: the directory's answer, else asked once. Unlike SonarQube's,
+        // not true once an earlier kind made it: an empty list has nothing to close there.
+        const productExists = async () => (products ? products.has(name) : (exists ??= retryTransient(() => deps.defectDojo.productExists(name), deps.retry)));
+        return (kind) => syncKind(w, kind, deps, productExists, products, digests, refused);
+    });
+    return finishReport({ command: 'sync-github', source: 'github', startedAt }, [...failures, ...items]);
+}
+/**
+ * The named repositories (`GET /repos/{owner}/{repo}`), each on the first target that lists its
+ * owner (the public platform first); one no target lists, or GitHub does not show, is a failed item.
+ */
+async function namedRepositories(deps, names, work, failures) {
+    const clients = new Map();
+    for (const name of names) {
+        const [owner, repo] = name.split('/');
+        const target = deps.targets.find((t) => listsOwner(t, owner));
+        const failed = (reason) => failures.push(listingFailure(name, name, 'repository', reason));
+        if (!target) {
+            failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
+            continue;
+        }
+        if (!clients.has(target))
+            clients.set(target, deps.clientFor(target));
+        const client = clients.get(target);
+        try {
+            const { data } = await client.request('GET /repos/{owner}/{repo}', { owner, repo });
+            const repository = repositoryOf(data);
+            if (!repository)
+                failed('GitHub answered without the repository\'s name or owner');
+            // A moved repository answers under its new owner: written to only when that owner is listed too.
+            else if (!listsOwner(target, repository.owner))
+                failed(`GitHub at ${target.server} shows ${name} under the owner ${repository.owner}, which its GITHUB_TARGETS entry does not list`);
+            else
+                work.push({ client, repository });
+        }
+        catch (err) {
+            failed(err instanceof HttpError && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : message(err));
+        }
+    }
+}
+/** Every repository of every owner of every target. */
+async function everyRepository(deps, work, failures) {
+    for (const target of deps.targets) {
+        const client = deps.clientFor(target);
+        let viewer;
+        const login = () => (viewer ??= client.request('GET /user').then(({ data }) => data.login, () => undefined));
+        const seen = new Set();
+        for (const owner of target.owners) {
+            try {
+                for (const repository of await listRepositories(client, owner, login)) {
+                    if (seen.has(repository.fullName.toLowerCase()))
+                        continue;
+                    seen.add(repository.fullName.toLowerCase());
+                    work.push({ client, repository });
+                }
+            }
+            catch (err) {
+                failures.push(listingFailure(`${target.server}/${owner} (repository list)`, owner, 'repository list', message(ownerFailure(target, owner, err))));
+            }
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/github/connector.js
+
+
+
+
+/** `sync-github`: code-scanning, Dependabot and secret-scanning alerts, one DefectDojo product per repository. */
+const githubConnector = {
+    source: 'github',
+    command: 'sync-github',
+    noun: 'alert list',
+    scope: { parameter: 'repository', accepts: (value) => parseFullName(value) !== undefined, form: 'a repository as owner/name' },
+    description: `GitHub code-scanning, Dependabot and secret-scanning alerts of every
+repository of every GITHUB_TARGETS owner -> DefectDojo, one product
+per repository`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.github.enabled ? [] : ['sources.github.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
+        ...(secrets.githubTargets ? [] : ['GITHUB_TARGETS is required (a JSON list of {"server","owners","token"})']),
+    ],
+    run: ({ loaded, options, defectDojo, retry, progress, conditional, scope }) => syncGithub({
+        targets: loaded.secrets.githubTargets,
+        clientFor: (target) => rateLimitedClient(target, {
+            timeoutMs: options.timeoutMs,
+            retry,
+            onRetry: (operation, error, n, delayMs) => progress.retry(`${target.server} ${operation}`, error, n, delayMs),
+            onRateLimitWait: (resource, waitMs) => progress.warn(`${target.server}: the ${resource} rate limit is spent; waiting ${Math.ceil(waitMs / 1000)} s for its reset`),
+            ...(conditional ? { conditional } : {}),
+        }),
+        defectDojo,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+        ...(scope ? { only: scope } : {}),
+        kinds: ALERT_KINDS.filter((kind) => loaded.config.sources.github[kind.setting]),
+    }),
+};
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/client.js
+
+
+const sonarqube_client_SERVICE = 'SonarQube';
+/** The web API's largest page. */
+const client_PAGE_SIZE = 500;
+/** SonarQube's search indexes return at most the first 10,000 results of any query. */
+const SEARCH_WINDOW = 10_000;
+/** Issue types imported by default: vulnerabilities; bugs and code smells are not security findings. */
+const SECURITY_TYPES = 'VULNERABILITY';
+/** More open issues than SonarQube's search can page through. */
+class SearchWindowExceeded extends Error {
+    name = 'SearchWindowExceeded';
+}
+function client_total(page, operation) {
+    const value = page.paging?.total;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+        throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer has no paging total');
+    return value;
+}
+function client_issue(value) {
+    const i = value;
+    if (!i || typeof i.key !== 'string' || typeof i.rule !== 'string' || typeof i.component !== 'string')
+        return undefined;
+    return {
+        key: i.key,
+        rule: i.rule,
+        component: i.component,
+        message: typeof i.message === 'string' ? i.message : '',
+        ...(typeof i.severity === 'string' ? { severity: i.severity } : {}),
+        ...(Array.isArray(i.impacts) ? { impacts: i.impacts } : {}),
+        ...(typeof i.line === 'number' ? { line: i.line } : {}),
+        ...(typeof i.type === 'string' ? { type: i.type } : {}),
+    };
+}
+/**
+ * SonarQube's web API with a user token, sent as the basic-auth login with an empty password: the
+ * one form every version from 9.9 on accepts (bearer needs 10.0).
+ */
+class SonarQubeClient {
+    options;
+    /** Rule lookups of this run, shared by every project (rules are the server's, not a project's). */
+    ruleCache = new Map();
+    constructor(options) {
+        this.options = options;
+    }
+    get headers() {
+        return { authorization: `Basic ${Buffer.from(`${this.options.token}:`).toString('base64')}`, accept: 'application/json' };
+    }
+    async get(operation, path, query, retry, onRetry) {
+        return retryTransient(async () => {
+            const response = await send(sonarqube_client_SERVICE, operation, `${this.options.url}${path}?${query}`, { headers: this.headers, timeoutMs: this.options.timeoutMs });
+            const body = await jsonAnswer(sonarqube_client_SERVICE, operation, response);
+            if (!body || typeof body !== 'object' || Array.isArray(body))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'the answer is not an object');
+            return body;
+        }, retry, onRetry);
+    }
+    /**
+     * `api/authentication/validate`: whether SonarQube accepts the token. It answers 200 with
+     * `{"valid": false}` for a refused token rather than 401, so the flag is what is read.
+     */
+    async tokenValid(retry, onRetry) {
+        const body = await this.get('token check (authentication/validate)', '/api/authentication/validate', new URLSearchParams(), retry, onRetry);
+        if (typeof body.valid !== 'boolean')
+            throw new UnexpectedAnswerError(sonarqube_client_SERVICE, 'token check (authentication/validate)', 'the answer has no valid flag');
+        return body.valid;
+    }
+    /** The pages of a search and their `field` lists, until one reaches the paging total or is empty; a total past the window fails it whole. */
+    async *search(what, path, query, field, tooMany, retry, onRetry) {
+        for (let p = 1;; p++) {
+            const operation = `${what} (page ${p})`;
+            const page = await this.get(operation, path, new URLSearchParams({ ...query, ps: String(client_PAGE_SIZE), p: String(p) }), retry, onRetry);
+            const count = client_total(page, operation);
+            if (count > SEARCH_WINDOW)
+                throw new SearchWindowExceeded(tooMany(count));
+            const items = page[field];
+            if (!Array.isArray(items))
+                throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, `the answer has no ${field} list`);
+            yield { operation, page, items };
+            if (p * client_PAGE_SIZE >= count || items.length === 0)
+                return;
+        }
+    }
+    /** Every project the token may browse (`api/components/search?qualifiers=TRK`, which needs no admin right). */
+    async listProjects(retry, onRetry) {
+        const projects = [];
+        const tooMany = (count) => `SonarQube lists ${count} projects; its search pages through the first ${SEARCH_WINDOW} only`;
+        for await (const { operation, items } of this.search('project list', '/api/components/search', { qualifiers: 'TRK' }, 'components', tooMany, retry, onRetry)) {
+            for (const c of items) {
+                if (typeof c?.key !== 'string')
+                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a project has no key');
+                projects.push({ key: c.key, name: typeof c.name === 'string' && c.name.trim() !== '' ? c.name : c.key });
+            }
+        }
+        return projects;
+    }
+    /**
+     * Every open issue of a project (`api/issues/search`, `resolved=false`, with rule names). A
+     * project past the search window fails whole: a cut-off report would close the rest in DefectDojo.
+     */
+    async projectIssues(project, retry, onRetry, options = {}) {
+        const issues = [];
+        const rules = new Map();
+        // `componentKeys`: renamed `components` in 10.2, where the old name still works; 9.9 knows only it.
+        // `types`: deprecated in 10.2 but still applied, and the one filter 9.9 to 2025.x all know.
+        const query = { componentKeys: project.key, resolved: 'false', additionalFields: 'rules', ...(options.allTypes ? {} : { types: SECURITY_TYPES }) };
+        const tooMany = (count) => `${count} open issues; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
+        for await (const { operation, page, items } of this.search(`issues of ${project.key}`, '/api/issues/search', query, 'issues', tooMany, retry, onRetry)) {
+            for (const raw of items) {
+                const parsed = client_issue(raw);
+                if (!parsed)
+                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'an issue has no key, rule or component');
+                issues.push(parsed);
+            }
+            for (const r of Array.isArray(page.rules) ? page.rules : []) {
+                if (typeof r?.key === 'string' && typeof r.name === 'string')
+                    rules.set(r.key, r.name);
+            }
+        }
+        return { issues, rules };
+    }
+    /**
+     * Every security hotspot of a project still to review (`api/hotspots/search`, `projectKey`,
+     * `status=TO_REVIEW`), as issues of type SECURITY_HOTSPOT whose severity is the hotspot's
+     * vulnerability probability (HIGH, MEDIUM, LOW). Past the search window it fails whole, as issues do.
+     */
+    async projectHotspots(project, retry, onRetry) {
+        const hotspots = [];
+        const tooMany = (count) => `${count} hotspots to review; SonarQube's search pages through the first ${SEARCH_WINDOW} only, and a partial report would close the rest in DefectDojo`;
+        for await (const { operation, items } of this.search(`hotspots of ${project.key}`, '/api/hotspots/search', { projectKey: project.key, status: 'TO_REVIEW' }, 'hotspots', tooMany, retry, onRetry)) {
+            for (const raw of items) {
+                if (typeof raw?.key !== 'string' || typeof raw.component !== 'string')
+                    throw new UnexpectedAnswerError(sonarqube_client_SERVICE, operation, 'a hotspot has no key or component');
+                // `ruleKey` is in the answer from 9.7 on; before, the security category stands in for the rule.
+                const rule = typeof raw.ruleKey === 'string' ? raw.ruleKey : `hotspot:${typeof raw.securityCategory === 'string' ? raw.securityCategory : 'others'}`;
+                hotspots.push({
+                    key: raw.key,
+                    rule,
+                    component: raw.component,
+                    message: typeof raw.message === 'string' ? raw.message : '',
+                    severity: typeof raw.vulnerabilityProbability === 'string' ? raw.vulnerabilityProbability : 'LOW',
+                    ...(typeof raw.line === 'number' ? { line: raw.line } : {}),
+                    type: 'SECURITY_HOTSPOT',
+                });
+            }
+        }
+        return hotspots;
+    }
+    /**
+     * A rule's name and CWEs: `api/rules/search?rule_key=<key>&facets=cwe`, whose `cwe` facet over
+     * that one rule lists the CWEs of its security standards (SonarQube's own mapping; the API
+     * gives no per-issue CWE). Once per rule and run; a rule SonarQube does not know has none.
+     */
+    ruleDetails(ruleKey, retry, onRetry) {
+        let found = this.ruleCache.get(ruleKey);
+        if (!found) {
+            found = this.lookUpRule(ruleKey, retry, onRetry);
+            this.ruleCache.set(ruleKey, found);
+            // A failure is not kept: the next project asks again.
+            found.catch(() => this.ruleCache.delete(ruleKey));
+        }
+        return found;
+    }
+    async lookUpRule(ruleKey, retry, onRetry) {
+        if (ruleKey.startsWith('hotspot:'))
+            return { cwes: [] };
+        const page = await this.get(`rule ${ruleKey}`, '/api/rules/search', new URLSearchParams({ rule_key: ruleKey, facets: 'cwe', f: 'name', ps: '1' }), retry, onRetry);
+        const rule = Array.isArray(page.rules) ? page.rules.find((r) => r?.key === ruleKey) : undefined;
+        const facets = Array.isArray(page.facets) ? page.facets : [];
+        const facet = facets.find((f) => f?.name === 'cwe' || f?.property === 'cwe');
+        const values = Array.isArray(facet?.values) ? facet.values : [];
+        const cwes = values.filter((v) => typeof v?.val === 'string' && /^\d+$/.test(v.val) && (typeof v.count !== 'number' || v.count > 0)).map((v) => v.val);
+        return { ...(typeof rule?.name === 'string' ? { name: rule.name } : {}), cwes };
+    }
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/report.js
+/** Impact severities (10.2 on) in the older severity scale, for issues that carry no `severity`. */
+const FROM_IMPACT = { BLOCKER: 'BLOCKER', HIGH: 'CRITICAL', MEDIUM: 'MAJOR', LOW: 'MINOR', INFO: 'INFO' };
+const ORDER = ['BLOCKER', 'CRITICAL', 'MAJOR', 'MINOR', 'INFO'];
+function severityOf(issue) {
+    if (issue.severity)
+        return issue.severity;
+    const mapped = (issue.impacts ?? []).map((i) => FROM_IMPACT[i.severity ?? ''] ?? 'INFO').sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+    return mapped[0] ?? 'INFO';
+}
+const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * The report in the JSON shape of the sonar-report tool, which DefectDojo reads as "SonarQube Scan
+ * detailed": one finding per issue, deduplicated on the issue key, so two issues of one rule in
+ * one file stay two findings across reimports. DefectDojo recognises the shape by a non-empty
+ * `hotspotKeys`; it holds the issue keys, so an empty project sends an empty list and its old
+ * findings are closed. Each rule's CWEs (SonarQube's security standards) are links in its
+ * `htmlDesc`, where DefectDojo's parser reads a finding's CWE. Hotspots use the same shape, in a
+ * test of their own.
+ */
+function sonarReport(serverUrl, project, found, now = new Date()) {
+    const prefix = `${project.key}:`;
+    const rules = {};
+    for (const issue of found.issues) {
+        if (rules[issue.rule])
+            continue;
+        const name = found.rules.get(issue.rule) ?? issue.rule;
+        const link = `${serverUrl}/coding_rules?open=${encodeURIComponent(issue.rule)}&rule_key=${encodeURIComponent(issue.rule)}`;
+        // DefectDojo takes a finding's CWE from the first "CWE-<n>" among the texts of the rule's links.
+        const cwes = (found.cwes?.get(issue.rule) ?? []).map((cwe) => `<p><a href="https://cwe.mitre.org/data/definitions/${cwe}.html">CWE-${cwe}</a></p>`);
+        rules[issue.rule] = { name, htmlDesc: `<p>${escapeHtml(name)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(issue.rule)}</a></p>${cwes.join('')}` };
+    }
+    return {
+        date: now.toISOString().slice(0, 10),
+        projectName: project.name,
+        sonarBaseURL: serverUrl,
+        sonarComponent: project.key,
+        rules,
+        issues: found.issues.map((issue) => ({
+            key: issue.key,
+            rule: issue.rule,
+            severity: severityOf(issue),
+            component: issue.component.startsWith(prefix) ? issue.component.slice(prefix.length) : issue.component,
+            // File-level issues have no line; the parser needs a number.
+            line: issue.line ?? 0,
+            description: found.rules.get(issue.rule) ?? issue.rule,
+            message: issue.message || (found.rules.get(issue.rule) ?? issue.rule),
+            ...(issue.type ? { type: issue.type } : {}),
+        })),
+        hotspotKeys: found.issues.map((i) => i.key),
+    };
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/sync.js
+
+
+
+
+
+
+
+/** The name and CWEs of each rule the findings use, looked up once per rule and run. */
+async function withRules(issues, names, deps, onRetry) {
+    const cwes = new Map();
+    for (const rule of new Set(issues.map((i) => i.rule))) {
+        const details = await deps.sonarQube.ruleDetails(rule, deps.retry, onRetry);
+        cwes.set(rule, details.cwes);
+        if (!names.has(rule) && details.name)
+            names.set(rule, details.name);
+    }
+    return { issues, rules: names, cwes };
+}
+const SONARQUBE_KINDS = [
+    {
+        kind: 'issues',
+        testTitle: (project) => `${project.name} (SonarQube issues)`,
+        filename: 'sonarqube-issues.json',
+        read: async (project, deps, onRetry) => {
+            const found = await deps.sonarQube.projectIssues(project, deps.retry, onRetry, { allTypes: deps.allIssueTypes });
+            return withRules(found.issues, found.rules, deps, onRetry);
+        },
+    },
+    {
+        kind: 'hotspots',
+        testTitle: (project) => `${project.name} (SonarQube hotspots)`,
+        filename: 'sonarqube-hotspots.json',
+        read: async (project, deps, onRetry) => withRules(await deps.sonarQube.projectHotspots(project, deps.retry, onRetry), new Map(), deps, onRetry),
+    },
+];
+const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
+async function sync_syncKind(project, kind, deps, productExists, products, digests) {
+    const label = `${sync_labelOf(project)} ${kind.kind}`;
+    const testTitle = kind.testTitle(project);
+    const target = { scanType: SCAN_TYPES.sonarQube, productName: project.name, engagementName: ENGAGEMENTS.sonarqube, testTitle };
+    const base = { label, product: project.name, engagement: ENGAGEMENTS.sonarqube, test: testTitle, scan_type: SCAN_TYPES.sonarQube };
+    const onRetry = (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs);
+    let attempts = 0;
+    const notes = [];
+    try {
+        const found = await kind.read(project, deps, onRetry);
+        // Nothing to send and no product yet: no empty product; an existing one still gets the empty report, to close what was fixed.
+        if (found.issues.length === 0 && !(await productExists())) {
+            return { ...base, status: 'skipped', reason: `no open ${kind.kind} and no DefectDojo product yet`, attempts: 0 };
+        }
+        const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
+        // The digest leaves out the report's date (the day it was made): the same issues give the same digest.
+        const digest = reportDigest({ ...target, doNotReactivate: deps.defectDojo.doNotReactivate }, Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))));
+        if (await digests.unchanged(SCAN_TYPES.sonarQube, digest))
+            return { ...base, status: 'synced', unchanged: true, attempts: 0 };
+        const counts = await retryTransient((n) => {
+            attempts = n;
+            return deps.defectDojo.reimport({
+                ...target,
+                filename: kind.filename,
+                content,
+                note: (text) => notes.push(text),
+                digest,
+                // Not in the directory: created by this run's issues (under the configured type) or new.
+                ...(products ? { product: products.get(project.name) ?? null } : {}),
+            });
+        }, deps.retry, onRetry);
+        return { ...base, status: 'synced', findings: found.issues.length, ...(counts ? { counts } : {}), ...notesOf(notes), attempts };
+    }
+    catch (err) {
+        return { ...base, status: 'failed', reason: message(err), attempts };
+    }
+}
+/**
+ * `sync-sonarqube`: every SonarQube project's open vulnerabilities (every open issue with
+ * `allIssueTypes`) and its hotspots to review into its own DefectDojo product. A project's two
+ * reimports go one after the other, so they never both create its product.
+ */
+async function syncSonarQube(deps) {
+    const startedAt = new Date();
+    const head = { command: 'sync-sonarqube', source: 'sonarqube', startedAt };
+    let projects;
+    // DefectDojo's products are listed while SonarQube lists its projects.
+    const pendingProducts = productDirectory(deps.defectDojo, deps.retry, deps.progress);
+    try {
+        projects = await deps.sonarQube.listProjects(deps.retry, (error, retry, delayMs) => deps.progress.retry('project list', error, retry, delayMs));
+    }
+    catch (err) {
+        await pendingProducts;
+        return finishReport({ ...head, error: `could not list projects: ${message(err)}` }, []);
+    }
+    const products = await pendingProducts;
+    const digests = new ImportedDigests(deps.defectDojo, deps.progress);
+    const items = await syncEachKind(projects, SONARQUBE_KINDS, deps.concurrency, deps.progress, (project) => {
+        let exists;
+        // The directory's answer, else asked once, and only when a kind has nothing to send; a reimport before it made the product.
+        let made = false;
+        const productExists = async () => made || (products ? products.has(project.name) : await (exists ??= retryTransient(() => deps.defectDojo.productExists(project.name), deps.retry)));
+        return async (kind) => {
+            const result = await sync_syncKind(project, kind, deps, productExists, products, digests);
+            if (result.status === 'synced')
+                made = true;
+            return result;
+        };
+    });
+    return finishReport(head, items);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/sonarqube/connector.js
+
+
+
+/** `sync-sonarqube`: each SonarQube project's open issues, one DefectDojo product per project. */
+const sonarQubeConnector = {
+    source: 'sonarqube',
+    command: 'sync-sonarqube',
+    noun: 'project',
+    description: `SonarQube -> DefectDojo: each project's open vulnerabilities (every
+open issue with --all-issue-types) and its hotspots to review, each in a
+test of its own product ("SonarQube Scan detailed")`,
+    missing: ({ config, secrets }) => [
+        ...(config.sources.sonarqube.enabled ? [] : ['sources.sonarqube.enabled is false (set so, or unset with none of its settings given): this source is switched off']),
+        ...(config.sources.sonarqube.url ? [] : ['sources.sonarqube.url is required (or SYNC_SONARQUBE_URL)']),
+        ...(secrets.sonarQubeToken ? [] : ['SONARQUBE_TOKEN is required (a SonarQube user token with Browse on the projects)']),
+    ],
+    check: async ({ loaded, options, retry, progress }) => {
+        const url = loaded.config.sources.sonarqube.url;
+        let valid;
+        try {
+            valid = await connector_clientOf({ loaded, options }).tokenValid(retry, (error, n, delayMs) => progress.retry('token check', error, n, delayMs));
+        }
+        catch (err) {
+            throw refusedAs(err, 'SONARQUBE_TOKEN', 'SonarQube', url);
+        }
+        if (!valid)
+            throw new CredentialRefused('SONARQUBE_TOKEN', 'SonarQube', url, 'api/authentication/validate answered valid: false');
+    },
+    run: ({ loaded, options, defectDojo, retry, progress }) => syncSonarQube({
+        sonarQube: connector_clientOf({ loaded, options }),
+        serverUrl: loaded.config.sources.sonarqube.url,
+        allIssueTypes: options.allIssueTypes ?? loaded.config.sources.sonarqube.allIssueTypes,
+        defectDojo,
+        concurrency: options.concurrency,
+        retry,
+        progress,
+    }),
+};
+function connector_clientOf({ loaded, options }) {
+    return new SonarQubeClient({ url: loaded.config.sources.sonarqube.url, token: loaded.secrets.sonarQubeToken, timeoutMs: options.timeoutMs });
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/connectors.js
+
+
+
+/** Every source the sync knows, in the order the usage text lists them. */
+const CONNECTORS = [dependencyTrackConnector, githubConnector, sonarQubeConnector];
+function connectorForCommand(command) {
+    return CONNECTORS.find((c) => c.command === command);
+}
+
+;// CONCATENATED MODULE: ./build/server/sync/options.js
+const DEFAULT_OPTIONS = { concurrency: 4, timeoutMs: 60_000, uploadTimeoutMs: 600_000, retries: 4 };
+
+;// CONCATENATED MODULE: ./build/server/sync/args.js
+
+
+
+/** `serve` runs the long-lived service; every other command runs one connector once. */
+const SERVE = 'serve';
+const COMMANDS = [...CONNECTORS.map((c) => c.command), SERVE];
+class UsageError extends Error {
+    name = 'UsageError';
+}
+const indent = (text) => text.split('\n').join(`\n${' '.repeat(24)}`);
+const SONARQUBE = 'sync-sonarqube';
+/** Each option's help lines, and the commands it applies to (every command when absent). */
+const OPTION_HELP = [
+    { text: `  --config <file>       YAML configuration (default: $SYNC_CONFIG; without either, settings come
+                        from the environment alone). Secrets always come from the environment.` },
+    { text: '  --json                print one JSON summary on stdout; progress stays on stderr', only: CONNECTORS.map((c) => c.command) },
+    { text: '  --concurrency <n>     projects or repositories in flight, 1-32 (default 4)' },
+    { text: '  --timeout <s>         limit of one API call, in seconds (default 60)' },
+    { text: '  --upload-timeout <s>  limit of one export or reimport, in seconds (default 600)' },
+    { text: '  --retries <n>         retries of a failure that may pass (network, 5xx, 429), 0-10 (default 4)' },
+    { text: `  --all-issue-types     sync-sonarqube: bugs and code smells too, not only vulnerabilities
+                        (sources.sonarqube.allIssueTypes)`, only: [SONARQUBE, SERVE] },
+    { text: '  -h, --help            this text' },
+];
+const SERVE_DESCRIPTION = `the long-lived service: in mode deployment, every enabled source on
+its schedule, with /healthz, /readyz, /metrics and POST /sync/{source}
+on PORT (default 8080); in mode cronjob, every enabled source once`;
+const EXIT_CODES = `Exit codes: 0 every project or repository synced (or skipped for a stated reason);
+1 at least one failed (each is listed); 2 invalid configuration or usage, nothing called.`;
+/** `gatehouse-sync --help`: the commands; each one's options are in its own `--help`. */
+const USAGE = `Usage: gatehouse-sync <command> [options]
+
+Commands:
+${CONNECTORS.map((c) => `  ${c.command.padEnd(22)}${indent(c.description)}`).join('\n')}
+  ${SERVE.padEnd(22)}${indent(SERVE_DESCRIPTION)}
+
+Options:
+  --version             print the version
+  -h, --help            this text; gatehouse-sync <command> --help lists a command's options
+
+${EXIT_CODES}
+For serve in mode cronjob: 0 every enabled source synced, 1 one failed, 2 as above.
+`;
+/** `gatehouse-sync <command> --help`: what the command does and the options it takes, only those. */
+function usageFor(command) {
+    const connector = CONNECTORS.find((c) => c.command === command);
+    if (!connector && command !== SERVE)
+        return USAGE;
+    const options = OPTION_HELP.filter((o) => !o.only || o.only.includes(command)).map((o) => o.text);
+    const exits = command === SERVE ? 'Exit codes (mode cronjob): 0 every enabled source synced, 1 one failed, 2 invalid configuration or usage.' : EXIT_CODES;
+    return `Usage: gatehouse-sync ${command} [options]
+
+${connector ? connector.description : SERVE_DESCRIPTION}
+
+Options:
+${options.join('\n')}
+
+${exits}
+`;
+}
+function whole(name, raw, min, max, fallback) {
+    if (raw === undefined)
+        return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+        throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+    return Number(raw);
+}
+/** The command line, or a request for help or the version; a `UsageError` names what is wrong. */
+function parseSyncArgs(argv, env) {
+    let parsed;
+    try {
+        parsed = (0,external_node_util_.parseArgs)({
+            args: [...argv],
+            allowPositionals: true,
+            strict: true,
+            options: {
+                config: { type: 'string' },
+                json: { type: 'boolean' },
+                concurrency: { type: 'string' },
+                timeout: { type: 'string' },
+                'upload-timeout': { type: 'string' },
+                retries: { type: 'string' },
+                'all-issue-types': { type: 'boolean' },
+                help: { type: 'boolean', short: 'h' },
+                version: { type: 'boolean' },
+            },
+        });
+    }
+    catch (err) {
+        throw new UsageError(err.message);
+    }
+    const { values, positionals } = parsed;
+    const [command, ...rest] = positionals;
+    if (values.version)
+        return 'version';
+    if (values.help)
+        return { help: command === undefined ? USAGE : usageFor(command) };
+    if (command === undefined)
+        throw new UsageError(`a command is required: ${COMMANDS.join(', ')}`);
+    if (!COMMANDS.includes(command))
+        throw new UsageError(`unknown command "${command}": use ${COMMANDS.join(', ')}`);
+    if (rest.length > 0)
+        throw new UsageError(`unexpected argument "${rest[0]}"`);
+    const configFile = values.config ?? (env.SYNC_CONFIG?.trim() || undefined);
+    return {
+        command,
+        ...(configFile ? { configFile } : {}),
+        json: values.json ?? false,
+        options: {
+            concurrency: whole('concurrency', values.concurrency, 1, 32, DEFAULT_OPTIONS.concurrency),
+            timeoutMs: whole('timeout', values.timeout, 1, 3600, DEFAULT_OPTIONS.timeoutMs / 1000) * 1000,
+            uploadTimeoutMs: whole('upload-timeout', values['upload-timeout'], 1, 86_400, DEFAULT_OPTIONS.uploadTimeoutMs / 1000) * 1000,
+            retries: whole('retries', values.retries, 0, 10, DEFAULT_OPTIONS.retries),
+            ...(values['all-issue-types'] ? { allIssueTypes: true } : {}),
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./build/server/sync/run.js

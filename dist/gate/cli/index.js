@@ -133,7 +133,6 @@ function optionName(option, naming) {
 ;// CONCATENATED MODULE: ./build/actions/gate/rules/severity.js
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
 const FAIL_ON = ['critical', 'high', 'medium', 'low', 'any', 'none'];
-const RANK = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
 /** Each run's rules by id, driver first, then its extensions in order: built once a run, so a lookup by id is not a scan of every rule. */
 const rulesById = new WeakMap();
 function byId(run) {
@@ -223,7 +222,7 @@ function blocks(severity, failOn) {
         return false;
     if (failOn === 'any')
         return true;
-    return RANK[severity] >= RANK[failOn];
+    return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(failOn);
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -524,7 +523,7 @@ class DependencyChanges {
         const key = `${path}\u0000${pkg.names.join('\u0000')}\u0000${pkg.version ?? ''}`;
         let answer = this.answers.get(key);
         if (answer === undefined) {
-            const lines = this.headLines(path);
+            const lines = this.files.lines(this.diff.head, path);
             // A changed file that cannot be read at head cannot clear the finding.
             answer = lines === undefined || this.onAddedLine(lines, added, pkg);
             this.answers.set(key, answer);
@@ -579,9 +578,6 @@ class DependencyChanges {
                     collect(lines[j].slice(lines[j].search(/version/i)));
         });
         return [...found];
-    }
-    headLines(path) {
-        return this.files.lines(this.diff.head, path);
     }
 }
 
@@ -1129,7 +1125,7 @@ class RunLocations {
         const uriBaseId = typeof artifact.location?.uriBaseId === 'string' ? artifact.location.uriBaseId : undefined;
         if (nested)
             return { uri, uriBaseId, nested };
-        return own ? { uri: own, uriBaseId: ownBase ?? uriBaseId, nested } : { uri, uriBaseId: ownBase ?? uriBaseId, nested };
+        return { uri: own ?? uri, uriBaseId: ownBase ?? uriBaseId, nested };
     }
     has(index) {
         return Number.isInteger(index) && index >= 0 && typeof this.artifacts[index] === 'object' && this.artifacts[index] !== null;
@@ -1149,37 +1145,28 @@ class RunLocations {
         const entry = this.resolve(uri, uriBaseId);
         const region = nested ? undefined : physical.region;
         const startLine = typeof region?.startLine === 'number' && region.startLine > 0 ? region.startLine : undefined;
-        const endLine = typeof region?.endLine === 'number' && region.endLine >= (startLine ?? 1) ? region.endLine : startLine;
         const placed = startLine === undefined && region ? placeOf(region) : undefined;
         if (typeof entry === 'string')
-            return placed ? { path: entry, startLine, endLine, written: uri, ...placed } : { path: entry, startLine, endLine, written: uri };
+            return placed ? { path: entry, startLine, written: uri, ...placed } : { path: entry, startLine, written: uri };
         if (entry.existing.length === 0)
-            return { path: entry.display, startLine, endLine, written: uri, ...placed, unmapped: true, ...(entry.strippable ? { strippable: entry.strippable } : {}) };
-        return { path: this.preferred(entry.existing).path, startLine, endLine, written: uri, ...placed };
+            return { path: entry.display, startLine, written: uri, ...placed, unmapped: true, ...(entry.strippable ? { strippable: entry.strippable } : {}) };
+        return { path: this.preferred(entry.existing).path, startLine, written: uri, ...placed };
     }
     resolve(uri, baseId) {
         const key = baseId === undefined ? uri : `${String(baseId)}\u0000${uri}`;
         let entry = this.resolved.get(key);
         if (entry === undefined) {
             const decoded = decodeUri(this.run, uri, baseId, this.windows);
-            let candidates = candidatePaths(decoded, this.checkout, this.stripPrefixes);
-            let existing = candidates.filter((c) => this.checkout.files.has(c.path));
+            const onHead = (path) => candidatePaths(path, this.checkout, this.stripPrefixes).filter((c) => this.checkout.files.has(c.path));
+            let existing = onHead(decoded);
             // Mixed separators (zizmor on Windows writes `.github/workflows\ci.yml`): read as `/` when
             // that names a file of the head and the path as written does not.
-            if (existing.length === 0 && decoded.includes('\\')) {
-                const slashed = candidatePaths(decoded.replace(/\\/g, '/'), this.checkout, this.stripPrefixes);
-                const found = slashed.filter((c) => this.checkout.files.has(c.path));
-                if (found.length > 0)
-                    [candidates, existing] = [slashed, found];
-            }
+            if (existing.length === 0 && decoded.includes('\\'))
+                existing = onHead(decoded.replace(/\\/g, '/'));
             // A file whose name holds what looks like a percent-escape (`100%25.txt` written as
             // `100%.txt`, or a file really named `a%20b.js`): read as written when decoding names no file.
-            if (existing.length === 0 && /%[0-9A-Fa-f]{2}/.test(uri)) {
-                const literal = candidatePaths(decodeUri(this.run, uri.replace(/%/g, '%25'), baseId, this.windows), this.checkout, this.stripPrefixes);
-                const found = literal.filter((c) => this.checkout.files.has(c.path));
-                if (found.length > 0)
-                    [candidates, existing] = [literal, found];
-            }
+            if (existing.length === 0 && /%[0-9A-Fa-f]{2}/.test(uri))
+                existing = onHead(decodeUri(this.run, uri.replace(/%/g, '%25'), baseId, this.windows));
             if (existing.length === 1)
                 this.votes[existing[0].base]++;
             if (existing.length === 1)
@@ -1208,21 +1195,12 @@ class RunLocations {
  * text (`snippet`). The line is read off the head's file, so the diff can judge it like any
  * other; a snippet found more than once (or not at all) places nothing.
  */
-/** The line (1-based) at a character offset of `text`, counted in UTF-16 code units (`columnKind: utf16CodeUnits`; code points differ only past the Basic Multilingual Plane); undefined past the end. */
+/** The line (1-based) at an offset of `text`: in UTF-16 code units for a string (`columnKind: utf16CodeUnits`; code points differ only past the Basic Multilingual Plane), in bytes for the file's UTF-8 bytes; undefined past the end. */
 function lineAtOffset(text, offset) {
     if (offset > text.length)
         return undefined;
     let line = 1;
     for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1))
-        line++;
-    return line;
-}
-function lineAtByte(text, offset) {
-    const bytes = Buffer.from(text, 'utf8');
-    if (offset > bytes.length)
-        return undefined;
-    let line = 1;
-    for (let i = bytes.indexOf(10); i >= 0 && i < offset; i = bytes.indexOf(10, i + 1))
         line++;
     return line;
 }
@@ -1256,8 +1234,8 @@ class RegionLines {
         const text = this.files.text(this.head, location.path);
         if (text === undefined)
             return location;
-        const line = region.charOffset !== undefined ? lineAtOffset(text, region.charOffset) : region.byteOffset !== undefined ? lineAtByte(text, region.byteOffset) : region.snippet !== undefined ? lineOfSnippet(text, region.snippet) : undefined;
-        return line === undefined ? location : { ...location, startLine: line, endLine: line };
+        const line = region.charOffset !== undefined ? lineAtOffset(text, region.charOffset) : region.byteOffset !== undefined ? lineAtOffset(Buffer.from(text, 'utf8'), region.byteOffset) : region.snippet !== undefined ? lineOfSnippet(text, region.snippet) : undefined;
+        return line === undefined ? location : { ...location, startLine: line };
     }
 }
 
@@ -1755,7 +1733,6 @@ function classify(log, diff, options) {
     let unmapped = 0;
     const unmappedExamples = [];
     let strippable;
-    let ignoredRuns = 0;
     let moved = 0;
     let unattributed = 0;
     // One reader of the commits' files for every rule: a Dockerfile is read once for images and packages alike.
@@ -1772,15 +1749,12 @@ function classify(log, diff, options) {
     const unattributedNetNew = (options.unattributed ?? 'net-new') === 'net-new';
     log.runs.forEach((run, runIndex) => {
         const linter = linterKeyOf(run);
-        const results = resultsOf(run);
-        if (linter && options.skippedLinters.has(linter)) {
-            ignoredRuns += results.length;
+        if (linter && options.skippedLinters.has(linter))
             return;
-        }
         const secretLike = new SecretLike(run, linter);
         const tool = linter ?? run.tool.driver.name ?? 'unknown tool';
         const runLocations = new RunLocations(run, options.checkout, options.stripPrefixes);
-        results.forEach((result, index) => {
+        resultsOf(run).forEach((result, index) => {
             total++;
             // The rule is a lookup by index or in the run's map of ids: read once for every result, as
             // every result is either a finding or an entry of "not counted", both of which show it.
@@ -1914,7 +1888,6 @@ function classify(log, diff, options) {
         unmapped,
         unmappedExamples,
         ...(strippable ? { strippable } : {}),
-        ignoredRuns,
         moved,
         unattributed,
         baselineMatched,
@@ -1981,7 +1954,7 @@ function eventBase(event) {
     return typeof sha === 'string' && sha ? sha : undefined;
 }
 /** Parses `gate <command> [options]`; a usage problem is a `GateError` (exit 2). */
-function parseCommand(argv, env, cwd, naming = 'flag', event = NO_EVENT) {
+function parseCommand(argv, cwd, naming = 'flag', event = NO_EVENT) {
     let parsed;
     try {
         parsed = (0,external_node_util_namespaceObject.parseArgs)({
@@ -2088,15 +2061,14 @@ function keysOf(run, result, paths) {
     }
     if (keys.length > 0)
         return keys;
-    const pkg = packageOf(result, ruleOf(run, result));
-    if (pkg && paths.length > 0) {
-        const fingerprint = `package:${pkg.names[0].toLowerCase()}`;
-        for (const path of paths)
-            keys.push({ key: `${tool}\u0000${rule}\u0000${path}\u0000${fingerprint}`, fingerprint, path });
+    if (paths.length > 0) {
+        const pkg = packageOf(result, ruleOf(run, result));
+        const fingerprint = pkg && `package:${pkg.names[0].toLowerCase()}`;
+        if (fingerprint)
+            for (const path of paths)
+                keys.push({ key: `${tool}\u0000${rule}\u0000${path}\u0000${fingerprint}`, fingerprint, path });
         return keys;
     }
-    if (paths.length > 0)
-        return keys;
     for (const name of logicalNames(result))
         keys.push({ key: `${tool}\u0000${rule}\u0000\u0000logical:${name}`, fingerprint: `logical:${name}`, path: '' });
     const text = result.message?.text;
@@ -3118,9 +3090,8 @@ function shapeForUpload(runs, netNew) {
 
 
 const COUNTS_SCHEMA_VERSION = 1;
-const zeroSeverities = () => Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
 function countsOf(classification, extra) {
-    const bySeverity = zeroSeverities();
+    const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
     for (const finding of classification?.netNew ?? [])
         bySeverity[finding.severity]++;
     return {
@@ -3169,7 +3140,8 @@ function asNew(finding) {
  * run with its tool and rule metadata (so code scanning can show the rules), its results narrowed
  * to the net-new ones. Written to a temporary file, then renamed into place: a reader never sees
  * half a file. Without a classification (no answer) the file is a valid SARIF log with no runs,
- * which code scanning refuses: the README's workflow skips the upload on exit 2.
+ * which code scanning refuses: the README's workflow skips the upload on exit 2. Returns how many
+ * net-new results code scanning's runs-per-file limit left out, for the counts and the summary.
  */
 async function writeFilteredSarif(path, log, classification) {
     let filtered = EMPTY_SARIF;
@@ -3201,7 +3173,7 @@ async function writeFilteredSarif(path, log, classification) {
         await (0,promises_namespaceObject.rm)(temporary, { force: true });
         throw err;
     }
-    return { leftOut };
+    return leftOut;
 }
 /**
  * Writes the counts document: the counts as indented JSON, then `not_counted`, one entry a line.
@@ -3403,7 +3375,7 @@ async function writeOutputs(options, facts, { exitCode, message, error }) {
         ...(settings?.problem ? [`${settings.problem}: ${settings.enabled ? 'SARIF_REPORTER_LINTERS may be unknown' : 'the enabled linters are unknown, so skipped and missing linters are not checked'} (name them with --linters, action input linters)`] : []),
         ...(stale ? [`the report ${stale} is the file committed at head, unchanged: an earlier run's output, since this run wrote no report`] : []),
     ];
-    const { leftOut } = options.filteredOut ? await writeFilteredSarif(options.filteredOut, log, classification) : { leftOut: 0 };
+    const leftOut = options.filteredOut ? await writeFilteredSarif(options.filteredOut, log, classification) : 0;
     const counts = countsOf(classification, {
         exit_code: exitCode,
         fail_on: options.failOn,
@@ -3513,7 +3485,7 @@ async function megalinterSettingsOf(options, env, workTree) {
 async function gateCommand(argv, env, cwd, io, event = NO_EVENT) {
     let command;
     try {
-        command = parseCommand(argv, env, cwd, 'flag', event);
+        command = parseCommand(argv, cwd, 'flag', event);
     }
     catch (err) {
         if (!(err instanceof GateError))

@@ -299,6 +299,19 @@ function newestFirst(a, b) {
         return byTime;
     return a.deploymentId < b.deploymentId ? 1 : a.deploymentId > b.deploymentId ? -1 : 0;
 }
+/** Index of the first of `items` (oldest first) recorded at or after `ms`: a binary search. */
+function firstAtOrAfter(items, ms) {
+    let low = 0;
+    let high = items.length;
+    while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (items[mid].recordedAt.getTime() < ms)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low;
+}
 
 ;// CONCATENATED MODULE: ./build/server/sync/service/locks-mongo.js
 
@@ -780,8 +793,8 @@ var call_errors = __webpack_require__(90515);
 var server_errors = __webpack_require__(27227);
 // EXTERNAL MODULE: ./build/server/issues/finding.js
 var issues_finding = __webpack_require__(3206);
-// EXTERNAL MODULE: ./build/server/github/targets.js
-var github_targets = __webpack_require__(76974);
+// EXTERNAL MODULE: ./build/server/github/targets.js + 1 modules
+var github_targets = __webpack_require__(17803);
 // EXTERNAL MODULE: ./build/server/github/identifiers.js
 var identifiers = __webpack_require__(93032);
 ;// CONCATENATED MODULE: ./build/server/http/control-characters.js
@@ -1116,8 +1129,10 @@ function inScope(ref, product, repository) {
     const named = `${ref.owner}/${ref.repo}`;
     return ref.target === repository.target && ((0,identifiers/* sameFullName */.hm)(named, repository.fullName) || (0,identifiers/* sameFullName */.hm)(named, product.trim()));
 }
+/** The path parameters of an issue's routes. */
+const issuePath = (ref) => ({ owner: ref.owner, repo: ref.repo, issue_number: ref.number });
 async function issueState(client, ref) {
-    const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: ref.owner, repo: ref.repo, issue_number: ref.number });
+    const { data } = await client.request('GET /repos/{owner}/{repo}/issues/{issue_number}', issuePath(ref));
     const closedAt = data.closed_at ? new Date(data.closed_at) : undefined;
     return {
         state: data.state === 'closed' ? 'closed' : 'open',
@@ -1127,14 +1142,12 @@ async function issueState(client, ref) {
     };
 }
 async function commentOnIssue(client, ref, body) {
-    await client.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: ref.owner, repo: ref.repo, issue_number: ref.number, body });
+    await client.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...issuePath(ref), body });
 }
 /** Whether the issue has a comment with exactly this body, written at or after `since` (GitHub's clock). */
 async function hasComment(client, ref, body, since) {
     const pages = client.paginate.iterator('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-        owner: ref.owner,
-        repo: ref.repo,
-        issue_number: ref.number,
+        ...issuePath(ref),
         ...(since ? { since } : {}),
         per_page: 100,
     });
@@ -1146,9 +1159,7 @@ async function hasComment(client, ref, body, since) {
 /** Closes (with GitHub's `state_reason`) or reopens the issue. */
 async function setIssueState(client, ref, state, stateReason) {
     await client.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
-        owner: ref.owner,
-        repo: ref.repo,
-        issue_number: ref.number,
+        ...issuePath(ref),
         state,
         ...(stateReason ? { state_reason: stateReason } : {}),
     });
@@ -1217,13 +1228,10 @@ class IssueIndex {
     async listing() {
         if (this.known)
             return this.known;
-        if (this.repo.canPush) {
-            this.known = await issuesByHash(this.repo, { labelled: true });
-        }
-        else {
-            this.known = await issuesByHash(this.repo, { labelled: false });
+        // A token that cannot push gets issues without labels: then every issue is listed.
+        this.known = await issuesByHash(this.repo, { labelled: this.repo.canPush });
+        if (!this.repo.canPush)
             this.complete = true;
-        }
         return this.known;
     }
     async listEverything() {
@@ -1276,7 +1284,7 @@ async function perProduct(products, deps, what, list, read, onFailure) {
 }
 
 ;// CONCATENATED MODULE: ./build/server/issues/finding-status.js
-const ISSUE_TAG = 'issue:';
+
 /**
  * The reason a person reads first: the triage decisions (false positive, out of scope, risk
  * accepted, duplicate) before `is_mitigated`, which DefectDojo also sets for a false positive or an
@@ -1303,7 +1311,7 @@ function readLinkedFinding(product, raw) {
     if (typeof f.id !== 'number')
         return undefined;
     const tags = Array.isArray(f.tags) ? f.tags.filter((t) => typeof t === 'string') : [];
-    const issueUrls = tags.filter((t) => t.toLowerCase().startsWith(ISSUE_TAG)).map((t) => t.slice(ISSUE_TAG.length));
+    const issueUrls = tags.filter((t) => t.toLowerCase().startsWith(issues_finding/* ISSUE_TAG */.BP)).map((t) => t.slice(issues_finding/* ISSUE_TAG */.BP.length));
     if (issueUrls.length === 0)
         return undefined;
     const active = f.active === true;
@@ -1598,11 +1606,10 @@ async function holding(deps, keys, holder, at) {
 }
 /** The repository of every product with findings (read-only calls, made before the repository locks). */
 async function resolveAll(findings, deps, failures) {
-    const clientFor = deps.clientFor;
     const resolved = new Map();
     for (const product of new Set(findings.map((f) => f.product))) {
         try {
-            resolved.set(product, await resolveRepository(product, deps.targets, clientFor));
+            resolved.set(product, await resolveRepository(product, deps.targets, deps.clientFor));
         }
         catch (err) {
             const count = findings.filter((f) => f.product === product).length;
@@ -1645,6 +1652,7 @@ async function pushFindings(findings, repositories, deps, counts, failures) {
         const issues = indexes.get(key);
         try {
             let url = await issues.find(hash);
+            let droppedLabels = [];
             if (url) {
                 counts.relinked++;
             }
@@ -1659,20 +1667,18 @@ async function pushFindings(findings, repositories, deps, counts, failures) {
                     return again === undefined ? undefined : { url: again, droppedLabels: [] };
                 });
                 url = created.url;
+                droppedLabels = created.droppedLabels;
                 counts.opened++;
-                issues.record(hash, url);
                 if (found)
                     deps.log.warn({ ...at, issue: url }, 'issue opened: GitHub gave no answer to the creation, and the issue was found by its hash');
                 else
                     deps.log.info({ ...at, issue: url }, 'issue opened');
-                // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
-                await (0,call_errors/* retryTransient */.jh)(() => deps.defectDojo.addFindingTags(finding.id, [(0,issues_finding/* issueTag */._k)(url)]), deps.retry);
-                if (created.droppedLabels.length > 0)
-                    await issues.labelsDropped(created.droppedLabels);
-                continue;
             }
             issues.record(hash, url);
+            // The tag goes on at once: the finding leaves every later push's list even where no label marks the issue.
             await (0,call_errors/* retryTransient */.jh)(() => deps.defectDojo.addFindingTags(finding.id, [(0,issues_finding/* issueTag */._k)(url)]), deps.retry);
+            if (droppedLabels.length > 0)
+                await issues.labelsDropped(droppedLabels);
         }
         catch (err) {
             failures.count++;
@@ -2451,10 +2457,7 @@ class SyncService {
             return 'unknown_source';
         if (this.stopping)
             return 'stopping';
-        const pending = this.queued.get(source) ?? new Set();
-        for (const item of items)
-            pending.add(item);
-        this.queued.set(source, pending);
+        this.queued.set(source, new Set([...(this.queued.get(source) ?? []), ...items]));
         return (await this.drain(source)) ? 'started' : 'queued';
     }
     /** Starts the queued items of a source when it is free; true when a run started. */
@@ -2468,10 +2471,7 @@ class SyncService {
         if (answer.outcome === 'started')
             return true;
         // Held (by another process's lock): put back, tried again when a run of the source ends here.
-        const back = this.queued.get(source) ?? new Set();
-        for (const item of items)
-            back.add(item);
-        this.queued.set(source, back);
+        this.queued.set(source, new Set([...(this.queued.get(source) ?? []), ...items]));
         return false;
     }
     /** Items waiting for their source to be free. */

@@ -39785,19 +39785,31 @@ function rateLimitedClient(target, options) {
 
 /***/ }),
 
-/***/ 76974:
+/***/ 17803:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ff: () => (/* binding */ parseGithubTargets),
-/* harmony export */   N_: () => (/* binding */ listsOwner)
-/* harmony export */ });
-/* unused harmony export apiBaseOf */
-/* harmony import */ var _http_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(40837);
-/* harmony import */ var _identifiers_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(93032);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  N_: () => (/* binding */ listsOwner),
+  Ff: () => (/* binding */ parseGithubTargets)
+});
+
+// UNUSED EXPORTS: apiBaseOf
+
+// EXTERNAL MODULE: ./build/server/http/json.js
+var json = __nccwpck_require__(40837);
+// EXTERNAL MODULE: ./build/server/github/identifiers.js
+var identifiers = __nccwpck_require__(93032);
+;// CONCATENATED MODULE: ./build/server/http/loopback.js
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** Whether what is sent to `url` never crosses a network in clear: https, or plain http on loopback only (local harnesses). */
+const secureOrLoopback = (url) => url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+
+;// CONCATENATED MODULE: ./build/server/github/targets.js
 
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
 /** The REST API base of a server address: api.github.com, api.<tenant>.ghe.com, or <server>/api/v3. */
 function apiBaseOf(server) {
     const host = server.hostname.toLowerCase();
@@ -39814,7 +39826,7 @@ function apiBaseOf(server) {
  * because it quotes the input.
  */
 function parseGithubTargets(raw) {
-    const value = (0,_http_json_js__WEBPACK_IMPORTED_MODULE_0__/* .jsonValue */ .I)(raw);
+    const value = (0,json/* jsonValue */.I)(raw);
     if (value === undefined)
         return { problems: ['GITHUB_TARGETS is not valid JSON'] };
     if (!Array.isArray(value) || value.length === 0)
@@ -39830,18 +39842,12 @@ function parseGithubTargets(raw) {
         const { server, owners, token, ...rest } = entry;
         for (const key of Object.keys(rest))
             problems.push(`${at}.${key} is not a known field`);
-        let url;
-        try {
-            url = typeof server === 'string' ? new URL(server) : undefined;
-        }
-        catch {
-            url = undefined;
-        }
+        const url = typeof server === 'string' ? (URL.parse(server) ?? undefined) : undefined;
         if (!url || url.username || url.password || url.search || url.hash)
             problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
-        else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
+        else if (!secureOrLoopback(url))
             problems.push(`${at}.server must use https (the token travels with every call)`);
-        if (!Array.isArray(owners) || owners.length === 0 || !owners.every(_identifiers_js__WEBPACK_IMPORTED_MODULE_1__/* .isOwnerLogin */ .bp)) {
+        if (!Array.isArray(owners) || owners.length === 0 || !owners.every(identifiers/* isOwnerLogin */.bp)) {
             problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
         }
         if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
@@ -40812,6 +40818,7 @@ async function jsonAnswer(service, operation, response) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BP: () => (/* binding */ ISSUE_TAG),
 /* harmony export */   Gd: () => (/* binding */ readFinding),
 /* harmony export */   Io: () => (/* binding */ hasIssueTag),
 /* harmony export */   M6: () => (/* binding */ severitiesFrom),
@@ -41096,14 +41103,13 @@ async function syncCommand(argv, env, io, retryPolicy = {}, serve) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  Rk: () => (/* binding */ KEYS),
   Rt: () => (/* binding */ SECRET_SETTINGS),
   Hl: () => (/* binding */ SOURCES),
   _t: () => (/* binding */ SyncConfigError),
   mw: () => (/* binding */ loadSyncConfig),
   WE: () => (/* binding */ missingDefectDojo)
 });
-
-// UNUSED EXPORTS: KEYS
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(73024);
@@ -41137,8 +41143,8 @@ function yamlBoolean(text) {
 /** How a refusal names the accepted words. */
 const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
 
-// EXTERNAL MODULE: ./build/server/github/targets.js
-var github_targets = __nccwpck_require__(76974);
+// EXTERNAL MODULE: ./build/server/github/targets.js + 1 modules
+var github_targets = __nccwpck_require__(17803);
 // EXTERNAL MODULE: ./build/server/issues/finding.js
 var finding = __nccwpck_require__(3206);
 // EXTERNAL MODULE: ./build/server/sync/service/schedule.js + 1 modules
@@ -41967,34 +41973,26 @@ async function syncProject(project, deps, products, digests) {
     const notes = [];
     let foldedInto = new Map();
     try {
-        const { counts, findings, unchanged } = await (0,call_errors/* retryTransient */.jh)(async (n) => {
+        const item = await (0,call_errors/* retryTransient */.jh)(async (n) => {
             attempts = n;
             const bytes = await exportBytes(deps.dependencyTrack, project, deps.defectDojo.maxUploadBytes);
-            const scan = scanFactsOf(project);
-            const target = { scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.dependencytrack, testTitle: base.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate };
-            const { content, digest, folded } = prepareExport(project, bytes, target);
+            const target = { scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.dependencytrack, testTitle: base.test, scan: scanFactsOf(project) };
+            const { content, digest, folded } = prepareExport(project, bytes, { ...target, doNotReactivate: deps.defectDojo.doNotReactivate });
             foldedInto = folded.foldedInto;
             if (folded.findings < folded.exported)
                 notes.push(foldNote(folded));
             if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.dependencyTrack, digest))
-                return { counts: undefined, findings: folded.findings, unchanged: true };
+                return { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts };
             const counts = await deps.defectDojo.reimport({
-                scanType: scan_types/* SCAN_TYPES */.g8.dependencyTrack,
-                productName: project.name,
-                engagementName: scan_types/* ENGAGEMENTS */.nC.dependencytrack,
-                testTitle: base.test,
+                ...target,
                 filename: 'dependency-track-findings.json',
                 content,
                 note: (text) => notes.push(text),
-                scan,
                 digest,
                 ...(products ? { product: products.get(project.name) ?? null } : {}),
             });
-            return { counts, findings: folded.findings, unchanged: false };
+            return { ...base, status: 'synced', findings: folded.findings, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
         }, deps.retry, (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs));
-        const item = unchanged
-            ? { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts }
-            : { ...base, status: 'synced', findings, ...(counts ? { counts } : {}), ...(0,report/* notesOf */.h$)(notes), attempts };
         return { item, foldedInto };
     }
     catch (err) {
@@ -42398,8 +42396,10 @@ async function listRepositories(client, owner, viewer) {
 
 // EXTERNAL MODULE: ./build/server/github/rate-limited-client.js + 15 modules
 var rate_limited_client = __nccwpck_require__(94009);
-// EXTERNAL MODULE: ./build/server/github/targets.js
-var targets = __nccwpck_require__(76974);
+// EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
+var config = __nccwpck_require__(55215);
+// EXTERNAL MODULE: ./build/server/github/targets.js + 1 modules
+var targets = __nccwpck_require__(17803);
 ;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
 
 
@@ -42432,17 +42432,12 @@ class RefusedScanTypes {
     refuse(kind, err) {
         if (!this.refused.has(kind.scanType)) {
             this.refused.set(kind.scanType, err.message);
-            this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (sources.github.${kind.setting}: false, or ${SETTING_ENV[kind.setting]}=false, turns them off)`);
+            const path = `sources.github.${kind.setting}`;
+            this.progress.warn(`${err.message}; ${kind.kind} alerts are skipped for the rest of this run (${path}: false, or ${config/* KEYS */.Rk.find((k) => k.path === path)?.env}=false, turns them off)`);
         }
         return this.refused.get(kind.scanType);
     }
 }
-/** The environment setting of each kind's switch (`config.ts`). */
-const SETTING_ENV = {
-    codeScanning: 'SYNC_GITHUB_CODE_SCANNING',
-    dependabot: 'SYNC_GITHUB_DEPENDABOT',
-    secretScanning: 'SYNC_GITHUB_SECRET_SCANNING',
-};
 async function syncKind(work, kind, deps, productExists, products, digests, refused) {
     const { repository } = work;
     const base = {
@@ -42480,21 +42475,17 @@ async function syncKind(work, kind, deps, productExists, products, digests, refu
             notes.push(`${kept.length} alert${kept.length === 1 ? '' : 's'} changed on GitHub (severity, summary or identifiers) since DefectDojo first saw ${kept.length === 1 ? 'it' : 'them'}: kept as DefectDojo has them, so each stays one finding with its triage (alerts #${kept.join(', #')})`);
         }
         const content = Buffer.from(JSON.stringify(document));
-        const scan = kind.scan(repository, alerts);
-        const digest = reportDigest({ scanType: kind.scanType, productName: repository.fullName, engagementName: scan_types/* ENGAGEMENTS */.nC.github, testTitle: kind.test, scan, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
+        const target = { scanType: kind.scanType, productName: repository.fullName, engagementName: scan_types/* ENGAGEMENTS */.nC.github, testTitle: kind.test, scan: kind.scan(repository, alerts) };
+        const digest = reportDigest({ ...target, doNotReactivate: deps.defectDojo.doNotReactivate }, content);
         if (await digests.unchanged(kind.scanType, digest))
             return { ...base, status: 'synced', unchanged: true, ...(0,report/* notesOf */.h$)(notes), attempts: 0 };
         const counts = await (0,call_errors/* retryTransient */.jh)((n) => {
             attempts = n;
             return deps.defectDojo.reimport({
-                scanType: kind.scanType,
-                productName: repository.fullName,
-                engagementName: scan_types/* ENGAGEMENTS */.nC.github,
-                testTitle: kind.test,
+                ...target,
                 filename: `${kind.kind}.json`,
                 content,
                 note: (text) => notes.push(text),
-                scan,
                 digest,
                 // Not in the directory: created by this run's first kind (under the configured type) or new.
                 ...(products ? { product: products.get(repository.fullName) ?? null } : {}),
@@ -42526,16 +42517,16 @@ async function knownAlerts(deps, product, prefix) {
     }
     return new Map([...best].map(([id, f]) => [id, { title: f.title, severity: f.severity, vulnerabilityIds: f.vulnerabilityIds }]));
 }
-/** An owner whose repositories could not be listed: reported as a failed item, never dropped. */
-function listingFailure(target, owner, err) {
+/** An owner or a named repository that could not be listed: reported as a failed item, never dropped. */
+function listingFailure(label, product, test, reason) {
     return {
-        label: `${target.server}/${owner} (repository list)`,
-        product: owner,
+        label,
+        product,
         engagement: scan_types/* ENGAGEMENTS */.nC.github,
-        test: 'repository list',
+        test,
         scan_type: '',
         status: 'failed',
-        reason: (0,errors/* message */.iU)(err),
+        reason,
         attempts: 0,
     };
 }
@@ -42572,7 +42563,7 @@ async function namedRepositories(deps, names, work, failures) {
     for (const name of names) {
         const [owner, repo] = name.split('/');
         const target = deps.targets.find((t) => (0,targets/* listsOwner */.N_)(t, owner));
-        const failed = (reason) => failures.push({ label: name, product: name, engagement: scan_types/* ENGAGEMENTS */.nC.github, test: 'repository', scan_type: '', status: 'failed', reason, attempts: 0 });
+        const failed = (reason) => failures.push(listingFailure(name, name, 'repository', reason));
         if (!target) {
             failed(`no GITHUB_TARGETS entry lists the owner ${owner}`);
             continue;
@@ -42589,7 +42580,7 @@ async function namedRepositories(deps, names, work, failures) {
             else if (!(0,targets/* listsOwner */.N_)(target, repository.owner))
                 failed(`GitHub at ${target.server} shows ${name} under the owner ${repository.owner}, which its GITHUB_TARGETS entry does not list`);
             else
-                work.push({ target, client, repository });
+                work.push({ client, repository });
         }
         catch (err) {
             failed(err instanceof call_errors/* HttpError */.j$ && err.status === 404 ? `GitHub at ${target.server} has no repository ${name}, or the token of its GITHUB_TARGETS entry cannot see it` : (0,errors/* message */.iU)(err));
@@ -42609,11 +42600,11 @@ async function everyRepository(deps, work, failures) {
                     if (seen.has(repository.fullName.toLowerCase()))
                         continue;
                     seen.add(repository.fullName.toLowerCase());
-                    work.push({ target, client, repository });
+                    work.push({ client, repository });
                 }
             }
             catch (err) {
-                failures.push(listingFailure(target, owner, ownerFailure(target, owner, err)));
+                failures.push(listingFailure(`${target.server}/${owner} (repository list)`, owner, 'repository list', (0,errors/* message */.iU)(ownerFailure(target, owner, err))));
             }
         }
     }
@@ -42925,6 +42916,7 @@ const sync_labelOf = (p) => (p.name === p.key ? p.key : `${p.name} (${p.key})`);
 async function sync_syncKind(project, kind, deps, productExists, products, digests) {
     const label = `${sync_labelOf(project)} ${kind.kind}`;
     const testTitle = kind.testTitle(project);
+    const target = { scanType: scan_types/* SCAN_TYPES */.g8.sonarQube, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.sonarqube, testTitle };
     const base = { label, product: project.name, engagement: scan_types/* ENGAGEMENTS */.nC.sonarqube, test: testTitle, scan_type: scan_types/* SCAN_TYPES */.g8.sonarQube };
     const onRetry = (error, retry, delayMs) => deps.progress.retry(label, error, retry, delayMs);
     let attempts = 0;
@@ -42937,16 +42929,13 @@ async function sync_syncKind(project, kind, deps, productExists, products, diges
         }
         const content = Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found)));
         // The digest leaves out the report's date (the day it was made): the same issues give the same digest.
-        const digest = reportDigest({ scanType: scan_types/* SCAN_TYPES */.g8.sonarQube, productName: project.name, engagementName: scan_types/* ENGAGEMENTS */.nC.sonarqube, testTitle, doNotReactivate: deps.defectDojo.doNotReactivate }, Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))));
+        const digest = reportDigest({ ...target, doNotReactivate: deps.defectDojo.doNotReactivate }, Buffer.from(JSON.stringify(sonarReport(deps.serverUrl, project, found, new Date(0)))));
         if (await digests.unchanged(scan_types/* SCAN_TYPES */.g8.sonarQube, digest))
             return { ...base, status: 'synced', unchanged: true, attempts: 0 };
         const counts = await (0,call_errors/* retryTransient */.jh)((n) => {
             attempts = n;
             return deps.defectDojo.reimport({
-                scanType: scan_types/* SCAN_TYPES */.g8.sonarQube,
-                productName: project.name,
-                engagementName: scan_types/* ENGAGEMENTS */.nC.sonarqube,
-                testTitle,
+                ...target,
                 filename: kind.filename,
                 content,
                 note: (text) => notes.push(text),
@@ -43418,15 +43407,7 @@ class DefectDojoClient {
             offsets.push(offset);
         const limit = (0,p_limit/* default */.A)(4);
         const rest = await Promise.all(offsets.map((offset) => limit(() => page(offset))));
-        const kept = [];
-        for (const { results } of [first, ...rest]) {
-            for (const entry of results) {
-                const value = pick(entry);
-                if (value !== undefined)
-                    kept.push(value);
-            }
-        }
-        return kept;
+        return [first, ...rest].flatMap(({ results }) => results.map((entry) => pick(entry))).filter((value) => value !== undefined);
     }
     /** The product of exactly this name (`?name=` matches substrings), with its type's name: `prod_type` is an id. */
     async product(name) {
@@ -43552,16 +43533,9 @@ function totalsOf(items) {
         untouched: sum((i) => i.counts?.untouched),
     };
 }
-/** Syncs every item, `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
-async function syncEach(items, concurrency, progress, syncOne) {
-    progress.started(items.length);
-    const limit = (0,p_limit__WEBPACK_IMPORTED_MODULE_0__/* ["default"] */ .A)(concurrency);
-    let done = 0;
-    return Promise.all(items.map((item) => limit(async () => {
-        const result = await syncOne(item);
-        progress.item(++done, items.length, result);
-        return result;
-    })));
+/** Syncs every item (`syncEachKind` with one kind), `concurrency` at a time, telling `progress` as each ends; results in the items' order. */
+function syncEach(items, concurrency, progress, syncOne) {
+    return syncEachKind(items, [undefined], concurrency, progress, (item) => () => syncOne(item));
 }
 /**
  * `syncEach` for items of several kinds each (a project's issues and hotspots, a repository's
