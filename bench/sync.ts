@@ -19,6 +19,8 @@ const LATENCY_MS = 20;
 const CONCURRENCY = 8;
 const PAGE_SIZE = 100;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// DESIGN: peak RSS at 1,000 projects at most 256 MB (the ratio from 100 to 500 projects is information).
+const PEAK_RSS_1000_BYTES = 256 * 1024 * 1024;
 
 interface SizeResult {
   readonly projects: number;
@@ -83,10 +85,11 @@ async function main(): Promise<void> {
   const growth = large.peakRssBytes / small.peakRssBytes;
   const retainedGrowth = large.retainedBytes / small.retainedBytes;
   emit('sync', { findings_per_project: FINDINGS, latency_ms: LATENCY_MS, concurrency: CONCURRENCY, rounds: ROUNDS }, [
-    { name: 'sync.wall_ms', value: Math.round(large.wallMs), limit: Math.round(large.boundMs), limit_name: 'requests × 20 ms ÷ concurrency 8, 500 projects', ratio, target: 'ratio <= 1.3', met: ratio <= 1.3 },
+    { name: 'sync.wall_ms', value: Math.round(large.wallMs), limit: Math.round(large.boundMs), limit_name: 'requests × 20 ms ÷ concurrency 8, 500 projects', ratio, target: 'ratio <= 1.5', met: ratio <= 1.5 },
     { name: 'sync.wall_ms_100', value: Math.round(small.wallMs), limit: Math.round(small.boundMs), limit_name: 'requests × 20 ms ÷ concurrency 8, 100 projects', target: 'reference' },
-    { name: 'sync.peak_rss_bytes_500', value: large.peakRssBytes, limit: small.peakRssBytes, limit_name: 'peak RSS at 100 projects', ratio: growth, target: 'ratio <= 1.2 (flat)', met: growth <= 1.2 },
-    { name: 'sync.peak_rss_bytes_1000', value: larger.peakRssBytes, limit: large.peakRssBytes, limit_name: 'peak RSS at 500 projects', target: 'reference (levels off)' },
+    // DESIGN retired this ratio (V8's young generation grows with the allocation rate, not with data): information.
+    { name: 'sync.peak_rss_bytes_500', value: large.peakRssBytes, limit: small.peakRssBytes, limit_name: 'peak RSS at 100 projects', ratio: growth, target: 'reference' },
+    { name: 'sync.peak_rss_bytes_1000', value: larger.peakRssBytes, limit: PEAK_RSS_1000_BYTES, limit_name: '256 MB', target: 'value <= 256 MB', met: larger.peakRssBytes <= PEAK_RSS_1000_BYTES },
     { name: 'sync.retained_heap_bytes_500', value: large.retainedBytes, limit: small.retainedBytes, limit_name: 'retained heap at 100 projects', ratio: retainedGrowth, target: 'ratio <= 1.2 (flat)', met: retainedGrowth <= 1.2 },
     { name: 'sync.export_bytes_500', value: large.exportBytes, limit: large.peakRssBytes, limit_name: 'peak RSS at 500 projects', target: 'reference' },
     ...unchanged,
