@@ -1,6 +1,5 @@
-import { createWriteStream } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { once } from 'node:events';
 import type { NotCounted, Reason } from '../rules/not-counted.js';
 import { countsByReason, entryOf, type NotCountedEntry } from './not-counted.js';
 import { dirname } from 'node:path';
@@ -156,28 +155,25 @@ export type CountsDocument = Counts & { readonly not_counted: readonly NotCounte
 
 /**
  * Writes the counts document: the counts as indented JSON, then `not_counted`, one entry a line.
- * The entries are written as they are made, so a report of a hundred thousand pre-existing
- * results never becomes one string in memory.
+ * The entries are written as they are made, 64 KiB at a time, so a report of a hundred thousand
+ * pre-existing results never becomes one string in memory. Synchronously: the gate has nothing
+ * else to do meanwhile.
  */
 export async function writeCounts(path: string, counts: Counts, notCounted: readonly NotCounted[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const out = createWriteStream(path);
-  const failed = new Promise<never>((_, reject) => out.on('error', reject));
-  failed.catch(() => {});
-  const write = async (text: string) => {
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
-  };
-  const head = JSON.stringify(counts, null, 2);
-  await write(`${head.slice(0, -2)},\n  "not_counted": [`);
-  let chunk = '';
-  for (let i = 0; i < notCounted.length; i++) {
-    chunk += `${i === 0 ? '' : ','}\n    ${JSON.stringify(entryOf(notCounted[i]!))}`;
-    if (chunk.length >= 1 << 16) {
-      await write(chunk);
-      chunk = '';
+  const fd = openSync(path, 'w');
+  try {
+    const head = JSON.stringify(counts, null, 2);
+    let chunk = `${head.slice(0, -2)},\n  "not_counted": [`;
+    for (let i = 0; i < notCounted.length; i++) {
+      chunk += `${i === 0 ? '' : ','}\n    ${JSON.stringify(entryOf(notCounted[i]!))}`;
+      if (chunk.length >= 1 << 16) {
+        writeFileSync(fd, chunk);
+        chunk = '';
+      }
     }
+    writeFileSync(fd, `${chunk}${notCounted.length > 0 ? '\n  ]\n}\n' : ']\n}\n'}`);
+  } finally {
+    closeSync(fd);
   }
-  await write(`${chunk}${notCounted.length > 0 ? '\n  ]\n}\n' : ']\n}\n'}`);
-  out.end();
-  await Promise.race([once(out, 'finish'), failed]);
 }
