@@ -6,9 +6,9 @@ export type Permissions = Readonly<Record<string, Access>>;
 const RANK: Readonly<Record<string, number>> = { read: 1, write: 2, admin: 3 };
 
 /**
- * What a token may carry given the installation's own grant: a permission the installation lacks is
- * dropped and a `write` over a `read` grant becomes `read` (the spec: permissions never exceed the
- * app's grant, and asking for more is not an error). The platform would refuse the whole mint instead.
+ * What a token may carry given the installation's own grant (or a ceiling): a permission the grant
+ * lacks is dropped and a `write` over a `read` grant becomes `read` (the spec: permissions never
+ * exceed the app's grant, and asking for more is not an error). The platform would refuse the whole mint instead.
  */
 export function withinGrant(requested: Permissions, granted: Readonly<Record<string, string>>): Record<string, Access> {
   const out: Record<string, Access> = {};
@@ -16,19 +16,6 @@ export function withinGrant(requested: Permissions, granted: Readonly<Record<str
     const grant = RANK[granted[name] ?? ''] ?? 0;
     if (grant >= RANK.write! && access === 'write') out[name] = 'write';
     else if (grant >= RANK.read!) out[name] = 'read';
-  }
-  return out;
-}
-
-/**
- * What a caller asked for, narrowed by a ceiling: a permission the ceiling lacks is dropped, and
- * `write` under a `read` ceiling becomes `read`. Asking for more is not an error.
- */
-function narrowedTo(requested: Permissions, ceiling: Permissions): Record<string, Access> {
-  const out: Record<string, Access> = {};
-  for (const [name, access] of Object.entries(requested)) {
-    const limit = ceiling[name];
-    if (limit) out[name] = access === 'write' && limit === 'write' ? 'write' : 'read';
   }
   return out;
 }
@@ -61,5 +48,5 @@ export function requestedPermissions(raw: unknown): { readonly permissions?: Per
 
 /** What a caller gets: what it asked for under the ceiling, or the ceiling itself when it asked for nothing. */
 export function askedWithin(requested: Permissions | undefined, ceiling: Permissions): Permissions {
-  return requested ? narrowedTo(requested, ceiling) : ceiling;
+  return requested ? withinGrant(requested, ceiling) : ceiling;
 }
