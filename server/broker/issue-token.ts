@@ -49,7 +49,8 @@ export function parseTokenRequest(body: unknown): TokenRequest {
   if (typeof oidcToken !== 'string' || typeof owner !== 'string' || typeof repo !== 'string') {
     throw refuse('invalid_request', { message: 'oidcToken, owner and repo must be strings' });
   }
-  const permissions = permissionsOf(body.permissions);
+  const { permissions, problem } = requestedPermissions(body.permissions);
+  if (problem) throw refuse('invalid_request', { message: problem });
   const ref = loggable(body.ref);
   const runId = loggable(body.runId);
   const sha = loggable(body.sha);
@@ -62,17 +63,6 @@ export function parseTokenRequest(body: unknown): TokenRequest {
   };
 }
 
-/** The optional `permissions` object (`requestedPermissions`), or `400 invalid_request` saying what is wrong with it. */
-function permissionsOf(raw: unknown): Permissions | undefined {
-  const { permissions, problem } = requestedPermissions(raw);
-  if (problem) throw refuse('invalid_request', { message: problem });
-  return permissions;
-}
-
-/**
- * `POST /token`, rules 3–8 (the body rules are `parseTokenRequest`), in the main broker's
- * vocabulary. The exchange itself is shared with the minimal broker.
- */
 /** A minted token's answer, the fields its request's log line carries, and its revocation. */
 export interface IssuedToken {
   readonly answer: TokenResponse;
@@ -82,8 +72,10 @@ export interface IssuedToken {
 }
 
 /**
- * `trail` learns what the request shows as it goes (the verified caller, the policy rule, the
- * mint), so that its audit record says what was known whatever the answer.
+ * `POST /token`, rules 3–8 (the body rules are `parseTokenRequest`), in the main broker's
+ * vocabulary. The exchange itself is shared with the minimal broker. `trail` learns what the
+ * request shows as it goes (the verified caller, the policy rule, the mint), so that its audit
+ * record says what was known whatever the answer.
  */
 export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings, request: TokenRequest, log: Logger, trail: TokenTrail): Promise<IssuedToken> {
   // An operator's mistake answers every request the same way, before any key fetch.
@@ -113,7 +105,7 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
         audiences: settings.audiences,
         allowedRepositories: settings.allowedRepositories,
         permissions: !policy
-          ? asked(request, tokenPermissions)
+          ? askedWithin(request.permissions, tokenPermissions)
           : (caller) => {
               let found;
               try {
@@ -125,7 +117,7 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
               const { entry, rule } = found;
               applied = { entry, rule: rule.index };
               trail.policyRule(ruleLabel(policy, entry, rule.index));
-              return asked(request, ceilingOf(rule, tokenPermissions));
+              return askedWithin(request.permissions, ceilingOf(rule, tokenPermissions));
             },
       },
       request,
@@ -165,11 +157,6 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
         );
     },
   };
-}
-
-/** The request's permissions under the ceiling, or the ceiling itself when it names none. */
-function asked(request: TokenRequest, ceiling: Permissions): Permissions {
-  return askedWithin(request.permissions, ceiling);
 }
 
 /** The main broker's answers to the exchange's failures (spec error table of `POST /token`). */
