@@ -111,16 +111,11 @@ export async function handleDelivery(deps: WebhookDeps, settings: BrokerSettings
     return { ok: true, duplicate: true, delivery: delivery.id };
   }
   if (INSTALLATION_EVENTS.has(delivery.event)) forgetInstallation(deps, settings, delivery.payload);
-  if (delivery.event === 'github_app_authorization' && deps.authorizationRevoked) {
-    try {
-      return await endSessions(deps.authorizationRevoked, delivery.payload, log);
-    } catch (err) {
-      await releaseClaims(deps, claimed, log);
-      throw err;
-    }
-  }
-  if (delivery.event !== 'push') return { ok: true, ignored: delivery.event };
   try {
+    if (delivery.event === 'github_app_authorization' && deps.authorizationRevoked) {
+      return await endSessions(deps.authorizationRevoked, delivery.payload, log);
+    }
+    if (delivery.event !== 'push') return { ok: true, ignored: delivery.event };
     return { ...(await updateBranches(deps, settings, delivery.payload, log)) };
   } catch (err) {
     await releaseClaims(deps, claimed, log);
