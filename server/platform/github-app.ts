@@ -82,10 +82,9 @@ function platformClient(apiBase: string, options: PlatformClientOptions, auth: P
   return githubClient({ baseUrl: apiBase, userAgent: options.userAgent, bounds: options.bounds ?? PLATFORM_CALL, redirects: 'none', ...(options.transport ? { transport: options.transport } : {}), ...(auth ? { auth } : {}) });
 }
 
-/** Per-call request options: a caller's deadline (a whole route's), and another transport bound. */
-function perCall(signal: AbortSignal | undefined, fetch?: Fetch): { request?: { signal?: AbortSignal; fetch?: Fetch } } {
-  if (!signal && !fetch) return {};
-  return { request: { ...(signal ? { signal } : {}), ...(fetch ? { fetch } : {}) } };
+/** Per-call request options: a caller's deadline (a whole route's). */
+function perCall(signal: AbortSignal | undefined): { request?: { signal: AbortSignal } } {
+  return signal ? { request: { signal } } : {};
 }
 
 /** Every platform call goes through here, so every failure becomes a `PlatformError`. */
@@ -186,8 +185,8 @@ export class InstallationClient {
     );
   }
 
-  openPullRequests(owner: string, repo: string, base: string, signal?: AbortSignal): AsyncGenerator<PullRequest> {
-    const parameters = { owner, repo, base, state: 'open' as const, per_page: PAGE, ...perCall(signal) };
+  openPullRequests(owner: string, repo: string, base: string): AsyncGenerator<PullRequest> {
+    const parameters = { owner, repo, base, state: 'open' as const, per_page: PAGE };
     return items(this.octokit.paginate.iterator('GET /repos/{owner}/{repo}/pulls', parameters), (pr) => ({
       number: pr.number,
       headSha: pr.head.sha,
@@ -195,10 +194,9 @@ export class InstallationClient {
   }
 
   /** Merges the base into the pull request's head, only if the head is still `expectedHeadSha`. */
-  updateBranch(owner: string, repo: string, pullNumber: number, expectedHeadSha: string, signal?: AbortSignal): Promise<void> {
+  updateBranch(owner: string, repo: string, pullNumber: number, expectedHeadSha: string): Promise<void> {
     return platformCall(async () => {
       await this.octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/update-branch', {
-        ...perCall(signal),
         owner,
         repo,
         pull_number: pullNumber,
@@ -217,7 +215,7 @@ export class InstallationClient {
           message: input.message,
           fileChanges: { additions: input.additions, deletions: input.deletions },
         },
-        ...perCall(undefined, this.commitFetch),
+        request: { fetch: this.commitFetch },
       });
       return result.createCommitOnBranch.commit;
     });
