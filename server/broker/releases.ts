@@ -5,7 +5,7 @@ import { sharedDeadline } from '../http/outbound.js';
 import type { Logger } from '../logger.js';
 import type { AppClients } from '../platform/clients.js';
 import { PlatformError } from '../platform/errors.js';
-import type { AppClient, InstallationClient, Release } from '../platform/github-app.js';
+import type { AppClient, InstallationClient, Release, Repository } from '../platform/github-app.js';
 import { nonEmpty, withinGrant } from '../platform/permissions.js';
 import type { KeyValueStore } from '../store/types.js';
 import { appClientFor } from './platform.js';
@@ -42,12 +42,8 @@ export interface ReleasesDeps {
   readonly crawlMs?: number;
 }
 
-interface Target {
-  readonly fullName: string;
-  readonly owner: string;
-  readonly name: string;
-  readonly client: InstallationClient;
-}
+/** A repository, with the client of the installation token that reads it. */
+type Target = Repository & { readonly client: InstallationClient };
 
 const view = (r: Release): ReleaseView => ({
   tag: r.tag,
@@ -140,7 +136,7 @@ export class ReleasesService {
       clients.push(client);
       for await (const repository of client.repositories(signal)) {
         if (targets.length >= maxRepos) return { targets, truncated: true };
-        targets.push({ fullName: repository.fullName, owner: repository.owner, name: repository.name, client });
+        targets.push({ ...repository, client });
       }
     }
     return { targets, truncated: false };
