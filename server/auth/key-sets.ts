@@ -32,9 +32,6 @@ export interface KeySetOptions {
 /** A key set is a handful of keys; an answer this large is not one. */
 const MAX_KEY_SET_BYTES = 1024 * 1024;
 
-const isKeySelectionFailure = (err: unknown): boolean =>
-  err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys;
-
 /**
  * One issuer's remote key set. Keys are fetched on first use, when older than the cache age, and
  * when a token names a key id the cached set lacks (a rotation). One fetch at a time per issuer,
@@ -80,7 +77,7 @@ class RemoteKeySet {
       return await this.local!(header, token);
     } catch (err) {
       if (err instanceof errors.JWKSNoMatchingKey) return undefined;
-      if (isKeySelectionFailure(err)) throw new OidcTokenRejected('signature_invalid', { cause: err });
+      if (err instanceof errors.JWKSMultipleMatchingKeys) throw new OidcTokenRejected('signature_invalid', { cause: err });
       throw err;
     }
   }
