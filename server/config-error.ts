@@ -1,3 +1,5 @@
+import { secureOrLoopback } from './http/loopback.js';
+
 /** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -21,6 +23,24 @@ export function collect<T>(problems: ConfigError[], parse: () => T): T | undefin
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * A base address setting (an OIDC issuer, a REST base such as `https://ghe.example.com/api/v3`):
+ * `secureOrLoopback`, without query, fragment or credentials; whitespace and trailing slashes dropped.
+ */
+export function parseSecureBase(setting: string, raw: string): string {
+  const base = raw.trim().replace(/\/+$/, '');
+  const url = URL.parse(base);
+  if (!url) throw new ConfigError(setting, 'must be an absolute URL');
+  // Tokens, app JWTs and key-set fetches travel to this address: never in clear over a network.
+  if (!secureOrLoopback(url)) {
+    throw new ConfigError(setting, 'must be an https URL (http is accepted only on loopback)');
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(setting, 'must not carry a query, fragment or credentials');
+  }
+  return base;
+}
 
 /** Comma-separated list: entries trimmed, empty entries dropped. */
 export function commaList(raw: string | undefined): string[] {

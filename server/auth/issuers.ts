@@ -1,6 +1,5 @@
 import type { JSONWebKeySet } from 'jose';
 import { jsonValue } from '../http/json.js';
-import { secureOrLoopback } from '../http/loopback.js';
 
 /**
  * One trusted issuer. The key-set address comes from configuration only, never from a token.
@@ -16,23 +15,6 @@ export interface IssuerConfig {
 export type IssuerMap = ReadonlyMap<string, IssuerConfig>;
 
 export const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
-
-/**
- * Normalises an issuer setting: whitespace and trailing slashes are stripped; it must be an
- * https URL (plain http only on loopback, for local harnesses). Returns an error message or the issuer.
- */
-export function parseIssuerUrl(raw: string): { issuer: string } | { error: string } {
-  const issuer = raw.trim().replace(/\/+$/, '');
-  const url = URL.parse(issuer);
-  if (!url) return { error: 'must be an absolute URL' };
-  if (!secureOrLoopback(url)) {
-    return { error: 'must be an https URL (http is accepted only on loopback)' };
-  }
-  if (url.search || url.hash || url.username || url.password) {
-    return { error: 'must not carry a query, fragment or credentials' };
-  }
-  return { issuer };
-}
 
 /** GitHub publishes its key set at `<issuer>/.well-known/jwks`. */
 export const jwksUrlOf = (issuer: string): string => `${issuer}/.well-known/jwks`;

@@ -1,8 +1,8 @@
 import type { IssuerConfig, IssuerMap } from '../auth/issuers.js';
-import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseIssuerUrl } from '../auth/issuers.js';
-import { commaList, ConfigError, memoOnEnv, type Env } from '../config-error.js';
+import { GITHUB_ACTIONS_ISSUER, jwksUrlOf } from '../auth/issuers.js';
+import { commaList, ConfigError, memoOnEnv, parseSecureBase, type Env } from '../config-error.js';
 import { jsonValue } from '../http/json.js';
-import { parseApiBase, parseAppCredentials, type AppCredentials } from '../platform/credentials.js';
+import { parseAppCredentials, type AppCredentials } from '../platform/credentials.js';
 import { repositoryPermissionProblem } from '../platform/permission-vocabulary.js';
 import type { Access, Permissions } from '../platform/permissions.js';
 import type { Policy } from './policy/model.js';
@@ -126,16 +126,15 @@ function parseReleasesMaxRepos(raw: string | undefined): number {
 }
 
 function issuerSetting(setting: string, raw: string): IssuerConfig {
-  const parsed = parseIssuerUrl(raw);
-  if ('error' in parsed) throw new ConfigError(setting, parsed.error);
-  return { issuer: parsed.issuer, jwksUrl: jwksUrlOf(parsed.issuer) };
+  const issuer = parseSecureBase(setting, raw);
+  return { issuer, jwksUrl: jwksUrlOf(issuer) };
 }
 
 function primaryPlatform(env: Env): PlatformSettings {
   return {
     name: 'primary',
     issuer: issuerSetting('OIDC_ISSUER', env.OIDC_ISSUER?.trim() ? env.OIDC_ISSUER : GITHUB_ACTIONS_ISSUER),
-    apiBase: attempt(() => parseApiBase('FORGE_API_BASE', env.FORGE_API_BASE?.trim() ? env.FORGE_API_BASE : DEFAULT_API_BASE)),
+    apiBase: attempt(() => parseSecureBase('FORGE_API_BASE', env.FORGE_API_BASE?.trim() ? env.FORGE_API_BASE : DEFAULT_API_BASE)),
     app: attempt(() => parseAppCredentials(env, { appId: 'FORGE_APP_ID', privateKey: 'FORGE_APP_PRIVATE_KEY' })),
   };
 }
@@ -151,7 +150,7 @@ function enterprisePlatform(env: Env, primaryIssuer: string | undefined): Platfo
     issuer,
     apiBase: attempt(() => {
       if (!env.ENTERPRISE_API_BASE?.trim()) throw new ConfigError('ENTERPRISE_API_BASE', 'is not set');
-      return parseApiBase('ENTERPRISE_API_BASE', env.ENTERPRISE_API_BASE);
+      return parseSecureBase('ENTERPRISE_API_BASE', env.ENTERPRISE_API_BASE);
     }),
     app: attempt(() => parseAppCredentials(env, { appId: 'ENTERPRISE_APP_ID', privateKey: 'ENTERPRISE_APP_PRIVATE_KEY' })),
     ...(installationId === undefined ? {} : { installationId }),

@@ -1,5 +1,4 @@
-import { collect, ConfigError, memoOnEnv, type Checked, type Env } from '../config-error.js';
-import { parseApiBase } from '../platform/credentials.js';
+import { collect, ConfigError, memoOnEnv, parseSecureBase, type Checked, type Env } from '../config-error.js';
 import { secureOrLoopback } from '../http/loopback.js';
 
 /** The four settings that turn the console on: all set → on, none → off, some → the process does not start. */
@@ -89,8 +88,8 @@ export function checkConsoleSettings(env: Env): Checked<ConsoleState> {
   const secret = collect(problems, () => clientSecret(env));
   const key = collect(problems, () => parseSessionKey(env.CONSOLE_SESSION_KEY!));
   const origin = collect(problems, () => consoleUrl(env));
-  const webBase = collect(problems, () => parseApiBase('FORGE_WEB_BASE', env.FORGE_WEB_BASE?.trim() ? env.FORGE_WEB_BASE : DEFAULT_WEB_BASE));
-  const apiBase = collect(problems, () => parseApiBase('FORGE_API_BASE', env.FORGE_API_BASE?.trim() ? env.FORGE_API_BASE : DEFAULT_API_BASE));
+  const webBase = collect(problems, () => parseSecureBase('FORGE_WEB_BASE', env.FORGE_WEB_BASE?.trim() ? env.FORGE_WEB_BASE : DEFAULT_WEB_BASE));
+  const apiBase = collect(problems, () => parseSecureBase('FORGE_API_BASE', env.FORGE_API_BASE?.trim() ? env.FORGE_API_BASE : DEFAULT_API_BASE));
   if (problems.length > 0 || !id || !secret || !key || !origin || !webBase || !apiBase) return { ok: false, problems };
   return {
     ok: true,

@@ -1,6 +1,6 @@
 import type { IssuerConfig, IssuerMap } from '../auth/issuers.js';
-import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseIssuerUrl, parseJwksDocument } from '../auth/issuers.js';
-import { collect, commaList, ConfigError, memoOnEnv, type Checked, type Env } from '../config-error.js';
+import { GITHUB_ACTIONS_ISSUER, jwksUrlOf, parseJwksDocument } from '../auth/issuers.js';
+import { collect, commaList, ConfigError, memoOnEnv, parseSecureBase, type Checked, type Env } from '../config-error.js';
 import { secureOrLoopback } from '../http/loopback.js';
 
 export interface LedgerSettings {
@@ -24,9 +24,8 @@ const MIN_CURSOR_KEY_LENGTH = 32;
 
 function issuer(env: Env): IssuerConfig {
   const raw = env.OIDC_ISSUER?.trim() ? env.OIDC_ISSUER : GITHUB_ACTIONS_ISSUER;
-  const parsed = parseIssuerUrl(raw);
-  if ('error' in parsed) throw new ConfigError('OIDC_ISSUER', parsed.error);
-  return { issuer: parsed.issuer, jwksUrl: jwksUrlOf(parsed.issuer) };
+  const issuer = parseSecureBase('OIDC_ISSUER', raw);
+  return { issuer, jwksUrl: jwksUrlOf(issuer) };
 }
 
 function pinnedJwks(env: Env): Pick<IssuerConfig, 'pinnedJwks'> {
