@@ -126,7 +126,7 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
     throw toHttpError(err);
   }
 
-  const { caller, platform, minted } = exchanged;
+  const { caller, platform, app, minted } = exchanged;
   trail.minted(minted, caller.repository);
   return {
     answer: { token: minted.token, expires_at: minted.expiresAt, repository: caller.repository, permissions: minted.permissions },
@@ -144,18 +144,14 @@ export async function issueToken(deps: IssueTokenDeps, settings: BrokerSettings,
       ...(applied ? { policy_entry: applied.entry, policy_rule: applied.rule } : {}),
       ...request.context,
     },
-    // The exchange checked the platform's settings usable before it minted.
-    revoke: () => {
-      if (!platform.apiBase.ok || !platform.app.ok) return Promise.resolve(false);
-      return deps.clients
-        .for(platform.apiBase.value, platform.app.value)
+    revoke: () =>
+      app
         .withToken(minted.token)
         .revoke()
         .then(
           () => true,
           () => false,
-        );
-    },
+        ),
   };
 }
 

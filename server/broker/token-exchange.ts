@@ -1,6 +1,7 @@
 import type { CallerIdentity, VerificationPolicy } from '../auth/verifier.js';
 import type { ConfigError } from '../config-error.js';
 import type { AppClients } from '../platform/clients.js';
+import type { AppClient } from '../platform/github-app.js';
 import { mintRepositoryToken, type RepositoryToken, type RepositoryTokenDeps } from '../platform/repository-token.js';
 import type { Permissions } from '../platform/permissions.js';
 import { issuerMapOf, type PlatformSettings } from './settings.js';
@@ -34,6 +35,8 @@ export interface ExchangePolicy {
 export interface Exchanged {
   readonly caller: CallerIdentity;
   readonly platform: PlatformSettings;
+  /** The client that minted the token (it revokes it too). */
+  readonly app: AppClient;
   readonly minted: RepositoryToken;
 }
 
@@ -74,5 +77,5 @@ export async function exchangeToken(
     },
     permissions,
   );
-  return { caller, platform, minted };
+  return { caller, platform, app, minted };
 }
