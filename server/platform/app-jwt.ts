@@ -47,15 +47,12 @@ export class AppJwt {
   private signed(now: number): { readonly jwt: Promise<string>; readonly expiresAt: string } {
     const iat = Math.floor(now / 1000) - BACKDATE_S;
     const exp = iat + BACKDATE_S + LIFETIME_S;
-    return { jwt: this.sign(iat, exp), expiresAt: new Date(exp * 1000).toISOString() };
-  }
-
-  private sign(iat: number, exp: number): Promise<string> {
-    return new SignJWT({})
+    const jwt = new SignJWT({})
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
       .setIssuer(this.appId)
       .setIssuedAt(iat)
       .setExpirationTime(exp)
       .sign(this.key);
+    return { jwt, expiresAt: new Date(exp * 1000).toISOString() };
   }
 }
