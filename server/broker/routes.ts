@@ -37,7 +37,7 @@ export function brokerRoutes(deps: BrokerRouteDeps): Router {
 
   route(router, '/releases', {
     get: [
-      triggerAuth(deps.settings, 'releases_disabled'),
+      triggerAuth(deps.settings),
       async (req, res) => {
         res.json(await deps.releases.aggregate(res.locals.settings as BrokerSettings, req.log));
       },

@@ -4,14 +4,15 @@ import type { BrokerSettings } from './settings.js';
 import { refuse } from '../errors.js';
 
 /**
- * `Authorization: Bearer <PROCESS_TRIGGER_SECRET>` for `/sign` and `/releases`: the route is off
- * (`503 <disabledCode>`) while the secret is unset, and `401 unauthorized` for a missing or wrong
- * bearer. Runs before the body is read, so an unauthenticated caller learns nothing about validation.
+ * `Authorization: Bearer <PROCESS_TRIGGER_SECRET>` for `/releases` (`/sign` has its own,
+ * `signAuth`): the route is off (`503 releases_disabled`) while the secret is unset, and
+ * `401 unauthorized` for a missing or wrong bearer. Runs before the body is read, so an
+ * unauthenticated caller learns nothing about validation.
  */
-export function triggerAuth(settings: () => BrokerSettings, disabledCode: 'releases_disabled' | 'sign_disabled'): RequestHandler {
+export function triggerAuth(settings: () => BrokerSettings): RequestHandler {
   return (req, res, next) => {
     const current = settings();
-    if (!current.triggerSecret) throw refuse(disabledCode);
+    if (!current.triggerSecret) throw refuse('releases_disabled');
     if (!presentsBearer(req.headers, current.triggerSecret)) {
       throw refuse('unauthorized', {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
