@@ -20,7 +20,7 @@ export interface TokenRouteDeps extends IssueTokenDeps {
   readonly tokenAnswered?: (outcome: string) => void;
 }
 
-/** The request's audit trail (made when the request arrives, so even a body that cannot be read has one). */
+/** The request's audit trail, made by whichever step asks first (the refusal of a body that cannot be read included). */
 export function trailOf(res: Response, route: '/token' | '/sign'): TokenTrail {
   let trail = res.locals.tokenTrail as TokenTrail | undefined;
   if (!trail) {
@@ -43,10 +43,6 @@ export function answeredReason(err: unknown): string | null {
  * `503 audit_unavailable`.
  */
 export function tokenRoute(deps: TokenRouteDeps): RequestHandler[] {
-  const start: RequestHandler = (_req, res, next) => {
-    trailOf(res, '/token');
-    next();
-  };
   const issue: RequestHandler = async (req, res) => {
     const trail = trailOf(res, '/token');
     if (isJsonObject(req.body)) trail.askedFor(req.body.owner, req.body.repo);
@@ -66,7 +62,7 @@ export function tokenRoute(deps: TokenRouteDeps): RequestHandler[] {
     res.json(issued.answer);
     deps.tokenAnswered?.('minted');
   };
-  return [start, ...jsonBody(TOKEN_BODY_LIMIT), issue];
+  return [...jsonBody(TOKEN_BODY_LIMIT), issue];
 }
 
 /**
