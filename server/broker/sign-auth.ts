@@ -8,6 +8,7 @@ import { PolicyDenied, ruleLabel, signingRule } from './policy/authorize.js';
 import type { TokenTrail } from '../audit/trail.js';
 import type { Policy } from './policy/model.js';
 import { issuerMapOf, type BrokerSettings, type PlatformSettings } from './settings.js';
+import { trailOf } from './token-route.js';
 import { verifyOidcToken, type OidcDeps } from './verify-oidc.js';
 import { refuse } from '../errors.js';
 
@@ -23,7 +24,8 @@ export type Signer =
  * `/sign`'s credential, before the body is read: `Authorization: Bearer <PROCESS_TRIGGER_SECRET>`
  * as always, or, while `BROKER_POLICY` is set, `Bearer <OIDC token>` verified as `/token` verifies
  * it (same issuers, audiences and answers). Whether that token may sign the repository the body
- * names is `oidcSigningPlatform`'s decision. With neither a secret nor a policy the route is off.
+ * names is `oidcSigningPlatform`'s decision; the verified caller goes on the request's audit trail.
+ * With neither a secret nor a policy the route is off.
  */
 export function signAuth(deps: OidcDeps & { readonly settings: () => BrokerSettings }): RequestHandler {
   return async (req, res, next) => {
@@ -47,6 +49,7 @@ export function signAuth(deps: OidcDeps & { readonly settings: () => BrokerSetti
         throw toHttpError(err);
       }
       res.locals.signer = { kind: 'oidc', caller, policy: policy.value!, platforms } satisfies Signer;
+      trailOf(res, '/sign').verified(caller);
       return next();
     }
     if (!settings.triggerSecret && !policySet) throw refuse('sign_disabled');

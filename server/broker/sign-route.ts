@@ -20,11 +20,6 @@ export type SignRouteDeps = OidcDeps & SignDeps & Pick<TokenRouteDeps, 'settings
  * `AUDIT_WRITE` says: the commit is made by then, and `required` concerns tokens handed out).
  */
 export function signRoute(deps: SignRouteDeps): RequestHandler[] {
-  const verified: RequestHandler = (_req, res, next) => {
-    const signer = res.locals.signer as Signer;
-    if (signer.kind === 'oidc') trailOf(res, '/sign').verified(signer.caller);
-    next();
-  };
   const sign: RequestHandler = async (req, res) => {
     const trail = trailOf(res, '/sign');
     const body = parseJson(req.rawBody);
@@ -45,7 +40,7 @@ export function signRoute(deps: SignRouteDeps): RequestHandler[] {
     await deps.audit.record(trail.fields('signed'), req.log);
     res.json({ ok: true, commit: created });
   };
-  return [signAuth(deps), verified, ...rawBody(SIGN_BODY_LIMIT), sign];
+  return [signAuth(deps), ...rawBody(SIGN_BODY_LIMIT), sign];
 }
 
 /** A refused `POST /sign`, recorded in the audit with what the request had shown; the app's error handler answers it. */
