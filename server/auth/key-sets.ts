@@ -23,12 +23,12 @@ export interface KeySetOptions {
   refetchIntervalMs?: number;
   /** Keys older than this are refetched before use. */
   cacheMaxAgeMs?: number;
-  /** Bound on the number of key sets kept (one per issuer in practice). */
-  maxEntries?: number;
   /** Told each fetch's result (the backend's metrics count them). */
   onFetch?: (result: 'ok' | 'failed') => void;
 }
 
+/** Bound on the number of key sets kept (one per issuer in practice). */
+const MAX_KEY_SETS = 16;
 /** A key set is a handful of keys; an answer this large is not one. */
 const MAX_KEY_SET_BYTES = 1024 * 1024;
 
@@ -134,7 +134,7 @@ export class KeySetRegistry {
   private readonly remote: LRUCache<string, RemoteKeySet>;
   private readonly pinned = new WeakMap<JSONWebKeySet, ReturnType<typeof createLocalJWKSet>>();
   private readonly clock: Clock;
-  private readonly options: { refetchIntervalMs: number; cacheMaxAgeMs: number; maxEntries: number; onFetch?: (result: 'ok' | 'failed') => void };
+  private readonly options: { refetchIntervalMs: number; cacheMaxAgeMs: number; onFetch?: (result: 'ok' | 'failed') => void };
   private readonly fetch: Fetch;
 
   constructor(options: KeySetOptions = {}) {
@@ -147,10 +147,9 @@ export class KeySetRegistry {
     this.options = {
       refetchIntervalMs: options.refetchIntervalMs ?? 1000,
       cacheMaxAgeMs: options.cacheMaxAgeMs ?? 600_000,
-      maxEntries: options.maxEntries ?? 16,
       ...(options.onFetch ? { onFetch: options.onFetch } : {}),
     };
-    this.remote = new LRUCache({ max: this.options.maxEntries });
+    this.remote = new LRUCache({ max: MAX_KEY_SETS });
   }
 
   /** The key resolver of one issuer. The caller has already pinned the issuer from its map. */

@@ -13,7 +13,6 @@ export interface InstallationCacheOptions {
   readonly refreshAheadMs?: number;
   /** How long "not installed" is remembered for a repository. */
   readonly notInstalledTtlMs?: number;
-  readonly maxEntries?: number;
   /** The cache's time source (tests); default `performance`. */
   readonly perf?: { now(): number };
 }
@@ -40,7 +39,7 @@ export class InstallationDirectory {
     const ttl = options.ttlMs ?? 60_000;
     this.refreshAheadMs = Math.min(options.refreshAheadMs ?? 15_000, ttl / 2);
     this.cache = new LRUCache({
-      max: options.maxEntries ?? 10_000,
+      max: 10_000,
       ttl,
       ...(options.perf ? { perf: options.perf } : {}),
       fetchMethod: async (_key, _stale, { context, options: entry }) => {
