@@ -167,6 +167,13 @@ export interface WeekCell {
   readonly cells: FigureCell[];
 }
 
+/** The repository page's query: its window, environment filter and the history's cursor (`page`). */
+export interface RepositoryQuery {
+  readonly days: WindowDays;
+  readonly environment?: string;
+  readonly cursor?: string;
+}
+
 export interface EnvironmentSection {
   readonly environment: string;
   /** `GET /v1/deployments/metrics?environment=…&days=…` for this repository: the same answer. */
@@ -194,7 +201,7 @@ export interface RepositoryPage {
 export async function repositoryPage(
   deps: { readonly store: Store; readonly clock: Clock },
   repository: SessionRepository,
-  query: { readonly days: WindowDays; readonly environment?: string; readonly cursor?: string },
+  query: RepositoryQuery,
   cursorKey: Uint8Array,
 ): Promise<RepositoryPage> {
   const now = deps.clock.now();

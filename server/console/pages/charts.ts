@@ -1,6 +1,6 @@
 import type { DailyCounts } from '../../ledger/delivery-figures.js';
 import type { FigureCell, FigureKey, WeekCell } from '../figures-view.js';
-import { FIGURE_LABELS } from '../figures-view.js';
+import { FIGURE_LABELS, FIGURES } from '../figures-view.js';
 import { html, type Html } from './html.js';
 
 /*
@@ -54,7 +54,7 @@ ${value === null ? html`<text x="${(x + width / 2).toFixed(1)}" y="${HEIGHT - BO
 export function weeklyTable(weeks: readonly WeekCell[], caption: string): Html {
   return html`<details><summary>${caption}: the weekly figures as a table</summary>
 <div class="scroll" role="region" aria-label="${caption}, weekly figures" tabindex="0"><table>
-<thead><tr><th scope="col">Week of</th>${(['deployment_frequency', 'lead_time', 'change_failure_rate', 'time_to_restore'] as const).map((k) => html`<th scope="col">${FIGURE_LABELS[k]}</th>`)}</tr></thead>
+<thead><tr><th scope="col">Week of</th>${FIGURES.map((k) => html`<th scope="col">${FIGURE_LABELS[k]}</th>`)}</tr></thead>
 <tbody>${weeks.map(
     (w) => html`<tr><th scope="row">${w.week}${w.days < 7 ? ' (so far)' : ''}</th>${w.cells.map((c: FigureCell) => html`<td class="num">${c.text}${c.band ? html`<span class="band band-${c.band}">${c.band}</span>` : ''}</td>`)}</tr>`,
   )}</tbody>

@@ -4,6 +4,7 @@ import { figureCell } from './cells.js';
 import { utc } from './format.js';
 import { html, type Html } from './html.js';
 import { page, type Viewer } from './layout.js';
+import { withQuery } from './paths.js';
 
 const COLUMNS: readonly { key: SortKey; label: string }[] = [
   { key: 'repository', label: 'Repository' },
@@ -13,12 +14,7 @@ const COLUMNS: readonly { key: SortKey; label: string }[] = [
 
 function query(q: OverviewQuery, change: Partial<OverviewQuery>): string {
   const next = { ...q, ...change };
-  const params = new URLSearchParams({ days: String(next.days) });
-  if (next.owner) params.set('owner', next.owner);
-  if (next.environment) params.set('environment', next.environment);
-  params.set('sort', next.sort);
-  params.set('order', next.order);
-  return `/console?${params.toString()}`;
+  return withQuery('/console', { days: String(next.days), owner: next.owner, environment: next.environment, sort: next.sort, order: next.order });
 }
 
 /** A column head: a link that sorts by it (again: the other way), with `aria-sort` on the sorted one. */

@@ -1,27 +1,17 @@
 import type { DeploymentRecord, SessionRepository } from '../../store/types.js';
-import type { EnvironmentSection, RepositoryPage, WindowDays } from '../figures-view.js';
+import type { EnvironmentSection, RepositoryPage, RepositoryQuery } from '../figures-view.js';
 import { FIGURES, WINDOWS } from '../figures-view.js';
 import { dailyChart, weeklyChart, weeklyTable } from './charts.js';
 import { figureCard } from './cells.js';
 import { duration, utc } from './format.js';
 import { html, safeUrl, type Html } from './html.js';
 import { page, type Viewer } from './layout.js';
-import { auditPath, repositoryPath } from './paths.js';
+import { auditPath, repositoryPath, withQuery } from './paths.js';
 import { administers } from '../audit-view.js';
-
-export interface RepositoryQuery {
-  readonly days: WindowDays;
-  readonly environment?: string;
-  readonly cursor?: string;
-}
-
 
 function link(r: SessionRepository, q: RepositoryQuery, change: Partial<RepositoryQuery>): string {
   const next = { ...q, ...change };
-  const params = new URLSearchParams({ days: String(next.days) });
-  if (next.environment) params.set('environment', next.environment);
-  if (next.cursor) params.set('page', next.cursor);
-  return `${repositoryPath(r)}?${params.toString()}`;
+  return withQuery(repositoryPath(r), { days: String(next.days), environment: next.environment, page: next.cursor });
 }
 
 /** What a record feeds, in words: the records behind each figure. */
