@@ -1,8 +1,5 @@
-import { listAuditRecords, type AuditPage } from '../audit/list-records.js';
 import { auditQuery, type AuditQuery } from '../audit/query.js';
-import type { Clock } from '../clock.js';
 import type { SessionRepository } from '../store/types.js';
-import type { TokenAuditStore } from '../store/audit-types.js';
 
 /*
  * The token audit in the console: one repository's records, for a person GitHub lists as an admin
@@ -52,15 +49,4 @@ export function auditPageQuery(given: AuditFilters & { readonly cursor?: string 
   const parameter = String(issue.path[0] ?? '(query)');
   const timeFormat = (parameter === 'since' || parameter === 'until') && issue.code !== 'custom';
   return { ok: false, problem: { parameter, message: timeFormat ? TIME_RANGE : issue.message } };
-}
-
-/** One page of the repository's records (or a CSV's worth), newest first, by its id. */
-export function repositoryAudit(
-  deps: { readonly store: TokenAuditStore; readonly clock: Clock },
-  repository: SessionRepository,
-  query: AuditQuery,
-  cursorKey: Uint8Array,
-  limit: number,
-): Promise<AuditPage> {
-  return listAuditRecords(deps, { ...query, limit }, cursorKey, { repositoryId: repository.id });
 }

@@ -6,10 +6,11 @@ import type { LedgerSettings } from '../ledger/settings.js';
 import { PlatformError } from '../platform/errors.js';
 import { StoreUnavailable, type ConsoleSession, type SessionRepository, type Store } from '../store/types.js';
 import { auditCsv } from '../audit/csv.js';
+import { listAuditRecords } from '../audit/list-records.js';
 import type { AuditQuery } from '../audit/query.js';
 import { validationFailed } from '../http/validation.js';
 import { redirect, sendDownload, sendPage } from './answers.js';
-import { administers, AUDIT_CSV_LIMIT, AUDIT_FILTERS, AUDIT_PAGE_SIZE, AUDIT_PARAMETERS, auditPageQuery, repositoryAudit, type AuditFilters } from './audit-view.js';
+import { administers, AUDIT_CSV_LIMIT, AUDIT_FILTERS, AUDIT_PAGE_SIZE, AUDIT_PARAMETERS, auditPageQuery, type AuditFilters } from './audit-view.js';
 import { cookieHeader, readCookie } from './cookies.js';
 import { overview, repositoryPage, SORTS, WINDOWS, type OverviewQuery, type SortKey, type WindowDays } from './figures-view.js';
 import { UserTokenRejected } from './github-user.js';
@@ -175,7 +176,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
       return undefined;
     }
     const { filters, cursor, query } = auditFilters(req);
-    const data = await repositoryAudit(auditDeps, repository, query, consoleKeys(signed.settings.sessionKey).audit, limit);
+    // Confined to the repository's numeric id, never its name.
+    const data = await listAuditRecords(auditDeps, { ...query, limit }, consoleKeys(signed.settings.sessionKey).audit, { repositoryId: repository.id });
     return { viewer: signed.viewer, repository, filters, cursor, data };
   }
 
