@@ -1,4 +1,4 @@
-import { auditNewestFirst, listedAfter, matchesFilters, type TokenAuditEntry, type TokenAuditQuery, type TokenAuditStore } from './audit-types.js';
+import { auditNewestFirst, matchesFilters, type TokenAuditEntry, type TokenAuditQuery, type TokenAuditStore } from './audit-types.js';
 import { firstAtOrAfter } from './types.js';
 
 /**
@@ -39,7 +39,8 @@ export class MemoryTokenAuditStore implements TokenAuditStore {
     for (let i = firstAtOrAfter(this.entries, upper + 1) - 1; i >= this.start && out.length < query.limit; i--) {
       const entry = this.entries[i]!;
       if (entry.recordedAt.getTime() < since) break;
-      if (query.after && !listedAfter(entry, query.after)) continue;
+      // Listed after the page's place: older, or as old with a smaller id.
+      if (query.after && auditNewestFirst(entry, query.after) <= 0) continue;
       if (entry.expireAt.getTime() <= now) continue;
       if (matchesFilters(entry.record, query)) out.push(entry);
     }

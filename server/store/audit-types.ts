@@ -54,10 +54,7 @@ export interface TokenAuditEntry {
 }
 
 /** A place in the audit's newest-first order: the entries listed after it are older. */
-export interface AuditPosition {
-  readonly recordedAt: Date;
-  readonly id: string;
-}
+export type AuditPosition = Pick<TokenAuditEntry, 'recordedAt' | 'id'>;
 
 export interface TokenAuditQuery {
   /** `owner/name`, compared without case (GitHub's names are). */
@@ -118,9 +115,4 @@ export function auditNewestFirst(a: AuditPosition, b: AuditPosition): number {
   const byTime = b.recordedAt.getTime() - a.recordedAt.getTime();
   if (byTime !== 0) return byTime;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-
-/** Whether `entry` is listed after `position`, newest first: older, or as old with a smaller id. */
-export function listedAfter(entry: AuditPosition, position: AuditPosition): boolean {
-  return auditNewestFirst(entry, position) > 0;
 }

@@ -10,7 +10,6 @@ import type {
   FiguresGroup,
   FiguresGroupQuery,
   FiguresQuery,
-  HistoryPosition,
   InsertOutcome,
   KeyValueStore,
   RepositoryCache,
@@ -66,7 +65,8 @@ class MemoryDeploymentStore implements DeploymentStore {
     for (let i = firstAtOrAfter(bucket.history, upper + 1) - 1; i >= 0 && out.length < query.limit; i--) {
       const record = bucket.history[i]!;
       if (record.recordedAt.getTime() < since) break;
-      if (query.after && !listedAfter(record, query.after)) continue;
+      // Listed after the page's place: older, or as old with a smaller id.
+      if (query.after && newestFirst(record, query.after) <= 0) continue;
       if (!isLive(record, query.now)) continue;
       if (query.environment !== undefined && record.environment !== query.environment) continue;
       out.push(record);
@@ -145,12 +145,6 @@ class MemoryDeploymentStore implements DeploymentStore {
     if (index >= 0) bucket.history.splice(index, 1);
     bucket.byDelivery.delete(record.deliveryId);
   }
-}
-
-/** Whether `record` is listed after `position`, newest first: older, or as old with a smaller id. */
-function listedAfter(record: DeploymentRecord, position: HistoryPosition): boolean {
-  const byTime = record.recordedAt.getTime() - position.recordedAt.getTime();
-  return byTime < 0 || (byTime === 0 && record.deploymentId < position.deploymentId);
 }
 
 /** `each` of the live records in [from, to] (of `environment`, if given): as the index range scan, from the first on in order. */

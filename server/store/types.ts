@@ -37,10 +37,7 @@ export type InsertOutcome =
   | { readonly duplicate: true; readonly record: DeploymentRecord };
 
 /** A place in the history's order: the records listed after it are those before it in time. */
-export interface HistoryPosition {
-  readonly recordedAt: Date;
-  readonly deploymentId: string;
-}
+export type HistoryPosition = Pick<DeploymentRecord, 'recordedAt' | 'deploymentId'>;
 
 export interface DeploymentQuery {
   readonly repositoryId: string;
@@ -233,7 +230,7 @@ export class StoreUnavailable extends Error {
 }
 
 /** Newest-first order of the history: recordedAt, then deploymentId, descending. */
-export function newestFirst(a: DeploymentRecord, b: DeploymentRecord): number {
+export function newestFirst(a: HistoryPosition, b: HistoryPosition): number {
   const byTime = b.recordedAt.getTime() - a.recordedAt.getTime();
   if (byTime !== 0) return byTime;
   return a.deploymentId < b.deploymentId ? 1 : a.deploymentId > b.deploymentId ? -1 : 0;
