@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { CallerIdentity } from '../auth/verifier.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import type { DeploymentRecord, Store } from '../store/types.js';
+import type { DeploymentRecord, InsertOutcome, Store } from '../store/types.js';
 import type { ChatSink } from './chat-sink.js';
 import { storedOptionalFields } from './fields.js';
 import { DEFAULT_MODE, type DeploymentRequest } from './schema.js';
@@ -15,11 +15,6 @@ export interface RecordDeploymentDeps {
   readonly clock: Clock;
   readonly chat: ChatSink;
   readonly logger: Logger;
-}
-
-export interface RecordOutcome {
-  readonly duplicate: boolean;
-  readonly record: DeploymentRecord;
 }
 
 /** Notifies each configured sink; the map has one entry per configured sink. */
@@ -39,7 +34,7 @@ export async function recordDeployment(
   settings: LedgerSettings,
   caller: CallerIdentity,
   request: DeploymentRequest,
-): Promise<RecordOutcome> {
+): Promise<InsertOutcome> {
   const now = new Date(deps.clock.now());
   const candidate: DeploymentRecord = {
     // Time-ordered and monotonic within the process, so equal timestamps still list in arrival order.

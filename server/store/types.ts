@@ -92,13 +92,8 @@ export interface FigureTotals {
  * environment (and ISO week): each group's figures are those a `FiguresQuery` of that repository,
  * environment (and week, within [from, to]) gives.
  */
-export interface FiguresGroupQuery {
+export interface FiguresGroupQuery extends Omit<FiguresQuery, 'repositoryId'> {
   readonly repositoryIds: readonly string[];
-  readonly environment?: string;
-  readonly from: Date;
-  readonly to: Date;
-  /** Records whose `expireAt` is not after `now` are gone. */
-  readonly now: Date;
   /** Also group by ISO week (from Monday 00:00 UTC): each week's records are a window of their own. */
   readonly byWeek?: boolean;
 }
