@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { deliveryFigures, figureSummary, figuresWindow, type DeliveryFigures, type FigureSummary, type RepositoryRef } from '../ledger/delivery-figures.js';
+import { deliveryFigures, figureSummary, figuresWindow, type DeliveryFigures, type FiguresWindow, type FigureSummary, type RepositoryRef } from '../ledger/delivery-figures.js';
 import { listDeployments } from '../ledger/list-deployments.js';
 import { isoWeekStartDay } from '../store/figures.js';
 import type { DeploymentRecord, FigureTotals, SessionRepository, Store } from '../store/types.js';
@@ -104,7 +104,7 @@ export interface OverviewQuery {
 }
 
 export interface Overview {
-  readonly window: { readonly from: Date; readonly to: Date; readonly days: number };
+  readonly window: FiguresWindow;
   readonly rows: OverviewRow[];
   readonly owners: string[];
   readonly environments: string[];
@@ -185,7 +185,7 @@ export interface EnvironmentSection {
 }
 
 export interface RepositoryPage {
-  readonly window: { readonly from: Date; readonly to: Date; readonly days: number };
+  readonly window: FiguresWindow;
   /** Every environment with live records, newest first (the environment filter's choices). */
   readonly environments: string[];
   readonly sections: EnvironmentSection[];

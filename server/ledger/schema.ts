@@ -33,8 +33,6 @@ const link = z
     }
   }, 'must be an http or https URL without credentials');
 
-const instant = isoInstant;
-
 /** Body of `POST /v1/deployments`. Unknown fields (`repository` among them) are refused, never dropped. */
 export const deploymentRequest = z.strictObject({
   delivery_id: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -52,7 +50,7 @@ export const deploymentRequest = z.strictObject({
   actor: text(100).optional(),
   verified: z.boolean().optional(),
   duration_ms: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  committed_at: instant.optional(),
+  committed_at: isoInstant.optional(),
 });
 export type DeploymentRequest = z.infer<typeof deploymentRequest>;
 
@@ -66,8 +64,8 @@ export const historyQuery = z
       .transform(Number)
       .pipe(z.number().min(1, `must be from 1 to ${HISTORY_MAX_LIMIT}`).max(HISTORY_MAX_LIMIT, `must be from 1 to ${HISTORY_MAX_LIMIT}`))
       .optional(),
-    since: instant.optional(),
-    until: instant.optional(),
+    since: isoInstant.optional(),
+    until: isoInstant.optional(),
     // Checked against the ledger's cursor key by `listDeployments`.
     cursor: z.string().max(300, CURSOR_REFUSED).optional(),
   })
