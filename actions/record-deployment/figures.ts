@@ -1,5 +1,6 @@
 import { inlineText } from '../../server/markdown.js';
-import type { DeliveryFigures, Distribution } from './ledger-client.js';
+import type { Distribution } from '../../server/store/types.js';
+import type { DeliveryFigures } from './ledger-client.js';
 
 /** The window the action shows: the last 30 days, the ledger's default. */
 export const FIGURES_DAYS = 30;

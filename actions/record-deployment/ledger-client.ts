@@ -4,6 +4,10 @@ import { callFailure } from '../../server/http/outbound.js';
 import { jsonObject } from '../../server/http/json.js';
 import { type ActionHttp } from '../shared/http.js';
 import type { LedgerRecord } from './record.js';
+import type { DailyCounts as DayCounts, DeliveryFigures as LedgerFigures } from '../../server/ledger/delivery-figures.js';
+import type { Distribution } from '../../server/store/types.js';
+
+export type { DayCounts };
 
 /** The ledger's answer to `POST /v1/deployments`. */
 export interface RecordedDeployment {
@@ -135,33 +139,11 @@ export async function postDeployment(
   );
 }
 
-/** Median, p90 and count of durations in milliseconds, as the ledger's metrics answer gives them. */
-export interface Distribution {
-  median: number;
-  p90: number;
-  count: number;
-}
-
-/** The ledger's answer to `GET /v1/deployments/metrics`. */
-export interface DeliveryFigures {
-  environment: string | null;
-  window: { from: string; to: string; days: number };
-  deployments: { total: number; success: number; failure: number; rolled_back: number; skipped: number };
-  deployment_frequency: { per_day: number; days_with_deployment: number };
-  change_failure_rate: number | null;
-  recovery_time_ms: Distribution | null;
-  lead_time_ms: Distribution | null;
+/** The ledger's answer to `GET /v1/deployments/metrics`, but for the repository, which the step knows. */
+export type DeliveryFigures = Omit<LedgerFigures, 'repository' | 'daily'> & {
   /** Per UTC date of the window, oldest first; absent from a ledger older than the series. */
-  daily?: DayCounts[];
-}
-
-export interface DayCounts {
-  date: string;
-  success: number;
-  failure: number;
-  rolled_back: number;
-  skipped: number;
-}
+  readonly daily?: DayCounts[];
+};
 
 /** A series each of whose days has a date and four counts; anything else is left out (undefined). */
 const dailyOf = (raw: unknown): DayCounts[] | undefined =>
