@@ -4,7 +4,7 @@ import type { ActionHttp } from '../shared/http.js';
 import { spaceControlCharacters } from '../../server/http/control-characters.js';
 import { requestedPermissions } from './permission-inputs.js';
 import { TokenUnavailable } from './broker-client.js';
-import { obtain } from './obtain.js';
+import { obtain, type TokenRequest } from './obtain.js';
 import { heldToken } from './refresh/current-token.js';
 import { installRefresh, type RefreshCli } from './refresh/install.js';
 
@@ -24,16 +24,12 @@ export interface RequestTokenDeps {
  * The step's inputs. There is no default broker: the OIDC token goes only where the workflow says.
  * `brokerUrl` undefined means the input was empty (the runner passes an omitted input as '' too).
  */
-interface Settings {
+interface Settings extends Omit<TokenRequest, 'brokerUrl'> {
   readonly brokerUrl: string | undefined;
-  readonly fallbackUrl: string | undefined;
-  readonly audience: string;
   readonly revoke: boolean;
   readonly failOnError: boolean;
   /** Keep the job supplied with tokens after this one: a git credential helper and `token-command`. */
   readonly refresh: boolean;
-  /** From the `permission-<name>` inputs; undefined when none is set (the broker's ceiling applies). */
-  readonly permissions: Readonly<Record<string, string>> | undefined;
 }
 
 function readSettings(core: StatefulCore): Settings {
