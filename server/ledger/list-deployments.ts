@@ -1,9 +1,17 @@
 import type { Clock } from '../clock.js';
 import type { DeploymentRecord, Store } from '../store/types.js';
 import { validationFailed } from '../http/validation.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodePlace, encodePlace } from '../http/signed-cursor.js';
 import type { RepositoryRef } from './delivery-figures.js';
 import { CURSOR_REFUSED, HISTORY_DEFAULT_LIMIT, type HistoryQuery } from './schema.js';
+
+/*
+ * The history's paging cursor (server/http/signed-cursor.ts): the place of a page's last record in
+ * the history's order (recordedAt, then deploymentId, both descending), signed under the ledger's
+ * cursor key for the repository it was made for. A place alone could reach nothing outside that
+ * repository; the MAC makes "a cursor this service returned" true rather than a matter of shape.
+ */
+const CURSOR_VERSION = 'h2';
 
 export interface HistoryPage {
   readonly records: DeploymentRecord[];
@@ -14,7 +22,7 @@ export interface HistoryPage {
 /**
  * The caller's own records (by repository id, never by name), newest first, one page. One more
  * record than the page is read, so `next` is given only when a following page has something.
- * Cursors are made and checked under `cursorKey` (`cursor.ts`); one it did not make is a 422.
+ * Cursors are made and checked under `cursorKey`; one it did not make is a 422.
  */
 export async function listDeployments(
   deps: { readonly store: Store; readonly clock: Clock },
@@ -23,8 +31,8 @@ export async function listDeployments(
   cursorKey: Uint8Array,
 ): Promise<HistoryPage> {
   const limit = query.limit ?? HISTORY_DEFAULT_LIMIT;
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, cursorKey, caller.repositoryId);
-  if (query.cursor !== undefined && !after) throw validationFailed([{ path: 'cursor', message: CURSOR_REFUSED }]);
+  const place = query.cursor === undefined ? undefined : decodePlace(query.cursor, CURSOR_VERSION, cursorKey, caller.repositoryId);
+  if (query.cursor !== undefined && !place) throw validationFailed([{ path: 'cursor', message: CURSOR_REFUSED }]);
   const found = await deps.store.deployments.list({
     repositoryId: caller.repositoryId,
     limit: limit + 1,
@@ -32,9 +40,10 @@ export async function listDeployments(
     ...(query.environment === undefined ? {} : { environment: query.environment }),
     ...(query.since === undefined ? {} : { since: query.since }),
     ...(query.until === undefined ? {} : { until: query.until }),
-    ...(after === undefined ? {} : { after }),
+    ...(place === undefined ? {} : { after: { recordedAt: new Date(place.time), deploymentId: place.id } }),
   });
   if (found.length <= limit) return { records: found };
   const records = found.slice(0, limit);
-  return { records, next: encodeCursor(records[records.length - 1]!, cursorKey, caller.repositoryId) };
+  const last = records[records.length - 1]!;
+  return { records, next: encodePlace({ time: last.recordedAt.getTime(), id: last.deploymentId }, CURSOR_VERSION, cursorKey, caller.repositoryId) };
 }
