@@ -38,8 +38,8 @@ export class UserGitHub {
     return { id: String(data.id), login: data.login };
   }
 
-  /** The repositories both the person and the App can reach, with the person's permissions on each; at most `limit`. */
-  async repositories(limit = MAX_SESSION_REPOSITORIES): Promise<{ repositories: SessionRepository[]; truncated: boolean }> {
+  /** The repositories both the person and the App can reach, with the person's permissions on each; at most `MAX_SESSION_REPOSITORIES`. */
+  async repositories(): Promise<{ repositories: SessionRepository[]; truncated: boolean }> {
     const found = new Map<string, SessionRepository>();
     return this.call(async () => {
       for await (const page of this.octokit.paginate.iterator('GET /user/installations', { per_page: PAGE })) {
@@ -47,7 +47,7 @@ export class UserGitHub {
           const pages = this.octokit.paginate.iterator('GET /user/installations/{installation_id}/repositories', { installation_id: installation.id, per_page: PAGE });
           for await (const repositories of pages) {
             for (const repository of repositories.data as RepositoryAnswer[]) {
-              if (found.size >= limit && !found.has(String(repository.id))) return { repositories: [...found.values()], truncated: true };
+              if (found.size >= MAX_SESSION_REPOSITORIES && !found.has(String(repository.id))) return { repositories: [...found.values()], truncated: true };
               found.set(String(repository.id), repositoryOf(repository));
             }
           }
