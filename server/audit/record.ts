@@ -37,14 +37,3 @@ export const AUDIT_FIELDS = [
 export function hashedToken(token: string): string {
   return hash('sha256', token, 'base64');
 }
-
-/** Claims of a verified token the record copies, by record field. */
-export const CLAIM_FIELDS = {
-  workflow_ref: 'workflow_ref',
-  job_workflow_ref: 'job_workflow_ref',
-  event_name: 'event_name',
-  run_id: 'run_id',
-  run_attempt: 'run_attempt',
-  actor: 'actor',
-  environment: 'environment',
-} as const;

@@ -2,9 +2,7 @@ import type { CallerIdentity } from '../auth/verifier.js';
 import { isOwnerLogin, isRepositoryPair, parseFullName } from '../github/identifiers.js';
 import type { Permissions } from '../platform/permissions.js';
 import type { RepositoryToken } from '../platform/repository-token.js';
-import { CLAIM_FIELDS, hashedToken, type TokenAuditFields } from './record.js';
-
-type ClaimField = keyof typeof CLAIM_FIELDS;
+import { hashedToken, type TokenAuditFields } from './record.js';
 
 /**
  * What one `/token` or `/sign` request has shown so far, filled in as the request goes (the body's
@@ -60,8 +58,9 @@ export class TokenTrail {
   /** The record of the answer given: `outcome` and the `reason` it carried. */
   fields(outcome: string, reason: string | null = null): TokenAuditFields {
     const caller = this.caller;
-    const claim = (field: ClaimField): string | null => {
-      const value = caller?.claims[CLAIM_FIELDS[field]];
+    // A claim of the verified token the record copies under the claim's own name.
+    const claim = (field: keyof TokenAuditFields): string | null => {
+      const value = caller?.claims[field];
       return typeof value === 'string' && value.length > 0 ? value : null;
     };
     const token = this.token;
