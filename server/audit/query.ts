@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasControlCharacter } from '../http/control-characters.js';
-import { isoInstant } from '../http/validation.js';
+import { countParameter, isoInstant } from '../http/validation.js';
 import { isOwnerLogin, parseFullName } from '../github/identifiers.js';
 
 export const AUDIT_DEFAULT_LIMIT = 100;
@@ -43,12 +43,7 @@ export const auditQuery = z
       .pipe(z.string().regex(HASHED_TOKEN, 'must be base64 of a SHA-256 digest (44 characters ending in =), as GitHub\'s audit log shows it'))
       .optional(),
     cursor: z.string().max(300, AUDIT_CURSOR_REFUSED).optional(),
-    limit: z
-      .string()
-      .regex(/^[0-9]{1,3}$/, `must be a whole number from 1 to ${AUDIT_MAX_LIMIT}`)
-      .transform(Number)
-      .pipe(z.number().min(1, `must be from 1 to ${AUDIT_MAX_LIMIT}`).max(AUDIT_MAX_LIMIT, `must be from 1 to ${AUDIT_MAX_LIMIT}`))
-      .optional(),
+    limit: countParameter(AUDIT_MAX_LIMIT).optional(),
   })
   // zod runs an object's refinement even when a field failed: compared only once both parsed.
   .refine((q) => !(q.since instanceof Date) || !(q.until instanceof Date) || q.since.getTime() <= q.until.getTime(), { path: ['since'], message: 'must not be after until' });

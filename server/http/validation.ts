@@ -41,3 +41,11 @@ export function validate<T>(schema: ZodType<T>, input: unknown): T {
 export const isoInstant = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm)' })
   .transform((s) => new Date(s));
+
+/** A query parameter holding a whole number from 1 to `max` (three digits at most), as a number. */
+export const countParameter = (max: number, noun = 'whole number') =>
+  z
+    .string()
+    .regex(/^[0-9]{1,3}$/, `must be a ${noun} from 1 to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(1, `must be from 1 to ${max}`).max(max, `must be from 1 to ${max}`));

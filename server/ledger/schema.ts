@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasControlCharacter } from '../http/control-characters.js';
-import { isoInstant } from '../http/validation.js';
+import { countParameter, isoInstant } from '../http/validation.js';
 
 export const STATUSES = ['success', 'failure', 'skipped', 'rolled-back'] as const;
 export const TARGETS = ['object-store-cdn', 'function-zip', 'iac-wrapper', 'other'] as const;
@@ -58,12 +58,7 @@ export type DeploymentRequest = z.infer<typeof deploymentRequest>;
 export const historyQuery = z
   .strictObject({
     environment: text(100).optional(),
-    limit: z
-      .string()
-      .regex(/^[0-9]{1,3}$/, `must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`)
-      .transform(Number)
-      .pipe(z.number().min(1, `must be from 1 to ${HISTORY_MAX_LIMIT}`).max(HISTORY_MAX_LIMIT, `must be from 1 to ${HISTORY_MAX_LIMIT}`))
-      .optional(),
+    limit: countParameter(HISTORY_MAX_LIMIT).optional(),
     since: isoInstant.optional(),
     until: isoInstant.optional(),
     // Checked against the ledger's cursor key by `listDeployments`.
@@ -76,12 +71,7 @@ export type HistoryQuery = z.infer<typeof historyQuery>;
 /** Query of `GET /v1/deployments/metrics`: refused with 422 as the history query is. */
 export const figuresQuery = z.strictObject({
   environment: text(100).optional(),
-  days: z
-    .string()
-    .regex(/^[0-9]{1,3}$/, `must be a whole number of days from 1 to ${FIGURES_MAX_DAYS}`)
-    .transform(Number)
-    .pipe(z.number().min(1, `must be from 1 to ${FIGURES_MAX_DAYS}`).max(FIGURES_MAX_DAYS, `must be from 1 to ${FIGURES_MAX_DAYS}`))
-    .optional(),
+  days: countParameter(FIGURES_MAX_DAYS, 'whole number of days').optional(),
 });
 export type FiguresRequest = z.infer<typeof figuresQuery>;
 
