@@ -93,20 +93,23 @@ function figureStages(group: Document | null, byWeek: boolean, daily: boolean): 
   ];
 }
 
-export function figuresPipeline(query: FiguresQuery): Document[] {
-  return [
-    // Equality on repositoryId (and environment) and a range on recordedAt: an index range scan
-    // of the history indexes; expireAt is checked on the fetched documents.
-    {
-      $match: {
-        repositoryId: query.repositoryId,
-        ...(query.environment === undefined ? {} : { environment: query.environment }),
-        recordedAt: { $gte: query.from, $lte: query.to },
-        expireAt: { $gt: query.now },
-      },
+/**
+ * The window's records: equality on repositoryId (and environment) and a range on recordedAt, an
+ * index range scan of the history indexes; expireAt is checked on the fetched documents.
+ */
+function windowMatch(repositoryId: unknown, query: Omit<FiguresQuery, 'repositoryId'>): Document {
+  return {
+    $match: {
+      repositoryId,
+      ...(query.environment === undefined ? {} : { environment: query.environment }),
+      recordedAt: { $gte: query.from, $lte: query.to },
+      expireAt: { $gt: query.now },
     },
-    ...figureStages(null, false, true),
-  ];
+  };
+}
+
+export function figuresPipeline(query: FiguresQuery): Document[] {
+  return [windowMatch(query.repositoryId, query), ...figureStages(null, false, true)];
 }
 
 /**
@@ -116,14 +119,7 @@ export function figuresPipeline(query: FiguresQuery): Document[] {
 export function groupedFiguresPipeline(query: FiguresGroupQuery): Document[] {
   const byWeek = query.byWeek === true;
   return [
-    {
-      $match: {
-        repositoryId: { $in: [...new Set(query.repositoryIds)] },
-        ...(query.environment === undefined ? {} : { environment: query.environment }),
-        recordedAt: { $gte: query.from, $lte: query.to },
-        expireAt: { $gt: query.now },
-      },
-    },
+    windowMatch({ $in: [...new Set(query.repositoryIds)] }, query),
     ...figureStages({ repositoryId: '$repositoryId', environment: '$environment', ...(byWeek ? { week: '$week' } : {}) }, byWeek, false),
   ];
 }
