@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { TokenUnavailable } from '../broker-client.js';
 import { currentToken, type RefreshDeps } from './current-token.js';
 import { RefreshStore, type RefreshSettings } from './store.js';
@@ -18,16 +19,10 @@ export interface CommandIo {
   readonly stderr: Writable;
 }
 
-async function readAll(stream: Readable): Promise<string> {
-  let text = '';
-  for await (const chunk of stream) text += String(chunk);
-  return text;
-}
-
 /** git's credential attributes (`key=value` lines). */
-function attributes(text: string): Map<string, string> {
+function attributes(input: string): Map<string, string> {
   const found = new Map<string, string>();
-  for (const line of text.split('\n')) {
+  for (const line of input.split('\n')) {
     const at = line.indexOf('=');
     if (at > 0) found.set(line.slice(0, at), line.slice(at + 1));
   }
@@ -80,7 +75,7 @@ export async function refreshCommand(argv: readonly string[], io: CommandIo, dep
   const store = new RefreshStore(folder!);
   let appName = 'Gatehouse';
   try {
-    const asked = credential ? attributes(await readAll(io.stdin)) : undefined;
+    const asked = credential ? attributes(await text(io.stdin)) : undefined;
     // Another job's git (or another operation) gets nothing, not even a reason line.
     if (credential && (operation !== 'get' || !inThisJob(folder!, deps.env))) return 0;
     const settings = store.settings();
