@@ -39688,8 +39688,6 @@ async function megalinterSettings(option, env, repo) {
     };
 }
 
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./build/actions/gate/rules/not-counted.js
 /*
  * "Not counted, and why": every result of the report that is not net-new carries exactly one
@@ -40038,7 +40036,6 @@ function shapeForUpload(runs, netNew) {
 
 
 
-
 const COUNTS_SCHEMA_VERSION = 1;
 function countsOf(classification, extra) {
     const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
@@ -40127,31 +40124,28 @@ async function writeFilteredSarif(path, log, classification) {
 }
 /**
  * Writes the counts document: the counts as indented JSON, then `not_counted`, one entry a line.
- * The entries are written as they are made, so a report of a hundred thousand pre-existing
- * results never becomes one string in memory.
+ * The entries are written as they are made, 64 KiB at a time, so a report of a hundred thousand
+ * pre-existing results never becomes one string in memory. Synchronously: the gate has nothing
+ * else to do meanwhile.
  */
 async function writeCounts(path, counts, notCounted) {
     await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    const out = (0,external_node_fs_namespaceObject.createWriteStream)(path);
-    const failed = new Promise((_, reject) => out.on('error', reject));
-    failed.catch(() => { });
-    const write = async (text) => {
-        if (!out.write(text))
-            await Promise.race([(0,external_node_events_.once)(out, 'drain'), failed]);
-    };
-    const head = JSON.stringify(counts, null, 2);
-    await write(`${head.slice(0, -2)},\n  "not_counted": [`);
-    let chunk = '';
-    for (let i = 0; i < notCounted.length; i++) {
-        chunk += `${i === 0 ? '' : ','}\n    ${JSON.stringify(not_counted_entryOf(notCounted[i]))}`;
-        if (chunk.length >= 1 << 16) {
-            await write(chunk);
-            chunk = '';
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'w');
+    try {
+        const head = JSON.stringify(counts, null, 2);
+        let chunk = `${head.slice(0, -2)},\n  "not_counted": [`;
+        for (let i = 0; i < notCounted.length; i++) {
+            chunk += `${i === 0 ? '' : ','}\n    ${JSON.stringify(not_counted_entryOf(notCounted[i]))}`;
+            if (chunk.length >= 1 << 16) {
+                (0,external_node_fs_namespaceObject.writeFileSync)(fd, chunk);
+                chunk = '';
+            }
         }
+        (0,external_node_fs_namespaceObject.writeFileSync)(fd, `${chunk}${notCounted.length > 0 ? '\n  ]\n}\n' : ']\n}\n'}`);
     }
-    await write(`${chunk}${notCounted.length > 0 ? '\n  ]\n}\n' : ']\n}\n'}`);
-    out.end();
-    await Promise.race([(0,external_node_events_.once)(out, 'finish'), failed]);
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/reports/stale-report.js

@@ -28,7 +28,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _outputs_cli_output_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8579);
-/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9411);
+/* harmony import */ var _command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2816);
 /* harmony import */ var _runner_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4843);
 
 
@@ -46,7 +46,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9411:
+/***/ 2816:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2738,8 +2738,6 @@ async function megalinterSettings(option, env, repo) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:events"
-const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 ;// CONCATENATED MODULE: ./build/actions/gate/rules/not-counted.js
 /*
  * "Not counted, and why": every result of the report that is not net-new carries exactly one
@@ -3088,7 +3086,6 @@ function shapeForUpload(runs, netNew) {
 
 
 
-
 const COUNTS_SCHEMA_VERSION = 1;
 function countsOf(classification, extra) {
     const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
@@ -3177,31 +3174,28 @@ async function writeFilteredSarif(path, log, classification) {
 }
 /**
  * Writes the counts document: the counts as indented JSON, then `not_counted`, one entry a line.
- * The entries are written as they are made, so a report of a hundred thousand pre-existing
- * results never becomes one string in memory.
+ * The entries are written as they are made, 64 KiB at a time, so a report of a hundred thousand
+ * pre-existing results never becomes one string in memory. Synchronously: the gate has nothing
+ * else to do meanwhile.
  */
 async function writeCounts(path, counts, notCounted) {
     await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-    const out = (0,external_node_fs_.createWriteStream)(path);
-    const failed = new Promise((_, reject) => out.on('error', reject));
-    failed.catch(() => { });
-    const write = async (text) => {
-        if (!out.write(text))
-            await Promise.race([(0,external_node_events_namespaceObject.once)(out, 'drain'), failed]);
-    };
-    const head = JSON.stringify(counts, null, 2);
-    await write(`${head.slice(0, -2)},\n  "not_counted": [`);
-    let chunk = '';
-    for (let i = 0; i < notCounted.length; i++) {
-        chunk += `${i === 0 ? '' : ','}\n    ${JSON.stringify(not_counted_entryOf(notCounted[i]))}`;
-        if (chunk.length >= 1 << 16) {
-            await write(chunk);
-            chunk = '';
+    const fd = (0,external_node_fs_.openSync)(path, 'w');
+    try {
+        const head = JSON.stringify(counts, null, 2);
+        let chunk = `${head.slice(0, -2)},\n  "not_counted": [`;
+        for (let i = 0; i < notCounted.length; i++) {
+            chunk += `${i === 0 ? '' : ','}\n    ${JSON.stringify(not_counted_entryOf(notCounted[i]))}`;
+            if (chunk.length >= 1 << 16) {
+                (0,external_node_fs_.writeFileSync)(fd, chunk);
+                chunk = '';
+            }
         }
+        (0,external_node_fs_.writeFileSync)(fd, `${chunk}${notCounted.length > 0 ? '\n  ]\n}\n' : ']\n}\n'}`);
     }
-    await write(`${chunk}${notCounted.length > 0 ? '\n  ]\n}\n' : ']\n}\n'}`);
-    out.end();
-    await Promise.race([(0,external_node_events_namespaceObject.once)(out, 'finish'), failed]);
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
 }
 
 ;// CONCATENATED MODULE: ./build/actions/gate/reports/stale-report.js

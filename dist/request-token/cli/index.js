@@ -28754,7 +28754,7 @@ function qstring(str) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _refresh_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5334);
+/* harmony import */ var _refresh_command_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(701);
 /* harmony import */ var _shared_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3733);
 
 
@@ -28767,7 +28767,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5334:
+/***/ 701:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28780,6 +28780,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: external "node:stream/consumers"
+const consumers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/consumers");
 // EXTERNAL MODULE: ./build/server/http/outbound.js
 var outbound = __nccwpck_require__(7587);
 ;// CONCATENATED MODULE: ./build/server/http/json.js
@@ -34121,6 +34123,7 @@ class RefreshStore {
 
 
 
+
 const USAGE = `Usage: request-token credential <folder> get|store|erase
        request-token token <folder>
 
@@ -34128,16 +34131,10 @@ Run by git (credential) and by the command line of the request-token step's toke
 output (token), in the later steps of a job whose request-token step had refresh: true. Prints
 an app token with at least 10 minutes left, minting a new one through the broker when needed.
 `;
-async function readAll(stream) {
-    let text = '';
-    for await (const chunk of stream)
-        text += String(chunk);
-    return text;
-}
 /** git's credential attributes (`key=value` lines). */
-function attributes(text) {
+function attributes(input) {
     const found = new Map();
-    for (const line of text.split('\n')) {
+    for (const line of input.split('\n')) {
         const at = line.indexOf('=');
         if (at > 0)
             found.set(line.slice(0, at), line.slice(at + 1));
@@ -34190,7 +34187,7 @@ async function refreshCommand(argv, io, deps) {
     const store = new RefreshStore(folder);
     let appName = 'Gatehouse';
     try {
-        const asked = credential ? attributes(await readAll(io.stdin)) : undefined;
+        const asked = credential ? attributes(await (0,consumers_namespaceObject.text)(io.stdin)) : undefined;
         // Another job's git (or another operation) gets nothing, not even a reason line.
         if (credential && (operation !== 'get' || !inThisJob(folder, deps.env)))
             return 0;

@@ -17,7 +17,10 @@ __webpack_require__.d(__webpack_exports__, {
 var external_node_net_ = __webpack_require__(77030);
 // EXTERNAL MODULE: ./node_modules/pino/pino.js
 var pino = __webpack_require__(65005);
+// EXTERNAL MODULE: ./build/server/http/loopback.js
+var loopback = __webpack_require__(82806);
 ;// CONCATENATED MODULE: ./build/server/config-error.js
+
 /** A setting that cannot be used, named so the operator knows what to fix. Never carries its value. */
 class ConfigError extends Error {
     setting;
@@ -40,6 +43,24 @@ function collect(problems, parse) {
         problems.push(err);
         return undefined;
     }
+}
+/**
+ * A base address setting (an OIDC issuer, a REST base such as `https://ghe.example.com/api/v3`):
+ * `secureOrLoopback`, without query, fragment or credentials; whitespace and trailing slashes dropped.
+ */
+function parseSecureBase(setting, raw) {
+    const base = raw.trim().replace(/\/+$/, '');
+    const url = URL.parse(base);
+    if (!url)
+        throw new ConfigError(setting, 'must be an absolute URL');
+    // Tokens, app JWTs and key-set fetches travel to this address: never in clear over a network.
+    if (!secureOrLoopback(url)) {
+        throw new ConfigError(setting, 'must be an https URL (http is accepted only on loopback)');
+    }
+    if (url.search || url.hash || url.username || url.password) {
+        throw new ConfigError(setting, 'must not carry a query, fragment or credentials');
+    }
+    return base;
 }
 /** Comma-separated list: entries trimmed, empty entries dropped. */
 function commaList(raw) {
@@ -793,8 +814,8 @@ var call_errors = __webpack_require__(90515);
 var server_errors = __webpack_require__(27227);
 // EXTERNAL MODULE: ./build/server/issues/finding.js
 var issues_finding = __webpack_require__(3206);
-// EXTERNAL MODULE: ./build/server/github/targets.js + 1 modules
-var github_targets = __webpack_require__(17803);
+// EXTERNAL MODULE: ./build/server/github/targets.js
+var github_targets = __webpack_require__(76974);
 // EXTERNAL MODULE: ./build/server/github/identifiers.js
 var identifiers = __webpack_require__(93032);
 ;// CONCATENATED MODULE: ./build/server/http/control-characters.js
@@ -1759,6 +1780,12 @@ function validate(schema, input) {
  */
 const isoInstant = iso/* datetime */.w$({ offset: true, message: 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm)' })
     .transform((s) => new Date(s));
+/** A query parameter holding a whole number from 1 to `max` (three digits at most), as a number. */
+const countParameter = (max, noun = 'whole number') => z
+    .string()
+    .regex(/^[0-9]{1,3}$/, `must be a ${noun} from 1 to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(1, `must be from 1 to ${max}`).max(max, `must be from 1 to ${max}`));
 
 ;// CONCATENATED MODULE: ./build/server/sync/service/dependency-track-hook.js
 /**

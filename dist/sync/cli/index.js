@@ -39785,28 +39785,17 @@ function rateLimitedClient(target, options) {
 
 /***/ }),
 
-/***/ 17803:
+/***/ 76974:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  N_: () => (/* binding */ listsOwner),
-  Ff: () => (/* binding */ parseGithubTargets)
-});
-
-// UNUSED EXPORTS: apiBaseOf
-
-// EXTERNAL MODULE: ./build/server/http/json.js
-var json = __nccwpck_require__(40837);
-// EXTERNAL MODULE: ./build/server/github/identifiers.js
-var identifiers = __nccwpck_require__(93032);
-;// CONCATENATED MODULE: ./build/server/http/loopback.js
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-/** Whether what is sent to `url` never crosses a network in clear: https, or plain http on loopback only (local harnesses). */
-const secureOrLoopback = (url) => url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-
-;// CONCATENATED MODULE: ./build/server/github/targets.js
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ff: () => (/* binding */ parseGithubTargets),
+/* harmony export */   N_: () => (/* binding */ listsOwner)
+/* harmony export */ });
+/* unused harmony export apiBaseOf */
+/* harmony import */ var _http_json_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(40837);
+/* harmony import */ var _identifiers_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(93032);
+/* harmony import */ var _http_loopback_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(82806);
 
 
 
@@ -39826,7 +39815,7 @@ function apiBaseOf(server) {
  * because it quotes the input.
  */
 function parseGithubTargets(raw) {
-    const value = (0,json/* jsonValue */.I)(raw);
+    const value = (0,_http_json_js__WEBPACK_IMPORTED_MODULE_1__/* .jsonValue */ .I)(raw);
     if (value === undefined)
         return { problems: ['GITHUB_TARGETS is not valid JSON'] };
     if (!Array.isArray(value) || value.length === 0)
@@ -39845,9 +39834,9 @@ function parseGithubTargets(raw) {
         const url = typeof server === 'string' ? (URL.parse(server) ?? undefined) : undefined;
         if (!url || url.username || url.password || url.search || url.hash)
             problems.push(`${at}.server must be the instance's https URL, e.g. https://github.com`);
-        else if (!secureOrLoopback(url))
+        else if (!(0,_http_loopback_js__WEBPACK_IMPORTED_MODULE_0__/* .secureOrLoopback */ .Y)(url))
             problems.push(`${at}.server must use https (the token travels with every call)`);
-        if (!Array.isArray(owners) || owners.length === 0 || !owners.every(identifiers/* isOwnerLogin */.bp)) {
+        if (!Array.isArray(owners) || owners.length === 0 || !owners.every(_identifiers_js__WEBPACK_IMPORTED_MODULE_2__/* .isOwnerLogin */ .bp)) {
             problems.push(`${at}.owners must be a non-empty list of organisation or user names`);
         }
         if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim()))
@@ -40115,6 +40104,19 @@ function jsonObject(text) {
     const value = jsonValue(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
 }
+
+
+/***/ }),
+
+/***/ 82806:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Y: () => (/* binding */ secureOrLoopback)
+/* harmony export */ });
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** Whether what is sent to `url` never crosses a network in clear: https, or plain http on loopback only (local harnesses). */
+const secureOrLoopback = (url) => url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
 
 
 /***/ }),
@@ -41143,8 +41145,8 @@ function yamlBoolean(text) {
 /** How a refusal names the accepted words. */
 const YAML_BOOLEAN_WORDS = 'true, True, TRUE, false, False or FALSE';
 
-// EXTERNAL MODULE: ./build/server/github/targets.js + 1 modules
-var github_targets = __nccwpck_require__(17803);
+// EXTERNAL MODULE: ./build/server/github/targets.js
+var github_targets = __nccwpck_require__(76974);
 // EXTERNAL MODULE: ./build/server/issues/finding.js
 var finding = __nccwpck_require__(3206);
 // EXTERNAL MODULE: ./build/server/sync/service/schedule.js + 1 modules
@@ -42398,8 +42400,8 @@ async function listRepositories(client, owner, viewer) {
 var rate_limited_client = __nccwpck_require__(94009);
 // EXTERNAL MODULE: ./build/server/sync/config.js + 1 modules
 var config = __nccwpck_require__(55215);
-// EXTERNAL MODULE: ./build/server/github/targets.js + 1 modules
-var targets = __nccwpck_require__(17803);
+// EXTERNAL MODULE: ./build/server/github/targets.js
+var targets = __nccwpck_require__(76974);
 ;// CONCATENATED MODULE: ./build/server/sync/github/sync.js
 
 
