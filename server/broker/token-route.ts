@@ -21,10 +21,10 @@ export interface TokenRouteDeps extends IssueTokenDeps {
 }
 
 /** The request's audit trail, made by whichever step asks first (the refusal of a body that cannot be read included). */
-export function trailOf(res: Response, route: '/token' | '/sign'): TokenTrail {
+export function trailOf(res: Response, route: '/token' | '/sign', broker: TokenTrail['broker'] = 'main'): TokenTrail {
   let trail = res.locals.tokenTrail as TokenTrail | undefined;
   if (!trail) {
-    trail = new TokenTrail('main', route);
+    trail = new TokenTrail(broker, route);
     res.locals.tokenTrail = trail;
   }
   return trail;

@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { BrokerSettings } from '../broker/settings.js';
-import { TOKEN_BODY_LIMIT } from '../broker/token-route.js';
+import { TOKEN_BODY_LIMIT, trailOf as brokerTrailOf } from '../broker/token-route.js';
 import { isJsonObject, parseJson, rawBody } from '../http/json-body.js';
-import { TokenTrail } from '../audit/trail.js';
+import type { TokenTrail } from '../audit/trail.js';
 import { Refusal, type Outcome } from './outcomes.js';
 import { mintForCaller, parseRequest, type MinimalTokenDeps } from './token.js';
 
@@ -16,22 +16,11 @@ function exceptionClass(err: Refusal): string | undefined {
 /** Writes a `/token` request's one line: its outcome and the audit fields `trail` gathered. */
 export type LogOutcome = (outcome: Outcome, trail: TokenTrail, exception?: string) => void;
 
-/** The request's audit trail, made when it arrives (so a body that cannot be read has one too). */
-function trailOf(res: Response): TokenTrail {
-  let trail = res.locals.tokenTrail as TokenTrail | undefined;
-  if (!trail) {
-    trail = new TokenTrail('minimal', '/token');
-    res.locals.tokenTrail = trail;
-  }
-  return trail;
-}
+/** The request's audit trail, made by whichever step asks first (the refusal of a body that cannot be read included). */
+const trailOf = (res: Response): TokenTrail => brokerTrailOf(res, '/token', 'minimal');
 
 /** The minimal `POST /token`: the body, the exchange, the answer and its one outcome line. */
 export function tokenRoute(deps: MinimalTokenDeps, settings: () => BrokerSettings, logOutcome: LogOutcome): RequestHandler[] {
-  const start: RequestHandler = (_req, res, next) => {
-    trailOf(res);
-    next();
-  };
   const mint: RequestHandler = async (req, res) => {
     const trail = trailOf(res);
     const body = parseJson(req.rawBody);
@@ -42,7 +31,7 @@ export function tokenRoute(deps: MinimalTokenDeps, settings: () => BrokerSetting
     logOutcome('mint_ok', trail);
     res.json(answer);
   };
-  return [start, ...rawBody(TOKEN_BODY_LIMIT), mint];
+  return [...rawBody(TOKEN_BODY_LIMIT), mint];
 }
 
 /**
