@@ -40425,12 +40425,12 @@ class IdentityUnknown extends Error {
 function identityOf(login, bot) {
     return { name: login.replace(/\[bot\]$/i, '').toLowerCase(), bot: bot || /\[bot\]$/i.test(login) };
 }
+/** Who the token is (exported for the schema check of every GraphQL document sent). */
+const VIEWER_QUERY = 'query { viewer { login } }';
 /**
  * The token's identity, from GraphQL's `viewer` (REST's `GET /user` refuses installation tokens).
  * An installation token (`ghs_`, the Actions token among them) always writes as its app's bot.
  */
-/** Who the token is (exported for the schema check of every GraphQL document sent). */
-const VIEWER_QUERY = 'query { viewer { login } }';
 async function tokenIdentity(octokit, token) {
     let login;
     try {

@@ -20,13 +20,13 @@ function identityOf(login: string, bot: boolean): Identity {
   return { name: login.replace(/\[bot\]$/i, '').toLowerCase(), bot: bot || /\[bot\]$/i.test(login) };
 }
 
+/** Who the token is (exported for the schema check of every GraphQL document sent). */
+export const VIEWER_QUERY = 'query { viewer { login } }';
+
 /**
  * The token's identity, from GraphQL's `viewer` (REST's `GET /user` refuses installation tokens).
  * An installation token (`ghs_`, the Actions token among them) always writes as its app's bot.
  */
-/** Who the token is (exported for the schema check of every GraphQL document sent). */
-export const VIEWER_QUERY = 'query { viewer { login } }';
-
 export async function tokenIdentity(octokit: ActionOctokit, token: string): Promise<Identity> {
   let login: unknown;
   try {
