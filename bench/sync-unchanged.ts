@@ -1,8 +1,8 @@
 /**
  * "Nothing changed, nothing sent", measured: a 500-repository GitHub organisation and 500
  * Dependency-Track projects, each synced twice in one process (as the sync service runs them:
- * one set of kept GitHub answers for both runs), through the loopback fakes answering after
- * 10 ms. The fakes count: reports uploaded to DefectDojo, and GitHub requests that counted
+ * one set of kept GitHub answers for both runs), through the loopback fakes answering 10 ms
+ * after each request arrives. The fakes count: reports uploaded to DefectDojo, and GitHub requests that counted
  * against the primary rate limit (a 304 does not). Called by bench/sync.ts (`npm run bench:sync`).
  */
 import { DEFAULT_OPTIONS } from '../server/sync/options.js';

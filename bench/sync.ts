@@ -1,7 +1,8 @@
 /**
  * `npm run bench:sync`: `gatehouse-sync sync` (the dist bundle, as users run it) over 500
  * Dependency-Track projects of 40 findings each, with loopback fakes of Dependency-Track and
- * DefectDojo that answer after 20 ms. Wall time beside the bound computed in the same run
+ * DefectDojo that answer 20 ms after each request arrives, their own work done meanwhile
+ * (`answerAfter`). Wall time beside the bound computed in the same run
  * (requests × latency ÷ concurrency); peak memory at 100 and at 500 projects, which should be
  * flat. Medians of several rounds. Then two runs over unchanged sources (bench/sync-unchanged.ts):
  * uploads and GitHub requests counted against the primary limit in the second run. One JSON line

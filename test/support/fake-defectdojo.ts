@@ -2,7 +2,7 @@ import { titlecase } from './titlecase.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { Faults, latency, playFault, sendJson } from './faults.js';
+import { answerAfter, Faults, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
 import { releaseBehaviour, type Algorithm, type Release, type ReleaseBehaviour } from './defectdojo-releases.js';
 
@@ -477,6 +477,7 @@ export class FakeDefectDojo {
   scanFileMaxMb = 100;
   /** Reimports refused because their body came chunked. */
   refusedChunked = 0;
+  /** Every answer leaves this long after its request arrived (`answerAfter`). */
   delayMs = 0;
   keepUploads = true;
   /** Most reimports in flight at once. */
@@ -551,7 +552,7 @@ export class FakeDefectDojo {
     this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization, method: req.method ?? 'GET' });
     if (route === 'reimport') this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
     try {
-      await latency(this.delayMs);
+      answerAfter(res, this.delayMs);
       if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
       const auth = req.headers.authorization;
       // DRF answers 403, not 401: DefectDojo's first authentication class (session) has no

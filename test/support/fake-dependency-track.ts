@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Faults, latency, playFault, sendJson } from './faults.js';
+import { answerAfter, Faults, playFault, sendJson } from './faults.js';
 import { listen, type Listening } from './servers.js';
 
 export type DependencyTrackRoute = 'projects' | 'project' | 'export' | 'team_self' | 'analysis';
@@ -38,6 +38,7 @@ export class FakeDependencyTrack {
   readonly projects: FakeProject[] = [];
   readonly faults = new Faults<DependencyTrackRoute>();
   readonly calls: { route: DependencyTrackRoute | 'unknown'; url: string; apiKey: string | undefined }[] = [];
+  /** Every answer leaves this long after its request arrived (`answerAfter`). */
   delayMs = 0;
   /** Analysis decisions by `<project>:<component>:<vulnerability>` UUIDs. */
   readonly analyses = new Map<string, FakeAnalysis>();
@@ -154,7 +155,7 @@ export class FakeDependencyTrack {
                 : 'unknown';
     const apiKey = req.headers['x-api-key'] as string | undefined;
     this.calls.push({ route, url: url.pathname + url.search, apiKey });
-    await latency(this.delayMs);
+    answerAfter(res, this.delayMs);
     if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
     if ((req.method !== 'GET' && !(route === 'analysis' && req.method === 'PUT')) || route === 'unknown') return sendJson(res, 404, undefined);
     // Dependency-Track answers a missing or wrong key with a bare 401.

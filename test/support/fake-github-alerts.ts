@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Faults, latency, playFault, sendJson } from './faults.js';
+import { answerAfter, Faults, playFault, sendJson } from './faults.js';
 import { listen, readBody, type Listening } from './servers.js';
 import { simpleUser } from './github-objects.js';
 
@@ -140,6 +140,7 @@ export class FakeGitHubAlerts {
   ignoresHideSecret = false;
   /** The secret value this fake puts in a secret-scanning alert when it is not hidden. */
   static readonly LEAKED_SECRET = 'ghp_THE-LEAKED-SECRET-VALUE';
+  /** Every answer leaves this long after its request arrived (`answerAfter`). */
   delayMs = 0;
 
   private constructor(
@@ -519,7 +520,7 @@ export class FakeGitHubAlerts {
     const call: FakeGitHubAlerts['calls'][number] = { route, path, query: url.searchParams, authorization: req.headers.authorization, method: req.method ?? 'GET', apiVersion: req.headers['x-github-api-version'] as string | undefined, at: this.now() };
     this.calls.push(call);
     this.pending.set(res, { req, call });
-    await latency(this.delayMs);
+    answerAfter(res, this.delayMs);
     if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
     const auth = req.headers.authorization ?? '';
     if (auth !== `token ${this.token}` && auth !== `Bearer ${this.token}`) {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Faults, latency, playFault, sendJson } from './faults.js';
+import { Faults, playFault, sendJson } from './faults.js';
 import { listen, type Listening } from './servers.js';
 
 export type SonarQubeRoute = 'components' | 'issues' | 'validate' | 'hotspots' | 'rules';
@@ -141,7 +141,6 @@ export class FakeSonarQube {
                 ? 'rules'
                 : 'unknown';
     this.calls.push({ route, query: url.searchParams, authorization: req.headers.authorization });
-    await latency(0);
     if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
     // api/authentication/validate answers 200 whatever the token; `valid` says whether it was accepted.
     if (route === 'validate') return sendJson(res, 200, { valid: req.headers.authorization === `Basic ${Buffer.from(`${this.token}:`).toString('base64')}` });
