@@ -70,11 +70,22 @@ export interface OpenLoopResult {
   readonly maxMs: number;
 }
 
+/** The latencies of one open loop, unsorted, and how many of its requests failed. */
+interface OpenLoopSamples {
+  readonly sent: number;
+  readonly failed: number;
+  readonly latencies: number[];
+}
+
 /**
  * Open loop: `rate` requests a second for `seconds`, each sent when it is due whether or not the
  * earlier ones were answered (as independent CI jobs arrive), over as many connections as needed.
  */
 export async function openLoop(url: string, request: LoadRequest, options: { rate: number; seconds: number }): Promise<OpenLoopResult> {
+  return summarised([await openLoopSamples(url, request, options)]);
+}
+
+async function openLoopSamples(url: string, request: LoadRequest, options: { rate: number; seconds: number }): Promise<OpenLoopSamples> {
   const pool = new Pool(url, { connections: 256 });
   const total = Math.round(options.rate * options.seconds);
   const interval = 1000 / options.rate;
@@ -106,9 +117,50 @@ export async function openLoop(url: string, request: LoadRequest, options: { rat
   }
   await Promise.all(inFlight);
   await pool.close();
-  latencies.sort((a, b) => a - b);
+  return { sent: total, failed, latencies };
+}
+
+/** Percentiles over every latency of the runs, taken together. */
+function summarised(runs: readonly OpenLoopSamples[]): OpenLoopResult {
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
   const at = (q: number) => +latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2);
-  return { sent: total, failed, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
+  return { sent: runs.reduce((n, r) => n + r.sent, 0), failed: runs.reduce((n, r) => n + r.failed, 0), p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
+}
+
+/** One target of `alternatingOpenLoops`; `counter` (GitHub calls, say) is read around each of its slices. */
+export interface OpenLoopArm {
+  readonly label: string;
+  readonly url: string;
+  readonly request: LoadRequest;
+  readonly counter?: () => number;
+}
+
+/**
+ * Open loops of several targets at the same rate, in `rounds` alternating slices of
+ * `seconds / rounds` each (the order rotating every round), each slice after a one-second loop
+ * whose latencies are not kept (new connections). A target's figures are taken over all its
+ * slices together. Runs one after another would put a slow spell of a shared machine (seen here:
+ * 20-30 ms more at p99 for half a minute, with the server's own collections unchanged) on one
+ * target alone; alternated, it falls on each alike, and a p99 is compared with its floor's under
+ * the same conditions, as DESIGN asks ("in the same run").
+ */
+export async function alternatingOpenLoops(
+  arms: readonly OpenLoopArm[],
+  options: { rate: number; seconds: number; rounds: number },
+): Promise<Map<string, OpenLoopResult & { counted: number }>> {
+  const samples = new Map(arms.map((arm) => [arm.label, [] as OpenLoopSamples[]]));
+  const counted = new Map(arms.map((arm) => [arm.label, 0]));
+  const slice = options.seconds / options.rounds;
+  for (let round = 0; round < options.rounds; round++) {
+    for (let k = 0; k < arms.length; k++) {
+      const arm = arms[(round + k) % arms.length]!;
+      await openLoopSamples(arm.url, arm.request, { rate: options.rate, seconds: 1 });
+      const before = arm.counter?.() ?? 0;
+      samples.get(arm.label)!.push(await openLoopSamples(arm.url, arm.request, { rate: options.rate, seconds: slice }));
+      counted.set(arm.label, counted.get(arm.label)! + (arm.counter?.() ?? 0) - before);
+    }
+  }
+  return new Map(arms.map((arm) => [arm.label, { ...summarised(samples.get(arm.label)!), counted: counted.get(arm.label)! }]));
 }
 
 /** Refuses a run with failed requests: its figures would measure failures, not the route. */

@@ -3,11 +3,12 @@
  * broker and the minimal broker (built, own processes) against a GitHub fake whose installation
  * lookup and mint each answer after 150 ms, as GitHub does in the 100–300 ms it takes.
  * - Latency: 200 requests a second offered in an open loop (each request sent when due, latency
- *   from that moment). The floor is a direct call to the fake's mint at the same rate, as long,
- *   measured between the two brokers (the app JWT signed once): a broker's p99 may exceed the
- *   floor's p99, times the GitHub calls each token made, by at most 10 ms. Each run is longer than
- *   the installation cache's 60 s lifetime, so it includes the moment the entry would expire:
- *   with refresh-ahead no token waits for a second lookup.
+ *   from that moment). The floor is a direct call to the fake's mint at the same rate, as long
+ *   (the app JWT signed once). The two brokers and the floor take turns in slices
+ *   (`alternatingOpenLoops`), so a slow spell of the machine falls on all three alike: a broker's
+ *   p99 may exceed the floor's p99, times the GitHub calls each token made, by at most 10 ms.
+ *   Each broker's run is longer than the installation cache's 60 s lifetime, so it includes the
+ *   moment the entry nears its end.
  * - CPU per token at saturation (concurrency 50, the fake answering at once): the broker
  *   process's own CPU time over the run divided by the tokens it answered, at most 2 ms.
  * - The burst of 50 connections released together (the earlier way of timing it), as
@@ -22,15 +23,21 @@ import { SignJWT } from 'jose';
 import { BROKER_AUDIENCE, INSTALLATION_ID, REPO, REPO_ID } from '../test/support/broker.js';
 import { FakeGitHub } from '../test/support/fake-github.js';
 import { TestIssuer } from '../test/support/oidc-issuer.js';
-import { clean, cpuRound, load, openLoop, startBackendProcess, startMinimalProcess, type LoadRequest, type OpenLoopResult, type ServerProcess } from './http-load.js';
+import { alternatingOpenLoops, clean, cpuRound, load, startBackendProcess, startMinimalProcess, type LoadRequest, type OpenLoopResult, type ServerProcess } from './http-load.js';
 import { emit, type Figure } from './measure.js';
 import { tokenAuditFigures } from './token-audit.js';
 
 const CONNECTIONS = 50;
 const GITHUB_DELAY_MS = 150;
 const OPEN_RATE = 200;
-/** Longer than the installation cache's lifetime (60 s), so an expiry falls inside the run. */
+/**
+ * Each target's open loop in all: longer than the installation cache's lifetime (60 s), and with
+ * the slices of the other targets between, the broker's spans three minutes, so its entry nears
+ * its end (and is refreshed ahead, or looked up again) inside the run.
+ */
 const SECONDS = Number(process.env.BENCH_TOKEN_SECONDS ?? 62);
+/** Alternating slices per target (`alternatingOpenLoops`). */
+const ROUNDS = Number(process.env.BENCH_TOKEN_ROUNDS ?? 4);
 /** The saturation and burst rounds: long enough for a steady figure, not for a cache expiry. */
 const SHORT_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const P99_MARGIN_MS = 10;
@@ -98,28 +105,35 @@ async function main(): Promise<void> {
     const oidcToken = await issuer.mint({ aud: BROKER_AUDIENCE, exp: Math.floor(Date.now() / 1000) + 1800 });
     const request: LoadRequest = { path: '/token', method: 'POST', body: JSON.stringify({ oidcToken, owner: 'octo-org', repo: 'octo-repo' }) };
     const githubCalls = () => github.count('access_tokens') + github.count('repository_installation');
-    const measure = async (label: string, server: ServerProcess): Promise<BrokerRun> => {
+    github.delayMs = GITHUB_DELAY_MS;
+    clean('warm-up broker', await load(broker.url, request, { connections: 10, seconds: 2 }));
+    clean('warm-up minimal', await load(minimal.url, request, { connections: 10, seconds: 2 }));
+    const open = await alternatingOpenLoops(
+      [
+        { label: 'broker', url: broker.url, request, counter: githubCalls },
+        { label: 'direct', url: direct.url, request: direct },
+        { label: 'minimal', url: minimal.url, request, counter: githubCalls },
+      ],
+      { rate: OPEN_RATE, seconds: SECONDS, rounds: ROUNDS },
+    );
+    for (const [label, run] of open) if (run.failed > 0) throw new Error(`${label} open loop: ${run.failed} of ${run.sent} requests failed`);
+    const floor = open.get('direct')!;
+    const saturation = async (label: string, server: ServerProcess): Promise<BrokerRun> => {
       github.delayMs = GITHUB_DELAY_MS;
-      clean(`warm-up ${label}`, await load(server.url, request, { connections: 10, seconds: 2 }));
-      const before = githubCalls();
-      const open = await openLoop(server.url, request, { rate: OPEN_RATE, seconds: SECONDS });
-      const calls = githubCalls() - before;
-      if (open.failed > 0) throw new Error(`${label} open loop: ${open.failed} of ${open.sent} requests failed`);
       const burst = await cpuRound(`${label} burst`, server, request, { connections: CONNECTIONS, seconds: SHORT_SECONDS });
       github.delayMs = 0;
       const saturated = await cpuRound(`${label} saturation`, server, request, { connections: CONNECTIONS, seconds: SHORT_SECONDS });
       github.delayMs = GITHUB_DELAY_MS;
-      return { open, calls, cpuMsPerToken: saturated.cpuPerRequest * 1000, burstP99Ms: burst.p99Ms };
+      const run = open.get(label)!;
+      return { open: run, calls: run.counted, cpuMsPerToken: saturated.cpuPerRequest * 1000, burstP99Ms: burst.p99Ms };
     };
-    const main = await measure('broker', broker);
-    const floor = await openLoop(direct.url, direct, { rate: OPEN_RATE, seconds: SECONDS });
-    if (floor.failed > 0) throw new Error(`direct open loop: ${floor.failed} of ${floor.sent} requests failed`);
-    const min = await measure('minimal', minimal);
+    const main = await saturation('broker', broker);
+    const min = await saturation('minimal', minimal);
     await Promise.all([broker.stop(), minimal.stop()]);
     const audit = await tokenAuditFigures({ issuer, github, env, direct, githubDelayMs: GITHUB_DELAY_MS });
     emit(
       'token',
-      { open_rate: OPEN_RATE, connections: CONNECTIONS, github_delay_ms: GITHUB_DELAY_MS, seconds: SECONDS, direct_mint_p50_ms: floor.p50Ms, broker_open_max_ms: main.open.maxMs, minimal_open_max_ms: min.open.maxMs, installation_lookups: github.count('repository_installation'), ...audit.meta },
+      { open_rate: OPEN_RATE, connections: CONNECTIONS, github_delay_ms: GITHUB_DELAY_MS, seconds: SECONDS, rounds: ROUNDS, direct_mint_p50_ms: floor.p50Ms, broker_open_max_ms: main.open.maxMs, minimal_open_max_ms: min.open.maxMs, installation_lookups: github.count('repository_installation'), ...audit.meta },
       [
         { name: 'token.direct_mint.p99_ms', value: floor.p99Ms, limit: GITHUB_DELAY_MS, limit_name: `the fake's answer time (direct mint at ${OPEN_RATE} req/s)`, target: 'reference' },
         ...brokerFigures('token', main, floor.p99Ms),
