@@ -550,39 +550,39 @@ export class FakeDefectDojo {
                         ? 'tests'
                         : 'unknown';
     this.calls.push({ route, url: url.pathname + url.search, authorization: req.headers.authorization, method: req.method ?? 'GET' });
-    if (route === 'reimport') this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
-    try {
-      answerAfter(res, this.delayMs);
-      if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
-      const auth = req.headers.authorization;
-      // DRF answers 403, not 401: DefectDojo's first authentication class (session) has no
-      // WWW-Authenticate header to offer (REST_FRAMEWORK settings; seen on the real server).
-      if (!auth) return sendJson(res, 403, { detail: 'Authentication credentials were not provided.' });
-      if (auth !== `Token ${this.token}`) return sendJson(res, 403, { detail: 'Invalid token.' });
-      if (route === 'products' && req.method === 'GET') return this.listProducts(url, res);
-      // UserProfileView: the token's user (IsAuthenticated only), in UserProfileSerializer's shape.
-      if (route === 'user_profile' && req.method === 'GET') {
-        return sendJson(res, 200, {
-          user: { id: 2, username: 'gatehouse-sync', first_name: '', last_name: '', email: '', is_active: true, is_superuser: false },
-          user_contact_info: null,
-          global_role: null,
-          dojo_group_member: [],
-          product_type_member: [],
-          product_member: [],
-        });
-      }
-      if (route === 'product_type' && req.method === 'GET') return this.productType(Number(url.pathname.split('/')[4]), res);
-      if (route === 'product_types' && req.method === 'GET') return this.listProductTypes(url, res);
-      if (route === 'reimport' && req.method === 'POST') return await this.reimport(req, res);
-      if (route === 'findings' && req.method === 'GET') return this.listFindings(url, res);
-      if (route === 'tests' && req.method === 'GET') return this.listTests(url, res);
-      if (route === 'finding' && req.method === 'PATCH') return await this.patchFinding(Number(url.pathname.split('/')[4]), req, res);
-      if (route === 'finding_tags' && (req.method === 'GET' || req.method === 'POST')) return await this.findingTags(Number(url.pathname.split('/')[4]), req, res);
-      if (route === 'finding_tags') return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
-      return sendJson(res, 404, { detail: 'Not found.' });
-    } finally {
-      if (route === 'reimport') this.inFlight--;
+    if (route === 'reimport') {
+      this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
+      // In flight until answered: with a delay the answer leaves after this handler has returned.
+      res.once('close', () => this.inFlight--);
     }
+    answerAfter(res, this.delayMs);
+    if (route !== 'unknown' && (await playFault(this.faults.take(route), req, res))) return;
+    const auth = req.headers.authorization;
+    // DRF answers 403, not 401: DefectDojo's first authentication class (session) has no
+    // WWW-Authenticate header to offer (REST_FRAMEWORK settings; seen on the real server).
+    if (!auth) return sendJson(res, 403, { detail: 'Authentication credentials were not provided.' });
+    if (auth !== `Token ${this.token}`) return sendJson(res, 403, { detail: 'Invalid token.' });
+    if (route === 'products' && req.method === 'GET') return this.listProducts(url, res);
+    // UserProfileView: the token's user (IsAuthenticated only), in UserProfileSerializer's shape.
+    if (route === 'user_profile' && req.method === 'GET') {
+      return sendJson(res, 200, {
+        user: { id: 2, username: 'gatehouse-sync', first_name: '', last_name: '', email: '', is_active: true, is_superuser: false },
+        user_contact_info: null,
+        global_role: null,
+        dojo_group_member: [],
+        product_type_member: [],
+        product_member: [],
+      });
+    }
+    if (route === 'product_type' && req.method === 'GET') return this.productType(Number(url.pathname.split('/')[4]), res);
+    if (route === 'product_types' && req.method === 'GET') return this.listProductTypes(url, res);
+    if (route === 'reimport' && req.method === 'POST') return await this.reimport(req, res);
+    if (route === 'findings' && req.method === 'GET') return this.listFindings(url, res);
+    if (route === 'tests' && req.method === 'GET') return this.listTests(url, res);
+    if (route === 'finding' && req.method === 'PATCH') return await this.patchFinding(Number(url.pathname.split('/')[4]), req, res);
+    if (route === 'finding_tags' && (req.method === 'GET' || req.method === 'POST')) return await this.findingTags(Number(url.pathname.split('/')[4]), req, res);
+    if (route === 'finding_tags') return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
+    return sendJson(res, 404, { detail: 'Not found.' });
   }
 
   private listProducts(url: URL, res: ServerResponse): void {

@@ -62,6 +62,16 @@ describe('gatehouse-sync sync (Dependency-Track -> DefectDojo)', () => {
     assert.ok(run.err.some((l) => /: 3 findings sent; created 3, closed 0, reactivated 0, untouched 0$/.test(l)));
   });
 
+  it('--concurrency N keeps N reimports in flight while DefectDojo takes its time, never more', async () => {
+    for (let i = 0; i < 12; i++) dt.projects.push(fpfProject(i, 2));
+    dd.delayMs = 100;
+    const run = await runSync(['sync', '--json', '--concurrency', '3'], env);
+    assert.equal(run.code, 0, run.all);
+    assert.equal(dd.uploads.length, 12);
+    // Counted from arrival to answer (the fake answers after its handler returns): exactly the bound.
+    assert.equal(dd.peakInFlight, 3);
+  });
+
   it('a second run leaves findings untouched, closes what left the export, and keeps versions apart', async () => {
     const p = fpfProject(1, 5);
     dt.projects.push(p, { ...fpfProject(1, 2, { version: '2.0.0' }), uuid: 'second-version' });
