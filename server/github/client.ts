@@ -3,6 +3,7 @@ import { Octokit } from '@octokit/core';
 import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { RequestError } from '@octokit/request-error';
 import { MAX_ANSWER_BYTES } from '../http/call-bounds.js';
+import { apiTransport } from '../http/api-transport.js';
 import { boundedFetch, type CallBounds, type Fetch } from '../http/outbound.js';
 import { GITHUB_API_VERSION, pathOf } from './api.js';
 
@@ -21,7 +22,7 @@ export interface GitHubClientOptions {
   readonly userAgent: string;
   /** Each call's connect and whole-exchange bounds; answers are read whole, at most `MAX_ANSWER_BYTES`. */
   readonly bounds: CallBounds;
-  /** What carries the requests (tests); default the network. */
+  /** What carries the requests (tests); default the network, through `apiTransport`. */
   readonly transport?: Fetch;
   /**
    * A token (installation, user, PAT), or the app itself: auth-app's strategy, passed in by the
@@ -86,7 +87,7 @@ export function githubClient(options: GitHubClientOptions): GitHubClient {
   const { auth } = options;
   const sameOrigin = options.redirects === 'same-origin';
   // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty answer.
-  const fetch = boundedFetch(options.bounds, { ...(options.transport ? { transport: options.transport } : {}), maxBytes: MAX_ANSWER_BYTES });
+  const fetch = boundedFetch(options.bounds, { transport: options.transport ?? apiTransport(options.bounds.connectMs), maxBytes: MAX_ANSWER_BYTES });
   const octokit = new GitHubOctokit({
     baseUrl: options.baseUrl,
     userAgent: options.userAgent,

@@ -100,10 +100,11 @@ export function neverSent(err: unknown): boolean {
 const agents = new Map<number, Agent>();
 
 /**
+ * One connection pool per connect bound, shared by `fetch` here and `apiTransport`.
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
  * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
  */
-function sharedAgent(connectMs: number): Agent {
+export function sharedAgent(connectMs: number): Agent {
   let agent = agents.get(connectMs);
   if (!agent) {
     agent = new Agent({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
@@ -136,7 +137,7 @@ export interface BoundedFetchOptions {
 }
 
 /** Statuses whose answer has no body (the Response constructor refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+export const NULL_BODY: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
 /**
  * A fetch whose every call is bounded by `bounds`: the connection by the transport, the rest by a

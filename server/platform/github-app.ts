@@ -1,6 +1,7 @@
 import { createAppAuth } from '@octokit/auth-app';
 import { githubClient, type GitHubClient } from '../github/client.js';
 import { MAX_ANSWER_BYTES, PLATFORM_CALL, PLATFORM_COMMIT } from '../http/call-bounds.js';
+import { apiTransport } from '../http/api-transport.js';
 import { boundedFetch, type CallBounds, type Fetch } from '../http/outbound.js';
 import { AppJwt } from './app-jwt.js';
 import type { AppCredentials } from './credentials.js';
@@ -159,7 +160,8 @@ export class InstallationClient {
     options: PlatformClientOptions,
   ) {
     // GraphQL's createCommitOnBranch uploads file contents: a bound of its own.
-    this.commitFetch = boundedFetch(options.commitBounds ?? PLATFORM_COMMIT, { ...(options.transport ? { transport: options.transport } : {}), maxBytes: MAX_ANSWER_BYTES });
+    const bounds = options.commitBounds ?? PLATFORM_COMMIT;
+    this.commitFetch = boundedFetch(bounds, { transport: options.transport ?? apiTransport(bounds.connectMs), maxBytes: MAX_ANSWER_BYTES });
   }
 
   repositories(signal?: AbortSignal): AsyncGenerator<Repository> {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { RequestError } from '@octokit/request-error';
 import { HttpError, TransportError } from '../../server/http/call-errors.js';
-import { AnswerTooLarge, boundedFetch, callFailure, CallTimedOut, NoConnection, sharedDeadline, transportFailure } from '../../server/http/outbound.js';
+import { apiTransport } from '../../server/http/api-transport.js';
+import { AnswerTooLarge, boundedFetch, callFailure, CallTimedOut, NoConnection, networkTransport, sharedDeadline, transportFailure, type Fetch } from '../../server/http/outbound.js';
 import { PlatformError } from '../../server/platform/errors.js';
 import { timed } from '../faults/support.js';
 import { closedPort, listen, type Listening } from '../support/servers.js';
@@ -10,7 +11,14 @@ import { stallingPeer, type StallingPeer } from '../support/stalling.js';
 const BOUNDS = { connectMs: 300, totalMs: 400 };
 const SLACK_MS = 1000;
 
-describe('outbound calls: boundedFetch', () => {
+/** Every bound holds over both transports: undici's `fetch` (the default) and `apiTransport` (GitHub's API). */
+const TRANSPORTS: readonly (readonly [string, (connectMs: number) => Fetch])[] = [
+  ['fetch', (connectMs) => networkTransport(connectMs)],
+  ['apiTransport', (connectMs) => apiTransport(connectMs)],
+];
+
+for (const [transportName, transportOf] of TRANSPORTS) describe(`outbound calls: boundedFetch over ${transportName}`, () => {
+  const bounded = (bounds: { connectMs: number; totalMs: number }, options: { maxBytes: number }): Fetch => boundedFetch(bounds, { ...options, transport: transportOf(bounds.connectMs) });
   let server: Listening;
   let peer: StallingPeer | undefined;
   before(async () => {
@@ -32,6 +40,8 @@ describe('outbound calls: boundedFetch', () => {
         return;
       }
       if (url.pathname === '/no-content') return void res.writeHead(204).end();
+      // Announces 100 bytes, sends 10 and hangs up.
+      if (url.pathname === '/cut') return void res.writeHead(200, { 'content-length': '100' }).write('0123456789', () => res.destroy());
       // Announces 3 MB and sends a first chunk only: a read to the end would wait for the deadline.
       if (url.pathname === '/announced-large') return void res.writeHead(200, { 'content-length': String(3 * 1024 * 1024) }).write(Buffer.alloc(1024));
       if (url.pathname === '/endless') {
@@ -57,7 +67,7 @@ describe('outbound calls: boundedFetch', () => {
   for (const stall of ['silent', 'stall-body'] as const) {
     it(`${stall}: rejects with CallTimedOut within the bound, before resolving, so no caller sees a half answer`, async () => {
       peer = await stallingPeer(stall);
-      const fetch = boundedFetch(BOUNDS, { maxBytes: 1024 * 1024 });
+      const fetch = bounded(BOUNDS, { maxBytes: 1024 * 1024 });
       const { value: err, ms } = await timed(async () => {
         try {
           await fetch(`${peer!.url}/x`);
@@ -73,7 +83,7 @@ describe('outbound calls: boundedFetch', () => {
   }
 
   it('an answer that arrives whole inside the bound is passed on unchanged', async () => {
-    const fetch = boundedFetch(BOUNDS, { maxBytes: 1024 });
+    const fetch = bounded(BOUNDS, { maxBytes: 1024 });
     const response = await fetch(`${server.url}/slow-but-whole`, { headers: { 'x-github-api-version': '2022-11-28' } });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('x-seen-version'), '2022-11-28');
@@ -82,14 +92,23 @@ describe('outbound calls: boundedFetch', () => {
   });
 
   it('a 204 has no body', async () => {
-    const fetch = boundedFetch(BOUNDS, { maxBytes: 1024 });
+    const fetch = bounded(BOUNDS, { maxBytes: 1024 });
     const response = await fetch(`${server.url}/no-content`);
     assert.equal(response.status, 204);
     assert.equal(await response.text(), '');
   });
 
+  it('an answer cut short by the peer is a failure, never a shorter answer', async () => {
+    const err = await bounded(BOUNDS, { maxBytes: 1024 })(`${server.url}/cut`).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof Error, String(err));
+    assert.equal(transportFailure(err), 'UND_ERR_SOCKET');
+  });
+
   it('a buffered answer larger than its bound is refused (AnswerTooLarge), not held', async () => {
-    const fetch = boundedFetch({ connectMs: 1000, totalMs: 5000 }, { maxBytes: 1024 * 1024 });
+    const fetch = bounded({ connectMs: 1000, totalMs: 5000 }, { maxBytes: 1024 * 1024 });
     const err = await fetch(`${server.url}/endless`).then(
       () => undefined,
       (e: unknown) => e,
@@ -99,7 +118,7 @@ describe('outbound calls: boundedFetch', () => {
   });
 
   it('an answer whose Content-Length is above the bound is refused at once, with that length, before its body is read', async () => {
-    const fetch = boundedFetch({ connectMs: 1000, totalMs: 5000 }, { maxBytes: 1024 * 1024 });
+    const fetch = bounded({ connectMs: 1000, totalMs: 5000 }, { maxBytes: 1024 * 1024 });
     const { value: err, ms } = await timed(() => fetch(`${server.url}/announced-large`).then(() => undefined, (e: unknown) => e));
     assert.ok(err instanceof AnswerTooLarge, String(err));
     assert.equal(err.statedBytes, 3 * 1024 * 1024);
@@ -109,7 +128,7 @@ describe('outbound calls: boundedFetch', () => {
 
   it("a caller's own signal ends the call sooner; a shared deadline cuts several calls at once", async () => {
     peer = await stallingPeer('silent');
-    const fetch = boundedFetch({ connectMs: 1000, totalMs: 10_000 }, { maxBytes: 1024 });
+    const fetch = bounded({ connectMs: 1000, totalMs: 10_000 }, { maxBytes: 1024 });
     const deadline = sharedDeadline(300);
     const { value: results, ms } = await timed(() => Promise.allSettled([fetch(`${peer!.url}/a`, { signal: deadline.signal }), fetch(`${peer!.url}/b`, { signal: deadline.signal })]));
     deadline.clear();
@@ -119,11 +138,82 @@ describe('outbound calls: boundedFetch', () => {
 
   it('a refused connection is reported by its code, never by URL', async () => {
     const port = await closedPort();
-    const err = await boundedFetch(BOUNDS, { maxBytes: 1024 })(`http://127.0.0.1:${port}/secret-path`).then(
+    const err = await bounded(BOUNDS, { maxBytes: 1024 })(`http://127.0.0.1:${port}/secret-path`).then(
       () => undefined,
       (e: unknown) => e,
     );
     assert.equal(transportFailure(err), 'ECONNREFUSED');
+  });
+});
+
+describe('outbound calls: apiTransport, what GitHub calls send and get back', () => {
+  let server: Listening;
+  before(async () => {
+    server = await listen((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      if (url.pathname === '/moved') return void res.writeHead(301, { location: '/repositories/42' }).end('{"message":"Moved Permanently"}');
+      if (url.pathname === '/not-modified') return void res.writeHead(304, { etag: '"abc"' }).end();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        res.setHeader('set-cookie', ['a=1', 'b=2']);
+        res.writeHead(201, { 'content-type': 'application/json', link: '<https://x/?page=2>; rel="next"' });
+        res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      });
+    });
+  });
+  after(() => server.close());
+
+  const transport = apiTransport(1000);
+
+  it('sends the method, the path with its query, the headers and a string body; answers status, headers, body and URL', async () => {
+    const response = await transport(`${server.url}/app/installations/7/access_tokens?x=1`, {
+      method: 'post',
+      headers: { authorization: 'Bearer t', 'Content-Type': 'application/json', 'x-github-api-version': '2022-11-28' },
+      body: '{"permissions":{"contents":"read"}}',
+    });
+    assert.equal(response.status, 201);
+    assert.equal(response.url, `${server.url}/app/installations/7/access_tokens?x=1`);
+    assert.equal(response.headers.get('link'), '<https://x/?page=2>; rel="next"');
+    assert.deepEqual(response.headers.getSetCookie(), ['a=1', 'b=2']);
+    const seen = (await response.json()) as { method: string; url: string; headers: Record<string, string>; body: string };
+    assert.equal(seen.method, 'POST');
+    assert.equal(seen.url, '/app/installations/7/access_tokens?x=1');
+    assert.equal(seen.headers.authorization, 'Bearer t');
+    assert.equal(seen.headers['content-type'], 'application/json');
+    assert.equal(seen.headers['x-github-api-version'], '2022-11-28');
+    assert.equal(seen.headers['content-length'], '35');
+    assert.equal(seen.body, '{"permissions":{"contents":"read"}}');
+  });
+
+  it('sends bytes as they are, and nothing for a GET', async () => {
+    const bytes = await transport(`${server.url}/graphql`, { method: 'POST', body: new TextEncoder().encode('{"query":"{ viewer { login } }"}') });
+    assert.equal(((await bytes.json()) as { body: string }).body, '{"query":"{ viewer { login } }"}');
+    const get = (await (await transport(`${server.url}/repos/o/r`)).json()) as { method: string; body: string; headers: Record<string, string> };
+    assert.equal(get.method, 'GET');
+    assert.equal(get.body, '');
+    assert.equal(get.headers['transfer-encoding'], undefined);
+  });
+
+  it('follows no redirect: the 3xx comes back with its Location, for the GitHub client to judge', async () => {
+    const response = await transport(`${server.url}/moved`);
+    assert.equal(response.status, 301);
+    assert.equal(response.headers.get('location'), '/repositories/42');
+    assert.equal(response.url, `${server.url}/moved`);
+  });
+
+  it('a 304 has no body', async () => {
+    const response = await transport(`${server.url}/not-modified`, { headers: { 'if-none-match': '"abc"' } });
+    assert.equal(response.status, 304);
+    assert.equal(response.body, null);
+    assert.equal(response.headers.get('etag'), '"abc"');
+  });
+
+  it('refuses what it cannot send as it is: a form, a stream, a Request', async () => {
+    const form = new FormData();
+    form.set('file', 'x');
+    await assert.rejects(transport(`${server.url}/upload`, { method: 'POST', body: form }), { name: 'TypeError', message: 'apiTransport sends a string or bytes' });
+    await assert.rejects(transport(new Request(`${server.url}/x`)), { name: 'TypeError', message: 'apiTransport takes a URL, not a Request' });
   });
 });
 

@@ -34427,7 +34427,7 @@ const systemClock = {
 /* harmony export */   vQ: () => (/* binding */ neverSent),
 /* harmony export */   zL: () => (/* binding */ callFailure)
 /* harmony export */ });
-/* unused harmony exports CallTimedOut, AnswerTooLarge, NoConnection, sharedDeadline */
+/* unused harmony exports CallTimedOut, AnswerTooLarge, NoConnection, sharedDeadline, sharedAgent, NULL_BODY */
 /* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1015);
 /* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6752);
 /* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(232);
@@ -34517,6 +34517,7 @@ function neverSent(err) {
 }
 const agents = new Map();
 /**
+ * One connection pool per connect bound, shared by `fetch` here and `apiTransport`.
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
  * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
  */

@@ -32003,6 +32003,7 @@ function neverSent(err) {
 }
 const agents = new Map();
 /**
+ * One connection pool per connect bound, shared by `fetch` here and `apiTransport`.
  * undici's own header and body timeouts are off (0): the whole-exchange deadline bounds both, and
  * their 300 s defaults would cut a reimport that DefectDojo answers after five minutes.
  */

@@ -660,8 +660,8 @@ function apiServer(listener) {
 var connectors = __webpack_require__(17132);
 // EXTERNAL MODULE: ./build/server/sync/defectdojo/client.js + 2 modules
 var client = __webpack_require__(22111);
-// EXTERNAL MODULE: ./build/server/github/rate-limited-client.js + 15 modules
-var rate_limited_client = __webpack_require__(94009);
+// EXTERNAL MODULE: ./build/server/github/rate-limited-client.js + 16 modules
+var rate_limited_client = __webpack_require__(46612);
 // EXTERNAL MODULE: ./build/server/github/conditional.js + 1 modules
 var github_conditional = __webpack_require__(42839);
 // EXTERNAL MODULE: ./build/server/http/retry.js + 2 modules
