@@ -74,6 +74,16 @@ function withoutRedirects(fetch: Fetch, sameOrigin: boolean): Fetch {
 }
 
 /**
+ * The fetch of GitHub calls: over `apiTransport` (or a test's transport), each call bounded and its
+ * answer read whole inside the bound, at most `MAX_ANSWER_BYTES` (Octokit would turn a stalled or
+ * cut body into an empty answer). A call with a bound of its own (a commit's upload) passes one
+ * of these as its `request.fetch`.
+ */
+export function githubFetch(bounds: CallBounds, transport?: Fetch): Fetch {
+  return boundedFetch(bounds, { transport: transport ?? apiTransport(bounds.connectMs), maxBytes: MAX_ANSWER_BYTES });
+}
+
+/**
  * The one GitHub client factory: `@octokit/core` with the paginate plugin over one bounded fetch,
  * every call sending `X-GitHub-Api-Version` and following redirects only as `redirects` says
  * (any fetch a call brings, such as the commit's own bound, included). Each call is made once:
@@ -86,8 +96,7 @@ function withoutRedirects(fetch: Fetch, sameOrigin: boolean): Fetch {
 export function githubClient(options: GitHubClientOptions): GitHubClient {
   const { auth } = options;
   const sameOrigin = options.redirects === 'same-origin';
-  // Read whole inside the bound: Octokit would turn a stalled or cut body into an empty answer.
-  const fetch = boundedFetch(options.bounds, { transport: options.transport ?? apiTransport(options.bounds.connectMs), maxBytes: MAX_ANSWER_BYTES });
+  const fetch = githubFetch(options.bounds, options.transport);
   const octokit = new GitHubOctokit({
     baseUrl: options.baseUrl,
     userAgent: options.userAgent,

@@ -1,8 +1,7 @@
 import { createAppAuth } from '@octokit/auth-app';
-import { githubClient, type GitHubClient } from '../github/client.js';
-import { MAX_ANSWER_BYTES, PLATFORM_CALL, PLATFORM_COMMIT } from '../http/call-bounds.js';
-import { apiTransport } from '../http/api-transport.js';
-import { boundedFetch, type CallBounds, type Fetch } from '../http/outbound.js';
+import { githubClient, githubFetch, type GitHubClient } from '../github/client.js';
+import { PLATFORM_CALL, PLATFORM_COMMIT } from '../http/call-bounds.js';
+import type { CallBounds, Fetch } from '../http/outbound.js';
 import { AppJwt } from './app-jwt.js';
 import type { AppCredentials } from './credentials.js';
 import { PlatformError, toPlatformError } from './errors.js';
@@ -160,8 +159,7 @@ export class InstallationClient {
     options: PlatformClientOptions,
   ) {
     // GraphQL's createCommitOnBranch uploads file contents: a bound of its own.
-    const bounds = options.commitBounds ?? PLATFORM_COMMIT;
-    this.commitFetch = boundedFetch(bounds, { transport: options.transport ?? apiTransport(bounds.connectMs), maxBytes: MAX_ANSWER_BYTES });
+    this.commitFetch = githubFetch(options.commitBounds ?? PLATFORM_COMMIT, options.transport);
   }
 
   repositories(signal?: AbortSignal): AsyncGenerator<Repository> {
