@@ -55,6 +55,19 @@ describe("the GitHub fake's token answers match GitHub's published REST descript
     github.assertValid(github.validator('/installation/repositories', 'get', '401'), await refused.json(), 'refused');
   });
 
+  it('keepRecords off (the benchmarks): the same answers, every call counted, no call or token kept', async () => {
+    gh.keepRecords = false;
+    assert.equal((await call(`/repos/${REPO}/installation`, appJwt)).status, 200);
+    const minted = await call(`/app/installations/${INSTALLATION_ID}/access_tokens`, appJwt, { method: 'POST', body: JSON.stringify({ repository_ids: [REPO_ID], permissions: { contents: 'read' } }) });
+    assert.equal(minted.status, 201);
+    const { token } = (await minted.json()) as { token: string };
+    assert.match(token, /^ghs_/);
+    assert.equal((await call('/nowhere', appJwt)).status, 404);
+    assert.deepEqual([gh.count('repository_installation'), gh.count('access_tokens'), gh.count()], [1, 1, 3]);
+    assert.deepEqual([gh.calls.length, gh.minted.length, gh.grantOf(token)], [0, 0, undefined]);
+    assert.equal((await call('/installation/repositories', token)).status, 401, 'a token not kept authenticates nothing');
+  });
+
   it('the checks can fail: a mint answer without its token is not GitHub\'s', () => {
     assert.equal(github.validator('/app/installations/{installation_id}/access_tokens', 'post', '201')({ expires_at: '2026-01-01T00:00:00Z' }), false);
   });

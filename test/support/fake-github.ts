@@ -140,6 +140,14 @@ export class FakeGitHub {
   grantInstead: string | 'all' | undefined;
   /** Every token minted, first first (to see what became of one never handed out). */
   readonly minted: string[] = [];
+  /**
+   * Off in the benchmarks: every call is still counted (`count`), but neither the call nor a token
+   * minted is kept (`calls`, `minted` and `grantOf` stay empty; a token minted then authenticates
+   * nothing). A benchmark's tens of thousands of mints would otherwise grow the heap of the process
+   * its load generator shares with this fake (as the DefectDojo fake's `keepUploads`).
+   */
+  keepRecords = true;
+  private readonly counted = new Map<FakeRoute | 'unknown', number>();
   /** Most requests of one route in flight at once. */
   readonly peakInFlight = new Map<FakeRoute, number>();
   private readonly inFlight = new Map<FakeRoute, number>();
@@ -210,7 +218,10 @@ export class FakeGitHub {
   }
 
   count(route?: FakeRoute): number {
-    return route ? this.calls.filter((c) => c.route === route).length : this.calls.length;
+    if (route) return this.counted.get(route) ?? 0;
+    let total = 0;
+    for (const n of this.counted.values()) total += n;
+    return total;
   }
 
   /** The grant behind a token this fake minted (to check what a broker asked for). */
@@ -234,7 +245,9 @@ export class FakeGitHub {
     const matched = this.match(method, path);
     const credential = /^(?:bearer|token) (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const auth = !credential ? 'none' : credential.split('.').length === 3 ? 'app' : 'installation';
-    this.calls.push({ route: matched?.route ?? 'unknown', method, path: url.pathname + url.search, auth, ...(auth === 'app' ? { appJwt: credential! } : {}), ...(body === undefined ? {} : { body }) });
+    const counted = matched?.route ?? 'unknown';
+    this.counted.set(counted, (this.counted.get(counted) ?? 0) + 1);
+    if (this.keepRecords) this.calls.push({ route: counted, method, path: url.pathname + url.search, auth, ...(auth === 'app' ? { appJwt: credential! } : {}), ...(body === undefined ? {} : { body }) });
     if (!matched) return this.send(res, 404, NOT_FOUND);
 
     const route = matched.route;
@@ -396,13 +409,15 @@ export class FakeGitHub {
     }
     const token = `ghs_${randomBytes(18).toString('hex').slice(0, 36)}`;
     const expiresAt = Date.now() + (this.nextTokenLifetimesMs.shift() ?? this.tokenLifetimeMs);
-    this.minted.push(token);
-    this.tokens.set(token, {
-      installationId: installation.id,
-      repositoryIds: selected ? new Set(selected.map((r) => r.id)) : null,
-      permissions: { ...permissions },
-      expiresAt,
-    });
+    if (this.keepRecords) {
+      this.minted.push(token);
+      this.tokens.set(token, {
+        installationId: installation.id,
+        repositoryIds: selected ? new Set(selected.map((r) => r.id)) : null,
+        permissions: { ...permissions },
+        expiresAt,
+      });
+    }
     this.send(res, 201, {
       token,
       expires_at: githubTime(expiresAt),
