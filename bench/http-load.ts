@@ -63,7 +63,6 @@ export async function load(url: string, request: LoadRequest, options: { connect
 
 export interface OpenLoopResult {
   readonly sent: number;
-  readonly failed: number;
   /** From the moment each request was due, so a server that falls behind shows it (no coordinated omission). */
   readonly p50Ms: number;
   readonly p99Ms: number;
@@ -80,9 +79,10 @@ interface OpenLoopSamples {
 /**
  * Open loop: `rate` requests a second for `seconds`, each sent when it is due whether or not the
  * earlier ones were answered (as independent CI jobs arrive), over as many connections as needed.
+ * A loop with failed requests is refused (as `clean` refuses a load run).
  */
-export async function openLoop(url: string, request: LoadRequest, options: { rate: number; seconds: number }): Promise<OpenLoopResult> {
-  return summarised([await openLoopSamples(url, request, options)]);
+export async function openLoop(label: string, url: string, request: LoadRequest, options: { rate: number; seconds: number }): Promise<OpenLoopResult> {
+  return summarised(label, [await openLoopSamples(url, request, options)]);
 }
 
 async function openLoopSamples(url: string, request: LoadRequest, options: { rate: number; seconds: number }): Promise<OpenLoopSamples> {
@@ -120,11 +120,14 @@ async function openLoopSamples(url: string, request: LoadRequest, options: { rat
   return { sent: total, failed, latencies };
 }
 
-/** Percentiles over every latency of the runs, taken together. */
-function summarised(runs: readonly OpenLoopSamples[]): OpenLoopResult {
+/** Percentiles over every latency of the runs, taken together; refused when any request failed. */
+function summarised(label: string, runs: readonly OpenLoopSamples[]): OpenLoopResult {
+  const sent = runs.reduce((n, r) => n + r.sent, 0);
+  const failed = runs.reduce((n, r) => n + r.failed, 0);
+  if (failed > 0) throw new Error(`${label} open loop: ${failed} of ${sent} requests failed`);
   const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
   const at = (q: number) => +latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2);
-  return { sent: runs.reduce((n, r) => n + r.sent, 0), failed: runs.reduce((n, r) => n + r.failed, 0), p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
+  return { sent, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
 }
 
 /** One target of `alternatingOpenLoops`; `counter` (GitHub calls, say) is read around each of its slices. */
@@ -136,10 +139,10 @@ export interface OpenLoopArm {
 }
 
 /**
- * Open loops of several targets at the same rate, in `rounds` alternating slices of
- * `seconds / rounds` each (the order rotating every round), each slice after a one-second loop
- * whose latencies are not kept (new connections). A target's figures are taken over all its
- * slices together. Runs one after another would put a slow spell of a shared machine (seen here:
+ * Open loops of several targets at the same rate (each refused if a request failed), in
+ * `rounds` alternating slices of `seconds / rounds` each (the order rotating every round), each
+ * slice after a one-second loop whose latencies are not kept (new connections). A target's
+ * figures are taken over all its slices together. Runs one after another would put a slow spell of a shared machine (seen here:
  * 20-30 ms more at p99 for half a minute, with the server's own collections unchanged) on one
  * target alone; alternated, it falls on each alike, and a p99 is compared with its floor's under
  * the same conditions, as DESIGN asks ("in the same run").
@@ -160,7 +163,7 @@ export async function alternatingOpenLoops(
       counted.set(arm.label, counted.get(arm.label)! + (arm.counter?.() ?? 0) - before);
     }
   }
-  return new Map(arms.map((arm) => [arm.label, { ...summarised(samples.get(arm.label)!), counted: counted.get(arm.label)! }]));
+  return new Map(arms.map((arm) => [arm.label, { ...summarised(arm.label, samples.get(arm.label)!), counted: counted.get(arm.label)! }]));
 }
 
 /** Refuses a run with failed requests: its figures would measure failures, not the route. */
