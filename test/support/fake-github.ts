@@ -116,7 +116,8 @@ const githubTime = (ms: number): string => new Date(ms).toISOString().replace(/\
  * A loopback fake of the GitHub REST and GraphQL endpoints the broker calls, with GitHub's
  * documented shapes, `Link` pagination and errors. App routes require an app JWT (RS256 with the
  * app key, `iss` = app id); the others require an installation token it minted, scoped as minted.
- * Every call is recorded so tests can count platform calls per request.
+ * Every call is counted (`count`) and recorded (`calls`, unless `keepRecords` is off) so tests can
+ * count platform calls per request.
  */
 export class FakeGitHub {
   readonly calls: RecordedCall[] = [];
