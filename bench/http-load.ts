@@ -35,12 +35,13 @@ export interface LoadResult {
   readonly non2xx: number;
 }
 
-export async function load(url: string, request: LoadRequest, options: { connections: number; seconds: number }): Promise<LoadResult> {
+/** A closed loop of `connections` clients for `seconds`, or until `amount` requests were answered. */
+export async function load(url: string, request: LoadRequest, options: { connections: number } & ({ seconds: number } | { amount: number })): Promise<LoadResult> {
   const { body } = request;
   const result = await autocannon({
     url: url + request.path,
     connections: options.connections,
-    duration: options.seconds,
+    ...('amount' in options ? { amount: options.amount } : { duration: options.seconds }),
     timeout: 10,
     requests: [
       {

@@ -1,7 +1,8 @@
 /**
- * `npm run bench`'s load runs: 30 s at concurrency 100 on `/token` and on the ledger (see
- * soak.ts). Zero errors and no growth trend of the retained heap are the targets; p99 is recorded.
+ * `npm run bench`'s load runs: 30 s at concurrency 100 on `/token` (its token audit filled to
+ * capacity first) and on the ledger (see soak.ts). Zero errors and no growth trend of the retained heap are the targets; p99 is recorded.
  */
+import { MEMORY_AUDIT_CAPACITY } from '../server/store/audit-memory.js';
 import { emit, type Figure } from './measure.js';
 import { soakLedger, soakToken, type SoakResult } from './soak.js';
 
@@ -22,9 +23,10 @@ function figures(kind: 'token' | 'ledger', r: SoakResult): Figure[] {
   ];
 }
 
-const token = await soakToken({ seconds: SECONDS, connections: CONNECTIONS });
+// The audit keeps one record per token up to its capacity, then drops the oldest: filled first, so the trend shows what is not bounded.
+const token = await soakToken({ seconds: SECONDS, connections: CONNECTIONS, fillAudit: MEMORY_AUDIT_CAPACITY });
 const ledger = await soakLedger({ seconds: SECONDS, connections: CONNECTIONS });
-emit('load', { seconds: SECONDS, connections: CONNECTIONS, token_requests: token.requests, ledger_requests: ledger.requests, token_platform_calls: token.platformCalls, token_requests_sent: token.sent }, [
+emit('load', { seconds: SECONDS, connections: CONNECTIONS, token_audit_filled: MEMORY_AUDIT_CAPACITY, token_requests: token.requests, ledger_requests: ledger.requests, token_platform_calls: token.platformCalls, token_requests_sent: token.sent }, [
   ...figures('token', token),
   ...figures('ledger', ledger),
 ]);

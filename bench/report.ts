@@ -8,7 +8,7 @@ export const BENCHES: readonly { name: string; minutes: number }[] = [
   { name: 'ledger', minutes: 4 },
   { name: 'gate', minutes: 3 },
   { name: 'sync', minutes: 3 },
-  { name: 'load', minutes: 2 },
+  { name: 'load', minutes: 3 },
   { name: 'webhook', minutes: 2 },
   { name: 'console', minutes: 3 },
 ];
@@ -48,7 +48,7 @@ const TITLES: Record<string, string> = {
   ledger: 'Ledger (in-memory store, the backend on one core: 200 req/s open loop, then concurrency 50)',
   gate: '`gate ci` (100,000 results, 2,000 changed files)',
   sync: '`gatehouse-sync sync` (Dependency-Track → DefectDojo, 20 ms fakes)',
-  load: 'Load (autocannon, concurrency 100)',
+  load: 'Load (autocannon, concurrency 100; `/token` with its token audit filled to capacity first)',
   webhook: 'Unauthenticated memory (120 slow 10 MB `/webhook` uploads held open)',
   console: 'Console overview (200 repositories × 3 environments, about 108,000 records on the in-memory store, one request at a time)',
 };

@@ -5,7 +5,9 @@
  * server's resident memory and its heap left after a full collection are sampled every second.
  * Zero errors are required; the memory trend is the least-squares slope of the retained-heap
  * samples after a warm-up, as growth over the run (resident memory also moves with V8 sizing
- * its heap, so it is recorded, not judged).
+ * its heap, so it is recorded, not judged). Like the ledger's pool of ids, `fillAudit` first
+ * brings the broker's one bounded store, the token audit, to its capacity: what grows after
+ * that is not bounded.
  * `npm run bench` runs the 30 s form; the load suite (test/load) a short one through tsx.
  */
 import { randomInt } from 'node:crypto';
@@ -15,7 +17,7 @@ import { join } from 'node:path';
 import { BROKER_AUDIENCE, INSTALLATION_ID, REPO, REPO_ID } from '../test/support/broker.js';
 import { FakeGitHub } from '../test/support/fake-github.js';
 import { DEFAULT_AUDIENCE, TestIssuer } from '../test/support/oidc-issuer.js';
-import { load, residentBytes, startBackendProcess, type LoadRequest, type LoadResult, type ServerProcess } from './http-load.js';
+import { clean, load, residentBytes, startBackendProcess, type LoadRequest, type LoadResult, type ServerProcess } from './http-load.js';
 
 export interface SoakResult extends LoadResult {
   /** Resident memory of the server, one sample per second (where /proc exists). */
@@ -31,6 +33,12 @@ export interface SoakOptions {
   readonly connections: number;
   /** How the backend runs: compiled from build/ (benchmarks) or through tsx (tests). */
   readonly viaTsx?: boolean;
+  /**
+   * `/token` only: answered requests sent before the sampled run, so that the in-memory token
+   * audit is at its capacity (`MEMORY_AUDIT_CAPACITY`) and drops a record for each it keeps.
+   * Without it the audit's bounded growth, one record per token, is what the heap trend shows.
+   */
+  readonly fillAudit?: number;
 }
 
 /** Least-squares line through the samples; its rise over the window relative to its start. */
@@ -101,8 +109,10 @@ export async function soakToken(options: SoakOptions): Promise<SoakResult & { pl
   );
   try {
     const oidcToken = await issuer.mint({ aud: BROKER_AUDIENCE, exp: exp() });
+    const request: LoadRequest = { path: '/token', method: 'POST', body: JSON.stringify({ oidcToken, owner: 'octo-org', repo: 'octo-repo' }) };
+    if (options.fillAudit) clean('fill the token audit', await load(broker.server.url, request, { connections: options.connections, amount: options.fillAudit }));
     const before = github.count();
-    const result = await soak(broker, { path: '/token', method: 'POST', body: JSON.stringify({ oidcToken, owner: 'octo-org', repo: 'octo-repo' }) }, options);
+    const result = await soak(broker, request, options);
     return { ...result, platformCalls: github.count() - before };
   } finally {
     await stopSoakServer(broker);
