@@ -1,6 +1,7 @@
 /**
  * `npm run bench`'s load runs: 30 s at concurrency 100 on `/token` (its token audit filled to
- * capacity first) and on the ledger (see soak.ts). Zero errors and no growth trend of the retained heap are the targets; p99 is recorded.
+ * capacity first) and on the ledger (see soak.ts). Zero errors and no growth trend of the
+ * retained heap are the targets; p99 is recorded.
  */
 import { MEMORY_AUDIT_CAPACITY } from '../server/store/audit-memory.js';
 import { emit, type Figure } from './measure.js';
