@@ -14,9 +14,9 @@
  * - The burst of 50 connections released together (the earlier way of timing it), as
  *   information only.
  * - The token audit (issue 46; bench/token-audit.ts): the main broker writes a record for every
- *   answer, as always, and has `AUDIT_TOKEN` set, so its figures are the audit-on figures. The run
- *   fails if a record was not written or the route lists none; the audit's own CPU per token is
- *   measured in this process.
+ *   answer (the audit is always on), so its figures are the audit-on figures. `AUDIT_TOKEN` opens
+ *   the audit's route for the check at the end: the run fails if a record was not written or the
+ *   route lists none. The audit's own CPU per token is measured in this process.
  */
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
