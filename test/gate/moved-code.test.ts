@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { runCi } from '../../actions/gate/ci.js';
+import { normalisedLine } from '../../actions/gate/diff/git-diff.js';
 import { gateReport } from '../../actions/gate/outputs/summary.js';
 import type { Counts } from '../../actions/gate/outputs/report.js';
 import type { SarifResult } from '../../actions/gate/reports/sarif.js';
@@ -157,5 +159,23 @@ describe('gate ci: moving code is not introducing it', () => {
     assert.equal(counts.net_new_count, 1, 'the edited eval line');
     assert.equal(counts.moved_count, 1, 'the unchanged line moved with it');
     assert.equal(outcome.exitCode, 1);
+  });
+});
+
+describe('the text a moved line is recognised by', () => {
+  // The definition, written the plain way: runs of space, tab, CR, VT and FF as one space, none at either end.
+  const defined = (text: string) => text.replace(/[ \t\r\v\f]+/g, ' ').replace(/^ | $/g, '');
+
+  it('is the definition for any text, whitespace-only and Unicode spaces included', () => {
+    const unit = fc.constantFrom(' ', '\t', '\r', '\v', '\f', '\u00a0', '\u3000', 'a', 'Z', '9', '(', 'é', '😀');
+    fc.assert(fc.property(fc.string({ unit, maxLength: 40 }), (text) => assert.equal(normalisedLine(text), defined(text))), { numRuns: 2000 });
+  });
+
+  it('drops both ends and joins inner runs, and keeps a space that is not ASCII', () => {
+    assert.equal(normalisedLine('\t  foo(a,  b)\r'), 'foo(a, b)');
+    assert.equal(normalisedLine(' \t\r '), '');
+    assert.equal(normalisedLine(' '), '');
+    assert.equal(normalisedLine('x'), 'x');
+    assert.equal(normalisedLine('\u00a0x '), '\u00a0x');
   });
 });
